@@ -1,0 +1,75 @@
+"""Pure parsers that turn exported histories into memory records.
+
+Nothing in this package touches SQL: each parser reads a file (or directory) and
+yields :class:`Record` objects, filling an :class:`ImportReport` as it goes. The
+engine (``memory_core``) decides how records become memories, batches, episodes
+and associations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+class ImportFormatError(ValueError):
+    """A file that cannot be parsed: carries the file and (when known) the line.
+
+    ``str(err)`` is a one-line message fit to show a user, e.g.
+    ``chat.txt:12: no WhatsApp message header found``.
+    """
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None) -> None:
+        self.file = file
+        self.line = line
+        self.reason = message
+        where = file or ""
+        if line is not None:
+            where = f"{where}:{line}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+@dataclass
+class Record:
+    """One memory-to-be, as a parser sees it.
+
+    ``ref`` is stable across re-imports of the same (or an overlapping, later)
+    export: it is what makes imports idempotent, so it must not depend on line
+    numbers or file names that change between exports.
+    """
+
+    content: str
+    ref: str
+    source: str  # e.g. "whatsapp", "chatgpt", "claude", "markdown", "vcf"
+    memory_type: str = "episodic"  # episodic | semantic | procedural
+    event_at: datetime | None = None  # timezone-aware when the export says so, else naive local
+    author: str | None = None  # speaker / author name as written in the export
+    thread: str | None = None  # conversation id: chat name, conversation uuid, note path
+    position: int | None = None  # order of the record inside its thread (0-based)
+    tags: list[str] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    # Explicit links to other records of the same import, by ref: (target_ref, edge_type).
+    links: list[tuple[str, str]] = field(default_factory=list)
+    # Aliases this record declares (vCard names / phone numbers -> display name).
+    aliases: dict[str, str] = field(default_factory=dict)
+    line: int | None = None  # first line in the source file, for warnings
+
+
+@dataclass
+class ImportReport:
+    """What a parse saw, filled while the parser's generator is consumed."""
+
+    file: str
+    format: str
+    variant: dict[str, Any] = field(default_factory=dict)  # platform, date_order, clock, ...
+    messages_seen: int = 0
+    skipped_system: int = 0
+    skipped_media: int = 0
+    skipped_empty: int = 0
+    warnings: list[str] = field(default_factory=list)  # "file:line: message"
+
+    def warn(self, message: str, line: int | None = None) -> None:
+        """Record a non-fatal problem with its location."""
+        where = f"{self.file}:{line}" if line is not None else self.file
+        self.warnings.append(f"{where}: {message}")
