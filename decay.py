@@ -112,7 +112,7 @@ def strength_at(base: float, memory_type: str, importance: float, ref_time: date
     (higher importance → slower decay).
     """
     days = elapsed_days(ref_time, now)
-    return _clamp01(base) * _rate(memory_type) ** (days * _exponent_per_day(importance))
+    return _clamp01(base) * float(_rate(memory_type) ** (days * _exponent_per_day(importance)))
 
 
 def reinforce(

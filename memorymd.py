@@ -1,0 +1,299 @@
+"""The managed block that ``consolidate`` writes into a user's MEMORY.md.
+
+The block lives between two marker lines::
+
+    <!-- mem:begin -->
+    ## Memory (managed by mem — edits inside this block are overwritten)
+    ### Section
+    - item
+    <!-- mem:end -->
+
+Everything outside the markers belongs to the user and is preserved byte for
+byte: :func:`splice` only ever replaces the marker lines and what lies between
+them, or appends a block after the user's text. When the markers are ambiguous
+(a begin without an end, two begins, an end before a begin) it refuses with
+:class:`ManagedBlockError` rather than guess which text is safe to overwrite.
+
+A marker is a line whose only content (ignoring surrounding whitespace) is the
+marker comment; mentioning the marker inside a sentence does not count.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+BEGIN = "<!-- mem:begin -->"
+END = "<!-- mem:end -->"
+HEADING = "## Memory (managed by mem — edits inside this block are overwritten)"
+
+# A file is treated as CRLF when most of its line breaks are CRLF; the block
+# then uses CRLF too so editors do not flag (or "fix") mixed line endings.
+_CRLF = "\r\n"
+_LF = "\n"
+
+# Item text that could be mistaken for a marker would make the *next* run see
+# two begins and refuse; "<!--" is rendered as the visually identical entity.
+_COMMENT_OPEN = re.compile(r"<!--")
+_WHITESPACE_RUN = re.compile(r"\s+")
+
+
+class ManagedBlockError(ValueError):
+    """The file's markers are malformed; the message is one line naming the line."""
+
+
+# --------------------------------------------------------------------------- render
+
+
+def _clean(text: str) -> str:
+    """One line of markdown: whitespace runs collapsed, comment openers escaped."""
+    return _COMMENT_OPEN.sub("&lt;!--", _WHITESPACE_RUN.sub(" ", text).strip())
+
+
+def _assemble(sections: list[tuple[str, list[str]]]) -> str:
+    lines = [BEGIN, HEADING]
+    for title, items in sections:
+        if not items:
+            continue
+        lines.append(f"### {title}")
+        lines.extend(f"- {item}" for item in items)
+    lines.append(END)
+    return _LF.join(lines)
+
+
+def render_block(sections: list[tuple[str, list[str]]], budget_chars: int) -> str:
+    """Render the managed block, markers included, in at most ``budget_chars`` characters.
+
+    ``sections`` are in priority order, highest first. When the block does not
+    fit, items are dropped from the end of the last non-empty section first
+    (and a section left without items loses its heading too), so the most
+    important memories survive. Item and title text is collapsed to one line.
+    The result uses LF line breaks and has no trailing newline; :func:`splice`
+    adapts it to the target file. Raises ``ValueError`` if even the empty block
+    (markers and heading) exceeds the budget.
+    """
+    cleaned = [(_clean(title), [_clean(i) for i in items if _clean(i)]) for title, items in sections]
+    skeleton = len(_assemble([]))
+    if skeleton > budget_chars:
+        raise ValueError(f"budget of {budget_chars} chars is below the empty block size ({skeleton})")
+    # Length bookkeeping instead of re-rendering after each drop: each line
+    # costs its length plus one LF.
+    total = skeleton
+    for title, items in cleaned:
+        if items:
+            total += len(f"### {title}") + 1 + sum(len(f"- {i}") + 1 for i in items)
+    for index in range(len(cleaned) - 1, -1, -1):
+        title, items = cleaned[index]
+        while items and total > budget_chars:
+            total -= len(f"- {items.pop()}") + 1
+            if not items:
+                total -= len(f"### {title}") + 1
+        if total <= budget_chars:
+            break
+    block = _assemble(cleaned)
+    assert len(block) <= budget_chars  # the bookkeeping above must be exact
+    return block
+
+
+# --------------------------------------------------------------------------- splice
+
+
+def _lines_with_offsets(text: str) -> list[tuple[int, int, str]]:
+    """(start, end-without-terminator, content) for every line, split on LF only."""
+    out: list[tuple[int, int, str]] = []
+    start = 0
+    while start <= len(text):
+        nl = text.find("\n", start)
+        stop = len(text) if nl < 0 else nl
+        content_end = stop - 1 if stop > start and text[stop - 1] == "\r" else stop
+        out.append((start, content_end, text[start:content_end]))
+        if nl < 0:
+            break
+        start = nl + 1
+    return out
+
+
+def _find_block(text: str) -> tuple[int, int] | None:
+    """Character span of the managed block (begin line start, end line content end).
+
+    ``None`` when there are no markers at all; raises on malformed markers.
+    """
+    begin_at: tuple[int, int] | None = None  # (line number, offset)
+    found: tuple[int, int] | None = None
+    for number, (start, content_end, content) in enumerate(_lines_with_offsets(text), 1):
+        marker = content.strip().lstrip("\ufeff").strip()
+        if marker == BEGIN:
+            if found is not None:
+                raise ManagedBlockError(f"line {number}: second {BEGIN} marker (a managed block already ends earlier)")
+            if begin_at is not None:
+                raise ManagedBlockError(f"line {number}: second {BEGIN} marker (first one at line {begin_at[0]})")
+            begin_at = (number, start)
+        elif marker == END:
+            if begin_at is None:
+                if found is not None:
+                    raise ManagedBlockError(f"line {number}: second {END} marker (the managed block already ended)")
+                raise ManagedBlockError(f"line {number}: {END} marker without a preceding {BEGIN}")
+            found = (begin_at[1], content_end)
+            begin_at = None
+    if begin_at is not None:
+        raise ManagedBlockError(f"line {begin_at[0]}: {BEGIN} marker without a matching {END}")
+    return found
+
+
+def _newline_of(text: str) -> str:
+    crlf = text.count("\r\n")
+    lf_only = text.count("\n") - crlf
+    return _CRLF if crlf > lf_only else _LF
+
+
+def splice(original: str, block: str) -> str:
+    """Put ``block`` into ``original``, touching nothing outside the markers.
+
+    With one well-formed marker pair, the marker lines and everything between
+    them are replaced (the text before the begin line and after the end line —
+    including the end line's own line break — is unchanged). Without markers
+    the block is appended: the original is kept as an exact prefix, followed by
+    a blank line separator when needed; the result ends with a newline only if
+    the original did (or was empty). The block's line breaks follow the file's
+    (CRLF or LF). Raises :class:`ManagedBlockError` on malformed markers.
+    """
+    nl = _newline_of(original)
+    body = block.replace("\r\n", "\n").strip("\n").replace("\n", nl)
+    span = _find_block(original)
+    if span is not None:
+        start, end = span
+        return original[:start] + body + original[end:]
+    if original == "":
+        return body + nl
+    if original.endswith("\n"):
+        separator = "" if original.endswith(("\n\n", "\n\r\n")) else nl
+        return original + separator + body + nl
+    return original + nl + nl + body
+
+
+def strip_block(text: str) -> str:
+    """``text`` without the managed block (marker lines and their line break).
+
+    Used by the markdown importer so mem never re-imports its own output.
+    Text without markers is returned unchanged; malformed markers raise
+    :class:`ManagedBlockError` (the importer decides whether to skip the file).
+    """
+    span = _find_block(text)
+    if span is None:
+        return text
+    start, end = span
+    if text.startswith("\r\n", end):
+        end += 2
+    elif text.startswith("\n", end):
+        end += 1
+    return text[:start] + text[end:]
+
+
+# --------------------------------------------------------------------------- write
+
+
+def _decode(data: bytes) -> str:
+    # surrogateescape round-trips any bytes, so a file that is not valid UTF-8
+    # still comes back byte-identical outside the block.
+    return data.decode("utf-8", errors="surrogateescape")
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", errors="surrogateescape")
+
+
+Snapshot = tuple[int, int, str]  # (mtime_ns, size, sha256 hex) of a file's content
+
+
+def _read(path: Path) -> tuple[bytes, Snapshot, int] | None:
+    """Bytes, snapshot and permission bits from one open file; None if absent."""
+    try:
+        with path.open("rb") as fh:
+            st = os.fstat(fh.fileno())
+            data = fh.read()
+    except FileNotFoundError:
+        return None
+    return data, (st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest()), stat.S_IMODE(st.st_mode)
+
+
+def _snapshot(path: Path) -> Snapshot | None:
+    read = _read(path)
+    return None if read is None else read[1]
+
+
+def _default_mode() -> int:
+    # Reading the umask requires setting it; restore it at once. New files get
+    # the mode a plain open() would have given them, not mkstemp's 0600.
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_managed_block(
+    path: Path,
+    block: str,
+    max_retries: int = 5,
+    *,
+    _before_replace: Callable[[], None] | None = None,
+) -> bool:
+    """Write ``block`` into the file at ``path``; return True if the file changed.
+
+    Reads the bytes, splices, writes a temporary file in the same directory and
+    ``os.replace``-s it over the original (atomic: readers see the old or the
+    new file, never half of one), keeping the file's permission bits. Just
+    before replacing, the file is checked again (mtime_ns, size, sha256); if
+    another writer changed it meanwhile, the splice is redone on the new text,
+    up to ``max_retries`` times, then :class:`ManagedBlockError` is raised.
+    When the result is identical to the current content nothing is written
+    (the mtime does not move). A missing file is created. A symlink is
+    followed, so the link itself survives. ``_before_replace`` is a test hook
+    called after the temp file is written and before the check.
+    """
+    target = Path(os.path.realpath(path))
+    for _attempt in range(max_retries + 1):
+        current = _read(target)
+        if current is None:
+            original_bytes, before, mode = b"", None, _default_mode()
+        else:
+            original_bytes, before, mode = current
+        new_bytes = _encode(splice(_decode(original_bytes), block))
+        if before is not None and new_bytes == original_bytes:
+            return False
+        fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".mem-tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(new_bytes)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp_name, mode)
+            if _before_replace is not None:
+                _before_replace()
+            if _snapshot(target) != before:
+                continue  # another writer got in between: redo on their text
+            os.replace(tmp_name, target)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp_name)
+        _fsync_dir(target.parent)
+        return True
+    raise ManagedBlockError(f"{path}: file kept changing while writing the managed block ({max_retries} retries)")
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make the rename durable; not every platform can open a directory."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
