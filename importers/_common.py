@@ -1,4 +1,5 @@
-"""Helpers shared by the parsers: decoding, safe in-memory zip reading, hashing.
+"""Helpers shared by the parsers: decoding, safe in-memory zip reading, hashing,
+streaming JSON.
 
 Nothing here touches the filesystem beyond reading the given input: zip members
 are read into memory and never extracted, so a hostile archive cannot write
@@ -11,8 +12,12 @@ import hashlib
 import io
 import re
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
+from typing import IO, Any
+
+import ijson
 
 from importers import ImportFormatError
 
@@ -142,3 +147,127 @@ def find_in_zip(
                             raise
                         continue
     raise ImportFormatError("no suitable file found in zip", archive)
+
+
+# --- streaming JSON (ChatGPT, Claude): one conversation in memory at a time ---
+
+DEFAULT_MAX_JSON_BYTES = 8 * 1024 * 1024 * 1024
+
+
+class _Limited(io.RawIOBase):
+    """A read-only stream that fails once more than ``limit`` bytes came through (zip bombs)."""
+
+    def __init__(self, raw: IO[bytes], limit: int, where: str) -> None:
+        self._raw = raw
+        self._left = limit
+        self._where = where
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._raw.read(min(len(buffer), 1 << 16))
+        self._left -= len(data)
+        if self._left < 0:
+            raise ImportFormatError("member larger than the size limit", self._where)
+        buffer[: len(data)] = data
+        return len(data)
+
+
+@contextmanager
+def _opened(source: tuple[Path, str | None], limit: int) -> Iterator[IO[bytes]]:
+    path, member = source
+    if member is None:
+        with path.open("rb") as fh:
+            yield fh
+        return
+    with zipfile.ZipFile(path) as zf, zf.open(member) as raw:
+        yield io.BufferedReader(_Limited(raw, limit, f"{path}!{member}"))
+
+
+def json_sources(path: Path, accept: Callable[[str], bool]) -> list[tuple[Path, str | None]]:
+    """List (file, zip member or None) JSON sources for a file, directory or zip.
+
+    ``accept`` gets a base name (e.g. ``conversations-001.json``) and says whether
+    that file belongs to the export.
+    """
+    file = str(path)
+    if path.is_dir():
+        found = sorted(p for p in path.iterdir() if p.is_file() and accept(p.name))
+        if not found:
+            raise ImportFormatError("directory holds no matching .json export file", file)
+        return [(p, None) for p in found]
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4)
+    except OSError as exc:
+        raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
+    if head.startswith(b"PK\x03\x04") or path.suffix.lower() == ".zip":
+        try:
+            with zipfile.ZipFile(path) as zf:
+                names = [i.filename for i in zf.infolist()]
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise ImportFormatError(f"malformed zip archive ({exc})", file) from None
+        for name in names:
+            check_member_name(name, file)
+        members = sorted(n for n in names if not is_junk_member(n) and accept(n.rsplit("/", 1)[-1]))
+        if not members:
+            raise ImportFormatError("zip holds no matching .json export file", file)
+        return [(path, m) for m in members]
+    return [(path, None)]
+
+
+def _where(source: tuple[Path, str | None]) -> str:
+    return f"{source[0]}!{source[1]}" if source[1] else str(source[0])
+
+
+def _first_char(fh: IO[bytes], where: str) -> str:
+    head = fh.read(4096)
+    if not head.strip():
+        raise ImportFormatError("empty file", where)
+    if looks_binary(head):
+        raise ImportFormatError("binary data, not JSON", where)
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ImportFormatError("UTF-16 JSON is not supported; export as UTF-8", where)
+    return chr(text[0]) if text else ""
+
+
+def _top_keys(fh: IO[bytes], wanted: str) -> bool:
+    """True when the top-level object has key ``wanted`` (stops early once seen)."""
+    for prefix, event, value in ijson.parse(fh, use_float=True):
+        if prefix == "" and event == "map_key" and value == wanted:
+            return True
+    return False
+
+
+def iter_objects(
+    source: tuple[Path, str | None], wrapper_key: str, limit: int = DEFAULT_MAX_JSON_BYTES
+) -> Iterator[dict[str, Any]]:
+    """Yield the conversation objects of one JSON source, one at a time.
+
+    Accepts a top-level list, an object wrapping the list under ``wrapper_key``,
+    or a single conversation object. JSON errors become ImportFormatError.
+    """
+    where = _where(source)
+    try:
+        with _opened(source, limit) as fh:
+            first = _first_char(fh, where)
+        if first not in "[{" or not first:
+            raise ImportFormatError("not a JSON export (does not start with '[' or '{')", where, 1)
+        if first == "[":
+            prefix = "item"
+        else:
+            with _opened(source, limit) as fh:
+                prefix = f"{wrapper_key}.item" if _top_keys(fh, wrapper_key) else ""
+        with _opened(source, limit) as fh:
+            for obj in ijson.items(fh, prefix, use_float=True):
+                if not isinstance(obj, dict):
+                    raise ImportFormatError(f"expected a conversation object, found {type(obj).__name__}", where)
+                yield obj
+    except ijson.JSONError as exc:
+        raise ImportFormatError(f"invalid or truncated JSON ({exc})", where) from None
+    except UnicodeDecodeError:
+        raise ImportFormatError("JSON is not valid UTF-8", where) from None
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise ImportFormatError(f"cannot read ({exc})", where) from None

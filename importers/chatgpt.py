@@ -1,0 +1,225 @@
+"""ChatGPT data-export parser.
+
+Formats handled: ``conversations.json`` as a top-level list, as
+``{"conversations": [...]}``, or a single conversation object (the
+``backend-api/conversation/{id}`` shape); split files
+``conversations-000.json`` ... in a directory or zip; the export ``.zip``
+itself. Streamed with ijson: one conversation in memory at a time.
+
+Per conversation the active branch is followed from ``current_node`` back
+through ``parent`` (cycle-safe; the latest leaf when ``current_node`` is
+missing). ``all_branches=True`` also yields off-branch messages marked
+``metadata["branch"] = "alt"``. Hidden/system/custom-instruction nodes, tool
+calls (assistant messages whose ``recipient`` is not ``all``) and reasoning
+recaps are skipped; text, code, multimodal text (image pointers noted in
+``metadata["images"]``) and summarised tool output are kept; citation marks are
+stripped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from importers import ImportFormatError, ImportReport, Record
+from importers._common import DEFAULT_MAX_JSON_BYTES, iter_objects, json_sources, sha1_hex
+
+TOOL_OUTPUT_CHARS = 500
+
+# 【12†source】 (browsing era) and \ue200cite\ue202turn0search1\ue201 (private-use, 2025+).
+_CITATION_RE = re.compile(r"【\d+(?::\d+)?†[^】]*】|\ue200[^\ue201]*\ue201|[\ue200-\ue2ff]")
+_HIDDEN_TYPES = {"user_editable_context", "model_editable_context", "thoughts", "reasoning_recap", "system_error"}
+_TOOL_TYPES = {"execution_output", "tether_browsing_display", "tether_quote"}
+
+
+def _accept(name: str) -> bool:
+    return re.fullmatch(r"conversations(?:[-_]\d+)?\.json", name, re.IGNORECASE) is not None
+
+
+def _when(value: Any) -> datetime | None:
+    if isinstance(value, (int, float)) and value > 0:
+        try:
+            return datetime.fromtimestamp(float(value), tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            return None
+    if isinstance(value, str) and value:
+        try:
+            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    return None
+
+
+def active_path(mapping: dict[str, Any], current: str | None) -> list[str]:
+    """Node ids from the root to ``current`` (or to the latest leaf), cycle-safe."""
+    if not current or current not in mapping:
+        leaves = [k for k, n in mapping.items() if not [c for c in (n.get("children") or []) if c in mapping]]
+
+        def leaf_time(key: str) -> float:
+            msg = mapping[key].get("message") or {}
+            t = msg.get("create_time")
+            return float(t) if isinstance(t, (int, float)) else 0.0
+
+        # Latest leaf by time; later in the mapping wins ties (newer nodes are appended).
+        order = {k: i for i, k in enumerate(mapping)}
+        current = max(leaves, key=lambda k: (leaf_time(k), order[k])) if leaves else None
+    path: list[str] = []
+    seen: set[str] = set()
+    node = current
+    while node and node in mapping and node not in seen:
+        seen.add(node)
+        path.append(node)
+        node = mapping[node].get("parent")
+    path.reverse()
+    return path
+
+
+def _tree_order(mapping: dict[str, Any]) -> list[str]:
+    """All node ids, depth-first from the roots in children order (cycle-safe)."""
+    roots = [k for k, n in mapping.items() if not n.get("parent") or n.get("parent") not in mapping]
+    out: list[str] = []
+    seen: set[str] = set()
+    stack = list(reversed(roots))
+    while stack:
+        key = stack.pop()
+        if key in seen or key not in mapping:
+            continue
+        seen.add(key)
+        out.append(key)
+        stack.extend(reversed([c for c in (mapping[key].get("children") or []) if c in mapping]))
+    out.extend(k for k in mapping if k not in seen)  # orphans in cycles
+    return out
+
+
+def _clean(text: str) -> str:
+    return _CITATION_RE.sub("", text).strip()
+
+
+def _message_text(msg: dict[str, Any]) -> tuple[str, list[str], str]:
+    """(text, image pointers, kind) of one message; kind is "text", "code" or "tool"."""
+    content = msg.get("content") or {}
+    ctype = content.get("content_type", "text")
+    images: list[str] = []
+    if ctype == "code":
+        return str(content.get("text") or ""), images, "code"
+    if ctype in _TOOL_TYPES:
+        if ctype == "tether_quote":
+            raw = f"{content.get('title') or ''} {content.get('url') or ''}\n{content.get('text') or ''}"
+        else:
+            raw = str(content.get("text") or content.get("result") or "")
+        raw = raw.strip()
+        if len(raw) > TOOL_OUTPUT_CHARS:
+            raw = raw[:TOOL_OUTPUT_CHARS].rstrip() + " …"
+        return raw, images, "tool"
+    texts: list[str] = []
+    parts = content.get("parts")
+    if isinstance(parts, list):
+        for part in parts:
+            if isinstance(part, str):
+                texts.append(part)
+            elif isinstance(part, dict):
+                if part.get("content_type") == "image_asset_pointer" or "asset_pointer" in part:
+                    images.append(str(part.get("asset_pointer") or ""))
+                elif isinstance(part.get("text"), str):  # audio transcriptions and the like
+                    texts.append(part["text"])
+    elif isinstance(content.get("text"), str):
+        texts.append(content["text"])
+    return "\n".join(t for t in texts if t), images, "text"
+
+
+def _speaker(msg: dict[str, Any]) -> str:
+    author = msg.get("author") or {}
+    role = str(author.get("role") or "unknown")
+    if role == "tool":
+        return str(author.get("name") or "Tool")
+    return role.capitalize()
+
+
+def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_branches: bool) -> Iterator[Record]:
+    mapping = conv.get("mapping")
+    if not isinstance(mapping, dict):
+        raise ImportFormatError("not a ChatGPT conversation (no 'mapping' object)", where)
+    conv_id = str(conv.get("conversation_id") or conv.get("id") or "")
+    title = str(conv.get("title") or "")
+    if not conv_id:
+        conv_id = sha1_hex(f"{title}|{conv.get('create_time')}")[:16]
+        report.warn(f"conversation {title!r} has no id; using a hash of title and time")
+    fallback = _when(conv.get("create_time")) or _when(conv.get("update_time"))
+    active = active_path(mapping, conv.get("current_node"))
+    ordered: list[tuple[str, bool]] = [(k, False) for k in active]
+    if all_branches:
+        on = set(active)
+        ordered += [(k, True) for k in _tree_order(mapping) if k not in on]
+    position = 0
+    for key, alt in ordered:
+        msg = mapping[key].get("message")
+        if not isinstance(msg, dict):
+            continue
+        report.messages_seen += 1
+        meta = msg.get("metadata") or {}
+        role = (msg.get("author") or {}).get("role")
+        ctype = (msg.get("content") or {}).get("content_type", "text")
+        recipient = msg.get("recipient") or "all"
+        if (
+            meta.get("is_visually_hidden_from_conversation")
+            or role == "system"
+            or ctype in _HIDDEN_TYPES
+            or (role == "assistant" and recipient != "all")
+        ):
+            report.skipped_system += 1
+            continue
+        text, images, kind = _message_text(msg)
+        text = _clean(text)
+        if not text:
+            if images:
+                report.skipped_media += 1
+            else:
+                report.skipped_empty += 1
+            continue
+        speaker = _speaker(msg)
+        metadata: dict[str, Any] = {"title": title, "content_type": ctype}
+        if images:
+            metadata["images"] = images
+        if meta.get("model_slug"):
+            metadata["model"] = meta["model_slug"]
+        if kind == "code" and (msg.get("content") or {}).get("language"):
+            metadata["language"] = msg["content"]["language"]
+        if alt:
+            metadata["branch"] = "alt"
+        msg_id = str(msg.get("id") or key)
+        yield Record(
+            content=f"{speaker}: {text}",
+            ref=f"chatgpt:{conv_id}:{msg_id}",
+            source="chatgpt",
+            memory_type="episodic",
+            event_at=_when(msg.get("create_time")) or fallback,
+            author=speaker,
+            thread=conv_id,
+            position=position,
+            metadata=metadata,
+        )
+        position += 1
+
+
+def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
+    """Parse a ChatGPT export (json file, directory of split files, or zip) into records.
+
+    Options: ``all_branches`` (bool, default False), ``max_member_bytes`` (limit
+    on a zip member read by streaming, default 8 GiB).
+    """
+    path = Path(path)
+    all_branches = bool(options.get("all_branches", False))
+    limit = int(options.get("max_member_bytes") or DEFAULT_MAX_JSON_BYTES)
+    sources = json_sources(path, _accept)
+    count = 0
+    layouts: set[str] = set()
+    for source in sources:
+        where = f"{source[0]}!{source[1]}" if source[1] else str(source[0])
+        for conv in iter_objects(source, "conversations", limit):
+            count += 1
+            yield from _conversation(conv, where, report, all_branches)
+        layouts.add("split" if len(sources) > 1 else ("zip" if source[1] else "file"))
+    report.variant.update({"layout": "/".join(sorted(layouts)), "conversations": count, "all_branches": all_branches})
