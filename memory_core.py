@@ -1,0 +1,1251 @@
+"""The engine's front door: connection, migrations, store / recall / forget, maintenance.
+
+Everything here is importable and testable without click. One SQLite file holds the
+memories, their FTS5 keyword index, their sqlite-vec vectors and the association
+graph. The CLI (``mem.py``) only parses arguments, calls :class:`MemoryStore` and
+renders what it returns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import re
+import sqlite3 as _std_sqlite3
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import timeparse
+from timeparse import from_iso, to_iso, utcnow
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from embedder import Embedder
+
+try:  # an SQLite that can load extensions (this machine's stdlib sqlite3 cannot)
+    import sqlean as sqlite3
+except ImportError:  # pragma: no cover - exercised only where sqlean is missing
+    sqlite3 = _std_sqlite3  # type: ignore[no-redef]
+
+HERE = Path(__file__).resolve().parent
+SCHEMA_PATH = HERE / "schema.sql"
+SCHEMA_VERSION = 1
+DIMS = 384
+
+MEMORY_TYPES = ("episodic", "semantic", "procedural")
+STRATEGIES = ("hybrid", "keyword", "vector")
+MAX_CONTENT_BYTES = 1_000_000  # larger text needs --truncate: never a silent cut
+NEAR_DUP_COSINE = 0.95  # write-time near-duplicate threshold for facts and procedures
+BUSY_RETRY_SECONDS = 30.0  # on top of busy_timeout, for BEGIN IMMEDIATE under heavy contention
+
+# --- recall fusion constants (tuned on LoCoMo dev with leave-one-conversation-out; see bench/locomo.py)
+POOL = 100  # candidates taken from each retriever before fusion
+W_KEYWORD = 0.5  # weight of the min-max normalised bm25 score
+W_VECTOR = 0.5  # weight of the min-max normalised cosine similarity
+W_STRENGTH = 0.02  # mild prior: decayed strength
+W_IMPORTANCE = 0.02  # mild prior: stated importance
+W_RECENCY = 0.0  # recency prior (off: hurt on conversational data where old turns matter)
+FTS_WEIGHTS = (1.0, 0.5, 0.4, 0.25)  # bm25 column weights: content, tags, date_terms, context
+BIT_SCAN_MIN_ROWS = 20_000  # above this, vectors are searched 1-bit first, then re-ranked exactly
+BIT_OVERSAMPLE = 8  # coarse candidates per requested neighbour for the exact re-rank
+REINFORCE_BOOST = 0.1  # strength regained on access (decay clock restarts)
+
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are aren't as at be because been before being
+    below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down
+    during each few for from further had hadn't has hasn't have haven't having he he'd he'll he's her here
+    here's hers herself him himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself
+    let's me more most mustn't my myself no nor not of off on once only or other ought our ours ourselves out
+    over own same shan't she she'd she'll she's should shouldn't so some such than that that's the their
+    theirs them themselves then there there's these they they'd they'll they're they've this those through
+    to too under until up very was wasn't we we'd we'll we're we've were weren't what what's when when's
+    where where's which while who who's whom why why's with won't would wouldn't you you'd you'll you're
+    you've your yours yourself yourselves did does do done also just like get got s t""".split()
+)
+
+
+# --------------------------------------------------------------------------- errors
+
+class MemError(Exception):
+    """Base of errors shown to users as one line with a stable code and exit status."""
+
+    code = "error"
+    exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class UserError(MemError):
+    """Bad input: empty content, malformed file, unknown option value."""
+
+    code = "invalid_input"
+    exit_code = 1
+
+
+class NotFound(MemError):
+    """A memory id (or other object) that does not exist."""
+
+    code = "not_found"
+    exit_code = 3
+
+
+class Busy(MemError):
+    """The database stayed locked longer than we are willing to wait."""
+
+    code = "busy"
+    exit_code = 4
+
+
+class ModelMismatch(MemError):
+    """Vectors in the file come from another embedding model: run ``reindex``."""
+
+    code = "model_mismatch"
+    exit_code = 5
+
+
+class LockedError(MemError):
+    """Another exclusive job (consolidate) holds the lock."""
+
+    code = "locked"
+    exit_code = 6
+
+
+EXIT_CODES = {"ok": 0, "invalid_input": 1, "usage": 2, "not_found": 3, "busy": 4, "model_mismatch": 5, "locked": 6}
+
+
+# --------------------------------------------------------------------------- connection
+
+def default_db_path() -> Path:
+    """``MEM_DB`` if set, else ``memory.db`` in the user data dir (platformdirs)."""
+    env = os.environ.get("MEM_DB")
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("mem", appauthor=False)) / "memory.db"
+
+
+def _vec_extension_path() -> str:
+    # Importing the sqlite_vec package pulls numpy.typing (~70 ms); we only need the
+    # path of its loadable library, which find_spec gives without executing it.
+    import importlib.util
+
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        raise MemError("sqlite-vec is not installed (pip install sqlite-vec)")
+    return str(Path(next(iter(spec.submodule_search_locations))) / "vec0")
+
+
+def connect(path: Path | str) -> Any:
+    """Open (creating with mode 0600) a database with sqlite-vec loaded and our pragmas."""
+    path = Path(path)
+    if str(path) != ":memory:":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            try:
+                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+                os.close(fd)
+            except FileExistsError:
+                pass
+    old_umask = os.umask(0o077)  # -wal and -shm files inherit private permissions too
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=10.0, check_same_thread=False)
+        if not hasattr(conn, "enable_load_extension"):
+            raise MemError("this Python's sqlite3 cannot load extensions: install sqlean-py")
+        conn.enable_load_extension(True)
+        conn.load_extension(_vec_extension_path())
+        conn.enable_load_extension(False)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA busy_timeout = 10000")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode.lower() != "wal" and str(path) != ":memory:":
+            raise MemError(f"{path}: cannot switch to WAL journal mode (got {mode})")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA recursive_triggers = ON")
+    finally:
+        os.umask(old_umask)
+    return conn
+
+
+def _is_busy(exc: Exception) -> bool:
+    msg = str(exc).lower()
+    return "locked" in msg or "busy" in msg
+
+
+@contextmanager
+def write_tx(conn: Any) -> Iterator[Any]:
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` with retry and jittered backoff on SQLITE_BUSY.
+
+    A deferred BEGIN that reads and then writes fails at once under a concurrent
+    writer whatever busy_timeout says; IMMEDIATE takes the write lock up front.
+    """
+    deadline = time.monotonic() + BUSY_RETRY_SECONDS
+    delay = 0.01
+    while True:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            break
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc) or time.monotonic() > deadline:
+                raise Busy(f"database is busy: {exc}") from exc
+            time.sleep(delay * (1 + random.random()))
+            delay = min(delay * 2, 0.5)
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    else:
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            conn.execute("ROLLBACK")
+            raise Busy(f"commit failed: {exc}") from exc
+
+
+def split_sql(script: str) -> list[str]:
+    """Split a script into complete statements (trigger bodies keep their semicolons)."""
+    out: list[str] = []
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        if not buf and (not line.strip() or line.lstrip().startswith("--")):
+            continue
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out
+
+
+def _m001_initial(conn: Any) -> None:
+    for stmt in split_sql(SCHEMA_PATH.read_text(encoding="utf-8")):
+        conn.execute(stmt)
+    now = to_iso(utcnow())
+    conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+    conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES ('created_at', ?)", (now,))
+    conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES ('dims', ?)", (str(DIMS),))
+
+
+# Ordered, named, never edited once released; each runs in its own transaction.
+MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
+    ("m001_initial", _m001_initial),
+]
+
+
+def migrate(conn: Any) -> list[str]:
+    """Apply pending migrations; return the names applied."""
+    conn.execute("CREATE TABLE IF NOT EXISTS _mem_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    done = {r[0] for r in conn.execute("SELECT name FROM _mem_migrations")}
+    applied = []
+    for name, fn in MIGRATIONS:
+        if name in done:
+            continue
+        with write_tx(conn):
+            # re-check inside the lock: another process may have migrated meanwhile
+            if conn.execute("SELECT 1 FROM _mem_migrations WHERE name = ?", (name,)).fetchone():
+                continue
+            fn(conn)
+            conn.execute("INSERT INTO _mem_migrations(name, applied_at) VALUES (?, ?)", (name, to_iso(utcnow())))
+        applied.append(name)
+    return applied
+
+
+# --------------------------------------------------------------------------- helpers
+
+def content_hash(text: str) -> str:
+    """sha256 of whitespace-normalised text (what exact dedup compares)."""
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()
+
+
+def normalise_tags(tags: Iterable[str] | str | None) -> str:
+    """Tags as stored: lower case, unique, space separated, in first-seen order."""
+    if tags is None:
+        return ""
+    if isinstance(tags, str):
+        tags = re.split(r"[,\s]+", tags)
+    seen: list[str] = []
+    for t in tags:
+        t = t.strip().lstrip("#").lower()
+        if t and t not in seen:
+            seen.append(t)
+    return " ".join(seen)
+
+
+_TOKEN_RE = re.compile(r"[\w][\w'’]*", re.UNICODE)
+
+
+def query_terms(text: str) -> list[str]:
+    """Content words of a query: lower-cased word tokens minus English stopwords."""
+    words = [w.replace("’", "'").lower() for w in _TOKEN_RE.findall(text)]
+    words = [w.split("'")[0] if w.endswith(("'s", "'ll", "'re", "'ve", "'d")) else w for w in words]
+    kept = [w for w in words if w not in STOPWORDS and w]
+    seen: set[str] = set()
+    return [w for w in kept if not (w in seen or seen.add(w))]
+
+
+def quote_fts(term: str) -> str:
+    """One FTS5 string token: wrapped in double quotes, inner quotes doubled."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def fts_query(text: str) -> str | None:
+    """Escape free user text into an FTS5 OR-query of its content words (None if none)."""
+    terms = query_terms(text)
+    if not terms:
+        terms = [w.lower() for w in _TOKEN_RE.findall(text)]
+    if not terms:
+        return None
+    return " OR ".join(quote_fts(t) for t in terms)
+
+
+def _vec_blob(vec: np.ndarray) -> bytes:
+    import numpy as np
+
+    return np.asarray(vec, dtype=np.float32).tobytes()
+
+
+def _bit_blob(vec: np.ndarray) -> bytes:
+    import numpy as np
+
+    return np.packbits(np.asarray(vec) > 0).tobytes()
+
+
+# --------------------------------------------------------------------------- data classes
+
+@dataclass
+class Memory:
+    """A stored memory as returned to callers (JSON keys equal column names)."""
+
+    id: int
+    content: str
+    memory_type: str
+    source: str
+    ref: str | None
+    content_hash: str
+    importance: float
+    strength: float
+    access_count: int
+    pinned: int
+    created_at: str
+    event_at: str | None
+    last_accessed_at: str | None
+    updated_at: str
+    valid_from: str | None
+    valid_to: str | None
+    status: str
+    level: int
+    author: str | None
+    thread: str | None
+    position: int | None
+    metadata: dict[str, Any]
+    tags: list[str]
+    score: float | None = None
+    explain: dict[str, Any] | None = None
+
+    @classmethod
+    def from_row(cls, row: Any) -> Memory:
+        """Build from a ``memories`` row."""
+        return cls(
+            id=row["id"], content=row["content"], memory_type=row["memory_type"], source=row["source"],
+            ref=row["ref"], content_hash=row["content_hash"], importance=row["importance"],
+            strength=row["strength"], access_count=row["access_count"], pinned=row["pinned"],
+            created_at=row["created_at"], event_at=row["event_at"], last_accessed_at=row["last_accessed_at"],
+            updated_at=row["updated_at"], valid_from=row["valid_from"], valid_to=row["valid_to"],
+            status=row["status"], level=row["level"], author=row["author"], thread=row["thread"],
+            position=row["position"], metadata=json.loads(row["metadata"] or "{}"),
+            tags=row["tags"].split() if row["tags"] else [],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict; ``explain`` only when present."""
+        d = asdict(self)
+        if d["explain"] is None:
+            d.pop("explain")
+        if d["score"] is None:
+            d.pop("score")
+        return d
+
+
+MEMORY_COLUMNS = (
+    "id, content, memory_type, source, ref, content_hash, importance, strength, access_count, pinned, "
+    "created_at, event_at, last_accessed_at, updated_at, valid_from, valid_to, status, level, author, "
+    "thread, position, metadata, tags"
+)
+
+
+@dataclass
+class NewMemory:
+    """A memory to be written (what ``store`` and importers hand to the engine)."""
+
+    content: str
+    memory_type: str = "semantic"
+    source: str = "user"
+    ref: str | None = None
+    importance: float = 0.5
+    tags: list[str] | str | None = None
+    metadata: dict[str, Any] | None = None
+    event_at: datetime | None = None
+    author: str | None = None
+    thread: str | None = None
+    position: int | None = None
+    pinned: bool = False
+    level: int = 0
+    context: str = ""
+
+
+@dataclass
+class StoreResult:
+    """Outcome of ``store``: the id, and whether an existing memory was reinforced instead."""
+
+    id: int
+    deduplicated: bool = False
+    dedup_reason: str | None = None
+    degraded: str | None = None
+
+
+@dataclass
+class BatchStats:
+    """Outcome of a bulk write (imports)."""
+
+    seen: int = 0
+    added: int = 0
+    duplicates: int = 0
+    ids: list[int] = field(default_factory=list)
+    degraded: str | None = None
+
+
+@dataclass
+class RecallResult:
+    """Ranked memories plus how they were found."""
+
+    query: str
+    strategy: str
+    results: list[Memory]
+    degraded: str | None = None
+    took_ms: float = 0.0
+
+
+# --------------------------------------------------------------------------- the store
+
+class MemoryStore:
+    """One memory file. ``MemoryStore(path).store(...)`` / ``.recall(query, k=...)``.
+
+    ``embedder`` may be an object with ``model_id``, ``dims`` and ``embed(texts)``;
+    by default the local MiniLM model is loaded on first use. If it cannot load,
+    the store works keyword-only and says so (``degraded == "no-vectors"``).
+    """
+
+    def __init__(
+        self,
+        path: Path | str | None = None,
+        embedder: Embedder | None = None,
+        fast_start: bool = False,
+    ) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        self.conn = connect(self.path)
+        migrate(self.conn)
+        self._embedder = embedder
+        self._embedder_failed: str | None = None
+        self._fast_start = fast_start
+        self._vec_count_cache: tuple[float, int] | None = None
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    def __enter__(self) -> MemoryStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------- meta and embedder
+
+    def meta(self, key: str) -> str | None:
+        """A value from ``_mem_meta``."""
+        row = self.conn.execute("SELECT value FROM _mem_meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)", (key, value))
+
+    def _cache_dir(self) -> Path | None:
+        try:
+            from platformdirs import user_cache_dir
+
+            return Path(user_cache_dir("mem", appauthor=False))
+        except Exception:  # a cache is an optimisation only
+            return None
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedder, or None in degraded (keyword-only) mode."""
+        if self._embedder is None and self._embedder_failed is None:
+            from embedder import EmbedderError, get_embedder
+
+            try:
+                self._embedder = get_embedder(self._cache_dir(), fast_start=self._fast_start)
+            except EmbedderError as exc:
+                self._embedder_failed = str(exc)
+        return self._embedder
+
+    def _embed_or_none(self, texts: list[str]) -> np.ndarray | None:
+        emb = self.embedder
+        if emb is None:
+            return None
+        self._check_model(emb)
+        try:
+            return emb.embed(texts)
+        except Exception as exc:  # model load happens lazily inside embed()
+            from embedder import EmbedderError
+
+            if isinstance(exc, EmbedderError):
+                self._embedder_failed = str(exc)
+                self._embedder = None
+                return None
+            raise
+
+    def _check_model(self, emb: Embedder) -> None:
+        stored = self.meta("embedding_model")
+        if stored is not None and stored != emb.model_id:
+            raise ModelMismatch(
+                f"this file's vectors come from {stored!r}, the embedder is {emb.model_id!r}: "
+                "run `mem.py reindex` to re-embed everything with the current model"
+            )
+
+    @property
+    def degraded_reason(self) -> str | None:
+        """Why vectors are unavailable, if they are."""
+        return self._embedder_failed
+
+    # ---------------------------------------------------------------- store
+
+    def _validate(self, m: NewMemory, truncate: bool = False) -> NewMemory:
+        if m.content is None or not m.content.strip():
+            raise UserError("content is empty")
+        raw = m.content.encode("utf-8", errors="surrogatepass")
+        if len(raw) > MAX_CONTENT_BYTES:
+            if not truncate:
+                raise UserError(
+                    f"content is {len(raw):,} bytes, over the {MAX_CONTENT_BYTES:,} limit (use --truncate to keep the first part)"
+                )
+            m.content = raw[:MAX_CONTENT_BYTES].decode("utf-8", errors="ignore")
+            m.metadata = dict(m.metadata or {}, truncated_from_bytes=len(raw))
+        if m.memory_type not in MEMORY_TYPES:
+            raise UserError(f"memory_type must be one of {', '.join(MEMORY_TYPES)} (got {m.memory_type!r})")
+        try:
+            m.importance = float(m.importance)
+        except (TypeError, ValueError) as exc:
+            raise UserError(f"importance must be a number between 0 and 1 (got {m.importance!r})") from exc
+        if not 0.0 <= m.importance <= 1.0:
+            raise UserError(f"importance must be between 0 and 1 (got {m.importance})")
+        return m
+
+    def _row_values(self, m: NewMemory, now: str) -> dict[str, Any]:
+        date_terms, resolved = timeparse.index_dates(m.content, m.event_at)
+        meta = dict(m.metadata or {})
+        if resolved:
+            meta["resolved_dates"] = resolved
+        return {
+            "content": m.content, "memory_type": m.memory_type, "source": m.source, "ref": m.ref,
+            "content_hash": content_hash(m.content), "importance": m.importance, "pinned": int(m.pinned),
+            "created_at": now, "event_at": to_iso(m.event_at), "updated_at": now, "decay_ref_at": now,
+            "valid_from": to_iso(m.event_at) or now, "level": m.level, "author": m.author, "thread": m.thread,
+            "position": m.position, "metadata": json.dumps(meta, ensure_ascii=False, default=str),
+            "tags": normalise_tags(m.tags), "date_terms": date_terms, "context": m.context,
+        }
+
+    def _insert(self, values: dict[str, Any], vec: np.ndarray | None) -> int:
+        cols = ", ".join(values)
+        marks = ", ".join("?" for _ in values)
+        cur = self.conn.execute(f"INSERT INTO memories ({cols}) VALUES ({marks})", tuple(values.values()))
+        mid = int(cur.lastrowid)
+        if vec is not None:
+            self._write_vector(mid, vec)
+        return mid
+
+    def _write_vector(self, mid: int, vec: np.ndarray) -> None:
+        # vec0 in sqlite-vec 0.1.9 rejects INSERT OR REPLACE: delete, then insert.
+        self.conn.execute("DELETE FROM vec_memories WHERE memory_id = ?", (mid,))
+        self.conn.execute("DELETE FROM vec_memories_bit WHERE memory_id = ?", (mid,))
+        self.conn.execute("INSERT INTO vec_memories(memory_id, embedding) VALUES (?, ?)", (mid, _vec_blob(vec)))
+        self.conn.execute(
+            "INSERT INTO vec_memories_bit(memory_id, embedding) VALUES (?, vec_bit(?))", (mid, _bit_blob(vec))
+        )
+
+    def _note_model(self) -> None:
+        emb = self._embedder
+        if emb is not None and self.meta("embedding_model") is None:
+            self._set_meta("embedding_model", emb.model_id)
+            self._set_meta("dims", str(emb.dims))
+
+    def _reinforce(self, mid: int, now: str) -> None:
+        self.conn.execute(
+            """UPDATE memories SET access_count = access_count + 1, last_accessed_at = ?,
+                   base_strength = min(1.0, strength + ?), strength = min(1.0, strength + ?), decay_ref_at = ?
+               WHERE id = ?""",
+            (now, REINFORCE_BOOST, REINFORCE_BOOST, now, mid),
+        )
+
+    def store(
+        self,
+        content: str,
+        memory_type: str = "semantic",
+        *,
+        source: str = "user",
+        importance: float = 0.5,
+        tags: list[str] | str | None = None,
+        metadata: dict[str, Any] | None = None,
+        event_at: datetime | None = None,
+        ref: str | None = None,
+        author: str | None = None,
+        thread: str | None = None,
+        position: int | None = None,
+        pinned: bool = False,
+        truncate: bool = False,
+        dedup: bool = True,
+    ) -> StoreResult:
+        """Store one memory; identical or near-identical facts reinforce instead.
+
+        Exact duplicates (same normalised text and type, same event time for
+        episodic memories) and, for semantic/procedural memories only, vectors with
+        cosine ≥ ``NEAR_DUP_COSINE`` return the existing id with ``deduplicated``.
+        Conversation turns and episodes are never merged: "ok" said twice is two events.
+        """
+        m = self._validate(
+            NewMemory(content=content, memory_type=memory_type, source=source, ref=ref, importance=importance,
+                      tags=tags, metadata=metadata, event_at=event_at, author=author, thread=thread,
+                      position=position, pinned=pinned),
+            truncate=truncate,
+        )
+        now = to_iso(utcnow())
+        assert now is not None
+        values = self._row_values(m, now)
+        if ref is not None:
+            row = self.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", (source, ref)).fetchone()
+            if row:
+                return StoreResult(int(row[0]), True, "ref")
+        vecs = self._embed_or_none([m.content])
+        vec = vecs[0] if vecs is not None else None
+        conversational = m.memory_type == "episodic" or m.thread is not None
+        with write_tx(self.conn):
+            if dedup and ref is None:
+                row = self.conn.execute(
+                    """SELECT id FROM memories WHERE content_hash = ? AND memory_type = ? AND status = 'active'
+                       AND (? = 0 OR event_at IS ?) LIMIT 1""",
+                    (values["content_hash"], m.memory_type, int(conversational), values["event_at"]),
+                ).fetchone()
+                if row:
+                    self._reinforce(int(row[0]), now)
+                    return StoreResult(int(row[0]), True, "identical", self._degraded_tag())
+                if vec is not None and not conversational:
+                    near = self._nearest(vec, 5)
+                    for mid, sim in near:
+                        r = self.conn.execute(
+                            "SELECT memory_type, status FROM memories WHERE id = ?", (mid,)
+                        ).fetchone()
+                        if r and r[0] == m.memory_type and r[1] == "active" and sim >= NEAR_DUP_COSINE:
+                            self._reinforce(mid, now)
+                            return StoreResult(mid, True, f"near-duplicate (cosine {sim:.3f})", self._degraded_tag())
+            mid = self._insert(values, vec)
+            if vec is not None:
+                self._note_model()
+        return StoreResult(mid, False, None, self._degraded_tag())
+
+    def _degraded_tag(self) -> str | None:
+        return "no-vectors" if self._embedder_failed else None
+
+    def store_many(
+        self,
+        items: Iterable[NewMemory],
+        batch_size: int = 256,
+        progress: Callable[[int], None] | None = None,
+        on_batch: Callable[[list[tuple[NewMemory, int]]], None] | None = None,
+    ) -> BatchStats:
+        """Bulk write for imports: dedup by (source, ref), one transaction per batch.
+
+        Each batch is embedded outside the write lock, then written in one
+        ``BEGIN IMMEDIATE`` transaction, so a killed import leaves whole batches and a
+        re-run skips what is already there by ref. ``on_batch`` runs inside the batch
+        transaction with the (item, id) pairs written, for edges that must land with them.
+        """
+        stats = BatchStats()
+        batch: list[NewMemory] = []
+
+        def flush() -> None:
+            if not batch:
+                return
+            refs = [(b.source, b.ref) for b in batch if b.ref is not None]
+            existing: set[tuple[str, str]] = set()
+            for i in range(0, len(refs), 400):
+                chunk = refs[i : i + 400]
+                q = " OR ".join("(source = ? AND ref = ?)" for _ in chunk)
+                args = [x for pair in chunk for x in pair]
+                existing |= {(r[0], r[1]) for r in self.conn.execute(f"SELECT source, ref FROM memories WHERE {q}", args)}
+            fresh: list[NewMemory] = []
+            seen_refs: set[tuple[str, str]] = set()
+            for b in batch:
+                key = (b.source, b.ref) if b.ref is not None else None
+                if key is not None and (key in existing or key in seen_refs):
+                    stats.duplicates += 1
+                    continue
+                if key is not None:
+                    seen_refs.add(key)
+                fresh.append(b)
+            vecs = self._embed_or_none([b.content for b in fresh]) if fresh else None
+            now = to_iso(utcnow())
+            assert now is not None
+            written: list[tuple[NewMemory, int]] = []
+            with write_tx(self.conn):
+                for i, b in enumerate(fresh):
+                    mid = self._insert(self._row_values(b, now), vecs[i] if vecs is not None else None)
+                    written.append((b, mid))
+                if vecs is not None and len(fresh):
+                    self._note_model()
+                if on_batch is not None and written:
+                    on_batch(written)
+            stats.added += len(written)
+            stats.ids.extend(mid for _, mid in written)
+            if progress:
+                progress(len(batch))
+            batch.clear()
+
+        for item in items:
+            stats.seen += 1
+            batch.append(self._validate(item))
+            if len(batch) >= batch_size:
+                flush()
+        flush()
+        stats.degraded = self._degraded_tag()
+        return stats
+
+    # ---------------------------------------------------------------- read / lifecycle
+
+    def get(self, mid: int) -> Memory:
+        """One memory by id, whatever its status."""
+        row = self.conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = ?", (mid,)).fetchone()
+        if row is None:
+            raise NotFound(f"no memory with id {mid}")
+        return Memory.from_row(row)
+
+    def _set_status(self, mid: int, status: str, allowed_from: tuple[str, ...]) -> Memory:
+        with write_tx(self.conn):
+            row = self.conn.execute("SELECT status FROM memories WHERE id = ?", (mid,)).fetchone()
+            if row is None:
+                raise NotFound(f"no memory with id {mid}")
+            if row[0] in allowed_from:
+                self.conn.execute(
+                    "UPDATE memories SET status = ?, updated_at = ? WHERE id = ?", (status, to_iso(utcnow()), mid)
+                )
+        return self.get(mid)
+
+    def forget(self, mid: int) -> Memory:
+        """Soft delete: hidden from recall, kept in the file, restorable."""
+        return self._set_status(mid, "deleted", ("active", "archived"))
+
+    def restore(self, mid: int) -> Memory:
+        """Bring back a forgotten or archived memory."""
+        with write_tx(self.conn):
+            row = self.conn.execute("SELECT status FROM memories WHERE id = ?", (mid,)).fetchone()
+            if row is None:
+                raise NotFound(f"no memory with id {mid}")
+            now = to_iso(utcnow())
+            # restoring also restarts decay, or an archived memory would be re-archived tonight
+            self.conn.execute(
+                """UPDATE memories SET status = 'active', updated_at = ?, base_strength = max(base_strength, 0.5),
+                   strength = max(strength, 0.5), decay_ref_at = ? WHERE id = ?""",
+                (now, now, mid),
+            )
+        return self.get(mid)
+
+    # ---------------------------------------------------------------- recall
+
+    def _filters_sql(
+        self,
+        types: Iterable[str] | None,
+        sources: Iterable[str] | None,
+        tags: Iterable[str] | None,
+        since: datetime | None,
+        until: datetime | None,
+        include_archived: bool,
+        alias: str = "m",
+    ) -> tuple[str, list[Any]]:
+        clauses = [f"{alias}.status IN ('active', 'archived')" if include_archived else f"{alias}.status = 'active'"]
+        args: list[Any] = []
+        if not include_archived:
+            clauses.append(f"{alias}.valid_to IS NULL")
+        if types:
+            types = list(types)
+            for t in types:
+                if t not in MEMORY_TYPES:
+                    raise UserError(f"--type must be one of {', '.join(MEMORY_TYPES)} (got {t!r})")
+            clauses.append(f"{alias}.memory_type IN ({','.join('?' * len(types))})")
+            args += types
+        if sources:
+            sources = list(sources)
+            clauses.append(f"{alias}.source IN ({','.join('?' * len(sources))})")
+            args += sources
+        for t in tags or ():
+            clauses.append(f"(' ' || {alias}.tags || ' ') LIKE ?")
+            args.append(f"% {t.lower().lstrip('#')} %")
+        if since is not None:
+            clauses.append(f"coalesce({alias}.event_at, {alias}.created_at) >= ?")
+            args.append(to_iso(since))
+        if until is not None:
+            clauses.append(f"coalesce({alias}.event_at, {alias}.created_at) <= ?")
+            args.append(to_iso(until))
+        return " AND ".join(clauses), args
+
+    def _keyword(self, match: str, where: str, args: list[Any], limit: int) -> list[tuple[int, float]]:
+        w = ", ".join(str(x) for x in FTS_WEIGHTS)
+        sql = (
+            f"SELECT m.id, bm25(memories_fts, {w}) AS rank FROM memories_fts "
+            f"JOIN memories m ON m.id = memories_fts.rowid "
+            f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank LIMIT ?"
+        )
+        try:
+            rows = self.conn.execute(sql, [match, *args, limit]).fetchall()
+        except sqlite3.OperationalError as exc:
+            raise UserError(f"bad FTS5 query {match!r}: {exc}") from exc
+        return [(int(r[0]), -float(r[1])) for r in rows]
+
+    def _vector_count(self) -> int:
+        now = time.monotonic()
+        if self._vec_count_cache and now - self._vec_count_cache[0] < 30:
+            return self._vec_count_cache[1]
+        n = int(self.conn.execute("SELECT count(*) FROM vec_memories_bit").fetchone()[0])
+        self._vec_count_cache = (now, n)
+        return n
+
+    def _nearest(self, vec: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """(memory id, cosine similarity) of the k nearest vectors, any status."""
+        import numpy as np
+
+        k = max(1, min(k, 4096))
+        if self._vector_count() < BIT_SCAN_MIN_ROWS:
+            rows = self.conn.execute(
+                "SELECT memory_id, distance FROM vec_memories WHERE embedding MATCH ? AND k = ?", (_vec_blob(vec), k)
+            ).fetchall()
+            return [(int(r[0]), 1.0 - float(r[1])) for r in rows if r[1] is not None]
+        # Coarse 1-bit Hamming scan (~8x less to read), then exact cosine on the survivors.
+        kc = min(4096, k * BIT_OVERSAMPLE)
+        cand = [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT memory_id FROM vec_memories_bit WHERE embedding MATCH vec_bit(?) AND k = ?", (_bit_blob(vec), kc)
+            )
+        ]
+        exact = self._cosines(vec, cand)
+        return sorted(exact.items(), key=lambda kv: -kv[1])[:k]
+
+    def _vectors(self, ids: list[int]) -> dict[int, np.ndarray]:
+        import numpy as np
+
+        out: dict[int, np.ndarray] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            q = ",".join("?" * len(chunk))
+            for r in self.conn.execute(f"SELECT memory_id, embedding FROM vec_memories WHERE memory_id IN ({q})", chunk):
+                out[int(r[0])] = np.frombuffer(r[1], dtype=np.float32)
+        return out
+
+    def _cosines(self, vec: np.ndarray, ids: list[int]) -> dict[int, float]:
+        import numpy as np
+
+        vecs = self._vectors(ids)
+        if not vecs:
+            return {}
+        keys = list(vecs)
+        sims = np.stack([vecs[i] for i in keys]) @ np.asarray(vec, dtype=np.float32)
+        return {k: float(s) for k, s in zip(keys, sims)}
+
+    def recall(
+        self,
+        query: str,
+        k: int = 10,
+        strategy: str = "hybrid",
+        *,
+        types: Iterable[str] | None = None,
+        sources: Iterable[str] | None = None,
+        tags: Iterable[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_archived: bool = False,
+        raw: bool = False,
+        touch: bool = True,
+        explain: bool = False,
+    ) -> RecallResult:
+        """Ranked memories for ``query``.
+
+        ``hybrid`` normalises the bm25 and cosine scores over the pooled candidates of
+        both retrievers (min-max) before a weighted sum, plus mild priors; raw bm25 and
+        cosine live on unrelated scales, so fusing them unnormalised is meaningless.
+        """
+        t0 = time.perf_counter()
+        if strategy not in STRATEGIES:
+            raise UserError(f"--strategy must be one of {', '.join(STRATEGIES)} (got {strategy!r})")
+        if not query or not query.strip():
+            raise UserError("query is empty")
+        if k < 1:
+            raise UserError("-k must be at least 1")
+        where, args = self._filters_sql(types, sources, tags, since, until, include_archived)
+        degraded = None
+        pool = max(POOL, k * 3)
+
+        kw: dict[int, float] = {}
+        if strategy in ("hybrid", "keyword"):
+            match = query if raw else fts_query(query)
+            if match:
+                kw = dict(self._keyword(match, where, args, pool))
+
+        vs: dict[int, float] = {}
+        qvec = None
+        if strategy in ("hybrid", "vector"):
+            vecs = self._embed_or_none([query])
+            if vecs is None:
+                degraded = "no-vectors"
+                if strategy == "vector":
+                    strategy_used = "keyword"
+                    match = fts_query(query)
+                    kw = dict(self._keyword(match, where, args, pool)) if match else {}
+            else:
+                qvec = vecs[0]
+                # oversample: filtered-out and inactive rows are dropped after the scan
+                near = self._nearest(qvec, pool * 2 if where.count("AND") > 1 else pool + 50)
+                allowed = self._allowed([mid for mid, _ in near], where, args)
+                vs = {mid: sim for mid, sim in near if mid in allowed}
+                vs = dict(list(vs.items())[:pool])
+
+        cand = set(kw) | set(vs)
+        if qvec is not None:
+            missing = [c for c in cand if c not in vs]
+            vs.update(self._cosines(qvec, missing))
+        rows = self._rows(list(cand))
+        scored = self._fuse(rows, kw, vs, strategy, explain)
+        scored.sort(key=lambda m: (-(m.score or 0.0), m.id))
+        results = scored[:k]
+        if touch and results:
+            now = to_iso(utcnow())
+            with write_tx(self.conn):
+                for m in results:
+                    self._reinforce(m.id, now or "")
+        took = (time.perf_counter() - t0) * 1000
+        return RecallResult(query=query, strategy=strategy, results=results,
+                            degraded=degraded or self._degraded_tag(), took_ms=took)
+
+    def _allowed(self, ids: list[int], where: str, args: list[Any]) -> set[int]:
+        out: set[int] = set()
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            q = ",".join("?" * len(chunk))
+            out |= {int(r[0]) for r in self.conn.execute(
+                f"SELECT m.id FROM memories m WHERE m.id IN ({q}) AND {where}", [*chunk, *args])}
+        return out
+
+    def _rows(self, ids: list[int]) -> dict[int, Memory]:
+        out: dict[int, Memory] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            q = ",".join("?" * len(chunk))
+            for r in self.conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({q})", chunk):
+                out[int(r["id"])] = Memory.from_row(r)
+        return out
+
+    def _fuse(
+        self, rows: dict[int, Memory], kw: dict[int, float], vs: dict[int, float], strategy: str, explain: bool
+    ) -> list[Memory]:
+        def minmax(d: dict[int, float]) -> dict[int, float]:
+            if not d:
+                return {}
+            lo, hi = min(d.values()), max(d.values())
+            span = hi - lo
+            return {i: ((v - lo) / span if span > 1e-12 else 1.0) for i, v in d.items()}
+
+        kn = minmax(kw)
+        vn = minmax(vs)
+        out: list[Memory] = []
+        for mid, m in rows.items():
+            k_s = kn.get(mid, 0.0)
+            v_s = vn.get(mid, 0.0)
+            if strategy == "keyword":
+                base = k_s
+            elif strategy == "vector":
+                base = v_s
+            else:
+                base = W_KEYWORD * k_s + W_VECTOR * v_s
+            prior = W_STRENGTH * m.strength + W_IMPORTANCE * m.importance
+            m.score = round(base + prior, 6)
+            if explain:
+                m.explain = {
+                    "keyword_bm25": round(kw[mid], 4) if mid in kw else None,
+                    "keyword_norm": round(k_s, 4),
+                    "cosine": round(vs[mid], 4) if mid in vs else None,
+                    "vector_norm": round(v_s, 4),
+                    "weights": {"keyword": W_KEYWORD, "vector": W_VECTOR},
+                    "prior": round(prior, 4),
+                }
+            out.append(m)
+        return out
+
+    # ---------------------------------------------------------------- maintenance
+
+    def stats(self) -> dict[str, Any]:
+        """Counts by status and type, edges, file size, model."""
+        c = self.conn
+        by_status = {r[0]: r[1] for r in c.execute("SELECT status, count(*) FROM memories GROUP BY status")}
+        by_type = {
+            r[0]: r[1] for r in c.execute("SELECT memory_type, count(*) FROM memories WHERE status='active' GROUP BY 1")
+        }
+        size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())
+        return {
+            "path": str(self.path),
+            "memories": sum(by_status.values()),
+            "by_status": by_status,
+            "by_type": by_type,
+            "vectors": int(c.execute("SELECT count(*) FROM vec_memories").fetchone()[0]),
+            "associations": int(c.execute("SELECT count(*) FROM associations").fetchone()[0]),
+            "clusters": int(c.execute("SELECT count(*) FROM clusters WHERE status='active'").fetchone()[0]),
+            "open_contradictions": int(
+                c.execute("SELECT count(*) FROM contradictions WHERE status='open'").fetchone()[0]
+            ),
+            "embedding_model": self.meta("embedding_model"),
+            "schema_version": self.meta("schema_version"),
+            "size_bytes": size,
+        }
+
+    def _index_gaps(self) -> dict[str, list[int]]:
+        c = self.conn
+        missing_vec = [
+            r[0] for r in c.execute(
+                "SELECT id FROM memories WHERE id NOT IN (SELECT memory_id FROM vec_memories) ORDER BY id")
+        ]
+        orphan_vec = [
+            r[0] for r in c.execute(
+                "SELECT memory_id FROM vec_memories WHERE memory_id NOT IN (SELECT id FROM memories)")
+        ]
+        missing_bit = [
+            r[0] for r in c.execute(
+                "SELECT memory_id FROM vec_memories WHERE memory_id NOT IN (SELECT memory_id FROM vec_memories_bit)")
+        ]
+        orphan_bit = [
+            r[0] for r in c.execute(
+                "SELECT memory_id FROM vec_memories_bit WHERE memory_id NOT IN (SELECT memory_id FROM vec_memories)")
+        ]
+        return {"missing_vectors": missing_vec, "orphan_vectors": orphan_vec,
+                "missing_bit_vectors": missing_bit, "orphan_bit_vectors": orphan_bit}
+
+    def _fts_ok(self) -> bool:
+        try:
+            self.conn.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)")
+            return True
+        except sqlite3.DatabaseError:
+            return False
+
+    def doctor(self, fix: bool = False) -> dict[str, Any]:
+        """Check the file: integrity, FTS in step with memories, vectors present; repair with ``fix``."""
+        import platform
+
+        c = self.conn
+        report: dict[str, Any] = {
+            "path": str(self.path),
+            "driver": sqlite3.__name__,
+            "python": platform.python_version(),
+            "sqlite_version": c.execute("SELECT sqlite_version()").fetchone()[0],
+            "sqlite_vec_version": c.execute("SELECT vec_version()").fetchone()[0],
+            "schema_version": self.meta("schema_version"),
+            "migrations": [r[0] for r in c.execute("SELECT name FROM _mem_migrations ORDER BY name")],
+            "embedding_model": self.meta("embedding_model"),
+        }
+        report["integrity"] = c.execute("PRAGMA quick_check").fetchone()[0]
+        report["fts_ok"] = self._fts_ok()
+        gaps = self._index_gaps()
+        report.update({k: len(v) for k, v in gaps.items()})
+        from embedder import EmbedderError, load_manifest
+
+        man = load_manifest()
+        report["model_expected_sha256"] = man.sha256
+        emb = self.embedder
+        if emb is not None and hasattr(emb, "_load"):
+            try:
+                emb._load()  # verifies the checksum
+                report["model_checksum"] = "ok"
+                report["model_id"] = emb.model_id
+            except EmbedderError as exc:
+                report["model_checksum"] = f"failed: {exc}"
+        elif emb is not None:
+            report["model_checksum"] = f"n/a ({emb.model_id})"
+        else:
+            report["model_checksum"] = f"unavailable: {self._embedder_failed}"
+        problems = []
+        if report["integrity"] != "ok":
+            problems.append(f"integrity: {report['integrity']}")
+        if not report["fts_ok"]:
+            problems.append("keyword index out of step with memories")
+        for key, ids in gaps.items():
+            if ids:
+                problems.append(f"{len(ids)} {key.replace('_', ' ')}")
+        report["problems"] = problems
+        if fix and problems:
+            report["fixed"] = self._repair(gaps, rebuild_fts=not report["fts_ok"])
+            report["fts_ok"] = self._fts_ok()
+            after = self._index_gaps()
+            report.update({k: len(v) for k, v in after.items()})
+            report["problems_after_fix"] = [
+                f"{len(v)} {k.replace('_', ' ')}" for k, v in after.items() if v
+            ] + ([] if report["fts_ok"] else ["keyword index still out of step"])
+        report["ok"] = not problems or (fix and not report.get("problems_after_fix"))
+        return report
+
+    def _repair(self, gaps: dict[str, list[int]], rebuild_fts: bool) -> list[str]:
+        done = []
+        if rebuild_fts:
+            with write_tx(self.conn):
+                self.conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
+            done.append("rebuilt keyword index")
+        with write_tx(self.conn):
+            for mid in gaps["orphan_vectors"]:
+                self.conn.execute("DELETE FROM vec_memories WHERE memory_id = ?", (mid,))
+            for mid in gaps["orphan_bit_vectors"]:
+                self.conn.execute("DELETE FROM vec_memories_bit WHERE memory_id = ?", (mid,))
+            for mid in gaps["missing_bit_vectors"]:
+                vec = self._vectors([mid]).get(mid)
+                if vec is not None:
+                    self.conn.execute(
+                        "INSERT INTO vec_memories_bit(memory_id, embedding) VALUES (?, vec_bit(?))", (mid, _bit_blob(vec))
+                    )
+        if gaps["orphan_vectors"] or gaps["orphan_bit_vectors"] or gaps["missing_bit_vectors"]:
+            done.append("removed orphan vectors / rebuilt 1-bit copies")
+        if gaps["missing_vectors"]:
+            n = self.reindex(only_missing=True)["embedded"]
+            done.append(f"embedded {n} missing vectors")
+        self._vec_count_cache = None
+        return done
+
+    def reindex(self, only_missing: bool = False, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+        """(Re-)embed memories: all of them (e.g. after a model change) or only those without vectors."""
+        emb = self.embedder
+        if emb is None:
+            raise MemError(f"cannot reindex without the embedding model: {self._embedder_failed}")
+        if only_missing:
+            self._check_model(emb)
+            ids = [r[0] for r in self.conn.execute(
+                "SELECT id FROM memories WHERE id NOT IN (SELECT memory_id FROM vec_memories) ORDER BY id")]
+        else:
+            ids = [r[0] for r in self.conn.execute("SELECT id FROM memories ORDER BY id")]
+            with write_tx(self.conn):
+                self.conn.execute("DELETE FROM vec_memories")
+                self.conn.execute("DELETE FROM vec_memories_bit")
+                self.conn.execute("DELETE FROM vec_contexts")
+                self.conn.execute("DELETE FROM _mem_meta WHERE key = 'embedding_model'")
+                self._set_meta("embedding_model", emb.model_id)
+                self._set_meta("dims", str(emb.dims))
+        done = 0
+        for i in range(0, len(ids), 256):
+            chunk = ids[i : i + 256]
+            texts = [r[0] for r in self.conn.execute(
+                f"SELECT content FROM memories WHERE id IN ({','.join('?' * len(chunk))}) ORDER BY id", chunk)]
+            vecs = emb.embed(texts)
+            with write_tx(self.conn):
+                for mid, vec in zip(chunk, vecs):
+                    self._write_vector(mid, vec)
+                if self.meta("embedding_model") is None:
+                    self._set_meta("embedding_model", emb.model_id)
+            done += len(chunk)
+            if progress:
+                progress(len(chunk))
+        self._vec_count_cache = None
+        return {"embedded": done, "model": emb.model_id}
+
+    def backup(self, dest: Path | str) -> dict[str, Any]:
+        """Consistent copy with ``VACUUM INTO`` (safe while others write); refuses to overwrite."""
+        dest = Path(dest)
+        if dest.exists():
+            raise UserError(f"{dest}: already exists (choose a new file name)")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        self.conn.execute("VACUUM INTO ?", (str(dest),))
+        os.chmod(dest, 0o600)
+        return {"path": str(dest), "size_bytes": dest.stat().st_size}
+
+    # ---------------------------------------------------------------- jsonl import / export
+
+    EXPORT_KEYS = ("content", "memory_type", "source", "ref", "importance", "event_at", "created_at",
+                   "tags", "metadata", "author", "thread", "position", "status", "pinned", "level")
+
+    def export(self, include_deleted: bool = False) -> Iterator[dict[str, Any]]:
+        """Every memory as a JSON-ready dict (the ``import jsonl`` format)."""
+        where = "" if include_deleted else "WHERE status != 'deleted'"
+        for r in self.conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories {where} ORDER BY id"):
+            m = Memory.from_row(r).to_dict()
+            out = {k: m[k] for k in self.EXPORT_KEYS}
+            if out["ref"] is None:
+                # a stable ref makes export → import → import idempotent even for hand-stored memories
+                out["ref"] = f"hash:{r['content_hash'][:24]}"
+            yield out
+
+    def import_jsonl(
+        self, path: Path, batch_size: int = 256, progress: Callable[[int], None] | None = None
+    ) -> BatchStats:
+        """Import one JSON object per line; validated fully before anything is written."""
+        items: list[NewMemory] = []
+        allowed = set(self.EXPORT_KEYS) | {"id", "content_hash", "strength", "access_count", "last_accessed_at",
+                                           "updated_at", "valid_from", "valid_to"}
+        try:
+            fh = path.open("r", encoding="utf-8-sig")
+        except OSError as exc:
+            raise UserError(f"{path}: {exc.strerror}") from exc
+        with fh:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise UserError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from exc
+                except UnicodeDecodeError as exc:
+                    raise UserError(f"{path}:{lineno}: not UTF-8 text") from exc
+                if not isinstance(obj, dict):
+                    raise UserError(f"{path}:{lineno}: expected a JSON object")
+                unknown = set(obj) - allowed
+                if unknown:
+                    raise UserError(f"{path}:{lineno}: unknown field {sorted(unknown)[0]!r}")
+                content = obj.get("content")
+                if not isinstance(content, str) or not content.strip():
+                    raise UserError(f"{path}:{lineno}: field 'content' is required and must be non-empty text")
+                try:
+                    event_at = timeparse.parse_when(obj["event_at"]) if obj.get("event_at") else None
+                except (timeparse.DateParseError, TypeError) as exc:
+                    raise UserError(f"{path}:{lineno}: field 'event_at': {exc}") from exc
+                tags = obj.get("tags")
+                if tags is not None and not isinstance(tags, (list, str)):
+                    raise UserError(f"{path}:{lineno}: field 'tags' must be a list or a string")
+                meta = obj.get("metadata") or {}
+                if not isinstance(meta, dict):
+                    raise UserError(f"{path}:{lineno}: field 'metadata' must be an object")
+                item = NewMemory(
+                    content=content, memory_type=obj.get("memory_type", "semantic"),
+                    source=obj.get("source") or "import", ref=obj.get("ref"),
+                    importance=obj.get("importance", 0.5), tags=tags, metadata=meta, event_at=event_at,
+                    author=obj.get("author"), thread=obj.get("thread"), position=obj.get("position"),
+                    pinned=bool(obj.get("pinned", False)), level=int(obj.get("level", 0) or 0),
+                )
+                if item.ref is None:
+                    item.ref = f"hash:{content_hash(content)[:24]}"
+                try:
+                    self._validate(item)
+                except UserError as exc:
+                    raise UserError(f"{path}:{lineno}: {exc.message}") from exc
+                items.append(item)
+        return self.store_many(items, batch_size=batch_size, progress=progress)
