@@ -1,0 +1,591 @@
+"""Extractive cluster summaries for ``consolidate`` (RAPTOR-style, no LLM).
+
+A cluster of related memories becomes one summary memory: a header line with
+the size, date span, people and key terms of the cluster, then a few of the
+members' own sentences chosen to cover the cluster without repeating itself::
+
+    Summary of 4 memories (2023-05-01 – 2023-06-12; people: Ana, Oscar; key terms: gateway, restart)
+    - Ana restarted the gateway after the outage.
+    - Oscar moved the billing job to Tuesdays.
+
+Sentence choice is Maximal Marginal Relevance (Carbonell & Goldstein 1998):
+repeatedly take the sentence most similar to the cluster centroid minus its
+similarity to what is already chosen. Similarity mixes a semantic part
+(sentence embeddings from ``embed``, else each member's stored embedding) with
+a lexical TF-IDF part; without any embeddings it is TF-IDF alone. Everything
+is deterministic: members are processed in id order and every tie is broken by
+(member id, sentence position).
+
+Users who prefer an LLM can plug one in with :func:`run_external_summarizer`:
+any command that reads the cluster JSON on stdin and prints a summary.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import signal
+import subprocess
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+# --------------------------------------------------------------------------- tuning
+
+# MMR trade-off: 1.0 = pure relevance (picks near-duplicates of the centroid),
+# 0.0 = pure novelty (picks outliers). A summary is about *coverage*, so we sit
+# a little above the middle: a second sentence on an already covered subtopic
+# loses to a first sentence on an uncovered one unless it is far more central.
+MMR_LAMBDA = 0.6
+
+# A candidate at least this similar to an already chosen sentence is a
+# near-duplicate and is never chosen, whatever its relevance.
+REDUNDANT_SIMILARITY = 0.9
+
+# Share of the similarity that comes from embeddings when they exist; the rest
+# is TF-IDF, which still separates sentences of the same member when only
+# member-level embeddings are available (they would otherwise all be equal).
+SEMANTIC_WEIGHT = 0.75
+
+# Fragments shorter than this ("ok.", "Thanks!") say nothing on their own.
+MIN_SENTENCE_WORDS = 3
+
+# A truncated sentence shorter than this is noise; better no sentence at all.
+MIN_TRUNCATED_CHARS = 24
+
+DEFAULT_MAX_SENTENCES = 3
+DEFAULT_MAX_CHARS = 600
+DEFAULT_MAX_TERMS = 5
+MAX_HEADER_PEOPLE = 5  # the Summary keeps them all; the header line stays short
+
+# Key terms shorter than this are mostly noise ("ok", "pm", unit letters).
+MIN_TERM_LENGTH = 3
+
+# A capitalised word counts as a name only if it recurs in this many sentences.
+NAME_MIN_SENTENCES = 2
+
+ELLIPSIS = "…"
+DATE_FORMAT = "%Y-%m-%d"
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+STOPWORDS: frozenset[str] = frozenset(
+    _words("""
+    a about above after again against ago all almost along already also although always am among an and
+    another any anybody anyone anything anyway anywhere are aren't around as ask asked at away back be
+    became because become been before began behind being below best better between both but by came can
+    can't cannot could couldn't did didn't do does doesn't doing don't done down during each either else
+    enough etc even ever every everyone everything few find first for four from further get gets getting
+    give given go goes going gone got gotten had hadn't has hasn't have haven't having he he'd he'll he's
+    her here here's hers herself him himself his how how's however i i'd i'll i'm i've if in instead into
+    is isn't it it'd it'll it's its itself just keep kept know last later least less let let's like
+    likely made make makes making many may maybe me might mine more most mostly much must mustn't my
+    myself need needs never new next no nobody none nor not nothing now of off often oh ok okay on once
+    one only onto or other others otherwise our ours ourselves out over own per perhaps please put quite
+    rather really right said same say says see seem seemed seems seen several shall shan't she she'd
+    she'll she's should shouldn't since so some somebody someone something sometimes soon still such
+    sure take taken than thank thanks that that's the their theirs them themselves then there there's
+    therefore these they they'd they'll they're they've thing things think this those though three
+    through thus to today told tomorrow too took toward towards two under until up upon us use used
+    using very via want wanted was wasn't way we we'd we'll we're we've well went were weren't what
+    what's whatever when when's where where's whether which while who who's whom whose why why's will
+    with within without won't would wouldn't yeah yes yet yesterday you you'd you'll you're you've your
+    yours yourself yourselves
+    """)
+)
+
+# Capitalised words that are not people even when they recur mid-sentence.
+NOT_NAMES: frozenset[str] = frozenset(
+    _words("""
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july
+    august september october november december i ok okay mr mrs ms dr
+    """)
+)
+
+# Authors that are roles, not people (chat exports label turns this way).
+ROLE_AUTHORS: frozenset[str] = frozenset({"user", "assistant", "system", "bot", "ai", "me", "you", "unknown"})
+
+# Words ending in "." that do not end a sentence.
+ABBREVIATIONS: frozenset[str] = frozenset(
+    {"e.g", "i.e", "a.m", "p.m", "etc", "vs", "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "inc", "ltd",
+     "approx", "fig", "cf", "al"}
+)
+
+_BULLET = re.compile(r"^\s*(?:[-*•>]+|\d+[.)]|#+)\s+")
+_SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]]*\s+")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_LETTERS = re.compile(r"[^\W\d_]+")
+_WHITESPACE = re.compile(r"\s+")
+
+Embedder = Callable[[list[str]], "npt.NDArray[Any]"]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Member:
+    """One memory of the cluster, as the consolidate job reads it."""
+
+    id: int
+    content: str
+    event_at: datetime | None = None
+    author: str | None = None
+    embedding: npt.NDArray[np.float32] | None = field(default=None, compare=False)  # L2-normalised, 384 dims
+
+
+@dataclass
+class Summary:
+    """An extractive summary; ``text`` is what gets stored as the summary memory."""
+
+    text: str
+    sentences: list[tuple[int, str]]  # (member id, sentence) in output order
+    key_terms: list[str]
+    date_span: tuple[datetime, datetime] | None
+    people: list[str]
+    member_ids: list[int]
+
+
+class SummarizerError(RuntimeError):
+    """The external summarizer failed; ``str(err)`` is one line fit for a user."""
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    member_id: int
+    position: int  # index of the sentence inside its member
+    text: str
+
+
+# --------------------------------------------------------------------------- text
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split text into sentences: line breaks and list bullets end sentences too.
+
+    A period after a known abbreviation ("e.g.", "Dr.") or a single initial
+    ("J.") does not end a sentence. Lowercase starts are allowed: chat messages
+    often do not capitalise.
+    """
+    out: list[str] = []
+    for raw_line in text.splitlines():
+        line = _WHITESPACE.sub(" ", _BULLET.sub("", raw_line)).strip()
+        if not line:
+            continue
+        start = 0
+        for match in _SENTENCE_END.finditer(line):
+            before = line[start : match.start() + 1].rsplit(" ", 1)[-1].lower()
+            word = before.rstrip(".").lstrip("(\"'“‘")
+            if line[match.start()] == "." and (word in ABBREVIATIONS or (len(word) == 1 and word.isalpha())):
+                continue
+            out.append(line[start : match.end()])
+            start = match.end()
+        out.append(line[start:])
+    cleaned = (_BULLET.sub("", s).strip() for s in out)
+    return [s for s in cleaned if s]
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercased content words: stopwords, pure numbers and short tokens removed."""
+    words = (w.lower().replace("’", "'") for w in _WORD.findall(text))
+    return [w for w in words if len(w) >= MIN_TERM_LENGTH and w not in STOPWORDS and not w.isdigit()]
+
+
+def _word_count(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+def _dedupe_key(text: str) -> str:
+    return " ".join(w.lower() for w in _WORD.findall(text))
+
+
+# --------------------------------------------------------------------------- vectors
+
+
+def _tfidf_matrix(docs: list[list[str]]) -> FloatArray:
+    """Sublinear TF × smoothed IDF over ``docs``, rows L2-normalised (zero rows stay zero)."""
+    vocab = sorted({t for doc in docs for t in doc})
+    index = {t: i for i, t in enumerate(vocab)}
+    matrix = np.zeros((len(docs), max(1, len(vocab))), dtype=np.float64)
+    doc_freq = Counter(t for doc in docs for t in set(doc))
+    n = len(docs)
+    for row, doc in enumerate(docs):
+        for term, count in Counter(doc).items():
+            idf = math.log((1 + n) / (1 + doc_freq[term])) + 1.0
+            matrix[row, index[term]] = (1.0 + math.log(count)) * idf
+    return _normalise_rows(matrix)
+
+
+def _normalise_rows(matrix: FloatArray) -> FloatArray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    out: FloatArray = np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
+    return out
+
+
+def _features(
+    sentences: list[_Sentence], members: Sequence[Member], embed: Embedder | None, ignore: set[str]
+) -> FloatArray:
+    """Rows whose dot products are SEMANTIC_WEIGHT·cos(emb) + (1-SEMANTIC_WEIGHT)·cos(tfidf).
+
+    ``ignore`` (the cluster's people, lowercased) is left out of TF-IDF: names
+    are already in the header, and "Ana asked Oscar" should not look central
+    just because both names recur.
+    """
+    lexical = _tfidf_matrix([[t for t in tokenize(s.text) if t not in ignore] for s in sentences])
+    semantic: FloatArray | None = None
+    if embed is not None:
+        vectors = np.asarray(embed([s.text for s in sentences]), dtype=np.float64)
+        if vectors.ndim != 2 or vectors.shape[0] != len(sentences):
+            raise ValueError(f"embed() returned shape {vectors.shape} for {len(sentences)} sentences")
+        semantic = _normalise_rows(vectors)
+    elif members and all(m.embedding is not None for m in members):
+        # Each sentence inherits its member's embedding. Only when every member
+        # has one: a missing vector would read as "unrelated to everything".
+        by_id = {m.id: np.asarray(m.embedding, dtype=np.float64).ravel() for m in members}
+        semantic = _normalise_rows(np.stack([by_id[s.member_id] for s in sentences]))
+    if semantic is None:
+        return lexical
+    return np.hstack([math.sqrt(SEMANTIC_WEIGHT) * semantic, math.sqrt(1 - SEMANTIC_WEIGHT) * lexical])
+
+
+def _centroid(features: FloatArray, sentences: list[_Sentence]) -> FloatArray:
+    """Mean over members of the mean of each member's sentences: every member weighs the same."""
+    per_member = Counter(s.member_id for s in sentences)
+    weights = np.array([1.0 / per_member[s.member_id] for s in sentences])
+    centroid: FloatArray = (weights[:, None] * features).sum(axis=0) / len(per_member)
+    return centroid
+
+
+def _mmr_order(features: FloatArray, sentences: list[_Sentence]) -> list[int]:
+    """All sentence indices in MMR order, near-duplicates of earlier picks removed."""
+    centroid = _centroid(features, sentences)
+    norm = float(np.linalg.norm(centroid))
+    relevance = features @ centroid / norm if norm > 0 else np.zeros(len(sentences))
+    similarity = features @ features.T
+    remaining = list(range(len(sentences)))
+    chosen: list[int] = []
+    max_sim = np.zeros(len(sentences))
+    while remaining:
+        scores = relevance if not chosen else MMR_LAMBDA * relevance - (1 - MMR_LAMBDA) * max_sim
+        # Rounding makes float noise irrelevant, so ties fall to (member id, position).
+        best = min(
+            remaining,
+            key=lambda i: (-round(float(scores[i]), 12), sentences[i].member_id, sentences[i].position),
+        )
+        chosen.append(best)
+        max_sim = np.maximum(max_sim, similarity[best])
+        remaining = [i for i in remaining if i != best and max_sim[i] < REDUNDANT_SIMILARITY]
+    return chosen
+
+
+# --------------------------------------------------------------------------- facets
+
+
+def _timestamp(dt: datetime) -> float:
+    # .timestamp() orders naive (local) and aware datetimes together without
+    # raising, which a plain comparison of mixed datetimes would.
+    return dt.timestamp()
+
+
+def _date_span(members: Sequence[Member]) -> tuple[datetime, datetime] | None:
+    dated = [m.event_at for m in members if m.event_at is not None]
+    if not dated:
+        return None
+    return min(dated, key=_timestamp), max(dated, key=_timestamp)
+
+
+def _people(members: Sequence[Member], sentences: list[str]) -> list[str]:
+    """Authors (most frequent first), then capitalised names recurring mid-sentence."""
+    names_of_authors = (m.author.strip() for m in members if m.author)
+    authors = Counter(a for a in names_of_authors if a and a.lower() not in ROLE_AUTHORS)
+    people = sorted(authors, key=lambda a: (-authors[a], a))
+    known = {p.lower() for p in people}
+    lowercase_words: set[str] = set()
+    in_sentences: Counter[str] = Counter()
+    mid_sentence: set[str] = set()
+    for sentence in sentences:
+        words = _LETTERS.findall(sentence)
+        seen: set[str] = set()
+        for position, word in enumerate(words):
+            if word.islower():
+                lowercase_words.add(word)
+            elif len(word) > 1 and word[0].isupper() and word[1:].islower():
+                if word not in seen:
+                    in_sentences[word] += 1
+                    seen.add(word)
+                if position > 0:
+                    mid_sentence.add(word)
+    names = [
+        w
+        for w, count in in_sentences.items()
+        if count >= NAME_MIN_SENTENCES
+        and w in mid_sentence
+        and w.lower() not in lowercase_words  # "Gateway" at a line start is not a person
+        and w.lower() not in STOPWORDS
+        and w.lower() not in NOT_NAMES
+        and w.lower().removesuffix("s") not in NOT_NAMES  # "Tuesdays"
+        and w.lower() not in known
+    ]
+    names.sort(key=lambda w: (-in_sentences[w], w))
+    return people + names
+
+
+# Suffixes folded together for key terms, longest first ("restarts",
+# "restarted", "restarting" all count as "restart"). A stem must keep this many
+# letters, so "news" or "bus" are left alone.
+_SUFFIXES = ("ing", "ed", "es", "s")
+_MIN_STEM = 4
+
+
+def _stem(token: str) -> str:
+    """A deliberately tiny suffix stripper: enough to merge inflections of a term."""
+    for suffix in _SUFFIXES:
+        if token.endswith(suffix) and len(token) - len(suffix) >= _MIN_STEM and not token.endswith("ss"):
+            return token[: -len(suffix)]
+    return token
+
+
+def _name_tokens(people: list[str]) -> set[str]:
+    """Lowercased words of people's names, as :func:`tokenize` would produce them."""
+    return {t for p in people for t in tokenize(p)} | {p.lower() for p in people}
+
+
+def _key_terms(
+    members: Sequence[Member], people: list[str], df: dict[str, int] | None, n_docs: int, limit: int
+) -> list[str]:
+    """Terms spread over many members, weighted by background rarity when ``df`` is given."""
+    member_freq: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    surface: dict[str, Counter[str]] = {}
+    excluded = _name_tokens(people)
+    for m in members:
+        tokens = [t for t in tokenize(m.content) if t not in excluded]
+        stems = [_stem(t) for t in tokens]
+        for token, stem in zip(tokens, stems, strict=True):
+            surface.setdefault(stem, Counter())[token] += 1
+        total.update(stems)
+        member_freq.update(set(stems))
+    n = len(members)
+
+    def shown(stem: str) -> str:
+        # The most used spelling of the stem; ties to the shorter, then alphabetical.
+        forms = surface[stem]
+        return min(forms, key=lambda f: (-forms[f], len(f), f))
+
+    def score(stem: str) -> float:
+        s = member_freq[stem] / n * (1.0 + math.log(total[stem]))
+        if df is not None:
+            # Background frequencies are keyed by surface word; take the most
+            # common spelling's (the commonest form is also the best-attested).
+            s *= math.log((n_docs + 1) / (df.get(shown(stem), 0) + 1)) + 1.0
+        return s
+
+    ranked = sorted(member_freq, key=lambda stem: (-round(score(stem), 12), shown(stem)))
+    return [shown(stem) for stem in ranked[:limit]]
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def _header(n: int, span: tuple[datetime, datetime] | None, people: list[str], terms: list[str]) -> str:
+    parts: list[str] = []
+    if span is not None:
+        first, last = (d.strftime(DATE_FORMAT) for d in span)
+        parts.append(first if first == last else f"{first} – {last}")
+    if people:
+        parts.append("people: " + ", ".join(people[:MAX_HEADER_PEOPLE]))
+    if terms:
+        parts.append("key terms: " + ", ".join(terms))
+    head = f"Summary of {n} {'memory' if n == 1 else 'memories'}"
+    return f"{head} ({'; '.join(parts)})" if parts else head
+
+
+def _fit_header(
+    n: int, span: tuple[datetime, datetime] | None, people: list[str], terms: list[str], max_chars: int
+) -> str:
+    """The header, shedding key terms, then people, then dates until it fits."""
+    terms, shown = list(terms), list(people[:MAX_HEADER_PEOPLE])
+    while True:
+        header = _header(n, span, shown, terms)
+        if len(header) <= max_chars:
+            return header
+        if terms:
+            terms.pop()
+        elif shown:
+            shown.pop()
+        elif span is not None:
+            span = None
+        else:
+            return _truncate(header, max_chars)
+
+
+def _truncate(text: str, limit: int) -> str:
+    """Cut at a word boundary (when one is near) and add an ellipsis; len <= limit."""
+    if len(text) <= limit:
+        return text
+    if limit <= len(ELLIPSIS):
+        return text[:limit]
+    cut = text[: limit - len(ELLIPSIS)]
+    space = cut.rfind(" ")
+    if space >= len(cut) * 2 // 3:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:-") + ELLIPSIS
+
+
+def summarize_cluster(
+    members: Sequence[Member],
+    max_sentences: int = DEFAULT_MAX_SENTENCES,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    *,
+    embed: Embedder | None = None,
+    df: dict[str, int] | None = None,
+    n_docs: int = 0,
+    max_terms: int = DEFAULT_MAX_TERMS,
+) -> Summary:
+    """Summarise a cluster of memories within ``max_sentences`` and ``max_chars``.
+
+    ``embed`` (texts -> (n, dim) array) embeds sentences for the MMR choice;
+    without it the members' stored embeddings are used when every member has
+    one, else TF-IDF alone. ``df``/``n_docs`` are background document
+    frequencies of the whole store, so key terms are what is *specific* to the
+    cluster rather than merely frequent. ``len(text) <= max_chars`` always
+    holds; if no whole sentence fits after the header, the best one is cut
+    with an ellipsis. Output sentences are in chronological order.
+    """
+    if not members:
+        raise ValueError("cannot summarise an empty cluster")
+    ordered = sorted(members, key=lambda m: m.id)
+    split = {m.id: split_sentences(m.content) for m in ordered}
+    all_sentences = [s for m in ordered for s in split[m.id]]
+
+    span = _date_span(ordered)
+    people = _people(ordered, all_sentences)
+    terms = _key_terms(ordered, people, df, n_docs, max_terms)
+    header = _fit_header(len(ordered), span, people, terms, max_chars)
+
+    candidates = _candidates(ordered, split)
+    picked: list[_Sentence] = []
+    if candidates and max_sentences > 0:
+        order = _mmr_order(_features(candidates, ordered, embed, _name_tokens(people)), candidates)
+        room = max_chars - len(header)
+        for index in order:
+            if len(picked) >= max_sentences:
+                break
+            sentence = candidates[index]
+            cost = len("\n- ") + len(sentence.text)
+            if cost <= room:
+                picked.append(sentence)
+                room -= cost
+            elif not picked and room - len("\n- ") >= MIN_TRUNCATED_CHARS:
+                text = _truncate(sentence.text, room - len("\n- "))
+                picked.append(_Sentence(sentence.member_id, sentence.position, text))
+                room -= len("\n- ") + len(text)
+
+    when = {m.id: (_timestamp(m.event_at) if m.event_at else math.inf) for m in ordered}
+    picked.sort(key=lambda s: (when[s.member_id], s.member_id, s.position))
+    text = "\n".join([header] + [f"- {s.text}" for s in picked])
+    return Summary(
+        text=text,
+        sentences=[(s.member_id, s.text) for s in picked],
+        key_terms=terms,
+        date_span=span,
+        people=people,
+        member_ids=[m.id for m in ordered],
+    )
+
+
+def _candidates(ordered: list[Member], split: dict[int, list[str]]) -> list[_Sentence]:
+    """Sentences worth choosing: long enough, first occurrence of each wording."""
+    seen: set[str] = set()
+    out: list[_Sentence] = []
+    for min_words in (MIN_SENTENCE_WORDS, 1):  # fall back to fragments if nothing else
+        for m in ordered:
+            for position, text in enumerate(split[m.id]):
+                key = _dedupe_key(text)
+                if key and key not in seen and _word_count(text) >= min_words:
+                    seen.add(key)
+                    out.append(_Sentence(m.id, position, text))
+        if out:
+            break
+    return out
+
+
+# --------------------------------------------------------------------------- external
+
+
+def cluster_payload(
+    members: Sequence[Member], max_sentences: int = DEFAULT_MAX_SENTENCES, max_chars: int = DEFAULT_MAX_CHARS
+) -> dict[str, Any]:
+    """The JSON document an external summarizer receives on stdin."""
+    return {
+        "max_sentences": max_sentences,
+        "max_chars": max_chars,
+        "members": [
+            {
+                "id": m.id,
+                "content": m.content,
+                "event_at": m.event_at.isoformat() if m.event_at else None,
+                "author": m.author,
+            }
+            for m in sorted(members, key=lambda m: m.id)
+        ],
+    }
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    return _truncate(_WHITESPACE.sub(" ", text).strip(), limit)
+
+
+def run_external_summarizer(cmd: list[str], cluster_json: dict[str, Any], timeout: float) -> str:
+    """Run a user's summarizer: cluster JSON on stdin, summary on stdout (stripped).
+
+    Raises :class:`SummarizerError` (one line) when the command cannot be
+    started, exits non-zero (the last stderr line is quoted), runs longer than
+    ``timeout`` seconds (the whole process group is killed, so a shell wrapper
+    cannot leave an orphan holding the pipe) or prints nothing.
+    """
+    if not cmd:
+        raise SummarizerError("no summarizer command configured")
+    payload = json.dumps(cluster_json, ensure_ascii=False, default=str)
+    name = cmd[0]
+    try:
+        proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # own process group: killable as a whole
+        )
+    except OSError as exc:
+        raise SummarizerError(f"summarizer {name!r} could not be started: {exc.strerror or exc}") from None
+    try:
+        out, err = proc.communicate(payload.encode("utf-8"), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        proc.communicate()
+        raise SummarizerError(f"summarizer {name!r} timed out after {timeout:g}s") from None
+    stdout = out.decode("utf-8", errors="replace").strip()
+    if proc.returncode != 0:
+        lines = [ln for ln in err.decode("utf-8", errors="replace").splitlines() if ln.strip()]
+        detail = f": {_one_line(lines[-1])}" if lines else ""
+        raise SummarizerError(f"summarizer {name!r} exited with status {proc.returncode}{detail}")
+    if not stdout:
+        raise SummarizerError(f"summarizer {name!r} produced no output")
+    return stdout
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    if hasattr(os, "killpg"):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+            return
+        except OSError:
+            pass
+    proc.kill()
