@@ -1,0 +1,535 @@
+#!/usr/bin/env python3
+"""mem — local-first long-term memory for AI agents, in one SQLite file.
+
+This module is only the command line: it parses, calls ``memory_core`` and renders
+(rich tables for people, one JSON envelope for agents). It holds no SQL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+import memory_core as core
+
+EXIT_USAGE = 2
+
+
+class Ctx:
+    """Per-invocation settings shared by every command."""
+
+    def __init__(self, db: str | None, as_json: bool | None) -> None:
+        self.db = Path(db).expanduser() if db else None
+        # Agents call us through exec with a pipe: JSON is the default when stdout is not a terminal.
+        self.json = as_json if as_json is not None else not sys.stdout.isatty()
+        self.started = time.perf_counter()
+        self._store: core.MemoryStore | None = None
+
+    def store(self, fast_start: bool = True) -> core.MemoryStore:
+        """Open the memory file (once per invocation)."""
+        if self._store is None:
+            self._store = core.MemoryStore(self.db, fast_start=fast_start)
+        return self._store
+
+
+def _ctx() -> Ctx:
+    return click.get_current_context().find_object(Ctx)  # type: ignore[return-value]
+
+
+def _command_name() -> str:
+    ctx = click.get_current_context(silent=True)
+    return ctx.command_path.split(" ", 1)[1] if ctx and " " in ctx.command_path else "mem"
+
+
+def emit(data: Any, human: Callable[[], None] | None = None, warnings: list[str] | None = None) -> None:
+    """Write the result: the JSON envelope for agents, or ``human()`` output for people."""
+    c = _ctx()
+    warnings = [w for w in (warnings or []) if w]
+    if c.json:
+        env: dict[str, Any] = {
+            "ok": True,
+            "command": _command_name(),
+            "took_ms": round((time.perf_counter() - c.started) * 1000, 1),
+            "data": data,
+        }
+        if warnings:
+            env["warnings"] = warnings
+        click.echo(json.dumps(env, ensure_ascii=False, default=str))
+    else:
+        for w in warnings:
+            click.secho(f"warning: {w}", fg="yellow", err=True)
+        if human is not None:
+            human()
+        else:
+            click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def console(stderr: bool = False) -> Any:
+    """A rich console (imported lazily: agents never pay for it)."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def degraded_warning(reason: str | None, why: str | None) -> str | None:
+    """The loud line every output carries when vectors are unavailable."""
+    if not reason:
+        return None
+    return f"degraded mode ({reason}): keyword search only — {why or 'embedding model unavailable'}; run `mem.py reindex` once it loads"
+
+
+@contextmanager
+def progress_bar(total: int | None, label: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr for people; silent for agents and pipes."""
+    if _ctx().json or not sys.stderr.isatty():
+        yield lambda n: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console(stderr=True), transient=True) as prog:
+        task = prog.add_task(label, total=total)
+        yield lambda n: prog.advance(task, n)
+
+
+def _parse_date(value: str | None, field: str) -> Any:
+    if value is None:
+        return None
+    import timeparse
+
+    try:
+        return timeparse.parse_when(value)
+    except timeparse.DateParseError as exc:
+        raise core.UserError(f"{field}: {exc}") from exc
+
+
+# --------------------------------------------------------------------------- the group
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.option("--db", envvar="MEM_DB", type=click.Path(dir_okay=False), help="Memory file (default: user data dir; env MEM_DB).")
+@click.option("--json", "as_json", flag_value=True, default=None, help="JSON envelope output (default when stdout is not a terminal).")
+@click.option("--plain", "as_json", flag_value=False, help="Human output even when piped.")
+@click.version_option("0.1.0", prog_name="mem")
+@click.pass_context
+def cli(ctx: click.Context, db: str | None, as_json: bool | None) -> None:
+    """Long-term memory for AI agents: store what matters, recall it in milliseconds.
+
+    \b
+    Examples:
+      mem.py store "Oscar prefers morning meetings" --type semantic --importance 0.8
+      mem.py recall "when does Oscar like to meet?"
+      mem.py recall "error 0x8007045D" -k 5 --json
+      mem.py import whatsapp "WhatsApp Chat with Ana.zip"
+      mem.py stats
+
+    \b
+    Exit codes: 0 ok, 1 bad input, 2 usage, 3 not found, 4 database busy,
+                5 embedding model mismatch (run reindex), 6 another job holds the lock.
+    """
+    ctx.obj = Ctx(db, as_json)
+
+
+# --------------------------------------------------------------------------- store / recall
+
+@cli.command()
+@click.argument("content")
+@click.option("--type", "memory_type", type=click.Choice(core.MEMORY_TYPES), default="semantic", show_default=True,
+              help="episodic = an event, semantic = a fact, procedural = how to do something.")
+@click.option("--importance", type=click.FloatRange(0, 1), default=0.5, show_default=True)
+@click.option("--source", default="user", show_default=True, help="Who or what this came from (agent, user, tool...).")
+@click.option("--tag", "tags", multiple=True, help="Tag (repeatable).")
+@click.option("--at", "at", help="When it happened: ISO date or phrase ('yesterday 3pm', 'last Friday').")
+@click.option("--ref", help="External id, unique per source (makes repeated stores idempotent).")
+@click.option("--thread", help="Conversation id this memory belongs to.")
+@click.option("--author", help="Who said or wrote it.")
+@click.option("--meta", "meta", help="Extra metadata as a JSON object.")
+@click.option("--pin", is_flag=True, help="Never archive this memory.")
+@click.option("--truncate", is_flag=True, help=f"Keep the first {core.MAX_CONTENT_BYTES:,} bytes of larger text instead of failing.")
+@click.option("--no-dedup", is_flag=True, help="Store even if an identical memory exists.")
+def store(content: str, memory_type: str, importance: float, source: str, tags: tuple[str, ...], at: str | None,
+          ref: str | None, thread: str | None, author: str | None, meta: str | None, pin: bool, truncate: bool,
+          no_dedup: bool) -> None:
+    """Store a memory. CONTENT '-' reads it from stdin.
+
+    \b
+    Examples:
+      mem.py store "Oscar prefers morning meetings" --type semantic --importance 0.8
+      mem.py store "To restart the gateway: openclaw gateway restart" --type procedural
+      echo "long text" | mem.py store - --source agent --tag infra
+      mem.py store "Flew to Rome" --type episodic --at "last Friday"
+    """
+    if content == "-":
+        content = sys.stdin.read().strip()
+    metadata = None
+    if meta:
+        try:
+            metadata = json.loads(meta)
+        except json.JSONDecodeError as exc:
+            raise core.UserError(f"--meta: invalid JSON ({exc.msg})") from exc
+        if not isinstance(metadata, dict):
+            raise core.UserError("--meta: expected a JSON object")
+    event_at = _parse_date(at, "--at")
+    s = _ctx().store(fast_start=True)
+    res = s.store(content, memory_type, source=source, importance=importance, tags=list(tags), metadata=metadata,
+                  event_at=event_at, ref=ref, author=author, thread=thread, pinned=pin, truncate=truncate,
+                  dedup=not no_dedup)
+    data = {"id": res.id, "deduplicated": res.deduplicated}
+    if res.dedup_reason:
+        data["dedup_reason"] = res.dedup_reason
+    if res.degraded:
+        data["degraded"] = res.degraded
+
+    def human() -> None:
+        if res.deduplicated:
+            click.echo(f"already known as #{res.id} ({res.dedup_reason}); reinforced")
+        else:
+            click.echo(f"stored #{res.id}")
+
+    emit(data, human, [degraded_warning(res.degraded, s.degraded_reason)])
+
+
+def _explain_line(ex: dict[str, Any]) -> str:
+    """Compact human rendering of a result's signals."""
+    parts = []
+    for key, value in ex.items():
+        if value is None or isinstance(value, (dict, list)):
+            continue
+        parts.append(f"{key} {value:.3f}" if isinstance(value, float) else f"{key} {value}")
+    return " · ".join(parts)
+
+
+def _memory_table(results: list[core.Memory], explain: bool = False) -> Any:
+    from rich.table import Table
+
+    table = Table(show_lines=False, expand=False)
+    table.add_column("id", justify="right", style="cyan", no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("type", no_wrap=True)
+    table.add_column("when", no_wrap=True)
+    table.add_column("content", overflow="fold")
+    if explain:
+        table.add_column("why", overflow="fold", style="dim")
+    for m in results:
+        when = (m.event_at or m.created_at or "")[:16].replace("T", " ")
+        text = m.content if len(m.content) <= 400 else m.content[:400] + "…"
+        row = [str(m.id), f"{m.score:.3f}" if m.score is not None else "", m.memory_type, when, text]
+        if explain:
+            row.append(_explain_line(m.explain or {}))
+        table.add_row(*row)
+    return table
+
+
+@cli.command()
+@click.argument("query")
+@click.option("-k", "k", type=click.IntRange(1, 1000), default=10, show_default=True, help="How many results.")
+@click.option("--strategy", type=click.Choice(core.STRATEGIES), default="hybrid", show_default=True)
+@click.option("--type", "types", multiple=True, type=click.Choice(core.MEMORY_TYPES), help="Only this type (repeatable).")
+@click.option("--source", "sources", multiple=True, help="Only from this source (repeatable).")
+@click.option("--tag", "tags", multiple=True, help="Only with this tag (repeatable).")
+@click.option("--since", help="Only memories that happened at or after this date.")
+@click.option("--until", help="Only memories that happened at or before this date.")
+@click.option("--include-archived", is_flag=True, help="Also search archived and superseded memories.")
+@click.option("--raw", is_flag=True, help="QUERY is FTS5 syntax, passed through unescaped.")
+@click.option("--explain", is_flag=True, help="Show each signal: keyword rank, cosine, fusion, priors.")
+@click.option("--no-touch", is_flag=True, help="Do not reinforce what is returned.")
+def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: tuple[str, ...], tags: tuple[str, ...],
+           since: str | None, until: str | None, include_archived: bool, raw: bool, explain: bool, no_touch: bool) -> None:
+    """Recall the memories most relevant to QUERY.
+
+    \b
+    Examples:
+      mem.py recall "when does Oscar like to meet?"
+      mem.py recall "error 0x8007045D" -k 5 --json
+      mem.py recall "deploy" --type procedural --tag infra --since "last month"
+      mem.py recall 'gateway NEAR(restart crash)' --raw --explain
+    """
+    s = _ctx().store(fast_start=True)
+    res = s.recall(query, k=k, strategy=strategy, types=types or None, sources=sources or None, tags=tags or None,
+                   since=_parse_date(since, "--since"), until=_parse_date(until, "--until"),
+                   include_archived=include_archived, raw=raw, touch=not no_touch, explain=explain)
+    data: dict[str, Any] = {"query": query, "strategy": res.strategy, "count": len(res.results),
+                            "results": [m.to_dict() for m in res.results]}
+    if res.degraded:
+        data["degraded"] = res.degraded
+
+    def human() -> None:
+        if not res.results:
+            click.echo("no matching memories")
+            return
+        console().print(_memory_table(res.results, explain))
+
+    emit(data, human, [degraded_warning(res.degraded, s.degraded_reason)])
+
+
+# --------------------------------------------------------------------------- single memories
+
+def _show_memory(m: core.Memory) -> None:
+    from rich.table import Table
+
+    t = Table(show_header=False, box=None)
+    for key, value in m.to_dict().items():
+        if value in (None, "", [], {}):
+            continue
+        t.add_row(f"[bold]{key}[/bold]", json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else str(value))
+    console().print(t)
+
+
+@cli.command()
+@click.argument("memory_id", type=int)
+def get(memory_id: int) -> None:
+    """Show one memory by id.
+
+    \b
+    Example:
+      mem.py get 42
+    """
+    m = _ctx().store().get(memory_id)
+    emit(m.to_dict(), lambda: _show_memory(m))
+
+
+@cli.command()
+@click.argument("memory_id", type=int)
+def forget(memory_id: int) -> None:
+    """Forget a memory (soft delete: kept in the file, restorable).
+
+    \b
+    Example:
+      mem.py forget 42 && mem.py restore 42
+    """
+    m = _ctx().store().forget(memory_id)
+    emit({"id": m.id, "status": m.status}, lambda: click.echo(f"forgot #{m.id} (restore with: mem.py restore {m.id})"))
+
+
+@cli.command()
+@click.argument("memory_id", type=int)
+def restore(memory_id: int) -> None:
+    """Restore a forgotten or archived memory.
+
+    \b
+    Example:
+      mem.py restore 42
+    """
+    m = _ctx().store().restore(memory_id)
+    emit({"id": m.id, "status": m.status}, lambda: click.echo(f"restored #{m.id}"))
+
+
+# --------------------------------------------------------------------------- maintenance
+
+@cli.command()
+def stats() -> None:
+    """Counts by status and type, graph size, file size, model.
+
+    \b
+    Example:
+      mem.py stats --json
+    """
+    data = _ctx().store().stats()
+
+    def human() -> None:
+        from rich.table import Table
+
+        t = Table(show_header=False, box=None)
+        for key, value in data.items():
+            t.add_row(f"[bold]{key}[/bold]", json.dumps(value) if isinstance(value, dict) else str(value))
+        console().print(t)
+
+    emit(data, human)
+
+
+@cli.command()
+@click.option("--fix", is_flag=True, help="Repair what is out of step (rebuild FTS, embed missing vectors).")
+def doctor(fix: bool) -> None:
+    """Check the memory file and its indexes; report versions and model checksum.
+
+    \b
+    Examples:
+      mem.py doctor
+      mem.py doctor --fix
+    """
+    s = _ctx().store(fast_start=True)
+    report = s.doctor(fix=fix)
+
+    def human() -> None:
+        for key, value in report.items():
+            click.echo(f"{key:24} {value}")
+        click.secho("OK" if report["ok"] else "PROBLEMS FOUND (run: mem.py doctor --fix)",
+                    fg="green" if report["ok"] else "red", err=True)
+
+    emit(report, human)
+    if not report["ok"]:
+        sys.exit(1)
+
+
+@cli.command()
+@click.option("--missing", is_flag=True, help="Only embed memories that have no vector yet.")
+def reindex(missing: bool) -> None:
+    """Re-embed memories with the current model (after a model change or a degraded period).
+
+    \b
+    Examples:
+      mem.py reindex            # everything, e.g. after MEM_MODEL_PATH changed
+      mem.py reindex --missing  # what was stored while the model could not load
+    """
+    s = _ctx().store(fast_start=False)
+    total = s.stats()["memories"]
+    with progress_bar(total, "embedding") as advance:
+        res = s.reindex(only_missing=missing, progress=advance)
+    emit(res, lambda: click.echo(f"embedded {res['embedded']} memories with {res['model']}"))
+
+
+@cli.command()
+@click.argument("dest", type=click.Path(dir_okay=False))
+def backup(dest: str) -> None:
+    """Write a consistent copy of the memory file (VACUUM INTO), safe while others write.
+
+    \b
+    Example:
+      mem.py backup ~/backups/memory-$(date +%F).db
+    """
+    res = _ctx().store().backup(Path(dest))
+    emit(res, lambda: click.echo(f"backed up to {res['path']} ({res['size_bytes']:,} bytes)"))
+
+
+@cli.command()
+def path() -> None:
+    """Print the memory file's path.
+
+    \b
+    Example:
+      mem.py path
+    """
+    p = _ctx().db or core.default_db_path()
+    emit({"path": str(p)}, lambda: click.echo(str(p)))
+
+
+@cli.command()
+@click.option("--include-deleted", is_flag=True, help="Also export forgotten memories.")
+def export(include_deleted: bool) -> None:
+    """Write every memory as JSON lines (the `import jsonl` format) to stdout.
+
+    \b
+    Example:
+      mem.py export > all.jsonl && mem.py --db new.db import jsonl all.jsonl
+    """
+    n = 0
+    for row in _ctx().store().export(include_deleted=include_deleted):
+        click.echo(json.dumps(row, ensure_ascii=False))
+        n += 1
+    click.echo(f"exported {n} memories", err=True)
+
+
+# --------------------------------------------------------------------------- import
+
+@cli.group("import")
+def import_group() -> None:
+    """Import memories from files.
+
+    \b
+    Examples:
+      mem.py import jsonl memories.jsonl
+      mem.py import whatsapp "WhatsApp Chat with Ana.zip"
+      mem.py import PATH             # format detected
+    """
+
+
+@import_group.command("jsonl")
+@click.argument("file", type=click.Path(dir_okay=False))
+def import_jsonl(file: str) -> None:
+    """Import JSON lines (keys are memory column names; `content` required). Idempotent.
+
+    \b
+    Example:
+      mem.py import jsonl memories.jsonl
+    """
+    p = Path(file)
+    if not p.exists():
+        raise core.UserError(f"{file}: no such file")
+    s = _ctx().store(fast_start=False)
+    with progress_bar(None, "importing") as advance:
+        res = s.import_jsonl(p, progress=advance)
+    data = {"file": file, "format": "jsonl", "seen": res.seen, "added": res.added, "duplicates": res.duplicates}
+    if res.degraded:
+        data["degraded"] = res.degraded
+    emit(data, lambda: click.echo(f"{file}: {res.added} added, {res.duplicates} already present (of {res.seen})"),
+         [degraded_warning(res.degraded, s.degraded_reason)])
+
+
+# --------------------------------------------------------------------------- entry point
+
+def _emit_error(code: str, message: str, exit_code: int, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps({"ok": False, "command": " ".join(sys.argv[1:2]) or "mem",
+                               "error": {"code": code, "message": message}}, ensure_ascii=False))
+    else:
+        click.secho(f"error: {message}", fg="red", err=True)
+    sys.exit(exit_code)
+
+
+GLOBAL_FLAGS = ("--json", "--plain")
+
+
+def hoist_global_options(argv: list[str]) -> list[str]:
+    """Accept ``--json``/``--plain``/``--db X`` anywhere: agents append them to any command.
+
+    click only knows group options before the subcommand, so they are moved to the
+    front (never past a ``--`` separator).
+    """
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            rest += argv[i:]
+            break
+        if a in GLOBAL_FLAGS:
+            front.append(a)
+        elif a == "--db" and i + 1 < len(argv):
+            front += [a, argv[i + 1]]
+            i += 1
+        elif a.startswith("--db="):
+            front.append(a)
+        else:
+            rest.append(a)
+        i += 1
+    return front + rest
+
+
+def _wants_json(argv: list[str]) -> bool:
+    if "--json" in argv:
+        return True
+    if "--plain" in argv:
+        return False
+    return not sys.stdout.isatty()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI, mapping every failure to one line and a documented exit code."""
+    argv = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
+    as_json = _wants_json(argv)
+    try:
+        cli.main(args=argv, prog_name="mem.py", standalone_mode=False)
+    except core.MemError as exc:
+        _emit_error(exc.code, exc.message, exc.exit_code, as_json)
+    except click.exceptions.Abort:
+        _emit_error("aborted", "aborted", 130, as_json)
+    except click.ClickException as exc:
+        code = "usage" if isinstance(exc, click.UsageError) else "invalid_input"
+        _emit_error(code, exc.format_message(), EXIT_USAGE if code == "usage" else 1, as_json)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
+    except KeyboardInterrupt:
+        _emit_error("interrupted", "interrupted", 130, as_json)
+
+
+if __name__ == "__main__":
+    main()
