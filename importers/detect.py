@@ -1,0 +1,143 @@
+"""Format detection for import paths.
+
+Recognises: WhatsApp exports (.txt or .zip), ChatGPT and Claude exports
+(conversations.json, split files, directories, zips), markdown files or
+directories, vCard files, and JSONL (first non-empty line is a JSON object with
+a "content" key; parsed by the engine, not here). Detection reads only the
+head of a file (and zip member names), never the whole export.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown, vcf, whatsapp
+from importers._common import is_junk_member
+
+Parser = Callable[..., Iterator[Record]]
+
+PARSERS: dict[str, Parser] = {
+    "whatsapp": whatsapp.parse,
+    "chatgpt": chatgpt.parse,
+    "claude": claude.parse,
+    "markdown": markdown.parse,
+    "vcf": vcf.parse,
+}
+
+_TRIED = "tried whatsapp, chatgpt, claude, markdown, vcf, jsonl"
+_WA_HEADER = re.compile(
+    r"^\[?\d{1,4}\s?[./-]\s?\d{1,2}\s?[./-]\s?\d{1,4}\.?[,،]?\s.{0,20}?\d{1,2}[:.]\d{2}"
+)
+
+
+def _json_kind(head: str) -> str | None:
+    """chatgpt/claude from the keys visible in the first bytes of a JSON export."""
+    if re.search(r'"mapping"\s*:', head) or re.search(r'"current_node"\s*:', head):
+        return "chatgpt"
+    if re.search(r'"chat_messages"\s*:', head) or (re.search(r'"uuid"\s*:', head) and '"sender"' in head):
+        return "claude"
+    return None
+
+
+def _scan_json_keys(path: Path) -> str | None:
+    """Key scan of up to 4 MB: conversations can start with long titles or metadata."""
+    with path.open("rb") as fh:
+        head = fh.read(4 * 1024 * 1024).decode("utf-8", "replace")
+    return _json_kind(head)
+
+
+def _zip_kind(path: Path) -> str:
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = [n for n in zf.namelist() if not is_junk_member(n)]
+            bases = [n.rsplit("/", 1)[-1].lower() for n in names]
+            if any(re.fullmatch(r"conversations(?:[-_]\d+)?\.json", b) for b in bases):
+                member = next(n for n in names if re.fullmatch(r"conversations(?:[-_]\d+)?\.json",
+                                                                n.rsplit("/", 1)[-1].lower()))
+                with zf.open(member) as fh:
+                    head = fh.read(4 * 1024 * 1024).decode("utf-8", "replace")
+                kind = _json_kind(head)
+                if kind:
+                    return kind
+            if any(b.endswith(".txt") for b in bases) or any(b.endswith(".zip") for b in bases):
+                return "whatsapp"
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise ImportFormatError(f"malformed zip archive ({exc}); {_TRIED}", str(path)) from None
+    raise ImportFormatError(f"zip holds no chat export ({_TRIED})", str(path))
+
+
+def detect(path: Path | str) -> str:
+    """Return "whatsapp", "chatgpt", "claude", "markdown", "vcf" or "jsonl" for a path.
+
+    Raises ImportFormatError naming the formats tried when nothing matches.
+    """
+    path = Path(path)
+    file = str(path)
+    if not path.exists():
+        raise ImportFormatError("no such file or directory", file)
+    if path.is_dir():
+        jsons = sorted(p for p in path.iterdir() if re.fullmatch(r"conversations(?:[-_]\d+)?\.json", p.name.lower()))
+        if jsons:
+            kind = _scan_json_keys(jsons[0])
+            if kind:
+                return kind
+        if any(path.rglob("*.md")):
+            return "markdown"
+        raise ImportFormatError(f"directory holds no conversations*.json nor .md files ({_TRIED})", file)
+    with path.open("rb") as fh:
+        raw = fh.read(64 * 1024)
+    if raw.startswith(b"PK\x03\x04"):
+        return _zip_kind(path)
+    if not raw.strip():
+        raise ImportFormatError(f"empty file ({_TRIED})", file)
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = raw.decode("utf-16", "replace")
+    elif b"\x00" in raw:
+        raise ImportFormatError(f"binary data ({_TRIED})", file)
+    else:
+        text = raw.decode("utf-8", "replace").lstrip("\ufeff")
+    suffix = path.suffix.lower()
+    stripped = text.lstrip()
+    if stripped.upper().startswith("BEGIN:VCARD") or suffix == ".vcf":
+        return "vcf"
+    if stripped.startswith(("[", "{")):
+        first = next((ln for ln in stripped.splitlines() if ln.strip()), "")
+        if first.startswith("{") and suffix != ".json":
+            try:
+                obj: Any = json.loads(first)
+            except ValueError:
+                obj = None
+            if isinstance(obj, dict) and "content" in obj:
+                return "jsonl"
+        kind = _json_kind(text) or (_scan_json_keys(path) if len(raw) == 64 * 1024 else None)
+        if kind:
+            return kind
+        if first.startswith("{"):
+            try:
+                obj = json.loads(first)
+            except ValueError:
+                obj = None
+            if isinstance(obj, dict) and "content" in obj:
+                return "jsonl"
+    if suffix in (".md", ".markdown"):
+        return "markdown"
+    lines = [ln for ln in text.splitlines()[:50] if ln.strip()]
+    clean = [re.sub("[\u200e\u200f\u202a-\u202e\ufeff]", "", ln) for ln in lines]
+    hits = sum(1 for ln in clean if _WA_HEADER.match(ln))
+    if hits and hits >= max(1, len(clean) // 4):
+        return "whatsapp"
+    raise ImportFormatError(f"unrecognised format ({_TRIED})", file)
+
+
+def parse(path: Path, report: ImportReport | None = None, **options: Any) -> Iterator[Record]:
+    """Detect the format and run its parser (jsonl is the engine's job)."""
+    kind = detect(path)
+    if kind not in PARSERS:
+        raise ImportFormatError(f"{kind} is imported by the engine, not by a parser", str(path))
+    rep = report or ImportReport(str(path), kind)
+    return PARSERS[kind](Path(path), rep, **options)

@@ -1,0 +1,429 @@
+"""Markdown notes parser (agent memory files, Obsidian vaults).
+
+Formats handled: a single ``.md`` file or a directory walked for ``*.md``
+(hidden directories such as ``.obsidian``/``.git`` skipped). Each file is split
+by ATX headings (``#`` lines inside fenced code are not headings) into records
+whose content is prefixed by the heading path ("Projects > Gateway: text");
+sections longer than ~1500 characters are split into paragraph chunks.
+
+* Front matter only when ``---`` is line 1 and a closing ``---``/``...`` exists;
+  parsed by a small YAML subset (``key: value``, lists, inline ``[a, b]``,
+  quotes, booleans, numbers) into ``metadata["frontmatter"]``.
+* Dates from front matter (``date``/``created``), a heading (``2026-02-15
+  14:00``, or a bare ``(20:28 UTC)`` time on the file's date) or the file name
+  (``YYYY-MM-DD``, ``YYYY-MM-DD-HHMM``, ``YYYY-MM-DD-slug``).
+* Date-named files (daily logs) are episodic, other notes semantic, unless
+  front matter says ``type: episodic|semantic|procedural``.
+* ``[[wikilinks]]`` (``[[Note|alias]]``, ``[[Note#Heading]]``, ``![[embeds]]``)
+  become ``Record.links`` to the target note's first record (edge "explicit").
+* ``#tags`` and front matter ``tags`` become ``Record.tags``.
+* The managed block between ``<!-- mem:begin -->`` and ``<!-- mem:end -->``
+  (written by mem's consolidation) is skipped. Source files are only read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from importers import ImportFormatError, ImportReport, Record
+from importers._common import decode_text, split_lines
+
+CHUNK_CHARS = 1500
+MEMORY_TYPES = {"episodic", "semantic", "procedural"}
+
+_HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]|#^]*)(?:[#^]([^\[\]|]*))?(?:\|([^\[\]]*))?\]\]")
+_TAG_RE = re.compile(r"(?<![\w#/&:;.=\"'`(\[])#([^\s#.,;:!?()\[\]{}<>\"'`]*[^\W\d][^\s#.,;:!?()\[\]{}<>\"'`]*)")
+_INLINE_CODE_RE = re.compile(r"`[^`\n]*`")
+_COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
+_DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?(?!\d)")
+_FILE_DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?:[-_ ]?(\d{2})(\d{2})(?!\d))?")
+_TIME_RE = re.compile(r"(?<![\d:])~?(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])")
+_BEGIN = "<!-- mem:begin -->"
+_END = "<!-- mem:end -->"
+
+
+# --- a tiny YAML subset: enough for front matter, never raises ------------------
+
+
+def _scalar(raw: str) -> Any:
+    value = raw.strip()
+    if not value:
+        return None
+    if (value[0] == value[-1]) and value[0] in "\"'" and len(value) >= 2:
+        return value[1:-1]
+    if value.startswith("[") and value.endswith("]") and not value.startswith("[["):
+        inner = value[1:-1].strip()
+        return [_scalar(v) for v in _split_flow(inner)] if inner else []
+    low = value.lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    if low in ("null", "~"):
+        return None
+    if re.fullmatch(r"-?\d+", value):
+        return int(value)
+    if re.fullmatch(r"-?\d+\.\d+", value):
+        return float(value)
+    return value
+
+
+def _split_flow(inner: str) -> list[str]:
+    """Split ``a, "b, c", [[x]]`` on top-level commas."""
+    out: list[str] = []
+    depth = 0
+    quote = ""
+    cur = ""
+    for ch in inner:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+            continue
+        cur += ch
+    out.append(cur)
+    return [s for s in out if s.strip()]
+
+
+def parse_front_matter(lines: list[str]) -> dict[str, Any]:
+    """Parse ``key: value`` lines and ``- item`` lists; unknown shapes are ignored."""
+    data: dict[str, Any] = {}
+    key: str | None = None
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        item = re.match(r"^\s*-\s*(.*)$", line)
+        if item and key is not None:
+            current = data.get(key)
+            if not isinstance(current, list):
+                current = []
+                data[key] = current
+            current.append(_scalar(item.group(1)))
+            continue
+        kv = re.match(r"^([^\s:#][^:]*?)\s*:(?:\s+(.*)|\s*)$", line)
+        if kv and not line.startswith((" ", "\t")):
+            key = kv.group(1).strip().strip("\"'")
+            data[key] = _scalar(kv.group(2) or "")
+        else:
+            key = key if line.startswith((" ", "\t")) else None
+    return data
+
+
+# --- sections ---------------------------------------------------------------------
+
+
+@dataclass
+class _Section:
+    headings: list[str]
+    line: int
+    body: list[str] = field(default_factory=list)
+    heading_line: str | None = None
+
+
+def _split_sections(lines: list[str], first_line: int) -> list[_Section]:
+    sections: list[_Section] = [_Section([], first_line)]
+    stack: list[tuple[int, str]] = []
+    fence: str | None = None
+    managed = False
+    for offset, line in enumerate(lines):
+        no = first_line + offset
+        stripped = line.strip()
+        if fence is None and stripped == _BEGIN:
+            managed = True
+            continue
+        if managed:
+            if stripped == _END:
+                managed = False
+            continue
+        fm = _FENCE_RE.match(line)
+        if fm:
+            marker = fm.group(1)
+            if fence is None:
+                fence = marker[0] * 3
+            elif marker.startswith(fence):
+                fence = None
+            sections[-1].body.append(line)
+            continue
+        hm = _HEADING_RE.match(line) if fence is None else None
+        if hm and (hm.group(2) or "").strip():
+            level = len(hm.group(1))
+            title = hm.group(2).strip()
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, title))
+            sections.append(_Section([t for _, t in stack], no, heading_line=title))
+            continue
+        sections[-1].body.append(line)
+    return sections
+
+
+def _chunks(text: str) -> list[str]:
+    """Split on paragraphs into ~CHUNK_CHARS pieces (code fences kept whole when they fit)."""
+    if len(text) <= CHUNK_CHARS:
+        return [text]
+    paras = re.split(r"\n\s*\n", text)
+    out: list[str] = []
+    cur = ""
+    for para in paras:
+        while len(para) > CHUNK_CHARS:
+            cut = para.rfind("\n", 0, CHUNK_CHARS)
+            if cut < CHUNK_CHARS // 3:
+                cut = para.rfind(" ", 0, CHUNK_CHARS)
+            if cut < CHUNK_CHARS // 3:
+                cut = CHUNK_CHARS
+            if cur:
+                out.append(cur)
+                cur = ""
+            out.append(para[:cut].rstrip())
+            para = para[cut:].lstrip()
+        if cur and len(cur) + 2 + len(para) > CHUNK_CHARS:
+            out.append(cur)
+            cur = para
+        else:
+            cur = f"{cur}\n\n{para}" if cur else para
+    if cur.strip():
+        out.append(cur)
+    return [c for c in out if c.strip()]
+
+
+def _to_datetime(value: Any) -> datetime | None:
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day)
+    if not isinstance(value, str):
+        return None
+    m = _DATE_RE.search(value)
+    if not m:
+        return None
+    y, mo, d, h, mi, s = m.groups()
+    try:
+        return datetime(int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0))
+    except ValueError:
+        return None
+
+
+def _file_date(stem: str) -> datetime | None:
+    m = _FILE_DATE_RE.search(stem)
+    if not m:
+        return None
+    y, mo, d, h, mi = m.groups()
+    try:
+        return datetime(int(y), int(mo), int(d), int(h or 0), int(mi or 0))
+    except ValueError:
+        return None
+
+
+def _heading_date(title: str, base: datetime | None) -> datetime | None:
+    dt = _to_datetime(title)
+    if dt is not None:
+        if dt.hour == 0 and dt.minute == 0:
+            tm = _TIME_RE.search(title[_DATE_RE.search(title).end():])  # type: ignore[union-attr]
+            if tm:
+                try:
+                    return dt.replace(hour=int(tm.group(1)), minute=int(tm.group(2)), second=int(tm.group(3) or 0))
+                except ValueError:
+                    return dt
+        return dt
+    tm = _TIME_RE.search(title)
+    if tm and base is not None:
+        try:
+            return base.replace(hour=int(tm.group(1)), minute=int(tm.group(2)), second=int(tm.group(3) or 0))
+        except ValueError:
+            return None
+    return None
+
+
+def _tags(text: str) -> list[str]:
+    plain = _INLINE_CODE_RE.sub("", text)
+    return [t.rstrip("/") for t in _TAG_RE.findall(plain)]
+
+
+def _fm_tags(value: Any) -> list[str]:
+    if isinstance(value, str):
+        value = re.split(r"[,\s]+", value)
+    if not isinstance(value, list):
+        return []
+    return [str(v).lstrip("#").strip() for v in value if v is not None and str(v).strip()]
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _display_links(text: str) -> str:
+    """[[Note|alias]] -> alias, [[Note#H]] -> Note > H, ![[x]] -> x: readable alone."""
+
+    def repl(m: re.Match[str]) -> str:
+        target, anchor, alias = m.group(2).strip(), m.group(3), m.group(4)
+        if alias:
+            return alias.strip()
+        if anchor and target:
+            return f"{target} > {anchor.strip()}"
+        return target or (anchor or "").strip()
+
+    return _WIKILINK_RE.sub(repl, text)
+
+
+def _note_key(name: str) -> str:
+    name = name.strip().replace("\\", "/")
+    if name.lower().endswith(".md"):
+        name = name[:-3]
+    return name.lower()
+
+
+def _files(path: Path) -> tuple[Path, list[Path]]:
+    if path.is_dir():
+        found: list[Path] = []
+        for dirpath, dirnames, filenames in os.walk(path):
+            # Hidden directories (.obsidian, .git, .trash) hold app state, not notes.
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            found += [Path(dirpath) / f for f in sorted(filenames) if f.lower().endswith(".md") and not f.startswith(".")]
+        return path, found
+    if not path.exists():
+        raise ImportFormatError("no such file or directory", str(path))
+    return path.parent, [path]
+
+
+def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Record], list[list[str]], str]:
+    """Records of one note plus, per record, the raw wikilink targets to resolve later."""
+    rel = file.relative_to(root).as_posix()
+    data = file.read_bytes()
+    text = decode_text(data, str(file))
+    lines = split_lines(text)
+    front: dict[str, Any] = {}
+    start = 0
+    if lines and lines[0].rstrip() == "---":
+        for i in range(1, len(lines)):
+            if lines[i].rstrip() in ("---", "..."):
+                front = parse_front_matter(lines[1:i])
+                start = i + 1
+                break
+    stem = file.stem
+    base_date = _to_datetime(front.get("date")) or _to_datetime(front.get("created")) or _file_date(stem)
+    file_date = _file_date(stem)
+    fm_type = str(front.get("type") or "").strip().lower()
+    memory_type = fm_type if fm_type in MEMORY_TYPES else ("episodic" if file_date else "semantic")
+    fm_tags = _fm_tags(front.get("tags"))
+    fm_links = [m.group(2) for m in _WIKILINK_RE.finditer(str(front))]
+    records: list[Record] = []
+    targets: list[list[str]] = []
+    occurrences: dict[str, int] = {}
+    sections = _split_sections(lines[start:], start + 1)
+    for section in sections:
+        raw_body = "\n".join(section.body)
+        body = _COMMENT_RE.sub("", raw_body).strip("\n")
+        # Thematic breaks alone ("---" separators between sessions) carry nothing.
+        if not re.sub(r"(?m)^\s*(?:-{3,}|\*{3,}|_{3,})\s*$", "", body).strip():
+            if section.heading_line is not None:
+                report.messages_seen += 1
+                report.skipped_empty += 1
+            continue
+        report.messages_seen += 1
+        when = base_date
+        for title in section.headings:
+            when = _heading_date(title, file_date or base_date) or when
+        path_str = " > ".join(section.headings)
+        prefix = path_str or stem
+        embeds = [m.group(2) for m in _WIKILINK_RE.finditer(body) if m.group(1)]
+        for piece in _chunks(body.strip()):
+            n = occurrences.get(path_str, 0)
+            occurrences[path_str] = n + 1
+            metadata: dict[str, Any] = {"heading_path": list(section.headings), "path": rel, "title": stem}
+            if front:
+                metadata["frontmatter"] = _jsonable(front)
+            if embeds:
+                metadata["embeds"] = embeds
+            tags = list(dict.fromkeys(fm_tags + _tags(piece)))
+            records.append(
+                Record(
+                    content=f"{prefix}: {_display_links(piece)}",
+                    ref=f"markdown:{rel}:{path_str}:{n}",
+                    source="markdown",
+                    memory_type=memory_type,
+                    event_at=when,
+                    author=None,
+                    thread=rel,
+                    position=len(records),
+                    tags=tags,
+                    metadata=metadata,
+                    line=section.line,
+                )
+            )
+            targets.append([m.group(2) for m in _WIKILINK_RE.finditer(piece)])
+    if not records and front:
+        # A note that is only front matter still says something (dates, places, people).
+        summary = "; ".join(f"{k}: {_display_links(str(_jsonable(v)))}" for k, v in front.items() if v not in (None, [], ""))
+        if summary:
+            records.append(
+                Record(
+                    content=f"{stem}: {summary}",
+                    ref=f"markdown:{rel}::0",
+                    source="markdown",
+                    memory_type=memory_type,
+                    event_at=base_date,
+                    thread=rel,
+                    position=0,
+                    tags=fm_tags,
+                    metadata={"heading_path": [], "path": rel, "title": stem, "frontmatter": _jsonable(front)},
+                    line=1,
+                )
+            )
+            targets.append([])
+    if records and fm_links:
+        targets[0] = targets[0] + fm_links
+    return records, targets, rel
+
+
+def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
+    """Parse a markdown file or a directory of notes into records (see module docstring).
+
+    Links are resolved across all files of the import, so every file is read
+    before the first record is yielded.
+    """
+    path = Path(path)
+    root, files = _files(path)
+    if not files:
+        raise ImportFormatError("no .md files found", str(path))
+    parsed: list[tuple[list[Record], list[list[str]], str]] = []
+    first_ref: dict[str, str] = {}
+    for file in files:
+        records, targets, rel = _parse_file(file, root, report)
+        parsed.append((records, targets, rel))
+        if records:
+            first_ref.setdefault(_note_key(rel), records[0].ref)
+            first_ref.setdefault(_note_key(file.stem), records[0].ref)
+    report.variant.update({"files": len(files), "layout": "directory" if path.is_dir() else "file"})
+    for records, targets, _rel in parsed:
+        for record, names in zip(records, targets, strict=True):
+            unresolved: list[str] = []
+            for name in dict.fromkeys(n.strip() for n in names if n.strip()):
+                ref = first_ref.get(_note_key(name)) or first_ref.get(_note_key(name.rsplit("/", 1)[-1]))
+                if ref and ref != record.ref and (ref, "explicit") not in record.links:
+                    record.links.append((ref, "explicit"))
+                elif not ref:
+                    unresolved.append(name)
+            if unresolved:
+                record.metadata["unresolved_links"] = unresolved
+            yield record
