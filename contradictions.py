@@ -201,6 +201,7 @@ AXES: tuple[_Axis, ...] = (
     _axis("frequency", "antonym", {"+": ("always",)}),
 )
 _AXIS_BY_WORD: dict[str, _Axis] = {w: ax for ax in AXES for w in ax.values}
+_AXIS_BY_NAME: dict[str, _Axis] = {ax.name: ax for ax in AXES}
 
 # "on"/"off" are only switch states after a copula; elsewhere "on" is a
 # preposition ("runs on Tuesdays").
@@ -432,6 +433,7 @@ class _Statement:
     dates: list[_DateSlot] = field(default_factory=list)
     places: list[tuple[str, str]] = field(default_factory=list)  # (name, verb)
     head: str = ""
+    surface: dict[str, str] = field(default_factory=dict)  # stem -> first word seen
 
 
 def _preprocess(text: str) -> str:
@@ -690,7 +692,12 @@ def _analyse(text: str) -> _Statement:
             head = p.stem
         if head:
             break
-    return _Statement(tokens, content, subject, negations, axes, numbers, dates, places, head)
+    surface: dict[str, str] = {}
+    for t in tokens:
+        if t.group == "word":
+            surface.setdefault(t.stem, t.low)
+    return _Statement(tokens, content, subject, negations, axes, numbers, dates, places,
+                      head, surface)
 
 
 # ---------------------------------------------------------------------------
@@ -724,29 +731,37 @@ def _dates_compatible(x: _DateSlot, y: _DateSlot) -> bool | None:
     return True if shared else None
 
 
-def _topic(sa: _Statement, sb: _Statement) -> str:
-    """Shared subject words, used to name the attribute in a reason."""
-    words = sorted(sa.subject & sb.subject) or sorted(sa.content & sb.content)
-    return " ".join(words) or "statement"
+def _show(stem_: str, sa: _Statement, sb: _Statement) -> str:
+    """A stem as the user wrote it ("wed" -> "wedding"), for reasons."""
+    return sa.surface.get(stem_) or sb.surface.get(stem_) or stem_
+
+
+def _topic(sa: _Statement, sb: _Statement, *, whole: bool = False) -> str:
+    """Shared words (subject only unless ``whole``), in text order, for reasons."""
+    shared = sa.content & sb.content
+    if not whole:
+        shared = (sa.subject & sb.subject) or shared
+    words = [t.low for t in sa.tokens if t.group == "word" and t.stem in shared]
+    return " ".join(dict.fromkeys(words)) or "statement"
 
 
 def _slot_conflict(sa: _Statement, sb: _Statement) -> tuple[str, str] | None:
     """First (kind, reason) slot conflict between the statements, or None."""
     # Dates.
-    for x in sa.dates:
-        verdicts = [_dates_compatible(x, y) for y in sb.dates]
+    for dx in sa.dates:
+        verdicts = [_dates_compatible(dx, dy) for dy in sb.dates]
         comparable = [v for v in verdicts if v is not None]
         if comparable and not any(comparable):
-            y = next(y for y, v in zip(sb.dates, verdicts) if v is False)
-            attr = x.before or y.before or _topic(sa, sb)
-            return "date", f"date differs for '{attr}': {x.text} vs {y.text}"
+            dy = next(d for d, v in zip(sb.dates, verdicts) if v is False)
+            attr = _show(dx.before or dy.before, sa, sb) or _topic(sa, sb)
+            return "date", f"date differs for '{attr}': {dx.text} vs {dy.text}"
     # Places: compare only when the whole sets are disjoint.
     if sa.places and sb.places:
         names_a = {p.lower() for p, _ in sa.places}
         names_b = {p.lower() for p, _ in sb.places}
         if not names_a & names_b:
             (pa, va), (pb, vb) = sa.places[0], sb.places[0]
-            attr = va or vb or _topic(sa, sb)
+            attr = _show(va or vb, sa, sb) or _topic(sa, sb)
             return "place", f"place differs for '{attr}': {pa} vs {pb}"
     # Numbers and times of day.
     single = len(sa.numbers) == 1 and len(sb.numbers) == 1
@@ -757,7 +772,7 @@ def _slot_conflict(sa: _Statement, sb: _Statement) -> tuple[str, str] | None:
         if aligned and not any(abs(x.value - y.value) <= 1e-9 * max(1.0, abs(x.value))
                                for y in aligned):
             y = aligned[0]
-            attr = x.after or y.after or x.before or y.before or _topic(sa, sb)
+            attr = _show(x.after or y.after or x.before or y.before, sa, sb) or _topic(sa, sb)
             what = "time" if x.unit == "time" else "number"
             return "number", f"{what} differs for '{attr}': {x.text} vs {y.text}"
     return None
@@ -772,6 +787,18 @@ def _different_identifiers(sa: _Statement, sb: _Statement) -> bool:
     return any(k in keys_b for k in keys_a) and not ids_a & ids_b
 
 
+def _one_sided_qualifiers(sx: _Statement, sy: _Statement) -> bool:
+    """True when ``sx`` has a time qualifier (date, time-of-day word) ``sy`` lacks.
+
+    Sentiment and "always" are not qualifiers: they are what is being compared.
+    """
+    for name in sx.axes:
+        if name not in sy.axes and _AXIS_BY_NAME[name].kind == "preference" \
+                and name != "prefers":
+            return True
+    return any(all(_dates_compatible(x, y) is None for y in sy.dates) for x in sx.dates)
+
+
 def _same_context(sa: _Statement, sb: _Statement) -> tuple[bool, float]:
     """Whether the statements are about the same subject, and their overlap ratio."""
     shared = sa.content & sb.content
@@ -781,8 +808,9 @@ def _same_context(sa: _Statement, sb: _Statement) -> tuple[bool, float]:
     ratio = len(shared) / smaller
     if len(shared) < MIN_SHARED_CONTENT or ratio < MIN_OVERLAP_RATIO:
         return False, ratio
-    # Each side brings its own qualifier: "on in production" / "off in staging".
-    if only_a and only_b:
+    # Each side brings its own qualifier: "on in production" / "off in staging",
+    # "runs 5 km every morning" / "runs 10 km on Sundays".
+    if (only_a or _one_sided_qualifiers(sa, sb)) and (only_b or _one_sided_qualifiers(sb, sa)):
         return False, ratio
     # A word in one subject phrase absent from the other text: "Lena" vs "Lena's sister".
     if (sa.subject - sb.content) or (sb.subject - sa.content):
@@ -811,7 +839,7 @@ def _polarity_flips(sa: _Statement, sb: _Statement) -> list[tuple[str, str]]:
         else:
             if not _absorbs_negation(pos, neg):
                 flips.append(("negation",
-                              f"negation mismatch ('{word}') about '{_topic(sa, sb)}'"))
+                              f"negation mismatch ('{word}') about '{_topic(sa, sb, whole=True)}'"))
     for axis in AXES:
         va, vb = sa.axes.get(axis.name), sb.axes.get(axis.name)
         if va is None or vb is None or va[0] == vb[0]:
