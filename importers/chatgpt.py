@@ -20,17 +20,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
-from importers._common import DEFAULT_MAX_JSON_BYTES, iter_objects, json_sources, sha1_hex
+from importers._common import (
+    DEFAULT_MAX_JSON_BYTES,
+    iter_objects,
+    json_sources,
+    sha1_hex,
+)
 
 TOOL_OUTPUT_CHARS = 500
 
 # 【12†source】 (browsing era) and \ue200cite\ue202turn0search1\ue201 (private-use, 2025+).
-_CITATION_RE = re.compile(r"【\d+(?::\d+)?†[^】]*】|\ue200[^\ue201]*\ue201|[\ue200-\ue2ff]")
+_CITATION_RE = re.compile(r"\s*(?:【\d+(?::\d+)?†[^】]*】|\ue200[^\ue201]*\ue201|[\ue200-\ue2ff])")
 _HIDDEN_TYPES = {"user_editable_context", "model_editable_context", "thoughts", "reasoning_recap", "system_error"}
 _TOOL_TYPES = {"execution_output", "tether_browsing_display", "tether_quote"}
 
@@ -42,12 +47,12 @@ def _accept(name: str) -> bool:
 def _when(value: Any) -> datetime | None:
     if isinstance(value, (int, float)) and value > 0:
         try:
-            return datetime.fromtimestamp(float(value), tz=timezone.utc)
+            return datetime.fromtimestamp(float(value), tz=UTC)
         except (OverflowError, OSError, ValueError):
             return None
     if isinstance(value, str) and value:
         try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+            return datetime.fromisoformat(value)
         except ValueError:
             return None
     return None

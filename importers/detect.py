@@ -16,7 +16,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown, vcf, whatsapp
+from importers import (
+    ImportFormatError,
+    ImportReport,
+    Record,
+    chatgpt,
+    claude,
+    markdown,
+    vcf,
+    whatsapp,
+)
 from importers._common import is_junk_member
 
 Parser = Callable[..., Iterator[Record]]

@@ -422,8 +422,8 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                 ref = first_ref.get(_note_key(name)) or first_ref.get(_note_key(name.rsplit("/", 1)[-1]))
                 if ref and ref != record.ref and (ref, "explicit") not in record.links:
                     record.links.append((ref, "explicit"))
-                elif not ref:
-                    unresolved.append(name)
+                elif not ref and not re.search(r"\.(?!md$)[A-Za-z0-9]{2,5}$", name):
+                    unresolved.append(name)  # attachments (![[x.png]]) are not notes
             if unresolved:
                 record.metadata["unresolved_links"] = unresolved
             yield record

@@ -265,7 +265,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         prepared = _join_qp_soft_breaks(raw)
         try:
             contact = _from_vobject(vobject.readOne(prepared))
-        except Exception as exc:  # vobject raises many types (ParseError, ValueError, binascii.Error...)
+        except Exception as exc:  # noqa: BLE001 - vobject raises ParseError, ValueError, binascii.Error, ...
             report.warn(f"vobject could not parse this card ({type(exc).__name__}); used the fallback reader", line)
             contact = _fallback(prepared)
         record = _record(contact, line, path.name)

@@ -60,9 +60,7 @@ _AUTHOR_RE = re.compile(r"^(?P<author>[^:\n]{1,100}?):(?: (?P<text>.*)|\s*$)")
 _PM_MARKERS = {"pm", "午後", "오후", "م", "μμ", "nachm", "ch", "de la tarde"}
 
 # Whole-body system messages (after marks are stripped, lowercased, trailing dot removed).
-_SYSTEM_BODY_RE = re.compile(
-    "|".join(
-        [
+_SYSTEM_BODY_PATTERNS = (
             # encryption notices
             r"end-to-end",
             r"ende-zu-ende",
@@ -104,14 +102,11 @@ _SYSTEM_BODY_RE = re.compile(
             r"^(?:لقد حذَ?فت|تم حذف) هذه الرسالة$",
             r"^waiting for this message",
             r"^missed (?:voice|video) call",
-        ]
-    )
 )
+_SYSTEM_BODY_RE = re.compile("|".join(_SYSTEM_BODY_PATTERNS))
 
 # Author-less system lines: "<someone> created group ...", "You were added", ...
-_SYSTEM_LINE_RE = re.compile(
-    "|".join(
-        [
+_SYSTEM_LINE_PATTERNS = (
             r"\bcreated (?:group|this group)\b",
             r"\badded\b",
             r"\bwere added\b",
@@ -138,10 +133,8 @@ _SYSTEM_LINE_RE = re.compile(
             r"\bсоздал",
             r"\bдобавил",
             r"\bвышел",
-        ]
-    ),
-    re.IGNORECASE,
 )
+_SYSTEM_LINE_RE = re.compile("|".join(_SYSTEM_LINE_PATTERNS), re.IGNORECASE)
 
 # Android: the whole line is a bracketed placeholder.
 _MEDIA_BRACKET = {
