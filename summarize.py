@@ -366,7 +366,8 @@ def _key_terms(
     surface: dict[str, Counter[str]] = {}
     excluded = _name_tokens(people)
     for m in members:
-        tokens = [t for t in tokenize(m.content) if t not in excluded]
+        # Times and quantities ("2am", "10gb") are not what a cluster is about.
+        tokens = [t for t in tokenize(m.content) if t not in excluded and not t[0].isdigit()]
         stems = [_stem(t) for t in tokens]
         for token, stem in zip(tokens, stems, strict=True):
             surface.setdefault(stem, Counter())[token] += 1
