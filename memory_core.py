@@ -404,6 +404,8 @@ class NewMemory:
     pinned: bool = False
     level: int = 0
     context: str = ""
+    created_at: datetime | None = None  # kept from an export; default: now
+    status: str = "active"
 
 
 @dataclass
@@ -544,6 +546,8 @@ class MemoryStore:
                 )
             m.content = raw[:MAX_CONTENT_BYTES].decode("utf-8", errors="ignore")
             m.metadata = dict(m.metadata or {}, truncated_from_bytes=len(raw))
+        if m.status not in ("active", "archived", "deleted"):
+            raise UserError(f"status must be active, archived or deleted (got {m.status!r})")
         if m.memory_type not in MEMORY_TYPES:
             raise UserError(f"memory_type must be one of {', '.join(MEMORY_TYPES)} (got {m.memory_type!r})")
         try:
@@ -562,7 +566,8 @@ class MemoryStore:
         return {
             "content": m.content, "memory_type": m.memory_type, "source": m.source, "ref": m.ref,
             "content_hash": content_hash(m.content), "importance": m.importance, "pinned": int(m.pinned),
-            "created_at": now, "event_at": to_iso(m.event_at), "updated_at": now, "decay_ref_at": now,
+            "created_at": to_iso(m.created_at) or now, "event_at": to_iso(m.event_at), "updated_at": now,
+            "decay_ref_at": now, "status": m.status,
             "valid_from": to_iso(m.event_at) or now, "level": m.level, "author": m.author, "thread": m.thread,
             "position": m.position, "metadata": json.dumps(meta, ensure_ascii=False, default=str),
             "tags": normalise_tags(m.tags), "date_terms": date_terms, "context": m.context,
@@ -1240,7 +1245,12 @@ class MemoryStore:
                     importance=obj.get("importance", 0.5), tags=tags, metadata=meta, event_at=event_at,
                     author=obj.get("author"), thread=obj.get("thread"), position=obj.get("position"),
                     pinned=bool(obj.get("pinned", False)), level=int(obj.get("level", 0) or 0),
+                    status=obj.get("status") or "active",
                 )
+                try:
+                    item.created_at = timeparse.from_iso(obj["created_at"]) if obj.get("created_at") else None
+                except (ValueError, TypeError) as exc:
+                    raise UserError(f"{path}:{lineno}: field 'created_at': not an ISO timestamp") from exc
                 if item.ref is None:
                     item.ref = f"hash:{content_hash(content)[:24]}"
                 try:

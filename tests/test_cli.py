@@ -1,0 +1,113 @@
+"""The command line as agents and people use it: real subprocesses, exact envelopes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import run_cli
+
+
+def envelope(proc) -> dict:
+    lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
+    assert len(lines) == 1, proc.stdout + proc.stderr
+    return json.loads(lines[0])
+
+
+def test_store_recall_get_forget_restore_round_trip() -> None:
+    s = envelope(run_cli("store", "Oscar prefers morning meetings", "--type", "semantic", "--importance", "0.8"))
+    assert s["ok"] is True and s["command"] == "store" and s["data"] == {"id": 1, "deduplicated": False}
+    assert isinstance(s["took_ms"], float)
+    envelope(run_cli("store", "To restart the gateway: openclaw gateway restart", "--type", "procedural"))
+    piped = envelope(run_cli("store", "-", "--source", "agent", "--tag", "infra", input="long text\nabout infra\n"))
+    assert piped["data"]["id"] == 3
+    r = envelope(run_cli("recall", "gateway restart", "-k", "2", "--json"))
+    assert r["data"]["results"][0]["id"] == 2
+    assert r["data"]["results"][0]["memory_type"] == "procedural"
+    assert set(r["data"]["results"][0]) >= {"id", "content", "score", "memory_type", "event_at", "ref", "tags"}
+    g = envelope(run_cli("get", "3"))
+    assert g["data"]["content"] == "long text\nabout infra" and g["data"]["tags"] == ["infra"]
+    assert envelope(run_cli("forget", "3"))["data"] == {"id": 3, "status": "deleted"}
+    assert envelope(run_cli("restore", "3"))["data"] == {"id": 3, "status": "active"}
+    st = envelope(run_cli("stats"))["data"]
+    assert st["memories"] == 3 and st["by_type"] == {"procedural": 1, "semantic": 2}
+
+
+@pytest.mark.parametrize(("args", "code", "exit_code"), [
+    (["get", "42"], "not_found", 3),
+    (["forget", "42"], "not_found", 3),
+    (["store", ""], "invalid_input", 1),
+    (["recall", "x", "--strategy", "psychic"], "usage", 2),
+    (["nonsense"], "usage", 2),
+    (["recall", "NEAR(", "--raw"], "invalid_input", 1),
+    (["store", "x", "--at", "the twelfth of never"], "invalid_input", 1),
+    (["import", "jsonl", "/nonexistent/file.jsonl"], "invalid_input", 1),
+])
+def test_errors_are_one_envelope_with_documented_exit_codes(args, code, exit_code) -> None:
+    proc = run_cli(*args)
+    assert proc.returncode == exit_code, proc.stderr
+    env = envelope(proc)
+    assert env["ok"] is False and env["error"]["code"] == code and env["error"]["message"]
+    assert "Traceback" not in proc.stderr
+
+
+def test_plain_output_for_people_and_errors_on_stderr() -> None:
+    run_cli("store", "Oscar prefers morning meetings")
+    proc = run_cli("recall", "Oscar", "--plain")
+    assert proc.returncode == 0 and "Oscar prefers morning meetings" in proc.stdout and "┃" in proc.stdout
+    bad = run_cli("get", "9", "--plain")
+    assert bad.returncode == 3 and bad.stdout == "" and bad.stderr.strip() == "error: no memory with id 9"
+
+
+def test_path_and_db_override(tmp_path) -> None:
+    other = tmp_path / "elsewhere.db"
+    assert envelope(run_cli("path", "--db", str(other)))["data"]["path"] == str(other)
+    envelope(run_cli("--db", str(other), "store", "in the other file"))
+    assert other.exists()
+    assert envelope(run_cli("stats", "--db", str(other)))["data"]["memories"] == 1
+
+
+def test_export_import_jsonl_round_trip(tmp_path) -> None:
+    run_cli("store", "fact one", "--tag", "x")
+    run_cli("store", "went hiking", "--type", "episodic", "--at", "2024-06-01T08:30")
+    exported = run_cli("export").stdout
+    assert len(exported.splitlines()) == 2
+    f = tmp_path / "all.jsonl"
+    f.write_text(exported)
+    other = str(tmp_path / "new.db")
+    first = envelope(run_cli("import", "jsonl", str(f), "--db", other))["data"]
+    assert (first["added"], first["duplicates"]) == (2, 0)
+    again = envelope(run_cli("import", "jsonl", str(f), "--db", other))["data"]
+    assert (again["added"], again["duplicates"]) == (0, 2)
+    assert run_cli("export", "--db", other).stdout == exported
+
+
+def test_backup_is_a_working_copy(tmp_path) -> None:
+    run_cli("store", "remember the milk")
+    dest = tmp_path / "b.db"
+    assert envelope(run_cli("backup", str(dest)))["data"]["path"] == str(dest)
+    assert envelope(run_cli("recall", "milk", "--db", str(dest)))["data"]["count"] == 1
+    again = run_cli("backup", str(dest))
+    assert again.returncode == 1 and "already exists" in envelope(again)["error"]["message"]
+
+
+def test_degraded_mode_is_reported_in_json() -> None:
+    env = {"MEM_EMBEDDER": "none"}
+    s = envelope(run_cli("store", "tea with lemon", env=env))
+    assert s["data"]["degraded"] == "no-vectors" and "degraded mode" in s["warnings"][0]
+    r = envelope(run_cli("recall", "tea", env=env))
+    assert r["data"]["degraded"] == "no-vectors" and r["data"]["count"] == 1
+
+
+def test_every_command_has_help_with_examples() -> None:
+    import mem
+
+    def walk(group, prefix):
+        for name, cmd in group.commands.items():
+            yield prefix + [name], cmd
+            if hasattr(cmd, "commands"):
+                yield from walk(cmd, prefix + [name])
+
+    for path, cmd in walk(mem.cli, []):
+        assert cmd.help and "Example" in cmd.help, f"{' '.join(path)} lacks help with examples"

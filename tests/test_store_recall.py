@@ -1,0 +1,196 @@
+"""store / recall / forget through the Python API, with exact expectations."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import pytest
+
+import memory_core
+from memory_core import MemoryStore, NotFound, UserError
+
+
+def ids(res) -> list[int]:
+    return [m.id for m in res.results]
+
+
+def test_store_and_recall_ranks_the_matching_memory_first(store: MemoryStore) -> None:
+    a = store.store("Oscar prefers morning meetings", "semantic", importance=0.8).id
+    b = store.store("To restart the gateway run openclaw gateway restart", "procedural").id
+    c = store.store("The cafeteria serves pasta on Tuesdays", "semantic").id
+    assert (a, b, c) == (1, 2, 3)
+    assert ids(store.recall("gateway restart", k=3, touch=False))[0] == b
+    assert ids(store.recall("Oscar meetings", k=3, touch=False))[0] == a
+    kw = store.recall("pasta", k=3, strategy="keyword", touch=False)
+    assert ids(kw) == [c]
+
+
+def test_identical_content_reinforces_instead_of_duplicating(store: MemoryStore) -> None:
+    first = store.store("Oscar prefers morning meetings", "semantic")
+    again = store.store("Oscar  prefers morning meetings", "semantic")
+    assert again.id == first.id and again.deduplicated and again.dedup_reason == "identical"
+    m = store.get(first.id)
+    assert m.access_count == 1 and m.last_accessed_at is not None
+    assert store.stats()["memories"] == 1
+
+
+def test_near_duplicate_facts_merge_but_episodes_never(store: MemoryStore) -> None:
+    a = store.store("meetings Oscar prefers morning", "semantic")  # same words: cosine 1.0 with the fake embedder
+    b = store.store("Oscar prefers morning meetings", "semantic")
+    assert b.deduplicated and b.id == a.id and b.dedup_reason.startswith("near-duplicate")
+    e1 = store.store("ok", "episodic", event_at=datetime(2024, 3, 1, 10, 0))
+    e2 = store.store("ok", "episodic", event_at=datetime(2024, 3, 1, 10, 5))
+    assert not e2.deduplicated and e1.id != e2.id
+    t1 = store.store("see you at the station", "semantic", thread="chat-1")
+    t2 = store.store("station at see you", "semantic", thread="chat-1")
+    assert not t2.deduplicated and t1.id != t2.id
+
+
+def test_dedup_can_be_disabled(store: MemoryStore) -> None:
+    a = store.store("same text", "semantic")
+    b = store.store("same text", "semantic", dedup=False)
+    assert a.id != b.id
+
+
+def test_ref_is_idempotent_per_source(store: MemoryStore) -> None:
+    a = store.store("first version", "semantic", source="notes", ref="n1")
+    b = store.store("changed text", "semantic", source="notes", ref="n1")
+    c = store.store("changed text", "semantic", source="other", ref="n1")
+    assert b.id == a.id and b.deduplicated and b.dedup_reason == "ref"
+    assert c.id != a.id
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "\n\t"])
+def test_empty_content_is_an_error(store: MemoryStore, bad: str) -> None:
+    with pytest.raises(UserError, match="empty"):
+        store.store(bad)
+    assert store.stats()["memories"] == 0
+
+
+def test_oversized_content_needs_truncate(store: MemoryStore) -> None:
+    big = "x" * (memory_core.MAX_CONTENT_BYTES + 10)
+    with pytest.raises(UserError, match="over the 1,000,000 limit"):
+        store.store(big)
+    res = store.store(big, truncate=True)
+    m = store.get(res.id)
+    assert len(m.content) == memory_core.MAX_CONTENT_BYTES
+    assert m.metadata["truncated_from_bytes"] == memory_core.MAX_CONTENT_BYTES + 10
+
+
+def test_bad_type_and_importance(store: MemoryStore) -> None:
+    with pytest.raises(UserError, match="memory_type"):
+        store.store("x", "opinion")
+    with pytest.raises(UserError, match="importance"):
+        store.store("x", importance=1.5)
+
+
+def test_relative_dates_resolved_against_event_time(store: MemoryStore) -> None:
+    mid = store.store("tomorrow I fly to Rome", "episodic", event_at=datetime(2024, 3, 11, 9, 0)).id
+    store.store("I fly often for work", "episodic", event_at=datetime(2024, 5, 2, 9, 0))
+    m = store.get(mid)
+    assert m.metadata["resolved_dates"] == [{"phrase": "tomorrow", "date": "2024-03-12", "granularity": "day"}]
+    res = store.recall("what did I do on 2024-03-12", k=1, strategy="keyword", touch=False)
+    assert ids(res) == [mid]
+
+
+def test_filters(store: MemoryStore) -> None:
+    a = store.store("deploy with make deploy", "procedural", tags=["infra"], source="agent")
+    b = store.store("deploy went wrong yesterday", "episodic", event_at=datetime(2024, 1, 5))
+    c = store.store("deploy freeze in december", "semantic", tags=["policy"])
+    assert ids(store.recall("deploy", types=["procedural"], touch=False)) == [a.id]
+    assert ids(store.recall("deploy", tags=["policy"], touch=False)) == [c.id]
+    assert ids(store.recall("deploy", sources=["agent"], touch=False)) == [a.id]
+    assert ids(store.recall("deploy", until=datetime(2024, 2, 1), touch=False)) == [b.id]
+    with pytest.raises(UserError):
+        store.recall("deploy", types=["nope"])
+
+
+def test_recall_touches_unless_told_not_to(store: MemoryStore) -> None:
+    mid = store.store("the wifi password is on the fridge", "semantic").id
+    store.recall("wifi", touch=False)
+    assert store.get(mid).access_count == 0
+    store.recall("wifi")
+    assert store.get(mid).access_count == 1
+
+
+def test_forget_hides_and_restore_brings_back(store: MemoryStore) -> None:
+    mid = store.store("Ana's birthday is on 3 May", "semantic").id
+    assert store.forget(mid).status == "deleted"
+    assert ids(store.recall("birthday", touch=False)) == []
+    assert store.recall("birthday", include_archived=True, touch=False).results == []  # deleted is not archived
+    assert store.get(mid).content == "Ana's birthday is on 3 May"  # never destroyed
+    assert store.restore(mid).status == "active"
+    assert ids(store.recall("birthday", touch=False)) == [mid]
+    with pytest.raises(NotFound):
+        store.forget(999)
+
+
+def test_explain_shows_each_signal(store: MemoryStore) -> None:
+    store.store("Oscar prefers morning meetings", "semantic")
+    r = store.recall("Oscar meetings", explain=True, touch=False).results[0]
+    assert set(r.explain) >= {"keyword_bm25", "keyword_norm", "cosine", "vector_norm", "prior", "weights"}
+    assert r.explain["keyword_norm"] == 1.0 and r.explain["vector_norm"] == 1.0
+
+
+def test_degraded_mode_is_loud_and_reindex_catches_up(db_path, monkeypatch) -> None:
+    monkeypatch.setenv("MEM_EMBEDDER", "none")
+    s = MemoryStore(db_path)
+    res = s.store("keyword only memory about tea", "semantic")
+    assert res.degraded == "no-vectors"
+    rec = s.recall("tea", touch=False)
+    assert rec.degraded == "no-vectors" and ids(rec) == [res.id]
+    s.close()
+    monkeypatch.setenv("MEM_EMBEDDER", "hash")
+    s = MemoryStore(db_path)
+    assert s.doctor()["missing_vectors"] == 1
+    assert s.reindex(only_missing=True)["embedded"] == 1
+    assert s.doctor()["missing_vectors"] == 0
+    assert s.recall("tea", touch=False).degraded is None
+
+
+def test_model_mismatch_refuses_to_mix(db_path, monkeypatch) -> None:
+    s = MemoryStore(db_path)
+    s.store("a fact", "semantic")
+    s.close()
+    from embedder import HashEmbedder
+
+    other = HashEmbedder()
+    other.model_id = "some-other-model"
+    s = MemoryStore(db_path, embedder=other)
+    with pytest.raises(memory_core.ModelMismatch, match="reindex"):
+        s.store("another fact", "semantic")
+    s.reindex()
+    assert s.meta("embedding_model") == "some-other-model"
+    assert s.store("another fact", "semantic").id == 2
+
+
+def test_jsonl_round_trip_and_idempotent(tmp_path, store: MemoryStore) -> None:
+    store.store("fact one", "semantic", tags=["a"])
+    store.store("went hiking", "episodic", event_at=datetime(2024, 6, 1, 8, 30), source="diary", ref="d1")
+    out = tmp_path / "all.jsonl"
+    out.write_text("".join(json.dumps(r) + "\n" for r in store.export()))
+    other = MemoryStore(tmp_path / "other.db")
+    first = other.import_jsonl(out)
+    assert (first.seen, first.added, first.duplicates) == (2, 2, 0)
+    again = other.import_jsonl(out)
+    assert (again.added, again.duplicates) == (0, 2)
+    exported = [(r["content"], r["memory_type"], r["event_at"], r["tags"], r["source"]) for r in other.export()]
+    assert exported == [("fact one", "semantic", None, ["a"], "user"),
+                        ("went hiking", "episodic", "2024-06-01T08:30:00", [], "diary")]
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"content": ""}', "line.jsonl:2: field 'content' is required"),
+    ('{"content": "x", "memory_type": "bogus"}', "line.jsonl:2: memory_type must be one of"),
+    ('{"content": "x", "colour": 1}', "line.jsonl:2: unknown field 'colour'"),
+    ('not json', "line.jsonl:2: invalid JSON"),
+    ('{"content": "x", "event_at": "when pigs fly"}', "line.jsonl:2: field 'event_at'"),
+])
+def test_jsonl_bad_line_names_file_and_line_and_writes_nothing(tmp_path, store: MemoryStore, line, message) -> None:
+    f = tmp_path / "line.jsonl"
+    f.write_text('{"content": "good one"}\n' + line + "\n")
+    with pytest.raises(UserError) as err:
+        store.import_jsonl(f)
+    assert str(err.value).endswith(str(err.value)) and message in str(err.value).replace(str(tmp_path) + "/", "")
+    assert store.stats()["memories"] == 0
