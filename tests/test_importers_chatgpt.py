@@ -1,0 +1,105 @@
+"""ChatGPT parser: branches, hidden nodes, tool calls, thoughts, citations, null times, layouts."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import zipfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from importers import ImportFormatError, ImportReport, Record
+from importers import chatgpt
+
+FIX = Path(__file__).parent / "fixtures" / "chatgpt" / "conversations.json"
+ACTIVE = [
+    "User: Plan a trip to Porto",
+    "Assistant: Porto is lovely in May.",
+    "User: Actually, make it Lisbon",
+    "Assistant: Lisbon it is.",
+    "python: 4",
+    "User: What is this?",
+    "User: hello",
+    "Assistant: first",
+]
+
+
+def run(path: Path, **options: object) -> tuple[list[Record], ImportReport]:
+    report = ImportReport(str(path), "chatgpt")
+    return list(chatgpt.parse(path, report, **options)), report
+
+
+def test_active_branch_and_skips() -> None:
+    recs, rep = run(FIX)
+    assert [r.content for r in recs] == ACTIVE
+    assert (rep.messages_seen, rep.skipped_system) == (12, 4)  # system, context, thoughts, tool call
+    assert recs[0].ref == "chatgpt:conv-1:m-u1"
+    assert recs[0].thread == "conv-1"
+    assert recs[0].metadata["title"] == "Trip planning"
+    assert recs[0].event_at == datetime.fromtimestamp(1700000000.0, tz=UTC)
+    # null create_time falls back to the conversation's create_time
+    assert recs[3].event_at == datetime.fromtimestamp(1699999999.0, tz=UTC)
+    assert recs[5].metadata["images"] == ["file-service://file-abc"]
+    assert [r.position for r in recs[:6]] == [0, 1, 2, 3, 4, 5]
+    # no current_node: the leaf with the latest time would be "z", but it is its own child (cycle)
+    assert recs[6].thread == "conv-2"
+
+
+def test_all_branches_marks_alt() -> None:
+    recs, _ = run(FIX, all_branches=True)
+    alt = [r.content for r in recs if r.metadata.get("branch") == "alt"]
+    assert alt == ["Assistant: Old regenerated answer", "Assistant: latest"]
+
+
+def test_active_path_cycle_safe() -> None:
+    mapping = {"a": {"parent": "b", "children": ["b"]}, "b": {"parent": "a", "children": ["a"]}}
+    assert chatgpt.active_path(mapping, "a") == ["b", "a"]
+
+
+def _conv() -> dict[str, object]:
+    return json.loads(FIX.read_text(encoding="utf-8"))[0]
+
+
+def test_wrapped_single_and_split_layouts(tmp_path: Path) -> None:
+    wrapped = tmp_path / "wrapped.json"
+    wrapped.write_text(json.dumps({"user": {"id": 1}, "conversations": [_conv()]}), encoding="utf-8")
+    single = tmp_path / "single.json"
+    single.write_text(json.dumps(_conv()), encoding="utf-8")
+    assert [r.content for r in run(wrapped)[0]] == ACTIVE[:6]
+    assert [r.content for r in run(single)[0]] == ACTIVE[:6]
+    split = tmp_path / "split"
+    split.mkdir()
+    data = json.loads(FIX.read_text(encoding="utf-8"))
+    (split / "conversations-000.json").write_text(json.dumps([data[0]]), encoding="utf-8")
+    (split / "conversations-001.json").write_text(json.dumps([data[1]]), encoding="utf-8")
+    recs, rep = run(split)
+    assert [r.content for r in recs] == ACTIVE
+    assert rep.variant["layout"] == "split"
+
+
+def test_export_zip(tmp_path: Path) -> None:
+    z = tmp_path / "export.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.write(FIX, "conversations.json")
+        zf.writestr("chat.html", "<html></html>")
+    recs, rep = run(z)
+    assert [r.content for r in recs] == ACTIVE
+    assert rep.variant["conversations"] == 2
+
+
+def test_not_a_conversation_raises_before_yield(tmp_path: Path) -> None:
+    p = tmp_path / "conversations.json"
+    p.write_text('[{"title": "x"}]', encoding="utf-8")
+    gen = chatgpt.parse(p, ImportReport(str(p), "chatgpt"))
+    with pytest.raises(ImportFormatError, match="no 'mapping'"):
+        next(gen)
+
+
+def test_copy_is_read_only_source(tmp_path: Path) -> None:
+    p = tmp_path / "conversations.json"
+    shutil.copy(FIX, p)
+    before = p.read_bytes()
+    run(p)
+    assert p.read_bytes() == before
