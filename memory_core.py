@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import timeparse
-from timeparse import from_iso, to_iso, utcnow
+from timeparse import to_iso, utcnow
 
 if TYPE_CHECKING:
     import numpy as np
@@ -837,7 +837,6 @@ class MemoryStore:
 
     def _nearest(self, vec: np.ndarray, k: int) -> list[tuple[int, float]]:
         """(memory id, cosine similarity) of the k nearest vectors, any status."""
-        import numpy as np
 
         k = max(1, min(k, 4096))
         if self._vector_count() < BIT_SCAN_MIN_ROWS:
@@ -922,8 +921,7 @@ class MemoryStore:
             vecs = self._embed_or_none([query])
             if vecs is None:
                 degraded = "no-vectors"
-                if strategy == "vector":
-                    strategy_used = "keyword"
+                if strategy == "vector":  # degrade loudly to keyword rather than return nothing
                     match = fts_query(query)
                     kw = dict(self._keyword(match, where, args, pool)) if match else {}
             else:

@@ -9,8 +9,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-import memory_core
 from conftest import ROOT
+
+import memory_core
 
 WRITER = textwrap.dedent("""
     import sys

@@ -1,0 +1,25 @@
+# Two entry points a newcomer needs; both create .venv on first use.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+$(BIN)/python: requirements.txt requirements-dev.txt
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $(BIN)/python
+
+.PHONY: setup demo test lint bench
+setup: $(BIN)/python
+
+demo: setup
+	$(BIN)/python demo/run_demo.py
+
+test: setup
+	$(BIN)/python -m pytest -n 2 tests
+
+lint: setup
+	$(BIN)/ruff check .
+
+bench: setup
+	$(BIN)/python bench/locomo.py
