@@ -340,7 +340,6 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
                 report.messages_seen += 1
                 report.skipped_empty += 1
             continue
-        report.messages_seen += 1
         when = base_date
         for title in section.headings:
             when = _heading_date(title, file_date or base_date) or when
@@ -348,6 +347,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
         prefix = path_str or stem
         embeds = [m.group(2) for m in _WIKILINK_RE.finditer(body) if m.group(1)]
         for piece in _chunks(body.strip()):
+            report.messages_seen += 1  # one per chunk: a memory-sized unit seen
             n = occurrences.get(path_str, 0)
             occurrences[path_str] = n + 1
             metadata: dict[str, Any] = {"heading_path": list(section.headings), "path": rel, "title": stem}
@@ -376,6 +376,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
         # A note that is only front matter still says something (dates, places, people).
         summary = "; ".join(f"{k}: {_display_links(str(_jsonable(v)))}" for k, v in front.items() if v not in (None, [], ""))
         if summary:
+            report.messages_seen += 1
             records.append(
                 Record(
                     content=f"{stem}: {summary}",
