@@ -152,6 +152,21 @@ def _newline_of(text: str) -> str:
     return _CRLF if crlf > lf_only else _LF
 
 
+def _check_block(block: str) -> None:
+    """A block must be exactly one marker pair wrapping its content.
+
+    Anything else would leave the file malformed for the next run (and the
+    next run refuses malformed files), so it is a programming error here.
+    """
+    lines = block.split("\n")
+    try:
+        span = _find_block(block)
+    except ManagedBlockError as exc:
+        raise ValueError(f"not a managed block: {exc}") from None
+    if span is None or lines[0].strip() != BEGIN or lines[-1].strip() != END:
+        raise ValueError(f"not a managed block: it must start with {BEGIN} and end with {END}")
+
+
 def splice(original: str, block: str) -> str:
     """Put ``block`` into ``original``, touching nothing outside the markers.
 
@@ -161,10 +176,13 @@ def splice(original: str, block: str) -> str:
     the block is appended: the original is kept as an exact prefix, followed by
     a blank line separator when needed; the result ends with a newline only if
     the original did (or was empty). The block's line breaks follow the file's
-    (CRLF or LF). Raises :class:`ManagedBlockError` on malformed markers.
+    (CRLF or LF). Raises :class:`ManagedBlockError` on malformed markers in
+    ``original`` and ``ValueError`` if ``block`` is not one marker pair.
     """
+    body = block.replace("\r\n", "\n").strip("\n")
+    _check_block(body)
     nl = _newline_of(original)
-    body = block.replace("\r\n", "\n").strip("\n").replace("\n", nl)
+    body = body.replace("\n", nl)
     span = _find_block(original)
     if span is not None:
         start, end = span

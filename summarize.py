@@ -263,25 +263,44 @@ def _centroid(features: FloatArray, sentences: list[_Sentence]) -> FloatArray:
     return centroid
 
 
-def _mmr_order(features: FloatArray, sentences: list[_Sentence]) -> list[int]:
-    """All sentence indices in MMR order, near-duplicates of earlier picks removed."""
+_BULLET_COST = len("\n- ")  # each chosen sentence costs its text plus this
+
+
+def _select(features: FloatArray, sentences: list[_Sentence], max_sentences: int, room: int) -> list[_Sentence]:
+    """MMR choice of up to ``max_sentences`` sentences whose lines fit in ``room`` chars.
+
+    Only sentences that still fit compete at each step (room only shrinks, so
+    one that does not fit is dropped for good) and only sentences actually
+    chosen count as redundancy. If nothing fits at all, the most central
+    sentence is cut to fit, when that leaves a meaningful fragment.
+    """
     centroid = _centroid(features, sentences)
     norm = float(np.linalg.norm(centroid))
     relevance = features @ centroid / norm if norm > 0 else np.zeros(len(sentences))
-    similarity = features @ features.T
-    remaining = list(range(len(sentences)))
-    chosen: list[int] = []
     max_sim = np.zeros(len(sentences))
-    while remaining:
-        scores = relevance if not chosen else MMR_LAMBDA * relevance - (1 - MMR_LAMBDA) * max_sim
+    remaining = list(range(len(sentences)))
+    chosen: list[_Sentence] = []
+
+    def best_of(candidates: list[int], scores: FloatArray) -> int:
         # Rounding makes float noise irrelevant, so ties fall to (member id, position).
-        best = min(
-            remaining,
-            key=lambda i: (-round(float(scores[i]), 12), sentences[i].member_id, sentences[i].position),
+        return min(
+            candidates, key=lambda i: (-round(float(scores[i]), 12), sentences[i].member_id, sentences[i].position)
         )
-        chosen.append(best)
-        max_sim = np.maximum(max_sim, similarity[best])
-        remaining = [i for i in remaining if i != best and max_sim[i] < REDUNDANT_SIMILARITY]
+
+    while remaining and len(chosen) < max_sentences:
+        fitting = [i for i in remaining if _BULLET_COST + len(sentences[i].text) <= room]
+        if not fitting:
+            if not chosen and room - _BULLET_COST >= MIN_TRUNCATED_CHARS:
+                top = sentences[best_of(remaining, relevance)]
+                chosen.append(_Sentence(top.member_id, top.position, _truncate(top.text, room - _BULLET_COST)))
+            break
+        scores = relevance if not chosen else MMR_LAMBDA * relevance - (1 - MMR_LAMBDA) * max_sim
+        best = best_of(fitting, scores)
+        chosen.append(sentences[best])
+        room -= _BULLET_COST + len(sentences[best].text)
+        # One row of similarities per pick, not an n×n matrix: clusters can be large.
+        max_sim = np.maximum(max_sim, features @ features[best])
+        remaining = [i for i in fitting if i != best and max_sim[i] < REDUNDANT_SIMILARITY]
     return chosen
 
 
@@ -474,20 +493,8 @@ def summarize_cluster(
     candidates = _candidates(ordered, split)
     picked: list[_Sentence] = []
     if candidates and max_sentences > 0:
-        order = _mmr_order(_features(candidates, ordered, embed, _name_tokens(people)), candidates)
-        room = max_chars - len(header)
-        for index in order:
-            if len(picked) >= max_sentences:
-                break
-            sentence = candidates[index]
-            cost = len("\n- ") + len(sentence.text)
-            if cost <= room:
-                picked.append(sentence)
-                room -= cost
-            elif not picked and room - len("\n- ") >= MIN_TRUNCATED_CHARS:
-                text = _truncate(sentence.text, room - len("\n- "))
-                picked.append(_Sentence(sentence.member_id, sentence.position, text))
-                room -= len("\n- ") + len(text)
+        features = _features(candidates, ordered, embed, _name_tokens(people))
+        picked = _select(features, candidates, max_sentences, max_chars - len(header))
 
     when = {m.id: (_timestamp(m.event_at) if m.event_at else math.inf) for m in ordered}
     picked.sort(key=lambda s: (when[s.member_id], s.member_id, s.position))

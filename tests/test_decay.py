@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given
@@ -19,7 +19,7 @@ from decay import (
     strength_at,
 )
 
-T0 = datetime(2024, 3, 1, 3, 0, tzinfo=UTC)
+T0 = datetime(2024, 3, 1, 3, 0, tzinfo=timezone.utc)
 
 bases = st.floats(min_value=0.0, max_value=1.0)
 importances = st.floats(min_value=0.0, max_value=1.0)

@@ -136,11 +136,18 @@ def test_splice_preserves_everything_outside_the_block(
 
 
 def test_splice_append_separators() -> None:
-    assert splice("", "B") == "B\n"
-    assert splice("notes", "B") == "notes\n\nB"
-    assert splice("notes\n", "B") == "notes\n\nB\n"
-    assert splice("notes\n\n", "B") == "notes\n\nB\n"
-    assert splice("a\r\nb\r\n", "X\nY") == "a\r\nb\r\n\r\nX\r\nY\r\n"
+    b = f"{BEGIN}\nx\n{END}"
+    assert splice("", b) == b + "\n"
+    assert splice("notes", b) == "notes\n\n" + b
+    assert splice("notes\n", b) == "notes\n\n" + b + "\n"
+    assert splice("notes\n\n", b) == "notes\n\n" + b + "\n"
+    assert splice("a\r\nb\r\n", b) == "a\r\nb\r\n\r\n" + b.replace("\n", "\r\n") + "\r\n"
+
+
+@pytest.mark.parametrize("bad", ["no markers", f"{BEGIN}\nx", f"x\n{BEGIN}\n{END}", f"{BEGIN}\n{END}\n{BEGIN}\n{END}"])
+def test_splice_rejects_a_block_that_is_not_one_marker_pair(bad: str) -> None:
+    with pytest.raises(ValueError, match="not a managed block"):
+        splice("mine\n", bad)
 
 
 def test_splice_replaces_in_the_middle_and_keeps_crlf() -> None:
@@ -150,7 +157,8 @@ def test_splice_replaces_in_the_middle_and_keeps_crlf() -> None:
 
 def test_indented_marker_lines_are_markers_but_inline_mentions_are_not() -> None:
     original = f"see {BEGIN} in docs\n  {BEGIN}  \nold\n{END}\n"
-    assert splice(original, "NEW") == f"see {BEGIN} in docs\nNEW\n"
+    new = f"{BEGIN}\nnew\n{END}"
+    assert splice(original, new) == f"see {BEGIN} in docs\n{new}\n"
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import pytest
@@ -209,7 +209,7 @@ def test_people_from_recurring_capitalised_names() -> None:
 
 
 def test_date_span_mixes_naive_and_aware_and_missing() -> None:
-    aware = datetime(2023, 1, 2, 12, tzinfo=UTC)
+    aware = datetime(2023, 1, 2, 12, tzinfo=timezone.utc)
     naive = datetime(2023, 3, 1)
     members = [Member(1, "a b c d", aware), Member(2, "e f g h", None), Member(3, "i j k l", naive)]
     summary = summarize_cluster(members)
@@ -248,6 +248,19 @@ def test_budget_truncates_a_lone_long_sentence() -> None:
     assert len(summary.text) <= 200
     assert summary.sentences[0][1].endswith("…")
     assert summary.text.endswith(summary.sentences[0][1])
+
+
+def test_a_central_sentence_too_long_for_the_room_does_not_block_others() -> None:
+    members = [
+        Member(1, "Tea: " + "green tea sencha matcha tea " * 8 + "tea."),
+        Member(2, "Ana drinks green tea."),
+        Member(3, "Matcha tea is whisked."),
+    ]
+    full = summarize_cluster(members, max_sentences=1, max_chars=600)
+    assert full.sentences[0][0] == 1  # most central when it fits
+    tight = summarize_cluster(members, max_sentences=2, max_chars=len(full.text) - 10)
+    assert len(tight.text) <= len(full.text) - 10
+    assert [mid for mid, _ in tight.sentences] == [2, 3]
 
 
 def test_header_sheds_terms_when_budget_is_tiny() -> None:
