@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from importers import ImportFormatError, ImportReport, Record
-from importers import chatgpt
+from importers import ImportFormatError, ImportReport, Record, chatgpt
 
 FIX = Path(__file__).parent / "fixtures" / "chatgpt" / "conversations.json"
 ACTIVE = [

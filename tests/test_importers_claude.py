@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from importers import ImportReport
-from importers import claude
+from importers import ImportReport, claude
 
 FIX = Path(__file__).parent / "fixtures" / "claude" / "conversations.json"
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from importers import ImportReport, Record
-from importers import markdown
+from importers import ImportReport, Record, markdown
 
 NOTES = Path(__file__).parent / "fixtures" / "markdown" / "notes"
 

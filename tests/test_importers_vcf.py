@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from importers import ImportReport
-from importers import vcf
+from importers import ImportReport, vcf
 
 FIX = Path(__file__).parent / "fixtures" / "vcf" / "contacts.vcf"
 

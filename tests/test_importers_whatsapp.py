@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from importers import ImportFormatError, ImportReport, Record
-from importers import whatsapp
+from importers import ImportFormatError, ImportReport, Record, whatsapp
 
 FIX = Path(__file__).parent / "fixtures" / "whatsapp"
 
