@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""The demo: import a small sample the team wrote, then recall from it like an agent would.
+
+Runs the real CLI in subprocesses against a fresh memory file (demo/demo.db), using the
+local MiniLM model: nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DB = HERE / "demo.db"
+
+
+def mem(*args: str) -> dict:
+    """Run one CLI command and return its JSON envelope."""
+    proc = subprocess.run([sys.executable, str(ROOT / "mem.py"), "--db", str(DB), "--json", *args],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"demo failed: mem.py {' '.join(args)}: {proc.stdout or proc.stderr}")
+    return json.loads(proc.stdout)
+
+
+def main() -> None:
+    for p in DB.parent.glob(DB.name + "*"):
+        p.unlink()
+    imported = mem("import", "jsonl", str(HERE / "sample.jsonl"))["data"]
+    print(f"imported {imported['added']} memories from demo/sample.jsonl into {DB}")
+    again = mem("import", "jsonl", str(HERE / "sample.jsonl"))["data"]
+    print(f"re-import is idempotent: {again['added']} added, {again['duplicates']} already present\n")
+    stored = mem("store", "Oscar moved the weekly planning to Tuesdays", "--type", "semantic")["data"]
+    print(f"stored a new fact as #{stored['id']}\n")
+    for query in ("when does Oscar like to meet?", "error 0x8007045D", "how do I restart the gateway?",
+                  "what caused the outage in March?", "food allergies", "what happened on 12 March?"):
+        res = mem("recall", query, "-k", "3", "--no-touch")["data"]
+        print(f"recall {query!r}  ({res['count']} results)")
+        for r in res["results"]:
+            print(f"  #{r['id']:<3} {r['score']:.3f}  [{r['memory_type']}] {r['content'][:90]}")
+        print()
+    stats = mem("stats")["data"]
+    print(f"{stats['memories']} memories, {stats['vectors']} vectors, model {stats['embedding_model']}, "
+          f"{stats['size_bytes']:,} bytes on disk")
+    print(f"try it yourself:  python3 mem.py --db {DB.relative_to(ROOT)} recall \"deploy rules\"")
+
+
+if __name__ == "__main__":
+    main()
