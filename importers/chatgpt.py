@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +47,12 @@ def _accept(name: str) -> bool:
 def _when(value: Any) -> datetime | None:
     if isinstance(value, (int, float)) and value > 0:
         try:
-            return datetime.fromtimestamp(float(value), tz=UTC)
+            return datetime.fromtimestamp(float(value), tz=timezone.utc)
         except (OverflowError, OSError, ValueError):
             return None
     if isinstance(value, str) and value:
         try:
-            return datetime.fromisoformat(value)
+            return datetime.fromisoformat(value.replace("Z", "+00:00"))  # 3.10 rejects "Z"
         except ValueError:
             return None
     return None

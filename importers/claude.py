@@ -35,7 +35,7 @@ def _when(value: Any) -> datetime | None:
     if not isinstance(value, str) or not value:
         return None
     try:
-        return datetime.fromisoformat(value)
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))  # 3.10 rejects "Z"
     except ValueError:
         return None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import zipfile
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -37,9 +37,9 @@ def test_active_branch_and_skips() -> None:
     assert recs[0].ref == "chatgpt:conv-1:m-u1"
     assert recs[0].thread == "conv-1"
     assert recs[0].metadata["title"] == "Trip planning"
-    assert recs[0].event_at == datetime.fromtimestamp(1700000000.0, tz=UTC)
+    assert recs[0].event_at == datetime.fromtimestamp(1700000000.0, tz=timezone.utc)
     # null create_time falls back to the conversation's create_time
-    assert recs[3].event_at == datetime.fromtimestamp(1699999999.0, tz=UTC)
+    assert recs[3].event_at == datetime.fromtimestamp(1699999999.0, tz=timezone.utc)
     assert recs[5].metadata["images"] == ["file-service://file-abc"]
     assert [r.position for r in recs[:6]] == [0, 1, 2, 3, 4, 5]
     # no current_node: the leaf with the latest time would be "z", but it is its own child (cycle)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 from importers import ImportReport, claude
@@ -19,7 +19,7 @@ def test_sorted_messages_attachments_and_empty() -> None:
         "Assistant: Water them weekly.",
     ]
     assert [r.ref for r in recs] == ["claude:c-1:m1", "claude:c-1:m2", "claude:c-1:m3"]
-    assert recs[0].event_at == datetime(2024, 5, 1, 9, 59, 0, 500000, tzinfo=UTC)
+    assert recs[0].event_at == datetime(2024, 5, 1, 9, 59, 0, 500000, tzinfo=timezone.utc)
     assert recs[0].metadata["attachments"][0]["excerpt"] == "rows of kale"
     assert recs[0].metadata["title"] == "Garden"
     assert [r.position for r in recs] == [0, 1, 2]
