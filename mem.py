@@ -113,7 +113,45 @@ def _parse_date(value: str | None, field: str) -> Any:
 
 # --------------------------------------------------------------------------- the group
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+# Commands that live in their own modules, imported only when invoked so that the
+# cold start of `store`/`recall` never pays for them: name -> "module:attribute".
+LAZY_COMMANDS: dict[str, str] = {
+    "consolidate": "cli_consolidate:consolidate",
+    "clusters": "cli_consolidate:clusters",
+    "contradictions": "cli_consolidate:contradictions",
+    "link": "cli_graph:link",
+    "unlink": "cli_graph:unlink",
+    "graph": "cli_graph:graph",
+    "browse": "cli_graph:browse",
+    "brief": "cli_graph:brief",
+    "surface": "cli_graph:surface",
+    "share": "cli_share:share",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose extra commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | {n for n in LAZY_COMMANDS if self._available(n)})
+
+    @staticmethod
+    def _available(name: str) -> bool:
+        import importlib.util
+
+        return importlib.util.find_spec(LAZY_COMMANDS[name].split(":")[0]) is not None
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is not None or cmd_name not in LAZY_COMMANDS or not self._available(cmd_name):
+            return cmd
+        import importlib
+
+        module, attr = LAZY_COMMANDS[cmd_name].split(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--db", envvar="MEM_DB", type=click.Path(dir_okay=False), help="Memory file (default: user data dir; env MEM_DB).")
 @click.option("--json", "as_json", flag_value=True, default=None, help="JSON envelope output (default when stdout is not a terminal).")
 @click.option("--plain", "as_json", flag_value=False, help="Human output even when piped.")
@@ -428,38 +466,58 @@ def export(include_deleted: bool) -> None:
 
 # --------------------------------------------------------------------------- import
 
-@cli.group("import")
-def import_group() -> None:
-    """Import memories from files.
+IMPORT_FORMATS = ("jsonl", "whatsapp", "chatgpt", "claude", "markdown", "vcf")
+
+
+@cli.command("import")
+@click.argument("args", nargs=-1, required=True, metavar="[FORMAT] PATH")
+@click.option("--dry-run", is_flag=True, help="Parse and report what would be added; write nothing.")
+@click.option("--date-order", type=click.Choice(["dmy", "mdy", "ymd"]), help="WhatsApp: force the date order.")
+@click.option("--all-branches", is_flag=True, help="ChatGPT: keep edited/regenerated branches too.")
+@click.option("--thread", help="WhatsApp: name of the chat (default: from the file name).")
+@click.option("--no-episodes", is_flag=True, help="Do not group chat messages into episodes.")
+def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all_branches: bool, thread: str | None,
+               no_episodes: bool) -> None:
+    """Import chats, notes, contacts or JSON lines. Idempotent: re-imports add only what is new.
+
+    FORMAT is one of jsonl, whatsapp, chatgpt, claude, markdown, vcf; without it the
+    format is detected.
 
     \b
     Examples:
-      mem.py import jsonl memories.jsonl
       mem.py import whatsapp "WhatsApp Chat with Ana.zip"
-      mem.py import PATH             # format detected
-    """
-
-
-@import_group.command("jsonl")
-@click.argument("file", type=click.Path(dir_okay=False))
-def import_jsonl(file: str) -> None:
-    """Import JSON lines (keys are memory column names; `content` required). Idempotent.
-
-    \b
-    Example:
+      mem.py import chatgpt ~/Downloads/chatgpt-export.zip
+      mem.py import claude conversations.json
+      mem.py import markdown ~/agent/workspace
+      mem.py import vcf contacts.vcf
       mem.py import jsonl memories.jsonl
+      mem.py import ~/Downloads/export.zip --dry-run
     """
-    p = Path(file)
-    if not p.exists():
-        raise core.UserError(f"{file}: no such file")
+    import ingest
+
+    if len(args) == 2 and args[0] in IMPORT_FORMATS:
+        fmt: str | None = args[0]
+        target = args[1]
+    elif len(args) == 1:
+        fmt, target = None, args[0]
+    else:
+        raise click.UsageError(f"expected [FORMAT] PATH with FORMAT one of {', '.join(IMPORT_FORMATS)}")
+    p = Path(target).expanduser()
     s = _ctx().store(fast_start=False)
-    with progress_bar(None, "importing") as advance:
-        res = s.import_jsonl(p, progress=advance)
-    data = {"file": file, "format": "jsonl", "seen": res.seen, "added": res.added, "duplicates": res.duplicates}
-    if res.degraded:
-        data["degraded"] = res.degraded
-    emit(data, lambda: click.echo(f"{file}: {res.added} added, {res.duplicates} already present (of {res.seen})"),
-         [degraded_warning(res.degraded, s.degraded_reason)])
+    options = {"date_order": date_order, "all_branches": all_branches or None, "thread": thread}
+    with progress_bar(None, f"importing {p.name}") as advance:
+        summary = ingest.import_path(s, p, fmt, dry_run=dry_run, episodes=not no_episodes, progress=advance,
+                                     **options)
+    data = summary.to_dict()
+
+    def human() -> None:
+        click.echo(ingest.summary_line(summary))
+        for w in summary.warnings[:20]:
+            click.secho(f"  warning: {w}", fg="yellow", err=True)
+        if len(summary.warnings) > 20:
+            click.secho(f"  … {len(summary.warnings) - 20} more warnings (use --json to see all)", fg="yellow", err=True)
+
+    emit(data, human, [degraded_warning(summary.degraded, s.degraded_reason)])
 
 
 # --------------------------------------------------------------------------- entry point

@@ -1,0 +1,359 @@
+"""Engine side of imports: parser records → memories, aliases, episodes and edges.
+
+The parsers in ``importers/`` are pure and yield :class:`importers.Record`; this module
+decides how those become rows. An import runs in two passes over the file: the first
+parses everything without writing (so a truncated or malformed file fails before a
+single row lands, and ``--dry-run`` is exactly this pass), the second streams records
+into the store in batches keyed by ``(source, ref)``, so an import killed at any point
+and run again completes with zero duplicates.
+
+After the messages, episodes are formed per conversation (Nemori-style event
+segmentation without an LLM): consecutive messages split by a time gap, a drop in
+embedding similarity between neighbouring windows, or a size cap. An episode is a
+memory of its own, linked to its messages by ``part_of`` edges and to the next episode
+by a ``temporal`` edge.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from importers import ImportFormatError, ImportReport, Record
+from memory_core import MemoryStore, NewMemory, UserError, to_iso, utcnow, write_tx
+
+EPISODE_GAP = timedelta(minutes=45)  # a pause this long ends an episode (chat sessions)
+EPISODE_MAX = 25  # messages per episode at most
+EPISODE_MIN_FOR_SHIFT = 6  # never split on topic below this many messages
+TOPIC_WINDOW = 3  # messages per side compared for a topic shift
+TOPIC_SHIFT_COSINE = 0.35  # window-centroid similarity below this is a new topic
+EPISODE_TEXT_CHARS = 4000  # an episode's own text is capped; its members keep everything
+CONTEXT_WINDOW = 2  # neighbouring turns on each side indexed with a conversational memory
+CONTEXT_CHARS = 600  # cap of the neighbour text per memory
+
+
+@dataclass
+class ImportSummary:
+    """What an import did (the JSON ``data`` of ``mem.py import``)."""
+
+    file: str
+    format: str
+    variant: dict[str, Any] = field(default_factory=dict)
+    messages_seen: int = 0
+    memories_added: int = 0
+    skipped_duplicates: int = 0
+    skipped_system: int = 0
+    skipped_media: int = 0
+    skipped_empty: int = 0
+    episodes: int = 0
+    links: int = 0
+    aliases: int = 0
+    warnings: list[str] = field(default_factory=list)
+    dry_run: bool = False
+    degraded: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return asdict(self)
+
+
+_PHONE_CHARS = re.compile(r"[^\d+]")
+
+
+def normalise_alias(alias: str) -> str:
+    """Phone numbers compare by digits (with a leading +); names by case-folded text."""
+    stripped = alias.strip().lstrip("~").strip()
+    digits = _PHONE_CHARS.sub("", stripped)
+    if len(re.sub(r"\D", "", digits)) >= 6 and not re.search(r"[A-Za-z]", stripped):
+        return digits
+    return stripped.casefold()
+
+
+def load_aliases(store: MemoryStore) -> dict[str, str]:
+    """alias (normalised) → display name, from the store."""
+    return {normalise_alias(r[0]): r[1] for r in store.conn.execute("SELECT alias, name FROM aliases")}
+
+
+def _speaker_text(content: str, author: str | None) -> str:
+    if author and content.startswith(author + ": "):
+        return content[len(author) + 2:]
+    return content
+
+
+def to_new_memory(rec: Record, aliases: dict[str, str]) -> NewMemory:
+    """A parser record as a memory to write; authors known by alias get their name."""
+    author = rec.author
+    content = rec.content
+    meta = dict(rec.metadata)
+    if rec.links:
+        meta["links"] = [list(link) for link in rec.links]
+    if author:
+        known = aliases.get(normalise_alias(author))
+        if known and known != author:
+            meta["author_as_exported"] = author
+            content = f"{known}: {_speaker_text(content, author)}"
+            author = known
+    return NewMemory(
+        content=content, memory_type=rec.memory_type, source=rec.source, ref=rec.ref, tags=rec.tags,
+        metadata=meta, event_at=rec.event_at, author=author, thread=rec.thread, position=rec.position,
+    )
+
+
+def with_context(items: Iterator[NewMemory], window: int = CONTEXT_WINDOW) -> Iterator[NewMemory]:
+    """Attach neighbouring turns of the same thread to each conversational memory.
+
+    The keyword index then finds a reply ("Yes, last week!") through the question
+    before it; the memory's own text is still what recall returns. Items stream
+    through with a look-ahead of ``window``.
+    """
+    buf: deque[NewMemory] = deque()  # items waiting for their following turns
+    history: deque[NewMemory] = deque(maxlen=window)  # turns already emitted
+
+    def release() -> NewMemory:
+        cur = buf.popleft()
+        if cur.thread is not None:
+            before = [m.content for m in history if m.thread == cur.thread]
+            after = [m.content for m in list(buf)[:window] if m.thread == cur.thread]
+            cur.context = " ".join(before + after)[:CONTEXT_CHARS]
+        history.append(cur)
+        return cur
+
+    for item in items:
+        buf.append(item)
+        if len(buf) > window:
+            yield release()
+    while buf:
+        yield release()
+
+
+def _parse(path: Path, fmt: str, report: ImportReport, options: dict[str, Any]) -> Iterator[Record]:
+    from importers.detect import PARSERS
+
+    return PARSERS[fmt](path, report, **{k: v for k, v in options.items() if v is not None})
+
+
+def detect_format(path: Path) -> str:
+    """The importer for ``path`` (or a one-line error naming what was tried)."""
+    from importers.detect import detect
+
+    return detect(path)
+
+
+def import_path(
+    store: MemoryStore,
+    path: Path,
+    fmt: str | None = None,
+    *,
+    dry_run: bool = False,
+    episodes: bool = True,
+    progress: Callable[[int], None] | None = None,
+    set_total: Callable[[int], None] | None = None,
+    **options: Any,
+) -> ImportSummary:
+    """Import a chat export, notes folder or contacts file into ``store``."""
+    if not path.exists():
+        raise UserError(f"{path}: no such file or directory")
+    fmt = fmt or detect_format(path)
+    if fmt == "jsonl":
+        stats = store.import_jsonl(path, progress=progress)
+        return ImportSummary(file=str(path), format="jsonl", messages_seen=stats.seen, memories_added=stats.added,
+                             skipped_duplicates=stats.duplicates, degraded=stats.degraded)
+    # Pass 1: parse everything, write nothing. Bad input fails here, before any row lands.
+    report = ImportReport(file=str(path), format=fmt)
+    count = 0
+    try:
+        for _ in _parse(path, fmt, report, options):
+            count += 1
+    except ImportFormatError as exc:
+        raise UserError(str(exc)) from exc
+    summary = ImportSummary(file=str(path), format=fmt, variant=report.variant, messages_seen=report.messages_seen,
+                            skipped_system=report.skipped_system, skipped_media=report.skipped_media,
+                            skipped_empty=report.skipped_empty, warnings=report.warnings, dry_run=dry_run)
+    if dry_run:
+        summary.memories_added = _count_new(store, path, fmt, options)
+        summary.skipped_duplicates = count - summary.memories_added
+        return summary
+    if set_total:
+        set_total(count)
+
+    # Pass 2: stream into the store.
+    report2 = ImportReport(file=str(path), format=fmt)
+    aliases = load_aliases(store)
+    pending_links: list[tuple[str, str, str, str]] = []  # (source, ref, target_ref, edge_type)
+    new_aliases: dict[str, str] = {}
+
+    def gen() -> Iterator[NewMemory]:
+        for rec in _parse(path, fmt, report2, options):
+            if rec.aliases:
+                for alias, name in rec.aliases.items():
+                    new_aliases[alias] = name
+                    aliases[normalise_alias(alias)] = name
+            for target, edge in rec.links:
+                pending_links.append((rec.source, rec.ref, target, edge))
+            yield to_new_memory(rec, aliases)
+
+    def on_batch(written: list[tuple[NewMemory, int]]) -> None:
+        if new_aliases:
+            now = to_iso(utcnow())
+            for alias, name in new_aliases.items():
+                store.conn.execute(
+                    "INSERT INTO aliases(alias, name, kind, source, created_at) VALUES (?, ?, 'person', ?, ?) "
+                    "ON CONFLICT(alias) DO UPDATE SET name = excluded.name", (alias, name, fmt, now))
+            summary.aliases += len(new_aliases)
+            new_aliases.clear()
+
+    stats = store.store_many(with_context(gen()), progress=progress, on_batch=on_batch)
+    if new_aliases:  # aliases from records that were all duplicates
+        with write_tx(store.conn):
+            on_batch([])
+    summary.memories_added = stats.added
+    summary.skipped_duplicates = stats.duplicates
+    summary.degraded = stats.degraded
+    summary.links = _write_links(store, pending_links)
+    if episodes and fmt in ("whatsapp", "chatgpt", "claude"):
+        threads = {t for (t,) in store.conn.execute(
+            f"SELECT DISTINCT thread FROM memories WHERE id IN ({','.join('?' * len(stats.ids))})", stats.ids)
+        } if stats.ids else set()
+        for thread in sorted(t for t in threads if t):
+            summary.episodes += build_episodes(store, fmt, thread)
+    return summary
+
+
+def _count_new(store: MemoryStore, path: Path, fmt: str, options: dict[str, Any]) -> int:
+    """How many records of ``path`` a real import would add (dry run)."""
+    report = ImportReport(file=str(path), format=fmt)
+    new = 0
+    seen: set[tuple[str, str]] = set()
+    for rec in _parse(path, fmt, report, options):
+        key = (rec.source, rec.ref)
+        if key in seen:
+            continue
+        seen.add(key)
+        if not store.conn.execute("SELECT 1 FROM memories WHERE source = ? AND ref = ?", key).fetchone():
+            new += 1
+    return new
+
+
+def _write_links(store: MemoryStore, links: list[tuple[str, str, str, str]]) -> int:
+    if not links:
+        return 0
+    now = to_iso(utcnow())
+    added = 0
+    with write_tx(store.conn):
+        for source, ref, target, edge in links:
+            a = store.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", (source, ref)).fetchone()
+            b = store.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", (source, target)).fetchone()
+            if not a or not b or a[0] == b[0]:
+                continue
+            cur = store.conn.execute(
+                "INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at) "
+                "VALUES (?, ?, ?, 0.8, ?)", (a[0], b[0], edge, now))
+            added += cur.rowcount
+    return added
+
+
+def segment(times: list[datetime | None], vecs: Any | None) -> list[tuple[int, int]]:
+    """Split a thread's messages into episodes: [start, end) index ranges.
+
+    Boundaries: a gap ≥ EPISODE_GAP, a topic shift (the centroids of the TOPIC_WINDOW
+    messages before and after a point have cosine < TOPIC_SHIFT_COSINE, once the
+    episode has EPISODE_MIN_FOR_SHIFT messages), or EPISODE_MAX messages.
+    """
+    import numpy as np
+
+    n = len(times)
+    out: list[tuple[int, int]] = []
+    start = 0
+    for i in range(1, n + 1):
+        if i == n:
+            out.append((start, n))
+            break
+        size = i - start
+        t0, t1 = times[i - 1], times[i]
+        gap = t0 is not None and t1 is not None and t1 - t0 >= EPISODE_GAP
+        shift = False
+        if vecs is not None and size >= EPISODE_MIN_FOR_SHIFT and i + TOPIC_WINDOW <= n:
+            left = vecs[max(start, i - TOPIC_WINDOW): i].mean(axis=0)
+            right = vecs[i: i + TOPIC_WINDOW].mean(axis=0)
+            denom = float(np.linalg.norm(left) * np.linalg.norm(right)) or 1.0
+            shift = float(left @ right) / denom < TOPIC_SHIFT_COSINE
+        if gap or shift or size >= EPISODE_MAX:
+            out.append((start, i))
+            start = i
+    return out
+
+
+def build_episodes(store: MemoryStore, source: str, thread: str) -> int:
+    """Group a thread's messages not yet in an episode into episodes; return how many were made."""
+    rows = store.conn.execute(
+        """SELECT m.id, m.content, m.event_at, m.author, m.ref FROM memories m
+           WHERE m.thread = ? AND m.source = ? AND m.level = 0 AND m.status = 'active'
+             AND json_extract(m.metadata, '$.kind') IS NOT 'episode'
+             AND NOT EXISTS (SELECT 1 FROM associations a WHERE a.source_id = m.id AND a.edge_type = 'part_of')
+           ORDER BY m.event_at, m.position, m.id""",
+        (thread, source),
+    ).fetchall()
+    if len(rows) < 2:
+        return 0
+    ids = [r[0] for r in rows]
+    vec_map = store._vectors(ids)
+    import numpy as np
+
+    vecs = np.stack([vec_map[i] for i in ids]) if len(vec_map) == len(ids) else None
+    times = [datetime.fromisoformat(r[2]) if r[2] else None for r in rows]
+    made = 0
+    prev_episode = store.conn.execute(
+        """SELECT m.id FROM memories m WHERE m.thread = ? AND m.source = ? AND json_extract(m.metadata, '$.kind') = 'episode'
+           ORDER BY m.event_at DESC, m.id DESC LIMIT 1""", (thread, source)).fetchone()
+    prev_id = prev_episode[0] if prev_episode else None
+    now = to_iso(utcnow())
+    for start, end in segment(times, vecs):
+        members = rows[start:end]
+        if len(members) < 2:
+            continue
+        text = "\n".join(r[1] for r in members)
+        if len(text) > EPISODE_TEXT_CHARS:
+            text = text[:EPISODE_TEXT_CHARS] + "…"
+        people = sorted({r[3] for r in members if r[3]})
+        span = [members[0][2], members[-1][2]]
+        item = NewMemory(
+            content=text, memory_type="episodic", source=source, ref=f"episode:{members[0][4]}",
+            metadata={"kind": "episode", "members": len(members), "span": span, "participants": people},
+            event_at=times[start], thread=thread, author=None,
+        )
+        res = store.store_many([item])
+        if not res.ids:
+            continue
+        eid = res.ids[0]
+        with write_tx(store.conn):
+            for r in members:
+                store.conn.execute(
+                    "INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at) "
+                    "VALUES (?, ?, 'part_of', 1.0, ?)", (r[0], eid, now))
+            if prev_id is not None:
+                store.conn.execute(
+                    "INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at) "
+                    "VALUES (?, ?, 'temporal', 0.7, ?)", (prev_id, eid, now))
+        prev_id = eid
+        made += 1
+    return made
+
+
+def summary_line(s: ImportSummary) -> str:
+    """One human line for the end of an import."""
+    v = ", ".join(f"{k} {v}" for k, v in s.variant.items()) if s.variant else ""
+    verb = "would add" if s.dry_run else "added"
+    return (f"{s.file}: {s.format}{' (' + v + ')' if v else ''} — {s.messages_seen} messages seen, "
+            f"{verb} {s.memories_added}, {s.skipped_duplicates} duplicates, {s.skipped_system} system and "
+            f"{s.skipped_media} media lines skipped, {s.episodes} episodes, {len(s.warnings)} warnings")
+
+
+def dumps(summary: ImportSummary) -> str:
+    """The summary as JSON text."""
+    return json.dumps(summary.to_dict(), ensure_ascii=False, default=str)
