@@ -20,6 +20,10 @@ import click
 
 import memory_core as core
 
+# Run as a script, this module is __main__; command modules import it as `mem`, which
+# must be this same module object (one Ctx class, one set of helpers).
+sys.modules.setdefault("mem", sys.modules[__name__])
+
 EXIT_USAGE = 2
 
 
@@ -268,7 +272,9 @@ def _memory_table(results: list[core.Memory], explain: bool = False) -> Any:
 @cli.command()
 @click.argument("query")
 @click.option("-k", "k", type=click.IntRange(1, 1000), default=10, show_default=True, help="How many results.")
-@click.option("--strategy", type=click.Choice(core.STRATEGIES), default="hybrid", show_default=True)
+@click.option("--strategy", type=click.Choice(core.ALL_STRATEGIES), default="hybrid", show_default=True,
+              help="hybrid (default), keyword, vector; graph = multi-hop, activation = spreading activation, "
+                   "bridge = distant but connected.")
 @click.option("--type", "types", multiple=True, type=click.Choice(core.MEMORY_TYPES), help="Only this type (repeatable).")
 @click.option("--source", "sources", multiple=True, help="Only from this source (repeatable).")
 @click.option("--tag", "tags", multiple=True, help="Only with this tag (repeatable).")
@@ -278,8 +284,11 @@ def _memory_table(results: list[core.Memory], explain: bool = False) -> Any:
 @click.option("--raw", is_flag=True, help="QUERY is FTS5 syntax, passed through unescaped.")
 @click.option("--explain", is_flag=True, help="Show each signal: keyword rank, cosine, fusion, priors.")
 @click.option("--no-touch", is_flag=True, help="Do not reinforce what is returned.")
+@click.option("--shared", is_flag=True, help="Also search memories shared by partners (marked as such).")
+@click.option("--context", "with_context", is_flag=True, help="Attach each result's cluster, summary, siblings and links.")
 def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: tuple[str, ...], tags: tuple[str, ...],
-           since: str | None, until: str | None, include_archived: bool, raw: bool, explain: bool, no_touch: bool) -> None:
+           since: str | None, until: str | None, include_archived: bool, raw: bool, explain: bool, no_touch: bool,
+           shared: bool, with_context: bool) -> None:
     """Recall the memories most relevant to QUERY.
 
     \b
@@ -292,9 +301,18 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
     s = _ctx().store(fast_start=True)
     res = s.recall(query, k=k, strategy=strategy, types=types or None, sources=sources or None, tags=tags or None,
                    since=_parse_date(since, "--since"), until=_parse_date(until, "--until"),
-                   include_archived=include_archived, raw=raw, touch=not no_touch, explain=explain)
-    data: dict[str, Any] = {"query": query, "strategy": res.strategy, "count": len(res.results),
-                            "results": [m.to_dict() for m in res.results]}
+                   include_archived=include_archived, raw=raw, touch=not no_touch, explain=explain, shared=shared)
+    results = [m.to_dict() for m in res.results]
+    for r in results:
+        if r["source"].startswith(core.SHARED_SOURCE_PREFIX):
+            r["shared"] = True
+    if with_context:
+        import graph
+
+        contexts = graph.structural_context(s, [m.id for m in res.results])
+        for r in results:
+            r["context"] = contexts.get(r["id"])
+    data: dict[str, Any] = {"query": query, "strategy": res.strategy, "count": len(results), "results": results}
     if res.degraded:
         data["degraded"] = res.degraded
 

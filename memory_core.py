@@ -42,6 +42,12 @@ DIMS = 384
 
 MEMORY_TYPES = ("episodic", "semantic", "procedural")
 STRATEGIES = ("hybrid", "keyword", "vector")
+GRAPH_STRATEGIES = ("graph", "activation", "bridge")  # implemented in graph.py on top of hybrid seeds
+ALL_STRATEGIES = STRATEGIES + GRAPH_STRATEGIES
+SHARED_SOURCE_PREFIX = "shared:"  # memories received from a partner's bundle; excluded unless asked for
+HEBB_STEP = 0.05  # co-retrieval strengthens a 'reinforces' edge by this much per recall...
+HEBB_MAX = 0.8  # ...up to this weight (consolidate decays unused edges)
+HEBB_TOP = 5  # only the top results of a recall count as retrieved together
 MAX_CONTENT_BYTES = 1_000_000  # larger text needs --truncate: never a silent cut
 NEAR_DUP_COSINE = 0.95  # write-time near-duplicate threshold for facts and procedures
 BUSY_RETRY_SECONDS = 30.0  # on top of busy_timeout, for BEGIN IMMEDIATE under heavy contention
@@ -56,7 +62,7 @@ W_RECENCY = 0.0  # recency prior (off: hurt on conversational data where old tur
 FTS_WEIGHTS = (1.0, 0.5, 0.4, 0.25)  # bm25 column weights: content, tags, date_terms, context
 BIT_SCAN_MIN_ROWS = 20_000  # above this, vectors are searched 1-bit first, then re-ranked exactly
 BIT_OVERSAMPLE = 8  # coarse candidates per requested neighbour for the exact re-rank
-REINFORCE_BOOST = 0.1  # strength regained on access (decay clock restarts)
+from decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)  # noqa: E402
 
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are aren't as at be because been before being
@@ -787,9 +793,12 @@ class MemoryStore:
         until: datetime | None,
         include_archived: bool,
         alias: str = "m",
+        shared: bool = False,
     ) -> tuple[str, list[Any]]:
         clauses = [f"{alias}.status IN ('active', 'archived')" if include_archived else f"{alias}.status = 'active'"]
         args: list[Any] = []
+        if not shared:
+            clauses.append(f"{alias}.source NOT LIKE '{SHARED_SOURCE_PREFIX}%'")
         if not include_archived:
             clauses.append(f"{alias}.valid_to IS NULL")
         if types:
@@ -891,6 +900,8 @@ class MemoryStore:
         raw: bool = False,
         touch: bool = True,
         explain: bool = False,
+        shared: bool = False,
+        **graph_options: Any,
     ) -> RecallResult:
         """Ranked memories for ``query``.
 
@@ -899,13 +910,19 @@ class MemoryStore:
         cosine live on unrelated scales, so fusing them unnormalised is meaningless.
         """
         t0 = time.perf_counter()
+        if strategy in GRAPH_STRATEGIES:
+            import graph
+
+            return graph.recall(self, query, k=k, strategy=strategy, types=types, sources=sources, tags=tags,
+                                since=since, until=until, include_archived=include_archived, raw=raw, touch=touch,
+                                explain=explain, shared=shared, **graph_options)
         if strategy not in STRATEGIES:
-            raise UserError(f"--strategy must be one of {', '.join(STRATEGIES)} (got {strategy!r})")
+            raise UserError(f"--strategy must be one of {', '.join(ALL_STRATEGIES)} (got {strategy!r})")
         if not query or not query.strip():
             raise UserError("query is empty")
         if k < 1:
             raise UserError("-k must be at least 1")
-        where, args = self._filters_sql(types, sources, tags, since, until, include_archived)
+        where, args = self._filters_sql(types, sources, tags, since, until, include_archived, shared=shared)
         degraded = None
         pool = max(POOL, k * 3)
 
@@ -941,13 +958,32 @@ class MemoryStore:
         scored.sort(key=lambda m: (-(m.score or 0.0), m.id))
         results = scored[:k]
         if touch and results:
-            now = to_iso(utcnow())
-            with write_tx(self.conn):
-                for m in results:
-                    self._reinforce(m.id, now or "")
+            self.touch([m.id for m in results])
         took = (time.perf_counter() - t0) * 1000
         return RecallResult(query=query, strategy=strategy, results=results,
                             degraded=degraded or self._degraded_tag(), took_ms=took)
+
+    def touch(self, ids: list[int]) -> None:
+        """Reinforce memories a recall returned, and the co-retrieval edges among its top results.
+
+        Memories returned together strengthen a ``reinforces`` edge (Hebbian), by
+        ``HEBB_STEP`` per recall up to ``HEBB_MAX``; consolidate decays unused edges.
+        """
+        now = to_iso(utcnow()) or ""
+        top = ids[:HEBB_TOP]
+        with write_tx(self.conn):
+            for mid in ids:
+                self._reinforce(mid, now)
+            for i, a in enumerate(top):
+                for b in top[i + 1:]:
+                    lo, hi = min(a, b), max(a, b)
+                    self.conn.execute(
+                        """INSERT INTO associations(source_id, target_id, edge_type, weight, created_at, last_used_at)
+                           VALUES (?, ?, 'reinforces', ?, ?, ?)
+                           ON CONFLICT(source_id, target_id, edge_type) DO UPDATE
+                           SET weight = min(?, weight + ?), last_used_at = excluded.last_used_at""",
+                        (lo, hi, HEBB_STEP, now, now, HEBB_MAX, HEBB_STEP),
+                    )
 
     def _allowed(self, ids: list[int], where: str, args: list[Any]) -> set[int]:
         out: set[int] = set()

@@ -30,9 +30,9 @@ def main() -> None:
     for p in DB.parent.glob(DB.name + "*"):
         p.unlink()
     imported = mem("import", "jsonl", str(HERE / "sample.jsonl"))["data"]
-    print(f"imported {imported['added']} memories from demo/sample.jsonl into {DB}")
+    print(f"imported {imported['memories_added']} memories from demo/sample.jsonl into {DB}")
     again = mem("import", "jsonl", str(HERE / "sample.jsonl"))["data"]
-    print(f"re-import is idempotent: {again['added']} added, {again['duplicates']} already present\n")
+    print(f"re-import is idempotent: {again['memories_added']} added, {again['skipped_duplicates']} already present\n")
     stored = mem("store", "Oscar moved the weekly planning to Tuesdays", "--type", "semantic")["data"]
     print(f"stored a new fact as #{stored['id']}\n")
     for query in ("when does Oscar like to meet?", "error 0x8007045D", "how do I restart the gateway?",

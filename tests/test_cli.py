@@ -76,9 +76,9 @@ def test_export_import_jsonl_round_trip(tmp_path) -> None:
     f.write_text(exported)
     other = str(tmp_path / "new.db")
     first = envelope(run_cli("import", "jsonl", str(f), "--db", other))["data"]
-    assert (first["added"], first["duplicates"]) == (2, 0)
+    assert (first["memories_added"], first["skipped_duplicates"]) == (2, 0)
     again = envelope(run_cli("import", "jsonl", str(f), "--db", other))["data"]
-    assert (again["added"], again["duplicates"]) == (0, 2)
+    assert (again["memories_added"], again["skipped_duplicates"]) == (0, 2)
     assert run_cli("export", "--db", other).stdout == exported
 
 
