@@ -1,0 +1,198 @@
+"""Graph commands: link, unlink, graph (neighbourhood / export), browse, brief, surface.
+
+Loaded lazily by ``mem.py`` (``LAZY_COMMANDS``); all logic lives in ``graph.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+import graph as g
+from mem import _ctx, console, emit
+
+
+@click.command()
+@click.argument("source_id", type=int)
+@click.argument("target_id", type=int)
+@click.option("--type", "edge_type", type=click.Choice(g.EDGE_TYPES), default="explicit", show_default=True)
+@click.option("--weight", type=click.FloatRange(0, 1), default=0.8, show_default=True)
+def link(source_id: int, target_id: int, edge_type: str, weight: float) -> None:
+    """Link two memories (an explicit, causal, ... edge; re-linking updates the weight).
+
+    \b
+    Example:
+      mem.py link 12 40 --type causal --weight 0.9
+    """
+    data = g.link(_ctx().store(), source_id, target_id, edge_type, weight)
+    emit(data, lambda: click.echo(f"linked #{source_id} -[{edge_type} {weight}]-> #{target_id}"))
+
+
+@click.command()
+@click.argument("source_id", type=int)
+@click.argument("target_id", type=int)
+@click.option("--type", "edge_type", type=click.Choice(g.EDGE_TYPES), default=None, help="Only this edge type.")
+def unlink(source_id: int, target_id: int, edge_type: str | None) -> None:
+    """Remove the edges between two memories (both directions).
+
+    \b
+    Example:
+      mem.py unlink 12 40 --type causal
+    """
+    data = g.unlink(_ctx().store(), source_id, target_id, edge_type)
+    emit(data, lambda: click.echo(f"removed {data['removed']} edge(s) between #{source_id} and #{target_id}"))
+
+
+class DefaultGroup(click.Group):
+    """A group whose first argument, when not a subcommand, goes to the default one.
+
+    ``graph 12 --hops 2`` is ``graph show 12 --hops 2``; ``graph export ...`` stays.
+    """
+
+    default_command = "show"
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = [self.default_command, *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=DefaultGroup)
+def graph() -> None:
+    """The association graph: a memory's neighbourhood, or an export.
+
+    \b
+    Examples:
+      mem.py graph 12 --hops 2
+      mem.py graph export --format dot > memory.dot
+      mem.py graph export --format graphml --around 12 --hops 2
+    """
+
+
+def _tree(data: dict[str, Any]) -> None:
+    from rich.tree import Tree
+
+    nodes = {n["id"]: n for n in data["nodes"]}
+    kids: dict[int | None, list[int]] = {}
+    for n in data["nodes"]:
+        kids.setdefault(n["parent"], []).append(n["id"])
+    via: dict[tuple[int, int], str] = {}
+    for e in data["edges"]:
+        via[(e["source"], e["target"])] = f"{e['type']} {e['weight']}"
+        via.setdefault((e["target"], e["source"]), f"{e['type']} {e['weight']} ←")
+
+    def label(i: int, parent: int | None) -> str:
+        n = nodes[i]
+        text = n["content"] if len(n["content"]) <= 90 else n["content"][:90] + "…"
+        edge = f"[dim]({via.get((parent, i), 'link')})[/dim] " if parent is not None else ""
+        return f"{edge}[cyan]#{i}[/cyan] {text}"
+
+    root = data["root"]
+    tree = Tree(label(root, None))
+
+    def grow(t: Any, i: int) -> None:
+        for c in kids.get(i, []):
+            grow(t.add(label(c, i)), c)
+
+    grow(tree, root)
+    console().print(tree)
+    if data["truncated"]:
+        click.echo("(truncated)")
+
+
+@graph.command("show")
+@click.argument("memory_id", type=int)
+@click.option("--hops", type=click.IntRange(0, 6), default=1, show_default=True)
+@click.option("--limit", type=click.IntRange(1, 10_000), default=200, show_default=True, help="At most this many nodes.")
+def show(memory_id: int, hops: int, limit: int) -> None:
+    """A memory's neighbourhood: a tree for people, nodes and edges as JSON for agents."""
+    data = g.neighbourhood(_ctx().store(), memory_id, hops=hops, limit=limit)
+    emit(data, lambda: _tree(data))
+
+
+@graph.command("export")
+@click.option("--format", "fmt", type=click.Choice(("dot", "graphml", "json")), default="json", show_default=True)
+@click.option("--around", type=int, default=None, help="Only the neighbourhood of this memory.")
+@click.option("--hops", type=click.IntRange(0, 6), default=2, show_default=True, help="With --around: how far.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to a file instead of stdout.")
+def export_cmd(fmt: str, around: int | None, hops: int, output: str | None) -> None:
+    """Export the graph (or a neighbourhood) as DOT, GraphML or JSON, raw on stdout."""
+    text = g.export(_ctx().store(), fmt, around=around, hops=hops)
+    if output:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+@click.command()
+@click.argument("cluster_id", type=int, required=False)
+@click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True)
+def browse(cluster_id: int | None, limit: int) -> None:
+    """Browse the cluster hierarchy: roots, or one cluster's parent, children and members.
+
+    \b
+    Examples:
+      mem.py browse
+      mem.py browse 7
+    """
+    data = g.browse(_ctx().store(), cluster_id, limit)
+
+    def human() -> None:
+        c = data["cluster"]
+        if c is None:
+            if not data["roots"]:
+                click.echo("no clusters yet (run `mem.py consolidate`)")
+            for r in data["roots"]:
+                s = (r["summary"] or {}).get("content", "")
+                click.echo(f"[{r['id']}] L{r['level']} {r['label'] or ''} ({r['member_count']} members) {s[:80]}")
+            return
+        click.echo(f"cluster {c['id']} L{c['level']} {c['label'] or ''} — {c['member_count']} members")
+        if c["summary"]:
+            click.echo(f"  summary #{c['summary']['id']}: {c['summary']['content']}")
+        if c["parent"]:
+            click.echo(f"  parent: [{c['parent']['id']}] {c['parent']['label'] or ''}")
+        for ch in c["children"]:
+            click.echo(f"  child: [{ch['id']}] {ch['label'] or ''} ({ch['member_count']})")
+        for m in c["members"]:
+            click.echo(f"  #{m['id']} {m['content'][:100]}")
+
+    emit(data, human)
+
+
+@click.command()
+@click.option("--budget", type=click.IntRange(1, 1_000_000), default=2000, show_default=True, help="Tokens at most.")
+def brief(budget: int) -> None:
+    """A session-start briefing within a token budget: pinned facts, open contradictions,
+    then what matters most now (personalised PageRank, recency, access, importance).
+
+    \b
+    Example:
+      mem.py brief --budget 2000
+    """
+    data = g.brief(_ctx().store(), budget)
+    emit(data, lambda: click.echo(data["text"]))
+
+
+@click.command()
+@click.argument("utterance")
+@click.option("-k", "k", type=click.IntRange(1, 100), default=g.SURFACE_K, show_default=True)
+def surface(utterance: str, k: int) -> None:
+    """Memories related to UTTERANCE that it does not already mention.
+
+    \b
+    Example:
+      mem.py surface "we could ask Ana about the Lisbon trip"
+    """
+    data = g.surface(_ctx().store(), utterance, k)
+
+    def human() -> None:
+        if not data["results"]:
+            click.echo("nothing to surface")
+        for r in data["results"]:
+            click.echo(f"#{r['id']} ({r['score']:.2f}, via {r['via']}) {r['content'][:160]}")
+
+    emit(data, human)

@@ -1,0 +1,882 @@
+"""The association graph in use: multi-hop recall, spreading activation, navigation,
+session briefing and proactive surfacing.
+
+Everything here reads the ``associations`` / ``clusters`` / ``cluster_members`` tables
+that imports and ``consolidate`` build, on top of the engine's hybrid recall. Edges
+are treated as undirected for traversal (a ``part_of`` edge leads from a message to its
+episode and back to the episode's other messages); the stored direction is kept in
+explanations, exports and ``--context`` links.
+
+Strategies (``MemoryStore.recall(..., strategy=...)`` dispatches here):
+
+* ``graph`` — multi-hop: hybrid seeds, expanded through edges of weight
+  ≥ ``EDGE_THRESHOLD`` for up to ``HOPS`` hops; a reached memory's relevance is the best
+  ``seed score × Π edge weights × HOP_DECAY^hops`` over its paths; at most
+  ``FANOUT_CAP`` edges (the strongest) are followed out of any memory.
+* ``activation`` — spreading activation with lateral inhibition (see
+  :func:`spread_activation`).
+* ``bridge`` — distant but connected: memories the activation reaches that are *not*
+  similar to the query (creative mode).
+
+Episode memories (``metadata.kind == 'episode'``, made by imports) are hubs: they
+are traversed but not returned by graph strategies unless ``hubs=True``, because
+an episode's text is the concatenation of the very messages the walk reaches
+through it — returning both is redundancy, not recall.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import memory_core as core
+from memory_core import Memory, MemoryStore, NotFound, RecallResult, UserError
+
+# --------------------------------------------------------------------------- constants
+# Tuned on the LoCoMo dev conversations (bench/locomo_graph.py), where edges come from
+# the import path: temporal edges between consecutive turns, part_of to episodes,
+# semantic kNN edges. Values that the bench found flat are set to the simpler choice.
+
+EDGE_TYPES = ("temporal", "semantic", "causal", "explicit", "part_of", "derived_from", "contradicts",
+              "supersedes", "reinforces")
+SEED_K = 30  # hybrid candidates that seed the graph: wider than k so the walk can re-rank them
+EDGE_THRESHOLD = 0.3  # edges weaker than this are noise (weak co-retrieval, distant kNN): never followed
+HOPS = 2  # default hops for `graph` and iterations for `activation`; 3 floods, 1 barely moves
+HOP_DECAY = 0.5  # relevance kept per hop in multi-hop expansion: a 2-hop memory needs strong edges to rank
+FANOUT_CAP = 25  # edges followed out of one memory (the strongest): an episode of 25 turns, not a hub of 10k
+ACT_DECAY = 0.6  # spreading activation: fraction passed across an edge of weight 1
+FANOUT_POWER = 0.5  # spread is divided by fan_out ** FANOUT_POWER (1 = plain division; 0.5 = √, see bench)
+FIRE_MIN = 0.05  # memories below this activation do not fire: keeps the walk local and fast
+INHIBITION = 0.5  # lateral inhibition strength β in [0, 1]: 0 off, 1 silences the weakest group
+INHIBITION_TOP = 3  # a group's strength is the sum of its top-N activations (one lucky member is not a topic)
+BRIDGE_MAX_COS = 0.35  # bridge: memories more similar than this to the query are "direct", not bridges
+# Edge types scale the weight they carry: a contradiction is a link, but not a reason to
+# believe the neighbour is relevant; a supersession points at an older version.
+EDGE_TYPE_FACTOR = {"temporal": 1.0, "semantic": 1.0, "causal": 1.0, "explicit": 1.0, "part_of": 1.0,
+                    "derived_from": 0.9, "contradicts": 0.3, "supersedes": 0.5, "reinforces": 1.0}
+
+# brief
+BRIEF_POOL = 2000  # candidates by prior (importance, recency, access) that PageRank re-ranks
+PAGERANK_DAMPING = 0.85  # standard; the restart mass goes to the personalisation vector
+PAGERANK_ITERS = 30  # power iterations (converges to ~1e-4 on the bench graph)
+RECENCY_HALF_LIFE_DAYS = 14.0  # a memory touched two weeks ago counts half as "current"
+W_PAGERANK, W_RECENCY, W_ACCESS, W_IMPORTANCE = 0.35, 0.3, 0.15, 0.2  # brief ranking weights (sum 1)
+BRIEF_MAX_CHARS = 300  # a briefing line shows at most this much of a memory
+CHARS_PER_TOKEN_SAFE = 3.0  # fallback token estimate when no tokenizer: over-counts, so never over budget
+
+# surface
+SURFACE_STATED_COVERAGE = 0.8  # a memory whose content words are ≥ 80% in the utterance is already said
+SURFACE_STATED_COS = 0.92  # ...or whose embedding is this close to the utterance's
+MMR_LAMBDA = 0.7  # relevance vs novelty in MMR: mostly relevant, but no two near-copies
+SURFACE_K = 5
+
+_STRATEGIES = ("graph", "activation", "bridge")
+
+
+# --------------------------------------------------------------------------- adjacency
+
+@dataclass
+class Adjacency:
+    """Lazy undirected view of ``associations``: neighbours fetched per frontier."""
+
+    store: MemoryStore
+    threshold: float = EDGE_THRESHOLD
+    fanout_cap: int = FANOUT_CAP
+    include_archived: bool = False
+    cache: dict[int, list[tuple[int, float, str]]] = field(default_factory=dict)
+    fan: dict[int, int] = field(default_factory=dict)
+
+    def neighbours(self, ids: Iterable[int]) -> dict[int, list[tuple[int, float, str]]]:
+        """``{id: [(neighbour, effective weight, edge type), ...]}``, strongest first, capped.
+
+        Effective weight = stored weight × ``EDGE_TYPE_FACTOR``; edges below the
+        threshold are dropped; dead (deleted, or archived unless asked) neighbours too.
+        The full qualifying fan-out (before the cap) is kept in ``self.fan``.
+        """
+        todo = [i for i in ids if i not in self.cache]
+        if todo:
+            found: dict[int, dict[int, tuple[float, str]]] = {i: {} for i in todo}
+            conn = self.store.conn
+            for start in range(0, len(todo), 500):
+                chunk = todo[start:start + 500]
+                q = ",".join("?" * len(chunk))
+                for col, other in (("source_id", "target_id"), ("target_id", "source_id")):
+                    sql = (f"SELECT {col}, {other}, edge_type, weight FROM associations "
+                           f"WHERE {col} IN ({q}) AND weight >= ?")
+                    for a, b, et, w in conn.execute(sql, [*chunk, self.threshold]):
+                        ew = float(w) * EDGE_TYPE_FACTOR.get(et, 1.0)
+                        if ew < self.threshold:
+                            continue
+                        prev = found[a].get(b)
+                        if prev is None or ew > prev[0]:
+                            found[a][b] = (ew, et)
+            live = _live(self.store, {b for d in found.values() for b in d}, self.include_archived)
+            for a, d in found.items():
+                nb = sorted(((b, w, et) for b, (w, et) in d.items() if b in live), key=lambda x: (-x[1], x[0]))
+                self.fan[a] = len(nb)
+                self.cache[a] = nb[:self.fanout_cap]
+        return {i: self.cache[i] for i in ids}
+
+
+def _live(store: MemoryStore, ids: Iterable[int], include_archived: bool) -> set[int]:
+    ids = list(ids)
+    status = "('active', 'archived')" if include_archived else "('active')"
+    out: set[int] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        q = ",".join("?" * len(chunk))
+        out |= {int(r[0]) for r in store.conn.execute(
+            f"SELECT id FROM memories WHERE id IN ({q}) AND status IN {status}", chunk)}
+    return out
+
+
+def _hubs(store: MemoryStore, ids: Iterable[int]) -> set[int]:
+    """Episode memories among ``ids`` (structural hubs)."""
+    ids = list(ids)
+    out: set[int] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        q = ",".join("?" * len(chunk))
+        out |= {int(r[0]) for r in store.conn.execute(
+            f"SELECT id FROM memories WHERE id IN ({q}) AND json_extract(metadata, '$.kind') = 'episode'", chunk)}
+    return out
+
+
+# --------------------------------------------------------------------------- strategies
+
+@dataclass
+class Activation:
+    """Result of a walk: scores, the seeds' own scores, and best paths for ``--explain``."""
+
+    score: dict[int, float]
+    seed: dict[int, float]
+    path: dict[int, list[dict[str, Any]]]
+    group: dict[int, str] = field(default_factory=dict)
+    inhibited: dict[int, float] = field(default_factory=dict)
+
+
+def multihop(adj: Adjacency, seeds: dict[int, float], hops: int = HOPS, decay: float = HOP_DECAY) -> Activation:
+    """Best-path relevance: ``seed × Π(edge weight) × decay^hops``, max over paths, ≤ ``hops`` hops."""
+    score = dict(seeds)
+    path: dict[int, list[dict[str, Any]]] = {s: [{"id": s}] for s in seeds}
+    frontier = set(seeds)
+    for _ in range(max(0, hops)):
+        nbrs = adj.neighbours(sorted(frontier))
+        nxt: set[int] = set()
+        for u in sorted(frontier):
+            for v, w, et in nbrs[u]:
+                x = score[u] * w * decay
+                if x > score.get(v, 0.0) + 1e-12:
+                    score[v] = x
+                    path[v] = path[u] + [{"id": v, "edge": et, "weight": round(w, 3)}]
+                    nxt.add(v)
+        frontier = {v for v in nxt if score[v] >= FIRE_MIN}
+        if not frontier:
+            break
+    return Activation(score=score, seed=dict(seeds), path=path)
+
+
+def competing_groups(store: MemoryStore, ids: Iterable[int], adj: Adjacency | None = None) -> dict[int, str]:
+    """The group each memory competes in for lateral inhibition.
+
+    1. its finest active cluster (``cluster_members``; lowest level, then highest similarity);
+    2. else the episode it is ``part_of`` (what an import builds: a conversation stretch);
+    3. else its thread (conversation, note file);
+    4. else itself (no competitor: a lone memory is never suppressed by grouping).
+    """
+    ids = sorted(set(ids))
+    out: dict[int, str] = {}
+    conn = store.conn
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        q = ",".join("?" * len(chunk))
+        for mid, cid in conn.execute(
+            f"""SELECT cm.memory_id, cm.cluster_id FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
+                WHERE cm.memory_id IN ({q}) AND c.status = 'active'
+                ORDER BY c.level DESC, coalesce(cm.similarity, 0) ASC""", chunk):
+            out[int(mid)] = f"cluster:{cid}"  # last write wins: lowest level, best similarity
+        rest = [i for i in chunk if i not in out]
+        if rest:
+            q2 = ",".join("?" * len(rest))
+            for mid, eid in conn.execute(
+                f"SELECT source_id, max(target_id) FROM associations WHERE source_id IN ({q2}) AND edge_type = 'part_of' "
+                f"GROUP BY source_id", rest):
+                out[int(mid)] = f"episode:{eid}"
+        rest = [i for i in chunk if i not in out]
+        if rest:
+            q3 = ",".join("?" * len(rest))
+            for mid, thread, kind in conn.execute(
+                f"SELECT id, thread, json_extract(metadata, '$.kind') FROM memories WHERE id IN ({q3})", rest):
+                if kind == "episode":
+                    out[int(mid)] = f"episode:{mid}"  # an episode competes with its own members
+                elif thread:
+                    out[int(mid)] = f"thread:{thread}"
+    for i in ids:
+        out.setdefault(i, f"memory:{i}")
+    return out
+
+
+def inhibit(act: dict[int, float], seeds: dict[int, float], groups: dict[int, str],
+            beta: float = INHIBITION) -> dict[int, float]:
+    """Lateral inhibition: suppress activation of weaker groups relative to the strongest.
+
+    A group's strength S_g is the sum of its ``INHIBITION_TOP`` highest activations;
+    each memory's activation is multiplied by ``1 − β·(1 − S_g / S_max)``, so the
+    leading group is untouched and a group half as strong loses ``β/2``. Max-merge
+    still holds afterwards: a seed never drops below its own recall score. Returns the
+    multiplier applied per memory.
+    """
+    if beta <= 0 or not act:
+        return {}
+    members: dict[str, list[float]] = {}
+    for i, a in act.items():
+        members.setdefault(groups.get(i, f"memory:{i}"), []).append(a)
+    strength = {g: sum(sorted(v, reverse=True)[:INHIBITION_TOP]) for g, v in members.items()}
+    top = max(strength.values())
+    if top <= 0:
+        return {}
+    factor: dict[int, float] = {}
+    for i in list(act):
+        f = 1.0 - beta * (1.0 - strength[groups.get(i, f"memory:{i}")] / top)
+        factor[i] = f
+        act[i] = max(act[i] * f, seeds.get(i, 0.0))
+    return factor
+
+
+def spread_activation(adj: Adjacency, seeds: dict[int, float], iterations: int = HOPS, decay: float = ACT_DECAY,
+                      fanout_power: float = FANOUT_POWER, inhibition: float = INHIBITION,
+                      groups: dict[int, str] | None = None) -> Activation:
+    """Spreading activation with max-merge and lateral inhibition.
+
+    ``a₀`` = seed scores. Each of ``iterations`` rounds, every memory with
+    ``a ≥ FIRE_MIN`` sends ``a(u) × w(u,v) × decay / fan_out(u) ** fanout_power`` to
+    each of its (≤ ``FANOUT_CAP``) neighbours; the receiver keeps the max of what it
+    had and what it receives (max-merge: activation never accumulates over paths, and a
+    seed never drops below its own score). After each round the competing groups
+    (:func:`competing_groups`) inhibit each other (:func:`inhibit`). ``groups`` may be
+    given (tests); otherwise it is looked up as memories become active.
+    """
+    act = dict(seeds)
+    path: dict[int, list[dict[str, Any]]] = {s: [{"id": s}] for s in seeds}
+    group_of: dict[int, str] = dict(groups or {})
+    factors: dict[int, float] = {}
+    for _ in range(max(0, iterations)):
+        firing = sorted(u for u, a in act.items() if a >= FIRE_MIN)
+        nbrs = adj.neighbours(firing)
+        new = dict(act)
+        for u in firing:
+            fan = max(1, adj.fan.get(u, len(nbrs[u])))
+            out = act[u] * decay / (fan ** fanout_power)
+            for v, w, et in nbrs[u]:
+                x = out * w
+                if x > new.get(v, 0.0) + 1e-12:
+                    new[v] = x
+                    path[v] = path[u] + [{"id": v, "edge": et, "weight": round(w, 3)}]
+        act = new
+        if inhibition > 0:
+            if groups is None:
+                missing = [i for i in act if i not in group_of]
+                if missing:
+                    group_of.update(competing_groups(adj.store, missing))
+            factors = inhibit(act, seeds, group_of, inhibition)
+    return Activation(score=act, seed=dict(seeds), path=path, group=group_of, inhibited=factors)
+
+
+def seed_scores(store: MemoryStore, query: str, seed_k: int, **filters: Any) -> tuple[dict[int, float], str | None]:
+    """Hybrid recall scores of the top ``seed_k``, scaled so the best seed is 1."""
+    res = store.recall(query, k=seed_k, strategy="hybrid", touch=False, **filters)
+    if not res.results:
+        return {}, res.degraded
+    top = max((m.score or 0.0) for m in res.results) or 1.0
+    return {m.id: max(0.0, (m.score or 0.0) / top) for m in res.results}, res.degraded
+
+
+def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activation", *,
+           types: Iterable[str] | None = None, sources: Iterable[str] | None = None,
+           tags: Iterable[str] | None = None, since: datetime | None = None, until: datetime | None = None,
+           include_archived: bool = False, raw: bool = False, touch: bool = True, explain: bool = False,
+           shared: bool = False, seed_k: int = SEED_K, hops: int = HOPS, threshold: float = EDGE_THRESHOLD,
+           decay: float | None = None, fanout_power: float = FANOUT_POWER, fanout_cap: int = FANOUT_CAP,
+           inhibition: float = INHIBITION, hubs: bool = False, **unknown: Any) -> RecallResult:
+    """Graph-aware recall (``graph`` / ``activation`` / ``bridge``), same contract as ``MemoryStore.recall``.
+
+    The keyword options after ``shared`` are the graph knobs (defaults: module constants);
+    results obey the same filters as hybrid recall.
+    """
+    import time
+
+    t0 = time.perf_counter()
+    if unknown:
+        raise UserError(f"unknown graph option(s): {', '.join(sorted(unknown))}")
+    if strategy not in _STRATEGIES:
+        raise UserError(f"--strategy must be one of {', '.join(core.ALL_STRATEGIES)} (got {strategy!r})")
+    if k < 1:
+        raise UserError("-k must be at least 1")
+    filters: dict[str, Any] = dict(types=types, sources=sources, tags=tags, since=since, until=until,
+                                   include_archived=include_archived, raw=raw, shared=shared)
+    seeds, degraded = seed_scores(store, query, max(seed_k, k), **filters)
+    adj = Adjacency(store, threshold=threshold, fanout_cap=fanout_cap, include_archived=include_archived)
+    if strategy == "graph":
+        walk = multihop(adj, seeds, hops=hops, decay=HOP_DECAY if decay is None else decay)
+    else:
+        walk = spread_activation(adj, seeds, iterations=hops, decay=ACT_DECAY if decay is None else decay,
+                                 fanout_power=fanout_power, inhibition=inhibition if strategy == "activation" else 0.0)
+    ranked = dict(walk.score)
+    cos: dict[int, float] = {}
+    if strategy == "bridge":
+        ranked, cos = _bridge_scores(store, query, walk)
+    where, args = store._filters_sql(types, sources, tags, since, until, include_archived, shared=shared)
+    allowed = store._allowed(list(ranked), where, args)
+    if not hubs:
+        allowed -= _hubs(store, allowed)
+    order = sorted((i for i in ranked if i in allowed), key=lambda i: (-ranked[i], i))[:k]
+    rows = store._rows(order)
+    results: list[Memory] = []
+    for i in order:
+        m = rows[i]
+        m.score = round(ranked[i], 6)
+        if explain:
+            p = walk.path.get(i, [{"id": i}])
+            m.explain = {"strategy": strategy, "seed_score": round(walk.seed[i], 4) if i in walk.seed else None,
+                         "activation": round(walk.score.get(i, 0.0), 4), "hops": len(p) - 1,
+                         "path": " → ".join(f"#{s['id']}" if "edge" not in s else f"({s['edge']} {s['weight']}) #{s['id']}"
+                                            for s in p),
+                         "path_steps": p}
+            if walk.group:
+                m.explain["group"] = walk.group.get(i)
+                if i in walk.inhibited:
+                    m.explain["inhibition"] = round(walk.inhibited[i], 4)
+            if i in cos:
+                m.explain["cosine"] = round(cos[i], 4)
+        results.append(m)
+    if touch and results:
+        store.touch([m.id for m in results])
+    return RecallResult(query=query, strategy=strategy, results=results, degraded=degraded,
+                        took_ms=(time.perf_counter() - t0) * 1000)
+
+
+def _bridge_scores(store: MemoryStore, query: str, walk: Activation) -> tuple[dict[int, float], dict[int, float]]:
+    """Bridges: reached through the graph (not seeds) and unlike the query.
+
+    score = activation × (1 − cos⁺/BRIDGE_MAX_COS); memories with cosine ≥ BRIDGE_MAX_COS
+    are direct matches and excluded. Degraded (no vectors): plain non-seed activation.
+    """
+    cand = [i for i in walk.score if i not in walk.seed]
+    vec = store._embed_or_none([query])
+    if vec is None:
+        return {i: walk.score[i] for i in cand}, {}
+    cos = store._cosines(vec[0], cand)
+    out = {}
+    for i in cand:
+        c = max(0.0, cos.get(i, 0.0))
+        if c < BRIDGE_MAX_COS:
+            out[i] = walk.score[i] * (1.0 - c / BRIDGE_MAX_COS)
+    return out, cos
+
+
+# --------------------------------------------------------------------------- structure
+
+def structural_context(store: MemoryStore, ids: list[int], max_siblings: int = 5,
+                       max_links: int = 10) -> dict[int, dict[str, Any]]:
+    """Per memory: its cluster (with parent and summary), siblings and typed links.
+
+    ``{id: {"cluster": {...} | None, "episode": {...} | None, "siblings": [ids],
+    "links": [{"id", "type", "weight", "direction"}]}}`` — enough for an agent to
+    navigate one step at a time (``mem.py graph ID``, ``mem.py browse CLUSTER``).
+    """
+    conn = store.conn
+    out: dict[int, dict[str, Any]] = {}
+    for mid in ids:
+        ctx: dict[str, Any] = {"cluster": None, "episode": None, "siblings": [], "links": []}
+        row = conn.execute(
+            """SELECT c.id, c.level, c.label, c.parent_id, c.summary_memory_id, c.member_count
+               FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
+               WHERE cm.memory_id = ? AND c.status = 'active' ORDER BY c.level ASC LIMIT 1""", (mid,)).fetchone()
+        if row:
+            cl: dict[str, Any] = {"id": row[0], "level": row[1], "label": row[2], "parent_id": row[3],
+                                  "member_count": row[5], "summary": _summary(store, row[4])}
+            if row[3] is not None:
+                p = conn.execute("SELECT id, label, summary_memory_id FROM clusters WHERE id = ?", (row[3],)).fetchone()
+                if p:
+                    cl["parent"] = {"id": p[0], "label": p[1], "summary": _summary(store, p[2])}
+            ctx["cluster"] = cl
+            ctx["siblings"] = [int(r[0]) for r in conn.execute(
+                """SELECT cm.memory_id FROM cluster_members cm JOIN memories m ON m.id = cm.memory_id
+                   WHERE cm.cluster_id = ? AND cm.memory_id <> ? AND m.status = 'active'
+                   ORDER BY coalesce(cm.similarity, 0) DESC, cm.memory_id LIMIT ?""", (row[0], mid, max_siblings))]
+        ep = conn.execute(
+            "SELECT target_id FROM associations WHERE source_id = ? AND edge_type = 'part_of' ORDER BY weight DESC LIMIT 1",
+            (mid,)).fetchone()
+        if ep:
+            ctx["episode"] = {"id": ep[0], "summary": _summary(store, ep[0])}
+            if not ctx["siblings"]:
+                ctx["siblings"] = [int(r[0]) for r in conn.execute(
+                    """SELECT a.source_id FROM associations a JOIN memories m ON m.id = a.source_id
+                       WHERE a.target_id = ? AND a.edge_type = 'part_of' AND a.source_id <> ? AND m.status = 'active'
+                       ORDER BY abs(coalesce(m.position, 0) - coalesce((SELECT position FROM memories WHERE id = ?), 0)),
+                                a.source_id LIMIT ?""", (ep[0], mid, mid, max_siblings))]
+        links = []
+        for a, b, et, w in conn.execute(
+            """SELECT source_id, target_id, edge_type, weight FROM associations WHERE source_id = ?
+               UNION ALL SELECT source_id, target_id, edge_type, weight FROM associations WHERE target_id = ?""",
+                (mid, mid)):
+            other, direction = (b, "out") if a == mid else (a, "in")
+            links.append({"id": int(other), "type": et, "weight": round(float(w), 3), "direction": direction})
+        links.sort(key=lambda x: (-x["weight"], x["id"]))
+        ctx["links"] = links[:max_links]
+        out[mid] = ctx
+    return out
+
+
+def _summary(store: MemoryStore, mid: int | None, chars: int = 200) -> dict[str, Any] | None:
+    if mid is None:
+        return None
+    r = store.conn.execute("SELECT id, content FROM memories WHERE id = ?", (mid,)).fetchone()
+    if not r:
+        return None
+    text = r[1] if len(r[1]) <= chars else r[1][:chars] + "…"
+    return {"id": int(r[0]), "content": text}
+
+
+def link(store: MemoryStore, a: int, b: int, edge_type: str = "explicit", weight: float = 0.8) -> dict[str, Any]:
+    """Create or update an edge ``a → b`` (explicit, causal, ...); returns it."""
+    if edge_type not in EDGE_TYPES:
+        raise UserError(f"--type must be one of {', '.join(EDGE_TYPES)} (got {edge_type!r})")
+    if not 0.0 <= weight <= 1.0:
+        raise UserError(f"--weight must be between 0 and 1 (got {weight})")
+    if a == b:
+        raise UserError("cannot link a memory to itself")
+    store.get(a)
+    store.get(b)  # NotFound if either is missing
+    now = core.to_iso(core.utcnow())
+    with core.write_tx(store.conn):
+        store.conn.execute(
+            """INSERT INTO associations(source_id, target_id, edge_type, weight, created_at) VALUES (?, ?, ?, ?, ?)
+               ON CONFLICT(source_id, target_id, edge_type) DO UPDATE SET weight = excluded.weight""",
+            (a, b, edge_type, weight, now))
+    return {"source_id": a, "target_id": b, "edge_type": edge_type, "weight": weight}
+
+
+def unlink(store: MemoryStore, a: int, b: int, edge_type: str | None = None) -> dict[str, Any]:
+    """Remove the edges between ``a`` and ``b`` (either direction; one type or all)."""
+    sql = "DELETE FROM associations WHERE ((source_id = ? AND target_id = ?) OR (source_id = ? AND target_id = ?))"
+    args: list[Any] = [a, b, b, a]
+    if edge_type:
+        if edge_type not in EDGE_TYPES:
+            raise UserError(f"--type must be one of {', '.join(EDGE_TYPES)} (got {edge_type!r})")
+        sql += " AND edge_type = ?"
+        args.append(edge_type)
+    with core.write_tx(store.conn):
+        n = store.conn.execute(sql, args).rowcount
+    if n == 0:
+        raise NotFound(f"no {edge_type + ' ' if edge_type else ''}edge between #{a} and #{b}")
+    return {"source_id": a, "target_id": b, "removed": n}
+
+
+def neighbourhood(store: MemoryStore, root: int | None, hops: int = 1, limit: int = 200,
+                  threshold: float = 0.0) -> dict[str, Any]:
+    """Nodes and edges within ``hops`` of ``root`` (all edges if ``root`` is None), BFS order.
+
+    ``{"root", "hops", "nodes": [{id, content, memory_type, depth, ...}], "edges":
+    [{source, target, type, weight}], "truncated": bool}``.
+    """
+    if hops < 0:
+        raise UserError("--hops must be ≥ 0")
+    conn = store.conn
+    depth: dict[int, int] = {}
+    parent: dict[int, int | None] = {}
+    truncated = False
+    if root is not None:
+        store.get(root)
+        adj = Adjacency(store, threshold=threshold, fanout_cap=limit, include_archived=True)
+        depth[root], parent[root] = 0, None
+        frontier = [root]
+        for d in range(1, hops + 1):
+            nbrs = adj.neighbours(frontier)
+            nxt = []
+            for u in frontier:
+                for v, _w, _et in nbrs[u]:
+                    if v not in depth:
+                        if len(depth) >= limit:
+                            truncated = True
+                            break
+                        depth[v], parent[v] = d, u
+                        nxt.append(v)
+            frontier = nxt
+        ids = list(depth)
+    else:
+        ids = [int(r[0]) for r in conn.execute(
+            "SELECT id FROM memories WHERE status <> 'deleted' AND (id IN (SELECT source_id FROM associations) "
+            "OR id IN (SELECT target_id FROM associations)) ORDER BY id LIMIT ?", (limit + 1,))]
+        truncated = len(ids) > limit
+        ids = ids[:limit]
+        depth = {i: 0 for i in ids}
+    idset = set(ids)
+    rows = store._rows(ids)
+    edges = []
+    for start in range(0, len(ids), 400):
+        chunk = ids[start:start + 400]
+        q = ",".join("?" * len(chunk))
+        for a, b, et, w in conn.execute(
+                f"SELECT source_id, target_id, edge_type, weight FROM associations WHERE source_id IN ({q})", chunk):
+            if b in idset:
+                edges.append({"source": int(a), "target": int(b), "type": et, "weight": round(float(w), 3)})
+    nodes = []
+    for i in ids:
+        if i not in rows:
+            continue
+        m = rows[i]
+        nodes.append({"id": i, "content": m.content, "memory_type": m.memory_type, "status": m.status,
+                      "depth": depth[i], "parent": parent.get(i), "event_at": m.event_at})
+    return {"root": root, "hops": hops, "nodes": nodes, "edges": edges, "truncated": truncated}
+
+
+def export(store: MemoryStore, fmt: str, around: int | None = None, hops: int = 1, limit: int = 100_000) -> str:
+    """The graph (or the neighbourhood of ``around``) as ``dot``, ``graphml`` or ``json`` text."""
+    fmt = fmt.lower()
+    if fmt not in ("dot", "graphml", "json"):
+        raise UserError(f"--format must be dot, graphml or json (got {fmt!r})")
+    g = neighbourhood(store, around, hops=hops, limit=limit)
+    if fmt == "json":
+        return json.dumps({"nodes": g["nodes"], "edges": g["edges"], "truncated": g["truncated"]}, ensure_ascii=False)
+    if fmt == "dot":
+        def q(s: str) -> str:
+            return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+        lines = ["digraph mem {", "  node [shape=box];"]
+        for n in g["nodes"]:
+            label = n["content"] if len(n["content"]) <= 60 else n["content"][:60] + "…"
+            text = f"#{n['id']} {label}"
+            lines.append(f"  {n['id']} [label={q(text)}, type={q(n['memory_type'])}];")
+        for e in g["edges"]:
+            lines.append(f"  {e['source']} -> {e['target']} [label={q(e['type'])}, weight={e['weight']}];")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+    ns = "http://graphml.graphdrawing.org/xmlns"
+    ET.register_namespace("", ns)
+    root = ET.Element(f"{{{ns}}}graphml")
+    for kid, dom, name, typ in (("d0", "node", "content", "string"), ("d1", "node", "memory_type", "string"),
+                                ("d2", "edge", "type", "string"), ("d3", "edge", "weight", "double")):
+        ET.SubElement(root, f"{{{ns}}}key", id=kid, attrib={"for": dom, "attr.name": name, "attr.type": typ})
+    gr = ET.SubElement(root, f"{{{ns}}}graph", id="mem", edgedefault="directed")
+    for n in g["nodes"]:
+        el = ET.SubElement(gr, f"{{{ns}}}node", id=f"n{n['id']}")
+        ET.SubElement(el, f"{{{ns}}}data", key="d0").text = _xml_safe(n["content"])
+        ET.SubElement(el, f"{{{ns}}}data", key="d1").text = n["memory_type"]
+    for i, e in enumerate(g["edges"]):
+        el = ET.SubElement(gr, f"{{{ns}}}edge", id=f"e{i}", source=f"n{e['source']}", target=f"n{e['target']}")
+        ET.SubElement(el, f"{{{ns}}}data", key="d2").text = e["type"]
+        ET.SubElement(el, f"{{{ns}}}data", key="d3").text = str(e["weight"])
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def _xml_safe(text: str) -> str:
+    """XML 1.0 forbids most control characters; chat exports contain them."""
+    return _XML_BAD.sub("\ufffd", text)
+
+
+def browse(store: MemoryStore, cluster_id: int | None = None, limit: int = 50) -> dict[str, Any]:
+    """The cluster hierarchy: roots (no ``cluster_id``) or one cluster's parent, children and members."""
+    conn = store.conn
+
+    def card(r: Any) -> dict[str, Any]:
+        return {"id": r[0], "level": r[1], "label": r[2], "member_count": r[3], "summary": _summary(store, r[4])}
+
+    cols = "id, level, label, member_count, summary_memory_id"
+    if cluster_id is None:
+        roots = [card(r) for r in conn.execute(
+            f"""SELECT {cols} FROM clusters WHERE status = 'active'
+                AND (parent_id IS NULL OR parent_id NOT IN (SELECT id FROM clusters WHERE status = 'active'))
+                ORDER BY level DESC, member_count DESC, id LIMIT ?""", (limit,))]
+        return {"cluster": None, "roots": roots}
+    r = conn.execute(f"SELECT {cols}, parent_id, status FROM clusters WHERE id = ?", (cluster_id,)).fetchone()
+    if not r:
+        raise NotFound(f"no cluster #{cluster_id}")
+    out = card(r)
+    out["status"] = r[6]
+    parent = conn.execute(f"SELECT {cols} FROM clusters WHERE id = ?", (r[5],)).fetchone() if r[5] else None
+    out["parent"] = card(parent) if parent else None
+    out["children"] = [card(c) for c in conn.execute(
+        f"SELECT {cols} FROM clusters WHERE parent_id = ? AND status = 'active' ORDER BY member_count DESC, id",
+        (cluster_id,))]
+    out["members"] = [{"id": int(m[0]), "content": m[1], "similarity": m[2]} for m in conn.execute(
+        """SELECT m.id, m.content, cm.similarity FROM cluster_members cm JOIN memories m ON m.id = cm.memory_id
+           WHERE cm.cluster_id = ? AND m.status = 'active' ORDER BY coalesce(cm.similarity, 0) DESC, m.id LIMIT ?""",
+        (cluster_id, limit))]
+    return {"cluster": out}
+
+
+# --------------------------------------------------------------------------- brief
+
+def token_counter(store: MemoryStore) -> tuple[Any, str]:
+    """``(count(text) -> int, how)``: the embedder's tokenizer, else a safe over-estimate.
+
+    For the ONNX embedder only the tokenizer is loaded (a few ms), never the model:
+    a briefing needs counts, not vectors.
+    """
+    emb = None
+    try:
+        emb = store.embedder
+    except Exception:  # a broken embedder must not break a briefing
+        emb = None
+    tok_path = getattr(emb, "_tokenizer_path", None)
+    if emb is not None and getattr(emb, "_tokenizer", None) is None and tok_path is not None:
+        try:
+            from tokenizers import Tokenizer
+
+            tok = Tokenizer.from_file(str(tok_path))
+            tok.no_truncation()
+            tok.no_padding()
+            return (lambda t: len(tok.encode(t, add_special_tokens=False).ids)), "tokenizer"
+        except Exception:
+            pass
+    if emb is not None and hasattr(emb, "count_tokens"):
+        try:
+            emb.count_tokens("probe")
+            return emb.count_tokens, "tokenizer"
+        except Exception:
+            pass
+    return (lambda t: math.ceil(len(t) / CHARS_PER_TOKEN_SAFE) + 1), "approximate"
+
+
+def _age_days(iso: str | None, now: datetime) -> float:
+    if not iso:
+        return 365.0
+    try:
+        t = datetime.fromisoformat(iso[:19])
+    except ValueError:
+        return 365.0
+    return max(0.0, (now - t).total_seconds() / 86400.0)
+
+
+def personalised_pagerank(nodes: list[int], edges: list[tuple[int, int, float]], personal: dict[int, float],
+                          damping: float = PAGERANK_DAMPING, iters: int = PAGERANK_ITERS) -> dict[int, float]:
+    """PageRank over an undirected weighted graph, restarting to ``personal`` (normalised).
+
+    Dangling mass returns to the personalisation vector. Pure numpy power iteration.
+    """
+    import numpy as np
+
+    if not nodes:
+        return {}
+    idx = {n: i for i, n in enumerate(nodes)}
+    n = len(nodes)
+    p = np.array([max(0.0, personal.get(x, 0.0)) for x in nodes], dtype=np.float64)
+    p = p / p.sum() if p.sum() > 0 else np.full(n, 1.0 / n)
+    if edges:
+        src = np.array([idx[a] for a, b, _ in edges] + [idx[b] for a, b, _ in edges])
+        dst = np.array([idx[b] for a, b, _ in edges] + [idx[a] for a, b, _ in edges])
+        w = np.array([w for _, _, w in edges] * 2, dtype=np.float64)
+        out_w = np.bincount(src, weights=w, minlength=n)
+    else:
+        src = dst = np.zeros(0, dtype=np.int64)
+        w = np.zeros(0)
+        out_w = np.zeros(n)
+    dangling = out_w <= 0
+    safe = np.where(dangling, 1.0, out_w)
+    r = p.copy()
+    for _ in range(iters):
+        flow = np.bincount(dst, weights=(r[src] / safe[src]) * w, minlength=n) if len(w) else np.zeros(n)
+        r = damping * (flow + r[dangling].sum() * p) + (1 - damping) * p
+    return {x: float(r[i]) for x, i in idx.items()}
+
+
+def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None) -> dict[str, Any]:
+    """A session-start briefing within ``budget`` tokens.
+
+    Sections in order: pinned facts, open contradictions, then the memories ranked by
+    ``W_PAGERANK·PPR + W_RECENCY·recency + W_ACCESS·access + W_IMPORTANCE·importance``,
+    where PPR is personalised PageRank over the associations among the ``BRIEF_POOL``
+    best candidates by prior (restart vector ∝ importance × recency × (1 + access)).
+    Every line is counted with the embedder's tokenizer (``token_counter``); a line
+    that would overflow is skipped, so the total never exceeds ``budget``.
+    """
+    if budget < 1:
+        raise UserError("--budget must be at least 1 token")
+    now = now or datetime.now(timezone.utc).replace(tzinfo=None)
+    count, how = token_counter(store)
+    conn = store.conn
+    live = "status = 'active' AND valid_to IS NULL AND json_extract(metadata, '$.kind') IS NOT 'episode'"
+    now_iso = core.to_iso(now)
+    # Prior in SQL so only BRIEF_POOL rows come back: importance, recency (by julianday), access.
+    rows = conn.execute(
+        f"""SELECT id, content, importance, access_count, coalesce(last_accessed_at, event_at, created_at) AS t,
+                   pinned, memory_type
+            FROM memories WHERE {live}
+            ORDER BY pinned DESC,
+                     importance * 0.5 + 0.3 / (1.0 + max(0.0, julianday(?) - julianday(coalesce(last_accessed_at, event_at, created_at))) / ?)
+                     + 0.2 * min(1.0, access_count / 10.0) DESC, id DESC
+            LIMIT ?""", (now_iso, RECENCY_HALF_LIFE_DAYS, BRIEF_POOL)).fetchall()
+    info = {int(r[0]): r for r in rows}
+    ids = list(info)
+    rec = {i: 0.5 ** (_age_days(info[i][4], now) / RECENCY_HALF_LIFE_DAYS) for i in ids}
+    maxacc = max([info[i][3] for i in ids] + [1])
+    acc = {i: math.log1p(info[i][3]) / math.log1p(maxacc) for i in ids}
+    imp = {i: float(info[i][2]) for i in ids}
+    personal = {i: imp[i] * (0.2 + rec[i]) * (1.0 + acc[i]) for i in ids}
+    edges: list[tuple[int, int, float]] = []
+    idset = set(ids)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        q = ",".join("?" * len(chunk))
+        for a, b, w, et in conn.execute(
+                f"SELECT source_id, target_id, weight, edge_type FROM associations WHERE source_id IN ({q})", chunk):
+            if b in idset:
+                edges.append((int(a), int(b), float(w) * EDGE_TYPE_FACTOR.get(et, 1.0)))
+    pr = personalised_pagerank(ids, edges, personal)
+    top_pr = max(pr.values()) if pr else 1.0
+    score = {i: W_PAGERANK * pr[i] / (top_pr or 1.0) + W_RECENCY * rec[i] + W_ACCESS * acc[i] + W_IMPORTANCE * imp[i]
+             for i in ids}
+
+    used = 0
+    sections: dict[str, list[dict[str, Any]]] = {"pinned": [], "contradictions": [], "memories": []}
+    lines: list[str] = []
+    skipped = 0
+
+    def add(section: str, text: str, item: dict[str, Any]) -> bool:
+        nonlocal used, skipped
+        n = count(text + "\n")
+        if used + n > budget:
+            skipped += 1
+            return False
+        used += n
+        lines.append(text)
+        item["tokens"] = n
+        sections[section].append(item)
+        return True
+
+    def clip(t: str) -> str:
+        t = " ".join(t.split())
+        return t if len(t) <= BRIEF_MAX_CHARS else t[:BRIEF_MAX_CHARS] + "…"
+
+    header = "# Briefing"
+    if count(header + "\n") <= budget:
+        used += count(header + "\n")
+        lines.append(header)
+    for r in conn.execute(f"SELECT id, content FROM memories WHERE pinned = 1 AND {live} ORDER BY importance DESC, id"):
+        add("pinned", f"- [pinned #{r[0]}] {clip(r[1])}", {"id": int(r[0]), "content": r[1]})
+    for c in conn.execute(
+            """SELECT c.id, c.memory_a, c.memory_b, c.reason, a.content, b.content FROM contradictions c
+               JOIN memories a ON a.id = c.memory_a JOIN memories b ON b.id = c.memory_b
+               WHERE c.status = 'open' ORDER BY c.confidence DESC, c.id LIMIT 20"""):
+        add("contradictions", f"- [conflict #{c[1]} vs #{c[2]}] {clip(c[4])} ⟷ {clip(c[5])} ({c[3]})",
+            {"id": int(c[0]), "memory_a": int(c[1]), "memory_b": int(c[2]), "reason": c[3]})
+    shown = {x["id"] for x in sections["pinned"]}
+    for i in sorted(ids, key=lambda x: (-score[x], x)):
+        if i in shown:
+            continue
+        add("memories", f"- [#{i}] {clip(info[i][1])}", {"id": i, "content": info[i][1], "score": round(score[i], 4)})
+        if budget - used < 4:
+            break
+    return {"budget": budget, "tokens": used, "token_count": how, "skipped_for_budget": skipped,
+            "text": "\n".join(lines), **sections}
+
+
+# --------------------------------------------------------------------------- surface
+
+_CAP_RE = re.compile(r"\b([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)")
+
+
+def utterance_terms(store: MemoryStore, utterance: str) -> tuple[list[str], list[str]]:
+    """(entities, keywords) of an utterance.
+
+    Entities: known aliases (the ``aliases`` table) that occur in it, and capitalised
+    spans not at the start of a sentence; keywords: non-stopword terms.
+    """
+    ents: list[str] = []
+    low = utterance.casefold()
+    for alias, name in store.conn.execute("SELECT alias, name FROM aliases"):
+        if len(alias) >= 3 and re.search(r"\b" + re.escape(alias.casefold()) + r"\b", low) and name not in ents:
+            ents.append(name)
+    for m in _CAP_RE.finditer(utterance):
+        start = m.start()
+        before = utterance[:start].rstrip()
+        if not before or before[-1] in ".!?":
+            words = m.group(1).split()
+            if len(words) == 1:
+                continue
+            span = " ".join(words[1:])
+        else:
+            span = m.group(1)
+        if span.casefold() not in core.STOPWORDS and span not in ents:
+            ents.append(span)
+    kws = [t for t in core.query_terms(utterance) if t not in core.STOPWORDS and len(t) > 2]
+    return ents, list(dict.fromkeys(kws))
+
+
+def _content_words(text: str) -> set[str]:
+    return {t for t in core.query_terms(text) if t not in core.STOPWORDS and len(t) > 2}
+
+
+def surface(store: MemoryStore, utterance: str, k: int = SURFACE_K, seed_k: int = SEED_K) -> dict[str, Any]:
+    """Memories related to ``utterance`` that it does not already state.
+
+    Seeds: hybrid recall of the whole utterance plus of each entity (entities weigh
+    as much as the utterance: they are what it is *about*). Spreading activation
+    (with inhibition) grows them; memories already stated in the utterance (≥
+    ``SURFACE_STATED_COVERAGE`` of their content words present, or cosine ≥
+    ``SURFACE_STATED_COS``) are excluded; MMR (``MMR_LAMBDA``) picks ``k`` non-redundant ones.
+    """
+    if not utterance.strip():
+        raise UserError("utterance is empty")
+    ents, kws = utterance_terms(store, utterance)
+    seeds, degraded = seed_scores(store, utterance, seed_k)
+    for e in ents:
+        s, _ = seed_scores(store, e, max(5, seed_k // 3))
+        for i, v in s.items():
+            seeds[i] = max(seeds.get(i, 0.0), v)
+    walk = spread_activation(Adjacency(store), seeds)
+    cand = dict(walk.score)
+    cand_ids = [i for i in cand if i not in _hubs(store, cand)]
+    rows = store._rows(cand_ids)
+    said = _content_words(utterance)
+    vec = store._embed_or_none([utterance])
+    vecs = store._vectors(cand_ids) if vec is not None else {}
+    qv = vec[0] if vec is not None else None
+    kept: list[int] = []
+    stated: list[int] = []
+    for i in cand_ids:
+        m = rows.get(i)
+        if m is None or m.status != "active":
+            continue
+        words = _content_words(m.content)
+        cov = len(words & said) / len(words) if words else 1.0
+        cos = float(vecs[i] @ qv) if qv is not None and i in vecs else 0.0
+        if cov >= SURFACE_STATED_COVERAGE or cos >= SURFACE_STATED_COS:
+            stated.append(i)
+        else:
+            kept.append(i)
+    picked = mmr(kept, cand, vecs, k)
+    results = []
+    for i in picked:
+        d = rows[i].to_dict()
+        d["score"] = round(cand[i], 4)
+        d["via"] = " → ".join(f"#{s['id']}" for s in walk.path.get(i, [{"id": i}]))
+        results.append(d)
+    return {"utterance": utterance, "entities": ents, "keywords": kws, "excluded_as_stated": sorted(stated),
+            "results": results, "degraded": degraded}
+
+
+def mmr(ids: list[int], relevance: dict[int, float], vecs: dict[int, Any], k: int,
+        lam: float = MMR_LAMBDA) -> list[int]:
+    """Maximal marginal relevance: ``λ·rel − (1−λ)·max cos to what is picked``; no vectors → by relevance."""
+    pool = sorted(ids, key=lambda i: (-relevance[i], i))[: max(k * 10, 50)]
+    top = max((relevance[i] for i in pool), default=1.0) or 1.0
+    picked: list[int] = []
+    while pool and len(picked) < k:
+        def gain(i: int) -> float:
+            red = max((float(vecs[i] @ vecs[j]) for j in picked if i in vecs and j in vecs), default=0.0)
+            return lam * relevance[i] / top - (1 - lam) * red
+        best = max(pool, key=lambda i: (gain(i), -i))
+        picked.append(best)
+        pool.remove(best)
+    return picked
