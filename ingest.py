@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
-from memory_core import MemoryStore, NewMemory, UserError, to_iso, utcnow, write_tx
+from memory_core import MAX_CONTENT_BYTES, MemoryStore, NewMemory, UserError, to_iso, utcnow, write_tx
 
 EPISODE_GAP = timedelta(minutes=45)  # a pause this long ends an episode (chat sessions)
 EPISODE_MAX = 25  # messages per episode at most
@@ -87,10 +87,18 @@ def _speaker_text(content: str, author: str | None) -> str:
 
 
 def to_new_memory(rec: Record, aliases: dict[str, str]) -> NewMemory:
-    """A parser record as a memory to write; authors known by alias get their name."""
+    """A parser record as a memory to write; authors known by alias get their name.
+
+    Text over the store's size limit is cut (and says so in metadata): one pasted log
+    in a chat must not abort an import halfway through its second pass.
+    """
     author = rec.author
     content = rec.content
     meta = dict(rec.metadata)
+    raw = content.encode("utf-8", errors="surrogatepass")
+    if len(raw) > MAX_CONTENT_BYTES - 1024:  # room for a "Name: " prefix from an alias
+        content = raw[: MAX_CONTENT_BYTES - 1024].decode("utf-8", errors="ignore")
+        meta["truncated_from_bytes"] = len(raw)
     if rec.links:
         meta["links"] = [list(link) for link in rec.links]
     if author:
@@ -138,11 +146,19 @@ def _parse(path: Path, fmt: str, report: ImportReport, options: dict[str, Any]) 
     return PARSERS[fmt](path, report, **{k: v for k, v in options.items() if v is not None})
 
 
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line (ijson errors span several)."""
+    return " ".join(str(exc).split())
+
+
 def detect_format(path: Path) -> str:
     """The importer for ``path`` (or a one-line error naming what was tried)."""
     from importers.detect import detect
 
-    return detect(path)
+    try:
+        return detect(path)
+    except ImportFormatError as exc:
+        raise UserError(one_line(exc)) from None
 
 
 def import_path(
@@ -171,7 +187,10 @@ def import_path(
         for _ in _parse(path, fmt, report, options):
             count += 1
     except ImportFormatError as exc:
-        raise UserError(str(exc)) from exc
+        raise UserError(one_line(exc)) from None
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
+        # A parser bug or an input shape nobody foresaw: still one line naming the file, no traceback.
+        raise UserError(f"{path}: cannot parse as {fmt} ({type(exc).__name__}: {one_line(exc)})") from None
     summary = ImportSummary(file=str(path), format=fmt, variant=report.variant, messages_seen=report.messages_seen,
                             skipped_system=report.skipped_system, skipped_media=report.skipped_media,
                             skipped_empty=report.skipped_empty, warnings=report.warnings, dry_run=dry_run)
@@ -185,11 +204,17 @@ def import_path(
     # Pass 2: stream into the store.
     report2 = ImportReport(file=str(path), format=fmt)
     aliases = load_aliases(store)
-    pending_links: list[tuple[str, str, str, str]] = []  # (source, ref, target_ref, edge_type)
+    pending_links: list[tuple[str, str, str, str]] = []  # (source, ref, target_ref, edge_type); markdown only
     new_aliases: dict[str, str] = {}
+    # Every thread the file touches (one entry per conversation, not per message), so
+    # episodes are (re)built for all of them: after a kill, a re-run adds no message
+    # but must still group the ones the killed run wrote.
+    threads: set[str] = set()
 
     def gen() -> Iterator[NewMemory]:
         for rec in _parse(path, fmt, report2, options):
+            if rec.thread:
+                threads.add(rec.thread)
             if rec.aliases:
                 for alias, name in rec.aliases.items():
                     new_aliases[alias] = name
@@ -217,10 +242,8 @@ def import_path(
     summary.degraded = stats.degraded
     summary.links = _write_links(store, pending_links)
     if episodes and fmt in ("whatsapp", "chatgpt", "claude"):
-        threads = {t for (t,) in store.conn.execute(
-            f"SELECT DISTINCT thread FROM memories WHERE id IN ({','.join('?' * len(stats.ids))})", stats.ids)
-        } if stats.ids else set()
-        for thread in sorted(t for t in threads if t):
+        # (Not `WHERE id IN (<every new id>)`: past 32766 ids SQLite refuses the statement.)
+        for thread in sorted(threads):
             summary.episodes += build_episodes(store, fmt, thread)
     return summary
 
@@ -312,7 +335,7 @@ def build_episodes(store: MemoryStore, source: str, thread: str) -> int:
         """SELECT m.id FROM memories m WHERE m.thread = ? AND m.source = ? AND json_extract(m.metadata, '$.kind') = 'episode'
            ORDER BY m.event_at DESC, m.id DESC LIMIT 1""", (thread, source)).fetchone()
     prev_id = prev_episode[0] if prev_episode else None
-    now = to_iso(utcnow())
+    now = to_iso(utcnow()) or ""
     for start, end in segment(times, vecs):
         members = rows[start:end]
         if len(members) < 2:
@@ -327,22 +350,41 @@ def build_episodes(store: MemoryStore, source: str, thread: str) -> int:
             metadata={"kind": "episode", "members": len(members), "span": span, "participants": people},
             event_at=times[start], thread=thread, author=None,
         )
-        res = store.store_many([item])
-        if not res.ids:
-            continue
-        eid = res.ids[0]
-        with write_tx(store.conn):
-            for r in members:
-                store.conn.execute(
-                    "INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at) "
-                    "VALUES (?, ?, 'part_of', 1.0, ?)", (r[0], eid, now))
-            if prev_id is not None:
-                store.conn.execute(
-                    "INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at) "
-                    "VALUES (?, ?, 'temporal', 0.7, ?)", (prev_id, eid, now))
+        written: list[int] = []
+
+        def link(pairs: list[tuple[NewMemory, int]], members: list[Any] = members, prev_id: int | None = prev_id,
+                 written: list[int] = written) -> None:
+            # Runs inside the transaction that writes the episode: an episode never
+            # lands without its edges, whatever kills the process.
+            eid = pairs[0][1]
+            _episode_edges(store, eid, [r[0] for r in members], prev_id, now)
+            written.append(eid)
+
+        store.store_many([item], on_batch=link)
+        if written:
+            eid = written[0]
+            made += 1
+        else:  # same ref already stored (an older run wrote it without edges): attach to it
+            row = store.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?",
+                                     (source, item.ref)).fetchone()
+            if row is None:
+                continue
+            eid = row[0]
+            with write_tx(store.conn):
+                _episode_edges(store, eid, [r[0] for r in members], prev_id, now)
         prev_id = eid
-        made += 1
     return made
+
+
+def _episode_edges(store: MemoryStore, eid: int, member_ids: list[int], prev_id: int | None, now: str) -> None:
+    """part_of edges member → episode, and a temporal edge from the previous episode."""
+    store.conn.executemany(
+        "INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at) "
+        "VALUES (?, ?, 'part_of', 1.0, ?)", [(mid, eid, now) for mid in member_ids])
+    if prev_id is not None and prev_id != eid:
+        store.conn.execute(
+            "INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at) "
+            "VALUES (?, ?, 'temporal', 0.7, ?)", (prev_id, eid, now))
 
 
 def summary_line(s: ImportSummary) -> str:
