@@ -27,9 +27,12 @@ Decisions on technical look-alikes (false positives cost usefulness)
   what version control and content addressing print all day.  A hex secret is
   still caught when it is *labelled* as one (``token is <hex>``,
   ``api_key=<hex>``, ``Bearer <hex>``).
-* Emails at reserved documentation domains (RFC 2606/6761: example.com/.net/.org,
-  ``*.example``, ``*.test``, ``*.invalid``, ``*.localhost``) are not PII: docs
-  and fixtures use them precisely because nobody owns them.
+* Emails at reserved domains (RFC 2606/6761: example.com/.net/.org,
+  ``*.example``, ``*.test``, ``*.invalid``, ``*.localhost``, ``*.local``,
+  ``*.internal``) are not PII: docs and fixtures use them precisely because
+  nobody owns them.  ``scheme://user@host`` is URL userinfo, not a mailbox.
+  Every other address is PII, role addresses (billing@acme.com) included: the
+  gate cannot tell a role from a person.
 * Well-known public test card numbers (Stripe/Visa/Mastercard test PANs such as
   4242 4242 4242 4242) are not PII; other Luhn-valid numbers with a card IIN
   prefix are.
