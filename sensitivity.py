@@ -745,11 +745,11 @@ def _detect_phones(text: str, out: _Collector) -> None:
             out.add("pii", "phone", mask(m.group(0)), W_PHONE, m.span())
     for cue in _PHONE_CUE_RE.finditer(text):
         window_start = cue.end()
-        m = _PHONE_LOCAL_RE.search(text, window_start, window_start + 40)
-        if m is None or out.overlaps(*m.span()):
+        local = _PHONE_LOCAL_RE.search(text, window_start, window_start + 40)
+        if local is None or out.overlaps(*local.span()):
             continue
-        if _phone_ok(m.group(0), 7, 15):
-            out.add("pii", "phone", mask(m.group(0)), W_PHONE, m.span())
+        if _phone_ok(local.group(0), 7, 15):
+            out.add("pii", "phone", mask(local.group(0)), W_PHONE, local.span())
 
 
 def _detect_addresses(text: str, out: _Collector) -> None:
@@ -794,10 +794,10 @@ def _word_matches(rx: re.Pattern[str], text: str, starts: list[int] | None = Non
     for pos in starts:
         if pos < last_end:
             continue
-        m = rx.match(text, pos)
-        if m is not None:
-            last_end = m.end()
-            yield m
+        found = rx.match(text, pos)
+        if found is not None:
+            last_end = found.end()
+            yield found
 
 
 def _word_starts(low: str) -> list[int]:
