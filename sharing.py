@@ -42,7 +42,8 @@ import hashlib
 import json
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -438,31 +439,70 @@ def _approve_incoming(store: core.MemoryStore, o: Any) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- revocation
 
-def _purge_incoming(store: core.MemoryStore, offer_id: str, partner: str) -> list[int]:
+def _purge_incoming(store: core.MemoryStore, offer_id: str, partner: str) -> tuple[list[int], list[int]]:
     """Hard-delete the received copies of one offer (inside the caller's transaction).
 
     Only rows with source ``shared:<partner>`` and a ref of this offer: the partner's
     own memories can never match. Hard delete, not ``forget``: it is the other
     person's withdrawn data, so it must not stay restorable, searchable or in backups.
+    Returns the purged ids and this store's own summaries that were derived from them
+    (left in place, reported so the owner can review them).
     """
     source = core.SHARED_SOURCE_PREFIX + partner
     prefix = offer_id + ":"
-    ids = [int(r[0]) for r in store.conn.execute(
+    c = store.conn
+    ids = [int(r[0]) for r in c.execute(
         "SELECT id FROM memories WHERE source = ? AND substr(ref, 1, ?) = ?", (source, len(prefix), prefix))]
+    derived = _derived_from(c, ids)
+    fts_secure = c.execute("SELECT v FROM memories_fts_config WHERE k = 'secure-delete'").fetchone()
+    if ids:
+        # FTS5 otherwise keeps a deleted row's tokens in old segments until a merge
+        c.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1)")
+    zero = bytes(4 * core.DIMS)  # float32 zeros
     for mid in ids:
+        # sqlite-vec marks a deleted vector invalid but leaves its bytes in the chunk: overwrite first
+        for table in ("vec_memories", "vec_contexts"):
+            c.execute(f"UPDATE {table} SET embedding = ? WHERE memory_id = ?", (zero, mid))
         for table in ("vec_memories", "vec_memories_bit", "vec_contexts"):
-            store.conn.execute(f"DELETE FROM {table} WHERE memory_id = ?", (mid,))
-        store.conn.execute("DELETE FROM memories WHERE id = ?", (mid,))  # FTS trigger, edges and members cascade
-    store.conn.execute("DELETE FROM shared_memories WHERE offer_id = ? AND direction = 'incoming'", (offer_id,))
-    return ids
+            c.execute(f"DELETE FROM {table} WHERE memory_id = ?", (mid,))
+        c.execute("DELETE FROM memories WHERE id = ?", (mid,))  # FTS trigger, edges and members cascade
+    if ids:
+        c.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', ?)",
+                  (int(fts_secure[0]) if fts_secure else 0,))
+    c.execute("DELETE FROM shared_memories WHERE offer_id = ? AND direction = 'incoming'", (offer_id,))
+    return ids, derived
 
 
-def _scrub(store: core.MemoryStore) -> None:
-    """After a purge: deleted pages zeroed, the WAL folded back so old content leaves the -wal file."""
+def _derived_from(c: Any, ids: list[int]) -> list[int]:
+    """This store's own memories derived from the given ones (summaries a purge leaves behind)."""
+    if not ids:
+        return []
+    q = ",".join("?" * len(ids))
+    return [int(r[0]) for r in c.execute(
+        f"SELECT DISTINCT source_id FROM associations WHERE edge_type = 'derived_from' AND target_id IN ({q}) "
+        f"AND source_id NOT IN ({q}) ORDER BY source_id", [*ids, *ids])]
+
+
+@contextmanager
+def _secure_delete(conn: Any) -> Iterator[None]:
+    """Deleted content is overwritten with zeros in the file, then the WAL is folded back.
+
+    ``secure_delete`` is restored afterwards: it slows every other delete down.
+    """
+    before = int(conn.execute("PRAGMA secure_delete").fetchone()[0])
+    conn.execute("PRAGMA secure_delete = ON")
     try:
-        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    except core.sqlite3.OperationalError:  # a reader holds the WAL: the next checkpoint will do it
+        yield
+    finally:
+        conn.execute(f"PRAGMA secure_delete = {before}")
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except core.sqlite3.OperationalError:  # a reader holds the WAL: a later checkpoint folds it
         pass
+
+
+class _AlreadyImported(Exception):
+    """A concurrent import of the same bundle won the race: roll ours back."""
 
 
 def revoke(store: core.MemoryStore, offer_id: str) -> dict[str, Any]:
@@ -477,11 +517,12 @@ def revoke(store: core.MemoryStore, offer_id: str) -> dict[str, Any]:
     offer_id = _check_offer_id(offer_id)
     o = _offer_row(store, offer_id)
     if o["revoked_at"]:
-        return {"offer_id": offer_id, "already": True, "revoked_at": o["revoked_at"], "purged": []}
+        return {"offer_id": offer_id, "already": True, "revoked_at": o["revoked_at"], "purged": [],
+                "derived_summaries": []}
     now = _now()
     purged: list[int] = []
-    store.conn.execute("PRAGMA secure_delete = ON")
-    with core.write_tx(store.conn):
+    derived: list[int] = []
+    with _secure_delete(store.conn), core.write_tx(store.conn):
         store.conn.execute("UPDATE share_offers SET revoked_at = ?, revoked_by = ? WHERE offer_id = ?",
                            (now, me, offer_id))
         if o["direction"] == "outgoing":
@@ -489,12 +530,10 @@ def revoke(store: core.MemoryStore, offer_id: str) -> dict[str, Any]:
                 "UPDATE shared_memories SET status = 'revoked', revoked_at = ? WHERE offer_id = ? AND direction = 'outgoing'",
                 (now, offer_id))
         else:
-            purged = _purge_incoming(store, offer_id, o["owner_a"])
-    if purged:
-        _scrub(store)
+            purged, derived = _purge_incoming(store, offer_id, o["owner_a"])
     partner = o["owner_b"] if o["direction"] == "outgoing" else o["owner_a"]
     return {"offer_id": offer_id, "already": False, "revoked_at": now, "purged": purged,
-            "next": f"mem.py share export --with {partner} > to-{partner}{BUNDLE_SUFFIX}"}
+            "derived_summaries": derived, "next": f"mem.py share export --with {partner} > to-{partner}{BUNDLE_SUFFIX}"}
 
 
 # --------------------------------------------------------------------------- listing
@@ -719,19 +758,37 @@ def import_bundle(store: core.MemoryStore, bundle: dict[str, Any], approve_all: 
         raise core.UserError(f"bundle is addressed to {bundle['to']!r}, this store is {me!r}: refused")
     digest = bundle["digest"]
     c = store.conn
+    already = {"from": sender, "digest": digest, "already_imported": True, "offers_received": [],
+               "consents_applied": [], "revocations_applied": [], "purged": [], "derived_summaries": [],
+               "blocked": [], "approved": [], "warnings": []}
     if c.execute("SELECT 1 FROM share_bundles WHERE digest = ?", (digest,)).fetchone():
-        return {"from": sender, "digest": digest, "already_imported": True, "offers_received": [], "consents_applied": [],
-                "revocations_applied": [], "purged": [], "blocked": [], "approved": []}
+        return already
+    try:
+        res = _apply_bundle(store, bundle, me)
+    except _AlreadyImported:
+        return already
+    if approve_all:
+        res["approved"] = [approve(store, oid, ROLE_B) for oid in res["offers_received"]]
+    return res
+
+
+def _apply_bundle(store: core.MemoryStore, bundle: dict[str, Any], me: str) -> dict[str, Any]:
+    c = store.conn
+    sender = bundle["from"]
+    digest = bundle["digest"]
     now = _now()
     received: list[str] = []
     blocked: list[dict[str, Any]] = []
     consents_applied: list[str] = []
     revocations_applied: list[str] = []
     purged: list[int] = []
+    derived: list[int] = []
     warnings: list[str] = []
     revoked_here = {r["offer_id"] for r in bundle["revocations"]}
-    c.execute("PRAGMA secure_delete = ON")
-    with core.write_tx(c):
+    with _secure_delete(c), core.write_tx(c):
+        if c.execute("INSERT OR IGNORE INTO share_bundles(digest, sender, imported_at) VALUES (?, ?, ?)",
+                     (digest, sender, now)).rowcount == 0:
+            raise _AlreadyImported(digest)
         for o in bundle["offers"]:
             oid = o["offer_id"]
             if oid in revoked_here:
@@ -803,21 +860,18 @@ def import_bundle(store: core.MemoryStore, bundle: dict[str, Any], approve_all: 
                 continue
             c.execute("UPDATE share_offers SET revoked_at = ?, revoked_by = ? WHERE offer_id = ?", (rev["at"], sender, oid))
             if o["direction"] == "incoming":
-                purged += _purge_incoming(store, oid, sender)
+                gone, left = _purge_incoming(store, oid, sender)
+                purged += gone
+                derived += left
             else:
                 c.execute("UPDATE shared_memories SET status = 'revoked', revoked_at = ? WHERE offer_id = ? "
                           "AND direction = 'outgoing'", (rev["at"], oid))
             revocations_applied.append(oid)
         summary = {"offers": received, "consents": consents_applied, "revocations": revocations_applied,
                    "purged": len(purged), "blocked": len(blocked)}
-        c.execute("INSERT INTO share_bundles(digest, sender, imported_at, summary) VALUES (?, ?, ?, ?)",
-                  (digest, sender, now, json.dumps(summary)))
-    if purged:
-        _scrub(store)
-    approved = []
-    if approve_all:
-        for oid in received:
-            approved.append(approve(store, oid, ROLE_B))
+        c.execute("UPDATE share_bundles SET summary = ? WHERE digest = ?", (json.dumps(summary), digest))
+    if derived:
+        warnings.append(f"own summaries derived from purged shared memories remain: {derived} (review them)")
     return {"from": sender, "digest": digest, "already_imported": False, "offers_received": received,
             "consents_applied": consents_applied, "revocations_applied": revocations_applied, "purged": purged,
-            "blocked": blocked, "approved": approved, "warnings": warnings}
+            "derived_summaries": derived, "blocked": blocked, "approved": [], "warnings": warnings}

@@ -488,3 +488,31 @@ def test_third_party_cannot_revoke_or_consent(tmp_path: Path, pair) -> None:
     res = sharing.import_bundle(b, resign(forged))
     assert res["revocations_applied"] == [] and res["warnings"]
     assert count(b, "SELECT count(*) FROM memories WHERE source = 'shared:ana'") == 1
+
+
+def test_purge_leaves_no_trace_in_the_file(tmp_path: Path, pair) -> None:
+    a, b = pair
+    for i in range(30):
+        b.store(f"Own note {i}: the gateway listens on port 80{i:02d}")
+    secret_ish = "Zanzibarquux workers retry with jittered exponential backoff"
+    oid = full_exchange(a, b, secret_ish)
+    assert count(b, "SELECT count(*) FROM memories WHERE content = ?", secret_ish) == 1
+    sharing.revoke(b, oid)
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("max.db*"))
+    assert b"anzibarquux" not in raw  # not in rows, free pages, keyword index or WAL
+    assert count(b, "SELECT count(*) FROM memories") == 30
+    assert int(b.conn.execute("PRAGMA secure_delete").fetchone()[0]) == 0  # restored for everything else
+
+
+def test_import_with_approve_and_derived_summaries_reported(pair) -> None:
+    a, b = pair
+    oid = shared_offer(a, DEPLOY)
+    res = sharing.import_bundle(b, sharing.export_bundle(a, "max"), approve_all=True)
+    assert res["approved"][0]["added"] == 1
+    copy_id = b.conn.execute("SELECT id FROM memories WHERE source = 'shared:ana'").fetchone()[0]
+    own_summary = summary_of(b, "Our deploys go through make release and kubectl", [copy_id])
+    sharing.revoke(a, oid)
+    out = sharing.import_bundle(b, sharing.export_bundle(a, "max"))
+    assert out["purged"] == [copy_id] and out["derived_summaries"] == [own_summary]
+    assert any("derived" in w for w in out["warnings"])
+    assert b.get(own_summary).status == "active"  # B's own memory: reported, never deleted
