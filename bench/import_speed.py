@@ -1,0 +1,145 @@
+"""Import throughput and peak memory, end to end (parse + embed + write), through the CLI.
+
+Modes (each runs ``mem.py import`` in a fresh subprocess on a fresh memory file, so the
+timing includes model load and the peak RSS is that of the import alone):
+
+* ``speed`` (default): a generated WhatsApp chat (``--messages``, default 3000) and a
+  generated ChatGPT export of about the same size, with the REAL embedding model
+  (``MEM_EMBEDDER=onnx``). Bar: >= 150 messages/s on 2 cores.
+* ``memory``: a generated ChatGPT export of ``--mb`` MB (default 200): peak RSS of a
+  ``--dry-run`` import and of a real import with ``MEM_EMBEDDER=hash`` (the model's
+  own ~100 MB would hide what the import holds), plus the file size for scale.
+
+Usage::
+
+    python bench/import_speed.py [speed|memory|all] [--messages 3000] [--mb 200] [--workdir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.gen_chatgpt_export import conversation, generate  # noqa: E402
+
+TOPICS = ("the boat trip to the lake", "dinner on friday", "the new job offer", "grandma's birthday",
+          "fixing the bike", "the flight to Lisbon", "a book about birds", "the electricity bill")
+
+
+def gen_whatsapp(path: Path, n: int) -> Path:
+    """An Android-layout chat of ``n`` messages, sessions of ~40 messages a few hours apart."""
+    t = datetime(2022, 3, 1, 8, 0)
+    lines = []
+    for i in range(n):
+        t += timedelta(hours=5) if i % 40 == 0 else timedelta(minutes=2)
+        who = ("Ana García", "Bea", "+34 600 123 456")[i % 3]
+        lines.append(f"{t:%d/%m/%Y, %H:%M} - {who}: message {i} about {TOPICS[(i // 40) % len(TOPICS)]}, "
+                     f"see you tomorrow maybe")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def rss_of(path: Path, db: Path, embedder: str, *extra: str) -> dict[str, Any]:
+    """Peak RSS measured in a fresh Python that runs one import (exact, not masked by earlier children)."""
+    code = (
+        "import json,resource,subprocess,sys,os;"
+        "p=subprocess.run(sys.argv[1:],capture_output=True,text=True);"
+        "print(json.dumps({'rc':p.returncode,'out':p.stdout,'err':p.stderr[-2000:],"
+        "'kb':resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))"
+    )
+    env = dict(os.environ, MEM_EMBEDDER=embedder, MEM_DB=str(db))
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code, sys.executable, str(REPO / "mem.py"), "import", str(path),
+                           *extra], env=env, capture_output=True, text=True, cwd=str(REPO))
+    wall = time.perf_counter() - t0
+    res = json.loads(proc.stdout)
+    if res["rc"] != 0:
+        raise SystemExit(f"import failed: {res['out'][-500:]} {res['err']}")
+    return {"summary": json.loads(res["out"])["data"], "wall_s": wall, "peak_rss_mb": res["kb"] / 1024}
+
+
+def speed(work: Path, messages: int) -> list[dict[str, Any]]:
+    """Messages/s with the real model on a WhatsApp chat and a ChatGPT export."""
+    out = []
+    wa = gen_whatsapp(work / "WhatsApp Chat with Ana.txt", messages)
+    cg = work / "speed-conversations.json"
+    turns = 40
+    # ~messages messages: generate() stops at a size, so size it from one conversation.
+    one = len(json.dumps(conversation(0, turns, random.Random(1), 60)).encode()) / 1024 / 1024
+    generate(cg, one * (messages / turns) * 0.999, turns=turns)
+    for label, path in (("whatsapp", wa), ("chatgpt", cg)):
+        r = rss_of(path, work / f"speed-{label}.db", "onnx")
+        s = r["summary"]
+        n = s["messages_seen"] - s["skipped_system"] - s["skipped_media"] - s["skipped_empty"]
+        out.append({"case": f"{label} ({path.stat().st_size / 1e6:.1f} MB)", "messages": n,
+                    "added": s["memories_added"], "episodes": s["episodes"], "seconds": round(r["wall_s"], 1),
+                    "messages_per_s": round(n / r["wall_s"], 1), "peak_rss_mb": round(r["peak_rss_mb"])})
+    return out
+
+
+def memory(work: Path, mb: float) -> list[dict[str, Any]]:
+    """Peak RSS of a dry run and of a hash-embedder import of a ``mb`` MB ChatGPT export."""
+    cg = work / "big-conversations.json"
+    if not cg.exists() or abs(cg.stat().st_size / 1024 / 1024 - mb) > mb * 0.05:
+        t0 = time.perf_counter()
+        convs, msgs = generate(cg, mb)
+        print(f"generated {cg} ({cg.stat().st_size / 1e6:.0f} MB, {convs} conversations, {msgs} messages) "
+              f"in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    out = []
+    for label, extra in (("dry run", ("--dry-run",)), ("import (hash embedder)", ())):
+        db = work / "big.db"
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+        r = rss_of(cg, db, "hash", *extra)
+        s = r["summary"]
+        out.append({"case": f"chatgpt {cg.stat().st_size / 1e6:.0f} MB, {label}", "messages": s["messages_seen"],
+                    "added": s["memories_added"], "episodes": s["episodes"], "seconds": round(r["wall_s"], 1),
+                    "messages_per_s": round(s["messages_seen"] / r["wall_s"], 1),
+                    "peak_rss_mb": round(r["peak_rss_mb"])})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mode", nargs="?", choices=("speed", "memory", "all"), default="speed")
+    ap.add_argument("--messages", type=int, default=3000)
+    ap.add_argument("--mb", type=float, default=200.0)
+    ap.add_argument("--workdir", type=Path, help="keep generated files here (default: a temp dir)")
+    args = ap.parse_args(argv)
+    tmp = None
+    if args.workdir:
+        work = args.workdir
+        work.mkdir(parents=True, exist_ok=True)
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="import-speed-")
+        work = Path(tmp.name)
+    rows: list[dict[str, Any]] = []
+    if args.mode in ("speed", "all"):
+        rows += speed(work, args.messages)
+    if args.mode in ("memory", "all"):
+        rows += memory(work, args.mb)
+    print(f"# import speed — {os.cpu_count()} CPUs\n")
+    print("| case | messages | added | episodes | seconds | messages/s | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['case']} | {r['messages']} | {r['added']} | {r['episodes']} | {r['seconds']} | "
+              f"{r['messages_per_s']} | {r['peak_rss_mb']} |")
+    if tmp is not None:
+        tmp.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
