@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import random
 import re
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import timeparse
-from timeparse import to_iso, utcnow
+from timeparse import from_iso, to_iso, utcnow
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,14 +53,26 @@ MAX_CONTENT_BYTES = 1_000_000  # larger text needs --truncate: never a silent cu
 NEAR_DUP_COSINE = 0.95  # write-time near-duplicate threshold for facts and procedures
 BUSY_RETRY_SECONDS = 30.0  # on top of busy_timeout, for BEGIN IMMEDIATE under heavy contention
 
-# --- recall fusion constants (tuned on LoCoMo dev with leave-one-conversation-out; see bench/locomo.py)
+# --- recall fusion constants. Chosen on the LoCoMo dev file (bench/locomo.py, bench/tune_recall.py)
+# and checked by leave-one-conversation-out; each mechanism can be switched off through
+# RecallConfig for the ablation table.
 POOL = 100  # candidates taken from each retriever before fusion
+VEC_POOL = 400  # width of the kNN scan whose cosines score every candidate
 W_KEYWORD = 0.5  # weight of the min-max normalised bm25 score
 W_VECTOR = 0.5  # weight of the min-max normalised cosine similarity
 W_STRENGTH = 0.02  # mild prior: decayed strength
 W_IMPORTANCE = 0.02  # mild prior: stated importance
-W_RECENCY = 0.0  # recency prior (off: hurt on conversational data where old turns matter)
-FTS_WEIGHTS = (1.0, 0.5, 0.4, 0.25)  # bm25 column weights: content, tags, date_terms, context
+W_PERSON = 0.2  # prior for memories said by / naming a person the query names
+W_TIME = 0.05  # prior for dated / time-word memories on "when" questions
+W_LENGTH = 0.1  # length prior: one-word turns must not win on a single shared word
+LENGTH_FULL_WORDS = 20  # at this many words the length prior is fully earned (log scale)
+# bm25 column weights: content, tags, date_terms, context (nearest turns), context_far
+FTS_WEIGHTS = (1.0, 0.5, 0.4, 0.4, 0.2)
+CONTEXT_NEAR = 2  # turns on each side indexed in `context`
+CONTEXT_FAR = 4  # turns on each side (beyond NEAR) indexed in `context_far`
+CONTEXT_MAX_GAP_HOURS = 6.0  # neighbours further apart in time belong to another session
+CONTEXT_CHARS = 1200  # cap per context column
+CONTEXT_VEC_DECAY = 0.6  # context vector = own + 0.6·(±1 neighbours) + 0.36·(±2), normalised
 BIT_SCAN_MIN_ROWS = 20_000  # above this, vectors are searched 1-bit first, then re-ranked exactly
 BIT_OVERSAMPLE = 8  # coarse candidates per requested neighbour for the exact re-rank
 from decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)  # noqa: E402
@@ -409,7 +422,7 @@ class NewMemory:
     position: int | None = None
     pinned: bool = False
     level: int = 0
-    context: str = ""
+    context: str = ""  # neighbouring text; the engine recomputes it for memories in a thread
     created_at: datetime | None = None  # kept from an export; default: now
     status: str = "active"
 
@@ -446,6 +459,36 @@ class RecallResult:
     took_ms: float = 0.0
 
 
+@dataclass
+class RecallConfig:
+    """Switches and weights of hybrid recall (defaults are the tuned constants)."""
+
+    w_keyword: float = W_KEYWORD
+    w_vector: float = W_VECTOR
+    w_person: float = W_PERSON
+    w_time: float = W_TIME
+    w_length: float = W_LENGTH
+    fts_weights: tuple[float, ...] = FTS_WEIGHTS
+    context_vectors: bool = True
+    drop_person_terms: bool = True
+
+
+_WHEN_RE = re.compile(r"^\s*(when\b|what (date|time|year|month|day)\b|how long ago\b|which (year|month|day)\b)", re.I)
+_TIME_WORD_RE = re.compile(
+    r"\b(yesterday|today|tonight|tomorrow|last|next|ago|week|weekend|month|year|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|since|recently|\d{4}|\d{1,2}(st|nd|rd|th))\b", re.I)
+_LEADING_META_RE = re.compile(r"^\s*\[[^\]]{0,60}\]\s*")
+
+
+def bare_text(content: str, author: str | None) -> str:
+    """A memory's words without a leading ``[timestamp]`` and ``Author:`` prefix (for context)."""
+    text = _LEADING_META_RE.sub("", content)
+    if author and text.startswith(author + ":"):
+        text = text[len(author) + 1:]
+    return text.strip()
+
+
 # --------------------------------------------------------------------------- the store
 
 class MemoryStore:
@@ -469,6 +512,7 @@ class MemoryStore:
         self._embedder_failed: str | None = None
         self._fast_start = fast_start
         self._vec_count_cache: tuple[float, int] | None = None
+        self._people_cache: tuple[float, dict[str, str]] | None = None
 
     def close(self) -> None:
         """Close the connection."""
@@ -611,6 +655,63 @@ class MemoryStore:
             (now, REINFORCE_BOOST, REINFORCE_BOOST, now, mid),
         )
 
+    def _refresh_context(self, touched: dict[str, list[int]]) -> None:
+        """Recompute keyword context and context vectors around new turns of conversations.
+
+        A turn alone is often meaningless ("Yes, last week!"): each memory of a thread
+        is also indexed with its neighbours (±CONTEXT_NEAR in ``context``, up to
+        ±CONTEXT_FAR in ``context_far``), skipping neighbours more than
+        CONTEXT_MAX_GAP_HOURS away (another session). A new turn changes the context of
+        the turns before it too, so every row within CONTEXT_FAR of a new position is
+        refreshed. Runs inside the caller's write transaction.
+        """
+        import numpy as np
+
+        for thread, positions in touched.items():
+            lo, hi = min(positions) - CONTEXT_FAR, max(positions) + CONTEXT_FAR
+            rows = self.conn.execute(
+                """SELECT id, content, author, position, event_at, context, context_far FROM memories
+                   WHERE thread = ? AND position BETWEEN ? AND ? AND status != 'deleted' AND level = 0
+                   ORDER BY position, id""",
+                (thread, lo - CONTEXT_FAR, hi + CONTEXT_FAR),
+            ).fetchall()
+            if not rows:
+                continue
+            times = [from_iso(r["event_at"]) for r in rows]
+            texts = [bare_text(r["content"], r["author"]) for r in rows]
+            vecs = self._vectors([r["id"] for r in rows])
+            pos_set = set(positions)
+            for i, r in enumerate(rows):
+                if r["position"] is None or not (min(positions) - CONTEXT_FAR <= r["position"] <= max(positions) + CONTEXT_FAR):
+                    continue
+                near: list[str] = []
+                far: list[str] = []
+                ctx_vec = vecs.get(r["id"])
+                ctx_vec = None if ctx_vec is None else ctx_vec.astype(np.float32).copy()
+                for j in range(max(0, i - CONTEXT_FAR), min(len(rows), i + CONTEXT_FAR + 1)):
+                    if j == i:
+                        continue
+                    dist = abs(rows[j]["position"] - r["position"])
+                    if dist == 0 or dist > CONTEXT_FAR:
+                        continue
+                    if times[i] and times[j] and abs((times[i] - times[j]).total_seconds()) > CONTEXT_MAX_GAP_HOURS * 3600:
+                        continue
+                    (near if dist <= CONTEXT_NEAR else far).append(texts[j])
+                    other = vecs.get(rows[j]["id"])
+                    if ctx_vec is not None and other is not None and dist <= 2:
+                        ctx_vec += (CONTEXT_VEC_DECAY ** dist) * other
+                new_near = " ".join(near)[:CONTEXT_CHARS]
+                new_far = " ".join(far)[:CONTEXT_CHARS]
+                if new_near != r["context"] or new_far != r["context_far"]:
+                    self.conn.execute("UPDATE memories SET context = ?, context_far = ? WHERE id = ?",
+                                      (new_near, new_far, r["id"]))
+                if ctx_vec is not None and (near or r["position"] in pos_set):
+                    norm = float(np.linalg.norm(ctx_vec))
+                    if norm > 0:
+                        self.conn.execute("DELETE FROM vec_contexts WHERE memory_id = ?", (r["id"],))
+                        self.conn.execute("INSERT INTO vec_contexts(memory_id, embedding) VALUES (?, ?)",
+                                          (r["id"], _vec_blob(ctx_vec / norm)))
+
     def store(
         self,
         content: str,
@@ -671,9 +772,15 @@ class MemoryStore:
                         if r and r[0] == m.memory_type and r[1] == "active" and sim >= NEAR_DUP_COSINE:
                             self._reinforce(mid, now)
                             return StoreResult(mid, True, f"near-duplicate (cosine {sim:.3f})", self._degraded_tag())
+            if m.thread is not None and values["position"] is None:
+                # a turn stored live joins the end of its conversation
+                row = self.conn.execute("SELECT max(position) FROM memories WHERE thread = ?", (m.thread,)).fetchone()
+                values["position"] = (row[0] + 1) if row and row[0] is not None else 0
             mid = self._insert(values, vec)
             if vec is not None:
                 self._note_model()
+            if m.thread is not None:
+                self._refresh_context({m.thread: [values["position"]]})
         return StoreResult(mid, False, None, self._degraded_tag())
 
     def _degraded_tag(self) -> str | None:
@@ -726,6 +833,12 @@ class MemoryStore:
                     written.append((b, mid))
                 if vecs is not None and len(fresh):
                     self._note_model()
+                touched: dict[str, list[int]] = {}
+                for b, _mid in written:
+                    if b.thread is not None and b.position is not None:
+                        touched.setdefault(b.thread, []).append(b.position)
+                if touched:
+                    self._refresh_context(touched)
                 if on_batch is not None and written:
                     on_batch(written)
             stats.added += len(written)
@@ -823,8 +936,9 @@ class MemoryStore:
             args.append(to_iso(until))
         return " AND ".join(clauses), args
 
-    def _keyword(self, match: str, where: str, args: list[Any], limit: int) -> list[tuple[int, float]]:
-        w = ", ".join(str(x) for x in FTS_WEIGHTS)
+    def _keyword(self, match: str, where: str, args: list[Any], limit: int,
+                 weights: tuple[float, ...] = FTS_WEIGHTS) -> list[tuple[int, float]]:
+        w = ", ".join(str(x) for x in weights)
         sql = (
             f"SELECT m.id, bm25(memories_fts, {w}) AS rank FROM memories_fts "
             f"JOIN memories m ON m.id = memories_fts.rowid "
@@ -835,6 +949,42 @@ class MemoryStore:
         except sqlite3.OperationalError as exc:
             raise UserError(f"bad FTS5 query {match!r}: {exc}") from exc
         return [(int(r[0]), -float(r[1])) for r in rows]
+
+    def known_people(self) -> dict[str, str]:
+        """Names the store knows (authors, contact aliases) → canonical name, lower-cased keys.
+
+        Multi-word names also answer to their first word ("Ana" for "Ana García"),
+        since that is how people ask.
+        """
+        now = time.monotonic()
+        if self._people_cache and now - self._people_cache[0] < 30:
+            return self._people_cache[1]
+        names: dict[str, str] = {}
+        rows = self.conn.execute(
+            "SELECT DISTINCT author FROM memories WHERE author IS NOT NULL AND status = 'active' "
+            "UNION SELECT name FROM aliases WHERE kind = 'person'").fetchall()
+        for (name,) in rows:
+            if not name or len(name) < 2 or name.lower() in ("user", "assistant", "system", "tool"):
+                continue
+            names[name.lower()] = name
+            first = name.split()[0]
+            if first != name and len(first) >= 3 and first[0].isupper():
+                names.setdefault(first.lower(), name)
+        self._people_cache = (now, names)
+        return names
+
+    def people_in(self, query: str) -> dict[str, str]:
+        """Known people named in ``query``: matched word → canonical name."""
+        people = self.known_people()
+        if not people:
+            return {}
+        found: dict[str, str] = {}
+        words = {w.lower() for w in _TOKEN_RE.findall(query)}
+        low = query.lower()
+        for key, name in people.items():
+            if (" " in key and key in low) or key in words:
+                found[key] = name
+        return found
 
     def _vector_count(self) -> int:
         now = time.monotonic()
@@ -864,21 +1014,29 @@ class MemoryStore:
         exact = self._cosines(vec, cand)
         return sorted(exact.items(), key=lambda kv: -kv[1])[:k]
 
-    def _vectors(self, ids: list[int]) -> dict[int, np.ndarray]:
+    def _vectors(self, ids: list[int], table: str = "vec_memories") -> dict[int, np.ndarray]:
         import numpy as np
 
         out: dict[int, np.ndarray] = {}
         for i in range(0, len(ids), 500):
             chunk = ids[i : i + 500]
             q = ",".join("?" * len(chunk))
-            for r in self.conn.execute(f"SELECT memory_id, embedding FROM vec_memories WHERE memory_id IN ({q})", chunk):
+            for r in self.conn.execute(f"SELECT memory_id, embedding FROM {table} WHERE memory_id IN ({q})", chunk):
                 out[int(r[0])] = np.frombuffer(r[1], dtype=np.float32)
         return out
 
-    def _cosines(self, vec: np.ndarray, ids: list[int]) -> dict[int, float]:
+    def _nearest_contexts(self, vec: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """Nearest context vectors (turn + neighbours) — exact scan, small stores only."""
+        rows = self.conn.execute(
+            "SELECT memory_id, distance FROM vec_contexts WHERE embedding MATCH ? AND k = ?",
+            (_vec_blob(vec), max(1, min(k, 4096))),
+        ).fetchall()
+        return [(int(r[0]), 1.0 - float(r[1])) for r in rows if r[1] is not None]
+
+    def _cosines(self, vec: np.ndarray, ids: list[int], table: str = "vec_memories") -> dict[int, float]:
         import numpy as np
 
-        vecs = self._vectors(ids)
+        vecs = self._vectors(ids, table)
         if not vecs:
             return {}
         keys = list(vecs)
@@ -901,13 +1059,17 @@ class MemoryStore:
         touch: bool = True,
         explain: bool = False,
         shared: bool = False,
+        config: RecallConfig | None = None,
         **graph_options: Any,
     ) -> RecallResult:
         """Ranked memories for ``query``.
 
-        ``hybrid`` normalises the bm25 and cosine scores over the pooled candidates of
-        both retrievers (min-max) before a weighted sum, plus mild priors; raw bm25 and
-        cosine live on unrelated scales, so fusing them unnormalised is meaningless.
+        ``hybrid`` pools the candidates of both retrievers, normalises bm25 and cosine
+        over that pool (min-max; raw bm25 and cosine live on unrelated scales) before a
+        weighted sum, then adds priors: people the query names, dated memories for
+        "when" questions, length, strength and importance. Conversational memories
+        are matched through their neighbours too (keyword context columns and a
+        context vector, max-similarity).
         """
         t0 = time.perf_counter()
         if strategy in GRAPH_STRATEGIES:
@@ -922,15 +1084,25 @@ class MemoryStore:
             raise UserError("query is empty")
         if k < 1:
             raise UserError("-k must be at least 1")
+        cfg = config or RecallConfig()
         where, args = self._filters_sql(types, sources, tags, since, until, include_archived, shared=shared)
         degraded = None
         pool = max(POOL, k * 3)
+        people = self.people_in(query) if strategy == "hybrid" else {}
 
         kw: dict[int, float] = {}
         if strategy in ("hybrid", "keyword"):
-            match = query if raw else fts_query(query)
+            if raw:
+                match: str | None = query
+            else:
+                terms = query_terms(query)
+                if people and cfg.drop_person_terms:
+                    # a name alone must not swamp the keyword score: it is handled by the person prior
+                    name_words = {w for key in people for w in key.split()}
+                    terms = [t for t in terms if t not in name_words] or terms
+                match = " OR ".join(quote_fts(t) for t in terms) if terms else fts_query(query)
             if match:
-                kw = dict(self._keyword(match, where, args, pool))
+                kw = dict(self._keyword(match, where, args, pool, cfg.fts_weights))
 
         vs: dict[int, float] = {}
         qvec = None
@@ -943,18 +1115,24 @@ class MemoryStore:
                     kw = dict(self._keyword(match, where, args, pool)) if match else {}
             else:
                 qvec = vecs[0]
-                # oversample: filtered-out and inactive rows are dropped after the scan
-                near = self._nearest(qvec, pool * 2 if where.count("AND") > 1 else pool + 50)
-                allowed = self._allowed([mid for mid, _ in near], where, args)
-                vs = {mid: sim for mid, sim in near if mid in allowed}
-                vs = dict(list(vs.items())[:pool])
+                # One wide kNN per vector table gives the cosine of nearly every candidate the
+                # keyword side brings too; a vec0 lookup by id is a scan, so we avoid them.
+                want = max(VEC_POOL, pool * 2)
+                own = dict(self._nearest(qvec, want))
+                ctx = dict(self._nearest_contexts(qvec, want)) if (
+                    cfg.context_vectors and self._vector_count() < BIT_SCAN_MIN_ROWS) else {}
+                combined = {mid: max(own.get(mid, -1.0), ctx.get(mid, -1.0)) for mid in own.keys() | ctx.keys()}
+                allowed = self._allowed(list(combined), where, args)
+                ranked = sorted((mid for mid in combined if mid in allowed), key=lambda m: -combined[m])
+                vs = {mid: combined[mid] for mid in ranked[:pool]}
 
         cand = set(kw) | set(vs)
-        if qvec is not None:
-            missing = [c for c in cand if c not in vs]
-            vs.update(self._cosines(qvec, missing))
+        if qvec is not None and cand:
+            # candidates beyond the kNN horizon are at most as similar as its farthest member
+            floor = min((combined[m] for m in ranked), default=0.0)
+            vs = {mid: combined.get(mid, floor) for mid in cand}
         rows = self._rows(list(cand))
-        scored = self._fuse(rows, kw, vs, strategy, explain)
+        scored = self._fuse(rows, kw, vs, strategy, explain, cfg, query, people)
         scored.sort(key=lambda m: (-(m.score or 0.0), m.id))
         results = scored[:k]
         if touch and results:
@@ -1004,8 +1182,11 @@ class MemoryStore:
         return out
 
     def _fuse(
-        self, rows: dict[int, Memory], kw: dict[int, float], vs: dict[int, float], strategy: str, explain: bool
+        self, rows: dict[int, Memory], kw: dict[int, float], vs: dict[int, float], strategy: str, explain: bool,
+        cfg: RecallConfig | None = None, query: str = "", people: dict[str, str] | None = None,
     ) -> list[Memory]:
+        cfg = cfg or RecallConfig()
+
         def minmax(d: dict[int, float]) -> dict[int, float]:
             if not d:
                 return {}
@@ -1015,17 +1196,31 @@ class MemoryStore:
 
         kn = minmax(kw)
         vn = minmax(vs)
+        when_q = bool(_WHEN_RE.search(query)) if strategy == "hybrid" else False
+        names = {n.lower() for n in (people or {}).values()} | set(people or {})
         out: list[Memory] = []
         for mid, m in rows.items():
             k_s = kn.get(mid, 0.0)
             v_s = vn.get(mid, 0.0)
+            priors: dict[str, float] = {}
             if strategy == "keyword":
                 base = k_s
             elif strategy == "vector":
                 base = v_s
             else:
-                base = W_KEYWORD * k_s + W_VECTOR * v_s
-            prior = W_STRENGTH * m.strength + W_IMPORTANCE * m.importance
+                base = cfg.w_keyword * k_s + cfg.w_vector * v_s
+                if names and cfg.w_person:
+                    text = m.content.lower()
+                    if (m.author and m.author.lower() in names) or any(n in text for n in names):
+                        priors["person"] = cfg.w_person
+                if when_q and cfg.w_time and (_TIME_WORD_RE.search(m.content) or m.metadata.get("resolved_dates")):
+                    priors["time"] = cfg.w_time
+                if cfg.w_length:
+                    words = len(_TOKEN_RE.findall(bare_text(m.content, m.author)))
+                    priors["length"] = cfg.w_length * min(1.0, math.log1p(words) / math.log1p(LENGTH_FULL_WORDS))
+            priors["strength"] = W_STRENGTH * m.strength
+            priors["importance"] = W_IMPORTANCE * m.importance
+            prior = sum(priors.values())
             m.score = round(base + prior, 6)
             if explain:
                 m.explain = {
@@ -1033,7 +1228,8 @@ class MemoryStore:
                     "keyword_norm": round(k_s, 4),
                     "cosine": round(vs[mid], 4) if mid in vs else None,
                     "vector_norm": round(v_s, 4),
-                    "weights": {"keyword": W_KEYWORD, "vector": W_VECTOR},
+                    "weights": {"keyword": cfg.w_keyword, "vector": cfg.w_vector},
+                    "priors": {key: round(v, 4) for key, v in priors.items()},
                     "prior": round(prior, 4),
                 }
             out.append(m)

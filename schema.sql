@@ -36,7 +36,8 @@ CREATE TABLE memories (
     metadata         TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(metadata)),
     tags             TEXT    NOT NULL DEFAULT '',  -- space separated, lower case
     date_terms       TEXT    NOT NULL DEFAULT '',  -- resolved dates, keyword-indexed ("2024-03-12 march 12 tuesday")
-    context          TEXT    NOT NULL DEFAULT ''   -- neighbouring turns, keyword-indexed, never shown
+    context          TEXT    NOT NULL DEFAULT '',  -- nearest turns of the same conversation, keyword-indexed, never shown
+    context_far      TEXT    NOT NULL DEFAULT ''   -- turns a little further away (lower bm25 weight)
 );
 
 CREATE UNIQUE INDEX memories_source_ref ON memories(source, ref) WHERE ref IS NOT NULL;
@@ -47,7 +48,7 @@ CREATE INDEX memories_thread ON memories(thread, position) WHERE thread IS NOT N
 CREATE INDEX memories_level ON memories(level) WHERE level > 0;
 
 CREATE VIRTUAL TABLE memories_fts USING fts5(
-    content, tags, date_terms, context,
+    content, tags, date_terms, context, context_far,
     content='memories', content_rowid='id',
     tokenize='porter unicode61 remove_diacritics 2'
 );
@@ -55,18 +56,18 @@ CREATE VIRTUAL TABLE memories_fts USING fts5(
 -- External-content FTS must be told the OLD values on delete/update, or stale words
 -- stay searchable.
 CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
-    INSERT INTO memories_fts(rowid, content, tags, date_terms, context)
-    VALUES (new.id, new.content, new.tags, new.date_terms, new.context);
+    INSERT INTO memories_fts(rowid, content, tags, date_terms, context, context_far)
+    VALUES (new.id, new.content, new.tags, new.date_terms, new.context, new.context_far);
 END;
 CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
-    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context)
-    VALUES ('delete', old.id, old.content, old.tags, old.date_terms, old.context);
+    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context, context_far)
+    VALUES ('delete', old.id, old.content, old.tags, old.date_terms, old.context, old.context_far);
 END;
-CREATE TRIGGER memories_au AFTER UPDATE OF content, tags, date_terms, context ON memories BEGIN
-    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context)
-    VALUES ('delete', old.id, old.content, old.tags, old.date_terms, old.context);
-    INSERT INTO memories_fts(rowid, content, tags, date_terms, context)
-    VALUES (new.id, new.content, new.tags, new.date_terms, new.context);
+CREATE TRIGGER memories_au AFTER UPDATE OF content, tags, date_terms, context, context_far ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context, context_far)
+    VALUES ('delete', old.id, old.content, old.tags, old.date_terms, old.context, old.context_far);
+    INSERT INTO memories_fts(rowid, content, tags, date_terms, context, context_far)
+    VALUES (new.id, new.content, new.tags, new.date_terms, new.context, new.context_far);
 END;
 
 -- Exact vectors, and a 1-bit copy for a fast coarse scan re-ranked exactly.

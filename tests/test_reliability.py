@@ -90,8 +90,8 @@ def test_doctor_detects_and_repairs_fts_and_vector_drift(store: memory_core.Memo
         store.store(text, "semantic")
     c = store.conn
     # drift 1: a memory's keyword entry removed behind the trigger's back
-    c.execute("INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context) "
-              "SELECT 'delete', id, content, tags, date_terms, context FROM memories WHERE id = 2")
+    c.execute("INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context, context_far) "
+              "SELECT 'delete', id, content, tags, date_terms, context, context_far FROM memories WHERE id = 2")
     # drift 2: a vector lost, and an orphan vector for a memory that never existed
     c.execute("DELETE FROM vec_memories WHERE memory_id = 3")
     c.execute("INSERT INTO vec_memories(memory_id, embedding) SELECT 99, embedding FROM vec_memories WHERE memory_id = 1")
