@@ -243,6 +243,9 @@ def revoke(offer_id: str) -> None:
             click.echo(f"{offer_id} was already revoked at {res['revoked_at']}")
             return
         click.echo(f"revoked {offer_id}; {len(res['purged'])} shared copies deleted")
+        if res["derived_summaries"]:
+            click.secho(f"your summaries derived from them remain: {res['derived_summaries']} (review them)",
+                        fg="yellow")
         click.echo(f"next: {res['next']}")
 
     emit(res, human)

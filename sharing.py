@@ -305,16 +305,16 @@ def offer(store: core.MemoryStore, memory_ids: Iterable[int], partner: str) -> d
     bad = [g for g in gates if not g.ok]
     if bad:
         raise core.UserError("; ".join(f"memory {g.memory_id} {g.problem}" for g in bad))
-    for mid in ids:
-        live = store.conn.execute(
-            """SELECT s.offer_id FROM shared_memories s JOIN share_offers o ON o.offer_id = s.offer_id
-               WHERE s.direction = 'outgoing' AND s.memory_id = ? AND o.owner_b = ? AND s.status <> 'revoked'""",
-            (mid, partner)).fetchone()
-        if live:
-            raise core.UserError(f"memory {mid} is already offered to {partner} in {live[0]}")
     offer_id = "off-" + secrets.token_hex(8)
     now = _now()
     with core.write_tx(store.conn):
+        for mid in ids:  # inside the lock: two concurrent offers of one memory cannot both pass
+            live = store.conn.execute(
+                """SELECT s.offer_id FROM shared_memories s JOIN share_offers o ON o.offer_id = s.offer_id
+                   WHERE s.direction = 'outgoing' AND s.memory_id = ? AND o.owner_b = ? AND s.status <> 'revoked'""",
+                (mid, partner)).fetchone()
+            if live:
+                raise core.UserError(f"memory {mid} is already offered to {partner} in {live[0]}")
         store.conn.execute(
             "INSERT INTO share_offers(offer_id, direction, owner_a, owner_b, created_at) VALUES (?, 'outgoing', ?, ?, ?)",
             (offer_id, me, partner, now))

@@ -103,6 +103,9 @@ def test_episodic_cannot_be_offered_through_the_api(pair) -> None:
     with pytest.raises(core.UserError, match="episodic"):
         sharing.offer(a, [ok, ep], "max")
     assert count(a, "SELECT count(*) FROM shared_memories") == 0  # all or nothing
+    sharing.offer(a, [ok], "max")
+    with pytest.raises(core.UserError, match="already offered"):
+        sharing.offer(a, [ok], "max")
 
 
 def _offer_row(a: core.MemoryStore) -> str:

