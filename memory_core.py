@@ -68,6 +68,7 @@ W_LENGTH = 0.1  # length prior: one-word turns must not win on a single shared w
 LENGTH_FULL_WORDS = 20  # at this many words the length prior is fully earned (log scale)
 # bm25 column weights: content, tags, date_terms, context (nearest turns), context_far
 FTS_WEIGHTS = (1.0, 0.5, 0.4, 0.4, 0.2)
+FTS_COLUMNS = ("content", "tags", "date_terms", "context", "context_far")
 CONTEXT_NEAR = 2  # turns on each side indexed in `context`
 CONTEXT_FAR = 4  # turns on each side (beyond NEAR) indexed in `context_far`
 CONTEXT_MAX_GAP_HOURS = 6.0  # neighbours further apart in time belong to another session
@@ -939,6 +940,10 @@ class MemoryStore:
     def _keyword(self, match: str, where: str, args: list[Any], limit: int,
                  weights: tuple[float, ...] = FTS_WEIGHTS) -> list[tuple[int, float]]:
         w = ", ".join(str(x) for x in weights)
+        if any(x == 0 for x in weights):
+            # a zero weight means "not searched", not "matched with score 0"
+            cols = [c for c, x in zip(FTS_COLUMNS, weights) if x != 0]
+            match = "{" + " ".join(cols) + "} : (" + match + ")"
         sql = (
             f"SELECT m.id, bm25(memories_fts, {w}) AS rank FROM memories_fts "
             f"JOIN memories m ON m.id = memories_fts.rowid "

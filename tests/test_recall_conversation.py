@@ -1,0 +1,96 @@
+"""Issue 7 mechanisms on small hand-written conversations: each changes the ranking as intended."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from memory_core import FTS_WEIGHTS, MemoryStore, NewMemory, RecallConfig
+
+NO_CONTEXT = replace(RecallConfig(), fts_weights=FTS_WEIGHTS[:3] + (0.0, 0.0), context_vectors=False)
+
+
+def chat(store: MemoryStore, turns: list[tuple[str, str]], thread: str = "t1",
+         start: datetime = datetime(2024, 5, 1, 18, 0), first: int = 0) -> list[int]:
+    items = [NewMemory(content=f"{who}: {text}", memory_type="episodic", source="chat", ref=f"{thread}/{i}",
+                       author=who, thread=thread, position=i, event_at=start + timedelta(minutes=i))
+             for i, (who, text) in enumerate(turns, first)]
+    return store.store_many(items).ids
+
+
+def test_a_reply_is_found_through_the_question_before_it(store: MemoryStore) -> None:
+    ids = chat(store, [
+        ("Ana", "Did you ever go hiking in the Alps?"),
+        ("Oscar", "Yes, last week! It was amazing."),
+        ("Ana", "I bought new running shoes yesterday."),
+        ("Oscar", "The weather was rainy all weekend."),
+        ("Ana", "My sister is visiting in June."),
+        ("Oscar", "We should cook paella together."),
+    ])
+    reply = ids[1]
+    m = store.get(reply)
+    assert "hiking in the Alps" in store.conn.execute("SELECT context FROM memories WHERE id = ?", (reply,)).fetchone()[0]
+    assert m.content == "Oscar: Yes, last week! It was amazing."  # the memory's own text is what is returned
+    with_ctx = [r.id for r in store.recall("hiking Alps", k=3, strategy="keyword", touch=False).results]
+    without = [r.id for r in store.recall("hiking Alps", k=3, strategy="keyword", touch=False, config=NO_CONTEXT).results]
+    assert with_ctx[:2] == [ids[0], reply]
+    assert reply not in without
+
+
+def test_context_never_crosses_sessions_or_threads(store: MemoryStore) -> None:
+    ids = chat(store, [("Ana", "alpha one"), ("Oscar", "beta two")], thread="a")
+    later = chat(store, [("Ana", "gamma three")], thread="a", start=datetime(2024, 6, 1, 9, 0), first=2)
+    other = chat(store, [("Max", "delta four")], thread="b")
+    ctx = dict(store.conn.execute("SELECT id, context FROM memories").fetchall())
+    assert ctx[ids[0]] == "beta two" and ctx[ids[1]] == "alpha one"
+    assert ctx[later[0]] == "" and ctx[other[0]] == ""  # a month later is another session; b is another chat
+
+
+def test_live_turns_with_thread_get_positions_and_update_neighbours(store: MemoryStore) -> None:
+    a = store.store("Ana: are we still on for the concert?", "episodic", thread="live", author="Ana").id
+    b = store.store("Oscar: yes, 8pm at the arena", "episodic", thread="live", author="Oscar").id
+    assert [store.get(a).position, store.get(b).position] == [0, 1]
+    ctx = dict(store.conn.execute("SELECT id, context FROM memories").fetchall())
+    assert ctx[a] == "yes, 8pm at the arena" and ctx[b] == "are we still on for the concert?"
+    assert store.conn.execute("SELECT count(*) FROM vec_contexts").fetchone()[0] == 2
+
+
+def test_a_persons_memory_is_preferred_and_the_name_does_not_swamp_keywords(store: MemoryStore) -> None:
+    ana = store.store("Ana: I started painting landscapes on weekends", "episodic", author="Ana").id
+    oscar = store.store("Oscar: I started painting portraits of my cat", "episodic", author="Oscar").id
+    noise = store.store("Oscar: Ana Ana Ana, you should call Ana", "episodic", author="Oscar").id
+    q = "What did Ana start painting?"
+    res = {r.id: r for r in store.recall(q, k=3, touch=False, explain=True).results}
+    assert next(iter(res)) == ana
+    assert res[ana].explain["priors"]["person"] == RecallConfig().w_person
+    assert "person" not in res[oscar].explain["priors"]
+    assert res[noise].explain["keyword_bm25"] is None  # "ana" was dropped from the keyword query
+    plain = {r.id: r for r in store.recall(q, k=3, touch=False, explain=True,
+                                           config=replace(RecallConfig(), w_person=0.0, drop_person_terms=False)).results}
+    assert plain[noise].explain["keyword_bm25"] is not None  # without the mechanism the name alone matches
+
+
+def test_dated_memory_wins_a_when_question(store: MemoryStore) -> None:
+    ids = chat(store, [("Audrey", "I adopted my dogs because I love them so much"),
+                       ("Audrey", "I adopted my dogs last March, best decision ever")])
+    res = store.recall("When did Audrey adopt her dogs?", k=2, touch=False, explain=True).results
+    assert [r.id for r in res] == [ids[1], ids[0]]
+    assert res[0].explain["priors"]["time"] == RecallConfig().w_time
+    not_when = store.recall("Why did Audrey adopt her dogs?", k=2, touch=False, explain=True).results
+    assert all("time" not in r.explain["priors"] for r in not_when)
+
+
+def test_one_word_turns_do_not_win_on_a_single_shared_word(store: MemoryStore) -> None:
+    ids = chat(store, [("Ana", "Pottery!"),
+                       ("Oscar", "I signed up for a pottery class at the community centre on Tuesdays")])
+    res = store.recall("pottery class", k=2, touch=False, explain=True).results
+    assert res[0].id == ids[1]
+    short = next(r for r in res if r.id == ids[0])
+    assert short.explain["priors"]["length"] < res[0].explain["priors"]["length"]
+
+
+def test_conversation_turns_are_never_merged_as_duplicates(store: MemoryStore) -> None:
+    ids = chat(store, [("Ana", "ok"), ("Oscar", "ok"), ("Ana", "ok")])
+    assert len(set(ids)) == 3
+    again = store.store("Ana: ok", "episodic", thread="t1", author="Ana")
+    assert not again.deduplicated
