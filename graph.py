@@ -301,13 +301,13 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
            types: Iterable[str] | None = None, sources: Iterable[str] | None = None,
            tags: Iterable[str] | None = None, since: datetime | None = None, until: datetime | None = None,
            include_archived: bool = False, raw: bool = False, touch: bool = True, explain: bool = False,
-           shared: bool = False, seed_k: int = SEED_K, hops: int = HOPS, threshold: float = EDGE_THRESHOLD,
+           shared: bool = False, seed_k: int | None = None, hops: int = HOPS, threshold: float = EDGE_THRESHOLD,
            decay: float | None = None, fanout_power: float = FANOUT_POWER, fanout_cap: int = FANOUT_CAP,
            inhibition: float = INHIBITION, hubs: bool = False, **unknown: Any) -> RecallResult:
     """Graph-aware recall (``graph`` / ``activation`` / ``bridge``), same contract as ``MemoryStore.recall``.
 
-    The keyword options after ``shared`` are the graph knobs (defaults: module constants);
-    results obey the same filters as hybrid recall.
+    The keyword options after ``shared`` are the graph knobs (defaults: module constants;
+    ``seed_k`` defaults to ``max(SEED_K, k)``); results obey the same filters as hybrid recall.
     """
     import time
 
@@ -320,7 +320,7 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
         raise UserError("-k must be at least 1")
     filters: dict[str, Any] = dict(types=types, sources=sources, tags=tags, since=since, until=until,
                                    include_archived=include_archived, raw=raw, shared=shared)
-    seeds, degraded = seed_scores(store, query, max(seed_k, k), **filters)
+    seeds, degraded = seed_scores(store, query, max(SEED_K, k) if seed_k is None else seed_k, **filters)
     adj = Adjacency(store, threshold=threshold, fanout_cap=fanout_cap, include_archived=include_archived)
     if strategy == "graph":
         walk = multihop(adj, seeds, hops=hops, decay=HOP_DECAY if decay is None else decay)
