@@ -126,9 +126,9 @@ def test_hierarchy_builds_upper_levels(store: core.MemoryStore, monkeypatch: pyt
     monkeypatch.setattr(cons, "ROOT_TARGET", 1)
     monkeypatch.setattr(cons, "MAX_LEVEL_DISTANCE", 0.99)
     monkeypatch.setattr(cons, "LEVEL_DISTANCE_STEP", 0.49)
-    for t in ("garden tomatoes", "garden basil", "garden roses"):
+    for t in ("tomatoes basil soil", "engine gearbox oil", "violin cello concert"):
         for i in range(4):
-            store.store(f"{t} shared words alpha beta note{i}", "episodic", dedup=False)
+            store.store(f"{t} garden note{i}", "episodic", dedup=False)
     counts(store, phases=["cluster", "summarize"])
     levels = {r[0] for r in store.conn.execute("SELECT level FROM clusters WHERE status='active'")}
     assert max(levels) >= 2
@@ -248,7 +248,7 @@ def test_dry_run_reports_exactly_the_real_run(store: core.MemoryStore, tmp_path:
     assert not list(tmp_path.glob(".mem-dry-run-*"))
     real = counts(store, memory_md=md, now=NOW + timedelta(days=40))
     assert dry == real
-    assert real["decay"]["archived"] > 0 and real["cluster"]["clusters_created"] == 3
+    assert real["decay"]["archived"] > 0 and real["cluster"]["clusters_created"] >= 3
 
 
 def test_memory_md_outside_block_byte_identical_over_100_runs(store: core.MemoryStore, tmp_path: Path) -> None:
