@@ -63,7 +63,9 @@ ROLE_A = "owner-a"  # the offering side's owner
 ROLE_B = "owner-b"  # the partner's owner
 ROLES = (ROLE_A, ROLE_B)
 SHAREABLE_TYPES = ("semantic", "procedural")
-SEMANTIC_MARK_KEY = "share_semantic"  # metadata flag: an owner re-marked a derived summary as semantic
+# metadata: an owner re-marked a derived summary as semantic. The value is the content_hash
+# the owner saw: if consolidation rewrites the summary, the mark no longer applies.
+SEMANTIC_MARK_KEY = "share_semantic"
 PROVENANCE_KEY = "shared"  # metadata key holding provenance on received copies
 OFFER_ID_RE = re.compile(r"^off-[0-9a-f]{16}$")
 OWNER_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
@@ -72,7 +74,8 @@ REF_HASH_CHARS = 16  # ref of a received copy: '<offer id>:<first chars of the i
 
 # Memory ``mid`` is episodic-tainted when it is episodic, or when it is derived
 # (associations 'derived_from', summary -> member) from a tainted memory and no owner
-# re-marked it semantic. The walk stops at re-marked nodes and tolerates cycles (UNION).
+# re-marked this very text semantic. The walk stops at re-marked nodes and tolerates
+# cycles (UNION).
 _TAINT_SQL = """
 WITH RECURSIVE walk(id) AS (
     SELECT {start}
@@ -82,9 +85,20 @@ WITH RECURSIVE walk(id) AS (
     JOIN memories s ON s.id = w.id
     WHERE a.edge_type = 'derived_from'
       AND s.memory_type <> 'episodic'
-      AND coalesce(json_extract(s.metadata, '$.{mark}'), 0) = 0
+      AND coalesce(json_extract(s.metadata, '$.{mark}'), '') <> s.content_hash
 )
 SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.memory_type = 'episodic'
+"""
+
+# A memory received from a partner, or derived from one (a summary consolidation made
+# over shared copies), is the partner's content: it is never offered onwards.
+_PARTNER_SQL = """
+WITH RECURSIVE walk(id) AS (
+    SELECT {start}
+    UNION
+    SELECT a.target_id FROM associations a JOIN walk w ON a.source_id = w.id WHERE a.edge_type = 'derived_from'
+)
+SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.source LIKE '""" + core.SHARED_SOURCE_PREFIX + """%'
 """
 
 _SCHEMA = [
@@ -114,16 +128,14 @@ _SCHEMA = [
     f"""CREATE TRIGGER IF NOT EXISTS shared_memories_guard_bi BEFORE INSERT ON shared_memories
     WHEN new.memory_id IS NOT NULL AND (
         EXISTS ({_TAINT_SQL.format(start='new.memory_id', mark=SEMANTIC_MARK_KEY)})
-        OR (new.direction = 'outgoing' AND EXISTS (
-            SELECT 1 FROM memories m WHERE m.id = new.memory_id AND m.source LIKE '{core.SHARED_SOURCE_PREFIX}%')))
+        OR (new.direction = 'outgoing' AND EXISTS ({_PARTNER_SQL.format(start='new.memory_id')})))
     BEGIN
         SELECT RAISE(ABORT, 'episodic or episodic-derived memories cannot be shared');
     END""",
     f"""CREATE TRIGGER IF NOT EXISTS shared_memories_guard_bu BEFORE UPDATE ON shared_memories
     WHEN new.status <> 'revoked' AND new.memory_id IS NOT NULL AND (
         EXISTS ({_TAINT_SQL.format(start='new.memory_id', mark=SEMANTIC_MARK_KEY)})
-        OR (new.direction = 'outgoing' AND EXISTS (
-            SELECT 1 FROM memories m WHERE m.id = new.memory_id AND m.source LIKE '{core.SHARED_SOURCE_PREFIX}%')))
+        OR (new.direction = 'outgoing' AND EXISTS ({_PARTNER_SQL.format(start='new.memory_id')})))
     BEGIN
         SELECT RAISE(ABORT, 'episodic or episodic-derived memories cannot be shared');
     END""",
@@ -221,6 +233,13 @@ def is_tainted(conn: Any, memory_id: int) -> bool:
     return conn.execute(_TAINT_SQL.format(start="?", mark=SEMANTIC_MARK_KEY), (memory_id,)).fetchone() is not None
 
 
+def partner_content(conn: Any, memory_id: int) -> str | None:
+    """The partner a memory came from, if it was received or derived from received memories."""
+    row = conn.execute(_PARTNER_SQL.format(start="?").replace("SELECT 1 FROM", "SELECT m.source FROM"),
+                       (memory_id,)).fetchone()
+    return row[0][len(core.SHARED_SOURCE_PREFIX):] if row else None
+
+
 def _check_offer_id(offer_id: str) -> str:
     oid = (offer_id or "").strip()
     if not OFFER_ID_RE.match(oid):
@@ -255,8 +274,9 @@ def check_memory(store: core.MemoryStore, memory_id: int) -> Gate:
     elif is_tainted(store.conn, memory_id):
         gate.problem = ("is derived from episodic memories: it counts as episodic unless an owner re-marks it "
                         f"(mem.py share mark-semantic {memory_id})")
-    elif m.source.startswith(core.SHARED_SOURCE_PREFIX):
-        gate.problem = f"was received from {m.source[len(core.SHARED_SOURCE_PREFIX):]}: partners' memories are not re-shared"
+    elif (partner := partner_content(store.conn, memory_id)) is not None:
+        how = "was received" if m.source.startswith(core.SHARED_SOURCE_PREFIX) else "is derived from memories received"
+        gate.problem = f"{how} from {partner}: partners' memories are not re-shared"
     elif m.status != "active":
         gate.problem = f"is {m.status}: only active memories can be shared"
     elif m.memory_type not in SHAREABLE_TYPES:
@@ -283,7 +303,7 @@ def mark_semantic(store: core.MemoryStore, memory_id: int, undo: bool = False) -
                 (_now(), memory_id))
         else:
             store.conn.execute(
-                f"UPDATE memories SET metadata = json_set(metadata, '$.{SEMANTIC_MARK_KEY}', json('true'), "
+                f"UPDATE memories SET metadata = json_set(metadata, '$.{SEMANTIC_MARK_KEY}', content_hash, "
                 f"'$.{SEMANTIC_MARK_KEY}_at', ?, '$.{SEMANTIC_MARK_KEY}_by', ?), updated_at = ? WHERE id = ?",
                 (_now(), owner, _now(), memory_id))
     return {"id": memory_id, "marked_semantic": not undo, "tainted": is_tainted(store.conn, memory_id)}

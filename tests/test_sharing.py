@@ -161,6 +161,13 @@ def test_direct_sql_cannot_offer_a_partners_memory(pair) -> None:
                        "VALUES (?, 'outgoing', 'max', 'carol', 'x')", ("off-" + "2" * 16,))
     with pytest.raises(core.sqlite3.IntegrityError):
         _raw_insert(b, "off-" + "2" * 16, received)
+    # laundering through a summary (consolidation over the shared copy) is refused too, mark or not
+    laundered = summary_of(b, "Deploys: make release, then kubectl apply", [received])
+    sharing.mark_semantic(b, laundered)
+    with pytest.raises(core.UserError, match="derived from memories received from ana"):
+        sharing.offer(b, [laundered], "carol")
+    with pytest.raises(core.sqlite3.IntegrityError):
+        _raw_insert(b, "off-" + "2" * 16, laundered)
 
 
 def test_memory_turned_episodic_after_the_offer_never_leaves(pair) -> None:
@@ -221,6 +228,13 @@ def test_summary_of_episodic_counts_as_episodic_until_re_marked(pair) -> None:
         sharing.export_bundle(a, "max")
     with pytest.raises(core.UserError, match="episodic itself"):
         sharing.mark_semantic(a, e1)
+    # the mark covers the text the owner saw: a rewritten summary counts as episodic again
+    sharing.mark_semantic(a, s1)
+    assert not sharing.is_tainted(a.conn, s1)
+    with core.write_tx(a.conn):
+        a.conn.execute("UPDATE memories SET content = 'Max said on Monday he is exhausted', content_hash = 'x' "
+                       "WHERE id = ?", (s1,))
+    assert sharing.is_tainted(a.conn, s1)
     # a marked flag on an episodic memory (set by hand) changes nothing
     with core.write_tx(a.conn):
         a.conn.execute("UPDATE memories SET metadata = json_set(metadata, '$.share_semantic', json('true')) "
