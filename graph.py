@@ -74,6 +74,7 @@ CHARS_PER_TOKEN_SAFE = 3.0  # fallback token estimate when no tokenizer: over-co
 SURFACE_STATED_COVERAGE = 0.8  # a memory whose content words are ≥ 80% in the utterance is already said
 SURFACE_STATED_COS = 0.92  # ...or whose embedding is this close to the utterance's
 MMR_LAMBDA = 0.7  # relevance vs novelty in MMR: mostly relevant, but no two near-copies
+MMR_DUP_COS = 0.9  # a candidate this close to one already picked is a restatement: dropped, not just demoted
 SURFACE_K = 5
 
 _STRATEGIES = ("graph", "activation", "bridge")
@@ -868,7 +869,10 @@ def surface(store: MemoryStore, utterance: str, k: int = SURFACE_K, seed_k: int 
 
 def mmr(ids: list[int], relevance: dict[int, float], vecs: dict[int, Any], k: int,
         lam: float = MMR_LAMBDA) -> list[int]:
-    """Maximal marginal relevance: ``λ·rel − (1−λ)·max cos to what is picked``; no vectors → by relevance."""
+    """Maximal marginal relevance: ``λ·rel − (1−λ)·max cos to what is picked``; no vectors → by relevance.
+
+    Candidates with cosine ≥ ``MMR_DUP_COS`` to a picked one are dropped outright.
+    """
     pool = sorted(ids, key=lambda i: (-relevance[i], i))[: max(k * 10, 50)]
     top = max((relevance[i] for i in pool), default=1.0) or 1.0
     picked: list[int] = []
@@ -877,6 +881,8 @@ def mmr(ids: list[int], relevance: dict[int, float], vecs: dict[int, Any], k: in
             red = max((float(vecs[i] @ vecs[j]) for j in picked if i in vecs and j in vecs), default=0.0)
             return lam * relevance[i] / top - (1 - lam) * red
         best = max(pool, key=lambda i: (gain(i), -i))
-        picked.append(best)
         pool.remove(best)
+        if best in vecs and any(j in vecs and float(vecs[best] @ vecs[j]) >= MMR_DUP_COS for j in picked):
+            continue
+        picked.append(best)
     return picked
