@@ -31,9 +31,23 @@ content and the bundle carries a sha256 digest over its canonical JSON, so an ed
 item or an edited header is refused. Someone able to rewrite the file can also
 recompute the digests; authenticity rests on the channel the owners use.
 
-The schema additions (``share_offers``, ``share_bundles``, and triggers that refuse
-episodic or episodic-derived memories in ``shared_memories`` whatever SQL is run) are
-applied by :func:`ensure_schema` as the named migration ``m101_sharing``.
+What counts as episodic: episodic memories, and memories derived from them
+(associations ``derived_from``, summary -> member, followed transitively) unless an
+owner re-marked that summary with ``share mark-semantic``; the mark records the
+content hash the owner saw, so a summary rewritten later counts as episodic again.
+A partner's memories, and summaries derived from them, are never offered onwards.
+
+Purge is a hard delete: the copies are the other person's withdrawn data, so a
+restorable soft delete would keep exactly what they asked to remove. It runs with
+``secure_delete``, FTS5 ``secure-delete`` and overwritten vectors, then folds the WAL
+back, so the text is gone from the file. Only rows with source ``shared:<partner>``
+and a ref of that offer can match: the receiving owner's own memories never do
+(their own summaries of the copies are reported, not deleted).
+
+The schema additions (``share_offers``, ``share_bundles``, the ``share_pool`` view and
+triggers that refuse episodic, episodic-derived or partner-derived memories in
+``shared_memories`` whatever SQL is run) are applied by :func:`ensure_schema` as the
+named migration ``m101_sharing``.
 """
 
 from __future__ import annotations
@@ -340,7 +354,7 @@ def offer(store: core.MemoryStore, memory_ids: Iterable[int], partner: str) -> d
             (offer_id, me, partner, now))
         for g in gates:
             m = store.get(g.memory_id)
-            meta = {"tags": m.tags, "importance": m.importance, "reasons": g.reasons}
+            meta = {"importance": m.importance, "reasons": g.reasons}
             store.conn.execute(
                 """INSERT INTO shared_memories(offer_id, direction, partner, memory_id, content, memory_type,
                        content_hash, sensitivity, status, created_at, metadata)
@@ -436,7 +450,7 @@ def _approve_incoming(store: core.MemoryStore, o: Any) -> dict[str, Any]:
         items.append(core.NewMemory(
             content=r["content"], memory_type=r["memory_type"], source=source,
             ref=f"{offer_id}:{r['content_hash'][:REF_HASH_CHARS]}", importance=float(meta.get("importance", 0.5)),
-            tags=meta.get("tags") or None, metadata={PROVENANCE_KEY: provenance}))
+            metadata={PROVENANCE_KEY: provenance}))
 
     def consent(_written: list[tuple[core.NewMemory, int]] | None = None) -> None:
         # runs inside the batch transaction: the copies and the consent land together
@@ -623,9 +637,9 @@ def export_bundle(store: core.MemoryStore, partner: str) -> dict[str, Any]:
                 withdrawn.append((int(r["id"]), problem))
                 continue
             meta = json.loads(r["metadata"] or "{}")
+            # only what the owner saw and the gates scored travels: no tags, thread, author or metadata
             items.append({"content": r["content"], "memory_type": r["memory_type"], "sha256": r["content_hash"],
-                          "sensitivity": r["sensitivity"], "tags": meta.get("tags", []),
-                          "importance": meta.get("importance", 0.5)})
+                          "sensitivity": r["sensitivity"], "importance": meta.get("importance", 0.5)})
         if items:
             offers.append({"offer_id": o["offer_id"], "owner_a": me, "owner_b": partner, "created_at": o["created_at"],
                            "consents": {ROLE_A: {"by": me, "at": o["consent_a"]}}, "items": items})
@@ -833,8 +847,8 @@ def _apply_bundle(store: core.MemoryStore, bundle: dict[str, Any], me: str) -> d
                 (oid, sender, me, str(o.get("created_at") or now), o["consents"][ROLE_A]["at"], digest,
                  json.dumps(meta)))
             for it, score in kept:
-                imeta = {"tags": it.get("tags") if isinstance(it.get("tags"), list) else [],
-                         "importance": it.get("importance", 0.5)}
+                imp = it.get("importance", 0.5)
+                imeta = {"importance": imp if isinstance(imp, (int, float)) and 0 <= imp <= 1 else 0.5}
                 c.execute(
                     """INSERT OR IGNORE INTO shared_memories(offer_id, direction, partner, content, memory_type,
                            content_hash, sensitivity, consent_a, status, created_at, metadata)
