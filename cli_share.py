@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 import sharing
-from mem import _ctx, console, emit
+from mem import _ctx, emit
 
 
 @click.group()
@@ -71,9 +71,9 @@ def check(memory_ids: tuple[int, ...]) -> None:
 
     def human() -> None:
         for g in gates:
-            verdict = "ok" if g.ok else f"refused: {g.problem}"
+            verdict = "ok" if g.ok else f"refused: memory {g.memory_id} {g.problem}"
             click.echo(f"#{g.memory_id}  sensitivity {g.sensitivity:.2f}  {verdict}")
-            for r in g.reasons:
+            for r in [] if (g.problem or "").startswith("sensitivity") else g.reasons:  # else already in the line
                 click.echo(f"    {r}")
 
     emit([g.to_dict() for g in gates], human)
@@ -210,19 +210,13 @@ def list_cmd(partner: str | None, items: bool) -> None:
         if not offers:
             click.echo("no offers")
             return
-        from rich.table import Table
-
-        t = Table()
-        for col in ("offer", "direction", "partner", "state", "items", "consent_a", "consent_b"):
-            t.add_column(col, no_wrap=True)
         for o in offers:
-            t.add_row(o["offer_id"], o["direction"], o["partner"], o["state"], str(o["count"]),
-                      (o["consent_a"] or "")[:16], (o["consent_b"] or "")[:16])
-        console().print(t)
-        if items:
-            for o in offers:
-                for it in o.get("items", []):
-                    click.echo(f"{o['offer_id']}  [{it['status']}] {it['content'][:120]}")
+            arrow = "->" if o["direction"] == "outgoing" else "<-"
+            consents = " ".join(f"{role} {(o[key] or '-')[:16]}" for role, key in
+                                ((sharing.ROLE_A, "consent_a"), (sharing.ROLE_B, "consent_b")))
+            click.echo(f"{o['offer_id']}  {arrow} {o['partner']:<12} {o['state']:<17} {o['count']:>3} items  {consents}")
+            for it in o.get("items", []) if items else []:
+                click.echo(f"    [{it['status']}] {it['content'][:120]}")
 
     emit(offers, human)
 
