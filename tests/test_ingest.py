@@ -155,6 +155,18 @@ def test_warnings_carry_line_numbers(tmp_path: Path) -> None:
     assert (data["messages_seen"], data["memories_added"]) == (2, 1)
 
 
+def test_cli_options_reach_the_parsers(db_path: Path) -> None:
+    amb = FIX / "whatsapp" / "ambiguous.txt"
+    data = imported(str(amb), "--date-order", "mdy", "--thread", "Team")
+    assert (data["variant"]["date_order"], data["variant"]["date_order_reason"], data["variant"]["chat"]) == (
+        "mdy", "option", "Team")
+    assert rows(db_path, "SELECT thread, event_at, content FROM memories ORDER BY event_at") == [
+        ("Team", "2023-01-02T10:00:00", "A: one"), ("Team", "2023-01-03T10:00:00", "B: two")]
+    # --all-branches keeps the edited and regenerated branches: 2 more memories than the active path.
+    branches = imported("chatgpt", str(CHATGPT), "--all-branches", "--dry-run")
+    assert (branches["messages_seen"], branches["memories_added"], branches["variant"]["all_branches"]) == (14, 10, True)
+
+
 # --------------------------------------------------------------------------- idempotence
 
 def test_overlapping_later_export_adds_only_new_messages(tmp_path: Path, db_path: Path) -> None:
