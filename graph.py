@@ -53,6 +53,7 @@ FANOUT_CAP = 25  # edges followed out of one memory (the strongest): an episode 
 ACT_DECAY = 0.6  # spreading activation: fraction passed across an edge of weight 1
 FANOUT_POWER = 0.5  # spread is divided by fan_out ** FANOUT_POWER (1 = plain division; 0.5 = √, see bench)
 FIRE_MIN = 0.05  # memories below this activation do not fire: keeps the walk local and fast
+FIRE_MAX = 150  # at most this many (the most active) fire per round: bounds the walk on dense graphs
 INHIBITION = 0.5  # lateral inhibition strength β in [0, 1]: 0 off, 1 silences the weakest group
 INHIBITION_TOP = 3  # a group's strength is the sum of its top-N activations (one lucky member is not a topic)
 BRIDGE_MAX_COS = 0.35  # bridge: memories more similar than this to the query are "direct", not bridges
@@ -260,7 +261,8 @@ def spread_activation(adj: Adjacency, seeds: dict[int, float], iterations: int =
     each of its (≤ ``FANOUT_CAP``) neighbours; the receiver keeps the max of what it
     had and what it receives (max-merge: activation never accumulates over paths, and a
     seed never drops below its own score). After each round the competing groups
-    (:func:`competing_groups`) inhibit each other (:func:`inhibit`). ``groups`` may be
+    (:func:`competing_groups`) inhibit each other (:func:`inhibit`); at most ``FIRE_MAX``
+    memories fire per round, and memories below ``FIRE_MIN`` compete alone. ``groups`` may be
     given (tests); otherwise it is looked up as memories become active.
     """
     act = dict(seeds)
@@ -269,6 +271,8 @@ def spread_activation(adj: Adjacency, seeds: dict[int, float], iterations: int =
     factors: dict[int, float] = {}
     for _ in range(max(0, iterations)):
         firing = sorted(u for u, a in act.items() if a >= FIRE_MIN)
+        if len(firing) > FIRE_MAX:
+            firing = sorted(sorted(firing, key=lambda u: (-act[u], u))[:FIRE_MAX])
         nbrs = adj.neighbours(firing)
         new = dict(act)
         for u in firing:
@@ -282,7 +286,7 @@ def spread_activation(adj: Adjacency, seeds: dict[int, float], iterations: int =
         act = new
         if inhibition > 0:
             if groups is None:
-                missing = [i for i in act if i not in group_of]
+                missing = [i for i in act if i not in group_of and act[i] >= FIRE_MIN]
                 if missing:
                     group_of.update(competing_groups(adj.store, missing))
             factors = inhibit(act, seeds, group_of, inhibition)
