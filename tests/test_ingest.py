@@ -470,7 +470,7 @@ def _realworld_files() -> list[Path]:
 @pytest.mark.skipif(not REALWORLD.exists(), reason="../shared/data/realworld absent (fresh clone): real exports not available")
 def test_every_realworld_file_imports_via_cli(tmp_path: Path) -> None:
     files = _realworld_files()
-    assert len(files) == 57
+    assert len(files) >= 57  # the folder as of this writing; more files are welcome
     table: list[str] = [f"{'file':58} {'format':9} {'variant':34} {'seen':>5} {'added':>5} {'sys':>4} {'media':>5} "
                         f"{'ep':>3} {'warn':>4}"]
     failures: list[str] = []
