@@ -69,6 +69,7 @@ PAGERANK_ITERS = 30  # power iterations (converges to ~1e-4 on the bench graph)
 RECENCY_HALF_LIFE_DAYS = 14.0  # a memory touched two weeks ago counts half as "current"
 W_PAGERANK, W_RECENCY, W_ACCESS, W_IMPORTANCE = 0.35, 0.3, 0.15, 0.2  # brief ranking weights (sum 1)
 BRIEF_MAX_CHARS = 300  # a briefing line shows at most this much of a memory
+BRIEF_MAX_SKIPS = 20  # stop after this many lines in a row did not fit: the budget is full, counting costs
 CHARS_PER_TOKEN_SAFE = 3.0  # fallback token estimate when no tokenizer: over-counts, so never over budget
 
 # surface
@@ -747,12 +748,16 @@ def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None) -
     lines: list[str] = []
     skipped = 0
 
+    run = 0  # consecutive lines that did not fit
+
     def add(section: str, text: str, item: dict[str, Any]) -> bool:
-        nonlocal used, skipped
+        nonlocal used, skipped, run
         n = count(text + "\n")
         if used + n > budget:
             skipped += 1
+            run += 1
             return False
+        run = 0
         used += n
         lines.append(text)
         item["tokens"] = n
@@ -780,7 +785,7 @@ def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None) -
         if i in shown:
             continue
         add("memories", f"- [#{i}] {clip(info[i][1])}", {"id": i, "content": info[i][1], "score": round(score[i], 4)})
-        if budget - used < 4:
+        if budget - used < 4 or run >= BRIEF_MAX_SKIPS:
             break
     return {"budget": budget, "tokens": used, "token_count": how, "skipped_for_budget": skipped,
             "text": "\n".join(lines), **sections}
