@@ -262,6 +262,8 @@ def _memory_table(results: list[core.Memory], explain: bool = False) -> Any:
     for m in results:
         when = (m.event_at or m.created_at or "")[:16].replace("T", " ")
         text = m.content if len(m.content) <= 400 else m.content[:400] + "…"
+        if m.source.startswith(core.SHARED_SOURCE_PREFIX):
+            text = f"[shared from {m.source[len(core.SHARED_SOURCE_PREFIX):]}] {text}"
         row = [str(m.id), f"{m.score:.3f}" if m.score is not None else "", m.memory_type, when, text]
         if explain:
             row.append(_explain_line(m.explain or {}))
@@ -540,9 +542,12 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
 
 # --------------------------------------------------------------------------- entry point
 
+_COMMAND_FOR_ERRORS = "mem"
+
+
 def _emit_error(code: str, message: str, exit_code: int, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps({"ok": False, "command": " ".join(sys.argv[1:2]) or "mem",
+        click.echo(json.dumps({"ok": False, "command": _COMMAND_FOR_ERRORS,
                                "error": {"code": code, "message": message}}, ensure_ascii=False))
     else:
         click.secho(f"error: {message}", fg="red", err=True)
@@ -589,8 +594,11 @@ def _wants_json(argv: list[str]) -> bool:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI, mapping every failure to one line and a documented exit code."""
+    global _COMMAND_FOR_ERRORS
     argv = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
     as_json = _wants_json(argv)
+    rest = [a for i, a in enumerate(argv) if not a.startswith("-") and (i == 0 or argv[i - 1] not in ("--db",))]
+    _COMMAND_FOR_ERRORS = rest[0] if rest else "mem"
     try:
         cli.main(args=argv, prog_name="mem.py", standalone_mode=False)
     except core.MemError as exc:

@@ -259,9 +259,19 @@ def _m001_initial(conn: Any) -> None:
     conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES ('dims', ?)", (str(DIMS),))
 
 
+def _m002_sharing(conn: Any) -> None:
+    # The sharing tables, views and guard triggers live with the sharing code; imported
+    # here only when the migration runs, so ordinary commands never load that module.
+    from sharing import _SCHEMA
+
+    for stmt in _SCHEMA:
+        conn.execute(stmt)
+
+
 # Ordered, named, never edited once released; each runs in its own transaction.
 MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m001_initial", _m001_initial),
+    ("m002_sharing", _m002_sharing),
 ]
 
 

@@ -47,7 +47,7 @@ and a ref of that offer can match: the receiving owner's own memories never do
 The schema additions (``share_offers``, ``share_bundles``, the ``share_pool`` view and
 triggers that refuse episodic, episodic-derived or partner-derived memories in
 ``shared_memories`` whatever SQL is run) are applied by :func:`ensure_schema` as the
-named migration ``m101_sharing``.
+named migration ``m002_sharing``.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ import memory_core as core
 import sensitivity
 from timeparse import to_iso, utcnow
 
-MIGRATION_NAME = "m101_sharing"
+MIGRATION_NAME = "m002_sharing"
 BUNDLE_FORMAT = "mem-share-bundle"
 BUNDLE_VERSION = 1
 SUPPORTED_VERSIONS = (1,)
@@ -169,7 +169,7 @@ _SCHEMA = [
 # --------------------------------------------------------------------------- schema
 
 def ensure_schema(conn: Any) -> bool:
-    """Apply the ``m101_sharing`` migration if it is not recorded yet; return True if applied.
+    """Apply the ``m002_sharing`` migration if it is not recorded yet; return True if applied.
 
     Idempotent and safe under concurrent callers: the name is re-checked inside the
     write lock, as ``memory_core.migrate`` does.

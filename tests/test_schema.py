@@ -14,7 +14,7 @@ def _names(conn, kind: str) -> set[str]:
 
 def test_blank_db_migrates_to_full_schema(db_path: Path) -> None:
     conn = memory_core.connect(db_path)
-    assert memory_core.migrate(conn) == ["m001_initial"]
+    assert memory_core.migrate(conn) == ["m001_initial", "m002_sharing"]
     assert memory_core.migrate(conn) == []  # idempotent
     tables = _names(conn, "table")
     for t in ("memories", "memories_fts", "vec_memories", "vec_memories_bit", "vec_contexts", "associations",
@@ -70,14 +70,20 @@ def test_shared_view_excludes_episodic(store) -> None:
     import pytest
 
     ep = store.store("I went to the dentist", "episodic").id
-    with pytest.raises(Exception, match="CHECK"):
-        store.conn.execute(
-            "INSERT INTO shared_memories(offer_id, direction, partner, memory_id, content, memory_type, content_hash,"
-            " sensitivity, created_at) VALUES ('o1','outgoing','max',?,?,'episodic','h',0.1,'2024')",
-            (ep, "I went to the dentist"))
-    # even a row that claims to be semantic but points at an episodic memory is not accessible
-    store.conn.execute(
-        "INSERT INTO shared_memories(offer_id, direction, partner, memory_id, content, memory_type, content_hash,"
-        " sensitivity, consent_a, consent_b, status, created_at) VALUES ('o1','outgoing','max',?,?,'semantic','h',0.1,"
-        "'2024','2024','approved','2024')", (ep, "I went to the dentist"))
+    insert = ("INSERT INTO shared_memories(offer_id, direction, partner, memory_id, content, memory_type, content_hash,"
+              " sensitivity, consent_a, consent_b, status, created_at) VALUES ('o1','outgoing','max',?,?,?,'h',0.1,"
+              "'2024','2024','approved','2024')")
+    with pytest.raises(Exception, match="CHECK|episodic|offer"):
+        store.conn.execute(insert, (ep, "I went to the dentist", "episodic"))
+    # a row that claims to be semantic but points at an episodic memory is refused by the guard trigger
+    with pytest.raises(Exception, match="episodic|offer"):
+        store.conn.execute(insert, (ep, "I went to the dentist", "semantic"))
+    assert store.conn.execute("SELECT count(*) FROM accessible_shared").fetchone()[0] == 0
+    # and even with the guards dropped, the view itself still hides it
+    for trig in ("shared_memories_guard_bi", "shared_memories_offer_bi"):
+        store.conn.execute(f"DROP TRIGGER IF EXISTS {trig}")
+    with pytest.raises(Exception, match="CHECK"):  # the CHECK is the last line of defence
+        store.conn.execute(insert, (ep, "I went to the dentist", "episodic"))
+    store.conn.execute(insert, (ep, "I went to the dentist", "semantic"))
+    assert store.conn.execute("SELECT count(*) FROM shared_memories").fetchone()[0] == 1
     assert store.conn.execute("SELECT count(*) FROM accessible_shared").fetchone()[0] == 0

@@ -73,7 +73,7 @@ def summary_of(store: core.MemoryStore, text: str, member_ids: list[int], level:
 # --------------------------------------------------------------------------- schema
 
 def test_migration_is_named_idempotent_and_creates_guards(store: core.MemoryStore) -> None:
-    assert sharing.ensure_schema(store.conn) is True
+    # the migration is part of memory_core.MIGRATIONS: opening a store applies it once
     assert sharing.ensure_schema(store.conn) is False
     names = {r[0] for r in store.conn.execute("SELECT name FROM _mem_migrations")}
     assert sharing.MIGRATION_NAME in names
