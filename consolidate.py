@@ -666,8 +666,10 @@ class Consolidator:
         idx = self.raw_index()
         if len(idx) == 0:
             return {"clusters_created": 0, "members_joined": 0, "clusters_merged": 0, "clustered": 0, "clusters": 0}
-        status = dict(self.conn.execute("SELECT id, status FROM memories WHERE level = 0 AND id <= ?",
-                                        (self._max_id,)).fetchall())
+        # a partner's shared copies are theirs: never summarised together with our own memories
+        status = dict(self.conn.execute(
+            "SELECT id, CASE WHEN source LIKE 'shared:%' THEN 'shared' ELSE status END FROM memories "
+            "WHERE level = 0 AND id <= ?", (self._max_id,)).fetchall())
         eligible = np.array([status.get(int(m)) == "active" for m in idx.ids], dtype=bool)
         counts: dict[str, Any] = self._cluster_level(1, idx.ids, idx.vecs, eligible, None, idx)
         counts["clustered"] = int(self.conn.execute(

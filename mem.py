@@ -16,9 +16,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import click
+# Small matrix products run faster on one BLAS thread than on two contended ones (a
+# consolidate neighbour search was 5x slower on busy cores); set before numpy loads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import memory_core as core
+import click  # noqa: E402
+
+import memory_core as core  # noqa: E402
 
 # Run as a script, this module is __main__; command modules import it as `mem`, which
 # must be this same module object (one Ctx class, one set of helpers).
@@ -287,10 +291,11 @@ def _memory_table(results: list[core.Memory], explain: bool = False) -> Any:
 @click.option("--explain", is_flag=True, help="Show each signal: keyword rank, cosine, fusion, priors.")
 @click.option("--no-touch", is_flag=True, help="Do not reinforce what is returned.")
 @click.option("--shared", is_flag=True, help="Also search memories shared by partners (marked as such).")
+@click.option("--summaries", is_flag=True, help="Also return consolidation summaries (level >= 1).")
 @click.option("--context", "with_context", is_flag=True, help="Attach each result's cluster, summary, siblings and links.")
 def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: tuple[str, ...], tags: tuple[str, ...],
            since: str | None, until: str | None, include_archived: bool, raw: bool, explain: bool, no_touch: bool,
-           shared: bool, with_context: bool) -> None:
+           shared: bool, summaries: bool, with_context: bool) -> None:
     """Recall the memories most relevant to QUERY.
 
     \b
@@ -303,7 +308,8 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
     s = _ctx().store(fast_start=True)
     res = s.recall(query, k=k, strategy=strategy, types=types or None, sources=sources or None, tags=tags or None,
                    since=_parse_date(since, "--since"), until=_parse_date(until, "--until"),
-                   include_archived=include_archived, raw=raw, touch=not no_touch, explain=explain, shared=shared)
+                   include_archived=include_archived, raw=raw, touch=not no_touch, explain=explain, shared=shared,
+                   summaries=summaries)
     results = [m.to_dict() for m in res.results]
     for r in results:
         if r["source"].startswith(core.SHARED_SOURCE_PREFIX):

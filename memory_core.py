@@ -918,9 +918,14 @@ class MemoryStore:
         include_archived: bool,
         alias: str = "m",
         shared: bool = False,
+        summaries: bool = False,
     ) -> tuple[str, list[Any]]:
         clauses = [f"{alias}.status IN ('active', 'archived')" if include_archived else f"{alias}.status = 'active'"]
         args: list[Any] = []
+        if not summaries:
+            # consolidation summaries (level >= 1) would crowd raw memories out of the top
+            # results (LoCoMo recall@5 -0.012); browse/brief/--summaries reach them
+            clauses.append(f"{alias}.level = 0")
         if not shared:
             clauses.append(f"{alias}.source NOT LIKE '{SHARED_SOURCE_PREFIX}%'")
         if not include_archived:
@@ -1074,6 +1079,7 @@ class MemoryStore:
         touch: bool = True,
         explain: bool = False,
         shared: bool = False,
+        summaries: bool = False,
         config: RecallConfig | None = None,
         **graph_options: Any,
     ) -> RecallResult:
@@ -1092,7 +1098,8 @@ class MemoryStore:
 
             return graph.recall(self, query, k=k, strategy=strategy, types=types, sources=sources, tags=tags,
                                 since=since, until=until, include_archived=include_archived, raw=raw, touch=touch,
-                                explain=explain, shared=shared, **graph_options)
+                                explain=explain, shared=shared, **({"summaries": True} if summaries else {}),
+                                **graph_options)
         if strategy not in STRATEGIES:
             raise UserError(f"--strategy must be one of {', '.join(ALL_STRATEGIES)} (got {strategy!r})")
         if not query or not query.strip():
@@ -1100,7 +1107,8 @@ class MemoryStore:
         if k < 1:
             raise UserError("-k must be at least 1")
         cfg = config or RecallConfig()
-        where, args = self._filters_sql(types, sources, tags, since, until, include_archived, shared=shared)
+        where, args = self._filters_sql(types, sources, tags, since, until, include_archived, shared=shared,
+                                        summaries=summaries)
         degraded = None
         pool = max(POOL, k * 3)
         people = self.people_in(query) if strategy == "hybrid" else {}
