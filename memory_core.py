@@ -1236,10 +1236,12 @@ class MemoryStore:
                     text = m.content.lower()
                     if (m.author and m.author.lower() in names) or any(n in text for n in names):
                         priors["person"] = cfg.w_person
-                if when_q and cfg.w_time and (_TIME_WORD_RE.search(m.content) or m.metadata.get("resolved_dates")):
+                bare = bare_text(m.content, m.author)
+                # the text itself must speak of time: a leading "[date]" stamp every turn carries says nothing
+                if when_q and cfg.w_time and (_TIME_WORD_RE.search(bare) or m.metadata.get("resolved_dates")):
                     priors["time"] = cfg.w_time
                 if cfg.w_length:
-                    words = len(_TOKEN_RE.findall(bare_text(m.content, m.author)))
+                    words = len(_TOKEN_RE.findall(bare))
                     priors["length"] = cfg.w_length * min(1.0, math.log1p(words) / math.log1p(LENGTH_FULL_WORDS))
             priors["strength"] = W_STRENGTH * m.strength
             priors["importance"] = W_IMPORTANCE * m.importance
