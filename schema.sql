@@ -70,14 +70,10 @@ CREATE TRIGGER memories_au AFTER UPDATE OF content, tags, date_terms, context, c
     VALUES (new.id, new.content, new.tags, new.date_terms, new.context, new.context_far);
 END;
 
--- Exact vectors, and a 1-bit copy for a fast coarse scan re-ranked exactly.
+-- One vector per memory. Large stores search an in-process copy (memory_core.VectorMatrix).
 CREATE VIRTUAL TABLE vec_memories USING vec0(
     memory_id INTEGER PRIMARY KEY,
     embedding float[384] distance_metric=cosine
-);
-CREATE VIRTUAL TABLE vec_memories_bit USING vec0(
-    memory_id INTEGER PRIMARY KEY,
-    embedding bit[384]
 );
 -- Second vector per conversational memory: the turn embedded with its neighbours.
 CREATE VIRTUAL TABLE vec_contexts USING vec0(

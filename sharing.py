@@ -497,7 +497,7 @@ def _purge_incoming(store: core.MemoryStore, offer_id: str, partner: str) -> tup
         # sqlite-vec marks a deleted vector invalid but leaves its bytes in the chunk: overwrite first
         for table in ("vec_memories", "vec_contexts"):
             c.execute(f"UPDATE {table} SET embedding = ? WHERE memory_id = ?", (zero, mid))
-        for table in ("vec_memories", "vec_memories_bit", "vec_contexts"):
+        for table in ("vec_memories", "vec_contexts"):
             c.execute(f"DELETE FROM {table} WHERE memory_id = ?", (mid,))
         c.execute("DELETE FROM memories WHERE id = ?", (mid,))  # FTS trigger, edges and members cascade
     if ids:

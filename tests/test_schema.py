@@ -17,7 +17,7 @@ def test_blank_db_migrates_to_full_schema(db_path: Path) -> None:
     assert memory_core.migrate(conn) == ["m001_initial", "m002_sharing"]
     assert memory_core.migrate(conn) == []  # idempotent
     tables = _names(conn, "table")
-    for t in ("memories", "memories_fts", "vec_memories", "vec_memories_bit", "vec_contexts", "associations",
+    for t in ("memories", "memories_fts", "vec_memories", "vec_contexts", "associations",
               "clusters", "cluster_members", "contradictions", "shared_memories", "aliases", "_mem_meta",
               "_mem_migrations"):
         assert t in tables, t

@@ -194,3 +194,21 @@ def test_jsonl_bad_line_names_file_and_line_and_writes_nothing(tmp_path, store: 
         store.import_jsonl(f)
     assert str(err.value).endswith(str(err.value)) and message in str(err.value).replace(str(tmp_path) + "/", "")
     assert store.stats()["memories"] == 0
+
+
+def test_matrix_knn_matches_sqlite_vec_and_stays_fresh(store: MemoryStore, monkeypatch) -> None:
+    import numpy as np
+
+    for i in range(60):
+        store.store(f"note {i} about topic {i % 7} and colour {i % 5}", "semantic")
+    q = store.embedder.embed(["topic 3 colour 2"])[0]
+    exact = dict(store._nearest(q, 60))  # sqlite-vec scan (small store); every row, so ties cannot differ
+    monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 0)
+    fast = dict(store._nearest(q, 60))
+    assert fast.keys() == exact.keys()
+    assert np.allclose([fast[i] for i in exact], list(exact.values()), atol=1e-5)
+    new = store.store("topic 3 colour 2 exactly", "semantic").id  # incremental load picks it up
+    assert store._nearest(q, 1)[0][0] == new
+    store.reindex()  # vectors rewritten in place: generation bump forces a full reload
+    assert store.recall("topic 3 colour 2 exactly", k=1, touch=False).results[0].id == new
+    assert store._matrices["vec_memories"].generation == store.meta("vectors_generation") == "1"
