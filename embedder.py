@@ -170,6 +170,9 @@ class OnnxEmbedder:
             opts.intra_op_num_threads = self._threads or min(os.cpu_count() or 1, 4)
             opts.inter_op_num_threads = 1
             opts.log_severity_level = 3
+            # Busy-waiting worker threads win on an idle machine but lose ~20% when the
+            # cores are shared (agents, imports, cron), which is the normal case here.
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
             if self._fast_start:
                 opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
             try:
