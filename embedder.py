@@ -133,6 +133,7 @@ class OnnxEmbedder:
         self._fast_start = fast_start
         self._session = None
         self._tokenizer = None
+        self._counter = None  # an untruncated, unpadded tokenizer for counting
         self._input_names: list[str] = []
         self._lock = threading.Lock()
         self.dims = self.manifest.dims
@@ -187,14 +188,22 @@ class OnnxEmbedder:
             self._session = session
 
     def count_tokens(self, text: str) -> int:
-        """Word pieces in ``text`` without truncation (used for token budgets)."""
-        self._load()
-        assert self._tokenizer is not None
-        self._tokenizer.no_truncation()
-        try:
-            return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
-        finally:
-            self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        """Word pieces in ``text`` without truncation (used for token budgets).
+
+        Loads only the tokenizer (a few ms), never the model: budgets need counts, not vectors.
+        """
+        if self._counter is None:
+            try:
+                from tokenizers import Tokenizer
+            except ImportError as exc:
+                raise EmbedderError(f"cannot import tokenizers: {exc}") from exc
+            if not self._tokenizer_path.exists():
+                raise EmbedderError(f"tokenizer not found: {self._tokenizer_path}")
+            tok = Tokenizer.from_file(str(self._tokenizer_path))
+            tok.no_truncation()
+            tok.no_padding()
+            self._counter = tok
+        return len(self._counter.encode(text, add_special_tokens=False).ids)
 
     def embed(self, texts: list[str], batch_size: int = DEFAULT_BATCH) -> np.ndarray:
         """Embed ``texts`` → (n, dims) float32, L2-normalised, in input order."""

@@ -634,17 +634,6 @@ def token_counter(store: MemoryStore) -> tuple[Any, str]:
         emb = store.embedder
     except Exception:  # a broken embedder must not break a briefing
         emb = None
-    tok_path = getattr(emb, "_tokenizer_path", None)
-    if emb is not None and getattr(emb, "_tokenizer", None) is None and tok_path is not None:
-        try:
-            from tokenizers import Tokenizer
-
-            tok = Tokenizer.from_file(str(tok_path))
-            tok.no_truncation()
-            tok.no_padding()
-            return (lambda t: len(tok.encode(t, add_special_tokens=False).ids)), "tokenizer"
-        except Exception:
-            pass
     if emb is not None and hasattr(emb, "count_tokens"):
         try:
             emb.count_tokens("probe")
