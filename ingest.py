@@ -351,12 +351,9 @@ def build_episodes(store: MemoryStore, source: str, thread: str) -> int:
 
     vecs = np.stack([vec_map[i] for i in ids]) if len(vec_map) == len(ids) else None
     times = [datetime.fromisoformat(r[2]) if r[2] else None for r in rows]
-    made = 0
-    prev_episode = store.conn.execute(
-        """SELECT m.id FROM memories m WHERE m.thread = ? AND m.source = ? AND json_extract(m.metadata, '$.kind') = 'episode'
-           ORDER BY m.event_at DESC, m.id DESC LIMIT 1""", (thread, source)).fetchone()
-    prev_id = prev_episode[0] if prev_episode else None
     now = to_iso(utcnow()) or ""
+    items: list[NewMemory] = []
+    groups: list[list[int]] = []  # member ids, parallel to items
     for start, end in segment(times, vecs):
         members = rows[start:end]
         if len(members) < 2:
@@ -366,34 +363,55 @@ def build_episodes(store: MemoryStore, source: str, thread: str) -> int:
             text = text[:EPISODE_TEXT_CHARS] + "…"
         people = sorted({r[3] for r in members if r[3]})
         span = [members[0][2], members[-1][2]]
-        item = NewMemory(
+        items.append(NewMemory(
             content=text, memory_type="episodic", source=source, ref=f"episode:{members[0][4]}",
             metadata={"kind": "episode", "members": len(members), "span": span, "participants": people},
             event_at=times[start], thread=thread, author=None,
-        )
-        written: list[int] = []
+        ))
+        groups.append([r[0] for r in members])
+    if not items:
+        return 0
+    # Episodes already stored under the same ref (an older run wrote them without edges).
+    episode_ids: dict[int, int] = {}  # item index -> memory id
+    index = {it.ref: i for i, it in enumerate(items)}
+    for i, it in enumerate(items):
+        row = store.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", (source, it.ref)).fetchone()
+        if row is not None:
+            episode_ids[i] = row[0]
+    # The thread's latest episode from earlier imports precedes the first new one.
+    prev_id: int | None = None
+    for eid, ref in store.conn.execute(
+        """SELECT m.id, m.ref FROM memories m WHERE m.thread = ? AND m.source = ?
+             AND json_extract(m.metadata, '$.kind') = 'episode' ORDER BY m.event_at DESC, m.id DESC""",
+            (thread, source)):
+        if ref not in index:
+            prev_id = eid
+            break
 
-        def link(pairs: list[tuple[NewMemory, int]], members: list[Any] = members, prev_id: int | None = prev_id,
-                 written: list[int] = written) -> None:
-            # Runs inside the transaction that writes the episode: an episode never
-            # lands without its edges, whatever kills the process.
-            eid = pairs[0][1]
-            _episode_edges(store, eid, [r[0] for r in members], prev_id, now)
-            written.append(eid)
+    def prev_of(i: int) -> int | None:
+        return episode_ids.get(i - 1) if i > 0 else prev_id
 
-        store.store_many([item], on_batch=link)
-        if written:
-            eid = written[0]
+    made = 0
+
+    def link(pairs: list[tuple[NewMemory, int]]) -> None:
+        # Runs inside the transaction that writes these episodes: an episode never
+        # lands without its edges, whatever kills the process. Batches come in order,
+        # so the previous episode's id is always known.
+        nonlocal made
+        for it, eid in pairs:
+            i = index[it.ref or ""]
+            episode_ids[i] = eid
+            _episode_edges(store, eid, groups[i], prev_of(i), now)
             made += 1
-        else:  # same ref already stored (an older run wrote it without edges): attach to it
-            row = store.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?",
-                                     (source, item.ref)).fetchone()
-            if row is None:
-                continue
-            eid = row[0]
-            with write_tx(store.conn):
-                _episode_edges(store, eid, [r[0] for r in members], prev_id, now)
-        prev_id = eid
+
+    fresh = [it for i, it in enumerate(items) if i not in episode_ids]
+    existing = [i for i in range(len(items)) if i in episode_ids]
+    # One store_many for the whole thread: the model embeds the episodes in batches, not one by one.
+    store.store_many(fresh, batch_size=64, on_batch=link)
+    if existing:
+        with write_tx(store.conn):
+            for i in existing:
+                _episode_edges(store, episode_ids[i], groups[i], prev_of(i), now)
     return made
 
 
