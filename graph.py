@@ -128,27 +128,16 @@ class Adjacency:
 
 
 def _live(store: MemoryStore, ids: Iterable[int], include_archived: bool) -> set[int]:
-    ids = list(ids)
     status = "('active', 'archived')" if include_archived else "('active')"
-    out: set[int] = set()
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        q = ",".join("?" * len(chunk))
-        out |= {int(r[0]) for r in store.conn.execute(
-            f"SELECT id FROM memories WHERE id IN ({q}) AND status IN {status}", chunk)}
-    return out
+    return {int(r[0]) for r in core.select_in(
+        store.conn, f"SELECT id FROM memories WHERE id IN ({{ids}}) AND status IN {status}", ids)}
 
 
 def _hubs(store: MemoryStore, ids: Iterable[int]) -> set[int]:
     """Episode memories among ``ids`` (structural hubs)."""
-    ids = list(ids)
-    out: set[int] = set()
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        q = ",".join("?" * len(chunk))
-        out |= {int(r[0]) for r in store.conn.execute(
-            f"SELECT id FROM memories WHERE id IN ({q}) AND json_extract(metadata, '$.kind') = 'episode'", chunk)}
-    return out
+    return {int(r[0]) for r in core.select_in(
+        store.conn, "SELECT id FROM memories WHERE id IN ({ids}) AND json_extract(metadata, '$.kind') = 'episode'",
+        ids)}
 
 
 # --------------------------------------------------------------------------- strategies

@@ -344,6 +344,21 @@ def fts_query(text: str) -> str | None:
     return " OR ".join(quote_fts(t) for t in terms)
 
 
+IN_CHUNK = 500  # ids per "IN (...)" query: well under SQLite's bound-parameter limit
+
+
+def select_in(conn: Any, sql: str, ids: Iterable[int], args: Iterable[Any] = ()) -> Iterator[Any]:
+    """Rows of ``sql`` for many ids: ``{ids}`` in ``sql`` becomes ``?,?,…``, queried in chunks.
+
+    The id placeholders come first, then ``args`` (for the rest of the WHERE clause).
+    """
+    ids = list(ids)
+    extra = list(args)
+    for start in range(0, len(ids), IN_CHUNK):
+        chunk = ids[start : start + IN_CHUNK]
+        yield from conn.execute(sql.format(ids=",".join("?" * len(chunk))), [*chunk, *extra])
+
+
 def _vec_blob(vec: np.ndarray) -> bytes:
     import numpy as np
 
@@ -1092,13 +1107,8 @@ class MemoryStore:
     def _vectors(self, ids: list[int], table: str = "vec_memories") -> dict[int, np.ndarray]:
         import numpy as np
 
-        out: dict[int, np.ndarray] = {}
-        for i in range(0, len(ids), 500):
-            chunk = ids[i : i + 500]
-            q = ",".join("?" * len(chunk))
-            for r in self.conn.execute(f"SELECT memory_id, embedding FROM {table} WHERE memory_id IN ({q})", chunk):
-                out[int(r[0])] = np.frombuffer(r[1], dtype=np.float32)
-        return out
+        return {int(r[0]): np.frombuffer(r[1], dtype=np.float32) for r in select_in(
+            self.conn, f"SELECT memory_id, embedding FROM {table} WHERE memory_id IN ({{ids}})", ids)}
 
     def _cosines(self, vec: np.ndarray, ids: list[int], table: str = "vec_memories") -> dict[int, float]:
         import numpy as np
@@ -1233,22 +1243,12 @@ class MemoryStore:
                     )
 
     def _allowed(self, ids: list[int], where: str, args: list[Any]) -> set[int]:
-        out: set[int] = set()
-        for i in range(0, len(ids), 500):
-            chunk = ids[i : i + 500]
-            q = ",".join("?" * len(chunk))
-            out |= {int(r[0]) for r in self.conn.execute(
-                f"SELECT m.id FROM memories m WHERE m.id IN ({q}) AND {where}", [*chunk, *args])}
-        return out
+        return {int(r[0]) for r in select_in(
+            self.conn, f"SELECT m.id FROM memories m WHERE m.id IN ({{ids}}) AND {where}", ids, args)}
 
     def _rows(self, ids: list[int]) -> dict[int, Memory]:
-        out: dict[int, Memory] = {}
-        for i in range(0, len(ids), 500):
-            chunk = ids[i : i + 500]
-            q = ",".join("?" * len(chunk))
-            for r in self.conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({q})", chunk):
-                out[int(r["id"])] = Memory.from_row(r)
-        return out
+        return {int(r["id"]): Memory.from_row(r) for r in select_in(
+            self.conn, f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({{ids}})", ids)}
 
     def _fuse(
         self, rows: dict[int, Memory], kw: dict[int, float], vs: dict[int, float], strategy: str, explain: bool,
