@@ -406,8 +406,9 @@ def build_episodes(store: MemoryStore, source: str, thread: str) -> int:
 
     fresh = [it for i, it in enumerate(items) if i not in episode_ids]
     existing = [i for i in range(len(items)) if i in episode_ids]
-    # One store_many for the whole thread: the model embeds the episodes in batches, not one by one.
-    store.store_many(fresh, batch_size=64, on_batch=link)
+    # Small batches: an episode's text fills the model's 256-token window, and the ONNX
+    # arena grows with batch x tokens^2 (32 episodes at once peaked at 1.5 GB RSS).
+    store.store_many(fresh, batch_size=4, on_batch=link)
     if existing:
         with write_tx(store.conn):
             for i in existing:
