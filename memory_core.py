@@ -1201,8 +1201,14 @@ class MemoryStore:
                 own = dict(self._nearest(qvec, want))
                 ctx = dict(self._nearest_contexts(qvec, want)) if cfg.context_vectors else {}
                 combined = {mid: max(own.get(mid, -1.0), ctx.get(mid, -1.0)) for mid in own.keys() | ctx.keys()}
-                allowed = self._allowed(list(combined), where, args)
-                ranked = sorted((mid for mid in combined if mid in allowed), key=lambda m: -combined[m])
+                by_sim = sorted(combined, key=lambda m: -combined[m])
+                # filter the best few first (one small IN query); widen only if filters removed too many
+                allowed: set[int] = set()
+                for lo, hi in ((0, pool * 2), (pool * 2, len(by_sim))):
+                    allowed |= self._allowed(by_sim[lo:hi], where, args)
+                    if len(allowed) >= pool:
+                        break
+                ranked = [mid for mid in by_sim if mid in allowed]
                 vs = {mid: combined[mid] for mid in ranked[:pool]}
 
         cand = set(kw) | set(vs)
