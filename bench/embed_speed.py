@@ -2,10 +2,12 @@
 
     python bench/embed_speed.py                      # 2000 texts, batches 16/32/64
     python bench/embed_speed.py --n 500 --batches 32
+    python bench/embed_speed.py --threads 1,2        # compare intra-op thread counts
 
 "sorted" is the engine's own ``OnnxEmbedder.embed`` (it sorts by length before
 padding); "unsorted" is the same loop in input order, kept here only to show what the
 sorting buys. Both produce the same vectors (checked). Bar: ≥ 150 texts/s on 2 cores.
+The load average is printed at start and end: the machine is shared, rerun above 1.5.
 """
 
 from __future__ import annotations
@@ -60,49 +62,58 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=2000, help="texts (default: %(default)s)")
     ap.add_argument("--batches", default="16,32,64", help="batch sizes (default: %(default)s)")
-    ap.add_argument("--threads", type=int, default=None, help="onnxruntime intra-op threads (default: engine's)")
+    ap.add_argument("--threads", default="", help="onnxruntime intra-op threads, comma-separated list "
+                    "(default: the engine's choice)")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
 
     os.environ.pop("MEM_EMBEDDER", None)
     from embedder import OnnxEmbedder
 
-    emb = OnnxEmbedder(threads=args.threads)
-    t0 = time.perf_counter()
-    emb.embed(["warm up"])
-    load_s = time.perf_counter() - t0
+    load_start = os.getloadavg()
     texts = text_mix(args.n)
-    raw_tokens = [emb.count_tokens(t) + 2 for t in texts]  # + [CLS] and [SEP]
-    tokens = [min(t, 256) for t in raw_tokens]
-    log(f"{len(texts)} texts, tokens/text mean {np.mean(tokens):.0f}, median {np.median(tokens):.0f}, "
-        f"max {max(raw_tokens)} (truncated at 256); model loaded in {load_s:.2f} s")
-    emb.embed(texts[:64])  # warm the kernels at realistic shapes
-
     rows, res = [], []
     ref = None
-    for bs in [int(b) for b in args.batches.split(",")]:
-        for mode in ("unsorted", "sorted"):
-            t0 = time.perf_counter()
-            vecs = emb.embed(texts, batch_size=bs) if mode == "sorted" else embed_unsorted(emb, texts, bs)
-            took = time.perf_counter() - t0
-            if ref is None:
-                ref = vecs
-            max_diff = float(np.abs(vecs - ref).max())
-            rate = len(texts) / took
-            res.append({"batch": bs, "mode": mode, "seconds": round(took, 2), "texts_per_s": round(rate, 1),
-                        "max_abs_diff_vs_first": max_diff})
-            rows.append([bs, mode, f"{took:.1f}", f"{rate:.0f}", f"≥ {BAR_TEXTS_PER_S:.0f}",
-                         "PASS" if rate >= BAR_TEXTS_PER_S else "FAIL"])
-            log(f"  batch {bs} {mode}: {rate:.0f} texts/s")
-    print(f"# embedding throughput: {len(texts)} texts (mean {np.mean(tokens):.0f} tokens), "
-          f"{emb._threads or min(os.cpu_count() or 1, 4)} threads, {os.cpu_count()} CPUs\n")
-    print(md_table(["batch", "order", "seconds", "texts/s", "bar", "result"], rows))
-    by = {(r["batch"], r["mode"]): r["texts_per_s"] for r in res}
-    gains = [by[(b, "sorted")] / by[(b, "unsorted")] for b in {r["batch"] for r in res}]
+    thread_list = [int(t) for t in args.threads.split(",") if t] or [None]
+    for threads in thread_list:
+        emb = OnnxEmbedder(threads=threads)
+        t0 = time.perf_counter()
+        emb.embed(["warm up"])
+        load_s = time.perf_counter() - t0
+        n_threads = emb._threads or min(os.cpu_count() or 1, 4)
+        raw_tokens = [emb.count_tokens(t) + 2 for t in texts]  # + [CLS] and [SEP]
+        tokens = [min(t, 256) for t in raw_tokens]
+        log(f"{len(texts)} texts, tokens/text mean {np.mean(tokens):.0f}, median {np.median(tokens):.0f}, "
+            f"max {max(raw_tokens)} (truncated at 256); model loaded in {load_s:.2f} s, {n_threads} threads")
+        emb.embed(texts[:64])  # warm the kernels at realistic shapes
+        for bs in [int(b) for b in args.batches.split(",")]:
+            for mode in ("unsorted", "sorted"):
+                t0 = time.perf_counter()
+                vecs = emb.embed(texts, batch_size=bs) if mode == "sorted" else embed_unsorted(emb, texts, bs)
+                took = time.perf_counter() - t0
+                if ref is None:
+                    ref = vecs
+                max_diff = float(np.abs(vecs - ref).max())
+                rate = len(texts) / took
+                res.append({"threads": n_threads, "batch": bs, "mode": mode, "seconds": round(took, 2),
+                            "texts_per_s": round(rate, 1), "max_abs_diff_vs_first": max_diff})
+                rows.append([n_threads, bs, mode, f"{took:.1f}", f"{rate:.0f}", f"≥ {BAR_TEXTS_PER_S:.0f}",
+                             "PASS" if rate >= BAR_TEXTS_PER_S else "FAIL"])
+                log(f"  {n_threads} threads, batch {bs} {mode}: {rate:.0f} texts/s")
+        del emb
+    load_end = os.getloadavg()
+    print(f"# embedding throughput: {len(texts)} texts (mean {np.mean(tokens):.0f} tokens), {os.cpu_count()} CPUs; "
+          f"load average at start {load_start[0]:.2f}, at end {load_end[0]:.2f}\n")
+    if max(load_start[0], load_end[0]) > 1.5:
+        print("**warning: load average above 1.5: the machine was busy, rerun before comparing**\n")
+    print(md_table(["threads", "batch", "order", "seconds", "texts/s", "bar", "result"], rows))
+    by = {(r["threads"], r["batch"], r["mode"]): r["texts_per_s"] for r in res}
+    gains = [by[(t, b, "sorted")] / by[(t, b, "unsorted")] for t, b, _ in by]
     print(f"\nlength sorting speed-up: ×{min(gains):.2f}–×{max(gains):.2f}; "
           f"max |Δ| between runs {max(r['max_abs_diff_vs_first'] for r in res):.1e} (same vectors)")
     if args.json:
         Path(args.json).write_text(json.dumps({"n": len(texts), "mean_tokens": float(np.mean(tokens)),
+                                               "loadavg_start": load_start, "loadavg_end": load_end,
                                                "results": res}, indent=2), encoding="utf-8")
     return 0
 
