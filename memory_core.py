@@ -1027,16 +1027,20 @@ class MemoryStore:
             # a zero weight means "not searched", not "matched with score 0"
             cols = [c for c, x in zip(FTS_COLUMNS, weights) if x != 0]
             match = "{" + " ".join(cols) + "} : (" + match + ")"
-        sql = (
-            f"SELECT m.id, bm25(memories_fts, {w}) AS rank FROM memories_fts "
-            f"JOIN memories m ON m.id = memories_fts.rowid "
-            f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank LIMIT ?"
-        )
-        try:
-            rows = self.conn.execute(sql, [match, *args, limit]).fetchall()
-        except sqlite3.OperationalError as exc:
-            raise UserError(f"bad FTS5 query {match!r}: {exc}") from exc
-        return [(int(r[0]), -float(r[1])) for r in rows]
+        # Rank in FTS5 alone, then filter the few best by status: joining every match to
+        # `memories` cost ~120 ms at 100k conversational rows; widen if filters drop too many.
+        sql = f"SELECT rowid, bm25(memories_fts, {w}) AS r FROM memories_fts WHERE memories_fts MATCH ? ORDER BY r LIMIT ?"
+        want = limit * 2
+        while True:
+            try:
+                rows = self.conn.execute(sql, (match, want)).fetchall()
+            except sqlite3.OperationalError as exc:
+                raise UserError(f"bad FTS5 query {match!r}: {exc}") from exc
+            allowed = self._allowed([int(r[0]) for r in rows], where, args)
+            hits = [(int(r[0]), -float(r[1])) for r in rows if int(r[0]) in allowed]
+            if len(hits) >= limit or len(rows) < want:
+                return hits[:limit]
+            want *= 4
 
     def known_people(self) -> dict[str, str]:
         """Names the store knows (authors, contact aliases) → canonical name, lower-cased keys.
@@ -1249,8 +1253,10 @@ class MemoryStore:
                     )
 
     def _allowed(self, ids: list[int], where: str, args: list[Any]) -> set[int]:
+        # NOT INDEXED: otherwise SQLite scans every active row through the status index
+        # instead of looking the ids up (44 ms vs 5 ms for 800 ids at 100k)
         return {int(r[0]) for r in select_in(
-            self.conn, f"SELECT m.id FROM memories m WHERE m.id IN ({{ids}}) AND {where}", ids, args)}
+            self.conn, f"SELECT m.id FROM memories m NOT INDEXED WHERE m.id IN ({{ids}}) AND {where}", ids, args)}
 
     def _rows(self, ids: list[int]) -> dict[int, Memory]:
         return {int(r["id"]): Memory.from_row(r) for r in select_in(
