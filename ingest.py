@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
@@ -35,8 +34,6 @@ EPISODE_MIN_FOR_SHIFT = 6  # never split on topic below this many messages
 TOPIC_WINDOW = 3  # messages per side compared for a topic shift
 TOPIC_SHIFT_COSINE = 0.35  # window-centroid similarity below this is a new topic
 EPISODE_TEXT_CHARS = 4000  # an episode's own text is capped; its members keep everything
-CONTEXT_WINDOW = 2  # neighbouring turns on each side indexed with a conversational memory
-CONTEXT_CHARS = 600  # cap of the neighbour text per memory
 
 
 @dataclass
@@ -112,33 +109,6 @@ def to_new_memory(rec: Record, aliases: dict[str, str]) -> NewMemory:
         content=content, memory_type=rec.memory_type, source=rec.source, ref=rec.ref, tags=rec.tags,
         metadata=meta, event_at=rec.event_at, author=author, thread=rec.thread, position=rec.position,
     )
-
-
-def with_context(items: Iterator[NewMemory], window: int = CONTEXT_WINDOW) -> Iterator[NewMemory]:
-    """Attach neighbouring turns of the same thread to each conversational memory.
-
-    The keyword index then finds a reply ("Yes, last week!") through the question
-    before it; the memory's own text is still what recall returns. Items stream
-    through with a look-ahead of ``window``.
-    """
-    buf: deque[NewMemory] = deque()  # items waiting for their following turns
-    history: deque[NewMemory] = deque(maxlen=window)  # turns already emitted
-
-    def release() -> NewMemory:
-        cur = buf.popleft()
-        if cur.thread is not None:
-            before = [m.content for m in history if m.thread == cur.thread]
-            after = [m.content for m in list(buf)[:window] if m.thread == cur.thread]
-            cur.context = " ".join(before + after)[:CONTEXT_CHARS]
-        history.append(cur)
-        return cur
-
-    for item in items:
-        buf.append(item)
-        if len(buf) > window:
-            yield release()
-    while buf:
-        yield release()
 
 
 def _parse(path: Path, fmt: str, report: ImportReport, options: dict[str, Any]) -> Iterator[Record]:
@@ -234,7 +204,7 @@ def import_path(
             summary.aliases += len(new_aliases)
             new_aliases.clear()
 
-    stats = store.store_many(with_context(gen()), progress=progress, on_batch=on_batch)
+    stats = store.store_many(gen(), progress=progress, on_batch=on_batch)  # the engine indexes neighbours
     if new_aliases:  # aliases from records that were all duplicates
         with write_tx(store.conn):
             on_batch([])
