@@ -185,6 +185,16 @@ def _opened(source: tuple[Path, str | None], limit: int) -> Iterator[IO[bytes]]:
         yield io.BufferedReader(_Limited(raw, limit, f"{path}!{member}"))
 
 
+def is_zip(path: Path) -> bool:
+    """A zip archive by magic number (or name); unreadable files raise a one-line error."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4)
+    except OSError as exc:
+        raise ImportFormatError(f"cannot read file ({exc.strerror})", str(path)) from None
+    return head.startswith(b"PK\x03\x04") or path.suffix.lower() == ".zip"
+
+
 def json_sources(path: Path, accept: Callable[[str], bool]) -> list[tuple[Path, str | None]]:
     """List (file, zip member or None) JSON sources for a file, directory or zip.
 
@@ -197,12 +207,7 @@ def json_sources(path: Path, accept: Callable[[str], bool]) -> list[tuple[Path, 
         if not found:
             raise ImportFormatError("directory holds no matching .json export file", file)
         return [(p, None) for p in found]
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(4)
-    except OSError as exc:
-        raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
-    if head.startswith(b"PK\x03\x04") or path.suffix.lower() == ".zip":
+    if is_zip(path):
         try:
             with zipfile.ZipFile(path) as zf:
                 names = [i.filename for i in zf.infolist()]

@@ -38,6 +38,7 @@ from importers._common import (
     INVISIBLE_MARKS,
     decode_text,
     find_in_zip,
+    is_zip,
     sha1_hex,
     split_lines,
 )
@@ -235,12 +236,7 @@ def thread_name(name: str) -> str:
 def _read_source(path: Path, max_bytes: int) -> tuple[str, str, str]:
     """Return (display file, text, thread) for a .txt or .zip export."""
     file = str(path)
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(4)
-    except OSError as exc:
-        raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
-    if head.startswith(b"PK\x03\x04") or path.suffix.lower() == ".zip":
+    if is_zip(path):
 
         def choose(members: list[zipfile.ZipInfo]) -> zipfile.ZipInfo | None:
             txt = [m for m in members if m.filename.lower().endswith(".txt")]
