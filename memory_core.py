@@ -495,6 +495,7 @@ class RecallConfig:
     fts_weights: tuple[float, ...] = FTS_WEIGHTS
     context_vectors: bool = True
     drop_person_terms: bool = True
+    person_by_author: bool = True  # authored turns count only if the person said them (see _fuse)
 
 
 _WHEN_RE = re.compile(r"^\s*(when\b|what (date|time|year|month|day)\b|how long ago\b|which (year|month|day)\b)", re.I)
@@ -1291,8 +1292,13 @@ class MemoryStore:
             else:
                 base = cfg.w_keyword * k_s + cfg.w_vector * v_s
                 if names and cfg.w_person:
-                    text = m.content.lower()
-                    if (m.author and m.author.lower() in names) or any(n in text for n in names):
+                    # A turn with an author is "theirs" only if they said it: in chats a name in
+                    # the text is mostly an address to the listener ("Great news, Ana!"); an
+                    # authorless note naming them is about them (LoCoMo r@5 0.729 -> 0.742, chosen in 5/5 LOO folds).
+                    if m.author and cfg.person_by_author:
+                        if m.author.lower() in names:
+                            priors["person"] = cfg.w_person
+                    elif (m.author and m.author.lower() in names) or any(n in m.content.lower() for n in names):
                         priors["person"] = cfg.w_person
                 bare = bare_text(m.content, m.author)
                 # the text itself must speak of time: a leading "[date]" stamp every turn carries says nothing
