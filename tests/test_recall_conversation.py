@@ -94,3 +94,15 @@ def test_conversation_turns_are_never_merged_as_duplicates(store: MemoryStore) -
     assert len(set(ids)) == 3
     again = store.store("Ana: ok", "episodic", thread="t1", author="Ana")
     assert not again.deduplicated
+
+
+def test_a_name_addressed_to_the_listener_is_not_about_them(store: MemoryStore) -> None:
+    said = store.store("Ana: I fixed the deploy script last night", "episodic", author="Ana").id
+    addressed = store.store("Oscar: Great news about the deploy, Ana!", "episodic", author="Oscar").id
+    note = store.store("Ana owns the deploy script", "semantic").id  # no author: a note about Ana
+    res = {r.id: r for r in store.recall("What did Ana do with the deploy?", k=3, touch=False, explain=True).results}
+    assert "person" in res[said].explain["priors"] and "person" in res[note].explain["priors"]
+    assert "person" not in res[addressed].explain["priors"]
+    either = {r.id: r for r in store.recall("What did Ana do with the deploy?", k=3, touch=False, explain=True,
+                                            config=replace(RecallConfig(), person_by_author=False)).results}
+    assert "person" in either[addressed].explain["priors"]
