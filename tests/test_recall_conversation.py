@@ -106,3 +106,13 @@ def test_a_name_addressed_to_the_listener_is_not_about_them(store: MemoryStore) 
     either = {r.id: r for r in store.recall("What did Ana do with the deploy?", k=3, touch=False, explain=True,
                                             config=replace(RecallConfig(), person_by_author=False)).results}
     assert "person" in either[addressed].explain["priors"]
+
+
+def test_phrase_bonus_is_switchable_and_off_by_default(store: MemoryStore) -> None:
+    together = store.store("We joined a support group for new parents", "semantic").id
+    apart = store.store("The group chat offered support after the move", "semantic").id
+    on = {r.id: r for r in store.recall("support group", k=2, touch=False, explain=True,
+                                        config=replace(RecallConfig(), w_phrase=0.3)).results}
+    assert on[together].explain["priors"]["phrase"] == 0.3 and "phrase" not in on[apart].explain["priors"]
+    off = store.recall("support group", k=2, touch=False, explain=True).results
+    assert all("phrase" not in r.explain["priors"] for r in off)
