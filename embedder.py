@@ -164,8 +164,8 @@ class OnnxEmbedder:
             if not self._tokenizer_path.exists():
                 raise EmbedderError(f"tokenizer not found: {self._tokenizer_path}")
             tok = Tokenizer.from_file(str(self._tokenizer_path))
-            # The shipped tokenizer.json pads every input to 128; pad to the longest instead.
-            tok.enable_padding(pad_id=0, pad_token="[PAD]")
+            # The shipped tokenizer.json pads every input to 128; embed() pads per batch itself.
+            tok.no_padding()
             tok.enable_truncation(max_length=MAX_TOKENS)
             opts = ort.SessionOptions()
             opts.intra_op_num_threads = self._threads or min(os.cpu_count() or 1, 4)
@@ -216,11 +216,7 @@ class OnnxEmbedder:
             return out
         # Tokenize everything once (without padding), then batch by token count: padding to
         # the longest of similar-length neighbours wastes far less than sorting by characters.
-        self._tokenizer.no_padding()
-        try:
-            encs = self._tokenizer.encode_batch([t or " " for t in texts])
-        finally:
-            self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        encs = self._tokenizer.encode_batch([t or " " for t in texts])
         order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
         for start in range(0, len(order), batch_size):
             idx = order[start : start + batch_size]
@@ -231,22 +227,6 @@ class OnnxEmbedder:
                 n = len(encs[i].ids)
                 ids[row, :n] = encs[i].ids
                 mask[row, :n] = 1
-            feeds = {"input_ids": ids, "attention_mask": mask}
-            if "token_type_ids" in self._input_names:
-                feeds["token_type_ids"] = np.zeros_like(ids)
-            hidden = self._session.run(None, {k: v for k, v in feeds.items() if k in self._input_names})[0]
-            m = mask[..., None].astype(np.float32)
-            pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
-            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-            out[idx] = pooled / np.clip(norms, 1e-12, None)
-        return out
-        # Sorting by length before padding roughly halves the work on mixed lengths.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), batch_size):
-            idx = order[start : start + batch_size]
-            encs = self._tokenizer.encode_batch([texts[i] or " " for i in idx])
-            ids = np.array([e.ids for e in encs], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
             feeds = {"input_ids": ids, "attention_mask": mask}
             if "token_type_ids" in self._input_names:
                 feeds["token_type_ids"] = np.zeros_like(ids)
