@@ -106,19 +106,16 @@ class Adjacency:
         if todo:
             found: dict[int, dict[int, tuple[float, str]]] = {i: {} for i in todo}
             conn = self.store.conn
-            for start in range(0, len(todo), 500):
-                chunk = todo[start:start + 500]
-                q = ",".join("?" * len(chunk))
-                for col, other in (("source_id", "target_id"), ("target_id", "source_id")):
-                    sql = (f"SELECT {col}, {other}, edge_type, weight FROM associations "
-                           f"WHERE {col} IN ({q}) AND weight >= ?")
-                    for a, b, et, w in conn.execute(sql, [*chunk, self.threshold]):
-                        ew = float(w) * EDGE_TYPE_FACTOR.get(et, 1.0)
-                        if ew < self.threshold:
-                            continue
-                        prev = found[a].get(b)
-                        if prev is None or ew > prev[0]:
-                            found[a][b] = (ew, et)
+            for col, other in (("source_id", "target_id"), ("target_id", "source_id")):
+                sql = (f"SELECT {col}, {other}, edge_type, weight FROM associations "
+                       f"WHERE {col} IN ({{ids}}) AND weight >= ?")
+                for a, b, et, w in core.select_in(conn, sql, todo, [self.threshold]):
+                    ew = float(w) * EDGE_TYPE_FACTOR.get(et, 1.0)
+                    if ew < self.threshold:
+                        continue
+                    prev = found[a].get(b)
+                    if prev is None or ew > prev[0]:
+                        found[a][b] = (ew, et)
             live = _live(self.store, {b for d in found.values() for b in d}, self.include_archived)
             for a, d in found.items():
                 nb = sorted(((b, w, et) for b, (w, et) in d.items() if b in live), key=lambda x: (-x[1], x[0]))
@@ -515,13 +512,10 @@ def neighbourhood(store: MemoryStore, root: int | None, hops: int = 1, limit: in
     idset = set(ids)
     rows = store._rows(ids)
     edges = []
-    for start in range(0, len(ids), 400):
-        chunk = ids[start:start + 400]
-        q = ",".join("?" * len(chunk))
-        for a, b, et, w in conn.execute(
-                f"SELECT source_id, target_id, edge_type, weight FROM associations WHERE source_id IN ({q})", chunk):
-            if b in idset:
-                edges.append({"source": int(a), "target": int(b), "type": et, "weight": round(float(w), 3)})
+    for a, b, et, w in core.select_in(
+            conn, "SELECT source_id, target_id, edge_type, weight FROM associations WHERE source_id IN ({ids})", ids):
+        if b in idset:
+            edges.append({"source": int(a), "target": int(b), "type": et, "weight": round(float(w), 3)})
     nodes = []
     for i in ids:
         if i not in rows:
@@ -709,13 +703,10 @@ def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None) -
     personal = {i: imp[i] * (0.2 + rec[i]) * (1.0 + acc[i]) for i in ids}
     edges: list[tuple[int, int, float]] = []
     idset = set(ids)
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        q = ",".join("?" * len(chunk))
-        for a, b, w, et in conn.execute(
-                f"SELECT source_id, target_id, weight, edge_type FROM associations WHERE source_id IN ({q})", chunk):
-            if b in idset:
-                edges.append((int(a), int(b), float(w) * EDGE_TYPE_FACTOR.get(et, 1.0)))
+    for a, b, w, et in core.select_in(
+            conn, "SELECT source_id, target_id, weight, edge_type FROM associations WHERE source_id IN ({ids})", ids):
+        if b in idset:
+            edges.append((int(a), int(b), float(w) * EDGE_TYPE_FACTOR.get(et, 1.0)))
     pr = personalised_pagerank(ids, edges, personal)
     top_pr = max(pr.values()) if pr else 1.0
     score = {i: W_PAGERANK * pr[i] / (top_pr or 1.0) + W_RECENCY * rec[i] + W_ACCESS * acc[i] + W_IMPORTANCE * imp[i]

@@ -1493,12 +1493,10 @@ class MemoryStore:
                 progress(len(chunk))
         # context vectors are built from the (new) vectors of each turn's neighbours
         touched: dict[str, list[int]] = {}
-        for i in range(0, len(ids), 500):
-            chunk = ids[i : i + 500]
-            for thread, pos in self.conn.execute(
-                f"SELECT thread, position FROM memories WHERE id IN ({','.join('?' * len(chunk))}) "
-                "AND thread IS NOT NULL AND position IS NOT NULL", chunk):
-                touched.setdefault(thread, []).append(pos)
+        for thread, pos in select_in(
+                self.conn, "SELECT thread, position FROM memories WHERE id IN ({ids}) "
+                "AND thread IS NOT NULL AND position IS NOT NULL", ids):
+            touched.setdefault(thread, []).append(pos)
         for thread, positions in touched.items():
             positions.sort()
             for j in range(0, len(positions), 200):
