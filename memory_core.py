@@ -9,6 +9,7 @@ renders what it returns.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -18,7 +19,7 @@ import sqlite3 as _std_sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -80,6 +81,19 @@ CONTEXT_VEC_DECAY = 0.6  # context vector = own + 0.6·(±1 neighbours) + 0.36·
 # and its 1-bit coarse scan was slower still at the k we need and lost 1.9% recall@10
 # at 8x oversampling on real vectors: measured in bench/latency.py).
 MATRIX_MIN_ROWS = 20_000
+# The matrix ranks by a 1-bit-per-dimension Hamming scan first, then re-ranks this many
+# rows exactly: max(COARSE_MIN, COARSE_FACTOR * k). Measured on real MiniLM vectors in
+# bench/latency.py (recall@k loss vs exact kNN); below COARSE_MIN_ROWS the scan is exact.
+COARSE_MIN = 2000
+COARSE_FACTOR = 8
+COARSE_MIN_ROWS = 20_000
+# bm25 in FTS5 costs ~0.7-1.2 us for every row matching any query word, and a common word
+# matches 10-15 % of a large store: at 100k memories that is most of a recall's time. From
+# this many memories on, only the rarest query words whose matches fit KEYWORD_BUDGET rows
+# are sent to FTS5 (always at least the rarest one); frequent words carry little idf and
+# the vector side still reads the whole query. Match counts are cached per process.
+KEYWORD_PRUNE_MIN_ROWS = 20_000
+KEYWORD_BUDGET = 4000
 from decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)  # noqa: E402
 
 STOPWORDS = frozenset(
@@ -401,17 +415,10 @@ class Memory:
 
     @classmethod
     def from_row(cls, row: Any) -> Memory:
-        """Build from a ``memories`` row."""
-        return cls(
-            id=row["id"], content=row["content"], memory_type=row["memory_type"], source=row["source"],
-            ref=row["ref"], content_hash=row["content_hash"], importance=row["importance"],
-            strength=row["strength"], access_count=row["access_count"], pinned=row["pinned"],
-            created_at=row["created_at"], event_at=row["event_at"], last_accessed_at=row["last_accessed_at"],
-            updated_at=row["updated_at"], valid_from=row["valid_from"], valid_to=row["valid_to"],
-            status=row["status"], level=row["level"], author=row["author"], thread=row["thread"],
-            position=row["position"], metadata=json.loads(row["metadata"] or "{}"),
-            tags=row["tags"].split() if row["tags"] else [],
-        )
+        """Build from a row selected as ``MEMORY_COLUMNS`` (fields in that order)."""
+        meta = row[21]
+        return cls(*row[:21], metadata=json.loads(meta) if meta and meta != "{}" else {},
+                   tags=row[22].split() if row[22] else [])
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict; ``explain`` only when present."""
@@ -423,11 +430,8 @@ class Memory:
         return d
 
 
-MEMORY_COLUMNS = (
-    "id, content, memory_type, source, ref, content_hash, importance, strength, access_count, pinned, "
-    "created_at, event_at, last_accessed_at, updated_at, valid_from, valid_to, status, level, author, "
-    "thread, position, metadata, tags"
-)
+# Exactly the fields of `Memory`, in their order (`Memory.from_row` reads rows by position).
+MEMORY_COLUMNS = ", ".join(f.name for f in fields(Memory) if f.name not in ("score", "explain"))
 
 
 @dataclass
@@ -482,6 +486,7 @@ class RecallResult:
     results: list[Memory]
     degraded: str | None = None
     took_ms: float = 0.0
+    pruned_terms: list[str] = field(default_factory=list)  # frequent words left out of the keyword query
 
 
 @dataclass
@@ -517,7 +522,15 @@ def bare_text(content: str, author: str | None) -> str:
 
 
 class VectorMatrix:
-    """Every vector of one vec0 table as an in-process float32 matrix, for exact kNN at scale.
+    """Every vector of one vec0 table in process memory, for fast kNN at scale.
+
+    Two copies: the float32 matrix (exact cosines) and one sign bit per dimension
+    (48 bytes a vector, stored bit-plane by bit-plane so the Hamming scan runs over
+    contiguous words). ``search`` ranks every row by Hamming distance, keeps the best
+    ``max(COARSE_MIN, COARSE_FACTOR·k)`` and re-ranks those by exact cosine: ~2 ms
+    instead of ~10-16 ms for the exact scan at 100k (it reads 4.8 MB, not 153 MB).
+    Loss against exact kNN is measured in ``bench/latency.py`` on real vectors. Tables
+    smaller than ``COARSE_MIN_ROWS`` are scanned exactly.
 
     Loaded on first use; afterwards only vectors of memories newer than the last load
     are read (ids only grow). Vectors rewritten in place (``reindex``, ``doctor --fix``)
@@ -527,12 +540,14 @@ class VectorMatrix:
     were until the next full reload (a slightly shorter context, never a wrong one).
     """
 
-    def __init__(self, table: str) -> None:
+    def __init__(self, table: str, coarse: bool = True) -> None:
         import numpy as np
 
         self.table = table
+        self.coarse = coarse
         self.ids = np.zeros(0, dtype=np.int64)
         self.mat = np.zeros((0, DIMS), dtype=np.float32)
+        self.planes = np.zeros((0, 0), dtype=np.uint64)  # (dims/64, rows): sign bits, bit-plane major
         self.max_id = -1
         self.generation: str | None = None
         self.loaded = False
@@ -545,7 +560,16 @@ class VectorMatrix:
             return np.zeros(0, dtype=np.int64), np.zeros((0, self.mat.shape[1]), dtype=np.float32)
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
-        return ids, mat
+        order = np.argsort(ids, kind="stable")  # rows by id: `cosines` finds ids by binary search
+        return ids[order], mat[order]
+
+    @staticmethod
+    def _sign_planes(mat: Any) -> Any:
+        import numpy as np
+
+        if len(mat) == 0 or mat.shape[1] % 64:
+            return np.zeros((0, len(mat)), dtype=np.uint64)
+        return np.ascontiguousarray(np.packbits(mat > 0, axis=1).view(np.uint64).T)
 
     def sync(self, conn: Any, max_memory_id: int, generation: str | None) -> None:
         """Bring the matrix up to date with the table."""
@@ -553,13 +577,30 @@ class VectorMatrix:
 
         if not self.loaded or generation != self.generation:
             self.ids, self.mat = self._read(conn, -1)
+            self.planes = self._sign_planes(self.mat) if self.coarse else None
             self.loaded, self.generation = True, generation
         elif max_memory_id > self.max_id:
             ids, mat = self._read(conn, self.max_id)
             if len(ids):
                 self.ids = np.concatenate([self.ids, ids])
                 self.mat = np.vstack([self.mat, mat])
+                if self.coarse:
+                    self.planes = np.hstack([self.planes, self._sign_planes(mat)])
         self.max_id = max(max_memory_id, int(self.ids.max()) if len(self.ids) else -1)
+
+    def _shortlist(self, q: Any, k: int) -> Any:
+        """Row numbers worth an exact cosine: all rows, or the Hamming-nearest few."""
+        import numpy as np
+
+        n = len(self.ids)
+        width = max(COARSE_MIN, COARSE_FACTOR * k)
+        if not self.coarse or n < COARSE_MIN_ROWS or width >= n or len(self.planes) == 0:
+            return None
+        qbits = np.packbits(q > 0).view(np.uint64)
+        ham = np.zeros(n, dtype=np.uint16)
+        for plane, word in zip(self.planes, qbits):
+            ham += np.bitwise_count(plane ^ word)
+        return np.argpartition(ham, width - 1)[:width]
 
     def search(self, vec: Any, k: int) -> list[tuple[int, float]]:
         """(id, cosine) of the k best rows (vectors are L2-normalised: dot = cosine)."""
@@ -568,11 +609,32 @@ class VectorMatrix:
         n = len(self.ids)
         if n == 0:
             return []
-        sims = self.mat @ np.asarray(vec, dtype=np.float32)
-        k = min(k, n)
-        top = np.argpartition(-sims, k - 1)[:k] if k < n else np.arange(n)
+        q = np.asarray(vec, dtype=np.float32)
+        rows = self._shortlist(q, k)
+        if rows is None:
+            rows = np.arange(n)
+            sims = self.mat @ q
+        else:
+            rows.sort()  # ascending row order reads the matrix front to back
+            sims = self.mat[rows] @ q
+        k = min(k, len(rows))
+        top = np.argpartition(-sims, k - 1)[:k] if k < len(rows) else np.arange(len(rows))
         top = top[np.argsort(-sims[top], kind="stable")]
-        return [(int(self.ids[i]), float(sims[i])) for i in top]
+        return [(int(self.ids[rows[i]]), float(sims[i])) for i in top]
+
+    def cosines(self, vec: Any, ids: Iterable[int]) -> dict[int, float]:
+        """Exact cosine of ``vec`` with the rows of the given memory ids (those present)."""
+        import numpy as np
+
+        want = np.fromiter(ids, dtype=np.int64)
+        if not len(want) or not len(self.ids):
+            return {}
+        pos = np.searchsorted(self.ids, want)
+        pos[pos >= len(self.ids)] = 0
+        found = self.ids[pos] == want
+        pos, want = pos[found], want[found]
+        sims = self.mat[pos] @ np.asarray(vec, dtype=np.float32)
+        return {int(i): float(s) for i, s in zip(want, sims)}
 
 
 # --------------------------------------------------------------------------- the store
@@ -599,6 +661,7 @@ class MemoryStore:
         self._fast_start = fast_start
         self._people_cache: tuple[float, dict[str, str]] | None = None
         self._matrices: dict[str, VectorMatrix] = {}
+        self._term_rows_cache: tuple[int, dict[str, int]] = (0, {})
 
     def close(self) -> None:
         """Close the connection."""
@@ -1045,6 +1108,37 @@ class MemoryStore:
                 return hits[:limit]
             want *= 4
 
+    def _term_rows(self, term: str) -> int:
+        """Rows matching ``term`` in any column, counted up to KEYWORD_BUDGET + 1 (cached).
+
+        The cache is dropped when the store has grown by a tenth since it was filled:
+        counts are a cost estimate, they need not be exact.
+        """
+        size = self._vector_count()
+        filled_at, cache = self._term_rows_cache
+        if size > filled_at * 1.1 or size < filled_at or len(cache) > 100_000:
+            filled_at, cache = size, {}
+            self._term_rows_cache = (filled_at, cache)
+        rows = cache.get(term)
+        if rows is None:
+            rows = cache[term] = int(self.conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+                (quote_fts(term), KEYWORD_BUDGET + 1)).fetchone()[0])
+        return rows
+
+    def _prune_frequent(self, terms: list[str]) -> tuple[list[str], list[str]]:
+        """(kept, dropped) query words: at scale, the rarest words whose matches fit the budget."""
+        if len(terms) < 2 or self._vector_count() < KEYWORD_PRUNE_MIN_ROWS:
+            return terms, []
+        rows = {t: self._term_rows(t) for t in terms}
+        kept: set[str] = set()
+        total = 0
+        for t in sorted(terms, key=lambda t: (rows[t], t)):
+            if not kept or total + rows[t] <= KEYWORD_BUDGET:
+                kept.add(t)
+                total += rows[t]
+        return [t for t in terms if t in kept], [t for t in terms if t not in kept]
+
     def known_people(self) -> dict[str, str]:
         """Names the store knows (authors, contact aliases) → canonical name, lower-cased keys.
 
@@ -1102,6 +1196,14 @@ class MemoryStore:
             f"SELECT memory_id, distance FROM {table} WHERE embedding MATCH ? AND k = ?", (_vec_blob(vec), min(k, 4096))
         ).fetchall()
         return [(int(r[0]), 1.0 - float(r[1])) for r in rows if r[1] is not None]
+
+    def _matrix_cosines(self, vec: np.ndarray, ids: list[int], contexts: bool) -> dict[int, float]:
+        """Exact cosines by id from the in-process matrices (max of own and context vector)."""
+        out = self._matrix("vec_memories").cosines(vec, ids)
+        if contexts:
+            for mid, sim in self._matrix("vec_contexts").cosines(vec, ids).items():
+                out[mid] = max(out.get(mid, -1.0), sim)
+        return out
 
     def _nearest(self, vec: np.ndarray, k: int) -> list[tuple[int, float]]:
         """(memory id, cosine similarity) of the k nearest memory vectors, any status."""
@@ -1179,6 +1281,7 @@ class MemoryStore:
 
         kw: dict[int, float] = {}
         phrase: dict[int, float] = {}
+        pruned: list[str] = []
         if strategy in ("hybrid", "keyword"):
             terms: list[str] = []
             if raw:
@@ -1189,6 +1292,7 @@ class MemoryStore:
                     # a name alone must not swamp the keyword score: it is handled by the person prior
                     name_words = {w for key in people for w in key.split()}
                     terms = [t for t in terms if t not in name_words] or terms
+                terms, pruned = self._prune_frequent(terms)
                 match = " OR ".join(quote_fts(t) for t in terms) if terms else fts_query(query)
             if match:
                 kw = dict(self._keyword(match, where, args, pool, cfg.fts_weights))
@@ -1208,9 +1312,11 @@ class MemoryStore:
                     kw = dict(self._keyword(match, where, args, pool)) if match else {}
             else:
                 qvec = vecs[0]
+                in_matrix = self._vector_count() >= MATRIX_MIN_ROWS
                 # One wide kNN per vector table gives the cosine of nearly every candidate the
-                # keyword side brings too; a vec0 lookup by id is a scan, so we avoid them.
-                want = max(VEC_POOL, pool * 2)
+                # keyword side brings too (a vec0 lookup by id is a scan). The in-process matrix
+                # looks cosines up by id instead, so it needs only the vector side's own pool.
+                want = pool * 2 if in_matrix else max(VEC_POOL, pool * 2)
                 own = dict(self._nearest(qvec, want))
                 ctx = dict(self._nearest_contexts(qvec, want)) if cfg.context_vectors else {}
                 combined = {mid: max(own.get(mid, -1.0), ctx.get(mid, -1.0)) for mid in own.keys() | ctx.keys()}
@@ -1226,6 +1332,9 @@ class MemoryStore:
 
         cand = set(kw) | set(vs) | set(phrase)
         if qvec is not None and cand:
+            missing = [mid for mid in cand if mid not in combined]
+            if missing and in_matrix:
+                combined.update(self._matrix_cosines(qvec, missing, cfg.context_vectors))
             # candidates beyond the kNN horizon are at most as similar as its farthest member
             floor = min((combined[m] for m in ranked), default=0.0)
             vs = {mid: combined.get(mid, floor) for mid in cand}
@@ -1237,7 +1346,7 @@ class MemoryStore:
             self.touch([m.id for m in results])
         took = (time.perf_counter() - t0) * 1000
         return RecallResult(query=query, strategy=strategy, results=results,
-                            degraded=degraded or self._degraded_tag(), took_ms=took)
+                            degraded=degraded or self._degraded_tag(), took_ms=took, pruned_terms=pruned)
 
     def touch(self, ids: list[int]) -> None:
         """Reinforce memories a recall returned, and the co-retrieval edges among its top results.
@@ -1318,7 +1427,8 @@ class MemoryStore:
                     # scaled by the best phrase match, not min-max: most candidates have none
                     priors["phrase"] = cfg.w_phrase * phrase[mid] / phrase_top
                 if cfg.w_length:
-                    words = len(_TOKEN_RE.findall(bare))
+                    # counting stops where the prior is fully earned
+                    words = sum(1 for _ in itertools.islice(_TOKEN_RE.finditer(bare), LENGTH_FULL_WORDS))
                     priors["length"] = cfg.w_length * min(1.0, math.log1p(words) / math.log1p(LENGTH_FULL_WORDS))
             priors["strength"] = W_STRENGTH * m.strength
             priors["importance"] = W_IMPORTANCE * m.importance

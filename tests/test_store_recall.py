@@ -212,3 +212,57 @@ def test_matrix_knn_matches_sqlite_vec_and_stays_fresh(store: MemoryStore, monke
     store.reindex()  # vectors rewritten in place: generation bump forces a full reload
     assert store.recall("topic 3 colour 2 exactly", k=1, touch=False).results[0].id == new
     assert store._matrices["vec_memories"].generation == store.meta("vectors_generation") == "1"
+
+
+def test_coarse_matrix_scan_finds_the_exact_neighbours_of_clustered_vectors(monkeypatch) -> None:
+    """The 1-bit Hamming shortlist + exact re-rank returns what the exact scan returns."""
+    import numpy as np
+
+    monkeypatch.setattr(memory_core, "COARSE_MIN_ROWS", 100)
+    monkeypatch.setattr(memory_core, "COARSE_MIN", 50)
+    rng = np.random.default_rng(1)
+    centres = rng.standard_normal((30, memory_core.DIMS)).astype(np.float32)
+    mat = centres[rng.integers(0, 30, 3000)] + 0.3 * rng.standard_normal((3000, memory_core.DIMS)).astype(np.float32)
+    mat /= np.linalg.norm(mat, axis=1, keepdims=True)
+    fast, exact = memory_core.VectorMatrix("t"), memory_core.VectorMatrix("t", coarse=False)
+    for m in (fast, exact):
+        m.ids, m.mat = np.arange(1, 3001, dtype=np.int64), mat
+        m.planes = m._sign_planes(mat) if m.coarse else None
+    assert fast.planes.shape == (memory_core.DIMS // 64, 3000)
+    q = mat[17] + 0.1 * rng.standard_normal(memory_core.DIMS).astype(np.float32)
+    q /= np.linalg.norm(q)
+    assert len(fast._shortlist(q, 10)) == 80  # max(COARSE_MIN, COARSE_FACTOR * k) rows get an exact cosine
+    assert exact._shortlist(q, 10) is None
+    got, want = fast.search(q, 10), exact.search(q, 10)
+    assert [i for i, _ in got] == [i for i, _ in want]
+    assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-6)
+    cos = fast.cosines(q, [18, 3000, 99999])  # unknown ids are skipped, known ones exact
+    assert set(cos) == {18, 3000} and abs(cos[18] - float(mat[17] @ q)) < 1e-6
+
+
+def test_matrix_recall_takes_exact_cosines_of_keyword_candidates(store: MemoryStore, monkeypatch) -> None:
+    for i in range(40):
+        store.store(f"filler memory number {i} about gardening", "semantic")
+    target = store.store("the zanzibar invoice is overdue", "semantic").id
+    monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 0)
+    monkeypatch.setattr(memory_core, "POOL", 2)  # the kNN pool cannot hold every keyword candidate
+    res = store.recall("zanzibar invoice", k=3, explain=True, touch=False)
+    top = res.results[0]
+    q = store.embedder.embed(["zanzibar invoice"])[0]
+    exact = store._matrix("vec_memories").cosines(q, [top.id])[top.id]
+    assert top.id == target and abs(top.explain["cosine"] - round(exact, 4)) < 1e-4
+
+
+def test_frequent_query_words_are_pruned_from_the_keyword_query_at_scale(store: MemoryStore, monkeypatch) -> None:
+    for i in range(30):
+        store.store(f"coffee break number {i} with the team", "episodic")
+    rare = store.store("coffee in zanzibar with Ana", "episodic").id
+    small = store.recall("coffee zanzibar", k=3, strategy="keyword", touch=False)
+    assert small.pruned_terms == []  # small store: every word is searched
+    monkeypatch.setattr(memory_core, "KEYWORD_PRUNE_MIN_ROWS", 0)
+    monkeypatch.setattr(memory_core, "KEYWORD_BUDGET", 10)
+    res = store.recall("coffee zanzibar", k=3, strategy="keyword", touch=False)
+    assert res.pruned_terms == ["coffee"] and [m.id for m in res.results] == [rare]
+    assert store._term_rows("coffee") == 11  # counted up to the budget + 1, not further
+    only = store.recall("coffee", k=3, strategy="keyword", touch=False)
+    assert only.pruned_terms == [] and len(only.results) == 3  # the rarest word always stays
