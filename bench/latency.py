@@ -3,6 +3,8 @@
     python bench/latency.py                          # 100k + 10k DBs in a temp dir
     python bench/latency.py --reuse /tmp/lat         # build once, reuse on later runs
     python bench/latency.py --n 20000 --skip-cli     # quicker
+    python bench/latency.py --text locomo --plain --skip-small --real-vectors 0 --reuse /tmp/lat
+                                                     # real chat text (LoCoMo turns copied to 100k)
 
 Two synthetic databases of realistic, varied text (templates × word lists, seeded):
 
@@ -16,6 +18,14 @@ Two synthetic databases of realistic, varied text (templates × word lists, seed
 * the *small* one (``--n-small``, default 10 000) is embedded by the real model; it
   serves the cold-CLI timings, bytes/memory and a second matrix-vs-scan check on real
   vectors (near-duplicate texts give near-tied cosines: the harder case for exactness).
+* ``--real-vectors N`` (default 50 000) real MiniLM vectors, embedded once and cached in
+  the DB directory: the recall@k loss of the matrix's 1-bit coarse shortlist against the
+  exact scan is gated on them (on random vectors every cosine is near 0, so a 1-bit sketch
+  cannot order them: that loss is printed for information only).
+* ``--text locomo``: the large DB holds real conversation turns (the LoCoMo dev file,
+  copied to ``--n``, one thread per copied conversation) and the queries are the real
+  LoCoMo questions. Synthetic text draws from ~300 words, so every query word matches a
+  large share of the rows: the worst case for the keyword side, not a typical one.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -39,12 +50,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 import memory_core  # noqa: E402
-from bench.common import REPO, log, md_table, percentile  # noqa: E402
+from bench.common import DEFAULT_LOCOMO, REPO, conversation_items, load_locomo, log, md_table, percentile  # noqa: E402
 from memory_core import MemoryStore, NewMemory  # noqa: E402
 
 BARS = {
     "recall_p95_ms": 20.0,  # warm in-process hybrid recall at 100k
-    "knn_recall_loss": 0.0,  # matrix vs sqlite-vec: both exact
+    "knn_recall_loss": 0.0,  # matrix (exact mode) vs sqlite-vec: both exact
+    "coarse_recall_loss": 0.01,  # 1-bit shortlist + exact re-rank vs exact, recall@10 on real vectors
     "cli_recall_s": 0.5, "cli_small_s": 0.15,
     "bytes_per_memory": 2500,
 }
@@ -184,9 +196,29 @@ def db_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
 
 
+def locomo_corpus(n: int) -> tuple[list[NewMemory], list[str]]:
+    """Real conversational text at scale: the LoCoMo dev turns, copied until there are ``n``.
+
+    Each copy is its own set of threads (so every turn gets its neighbour context, as an
+    imported chat would), with refs ``<copy>/<sample_id>/<dia_id>``. The queries are the
+    real LoCoMo questions. Copies multiply every word's document frequency by the number
+    of copies (~36 at 100k): a harder keyword case than a real 100k history, whose
+    vocabulary keeps growing.
+    """
+    convs, _ = load_locomo(DEFAULT_LOCOMO)
+    items: list[NewMemory] = []
+    copy = 0
+    while len(items) < n:
+        for conv in convs:
+            items.extend(replace(it, source="locomo-copies", ref=f"{copy}/{it.ref}", thread=f"{copy}/{it.thread}")
+                         for it in conversation_items(conv))
+        copy += 1
+    return items[:n], [q.question for c in convs for q in c.questions]
+
+
 def build_db(path: Path, n: int, embedder: Any, reuse: bool, seed: int,
-             threads: bool = True) -> tuple[MemoryStore, float | None]:
-    """Create (or reuse) a DB of ``n`` synthetic memories; returns (store, build seconds or None)."""
+             threads: bool = True, items: list[NewMemory] | None = None) -> tuple[MemoryStore, float | None]:
+    """Create (or reuse) a DB of ``n`` memories (synthetic unless ``items`` are given); (store, build s or None)."""
     if reuse and path.exists():
         store = MemoryStore(path, embedder=embedder)
         have = store.conn.execute("SELECT count(*) FROM memories").fetchone()[0]
@@ -197,7 +229,7 @@ def build_db(path: Path, n: int, embedder: Any, reuse: bool, seed: int,
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
     store = MemoryStore(path, embedder=embedder)
-    texts = synthetic_texts(n, seed)
+    items = items if items is not None else _items(synthetic_texts(n, seed), seed, threads)
     t0 = time.perf_counter()
     done = [0]
     last = [t0]
@@ -209,7 +241,7 @@ def build_db(path: Path, n: int, embedder: Any, reuse: bool, seed: int,
             rate = done[0] / (last[0] - t0)
             log(f"  {path.name}: {done[0]}/{n} ({rate:.0f}/s, ~{(n - done[0]) / rate:.0f} s left)")
 
-    store.store_many(_items(texts, seed, threads), batch_size=1000, progress=progress)
+    store.store_many(items, batch_size=1000, progress=progress)
     checkpoint(store)
     took = time.perf_counter() - t0
     log(f"  {path.name}: {n} memories in {took:.1f} s ({n / took:.0f}/s)")
@@ -242,21 +274,69 @@ def _percentiles(ms: list[float]) -> dict[str, float]:
     return {"p50_ms": round(percentile(ms, 50), 2), "p95_ms": round(percentile(ms, 95), 2)}
 
 
+def _lost(got: list[tuple[int, float]], want: list[tuple[int, float]]) -> tuple[int, int, float]:
+    """(ids of ``want`` missing from ``got``, of which near-ties, max cosine difference on shared ids)."""
+    g, w = dict(got), dict(want)
+    kth = min(w.values()) if w else 0.0
+    lost = ties = 0
+    for mid in w.keys() - g.keys():
+        if abs(w[mid] - kth) <= 1e-6:
+            ties += 1
+        else:
+            lost += 1
+    diff = max((abs(w[m] - g[m]) for m in w.keys() & g.keys()), default=0.0)
+    return lost, ties, diff
+
+
+def _compare(search_a: Any, search_b: Any, qvecs: np.ndarray, k: int) -> dict[str, Any]:
+    """Recall@k loss of ``search_a`` against ``search_b`` (the reference), and both latencies."""
+    lost = ties = 0
+    max_diff = 0.0
+    t_a, t_b = [], []
+    for v in qvecs:
+        t0 = time.perf_counter()
+        a = search_a(v, k)
+        t1 = time.perf_counter()
+        b = search_b(v, k)
+        t2 = time.perf_counter()
+        t_a.append((t1 - t0) * 1000)
+        t_b.append((t2 - t1) * 1000)
+        lo, ti, di = _lost(a, b)
+        lost, ties, max_diff = lost + lo, ties + ti, max(max_diff, di)
+    n = len(qvecs) * k
+    return {"loss": round(lost / n, 6), "tie_swaps": ties, "max_cos_diff": float(f"{max_diff:.2e}"),
+            "matrix": _percentiles(t_a), "scan": _percentiles(t_b)}
+
+
 def knn_check(store: MemoryStore, qvecs: np.ndarray, ks: tuple[int, ...] = (10, memory_core.VEC_POOL),
               tables: tuple[str, ...] = ("vec_memories", "vec_contexts")) -> dict[str, Any]:
-    """The in-process matrix kNN against sqlite-vec's exact scan, on the same DB and queries.
+    """The in-process matrix's exact scan against sqlite-vec's exact scan, on the same DB and queries.
 
     Both paths of ``MemoryStore._knn`` are forced by setting ``MATRIX_MIN_ROWS`` (0: matrix;
-    above the store's size: the vec0 ``MATCH ... AND k = ?`` scan). Both are exact, so the
+    above the store's size: the vec0 ``MATCH ... AND k = ?`` scan); the matrix's coarse
+    shortlist is switched off here (``coarse_check`` measures it). Both are exact, so the
     neighbour sets must be identical: recall@k loss is 1 - |matrix ∩ scan| / k, and a miss
     whose cosine equals the k-th one to 1e-6 is a tie, counted separately. Also reported:
     the largest cosine difference for shared ids, each path's latency, and the matrix's
     one-off load time (the first recall of a process pays it).
     """
-    saved = memory_core.MATRIX_MIN_ROWS
+    saved = memory_core.MATRIX_MIN_ROWS, memory_core.COARSE_MIN_ROWS
     out: dict[str, Any] = {"queries": len(qvecs), "rows": store._vector_count(), "tables": {}}
+
+    def matrix(table: str) -> Any:
+        def run(v: np.ndarray, k: int) -> list[tuple[int, float]]:
+            memory_core.MATRIX_MIN_ROWS = 0
+            return store._knn(table, v, k)
+        return run
+
+    def scan(table: str) -> Any:
+        def run(v: np.ndarray, k: int) -> list[tuple[int, float]]:
+            memory_core.MATRIX_MIN_ROWS = 10**12
+            return store._knn(table, v, k)
+        return run
+
     try:
-        memory_core.MATRIX_MIN_ROWS = 0
+        memory_core.MATRIX_MIN_ROWS, memory_core.COARSE_MIN_ROWS = 0, 10**12
         store._matrices.clear()
         t0 = time.perf_counter()
         for table in tables:
@@ -266,41 +346,53 @@ def knn_check(store: MemoryStore, qvecs: np.ndarray, ks: tuple[int, ...] = (10, 
         for table in tables:
             per_k: dict[str, Any] = {}
             for k in ks:
-                lost = ties = 0
-                max_diff = 0.0
-                t_mat, t_scan = [], []
-                for v in qvecs:
-                    memory_core.MATRIX_MIN_ROWS = 0
-                    t0 = time.perf_counter()
-                    mat = store._knn(table, v, k)
-                    t1 = time.perf_counter()
-                    memory_core.MATRIX_MIN_ROWS = 10**12
-                    scan = store._knn(table, v, k)
-                    t2 = time.perf_counter()
-                    t_mat.append((t1 - t0) * 1000)
-                    t_scan.append((t2 - t1) * 1000)
-                    ms, ss = dict(mat), dict(scan)
-                    kth = min(ss.values()) if ss else 0.0
-                    for mid in ss.keys() - ms.keys():
-                        if abs(ss[mid] - kth) <= 1e-6:
-                            ties += 1
-                        else:
-                            lost += 1
-                    for mid in ss.keys() & ms.keys():
-                        max_diff = max(max_diff, abs(ss[mid] - ms[mid]))
-                n = len(qvecs) * k
-                per_k[str(k)] = {"loss": round(lost / n, 6), "tie_swaps": ties, "max_cos_diff": float(f"{max_diff:.2e}"),
-                                 "matrix": _percentiles(t_mat), "scan": _percentiles(t_scan)}
-                log(f"  {table} k={k}: loss {lost}/{n} (+{ties} ties), matrix p50 {percentile(t_mat, 50):.1f} ms, "
-                    f"scan p50 {percentile(t_scan, 50):.1f} ms")
+                c = per_k[str(k)] = _compare(matrix(table), scan(table), qvecs, k)
+                log(f"  {table} k={k}: loss {c['loss']:.4f} (+{c['tie_swaps']} ties), matrix p50 "
+                    f"{c['matrix']['p50_ms']:.1f} ms, scan p50 {c['scan']['p50_ms']:.1f} ms")
             out["tables"][table] = per_k
     finally:
-        memory_core.MATRIX_MIN_ROWS = saved
+        memory_core.MATRIX_MIN_ROWS, memory_core.COARSE_MIN_ROWS = saved
+        store._matrices.clear()
     return out
+
+
+def coarse_check(ids: np.ndarray, mat: np.ndarray, qvecs: np.ndarray,
+                 ks: tuple[int, ...] = (10, 2 * memory_core.POOL)) -> dict[str, Any]:
+    """The matrix's 1-bit Hamming shortlist + exact re-rank against its exact scan, same vectors.
+
+    k = 2·POOL is the width recall asks of each vector table at scale.
+    """
+    fast, exact = memory_core.VectorMatrix("bench"), memory_core.VectorMatrix("bench", coarse=False)
+    for m in (fast, exact):
+        m.ids, m.mat = ids, mat
+    fast.planes = fast._sign_planes(mat)
+    saved = memory_core.COARSE_MIN_ROWS
+    memory_core.COARSE_MIN_ROWS = 0
+    try:
+        per_k = {str(k): _compare(fast.search, exact.search, qvecs, k) for k in ks}
+    finally:
+        memory_core.COARSE_MIN_ROWS = saved
+    for k, c in per_k.items():
+        log(f"  coarse vs exact, {len(ids)} rows, k={k}: loss {c['loss']:.4f}, "
+            f"{c['matrix']['p50_ms']:.1f} vs {c['scan']['p50_ms']:.1f} ms")
+    return {"rows": len(ids), "queries": len(qvecs), "shortlist": f"max({memory_core.COARSE_MIN}, "
+            f"{memory_core.COARSE_FACTOR}·k)", "k": per_k}
+
+
+def real_vectors(directory: Path, n: int, real: Any, reuse: bool) -> np.ndarray:
+    """``n`` real MiniLM vectors of synthetic texts, cached in ``directory`` (embedding 50k takes ~5 min)."""
+    path = directory / f"real-vectors-{n}.npz"
+    if reuse and path.exists():
+        return np.load(path)["V"]
+    log(f"embedding {n} texts for the coarse-scan check ...")
+    vecs = real.embed(synthetic_texts(n, seed=21))
+    np.savez(path, V=vecs)
+    return vecs
 
 
 STAGES = {  # MemoryStore method -> stage of hybrid recall
     "_embed_or_none": "query embedding", "_keyword": "keyword (FTS5 bm25)", "_knn": "kNN (both tables)",
+    "_prune_frequent": "keyword: frequent-word pruning", "_matrix_cosines": "cosines of keyword candidates",
     "_allowed": "status filter of kNN ids", "_rows": "rows of candidates", "_fuse": "fusion + priors",
     "people_in": "people in query",
 }
@@ -420,6 +512,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-small", action="store_true", help="no real-vector DB (no CLI, no real-vector kNN check)")
     ap.add_argument("--plain", action="store_true",
                     help="stand-alone notes instead of conversation threads (no context columns / vectors)")
+    ap.add_argument("--text", choices=("synthetic", "locomo"), default="synthetic",
+                    help="large DB text: synthetic templates (a ~300-word vocabulary: every word is frequent) or "
+                         "real LoCoMo turns copied to --n, with the LoCoMo questions as queries (needs ../shared)")
+    ap.add_argument("--real-vectors", type=int, default=50_000, metavar="N",
+                    help="real MiniLM vectors for the coarse-scan loss check (0: skip; default: %(default)s)")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
 
@@ -438,18 +535,28 @@ def main(argv: list[str] | None = None) -> int:
     directory.mkdir(parents=True, exist_ok=True)
     log(f"DBs in {directory}")
     queries = synthetic_queries(args.queries)
+    big_items = None
+    if args.text == "locomo":
+        big_items, questions = locomo_corpus(args.n)
+        queries = questions[: args.queries]
+        layout = f"v{LAYOUT}"
+        results["layout"] = "real LoCoMo turns in threads, copied"
     results["queries"] = len(queries)
+    results["text"] = args.text
     qvecs = real.embed(queries)
 
     # ---- large DB, random stored vectors
-    big_path = directory / f"synthetic-{args.n}.{layout}.db"
+    big_path = directory / f"{args.text}-{args.n}.{layout}.db"
     wrapper = RandomStoreEmbedder(real)
-    big, took = build_db(big_path, args.n, wrapper, bool(args.reuse), seed=7, threads=not args.plain)
+    big, took = build_db(big_path, args.n, wrapper, bool(args.reuse), seed=7, threads=not args.plain,
+                         items=big_items)
     wrapper.storing = False
     results["large_build_s"] = took
     results["large_matrix_path"] = big._vector_count() >= memory_core.MATRIX_MIN_ROWS
     log("matrix kNN vs sqlite-vec scan on the large DB ...")
     results["large_knn"] = knn_check(big, qvecs[: args.knn_queries])
+    own = big._matrix("vec_memories")
+    results["large_coarse"] = coarse_check(own.ids, own.mat, qvecs[: args.knn_queries])
     big._matrices.clear()
     t0 = time.perf_counter()
     big.recall(queries[0], k=10, touch=False)
@@ -472,6 +579,9 @@ def main(argv: list[str] | None = None) -> int:
         results["small_recall_hybrid"] = recall_latency(small, queries)
         log("matrix kNN vs sqlite-vec scan on the real-vector DB (matrix forced) ...")
         results["small_knn"] = knn_check(small, qvecs[: args.knn_queries])
+        own = small._matrix("vec_memories")
+        results["small_coarse"] = coarse_check(own.ids, own.mat, qvecs[: args.knn_queries])
+        small._matrices.clear()
         checkpoint(small)
         count_small = small.conn.execute("SELECT count(*) FROM memories").fetchone()[0]
         results["small_bytes_per_memory"] = round(db_bytes(small_path) / count_small, 1)
@@ -480,6 +590,11 @@ def main(argv: list[str] | None = None) -> int:
         if not args.skip_cli:
             log("timing cold CLI calls ...")
             results["cli"] = cli_timings(small_path)
+
+    if args.real_vectors:
+        vecs = real_vectors(directory, args.real_vectors, real, bool(args.reuse))
+        rq = real.embed(synthetic_queries(args.knn_queries, seed=5))
+        results["real_coarse"] = coarse_check(np.arange(1, len(vecs) + 1, dtype=np.int64), vecs, rq)
 
     results["loadavg_end"] = os.getloadavg()
     print_report(results)
@@ -499,7 +614,7 @@ def _knn_rows(rows: list[list[Any]], knn: dict[str, Any], what: str) -> None:
     for table, per_k in knn["tables"].items():
         for k, c in per_k.items():
             gated = k == "10"
-            rows.append([f"matrix vs sqlite-vec scan, {table}, recall@{k} loss, {what}, {knn['queries']} q",
+            rows.append([f"matrix (exact mode) vs sqlite-vec scan, {table}, recall@{k} loss, {what}, {knn['queries']} q",
                          f"{100 * c['loss']:.2f} % ({c['tie_swaps']} tie swaps, max Δcos {c['max_cos_diff']:.0e})",
                          "= 0" if gated else "—", _pf(c["loss"] == 0) if gated else "info"])
             rows.append([f"  kNN k={k} p50/p95: matrix vs scan",
@@ -507,6 +622,17 @@ def _knn_rows(rows: list[list[Any]], knn: dict[str, Any], what: str) -> None:
                          f"{c['scan']['p50_ms']:.1f}/{c['scan']['p95_ms']:.1f} ms", "—", "info"])
     rows.append([f"  matrix load (both tables), {what}", f"{knn['matrix_load_s']:.2f} s, {knn['matrix_mb']:.0f} MB",
                  "—", "info"])
+
+
+def _coarse_rows(rows: list[list[Any]], c: dict[str, Any], what: str, gated: bool) -> None:
+    for k, x in c["k"].items():
+        bar = gated and k == "10"
+        rows.append([f"coarse 1-bit shortlist {c['shortlist']} vs exact, recall@{k} loss, {c['rows']:,} {what}, "
+                     f"{c['queries']} q", f"{100 * x['loss']:.2f} %",
+                     f"< {100 * BARS['coarse_recall_loss']:.0f} %" if bar else "—",
+                     _pf(x["loss"] < BARS["coarse_recall_loss"]) if bar else "info"])
+        rows.append([f"  k={k} p50/p95: coarse vs exact matrix", f"{x['matrix']['p50_ms']:.1f}/{x['matrix']['p95_ms']:.1f}"
+                     f" vs {x['scan']['p50_ms']:.1f}/{x['scan']['p95_ms']:.1f} ms", "—", "info"])
 
 
 def print_report(r: dict[str, Any]) -> None:
@@ -523,8 +649,12 @@ def print_report(r: dict[str, Any]) -> None:
     kw = r["large_recall_keyword"]
     rows.append([f"keyword recall p50 / p95, {n:,}", f"{kw['p50_ms']:.1f} / {kw['p95_ms']:.1f} ms", "—", "info"])
     _knn_rows(rows, r["large_knn"], f"{n:,} random vectors")
+    _coarse_rows(rows, r["large_coarse"], "random vectors: near-equal cosines, the worst case; not gated", False)
     if "small_knn" in r:
         _knn_rows(rows, r["small_knn"], f"{ns:,} real vectors (forced)")
+        _coarse_rows(rows, r["small_coarse"], "real vectors (forced)", True)
+    if "real_coarse" in r:
+        _coarse_rows(rows, r["real_coarse"], "real vectors", True)
         s = r["small_recall_hybrid"]
         rows.append([f"hybrid recall p50 / p95, {ns:,} memories (sqlite-vec scan)",
                      f"{s['p50_ms']:.1f} / {s['p95_ms']:.1f} ms", "—", "info"])
