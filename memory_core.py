@@ -88,12 +88,14 @@ COARSE_MIN = 2000
 COARSE_FACTOR = 8
 COARSE_MIN_ROWS = 20_000
 # bm25 in FTS5 costs ~0.7-1.2 us for every row matching any query word, and a common word
-# matches 10-15 % of a large store: at 100k memories that is most of a recall's time. From
-# this many memories on, only the rarest query words whose matches fit KEYWORD_BUDGET rows
-# are sent to FTS5 (always at least the rarest one); frequent words carry little idf and
-# the vector side still reads the whole query. Match counts are cached per process.
+# matches 10-15 % of a large store (far more through chat turns' context columns): at 100k
+# memories that is most of a recall's time. With KEYWORD_BUDGET > 0, stores of at least
+# KEYWORD_PRUNE_MIN_ROWS send FTS5 only the rarest query words whose matches fit that many
+# rows (always at least the rarest one). OFF by default: on LoCoMo at the same share of
+# the store, a 4 % budget costs 0.14 recall@5 and even 20 % costs 0.05
+# (bench/keyword_pruning.py): frequent words still decide the ranking among turns.
 KEYWORD_PRUNE_MIN_ROWS = 20_000
-KEYWORD_BUDGET = 4000
+KEYWORD_BUDGET = 0
 from decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)  # noqa: E402
 
 STOPWORDS = frozenset(
@@ -1128,7 +1130,7 @@ class MemoryStore:
 
     def _prune_frequent(self, terms: list[str]) -> tuple[list[str], list[str]]:
         """(kept, dropped) query words: at scale, the rarest words whose matches fit the budget."""
-        if len(terms) < 2 or self._vector_count() < KEYWORD_PRUNE_MIN_ROWS:
+        if not KEYWORD_BUDGET or len(terms) < 2 or self._vector_count() < KEYWORD_PRUNE_MIN_ROWS:
             return terms, []
         rows = {t: self._term_rows(t) for t in terms}
         kept: set[str] = set()

@@ -260,7 +260,7 @@ def test_frequent_query_words_are_pruned_from_the_keyword_query_at_scale(store: 
     small = store.recall("coffee zanzibar", k=3, strategy="keyword", touch=False)
     assert small.pruned_terms == []  # small store: every word is searched
     monkeypatch.setattr(memory_core, "KEYWORD_PRUNE_MIN_ROWS", 0)
-    monkeypatch.setattr(memory_core, "KEYWORD_BUDGET", 10)
+    monkeypatch.setattr(memory_core, "KEYWORD_BUDGET", 10)  # off by default (quality); on here
     res = store.recall("coffee zanzibar", k=3, strategy="keyword", touch=False)
     assert res.pruned_terms == ["coffee"] and [m.id for m in res.results] == [rare]
     assert store._term_rows("coffee") == 11  # counted up to the budget + 1, not further
