@@ -661,7 +661,7 @@ class MemoryStore:
         self._embedder = embedder
         self._embedder_failed: str | None = None
         self._fast_start = fast_start
-        self._people_cache: tuple[float, dict[str, str]] | None = None
+        self._people_cache: tuple[int, tuple[Any, ...], dict[str, str]] | None = None
         self._matrices: dict[str, VectorMatrix] = {}
         self._term_rows_cache: tuple[int, dict[str, int]] = (0, {})
 
@@ -1147,13 +1147,23 @@ class MemoryStore:
         Multi-word names also answer to their first word ("Ana" for "Ana García"),
         since that is how people ask.
         """
-        now = time.monotonic()
-        if self._people_cache and now - self._people_cache[0] < 30:
-            return self._people_cache[1]
-        names: dict[str, str] = {}
-        rows = self.conn.execute(
-            "SELECT DISTINCT author FROM memories WHERE author IS NOT NULL AND status = 'active' "
-            "UNION SELECT name FROM aliases WHERE kind = 'person'").fetchall()
+        # Kept per process and brought up to date cheaply: authors of memories newer than the
+        # last look (ids only grow), everything again when the aliases table changed. A
+        # full scan of authors costs ~30 ms at 100k memories, too much for every recall.
+        max_id = self._vector_count()
+        alias_key = tuple(self.conn.execute("SELECT count(*), max(rowid) FROM aliases").fetchone())
+        cache = self._people_cache
+        if cache is not None and cache[1] == alias_key and cache[0] == max_id:
+            return cache[2]
+        if cache is not None and cache[1] == alias_key and cache[0] < max_id:
+            names = dict(cache[2])
+            rows = self.conn.execute("SELECT DISTINCT author FROM memories WHERE id > ? AND author IS NOT NULL "
+                                     "AND status = 'active'", (cache[0],)).fetchall()
+        else:
+            names = {}
+            rows = self.conn.execute(
+                "SELECT DISTINCT author FROM memories WHERE author IS NOT NULL AND status = 'active' "
+                "UNION SELECT name FROM aliases WHERE kind = 'person'").fetchall()
         for (name,) in rows:
             if not name or len(name) < 2 or name.lower() in ("user", "assistant", "system", "tool"):
                 continue
@@ -1161,7 +1171,7 @@ class MemoryStore:
             first = name.split()[0]
             if first != name and len(first) >= 3 and first[0].isupper():
                 names.setdefault(first.lower(), name)
-        self._people_cache = (now, names)
+        self._people_cache = (max_id, alias_key, names)
         return names
 
     def people_in(self, query: str) -> dict[str, str]:

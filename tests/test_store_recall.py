@@ -266,3 +266,13 @@ def test_frequent_query_words_are_pruned_from_the_keyword_query_at_scale(store: 
     assert store._term_rows("coffee") == 11  # counted up to the budget + 1, not further
     only = store.recall("coffee", k=3, strategy="keyword", touch=False)
     assert only.pruned_terms == [] and len(only.results) == 3  # the rarest word always stays
+
+
+def test_known_people_follow_new_authors_and_aliases(store: MemoryStore) -> None:
+    store.store("hi there", "episodic", author="Ana García", thread="t")
+    assert store.known_people() == {"ana garcía": "Ana García", "ana": "Ana García"}
+    store.store("hello", "episodic", author="Oscar", thread="t")  # newer id: read incrementally
+    assert store.known_people()["oscar"] == "Oscar"
+    with memory_core.write_tx(store.conn):
+        store.conn.execute("INSERT INTO aliases(alias, name, kind, created_at) VALUES ('Mei', 'Mei Chen', 'person', 'x')")
+    assert store.people_in("what did Mei say?") == {"mei": "Mei Chen"}
