@@ -95,6 +95,9 @@ COARSE_MIN_ROWS = 20_000
 # the store, a 4 % budget costs 0.14 recall@5 and even 20 % costs 0.05
 # (bench/keyword_pruning.py): frequent words still decide the ranking among turns.
 KEYWORD_PRUNE_MIN_ROWS = 20_000
+# From this many memories on, hybrid recall runs the keyword search on a worker thread
+# (own read connection) while the query is embedded and the vectors scanned.
+PARALLEL_MIN_ROWS = 20_000
 KEYWORD_BUDGET = 0
 from decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)  # noqa: E402
 
@@ -664,10 +667,31 @@ class MemoryStore:
         self._people_cache: tuple[int, tuple[Any, ...], dict[str, str]] | None = None
         self._matrices: dict[str, VectorMatrix] = {}
         self._term_rows_cache: tuple[int, dict[str, int]] = (0, {})
+        self._keyword_worker: tuple[Any, Any] | None = None  # (executor, its connection), at scale only
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection (and the keyword thread's, if one was opened)."""
+        if self._keyword_worker is not None:
+            self._keyword_worker[0].shutdown(wait=True)
+            self._keyword_worker[1].close()
+            self._keyword_worker = None
         self.conn.close()
+
+    def _keyword_async(self, *args: Any) -> Any:
+        """Run ``_keyword`` on a worker thread with its own read connection; returns a Future.
+
+        SQLite, onnxruntime and numpy all release the GIL, so FTS5's bm25 (the larger half
+        of a recall at scale) runs while the query is embedded and the matrix scanned:
+        on two cores a recall then costs the slower side, not the sum. WAL lets the
+        second connection read while the first one writes.
+        """
+        if self._keyword_worker is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._keyword_worker = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="mem-keyword"),
+                                    connect(self.path))
+        pool, conn = self._keyword_worker
+        return pool.submit(self._keyword, *args, conn)
 
     def __enter__(self) -> MemoryStore:
         return self
@@ -1089,7 +1113,8 @@ class MemoryStore:
         return " AND ".join(clauses), args
 
     def _keyword(self, match: str, where: str, args: list[Any], limit: int,
-                 weights: tuple[float, ...] = FTS_WEIGHTS) -> list[tuple[int, float]]:
+                 weights: tuple[float, ...] = FTS_WEIGHTS, conn: Any = None) -> list[tuple[int, float]]:
+        conn = conn or self.conn
         w = ", ".join(str(x) for x in weights)
         if any(x == 0 for x in weights):
             # a zero weight means "not searched", not "matched with score 0"
@@ -1101,10 +1126,10 @@ class MemoryStore:
         want = limit * 2
         while True:
             try:
-                rows = self.conn.execute(sql, (match, want)).fetchall()
+                rows = conn.execute(sql, (match, want)).fetchall()
             except sqlite3.OperationalError as exc:
                 raise UserError(f"bad FTS5 query {match!r}: {exc}") from exc
-            allowed = self._allowed([int(r[0]) for r in rows], where, args)
+            allowed = self._allowed([int(r[0]) for r in rows], where, args, conn)
             hits = [(int(r[0]), -float(r[1])) for r in rows if int(r[0]) in allowed]
             if len(hits) >= limit or len(rows) < want:
                 return hits[:limit]
@@ -1292,6 +1317,7 @@ class MemoryStore:
         people = self.people_in(query) if strategy == "hybrid" else {}
 
         kw: dict[int, float] = {}
+        kw_future = None
         phrase: dict[int, float] = {}
         pruned: list[str] = []
         if strategy in ("hybrid", "keyword"):
@@ -1306,7 +1332,10 @@ class MemoryStore:
                     terms = [t for t in terms if t not in name_words] or terms
                 terms, pruned = self._prune_frequent(terms)
                 match = " OR ".join(quote_fts(t) for t in terms) if terms else fts_query(query)
-            if match:
+            if match and strategy == "hybrid" and self._vector_count() >= PARALLEL_MIN_ROWS \
+                    and self.path != Path(":memory:"):
+                kw_future = self._keyword_async(match, where, args, pool, cfg.fts_weights)
+            elif match:
                 kw = dict(self._keyword(match, where, args, pool, cfg.fts_weights))
             if strategy == "hybrid" and cfg.w_phrase and len(terms) >= 2:
                 # proximity: consecutive content words of the question found together as a phrase
@@ -1342,6 +1371,8 @@ class MemoryStore:
                 ranked = [mid for mid in by_sim if mid in allowed]
                 vs = {mid: combined[mid] for mid in ranked[:pool]}
 
+        if kw_future is not None:
+            kw = dict(kw_future.result())
         cand = set(kw) | set(vs) | set(phrase)
         if qvec is not None and cand:
             missing = [mid for mid in cand if mid not in combined]
@@ -1382,11 +1413,11 @@ class MemoryStore:
                         (lo, hi, HEBB_STEP, now, now, HEBB_MAX, HEBB_STEP),
                     )
 
-    def _allowed(self, ids: list[int], where: str, args: list[Any]) -> set[int]:
+    def _allowed(self, ids: list[int], where: str, args: list[Any], conn: Any = None) -> set[int]:
         # NOT INDEXED: otherwise SQLite scans every active row through the status index
         # instead of looking the ids up (44 ms vs 5 ms for 800 ids at 100k)
         return {int(r[0]) for r in select_in(
-            self.conn, f"SELECT m.id FROM memories m NOT INDEXED WHERE m.id IN ({{ids}}) AND {where}", ids, args)}
+            conn or self.conn, f"SELECT m.id FROM memories m NOT INDEXED WHERE m.id IN ({{ids}}) AND {where}", ids, args)}
 
     def _rows(self, ids: list[int]) -> dict[int, Memory]:
         return {int(r["id"]): Memory.from_row(r) for r in select_in(

@@ -276,3 +276,18 @@ def test_known_people_follow_new_authors_and_aliases(store: MemoryStore) -> None
     with memory_core.write_tx(store.conn):
         store.conn.execute("INSERT INTO aliases(alias, name, kind, created_at) VALUES ('Mei', 'Mei Chen', 'person', 'x')")
     assert store.people_in("what did Mei say?") == {"mei": "Mei Chen"}
+
+
+def test_keyword_search_on_a_worker_thread_gives_the_same_ranking(store: MemoryStore, monkeypatch) -> None:
+    for i in range(40):
+        store.store(f"memory {i}: the {['red', 'blue', 'green'][i % 3]} bicycle needs {i % 4} new tyres", "semantic")
+    queries = ["blue bicycle tyres", "green", "memory 7 red", "unrelated words"]
+    seq = [[(m.id, m.score) for m in store.recall(q, k=5, touch=False).results] for q in queries]
+    monkeypatch.setattr(memory_core, "PARALLEL_MIN_ROWS", 0)
+    par = [[(m.id, m.score) for m in store.recall(q, k=5, touch=False).results] for q in queries]
+    assert store._keyword_worker is not None  # the worker path really ran
+    assert par == seq and all(seq)
+    with pytest.raises(UserError, match="bad FTS5 query"):  # errors cross the thread as they are
+        store.recall('"unbalanced', raw=True, touch=False)
+    store.close()
+    assert store._keyword_worker is None
