@@ -30,7 +30,7 @@ import json
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -124,10 +124,20 @@ class Adjacency:
         return {i: self.cache[i] for i in ids}
 
 
+_TYPES_SQL = ", ".join(f"'{t}'" for t in core.MEMORY_TYPES)
+
+
 def _live(store: MemoryStore, ids: Iterable[int], include_archived: bool) -> set[int]:
-    status = "('active', 'archived')" if include_archived else "('active')"
+    """The ids among ``ids`` that are active (or archived, if asked).
+
+    Answered from the covering index ``memories_status_type`` (status, memory_type, rowid):
+    one probe per (status, type, id), without reading the memory rows, whose content and
+    context make a primary-key lookup ~20× dearer (68 ms vs 3 ms for 1,800 ids at 100k).
+    """
+    status = "'active', 'archived'" if include_archived else "'active'"
     return {int(r[0]) for r in core.select_in(
-        store.conn, f"SELECT id FROM memories WHERE id IN ({{ids}}) AND status IN {status}", ids)}
+        store.conn, f"SELECT id FROM memories WHERE status IN ({status}) AND memory_type IN ({_TYPES_SQL}) "
+                    f"AND id IN ({{ids}})", ids)}
 
 
 def _hubs(store: MemoryStore, ids: Iterable[int]) -> set[int]:
@@ -139,21 +149,52 @@ def _hubs(store: MemoryStore, ids: Iterable[int]) -> set[int]:
 
 # --------------------------------------------------------------------------- strategies
 
+# A path is a cons list, newest step first: ((id, edge type, weight), rest) ending in ((seed, None, None), None).
+# Extending a path is O(1) and shares its prefix; lists are built only for what is shown.
+Trail = tuple[tuple[int, str | None, float | None], Any]
+
+
+class Paths(Mapping[int, list[dict[str, Any]]]):
+    """``{id: [{"id": seed}, {"id", "edge", "weight"}, ...]}`` materialised from trails on access."""
+
+    def __init__(self, trails: dict[int, Trail]) -> None:
+        self._trails = trails
+
+    def __getitem__(self, i: int) -> list[dict[str, Any]]:
+        steps = []
+        cell: Trail | None = self._trails[i]
+        while cell is not None:
+            (mid, et, w), cell = cell
+            steps.append({"id": mid} if et is None else {"id": mid, "edge": et, "weight": round(w or 0.0, 3)})
+        return steps[::-1]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._trails)
+
+    def __len__(self) -> int:
+        return len(self._trails)
+
+
 @dataclass
 class Activation:
     """Result of a walk: scores, the seeds' own scores, and best paths for ``--explain``."""
 
     score: dict[int, float]
     seed: dict[int, float]
-    path: dict[int, list[dict[str, Any]]]
+    trails: dict[int, Trail]
     group: dict[int, str] = field(default_factory=dict)
     inhibited: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def path(self) -> Paths:
+        """Best path per reached memory, seed first (see :class:`Paths`)."""
+        return Paths(self.trails)
 
 
 def multihop(adj: Adjacency, seeds: dict[int, float], hops: int = HOPS, decay: float = HOP_DECAY) -> Activation:
     """Best-path relevance: ``seed × Π(edge weight) × decay^hops``, max over paths, ≤ ``hops`` hops."""
     score = dict(seeds)
-    path: dict[int, list[dict[str, Any]]] = {s: [{"id": s}] for s in seeds}
+    trail: dict[int, Trail] = {s: ((s, None, None), None) for s in seeds}
     frontier = set(seeds)
     for _ in range(max(0, hops)):
         nbrs = adj.neighbours(sorted(frontier))
@@ -163,12 +204,12 @@ def multihop(adj: Adjacency, seeds: dict[int, float], hops: int = HOPS, decay: f
                 x = score[u] * w * decay
                 if x > score.get(v, 0.0) + 1e-12:
                     score[v] = x
-                    path[v] = path[u] + [{"id": v, "edge": et, "weight": round(w, 3)}]
+                    trail[v] = ((v, et, w), trail[u])
                     nxt.add(v)
         frontier = {v for v in nxt if score[v] >= FIRE_MIN}
         if not frontier:
             break
-    return Activation(score=score, seed=dict(seeds), path=path)
+    return Activation(score=score, seed=dict(seeds), trails=trail)
 
 
 def competing_groups(store: MemoryStore, ids: Iterable[int], adj: Adjacency | None = None) -> dict[int, str]:
@@ -223,18 +264,21 @@ def inhibit(act: dict[int, float], seeds: dict[int, float], groups: dict[int, st
     """
     if beta <= 0 or not act:
         return {}
-    members: dict[str, list[float]] = {}
+    key = {i: groups.get(i, i) for i in act}  # an ungrouped memory competes alone (its int id never equals a str)
+    members: dict[str | int, list[float]] = {}
     for i, a in act.items():
-        members.setdefault(groups.get(i, f"memory:{i}"), []).append(a)
-    strength = {g: sum(sorted(v, reverse=True)[:INHIBITION_TOP]) for g, v in members.items()}
+        members.setdefault(key[i], []).append(a)
+    strength = {g: (sum(sorted(v, reverse=True)[:INHIBITION_TOP]) if len(v) > 1 else v[0]) for g, v in members.items()}
     top = max(strength.values())
     if top <= 0:
         return {}
+    mult = {g: 1.0 - beta * (1.0 - s / top) for g, s in strength.items()}
     factor: dict[int, float] = {}
-    for i in list(act):
-        f = 1.0 - beta * (1.0 - strength[groups.get(i, f"memory:{i}")] / top)
+    for i, a in act.items():
+        f = mult[key[i]]
         factor[i] = f
-        act[i] = max(act[i] * f, seeds.get(i, 0.0))
+        x = a * f
+        act[i] = x if x >= seeds.get(i, 0.0) else seeds[i]
     return factor
 
 
@@ -253,7 +297,7 @@ def spread_activation(adj: Adjacency, seeds: dict[int, float], iterations: int =
     given (tests); otherwise it is looked up as memories become active.
     """
     act = dict(seeds)
-    path: dict[int, list[dict[str, Any]]] = {s: [{"id": s}] for s in seeds}
+    trail: dict[int, Trail] = {s: ((s, None, None), None) for s in seeds}
     group_of: dict[int, str] = dict(groups or {})
     factors: dict[int, float] = {}
     for _ in range(max(0, iterations)):
@@ -262,14 +306,16 @@ def spread_activation(adj: Adjacency, seeds: dict[int, float], iterations: int =
             firing = sorted(sorted(firing, key=lambda u: (-act[u], u))[:FIRE_MAX])
         nbrs = adj.neighbours(firing)
         new = dict(act)
+        get = new.get
         for u in firing:
             fan = max(1, adj.fan.get(u, len(nbrs[u])))
             out = act[u] * decay / (fan ** fanout_power)
+            tu = trail[u]
             for v, w, et in nbrs[u]:
                 x = out * w
-                if x > new.get(v, 0.0) + 1e-12:
+                if x > get(v, 0.0) + 1e-12:
                     new[v] = x
-                    path[v] = path[u] + [{"id": v, "edge": et, "weight": round(w, 3)}]
+                    trail[v] = ((v, et, w), tu)
         act = new
         if inhibition > 0:
             if groups is None:
@@ -277,7 +323,7 @@ def spread_activation(adj: Adjacency, seeds: dict[int, float], iterations: int =
                 if missing:
                     group_of.update(competing_groups(adj.store, missing))
             factors = inhibit(act, seeds, group_of, inhibition)
-    return Activation(score=act, seed=dict(seeds), path=path, group=group_of, inhibited=factors)
+    return Activation(score=act, seed=dict(seeds), trails=trail, group=group_of, inhibited=factors)
 
 
 def seed_scores(store: MemoryStore, query: str, seed_k: int, **filters: Any) -> tuple[dict[int, float], str | None]:
@@ -324,10 +370,7 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
     if strategy == "bridge":
         ranked, cos = _bridge_scores(store, query, walk)
     where, args = store._filters_sql(types, sources, tags, since, until, include_archived, shared=shared)
-    allowed = store._allowed(list(ranked), where, args)
-    if not hubs:
-        allowed -= _hubs(store, allowed)
-    order = sorted((i for i in ranked if i in allowed), key=lambda i: (-ranked[i], i))[:k]
+    order = _top_allowed(store, ranked, k, where, args, hubs)
     rows = store._rows(order)
     results: list[Memory] = []
     for i in order:
@@ -351,6 +394,27 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
         store.touch([m.id for m in results])
     return RecallResult(query=query, strategy=strategy, results=results, degraded=degraded,
                         took_ms=(time.perf_counter() - t0) * 1000)
+
+
+def _top_allowed(store: MemoryStore, ranked: dict[int, float], k: int, where: str, args: list[Any],
+                 hubs: bool) -> list[int]:
+    """The ``k`` best of ``ranked`` that pass the recall filters (and are not hubs, unless ``hubs``).
+
+    Checked in rank order, a slice at a time: a walk reaches hundreds of memories, and
+    reading each one's row to filter it would cost more than the walk.
+    """
+    cand = sorted(ranked, key=lambda i: (-ranked[i], i))
+    order: list[int] = []
+    step = max(2 * k, 20)
+    for start in range(0, len(cand), step):
+        part = cand[start:start + step]
+        ok = store._allowed(part, where, args)
+        if not hubs:
+            ok -= _hubs(store, ok)
+        order.extend(i for i in part if i in ok)
+        if len(order) >= k:
+            break
+    return order[:k]
 
 
 def _bridge_scores(store: MemoryStore, query: str, walk: Activation) -> tuple[dict[int, float], dict[int, float]]:
