@@ -212,6 +212,8 @@ def multihop(adj: Adjacency, seeds: dict[int, float], hops: int = HOPS, decay: f
                     trail[v] = ((v, et, w), trail[u])
                     nxt.add(v)
         frontier = {v for v in nxt if score[v] >= FIRE_MIN}
+        if len(frontier) > FIRE_MAX:  # as in activation: only the strongest expand (bounds dense graphs)
+            frontier = set(sorted(frontier, key=lambda v: (-score[v], v))[:FIRE_MAX])
         if not frontier:
             break
     return Activation(score=score, seed=dict(seeds), trails=trail)
