@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     ctxs = {sid: Context(st) for sid, st in stores.items()}
     path_to_sid = {str(st.path): sid for sid, st in stores.items()}
     for q in qs:
-        if q.evidence and q.category in (1, 2, 3, 4):
+        if q.evidence:
             cands[(q.sample_id, q.question)] = Cand(stores[q.sample_id], q.question, emb.embed([q.question])[0])
     log(f"candidates for {len(cands)} questions in {time.perf_counter() - t0:.1f} s")
 
