@@ -14,6 +14,8 @@ conversation-out selection of its knobs:
   (the first ``keep`` ranks stay put);
 * ``terms`` — bridge through rare words: λ·Σ seed score × idf mass of rare words (df ≤
   ``df`` of the turns) a candidate shares with the top m results but not with the question;
+* ``two-step`` — a second hybrid query made of the question and the rarest words of the
+  first query's top results, fused below the first five;
 * ``speakers`` — a question naming two speakers gets a top 10 balanced between them;
 * ``priors`` (not graph, for comparison): a turn that is a question states no fact; specific
   turns (idf mass) are favoured.
@@ -223,6 +225,34 @@ def main(argv: list[str] | None = None) -> int:
         "priors (not graph)": {f"priors question −{a} specificity +{b}": as_fn(priors(a, b))
                                for a in (0.0, 0.05, 0.1) for b in (0.0, 0.05, 0.1) if a or b},
     }
+    def two_step(m: int, n_words: int, lam: float, keep: int = 5, df: float = 0.03) -> RecallFn:
+        """Second hybrid query = question + the rarest ``n_words`` words of the top ``m`` results
+        (not in the question); its normalised scores are added with weight λ below the first ``keep``."""
+        def fn(store: MemoryStore, query: str, k: int) -> list[str]:
+            sid = path_to_sid[str(store.path)]
+            c, ctx = cands[(sid, query)], ctxs[sid]
+            if not c.refs:
+                return []
+            qt, min_idf = words(query), math.log(1 / df)
+            mass: collections.Counter[str] = collections.Counter()
+            for t in c.content[:m]:
+                for w in words(t) - qt:
+                    if ctx.idf.get(w, 0.0) >= min_idf:
+                        mass[w] += ctx.idf[w]
+            extra = [w for w, _ in mass.most_common(n_words)]
+            f = dict(zip(c.refs, c.s))
+            if extra:
+                res = store.recall(query + " " + " ".join(extra), k=40, strategy="hybrid", touch=False)
+                r2 = [x for x in res.results if not (x.ref or "").startswith("episode:")]
+                top = max((x.score or 0.0 for x in r2), default=1.0) or 1.0
+                for x in r2:
+                    f[x.ref or ""] = f.get(x.ref or "", 0.0) + lam * (x.score or 0.0) / top
+            fixed = c.refs[:keep]
+            return (fixed + sorted((r for r in f if r not in fixed), key=lambda r: -f[r]))[:k]
+        return fn
+
+    families["two-step"] = {f"two-step m={m} words={n} λ={lam}": two_step(m, n, lam)
+                            for m, n, lam in ((3, 3, 0.3), (3, 6, 0.3), (3, 3, 0.6), (5, 6, 0.3))}
     header = ["re-ranking", "multi-hop all@10", "multi-hop recall@10", "overall recall@5", "overall recall@10"]
 
     def row(name: str, res: dict[str, Any]) -> list[Any]:
