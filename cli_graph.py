@@ -174,7 +174,7 @@ def brief(budget: int) -> None:
       mem.py brief --budget 2000
     """
     data = g.brief(_ctx().store(), budget)
-    emit(data, lambda: click.echo(data["text"]))
+    emit(data, lambda: click.echo(data["text"]), data["warnings"])
 
 
 @click.command()

@@ -8,6 +8,7 @@
     summarize   extractive summaries (level-1 memories) and the hierarchy above them (levels 2+)
     contradict  disagreeing facts: newer supersedes older of the same owner, else open for review
     decay       strength from base and clock (never compounded); weak memories archived, never deleted
+    rank        personalised PageRank over the whole graph, stored for `brief` (graph.precompute_ranks)
     write       the managed block of MEMORY.md
 
 Every phase writes in short ``BEGIN IMMEDIATE`` transactions (``memory_core.write_tx``),
@@ -43,7 +44,7 @@ from timeparse import from_iso, to_iso, utcnow
 
 # --------------------------------------------------------------------------- phases
 
-ALL_PHASES = ("cascade", "links", "cluster", "summarize", "contradict", "decay", "write")
+ALL_PHASES = ("cascade", "links", "cluster", "summarize", "contradict", "decay", "rank", "write")
 DESTRUCTIVE_PHASES = frozenset({"cascade", "contradict", "decay"})  # a backup is taken before these
 
 # --------------------------------------------------------------------------- tuning
@@ -903,6 +904,14 @@ class Consolidator:
         self.conn.execute(
             """INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at)
                VALUES (?, ?, ?, 1.0, ?)""", (a, b, kind, self.now_iso))
+
+    # ------------------------------------------------------------ rank
+
+    def phase_rank(self) -> dict[str, Any]:
+        """PageRank for ``brief``, computed here so that ``brief`` reads it cold (graph.py)."""
+        import graph
+
+        return graph.precompute_ranks(self.store, self.now)
 
     # ------------------------------------------------------------ decay
 
