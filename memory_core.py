@@ -1332,8 +1332,9 @@ class MemoryStore:
                     terms = [t for t in terms if t not in name_words] or terms
                 terms, pruned = self._prune_frequent(terms)
                 match = " OR ".join(quote_fts(t) for t in terms) if terms else fts_query(query)
+            # not inside an open transaction: the worker's connection would not see its writes
             if match and strategy == "hybrid" and self._vector_count() >= PARALLEL_MIN_ROWS \
-                    and self.path != Path(":memory:"):
+                    and self.path != Path(":memory:") and not self.conn.in_transaction:
                 kw_future = self._keyword_async(match, where, args, pool, cfg.fts_weights)
             elif match:
                 kw = dict(self._keyword(match, where, args, pool, cfg.fts_weights))
