@@ -65,6 +65,7 @@ W_IMPORTANCE = 0.02  # mild prior: stated importance
 W_PERSON = 0.2  # prior for memories said by / naming a person the query names
 W_TIME = 0.05  # prior for dated / time-word memories on "when" questions
 W_LENGTH = 0.1  # length prior: one-word turns must not win on a single shared word
+MAX_DF = 0.0  # drop query terms found in more than this share of memories (0 = keep all); see RecallConfig.max_df
 W_PHRASE = 0.0  # phrase bonus for consecutive query words; off: +0.008 r@5 in the tuning script but -0.003 in the engine (LoCoMo dev)
 LENGTH_FULL_WORDS = 20  # at this many words the length prior is fully earned (log scale)
 # bm25 column weights: content, tags, date_terms, context (nearest turns), context_far
@@ -498,6 +499,11 @@ class RecallConfig:
     drop_person_terms: bool = True
     person_by_author: bool = True  # authored turns count only if the person said them (see _fuse)
     w_phrase: float = W_PHRASE
+    # Query terms whose document frequency (share of memories containing them in any
+    # indexed column, or in ``df_column`` only) exceeds ``max_df`` are left out of the
+    # keyword query (the rarest one is kept if all would go). 0 keeps every term.
+    max_df: float = MAX_DF
+    df_column: str | None = None
 
 
 _WHEN_RE = re.compile(r"^\s*(when\b|what (date|time|year|month|day)\b|how long ago\b|which (year|month|day)\b)", re.I)
@@ -598,6 +604,7 @@ class MemoryStore:
         self._embedder_failed: str | None = None
         self._fast_start = fast_start
         self._people_cache: tuple[float, dict[str, str]] | None = None
+        self._df_cache: tuple[float, int, dict[tuple[str, str | None], int]] | None = None
         self._matrices: dict[str, VectorMatrix] = {}
 
     def close(self) -> None:
@@ -1045,6 +1052,44 @@ class MemoryStore:
                 return hits[:limit]
             want *= 4
 
+    def doc_shares(self, terms: list[str], column: str | None = None) -> dict[str, float]:
+        """Share of memories whose indexed text contains each query term (0..1).
+
+        Read from FTS5's own vocabulary (``fts5vocab``, an index lookup per term, no
+        doclist scan); terms are stemmed by a scratch FTS5 table with the same
+        tokenizer. A term the tokenizer splits ("a-b") counts as its rarest part.
+        Cached for 30 s like :meth:`known_people`.
+        """
+        now = time.monotonic()
+        if not self._df_cache or now - self._df_cache[0] >= 30:
+            c = self.conn
+            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_row USING fts5vocab(main, memories_fts, row)")
+            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_col USING fts5vocab(main, memories_fts, col)")
+            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_stemmer USING fts5(t, tokenize='porter unicode61 remove_diacritics 2')")
+            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_stems USING fts5vocab(temp, mem_stemmer, instance)")
+            n = int(c.execute("SELECT count(*) FROM memories WHERE status = 'active'").fetchone()[0])
+            self._df_cache = (now, n, {})
+        _, n, cache = self._df_cache
+        todo = [t for t in terms if (t, column) not in cache]
+        if todo:
+            c = self.conn
+            c.executemany("INSERT INTO temp.mem_stemmer(rowid, t) VALUES (?, ?)", list(enumerate(todo)))
+            stems: dict[int, list[str]] = {}
+            for term, doc in c.execute("SELECT term, doc FROM temp.mem_stems"):
+                stems.setdefault(int(doc), []).append(term)
+            c.execute("DELETE FROM temp.mem_stemmer")
+            for i, t in enumerate(todo):
+                counts = []
+                for stem in stems.get(i, []):
+                    if column is None:
+                        row = c.execute("SELECT doc FROM temp.mem_vocab_row WHERE term = ?", (stem,)).fetchone()
+                    else:
+                        row = c.execute("SELECT doc FROM temp.mem_vocab_col WHERE term = ? AND col = ?",
+                                        (stem, column)).fetchone()
+                    counts.append(int(row[0]) if row else 0)
+                cache[(t, column)] = min(counts) if counts else 0
+        return {t: cache[(t, column)] / max(1, n) for t in terms}
+
     def known_people(self) -> dict[str, str]:
         """Names the store knows (authors, contact aliases) → canonical name, lower-cased keys.
 
@@ -1189,6 +1234,10 @@ class MemoryStore:
                     # a name alone must not swamp the keyword score: it is handled by the person prior
                     name_words = {w for key in people for w in key.split()}
                     terms = [t for t in terms if t not in name_words] or terms
+                if cfg.max_df and terms:
+                    # very frequent words discriminate little and are the costliest to score
+                    shares = self.doc_shares(terms, cfg.df_column)
+                    terms = [t for t in terms if shares[t] <= cfg.max_df] or [min(terms, key=lambda t: shares[t])]
                 match = " OR ".join(quote_fts(t) for t in terms) if terms else fts_query(query)
             if match:
                 kw = dict(self._keyword(match, where, args, pool, cfg.fts_weights))
