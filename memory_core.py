@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +66,7 @@ W_PERSON = 0.2  # prior for memories said by / naming a person the query names
 W_TIME = 0.05  # prior for dated / time-word memories on "when" questions
 W_LENGTH = 0.1  # length prior: one-word turns must not win on a single shared word
 MAX_DF = 0.0  # drop query terms found in more than this share of memories (0 = keep all); see RecallConfig.max_df
+W_DATE = 0.0  # prior for memories dated inside a calendar period the query names ("in May 2023"); see RecallConfig.w_date
 W_PHRASE = 0.0  # phrase bonus for consecutive query words; off: +0.008 r@5 in the tuning script but -0.003 in the engine (LoCoMo dev)
 LENGTH_FULL_WORDS = 20  # at this many words the length prior is fully earned (log scale)
 # bm25 column weights: content, tags, date_terms, context (nearest turns), context_far
@@ -504,6 +505,9 @@ class RecallConfig:
     # keyword query (the rarest one is kept if all would go). 0 keeps every term.
     max_df: float = MAX_DF
     df_column: str | None = None
+    # A query naming a calendar date, month or year ("on 16 November, 2023", "in 2024")
+    # favours memories whose event date, or a date resolved in their text, falls in it.
+    w_date: float = W_DATE
 
 
 _WHEN_RE = re.compile(r"^\s*(when\b|what (date|time|year|month|day)\b|how long ago\b|which (year|month|day)\b)", re.I)
@@ -512,6 +516,28 @@ _TIME_WORD_RE = re.compile(
     r"friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|"
     r"december|since|recently|\d{4}|\d{1,2}(st|nd|rd|th))\b", re.I)
 _LEADING_META_RE = re.compile(r"^\s*\[[^\]]{0,60}\]\s*")
+
+
+def _in_spans(m: Memory, spans: list[timeparse.DateSpan]) -> bool:
+    """Whether a memory's event date, or a date resolved in its text, lies in a query's periods."""
+    ev = from_iso(m.event_at)
+    if ev is not None and any(s.contains(ev.date()) for s in spans):
+        return True
+    for r in m.metadata.get("resolved_dates") or ():
+        try:
+            start = datetime.fromisoformat(r["date"]).date()
+        except (KeyError, TypeError, ValueError):
+            continue
+        gran = r.get("granularity", "day")
+        if gran == "month":
+            end = (start.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
+        elif gran == "year":
+            end = start.replace(month=12, day=31)
+        else:
+            end = start + timedelta(days=6 if gran == "week" else 0)
+        if any(s.overlaps(start, end) for s in spans):
+            return True
+    return False
 
 
 def bare_text(content: str, author: str | None) -> str:
@@ -1339,6 +1365,7 @@ class MemoryStore:
         vn = minmax(vs)
         when_q = bool(_WHEN_RE.search(query)) if strategy == "hybrid" else False
         names = {n.lower() for n in (people or {}).values()} | set(people or {})
+        spans = timeparse.query_dates(query) if strategy == "hybrid" and cfg.w_date else []
         out: list[Memory] = []
         for mid, m in rows.items():
             k_s = kn.get(mid, 0.0)
@@ -1363,6 +1390,8 @@ class MemoryStore:
                 # the text itself must speak of time: a leading "[date]" stamp every turn carries says nothing
                 if when_q and cfg.w_time and (_TIME_WORD_RE.search(bare) or m.metadata.get("resolved_dates")):
                     priors["time"] = cfg.w_time
+                if spans and _in_spans(m, spans):
+                    priors["date"] = cfg.w_date
                 if phrase_top > 0 and mid in phrase:
                     # scaled by the best phrase match, not min-max: most candidates have none
                     priors["phrase"] = cfg.w_phrase * phrase[mid] / phrase_top
