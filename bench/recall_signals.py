@@ -15,10 +15,14 @@ Four experiments, each scored on the same 760 questions as ``bench/locomo.py``:
    session centroid or the idf-weighted share of query terms the session contains,
    min-max normalised over the candidates and added with a small weight. Prototype
    (computed here, not in the engine), LOO over kind and weight.
+5. ``mix`` — how a conversational memory's two vectors make its vector score: the
+   context vector alone (``RecallConfig.context_mix=1``, the default), a blend, or the
+   max of own and context cosines (``None``, the rule before), crossed with w_keyword;
+   LOO selecting on recall@5 and on recall@10 from one evaluation per grid point.
 4. ``meta`` — question meta-words ("say", "mention", "kind", …) dropped from the keyword
    query (prototype), LOO.
 
-    python bench/recall_signals.py --reuse /tmp/locomo-stores [--only df,date,session,meta]
+    python bench/recall_signals.py --reuse /tmp/locomo-stores [--only df,date,session,meta,mix]
 """
 
 from __future__ import annotations
@@ -165,11 +169,39 @@ def loo_table(stores, questions, grid: dict[str, common.RecallFn], title: str) -
         print(f"\nLOO estimate {loo['loo_estimate']:.4f} (first grid point, in sample: {base:.4f})")
 
 
+def loo_multi(stores, questions, grid: dict[str, common.RecallFn], title: str) -> None:
+    """LOO selecting on recall@5 and on recall@10, each grid point evaluated once per conversation."""
+    qs = [q for q in questions if q.category in common.SCORED_CATEGORIES and q.evidence]
+    sids = sorted({q.sample_id for q in qs})
+    per = {name: {sid: common.evaluate(stores, [q for q in qs if q.sample_id == sid], fn)["overall"] for sid in sids}
+           for name, fn in grid.items()}
+
+    def pooled(name: str, keep: list[str], metric: str) -> float:
+        rows = [per[name][s] for s in keep]
+        return sum(r[metric] * r["n"] for r in rows) / sum(r["n"] for r in rows)
+
+    print(f"\n### {title}: in-sample\n")
+    print(common.md_table(["grid point", "r@5", "r@10", "MRR", "all@10"],
+                          [[nm, *[pooled(nm, sids, m) for m in ("recall@5", "recall@10", "mrr", "all@10")]]
+                           for nm in grid]))
+    for select in ("recall@5", "recall@10"):
+        folds = []
+        for held in sids:
+            best = max(grid, key=lambda nm: pooled(nm, [s for s in sids if s != held], select))
+            folds.append([held, best, *[per[best][held][m] for m in ("recall@5", "recall@10", "mrr")],
+                          per[best][held]["n"]])
+        n = sum(f[-1] for f in folds)
+        est = [sum(f[i] * f[-1] for f in folds) / n for i in (2, 3, 4)]
+        print(f"\n### {title}: leave-one-conversation-out selecting on {select}\n")
+        print(common.md_table(["held out", "chosen", "held-out r@5", "held-out r@10", "held-out MRR", "n"], folds))
+        print(f"\nLOO estimate: r@5 {est[0]:.4f}, r@10 {est[1]:.4f}, MRR {est[2]:.4f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("path", nargs="?", default=str(common.DEFAULT_LOCOMO))
     ap.add_argument("--reuse", type=Path, default=Path("/tmp/locomo-stores"), help="store directory (built if stale)")
-    ap.add_argument("--only", default="df,date,session,meta", help="comma list of experiments")
+    ap.add_argument("--only", default="df,date,session,meta,mix", help="comma list of experiments")
     args = ap.parse_args()
     only = set(args.only.split(","))
     convs, _ = common.load_locomo(Path(args.path))
@@ -214,6 +246,14 @@ def main() -> None:
         print("\n## 3. session prior (prototype)\n")
         print(common.md_table(HEADER, [run(n, f) for n, f in grid.items()]))
         loo_table(stores, questions, grid, "session prior")
+    if "mix" in only:
+        grid = {}
+        for mix in (None, 0.7, 0.8, 0.9, 1.0):
+            for wk in (0.4, 0.5, 0.6):
+                grid[f"context_mix={mix} w_keyword={wk}"] = fn_for(RecallConfig(context_mix=mix, w_keyword=wk,
+                                                                                w_vector=1 - wk))
+        print("\n## 5. vector score of a conversational memory\n")
+        loo_multi(stores, questions, grid, "context_mix x w_keyword")
     if "meta" in only:
         grid = {"meta words kept": fn_for(base)}
         for name, words in META_WORDS.items():

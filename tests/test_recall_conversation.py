@@ -165,3 +165,19 @@ def test_query_dates_are_absolute_calendar_periods() -> None:
     assert spans("What happened in February 2024?") == [("2024-02-01", "2024-02-29", "month")]
     assert spans("What did John organise in 2024?") == [("2024-01-01", "2024-12-31", "year")]
     assert spans("What may happen next summer?") == []  # the verb is not the month; relative periods are not dates
+
+
+def test_a_turn_is_scored_by_its_context_vector(store: MemoryStore) -> None:
+    # the same words said in two chats: the one whose neighbours share the topic wins
+    stray = chat(store, [("Max", "The match went to extra time"), ("Ana", "I joined a pottery class"),
+                         ("Max", "Our striker scored twice")], thread="football")[1]
+    topical = chat(store, [("Oscar", "What are you doing with clay these days?"), ("Ana", "I joined a pottery class"),
+                           ("Oscar", "Pottery with clay sounds relaxing")], thread="crafts")[1]
+    q = "I joined a pottery class"
+    res = store.recall(q, k=2, strategy="vector", touch=False, explain=True).results
+    assert [r.id for r in res] == [topical, stray]
+    assert res[0].explain["cosine"] > res[1].explain["cosine"]
+    maxsim = store.recall(q, k=2, strategy="vector", touch=False, explain=True,
+                          config=replace(RecallConfig(), context_mix=None)).results
+    assert [r.id for r in maxsim] == [stray, topical]  # max-similarity: both own vectors tie, the id decides
+    assert maxsim[0].explain["cosine"] == maxsim[1].explain["cosine"]
