@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +66,8 @@ W_IMPORTANCE = 0.02  # mild prior: stated importance
 W_PERSON = 0.2  # prior for memories said by / naming a person the query names
 W_TIME = 0.05  # prior for dated / time-word memories on "when" questions
 W_LENGTH = 0.1  # length prior: one-word turns must not win on a single shared word
+MAX_DF = 0.0  # drop query terms found in more than this share of memories (0 = keep all); see RecallConfig.max_df
+W_DATE = 0.0  # prior for memories dated inside a calendar period the query names ("in May 2023"); see RecallConfig.w_date
 W_PHRASE = 0.0  # phrase bonus for consecutive query words; off: +0.008 r@5 in the tuning script but -0.003 in the engine (LoCoMo dev)
 # Rare-word bridge (pseudo-relevance feedback below the top): results ranked after the
 # first BRIDGE_KEEP are re-ranked with a bonus for the rare words (content df <= BRIDGE_MAX_DF
@@ -85,6 +87,11 @@ CONTEXT_FAR = 4  # turns on each side (beyond NEAR) indexed in `context_far`
 CONTEXT_MAX_GAP_HOURS = 6.0  # neighbours further apart in time belong to another session
 CONTEXT_CHARS = 1200  # cap per context column
 CONTEXT_VEC_DECAY = 0.6  # context vector = own + 0.6·(±1 neighbours) + 0.36·(±2), normalised
+# A conversational memory's vector score is its context vector's cosine alone (which already
+# holds its own vector at the largest weight), not the max of own and context cosines:
+# LoCoMo dev r@10 0.809 -> 0.818, MRR 0.614 -> 0.630, r@5 0.742 -> 0.744; chosen over
+# max-sim in 5/5 leave-one-conversation-out folds on r@10 (bench/recall_signals.py --only mix).
+CONTEXT_MIX = 1.0
 # Above this many memories, kNN runs on an in-process float32 copy of the vectors (exact,
 # ~10 ms per query at 100k on one core) instead of sqlite-vec's scan (~80-200 ms at 100k,
 # and its 1-bit coarse scan was slower still at the k we need and lost 1.9% recall@10
@@ -96,18 +103,9 @@ MATRIX_MIN_ROWS = 20_000
 COARSE_MIN = 2000
 COARSE_FACTOR = 8
 COARSE_MIN_ROWS = 20_000
-# bm25 in FTS5 costs ~0.7-1.2 us for every row matching any query word, and a common word
-# matches 10-15 % of a large store (far more through chat turns' context columns): at 100k
-# memories that is most of a recall's time. With KEYWORD_BUDGET > 0, stores of at least
-# KEYWORD_PRUNE_MIN_ROWS send FTS5 only the rarest query words whose matches fit that many
-# rows (always at least the rarest one). OFF by default: on LoCoMo at the same share of
-# the store, a 4 % budget costs 0.14 recall@5 and even 20 % costs 0.05
-# (bench/keyword_pruning.py): frequent words still decide the ranking among turns.
-KEYWORD_PRUNE_MIN_ROWS = 20_000
 # From this many memories on, hybrid recall runs the keyword search on a worker thread
 # (own read connection) while the query is embedded and the vectors scanned.
 PARALLEL_MIN_ROWS = 20_000
-KEYWORD_BUDGET = 0
 from decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)  # noqa: E402
 
 STOPWORDS = frozenset(
@@ -520,6 +518,17 @@ class RecallConfig:
     w_bridge: float = W_BRIDGE
     bridge_keep: int = BRIDGE_KEEP
     bridge_max_df: float = BRIDGE_MAX_DF
+    # Query terms whose document frequency (share of memories containing them in any
+    # indexed column, or in ``df_column`` only) exceeds ``max_df`` are left out of the
+    # keyword query (the rarest one is kept if all would go). 0 keeps every term.
+    max_df: float = MAX_DF
+    df_column: str | None = None
+    # A query naming a calendar date, month or year ("on 16 November, 2023", "in 2024")
+    # favours memories whose event date, or a date resolved in their text, falls in it.
+    w_date: float = W_DATE
+    # Vector score of a conversational memory: (1 - mix)·cosine(own) + mix·cosine(context
+    # vector); None takes the larger of the two (max-similarity, the rule before).
+    context_mix: float | None = CONTEXT_MIX
 
 
 _WHEN_RE = re.compile(r"^\s*(when\b|what (date|time|year|month|day)\b|how long ago\b|which (year|month|day)\b)", re.I)
@@ -528,6 +537,28 @@ _TIME_WORD_RE = re.compile(
     r"friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|"
     r"december|since|recently|\d{4}|\d{1,2}(st|nd|rd|th))\b", re.I)
 _LEADING_META_RE = re.compile(r"^\s*\[[^\]]{0,60}\]\s*")
+
+
+def _in_spans(m: Memory, spans: list[timeparse.DateSpan]) -> bool:
+    """Whether a memory's event date, or a date resolved in its text, lies in a query's periods."""
+    ev = from_iso(m.event_at)
+    if ev is not None and any(s.contains(ev.date()) for s in spans):
+        return True
+    for r in m.metadata.get("resolved_dates") or ():
+        try:
+            start = datetime.fromisoformat(r["date"]).date()
+        except (KeyError, TypeError, ValueError):
+            continue
+        gran = r.get("granularity", "day")
+        if gran == "month":
+            end = (start.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
+        elif gran == "year":
+            end = start.replace(month=12, day=31)
+        else:
+            end = start + timedelta(days=6 if gran == "week" else 0)
+        if any(s.overlaps(start, end) for s in spans):
+            return True
+    return False
 
 
 def bare_text(content: str, author: str | None) -> str:
@@ -677,9 +708,9 @@ class MemoryStore:
         self._embedder_failed: str | None = None
         self._fast_start = fast_start
         self._people_cache: tuple[int, tuple[Any, ...], dict[str, str]] | None = None
+        self._df_cache: tuple[float, int, dict[tuple[str, str | None], int]] | None = None
         self._matrices: dict[str, VectorMatrix] = {}
-        self._term_rows_cache: tuple[int, dict[str, int]] = (0, {})
-        self._df_cache: tuple[int, dict[tuple[str, int], int]] = (0, {})
+        self._content_df_cache: tuple[int, dict[tuple[str, int], int]] = (0, {})
         self._keyword_worker: tuple[Any, Any] | None = None  # (executor, its connection), at scale only
 
     def close(self) -> None:
@@ -1148,36 +1179,43 @@ class MemoryStore:
                 return hits[:limit]
             want *= 4
 
-    def _term_rows(self, term: str) -> int:
-        """Rows matching ``term`` in any column, counted up to KEYWORD_BUDGET + 1 (cached).
+    def doc_shares(self, terms: list[str], column: str | None = None) -> dict[str, float]:
+        """Share of memories whose indexed text contains each query term (0..1).
 
-        The cache is dropped when the store has grown by a tenth since it was filled:
-        counts are a cost estimate, they need not be exact.
+        Read from FTS5's own vocabulary (``fts5vocab``, an index lookup per term, no
+        doclist scan); terms are stemmed by a scratch FTS5 table with the same
+        tokenizer. A term the tokenizer splits ("a-b") counts as its rarest part.
+        Cached for 30 s like :meth:`known_people`.
         """
-        size = self._vector_count()
-        filled_at, cache = self._term_rows_cache
-        if size > filled_at * 1.1 or size < filled_at or len(cache) > 100_000:
-            filled_at, cache = size, {}
-            self._term_rows_cache = (filled_at, cache)
-        rows = cache.get(term)
-        if rows is None:
-            rows = cache[term] = int(self.conn.execute(
-                "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
-                (quote_fts(term), KEYWORD_BUDGET + 1)).fetchone()[0])
-        return rows
-
-    def _prune_frequent(self, terms: list[str]) -> tuple[list[str], list[str]]:
-        """(kept, dropped) query words: at scale, the rarest words whose matches fit the budget."""
-        if not KEYWORD_BUDGET or len(terms) < 2 or self._vector_count() < KEYWORD_PRUNE_MIN_ROWS:
-            return terms, []
-        rows = {t: self._term_rows(t) for t in terms}
-        kept: set[str] = set()
-        total = 0
-        for t in sorted(terms, key=lambda t: (rows[t], t)):
-            if not kept or total + rows[t] <= KEYWORD_BUDGET:
-                kept.add(t)
-                total += rows[t]
-        return [t for t in terms if t in kept], [t for t in terms if t not in kept]
+        now = time.monotonic()
+        if not self._df_cache or now - self._df_cache[0] >= 30:
+            c = self.conn
+            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_row USING fts5vocab(main, memories_fts, row)")
+            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_col USING fts5vocab(main, memories_fts, col)")
+            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_stemmer USING fts5(t, tokenize='porter unicode61 remove_diacritics 2')")
+            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_stems USING fts5vocab(temp, mem_stemmer, instance)")
+            n = int(c.execute("SELECT count(*) FROM memories WHERE status = 'active'").fetchone()[0])
+            self._df_cache = (now, n, {})
+        _, n, cache = self._df_cache
+        todo = [t for t in terms if (t, column) not in cache]
+        if todo:
+            c = self.conn
+            c.executemany("INSERT INTO temp.mem_stemmer(rowid, t) VALUES (?, ?)", list(enumerate(todo)))
+            stems: dict[int, list[str]] = {}
+            for term, doc in c.execute("SELECT term, doc FROM temp.mem_stems"):
+                stems.setdefault(int(doc), []).append(term)
+            c.execute("DELETE FROM temp.mem_stemmer")
+            for i, t in enumerate(todo):
+                counts = []
+                for stem in stems.get(i, []):
+                    if column is None:
+                        row = c.execute("SELECT doc FROM temp.mem_vocab_row WHERE term = ?", (stem,)).fetchone()
+                    else:
+                        row = c.execute("SELECT doc FROM temp.mem_vocab_col WHERE term = ? AND col = ?",
+                                        (stem, column)).fetchone()
+                    counts.append(int(row[0]) if row else 0)
+                cache[(t, column)] = min(counts) if counts else 0
+        return {t: cache[(t, column)] / max(1, n) for t in terms}
 
     def known_people(self) -> dict[str, str]:
         """Names the store knows (authors, contact aliases) → canonical name, lower-cased keys.
@@ -1343,7 +1381,12 @@ class MemoryStore:
                     # a name alone must not swamp the keyword score: it is handled by the person prior
                     name_words = {w for key in people for w in key.split()}
                     terms = [t for t in terms if t not in name_words] or terms
-                terms, pruned = self._prune_frequent(terms)
+                if cfg.max_df and terms:
+                    # very frequent words discriminate little and are the costliest to score
+                    shares = self.doc_shares(terms, cfg.df_column)
+                    kept = [t for t in terms if shares[t] <= cfg.max_df] or [min(terms, key=lambda t: shares[t])]
+                    pruned = [t for t in terms if t not in kept]
+                    terms = kept
                 match = " OR ".join(quote_fts(t) for t in terms) if terms else fts_query(query)
             # not inside an open transaction: the worker's connection would not see its writes
             if match and strategy == "hybrid" and self._vector_count() >= PARALLEL_MIN_ROWS \
@@ -1374,7 +1417,15 @@ class MemoryStore:
                 want = pool * 2 if in_matrix else max(VEC_POOL, pool * 2)
                 own = dict(self._nearest(qvec, want))
                 ctx = dict(self._nearest_contexts(qvec, want)) if cfg.context_vectors else {}
-                combined = {mid: max(own.get(mid, -1.0), ctx.get(mid, -1.0)) for mid in own.keys() | ctx.keys()}
+                if cfg.context_mix is not None and ctx:
+                    # a memory without a context vector (a note, or one past the context kNN
+                    # horizon) is scored by its own vector
+                    fo = min(own.values(), default=-1.0)
+                    mix = cfg.context_mix
+                    combined = {mid: (1 - mix) * own.get(mid, fo) + mix * ctx.get(mid, own.get(mid, fo))
+                                for mid in own.keys() | ctx.keys()}
+                else:
+                    combined = {mid: max(own.get(mid, -1.0), ctx.get(mid, -1.0)) for mid in own.keys() | ctx.keys()}
                 by_sim = sorted(combined, key=lambda m: -combined[m])
                 # filter the best few first (one small IN query); widen only if filters removed too many
                 allowed: set[int] = set()
@@ -1410,10 +1461,10 @@ class MemoryStore:
     def _content_df(self, word: str, cap: int) -> int:
         """Memories whose own text contains ``word`` (porter-stemmed by FTS5), counted up to ``cap + 1``."""
         size = self._vector_count()
-        filled_at, cache = self._df_cache
+        filled_at, cache = self._content_df_cache
         if size != filled_at or len(cache) > 100_000:
             filled_at, cache = size, {}
-            self._df_cache = (filled_at, cache)
+            self._content_df_cache = (filled_at, cache)
         key = (word, cap)
         n = cache.get(key)
         if n is None:
@@ -1506,6 +1557,7 @@ class MemoryStore:
         vn = minmax(vs)
         when_q = bool(_WHEN_RE.search(query)) if strategy == "hybrid" else False
         names = {n.lower() for n in (people or {}).values()} | set(people or {})
+        spans = timeparse.query_dates(query) if strategy == "hybrid" and cfg.w_date else []
         out: list[Memory] = []
         for mid, m in rows.items():
             k_s = kn.get(mid, 0.0)
@@ -1530,6 +1582,8 @@ class MemoryStore:
                 # the text itself must speak of time: a leading "[date]" stamp every turn carries says nothing
                 if when_q and cfg.w_time and (_TIME_WORD_RE.search(bare) or m.metadata.get("resolved_dates")):
                     priors["time"] = cfg.w_time
+                if spans and _in_spans(m, spans):
+                    priors["date"] = cfg.w_date
                 if phrase_top > 0 and mid in phrase:
                     # scaled by the best phrase match, not min-max: most candidates have none
                     priors["phrase"] = cfg.w_phrase * phrase[mid] / phrase_top

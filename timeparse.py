@@ -240,3 +240,66 @@ def index_dates(text: str, event_at: datetime | None) -> tuple[str, list[dict[st
     seen: set[str] = set()
     uniq = [t for t in terms if not (t in seen or seen.add(t))]
     return " ".join(uniq), resolved
+
+
+_MONTH_NAMES = "|".join([m.capitalize() for m in MONTHS] + [m[:3].capitalize() for m in MONTHS] + ["Sept"])
+_ORD = r"(?:st|nd|rd|th)?"
+_QUERY_DATE_RES = (  # most specific first; each match is masked before the next pattern runs
+    ("day", re.compile(rf"\b(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<m>{_MONTH_NAMES})\.?,?\s*(?P<y>\d{{4}})\b")),
+    ("day", re.compile(rf"\b(?P<m>{_MONTH_NAMES})\.?\s+(?P<d>\d{{1,2}}){_ORD}\s*,?\s*(?P<y>\d{{4}})\b")),
+    ("day", re.compile(r"\b(?P<y>\d{4})-(?P<mn>\d{2})-(?P<d>\d{2})\b")),
+    ("month", re.compile(rf"\b(?P<m>{_MONTH_NAMES})\.?,?\s+(?P<y>\d{{4}})\b")),
+    ("year", re.compile(r"\b(?P<y>(?:19|20)\d{2})\b")),
+)
+
+
+@dataclass(frozen=True)
+class DateSpan:
+    """A calendar period named in a query: [start, end] inclusive."""
+
+    start: date
+    end: date
+    granularity: str  # day | month | year
+
+    def contains(self, d: date) -> bool:
+        return self.start <= d <= self.end
+
+    def overlaps(self, start: date, end: date) -> bool:
+        return start <= self.end and self.start <= end
+
+
+def _month_num(name: str) -> int:
+    return _MONTH_ABBR[name[:4].lower() if name.lower().startswith("sept") else name[:3].lower()]
+
+
+def query_dates(text: str) -> list[DateSpan]:
+    """Explicit calendar dates in a question: "on 16 November, 2023", "in May 2023", "in 2024".
+
+    Only absolute dates (a relative "last summer" would need the asker's now, which a
+    recall over old conversations does not have). Month names must be capitalised, so
+    the verb "may" is not May.
+
+    >>> [(s.start.isoformat(), s.granularity) for s in query_dates("What did Tim say on 8th December, 2023?")]
+    [('2023-12-08', 'day')]
+    """
+    spans: list[DateSpan] = []
+    rest = text
+    for gran, rx in _QUERY_DATE_RES:
+        for m in rx.finditer(rest):
+            g = m.groupdict()
+            try:
+                y = int(g["y"])
+                if gran == "year":
+                    spans.append(DateSpan(date(y, 1, 1), date(y, 12, 31), "year"))
+                    continue
+                mo = int(g["mn"]) if g.get("mn") else _month_num(g["m"])
+                if gran == "month":
+                    nxt = date(y + (mo == 12), mo % 12 + 1, 1)
+                    spans.append(DateSpan(date(y, mo, 1), nxt - timedelta(days=1), "month"))
+                else:
+                    d = date(y, mo, int(g["d"]))
+                    spans.append(DateSpan(d, d, "day"))
+            except (ValueError, KeyError):
+                continue
+        rest = rx.sub(lambda mm: " " * len(mm.group(0)), rest)
+    return spans

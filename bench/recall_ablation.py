@@ -78,6 +78,7 @@ def main() -> None:
         "hybrid, all mechanisms": (full, "hybrid"),
         "- keyword context columns": (replace(full, fts_weights=no_ctx_kw), "hybrid"),
         "- context vectors": (replace(full, context_vectors=False), "hybrid"),
+        "context vectors by max-sim with own": (replace(full, context_mix=None), "hybrid"),
         "- all conversation context": (replace(full, fts_weights=no_ctx_kw, context_vectors=False), "hybrid"),
         "- person prior and name dropping": (replace(full, w_person=0.0, drop_person_terms=False), "hybrid"),
         "- time prior": (replace(full, w_time=0.0), "hybrid"),

@@ -116,3 +116,68 @@ def test_phrase_bonus_is_switchable_and_off_by_default(store: MemoryStore) -> No
     assert on[together].explain["priors"]["phrase"] == 0.3 and "phrase" not in on[apart].explain["priors"]
     off = store.recall("support group", k=2, touch=False, explain=True).results
     assert all("phrase" not in r.explain["priors"] for r in off)
+
+
+def test_frequent_query_terms_can_be_left_out_of_the_keyword_query(store: MemoryStore) -> None:
+    coffee = [store.store(f"coffee note number {i}", "semantic").id for i in range(4)]
+    lisbon = store.store("we walked around Lisbon for hours", "semantic").id
+    for i in range(5):
+        store.store(f"unrelated filler memory {i}", "semantic")
+    assert store.doc_shares(["coffee", "lisbon", "walks"]) == {"coffee": 0.4, "lisbon": 0.1, "walks": 0.1}
+    cut = replace(RecallConfig(), max_df=0.3)
+    res = {r.id: r for r in store.recall("coffee in Lisbon", k=10, touch=False, explain=True, config=cut).results}
+    assert res[lisbon].explain["keyword_bm25"] is not None
+    assert all(res[c].explain["keyword_bm25"] is None for c in coffee if c in res)  # "coffee" (40%) was dropped
+    full = {r.id: r for r in store.recall("coffee in Lisbon", k=10, touch=False, explain=True).results}
+    assert all(full[c].explain["keyword_bm25"] is not None for c in coffee)  # off by default
+    only = {r.id: r for r in store.recall("coffee", k=10, touch=False, explain=True, config=cut).results}
+    assert all(only[c].explain["keyword_bm25"] is not None for c in coffee)  # the rarest term is always kept
+
+
+def test_a_date_in_the_question_favours_memories_of_that_period(store: MemoryStore) -> None:
+    july = chat(store, [("Ana", "We went to the beach with the kids")], thread="a", start=datetime(2023, 7, 10, 18))
+    may = chat(store, [("Ana", "We went to the beach with the kids")], thread="b", start=datetime(2023, 5, 8, 18))
+    told = chat(store, [("Ana", "Last month we went to the beach with the kids")], thread="c",
+                start=datetime(2023, 6, 2, 9))  # "last month" resolves to May 2023
+    # without the date_terms column, so that only the prior can tell the two identical turns apart
+    off_cfg = replace(RecallConfig(), fts_weights=FTS_WEIGHTS[:2] + (0.0,) + FTS_WEIGHTS[3:])
+    on = replace(off_cfg, w_date=0.1)
+    q = "Where did Ana go with the kids in May 2023?"
+    res = {r.id: r for r in store.recall(q, k=3, touch=False, explain=True, config=on).results}
+    assert next(iter(res)) == may[0]  # same words as the July turn: the date decides
+    assert res[may[0]].explain["priors"]["date"] == 0.1 and res[told[0]].explain["priors"]["date"] == 0.1
+    assert "date" not in res[july[0]].explain["priors"]
+    off = store.recall(q, k=3, touch=False, explain=True, config=off_cfg).results
+    assert off[0].id == july[0]  # without the prior: a tie, broken by id
+    default = store.recall(q, k=3, touch=False, explain=True).results
+    assert all("date" not in r.explain["priors"] for r in off + default)  # off by default
+
+
+def test_query_dates_are_absolute_calendar_periods() -> None:
+    from timeparse import query_dates
+
+    def spans(q: str) -> list[tuple[str, str, str]]:
+        return [(s.start.isoformat(), s.end.isoformat(), s.granularity) for s in query_dates(q)]
+
+    assert spans("What did Tim say on 16 November, 2023?") == [("2023-11-16", "2023-11-16", "day")]
+    assert sorted(spans("on December 1,2023 and 8th December, 2023")) == [("2023-12-01", "2023-12-01", "day"),
+                                                                   ("2023-12-08", "2023-12-08", "day")]
+    assert spans("What happened in February 2024?") == [("2024-02-01", "2024-02-29", "month")]
+    assert spans("What did John organise in 2024?") == [("2024-01-01", "2024-12-31", "year")]
+    assert spans("What may happen next summer?") == []  # the verb is not the month; relative periods are not dates
+
+
+def test_a_turn_is_scored_by_its_context_vector(store: MemoryStore) -> None:
+    # the same words said in two chats: the one whose neighbours share the topic wins
+    stray = chat(store, [("Max", "The match went to extra time"), ("Ana", "I joined a pottery class"),
+                         ("Max", "Our striker scored twice")], thread="football")[1]
+    topical = chat(store, [("Oscar", "What are you doing with clay these days?"), ("Ana", "I joined a pottery class"),
+                           ("Oscar", "Pottery with clay sounds relaxing")], thread="crafts")[1]
+    q = "I joined a pottery class"
+    res = store.recall(q, k=2, strategy="vector", touch=False, explain=True).results
+    assert [r.id for r in res] == [topical, stray]
+    assert res[0].explain["cosine"] > res[1].explain["cosine"]
+    maxsim = store.recall(q, k=2, strategy="vector", touch=False, explain=True,
+                          config=replace(RecallConfig(), context_mix=None)).results
+    assert [r.id for r in maxsim] == [stray, topical]  # max-similarity: both own vectors tie, the id decides
+    assert maxsim[0].explain["cosine"] == maxsim[1].explain["cosine"]
