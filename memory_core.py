@@ -561,6 +561,20 @@ def _in_spans(m: Memory, spans: list[timeparse.DateSpan]) -> bool:
     return False
 
 
+def _combine_sims(own: dict[int, float], ctx: dict[int, float], mix: float | None,
+                  own_floor: float) -> dict[int, float]:
+    """Vector score per memory from its own and its context vector's cosine.
+
+    ``mix`` None: the larger of the two (max-similarity); else (1 - mix)·own + mix·context,
+    and a memory without a context vector (a note, or one past the context kNN horizon)
+    is scored by its own vector. A memory missing from ``own`` gets ``own_floor``.
+    """
+    ids = own.keys() | ctx.keys()
+    if mix is None or not ctx:
+        return {mid: max(own.get(mid, -1.0), ctx.get(mid, -1.0)) for mid in ids}
+    return {mid: (1 - mix) * own.get(mid, own_floor) + mix * ctx.get(mid, own.get(mid, own_floor)) for mid in ids}
+
+
 def bare_text(content: str, author: str | None) -> str:
     """A memory's words without a leading ``[timestamp]`` and ``Author:`` prefix (for context)."""
     text = _LEADING_META_RE.sub("", content)
@@ -1285,13 +1299,11 @@ class MemoryStore:
         ).fetchall()
         return [(int(r[0]), 1.0 - float(r[1])) for r in rows if r[1] is not None]
 
-    def _matrix_cosines(self, vec: np.ndarray, ids: list[int], contexts: bool) -> dict[int, float]:
-        """Exact cosines by id from the in-process matrices (max of own and context vector)."""
-        out = self._matrix("vec_memories").cosines(vec, ids)
-        if contexts:
-            for mid, sim in self._matrix("vec_contexts").cosines(vec, ids).items():
-                out[mid] = max(out.get(mid, -1.0), sim)
-        return out
+    def _matrix_cosines(self, vec: np.ndarray, ids: list[int], cfg: RecallConfig) -> dict[int, float]:
+        """Exact vector scores by id from the in-process matrices (own and context vector combined)."""
+        own = self._matrix("vec_memories").cosines(vec, ids)
+        ctx = self._matrix("vec_contexts").cosines(vec, ids) if cfg.context_vectors else {}
+        return _combine_sims(own, ctx, cfg.context_mix, -1.0)
 
     def _nearest(self, vec: np.ndarray, k: int) -> list[tuple[int, float]]:
         """(memory id, cosine similarity) of the k nearest memory vectors, any status."""
@@ -1417,15 +1429,7 @@ class MemoryStore:
                 want = pool * 2 if in_matrix else max(VEC_POOL, pool * 2)
                 own = dict(self._nearest(qvec, want))
                 ctx = dict(self._nearest_contexts(qvec, want)) if cfg.context_vectors else {}
-                if cfg.context_mix is not None and ctx:
-                    # a memory without a context vector (a note, or one past the context kNN
-                    # horizon) is scored by its own vector
-                    fo = min(own.values(), default=-1.0)
-                    mix = cfg.context_mix
-                    combined = {mid: (1 - mix) * own.get(mid, fo) + mix * ctx.get(mid, own.get(mid, fo))
-                                for mid in own.keys() | ctx.keys()}
-                else:
-                    combined = {mid: max(own.get(mid, -1.0), ctx.get(mid, -1.0)) for mid in own.keys() | ctx.keys()}
+                combined = _combine_sims(own, ctx, cfg.context_mix, min(own.values(), default=-1.0))
                 by_sim = sorted(combined, key=lambda m: -combined[m])
                 # filter the best few first (one small IN query); widen only if filters removed too many
                 allowed: set[int] = set()
@@ -1442,7 +1446,7 @@ class MemoryStore:
         if qvec is not None and cand:
             missing = [mid for mid in cand if mid not in combined]
             if missing and in_matrix:
-                combined.update(self._matrix_cosines(qvec, missing, cfg.context_vectors))
+                combined.update(self._matrix_cosines(qvec, missing, cfg))
             # candidates beyond the kNN horizon are at most as similar as its farthest member
             floor = min((combined[m] for m in ranked), default=0.0)
             vs = {mid: combined.get(mid, floor) for mid in cand}
