@@ -392,7 +392,6 @@ def real_vectors(directory: Path, n: int, real: Any, reuse: bool) -> np.ndarray:
 
 STAGES = {  # MemoryStore method -> stage of hybrid recall
     "_embed_or_none": "query embedding", "_keyword": "keyword (FTS5 bm25)", "_knn": "kNN (both tables)",
-    "_matrix_cosines": "cosines of keyword candidates",
     "_allowed": "status filter of kNN ids", "_rows": "rows of candidates", "_fuse": "fusion + priors",
     "people_in": "people in query",
 }

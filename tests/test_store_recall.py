@@ -240,19 +240,6 @@ def test_coarse_matrix_scan_finds_the_exact_neighbours_of_clustered_vectors(monk
     assert set(cos) == {18, 3000} and abs(cos[18] - float(mat[17] @ q)) < 1e-6
 
 
-def test_matrix_recall_takes_exact_cosines_of_keyword_candidates(store: MemoryStore, monkeypatch) -> None:
-    for i in range(40):
-        store.store(f"filler memory number {i} about gardening", "semantic")
-    target = store.store("the zanzibar invoice is overdue", "semantic").id
-    monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 0)
-    monkeypatch.setattr(memory_core, "POOL", 2)  # the kNN pool cannot hold every keyword candidate
-    res = store.recall("zanzibar invoice", k=3, explain=True, touch=False)
-    top = res.results[0]
-    q = store.embedder.embed(["zanzibar invoice"])[0]
-    exact = store._matrix("vec_memories").cosines(q, [top.id])[top.id]
-    assert top.id == target and abs(top.explain["cosine"] - round(exact, 4)) < 1e-4
-
-
 def test_frequent_query_words_left_out_are_reported(store: MemoryStore) -> None:
     for i in range(30):
         store.store(f"coffee break number {i} with the team", "episodic")
@@ -286,3 +273,13 @@ def test_keyword_search_on_a_worker_thread_gives_the_same_ranking(store: MemoryS
         store.recall('"unbalanced', raw=True, touch=False)
     store.close()
     assert store._keyword_worker is None
+
+
+def test_cosines_by_id_agree_between_sqlite_vec_and_the_matrix(store: MemoryStore, monkeypatch) -> None:
+    ids = [store.store(f"note {i} on topic {i % 3}", "semantic").id for i in range(12)]
+    q = store.embedder.embed(["topic 1"])[0]
+    small = store._cosines(q, ids + [999])
+    monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 0)
+    big = store._cosines(q, ids + [999])
+    assert small.keys() == big.keys() == set(ids)
+    assert all(abs(small[i] - big[i]) < 1e-6 for i in ids)
