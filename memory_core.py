@@ -69,15 +69,6 @@ W_LENGTH = 0.1  # length prior: one-word turns must not win on a single shared w
 MAX_DF = 0.0  # drop query terms found in more than this share of memories (0 = keep all); see RecallConfig.max_df
 W_DATE = 0.0  # prior for memories dated inside a calendar period the query names ("in May 2023"); see RecallConfig.w_date
 W_PHRASE = 0.0  # phrase bonus for consecutive query words; off: +0.008 r@5 in the tuning script but -0.003 in the engine (LoCoMo dev)
-# Rare-word bridge (pseudo-relevance feedback below the top): results ranked after the
-# first BRIDGE_KEEP are re-ranked with a bonus for the rare words (content df <= BRIDGE_MAX_DF
-# of the store, not in the query) they share with the top BRIDGE_SEEDS results: evidence
-# that the question does not name but the best hits do ("her dogs" -> "Max", "Luna").
-W_BRIDGE = 0.0
-BRIDGE_KEEP = 5
-BRIDGE_SEEDS = 3
-BRIDGE_MAX_DF = 0.03
-BRIDGE_IDF_FULL = 8.0  # shared idf mass that earns the whole bonus
 LENGTH_FULL_WORDS = 20  # at this many words the length prior is fully earned (log scale)
 # bm25 column weights: content, tags, date_terms, context (nearest turns), context_far
 FTS_WEIGHTS = (1.0, 0.5, 0.4, 0.4, 0.2)
@@ -515,9 +506,6 @@ class RecallConfig:
     drop_person_terms: bool = True
     person_by_author: bool = True  # authored turns count only if the person said them (see _fuse)
     w_phrase: float = W_PHRASE
-    w_bridge: float = W_BRIDGE
-    bridge_keep: int = BRIDGE_KEEP
-    bridge_max_df: float = BRIDGE_MAX_DF
     # Query terms whose document frequency (share of memories containing them in any
     # indexed column, or in ``df_column`` only) exceeds ``max_df`` are left out of the
     # keyword query (the rarest one is kept if all would go). 0 keeps every term.
@@ -724,7 +712,6 @@ class MemoryStore:
         self._people_cache: tuple[int, tuple[Any, ...], dict[str, str]] | None = None
         self._df_cache: tuple[float, int, dict[tuple[str, str | None], int]] | None = None
         self._matrices: dict[str, VectorMatrix] = {}
-        self._content_df_cache: tuple[int, dict[tuple[str, int], int]] = (0, {})
         self._keyword_worker: tuple[Any, Any] | None = None  # (executor, its connection), at scale only
 
     def close(self) -> None:
@@ -1447,62 +1434,12 @@ class MemoryStore:
         rows = self._rows(list(cand))
         scored = self._fuse(rows, kw, vs, strategy, explain, cfg, query, people, phrase)
         scored.sort(key=lambda m: (-(m.score or 0.0), m.id))
-        if strategy == "hybrid" and cfg.w_bridge and len(scored) > cfg.bridge_keep:
-            scored = self._bridge(scored, query, cfg, explain)
         results = scored[:k]
         if touch and results:
             self.touch([m.id for m in results])
         took = (time.perf_counter() - t0) * 1000
         return RecallResult(query=query, strategy=strategy, results=results,
                             degraded=degraded or self._degraded_tag(), took_ms=took, pruned_terms=pruned)
-
-    def _content_df(self, word: str, cap: int) -> int:
-        """Memories whose own text contains ``word`` (porter-stemmed by FTS5), counted up to ``cap + 1``."""
-        size = self._vector_count()
-        filled_at, cache = self._content_df_cache
-        if size != filled_at or len(cache) > 100_000:
-            filled_at, cache = size, {}
-            self._content_df_cache = (filled_at, cache)
-        key = (word, cap)
-        n = cache.get(key)
-        if n is None:
-            n = cache[key] = int(self.conn.execute(
-                "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
-                ("content : " + quote_fts(word), cap + 1)).fetchone()[0])
-        return n
-
-    def _bridge(self, scored: list[Memory], query: str, cfg: RecallConfig, explain: bool) -> list[Memory]:
-        """Re-rank everything after the first ``bridge_keep`` by rare words shared with the top seeds."""
-        size = max(1, self._vector_count())
-        cap = max(1, int(cfg.bridge_max_df * size))
-        qwords = set(query_terms(query))
-
-        def words(m: Memory) -> set[str]:
-            return {w for w in query_terms(bare_text(m.content, m.author)) if len(w) > 3 and w.isalpha()}
-
-        top = scored[0].score or 1.0
-        seeds = []
-        for m in scored[:BRIDGE_SEEDS]:
-            rare = {}
-            for w in words(m) - qwords:
-                df = self._content_df(w, cap)
-                if 0 < df <= cap:
-                    rare[w] = math.log(size / df)
-            if rare:
-                seeds.append((m.id, (m.score or 0.0) / top, rare))
-        if not seeds:
-            return scored
-        rest = scored[cfg.bridge_keep:]
-        for m in rest:
-            ws = words(m)
-            bonus = sum(s * min(1.0, sum(idf for w, idf in rare.items() if w in ws) / BRIDGE_IDF_FULL)
-                        for sid, s, rare in seeds if sid != m.id)
-            if bonus:
-                m.score = round((m.score or 0.0) + cfg.w_bridge * bonus * top, 6)
-                if explain and m.explain is not None:
-                    m.explain["priors"]["bridge"] = round(cfg.w_bridge * bonus * top, 4)
-        rest.sort(key=lambda m: (-(m.score or 0.0), m.id))
-        return scored[:cfg.bridge_keep] + rest
 
     def touch(self, ids: list[int]) -> None:
         """Reinforce memories a recall returned, and the co-retrieval edges among its top results.
