@@ -27,7 +27,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -233,6 +233,18 @@ class VectorIndex:
         for i in range(0, len(x), 8192):
             yield x[i : i + 8192]
 
+    def id_pairs(self, query_pos: np.ndarray, k: int, allowed: np.ndarray, min_sim: float) -> Iterator[
+            tuple[tuple[int, int], float]]:
+        """((smaller id, larger id), cosine) for each query vector's neighbours found by :meth:`knn`."""
+        if not len(query_pos):
+            return
+        nb, sims = self.knn(query_pos, k, allowed=allowed, min_sim=min_sim)
+        for row, p in enumerate(query_pos):
+            for j, s in zip(nb[row], sims[row]):
+                if j >= 0 and s >= min_sim:
+                    a, b = int(self.ids[p]), int(self.ids[j])
+                    yield (min(a, b), max(a, b)), float(s)
+
     def knn(self, query_pos: np.ndarray, k: int, allowed: np.ndarray | None = None,
             min_sim: float = -1.0) -> tuple[np.ndarray, np.ndarray]:
         """Top-``k`` neighbours (positions, cosines ≥ ``min_sim``) of the vectors at ``query_pos``, self excluded.
@@ -378,13 +390,8 @@ class Consolidator:
             existing.add((min(a, b), max(a, b)))
         new_pos = np.nonzero((idx.ids > hwm) & active)[0] if len(idx) else np.zeros(0, dtype=np.int64)
         semantic: dict[tuple[int, int], float] = {}
-        if len(new_pos):
-            nb, sims = idx.knn(new_pos, SEMANTIC_K, allowed=active, min_sim=SEMANTIC_MIN_SIM)
-            for row, p in enumerate(new_pos):
-                for j, s in zip(nb[row], sims[row]):
-                    if j >= 0 and s >= SEMANTIC_MIN_SIM:
-                        a, b = int(idx.ids[p]), int(idx.ids[j])
-                        semantic.setdefault((min(a, b), max(a, b)), float(s))
+        for key, sim in idx.id_pairs(new_pos, SEMANTIC_K, active, SEMANTIC_MIN_SIM):
+            semantic.setdefault(key, sim)
         temporal = self._temporal_pairs(hwm)
         # orphans: active raw memories with no edge of any kind, after the edges planned above
         planned = {m for pair in list(semantic) + list(temporal) for m in pair}
@@ -393,16 +400,10 @@ class Consolidator:
         orphan_pos = np.array([i for i, m in enumerate(idx.ids) if active[i] and int(m) not in connected
                                and int(m) not in planned], dtype=np.int64)
         orphan_edges = 0
-        if len(orphan_pos):
-            nb, sims = idx.knn(orphan_pos, ORPHAN_K, allowed=active, min_sim=ORPHAN_MIN_SIM)
-            for row, p in enumerate(orphan_pos):
-                for j, s in zip(nb[row], sims[row]):
-                    if j >= 0 and s >= ORPHAN_MIN_SIM:
-                        a, b = int(idx.ids[p]), int(idx.ids[j])
-                        key = (min(a, b), max(a, b))
-                        if key not in semantic and key not in existing:
-                            orphan_edges += 1
-                        semantic.setdefault(key, float(s))
+        for key, sim in idx.id_pairs(orphan_pos, ORPHAN_K, active, ORPHAN_MIN_SIM):
+            if key not in semantic and key not in existing:
+                orphan_edges += 1
+            semantic.setdefault(key, sim)
         new_sem = sorted((k, w) for k, w in semantic.items() if k not in existing)
         added_sem = self._insert_edges([(a, b, "semantic", round(min(1.0, max(0.0, w)), 4)) for (a, b), w in new_sem])
         added_tmp = self._insert_edges([(a, b, "temporal", TEMPORAL_WEIGHT) for a, b in sorted(temporal)])
