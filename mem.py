@@ -323,12 +323,6 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
     data: dict[str, Any] = {"query": query, "strategy": res.strategy, "count": len(results), "results": results}
     if res.degraded:
         data["degraded"] = res.degraded
-    if res.pruned_terms:
-        data["keyword_pruned"] = res.pruned_terms
-    notes = [degraded_warning(res.degraded, s.degraded_reason)]
-    if explain and res.pruned_terms:
-        notes.append(f"keyword search left out frequent words (the vector side still reads them): "
-                     f"{', '.join(res.pruned_terms)}")
 
     def human() -> None:
         if not res.results:
@@ -336,7 +330,7 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
             return
         console().print(_memory_table(res.results, explain))
 
-    emit(data, human, notes)
+    emit(data, human, [degraded_warning(res.degraded, s.degraded_reason)])
 
 
 # --------------------------------------------------------------------------- single memories
