@@ -97,6 +97,11 @@ COARSE_MIN_ROWS = 20_000
 # From this many memories on, hybrid recall runs the keyword search on a worker thread
 # (own read connection) while the query is embedded and the vectors scanned.
 PARALLEL_MIN_ROWS = 20_000
+# At that scale a long-lived process also builds an in-process copy of the keyword index
+# (keyword_index.py: FTS5's exact bm25 at 2-4 ms instead of 15-130 ms), starting on its
+# KEYWORD_INDEX_AFTER-th recall so one-shot CLI calls never pay for the build.
+# MEM_KEYWORD_INDEX=0 switches it off.
+KEYWORD_INDEX_AFTER = 2
 from decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)  # noqa: E402
 
 STOPWORDS = frozenset(
@@ -289,10 +294,38 @@ def _m002_sharing(conn: Any) -> None:
         conn.execute(stmt)
 
 
+# One row per memory whose keyword-indexed text appeared, changed or went away, for the
+# in-process keyword index (keyword_index.py) to catch up from. Trimmed by its own trigger
+# to the last KEYWORD_LOG_KEEP entries; a reader further behind rebuilds.
+KEYWORD_LOG_KEEP = 20_000
+_M003_KEYWORD_LOG = [
+    "CREATE TABLE _keyword_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, memory_id INTEGER NOT NULL)",
+    """CREATE TRIGGER _keyword_changes_ai AFTER INSERT ON memories BEGIN
+        INSERT INTO _keyword_changes(memory_id) VALUES (new.id);
+    END""",
+    """CREATE TRIGGER _keyword_changes_ad AFTER DELETE ON memories BEGIN
+        INSERT INTO _keyword_changes(memory_id) VALUES (old.id);
+    END""",
+    """CREATE TRIGGER _keyword_changes_au AFTER UPDATE OF content, tags, date_terms, context, context_far
+    ON memories BEGIN
+        INSERT INTO _keyword_changes(memory_id) VALUES (new.id);
+    END""",
+    f"""CREATE TRIGGER _keyword_changes_trim AFTER INSERT ON _keyword_changes WHEN new.seq % 1000 = 0 BEGIN
+        DELETE FROM _keyword_changes WHERE seq <= new.seq - {KEYWORD_LOG_KEEP};
+    END""",
+]
+
+
+def _m003_keyword_log(conn: Any) -> None:
+    for stmt in _M003_KEYWORD_LOG:
+        conn.execute(stmt)
+
+
 # Ordered, named, never edited once released; each runs in its own transaction.
 MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m001_initial", _m001_initial),
     ("m002_sharing", _m002_sharing),
+    ("m003_keyword_log", _m003_keyword_log),
 ]
 
 
@@ -702,6 +735,7 @@ class MemoryStore:
         path: Path | str | None = None,
         embedder: Embedder | None = None,
         fast_start: bool = False,
+        keyword_index: bool | None = None,
     ) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         self.conn = connect(self.path)
@@ -713,16 +747,23 @@ class MemoryStore:
         self._df_cache: tuple[float, int, dict[tuple[str, str | None], int]] | None = None
         self._matrices: dict[str, VectorMatrix] = {}
         self._keyword_worker: tuple[Any, Any] | None = None  # (executor, its connection), at scale only
+        if keyword_index is None:
+            keyword_index = os.environ.get("MEM_KEYWORD_INDEX", "1").strip().lower() not in ("0", "no", "off", "false")
+        self._keyword_index_wanted = keyword_index
+        self._keyword_index: Any = None  # keyword_index.KeywordIndex, once started
+        self._recalls_at_scale = 0
 
     def close(self) -> None:
         """Close the connection (and the keyword thread's, if one was opened)."""
+        if self._keyword_index is not None:
+            self._keyword_index.close()
         if self._keyword_worker is not None:
             self._keyword_worker[0].shutdown(wait=True)
             self._keyword_worker[1].close()
             self._keyword_worker = None
         self.conn.close()
 
-    def _keyword_async(self, *args: Any) -> Any:
+    def _keyword_async(self, *args: Any, **kwargs: Any) -> Any:
         """Run ``_keyword`` on a worker thread with its own read connection; returns a Future.
 
         SQLite, onnxruntime and numpy all release the GIL, so FTS5's bm25 (the larger half
@@ -736,7 +777,42 @@ class MemoryStore:
             self._keyword_worker = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="mem-keyword"),
                                     connect(self.path))
         pool, conn = self._keyword_worker
-        return pool.submit(self._keyword, *args, conn)
+        return pool.submit(self._keyword, *args, conn=conn, **kwargs)
+
+    def _maybe_start_keyword_index(self, now: bool = False) -> None:
+        """Start building the in-process keyword index on the KEYWORD_INDEX_AFTER-th recall at scale.
+
+        A one-shot CLI recall never pays for it (it would exit before the build is done);
+        a long-lived process (an agent's server, a library user) gets it from its second
+        recall on, FTS5 answering until the build is ready.
+        """
+        if not self._keyword_index_wanted or self._keyword_index is not None:
+            return
+        self._recalls_at_scale += 1
+        if now or self._recalls_at_scale >= KEYWORD_INDEX_AFTER:
+            from keyword_index import KeywordIndex
+
+            self._keyword_index = KeywordIndex(self.path, FTS_WEIGHTS)
+            self._keyword_index.start()
+
+    def warm_up(self, wait: bool = True, timeout: float | None = None) -> dict[str, Any]:
+        """Load what a long-lived process keeps in memory at scale: vector matrices, keyword index.
+
+        For servers and benchmarks; a store under ``PARALLEL_MIN_ROWS`` memories has nothing
+        to load. Returns the keyword index's state (``keyword_index.KeywordIndex.stats``).
+        """
+        if self._vector_count() < PARALLEL_MIN_ROWS or self.path == Path(":memory:"):
+            return {"ready": False, "reason": "small store: FTS5 and sqlite-vec serve directly"}
+        for table in ("vec_memories", "vec_contexts"):
+            self._matrix(table)
+        self._maybe_start_keyword_index(now=True)
+        index = self._keyword_index
+        if index is None:
+            return {"ready": False, "reason": "keyword index switched off (MEM_KEYWORD_INDEX=0)"}
+        if wait:
+            index.wait(timeout)
+            index.search(self.conn, ["warm"], 1)  # adopts the finished build
+        return index.stats()
 
     def __enter__(self) -> MemoryStore:
         return self
@@ -1158,8 +1234,15 @@ class MemoryStore:
         return " AND ".join(clauses), args
 
     def _keyword(self, match: str, where: str, args: list[Any], limit: int,
-                 weights: tuple[float, ...] = FTS_WEIGHTS, conn: Any = None) -> list[tuple[int, float]]:
+                 weights: tuple[float, ...] = FTS_WEIGHTS, conn: Any = None,
+                 words: list[str] | None = None) -> list[tuple[int, float]]:
+        """(id, bm25) of the ``limit`` best allowed memories for an FTS5 query.
+
+        ``words``, when ``match`` is their OR, lets the in-process keyword index answer
+        instead of FTS5 (same scores; see keyword_index.py) once it is built.
+        """
         conn = conn or self.conn
+        index = self._keyword_index if words and weights == FTS_WEIGHTS else None
         w = ", ".join(str(x) for x in weights)
         if any(x == 0 for x in weights):
             # a zero weight means "not searched", not "matched with score 0"
@@ -1170,13 +1253,16 @@ class MemoryStore:
         sql = f"SELECT rowid, bm25(memories_fts, {w}) AS r FROM memories_fts WHERE memories_fts MATCH ? ORDER BY r LIMIT ?"
         want = limit * 2
         while True:
-            try:
-                rows = conn.execute(sql, (match, want)).fetchall()
-            except sqlite3.OperationalError as exc:
-                raise UserError(f"bad FTS5 query {match!r}: {exc}") from exc
-            allowed = self._allowed([int(r[0]) for r in rows], where, args, conn)
-            hits = [(int(r[0]), -float(r[1])) for r in rows if int(r[0]) in allowed]
-            if len(hits) >= limit or len(rows) < want:
+            ranked = index.search(conn, words, want) if index is not None else None
+            if ranked is None:
+                index = None  # not built yet, or a word FTS5 runs as a phrase: FTS5 answers
+                try:
+                    ranked = [(int(r[0]), -float(r[1])) for r in conn.execute(sql, (match, want))]
+                except sqlite3.OperationalError as exc:
+                    raise UserError(f"bad FTS5 query {match!r}: {exc}") from exc
+            allowed = self._allowed([r[0] for r in ranked], where, args, conn)
+            hits = [r for r in ranked if r[0] in allowed]
+            if len(hits) >= limit or len(ranked) < want:
                 return hits[:limit]
             want *= 4
 
@@ -1385,11 +1471,15 @@ class MemoryStore:
                     terms = kept
                 match = " OR ".join(quote_fts(t) for t in terms) if terms else fts_query(query)
             # not inside an open transaction: the worker's connection would not see its writes
-            if match and strategy == "hybrid" and self._vector_count() >= PARALLEL_MIN_ROWS \
-                    and self.path != Path(":memory:") and not self.conn.in_transaction:
-                kw_future = self._keyword_async(match, where, args, pool, cfg.fts_weights)
+            words = terms if terms and not raw else None
+            at_scale = self._vector_count() >= PARALLEL_MIN_ROWS and self.path != Path(":memory:")
+            if at_scale:
+                self._maybe_start_keyword_index()
+            # not inside an open transaction: the worker's connection would not see its writes
+            if match and strategy == "hybrid" and at_scale and not self.conn.in_transaction:
+                kw_future = self._keyword_async(match, where, args, pool, cfg.fts_weights, words=words)
             elif match:
-                kw = dict(self._keyword(match, where, args, pool, cfg.fts_weights))
+                kw = dict(self._keyword(match, where, args, pool, cfg.fts_weights, words=words))
             if strategy == "hybrid" and cfg.w_phrase and len(terms) >= 2:
                 # proximity: consecutive content words of the question found together as a phrase
                 pairs = " OR ".join(quote_fts(f"{a} {b}") for a, b in zip(terms, terms[1:]))
@@ -1652,6 +1742,8 @@ class MemoryStore:
         if rebuild_fts:
             with write_tx(self.conn):
                 self.conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
+                # in-process keyword indexes (keyword_index.py) cannot follow a rebuild row by row
+                self._set_meta("keywords_generation", str(int(self.meta("keywords_generation") or 0) + 1))
             done.append("rebuilt keyword index")
         with write_tx(self.conn):
             for mid in gaps["orphan_vectors"]:

@@ -1,0 +1,348 @@
+"""In-process keyword index: FTS5's bm25 scores, exactly, without FTS5's per-row cost.
+
+Why it exists: FTS5 computes bm25 by visiting every row that matches any query word
+and reading that row's sizes, ~1 us a row. At 100k conversational memories one common
+word matches tens of thousands of rows (a turn also matches through the context columns
+of its neighbours), so the keyword side of a warm recall costs 15-130 ms. The same
+scores computed from postings held in numpy arrays cost 2-4 ms (``bench/keyword_index.py``,
+``bench/latency.py``).
+
+How it stays exact: the postings are FTS5's own tokens (the ``fts5vocab`` ``instance``
+table, so tokenization and porter stemming are FTS5's), the row lengths are FTS5's
+(``memories_fts_docsize``), and the score is FTS5's formula (``fts5_aux.c``: k1 1.2,
+b 0.75, idf ``ln((N - n + 0.5) / (n + 0.5))`` floored at 1e-6, the row length summed
+over all columns, term frequencies weighted per column).
+
+How it stays current: a trigger-fed change log (``_keyword_changes``: one row per
+memory inserted, deleted, or whose indexed text changed; migration m003) is read at
+every search. Changed rows are re-tokenized by a scratch FTS5 table with the same
+tokenizer and kept as a small delta over the snapshot ("base"); their base postings are
+masked out. When the delta grows past ``REBUILD_SHARE`` of the rows, when the log was
+trimmed past what this process has seen, or when the FTS index was rebuilt
+(``keywords_generation`` in ``_mem_meta``), a new base is built on a background thread
+while the old base plus delta keeps serving (or FTS5 does, if there is no base yet).
+
+Cost: building reads every token instance once, on its own thread and connection
+(~1.6 s for 100k short notes, ~12 s for 100k chat turns with context columns) and holds
+8 bytes per (word, row) pair in memory. Queries whose words FTS5 would treat as phrases
+("don't" is two tokens) return ``None``; the caller then asks FTS5.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+K1 = 1.2  # FTS5's bm25 k1 (fts5_aux.c)
+B = 0.75  # FTS5's bm25 b
+IDF_FLOOR = 1e-6  # FTS5 replaces a non-positive idf (word in over half the rows) with this
+REBUILD_SHARE = 0.05  # rebuild the base once this share of rows changed since it was built ...
+REBUILD_MIN_ROWS = 2000  # ... and at least this many
+TOKENIZER = "porter unicode61 remove_diacritics 2"  # must equal memories_fts's (schema.sql)
+COLUMNS = ("content", "tags", "date_terms", "context", "context_far")  # memories_fts's column order
+
+
+def _row_length(blob: bytes) -> int:
+    """Tokens in one row: the sum of the SQLite varints in a ``memories_fts_docsize`` blob."""
+    if max(blob, default=0) < 0x80:  # every column under 128 tokens: one byte each
+        return sum(blob)
+    total = value = 0
+    for byte in blob:
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            total += value
+            value = 0
+    return total
+
+
+@dataclass
+class _Base:
+    """An immutable snapshot of the whole index, as of change-log entry ``seq``."""
+
+    seq: int
+    generation: str | None
+    terms: dict[str, tuple[int, int]]  # stem -> [lo, hi) into docs / wtf
+    docs: np.ndarray  # int32 row ids, grouped by term, ascending within a term
+    wtf: np.ndarray  # float32 column-weighted term frequency of the term in the row
+    lengths: np.ndarray  # float64 tokens per row (all columns), indexed by row id
+    present: np.ndarray  # bool, indexed by row id: the row exists in memories_fts
+    nrow: int
+    ntokens: float
+
+
+def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event) -> _Base | None:
+    """Read FTS5's tokens into a :class:`_Base` (None if cancelled). Runs on its own connection."""
+    from memory_core import connect
+
+    conn = connect(path)
+    try:
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_instances "
+                     "USING fts5vocab(main, memories_fts, instance)")
+        colw = np.zeros(8, dtype=np.float32)
+        colw[: len(weights)] = weights
+        col_code = "CASE col " + " ".join(f"WHEN '{c}' THEN {i}" for i, c in enumerate(COLUMNS)) + " END"
+        conn.execute("BEGIN")  # one read snapshot: the log position, sizes and tokens agree
+        try:
+            seq = int(conn.execute("SELECT coalesce(max(seq), 0) FROM _keyword_changes").fetchone()[0])
+            row = conn.execute("SELECT value FROM _mem_meta WHERE key = 'keywords_generation'").fetchone()
+            generation = row[0] if row else None
+            sizes = conn.execute("SELECT id, sz FROM memories_fts_docsize").fetchall()
+            size = max((r[0] for r in sizes), default=0) + 1
+            lengths = np.zeros(size, dtype=np.float64)
+            present = np.zeros(size, dtype=bool)
+            for rid, blob in sizes:
+                lengths[rid] = _row_length(blob)
+                present[rid] = True
+            terms: dict[str, tuple[int, int]] = {}
+            doc_parts: list[np.ndarray] = []
+            wtf_parts: list[np.ndarray] = []
+            at = 0
+            # One string per term of "row*8+column" codes: SQLite walks the index in C
+            # and numpy parses the string in C; ~25x faster than a Python row per token.
+            for term, codes in conn.execute(
+                    f"SELECT term, group_concat(doc * 8 + {col_code}) FROM temp.kw_instances GROUP BY term"):
+                if cancel.is_set():
+                    return None
+                code = np.fromstring(codes, dtype=np.int64, sep=",")
+                docs = code >> 3
+                if len(docs) > 1 and np.any(docs[1:] < docs[:-1]):
+                    order = np.argsort(docs, kind="stable")
+                    code, docs = code[order], docs[order]
+                starts = np.flatnonzero(np.r_[True, docs[1:] != docs[:-1]])
+                doc_parts.append(docs[starts].astype(np.int32))
+                wtf_parts.append(np.add.reduceat(colw[code & 7], starts))
+                terms[term] = (at, at + len(starts))
+                at += len(starts)
+        finally:
+            conn.execute("COMMIT")
+        return _Base(
+            seq=seq, generation=generation, terms=terms,
+            docs=np.concatenate(doc_parts) if doc_parts else np.zeros(0, dtype=np.int32),
+            wtf=np.concatenate(wtf_parts) if wtf_parts else np.zeros(0, dtype=np.float32),
+            lengths=lengths, present=present, nrow=len(sizes), ntokens=float(lengths.sum()))
+    finally:
+        conn.close()
+
+
+class KeywordIndex:
+    """bm25 over FTS5's tokens in process memory; see the module docstring.
+
+    ``start()`` builds the first base in the background; ``search`` returns ``None``
+    until it is ready (and for queries it cannot answer exactly), so callers fall back
+    to FTS5. Thread-safe: one lock around searches and delta updates.
+    """
+
+    def __init__(self, path: Any, weights: Sequence[float]) -> None:
+        self.path = path
+        self.weights = tuple(weights)
+        self._lock = threading.Lock()
+        self._cancel = threading.Event()
+        self._builder: threading.Thread | None = None
+        self._next: _Base | None = None  # a finished build, adopted at the next sync
+        self._base: _Base | None = None
+        self._stems: dict[str, tuple[str, ...]] = {}
+        self.build_error: str | None = None
+        self.builds = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        """Build a new base on a background thread (no-op while one is being built)."""
+        if self._builder is not None and self._builder.is_alive():
+            return
+
+        def run() -> None:
+            try:
+                base = _build_base(self.path, self.weights, self._cancel)
+            except Exception as exc:  # a broken index must not break recall: FTS5 serves
+                self.build_error = f"{type(exc).__name__}: {exc}"
+                return
+            if base is not None:
+                self._next = base
+
+        # daemon: a process that exits mid-build must not wait for it (close() cancels)
+        self._builder = threading.Thread(target=run, name="mem-keyword-index", daemon=True)
+        self._builder.start()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for a running build; True when a base is ready to serve."""
+        if self._builder is not None:
+            self._builder.join(timeout)
+        return self._base is not None or self._next is not None
+
+    def close(self) -> None:
+        """Stop a running build (checked between terms) and wait for it briefly."""
+        self._cancel.set()
+        if self._builder is not None:
+            self._builder.join(5.0)
+
+    # ------------------------------------------------------------------ keeping current
+
+    def _adopt(self, base: _Base) -> None:
+        self._base = base
+        self._seq = base.seq
+        self._lengths = base.lengths.copy()
+        self._present = base.present.copy()
+        self._stale = np.zeros(len(base.lengths), dtype=bool)
+        self._any_stale = False
+        self._nrow = base.nrow
+        self._ntokens = base.ntokens
+        self._delta_docs: dict[int, dict[str, float]] = {}
+        self._delta_terms: dict[str, dict[int, float]] = {}
+        self._norm_cache: np.ndarray | None = None
+        self.builds += 1
+
+    def _norm(self) -> np.ndarray:
+        """bm25's length normalisation per row, K1·(1 − B + B·len/avgdl); kept until rows change."""
+        if self._norm_cache is None or len(self._norm_cache) != len(self._lengths):
+            avgdl = self._ntokens / max(1, self._nrow)
+            self._norm_cache = K1 * (1 - B + B * self._lengths / max(avgdl, 1e-9))
+        return self._norm_cache
+
+    def _grow(self, size: int) -> None:
+        if size > len(self._lengths):
+            extra = max(size, len(self._lengths) + len(self._lengths) // 4) - len(self._lengths)
+            self._lengths = np.concatenate([self._lengths, np.zeros(extra)])
+            self._present = np.concatenate([self._present, np.zeros(extra, dtype=bool)])
+            self._stale = np.concatenate([self._stale, np.zeros(extra, dtype=bool)])
+
+    def _sync(self, conn: Any) -> bool:
+        """Adopt a finished build and apply logged changes; True if a base can serve."""
+        if self._next is not None:
+            base, self._next = self._next, None
+            self._adopt(base)
+        if self._base is None:
+            return False
+        row = conn.execute("SELECT value FROM _mem_meta WHERE key = 'keywords_generation'").fetchone()
+        if (row[0] if row else None) != self._base.generation:
+            self._base = None  # the FTS index was rebuilt under us: nothing here can be trusted
+            self.start()
+            return False
+        log = conn.execute("SELECT seq, memory_id FROM _keyword_changes WHERE seq > ? ORDER BY seq",
+                           (self._seq,)).fetchall()
+        if not log:
+            return True
+        if int(log[0][0]) != self._seq + 1:  # trimmed past what we saw: changes are lost to us
+            self._base = None
+            self.start()
+            return False
+        self._apply(conn, {int(r[1]) for r in log})
+        self._norm_cache = None  # lengths and the average changed
+        self._seq = int(log[-1][0])
+        if len(self._delta_docs) > max(REBUILD_MIN_ROWS, REBUILD_SHARE * self._nrow):
+            self.start()  # keep serving base + delta until the new base is adopted
+        return True
+
+    def _apply(self, conn: Any, ids: set[int]) -> None:
+        """Re-read the indexed text of ``ids`` and replace their postings by a delta."""
+        from memory_core import select_in
+
+        self._grow(max(ids) + 1)
+        for rid in ids:
+            for term in self._delta_docs.pop(rid, {}):
+                self._delta_terms[term].pop(rid, None)
+            if self._present[rid]:
+                self._nrow -= 1
+                self._ntokens -= self._lengths[rid]
+            self._present[rid] = False
+            self._lengths[rid] = 0.0
+            if rid < len(self._base.lengths):
+                self._stale[rid] = self._any_stale = True
+        conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_scratch USING fts5({', '.join(COLUMNS)}, "
+                     f"tokenize='{TOKENIZER}')")
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_scratch_inst USING fts5vocab(temp, kw_scratch, instance)")
+        conn.execute("DELETE FROM temp.kw_scratch")
+        cols = ", ".join(COLUMNS)
+        for row in select_in(conn, f"SELECT id, {cols} FROM memories WHERE id IN ({{ids}})", sorted(ids)):
+            conn.execute(f"INSERT INTO temp.kw_scratch(rowid, {cols}) VALUES (?, ?, ?, ?, ?, ?)", tuple(row))
+            self._present[row[0]] = True
+            self._nrow += 1
+        colw = dict(zip(COLUMNS, self.weights))
+        for term, doc, col in conn.execute("SELECT term, doc, col FROM temp.kw_scratch_inst"):
+            terms = self._delta_docs.setdefault(doc, {})
+            terms[term] = terms.get(term, 0.0) + colw[col]
+            self._lengths[doc] += 1.0
+            self._ntokens += 1.0
+        conn.execute("DELETE FROM temp.kw_scratch")
+        for rid in ids:
+            for term, w in self._delta_docs.get(rid, {}).items():
+                self._delta_terms.setdefault(term, {})[rid] = w
+
+    # ------------------------------------------------------------------ searching
+
+    def _stem(self, conn: Any, words: Sequence[str]) -> list[tuple[str, ...]]:
+        """Each word as FTS5 tokenizes it (a scratch table with the same tokenizer); cached."""
+        todo = [w for w in dict.fromkeys(words) if w not in self._stems]
+        if todo:
+            conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_stemmer USING fts5(t, tokenize='{TOKENIZER}')")
+            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_stemmer_inst USING fts5vocab(temp, kw_stemmer, instance)")
+            conn.executemany("INSERT INTO temp.kw_stemmer(rowid, t) VALUES (?, ?)", list(enumerate(todo)))
+            found: dict[int, list[tuple[int, str]]] = {}
+            for term, doc, offset in conn.execute("SELECT term, doc, offset FROM temp.kw_stemmer_inst"):
+                found.setdefault(int(doc), []).append((int(offset), term))
+            conn.execute("DELETE FROM temp.kw_stemmer")
+            for i, w in enumerate(todo):
+                self._stems[w] = tuple(t for _, t in sorted(found.get(i, [])))
+        return [self._stems[w] for w in words]
+
+    def search(self, conn: Any, words: Sequence[str], k: int) -> list[tuple[int, float]] | None:
+        """(row id, bm25) of the ``k`` best rows for the OR of ``words``, best first.
+
+        ``None`` when the index cannot answer exactly (not built yet, or a word FTS5 would
+        run as a phrase); the caller then asks FTS5. Scores are FTS5's ``-bm25()``.
+        """
+        with self._lock:
+            if not self._sync(conn):
+                return None
+            stems = self._stem(conn, words)
+            if any(len(s) != 1 for s in stems):
+                return None
+            base = self._base
+            assert base is not None
+            score = np.zeros(len(self._lengths), dtype=np.float64)
+            norm = self._norm()
+            matched = False
+            for (stem,) in stems:
+                lo, hi = base.terms.get(stem, (0, 0))
+                docs, wtf = base.docs[lo:hi], base.wtf[lo:hi]
+                if self._any_stale and len(docs):
+                    keep = ~self._stale[docs]
+                    docs, wtf = docs[keep], wtf[keep]
+                delta = self._delta_terms.get(stem)
+                if delta:
+                    docs = np.concatenate([docs, np.fromiter(delta.keys(), dtype=np.int32, count=len(delta))])
+                    wtf = np.concatenate([wtf, np.fromiter(delta.values(), dtype=np.float32, count=len(delta))])
+                n = len(docs)
+                if not n:
+                    continue
+                idf = math.log((self._nrow - n + 0.5) / (n + 0.5))
+                idf = idf if idf > 0 else IDF_FLOOR
+                tf = wtf.astype(np.float64)
+                score[docs] += (idf * (K1 + 1)) * tf / (tf + norm[docs])
+                matched = True
+            if not matched:
+                return []
+            hit = np.flatnonzero(score)  # every matched row scores > 0 (idf is floored above 0)
+            if len(hit) > k:
+                hit = hit[np.argpartition(-score[hit], k - 1)[:k]]
+            hit = hit[np.lexsort((hit, -score[hit]))]
+            return [(int(r), float(score[r])) for r in hit]
+
+    def stats(self) -> dict[str, Any]:
+        """Size and state, for ``bench/`` and diagnostics."""
+        base = self._base
+        return {
+            "ready": base is not None,
+            "builds": self.builds,
+            "rows": getattr(self, "_nrow", 0),
+            "terms": len(base.terms) if base else 0,
+            "postings": len(base.docs) if base else 0,
+            "bytes": int(base.docs.nbytes + base.wtf.nbytes + base.lengths.nbytes) if base else 0,
+            "delta_rows": len(getattr(self, "_delta_docs", {})),
+            "build_error": self.build_error,
+        }
