@@ -553,10 +553,11 @@ class RecallConfig:
 
 
 _WHEN_RE = re.compile(r"^\s*(when\b|what (date|time|year|month|day)\b|how long ago\b|which (year|month|day)\b)", re.I)
+# Matched against lower-cased text: re.I made it 3x slower (26 vs 9 us a memory, 200 per recall).
 _TIME_WORD_RE = re.compile(
     r"\b(yesterday|today|tonight|tomorrow|last|next|ago|week|weekend|month|year|monday|tuesday|wednesday|thursday|"
     r"friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|"
-    r"december|since|recently|\d{4}|\d{1,2}(st|nd|rd|th))\b", re.I)
+    r"december|since|recently|\d{4}|\d{1,2}(st|nd|rd|th))\b")
 _LEADING_META_RE = re.compile(r"^\s*\[[^\]]{0,60}\]\s*")
 
 
@@ -683,7 +684,10 @@ class VectorMatrix:
         ham = np.zeros(n, dtype=np.uint16)
         for plane, word in zip(self.planes, qbits):
             ham += np.bitwise_count(plane ^ word)
-        return np.argpartition(ham, width - 1)[:width]
+        # Every row within the Hamming distance that reaches `width` rows: a counting pass
+        # instead of argpartition (0.3 vs 1 ms at 100k), and rows tied at the cut all stay in.
+        cut = int(np.searchsorted(np.cumsum(np.bincount(ham)), width))
+        return np.flatnonzero(ham <= cut)
 
     def search(self, vec: Any, k: int) -> list[tuple[int, float]]:
         """(id, cosine) of the k best rows (vectors are L2-normalised: dot = cosine)."""
@@ -703,7 +707,7 @@ class VectorMatrix:
         k = min(k, len(rows))
         top = np.argpartition(-sims, k - 1)[:k] if k < len(rows) else np.arange(len(rows))
         top = top[np.argsort(-sims[top], kind="stable")]
-        return [(int(self.ids[rows[i]]), float(sims[i])) for i in top]
+        return list(zip(self.ids[rows[top]].tolist(), sims[top].tolist()))
 
     def cosines(self, vec: Any, ids: Iterable[int]) -> dict[int, float]:
         """Exact cosine of ``vec`` with the rows of the given memory ids (those present)."""
@@ -1501,8 +1505,16 @@ class MemoryStore:
                 # tuned with this horizon and the floor below, so the in-process matrix keeps both
                 # (exact cosines for every keyword candidate lowered LoCoMo recall@5 by 0.003).
                 want = max(VEC_POOL, pool * 2)
+                ctx_future = None
+                if cfg.context_vectors and kw_future is not None and self._vector_count() >= MATRIX_MIN_ROWS:
+                    # the keyword thread is idle by now: it scans the context vectors (synced here,
+                    # on this thread's connection) meanwhile; numpy releases the GIL: ~2.5 ms at 100k
+                    ctx_future = self._keyword_worker[0].submit(self._matrix("vec_contexts").search, qvec, want)
                 own = dict(self._nearest(qvec, want))
-                ctx = dict(self._nearest_contexts(qvec, want)) if cfg.context_vectors else {}
+                if ctx_future is not None:
+                    ctx = dict(ctx_future.result())
+                else:
+                    ctx = dict(self._nearest_contexts(qvec, want)) if cfg.context_vectors else {}
                 combined = _combine_sims(own, ctx, cfg.context_mix, min(own.values(), default=-1.0))
                 by_sim = sorted(combined, key=lambda m: -combined[m])
                 # filter the best few first (one small IN query); widen only if filters removed too many
@@ -1605,7 +1617,7 @@ class MemoryStore:
                         priors["person"] = cfg.w_person
                 bare = bare_text(m.content, m.author)
                 # the text itself must speak of time: a leading "[date]" stamp every turn carries says nothing
-                if when_q and cfg.w_time and (_TIME_WORD_RE.search(bare) or m.metadata.get("resolved_dates")):
+                if when_q and cfg.w_time and (_TIME_WORD_RE.search(bare.lower()) or m.metadata.get("resolved_dates")):
                     priors["time"] = cfg.w_time
                 if spans and _in_spans(m, spans):
                     priors["date"] = cfg.w_date
