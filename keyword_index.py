@@ -169,11 +169,16 @@ class KeywordIndex:
         self._builder = threading.Thread(target=run, name="mem-keyword-index", daemon=True)
         self._builder.start()
 
+    @property
+    def ready(self) -> bool:
+        """A base is built (adopted or waiting to be): searches will be answered."""
+        return self._base is not None or self._next is not None
+
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for a running build; True when a base is ready to serve."""
         if self._builder is not None:
             self._builder.join(timeout)
-        return self._base is not None or self._next is not None
+        return self.ready
 
     def close(self) -> None:
         """Stop a running build (checked between terms) and wait for it briefly."""

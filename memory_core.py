@@ -767,20 +767,24 @@ class MemoryStore:
             self._keyword_worker = None
         self.conn.close()
 
+    def _worker(self) -> tuple[Any, Any]:
+        """The recall worker thread (a one-thread executor) and its own read connection."""
+        if self._keyword_worker is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._keyword_worker = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="mem-keyword"),
+                                    connect(self.path))
+        return self._keyword_worker
+
     def _keyword_async(self, *args: Any, **kwargs: Any) -> Any:
-        """Run ``_keyword`` on a worker thread with its own read connection; returns a Future.
+        """Run ``_keyword`` on the worker thread with its own read connection; returns a Future.
 
         SQLite, onnxruntime and numpy all release the GIL, so FTS5's bm25 (the larger half
         of a recall at scale) runs while the query is embedded and the matrix scanned:
         on two cores a recall then costs the slower side, not the sum. WAL lets the
         second connection read while the first one writes.
         """
-        if self._keyword_worker is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._keyword_worker = (ThreadPoolExecutor(max_workers=1, thread_name_prefix="mem-keyword"),
-                                    connect(self.path))
-        pool, conn = self._keyword_worker
+        pool, conn = self._worker()
         return pool.submit(self._keyword, *args, conn=conn, **kwargs)
 
     def _maybe_start_keyword_index(self, now: bool = False) -> None:
@@ -1480,7 +1484,9 @@ class MemoryStore:
             if at_scale:
                 self._maybe_start_keyword_index()
             # not inside an open transaction: the worker's connection would not see its writes
-            if match and strategy == "hybrid" and at_scale and not self.conn.in_transaction:
+            # (with the in-process keyword index ready, bm25 costs ~3 ms: inline is as fast)
+            index_ready = self._keyword_index is not None and self._keyword_index.ready
+            if match and strategy == "hybrid" and at_scale and not self.conn.in_transaction and not index_ready:
                 kw_future = self._keyword_async(match, where, args, pool, cfg.fts_weights, words=words)
             elif match:
                 kw = dict(self._keyword(match, where, args, pool, cfg.fts_weights, words=words))
@@ -1506,10 +1512,11 @@ class MemoryStore:
                 # (exact cosines for every keyword candidate lowered LoCoMo recall@5 by 0.003).
                 want = max(VEC_POOL, pool * 2)
                 ctx_future = None
-                if cfg.context_vectors and kw_future is not None and self._vector_count() >= MATRIX_MIN_ROWS:
-                    # the keyword thread is idle by now: it scans the context vectors (synced here,
+                if cfg.context_vectors and self._vector_count() >= max(PARALLEL_MIN_ROWS, MATRIX_MIN_ROWS) \
+                        and self.path != Path(":memory:"):
+                    # the worker thread is idle by now: it scans the context vectors (synced here,
                     # on this thread's connection) meanwhile; numpy releases the GIL: ~2.5 ms at 100k
-                    ctx_future = self._keyword_worker[0].submit(self._matrix("vec_contexts").search, qvec, want)
+                    ctx_future = self._worker()[0].submit(self._matrix("vec_contexts").search, qvec, want)
                 own = dict(self._nearest(qvec, want))
                 if ctx_future is not None:
                     ctx = dict(ctx_future.result())
