@@ -9,6 +9,7 @@ renders what it returns.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import itertools
 import json
 import math
@@ -1541,7 +1542,7 @@ class MemoryStore:
             floor = min((combined[m] for m in ranked), default=0.0)
             vs = {mid: combined.get(mid, floor) for mid in cand}
         rows = self._rows(list(cand))
-        scored = self._fuse(rows, kw, vs, strategy, explain, cfg, query, people, phrase)
+        scored = self._fuse(rows, kw, vs, strategy, explain, cfg, query, people, phrase, k=k)
         scored.sort(key=lambda m: (-(m.score or 0.0), m.id))
         results = scored[:k]
         if touch and results:
@@ -1585,8 +1586,15 @@ class MemoryStore:
     def _fuse(
         self, rows: dict[int, Memory], kw: dict[int, float], vs: dict[int, float], strategy: str, explain: bool,
         cfg: RecallConfig | None = None, query: str = "", people: dict[str, str] | None = None,
-        phrase: dict[int, float] | None = None,
+        phrase: dict[int, float] | None = None, k: int | None = None,
     ) -> list[Memory]:
+        """Score candidates: weighted normalised signals plus priors.
+
+        With ``k``, only candidates that can still reach the top ``k`` get their priors
+        computed (the per-memory regexes are most of the cost): they are visited by base
+        score, best first, and the walk stops once even the largest possible prior cannot
+        lift the next one to the k-th best score so far. The top ``k`` is exactly the same.
+        """
         cfg = cfg or RecallConfig()
         phrase_top = max(phrase.values(), default=0.0) if phrase else 0.0
 
@@ -1602,17 +1610,30 @@ class MemoryStore:
         when_q = bool(_WHEN_RE.search(query)) if strategy == "hybrid" else False
         names = {n.lower() for n in (people or {}).values()} | set(people or {})
         spans = timeparse.query_dates(query) if strategy == "hybrid" and cfg.w_date else []
+
+        def base_of(mid: int) -> float:
+            if strategy == "keyword":
+                return kn.get(mid, 0.0)
+            if strategy == "vector":
+                return vn.get(mid, 0.0)
+            return cfg.w_keyword * kn.get(mid, 0.0) + cfg.w_vector * vn.get(mid, 0.0)
+
+        max_prior = W_STRENGTH + W_IMPORTANCE + (
+            max(0.0, cfg.w_person) + max(0.0, cfg.w_time) + max(0.0, cfg.w_date) + max(0.0, cfg.w_phrase)
+            + max(0.0, cfg.w_length) if strategy == "hybrid" else 0.0)
+        bases = {mid: base_of(mid) for mid in rows}
+        order = sorted(rows, key=lambda i: (-bases[i], i)) if k else list(rows)
+        best: list[float] = []  # min-heap of the k best final scores so far
         out: list[Memory] = []
-        for mid, m in rows.items():
+        for mid in order:
+            base = bases[mid]
+            if k and len(best) >= k and base + max_prior + 1e-6 < best[0]:
+                break  # sorted by base: no later candidate can reach the top k either
+            m = rows[mid]
             k_s = kn.get(mid, 0.0)
             v_s = vn.get(mid, 0.0)
             priors: dict[str, float] = {}
-            if strategy == "keyword":
-                base = k_s
-            elif strategy == "vector":
-                base = v_s
-            else:
-                base = cfg.w_keyword * k_s + cfg.w_vector * v_s
+            if strategy == "hybrid":
                 if names and cfg.w_person:
                     # A turn with an author is "theirs" only if they said it: in chats a name in
                     # the text is mostly an address to the listener ("Great news, Ana!"); an
@@ -1639,6 +1660,8 @@ class MemoryStore:
             priors["importance"] = W_IMPORTANCE * m.importance
             prior = sum(priors.values())
             m.score = round(base + prior, 6)
+            if k:
+                (heapq.heappush if len(best) < k else heapq.heappushpop)(best, m.score)
             if explain:
                 m.explain = {
                     "keyword_bm25": round(kw[mid], 4) if mid in kw else None,

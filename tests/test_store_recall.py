@@ -288,3 +288,20 @@ def test_cosines_by_id_agree_between_sqlite_vec_and_the_matrix(store: MemoryStor
     big = store._cosines(q, ids + [999])
     assert small.keys() == big.keys() == set(ids)
     assert all(abs(small[i] - big[i]) < 1e-6 for i in ids)
+
+
+def test_pruned_fusion_gives_the_same_top_k(store: MemoryStore) -> None:
+    """_fuse skips the priors of candidates that cannot reach the top k: same results as scoring all."""
+    import random
+
+    rng = random.Random(5)
+    words = "ana ben lisbon trip garden tomato parser crash monday yesterday 2023 meeting budget guitar".split()
+    for i in range(150):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 25)))
+        store.store(text, "episodic", author=rng.choice(["Ana", "Ben", None]), importance=rng.random(), dedup=False)
+    for q in ("When did Ana go to Lisbon?", "parser crash", "Ben guitar meeting", "tomato garden yesterday"):
+        for strategy in ("hybrid", "keyword", "vector"):
+            few = store.recall(q, k=3, strategy=strategy, touch=False).results
+            many = store.recall(q, k=30, strategy=strategy, touch=False).results  # same pool (max(POOL, 3k))
+            assert [(m.id, m.score) for m in few] == [(m.id, m.score) for m in many[:3]], (q, strategy)
+            assert len(many) == 30
