@@ -43,6 +43,10 @@ B = 0.75  # FTS5's bm25 b
 IDF_FLOOR = 1e-6  # FTS5 replaces a non-positive idf (word in over half the rows) with this
 REBUILD_SHARE = 0.05  # rebuild the base once this share of rows changed since it was built ...
 REBUILD_MIN_ROWS = 2000  # ... and at least this many
+# Postings take 8 bytes per (word, row) pair, so at most 8 bytes per token. A store with
+# more tokens than this (~200k chat turns with context columns, ~1M short notes; postings
+# ~200 MB, 400 MB at most) keeps FTS5 rather than hold that much in every warm process.
+MAX_TOKENS = 50_000_000
 TOKENIZER = "porter unicode61 remove_diacritics 2"  # must equal memories_fts's (schema.sql)
 COLUMNS = ("content", "tags", "date_terms", "context", "context_far")  # memories_fts's column order
 
@@ -75,7 +79,12 @@ class _Base:
     ntokens: float
 
 
-def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event) -> _Base | None:
+class IndexTooLarge(Exception):
+    """The store has more tokens than MAX_TOKENS: no in-process index is built."""
+
+
+def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event,
+                max_tokens: int = MAX_TOKENS) -> _Base | None:
     """Read FTS5's tokens into a :class:`_Base` (None if cancelled). Runs on its own connection."""
     from memory_core import connect
 
@@ -98,6 +107,8 @@ def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event) ->
             for rid, blob in sizes:
                 lengths[rid] = _row_length(blob)
                 present[rid] = True
+            if lengths.sum() > max_tokens:
+                raise IndexTooLarge(f"{int(lengths.sum()):,} tokens > {max_tokens:,}: FTS5 serves this store")
             terms: dict[str, tuple[int, int]] = {}
             doc_parts: list[np.ndarray] = []
             wtf_parts: list[np.ndarray] = []
@@ -137,9 +148,10 @@ class KeywordIndex:
     to FTS5. Thread-safe: one lock around searches and delta updates.
     """
 
-    def __init__(self, path: Any, weights: Sequence[float]) -> None:
+    def __init__(self, path: Any, weights: Sequence[float], max_tokens: int = MAX_TOKENS) -> None:
         self.path = path
         self.weights = tuple(weights)
+        self.max_tokens = max_tokens
         self._lock = threading.Lock()
         self._cancel = threading.Event()
         self._builder: threading.Thread | None = None
@@ -158,7 +170,7 @@ class KeywordIndex:
 
         def run() -> None:
             try:
-                base = _build_base(self.path, self.weights, self._cancel)
+                base = _build_base(self.path, self.weights, self._cancel, self.max_tokens)
             except Exception as exc:  # a broken index must not break recall: FTS5 serves
                 self.build_error = f"{type(exc).__name__}: {exc}"
                 return

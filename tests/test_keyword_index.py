@@ -195,3 +195,12 @@ def test_follows_writes_of_another_process(filled: mc.MemoryStore) -> None:
     _assert_same(filled, index, QUERIES + ["zebra lisbon"])
     said = {r[0] for r in filled.conn.execute("SELECT id FROM memories WHERE content LIKE 'zebra%'")}
     assert len(said) == 41 and said <= {r for r, _ in index.search(filled.conn, ["zebra"], 1000)}
+
+
+def test_a_store_too_large_for_memory_keeps_fts5(filled: mc.MemoryStore) -> None:
+    index = KeywordIndex(filled.path, mc.FTS_WEIGHTS, max_tokens=100)
+    index.start()
+    assert not index.wait(30)
+    assert index.build_error is not None and "FTS5 serves this store" in index.build_error
+    assert index.search(filled.conn, ["tomato"], 10) is None  # the caller asks FTS5
+    assert index.stats()["ready"] is False
