@@ -672,10 +672,10 @@ def print_report(r: dict[str, Any]) -> None:
                  f"≤ {BARS['recall_p95_ms']:.0f} ms", _pf(h["p95_ms"] <= BARS["recall_p95_ms"])])
     if "large_recall_hybrid_fts5" in r:
         f = r["large_recall_hybrid_fts5"]
-        rows.append([f"  same runs, keyword side by FTS5 (one-shot process; no in-process keyword index) p50 / p95",
+        rows.append(["  same runs, keyword side by FTS5 (one-shot process; no in-process keyword index) p50 / p95",
                      f"{f['p50_ms']:.1f} / {f['p95_ms']:.1f} ms", "—", "baseline"])
         ki = r["keyword_index"]
-        rows.append([f"  in-process keyword index: build (background, once per process)",
+        rows.append(["  in-process keyword index: build (background, once per process)",
                      f"{ki['warm_up_s']:.1f} s, {ki['postings']:,} postings, {ki['bytes'] / 2**20:.0f} MB", "—", "info"])
     rows.append([f"first recall of a process, {n:,} (matrix load included)", f"{r['large_first_recall_s']:.2f} s",
                  "—", "info"])

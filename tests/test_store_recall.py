@@ -296,7 +296,7 @@ def test_pruned_fusion_gives_the_same_top_k(store: MemoryStore) -> None:
 
     rng = random.Random(5)
     words = "ana ben lisbon trip garden tomato parser crash monday yesterday 2023 meeting budget guitar".split()
-    for i in range(150):
+    for _ in range(150):
         text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 25)))
         store.store(text, "episodic", author=rng.choice(["Ana", "Ben", None]), importance=rng.random(), dedup=False)
     for q in ("When did Ana go to Lisbon?", "parser crash", "Ben guitar meeting", "tomato garden yesterday"):
