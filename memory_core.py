@@ -1485,7 +1485,9 @@ class MemoryStore:
             if at_scale:
                 self._maybe_start_keyword_index()
             # not inside an open transaction: the worker's connection would not see its writes
-            # (with the in-process keyword index ready, bm25 costs ~3 ms: inline is as fast)
+            # (with the in-process keyword index ready, bm25 costs ~3 ms: inline is faster, p50
+            # -0.5 ms over 8 alternating runs at 100k; embedding the query on the worker meanwhile
+            # was slower still, +1.6 ms: onnxruntime's two threads and this one share two cores)
             index_ready = self._keyword_index is not None and self._keyword_index.ready
             if match and strategy == "hybrid" and at_scale and not self.conn.in_transaction and not index_ready:
                 kw_future = self._keyword_async(match, where, args, pool, cfg.fts_weights, words=words)
