@@ -17,10 +17,11 @@ How it stays current: a trigger-fed change log (``_keyword_changes``: one row pe
 memory inserted, deleted, or whose indexed text changed; migration m003) is read at
 every search. Changed rows are re-tokenized by a scratch FTS5 table with the same
 tokenizer and kept as a small delta over the snapshot ("base"); their base postings are
-masked out. When the delta grows past ``REBUILD_SHARE`` of the rows, when the log was
-trimmed past what this process has seen, or when the FTS index was rebuilt
-(``keywords_generation`` in ``_mem_meta``), a new base is built on a background thread
-while the old base plus delta keeps serving (or FTS5 does, if there is no base yet).
+masked out. When the delta grows past ``REBUILD_SHARE`` of the rows, a new base is built
+on a background thread while the old base plus delta keeps serving. When the log was
+trimmed past what this process has seen, when one sync would have to re-tokenize more
+than twice that many rows (a bulk import), or when the FTS index was rebuilt
+(``keywords_generation`` in ``_mem_meta``), FTS5 serves until the new base is ready.
 
 Cost: building reads every token instance once, on its own thread and connection
 (~1.6 s for 100k short notes, ~12 s for 100k chat turns with context columns) and holds
@@ -244,14 +245,18 @@ class KeywordIndex:
                            (self._seq,)).fetchall()
         if not log:
             return True
-        if int(log[0][0]) != self._seq + 1:  # trimmed past what we saw: changes are lost to us
+        changed = {int(r[1]) for r in log}
+        limit = max(REBUILD_MIN_ROWS, REBUILD_SHARE * self._nrow)
+        # trimmed past what we saw (changes are lost to us), or a bulk write (an import) too
+        # large to re-tokenize inside a recall: FTS5 serves until a new base is built
+        if int(log[0][0]) != self._seq + 1 or len(changed | self._delta_docs.keys()) > 2 * limit:
             self._base = None
             self.start()
             return False
-        self._apply(conn, {int(r[1]) for r in log})
+        self._apply(conn, changed)
         self._norm_cache = None  # lengths and the average changed
         self._seq = int(log[-1][0])
-        if len(self._delta_docs) > max(REBUILD_MIN_ROWS, REBUILD_SHARE * self._nrow):
+        if len(self._delta_docs) > limit:
             self.start()  # keep serving base + delta until the new base is adopted
         return True
 

@@ -204,3 +204,23 @@ def test_a_store_too_large_for_memory_keeps_fts5(filled: mc.MemoryStore) -> None
     assert index.build_error is not None and "FTS5 serves this store" in index.build_error
     assert index.search(filled.conn, ["tomato"], 10) is None  # the caller asks FTS5
     assert index.stats()["ready"] is False
+
+
+def test_large_deltas_rebuild_in_the_background(filled: mc.MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    import keyword_index
+
+    monkeypatch.setattr(keyword_index, "REBUILD_MIN_ROWS", 5)
+    monkeypatch.setattr(keyword_index, "REBUILD_SHARE", 0.0)
+    index = _built(filled)
+    for i in range(7):  # more than the limit (5), less than twice it: served from the delta, rebuilt meanwhile
+        filled.store(f"zebra {i} in lisbon", dedup=False)
+    assert index.search(filled.conn, ["zebra"], 100) is not None
+    assert index.wait(30)
+    _assert_same(filled, index, QUERIES + ["zebra"])
+    assert index.stats()["builds"] == 2 and index.stats()["delta_rows"] == 0
+    for i in range(20):  # a bulk write: not re-tokenized inside a search, FTS5 serves until rebuilt
+        filled.store(f"okapi {i} in lisbon", dedup=False)
+    assert index.search(filled.conn, ["okapi"], 100) is None
+    assert index.wait(30)
+    _assert_same(filled, index, QUERIES + ["okapi zebra"])
+    assert index.stats()["builds"] == 3
