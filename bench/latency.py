@@ -589,6 +589,10 @@ def main(argv: list[str] | None = None) -> int:
     log(f"keyword index: {results['keyword_index']}")
     log("measuring hybrid recall on the large DB (FTS5 and keyword index, alternating runs) ...")
     ab = ab_latency({"fts5": fts5, "index": warm}, queries)
+    same = sum(
+        [(m.id, m.score) for m in fts5.recall(q, k=10, touch=False).results]
+        == [(m.id, m.score) for m in warm.recall(q, k=10, touch=False).results] for q in queries)
+    results["index_same_top10"] = [same, len(queries)]
     results["large_recall_hybrid"], results["large_recall_hybrid_fts5"] = ab["index"], ab["fts5"]
     results["large_breakdown"] = recall_breakdown(warm, queries)
     results["large_recall_keyword"] = recall_latency(warm, queries, runs=1, strategy="keyword")
@@ -674,6 +678,9 @@ def print_report(r: dict[str, Any]) -> None:
         f = r["large_recall_hybrid_fts5"]
         rows.append(["  same runs, keyword side by FTS5 (one-shot process; no in-process keyword index) p50 / p95",
                      f"{f['p50_ms']:.1f} / {f['p95_ms']:.1f} ms", "—", "baseline"])
+        same, nq = r["index_same_top10"]
+        rows.append(["  hybrid top 10 (ids and scores) with the keyword index = with FTS5", f"{same}/{nq} queries",
+                     "all", _pf(same == nq)])
         ki = r["keyword_index"]
         rows.append(["  in-process keyword index: build (background, once per process)",
                      f"{ki['warm_up_s']:.1f} s, {ki['postings']:,} postings, {ki['bytes'] / 2**20:.0f} MB", "—", "info"])
