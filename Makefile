@@ -23,6 +23,7 @@ test: setup
 
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: setup
 	$(BIN)/python bench/locomo.py

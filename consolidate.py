@@ -548,11 +548,11 @@ class Consolidator:
             if len(free) >= MIN_CLUSTER_SIZE:
                 for batch in self._batches(free, keys, index):
                     for members in _agglomerate(vecs[batch], threshold):
-                        rows = sorted(int(batch[i]) for i in members)
+                        member_rows = sorted(int(batch[i]) for i in members)
                         cid = next_tmp
                         next_tmp -= 1
-                        clusters[cid] = rows
-                        assign[rows] = cid
+                        clusters[cid] = member_rows
+                        assign[member_rows] = cid
                         changed = True
             # 3. merge clusters whose members are, on average, close enough
             cids = sorted(clusters)

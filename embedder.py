@@ -18,7 +18,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # numpy is only needed once something is embedded
     import numpy as np
@@ -132,8 +132,8 @@ class OnnxEmbedder:
         # for bulk work and long-lived processes, not for a one-shot CLI query.
         self._fast_start = fast_start
         self._session = None
-        self._tokenizer = None
-        self._counter = None  # an untruncated, unpadded tokenizer for counting
+        self._tokenizer: Any = None
+        self._counter: Any = None  # an untruncated, unpadded tokenizer for counting
         self._input_names: list[str] = []
         self._lock = threading.Lock()
         self.dims = self.manifest.dims

@@ -790,7 +790,7 @@ def precompute_ranks(store: MemoryStore, now: datetime | None = None) -> dict[st
         pr = pr / (pr.max() or 1.0)
     score = W_PAGERANK * pr + W_RECENCY * rec + W_ACCESS * acc + W_IMPORTANCE * imp
     top = np.lexsort((-ids, -score))[:BRIEF_POOL] if n else np.zeros(0, dtype=np.int64)
-    value = {"version": RANKS_VERSION, "computed_at": core.to_iso(now), "max_memory_id": max_mem,
+    value: dict[str, Any] = {"version": RANKS_VERSION, "computed_at": core.to_iso(now), "max_memory_id": max_mem,
              "max_edge_id": max_edge, "memories": n, "edges": len(edges),
              "ids": [int(ids[i]) for i in top], "pagerank": [round(float(pr[i]), 6) for i in top]}
     with core.write_tx(conn):

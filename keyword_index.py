@@ -273,7 +273,7 @@ class KeywordIndex:
                 self._ntokens -= self._lengths[rid]
             self._present[rid] = False
             self._lengths[rid] = 0.0
-            if rid < len(self._base.lengths):
+            if self._base is not None and rid < len(self._base.lengths):
                 self._stale[rid] = self._any_stale = True
         conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_scratch USING fts5({', '.join(COLUMNS)}, "
                      f"tokenize='{TOKENIZER}')")

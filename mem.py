@@ -11,7 +11,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -57,7 +57,7 @@ def _command_name() -> str:
     return ctx.command_path.split(" ", 1)[1] if ctx and " " in ctx.command_path else "mem"
 
 
-def emit(data: Any, human: Callable[[], None] | None = None, warnings: list[str] | None = None) -> None:
+def emit(data: Any, human: Callable[[], None] | None = None, warnings: Sequence[str | None] | None = None) -> None:
     """Write the result: the JSON envelope for agents, or ``human()`` output for people."""
     c = _ctx()
     warnings = [w for w in (warnings or []) if w]
@@ -227,7 +227,7 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
     res = s.store(content, memory_type, source=source, importance=importance, tags=list(tags), metadata=metadata,
                   event_at=event_at, ref=ref, author=author, thread=thread, pinned=pin, truncate=truncate,
                   dedup=not no_dedup)
-    data = {"id": res.id, "deduplicated": res.deduplicated}
+    data: dict[str, Any] = {"id": res.id, "deduplicated": res.deduplicated}
     if res.dedup_reason:
         data["dedup_reason"] = res.dedup_reason
     if res.degraded:
@@ -530,10 +530,9 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
         raise click.UsageError(f"expected [FORMAT] PATH with FORMAT one of {', '.join(IMPORT_FORMATS)}")
     p = Path(target).expanduser()
     s = _ctx().store(fast_start=False)
-    options = {"date_order": date_order, "all_branches": all_branches or None, "thread": thread}
     with progress_bar(None, f"importing {p.name}") as advance:
         summary = ingest.import_path(s, p, fmt, dry_run=dry_run, episodes=not no_episodes, progress=advance,
-                                     **options)
+                                     date_order=date_order, all_branches=all_branches or None, thread=thread)
     data = summary.to_dict()
 
     def human() -> None:

@@ -377,8 +377,7 @@ def query_terms(text: str) -> list[str]:
     words = [w.replace("’", "'").lower() for w in _TOKEN_RE.findall(text)]
     words = [w.split("'")[0] if w.endswith(("'s", "'ll", "'re", "'ve", "'d")) else w for w in words]
     kept = [w for w in words if w not in STOPWORDS and w]
-    seen: set[str] = set()
-    return [w for w in kept if not (w in seen or seen.add(w))]
+    return list(dict.fromkeys(kept))  # first occurrence of each, in order
 
 
 def quote_fts(term: str) -> str:
@@ -454,7 +453,8 @@ class Memory:
     def from_row(cls, row: Any) -> Memory:
         """Build from a row selected as ``MEMORY_COLUMNS`` (fields in that order)."""
         meta = row[21]
-        return cls(*row[:21], metadata=json.loads(meta) if meta and meta != "{}" else {},
+        head: tuple[Any, ...] = tuple(row[:21])  # id … position, in field order
+        return cls(*head, metadata=json.loads(meta) if meta and meta != "{}" else {},  # type: ignore[misc]
                    tags=row[22].split() if row[22] else [])
 
     def to_dict(self) -> dict[str, Any]:
@@ -632,7 +632,7 @@ class VectorMatrix:
         self.coarse = coarse
         self.ids = np.zeros(0, dtype=np.int64)
         self.mat = np.zeros((0, DIMS), dtype=np.float32)
-        self.planes = np.zeros((0, 0), dtype=np.uint64)  # (dims/64, rows): sign bits, bit-plane major
+        self.planes: Any = np.zeros((0, 0), dtype=np.uint64)  # (dims/64, rows): sign bits, bit-plane major; None if exact
         self.max_id = -1
         self.generation: str | None = None
         self.loaded = False
@@ -995,7 +995,8 @@ class MemoryStore:
                     dist = abs(rows[j]["position"] - r["position"])
                     if dist == 0 or dist > CONTEXT_FAR:
                         continue
-                    if times[i] and times[j] and abs((times[i] - times[j]).total_seconds()) > CONTEXT_MAX_GAP_HOURS * 3600:
+                    ti, tj = times[i], times[j]
+                    if ti and tj and abs((ti - tj).total_seconds()) > CONTEXT_MAX_GAP_HOURS * 3600:
                         continue
                     (near if dist <= CONTEXT_NEAR else far).append(texts[j])
                     other = vecs.get(rows[j]["id"])
@@ -1651,7 +1652,7 @@ class MemoryStore:
                     priors["time"] = cfg.w_time
                 if spans and _in_spans(m, spans):
                     priors["date"] = cfg.w_date
-                if phrase_top > 0 and mid in phrase:
+                if phrase and phrase_top > 0 and mid in phrase:
                     # scaled by the best phrase match, not min-max: most candidates have none
                     priors["phrase"] = cfg.w_phrase * phrase[mid] / phrase_top
                 if cfg.w_length:

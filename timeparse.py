@@ -237,8 +237,7 @@ def index_dates(text: str, event_at: datetime | None) -> tuple[str, list[dict[st
         for r in resolve_relative(text, event_at):
             terms += date_terms(r.day, r.granularity)
             resolved.append({"phrase": r.phrase, "date": r.day.isoformat(), "granularity": r.granularity})
-    seen: set[str] = set()
-    uniq = [t for t in terms if not (t in seen or seen.add(t))]
+    uniq = list(dict.fromkeys(terms))  # first occurrence of each, in order
     return " ".join(uniq), resolved
 
 
