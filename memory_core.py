@@ -1252,7 +1252,9 @@ class MemoryStore:
         instead of FTS5 (same scores; see keyword_index.py) once it is built.
         """
         conn = conn or self.conn
-        index = self._keyword_index if words and weights == FTS_WEIGHTS else None
+        # not inside a transaction: the index would take in changes that may yet roll back
+        # (and whose log positions the next writer then reuses)
+        index = self._keyword_index if words and weights == FTS_WEIGHTS and not conn.in_transaction else None
         w = ", ".join(str(x) for x in weights)
         if any(x == 0 for x in weights):
             # a zero weight means "not searched", not "matched with score 0"

@@ -224,3 +224,26 @@ def test_large_deltas_rebuild_in_the_background(filled: mc.MemoryStore, monkeypa
     assert index.wait(30)
     _assert_same(filled, index, QUERIES + ["okapi zebra"])
     assert index.stats()["builds"] == 3
+
+
+def test_not_used_inside_an_open_transaction(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seed = mc.MemoryStore(db_path)
+    _fill(seed, n_notes=60, n_turns=0)
+    seed.close()
+    monkeypatch.setattr(mc, "PARALLEL_MIN_ROWS", 50)
+    s = mc.MemoryStore(db_path, keyword_index=True)
+    try:
+        assert s.warm_up()["ready"]
+        seq = s._keyword_index._seq
+        with pytest.raises(RuntimeError):
+            with mc.write_tx(s.conn):
+                s.conn.execute("INSERT INTO memories(content, content_hash, created_at, updated_at) "
+                               "VALUES ('zebra rolled back', 'h', '2026-01-01T00:00:00', '2026-01-01T00:00:00')")
+                assert [m.content for m in s.recall("zebra", strategy="keyword", touch=False).results] == \
+                       ["zebra rolled back"]  # FTS5 sees the transaction's own write
+                raise RuntimeError("roll back")
+        assert s._keyword_index._seq == seq  # the index never took in the rolled-back row
+        s.store("zebra kept", dedup=False)
+        assert [m.content for m in s.recall("zebra", strategy="keyword", touch=False).results] == ["zebra kept"]
+    finally:
+        s.close()
