@@ -25,7 +25,7 @@ than twice that many rows (a bulk import), or when the FTS index was rebuilt
 
 Cost: building reads every token instance once, on its own thread and connection
 (~1.6 s for 100k short notes, ~12 s for 100k chat turns with context columns) and holds
-8 bytes per (word, row) pair in memory. Queries whose words FTS5 would treat as phrases
+12 bytes per (word, row) pair in memory. Queries whose words FTS5 would treat as phrases
 ("don't" is two tokens) return ``None``; the caller then asks FTS5.
 """
 
@@ -41,13 +41,14 @@ import numpy as np
 
 K1 = 1.2  # FTS5's bm25 k1 (fts5_aux.c)
 B = 0.75  # FTS5's bm25 b
+TIE_DECIMALS = 9  # scores equal to this many decimals are ties, broken by row id (both paths)
 IDF_FLOOR = 1e-6  # FTS5 replaces a non-positive idf (word in over half the rows) with this
 REBUILD_SHARE = 0.05  # rebuild the base once this share of rows changed since it was built ...
 REBUILD_MIN_ROWS = 2000  # ... and at least this many
-# Postings take 8 bytes per (word, row) pair, so at most 8 bytes per token. A store with
-# more tokens than this (~200k chat turns with context columns, ~1M short notes; postings
-# ~200 MB, 400 MB at most) keeps FTS5 rather than hold that much in every warm process.
-MAX_TOKENS = 50_000_000
+# Postings take 12 bytes per (word, row) pair, so at most 12 bytes per token. A store with
+# more tokens than this (~170k chat turns with context columns, ~1M short notes; postings
+# ~250 MB, 480 MB at most) keeps FTS5 rather than hold that much in every warm process.
+MAX_TOKENS = 40_000_000
 TOKENIZER = "porter unicode61 remove_diacritics 2"  # must equal memories_fts's (schema.sql)
 COLUMNS = ("content", "tags", "date_terms", "context", "context_far")  # memories_fts's column order
 
@@ -73,7 +74,7 @@ class _Base:
     generation: str | None
     terms: dict[str, tuple[int, int]]  # stem -> [lo, hi) into docs / wtf
     docs: np.ndarray  # int32 row ids, grouped by term, ascending within a term
-    wtf: np.ndarray  # float32 column-weighted term frequency of the term in the row
+    wtf: np.ndarray  # float64 column-weighted term frequency (float32 rounding of 0.4 moved 6-decimal scores)
     lengths: np.ndarray  # float64 tokens per row (all columns), indexed by row id
     present: np.ndarray  # bool, indexed by row id: the row exists in memories_fts
     nrow: int
@@ -93,7 +94,7 @@ def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event,
     try:
         conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_instances "
                      "USING fts5vocab(main, memories_fts, instance)")
-        colw = np.zeros(8, dtype=np.float32)
+        colw = np.zeros(8, dtype=np.float64)
         colw[: len(weights)] = weights
         col_code = "CASE col " + " ".join(f"WHEN '{c}' THEN {i}" for i, c in enumerate(COLUMNS)) + " END"
         conn.execute("BEGIN")  # one read snapshot: the log position, sizes and tokens agree
@@ -135,7 +136,7 @@ def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event,
         return _Base(
             seq=seq, generation=generation, terms=terms,
             docs=np.concatenate(doc_parts) if doc_parts else np.zeros(0, dtype=np.int32),
-            wtf=np.concatenate(wtf_parts) if wtf_parts else np.zeros(0, dtype=np.float32),
+            wtf=np.concatenate(wtf_parts) if wtf_parts else np.zeros(0, dtype=np.float64),
             lengths=lengths, present=present, nrow=len(sizes), ntokens=float(lengths.sum()))
     finally:
         conn.close()
@@ -338,22 +339,28 @@ class KeywordIndex:
                 delta = self._delta_terms.get(stem)
                 if delta:
                     docs = np.concatenate([docs, np.fromiter(delta.keys(), dtype=np.int32, count=len(delta))])
-                    wtf = np.concatenate([wtf, np.fromiter(delta.values(), dtype=np.float32, count=len(delta))])
+                    wtf = np.concatenate([wtf, np.fromiter(delta.values(), dtype=np.float64, count=len(delta))])
                 n = len(docs)
                 if not n:
                     continue
                 idf = math.log((self._nrow - n + 0.5) / (n + 0.5))
                 idf = idf if idf > 0 else IDF_FLOOR
-                tf = wtf.astype(np.float64)
-                score[docs] += (idf * (K1 + 1)) * tf / (tf + norm[docs])
+                # FTS5's own order of operations (fts5Bm25Function), so doubles round alike
+                score[docs] += idf * (wtf * (K1 + 1)) / (wtf + norm[docs])
                 matched = True
             if not matched:
                 return []
             hit = np.flatnonzero(score)  # every matched row scores > 0 (idf is floored above 0)
+            # Ordered as MemoryStore._keyword orders FTS5's rows: by the score rounded to
+            # TIE_DECIMALS, then row id. Equal scores may differ in the last bit between the
+            # two (summation order), and templated text has hundreds of tied rows at the cut.
+            key = np.round(score[hit], TIE_DECIMALS)
             if len(hit) > k:
-                hit = hit[np.argpartition(-score[hit], k - 1)[:k]]
-            hit = hit[np.lexsort((hit, -score[hit]))]
-            return [(int(r), float(score[r])) for r in hit]
+                cut = -np.partition(-key, k - 1)[k - 1]
+                keep = key >= cut
+                hit, key = hit[keep], key[keep]
+            order = np.lexsort((hit, -key))[:k]
+            return [(int(r), float(score[r])) for r in hit[order]]
 
     def stats(self) -> dict[str, Any]:
         """Size and state, for ``bench/`` and diagnostics."""

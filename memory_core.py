@@ -103,6 +103,7 @@ PARALLEL_MIN_ROWS = 20_000
 # KEYWORD_INDEX_AFTER-th recall so one-shot CLI calls never pay for the build.
 # MEM_KEYWORD_INDEX=0 switches it off.
 KEYWORD_INDEX_AFTER = 2
+KEYWORD_TIE_DECIMALS = 9  # = keyword_index.TIE_DECIMALS (not imported: that module loads numpy)
 from decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)  # noqa: E402
 
 STOPWORDS = frozenset(
@@ -1262,7 +1263,10 @@ class MemoryStore:
             match = "{" + " ".join(cols) + "} : (" + match + ")"
         # Rank in FTS5 alone, then filter the few best by status: joining every match to
         # `memories` cost ~120 ms at 100k conversational rows; widen if filters drop too many.
-        sql = f"SELECT rowid, bm25(memories_fts, {w}) AS r FROM memories_fts WHERE memories_fts MATCH ? ORDER BY r LIMIT ?"
+        # Ties (scores equal to TIE_DECIMALS; common in templated text) go to the lower rowid,
+        # exactly as in the in-process index: which rows make the cut must not depend on the path.
+        sql = (f"SELECT rowid, bm25(memories_fts, {w}) AS r FROM memories_fts WHERE memories_fts MATCH ? "
+               f"ORDER BY round(r, {KEYWORD_TIE_DECIMALS}), rowid LIMIT ?")
         want = limit * 2
         while True:
             ranked = index.search(conn, words, want) if index is not None else None

@@ -40,12 +40,12 @@ def _assert_same(store: mc.MemoryStore, index: KeywordIndex, queries: list[str] 
         got = index.search(store.conn, words, 1000)
         assert got is not None, q
         ref = dict(_fts(store, words))
-        # every matching row (k is above the row count), each with FTS5's score, best first;
-        # rows whose scores tie to float precision may come in either order
+        # every matching row (k is above the row count), each with FTS5's score
         assert {r for r, _ in got} == set(ref), q
         for rid, score in got:
             assert score == pytest.approx(ref[rid], rel=1e-6), (q, rid)
-        assert all(a[1] >= b[1] for a, b in zip(got, got[1:])), q
+        d = mc.KEYWORD_TIE_DECIMALS  # best first; scores equal to d decimals are ties (by row id)
+        assert all((-round(a[1], d), a[0]) < (-round(b[1], d), b[0]) for a, b in zip(got, got[1:])), q
 
 
 def _fill(store: mc.MemoryStore, n_notes: int = 120, n_turns: int = 80, seed: int = 7) -> None:
@@ -247,3 +247,29 @@ def test_not_used_inside_an_open_transaction(db_path: Path, monkeypatch: pytest.
         assert [m.content for m in s.recall("zebra", strategy="keyword", touch=False).results] == ["zebra kept"]
     finally:
         s.close()
+
+
+def test_ties_at_the_cut_go_to_the_same_rows_on_both_paths(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import keyword_index
+
+    assert mc.KEYWORD_TIE_DECIMALS == keyword_index.TIE_DECIMALS
+    seed = mc.MemoryStore(db_path)
+    for i in range(300):  # templated text: 300 rows with the very same bm25 for "soup"
+        seed.store(f"tomato soup recipe card {i:03d}", dedup=False)
+    seed.close()
+    monkeypatch.setattr(mc, "PARALLEL_MIN_ROWS", 100)
+    plain = mc.MemoryStore(db_path, keyword_index=False)
+    warm = mc.MemoryStore(db_path, keyword_index=True)
+    try:
+        assert warm.warm_up()["ready"]
+        for strategy in ("keyword", "hybrid"):
+            a = plain.recall("soup", k=20, strategy=strategy, touch=False).results
+            b = warm.recall("soup", k=20, strategy=strategy, touch=False).results
+            assert [(m.id, m.score) for m in a] == [(m.id, m.score) for m in b]
+        # the keyword pool (200 rows asked for 100 kept) is cut inside the tie: lowest ids first
+        where, args = plain._filters_sql(None, None, None, None, None, False)
+        assert [i for i, _ in plain._keyword('"soup"', where, args, 100)] == list(range(1, 101))
+        assert [i for i, _ in warm._keyword('"soup"', where, args, 100, words=["soup"])] == list(range(1, 101))
+    finally:
+        warm.close()
+        plain.close()
