@@ -24,7 +24,7 @@ than twice that many rows (a bulk import), or when the FTS index was rebuilt
 (``keywords_generation`` in ``_mem_meta``), FTS5 serves until the new base is ready.
 
 Cost: building reads every token instance once, on its own thread and connection
-(~1.6 s for 100k short notes, ~12 s for 100k chat turns with context columns) and holds
+(~2.6 s for 100k short notes, ~10-12 s for 100k chat turns with context columns) and holds
 12 bytes per (word, row) pair in memory. Queries whose words FTS5 would treat as phrases
 ("don't" is two tokens) return ``None``; the caller then asks FTS5.
 """
