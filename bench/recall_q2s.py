@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 from recall_ablation import QueryCache  # noqa: E402
-from recall_signals import HEADER, loo_multi, row  # noqa: E402
+from recall_signals import HEADER, row  # noqa: E402
 
 import memory_core  # noqa: E402
 from memory_core import FTS_WEIGHTS, RecallConfig  # noqa: E402
@@ -102,6 +102,32 @@ class RewritingEmbedder:
         raise ValueError(mode)
 
 
+def loo_from(per: dict[str, list[dict]], title: str) -> None:
+    """LOO selection (on recall@5 and on recall@10) from per-question results of every grid point."""
+    sids = sorted({d["sample_id"] for d in next(iter(per.values()))})
+    metrics = ("recall@5", "recall@10", "mrr", "all@10")
+
+    def pooled(name: str, keep: list[str], metric: str) -> float:
+        vals = [d[metric] for d in per[name] if d["sample_id"] in keep]
+        return sum(vals) / len(vals)
+
+    for select in ("recall@5", "recall@10"):
+        folds = []
+        for held in sids:
+            best = max(per, key=lambda nm: pooled(nm, [s for s in sids if s != held], select))
+            n = sum(1 for d in per[best] if d["sample_id"] == held)
+            folds.append([held, best, *[pooled(best, [held], m) for m in metrics], n])
+        n = sum(f[-1] for f in folds)
+        est = [sum(f[i] * f[-1] for f in folds) / n for i in range(2, 2 + len(metrics))]
+        print(f"\n### {title}: leave-one-conversation-out selecting on {select}\n")
+        print(common.md_table(["held out", "chosen", "held-out r@5", "held-out r@10", "held-out MRR",
+                               "held-out all@10", "n"], folds))
+        first = next(iter(per))
+        print(f"\nLOO estimate: r@5 {est[0]:.4f}, r@10 {est[1]:.4f}, MRR {est[2]:.4f}, all@10 {est[3]:.4f} "
+              f"(first grid point '{first}': r@5 {pooled(first, sids, 'recall@5'):.4f}, "
+              f"r@10 {pooled(first, sids, 'recall@10'):.4f})")
+
+
 def fn_for(cfg: RecallConfig, strategy: str = "hybrid", **hook: Any) -> common.RecallFn:
     def fn(store, query: str, k: int) -> list[str]:
         HOOK.clear()
@@ -135,14 +161,15 @@ def main() -> None:
     base = RecallConfig()
 
     def table(grid: dict[str, common.RecallFn], title: str) -> None:
-        rows = []
+        rows, per = [], {}
         for name, fn in grid.items():
-            res = common.evaluate(stores, questions, fn)
+            res = common.evaluate(stores, questions, fn, per_question=True)
             common.log(f"  {name}: r@5 {res['overall']['recall@5']:.4f} r@10 {res['overall']['recall@10']:.4f}")
             rows.append(row(name, res))
+            per[name] = [d for d in res["questions"] if d["category"] in common.SCORED_CATEGORIES]
         print(f"\n## {title}\n")
         print(common.md_table(HEADER, rows))
-        loo_multi(stores, questions, grid, title)
+        loo_from(per, title)
 
     if "q2s" in only:
         grid = {"question": fn_for(base)}
