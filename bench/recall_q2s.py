@@ -139,6 +139,31 @@ def fn_for(cfg: RecallConfig, strategy: str = "hybrid", **hook: Any) -> common.R
     return fn
 
 
+def mmr_fn(cfg: RecallConfig, lam: float, table: str = "vec_memories", depth: int = 30) -> common.RecallFn:
+    """Hybrid recall, then maximal marginal relevance over its top ``depth``: each next result
+    maximises score − lam·(largest cosine with a result already taken)."""
+    import numpy as np
+
+    def fn(store, query: str, k: int) -> list[str]:
+        res = store.recall(query, k=max(k, depth), strategy="hybrid", touch=False, config=cfg).results
+        if not lam:
+            return [m.ref or "" for m in res[:k]]
+        vecs = store._vectors([m.id for m in res], table)
+        left = list(res)
+        taken: list[Any] = []
+        while left and len(taken) < k:
+            def gain(m):
+                v = vecs.get(m.id)
+                sim = max((float(v @ vecs[t.id]) for t in taken if t.id in vecs), default=0.0) if v is not None else 0.0
+                return (m.score or 0.0) - lam * max(sim, 0.0)
+            best = max(left, key=gain)
+            taken.append(best)
+            left.remove(best)
+        return [m.ref or "" for m in taken]
+
+    return fn
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("path", nargs="?", default=str(common.DEFAULT_LOCOMO))
@@ -179,6 +204,12 @@ def main() -> None:
             grid[f"mean a={a}"] = fn_for(base, mode="mean", alpha=a)
         grid["max"] = fn_for(base, mode="max")
         table(grid, "q2s: question vs statement vector")
+    if "mmr" in only:
+        grid = {"no mmr": mmr_fn(base, 0.0)}
+        for table_ in ("vec_memories", "vec_contexts"):
+            for lam in (0.05, 0.1, 0.2, 0.3):
+                grid[f"mmr {table_} lam={lam}"] = mmr_fn(base, lam, table_)
+        table(grid, "mmr: diversity over the top 30")
     if "fts" in only:
         grid = {}
         for ctx in (0.2, 0.3, 0.4, 0.5, 0.6):
