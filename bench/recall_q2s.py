@@ -6,12 +6,15 @@
    support group?" → "Caroline go to the support group"), instead of the question or
    together with it (mean of the two vectors, i.e. a weighted mean of the cosines, or
    the max of the two cosines per memory). General English rules, nothing dataset-specific.
-2. ``fts`` — a small grid over the bm25 weights of the context and context_far columns.
+2. ``reply`` — a turn that follows a question turn gets ``w_reply`` × that question's score
+   (above the candidates' lowest): ``RecallConfig.w_reply``.
+3. ``mmr`` — maximal marginal relevance over the hybrid top 30 (own or context vectors).
+4. ``fts`` — a small grid over the bm25 weights of the context and context_far columns.
 
 Every grid is scored per conversation once and selected by leave-one-conversation-out
 (on recall@5 and on recall@10, see ``recall_signals.loo_multi``).
 
-    python bench/recall_q2s.py --reuse /tmp/locomo-stores [--only q2s,fts] [--show 20]
+    python bench/recall_q2s.py --reuse /tmp/locomo-stores [--only q2s,reply,mmr,fts] [--show 20]
 """
 
 from __future__ import annotations
@@ -204,6 +207,9 @@ def main() -> None:
             grid[f"mean a={a}"] = fn_for(base, mode="mean", alpha=a)
         grid["max"] = fn_for(base, mode="max")
         table(grid, "q2s: question vs statement vector")
+    if "reply" in only:
+        grid = {f"w_reply={w}": fn_for(RecallConfig(w_reply=w)) for w in (0.0, 0.05, 0.1, 0.15, 0.2)}
+        table(grid, "reply prior")
     if "mmr" in only:
         grid = {"no mmr": mmr_fn(base, 0.0)}
         for table_ in ("vec_memories", "vec_contexts"):
