@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from memory_core import FTS_WEIGHTS, MemoryStore, NewMemory, RecallConfig
+from memory_core import FTS_WEIGHTS, W_REPLY, MemoryStore, NewMemory, RecallConfig
 
 NO_CONTEXT = replace(RecallConfig(), fts_weights=FTS_WEIGHTS[:3] + (0.0, 0.0), context_vectors=False)
 
@@ -181,3 +181,35 @@ def test_a_turn_is_scored_by_its_context_vector(store: MemoryStore) -> None:
                           config=replace(RecallConfig(), context_mix=None)).results
     assert [r.id for r in maxsim] == [stray, topical]  # max-similarity: both own vectors tie, the id decides
     assert maxsim[0].explain["cosine"] == maxsim[1].explain["cosine"]
+
+
+def test_the_reply_to_a_matching_question_is_lifted(store: MemoryStore) -> None:
+    ids = chat(store, [
+        ("Ana", "Which city would you suggest for our team trip next month?"),
+        ("Oscar", "Edinburgh, for sure. The castle and the old town are magical."),
+        ("Ana", "I painted the kitchen yesterday, it looks fresh now."),
+        ("Oscar", "The team bus into the city was late again this morning, so annoying."),
+        ("Ana", "My sister is visiting in June with her kids."),
+        ("Oscar", "We should cook paella together some evening soon."),
+    ])
+    question, reply, city_bus = ids[0], ids[1], ids[3]
+    query = "What city did Oscar suggest for the team trip?"
+    # context off, so only the reply prior links the answer to the question before it
+    assert NO_CONTEXT.w_reply == W_REPLY > 0
+    without = store.recall(query, k=6, touch=False, config=replace(NO_CONTEXT, w_reply=0.0)).results
+    with_reply = store.recall(query, k=6, touch=False, config=NO_CONTEXT, explain=True).results
+    assert [r.id for r in without][:3] == [question, city_bus, reply]
+    assert [r.id for r in with_reply][:2] == [question, reply]
+    assert "reply" in next(r for r in with_reply if r.id == reply).explain["priors"]
+    # a turn after a statement gets nothing, however well that statement matched
+    assert all("reply" not in r.explain["priors"] for r in with_reply if r.id != reply)
+
+
+def test_reply_prior_stays_inside_a_session(store: MemoryStore) -> None:
+    first = chat(store, [("Ana", "Which city would you suggest for our team trip next month?")])
+    later = chat(store, [("Oscar", "Edinburgh, for sure. The castle is magical.")],
+                 start=datetime(2024, 6, 1, 9, 0), first=1)
+    res = store.recall("What city did Oscar suggest for the team trip?", k=2, touch=False, config=NO_CONTEXT,
+                       explain=True).results
+    assert {r.id for r in res} == {first[0], later[0]}
+    assert all("reply" not in r.explain["priors"] for r in res)
