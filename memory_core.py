@@ -1606,12 +1606,13 @@ class MemoryStore:
         cfg: RecallConfig | None = None, query: str = "", people: dict[str, str] | None = None,
         phrase: dict[int, float] | None = None, k: int | None = None,
     ) -> list[Memory]:
-        """Score candidates: weighted normalised signals plus priors.
+        """Score candidates: weighted normalised signals plus priors, then the reply prior.
 
         With ``k``, only candidates that can still reach the top ``k`` get their priors
         computed (the per-memory regexes are most of the cost): they are visited by base
-        score, best first, and the walk stops once even the largest possible prior cannot
-        lift the next one to the k-th best score so far. The top ``k`` is exactly the same.
+        score, best first, each skipped when even the largest possible priors (and reply
+        bonus) cannot lift it to the k-th best score so far. The top ``k`` is exactly the
+        one of scoring every candidate (tested); the list returned holds the scored ones.
         """
         cfg = cfg or RecallConfig()
         phrase_top = max(phrase.values(), default=0.0) if phrase else 0.0
@@ -1625,33 +1626,31 @@ class MemoryStore:
 
         kn = minmax(kw)
         vn = minmax(vs)
-        when_q = bool(_WHEN_RE.search(query)) if strategy == "hybrid" else False
+        hybrid = strategy == "hybrid"
+        when_q = bool(_WHEN_RE.search(query)) if hybrid else False
         names = {n.lower() for n in (people or {}).values()} | set(people or {})
-        spans = timeparse.query_dates(query) if strategy == "hybrid" and cfg.w_date else []
+        spans = timeparse.query_dates(query) if hybrid and cfg.w_date else []
+        if strategy == "keyword":
+            bases = {mid: kn.get(mid, 0.0) for mid in rows}
+        elif strategy == "vector":
+            bases = {mid: vn.get(mid, 0.0) for mid in rows}
+        else:
+            bases = {mid: cfg.w_keyword * kn.get(mid, 0.0) + cfg.w_vector * vn.get(mid, 0.0) for mid in rows}
+        weights = (cfg.w_person, cfg.w_time, cfg.w_date, cfg.w_phrase, cfg.w_length, cfg.w_reply) if hybrid else ()
+        max_prior = W_STRENGTH + W_IMPORTANCE + sum(weights[:5])
+        # the bounds below need priors that only add (strength and importance are in 0..1)
+        prune = bool(k) and all(w >= 0 for w in weights)
+        before: dict[int, float] = {}  # score before the reply bonus, per scored memory
 
-        def base_of(mid: int) -> float:
-            if strategy == "keyword":
-                return kn.get(mid, 0.0)
-            if strategy == "vector":
-                return vn.get(mid, 0.0)
-            return cfg.w_keyword * kn.get(mid, 0.0) + cfg.w_vector * vn.get(mid, 0.0)
-
-        max_prior = W_STRENGTH + W_IMPORTANCE + (
-            max(0.0, cfg.w_person) + max(0.0, cfg.w_time) + max(0.0, cfg.w_date) + max(0.0, cfg.w_phrase)
-            + max(0.0, cfg.w_length) if strategy == "hybrid" else 0.0)
-        bases = {mid: base_of(mid) for mid in rows}
-        order = sorted(rows, key=lambda i: (-bases[i], i)) if k else list(rows)
-        best: list[float] = []  # min-heap of the k best final scores so far
-        out: list[Memory] = []
-        for mid in order:
-            base = bases[mid]
-            if k and len(best) >= k and base + max_prior + 1e-6 < best[0]:
-                break  # sorted by base: no later candidate can reach the top k either
+        def score(mid: int) -> float:
+            """Base + priors, rounded as returned; memoised (explain filled here)."""
+            got = before.get(mid)
+            if got is not None:
+                return got
             m = rows[mid]
-            k_s = kn.get(mid, 0.0)
-            v_s = vn.get(mid, 0.0)
+            base = bases[mid]
             priors: dict[str, float] = {}
-            if strategy == "hybrid":
+            if hybrid:
                 if names and cfg.w_person:
                     # A turn with an author is "theirs" only if they said it: in chats a name in
                     # the text is mostly an address to the listener ("Great news, Ana!"); an
@@ -1677,50 +1676,86 @@ class MemoryStore:
             priors["strength"] = W_STRENGTH * m.strength
             priors["importance"] = W_IMPORTANCE * m.importance
             prior = sum(priors.values())
-            m.score = round(base + prior, 6)
-            if k:
-                (heapq.heappush if len(best) < k else heapq.heappushpop)(best, m.score)
+            m.score = before[mid] = round(base + prior, 6)
             if explain:
                 m.explain = {
                     "keyword_bm25": round(kw[mid], 4) if mid in kw else None,
-                    "keyword_norm": round(k_s, 4),
+                    "keyword_norm": round(kn.get(mid, 0.0), 4),
                     "cosine": round(vs[mid], 4) if mid in vs else None,
-                    "vector_norm": round(v_s, 4),
+                    "vector_norm": round(vn.get(mid, 0.0), 4),
                     "weights": {"keyword": cfg.w_keyword, "vector": cfg.w_vector},
                     "priors": {key: round(v, 4) for key, v in priors.items()},
                     "prior": round(prior, 4),
                 }
-            out.append(m)
-        if strategy == "hybrid" and cfg.w_reply and out:
-            self._reply_prior(out, cfg.w_reply, explain)
-        return out
+            return m.score
+
+        # Reply prior: a turn right after a question turn (both candidates) gains
+        # w_reply · (the question's score − the lowest candidate score); see W_REPLY.
+        replies = self._replies(rows) if hybrid and cfg.w_reply else {}
+        lo = 0.0
+        if replies:
+            lo = math.inf
+            # the lowest score: scores are at least their base (priors only add), so walking up
+            # from the lowest base can stop once the next base is above the lowest score seen
+            for mid in sorted(rows, key=lambda i: (bases[i], i)) if prune else rows:
+                if prune and bases[mid] - 1e-6 > lo:
+                    break
+                lo = min(lo, score(mid))
+
+        def final(mid: int) -> float:
+            s = score(mid)
+            q = replies.get(mid)
+            bonus = cfg.w_reply * (score(q) - lo) if q is not None else 0.0
+            if not bonus:
+                return s
+            m = rows[mid]
+            m.score = round(s + bonus, 6)
+            if explain and m.explain is not None:
+                m.explain["priors"]["reply"] = round(bonus, 4)
+                m.explain["prior"] = round(m.explain["prior"] + bonus, 4)
+            return m.score
+
+        if not prune or k is None:
+            for mid in rows:
+                final(mid)
+            return list(rows.values())
+        top_base = max(bases.values(), default=0.0)
+        max_bonus = cfg.w_reply * (top_base + max_prior - lo) if replies else 0.0
+        best: list[float] = []  # min-heap of the k best final scores so far
+        done: list[int] = []
+        for mid in sorted(rows, key=lambda i: (-bases[i], i)):
+            bound = bases[mid] + max_prior
+            if len(best) >= k and bound + max_bonus + 1e-6 < best[0]:
+                break  # sorted by base: no later candidate can reach the top k either
+            q = replies.get(mid)
+            if q is not None:
+                q_upper = before[q] if q in before else bases[q] + max_prior
+                bound += cfg.w_reply * (q_upper - lo)
+            if len(best) >= k and bound + 1e-6 < best[0]:
+                continue  # cannot reach the top k (the k-th best only rises)
+            f = final(mid)
+            (heapq.heappush if len(best) < k else heapq.heappushpop)(best, f)
+            done.append(mid)
+        return [rows[mid] for mid in done]
 
     @staticmethod
-    def _reply_prior(scored: list[Memory], weight: float, explain: bool) -> None:
-        """Add ``weight`` · (score of the question turn just before − lowest score) to replies.
+    def _replies(rows: dict[int, Memory]) -> dict[int, int]:
+        """Candidates that reply to a candidate question: reply id -> question id.
 
-        Only among the candidates: the turn before must be a candidate too (same thread,
-        previous position, at most CONTEXT_MAX_GAP_HOURS earlier) and ask something ("?").
-        Computed from the scores before any reply bonus.
+        The question is the turn just before (same thread, previous position, at most
+        CONTEXT_MAX_GAP_HOURS earlier) and asks something ("?" in its own text).
         """
-        lo = min(m.score or 0.0 for m in scored)
-        by_pos = {(m.thread, m.position): m for m in scored if m.thread is not None and m.position is not None}
-        bonus: dict[int, float] = {}
-        for m in scored:
+        by_pos = {(m.thread, m.position): m for m in rows.values() if m.thread is not None and m.position is not None}
+        out: dict[int, int] = {}
+        for m in rows.values():
             prev = by_pos.get((m.thread, m.position - 1)) if m.thread is not None and m.position is not None else None
             if prev is None or "?" not in bare_text(prev.content, prev.author):
                 continue
             t0, t1 = from_iso(prev.event_at), from_iso(m.event_at)
             if t0 is not None and t1 is not None and abs((t1 - t0).total_seconds()) > CONTEXT_MAX_GAP_HOURS * 3600:
                 continue
-            bonus[m.id] = weight * ((prev.score or 0.0) - lo)
-        for m in scored:
-            b = bonus.get(m.id)
-            if b:
-                m.score = round((m.score or 0.0) + b, 6)
-                if explain and m.explain is not None:
-                    m.explain["priors"]["reply"] = round(b, 4)
-                    m.explain["prior"] = round(m.explain["prior"] + b, 4)
+            out[m.id] = prev.id
+        return out
 
     # ---------------------------------------------------------------- maintenance
 

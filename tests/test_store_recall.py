@@ -290,18 +290,33 @@ def test_cosines_by_id_agree_between_sqlite_vec_and_the_matrix(store: MemoryStor
     assert all(abs(small[i] - big[i]) < 1e-6 for i in ids)
 
 
-def test_pruned_fusion_gives_the_same_top_k(store: MemoryStore) -> None:
-    """_fuse skips the priors of candidates that cannot reach the top k: same results as scoring all."""
+def test_pruned_fusion_gives_the_same_top_k(store: MemoryStore, monkeypatch) -> None:
+    """_fuse skips the priors of candidates that cannot reach the top k: the top k of scoring all."""
     import random
 
     rng = random.Random(5)
     words = "ana ben lisbon trip garden tomato parser crash monday yesterday 2023 meeting budget guitar".split()
-    for _ in range(150):
+    for i in range(150):
         text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 25)))
-        store.store(text, "episodic", author=rng.choice(["Ana", "Ben", None]), importance=rng.random(), dedup=False)
-    for q in ("When did Ana go to Lisbon?", "parser crash", "Ben guitar meeting", "tomato garden yesterday"):
-        for strategy in ("hybrid", "keyword", "vector"):
-            few = store.recall(q, k=3, strategy=strategy, touch=False).results
-            many = store.recall(q, k=30, strategy=strategy, touch=False).results  # same pool (max(POOL, 3k))
-            assert [(m.id, m.score) for m in few] == [(m.id, m.score) for m in many[:3]], (q, strategy)
-            assert len(many) == 30
+        if i % 3 == 0:  # a chat with questions and their replies: the reply prior is in play
+            text = text.capitalize() + ("?" if i % 2 else ".")
+            store.store(text, "episodic", author=["Ana", "Ben"][i % 2], thread="chat", position=i // 3, dedup=False)
+        else:
+            store.store(text, "episodic", author=rng.choice(["Ana", "Ben", None]), importance=rng.random(),
+                        dedup=False)
+    queries = ("When did Ana go to Lisbon?", "parser crash", "Ben guitar meeting", "tomato garden yesterday",
+               "What did Ben say about the budget?")
+    from memory_core import RecallConfig
+
+    configs = {"default": RecallConfig(), "big reply bonus": RecallConfig(w_reply=0.9)}
+    pruned = {(q, s, k, c): [(m.id, m.score) for m in store.recall(q, k=k, strategy=s, touch=False,
+                                                                   config=configs[c]).results]
+              for q in queries for s in ("hybrid", "keyword", "vector") for k in (3, 10) for c in configs}
+    original = MemoryStore._fuse
+    monkeypatch.setattr(MemoryStore, "_fuse", lambda self, *a, k=None, **kw: original(self, *a, **kw))  # score all
+    replies = 0
+    for (q, s, k, c), got in pruned.items():
+        res = store.recall(q, k=k, strategy=s, touch=False, explain=True, config=configs[c]).results
+        assert got == [(m.id, m.score) for m in res], (q, s, k, c)
+        replies += sum(1 for m in res if m.explain and "reply" in m.explain["priors"])
+    assert replies > 0  # the comparison covered reply bonuses
