@@ -145,7 +145,6 @@ def fn_for(cfg: RecallConfig, strategy: str = "hybrid", **hook: Any) -> common.R
 def mmr_fn(cfg: RecallConfig, lam: float, table: str = "vec_memories", depth: int = 30) -> common.RecallFn:
     """Hybrid recall, then maximal marginal relevance over its top ``depth``: each next result
     maximises score − lam·(largest cosine with a result already taken)."""
-    import numpy as np
 
     def fn(store, query: str, k: int) -> list[str]:
         res = store.recall(query, k=max(k, depth), strategy="hybrid", touch=False, config=cfg).results
