@@ -83,8 +83,10 @@ def main() -> None:
         "- person prior and name dropping": (replace(full, w_person=0.0, drop_person_terms=False), "hybrid"),
         "- time prior": (replace(full, w_time=0.0), "hybrid"),
         "- length prior": (replace(full, w_length=0.0), "hybrid"),
+        "- reply prior": (replace(full, w_reply=0.0), "hybrid"),
         "none (plain normalised fusion)": (replace(full, fts_weights=no_ctx_kw, context_vectors=False, w_person=0.0,
-                                                   drop_person_terms=False, w_time=0.0, w_length=0.0), "hybrid"),
+                                                   drop_person_terms=False, w_time=0.0, w_length=0.0, w_reply=0.0),
+                                           "hybrid"),
     }
     rows = []
     for name, (cfg, strategy) in variants.items():
