@@ -95,6 +95,10 @@ W_REPLY = 0.15
 # and its 1-bit coarse scan was slower still at the k we need and lost 1.9% recall@10
 # at 8x oversampling on real vectors: measured in bench/latency.py).
 MATRIX_MIN_ROWS = 20_000
+# The matrix is loaded from a process's MATRIX_AFTER-th vector operation on such a store
+# (recall, near-duplicate check), or by warm_up(): loading 100k vectors takes ~1.7 s, while
+# a one-shot CLI call is served by sqlite-vec's scan in ~0.1-0.3 s.
+MATRIX_AFTER = 2
 # The matrix ranks by a 1-bit-per-dimension Hamming scan first, then re-ranks this many
 # rows exactly: max(COARSE_MIN, COARSE_FACTOR * k). Measured on real MiniLM vectors in
 # bench/latency.py (recall@k loss vs exact kNN); below COARSE_MIN_ROWS the scan is exact.
@@ -626,8 +630,8 @@ class VectorMatrix:
     Loss against exact kNN is measured in ``bench/latency.py`` on real vectors. Tables
     smaller than ``COARSE_MIN_ROWS`` are scanned exactly.
 
-    Loaded on first use; afterwards only vectors of memories newer than the last load
-    are read (ids only grow). Vectors rewritten in place (``reindex``, ``doctor --fix``)
+    Loaded from a process's MATRIX_AFTER-th vector operation (or by ``warm_up``);
+    afterwards only vectors of memories newer than the last load are read (ids only grow). Vectors rewritten in place (``reindex``, ``doctor --fix``)
     bump ``vectors_generation`` in ``_mem_meta``, which forces a full reload. Rows of
     forgotten or deleted memories may linger here; recall filters by status anyway.
     Context vectors of older turns that gained neighbours since the load stay as they
@@ -766,6 +770,8 @@ class MemoryStore:
         self._keyword_index_wanted = keyword_index
         self._keyword_index: Any = None  # keyword_index.KeywordIndex, once started
         self._recalls_at_scale = 0
+        self._vector_ops = 0  # vector operations on a store of MATRIX_MIN_ROWS or more (see MATRIX_AFTER)
+        self._warm = False  # warm_up() was called: load everything now
 
     def close(self) -> None:
         """Close the connection (and the keyword thread's, if one was opened)."""
@@ -821,6 +827,7 @@ class MemoryStore:
         """
         if self._vector_count() < PARALLEL_MIN_ROWS or self.path == Path(":memory:"):
             return {"ready": False, "reason": "small store: FTS5 and sqlite-vec serve directly"}
+        self._warm = True
         for table in ("vec_memories", "vec_contexts"):
             self._matrix(table)
         self._maybe_start_keyword_index(now=True)
@@ -1075,6 +1082,7 @@ class MemoryStore:
                     self._reinforce(int(row[0]), now)
                     return StoreResult(int(row[0]), True, "identical", self._degraded_tag())
                 if vec is not None and not conversational:
+                    self._vector_op()
                     near = self._nearest(vec, 5)
                     for mid, sim in near:
                         r = self.conn.execute(
@@ -1379,6 +1387,17 @@ class MemoryStore:
         row = self.conn.execute("SELECT max(id) FROM memories").fetchone()
         return int(row[0] or 0)
 
+    def _vector_op(self) -> None:
+        """Count one vector operation (a recall, a near-duplicate check) for MATRIX_AFTER."""
+        if self._vector_count() >= MATRIX_MIN_ROWS:
+            self._vector_ops += 1
+
+    def _use_matrix(self, table: str) -> bool:
+        """Whether kNN and cosines on ``table`` go to the in-process matrix (else sqlite-vec)."""
+        if self._vector_count() < MATRIX_MIN_ROWS:
+            return False
+        return self._warm or table in self._matrices or self._vector_ops >= MATRIX_AFTER
+
     def _matrix(self, table: str) -> VectorMatrix:
         mat = self._matrices.get(table)
         if mat is None:
@@ -1389,7 +1408,7 @@ class MemoryStore:
     def _knn(self, table: str, vec: np.ndarray, k: int) -> list[tuple[int, float]]:
         """(memory id, cosine) of the k nearest rows of a vector table, any status, exact."""
         k = max(1, k)
-        if self._vector_count() >= MATRIX_MIN_ROWS:
+        if self._use_matrix(table):
             return self._matrix(table).search(vec, k)
         rows = self.conn.execute(
             f"SELECT memory_id, distance FROM {table} WHERE embedding MATCH ? AND k = ?", (_vec_blob(vec), min(k, 4096))
@@ -1414,7 +1433,7 @@ class MemoryStore:
         """Cosine of ``vec`` with the stored vectors of ``ids`` (those that have one)."""
         import numpy as np
 
-        if self._vector_count() >= MATRIX_MIN_ROWS:  # at scale the vectors are in memory already
+        if self._use_matrix(table):  # at scale, in a warm process, the vectors are in memory already
             return self._matrix(table).cosines(vec, ids)
         vecs = self._vectors(ids, table)
         if not vecs:
@@ -1516,6 +1535,7 @@ class MemoryStore:
         vs: dict[int, float] = {}
         qvec = None
         if strategy in ("hybrid", "vector"):
+            self._vector_op()
             vecs = self._embed_or_none([query])
             if vecs is None:
                 degraded = "no-vectors"
@@ -1531,7 +1551,7 @@ class MemoryStore:
                 want = max(VEC_POOL, pool * 2)
                 ctx_future = None
                 if cfg.context_vectors and kw_future is None and self.path != Path(":memory:") \
-                        and self._vector_count() >= max(PARALLEL_MIN_ROWS, MATRIX_MIN_ROWS):
+                        and self._vector_count() >= PARALLEL_MIN_ROWS and self._use_matrix("vec_contexts"):
                     # the worker thread is idle (FTS5 is not running on it): it scans the context
                     # vectors (synced here, on this thread's connection) while this thread scans the
                     # memories' ones; numpy releases the GIL: p95 -1.1 ms over 8 alternating runs

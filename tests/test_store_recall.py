@@ -204,7 +204,9 @@ def test_matrix_knn_matches_sqlite_vec_and_stays_fresh(store: MemoryStore, monke
     q = store.embedder.embed(["topic 3 colour 2"])[0]
     exact = dict(store._nearest(q, 60))  # sqlite-vec scan (small store); every row, so ties cannot differ
     monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 0)
+    monkeypatch.setattr(memory_core, "MATRIX_AFTER", 0)  # the matrix from the first operation on
     fast = dict(store._nearest(q, 60))
+    assert "vec_memories" in store._matrices
     assert fast.keys() == exact.keys()
     assert np.allclose([fast[i] for i in exact], list(exact.values()), atol=1e-5)
     new = store.store("topic 3 colour 2 exactly", "semantic").id  # incremental load picks it up
@@ -285,7 +287,9 @@ def test_cosines_by_id_agree_between_sqlite_vec_and_the_matrix(store: MemoryStor
     q = store.embedder.embed(["topic 1"])[0]
     small = store._cosines(q, ids + [999])
     monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 0)
+    monkeypatch.setattr(memory_core, "MATRIX_AFTER", 0)
     big = store._cosines(q, ids + [999])
+    assert "vec_memories" in store._matrices
     assert small.keys() == big.keys() == set(ids)
     assert all(abs(small[i] - big[i]) < 1e-6 for i in ids)
 
@@ -320,3 +324,15 @@ def test_pruned_fusion_gives_the_same_top_k(store: MemoryStore, monkeypatch) -> 
         assert got == [(m.id, m.score) for m in res], (q, s, k, c)
         replies += sum(1 for m in res if m.explain and "reply" in m.explain["priors"])
     assert replies > 0  # the comparison covered reply bonuses
+
+
+def test_a_one_shot_process_never_loads_the_matrix(store: MemoryStore, monkeypatch) -> None:
+    """The first vector operation at scale is served by sqlite-vec; the matrix comes from the second on."""
+    for i in range(40):
+        store.store(f"note {i} about topic {i % 7}", "semantic")
+    monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 30)
+    first = store.recall("topic 3", k=5, touch=False)
+    assert store._matrices == {}  # a CLI call: no 150 MB load for one query
+    second = store.recall("topic 3", k=5, touch=False)
+    assert set(store._matrices) == {"vec_memories", "vec_contexts"}
+    assert [(m.id, m.score) for m in first.results] == [(m.id, m.score) for m in second.results]
