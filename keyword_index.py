@@ -39,9 +39,12 @@ from typing import Any
 
 import numpy as np
 
+from memory_core import FTS_COLUMNS as COLUMNS
+from memory_core import FTS_TOKENIZER, connect, fts_tokens, select_in
+from memory_core import KEYWORD_TIE_DECIMALS as TIE_DECIMALS  # ties broken by row id, as on the FTS5 path
+
 K1 = 1.2  # FTS5's bm25 k1 (fts5_aux.c)
 B = 0.75  # FTS5's bm25 b
-TIE_DECIMALS = 9  # scores equal to this many decimals are ties, broken by row id (both paths)
 IDF_FLOOR = 1e-6  # FTS5 replaces a non-positive idf (word in over half the rows) with this
 REBUILD_SHARE = 0.05  # rebuild the base once this share of rows changed since it was built ...
 REBUILD_MIN_ROWS = 2000  # ... and at least this many
@@ -49,8 +52,6 @@ REBUILD_MIN_ROWS = 2000  # ... and at least this many
 # more tokens than this (~170k chat turns with context columns, ~1M short notes; postings
 # ~250 MB, 480 MB at most) keeps FTS5 rather than hold that much in every warm process.
 MAX_TOKENS = 40_000_000
-TOKENIZER = "porter unicode61 remove_diacritics 2"  # must equal memories_fts's (schema.sql)
-COLUMNS = ("content", "tags", "date_terms", "context", "context_far")  # memories_fts's column order
 
 
 def _row_length(blob: bytes) -> int:
@@ -88,8 +89,6 @@ class IndexTooLarge(Exception):
 def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event,
                 max_tokens: int = MAX_TOKENS) -> _Base | None:
     """Read FTS5's tokens into a :class:`_Base` (None if cancelled). Runs on its own connection."""
-    from memory_core import connect
-
     conn = connect(path)
     try:
         conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_instances "
@@ -263,8 +262,6 @@ class KeywordIndex:
 
     def _apply(self, conn: Any, ids: set[int]) -> None:
         """Re-read the indexed text of ``ids`` and replace their postings by a delta."""
-        from memory_core import select_in
-
         self._grow(max(ids) + 1)
         for rid in ids:
             for term in self._delta_docs.pop(rid, {}):
@@ -277,7 +274,7 @@ class KeywordIndex:
             if self._base is not None and rid < len(self._base.lengths):
                 self._stale[rid] = self._any_stale = True
         conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_scratch USING fts5({', '.join(COLUMNS)}, "
-                     f"tokenize='{TOKENIZER}')")
+                     f"tokenize='{FTS_TOKENIZER}')")
         conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_scratch_inst USING fts5vocab(temp, kw_scratch, instance)")
         conn.execute("DELETE FROM temp.kw_scratch")
         cols = ", ".join(COLUMNS)
@@ -299,18 +296,10 @@ class KeywordIndex:
     # ------------------------------------------------------------------ searching
 
     def _stem(self, conn: Any, words: Sequence[str]) -> list[tuple[str, ...]]:
-        """Each word as FTS5 tokenizes it (a scratch table with the same tokenizer); cached."""
+        """Each word as FTS5 tokenizes it (``memory_core.fts_tokens``), cached per process."""
         todo = [w for w in dict.fromkeys(words) if w not in self._stems]
         if todo:
-            conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_stemmer USING fts5(t, tokenize='{TOKENIZER}')")
-            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_stemmer_inst USING fts5vocab(temp, kw_stemmer, instance)")
-            conn.executemany("INSERT INTO temp.kw_stemmer(rowid, t) VALUES (?, ?)", list(enumerate(todo)))
-            found: dict[int, list[tuple[int, str]]] = {}
-            for term, doc, offset in conn.execute("SELECT term, doc, offset FROM temp.kw_stemmer_inst"):
-                found.setdefault(int(doc), []).append((int(offset), term))
-            conn.execute("DELETE FROM temp.kw_stemmer")
-            for i, w in enumerate(todo):
-                self._stems[w] = tuple(t for _, t in sorted(found.get(i, [])))
+            self._stems.update(zip(todo, fts_tokens(conn, todo)))
         return [self._stems[w] for w in words]
 
     def search(self, conn: Any, words: Sequence[str], k: int) -> list[tuple[int, float]] | None:

@@ -95,10 +95,11 @@ W_REPLY = 0.15
 # and its 1-bit coarse scan was slower still at the k we need and lost 1.9% recall@10
 # at 8x oversampling on real vectors: measured in bench/latency.py).
 MATRIX_MIN_ROWS = 20_000
-# The matrix is loaded from a process's MATRIX_AFTER-th vector operation on such a store
-# (recall, near-duplicate check), or by warm_up(): loading 100k vectors takes ~1.7 s, while
-# a one-shot CLI call is served by sqlite-vec's scan in ~0.1-0.3 s.
-MATRIX_AFTER = 2
+# A process is "warm" (long-lived: an agent's server, a library user) from its WARM_AFTER-th
+# operation on a store this large (a recall, a near-duplicate check), or after warm_up().
+# Only warm processes load the vector matrices (~1.7 s for 100k vectors, while a one-shot
+# CLI call is served by sqlite-vec's scan in ~0.1-0.3 s) and build the keyword index.
+WARM_AFTER = 2
 # The matrix ranks by a 1-bit-per-dimension Hamming scan first, then re-ranks this many
 # rows exactly: max(COARSE_MIN, COARSE_FACTOR * k). Measured on real MiniLM vectors in
 # bench/latency.py (recall@k loss vs exact kNN); below COARSE_MIN_ROWS the scan is exact.
@@ -108,12 +109,12 @@ COARSE_MIN_ROWS = 20_000
 # From this many memories on, hybrid recall runs the keyword search on a worker thread
 # (own read connection) while the query is embedded and the vectors scanned.
 PARALLEL_MIN_ROWS = 20_000
-# At that scale a long-lived process also builds an in-process copy of the keyword index
-# (keyword_index.py: FTS5's exact bm25 at 2-4 ms instead of 15-130 ms), starting on its
-# KEYWORD_INDEX_AFTER-th recall so one-shot CLI calls never pay for the build.
-# MEM_KEYWORD_INDEX=0 switches it off.
-KEYWORD_INDEX_AFTER = 2
-KEYWORD_TIE_DECIMALS = 9  # = keyword_index.TIE_DECIMALS (not imported: that module loads numpy)
+# At that scale a warm process (WARM_AFTER) also builds an in-process copy of the keyword
+# index in the background (keyword_index.py: FTS5's exact bm25 at 2-4 ms instead of 15-130
+# ms), so one-shot CLI calls never pay for the build. MEM_KEYWORD_INDEX=0 switches it off.
+# Keyword scores equal to this many decimals are ties, broken by row id, on both keyword
+# paths (FTS5 and keyword_index.py), so the same rows make the candidate cut.
+KEYWORD_TIE_DECIMALS = 9
 from decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)  # noqa: E402
 
 STOPWORDS = frozenset(
@@ -406,6 +407,22 @@ def fts_query(text: str) -> str | None:
     return " OR ".join(quote_fts(t) for t in terms)
 
 
+FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"  # memories_fts's tokenizer (schema.sql)
+
+
+def fts_tokens(conn: Any, words: list[str]) -> list[tuple[str, ...]]:
+    """Each word as ``memories_fts`` indexes it (split and stemmed by FTS5 itself, through a
+    scratch table with the same tokenizer): "running" -> ("run",), "e-mail" -> ("e", "mail")."""
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_stemmer USING fts5(t, tokenize='{FTS_TOKENIZER}')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_stems USING fts5vocab(temp, mem_stemmer, instance)")
+    conn.executemany("INSERT INTO temp.mem_stemmer(rowid, t) VALUES (?, ?)", list(enumerate(words)))
+    found: dict[int, list[tuple[int, str]]] = {}
+    for term, doc, offset in conn.execute("SELECT term, doc, offset FROM temp.mem_stems"):
+        found.setdefault(int(doc), []).append((int(offset), term))
+    conn.execute("DELETE FROM temp.mem_stemmer")
+    return [tuple(t for _, t in sorted(found.get(i, []))) for i in range(len(words))]
+
+
 IN_CHUNK = 500  # ids per "IN (...)" query: well under SQLite's bound-parameter limit
 
 
@@ -630,9 +647,9 @@ class VectorMatrix:
     Loss against exact kNN is measured in ``bench/latency.py`` on real vectors. Tables
     smaller than ``COARSE_MIN_ROWS`` are scanned exactly.
 
-    Loaded from a process's MATRIX_AFTER-th vector operation (or by ``warm_up``);
-    afterwards only vectors of memories newer than the last load are read (ids only grow). Vectors rewritten in place (``reindex``, ``doctor --fix``)
-    bump ``vectors_generation`` in ``_mem_meta``, which forces a full reload. Rows of
+    Loaded once the process is warm (``WARM_AFTER``, ``warm_up``); afterwards only vectors
+    of memories newer than the last load are read (ids only grow). Vectors rewritten in
+    place (``reindex``, ``doctor --fix``) bump ``vectors_generation`` in ``_mem_meta``, which forces a full reload. Rows of
     forgotten or deleted memories may linger here; recall filters by status anyway.
     Context vectors of older turns that gained neighbours since the load stay as they
     were until the next full reload (a slightly shorter context, never a wrong one).
@@ -769,9 +786,8 @@ class MemoryStore:
             keyword_index = os.environ.get("MEM_KEYWORD_INDEX", "1").strip().lower() not in ("0", "no", "off", "false")
         self._keyword_index_wanted = keyword_index
         self._keyword_index: Any = None  # keyword_index.KeywordIndex, once started
-        self._recalls_at_scale = 0
-        self._vector_ops = 0  # vector operations on a store of MATRIX_MIN_ROWS or more (see MATRIX_AFTER)
-        self._warm = False  # warm_up() was called: load everything now
+        self._scale_ops = 0  # operations on a large store so far (see WARM_AFTER)
+        self._warm = False  # warm_up() was called
 
     def close(self) -> None:
         """Close the connection (and the keyword thread's, if one was opened)."""
@@ -803,17 +819,25 @@ class MemoryStore:
         pool, conn = self._worker()
         return pool.submit(self._keyword, *args, conn=conn, **kwargs)
 
-    def _maybe_start_keyword_index(self, now: bool = False) -> None:
-        """Start building the in-process keyword index on the KEYWORD_INDEX_AFTER-th recall at scale.
+    def _scale_op(self) -> None:
+        """Count one operation on a large store (a recall, a near-duplicate check) toward WARM_AFTER."""
+        if self._vector_count() >= min(MATRIX_MIN_ROWS, PARALLEL_MIN_ROWS):
+            self._scale_ops += 1
+
+    @property
+    def _is_warm(self) -> bool:
+        """A long-lived process: worth loading matrices and building the keyword index."""
+        return self._warm or self._scale_ops >= WARM_AFTER
+
+    def _maybe_start_keyword_index(self) -> None:
+        """Start building the in-process keyword index once the process is warm.
 
         A one-shot CLI recall never pays for it (it would exit before the build is done);
-        a long-lived process (an agent's server, a library user) gets it from its second
-        recall on, FTS5 answering until the build is ready.
+        FTS5 answers until the build is ready.
         """
         if not self._keyword_index_wanted or self._keyword_index is not None:
             return
-        self._recalls_at_scale += 1
-        if now or self._recalls_at_scale >= KEYWORD_INDEX_AFTER:
+        if self._is_warm:
             from keyword_index import KeywordIndex
 
             self._keyword_index = KeywordIndex(self.path, FTS_WEIGHTS)
@@ -830,7 +854,7 @@ class MemoryStore:
         self._warm = True
         for table in ("vec_memories", "vec_contexts"):
             self._matrix(table)
-        self._maybe_start_keyword_index(now=True)
+        self._maybe_start_keyword_index()
         index = self._keyword_index
         if index is None:
             return {"ready": False, "reason": "keyword index switched off (MEM_KEYWORD_INDEX=0)"}
@@ -1082,7 +1106,7 @@ class MemoryStore:
                     self._reinforce(int(row[0]), now)
                     return StoreResult(int(row[0]), True, "identical", self._degraded_tag())
                 if vec is not None and not conversational:
-                    self._vector_op()
+                    self._scale_op()
                     near = self._nearest(vec, 5)
                     for mid, sim in near:
                         r = self.conn.execute(
@@ -1311,22 +1335,15 @@ class MemoryStore:
             c = self.conn
             c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_row USING fts5vocab(main, memories_fts, row)")
             c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_col USING fts5vocab(main, memories_fts, col)")
-            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_stemmer USING fts5(t, tokenize='porter unicode61 remove_diacritics 2')")
-            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_stems USING fts5vocab(temp, mem_stemmer, instance)")
             n = int(c.execute("SELECT count(*) FROM memories WHERE status = 'active'").fetchone()[0])
             self._df_cache = (now, n, {})
         _, n, cache = self._df_cache
         todo = [t for t in terms if (t, column) not in cache]
         if todo:
             c = self.conn
-            c.executemany("INSERT INTO temp.mem_stemmer(rowid, t) VALUES (?, ?)", list(enumerate(todo)))
-            stems: dict[int, list[str]] = {}
-            for term, doc in c.execute("SELECT term, doc FROM temp.mem_stems"):
-                stems.setdefault(int(doc), []).append(term)
-            c.execute("DELETE FROM temp.mem_stemmer")
-            for i, t in enumerate(todo):
+            for t, stems in zip(todo, fts_tokens(c, todo)):
                 counts = []
-                for stem in stems.get(i, []):
+                for stem in stems:
                     if column is None:
                         row = c.execute("SELECT doc FROM temp.mem_vocab_row WHERE term = ?", (stem,)).fetchone()
                     else:
@@ -1387,16 +1404,11 @@ class MemoryStore:
         row = self.conn.execute("SELECT max(id) FROM memories").fetchone()
         return int(row[0] or 0)
 
-    def _vector_op(self) -> None:
-        """Count one vector operation (a recall, a near-duplicate check) for MATRIX_AFTER."""
-        if self._vector_count() >= MATRIX_MIN_ROWS:
-            self._vector_ops += 1
-
     def _use_matrix(self, table: str) -> bool:
         """Whether kNN and cosines on ``table`` go to the in-process matrix (else sqlite-vec)."""
         if self._vector_count() < MATRIX_MIN_ROWS:
             return False
-        return self._warm or table in self._matrices or self._vector_ops >= MATRIX_AFTER
+        return self._is_warm or table in self._matrices
 
     def _matrix(self, table: str) -> VectorMatrix:
         mat = self._matrices.get(table)
@@ -1491,6 +1503,7 @@ class MemoryStore:
         degraded = None
         pool = max(POOL, k * 3)
         people = self.people_in(query) if strategy == "hybrid" else {}
+        self._scale_op()
 
         kw: dict[int, float] = {}
         kw_future = None
@@ -1513,7 +1526,6 @@ class MemoryStore:
                     pruned = [t for t in terms if t not in kept]
                     terms = kept
                 match = " OR ".join(quote_fts(t) for t in terms) if terms else fts_query(query)
-            # not inside an open transaction: the worker's connection would not see its writes
             words = terms if terms and not raw else None
             at_scale = self._vector_count() >= PARALLEL_MIN_ROWS and self.path != Path(":memory:")
             if at_scale:
@@ -1535,7 +1547,6 @@ class MemoryStore:
         vs: dict[int, float] = {}
         qvec = None
         if strategy in ("hybrid", "vector"):
-            self._vector_op()
             vecs = self._embed_or_none([query])
             if vecs is None:
                 degraded = "no-vectors"

@@ -204,7 +204,7 @@ def test_matrix_knn_matches_sqlite_vec_and_stays_fresh(store: MemoryStore, monke
     q = store.embedder.embed(["topic 3 colour 2"])[0]
     exact = dict(store._nearest(q, 60))  # sqlite-vec scan (small store); every row, so ties cannot differ
     monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 0)
-    monkeypatch.setattr(memory_core, "MATRIX_AFTER", 0)  # the matrix from the first operation on
+    monkeypatch.setattr(memory_core, "WARM_AFTER", 0)  # the matrix from the first operation on
     fast = dict(store._nearest(q, 60))
     assert "vec_memories" in store._matrices
     assert fast.keys() == exact.keys()
@@ -287,7 +287,7 @@ def test_cosines_by_id_agree_between_sqlite_vec_and_the_matrix(store: MemoryStor
     q = store.embedder.embed(["topic 1"])[0]
     small = store._cosines(q, ids + [999])
     monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 0)
-    monkeypatch.setattr(memory_core, "MATRIX_AFTER", 0)
+    monkeypatch.setattr(memory_core, "WARM_AFTER", 0)
     big = store._cosines(q, ids + [999])
     assert "vec_memories" in store._matrices
     assert small.keys() == big.keys() == set(ids)
