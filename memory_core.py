@@ -334,11 +334,20 @@ def _m003_keyword_log(conn: Any) -> None:
         conn.execute(stmt)
 
 
+def _m004_status_log(conn: Any) -> None:
+    # the log an in-process LiveSet catches up from (liveset.py: schema and why)
+    from liveset import SCHEMA
+
+    for stmt in SCHEMA:
+        conn.execute(stmt)
+
+
 # Ordered, named, never edited once released; each runs in its own transaction.
 MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m001_initial", _m001_initial),
     ("m002_sharing", _m002_sharing),
     ("m003_keyword_log", _m003_keyword_log),
+    ("m004_status_log", _m004_status_log),
 ]
 
 
@@ -788,6 +797,8 @@ class MemoryStore:
         self._keyword_index: Any = None  # keyword_index.KeywordIndex, once started
         self._scale_ops = 0  # operations on a large store so far (see WARM_AFTER)
         self._warm = False  # warm_up() was called
+        self._live: Any = None  # liveset.LiveSet, in a warm process at scale
+        self._live_where = self._filters_sql(None, None, None, None, None, False)[0]  # the filter it answers
 
     def close(self) -> None:
         """Close the connection (and the keyword thread's, if one was opened)."""
@@ -1504,6 +1515,10 @@ class MemoryStore:
         pool = max(POOL, k * 3)
         people = self.people_in(query) if strategy == "hybrid" else {}
         self._scale_op()
+        at_scale = self._vector_count() >= PARALLEL_MIN_ROWS and self.path != Path(":memory:")
+        if at_scale and strategy in ("hybrid", "keyword"):
+            self._maybe_start_keyword_index()
+        index_ready = self._keyword_index is not None and self._keyword_index.ready
 
         kw: dict[int, float] = {}
         kw_future = None
@@ -1527,14 +1542,11 @@ class MemoryStore:
                     terms = kept
                 match = " OR ".join(quote_fts(t) for t in terms) if terms else fts_query(query)
             words = terms if terms and not raw else None
-            at_scale = self._vector_count() >= PARALLEL_MIN_ROWS and self.path != Path(":memory:")
-            if at_scale:
-                self._maybe_start_keyword_index()
             # not inside an open transaction: the worker's connection would not see its writes
             # (with the in-process keyword index ready, bm25 costs ~3 ms: inline is faster, p50
             # -0.5 ms over 8 alternating runs at 100k; embedding the query on the worker meanwhile
-            # was slower still, +1.6 ms: onnxruntime's two threads and this one share two cores)
-            index_ready = self._keyword_index is not None and self._keyword_index.ready
+            # was slower still: +1.6 ms, and +0.6 / +1.3 ms p50 / p95 with a single-threaded
+            # onnxruntime session: the two sides slow each other down, two cores or not)
             if match and strategy == "hybrid" and at_scale and not self.conn.in_transaction and not index_ready:
                 kw_future = self._keyword_async(match, where, args, pool, cfg.fts_weights, words=words)
             elif match:
@@ -1561,8 +1573,7 @@ class MemoryStore:
                 # (exact cosines for every keyword candidate lowered LoCoMo recall@5 by 0.003).
                 want = max(VEC_POOL, pool * 2)
                 ctx_future = None
-                if cfg.context_vectors and kw_future is None and self.path != Path(":memory:") \
-                        and self._vector_count() >= PARALLEL_MIN_ROWS and self._use_matrix("vec_contexts"):
+                if cfg.context_vectors and kw_future is None and at_scale and self._use_matrix("vec_contexts"):
                     # the worker thread is idle (FTS5 is not running on it): it scans the context
                     # vectors (synced here, on this thread's connection) while this thread scans the
                     # memories' ones; numpy releases the GIL: p95 -1.1 ms over 8 alternating runs
@@ -1622,7 +1633,30 @@ class MemoryStore:
                         (lo, hi, HEBB_STEP, now, now, HEBB_MAX, HEBB_STEP),
                     )
 
+    def _live_set(self) -> Any:
+        """The in-process LiveSet, synced now; None where the SQL filter must serve.
+
+        Only in a warm process at scale (a one-shot call would pay a 100k-row load for
+        two small queries), never inside an open transaction (see liveset.py).
+        """
+        if self.conn.in_transaction or self.path == Path(":memory:") or not self._is_warm:
+            return None
+        max_id = self._vector_count()
+        if max_id < PARALLEL_MIN_ROWS:
+            return None
+        if self._live is None:
+            from liveset import LiveSet
+
+            self._live = LiveSet()
+        return self._live if self._live.sync(self.conn, max_id) else None
+
     def _allowed(self, ids: list[int], where: str, args: list[Any], conn: Any = None) -> set[int]:
+        """The ``ids`` that pass a recall filter (``where`` over alias ``m``)."""
+        if (conn is None or conn is self.conn) and where == self._live_where and not args:
+            # the unfiltered case at scale: in memory, 0.8 -> ~0.05 ms per call at 100k
+            live = self._live_set()
+            if live is not None:
+                return live.filter(ids)
         # NOT INDEXED: otherwise SQLite scans every active row through the status index
         # instead of looking the ids up (44 ms vs 5 ms for 800 ids at 100k)
         return {int(r[0]) for r in select_in(

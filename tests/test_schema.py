@@ -14,15 +14,16 @@ def _names(conn, kind: str) -> set[str]:
 
 def test_blank_db_migrates_to_full_schema(db_path: Path) -> None:
     conn = memory_core.connect(db_path)
-    assert memory_core.migrate(conn) == ["m001_initial", "m002_sharing", "m003_keyword_log"]
+    assert memory_core.migrate(conn) == ["m001_initial", "m002_sharing", "m003_keyword_log", "m004_status_log"]
     assert memory_core.migrate(conn) == []  # idempotent
     tables = _names(conn, "table")
     for t in ("memories", "memories_fts", "vec_memories", "vec_contexts", "associations",
               "clusters", "cluster_members", "contradictions", "shared_memories", "aliases", "_mem_meta",
-              "_mem_migrations", "_keyword_changes"):
+              "_mem_migrations", "_keyword_changes", "_status_changes"):
         assert t in tables, t
     assert {"memories_ai", "memories_ad", "memories_au", "_keyword_changes_ai", "_keyword_changes_ad",
-            "_keyword_changes_au", "_keyword_changes_trim"} <= _names(conn, "trigger")
+            "_keyword_changes_au", "_keyword_changes_trim", "_status_changes_au", "_status_changes_ad",
+            "_status_changes_trim"} <= _names(conn, "trigger")
     assert "accessible_shared" in _names(conn, "view")
     assert {"memories_source_ref", "memories_hash", "memories_event_at"} <= _names(conn, "index")
     cols = {r[1] for r in conn.execute("PRAGMA table_info(memories)")}
