@@ -8,6 +8,7 @@ renders what it returns.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import heapq
 import itertools
@@ -23,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import timeparse
 from timeparse import from_iso, to_iso, utcnow
@@ -637,6 +638,20 @@ def _combine_sims(own: dict[int, float], ctx: dict[int, float], mix: float | Non
     return {mid: (1 - mix) * own.get(mid, own_floor) + mix * ctx.get(mid, own.get(mid, own_floor)) for mid in ids}
 
 
+def _count_words(text: str, cap: int) -> int:
+    """min(cap, words in ``text``), words as ``_TOKEN_RE`` finds them.
+
+    One ``findall`` over the head of the text (a C loop: ~5x faster than iterating
+    matches in Python, and recall counts every scored candidate's words); the whole
+    text only when its head holds fewer than ``cap`` words.
+    """
+    head = text[: cap * 32]
+    n = len(_TOKEN_RE.findall(head))
+    if n < cap and len(head) < len(text):
+        n = sum(1 for _ in itertools.islice(_TOKEN_RE.finditer(text), cap))
+    return min(n, cap)
+
+
 def bare_text(content: str, author: str | None) -> str:
     """A memory's words without a leading ``[timestamp]`` and ``Author:`` prefix (for context)."""
     text = _LEADING_META_RE.sub("", content)
@@ -766,6 +781,29 @@ class VectorMatrix:
 
 # --------------------------------------------------------------------------- the store
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _one_size_read(method: Callable[Concatenate[MemoryStore, _P], _R]) -> Callable[Concatenate[MemoryStore, _P], _R]:
+    """Decorator: the store's size (``_vector_count``) is read once for the whole call.
+
+    Nothing inside a recall adds memories; nested calls keep the outer call's reading.
+    """
+
+    @functools.wraps(method)
+    def wrapper(self: MemoryStore, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        if self._size_memo is not None:
+            return method(self, *args, **kwargs)
+        self._size_memo = self._vector_count()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._size_memo = None
+
+    return wrapper
+
+
 class MemoryStore:
     """One memory file. ``MemoryStore(path).store(...)`` / ``.recall(query, k=...)``.
 
@@ -798,6 +836,7 @@ class MemoryStore:
         self._scale_ops = 0  # operations on a large store so far (see WARM_AFTER)
         self._warm = False  # warm_up() was called
         self._live: Any = None  # liveset.LiveSet, in a warm process at scale
+        self._size_memo: int | None = None  # _vector_count() during one recall
         self._live_where = self._filters_sql(None, None, None, None, None, False)[0]  # the filter it answers
 
     def close(self) -> None:
@@ -1411,7 +1450,13 @@ class MemoryStore:
         return found
 
     def _vector_count(self) -> int:
-        """Rough size of the vector index (the highest memory id: O(1), unlike count(*) on vec0)."""
+        """Rough size of the vector index (the highest memory id: O(1), unlike count(*) on vec0).
+
+        Read once per recall (``_one_size_read``): a recall asks nine times, and at scale
+        each read of a statement waits for the GIL the worker thread holds.
+        """
+        if self._size_memo is not None:
+            return self._size_memo
         row = self.conn.execute("SELECT max(id) FROM memories").fetchone()
         return int(row[0] or 0)
 
@@ -1465,6 +1510,7 @@ class MemoryStore:
         sims = np.stack([vecs[i] for i in keys]) @ np.asarray(vec, dtype=np.float32)
         return {k: float(s) for k, s in zip(keys, sims)}
 
+    @_one_size_read
     def recall(
         self,
         query: str,
@@ -1735,8 +1781,7 @@ class MemoryStore:
                     # scaled by the best phrase match, not min-max: most candidates have none
                     priors["phrase"] = cfg.w_phrase * phrase[mid] / phrase_top
                 if cfg.w_length:
-                    # counting stops where the prior is fully earned
-                    words = sum(1 for _ in itertools.islice(_TOKEN_RE.finditer(bare), LENGTH_FULL_WORDS))
+                    words = _count_words(bare, LENGTH_FULL_WORDS)
                     priors["length"] = cfg.w_length * min(1.0, math.log1p(words) / math.log1p(LENGTH_FULL_WORDS))
             priors["strength"] = W_STRENGTH * m.strength
             priors["importance"] = W_IMPORTANCE * m.importance

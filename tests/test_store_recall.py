@@ -6,6 +6,8 @@ import json
 from datetime import datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import memory_core
 from memory_core import MemoryStore, NotFound, UserError
@@ -336,3 +338,12 @@ def test_a_one_shot_process_never_loads_the_matrix(store: MemoryStore, monkeypat
     second = store.recall("topic 3", k=5, touch=False)
     assert set(store._matrices) == {"vec_memories", "vec_contexts"}
     assert [(m.id, m.score) for m in first.results] == [(m.id, m.score) for m in second.results]
+
+
+@given(st.text(alphabet="ab c’'\n é1_-,.", max_size=1500), st.integers(min_value=1, max_value=40))
+def test_word_count_for_the_length_prior_matches_counting_every_match(text: str, cap: int) -> None:
+    import itertools
+
+    expected = sum(1 for _ in itertools.islice(memory_core._TOKEN_RE.finditer(text), cap))
+    assert memory_core._count_words(text, cap) == expected
+    assert memory_core._count_words("y" * 2000 + " a b", 20) == 3  # one long word in the head, the rest after it
