@@ -1784,7 +1784,10 @@ class MemoryStore:
         else:
             bases = {mid: cfg.w_keyword * kn.get(mid, 0.0) + cfg.w_vector * vn.get(mid, 0.0) for mid in rows}
         weights = (cfg.w_person, cfg.w_time, cfg.w_date, cfg.w_phrase, cfg.w_length, cfg.w_reply) if hybrid else ()
-        max_prior = W_STRENGTH + W_IMPORTANCE + sum(weights[:5])
+        # the largest sum of priors any candidate can get for this query (a prior whose
+        # condition the query does not meet is 0 for all: no names, not a "when" question...)
+        applies = (bool(names), when_q, bool(spans), bool(phrase), True)
+        max_prior = W_STRENGTH + W_IMPORTANCE + sum(w for w, on in zip(weights[:5], applies) if on)
         # the bounds below need priors that only add (strength and importance are in 0..1)
         prune = bool(k) and all(w >= 0 for w in weights)
         before: dict[int, float] = {}  # score before the reply bonus, per scored memory
