@@ -373,10 +373,10 @@ def knn_check(store: MemoryStore, qvecs: np.ndarray, ks: tuple[int, ...] = (10, 
 
 
 def coarse_check(ids: np.ndarray, mat: np.ndarray, qvecs: np.ndarray,
-                 ks: tuple[int, ...] = (10, 2 * memory_core.POOL)) -> dict[str, Any]:
+                 ks: tuple[int, ...] = (10, 2 * memory_core.POOL, memory_core.VEC_POOL)) -> dict[str, Any]:
     """The matrix's 1-bit Hamming shortlist + exact re-rank against its exact scan, same vectors.
 
-    k = 2·POOL is the width recall asks of each vector table at scale.
+    k = max(VEC_POOL, 2·POOL) is the width recall asks of each vector table at scale.
     """
     fast, exact = memory_core.VectorMatrix("bench"), memory_core.VectorMatrix("bench", coarse=False)
     for m in (fast, exact):
@@ -408,8 +408,8 @@ def real_vectors(directory: Path, n: int, real: Any, reuse: bool) -> np.ndarray:
 
 STAGES = {  # MemoryStore method -> stage of hybrid recall
     "_embed_or_none": "query embedding", "_keyword": "keyword (bm25; on a worker thread, overlaps)", "_knn": "kNN (both tables)",
-    "_allowed": "status filter of kNN ids", "_rows": "rows of candidates", "_fuse": "fusion + priors",
-    "people_in": "people in query",
+    "_allowed": "status filter of candidate ids", "_candidates": "fusion columns of candidates",
+    "_fuse": "fusion + priors", "_rows": "whole rows of the top k", "people_in": "people in query",
 }
 
 
