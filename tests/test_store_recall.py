@@ -223,7 +223,7 @@ def test_coarse_matrix_scan_finds_the_exact_neighbours_of_clustered_vectors(monk
     import numpy as np
 
     monkeypatch.setattr(memory_core, "COARSE_MIN_ROWS", 100)
-    monkeypatch.setattr(memory_core, "COARSE_MIN", 50)
+    monkeypatch.setattr(memory_core, "COARSE_MIN", 80)  # (2000 in use: for k=10 the shortlist is 2000 rows)
     rng = np.random.default_rng(1)
     centres = rng.standard_normal((30, memory_core.DIMS)).astype(np.float32)
     mat = centres[rng.integers(0, 30, 3000)] + 0.3 * rng.standard_normal((3000, memory_core.DIMS)).astype(np.float32)
@@ -236,11 +236,12 @@ def test_coarse_matrix_scan_finds_the_exact_neighbours_of_clustered_vectors(monk
     q = mat[17] + 0.1 * rng.standard_normal(memory_core.DIMS).astype(np.float32)
     q /= np.linalg.norm(q)
     # at least max(COARSE_MIN, COARSE_FACTOR * k) rows get an exact cosine: all rows within the
-    # Hamming distance that reaches 80 rows, ties at that distance included
+    # Hamming distance that reaches that many rows, ties at that distance included
+    width = max(memory_core.COARSE_MIN, memory_core.COARSE_FACTOR * 10)
     short = fast._shortlist(q, 10)
     ham = np.array([int(np.bitwise_count(np.packbits(mat[i] > 0) ^ np.packbits(q > 0)).sum()) for i in range(3000)])
-    cut = np.sort(ham)[79]
-    assert len(short) >= 80 and sorted(short.tolist()) == np.flatnonzero(ham <= cut).tolist()
+    cut = np.sort(ham)[width - 1]
+    assert len(short) >= width and sorted(short.tolist()) == np.flatnonzero(ham <= cut).tolist()
     assert exact._shortlist(q, 10) is None
     got, want = fast.search(q, 10), exact.search(q, 10)
     assert [i for i, _ in got] == [i for i, _ in want]
