@@ -23,20 +23,6 @@ MAX_ID = 50_000_000  # one byte per id: above this the SQL filter serves
 # memory_core._filters_sql's with no options (a test holds them together).
 LIVE_SQL = "status = 'active' AND level = 0 AND source NOT LIKE 'shared:%' AND valid_to IS NULL"
 
-SCHEMA = [
-    "CREATE TABLE _status_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, memory_id INTEGER NOT NULL)",
-    """CREATE TRIGGER _status_changes_au AFTER UPDATE OF status, level, source, valid_to ON memories BEGIN
-        INSERT INTO _status_changes(memory_id) VALUES (new.id);
-    END""",
-    """CREATE TRIGGER _status_changes_ad AFTER DELETE ON memories BEGIN
-        INSERT INTO _status_changes(memory_id) VALUES (old.id);
-    END""",
-    f"""CREATE TRIGGER _status_changes_trim AFTER INSERT ON _status_changes WHEN new.seq % 1000 = 0 BEGIN
-        DELETE FROM _status_changes WHERE seq <= new.seq - {STATUS_LOG_KEEP};
-    END""",
-]
-
-
 class LiveSet:
     """A bytemap over memory ids: 1 where the row passes ``LIVE_SQL``."""
 

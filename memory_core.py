@@ -311,38 +311,42 @@ def _m002_sharing(conn: Any) -> None:
         conn.execute(stmt)
 
 
+def change_log(table: str, keep: int, events: dict[str, str]) -> list[str]:
+    """A log of memory ids that triggers on ``memories`` fill, for in-process copies to catch up from.
+
+    ``events``: trigger name suffix -> trigger event ("INSERT", "DELETE", "UPDATE OF ...");
+    each logs the row's id. Trimmed by its own trigger to the last ``keep`` entries; a
+    reader further behind reloads everything.
+    """
+    stmts = [f"CREATE TABLE {table} (seq INTEGER PRIMARY KEY AUTOINCREMENT, memory_id INTEGER NOT NULL)"]
+    for suffix, event in events.items():
+        row = "old" if event == "DELETE" else "new"
+        stmts.append(f"""CREATE TRIGGER {table}_{suffix} AFTER {event} ON memories BEGIN
+        INSERT INTO {table}(memory_id) VALUES ({row}.id);
+    END""")
+    stmts.append(f"""CREATE TRIGGER {table}_trim AFTER INSERT ON {table} WHEN new.seq % 1000 = 0 BEGIN
+        DELETE FROM {table} WHERE seq <= new.seq - {keep};
+    END""")
+    return stmts
+
+
 # One row per memory whose keyword-indexed text appeared, changed or went away, for the
-# in-process keyword index (keyword_index.py) to catch up from. Trimmed by its own trigger
-# to the last KEYWORD_LOG_KEEP entries; a reader further behind rebuilds.
+# in-process keyword index (keyword_index.py).
 KEYWORD_LOG_KEEP = 20_000
-_M003_KEYWORD_LOG = [
-    "CREATE TABLE _keyword_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, memory_id INTEGER NOT NULL)",
-    """CREATE TRIGGER _keyword_changes_ai AFTER INSERT ON memories BEGIN
-        INSERT INTO _keyword_changes(memory_id) VALUES (new.id);
-    END""",
-    """CREATE TRIGGER _keyword_changes_ad AFTER DELETE ON memories BEGIN
-        INSERT INTO _keyword_changes(memory_id) VALUES (old.id);
-    END""",
-    """CREATE TRIGGER _keyword_changes_au AFTER UPDATE OF content, tags, date_terms, context, context_far
-    ON memories BEGIN
-        INSERT INTO _keyword_changes(memory_id) VALUES (new.id);
-    END""",
-    f"""CREATE TRIGGER _keyword_changes_trim AFTER INSERT ON _keyword_changes WHEN new.seq % 1000 = 0 BEGIN
-        DELETE FROM _keyword_changes WHERE seq <= new.seq - {KEYWORD_LOG_KEEP};
-    END""",
-]
 
 
 def _m003_keyword_log(conn: Any) -> None:
-    for stmt in _M003_KEYWORD_LOG:
+    for stmt in change_log("_keyword_changes", KEYWORD_LOG_KEEP, {
+            "ai": "INSERT", "ad": "DELETE", "au": "UPDATE OF content, tags, date_terms, context, context_far"}):
         conn.execute(stmt)
 
 
 def _m004_status_log(conn: Any) -> None:
-    # the log an in-process LiveSet catches up from (liveset.py: schema and why)
-    from liveset import SCHEMA
+    # the log an in-process LiveSet catches up from (liveset.py: why)
+    from liveset import STATUS_LOG_KEEP
 
-    for stmt in SCHEMA:
+    for stmt in change_log("_status_changes", STATUS_LOG_KEEP, {
+            "au": "UPDATE OF status, level, source, valid_to", "ad": "DELETE"}):
         conn.execute(stmt)
 
 
