@@ -1859,7 +1859,7 @@ class MemoryStore:
             lo = math.inf
             # the lowest score: a score is at least its base plus the cheap priors (the others
             # only add), so walking up from the lowest such floor can stop once the next floor
-            # is above the lowest score seen (on chat turns ~90 -> ~20 candidates scored)
+            # is above the lowest score seen (100k chat: ~30 fewer candidates scored per recall)
             floor = {mid: bases[mid] + person(m) + W_STRENGTH * m.strength + W_IMPORTANCE * m.importance
                      for mid, m in rows.items()} if prune else {}
             for mid in sorted(rows, key=lambda i: (floor[i], i)) if prune else rows:
