@@ -669,6 +669,8 @@ def _combine_sims(own: dict[int, float], ctx: dict[int, float], mix: float | Non
     ids = own.keys() | ctx.keys()
     if mix is None or not ctx:
         return {mid: max(own.get(mid, -1.0), ctx.get(mid, -1.0)) for mid in ids}
+    if mix == 1.0:  # the default: the context cosine where there is one (the formula below, exactly)
+        return {**own, **ctx}
     return {mid: (1 - mix) * own.get(mid, own_floor) + mix * ctx.get(mid, own.get(mid, own_floor)) for mid in ids}
 
 
@@ -1671,7 +1673,8 @@ class MemoryStore:
                 else:
                     ctx = dict(self._nearest_contexts(qvec, want)) if cfg.context_vectors else {}
                 combined = _combine_sims(own, ctx, cfg.context_mix, min(own.values(), default=-1.0))
-                by_sim = sorted(combined, key=lambda m: -combined[m])
+                # best first, ties by id (two C-level sorts: no per-item Python key)
+                by_sim = sorted(sorted(combined), key=combined.__getitem__, reverse=True)
                 # filter the best few first (one small IN query); widen only if filters removed too many
                 allowed: set[int] = set()
                 for lo, hi in ((0, pool * 2), (pool * 2, len(by_sim))):
