@@ -1609,6 +1609,7 @@ class MemoryStore:
 
         kw: dict[int, float] = {}
         kw_future = None
+        kw_later: Callable[[], list[tuple[int, float]]] | None = None
         phrase: dict[int, float] = {}
         pruned: list[str] = []
         if strategy in ("hybrid", "keyword"):
@@ -1636,6 +1637,10 @@ class MemoryStore:
             # onnxruntime session: the two sides slow each other down, two cores or not)
             if match and strategy == "hybrid" and at_scale and not self.conn.in_transaction and not index_ready:
                 kw_future = self._keyword_async(match, where, args, pool, cfg.fts_weights, words=words)
+            elif match and strategy == "hybrid" and at_scale and index_ready and self.embedder is not None:
+                # the in-process index answers in ~2 ms: run it while the worker scans the context
+                # vectors (p95 -0.8 / -0.5 ms, p50 +0.2 / 0.0 in two 8-10-round alternating runs)
+                kw_later = functools.partial(self._keyword, match, where, args, pool, cfg.fts_weights, words=words)
             elif match:
                 kw = dict(self._keyword(match, where, args, pool, cfg.fts_weights, words=words))
             if strategy == "hybrid" and cfg.w_phrase and len(terms) >= 2:
@@ -1667,6 +1672,8 @@ class MemoryStore:
                     if self._use_matrix("vec_memories"):
                         self._matrix("vec_memories")  # synced now: no SQL on this thread while the worker scans
                     ctx_future = self._worker()[0].submit(self._matrix("vec_contexts").search, qvec, want)
+                if kw_later is not None:
+                    kw, kw_later = dict(kw_later()), None
                 own = dict(self._nearest(qvec, want))
                 if ctx_future is not None:
                     ctx = dict(ctx_future.result())
@@ -1686,6 +1693,8 @@ class MemoryStore:
 
         if kw_future is not None:
             kw = dict(kw_future.result())
+        if kw_later is not None:  # (no query vector after all)
+            kw = dict(kw_later())
         cand = set(kw) | set(vs) | set(phrase)
         if qvec is not None and cand:
             # candidates beyond the kNN horizon are at most as similar as its farthest member
