@@ -700,6 +700,7 @@ def print_report(r: dict[str, Any]) -> None:
         _coarse_rows(rows, r["small_coarse"], "real vectors (forced)", True)
     if "real_coarse" in r:
         _coarse_rows(rows, r["real_coarse"], "real vectors", True)
+    if "small_recall_hybrid" in r:  # (absent with --skip-small)
         s = r["small_recall_hybrid"]
         rows.append([f"hybrid recall p50 / p95, {ns:,} memories (sqlite-vec scan)",
                      f"{s['p50_ms']:.1f} / {s['p95_ms']:.1f} ms", "—", "info"])
