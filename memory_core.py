@@ -519,9 +519,9 @@ MEMORY_COLUMNS = ", ".join(f.name for f in fields(Memory) if f.name not in ("sco
 class Candidate:
     """The few columns recall's fusion reads, for every candidate of a recall.
 
-    Building a whole ``Memory`` costs twice as much (23 columns become Python objects:
-    ~2 vs ~1 ms for 200 candidates at 100k), and only the top k are returned: those
-    are read whole afterwards. ``metadata`` is parsed on first use (time priors only).
+    Building a whole ``Memory`` costs more (23 columns become Python objects: ~2 vs
+    ~1.5 ms for 200 candidates at 100k), and only the top k are returned: those are
+    read whole afterwards. ``metadata`` is parsed on first use (time priors only).
     """
 
     __slots__ = ("id", "content", "author", "thread", "position", "event_at", "_meta", "_meta_raw",
@@ -1490,8 +1490,8 @@ class MemoryStore:
     def _vector_count(self) -> int:
         """Rough size of the vector index (the highest memory id: O(1), unlike count(*) on vec0).
 
-        Read once per recall (``_one_size_read``): a recall asks nine times, and at scale
-        each read of a statement waits for the GIL the worker thread holds.
+        Read once per recall (``_one_size_read``): a recall would ask nine times, and at
+        scale each statement's return waits for the GIL the worker thread holds.
         """
         if self._size_memo is not None:
             return self._size_memo
