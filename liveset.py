@@ -5,8 +5,10 @@ superseded, not received from a partner): one ``id IN (...)`` query per retrieve
 ~0.8 ms each at 100k rows. A warm process keeps the answer instead, one byte per
 memory id, and catches up from ``_status_changes``: a log fed by triggers on every
 change of the columns the default filter reads (and on hard deletes), trimmed to
-``STATUS_LOG_KEEP`` rows. New memories are found by id (ids only grow). A reader
-that fell behind the trimmed log, or sees a different file generation, reloads.
+``STATUS_LOG_KEEP`` rows (migration ``m004_status_log``, built by
+``memory_core.change_log``). New memories are found by id (ids only grow). A reader
+that fell behind the trimmed log, or finds the log behind its own position (the file
+was replaced), reloads.
 
 Never used inside an open transaction: a change that may yet roll back must not
 enter the set (and its log position would be reused by the next writer).
@@ -22,6 +24,7 @@ MAX_ID = 50_000_000  # one byte per id: above this the SQL filter serves
 # The filter this set answers: it must stay the same expression as
 # memory_core._filters_sql's with no options (a test holds them together).
 LIVE_SQL = "status = 'active' AND level = 0 AND source NOT LIKE 'shared:%' AND valid_to IS NULL"
+
 
 class LiveSet:
     """A bytemap over memory ids: 1 where the row passes ``LIVE_SQL``."""
