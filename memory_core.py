@@ -2019,6 +2019,7 @@ class MemoryStore:
                 emb._load()  # verifies the checksum
                 report["model_checksum"] = "ok"
                 report["model_id"] = emb.model_id
+                report["model_runs"] = str(getattr(emb, "runs", "") or "")  # the int8 form, or the published file
             except EmbedderError as exc:
                 report["model_checksum"] = f"failed: {exc}"
         elif emb is not None:
