@@ -180,6 +180,13 @@ def int8_model(source: Path, source_sha256: str, cache_dir: Path) -> Path:
     return target
 
 
+def prepare() -> Path:
+    """Verify the pinned model and derive its int8 form into the user cache (setup calls this)."""
+    source = default_model_path()
+    verify_file(source, load_manifest().sha256, default_cache_dir())
+    return int8_model(source, load_manifest().sha256, default_cache_dir())
+
+
 def default_model_path() -> Path:
     """Locate the pinned model file (env override first)."""
     override = os.environ.get("MEM_MODEL_PATH")
