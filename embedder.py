@@ -268,24 +268,17 @@ class OnnxEmbedder:
             # The shipped tokenizer.json pads every input to 128; embed() pads per batch itself.
             tok.no_padding()
             tok.enable_truncation(max_length=MAX_TOKENS)
-            opts = ort.SessionOptions()
-            # The int8 form runs one text per call on one thread, and bulk work spreads calls
-            # over threads instead: a 12-token query takes 2.4 ms on one thread as on two, and
-            # 1,000 texts go 427/s that way against 209/s one call at a time on two threads
-            # (bit-identical vectors either way).
-            opts.intra_op_num_threads = 1 if int8 else self._threads or _cores()
-            opts.inter_op_num_threads = 1
-            opts.log_severity_level = 3
-            # Busy-waiting worker threads win on an idle machine but lose ~20% when the
-            # cores are shared (agents, imports, cron), which is the normal case here.
-            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            # (the int8 form needs no folding: full optimisation loads in ~40 ms, faster than none)
-            if self._fast_start and not int8:
-                opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
             try:
-                session = ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
-            except Exception as exc:  # onnxruntime raises its own exception types
-                raise EmbedderError(f"cannot load model {path}: {exc}") from exc
+                session = self._session_for(ort, path, int8)
+            except EmbedderError as exc:
+                if not int8:
+                    raise
+                # a damaged cached file must not cost the vectors: drop it (the next process
+                # derives it again) and run the published file meanwhile
+                print(f"mem: warning: {exc}; removed it, running the published model (slower)", file=sys.stderr)
+                path.unlink(missing_ok=True)
+                path, int8 = self._model_path or default_model_path(), False
+                session = self._session_for(ort, path, int8)
             self._input_names = [i.name for i in session.get_inputs()]
             out_dims = session.get_outputs()[0].shape[-1]
             if isinstance(out_dims, int):
@@ -294,6 +287,27 @@ class OnnxEmbedder:
             self._session = session
             self._int8 = int8
             self.runs = path
+
+    def _session_for(self, ort: Any, path: Path, int8: bool) -> Any:
+        """An onnxruntime session for ``path`` (the int8 form or the published file)."""
+        opts = ort.SessionOptions()
+        # The int8 form runs one text per call on one thread, and bulk work spreads calls
+        # over threads instead: a 12-token query takes 2.4 ms on one thread as on two, and
+        # 1,000 texts go 427/s that way against 209/s one call at a time on two threads
+        # (bit-identical vectors either way).
+        opts.intra_op_num_threads = 1 if int8 else self._threads or _cores()
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        # Busy-waiting worker threads win on an idle machine but lose ~20% when the
+        # cores are shared (agents, imports, cron), which is the normal case here.
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # (the int8 form needs no folding: full optimisation loads in ~40 ms, faster than none)
+        if self._fast_start and not int8:
+            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        try:
+            return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise EmbedderError(f"cannot load model {path}: {exc}") from exc
 
     def count_tokens(self, text: str) -> int:
         """Word pieces in ``text`` without truncation (used for token budgets).
