@@ -91,28 +91,19 @@ def _verified_marker(path: Path, cache_dir: Path) -> Path:
 
 
 def verify_file(path: Path, expected: str, cache_dir: Path | None) -> str:
-    """Check ``path`` hashes to ``expected``; remember success so it runs once per file.
+    """Check ``path`` hashes to ``expected``; remember the hash so it runs once per file.
 
     Hashing 23 MB costs ~40 ms, too much for every cold CLI call; the marker is keyed
     by path, size and mtime, so a replaced file is checked again.
     """
-    marker = _verified_marker(path, cache_dir) if cache_dir else None
-    if marker is not None and marker.exists() and marker.read_text() == expected:
-        return expected
-    actual = _sha256(path)
+    actual = _file_sha256(path, cache_dir)
     if actual != expected:
         raise EmbedderError(f"{path}: sha256 {actual[:12]}… does not match the pinned {expected[:12]}…")
-    if marker is not None:
-        try:
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.write_text(expected)
-        except OSError:
-            pass  # a read-only cache only costs a re-hash next time
     return actual
 
 
 def _file_sha256(path: Path, cache_dir: Path | None) -> str:
-    """sha256 of ``path``, remembered in ``cache_dir`` by path, size and mtime."""
+    """sha256 of ``path``, remembered in ``cache_dir`` (keyed by path, size and mtime)."""
     marker = _verified_marker(path, cache_dir) if cache_dir else None
     if marker is not None and marker.exists():
         return marker.read_text()
