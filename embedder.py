@@ -9,9 +9,10 @@ What runs is not that file as published but a form derived from it once per mach
 and cached (``int8_model``): its int8 weights stay int8 and activations are quantized
 per call (onnxruntime's dynamic quantization), instead of the weights being widened to
 float at every load. Same weights, same vector space (cosine to the float form 0.993 on
-average over 2,000 LoCoMo questions and turns), measured on 2 cores: a query 4.1 -> 2.5 ms,
-a batch 200 -> 430 texts/s, a cold load 0.1 -> 0.04 s. ``MEM_INT8=0`` runs the published
-file as it is; so does a machine where the derivation fails (with a warning).
+average over 2,000 LoCoMo questions and turns), measured on 2 cores: a query 4.1 -> 2.4 ms,
+bulk 185 -> 403 texts/s, load and first call 0.1 -> 0.04 s (bench/README.md, "The int8
+form"). ``MEM_INT8=0`` runs the published file as it is; so does a machine where the
+derivation fails (with a warning).
 
 ``MEM_MODEL_PATH`` (and ``MEM_TOKENIZER_PATH``) point at any sentence-transformers
 ONNX export instead (run as given); its id is then derived from the file's sha256 so
@@ -39,7 +40,9 @@ MANIFEST_PATH = HERE / "models" / "manifest.json"
 MAX_TOKENS = 256  # MiniLM was trained at 256 word pieces; longer text is still stored and keyword-indexed
 # The derivation recipe: part of the cached file's name, so a new recipe derives anew.
 INT8_RECIPE = "dynq-s8-v1"
-DEFAULT_BATCH = 16  # measured: 168–180 texts/s vs 135–167 at 32 (bench/embed_speed.py, 2 cores)
+# Batch size of the published file run as float (the int8 form takes one text per call):
+# 168–180 texts/s vs 135–167 at 32 (bench/embed_speed.py, 2 cores)
+DEFAULT_BATCH = 16
 
 
 class EmbedderError(RuntimeError):
@@ -130,8 +133,8 @@ def int8_model(source: Path, source_sha256: str, cache_dir: Path) -> Path:
     The published file stores int8 weights that onnxruntime widens to float at load
     (42 MB of float weights read per call). Here the float graph onnxruntime folds
     from it is quantized back with ``quantize_dynamic`` (int8 weights per channel,
-    uint8 activations per call): the weights are the published ones again (requantizing
-    per channel recovers them), and MatMuls run as int8 (VNNI where the CPU has it).
+    uint8 activations per call): the weights are the published ones again (all 36 weight
+    matrices bit-identical), and MatMuls run as int8 (VNNI where the CPU has it).
     Deterministic (same bytes on every run); ~2-3 s and the ``onnx`` package, once.
     Concurrent first calls wait on a file lock; the result appears atomically.
     """
@@ -366,7 +369,6 @@ class OnnxEmbedder:
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
             out[idx] = pooled / np.clip(norms, 1e-12, None)
         return out
-
 
     def _embed_one(self, ids: list[int]) -> np.ndarray:
         """One text's vector: mean of its token states, L2-normalised (the session is thread-safe)."""
