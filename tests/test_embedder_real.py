@@ -145,12 +145,18 @@ def test_store_with_real_model_recalls_by_meaning(tmp_path: Path, cache: Path) -
     top = s.recall("what time of day does Oscar like to meet?", k=1, strategy="vector", touch=False).results[0]
     assert top.content == "Oscar prefers morning meetings"
     assert s.meta("embedding_model") == "all-MiniLM-L6-v2-onnx-int8"
+    report = s.doctor()
+    assert report["model_checksum"] == "ok" and report["model_runs"] == str(cache / real_name())
+
+
+def real_name() -> str:
+    """File name of the derived int8 form of the pinned model."""
+    return f"{embedder.load_manifest().sha256[:16]}-{embedder.INT8_RECIPE}.onnx"
 
 
 def test_damaged_cached_int8_file_is_dropped_and_the_published_file_runs(
         tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    sha = embedder.load_manifest().sha256
-    damaged = tmp_path / f"{sha[:16]}-{embedder.INT8_RECIPE}.onnx"
+    damaged = tmp_path / real_name()
     damaged.write_bytes(b"\x08\x07 truncated protobuf")
     e = OnnxEmbedder(cache_dir=tmp_path)
     v = e.embed(["Oscar prefers morning meetings"])
