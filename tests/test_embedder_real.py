@@ -56,7 +56,7 @@ def test_published_form_first_dimensions_are_pinned(published: OnnxEmbedder) -> 
 
 def test_int8_form_is_derived_once_and_stays_in_the_same_space(
         real: OnnxEmbedder, published: OnnxEmbedder, cache: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    assert real.runs is not None and real.runs.parent == cache and embedder.INT8_RECIPE in real.runs.name
+    assert real.runs == cache / real_name()
     assert real.model_id == published.model_id == embedder.load_manifest().model_id  # same weights, same id
     a, b = real.embed(SENTENCES), published.embed(SENTENCES)
     cos = (a * b).sum(axis=1)
@@ -151,7 +151,7 @@ def test_store_with_real_model_recalls_by_meaning(tmp_path: Path, cache: Path) -
 
 def real_name() -> str:
     """File name of the derived int8 form of the pinned model."""
-    return f"{embedder.load_manifest().sha256[:16]}-{embedder.INT8_RECIPE}.onnx"
+    return f"{embedder.load_manifest().sha256[:16]}-{embedder.int8_recipe()}.onnx"
 
 
 def test_damaged_cached_int8_file_is_dropped_and_the_published_file_runs(
@@ -165,3 +165,25 @@ def test_damaged_cached_int8_file_is_dropped_and_the_published_file_runs(
     assert not damaged.exists()  # the next process derives it again
     err = capfd.readouterr().err
     assert f"cannot load model {damaged}" in err and "removed it, running the published model" in err
+
+
+def test_x86_without_vnni_derives_uint8_weights(
+        tmp_path: Path, published: OnnxEmbedder, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(embedder, "x86_without_vnni", lambda: True)
+    e = OnnxEmbedder(cache_dir=tmp_path)
+    a, b = e.embed(SENTENCES), published.embed(SENTENCES)
+    assert e.runs is not None and e.runs.name.endswith(f"-{embedder.INT8_RECIPE_NO_VNNI}.onnx")
+    cos = (a * b).sum(axis=1)
+    assert cos.min() > 0.97 and cos.mean() > 0.985, cos
+
+
+@pytest.mark.parametrize(("machine", "cpuinfo", "lacks"), [
+    ("x86_64", "flags\t\t: fpu sse2 avx2 fma avx512f avx512_vnni avx512_bf16", False),
+    ("x86_64", "flags\t\t: fpu sse2 avx2 fma avx_vnni", False),
+    ("x86_64", "flags\t\t: fpu sse2 avx2 fma avx512f", True),
+    ("AMD64", None, True),  # cannot tell (no /proc/cpuinfo): the safe recipe
+    ("aarch64", "Features\t: fp asimd", False),
+    ("arm64", None, False),
+])
+def test_vnni_detection(machine: str, cpuinfo: str | None, lacks: bool) -> None:
+    assert embedder.lacks_vnni(machine, cpuinfo) is lacks
