@@ -335,7 +335,9 @@ def spread_activation(adj: Adjacency, seeds: dict[int, float], iterations: int =
 
 def seed_scores(store: MemoryStore, query: str, seed_k: int, **filters: Any) -> tuple[dict[int, float], str | None]:
     """Hybrid recall scores of the top ``seed_k``, scaled so the best seed is 1."""
-    res = store.recall(query, k=seed_k, strategy="hybrid", touch=False, **filters)
+    # relevance alone: session coverage reorders a result list for reading, not a walk's seeds
+    res = store.recall(query, k=seed_k, strategy="hybrid", touch=False,
+                       config=core.RecallConfig(session_coverage=1.0), **filters)
     if not res.results:
         return {}, res.degraded
     top = max((m.score or 0.0) for m in res.results) or 1.0

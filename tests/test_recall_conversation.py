@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from memory_core import FTS_WEIGHTS, W_REPLY, MemoryStore, NewMemory, RecallConfig
+from memory_core import FTS_WEIGHTS, SESSION_COVERAGE, W_REPLY, MemoryStore, NewMemory, RecallConfig, asks_for_many
 
 NO_CONTEXT = replace(RecallConfig(), fts_weights=FTS_WEIGHTS[:3] + (0.0, 0.0), context_vectors=False)
 
@@ -213,3 +213,36 @@ def test_reply_prior_stays_inside_a_session(store: MemoryStore) -> None:
                        explain=True).results
     assert {r.id for r in res} == {first[0], later[0]}
     assert all("reply" not in r.explain["priors"] for r in res)
+
+
+def test_questions_asking_for_several_things_are_recognised() -> None:
+    many = ["Which cities has John been to?", "How many games has John mentioned winning?",
+            "What video games does Nate play?", "Did Jon and Gina both participate in dance competitions?",
+            "What are Joanna's hobbies?", "What LGBTQ+ events has Caroline participated in?",
+            "Which TV series does Tim mention watching?"]
+    one = ["What is the name of Maria's second puppy?", "When did Caroline go to the support group?",
+           "What did Melanie paint recently?", "What does Tim do?", "What is Caroline's identity?",
+           "Where has Melanie camped?", "What book did Tim just finish reading?"]
+    assert [q for q in many if not asks_for_many(q)] == []
+    assert [q for q in one if asks_for_many(q)] == []
+
+
+def test_a_list_question_is_answered_across_sessions(store: MemoryStore) -> None:
+    may = chat(store, [("Ana", f"my hobbies, part {i}: hobbies hobbies") for i in range(7)])
+    june = chat(store, [("Ana", "my hobbies this summer: surfing, hobbies")], start=datetime(2024, 6, 1, 9, 0), first=7)
+    chat(store, [("Bob", t) for t in ["the weather is rainy today", "the train was late again", "paella for dinner",
+                                      "new shoes for running", "my sister visits in June"]], thread="t2")
+    query = "What hobbies does Ana have?"
+    assert asks_for_many(query) and SESSION_COVERAGE < 1.0
+    off = store.recall(query, k=6, touch=False, config=replace(RecallConfig(), session_coverage=1.0)).results
+    on = store.recall(query, k=6, touch=False, explain=True).results
+    assert {r.id for r in off} <= set(may)  # relevance alone: six turns of one session
+    assert [r.id for r in on][:5] == [r.id for r in off][:5]  # the first five never move
+    assert on[5].id == june[0] and "session_coverage" not in (on[5].explain or {})  # its session's first
+    assert off[5].score > on[5].score > 0.9 ** 5 * off[5].score  # ...and it beat May's sixth, discounted
+    assert [r.score for r in on] == sorted((r.score for r in on), reverse=True)
+    # a question asking for one thing keeps the relevance order
+    single = "When did Ana mention hobbies?"
+    assert not asks_for_many(single)
+    assert [r.id for r in store.recall(single, k=6, touch=False).results] == [
+        r.id for r in store.recall(single, k=6, touch=False, config=replace(RecallConfig(), session_coverage=1.0)).results]
