@@ -675,13 +675,14 @@ def asks_for_many(question: str) -> bool:
 
 
 def _cover_sessions(ranked: list[Candidate], k: int, factor: float, explain: bool) -> list[Candidate]:
-    """Ranks after COVER_FROM, greedily: score × factor^(results already taken from its session).
+    """Ranks after COVER_FROM, greedily: score × factor^(results already taken from its session),
+    chosen among the best ``max(COVER_POOL, k)``.
 
     ``ranked`` is best first. Scores only fall as sessions fill, so the scores returned stay
     in order; a memory's ``score`` becomes its discounted one (and ``explain`` says so).
     """
     out = ranked[:COVER_FROM]
-    rest = ranked[COVER_FROM:COVER_POOL]
+    rest = ranked[COVER_FROM:max(COVER_POOL, k)]
     taken: dict[tuple[Any, str], int] = {}
 
     def session(c: Candidate) -> tuple[Any, str]:

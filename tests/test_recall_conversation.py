@@ -246,3 +246,9 @@ def test_a_list_question_is_answered_across_sessions(store: MemoryStore) -> None
     assert not asks_for_many(single)
     assert [r.id for r in store.recall(single, k=6, touch=False).results] == [
         r.id for r in store.recall(single, k=6, touch=False, config=replace(RecallConfig(), session_coverage=1.0)).results]
+
+
+def test_session_coverage_returns_k_results_beyond_its_pool(store: MemoryStore) -> None:
+    chat(store, [("Ana", f"hobby number {i}: hobbies") for i in range(45)])
+    res = store.recall("What hobbies does Ana have?", k=40, touch=False).results
+    assert len(res) == 40 and len({r.id for r in res}) == 40
