@@ -379,7 +379,9 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
     if strategy == "bridge":
         ranked, cos = _bridge_scores(store, query, walk)
     where, args = store._filters_sql(types, sources, tags, since, until, include_archived, shared=shared)
-    order = _top_allowed(store, ranked, k, where, args, hubs)
+    # questions asking for several things get hybrid's session coverage over the walk's ranking
+    cover = strategy != "bridge" and k > core.COVER_FROM and core.asks_for_many(query)
+    order = _top_allowed(store, ranked, max(k, core.COVER_POOL) if cover else k, where, args, hubs)
     rows = store._rows(order)
     results: list[Memory] = []
     for i in order:
@@ -399,6 +401,8 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
             if i in cos:
                 m.explain["cosine"] = round(cos[i], 4)
         results.append(m)
+    if cover:
+        results = core.cover_sessions(results, k, core.SESSION_COVERAGE, explain)
     if touch and results:
         store.touch([m.id for m in results])
     return RecallResult(query=query, strategy=strategy, results=results, degraded=degraded,

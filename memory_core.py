@@ -674,7 +674,10 @@ def asks_for_many(question: str) -> bool:
     return False
 
 
-def _cover_sessions(ranked: list[Candidate], k: int, factor: float, explain: bool) -> list[Candidate]:
+_Ranked = TypeVar("_Ranked", "Memory", "Candidate")
+
+
+def cover_sessions(ranked: list[_Ranked], k: int, factor: float, explain: bool) -> list[_Ranked]:
     """Ranks after COVER_FROM, greedily: score × factor^(results already taken from its session),
     chosen among the best ``max(COVER_POOL, k)``.
 
@@ -685,7 +688,7 @@ def _cover_sessions(ranked: list[Candidate], k: int, factor: float, explain: boo
     rest = ranked[COVER_FROM:max(COVER_POOL, k)]
     taken: dict[tuple[Any, str], int] = {}
 
-    def session(c: Candidate) -> tuple[Any, str]:
+    def session(c: _Ranked) -> tuple[Any, str]:
         return c.thread, (c.event_at or "")[:10]
 
     for c in out:
@@ -1773,7 +1776,7 @@ class MemoryStore:
                             k=max(k, COVER_POOL) if cover else k)
         scored.sort(key=lambda m: (-(m.score or 0.0), m.id))
         if cover:
-            scored = _cover_sessions(scored, k, cfg.session_coverage, explain)
+            scored = cover_sessions(scored, k, cfg.session_coverage, explain)
         whole = self._rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:
