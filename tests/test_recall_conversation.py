@@ -227,11 +227,17 @@ def test_questions_asking_for_several_things_are_recognised() -> None:
     assert [q for q in one if asks_for_many(q)] == []
 
 
-def test_a_list_question_is_answered_across_sessions(store: MemoryStore) -> None:
+def hobbies(store: MemoryStore) -> tuple[list[int], list[int]]:
+    """Seven turns on Ana's hobbies one day, one a month later, and unrelated turns (the floor)."""
     may = chat(store, [("Ana", f"my hobbies, part {i}: hobbies hobbies") for i in range(7)])
     june = chat(store, [("Ana", "my hobbies this summer: surfing, hobbies")], start=datetime(2024, 6, 1, 9, 0), first=7)
     chat(store, [("Bob", t) for t in ["the weather is rainy today", "the train was late again", "paella for dinner",
                                       "new shoes for running", "my sister visits in June"]], thread="t2")
+    return may, june
+
+
+def test_a_list_question_is_answered_across_sessions(store: MemoryStore) -> None:
+    may, june = hobbies(store)
     query = "What hobbies does Ana have?"
     assert asks_for_many(query) and SESSION_COVERAGE < 1.0
     off = store.recall(query, k=6, touch=False, config=replace(RecallConfig(), session_coverage=1.0)).results
@@ -252,3 +258,13 @@ def test_session_coverage_returns_k_results_beyond_its_pool(store: MemoryStore) 
     chat(store, [("Ana", f"hobby number {i}: hobbies") for i in range(45)])
     res = store.recall("What hobbies does Ana have?", k=40, touch=False).results
     assert len(res) == 40 and len({r.id for r in res}) == 40
+
+
+def test_graph_strategies_cover_sessions_too(store: MemoryStore) -> None:
+    may, june = hobbies(store)
+    query = "What hobbies does Ana have?"
+    hybrid = [r.id for r in store.recall(query, k=6, touch=False).results]
+    for strategy in ("graph", "activation"):
+        res = store.recall(query, k=6, strategy=strategy, touch=False, explain=True).results
+        assert [r.id for r in res] == hybrid and res[5].id == june[0], strategy  # no edges: the seeds' order
+        assert "session_coverage" not in res[5].explain  # the first result of its session
