@@ -143,10 +143,14 @@ def x86_without_vnni() -> bool:
     """
     import platform
 
+    cpuinfo: str | None = None
     try:
-        cpuinfo: str | None = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+        # the first CPU's flags line is enough (all cores share them); the whole file is
+        # ~2 kB per core, and this runs in every cold CLI call that embeds
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+            cpuinfo = next((line for line in fh if line.startswith("flags")), None)
     except OSError:
-        cpuinfo = None
+        pass
     return lacks_vnni(platform.machine(), cpuinfo)
 
 
@@ -216,9 +220,9 @@ def int8_model(source: Path, source_sha256: str, cache_dir: Path) -> Path:
 
 def prepare() -> Path:
     """Verify the pinned model and derive its int8 form into the user cache (setup calls this)."""
-    source = default_model_path()
-    verify_file(source, load_manifest().sha256, default_cache_dir())
-    return int8_model(source, load_manifest().sha256, default_cache_dir())
+    source, sha, cache = default_model_path(), load_manifest().sha256, default_cache_dir()
+    verify_file(source, sha, cache)
+    return int8_model(source, sha, cache)
 
 
 def default_model_path() -> Path:
@@ -249,7 +253,7 @@ class OnnxEmbedder:
         self._tokenizer_path = tokenizer_path or Path(
             os.environ.get("MEM_TOKENIZER_PATH") or HERE / "models" / self.manifest.tokenizer
         )
-        self._cache_dir = cache_dir
+        self._cache_dir = cache_dir or default_cache_dir()  # checksum markers and the derived int8 form
         self._threads = threads
         # Graph optimisation costs ~200 ms at load and saves ~35 ms per call: worth it
         # for bulk work and long-lived processes, not for a one-shot CLI query.
@@ -292,7 +296,7 @@ class OnnxEmbedder:
                 verify_file(path, self.manifest.sha256, self._cache_dir)
                 if os.environ.get("MEM_INT8", "1") != "0":
                     try:
-                        path = int8_model(path, self.manifest.sha256, self._cache_dir or default_cache_dir())
+                        path = int8_model(path, self.manifest.sha256, self._cache_dir)
                         int8 = True
                     except (EmbedderError, OSError) as exc:
                         print(f"mem: warning: {exc}; running the published model (slower)", file=sys.stderr)
