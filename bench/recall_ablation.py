@@ -85,6 +85,7 @@ def main() -> None:
         "- length prior": (replace(full, w_length=0.0), "hybrid"),
         "- reply prior": (replace(full, w_reply=0.0), "hybrid"),
         "- session coverage": (replace(full, session_coverage=1.0), "hybrid"),
+        "min-max instead of z-scores": (replace(full, normalise="minmax"), "hybrid"),
         "none (plain normalised fusion)": (replace(full, fts_weights=no_ctx_kw, context_vectors=False, w_person=0.0,
                                                    drop_person_terms=False, w_time=0.0, w_length=0.0, w_reply=0.0,
                                                    session_coverage=1.0),

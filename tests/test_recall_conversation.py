@@ -268,3 +268,58 @@ def test_graph_strategies_cover_sessions_too(store: MemoryStore) -> None:
         res = store.recall(query, k=6, strategy=strategy, touch=False, explain=True).results
         assert [r.id for r in res] == hybrid and res[5].id == june[0], strategy  # no edges: the seeds' order
         assert "session_coverage" not in res[5].explain  # the first result of its session
+
+
+def test_scores_are_normalised_by_z_scores_or_min_max() -> None:
+    import statistics
+
+    from memory_core import Z_MIN_SCORES, Z_SCALE, normalise_scores
+
+    assert normalise_scores({}) == {}
+    assert normalise_scores({1: 2.0, 2: 2.0}) == {1: 1.0, 2: 1.0}  # all found, none better
+    assert normalise_scores({1: 2.0, 2: 4.0, 3: 6.0}, "minmax") == {1: 0.0, 2: 0.5, 3: 1.0}
+    # fewer than Z_MIN_SCORES scores: a standard deviation of a handful says little, min-max serves
+    few = {i: float(i) for i in range(Z_MIN_SCORES - 1)}
+    assert normalise_scores(few, "zscore") == normalise_scores(few, "minmax")
+    # z-scores: the spread is set by the standard deviation of all scores, not by the two extremes
+    many = {i: float(i) for i in range(1, Z_MIN_SCORES + 5)} | {0: 1000.0}
+    sd = statistics.pstdev(many.values())
+    z = normalise_scores(many, "zscore", Z_SCALE)
+    mm = normalise_scores(many, "minmax")
+    assert z[1] == 0.0 and mm[1] == 0.0
+    assert abs(z[10] - Z_SCALE * 9 / sd) < 1e-12
+    assert abs(z[0] - Z_SCALE * 999 / sd) < 1e-12
+    assert mm[0] == 1.0 and abs(mm[10] - 9 / 999) < 1e-12
+    try:
+        normalise_scores(many, "rank")
+    except ValueError as exc:
+        assert "rank" in str(exc)
+    else:
+        raise AssertionError("an unknown normalisation must be refused")
+
+
+def test_fusion_uses_the_normalisation_of_the_config(store: MemoryStore) -> None:
+    import statistics
+
+    from memory_core import Z_SCALE
+
+    words = ("apple bridge candle desert engine forest guitar harbor island jacket kettle ladder meadow "
+             "needle orchard pillow quarry river saddle tunnel umbrella valley window yacht zebra anchor "
+             "basket cellar dragon ember").split()
+    for i, word in enumerate(words):  # others, so "garden" is in under half of the memories (idf > 0)
+        store.store(f"{word} {words[(i * 11) % 30]} harbour lights {i}")
+    for i, word in enumerate(words):  # (a few come out as near-duplicates of another and merge)
+        store.store(f"{word} {words[(i * 7) % 30]} " + " ".join(["garden"] * (1 + i % 7)) + " tomato" * (i % 3))
+    for how in ("zscore", "minmax"):
+        cfg = replace(RecallConfig(), normalise=how)
+        res = store.recall("garden tomato", k=50, touch=False, explain=True, config=cfg).results
+        assert len(res) == 50
+        bm25 = {r.id: r.explain["keyword_bm25"] for r in res if r.explain["keyword_bm25"] is not None}
+        assert len(bm25) >= 20  # enough keyword hits for z-scores
+        vals = list(bm25.values())
+        lo, sd, span = min(vals), statistics.pstdev(vals), max(vals) - min(vals)
+        for r in (r for r in res if r.id in bm25):
+            want = Z_SCALE * (bm25[r.id] - lo) / sd if how == "zscore" else (bm25[r.id] - lo) / span
+            assert abs(r.explain["keyword_norm"] - want) < 2e-3  # explain rounds bm25 and the norm to 4 places
+        scores = [r.score for r in res]
+        assert scores == sorted(scores, reverse=True)
