@@ -67,7 +67,7 @@ W_VECTOR = 0.5  # weight of the normalised cosine similarity
 # the lowest candidate, and a candidate that retriever did not find, sits at 0) before the
 # weighted sum. Min-max takes its scale from the two extremes alone; the standard deviation
 # from every candidate, so the spread of the bulk counts. LoCoMo dev (bench/recall_norm.py): r@5 / r@10 0.756 / 0.819 (min-max)
-# -> 0.761 / 0.825; leave-one-conversation-out over min-max and Z_SCALE 0.1-0.25 chose a
+# -> 0.762 / 0.825; leave-one-conversation-out over min-max and Z_SCALE 0.1-0.25 chose a
 # z-score in 5/5 folds on r@10 (0.15 in 4), held-out r@10 0.823, r@5 0.757.
 NORMALISE = "zscore"  # or "minmax" (the rule before)
 Z_MIN_SCORES = 20  # fewer scores than this: min-max (a standard deviation of a handful says little)
