@@ -728,19 +728,19 @@ def normalise_scores(d: dict[int, float], how: str = NORMALISE, z_scale: float =
     """
     if not d:
         return {}
-    vals = list(d.values())
-    lo, hi = min(vals), max(vals)
+    import numpy as np
+
+    vals = np.fromiter(d.values(), dtype=np.float64, count=len(d))
+    lo, hi = float(vals.min()), float(vals.max())
     if hi - lo <= 1e-12:
         return dict.fromkeys(d, 1.0)
     if how == "minmax" or len(vals) < Z_MIN_SCORES:
-        span = hi - lo
-        return {i: (v - lo) / span for i, v in d.items()}
-    if how != "zscore":
+        f = 1.0 / (hi - lo)
+    elif how == "zscore":
+        f = z_scale / float(vals.std())
+    else:
         raise ValueError(f"unknown normalisation {how!r}")
-    mean = math.fsum(vals) / len(vals)
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in vals) / len(vals))
-    f = z_scale / sd
-    return {i: (v - lo) * f for i, v in d.items()}
+    return dict(zip(d, ((vals - lo) * f).tolist()))
 
 
 def _in_spans(m: Memory | Candidate, spans: list[timeparse.DateSpan]) -> bool:
