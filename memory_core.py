@@ -2010,12 +2010,16 @@ class MemoryStore:
             return list(rows.values())
         top_base = max(bases.values(), default=0.0)
         max_bonus = cfg.w_reply * (top_base + max_prior - lo) if replies else 0.0
+        # the priors that cost a regex per memory (time, date, phrase, length), at most
+        max_costly = sum(w for w, on in zip(weights[1:5], applies[1:5]) if on)
         best: list[float] = []  # min-heap of the k best final scores so far
         done: list[int] = []
         for mid in sorted(rows, key=lambda i: (-bases[i], i)):
-            bound = bases[mid] + max_prior
-            if len(best) >= k and bound + max_bonus + 1e-6 < best[0]:
+            if len(best) >= k and bases[mid] + max_prior + max_bonus + 1e-6 < best[0]:
                 break  # sorted by base: no later candidate can reach the top k either
+            m = rows[mid]
+            # this memory's cheap priors exactly, the costly ones at most
+            bound = bases[mid] + person(m) + W_STRENGTH * m.strength + W_IMPORTANCE * m.importance + max_costly
             q = replies.get(mid)
             if q is not None:
                 q_upper = before[q] if q in before else bases[q] + max_prior
