@@ -66,9 +66,10 @@ W_VECTOR = 0.5  # weight of the normalised cosine similarity
 # Each retriever's scores are z-scored over the candidates (scaled by Z_SCALE and shifted so
 # the lowest candidate, and a candidate that retriever did not find, sits at 0) before the
 # weighted sum. Min-max takes its scale from the two extremes alone; the standard deviation
-# from every candidate, so the spread of the bulk counts. LoCoMo dev (bench/recall_norm.py): r@5 / r@10 0.756 / 0.819 (min-max)
-# -> 0.762 / 0.825; leave-one-conversation-out over min-max and Z_SCALE 0.1-0.25 chose a
-# z-score in 5/5 folds on r@10 (0.15 in 4), held-out r@10 0.823, r@5 0.757.
+# from every candidate, so the spread of the bulk counts. LoCoMo dev (bench/recall_norm.py):
+# r@5 / r@10 0.756 / 0.819 (min-max) -> 0.762 / 0.825; leave-one-conversation-out over
+# min-max and Z_SCALE 0.1-0.25 chose a z-score in 5/5 folds on r@10 (0.15 in 4), held-out
+# r@10 0.824, r@5 0.757.
 NORMALISE = "zscore"  # or "minmax" (the rule before)
 Z_MIN_SCORES = 20  # fewer scores than this: min-max (a standard deviation of a handful says little)
 Z_SCALE = 0.15  # candidates span ~4.6 (bm25) and ~5.7 (cosine) standard deviations on LoCoMo: 0.7 / 0.86
@@ -723,8 +724,9 @@ def normalise_scores(d: dict[int, float], how: str = NORMALISE, z_scale: float =
 
     ``minmax`` maps the lowest to 0 and the highest to 1; ``zscore`` maps each score to
     z_scale · (its z-score − the lowest z-score), so the lowest is 0 too and the spread is
-    set by the standard deviation, not by the extremes. Equal scores all get 1 (min-max)
-    or z_scale (z-score): each was found, which beats not being found (0).
+    set by the standard deviation, not by the extremes; with fewer than Z_MIN_SCORES
+    scores it is min-max. Equal scores all get 1: each was found, which beats not being
+    found (0).
     """
     if not d:
         return {}
