@@ -39,7 +39,7 @@ import contradictions
 import decay
 import memorymd
 import summarize
-from memory_core import LockedError, MemoryStore, NewMemory, UserError, content_hash, write_tx
+from memory_core import LockedError, MemoryStore, NewMemory, UserError, content_hash, vectors_from_blobs, write_tx
 from timeparse import from_iso, to_iso, utcnow
 
 # --------------------------------------------------------------------------- phases
@@ -183,8 +183,8 @@ def _load_vectors(store: MemoryStore, wanted: set[int]) -> tuple[np.ndarray, np.
     if not ids:
         return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
     order = np.argsort(np.asarray(ids))
-    mat = np.frombuffer(b"".join(rows), dtype=np.float32).reshape(len(ids), -1)[order]
-    return np.asarray(ids, dtype=np.int64)[order], _normalise(mat.astype(np.float32))
+    mat = vectors_from_blobs(rows)[order]
+    return np.asarray(ids, dtype=np.int64)[order], mat
 
 
 # --------------------------------------------------------------------------- vector search

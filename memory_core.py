@@ -19,7 +19,7 @@ import random
 import re
 import sqlite3 as _std_sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timedelta
@@ -370,12 +370,45 @@ def _m004_status_log(conn: Any) -> None:
         conn.execute(stmt)
 
 
+def _m005_int8_vectors(conn: Any) -> None:
+    """Both vector tables from float32 to int8 (schema.sql): 1,152 bytes less per vector.
+
+    Lossy but harmless: cosine to the float vector ≥ 0.9999, and ``mem.py reindex``
+    re-embeds from the text. Rows are copied through a temp table, so memory stays flat;
+    one transaction, so a crash leaves the float tables as they were.
+    """
+    creates = {t: stmt for stmt in split_sql(SCHEMA_PATH.read_text(encoding="utf-8"))
+               for t in ("vec_memories", "vec_contexts") if stmt.startswith(f"CREATE VIRTUAL TABLE {t} ")}
+    converted = False
+    for table, create in creates.items():
+        row = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+        if row is None or "int8[" in row[0]:
+            continue  # a file made from this schema.sql
+        converted = True
+        conn.execute("DROP TABLE IF EXISTS temp._vec_copy")
+        conn.execute(f"CREATE TEMP TABLE _vec_copy AS SELECT memory_id, embedding FROM {table}")
+        conn.execute(f"DROP TABLE {table}")
+        conn.execute(create)
+        cur = conn.execute("SELECT memory_id, embedding FROM temp._vec_copy ORDER BY memory_id")
+        while batch := cur.fetchmany(2000):
+            mat = vectors_from_blobs([r[1] for r in batch])
+            conn.executemany(f"INSERT INTO {table}(memory_id, embedding) VALUES (?, {VEC_PARAM})",
+                             [(int(r[0]), _vec_blob(v)) for r, v in zip(batch, mat)])
+        conn.execute("DROP TABLE temp._vec_copy")
+    if not converted:
+        return
+    # warm processes hold the old vectors in memory: make them reload
+    conn.execute("""INSERT INTO _mem_meta(key, value) VALUES ('vectors_generation', '1')
+                    ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)""")
+
+
 # Ordered, named, never edited once released; each runs in its own transaction.
 MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m001_initial", _m001_initial),
     ("m002_sharing", _m002_sharing),
     ("m003_keyword_log", _m003_keyword_log),
     ("m004_status_log", _m004_status_log),
+    ("m005_int8_vectors", _m005_int8_vectors),
 ]
 
 
@@ -476,9 +509,40 @@ def select_in(conn: Any, sql: str, ids: Iterable[int], args: Iterable[Any] = ())
 
 
 def _vec_blob(vec: np.ndarray) -> bytes:
+    """A vector as the vector tables store it: int8, scaled so its largest component is
+    ±127. Cosine ignores the scale, and every reader normalises (``vectors_from_blobs``);
+    a MiniLM vector keeps cosine ≥ 0.9999 to its float form at a quarter of the bytes.
+    Insert with ``vec_int8(?)`` (VEC_PARAM) so sqlite-vec reads it as int8."""
     import numpy as np
 
-    return np.asarray(vec, dtype=np.float32).tobytes()
+    v = np.asarray(vec, dtype=np.float32).reshape(-1)
+    top = float(np.abs(v).max()) if v.size else 0.0
+    if not top > 0:  # all zero (or NaN): nothing to scale
+        return bytes(v.size)
+    return np.rint(v * (127.0 / top)).astype(np.int8).tobytes()
+
+
+VEC_PARAM = "vec_int8(?)"  # the SQL parameter for a _vec_blob
+
+
+def vectors_from_blobs(blobs: Sequence[bytes], dims: int = DIMS) -> np.ndarray:
+    """Stored vectors as an (n, dims) float32 matrix of unit rows.
+
+    Reads int8 rows (``_vec_blob``) and the float32 rows of files written before
+    migration m005; an all-zero row stays zero.
+    """
+    import numpy as np
+
+    if not blobs:
+        return np.zeros((0, dims), dtype=np.float32)
+    joined = b"".join(blobs)
+    if len(joined) == len(blobs) * dims:
+        mat = np.frombuffer(joined, dtype=np.int8).reshape(len(blobs), dims).astype(np.float32)
+    else:
+        mat = np.frombuffer(joined, dtype=np.float32).reshape(len(blobs), -1).copy()
+    norms = np.linalg.norm(mat, axis=1, keepdims=True)
+    np.divide(mat, norms, out=mat, where=norms > 0)
+    return mat
 
 
 
@@ -843,7 +907,7 @@ class VectorMatrix:
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, self.mat.shape[1]), dtype=np.float32)
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        mat = vectors_from_blobs([r[1] for r in rows], self.mat.shape[1])
         order = np.argsort(ids, kind="stable")  # rows by id: `cosines` finds ids by binary search
         return ids[order], mat[order]
 
@@ -1177,7 +1241,8 @@ class MemoryStore:
     def _write_vector(self, mid: int, vec: np.ndarray) -> None:
         # vec0 in sqlite-vec 0.1.9 rejects INSERT OR REPLACE: delete, then insert.
         self.conn.execute("DELETE FROM vec_memories WHERE memory_id = ?", (mid,))
-        self.conn.execute("INSERT INTO vec_memories(memory_id, embedding) VALUES (?, ?)", (mid, _vec_blob(vec)))
+        self.conn.execute(f"INSERT INTO vec_memories(memory_id, embedding) VALUES (?, {VEC_PARAM})",
+                          (mid, _vec_blob(vec)))
 
     def _note_model(self) -> None:
         emb = self._embedder
@@ -1248,7 +1313,7 @@ class MemoryStore:
                     norm = float(np.linalg.norm(ctx_vec))
                     if norm > 0:
                         self.conn.execute("DELETE FROM vec_contexts WHERE memory_id = ?", (r["id"],))
-                        self.conn.execute("INSERT INTO vec_contexts(memory_id, embedding) VALUES (?, ?)",
+                        self.conn.execute(f"INSERT INTO vec_contexts(memory_id, embedding) VALUES (?, {VEC_PARAM})",
                                           (r["id"], _vec_blob(ctx_vec / norm)))
 
     def store(
@@ -1629,7 +1694,8 @@ class MemoryStore:
         if self._use_matrix(table):
             return self._matrix(table).search(vec, k)
         rows = self.conn.execute(
-            f"SELECT memory_id, distance FROM {table} WHERE embedding MATCH ? AND k = ?", (_vec_blob(vec), min(k, 4096))
+            f"SELECT memory_id, distance FROM {table} WHERE embedding MATCH {VEC_PARAM} AND k = ?",
+            (_vec_blob(vec), min(k, 4096))
         ).fetchall()
         return [(int(r[0]), 1.0 - float(r[1])) for r in rows if r[1] is not None]
 
@@ -1642,10 +1708,9 @@ class MemoryStore:
         return self._knn("vec_contexts", vec, k)
 
     def _vectors(self, ids: list[int], table: str = "vec_memories") -> dict[int, np.ndarray]:
-        import numpy as np
-
-        return {int(r[0]): np.frombuffer(r[1], dtype=np.float32) for r in select_in(
-            self.conn, f"SELECT memory_id, embedding FROM {table} WHERE memory_id IN ({{ids}})", ids)}
+        rows = list(select_in(self.conn, f"SELECT memory_id, embedding FROM {table} WHERE memory_id IN ({{ids}})", ids))
+        mat = vectors_from_blobs([r[1] for r in rows])
+        return {int(r[0]): v for r, v in zip(rows, mat)}
 
     def _cosines(self, vec: np.ndarray, ids: list[int], table: str = "vec_memories") -> dict[int, float]:
         """Cosine of ``vec`` with the stored vectors of ``ids`` (those that have one)."""

@@ -71,14 +71,16 @@ CREATE TRIGGER memories_au AFTER UPDATE OF content, tags, date_terms, context, c
 END;
 
 -- One vector per memory. Large stores search an in-process copy (memory_core.VectorMatrix).
+-- int8, scaled per vector so its largest component is +-127 (cosine needs no scale):
+-- 384 bytes instead of 1,536, cosine to the float vector >= 0.9999 (memory_core._vec_blob).
 CREATE VIRTUAL TABLE vec_memories USING vec0(
     memory_id INTEGER PRIMARY KEY,
-    embedding float[384] distance_metric=cosine
+    embedding int8[384] distance_metric=cosine
 );
 -- Second vector per conversational memory: the turn embedded with its neighbours.
 CREATE VIRTUAL TABLE vec_contexts USING vec0(
     memory_id INTEGER PRIMARY KEY,
-    embedding float[384] distance_metric=cosine
+    embedding int8[384] distance_metric=cosine
 );
 
 CREATE TABLE associations (

@@ -492,12 +492,10 @@ def _purge_incoming(store: core.MemoryStore, offer_id: str, partner: str) -> tup
     if ids:
         # FTS5 otherwise keeps a deleted row's tokens in old segments until a merge
         c.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1)")
-    zero = bytes(4 * core.DIMS)  # float32 zeros
     for mid in ids:
-        # sqlite-vec marks a deleted vector invalid but leaves its bytes in the chunk: overwrite first
         for table in ("vec_memories", "vec_contexts"):
-            c.execute(f"UPDATE {table} SET embedding = ? WHERE memory_id = ?", (zero, mid))
-        for table in ("vec_memories", "vec_contexts"):
+            # sqlite-vec 0.1.9 zeroes a deleted vector's slot in its chunk blob (tested), and
+            # secure_delete zeroes the old page: no bytes of it stay in the file
             c.execute(f"DELETE FROM {table} WHERE memory_id = ?", (mid,))
         c.execute("DELETE FROM memories WHERE id = ?", (mid,))  # FTS trigger, edges and members cascade
     if ids:

@@ -52,7 +52,8 @@ def variant_store(src: Path, dst: Path, variant: str, real, embedder) -> mc.Memo
     with mc.write_tx(s.conn):
         for r, v in zip(rows, vecs):
             s.conn.execute("DELETE FROM vec_memories WHERE memory_id = ?", (r[0],))
-            s.conn.execute("INSERT INTO vec_memories(memory_id, embedding) VALUES (?, ?)", (r[0], mc._vec_blob(v)))
+            s.conn.execute(f"INSERT INTO vec_memories(memory_id, embedding) VALUES (?, {mc.VEC_PARAM})",
+                           (r[0], mc._vec_blob(v)))
             if r[3] is not None and r[4] is not None:
                 touched.setdefault(r[3], []).append(r[4])
         s._refresh_context(touched)

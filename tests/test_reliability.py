@@ -94,7 +94,8 @@ def test_doctor_detects_and_repairs_fts_and_vector_drift(store: memory_core.Memo
               "SELECT 'delete', id, content, tags, date_terms, context, context_far FROM memories WHERE id = 2")
     # drift 2: a vector lost, and an orphan vector for a memory that never existed
     c.execute("DELETE FROM vec_memories WHERE memory_id = 3")
-    c.execute("INSERT INTO vec_memories(memory_id, embedding) SELECT 99, embedding FROM vec_memories WHERE memory_id = 1")
+    blob = c.execute("SELECT embedding FROM vec_memories WHERE memory_id = 1").fetchone()[0]
+    c.execute(f"INSERT INTO vec_memories(memory_id, embedding) VALUES (99, {memory_core.VEC_PARAM})", (blob,))
     rep = store.doctor()
     assert not rep["ok"]
     assert rep["fts_ok"] is False and rep["missing_vectors"] == 1 and rep["orphan_vectors"] == 1

@@ -14,7 +14,8 @@ def _names(conn, kind: str) -> set[str]:
 
 def test_blank_db_migrates_to_full_schema(db_path: Path) -> None:
     conn = memory_core.connect(db_path)
-    assert memory_core.migrate(conn) == ["m001_initial", "m002_sharing", "m003_keyword_log", "m004_status_log"]
+    assert memory_core.migrate(conn) == ["m001_initial", "m002_sharing", "m003_keyword_log", "m004_status_log",
+                                         "m005_int8_vectors"]
     assert memory_core.migrate(conn) == []  # idempotent
     tables = _names(conn, "table")
     for t in ("memories", "memories_fts", "vec_memories", "vec_contexts", "associations",
@@ -89,3 +90,54 @@ def test_shared_view_excludes_episodic(store) -> None:
     store.conn.execute(insert, (ep, "I went to the dentist", "semantic"))
     assert store.conn.execute("SELECT count(*) FROM shared_memories").fetchone()[0] == 1
     assert store.conn.execute("SELECT count(*) FROM accessible_shared").fetchone()[0] == 0
+
+
+def test_vectors_are_stored_as_int8_and_read_back_as_unit_vectors() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    vecs = rng.normal(size=(50, memory_core.DIMS)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    blobs = [memory_core._vec_blob(v) for v in vecs]
+    assert all(len(b) == memory_core.DIMS for b in blobs)  # a quarter of float32's bytes
+    back = memory_core.vectors_from_blobs(blobs)
+    assert back.dtype == np.float32 and back.shape == vecs.shape
+    assert np.allclose(np.linalg.norm(back, axis=1), 1.0, atol=1e-6)
+    assert (back * vecs).sum(axis=1).min() > 0.9999  # cosine to the float vector
+    assert np.abs(np.frombuffer(blobs[0], dtype=np.int8)).max() == 127  # scaled to the full range
+    # files from before m005 hold float32 rows: read the same way
+    legacy = memory_core.vectors_from_blobs([v.tobytes() for v in vecs])
+    assert np.allclose(legacy, vecs, atol=1e-6)
+    zero = memory_core._vec_blob(np.zeros(memory_core.DIMS, dtype=np.float32))
+    assert zero == bytes(memory_core.DIMS) and not memory_core.vectors_from_blobs([zero]).any()
+
+
+def test_m005_converts_float_vector_tables_to_int8(db_path: Path) -> None:
+    with memory_core.MemoryStore(db_path) as s:
+        ids = [s.store(f"note {w} about the {w} gateway", "semantic").id for w in ("alpha", "beta", "gamma", "delta")]
+        s.store("Max: are you coming?", "episodic", author="Max", thread="t", position=0)
+        s.store("Ana: yes, at nine", "episodic", author="Ana", thread="t", position=1)
+        want = {t: s._vectors(ids + [5, 6], t) for t in ("vec_memories", "vec_contexts")}
+        assert len(want["vec_contexts"]) == 2
+    # rebuild the vector tables as a file from before m005 has them: float32 rows
+    conn = memory_core.connect(db_path)
+    conn.execute("BEGIN IMMEDIATE")
+    for table, vecs in want.items():
+        conn.execute(f"DROP TABLE {table}")
+        conn.execute(f"CREATE VIRTUAL TABLE {table} USING vec0(memory_id INTEGER PRIMARY KEY, "
+                     "embedding float[384] distance_metric=cosine)")
+        for mid, v in vecs.items():
+            conn.execute(f"INSERT INTO {table}(memory_id, embedding) VALUES (?, ?)", (mid, v.tobytes()))
+    conn.execute("DELETE FROM _mem_migrations WHERE name = 'm005_int8_vectors'")
+    conn.execute("COMMIT")
+    conn.close()
+    with memory_core.MemoryStore(db_path) as s:  # opening migrates
+        for table, vecs in want.items():
+            sql = s.conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+            assert "int8[384]" in sql
+            got = s._vectors(list(vecs), table)
+            assert got.keys() == vecs.keys()
+            assert min(float(got[i] @ vecs[i]) for i in vecs) > 0.9999
+        assert s.meta("vectors_generation") == "1"  # warm processes reload
+        assert s.recall("gamma gateway", k=1, strategy="vector", touch=False).results[0].id == ids[2]
+        assert s.doctor()["ok"]

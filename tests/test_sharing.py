@@ -533,3 +533,19 @@ def test_import_with_approve_and_derived_summaries_reported(pair) -> None:
     assert out["purged"] == [copy_id] and out["derived_summaries"] == [own_summary]
     assert any("derived" in w for w in out["warnings"])
     assert b.get(own_summary).status == "active"  # B's own memory: reported, never deleted
+
+
+def test_a_deleted_vector_leaves_no_bytes_in_sqlite_vecs_chunk(store) -> None:
+    # the purge relies on it: sqlite-vec zeroes the slot of a deleted vector in the chunk blob
+    ids = [store.store(f"note {w}: the {w} service restarts nightly", "semantic").id
+           for w in ("alpha", "beta", "gamma")]
+    c = store.conn
+    blobs = {i: c.execute("SELECT embedding FROM vec_memories WHERE memory_id = ?", (i,)).fetchone()[0] for i in ids}
+
+    def chunk() -> bytes:
+        return c.execute("SELECT vectors FROM vec_memories_vector_chunks00").fetchone()[0]
+
+    assert all(b in chunk() for b in blobs.values())
+    c.execute("DELETE FROM vec_memories WHERE memory_id = ?", (ids[1],))
+    assert blobs[ids[1]] not in chunk()
+    assert blobs[ids[0]] in chunk() and blobs[ids[2]] in chunk()
