@@ -1697,15 +1697,14 @@ class MemoryStore:
         k = max(1, k)
         if self._use_matrix(table):
             return self._matrix(table).search(vec, k)
-        # sqlite-vec compares int8 with int8, so the query is quantized too (cosine error up
-        # to ~2e-3): take twice as many, re-score them with the float query against the
-        # same unit vectors the matrix holds, keep the k best. Both paths then agree.
+        # sqlite-vec compares int8 with int8, so the query is quantized too: cosines differ
+        # from the matrix's (float query) by ~5e-4, at most ~2e-3. Re-scoring with the float
+        # query would cost a vec0 lookup per row (+17 ms for k = 400 at 10k rows).
         rows = self.conn.execute(
             f"SELECT memory_id, distance FROM {table} WHERE embedding MATCH {VEC_PARAM} AND k = ?",
-            (_vec_blob(vec), min(2 * k, 4096))
+            (_vec_blob(vec), min(k, 4096))
         ).fetchall()
-        exact = self._cosines(vec, [int(r[0]) for r in rows if r[1] is not None], table)
-        return sorted(exact.items(), key=lambda x: (-x[1], x[0]))[:k]
+        return [(int(r[0]), 1.0 - float(r[1])) for r in rows if r[1] is not None]
 
     def _nearest(self, vec: np.ndarray, k: int) -> list[tuple[int, float]]:
         """(memory id, cosine similarity) of the k nearest memory vectors, any status."""
