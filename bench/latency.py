@@ -338,9 +338,6 @@ def knn_check(store: MemoryStore, qvecs: np.ndarray, ks: tuple[int, ...] = (10, 
     """
     saved = memory_core.MATRIX_MIN_ROWS, memory_core.COARSE_MIN_ROWS
     out: dict[str, Any] = {"queries": len(qvecs), "rows": store._vector_count(), "tables": {}}
-    # sqlite-vec takes the query as int8 (memory_core._vec_blob): both paths get that query,
-    # so they must agree exactly; the matrix alone sees a float query in recall.
-    qvecs = memory_core.vectors_from_blobs([memory_core._vec_blob(q) for q in qvecs])
 
     def matrix(table: str) -> Any:
         def run(v: np.ndarray, k: int) -> list[tuple[int, float]]:
