@@ -1847,7 +1847,7 @@ class MemoryStore:
                     match = fts_query(query)
                     kw = dict(self._keyword(match, where, args, pool)) if match else {}
             else:
-                qvec = vecs[0]
+                qvec = as_stored(vecs[0])  # every scan below, on either path, sees this query
                 # One wide kNN per vector table gives the cosine of nearly every candidate the
                 # keyword side brings too (a vec0 lookup by id is a scan). The fusion weights were
                 # tuned with this horizon and the floor below, so the in-process matrix keeps both

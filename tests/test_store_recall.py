@@ -348,3 +348,55 @@ def test_word_count_for_the_length_prior_matches_counting_every_match(text: str,
     expected = sum(1 for _ in itertools.islice(memory_core._TOKEN_RE.finditer(text), cap))
     assert memory_core._count_words(text, cap) == expected
     assert memory_core._count_words("y" * 2000 + " a b", 20) == 3  # one long word in the head, the rest after it
+
+
+class _DenseEmbedder:
+    """Dense word vectors (a seeded Gaussian per word, summed): int8 storage rounds them,
+    unlike the hash embedder's one-hots, so the stored precision shows."""
+
+    dims = 384
+    model_id = "test-dense-384"
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+    def embed(self, texts: list[str], batch_size: int = 32):
+        import hashlib
+        import re
+
+        import numpy as np
+
+        out = np.zeros((len(texts), self.dims), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.lower()):
+                seed = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
+                out[row] += np.random.default_rng(seed).normal(size=self.dims).astype(np.float32)
+            out[row] /= max(float(np.linalg.norm(out[row])), 1e-9)
+        return out
+
+
+def test_one_shot_and_warm_processes_rank_alike_with_int8_vectors(db_path: Path, monkeypatch) -> None:
+    """A one-shot call (sqlite-vec, FTS5) and a warm process (matrices, keyword index, the
+    context scan on the worker) compare the same int8-precision query: same ids and scores."""
+    monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 30)
+    monkeypatch.setattr(memory_core, "PARALLEL_MIN_ROWS", 30)
+    emb = _DenseEmbedder()
+    words = "ana ben lisbon trip garden tomato parser crash budget guitar meeting river".split()
+    with MemoryStore(db_path, embedder=emb) as s:
+        for i in range(80):
+            text = " ".join(words[(i * j) % len(words)] for j in range(1, 2 + i % 6)) + f" item{i}"
+            s.store(text, "episodic", author=["Ana", "Ben"][i % 2], thread="chat", position=i, dedup=False)
+    queries = ["lisbon trip budget", "What did Ana say about the guitar?", "parser crash meeting", "river garden"]
+    cold = {}
+    for q in queries:  # each in a fresh one-shot store: sqlite-vec and FTS5
+        with MemoryStore(db_path, embedder=emb, keyword_index=False) as one:
+            cold[q] = [(m.id, m.score) for m in one.recall(q, k=10, touch=False).results]
+            assert one._matrices == {}
+    with MemoryStore(db_path, embedder=emb, keyword_index=True) as warm:
+        warm.warm_up()
+        for q in queries:
+            got = [(m.id, m.score) for m in warm.recall(q, k=10, touch=False).results]
+            assert [i for i, _ in got] == [i for i, _ in cold[q]], q
+            # the two scans sum in another order: scores agree to float rounding
+            assert max(abs(a[1] - b[1]) for a, b in zip(got, cold[q])) <= 2e-6, q
+        assert set(warm._matrices) == {"vec_memories", "vec_contexts"}
