@@ -375,7 +375,7 @@ class _DenseEmbedder:
         return out
 
 
-def test_one_shot_and_warm_processes_rank_alike_with_int8_vectors(db_path: Path, monkeypatch) -> None:
+def test_one_shot_and_warm_processes_rank_alike_with_int8_vectors(db_path, monkeypatch) -> None:
     """A one-shot call (sqlite-vec, FTS5) and a warm process (matrices, keyword index, the
     context scan on the worker) compare the same int8-precision query: same ids and scores."""
     monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 30)
