@@ -450,6 +450,19 @@ def reindex(missing: bool) -> None:
 
 
 @cli.command()
+def compact() -> None:
+    """Give free pages back to the disk (VACUUM): after big deletions or an upgrade.
+
+    \b
+    Example:
+      mem.py compact
+    """
+    res = _ctx().store(fast_start=True).compact()
+    emit(res, lambda: click.echo(f"{res['path']}: {res['bytes_before']:,} -> {res['bytes_after']:,} bytes "
+                                 f"({res['freed_bytes']:,} freed)"))
+
+
+@cli.command()
 @click.argument("dest", type=click.Path(dir_okay=False))
 def backup(dest: str) -> None:
     """Write a consistent copy of the memory file (VACUUM INTO), safe while others write.

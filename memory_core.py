@@ -2141,7 +2141,7 @@ class MemoryStore:
         by_type = {
             r[0]: r[1] for r in c.execute("SELECT memory_type, count(*) FROM memories WHERE status='active' GROUP BY 1")
         }
-        size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())
+        size = self._file_bytes()
         return {
             "path": str(self.path),
             "memories": sum(by_status.values()),
@@ -2317,6 +2317,36 @@ class MemoryStore:
         self.conn.execute("VACUUM INTO ?", (str(dest),))
         os.chmod(dest, 0o600)
         return {"path": str(dest), "size_bytes": dest.stat().st_size}
+
+    def _file_bytes(self) -> int:
+        """The memory file with its WAL and shared-memory files."""
+        return sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())
+
+    def compact(self) -> dict[str, Any]:
+        """Rewrite the file without its free pages (``VACUUM``).
+
+        SQLite reuses freed pages but never returns them to the disk: after large
+        deletions, a purge or the int8 vector migration the file keeps its old size. This
+        needs the file alone for a moment: other connections wait up to busy_timeout, then
+        this fails with LockedError and nothing changes. Temporary disk: a file copy.
+        """
+        if self.path == Path(":memory:"):
+            return {"path": str(self.path), "bytes_before": 0, "bytes_after": 0, "freed_bytes": 0}
+        free = int(self.conn.execute("PRAGMA freelist_count").fetchone()[0])
+        page = int(self.conn.execute("PRAGMA page_size").fetchone()[0])
+        before = self._file_bytes()
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never waits; VACUUM does
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise LockedError(f"{self.path}: in use by another process; compact needs it alone "
+                                  "for a moment (try again)") from exc
+            raise
+        after = self._file_bytes()
+        return {"path": str(self.path), "free_pages_before": free, "page_size": page,
+                "bytes_before": before, "bytes_after": after, "freed_bytes": before - after}
 
     # ---------------------------------------------------------------- jsonl import / export
 

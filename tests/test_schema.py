@@ -119,7 +119,21 @@ def test_m005_converts_float_vector_tables_to_int8(db_path: Path) -> None:
         s.store("Ana: yes, at nine", "episodic", author="Ana", thread="t", position=1)
         want = {t: s._vectors(ids + [5, 6], t) for t in ("vec_memories", "vec_contexts")}
         assert len(want["vec_contexts"]) == 2
-    # rebuild the vector tables as a file from before m005 has them: float32 rows
+    _as_before_m005(db_path, want)
+    with memory_core.MemoryStore(db_path) as s:  # opening migrates
+        for table, vecs in want.items():
+            sql = s.conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+            assert "int8[384]" in sql
+            got = s._vectors(list(vecs), table)
+            assert got.keys() == vecs.keys()
+            assert min(float(got[i] @ vecs[i]) for i in vecs) > 0.9999
+        assert s.meta("vectors_generation") == "1"  # warm processes reload
+        assert s.recall("gamma gateway", k=1, strategy="vector", touch=False).results[0].id == ids[2]
+        assert s.doctor()["ok"]
+
+
+def _as_before_m005(db_path: Path, want: dict) -> None:
+    """Rebuild the vector tables as a file from before m005 has them: float32 rows."""
     conn = memory_core.connect(db_path)
     conn.execute("BEGIN IMMEDIATE")
     for table, vecs in want.items():
@@ -131,13 +145,50 @@ def test_m005_converts_float_vector_tables_to_int8(db_path: Path) -> None:
     conn.execute("DELETE FROM _mem_migrations WHERE name = 'm005_int8_vectors'")
     conn.execute("COMMIT")
     conn.close()
-    with memory_core.MemoryStore(db_path) as s:  # opening migrates
-        for table, vecs in want.items():
-            sql = s.conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
-            assert "int8[384]" in sql
-            got = s._vectors(list(vecs), table)
-            assert got.keys() == vecs.keys()
-            assert min(float(got[i] @ vecs[i]) for i in vecs) > 0.9999
-        assert s.meta("vectors_generation") == "1"  # warm processes reload
-        assert s.recall("gamma gateway", k=1, strategy="vector", touch=False).results[0].id == ids[2]
+
+
+def test_compact_gives_the_pages_freed_by_the_migration_back(db_path: Path) -> None:
+    import json
+
+    from conftest import run_cli
+
+    with memory_core.MemoryStore(db_path) as s:
+        ids = [s.store(f"note {i}: server {i} runs job {i * 7} on rack {i % 13}", "semantic", dedup=False).id
+               for i in range(600)]
+        want = {"vec_memories": s._vectors(ids)}
+    _as_before_m005(db_path, want)
+    with memory_core.MemoryStore(db_path) as s:  # migrates: 600 vectors shrink 1,536 -> 384 bytes
+        assert int(s.conn.execute("PRAGMA freelist_count").fetchone()[0]) > 0
+    out = run_cli("--db", str(db_path), "--json", "compact")
+    assert out.returncode == 0, out.stderr
+    res = json.loads(out.stdout)["data"]
+    assert res["free_pages_before"] > 0
+    assert res["freed_bytes"] == res["bytes_before"] - res["bytes_after"] >= 600 * 1000
+    wal = Path(str(db_path) + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0  # checkpointed and truncated
+    with memory_core.MemoryStore(db_path) as s:
+        assert int(s.conn.execute("PRAGMA freelist_count").fetchone()[0]) == 0
         assert s.doctor()["ok"]
+        assert s.recall("server 42 rack", k=1, touch=False).results[0].id == ids[42]
+
+
+def test_compact_waits_for_a_writer_then_fails_cleanly(db_path: Path) -> None:
+    import json
+
+    from conftest import run_cli
+
+    with memory_core.MemoryStore(db_path) as s:
+        s.store("a note that must survive", "semantic")
+    holder = memory_core.connect(db_path)
+    holder.execute("BEGIN IMMEDIATE")  # another process in the middle of a write
+    try:
+        out = run_cli("--db", str(db_path), "--json", "compact", timeout=60)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert out.returncode == 6, out.stderr  # LockedError, after busy_timeout
+    err = json.loads(out.stdout)["error"]
+    assert err["code"] == "locked" and "in use by another process" in err["message"]
+    assert "Traceback" not in out.stderr
+    with memory_core.MemoryStore(db_path) as s:
+        assert [m.content for m in s.recall("note survive", k=1, touch=False).results] == ["a note that must survive"]
