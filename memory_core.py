@@ -388,7 +388,8 @@ def _m005_int8_vectors(conn: Any) -> None:
         converted = True
         n = int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
         if n >= 20_000:  # ~2 s per 10k rows: say why the first command waits
-            print(f"mem: storing {n:,} vectors of {table} as int8 (once; 4x smaller)", file=sys.stderr)
+            print(f"mem: storing {n:,} vectors of {table} as int8 (once; 4x smaller; "
+                  "`mem.py compact` then gives the space back)", file=sys.stderr)
         conn.execute("DROP TABLE IF EXISTS temp._vec_copy")
         conn.execute(f"CREATE TEMP TABLE _vec_copy AS SELECT memory_id, embedding FROM {table}")
         conn.execute(f"DROP TABLE {table}")
