@@ -112,15 +112,17 @@ W_REPLY = 0.15
 SESSION_COVERAGE = 0.9
 COVER_FROM = 5
 COVER_POOL = 30
-# Above this many memories, kNN runs on an in-process float32 copy of the vectors (exact,
-# ~10 ms per query at 100k on one core) instead of sqlite-vec's scan (~80-200 ms at 100k,
-# and its 1-bit coarse scan was slower still at the k we need and lost 1.9% recall@10
-# at 8x oversampling on real vectors: measured in bench/latency.py).
-MATRIX_MIN_ROWS = 20_000
-# A process is "warm" (long-lived: an agent's server, a library user) from its WARM_AFTER-th
-# operation on a store this large (a recall, a near-duplicate check), or after warm_up().
-# Only warm processes load the vector matrices (~1.7 s for 100k vectors, while a one-shot
-# CLI call is served by sqlite-vec's scan in ~0.1-0.3 s) and build the keyword index.
+# In a warm process kNN runs on an in-process float32 copy of the vectors (exact, ~10 ms
+# per query at 100k on one core; ~1 ms at 10k) instead of sqlite-vec's scan (~80-200 ms at
+# 100k, 7-12 ms at 10k; its 1-bit coarse scan was slower still at the k we need and lost
+# 1.9% recall@10 at 8x oversampling on real vectors: measured in bench/latency.py). This
+# many vectors at least; 0 since session 6 (it was 20,000): warm hybrid recall on a 10k-note
+# store 20.0 -> 5.7 ms p50, on a 550-turn chat 10.4 -> 6.2 ms, with the parallel paths below.
+MATRIX_MIN_ROWS = 0
+# A process is "warm" (long-lived: an agent's server, a library user, an import) from its
+# WARM_AFTER-th operation on a store (a recall, a near-duplicate check), or after warm_up().
+# Only warm processes load the vector matrices (~1.0 s for 100k int8 vectors, while a
+# one-shot CLI call is served by sqlite-vec's scan in ~0.1-0.3 s) and build the keyword index.
 WARM_AFTER = 2
 # The matrix ranks by a 1-bit-per-dimension Hamming scan first, then re-ranks this many
 # rows exactly: max(COARSE_MIN, COARSE_FACTOR * k). Measured on real MiniLM vectors in
@@ -131,12 +133,12 @@ WARM_AFTER = 2
 COARSE_MIN = 2000
 COARSE_FACTOR = 4
 COARSE_MIN_ROWS = 20_000
-# From this many memories on, hybrid recall runs the keyword search on a worker thread
-# (own read connection) while the query is embedded and the vectors scanned.
-PARALLEL_MIN_ROWS = 20_000
-# At that scale a warm process (WARM_AFTER) also builds an in-process copy of the keyword
-# index in the background (keyword_index.py: FTS5's exact bm25 at 2-4 ms instead of 15-130
-# ms), so one-shot CLI calls never pay for the build. MEM_KEYWORD_INDEX=0 switches it off.
+# From this many memories on (0: always), hybrid recall runs the keyword search on a worker
+# thread (own read connection) while the query is embedded and the vectors scanned.
+PARALLEL_MIN_ROWS = 0
+# A warm process (WARM_AFTER) also builds an in-process copy of the keyword index in the
+# background (keyword_index.py: FTS5's exact bm25 at 2-4 ms instead of 15-130 ms at 100k),
+# so one-shot CLI calls never pay for the build. MEM_KEYWORD_INDEX=0 switches it off.
 # Keyword scores equal to this many decimals are ties, broken by row id, on both keyword
 # paths (FTS5 and keyword_index.py), so the same rows make the candidate cut.
 KEYWORD_TIE_DECIMALS = 9
@@ -1096,7 +1098,7 @@ class MemoryStore:
         return pool.submit(self._keyword, *args, conn=conn, **kwargs)
 
     def _scale_op(self) -> None:
-        """Count one operation on a large store (a recall, a near-duplicate check) toward WARM_AFTER."""
+        """Count one operation (a recall, a near-duplicate check) toward WARM_AFTER."""
         if self._vector_count() >= min(MATRIX_MIN_ROWS, PARALLEL_MIN_ROWS):
             self._scale_ops += 1
 
@@ -1122,8 +1124,9 @@ class MemoryStore:
     def warm_up(self, wait: bool = True, timeout: float | None = None) -> dict[str, Any]:
         """Load what a long-lived process keeps in memory at scale: vector matrices, keyword index.
 
-        For servers and benchmarks; a store under ``PARALLEL_MIN_ROWS`` memories has nothing
-        to load. Returns the keyword index's state (``keyword_index.KeywordIndex.stats``).
+        For servers and benchmarks (an in-memory store, or one under ``PARALLEL_MIN_ROWS``
+        memories, has nothing to load). Returns the keyword index's state
+        (``keyword_index.KeywordIndex.stats``).
         """
         if self._vector_count() < PARALLEL_MIN_ROWS or self.path == Path(":memory:"):
             return {"ready": False, "reason": "small store: FTS5 and sqlite-vec serve directly"}

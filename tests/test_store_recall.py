@@ -329,15 +329,17 @@ def test_pruned_fusion_gives_the_same_top_k(store: MemoryStore, monkeypatch) -> 
     assert replies > 0  # the comparison covered reply bonuses
 
 
-def test_a_one_shot_process_never_loads_the_matrix(store: MemoryStore, monkeypatch) -> None:
-    """The first vector operation at scale is served by sqlite-vec; the matrix comes from the second on."""
-    for i in range(40):
-        store.store(f"note {i} about topic {i % 7}", "semantic")
-    monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 30)
-    first = store.recall("topic 3", k=5, touch=False)
-    assert store._matrices == {}  # a CLI call: no 150 MB load for one query
-    second = store.recall("topic 3", k=5, touch=False)
-    assert set(store._matrices) == {"vec_memories", "vec_contexts"}
+def test_a_one_shot_process_never_loads_the_matrix(db_path, monkeypatch) -> None:
+    """A process's first vector operation is served by sqlite-vec; the matrix comes from the second on."""
+    with MemoryStore(db_path) as writer:
+        for i in range(40):
+            writer.store(f"note {i} about topic {i % 7}", "semantic")
+        assert "vec_memories" in writer._matrices  # 40 near-duplicate checks: a warm process
+    with MemoryStore(db_path) as store:  # a CLI call: a new process, one recall
+        first = store.recall("topic 3", k=5, touch=False)
+        assert store._matrices == {}  # no 150 MB load (at 100k) for one query
+        second = store.recall("topic 3", k=5, touch=False)
+        assert set(store._matrices) == {"vec_memories", "vec_contexts"}
     assert [(m.id, m.score) for m in first.results] == [(m.id, m.score) for m in second.results]
 
 
