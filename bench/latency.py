@@ -702,7 +702,7 @@ def print_report(r: dict[str, Any]) -> None:
         _coarse_rows(rows, r["real_coarse"], "real vectors", True)
     if "small_recall_hybrid" in r:  # (absent with --skip-small)
         s = r["small_recall_hybrid"]
-        rows.append([f"hybrid recall p50 / p95, {ns:,} memories (sqlite-vec scan)",
+        rows.append([f"hybrid recall p50 / p95, {ns:,} memories (warm: matrix from the second recall)",
                      f"{s['p50_ms']:.1f} / {s['p95_ms']:.1f} ms", "—", "info"])
     cli = r.get("cli")
     if cli and "error" not in cli:
