@@ -111,13 +111,21 @@ def verify_file(path: Path, expected: str, cache_dir: Path | None) -> str:
 def _file_sha256(path: Path, cache_dir: Path | None) -> str:
     """sha256 of ``path``, remembered in ``cache_dir`` (keyed by path, size and mtime)."""
     marker = _verified_marker(path, cache_dir) if cache_dir else None
-    if marker is not None and marker.exists():
-        return marker.read_text()
+    if marker is not None:
+        try:
+            known = marker.read_text()
+        except OSError:
+            known = ""
+        if len(known) == 64 and all(c in "0123456789abcdef" for c in known):
+            return known
     digest = _sha256(path)
     if marker is not None:
         try:
             marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.write_text(digest)
+            # another process may read it meanwhile: never let it see a half-written marker
+            tmp = marker.with_name(f"{marker.name}.{os.getpid()}.tmp")
+            tmp.write_text(digest)
+            os.replace(tmp, marker)
         except OSError:
             pass  # a read-only cache only costs a re-hash next time
     return digest

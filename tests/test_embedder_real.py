@@ -187,3 +187,21 @@ def test_x86_without_vnni_derives_uint8_weights(
 ])
 def test_vnni_detection(machine: str, cpuinfo: str | None, lacks: bool) -> None:
     assert embedder.lacks_vnni(machine, cpuinfo) is lacks
+
+
+def test_a_half_written_checksum_marker_is_never_trusted(tmp_path: Path) -> None:
+    # a concurrent first use can read the marker while another process writes it
+    import hashlib
+
+    f = tmp_path / "model.bin"
+    f.write_bytes(b"weights" * 1000)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    marker = embedder._verified_marker(f, cache)
+    want = hashlib.sha256(f.read_bytes()).hexdigest()
+    for partial in ("", want[:20], "x" * 64):
+        marker.write_text(partial)
+        assert embedder._file_sha256(f, cache) == want
+        assert marker.read_text() == want  # rewritten whole (temp file + rename)
+    assert not list(cache.glob("*.tmp"))
+    assert embedder.verify_file(f, want, cache) == want
