@@ -18,8 +18,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+# the repository first: bench/keyword_index.py must not shadow the engine's keyword_index
+# (this script's own directory is already on the path, after it)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 
@@ -54,23 +55,39 @@ def fn_for(cfg: RecallConfig, strategy: str = "hybrid") -> common.RecallFn:
     return fn
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def dev_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The arguments every LoCoMo dev script takes: the file, and where its stores live."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("path", nargs="?", default=str(common.DEFAULT_LOCOMO))
     ap.add_argument("--reuse", type=Path, default=Path("/tmp/locomo-stores"), help="store directory (built if stale)")
-    ap.add_argument("--no-loo", action="store_true", help="skip the weight grid")
-    args = ap.parse_args()
+    return ap
+
+
+def dev_conversations(args: argparse.Namespace) -> list:
+    """The conversations of ``args.path``; exits with one line if the file is missing."""
     path = Path(args.path)
     if not path.exists():
         sys.exit(f"{path}: not found (the LoCoMo dev file lives in ../shared/data/locomo)")
-    convs, _ = common.load_locomo(path)
+    return common.load_locomo(path)[0]
+
+
+def dev_stores(args: argparse.Namespace) -> tuple[dict, list]:
+    """``({sample_id: store}, every question)``; the stores share one :class:`QueryCache`,
+    so every variant embeds each question once (latency columns then measure retrieval
+    and fusion only, not the model)."""
+    convs = dev_conversations(args)
     stores = common.build_stores(convs, args.reuse, reuse=True)
-    # Every variant asks the same 760 questions: embed each once (latency columns then
-    # measure retrieval and fusion only, not the model).
     shared = QueryCache(next(iter(stores.values())).embedder)
     for s in stores.values():
         s._embedder = shared
-    questions = [q for c in convs for q in c.questions]
+    return stores, [q for c in convs for q in c.questions]
+
+
+def main() -> None:
+    ap = dev_parser(__doc__)
+    ap.add_argument("--no-loo", action="store_true", help="skip the weight grid")
+    args = ap.parse_args()
+    stores, questions = dev_stores(args)
     full = RecallConfig()
     no_ctx_kw = tuple(w if i < 3 else 0.0 for i, w in enumerate(FTS_WEIGHTS))
     variants = {

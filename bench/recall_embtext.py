@@ -12,12 +12,12 @@ engine embeds), ``nostamp`` ("Speaker: text") and ``bare`` (the words only).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
+# the repository first: bench/keyword_index.py must not shadow the engine's keyword_index
+# (this script's own directory is already on the path, after it)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 import recall_ablation as ra  # noqa: E402
@@ -62,15 +62,10 @@ def variant_store(src: Path, dst: Path, variant: str, real, embedder) -> mc.Memo
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("path", nargs="?", default=str(common.DEFAULT_LOCOMO))
-    ap.add_argument("--reuse", type=Path, default=Path("/tmp/locomo-stores"), help="store directory (built if stale)")
+    ap = ra.dev_parser(__doc__)
     ap.add_argument("--work", type=Path, default=Path("/tmp/embtext"), help="where the variant copies go")
     args = ap.parse_args()
-    path = Path(args.path)
-    if not path.exists():
-        sys.exit(f"{path}: not found (the LoCoMo dev file lives in ../shared/data/locomo)")
-    convs, _ = common.load_locomo(path)
+    convs = ra.dev_conversations(args)
     base = common.build_stores(convs, args.reuse, reuse=True)
     real = next(iter(base.values())).embedder
     shared = ra.QueryCache(real)

@@ -11,13 +11,13 @@ best on the other four is scored on it.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
 
+# the repository first: bench/keyword_index.py must not shadow the engine's keyword_index
+# (this script's own directory is already on the path, after it)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 import recall_ablation as ra  # noqa: E402
@@ -28,19 +28,7 @@ SCALES = (0.1, 0.15, 0.2, 0.25)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("path", nargs="?", default=str(common.DEFAULT_LOCOMO))
-    ap.add_argument("--reuse", type=Path, default=Path("/tmp/locomo-stores"), help="store directory (built if stale)")
-    args = ap.parse_args()
-    path = Path(args.path)
-    if not path.exists():
-        sys.exit(f"{path}: not found (the LoCoMo dev file lives in ../shared/data/locomo)")
-    convs, _ = common.load_locomo(path)
-    stores = common.build_stores(convs, args.reuse, reuse=True)
-    shared = ra.QueryCache(next(iter(stores.values())).embedder)
-    for s in stores.values():
-        s._embedder = shared
-    questions = [q for c in convs for q in c.questions]
+    stores, questions = ra.dev_stores(ra.dev_parser(__doc__).parse_args())
     base = RecallConfig()
     configs = {"min-max": replace(base, normalise="minmax")}
     configs.update({f"z-score x{z}": replace(base, normalise="zscore", z_scale=z) for z in SCALES})

@@ -33,8 +33,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# the repository first: bench/keyword_index.py must not shadow the engine's keyword_index
+# (this script's own directory is already on the path, after it)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402
 from recall_ablation import QueryCache  # noqa: E402
