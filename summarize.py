@@ -22,6 +22,7 @@ any command that reads the cluster JSON on stdin and prints a summary.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -67,6 +68,13 @@ MAX_HEADER_PEOPLE = 5  # the Summary keeps them all; the header line stays short
 
 # Key terms shorter than this are mostly noise ("ok", "pm", unit letters).
 MIN_TERM_LENGTH = 3
+
+# A cluster written in another language gets that language's stopwords too (the
+# ``stop-words`` package, 33 languages), or "pour, est, pas" become its key terms and a
+# capitalised "Donc" its person. The language is the one whose stopword list covers the
+# largest share of the cluster's words, if that share is at least this (running text is
+# 35-50 % stopwords in its own language; English text is ~10 % French or German ones).
+LANGUAGE_MIN_SHARE = 0.2
 
 # A capitalised word counts as a name only if it recurs in this many sentences.
 NAME_MIN_SENTENCES = 2
@@ -192,10 +200,55 @@ def split_sentences(text: str) -> list[str]:
     return [s for s in cleaned if s]
 
 
-def tokenize(text: str) -> list[str]:
+def _lower_words(text: str) -> list[str]:
+    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+
+
+def tokenize(text: str, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
     """Lowercased content words: stopwords, pure numbers and short tokens removed."""
-    words = (w.lower().replace("’", "'") for w in _WORD.findall(text))
-    return [w for w in words if len(w) >= MIN_TERM_LENGTH and w not in STOPWORDS and not w.isdigit()]
+    return [w for w in _lower_words(text) if len(w) >= MIN_TERM_LENGTH and w not in stopwords and not w.isdigit()]
+
+
+@functools.cache
+def _language_lists() -> dict[str, frozenset[str]]:
+    """Every stopword list of the ``stop-words`` package (~5 ms, once per process); {} without it."""
+    try:
+        import stop_words
+    except ImportError:  # pragma: no cover - a declared dependency; English alone then
+        return {}
+    return {lang: frozenset(w.lower() for w in stop_words.get_stop_words(lang))
+            for lang in stop_words.AVAILABLE_LANGUAGES}
+
+
+def detect_language(texts: Sequence[str]) -> str | None:
+    """The language whose stopwords cover the largest share of the words of ``texts``,
+    if at least LANGUAGE_MIN_SHARE of them; else None (too short, or no list fits)."""
+    words = [w for t in texts for w in _lower_words(t)]
+    if not words:
+        return None
+    counts = Counter(words)
+    best, share = None, 0.0
+    for lang, stop in sorted(_language_lists().items()):
+        s = sum(n for w, n in counts.items() if w in stop) / len(words)
+        if s > share:
+            best, share = lang, s
+    return best if share >= LANGUAGE_MIN_SHARE else None
+
+
+def stopwords_for(texts: Sequence[str]) -> frozenset[str]:
+    """English stopwords, plus those of the language ``texts`` are written in (see detect_language)."""
+    lang = detect_language(texts)
+    if lang is None or lang == "english":
+        return STOPWORDS
+    return STOPWORDS | _language_lists()[lang]
+
+
+def _without_label(content: str, author: str | None) -> str:
+    """Text without a leading ``Author:`` label (chat imports store "User: ..."): the label
+    is who spoke, not what the cluster is about."""
+    if author and content.startswith(author + ":"):
+        return content[len(author) + 1:]
+    return content
 
 
 def _word_count(text: str) -> int:
@@ -230,7 +283,8 @@ def _normalise_rows(matrix: FloatArray) -> FloatArray:
 
 
 def _features(
-    sentences: list[_Sentence], members: Sequence[Member], embed: Embedder | None, ignore: set[str]
+    sentences: list[_Sentence], members: Sequence[Member], embed: Embedder | None, ignore: set[str],
+    stopwords: frozenset[str] = STOPWORDS,
 ) -> FloatArray:
     """Rows whose dot products are SEMANTIC_WEIGHT·cos(emb) + (1-SEMANTIC_WEIGHT)·cos(tfidf).
 
@@ -238,7 +292,7 @@ def _features(
     are already in the header, and "Ana asked Oscar" should not look central
     just because both names recur.
     """
-    lexical = _tfidf_matrix([[t for t in tokenize(s.text) if t not in ignore] for s in sentences])
+    lexical = _tfidf_matrix([[t for t in tokenize(s.text, stopwords) if t not in ignore] for s in sentences])
     semantic: FloatArray | None = None
     if embed is not None:
         vectors = np.asarray(embed([s.text for s in sentences]), dtype=np.float64)
@@ -320,7 +374,7 @@ def _date_span(members: Sequence[Member]) -> tuple[datetime, datetime] | None:
     return min(dated, key=_timestamp), max(dated, key=_timestamp)
 
 
-def _people(members: Sequence[Member], sentences: list[str]) -> list[str]:
+def _people(members: Sequence[Member], sentences: list[str], stopwords: frozenset[str] = STOPWORDS) -> list[str]:
     """Authors (most frequent first), then capitalised names recurring mid-sentence."""
     names_of_authors = (m.author.strip() for m in members if m.author)
     authors = Counter(a for a in names_of_authors if a and a.lower() not in ROLE_AUTHORS)
@@ -330,16 +384,19 @@ def _people(members: Sequence[Member], sentences: list[str]) -> list[str]:
     in_sentences: Counter[str] = Counter()
     mid_sentence: set[str] = set()
     for sentence in sentences:
-        words = _LETTERS.findall(sentence)
         seen: set[str] = set()
-        for position, word in enumerate(words):
+        for match in _LETTERS.finditer(sentence):
+            word = match.group()
             if word.islower():
                 lowercase_words.add(word)
             elif len(word) > 1 and word[0].isupper() and word[1:].islower():
                 if word not in seen:
                     in_sentences[word] += 1
                     seen.add(word)
-                if position > 0:
+                # mid-sentence: right after a word or a comma on the same line, not after a
+                # line break, a "User:" label, a bullet or a quote ("Failed to ..." in a log)
+                before = sentence[: match.start()].rstrip(" \t")
+                if before and (before[-1].isalnum() or before[-1] == ","):
                     mid_sentence.add(word)
     names = [
         w
@@ -347,10 +404,11 @@ def _people(members: Sequence[Member], sentences: list[str]) -> list[str]:
         if count >= NAME_MIN_SENTENCES
         and w in mid_sentence
         and w.lower() not in lowercase_words  # "Gateway" at a line start is not a person
-        and w.lower() not in STOPWORDS
+        and w.lower() not in stopwords
         and w.lower() not in NOT_NAMES
         and w.lower().removesuffix("s") not in NOT_NAMES  # "Tuesdays"
         and w.lower() not in known
+        and w.lower() not in ROLE_AUTHORS  # "Home Assistant"
     ]
     names.sort(key=lambda w: (-in_sentences[w], w))
     return people + names
@@ -377,7 +435,8 @@ def _name_tokens(people: list[str]) -> set[str]:
 
 
 def _key_terms(
-    members: Sequence[Member], people: list[str], df: dict[str, int] | None, n_docs: int, limit: int
+    members: Sequence[Member], people: list[str], df: dict[str, int] | None, n_docs: int, limit: int,
+    stopwords: frozenset[str] = STOPWORDS,
 ) -> list[str]:
     """Terms spread over many members, weighted by background rarity when ``df`` is given."""
     member_freq: Counter[str] = Counter()
@@ -386,7 +445,8 @@ def _key_terms(
     excluded = _name_tokens(people)
     for m in members:
         # Times and quantities ("2am", "10gb") are not what a cluster is about.
-        tokens = [t for t in tokenize(m.content) if t not in excluded and not t[0].isdigit()]
+        tokens = [t for t in tokenize(_without_label(m.content, m.author), stopwords)
+                  if t not in excluded and t.removesuffix("'s") not in excluded and not t[0].isdigit()]
         stems = [_stem(t) for t in tokens]
         for token, stem in zip(tokens, stems, strict=True):
             surface.setdefault(stem, Counter())[token] += 1
@@ -486,14 +546,15 @@ def summarize_cluster(
     all_sentences = [s for m in ordered for s in split[m.id]]
 
     span = _date_span(ordered)
-    people = _people(ordered, all_sentences)
-    terms = _key_terms(ordered, people, df, n_docs, max_terms)
+    stop = stopwords_for([m.content for m in ordered])
+    people = _people(ordered, all_sentences, stop)
+    terms = _key_terms(ordered, people, df, n_docs, max_terms, stop)
     header = _fit_header(len(ordered), span, people, terms, max_chars)
 
     candidates = _candidates(ordered, split)
     picked: list[_Sentence] = []
     if candidates and max_sentences > 0:
-        features = _features(candidates, ordered, embed, _name_tokens(people))
+        features = _features(candidates, ordered, embed, _name_tokens(people), stop)
         picked = _select(features, candidates, max_sentences, max_chars - len(header))
 
     when = {m.id: (_timestamp(m.event_at) if m.event_at else math.inf) for m in ordered}

@@ -15,6 +15,7 @@ from summarize import (
     Member,
     SummarizerError,
     cluster_payload,
+    detect_language,
     run_external_summarizer,
     split_sentences,
     summarize_cluster,
@@ -237,6 +238,49 @@ def test_key_terms_fold_inflections() -> None:
     members = [Member(1, "Restarting the proxy."), Member(2, "We restarted the proxy."), Member(3, "Proxy restarts daily.")]
     # One term for three spellings, shown in its shortest attested form.
     assert summarize_cluster(members).key_terms == ["proxy", "restarts", "daily"]
+
+
+@pytest.mark.parametrize(("text", "language"), [
+    ("Ich habe gestern mit Anna über die Reise nach Berlin gesprochen, und sie war sehr begeistert davon.", "german"),
+    ("Ayer hablé con Ana sobre el viaje a Lisboa y estaba muy contenta con la idea.", "spanish"),
+    ("Ieri ho parlato con Anna del viaggio a Lisbona e lei era molto contenta.", "italian"),
+    ("Ontem falei com a Ana sobre a viagem a Lisboa e ela ficou muito contente.", "portuguese"),
+    ("Je pense que nous devons partir avant la nuit, mais il ne veut pas.", "french"),
+    ("Oscar prefers morning meetings and restarted the gateway after the outage.", "english"),
+    ("gateway ssh nginx", None),  # no list covers a fifth of these words
+    ("", None),
+])
+def test_detect_language(text: str, language: str | None) -> None:
+    assert detect_language([text]) == language
+
+
+def test_a_french_cluster_gets_french_stopwords() -> None:
+    members = [
+        Member(1, "User: Donc je mets les ailerons au four pour la cuisson, mais pas trop longtemps ?", author="User"),
+        Member(2, "Assistant: Oui, la cuisson des ailerons au four est simple : Donc comptez 40 minutes.",
+               author="Assistant"),
+        Member(3, "User: Est-ce que la marinade doit reposer pour les ailerons ? Donc avant la cuisson ?", author="User"),
+    ]
+    summary = summarize_cluster(members)
+    # with English stopwords alone the last three were "donc", "est", "les"
+    assert summary.key_terms == ["ailerons", "cuisson", "comptez", "longtemps", "marinade"]
+    assert summary.people == []
+
+
+def test_role_labels_and_line_starts_are_not_names_or_terms() -> None:
+    members = [
+        Member(1, "User: The dashboard card shows the battery.\nFailed to load the entity.", author="User"),
+        Member(2, "Assistant: The battery state is read by the Zigbee bridge.\nFailed to parse it.",
+               author="Assistant"),
+        Member(3, "User: Now the battery card works with the Zigbee bridge, thanks to Ana and Ana's script.",
+               author="User"),
+        Member(4, "Assistant: Ana wrote the battery template, and the Zigbee bridge uses it.", author="Assistant"),
+    ]
+    summary = summarize_cluster(members)
+    # "User:"/"Assistant:" are the speakers' labels, not terms; "Failed" starts lines, so it is
+    # no name; "Zigbee" recurs mid-sentence and stays (a capitalised word is all the rule sees)
+    assert summary.people == ["Zigbee", "Ana"]
+    assert summary.key_terms == ["battery", "bridge", "card", "failed", "dashboard"]
 
 
 # --------------------------------------------------------------------------- budget
