@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 import consolidate as cons
-from mem import _ctx, _parse_date, console, emit
+from mem import _ctx, _parse_date, cell, console, emit
 
 
 def _phase_line(name: str, counts: dict[str, Any]) -> str:
@@ -77,11 +77,11 @@ def _tree(nodes: list[dict[str, Any]]) -> Any:
 
     def add(parent: Any, n: dict[str, Any]) -> None:
         first = (n.get("summary") or "").splitlines()[0] if n.get("summary") else (n.get("label") or "")
-        branch = parent.add(f"[cyan]#{n['id']}[/cyan] L{n['level']} · {n['member_count']} · {first}")
+        branch = parent.add(f"[cyan]#{n['id']}[/cyan] L{n['level']} · {n['member_count']} · {cell(first)}")
         for c in n.get("children", []):
             add(branch, c)
         for m in n.get("members", []):
-            branch.add(f"[dim]memory {m['id']}[/dim] {m['content'][:100]}")
+            branch.add(f"[dim]memory {m['id']}[/dim] {cell(m['content'], 100)}")
 
     for n in nodes:
         add(root, n)
@@ -145,8 +145,8 @@ def contradictions(resolve_id: int | None, keep: int | None, status: str) -> Non
         for col in ("id", "status", "kind", "a", "b", "reason"):
             t.add_column(col, overflow="fold")
         for r in rows:
-            t.add_row(str(r["id"]), r["status"], r["kind"], f"#{r['memory_a']} {r['content_a'][:80]}",
-                      f"#{r['memory_b']} {r['content_b'][:80]}", r["reason"])
+            t.add_row(str(r["id"]), r["status"], r["kind"], f"#{r['memory_a']} {cell(r['content_a'], 80)}",
+                      f"#{r['memory_b']} {cell(r['content_b'], 80)}", cell(r["reason"]))
         console().print(t)
 
     emit({"count": len(rows), "contradictions": rows}, human)

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 import graph as g
-from mem import _ctx, console, emit
+from mem import _ctx, cell, console, emit
 
 
 @click.command()
@@ -85,7 +85,7 @@ def _tree(data: dict[str, Any]) -> None:
 
     def label(i: int, parent: int | None) -> str:
         n = nodes[i]
-        text = n["content"] if len(n["content"]) <= 90 else n["content"][:90] + "…"
+        text = cell(n["content"], 90)
         edge = f"[dim]({via.get((parent, i), 'link')})[/dim] " if parent is not None else ""
         return f"{edge}[cyan]#{i}[/cyan] {text}"
 

@@ -87,6 +87,18 @@ def console(stderr: bool = False) -> Any:
     return Console(stderr=stderr, highlight=False)
 
 
+def cell(text: str, limit: int | None = None) -> str:
+    """User text for a rich table or tree: one line (runs of whitespace, newlines included,
+    become one space), at most ``limit`` characters, and markup-escaped, so a memory that
+    says "[shared image: ...]" or "[bold]" is shown as written, not eaten as style tags."""
+    from rich.markup import escape
+
+    text = " ".join(text.split())
+    if limit is not None and len(text) > limit:
+        text = text[:limit] + "…"
+    return escape(text)
+
+
 def degraded_warning(reason: str | None, why: str | None) -> str | None:
     """The loud line every output carries when vectors are unavailable."""
     if not reason:
@@ -100,9 +112,12 @@ def progress_bar(total: int | None, label: str) -> Iterator[Callable[[int], None
     if _ctx().json or not sys.stderr.isatty():
         yield lambda n: None
         return
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    # a column's text is a format string with markup: "Chat [2024] {old}.txt" must show as named
+    shown = escape(label).replace("{", "{{").replace("}", "}}")
+    with Progress(TextColumn(shown), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console(stderr=True), transient=True) as prog:
         task = prog.add_task(label, total=total)
         yield lambda n: prog.advance(task, n)
@@ -265,12 +280,12 @@ def _memory_table(results: list[core.Memory], explain: bool = False) -> Any:
         table.add_column("why", overflow="fold", style="dim")
     for m in results:
         when = (m.event_at or m.created_at or "")[:16].replace("T", " ")
-        text = m.content if len(m.content) <= 400 else m.content[:400] + "…"
+        text = cell(m.content, 400)
         if m.source.startswith(core.SHARED_SOURCE_PREFIX):
-            text = f"[shared from {m.source[len(core.SHARED_SOURCE_PREFIX):]}] {text}"
+            text = cell(f"[shared from {m.source[len(core.SHARED_SOURCE_PREFIX):]}] ") + text
         row = [str(m.id), f"{m.score:.3f}" if m.score is not None else "", m.memory_type, when, text]
         if explain:
-            row.append(_explain_line(m.explain or {}))
+            row.append(cell(_explain_line(m.explain or {})))
         table.add_row(*row)
     return table
 
@@ -336,13 +351,15 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
 # --------------------------------------------------------------------------- single memories
 
 def _show_memory(m: core.Memory) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     t = Table(show_header=False, box=None)
     for key, value in m.to_dict().items():
         if value in (None, "", [], {}):
             continue
-        t.add_row(f"[bold]{key}[/bold]", json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else str(value))
+        shown = json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else str(value)
+        t.add_row(f"[bold]{key}[/bold]", escape(shown))  # the whole text, line breaks kept
     console().print(t)
 
 
@@ -402,7 +419,7 @@ def stats() -> None:
 
         t = Table(show_header=False, box=None)
         for key, value in data.items():
-            t.add_row(f"[bold]{key}[/bold]", json.dumps(value) if isinstance(value, dict) else str(value))
+            t.add_row(f"[bold]{key}[/bold]", cell(json.dumps(value) if isinstance(value, dict) else str(value)))
         console().print(t)
 
     emit(data, human)

@@ -59,6 +59,31 @@ def test_plain_output_for_people_and_errors_on_stderr() -> None:
     assert bad.returncode == 3 and bad.stdout == "" and bad.stderr.strip() == "error: no memory with id 9"
 
 
+MARKUP_TEXT = "Ana sent [shared image: a cat on a sofa], said [bold]hi[/bold] [/] and {braces}"
+
+
+def test_people_see_memories_as_written_not_as_markup() -> None:
+    run_cli("store", MARKUP_TEXT)
+    run_cli("store", "first line\nsecond line\n    third line")
+    wide = {"COLUMNS": "250"}
+    table = run_cli("recall", "cat sofa line", "--plain", env=wide)
+    assert table.returncode == 0, table.stderr
+    assert MARKUP_TEXT in table.stdout  # rich would have eaten the brackets as style tags
+    assert "first line second line third line" in table.stdout  # one line per cell
+    shown = run_cli("get", "1", "--plain", env=wide)
+    assert MARKUP_TEXT in shown.stdout
+    run_cli("link", "1", "2", "--type", "explicit")
+    tree = run_cli("graph", "1", "--plain", env=wide)
+    assert tree.returncode == 0 and MARKUP_TEXT in tree.stdout, tree.stdout
+
+
+def test_cell_is_one_escaped_clipped_line() -> None:
+    import mem
+
+    assert mem.cell("a  [b]\n c") == "a \\[b] c"
+    assert mem.cell("x" * 10, 4) == "xxxx…"
+
+
 def test_path_and_db_override(tmp_path) -> None:
     other = tmp_path / "elsewhere.db"
     assert envelope(run_cli("path", "--db", str(other)))["data"]["path"] == str(other)
