@@ -141,6 +141,25 @@ def test_recall_strategies_end_to_end(store: core.MemoryStore, chain: dict[str, 
         store.recall("x", strategy="activation", bogus=1)
 
 
+def test_a_linked_cause_without_query_words_joins_the_top_among_distractors(store: core.MemoryStore) -> None:
+    import random
+
+    rng = random.Random(1)
+    topics = "deploy billing gateway kubernetes postgres cache frontend oncall backup dns".split()
+    words = "service cluster latency error restart config migration ticket customer release".split()
+    store.store_many(core.NewMemory(f"{t}: the {rng.choice(words)} {rng.choice(words)} for {t} changed on day {i}")
+                     for i, t in enumerate(rng.choice(topics) for _ in range(400)))
+    outage = _mem(store, "The checkout outage on Friday took the shop down for two hours")
+    cause = _mem(store, "Nightly log rotation was disabled, so the disk on db-7 filled up")
+    graph.link(store, cause, outage, "causal", 0.9)
+    query = "why was there a checkout outage on Friday?"
+    hybrid = [m.id for m in store.recall(query, k=10, touch=False).results]
+    assert hybrid[0] == outage and cause not in hybrid  # no word in common with the query
+    for strategy in ("graph", "activation"):
+        ids = [m.id for m in store.recall(query, k=10, strategy=strategy, touch=False).results]
+        assert ids[:2] == [outage, cause], strategy
+
+
 def test_bridge_returns_connected_but_dissimilar(store: core.MemoryStore) -> None:
     a = _mem(store, "quantum physics lecture notes")
     b = _mem(store, "grandmother baking recipe")
