@@ -6,7 +6,8 @@ Copies the `locomo_graph.py` stores (temporal, part_of and semantic kNN edges), 
 multi-hop question, i.e. exactly the links a multi-hop walk would need. Scored:
 
 * hybrid, `graph` and `activation` as shipped (max-merge: a memory keeps the larger of its
-  own score and what reaches it), on the stores with the oracle edges added;
+  own score and what reaches it; plus support among seeds over explicit/causal links,
+  ``graph.SUPPORT``), and without that support, on the stores with the oracle edges added;
 * sum-merge, a re-ranking of hybrid's top 30 where each seed also gets beta × w × the
   score of every seed linked to it (evidence accumulates over links), over the oracle edges
   only and over the real edges only. beta 0 is hybrid's top 30 without session coverage.
@@ -90,8 +91,10 @@ def main() -> int:
     qs = [q for c in convs for q in c.questions]
     runs: dict[str, RecallFn] = {
         "hybrid": lg.hybrid_fn(),
-        "graph (max-merge, as shipped)": lg.graph_fn("graph"),
-        "activation (max-merge, as shipped)": lg.graph_fn("activation"),
+        "graph (as shipped)": lg.graph_fn("graph"),
+        "graph, no support (max-merge alone)": lg.graph_fn("graph", support=0.0),
+        "activation (as shipped)": lg.graph_fn("activation"),
+        "activation, no support (max-merge alone)": lg.graph_fn("activation", support=0.0),
         "activation, no inhibition": lg.graph_fn("activation", inhibition=0.0),
     }
     for beta in (0.0, 0.1, 0.3):

@@ -160,6 +160,37 @@ def test_a_linked_cause_without_query_words_joins_the_top_among_distractors(stor
         assert ids[:2] == [outage, cause], strategy
 
 
+def test_seed_support_over_drawn_links_only(store: core.MemoryStore) -> None:
+    a, b, c, d = (_mem(store, f"memory {n}") for n in "abcd")
+    _edge(store, a, b, 0.9, "explicit")
+    _edge(store, b, a, 0.7, "causal")  # the same pair again: counted once, at its strongest
+    _edge(store, b, c, 0.5, "causal")
+    _edge(store, a, c, 0.9, "semantic")  # automatic: no support
+    seeds = {a: 1.0, b: 0.5, c: 0.6, d: 0.7}
+    got = graph.seed_support(store, seeds)
+    assert got == pytest.approx({a: 0.1 * 0.9 * 0.5, b: 0.1 * 0.9 * 1.0 + 0.1 * 0.5 * 0.6, c: 0.1 * 0.5 * 0.5})
+    assert graph.seed_support(store, seeds, beta=0.0) == {}
+    assert graph.seed_support(store, {a: 1.0}) == {}
+
+
+def test_a_linked_seed_rises_above_an_unlinked_one(store: core.MemoryStore) -> None:
+    # three answers to one question; the user linked the first two
+    top = _mem(store, "kickboxing class tuesday evening kickboxing")
+    linked = _mem(store, "taekwondo belt exam kickboxing")
+    other = _mem(store, "kickboxing gloves shop")
+    for i in range(30):
+        _mem(store, f"filler note {i} about gardening and tomatoes")
+    graph.link(store, top, linked, "explicit", 0.9)
+    # no walk (hops 0): the seeds' own scores, then support alone
+    plain = store.recall("kickboxing", k=3, strategy="activation", hops=0, support=0.0, touch=False)
+    assert [m.id for m in plain.results] == [top, other, linked]
+    res = store.recall("kickboxing", k=3, strategy="activation", hops=0, support=0.5, touch=False, explain=True)
+    assert [m.id for m in res.results] == [top, linked, other]
+    why = res.results[1].explain
+    assert why is not None and why["support"] == pytest.approx(0.45, abs=1e-4)
+    assert res.results[1].score == pytest.approx(why["seed_score"] + 0.45, abs=1e-3)
+
+
 def test_bridge_returns_connected_but_dissimilar(store: core.MemoryStore) -> None:
     a = _mem(store, "quantum physics lecture notes")
     b = _mem(store, "grandmother baking recipe")
