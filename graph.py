@@ -43,8 +43,7 @@ from memory_core import Memory, MemoryStore, NotFound, RecallResult, UserError
 # the import path: temporal edges between consecutive turns, part_of to episodes,
 # semantic kNN edges. Values that the bench found flat are set to the simpler choice.
 
-EDGE_TYPES = ("temporal", "semantic", "causal", "explicit", "part_of", "derived_from", "contradicts",
-              "supersedes", "reinforces")
+EDGE_TYPES = core.EDGE_TYPES
 SEED_K = 30  # hybrid candidates that seed the graph: wider than k so the walk can re-rank them
 EDGE_THRESHOLD = 0.3  # edges weaker than this are noise (weak co-retrieval, distant kNN): never followed
 HOPS = 2  # default hops for `graph` and iterations for `activation`; 3 floods, 1 barely moves
@@ -551,20 +550,12 @@ def _summary(store: MemoryStore, mid: int | None, chars: int = 200) -> dict[str,
 
 def link(store: MemoryStore, a: int, b: int, edge_type: str = "explicit", weight: float = 0.8) -> dict[str, Any]:
     """Create or update an edge ``a → b`` (explicit, causal, ...); returns it."""
-    if edge_type not in EDGE_TYPES:
-        raise UserError(f"--type must be one of {', '.join(EDGE_TYPES)} (got {edge_type!r})")
-    if not 0.0 <= weight <= 1.0:
-        raise UserError(f"--weight must be between 0 and 1 (got {weight})")
     if a == b:
         raise UserError("cannot link a memory to itself")
-    store.get(a)
-    store.get(b)  # NotFound if either is missing
-    now = core.to_iso(core.utcnow())
+    links = store.checked_links([(b, edge_type, weight)], options=("--type", "--weight"))
+    store.get(a)  # NotFound if either is missing
     with core.write_tx(store.conn):
-        store.conn.execute(
-            """INSERT INTO associations(source_id, target_id, edge_type, weight, created_at) VALUES (?, ?, ?, ?, ?)
-               ON CONFLICT(source_id, target_id, edge_type) DO UPDATE SET weight = excluded.weight""",
-            (a, b, edge_type, weight, now))
+        store.add_links(a, links)
     return {"source_id": a, "target_id": b, "edge_type": edge_type, "weight": weight}
 
 

@@ -215,9 +215,14 @@ def cli(ctx: click.Context, db: str | None, as_json: bool | None) -> None:
 @click.option("--pin", is_flag=True, help="Never archive this memory.")
 @click.option("--truncate", is_flag=True, help=f"Keep the first {core.MAX_CONTENT_BYTES:,} bytes of larger text instead of failing.")
 @click.option("--no-dedup", is_flag=True, help="Store even if an identical memory exists.")
+@click.option("--link", "link_ids", multiple=True, type=int,
+              help="Link the new memory to this memory id (repeatable); graph and activation recall follow it.")
+@click.option("--link-type", type=click.Choice(core.EDGE_TYPES), default="explicit", show_default=True,
+              help="Edge type of --link (causal: the new memory caused or explains the other).")
+@click.option("--link-weight", type=click.FloatRange(0, 1), default=0.8, show_default=True)
 def store(content: str, memory_type: str, importance: float, source: str, tags: tuple[str, ...], at: str | None,
           ref: str | None, thread: str | None, author: str | None, meta: str | None, pin: bool, truncate: bool,
-          no_dedup: bool) -> None:
+          no_dedup: bool, link_ids: tuple[int, ...], link_type: str, link_weight: float) -> None:
     """Store a memory. CONTENT '-' reads it from stdin.
 
     \b
@@ -226,6 +231,7 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
       mem.py store "To restart the gateway: openclaw gateway restart" --type procedural
       echo "long text" | mem.py store - --source agent --tag infra
       mem.py store "Flew to Rome" --type episodic --at "last Friday"
+      mem.py store "The disk on db-7 was full" --type episodic --link 12 --link-type causal
     """
     if content == "-":
         content = sys.stdin.read().strip()
@@ -241,8 +247,11 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
     s = _ctx().store(fast_start=True)
     res = s.store(content, memory_type, source=source, importance=importance, tags=list(tags), metadata=metadata,
                   event_at=event_at, ref=ref, author=author, thread=thread, pinned=pin, truncate=truncate,
-                  dedup=not no_dedup)
+                  dedup=not no_dedup, links=[(t, link_type, link_weight) for t in link_ids])
     data: dict[str, Any] = {"id": res.id, "deduplicated": res.deduplicated}
+    if link_ids:
+        data["links"] = [{"target_id": t, "edge_type": link_type, "weight": link_weight}
+                         for t in link_ids if t != res.id]
     if res.dedup_reason:
         data["dedup_reason"] = res.dedup_reason
     if res.degraded:
@@ -253,6 +262,8 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
             click.echo(f"already known as #{res.id} ({res.dedup_reason}); reinforced")
         else:
             click.echo(f"stored #{res.id}")
+        for link in data.get("links", []):
+            click.echo(f"linked #{res.id} -[{link['edge_type']} {link['weight']}]-> #{link['target_id']}")
 
     emit(data, human, [degraded_warning(res.degraded, s.degraded_reason)])
 

@@ -46,6 +46,8 @@ SCHEMA_VERSION = 1
 DIMS = 384
 
 MEMORY_TYPES = ("episodic", "semantic", "procedural")
+EDGE_TYPES = ("temporal", "semantic", "causal", "explicit", "part_of", "derived_from", "contradicts",
+              "supersedes", "reinforces")  # the associations CHECK in schema.sql
 STRATEGIES = ("hybrid", "keyword", "vector")
 GRAPH_STRATEGIES = ("graph", "activation", "bridge")  # implemented in graph.py on top of hybrid seeds
 ALL_STRATEGIES = STRATEGIES + GRAPH_STRATEGIES
@@ -1351,6 +1353,7 @@ class MemoryStore:
         pinned: bool = False,
         truncate: bool = False,
         dedup: bool = True,
+        links: Sequence[tuple[int, str, float]] = (),
     ) -> StoreResult:
         """Store one memory; identical or near-identical facts reinforce instead.
 
@@ -1358,7 +1361,10 @@ class MemoryStore:
         episodic memories) and, for semantic/procedural memories only, vectors with
         cosine ≥ ``NEAR_DUP_COSINE`` return the existing id with ``deduplicated``.
         Conversation turns and episodes are never merged: "ok" said twice is two events.
+        ``links``: ``(memory id, edge type, weight)`` edges from the stored (or existing)
+        memory, written in the same transaction; a missing id fails before anything is written.
         """
+        links = self.checked_links(links)
         m = self._validate(
             NewMemory(content=content, memory_type=memory_type, source=source, ref=ref, importance=importance,
                       tags=tags, metadata=metadata, event_at=event_at, author=author, thread=thread,
@@ -1371,39 +1377,75 @@ class MemoryStore:
         if ref is not None:
             row = self.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", (source, ref)).fetchone()
             if row:
+                if links:
+                    with write_tx(self.conn):
+                        self.add_links(int(row[0]), links)
                 return StoreResult(int(row[0]), True, "ref")
         vecs = self._embed_or_none([m.content])
         vec = vecs[0] if vecs is not None else None
-        conversational = m.memory_type == "episodic" or m.thread is not None
         with write_tx(self.conn):
-            if dedup and ref is None:
-                row = self.conn.execute(
-                    """SELECT id FROM memories WHERE content_hash = ? AND memory_type = ? AND status = 'active'
-                       AND (? = 0 OR event_at IS ?) LIMIT 1""",
-                    (values["content_hash"], m.memory_type, int(conversational), values["event_at"]),
-                ).fetchone()
-                if row:
-                    self._reinforce(int(row[0]), now)
-                    return StoreResult(int(row[0]), True, "identical", self._degraded_tag())
-                if vec is not None and not conversational:
-                    self._scale_op()
-                    near = self._nearest(vec, 5)
-                    for mid, sim in near:
-                        r = self.conn.execute(
-                            "SELECT memory_type, status FROM memories WHERE id = ?", (mid,)
-                        ).fetchone()
-                        if r and r[0] == m.memory_type and r[1] == "active" and sim >= NEAR_DUP_COSINE:
-                            self._reinforce(mid, now)
-                            return StoreResult(mid, True, f"near-duplicate (cosine {sim:.3f})", self._degraded_tag())
-            if m.thread is not None and values["position"] is None:
-                # a turn stored live joins the end of its conversation
-                row = self.conn.execute("SELECT max(position) FROM memories WHERE thread = ?", (m.thread,)).fetchone()
-                values["position"] = (row[0] + 1) if row and row[0] is not None else 0
-            mid = self._insert(values, vec)
-            if vec is not None:
-                self._note_model()
-            if m.thread is not None:
-                self._refresh_context({m.thread: [values["position"]]})
+            res = self._store_locked(m, values, vec, dedup and ref is None, now)
+            self.add_links(res.id, links)
+        return res
+
+    def checked_links(self, links: Sequence[tuple[int, str, float]],
+                      options: tuple[str, str] = ("--link-type", "--link-weight")) -> list[tuple[int, str, float]]:
+        """``(target id, edge type, weight)`` links validated: known types, weights in [0, 1],
+        existing targets (NotFound); ``options`` name the type and weight in error messages."""
+        out = []
+        for target, edge_type, weight in links:
+            if edge_type not in EDGE_TYPES:
+                raise UserError(f"{options[0]} must be one of {', '.join(EDGE_TYPES)} (got {edge_type!r})")
+            if not 0.0 <= weight <= 1.0:
+                raise UserError(f"{options[1]} must be between 0 and 1 (got {weight})")
+            self.get(int(target))  # NotFound before anything is written
+            out.append((int(target), edge_type, float(weight)))
+        return out
+
+    def add_links(self, mid: int, links: Sequence[tuple[int, str, float]]) -> None:
+        """Edges ``mid → target`` inside the caller's write transaction (re-linking updates the
+        weight); a link to itself is skipped (a store that deduplicated onto its own target)."""
+        now = to_iso(utcnow())
+        for target, edge_type, weight in links:
+            if target == mid:
+                continue
+            self.conn.execute(
+                """INSERT INTO associations(source_id, target_id, edge_type, weight, created_at) VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT(source_id, target_id, edge_type) DO UPDATE SET weight = excluded.weight""",
+                (mid, target, edge_type, weight, now))
+
+    def _store_locked(self, m: NewMemory, values: dict[str, Any], vec: np.ndarray | None, dedup: bool,
+                      now: str) -> StoreResult:
+        """The dedup checks and the insert of :meth:`store`, inside its write transaction."""
+        conversational = m.memory_type == "episodic" or m.thread is not None
+        if dedup:
+            row = self.conn.execute(
+                """SELECT id FROM memories WHERE content_hash = ? AND memory_type = ? AND status = 'active'
+                   AND (? = 0 OR event_at IS ?) LIMIT 1""",
+                (values["content_hash"], m.memory_type, int(conversational), values["event_at"]),
+            ).fetchone()
+            if row:
+                self._reinforce(int(row[0]), now)
+                return StoreResult(int(row[0]), True, "identical", self._degraded_tag())
+            if vec is not None and not conversational:
+                self._scale_op()
+                near = self._nearest(vec, 5)
+                for mid, sim in near:
+                    r = self.conn.execute(
+                        "SELECT memory_type, status FROM memories WHERE id = ?", (mid,)
+                    ).fetchone()
+                    if r and r[0] == m.memory_type and r[1] == "active" and sim >= NEAR_DUP_COSINE:
+                        self._reinforce(mid, now)
+                        return StoreResult(mid, True, f"near-duplicate (cosine {sim:.3f})", self._degraded_tag())
+        if m.thread is not None and values["position"] is None:
+            # a turn stored live joins the end of its conversation
+            row = self.conn.execute("SELECT max(position) FROM memories WHERE thread = ?", (m.thread,)).fetchone()
+            values["position"] = (row[0] + 1) if row and row[0] is not None else 0
+        mid = self._insert(values, vec)
+        if vec is not None:
+            self._note_model()
+        if m.thread is not None:
+            self._refresh_context({m.thread: [values["position"]]})
         return StoreResult(mid, False, None, self._degraded_tag())
 
     def _degraded_tag(self) -> str | None:

@@ -326,6 +326,40 @@ def test_cli_link_unlink_graph_and_errors(cli_db: str) -> None:
     assert r.returncode == 0 and _data(r)["results"][0]["context"] is not None  # type: ignore[index]
 
 
+def test_cli_store_with_links_is_one_transaction(cli_db: str) -> None:
+    e = _env(cli_db)
+    made = run_cli("store", "the test suite had no unicode names", "--link", "1", "--link", "2",
+                   "--link-type", "causal", "--link-weight", "0.9", env=e)
+    assert made.returncode == 0, made.stderr
+    data = _data(made)
+    assert data["id"] == 4 and data["links"] == [  # type: ignore[index]
+        {"target_id": 1, "edge_type": "causal", "weight": 0.9}, {"target_id": 2, "edge_type": "causal", "weight": 0.9}]
+    show = _data(run_cli("graph", "4", env=e))
+    assert sorted((x["source"], x["target"], x["type"]) for x in show["edges"]) == [  # type: ignore[index]
+        (4, 1, "causal"), (4, 2, "causal")]
+    # a missing target: exit 3 and nothing written, neither the memory nor the other link
+    missing = run_cli("store", "a brand new fact", "--link", "1", "--link", "99", env=e)
+    assert missing.returncode == 3 and "99" in json.loads(missing.stdout)["error"]["message"]
+    assert _data(run_cli("stats", env=e))["memories"] == 4  # type: ignore[index]
+    assert run_cli("store", "x", "--link", "1", "--link-weight", "2", env=e).returncode == 2  # click's range check
+    # storing a known fact links the existing memory; a link to itself is skipped
+    again = _data(run_cli("store", "parser crashed on unicode", "--link", "1", "--link", "3", env=e))
+    assert again["id"] == 1 and again["deduplicated"] and again["links"] == [  # type: ignore[index]
+        {"target_id": 3, "edge_type": "explicit", "weight": 0.8}]
+    human = run_cli("store", "one more fact about quotes", "--link", "3", "--plain", env=e)
+    assert human.stdout.splitlines() == ["stored #5", "linked #5 -[explicit 0.8]-> #3"]
+
+
+def test_store_links_validated_before_anything_is_written(store: core.MemoryStore) -> None:
+    a = _mem(store, "first")
+    with pytest.raises(core.UserError, match="--link-type must be one of"):
+        store.store("second", links=[(a, "friendship", 0.5)])
+    with pytest.raises(core.NotFound):
+        store.store("second", links=[(a, "explicit", 0.5), (a + 7, "explicit", 0.5)])
+    assert store.conn.execute("SELECT count(*) FROM memories").fetchone()[0] == 1
+    assert store.conn.execute("SELECT count(*) FROM associations").fetchone()[0] == 0
+
+
 _DOT_NODE = re.compile(r'^\s*(\d+) \[label="((?:[^"\\]|\\.)*)", type="(\w+)"\];$')
 _DOT_EDGE = re.compile(r'^\s*(\d+) -> (\d+) \[label="(\w+)", weight=([\d.]+)\];$')
 
