@@ -152,16 +152,7 @@ def import_path(
         return ImportSummary(file=str(path), format="jsonl", messages_seen=stats.seen, memories_added=stats.added,
                              skipped_duplicates=stats.duplicates, degraded=stats.degraded)
     # Pass 1: parse everything, write nothing. Bad input fails here, before any row lands.
-    report = ImportReport(file=str(path), format=fmt)
-    count = 0
-    try:
-        for _ in _parse(path, fmt, report, options):
-            count += 1
-    except ImportFormatError as exc:
-        raise UserError(one_line(exc)) from None
-    except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
-        # A parser bug or an input shape nobody foresaw: still one line naming the file, no traceback.
-        raise UserError(f"{path}: cannot parse as {fmt} ({type(exc).__name__}: {one_line(exc)})") from None
+    report, count = _parse_all(path, fmt, options)
     summary = ImportSummary(file=str(path), format=fmt, variant=report.variant, messages_seen=report.messages_seen,
                             skipped_system=report.skipped_system, skipped_media=report.skipped_media,
                             skipped_empty=report.skipped_empty, warnings=report.warnings, dry_run=dry_run)
@@ -217,6 +208,69 @@ def import_path(
         for thread in sorted(threads):
             summary.episodes += build_episodes(store, fmt, thread)
     return summary
+
+
+def _parse_all(path: Path, fmt: str, options: dict[str, Any]) -> tuple[ImportReport, int]:
+    """Parse ``path`` to the end, writing nothing: (its report, how many records); bad input
+    is a UserError of one line naming the file."""
+    report = ImportReport(file=str(path), format=fmt)
+    count = 0
+    try:
+        for _ in _parse(path, fmt, report, options):
+            count += 1
+    except ImportFormatError as exc:
+        raise UserError(one_line(exc)) from None
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
+        # A parser bug or an input shape nobody foresaw: still one line naming the file, no traceback.
+        raise UserError(f"{path}: cannot parse as {fmt} ({type(exc).__name__}: {one_line(exc)})") from None
+    return report, count
+
+
+# Formats whose exports come one file per chat or contact: a folder of them imports each file.
+FOLDER_SUFFIXES = {"whatsapp": (".txt", ".zip"), "vcf": (".vcf",)}
+
+
+def folder_files(folder: Path, fmt: str) -> list[Path]:
+    """The export files directly in ``folder`` for ``fmt`` (sorted; hidden files skipped)."""
+    suffixes = FOLDER_SUFFIXES.get(fmt)
+    if suffixes is None:
+        raise UserError(f"{folder}: a folder of {fmt} exports cannot be imported file by file "
+                        f"(folders: {', '.join(FOLDER_SUFFIXES)}, markdown, chatgpt, claude)")
+    files = sorted(p for p in folder.iterdir()
+                   if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in suffixes)
+    if not files:
+        raise UserError(f"{folder}: no {fmt} export files ({', '.join('*' + x for x in suffixes)}) in this folder")
+    return files
+
+
+def detect_folder(folder: Path) -> str | None:
+    """``whatsapp`` or ``vcf`` for a folder of one-chat / one-contact exports, else None."""
+    from importers.detect import detect
+
+    for fmt, suffixes in FOLDER_SUFFIXES.items():
+        files = sorted(p for p in folder.iterdir()
+                       if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in suffixes)
+        if files:
+            try:
+                if detect(files[0]) == fmt:
+                    return fmt
+            except ImportFormatError:
+                continue
+    return None
+
+
+def import_folder(store: MemoryStore, folder: Path, fmt: str, *, dry_run: bool = False, episodes: bool = True,
+                  progress: Callable[[int], None] | None = None, **options: Any) -> list[ImportSummary]:
+    """Every ``fmt`` export directly in ``folder``, each file its own chat (WhatsApp: thread
+    named after the file). Every file is parsed first: one that cannot be read fails the
+    whole import, naming it, before anything is written."""
+    if options.get("thread"):
+        raise UserError("--thread names one chat: import the files of a folder one by one to name them")
+    files = folder_files(folder, fmt)
+    for f in files:
+        _parse_all(f, fmt, options)
+    return [import_path(store, f, fmt, dry_run=dry_run, episodes=episodes, progress=progress, **options)
+            for f in files]
 
 
 def _count_new(store: MemoryStore, path: Path, fmt: str, options: dict[str, Any]) -> int:

@@ -553,6 +553,7 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
     \b
     Examples:
       mem.py import whatsapp "WhatsApp Chat with Ana.zip"
+      mem.py import whatsapp ~/exports/          # every chat (.txt, .zip) in the folder
       mem.py import chatgpt ~/Downloads/chatgpt-export.zip
       mem.py import claude conversations.json
       mem.py import markdown ~/agent/workspace
@@ -570,7 +571,16 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
     else:
         raise click.UsageError(f"expected [FORMAT] PATH with FORMAT one of {', '.join(IMPORT_FORMATS)}")
     p = Path(target).expanduser()
+    folder_fmt = None
+    if p.is_dir():  # a folder of one-chat (WhatsApp) or one-contact (vCard) files: each is imported
+        folder_fmt = fmt if fmt in ingest.FOLDER_SUFFIXES else (ingest.detect_folder(p) if fmt is None else None)
     s = _ctx().store(fast_start=False)
+    if folder_fmt is not None:
+        with progress_bar(None, f"importing {p.name}") as advance:
+            summaries = ingest.import_folder(s, p, folder_fmt, dry_run=dry_run, episodes=not no_episodes,
+                                             progress=advance, date_order=date_order, thread=thread)
+        _emit_folder(p, folder_fmt, summaries, s)
+        return
     with progress_bar(None, f"importing {p.name}") as advance:
         summary = ingest.import_path(s, p, fmt, dry_run=dry_run, episodes=not no_episodes, progress=advance,
                                      date_order=date_order, all_branches=all_branches or None, thread=thread)
@@ -584,6 +594,31 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
             click.secho(f"  … {len(summary.warnings) - 20} more warnings (use --json to see all)", fg="yellow", err=True)
 
     emit(data, human, [degraded_warning(summary.degraded, s.degraded_reason)])
+
+
+def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
+    """A folder import's result: each file's summary, and the totals."""
+    import ingest
+
+    totals = {key: sum(getattr(x, key) for x in summaries)
+              for key in ("messages_seen", "memories_added", "skipped_duplicates", "episodes")}
+    data = {"folder": str(folder), "format": fmt, "files": [x.to_dict() for x in summaries], **totals,
+            "dry_run": bool(summaries and summaries[0].dry_run)}
+    warnings = [w if w.startswith(x.file) else f"{x.file}: {w}" for x in summaries for w in x.warnings]
+
+    def human() -> None:
+        for x in summaries:
+            click.echo(ingest.summary_line(x))
+        verb = "would add" if data["dry_run"] else "added"
+        click.echo(f"{folder}: {len(summaries)} {fmt} files — {totals['messages_seen']} messages seen, "
+                   f"{verb} {totals['memories_added']}, {totals['skipped_duplicates']} duplicates")
+        for w in warnings[:20]:
+            click.secho(f"  warning: {w}", fg="yellow", err=True)
+        if len(warnings) > 20:
+            click.secho(f"  … {len(warnings) - 20} more warnings (use --json to see all)", fg="yellow", err=True)
+
+    degraded = next((x.degraded for x in summaries if x.degraded), None)
+    emit(data, human, [degraded_warning(degraded, s.degraded_reason)])
 
 
 # --------------------------------------------------------------------------- entry point

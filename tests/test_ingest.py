@@ -125,6 +125,51 @@ def test_each_format_imports_with_exact_summary(fmt: str, db_path: Path) -> None
     assert count(db_path) == exp["memories_added"] + exp["episodes"]
 
 
+def test_a_folder_of_whatsapp_chats_imports_each_file(tmp_path: Path, db_path: Path) -> None:
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    (folder / "WhatsApp Chat with Ana.txt").write_bytes(ANA.read_bytes())
+    t0 = datetime(2024, 3, 2, 9, 0)
+    write_chat(folder / "WhatsApp Chat with Ben.txt", [(t0, "Ben", "ferry at noon"), (t0 + timedelta(minutes=2), "Me", "ok")])
+    (folder / ".DS_Store").write_bytes(b"\x00\x01")  # hidden: skipped
+    (folder / "notes.json").write_text("{}")  # not an export suffix: skipped
+    data = imported("whatsapp", str(folder))
+    assert data["format"] == "whatsapp" and [Path(f["file"]).name for f in data["files"]] == [
+        "WhatsApp Chat with Ana.txt", "WhatsApp Chat with Ben.txt"]
+    assert [f["variant"]["chat"] for f in data["files"]] == ["Ana", "Ben"]  # each file its own thread
+    assert (data["messages_seen"], data["memories_added"], data["skipped_duplicates"]) == (13, 8, 0)
+    assert count(db_path, "memory_type = 'episodic' AND level = 0 AND thread IS NOT NULL "
+                          "AND json_extract(metadata, '$.kind') IS NOT 'episode'") == 8
+    again = imported(str(folder))  # detected as a folder of WhatsApp chats; nothing new
+    assert (again["format"], again["memories_added"], again["skipped_duplicates"]) == ("whatsapp", 0, 8)
+
+
+def test_a_folder_with_one_bad_file_writes_nothing(tmp_path: Path, db_path: Path) -> None:
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    (folder / "a chat.txt").write_bytes(ANA.read_bytes())
+    (folder / "shopping list.txt").write_text("milk\neggs\n")
+    proc = run_cli("import", "whatsapp", str(folder))
+    env = envelope(proc)
+    assert proc.returncode == 1 and env["error"]["code"] == "invalid_input"
+    assert "shopping list.txt" in env["error"]["message"] and "\n" not in env["error"]["message"]
+    assert count(db_path) == 0
+    thread = run_cli("import", "whatsapp", str(folder), "--thread", "Ana")
+    assert thread.returncode == 1 and "--thread" in envelope(thread)["error"]["message"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    none = run_cli("import", "whatsapp", str(empty))
+    assert none.returncode == 1 and "no whatsapp export files" in envelope(none)["error"]["message"]
+
+
+def test_a_folder_of_vcards_is_detected(tmp_path: Path, db_path: Path) -> None:
+    folder = tmp_path / "contacts"
+    folder.mkdir()
+    (folder / "all.vcf").write_bytes(VCF.read_bytes())
+    data = imported(str(folder))
+    assert data["format"] == "vcf" and len(data["files"]) == 1 and data["memories_added"] == 3
+
+
 @pytest.mark.parametrize("fmt", sorted(EXPECTED))
 def test_dry_run_writes_nothing_and_predicts_the_real_run(fmt: str, db_path: Path) -> None:
     path = EXPECTED[fmt]["path"]
