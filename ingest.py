@@ -230,14 +230,18 @@ def _parse_all(path: Path, fmt: str, options: dict[str, Any]) -> tuple[ImportRep
 FOLDER_SUFFIXES = {"whatsapp": (".txt", ".zip"), "vcf": (".vcf",)}
 
 
+def _files_with(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    return sorted(p for p in folder.iterdir()
+                  if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in suffixes)
+
+
 def folder_files(folder: Path, fmt: str) -> list[Path]:
     """The export files directly in ``folder`` for ``fmt`` (sorted; hidden files skipped)."""
     suffixes = FOLDER_SUFFIXES.get(fmt)
     if suffixes is None:
         raise UserError(f"{folder}: a folder of {fmt} exports cannot be imported file by file "
                         f"(folders: {', '.join(FOLDER_SUFFIXES)}, markdown, chatgpt, claude)")
-    files = sorted(p for p in folder.iterdir()
-                   if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in suffixes)
+    files = _files_with(folder, suffixes)
     if not files:
         raise UserError(f"{folder}: no {fmt} export files ({', '.join('*' + x for x in suffixes)}) in this folder")
     return files
@@ -248,8 +252,7 @@ def detect_folder(folder: Path) -> str | None:
     from importers.detect import detect
 
     for fmt, suffixes in FOLDER_SUFFIXES.items():
-        files = sorted(p for p in folder.iterdir()
-                       if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in suffixes)
+        files = _files_with(folder, suffixes)
         if files:
             try:
                 if detect(files[0]) == fmt:
