@@ -242,6 +242,9 @@ def folder_files(folder: Path, fmt: str) -> list[Path]:
         raise UserError(f"{folder}: a folder of {fmt} exports cannot be imported file by file "
                         f"(folders: {', '.join(FOLDER_SUFFIXES)}, markdown, chatgpt, claude)")
     files = _files_with(folder, suffixes)
+    if fmt == "whatsapp":  # unzipped iOS exports: one folder per chat holding _chat.txt
+        files += sorted(p / "_chat.txt" for p in folder.iterdir()
+                        if p.is_dir() and not p.name.startswith(".") and (p / "_chat.txt").is_file())
     if not files:
         raise UserError(f"{folder}: no {fmt} export files ({', '.join('*' + x for x in suffixes)}) in this folder")
     return files
@@ -251,14 +254,12 @@ def detect_folder(folder: Path) -> str | None:
     """``whatsapp`` or ``vcf`` for a folder of one-chat / one-contact exports, else None."""
     from importers.detect import detect
 
-    for fmt, suffixes in FOLDER_SUFFIXES.items():
-        files = _files_with(folder, suffixes)
-        if files:
-            try:
-                if detect(files[0]) == fmt:
-                    return fmt
-            except ImportFormatError:
-                continue
+    for fmt in FOLDER_SUFFIXES:
+        try:
+            if detect(folder_files(folder, fmt)[0]) == fmt:
+                return fmt
+        except (UserError, ImportFormatError):
+            continue
     return None
 
 

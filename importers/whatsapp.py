@@ -260,7 +260,9 @@ def _read_source(path: Path, max_bytes: int) -> tuple[str, str, str]:
     size = path.stat().st_size
     if size > max_bytes:
         raise ImportFormatError(f"file too large ({size} bytes > limit {max_bytes})", file)
-    return file, decode_text(path.read_bytes(), file), thread_name(path.name)
+    # an unzipped iOS export is "WhatsApp Chat - Ana/_chat.txt": the chat is named by its folder
+    named = path.parent.name if path.name.lower() == "_chat.txt" and path.parent.name else path.name
+    return file, decode_text(path.read_bytes(), file), thread_name(named)
 
 
 def _split_entries(lines: list[str], file: str, report: ImportReport) -> list[_Entry]:

@@ -133,15 +133,18 @@ def test_a_folder_of_whatsapp_chats_imports_each_file(tmp_path: Path, db_path: P
     write_chat(folder / "WhatsApp Chat with Ben.txt", [(t0, "Ben", "ferry at noon"), (t0 + timedelta(minutes=2), "Me", "ok")])
     (folder / ".DS_Store").write_bytes(b"\x00\x01")  # hidden: skipped
     (folder / "notes.json").write_text("{}")  # not an export suffix: skipped
+    unzipped = folder / "WhatsApp Chat - Cleo"  # an unzipped iOS export
+    unzipped.mkdir()
+    write_chat(unzipped / "_chat.txt", [(t0, "Cleo", "see you at the dock")])
     data = imported("whatsapp", str(folder))
     assert data["format"] == "whatsapp" and [Path(f["file"]).name for f in data["files"]] == [
-        "WhatsApp Chat with Ana.txt", "WhatsApp Chat with Ben.txt"]
-    assert [f["variant"]["chat"] for f in data["files"]] == ["Ana", "Ben"]  # each file its own thread
-    assert (data["messages_seen"], data["memories_added"], data["skipped_duplicates"]) == (13, 8, 0)
+        "WhatsApp Chat with Ana.txt", "WhatsApp Chat with Ben.txt", "_chat.txt"]
+    assert [f["variant"]["chat"] for f in data["files"]] == ["Ana", "Ben", "Cleo"]  # each file its own thread
+    assert (data["messages_seen"], data["memories_added"], data["skipped_duplicates"]) == (14, 9, 0)
     assert count(db_path, "memory_type = 'episodic' AND level = 0 AND thread IS NOT NULL "
-                          "AND json_extract(metadata, '$.kind') IS NOT 'episode'") == 8
+                          "AND json_extract(metadata, '$.kind') IS NOT 'episode'") == 9
     again = imported(str(folder))  # detected as a folder of WhatsApp chats; nothing new
-    assert (again["format"], again["memories_added"], again["skipped_duplicates"]) == ("whatsapp", 0, 8)
+    assert (again["format"], again["memories_added"], again["skipped_duplicates"]) == ("whatsapp", 0, 9)
 
 
 def test_a_folder_with_one_bad_file_writes_nothing(tmp_path: Path, db_path: Path) -> None:
