@@ -610,7 +610,8 @@ def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
         for x in summaries:
             click.echo(ingest.summary_line(x))
         verb = "would add" if data["dry_run"] else "added"
-        click.echo(f"{folder}: {len(summaries)} {fmt} files — {totals['messages_seen']} messages seen, "
+        files = f"{len(summaries)} {fmt} file{'' if len(summaries) == 1 else 's'}"
+        click.echo(f"{folder}: {files} — {totals['messages_seen']} messages seen, "
                    f"{verb} {totals['memories_added']}, {totals['skipped_duplicates']} duplicates")
         for w in warnings[:20]:
             click.secho(f"  warning: {w}", fg="yellow", err=True)
