@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 import graph as g
-from mem import _ctx, cell, console, emit
+from mem import _ctx, cell, console, emit, one_line
 
 
 @click.command()
@@ -147,18 +147,24 @@ def browse(cluster_id: int | None, limit: int) -> None:
             if not data["roots"]:
                 click.echo("no clusters yet (run `mem.py consolidate`)")
             for r in data["roots"]:
-                s = (r["summary"] or {}).get("content", "")
-                click.echo(f"[{r['id']}] L{r['level']} {r['label'] or ''} ({r['member_count']} members) {s[:80]}")
+                # the summary's first chosen sentence: its header repeats the label's key terms
+                lines = (r["summary"] or {}).get("content", "").splitlines()
+                first = lines[1].removeprefix("- ") if len(lines) > 1 else (lines[0] if lines else "")
+                click.echo(f"[{r['id']}] L{r['level']} {r['label'] or ''} ({r['member_count']} members) "
+                           f"{one_line(first, 80)}")
             return
         click.echo(f"cluster {c['id']} L{c['level']} {c['label'] or ''} — {c['member_count']} members")
         if c["summary"]:
-            click.echo(f"  summary #{c['summary']['id']}: {c['summary']['content']}")
+            head, *rest = c["summary"]["content"].splitlines() or [""]
+            click.echo(f"  summary #{c['summary']['id']}: {head}")
+            for line in rest:
+                click.echo(f"    {line}")
         if c["parent"]:
             click.echo(f"  parent: [{c['parent']['id']}] {c['parent']['label'] or ''}")
         for ch in c["children"]:
             click.echo(f"  child: [{ch['id']}] {ch['label'] or ''} ({ch['member_count']})")
         for m in c["members"]:
-            click.echo(f"  #{m['id']} {m['content'][:100]}")
+            click.echo(f"  #{m['id']} {one_line(m['content'], 100)}")
 
     emit(data, human)
 

@@ -87,16 +87,21 @@ def console(stderr: bool = False) -> Any:
     return Console(stderr=stderr, highlight=False)
 
 
-def cell(text: str, limit: int | None = None) -> str:
-    """User text for a rich table or tree: one line (runs of whitespace, newlines included,
-    become one space), at most ``limit`` characters, and markup-escaped, so a memory that
-    says "[shared image: ...]" or "[bold]" is shown as written, not eaten as style tags."""
-    from rich.markup import escape
-
+def one_line(text: str, limit: int | None = None) -> str:
+    """``text`` on one line (runs of whitespace, newlines included, become one space), at
+    most ``limit`` characters (then "…")."""
     text = " ".join(text.split())
     if limit is not None and len(text) > limit:
         text = text[:limit] + "…"
-    return escape(text)
+    return text
+
+
+def cell(text: str, limit: int | None = None) -> str:
+    """User text for a rich table or tree: :func:`one_line`, and markup-escaped, so a memory
+    that says "[shared image: ...]" or "[bold]" is shown as written, not eaten as style tags."""
+    from rich.markup import escape
+
+    return escape(one_line(text, limit))
 
 
 def degraded_warning(reason: str | None, why: str | None) -> str | None:

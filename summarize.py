@@ -243,12 +243,18 @@ def stopwords_for(texts: Sequence[str]) -> frozenset[str]:
     return STOPWORDS | _language_lists()[lang]
 
 
+_SUMMARY_HEADER = re.compile(r"^Summary of \d+ memor(?:y|ies)\b.*$", re.MULTILINE)  # what _header writes
+_LINE_LABEL = re.compile(r"^(\s*(?:[-*•]\s+)?)([^\n:]{1,40}):(?=\s)", re.MULTILINE)
+
+
 def _without_label(content: str, author: str | None) -> str:
-    """Text without a leading ``Author:`` label (chat imports store "User: ..."): the label
-    is who spoke, not what the cluster is about."""
-    if author and content.startswith(author + ":"):
-        return content[len(author) + 1:]
-    return content
+    """Text without ``Author:`` labels at line starts (chat imports store "User: ...", and a
+    summary's sentences keep theirs after "- "): the label is who spoke, not what the
+    cluster is about. Only the memory's author and role words count as labels. A summary
+    member also loses its "Summary of N memories (...)" line."""
+    labels = ROLE_AUTHORS | ({author.strip().lower()} if author else set())
+    content = _SUMMARY_HEADER.sub("", content)  # a member that is a summary: its boilerplate line
+    return _LINE_LABEL.sub(lambda m: m.group(1) if m.group(2).strip().lower() in labels else m.group(0), content)
 
 
 def _word_count(text: str) -> int:

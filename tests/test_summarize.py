@@ -283,6 +283,21 @@ def test_role_labels_and_line_starts_are_not_names_or_terms() -> None:
     assert summary.key_terms == ["battery", "bridge", "card", "failed", "dashboard"]
 
 
+def test_labels_inside_summaries_are_not_key_terms() -> None:
+    # an upper-level cluster summarises summaries, whose chosen sentences keep their labels
+    members = [
+        Member(1, "Summary of 3 memories (key terms: oven, ribs)\n- User: the ribs go in the oven\n"
+                  "- Assistant: ribs need two hours"),
+        Member(2, "Summary of 2 memories (key terms: grill, ribs)\n- User: the grill finishes the ribs\n"
+                  "- Note: glaze at the end"),
+    ]
+    assert summarize_cluster(members).key_terms == ["ribs", "end", "finishes", "glaze", "grill"]
+    every = summarize_cluster(members, max_terms=50).key_terms
+    # neither the labels nor the members' own "Summary of N memories (key terms: ...)" lines
+    assert not {"user", "assistant", "summary", "memories", "key", "terms"} & set(every)
+    assert "note" in every  # "Note:" is nobody's label here: it stays a word
+
+
 # --------------------------------------------------------------------------- budget
 
 
