@@ -199,6 +199,6 @@ def surface(utterance: str, k: int) -> None:
         if not data["results"]:
             click.echo("nothing to surface")
         for r in data["results"]:
-            click.echo(f"#{r['id']} ({r['score']:.2f}, via {r['via']}) {r['content'][:160]}")
+            click.echo(f"#{r['id']} ({r['score']:.2f}, via {r['via']}) {one_line(r['content'], 160)}")
 
     emit(data, human)

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 import sharing
-from mem import _ctx, emit
+from mem import _ctx, emit, one_line
 
 
 @click.group()
@@ -216,7 +216,7 @@ def list_cmd(partner: str | None, items: bool) -> None:
                                 ((sharing.ROLE_A, "consent_a"), (sharing.ROLE_B, "consent_b")))
             click.echo(f"{o['offer_id']}  {arrow} {o['partner']:<12} {o['state']:<17} {o['count']:>3} items  {consents}")
             for it in o.get("items", []) if items else []:
-                click.echo(f"    [{it['status']}] {it['content'][:120]}")
+                click.echo(f"    [{it['status']}] {one_line(it['content'], 120)}")
 
     emit(offers, human)
 
