@@ -360,8 +360,31 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
             click.echo("no matching memories")
             return
         console().print(_memory_table(res.results, explain))
+        if with_context:
+            for r in results:
+                click.echo(_context_line(r["id"], r.get("context") or {}))
 
     emit(data, human, [degraded_warning(res.degraded, s.degraded_reason)])
+
+
+def _context_line(mid: int, ctx: dict[str, Any]) -> str:
+    """One line of a result's structural context, with the ids to follow (browse, graph, get)."""
+    parts = []
+    cl = ctx.get("cluster")
+    if cl:
+        text = f"cluster {cl['id']} L{cl['level']} {one_line(cl.get('label') or '', 40)} ({cl['member_count']} members)"
+        if cl.get("parent"):
+            text += f" in {cl['parent']['id']} {one_line(cl['parent'].get('label') or '', 30)}"
+        parts.append(text)
+    if ctx.get("episode"):
+        parts.append(f"episode #{ctx['episode']['id']}")
+    if ctx.get("siblings"):
+        parts.append("siblings " + " ".join(f"#{i}" for i in ctx["siblings"]))
+    if ctx.get("links"):
+        arrows = {"out": "→", "in": "←"}
+        parts.append("links " + ", ".join(f"{arrows.get(x['direction'], '')}#{x['id']} {x['type']} {x['weight']}"
+                                          for x in ctx["links"]))
+    return f"#{mid}: " + (" · ".join(parts) if parts else "no cluster, episode or links yet")
 
 
 # --------------------------------------------------------------------------- single memories

@@ -326,6 +326,16 @@ def test_cli_link_unlink_graph_and_errors(cli_db: str) -> None:
     assert r.returncode == 0 and _data(r)["results"][0]["context"] is not None  # type: ignore[index]
 
 
+def test_cli_recall_context_for_people(cli_db: str) -> None:
+    e = {**_env(cli_db), "COLUMNS": "200"}
+    assert run_cli("link", "1", "2", "--type", "causal", "--weight", "0.9", env=e).returncode == 0
+    out = run_cli("recall", "parser crashed", "-k", "3", "--context", "--plain", "--no-touch", env=e)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert "#1: links →#2 causal 0.9" in lines and "#2: links ←#1 causal 0.9" in lines
+    assert "#3: no cluster, episode or links yet" in lines
+
+
 def test_cli_store_with_links_is_one_transaction(cli_db: str) -> None:
     e = _env(cli_db)
     made = run_cli("store", "the test suite had no unicode names", "--link", "1", "--link", "2",
