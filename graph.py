@@ -60,7 +60,7 @@ INHIBITION_TOP = 3  # a group's strength is the sum of its top-N activations (on
 # memories of one answer does not move the weaker one. Each seed also gets SUPPORT x weight
 # x the score of every seed linked to it by an explicit or causal edge. LoCoMo with perfect
 # links between multi-hop evidence (bench/locomo_oracle.py): multi-hop all@10 0.303 -> 0.415
-# (graph) and 0.296 -> 0.408 (activation), recall@5 0.760 -> 0.784 (0.3: back to 0.760);
+# (graph) and 0.296 -> 0.408 (activation), recall@5 0.760 -> 0.784 (summing at 0.3: 0.760);
 # over the automatic edges (semantic kNN, temporal, episodes) the same rule loses (0.225):
 # they are not used. A seed's score is max(walk, own + support).
 SUPPORT = 0.1
