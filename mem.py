@@ -255,8 +255,7 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
                   dedup=not no_dedup, links=[(t, link_type, link_weight) for t in link_ids])
     data: dict[str, Any] = {"id": res.id, "deduplicated": res.deduplicated}
     if link_ids:
-        data["links"] = [{"target_id": t, "edge_type": link_type, "weight": link_weight}
-                         for t in link_ids if t != res.id]
+        data["links"] = [{"target_id": t, "edge_type": et, "weight": w} for t, et, w in res.links]
     if res.dedup_reason:
         data["dedup_reason"] = res.dedup_reason
     if res.degraded:
@@ -601,7 +600,15 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
     p = Path(target).expanduser()
     folder_fmt = None
     if p.is_dir():  # a folder of one-chat (WhatsApp) or one-contact (vCard) files: each is imported
-        folder_fmt = fmt if fmt in ingest.FOLDER_SUFFIXES else (ingest.detect_folder(p) if fmt is None else None)
+        if fmt in ingest.FOLDER_SUFFIXES:
+            folder_fmt = fmt
+        elif fmt is None:
+            try:  # what a folder was before (a ChatGPT/Claude export, markdown notes) comes first
+                fmt = ingest.detect_format(p)
+            except core.UserError:
+                folder_fmt = ingest.detect_folder(p)
+                if folder_fmt is None:
+                    raise
     s = _ctx().store(fast_start=False)
     if folder_fmt is not None:
         with progress_bar(None, f"importing {p.name}") as advance:

@@ -676,6 +676,7 @@ class StoreResult:
     deduplicated: bool = False
     dedup_reason: str | None = None
     degraded: str | None = None
+    links: list[tuple[int, str, float]] = field(default_factory=list)  # edges written from ``id``
 
 
 @dataclass
@@ -1377,15 +1378,16 @@ class MemoryStore:
         if ref is not None:
             row = self.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", (source, ref)).fetchone()
             if row:
+                res = StoreResult(int(row[0]), True, "ref")
                 if links:
                     with write_tx(self.conn):
-                        self.add_links(int(row[0]), links)
-                return StoreResult(int(row[0]), True, "ref")
+                        res.links = self.add_links(res.id, links)
+                return res
         vecs = self._embed_or_none([m.content])
         vec = vecs[0] if vecs is not None else None
         with write_tx(self.conn):
             res = self._store_locked(m, values, vec, dedup and ref is None, now)
-            self.add_links(res.id, links)
+            res.links = self.add_links(res.id, links)
         return res
 
     def checked_links(self, links: Sequence[tuple[int, str, float]],
@@ -1402,17 +1404,18 @@ class MemoryStore:
             out.append((int(target), edge_type, float(weight)))
         return out
 
-    def add_links(self, mid: int, links: Sequence[tuple[int, str, float]]) -> None:
+    def add_links(self, mid: int, links: Sequence[tuple[int, str, float]]) -> list[tuple[int, str, float]]:
         """Edges ``mid → target`` inside the caller's write transaction (re-linking updates the
-        weight); a link to itself is skipped (a store that deduplicated onto its own target)."""
+        weight); a link to itself is skipped (a store that deduplicated onto its own target).
+        Returns the links written."""
         now = to_iso(utcnow())
-        for target, edge_type, weight in links:
-            if target == mid:
-                continue
+        written = [link for link in links if link[0] != mid]
+        for target, edge_type, weight in written:
             self.conn.execute(
                 """INSERT INTO associations(source_id, target_id, edge_type, weight, created_at) VALUES (?, ?, ?, ?, ?)
                    ON CONFLICT(source_id, target_id, edge_type) DO UPDATE SET weight = excluded.weight""",
                 (mid, target, edge_type, weight, now))
+        return written
 
     def _store_locked(self, m: NewMemory, values: dict[str, Any], vec: np.ndarray | None, dedup: bool,
                       now: str) -> StoreResult:

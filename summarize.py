@@ -401,8 +401,10 @@ def _people(members: Sequence[Member], sentences: list[str], stopwords: frozense
                     seen.add(word)
                 # mid-sentence: right after a word or a comma on the same line, not after a
                 # line break, a "User:" label, a bullet or a quote ("Failed to ..." in a log)
-                before = sentence[: match.start()].rstrip(" \t")
-                if before and (before[-1].isalnum() or before[-1] == ","):
+                i = match.start() - 1
+                while i >= 0 and sentence[i] in " \t":  # (no slice: sentences can be long code blocks)
+                    i -= 1
+                if i >= 0 and (sentence[i].isalnum() or sentence[i] == ","):
                     mid_sentence.add(word)
     names = [
         w
