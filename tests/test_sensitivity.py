@@ -6,7 +6,6 @@ import json
 import random
 import string
 import sys
-import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -558,24 +557,16 @@ def _pathological_texts() -> list[str]:
     ]
 
 
-def _best_of_two(text: str) -> float:
-    best = float("inf")
-    for _ in range(2):  # best of two: the suite may share the CPU with other jobs
-        start = time.perf_counter()
-        res = score(text)
-        best = min(best, time.perf_counter() - start)
-        assert 0.0 <= res.score <= 1.0
-    return best
-
-
-def test_random_100kb_under_one_second() -> None:
+def test_random_100kb_inputs_score_in_range() -> None:
+    # Speed on these inputs is measured by bench/sensitivity_speed.py (tests never time the machine).
     for text in _random_texts():
-        elapsed = _best_of_two(text)
-        assert elapsed < 1.0, (text[:30], elapsed)
+        res = score(text)
+        assert 0.0 <= res.score <= 1.0 and res.blocked == (res.score >= BLOCK_THRESHOLD)
 
 
-def test_no_catastrophic_backtracking() -> None:
-    # Typically 0.1-0.3 s here; the bound only has to catch super-linear blowups.
-    for text in _pathological_texts():
-        elapsed = _best_of_two(text)
-        assert elapsed < 1.5, (text[:30], elapsed)
+def test_pathological_inputs_score_as_expected() -> None:
+    # Inputs aimed at each detector's quantifiers; their timing lives in bench/sensitivity_speed.py.
+    results = {text[:12]: score(text) for text in _pathological_texts()}
+    assert all(0.0 <= r.score <= 1.0 for r in results.values())
+    assert list(results["a" * 12].findings) == []  # one long word is nothing sensitive
+    assert score("a" * 100_000) == results["a" * 12]  # deterministic
