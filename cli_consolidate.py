@@ -12,8 +12,8 @@ from typing import Any
 
 import click
 
-import consolidate as cons
 from mem import _ctx, _parse_date, cell, console, emit
+from memengine import consolidate as cons
 
 
 def _phase_line(name: str, counts: dict[str, Any]) -> str:

@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-import graph as g
 from mem import _ctx, cell, console, emit, one_line
+from memengine import graph as g
 
 
 @click.command()

@@ -12,8 +12,8 @@ from typing import Any
 
 import click
 
-import sharing
 from mem import _ctx, emit, one_line
+from memengine import sharing
 
 
 @click.group()

@@ -131,7 +131,7 @@ def progress_bar(total: int | None, label: str) -> Iterator[Callable[[int], None
 def _parse_date(value: str | None, field: str) -> Any:
     if value is None:
         return None
-    import timeparse
+    from memengine import timeparse
 
     try:
         return timeparse.parse_when(value)
@@ -345,7 +345,7 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
         if r["source"].startswith(core.SHARED_SOURCE_PREFIX):
             r["shared"] = True
     if with_context:
-        import graph
+        from memengine import graph
 
         contexts = graph.structural_context(s, [m.id for m in res.results])
         for r in results:
@@ -588,7 +588,7 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
       mem.py import jsonl memories.jsonl
       mem.py import ~/Downloads/export.zip --dry-run
     """
-    import ingest
+    from memengine import ingest
 
     if len(args) == 2 and args[0] in IMPORT_FORMATS:
         fmt: str | None = args[0]
@@ -633,7 +633,7 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
 
 def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
     """A folder import's result: each file's summary, and the totals."""
-    import ingest
+    from memengine import ingest
 
     totals = {key: sum(getattr(x, key) for x in summaries)
               for key in ("messages_seen", "memories_added", "skipped_duplicates", "episodes")}

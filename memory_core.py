@@ -27,8 +27,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-import timeparse
-from timeparse import from_iso, to_iso, utcnow
+from memengine import timeparse
+from memengine.timeparse import from_iso, to_iso, utcnow
 
 if TYPE_CHECKING:
     import numpy as np
@@ -144,7 +144,7 @@ PARALLEL_MIN_ROWS = 0
 # Keyword scores equal to this many decimals are ties, broken by row id, on both keyword
 # paths (FTS5 and keyword_index.py), so the same rows make the candidate cut.
 KEYWORD_TIE_DECIMALS = 9
-from decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)  # noqa: E402
+from memengine.decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)  # noqa: E402
 
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are aren't as at be because been before being
@@ -330,7 +330,7 @@ def _m001_initial(conn: Any) -> None:
 def _m002_sharing(conn: Any) -> None:
     # The sharing tables, views and guard triggers live with the sharing code; imported
     # here only when the migration runs, so ordinary commands never load that module.
-    from sharing import _SCHEMA
+    from memengine.sharing import _SCHEMA
 
     for stmt in _SCHEMA:
         conn.execute(stmt)
@@ -368,7 +368,7 @@ def _m003_keyword_log(conn: Any) -> None:
 
 def _m004_status_log(conn: Any) -> None:
     # the log an in-process LiveSet catches up from (liveset.py: why)
-    from liveset import STATUS_LOG_KEEP
+    from memengine.liveset import STATUS_LOG_KEEP
 
     for stmt in change_log("_status_changes", STATUS_LOG_KEEP, {
             "au": "UPDATE OF status, level, source, valid_to", "ad": "DELETE"}):
@@ -1119,7 +1119,7 @@ class MemoryStore:
         if not self._keyword_index_wanted or self._keyword_index is not None:
             return
         if self._is_warm:
-            from keyword_index import KeywordIndex
+            from memengine.keyword_index import KeywordIndex
 
             self._keyword_index = KeywordIndex(self.path, FTS_WEIGHTS)
             self._keyword_index.start()
@@ -1821,7 +1821,7 @@ class MemoryStore:
         """
         t0 = time.perf_counter()
         if strategy in GRAPH_STRATEGIES:
-            import graph
+            from memengine import graph
 
             return graph.recall(self, query, k=k, strategy=strategy, types=types, sources=sources, tags=tags,
                                 since=since, until=until, include_archived=include_archived, raw=raw, touch=touch,
@@ -1992,7 +1992,7 @@ class MemoryStore:
         if max_id < PARALLEL_MIN_ROWS:
             return None
         if self._live is None:
-            from liveset import LiveSet
+            from memengine.liveset import LiveSet
 
             self._live = LiveSet()
         return self._live if self._live.sync(self.conn, max_id) else None

@@ -266,7 +266,7 @@ def write_path_fingerprint() -> str:
     A reused store is only valid if the write path (row values, date indexing,
     vector writes) is the one that built it; otherwise it is rebuilt from cached vectors.
     """
-    import timeparse
+    from memengine import timeparse
 
     parts = [inspect.getsource(MemoryStore._row_values), inspect.getsource(MemoryStore._insert),
              inspect.getsource(MemoryStore._write_vector)]

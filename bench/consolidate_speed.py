@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import consolidate  # noqa: E402
+from memengine import consolidate  # noqa: E402
 from memory_core import MemoryStore, NewMemory  # noqa: E402
 
 DIMS = 384

@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {s} | {statistics.median(t):.1f} | {t[int(0.95 * (len(t) - 1))]:.1f} | "
               f"{statistics.median(t) - base:+.1f} |")
     # Same seeds, walk only: what activation itself costs (the hybrid part is the seed recall at SEED_K).
-    import graph
+    from memengine import graph
 
     walk, cpu = [], []
     for q in queries:

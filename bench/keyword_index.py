@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 
 import memory_core as mc  # noqa: E402
 from bench.common import DEFAULT_LOCOMO, load_locomo, percentile  # noqa: E402
-from keyword_index import KeywordIndex  # noqa: E402
+from memengine.keyword_index import KeywordIndex  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

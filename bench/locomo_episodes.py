@@ -31,7 +31,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-import ingest  # noqa: E402
 from bench.common import (  # noqa: E402
     DEFAULT_LOCOMO,
     RecallFn,
@@ -41,6 +40,7 @@ from bench.common import (  # noqa: E402
     log,
     md_table,
 )
+from memengine import ingest  # noqa: E402
 from memory_core import MemoryStore  # noqa: E402
 
 

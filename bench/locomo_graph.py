@@ -48,7 +48,7 @@ def add_edges(store: MemoryStore, sample_id: str) -> dict[str, int]:
     """Temporal + part_of + semantic kNN edges on a harness store (idempotent)."""
     import numpy as np
 
-    import ingest
+    from memengine import ingest
 
     conn = store.conn
     have = conn.execute("SELECT edge_type, count(*) FROM associations GROUP BY edge_type").fetchall()

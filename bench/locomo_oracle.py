@@ -27,9 +27,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import graph as G  # noqa: E402
 from bench import locomo_graph as lg  # noqa: E402
 from bench.common import DEFAULT_LOCOMO, RecallFn, build_stores, evaluate, load_locomo, log, md_table  # noqa: E402
+from memengine import graph as G  # noqa: E402
 from memory_core import MemoryStore, to_iso, utcnow, write_tx  # noqa: E402
 
 ORACLE_WEIGHT = 0.9

@@ -41,8 +41,8 @@ import common  # noqa: E402
 from recall_ablation import QueryCache  # noqa: E402
 
 import memory_core  # noqa: E402
+from memengine.timeparse import from_iso  # noqa: E402
 from memory_core import RecallConfig  # noqa: E402
-from timeparse import from_iso  # noqa: E402
 
 # Prototype switches read by the patched engine functions below (set per variant).
 HOOK: dict[str, Any] = {}

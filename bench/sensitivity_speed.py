@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from test_sensitivity import _pathological_texts, _random_texts  # noqa: E402
 
-from sensitivity import score  # noqa: E402
+from memengine.sensitivity import score  # noqa: E402
 
 
 def best_of(text: str, rounds: int = 3) -> float:

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_cli
 
-import consolidate as cons
 import memory_core as core
+from memengine import consolidate as cons
 
 NOW = datetime(2030, 1, 1, 12, 0, 0)
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from contradictions import Verdict, detect, stem, subject_key
+from memengine.contradictions import Verdict, detect, stem, subject_key
 
 PAIRS_PATH = Path(__file__).parent / "data" / "contradiction_pairs.jsonl"
 # Bar from the issue: precision and recall on the labelled set.

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from decay import (
+from memengine.decay import (
     ARCHIVE_BELOW,
     DECAY_RATES,
     REINFORCE_BOOST,

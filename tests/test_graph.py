@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-import graph
 import memory_core as core
+from memengine import graph
 from tests.conftest import run_cli
 
 

@@ -6,9 +6,9 @@ from datetime import datetime, timedelta
 
 import pytest
 
-import consolidate as cons
-import graph
 import memory_core as core
+from memengine import consolidate as cons
+from memengine import graph
 
 NOW = datetime(2026, 3, 1, 12, 0, 0)
 

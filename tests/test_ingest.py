@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from conftest import ROOT, SHARED_DATA, run_cli
 
-import ingest
+from memengine import ingest
 from memory_core import MemoryStore, NewMemory, UserError
 
 FIX = ROOT / "tests" / "fixtures"

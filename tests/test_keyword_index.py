@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import memory_core as mc
-from keyword_index import KeywordIndex
+from memengine.keyword_index import KeywordIndex
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = ("garden tomato bicycle repair lisbon trip parser crash meeting budget painting dog adopt "
@@ -207,7 +207,7 @@ def test_a_store_too_large_for_memory_keeps_fts5(filled: mc.MemoryStore) -> None
 
 
 def test_large_deltas_rebuild_in_the_background(filled: mc.MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    import keyword_index
+    from memengine import keyword_index
 
     monkeypatch.setattr(keyword_index, "REBUILD_MIN_ROWS", 5)
     monkeypatch.setattr(keyword_index, "REBUILD_SHARE", 0.0)
@@ -250,7 +250,7 @@ def test_not_used_inside_an_open_transaction(db_path: Path, monkeypatch: pytest.
 
 
 def test_ties_at_the_cut_go_to_the_same_rows_on_both_paths(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import keyword_index
+    from memengine import keyword_index
 
     assert mc.KEYWORD_TIE_DECIMALS == keyword_index.TIE_DECIMALS
     seed = mc.MemoryStore(db_path)

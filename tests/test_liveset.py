@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import memory_core as mc
-from liveset import LIVE_SQL, STATUS_LOG_KEEP, LiveSet
+from memengine.liveset import LIVE_SQL, STATUS_LOG_KEEP, LiveSet
 
 
 def _sql_live(store: mc.MemoryStore, ids: list[int]) -> set[int]:

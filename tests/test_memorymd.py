@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memorymd import (
+from memengine.memorymd import (
     BEGIN,
     END,
     HEADING,

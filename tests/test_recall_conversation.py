@@ -154,7 +154,7 @@ def test_a_date_in_the_question_favours_memories_of_that_period(store: MemorySto
 
 
 def test_query_dates_are_absolute_calendar_periods() -> None:
-    from timeparse import query_dates
+    from memengine.timeparse import query_dates
 
     def spans(q: str) -> list[tuple[str, str, str]]:
         return [(s.start.isoformat(), s.end.isoformat(), s.granularity) for s in query_dates(q)]

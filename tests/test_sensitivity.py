@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import sensitivity as S  # noqa: E402
-from sensitivity import BLOCK_THRESHOLD, Finding, Sensitivity, score  # noqa: E402
+from memengine import sensitivity as S  # noqa: E402
+from memengine.sensitivity import BLOCK_THRESHOLD, Finding, Sensitivity, score  # noqa: E402
 
 LABELLED = Path(__file__).parent / "data" / "sensitivity_labelled.jsonl"
 SHARABLE = ("technical", "procedure")

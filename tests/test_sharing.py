@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import memory_core as core
-import sharing
+from memengine import sharing
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from typing import Any
 
 from conftest import run_cli
 
-import sharing
+from memengine import sharing
 
 DEPLOY = "To deploy the API: run make release, then kubectl apply -f k8s/ and watch the rollout"
 

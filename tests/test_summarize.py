@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from summarize import (
+from memengine.summarize import (
     Member,
     SummarizerError,
     cluster_payload,

@@ -35,12 +35,9 @@ from typing import Any
 
 import numpy as np
 
-import contradictions
-import decay
-import memorymd
-import summarize
+from memengine import contradictions, decay, memorymd, summarize
+from memengine.timeparse import from_iso, to_iso, utcnow
 from memory_core import LockedError, MemoryStore, NewMemory, UserError, content_hash, vectors_from_blobs, write_tx
-from timeparse import from_iso, to_iso, utcnow
 
 # --------------------------------------------------------------------------- phases
 
@@ -910,7 +907,7 @@ class Consolidator:
 
     def phase_rank(self) -> dict[str, Any]:
         """PageRank for ``brief``, computed here so that ``brief`` reads it cold (graph.py)."""
-        import graph
+        from memengine import graph
 
         return graph.precompute_ranks(self.store, self.now)
 

@@ -63,8 +63,8 @@ from pathlib import Path
 from typing import Any
 
 import memory_core as core
-import sensitivity
-from timeparse import to_iso, utcnow
+from memengine import sensitivity
+from memengine.timeparse import to_iso, utcnow
 
 MIGRATION_NAME = "m002_sharing"
 BUNDLE_FORMAT = "mem-share-bundle"

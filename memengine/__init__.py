@@ -1,0 +1,4 @@
+"""The engine of `mem`: storage, recall and the features built on them.
+
+`memory_core` (top level) is the public facade; `mem.py` is the CLI. See ARCHITECTURE.md.
+"""
