@@ -47,6 +47,12 @@ class Ctx:
             self._store = core.MemoryStore(self.db, fast_start=fast_start)
         return self._store
 
+    def close(self) -> None:
+        """Close the memory file if this invocation opened it (also when the command failed)."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
 
 def _ctx() -> Ctx:
     return click.get_current_context().find_object(Ctx)  # type: ignore[return-value]
@@ -201,6 +207,7 @@ def cli(ctx: click.Context, db: str | None, as_json: bool | None) -> None:
                 5 embedding model mismatch (run reindex), 6 another job holds the lock.
     """
     ctx.obj = Ctx(db, as_json)
+    ctx.call_on_close(ctx.obj.close)  # in-process callers (tests, agents importing main) must not leak connections
 
 
 # --------------------------------------------------------------------------- store / recall

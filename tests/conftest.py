@@ -9,13 +9,28 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import traceback
+import warnings
 from pathlib import Path
 
 import pytest
+from click import formatting as click_formatting
+from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(ROOT))
+
+_RUNNER = CliRunner()
+# The warning filters a fresh interpreter starts with (python -W default/-X dev aside), first match wins.
+_INTERPRETER_FILTERS: list[tuple[str, type[Warning], str]] = [
+    ("default", DeprecationWarning, "__main__"), ("ignore", DeprecationWarning, ""),
+    ("ignore", PendingDeprecationWarning, ""), ("ignore", ImportWarning, ""), ("ignore", ResourceWarning, "")]
+
+
+def _print_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                   file: object = None, line: str | None = None) -> None:
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 @pytest.fixture(autouse=True)
@@ -40,11 +55,69 @@ def store(db_path: Path):
     s.close()
 
 
-def run_cli(*args: str, input: str | None = None, env: dict[str, str] | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run ``mem.py`` in a real subprocess (JSON output, since stdout is a pipe)."""
+def run_cli(*args: str, input: str | None = None, env: dict[str, str] | None = None, timeout: float = 60,
+            cwd: str | Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``mem.py ARGS`` in this process, as a subprocess would: same contract as :func:`run_cli_subprocess`.
+
+    click's ``CliRunner`` swaps stdin/stdout/stderr for in-memory streams (not terminals, so
+    the JSON envelope is the default, as through a pipe) and sets ``env`` for the call only.
+    ``mem.main`` runs whole: its error mapping and ``sys.exit`` codes become ``returncode``;
+    an uncaught exception becomes a traceback on stderr and exit code 1, as Python does.
+    Each call starts from the interpreter's warning filters and the working directory the
+    subprocess had (``cwd``, default the repo root). ``timeout`` is accepted for the same
+    signature; only the subprocess enforces it.
+    """
+    del timeout
+    import mem
+
+    code = 0
+    saved_cwd = os.getcwd()
+    with _RUNNER.isolation(input=input, env=env) as (out, err, _mixed):
+        # A subprocess sizes help from COLUMNS or the terminal; the runner forces 80.
+        click_formatting.FORCED_WIDTH = None
+        os.chdir(cwd if cwd is not None else ROOT)
+        try:
+            with warnings.catch_warnings():
+                # pytest records warnings; a subprocess prints them to stderr under the default filters
+                # (changing the filters also forgets which warnings were already shown).
+                warnings.resetwarnings()
+                for action, category, module in _INTERPRETER_FILTERS:
+                    warnings.filterwarnings(action, category=category, module=module, append=True)  # type: ignore[arg-type]
+                warnings.showwarning = _print_warning
+                try:
+                    mem.main(list(args))
+                except SystemExit as exc:
+                    code = _exit_status(exc.code)
+                except BaseException:  # what an uncaught error does to a real process
+                    traceback.print_exc(file=sys.stderr)
+                    code = 1
+        finally:
+            os.chdir(saved_cwd)
+            sys.stdout.flush()
+            sys.stderr.flush()
+    return subprocess.CompletedProcess([sys.executable, str(ROOT / "mem.py"), *args], code,
+                                       out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8", "replace"))
+
+
+def _exit_status(code: object) -> int:
+    """The process exit status ``sys.exit(code)`` gives: None is 0, an int itself, anything else printed and 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def run_cli_subprocess(*args: str, input: str | None = None, env: dict[str, str] | None = None,
+                       timeout: float = 60, cwd: str | Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``mem.py`` in a real subprocess (JSON output, since stdout is a pipe).
+
+    For tests where the process boundary is the point: kill -9, concurrency, cold start,
+    the interpreter and its environment, OS-level stdin.
+    """
     full_env = dict(os.environ)
     if env:
         full_env.update(env)
     return subprocess.run([sys.executable, str(ROOT / "mem.py"), *args], input=input, capture_output=True,
-                          text=True, env=full_env, timeout=timeout, cwd=str(ROOT))
+                          text=True, env=full_env, timeout=timeout, cwd=str(cwd if cwd is not None else ROOT))

@@ -1,11 +1,12 @@
-"""The command line as agents and people use it: real subprocesses, exact envelopes."""
+"""The command line as agents and people use it: exact envelopes, in process (``run_cli``), and
+through a real process where the boundary is the point (``run_cli_subprocess``)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from conftest import run_cli
+from conftest import run_cli, run_cli_subprocess
 
 
 def envelope(proc) -> dict:
@@ -135,3 +136,17 @@ def test_every_command_has_help_with_examples() -> None:
 
     for path, cmd in walk(mem.cli, []):
         assert cmd.help and "Example" in cmd.help, f"{' '.join(path)} lacks help with examples"
+
+
+def test_the_script_in_a_real_process() -> None:
+    """What only a process shows: the script entry point, lazily loaded command modules run from
+    it, stdin bytes decoded as UTF-8 through the OS pipe, the exit status, JSON on a pipe."""
+    piped = run_cli_subprocess("store", "-", "--tag", "café", input="Zoë’s café opens at 8\n")
+    assert envelope(piped)["data"] == {"id": 1, "deduplicated": False}, piped.stderr
+    got = envelope(run_cli_subprocess("get", "1"))["data"]
+    assert (got["content"], got["tags"]) == ("Zoë’s café opens at 8", ["café"])
+    missing = run_cli_subprocess("graph", "7")  # a lazily loaded command module, run from the script
+    assert missing.returncode == 3 and envelope(missing)["error"]["code"] == "not_found", missing.stderr
+    for cmd in ("consolidate", "share", "graph"):
+        shown = run_cli_subprocess(cmd, "--help")
+        assert shown.returncode == 0 and shown.stdout.startswith(f"Usage: mem.py {cmd} "), shown.stderr

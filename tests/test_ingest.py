@@ -425,8 +425,7 @@ def test_bad_input_one_line_error_exit_1_nothing_written(name: str, tmp_path: Pa
         assert content is not None
         path.write_bytes(content)
     # Run from the file's folder so the message names it exactly as the user typed it.
-    proc = subprocess.run([sys.executable, str(ROOT / "mem.py"), "import", *fmt, name], capture_output=True,
-                          text=True, cwd=str(tmp_path), timeout=60)
+    proc = run_cli("import", *fmt, name, cwd=tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     env = envelope(proc)
     assert env["ok"] is False and env["error"]["code"] == "invalid_input"
