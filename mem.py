@@ -16,6 +16,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+if __name__ == "__main__":  # `python3 mem.py` with a Python lacking our packages: the folder's .venv, or the fix
+    from memengine.bootstrap import ensure_dependencies
+
+    ensure_dependencies(__file__)
+
 # Small matrix products run faster on one BLAS thread than on two contended ones (a
 # consolidate neighbour search was 5x slower on busy cores); set before numpy loads.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -204,7 +209,8 @@ def cli(ctx: click.Context, db: str | None, as_json: bool | None) -> None:
 
     \b
     Exit codes: 0 ok, 1 bad input, 2 usage, 3 not found, 4 database busy,
-                5 embedding model mismatch (run reindex), 6 another job holds the lock.
+                5 embedding model mismatch (run reindex), 6 another job holds the lock,
+                7 this Python lacks mem's packages (run make setup or pip install .).
     """
     ctx.obj = Ctx(db, as_json)
     ctx.call_on_close(ctx.obj.close)  # in-process callers (tests, agents importing main) must not leak connections
@@ -724,7 +730,7 @@ def main(argv: list[str] | None = None) -> None:
     rest = [a for i, a in enumerate(argv) if not a.startswith("-") and (i == 0 or argv[i - 1] not in ("--db",))]
     _COMMAND_FOR_ERRORS = rest[0] if rest else "mem"
     try:
-        cli.main(args=argv, prog_name="mem.py", standalone_mode=False)
+        cli.main(args=argv, prog_name=os.path.basename(sys.argv[0]) or "mem", standalone_mode=False)
     except core.MemError as exc:
         _emit_error(exc.code, exc.message, exc.exit_code, as_json)
     except click.exceptions.Abort:

@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from memengine import timeparse
+from memengine import bootstrap, timeparse
 from memengine.timeparse import from_iso, to_iso, utcnow
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ except ImportError:  # pragma: no cover - exercised only where sqlean is missing
     sqlite3 = _std_sqlite3  # type: ignore[no-redef]
 
 HERE = Path(__file__).resolve().parent
-SCHEMA_PATH = HERE / "schema.sql"
+SCHEMA_PATH = HERE / "memengine" / "schema.sql"  # package data: installed with memengine
 SCHEMA_VERSION = 1
 DIMS = 384
 
@@ -208,7 +208,15 @@ class LockedError(MemError):
     exit_code = 6
 
 
-EXIT_CODES = {"ok": 0, "invalid_input": 1, "usage": 2, "not_found": 3, "busy": 4, "model_mismatch": 5, "locked": 6}
+class MissingDependency(MemError):
+    """This Python lacks a package mem needs (or an SQLite that loads extensions)."""
+
+    code = bootstrap.CODE_MISSING
+    exit_code = bootstrap.EXIT_MISSING
+
+
+EXIT_CODES = {"ok": 0, "invalid_input": 1, "usage": 2, "not_found": 3, "busy": 4, "model_mismatch": 5, "locked": 6,
+              bootstrap.CODE_MISSING: bootstrap.EXIT_MISSING}
 
 
 # --------------------------------------------------------------------------- connection
@@ -230,7 +238,7 @@ def _vec_extension_path() -> str:
 
     spec = importlib.util.find_spec("sqlite_vec")
     if spec is None or not spec.submodule_search_locations:
-        raise MemError("sqlite-vec is not installed (pip install sqlite-vec)")
+        raise MissingDependency("sqlite-vec is not installed (pip install sqlite-vec)")
     return str(Path(next(iter(spec.submodule_search_locations))) / "vec0")
 
 
@@ -249,7 +257,7 @@ def connect(path: Path | str) -> Any:
     try:
         conn = sqlite3.connect(str(path), isolation_level=None, timeout=10.0, check_same_thread=False)
         if not hasattr(conn, "enable_load_extension"):
-            raise MemError("this Python's sqlite3 cannot load extensions: install sqlean-py")
+            raise MissingDependency("this Python's sqlite3 cannot load extensions: install sqlean-py")
         conn.enable_load_extension(True)
         conn.load_extension(_vec_extension_path())
         conn.enable_load_extension(False)

@@ -8,6 +8,7 @@ local MiniLM model: nothing leaves the machine.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -45,7 +46,9 @@ def main() -> None:
     stats = mem("stats")["data"]
     print(f"{stats['memories']} memories, {stats['vectors']} vectors, model {stats['embedding_model']}, "
           f"{stats['size_bytes']:,} bytes on disk")
-    print(f"try it yourself:  python3 mem.py --db {DB.relative_to(ROOT)} recall \"deploy rules\"")
+    # `mem` once installed (pip install .); else python3 mem.py, which runs itself in .venv
+    command = "mem" if shutil.which("mem") else "python3 mem.py"
+    print(f"try it yourself:  {command} --db {DB.relative_to(ROOT)} recall \"deploy rules\"")
 
 
 if __name__ == "__main__":
