@@ -67,6 +67,9 @@ class ImportReport:
     skipped_system: int = 0
     skipped_media: int = 0
     skipped_empty: int = 0
+    skipped_tool: int = 0  # tool/browser/code-interpreter output (ChatGPT, Claude) left out by default
+    skipped_malformed: int = 0  # conversations of the wrong shape, skipped with a warning naming them
+    skipped_oversized: int = 0  # messages over a size cap, refused with a warning naming their line
     warnings: list[str] = field(default_factory=list)  # "file:line: message"
 
     def warn(self, message: str, line: int | None = None) -> None:

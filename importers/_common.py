@@ -8,12 +8,16 @@ anywhere.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import io
 import re
+import shutil
+import tempfile
 import zipfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
@@ -21,7 +25,14 @@ import ijson
 
 from importers import ImportFormatError
 
-DEFAULT_MAX_MEMBER_BYTES = 512 * 1024 * 1024
+DEFAULT_MAX_MEMBER_BYTES = 512 * 1024 * 1024  # a chat file or zip member past this is refused
+
+# Resource caps (README "Bounded resources"): parsers read line by line and never hold a
+# line, a message or a JSON string past these, whatever the input, so memory stays bounded.
+MAX_LINE_CHARS = 1_000_000  # one physical line of a text export; longer: its message is refused
+MAX_MESSAGE_CHARS = 8_000_000  # one message (all its lines); longer: refused with a warning
+MAX_MESSAGE_LINES = 100_000  # lines in one message; more: refused with a warning
+SPOOL_BYTES = 16 * 1024 * 1024  # a nested zip is spooled to a temp file past this (never all in memory)
 
 # Bidi and formatting marks WhatsApp (and others) sprinkle into exports.
 INVISIBLE_MARKS = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff\u061c"
@@ -90,7 +101,7 @@ def is_junk_member(name: str) -> bool:
     return norm.startswith("__MACOSX/") or "/__MACOSX/" in norm or base.startswith("._") or norm.endswith("/")
 
 
-def open_zip(data: bytes | Path, archive: str) -> zipfile.ZipFile:
+def open_zip(data: bytes | Path | IO[bytes], archive: str) -> zipfile.ZipFile:
     """Open a zip from bytes or a path, checking every member name for zip slip."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data)
@@ -276,3 +287,145 @@ def iter_objects(
         raise ImportFormatError("JSON is not valid UTF-8", where) from None
     except (zipfile.BadZipFile, OSError, EOFError) as exc:
         raise ImportFormatError(f"cannot read ({exc})", where) from None
+
+
+# --- streaming text: one capped line at a time --------------------------------------
+
+
+@dataclass
+class Line:
+    """One physical line of a text export: its number (1-based), its text without the
+    line break, and its full length in characters (> len(text) when it was over the cap)."""
+
+    no: int
+    text: str
+    length: int
+
+    @property
+    def overlong(self) -> bool:
+        """True when the line was longer than the cap and ``text`` is only its start."""
+        return self.length > len(self.text)
+
+
+_NEWLINE_RE = re.compile(r"\r\n|\r|\n")  # CRLF, CR or LF end a line; U+2028 stays inside a message
+READ_CHUNK = 1 << 16
+
+
+def _encoding(raw: IO[bytes], where: str) -> tuple[str, bytes]:
+    """(codec, first bytes already read) for export bytes: UTF-16 with a BOM, else UTF-8
+    (BOM optional). Binary data (NULs without a UTF-16 BOM) and empty files are refused."""
+    head = raw.read(READ_CHUNK)
+    if not head.strip(b" \t\r\n\xef\xbb\xbf"):
+        more = raw.read(READ_CHUNK)
+        if not more:
+            raise ImportFormatError("empty file", where)
+        head += more
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16", head
+    if looks_binary(head):
+        raise ImportFormatError("binary data, not a text export", where)
+    return "utf-8-sig", head
+
+
+def iter_lines(raw: IO[bytes], where: str, cap: int = MAX_LINE_CHARS) -> Iterator[Line]:
+    """Lines of a text export, streamed: never more than ``cap`` characters of one line in memory.
+
+    A longer line yields its first ``cap`` characters with its true ``length`` (the caller
+    refuses what it belongs to, loudly). Undecodable bytes raise a one-line error naming the line.
+    """
+    encoding, chunk = _encoding(raw, where)
+    decoder = codecs.getincrementaldecoder(encoding)("strict")
+    no = 0
+    buf = ""
+    length = 0
+    pending_cr = False
+    while True:
+        final = not chunk
+        try:
+            text = decoder.decode(chunk, final)
+        except UnicodeDecodeError as exc:
+            line = no + 1 + chunk[: max(0, exc.start)].count(b"\n")
+            raise ImportFormatError(f"not UTF-8 or UTF-16 text ({exc.reason}); re-export as UTF-8", where, line) from None
+        pos = 1 if pending_cr and text.startswith("\n") else 0
+        pending_cr = False
+        for m in _NEWLINE_RE.finditer(text, pos):
+            seg = text[pos:m.start()]
+            length += len(seg)
+            if len(buf) < cap:
+                buf += seg[: cap - len(buf)]
+            no += 1
+            yield Line(no, buf, length)
+            buf, length = "", 0
+            pos = m.end()
+            pending_cr = m.group() == "\r" and pos == len(text)
+        seg = text[pos:]
+        length += len(seg)
+        if len(buf) < cap:
+            buf += seg[: cap - len(buf)]
+        if final:
+            if length:
+                yield Line(no + 1, buf, length)
+            return
+        chunk = raw.read(READ_CHUNK)
+
+
+def strip_marks_fast(text: str) -> str:
+    """:func:`strip_marks` by one ``str.translate`` (linear, no per-character lists)."""
+    return text.translate(_CLEAN_TABLE)
+
+
+_CLEAN_TABLE = {ord(c): None for c in INVISIBLE_MARKS} | {ord(c): " " for c in "\u00a0\u202f\u2007\u2009"}
+
+
+def open_member(
+    path: Path | IO[bytes],
+    archive: str,
+    choose: Callable[[list[zipfile.ZipInfo]], zipfile.ZipInfo | None],
+    stack: ExitStack,
+    max_bytes: int = DEFAULT_MAX_MEMBER_BYTES,
+    depth: int = 0,
+) -> tuple[str, Callable[[], IO[bytes]]]:
+    """Find the member ``choose`` picks (searching nested zips, depth-limited against bombs
+    built from nesting) and return (its display path, a function opening it as a size-capped
+    byte stream).
+
+    Nothing is read into memory: a nested zip is copied, capped, to a spooled temp file
+    registered on ``stack`` (kept in memory only while small).
+    """
+    zf = stack.enter_context(open_zip(path, archive))
+    members = [i for i in zf.infolist() if not is_junk_member(i.filename)]
+    picked = choose(members)
+    if picked is not None:
+        where = f"{archive}!{picked.filename}"
+        if picked.file_size > max_bytes:
+            raise ImportFormatError(f"member too large ({picked.file_size} bytes > limit {max_bytes})", where)
+
+        def opener() -> IO[bytes]:
+            try:
+                raw = zf.open(picked)
+            except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as exc:
+                raise ImportFormatError(f"cannot read zip member ({exc})", where) from None
+            return io.BufferedReader(_Limited(raw, max_bytes, where), 1 << 16)
+
+        return where, opener
+    if depth < 3:
+        for info in members:
+            if not info.filename.lower().endswith(".zip"):
+                continue
+            inner = f"{archive}!{info.filename}"
+            if info.file_size > max_bytes:
+                raise ImportFormatError(f"member too large ({info.file_size} bytes > limit {max_bytes})", inner)
+            spool = stack.enter_context(tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES))
+            try:
+                with zf.open(info) as raw:
+                    shutil.copyfileobj(io.BufferedReader(_Limited(raw, max_bytes, inner)), spool, 1 << 16)
+            except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as exc:
+                raise ImportFormatError(f"cannot read zip member ({exc})", inner) from None
+            spool.seek(0)
+            try:
+                return open_member(spool, inner, choose, stack, max_bytes, depth + 1)  # type: ignore[arg-type]
+            except ImportFormatError as exc:
+                # A hostile or oversized nested archive is an error, not a miss.
+                if not exc.reason.startswith("no suitable"):
+                    raise
+    raise ImportFormatError("no suitable file found in zip", archive)

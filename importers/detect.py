@@ -39,9 +39,6 @@ PARSERS: dict[str, Parser] = {
 }
 
 _TRIED = "tried whatsapp, chatgpt, claude, markdown, vcf, jsonl"
-_WA_HEADER = re.compile(
-    r"^\[?\d{1,4}\s?[./-]\s?\d{1,2}\s?[./-]\s?\d{1,4}\.?[,،]?\s.{0,20}?\d{1,2}[:.]\d{2}"
-)
 
 
 def _json_kind(head: str) -> str | None:
@@ -135,10 +132,7 @@ def detect(path: Path | str) -> str:
                 return "jsonl"
     if suffix in (".md", ".markdown"):
         return "markdown"
-    lines = [ln for ln in text.splitlines()[:50] if ln.strip()]
-    clean = [re.sub("[\u200e\u200f\u202a-\u202e\ufeff]", "", ln) for ln in lines]
-    hits = sum(1 for ln in clean if _WA_HEADER.match(ln))
-    if hits and hits >= max(1, len(clean) // 4):
+    if whatsapp.sniff(text.splitlines()[:50]):  # the parser's own header layouts
         return "whatsapp"
     raise ImportFormatError(f"unrecognised format ({_TRIED})", file)
 

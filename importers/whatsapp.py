@@ -1,64 +1,103 @@
 """WhatsApp "Export chat" parser.
 
-Formats handled:
+Message headers are recognised from a table of layouts (:data:`LAYOUTS`), one picked per
+file from its first lines (:func:`pick_layout`):
 
-* Android layout ``date, time - Name: message`` and iOS layout
-  ``[date, time] Name: message`` (with or without the comma, Arabic comma ``،``,
-  legacy layouts without seconds).
-* Dates in any order (day-month-year, month-day-year, year-month-day), decided
-  over the whole file (a field > 12 disambiguates; otherwise the order with the
-  fewest backwards jumps wins), 2- or 4-digit years, ``/ . -`` separators; an
-  explicit ``date_order="dmy"|"mdy"|"ymd"`` option overrides the guess.
-* 24h and 12h clocks with localized markers (``PM``, ``p. m.``, ``a.m.``,
-  ``午前``/``午後``, ``오전``/``오후``, ``ص``/``م``), dot times (``9.55``), seconds.
-* Invisible marks (U+200E/U+200F/U+202A-U+202E, BOM, NBSP, U+202F), CRLF/LF
-  mixes, multi-line messages with blank lines.
-* System lines (encryption notices, joins, leaves, subject/icon changes,
-  number changes, deleted messages, security codes, timers) in several
-  languages are skipped and counted; media placeholders (``<Media omitted>``,
-  ``image omitted``, ``<attached: x.jpg>``, ``x.jpg (file attached)`` and
-  localized variants) go to ``metadata["media"]``, never into memory text.
-* ``.txt`` files and ``.zip`` exports (``_chat.txt`` or the only ``.txt``,
-  ``__MACOSX`` ignored, nested zips searched), read in memory only.
+* ``[date, time] Name: text`` (iOS, bracketed), ``date, time - Name: text`` (Android,
+  dashed), ``date, time: Name: text`` (old iOS, 2013-2016, legacy colon), each also with
+  the time first (``[14:56:01, 3/18/22] Name: text``);
+* dates in any order (day-month-year, month-day-year, year-month-day), decided over the
+  whole file (a field > 12 disambiguates; otherwise the order with the fewest backwards
+  jumps wins), 2- or 4-digit years, ``/ . -`` or ``年 月 日`` separators; an explicit
+  ``date_order="dmy"|"mdy"|"ymd"`` option overrides the guess;
+* calendars (:mod:`importers.clock`): the Buddhist era (``3/18/2565 BE``, or years past
+  2400), the Japanese imperial eras (``R4/3/18``, ``令和4/3/18``), Gregorian otherwise;
+* 24h and 12h clocks, the 12-hour marker before or after the time, in any language
+  WhatsApp speaks: ``PM``, ``p. m.``, ``午後``, ``ص``/``م``, ``上午``/``下午``, and day-period
+  phrases (``9:15 in the morning``, ``de la mañana``, ``nachm.``), from CLDR via Babel;
+  dot times (``9.55``), seconds or not.
+
+Also: invisible marks (U+200E/U+200F/U+202A-U+202E, BOM, NBSP, U+202F), CRLF/LF mixes,
+multi-line messages with blank lines; system lines (encryption notices, joins, leaves,
+subject/icon changes, number changes, deleted messages, security codes, timers) in several
+languages are skipped and counted; media placeholders (``<Media omitted>``, ``image
+omitted``, ``<attached: x.jpg>``, ``x.jpg (file attached)`` and localized variants) go to
+``metadata["media"]``, never into memory text. ``.txt`` files and ``.zip`` exports
+(``_chat.txt`` or the only ``.txt``, ``__MACOSX`` ignored, nested zips searched).
+
+Bounded: the file is streamed twice (dates, then messages), a line at a time; a line over
+``MAX_LINE_CHARS`` or a message over ``MAX_MESSAGE_CHARS``/``MAX_MESSAGE_LINES`` is refused
+with a warning naming its line, never cut silently.
 """
 
 from __future__ import annotations
 
 import re
 import zipfile
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from importers import ImportFormatError, ImportReport, Record
+from importers import ImportFormatError, ImportReport, Record, clock
 from importers._common import (
     DEFAULT_MAX_MEMBER_BYTES,
     INVISIBLE_MARKS,
-    decode_text,
-    find_in_zip,
+    MAX_LINE_CHARS,
+    MAX_MESSAGE_CHARS,
+    MAX_MESSAGE_LINES,
+    Line,
     is_zip,
+    iter_lines,
+    open_member,
     sha1_hex,
-    split_lines,
+    strip_marks_fast,
 )
 
 _SPACE_CHARS = "\u00a0\u202f\u2007\u2009"
 
-_AMPM = (
-    r"(?:[AaPp]\.?\s?[Mm]\.?|午前|午後|오전|오후|ص|م|[πμ]\.?\s?μ\.?|vorm\.|nachm\.|SA|CH|de la mañana|de la tarde)"
-)
-_DATE = r"\d{1,4}\s?[./-]\s?\d{1,2}\s?[./-]\s?\d{1,4}\.?"
-_TIME = r"\d{1,2}[:.]\d{2}(?:[:.]\d{2})?"
-_IOS_RE = re.compile(
-    rf"^\[(?P<date>{_DATE})[,،]?\s*(?P<pre>{_AMPM})?\s*(?P<time>{_TIME})\s*(?P<post>{_AMPM})?\]\s?(?P<rest>.*)$"
-)
-_ANDROID_RE = re.compile(
-    rf"^(?P<date>{_DATE})[,،]?\s*(?P<pre>{_AMPM})?\s*(?P<time>{_TIME})\s*(?P<post>{_AMPM})?\s+[-–]\s(?P<rest>.*)$"
-)
-_AUTHOR_RE = re.compile(r"^(?P<author>[^:\n]{1,100}?):(?: (?P<text>.*)|\s*$)")
+# --- the header layouts -------------------------------------------------------------------
 
-_PM_MARKERS = {"pm", "午後", "오후", "م", "μμ", "nachm", "ch", "de la tarde"}
+# A date: three numeric fields, an optional era before (Japanese) or after (Buddhist).
+_DATE = (
+    rf"(?:(?P<era_pre>{clock.era_pattern('prefixes')})\s?)?"
+    r"(?P<date>\d{1,4}(?:\s?[./-]\s?|年)\d{1,2}(?:\s?[./-]\s?|月)\d{1,4}(?:\.|日)?)"
+    rf"(?:\s?(?P<era_post>{clock.era_pattern('suffixes')}))?"
+)
+_TIME = r"(?P<time>\d{1,2}[:.]\d{2}(?:[:.]\d{2})?)"
+# A 12-hour marker: one to four words of letters (with dots and combining marks), checked
+# against CLDR's words afterwards (clock.known_marker): "PM", "p. m.", "in the morning", "ص".
+_LETTER = r"[^\W\d_]"
+_WORD = rf"{_LETTER}(?:{_LETTER}|[.\u0300-\u036f\u064b-\u065f\u0670\u200c])*"
+_MARKER = rf"{_WORD}(?:\s{_WORD}){{0,3}}"
+_CLOCK = rf"(?:(?P<pre>{_MARKER})\s?)?{_TIME}(?:\s?(?P<post>{_MARKER}))?"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One way WhatsApp writes a message header; ``pattern`` matches the header only (the
+    author and text follow at ``match.end()``)."""
+
+    name: str
+    platform: str  # "ios" | "android", reported in the import summary
+    pattern: re.Pattern[str]
+
+
+LAYOUTS = (
+    Layout("bracketed", "ios", re.compile(rf"\[{_DATE}[,،]?\s*{_CLOCK}\]\s?")),
+    Layout("dashed", "android", re.compile(rf"{_DATE}[,،]?\s*{_CLOCK}\s+[-–]\s")),
+    Layout("bracketed, time first", "ios", re.compile(rf"\[{_CLOCK}[,،]?\s*{_DATE}\]\s?")),
+    Layout("dashed, time first", "android", re.compile(rf"{_CLOCK}[,،]?\s*{_DATE}\s+[-–]\s")),
+    Layout("legacy colon", "ios", re.compile(rf"{_DATE},\s*{_CLOCK}:\s")),
+)
+SNIFF_LINES = 200  # non-empty lines read to pick the layout
+SNIFF_CHARS = 4_000_000  # ... or this many characters, whichever comes first
+DEDUPE_WINDOW = 4096  # distinct minutes remembered to number repeated identical messages
+
+_AUTHOR_RE = re.compile(r"^(?P<author>[^:\n]{1,100}?):(?: (?P<text>.*)|\s*$)", re.DOTALL)
 
 # Whole-body system messages (after marks are stripped, lowercased, trailing dot removed).
 _SYSTEM_BODY_PATTERNS = (
@@ -198,28 +237,66 @@ _THREAD_PREFIX_RE = re.compile(
 )
 
 
+
+
 @dataclass
 class _Entry:
     line: int
-    ios: bool
     date: str
+    era: clock.Era | None
     time: str
-    ampm: str | None
-    rest: str
-    raw_rest: str
+    marker: str | None
+    rest: str  # text after the header, marks stripped
+    raw_rest: str  # the same with its marks (media placeholders are told by U+200E)
     more: list[str] = field(default_factory=list)
+    chars: int = 0
+    refused: str | None = None  # why the message is refused (over a cap), if it is
 
 
-def _clean(raw: str) -> tuple[str, list[int]]:
-    """Strip marks, normalise odd spaces, and keep a map back to raw indexes."""
-    out: list[str] = []
-    pos: list[int] = []
+def _raw_offset(raw: str, clean_index: int) -> int:
+    """Index in ``raw`` of the character at ``clean_index`` of its mark-stripped text."""
+    n = 0
     for i, ch in enumerate(raw):
         if ch in INVISIBLE_MARKS:
             continue
-        out.append(" " if ch in _SPACE_CHARS else ch)
-        pos.append(i)
-    return "".join(out), pos
+        if n == clean_index:
+            return i
+        n += 1
+    return len(raw)
+
+
+def _header(layout: Layout, raw: str, no: int) -> _Entry | None:
+    clean = strip_marks_fast(raw)
+    m = layout.pattern.match(clean)
+    if m is None:
+        return None
+    end = m.end()
+    raw_rest = raw[end:] if len(clean) == len(raw) else raw[_raw_offset(raw, end):]
+    era_word = m.group("era_pre") or m.group("era_post")
+    era = clock.era_by_word(era_word) if era_word else None
+    return _Entry(no, m.group("date"), era, m.group("time"), m.group("pre") or m.group("post"), clean[end:], raw_rest)
+
+
+def pick_layout(lines: list[str]) -> Layout | None:
+    """The layout most of these (first) lines' headers follow; None when no line has one."""
+    best: Layout | None = None
+    best_hits = 0
+    cleaned = [strip_marks_fast(ln) for ln in lines if ln.strip()]
+    for layout in LAYOUTS:
+        hits = sum(1 for ln in cleaned if layout.pattern.match(ln))
+        if hits > best_hits:
+            best, best_hits = layout, hits
+    return best
+
+
+def sniff(lines: list[str]) -> bool:
+    """True when enough of these first lines are WhatsApp headers to call the file a chat."""
+    clean = [ln for ln in lines if ln.strip()]
+    layout = pick_layout(clean)
+    if layout is None:
+        return False
+    hits = sum(1 for ln in clean if layout.pattern.match(strip_marks_fast(ln)))
+    return hits >= max(1, len(clean) // 4)
 
 
 def thread_name(name: str) -> str:
@@ -233,71 +310,75 @@ def thread_name(name: str) -> str:
     return stem
 
 
-def _read_source(path: Path, max_bytes: int) -> tuple[str, str, str]:
-    """Return (display file, text, thread) for a .txt or .zip export."""
+def _choose(file: str) -> Callable[[list[zipfile.ZipInfo]], zipfile.ZipInfo | None]:
+    def choose(members: list[zipfile.ZipInfo]) -> zipfile.ZipInfo | None:
+        txt = [m for m in members if m.filename.lower().endswith(".txt")]
+        named = [m for m in txt if m.filename.rsplit("/", 1)[-1] == "_chat.txt"]
+        if named:
+            return named[0]
+        if len(txt) == 1:
+            return txt[0]
+        chats = [m for m in txt if "whatsapp" in m.filename.lower()]
+        if len(chats) == 1:
+            return chats[0]
+        if len(txt) > 1:
+            names = ", ".join(m.filename for m in txt[:5])
+            raise ImportFormatError(f"zip holds several .txt files and no _chat.txt ({names})", file)
+        return None
+
+    return choose
+
+
+def _source(path: Path, max_bytes: int, stack: ExitStack) -> tuple[str, Callable[[], IO[bytes]], str]:
+    """(display file, a function opening the chat text as bytes, thread) for a .txt or .zip export."""
     file = str(path)
     if is_zip(path):
-
-        def choose(members: list[zipfile.ZipInfo]) -> zipfile.ZipInfo | None:
-            txt = [m for m in members if m.filename.lower().endswith(".txt")]
-            named = [m for m in txt if m.filename.rsplit("/", 1)[-1] == "_chat.txt"]
-            if named:
-                return named[0]
-            if len(txt) == 1:
-                return txt[0]
-            chats = [m for m in txt if "whatsapp" in m.filename.lower()]
-            if len(chats) == 1:
-                return chats[0]
-            if len(txt) > 1:
-                names = ", ".join(m.filename for m in txt[:5])
-                raise ImportFormatError(f"zip holds several .txt files and no _chat.txt ({names})", file)
-            return None
-
-        where, data = find_in_zip(path, file, choose, max_bytes)
+        where, open_chat = open_member(path, file, _choose(file), stack, max_bytes)
         member = where.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
         thread = thread_name(member) if member != "_chat.txt" and "whatsapp" in member.lower() else thread_name(path.name)
-        return where, decode_text(data, where), thread
-    size = path.stat().st_size
+        return where, open_chat, thread
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
     if size > max_bytes:
         raise ImportFormatError(f"file too large ({size} bytes > limit {max_bytes})", file)
+
+    def opener() -> IO[bytes]:
+        try:
+            return path.open("rb")
+        except OSError as exc:
+            raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
+
     # an unzipped iOS export is "WhatsApp Chat - Ana/_chat.txt": the chat is named by its folder
     named = path.parent.name if path.name.lower() == "_chat.txt" and path.parent.name else path.name
-    return file, decode_text(path.read_bytes(), file), thread_name(named)
+    return file, opener, thread_name(named)
 
 
-def _split_entries(lines: list[str], file: str, report: ImportReport) -> list[_Entry]:
-    entries: list[_Entry] = []
-    preamble = 0
-    for no, raw in enumerate(lines, start=1):
-        clean, pos = _clean(raw)
-        m = _IOS_RE.match(clean) or _ANDROID_RE.match(clean)
-        if m:
-            start = m.start("rest")
-            raw_rest = raw[pos[start]:] if start < len(pos) else ""
-            ampm = m.group("pre") or m.group("post")
-            entries.append(
-                _Entry(no, clean.startswith("["), m.group("date"), m.group("time"), ampm, m.group("rest"), raw_rest)
-            )
-        elif entries:
-            entries[-1].more.append(clean.rstrip())
-        elif clean.strip():
-            preamble += 1
-            if preamble > 20:
-                break
-    if not entries:
-        raise ImportFormatError("no WhatsApp message header found (expected '[date, time] Name: text' or "
-                                "'date, time - Name: text')", file, 1)
-    if preamble:
-        report.warn(f"{preamble} line(s) before the first message header ignored", 1)
-    return entries
+def _lines(opener: Callable[[], IO[bytes]], where: str) -> Iterator[Line]:
+    with opener() as raw:
+        yield from iter_lines(raw, where)
+
+
+def _first_lines(opener: Callable[[], IO[bytes]], where: str) -> list[str]:
+    out: list[str] = []
+    chars = 0
+    for ln in _lines(opener, where):
+        if ln.text.strip():
+            out.append(ln.text[:4096])
+        chars += len(ln.text)
+        if len(out) >= SNIFF_LINES or chars >= SNIFF_CHARS:
+            break
+    return out
 
 
 def _date_fields(date: str) -> tuple[str, str, str]:
-    parts = re.split(r"\s?[./-]\s?", date.strip().rstrip("."))
+    parts = re.split(r"\s?[./-]\s?|年|月", date.strip().rstrip(".日"))
     return parts[0], parts[1], parts[2]
 
 
-def _make_date(order: str, fields: tuple[str, str, str]) -> tuple[int, int, int]:
+def _make_date(order: str, fields: tuple[str, str, str], calendar: str = "gregorian",
+               era: clock.Era | None = None) -> tuple[int, int, int]:
     a, b, c = fields
     if order == "ymd":
         y, mo, d = a, b, c
@@ -306,66 +387,114 @@ def _make_date(order: str, fields: tuple[str, str, str]) -> tuple[int, int, int]
     else:
         d, mo, y = a, b, c
     year = int(y)
-    if len(y) <= 2:
+    if era is not None and era.calendar == "japanese":
+        year += era.offset
+    elif era is not None or calendar == "buddhist":
+        if len(y) <= 2:
+            year += 2500  # a two-digit Buddhist year: 65 is 2565 BE
+        year += clock.BUDDHIST_OFFSET
+    elif len(y) <= 2:
         year += 2000  # WhatsApp exists since 2009: two-digit years are all 20xx
     return year, int(mo), int(d)
 
 
-def _decide_order(entries: list[_Entry], override: str | None) -> tuple[str, str]:
-    """Pick the date order for the whole file; returns (order, reason)."""
-    if override:
-        if override not in ("dmy", "mdy", "ymd"):
-            raise ImportFormatError(f"date_order must be dmy, mdy or ymd, not {override!r}")
-        return override, "option"
-    fields = [_date_fields(e.date) for e in entries]
-    if sum(len(f[0]) == 4 for f in fields) > len(fields) / 2:
-        return "ymd", "4-digit first field"
-    first_big = any(int(f[0]) > 12 for f in fields)
-    second_big = any(int(f[1]) > 12 for f in fields)
-    if first_big and not second_big:
-        return "dmy", "day > 12 in first field"
-    if second_big and not first_big:
-        return "mdy", "day > 12 in second field"
+class _DateStats:
+    """What the date-order and calendar decisions need, gathered header by header in O(1)
+    memory (a chat of millions of messages costs the same as one of ten)."""
 
-    # Undecided (or contradictory): the order under which the chat goes back in time least.
-    def jumps(order: str) -> int:
-        prev: tuple[int, int, int] | None = None
-        count = 0
-        for f in fields:
-            try:
-                cur = _make_date(order, f)
-            except ValueError:
-                return len(fields) + 1
+    def __init__(self) -> None:
+        self.n = 0
+        self.four_first = 0
+        self.first_big = False
+        self.second_big = False
+        self.jumps = {"dmy": 0, "mdy": 0}
+        self.prev: dict[str, tuple[int, int, int] | None] = {"dmy": None, "mdy": None}
+        self.first_date = ""
+        self.japanese = 0
+        self.buddhist_word = 0
+        self.max_year = {0: 0, 2: 0}  # largest 4-digit value in the first and last field
+        self.min_short_year = {0: 100, 2: 100}  # smallest 2-digit value there
+        self.twelve = False
+        self.seconds = False
+        self.dot_time = False
+
+    def add(self, e: _Entry) -> None:
+        f = _date_fields(e.date)
+        if not self.n:
+            self.first_date = e.date
+        self.n += 1
+        self.four_first += len(f[0]) == 4
+        self.first_big = self.first_big or int(f[0]) > 12
+        self.second_big = self.second_big or int(f[1]) > 12
+        for order in ("dmy", "mdy"):
+            cur = _make_date(order, f)
             if cur[1] > 12 or cur[2] > 31:
-                count += 2
+                self.jumps[order] += 2
+            prev = self.prev[order]
             if prev is not None and cur < prev:
-                count += 1
-            prev = cur
-        return count
+                self.jumps[order] += 1
+            self.prev[order] = cur
+        if e.era is not None:
+            if e.era.calendar == "japanese":
+                self.japanese += 1
+            else:
+                self.buddhist_word += 1
+        for i in (0, 2):
+            if len(f[i]) == 4:
+                self.max_year[i] = max(self.max_year[i], int(f[i]))
+            elif len(f[i]) <= 2:
+                self.min_short_year[i] = min(self.min_short_year[i], int(f[i]))
+        self.twelve = self.twelve or bool(e.marker)
+        self.seconds = self.seconds or e.time.count(":") + e.time.count(".") == 2
+        self.dot_time = self.dot_time or "." in e.time
 
-    dmy, mdy = jumps("dmy"), jumps("mdy")
-    if dmy != mdy:
-        return ("dmy", "fewer backward jumps") if dmy < mdy else ("mdy", "fewer backward jumps")
-    sep = re.search(r"[./-]", entries[0].date)
-    if sep and sep.group() == "/" and not entries[0].date.startswith("0") and entries[0].ios:
-        return "mdy", "ambiguous: unpadded US-style iOS date"
-    return "dmy", "ambiguous: defaulted to day first"
+    def order(self, override: str | None, ios: bool) -> tuple[str, str]:
+        """The date order for the whole file and why."""
+        if override:
+            if override not in ("dmy", "mdy", "ymd"):
+                raise ImportFormatError(f"date_order must be dmy, mdy or ymd, not {override!r}")
+            return override, "option"
+        if self.japanese > self.n / 2:
+            return "ymd", "Japanese era year first"
+        if self.four_first > self.n / 2:
+            return "ymd", "4-digit first field"
+        if self.first_big and not self.second_big:
+            return "dmy", "day > 12 in first field"
+        if self.second_big and not self.first_big:
+            return "mdy", "day > 12 in second field"
+        # Undecided (or contradictory): the order under which the chat goes back in time least.
+        dmy, mdy = self.jumps["dmy"], self.jumps["mdy"]
+        if dmy != mdy:
+            return ("dmy", "fewer backward jumps") if dmy < mdy else ("mdy", "fewer backward jumps")
+        sep = re.search(r"[./-]", self.first_date)
+        if sep and sep.group() == "/" and not self.first_date.startswith("0") and ios:
+            return "mdy", "ambiguous: unpadded US-style iOS date"
+        return "dmy", "ambiguous: defaulted to day first"
+
+    def calendar(self, order: str, today: datetime) -> tuple[str, str]:
+        """The calendar for the whole file and why: an era word wins, then years no Gregorian
+        WhatsApp date can have (past 2400, or two-digit years in the future)."""
+        if self.japanese:
+            return "japanese", "era name"
+        if self.buddhist_word:
+            return "buddhist", "era name"
+        pos = 0 if order == "ymd" else 2
+        if self.max_year[pos] >= 2400:
+            return "buddhist", "years past 2400"
+        short = self.min_short_year[pos]
+        # 2-digit years: Gregorian ones are 09..this year; Buddhist 52 (2552 BE = 2009) upwards.
+        if short != 100 and short >= 52 and short > today.year % 100 + 1:
+            return "buddhist", "two-digit years past this year"
+        return "gregorian", "default"
 
 
-def _timestamp(e: _Entry, order: str) -> datetime:
-    year, month, day = _make_date(order, _date_fields(e.date))
+def _timestamp(e: _Entry, order: str, calendar: str) -> datetime:
+    year, month, day = _make_date(order, _date_fields(e.date), calendar, e.era)
     parts = [int(p) for p in re.split(r"[:.]", e.time)]
     hour, minute = parts[0], parts[1]
     second = parts[2] if len(parts) > 2 else 0
-    if e.ampm:
-        marker = re.sub(r"[\s.]", "", e.ampm).lower()
-        pm = marker in _PM_MARKERS or e.ampm.lower() in _PM_MARKERS
-        # "13:23 PM" occurs in real exports: a 24h hour wins over the marker.
-        if hour <= 12:
-            if hour == 12:
-                hour = 0
-            if pm:
-                hour += 12
+    if e.marker:
+        hour = clock.to_24h(hour, e.marker)
     return datetime(year, month, day, hour, minute, second)
 
 
@@ -388,14 +517,144 @@ def _media_line(raw_line: str, clean_line: str) -> list[str] | None:
     mark = "\u200e" if "\u200e" in raw_line else "\u200f"
     if mark in raw_line:
         tail = raw_line.rsplit(mark, 1)[-1]
-        tail_clean, _ = _clean(tail)
+        tail_clean = strip_marks_fast(tail)
         tail_clean = tail_clean.strip()
         if tail_clean and len(tail_clean.split()) <= 6 and _OMITTED_WORDS.search(tail_clean):
-            head = _clean(raw_line.rsplit(mark, 1)[0])[0].strip().rstrip("•").strip()
+            head = strip_marks_fast(raw_line.rsplit(mark, 1)[0]).strip().rstrip("•").strip()
             # "Resume.pdf • 2 pages document omitted": keep the document name only.
             head = re.split(r"\s*•\s*", head)[0] if head else ""
             return [head or tail_clean]
     return None
+
+
+
+
+class _Dedupe:
+    """Numbers identical messages (same minute, author and text) so each keeps its own ref.
+
+    Only the last DEDUPE_WINDOW distinct timestamps are remembered: repeats sit next to
+    each other in a chat, and the memory this takes stays bounded on any file.
+    """
+
+    def __init__(self) -> None:
+        self._seen: OrderedDict[str, dict[tuple[str, str], int]] = OrderedDict()
+
+    def number(self, iso: str, author: str, digest: str) -> int:
+        bucket = self._seen.get(iso)
+        if bucket is None:
+            bucket = self._seen[iso] = {}
+            if len(self._seen) > DEDUPE_WINDOW:
+                self._seen.popitem(last=False)
+        n = bucket.get((author, digest), 0)
+        bucket[(author, digest)] = n + 1
+        return n
+
+
+def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedupe,
+            report: ImportReport) -> Record | None:
+    """The record of one message, or None (system line, media only, empty), counted."""
+    m = _AUTHOR_RE.match(e.rest)
+    author_raw = m.group("author") if m else None
+    if m is None or _SYSTEM_LINE_RE.search(author_raw or "") or '"' in (author_raw or "") or "“" in (author_raw or ""):
+        report.skipped_system += 1
+        return None
+    author = re.sub(r"^~\s*", "", author_raw or "").strip()
+    first = m.group("text") or ""
+    raw_first = e.raw_rest.split(":", 1)[1] if ":" in e.raw_rest else first
+    body_lines = [first.rstrip(), *e.more]
+    raw_lines = [raw_first, *e.more]
+    whole = "\n".join(body_lines).strip()
+    check = whole.lower().rstrip(".").strip()
+    if _SYSTEM_BODY_RE.search(check):
+        report.skipped_system += 1
+        return None
+    edited = False
+    media: list[str] = []
+    kept: list[str] = []
+    for raw_line, line in zip(raw_lines, body_lines, strict=True):
+        if _EDITED_RE.search(line):
+            line = _EDITED_RE.sub("", line)
+            raw_line = _EDITED_RE.sub("", raw_line)
+            edited = True
+        found = _media_line(raw_line, line)
+        if found is not None:
+            media.extend(found)
+            continue
+        # Inline "<attached: x>" after a caption on the same line.
+        inline = [a.group("file").strip() for a in _ATTACHED_RE.finditer(line)]
+        if inline:
+            media.extend(inline)
+            line = _ATTACHED_RE.sub("", line).rstrip()
+        kept.append(line)
+    body = "\n".join(kept).strip("\n").rstrip()
+    body = body.strip() if "\n" not in body else body
+    if not body.strip():
+        if media:
+            report.skipped_media += 1
+        else:
+            report.skipped_empty += 1
+        return None
+    iso = when.isoformat()
+    digest = sha1_hex(body)
+    n = dedupe.number(iso, author, digest)
+    metadata: dict[str, Any] = {"chat": thread}
+    if media:
+        metadata["media"] = media
+    if edited:
+        metadata["edited"] = True
+    return Record(
+        content=f"{author}: {body}",
+        ref=f"whatsapp:{thread}:{iso}:{author}:{digest[:12]}:{n}",
+        source="whatsapp",
+        memory_type="episodic",
+        event_at=when,
+        author=author,
+        thread=thread,
+        position=position,
+        metadata=metadata,
+        line=e.line,
+    )
+
+
+def _entries(lines: Iterator[Line], layout: Layout, report: ImportReport | None) -> Iterator[_Entry]:
+    """Messages (header + continuation lines) in file order, each within the caps; a message
+    over a cap comes out with ``refused`` set and without its text."""
+    cur: _Entry | None = None
+    preamble = 0
+    for ln in lines:
+        e = _header(layout, ln.text, ln.no)
+        if e is not None:
+            if cur is not None:
+                yield cur
+            elif preamble and report is not None:
+                report.warn(f"{preamble} line(s) before the first message header ignored", 1)
+            cur = e
+            cur.chars = ln.length
+            if ln.overlong:
+                cur.refused = f"a line of {ln.length} characters (cap {MAX_LINE_CHARS})"
+                cur.rest = cur.raw_rest = ""
+            continue
+        if cur is None:
+            if ln.text.strip():
+                preamble += 1
+            continue
+        if cur.refused:
+            cur.chars += ln.length
+            continue
+        cur.chars += ln.length
+        if ln.overlong:
+            cur.refused = f"a line of {ln.length} characters (cap {MAX_LINE_CHARS})"
+        elif cur.chars > MAX_MESSAGE_CHARS:
+            cur.refused = f"more than {MAX_MESSAGE_CHARS} characters"
+        elif len(cur.more) >= MAX_MESSAGE_LINES:
+            cur.refused = f"more than {MAX_MESSAGE_LINES} lines"
+        if cur.refused:
+            cur.more.clear()
+            cur.rest = cur.raw_rest = ""
+            continue
+        cur.more.append(strip_marks_fast(ln.text).rstrip())
+    if cur is not None:
+        yield cur
 
 
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
@@ -406,97 +665,53 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     """
     path = Path(path)
     max_bytes = int(options.get("max_member_bytes") or DEFAULT_MAX_MEMBER_BYTES)
-    file, text, thread = _read_source(path, max_bytes)
-    thread = str(options.get("thread") or thread)
-    entries = _split_entries(split_lines(text), file, report)
-    order, reason = _decide_order(entries, options.get("date_order"))
-    ios = sum(e.ios for e in entries) > len(entries) / 2
-    twelve = any(e.ampm for e in entries)
-    report.variant.update(
-        {
-            "platform": "ios" if ios else "android",
-            "date_order": order,
-            "date_order_reason": reason,
-            "clock": "12h" if twelve else "24h",
-            "seconds": any(e.time.count(":") + e.time.count(".") == 2 for e in entries),
-            "dot_time": any("." in e.time for e in entries),
-            "chat": thread,
-        }
-    )
-    # Everything is parsed before the first yield so a plainly wrong file raises early.
-    records: list[Record] = []
-    seen: dict[tuple[str, str, str], int] = {}
-    for e in entries:
-        report.messages_seen += 1
-        try:
-            when = _timestamp(e, order)
-        except ValueError:
-            report.warn(f"invalid date/time {e.date} {e.time} for date order {order}; message skipped", e.line)
-            continue
-        m = _AUTHOR_RE.match(e.rest)
-        author_raw = m.group("author") if m else None
-        if m is None or _SYSTEM_LINE_RE.search(author_raw or "") or '"' in (author_raw or "") or "“" in (
-            author_raw or ""
-        ):
-            report.skipped_system += 1
-            continue
-        author = re.sub(r"^~\s*", "", author_raw or "").strip()
-        first = m.group("text") or ""
-        raw_first = e.raw_rest.split(":", 1)[1] if ":" in e.raw_rest else first
-        body_lines = [first.rstrip(), *e.more]
-        raw_lines = [raw_first, *e.more]
-        whole = "\n".join(body_lines).strip()
-        check = whole.lower().rstrip(".").strip()
-        if _SYSTEM_BODY_RE.search(check):
-            report.skipped_system += 1
-            continue
-        edited = False
-        media: list[str] = []
-        kept: list[str] = []
-        for raw_line, line in zip(raw_lines, body_lines, strict=True):
-            if _EDITED_RE.search(line):
-                line = _EDITED_RE.sub("", line)
-                raw_line = _EDITED_RE.sub("", raw_line)
-                edited = True
-            found = _media_line(raw_line, line)
-            if found is not None:
-                media.extend(found)
-                continue
-            # Inline "<attached: x>" after a caption on the same line.
-            inline = [a.group("file").strip() for a in _ATTACHED_RE.finditer(line)]
-            if inline:
-                media.extend(inline)
-                line = _ATTACHED_RE.sub("", line).rstrip()
-            kept.append(line)
-        body = "\n".join(kept).strip("\n").rstrip()
-        body = body.strip() if "\n" not in body else body
-        if not body.strip():
-            if media:
-                report.skipped_media += 1
-            else:
-                report.skipped_empty += 1
-            continue
-        iso = when.isoformat()
-        key = (iso, author, body)
-        n = seen.get(key, 0)
-        seen[key] = n + 1
-        metadata: dict[str, Any] = {"chat": thread}
-        if media:
-            metadata["media"] = media
-        if edited:
-            metadata["edited"] = True
-        records.append(
-            Record(
-                content=f"{author}: {body}",
-                ref=f"whatsapp:{thread}:{iso}:{author}:{sha1_hex(body)[:12]}:{n}",
-                source="whatsapp",
-                memory_type="episodic",
-                event_at=when,
-                author=author,
-                thread=thread,
-                position=len(records),
-                metadata=metadata,
-                line=e.line,
-            )
+    with ExitStack() as stack:
+        file, opener, thread = _source(path, max_bytes, stack)
+        thread = str(options.get("thread") or thread)
+        layout = pick_layout(_first_lines(opener, file))
+        if layout is None:
+            raise ImportFormatError("no WhatsApp message header found (expected '[date, time] Name: text' or "
+                                    "'date, time - Name: text')", file, 1)
+        # Pass 1: the dates only, to decide the date order and calendar over the whole file.
+        stats = _DateStats()
+        for e in _entries(_lines(opener, file), layout, None):
+            stats.add(e)
+        order, reason = stats.order(options.get("date_order"), layout.platform == "ios")
+        calendar, calendar_reason = stats.calendar(order, datetime.now())
+        report.variant.update(
+            {
+                "platform": layout.platform,
+                "layout": layout.name,
+                "date_order": order,
+                "date_order_reason": reason,
+                "calendar": calendar,
+                "clock": "12h" if stats.twelve else "24h",
+                "seconds": stats.seconds,
+                "dot_time": stats.dot_time,
+                "chat": thread,
+            }
         )
-    yield from records
+        if calendar != "gregorian":
+            report.variant["calendar_reason"] = calendar_reason
+        # Pass 2: the messages, streamed.
+        dedupe = _Dedupe()
+        position = 0
+        unknown_markers: set[str] = set()
+        for e in _entries(_lines(opener, file), layout, report):
+            report.messages_seen += 1
+            if e.refused:
+                report.skipped_oversized += 1
+                report.warn(f"message refused: {e.refused}; split it in the export or import it by hand", e.line)
+                continue
+            if e.marker and not clock.known_marker(e.marker) and e.marker not in unknown_markers:
+                unknown_markers.add(e.marker)
+                report.warn(f"unknown 12-hour marker {e.marker!r}: hours read as written", e.line)
+            try:
+                when = _timestamp(e, order, calendar)
+            except ValueError:
+                report.warn(f"invalid date/time {e.date} {e.time} for date order {order}; message skipped", e.line)
+                continue
+            rec = _record(e, when, thread, position, dedupe, report)
+            if rec is not None:
+                position += 1
+                yield rec

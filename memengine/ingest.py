@@ -49,6 +49,9 @@ class ImportSummary:
     skipped_system: int = 0
     skipped_media: int = 0
     skipped_empty: int = 0
+    skipped_tool: int = 0
+    skipped_malformed: int = 0
+    skipped_oversized: int = 0
     episodes: int = 0
     links: int = 0
     aliases: int = 0
@@ -155,7 +158,9 @@ def import_path(
     report, count = _parse_all(path, fmt, options)
     summary = ImportSummary(file=str(path), format=fmt, variant=report.variant, messages_seen=report.messages_seen,
                             skipped_system=report.skipped_system, skipped_media=report.skipped_media,
-                            skipped_empty=report.skipped_empty, warnings=report.warnings, dry_run=dry_run)
+                            skipped_empty=report.skipped_empty, skipped_tool=report.skipped_tool,
+                            skipped_malformed=report.skipped_malformed, skipped_oversized=report.skipped_oversized,
+                            warnings=report.warnings, dry_run=dry_run)
     if dry_run:
         summary.memories_added = _count_new(store, path, fmt, options)
         summary.skipped_duplicates = count - summary.memories_added
@@ -461,7 +466,15 @@ def summary_line(s: ImportSummary) -> str:
     verb = "would add" if s.dry_run else "added"
     return (f"{s.file}: {s.format}{' (' + v + ')' if v else ''} — {s.messages_seen} messages seen, "
             f"{verb} {s.memories_added}, {s.skipped_duplicates} duplicates, {s.skipped_system} system and "
-            f"{s.skipped_media} media lines skipped, {s.episodes} episodes, {len(s.warnings)} warnings")
+            f"{s.skipped_media} media lines skipped, {_extra_skips(s)}{s.episodes} episodes, {len(s.warnings)} warnings")
+
+
+def _extra_skips(s: ImportSummary) -> str:
+    """The rarer skips, named only when they happened."""
+    parts = [f"{n} {what}" for n, what in ((s.skipped_tool, "tool outputs skipped"),
+                                           (s.skipped_malformed, "malformed conversations skipped"),
+                                           (s.skipped_oversized, "oversized messages refused")) if n]
+    return "".join(p + ", " for p in parts)
 
 
 def dumps(summary: ImportSummary) -> str:

@@ -86,7 +86,8 @@ EXPECTED: dict[str, dict[str, Any]] = {
     # Episodes: 09:06-09:10 (4 messages) and the two "ok" ten days later.
     "whatsapp": {"path": ANA, "format": "whatsapp", "messages_seen": 11, "memories_added": 6, "skipped_system": 3,
                  "skipped_media": 2, "skipped_empty": 0, "episodes": 2, "links": 0, "aliases": 0,
-                 "variant": {"platform": "android", "date_order": "dmy", "date_order_reason": "day > 12 in first field",
+                 "variant": {"platform": "android", "layout": "dashed", "date_order": "dmy",
+                             "date_order_reason": "day > 12 in first field", "calendar": "gregorian",
                              "clock": "24h", "seconds": False, "dot_time": False, "chat": "Ana"}},
     "chatgpt": {"path": CHATGPT, "format": "chatgpt", "messages_seen": 12, "memories_added": 8, "skipped_system": 4,
                 "skipped_media": 0, "skipped_empty": 0, "episodes": 2, "links": 0, "aliases": 0,

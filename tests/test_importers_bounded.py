@@ -1,0 +1,72 @@
+"""Bounded resources: parsers stream and refuse (loudly) what is over a documented cap.
+
+Checked by sizes, never by time: a line over the cap comes out as its first MAX_LINE_CHARS
+characters with its true length, and its message is refused with a warning naming the line.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+from importers import ImportReport, whatsapp
+from importers._common import MAX_LINE_CHARS, iter_lines
+
+
+class _Endless(io.RawIOBase):
+    """``size`` bytes of one character, made on the fly (never held in memory)."""
+
+    def __init__(self, size: int, char: bytes = b"a") -> None:
+        self.left = size
+        self.block = char * (1 << 16)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray) -> int:  # type: ignore[override]
+        n = min(len(buffer), self.left, len(self.block))
+        buffer[:n] = self.block[:n]
+        self.left -= n
+        return n
+
+
+def test_a_line_of_any_length_holds_at_most_the_cap() -> None:
+    size = 20 * MAX_LINE_CHARS
+    lines = list(iter_lines(io.BufferedReader(_Endless(size)), "x"))
+    assert len(lines) == 1
+    assert (lines[0].no, len(lines[0].text), lines[0].length, lines[0].overlong) == (1, MAX_LINE_CHARS, size, True)
+
+
+def test_line_breaks_crlf_cr_lf_and_not_u2028() -> None:
+    data = "a\r\nb\rc\nd\u2028e\n\nlast".encode()
+    got = [(ln.no, ln.text) for ln in iter_lines(io.BufferedReader(io.BytesIO(data)), "x")]  # type: ignore[arg-type]
+    assert got == [(1, "a"), (2, "b"), (3, "c"), (4, "d\u2028e"), (5, ""), (6, "last")]
+
+
+def test_whatsapp_message_over_the_line_cap_is_refused_loudly(tmp_path: Path) -> None:
+    p = tmp_path / "chat.txt"
+    long = "b" * (MAX_LINE_CHARS + 5)
+    p.write_text(f"18/03/2022, 14:56 - Ana: hello\n18/03/2022, 14:57 - Ben: {long}\n"
+                 "18/03/2022, 14:58 - Ana: after\n", encoding="utf-8")
+    report = ImportReport(str(p), "whatsapp")
+    recs = list(whatsapp.parse(p, report))
+    assert [r.content for r in recs] == ["Ana: hello", "Ana: after"]
+    assert (report.messages_seen, report.skipped_oversized) == (3, 1)
+    assert report.warnings == [f"{p}:2: message refused: a line of {len(long) + 25} characters (cap {MAX_LINE_CHARS});"
+                               " split it in the export or import it by hand"]
+
+
+def test_whatsapp_zip_of_one_character_is_refused_without_reading_it_whole(tmp_path: Path) -> None:
+    p = tmp_path / "chat.zip"
+    with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED) as zf, zf.open("_chat.txt", "w") as f:
+        for _ in range(8):
+            f.write(b"a" * MAX_LINE_CHARS)
+    report = ImportReport(str(p), "whatsapp")
+    try:
+        list(whatsapp.parse(p, report))
+    except whatsapp.ImportFormatError as exc:
+        assert str(exc) == (f"{p}!_chat.txt:1: no WhatsApp message header found (expected '[date, time] Name: text'"
+                            " or 'date, time - Name: text')")
+    else:
+        raise AssertionError("a chat without a header imported")
