@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from mem import _ctx, _parse_date, cell, console, emit
+from mem import ROW_ID, _ctx, _parse_date, cell, console, emit
 from memengine import consolidate as cons
 
 
@@ -89,7 +89,7 @@ def _tree(nodes: list[dict[str, Any]]) -> Any:
 
 
 @click.command("clusters")
-@click.argument("cluster_id", type=int, required=False)
+@click.argument("cluster_id", type=ROW_ID, required=False)
 @click.option("--leaves", type=click.IntRange(0, 10_000), default=20, show_default=True,
               help="Member memories shown per leaf cluster.")
 def clusters(cluster_id: int | None, leaves: int) -> None:
@@ -112,8 +112,8 @@ def clusters(cluster_id: int | None, leaves: int) -> None:
 
 
 @click.command("contradictions")
-@click.option("--resolve", "resolve_id", type=int, help="Contradiction id to resolve (with --keep).")
-@click.option("--keep", type=int, help="Memory id to keep; the other one is superseded (restorable).")
+@click.option("--resolve", "resolve_id", type=ROW_ID, help="Contradiction id to resolve (with --keep).")
+@click.option("--keep", type=ROW_ID, help="Memory id to keep; the other one is superseded (restorable).")
 @click.option("--status", type=click.Choice(["open", "superseded", "resolved", "dismissed", "all"]), default="open",
               show_default=True, help="Which contradictions to list.")
 def contradictions(resolve_id: int | None, keep: int | None, status: str) -> None:

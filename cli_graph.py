@@ -10,13 +10,13 @@ from typing import Any
 
 import click
 
-from mem import _ctx, cell, console, emit, one_line
+from mem import ROW_ID, _ctx, cell, console, emit, one_line
 from memengine import graph as g
 
 
 @click.command()
-@click.argument("source_id", type=int)
-@click.argument("target_id", type=int)
+@click.argument("source_id", type=ROW_ID)
+@click.argument("target_id", type=ROW_ID)
 @click.option("--type", "edge_type", type=click.Choice(g.EDGE_TYPES), default="explicit", show_default=True)
 @click.option("--weight", type=click.FloatRange(0, 1), default=0.8, show_default=True)
 def link(source_id: int, target_id: int, edge_type: str, weight: float) -> None:
@@ -31,8 +31,8 @@ def link(source_id: int, target_id: int, edge_type: str, weight: float) -> None:
 
 
 @click.command()
-@click.argument("source_id", type=int)
-@click.argument("target_id", type=int)
+@click.argument("source_id", type=ROW_ID)
+@click.argument("target_id", type=ROW_ID)
 @click.option("--type", "edge_type", type=click.Choice(g.EDGE_TYPES), default=None, help="Only this edge type.")
 def unlink(source_id: int, target_id: int, edge_type: str | None) -> None:
     """Remove the edges between two memories (both directions).
@@ -103,7 +103,7 @@ def _tree(data: dict[str, Any]) -> None:
 
 
 @graph.command("show")
-@click.argument("memory_id", type=int)
+@click.argument("memory_id", type=ROW_ID)
 @click.option("--hops", type=click.IntRange(0, 6), default=1, show_default=True)
 @click.option("--limit", type=click.IntRange(1, 10_000), default=200, show_default=True, help="At most this many nodes.")
 def show(memory_id: int, hops: int, limit: int) -> None:
@@ -114,7 +114,7 @@ def show(memory_id: int, hops: int, limit: int) -> None:
 
 @graph.command("export")
 @click.option("--format", "fmt", type=click.Choice(("dot", "graphml", "json")), default="json", show_default=True)
-@click.option("--around", type=int, default=None, help="Only the neighbourhood of this memory.")
+@click.option("--around", type=ROW_ID, default=None, help="Only the neighbourhood of this memory.")
 @click.option("--hops", type=click.IntRange(0, 6), default=2, show_default=True, help="With --around: how far.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to a file instead of stdout.")
 def export_cmd(fmt: str, around: int | None, hops: int, output: str | None) -> None:
@@ -129,7 +129,7 @@ def export_cmd(fmt: str, around: int | None, hops: int, output: str | None) -> N
 
 
 @click.command()
-@click.argument("cluster_id", type=int, required=False)
+@click.argument("cluster_id", type=ROW_ID, required=False)
 @click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True)
 def browse(cluster_id: int | None, limit: int) -> None:
     """Browse the cluster hierarchy: roots, or one cluster's parent, children and members.

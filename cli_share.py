@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from mem import _ctx, emit, one_line
+from mem import ROW_ID, _ctx, emit, one_line
 from memengine import sharing
 
 
@@ -58,7 +58,7 @@ def whoami(name: str | None) -> None:
 
 
 @share.command()
-@click.argument("memory_ids", nargs=-1, type=int, required=True)
+@click.argument("memory_ids", nargs=-1, type=ROW_ID, required=True)
 def check(memory_ids: tuple[int, ...]) -> None:
     """Show whether memories could be shared, with their sensitivity score and reasons.
 
@@ -80,7 +80,7 @@ def check(memory_ids: tuple[int, ...]) -> None:
 
 
 @share.command()
-@click.argument("memory_ids", nargs=-1, type=int, required=True)
+@click.argument("memory_ids", nargs=-1, type=ROW_ID, required=True)
 @click.option("--with", "partner", required=True, help="The partner's owner name.")
 def offer(memory_ids: tuple[int, ...], partner: str) -> None:
     """Propose memories to a partner (semantic/procedural, not episodic-derived, sensitivity < 0.5).
@@ -246,7 +246,7 @@ def revoke(offer_id: str) -> None:
 
 
 @share.command("mark-semantic")
-@click.argument("memory_id", type=int)
+@click.argument("memory_id", type=ROW_ID)
 @click.option("--undo", is_flag=True, help="Remove the mark: the summary counts as episodic again.")
 def mark_semantic(memory_id: int, undo: bool) -> None:
     """Re-mark a summary derived from episodic memories as semantic, so it may be offered.

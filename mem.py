@@ -34,6 +34,8 @@ import memory_core as core  # noqa: E402
 sys.modules.setdefault("mem", sys.modules[__name__])
 
 EXIT_USAGE = 2
+# an id argument: SQLite integers are 64-bit, so a larger number is a usage error, not an OverflowError
+ROW_ID = click.IntRange(0, 2 ** 63 - 1)
 
 
 class Ctx:
@@ -47,8 +49,15 @@ class Ctx:
         self._store: core.MemoryStore | None = None
 
     def store(self, fast_start: bool = True) -> core.MemoryStore:
-        """Open the memory file (once per invocation)."""
+        """Open the memory file (once per invocation).
+
+        The default file's folder is created on first use (what a new user expects); an
+        explicit ``--db`` under a missing folder is more likely a typo than a wish for a new
+        store there, so it is refused with one line.
+        """
         if self._store is None:
+            if self.db is not None and not self.db.parent.exists():
+                raise core.UserError(f"{self.db}: folder {self.db.parent} does not exist (create it, or check --db)")
             self._store = core.MemoryStore(self.db, fast_start=fast_start)
         return self._store
 
@@ -57,6 +66,11 @@ class Ctx:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+    @property
+    def path(self) -> Path:
+        """The memory file this invocation uses."""
+        return self.db or core.default_db_path()
 
 
 def _ctx() -> Ctx:
@@ -210,10 +224,14 @@ def cli(ctx: click.Context, db: str | None, as_json: bool | None) -> None:
     \b
     Exit codes: 0 ok, 1 bad input, 2 usage, 3 not found, 4 database busy,
                 5 embedding model mismatch (run reindex), 6 another job holds the lock,
-                7 this Python lacks mem's packages (run make setup or pip install .).
+                7 this Python lacks mem's packages (run make setup or pip install .),
+                8 damaged file (run doctor), 9 read-only, 10 disk full, 11 newer schema,
+                12 I/O error, 70 a bug.
     """
+    global _DB_FOR_ERRORS
     ctx.obj = Ctx(db, as_json)
     ctx.call_on_close(ctx.obj.close)  # in-process callers (tests, agents importing main) must not leak connections
+    _DB_FOR_ERRORS = ctx.obj.path
 
 
 # --------------------------------------------------------------------------- store / recall
@@ -233,7 +251,7 @@ def cli(ctx: click.Context, db: str | None, as_json: bool | None) -> None:
 @click.option("--pin", is_flag=True, help="Never archive this memory.")
 @click.option("--truncate", is_flag=True, help=f"Keep the first {core.MAX_CONTENT_BYTES:,} bytes of larger text instead of failing.")
 @click.option("--no-dedup", is_flag=True, help="Store even if an identical memory exists.")
-@click.option("--link", "link_ids", multiple=True, type=int,
+@click.option("--link", "link_ids", multiple=True, type=ROW_ID,
               help="Link the new memory to this memory id (repeatable); graph and activation recall follow it.")
 @click.option("--link-type", type=click.Choice(core.EDGE_TYPES), default="explicit", show_default=True,
               help="Edge type of --link (causal: the new memory caused or explains the other).")
@@ -376,7 +394,7 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
             for r in results:
                 click.echo(_context_line(r["id"], r.get("context") or {}))
 
-    emit(data, human, [degraded_warning(res.degraded, s.degraded_reason)])
+    emit(data, human, [degraded_warning(res.degraded, s.degraded_reason), *res.warnings])
 
 
 def _context_line(mid: int, ctx: dict[str, Any]) -> str:
@@ -415,7 +433,7 @@ def _show_memory(m: core.Memory) -> None:
 
 
 @cli.command()
-@click.argument("memory_id", type=int)
+@click.argument("memory_id", type=ROW_ID)
 def get(memory_id: int) -> None:
     """Show one memory by id.
 
@@ -428,7 +446,7 @@ def get(memory_id: int) -> None:
 
 
 @cli.command()
-@click.argument("memory_id", type=int)
+@click.argument("memory_id", type=ROW_ID)
 def forget(memory_id: int) -> None:
     """Forget a memory (soft delete: kept in the file, restorable).
 
@@ -441,7 +459,7 @@ def forget(memory_id: int) -> None:
 
 
 @cli.command()
-@click.argument("memory_id", type=int)
+@click.argument("memory_id", type=ROW_ID)
 def restore(memory_id: int) -> None:
     """Restore a forgotten or archived memory.
 
@@ -478,15 +496,50 @@ def stats() -> None:
 
 @cli.command()
 @click.option("--fix", is_flag=True, help="Repair what is out of step (rebuild FTS, embed missing vectors).")
-def doctor(fix: bool) -> None:
+@click.option("--recover", "recover_to", type=click.Path(dir_okay=False),
+              help="Copy every row SQLite can still read from a damaged file into this NEW file (the old one is "
+                   "only read).")
+def doctor(fix: bool, recover_to: str | None) -> None:
     """Check the memory file and its indexes; report versions and model checksum.
+
+    Works on a damaged file too: it reports what SQLite's integrity_check finds and exits
+    with the file's error code (8 damaged, 11 newer schema, ...).
 
     \b
     Examples:
       mem.py doctor
       mem.py doctor --fix
+      mem.py doctor --recover salvaged.db && mem.py --db salvaged.db doctor --fix
     """
-    s = _ctx().store(fast_start=True)
+    c = _ctx()
+    if recover_to:
+        res = core.recover_file(c.path, Path(recover_to).expanduser())
+
+        def told() -> None:
+            rows = ", ".join(f"{n} {t}" for t, n in res["copied"].items() if n)
+            click.echo(f"recovered into {res['dest']}: {rows or 'nothing'}; {res['vectors']} vectors")
+            for t, why in res["unreadable"].items():
+                click.secho(f"  unreadable: {t}: {why}", fg="yellow", err=True)
+            if res["missing_vectors"]:
+                click.echo(f"next: mem.py --db {res['dest']} doctor --fix  (embeds {res['missing_vectors']} vectors)")
+
+        warnings = [f"{t}: {why}" for t, why in res["unreadable"].items()]
+        emit(res, told, warnings)
+        return
+    try:
+        s = c.store(fast_start=True)
+    except (core.DamagedFile, core.NewerSchema, core.IOFailure, core.ReadOnly) as exc:
+        report = core.diagnose_file(c.path)
+        report.update(ok=False, error={"code": exc.code, "message": exc.message})
+        problem, status = exc.message, exc.exit_code
+
+        def damaged() -> None:
+            for key, value in report.items():
+                click.echo(f"{key:24} {value}")
+            click.secho(f"PROBLEMS FOUND: {problem}", fg="red", err=True)
+
+        emit(report, damaged)
+        sys.exit(status)
     report = s.doctor(fix=fix)
 
     def human() -> None:
@@ -673,6 +726,7 @@ def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
 # --------------------------------------------------------------------------- entry point
 
 _COMMAND_FOR_ERRORS = "mem"
+_DB_FOR_ERRORS: Path | None = None  # the memory file, named by errors raised outside the store
 
 
 def _emit_error(code: str, message: str, exit_code: int, as_json: bool) -> None:
@@ -733,16 +787,36 @@ def main(argv: list[str] | None = None) -> None:
         cli.main(args=argv, prog_name=os.path.basename(sys.argv[0]) or "mem", standalone_mode=False)
     except core.MemError as exc:
         _emit_error(exc.code, exc.message, exc.exit_code, as_json)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
+    except OSError as exc:
+        _emit_error(*_error_triple(core.os_error(exc, _DB_FOR_ERRORS)), as_json)
+    except core.sqlite3.DatabaseError as exc:
+        _emit_error(*_error_triple(core.db_error(exc, _DB_FOR_ERRORS) or _internal(exc)), as_json)
     except click.exceptions.Abort:
         _emit_error("aborted", "aborted", 130, as_json)
     except click.ClickException as exc:
         code = "usage" if isinstance(exc, click.UsageError) else "invalid_input"
         _emit_error(code, exc.format_message(), EXIT_USAGE if code == "usage" else 1, as_json)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(0)
     except KeyboardInterrupt:
         _emit_error("interrupted", "interrupted", 130, as_json)
+    except Exception as exc:  # a bug: still one line and a documented code, the traceback on request
+        _emit_error(*_error_triple(_internal(exc)), as_json)
+
+
+def _internal(exc: BaseException) -> core.MemError:
+    if os.environ.get("MEM_DEBUG"):
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    first = (str(exc).splitlines() or [""])[0][:300]
+    return core.InternalError(f"internal error {type(exc).__name__}: {first} (a bug: please report it; "
+                              "MEM_DEBUG=1 shows the traceback)")
+
+
+def _error_triple(err: core.MemError) -> tuple[str, str, int]:
+    return err.code, err.message, err.exit_code
 
 
 if __name__ == "__main__":

@@ -163,10 +163,14 @@ STOPWORDS = frozenset(
 # --------------------------------------------------------------------------- errors
 
 class MemError(Exception):
-    """Base of errors shown to users as one line with a stable code and exit status."""
+    """Base of errors shown to users as one line with a stable code and exit status.
 
-    code = "error"
-    exit_code = 1
+    Raised bare only for what no subclass names, shown as ``internal`` (a bug): every
+    code that reaches a user is in :data:`EXIT_CODES` and README's table.
+    """
+
+    code = "internal"
+    exit_code = 70
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -215,8 +219,95 @@ class MissingDependency(MemError):
     exit_code = bootstrap.EXIT_MISSING
 
 
+
+class DamagedFile(MemError):
+    """The memory file is not a database, or SQLite finds it damaged: doctor, recover, or restore a backup."""
+
+    code = "damaged"
+    exit_code = 8
+
+
+class ReadOnly(MemError):
+    """A write to a memory file (or its folder, or its -wal) that this process may not write."""
+
+    code = "read_only"
+    exit_code = 9
+
+
+class DiskFull(MemError):
+    """The disk (or quota) is full: nothing was half-written; free space and retry."""
+
+    code = "disk_full"
+    exit_code = 10
+
+
+class NewerSchema(MemError):
+    """The file was written by a newer mem whose migrations this code does not know."""
+
+    code = "newer_schema"
+    exit_code = 11
+
+
+class IOFailure(MemError):
+    """An input/output error under SQLite that is neither a full disk nor a damaged file."""
+
+    code = "io_error"
+    exit_code = 12
+
+
+class InternalError(MemError):
+    """A bug: anything not foreseen, shown as one line (MEM_DEBUG=1 shows the traceback)."""
+
+    code = "internal"
+    exit_code = 70
+
+
 EXIT_CODES = {"ok": 0, "invalid_input": 1, "usage": 2, "not_found": 3, "busy": 4, "model_mismatch": 5, "locked": 6,
-              bootstrap.CODE_MISSING: bootstrap.EXIT_MISSING}
+              bootstrap.CODE_MISSING: bootstrap.EXIT_MISSING, "damaged": 8, "read_only": 9, "disk_full": 10,
+              "newer_schema": 11, "io_error": 12, "internal": 70, "aborted": 130, "interrupted": 130}
+_KIND_ERRORS: dict[str, type[MemError]] = {
+    "damaged": DamagedFile, "read_only": ReadOnly, "disk_full": DiskFull, "busy": Busy, "io_error": IOFailure,
+    "newer_schema": NewerSchema, "invalid_input": UserError}
+
+
+def db_error(exc: BaseException, path: Path | str | None) -> MemError | None:
+    """The one-line error for a driver exception or OSError about the memory file, or None.
+
+    None means it is not a file problem (a bug, or a bad query): the caller re-raises.
+    """
+    from memengine import dbfile
+
+    kind = dbfile.classify(exc)
+    if kind is None:
+        return None
+    p = Path(path) if path is not None else default_db_path()
+    folder = _READ_ONLY_FOLDERS.get(str(p.resolve().parent))
+    if kind == "read_only" and folder == "disk_full":
+        kind = "disk_full"  # opened read-only because the disk was full: that is what to fix
+    code, message = dbfile.describe(kind, p, exc, backups=backup_dir(p), folder_read_only=folder == "read_only")
+    return _KIND_ERRORS.get(code, IOFailure)(message)
+
+
+def os_error(exc: OSError, db: Path | str | None) -> MemError:
+    """The one-line error for an OSError: about the memory file (see :func:`db_error`) or a file the user named."""
+    named = Path(exc.filename) if exc.filename is not None else None
+    p = Path(db) if db is not None else None
+    ours = named is None or (p is not None and named.name.startswith(p.name) and named.parent == p.parent)
+    if ours:
+        err = db_error(exc, p)
+        if err is not None:
+            return err
+    from memengine import dbfile
+
+    kind = dbfile.classify(exc)
+    what = "disk is full" if kind == "disk_full" else (exc.strerror or str(exc))
+    cls = _KIND_ERRORS.get(kind or "", UserError if named is not None else IOFailure)
+    return cls(f"{named if named is not None else 'mem'}: {what}")
+
+
+def backup_dir(db: Path) -> Path:
+    """Where consolidate keeps its backups of ``db``: ``backups/`` next to the file."""
+    return db.parent / "backups"
 
 
 # --------------------------------------------------------------------------- connection
@@ -242,41 +333,141 @@ def _vec_extension_path() -> str:
     return str(Path(next(iter(spec.submodule_search_locations))) / "vec0")
 
 
-def connect(path: Path | str) -> Any:
-    """Open (creating with mode 0600) a database with sqlite-vec loaded and our pragmas."""
+def connect(path: Path | str, create_parents: bool = True) -> Any:
+    """Open (creating with mode 0600) a database with sqlite-vec loaded and our pragmas.
+
+    A file SQLite cannot use (not a database, damaged, read-only where a write is needed,
+    a full disk, a missing folder with ``create_parents=False``) raises the matching
+    :class:`MemError` with one line naming the file and what to do.
+    """
     path = Path(path)
+    try:
+        return _connect(path, create_parents)
+    except (sqlite3.DatabaseError, OSError) as exc:
+        err = db_error(exc, path)
+        if err is None:
+            raise
+        raise err from exc
+
+
+def _connect(path: Path, create_parents: bool) -> Any:
     if str(path) != ":memory:":
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_dir():
+            raise UserError(f"{path}: is a folder, not a memory file (point --db at a file inside it)")
+        if not path.parent.exists():
+            if not create_parents:
+                raise UserError(f"{path}: folder {path.parent} does not exist (create it, or check --db)")
+            old = os.umask(0o077)  # a new folder for the memory file is private (0700)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            finally:
+                os.umask(old)
         if not path.exists():
             try:
                 fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
                 os.close(fd)
             except FileExistsError:
                 pass
+        else:
+            from memengine.dbfile import fix_side_file_modes
+
+            fix_side_file_modes(path)
     old_umask = os.umask(0o077)  # -wal and -shm files inherit private permissions too
     try:
-        conn = sqlite3.connect(str(path), isolation_level=None, timeout=10.0, check_same_thread=False)
+        immutable = False
+        try:
+            conn = sqlite3.connect(str(path), isolation_level=None, timeout=10.0, check_same_thread=False)
+            conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        except sqlite3.OperationalError as exc:
+            conn, immutable = _read_only_fallback(path, exc), True
         if not hasattr(conn, "enable_load_extension"):
             raise MissingDependency("this Python's sqlite3 cannot load extensions: install sqlean-py")
-        conn.enable_load_extension(True)
-        conn.load_extension(_vec_extension_path())
-        conn.enable_load_extension(False)
-        conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA busy_timeout = 10000")
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if mode.lower() != "wal" and str(path) != ":memory:":
-            raise MemError(f"{path}: cannot switch to WAL journal mode (got {mode})")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA recursive_triggers = ON")
+        try:
+            conn.enable_load_extension(True)
+            conn.load_extension(_vec_extension_path())
+            conn.enable_load_extension(False)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA busy_timeout = 10000")
+            mode = "wal" if immutable else _journal_mode(conn)
+            if mode.lower() != "wal" and str(path) != ":memory:":
+                raise IOFailure(f"{path}: cannot switch to WAL journal mode (got {mode})")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA recursive_triggers = ON")
+        except BaseException:
+            conn.close()
+            raise
     finally:
         os.umask(old_umask)
     return conn
 
 
-def _is_busy(exc: Exception) -> bool:
-    msg = str(exc).lower()
-    return "locked" in msg or "busy" in msg
+def _read_only_fallback(path: Path, exc: BaseException) -> Any:
+    """Reads from a WAL file in a read-only folder or on a full disk (SQLite cannot make its ``-shm``).
+
+    With no ``-wal`` (or an empty one) every commit is in the file and no writer can be
+    active (none could write a -wal either), so the file is safely read as immutable;
+    writes then fail with ReadOnly/DiskFull naming the folder.
+    """
+    from memengine.dbfile import classify, side_files
+
+    kind = classify(exc)
+    if kind == "io_error" and _disk_nearly_full(path):
+        kind = "disk_full"
+    wal = side_files(path)[0]
+    if kind not in ("cantopen", "disk_full") or not path.is_file() or (wal.exists() and wal.stat().st_size > 0):
+        raise exc  # a non-empty -wal holds commits that an immutable read would not see
+    from urllib.parse import quote
+
+    conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?immutable=1", uri=True, isolation_level=None,
+                           timeout=10.0, check_same_thread=False)
+    _READ_ONLY_FOLDERS[str(path.resolve().parent)] = "disk_full" if kind == "disk_full" else "read_only"
+    return conn
+
+
+# folders _read_only_fallback found read-only (a mode check cannot tell for root) or full
+_READ_ONLY_FOLDERS: dict[str, str] = {}
+
+
+def _disk_nearly_full(path: Path) -> bool:
+    import shutil
+
+    try:
+        return shutil.disk_usage(path.parent).free < 1 << 20
+    except OSError:
+        return False
+
+
+def _journal_mode(conn: Any) -> str:
+    """Switch to WAL; a file already in WAL answers without writing (fine on a read-only or full disk)."""
+    current = str(conn.execute("PRAGMA journal_mode").fetchone()[0])
+    if current.lower() == "wal":
+        return current
+    return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+
+
+def _is_busy(exc: BaseException) -> bool:
+    """SQLITE_BUSY or SQLITE_LOCKED only (a read-only -wal at BEGIN IMMEDIATE is no lock to wait out)."""
+    from memengine.dbfile import classify
+
+    return classify(exc) == "busy"
+
+
+def _tx_error(conn: Any, exc: BaseException, what: str) -> MemError:
+    """The error for a failed BEGIN/COMMIT/write: busy for real locks, the file's problem otherwise."""
+    if _is_busy(exc):
+        return Busy(f"{what}: {exc}")
+    err = db_error(exc, _conn_path(conn))
+    return err or IOFailure(f"{what}: {exc}")
+
+
+def _conn_path(conn: Any) -> Path | None:
+    """The main file of a connection (None for an in-memory database)."""
+    try:
+        row = conn.execute("PRAGMA database_list").fetchone()
+    except Exception:
+        return None
+    return Path(row[2]) if row is not None and row[2] else None
 
 
 @contextmanager
@@ -292,22 +483,132 @@ def write_tx(conn: Any) -> Iterator[Any]:
         try:
             conn.execute("BEGIN IMMEDIATE")
             break
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:
             if not _is_busy(exc) or time.monotonic() > deadline:
-                raise Busy(f"database is busy: {exc}") from exc
+                raise _tx_error(conn, exc, "database is busy") from exc
             time.sleep(delay * (1 + random.random()))
             delay = min(delay * 2, 0.5)
     try:
         yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
+    except BaseException as exc:
+        # After a full disk or an I/O error SQLite has already rolled back: a second
+        # ROLLBACK would fail with "cannot rollback" and hide the real cause.
+        _rollback(conn)
+        if isinstance(exc, sqlite3.DatabaseError):
+            err = db_error(exc, _conn_path(conn))
+            if err is not None:
+                raise err from exc
         raise
     else:
         try:
             conn.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:
+            _rollback(conn)
+            raise _tx_error(conn, exc, "commit failed") from exc
+
+
+def _rollback(conn: Any) -> None:
+    """ROLLBACK if a transaction is still open (SQLite ends some failed ones itself)."""
+    if conn.in_transaction:
+        try:
             conn.execute("ROLLBACK")
-            raise Busy(f"commit failed: {exc}") from exc
+        except sqlite3.DatabaseError:
+            pass
+
+
+def _raw_connect(uri: str, is_uri: bool = True) -> Any:
+    """A bare connection with sqlite-vec loaded (doctor's read-only look at a damaged file)."""
+    conn = sqlite3.connect(uri, uri=is_uri, isolation_level=None, timeout=10.0, check_same_thread=False)
+    try:
+        conn.enable_load_extension(True)
+        conn.load_extension(_vec_extension_path())
+        conn.enable_load_extension(False)
+    except Exception:  # a damaged file is still worth reading without its vectors
+        pass
+    return conn
+
+
+def diagnose_file(path: Path | str) -> dict[str, Any]:
+    """``doctor`` for a file that does not open as a store: header, size, ``integrity_check``; read-only."""
+    from memengine import dbfile
+
+    return dbfile.diagnose(Path(path), _raw_connect)
+
+
+# tables a recovered file rebuilds itself (FTS and vector shadow tables, change logs, migrations)
+_RECOVER_SKIP = ("memories_fts", "vec_", "_keyword_changes", "_status_changes", "_mem_migrations")
+
+
+def recover_file(src: Path | str, dest: Path | str) -> dict[str, Any]:
+    """Salvage every row SQLite can read from a damaged ``src`` into a new store at ``dest``.
+
+    ``src`` is opened read-only and never written. Rows are copied table by table over
+    the current schema (stepping over unreadable pages), vectors as far as they read;
+    the keyword index is rebuilt by the triggers. ``mem.py --db DEST doctor --fix`` then
+    embeds whatever vectors were lost.
+    """
+    from memengine import dbfile
+
+    src, dest = Path(src), Path(dest)
+    if dest.exists():
+        raise UserError(f"{dest}: already exists (choose a new file name)")
+    if not dest.parent.exists():
+        raise UserError(f"{dest}: folder {dest.parent} does not exist")
+    if not src.is_file():
+        raise UserError(f"{src}: no such file")
+
+    def make_dest(p: Path) -> Any:
+        conn = connect(p, create_parents=False)
+        migrate(conn)
+        return conn
+
+    res = dbfile.recover(src, dest, _raw_connect, make_dest, lambda t: t.startswith(_RECOVER_SKIP),
+                         raw_rows={"memories": _plausible_memory})
+    res["vectors"] = _recover_vectors(src, dest)
+    store = MemoryStore(dest, embedder=None, fast_start=True)
+    try:
+        gaps = store._index_gaps()
+        res["missing_vectors"] = len(gaps.get("missing_vectors", []))
+        res["memories"] = int(store.conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+    finally:
+        store.close()
+    return res
+
+
+def _plausible_memory(row: dict[str, Any]) -> bool:
+    """A raw record that is a memories row (recovery from pages: rows of every table come mixed)."""
+    h = row.get("content_hash")
+    return (isinstance(row.get("content"), str) and bool(row["content"]) and row.get("memory_type") in MEMORY_TYPES
+            and isinstance(h, str) and len(h) == 64 and isinstance(row.get("created_at"), str)
+            and row.get("status") in ("active", "archived", "deleted"))
+
+
+def _recover_vectors(src: Path, dest: Path) -> int:
+    """Copy the vectors that still read; stop at the first unreadable stretch (reindex fills the rest)."""
+    from memengine.dbfile import open_read_only
+
+    n = 0
+    try:
+        s = open_read_only(src, _raw_connect)
+    except Exception:
+        return 0
+    out = connect(dest)
+    try:
+        ids = {int(r[0]) for r in out.execute("SELECT id FROM memories")}
+        for table in ("vec_memories", "vec_contexts"):
+            try:
+                cur = s.execute(f"SELECT memory_id, embedding FROM {table}")
+                while batch := cur.fetchmany(1000):
+                    rows = [(int(r[0]), r[1]) for r in batch if int(r[0]) in ids]
+                    with write_tx(out):
+                        out.executemany(f"INSERT INTO {table}(memory_id, embedding) VALUES (?, {VEC_PARAM})", rows)
+                    n += len(rows) if table == "vec_memories" else 0
+            except Exception:
+                continue
+    finally:
+        out.close()
+        s.close()
+    return n
 
 
 def split_sql(script: str) -> list[str]:
@@ -431,8 +732,17 @@ MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
 
 def migrate(conn: Any) -> list[str]:
     """Apply pending migrations; return the names applied."""
-    conn.execute("CREATE TABLE IF NOT EXISTS _mem_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    known = {name for name, _ in MIGRATIONS}
+    has_table = conn.execute("SELECT 1 FROM sqlite_master WHERE name = '_mem_migrations'").fetchone()
+    if not has_table:  # (only a new file; a read-only one fails here with ReadOnly, as it should)
+        with write_tx(conn):
+            conn.execute("CREATE TABLE IF NOT EXISTS _mem_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     done = {r[0] for r in conn.execute("SELECT name FROM _mem_migrations")}
+    newer = sorted(done - known)
+    if newer:
+        path = _conn_path(conn)
+        raise NewerSchema(f"{path}: written by a newer mem (unknown migrations: {', '.join(newer)}); "
+                          "upgrade mem to use it — this version could misread it")
     applied = []
     for name, fn in MIGRATIONS:
         if name in done:
@@ -708,6 +1018,7 @@ class RecallResult:
     degraded: str | None = None
     took_ms: float = 0.0
     pruned_terms: list[str] = field(default_factory=list)  # frequent words left out of the keyword query
+    warnings: list[str] = field(default_factory=list)  # e.g. reinforcement skipped on a read-only file
 
 
 @dataclass
@@ -1059,7 +1370,17 @@ class MemoryStore:
     ) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         self.conn = connect(self.path)
-        migrate(self.conn)
+        try:
+            migrate(self.conn)
+        except sqlite3.DatabaseError as exc:  # a damaged file often opens and fails at its first read
+            self.conn.close()
+            err = db_error(exc, self.path)
+            if err is None:
+                raise
+            raise err from exc
+        except MemError:
+            self.conn.close()
+            raise
         self._embedder = embedder
         self._embedder_failed: str | None = None
         self._fast_start = fast_start
@@ -1960,11 +2281,21 @@ class MemoryStore:
             if m is not None:  # (hard-deleted by another process between the two reads)
                 m.score, m.explain = c.score, c.explain
                 results.append(m)
-        if touch and results:
-            self.touch([m.id for m in results])
+        warnings = self.touch_if_writable([m.id for m in results]) if touch and results else []
         took = (time.perf_counter() - t0) * 1000
         return RecallResult(query=query, strategy=strategy, results=results,
-                            degraded=degraded or self._degraded_tag(), took_ms=took, pruned_terms=pruned)
+                            degraded=degraded or self._degraded_tag(), took_ms=took, pruned_terms=pruned,
+                            warnings=warnings)
+
+    def touch_if_writable(self, ids: list[int]) -> list[str]:
+        """:meth:`touch`, or a warning when the file is read-only (reads never need write access)."""
+        try:
+            self.touch(ids)
+        except ReadOnly:
+            return [f"{self.path}: read-only, so the recalled memories were not reinforced"]
+        except DiskFull:
+            return [f"{self.path}: disk is full, so the recalled memories were not reinforced"]
+        return []
 
     def touch(self, ids: list[int]) -> None:
         """Reinforce memories a recall returned, and the co-retrieval edges among its top results.
@@ -2235,8 +2566,14 @@ class MemoryStore:
         try:
             self.conn.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)")
             return True
-        except sqlite3.DatabaseError:
-            return False
+        except sqlite3.DatabaseError as exc:
+            from memengine.dbfile import classify
+
+            if classify(exc) != "read_only":
+                return False
+        # a read-only file cannot run FTS5's check (it is an INSERT): compare the row counts
+        n = self.conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+        return bool(n == self.conn.execute("SELECT count(*) FROM memories_fts_docsize").fetchone()[0])
 
     def doctor(self, fix: bool = False) -> dict[str, Any]:
         """Check the file: integrity, FTS in step with memories, vectors present; repair with ``fix``."""
@@ -2319,7 +2656,7 @@ class MemoryStore:
         """(Re-)embed memories: all of them (e.g. after a model change) or only those without vectors."""
         emb = self.embedder
         if emb is None:
-            raise MemError(f"cannot reindex without the embedding model: {self._embedder_failed}")
+            raise MissingDependency(f"cannot reindex without the embedding model: {self._embedder_failed}")
         if only_missing:
             self._check_model(emb)
             ids = [r[0] for r in self.conn.execute(

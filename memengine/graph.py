@@ -439,10 +439,9 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
         results.append(m)
     if cover:
         results = core.cover_sessions(results, k, core.SESSION_COVERAGE, explain)
-    if touch and results:
-        store.touch([m.id for m in results])
+    warnings = store.touch_if_writable([m.id for m in results]) if touch and results else []
     return RecallResult(query=query, strategy=strategy, results=results, degraded=degraded,
-                        took_ms=(time.perf_counter() - t0) * 1000)
+                        took_ms=(time.perf_counter() - t0) * 1000, warnings=warnings)
 
 
 def _top_allowed(store: MemoryStore, ranked: dict[int, float], k: int, where: str, args: list[Any],
