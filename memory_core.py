@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from memengine import bootstrap, timeparse
+from memengine.paths import data_file
 from memengine.timeparse import from_iso, to_iso, utcnow
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ except ImportError:  # pragma: no cover - exercised only where sqlean is missing
     sqlite3 = _std_sqlite3  # type: ignore[no-redef]
 
 HERE = Path(__file__).resolve().parent
-SCHEMA_PATH = HERE / "memengine" / "schema.sql"  # package data: installed with memengine
+SCHEMA_PATH = data_file("schema.sql")
 SCHEMA_VERSION = 1
 DIMS = 384
 

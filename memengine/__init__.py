@@ -1,5 +1,5 @@
 """The engine of `mem`: storage, recall and the features built on them.
 
 `memory_core` (top level) is the public facade; `mem.py` is the CLI. See ARCHITECTURE.md.
-The data files are installed with it (package data): ``schema.sql``, ``models/``.
+The data files ``schema.sql`` and ``models/`` stay at the top level (see memengine.paths).
 """

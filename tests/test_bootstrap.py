@@ -7,7 +7,6 @@ project folder gets a `.venv` that points at the test run's environment (as a wo
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 import shutil
@@ -105,10 +104,12 @@ def test_package_data_covers_the_files_the_engine_opens() -> None:
 
     conf = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     assert conf["project"]["scripts"]["mem"] == "mem:main"
-    globs = conf["tool"]["setuptools"]["package-data"]["memengine"]
+    data_files = conf["tool"]["setuptools"]["data-files"]  # installed under <prefix>/share/mem
+    shipped = {f"{folder.removeprefix('share/mem').strip('/')}/{Path(f).name}".lstrip("/")
+               for folder, files in data_files.items() for f in files}
     manifest = embedder.load_manifest()
     for path in (memory_core.SCHEMA_PATH, embedder.MANIFEST_PATH, embedder.MODELS_DIR / manifest.tokenizer):
         assert path.is_file(), path
-        rel = path.relative_to(REPO / "memengine").as_posix()
-        assert any(fnmatch.fnmatch(rel, g) for g in globs), rel
+        rel = path.relative_to(REPO).as_posix()  # top-level names of the checkout
+        assert rel in shipped, rel
     assert "memengine" in conf["tool"]["setuptools"]["packages"]
