@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from mem import ROW_ID, _ctx, _parse_date, cell, console, emit
+from mem import ROW_ID, TopicId, _ctx, _parse_date, cell, console, emit
 from memengine import consolidate as cons
 
 
@@ -77,11 +77,11 @@ def _tree(nodes: list[dict[str, Any]]) -> Any:
 
     def add(parent: Any, n: dict[str, Any]) -> None:
         first = (n.get("summary") or "").splitlines()[0] if n.get("summary") else (n.get("label") or "")
-        branch = parent.add(f"[cyan]#{n['id']}[/cyan] L{n['level']} · {n['member_count']} · {cell(first)}")
+        branch = parent.add(f"[cyan]T{n['id']}[/cyan] L{n['level']} · {n['member_count']} · {cell(first)}")
         for c in n.get("children", []):
             add(branch, c)
         for m in n.get("members", []):
-            branch.add(f"[dim]memory {m['id']}[/dim] {cell(m['content'], 100)}")
+            branch.add(f"[dim]#{m['id']}[/dim] {cell(m['content'], 100)}")
 
     for n in nodes:
         add(root, n)
@@ -89,7 +89,7 @@ def _tree(nodes: list[dict[str, Any]]) -> Any:
 
 
 @click.command("clusters")
-@click.argument("cluster_id", type=ROW_ID, required=False)
+@click.argument("cluster_id", type=TopicId(), required=False)
 @click.option("--leaves", type=click.IntRange(0, 10_000), default=20, show_default=True,
               help="Member memories shown per leaf cluster.")
 def clusters(cluster_id: int | None, leaves: int) -> None:
@@ -98,7 +98,7 @@ def clusters(cluster_id: int | None, leaves: int) -> None:
     \b
     Examples:
       mem.py clusters
-      mem.py clusters 12 --json
+      mem.py clusters T12 --json
     """
     nodes = cons.cluster_tree(_ctx().store(), cluster_id, max_leaves=leaves)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from mem import ROW_ID, _ctx, cell, console, emit, one_line
+from mem import ROW_ID, TopicId, _ctx, cell, console, emit, one_line
 from memengine import graph as g
 
 
@@ -129,7 +129,7 @@ def export_cmd(fmt: str, around: int | None, hops: int, output: str | None) -> N
 
 
 @click.command()
-@click.argument("cluster_id", type=ROW_ID, required=False)
+@click.argument("cluster_id", type=TopicId(), required=False)
 @click.option("--limit", type=click.IntRange(1, 1000), default=50, show_default=True)
 def browse(cluster_id: int | None, limit: int) -> None:
     """Browse the cluster hierarchy: roots, or one cluster's parent, children and members.
@@ -137,7 +137,7 @@ def browse(cluster_id: int | None, limit: int) -> None:
     \b
     Examples:
       mem.py browse
-      mem.py browse 7
+      mem.py browse T7
     """
     data = g.browse(_ctx().store(), cluster_id, limit)
 
@@ -150,19 +150,19 @@ def browse(cluster_id: int | None, limit: int) -> None:
                 # the summary's first chosen sentence: its header repeats the label's key terms
                 lines = (r["summary"] or {}).get("content", "").splitlines()
                 first = lines[1].removeprefix("- ") if len(lines) > 1 else (lines[0] if lines else "")
-                click.echo(f"[{r['id']}] L{r['level']} {r['label'] or ''} ({r['member_count']} members) "
+                click.echo(f"T{r['id']} L{r['level']} {r['label'] or ''} ({r['member_count']} members) "
                            f"{one_line(first, 80)}")
             return
-        click.echo(f"cluster {c['id']} L{c['level']} {c['label'] or ''} — {c['member_count']} members")
+        click.echo(f"topic T{c['id']} L{c['level']} {c['label'] or ''} — {c['member_count']} members")
         if c["summary"]:
             head, *rest = c["summary"]["content"].splitlines() or [""]
             click.echo(f"  summary #{c['summary']['id']}: {head}")
             for line in rest:
                 click.echo(f"    {line}")
         if c["parent"]:
-            click.echo(f"  parent: [{c['parent']['id']}] {c['parent']['label'] or ''}")
+            click.echo(f"  parent: T{c['parent']['id']} {c['parent']['label'] or ''}")
         for ch in c["children"]:
-            click.echo(f"  child: [{ch['id']}] {ch['label'] or ''} ({ch['member_count']})")
+            click.echo(f"  child: T{ch['id']} {ch['label'] or ''} ({ch['member_count']})")
         for m in c["members"]:
             click.echo(f"  #{m['id']} {one_line(m['content'], 100)}")
 

@@ -164,6 +164,20 @@ def _parse_date(value: str | None, field: str) -> Any:
         raise core.UserError(f"{field}: {exc}") from exc
 
 
+class TopicId(click.ParamType):
+    """A topic (cluster) id as `brief` and MEMORY.md show it, ``T12``, or the bare number."""
+
+    name = "TOPIC"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        text = str(value).strip()
+        digits = text[1:] if text[:1] in ("T", "t") else text
+        if not digits.isdigit() or int(digits) > 2 ** 63 - 1:
+            self.fail(f"{value!r} is not a topic id (like T12 or 12); memories are #ID, read with `mem.py get ID`",
+                      param, ctx)
+        return int(digits)
+
+
 # --------------------------------------------------------------------------- the group
 
 # Commands that live in their own modules, imported only when invoked so that the

@@ -310,6 +310,7 @@ class Consolidator:
         self.progress = progress or (lambda msg: None)
         self.warnings: list[str] = []
         self._index: VectorIndex | None = None
+        self._people: dict[str, str] | None = None
         self._max_id = int(self.conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
 
     # ------------------------------------------------------------ snapshot
@@ -742,7 +743,7 @@ class Consolidator:
             members = self.conn.execute(
                 """SELECT m.id, m.content, m.content_hash, m.event_at, m.author FROM cluster_members cm
                    JOIN memories m ON m.id = cm.memory_id WHERE cm.cluster_id = ? AND m.status != 'deleted'
-                   ORDER BY m.id""", (c["id"],)).fetchall()
+                   AND m.valid_to IS NULL ORDER BY m.id""", (c["id"],)).fetchall()  # never quote a superseded fact
             if len(members) < MIN_CLUSTER_SIZE:
                 continue
             sig = hashlib.sha1("\n".join(f"{r['id']}:{r['content_hash']}" for r in members).encode()).hexdigest()
@@ -818,7 +819,7 @@ class Consolidator:
         mem = [summarize.Member(id=int(r["id"]), content=body(r["content"]), event_at=from_iso(r["event_at"]),
                                 author=r["author"], embedding=vec_of.get(int(r["id"]))) for r in chosen]
         df, n_docs = self._df
-        s = summarize.summarize_cluster(mem, df=df, n_docs=n_docs)
+        s = summarize.summarize_cluster(mem, df=df, n_docs=n_docs, known_people=self._known_people())
         text = s.text
         if len(chosen) < len(members):
             text = text.replace(f"Summary of {len(chosen)} memories", f"Summary of {len(members)} memories", 1)
@@ -831,6 +832,12 @@ class Consolidator:
                 if str(exc) not in self.warnings:
                     self.warnings.append(f"{exc}; used the extractive summary")
         return text, s.key_terms
+
+    def _known_people(self) -> dict[str, str]:
+        """The store's people (authors, contacts, aliases), read once per run."""
+        if self._people is None:
+            self._people = self.store.known_people()
+        return self._people
 
     # ------------------------------------------------------------ contradictions
 
@@ -947,7 +954,7 @@ class Consolidator:
             line = " ".join(text.split())
             return line if len(line) <= ITEM_CHARS else line[: ITEM_CHARS - 1] + "…"
 
-        roots = [f"#{r['id']} (level {r['level']}, {r['member_count']} members) {short(r['content'].splitlines()[0])}"
+        roots = [f"T{r['id']} (level {r['level']}, {r['member_count']} members) {short(r['content'].splitlines()[0])}"
                  for r in self.conn.execute(
                      """SELECT c.id, c.level, c.member_count, m.content FROM clusters c
                         JOIN memories m ON m.id = c.summary_memory_id
@@ -1171,7 +1178,7 @@ def cluster_tree(store: MemoryStore, cid: int | None = None, max_leaves: int = 2
     if cid is not None:
         r = conn.execute("SELECT * FROM clusters WHERE id = ?", (cid,)).fetchone()
         if r is None:
-            raise NotFound(f"no cluster with id {cid}")
+            raise NotFound(f"no topic T{cid}")
         return [node(r)]
     return [node(r) for r in conn.execute(
         "SELECT * FROM clusters WHERE status = 'active' AND parent_id IS NULL ORDER BY level DESC, member_count DESC, id")]

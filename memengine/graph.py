@@ -693,7 +693,7 @@ def browse(store: MemoryStore, cluster_id: int | None = None, limit: int = 50) -
         return {"cluster": None, "roots": roots}
     r = conn.execute(f"SELECT {cols}, parent_id, status FROM clusters WHERE id = ?", (cluster_id,)).fetchone()
     if not r:
-        raise NotFound(f"no cluster #{cluster_id}")
+        raise NotFound(f"no topic T{cluster_id}")
     out = card(r)
     out["status"] = r[6]
     parent = conn.execute(f"SELECT {cols} FROM clusters WHERE id = ?", (r[5],)).fetchone() if r[5] else None

@@ -15,7 +15,10 @@ them, or appends a block after the user's text. When the markers are ambiguous
 :class:`ManagedBlockError` rather than guess which text is safe to overwrite.
 
 A marker is a line whose only content (ignoring surrounding whitespace) is the
-marker comment; mentioning the marker inside a sentence does not count.
+marker comment; mentioning the marker inside a sentence does not count. The one
+exception is text glued after an end marker (``<!-- mem:end -->x``, what
+``echo x >>`` made of a file without a final newline): the marker ends the block
+and the text is the user's. The block always ends with a line break.
 """
 
 from __future__ import annotations
@@ -128,6 +131,11 @@ def _find_block(text: str) -> tuple[int, int] | None:
     found: tuple[int, int] | None = None
     for number, (start, content_end, content) in enumerate(_lines_with_offsets(text), 1):
         marker = content.strip().lstrip("\ufeff").strip()
+        if marker.startswith(END) and marker != END:
+            # `echo x >> MEMORY.md` after a block written without a final newline gives
+            # "<!-- mem:end -->x": the marker ends where END does, the rest is the user's.
+            content_end = start + content.index(END) + len(END)
+            marker = END
         if marker == BEGIN:
             if found is not None:
                 raise ManagedBlockError(f"line {number}: second {BEGIN} marker (a managed block already ends earlier)")
@@ -174,8 +182,11 @@ def splice(original: str, block: str) -> str:
     them are replaced (the text before the begin line and after the end line —
     including the end line's own line break — is unchanged). Without markers
     the block is appended: the original is kept as an exact prefix, followed by
-    a blank line separator when needed; the result ends with a newline only if
-    the original did (or was empty). The block's line breaks follow the file's
+    a blank line separator when needed. The end marker line always ends with a
+    line break, so text appended to the file later (``echo x >> MEMORY.md``)
+    starts its own line; an end marker already followed by text on its line
+    (``<!-- mem:end -->x``) ends at the marker, and the text moves to the next
+    line. The block's line breaks follow the file's
     (CRLF or LF). Raises :class:`ManagedBlockError` on malformed markers in
     ``original`` and ``ValueError`` if ``block`` is not one marker pair.
     """
@@ -186,13 +197,18 @@ def splice(original: str, block: str) -> str:
     span = _find_block(original)
     if span is not None:
         start, end = span
-        return original[:start] + body + original[end:]
+        rest = original[end:]
+        if not rest.startswith("\n") and not rest.startswith("\r\n"):
+            # the end marker was the file's last line without a line break, or text was
+            # appended right after it: the block always ends its own line
+            rest = nl + rest
+        return original[:start] + body + rest
     if original == "":
         return body + nl
     if original.endswith("\n"):
         separator = "" if original.endswith(("\n\n", "\n\r\n")) else nl
         return original + separator + body + nl
-    return original + nl + nl + body
+    return original + nl + nl + body + nl
 
 
 def strip_block(text: str) -> str:
@@ -206,6 +222,8 @@ def strip_block(text: str) -> str:
     if span is None:
         return text
     start, end = span
+    if end < len(text) and text[end] not in "\r\n":
+        return text[:start] + text[end:]  # text right after the end marker: it stays, on its own line
     if text.startswith("\r\n", end):
         end += 2
     elif text.startswith("\n", end):

@@ -30,7 +30,7 @@ import re
 import signal
 import subprocess
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -76,9 +76,6 @@ MIN_TERM_LENGTH = 3
 # 35-50 % stopwords in its own language; English text is ~10 % French or German ones).
 LANGUAGE_MIN_SHARE = 0.2
 
-# A capitalised word counts as a name only if it recurs in this many sentences.
-NAME_MIN_SENTENCES = 2
-
 ELLIPSIS = "…"
 DATE_FORMAT = "%Y-%m-%d"
 
@@ -108,14 +105,6 @@ STOPWORDS: frozenset[str] = frozenset(
     what's whatever when when's where where's whether which while who who's whom whose why why's will
     with within without won't would wouldn't yeah yes yet yesterday you you'd you'll you're you've your
     yours yourself yourselves
-    """)
-)
-
-# Capitalised words that are not people even when they recur mid-sentence.
-NOT_NAMES: frozenset[str] = frozenset(
-    _words("""
-    monday tuesday wednesday thursday friday saturday sunday january february march april may june july
-    august september october november december i ok okay mr mrs ms dr
     """)
 )
 
@@ -380,46 +369,30 @@ def _date_span(members: Sequence[Member]) -> tuple[datetime, datetime] | None:
     return min(dated, key=_timestamp), max(dated, key=_timestamp)
 
 
-def _people(members: Sequence[Member], sentences: list[str], stopwords: frozenset[str] = STOPWORDS) -> list[str]:
-    """Authors (most frequent first), then capitalised names recurring mid-sentence."""
+def _people(members: Sequence[Member], sentences: list[str], known: Mapping[str, str] | None = None) -> list[str]:
+    """Authors (most frequent first), then the store's known people named in the sentences.
+
+    ``known`` maps lower-cased names and aliases to canonical names (authors, vCard contacts,
+    aliases: ``MemoryStore.known_people``). A capitalised word alone is never taken for a
+    person: "Windows", "Suisse" or "Gardens" recur mid-sentence as often as names do.
+    """
     names_of_authors = (m.author.strip() for m in members if m.author)
     authors = Counter(a for a in names_of_authors if a and a.lower() not in ROLE_AUTHORS)
     people = sorted(authors, key=lambda a: (-authors[a], a))
-    known = {p.lower() for p in people}
-    lowercase_words: set[str] = set()
-    in_sentences: Counter[str] = Counter()
-    mid_sentence: set[str] = set()
+    if not known:
+        return people
+    seen = {p.lower() for p in people}
+    mentions: Counter[str] = Counter()
+    multi = [(k, v) for k, v in known.items() if " " in k]
     for sentence in sentences:
-        seen: set[str] = set()
-        for match in _LETTERS.finditer(sentence):
-            word = match.group()
-            if word.islower():
-                lowercase_words.add(word)
-            elif len(word) > 1 and word[0].isupper() and word[1:].islower():
-                if word not in seen:
-                    in_sentences[word] += 1
-                    seen.add(word)
-                # mid-sentence: right after a word or a comma on the same line, not after a
-                # line break, a "User:" label, a bullet or a quote ("Failed to ..." in a log)
-                i = match.start() - 1
-                while i >= 0 and sentence[i] in " \t":  # (no slice: sentences can be long code blocks)
-                    i -= 1
-                if i >= 0 and (sentence[i].isalnum() or sentence[i] == ","):
-                    mid_sentence.add(word)
-    names = [
-        w
-        for w, count in in_sentences.items()
-        if count >= NAME_MIN_SENTENCES
-        and w in mid_sentence
-        and w.lower() not in lowercase_words  # "Gateway" at a line start is not a person
-        and w.lower() not in stopwords
-        and w.lower() not in NOT_NAMES
-        and w.lower().removesuffix("s") not in NOT_NAMES  # "Tuesdays"
-        and w.lower() not in known
-        and w.lower() not in ROLE_AUTHORS  # "Home Assistant"
-    ]
-    names.sort(key=lambda w: (-in_sentences[w], w))
-    return people + names
+        low = sentence.lower()
+        words = {w.lower() for w in _LETTERS.findall(sentence) if w[0].isupper()}  # names are written capitalised
+        found = {known[w] for w in words if w in known}
+        found.update(v for k, v in multi if k in low)
+        for name in found:
+            if name.lower() not in seen and name.lower() not in ROLE_AUTHORS:
+                mentions[name] += 1
+    return people + sorted(mentions, key=lambda n: (-mentions[n], n))
 
 
 # Suffixes folded together for key terms, longest first ("restarts",
@@ -536,6 +509,7 @@ def summarize_cluster(
     df: dict[str, int] | None = None,
     n_docs: int = 0,
     max_terms: int = DEFAULT_MAX_TERMS,
+    known_people: Mapping[str, str] | None = None,
 ) -> Summary:
     """Summarise a cluster of memories within ``max_sentences`` and ``max_chars``.
 
@@ -543,7 +517,9 @@ def summarize_cluster(
     without it the members' stored embeddings are used when every member has
     one, else TF-IDF alone. ``df``/``n_docs`` are background document
     frequencies of the whole store, so key terms are what is *specific* to the
-    cluster rather than merely frequent. ``len(text) <= max_chars`` always
+    cluster rather than merely frequent. ``known_people`` (lower-cased name or alias ->
+    name) are the people the store knows; besides the authors, only they are named.
+    ``len(text) <= max_chars`` always
     holds; if no whole sentence fits after the header, the best one is cut
     with an ellipsis. Output sentences are in chronological order.
     """
@@ -555,7 +531,7 @@ def summarize_cluster(
 
     span = _date_span(ordered)
     stop = stopwords_for([m.content for m in ordered])
-    people = _people(ordered, all_sentences, stop)
+    people = _people(ordered, all_sentences, known_people)
     terms = _key_terms(ordered, people, df, n_docs, max_terms, stop)
     header = _fit_header(len(ordered), span, people, terms, max_chars)
 

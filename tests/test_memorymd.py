@@ -120,13 +120,14 @@ def test_splice_preserves_everything_outside_the_block(
         original = prefix + _norm(OTHER_BLOCK, nl) + suffix
         result = splice(original, BLOCK)
         file_nl = "\r\n" if nl == "\r\n" and (original.count("\r\n") * 2 > original.count("\n")) else "\n"
-        assert result == prefix + _norm(BLOCK, file_nl) + suffix
+        # the end marker always ends its line, even where the original block ended the file
+        assert result == prefix + _norm(BLOCK, file_nl) + (suffix or file_nl)
     else:
         original = before + (nl if trailing_newline and before else "")
         result = splice(original, BLOCK)
         assert result.startswith(original)  # byte-identical prefix
         assert result.count(BEGIN) == 1
-        assert result.endswith("\n") == (original == "" or original.endswith("\n"))
+        assert result.endswith("\n")  # so `echo x >> MEMORY.md` never glues text to the end marker
     # Idempotent: splicing again changes nothing, and the block is findable.
     assert splice(result, BLOCK) == result
     assert BLOCK.replace("\n", "") in result.replace("\r", "").replace("\n", "")
@@ -138,7 +139,7 @@ def test_splice_preserves_everything_outside_the_block(
 def test_splice_append_separators() -> None:
     b = f"{BEGIN}\nx\n{END}"
     assert splice("", b) == b + "\n"
-    assert splice("notes", b) == "notes\n\n" + b
+    assert splice("notes", b) == "notes\n\n" + b + "\n"
     assert splice("notes\n", b) == "notes\n\n" + b + "\n"
     assert splice("notes\n\n", b) == "notes\n\n" + b + "\n"
     assert splice("a\r\nb\r\n", b) == "a\r\nb\r\n\r\n" + b.replace("\n", "\r\n") + "\r\n"

@@ -195,18 +195,21 @@ def test_people_date_span_member_ids() -> None:
     assert summary.member_ids == [1, 2, 3, 4, 5]
 
 
-def test_people_from_recurring_capitalised_names() -> None:
+def test_people_are_authors_and_the_names_the_store_knows() -> None:
     members = [
-        Member(1, "Lunch with Marta and Tom on Friday.", author="user"),
-        Member(2, "Marta booked the table. Tom was late again.", author="assistant"),
-        Member(3, "Gateway notes: the gateway is fine. Paris was lovely, said Lena."),
-        Member(4, "Next Friday Marta is away.", author="Jo"),
+        Member(1, "Lunch with Marta and Tom on Friday in Paris.", author="user"),
+        Member(2, "Marta booked the table. Tom was late again, on Windows Update again.", author="assistant"),
+        Member(3, "Gateway notes: Windows and Paris again. Mrs Lena Ortiz called, said Windows is fine."),
+        Member(4, "Next Friday Marta is away in Paris.", author="Jo"),
     ]
-    summary = summarize_cluster(members)
-    # Role authors are not people; "Friday" is a weekday; "Gateway" also occurs
-    # lowercase; "Paris" and "Lena" occur once only.
-    assert summary.people == ["Jo", "Marta", "Tom"]
+    known = {"marta": "Marta Ruiz", "marta ruiz": "Marta Ruiz", "tom": "Tom", "lena ortiz": "Lena Ortiz", "jo": "Jo"}
+    summary = summarize_cluster(members, known_people=known)
+    # Role authors are not people; recurring capitalised words ("Windows", "Paris", "Friday")
+    # are not either: only names the store knows (by first name or in full, as aliases) are
+    assert summary.people == ["Jo", "Marta Ruiz", "Tom", "Lena Ortiz"]
     assert "marta" not in summary.key_terms
+    # without a store's names, only authors
+    assert summarize_cluster(members).people == ["Jo"]
 
 
 def test_date_span_mixes_naive_and_aware_and_missing() -> None:
@@ -276,11 +279,11 @@ def test_role_labels_and_line_starts_are_not_names_or_terms() -> None:
                author="User"),
         Member(4, "Assistant: Ana wrote the battery template, and the Zigbee bridge uses it.", author="Assistant"),
     ]
-    summary = summarize_cluster(members)
-    # "User:"/"Assistant:" are the speakers' labels, not terms; "Failed" starts lines, so it is
-    # no name; "Zigbee" recurs mid-sentence and stays (a capitalised word is all the rule sees)
-    assert summary.people == ["Zigbee", "Ana"]
-    assert summary.key_terms == ["battery", "bridge", "card", "failed", "dashboard"]
+    summary = summarize_cluster(members, known_people={"ana": "Ana"})
+    # "User:"/"Assistant:" are the speakers' labels, not terms nor people; "Zigbee" recurs
+    # mid-sentence but is no name the store knows
+    assert summary.people == ["Ana"]
+    assert summary.key_terms == ["battery", "bridge", "zigbee", "card", "failed"]  # a product is a term
 
 
 def test_labels_inside_summaries_are_not_key_terms() -> None:
