@@ -8,8 +8,8 @@ from pathlib import Path
 
 from conftest import run_cli
 
-import consolidate as cons
 import memory_core as core
+from memengine import consolidate as cons
 
 NOW = datetime(2030, 1, 1, 12, 0, 0)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memorymd import BEGIN, END, ManagedBlockError, splice, strip_block, write_managed_block
+from memengine.memorymd import BEGIN, END, ManagedBlockError, splice, strip_block, write_managed_block
 
 BLOCK = f"{BEGIN}\n## Memory\n- one fact\n{END}"
 NEW = f"{BEGIN}\n## Memory\n- another fact\n{END}"
