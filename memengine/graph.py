@@ -376,13 +376,15 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
            types: Iterable[str] | None = None, sources: Iterable[str] | None = None,
            tags: Iterable[str] | None = None, since: datetime | None = None, until: datetime | None = None,
            include_archived: bool = False, raw: bool = False, touch: bool = True, explain: bool = False,
-           shared: bool = False, seed_k: int | None = None, hops: int = HOPS, threshold: float = EDGE_THRESHOLD,
+           shared: bool = False, summaries: bool = False, seed_k: int | None = None, hops: int = HOPS, threshold: float = EDGE_THRESHOLD,
            decay: float | None = None, fanout_power: float = FANOUT_POWER, fanout_cap: int = FANOUT_CAP,
            inhibition: float = INHIBITION, hubs: bool = False, support: float = SUPPORT,
            **unknown: Any) -> RecallResult:
     """Graph-aware recall (``graph`` / ``activation`` / ``bridge``), same contract as ``MemoryStore.recall``.
 
-    The keyword options after ``shared`` are the graph knobs (defaults: module constants;
+    Every filter of hybrid recall applies to the seeds and to the results alike (``summaries``
+    too: consolidation summaries may seed the walk and be returned). The keyword options after
+    ``summaries`` are the graph knobs (defaults: module constants;
     ``seed_k`` defaults to ``max(SEED_K, k)``); results obey the same filters as hybrid recall.
     """
     import time
@@ -395,7 +397,7 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
     if k < 1:
         raise UserError("-k must be at least 1")
     filters: dict[str, Any] = dict(types=types, sources=sources, tags=tags, since=since, until=until,
-                                   include_archived=include_archived, raw=raw, shared=shared)
+                                   include_archived=include_archived, raw=raw, shared=shared, summaries=summaries)
     seeds, degraded = seed_scores(store, query, max(SEED_K, k) if seed_k is None else seed_k, **filters)
     adj = Adjacency(store, threshold=threshold, fanout_cap=fanout_cap, include_archived=include_archived)
     if strategy == "graph":
@@ -412,7 +414,8 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
         backing = seed_support(store, seeds, support)
         for i, bonus in backing.items():  # max-merge still: support is one more way to be reached
             ranked[i] = max(ranked[i], seeds[i] + bonus)
-    where, args = store._filters_sql(types, sources, tags, since, until, include_archived, shared=shared)
+    where, args = store._filters_sql(types, sources, tags, since, until, include_archived, shared=shared,
+                                     summaries=summaries)
     # questions asking for several things get hybrid's session coverage over the walk's ranking
     cover = strategy != "bridge" and k > core.COVER_FROM and core.asks_for_many(query)
     order = _top_allowed(store, ranked, max(k, core.COVER_POOL) if cover else k, where, args, hubs)
