@@ -107,7 +107,13 @@ def _tree(data: dict[str, Any]) -> None:
 @click.option("--hops", type=click.IntRange(0, 6), default=1, show_default=True)
 @click.option("--limit", type=click.IntRange(1, 10_000), default=200, show_default=True, help="At most this many nodes.")
 def show(memory_id: int, hops: int, limit: int) -> None:
-    """A memory's neighbourhood: a tree for people, nodes and edges as JSON for agents."""
+    """A memory's neighbourhood: a tree for people, nodes and edges as JSON for agents.
+
+    \b
+    Examples:
+      mem.py graph show 12 --hops 2
+      mem.py graph 12            # the same: show is the default subcommand
+    """
     data = g.neighbourhood(_ctx().store(), memory_id, hops=hops, limit=limit)
     emit(data, lambda: _tree(data))
 
@@ -118,7 +124,13 @@ def show(memory_id: int, hops: int, limit: int) -> None:
 @click.option("--hops", type=click.IntRange(0, 6), default=2, show_default=True, help="With --around: how far.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to a file instead of stdout.")
 def export_cmd(fmt: str, around: int | None, hops: int, output: str | None) -> None:
-    """Export the graph (or a neighbourhood) as DOT, GraphML or JSON, raw on stdout."""
+    """Export the graph (or a neighbourhood) as DOT, GraphML or JSON, raw on stdout.
+
+    \b
+    Examples:
+      mem.py graph export --format dot > memory.dot
+      mem.py graph export --format graphml --around 12 --hops 2 -o around-12.graphml
+    """
     text = g.export(_ctx().store(), fmt, around=around, hops=hops)
     if output:
         with open(output, "w", encoding="utf-8") as f:

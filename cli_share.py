@@ -21,7 +21,7 @@ def share() -> None:
     """Share semantic and procedural memories with a partner, with both owners' consent.
 
     \b
-    One offer, A's store and B's store (possibly two machines):
+    Example, one offer, A's store and B's store (possibly two machines):
       A: mem.py share whoami ana
       A: mem.py share offer 12 15 --with max
       A: mem.py share approve OFFER --as owner-a

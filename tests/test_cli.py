@@ -4,7 +4,9 @@ through a real process where the boundary is the point (``run_cli_subprocess``).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
+import click
 import pytest
 from conftest import run_cli, run_cli_subprocess
 
@@ -125,17 +127,37 @@ def test_degraded_mode_is_reported_in_json() -> None:
     assert r["data"]["degraded"] == "no-vectors" and r["data"]["count"] == 1
 
 
-def test_every_command_has_help_with_examples() -> None:
+def _all_commands() -> list[tuple[list[str], click.Command]]:
+    """Every command and subcommand, the lazily loaded ones included, as (path, command)."""
     import mem
 
-    def walk(group, prefix):
-        for name, cmd in group.commands.items():
-            yield prefix + [name], cmd
-            if hasattr(cmd, "commands"):
-                yield from walk(cmd, prefix + [name])
+    def walk(group: click.Group, ctx: click.Context, prefix: list[str]) -> Iterator[tuple[list[str], click.Command]]:
+        for name in group.list_commands(ctx):
+            cmd = group.get_command(ctx, name)
+            assert cmd is not None, f"{' '.join([*prefix, name])} is listed but does not load"
+            yield [*prefix, name], cmd
+            if isinstance(cmd, click.Group):
+                yield from walk(cmd, click.Context(cmd, parent=ctx, info_name=name), [*prefix, name])
 
-    for path, cmd in walk(mem.cli, []):
-        assert cmd.help and "Example" in cmd.help, f"{' '.join(path)} lacks help with examples"
+    return list(walk(mem.cli, click.Context(mem.cli, info_name="mem.py"), []))
+
+
+def test_every_command_has_help_with_examples() -> None:
+    commands = _all_commands()
+    assert {"store", "recall", "consolidate", "graph export", "share import"} <= {" ".join(p) for p, _ in commands}
+    for path, cmd in commands:
+        assert cmd.help and cmd.help.strip(), f"{' '.join(path)} has no help text"
+        assert "Example" in cmd.help, f"{' '.join(path)} lacks help with examples"
+        assert cmd.get_short_help_str().strip(), f"{' '.join(path)} has no short help for its group's listing"
+
+
+def test_every_help_exits_zero() -> None:
+    for path, _ in [([], None), *_all_commands()]:
+        for flag in ("--help", "-h"):
+            proc = run_cli(*path, flag)
+            assert proc.returncode == 0, (path, proc.stdout, proc.stderr)
+            assert proc.stdout.startswith(" ".join(["Usage: mem.py", *path]) + " "), (path, proc.stdout)
+            assert proc.stderr == "", (path, proc.stderr)
 
 
 def test_the_script_in_a_real_process() -> None:
