@@ -10,9 +10,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,154 +25,21 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import click  # noqa: E402
 
 import memory_core as core  # noqa: E402
-
-# Run as a script, this module is __main__; command modules import it as `mem`, which
-# must be this same module object (one Ctx class, one set of helpers).
-sys.modules.setdefault("mem", sys.modules[__name__])
+from memengine.cli.common import (  # noqa: E402
+    ROW_ID,
+    Ctx,
+    LazyGroup,
+    cell,
+    console,
+    current_ctx,
+    degraded_warning,
+    emit,
+    one_line,
+    parse_date,
+    progress_bar,
+)
 
 EXIT_USAGE = 2
-# an id argument: SQLite integers are 64-bit, so a larger number is a usage error, not an OverflowError
-ROW_ID = click.IntRange(0, 2 ** 63 - 1)
-
-
-class Ctx:
-    """Per-invocation settings shared by every command."""
-
-    def __init__(self, db: str | None, as_json: bool | None) -> None:
-        self.db = Path(db).expanduser() if db else None
-        # Agents call us through exec with a pipe: JSON is the default when stdout is not a terminal.
-        self.json = as_json if as_json is not None else not sys.stdout.isatty()
-        self.started = time.perf_counter()
-        self._store: core.MemoryStore | None = None
-
-    def store(self, fast_start: bool = True) -> core.MemoryStore:
-        """Open the memory file (once per invocation).
-
-        The default file's folder is created on first use (what a new user expects); an
-        explicit ``--db`` under a missing folder is more likely a typo than a wish for a new
-        store there, so it is refused with one line.
-        """
-        if self._store is None:
-            if self.db is not None and not self.db.parent.exists():
-                raise core.UserError(f"{self.db}: folder {self.db.parent} does not exist (create it, or check --db)")
-            self._store = core.MemoryStore(self.db, fast_start=fast_start)
-        return self._store
-
-    def close(self) -> None:
-        """Close the memory file if this invocation opened it (also when the command failed)."""
-        if self._store is not None:
-            self._store.close()
-            self._store = None
-
-    @property
-    def path(self) -> Path:
-        """The memory file this invocation uses."""
-        return self.db or core.default_db_path()
-
-
-def _ctx() -> Ctx:
-    return click.get_current_context().find_object(Ctx)  # type: ignore[return-value]
-
-
-def _command_name() -> str:
-    ctx = click.get_current_context(silent=True)
-    return ctx.command_path.split(" ", 1)[1] if ctx and " " in ctx.command_path else "mem"
-
-
-def emit(data: Any, human: Callable[[], None] | None = None, warnings: Sequence[str | None] | None = None) -> None:
-    """Write the result: the JSON envelope for agents, or ``human()`` output for people."""
-    c = _ctx()
-    warnings = [w for w in (warnings or []) if w]
-    if c.json:
-        env: dict[str, Any] = {
-            "ok": True,
-            "command": _command_name(),
-            "took_ms": round((time.perf_counter() - c.started) * 1000, 1),
-            "data": data,
-        }
-        if warnings:
-            env["warnings"] = warnings
-        click.echo(json.dumps(env, ensure_ascii=False, default=str))
-    else:
-        for w in warnings:
-            click.secho(f"warning: {w}", fg="yellow", err=True)
-        if human is not None:
-            human()
-        else:
-            click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
-
-
-def console(stderr: bool = False) -> Any:
-    """A rich console (imported lazily: agents never pay for it)."""
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False)
-
-
-def one_line(text: str, limit: int | None = None) -> str:
-    """``text`` on one line (runs of whitespace, newlines included, become one space), at
-    most ``limit`` characters (then "…")."""
-    text = " ".join(text.split())
-    if limit is not None and len(text) > limit:
-        text = text[:limit] + "…"
-    return text
-
-
-def cell(text: str, limit: int | None = None) -> str:
-    """User text for a rich table or tree: :func:`one_line`, and markup-escaped, so a memory
-    that says "[shared image: ...]" or "[bold]" is shown as written, not eaten as style tags."""
-    from rich.markup import escape
-
-    return escape(one_line(text, limit))
-
-
-def degraded_warning(reason: str | None, why: str | None) -> str | None:
-    """The loud line every output carries when vectors are unavailable."""
-    if not reason:
-        return None
-    return f"degraded mode ({reason}): keyword search only — {why or 'embedding model unavailable'}; run `mem.py reindex` once it loads"
-
-
-@contextmanager
-def progress_bar(total: int | None, label: str) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr for people; silent for agents and pipes."""
-    if _ctx().json or not sys.stderr.isatty():
-        yield lambda n: None
-        return
-    from rich.markup import escape
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    # a column's text is a format string with markup: "Chat [2024] {old}.txt" must show as named
-    shown = escape(label).replace("{", "{{").replace("}", "}}")
-    with Progress(TextColumn(shown), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console(stderr=True), transient=True) as prog:
-        task = prog.add_task(label, total=total)
-        yield lambda n: prog.advance(task, n)
-
-
-def _parse_date(value: str | None, field: str) -> Any:
-    if value is None:
-        return None
-    from memengine import timeparse
-
-    try:
-        return timeparse.parse_when(value)
-    except timeparse.DateParseError as exc:
-        raise core.UserError(f"{field}: {exc}") from exc
-
-
-class TopicId(click.ParamType):
-    """A topic (cluster) id as `brief` and MEMORY.md show it, ``T12``, or the bare number."""
-
-    name = "TOPIC"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        text = str(value).strip()
-        digits = text[1:] if text[:1] in ("T", "t") else text
-        if not digits.isdigit() or int(digits) > 2 ** 63 - 1:
-            self.fail(f"{value!r} is not a topic id (like T12 or 12); memories are #ID, read with `mem.py get ID`",
-                      param, ctx)
-        return int(digits)
 
 
 # --------------------------------------------------------------------------- the group
@@ -183,42 +47,21 @@ class TopicId(click.ParamType):
 # Commands that live in their own modules, imported only when invoked so that the
 # cold start of `store`/`recall` never pays for them: name -> "module:attribute".
 LAZY_COMMANDS: dict[str, str] = {
-    "consolidate": "cli_consolidate:consolidate",
-    "clusters": "cli_consolidate:clusters",
-    "contradictions": "cli_consolidate:contradictions",
-    "link": "cli_graph:link",
-    "unlink": "cli_graph:unlink",
-    "graph": "cli_graph:graph",
-    "browse": "cli_graph:browse",
-    "brief": "cli_graph:brief",
-    "surface": "cli_graph:surface",
-    "share": "cli_share:share",
+    "consolidate": "memengine.cli.consolidate:consolidate",
+    "clusters": "memengine.cli.consolidate:clusters",
+    "contradictions": "memengine.cli.consolidate:contradictions",
+    "link": "memengine.cli.graph:link",
+    "unlink": "memengine.cli.graph:unlink",
+    "graph": "memengine.cli.graph:graph",
+    "browse": "memengine.cli.graph:browse",
+    "brief": "memengine.cli.graph:brief",
+    "surface": "memengine.cli.graph:surface",
+    "share": "memengine.cli.share:share",
 }
 
 
-class LazyGroup(click.Group):
-    """A click group whose extra commands are imported on first use."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | {n for n in LAZY_COMMANDS if self._available(n)})
-
-    @staticmethod
-    def _available(name: str) -> bool:
-        import importlib.util
-
-        return importlib.util.find_spec(LAZY_COMMANDS[name].split(":")[0]) is not None
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        cmd = super().get_command(ctx, cmd_name)
-        if cmd is not None or cmd_name not in LAZY_COMMANDS or not self._available(cmd_name):
-            return cmd
-        import importlib
-
-        module, attr = LAZY_COMMANDS[cmd_name].split(":")
-        return getattr(importlib.import_module(module), attr)
-
-
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=LazyGroup, lazy_commands=LAZY_COMMANDS,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--db", envvar="MEM_DB", type=click.Path(dir_okay=False), help="Memory file (default: user data dir; env MEM_DB).")
 @click.option("--json", "as_json", flag_value=True, default=None, help="JSON envelope output (default when stdout is not a terminal).")
 @click.option("--plain", "as_json", flag_value=False, help="Human output even when piped.")
@@ -293,8 +136,8 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
             raise core.UserError(f"--meta: invalid JSON ({exc.msg})") from exc
         if not isinstance(metadata, dict):
             raise core.UserError("--meta: expected a JSON object")
-    event_at = _parse_date(at, "--at")
-    s = _ctx().store(fast_start=True)
+    event_at = parse_date(at, "--at")
+    s = current_ctx().store(fast_start=True)
     res = s.store(content, memory_type, source=source, importance=importance, tags=list(tags), metadata=metadata,
                   event_at=event_at, ref=ref, author=author, thread=thread, pinned=pin, truncate=truncate,
                   dedup=not no_dedup, links=[(t, link_type, link_weight) for t in link_ids])
@@ -380,9 +223,9 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
       mem.py recall "deploy" --type procedural --tag infra --since "last month"
       mem.py recall 'gateway NEAR(restart crash)' --raw --explain
     """
-    s = _ctx().store(fast_start=True)
+    s = current_ctx().store(fast_start=True)
     res = s.recall(query, k=k, strategy=strategy, types=types or None, sources=sources or None, tags=tags or None,
-                   since=_parse_date(since, "--since"), until=_parse_date(until, "--until"),
+                   since=parse_date(since, "--since"), until=parse_date(until, "--until"),
                    include_archived=include_archived, raw=raw, touch=not no_touch, explain=explain, shared=shared,
                    summaries=summaries)
     results = [m.to_dict() for m in res.results]
@@ -455,7 +298,7 @@ def get(memory_id: int) -> None:
     Example:
       mem.py get 42
     """
-    m = _ctx().store().get(memory_id)
+    m = current_ctx().store().get(memory_id)
     emit(m.to_dict(), lambda: _show_memory(m))
 
 
@@ -468,7 +311,7 @@ def forget(memory_id: int) -> None:
     Example:
       mem.py forget 42 && mem.py restore 42
     """
-    m = _ctx().store().forget(memory_id)
+    m = current_ctx().store().forget(memory_id)
     emit({"id": m.id, "status": m.status}, lambda: click.echo(f"forgot #{m.id} (restore with: mem.py restore {m.id})"))
 
 
@@ -481,7 +324,7 @@ def restore(memory_id: int) -> None:
     Example:
       mem.py restore 42
     """
-    m = _ctx().store().restore(memory_id)
+    m = current_ctx().store().restore(memory_id)
     emit({"id": m.id, "status": m.status}, lambda: click.echo(f"restored #{m.id}"))
 
 
@@ -495,7 +338,7 @@ def stats() -> None:
     Example:
       mem.py stats --json
     """
-    data = _ctx().store().stats()
+    data = current_ctx().store().stats()
 
     def human() -> None:
         from rich.table import Table
@@ -525,7 +368,7 @@ def doctor(fix: bool, recover_to: str | None) -> None:
       mem.py doctor --fix
       mem.py doctor --recover salvaged.db && mem.py --db salvaged.db doctor --fix
     """
-    c = _ctx()
+    c = current_ctx()
     if recover_to:
         res = core.recover_file(c.path, Path(recover_to).expanduser())
 
@@ -577,7 +420,7 @@ def reindex(missing: bool) -> None:
       mem.py reindex            # everything, e.g. after MEM_MODEL_PATH changed
       mem.py reindex --missing  # what was stored while the model could not load
     """
-    s = _ctx().store(fast_start=False)
+    s = current_ctx().store(fast_start=False)
     total = s.stats()["memories"]
     with progress_bar(total, "embedding") as advance:
         res = s.reindex(only_missing=missing, progress=advance)
@@ -592,7 +435,7 @@ def compact() -> None:
     Example:
       mem.py compact
     """
-    res = _ctx().store(fast_start=True).compact()
+    res = current_ctx().store(fast_start=True).compact()
     emit(res, lambda: click.echo(f"{res['path']}: {res['bytes_before']:,} -> {res['bytes_after']:,} bytes "
                                  f"({res['freed_bytes']:,} freed)"))
 
@@ -606,7 +449,7 @@ def backup(dest: str) -> None:
     Example:
       mem.py backup ~/backups/memory-$(date +%F).db
     """
-    res = _ctx().store().backup(Path(dest))
+    res = current_ctx().store().backup(Path(dest))
     emit(res, lambda: click.echo(f"backed up to {res['path']} ({res['size_bytes']:,} bytes)"))
 
 
@@ -618,7 +461,7 @@ def path() -> None:
     Example:
       mem.py path
     """
-    p = _ctx().db or core.default_db_path()
+    p = current_ctx().db or core.default_db_path()
     emit({"path": str(p)}, lambda: click.echo(str(p)))
 
 
@@ -632,7 +475,7 @@ def export(include_deleted: bool) -> None:
       mem.py export > all.jsonl && mem.py --db new.db import jsonl all.jsonl
     """
     n = 0
-    for row in _ctx().store().export(include_deleted=include_deleted):
+    for row in current_ctx().store().export(include_deleted=include_deleted):
         click.echo(json.dumps(row, ensure_ascii=False))
         n += 1
     click.echo(f"exported {n} memories", err=True)
@@ -689,7 +532,7 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
                 folder_fmt = ingest.detect_folder(p)
                 if folder_fmt is None:
                     raise
-    s = _ctx().store(fast_start=False)
+    s = current_ctx().store(fast_start=False)
     if folder_fmt is not None:
         with progress_bar(None, f"importing {p.name}") as advance:
             summaries = ingest.import_folder(s, p, folder_fmt, dry_run=dry_run, episodes=not no_episodes,

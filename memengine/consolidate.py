@@ -15,7 +15,7 @@ Every phase writes in short ``BEGIN IMMEDIATE`` transactions (``memory_core.writ
 so agents keep storing while it runs; anything stored after the run started is left
 for the next run. Each transaction leaves a consistent state and every step is
 re-derivable from the database, so a run killed at any point is completed by the next.
-The module never imports click: ``cli_consolidate`` renders what it returns.
+The module never imports click: ``memengine.cli.consolidate`` renders what it returns.
 """
 
 from __future__ import annotations

@@ -172,3 +172,31 @@ def test_the_script_in_a_real_process() -> None:
     for cmd in ("consolidate", "share", "graph"):
         shown = run_cli_subprocess(cmd, "--help")
         assert shown.returncode == 0 and shown.stdout.startswith(f"Usage: mem.py {cmd} "), shown.stderr
+
+
+def test_cli_doors_are_one_way() -> None:
+    """mem.py imports memengine.cli; the command modules import memengine.cli.common, never ``mem``;
+    no engine module imports memengine.cli (imports at any depth, function-level ones too)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+
+    def imported(path: Path) -> set[str]:
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names |= {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
+        return names
+
+    cli_modules = sorted((root / "memengine" / "cli").glob("*.py"))
+    assert {p.stem for p in cli_modules} >= {"__init__", "common", "consolidate", "graph", "share"}
+    for p in cli_modules:
+        assert not {n for n in imported(p) if n == "mem" or n.startswith("mem.")}, f"{p.name} imports mem"
+    for p in (root / "memengine").rglob("*.py"):
+        if "cli" in p.relative_to(root / "memengine").parts[:-1]:
+            continue
+        assert not {n for n in imported(p) if n.startswith("memengine.cli")}, f"{p} imports memengine.cli"
+    assert "memengine.cli.common" in imported(root / "mem.py")

@@ -1,6 +1,6 @@
 """Graph commands: link, unlink, graph (neighbourhood / export), browse, brief, surface.
 
-Loaded lazily by ``mem.py`` (``LAZY_COMMANDS``); all logic lives in ``graph.py``.
+Loaded lazily by ``mem.py`` (``LAZY_COMMANDS``); all logic lives in :mod:`memengine.graph`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from mem import ROW_ID, TopicId, _ctx, cell, console, emit, one_line
 from memengine import graph as g
+from memengine.cli.common import ROW_ID, TopicId, cell, console, current_ctx, emit, one_line
 
 
 @click.command()
@@ -26,7 +26,7 @@ def link(source_id: int, target_id: int, edge_type: str, weight: float) -> None:
     Example:
       mem.py link 12 40 --type causal --weight 0.9
     """
-    data = g.link(_ctx().store(), source_id, target_id, edge_type, weight)
+    data = g.link(current_ctx().store(), source_id, target_id, edge_type, weight)
     emit(data, lambda: click.echo(f"linked #{source_id} -[{edge_type} {weight}]-> #{target_id}"))
 
 
@@ -41,7 +41,7 @@ def unlink(source_id: int, target_id: int, edge_type: str | None) -> None:
     Example:
       mem.py unlink 12 40 --type causal
     """
-    data = g.unlink(_ctx().store(), source_id, target_id, edge_type)
+    data = g.unlink(current_ctx().store(), source_id, target_id, edge_type)
     emit(data, lambda: click.echo(f"removed {data['removed']} edge(s) between #{source_id} and #{target_id}"))
 
 
@@ -114,7 +114,7 @@ def show(memory_id: int, hops: int, limit: int) -> None:
       mem.py graph show 12 --hops 2
       mem.py graph 12            # the same: show is the default subcommand
     """
-    data = g.neighbourhood(_ctx().store(), memory_id, hops=hops, limit=limit)
+    data = g.neighbourhood(current_ctx().store(), memory_id, hops=hops, limit=limit)
     emit(data, lambda: _tree(data))
 
 
@@ -131,7 +131,7 @@ def export_cmd(fmt: str, around: int | None, hops: int, output: str | None) -> N
       mem.py graph export --format dot > memory.dot
       mem.py graph export --format graphml --around 12 --hops 2 -o around-12.graphml
     """
-    text = g.export(_ctx().store(), fmt, around=around, hops=hops)
+    text = g.export(current_ctx().store(), fmt, around=around, hops=hops)
     if output:
         with open(output, "w", encoding="utf-8") as f:
             f.write(text)
@@ -151,7 +151,7 @@ def browse(cluster_id: int | None, limit: int) -> None:
       mem.py browse
       mem.py browse T7
     """
-    data = g.browse(_ctx().store(), cluster_id, limit)
+    data = g.browse(current_ctx().store(), cluster_id, limit)
 
     def human() -> None:
         c = data["cluster"]
@@ -191,7 +191,7 @@ def brief(budget: int) -> None:
     Example:
       mem.py brief --budget 2000
     """
-    data = g.brief(_ctx().store(), budget)
+    data = g.brief(current_ctx().store(), budget)
     emit(data, lambda: click.echo(data["text"]), data["warnings"])
 
 
@@ -205,7 +205,7 @@ def surface(utterance: str, k: int) -> None:
     Example:
       mem.py surface "we could ask Ana about the Lisbon trip"
     """
-    data = g.surface(_ctx().store(), utterance, k)
+    data = g.surface(current_ctx().store(), utterance, k)
 
     def human() -> None:
         if not data["results"]:

@@ -1,6 +1,6 @@
 """``mem.py share``: offer, approve, export, import, list, revoke — the CLI over ``sharing``.
 
-Parsing and rendering only; every rule lives in :mod:`sharing` (and its SQL triggers).
+Parsing and rendering only; every rule lives in :mod:`memengine.sharing` (and its SQL triggers).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 import click
 
-from mem import ROW_ID, _ctx, emit, one_line
 from memengine import sharing
+from memengine.cli.common import ROW_ID, current_ctx, emit, one_line
 
 
 @click.group()
@@ -36,7 +36,7 @@ def share() -> None:
 
 
 def _store() -> Any:
-    return _ctx().store(fast_start=True)
+    return current_ctx().store(fast_start=True)
 
 
 @share.command()

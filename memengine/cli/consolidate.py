@@ -1,6 +1,6 @@
 """CLI commands ``consolidate``, ``clusters`` and ``contradictions`` (registered lazily by mem.py).
 
-Parsing and rendering only: the work is in :mod:`consolidate`.
+Parsing and rendering only: the work is in :mod:`memengine.consolidate`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 import click
 
-from mem import ROW_ID, TopicId, _ctx, _parse_date, cell, console, emit
 from memengine import consolidate as cons
+from memengine.cli.common import ROW_ID, TopicId, cell, console, current_ctx, emit, parse_date
 
 
 def _phase_line(name: str, counts: dict[str, Any]) -> str:
@@ -45,10 +45,10 @@ def consolidate(dry_run: bool, phases: str | None, memory_md: str | None, summar
       mem.py consolidate --memory-md ~/agent/MEMORY.md --phases links,cluster,summarize
     """
     selected = cons.parse_phases(phases)
-    now = _parse_date(now_text, "--now") if now_text else None
+    now = parse_date(now_text, "--now") if now_text else None
     cmd = shlex.split(summarizer) if summarizer else None
-    s = _ctx().store(fast_start=False)
-    notes = console(stderr=True) if not _ctx().json and sys.stderr.isatty() else None
+    s = current_ctx().store(fast_start=False)
+    notes = console(stderr=True) if not current_ctx().json and sys.stderr.isatty() else None
 
     def progress(phase: str) -> None:
         if notes is not None:
@@ -100,7 +100,7 @@ def clusters(cluster_id: int | None, leaves: int) -> None:
       mem.py clusters
       mem.py clusters T12 --json
     """
-    nodes = cons.cluster_tree(_ctx().store(), cluster_id, max_leaves=leaves)
+    nodes = cons.cluster_tree(current_ctx().store(), cluster_id, max_leaves=leaves)
 
     def human() -> None:
         if not nodes:
@@ -125,7 +125,7 @@ def contradictions(resolve_id: int | None, keep: int | None, status: str) -> Non
       mem.py contradictions --status all --json
       mem.py contradictions --resolve 3 --keep 42
     """
-    s = _ctx().store()
+    s = current_ctx().store()
     if resolve_id is not None or keep is not None:
         if resolve_id is None or keep is None:
             raise click.UsageError("--resolve ID and --keep MEMORY_ID go together")

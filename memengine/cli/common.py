@@ -1,0 +1,194 @@
+"""What every CLI command shares: the invocation context, output (JSON envelope or rich for
+people), text cells, progress, date options, and the lazily loading command group.
+
+``mem.py`` (the entry point) and the command modules of this package import it; it imports
+neither of them, so the command modules never import ``mem``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from memory_core import MemoryStore, UserError, default_db_path
+
+# an id argument: SQLite integers are 64-bit, so a larger number is a usage error, not an OverflowError
+ROW_ID = click.IntRange(0, 2 ** 63 - 1)
+
+
+class TopicId(click.ParamType):
+    """A topic (cluster) id as `brief` and MEMORY.md show it, ``T12``, or the bare number."""
+
+    name = "TOPIC"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        text = str(value).strip()
+        digits = text[1:] if text[:1] in ("T", "t") else text
+        if not digits.isdigit() or int(digits) > 2 ** 63 - 1:
+            self.fail(f"{value!r} is not a topic id (like T12 or 12); memories are #ID, read with `mem.py get ID`",
+                      param, ctx)
+        return int(digits)
+
+
+class Ctx:
+    """Per-invocation settings shared by every command."""
+
+    def __init__(self, db: str | None, as_json: bool | None) -> None:
+        self.db = Path(db).expanduser() if db else None
+        # Agents call us through exec with a pipe: JSON is the default when stdout is not a terminal.
+        self.json = as_json if as_json is not None else not sys.stdout.isatty()
+        self.started = time.perf_counter()
+        self._store: MemoryStore | None = None
+
+    def store(self, fast_start: bool = True) -> MemoryStore:
+        """Open the memory file (once per invocation).
+
+        The default file's folder is created on first use (what a new user expects); an
+        explicit ``--db`` under a missing folder is more likely a typo than a wish for a new
+        store there, so it is refused with one line.
+        """
+        if self._store is None:
+            if self.db is not None and not self.db.parent.exists():
+                raise UserError(f"{self.db}: folder {self.db.parent} does not exist (create it, or check --db)")
+            self._store = MemoryStore(self.db, fast_start=fast_start)
+        return self._store
+
+    def close(self) -> None:
+        """Close the memory file if this invocation opened it (also when the command failed)."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    @property
+    def path(self) -> Path:
+        """The memory file this invocation uses."""
+        return self.db or default_db_path()
+
+
+def current_ctx() -> Ctx:
+    """The running invocation's :class:`Ctx`."""
+    return click.get_current_context().find_object(Ctx)  # type: ignore[return-value]
+
+
+def _command_name() -> str:
+    ctx = click.get_current_context(silent=True)
+    return ctx.command_path.split(" ", 1)[1] if ctx and " " in ctx.command_path else "mem"
+
+
+def emit(data: Any, human: Callable[[], None] | None = None, warnings: Sequence[str | None] | None = None) -> None:
+    """Write the result: the JSON envelope for agents, or ``human()`` output for people."""
+    c = current_ctx()
+    warnings = [w for w in (warnings or []) if w]
+    if c.json:
+        env: dict[str, Any] = {
+            "ok": True,
+            "command": _command_name(),
+            "took_ms": round((time.perf_counter() - c.started) * 1000, 1),
+            "data": data,
+        }
+        if warnings:
+            env["warnings"] = warnings
+        click.echo(json.dumps(env, ensure_ascii=False, default=str))
+    else:
+        for w in warnings:
+            click.secho(f"warning: {w}", fg="yellow", err=True)
+        if human is not None:
+            human()
+        else:
+            click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def console(stderr: bool = False) -> Any:
+    """A rich console (imported lazily: agents never pay for it)."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def one_line(text: str, limit: int | None = None) -> str:
+    """``text`` on one line (runs of whitespace, newlines included, become one space), at
+    most ``limit`` characters (then "…")."""
+    text = " ".join(text.split())
+    if limit is not None and len(text) > limit:
+        text = text[:limit] + "…"
+    return text
+
+
+def cell(text: str, limit: int | None = None) -> str:
+    """User text for a rich table or tree: :func:`one_line`, and markup-escaped, so a memory
+    that says "[shared image: ...]" or "[bold]" is shown as written, not eaten as style tags."""
+    from rich.markup import escape
+
+    return escape(one_line(text, limit))
+
+
+def degraded_warning(reason: str | None, why: str | None) -> str | None:
+    """The loud line every output carries when vectors are unavailable."""
+    if not reason:
+        return None
+    return f"degraded mode ({reason}): keyword search only — {why or 'embedding model unavailable'}; run `mem.py reindex` once it loads"
+
+
+@contextmanager
+def progress_bar(total: int | None, label: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr for people; silent for agents and pipes."""
+    if current_ctx().json or not sys.stderr.isatty():
+        yield lambda n: None
+        return
+    from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    # a column's text is a format string with markup: "Chat [2024] {old}.txt" must show as named
+    shown = escape(label).replace("{", "{{").replace("}", "}}")
+    with Progress(TextColumn(shown), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console(stderr=True), transient=True) as prog:
+        task = prog.add_task(label, total=total)
+        yield lambda n: prog.advance(task, n)
+
+
+def parse_date(value: str | None, field: str) -> Any:
+    """A CLI date option (ISO or a phrase) as a datetime, or a one-line error naming ``field``."""
+    if value is None:
+        return None
+    from memengine import timeparse  # lazily: dateparser costs ~120 ms of every cold start
+
+
+    try:
+        return timeparse.parse_when(value)
+    except timeparse.DateParseError as exc:
+        raise UserError(f"{field}: {exc}") from exc
+
+
+class LazyGroup(click.Group):
+    """A click group whose extra commands are imported on first use.
+
+    ``lazy_commands`` maps a command name to ``"module:attribute"``; the module is imported
+    only when that command is invoked (or listed in help), so a cold ``store``/``recall``
+    never pays for the others.
+    """
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = dict(lazy_commands or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | {n for n in self.lazy_commands if self._available(n)})
+
+    def _available(self, name: str) -> bool:
+        return importlib.util.find_spec(self.lazy_commands[name].split(":")[0]) is not None
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is not None or cmd_name not in self.lazy_commands or not self._available(cmd_name):
+            return cmd
+        module, attr = self.lazy_commands[cmd_name].split(":")
+        return getattr(importlib.import_module(module), attr)
