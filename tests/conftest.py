@@ -71,8 +71,10 @@ def run_cli(*args: str, input: str | None = None, env: dict[str, str] | None = N
     import mem
 
     code = 0
-    saved_cwd = os.getcwd()
+    argv = [str(ROOT / "mem.py"), *args]
+    saved_cwd, saved_argv = os.getcwd(), sys.argv
     with _RUNNER.isolation(input=input, env=env) as (out, err, _mixed):
+        sys.argv = argv  # the program name in usage lines comes from argv[0], as in `python mem.py ...`
         # A subprocess sizes help from COLUMNS or the terminal; the runner forces 80.
         click_formatting.FORCED_WIDTH = None
         os.chdir(cwd if cwd is not None else ROOT)
@@ -93,9 +95,10 @@ def run_cli(*args: str, input: str | None = None, env: dict[str, str] | None = N
                     code = 1
         finally:
             os.chdir(saved_cwd)
+            sys.argv = saved_argv
             sys.stdout.flush()
             sys.stderr.flush()
-    return subprocess.CompletedProcess([sys.executable, str(ROOT / "mem.py"), *args], code,
+    return subprocess.CompletedProcess([sys.executable, *argv], code,
                                        out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8", "replace"))
 
 
