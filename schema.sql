@@ -1,5 +1,8 @@
--- mem schema, applied by migration m001_initial. Later changes are new named
--- migrations in memory_core.MIGRATIONS; this file is never edited once released.
+-- mem schema: the whole current schema, for reading. Stores are built by the frozen,
+-- named migrations in memengine/migrations.py (m001 is the first release's schema); a
+-- schema change is a new migration there plus the same change here. A fresh store, one
+-- migrated from m001, and this file applied to an empty database have the same schema
+-- (tests/test_migrations.py).
 --
 -- Timestamps are ISO-8601 text 'YYYY-MM-DDTHH:MM:SS'. created_at / updated_at /
 -- last_accessed_at / valid_* are UTC. event_at is the wall-clock time the thing
@@ -70,9 +73,9 @@ CREATE TRIGGER memories_au AFTER UPDATE OF content, tags, date_terms, context, c
     VALUES (new.id, new.content, new.tags, new.date_terms, new.context, new.context_far);
 END;
 
--- One vector per memory. Large stores search an in-process copy (memory_core.VectorMatrix).
+-- One vector per memory. Large stores search an in-process copy (memengine.vectors.VectorMatrix).
 -- int8, scaled per vector so its largest component is +-127 (cosine needs no scale):
--- 384 bytes instead of 1,536, cosine to the float vector >= 0.9999 (memory_core._vec_blob).
+-- 384 bytes instead of 1,536, cosine to the float vector >= 0.9999 (memengine.vectors.vec_blob).
 CREATE VIRTUAL TABLE vec_memories USING vec0(
     memory_id INTEGER PRIMARY KEY,
     embedding int8[384] distance_metric=cosine
@@ -183,3 +186,135 @@ CREATE TABLE _mem_meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+
+-- Which migrations this file has had (memengine.migrations.migrate).
+CREATE TABLE _mem_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL);
+
+-- Sharing (m002_sharing): offers, bundles, the pool, and triggers that refuse episodic,
+-- episodic-derived or partner-derived memories in shared_memories whatever SQL is run.
+CREATE TABLE share_offers (
+        offer_id      TEXT PRIMARY KEY,
+        direction     TEXT NOT NULL CHECK (direction IN ('outgoing', 'incoming')),
+        owner_a       TEXT NOT NULL,          -- the offering side's owner
+        owner_b       TEXT NOT NULL,          -- the partner's owner
+        created_at    TEXT NOT NULL,
+        consent_a     TEXT,
+        consent_b     TEXT,
+        revoked_at    TEXT,
+        revoked_by    TEXT,
+        bundle_digest TEXT,                   -- incoming: the bundle that brought it
+        metadata      TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(metadata)),
+        CHECK (owner_a <> owner_b)
+    );
+
+CREATE INDEX share_offers_partner ON share_offers(owner_a, owner_b);
+
+CREATE TABLE share_bundles (
+        digest      TEXT PRIMARY KEY,
+        sender      TEXT NOT NULL,
+        imported_at TEXT NOT NULL,
+        summary     TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(summary))
+    );
+
+CREATE TRIGGER shared_memories_guard_bi BEFORE INSERT ON shared_memories
+    WHEN new.memory_id IS NOT NULL AND (
+        EXISTS (
+WITH RECURSIVE walk(id) AS (
+    SELECT new.memory_id
+    UNION
+    SELECT a.target_id FROM associations a
+    JOIN walk w ON a.source_id = w.id
+    JOIN memories s ON s.id = w.id
+    WHERE a.edge_type = 'derived_from'
+      AND s.memory_type <> 'episodic'
+      AND coalesce(json_extract(s.metadata, '$.share_semantic'), '') <> s.content_hash
+)
+SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.memory_type = 'episodic'
+)
+        OR (new.direction = 'outgoing' AND EXISTS (
+WITH RECURSIVE walk(id) AS (
+    SELECT new.memory_id
+    UNION
+    SELECT a.target_id FROM associations a JOIN walk w ON a.source_id = w.id WHERE a.edge_type = 'derived_from'
+)
+SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.source LIKE 'shared:%'
+)))
+    BEGIN
+        SELECT RAISE(ABORT, 'episodic or episodic-derived memories cannot be shared');
+    END;
+
+CREATE TRIGGER shared_memories_guard_bu BEFORE UPDATE ON shared_memories
+    WHEN new.status <> 'revoked' AND new.memory_id IS NOT NULL AND (
+        EXISTS (
+WITH RECURSIVE walk(id) AS (
+    SELECT new.memory_id
+    UNION
+    SELECT a.target_id FROM associations a
+    JOIN walk w ON a.source_id = w.id
+    JOIN memories s ON s.id = w.id
+    WHERE a.edge_type = 'derived_from'
+      AND s.memory_type <> 'episodic'
+      AND coalesce(json_extract(s.metadata, '$.share_semantic'), '') <> s.content_hash
+)
+SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.memory_type = 'episodic'
+)
+        OR (new.direction = 'outgoing' AND EXISTS (
+WITH RECURSIVE walk(id) AS (
+    SELECT new.memory_id
+    UNION
+    SELECT a.target_id FROM associations a JOIN walk w ON a.source_id = w.id WHERE a.edge_type = 'derived_from'
+)
+SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.source LIKE 'shared:%'
+)))
+    BEGIN
+        SELECT RAISE(ABORT, 'episodic or episodic-derived memories cannot be shared');
+    END;
+
+CREATE TRIGGER shared_memories_offer_bi BEFORE INSERT ON shared_memories
+    WHEN NOT EXISTS (SELECT 1 FROM share_offers o WHERE o.offer_id = new.offer_id AND o.direction = new.direction)
+    BEGIN
+        SELECT RAISE(ABORT, 'shared_memories row without a matching share_offers offer');
+    END;
+
+CREATE VIEW share_pool AS
+    SELECT s.* FROM accessible_shared s
+    WHERE s.memory_id IS NULL OR NOT EXISTS (
+WITH RECURSIVE walk(id) AS (
+    SELECT s.memory_id
+    UNION
+    SELECT a.target_id FROM associations a
+    JOIN walk w ON a.source_id = w.id
+    JOIN memories s ON s.id = w.id
+    WHERE a.edge_type = 'derived_from'
+      AND s.memory_type <> 'episodic'
+      AND coalesce(json_extract(s.metadata, '$.share_semantic'), '') <> s.content_hash
+)
+SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.memory_type = 'episodic'
+);
+
+-- Change logs in-process copies catch up from (m003, m004): memory ids whose keyword-indexed
+-- text (memengine.keyword_index) or recall filter columns (memengine.liveset) changed,
+-- trimmed to the last 20,000 entries.
+CREATE TABLE _keyword_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, memory_id INTEGER NOT NULL);
+CREATE TRIGGER _keyword_changes_ai AFTER INSERT ON memories BEGIN
+        INSERT INTO _keyword_changes(memory_id) VALUES (new.id);
+    END;
+CREATE TRIGGER _keyword_changes_ad AFTER DELETE ON memories BEGIN
+        INSERT INTO _keyword_changes(memory_id) VALUES (old.id);
+    END;
+CREATE TRIGGER _keyword_changes_au AFTER UPDATE OF content, tags, date_terms, context, context_far ON memories BEGIN
+        INSERT INTO _keyword_changes(memory_id) VALUES (new.id);
+    END;
+CREATE TRIGGER _keyword_changes_trim AFTER INSERT ON _keyword_changes WHEN new.seq % 1000 = 0 BEGIN
+        DELETE FROM _keyword_changes WHERE seq <= new.seq - 20000;
+    END;
+CREATE TABLE _status_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, memory_id INTEGER NOT NULL);
+CREATE TRIGGER _status_changes_au AFTER UPDATE OF status, level, source, valid_to ON memories BEGIN
+        INSERT INTO _status_changes(memory_id) VALUES (new.id);
+    END;
+CREATE TRIGGER _status_changes_ad AFTER DELETE ON memories BEGIN
+        INSERT INTO _status_changes(memory_id) VALUES (old.id);
+    END;
+CREATE TRIGGER _status_changes_trim AFTER INSERT ON _status_changes WHEN new.seq % 1000 = 0 BEGIN
+        DELETE FROM _status_changes WHERE seq <= new.seq - 20000;
+    END;

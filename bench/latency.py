@@ -51,6 +51,7 @@ import numpy as np  # noqa: E402
 
 import memory_core  # noqa: E402
 from bench.common import DEFAULT_LOCOMO, REPO, conversation_items, load_locomo, log, md_table, percentile  # noqa: E402
+from memengine import storebase, vectors  # noqa: E402
 from memory_core import MemoryStore, NewMemory  # noqa: E402
 
 BARS = {
@@ -336,23 +337,23 @@ def knn_check(store: MemoryStore, qvecs: np.ndarray, ks: tuple[int, ...] = (10, 
     the largest cosine difference for shared ids, each path's latency, and the matrix's
     one-off load time (the first recall of a process pays it).
     """
-    saved = memory_core.MATRIX_MIN_ROWS, memory_core.COARSE_MIN_ROWS
+    saved = storebase.MATRIX_MIN_ROWS, vectors.COARSE_MIN_ROWS
     out: dict[str, Any] = {"queries": len(qvecs), "rows": store._vector_count(), "tables": {}}
 
     def matrix(table: str) -> Any:
         def run(v: np.ndarray, k: int) -> list[tuple[int, float]]:
-            memory_core.MATRIX_MIN_ROWS = 0
+            storebase.MATRIX_MIN_ROWS = 0
             return store._knn(table, v, k)
         return run
 
     def scan(table: str) -> Any:
         def run(v: np.ndarray, k: int) -> list[tuple[int, float]]:
-            memory_core.MATRIX_MIN_ROWS = 10**12
+            storebase.MATRIX_MIN_ROWS = 10**12
             return store._knn(table, v, k)
         return run
 
     try:
-        memory_core.MATRIX_MIN_ROWS, memory_core.COARSE_MIN_ROWS = 0, 10**12
+        storebase.MATRIX_MIN_ROWS, vectors.COARSE_MIN_ROWS = 0, 10**12
         store._matrices.clear()
         t0 = time.perf_counter()
         for table in tables:
@@ -367,7 +368,7 @@ def knn_check(store: MemoryStore, qvecs: np.ndarray, ks: tuple[int, ...] = (10, 
                     f"{c['matrix']['p50_ms']:.1f} ms, scan p50 {c['scan']['p50_ms']:.1f} ms")
             out["tables"][table] = per_k
     finally:
-        memory_core.MATRIX_MIN_ROWS, memory_core.COARSE_MIN_ROWS = saved
+        storebase.MATRIX_MIN_ROWS, vectors.COARSE_MIN_ROWS = saved
         store._matrices.clear()
     return out
 
@@ -382,17 +383,17 @@ def coarse_check(ids: np.ndarray, mat: np.ndarray, qvecs: np.ndarray,
     for m in (fast, exact):
         m.ids, m.mat = ids, mat
     fast.planes = fast._sign_planes(mat)
-    saved = memory_core.COARSE_MIN_ROWS
-    memory_core.COARSE_MIN_ROWS = 0
+    saved = vectors.COARSE_MIN_ROWS
+    vectors.COARSE_MIN_ROWS = 0
     try:
         per_k = {str(k): _compare(fast.search, exact.search, qvecs, k) for k in ks}
     finally:
-        memory_core.COARSE_MIN_ROWS = saved
+        vectors.COARSE_MIN_ROWS = saved
     for k, c in per_k.items():
         log(f"  coarse vs exact, {len(ids)} rows, k={k}: loss {c['loss']:.4f}, "
             f"{c['matrix']['p50_ms']:.1f} vs {c['scan']['p50_ms']:.1f} ms")
-    return {"rows": len(ids), "queries": len(qvecs), "shortlist": f"max({memory_core.COARSE_MIN}, "
-            f"{memory_core.COARSE_FACTOR}·k)", "k": per_k}
+    return {"rows": len(ids), "queries": len(qvecs), "shortlist": f"max({vectors.COARSE_MIN}, "
+            f"{vectors.COARSE_FACTOR}·k)", "k": per_k}
 
 
 def real_vectors(directory: Path, n: int, real: Any, reuse: bool) -> np.ndarray:
@@ -567,7 +568,7 @@ def main(argv: list[str] | None = None) -> int:
                          items=big_items)
     wrapper.storing = False
     results["large_build_s"] = took
-    results["large_matrix_path"] = big._vector_count() >= memory_core.MATRIX_MIN_ROWS
+    results["large_matrix_path"] = big._vector_count() >= storebase.MATRIX_MIN_ROWS
     log("matrix kNN vs sqlite-vec scan on the large DB ...")
     results["large_knn"] = knn_check(big, qvecs[: args.knn_queries])
     own = big._matrix("vec_memories")

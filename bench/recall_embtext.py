@@ -23,6 +23,7 @@ import common  # noqa: E402
 import recall_ablation as ra  # noqa: E402
 
 import memory_core as mc  # noqa: E402
+from memengine.vectors import vec_blob  # noqa: E402
 
 VARIANTS = ("full", "nostamp", "bare")
 
@@ -53,7 +54,7 @@ def variant_store(src: Path, dst: Path, variant: str, real, embedder) -> mc.Memo
         for r, v in zip(rows, vecs):
             s.conn.execute("DELETE FROM vec_memories WHERE memory_id = ?", (r[0],))
             s.conn.execute(f"INSERT INTO vec_memories(memory_id, embedding) VALUES (?, {mc.VEC_PARAM})",
-                           (r[0], mc._vec_blob(v)))
+                           (r[0], vec_blob(v)))
             if r[3] is not None and r[4] is not None:
                 touched.setdefault(r[3], []).append(r[4])
         s._refresh_context(touched)

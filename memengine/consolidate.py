@@ -11,7 +11,7 @@
     rank        personalised PageRank over the whole graph, stored for `brief` (graph.precompute_ranks)
     write       the managed block of MEMORY.md
 
-Every phase writes in short ``BEGIN IMMEDIATE`` transactions (``memory_core.write_tx``),
+Every phase writes in short ``BEGIN IMMEDIATE`` transactions (``memengine.db.write_tx``),
 so agents keep storing while it runs; anything stored after the run started is left
 for the next run. Each transaction leaves a consistent state and every step is
 re-derivable from the database, so a run killed at any point is completed by the next.
@@ -36,8 +36,13 @@ from typing import Any
 import numpy as np
 
 from memengine import contradictions, decay, memorymd, summarize
+from memengine.db import write_tx
+from memengine.errors import LockedError, NotFound, UserError
+from memengine.records import NewMemory
+from memengine.store import MemoryStore
+from memengine.text import content_hash
 from memengine.timeparse import from_iso, to_iso, utcnow
-from memory_core import LockedError, MemoryStore, NewMemory, UserError, content_hash, vectors_from_blobs, write_tx
+from memengine.vectors import vectors_from_blobs
 
 # --------------------------------------------------------------------------- phases
 
@@ -1115,8 +1120,6 @@ def _dry_run(store: MemoryStore, phases: Sequence[str], now: datetime, md: Path 
 
 def resolve_contradiction(store: MemoryStore, cid: int, keep: int, now: datetime | None = None) -> dict[str, Any]:
     """Keep memory ``keep`` of contradiction ``cid``: the other one gets ``valid_to`` (restorable)."""
-    from memory_core import NotFound
-
     now_iso = _iso(now or utcnow())
     with write_tx(store.conn):
         row = store.conn.execute("SELECT * FROM contradictions WHERE id = ?", (cid,)).fetchone()
@@ -1151,8 +1154,6 @@ def list_contradictions(store: MemoryStore, status: str | None = "open") -> list
 
 def cluster_tree(store: MemoryStore, cid: int | None = None, max_leaves: int = 20) -> list[dict[str, Any]]:
     """The hierarchy as nested dicts: roots (or cluster ``cid``) down to member memories."""
-    from memory_core import NotFound
-
     conn = store.conn
 
     def node(r: Any) -> dict[str, Any]:

@@ -35,15 +35,21 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-import memory_core as core
-from memory_core import Memory, MemoryStore, NotFound, RecallResult, UserError
+from memengine.db import select_in, write_tx
+from memengine.errors import NotFound, UserError
+from memengine.recall import registry
+from memengine.recall.config import ALL_STRATEGIES, COVER_FROM, COVER_POOL, SESSION_COVERAGE, RecallConfig
+from memengine.recall.priors import asks_for_many, cover_sessions
+from memengine.records import EDGE_TYPES, MEMORY_TYPES, Memory, RecallResult
+from memengine.store import MemoryStore
+from memengine.text import STOPWORDS, query_terms
+from memengine.timeparse import to_iso
 
 # --------------------------------------------------------------------------- constants
 # Tuned on the LoCoMo dev conversations (bench/locomo_graph.py), where edges come from
 # the import path: temporal edges between consecutive turns, part_of to episodes,
 # semantic kNN edges. Values that the bench found flat are set to the simpler choice.
 
-EDGE_TYPES = core.EDGE_TYPES
 SEED_K = 30  # hybrid candidates that seed the graph: wider than k so the walk can re-rank them
 EDGE_THRESHOLD = 0.3  # edges weaker than this are noise (weak co-retrieval, distant kNN): never followed
 HOPS = 2  # default hops for `graph` and iterations for `activation`; 3 floods, 1 barely moves
@@ -123,7 +129,7 @@ class Adjacency:
             for col, other in (("source_id", "target_id"), ("target_id", "source_id")):
                 sql = (f"SELECT {col}, {other}, edge_type, weight FROM associations "
                        f"WHERE {col} IN ({{ids}}) AND weight >= ?")
-                for a, b, et, w in core.select_in(conn, sql, todo, [self.threshold]):
+                for a, b, et, w in select_in(conn, sql, todo, [self.threshold]):
                     ew = float(w) * EDGE_TYPE_FACTOR.get(et, 1.0)
                     if ew < self.threshold:
                         continue
@@ -138,7 +144,7 @@ class Adjacency:
         return {i: self.cache[i] for i in ids}
 
 
-_TYPES_SQL = ", ".join(f"'{t}'" for t in core.MEMORY_TYPES)
+_TYPES_SQL = ", ".join(f"'{t}'" for t in MEMORY_TYPES)
 
 
 def _live(store: MemoryStore, ids: Iterable[int], include_archived: bool) -> set[int]:
@@ -149,14 +155,14 @@ def _live(store: MemoryStore, ids: Iterable[int], include_archived: bool) -> set
     context make a primary-key lookup ~20× dearer (68 ms vs 3 ms for 1,800 ids at 100k).
     """
     status = "'active', 'archived'" if include_archived else "'active'"
-    return {int(r[0]) for r in core.select_in(
+    return {int(r[0]) for r in select_in(
         store.conn, f"SELECT id FROM memories WHERE status IN ({status}) AND memory_type IN ({_TYPES_SQL}) "
                     f"AND id IN ({{ids}})", ids)}
 
 
 def _hubs(store: MemoryStore, ids: Iterable[int]) -> set[int]:
     """Episode memories among ``ids`` (structural hubs)."""
-    return {int(r[0]) for r in core.select_in(
+    return {int(r[0]) for r in select_in(
         store.conn, "SELECT id FROM memories WHERE id IN ({ids}) AND json_extract(metadata, '$.kind') = 'episode'",
         ids)}
 
@@ -365,7 +371,7 @@ def seed_scores(store: MemoryStore, query: str, seed_k: int, **filters: Any) -> 
     """Hybrid recall scores of the top ``seed_k``, scaled so the best seed is 1."""
     # relevance alone: session coverage reorders a result list for reading, not a walk's seeds
     res = store.recall(query, k=seed_k, strategy="hybrid", touch=False,
-                       config=core.RecallConfig(session_coverage=1.0), **filters)
+                       config=RecallConfig(session_coverage=1.0), **filters)
     if not res.results:
         return {}, res.degraded
     top = max((m.score or 0.0) for m in res.results) or 1.0
@@ -393,7 +399,7 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
     if unknown:
         raise UserError(f"unknown graph option(s): {', '.join(sorted(unknown))}")
     if strategy not in _STRATEGIES:
-        raise UserError(f"--strategy must be one of {', '.join(core.ALL_STRATEGIES)} (got {strategy!r})")
+        raise UserError(f"--strategy must be one of {', '.join(ALL_STRATEGIES)} (got {strategy!r})")
     if k < 1:
         raise UserError("-k must be at least 1")
     filters: dict[str, Any] = dict(types=types, sources=sources, tags=tags, since=since, until=until,
@@ -417,8 +423,8 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
     where, args = store._filters_sql(types, sources, tags, since, until, include_archived, shared=shared,
                                      summaries=summaries)
     # questions asking for several things get hybrid's session coverage over the walk's ranking
-    cover = strategy != "bridge" and k > core.COVER_FROM and core.asks_for_many(query)
-    order = _top_allowed(store, ranked, max(k, core.COVER_POOL) if cover else k, where, args, hubs)
+    cover = strategy != "bridge" and k > COVER_FROM and asks_for_many(query)
+    order = _top_allowed(store, ranked, max(k, COVER_POOL) if cover else k, where, args, hubs)
     rows = store._rows(order)
     results: list[Memory] = []
     for i in order:
@@ -441,7 +447,7 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
                 m.explain["support"] = round(backing[i], 4)
         results.append(m)
     if cover:
-        results = core.cover_sessions(results, k, core.SESSION_COVERAGE, explain)
+        results = cover_sessions(results, k, SESSION_COVERAGE, explain)
     warnings = store.touch_if_writable([m.id for m in results]) if touch and results else []
     return RecallResult(query=query, strategy=strategy, results=results, degraded=degraded,
                         took_ms=(time.perf_counter() - t0) * 1000, warnings=warnings)
@@ -557,7 +563,7 @@ def link(store: MemoryStore, a: int, b: int, edge_type: str = "explicit", weight
         raise UserError("cannot link a memory to itself")
     links = store.checked_links([(b, edge_type, weight)], options=("--type", "--weight"))
     store.get(a)  # NotFound if either is missing
-    with core.write_tx(store.conn):
+    with write_tx(store.conn):
         store.add_links(a, links)
     return {"source_id": a, "target_id": b, "edge_type": edge_type, "weight": weight}
 
@@ -571,7 +577,7 @@ def unlink(store: MemoryStore, a: int, b: int, edge_type: str | None = None) -> 
             raise UserError(f"--type must be one of {', '.join(EDGE_TYPES)} (got {edge_type!r})")
         sql += " AND edge_type = ?"
         args.append(edge_type)
-    with core.write_tx(store.conn):
+    with write_tx(store.conn):
         n = store.conn.execute(sql, args).rowcount
     if n == 0:
         raise NotFound(f"no {edge_type + ' ' if edge_type else ''}edge between #{a} and #{b}")
@@ -619,7 +625,7 @@ def neighbourhood(store: MemoryStore, root: int | None, hops: int = 1, limit: in
     idset = set(ids)
     rows = store._rows(ids)
     edges = []
-    for a, b, et, w in core.select_in(
+    for a, b, et, w in select_in(
             conn, "SELECT source_id, target_id, edge_type, weight FROM associations WHERE source_id IN ({ids})", ids):
         if b in idset:
             edges.append({"source": int(a), "target": int(b), "type": et, "weight": round(float(w), 3)})
@@ -802,7 +808,7 @@ def precompute_ranks(store: MemoryStore, now: datetime | None = None) -> dict[st
     rows = conn.execute(
         f"""SELECT id, importance, access_count,
                    max(0.0, julianday(?) - julianday(coalesce(last_accessed_at, event_at, created_at)))
-            FROM memories WHERE {_BRIEF_LIVE} ORDER BY id""", (core.to_iso(now),)).fetchall()
+            FROM memories WHERE {_BRIEF_LIVE} ORDER BY id""", (to_iso(now),)).fetchall()
     ids = np.array([r[0] for r in rows], dtype=np.int64)
     n = len(ids)
     imp = np.array([r[1] for r in rows], dtype=np.float64)
@@ -826,10 +832,10 @@ def precompute_ranks(store: MemoryStore, now: datetime | None = None) -> dict[st
         pr = pr / (pr.max() or 1.0)
     score = W_PAGERANK * pr + W_RECENCY * rec + W_ACCESS * acc + W_IMPORTANCE * imp
     top = np.lexsort((-ids, -score))[:BRIEF_POOL] if n else np.zeros(0, dtype=np.int64)
-    value: dict[str, Any] = {"version": RANKS_VERSION, "computed_at": core.to_iso(now), "max_memory_id": max_mem,
+    value: dict[str, Any] = {"version": RANKS_VERSION, "computed_at": to_iso(now), "max_memory_id": max_mem,
              "max_edge_id": max_edge, "memories": n, "edges": len(edges),
              "ids": [int(ids[i]) for i in top], "pagerank": [round(float(pr[i]), 6) for i in top]}
-    with core.write_tx(conn):
+    with write_tx(conn):
         conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)",
                      (RANKS_META_KEY, json.dumps(value, separators=(",", ":"))))
     return {"memories_ranked": n, "edges_used": kept_edges, "stored": len(value["ids"])}
@@ -895,7 +901,7 @@ def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None) -
             "SELECT id FROM memories WHERE id > ? ORDER BY id DESC LIMIT ?", (ranks["max_memory_id"], BRIEF_POOL)))
         cand.update(int(r[0]) for r in conn.execute(  # accessed since (a scan of one column, ~25 ms at 100k)
             "SELECT id FROM memories WHERE last_accessed_at > ?", (ranks["computed_at"],)))
-        rows = list(core.select_in(conn, f"SELECT {cols} FROM memories WHERE id IN ({{ids}}) AND {live}", cand))
+        rows = list(select_in(conn, f"SELECT {cols} FROM memories WHERE id IN ({{ids}}) AND {live}", cand))
     else:
         # Prior in SQL so only BRIEF_POOL rows come back: importance, recency (by julianday), access.
         rows = conn.execute(
@@ -903,7 +909,7 @@ def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None) -
                 ORDER BY pinned DESC,
                          importance * 0.5 + 0.3 / (1.0 + max(0.0, julianday(?) - julianday(t)) / ?)
                          + 0.2 * min(1.0, access_count / 10.0) DESC, id DESC
-                LIMIT ?""", (core.to_iso(now), RECENCY_HALF_LIFE_DAYS, BRIEF_POOL)).fetchall()
+                LIMIT ?""", (to_iso(now), RECENCY_HALF_LIFE_DAYS, BRIEF_POOL)).fetchall()
         if len(rows) >= BRIEF_POOL:
             warnings.append(f"graph ranks {why}: PageRank computed on the fly over the {BRIEF_POOL} best by prior "
                             "(slower, and blind to the rest of the graph); `mem.py consolidate` precomputes them")
@@ -919,7 +925,7 @@ def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None) -
         personal = {i: imp[i] * (0.2 + rec[i]) * (1.0 + acc[i]) for i in ids}
         edges: list[tuple[int, int, float]] = []
         idset = set(ids)
-        for a, b, w, et in core.select_in(
+        for a, b, w, et in select_in(
                 conn, "SELECT source_id, target_id, weight, edge_type FROM associations WHERE source_id IN ({ids})",
                 ids):
             if b in idset:
@@ -1005,14 +1011,14 @@ def utterance_terms(store: MemoryStore, utterance: str) -> tuple[list[str], list
             span = " ".join(words[1:])
         else:
             span = m.group(1)
-        if span.casefold() not in core.STOPWORDS and span not in ents:
+        if span.casefold() not in STOPWORDS and span not in ents:
             ents.append(span)
-    kws = [t for t in core.query_terms(utterance) if t not in core.STOPWORDS and len(t) > 2]
+    kws = [t for t in query_terms(utterance) if t not in STOPWORDS and len(t) > 2]
     return ents, list(dict.fromkeys(kws))
 
 
 def _content_words(text: str) -> set[str]:
-    return {t for t in core.query_terms(text) if t not in core.STOPWORDS and len(t) > 2}
+    return {t for t in query_terms(text) if t not in STOPWORDS and len(t) > 2}
 
 
 def surface(store: MemoryStore, utterance: str, k: int = SURFACE_K, seed_k: int = SEED_K) -> dict[str, Any]:
@@ -1083,3 +1089,7 @@ def mmr(ids: list[int], relevance: dict[int, float], vecs: dict[int, Any], k: in
             continue
         picked.append(best)
     return picked
+
+
+for _name in _STRATEGIES:  # store.recall(q, strategy=...) for these comes here
+    registry.register(_name, recall)

@@ -26,7 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
-from memory_core import MAX_CONTENT_BYTES, MemoryStore, NewMemory, UserError, to_iso, utcnow, write_tx
+from memengine.db import write_tx
+from memengine.errors import UserError
+from memengine.records import NewMemory
+from memengine.store import MemoryStore
+from memengine.timeparse import to_iso, utcnow
+from memengine.writes import MAX_CONTENT_BYTES
 
 EPISODE_GAP = timedelta(minutes=45)  # a pause this long ends an episode (chat sessions)
 EPISODE_MAX = 25  # messages per episode at most

@@ -39,9 +39,10 @@ from typing import Any
 
 import numpy as np
 
-from memory_core import FTS_COLUMNS as COLUMNS
-from memory_core import FTS_TOKENIZER, connect, fts_tokens, select_in
-from memory_core import KEYWORD_TIE_DECIMALS as TIE_DECIMALS  # ties broken by row id, as on the FTS5 path
+from memengine.db import connect, select_in
+from memengine.recall.config import KEYWORD_TIE_DECIMALS as TIE_DECIMALS  # ties broken by row id, as on the FTS5 path
+from memengine.text import FTS_COLUMNS as COLUMNS
+from memengine.text import FTS_TOKENIZER, fts_tokens
 
 K1 = 1.2  # FTS5's bm25 k1 (fts5_aux.c)
 B = 0.75  # FTS5's bm25 b
@@ -296,7 +297,7 @@ class KeywordIndex:
     # ------------------------------------------------------------------ searching
 
     def _stem(self, conn: Any, words: Sequence[str]) -> list[tuple[str, ...]]:
-        """Each word as FTS5 tokenizes it (``memory_core.fts_tokens``), cached per process."""
+        """Each word as FTS5 tokenizes it (``memengine.text.fts_tokens``), cached per process."""
         todo = [w for w in dict.fromkeys(words) if w not in self._stems]
         if todo:
             self._stems.update(zip(todo, fts_tokens(conn, todo)))

@@ -6,7 +6,7 @@ superseded, not received from a partner): one ``id IN (...)`` query per retrieve
 memory id, and catches up from ``_status_changes``: a log fed by triggers on every
 change of the columns the default filter reads (and on hard deletes), trimmed to
 ``STATUS_LOG_KEEP`` rows (migration ``m004_status_log``, built by
-``memory_core.change_log``). New memories are found by id (ids only grow). A reader
+``memengine.migrations.change_log``). New memories are found by id (ids only grow). A reader
 that fell behind the trimmed log, or finds the log behind its own position (the file
 was replaced), reloads.
 
@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-STATUS_LOG_KEEP = 20_000
+from memengine.db import select_in
+from memengine.migrations import STATUS_LOG_KEEP  # noqa: F401  (its log's length; tests read it here)
+
 MAX_ID = 50_000_000  # one byte per id: above this the SQL filter serves
 
 # The filter this set answers: it must stay the same expression as
-# memory_core._filters_sql's with no options (a test holds them together).
+# StoreBase._filters_sql's with no options (a test holds them together).
 LIVE_SQL = "status = 'active' AND level = 0 AND source NOT LIKE 'shared:%' AND valid_to IS NULL"
 
 
@@ -49,8 +51,6 @@ class LiveSet:
         self.loads += 1
 
     def _refresh(self, conn: Any, ids: list[int]) -> None:
-        from memory_core import select_in
-
         ok = {int(r[0]) for r in select_in(conn, f"SELECT id FROM memories WHERE id IN ({{ids}}) AND {LIVE_SQL}", ids)}
         for i in ids:
             if i <= self.max_id:

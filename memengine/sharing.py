@@ -46,8 +46,8 @@ and a ref of that offer can match: the receiving owner's own memories never do
 
 The schema additions (``share_offers``, ``share_bundles``, the ``share_pool`` view and
 triggers that refuse episodic, episodic-derived or partner-derived memories in
-``shared_memories`` whatever SQL is run) are applied by :func:`ensure_schema` as the
-named migration ``m002_sharing``.
+``shared_memories`` whatever SQL is run) are the named migration ``m002_sharing``
+(memengine.migrations), applied when a store is opened.
 """
 
 from __future__ import annotations
@@ -62,8 +62,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import memory_core as core
 from memengine import sensitivity
+from memengine.db import sqlite3, write_tx
+from memengine.errors import NotFound, UserError
+from memengine.migrations import migrate
+from memengine.records import SHARED_SOURCE_PREFIX, NewMemory
+from memengine.store import MemoryStore
 from memengine.timeparse import to_iso, utcnow
 
 MIGRATION_NAME = "m002_sharing"
@@ -112,77 +116,15 @@ WITH RECURSIVE walk(id) AS (
     UNION
     SELECT a.target_id FROM associations a JOIN walk w ON a.source_id = w.id WHERE a.edge_type = 'derived_from'
 )
-SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.source LIKE '""" + core.SHARED_SOURCE_PREFIX + """%'
+SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.source LIKE '""" + SHARED_SOURCE_PREFIX + """%'
 """
-
-_SCHEMA = [
-    """CREATE TABLE IF NOT EXISTS share_offers (
-        offer_id      TEXT PRIMARY KEY,
-        direction     TEXT NOT NULL CHECK (direction IN ('outgoing', 'incoming')),
-        owner_a       TEXT NOT NULL,          -- the offering side's owner
-        owner_b       TEXT NOT NULL,          -- the partner's owner
-        created_at    TEXT NOT NULL,
-        consent_a     TEXT,
-        consent_b     TEXT,
-        revoked_at    TEXT,
-        revoked_by    TEXT,
-        bundle_digest TEXT,                   -- incoming: the bundle that brought it
-        metadata      TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(metadata)),
-        CHECK (owner_a <> owner_b)
-    )""",
-    "CREATE INDEX IF NOT EXISTS share_offers_partner ON share_offers(owner_a, owner_b)",
-    """CREATE TABLE IF NOT EXISTS share_bundles (
-        digest      TEXT PRIMARY KEY,
-        sender      TEXT NOT NULL,
-        imported_at TEXT NOT NULL,
-        summary     TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(summary))
-    )""",
-    # The last line of defence: whatever code or hand-written SQL inserts a row, an
-    # episodic (or episodic-derived, not re-marked) or partner-received memory is refused.
-    f"""CREATE TRIGGER IF NOT EXISTS shared_memories_guard_bi BEFORE INSERT ON shared_memories
-    WHEN new.memory_id IS NOT NULL AND (
-        EXISTS ({_TAINT_SQL.format(start='new.memory_id', mark=SEMANTIC_MARK_KEY)})
-        OR (new.direction = 'outgoing' AND EXISTS ({_PARTNER_SQL.format(start='new.memory_id')})))
-    BEGIN
-        SELECT RAISE(ABORT, 'episodic or episodic-derived memories cannot be shared');
-    END""",
-    f"""CREATE TRIGGER IF NOT EXISTS shared_memories_guard_bu BEFORE UPDATE ON shared_memories
-    WHEN new.status <> 'revoked' AND new.memory_id IS NOT NULL AND (
-        EXISTS ({_TAINT_SQL.format(start='new.memory_id', mark=SEMANTIC_MARK_KEY)})
-        OR (new.direction = 'outgoing' AND EXISTS ({_PARTNER_SQL.format(start='new.memory_id')})))
-    BEGIN
-        SELECT RAISE(ABORT, 'episodic or episodic-derived memories cannot be shared');
-    END""",
-    # Rows must belong to a known offer (no orphan rows slipped in by hand).
-    """CREATE TRIGGER IF NOT EXISTS shared_memories_offer_bi BEFORE INSERT ON shared_memories
-    WHEN NOT EXISTS (SELECT 1 FROM share_offers o WHERE o.offer_id = new.offer_id AND o.direction = new.direction)
-    BEGIN
-        SELECT RAISE(ABORT, 'shared_memories row without a matching share_offers offer');
-    END""",
-    # What is in the pool: both consents, not revoked, and not tainted now.
-    f"""CREATE VIEW IF NOT EXISTS share_pool AS
-    SELECT s.* FROM accessible_shared s
-    WHERE s.memory_id IS NULL OR NOT EXISTS ({_TAINT_SQL.format(start='s.memory_id', mark=SEMANTIC_MARK_KEY)})""",
-]
-
 
 # --------------------------------------------------------------------------- schema
 
 def ensure_schema(conn: Any) -> bool:
-    """Apply the ``m002_sharing`` migration if it is not recorded yet; return True if applied.
-
-    Idempotent and safe under concurrent callers: the name is re-checked inside the
-    write lock, as ``memory_core.migrate`` does.
-    """
-    if conn.execute("SELECT 1 FROM _mem_migrations WHERE name = ?", (MIGRATION_NAME,)).fetchone():
-        return False
-    with core.write_tx(conn):
-        if conn.execute("SELECT 1 FROM _mem_migrations WHERE name = ?", (MIGRATION_NAME,)).fetchone():
-            return False
-        for stmt in _SCHEMA:
-            conn.execute(stmt)
-        conn.execute("INSERT INTO _mem_migrations(name, applied_at) VALUES (?, ?)", (MIGRATION_NAME, _now()))
-    return True
+    """Apply the ``m002_sharing`` migration (memengine.migrations) if it is not recorded yet;
+    return True if applied. Idempotent and safe under concurrent callers (``migrate``)."""
+    return MIGRATION_NAME in migrate(conn)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -213,32 +155,32 @@ def normalise_owner(name: str) -> str:
     """An owner name as stored: lower case, ``[a-z0-9_.-]``, at most 64 characters."""
     n = (name or "").strip().lower()
     if not OWNER_RE.match(n):
-        raise core.UserError(f"owner name {name!r} must be 1-64 of a-z 0-9 _ . - (starting with a letter or digit)")
+        raise UserError(f"owner name {name!r} must be 1-64 of a-z 0-9 _ . - (starting with a letter or digit)")
     return n
 
 
-def whoami(store: core.MemoryStore) -> str | None:
+def whoami(store: MemoryStore) -> str | None:
     """This store's owner name, or None if not set."""
     return store.meta(OWNER_META_KEY)
 
 
-def set_owner(store: core.MemoryStore, name: str) -> str:
+def set_owner(store: MemoryStore, name: str) -> str:
     """Set this store's owner name (``share whoami NAME``)."""
     ensure_schema(store.conn)
     owner = normalise_owner(name)
     current = whoami(store)
     if current and current != owner and store.conn.execute("SELECT 1 FROM share_offers LIMIT 1").fetchone():
-        raise core.UserError(
+        raise UserError(
             f"this store already shares as {current!r}: renaming would orphan its offers (revoke them first)")
-    with core.write_tx(store.conn):
+    with write_tx(store.conn):
         store.conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)", (OWNER_META_KEY, owner))
     return owner
 
 
-def _require_owner(store: core.MemoryStore) -> str:
+def _require_owner(store: MemoryStore) -> str:
     owner = whoami(store)
     if not owner:
-        raise core.UserError("this store has no owner name yet: run `mem.py share whoami NAME` first")
+        raise UserError("this store has no owner name yet: run `mem.py share whoami NAME` first")
     return owner
 
 
@@ -251,13 +193,13 @@ def partner_content(conn: Any, memory_id: int) -> str | None:
     """The partner a memory came from, if it was received or derived from received memories."""
     row = conn.execute(_PARTNER_SQL.format(start="?").replace("SELECT 1 FROM", "SELECT m.source FROM"),
                        (memory_id,)).fetchone()
-    return row[0][len(core.SHARED_SOURCE_PREFIX):] if row else None
+    return row[0][len(SHARED_SOURCE_PREFIX):] if row else None
 
 
 def _check_offer_id(offer_id: str) -> str:
     oid = (offer_id or "").strip()
     if not OFFER_ID_RE.match(oid):
-        raise core.UserError(f"{offer_id!r} is not an offer id (expected off-<16 hex>; see `mem.py share list`)")
+        raise UserError(f"{offer_id!r} is not an offer id (expected off-<16 hex>; see `mem.py share list`)")
     return oid
 
 
@@ -277,7 +219,7 @@ class Gate:
                 "reasons": self.reasons, "problem": self.problem}
 
 
-def check_memory(store: core.MemoryStore, memory_id: int) -> Gate:
+def check_memory(store: MemoryStore, memory_id: int) -> Gate:
     """Every gate a memory must pass to be offered: exists, active, own, not episodic(-derived), not sensitive."""
     ensure_schema(store.conn)
     m = store.get(memory_id)  # NotFound for unknown ids
@@ -289,7 +231,7 @@ def check_memory(store: core.MemoryStore, memory_id: int) -> Gate:
         gate.problem = ("is derived from episodic memories: it counts as episodic unless an owner re-marks it "
                         f"(mem.py share mark-semantic {memory_id})")
     elif (partner := partner_content(store.conn, memory_id)) is not None:
-        how = "was received" if m.source.startswith(core.SHARED_SOURCE_PREFIX) else "is derived from memories received"
+        how = "was received" if m.source.startswith(SHARED_SOURCE_PREFIX) else "is derived from memories received"
         gate.problem = f"{how} from {partner}: partners' memories are not re-shared"
     elif m.status != "active":
         gate.problem = f"is {m.status}: only active memories can be shared"
@@ -302,14 +244,14 @@ def check_memory(store: core.MemoryStore, memory_id: int) -> Gate:
     return gate
 
 
-def mark_semantic(store: core.MemoryStore, memory_id: int, undo: bool = False) -> dict[str, Any]:
+def mark_semantic(store: MemoryStore, memory_id: int, undo: bool = False) -> dict[str, Any]:
     """An owner's explicit re-mark: this summary is semantic knowledge, shareable despite episodic sources."""
     ensure_schema(store.conn)
     m = store.get(memory_id)
     if m.memory_type == "episodic":
-        raise core.UserError(f"memory {memory_id} is episodic itself: it can never be re-marked semantic")
+        raise UserError(f"memory {memory_id} is episodic itself: it can never be re-marked semantic")
     owner = whoami(store) or "owner"
-    with core.write_tx(store.conn):
+    with write_tx(store.conn):
         if undo:
             store.conn.execute(
                 f"UPDATE memories SET metadata = json_remove(metadata, '$.{SEMANTIC_MARK_KEY}', "
@@ -325,30 +267,30 @@ def mark_semantic(store: core.MemoryStore, memory_id: int, undo: bool = False) -
 
 # --------------------------------------------------------------------------- offers and consent
 
-def offer(store: core.MemoryStore, memory_ids: Iterable[int], partner: str) -> dict[str, Any]:
+def offer(store: MemoryStore, memory_ids: Iterable[int], partner: str) -> dict[str, Any]:
     """Propose memories to ``partner``; every gate must pass for every id, or nothing is offered."""
     ensure_schema(store.conn)
     me = _require_owner(store)
     partner = normalise_owner(partner)
     if partner == me:
-        raise core.UserError(f"{partner!r} is this store's own owner: offer to a partner")
+        raise UserError(f"{partner!r} is this store's own owner: offer to a partner")
     ids = list(dict.fromkeys(int(i) for i in memory_ids))
     if not ids:
-        raise core.UserError("give at least one memory id to offer")
+        raise UserError("give at least one memory id to offer")
     gates = [check_memory(store, mid) for mid in ids]
     bad = [g for g in gates if not g.ok]
     if bad:
-        raise core.UserError("; ".join(f"memory {g.memory_id} {g.problem}" for g in bad))
+        raise UserError("; ".join(f"memory {g.memory_id} {g.problem}" for g in bad))
     offer_id = "off-" + secrets.token_hex(8)
     now = _now()
-    with core.write_tx(store.conn):
+    with write_tx(store.conn):
         for mid in ids:  # inside the lock: two concurrent offers of one memory cannot both pass
             live = store.conn.execute(
                 """SELECT s.offer_id FROM shared_memories s JOIN share_offers o ON o.offer_id = s.offer_id
                    WHERE s.direction = 'outgoing' AND s.memory_id = ? AND o.owner_b = ? AND s.status <> 'revoked'""",
                 (mid, partner)).fetchone()
             if live:
-                raise core.UserError(f"memory {mid} is already offered to {partner} in {live[0]}")
+                raise UserError(f"memory {mid} is already offered to {partner} in {live[0]}")
         store.conn.execute(
             "INSERT INTO share_offers(offer_id, direction, owner_a, owner_b, created_at) VALUES (?, 'outgoing', ?, ?, ?)",
             (offer_id, me, partner, now))
@@ -365,14 +307,14 @@ def offer(store: core.MemoryStore, memory_ids: Iterable[int], partner: str) -> d
             "next": f"mem.py share approve {offer_id} --as {ROLE_A}"}
 
 
-def _offer_row(store: core.MemoryStore, offer_id: str) -> Any:
+def _offer_row(store: MemoryStore, offer_id: str) -> Any:
     row = store.conn.execute("SELECT * FROM share_offers WHERE offer_id = ?", (offer_id,)).fetchone()
     if row is None:
-        raise core.NotFound(f"no offer {offer_id} in this store (see `mem.py share list`)")
+        raise NotFound(f"no offer {offer_id} in this store (see `mem.py share list`)")
     return row
 
 
-def approve(store: core.MemoryStore, offer_id: str, role: str) -> dict[str, Any]:
+def approve(store: MemoryStore, offer_id: str, role: str) -> dict[str, Any]:
     """Record this owner's consent to an offer.
 
     On the offering side only ``owner-a`` can consent (to send); on the receiving
@@ -383,24 +325,24 @@ def approve(store: core.MemoryStore, offer_id: str, role: str) -> dict[str, Any]
     me = _require_owner(store)
     offer_id = _check_offer_id(offer_id)
     if role not in ROLES:
-        raise core.UserError(f"--as must be {ROLE_A} or {ROLE_B} (got {role!r})")
+        raise UserError(f"--as must be {ROLE_A} or {ROLE_B} (got {role!r})")
     o = _offer_row(store, offer_id)
     if o["revoked_at"]:
-        raise core.UserError(f"offer {offer_id} was revoked by {o['revoked_by']} at {o['revoked_at']}")
+        raise UserError(f"offer {offer_id} was revoked by {o['revoked_by']} at {o['revoked_at']}")
     if o["direction"] == "outgoing":
         if role != ROLE_A:
-            raise core.UserError(
+            raise UserError(
                 f"offer {offer_id} is this store's own offer: only {ROLE_A} ({me}) consents here; "
                 f"{ROLE_B} ({o['owner_b']}) consents on their own store after importing the bundle")
         return _approve_outgoing(store, o)
     if role != ROLE_B:
-        raise core.UserError(
+        raise UserError(
             f"offer {offer_id} came from {o['owner_a']}: {ROLE_A} consented on their store; here only {ROLE_B} ({me}) "
             "consents")
     return _approve_incoming(store, o)
 
 
-def _approve_outgoing(store: core.MemoryStore, o: Any) -> dict[str, Any]:
+def _approve_outgoing(store: MemoryStore, o: Any) -> dict[str, Any]:
     offer_id = o["offer_id"]
     if o["consent_a"]:
         return {"offer_id": offer_id, "role": ROLE_A, "consent_a": o["consent_a"], "already": True}
@@ -417,9 +359,9 @@ def _approve_outgoing(store: core.MemoryStore, o: Any) -> dict[str, Any]:
         if not g.ok:
             problems.append(f"memory {g.memory_id} {g.problem}")
     if problems:
-        raise core.UserError(f"cannot approve {offer_id}: " + "; ".join(problems) + f" (revoke it: mem.py share revoke {offer_id})")
+        raise UserError(f"cannot approve {offer_id}: " + "; ".join(problems) + f" (revoke it: mem.py share revoke {offer_id})")
     now = _now()
-    with core.write_tx(store.conn):
+    with write_tx(store.conn):
         store.conn.execute("UPDATE share_offers SET consent_a = ? WHERE offer_id = ?", (now, offer_id))
         store.conn.execute("UPDATE shared_memories SET consent_a = ? WHERE offer_id = ? AND direction = 'outgoing'",
                            (now, offer_id))
@@ -427,7 +369,7 @@ def _approve_outgoing(store: core.MemoryStore, o: Any) -> dict[str, Any]:
             "next": f"mem.py share export --with {o['owner_b']} > to-{o['owner_b']}{BUNDLE_SUFFIX}"}
 
 
-def _approve_incoming(store: core.MemoryStore, o: Any) -> dict[str, Any]:
+def _approve_incoming(store: MemoryStore, o: Any) -> dict[str, Any]:
     offer_id = o["offer_id"]
     partner = o["owner_a"]
     rows = store.conn.execute(
@@ -436,9 +378,9 @@ def _approve_incoming(store: core.MemoryStore, o: Any) -> dict[str, Any]:
     if o["consent_b"] and not rows:
         return {"offer_id": offer_id, "role": ROLE_B, "consent_b": o["consent_b"], "already": True, "added": 0}
     now = o["consent_b"] or _now()
-    source = core.SHARED_SOURCE_PREFIX + partner
+    source = SHARED_SOURCE_PREFIX + partner
     prov_base = json.loads(o["metadata"] or "{}")
-    items: list[core.NewMemory] = []
+    items: list[NewMemory] = []
     for r in rows:
         meta = json.loads(r["metadata"] or "{}")
         provenance = {
@@ -447,12 +389,12 @@ def _approve_incoming(store: core.MemoryStore, o: Any) -> dict[str, Any]:
             "bundle_digest": o["bundle_digest"], "received_at": prov_base.get("received_at"),
             "offered_at": o["created_at"], "sensitivity": r["sensitivity"],
         }
-        items.append(core.NewMemory(
+        items.append(NewMemory(
             content=r["content"], memory_type=r["memory_type"], source=source,
             ref=f"{offer_id}:{r['content_hash'][:REF_HASH_CHARS]}", importance=float(meta.get("importance", 0.5)),
             metadata={PROVENANCE_KEY: provenance}))
 
-    def consent(_written: list[tuple[core.NewMemory, int]] | None = None) -> None:
+    def consent(_written: list[tuple[NewMemory, int]] | None = None) -> None:
         # runs inside the batch transaction: the copies and the consent land together
         store.conn.execute("UPDATE share_offers SET consent_b = ? WHERE offer_id = ?", (now, offer_id))
         for r in rows:
@@ -464,7 +406,7 @@ def _approve_incoming(store: core.MemoryStore, o: Any) -> dict[str, Any]:
 
     stats = store.store_many(items, batch_size=max(1, len(items) + 1), on_batch=consent)
     if stats.added == 0:
-        with core.write_tx(store.conn):
+        with write_tx(store.conn):
             consent()
     return {"offer_id": offer_id, "role": ROLE_B, "consent_b": now, "already": False, "added": stats.added,
             "ids": stats.ids, "source": source,
@@ -473,7 +415,7 @@ def _approve_incoming(store: core.MemoryStore, o: Any) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- revocation
 
-def _purge_incoming(store: core.MemoryStore, offer_id: str, partner: str) -> tuple[list[int], list[int]]:
+def _purge_incoming(store: MemoryStore, offer_id: str, partner: str) -> tuple[list[int], list[int]]:
     """Hard-delete the received copies of one offer (inside the caller's transaction).
 
     Only rows with source ``shared:<partner>`` and a ref of this offer: the partner's
@@ -482,7 +424,7 @@ def _purge_incoming(store: core.MemoryStore, offer_id: str, partner: str) -> tup
     Returns the purged ids and this store's own summaries that were derived from them
     (left in place, reported so the owner can review them).
     """
-    source = core.SHARED_SOURCE_PREFIX + partner
+    source = SHARED_SOURCE_PREFIX + partner
     prefix = offer_id + ":"
     c = store.conn
     ids = [int(r[0]) for r in c.execute(
@@ -529,7 +471,7 @@ def _secure_delete(conn: Any) -> Iterator[None]:
         conn.execute(f"PRAGMA secure_delete = {before}")
     try:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    except core.sqlite3.OperationalError:  # a reader holds the WAL: a later checkpoint folds it
+    except sqlite3.OperationalError:  # a reader holds the WAL: a later checkpoint folds it
         pass
 
 
@@ -537,7 +479,7 @@ class _AlreadyImported(Exception):
     """A concurrent import of the same bundle won the race: roll ours back."""
 
 
-def revoke(store: core.MemoryStore, offer_id: str) -> dict[str, Any]:
+def revoke(store: MemoryStore, offer_id: str) -> dict[str, Any]:
     """Withdraw an offer from the pool, from either side.
 
     The offering side marks its rows revoked (its own memories stay). The receiving
@@ -554,7 +496,7 @@ def revoke(store: core.MemoryStore, offer_id: str) -> dict[str, Any]:
     now = _now()
     purged: list[int] = []
     derived: list[int] = []
-    with _secure_delete(store.conn), core.write_tx(store.conn):
+    with _secure_delete(store.conn), write_tx(store.conn):
         store.conn.execute("UPDATE share_offers SET revoked_at = ?, revoked_by = ? WHERE offer_id = ?",
                            (now, me, offer_id))
         if o["direction"] == "outgoing":
@@ -580,7 +522,7 @@ def _offer_state(o: Any) -> str:
     return "shared"
 
 
-def list_offers(store: core.MemoryStore, partner: str | None = None, items: bool = False) -> list[dict[str, Any]]:
+def list_offers(store: MemoryStore, partner: str | None = None, items: bool = False) -> list[dict[str, Any]]:
     """Every offer this store made or received, newest first, with its consents and state."""
     ensure_schema(store.conn)
     args: list[Any] = []
@@ -609,7 +551,7 @@ def list_offers(store: core.MemoryStore, partner: str | None = None, items: bool
 
 # --------------------------------------------------------------------------- bundles: export
 
-def export_bundle(store: core.MemoryStore, partner: str) -> dict[str, Any]:
+def export_bundle(store: MemoryStore, partner: str) -> dict[str, Any]:
     """Everything this store has to tell ``partner``: approved offers, consents, revocations.
 
     Offers carry only items that pass every gate again now (type, derivation,
@@ -619,7 +561,7 @@ def export_bundle(store: core.MemoryStore, partner: str) -> dict[str, Any]:
     me = _require_owner(store)
     partner = normalise_owner(partner)
     if partner == me:
-        raise core.UserError(f"{partner!r} is this store's own owner: export to a partner")
+        raise UserError(f"{partner!r} is this store's own owner: export to a partner")
     c = store.conn
     offers: list[dict[str, Any]] = []
     withdrawn: list[tuple[int, str]] = []
@@ -659,12 +601,12 @@ def export_bundle(store: core.MemoryStore, partner: str) -> dict[str, Any]:
     ]
     if withdrawn:
         now = _now()
-        with core.write_tx(c):
+        with write_tx(c):
             for rid, problem in withdrawn:
                 c.execute("UPDATE shared_memories SET status = 'revoked', revoked_at = ?, "
                           "metadata = json_set(metadata, '$.withdrawn', ?) WHERE id = ?", (now, problem, rid))
     if not (offers or consents or revocations):
-        raise core.UserError(
+        raise UserError(
             f"nothing to send to {partner}: no offers approved by {ROLE_A}, no consents and no revocations "
             "(see `mem.py share list`)")
     bundle: dict[str, Any] = {
@@ -675,7 +617,7 @@ def export_bundle(store: core.MemoryStore, partner: str) -> dict[str, Any]:
     return bundle
 
 
-def _item_problem(store: core.MemoryStore, r: Any) -> str | None:
+def _item_problem(store: MemoryStore, r: Any) -> str | None:
     """Why an outgoing item may not leave now (None if it may)."""
     if r["memory_type"] not in SHAREABLE_TYPES:
         return f"type {r['memory_type']}"
@@ -683,7 +625,7 @@ def _item_problem(store: core.MemoryStore, r: Any) -> str | None:
         return "the memory was deleted"
     try:
         g = check_memory(store, int(r["memory_id"]))
-    except core.NotFound:
+    except NotFound:
         return "the memory was deleted"
     if not g.ok:
         return f"memory {g.memory_id} {g.problem}"
@@ -705,21 +647,21 @@ def read_bundle(path: Path) -> dict[str, Any]:
     try:
         size = path.stat().st_size
         if size > MAX_BUNDLE_BYTES:
-            raise core.UserError(f"{path}: {size:,} bytes is larger than a bundle can be ({MAX_BUNDLE_BYTES:,})")
+            raise UserError(f"{path}: {size:,} bytes is larger than a bundle can be ({MAX_BUNDLE_BYTES:,})")
         raw = path.read_bytes()
     except OSError as exc:
-        raise core.UserError(f"{path}: {exc.strerror}") from exc
+        raise UserError(f"{path}: {exc.strerror}") from exc
     try:
         bundle = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise core.UserError(f"{path}: not a share bundle (invalid JSON)") from exc
+        raise UserError(f"{path}: not a share bundle (invalid JSON)") from exc
     validate_bundle(bundle, str(path))
     return bundle
 
 
 def _need(cond: bool, where: str, message: str) -> None:
     if not cond:
-        raise core.UserError(f"{where}: {message}")
+        raise UserError(f"{where}: {message}")
 
 
 def _is_str(v: Any) -> bool:
@@ -774,7 +716,7 @@ def validate_bundle(bundle: Any, where: str = "bundle") -> None:
         _need(r.get("by") == bundle["from"] and _is_str(r.get("at")), at, "must be made by the sender")
 
 
-def import_bundle(store: core.MemoryStore, bundle: dict[str, Any], approve_all: bool = False) -> dict[str, Any]:
+def import_bundle(store: MemoryStore, bundle: dict[str, Any], approve_all: bool = False) -> dict[str, Any]:
     """Apply a validated bundle addressed to this store; idempotent.
 
     Offers become pending incoming offers (not memories) until owner-b approves, or
@@ -787,7 +729,7 @@ def import_bundle(store: core.MemoryStore, bundle: dict[str, Any], approve_all: 
     validate_bundle(bundle)
     sender = bundle["from"]
     if bundle["to"] != me:
-        raise core.UserError(f"bundle is addressed to {bundle['to']!r}, this store is {me!r}: refused")
+        raise UserError(f"bundle is addressed to {bundle['to']!r}, this store is {me!r}: refused")
     digest = bundle["digest"]
     c = store.conn
     already = {"from": sender, "digest": digest, "already_imported": True, "offers_received": [],
@@ -804,7 +746,7 @@ def import_bundle(store: core.MemoryStore, bundle: dict[str, Any], approve_all: 
     return res
 
 
-def _apply_bundle(store: core.MemoryStore, bundle: dict[str, Any], me: str) -> dict[str, Any]:
+def _apply_bundle(store: MemoryStore, bundle: dict[str, Any], me: str) -> dict[str, Any]:
     c = store.conn
     sender = bundle["from"]
     digest = bundle["digest"]
@@ -817,7 +759,7 @@ def _apply_bundle(store: core.MemoryStore, bundle: dict[str, Any], me: str) -> d
     derived: list[int] = []
     warnings: list[str] = []
     revoked_here = {r["offer_id"] for r in bundle["revocations"]}
-    with _secure_delete(c), core.write_tx(c):
+    with _secure_delete(c), write_tx(c):
         if c.execute("INSERT OR IGNORE INTO share_bundles(digest, sender, imported_at) VALUES (?, ?, ?)",
                      (digest, sender, now)).rowcount == 0:
             raise _AlreadyImported(digest)

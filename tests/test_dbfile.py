@@ -22,6 +22,7 @@ import pytest
 from conftest import ROOT, run_cli
 
 import mem
+import memengine.db
 import memory_core as core
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -286,7 +287,7 @@ def test_read_only_folder_without_wal_reads_work(tmp_path: Path, capsys: pytest.
     folder = tmp_path / "ro"
     folder.mkdir()
     db = healthy(folder / "m.db", n=5)
-    for side in core.Path(str(db) + "-wal"), core.Path(str(db) + "-shm"):
+    for side in Path(str(db) + "-wal"), Path(str(db) + "-shm"):
         side.unlink(missing_ok=True)
     with read_only(folder):
         status, env = run(capsys, "--db", str(db), "recall", "deploy", "-k", "1")
@@ -308,13 +309,13 @@ def test_only_real_locks_are_busy(tmp_path: Path) -> None:
     holder.execute("BEGIN IMMEDIATE")
     other = core.connect(db)
     other.execute("PRAGMA busy_timeout = 1")
-    old = core.BUSY_RETRY_SECONDS
-    core.BUSY_RETRY_SECONDS = 0.0
+    old = memengine.db.BUSY_RETRY_SECONDS
+    memengine.db.BUSY_RETRY_SECONDS = 0.0
     try:
         with pytest.raises(core.Busy), core.write_tx(other):
             pass
     finally:
-        core.BUSY_RETRY_SECONDS = old
+        memengine.db.BUSY_RETRY_SECONDS = old
         holder.execute("ROLLBACK")
 
 
@@ -376,7 +377,7 @@ def test_full_disk_one_line_from_every_command_and_reads_still_work(tmp_path: Pa
             status, env = run(capsys, "--db", str(db), *args)
             assert_one_line_error(status, env, "disk_full", db)
             assert "disk is full" in env["error"]["message"]
-        core._READ_ONLY_FOLDERS.clear()
+        memengine.db._READ_ONLY_FOLDERS.clear()
 
 
 def test_ids_beyond_sqlite_integers_are_not_found(capsys: pytest.CaptureFixture[str]) -> None:

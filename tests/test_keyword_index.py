@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import memory_core as mc
+from memengine import storebase
 from memengine.keyword_index import KeywordIndex
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,7 +142,7 @@ def test_recall_through_the_index_equals_recall_through_fts5(db_path: Path, monk
     seed = mc.MemoryStore(db_path)
     _fill(seed)
     seed.close()
-    monkeypatch.setattr(mc, "PARALLEL_MIN_ROWS", 100)  # "at scale" for this small file
+    monkeypatch.setattr(storebase, "PARALLEL_MIN_ROWS", 100)  # "at scale" for this small file
     plain = mc.MemoryStore(db_path, keyword_index=False)
     warm = mc.MemoryStore(db_path, keyword_index=True)
     try:
@@ -162,7 +163,7 @@ def test_one_recall_never_starts_a_build(db_path: Path, monkeypatch: pytest.Monk
     seed = mc.MemoryStore(db_path)
     _fill(seed, n_notes=60, n_turns=0)
     seed.close()
-    monkeypatch.setattr(mc, "PARALLEL_MIN_ROWS", 50)
+    monkeypatch.setattr(storebase, "PARALLEL_MIN_ROWS", 50)
     s = mc.MemoryStore(db_path)
     try:
         s.recall("tomato", touch=False)
@@ -230,7 +231,7 @@ def test_not_used_inside_an_open_transaction(db_path: Path, monkeypatch: pytest.
     seed = mc.MemoryStore(db_path)
     _fill(seed, n_notes=60, n_turns=0)
     seed.close()
-    monkeypatch.setattr(mc, "PARALLEL_MIN_ROWS", 50)
+    monkeypatch.setattr(storebase, "PARALLEL_MIN_ROWS", 50)
     s = mc.MemoryStore(db_path, keyword_index=True)
     try:
         assert s.warm_up()["ready"]
@@ -257,7 +258,7 @@ def test_ties_at_the_cut_go_to_the_same_rows_on_both_paths(db_path: Path, monkey
     for i in range(300):  # templated text: 300 rows with the very same bm25 for "soup"
         seed.store(f"tomato soup recipe card {i:03d}", dedup=False)
     seed.close()
-    monkeypatch.setattr(mc, "PARALLEL_MIN_ROWS", 100)
+    monkeypatch.setattr(storebase, "PARALLEL_MIN_ROWS", 100)
     plain = mc.MemoryStore(db_path, keyword_index=False)
     warm = mc.MemoryStore(db_path, keyword_index=True)
     try:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import memory_core as mc
+from memengine import storebase
 from memengine.liveset import LIVE_SQL, STATUS_LOG_KEEP, LiveSet
 
 
@@ -94,7 +95,7 @@ def test_a_reader_behind_the_trimmed_log_reloads(filled: mc.MemoryStore) -> None
 def test_recall_uses_it_only_when_warm_at_scale_and_outside_transactions(
         filled: mc.MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
     s = filled
-    monkeypatch.setattr(mc, "PARALLEL_MIN_ROWS", 10)
+    monkeypatch.setattr(storebase, "PARALLEL_MIN_ROWS", 10)
     cold = s.recall("gardens", k=5, touch=False)
     assert s._live is None  # one-shot: the SQL filter served
     s.forget(cold.results[0].id)

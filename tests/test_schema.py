@@ -6,6 +6,7 @@ import stat
 from pathlib import Path
 
 import memory_core
+from memengine.vectors import vec_blob
 
 
 def _names(conn, kind: str) -> set[str]:
@@ -15,7 +16,7 @@ def _names(conn, kind: str) -> set[str]:
 def test_blank_db_migrates_to_full_schema(db_path: Path) -> None:
     conn = memory_core.connect(db_path)
     assert memory_core.migrate(conn) == ["m001_initial", "m002_sharing", "m003_keyword_log", "m004_status_log",
-                                         "m005_int8_vectors"]
+                                         "m005_int8_vectors", "m006_context_far"]
     assert memory_core.migrate(conn) == []  # idempotent
     tables = _names(conn, "table")
     for t in ("memories", "memories_fts", "vec_memories", "vec_contexts", "associations",
@@ -98,7 +99,7 @@ def test_vectors_are_stored_as_int8_and_read_back_as_unit_vectors() -> None:
     rng = np.random.default_rng(7)
     vecs = rng.normal(size=(50, memory_core.DIMS)).astype(np.float32)
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-    blobs = [memory_core._vec_blob(v) for v in vecs]
+    blobs = [vec_blob(v) for v in vecs]
     assert all(len(b) == memory_core.DIMS for b in blobs)  # a quarter of float32's bytes
     back = memory_core.vectors_from_blobs(blobs)
     assert back.dtype == np.float32 and back.shape == vecs.shape
@@ -108,7 +109,7 @@ def test_vectors_are_stored_as_int8_and_read_back_as_unit_vectors() -> None:
     # files from before m005 hold float32 rows: read the same way
     legacy = memory_core.vectors_from_blobs([v.tobytes() for v in vecs])
     assert np.allclose(legacy, vecs, atol=1e-6)
-    zero = memory_core._vec_blob(np.zeros(memory_core.DIMS, dtype=np.float32))
+    zero = vec_blob(np.zeros(memory_core.DIMS, dtype=np.float32))
     assert zero == bytes(memory_core.DIMS) and not memory_core.vectors_from_blobs([zero]).any()
 
 

@@ -10,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import memory_core
+from memengine import storebase, vectors
+from memengine import text as mtext
 from memory_core import MemoryStore, NotFound, UserError
 
 
@@ -205,8 +207,8 @@ def test_matrix_knn_matches_sqlite_vec_and_stays_fresh(store: MemoryStore, monke
         store.store(f"note {i} about topic {i % 7} and colour {i % 5}", "semantic")
     q = store.embedder.embed(["topic 3 colour 2"])[0]
     exact = dict(store._nearest(q, 60))  # sqlite-vec scan (small store); every row, so ties cannot differ
-    monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 0)
-    monkeypatch.setattr(memory_core, "WARM_AFTER", 0)  # the matrix from the first operation on
+    monkeypatch.setattr(storebase, "MATRIX_MIN_ROWS", 0)
+    monkeypatch.setattr(storebase, "WARM_AFTER", 0)  # the matrix from the first operation on
     fast = dict(store._nearest(q, 60))
     assert "vec_memories" in store._matrices
     assert fast.keys() == exact.keys()
@@ -222,8 +224,8 @@ def test_coarse_matrix_scan_finds_the_exact_neighbours_of_clustered_vectors(monk
     """The 1-bit Hamming shortlist + exact re-rank returns what the exact scan returns."""
     import numpy as np
 
-    monkeypatch.setattr(memory_core, "COARSE_MIN_ROWS", 100)
-    monkeypatch.setattr(memory_core, "COARSE_MIN", 80)  # (2000 in use: for k=10 the shortlist is 2000 rows)
+    monkeypatch.setattr(vectors, "COARSE_MIN_ROWS", 100)
+    monkeypatch.setattr(vectors, "COARSE_MIN", 80)  # (2000 in use: for k=10 the shortlist is 2000 rows)
     rng = np.random.default_rng(1)
     centres = rng.standard_normal((30, memory_core.DIMS)).astype(np.float32)
     mat = centres[rng.integers(0, 30, 3000)] + 0.3 * rng.standard_normal((3000, memory_core.DIMS)).astype(np.float32)
@@ -237,7 +239,7 @@ def test_coarse_matrix_scan_finds_the_exact_neighbours_of_clustered_vectors(monk
     q /= np.linalg.norm(q)
     # at least max(COARSE_MIN, COARSE_FACTOR * k) rows get an exact cosine: all rows within the
     # Hamming distance that reaches that many rows, ties at that distance included
-    width = max(memory_core.COARSE_MIN, memory_core.COARSE_FACTOR * 10)
+    width = max(vectors.COARSE_MIN, vectors.COARSE_FACTOR * 10)
     short = fast._shortlist(q, 10)
     ham = np.array([int(np.bitwise_count(np.packbits(mat[i] > 0) ^ np.packbits(q > 0)).sum()) for i in range(3000)])
     cut = np.sort(ham)[width - 1]
@@ -275,7 +277,7 @@ def test_keyword_search_on_a_worker_thread_gives_the_same_ranking(store: MemoryS
         store.store(f"memory {i}: the {['red', 'blue', 'green'][i % 3]} bicycle needs {i % 4} new tyres", "semantic")
     queries = ["blue bicycle tyres", "green", "memory 7 red", "unrelated words"]
     seq = [[(m.id, m.score) for m in store.recall(q, k=5, touch=False).results] for q in queries]
-    monkeypatch.setattr(memory_core, "PARALLEL_MIN_ROWS", 0)
+    monkeypatch.setattr(storebase, "PARALLEL_MIN_ROWS", 0)
     par = [[(m.id, m.score) for m in store.recall(q, k=5, touch=False).results] for q in queries]
     assert store._keyword_worker is not None  # the worker path really ran
     assert par == seq and all(seq)
@@ -289,8 +291,8 @@ def test_cosines_by_id_agree_between_sqlite_vec_and_the_matrix(store: MemoryStor
     ids = [store.store(f"note {i} on topic {i % 3}", "semantic").id for i in range(12)]
     q = store.embedder.embed(["topic 1"])[0]
     small = store._cosines(q, ids + [999])
-    monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 0)
-    monkeypatch.setattr(memory_core, "WARM_AFTER", 0)
+    monkeypatch.setattr(storebase, "MATRIX_MIN_ROWS", 0)
+    monkeypatch.setattr(storebase, "WARM_AFTER", 0)
     big = store._cosines(q, ids + [999])
     assert "vec_memories" in store._matrices
     assert small.keys() == big.keys() == set(ids)
@@ -347,9 +349,9 @@ def test_a_one_shot_process_never_loads_the_matrix(db_path, monkeypatch) -> None
 def test_word_count_for_the_length_prior_matches_counting_every_match(text: str, cap: int) -> None:
     import itertools
 
-    expected = sum(1 for _ in itertools.islice(memory_core._TOKEN_RE.finditer(text), cap))
-    assert memory_core._count_words(text, cap) == expected
-    assert memory_core._count_words("y" * 2000 + " a b", 20) == 3  # one long word in the head, the rest after it
+    expected = sum(1 for _ in itertools.islice(mtext.TOKEN_RE.finditer(text), cap))
+    assert mtext.count_words(text, cap) == expected
+    assert mtext.count_words("y" * 2000 + " a b", 20) == 3  # one long word in the head, the rest after it
 
 
 class _DenseEmbedder:
@@ -380,8 +382,8 @@ class _DenseEmbedder:
 def test_one_shot_and_warm_processes_rank_alike_with_int8_vectors(db_path, monkeypatch) -> None:
     """A one-shot call (sqlite-vec, FTS5) and a warm process (matrices, keyword index, the
     context scan on the worker) compare the same int8-precision query: same ids and scores."""
-    monkeypatch.setattr(memory_core, "MATRIX_MIN_ROWS", 30)
-    monkeypatch.setattr(memory_core, "PARALLEL_MIN_ROWS", 30)
+    monkeypatch.setattr(storebase, "MATRIX_MIN_ROWS", 30)
+    monkeypatch.setattr(storebase, "PARALLEL_MIN_ROWS", 30)
     emb = _DenseEmbedder()
     words = "ana ben lisbon trip garden tomato parser crash budget guitar meeting river".split()
     with MemoryStore(db_path, embedder=emb) as s:

@@ -1,0 +1,233 @@
+"""Maintenance of a memory file: stats, doctor (check and repair), reindex, backup, compact."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from memengine import dbfile
+from memengine.context import refresh_context
+from memengine.db import is_busy, select_in, sqlite3, write_tx
+from memengine.errors import LockedError, MissingDependency, UserError
+from memengine.storebase import StoreBase
+
+
+class Maintenance(StoreBase):
+    """The maintenance room of :class:`memengine.store.MemoryStore`."""
+
+    def stats(self) -> dict[str, Any]:
+        """Counts by status and type, edges, file size, model."""
+        c = self.conn
+        by_status = {r[0]: r[1] for r in c.execute("SELECT status, count(*) FROM memories GROUP BY status")}
+        by_type = {
+            r[0]: r[1] for r in c.execute("SELECT memory_type, count(*) FROM memories WHERE status='active' GROUP BY 1")
+        }
+        size = self._file_bytes()
+        return {
+            "path": str(self.path),
+            "memories": sum(by_status.values()),
+            "by_status": by_status,
+            "by_type": by_type,
+            "vectors": int(c.execute("SELECT count(*) FROM vec_memories").fetchone()[0]),
+            "associations": int(c.execute("SELECT count(*) FROM associations").fetchone()[0]),
+            "clusters": int(c.execute("SELECT count(*) FROM clusters WHERE status='active'").fetchone()[0]),
+            "open_contradictions": int(
+                c.execute("SELECT count(*) FROM contradictions WHERE status='open'").fetchone()[0]
+            ),
+            "embedding_model": self.meta("embedding_model"),
+            "schema_version": self.meta("schema_version"),
+            "size_bytes": size,
+        }
+
+    def _index_gaps(self) -> dict[str, list[int]]:
+        c = self.conn
+        missing_vec = [
+            r[0] for r in c.execute(
+                "SELECT id FROM memories WHERE id NOT IN (SELECT memory_id FROM vec_memories) ORDER BY id")
+        ]
+        orphan_vec = [
+            r[0] for r in c.execute(
+                "SELECT memory_id FROM vec_memories WHERE memory_id NOT IN (SELECT id FROM memories)")
+        ]
+        orphan_ctx = [
+            r[0] for r in c.execute(
+                "SELECT memory_id FROM vec_contexts WHERE memory_id NOT IN (SELECT id FROM memories)")
+        ]
+        return {"missing_vectors": missing_vec, "orphan_vectors": orphan_vec, "orphan_context_vectors": orphan_ctx}
+
+    def _fts_ok(self) -> bool:
+        try:
+            self.conn.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)")
+            return True
+        except sqlite3.DatabaseError as exc:
+            if dbfile.classify(exc) != "read_only":
+                return False
+        # a read-only file cannot run FTS5's check (it is an INSERT): compare the row counts
+        n = self.conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+        return bool(n == self.conn.execute("SELECT count(*) FROM memories_fts_docsize").fetchone()[0])
+
+    def doctor(self, fix: bool = False) -> dict[str, Any]:
+        """Check the file: integrity, FTS in step with memories, vectors present; repair with ``fix``."""
+        import platform
+
+        c = self.conn
+        report: dict[str, Any] = {
+            "path": str(self.path),
+            "driver": sqlite3.__name__,
+            "python": platform.python_version(),
+            "sqlite_version": c.execute("SELECT sqlite_version()").fetchone()[0],
+            "sqlite_vec_version": c.execute("SELECT vec_version()").fetchone()[0],
+            "schema_version": self.meta("schema_version"),
+            "migrations": [r[0] for r in c.execute("SELECT name FROM _mem_migrations ORDER BY name")],
+            "embedding_model": self.meta("embedding_model"),
+        }
+        report["integrity"] = c.execute("PRAGMA quick_check").fetchone()[0]
+        report["fts_ok"] = self._fts_ok()
+        gaps = self._index_gaps()
+        report.update({k: len(v) for k, v in gaps.items()})
+        from embedder import EmbedderError, load_manifest
+
+        man = load_manifest()
+        report["model_expected_sha256"] = man.sha256
+        emb = self.embedder
+        if emb is not None and hasattr(emb, "_load"):
+            try:
+                emb._load()  # verifies the checksum
+                report["model_checksum"] = "ok"
+                report["model_id"] = emb.model_id
+                report["model_runs"] = str(getattr(emb, "runs", "") or "")  # the int8 form, or the published file
+            except EmbedderError as exc:
+                report["model_checksum"] = f"failed: {exc}"
+        elif emb is not None:
+            report["model_checksum"] = f"n/a ({emb.model_id})"
+        else:
+            report["model_checksum"] = f"unavailable: {self._embedder_failed}"
+        problems = []
+        if report["integrity"] != "ok":
+            problems.append(f"integrity: {report['integrity']}")
+        if not report["fts_ok"]:
+            problems.append("keyword index out of step with memories")
+        for key, ids in gaps.items():
+            if ids:
+                problems.append(f"{len(ids)} {key.replace('_', ' ')}")
+        report["problems"] = problems
+        if fix and problems:
+            report["fixed"] = self._repair(gaps, rebuild_fts=not report["fts_ok"])
+            report["fts_ok"] = self._fts_ok()
+            after = self._index_gaps()
+            report.update({k: len(v) for k, v in after.items()})
+            report["problems_after_fix"] = [
+                f"{len(v)} {k.replace('_', ' ')}" for k, v in after.items() if v
+            ] + ([] if report["fts_ok"] else ["keyword index still out of step"])
+        report["ok"] = not problems or (fix and not report.get("problems_after_fix"))
+        return report
+
+    def _repair(self, gaps: dict[str, list[int]], rebuild_fts: bool) -> list[str]:
+        done = []
+        if rebuild_fts:
+            with write_tx(self.conn):
+                self.conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
+                # in-process keyword indexes (keyword_index.py) cannot follow a rebuild row by row
+                self._set_meta("keywords_generation", str(int(self.meta("keywords_generation") or 0) + 1))
+            done.append("rebuilt keyword index")
+        with write_tx(self.conn):
+            for mid in gaps["orphan_vectors"]:
+                self.conn.execute("DELETE FROM vec_memories WHERE memory_id = ?", (mid,))
+            for mid in gaps["orphan_context_vectors"]:
+                self.conn.execute("DELETE FROM vec_contexts WHERE memory_id = ?", (mid,))
+            self._bump_vectors_generation()
+        if gaps["orphan_vectors"] or gaps["orphan_context_vectors"]:
+            done.append("removed orphan vectors")
+        if gaps["missing_vectors"]:
+            n = self.reindex(only_missing=True)["embedded"]
+            done.append(f"embedded {n} missing vectors")
+        return done
+
+    def reindex(self, only_missing: bool = False, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+        """(Re-)embed memories: all of them (e.g. after a model change) or only those without vectors."""
+        emb = self.embedder
+        if emb is None:
+            raise MissingDependency(f"cannot reindex without the embedding model: {self._embedder_failed}")
+        if only_missing:
+            self._check_model(emb)
+            ids = [r[0] for r in self.conn.execute(
+                "SELECT id FROM memories WHERE id NOT IN (SELECT memory_id FROM vec_memories) ORDER BY id")]
+        else:
+            ids = [r[0] for r in self.conn.execute("SELECT id FROM memories ORDER BY id")]
+            with write_tx(self.conn):
+                self.conn.execute("DELETE FROM vec_memories")
+                self.conn.execute("DELETE FROM vec_contexts")
+                self.conn.execute("DELETE FROM _mem_meta WHERE key = 'embedding_model'")
+                self._set_meta("embedding_model", emb.model_id)
+                self._set_meta("dims", str(emb.dims))
+        done = 0
+        for i in range(0, len(ids), 256):
+            chunk = ids[i : i + 256]
+            texts = [r[0] for r in self.conn.execute(
+                f"SELECT content FROM memories WHERE id IN ({','.join('?' * len(chunk))}) ORDER BY id", chunk)]
+            vecs = emb.embed(texts)
+            with write_tx(self.conn):
+                for mid, vec in zip(chunk, vecs):
+                    self._write_vector(mid, vec)
+                if self.meta("embedding_model") is None:
+                    self._set_meta("embedding_model", emb.model_id)
+            done += len(chunk)
+            if progress:
+                progress(len(chunk))
+        # context vectors are built from the (new) vectors of each turn's neighbours
+        touched: dict[str, list[int]] = {}
+        for thread, pos in select_in(
+                self.conn, "SELECT thread, position FROM memories WHERE id IN ({ids}) "
+                "AND thread IS NOT NULL AND position IS NOT NULL", ids):
+            touched.setdefault(thread, []).append(pos)
+        for thread, positions in touched.items():
+            positions.sort()
+            for j in range(0, len(positions), 200):
+                with write_tx(self.conn):
+                    refresh_context(self, {thread: positions[j : j + 200]})
+        with write_tx(self.conn):
+            self._bump_vectors_generation()
+        return {"embedded": done, "model": emb.model_id}
+
+    def backup(self, dest: Path | str) -> dict[str, Any]:
+        """Consistent copy with ``VACUUM INTO`` (safe while others write); refuses to overwrite."""
+        dest = Path(dest)
+        if dest.exists():
+            raise UserError(f"{dest}: already exists (choose a new file name)")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        self.conn.execute("VACUUM INTO ?", (str(dest),))
+        os.chmod(dest, 0o600)
+        return {"path": str(dest), "size_bytes": dest.stat().st_size}
+
+    def _file_bytes(self) -> int:
+        """The memory file with its WAL and shared-memory files."""
+        return sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())
+
+    def compact(self) -> dict[str, Any]:
+        """Rewrite the file without its free pages (``VACUUM``).
+
+        SQLite reuses freed pages but never returns them to the disk: after large
+        deletions, a purge or the int8 vector migration the file keeps its old size. This
+        needs the file alone for a moment: other connections wait up to busy_timeout, then
+        this fails with LockedError and nothing changes. Temporary disk: a file copy.
+        """
+        if self.path == Path(":memory:"):
+            return {"path": str(self.path), "bytes_before": 0, "bytes_after": 0, "freed_bytes": 0}
+        free = int(self.conn.execute("PRAGMA freelist_count").fetchone()[0])
+        page = int(self.conn.execute("PRAGMA page_size").fetchone()[0])
+        before = self._file_bytes()
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # never waits; VACUUM does
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.OperationalError as exc:
+            if is_busy(exc):
+                raise LockedError(f"{self.path}: in use by another process; compact needs it alone "
+                                  "for a moment (try again)") from exc
+            raise
+        after = self._file_bytes()
+        return {"path": str(self.path), "free_pages_before": free, "page_size": page,
+                "bytes_before": before, "bytes_after": after, "freed_bytes": before - after}
+

@@ -1,0 +1,500 @@
+"""Schema migrations: ordered, named, frozen. Each runs once, in its own write transaction.
+
+A migration's SQL is written out here and never edited once released: a store made by an
+earlier release replays exactly what a fresh one ran. ``schema.sql`` is the whole current
+schema, for reading and for the test that checks migrating from m001 ends there
+(tests/test_migrations.py). A schema change is a new migration at the end of MIGRATIONS
+plus the same change in ``schema.sql``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from memengine.db import conn_path, split_sql, write_tx
+from memengine.errors import NewerSchema
+from memengine.paths import data_file
+from memengine.timeparse import to_iso, utcnow
+from memengine.vectors import DIMS, VEC_PARAM, vec_blob, vectors_from_blobs
+
+SCHEMA_PATH = data_file("schema.sql")  # documentation; no migration reads it
+SCHEMA_VERSION = 1
+# Rows kept in the change logs in-process copies catch up from (memengine.keyword_index for
+# _keyword_changes, memengine.liveset for _status_changes); a reader further behind reloads.
+KEYWORD_LOG_KEEP = 20_000
+STATUS_LOG_KEEP = 20_000
+
+# m001_initial: the first release's schema.sql, as it was (commit ad7a9a3).
+M001_SQL = """\
+-- mem schema, applied by migration m001_initial. Later changes are new named
+-- migrations in memory_core.MIGRATIONS; this file is never edited once released.
+--
+-- Timestamps are ISO-8601 text 'YYYY-MM-DDTHH:MM:SS'. created_at / updated_at /
+-- last_accessed_at / valid_* are UTC. event_at is the wall-clock time the thing
+-- happened as the source gave it (a chat export's local time stays local), so that
+-- "what happened on 12 March" matches what the user saw.
+
+CREATE TABLE memories (
+    -- explicit integer primary key: the external-content FTS and vec0 tables are keyed by it
+    id               INTEGER PRIMARY KEY,
+    content          TEXT    NOT NULL CHECK (length(content) > 0),
+    memory_type      TEXT    NOT NULL DEFAULT 'semantic'
+                     CHECK (memory_type IN ('episodic', 'semantic', 'procedural')),
+    source           TEXT    NOT NULL DEFAULT 'user',
+    ref              TEXT,                         -- external id, unique per source (imports are idempotent by it)
+    content_hash     TEXT    NOT NULL,
+    importance       REAL    NOT NULL DEFAULT 0.5 CHECK (importance BETWEEN 0 AND 1),
+    strength         REAL    NOT NULL DEFAULT 1.0 CHECK (strength BETWEEN 0 AND 1),
+    base_strength    REAL    NOT NULL DEFAULT 1.0, -- decay is computed from this and decay_ref_at, never compounded
+    decay_ref_at     TEXT,                         -- clock start of decay: last access, else storage time
+    access_count     INTEGER NOT NULL DEFAULT 0,
+    pinned           INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+    created_at       TEXT    NOT NULL,
+    event_at         TEXT,
+    last_accessed_at TEXT,
+    updated_at       TEXT    NOT NULL,
+    valid_from       TEXT,
+    valid_to         TEXT,                         -- set when superseded; the row stays
+    status           TEXT    NOT NULL DEFAULT 'active'
+                     CHECK (status IN ('active', 'archived', 'deleted')),
+    level            INTEGER NOT NULL DEFAULT 0,   -- 0 raw, >= 1 summary level
+    author           TEXT,                         -- speaker / writer, when known
+    thread           TEXT,                         -- conversation id: chat, conversation, note file
+    position         INTEGER,                      -- order inside the thread
+    metadata         TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(metadata)),
+    tags             TEXT    NOT NULL DEFAULT '',  -- space separated, lower case
+    date_terms       TEXT    NOT NULL DEFAULT '',  -- resolved dates, keyword-indexed ("2024-03-12 march 12 tuesday")
+    context          TEXT    NOT NULL DEFAULT ''   -- neighbouring turns, keyword-indexed, never shown
+);
+
+CREATE UNIQUE INDEX memories_source_ref ON memories(source, ref) WHERE ref IS NOT NULL;
+CREATE INDEX memories_hash ON memories(content_hash);
+CREATE INDEX memories_status_type ON memories(status, memory_type);
+CREATE INDEX memories_event_at ON memories(event_at);
+CREATE INDEX memories_thread ON memories(thread, position) WHERE thread IS NOT NULL;
+CREATE INDEX memories_level ON memories(level) WHERE level > 0;
+
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    content, tags, date_terms, context,
+    content='memories', content_rowid='id',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+
+-- External-content FTS must be told the OLD values on delete/update, or stale words
+-- stay searchable.
+CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts(rowid, content, tags, date_terms, context)
+    VALUES (new.id, new.content, new.tags, new.date_terms, new.context);
+END;
+CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context)
+    VALUES ('delete', old.id, old.content, old.tags, old.date_terms, old.context);
+END;
+CREATE TRIGGER memories_au AFTER UPDATE OF content, tags, date_terms, context ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context)
+    VALUES ('delete', old.id, old.content, old.tags, old.date_terms, old.context);
+    INSERT INTO memories_fts(rowid, content, tags, date_terms, context)
+    VALUES (new.id, new.content, new.tags, new.date_terms, new.context);
+END;
+
+-- Exact vectors, and a 1-bit copy for a fast coarse scan re-ranked exactly.
+CREATE VIRTUAL TABLE vec_memories USING vec0(
+    memory_id INTEGER PRIMARY KEY,
+    embedding float[384] distance_metric=cosine
+);
+CREATE VIRTUAL TABLE vec_memories_bit USING vec0(
+    memory_id INTEGER PRIMARY KEY,
+    embedding bit[384]
+);
+-- Second vector per conversational memory: the turn embedded with its neighbours.
+CREATE VIRTUAL TABLE vec_contexts USING vec0(
+    memory_id INTEGER PRIMARY KEY,
+    embedding float[384] distance_metric=cosine
+);
+
+CREATE TABLE associations (
+    id          INTEGER PRIMARY KEY,
+    source_id   INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    target_id   INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    edge_type   TEXT    NOT NULL CHECK (edge_type IN ('temporal', 'semantic', 'causal', 'explicit', 'part_of',
+                                                      'derived_from', 'contradicts', 'supersedes', 'reinforces')),
+    weight      REAL    NOT NULL DEFAULT 0.5 CHECK (weight BETWEEN 0 AND 1),
+    created_at  TEXT    NOT NULL,
+    last_used_at TEXT,
+    metadata    TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(metadata)),
+    CHECK (source_id <> target_id),
+    UNIQUE (source_id, target_id, edge_type)
+);
+CREATE INDEX associations_target ON associations(target_id, edge_type);
+
+CREATE TABLE clusters (
+    id                INTEGER PRIMARY KEY,
+    level             INTEGER NOT NULL DEFAULT 1,
+    parent_id         INTEGER REFERENCES clusters(id) ON DELETE SET NULL,
+    summary_memory_id INTEGER REFERENCES memories(id) ON DELETE SET NULL,
+    centroid          BLOB,                         -- float32[384], L2-normalised
+    member_count      INTEGER NOT NULL DEFAULT 0,
+    label             TEXT,
+    status            TEXT    NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'merged', 'withdrawn')),
+    created_at        TEXT    NOT NULL,
+    updated_at        TEXT    NOT NULL
+);
+CREATE INDEX clusters_parent ON clusters(parent_id);
+CREATE INDEX clusters_level ON clusters(level, status);
+
+CREATE TABLE cluster_members (
+    cluster_id  INTEGER NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+    memory_id   INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    similarity  REAL,
+    added_at    TEXT    NOT NULL,
+    PRIMARY KEY (cluster_id, memory_id)
+);
+CREATE INDEX cluster_members_memory ON cluster_members(memory_id);
+
+CREATE TABLE contradictions (
+    id           INTEGER PRIMARY KEY,
+    memory_a     INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    memory_b     INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    kind         TEXT    NOT NULL,
+    reason       TEXT    NOT NULL,
+    confidence   REAL    NOT NULL DEFAULT 0.5,
+    status       TEXT    NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'superseded', 'resolved', 'dismissed')),
+    kept_id      INTEGER REFERENCES memories(id),
+    detected_at  TEXT    NOT NULL,
+    resolved_at  TEXT,
+    CHECK (memory_a < memory_b),
+    UNIQUE (memory_a, memory_b)
+);
+
+-- Names the store knows: speakers, contacts and their aliases (phone numbers, nicknames).
+CREATE TABLE aliases (
+    alias      TEXT NOT NULL PRIMARY KEY COLLATE NOCASE,
+    name       TEXT NOT NULL,
+    kind       TEXT NOT NULL DEFAULT 'person',
+    source     TEXT NOT NULL DEFAULT 'user',
+    created_at TEXT NOT NULL
+);
+
+-- Cross-agent sharing: what this store offered or received. Episodic memories can never
+-- be here: the CHECK is the last line of defence behind the code paths.
+CREATE TABLE shared_memories (
+    id            INTEGER PRIMARY KEY,
+    offer_id      TEXT    NOT NULL,
+    direction     TEXT    NOT NULL CHECK (direction IN ('outgoing', 'incoming')),
+    partner       TEXT    NOT NULL,
+    memory_id     INTEGER REFERENCES memories(id) ON DELETE SET NULL,  -- local original (outgoing)
+    content       TEXT    NOT NULL,
+    memory_type   TEXT    NOT NULL CHECK (memory_type IN ('semantic', 'procedural')),
+    content_hash  TEXT    NOT NULL,
+    sensitivity   REAL    NOT NULL CHECK (sensitivity < 0.5),
+    consent_a     TEXT,                          -- owner A's consent timestamp
+    consent_b     TEXT,                          -- owner B's consent timestamp
+    status        TEXT    NOT NULL DEFAULT 'offered'
+                  CHECK (status IN ('offered', 'approved', 'received', 'revoked')),
+    created_at    TEXT    NOT NULL,
+    revoked_at    TEXT,
+    metadata      TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(metadata)),
+    UNIQUE (offer_id, content_hash)
+);
+
+CREATE VIEW accessible_shared AS
+    SELECT s.*
+    FROM shared_memories s
+    WHERE s.status IN ('approved', 'received')
+      AND s.consent_a IS NOT NULL AND s.consent_b IS NOT NULL
+      AND s.revoked_at IS NULL
+      AND s.memory_type IN ('semantic', 'procedural')
+      AND s.sensitivity < 0.5
+      AND NOT EXISTS (SELECT 1 FROM memories m
+                      WHERE m.id = s.memory_id AND (m.memory_type = 'episodic' OR m.status <> 'active'));
+
+CREATE TABLE _mem_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+# m002_sharing: sharing's tables, views and guard triggers as memengine.sharing wrote them.
+M002_SQL = """\
+CREATE TABLE IF NOT EXISTS share_offers (
+        offer_id      TEXT PRIMARY KEY,
+        direction     TEXT NOT NULL CHECK (direction IN ('outgoing', 'incoming')),
+        owner_a       TEXT NOT NULL,          -- the offering side's owner
+        owner_b       TEXT NOT NULL,          -- the partner's owner
+        created_at    TEXT NOT NULL,
+        consent_a     TEXT,
+        consent_b     TEXT,
+        revoked_at    TEXT,
+        revoked_by    TEXT,
+        bundle_digest TEXT,                   -- incoming: the bundle that brought it
+        metadata      TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(metadata)),
+        CHECK (owner_a <> owner_b)
+    );
+
+CREATE INDEX IF NOT EXISTS share_offers_partner ON share_offers(owner_a, owner_b);
+
+CREATE TABLE IF NOT EXISTS share_bundles (
+        digest      TEXT PRIMARY KEY,
+        sender      TEXT NOT NULL,
+        imported_at TEXT NOT NULL,
+        summary     TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(summary))
+    );
+
+CREATE TRIGGER IF NOT EXISTS shared_memories_guard_bi BEFORE INSERT ON shared_memories
+    WHEN new.memory_id IS NOT NULL AND (
+        EXISTS (
+WITH RECURSIVE walk(id) AS (
+    SELECT new.memory_id
+    UNION
+    SELECT a.target_id FROM associations a
+    JOIN walk w ON a.source_id = w.id
+    JOIN memories s ON s.id = w.id
+    WHERE a.edge_type = 'derived_from'
+      AND s.memory_type <> 'episodic'
+      AND coalesce(json_extract(s.metadata, '$.share_semantic'), '') <> s.content_hash
+)
+SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.memory_type = 'episodic'
+)
+        OR (new.direction = 'outgoing' AND EXISTS (
+WITH RECURSIVE walk(id) AS (
+    SELECT new.memory_id
+    UNION
+    SELECT a.target_id FROM associations a JOIN walk w ON a.source_id = w.id WHERE a.edge_type = 'derived_from'
+)
+SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.source LIKE 'shared:%'
+)))
+    BEGIN
+        SELECT RAISE(ABORT, 'episodic or episodic-derived memories cannot be shared');
+    END;
+
+CREATE TRIGGER IF NOT EXISTS shared_memories_guard_bu BEFORE UPDATE ON shared_memories
+    WHEN new.status <> 'revoked' AND new.memory_id IS NOT NULL AND (
+        EXISTS (
+WITH RECURSIVE walk(id) AS (
+    SELECT new.memory_id
+    UNION
+    SELECT a.target_id FROM associations a
+    JOIN walk w ON a.source_id = w.id
+    JOIN memories s ON s.id = w.id
+    WHERE a.edge_type = 'derived_from'
+      AND s.memory_type <> 'episodic'
+      AND coalesce(json_extract(s.metadata, '$.share_semantic'), '') <> s.content_hash
+)
+SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.memory_type = 'episodic'
+)
+        OR (new.direction = 'outgoing' AND EXISTS (
+WITH RECURSIVE walk(id) AS (
+    SELECT new.memory_id
+    UNION
+    SELECT a.target_id FROM associations a JOIN walk w ON a.source_id = w.id WHERE a.edge_type = 'derived_from'
+)
+SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.source LIKE 'shared:%'
+)))
+    BEGIN
+        SELECT RAISE(ABORT, 'episodic or episodic-derived memories cannot be shared');
+    END;
+
+CREATE TRIGGER IF NOT EXISTS shared_memories_offer_bi BEFORE INSERT ON shared_memories
+    WHEN NOT EXISTS (SELECT 1 FROM share_offers o WHERE o.offer_id = new.offer_id AND o.direction = new.direction)
+    BEGIN
+        SELECT RAISE(ABORT, 'shared_memories row without a matching share_offers offer');
+    END;
+
+CREATE VIEW IF NOT EXISTS share_pool AS
+    SELECT s.* FROM accessible_shared s
+    WHERE s.memory_id IS NULL OR NOT EXISTS (
+WITH RECURSIVE walk(id) AS (
+    SELECT s.memory_id
+    UNION
+    SELECT a.target_id FROM associations a
+    JOIN walk w ON a.source_id = w.id
+    JOIN memories s ON s.id = w.id
+    WHERE a.edge_type = 'derived_from'
+      AND s.memory_type <> 'episodic'
+      AND coalesce(json_extract(s.metadata, '$.share_semantic'), '') <> s.content_hash
+)
+SELECT 1 FROM walk JOIN memories m ON m.id = walk.id WHERE m.memory_type = 'episodic'
+);
+"""
+
+# m005_int8_vectors: both vector tables as int8 (the statements of schema.sql at 6cd5d8b).
+M005_VEC_TABLES = {
+    "vec_memories": "CREATE VIRTUAL TABLE vec_memories USING vec0(\n    memory_id INTEGER PRIMARY KEY,\n"
+                    "    embedding int8[384] distance_metric=cosine\n)",
+    "vec_contexts": "CREATE VIRTUAL TABLE vec_contexts USING vec0(\n    memory_id INTEGER PRIMARY KEY,\n"
+                    "    embedding int8[384] distance_metric=cosine\n)",
+}
+
+# m006_context_far: the keyword index with the context_far column (schema.sql since 2c633b6).
+M006_FTS_SQL = """\
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    content, tags, date_terms, context, context_far,
+    content='memories', content_rowid='id',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts(rowid, content, tags, date_terms, context, context_far)
+    VALUES (new.id, new.content, new.tags, new.date_terms, new.context, new.context_far);
+END;
+CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context, context_far)
+    VALUES ('delete', old.id, old.content, old.tags, old.date_terms, old.context, old.context_far);
+END;
+CREATE TRIGGER memories_au AFTER UPDATE OF content, tags, date_terms, context, context_far ON memories BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context, context_far)
+    VALUES ('delete', old.id, old.content, old.tags, old.date_terms, old.context, old.context_far);
+    INSERT INTO memories_fts(rowid, content, tags, date_terms, context, context_far)
+    VALUES (new.id, new.content, new.tags, new.date_terms, new.context, new.context_far);
+END;
+"""
+
+
+def _run(conn: Any, script: str) -> None:
+    for stmt in split_sql(script):
+        conn.execute(stmt)
+
+
+def _set_meta(conn: Any, key: str, value: str) -> None:
+    conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)", (key, value))
+
+
+def _bump(conn: Any, key: str) -> None:
+    """Tell in-process copies (vector matrices, keyword indexes) to reload everything."""
+    conn.execute(f"""INSERT INTO _mem_meta(key, value) VALUES ('{key}', '1')
+                     ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)""")
+
+
+def _m001_initial(conn: Any) -> None:
+    _run(conn, M001_SQL)
+    _set_meta(conn, "schema_version", str(SCHEMA_VERSION))
+    _set_meta(conn, "created_at", to_iso(utcnow()) or "")
+    _set_meta(conn, "dims", str(DIMS))
+
+
+def _m002_sharing(conn: Any) -> None:
+    _run(conn, M002_SQL)
+
+
+def change_log(table: str, keep: int, events: dict[str, str]) -> list[str]:
+    """A log of memory ids that triggers on ``memories`` fill, for in-process copies to catch up from.
+
+    ``events``: trigger name suffix -> trigger event ("INSERT", "DELETE", "UPDATE OF ...");
+    each logs the row's id. Trimmed by its own trigger to the last ``keep`` entries; a
+    reader further behind reloads everything.
+    """
+    stmts = [f"CREATE TABLE {table} (seq INTEGER PRIMARY KEY AUTOINCREMENT, memory_id INTEGER NOT NULL)"]
+    for suffix, event in events.items():
+        row = "old" if event == "DELETE" else "new"
+        stmts.append(f"""CREATE TRIGGER {table}_{suffix} AFTER {event} ON memories BEGIN
+        INSERT INTO {table}(memory_id) VALUES ({row}.id);
+    END""")
+    stmts.append(f"""CREATE TRIGGER {table}_trim AFTER INSERT ON {table} WHEN new.seq % 1000 = 0 BEGIN
+        DELETE FROM {table} WHERE seq <= new.seq - {keep};
+    END""")
+    return stmts
+
+
+def _m003_keyword_log(conn: Any) -> None:
+    # one row per memory whose keyword-indexed text appeared, changed or went away
+    for stmt in change_log("_keyword_changes", KEYWORD_LOG_KEEP, {
+            "ai": "INSERT", "ad": "DELETE", "au": "UPDATE OF content, tags, date_terms, context, context_far"}):
+        conn.execute(stmt)
+
+
+def _m004_status_log(conn: Any) -> None:
+    # the log an in-process LiveSet catches up from (memengine/liveset.py: why)
+    for stmt in change_log("_status_changes", STATUS_LOG_KEEP, {
+            "au": "UPDATE OF status, level, source, valid_to", "ad": "DELETE"}):
+        conn.execute(stmt)
+
+
+def _m005_int8_vectors(conn: Any) -> None:
+    """Both vector tables from float32 to int8: 1,152 bytes less per vector.
+
+    Lossy but harmless: cosine to the float vector ≥ 0.9999, and ``mem.py reindex``
+    re-embeds from the text. Rows are copied through a temp table, so memory stays flat;
+    one transaction, so a crash leaves the float tables as they were.
+    """
+    copied = 0
+    for table, create in M005_VEC_TABLES.items():
+        row = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+        if row is None or "int8[" in row[0]:
+            continue  # a file made by a schema.sql that had int8 already
+        n = int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+        if n >= 20_000:  # ~2 s per 10k rows: say why the first command waits
+            print(f"mem: storing {n:,} vectors of {table} as int8 (once; 4x smaller; "
+                  "`mem.py compact` then gives the space back)", file=sys.stderr)
+        conn.execute("DROP TABLE IF EXISTS temp._vec_copy")
+        conn.execute(f"CREATE TEMP TABLE _vec_copy AS SELECT memory_id, embedding FROM {table}")
+        conn.execute(f"DROP TABLE {table}")
+        conn.execute(create)
+        cur = conn.execute("SELECT memory_id, embedding FROM temp._vec_copy ORDER BY memory_id")
+        while batch := cur.fetchmany(2000):
+            mat = vectors_from_blobs([r[1] for r in batch])
+            conn.executemany(f"INSERT INTO {table}(memory_id, embedding) VALUES (?, {VEC_PARAM})",
+                             [(int(r[0]), vec_blob(v)) for r, v in zip(batch, mat)])
+        conn.execute("DROP TABLE temp._vec_copy")
+        copied += n
+    if copied:  # warm processes hold the old vectors in memory: make them reload
+        _bump(conn, "vectors_generation")
+
+
+def _m006_context_far(conn: Any) -> None:
+    """What schema.sql gained without a migration: the ``context_far`` column in the keyword
+    index (2c633b6), and no ``vec_memories_bit`` (acf6bda dropped it; nothing reads it).
+
+    The keyword index is rebuilt from the rows; ``context_far`` starts empty and fills as
+    conversations get new turns (``mem.py reindex`` recomputes every context at once).
+    """
+    conn.execute("DROP TABLE IF EXISTS vec_memories_bit")
+    if "context_far" in {r[1] for r in conn.execute("PRAGMA table_info(memories)")}:
+        return  # made by a schema.sql that had it
+    conn.execute("ALTER TABLE memories ADD COLUMN context_far TEXT NOT NULL DEFAULT ''")
+    for trigger in ("memories_ai", "memories_ad", "memories_au"):
+        conn.execute(f"DROP TRIGGER {trigger}")
+    conn.execute("DROP TABLE memories_fts")
+    _run(conn, M006_FTS_SQL)
+    if conn.execute("SELECT 1 FROM memories LIMIT 1").fetchone():
+        conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
+        _bump(conn, "keywords_generation")  # in-process keyword indexes cannot follow a rebuild
+
+
+# Ordered, named, never edited once released; each runs in its own transaction.
+MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
+    ("m001_initial", _m001_initial),
+    ("m002_sharing", _m002_sharing),
+    ("m003_keyword_log", _m003_keyword_log),
+    ("m004_status_log", _m004_status_log),
+    ("m005_int8_vectors", _m005_int8_vectors),
+    ("m006_context_far", _m006_context_far),
+]
+
+
+def migrate(conn: Any, upto: str | None = None) -> list[str]:
+    """Apply pending migrations (through ``upto`` only, if given: for tests); return the names applied."""
+    known = {name for name, _ in MIGRATIONS}
+    has_table = conn.execute("SELECT 1 FROM sqlite_master WHERE name = '_mem_migrations'").fetchone()
+    if not has_table:  # (only a new file; a read-only one fails here with ReadOnly, as it should)
+        with write_tx(conn):
+            conn.execute("CREATE TABLE IF NOT EXISTS _mem_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    done = {r[0] for r in conn.execute("SELECT name FROM _mem_migrations")}
+    newer = sorted(done - known)
+    if newer:
+        path = conn_path(conn)
+        raise NewerSchema(f"{path}: written by a newer mem (unknown migrations: {', '.join(newer)}); "
+                          "upgrade mem to use it — this version could misread it")
+    applied = []
+    for name, fn in MIGRATIONS:
+        if name not in done:
+            with write_tx(conn):
+                # re-check inside the lock: another process may have migrated meanwhile
+                if not conn.execute("SELECT 1 FROM _mem_migrations WHERE name = ?", (name,)).fetchone():
+                    fn(conn)
+                    conn.execute("INSERT INTO _mem_migrations(name, applied_at) VALUES (?, ?)",
+                                 (name, to_iso(utcnow())))
+                    applied.append(name)
+        if name == upto:
+            break
+    return applied

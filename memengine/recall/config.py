@@ -1,0 +1,106 @@
+"""Recall's strategies, tuned constants and switches (RecallConfig).
+
+The constants were chosen on the LoCoMo dev file (bench/locomo.py and the bench/recall_*.py
+tuning scripts) and checked by leave-one-conversation-out; each mechanism can be switched
+off through RecallConfig for the ablation table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+STRATEGIES = ("hybrid", "keyword", "vector")
+GRAPH_STRATEGIES = ("graph", "activation", "bridge")  # registered by memengine.graph (recall.registry)
+ALL_STRATEGIES = STRATEGIES + GRAPH_STRATEGIES
+HEBB_STEP = 0.05  # co-retrieval strengthens a 'reinforces' edge by this much per recall...
+HEBB_MAX = 0.8  # ...up to this weight (consolidate decays unused edges)
+HEBB_TOP = 5  # only the top results of a recall count as retrieved together
+
+POOL = 100  # candidates taken from each retriever before fusion
+VEC_POOL = 400  # width of the kNN scan whose cosines score every candidate
+W_KEYWORD = 0.5  # weight of the normalised bm25 score
+W_VECTOR = 0.5  # weight of the normalised cosine similarity
+# Each retriever's scores are z-scored over the candidates (scaled by Z_SCALE and shifted so
+# the lowest candidate, and a candidate that retriever did not find, sits at 0) before the
+# weighted sum. Min-max takes its scale from the two extremes alone; the standard deviation
+# from every candidate, so the spread of the bulk counts. LoCoMo dev (bench/recall_norm.py):
+# r@5 / r@10 0.756 / 0.819 (min-max) -> 0.762 / 0.825; leave-one-conversation-out over
+# min-max and Z_SCALE 0.1-0.25 chose a z-score in 5/5 folds on r@10 (0.15 in 4), held-out
+# r@10 0.824, r@5 0.757.
+NORMALISE = "zscore"  # or "minmax" (the rule before)
+Z_MIN_SCORES = 20  # fewer scores than this: min-max (a standard deviation of a handful says little)
+Z_SCALE = 0.15  # candidates span ~4.6 (bm25) and ~5.7 (cosine) standard deviations on LoCoMo: 0.7 / 0.86
+W_STRENGTH = 0.02  # mild prior: decayed strength
+W_IMPORTANCE = 0.02  # mild prior: stated importance
+W_PERSON = 0.2  # prior for memories said by / naming a person the query names
+W_TIME = 0.05  # prior for dated / time-word memories on "when" questions
+W_LENGTH = 0.1  # length prior: one-word turns must not win on a single shared word
+MAX_DF = 0.0  # drop query terms found in more than this share of memories (0 = keep all); see RecallConfig.max_df
+W_DATE = 0.0  # prior for memories dated inside a calendar period the query names ("in May 2023"); see RecallConfig.w_date
+W_PHRASE = 0.0  # phrase bonus for consecutive query words; off: +0.008 r@5 in the tuning script but -0.003 in the engine (LoCoMo dev)
+LENGTH_FULL_WORDS = 20  # at this many words the length prior is fully earned (log scale)
+# bm25 column weights: content, tags, date_terms, context (nearest turns), context_far
+FTS_WEIGHTS = (1.0, 0.5, 0.4, 0.4, 0.2)
+# A conversational memory's vector score is its context vector's cosine alone (which already
+# holds its own vector at the largest weight), not the max of own and context cosines:
+# LoCoMo dev r@10 0.809 -> 0.818, MRR 0.614 -> 0.630, r@5 0.742 -> 0.744; chosen over
+# max-sim in 5/5 leave-one-conversation-out folds on r@10 (bench/recall_signals.py --only mix).
+CONTEXT_MIX = 1.0
+# Reply prior: a conversational turn that follows a question turn (same thread, previous
+# position, same session) gets W_REPLY · (that question's score − the lowest candidate score),
+# so the answer to a question the query resembles rises with it. Chosen by leave-one-conversation-
+# out on LoCoMo dev (bench/recall_q2s.py --only reply, grid 0-0.2): 0.15 in 4/5 folds selecting on
+# r@5; held-out r@5 0.744 -> 0.754, MRR 0.630 -> 0.649, r@10 0.818 -> 0.817 (flat).
+W_REPLY = 0.15
+# Session coverage: a question that asks for several things ("Which cities has John been
+# to?", "How many ...", "... both ...": asks_for_many) is answered across sessions, so
+# ranks COVER_FROM+1..k are filled from the best COVER_POOL candidates with each score
+# multiplied by SESSION_COVERAGE per result already shown from the same session (thread
+# and day). The first COVER_FROM never move. LoCoMo dev: multi-hop all-evidence@10
+# 0.268 -> 0.310 (6 questions gained, none lost), r@10 0.816 -> 0.819, r@5 unchanged;
+# 1.0 turns it off (bench/README.md, "Multi-hop evidence").
+SESSION_COVERAGE = 0.9
+COVER_FROM = 5
+COVER_POOL = 30
+# A warm process (WARM_AFTER) also builds an in-process copy of the keyword index in the
+# background (keyword_index.py: FTS5's exact bm25 at 2-4 ms instead of 15-130 ms at 100k),
+# so one-shot CLI calls never pay for the build. MEM_KEYWORD_INDEX=0 switches it off.
+# Keyword scores equal to this many decimals are ties, broken by row id, on both keyword
+# paths (FTS5 and keyword_index.py), so the same rows make the candidate cut.
+KEYWORD_TIE_DECIMALS = 9
+
+
+@dataclass
+class RecallConfig:
+    """Switches and weights of hybrid recall (defaults are the tuned constants)."""
+
+    w_keyword: float = W_KEYWORD
+    w_vector: float = W_VECTOR
+    w_person: float = W_PERSON
+    w_time: float = W_TIME
+    w_length: float = W_LENGTH
+    fts_weights: tuple[float, ...] = FTS_WEIGHTS
+    context_vectors: bool = True
+    drop_person_terms: bool = True
+    person_by_author: bool = True  # authored turns count only if the person said them (see _fuse)
+    w_phrase: float = W_PHRASE
+    # Query terms whose document frequency (share of memories containing them in any
+    # indexed column, or in ``df_column`` only) exceeds ``max_df`` are left out of the
+    # keyword query (the rarest one is kept if all would go). 0 keeps every term.
+    max_df: float = MAX_DF
+    df_column: str | None = None
+    # A query naming a calendar date, month or year ("on 16 November, 2023", "in 2024")
+    # favours memories whose event date, or a date resolved in their text, falls in it.
+    w_date: float = W_DATE
+    # Vector score of a conversational memory: (1 - mix)·cosine(own) + mix·cosine(context
+    # vector); None takes the larger of the two (max-similarity, the rule before).
+    context_mix: float | None = CONTEXT_MIX
+    # A turn right after a question turn inherits this share of its score (see W_REPLY); 0 = off.
+    w_reply: float = W_REPLY
+    # Per result already shown from the same session, for questions asking for several things
+    # (see SESSION_COVERAGE); 1.0 = off.
+    session_coverage: float = SESSION_COVERAGE
+    # How each retriever's scores are put on one scale before the weighted sum (see NORMALISE).
+    normalise: str = NORMALISE
+    z_scale: float = Z_SCALE
+

@@ -1,0 +1,98 @@
+"""The keyword retriever: FTS5's bm25 (or the in-process copy of it), filtered by status;
+term document frequencies for pruning frequent words."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from memengine.db import sqlite3
+from memengine.errors import UserError
+from memengine.recall.config import FTS_WEIGHTS, KEYWORD_TIE_DECIMALS
+from memengine.storebase import StoreBase
+from memengine.text import FTS_COLUMNS, fts_tokens
+
+
+class KeywordSearch(StoreBase):
+    """The keyword room of recall (a part of :class:`memengine.store.MemoryStore`)."""
+
+    def _keyword_async(self, *args: Any, **kwargs: Any) -> Any:
+        """Run ``_keyword`` on the worker thread with its own read connection; returns a Future.
+
+        SQLite, onnxruntime and numpy all release the GIL, so FTS5's bm25 (the larger half
+        of a recall at scale) runs while the query is embedded and the matrix scanned:
+        on two cores a recall then costs the slower side, not the sum. WAL lets the
+        second connection read while the first one writes.
+        """
+        pool, conn = self._worker()
+        return pool.submit(self._keyword, *args, conn=conn, **kwargs)
+
+    def _keyword(self, match: str, where: str, args: list[Any], limit: int,
+                 weights: tuple[float, ...] = FTS_WEIGHTS, conn: Any = None,
+                 words: list[str] | None = None) -> list[tuple[int, float]]:
+        """(id, bm25) of the ``limit`` best allowed memories for an FTS5 query.
+
+        ``words``, when ``match`` is their OR, lets the in-process keyword index answer
+        instead of FTS5 (same scores; see keyword_index.py) once it is built.
+        """
+        conn = conn or self.conn
+        # not inside a transaction: the index would take in changes that may yet roll back
+        # (and whose log positions the next writer then reuses)
+        index = self._keyword_index if words and weights == FTS_WEIGHTS and not conn.in_transaction else None
+        w = ", ".join(str(x) for x in weights)
+        if any(x == 0 for x in weights):
+            # a zero weight means "not searched", not "matched with score 0"
+            cols = [c for c, x in zip(FTS_COLUMNS, weights) if x != 0]
+            match = "{" + " ".join(cols) + "} : (" + match + ")"
+        # Rank in FTS5 alone, then filter the few best by status: joining every match to
+        # `memories` cost ~120 ms at 100k conversational rows; widen if filters drop too many.
+        # Ties (scores equal to TIE_DECIMALS; common in templated text) go to the lower rowid,
+        # exactly as in the in-process index: which rows make the cut must not depend on the path.
+        sql = (f"SELECT rowid, bm25(memories_fts, {w}) AS r FROM memories_fts WHERE memories_fts MATCH ? "
+               f"ORDER BY round(r, {KEYWORD_TIE_DECIMALS}), rowid LIMIT ?")
+        want = limit * 2
+        while True:
+            ranked = index.search(conn, words, want) if index is not None else None
+            if ranked is None:
+                index = None  # not built yet, or a word FTS5 runs as a phrase: FTS5 answers
+                try:
+                    ranked = [(int(r[0]), -float(r[1])) for r in conn.execute(sql, (match, want))]
+                except sqlite3.OperationalError as exc:
+                    raise UserError(f"bad FTS5 query {match!r}: {exc}") from exc
+            allowed = self._allowed([r[0] for r in ranked], where, args, conn)
+            hits = [r for r in ranked if r[0] in allowed]
+            if len(hits) >= limit or len(ranked) < want:
+                return hits[:limit]
+            want *= 4
+
+    def doc_shares(self, terms: list[str], column: str | None = None) -> dict[str, float]:
+        """Share of memories whose indexed text contains each query term (0..1).
+
+        Read from FTS5's own vocabulary (``fts5vocab``, an index lookup per term, no
+        doclist scan); terms are stemmed by a scratch FTS5 table with the same
+        tokenizer. A term the tokenizer splits ("a-b") counts as its rarest part.
+        Cached for 30 s like :meth:`known_people`.
+        """
+        now = time.monotonic()
+        if not self._df_cache or now - self._df_cache[0] >= 30:
+            c = self.conn
+            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_row USING fts5vocab(main, memories_fts, row)")
+            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_col USING fts5vocab(main, memories_fts, col)")
+            n = int(c.execute("SELECT count(*) FROM memories WHERE status = 'active'").fetchone()[0])
+            self._df_cache = (now, n, {})
+        _, n, cache = self._df_cache
+        todo = [t for t in terms if (t, column) not in cache]
+        if todo:
+            c = self.conn
+            for t, stems in zip(todo, fts_tokens(c, todo)):
+                counts = []
+                for stem in stems:
+                    if column is None:
+                        row = c.execute("SELECT doc FROM temp.mem_vocab_row WHERE term = ?", (stem,)).fetchone()
+                    else:
+                        row = c.execute("SELECT doc FROM temp.mem_vocab_col WHERE term = ? AND col = ?",
+                                        (stem, column)).fetchone()
+                    counts.append(int(row[0]) if row else 0)
+                cache[(t, column)] = min(counts) if counts else 0
+        return {t: cache[(t, column)] / max(1, n) for t in terms}
+

@@ -1,0 +1,295 @@
+"""The recall pipeline: a query walks keyword side → vector side → candidates → fusion → rows.
+
+``Recall.recall`` runs the built-in strategies (hybrid, keyword, vector) as named steps
+over one ``_Run`` (the recall's state); other strategies come from the registry
+(``memengine.recall.registry``: graph, activation, bridge).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memengine.db import write_tx
+from memengine.errors import DiskFull, ReadOnly, UserError
+from memengine.recall.config import (
+    ALL_STRATEGIES,
+    COVER_FROM,
+    COVER_POOL,
+    HEBB_MAX,
+    HEBB_STEP,
+    HEBB_TOP,
+    POOL,
+    STRATEGIES,
+    VEC_POOL,
+    RecallConfig,
+)
+from memengine.recall.fusion import combine_sims, fuse
+from memengine.recall.keyword import KeywordSearch
+from memengine.recall.people import People
+from memengine.recall.priors import asks_for_many, cover_sessions
+from memengine.recall.registry import lookup
+from memengine.records import Candidate, Memory, RecallResult
+from memengine.storebase import one_size_read
+from memengine.text import fts_query, query_terms, quote_fts
+from memengine.timeparse import to_iso, utcnow
+from memengine.vectors import as_stored
+
+
+@dataclass
+class _Run:
+    """One recall's state, handed from step to step."""
+
+    query: str
+    k: int
+    strategy: str
+    raw: bool
+    cfg: RecallConfig
+    where: str  # the recall filter (SQL over alias m) and its arguments
+    args: list[Any]
+    pool: int  # candidates taken from each retriever
+    people: dict[str, str]  # people the query names (hybrid only)
+    at_scale: bool  # parallel paths: worker thread, in-process keyword index
+    index_ready: bool  # the in-process keyword index is built
+    kw: dict[int, float] = field(default_factory=dict)  # bm25 per candidate
+    kw_future: Any = None  # the keyword side running on the worker thread
+    kw_later: Callable[[], list[tuple[int, float]]] | None = None  # the keyword side, to run inline later
+    phrase: dict[int, float] = field(default_factory=dict)
+    pruned: list[str] = field(default_factory=list)  # frequent words left out of the keyword query
+    qvec: Any = None  # the query vector at stored precision
+    combined: dict[int, float] = field(default_factory=dict)  # vector score of every kNN hit
+    ranked: list[int] = field(default_factory=list)  # kNN hits that pass the filter, best first
+    vs: dict[int, float] = field(default_factory=dict)  # vector score per candidate
+    degraded: str | None = None
+
+
+class Recall(KeywordSearch, People):
+    """The recall room of :class:`memengine.store.MemoryStore`."""
+
+    @one_size_read
+    def recall(
+        self,
+        query: str,
+        k: int = 10,
+        strategy: str = "hybrid",
+        *,
+        types: Iterable[str] | None = None,
+        sources: Iterable[str] | None = None,
+        tags: Iterable[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        include_archived: bool = False,
+        raw: bool = False,
+        touch: bool = True,
+        explain: bool = False,
+        shared: bool = False,
+        summaries: bool = False,
+        config: RecallConfig | None = None,
+        **graph_options: Any,
+    ) -> RecallResult:
+        """Ranked memories for ``query``.
+
+        ``hybrid`` pools the candidates of both retrievers, normalises bm25 and cosine
+        over that pool (z-scores, see NORMALISE; raw bm25 and cosine live on unrelated
+        scales) before a weighted sum, then adds priors: people the query names, dated
+        memories for "when" questions, length, strength and importance. Conversational
+        memories are matched through their neighbours too (keyword context columns and a
+        context vector).
+        """
+        t0 = time.perf_counter()
+        registered = lookup(strategy) if strategy not in STRATEGIES else None
+        if registered is not None:
+            return registered(self, query, k=k, strategy=strategy, types=types, sources=sources, tags=tags,
+                              since=since, until=until, include_archived=include_archived, raw=raw, touch=touch,
+                              explain=explain, shared=shared, **({"summaries": True} if summaries else {}),
+                              **graph_options)
+        if strategy not in STRATEGIES:
+            raise UserError(f"--strategy must be one of {', '.join(ALL_STRATEGIES)} (got {strategy!r})")
+        if not query or not query.strip():
+            raise UserError("query is empty")
+        if k < 1:
+            raise UserError("-k must be at least 1")
+        where, args = self._filters_sql(types, sources, tags, since, until, include_archived, shared=shared,
+                                        summaries=summaries)
+        people = self.people_in(query) if strategy == "hybrid" else {}
+        self._scale_op()
+        at_scale = self._at_scale()
+        if at_scale and strategy in ("hybrid", "keyword"):
+            self._maybe_start_keyword_index()
+        index_ready = self._keyword_index is not None and self._keyword_index.ready
+        run = _Run(query, k, strategy, raw, config or RecallConfig(), where, args, max(POOL, k * 3), people,
+                   at_scale, index_ready)
+        if strategy in ("hybrid", "keyword"):
+            self._keyword_side(run)
+        if strategy in ("hybrid", "vector"):
+            self._vector_side(run)
+        if run.kw_future is not None:
+            run.kw = dict(run.kw_future.result())
+        if run.kw_later is not None:  # (no query vector after all)
+            run.kw = dict(run.kw_later())
+        results = self._rank(run, explain)
+        warnings = self.touch_if_writable([m.id for m in results]) if touch and results else []
+        took = (time.perf_counter() - t0) * 1000
+        return RecallResult(query=query, strategy=strategy, results=results,
+                            degraded=run.degraded or self._degraded_tag(), took_ms=took, pruned_terms=run.pruned,
+                            warnings=warnings)
+
+    def _keyword_terms(self, run: _Run) -> list[str]:
+        """The query's content words the keyword side searches for (``run.pruned``: those left out)."""
+        terms = query_terms(run.query)
+        if run.people and run.cfg.drop_person_terms:
+            # a name alone must not swamp the keyword score: it is handled by the person prior
+            name_words = {w for key in run.people for w in key.split()}
+            terms = [t for t in terms if t not in name_words] or terms
+        if run.cfg.max_df and terms:
+            # very frequent words discriminate little and are the costliest to score
+            shares = self.doc_shares(terms, run.cfg.df_column)
+            kept = [t for t in terms if shares[t] <= run.cfg.max_df] or [min(terms, key=lambda t: shares[t])]
+            run.pruned = [t for t in terms if t not in kept]
+            terms = kept
+        return terms
+
+    def _keyword_side(self, run: _Run) -> None:
+        """bm25 of the best candidates: now, on the worker thread (``kw_future``) or later (``kw_later``)."""
+        cfg, hybrid = run.cfg, run.strategy == "hybrid"
+        terms: list[str] = []
+        if run.raw:
+            match: str | None = run.query
+        else:
+            terms = self._keyword_terms(run)
+            match = " OR ".join(quote_fts(t) for t in terms) if terms else fts_query(run.query)
+        words = terms if terms and not run.raw else None
+        # not inside an open transaction: the worker's connection would not see its writes
+        # (with the in-process keyword index ready, bm25 costs ~3 ms: inline is faster, p50
+        # -0.5 ms over 8 alternating runs at 100k; embedding the query on the worker meanwhile
+        # was slower still: +1.6 ms, and +0.6 / +1.3 ms p50 / p95 with a single-threaded
+        # onnxruntime session: the two sides slow each other down, two cores or not)
+        if match:
+            search = (match, run.where, run.args, run.pool, cfg.fts_weights)
+            if hybrid and run.at_scale and not self.conn.in_transaction and not run.index_ready:
+                run.kw_future = self._keyword_async(*search, words=words)
+            elif hybrid and run.at_scale and run.index_ready and self.embedder is not None:
+                # the in-process index answers in ~2 ms: run it while the worker scans the context
+                # vectors (p95 -0.8 / -0.5 ms, p50 +0.2 / 0.0 in two 8-10-round alternating runs)
+                run.kw_later = functools.partial(self._keyword, *search, words=words)
+            else:
+                run.kw = dict(self._keyword(*search, words=words))
+        if hybrid and cfg.w_phrase and len(terms) >= 2:
+            # proximity: consecutive content words of the question found together as a phrase
+            pairs = " OR ".join(quote_fts(f"{a} {b}") for a, b in zip(terms, terms[1:]))
+            run.phrase = dict(self._keyword(pairs, run.where, run.args, run.pool, cfg.fts_weights))
+
+    def _vector_side(self, run: _Run) -> None:
+        """Vector score of the best candidates (own and context vectors), filtered like the keyword side."""
+        vecs = self._embed_or_none([run.query])
+        if vecs is None:
+            run.degraded = "no-vectors"
+            if run.strategy == "vector":  # degrade loudly to keyword rather than return nothing
+                match = fts_query(run.query)
+                run.kw = dict(self._keyword(match, run.where, run.args, run.pool)) if match else {}
+            return
+        run.qvec = as_stored(vecs[0])  # every scan below, on either path, sees this query
+        # One wide kNN per vector table gives the cosine of nearly every candidate the
+        # keyword side brings too (a vec0 lookup by id is a scan). The fusion weights were
+        # tuned with this horizon and the floor in _rank, so the in-process matrix keeps both
+        # (exact cosines for every keyword candidate lowered LoCoMo recall@5 by 0.003).
+        own, ctx = self._scan_vectors(run, max(VEC_POOL, run.pool * 2))
+        combined = run.combined = combine_sims(own, ctx, run.cfg.context_mix, min(own.values(), default=-1.0))
+        # best first, ties by id (two C-level sorts: no per-item Python key)
+        by_sim = sorted(sorted(combined), key=combined.__getitem__, reverse=True)
+        # filter the best few first (one small IN query); widen only if filters removed too many
+        allowed: set[int] = set()
+        for lo, hi in ((0, run.pool * 2), (run.pool * 2, len(by_sim))):
+            allowed |= self._allowed(by_sim[lo:hi], run.where, run.args)
+            if len(allowed) >= run.pool:
+                break
+        run.ranked = [mid for mid in by_sim if mid in allowed]
+        run.vs = {mid: combined[mid] for mid in run.ranked[:run.pool]}
+
+    def _scan_vectors(self, run: _Run, want: int) -> tuple[dict[int, float], dict[int, float]]:
+        """(own, context) cosines of the ``want`` nearest rows of each vector table."""
+        ctx_future = None
+        if run.cfg.context_vectors and run.kw_future is None and run.at_scale and self._use_matrix("vec_contexts"):
+            # the worker thread is idle (FTS5 is not running on it): it scans the context
+            # vectors (synced here, on this thread's connection) while this thread scans the
+            # memories' ones; numpy releases the GIL: p95 -1.1 ms over 8 alternating runs
+            if self._use_matrix("vec_memories"):
+                self._matrix("vec_memories")  # synced now: no SQL on this thread while the worker scans
+            ctx_future = self._worker()[0].submit(self._matrix("vec_contexts").search, run.qvec, want)
+        if run.kw_later is not None:
+            run.kw, run.kw_later = dict(run.kw_later()), None
+        own = dict(self._nearest(run.qvec, want))
+        if ctx_future is not None:
+            ctx = dict(ctx_future.result())
+        else:
+            ctx = dict(self._nearest_contexts(run.qvec, want)) if run.cfg.context_vectors else {}
+        return own, ctx
+
+    def _rank(self, run: _Run, explain: bool) -> list[Memory]:
+        """Candidates of both sides fused, ordered (session coverage if asked), read whole."""
+        k, vs = run.k, run.vs
+        cand = set(run.kw) | set(vs) | set(run.phrase)
+        if run.qvec is not None and cand:
+            # candidates beyond the kNN horizon are at most as similar as its farthest member
+            floor = min((run.combined[m] for m in run.ranked), default=0.0)
+            vs = {mid: run.combined.get(mid, floor) for mid in cand}
+        cover = (run.strategy == "hybrid" and run.cfg.session_coverage < 1.0 and k > COVER_FROM
+                 and asks_for_many(run.query))
+        scored = self._fuse(self._candidates(list(cand)), run.kw, vs, run.strategy, explain, run.cfg, run.query,
+                            run.people, run.phrase, k=max(k, COVER_POOL) if cover else k)
+        scored.sort(key=lambda m: (-(m.score or 0.0), m.id))
+        if cover:
+            scored = cover_sessions(scored, k, run.cfg.session_coverage, explain)
+        whole = self._rows([c.id for c in scored[:k]])
+        results = []
+        for c in scored[:k]:
+            m = whole.get(c.id)
+            if m is not None:  # (hard-deleted by another process between the two reads)
+                m.score, m.explain = c.score, c.explain
+                results.append(m)
+        return results
+
+    def _fuse(
+        self, rows: dict[int, Candidate], kw: dict[int, float], vs: dict[int, float], strategy: str, explain: bool,
+        cfg: RecallConfig | None = None, query: str = "", people: dict[str, str] | None = None,
+        phrase: dict[int, float] | None = None, k: int | None = None,
+    ) -> list[Candidate]:
+        """``fusion.fuse`` (a method, so benchmarks can wrap it)."""
+        return fuse(rows, kw, vs, strategy, explain, cfg, query, people, phrase, k)
+
+    def touch_if_writable(self, ids: list[int]) -> list[str]:
+        """:meth:`touch`, or a warning when the file is read-only (reads never need write access)."""
+        try:
+            self.touch(ids)
+        except ReadOnly:
+            return [f"{self.path}: read-only, so the recalled memories were not reinforced"]
+        except DiskFull:
+            return [f"{self.path}: disk is full, so the recalled memories were not reinforced"]
+        return []
+
+    def touch(self, ids: list[int]) -> None:
+        """Reinforce memories a recall returned, and the co-retrieval edges among its top results.
+
+        Memories returned together strengthen a ``reinforces`` edge (Hebbian), by
+        ``HEBB_STEP`` per recall up to ``HEBB_MAX``; consolidate decays unused edges.
+        """
+        now = to_iso(utcnow()) or ""
+        top = ids[:HEBB_TOP]
+        with write_tx(self.conn):
+            for mid in ids:
+                self._reinforce(mid, now)
+            for i, a in enumerate(top):
+                for b in top[i + 1:]:
+                    lo, hi = min(a, b), max(a, b)
+                    self.conn.execute(
+                        """INSERT INTO associations(source_id, target_id, edge_type, weight, created_at, last_used_at)
+                           VALUES (?, ?, 'reinforces', ?, ?, ?)
+                           ON CONFLICT(source_id, target_id, edge_type) DO UPDATE
+                           SET weight = min(?, weight + ?), last_used_at = excluded.last_used_at""",
+                        (lo, hi, HEBB_STEP, now, now, HEBB_MAX, HEBB_STEP),
+                    )
+

@@ -1,0 +1,112 @@
+"""Text rules shared by writes and recall: stopwords, query terms, FTS5 quoting and tokens,
+content hashes, tags, and a turn's bare words (without its ``[date]`` stamp and ``Author:``)."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+from collections.abc import Iterable
+from typing import Any
+
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are aren't as at be because been before being
+    below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down
+    during each few for from further had hadn't has hasn't have haven't having he he'd he'll he's her here
+    here's hers herself him himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself
+    let's me more most mustn't my myself no nor not of off on once only or other ought our ours ourselves out
+    over own same shan't she she'd she'll she's should shouldn't so some such than that that's the their
+    theirs them themselves then there there's these they they'd they'll they're they've this those through
+    to too under until up very was wasn't we we'd we'll we're we've were weren't what what's when when's
+    where where's which while who who's whom why why's with won't would wouldn't you you'd you'll you're
+    you've your yours yourself yourselves did does do done also just like get got s t""".split()
+)
+
+
+
+def content_hash(text: str) -> str:
+    """sha256 of whitespace-normalised text (what exact dedup compares)."""
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()
+
+
+def normalise_tags(tags: Iterable[str] | str | None) -> str:
+    """Tags as stored: lower case, unique, space separated, in first-seen order."""
+    if tags is None:
+        return ""
+    if isinstance(tags, str):
+        tags = re.split(r"[,\s]+", tags)
+    seen: list[str] = []
+    for t in tags:
+        t = t.strip().lstrip("#").lower()
+        if t and t not in seen:
+            seen.append(t)
+    return " ".join(seen)
+
+
+TOKEN_RE = re.compile(r"[\w][\w'’]*", re.UNICODE)
+
+
+def query_terms(text: str) -> list[str]:
+    """Content words of a query: lower-cased word tokens minus English stopwords."""
+    words = [w.replace("’", "'").lower() for w in TOKEN_RE.findall(text)]
+    words = [w.split("'")[0] if w.endswith(("'s", "'ll", "'re", "'ve", "'d")) else w for w in words]
+    kept = [w for w in words if w not in STOPWORDS and w]
+    return list(dict.fromkeys(kept))  # first occurrence of each, in order
+
+
+def quote_fts(term: str) -> str:
+    """One FTS5 string token: wrapped in double quotes, inner quotes doubled."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def fts_query(text: str) -> str | None:
+    """Escape free user text into an FTS5 OR-query of its content words (None if none)."""
+    terms = query_terms(text)
+    if not terms:
+        terms = [w.lower() for w in TOKEN_RE.findall(text)]
+    if not terms:
+        return None
+    return " OR ".join(quote_fts(t) for t in terms)
+
+
+FTS_COLUMNS = ("content", "tags", "date_terms", "context", "context_far")  # memories_fts, in order (schema.sql)
+FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"  # memories_fts's tokenizer (schema.sql)
+
+
+def fts_tokens(conn: Any, words: list[str]) -> list[tuple[str, ...]]:
+    """Each word as ``memories_fts`` indexes it (split and stemmed by FTS5 itself, through a
+    scratch table with the same tokenizer): "running" -> ("run",), "e-mail" -> ("e", "mail")."""
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_stemmer USING fts5(t, tokenize='{FTS_TOKENIZER}')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_stems USING fts5vocab(temp, mem_stemmer, instance)")
+    conn.executemany("INSERT INTO temp.mem_stemmer(rowid, t) VALUES (?, ?)", list(enumerate(words)))
+    found: dict[int, list[tuple[int, str]]] = {}
+    for term, doc, offset in conn.execute("SELECT term, doc, offset FROM temp.mem_stems"):
+        found.setdefault(int(doc), []).append((int(offset), term))
+    conn.execute("DELETE FROM temp.mem_stemmer")
+    return [tuple(t for _, t in sorted(found.get(i, []))) for i in range(len(words))]
+
+
+LEADING_META_RE = re.compile(r"^\s*\[[^\]]{0,60}\]\s*")
+
+
+def count_words(text: str, cap: int) -> int:
+    """min(cap, words in ``text``), words as ``TOKEN_RE`` finds them.
+
+    One ``findall`` over the head of the text (a C loop: ~5x faster than iterating
+    matches in Python, and recall counts every scored candidate's words); the whole
+    text only when its head holds fewer than ``cap`` words.
+    """
+    head = text[: cap * 32]
+    n = len(TOKEN_RE.findall(head))
+    if n < cap and len(head) < len(text):
+        n = sum(1 for _ in itertools.islice(TOKEN_RE.finditer(text), cap))
+    return min(n, cap)
+
+
+def bare_text(content: str, author: str | None) -> str:
+    """A memory's words without a leading ``[timestamp]`` and ``Author:`` prefix (for context)."""
+    text = LEADING_META_RE.sub("", content)
+    if author and text.startswith(author + ":"):
+        text = text[len(author) + 1:]
+    return text.strip()
+

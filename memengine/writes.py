@@ -1,0 +1,365 @@
+"""Writes and lifecycle: store one or many memories (dedup, context), links, forget/restore,
+and the JSONL export/import of whole stores."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memengine import timeparse
+from memengine.context import refresh_context
+from memengine.db import write_tx
+from memengine.errors import NotFound, UserError
+from memengine.records import EDGE_TYPES, MEMORY_COLUMNS, MEMORY_TYPES, BatchStats, Memory, NewMemory, StoreResult
+from memengine.storebase import StoreBase
+from memengine.text import content_hash, normalise_tags
+from memengine.timeparse import to_iso, utcnow
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MAX_CONTENT_BYTES = 1_000_000  # larger text needs --truncate: never a silent cut
+NEAR_DUP_COSINE = 0.95  # write-time near-duplicate threshold for facts and procedures
+
+
+class Writes(StoreBase):
+    """The write room of :class:`memengine.store.MemoryStore`."""
+
+    def _validate(self, m: NewMemory, truncate: bool = False) -> NewMemory:
+        if m.content is None or not m.content.strip():
+            raise UserError("content is empty")
+        raw = m.content.encode("utf-8", errors="surrogatepass")
+        if len(raw) > MAX_CONTENT_BYTES:
+            if not truncate:
+                raise UserError(
+                    f"content is {len(raw):,} bytes, over the {MAX_CONTENT_BYTES:,} limit (use --truncate to keep the first part)"
+                )
+            m.content = raw[:MAX_CONTENT_BYTES].decode("utf-8", errors="ignore")
+            m.metadata = dict(m.metadata or {}, truncated_from_bytes=len(raw))
+        if m.status not in ("active", "archived", "deleted"):
+            raise UserError(f"status must be active, archived or deleted (got {m.status!r})")
+        if m.memory_type not in MEMORY_TYPES:
+            raise UserError(f"memory_type must be one of {', '.join(MEMORY_TYPES)} (got {m.memory_type!r})")
+        try:
+            m.importance = float(m.importance)
+        except (TypeError, ValueError) as exc:
+            raise UserError(f"importance must be a number between 0 and 1 (got {m.importance!r})") from exc
+        if not 0.0 <= m.importance <= 1.0:
+            raise UserError(f"importance must be between 0 and 1 (got {m.importance})")
+        return m
+
+    def _row_values(self, m: NewMemory, now: str) -> dict[str, Any]:
+        date_terms, resolved = timeparse.index_dates(m.content, m.event_at)
+        meta = dict(m.metadata or {})
+        if resolved:
+            meta["resolved_dates"] = resolved
+        return {
+            "content": m.content, "memory_type": m.memory_type, "source": m.source, "ref": m.ref,
+            "content_hash": content_hash(m.content), "importance": m.importance, "pinned": int(m.pinned),
+            "created_at": to_iso(m.created_at) or now, "event_at": to_iso(m.event_at), "updated_at": now,
+            "decay_ref_at": now, "status": m.status,
+            "valid_from": to_iso(m.event_at) or now, "level": m.level, "author": m.author, "thread": m.thread,
+            "position": m.position, "metadata": json.dumps(meta, ensure_ascii=False, default=str),
+            "tags": normalise_tags(m.tags), "date_terms": date_terms, "context": m.context,
+        }
+
+    def _insert(self, values: dict[str, Any], vec: np.ndarray | None) -> int:
+        cols = ", ".join(values)
+        marks = ", ".join("?" for _ in values)
+        cur = self.conn.execute(f"INSERT INTO memories ({cols}) VALUES ({marks})", tuple(values.values()))
+        mid = int(cur.lastrowid)
+        if vec is not None:
+            self._write_vector(mid, vec)
+        return mid
+
+    def store(
+        self,
+        content: str,
+        memory_type: str = "semantic",
+        *,
+        source: str = "user",
+        importance: float = 0.5,
+        tags: list[str] | str | None = None,
+        metadata: dict[str, Any] | None = None,
+        event_at: datetime | None = None,
+        ref: str | None = None,
+        author: str | None = None,
+        thread: str | None = None,
+        position: int | None = None,
+        pinned: bool = False,
+        truncate: bool = False,
+        dedup: bool = True,
+        links: Sequence[tuple[int, str, float]] = (),
+    ) -> StoreResult:
+        """Store one memory; identical or near-identical facts reinforce instead.
+
+        Exact duplicates (same normalised text and type, same event time for
+        episodic memories) and, for semantic/procedural memories only, vectors with
+        cosine ≥ ``NEAR_DUP_COSINE`` return the existing id with ``deduplicated``.
+        Conversation turns and episodes are never merged: "ok" said twice is two events.
+        ``links``: ``(memory id, edge type, weight)`` edges from the stored (or existing)
+        memory, written in the same transaction; a missing id fails before anything is written.
+        """
+        links = self.checked_links(links)
+        m = self._validate(
+            NewMemory(content=content, memory_type=memory_type, source=source, ref=ref, importance=importance,
+                      tags=tags, metadata=metadata, event_at=event_at, author=author, thread=thread,
+                      position=position, pinned=pinned),
+            truncate=truncate,
+        )
+        now = to_iso(utcnow())
+        assert now is not None
+        values = self._row_values(m, now)
+        if ref is not None:
+            row = self.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", (source, ref)).fetchone()
+            if row:
+                res = StoreResult(int(row[0]), True, "ref")
+                if links:
+                    with write_tx(self.conn):
+                        res.links = self.add_links(res.id, links)
+                return res
+        vecs = self._embed_or_none([m.content])
+        vec = vecs[0] if vecs is not None else None
+        with write_tx(self.conn):
+            res = self._store_locked(m, values, vec, dedup and ref is None, now)
+            res.links = self.add_links(res.id, links)
+        return res
+
+    def checked_links(self, links: Sequence[tuple[int, str, float]],
+                      options: tuple[str, str] = ("--link-type", "--link-weight")) -> list[tuple[int, str, float]]:
+        """``(target id, edge type, weight)`` links validated: known types, weights in [0, 1],
+        existing targets (NotFound); ``options`` name the type and weight in error messages."""
+        out = []
+        for target, edge_type, weight in links:
+            if edge_type not in EDGE_TYPES:
+                raise UserError(f"{options[0]} must be one of {', '.join(EDGE_TYPES)} (got {edge_type!r})")
+            if not 0.0 <= weight <= 1.0:
+                raise UserError(f"{options[1]} must be between 0 and 1 (got {weight})")
+            self.get(int(target))  # NotFound before anything is written
+            out.append((int(target), edge_type, float(weight)))
+        return out
+
+    def add_links(self, mid: int, links: Sequence[tuple[int, str, float]]) -> list[tuple[int, str, float]]:
+        """Edges ``mid → target`` inside the caller's write transaction (re-linking updates the
+        weight); a link to itself is skipped (a store that deduplicated onto its own target).
+        Returns the links written."""
+        now = to_iso(utcnow())
+        written = [link for link in links if link[0] != mid]
+        for target, edge_type, weight in written:
+            self.conn.execute(
+                """INSERT INTO associations(source_id, target_id, edge_type, weight, created_at) VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT(source_id, target_id, edge_type) DO UPDATE SET weight = excluded.weight""",
+                (mid, target, edge_type, weight, now))
+        return written
+
+    def _store_locked(self, m: NewMemory, values: dict[str, Any], vec: np.ndarray | None, dedup: bool,
+                      now: str) -> StoreResult:
+        """The dedup checks and the insert of :meth:`store`, inside its write transaction."""
+        conversational = m.memory_type == "episodic" or m.thread is not None
+        if dedup:
+            row = self.conn.execute(
+                """SELECT id FROM memories WHERE content_hash = ? AND memory_type = ? AND status = 'active'
+                   AND (? = 0 OR event_at IS ?) LIMIT 1""",
+                (values["content_hash"], m.memory_type, int(conversational), values["event_at"]),
+            ).fetchone()
+            if row:
+                self._reinforce(int(row[0]), now)
+                return StoreResult(int(row[0]), True, "identical", self._degraded_tag())
+            if vec is not None and not conversational:
+                self._scale_op()
+                near = self._nearest(vec, 5)
+                for mid, sim in near:
+                    r = self.conn.execute(
+                        "SELECT memory_type, status FROM memories WHERE id = ?", (mid,)
+                    ).fetchone()
+                    if r and r[0] == m.memory_type and r[1] == "active" and sim >= NEAR_DUP_COSINE:
+                        self._reinforce(mid, now)
+                        return StoreResult(mid, True, f"near-duplicate (cosine {sim:.3f})", self._degraded_tag())
+        if m.thread is not None and values["position"] is None:
+            # a turn stored live joins the end of its conversation
+            row = self.conn.execute("SELECT max(position) FROM memories WHERE thread = ?", (m.thread,)).fetchone()
+            values["position"] = (row[0] + 1) if row and row[0] is not None else 0
+        mid = self._insert(values, vec)
+        if vec is not None:
+            self._note_model()
+        if m.thread is not None:
+            refresh_context(self, {m.thread: [values["position"]]})
+        return StoreResult(mid, False, None, self._degraded_tag())
+
+    def store_many(
+        self,
+        items: Iterable[NewMemory],
+        batch_size: int = 256,
+        progress: Callable[[int], None] | None = None,
+        on_batch: Callable[[list[tuple[NewMemory, int]]], None] | None = None,
+    ) -> BatchStats:
+        """Bulk write for imports: dedup by (source, ref), one transaction per batch.
+
+        Each batch is embedded outside the write lock, then written in one
+        ``BEGIN IMMEDIATE`` transaction, so a killed import leaves whole batches and a
+        re-run skips what is already there by ref. ``on_batch`` runs inside the batch
+        transaction with the (item, id) pairs written, for edges that must land with them.
+        """
+        stats = BatchStats()
+        batch: list[NewMemory] = []
+
+        def flush() -> None:
+            if not batch:
+                return
+            refs = [(b.source, b.ref) for b in batch if b.ref is not None]
+            existing: set[tuple[str, str]] = set()
+            for i in range(0, len(refs), 400):
+                chunk = refs[i : i + 400]
+                q = " OR ".join("(source = ? AND ref = ?)" for _ in chunk)
+                args = [x for pair in chunk for x in pair]
+                existing |= {(r[0], r[1]) for r in self.conn.execute(f"SELECT source, ref FROM memories WHERE {q}", args)}
+            fresh: list[NewMemory] = []
+            seen_refs: set[tuple[str, str]] = set()
+            for b in batch:
+                key = (b.source, b.ref) if b.ref is not None else None
+                if key is not None and (key in existing or key in seen_refs):
+                    stats.duplicates += 1
+                    continue
+                if key is not None:
+                    seen_refs.add(key)
+                fresh.append(b)
+            vecs = self._embed_or_none([b.content for b in fresh]) if fresh else None
+            now = to_iso(utcnow())
+            assert now is not None
+            written: list[tuple[NewMemory, int]] = []
+            with write_tx(self.conn):
+                for i, b in enumerate(fresh):
+                    mid = self._insert(self._row_values(b, now), vecs[i] if vecs is not None else None)
+                    written.append((b, mid))
+                if vecs is not None and len(fresh):
+                    self._note_model()
+                touched: dict[str, list[int]] = {}
+                for b, _mid in written:
+                    if b.thread is not None and b.position is not None:
+                        touched.setdefault(b.thread, []).append(b.position)
+                if touched:
+                    refresh_context(self, touched)
+                if on_batch is not None and written:
+                    on_batch(written)
+            stats.added += len(written)
+            stats.ids.extend(mid for _, mid in written)
+            if progress:
+                progress(len(batch))
+            batch.clear()
+
+        for item in items:
+            stats.seen += 1
+            batch.append(self._validate(item))
+            if len(batch) >= batch_size:
+                flush()
+        flush()
+        stats.degraded = self._degraded_tag()
+        return stats
+
+    # ---------------------------------------------------------------- read / lifecycle
+    def _set_status(self, mid: int, status: str, allowed_from: tuple[str, ...]) -> Memory:
+        with write_tx(self.conn):
+            row = self.conn.execute("SELECT status FROM memories WHERE id = ?", (mid,)).fetchone()
+            if row is None:
+                raise NotFound(f"no memory with id {mid}")
+            if row[0] in allowed_from:
+                self.conn.execute(
+                    "UPDATE memories SET status = ?, updated_at = ? WHERE id = ?", (status, to_iso(utcnow()), mid)
+                )
+        return self.get(mid)
+
+    def forget(self, mid: int) -> Memory:
+        """Soft delete: hidden from recall, kept in the file, restorable."""
+        return self._set_status(mid, "deleted", ("active", "archived"))
+
+    def restore(self, mid: int) -> Memory:
+        """Bring back a forgotten or archived memory."""
+        with write_tx(self.conn):
+            row = self.conn.execute("SELECT status FROM memories WHERE id = ?", (mid,)).fetchone()
+            if row is None:
+                raise NotFound(f"no memory with id {mid}")
+            now = to_iso(utcnow())
+            # restoring also restarts decay, or an archived memory would be re-archived tonight
+            self.conn.execute(
+                """UPDATE memories SET status = 'active', updated_at = ?, base_strength = max(base_strength, 0.5),
+                   strength = max(strength, 0.5), decay_ref_at = ? WHERE id = ?""",
+                (now, now, mid),
+            )
+        return self.get(mid)
+
+    EXPORT_KEYS = ("content", "memory_type", "source", "ref", "importance", "event_at", "created_at",
+                   "tags", "metadata", "author", "thread", "position", "status", "pinned", "level")
+
+    def export(self, include_deleted: bool = False) -> Iterator[dict[str, Any]]:
+        """Every memory as a JSON-ready dict (the ``import jsonl`` format)."""
+        where = "" if include_deleted else "WHERE status != 'deleted'"
+        for r in self.conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories {where} ORDER BY id"):
+            m = Memory.from_row(r).to_dict()
+            out = {k: m[k] for k in self.EXPORT_KEYS}
+            if out["ref"] is None:
+                # a stable ref makes export → import → import idempotent even for hand-stored memories
+                out["ref"] = f"hash:{r['content_hash'][:24]}"
+            yield out
+
+    def import_jsonl(
+        self, path: Path, batch_size: int = 256, progress: Callable[[int], None] | None = None
+    ) -> BatchStats:
+        """Import one JSON object per line; validated fully before anything is written."""
+        items: list[NewMemory] = []
+        allowed = set(self.EXPORT_KEYS) | {"id", "content_hash", "strength", "access_count", "last_accessed_at",
+                                           "updated_at", "valid_from", "valid_to"}
+        try:
+            fh = path.open("r", encoding="utf-8-sig")
+        except OSError as exc:
+            raise UserError(f"{path}: {exc.strerror}") from exc
+        with fh:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise UserError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from exc
+                except UnicodeDecodeError as exc:
+                    raise UserError(f"{path}:{lineno}: not UTF-8 text") from exc
+                if not isinstance(obj, dict):
+                    raise UserError(f"{path}:{lineno}: expected a JSON object")
+                unknown = set(obj) - allowed
+                if unknown:
+                    raise UserError(f"{path}:{lineno}: unknown field {sorted(unknown)[0]!r}")
+                content = obj.get("content")
+                if not isinstance(content, str) or not content.strip():
+                    raise UserError(f"{path}:{lineno}: field 'content' is required and must be non-empty text")
+                try:
+                    event_at = timeparse.parse_when(obj["event_at"]) if obj.get("event_at") else None
+                except (timeparse.DateParseError, TypeError) as exc:
+                    raise UserError(f"{path}:{lineno}: field 'event_at': {exc}") from exc
+                tags = obj.get("tags")
+                if tags is not None and not isinstance(tags, (list, str)):
+                    raise UserError(f"{path}:{lineno}: field 'tags' must be a list or a string")
+                meta = obj.get("metadata") or {}
+                if not isinstance(meta, dict):
+                    raise UserError(f"{path}:{lineno}: field 'metadata' must be an object")
+                item = NewMemory(
+                    content=content, memory_type=obj.get("memory_type", "semantic"),
+                    source=obj.get("source") or "import", ref=obj.get("ref"),
+                    importance=obj.get("importance", 0.5), tags=tags, metadata=meta, event_at=event_at,
+                    author=obj.get("author"), thread=obj.get("thread"), position=obj.get("position"),
+                    pinned=bool(obj.get("pinned", False)), level=int(obj.get("level", 0) or 0),
+                    status=obj.get("status") or "active",
+                )
+                try:
+                    item.created_at = timeparse.from_iso(obj["created_at"]) if obj.get("created_at") else None
+                except (ValueError, TypeError) as exc:
+                    raise UserError(f"{path}:{lineno}: field 'created_at': not an ISO timestamp") from exc
+                if item.ref is None:
+                    item.ref = f"hash:{content_hash(content)[:24]}"
+                try:
+                    self._validate(item)
+                except UserError as exc:
+                    raise UserError(f"{path}:{lineno}: {exc.message}") from exc
+                items.append(item)
+        return self.store_many(items, batch_size=batch_size, progress=progress)
