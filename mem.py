@@ -126,14 +126,19 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
       mem.py store "Flew to Rome" --type episodic --at "last Friday"
       mem.py store "The disk on db-7 was full" --type episodic --link 12 --link-type causal
     """
+    from memengine import cleantext
+
     if content == "-":
-        content = sys.stdin.read().strip()
+        try:  # bytes first: invalid UTF-8 on stdin is one line, not a decoder traceback
+            content = cleantext.decode_utf8(sys.stdin.buffer.read(), "stdin").strip()
+        except ValueError as exc:
+            raise core.UserError(str(exc)) from exc
     metadata = None
     if meta:
         try:
-            metadata = json.loads(meta)
-        except json.JSONDecodeError as exc:
-            raise core.UserError(f"--meta: invalid JSON ({exc.msg})") from exc
+            metadata = cleantext.loads(meta, "--meta")
+        except ValueError as exc:
+            raise core.UserError(str(exc)) from exc
         if not isinstance(metadata, dict):
             raise core.UserError("--meta: expected a JSON object")
     event_at = parse_date(at, "--at")
@@ -146,12 +151,15 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
         data["links"] = [{"target_id": t, "edge_type": et, "weight": w} for t, et, w in res.links]
     if res.dedup_reason:
         data["dedup_reason"] = res.dedup_reason
+    if res.merged:
+        data["merged"] = res.merged  # the duplicate's tags/source now belong to the kept memory
     if res.degraded:
         data["degraded"] = res.degraded
 
     def human() -> None:
         if res.deduplicated:
-            click.echo(f"already known as #{res.id} ({res.dedup_reason}); reinforced")
+            added = "; added " + ", ".join(f"{k} {v}" for k, v in res.merged.items()) if res.merged else ""
+            click.echo(f"already known as #{res.id} ({res.dedup_reason}); reinforced{added}")
         else:
             click.echo(f"stored #{res.id}")
         for link in data.get("links", []):
@@ -641,6 +649,7 @@ def main(argv: list[str] | None = None) -> None:
     rest = [a for i, a in enumerate(argv) if not a.startswith("-") and (i == 0 or argv[i - 1] not in ("--db",))]
     _COMMAND_FOR_ERRORS = rest[0] if rest else "mem"
     try:
+        _check_argv(argv)
         cli.main(args=argv, prog_name=os.path.basename(sys.argv[0]) or "mem", standalone_mode=False)
     except core.MemError as exc:
         _emit_error(exc.code, exc.message, exc.exit_code, as_json)
@@ -660,6 +669,17 @@ def main(argv: list[str] | None = None) -> None:
         _emit_error("interrupted", "interrupted", 130, as_json)
     except Exception as exc:  # a bug: still one line and a documented code, the traceback on request
         _emit_error(*_error_triple(_internal(exc)), as_json)
+
+
+def _check_argv(argv: list[str]) -> None:
+    """Refuse an argument that is not valid UTF-8 (Python hands it over with surrogates) with one line."""
+    from memengine.cleantext import check_text
+
+    for i, a in enumerate(argv, 1):
+        try:
+            check_text(a, f"argument {i} ({a.encode('utf-8', 'replace').decode('utf-8')[:40]!r})", strip_nul=False)
+        except ValueError as exc:
+            raise core.UserError(str(exc)) from exc
 
 
 def _internal(exc: BaseException) -> core.MemError:

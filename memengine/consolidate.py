@@ -133,12 +133,14 @@ class Report:
     now: str
     phases: list[PhaseReport] = field(default_factory=list)
     backup: str | None = None
+    backup_note: str | None = None  # why there is no backup this time
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
-        return {"dry_run": self.dry_run, "now": self.now, "backup": self.backup, "seconds": round(self.seconds, 3),
+        return {"dry_run": self.dry_run, "now": self.now, "backup": self.backup, "backup_note": self.backup_note,
+                "seconds": round(self.seconds, 3),
                 "phases": {p.name: p.to_dict() for p in self.phases}, "warnings": self.warnings}
 
     def counts(self) -> dict[str, dict[str, Any]]:
@@ -1035,21 +1037,31 @@ def parse_phases(text: str | None) -> list[str]:
 
 
 def backup(store: MemoryStore, keep: int, now: datetime) -> Path:
-    """``VACUUM INTO <db dir>/backups/<name>.<time>.consolidate.db``; keep the newest ``keep``."""
-    directory = store.path.parent / "backups"
-    directory.mkdir(parents=True, exist_ok=True)
+    """``VACUUM INTO <db dir>/backups/<name>.<time>.consolidate.db`` (0600, folder 0700).
+
+    Older backups are pruned by :func:`prune_backups` once this one is known to be kept.
+    """
+    from memengine.privfile import private_dir, vacuum_into
+
+    directory = private_dir(store.path.parent / "backups")
     stamp = now.strftime("%Y%m%dT%H%M%S")
     dest = directory / f"{store.path.name}.{stamp}.consolidate.db"
     n = 1
     while dest.exists():
         n += 1
         dest = directory / f"{store.path.name}.{stamp}-{n}.consolidate.db"
-    store.conn.execute("VACUUM INTO ?", (str(dest),))
-    os.chmod(dest, 0o600)
-    old = sorted(directory.glob(f"{store.path.name}.*.consolidate.db"), key=lambda p: (p.stat().st_mtime, p.name))
-    for p in old[: max(0, len(old) - keep)]:
-        p.unlink(missing_ok=True)
+    vacuum_into(store.conn, dest)
     return dest
+
+
+def prune_backups(store: MemoryStore, keep: int) -> list[str]:
+    """Delete all but the newest ``keep`` consolidate backups of this store; return the names deleted."""
+    directory = store.path.parent / "backups"
+    old = sorted(directory.glob(f"{store.path.name}.*.consolidate.db"), key=lambda p: (p.stat().st_mtime, p.name))
+    gone = old[: max(0, len(old) - keep)]
+    for p in gone:
+        p.unlink(missing_ok=True)
+    return [p.name for p in gone]
 
 
 def run(store: MemoryStore, *, phases: Sequence[str] = ALL_PHASES, now: datetime | None = None,
@@ -1088,14 +1100,26 @@ def _run(store: MemoryStore, phases: Sequence[str], now: datetime, md: Path | No
     if write_files and keep_backups > 0 and DESTRUCTIVE_PHASES & set(phases):
         report.backup = str(backup(store, keep_backups, now))
     job = Consolidator(store, now, memory_md=md, summarizer=summarizer, write_files=write_files, progress=progress)
+    destructive_rows = 0  # rows the destructive phases changed (triggers included)
     for name in phases:
         if progress:
             progress(name)
         t = time.perf_counter()
+        before = store.conn.total_changes
         counts = getattr(job, f"phase_{name}")()
+        if name in DESTRUCTIVE_PHASES:
+            destructive_rows += store.conn.total_changes - before
         if name in ("cascade", "cluster"):
             job._invalidate()  # noqa: SLF001 - memberships/statuses changed
         report.phases.append(PhaseReport(name, counts, time.perf_counter() - t))
+    if report.backup is not None:
+        if destructive_rows == 0:
+            # nothing a backup protects against happened: do not let unchanged copies fill the disk
+            Path(report.backup).unlink(missing_ok=True)
+            report.backup = None
+            report.backup_note = "none kept: the destructive phases changed nothing"
+        else:
+            prune_backups(store, keep_backups)
     report.warnings = job.warnings
     report.seconds = time.perf_counter() - t0
     return report
@@ -1106,7 +1130,9 @@ def _dry_run(store: MemoryStore, phases: Sequence[str], now: datetime, md: Path 
     tmpdir = Path(tempfile.mkdtemp(prefix=".mem-dry-run-", dir=store.path.parent))
     try:
         copy = tmpdir / store.path.name
-        store.conn.execute("VACUUM INTO ?", (str(copy),))
+        from memengine.privfile import vacuum_into
+
+        vacuum_into(store.conn, copy)
         shadow = MemoryStore(copy, embedder=store.embedder)
         try:
             return _run(shadow, phases, now, md, summarizer, 0, progress, write_files=False, dry_run=True)

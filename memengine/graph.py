@@ -40,7 +40,7 @@ from memengine.errors import NotFound, UserError
 from memengine.recall import registry
 from memengine.recall.config import ALL_STRATEGIES, COVER_FROM, COVER_POOL, SESSION_COVERAGE, RecallConfig
 from memengine.recall.priors import asks_for_many, cover_sessions
-from memengine.records import EDGE_TYPES, MEMORY_TYPES, Memory, RecallResult
+from memengine.records import EDGE_TYPES, MEMORY_TYPES, SHARED_SOURCE_PREFIX, Memory, RecallResult
 from memengine.store import MemoryStore
 from memengine.text import STOPWORDS, query_terms
 from memengine.timeparse import to_iso
@@ -890,7 +890,8 @@ def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None) -
     count, how = token_counter(store)
     conn = store.conn
     live = _BRIEF_LIVE
-    cols = "id, content, importance, access_count, coalesce(last_accessed_at, event_at, created_at) AS t, pinned"
+    cols = ("id, content, importance, access_count, coalesce(last_accessed_at, event_at, created_at) AS t, pinned, "
+            "source")
     warnings: list[str] = []
     ranks, why = load_ranks(store, now)
     stored_pr: dict[int, float] | None = None
@@ -964,8 +965,18 @@ def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None) -
     if count(header + "\n") <= budget:
         used += count(header + "\n")
         lines.append(header)
-    for r in conn.execute(f"SELECT id, content FROM memories WHERE pinned = 1 AND {live} ORDER BY importance DESC, id"):
-        add("pinned", f"- [pinned #{r[0]}] {clip(r[1])}", {"id": int(r[0]), "content": r[1]})
+    def shared(source: str, item: dict[str, Any]) -> str:
+        """' shared from ana' for a partner's memory (and marks the item), '' for our own."""
+        if not source.startswith(SHARED_SOURCE_PREFIX):
+            return ""
+        item.update(shared=True, shared_from=source[len(SHARED_SOURCE_PREFIX):])
+        return f" shared from {item['shared_from']}"
+
+    for r in conn.execute(
+            f"SELECT id, content, source FROM memories WHERE pinned = 1 AND {live} ORDER BY importance DESC, id"):
+        item = {"id": int(r[0]), "content": r[1]}
+        mark = shared(r[2], item)
+        add("pinned", f"- [pinned #{r[0]}{mark}] {clip(r[1])}", item)
     for c in conn.execute(
             """SELECT c.id, c.memory_a, c.memory_b, c.reason, a.content, b.content FROM contradictions c
                JOIN memories a ON a.id = c.memory_a JOIN memories b ON b.id = c.memory_b
@@ -976,7 +987,9 @@ def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None) -
     for i in sorted(ids, key=lambda x: (-score[x], x)):
         if i in shown:
             continue
-        add("memories", f"- [#{i}] {clip(info[i][1])}", {"id": i, "content": info[i][1], "score": round(score[i], 4)})
+        item = {"id": i, "content": info[i][1], "score": round(score[i], 4)}
+        mark = shared(info[i][6], item)
+        add("memories", f"- [#{i}{mark}] {clip(info[i][1])}", item)
         if budget - used < 4 or run >= BRIEF_MAX_SKIPS:
             break
     return {"budget": budget, "tokens": used, "token_count": how, "skipped_for_budget": skipped,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -196,9 +195,10 @@ class Maintenance(StoreBase):
         dest = Path(dest)
         if dest.exists():
             raise UserError(f"{dest}: already exists (choose a new file name)")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        self.conn.execute("VACUUM INTO ?", (str(dest),))
-        os.chmod(dest, 0o600)
+        from memengine.privfile import private_dir, vacuum_into
+
+        private_dir(dest.parent)
+        vacuum_into(self.conn, dest)  # 0600 from the first byte: a killed backup leaves nothing readable
         return {"path": str(dest), "size_bytes": dest.stat().st_size}
 
     def _file_bytes(self) -> int:

@@ -301,6 +301,11 @@ def write_managed_block(
         new_bytes = _encode(splice(_decode(original_bytes), block))
         if before is not None and new_bytes == original_bytes:
             return False
+        if before is not None and not mode & stat.S_IWUSR:
+            # os.replace would swap a read-only file for a new one (the folder allows it, and
+            # root ignores modes): the owner made it read-only, so it is left alone
+            raise ManagedBlockError(f"read-only (mode {mode:04o}): left as it is; chmod u+w to let "
+                                    "consolidate update its block")
         fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".mem-tmp")
         try:
             with os.fdopen(fd, "wb") as fh:

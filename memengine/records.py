@@ -126,6 +126,7 @@ class StoreResult:
     dedup_reason: str | None = None
     degraded: str | None = None
     links: list[tuple[int, str, float]] = field(default_factory=list)  # edges written from ``id``
+    merged: dict[str, Any] = field(default_factory=dict)  # what a duplicate added to the kept memory
 
 
 @dataclass

@@ -72,8 +72,8 @@ from memengine.timeparse import to_iso, utcnow
 
 MIGRATION_NAME = "m002_sharing"
 BUNDLE_FORMAT = "mem-share-bundle"
-BUNDLE_VERSION = 1
-SUPPORTED_VERSIONS = (1,)
+BUNDLE_VERSION = 2  # 2: signed (memengine/sharekeys.py); 1: unsigned, still read (loudly)
+SUPPORTED_VERSIONS = (1, 2)
 BUNDLE_SUFFIX = ".membundle"
 MAX_BUNDLE_BYTES = 64 * 1024 * 1024  # a bundle carries text only; anything larger is not ours
 OWNER_META_KEY = "share_owner"
@@ -146,8 +146,8 @@ def canonical_json(obj: Any) -> bytes:
 
 
 def bundle_digest(bundle: dict[str, Any]) -> str:
-    """sha256 over the canonical JSON of the bundle without its ``digest`` field."""
-    body = {k: v for k, v in bundle.items() if k != "digest"}
+    """sha256 over the canonical JSON of the bundle without its ``digest`` and ``signature`` fields."""
+    body = {k: v for k, v in bundle.items() if k not in ("digest", "signature")}
     return hashlib.sha256(canonical_json(body)).hexdigest()
 
 
@@ -172,9 +172,20 @@ def set_owner(store: MemoryStore, name: str) -> str:
     if current and current != owner and store.conn.execute("SELECT 1 FROM share_offers LIMIT 1").fetchone():
         raise UserError(
             f"this store already shares as {current!r}: renaming would orphan its offers (revoke them first)")
+    from memengine import sharekeys
+
     with write_tx(store.conn):
         store.conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)", (OWNER_META_KEY, owner))
+        sharekeys.ensure_own_key(store.conn)  # the key partners will pin: its fingerprint is shown from now on
     return owner
+
+
+def own_fingerprint(store: MemoryStore) -> str | None:
+    """The fingerprint of this store's signing key (partners compare it), None before it has one."""
+    from memengine import sharekeys
+
+    key = sharekeys.own_public_key(store.conn)
+    return None if key is None else sharekeys.fingerprint(key)
 
 
 def _require_owner(store: MemoryStore) -> str:
@@ -614,6 +625,11 @@ def export_bundle(store: MemoryStore, partner: str) -> dict[str, Any]:
         "offers": offers, "consents": consents, "revocations": revocations,
     }
     bundle["digest"] = bundle_digest(bundle)
+    from memengine import sharekeys
+
+    with write_tx(c):
+        sharekeys.ensure_own_key(c)
+    bundle["signature"] = sharekeys.sign(c, bundle["digest"])
     return bundle
 
 
@@ -637,7 +653,9 @@ def _item_problem(store: MemoryStore, r: Any) -> str | None:
 
 def write_bundle(bundle: dict[str, Any], path: Path) -> None:
     """Write a bundle file (pretty JSON, UTF-8); the digest is over canonical JSON, so layout is free."""
-    path.write_text(json.dumps(bundle, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    from memengine.privfile import write_private
+
+    write_private(path, (json.dumps(bundle, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))  # 0600
 
 
 # --------------------------------------------------------------------------- bundles: import
@@ -651,10 +669,12 @@ def read_bundle(path: Path) -> dict[str, Any]:
         raw = path.read_bytes()
     except OSError as exc:
         raise UserError(f"{path}: {exc.strerror}") from exc
-    try:
-        bundle = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UserError(f"{path}: not a share bundle (invalid JSON)") from exc
+    from memengine import cleantext
+
+    try:  # a bundle nests 4 deep: 200k '[' is refused before the parser recurses
+        bundle = cleantext.loads(cleantext.decode_utf8(raw, str(path)), str(path), limit=16)
+    except ValueError as exc:
+        raise UserError(f"{path}: not a share bundle ({str(exc).removeprefix(str(path) + ': ')})") from exc
     validate_bundle(bundle, str(path))
     return bundle
 
@@ -666,6 +686,16 @@ def _need(cond: bool, where: str, message: str) -> None:
 
 def _is_str(v: Any) -> bool:
     return isinstance(v, str) and bool(v)
+
+
+def _is_text(v: str) -> bool:
+    """Storable text with something in it: no NUL, no lone surrogate, not blank."""
+    from memengine.cleantext import check_text
+
+    try:
+        return "\0" not in v and bool(check_text(v, "content").strip())
+    except ValueError:
+        return False
 
 
 def validate_bundle(bundle: Any, where: str = "bundle") -> None:
@@ -696,7 +726,8 @@ def validate_bundle(bundle: Any, where: str = "bundle") -> None:
         _need(isinstance(o.get("items"), list) and bool(o["items"]), at, "has no items")
         for j, it in enumerate(o["items"]):
             iat = f"{at} item {j + 1}"
-            _need(isinstance(it, dict) and _is_str(it.get("content")), iat, "has no content")
+            _need(isinstance(it, dict) and _is_str(it.get("content")) and _is_text(it["content"]), iat,
+                  "has no content (empty, NUL characters or invalid Unicode)")
             _need(it.get("memory_type") in SHAREABLE_TYPES, iat,
                   f"has type {it.get('memory_type')!r}: only semantic and procedural memories are accepted "
                   "(episodic memories are never shared)")
@@ -716,13 +747,16 @@ def validate_bundle(bundle: Any, where: str = "bundle") -> None:
         _need(r.get("by") == bundle["from"] and _is_str(r.get("at")), at, "must be made by the sender")
 
 
-def import_bundle(store: MemoryStore, bundle: dict[str, Any], approve_all: bool = False) -> dict[str, Any]:
+def import_bundle(store: MemoryStore, bundle: dict[str, Any], approve_all: bool = False,
+                  trust_key: bool = False) -> dict[str, Any]:
     """Apply a validated bundle addressed to this store; idempotent.
 
     Offers become pending incoming offers (not memories) until owner-b approves, or
     at once with ``approve_all`` (owner-b consenting on import, on their own store).
     Items this store's own sensitivity scorer blocks are refused and reported.
     Consents complete this store's outgoing offers; revocations withdraw or purge.
+    The signature is checked first (:func:`_check_signature`); ``trust_key`` confirms a
+    sender key seen for the first time (or a changed one) for its revocations.
     """
     ensure_schema(store.conn)
     me = _require_owner(store)
@@ -737,13 +771,74 @@ def import_bundle(store: MemoryStore, bundle: dict[str, Any], approve_all: bool 
                "blocked": [], "approved": [], "warnings": []}
     if c.execute("SELECT 1 FROM share_bundles WHERE digest = ?", (digest,)).fetchone():
         return already
+    key, sig_warnings = _check_signature(c, bundle, trust_key)
     try:
         res = _apply_bundle(store, bundle, me)
     except _AlreadyImported:
         return already
+    if key is not None:
+        from memengine import sharekeys
+
+        with write_tx(c):
+            sharekeys.pin_key(c, sender, key)
+    res["warnings"] = sig_warnings + res["warnings"]
+    res["signed_by"] = None if key is None else sharekeys_fingerprint(key)
     if approve_all:
         res["approved"] = [approve(store, oid, ROLE_B) for oid in res["offers_received"]]
     return res
+
+
+def sharekeys_fingerprint(key: str) -> str:
+    """The fingerprint of a public key (to compare with the partner's `share whoami`)."""
+    from memengine.sharekeys import fingerprint
+
+    return fingerprint(key)
+
+
+def _check_signature(c: Any, bundle: dict[str, Any], trust_key: bool) -> tuple[str | None, list[str]]:
+    """Verify a bundle's sender; return (key to pin, warnings) or raise UserError.
+
+    - a signature that does not verify: refused (forged or altered);
+    - signed by another key than the one pinned for the sender: refused, unless
+      ``trust_key`` (the partner really changed stores: compare fingerprints first);
+    - a key seen for the first time is pinned, but its revocations of offers received
+      here are refused unless ``trust_key``: a stranger's fresh key must not purge a
+      partner's copies (withdrawing one of our own offers is harmless, so it may);
+    - unsigned (a version-1 bundle of an older mem): refused if the sender's key is
+      known or if it carries revocations, else imported with a loud warning.
+    """
+    from memengine import sharekeys
+
+    sender = bundle["from"]
+    pinned = sharekeys.pinned_key(c, sender)
+    sig = bundle.get("signature")
+    if sig is None:
+        if pinned is not None:
+            raise UserError(f"bundle from {sender} is unsigned, but {sender}'s key is known "
+                                 f"({sharekeys.fingerprint(pinned)}): forged, refused")
+        if bundle["revocations"]:
+            raise UserError(f"unsigned bundle from {sender} carries revocations: refused (anyone can write "
+                                 f"one; ask {sender} to upgrade mem and export again)")
+        return None, [f"UNSIGNED bundle from {sender} (made by an older mem): who made it cannot be verified; "
+                      "its offers still wait for your approval"]
+    try:
+        key = sharekeys.verify(sig, bundle["digest"])
+    except ValueError as exc:
+        raise UserError(f"bundle from {sender}: {exc}; refused") from exc
+    fp = sharekeys.fingerprint(key)
+    if pinned is not None and key != pinned and not trust_key:
+        raise UserError(f"bundle from {sender} is signed by key {fp}, not by {sender}'s known key "
+                             f"{sharekeys.fingerprint(pinned)}: forged, or {sender} moved to a new store "
+                             "(compare with their `mem.py share whoami`, then import with --trust-key)")
+    # a revocation of an offer we received purges our copies: only from a key we already knew;
+    # one of our own outgoing offers only withdraws it (fail-safe), so a first key may do that
+    purging = [r["offer_id"] for r in bundle["revocations"] if c.execute(
+        "SELECT 1 FROM share_offers WHERE offer_id = ? AND direction = 'incoming'", (r["offer_id"],)).fetchone()]
+    if (pinned is None or key != pinned) and purging and not trust_key:
+        raise UserError(f"first signed bundle from {sender} (key {fp}) revokes offers you received: refused until you "
+                             f"confirm the key with {sender} (`mem.py share whoami` on their side), then import "
+                             "with --trust-key")
+    return key, []
 
 
 def _apply_bundle(store: MemoryStore, bundle: dict[str, Any], me: str) -> dict[str, Any]:

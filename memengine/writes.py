@@ -4,6 +4,7 @@ and the JSONL export/import of whole stores."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -29,7 +30,23 @@ class Writes(StoreBase):
     """The write room of :class:`memengine.store.MemoryStore`."""
 
     def _validate(self, m: NewMemory, truncate: bool = False) -> NewMemory:
-        if m.content is None or not m.content.strip():
+        from memengine.cleantext import MAX_TAG_CHARS, check_text
+
+        if not isinstance(m.content, str):
+            raise UserError("content is empty")
+        try:  # invalid Unicode is refused, NULs dropped (memengine/cleantext.py: why)
+            m.content = check_text(m.content, "content")
+            for name in ("source", "ref", "author", "thread"):
+                if isinstance(getattr(m, name), str):
+                    setattr(m, name, check_text(getattr(m, name), name))
+            tags = re.split(r"[,\s]+", m.tags) if isinstance(m.tags, str) else list(m.tags or [])
+            for t in tags:
+                check_text(str(t), "tag")
+                if len(str(t)) > MAX_TAG_CHARS:
+                    raise ValueError(f"tag: {len(str(t)):,} characters, over the {MAX_TAG_CHARS} limit")
+        except ValueError as exc:
+            raise UserError(str(exc)) from exc
+        if not m.content.strip():
             raise UserError("content is empty")
         raw = m.content.encode("utf-8", errors="surrogatepass")
         if len(raw) > MAX_CONTENT_BYTES:
@@ -155,6 +172,27 @@ class Writes(StoreBase):
                 (mid, target, edge_type, weight, now))
         return written
 
+    def _merge_duplicate(self, mid: int, values: dict[str, Any]) -> dict[str, Any]:
+        """Keep what a duplicate brought: its tags join the kept memory's, its source is listed in
+        ``metadata.also_from``. Returns what was added (empty if nothing), so the caller can say so."""
+        row = self.conn.execute("SELECT tags, source, metadata FROM memories WHERE id = ?", (mid,)).fetchone()
+        if row is None:
+            return {}
+        merged: dict[str, Any] = {}
+        old_tags = row[0].split()
+        new_tags = [t for t in str(values.get("tags") or "").split() if t not in old_tags]
+        if new_tags:
+            self.conn.execute("UPDATE memories SET tags = ? WHERE id = ?", (normalise_tags(old_tags + new_tags), mid))
+            merged["tags"] = new_tags
+        source = values.get("source")
+        meta = json.loads(row[2] or "{}")
+        also = list(meta.get("also_from") or [])
+        if source and source != row[1] and source not in also:
+            self.conn.execute("UPDATE memories SET metadata = json_set(metadata, '$.also_from', json(?)) WHERE id = ?",
+                              (json.dumps(also + [source]), mid))
+            merged["also_from"] = source
+        return merged
+
     def _store_locked(self, m: NewMemory, values: dict[str, Any], vec: np.ndarray | None, dedup: bool,
                       now: str) -> StoreResult:
         """The dedup checks and the insert of :meth:`store`, inside its write transaction."""
@@ -167,7 +205,8 @@ class Writes(StoreBase):
             ).fetchone()
             if row:
                 self._reinforce(int(row[0]), now)
-                return StoreResult(int(row[0]), True, "identical", self._degraded_tag())
+                return StoreResult(int(row[0]), True, "identical", self._degraded_tag(),
+                                   merged=self._merge_duplicate(int(row[0]), values))
             if vec is not None and not conversational:
                 self._scale_op()
                 near = self._nearest(vec, 5)
@@ -177,7 +216,8 @@ class Writes(StoreBase):
                     ).fetchone()
                     if r and r[0] == m.memory_type and r[1] == "active" and sim >= NEAR_DUP_COSINE:
                         self._reinforce(mid, now)
-                        return StoreResult(mid, True, f"near-duplicate (cosine {sim:.3f})", self._degraded_tag())
+                        return StoreResult(mid, True, f"near-duplicate (cosine {sim:.3f})", self._degraded_tag(),
+                                           merged=self._merge_duplicate(mid, values))
         if m.thread is not None and values["position"] is None:
             # a turn stored live joins the end of its conversation
             row = self.conn.execute("SELECT max(position) FROM memories WHERE thread = ?", (m.thread,)).fetchone()
@@ -311,20 +351,27 @@ class Writes(StoreBase):
         items: list[NewMemory] = []
         allowed = set(self.EXPORT_KEYS) | {"id", "content_hash", "strength", "access_count", "last_accessed_at",
                                            "updated_at", "valid_from", "valid_to"}
+        from memengine import cleantext
+
         try:
-            fh = path.open("r", encoding="utf-8-sig")
+            fh = path.open("rb")
         except OSError as exc:
             raise UserError(f"{path}: {exc.strerror}") from exc
         with fh:
-            for lineno, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise UserError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from exc
-                except UnicodeDecodeError as exc:
-                    raise UserError(f"{path}:{lineno}: not UTF-8 text") from exc
+            head = fh.read(4)
+            fh.seek(0)
+            if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+                raise UserError(f"{path}: UTF-16 text; save it as UTF-8 (one JSON object per line)")
+            if head[:4] == b"PK\x03\x04":
+                raise UserError(f"{path}: a zip archive, not JSON lines (unzip it, or import the archive itself)")
+            for lineno, raw_line in enumerate(fh, 1):
+                try:  # bytes first: a binary file is one line error, not a decoder traceback
+                    line = cleantext.decode_utf8(raw_line, f"{path}:{lineno}")
+                    if not line.strip():
+                        continue
+                    obj = cleantext.loads(line, f"{path}:{lineno}")
+                except ValueError as exc:
+                    raise UserError(str(exc)) from exc
                 if not isinstance(obj, dict):
                     raise UserError(f"{path}:{lineno}: expected a JSON object")
                 unknown = set(obj) - allowed
@@ -355,11 +402,11 @@ class Writes(StoreBase):
                     item.created_at = timeparse.from_iso(obj["created_at"]) if obj.get("created_at") else None
                 except (ValueError, TypeError) as exc:
                     raise UserError(f"{path}:{lineno}: field 'created_at': not an ISO timestamp") from exc
-                if item.ref is None:
-                    item.ref = f"hash:{content_hash(content)[:24]}"
                 try:
                     self._validate(item)
                 except UserError as exc:
                     raise UserError(f"{path}:{lineno}: {exc.message}") from exc
+                if item.ref is None:
+                    item.ref = f"hash:{content_hash(item.content)[:24]}"
                 items.append(item)
         return self.store_many(items, batch_size=batch_size, progress=progress)

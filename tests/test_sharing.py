@@ -29,12 +29,18 @@ DEPLOY = "To deploy the API: run make release, then kubectl apply -f k8s/ and wa
 RETRY = "The payment gateway client retries idempotent requests three times with exponential backoff"
 
 
-def resign(bundle: dict[str, Any]) -> dict[str, Any]:
-    """What a careful forger does: recompute every item hash and the bundle digest."""
+def resign(bundle: dict[str, Any], signer: Any = None) -> dict[str, Any]:
+    """What a careful forger does: recompute every item hash and the bundle digest (and sign
+    with ``signer``'s key: a sender tampering with its own bundle; else the bundle is unsigned)."""
+    from memengine import sharekeys
+
     for o in bundle["offers"]:
         for it in o["items"]:
             it["sha256"] = sharing.item_sha256(it["content"])
+    bundle.pop("signature", None)
     bundle["digest"] = sharing.bundle_digest(bundle)
+    if signer is not None:
+        bundle["signature"] = sharekeys.sign(signer.conn, bundle["digest"])
     return bundle
 
 
@@ -195,7 +201,7 @@ def test_episodic_item_in_a_bundle_is_refused(pair) -> None:
     bundle = sharing.export_bundle(a, "max")
     bundle["offers"][0]["items"][0]["memory_type"] = "episodic"
     with pytest.raises(core.UserError, match="episodic"):
-        sharing.import_bundle(b, resign(bundle))
+        sharing.import_bundle(b, resign(bundle, a))
     assert count(b, "SELECT count(*) FROM shared_memories") == 0
     assert count(b, "SELECT count(*) FROM memories") == 0
 
@@ -272,7 +278,7 @@ def test_importer_applies_its_own_sensitivity_gate(pair) -> None:
     secret = "The prod database password is Hunter2-Xq9!zP and the AWS key is AKIAIOSFODNN7EXAMPLE"
     bundle["offers"][0]["items"][1]["content"] = secret
     bundle["offers"][0]["items"][1]["sensitivity"] = 0.0  # the sender's number is not trusted
-    res = sharing.import_bundle(b, resign(bundle))
+    res = sharing.import_bundle(b, resign(bundle, a))
     assert len(res["blocked"]) == 1 and res["blocked"][0]["sensitivity"] >= 0.5 and res["blocked"][0]["reasons"]
     assert count(b, "SELECT count(*) FROM shared_memories WHERE content LIKE '%AKIA%'") == 0
     sharing.approve(b, res["offers_received"][0], sharing.ROLE_B)
@@ -352,7 +358,7 @@ def test_bundle_is_self_describing(bundle: dict[str, Any]) -> None:
     (lambda b: b["offers"][0]["items"][0].update(content=" " + b["offers"][0]["items"][0]["content"]), "altered"),
     (lambda b: b.update(digest="0" * 64), "digest"),
     (lambda b: b.pop("digest"), "no digest"),
-    (lambda b: b.update(version=2), "unsupported bundle version"),
+    (lambda b: b.update(version=3), "unsupported bundle version"),
     (lambda b: b.update(format="something-else"), "not a share bundle"),
     (lambda b: b["offers"][0]["consents"].pop("owner-a"), "consent"),
 ])
@@ -386,7 +392,7 @@ def test_foreign_bundle_is_refused(tmp_path: Path, pair, bundle: dict[str, Any])
         readdressed = copy.deepcopy(bundle)
         readdressed["to"] = "carol"
         with pytest.raises(core.UserError, match="owners do not match"):
-            sharing.import_bundle(carol, resign(readdressed))
+            sharing.import_bundle(carol, resign(readdressed, pair[0]))
         assert count(carol, "SELECT count(*) FROM shared_memories") == 0
     finally:
         carol.close()
@@ -502,8 +508,17 @@ def test_third_party_cannot_revoke_or_consent(tmp_path: Path, pair) -> None:
               "created_at": "2026-01-01T00:00:00", "offers": [],
               "consents": [{"offer_id": oid, "role": "owner-b", "by": "carol", "at": "t", "items": []}],
               "revocations": [{"offer_id": oid, "by": "carol", "at": "2026-01-01T00:00:00"}]}
-    res = sharing.import_bundle(b, resign(forged))
+    with pytest.raises(core.UserError, match="unsigned bundle from carol carries revocations"):
+        sharing.import_bundle(b, resign(forged))
+    # signed by carol's own key: the revocation names ana's offer, and carol is not its partner
+    carol = core.MemoryStore(tmp_path / "carol.db")
+    sharing.set_owner(carol, "carol")
+    forged["version"] = 2
+    with pytest.raises(core.UserError, match="first signed bundle from carol .* revokes offers you received"):
+        sharing.import_bundle(b, resign(copy.deepcopy(forged), carol))
+    res = sharing.import_bundle(b, resign(copy.deepcopy(forged), carol), trust_key=True)
     assert res["revocations_applied"] == [] and res["warnings"]
+    carol.close()
     assert count(b, "SELECT count(*) FROM memories WHERE source = 'shared:ana'") == 1
 
 

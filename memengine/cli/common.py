@@ -159,13 +159,20 @@ def parse_date(value: str | None, field: str) -> Any:
     """A CLI date option (ISO or a phrase) as a datetime, or a one-line error naming ``field``."""
     if value is None:
         return None
+    import re
+
     from memengine import timeparse  # lazily: dateparser costs ~120 ms of every cold start
 
-
+    # a bare number reads as a month or a day of this year ("-5" became May 25th): refuse it
+    if re.fullmatch(r"\s*[+-]?\d{1,3}\s*|\s*[+-]?\d{5,}\s*", value):
+        raise UserError(f"{field}: {value!r} is a bare number, not a date (write '5 days ago', a year like "
+                        "2024, or an ISO date like 2024-03-12)")
     try:
         return timeparse.parse_when(value)
     except timeparse.DateParseError as exc:
         raise UserError(f"{field}: {exc}") from exc
+    except (OverflowError, ValueError) as exc:  # "99999999999 days ago": beyond any calendar
+        raise UserError(f"{field}: {value!r} is out of the calendar's range") from exc
 
 
 class LazyGroup(click.Group):

@@ -29,7 +29,8 @@ def _phase_line(name: str, counts: dict[str, Any]) -> str:
               help="MEMORY.md whose managed block to write (env MEM_MEMORY_MD).")
 @click.option("--summarizer", help="Command that reads cluster JSON on stdin and prints a summary (optional).")
 @click.option("--keep-backups", type=click.IntRange(0, 1000), default=cons.DEFAULT_KEEP_BACKUPS, show_default=True,
-              help="Backups kept in <db dir>/backups (0: no backup before destructive phases).")
+              help="Backups kept in <db dir>/backups (0: no backup before destructive phases); a run whose "
+                   "destructive phases change nothing keeps none.")
 @click.option("--now", "now_text", hidden=True, help="Pretend it is this time (tests, simulations).")
 def consolidate(dry_run: bool, phases: str | None, memory_md: str | None, summarizer: str | None,
                 keep_backups: int, now_text: str | None) -> None:
@@ -65,6 +66,8 @@ def consolidate(dry_run: bool, phases: str | None, memory_md: str | None, summar
             click.echo("  " + _phase_line(name, counts))
         if data["backup"]:
             click.echo(f"  backup      {data['backup']}")
+        elif data.get("backup_note"):
+            click.echo(f"  backup      {data['backup_note']}")
         click.echo(f"  total       {data['seconds']:.2f} s")
 
     emit(data, human, report.warnings)

@@ -133,8 +133,11 @@ def export_cmd(fmt: str, around: int | None, hops: int, output: str | None) -> N
     """
     text = g.export(current_ctx().store(), fmt, around=around, hops=hops)
     if output:
-        with open(output, "w", encoding="utf-8") as f:
-            f.write(text)
+        from pathlib import Path
+
+        from memengine.privfile import write_private
+
+        write_private(Path(output), text.encode("utf-8"))  # 0600: the graph holds every memory's text
         click.echo(f"wrote {output}", err=True)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -54,7 +54,14 @@ def whoami(name: str | None) -> None:
         owner: str | None = sharing.set_owner(s, name)
     else:
         owner = sharing.whoami(s)
-    emit({"owner": owner}, lambda: click.echo(owner or "no owner set (mem.py share whoami NAME)"))
+    fp = sharing.own_fingerprint(s)
+
+    def human() -> None:
+        click.echo(owner or "no owner set (mem.py share whoami NAME)")
+        if fp:
+            click.echo(f"signing key {fp} (partners see it when they import your bundles)")
+
+    emit({"owner": owner, "key_fingerprint": fp}, human)
 
 
 @share.command()
@@ -153,7 +160,9 @@ def export_cmd(partner: str, output: str | None) -> None:
 @click.argument("path", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--approve", "approve_all", is_flag=True,
               help="Consent as owner-b to every offer in the bundle at once (after reading it).")
-def import_cmd(path: str, approve_all: bool) -> None:
+@click.option("--trust-key", is_flag=True,
+              help="Accept the sender's new signing key (compare its fingerprint with their `share whoami` first).")
+def import_cmd(path: str, approve_all: bool, trust_key: bool) -> None:
     """Receive a partner's bundle: offers (pending your consent), consents, revocations (purge).
 
     \b
@@ -174,7 +183,7 @@ def import_cmd(path: str, approve_all: bool) -> None:
             p.unlink(missing_ok=True)
     else:
         bundle = sharing.read_bundle(Path(path))
-    res = sharing.import_bundle(s, bundle, approve_all=approve_all)
+    res = sharing.import_bundle(s, bundle, approve_all=approve_all, trust_key=trust_key)
 
     def human() -> None:
         if res["already_imported"]:
@@ -182,7 +191,8 @@ def import_cmd(path: str, approve_all: bool) -> None:
             return
         click.echo(f"bundle from {res['from']}: {len(res['offers_received'])} offers received, "
                    f"{len(res['consents_applied'])} consents, {len(res['revocations_applied'])} revocations, "
-                   f"{len(res['purged'])} shared copies purged")
+                   f"{len(res['purged'])} shared copies purged"
+                   + (f"; signed by key {res['signed_by']}" if res.get("signed_by") else ""))
         for b in res["blocked"]:
             click.secho(f"  blocked item of {b['offer_id']} (sensitivity {b['sensitivity']:.2f}): "
                         + "; ".join(b["reasons"]), fg="yellow")

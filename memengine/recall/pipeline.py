@@ -101,6 +101,14 @@ class Recall(KeywordSearch, People):
         context vector).
         """
         t0 = time.perf_counter()
+        if not isinstance(query, str):
+            raise UserError(f"query must be text (got {type(query).__name__})")
+        from memengine.cleantext import check_text
+
+        try:
+            query = check_text(query, "query")
+        except ValueError as exc:
+            raise UserError(str(exc)) from exc
         registered = lookup(strategy) if strategy not in STRATEGIES else None
         if registered is not None:
             return registered(self, query, k=k, strategy=strategy, types=types, sources=sources, tags=tags,
