@@ -288,12 +288,17 @@ def test_forget_cascade_recomputes_or_withdraws(store: core.MemoryStore) -> None
 
 
 def test_backups_keep_last_n(store: core.MemoryStore, tmp_path: Path) -> None:
-    fill(store, 2)
     for day in range(5):
-        cons.run(store, now=NOW + timedelta(days=day), phases=["decay"], keep_backups=2)
+        fill(store, 2)  # new memories each day, so decay has something to archive (a backup is kept)
+        rep = cons.run(store, now=NOW + timedelta(days=day), phases=["decay"], keep_backups=2)
+        assert rep.backup is not None
     backups = sorted((tmp_path / "backups").glob("*.consolidate.db"))
     assert len(backups) == 2 and backups[-1].name.endswith("20300105T120000.consolidate.db")
     assert oct(backups[0].stat().st_mode & 0o777) == "0o600"
+    # a run that changes nothing keeps no backup and prunes none
+    rep = cons.run(store, now=NOW + timedelta(days=6), phases=["decay"], keep_backups=2)
+    assert rep.backup is None and rep.backup_note == "none kept: the destructive phases changed nothing"
+    assert sorted((tmp_path / "backups").glob("*.consolidate.db")) == backups
 
 
 def test_lock_second_run_exits_6(db_path: Path) -> None:
