@@ -499,9 +499,12 @@ IMPORT_FORMATS = ("jsonl", "whatsapp", "chatgpt", "claude", "markdown", "vcf")
 @click.option("--dry-run", is_flag=True, help="Parse and report what would be added; write nothing.")
 @click.option("--date-order", type=click.Choice(["dmy", "mdy", "ymd"]), help="WhatsApp: force the date order.")
 @click.option("--all-branches", is_flag=True, help="ChatGPT: keep edited/regenerated branches too.")
+@click.option("--include-tools", is_flag=True,
+              help="ChatGPT/Claude: keep tool, browser and code-interpreter output (left out by default).")
 @click.option("--thread", help="WhatsApp: name of the chat (default: from the file name).")
 @click.option("--no-episodes", is_flag=True, help="Do not group chat messages into episodes.")
-def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all_branches: bool, thread: str | None,
+def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all_branches: bool,
+               include_tools: bool, thread: str | None,
                no_episodes: bool) -> None:
     """Import chats, notes, contacts or JSON lines. Idempotent: re-imports add only what is new.
 
@@ -549,7 +552,8 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
         return
     with progress_bar(None, f"importing {p.name}") as advance:
         summary = ingest.import_path(s, p, fmt, dry_run=dry_run, episodes=not no_episodes, progress=advance,
-                                     date_order=date_order, all_branches=all_branches or None, thread=thread)
+                                     date_order=date_order, all_branches=all_branches or None,
+                                     include_tools=include_tools or None, thread=thread)
     data = summary.to_dict()
 
     def human() -> None:

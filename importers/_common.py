@@ -185,15 +185,119 @@ class _Limited(io.RawIOBase):
         return len(data)
 
 
+MAX_JSON_STRING_BYTES = 8_000_000  # one JSON string (a message's text); longer: cut, flagged, refused
+CUT_MARK = "\ufdd0"  # a Unicode noncharacter: never in real text, marks a string cut at the cap
+_CUT_BYTES = b"\\ufdd0"  # the same as a JSON escape, written where a string is cut
+_ESCAPE_RE = re.compile(rb"\\.", re.DOTALL)  # a backslash and the byte it escapes
+
+
+class _CapStrings(io.RawIOBase):
+    """JSON bytes with every string cut at ``cap`` bytes (the rest skipped, ``CUT_MARK`` put in
+    its place), so the JSON parser never builds a huge string: yajl builds long strings in
+    superlinear time (64 MB: 24 s) and holds them whole. Whole strings inside one read are
+    passed over by one regex; only a string that crosses reads is followed read by read, and
+    one of over ``cap`` bytes crosses ``cap / 64 KB`` of them."""
+
+    def __init__(self, raw: IO[bytes], cap: int) -> None:
+        self._raw = raw
+        self._cap = cap
+        self._out = b""
+        self._eof = False
+        self._in_string = False
+        self._carry = b""  # an unfinished escape or UTF-8 character held for the next read
+        self._length = 0  # bytes of the current string so far
+        self._skipping = False  # the current string is over the cap: drop the rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._out and not self._eof:
+            chunk = self._raw.read(1 << 16)
+            if not chunk:
+                self._eof = True
+                self._out, self._carry = self._carry, b""
+                break
+            self._out = self._filter(chunk)
+        n = min(len(buffer), len(self._out))
+        buffer[:n] = self._out[:n]
+        self._out = self._out[n:]
+        return n
+
+    def _filter(self, chunk: bytes) -> bytes:
+        if self._carry:
+            chunk, self._carry = self._carry + chunk, b""
+        # Escape pairs masked to "__": what is left of '"' are the quotes that open and close
+        # strings, so the string state follows from counting them (all in C).
+        masked = _ESCAPE_RE.sub(b"__", chunk) if b"\\" in chunk else chunk
+        out: list[bytes] = []
+        pos, n = 0, len(chunk)
+        while True:
+            if not self._in_string:
+                if masked.count(b'"', pos) % 2 == 0:  # every string here closes here: all short
+                    out.append(chunk[pos:])
+                    break
+                opening = masked.rfind(b'"')
+                out.append(chunk[pos:opening + 1])
+                pos = opening + 1
+                self._in_string, self._length, self._skipping = True, 0, False
+                continue
+            quote = masked.find(b'"', pos)
+            end = quote
+            if quote < 0:
+                # The read ends inside the string: keep an unfinished escape or UTF-8
+                # character for the next read, so every piece starts on a boundary.
+                end = _boundary(chunk, pos, n)
+                self._carry = chunk[end:]
+            if self._skipping:
+                pass
+            elif self._length + end - pos > self._cap:
+                cut = _boundary(chunk, pos, pos + self._cap - self._length)
+                out.append(chunk[pos:cut])
+                out.append(_CUT_BYTES)
+                self._skipping = True
+            else:
+                out.append(chunk[pos:end])
+            self._length += end - pos
+            if quote < 0:
+                break
+            out.append(b'"')
+            self._in_string = False
+            pos = quote + 1
+        return b"".join(out)
+
+
+def _boundary(chunk: bytes, start: int, end: int) -> int:
+    """The last position <= ``end`` inside a JSON string (whose piece starts on a boundary at
+    ``start``) that splits neither an escape sequence nor a UTF-8 character."""
+    slash = chunk.rfind(b"\\", max(start, end - 6), end)
+    if slash >= 0:
+        first = slash
+        while first > start and chunk[first - 1] == 0x5C:
+            first -= 1
+        # From a boundary, a run of backslashes alternates escape start, escaped backslash, ...
+        if (slash - first) % 2 == 0 and (slash + 1 >= end or (chunk[slash + 1] == 0x75 and slash + 6 > end)):
+            return slash
+    k = end - 1
+    while k > start and end - k < 4 and 0x80 <= chunk[k] < 0xC0:
+        k -= 1
+    if start <= k < end and chunk[k] >= 0xC0:
+        need = 2 if chunk[k] < 0xE0 else 3 if chunk[k] < 0xF0 else 4
+        if end - k < need:
+            return k
+    return end
+
+
 @contextmanager
 def _opened(source: tuple[Path, str | None], limit: int) -> Iterator[IO[bytes]]:
     path, member = source
     if member is None:
         with path.open("rb") as fh:
-            yield fh
+            yield io.BufferedReader(_CapStrings(fh, MAX_JSON_STRING_BYTES), 1 << 16)
         return
     with zipfile.ZipFile(path) as zf, zf.open(member) as raw:
-        yield io.BufferedReader(_Limited(raw, limit, f"{path}!{member}"))
+        limited = io.BufferedReader(_Limited(raw, limit, f"{path}!{member}"))
+        yield io.BufferedReader(_CapStrings(limited, MAX_JSON_STRING_BYTES), 1 << 16)
 
 
 def is_zip(path: Path) -> bool:
@@ -259,11 +363,13 @@ def _top_keys(fh: IO[bytes], wanted: str) -> bool:
 
 def iter_objects(
     source: tuple[Path, str | None], wrapper_key: str, limit: int = DEFAULT_MAX_JSON_BYTES
-) -> Iterator[dict[str, Any]]:
-    """Yield the conversation objects of one JSON source, one at a time.
+) -> Iterator[Any]:
+    """Yield the conversations of one JSON source, one at a time (whatever their shape: the
+    parser checks each and skips a malformed one with a warning).
 
     Accepts a top-level list, an object wrapping the list under ``wrapper_key``,
-    or a single conversation object. JSON errors become ImportFormatError.
+    or a single conversation object. JSON errors become ImportFormatError. Strings over
+    ``MAX_JSON_STRING_BYTES`` arrive cut, ending in ``CUT_MARK``.
     """
     where = _where(source)
     try:
@@ -277,10 +383,7 @@ def iter_objects(
             with _opened(source, limit) as fh:
                 prefix = f"{wrapper_key}.item" if _top_keys(fh, wrapper_key) else ""
         with _opened(source, limit) as fh:
-            for obj in ijson.items(fh, prefix, use_float=True):
-                if not isinstance(obj, dict):
-                    raise ImportFormatError(f"expected a conversation object, found {type(obj).__name__}", where)
-                yield obj
+            yield from ijson.items(fh, prefix, use_float=True)
     except ijson.JSONError as exc:
         raise ImportFormatError(f"invalid or truncated JSON ({exc})", where) from None
     except UnicodeDecodeError:
@@ -429,3 +532,23 @@ def open_member(
                 if not exc.reason.startswith("no suitable"):
                     raise
     raise ImportFormatError("no suitable file found in zip", archive)
+
+
+def describe(conv: Any, id_keys: tuple[str, ...], title_keys: tuple[str, ...]) -> str:
+    """A malformed conversation named for a warning: its title and id when it has them."""
+    if not isinstance(conv, dict):
+        return f"an entry that is {type(conv).__name__}, not an object"
+    title = next((str(conv[k]) for k in title_keys if isinstance(conv.get(k), str) and conv[k]), "")
+    ident = next((str(conv[k]) for k in id_keys if conv.get(k)), "")
+    parts = [f"{title[:80]!r}" if title else "untitled", f"(id {ident[:64]})" if ident else "(no id)"]
+    return "conversation " + " ".join(parts)
+
+
+def uncut(text: str) -> str:
+    """``text`` without a cut mark (and the lone surrogate half a cut can leave before it)."""
+    if CUT_MARK not in text:
+        return text
+    head = text.split(CUT_MARK, 1)[0]
+    if head and "\ud800" <= head[-1] <= "\udbff":
+        head = head[:-1]
+    return head + " …"

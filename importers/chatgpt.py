@@ -26,10 +26,14 @@ from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
 from importers._common import (
+    CUT_MARK,
     DEFAULT_MAX_JSON_BYTES,
+    MAX_JSON_STRING_BYTES,
+    describe,
     iter_objects,
     json_sources,
     sha1_hex,
+    uncut,
 )
 
 TOOL_OUTPUT_CHARS = 500
@@ -143,12 +147,23 @@ def _speaker(msg: dict[str, Any]) -> str:
     return role.capitalize()
 
 
-def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_branches: bool) -> Iterator[Record]:
+def malformed(conv: Any) -> str | None:
+    """Why ``conv`` is not a ChatGPT conversation, or None when it is one."""
+    if not isinstance(conv, dict):
+        return "not an object"
     mapping = conv.get("mapping")
     if not isinstance(mapping, dict):
-        raise ImportFormatError("not a ChatGPT conversation (no 'mapping' object)", where)
+        return "no 'mapping' object"
+    if any(not isinstance(node, dict) for node in mapping.values()):
+        return "a 'mapping' node that is not an object"
+    return None
+
+
+def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_branches: bool,
+                  include_tools: bool) -> Iterator[Record]:
+    mapping = conv["mapping"]
     conv_id = str(conv.get("conversation_id") or conv.get("id") or "")
-    title = str(conv.get("title") or "")
+    title = uncut(str(conv.get("title") or ""))
     if not conv_id:
         conv_id = sha1_hex(f"{title}|{conv.get('create_time')}")[:16]
         report.warn(f"conversation {title!r} has no id; using a hash of title and time")
@@ -161,7 +176,7 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
     position = 0
     for key, alt in ordered:
         msg = mapping[key].get("message")
-        if not isinstance(msg, dict):
+        if not isinstance(msg, dict) or not isinstance(msg.get("content") or {}, dict):
             continue
         report.messages_seen += 1
         meta = msg.get("metadata") or {}
@@ -176,7 +191,17 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         ):
             report.skipped_system += 1
             continue
+        if not include_tools and (role == "tool" or ctype in _TOOL_TYPES):
+            # browser pages, code-interpreter output, internal tools: what the model read,
+            # not what was said (--include-tools keeps them, cut to TOOL_OUTPUT_CHARS)
+            report.skipped_tool += 1
+            continue
         text, images, kind = _message_text(msg)
+        if CUT_MARK in text:
+            report.skipped_oversized += 1
+            report.warn(f"conversation {title!r} (id {conv_id}): message {msg.get('id') or key} is over "
+                        f"{MAX_JSON_STRING_BYTES} bytes; refused")
+            continue
         text = _clean(text)
         if not text:
             if images:
@@ -212,11 +237,17 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     """Parse a ChatGPT export (json file, directory of split files, or zip) into records.
 
-    Options: ``all_branches`` (bool, default False), ``max_member_bytes`` (limit
+    Options: ``all_branches`` (bool, default False), ``include_tools`` (keep tool,
+    browser and code-interpreter output; default False), ``max_member_bytes`` (limit
     on a zip member read by streaming, default 8 GiB).
+
+    A malformed conversation (no ``mapping``, not an object) is skipped with a warning
+    naming it and counted in ``skipped_malformed``; a file holding no conversation at
+    all is an error.
     """
     path = Path(path)
     all_branches = bool(options.get("all_branches", False))
+    include_tools = bool(options.get("include_tools", False))
     limit = int(options.get("max_member_bytes") or DEFAULT_MAX_JSON_BYTES)
     sources = json_sources(path, _accept)
     count = 0
@@ -224,7 +255,23 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     for source in sources:
         where = f"{source[0]}!{source[1]}" if source[1] else str(source[0])
         for conv in iter_objects(source, "conversations", limit):
+            why = malformed(conv)
+            if why is not None:
+                report.skipped_malformed += 1
+                report.warn(f"{describe(conv, ('conversation_id', 'id'), ('title',))} skipped: {why}")
+                continue
+            try:  # a whole conversation or none of it: one odd node must not leave half of it
+                records = list(_conversation(conv, where, report, all_branches, include_tools))
+            except (AttributeError, TypeError, ValueError, KeyError) as exc:
+                report.skipped_malformed += 1
+                report.warn(f"{describe(conv, ('conversation_id', 'id'), ('title',))} skipped: "
+                            f"unexpected shape ({type(exc).__name__}: {exc})")
+                continue
             count += 1
-            yield from _conversation(conv, where, report, all_branches)
+            yield from records
         layouts.add("split" if len(sources) > 1 else ("zip" if source[1] else "file"))
+    if not count:
+        what = f"{report.skipped_malformed} malformed entries, " if report.skipped_malformed else ""
+        raise ImportFormatError(f"no ChatGPT conversation found ({what}expected a list of conversations, "
+                                "each with a 'mapping' of messages)", str(path))
     report.variant.update({"layout": "/".join(sorted(layouts)), "conversations": count, "all_branches": all_branches})

@@ -21,9 +21,19 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
-from importers._common import DEFAULT_MAX_JSON_BYTES, iter_objects, json_sources
+from importers._common import (
+    CUT_MARK,
+    DEFAULT_MAX_JSON_BYTES,
+    MAX_JSON_STRING_BYTES,
+    describe,
+    iter_objects,
+    json_sources,
+    uncut,
+)
 
 ATTACHMENT_EXCERPT_CHARS = 300
+TOOL_OUTPUT_CHARS = 500
+_TOOL_BLOCKS = {"tool_use", "tool_result"}
 _SPEAKERS = {"human": "User", "assistant": "Assistant"}
 
 
@@ -40,14 +50,41 @@ def _when(value: Any) -> datetime | None:
         return None
 
 
-def _text(msg: dict[str, Any]) -> str:
+def _text(msg: dict[str, Any], include_tools: bool) -> tuple[str, int]:
+    """(text, tool blocks left out) of a message: ``text`` content blocks, and with
+    ``include_tools`` the text of tool results (cut to TOOL_OUTPUT_CHARS)."""
     content = msg.get("content")
+    tools = 0
     if isinstance(content, list):
-        parts = [str(c.get("text") or "") for c in content if isinstance(c, dict) and c.get("type") == "text"]
+        parts: list[str] = []
+        for c in content:
+            if not isinstance(c, dict):
+                continue
+            if c.get("type") == "text":
+                parts.append(str(c.get("text") or ""))
+            elif c.get("type") in _TOOL_BLOCKS:
+                tools += 1
+                if include_tools and c.get("type") == "tool_result":
+                    inner = c.get("content")
+                    raw = " ".join(str(i.get("text") or "") for i in inner if isinstance(i, dict)) if isinstance(
+                        inner, list) else str(inner or "")
+                    raw = raw.strip()
+                    parts.append(raw[:TOOL_OUTPUT_CHARS].rstrip() + " …" if len(raw) > TOOL_OUTPUT_CHARS else raw)
         joined = "\n\n".join(p for p in parts if p.strip())
         if joined.strip():
-            return joined.strip()
-    return str(msg.get("text") or "").strip()
+            return joined.strip(), tools
+    return str(msg.get("text") or "").strip(), tools
+
+
+def malformed(conv: Any) -> str | None:
+    """Why ``conv`` is not a Claude conversation, or None when it is one."""
+    if not isinstance(conv, dict):
+        return "not an object"
+    if "uuid" not in conv:
+        return "no 'uuid'"
+    if not isinstance(conv.get("chat_messages"), list):
+        return "no 'chat_messages' list"
+    return None
 
 
 def _attachments(msg: dict[str, Any]) -> list[dict[str, Any]]:
@@ -68,12 +105,10 @@ def _attachments(msg: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _conversation(conv: dict[str, Any], where: str, report: ImportReport) -> Iterator[Record]:
-    messages = conv.get("chat_messages")
-    if not isinstance(messages, list) or "uuid" not in conv:
-        raise ImportFormatError("not a Claude conversation (no 'uuid' / 'chat_messages')", where)
+def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: bool) -> Iterator[Record]:
+    messages = conv["chat_messages"]
     conv_id = str(conv["uuid"])
-    name = str(conv.get("name") or "")
+    name = uncut(str(conv.get("name") or ""))
     if not messages:
         report.variant["empty_conversations"] = report.variant.get("empty_conversations", 0) + 1
         report.skipped_empty += 1
@@ -90,7 +125,14 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport) -> Ite
     position = 0
     for msg in indexed:
         report.messages_seen += 1
-        text = _text(msg)
+        text, tools = _text(msg, include_tools)
+        if not include_tools:
+            report.skipped_tool += tools
+        if CUT_MARK in text:
+            report.skipped_oversized += 1
+            report.warn(f"conversation {name!r} (id {conv_id}): message {msg.get('uuid') or position} is over "
+                        f"{MAX_JSON_STRING_BYTES} bytes; refused")
+            continue
         atts = _attachments(msg)
         files = [str(f.get("file_name")) for f in (msg.get("files") or []) if isinstance(f, dict)]
         if atts:
@@ -126,15 +168,35 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport) -> Ite
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     """Parse a Claude.ai export (json file, directory or zip) into episodic records.
 
-    Options: ``max_member_bytes`` (limit on a zip member read by streaming).
+    Options: ``include_tools`` (keep tool results; default False), ``max_member_bytes``
+    (limit on a zip member read by streaming).
+
+    A malformed conversation (no ``uuid`` or ``chat_messages``) is skipped with a warning
+    naming it and counted in ``skipped_malformed``; a file holding no conversation at all
+    is an error.
     """
     path = Path(path)
+    include_tools = bool(options.get("include_tools", False))
     limit = int(options.get("max_member_bytes") or DEFAULT_MAX_JSON_BYTES)
     report.variant.setdefault("empty_conversations", 0)
     count = 0
     for source in json_sources(path, _accept):
-        where = f"{source[0]}!{source[1]}" if source[1] else str(source[0])
         for conv in iter_objects(source, "conversations", limit):
+            why = malformed(conv)
+            records: list[Record] = []
+            if why is None:
+                try:  # a whole conversation or none of it
+                    records = list(_conversation(conv, report, include_tools))
+                except (AttributeError, TypeError, ValueError, KeyError) as exc:
+                    why = f"unexpected shape ({type(exc).__name__}: {exc})"
+            if why is not None:
+                report.skipped_malformed += 1
+                report.warn(f"{describe(conv, ('uuid', 'id'), ('name', 'title'))} skipped: {why}")
+                continue
             count += 1
-            yield from _conversation(conv, where, report)
+            yield from records
+    if not count:
+        what = f"{report.skipped_malformed} malformed entries, " if report.skipped_malformed else ""
+        raise ImportFormatError(f"no Claude conversation found ({what}expected a list of conversations, "
+                                "each with 'uuid' and 'chat_messages')", str(path))
     report.variant["conversations"] = count
