@@ -11,6 +11,7 @@ recall strategies (graph: graph, activation, bridge).
 from __future__ import annotations
 
 from memengine import graph as _graph  # noqa: F401  (registers the graph strategies)
+from memengine.context import CONTEXT_CHARS, CONTEXT_FAR, CONTEXT_MAX_GAP_HOURS, CONTEXT_NEAR, CONTEXT_VEC_DECAY
 from memengine.db import (
     BUSY_RETRY_SECONDS,
     IN_CHUNK,
@@ -107,7 +108,8 @@ from memengine.vectors import DIMS, VEC_PARAM, VectorMatrix, as_stored, vectors_
 from memengine.writes import MAX_CONTENT_BYTES, NEAR_DUP_COSINE
 
 __all__ = [
-    "ALL_STRATEGIES", "BUSY_RETRY_SECONDS", "CONTEXT_MIX", "COVER_FROM", "COVER_POOL", "DIMS", "EDGE_TYPES",
+    "ALL_STRATEGIES", "BUSY_RETRY_SECONDS", "CONTEXT_CHARS", "CONTEXT_FAR", "CONTEXT_MAX_GAP_HOURS", "CONTEXT_NEAR",
+    "CONTEXT_VEC_DECAY", "CONTEXT_MIX", "COVER_FROM", "COVER_POOL", "DIMS", "EDGE_TYPES",
     "EXIT_CODES", "FTS_COLUMNS", "FTS_TOKENIZER", "FTS_WEIGHTS", "GRAPH_STRATEGIES", "HEBB_MAX", "HEBB_STEP",
     "HEBB_TOP", "IN_CHUNK", "KEYWORD_LOG_KEEP", "KEYWORD_TIE_DECIMALS", "LENGTH_FULL_WORDS", "MAX_CONTENT_BYTES", "MAX_DF",
     "MEMORY_COLUMNS", "MEMORY_TYPES", "MIGRATIONS", "NEAR_DUP_COSINE", "NORMALISE", "POOL", "SCHEMA_PATH",

@@ -408,9 +408,9 @@ def real_vectors(directory: Path, n: int, real: Any, reuse: bool) -> np.ndarray:
 
 
 STAGES = {  # MemoryStore method -> stage of hybrid recall
-    "_embed_or_none": "query embedding", "_keyword": "keyword (bm25; on a worker thread, overlaps)", "_knn": "kNN (both tables)",
-    "_allowed": "status filter of candidate ids", "_candidates": "fusion columns of candidates",
-    "_fuse": "fusion + priors", "_rows": "whole rows of the top k", "people_in": "people in query",
+    "embed_or_none": "query embedding", "_keyword": "keyword (bm25; on a worker thread, overlaps)", "_knn": "kNN (both tables)",
+    "allowed": "status filter of candidate ids", "_candidates": "fusion columns of candidates",
+    "_fuse": "fusion + priors", "rows": "whole rows of the top k", "people_in": "people in query",
 }
 
 
@@ -429,7 +429,7 @@ def recall_breakdown(store: MemoryStore, queries: list[str]) -> dict[str, Any]:
         stage = STAGES[name]
 
         def timed(*a: Any, **kw: Any) -> Any:
-            if name == "_rows":
+            if name == "rows":
                 acc["candidates"] = acc.get("candidates", 0.0) + len(a[0])
             t0 = time.perf_counter()
             try:

@@ -81,7 +81,7 @@ def expanding(strategy: str, per_episode: int | None) -> RecallFn:
                 emb = store.embedder
                 qvec = emb.embed([query])[0] if emb is not None else None
             if qvec is not None:
-                vecs = store._vectors([r[0] for r in members])
+                vecs = store.vectors([r[0] for r in members])
                 members = sorted(members, key=lambda r: -float(np.dot(vecs[r[0]], qvec)) if r[0] in vecs else 0.0)
             out.extend(r[1] for r in members[: per_episode or len(members)])
         seen: set[str] = set()

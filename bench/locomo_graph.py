@@ -64,7 +64,7 @@ def add_edges(store: MemoryStore, sample_id: str) -> dict[str, int]:
             if sess[i] == sess[i - 1]:
                 conn.execute("INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at) "
                              "VALUES (?, ?, 'temporal', ?, ?)", (ids[i - 1], ids[i], TEMPORAL_W, now))
-        vec = store._vectors(ids)
+        vec = store.vectors(ids)
         m = np.stack([vec[i] for i in ids])
         sims = m @ m.T
         np.fill_diagonal(sims, -1)

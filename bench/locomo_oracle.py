@@ -67,7 +67,7 @@ def sum_merge_fn(beta: float, types: frozenset[str] | set[str]) -> RecallFn:
                 if v in seeds and v != u and edge_type in types:
                     score[v] += beta * w * seeds[u]
         order = sorted(score, key=lambda i: (-score[i], i))
-        rows = store._rows(order)
+        rows = store.rows(order)
         refs = [rows[i].ref or "" for i in order if i in rows]
         return [r for r in refs if not r.startswith("episode:")][:k]
 

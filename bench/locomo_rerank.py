@@ -67,7 +67,7 @@ class Cand:
         self.content = [m.content for m in ms]
         top = max((m.score or 0.0) for m in ms) if ms else 1.0
         self.s = np.array([(m.score or 0.0) / (top or 1.0) for m in ms])
-        vec = store._vectors(self.ids)
+        vec = store.vectors(self.ids)
         self.V = np.stack([vec[i] for i in self.ids]) if ms else np.zeros((0, 384), dtype=np.float32)
         self.qv = qv
         self.sess = [r.split("/", 1)[1].split(":")[0] for r in self.refs]

@@ -3,7 +3,7 @@
 
 Each LoCoMo dev store (as `locomo.py` builds them) is copied per variant; every own vector
 is re-embedded from the variant's text and the context vectors are rebuilt from those
-(`MemoryStore._refresh_context`), then the 760 questions are scored as `recall_ablation.py`
+(`memengine.context.refresh_context`), then the 760 questions are scored as `recall_ablation.py`
 scores them. Variants: ``full`` (the stored content, "[date] Speaker: text": what the
 engine embeds), ``nostamp`` ("Speaker: text") and ``bare`` (the words only).
 
@@ -23,6 +23,7 @@ import common  # noqa: E402
 import recall_ablation as ra  # noqa: E402
 
 import memory_core as mc  # noqa: E402
+from memengine.context import refresh_context  # noqa: E402
 from memengine.vectors import vec_blob  # noqa: E402
 
 VARIANTS = ("full", "nostamp", "bare")
@@ -57,7 +58,7 @@ def variant_store(src: Path, dst: Path, variant: str, real, embedder) -> mc.Memo
                            (r[0], vec_blob(v)))
             if r[3] is not None and r[4] is not None:
                 touched.setdefault(r[3], []).append(r[4])
-        s._refresh_context(touched)
+        refresh_context(s, touched)
     assert s.conn.execute("SELECT count(*) FROM vec_contexts").fetchone()[0] == contexts
     return s
 

@@ -151,7 +151,7 @@ def mmr_fn(cfg: RecallConfig, lam: float, table: str = "vec_memories", depth: in
         res = store.recall(query, k=max(k, depth), strategy="hybrid", touch=False, config=cfg).results
         if not lam:
             return [m.ref or "" for m in res[:k]]
-        vecs = store._vectors([m.id for m in res], table)
+        vecs = store.vectors([m.id for m in res], table)
         left = list(res)
         taken: list[Any] = []
         while left and len(taken) < k:

@@ -71,7 +71,7 @@ def prepare_sessions(store: memory_core.MemoryStore) -> None:
             key += 1
         sess[int(r["id"])] = key
         prev = (r["thread"], t)
-    vecs = store._vectors(list(sess))
+    vecs = store.vectors(list(sess))
     groups: dict[int, list[Any]] = {}
     for mid, k in sess.items():
         if mid in vecs:

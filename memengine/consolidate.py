@@ -35,8 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from memengine import contradictions, decay, memorymd, summarize
+from memengine import contradictions, decay, graph, memorymd, summarize
 from memengine.db import write_tx
+from memengine.edges import add_edges
 from memengine.errors import LockedError, NotFound, UserError
 from memengine.records import NewMemory
 from memengine.store import MemoryStore
@@ -452,12 +453,7 @@ class Consolidator:
         # (_decay_edges anchors it on first decay); skipping 350k JSON blobs saves ~25% at 100k.
         for chunk in _chunks(edges, 2000):
             with write_tx(self.conn):
-                before = self.conn.total_changes
-                self.conn.executemany(
-                    """INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at,
-                       last_used_at) VALUES (?, ?, ?, ?, ?, ?)""",
-                    [(a, b, kind, w, self.now_iso, self.now_iso) for a, b, kind, w in chunk])
-                added += self.conn.total_changes - before
+                added += add_edges(self.conn, chunk, self.now_iso, used=True)
         return added
 
     def _decay_edges(self) -> int:
@@ -764,7 +760,7 @@ class Consolidator:
             texts: list[tuple[str, list[str]]] = []
             for _cid, _sid, _sig, members, cent in chunk:
                 texts.append(self._summary_text(members, cent, level))
-            vecs = self.store._embed_or_none([t for t, _ in texts])  # noqa: SLF001 - engine's embedder with model check
+            vecs = self.store.embed_or_none([t for t, _ in texts])  # the engine's embedder, with its model check
             with write_tx(self.conn):
                 for i, (cid, sid, sig, members, cent) in enumerate(chunk):
                     text, terms = texts[i]
@@ -773,23 +769,12 @@ class Consolidator:
                     item = NewMemory(content=text, memory_type="semantic", source=SUMMARY_SOURCE,
                                      ref=f"cluster:{cid}", importance=SUMMARY_IMPORTANCE, metadata=meta,
                                      level=level, created_at=self.now)
-                    values = self.store._row_values(item, self.now_iso)  # noqa: SLF001
                     if sid is None:
                         old = self.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?",
                                                 (SUMMARY_SOURCE, f"cluster:{cid}")).fetchone()
                         sid = int(old[0]) if old else None
-                    if sid is None:
-                        sid = self.store._insert(values, vec)  # noqa: SLF001
-                        created += 1
-                    else:
-                        self.conn.execute(
-                            """UPDATE memories SET content = ?, content_hash = ?, metadata = ?, date_terms = ?,
-                               updated_at = ?, status = 'active' WHERE id = ?""",
-                            (values["content"], values["content_hash"], values["metadata"], values["date_terms"],
-                             self.now_iso, sid))
-                        if vec is not None:
-                            self.store._write_vector(sid, vec)  # noqa: SLF001
-                        updated += 1
+                    created, updated = (created + 1, updated) if sid is None else (created, updated + 1)
+                    sid = self.store.write_derived(item, vec, self.now_iso, replace_id=sid)
                     self.conn.execute("UPDATE clusters SET summary_memory_id = ?, label = ?, updated_at = ? WHERE id = ?",
                                       (sid, ", ".join(terms[:3]) or None, self.now_iso, cid))
                     member_ids = {int(r["id"]) for r in members}
@@ -799,10 +784,7 @@ class Consolidator:
                         if int(old_t) not in member_ids:
                             self.conn.execute("DELETE FROM associations WHERE source_id = ? AND target_id = ? "
                                               "AND edge_type = 'derived_from'", (sid, old_t))
-                    self.conn.executemany(
-                        """INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at)
-                           VALUES (?, ?, 'derived_from', 1.0, ?)""",
-                        [(sid, m, self.now_iso) for m in sorted(member_ids)])
+                    add_edges(self.conn, [(sid, m, "derived_from", 1.0) for m in sorted(member_ids)], self.now_iso)
         return created, updated
 
     def _summary_text(self, members: list[Any], cent: np.ndarray | None, level: int) -> tuple[str, list[str]]:
@@ -811,7 +793,7 @@ class Consolidator:
         if level == 1:
             vec_of = {m: idx.vecs[idx.pos[m]] for m in ids if m in idx.pos}
         else:
-            vec_of = self.store._vectors(ids)  # noqa: SLF001
+            vec_of = self.store.vectors(ids)
         chosen = members
         if len(members) > SUMMARY_MAX_MEMBERS and cent is not None:
             # the most central members: their sentences are the candidates for the summary
@@ -913,16 +895,12 @@ class Consolidator:
                 "superseded": superseded, "open": opened}
 
     def _edge(self, a: int, b: int, kind: str) -> None:
-        self.conn.execute(
-            """INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at)
-               VALUES (?, ?, ?, 1.0, ?)""", (a, b, kind, self.now_iso))
+        add_edges(self.conn, [(a, b, kind, 1.0)], self.now_iso)
 
     # ------------------------------------------------------------ rank
 
     def phase_rank(self) -> dict[str, Any]:
         """PageRank for ``brief``, computed here so that ``brief`` reads it cold (graph.py)."""
-        from memengine import graph
-
         return graph.precompute_ranks(self.store, self.now)
 
     # ------------------------------------------------------------ decay
@@ -1110,7 +1088,7 @@ def _run(store: MemoryStore, phases: Sequence[str], now: datetime, md: Path | No
         if name in DESTRUCTIVE_PHASES:
             destructive_rows += store.conn.total_changes - before
         if name in ("cascade", "cluster"):
-            job._invalidate()  # noqa: SLF001 - memberships/statuses changed
+            job._invalidate()  # memberships/statuses changed
         report.phases.append(PhaseReport(name, counts, time.perf_counter() - t))
     if report.backup is not None:
         if destructive_rows == 0:
@@ -1159,9 +1137,7 @@ def resolve_contradiction(store: MemoryStore, cid: int, keep: int, now: datetime
                            (now_iso, now_iso, other))
         store.conn.execute("DELETE FROM associations WHERE edge_type = 'supersedes' AND source_id = ? AND target_id = ?",
                            (other, keep))
-        store.conn.execute(
-            """INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at)
-               VALUES (?, ?, 'supersedes', 1.0, ?)""", (keep, other, now_iso))
+        add_edges(store.conn, [(keep, other, "supersedes", 1.0)], now_iso)
         store.conn.execute("UPDATE contradictions SET status = 'resolved', kept_id = ?, resolved_at = ? WHERE id = ?",
                            (keep, now_iso, cid))
     return {"id": cid, "kept": keep, "superseded": other, "status": "resolved"}

@@ -47,7 +47,7 @@ def refresh_context(store: StoreBase, touched: dict[str, list[int]]) -> None:
             continue
         times = [from_iso(r["event_at"]) for r in rows]
         texts = [bare_text(r["content"], r["author"]) for r in rows]
-        vecs = store._vectors([r["id"] for r in rows])
+        vecs = store.vectors([r["id"] for r in rows])
         pos_set = set(positions)
         for i, r in enumerate(rows):
             if r["position"] is None or not (min(positions) - CONTEXT_FAR <= r["position"] <= max(positions) + CONTEXT_FAR):

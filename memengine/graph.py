@@ -420,12 +420,12 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
         backing = seed_support(store, seeds, support)
         for i, bonus in backing.items():  # max-merge still: support is one more way to be reached
             ranked[i] = max(ranked[i], seeds[i] + bonus)
-    where, args = store._filters_sql(types, sources, tags, since, until, include_archived, shared=shared,
+    where, args = store.filter_sql(types, sources, tags, since, until, include_archived, shared=shared,
                                      summaries=summaries)
     # questions asking for several things get hybrid's session coverage over the walk's ranking
     cover = strategy != "bridge" and k > COVER_FROM and asks_for_many(query)
     order = _top_allowed(store, ranked, max(k, COVER_POOL) if cover else k, where, args, hubs)
-    rows = store._rows(order)
+    rows = store.rows(order)
     results: list[Memory] = []
     for i in order:
         m = rows[i]
@@ -465,7 +465,7 @@ def _top_allowed(store: MemoryStore, ranked: dict[int, float], k: int, where: st
     step = max(2 * k, 20)
     for start in range(0, len(cand), step):
         part = cand[start:start + step]
-        ok = store._allowed(part, where, args)
+        ok = store.allowed(part, where, args)
         if not hubs:
             ok -= _hubs(store, ok)
         order.extend(i for i in part if i in ok)
@@ -481,10 +481,10 @@ def _bridge_scores(store: MemoryStore, query: str, walk: Activation) -> tuple[di
     are direct matches and excluded. Degraded (no vectors): plain non-seed activation.
     """
     cand = [i for i in walk.score if i not in walk.seed]
-    vec = store._embed_or_none([query])
+    vec = store.embed_or_none([query])
     if vec is None:
         return {i: walk.score[i] for i in cand}, {}
-    cos = store._cosines(vec[0], cand)
+    cos = store.cosines(vec[0], cand)
     out = {}
     for i in cand:
         c = max(0.0, cos.get(i, 0.0))
@@ -623,7 +623,7 @@ def neighbourhood(store: MemoryStore, root: int | None, hops: int = 1, limit: in
         ids = ids[:limit]
         depth = {i: 0 for i in ids}
     idset = set(ids)
-    rows = store._rows(ids)
+    rows = store.rows(ids)
     edges = []
     for a, b, et, w in select_in(
             conn, "SELECT source_id, target_id, edge_type, weight FROM associations WHERE source_id IN ({ids})", ids):
@@ -1011,7 +1011,7 @@ def utterance_terms(store: MemoryStore, utterance: str) -> tuple[list[str], list
     """
     ents: list[str] = []
     low = utterance.casefold()
-    for alias, name in store.conn.execute("SELECT alias, name FROM aliases"):
+    for alias, name in store.aliases().items():
         if len(alias) >= 3 and re.search(r"\b" + re.escape(alias.casefold()) + r"\b", low) and name not in ents:
             ents.append(name)
     for m in _CAP_RE.finditer(utterance):
@@ -1054,10 +1054,10 @@ def surface(store: MemoryStore, utterance: str, k: int = SURFACE_K, seed_k: int 
     walk = spread_activation(Adjacency(store), seeds)
     cand = dict(walk.score)
     cand_ids = [i for i in cand if i not in _hubs(store, cand)]
-    rows = store._rows(cand_ids)
+    rows = store.rows(cand_ids)
     said = _content_words(utterance)
-    vec = store._embed_or_none([utterance])
-    vecs = store._vectors(cand_ids) if vec is not None else {}
+    vec = store.embed_or_none([utterance])
+    vecs = store.vectors(cand_ids) if vec is not None else {}
     qv = vec[0] if vec is not None else None
     kept: list[int] = []
     stated: list[int] = []

@@ -27,6 +27,7 @@ from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
 from memengine.db import write_tx
+from memengine.edges import add_edges
 from memengine.errors import UserError
 from memengine.records import NewMemory
 from memengine.store import MemoryStore
@@ -83,7 +84,7 @@ def normalise_alias(alias: str) -> str:
 
 def load_aliases(store: MemoryStore) -> dict[str, str]:
     """alias (normalised) → display name, from the store."""
-    return {normalise_alias(r[0]): r[1] for r in store.conn.execute("SELECT alias, name FROM aliases")}
+    return {normalise_alias(alias): name for alias, name in store.aliases().items()}
 
 
 def _speaker_text(content: str, author: str | None) -> str:
@@ -197,11 +198,7 @@ def import_path(
 
     def on_batch(written: list[tuple[NewMemory, int]]) -> None:
         if new_aliases:
-            now = to_iso(utcnow())
-            for alias, name in new_aliases.items():
-                store.conn.execute(
-                    "INSERT INTO aliases(alias, name, kind, source, created_at) VALUES (?, ?, 'person', ?, ?) "
-                    "ON CONFLICT(alias) DO UPDATE SET name = excluded.name", (alias, name, fmt, now))
+            store.add_aliases(new_aliases, fmt)
             summary.aliases += len(new_aliases)
             new_aliases.clear()
 
@@ -299,11 +296,9 @@ def _count_new(store: MemoryStore, path: Path, fmt: str, options: dict[str, Any]
     chunk: list[tuple[str, str]] = []
 
     def lookup() -> int:
-        q = " OR ".join("(source = ? AND ref = ?)" for _ in chunk)
-        args = [x for pair in chunk for x in pair]
-        found = store.conn.execute(f"SELECT count(*) FROM memories WHERE {q}", args).fetchone()[0]
+        found = store.count_refs(chunk)
         chunk.clear()
-        return int(found)
+        return found
 
     existing = 0
     total = 0
@@ -323,21 +318,7 @@ def _count_new(store: MemoryStore, path: Path, fmt: str, options: dict[str, Any]
 
 
 def _write_links(store: MemoryStore, links: list[tuple[str, str, str, str]]) -> int:
-    if not links:
-        return 0
-    now = to_iso(utcnow())
-    added = 0
-    with write_tx(store.conn):
-        for source, ref, target, edge in links:
-            a = store.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", (source, ref)).fetchone()
-            b = store.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", (source, target)).fetchone()
-            if not a or not b or a[0] == b[0]:
-                continue
-            cur = store.conn.execute(
-                "INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at) "
-                "VALUES (?, ?, ?, 0.8, ?)", (a[0], b[0], edge, now))
-            added += cur.rowcount
-    return added
+    return store.link_by_ref(links, weight=0.8) if links else 0
 
 
 def segment(times: list[datetime | None], vecs: Any | None) -> list[tuple[int, int]]:
@@ -384,7 +365,7 @@ def build_episodes(store: MemoryStore, source: str, thread: str) -> int:
     if len(rows) < 2:
         return 0
     ids = [r[0] for r in rows]
-    vec_map = store._vectors(ids)
+    vec_map = store.vectors(ids)
     import numpy as np
 
     vecs = np.stack([vec_map[i] for i in ids]) if len(vec_map) == len(ids) else None
@@ -413,9 +394,9 @@ def build_episodes(store: MemoryStore, source: str, thread: str) -> int:
     episode_ids: dict[int, int] = {}  # item index -> memory id
     index = {it.ref: i for i, it in enumerate(items)}
     for i, it in enumerate(items):
-        row = store.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", (source, it.ref)).fetchone()
-        if row is not None:
-            episode_ids[i] = row[0]
+        eid = store.id_by_ref(source, it.ref or "")
+        if eid is not None:
+            episode_ids[i] = eid
     # The thread's latest episode from earlier imports precedes the first new one.
     prev_id: int | None = None
     for eid, ref in store.conn.execute(
@@ -456,13 +437,9 @@ def build_episodes(store: MemoryStore, source: str, thread: str) -> int:
 
 def _episode_edges(store: MemoryStore, eid: int, member_ids: list[int], prev_id: int | None, now: str) -> None:
     """part_of edges member → episode, and a temporal edge from the previous episode."""
-    store.conn.executemany(
-        "INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at) "
-        "VALUES (?, ?, 'part_of', 1.0, ?)", [(mid, eid, now) for mid in member_ids])
+    add_edges(store.conn, [(mid, eid, "part_of", 1.0) for mid in member_ids], now)
     if prev_id is not None and prev_id != eid:
-        store.conn.execute(
-            "INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at) "
-            "VALUES (?, ?, 'temporal', 0.7, ?)", (prev_id, eid, now))
+        add_edges(store.conn, [(prev_id, eid, "temporal", 0.7)], now)
 
 
 def summary_line(s: ImportSummary) -> str:

@@ -24,7 +24,7 @@ from memengine.migrations import STATUS_LOG_KEEP  # noqa: F401  (its log's lengt
 MAX_ID = 50_000_000  # one byte per id: above this the SQL filter serves
 
 # The filter this set answers: it must stay the same expression as
-# StoreBase._filters_sql's with no options (a test holds them together).
+# StoreBase.filter_sql's with no options (a test holds them together).
 LIVE_SQL = "status = 'active' AND level = 0 AND source NOT LIKE 'shared:%' AND valid_to IS NULL"
 
 

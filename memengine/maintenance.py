@@ -40,7 +40,7 @@ class Maintenance(StoreBase):
             "size_bytes": size,
         }
 
-    def _index_gaps(self) -> dict[str, list[int]]:
+    def index_gaps(self) -> dict[str, list[int]]:
         c = self.conn
         missing_vec = [
             r[0] for r in c.execute(
@@ -84,7 +84,7 @@ class Maintenance(StoreBase):
         }
         report["integrity"] = c.execute("PRAGMA quick_check").fetchone()[0]
         report["fts_ok"] = self._fts_ok()
-        gaps = self._index_gaps()
+        gaps = self.index_gaps()
         report.update({k: len(v) for k, v in gaps.items()})
         from embedder import EmbedderError, load_manifest
 
@@ -115,7 +115,7 @@ class Maintenance(StoreBase):
         if fix and problems:
             report["fixed"] = self._repair(gaps, rebuild_fts=not report["fts_ok"])
             report["fts_ok"] = self._fts_ok()
-            after = self._index_gaps()
+            after = self.index_gaps()
             report.update({k: len(v) for k, v in after.items()})
             report["problems_after_fix"] = [
                 f"{len(v)} {k.replace('_', ' ')}" for k, v in after.items() if v

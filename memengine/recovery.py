@@ -47,7 +47,7 @@ def recover_file(src: Path | str, dest: Path | str) -> dict[str, Any]:
     res["vectors"] = _recover_vectors(src, dest)
     store = MemoryStore(dest, embedder=None, fast_start=True)
     try:
-        gaps = store._index_gaps()
+        gaps = store.index_gaps()
         res["missing_vectors"] = len(gaps.get("missing_vectors", []))
         res["memories"] = int(store.conn.execute("SELECT count(*) FROM memories").fetchone()[0])
     finally:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 from memengine.db import connect, db_error, default_db_path, select_in, sqlite3
 from memengine.decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)
 from memengine.errors import MemError, ModelMismatch, NotFound, UserError
+from memengine.liveset import LiveSet
 from memengine.migrations import migrate
 from memengine.recall.config import FTS_WEIGHTS
 from memengine.records import MEMORY_COLUMNS, MEMORY_TYPES, SHARED_SOURCE_PREFIX, Candidate, Memory
@@ -111,7 +112,7 @@ class StoreBase:
         self._live: Any = None  # liveset.LiveSet, in a warm process at scale
         self._size_memo: int | None = None  # _vector_count() during one recall
         self._synced: set[str] = set()  # vector matrices brought up to date during this recall
-        self._live_where = self._filters_sql(None, None, None, None, None, False)[0]  # the filter it answers
+        self._live_where = self.filter_sql(None, None, None, None, None, False)[0]  # the filter it answers
 
     def close(self) -> None:
         """Close the connection (and the keyword thread's, if one was opened)."""
@@ -151,7 +152,7 @@ class StoreBase:
         if not self._keyword_index_wanted or self._keyword_index is not None:
             return
         if self._is_warm:
-            from memengine.keyword_index import KeywordIndex
+            from memengine.keyword_index import KeywordIndex  # numpy: only a warm process pays for it
 
             self._keyword_index = KeywordIndex(self.path, FTS_WEIGHTS)
             self._keyword_index.start()
@@ -199,7 +200,7 @@ class StoreBase:
     def embedder(self) -> Embedder | None:
         """The embedder, or None in degraded (keyword-only) mode."""
         if self._embedder is None and self._embedder_failed is None:
-            from embedder import EmbedderError, get_embedder
+            from embedder import EmbedderError, get_embedder  # optional: commands without vectors never load it
 
             try:
                 self._embedder = get_embedder(self._cache_dir(), fast_start=self._fast_start)
@@ -207,7 +208,9 @@ class StoreBase:
                 self._embedder_failed = str(exc)
         return self._embedder
 
-    def _embed_or_none(self, texts: list[str]) -> np.ndarray | None:
+    def embed_or_none(self, texts: list[str]) -> np.ndarray | None:
+        """Vectors of ``texts`` by the store's embedder (model checked against the file), or
+        None in degraded (keyword-only) mode."""
         emb = self.embedder
         if emb is None:
             return None
@@ -269,7 +272,7 @@ class StoreBase:
 
     # ---------------------------------------------------------------- recall
 
-    def _filters_sql(
+    def filter_sql(
         self,
         types: Iterable[str] | None,
         sources: Iterable[str] | None,
@@ -359,19 +362,20 @@ class StoreBase:
         """Nearest context vectors (a turn with its neighbours)."""
         return self._knn("vec_contexts", vec, k)
 
-    def _vectors(self, ids: list[int], table: str = "vec_memories") -> dict[int, np.ndarray]:
+    def vectors(self, ids: list[int], table: str = "vec_memories") -> dict[int, np.ndarray]:
+        """The stored vectors (unit float32) of ``ids`` that have one, read from ``table``."""
         rows = list(select_in(self.conn, f"SELECT memory_id, embedding FROM {table} WHERE memory_id IN ({{ids}})", ids))
         mat = vectors_from_blobs([r[1] for r in rows])
         return {int(r[0]): v for r, v in zip(rows, mat)}
 
-    def _cosines(self, vec: np.ndarray, ids: list[int], table: str = "vec_memories") -> dict[int, float]:
+    def cosines(self, vec: np.ndarray, ids: list[int], table: str = "vec_memories") -> dict[int, float]:
         """Cosine of ``vec`` with the stored vectors of ``ids`` (those that have one)."""
         import numpy as np
 
         vec = as_stored(vec)
         if self._use_matrix(table):  # at scale, in a warm process, the vectors are in memory already
             return self._matrix(table).cosines(vec, ids)
-        vecs = self._vectors(ids, table)
+        vecs = self.vectors(ids, table)
         if not vecs:
             return {}
         keys = list(vecs)
@@ -390,12 +394,10 @@ class StoreBase:
         if max_id < PARALLEL_MIN_ROWS:
             return None
         if self._live is None:
-            from memengine.liveset import LiveSet
-
             self._live = LiveSet()
         return self._live if self._live.sync(self.conn, max_id) else None
 
-    def _allowed(self, ids: list[int], where: str, args: list[Any], conn: Any = None) -> set[int]:
+    def allowed(self, ids: list[int], where: str, args: list[Any], conn: Any = None) -> set[int]:
         """The ``ids`` that pass a recall filter (``where`` over alias ``m``)."""
         if (conn is None or conn is self.conn) and where == self._live_where and not args:
             # the unfiltered case at scale: in memory, 0.8 -> ~0.05 ms per call at 100k
@@ -408,10 +410,12 @@ class StoreBase:
             conn or self.conn, f"SELECT m.id FROM memories m NOT INDEXED WHERE m.id IN ({{ids}}) AND {where}", ids, args)}
 
     def _candidates(self, ids: list[int]) -> dict[int, Candidate]:
+        """The few columns fusion reads, for many ids."""
         return {int(r[0]): Candidate(r) for r in select_in(
             self.conn, f"SELECT {Candidate.COLUMNS} FROM memories WHERE id IN ({{ids}})", ids)}
 
-    def _rows(self, ids: list[int]) -> dict[int, Memory]:
+    def rows(self, ids: list[int]) -> dict[int, Memory]:
+        """Whole memories by id, whatever their status (ids that do not exist are left out)."""
         return {int(r["id"]): Memory.from_row(r) for r in select_in(
             self.conn, f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({{ids}})", ids)}
 

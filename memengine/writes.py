@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from memengine import timeparse
 from memengine.context import refresh_context
 from memengine.db import write_tx
+from memengine.edges import add_edges
 from memengine.errors import NotFound, UserError
 from memengine.records import EDGE_TYPES, MEMORY_COLUMNS, MEMORY_TYPES, BatchStats, Memory, NewMemory, StoreResult
 from memengine.storebase import StoreBase
@@ -138,7 +139,7 @@ class Writes(StoreBase):
                     with write_tx(self.conn):
                         res.links = self.add_links(res.id, links)
                 return res
-        vecs = self._embed_or_none([m.content])
+        vecs = self.embed_or_none([m.content])
         vec = vecs[0] if vecs is not None else None
         with write_tx(self.conn):
             res = self._store_locked(m, values, vec, dedup and ref is None, now)
@@ -165,11 +166,8 @@ class Writes(StoreBase):
         Returns the links written."""
         now = to_iso(utcnow())
         written = [link for link in links if link[0] != mid]
-        for target, edge_type, weight in written:
-            self.conn.execute(
-                """INSERT INTO associations(source_id, target_id, edge_type, weight, created_at) VALUES (?, ?, ?, ?, ?)
-                   ON CONFLICT(source_id, target_id, edge_type) DO UPDATE SET weight = excluded.weight""",
-                (mid, target, edge_type, weight, now))
+        add_edges(self.conn, [(mid, target, edge_type, weight) for target, edge_type, weight in written], now or "",
+                  on_conflict="weight")
         return written
 
     def _merge_duplicate(self, mid: int, values: dict[str, Any]) -> dict[str, Any]:
@@ -192,6 +190,60 @@ class Writes(StoreBase):
                               (json.dumps(also + [source]), mid))
             merged["also_from"] = source
         return merged
+
+    def write_derived(self, item: NewMemory, vec: np.ndarray | None, now: str, replace_id: int | None = None) -> int:
+        """A memory derived from others (a consolidation summary), inside the caller's write
+        transaction: inserted, or written over ``replace_id`` (text, hash, metadata, dates;
+        active again). Returns its id."""
+        values = self._row_values(item, now)
+        if replace_id is None:
+            return self._insert(values, vec)
+        self.conn.execute(
+            """UPDATE memories SET content = ?, content_hash = ?, metadata = ?, date_terms = ?,
+               updated_at = ?, status = 'active' WHERE id = ?""",
+            (values["content"], values["content_hash"], values["metadata"], values["date_terms"], now, replace_id))
+        if vec is not None:
+            self._write_vector(replace_id, vec)
+        return replace_id
+
+    def id_by_ref(self, source: str, ref: str) -> int | None:
+        """The id of the memory with this (source, ref), any status."""
+        row = self.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", (source, ref)).fetchone()
+        return int(row[0]) if row else None
+
+    def count_refs(self, refs: Sequence[tuple[str, str]]) -> int:
+        """How many of these (source, ref) pairs (at most 400: one query) are stored."""
+        if not refs:
+            return 0
+        q = " OR ".join("(source = ? AND ref = ?)" for _ in refs)
+        return int(self.conn.execute(f"SELECT count(*) FROM memories WHERE {q}",
+                                     [x for pair in refs for x in pair]).fetchone()[0])
+
+    def link_by_ref(self, links: Sequence[tuple[str, str, str, str]], weight: float) -> int:
+        """Edges between stored memories named by ref: ``(source, ref, target ref, edge type)``
+        within one source, in one transaction; pairs not both stored (or a memory to itself)
+        are skipped, existing edges kept. Returns the edges added."""
+        now = to_iso(utcnow()) or ""
+        edges = []
+        with write_tx(self.conn):
+            for source, ref, target, edge_type in links:
+                a, b = self.id_by_ref(source, ref), self.id_by_ref(source, target)
+                if a is not None and b is not None and a != b:
+                    edges.append((a, b, edge_type, weight))
+            return add_edges(self.conn, edges, now)
+
+    def aliases(self) -> dict[str, str]:
+        """Every alias the store knows (as written) → the name it stands for."""
+        return {r[0]: r[1] for r in self.conn.execute("SELECT alias, name FROM aliases")}
+
+    def add_aliases(self, aliases: dict[str, str], source: str) -> None:
+        """Aliases (a phone number, a nickname) of people, inside the caller's write transaction;
+        an alias already known now names the new person."""
+        now = to_iso(utcnow())
+        self.conn.executemany(
+            "INSERT INTO aliases(alias, name, kind, source, created_at) VALUES (?, ?, 'person', ?, ?) "
+            "ON CONFLICT(alias) DO UPDATE SET name = excluded.name",
+            [(alias, name, source, now) for alias, name in aliases.items()])
 
     def _store_locked(self, m: NewMemory, values: dict[str, Any], vec: np.ndarray | None, dedup: bool,
                       now: str) -> StoreResult:
@@ -266,7 +318,7 @@ class Writes(StoreBase):
                 if key is not None:
                     seen_refs.add(key)
                 fresh.append(b)
-            vecs = self._embed_or_none([b.content for b in fresh]) if fresh else None
+            vecs = self.embed_or_none([b.content for b in fresh]) if fresh else None
             now = to_iso(utcnow())
             assert now is not None
             written: list[tuple[NewMemory, int]] = []

@@ -268,7 +268,7 @@ def test_ties_at_the_cut_go_to_the_same_rows_on_both_paths(db_path: Path, monkey
             b = warm.recall("soup", k=20, strategy=strategy, touch=False).results
             assert [(m.id, m.score) for m in a] == [(m.id, m.score) for m in b]
         # the keyword pool (200 rows asked for 100 kept) is cut inside the tie: lowest ids first
-        where, args = plain._filters_sql(None, None, None, None, None, False)
+        where, args = plain.filter_sql(None, None, None, None, None, False)
         assert [i for i, _ in plain._keyword('"soup"', where, args, 100)] == list(range(1, 101))
         assert [i for i, _ in warm._keyword('"soup"', where, args, 100, words=["soup"])] == list(range(1, 101))
     finally:

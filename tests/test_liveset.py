@@ -18,7 +18,7 @@ from memengine.liveset import LIVE_SQL, STATUS_LOG_KEEP, LiveSet
 
 
 def _sql_live(store: mc.MemoryStore, ids: list[int]) -> set[int]:
-    where = store._filters_sql(None, None, None, None, None, False)[0]
+    where = store.filter_sql(None, None, None, None, None, False)[0]
     sql = f"SELECT m.id FROM memories m WHERE m.id IN ({{ids}}) AND {where}"
     return {int(r[0]) for r in mc.select_in(store.conn, sql, ids)}
 
@@ -38,7 +38,7 @@ def filled(store: mc.MemoryStore) -> mc.MemoryStore:
 
 
 def test_live_sql_is_the_default_recall_filter(store: mc.MemoryStore) -> None:
-    assert store._live_where == store._filters_sql(None, None, None, None, None, False)[0]
+    assert store._live_where == store.filter_sql(None, None, None, None, None, False)[0]
     assert store._live_where.replace("m.", "") == LIVE_SQL
 
 

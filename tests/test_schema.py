@@ -118,14 +118,14 @@ def test_m005_converts_float_vector_tables_to_int8(db_path: Path) -> None:
         ids = [s.store(f"note {w} about the {w} gateway", "semantic").id for w in ("alpha", "beta", "gamma", "delta")]
         s.store("Max: are you coming?", "episodic", author="Max", thread="t", position=0)
         s.store("Ana: yes, at nine", "episodic", author="Ana", thread="t", position=1)
-        want = {t: s._vectors(ids + [5, 6], t) for t in ("vec_memories", "vec_contexts")}
+        want = {t: s.vectors(ids + [5, 6], t) for t in ("vec_memories", "vec_contexts")}
         assert len(want["vec_contexts"]) == 2
     _as_before_m005(db_path, want)
     with memory_core.MemoryStore(db_path) as s:  # opening migrates
         for table, vecs in want.items():
             sql = s.conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
             assert "int8[384]" in sql
-            got = s._vectors(list(vecs), table)
+            got = s.vectors(list(vecs), table)
             assert got.keys() == vecs.keys()
             assert min(float(got[i] @ vecs[i]) for i in vecs) > 0.9999
         assert s.meta("vectors_generation") == "1"  # warm processes reload
@@ -156,7 +156,7 @@ def test_compact_gives_the_pages_freed_by_the_migration_back(db_path: Path) -> N
     with memory_core.MemoryStore(db_path) as s:
         ids = [s.store(f"note {i}: server {i} runs job {i * 7} on rack {i % 13}", "semantic", dedup=False).id
                for i in range(600)]
-        want = {"vec_memories": s._vectors(ids)}
+        want = {"vec_memories": s.vectors(ids)}
     _as_before_m005(db_path, want)
     with memory_core.MemoryStore(db_path) as s:  # migrates: 600 vectors shrink 1,536 -> 384 bytes
         assert int(s.conn.execute("PRAGMA freelist_count").fetchone()[0]) > 0

@@ -290,10 +290,10 @@ def test_keyword_search_on_a_worker_thread_gives_the_same_ranking(store: MemoryS
 def test_cosines_by_id_agree_between_sqlite_vec_and_the_matrix(store: MemoryStore, monkeypatch) -> None:
     ids = [store.store(f"note {i} on topic {i % 3}", "semantic").id for i in range(12)]
     q = store.embedder.embed(["topic 1"])[0]
-    small = store._cosines(q, ids + [999])
+    small = store.cosines(q, ids + [999])
     monkeypatch.setattr(storebase, "MATRIX_MIN_ROWS", 0)
     monkeypatch.setattr(storebase, "WARM_AFTER", 0)
-    big = store._cosines(q, ids + [999])
+    big = store.cosines(q, ids + [999])
     assert "vec_memories" in store._matrices
     assert small.keys() == big.keys() == set(ids)
     assert all(abs(small[i] - big[i]) < 1e-6 for i in ids)

@@ -59,7 +59,7 @@ class KeywordSearch(StoreBase):
                     ranked = [(int(r[0]), -float(r[1])) for r in conn.execute(sql, (match, want))]
                 except sqlite3.OperationalError as exc:
                     raise UserError(f"bad FTS5 query {match!r}: {exc}") from exc
-            allowed = self._allowed([r[0] for r in ranked], where, args, conn)
+            allowed = self.allowed([r[0] for r in ranked], where, args, conn)
             hits = [r for r in ranked if r[0] in allowed]
             if len(hits) >= limit or len(ranked) < want:
                 return hits[:limit]

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from memengine.db import write_tx
+from memengine.edges import add_edges
 from memengine.errors import DiskFull, ReadOnly, UserError
 from memengine.recall.config import (
     ALL_STRATEGIES,
@@ -113,7 +114,7 @@ class Recall(KeywordSearch, People):
         if registered is not None:
             return registered(self, query, k=k, strategy=strategy, types=types, sources=sources, tags=tags,
                               since=since, until=until, include_archived=include_archived, raw=raw, touch=touch,
-                              explain=explain, shared=shared, **({"summaries": True} if summaries else {}),
+                              explain=explain, shared=shared, summaries=summaries,
                               **graph_options)
         if strategy not in STRATEGIES:
             raise UserError(f"--strategy must be one of {', '.join(ALL_STRATEGIES)} (got {strategy!r})")
@@ -121,7 +122,7 @@ class Recall(KeywordSearch, People):
             raise UserError("query is empty")
         if k < 1:
             raise UserError("-k must be at least 1")
-        where, args = self._filters_sql(types, sources, tags, since, until, include_archived, shared=shared,
+        where, args = self.filter_sql(types, sources, tags, since, until, include_archived, shared=shared,
                                         summaries=summaries)
         people = self.people_in(query) if strategy == "hybrid" else {}
         self._scale_op()
@@ -193,7 +194,7 @@ class Recall(KeywordSearch, People):
 
     def _vector_side(self, run: _Run) -> None:
         """Vector score of the best candidates (own and context vectors), filtered like the keyword side."""
-        vecs = self._embed_or_none([run.query])
+        vecs = self.embed_or_none([run.query])
         if vecs is None:
             run.degraded = "no-vectors"
             if run.strategy == "vector":  # degrade loudly to keyword rather than return nothing
@@ -212,7 +213,7 @@ class Recall(KeywordSearch, People):
         # filter the best few first (one small IN query); widen only if filters removed too many
         allowed: set[int] = set()
         for lo, hi in ((0, run.pool * 2), (run.pool * 2, len(by_sim))):
-            allowed |= self._allowed(by_sim[lo:hi], run.where, run.args)
+            allowed |= self.allowed(by_sim[lo:hi], run.where, run.args)
             if len(allowed) >= run.pool:
                 break
         run.ranked = [mid for mid in by_sim if mid in allowed]
@@ -252,7 +253,7 @@ class Recall(KeywordSearch, People):
         scored.sort(key=lambda m: (-(m.score or 0.0), m.id))
         if cover:
             scored = cover_sessions(scored, k, run.cfg.session_coverage, explain)
-        whole = self._rows([c.id for c in scored[:k]])
+        whole = self.rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:
             m = whole.get(c.id)
@@ -290,14 +291,6 @@ class Recall(KeywordSearch, People):
         with write_tx(self.conn):
             for mid in ids:
                 self._reinforce(mid, now)
-            for i, a in enumerate(top):
-                for b in top[i + 1:]:
-                    lo, hi = min(a, b), max(a, b)
-                    self.conn.execute(
-                        """INSERT INTO associations(source_id, target_id, edge_type, weight, created_at, last_used_at)
-                           VALUES (?, ?, 'reinforces', ?, ?, ?)
-                           ON CONFLICT(source_id, target_id, edge_type) DO UPDATE
-                           SET weight = min(?, weight + ?), last_used_at = excluded.last_used_at""",
-                        (lo, hi, HEBB_STEP, now, now, HEBB_MAX, HEBB_STEP),
-                    )
+            pairs = [(min(a, b), max(a, b), "reinforces", HEBB_STEP) for i, a in enumerate(top) for b in top[i + 1:]]
+            add_edges(self.conn, pairs, now, on_conflict="add", used=True, cap=HEBB_MAX)
 
