@@ -552,3 +552,16 @@ def uncut(text: str) -> str:
     if head and "\ud800" <= head[-1] <= "\udbff":
         head = head[:-1]
     return head + " …"
+
+
+def normalise_phone(raw: str) -> str:
+    """Digits only, keeping a leading ``+`` (``tel:`` URIs and spacing removed)."""
+    value = re.sub(r"^tel:", "", raw.strip(), flags=re.IGNORECASE).split(";")[0]
+    digits = re.sub(r"\D", "", value)
+    if not digits:
+        return ""
+    if value.lstrip().startswith("+"):
+        return "+" + digits
+    if value.lstrip().startswith("00") and len(digits) > 9:
+        return "+" + digits[2:]
+    return digits

@@ -24,7 +24,7 @@ from typing import Any
 import vobject
 
 from importers import ImportFormatError, ImportReport, Record
-from importers._common import decode_text, sha1_hex, split_lines
+from importers._common import decode_text, normalise_phone, sha1_hex, split_lines
 
 NOTE_CHARS = 300
 _CARD_RE = re.compile(r"^BEGIN:VCARD\s*$(.*?)^END:VCARD\s*$", re.IGNORECASE | re.MULTILINE | re.DOTALL)
@@ -44,19 +44,6 @@ class _Contact:
     note: str = ""
     uid: str = ""
     categories: list[str] = field(default_factory=list)
-
-
-def normalise_phone(raw: str) -> str:
-    """Digits only, keeping a leading ``+`` (``tel:`` URIs and spacing removed)."""
-    value = re.sub(r"^tel:", "", raw.strip(), flags=re.IGNORECASE).split(";")[0]
-    digits = re.sub(r"\D", "", value)
-    if not digits:
-        return ""
-    if value.lstrip().startswith("+"):
-        return "+" + digits
-    if value.lstrip().startswith("00") and len(digits) > 9:
-        return "+" + digits[2:]
-    return digits
 
 
 def _join_qp_soft_breaks(card: str) -> str:

@@ -26,11 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
+from importers._common import normalise_phone
 from memengine.db import write_tx
 from memengine.edges import add_edges
 from memengine.errors import UserError
 from memengine.records import NewMemory
 from memengine.store import MemoryStore
+from memengine.text import without_author
 from memengine.timeparse import to_iso, utcnow
 from memengine.writes import MAX_CONTENT_BYTES
 
@@ -70,27 +72,17 @@ class ImportSummary:
         return asdict(self)
 
 
-_PHONE_CHARS = re.compile(r"[^\d+]")
-
-
 def normalise_alias(alias: str) -> str:
     """Phone numbers compare by digits (with a leading +); names by case-folded text."""
     stripped = alias.strip().lstrip("~").strip()
-    digits = _PHONE_CHARS.sub("", stripped)
-    if len(re.sub(r"\D", "", digits)) >= 6 and not re.search(r"[A-Za-z]", stripped):
-        return digits
+    if len(re.sub(r"\D", "", stripped)) >= 6 and not re.search(r"[A-Za-z]", stripped):
+        return normalise_phone(stripped)  # the rule vCard contacts are stored by: one rule, so they meet
     return stripped.casefold()
 
 
 def load_aliases(store: MemoryStore) -> dict[str, str]:
     """alias (normalised) → display name, from the store."""
     return {normalise_alias(alias): name for alias, name in store.aliases().items()}
-
-
-def _speaker_text(content: str, author: str | None) -> str:
-    if author and content.startswith(author + ": "):
-        return content[len(author) + 2:]
-    return content
 
 
 def to_new_memory(rec: Record, aliases: dict[str, str]) -> NewMemory:
@@ -112,7 +104,7 @@ def to_new_memory(rec: Record, aliases: dict[str, str]) -> NewMemory:
         known = aliases.get(normalise_alias(author))
         if known and known != author:
             meta["author_as_exported"] = author
-            content = f"{known}: {_speaker_text(content, author)}"
+            content = f"{known}: {without_author(content, author)}"
             author = known
     return NewMemory(
         content=content, memory_type=rec.memory_type, source=rec.source, ref=rec.ref, tags=rec.tags,

@@ -38,6 +38,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from memengine.text import STOPWORDS as TEXT_STOPWORDS
+
 # --------------------------------------------------------------------------- tuning
 
 # MMR trade-off: 1.0 = pure relevance (picks near-duplicates of the centroid),
@@ -83,28 +85,21 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
-STOPWORDS: frozenset[str] = frozenset(
+# Recall's English stopwords (memengine.text) plus the words of chat and everyday talk that
+# name no topic ("yeah", "thanks", "went", "today"); the stop-words package adds the
+# language a cluster is written in (stopwords_for).
+STOPWORDS: frozenset[str] = TEXT_STOPWORDS | frozenset(
     _words("""
-    a about above after again against ago all almost along already also although always am among an and
-    another any anybody anyone anything anyway anywhere are aren't around as ask asked at away back be
-    became because become been before began behind being below best better between both but by came can
-    can't cannot could couldn't did didn't do does doesn't doing don't done down during each either else
-    enough etc even ever every everyone everything few find first for four from further get gets getting
-    give given go goes going gone got gotten had hadn't has hasn't have haven't having he he'd he'll he's
-    her here here's hers herself him himself his how how's however i i'd i'll i'm i've if in instead into
-    is isn't it it'd it'll it's its itself just keep kept know last later least less let let's like
-    likely made make makes making many may maybe me might mine more most mostly much must mustn't my
-    myself need needs never new next no nobody none nor not nothing now of off often oh ok okay on once
-    one only onto or other others otherwise our ours ourselves out over own per perhaps please put quite
-    rather really right said same say says see seem seemed seems seen several shall shan't she she'd
-    she'll she's should shouldn't since so some somebody someone something sometimes soon still such
-    sure take taken than thank thanks that that's the their theirs them themselves then there there's
-    therefore these they they'd they'll they're they've thing things think this those though three
-    through thus to today told tomorrow too took toward towards two under until up upon us use used
-    using very via want wanted was wasn't way we we'd we'll we're we've well went were weren't what
-    what's whatever when when's where where's whether which while who who's whom whose why why's will
-    with within without won't would wouldn't yeah yes yet yesterday you you'd you'll you're you've your
-    yours yourself yourselves
+    ago almost along already although always among another anybody anyone anything anyway anywhere
+    around ask asked away back became become began behind best better came either else enough etc even
+    ever every everyone everything find first four gets getting give given go goes going gone gotten
+    however instead it'd it'll keep kept know last later least less let likely made make makes making
+    many may maybe might mine mostly much must need needs never new next nobody none nothing now often
+    oh ok okay one onto others otherwise per perhaps please put quite rather really right said say says
+    see seem seemed seems seen several shall since somebody someone something sometimes soon still sure
+    take taken thank thanks therefore thing things think though three thus today told tomorrow took
+    toward towards two upon us use used using via want wanted way well went whatever whether whose will
+    within without yeah yes yesterday yet
     """)
 )
 

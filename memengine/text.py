@@ -103,10 +103,14 @@ def count_words(text: str, cap: int) -> int:
     return min(n, cap)
 
 
+def without_author(text: str, author: str | None) -> str:
+    """``text`` without a leading ``Author:`` label (and the spaces after it), if it has one."""
+    if author and text.startswith(author + ":"):
+        return text[len(author) + 1:].lstrip()
+    return text
+
+
 def bare_text(content: str, author: str | None) -> str:
     """A memory's words without a leading ``[timestamp]`` and ``Author:`` prefix (for context)."""
-    text = LEADING_META_RE.sub("", content)
-    if author and text.startswith(author + ":"):
-        text = text[len(author) + 1:]
-    return text.strip()
+    return without_author(LEADING_META_RE.sub("", content), author).strip()
 
