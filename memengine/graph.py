@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -660,6 +659,8 @@ def export(store: MemoryStore, fmt: str, around: int | None = None, hops: int = 
             lines.append(f"  {e['source']} -> {e['target']} [label={q(e['type'])}, weight={e['weight']}];")
         lines.append("}")
         return "\n".join(lines) + "\n"
+    import xml.etree.ElementTree as ET  # GraphML export only: every recall imports this module
+
     ns = "http://graphml.graphdrawing.org/xmlns"
     ET.register_namespace("", ns)
     root = ET.Element(f"{{{ns}}}graphml")
