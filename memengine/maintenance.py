@@ -41,6 +41,7 @@ class Maintenance(StoreBase):
         }
 
     def index_gaps(self) -> dict[str, list[int]]:
+        """Ids of memories without a vector, and of vectors (own, context) without a memory."""
         c = self.conn
         missing_vec = [
             r[0] for r in c.execute(

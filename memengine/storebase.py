@@ -284,6 +284,9 @@ class StoreBase:
         shared: bool = False,
         summaries: bool = False,
     ) -> tuple[str, list[Any]]:
+        """The recall filter as SQL over ``alias`` and its arguments: active (or archived too),
+        current, raw memories (summaries and partners' copies only when asked), of the given
+        types, sources and tags, dated within since..until. Unknown types are a UserError."""
         clauses = [f"{alias}.status IN ('active', 'archived')" if include_archived else f"{alias}.status = 'active'"]
         args: list[Any] = []
         if not summaries:
