@@ -119,8 +119,10 @@ class VectorMatrix:
     def _sign_planes(mat: Any) -> Any:
         import numpy as np
 
-        if len(mat) == 0 or mat.shape[1] % 64:
+        if mat.shape[1] % 64:
             return np.zeros((0, len(mat)), dtype=np.uint64)
+        if len(mat) == 0:  # one plane per 64 dims even with no rows: a later sync stacks rows onto it
+            return np.zeros((mat.shape[1] // 64, 0), dtype=np.uint64)
         return np.ascontiguousarray(np.packbits(mat > 0, axis=1).view(np.uint64).T)
 
     def sync(self, conn: Any, max_memory_id: int, generation: str | None) -> None:

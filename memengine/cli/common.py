@@ -49,6 +49,9 @@ class Ctx:
         self.started = time.perf_counter()
         self._store: MemoryStore | None = None
 
+    # In `mem serve` / `mem mcp`: the store opened once and warmed, used by every call (never closed by one).
+    warm_store: MemoryStore | None = None
+
     def store(self, fast_start: bool = True) -> MemoryStore:
         """Open the memory file (once per invocation).
 
@@ -56,6 +59,8 @@ class Ctx:
         explicit ``--db`` under a missing folder is more likely a typo than a wish for a new
         store there, so it is refused with one line.
         """
+        if Ctx.warm_store is not None:
+            return Ctx.warm_store
         if self._store is None:
             if self.db is not None and not self.db.parent.exists():
                 raise UserError(f"{self.db}: folder {self.db.parent} does not exist (create it, or check --db)")
