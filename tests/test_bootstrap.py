@@ -103,7 +103,7 @@ def test_package_data_covers_the_files_the_engine_opens() -> None:
     import memory_core
 
     conf = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    assert conf["project"]["scripts"]["mem"] == "mem:main"
+    assert conf["project"]["scripts"]["mem"] == "memengine.launcher:main"
     data_files = conf["tool"]["setuptools"]["data-files"]  # installed under <prefix>/share/mem
     shipped = {f"{folder.removeprefix('share/mem').strip('/')}/{Path(f).name}".lstrip("/")
                for folder, files in data_files.items() for f in files}
