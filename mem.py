@@ -602,15 +602,17 @@ def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
 _RUN_LOCK = threading.Lock()  # one call at a time on it (socket callers and MCP tools alike)
 
 
-def run_captured(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:
+def run_captured(argv: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
     """Run the CLI in this process on the warm store as a one-shot call would: (exit code, stdout, stderr)."""
+    from memengine import handoff
+
     warm = Ctx.warm_store
     assert warm is not None
     out, err = io.StringIO(), io.StringIO()
     code = 0
     with _RUN_LOCK:
         saved_stdin = sys.stdin
-        sys.stdin = io.StringIO(stdin or "")
+        sys.stdin = handoff.stdin_from(stdin or b"")
         try:
             with redirect_stdout(out), redirect_stderr(err):
                 try:

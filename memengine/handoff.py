@@ -19,7 +19,9 @@ side runs before the CLI's imports.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import io
 import json
 import os
 import socket
@@ -99,6 +101,11 @@ def default_db() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("mem", appauthor=False)) / "memory.db"
+
+
+def stdin_from(data: bytes) -> io.TextIOWrapper:
+    """A text stdin over ``data`` with a ``.buffer`` (the CLI reads stdin as bytes)."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="strict")
 
 
 def _send(sock: socket.socket, obj: Any) -> None:
@@ -181,19 +188,22 @@ def try_handoff(argv: list[str]) -> tuple[int, str, str] | None:
             return None
     except Exception:  # an unusable socket folder only means no warm path
         return None
-    stdin: str | None = None
-    if "-" in rest:  # store - reads the content from stdin: read it once, for either path
-        stdin = sys.stdin.read()
-        import io
-
-        sys.stdin = io.StringIO(stdin)
+    try:
+        for a in rest:
+            a.encode("utf-8")
+    except UnicodeEncodeError:  # invalid UTF-8 in argv: the in-process CLI says so in one line
+        return None
+    stdin: bytes | None = None
+    if "-" in rest:  # store - reads the content from stdin: read it once (as bytes), for either path
+        stdin = sys.stdin.buffer.read()
+        sys.stdin = stdin_from(stdin)
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             sock.settimeout(CONNECT_TIMEOUT)
             sock.connect(str(path))
             sock.settimeout(None)  # a recall at scale or a large store may take a while: wait for it
             _send(sock, {"protocol": PROTOCOL, "build": build_id(), "db": str(db), "config": config_fingerprint(),
-                         "argv": rest, "stdin": stdin})
+                         "argv": rest, "stdin": None if stdin is None else base64.b64encode(stdin).decode()})
             reply = _recv(sock)
     except (OSError, ConnectionError, ValueError):
         return None
@@ -221,7 +231,7 @@ def run_handoff(argv: list[str]) -> None:
 
 # --------------------------------------------------------------------------- server
 
-Runner = Callable[[list[str], str | None], tuple[int, str, str]]
+Runner = Callable[[list[str], bytes | None], tuple[int, str, str]]
 
 
 def _peer_uid(conn: socket.socket) -> int | None:
@@ -308,9 +318,10 @@ class Server:
                 if reason:
                     _send(conn, {"refused": reason})
                     return
-                code, out, err = self._run(list(req["argv"]), req.get("stdin"))
+                stdin = req.get("stdin")
+                code, out, err = self._run(list(req["argv"]), None if stdin is None else base64.b64decode(stdin))
                 _send(conn, {"exit_code": code, "stdout": out, "stderr": err})
-            except (OSError, ConnectionError, ValueError):
+            except (OSError, ConnectionError, ValueError, TypeError, KeyError):
                 return  # the caller went away or spoke nonsense: it falls back on its own
 
     def _refusal(self, req: Any) -> str | None:

@@ -21,7 +21,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 # call(argv, stdin) -> (exit code, stdout, stderr) of `mem --db FILE <argv>`, in-process, warm
-Call = Callable[[list[str], str | None], tuple[int, str, str]]
+Call = Callable[[list[str], bytes | None], tuple[int, str, str]]
 
 INSTRUCTIONS = """Long-term memory that survives sessions (one local SQLite file).
 Store a fact, procedure or event right after you learn it (store); recall before you answer
@@ -65,7 +65,7 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
     writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
     def run(argv: list[str], stdin: str | None = None) -> CallToolResult:
-        code, out, err = call([*argv, "--json"], stdin)
+        code, out, err = call([*argv, "--json"], None if stdin is None else stdin.encode("utf-8", "surrogatepass"))
         try:
             envelope = json.loads(out.strip().splitlines()[-1])
         except (IndexError, ValueError):

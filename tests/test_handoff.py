@@ -140,3 +140,17 @@ def test_a_second_server_for_the_same_file_is_refused_and_sigterm_removes_the_so
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=30) == 0
     assert not Path(info["socket"]).exists()
+
+
+def test_invalid_utf8_on_stdin_or_argv_gets_the_same_one_line_error_either_way(server, tmp_path: Path,
+                                                                                runtime_dir: Path) -> None:
+    proc, info, db = server
+    results = []
+    for env in (_env(db, runtime_dir), _env(db, runtime_dir, MEM_NO_SERVER="1")):
+        cmd = [sys.executable, str(ROOT / "mem.py"), "store", "-"]
+        res = subprocess.run(cmd, env=env, input=b"caf\xe9 au lait\n", capture_output=True, timeout=120, cwd=ROOT)
+        arg = subprocess.run([sys.executable.encode(), str(ROOT / "mem.py").encode(), b"recall", b"caf\xe9"], env=env,
+                             capture_output=True, timeout=120, cwd=ROOT)
+        results.append([(r.returncode, json.loads(r.stdout)["error"]["code"]) for r in (res, arg)])
+    assert results[0] == results[1] == [(1, "invalid_input"), (results[0][1][0], results[0][1][1])]
+    assert results[0][1][0] != 0
