@@ -10,6 +10,7 @@ from memengine import dbfile
 from memengine.context import refresh_context
 from memengine.db import is_busy, select_in, sqlite3, write_tx
 from memengine.errors import LockedError, MissingDependency, UserError
+from memengine.privfile import private_dir, vacuum_into
 from memengine.storebase import StoreBase
 
 
@@ -196,8 +197,6 @@ class Maintenance(StoreBase):
         dest = Path(dest)
         if dest.exists():
             raise UserError(f"{dest}: already exists (choose a new file name)")
-        from memengine.privfile import private_dir, vacuum_into
-
         private_dir(dest.parent)
         vacuum_into(self.conn, dest)  # 0600 from the first byte: a killed backup leaves nothing readable
         return {"path": str(dest), "size_bytes": dest.stat().st_size}

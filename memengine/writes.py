@@ -10,7 +10,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memengine import timeparse
+from memengine import cleantext, timeparse
+from memengine.cleantext import MAX_TAG_CHARS, check_text
 from memengine.context import refresh_context
 from memengine.db import write_tx
 from memengine.edges import add_edges
@@ -31,8 +32,6 @@ class Writes(StoreBase):
     """The write room of :class:`memengine.store.MemoryStore`."""
 
     def _validate(self, m: NewMemory, truncate: bool = False) -> NewMemory:
-        from memengine.cleantext import MAX_TAG_CHARS, check_text
-
         if not isinstance(m.content, str):
             raise UserError("content is empty")
         try:  # invalid Unicode is refused, NULs dropped (memengine/cleantext.py: why)
@@ -403,8 +402,6 @@ class Writes(StoreBase):
         items: list[NewMemory] = []
         allowed = set(self.EXPORT_KEYS) | {"id", "content_hash", "strength", "access_count", "last_accessed_at",
                                            "updated_at", "valid_from", "valid_to"}
-        from memengine import cleantext
-
         try:
             fh = path.open("rb")
         except OSError as exc:

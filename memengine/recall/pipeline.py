@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from memengine.cleantext import check_text
 from memengine.db import write_tx
 from memengine.edges import add_edges
 from memengine.errors import DiskFull, ReadOnly, UserError
@@ -104,8 +105,6 @@ class Recall(KeywordSearch, People):
         t0 = time.perf_counter()
         if not isinstance(query, str):
             raise UserError(f"query must be text (got {type(query).__name__})")
-        from memengine.cleantext import check_text
-
         try:
             query = check_text(query, "query")
         except ValueError as exc:
