@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -403,13 +404,22 @@ def test_external_summarizer_failures(script: str, message: str) -> None:
     assert "\n" not in str(err.value)
 
 
-def _gone(pid: int) -> bool:
-    """True when no process (or only a zombie) has this pid."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] == "Z"
-    except FileNotFoundError:
-        return True
+def _gone(pid: int, patience: float = 30.0) -> bool:
+    """True once no process (or only a zombie) has this pid.
+
+    SIGKILL is delivered asynchronously: on a loaded machine the process may still be listed for a
+    moment, so this polls (a bound against hanging, not a speed check)."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().split(")")[-1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
 
 
 def test_external_summarizer_timeout_kills_it(tmp_path: Path) -> None:
