@@ -272,7 +272,7 @@ def _context_line(mid: int, ctx: dict[str, Any]) -> str:
     parts = []
     cl = ctx.get("cluster")
     if cl:
-        text = f"cluster {cl['id']} L{cl['level']} {one_line(cl.get('label') or '', 40)} ({cl['member_count']} members)"
+        text = f"topic T{cl['id']} L{cl['level']} {one_line(cl.get('label') or '', 40)} ({cl['member_count']} members)"
         if cl.get("parent"):
             text += f" in {cl['parent']['id']} {one_line(cl['parent'].get('label') or '', 30)}"
         parts.append(text)

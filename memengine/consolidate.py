@@ -100,12 +100,8 @@ CONTRA_MIN_SIM = 0.55
 SUBJECT_MIN_SIM = 0.3
 
 # MEMORY.md
-MEMORY_MD_BUDGET = 6000  # chars of the managed block: an agent reads it on every start
-ROOTS_SHOWN = 10
-KEY_FACTS_MAX = 20
-KEY_FACT_IMPORTANCE = 0.7
-OPEN_CONTRADICTIONS_SHOWN = 10
-ITEM_CHARS = 160
+MEMORY_MD_TOKENS = 2000  # the block holds what `mem.py brief` shows at its default budget
+MEMORY_MD_BUDGET = 20_000  # chars: a safety net only, the token budget above binds first
 
 DEFAULT_KEEP_BACKUPS = 3
 META_PREFIX = "consolidate."  # high-water marks live in _mem_meta under this prefix
@@ -934,29 +930,15 @@ class Consolidator:
     # ------------------------------------------------------------ MEMORY.md
 
     def memory_block(self) -> str:
-        """The managed block: roots of the hierarchy, key facts, open contradictions (deterministic)."""
-        def short(text: str) -> str:
-            line = " ".join(text.split())
-            return line if len(line) <= ITEM_CHARS else line[: ITEM_CHARS - 1] + "…"
+        """The managed block: the very selection `mem.py brief` shows (memengine.brief), deterministic."""
+        from memengine import brief as selection
+        from memengine import graph
 
-        roots = [f"T{r['id']} (level {r['level']}, {r['member_count']} members) {short(r['content'].splitlines()[0])}"
-                 for r in self.conn.execute(
-                     """SELECT c.id, c.level, c.member_count, m.content FROM clusters c
-                        JOIN memories m ON m.id = c.summary_memory_id
-                        WHERE c.status = 'active' AND c.parent_id IS NULL AND m.status = 'active'
-                        ORDER BY c.level DESC, c.member_count DESC, c.id LIMIT ?""", (ROOTS_SHOWN,))]
-        facts = [f"{short(r['content'])} (#{r['id']})" for r in self.conn.execute(
-            """SELECT id, content FROM memories WHERE status = 'active' AND level = 0 AND valid_to IS NULL
-               AND memory_type IN ('semantic', 'procedural') AND (importance >= ? OR pinned = 1)
-               ORDER BY pinned DESC, importance DESC, id LIMIT ?""", (KEY_FACT_IMPORTANCE, KEY_FACTS_MAX))]
-        opened = [f"#{r['id']}: \"{short(r['a'])}\" vs \"{short(r['b'])}\" — {r['reason']} "
-                  f"(mem.py contradictions --resolve {r['id']} --keep ID)"
-                  for r in self.conn.execute(
-                      """SELECT c.id, c.reason, a.content AS a, b.content AS b FROM contradictions c
-                         JOIN memories a ON a.id = c.memory_a JOIN memories b ON b.id = c.memory_b
-                         WHERE c.status = 'open' ORDER BY c.id LIMIT ?""", (OPEN_CONTRADICTIONS_SHOWN,))]
-        return memorymd.render_block([("Open contradictions (please review)", opened), ("Key facts", facts),
-                                      ("Topics (top of the hierarchy)", roots)], MEMORY_MD_BUDGET)
+        count, how = graph.token_counter(self.store)
+        ranks, _why = graph.load_ranks(self.store, self.now)
+        sel = selection.select(self.store, MEMORY_MD_TOKENS, self.now, count, how,
+                               ranked_ids=ranks["ids"] if ranks else None)
+        return memorymd.render_block(sel.blocks(), MEMORY_MD_BUDGET)
 
     def phase_write(self) -> dict[str, Any]:
         """Write (or, in a dry run, compare) the managed block of MEMORY.md."""

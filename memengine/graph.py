@@ -39,7 +39,7 @@ from memengine.errors import NotFound, UserError
 from memengine.recall import registry
 from memengine.recall.config import ALL_STRATEGIES, COVER_FROM, COVER_POOL, SESSION_COVERAGE, RecallConfig
 from memengine.recall.priors import asks_for_many, cover_sessions
-from memengine.records import EDGE_TYPES, MEMORY_TYPES, SHARED_SOURCE_PREFIX, Memory, RecallResult
+from memengine.records import EDGE_TYPES, MEMORY_TYPES, Memory, RecallResult
 from memengine.store import MemoryStore
 from memengine.text import STOPWORDS, query_terms
 from memengine.timeparse import to_iso
@@ -77,18 +77,16 @@ EDGE_TYPE_FACTOR = {"temporal": 1.0, "semantic": 1.0, "causal": 1.0, "explicit":
                     "derived_from": 0.9, "contradicts": 0.3, "supersedes": 0.5, "reinforces": 1.0}
 
 # brief
-BRIEF_POOL = 2000  # candidates by prior (importance, recency, access) that PageRank re-ranks
+BRIEF_POOL = 2000  # memories whose PageRank the `rank` phase stores (brief's candidates in a large store)
 PAGERANK_DAMPING = 0.85  # standard; the restart mass goes to the personalisation vector
 PAGERANK_ITERS = 30  # power iterations (converges to ~1e-4 on the bench graph)
 RECENCY_HALF_LIFE_DAYS = 14.0  # a memory touched two weeks ago counts half as "current"
-W_PAGERANK, W_RECENCY, W_ACCESS, W_IMPORTANCE = 0.35, 0.3, 0.15, 0.2  # brief ranking weights (sum 1)
-BRIEF_MAX_CHARS = 300  # a briefing line shows at most this much of a memory
-BRIEF_MAX_SKIPS = 20  # stop after this many lines in a row did not fit: the budget is full, counting costs
+W_PAGERANK, W_RECENCY, W_ACCESS, W_IMPORTANCE = 0.35, 0.3, 0.15, 0.2  # stored ranks' weights (sum 1)
 CHARS_PER_TOKEN_SAFE = 3.0  # fallback token estimate when no tokenizer: over-counts, so never over budget
 # Precomputed ranks (consolidate's `rank` phase): PPR over the whole graph, read cold by `brief`
 RANKS_META_KEY = "graph.ranks"  # _mem_meta key holding them (JSON)
 RANKS_VERSION = 1  # bumped when what is stored changes meaning; another version counts as absent
-RANKS_MAX_AGE_DAYS = 7.0  # older ranks are stale: brief computes on the fly (and says so)
+RANKS_MAX_AGE_DAYS = 7.0  # older ranks are stale: brief does without them
 RANKS_MAX_GROWTH = 0.25  # ...as when memories or edges grew by more than this fraction since
 
 # surface
@@ -740,16 +738,6 @@ def token_counter(store: MemoryStore) -> tuple[Any, str]:
     return (lambda t: math.ceil(len(t) / CHARS_PER_TOKEN_SAFE) + 1), "approximate"
 
 
-def _age_days(iso: str | None, now: datetime) -> float:
-    if not iso:
-        return 365.0
-    try:
-        t = datetime.fromisoformat(iso[:19])
-    except ValueError:
-        return 365.0
-    return max(0.0, (now - t).total_seconds() / 86400.0)
-
-
 def personalised_pagerank(nodes: list[int], edges: list[tuple[int, int, float]], personal: dict[int, float],
                           damping: float = PAGERANK_DAMPING, iters: int = PAGERANK_ITERS) -> dict[int, float]:
     """PageRank over an undirected weighted graph, restarting to ``personal`` (normalised).
@@ -866,137 +854,28 @@ def load_ranks(store: MemoryStore, now: datetime) -> tuple[dict[str, Any] | None
     return ranks, "precomputed"
 
 
-def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None) -> dict[str, Any]:
-    """A session-start briefing within ``budget`` tokens.
+def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None,
+          params: Mapping[str, float] | None = None) -> dict[str, Any]:
+    """A session-start briefing within ``budget`` tokens: :func:`memengine.brief.select`.
 
-    Sections in order: pinned facts, open contradictions, then the memories ranked by
-    ``W_PAGERANK·PPR + W_RECENCY·recency + W_ACCESS·access + W_IMPORTANCE·importance``,
-    PPR being personalised PageRank (restart vector ∝ importance × recency × (1 + access)):
-
-    * precomputed (``data["ranks"] == "precomputed"``): consolidate's ``rank`` phase
-      (:func:`precompute_ranks`) ran PPR over the whole graph and stored the best
-      ``BRIEF_POOL``; candidates are those, plus memories stored or accessed since
-      (PPR 0 until the next run). Recency, access and importance are always current.
-    * on the fly, when the ranks are absent or stale (:func:`load_ranks`): PPR over the
-      associations among the ``BRIEF_POOL`` best by prior (a full scan; ~0.5 s cold at
-      100k). Exact when the store has fewer live memories than that; otherwise
-      ``data["warnings"]`` says so and that ``mem.py consolidate`` fixes it.
-
-    Every line is counted with the embedder's tokenizer (``token_counter``); a line
-    that would overflow is skipped, so the total never exceeds ``budget``.
+    The same selection fills the managed block of MEMORY.md (consolidate's ``write``
+    phase). ``chosen`` lists every line with why it was chosen; ``sections`` and
+    ``topics`` group them as shown. Consolidate's precomputed ranks, when fresh, add
+    their best memories to the topic candidates of a store too large to consider whole.
     """
+    from memengine import brief as selection
+
     if budget < 1:
         raise UserError("--budget must be at least 1 token")
     now = now or datetime.now(timezone.utc).replace(tzinfo=None)
     count, how = token_counter(store)
-    conn = store.conn
-    live = _BRIEF_LIVE
-    cols = ("id, content, importance, access_count, coalesce(last_accessed_at, event_at, created_at) AS t, pinned, "
-            "source")
-    warnings: list[str] = []
-    ranks, why = load_ranks(store, now)
-    stored_pr: dict[int, float] | None = None
-    if ranks is not None:
-        stored_pr = dict(zip(ranks["ids"], ranks["pagerank"]))
-        cand = set(stored_pr)
-        cand.update(int(r[0]) for r in conn.execute(  # stored since: the rowid range is cheap
-            "SELECT id FROM memories WHERE id > ? ORDER BY id DESC LIMIT ?", (ranks["max_memory_id"], BRIEF_POOL)))
-        cand.update(int(r[0]) for r in conn.execute(  # accessed since (a scan of one column, ~25 ms at 100k)
-            "SELECT id FROM memories WHERE last_accessed_at > ?", (ranks["computed_at"],)))
-        rows = list(select_in(conn, f"SELECT {cols} FROM memories WHERE id IN ({{ids}}) AND {live}", cand))
-    else:
-        # Prior in SQL so only BRIEF_POOL rows come back: importance, recency (by julianday), access.
-        rows = conn.execute(
-            f"""SELECT {cols} FROM memories WHERE {live}
-                ORDER BY pinned DESC,
-                         importance * 0.5 + 0.3 / (1.0 + max(0.0, julianday(?) - julianday(t)) / ?)
-                         + 0.2 * min(1.0, access_count / 10.0) DESC, id DESC
-                LIMIT ?""", (to_iso(now), RECENCY_HALF_LIFE_DAYS, BRIEF_POOL)).fetchall()
-        if len(rows) >= BRIEF_POOL:
-            warnings.append(f"graph ranks {why}: PageRank computed on the fly over the {BRIEF_POOL} best by prior "
-                            "(slower, and blind to the rest of the graph); `mem.py consolidate` precomputes them")
-    info = {int(r[0]): r for r in rows}
-    ids = list(info)
-    rec = {i: 0.5 ** (_age_days(info[i][4], now) / RECENCY_HALF_LIFE_DAYS) for i in ids}
-    maxacc = max([info[i][3] for i in ids] + [1])
-    acc = {i: math.log1p(info[i][3]) / math.log1p(maxacc) for i in ids}
-    imp = {i: float(info[i][2]) for i in ids}
-    if stored_pr is not None:
-        pr = {i: stored_pr.get(i, 0.0) for i in ids}
-    else:
-        personal = {i: imp[i] * (0.2 + rec[i]) * (1.0 + acc[i]) for i in ids}
-        edges: list[tuple[int, int, float]] = []
-        idset = set(ids)
-        for a, b, w, et in select_in(
-                conn, "SELECT source_id, target_id, weight, edge_type FROM associations WHERE source_id IN ({ids})",
-                ids):
-            if b in idset:
-                edges.append((int(a), int(b), float(w) * EDGE_TYPE_FACTOR.get(et, 1.0)))
-        pr = personalised_pagerank(ids, edges, personal)
-        top_pr = max(pr.values()) if pr else 1.0
-        pr = {i: v / (top_pr or 1.0) for i, v in pr.items()}
-    score = {i: W_PAGERANK * pr[i] + W_RECENCY * rec[i] + W_ACCESS * acc[i] + W_IMPORTANCE * imp[i] for i in ids}
-
-    used = 0
-    sections: dict[str, list[dict[str, Any]]] = {"pinned": [], "contradictions": [], "memories": []}
-    lines: list[str] = []
-    skipped = 0
-
-    run = 0  # consecutive lines that did not fit
-
-    def add(section: str, text: str, item: dict[str, Any]) -> bool:
-        nonlocal used, skipped, run
-        n = count(text + "\n")
-        if used + n > budget:
-            skipped += 1
-            run += 1
-            return False
-        run = 0
-        used += n
-        lines.append(text)
-        item["tokens"] = n
-        sections[section].append(item)
-        return True
-
-    def clip(t: str) -> str:
-        t = " ".join(t.split())
-        return t if len(t) <= BRIEF_MAX_CHARS else t[:BRIEF_MAX_CHARS] + "…"
-
-    header = "# Briefing"
-    if count(header + "\n") <= budget:
-        used += count(header + "\n")
-        lines.append(header)
-    def shared(source: str, item: dict[str, Any]) -> str:
-        """' shared from ana' for a partner's memory (and marks the item), '' for our own."""
-        if not source.startswith(SHARED_SOURCE_PREFIX):
-            return ""
-        item.update(shared=True, shared_from=source[len(SHARED_SOURCE_PREFIX):])
-        return f" shared from {item['shared_from']}"
-
-    for r in conn.execute(
-            f"SELECT id, content, source FROM memories WHERE pinned = 1 AND {live} ORDER BY importance DESC, id"):
-        item = {"id": int(r[0]), "content": r[1]}
-        mark = shared(r[2], item)
-        add("pinned", f"- [pinned #{r[0]}{mark}] {clip(r[1])}", item)
-    for c in conn.execute(
-            """SELECT c.id, c.memory_a, c.memory_b, c.reason, a.content, b.content FROM contradictions c
-               JOIN memories a ON a.id = c.memory_a JOIN memories b ON b.id = c.memory_b
-               WHERE c.status = 'open' ORDER BY c.confidence DESC, c.id LIMIT 20"""):
-        add("contradictions", f"- [conflict #{c[1]} vs #{c[2]}] {clip(c[4])} ⟷ {clip(c[5])} ({c[3]})",
-            {"id": int(c[0]), "memory_a": int(c[1]), "memory_b": int(c[2]), "reason": c[3]})
-    shown = {x["id"] for x in sections["pinned"]}
-    for i in sorted(ids, key=lambda x: (-score[x], x)):
-        if i in shown:
-            continue
-        item = {"id": i, "content": info[i][1], "score": round(score[i], 4)}
-        mark = shared(info[i][6], item)
-        add("memories", f"- [#{i}{mark}] {clip(info[i][1])}", item)
-        if budget - used < 4 or run >= BRIEF_MAX_SKIPS:
-            break
-    return {"budget": budget, "tokens": used, "token_count": how, "skipped_for_budget": skipped,
-            "ranks": "precomputed" if ranks is not None else "on-the-fly",
-            "ranks_computed_at": ranks["computed_at"] if ranks is not None else None,
-            "text": "\n".join(lines), **sections, "warnings": warnings}
+    ranks, _why = load_ranks(store, now)
+    sel = selection.select(store, budget, now, count, how, params, ranked_ids=ranks["ids"] if ranks else None)
+    return {"budget": budget, "tokens": sel.tokens, "token_count": how, "text": sel.text(),
+            "sections": {k: [i.to_dict() for i in v] for k, v in sel.sections.items()},
+            "topics": [{"id": t.id, "topic": f"T{t.id}" if t.id is not None else None, "name": t.name,
+                        "size": t.size, "memories": [i.id for i in t.items]} for t in sel.topics],
+            "chosen": [i.to_dict() for i in sel.chosen()], "warnings": sel.warnings}
 
 
 # --------------------------------------------------------------------------- surface

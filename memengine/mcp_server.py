@@ -155,7 +155,8 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
 
     @server.tool(annotations=read_only)
     def brief(budget: Annotated[int, Field(ge=1, le=1_000_000, description="Tokens at most.")] = 2000) -> CallToolResult:
-        """Session-start briefing: pinned facts, open contradictions, then what matters now, within the budget."""
+        """Session-start briefing within the budget: key facts, procedures, recent changes, open contradictions,
+        people, then per topic (T12) its most informative memories (#123); the same as MEMORY.md's block."""
         return run(["brief", "--budget", str(budget)])
 
     @server.tool(annotations=read_only)

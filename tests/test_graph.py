@@ -259,11 +259,12 @@ def test_brief_never_exceeds_budget_and_orders_sections(store: core.MemoryStore)
         assert out["tokens"] <= budget
         assert count(out["text"]) <= budget
     full = graph.brief(store, 10_000)
-    assert [p["id"] for p in full["pinned"]] == [pinned]
-    assert full["contradictions"][0]["reason"] == "different day"
-    ids = [m["id"] for m in full["memories"]]
-    assert ids.index(high) < ids.index(low)
-    assert full["text"].index("[pinned") < full["text"].index("[conflict") < full["text"].index(f"[#{high}]")
+    facts = [p["id"] for p in full["sections"]["facts"]]
+    assert facts[0] == pinned and high in facts and low not in facts
+    assert full["sections"]["contradictions"][0]["why"] == {"contradiction": 1}
+    assert "different day" in full["sections"]["contradictions"][0]["text"]
+    assert full["text"].index("### Key facts") < full["text"].index("### Open contradictions")
+    assert low in [m["id"] for m in full["chosen"]]  # with room for everything, the topics hold the rest
     with pytest.raises(core.UserError):
         graph.brief(store, 0)
 

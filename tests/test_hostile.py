@@ -317,8 +317,8 @@ def test_brief_marks_a_partners_memories(pair) -> None:
     sharing.approve(b, oid, sharing.ROLE_B)
     b.store("Max keeps his own notes about the gateway", "semantic")
     data = graph.brief(b, 500)
-    shared = [m for m in data["memories"] if m.get("shared")]
-    assert [m["shared_from"] for m in shared] == ["ana"]
-    assert f"[#{shared[0]['id']} shared from ana]" in data["text"]
-    own = [m for m in data["memories"] if not m.get("shared")]
-    assert own and f"[#{own[0]['id']}]" in data["text"]
+    shared = [m for m in data["chosen"] if m["why"].get("shared_from")]
+    assert [m["why"]["shared_from"] for m in shared] == ["ana"]
+    assert f"#{shared[0]['id']} (shared from ana) " in data["text"]
+    own = [m for m in data["chosen"] if m["id"] is not None and not m["why"].get("shared_from")]
+    assert own and f"#{own[0]['id']} Max keeps" in data["text"]

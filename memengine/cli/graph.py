@@ -187,12 +187,14 @@ def browse(cluster_id: int | None, limit: int) -> None:
 @click.command()
 @click.option("--budget", type=click.IntRange(1, 1_000_000), default=2000, show_default=True, help="Tokens at most.")
 def brief(budget: int) -> None:
-    """A session-start briefing within a token budget: pinned facts, open contradictions,
-    then what matters most now (personalised PageRank, recency, access, importance).
+    """A session-start briefing within a token budget, the same selection as MEMORY.md's block:
+    key facts, procedures, recently changed, open contradictions, people, then per topic (T12)
+    its most informative memories (#123, what `get` takes). With --json, data.chosen says why.
 
     \b
-    Example:
+    Examples:
       mem.py brief --budget 2000
+      mem.py --json brief
     """
     data = g.brief(current_ctx().store(), budget)
     emit(data, lambda: click.echo(data["text"]), data["warnings"])

@@ -1,0 +1,699 @@
+"""What an agent reads at session start: one selection for ``mem.py brief`` and MEMORY.md.
+
+The selection is made of the store's own statements, each shown with its date and id
+(``#123``, what ``mem.py get`` takes), in sections an agent uses:
+
+    Key facts            pinned memories, then important semantic facts
+    Procedures           how-tos (procedural memories)
+    Recently changed     supersessions and new facts of the last RECENT_DAYS days
+    Open contradictions  pairs waiting for ``mem.py contradictions --resolve``
+    People               authors, vCard contacts and aliases the store knows, one line each
+    Topics               per topic (``T12``: a consolidate cluster, what ``browse``/``clusters``
+                         take) its 1-3 most representative memories, verbatim or cut at a
+                         sentence boundary
+
+Topics are chosen by a budgeted facility-location greedy (a submodular relative of MMR):
+each step takes the memory whose shown line adds the most *coverage* of the candidate pool
+(sum over candidates of the gain in their best cosine to anything chosen) times its
+*information density* (numbers, names, dates, rare words per word), per token it costs.
+Coverage favours central memories and, once a region is covered, memories elsewhere;
+candidates are weighted by 1/sqrt(size of their chat), so one large chat cannot take the
+budget. Superseded memories (``valid_to`` set) are never candidates anywhere.
+
+Every line is counted with the embedder's tokenizer (``graph.token_counter``), so the
+selection never exceeds its token budget. The selection is deterministic for a given
+store and ``now`` (ties break by id), so MEMORY.md does not change when the store did not.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+import numpy as np
+
+from memengine import summarize
+from memengine.records import SHARED_SOURCE_PREFIX as SHARED_PREFIX
+from memengine.timeparse import to_iso
+
+# --------------------------------------------------------------------------- tuning
+
+# Section shares of the budget (at most); what a section leaves unused goes to the topics.
+SHARE_FACTS, SHARE_PROCEDURES, SHARE_RECENT, SHARE_CONTRADICTIONS, SHARE_PEOPLE = 0.25, 0.12, 0.12, 0.08, 0.12
+KEY_FACT_IMPORTANCE = 0.7  # a semantic memory this important is a key fact even unpinned
+RECENT_DAYS = 7  # "recently": superseded or stored within this many days of now
+PEOPLE_MAX = 10
+CONTRADICTIONS_MAX = 5
+ITEM_MAX_CHARS = 280  # a shown memory is cut at a sentence boundary below this
+MIN_CUT_CHARS = 40  # ...unless that leaves less than this: then at a word boundary, with an ellipsis
+
+POOL_MAX = 2000  # candidates for the topics (the greedy is O(pool^2) per pick)
+POOL_PER_TOPIC = 24  # with a larger store: this many most central members per cluster
+PER_TOPIC_MAX = 3  # representatives shown per topic
+PART_SIZE = 20  # a cluster with more candidates than this is shown as parts of about this size
+DUPLICATE_COS = 0.92  # a candidate this close to a chosen memory says the same thing: never chosen
+THREAD_WEIGHT_EXP = 0.5  # the k-th pick of a chat is worth 1/k^this: one large chat cannot take the budget
+# A memory's value is its information (numbers, names, dates, rare words, + FIRST_PERSON if it
+# says something about the speaker: "I", "my", "we") plus DENSITY_FLOOR, per tokens^COST_EXP,
+# times novelty (1 - its best cosine to what is chosen)^NOVELTY_EXP. Measured on LoCoMo dev
+# (bench/brief_coverage.py): centrality to a topic is *anti*-correlated with holding an answer
+# (AUC 0.35: central turns are the generic ones), information count is the best single signal
+# (AUC 0.76), so centrality is not part of the value; topics (and their parts) give coverage.
+# Chosen by leave-one-conversation-out (the bench prints LOO next to in-sample).
+DENSITY_FLOOR = 0.0
+FIRST_PERSON = 2.0
+COST_EXP = 0.5
+NOVELTY_EXP = 1.0
+RARE_SHARE = 0.02  # a word in at most this share of the pool is informative (a rare word)
+
+HEADER = "# Briefing"
+SECTION_TITLES = {"facts": "Key facts", "procedures": "Procedures", "recent": "Recently changed",
+                  "contradictions": "Open contradictions (please review)", "people": "People", "topics": "Topics"}
+
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|mine|me|we|we're|our|ours|us)\b")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_SENTENCE_START = re.compile(r"(?:^|[.!?…:]\s+|\n\s*)$")
+_WS = re.compile(r"\s+")
+_LIVE = ("m.status = 'active' AND m.valid_to IS NULL AND m.level = 0 "
+         "AND json_extract(m.metadata, '$.kind') IS NOT 'episode'")
+
+
+class Store(Protocol):
+    """What the selection needs of a ``MemoryStore`` (memengine never imports the facade)."""
+
+    conn: Any
+
+    def known_people(self) -> dict[str, str]: ...
+
+    def vectors(self, ids: list[int], table: str = ...) -> dict[int, Any]: ...
+
+
+@dataclass
+class Item:
+    """One chosen line: ``text`` is what is shown, ``why`` says why it was chosen."""
+
+    section: str
+    text: str
+    tokens: int
+    id: int | None = None  # memory id (#id), when the line is one memory
+    topic: int | None = None  # cluster id (T12)
+    why: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {"section": self.section, "id": self.id, "topic": self.topic, "text": self.text,
+                "tokens": self.tokens, "why": self.why}
+
+
+@dataclass
+class Topic:
+    """A topic as shown: its cluster (None: memories in no cluster yet), part of it, and name.
+
+    A large cluster is shown as several topics (``part``), each named from its own members:
+    consolidate's clusters of a long chat hold hundreds of turns on many subjects.
+    """
+
+    id: int | None
+    part: int
+    name: str
+    size: int
+    items: list[Item] = field(default_factory=list)
+
+    def title(self) -> str:
+        """``T12 · garden beds (14 memories)``; memories in no cluster yet say so."""
+        n = f"{self.size} {'memory' if self.size == 1 else 'memories'}"
+        if self.id is None:
+            return f"{self.name} ({n}, not yet in a topic)"
+        return f"T{self.id} · {self.name} ({n})"
+
+
+@dataclass
+class Selection:
+    """What `brief` shows and MEMORY.md holds, in section order."""
+
+    budget: int
+    tokens: int
+    token_count: str
+    sections: dict[str, list[Item]]
+    topics: list[Topic]
+    warnings: list[str]
+    header: bool = True  # False when even the header line is over budget
+
+    def blocks(self) -> list[tuple[str, list[str]]]:
+        """(heading, lines) in display order: fixed sections, then one heading per topic."""
+        out = [(SECTION_TITLES[k], [i.text for i in v]) for k, v in self.sections.items() if v]
+        out += [(t.title(), [i.text for i in t.items]) for t in self.topics if t.items]
+        return out
+
+    def text(self) -> str:
+        """Markdown: the header, then ``### heading`` and ``- line`` per section."""
+        lines = [HEADER] if self.header else []
+        for title, items in self.blocks():
+            lines.append(f"### {title}")
+            lines += [f"- {t}" for t in items]
+        return "\n".join(lines)
+
+    def chosen(self) -> list[Item]:
+        """Every chosen line in display order."""
+        return [i for v in self.sections.values() for i in v] + [i for t in self.topics for i in t.items]
+
+
+# --------------------------------------------------------------------------- text
+
+
+def one_line(text: str) -> str:
+    """Whitespace collapsed; "<!--" escaped so no line can pass for a MEMORY.md marker."""
+    return _WS.sub(" ", text).strip().replace("<!--", "&lt;!--")
+
+
+def trim(text: str, limit: int = ITEM_MAX_CHARS) -> str:
+    """``text`` on one line, whole if it fits, else its first sentences that fit in ``limit``.
+
+    When even the first sentence is longer (or the sentences kept would be shorter than
+    MIN_CUT_CHARS), it is cut at a word boundary with an ellipsis.
+    """
+    flat = one_line(text)
+    if len(flat) <= limit:
+        return flat
+    out = ""
+    for sentence in summarize.split_sentences(text):
+        s = one_line(sentence)
+        nxt = f"{out} {s}".strip()
+        if len(nxt) > limit - 1:
+            break
+        out = nxt
+    if len(out) >= MIN_CUT_CHARS:
+        return out + " …" if not out.endswith(("…", "...")) else out
+    cut = flat[: limit - 1]
+    space = cut.rfind(" ")
+    if space >= len(cut) * 2 // 3:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:-") + "…"
+
+
+def _day(iso: str | None) -> str:
+    return (iso or "")[:10] or "undated"
+
+
+# "[1:56 pm on 8 May, 2023] ", "[12/03/2023, 14:02] ": a chat line's own timestamp, which the
+# line's date already says (a bracket of at most 40 characters holding a year or a clock time)
+_STAMP = re.compile(r"^\s*\[(?=[^\]]{0,40}\])(?=[^\]]*(?:\b\d{4}\b|\b\d{1,2}[:.]\d{2}\b))[^\]]*\]\s*")
+
+
+def _shared(source: str | None) -> dict[str, str]:
+    """``{"shared_from": NAME}`` for a partner's memory, else nothing."""
+    return {"shared_from": source[len(SHARED_PREFIX):]} if source and source.startswith(SHARED_PREFIX) else {}
+
+
+def memory_line(mid: int, content: str, when: str | None, limit: int = ITEM_MAX_CHARS,
+                source: str | None = None) -> str:
+    """``2023-05-08 #123 text``: the shape of every memory line, in brief and baselines alike.
+
+    A leading chat timestamp in brackets is dropped: the line starts with the date already.
+    A partner's memory (``source`` ``shared:NAME``) says so: ``#123 (shared from NAME)``.
+    """
+    mark = f" (shared from {source[len(SHARED_PREFIX):]})" if source and source.startswith(SHARED_PREFIX) else ""
+    return f"{_day(when)} #{mid}{mark} {trim(_STAMP.sub('', content, count=1), limit)}"
+
+
+def informative_words(text: str, rare: Callable[[str], bool]) -> tuple[int, int]:
+    """(informative, total) words: numbers, capitalised words inside a sentence, rare words.
+
+    Numbers and dates carry the answers to "when / how many"; a capitalised word after the
+    start of a sentence is a name, a place or a title; a word rare in the pool is specific.
+    """
+    seen: set[str] = set()
+    words = 0
+    for m in _WORD.finditer(text):
+        w = m.group()
+        words += 1
+        low = w.lower()
+        if low in seen:
+            continue
+        if any(ch.isdigit() for ch in w):
+            seen.add(low)
+        elif w[0].isupper() and len(w) > 1 and low not in summarize.STOPWORDS \
+                and not _SENTENCE_START.search(text[max(0, m.start() - 3): m.start()]) and m.start() > 0:
+            seen.add(low)
+        elif len(low) >= 4 and low not in summarize.STOPWORDS and rare(low):
+            seen.add(low)
+    return len(seen), words
+
+
+# --------------------------------------------------------------------------- selection
+
+
+@dataclass
+class _Budget:
+    total: int
+    count: Callable[[str], int]
+    used: int = 0
+
+    def take(self, text: str, cap: int | None = None, spent: int = 0) -> int | None:
+        """Tokens of ``- text`` if it fits the budget (and ``cap`` for the section), else None."""
+        n = self.count(f"- {text}\n")
+        if self.used + n > self.total or (cap is not None and spent + n > cap):
+            return None
+        self.used += n
+        return n
+
+
+def select(store: Store, budget: int, now: datetime, count: Callable[[str], int], how: str,
+           params: Mapping[str, float] | None = None, ranked_ids: list[int] | None = None) -> Selection:
+    """The session-start selection within ``budget`` tokens (see the module docstring).
+
+    ``count`` counts tokens (``how`` says with what). ``params`` overrides the topic
+    constants by name (``DENSITY_FLOOR``, ``COST_EXP``, ``THREAD_WEIGHT_EXP``, ``PART_SIZE``), for the
+    benchmark's leave-one-out tuning. ``ranked_ids`` (best first, e.g. consolidate's
+    precomputed PageRank) fill the topic candidates of a store too large to take whole.
+    """
+    b = _Budget(budget, count)
+    header = count(f"{HEADER}\n") <= budget
+    b.used = count(f"{HEADER}\n") if header else 0
+    conn = store.conn
+    shown: set[int] = set()
+    sections: dict[str, list[Item]] = {k: [] for k in ("facts", "procedures", "recent", "contradictions", "people")}
+    warnings: list[str] = []
+
+    def add(section: str, share: float, item: Item, heading: bool) -> bool:
+        spent = sum(i.tokens for i in sections[section])
+        extra = count(f"### {SECTION_TITLES[section]}\n") if heading else 0
+        n = b.take(item.text, int(share * budget) - extra, spent)
+        if n is None:
+            return False
+        b.used += extra
+        item.tokens = n + extra
+        sections[section].append(item)
+        if item.id is not None:
+            shown.add(item.id)
+        return True
+
+    # What changed is chosen first (a replaced fact is news, and must not hide among the key
+    # facts without saying what it replaces); the sections are shown in their own order.
+    _superseding(store, now, add, sections)
+    # Key facts: pinned first, then important semantic facts (contacts are people, not facts)
+    for r in conn.execute(
+            f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.pinned, m.importance, m.source
+                FROM memories m
+                WHERE {_LIVE} AND m.source != 'vcf' AND (m.pinned = 1 OR (m.memory_type = 'semantic' AND
+                m.importance >= ?)) ORDER BY m.pinned DESC, m.importance DESC, m.id DESC LIMIT 200""",
+            (KEY_FACT_IMPORTANCE,)):
+        why: dict[str, Any] = {"pinned": True} if r[3] else {"importance": r[4]}
+        why.update(_shared(r[5]))
+        add("facts", SHARE_FACTS, Item("facts", memory_line(r[0], r[1], r[2], source=r[5]), 0, int(r[0]), why=why),
+            not sections["facts"])
+    for r in conn.execute(
+            f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.importance, m.access_count, m.source
+                FROM memories m WHERE {_LIVE} AND m.memory_type = 'procedural'
+                ORDER BY m.importance DESC, m.access_count DESC, m.id DESC LIMIT 100"""):
+        if int(r[0]) not in shown:
+            add("procedures", SHARE_PROCEDURES, Item("procedures", memory_line(r[0], r[1], r[2], source=r[5]), 0,
+                                                     int(r[0]),
+                                                     why={"importance": r[3], "access_count": r[4], **_shared(r[5])}),
+                not sections["procedures"])
+    _new_facts(store, now, shown, add, sections)
+    for r in conn.execute(
+            """SELECT c.id, c.memory_a, c.memory_b, c.reason, a.content, b.content FROM contradictions c
+               JOIN memories a ON a.id = c.memory_a JOIN memories b ON b.id = c.memory_b
+               WHERE c.status = 'open' AND a.status = 'active' AND b.status = 'active'
+               ORDER BY c.confidence DESC, c.id LIMIT ?""", (CONTRADICTIONS_MAX,)):
+        text = (f"#{r[1]} \"{trim(r[4], 100)}\" vs #{r[2]} \"{trim(r[5], 100)}\" — {one_line(r[3])} "
+                f"(mem.py contradictions --resolve {r[0]} --keep ID)")
+        add("contradictions", SHARE_CONTRADICTIONS, Item("contradictions", text, 0, None,
+                                                         why={"contradiction": int(r[0])}),
+            not sections["contradictions"])
+    for line, why in people_lines(store):
+        if not add("people", SHARE_PEOPLE, Item("people", line, 0, None, why=why), not sections["people"]):
+            break
+    topics = _topics(store, b, shown, warnings, params or {}, ranked_ids)
+    return Selection(budget, b.used, how, sections, topics, warnings, header)
+
+
+def _superseding(store: Store, now: datetime, add: Callable[[str, float, Item, bool], bool],
+                 sections: dict[str, list[Item]]) -> None:
+    """Facts that replaced another in the last RECENT_DAYS days, newest first, naming the old one."""
+    since = to_iso(now - timedelta(days=RECENT_DAYS))
+    seen: set[int] = set()
+    for r in store.conn.execute(
+            f"""SELECT n.id, n.content, coalesce(n.event_at, n.created_at), o.id, o.content, o.valid_to
+                FROM associations e JOIN memories n ON n.id = e.source_id JOIN memories o ON o.id = e.target_id
+                WHERE e.edge_type = 'supersedes' AND o.valid_to >= ? AND {_LIVE.replace('m.', 'n.')}
+                ORDER BY o.valid_to DESC, n.id DESC LIMIT 50""", (since,)):
+        if int(r[0]) in seen:
+            continue
+        seen.add(int(r[0]))
+        text = f"{memory_line(r[0], r[1], r[2], 200)} (replaces #{r[3]}: \"{trim(r[4], 80)}\")"
+        add("recent", SHARE_RECENT, Item("recent", text, 0, int(r[0]),
+                                         why={"supersedes": int(r[3]), "superseded_at": r[5]}),
+            not sections["recent"])
+
+
+def _new_facts(store: Store, now: datetime, shown: set[int], add: Callable[[str, float, Item, bool], bool],
+               sections: dict[str, list[Item]]) -> None:
+    """Facts and procedures stored in the last RECENT_DAYS days and not shown yet, newest first."""
+    since = to_iso(now - timedelta(days=RECENT_DAYS))
+    for r in store.conn.execute(
+            f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.created_at, m.source FROM memories m
+                WHERE {_LIVE} AND m.created_at >= ? AND m.memory_type IN ('semantic', 'procedural')
+                AND m.source != 'vcf' ORDER BY m.created_at DESC, m.id DESC LIMIT 50""", (since,)):
+        if int(r[0]) not in shown:
+            add("recent", SHARE_RECENT, Item("recent", memory_line(r[0], r[1], r[2], source=r[4]), 0, int(r[0]),
+                                             why={"new": True, "stored_at": r[3], **_shared(r[4])}),
+                not sections["recent"])
+
+
+# --------------------------------------------------------------------------- people
+
+
+def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
+    """One line per person the store knows, most present first: who they are, from the store.
+
+    People are authors of memories and vCard contacts (their names and aliases); a line says
+    what the contact card holds (organisation, title, note, birthday), how many memories
+    they wrote, in how many chats and over which dates. Nothing is guessed from capitalised
+    words in the text.
+    """
+    conn = store.conn
+    known = store.known_people()
+    names = sorted(set(known.values()))
+    if not names:
+        return []
+    stats: dict[str, tuple[int, int, str | None, str | None]] = {}
+    for r in conn.execute(
+            """SELECT author, count(*), count(DISTINCT thread), min(coalesce(event_at, created_at)),
+                      max(coalesce(event_at, created_at)) FROM memories
+               WHERE status = 'active' AND author IS NOT NULL AND level = 0 GROUP BY author"""):
+        name = known.get(str(r[0]).lower())
+        if name is not None:
+            n, t, lo, hi = stats.get(name, (0, 0, None, None))
+            stats[name] = (n + int(r[1]), t + int(r[2]), min(filter(None, (lo, r[3])), default=None),
+                           max(filter(None, (hi, r[4])), default=None))
+    cards: dict[str, tuple[int, str]] = {}
+    for r in conn.execute("""SELECT id, content, metadata FROM memories WHERE source = 'vcf' AND status = 'active'
+                             AND valid_to IS NULL ORDER BY id"""):
+        meta = _json(r[2])
+        name = str(meta.get("name") or "")
+        if name:
+            cards[name] = (int(r[0]), _card_facts(r[1], meta))
+    out: list[tuple[int, str, str, dict[str, Any]]] = []
+    for name in names:
+        if name.lower() in summarize.ROLE_AUTHORS or any(ch.isdigit() for ch in name):
+            continue  # phone numbers as names: an unnamed WhatsApp sender
+        n, threads, lo, hi = stats.get(name, (0, 0, None, None))
+        parts: list[str] = []
+        card = cards.get(name)
+        if card:
+            parts.append("contact" + (f" ({card[1]})" if card[1] else ""))
+        if n:
+            span = _day(lo) if _day(lo) == _day(hi) else f"{_day(lo)} – {_day(hi)}"
+            parts.append(f"wrote {n} {'memory' if n == 1 else 'memories'} in {threads} "
+                         f"{'chat' if threads == 1 else 'chats'} ({span})")
+        if not parts:
+            continue  # an alias whose person wrote nothing and has no card: nothing to say
+        ref = f" (#{card[0]})" if card else ""
+        out.append((n, name, f"{name}{ref}: " + "; ".join(parts),
+                    {"memories": n, "contact": card[0] if card else None}))
+    out.sort(key=lambda x: (-x[0], x[1]))
+    return [(line, why) for _, _, line, why in out[:PEOPLE_MAX]]
+
+
+def _json(text: str | None) -> dict[str, Any]:
+    import json
+
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _card_facts(content: str, meta: dict[str, Any]) -> str:
+    """Organisation, title, birthday and note of a contact card (not its phones and emails)."""
+    keep: list[str] = []
+    body = content.split(" — ", 1)[1] if " — " in content else ""
+    for part in body.split("; "):
+        if part.startswith(("org ", "title ", "birthday ", "note ", "nickname ")):
+            keep.append(trim(part, 80))
+    return "; ".join(keep)
+
+
+# --------------------------------------------------------------------------- topics
+
+
+def _pool(store: Store, ranked_ids: list[int] | None = None
+          ) -> list[tuple[int, str, str | None, str, int | None, float]]:
+    """Topic candidates: (id, content, date, chat key, cluster id, similarity to its centroid).
+
+    The whole store when it has at most POOL_MAX live memories; else the POOL_PER_TOPIC most
+    central members of the largest clusters, then ``ranked_ids``, then by importance and date.
+    """
+    conn = store.conn
+    live = f"{_LIVE} AND m.source != 'vcf'"
+    n = int(conn.execute(f"SELECT count(*) FROM memories m WHERE {live}").fetchone()[0])
+    best_cluster = """(SELECT cm.cluster_id FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
+                       WHERE cm.memory_id = m.id AND c.status = 'active' AND c.level = 1
+                       ORDER BY cm.similarity DESC, c.id LIMIT 1)"""
+    cols = f"""m.id, m.content, coalesce(m.event_at, m.created_at), m.source || '/' || coalesce(m.thread, ''),
+               {best_cluster}"""
+    if n <= POOL_MAX:
+        rows = conn.execute(f"SELECT {cols} FROM memories m WHERE {live} ORDER BY m.id").fetchall()
+    else:
+        # the most central members of the largest clusters, then the best by importance and recency
+        rows = conn.execute(
+            f"""WITH ranked AS (
+                    SELECT cm.memory_id AS mid, row_number() OVER (PARTITION BY cm.cluster_id
+                           ORDER BY cm.similarity DESC, cm.memory_id) AS r, c.member_count AS size
+                    FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
+                    WHERE c.status = 'active' AND c.level = 1)
+                SELECT {cols} FROM ranked JOIN memories m ON m.id = ranked.mid
+                WHERE ranked.r <= ? AND {live} GROUP BY m.id ORDER BY max(ranked.size) DESC, m.id LIMIT ?""",
+            (POOL_PER_TOPIC, POOL_MAX)).fetchall()
+        have = {int(r[0]) for r in rows}
+        for chunk in range(0, len(ranked_ids or []), 500):
+            if len(rows) >= POOL_MAX:
+                break
+            want = [i for i in (ranked_ids or [])[chunk: chunk + 500] if i not in have]
+            got = conn.execute(f"SELECT {cols} FROM memories m WHERE {live} AND m.id IN "
+                               f"({','.join('?' * len(want))})", want).fetchall() if want else []
+            rows += got[: POOL_MAX - len(rows)]
+            have.update(int(r[0]) for r in got)
+        if len(rows) < POOL_MAX:
+            rows += [r for r in conn.execute(
+                f"""SELECT {cols} FROM memories m WHERE {live} ORDER BY m.pinned DESC, m.importance DESC,
+                    coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""", (POOL_MAX,))
+                if int(r[0]) not in have][: POOL_MAX - len(rows)]
+    sims = {(int(r[0]), int(r[1])): float(r[2] or 0.0) for r in conn.execute(
+        "SELECT memory_id, cluster_id, similarity FROM cluster_members")} if rows else {}
+    return [(int(r[0]), r[1], r[2], r[3], None if r[4] is None else int(r[4]),
+             sims.get((int(r[0]), int(r[4])), 0.0) if r[4] is not None else 0.0) for r in rows]
+
+
+def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
+            params: Mapping[str, float], ranked_ids: list[int] | None) -> list[Topic]:
+    """The greedy choice of topic representatives within what is left of the budget."""
+    density_floor = float(params.get("DENSITY_FLOOR", DENSITY_FLOOR))
+    first_person = float(params.get("FIRST_PERSON", FIRST_PERSON))
+    cost_exp = float(params.get("COST_EXP", COST_EXP))
+    novelty_exp = float(params.get("NOVELTY_EXP", NOVELTY_EXP))
+    thread_exp = float(params.get("THREAD_WEIGHT_EXP", THREAD_WEIGHT_EXP))
+    pool = [p for p in _pool(store, ranked_ids) if p[0] not in shown]
+    if not pool:
+        return []
+    if all(p[4] is None for p in pool):
+        warnings.append("no topics yet: `mem.py consolidate` groups memories into topics (T…)")
+    ids = [p[0] for p in pool]
+    sim = _similarities(store, ids)
+    key = _parts(pool, sim, int(params.get("PART_SIZE", PART_SIZE)))
+    topics = _topic_shells(store, pool, key)
+    heading_cost = {k: b.count(f"### {topic.title()}\n") for k, topic in topics.items()}
+
+    lines = [memory_line(p[0], p[1], p[2], source=p[3].split("/", 1)[0]) for p in pool]
+    cost = np.array([b.count(f"- {t}\n") for t in lines], dtype=np.float64)
+    df: Counter[str] = Counter()
+    for p in pool:
+        df.update({w.lower() for w in _WORD.findall(p[1])})
+    rare_max = max(1.0, RARE_SHARE * len(pool))
+    info = np.zeros(len(pool))
+    for i, line in enumerate(lines):
+        text = line.split(" ", 2)[2]
+        units, _words = informative_words(text, lambda w: df[w] <= rare_max)
+        info[i] = units + (first_person if _FIRST_PERSON.search(text) else 0.0)
+    value = (density_floor + info) / np.power(cost, cost_exp)
+
+    chat_of = [p[3] for p in pool]
+    chat_picks: Counter[str] = Counter()
+    index_of = {k: n for n, k in enumerate(sorted(topics, key=lambda k: (k[0] is None, k[0] or 0, k[1])))}
+    topic_of = np.array([index_of[k] for k in key], dtype=np.int64)
+    chat_index = {c: n for n, c in enumerate(sorted(set(chat_of)))}
+    chat_arr = np.array([chat_index[c] for c in chat_of], dtype=np.int64)
+    chat_factor = np.ones(len(chat_index))
+    max_sim = np.zeros(len(pool), dtype=np.float64)
+    alive = np.ones(len(pool), dtype=bool)
+    per_topic: Counter[tuple[int | None, int]] = Counter()
+    pick = 0
+    while alive.any():
+        novelty = np.power(np.clip(1.0 - max_sim, 0.0, 1.0), novelty_exp)
+        score = np.where(alive, value * novelty * chat_factor[chat_arr], -1.0)
+        best = int(np.argmax(score))  # the first maximum: the lowest id on ties
+        if score[best] <= 0:
+            break
+        alive[best] = False
+        t = key[best]
+        need = int(cost[best]) + (0 if per_topic[t] else heading_cost[t])
+        if b.used + need > b.total:
+            continue  # too long for what is left; a shorter one may still fit
+        b.used += need
+        pick += 1
+        per_topic[t] += 1
+        chat_picks[chat_of[best]] += 1
+        # one large chat cannot take the budget: each pick from a chat lowers its next ones
+        chat_factor[chat_arr[best]] = 1.0 / (1.0 + chat_picks[chat_of[best]]) ** thread_exp
+        topics[t].items.append(Item("topics", lines[best], int(cost[best]), pool[best][0], t[0], why={
+            "pick": pick, "topic": None if t[0] is None else f"T{t[0]}", "part": t[1],
+            "information": round(float(info[best]), 2), "novelty": round(float(novelty[best]), 3),
+            "centrality": round(pool[best][5], 3), "tokens": int(cost[best]),
+            **_shared(pool[best][3].split("/", 1)[0])}))
+        max_sim = np.maximum(max_sim, sim[:, best])
+        alive &= sim[:, best] < DUPLICATE_COS  # the same thing said again
+        if per_topic[t] >= PER_TOPIC_MAX:
+            alive &= topic_of != index_of[t]
+    chosen = [topic for topic in topics.values() if topic.items]
+    # topics in the order of their first pick (the most valuable first), memories in no topic
+    # last; inside a topic, by date: it reads as a story
+    chosen.sort(key=lambda topic: (topic.id is None, min(i.why["pick"] for i in topic.items)))
+    for topic in chosen:
+        topic.items.sort(key=lambda i: (i.text[:10], i.id or 0))
+    return chosen
+
+
+def _similarities(store: Store, ids: list[int]) -> Any:
+    """Cosine matrix of the stored vectors (clipped at 0); identity for a keyword-only store."""
+    vecs = store.vectors(ids)  # stored vectors: brief never embeds
+    if not vecs:
+        return np.eye(len(ids), dtype=np.float32)
+    dims = len(next(iter(vecs.values())))
+    mat = np.zeros((len(ids), dims), dtype=np.float32)
+    for i, mid in enumerate(ids):
+        if mid in vecs:
+            mat[i] = vecs[mid]
+    norms = np.linalg.norm(mat, axis=1, keepdims=True)
+    mat = np.divide(mat, norms, out=np.zeros_like(mat), where=norms > 0)
+    sim = np.clip(mat @ mat.T, 0.0, 1.0)
+    np.fill_diagonal(sim, 1.0)
+    return sim
+
+
+def _parts(pool: list[tuple[int, str, str | None, str, int | None, float]], sim: Any, part_size: int
+           ) -> list[tuple[int | None, int]]:
+    """(cluster, part) of each candidate: a cluster with more than ``part_size`` is split (:func:`_split`)."""
+    groups: dict[int | None, list[int]] = {}
+    for i, p in enumerate(pool):
+        groups.setdefault(p[4], []).append(i)
+    key: list[tuple[int | None, int]] = [(None, 0)] * len(pool)
+    for t, idx in groups.items():
+        k = math.ceil(len(idx) / part_size)
+        if k <= 1:
+            for i in idx:
+                key[i] = (t, 0)
+            continue
+        for i, label in zip(idx, _split(np.asarray(sim[np.ix_(idx, idx)], dtype=np.float64), k)):
+            key[i] = (t, label)
+    return key
+
+
+def _split(sim: Any, k: int, rounds: int = 5) -> list[int]:
+    """``k`` groups of similar rows: farthest-first seeds, then a few k-means (medoid) rounds.
+
+    Deterministic (the first seed is the most central row, ties to the lowest index) and
+    numpy-only: importing scipy's clustering would cost brief a second on a cold start.
+    """
+    n = len(sim)
+    seeds = [int(np.argmax(sim.sum(axis=1)))]
+    best = sim[:, seeds[0]].copy()
+    while len(seeds) < k:
+        nxt = int(np.argmin(best))
+        if nxt in seeds:
+            break
+        seeds.append(nxt)
+        best = np.maximum(best, sim[:, nxt])
+    labels = np.argmax(sim[:, seeds], axis=1)
+    for _ in range(rounds):
+        # each group's new seed: its member most similar to the rest of the group
+        new = []
+        for g in range(len(seeds)):
+            rows = np.nonzero(labels == g)[0]
+            new.append(int(rows[np.argmax(sim[np.ix_(rows, rows)].sum(axis=1))]) if len(rows) else seeds[g])
+        if new == seeds:
+            break
+        seeds = new
+        labels = np.argmax(sim[:, seeds], axis=1)
+    return [int(x) for x in labels] if n else []
+
+
+def _topic_shells(store: Store, pool: list[tuple[int, str, str | None, str, int | None, float]],
+                  key: list[tuple[int | None, int]]) -> dict[tuple[int | None, int], Topic]:
+    """An empty Topic per (cluster, part) of the pool, named from its members."""
+    conn = store.conn
+    members: dict[tuple[int | None, int], list[str]] = {}
+    for p, k in zip(pool, key):
+        members.setdefault(k, []).append(_STAMP.sub("", p[1], count=1))
+    authors = {str(a).lower() for (a,) in conn.execute(
+        "SELECT DISTINCT author FROM memories WHERE author IS NOT NULL")}
+    authors |= {w for a in list(authors) for w in a.split()}
+    every = [t for texts in members.values() for t in texts]
+    stop = summarize.stopwords_for(every[:200])
+    pool_df: Counter[tuple[str, ...]] = Counter()
+    runs_of = {k: [_runs(t, stop, authors) for t in texts] for k, texts in members.items()}
+    for runs in runs_of.values():
+        for r in runs:
+            pool_df.update(r.keys())
+    return {k: Topic(k[0], k[1], topic_name(runs_of[k], pool_df, len(every)), len(texts))
+            for k, texts in members.items()}
+
+
+def _runs(text: str, stop: frozenset[str], exclude: set[str]) -> dict[tuple[str, ...], str]:
+    """Runs of 1-3 consecutive content words of ``text`` (lower-cased key -> as written)."""
+    out: dict[tuple[str, ...], str] = {}
+    run: list[str] = []
+    for w in [m.group() for m in _WORD.finditer(text)] + [""]:
+        low = w.lower()
+        if w and low not in stop and low not in exclude and len(low) >= 3 and not low.isdigit():
+            run.append(w)
+            continue
+        for n in (1, 2, 3):
+            for k in range(len(run) - n + 1):
+                out.setdefault(tuple(x.lower() for x in run[k: k + n]), " ".join(run[k: k + n]))
+        run = []
+    return out
+
+
+def topic_name(runs: list[dict[tuple[str, ...], str]], pool_df: Mapping[tuple[str, ...], int], n_pool: int,
+               max_words: int = 3) -> str:
+    """A short phrase taken from the members: the word run most specific to them.
+
+    Each run of 1-3 content words scores (members holding it) x log(pool / pool members
+    holding it), TF-IDF style, so "shared image" (everywhere) loses to "adoption agency"
+    (here); runs of several words get a bonus, a run must recur in two members unless the
+    topic has one member. Shown as first written.
+    """
+    held: Counter[tuple[str, ...]] = Counter()
+    surface: dict[tuple[str, ...], str] = {}
+    for r in runs:
+        held.update(r.keys())
+        for k, v in r.items():
+            surface.setdefault(k, v)
+    need = 2 if len(runs) > 1 else 1
+    cands = [k for k in held if held[k] >= need] or list(held)
+    if not cands:
+        return "untitled"
+
+    def score(k: tuple[str, ...]) -> tuple[float, str]:
+        idf = math.log((n_pool + 1) / (pool_df.get(k, 0) + 1)) + 1.0
+        return (-round(held[k] * idf * (1 + 0.3 * (len(k) - 1)), 9), surface[k])
+
+    return " ".join(surface[min(cands, key=score)].split()[:max_words])
