@@ -46,10 +46,13 @@ from memengine.timeparse import to_iso
 # Section shares of the budget (at most); what a section leaves unused goes to the topics.
 SHARE_FACTS, SHARE_PROCEDURES, SHARE_RECENT, SHARE_CONTRADICTIONS, SHARE_PEOPLE = 0.25, 0.12, 0.12, 0.08, 0.12
 KEY_FACT_IMPORTANCE = 0.7  # a semantic memory this important is a key fact even unpinned
+NEW_FACT_MIN_WORDS = 6  # a new "fact" of fewer words is a heading or a stub ("Clippings > Author")
 RECENT_DAYS = 7  # "recently": superseded or stored within this many days of now
 PEOPLE_MAX = 10
+PEOPLE_CONTACTS = 3  # of which at least this many are contacts who wrote nothing in the store, if any
 CONTRADICTIONS_MAX = 5
 ITEM_MAX_CHARS = 280  # a shown memory is cut at a sentence boundary below this
+NAME_SOURCE_CHARS = 400  # a topic name is taken from the first this-many characters of its members
 MIN_CUT_CHARS = 40  # ...unless that leaves less than this: then at a word boundary, with an ellipsis
 
 POOL_MAX = 2000  # candidates for the topics (the greedy is O(pool^2) per pick)
@@ -320,7 +323,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     for r in conn.execute(
             """SELECT c.id, c.memory_a, c.memory_b, c.reason, a.content, b.content FROM contradictions c
                JOIN memories a ON a.id = c.memory_a JOIN memories b ON b.id = c.memory_b
-               WHERE c.status = 'open' AND a.status = 'active' AND b.status = 'active'
+               WHERE c.status = 'open' AND a.status != 'deleted' AND b.status != 'deleted'
                ORDER BY c.confidence DESC, c.id LIMIT ?""", (CONTRADICTIONS_MAX,)):
         text = (f"#{r[1]} \"{trim(r[4], 100)}\" vs #{r[2]} \"{trim(r[5], 100)}\" — {one_line(r[3])} "
                 f"(mem.py contradictions --resolve {r[0]} --keep ID)")
@@ -361,7 +364,7 @@ def _new_facts(store: Store, now: datetime, shown: set[int], add: Callable[[str,
             f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.created_at, m.source FROM memories m
                 WHERE {_LIVE} AND m.created_at >= ? AND m.memory_type IN ('semantic', 'procedural')
                 AND m.source != 'vcf' ORDER BY m.created_at DESC, m.id DESC LIMIT 50""", (since,)):
-        if int(r[0]) not in shown:
+        if int(r[0]) not in shown and len(_WORD.findall(r[1][:400])) >= NEW_FACT_MIN_WORDS:
             add("recent", SHARE_RECENT, Item("recent", memory_line(r[0], r[1], r[2], source=r[4]), 0, int(r[0]),
                                              why={"new": True, "stored_at": r[3], **_shared(r[4])}),
                 not sections["recent"])
@@ -419,7 +422,12 @@ def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
         out.append((n, name, f"{name}{ref}: " + "; ".join(parts),
                     {"memories": n, "contact": card[0] if card else None}))
     out.sort(key=lambda x: (-x[0], x[1]))
-    return [(line, why) for _, _, line, why in out[:PEOPLE_MAX]]
+    # the busiest authors, and some room for contacts who wrote nothing here (richest cards first)
+    writers = [o for o in out if o[0] > 0]
+    cards_only = sorted((o for o in out if o[0] == 0), key=lambda o: (-len(o[2]), o[1]))
+    keep = writers[: PEOPLE_MAX - min(len(cards_only), PEOPLE_CONTACTS)]
+    keep += cards_only[: PEOPLE_MAX - len(keep)]
+    return [(line, why) for _, _, line, why in keep]
 
 
 def _json(text: str | None) -> dict[str, Any]:
@@ -515,8 +523,8 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     lines = [memory_line(p[0], p[1], p[2], source=p[3].split("/", 1)[0]) for p in pool]
     cost = np.array([b.count(f"- {t}\n") for t in lines], dtype=np.float64)
     df: Counter[str] = Counter()
-    for p in pool:
-        df.update({w.lower() for w in _WORD.findall(p[1])})
+    for line in lines:
+        df.update({w.lower() for w in _WORD.findall(line)})
     rare_max = max(1.0, RARE_SHARE * len(pool))
     info = np.zeros(len(pool))
     for i, line in enumerate(lines):
@@ -641,14 +649,18 @@ def _topic_shells(store: Store, pool: list[tuple[int, str, str | None, str, int 
     conn = store.conn
     members: dict[tuple[int | None, int], list[str]] = {}
     for p, k in zip(pool, key):
-        members.setdefault(k, []).append(_STAMP.sub("", p[1], count=1))
+        # a name comes from what the members begin with (a pasted log can run to megabytes)
+        members.setdefault(k, []).append(_STAMP.sub("", p[1][:NAME_SOURCE_CHARS], count=1))
     authors = {str(a).lower() for (a,) in conn.execute(
         "SELECT DISTINCT author FROM memories WHERE author IS NOT NULL")}
     authors |= {w for a in list(authors) for w in a.split()}
     every = [t for texts in members.values() for t in texts]
-    stop = summarize.stopwords_for(every[:200])
     pool_df: Counter[tuple[str, ...]] = Counter()
-    runs_of = {k: [_runs(t, stop, authors) for t in texts] for k, texts in members.items()}
+    # each topic with the stopwords of its own language ("peuvent varier" is no name)
+    runs_of: dict[tuple[int | None, int], list[dict[tuple[str, ...], str]]] = {}
+    for k, texts in members.items():
+        stop = summarize.stopwords_for(texts[:50])
+        runs_of[k] = [_runs(t, stop, authors) for t in texts]
     for runs in runs_of.values():
         for r in runs:
             pool_df.update(r.keys())
