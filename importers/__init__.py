@@ -54,6 +54,12 @@ class Record:
     # Aliases this record declares (vCard names / phone numbers -> display name).
     aliases: dict[str, str] = field(default_factory=dict)
     line: int | None = None  # first line in the source file, for warnings
+    # Fields only a full export carries (JSON lines); None/defaults let the engine decide.
+    importance: float | None = None
+    pinned: bool = False
+    level: int = 0
+    status: str = "active"
+    created_at: datetime | None = None
 
 
 @dataclass

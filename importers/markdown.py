@@ -35,6 +35,7 @@ from importers import ImportFormatError, ImportReport, Record
 from importers._common import decode_text, split_lines
 
 CHUNK_CHARS = 1500
+MAX_NOTE_BYTES = 32 * 1024 * 1024  # one note file; larger ones are refused (a vault's notes are KBs)
 MEMORY_TYPES = {"episodic", "semantic", "procedural"}
 
 _HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -400,22 +401,35 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     """Parse a markdown file or a directory of notes into records (see module docstring).
 
-    Links are resolved across all files of the import, so every file is read
-    before the first record is yielded.
+    Links are resolved across all files of the import: a first pass reads every note for
+    the ref its links point at, the second yields the records, a note at a time (memory
+    stays that of one note, whatever the vault's size). A note over ``MAX_NOTE_BYTES``
+    is refused: an error for a single file, a warning naming it in a directory.
     """
     path = Path(path)
     root, files = _files(path)
     if not files:
         raise ImportFormatError("no .md files found", str(path))
-    parsed: list[tuple[list[Record], list[list[str]], str]] = []
-    first_ref: dict[str, str] = {}
+    kept: list[Path] = []
     for file in files:
-        records, targets, rel = _parse_file(file, root, report)
-        parsed.append((records, targets, rel))
+        size = file.stat().st_size
+        if size > MAX_NOTE_BYTES:
+            if not path.is_dir():
+                raise ImportFormatError(f"note of {size} bytes, over the {MAX_NOTE_BYTES}-byte limit", str(file))
+            report.skipped_oversized += 1
+            report.warn(f"{file.relative_to(root).as_posix()}: note of {size} bytes, over the "
+                        f"{MAX_NOTE_BYTES}-byte limit; skipped")
+            continue
+        kept.append(file)
+    first_ref: dict[str, str] = {}
+    scratch = ImportReport(report.file, report.format)  # pass 1 counts nothing
+    for file in kept:
+        records, _targets, rel = _parse_file(file, root, scratch)
         if records:
             first_ref.setdefault(_note_key(rel), records[0].ref)
             first_ref.setdefault(_note_key(file.stem), records[0].ref)
     report.variant.update({"files": len(files), "layout": "directory" if path.is_dir() else "file"})
+    parsed = (_parse_file(file, root, report) for file in kept)
     for records, targets, _rel in parsed:
         for record, names in zip(records, targets, strict=True):
             unresolved: list[str] = []

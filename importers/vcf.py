@@ -110,7 +110,48 @@ def _from_vobject(card: Any) -> _Contact:
 
 
 def _unescape(value: str) -> str:
+    """RFC 6350 3.4 text escapes: ``\\,`` ``\\;`` ``\\n``/``\\N`` ``\\\\`` (and ``\\:`` of old writers)."""
     return re.sub(r"\\([\\,;nN:])", lambda m: "\n" if m.group(1) in "nN" else m.group(1), value)
+
+
+def split_escaped(value: str, sep: str = ",") -> list[str]:
+    """Split a list value on separators no backslash escapes, then unescape each part:
+    ``Johnny\\, J,JD`` is ``["Johnny, J", "JD"]``."""
+    parts: list[str] = []
+    start = i = 0
+    while i < len(value):
+        if value[i] == "\\":
+            i += 2
+            continue
+        if value[i] == sep:
+            parts.append(value[start:i])
+            start = i + 1
+        i += 1
+    parts.append(value[start:])
+    return [_unescape(p) for p in parts]
+
+
+def _raw_values(card: str, name: str) -> list[str]:
+    """The raw (still escaped) values of property ``name`` in a card: unfolded, quoted-printable
+    decoded. FN and NICKNAME are read from these, not from vobject, which splits FN at an
+    unescaped comma ("Doe, John" became "Doe") and NICKNAME at escaped ones."""
+    out: list[str] = []
+    for line in split_lines(re.sub(r"\r?\n[ \t]", "", card)):
+        head, sep, value = line.partition(":")
+        if not sep:
+            continue
+        parts = head.split(";")
+        if parts[0].split(".")[-1].upper() != name:
+            continue
+        params = [p.upper() for p in parts[1:]]
+        if any("QUOTED-PRINTABLE" in p for p in params):
+            charset = next((p.split("=", 1)[1] for p in params if p.startswith("CHARSET=")), "UTF-8")
+            try:
+                value = quopri.decodestring(value.encode("latin-1", "replace")).decode(charset.lower(), "replace")
+            except LookupError:
+                value = quopri.decodestring(value.encode("latin-1", "replace")).decode("utf-8", "replace")
+        out.append(value)
+    return out
 
 
 def _fallback(card: str) -> _Contact:
@@ -138,7 +179,7 @@ def _fallback(card: str) -> _Contact:
         elif name == "N":
             c.n_parts = (fields + [""] * 5)[:5]
         elif name == "NICKNAME":
-            c.nicknames += [s.strip() for s in _unescape(value).split(",") if s.strip()]
+            c.nicknames += [s.strip() for s in split_escaped(value) if s.strip()]
         elif name == "TEL":
             c.tels.append((types, _unescape(value).strip()))
         elif name == "EMAIL":
@@ -255,6 +296,12 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         except Exception as exc:  # noqa: BLE001 - vobject raises ParseError, ValueError, binascii.Error, ...
             report.warn(f"vobject could not parse this card ({type(exc).__name__}); used the fallback reader", line)
             contact = _fallback(prepared)
+        fn = _raw_values(prepared, "FN")
+        if fn:
+            contact.fn = _unescape(fn[0]).strip()
+        nicknames = _raw_values(prepared, "NICKNAME")
+        if nicknames:
+            contact.nicknames = [n.strip() for v in nicknames for n in split_escaped(v) if n.strip()]
         record = _record(contact, line, path.name)
         if record is None:
             report.skipped_empty += 1

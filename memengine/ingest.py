@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -149,6 +149,11 @@ def import_path(
         raise UserError(f"{path}: no such file or directory")
     fmt = fmt or detect_format(path)
     if fmt == "jsonl":
+        if dry_run:  # every line checked as the store will check it; nothing written
+            items = list(_refs(store.jsonl_items(path)))
+            added = _count_new_refs(store, items)
+            return ImportSummary(file=str(path), format="jsonl", messages_seen=len(items), memories_added=added,
+                                 skipped_duplicates=len(items) - added, dry_run=True)
         stats = store.import_jsonl(path, progress=progress)
         return ImportSummary(file=str(path), format="jsonl", messages_seen=stats.seen, memories_added=stats.added,
                              skipped_duplicates=stats.duplicates, degraded=stats.degraded)
@@ -162,6 +167,8 @@ def import_path(
     if dry_run:
         summary.memories_added = _count_new(store, path, fmt, options)
         summary.skipped_duplicates = count - summary.memories_added
+        if episodes and fmt in ("whatsapp", "chatgpt", "claude"):
+            summary.episodes = _dry_run_episodes(store, path, fmt, options)
         return summary
     if set_total:
         set_total(count)
@@ -277,13 +284,22 @@ def import_folder(store: MemoryStore, folder: Path, fmt: str, *, dry_run: bool =
 
 
 def _count_new(store: MemoryStore, path: Path, fmt: str, options: dict[str, Any]) -> int:
-    """How many records of ``path`` a real import would add (dry run).
-
-    Streams the records; looks refs up 400 at a time. In-file repeats are found by an
-    8-byte digest per ref (not the ref text), so a 200 MB export costs a few MB here.
-    """
+    """How many records of ``path`` a real import would add (dry run)."""
     report = ImportReport(file=str(path), format=fmt)
-    new = 0
+    return _count_new_refs(store, ((rec.source, rec.ref) for rec in _parse(path, fmt, report, options)))
+
+
+def _refs(items: Iterator[NewMemory]) -> Iterator[tuple[str, str]]:
+    for item in items:
+        yield item.source, item.ref or ""
+
+
+def _count_new_refs(store: MemoryStore, pairs: Iterable[tuple[str, str]]) -> int:
+    """How many of these (source, ref) pairs are neither stored nor repeated earlier.
+
+    Streams; looks refs up 400 at a time. In-file repeats are found by an 8-byte digest per
+    ref (not the ref text), so a 200 MB export costs a few MB here.
+    """
     seen: set[int] = set()
     chunk: list[tuple[str, str]] = []
 
@@ -294,19 +310,96 @@ def _count_new(store: MemoryStore, path: Path, fmt: str, options: dict[str, Any]
 
     existing = 0
     total = 0
-    for rec in _parse(path, fmt, report, options):
-        digest = int.from_bytes(hashlib.blake2b(f"{rec.source}\x00{rec.ref}".encode(), digest_size=8).digest(), "little")
+    for source, ref in pairs:
+        digest = int.from_bytes(hashlib.blake2b(f"{source}\x00{ref}".encode(), digest_size=8).digest(), "little")
         if digest in seen:
             continue
         seen.add(digest)
         total += 1
-        chunk.append((rec.source, rec.ref))
+        chunk.append((source, ref))
         if len(chunk) >= 400:
             existing += lookup()
     if chunk:
         existing += lookup()
-    new = total - existing
-    return new
+    return total - existing
+
+
+def _open_rows(store: MemoryStore, source: str, thread: str) -> list[tuple[Any, ...]]:
+    """A thread's stored messages not yet in an episode: (id, content, event_at, author, ref, position)."""
+    return store.conn.execute(
+        """SELECT m.id, m.content, m.event_at, m.author, m.ref, m.position FROM memories m
+           WHERE m.thread = ? AND m.source = ? AND m.level = 0 AND m.status = 'active'
+             AND json_extract(m.metadata, '$.kind') IS NOT 'episode'
+             AND NOT EXISTS (SELECT 1 FROM associations a WHERE a.source_id = m.id AND a.edge_type = 'part_of')
+           ORDER BY m.event_at, m.position, m.id""",
+        (thread, source),
+    ).fetchall()
+
+
+def _dry_run_episodes(store: MemoryStore, path: Path, fmt: str, options: dict[str, Any]) -> int:
+    """How many episodes a real import of ``path`` would make, writing nothing.
+
+    Per thread, what ``build_episodes`` would see after the messages are written: the
+    stored messages not yet in an episode and the new ones, in the same order, with the
+    same vectors (new messages are embedded and brought to the stored int8 precision, so
+    a topic shift is judged exactly as the real run judges it). Threads come one at a
+    time (parsers yield a conversation's messages together).
+    """
+    from memengine.vectors import as_stored
+
+    aliases = load_aliases(store)
+    report = ImportReport(file=str(path), format=fmt)
+    made = 0
+    seen_refs: set[str] = set()
+    current: str | None = None
+    fresh: list[NewMemory] = []
+
+    def flush(thread: str, new: list[NewMemory]) -> int:
+        import numpy as np
+
+        stored = _open_rows(store, fmt, thread)
+        # (event_at, position, id) as SQLite orders them: NULLs first; new rows get the next ids
+        keyed: list[tuple[Any, ...]] = [((r[2] is not None, r[2] or "", r[5] is not None, r[5] or 0, r[0]), r[2], r[4], r[0], None)
+                 for r in stored]
+        for i, m in enumerate(new):
+            when = to_iso(m.event_at)
+            keyed.append(((when is not None, when or "", m.position is not None, m.position or 0, (1 << 62) + i),
+                          when, m.ref, None, m.content))
+        keyed.sort(key=lambda k: k[0])
+        if len(keyed) < 2:
+            return 0
+        vec_map = store._vectors([k[3] for k in keyed if k[3] is not None])
+        texts: list[str] = [k[4] for k in keyed if k[3] is None]
+        new_vecs = store._embed_or_none(texts) if texts else None
+        vecs = None
+        if len(vec_map) == len(stored) and (not texts or new_vecs is not None):
+            it = iter(new_vecs if new_vecs is not None else [])
+            vecs = np.stack([vec_map[k[3]] if k[3] is not None else as_stored(next(it)) for k in keyed])
+        times = [datetime.fromisoformat(k[1]) if k[1] else None for k in keyed]
+        count = 0
+        for start, end in segment(times, vecs):
+            if end - start < 2:
+                continue
+            ref = f"episode:{keyed[start][2]}"
+            if store.conn.execute("SELECT 1 FROM memories WHERE source = ? AND ref = ?", (fmt, ref)).fetchone() is None:
+                count += 1
+        return count
+
+    for rec in _parse(path, fmt, report, options):
+        if rec.thread is None:
+            continue
+        if rec.thread != current:
+            if current is not None:
+                made += flush(current, fresh)
+            current, fresh = rec.thread, []
+        if rec.ref in seen_refs or store.conn.execute(
+                "SELECT 1 FROM memories WHERE source = ? AND ref = ?", (rec.source, rec.ref)).fetchone():
+            continue
+        seen_refs.add(rec.ref)
+        fresh.append(to_new_memory(rec, aliases))
+    if current is not None:
+        made += flush(current, fresh)
+    return made
 
 
 def _write_links(store: MemoryStore, links: list[tuple[str, str, str, str]]) -> int:

@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from importers import ImportFormatError, ImportReport, jsonl
 from memengine import cleantext, timeparse
 from memengine.cleantext import MAX_TAG_CHARS, check_text
 from memengine.context import refresh_context
@@ -381,8 +382,7 @@ class Writes(StoreBase):
             )
         return self.get(mid)
 
-    EXPORT_KEYS = ("content", "memory_type", "source", "ref", "importance", "event_at", "created_at",
-                   "tags", "metadata", "author", "thread", "position", "status", "pinned", "level")
+    EXPORT_KEYS = jsonl.EXPORT_KEYS  # the `import jsonl` format, listed once (importers/jsonl.py)
 
     def export(self, include_deleted: bool = False) -> Iterator[dict[str, Any]]:
         """Every memory as a JSON-ready dict (the ``import jsonl`` format)."""
@@ -395,67 +395,31 @@ class Writes(StoreBase):
                 out["ref"] = f"hash:{r['content_hash'][:24]}"
             yield out
 
+    def jsonl_items(self, path: Path) -> Iterator[NewMemory]:
+        """The memories of a JSON lines file (``importers.jsonl`` parses), each checked as the
+        store will check it; streamed. Bad input: one UserError naming the file and line."""
+        report = ImportReport(str(path), "jsonl")
+        try:
+            for rec in jsonl.parse(path, report):
+                item = NewMemory(
+                    content=rec.content, memory_type=rec.memory_type, source=rec.source, ref=rec.ref,
+                    importance=0.5 if rec.importance is None else rec.importance, tags=rec.tags,
+                    metadata=rec.metadata, event_at=rec.event_at, author=rec.author, thread=rec.thread,
+                    position=rec.position, pinned=rec.pinned, level=rec.level, status=rec.status,
+                    created_at=rec.created_at,
+                )
+                try:
+                    yield self._validate(item)
+                except UserError as exc:
+                    raise UserError(f"{path}:{rec.line}: {exc.message}") from None
+        except ImportFormatError as exc:
+            raise UserError(" ".join(str(exc).split())) from None
+
     def import_jsonl(
         self, path: Path, batch_size: int = 256, progress: Callable[[int], None] | None = None
     ) -> BatchStats:
-        """Import one JSON object per line; validated fully before anything is written."""
-        items: list[NewMemory] = []
-        allowed = set(self.EXPORT_KEYS) | {"id", "content_hash", "strength", "access_count", "last_accessed_at",
-                                           "updated_at", "valid_from", "valid_to"}
-        try:
-            fh = path.open("rb")
-        except OSError as exc:
-            raise UserError(f"{path}: {exc.strerror}") from exc
-        with fh:
-            head = fh.read(4)
-            fh.seek(0)
-            if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
-                raise UserError(f"{path}: UTF-16 text; save it as UTF-8 (one JSON object per line)")
-            if head[:4] == b"PK\x03\x04":
-                raise UserError(f"{path}: a zip archive, not JSON lines (unzip it, or import the archive itself)")
-            for lineno, raw_line in enumerate(fh, 1):
-                try:  # bytes first: a binary file is one line error, not a decoder traceback
-                    line = cleantext.decode_utf8(raw_line, f"{path}:{lineno}")
-                    if not line.strip():
-                        continue
-                    obj = cleantext.loads(line, f"{path}:{lineno}")
-                except ValueError as exc:
-                    raise UserError(str(exc)) from exc
-                if not isinstance(obj, dict):
-                    raise UserError(f"{path}:{lineno}: expected a JSON object")
-                unknown = set(obj) - allowed
-                if unknown:
-                    raise UserError(f"{path}:{lineno}: unknown field {sorted(unknown)[0]!r}")
-                content = obj.get("content")
-                if not isinstance(content, str) or not content.strip():
-                    raise UserError(f"{path}:{lineno}: field 'content' is required and must be non-empty text")
-                try:
-                    event_at = timeparse.parse_when(obj["event_at"]) if obj.get("event_at") else None
-                except (timeparse.DateParseError, TypeError) as exc:
-                    raise UserError(f"{path}:{lineno}: field 'event_at': {exc}") from exc
-                tags = obj.get("tags")
-                if tags is not None and not isinstance(tags, (list, str)):
-                    raise UserError(f"{path}:{lineno}: field 'tags' must be a list or a string")
-                meta = obj.get("metadata") or {}
-                if not isinstance(meta, dict):
-                    raise UserError(f"{path}:{lineno}: field 'metadata' must be an object")
-                item = NewMemory(
-                    content=content, memory_type=obj.get("memory_type", "semantic"),
-                    source=obj.get("source") or "import", ref=obj.get("ref"),
-                    importance=obj.get("importance", 0.5), tags=tags, metadata=meta, event_at=event_at,
-                    author=obj.get("author"), thread=obj.get("thread"), position=obj.get("position"),
-                    pinned=bool(obj.get("pinned", False)), level=int(obj.get("level", 0) or 0),
-                    status=obj.get("status") or "active",
-                )
-                try:
-                    item.created_at = timeparse.from_iso(obj["created_at"]) if obj.get("created_at") else None
-                except (ValueError, TypeError) as exc:
-                    raise UserError(f"{path}:{lineno}: field 'created_at': not an ISO timestamp") from exc
-                try:
-                    self._validate(item)
-                except UserError as exc:
-                    raise UserError(f"{path}:{lineno}: {exc.message}") from exc
-                if item.ref is None:
-                    item.ref = f"hash:{content_hash(item.content)[:24]}"
-                items.append(item)
-        return self.store_many(items, batch_size=batch_size, progress=progress)
+        """Import one JSON object per line: every line is checked before anything is written
+        (the file is read twice, a line at a time, so its size does not matter)."""
+        for _ in self.jsonl_items(path):
+            pass
+        return self.store_many(self.jsonl_items(path), batch_size=batch_size, progress=progress)

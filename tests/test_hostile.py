@@ -100,9 +100,9 @@ def test_nul_characters_are_dropped_from_text(store: core.MemoryStore) -> None:
 
 def test_import_jsonl_of_wrong_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cases = {
-        "binary.jsonl": (b"\x89PNG\r\n\x1a\n" + bytes(range(128, 256)) * 20, "not UTF-8 text"),
+        "binary.jsonl": (b"\x89PNG\r\n\x1a\n" + bytes(range(128, 256)) * 20, "not UTF-8"),
         "zip.jsonl": (b"", "a zip archive"),
-        "utf16.jsonl": (json.dumps({"content": "hi"}).encode("utf-16"), "UTF-16 text"),
+        "nuls.jsonl": (b'{"content": "x"}\n\x00\x01\x02' * 10, "binary data"),
         "deep.jsonl": (b"[" * 200_000 + b"\n", "nested deeper than 64"),
         "surrogate.jsonl": (b'{"content": "bad \\ud800 here"}\n', "lone surrogate U+D800"),
         "nul.jsonl": (b'{"content": "\\u0000\\u0000"}\n', "content is empty"),
@@ -118,6 +118,11 @@ def test_import_jsonl_of_wrong_files(tmp_path: Path, capsys: pytest.CaptureFixtu
         refused(capsys, "import", "jsonl", str(p), match=match)
         assert str(p) in capsys.readouterr().out or True
     assert core.MemoryStore().stats()["memories"] == 0  # nothing half-written
+    # UTF-16 with a BOM is text: imported as such (like every other importer), not mojibake
+    p = tmp_path / "utf16.jsonl"
+    p.write_bytes((json.dumps({"content": "héllo wörld"}) + "\n").encode("utf-16"))
+    core.MemoryStore().import_jsonl(p)
+    assert [m["content"] for m in core.MemoryStore().export()] == ["héllo wörld"]
 
 
 def test_fuzzed_recall_queries_raise_only_documented_errors(store: core.MemoryStore) -> None:

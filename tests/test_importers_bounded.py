@@ -70,3 +70,26 @@ def test_whatsapp_zip_of_one_character_is_refused_without_reading_it_whole(tmp_p
                             " or 'date, time - Name: text')")
     else:
         raise AssertionError("a chat without a header imported")
+
+
+def test_utf16_markdown_with_a_bom_is_text_not_mojibake(tmp_path: Path) -> None:
+    from importers import markdown
+
+    for codec in ("utf-16", "utf-16-be"):
+        p = tmp_path / f"{codec}.md"
+        data = "# Notes\n\nCafé with Zoë on Friday.\n".encode(codec)
+        p.write_bytes(data if codec == "utf-16" else b"\xfe\xff" + data)
+        recs = list(markdown.parse(p, ImportReport(str(p), "markdown")))
+        assert [r.content for r in recs] == ["Notes: Café with Zoë on Friday."]
+
+
+def test_markdown_note_over_the_cap_is_skipped_loudly_in_a_folder(tmp_path: Path, monkeypatch) -> None:
+    from importers import markdown
+
+    monkeypatch.setattr(markdown, "MAX_NOTE_BYTES", 100)
+    (tmp_path / "small.md").write_text("# A\n\nshort note\n", encoding="utf-8")
+    (tmp_path / "big.md").write_text("# B\n\n" + "long " * 100 + "\n", encoding="utf-8")
+    report = ImportReport(str(tmp_path), "markdown")
+    assert [r.content for r in markdown.parse(tmp_path, report)] == ["A: short note"]
+    assert report.skipped_oversized == 1
+    assert report.warnings == [f"{tmp_path}: big.md: note of 506 bytes, over the 100-byte limit; skipped"]

@@ -54,3 +54,27 @@ def test_normalise_phone() -> None:
     assert vcf.normalise_phone("tel:+1-418-656-9254;ext=102") == "+14186569254"
     assert vcf.normalise_phone("0034 600 123 456") == "+34600123456"
     assert vcf.normalise_phone("(555) 010-2000") == "5550102000"
+
+
+def test_rfc6350_escapes_and_commas_in_names(tmp_path: Path) -> None:
+    p = tmp_path / "escapes.vcf"
+    p.write_bytes(
+        b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Mr. John Richter, James Doe Sr.\r\nN:Doe;John;Richter\\, James;Mr.;Sr.\r\n"
+        b"TEL:+1 555 0100\r\nEND:VCARD\r\n"
+        b"BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ana\\; Mar\xc3\xada\\nGarc\xc3\xada \\\\ B\r\nNICKNAME:Johnny\\, J,JD\r\n"
+        b"ORG:Acme\\, Inc.;R&D\r\nEND:VCARD\r\n"
+        b"BEGIN:VCARD\r\nVERSION:2.1\r\nFN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:Garc=C3=ADa\\, Ana\r\n"
+        b"END:VCARD\r\n"
+        b"BEGIN:VCARD\r\nVERSION:3.0\r\nitem1.FN:Lee\\, Kim\r\nPHOTO;ENCODING=b:!!!\r\nEND:VCARD\r\n")
+    rep = ImportReport(str(p), "vcf")
+    recs = list(vcf.parse(p, rep))
+    assert [r.metadata["name"] for r in recs] == ["Mr. John Richter, James Doe Sr.", "Ana; María\nGarcía \\ B",
+                                                  "García, Ana", "Lee, Kim"]
+    assert recs[0].aliases["Mr. John Richter, James Doe Sr."] == "Mr. John Richter, James Doe Sr."
+    assert "nickname Johnny, J, JD" in recs[1].content and "org Acme, Inc., R&D" in recs[1].content
+    assert set(recs[1].aliases) >= {"Johnny, J", "JD"}
+
+
+def test_split_escaped() -> None:
+    assert vcf.split_escaped("a\\,b,c\\\\,d") == ["a,b", "c\\", "d"]
+    assert vcf.split_escaped("") == [""]

@@ -187,11 +187,11 @@ def test_dry_run_writes_nothing_and_predicts_the_real_run(fmt: str, db_path: Pat
         assert rows(db_path, "SELECT count(*) FROM aliases") == [(0,)]
     real = imported(fmt, str(path))
     for key in ("messages_seen", "memories_added", "skipped_duplicates", "skipped_system", "skipped_media",
-                "skipped_empty", "variant", "warnings"):
+                "skipped_empty", "episodes", "variant", "warnings"):
         assert dry[key] == real[key], key
     # After the real run a dry run predicts nothing new.
     dry2 = imported(fmt, str(path), "--dry-run")
-    assert (dry2["memories_added"], dry2["skipped_duplicates"]) == (0, real["memories_added"])
+    assert (dry2["memories_added"], dry2["skipped_duplicates"], dry2["episodes"]) == (0, real["memories_added"], 0)
 
 
 def test_warnings_carry_line_numbers(tmp_path: Path) -> None:

@@ -1,0 +1,103 @@
+"""JSON lines parser: the format ``mem.py export`` writes and ``mem.py import jsonl`` reads.
+
+One JSON object per line with the memory's own fields (:data:`EXPORT_KEYS`, plus the
+store's bookkeeping fields, accepted and ignored). Every line is checked here, field by
+field, with a one-line error naming the line; the store checks the memory itself
+(type, status, size) before anything is written. Streamed a line at a time: UTF-8 (BOM
+optional) or UTF-16 with a BOM; a line over ``MAX_JSONL_LINE_CHARS``, binary data or a
+zip archive is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from importers import ImportFormatError, ImportReport, Record
+from importers._common import iter_lines
+from memengine import cleantext, timeparse
+from memengine.text import content_hash
+
+# The export format's fields, in the order `export` writes them.
+EXPORT_KEYS = ("content", "memory_type", "source", "ref", "importance", "event_at", "created_at",
+               "tags", "metadata", "author", "thread", "position", "status", "pinned", "level")
+# Bookkeeping a store writes about itself: accepted in a line, not imported.
+IGNORED_KEYS = ("id", "content_hash", "strength", "access_count", "last_accessed_at", "updated_at", "valid_from",
+                "valid_to")
+MAX_JSONL_LINE_CHARS = 16_000_000  # a 1 MB memory JSON-escaped, with its metadata, fits many times over
+_ALLOWED = set(EXPORT_KEYS) | set(IGNORED_KEYS)
+
+
+def _fields(obj: Any, file: str, no: int) -> Record:
+    """The record of one parsed line, or a one-line error naming the line and field."""
+    if not isinstance(obj, dict):
+        raise ImportFormatError("expected a JSON object", file, no)
+    unknown = set(obj) - _ALLOWED
+    if unknown:
+        raise ImportFormatError(f"unknown field {sorted(unknown)[0]!r}", file, no)
+    content = obj.get("content")
+    if not isinstance(content, str) or not content.strip():
+        raise ImportFormatError("field 'content' is required and must be non-empty text", file, no)
+    try:
+        content = cleantext.check_text(content, "field 'content'")
+        event_at = timeparse.parse_when(obj["event_at"]) if obj.get("event_at") else None
+    except timeparse.DateParseError as exc:
+        raise ImportFormatError(f"field 'event_at': {exc}", file, no) from None
+    except (ValueError, TypeError) as exc:
+        raise ImportFormatError(str(exc), file, no) from None
+    try:
+        created_at = timeparse.from_iso(obj["created_at"]) if obj.get("created_at") else None
+    except (ValueError, TypeError):
+        raise ImportFormatError("field 'created_at': not an ISO timestamp", file, no) from None
+    tags = obj.get("tags")
+    if tags is not None and not isinstance(tags, (list, str)):
+        raise ImportFormatError("field 'tags' must be a list or a string", file, no)
+    meta = obj.get("metadata") or {}
+    if not isinstance(meta, dict):
+        raise ImportFormatError("field 'metadata' must be an object", file, no)
+    for name, kinds in (("importance", (int, float)), ("position", (int,)), ("level", (int,))):
+        value = obj.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, kinds)):
+            raise ImportFormatError(f"field {name!r} must be a number", file, no)
+    for name in ("memory_type", "source", "ref", "author", "thread", "status"):
+        value = obj.get(name)
+        if value is not None and not isinstance(value, str):
+            raise ImportFormatError(f"field {name!r} must be text", file, no)
+    # A stable ref makes export -> import -> import idempotent even for hand-stored memories.
+    ref = obj.get("ref") or f"hash:{content_hash(content)[:24]}"
+    return Record(
+        content=content, ref=ref, source=obj.get("source") or "import",
+        memory_type=obj.get("memory_type") or "semantic", event_at=event_at, author=obj.get("author"),
+        thread=obj.get("thread"), position=obj.get("position"),
+        tags=tags if isinstance(tags, list) else ([tags] if tags else []), metadata=meta, line=no,
+        importance=float(obj["importance"]) if obj.get("importance") is not None else None,
+        pinned=bool(obj.get("pinned", False)), level=int(obj.get("level") or 0),
+        status=obj.get("status") or "active", created_at=created_at,
+    )
+
+
+def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
+    """Parse a JSON lines file into records, one per non-empty line (see module docstring)."""
+    path = Path(path)
+    file = str(path)
+    try:
+        fh = path.open("rb")
+    except OSError as exc:
+        raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
+    with fh:
+        if fh.read(4) == b"PK\x03\x04":
+            raise ImportFormatError("a zip archive, not JSON lines (unzip it, or import the archive itself)", file)
+        fh.seek(0)
+        for ln in iter_lines(fh, file, MAX_JSONL_LINE_CHARS):
+            if ln.overlong:
+                raise ImportFormatError(f"line of {ln.length} characters, over the {MAX_JSONL_LINE_CHARS} limit",
+                                        file, ln.no)
+            if not ln.text.strip():
+                continue
+            report.messages_seen += 1
+            try:
+                obj = cleantext.loads(ln.text, "JSON")
+            except ValueError as exc:
+                raise ImportFormatError(str(exc).replace("JSON: ", "", 1), file, ln.no) from None
+            yield _fields(obj, file, ln.no)
