@@ -19,7 +19,7 @@ from importers._common import iter_lines
 from memengine import cleantext, timeparse
 from memengine.text import content_hash
 
-# The export format's fields, in the order `export` writes them.
+# The export format's fields (MemoryStore.EXPORT_KEYS writes them; the same list).
 EXPORT_KEYS = ("content", "memory_type", "source", "ref", "importance", "event_at", "created_at",
                "tags", "metadata", "author", "thread", "position", "status", "pinned", "level")
 # Bookkeeping a store writes about itself: accepted in a line, not imported.

@@ -25,12 +25,12 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record
+from importers import ImportFormatError, ImportReport, Record, jsonl
 from importers._common import normalise_phone
 from memengine.db import write_tx
 from memengine.edges import add_edges
 from memengine.errors import UserError
-from memengine.records import NewMemory
+from memengine.records import BatchStats, NewMemory
 from memengine.store import MemoryStore
 from memengine.text import without_author
 from memengine.timeparse import to_iso, utcnow
@@ -150,11 +150,11 @@ def import_path(
     fmt = fmt or detect_format(path)
     if fmt == "jsonl":
         if dry_run:  # every line checked as the store will check it; nothing written
-            items = list(_refs(store.jsonl_items(path)))
+            items = list(_refs(jsonl_items(store, path)))
             added = _count_new_refs(store, items)
             return ImportSummary(file=str(path), format="jsonl", messages_seen=len(items), memories_added=added,
                                  skipped_duplicates=len(items) - added, dry_run=True)
-        stats = store.import_jsonl(path, progress=progress)
+        stats = import_jsonl(store, path, progress=progress)
         return ImportSummary(file=str(path), format="jsonl", messages_seen=stats.seen, memories_added=stats.added,
                              skipped_duplicates=stats.duplicates, degraded=stats.degraded)
     # Pass 1: parse everything, write nothing. Bad input fails here, before any row lands.
@@ -214,6 +214,36 @@ def import_path(
         for thread in sorted(threads):
             summary.episodes += build_episodes(store, fmt, thread)
     return summary
+
+
+def jsonl_items(store: MemoryStore, path: Path) -> Iterator[NewMemory]:
+    """The memories of a JSON lines file (``importers.jsonl`` parses), each checked as the
+    store will check it; streamed. Bad input: one UserError naming the file and line."""
+    report = ImportReport(str(path), "jsonl")
+    try:
+        for rec in jsonl.parse(path, report):
+            item = NewMemory(
+                content=rec.content, memory_type=rec.memory_type, source=rec.source, ref=rec.ref,
+                importance=0.5 if rec.importance is None else rec.importance, tags=rec.tags,
+                metadata=rec.metadata, event_at=rec.event_at, author=rec.author, thread=rec.thread,
+                position=rec.position, pinned=rec.pinned, level=rec.level, status=rec.status,
+                created_at=rec.created_at,
+            )
+            try:
+                yield store.validate(item)
+            except UserError as exc:
+                raise UserError(f"{path}:{rec.line}: {exc.message}") from None
+    except ImportFormatError as exc:
+        raise UserError(one_line(exc)) from None
+
+
+def import_jsonl(store: MemoryStore, path: Path, batch_size: int = 256,
+                 progress: Callable[[int], None] | None = None) -> BatchStats:
+    """Import one JSON object per line (the ``export`` format): every line is checked before
+    anything is written (the file is read twice, a line at a time, so its size does not matter)."""
+    for _ in jsonl_items(store, path):
+        pass
+    return store.store_many(jsonl_items(store, path), batch_size=batch_size, progress=progress)
 
 
 def _parse_all(path: Path, fmt: str, options: dict[str, Any]) -> tuple[ImportReport, int]:
@@ -368,9 +398,9 @@ def _dry_run_episodes(store: MemoryStore, path: Path, fmt: str, options: dict[st
         keyed.sort(key=lambda k: k[0])
         if len(keyed) < 2:
             return 0
-        vec_map = store._vectors([k[3] for k in keyed if k[3] is not None])
+        vec_map = store.vectors([k[3] for k in keyed if k[3] is not None])
         texts: list[str] = [k[4] for k in keyed if k[3] is None]
-        new_vecs = store._embed_or_none(texts) if texts else None
+        new_vecs = store.embed_or_none(texts) if texts else None
         vecs = None
         if len(vec_map) == len(stored) and (not texts or new_vecs is not None):
             it = iter(new_vecs if new_vecs is not None else [])
@@ -381,7 +411,7 @@ def _dry_run_episodes(store: MemoryStore, path: Path, fmt: str, options: dict[st
             if end - start < 2:
                 continue
             ref = f"episode:{keyed[start][2]}"
-            if store.conn.execute("SELECT 1 FROM memories WHERE source = ? AND ref = ?", (fmt, ref)).fetchone() is None:
+            if store.id_by_ref(fmt, ref) is None:
                 count += 1
         return count
 
@@ -392,8 +422,7 @@ def _dry_run_episodes(store: MemoryStore, path: Path, fmt: str, options: dict[st
             if current is not None:
                 made += flush(current, fresh)
             current, fresh = rec.thread, []
-        if rec.ref in seen_refs or store.conn.execute(
-                "SELECT 1 FROM memories WHERE source = ? AND ref = ?", (rec.source, rec.ref)).fetchone():
+        if rec.ref in seen_refs or store.id_by_ref(rec.source, rec.ref) is not None:
             continue
         seen_refs.add(rec.ref)
         fresh.append(to_new_memory(rec, aliases))
@@ -439,14 +468,7 @@ def segment(times: list[datetime | None], vecs: Any | None) -> list[tuple[int, i
 
 def build_episodes(store: MemoryStore, source: str, thread: str) -> int:
     """Group a thread's messages not yet in an episode into episodes; return how many were made."""
-    rows = store.conn.execute(
-        """SELECT m.id, m.content, m.event_at, m.author, m.ref FROM memories m
-           WHERE m.thread = ? AND m.source = ? AND m.level = 0 AND m.status = 'active'
-             AND json_extract(m.metadata, '$.kind') IS NOT 'episode'
-             AND NOT EXISTS (SELECT 1 FROM associations a WHERE a.source_id = m.id AND a.edge_type = 'part_of')
-           ORDER BY m.event_at, m.position, m.id""",
-        (thread, source),
-    ).fetchall()
+    rows = _open_rows(store, source, thread)
     if len(rows) < 2:
         return 0
     ids = [r[0] for r in rows]

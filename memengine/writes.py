@@ -7,11 +7,9 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from importers import ImportFormatError, ImportReport, jsonl
-from memengine import cleantext, timeparse
+from memengine import timeparse
 from memengine.cleantext import MAX_TAG_CHARS, check_text
 from memengine.context import refresh_context
 from memengine.db import write_tx
@@ -382,7 +380,8 @@ class Writes(StoreBase):
             )
         return self.get(mid)
 
-    EXPORT_KEYS = jsonl.EXPORT_KEYS  # the `import jsonl` format, listed once (importers/jsonl.py)
+    EXPORT_KEYS = ("content", "memory_type", "source", "ref", "importance", "event_at", "created_at",
+                   "tags", "metadata", "author", "thread", "position", "status", "pinned", "level")
 
     def export(self, include_deleted: bool = False) -> Iterator[dict[str, Any]]:
         """Every memory as a JSON-ready dict (the ``import jsonl`` format)."""
@@ -395,31 +394,7 @@ class Writes(StoreBase):
                 out["ref"] = f"hash:{r['content_hash'][:24]}"
             yield out
 
-    def jsonl_items(self, path: Path) -> Iterator[NewMemory]:
-        """The memories of a JSON lines file (``importers.jsonl`` parses), each checked as the
-        store will check it; streamed. Bad input: one UserError naming the file and line."""
-        report = ImportReport(str(path), "jsonl")
-        try:
-            for rec in jsonl.parse(path, report):
-                item = NewMemory(
-                    content=rec.content, memory_type=rec.memory_type, source=rec.source, ref=rec.ref,
-                    importance=0.5 if rec.importance is None else rec.importance, tags=rec.tags,
-                    metadata=rec.metadata, event_at=rec.event_at, author=rec.author, thread=rec.thread,
-                    position=rec.position, pinned=rec.pinned, level=rec.level, status=rec.status,
-                    created_at=rec.created_at,
-                )
-                try:
-                    yield self._validate(item)
-                except UserError as exc:
-                    raise UserError(f"{path}:{rec.line}: {exc.message}") from None
-        except ImportFormatError as exc:
-            raise UserError(" ".join(str(exc).split())) from None
-
-    def import_jsonl(
-        self, path: Path, batch_size: int = 256, progress: Callable[[int], None] | None = None
-    ) -> BatchStats:
-        """Import one JSON object per line: every line is checked before anything is written
-        (the file is read twice, a line at a time, so its size does not matter)."""
-        for _ in self.jsonl_items(path):
-            pass
-        return self.store_many(self.jsonl_items(path), batch_size=batch_size, progress=progress)
+    def validate(self, m: NewMemory) -> NewMemory:
+        """``m`` checked (and normalised) as a write would: a UserError says why it cannot be stored.
+        Imports call it on every item before writing the first (``ingest.jsonl_items``)."""
+        return self._validate(m)

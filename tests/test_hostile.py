@@ -21,7 +21,7 @@ import pytest
 import mem
 import memory_core as core
 from memengine import consolidate as cons
-from memengine import sharing
+from memengine import ingest, sharing
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str, stdin: bytes | None = None,
@@ -121,7 +121,7 @@ def test_import_jsonl_of_wrong_files(tmp_path: Path, capsys: pytest.CaptureFixtu
     # UTF-16 with a BOM is text: imported as such (like every other importer), not mojibake
     p = tmp_path / "utf16.jsonl"
     p.write_bytes((json.dumps({"content": "héllo wörld"}) + "\n").encode("utf-16"))
-    core.MemoryStore().import_jsonl(p)
+    ingest.import_jsonl(core.MemoryStore(), p)
     assert [m["content"] for m in core.MemoryStore().export()] == ["héllo wörld"]
 
 

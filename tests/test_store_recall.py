@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import memory_core
-from memengine import storebase, vectors
+from memengine import ingest, storebase, vectors
 from memengine import text as mtext
 from memory_core import MemoryStore, NotFound, UserError
 
@@ -175,9 +175,9 @@ def test_jsonl_round_trip_and_idempotent(tmp_path, store: MemoryStore) -> None:
     out = tmp_path / "all.jsonl"
     out.write_text("".join(json.dumps(r) + "\n" for r in store.export()))
     other = MemoryStore(tmp_path / "other.db")
-    first = other.import_jsonl(out)
+    first = ingest.import_jsonl(other, out)
     assert (first.seen, first.added, first.duplicates) == (2, 2, 0)
-    again = other.import_jsonl(out)
+    again = ingest.import_jsonl(other, out)
     assert (again.added, again.duplicates) == (0, 2)
     exported = [(r["content"], r["memory_type"], r["event_at"], r["tags"], r["source"]) for r in other.export()]
     assert exported == [("fact one", "semantic", None, ["a"], "user"),
@@ -195,7 +195,7 @@ def test_jsonl_bad_line_names_file_and_line_and_writes_nothing(tmp_path, store: 
     f = tmp_path / "line.jsonl"
     f.write_text('{"content": "good one"}\n' + line + "\n")
     with pytest.raises(UserError) as err:
-        store.import_jsonl(f)
+        ingest.import_jsonl(store, f)
     assert str(err.value).endswith(str(err.value)) and message in str(err.value).replace(str(tmp_path) + "/", "")
     assert store.stats()["memories"] == 0
 
