@@ -45,6 +45,7 @@ class Memory:
     tags: list[str]
     score: float | None = None
     explain: dict[str, Any] | None = None
+    weak: bool | None = None  # recall: matches the query poorly (recall.confidence); None elsewhere
 
     @classmethod
     def from_row(cls, row: Any) -> Memory:
@@ -61,11 +62,13 @@ class Memory:
             d.pop("explain")
         if d["score"] is None:
             d.pop("score")
+        if d["weak"] is None:
+            d.pop("weak")
         return d
 
 
 # Exactly the fields of `Memory`, in their order (`Memory.from_row` reads rows by position).
-MEMORY_COLUMNS = ", ".join(f.name for f in fields(Memory) if f.name not in ("score", "explain"))
+MEMORY_COLUMNS = ", ".join(f.name for f in fields(Memory) if f.name not in ("score", "explain", "weak"))
 
 
 class Candidate:

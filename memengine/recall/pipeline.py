@@ -18,6 +18,7 @@ from memengine.cleantext import check_text
 from memengine.db import write_tx
 from memengine.edges import add_edges
 from memengine.errors import DiskFull, ReadOnly, UserError
+from memengine.recall.confidence import mark_weak
 from memengine.recall.config import (
     ALL_STRATEGIES,
     COVER_FROM,
@@ -259,6 +260,7 @@ class Recall(KeywordSearch, People):
             if m is not None:  # (hard-deleted by another process between the two reads)
                 m.score, m.explain = c.score, c.explain
                 results.append(m)
+        mark_weak(results, query_terms(run.query), vs if run.qvec is not None else None)
         return results
 
     def _fuse(
