@@ -772,7 +772,8 @@ def _wants_json(argv: list[str]) -> bool:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI, mapping every failure to one line and a documented exit code."""
-    global _COMMAND_FOR_ERRORS
+    global _COMMAND_FOR_ERRORS, _DB_FOR_ERRORS
+    _DB_FOR_ERRORS = None  # set by the group callback; a second call in one process must not see the last file
     argv = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
     as_json = _wants_json(argv)
     rest = [a for i, a in enumerate(argv) if not a.startswith("-") and (i == 0 or argv[i - 1] not in ("--db",))]

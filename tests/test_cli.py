@@ -200,3 +200,33 @@ def test_cli_doors_are_one_way() -> None:
             continue
         assert not {n for n in imported(p) if n.startswith("memengine.cli")}, f"{p} imports memengine.cli"
     assert "memengine.cli.common" in imported(root / "mem.py")
+
+
+def test_in_process_runs_equal_real_processes(tmp_path) -> None:
+    """run_cli's contract: the same exit status, stdout and stderr as ``python mem.py`` (timings and
+    clock times aside)."""
+    import re
+
+    calls = [
+        (["store", "Ana's [bold]tea[/bold] at 8", "--tag", "café"], None),
+        (["store", "-", "--type", "procedural"], "restart the gateway\nthen check logs\n"),
+        (["recall", "tea gateway", "--plain"], None),
+        (["recall", "tea", "--strategy", "activation", "--summaries", "--explain"], None),
+        (["get", "2", "--plain"], None),
+        (["get", "99"], None),
+        (["get", "99", "--plain"], None),
+        (["nonsense"], None),
+        (["recall", "x", "--strategy", "psychic", "--plain"], None),
+        (["graph", "--help"], None),
+        (["--db", str(tmp_path / "missing" / "x.db"), "stats"], None),
+    ]
+    took = re.compile(r'"took_ms": [0-9.]+|\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d)?')
+    for side, run in (("a", run_cli), ("b", run_cli_subprocess)):
+        env = {"MEM_DB": str(tmp_path / f"{side}.db"), "COLUMNS": "120"}
+        outs = [run(*args, input=stdin, env=env) for args, stdin in calls]
+        if side == "a":
+            first = outs
+            continue
+        for (args, _), one, two in zip(calls, first, outs):
+            assert (one.returncode, took.sub("", one.stdout), one.stderr) == \
+                   (two.returncode, took.sub("", two.stdout), two.stderr), args
