@@ -379,9 +379,9 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
            types: Iterable[str] | None = None, sources: Iterable[str] | None = None,
            tags: Iterable[str] | None = None, since: datetime | None = None, until: datetime | None = None,
            include_archived: bool = False, raw: bool = False, touch: bool = True, explain: bool = False,
-           shared: bool = False, summaries: bool = False, seed_k: int | None = None, hops: int = HOPS, threshold: float = EDGE_THRESHOLD,
-           decay: float | None = None, fanout_power: float = FANOUT_POWER, fanout_cap: int = FANOUT_CAP,
-           inhibition: float = INHIBITION, hubs: bool = False, support: float = SUPPORT,
+           shared: bool = False, summaries: bool = False, seed_k: int | None = None, hops: int = HOPS,
+           threshold: float = EDGE_THRESHOLD, decay: float | None = None, fanout_power: float = FANOUT_POWER,
+           fanout_cap: int = FANOUT_CAP, inhibition: float = INHIBITION, hubs: bool = False, support: float = SUPPORT,
            **unknown: Any) -> RecallResult:
     """Graph-aware recall (``graph`` / ``activation`` / ``bridge``), same contract as ``MemoryStore.recall``.
 

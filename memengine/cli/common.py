@@ -19,7 +19,9 @@ from typing import Any
 
 import click
 
-from memory_core import MemoryStore, UserError, default_db_path
+from memengine.db import default_db_path
+from memengine.errors import UserError
+from memengine.store import MemoryStore
 
 # an id argument: SQLite integers are 64-bit, so a larger number is a usage error, not an OverflowError
 ROW_ID = click.IntRange(0, 2 ** 63 - 1)

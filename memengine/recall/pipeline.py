@@ -114,8 +114,7 @@ class Recall(KeywordSearch, People):
         if registered is not None:
             return registered(self, query, k=k, strategy=strategy, types=types, sources=sources, tags=tags,
                               since=since, until=until, include_archived=include_archived, raw=raw, touch=touch,
-                              explain=explain, shared=shared, summaries=summaries,
-                              **graph_options)
+                              explain=explain, shared=shared, summaries=summaries, **graph_options)
         if strategy not in STRATEGIES:
             raise UserError(f"--strategy must be one of {', '.join(ALL_STRATEGIES)} (got {strategy!r})")
         if not query or not query.strip():

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 # strategy name -> fn(store, query, *, k, strategy, types, sources, tags, since, until,
-#                     include_archived, raw, touch, explain, shared, **options) -> RecallResult
+#                     include_archived, raw, touch, explain, shared, summaries, **options) -> RecallResult
+# (every filter of store.recall is passed on: tests/test_cli_recall.py runs each CLI option with each strategy)
 _STRATEGIES: dict[str, Callable[..., Any]] = {}
 
 
