@@ -35,7 +35,8 @@ def bare_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _copy_project(dest: Path, with_venv: bool) -> Path:
-    ignore = shutil.ignore_patterns(".git", ".venv", "tests", "bench", "demo", "__pycache__", "*.db*", ".*_cache")
+    ignore = shutil.ignore_patterns(".git", ".venv", "tests", "bench", "demo", "__pycache__", "*.db*", ".*_cache",
+                                   ".hypothesis")  # written meanwhile by tests in the other worker
     shutil.copytree(REPO, dest, ignore=ignore)
     if with_venv:
         (dest / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
