@@ -115,7 +115,7 @@ def _import_fingerprint() -> str:
     """The engine's write path plus the import path (parsers, episodes): a reused store
     must have been built by the same code."""
     import importers
-    import ingest
+    from memengine import ingest
 
     parts = [write_path_fingerprint(), inspect.getsource(ingest)]
     for mod in sorted(Path(importers.__file__).parent.glob("*.py")):
@@ -135,7 +135,7 @@ def build_chat_store(data: Path, rel: str | list[str], directory: Path, embedder
     Vectors are cached per store in ``<slug>.<model>.vectors.npz``, so a rebuild after an
     engine change re-embeds nothing that was embedded before.
     """
-    import ingest
+    from memengine import ingest
 
     rels = [rel] if isinstance(rel, str) else list(rel)
     name = rels[0] if isinstance(rel, str) else "all-files"
