@@ -62,6 +62,9 @@ W_REPLY = 0.15
 SESSION_COVERAGE = 0.9
 COVER_FROM = 5
 COVER_POOL = 30
+# Episodes (an import's conversation stretches) are retrieval units whose place in the
+# results goes to their best member message: bench/loo.py, "Priors" (issue 19).
+RESOLVE_EPISODES = True
 # A warm process (WARM_AFTER) also builds an in-process copy of the keyword index in the
 # background (keyword_index.py: FTS5's exact bm25 at 2-4 ms instead of 15-130 ms at 100k),
 # so one-shot CLI calls never pay for the build. MEM_KEYWORD_INDEX=0 switches it off.
@@ -103,4 +106,7 @@ class RecallConfig:
     # How each retriever's scores are put on one scale before the weighted sum (see NORMALISE).
     normalise: str = NORMALISE
     z_scale: float = Z_SCALE
+    # An import's episode memory in the top k gives its place to its best-scored member
+    # message (memengine/recall/episodes.py); False returns episodes as they are.
+    resolve_episodes: bool = RESOLVE_EPISODES
 

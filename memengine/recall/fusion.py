@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Callable, Iterable
 
 from memengine import timeparse
 from memengine.recall.config import (
@@ -23,6 +24,9 @@ from memengine.recall.config import (
 from memengine.recall.priors import TIME_WORD_RE, WHEN_RE, in_spans, replies
 from memengine.records import Candidate
 from memengine.text import bare_text, count_words
+
+# Given the top k scored so far, the ids of further candidates to score (episode members).
+More = Callable[[list[Candidate]], Iterable[int]]
 
 
 def normalise_scores(d: dict[int, float], how: str = NORMALISE, z_scale: float = Z_SCALE) -> dict[int, float]:
@@ -192,8 +196,9 @@ class Fusion:
             m.explain["prior"] = round(m.explain["prior"] + bonus, 4)
         return m.score
 
-    def top_k(self, k: int) -> list[Candidate]:
-        """Score by base, best first, skipping candidates that cannot reach the top ``k``."""
+    def top_k(self, k: int, more: More | None = None) -> list[Candidate]:
+        """Score by base, best first, skipping candidates that cannot reach the top ``k``;
+        then every candidate ``more`` names, given that top ``k``, is scored too."""
         cfg, bases, before = self.cfg, self.bases, self.before
         top_base = max(bases.values(), default=0.0)
         max_bonus = cfg.w_reply * (top_base + self.max_prior - self.lo) if self.replies else 0.0
@@ -215,19 +220,28 @@ class Fusion:
             f = self.final(mid)
             (heapq.heappush if len(best) < k else heapq.heappushpop)(best, f)
             done.append(mid)
+        if more is not None:
+            seen = set(done)
+            top = sorted(done, key=lambda i: (-(self.rows[i].score or 0.0), i))[:k]
+            for mid in sorted(set(more([self.rows[i] for i in top]))):
+                if mid in self.rows and mid not in seen:
+                    self.final(mid)
+                    done.append(mid)
         return [self.rows[mid] for mid in done]
 
 
 def fuse(rows: dict[int, Candidate], kw: dict[int, float], vs: dict[int, float], strategy: str, explain: bool,
          cfg: RecallConfig | None = None, query: str = "", people: dict[str, str] | None = None,
-         phrase: dict[int, float] | None = None, k: int | None = None) -> list[Candidate]:
+         phrase: dict[int, float] | None = None, k: int | None = None,
+         more: More | None = None) -> list[Candidate]:
     """Score candidates: weighted normalised signals plus priors, then the reply prior.
 
     With ``k``, only candidates that can still reach the top ``k`` get their priors
     computed (the per-memory regexes are most of the cost): they are visited by base
     score, best first, each skipped when even the largest possible priors (and reply
     bonus) cannot lift it to the k-th best score so far. The top ``k`` is exactly the
-    one of scoring every candidate (tested); the list returned holds the scored ones.
+    one of scoring every candidate (tested); the list returned holds the scored ones, and
+    every candidate ``more`` names given that top ``k`` (episode members, see episodes.py).
     """
     f = Fusion(rows, kw, vs, strategy, explain, cfg or RecallConfig(), query, people, phrase)
     # the bounds need priors that only add (strength and importance are in 0..1)
@@ -236,5 +250,7 @@ def fuse(rows: dict[int, Candidate], kw: dict[int, float], vs: dict[int, float],
     if not prune or k is None:
         for mid in rows:
             f.final(mid)
+        if more is not None:  # every candidate is scored: ``more`` only learns the top
+            list(more(sorted(rows.values(), key=lambda c: (-(c.score or 0.0), c.id))[: k or len(rows)]))
         return list(rows.values())
-    return f.top_k(k)
+    return f.top_k(k, more)
