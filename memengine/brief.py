@@ -472,15 +472,30 @@ def _pool(store: Store, ranked_ids: list[int] | None = None
         rows = conn.execute(f"SELECT {cols} FROM memories m WHERE {live} ORDER BY m.id").fetchall()
     else:
         # the most central members of the largest clusters, then the best by importance and recency
-        rows = conn.execute(
-            f"""WITH ranked AS (
-                    SELECT cm.memory_id AS mid, row_number() OVER (PARTITION BY cm.cluster_id
-                           ORDER BY cm.similarity DESC, cm.memory_id) AS r, c.member_count AS size
-                    FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
-                    WHERE c.status = 'active' AND c.level = 1)
-                SELECT {cols} FROM ranked JOIN memories m ON m.id = ranked.mid
-                WHERE ranked.r <= ? AND {live} GROUP BY m.id ORDER BY max(ranked.size) DESC, m.id LIMIT ?""",
-            (POOL_PER_TOPIC, POOL_MAX)).fetchall()
+        order: list[int] = []
+        seen: set[int] = set()
+        for (mid,) in conn.execute(
+                """WITH ranked AS (
+                       SELECT cm.memory_id AS mid, cm.cluster_id AS cid, c.member_count AS size,
+                              row_number() OVER (PARTITION BY cm.cluster_id
+                                                 ORDER BY cm.similarity DESC, cm.memory_id) AS r
+                       FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
+                       WHERE c.status = 'active' AND c.level = 1)
+                   SELECT mid FROM ranked WHERE r <= ? ORDER BY size DESC, cid, r""", (POOL_PER_TOPIC,)):
+            if mid not in seen:
+                seen.add(mid)
+                order.append(int(mid))
+                if len(order) >= 2 * POOL_MAX:  # room for the ones that are no longer live
+                    break
+        rows = []
+        for chunk in range(0, len(order), 500):
+            if len(rows) >= POOL_MAX:
+                break
+            part = order[chunk: chunk + 500]
+            place = {m: i for i, m in enumerate(part)}
+            got = conn.execute(f"SELECT {cols} FROM memories m WHERE {live} AND m.id IN "
+                               f"({','.join('?' * len(part))})", part).fetchall()
+            rows += sorted(got, key=lambda r: place[int(r[0])])[: POOL_MAX - len(rows)]
         have = {int(r[0]) for r in rows}
         for chunk in range(0, len(ranked_ids or []), 500):
             if len(rows) >= POOL_MAX:
@@ -495,8 +510,13 @@ def _pool(store: Store, ranked_ids: list[int] | None = None
                 f"""SELECT {cols} FROM memories m WHERE {live} ORDER BY m.pinned DESC, m.importance DESC,
                     coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""", (POOL_MAX,))
                 if int(r[0]) not in have][: POOL_MAX - len(rows)]
-    sims = {(int(r[0]), int(r[1])): float(r[2] or 0.0) for r in conn.execute(
-        "SELECT memory_id, cluster_id, similarity FROM cluster_members")} if rows else {}
+    sims: dict[tuple[int, int], float] = {}
+    ids = [int(r[0]) for r in rows]
+    for chunk in range(0, len(ids), 500):
+        part = ids[chunk: chunk + 500]
+        sims.update(((int(r[0]), int(r[1])), float(r[2] or 0.0)) for r in conn.execute(
+            f"SELECT memory_id, cluster_id, similarity FROM cluster_members WHERE memory_id IN "
+            f"({','.join('?' * len(part))})", part))
     return [(int(r[0]), r[1], r[2], r[3], None if r[4] is None else int(r[4]),
              sims.get((int(r[0]), int(r[4])), 0.0) if r[4] is not None else 0.0) for r in rows]
 

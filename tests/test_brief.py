@@ -7,6 +7,7 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 
 import memory_core as core
@@ -209,3 +210,23 @@ def test_trim_cuts_at_a_sentence_boundary() -> None:
     assert brief.trim("short", 60) == "short"
     assert brief.memory_line(7, "[1:56 pm on 8 May, 2023] Caroline: hi", "2023-05-08T13:56:00") == \
         "2023-05-08 #7 Caroline: hi"
+
+
+def test_a_store_larger_than_the_pool_takes_central_members_of_clusters_then_ranked(
+        store: core.MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fill_chats(store)
+    for i in range(8):
+        store.store(f"we planted tomatoes and basil in the garden beds, row {i}", "episodic", thread="garden",
+                    author="me", dedup=False)
+    cons.run(store, now=NOW, keep_backups=0)
+    monkeypatch.setattr(brief, "POOL_MAX", 6)
+    monkeypatch.setattr(brief, "POOL_PER_TOPIC", 2)
+    pool = brief._pool(store, ranked_ids=[1, 2, 3])
+    assert len(pool) == 6
+    clustered = [p for p in pool if p[4] is not None]
+    per_cluster = Counter(p[4] for p in clustered)
+    assert clustered and max(per_cluster.values()) <= 2  # the most central members of each cluster
+    live = {int(r[0]) for r in store.conn.execute("SELECT id FROM memories WHERE level = 0 AND status = 'active'")}
+    assert {p[0] for p in pool} <= live
+    data = graph.brief(store, 400, now=NOW)
+    assert data["chosen"] and data["tokens"] <= 400
