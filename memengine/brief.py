@@ -55,7 +55,7 @@ ITEM_MAX_CHARS = 280  # a shown memory is cut at a sentence boundary below this
 NAME_SOURCE_CHARS = 400  # a topic name is taken from the first this-many characters of its members
 MIN_CUT_CHARS = 40  # ...unless that leaves less than this: then at a word boundary, with an ellipsis
 
-POOL_MAX = 2000  # candidates for the topics (the greedy is O(pool^2) per pick)
+POOL_MAX = 1000  # topic candidates (~0.6 ms of CPU each: tokens, information, names); 2000 cost 1.2 s at 100k
 POOL_PER_TOPIC = 24  # with a larger store: this many most central members per cluster
 PER_TOPIC_MAX = 3  # representatives shown per topic
 PART_SIZE = 20  # a cluster with more candidates than this is shown as parts of about this size
@@ -462,7 +462,8 @@ def _pool(store: Store, ranked_ids: list[int] | None = None
     """
     conn = store.conn
     live = f"{_LIVE} AND m.source != 'vcf'"
-    n = int(conn.execute(f"SELECT count(*) FROM memories m WHERE {live}").fetchone()[0])
+    n = int(conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE {live} LIMIT ?)",
+                         (POOL_MAX + 1,)).fetchone()[0])  # only whether it is more than POOL_MAX
     best_cluster = """(SELECT cm.cluster_id FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
                        WHERE cm.memory_id = m.id AND c.status = 'active' AND c.level = 1
                        ORDER BY cm.similarity DESC, c.id LIMIT 1)"""
@@ -537,8 +538,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     ids = [p[0] for p in pool]
     sim = _similarities(store, ids)
     key = _parts(pool, sim, int(params.get("PART_SIZE", PART_SIZE)))
-    topics = _topic_shells(store, pool, key)
-    heading_cost = {k: b.count(f"### {topic.title()}\n") for k, topic in topics.items()}
+    topics = _Shells(store, pool, key)
 
     lines = [memory_line(p[0], p[1], p[2], source=p[3].split("/", 1)[0]) for p in pool]
     cost = np.array([b.count(f"- {t}\n") for t in lines], dtype=np.float64)
@@ -555,7 +555,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
 
     chat_of = [p[3] for p in pool]
     chat_picks: Counter[str] = Counter()
-    index_of = {k: n for n, k in enumerate(sorted(topics, key=lambda k: (k[0] is None, k[0] or 0, k[1])))}
+    index_of = {k: n for n, k in enumerate(sorted(set(key), key=lambda k: (k[0] is None, k[0] or 0, k[1])))}
     topic_of = np.array([index_of[k] for k in key], dtype=np.int64)
     chat_index = {c: n for n, c in enumerate(sorted(set(chat_of)))}
     chat_arr = np.array([chat_index[c] for c in chat_of], dtype=np.int64)
@@ -572,7 +572,9 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
             break
         alive[best] = False
         t = key[best]
-        need = int(cost[best]) + (0 if per_topic[t] else heading_cost[t])
+        if b.used + cost[best] + (0 if per_topic[t] else 4) > b.total:
+            continue  # does not fit even with the shortest heading: no need to name its topic
+        need = int(cost[best]) + (0 if per_topic[t] else b.count(f"### {topics[t].title()}\n"))
         if b.used + need > b.total:
             continue  # too long for what is left; a shorter one may still fit
         b.used += need
@@ -663,29 +665,36 @@ def _split(sim: Any, k: int, rounds: int = 5) -> list[int]:
     return [int(x) for x in labels] if n else []
 
 
-def _topic_shells(store: Store, pool: list[tuple[int, str, str | None, str, int | None, float]],
-                  key: list[tuple[int | None, int]]) -> dict[tuple[int | None, int], Topic]:
-    """An empty Topic per (cluster, part) of the pool, named from its members."""
-    conn = store.conn
-    members: dict[tuple[int | None, int], list[str]] = {}
-    for p, k in zip(pool, key):
-        # a name comes from what the members begin with (a pasted log can run to megabytes)
-        members.setdefault(k, []).append(_STAMP.sub("", p[1][:NAME_SOURCE_CHARS], count=1))
-    authors = {str(a).lower() for (a,) in conn.execute(
-        "SELECT DISTINCT author FROM memories WHERE author IS NOT NULL")}
-    authors |= {w for a in list(authors) for w in a.split()}
-    every = [t for texts in members.values() for t in texts]
-    pool_df: Counter[tuple[str, ...]] = Counter()
-    # each topic with the stopwords of its own language ("peuvent varier" is no name)
-    runs_of: dict[tuple[int | None, int], list[dict[tuple[str, ...], str]]] = {}
-    for k, texts in members.items():
-        stop = summarize.stopwords_for(texts[:50])
-        runs_of[k] = [_runs(t, stop, authors) for t in texts]
-    for runs in runs_of.values():
-        for r in runs:
-            pool_df.update(r.keys())
-    return {k: Topic(k[0], k[1], topic_name(runs_of[k], pool_df, len(every)), len(texts))
-            for k, texts in members.items()}
+class _Shells(dict[tuple[int | None, int], Topic]):
+    """A Topic per (cluster, part) of the pool, named when first asked for (naming costs ~1 ms a member)."""
+
+    def __init__(self, store: Store, pool: list[tuple[int, str, str | None, str, int | None, float]],
+                 key: list[tuple[int | None, int]]) -> None:
+        super().__init__()
+        self.members: dict[tuple[int | None, int], list[str]] = {}
+        for p, k in zip(pool, key):
+            # a name comes from what the members begin with (a pasted log can run to megabytes)
+            self.members.setdefault(k, []).append(_STAMP.sub("", p[1][:NAME_SOURCE_CHARS], count=1))
+        authors = {str(a).lower() for (a,) in store.conn.execute(
+            "SELECT DISTINCT author FROM memories WHERE author IS NOT NULL")}
+        self.authors = authors | {w for a in authors for w in a.split()}
+        self.word_df: Counter[str] = Counter()
+        for texts in self.members.values():
+            for t in texts:
+                self.word_df.update({w.lower() for w in _WORD.findall(t)})
+        self.n = sum(len(t) for t in self.members.values())
+        self.stop: dict[int | None, frozenset[str]] = {}
+
+    def __missing__(self, k: tuple[int | None, int]) -> Topic:
+        texts = self.members[k]
+        if k[0] not in self.stop:  # the parts of a cluster share its language ("peuvent varier" is no name)
+            self.stop[k[0]] = summarize.stopwords_for(texts[:50])
+        runs = [_runs(t, self.stop[k[0]], self.authors) for t in texts]
+        # a run is as rare in the pool as its rarest word
+        rarity = {r: min(self.word_df[w] for w in r) for rs in runs for r in rs}
+        topic = Topic(k[0], k[1], topic_name(runs, rarity, self.n), len(texts))
+        self[k] = topic
+        return topic
 
 
 def _runs(text: str, stop: frozenset[str], exclude: set[str]) -> dict[tuple[str, ...], str]:
@@ -709,7 +718,7 @@ def topic_name(runs: list[dict[tuple[str, ...], str]], pool_df: Mapping[tuple[st
     """A short phrase taken from the members: the word run most specific to them.
 
     Each run of 1-3 content words scores (members holding it) x log(pool / pool members
-    holding it), TF-IDF style, so "shared image" (everywhere) loses to "adoption agency"
+    holding it, ``pool_df``), TF-IDF style, so "shared image" (everywhere) loses to "adoption agency"
     (here); runs of several words get a bonus, a run must recur in two members unless the
     topic has one member. Shown as first written.
     """
