@@ -2,6 +2,7 @@
 
 The fake (``HashEmbedder``) sits behind the real ``Embedder`` interface, so results
 are exact and fast; tests marked ``real_model`` load the real MiniLM ONNX model.
+``run_cli`` runs the CLI in this process (fast); ``run_cli_subprocess`` in a real one.
 """
 
 from __future__ import annotations
