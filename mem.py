@@ -62,6 +62,9 @@ LAZY_COMMANDS: dict[str, str] = {
     "brief": "memengine.cli.graph:brief",
     "surface": "memengine.cli.graph:surface",
     "share": "memengine.cli.share:share",
+    "update": "memengine.cli.facts:update",
+    "pin": "memengine.cli.facts:pin",
+    "unpin": "memengine.cli.facts:unpin",
 }
 
 
@@ -112,15 +115,19 @@ def cli(ctx: click.Context, db: str | None, as_json: bool | None) -> None:
 @click.option("--meta", "meta", help="Extra metadata as a JSON object.")
 @click.option("--pin", is_flag=True, help="Never archive this memory.")
 @click.option("--truncate", is_flag=True, help=f"Keep the first {core.MAX_CONTENT_BYTES:,} bytes of larger text instead of failing.")
-@click.option("--no-dedup", is_flag=True, help="Store even if an identical memory exists.")
+@click.option("--no-dedup", is_flag=True,
+              help="Store as given: no merge into an identical memory, no automatic supersession.")
 @click.option("--link", "link_ids", multiple=True, type=ROW_ID,
               help="Link the new memory to this memory id (repeatable); graph and activation recall follow it.")
 @click.option("--link-type", type=click.Choice(core.EDGE_TYPES), default="explicit", show_default=True,
               help="Edge type of --link (causal: the new memory caused or explains the other).")
 @click.option("--link-weight", type=click.FloatRange(0, 1), default=0.8, show_default=True)
+@click.option("--supersede", "supersede_ids", multiple=True, type=ROW_ID,
+              help="This corrects memory ID (repeatable): ID leaves default recall, kept as history.")
 def store(content: str, memory_type: str, importance: float, source: str, tags: tuple[str, ...], at: str | None,
           ref: str | None, thread: str | None, author: str | None, meta: str | None, pin: bool, truncate: bool,
-          no_dedup: bool, link_ids: tuple[int, ...], link_type: str, link_weight: float) -> None:
+          no_dedup: bool, link_ids: tuple[int, ...], link_type: str, link_weight: float,
+          supersede_ids: tuple[int, ...]) -> None:
     """Store a memory. CONTENT '-' reads it from stdin.
 
     \b
@@ -130,6 +137,7 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
       echo "long text" | mem.py store - --source agent --tag infra
       mem.py store "Flew to Rome" --type episodic --at "last Friday"
       mem.py store "The disk on db-7 was full" --type episodic --link 12 --link-type causal
+      mem.py store "The wifi password is tiger-43" --supersede 12   # a correction (automatic when detected)
     """
     from memengine import cleantext
 
@@ -150,27 +158,12 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
     s = current_ctx().store(fast_start=True)
     res = s.store(content, memory_type, source=source, importance=importance, tags=list(tags), metadata=metadata,
                   event_at=event_at, ref=ref, author=author, thread=thread, pinned=pin, truncate=truncate,
-                  dedup=not no_dedup, links=[(t, link_type, link_weight) for t in link_ids])
-    data: dict[str, Any] = {"id": res.id, "deduplicated": res.deduplicated}
-    if link_ids:
-        data["links"] = [{"target_id": t, "edge_type": et, "weight": w} for t, et, w in res.links]
-    if res.dedup_reason:
-        data["dedup_reason"] = res.dedup_reason
-    if res.merged:
-        data["merged"] = res.merged  # the duplicate's tags/source now belong to the kept memory
-    if res.degraded:
-        data["degraded"] = res.degraded
+                  dedup=not no_dedup, links=[(t, link_type, link_weight) for t in link_ids],
+                  supersede=supersede_ids)
+    from memengine.cli.facts import store_human, store_json
 
-    def human() -> None:
-        if res.deduplicated:
-            added = "; added " + ", ".join(f"{k} {v}" for k, v in res.merged.items()) if res.merged else ""
-            click.echo(f"already known as #{res.id} ({res.dedup_reason}); reinforced{added}")
-        else:
-            click.echo(f"stored #{res.id}")
-        for link in data.get("links", []):
-            click.echo(f"linked #{res.id} -[{link['edge_type']} {link['weight']}]-> #{link['target_id']}")
-
-    emit(data, human, [degraded_warning(res.degraded, s.degraded_reason)])
+    data = store_json(res)
+    emit(data, lambda: store_human(res, data), [degraded_warning(res.degraded, s.degraded_reason)])
 
 
 def _explain_line(ex: dict[str, Any]) -> str:
@@ -199,6 +192,9 @@ def _memory_table(results: list[core.Memory], explain: bool = False) -> Any:
         text = cell(m.content, 400)
         if m.source.startswith(core.SHARED_SOURCE_PREFIX):
             text = cell(f"[shared from {m.source[len(core.SHARED_SOURCE_PREFIX):]}] ") + text
+        if m.valid_to is not None:
+            by = " ".join(f"#{i}" for i in m.superseded_by or [])
+            text = cell(f"[superseded {m.valid_to[:10]}{' by ' + by if by else ''}]") + " " + text
         row = [str(m.id), f"{m.score:.3f}" if m.score is not None else "", m.memory_type, when, text]
         if explain:
             row.append(cell(_explain_line(m.explain or {})))
@@ -224,9 +220,11 @@ def _memory_table(results: list[core.Memory], explain: bool = False) -> Any:
 @click.option("--shared", is_flag=True, help="Also search memories shared by partners (marked as such).")
 @click.option("--summaries", is_flag=True, help="Also return consolidation summaries (level >= 1).")
 @click.option("--context", "with_context", is_flag=True, help="Attach each result's cluster, summary, siblings and links.")
+@click.option("--history", is_flag=True, help="Also superseded versions of facts, each after what replaced it.")
+@click.option("--as-of", "as_of", help="Answer with what was true at this date (superseded later or not).")
 def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: tuple[str, ...], tags: tuple[str, ...],
            since: str | None, until: str | None, include_archived: bool, raw: bool, explain: bool, no_touch: bool,
-           shared: bool, summaries: bool, with_context: bool) -> None:
+           shared: bool, summaries: bool, with_context: bool, history: bool, as_of: str | None) -> None:
     """Recall the memories most relevant to QUERY.
 
     \b
@@ -235,12 +233,14 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
       mem.py recall "error 0x8007045D" -k 5 --json
       mem.py recall "deploy" --type procedural --tag infra --since "last month"
       mem.py recall 'gateway NEAR(restart crash)' --raw --explain
+      mem.py recall "office wifi password" --history      # the current value, then the older ones
+      mem.py recall "where does Keiko live" --as-of 2025-01-01
     """
     s = current_ctx().store(fast_start=True)
     res = s.recall(query, k=k, strategy=strategy, types=types or None, sources=sources or None, tags=tags or None,
                    since=parse_date(since, "--since"), until=parse_date(until, "--until"),
                    include_archived=include_archived, raw=raw, touch=not no_touch, explain=explain, shared=shared,
-                   summaries=summaries)
+                   summaries=summaries, history=history, as_of=parse_date(as_of, "--as-of"))
     results = [m.to_dict() for m in res.results]
     for r in results:
         if r["source"].startswith(core.SHARED_SOURCE_PREFIX):
@@ -311,8 +311,20 @@ def get(memory_id: int) -> None:
     Example:
       mem.py get 42
     """
-    m = current_ctx().store().get(memory_id)
-    emit(m.to_dict(), lambda: _show_memory(m))
+    versions = current_ctx().store().versions(memory_id)
+    m = next(v for v in versions if v.id == memory_id)
+    data = m.to_dict()
+    if len(versions) > 1:  # the whole chain, newest first
+        data["versions"] = [{"id": v.id, "content": v.content, "valid_from": v.valid_from, "valid_to": v.valid_to}
+                            for v in versions]
+
+    def human() -> None:
+        _show_memory(m)
+        for v in data.get("versions", []):
+            mark = "current" if v["valid_to"] is None else f"until {v['valid_to']}"
+            click.echo(f"{'*' if v['id'] == m.id else ' '} #{v['id']} ({mark}) {one_line(v['content'], 80)}")
+
+    emit(data, human)
 
 
 @cli.command()

@@ -46,6 +46,9 @@ class Memory:
     score: float | None = None
     explain: dict[str, Any] | None = None
     weak: bool | None = None  # recall: matches the query poorly (recall.confidence); None elsewhere
+    # what replaced this fact / what it replaced (``supersedes`` edges), when asked for
+    superseded_by: list[int] | None = None
+    supersedes: list[int] | None = None
 
     @classmethod
     def from_row(cls, row: Any) -> Memory:
@@ -58,17 +61,15 @@ class Memory:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict; ``explain`` only when present."""
         d = asdict(self)
-        if d["explain"] is None:
-            d.pop("explain")
-        if d["score"] is None:
-            d.pop("score")
-        if d["weak"] is None:
-            d.pop("weak")
+        for key in _DERIVED:
+            if d[key] is None:
+                d.pop(key)
         return d
 
 
+_DERIVED = ("score", "explain", "weak", "superseded_by", "supersedes")  # Memory fields that are not columns
 # Exactly the fields of `Memory`, in their order (`Memory.from_row` reads rows by position).
-MEMORY_COLUMNS = ", ".join(f.name for f in fields(Memory) if f.name not in ("score", "explain", "weak"))
+MEMORY_COLUMNS = ", ".join(f.name for f in fields(Memory) if f.name not in _DERIVED)
 
 
 class Candidate:
@@ -130,6 +131,10 @@ class StoreResult:
     degraded: str | None = None
     links: list[tuple[int, str, float]] = field(default_factory=list)  # edges written from ``id``
     merged: dict[str, Any] = field(default_factory=dict)  # what a duplicate added to the kept memory
+    supersedes: list[int] = field(default_factory=list)  # facts this one retired (valid_to set)
+    superseded_by: int | None = None  # stored as history: a later active fact already replaced it
+    contradicts: list[int] = field(default_factory=list)  # facts from another source it disagrees with (open)
+    raised: dict[str, Any] = field(default_factory=dict)  # on a re-store: importance / pinned raised to
 
 
 @dataclass

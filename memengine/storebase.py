@@ -283,19 +283,27 @@ class StoreBase:
         alias: str = "m",
         shared: bool = False,
         summaries: bool = False,
+        history: bool = False,
+        as_of: datetime | None = None,
     ) -> tuple[str, list[Any]]:
         """The recall filter as SQL over ``alias`` and its arguments: active (or archived too),
         current, raw memories (summaries and partners' copies only when asked), of the given
         types, sources and tags, dated within since..until. Unknown types are a UserError."""
         clauses = [f"{alias}.status IN ('active', 'archived')" if include_archived else f"{alias}.status = 'active'"]
         args: list[Any] = []
+        if as_of is not None:
+            # what was true then: valid from before it, not yet superseded at it
+            clauses.append(f"coalesce({alias}.valid_from, {alias}.created_at) <= ? "
+                           f"AND ({alias}.valid_to IS NULL OR {alias}.valid_to > ?)")
+            args += [to_iso(as_of), to_iso(as_of)]
+            history = True
         if not summaries:
             # consolidation summaries (level >= 1) would crowd raw memories out of the top
             # results (LoCoMo recall@5 -0.012); browse/brief/--summaries reach them
             clauses.append(f"{alias}.level = 0")
         if not shared:
             clauses.append(f"{alias}.source NOT LIKE '{SHARED_SOURCE_PREFIX}%'")
-        if not include_archived:
+        if not include_archived and not history:
             clauses.append(f"{alias}.valid_to IS NULL")
         if types:
             types = list(types)

@@ -9,10 +9,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memengine import timeparse
+from memengine import facts, supersession, timeparse
 from memengine.cleantext import MAX_TAG_CHARS, check_text
 from memengine.context import refresh_context
-from memengine.db import write_tx
+from memengine.db import select_in, write_tx
 from memengine.edges import add_edges
 from memengine.errors import NotFound, UserError
 from memengine.records import EDGE_TYPES, MEMORY_COLUMNS, MEMORY_TYPES, BatchStats, Memory, NewMemory, StoreResult
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 MAX_CONTENT_BYTES = 1_000_000  # larger text needs --truncate: never a silent cut
-NEAR_DUP_COSINE = 0.95  # write-time near-duplicate threshold for facts and procedures
+NEAR_DUP_COSINE = 0.95  # write-time near-duplicate threshold for facts and procedures (+ memengine.facts.same_fact)
 
 
 class Writes(StoreBase):
@@ -109,17 +109,26 @@ class Writes(StoreBase):
         truncate: bool = False,
         dedup: bool = True,
         links: Sequence[tuple[int, str, float]] = (),
+        supersede: Sequence[int] = (),
     ) -> StoreResult:
-        """Store one memory; identical or near-identical facts reinforce instead.
+        """Store one memory; the same fact reinforces instead, an updated fact supersedes.
 
         Exact duplicates (same normalised text and type, same event time for
         episodic memories) and, for semantic/procedural memories only, vectors with
-        cosine ≥ ``NEAR_DUP_COSINE`` return the existing id with ``deduplicated``.
-        Conversation turns and episodes are never merged: "ok" said twice is two events.
+        cosine ≥ ``NEAR_DUP_COSINE`` that state the same fact (memengine.facts.same_fact:
+        same content words, numbers, names, codes, dates and polarity) return the existing
+        id with ``deduplicated``; a re-store raises its importance (max) and pins it if asked.
+        A fact giving a new value for the slot of an active fact, or negating it, supersedes
+        it (memengine.supersession: ``valid_to``, a ``supersedes`` edge; nothing deleted);
+        ``supersede`` names facts this one corrects explicitly. ``dedup=False`` stores as
+        given: no merge, no automatic supersession.
+        Conversation turns and episodes are never merged nor superseded: "ok" said twice is two events.
         ``links``: ``(memory id, edge type, weight)`` edges from the stored (or existing)
         memory, written in the same transaction; a missing id fails before anything is written.
         """
         links = self.checked_links(links)
+        for old in supersede:
+            self.get(int(old))  # NotFound before anything is written
         m = self._validate(
             NewMemory(content=content, memory_type=memory_type, source=source, ref=ref, importance=importance,
                       tags=tags, metadata=metadata, event_at=event_at, author=author, thread=thread,
@@ -133,8 +142,9 @@ class Writes(StoreBase):
             row = self.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", (source, ref)).fetchone()
             if row:
                 res = StoreResult(int(row[0]), True, "ref")
-                if links:
-                    with write_tx(self.conn):
+                with write_tx(self.conn):
+                    res.raised = self._raise(res.id, m)
+                    if links:
                         res.links = self.add_links(res.id, links)
                 return res
         vecs = self.embed_or_none([m.content])
@@ -142,7 +152,24 @@ class Writes(StoreBase):
         with write_tx(self.conn):
             res = self._store_locked(m, values, vec, dedup and ref is None, now)
             res.links = self.add_links(res.id, links)
+            explicit = [int(o) for o in supersede if int(o) != res.id]
+            for old in explicit:
+                supersession.explicit(self.conn, res.id, old, values["valid_from"], now)
+            res.supersedes = sorted(set(res.supersedes) | set(explicit))
         return res
+
+    def _raise(self, mid: int, m: NewMemory) -> dict[str, Any]:
+        """A re-stored memory keeps the higher importance and a pin it is given; returns what changed."""
+        row = self.conn.execute("SELECT importance, pinned FROM memories WHERE id = ?", (mid,)).fetchone()
+        raised: dict[str, Any] = {}
+        if m.importance > float(row[0]):
+            raised["importance"] = m.importance
+        if m.pinned and not row[1]:
+            raised["pinned"] = True
+        if raised:
+            self.conn.execute("UPDATE memories SET importance = max(importance, ?), pinned = max(pinned, ?), "
+                              "updated_at = ? WHERE id = ?", (m.importance, int(m.pinned), to_iso(utcnow()), mid))
+        return raised
 
     def checked_links(self, links: Sequence[tuple[int, str, float]],
                       options: tuple[str, str] = ("--link-type", "--link-weight")) -> list[tuple[int, str, float]]:
@@ -250,24 +277,32 @@ class Writes(StoreBase):
         if dedup:
             row = self.conn.execute(
                 """SELECT id FROM memories WHERE content_hash = ? AND memory_type = ? AND status = 'active'
-                   AND (? = 0 OR event_at IS ?) LIMIT 1""",
+                   AND valid_to IS NULL AND (? = 0 OR event_at IS ?) LIMIT 1""",
                 (values["content_hash"], m.memory_type, int(conversational), values["event_at"]),
             ).fetchone()
             if row:
                 self._reinforce(int(row[0]), now)
-                return StoreResult(int(row[0]), True, "identical", self._degraded_tag(),
-                                   merged=self._merge_duplicate(int(row[0]), values))
-            if vec is not None and not conversational:
-                self._scale_op()
-                near = self._nearest(vec, 5)
-                for mid, sim in near:
-                    r = self.conn.execute(
-                        "SELECT memory_type, status FROM memories WHERE id = ?", (mid,)
-                    ).fetchone()
-                    if r and r[0] == m.memory_type and r[1] == "active" and sim >= NEAR_DUP_COSINE:
-                        self._reinforce(mid, now)
-                        return StoreResult(mid, True, f"near-duplicate (cosine {sim:.3f})", self._degraded_tag(),
-                                           merged=self._merge_duplicate(mid, values))
+                res = StoreResult(int(row[0]), True, "identical", self._degraded_tag(),
+                                  merged=self._merge_duplicate(int(row[0]), values))
+                res.raised = self._raise(res.id, m)
+                return res
+        fact = dedup and not conversational and supersession.is_fact(m.memory_type, m.thread)
+        near: list[tuple[int, float]] = []
+        if vec is not None and fact:
+            self._scale_op()
+            near = self._nearest(vec, supersession.CANDIDATES)
+        for mid, sim in near[:5]:
+            r = self.conn.execute(
+                "SELECT memory_type, status, content, valid_to FROM memories WHERE id = ?", (mid,)
+            ).fetchone()
+            # near in meaning is not enough: "tiger-42" / "tiger-43", "is" / "is not" are two facts
+            if r and r[0] == m.memory_type and r[1] == "active" and r[3] is None and sim >= NEAR_DUP_COSINE \
+                    and facts.same_fact(r[2], m.content):
+                self._reinforce(mid, now)
+                res = StoreResult(mid, True, f"near-duplicate (cosine {sim:.3f})", self._degraded_tag(),
+                                  merged=self._merge_duplicate(mid, values))
+                res.raised = self._raise(mid, m)
+                return res
         if m.thread is not None and values["position"] is None:
             # a turn stored live joins the end of its conversation
             row = self.conn.execute("SELECT max(position) FROM memories WHERE thread = ?", (m.thread,)).fetchone()
@@ -277,7 +312,28 @@ class Writes(StoreBase):
             self._note_model()
         if m.thread is not None:
             refresh_context(self, {m.thread: [values["position"]]})
-        return StoreResult(mid, False, None, self._degraded_tag())
+        res = StoreResult(mid, False, None, self._degraded_tag())
+        if fact and m.status == "active":
+            self._supersede(res, m, values["valid_from"], dict(near), now)
+        return res
+
+    def _supersede(self, res: StoreResult, m: NewMemory, valid_from: str, near: dict[int, float], now: str) -> None:
+        """Compare the new fact ``res.id`` with the facts near it in meaning or sharing its words;
+        write what it supersedes (or what supersedes it, for an older fact) into ``res``."""
+        sims: dict[int, float | None] = dict(near)
+        for other in supersession.lexical_candidates(self.conn, m.content):
+            sims[other] = None  # shares words: the frame comparison decides, whatever the cosine
+        sims.pop(res.id, None)
+        if not sims:
+            return
+        rows = select_in(self.conn, "SELECT m.id, m.content, coalesce(m.valid_from, m.created_at), m.source "
+                         f"FROM memories m WHERE m.id IN ({{ids}}) AND {supersession.FACT_SQL}", list(sims))
+        decisions = supersession.plan(res.id, m.content, valid_from, [(r, sims[int(r[0])]) for r in rows],
+                                      new_source=m.source)
+        supersession.apply(self.conn, decisions, now)
+        res.supersedes = sorted(d.loser for d in decisions if d.winner == res.id and not d.open)
+        res.superseded_by = next((d.winner for d in decisions if d.loser == res.id), None)
+        res.contradicts = sorted(d.loser for d in decisions if d.open)
 
     def store_many(
         self,
@@ -360,6 +416,39 @@ class Writes(StoreBase):
                     "UPDATE memories SET status = ?, updated_at = ? WHERE id = ?", (status, to_iso(utcnow()), mid)
                 )
         return self.get(mid)
+
+    def update(self, mid: int, content: str, event_at: datetime | None = None, truncate: bool = False) -> StoreResult:
+        """Correct memory ``mid``: ``content`` is stored (same type, source, tags, importance,
+        pin) and supersedes it; the old text stays as history (``recall --history``, ``get``)."""
+        old = self.get(mid)
+        if old.status == "deleted":
+            raise UserError(f"memory {mid} is forgotten: restore it first (mem.py restore {mid})")
+        if content_hash(content) == old.content_hash:
+            raise UserError(f"memory {mid} already says that")
+        return self.store(content, old.memory_type, source=old.source, importance=old.importance, tags=old.tags,
+                          metadata={"corrects": mid}, event_at=event_at, pinned=bool(old.pinned),
+                          truncate=truncate, supersede=[mid])
+
+    def set_pinned(self, mid: int, pinned: bool) -> Memory:
+        """Pin (never archived by decay) or unpin a memory."""
+        with write_tx(self.conn):
+            cur = self.conn.execute("UPDATE memories SET pinned = ?, updated_at = ? WHERE id = ?",
+                                    (int(pinned), to_iso(utcnow()), mid))
+            if cur.rowcount == 0:
+                raise NotFound(f"no memory with id {mid}")
+        return self.get(mid)
+
+    def versions(self, mid: int) -> list[Memory]:
+        """Every version of the fact ``mid`` belongs to, newest first, each marked."""
+        self.get(mid)
+        order = supersession.chain(self.conn, mid)
+        rows = {int(r[0]): Memory.from_row(r) for r in select_in(
+            self.conn, f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({{ids}})", order)}
+        out = [rows[i] for i in order if i in rows]
+        for v in out:
+            one = supersession.links(self.conn, v.id)
+            v.supersedes, v.superseded_by = one["supersedes"], one["superseded_by"]
+        return out
 
     def forget(self, mid: int) -> Memory:
         """Soft delete: hidden from recall, kept in the file, restorable."""

@@ -63,7 +63,7 @@ def test_reexec_in_the_folders_venv_gives_the_real_answer(bare_python: Path, tmp
     env = {"MEM_DB": str(tmp_path / "m.db")}
     stored = _run(bare_python, folder, ["store", "-", "--json"], env, stdin="Oscar prefers morning meetings\n")
     assert stored.returncode == 0, stored.stderr
-    assert _data(stored.stdout)["data"] == {"id": 1, "deduplicated": False}
+    assert _data(stored.stdout)["data"] == {"id": 1, "deduplicated": False, "supersedes": []}
     stats = _run(bare_python, folder, ["stats", "--json"], env)
     assert stats.returncode == 0, stats.stderr
     via_bare = _data(stats.stdout)

@@ -19,7 +19,7 @@ def envelope(proc) -> dict:
 
 def test_store_recall_get_forget_restore_round_trip() -> None:
     s = envelope(run_cli("store", "Oscar prefers morning meetings", "--type", "semantic", "--importance", "0.8"))
-    assert s["ok"] is True and s["command"] == "store" and s["data"] == {"id": 1, "deduplicated": False}
+    assert s["ok"] is True and s["command"] == "store" and s["data"] == {"id": 1, "deduplicated": False, "supersedes": []}
     assert isinstance(s["took_ms"], float)
     envelope(run_cli("store", "To restart the gateway: openclaw gateway restart", "--type", "procedural"))
     piped = envelope(run_cli("store", "-", "--source", "agent", "--tag", "infra", input="long text\nabout infra\n"))
@@ -164,7 +164,7 @@ def test_the_script_in_a_real_process() -> None:
     """What only a process shows: the script entry point, lazily loaded command modules run from
     it, stdin bytes decoded as UTF-8 through the OS pipe, the exit status, JSON on a pipe."""
     piped = run_cli_subprocess("store", "-", "--tag", "café", input="Zoë’s café opens at 8\n")
-    assert envelope(piped)["data"] == {"id": 1, "deduplicated": False}, piped.stderr
+    assert envelope(piped)["data"] == {"id": 1, "deduplicated": False, "supersedes": []}, piped.stderr
     got = envelope(run_cli_subprocess("get", "1"))["data"]
     assert (got["content"], got["tags"]) == ("Zoë’s café opens at 8", ["café"])
     missing = run_cli_subprocess("graph", "7")  # a lazily loaded command module, run from the script

@@ -154,10 +154,11 @@ def test_external_summarizer_and_fallback(store: core.MemoryStore, tmp_path: Pat
 # --------------------------------------------------------------------------- contradictions
 
 def test_contradictions_same_owner_supersedes_else_open(store: core.MemoryStore) -> None:
-    old = store.store("The gateway port is 8080", "semantic", source="ops").id
-    new = store.store("The gateway port is 9090", "semantic", source="ops").id
-    a = store.store("Oscar prefers morning meetings", "semantic", source="ana").id
-    b = store.store("Oscar prefers evening meetings", "semantic", source="ben").id
+    # stored as given (dedup off: no write-time supersession), so that the phase does the work
+    old = store.store("The gateway port is 8080", "semantic", source="ops", dedup=False).id
+    new = store.store("The gateway port is 9090", "semantic", source="ops", dedup=False).id
+    a = store.store("Oscar prefers morning meetings", "semantic", source="ana", dedup=False).id
+    b = store.store("Oscar prefers evening meetings", "semantic", source="ben", dedup=False).id
     c = counts(store, phases=["contradict"])["contradict"]
     assert (c["superseded"], c["open"]) == (1, 1)
     assert store.get(old).valid_to is not None and store.get(new).valid_to is None
@@ -173,8 +174,8 @@ def test_contradictions_same_owner_supersedes_else_open(store: core.MemoryStore)
 
 def test_contradictions_cli(db_path: Path) -> None:
     s = core.MemoryStore(db_path)
-    s.store("Oscar prefers morning meetings", "semantic", source="ana")
-    b = s.store("Oscar prefers evening meetings", "semantic", source="ben").id
+    s.store("Oscar prefers morning meetings", "semantic", source="ana", dedup=False)
+    b = s.store("Oscar prefers evening meetings", "semantic", source="ben", dedup=False).id
     s.close()
     assert run_cli("consolidate", "--phases", "contradict", "--keep-backups", "0").returncode == 0
     out = json.loads(run_cli("contradictions").stdout)
@@ -238,8 +239,8 @@ def test_idempotent_and_memory_md_identical(store: core.MemoryStore, tmp_path: P
 
 def test_dry_run_reports_exactly_the_real_run(store: core.MemoryStore, tmp_path: Path) -> None:
     fill(store)
-    store.store("The gateway port is 8080", "semantic", source="ops")
-    store.store("The gateway port is 9090", "semantic", source="ops")
+    store.store("The gateway port is 8080", "semantic", source="ops", dedup=False)
+    store.store("The gateway port is 9090", "semantic", source="ops", dedup=False)
     md = tmp_path / "MEMORY.md"
     before = store.conn.execute("SELECT count(*) FROM memories").fetchone()[0]
     dry = counts(store, dry_run=True, memory_md=md, now=NOW + timedelta(days=40))

@@ -39,6 +39,7 @@ from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
 from memengine.records import Candidate, Memory, RecallResult
 from memengine.storebase import one_size_read
+from memengine.supersession import versions_marked
 from memengine.text import fts_query, query_terms, quote_fts
 from memengine.timeparse import to_iso, utcnow
 from memengine.vectors import as_stored
@@ -93,6 +94,8 @@ class Recall(KeywordSearch, People):
         shared: bool = False,
         summaries: bool = False,
         config: RecallConfig | None = None,
+        history: bool = False,
+        as_of: datetime | None = None,
         **graph_options: Any,
     ) -> RecallResult:
         """Ranked memories for ``query``.
@@ -103,6 +106,10 @@ class Recall(KeywordSearch, People):
         memories for "when" questions, length, strength and importance. Conversational
         memories are matched through their neighbours too (keyword context columns and a
         context vector).
+
+        Superseded facts (``valid_to`` set) are left out; ``history`` brings them back,
+        each right after the version that replaced it and marked (``superseded_by``);
+        ``as_of`` answers with what was valid at that time.
         """
         t0 = time.perf_counter()
         if not isinstance(query, str):
@@ -112,6 +119,8 @@ class Recall(KeywordSearch, People):
         except ValueError as exc:
             raise UserError(str(exc)) from exc
         registered = lookup(strategy) if strategy not in STRATEGIES else None
+        if registered is not None and (history or as_of is not None):
+            raise UserError("--history / --as-of work with the hybrid, keyword and vector strategies")
         if registered is not None:
             return registered(self, query, k=k, strategy=strategy, types=types, sources=sources, tags=tags,
                               since=since, until=until, include_archived=include_archived, raw=raw, touch=touch,
@@ -123,7 +132,7 @@ class Recall(KeywordSearch, People):
         if k < 1:
             raise UserError("-k must be at least 1")
         where, args = self.filter_sql(types, sources, tags, since, until, include_archived, shared=shared,
-                                        summaries=summaries)
+                                        summaries=summaries, history=history, as_of=as_of)
         people = self.people_in(query) if strategy == "hybrid" else {}
         self._scale_op()
         at_scale = self._at_scale()
@@ -141,6 +150,8 @@ class Recall(KeywordSearch, People):
         if run.kw_later is not None:  # (no query vector after all)
             run.kw = dict(run.kw_later())
         results = self._rank(run, explain)
+        if history or as_of is not None:
+            results = versions_marked(self.conn, results)
         warnings = self.touch_if_writable([m.id for m in results]) if touch and results else []
         took = (time.perf_counter() - t0) * 1000
         return RecallResult(query=query, strategy=strategy, results=results,

@@ -1,0 +1,247 @@
+"""Word tables the fact comparison reads (memengine/facts.py), one block per language.
+
+English, French, Spanish and German. The mechanism in facts.py is language-neutral
+(same frame + a differing value slot, negation parity); these tables only say which
+words are function words, negations, copulas, modals and the few closed-class
+opposites that no frame can see ("open" / "closed"). Words are stored lower-case and
+accent-folded (``fold``), so "fermée" and "fermee" are one entry. Adding a language
+is adding a block to each table; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def fold(word: str) -> str:
+    """Lower-case, accents removed ("Préfère" -> "prefere"); "ß" stays."""
+    w = unicodedata.normalize("NFKD", word.lower())
+    return "".join(ch for ch in w if not unicodedata.combining(ch))
+
+
+def _set(*blocks: str) -> frozenset[str]:
+    return frozenset(fold(w) for block in blocks for w in block.split())
+
+
+# Function words: never content, never a value. "now / no longer / again" style change
+# markers are here too (a fact and its update must still share a frame).
+LANG_STOP: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de"), (_set(b) for b in (
+    # en
+    """a an the this that these those it its he she they them his her their our we you your i me my mine
+    of in on at to from for with by about as into onto over under and or but so if then than also too very
+    really just still there here where when which who whom whose what how all every each any some much many
+    more most less own same such now currently usually normally typically always only even both either per
+    via up out off anymore again today nowadays presently lately recently instead already yet one's
+    big great""",
+    # fr
+    """le la les l un une des du de d au aux ce cet cette ces il elle ils elles on nous vous je j me m te t
+    se s son sa ses leur leurs notre nos votre vos mon ma mes en dans sur sous avec pour par chez vers et ou
+    mais donc qui que qu quoi dont ou y tout tous toute toutes tres aussi encore toujours maintenant
+    desormais actuellement aujourd hui deja chaque plus moins bien""",
+    # es
+    """el la los las lo un una unos unas del al de en con por para sobre entre y o pero que quien cual
+    cuyo su sus mi mis tu tus nuestro nuestra se le les me te nos muy tambien todavia siempre ahora
+    actualmente hoy ya cada todo todos toda todas mas menos otra vez""",
+    # de
+    """der die das den dem des ein eine einen einem einer eines und oder aber in im am an auf aus bei mit
+    nach von vom zu zum zur fur uber unter er sie es wir ihr ich mich mir sein seine ihre unser jetzt
+    inzwischen mittlerweile heute immer noch schon auch sehr jede jeder jedes""",
+))))
+STOPWORDS: frozenset[str] = frozenset().union(*LANG_STOP.values())
+
+# Copulas: what follows them is the complement (the value of the frame).
+LANG_COPULA: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de"), (_set(b) for b in (
+    "is are was were be been being am",
+    "est sont etait etaient etre sera",
+    "es son era eran ser esta estan estaba estaban estar sera",
+    "ist sind war waren sein wird",
+))))
+
+# Auxiliaries and modals: they end the subject phrase; the next content word is the verb.
+LANG_AUX: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de"), (_set(b) for b in (
+    """has have had do does did will would shall should can could may might must need needs
+    has_to have_to""",
+    "a ont avait ai doit doivent devrait peut peuvent faut va vont",
+    "ha han habia he debe deben deberia puede pueden hay tiene_que hay_que va van",
+    "hat haben hatte muss mussen soll sollte kann konnen darf durfen wird werden",
+))))
+
+# Modal classes: an obligation and a permission are different facts (same-fact test).
+MODALS: dict[str, str] = {fold(w): cls for cls, block in {
+    "must": "must need needs needed required has_to have_to doit doivent faut oblige debe deben tiene_que "
+            "hay_que muss mussen",
+    "may": "may can could allowed peut peuvent pouvez puede pueden podemos darf durfen kann konnen",
+    "should": "should ought devrait devraient deberia deberian sollte sollten",
+}.items() for w in block.split()}
+
+# Negation words. French "ne ... pas" counts once (facts.py), so "pas", "plus", "jamais",
+# "rien", "aucun" count only without a "ne".
+NEGATIONS = _set(
+    "not no never none nobody nothing neither nor cannot without n't",
+    "ne n sans ni",
+    "no nunca jamas ningun ninguna ninguno nada nadie sin tampoco",
+    "nicht kein keine keinen keinem keiner nie niemals nichts ohne",
+)
+NE_COMPLEMENTS = _set("pas plus jamais rien aucun aucune personne guere point")
+# Verbs of stopping: "quit smoking", "a arrêté de fumer", "dejó de fumar" negate what follows.
+CESSATION = _set(
+    "quit quits stopped stop stops ceased",
+    "arrete arretee cesse",
+    "dejo dejado",
+    "aufgehort",
+)
+
+# Phrases rewritten before tokenising (lower-cased, folded text; word boundaries added).
+PHRASES: tuple[tuple[str, str], ...] = (
+    ("no longer", "not"), ("not any more", "not"), ("not anymore", "not"), ("gave up", "quit"),
+    ("can't stand", "hates"), ("cannot stand", "hates"), ("fan of", "likes"), ("keen on", "likes"),
+    ("has to", "has_to"), ("have to", "have_to"), ("had to", "has_to"),
+    ("moved to", "lives in"), ("relocated to", "lives in"), ("moved back to", "lives in"),
+    ("is based in", "lives in"), ("are based in", "live in"),
+    ("aime mieux", "prefere"), ("a demenage a", "habite a"), ("demenage a", "habite a"),
+    ("s'est installe a", "habite a"), ("s'est installee a", "habite a"),
+    ("se mudo a", "vive en"), ("se ha mudado a", "vive en"), ("se muda a", "vive en"),
+    ("ya no", "no"), ("tiene que", "tiene_que"), ("hay que", "hay_que"),
+    ("nicht mehr", "nicht"), ("zog nach", "wohnt in"), ("ist nach", "wohnt in"),
+)
+
+# Words that name the same thing (mapped onto the first word of each group).
+SYNONYMS: dict[str, str] = {fold(w): fold(group.split()[0]) for group in (
+    "live lives living lived reside resides resided habite habitent habiter vit vivent vivre vive viven "
+    "vivir reside residen wohnt wohnen lebt leben",
+    "work works working worked travaille travaillent trabaja trabajan arbeitet arbeiten",
+    "begin begins start starts started commence commencent empieza empiezan beginnt",
+    "food dish dishes meal meals plat plats comida comidas essen",
+    "password passwords passcode pass mot_de_passe contrasena clave passwort kennwort",
+    "phone telephone mobile cell numero number telefono movil handy nummer",
+    "email e-mail mail courriel correo",
+    "birthday anniversaire cumpleanos geburtstag",
+    "manager boss chef jefe jefa responsable",
+    "meeting meetings reunion reuniones besprechung",
+)
+    for w in group.split()}
+MULTIWORD = (("mot de passe", "mot_de_passe"),)
+
+# Closed-class opposites: axis -> (positive pole words, negative pole words). A negative pole
+# counts as one negation, so "forbidden" = "not allowed" and "open" / "closed" differ in
+# polarity on one frame. "prefers" and "likes" are two axes: a preference is exclusive
+# ("prefers tea" vs "prefers coffee" is a change), a liking is not ("likes jazz", "likes rock").
+AXES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "open": (_set("open opened ouvert ouverte ouverts ouvertes abierto abierta abiertos abiertas offen geoffnet"),
+             _set("closed shut ferme fermee fermes fermees cerrado cerrada cerrados cerradas geschlossen")),
+    "allowed": (_set("allowed permitted authorized authorised autorise autorisee autorises autorisees permis "
+                     "permise permitido permitida permitidos autorizado autorizada erlaubt gestattet"),
+                _set("forbidden prohibited banned disallowed interdit interdite interdits interdites defendu "
+                     "prohibido prohibida prohibidos verboten untersagt")),
+    "required": (_set("required mandatory compulsory obligatory obligatoire obligatoires requis requise "
+                      "obligatorio obligatoria requerido requerida erforderlich verpflichtend pflicht"),
+                 _set("optional facultatif facultative optionnel optionnelle opcional optativo optativa "
+                      "freiwillig")),
+    "enabled": (_set("enabled active activated active activee actif activo activa activado activada habilitado "
+                     "habilitada aktiviert aktiv"),
+                _set("disabled inactive deactivated desactive desactivee inactif inactivo inactiva desactivado "
+                     "desactivada deshabilitado deshabilitada deaktiviert inaktiv")),
+    "public": (_set("public publique publics publiques publico publica offentlich"),
+               _set("private internal prive privee prives privees privado privada privat")),
+    "true": (_set("true vrai vraie verdadero verdadera wahr"), _set("false faux fausse falso falsa falsch")),
+    "married": (_set("married marie mariee casado casada verheiratet"),
+                _set("single unmarried divorced celibataire divorce divorcee soltero soltera divorciado "
+                     "divorciada ledig geschieden")),
+    "automatic": (_set("automatic automatically automated auto automatique automatiquement automatico "
+                       "automatica automaticamente automatisch"),
+                  _set("manual manually manuel manuelle manuellement manualmente manuell")),
+    "available": (_set("available disponible disponibles verfugbar"),
+                  _set("unavailable indisponible indisponibles")),
+    "likes": (_set("like likes liked love loves loved enjoy enjoys enjoyed adore adores aime aiment adorent "
+                   "apprecie gusta gustan encanta encantan ama mag mogen liebt gern"),
+              _set("dislike dislikes disliked hate hates hated detest detests loathe loathes deteste detestent "
+                   "hait odia odian detesta hasst")),
+    "prefers": (_set("prefer prefers preferred favourite favorite prefere preferent prefiere prefieren "
+                     "preferido preferida favorito favorita bevorzugt"), frozenset()),
+}
+# "on"/"off" are switch states only right after a copula ("logging is on").
+SWITCH = {"on": "+", "off": "-"}
+
+# Predicates that hold several values at once: "likes jazz" and "likes rock" are both true.
+NON_EXCLUSIVE = _set(
+    "likes has have had speak speaks spoke know knows knew play plays visit visited visits own owns read reads "
+    "use uses used",
+    "a ont parle parlent connait joue visite",
+    "tiene tienen habla hablan conoce juega visita",
+    "hat haben spricht kennt spielt besucht",
+) | frozenset({"likes"})
+
+# A number right after one of these names which thing is meant ("version 2", "room 4"):
+# it is part of the subject, not a value.
+IDENTIFIER_WORDS = _set(
+    "version v release issue ticket pr room floor step phase sprint chapter section line item case node "
+    "build iteration apartment flat building gate platform season episode level tier",
+    "salle etage chambre appartement bureau",
+    "sala planta piso habitacion",
+    "raum zimmer stock etage",
+)
+
+# Words before a capitalised name that make it a place ("in Osaka", "à Lyon").
+PLACE_PREPOSITIONS = _set("in at to from near en a au aux dans desde nach bei")
+
+MONTHS: dict[str, int] = {}
+for _names in (
+    "january february march april may june july august september october november december",
+    "janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre",
+    "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+    "januar februar marz april mai juni juli august september oktober november dezember",
+):
+    for _i, _m in enumerate(_names.split(), start=1):
+        MONTHS.setdefault(_m, _i)
+for _short, _i in (("jan", 1), ("feb", 2), ("mar", 3), ("apr", 4), ("jun", 6), ("jul", 7), ("aug", 8),
+                   ("sep", 9), ("sept", 9), ("oct", 10), ("nov", 11), ("dec", 12)):
+    MONTHS.setdefault(_short, _i)
+WEEKDAYS: dict[str, int] = {}
+for _names in (
+    "monday tuesday wednesday thursday friday saturday sunday",
+    "lundi mardi mercredi jeudi vendredi samedi dimanche",
+    "lunes martes miercoles jueves viernes sabado domingo",
+    "montag dienstag mittwoch donnerstag freitag samstag sonntag",
+):
+    for _i, _d in enumerate(_names.split()):
+        WEEKDAYS.setdefault(_d, _i)
+        WEEKDAYS.setdefault(_d + "s", _i)
+# A bare year is a date after these ("in 2019", "depuis 2015").
+YEAR_PREPOSITIONS = _set("in since from until by before after during of en depuis jusqu desde hasta antes seit bis vor")
+
+WORD_NUMBERS: dict[str, float] = {}
+for _names in (
+    "zero one two three four five six seven eight nine ten eleven twelve",
+    "zero un deux trois quatre cinq six sept huit neuf dix onze douze",
+    "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
+    "null eins zwei drei vier funf sechs sieben acht neun zehn elf zwolf",
+):
+    for _i, _w in enumerate(_names.split()):
+        WORD_NUMBERS.setdefault(_w, float(_i))
+for _w in ("a", "un", "une", "una", "uno", "ein", "eine"):
+    WORD_NUMBERS.pop(_w, None)  # articles, not counts
+
+# Unit words: class and multiplier to a base unit ("60 seconds" = "1 minute").
+UNITS: dict[str, tuple[str, float]] = {}
+for _words, _cls, _mult in (
+        ("s sec secs second seconds seconde secondes segundo segundos sekunde sekunden", "duration", 1.0),
+        ("ms millisecond milliseconds", "duration", 0.001),
+        ("min mins minute minutes minuto minutos minuten", "duration", 60.0),
+        ("h hr hrs hour hours heure heures hora horas stunde stunden", "duration", 3600.0),
+        ("day days jour jours dia dias tag tage", "duration", 86400.0),
+        ("week weeks semaine semaines semana semanas woche wochen", "duration", 604800.0),
+        ("month months mois mes meses monat monate", "duration", 2629800.0),
+        ("year years an ans annee annees ano anos jahr jahre", "duration", 31557600.0),
+        ("% percent pct pourcent pourcents por_ciento prozent", "%", 1.0),
+        ("$ usd dollar dollars bucks dolar dolares", "usd", 1.0),
+        ("€ eur euro euros", "eur", 1.0),
+        ("£ gbp pound pounds livre livres libra libras", "gbp", 1.0),
+        ("kb ko", "bytes", 1e3), ("mb mo", "bytes", 1e6), ("gb go", "bytes", 1e9), ("tb to", "bytes", 1e12),
+        ("km kilometre kilometres kilometers kilometro kilometros kilometer", "metres", 1000.0),
+        ("m metre metres meters metro metros meter", "metres", 1.0),
+        ("kg kilo kilos kilogram kilograms kilogramme kilogrammes", "grams", 1000.0),
+        ("g gram grams gramme grammes gramo gramos", "grams", 1.0),
+):
+    for _n in _words.split():
+        UNITS.setdefault(fold(_n), (_cls, _mult))
+RATE_WORDS = _set("per a an each every / par por pro")

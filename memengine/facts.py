@@ -1,0 +1,649 @@
+"""Facts that change: what a fact sentence states, and how two of them relate.
+
+A sentence is read into a :class:`Fact`: its content words in order (the *frame*), its
+fact-bearing values (numbers with units, times, dates, weekdays, versions, codes such as
+``tiger-42``, phone numbers, emails, URLs), its polarity (negations, plus the negative
+pole of a closed-class opposite such as "closed" or "forbidden"), its modals (must / may /
+should) and where its subject ends. Two questions are asked of a pair:
+
+``same_fact(a, b)``
+    Do they state the same thing (a write may reinforce the old memory instead of storing
+    a new one)? Same content words (inflection and listed synonyms aside), identical values,
+    same polarity, same modals.
+``compare(old, new)``
+    Does ``new`` contradict ``old`` — a new value in the same slot of the same frame, or
+    the same frame with the opposite polarity? Returns a :class:`Verdict` or ``None``.
+
+The mechanism is language-neutral: frames are compared by aligning content words, values
+by type, polarity by parity. Only function words, negations and a few closed-class
+opposites come from tables (memengine/fact_lexicon.py: English, French, Spanish, German).
+Pure functions: no SQL, no model, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from memengine import fact_lexicon as L
+from memengine.fact_lexicon import fold
+
+__all__ = ["Fact", "Value", "Verdict", "analyse", "compare", "same_fact"]
+
+MAX_CHARS = 2000  # memories are short; the analysis must stay cheap on any input
+# Share of the smaller frame's words the other must contain for the two to be one frame.
+MIN_SHARED = 0.5
+# Two words are one word when they share a prefix this long (and >= 75 % of the shorter):
+# "allergic" / "allergy", "deployment" / "deployments", "alergica" / "alergia".
+MIN_PREFIX = 4
+PREFIX_SHARE = 0.75
+PHONE_DIGITS = 9  # phone numbers compare on their last digits: "+33 6 12..." = "06 12..."
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Why ``new`` contradicts ``old``: kind ("negation", "antonym", "preference", "number",
+    "time", "date", "code", "place", "slot"), one readable line, a confidence in [0, 1]."""
+
+    kind: str
+    reason: str
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Value:
+    """A fact-bearing token: ``kind`` and a normal form compared for equality."""
+
+    kind: str
+    norm: tuple[object, ...]
+    text: str
+    pos: int = field(default=-1, compare=False)  # index in the token stream
+
+
+@dataclass
+class Word:
+    """A content word: ``key`` is its canonical form (folded, synonyms and opposites mapped)."""
+
+    key: str
+    text: str
+    pos: int  # index in the token stream
+    name: bool = False  # capitalised inside the sentence
+    place: bool = False  # a name right after a place preposition ("in Osaka")
+
+
+@dataclass
+class Fact:
+    """What :func:`analyse` reads from one sentence."""
+
+    text: str
+    lang: str
+    words: list[Word]
+    values: list[Value]
+    negations: list[str]  # words that flip polarity (negative poles included)
+    modals: frozenset[str]
+    subject_end: int  # words[:subject_end] are the subject phrase
+    predicate: int | None  # index in words of the main verb, when it is not a copula
+    exclusive: bool  # one value at a time ("lives in", "is"), not several ("likes", "has")
+    identifiers: set[str] = field(default_factory=set)  # "version#2": numbers naming the subject
+
+    @property
+    def polarity(self) -> int:
+        """0 or 1: the parity of the negations."""
+        return len(self.negations) % 2
+
+
+# --------------------------------------------------------------------------- reading
+
+TOKEN_RE = re.compile(
+    r"""
+    (?P<url>https?://[^\s,;]+|www\.[^\s,;]+)
+  | (?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
+  | (?P<iso>\b\d{4}-\d{1,2}-\d{1,2}\b)
+  | (?P<slash>\b\d{1,2}/\d{1,2}/\d{2,4}\b)
+  | (?P<phone>(?<![\w.,:])\+?(?=(?:[\s().-]{0,2}\d){7})\d[\d\s().-]*\d(?![\w:]))
+  | (?P<clock>\b\d{1,2}[:h]\d{2}(?:\s?[ap]\.?m\b\.?)?)
+  | (?P<ampm>\b\d{1,2}\s?[ap]\.?m\b\.?)
+  | (?P<hour>\b\d{1,2}\s?h\b)
+  | (?P<money>[$€£]\s?\d[\d,.]*[kKmM]?\b)
+  | (?P<version>\bv?\d+(?:\.\d+)+\b)
+  | (?P<ordinal>\b\d{1,2}(?:st|nd|rd|th|er|eme|e|o|a|º)\b)
+  | (?P<code>\b(?=[\w-]*[^\W\d_])(?=[\w-]*\d)[^\W_]+(?:[-_][^\W_]+)*\b)
+  | (?P<num>\d+(?:[.,]\d+)*%?[kK]?\b%?)
+  | (?P<word>[^\W\d_][\w'-]*|[%$€£#/])
+    """,
+    re.VERBOSE,
+)
+_ELISION_RE = re.compile(r"^(l|d|n|qu|j|s|c|m|t)'(.+)$")
+
+
+def _fold_keep_case(text: str) -> str:
+    w = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in w if not unicodedata.combining(ch))
+
+
+def _prepare(text: str) -> str:
+    t = _fold_keep_case(text[:MAX_CHARS].replace("’", "'").replace("`", "'"))
+    t = re.sub(r"\b(can|won|ain)'t\b", r"\1 not", t, flags=re.I)
+    t = re.sub(r"n't\b", " not", t, flags=re.I)
+    for phrase, repl in L.PHRASES + L.MULTIWORD:
+        t = re.sub(r"(?<![\w'])" + re.escape(phrase) + r"(?![\w'])", repl, t, flags=re.I)
+    return t
+
+
+@dataclass
+class _Tok:
+    kind: str
+    text: str
+    low: str
+    role: str = ""  # "", "value", "unit", "neg", "stop", "ident"
+
+
+def _tokens(text: str) -> list[_Tok]:
+    out: list[_Tok] = []
+    for m in TOKEN_RE.finditer(text):
+        kind = m.lastgroup or "word"
+        raw = m.group(0)
+        if kind == "word":
+            low = raw.lower().strip("'-")
+            el = _ELISION_RE.match(low)
+            if el:
+                out.append(_Tok("word", raw[: len(el.group(1))], el.group(1)))
+                raw, low = raw[len(el.group(1)) + 1:], el.group(2)
+            possessive = low.endswith("'s")
+            low = low.removesuffix("'s").strip("'")
+            if low:
+                out.append(_Tok("word", raw.removesuffix("'s"), low))
+            if possessive:
+                out.append(_Tok("word", "'s", "'s", role="poss"))
+            continue
+        out.append(_Tok(kind, raw, raw.lower()))
+    return out
+
+
+def _guess_lang(text: str) -> str:
+    """The language whose function words the sentence uses most (English on a tie).
+
+    Read from the text before accents are folded: "thé" must not count as English "the"."""
+    text = re.sub(r"n['’]t\b", " not", text[:MAX_CHARS].lower())
+    keys = [w for w in re.findall(r"[^\W\d_]+", text) if len(w) > 1]  # (t, s, l: every language has them)
+    best, hits = "en", 0
+    for lang, stop in L.LANG_STOP.items():
+        n = sum(1 for k in keys if k in stop or k in L.LANG_COPULA[lang])
+        if n > hits:
+            best, hits = lang, n
+    return best
+
+
+def _number(tok: _Tok) -> float | None:
+    low = tok.low.replace(" ", "").lstrip("$€£").rstrip("%")
+    mult = 1.0
+    if low[-1:] in ("k", "m") and tok.kind in ("money", "num"):
+        mult = 1000.0 if low[-1] == "k" else 1_000_000.0
+        low = low[:-1]
+    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", low):
+        low = low.replace(",", "")
+    else:
+        low = low.replace(",", ".")
+    try:
+        return float(low) * mult
+    except ValueError:
+        return None
+
+
+def _clock(tok: _Tok) -> int | None:
+    """Minutes since midnight ("4pm", "16:00", "9h", "10h30", "7 p.m.")."""
+    low = tok.low.replace(".", "").replace(" ", "")
+    m = re.fullmatch(r"(\d{1,2})(?:[:h](\d{2})?)?([ap]m)?", low)
+    if not m:
+        return None
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    if m.group(3):
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if m.group(3) == "pm" else 0)
+    return hour * 60 + minute if hour < 24 and minute < 60 else None
+
+
+def _day(tok: _Tok | None) -> int | None:
+    if tok is None or tok.role or tok.kind not in ("num", "ordinal"):
+        return None
+    digits = re.match(r"\d+", tok.low)
+    n = int(digits.group(0)) if digits else 0
+    return n if 1 <= n <= 31 else None
+
+
+def _year(tok: _Tok | None) -> int | None:
+    if tok is None or tok.role or tok.kind != "num" or not tok.low.isdigit() or len(tok.low) != 4:
+        return None
+    n = int(tok.low)
+    return n if 1900 <= n <= 2100 else None
+
+
+def _dates(toks: list[_Tok], values: list[Value]) -> None:
+    """Day-month-year groups in any of the tables' languages, weekdays, bare years."""
+    n = len(toks)
+    for i, t in enumerate(toks):
+        if t.kind != "word" or t.role:
+            continue
+        key = fold(t.low)
+        if key in L.MONTHS:
+            prev = toks[i - 1] if i > 0 else None
+            prev2 = toks[i - 2] if i > 1 else None
+            nxt = toks[i + 1] if i + 1 < n else None
+            day_tok = None
+            if _day(prev) is not None:
+                day_tok = prev
+            elif prev is not None and fold(prev.low) == "de" and _day(prev2) is not None:
+                day_tok = prev2  # "14 de julio"
+            elif _day(nxt) is not None:
+                day_tok = nxt
+            capital = t.text[:1].isupper() and i > 0
+            after_prep = prev is not None and fold(prev.low) in L.YEAR_PREPOSITIONS | {"le", "el", "au", "im"}
+            if day_tok is None and not capital and not (after_prep and key != "may"):
+                continue
+            if key == "may" and day_tok is None and not capital:
+                continue
+            t.role = "value"
+            day = None
+            if day_tok is not None:
+                day = _day(day_tok)
+                day_tok.role = "value"
+            year = None
+            for j in range(i + 1, min(n, i + 5)):
+                cand = toks[j]
+                year = _year(cand)
+                if year is not None:
+                    cand.role = "value"
+                    break
+                if cand.role != "value" and fold(cand.low) not in (",", "de", "del") and cand.kind != "word":
+                    break
+                if cand.kind == "word" and fold(cand.low) not in ("de", "del"):
+                    break
+            values.append(Value("date", (year, L.MONTHS[key], day), t.text))
+        elif key in L.WEEKDAYS:
+            t.role = "value"
+            values.append(Value("weekday", (L.WEEKDAYS[key],), t.text))
+    for i, t in enumerate(toks):
+        year = _year(t)
+        if year is not None and i > 0 and fold(toks[i - 1].low) in L.YEAR_PREPOSITIONS:
+            t.role = "value"
+            values.append(Value("date", (year, None, None), t.text))
+
+
+def _values(toks: list[_Tok]) -> tuple[list[Value], set[str]]:
+    values, idents = _values_unplaced(toks)
+    placed: list[Value] = []
+    taken: set[int] = set()
+    for v in values:  # each value at the first token showing its text not yet taken
+        pos = next((i for i, t in enumerate(toks) if i not in taken and t.role == "value" and t.text == v.text), -1)
+        taken.add(pos)
+        placed.append(Value(v.kind, v.norm, v.text, pos))
+    return placed, idents
+
+
+def _values_unplaced(toks: list[_Tok]) -> tuple[list[Value], set[str]]:
+    values: list[Value] = []
+    idents: set[str] = set()
+    for t in toks:
+        if t.kind == "iso":
+            y, mo, d = (int(p) for p in t.low.split("-"))
+            values.append(Value("date", (y, mo, d), t.text))
+            t.role = "value"
+        elif t.kind == "slash":
+            values.append(Value("date", (t.low,), t.text))
+            t.role = "value"
+    _dates(toks, values)
+    for i, t in enumerate(toks):
+        if t.role:
+            continue
+        prev = fold(toks[i - 1].low) if i > 0 else ""
+        if t.kind in ("num", "version", "code", "ordinal") and prev in L.IDENTIFIER_WORDS and i == 1:
+            # "Version 2 ...", "Room 4 ...": the number names the subject (see also analyse)
+            t.role = "ident"
+            idents.add(f"{prev}#{t.low}")
+            continue
+        if t.kind in ("clock", "ampm", "hour"):
+            minutes = _clock(t)
+            if minutes is not None:
+                t.role = "value"
+                values.append(Value("time", (minutes,), t.text))
+        elif t.kind == "url":
+            t.role = "value"
+            values.append(Value("url", (re.sub(r"^(https?://)?(www\.)?", "", t.low).rstrip("/.)"),), t.text))
+        elif t.kind == "email":
+            t.role = "value"
+            values.append(Value("email", (t.low.rstrip("."),), t.text))
+        elif t.kind == "phone":
+            t.role = "value"
+            digits = re.sub(r"\D", "", t.low)
+            values.append(Value("phone", (digits[-PHONE_DIGITS:],), t.text))
+        elif t.kind in ("code", "version"):
+            t.role = "value"
+            values.append(Value("code", (t.low.lstrip("v") if t.kind == "version" else t.low,), t.text))
+        elif t.kind in ("num", "money", "ordinal") or (t.kind == "word" and fold(t.low) in L.WORD_NUMBERS
+                                                        and i + 1 < len(toks) and toks[i + 1].kind == "word"
+                                                        and fold(toks[i + 1].low) not in L.STOPWORDS):
+            value = _number(t) if t.kind != "word" else L.WORD_NUMBERS[fold(t.low)]
+            if value is None:
+                continue
+            t.role = "value"
+            unit, mult = "", 1.0
+            if t.kind == "money":
+                unit = L.UNITS[fold(t.low[0])][0]
+            elif t.low.endswith("%"):
+                unit = "%"
+            j = i + 1
+            if not unit and j < len(toks) and toks[j].kind == "word" and fold(toks[j].low) in L.UNITS:
+                unit, mult = L.UNITS[fold(toks[j].low)]
+                toks[j].role = "unit"
+                j += 1
+            value *= mult
+            # a rate: "per minute", "a month", "par mois"
+            if j + 1 < len(toks) and fold(toks[j].low) in L.RATE_WORDS and fold(toks[j + 1].low) in L.UNITS \
+                    and L.UNITS[fold(toks[j + 1].low)][0] == "duration":
+                value /= L.UNITS[fold(toks[j + 1].low)][1]
+                unit = (unit or "count") + "/duration"
+                toks[j].role = toks[j + 1].role = "unit"
+            values.append(Value("number", (unit, round(value, 6)), t.text))
+    return values, idents
+
+
+def _participle(low: str, lang: str) -> bool:
+    if lang == "en":
+        return low.endswith(("ed", "en", "ing")) and len(low) > 4
+    if lang == "fr":
+        return low.endswith(("é", "ée", "és", "ées"))
+    if lang == "es":
+        return low.endswith(("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas"))
+    return low.startswith("ge") and low.endswith("t")
+
+
+def analyse(text: str) -> Fact:
+    """Read one sentence into a :class:`Fact` (never raises on str input)."""
+    toks = _tokens(_prepare(text))
+    lang = _guess_lang(text)
+    values, idents = _values(toks)
+    copulas, auxes = L.LANG_COPULA[lang], L.LANG_AUX[lang]
+    negations: list[str] = []
+    modals: set[str] = set()
+    words: list[Word] = []
+    has_ne = any(t.kind == "word" and fold(t.low) in ("ne", "n") for t in toks) and lang == "fr"
+    boundary: tuple[int, str] | None = None  # (token index, "copula" | "aux")
+    place_next = False
+    for i, t in enumerate(toks):
+        if t.kind != "word" or t.role:
+            place_next = False
+            continue
+        key = fold(t.low)
+        prev_key = fold(toks[i - 1].low) if i > 0 else ""
+        if key in L.NEGATIONS and not (key == "n" and lang != "fr") and not (key == "no" and i + 1 < len(toks)
+                                                                           and toks[i + 1].kind == "num"):
+            negations.append(t.low)
+            t.role = "neg"
+            continue
+        if key in L.NE_COMPLEMENTS:
+            if has_ne or key == "plus":
+                t.role = "stop"
+                continue
+            if lang == "fr":  # spoken French drops the "ne": "j'aime pas"
+                negations.append(t.low)
+                t.role = "neg"
+                continue
+        if key in L.CESSATION:
+            negations.append(t.low)
+            t.role = "neg"
+            continue
+        if key in L.MODALS:
+            modals.add(L.MODALS[key])
+        if key in copulas and t.low != "à":
+            if boundary is None:
+                boundary = (i, "copula")
+            t.role = "stop"
+            continue
+        if key in auxes and t.low != "à" or key in L.MODALS:
+            if boundary is None:
+                boundary = (i, "aux")
+            t.role = "stop"
+            continue
+        if key in L.SWITCH and prev_key in copulas:
+            axis_key = "AX:switch"
+            if L.SWITCH[key] == "-":
+                negations.append(t.low)
+            words.append(Word(axis_key, t.text, i))
+            continue
+        if key in L.STOPWORDS or len(key) < 2 and not t.text.isupper():
+            t.role = "stop"
+            place_next = key in L.PLACE_PREPOSITIONS
+            continue
+        canon = L.SYNONYMS.get(key, key).replace("-", "")  # "stand-up" = "standup"
+        for axis, (pos, neg) in L.AXES.items():
+            if key in pos or key in neg:
+                canon = "AX:" + axis
+                if key in neg:
+                    negations.append(t.low)
+                break
+        name = t.text[:1].isupper() and (i > 0 or key not in L.STOPWORDS)
+        last = words[-1] if words else None
+        if name and last is not None and last.name and last.pos == i - 1 and last.pos > 0:
+            # "Keiko Tanaka", "Acme Corp": one name, one slot value
+            words[-1] = Word(f"{last.key} {canon}", f"{last.text} {t.text}", i, name=True, place=last.place)
+            continue
+        words.append(Word(canon, t.text, i, name=name, place=name and place_next))
+        place_next = False
+    # where the subject ends, and which word is the verb
+    subject_end = 1 if words else 0
+    predicate: int | None = None
+    if boundary is not None and any(w.pos < boundary[0] for w in words):
+        subject_end = sum(1 for w in words if w.pos < boundary[0])
+        after = subject_end if subject_end < len(words) else None
+        if after is not None and (boundary[1] == "aux"
+                                  or _participle(toks[words[after].pos].low, lang)):
+            predicate = after
+    elif boundary is None and words:
+        # no copula: the subject is the first word and what its possessives chain to
+        k = 1
+        while k < len(words) and any(toks[j].role == "poss" or fold(toks[j].low) in ("de", "del", "of")
+                                     for j in range(words[k - 1].pos + 1, words[k].pos)) and words[k - 1].name:
+            k += 1
+        subject_end = k
+        predicate = k if k < len(words) else None
+    elif boundary is not None:
+        subject_end = 0
+        predicate = None
+    # a number or code inside the subject names which thing is meant ("server 42 runs ...",
+    # "room 4 is ..."): it is part of the subject, not the value the sentence states
+    if words:
+        limit = boundary[0] if boundary is not None and subject_end else (
+            words[1].pos if len(words) > 1 else words[0].pos)
+        inside = [v for v in values if v.kind in ("number", "code") and words[0].pos < v.pos < limit]
+        for v in inside:
+            idents.add(f"{v.kind}#{v.norm}")
+        values = [v for v in values if v.pos not in {x.pos for x in inside}]
+    exclusive = True
+    if predicate is not None:
+        pk = words[predicate].key
+        exclusive = not (pk == "AX:likes" or fold(toks[words[predicate].pos].low) in L.NON_EXCLUSIVE)
+    elif boundary is not None and fold(toks[boundary[0]].low) in L.NON_EXCLUSIVE:
+        exclusive = False
+    return Fact(text, lang, words, values, negations, frozenset(modals), subject_end, predicate, exclusive,
+                idents)
+
+
+# --------------------------------------------------------------------------- comparing
+
+_SUFFIXES = ("ing", "es", "ed", "s", "e", "d")
+
+
+def _stem(w: str) -> str:
+    """Drop one inflection ending ("uses", "used" -> "use"): enough to compare, never shown."""
+    for suf in _SUFFIXES:
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            w = w[: -len(suf)]
+            if suf in ("ing", "ed") and len(w) > 3 and w[-1] == w[-2]:
+                w = w[:-1]  # "running" -> "run", "stopped" -> "stop"
+            return w
+    return w
+
+
+def _same_word(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if a.startswith("AX:") or b.startswith("AX:"):
+        return False
+    if _stem(a) == _stem(b):
+        return True
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n >= MIN_PREFIX and n >= PREFIX_SHARE * min(len(a), len(b))
+
+
+@dataclass
+class _Alignment:
+    shared: list[tuple[int, int]]
+    only_a: list[int]
+    only_b: list[int]
+
+
+def _align(fa: Fact, fb: Fact) -> _Alignment:
+    used: set[int] = set()
+    shared: list[tuple[int, int]] = []
+    only_a: list[int] = []
+    for i, wa in enumerate(fa.words):
+        j = next((j for j, wb in enumerate(fb.words) if j not in used and wb.key == wa.key), None)
+        if j is None:
+            j = next((j for j, wb in enumerate(fb.words) if j not in used and _same_word(wa.key, wb.key)), None)
+        if j is None:
+            only_a.append(i)
+        else:
+            used.add(j)
+            shared.append((i, j))
+    return _Alignment(shared, only_a, [j for j in range(len(fb.words)) if j not in used])
+
+
+def _by_kind(f: Fact) -> dict[str, set[tuple[object, ...]]]:
+    out: dict[str, set[tuple[object, ...]]] = {}
+    for v in f.values:
+        out.setdefault(v.kind, set()).add(v.norm)
+    return out
+
+
+def _dates_agree(x: tuple[object, ...], y: tuple[object, ...]) -> bool | None:
+    """True / False when comparable component by component, None when nothing is shared."""
+    if len(x) != 3 or len(y) != 3:
+        return x == y
+    shared = False
+    for u, v in zip(x, y):
+        if u is not None and v is not None:
+            shared = True
+            if u != v:
+                return False
+    return True if shared else None
+
+
+def _value_conflict(fa: Fact, fb: Fact) -> tuple[str, str] | None:
+    """The first kind of value both state with no value in common: (kind, "a vs b")."""
+    va, vb = _by_kind(fa), _by_kind(fb)
+    for kind in ("date", "weekday", "time", "number", "code", "phone", "email", "url"):
+        if kind not in va or kind not in vb:
+            continue
+        if kind == "date":
+            verdicts = [_dates_agree(x, y) for x in va[kind] for y in vb[kind]]
+            comparable = [v for v in verdicts if v is not None]
+            if not comparable or any(comparable):
+                continue
+        elif kind == "number":
+            # numbers compare within a unit class ("45 dollars" vs "3 kids" are two slots)
+            units_a = {u for u, _ in va[kind]}  # type: ignore[misc]
+            units_b = {u for u, _ in vb[kind]}  # type: ignore[misc]
+            common = units_a & units_b
+            if not common or all(
+                    {x for x in va[kind] if x[0] == u} & {y for y in vb[kind] if y[0] == u} for u in common):
+                continue
+        elif va[kind] & vb[kind]:
+            continue
+        show_a = next(v.text for v in fa.values if v.kind == kind)
+        show_b = next(v.text for v in fb.values if v.kind == kind)
+        return ("time" if kind == "time" else "date" if kind in ("date", "weekday")
+                else "number" if kind == "number" else "code"), f"{show_a} -> {show_b}"
+    return None
+
+
+def _topic(f: Fact, al: _Alignment) -> str:
+    return " ".join(f.words[i].text for i, _ in al.shared[:4]) or "statement"
+
+
+def _in_subject(f: Fact, idx: list[int]) -> bool:
+    return any(i < f.subject_end for i in idx)
+
+
+def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -> Verdict | None:
+    """Whether ``new`` contradicts ``old``: the same frame with another value, or with the
+    opposite polarity. ``None`` when they agree, add to each other, or are about different
+    things. ``similarity`` (an embedding cosine) only nudges the confidence."""
+    fa = old if isinstance(old, Fact) else analyse(old)
+    fb = new if isinstance(new, Fact) else analyse(new)
+    if not fa.words or not fb.words:
+        return None
+    if fa.identifiers != fb.identifiers and fa.identifiers and fb.identifiers:
+        return None  # "version 2 ..." vs "version 3 ...": two things
+    al = _align(fa, fb)
+    smaller = min(len(fa.words), len(fb.words))
+    if not al.shared or len(al.shared) < MIN_SHARED * smaller:
+        return None
+    if _in_subject(fa, al.only_a) or _in_subject(fb, al.only_b):
+        return None  # "Lena's sister", "the admin gateway": another subject
+    if len(al.only_a) > 1 or len(al.only_b) > 1:
+        return None
+    conf = 0.8 + (0.1 * max(0.0, min(1.0, similarity)) if similarity is not None else 0.05)
+    topic = _topic(fa, al)
+    flipped = fa.polarity != fb.polarity
+    swap = (al.only_a[0], al.only_b[0]) if al.only_a and al.only_b else None
+    predicate_swap = swap is not None and swap[0] == fa.predicate and swap[1] == fb.predicate
+    value = _value_conflict(fa, fb)
+    if value is not None:
+        if flipped or (swap is not None and not predicate_swap):
+            return None  # "doesn't live in Porto" / "lives in Lisbon" can both hold
+        kind, what = value
+        return Verdict(kind, f"{kind} changed for '{topic}': {what}", round(conf, 3))
+    if swap is not None and not predicate_swap:
+        if flipped or not (fa.exclusive and fb.exclusive):
+            return None
+        wa, wb = fa.words[swap[0]], fb.words[swap[1]]
+        kind = "place" if wa.place and wb.place else "preference" if any(
+            w.key == "AX:prefers" for w in fa.words) else "slot"
+        return Verdict(kind, f"{kind} changed for '{topic}': {wa.text} -> {wb.text}", round(conf, 3))
+    if flipped:
+        if al.only_a and al.only_b and not predicate_swap:
+            return None
+        axis = next((w.key[3:] for w in fa.words + fb.words if w.key.startswith("AX:")
+                     and any(n.lower() == w.text.lower() for n in fa.negations + fb.negations)), None)
+        if axis is not None:
+            kind = "preference" if axis in ("likes", "prefers") else "antonym"
+            return Verdict(kind, f"opposite '{axis}' for '{topic}'", round(conf, 3))
+        if any(fa.words[i].key in ("AX:likes", "AX:prefers") for i, _ in al.shared):
+            return Verdict("preference", f"preference reversed ('{(fb.negations or fa.negations)[0]}') "
+                           f"for '{topic}'", round(conf, 3))
+        word = (fb.negations or fa.negations)[0]
+        return Verdict("negation", f"negation ('{word}') of '{topic}'", round(conf, 3))
+    return None
+
+
+def same_fact(a: str | Fact, b: str | Fact) -> bool:
+    """Whether ``a`` and ``b`` state the same fact: same content words (inflection,
+    listed synonyms and a swapped verb aside), identical values, polarity and modals."""
+    fa = a if isinstance(a, Fact) else analyse(a)
+    fb = b if isinstance(b, Fact) else analyse(b)
+    if fa.polarity != fb.polarity or fa.modals != fb.modals or fa.identifiers != fb.identifiers:
+        return False
+    if _by_kind(fa) != _by_kind(fb):
+        return False
+    al = _align(fa, fb)
+    if not al.only_a and not al.only_b:
+        return True
+    if len(al.only_a) == 1 and len(al.only_b) == 1:
+        return al.only_a[0] == fa.predicate and al.only_b[0] == fb.predicate
+    return False

@@ -1,0 +1,190 @@
+"""Supersession: a newer fact retires the one it updates, and nothing is deleted.
+
+Convention shared with consolidate, liveset.LIVE_SQL and graph's brief: a memory is
+*superseded* when ``valid_to IS NOT NULL``; its successor has an ``associations`` edge
+``supersedes`` (source_id = new, target_id = old). Status stays as it was, so a superseded
+fact is restorable (``mem.py restore`` does not touch it; ``supersede`` can be undone by
+clearing ``valid_to``), and ``recall --history`` / ``--as-of`` still reach it.
+
+Bi-temporal: ``valid_to`` of the old fact is the time the new one became true (its
+``event_at``, else when it was stored). A new fact whose time is *older* than the active
+fact it conflicts with is history: it is stored already superseded by the active one.
+
+Only facts (semantic / procedural memories outside any conversation) take part; chat turns
+and episodes are events, never updates of each other. SQL runs inside the caller's write
+transaction; this module never opens one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from memengine import facts
+from memengine.db import select_in
+from memengine.edges import add_edges
+from memengine.records import Memory
+from memengine.text import query_terms, quote_fts
+
+# Nearest facts compared with a new one, and the least cosine worth comparing: every update
+# of both labelled sets scores >= 0.60 with the shipped model (bench/facts.py prints it).
+CANDIDATES = 10
+MIN_COSINE = 0.55
+
+# The rows a new fact may supersede (over ``memories m``).
+FACT_SQL = ("m.status = 'active' AND m.level = 0 AND m.valid_to IS NULL AND m.thread IS NULL "
+            "AND m.memory_type IN ('semantic', 'procedural') AND m.source NOT LIKE 'shared:%'")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """``winner`` supersedes ``loser`` from ``at`` (ISO), because of ``verdict``; when the two
+    come from different sources (owners) nobody can tell which is right: ``open`` records the
+    contradiction for review and both stay current (consolidate's rule too)."""
+
+    winner: int
+    loser: int
+    at: str
+    verdict: facts.Verdict
+    open: bool = False
+
+
+def is_fact(memory_type: str, thread: str | None) -> bool:
+    """Whether a memory may supersede or be superseded (never a conversation turn or an event)."""
+    return memory_type in ("semantic", "procedural") and thread is None
+
+
+def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, float | None]],
+         new_source: str | None = None) -> list[Decision]:
+    """Decide which candidate rows (``id, content, valid_from, source`` + cosine) ``new_id`` supersedes.
+
+    A cosine of ``None`` is a candidate found by its words (no vectors, or beyond the kNN):
+    the frame comparison alone decides.
+
+    ``new_time`` / ``valid_from`` are ISO strings (comparable as text). A candidate whose
+    time is later than ``new_time`` wins instead (the new fact is history): at most one
+    such decision, the earliest later fact.
+    """
+    fact = facts.analyse(new_text)
+    out: list[Decision] = []
+    later: list[tuple[str, int, facts.Verdict]] = []
+    for row, sim in candidates:
+        if (sim is not None and sim < MIN_COSINE) or int(row[0]) == new_id:
+            continue
+        verdict = facts.compare(str(row[1]), fact, similarity=sim)
+        if verdict is None:
+            continue
+        old_time = str(row[2])
+        if new_source is not None and len(row) > 3 and row[3] != new_source:
+            out.append(Decision(new_id, int(row[0]), new_time, verdict, open=True))
+        elif old_time > new_time:
+            later.append((old_time, int(row[0]), verdict))
+        else:
+            out.append(Decision(new_id, int(row[0]), new_time, verdict))
+    if later:
+        old_time, old_id, verdict = min(later)
+        out.append(Decision(old_id, new_id, old_time, verdict))
+    return out
+
+
+def apply(conn: Any, decisions: list[Decision], now: str) -> None:
+    """Write the decisions: ``valid_to``, the ``supersedes`` edge and a resolved contradictions row
+    (or, for ``open`` ones, a ``contradicts`` edge and an open contradictions row)."""
+    for d in decisions:
+        a, b = sorted((d.winner, d.loser))
+        if d.open:
+            add_edges(conn, [(a, b, "contradicts", 1.0)], now)
+            conn.execute(
+                """INSERT INTO contradictions(memory_a, memory_b, kind, reason, confidence, status, detected_at)
+                   VALUES (?, ?, ?, ?, ?, 'open', ?) ON CONFLICT(memory_a, memory_b) DO NOTHING""",
+                (a, b, d.verdict.kind, d.verdict.reason, d.verdict.confidence, now))
+            continue
+        conn.execute("UPDATE memories SET valid_to = ?, updated_at = ? WHERE id = ? AND valid_to IS NULL",
+                     (d.at, now, d.loser))
+        add_edges(conn, [(d.winner, d.loser, "supersedes", 1.0)], now)
+        conn.execute(
+            """INSERT INTO contradictions(memory_a, memory_b, kind, reason, confidence, status, kept_id,
+                   detected_at, resolved_at) VALUES (?, ?, ?, ?, ?, 'superseded', ?, ?, ?)
+               ON CONFLICT(memory_a, memory_b) DO UPDATE SET status = 'superseded', kept_id = excluded.kept_id,
+                   resolved_at = excluded.resolved_at""",
+            (a, b, d.verdict.kind, d.verdict.reason, d.verdict.confidence, d.winner, now, now))
+
+
+def explicit(conn: Any, new_id: int, old_id: int, at: str, now: str) -> None:
+    """``new_id`` corrects ``old_id`` because someone said so (``update`` / ``store --supersede``)."""
+    apply(conn, [Decision(new_id, old_id, at, facts.Verdict("correction", "explicit correction", 1.0))], now)
+
+
+def links(conn: Any, mid: int) -> dict[str, list[int]]:
+    """``supersedes`` / ``superseded_by``: the ids one step away along ``supersedes`` edges."""
+    out = {"supersedes": [int(r[0]) for r in conn.execute(
+        "SELECT target_id FROM associations WHERE source_id = ? AND edge_type = 'supersedes' ORDER BY target_id",
+        (mid,))],
+        "superseded_by": [int(r[0]) for r in conn.execute(
+            "SELECT source_id FROM associations WHERE target_id = ? AND edge_type = 'supersedes' ORDER BY source_id",
+            (mid,))]}
+    return out
+
+
+def chain(conn: Any, mid: int, limit: int = 50) -> list[int]:
+    """Every version of the fact ``mid`` belongs to, newest first (by ``valid_from``, then id)."""
+    seen = {mid}
+    todo = [mid]
+    while todo and len(seen) < limit:
+        cur = todo.pop()
+        for key in ("supersedes", "superseded_by"):
+            for other in links(conn, cur)[key]:
+                if other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+    rows = conn.execute(
+        f"SELECT id, coalesce(valid_from, created_at) FROM memories WHERE id IN ({','.join('?' * len(seen))})",
+        tuple(seen)).fetchall()
+    return [int(r[0]) for r in sorted(rows, key=lambda r: (str(r[1]), int(r[0])), reverse=True)]
+
+
+def lexical_candidates(conn: Any, content: str, limit: int = CANDIDATES) -> list[int]:
+    """Facts sharing words with ``content`` (FTS5 over the content column): the same frame
+    shares its words, so an update is found even when vectors are unavailable or far."""
+    terms = query_terms(content)
+    if not terms:
+        return []
+    match = "{content} : (" + " OR ".join(quote_fts(t) for t in terms) + ")"
+    try:
+        ids = [int(r[0]) for r in conn.execute(
+            "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank, rowid LIMIT ?",
+            (match, limit * 4))]
+    except Exception:  # (a term FTS5 cannot parse: the vector candidates still serve)
+        return []
+    if not ids:
+        return []
+    ok = {int(r[0]) for r in select_in(conn, f"SELECT m.id FROM memories m WHERE m.id IN ({{ids}}) AND {FACT_SQL}",
+                                       ids)}
+    return [i for i in ids if i in ok][:limit]
+
+
+def versions_marked(conn: Any, results: list[Memory]) -> list[Memory]:
+    """Mark each result's ``supersedes`` / ``superseded_by`` and put every superseded
+    version right after the result that replaced it (chains read newest first)."""
+    for m in results:
+        one = links(conn, m.id)
+        m.supersedes, m.superseded_by = one["supersedes"], one["superseded_by"]
+    by_id = {m.id: m for m in results}
+    placed: set[int] = set()
+    out: list[Memory] = []
+
+    def put(m: Memory) -> None:
+        if m.id in placed:
+            return
+        placed.add(m.id)
+        out.append(m)
+        for older in m.supersedes or []:
+            if older in by_id:
+                put(by_id[older])
+
+    for m in results:
+        if not any(w in by_id and w not in placed for w in m.superseded_by or []):
+            put(m)
+    for m in results:  # (a cycle: keep rank order)
+        put(m)
+    return out
