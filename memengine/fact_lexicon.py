@@ -175,11 +175,16 @@ NON_EXCLUSIVE = _set(
 # it is part of the subject, not a value.
 IDENTIFIER_WORDS = _set(
     "version v release issue ticket pr room floor step phase sprint chapter section line item case node "
-    "build iteration apartment flat building gate platform season episode level tier",
+    "build iteration apartment flat building gate platform season episode level tier number no # note task "
+    "bug job server host team group",
     "salle etage chambre appartement bureau",
     "sala planta piso habitacion",
     "raum zimmer stock etage",
 )
+
+# Of those, the ones that also introduce a stated value ("runs version 2.4", "on build 7"):
+# they name a thing only at the start of a sentence.
+VALUE_IDENTIFIERS = _set("version v release build level tier season")
 
 # Words before a capitalised name that make it a place ("in Osaka", "à Lyon").
 PLACE_PREPOSITIONS = _set("in at to from near en a au aux dans desde nach bei")

@@ -298,8 +298,10 @@ def _values_unplaced(toks: list[_Tok]) -> tuple[list[Value], set[str]]:
         if t.role:
             continue
         prev = fold(toks[i - 1].low) if i > 0 else ""
-        if t.kind in ("num", "version", "code", "ordinal") and prev in L.IDENTIFIER_WORDS and i == 1:
-            # "Version 2 ...", "Room 4 ...": the number names the subject (see also analyse)
+        if t.kind in ("num", "version", "code", "ordinal") and prev in L.IDENTIFIER_WORDS and (
+                i == 1 or prev not in L.VALUE_IDENTIFIERS):
+            # "room 4", "note number 3": the number names a thing (see also analyse); "runs
+            # version 2.4" states a value, "Version 2 was released" names one
             t.role = "ident"
             idents.add(f"{prev}#{t.low}")
             continue
