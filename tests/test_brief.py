@@ -23,7 +23,7 @@ def _supersede(store: core.MemoryStore, old: int, new: int) -> None:
     """What write-time supersession records: valid_to on the old fact, an edge from the new one."""
     with core.write_tx(store.conn):
         store.conn.execute("UPDATE memories SET valid_to = ? WHERE id = ?", ("2029-12-30T00:00:00", old))
-        store.conn.execute("INSERT INTO associations(source_id, target_id, edge_type, weight, created_at) "
+        store.conn.execute("INSERT OR IGNORE INTO associations(source_id, target_id, edge_type, weight, created_at) "
                            "VALUES (?, ?, 'supersedes', 1.0, ?)", (new, old, "2029-12-30T00:00:00"))
 
 

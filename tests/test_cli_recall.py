@@ -66,7 +66,7 @@ def test_summaries_flag_with_bridge(summarised: dict[str, int]) -> None:
 
 # A value for every recall option that takes one: a new option must be added here to be tested.
 OPTION_VALUES = {"-k": "5", "--strategy": None, "--type": "episodic", "--source": "user", "--tag": "garden",
-                 "--since": "2000-01-01", "--until": "2999-12-31"}
+                 "--since": "2000-01-01", "--until": "2999-12-31", "--as-of": "2999-12-31"}
 # What each option guarantees about every result, where it restricts them.
 RESULT_CHECKS = {
     "-k": lambda rs: len(rs) <= 5,

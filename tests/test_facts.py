@@ -254,3 +254,15 @@ def test_cli_as_of() -> None:
     assert [r["content"] for r in then["results"]] == ["Keiko lives in Osaka"]
     bad = run_cli("recall", "Keiko", "--as-of", "not a date at all")
     assert bad.returncode != 0 and "--as-of" in bad.stdout + bad.stderr
+
+
+@pytest.mark.parametrize("strategy", ["keyword", "vector", "graph", "activation"])
+def test_every_strategy_hides_superseded_facts_and_history_shows_them(store: core.MemoryStore, strategy: str) -> None:
+    old = store.store("The wifi password at the office is tiger-42").id
+    new = store.store("The wifi password at the office is tiger-43").id
+    store.store("Lunch is served at noon in the canteen")
+    now = [m.id for m in store.recall("office wifi password", k=5, strategy=strategy, touch=False).results]
+    assert new in now and old not in now
+    past = store.recall("office wifi password", k=5, strategy=strategy, touch=False, history=True).results
+    ids = [m.id for m in past]
+    assert old in ids and ids.index(old) == ids.index(new) + 1 and past[ids.index(old)].superseded_by == [new]

@@ -119,12 +119,12 @@ class Recall(KeywordSearch, People):
         except ValueError as exc:
             raise UserError(str(exc)) from exc
         registered = lookup(strategy) if strategy not in STRATEGIES else None
-        if registered is not None and (history or as_of is not None):
-            raise UserError("--history / --as-of work with the hybrid, keyword and vector strategies")
         if registered is not None:
             return registered(self, query, k=k, strategy=strategy, types=types, sources=sources, tags=tags,
                               since=since, until=until, include_archived=include_archived, raw=raw, touch=touch,
-                              explain=explain, shared=shared, summaries=summaries, **graph_options)
+                              explain=explain, shared=shared, summaries=summaries,
+                              **({"history": True} if history else {}),
+                              **({"as_of": as_of} if as_of is not None else {}), **graph_options)
         if strategy not in STRATEGIES:
             raise UserError(f"--strategy must be one of {', '.join(ALL_STRATEGIES)} (got {strategy!r})")
         if not query or not query.strip():
