@@ -119,7 +119,7 @@ def test_a_killed_server_leaves_calls_working_in_process(server, runtime_dir: Pa
     proc, info, db = server
     env = _env(db, runtime_dir)
     stored = _cli(["store", "The disk on db-7 was full"], env)
-    assert _envelope(stored)["data"] == {"id": 1, "deduplicated": False}
+    assert _envelope(stored)["data"] == {"id": 1, "deduplicated": False, "supersedes": []}
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     assert Path(info["socket"]).exists()  # stale: nobody listens
@@ -127,7 +127,7 @@ def test_a_killed_server_leaves_calls_working_in_process(server, runtime_dir: Pa
     assert res.returncode == 0, res.stderr
     assert [r["id"] for r in _envelope(res)["data"]["results"]] == [1]
     stored = _cli(["store", "-"], env, stdin="Rebooted db-7\n")  # stdin read for the server reaches the fallback
-    assert _envelope(stored)["data"] == {"id": 2, "deduplicated": False}
+    assert _envelope(stored)["data"] == {"id": 2, "deduplicated": False, "supersedes": []}
     assert _envelope(_cli(["get", "2"], env))["data"]["content"] == "Rebooted db-7"
 
 

@@ -91,7 +91,7 @@ def test_tools_store_recall_and_coded_errors(tmp_path: Path, runtime_dir: Path) 
     assert tools["store"].input_schema["properties"]["type"]["enum"] == ["episodic", "semantic", "procedural"]
     assert tools["recall"].input_schema["required"] == ["query"]
 
-    assert out["stored"] == {"id": 1, "deduplicated": False}
+    assert out["stored"] == {"id": 1, "deduplicated": False, "supersedes": []}
     assert out["stored2"] == {"id": 2, "deduplicated": False,
                               "links": [{"target_id": 1, "edge_type": "causal", "weight": 0.8}]}
     assert out["again"]["id"] == 1 and out["again"]["deduplicated"] is True
