@@ -92,7 +92,7 @@ def test_tools_store_recall_and_coded_errors(tmp_path: Path, runtime_dir: Path) 
     assert tools["recall"].input_schema["required"] == ["query"]
 
     assert out["stored"] == {"id": 1, "deduplicated": False, "supersedes": []}
-    assert out["stored2"] == {"id": 2, "deduplicated": False,
+    assert out["stored2"] == {"id": 2, "deduplicated": False, "supersedes": [],
                               "links": [{"target_id": 1, "edge_type": "causal", "weight": 0.8}]}
     assert out["again"]["id"] == 1 and out["again"]["deduplicated"] is True
     hit = out["recall"]["results"]
