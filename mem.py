@@ -30,6 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import click  # noqa: E402
 
 import memory_core as core  # noqa: E402
+from importers.registry import NAMES as IMPORTERS  # noqa: E402
 from memengine.cli.common import (  # noqa: E402
     ROW_ID,
     Ctx,
@@ -508,25 +509,12 @@ def export(include_deleted: bool) -> None:
 
 # --------------------------------------------------------------------------- import
 
-IMPORT_FORMATS = ("jsonl", "whatsapp", "chatgpt", "claude", "markdown", "vcf")
+IMPORT_FORMATS = IMPORTERS  # importers/registry.py lists them once
 
 
-@cli.command("import")
-@click.argument("args", nargs=-1, required=True, metavar="[FORMAT] PATH")
-@click.option("--dry-run", is_flag=True, help="Parse and report what would be added; write nothing.")
-@click.option("--date-order", type=click.Choice(["dmy", "mdy", "ymd"]), help="WhatsApp: force the date order.")
-@click.option("--all-branches", is_flag=True, help="ChatGPT: keep edited/regenerated branches too.")
-@click.option("--include-tools", is_flag=True,
-              help="ChatGPT/Claude: keep tool, browser and code-interpreter output (left out by default).")
-@click.option("--thread", help="WhatsApp: name of the chat (default: from the file name).")
-@click.option("--no-episodes", is_flag=True, help="Do not group chat messages into episodes.")
-def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all_branches: bool,
-               include_tools: bool, thread: str | None,
-               no_episodes: bool) -> None:
-    """Import chats, notes, contacts or JSON lines. Idempotent: re-imports add only what is new.
+@cli.command("import", help=f"""Import chats, notes, contacts or JSON lines. Idempotent: re-imports add only what is new.
 
-    FORMAT is one of jsonl, whatsapp, chatgpt, claude, markdown, vcf; without it the
-    format is detected.
+    FORMAT is one of {", ".join(IMPORT_FORMATS)}; without it the format is detected.
 
     \b
     Examples:
@@ -538,7 +526,19 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
       mem.py import vcf contacts.vcf
       mem.py import jsonl memories.jsonl
       mem.py import ~/Downloads/export.zip --dry-run
-    """
+    """)
+@click.argument("args", nargs=-1, required=True, metavar="[FORMAT] PATH")
+@click.option("--dry-run", is_flag=True, help="Parse and report what would be added; write nothing.")
+@click.option("--date-order", type=click.Choice(["dmy", "mdy", "ymd"]), help="WhatsApp: force the date order.")
+@click.option("--all-branches", is_flag=True, help="ChatGPT: keep edited/regenerated branches too.")
+@click.option("--include-tools", is_flag=True,
+              help="ChatGPT/Claude: keep tool, browser and code-interpreter output (left out by default).")
+@click.option("--thread", help="WhatsApp: name of the chat (default: from the file name).")
+@click.option("--no-episodes", is_flag=True, help="Do not group chat messages into episodes.")
+def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all_branches: bool,
+               include_tools: bool, thread: str | None,
+               no_episodes: bool) -> None:
+    """Import chats, notes, contacts or JSON lines (help: the decorator's, naming the formats)."""
     from memengine import ingest
 
     if len(args) == 2 and args[0] in IMPORT_FORMATS:

@@ -41,7 +41,7 @@ class Record:
 
     content: str
     ref: str
-    source: str  # e.g. "whatsapp", "chatgpt", "claude", "markdown", "vcf"
+    source: str  # the importer's name (importers.registry), or a JSON line's own source
     memory_type: str = "episodic"  # episodic | semantic | procedural
     event_at: datetime | None = None  # timezone-aware when the export says so, else naive local
     author: str | None = None  # speaker / author name as written in the export

@@ -2,9 +2,10 @@
 
 Recognises: WhatsApp exports (.txt or .zip), ChatGPT and Claude exports
 (conversations.json, split files, directories, zips), markdown files or
-directories, vCard files, and JSONL (first non-empty line is a JSON object with
-a "content" key; parsed by the engine, not here). Detection reads only the
-head of a file (and zip member names), never the whole export.
+directories, vCard files, and JSON lines (first non-empty line is a JSON object
+with a "content" key). Detection reads only the head of a file (and zip member
+names), never the whole export. The formats themselves are listed in
+``importers.registry``.
 """
 
 from __future__ import annotations
@@ -12,33 +13,15 @@ from __future__ import annotations
 import json
 import re
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from importers import (
-    ImportFormatError,
-    ImportReport,
-    Record,
-    chatgpt,
-    claude,
-    markdown,
-    vcf,
-    whatsapp,
-)
+from importers import ImportFormatError, ImportReport, Record, whatsapp
 from importers._common import is_junk_member
+from importers.registry import NAMES, PARSERS, Parser
 
-Parser = Callable[..., Iterator[Record]]
-
-PARSERS: dict[str, Parser] = {
-    "whatsapp": whatsapp.parse,
-    "chatgpt": chatgpt.parse,
-    "claude": claude.parse,
-    "markdown": markdown.parse,
-    "vcf": vcf.parse,
-}
-
-_TRIED = "tried whatsapp, chatgpt, claude, markdown, vcf, jsonl"
+_TRIED = "tried " + ", ".join(NAMES)
 
 
 def _json_kind(head: str) -> str | None:
@@ -78,7 +61,7 @@ def _zip_kind(path: Path) -> str:
 
 
 def detect(path: Path | str) -> str:
-    """Return "whatsapp", "chatgpt", "claude", "markdown", "vcf" or "jsonl" for a path.
+    """The name of the importer (``importers.registry.NAMES``) for a path.
 
     Raises ImportFormatError naming the formats tried when nothing matches.
     """
@@ -138,9 +121,10 @@ def detect(path: Path | str) -> str:
 
 
 def parse(path: Path, report: ImportReport | None = None, **options: Any) -> Iterator[Record]:
-    """Detect the format and run its parser (jsonl is the engine's job)."""
+    """Detect the format and run its parser."""
     kind = detect(path)
-    if kind not in PARSERS:
-        raise ImportFormatError(f"{kind} is imported by the engine, not by a parser", str(path))
     rep = report or ImportReport(str(path), kind)
-    return PARSERS[kind](Path(path), rep, **options)
+    return PARSERS[kind].parse(Path(path), rep, **options)
+
+
+__all__ = ["PARSERS", "Parser", "detect", "parse"]

@@ -27,6 +27,7 @@ from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record, jsonl
 from importers._common import normalise_phone
+from importers.registry import PARSERS
 from memengine.db import write_tx
 from memengine.edges import add_edges
 from memengine.errors import UserError
@@ -113,9 +114,7 @@ def to_new_memory(rec: Record, aliases: dict[str, str]) -> NewMemory:
 
 
 def _parse(path: Path, fmt: str, report: ImportReport, options: dict[str, Any]) -> Iterator[Record]:
-    from importers.detect import PARSERS
-
-    return PARSERS[fmt](path, report, **{k: v for k, v in options.items() if v is not None})
+    return PARSERS[fmt].parse(path, report, **{k: v for k, v in options.items() if v is not None})
 
 
 def one_line(exc: BaseException) -> str:
@@ -167,7 +166,7 @@ def import_path(
     if dry_run:
         summary.memories_added = _count_new(store, path, fmt, options)
         summary.skipped_duplicates = count - summary.memories_added
-        if episodes and fmt in ("whatsapp", "chatgpt", "claude"):
+        if episodes and PARSERS[fmt].conversational:
             summary.episodes = _dry_run_episodes(store, path, fmt, options)
         return summary
     if set_total:
@@ -209,7 +208,7 @@ def import_path(
     summary.skipped_duplicates = stats.duplicates
     summary.degraded = stats.degraded
     summary.links = _write_links(store, pending_links)
-    if episodes and fmt in ("whatsapp", "chatgpt", "claude"):
+    if episodes and PARSERS[fmt].conversational:
         # (Not `WHERE id IN (<every new id>)`: past 32766 ids SQLite refuses the statement.)
         for thread in sorted(threads):
             summary.episodes += build_episodes(store, fmt, thread)
@@ -263,7 +262,7 @@ def _parse_all(path: Path, fmt: str, options: dict[str, Any]) -> tuple[ImportRep
 
 
 # Formats whose exports come one file per chat or contact: a folder of them imports each file.
-FOLDER_SUFFIXES = {"whatsapp": (".txt", ".zip"), "vcf": (".vcf",)}
+FOLDER_SUFFIXES = {p.name: p.suffixes for p in PARSERS.values() if p.one_per_file}
 
 
 def _files_with(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:

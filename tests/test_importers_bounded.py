@@ -93,3 +93,40 @@ def test_markdown_note_over_the_cap_is_skipped_loudly_in_a_folder(tmp_path: Path
     assert [r.content for r in markdown.parse(tmp_path, report)] == ["A: short note"]
     assert report.skipped_oversized == 1
     assert report.warnings == [f"{tmp_path}: big.md: note of 506 bytes, over the 100-byte limit; skipped"]
+
+
+def test_a_memory_over_the_store_limit_is_split_at_line_breaks_with_a_warning() -> None:
+    from importers import Record
+    from importers.registry import MAX_PARTS, MAX_RECORD_BYTES, within_cap
+    from memengine.writes import MAX_CONTENT_BYTES
+
+    assert MAX_RECORD_BYTES <= MAX_CONTENT_BYTES - 1024  # room for an alias's "Name: " (ingest)
+    line = "x" * 1000
+    body = "\n".join([line] * 1500)  # ~1.5 MB
+    rec = Record(content=f"Ana: {body}", ref="r1", source="whatsapp", author="Ana", line=7)
+    report = ImportReport("chat.txt", "whatsapp")
+    parts = list(within_cap(rec, report))
+    assert [p.ref for p in parts] == ["r1", "r1#part2"]
+    assert all(p.content.startswith("Ana: ") for p in parts)
+    assert all(len(p.content.encode()) <= MAX_RECORD_BYTES for p in parts)
+    assert "\n".join(p.content[5:] for p in parts) == body  # nothing lost, cut between lines
+    assert [p.metadata for p in parts] == [{"part": 1, "parts": 2}, {"part": 2, "parts": 2}]
+    assert report.warnings == [f"chat.txt:7: r1: {len(rec.content.encode())} bytes, over the {MAX_RECORD_BYTES}-byte "
+                               "limit of a memory; split into 2 parts"]
+    huge = Record(content="y" * (MAX_RECORD_BYTES * (MAX_PARTS + 1)), ref="r2", source="whatsapp")
+    report = ImportReport("chat.txt", "whatsapp")
+    assert list(within_cap(huge, report)) == [] and report.skipped_oversized == 1
+
+
+def test_formats_are_listed_once() -> None:
+    import re
+
+    from importers.registry import NAMES
+
+    root = Path(__file__).resolve().parent.parent
+    listing = re.compile(r"[\"']whatsapp[\"'],\s*[\"']chatgpt[\"']|whatsapp, chatgpt")
+    hits = [str(p.relative_to(root)) for p in [*root.glob("*.py"), *root.glob("importers/*.py"),
+                                               *root.glob("memengine/**/*.py")]
+            if listing.search(p.read_text(encoding="utf-8"))]
+    assert hits == []  # the only list is importers/registry.py's table of ParserSpec(...)
+    assert NAMES == ("whatsapp", "chatgpt", "claude", "markdown", "vcf", "jsonl")

@@ -375,7 +375,7 @@ def test_relative_dates_resolved_against_message_time(tmp_path: Path, db_path: P
     ]
 
 
-def test_oversized_text_is_truncated_not_fatal(tmp_path: Path, store: MemoryStore) -> None:
+def test_oversized_text_is_split_not_fatal(tmp_path: Path, store: MemoryStore) -> None:
     big = "log line\n" * 130_000  # 1.17 MB: over the store's 1 MB limit
     conv = [{"id": "c1", "title": "t", "create_time": 1700000000.0, "current_node": "b", "mapping": {
         "a": {"id": "a", "parent": None, "children": ["b"], "message": {
@@ -387,9 +387,12 @@ def test_oversized_text_is_truncated_not_fatal(tmp_path: Path, store: MemoryStor
     path = tmp_path / "conversations.json"
     path.write_text(json.dumps(conv), encoding="utf-8")
     summary = ingest.import_path(store, path, episodes=False)
-    assert summary.memories_added == 2
-    meta = json.loads(store.conn.execute("SELECT metadata FROM memories ORDER BY id LIMIT 1").fetchone()[0])
-    assert meta["truncated_from_bytes"] > 1_000_000
+    assert summary.memories_added == 3  # the long message in two parts, and the reply
+    assert summary.warnings == [f"{path}: chatgpt:c1:ma: {len(big.strip()) + 6} bytes, over the 998976-byte limit "
+                                "of a memory; split into 2 parts"]
+    parts = [r[0] for r in store.conn.execute("SELECT content FROM memories WHERE ref LIKE 'chatgpt:c1:ma%' ORDER BY id")]
+    assert [p.startswith("User: log line") for p in parts] == [True, True]
+    assert "\n".join(p.removeprefix("User: ") for p in parts) == big.strip()  # nothing lost
 
 
 # --------------------------------------------------------------------------- bad input

@@ -1,0 +1,110 @@
+"""The importers, listed once: every format's name, file suffixes and nature, behind one
+:class:`Parser` protocol. Detection, the engine (episodes, folders) and the CLI (its
+FORMAT choices and help) read this table; nothing else names the formats.
+
+A parser module is imported when it first parses (a CLI call that imports nothing loads
+none of them). Every record leaves through :func:`within_cap`: a memory over the store's
+size limit is split into parts (at line breaks) with a warning, never cut silently.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from importers import ImportReport, Record
+
+MAX_RECORD_BYTES = 998_976  # the store's MAX_CONTENT_BYTES (1,000,000) less room for an alias's "Name: "
+MAX_PARTS = 8  # a message longer than this many parts is refused (a pasted log, not a memory)
+
+
+class Parser(Protocol):
+    """An importer: what it reads and how, and the function that reads it."""
+
+    name: str  # the FORMAT of `mem.py import FORMAT PATH`, and the records' source
+    suffixes: tuple[str, ...]  # file suffixes it reads (detection and folders use them)
+    one_per_file: bool  # exports come one file per chat/contact: a folder of them imports each file
+    conversational: bool  # messages of a thread: the engine groups them into episodes
+
+    def parse(self, path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
+        """Records of ``path``, filling ``report``; bad input raises ImportFormatError."""
+        ...
+
+
+@dataclass(frozen=True)
+class ParserSpec:
+    """A :class:`Parser` whose ``parse`` lives in ``module`` (imported on first use)."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    one_per_file: bool
+    conversational: bool
+    module: str
+
+    def parse(self, path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
+        """The module's records, each within the store's size limit (:func:`within_cap`)."""
+        records = importlib.import_module(self.module).parse(Path(path), report, **options)
+        for rec in records:
+            yield from within_cap(rec, report)
+
+    def __call__(self, path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
+        return self.parse(path, report, **options)
+
+
+PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
+    ParserSpec("whatsapp", (".txt", ".zip"), one_per_file=True, conversational=True, module="importers.whatsapp"),
+    ParserSpec("chatgpt", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.chatgpt"),
+    ParserSpec("claude", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.claude"),
+    ParserSpec("markdown", (".md", ".markdown"), one_per_file=False, conversational=False,
+               module="importers.markdown"),
+    ParserSpec("vcf", (".vcf",), one_per_file=True, conversational=False, module="importers.vcf"),
+    ParserSpec("jsonl", (".jsonl", ".ndjson"), one_per_file=False, conversational=False, module="importers.jsonl"),
+)}
+NAMES = tuple(PARSERS)
+
+
+def _pieces(text: str, limit: int) -> Iterator[str]:
+    """``text`` in pieces of at most ``limit`` UTF-8 bytes, cut at line breaks where possible."""
+    piece: list[str] = []
+    size = 0
+    for line in text.split("\n"):
+        n = len(line.encode("utf-8", "surrogatepass")) + 1
+        if piece and size + n > limit:
+            yield "\n".join(piece)
+            piece, size = [], 0
+        while n > limit:  # one line longer than a piece: cut it at a character boundary
+            raw = line.encode("utf-8", "surrogatepass")
+            head = raw[:limit].decode("utf-8", "ignore")
+            yield head
+            line = line[len(head):]
+            n = len(line.encode("utf-8", "surrogatepass")) + 1
+        piece.append(line)
+        size += n
+    if piece:
+        yield "\n".join(piece)
+
+
+def within_cap(rec: Record, report: ImportReport) -> Iterator[Record]:
+    """``rec`` itself, or, over MAX_RECORD_BYTES, its parts (refs ``ref``, ``ref#part2``, ...;
+    later parts keep the speaker's ``Name: ``) with a warning; over MAX_PARTS parts, nothing
+    but the warning."""
+    size = len(rec.content.encode("utf-8", "surrogatepass"))
+    if size <= MAX_RECORD_BYTES:
+        yield rec
+        return
+    prefix = f"{rec.author}: " if rec.author and rec.content.startswith(f"{rec.author}: ") else ""
+    parts = list(_pieces(rec.content[len(prefix):], MAX_RECORD_BYTES - len(prefix.encode("utf-8")) - 1))
+    if len(parts) > MAX_PARTS:
+        report.skipped_oversized += 1
+        report.warn(f"{rec.ref}: {size} bytes, more than {MAX_PARTS} memories of {MAX_RECORD_BYTES} bytes; refused",
+                    rec.line)
+        return
+    report.warn(f"{rec.ref}: {size} bytes, over the {MAX_RECORD_BYTES}-byte limit of a memory; split into "
+                f"{len(parts)} parts", rec.line)
+    for i, part in enumerate(parts, start=1):
+        yield replace(rec, content=prefix + part, ref=rec.ref if i == 1 else f"{rec.ref}#part{i}",
+                      metadata={**rec.metadata, "part": i, "parts": len(parts)},
+                      links=list(rec.links) if i == 1 else [], aliases=dict(rec.aliases) if i == 1 else {})
