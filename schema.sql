@@ -318,3 +318,28 @@ CREATE TRIGGER _status_changes_ad AFTER DELETE ON memories BEGIN
 CREATE TRIGGER _status_changes_trim AFTER INSERT ON _status_changes WHEN new.seq % 1000 = 0 BEGIN
         DELETE FROM _status_changes WHERE seq <= new.seq - 20000;
     END;
+
+-- The people list (m007): active memories per author, kept exact by these triggers; read by
+-- recall/people.py instead of SELECT DISTINCT author over every row.
+CREATE TABLE memory_authors (
+    author TEXT PRIMARY KEY,
+    active INTEGER NOT NULL    -- active memories with this author (rows at 0 are deleted)
+) WITHOUT ROWID;
+CREATE TRIGGER memory_authors_ai AFTER INSERT ON memories
+    WHEN new.author IS NOT NULL AND new.status = 'active' BEGIN
+    INSERT INTO memory_authors(author, active) VALUES (new.author, 1)
+        ON CONFLICT(author) DO UPDATE SET active = active + 1;
+END;
+CREATE TRIGGER memory_authors_ad AFTER DELETE ON memories
+    WHEN old.author IS NOT NULL AND old.status = 'active' BEGIN
+    UPDATE memory_authors SET active = active - 1 WHERE author = old.author;
+    DELETE FROM memory_authors WHERE author = old.author AND active <= 0;
+END;
+CREATE TRIGGER memory_authors_au AFTER UPDATE OF author, status ON memories
+    WHEN old.author IS NOT new.author OR old.status IS NOT new.status BEGIN
+    UPDATE memory_authors SET active = active - 1 WHERE author = old.author AND old.status = 'active';
+    DELETE FROM memory_authors WHERE author = old.author AND active <= 0;
+    INSERT INTO memory_authors(author, active) SELECT new.author, 1
+        WHERE new.author IS NOT NULL AND new.status = 'active'
+        ON CONFLICT(author) DO UPDATE SET active = active + 1;
+END;

@@ -350,6 +350,33 @@ CREATE TRIGGER memories_au AFTER UPDATE OF content, tags, date_terms, context, c
 END;
 """
 
+# m007_people: active memories per author, kept exact by triggers, so the people list
+# (recall's person prior, summaries) is read without scanning every row.
+M007_PEOPLE_SQL = """\
+CREATE TABLE memory_authors (
+    author TEXT PRIMARY KEY,
+    active INTEGER NOT NULL    -- active memories with this author (rows at 0 are deleted)
+) WITHOUT ROWID;
+CREATE TRIGGER memory_authors_ai AFTER INSERT ON memories
+    WHEN new.author IS NOT NULL AND new.status = 'active' BEGIN
+    INSERT INTO memory_authors(author, active) VALUES (new.author, 1)
+        ON CONFLICT(author) DO UPDATE SET active = active + 1;
+END;
+CREATE TRIGGER memory_authors_ad AFTER DELETE ON memories
+    WHEN old.author IS NOT NULL AND old.status = 'active' BEGIN
+    UPDATE memory_authors SET active = active - 1 WHERE author = old.author;
+    DELETE FROM memory_authors WHERE author = old.author AND active <= 0;
+END;
+CREATE TRIGGER memory_authors_au AFTER UPDATE OF author, status ON memories
+    WHEN old.author IS NOT new.author OR old.status IS NOT new.status BEGIN
+    UPDATE memory_authors SET active = active - 1 WHERE author = old.author AND old.status = 'active';
+    DELETE FROM memory_authors WHERE author = old.author AND active <= 0;
+    INSERT INTO memory_authors(author, active) SELECT new.author, 1
+        WHERE new.author IS NOT NULL AND new.status = 'active'
+        ON CONFLICT(author) DO UPDATE SET active = active + 1;
+END;
+"""
+
 
 def _run(conn: Any, script: str) -> None:
     for stmt in split_sql(script):
@@ -461,6 +488,13 @@ def _m006_context_far(conn: Any) -> None:
         _bump(conn, "keywords_generation")  # in-process keyword indexes cannot follow a rebuild
 
 
+def _m007_people(conn: Any) -> None:
+    """The people list cached in the database (``memory_authors``), filled from the rows once."""
+    _run(conn, M007_PEOPLE_SQL)
+    conn.execute("INSERT INTO memory_authors(author, active) SELECT author, count(*) FROM memories "
+                 "WHERE author IS NOT NULL AND status = 'active' GROUP BY author")
+
+
 # Ordered, named, never edited once released; each runs in its own transaction.
 MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m001_initial", _m001_initial),
@@ -469,6 +503,7 @@ MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m004_status_log", _m004_status_log),
     ("m005_int8_vectors", _m005_int8_vectors),
     ("m006_context_far", _m006_context_far),
+    ("m007_people", _m007_people),
 ]
 
 

@@ -99,7 +99,7 @@ class StoreBase:
         self._embedder = embedder
         self._embedder_failed: str | None = None
         self._fast_start = fast_start
-        self._people_cache: tuple[int, tuple[Any, ...], dict[str, str]] | None = None
+        self._people_cache: tuple[tuple[int, int], tuple[Any, ...], dict[str, str]] | None = None
         self._df_cache: tuple[float, int, dict[tuple[str, str | None], int]] | None = None
         self._matrices: dict[str, VectorMatrix] = {}
         self._keyword_worker: tuple[Any, Any] | None = None  # (executor, its connection), at scale only

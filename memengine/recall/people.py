@@ -15,23 +15,20 @@ class People(StoreBase):
         Multi-word names also answer to their first word ("Ana" for "Ana García"),
         since that is how people ask.
         """
-        # Kept per process and brought up to date cheaply: authors of memories newer than the
-        # last look (ids only grow), everything again when the aliases table changed. A
-        # full scan of authors costs ~30 ms at 100k memories, too much for every recall.
-        max_id = self._vector_count()
-        alias_key = tuple(self.conn.execute("SELECT count(*), max(rowid) FROM aliases").fetchone())
+        # The authors come from memory_authors (m007), which triggers keep exact across
+        # insert/update/forget/restore/delete: no scan of every row (0.23 s at 100k). The
+        # dict is rebuilt only when the database changed and the names read differ.
+        key = (self.conn.execute("PRAGMA data_version").fetchone()[0], self.conn.total_changes)
         cache = self._people_cache
-        if cache is not None and cache[1] == alias_key and cache[0] == max_id:
+        if cache is not None and cache[0] == key:
             return cache[2]
-        if cache is not None and cache[1] == alias_key and cache[0] < max_id:
-            names = dict(cache[2])
-            rows = self.conn.execute("SELECT DISTINCT author FROM memories WHERE id > ? AND author IS NOT NULL "
-                                     "AND status = 'active'", (cache[0],)).fetchall()
-        else:
-            names = {}
-            rows = self.conn.execute(
-                "SELECT DISTINCT author FROM memories WHERE author IS NOT NULL AND status = 'active' "
-                "UNION SELECT name FROM aliases WHERE kind = 'person'").fetchall()
+        rows = self.conn.execute(
+            "SELECT author FROM memory_authors UNION SELECT name FROM aliases WHERE kind = 'person'").fetchall()
+        seen = tuple(r[0] for r in rows)
+        if cache is not None and cache[1] == seen:
+            self._people_cache = (key, seen, cache[2])
+            return cache[2]
+        names: dict[str, str] = {}
         for (name,) in rows:
             if not name or len(name) < 2 or name.lower() in ("user", "assistant", "system", "tool"):
                 continue
@@ -39,7 +36,7 @@ class People(StoreBase):
             first = name.split()[0]
             if first != name and len(first) >= 3 and first[0].isupper():
                 names.setdefault(first.lower(), name)
-        self._people_cache = (max_id, alias_key, names)
+        self._people_cache = (key, seen, names)
         return names
 
     def people_in(self, query: str) -> dict[str, str]:
