@@ -17,8 +17,10 @@ from memengine.records import MEMORY_TYPES
 from memengine.store import MemoryStore
 from memengine.vectors import VEC_PARAM
 
-# tables a recovered file rebuilds itself (FTS and vector shadow tables, change logs, migrations)
-_RECOVER_SKIP = ("memories_fts", "vec_", "_keyword_changes", "_status_changes", "_mem_migrations")
+# tables a recovered file rebuilds itself (FTS and vector shadow tables, change logs, migrations,
+# the people list its triggers fill)
+_RECOVER_SKIP = ("memories_fts", "vec_", "_keyword_changes", "_status_changes", "_mem_migrations",
+                 "memory_authors")
 
 
 def recover_file(src: Path | str, dest: Path | str) -> dict[str, Any]:
