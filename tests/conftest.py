@@ -17,6 +17,12 @@ from pathlib import Path
 import pytest
 from click import formatting as click_formatting
 from click.testing import CliRunner
+from hypothesis import settings
+
+# Hypothesis' per-example deadline (200 ms) is a wall-clock assertion: on a loaded 2-core machine a
+# correct example can take longer. Tests never time the machine, so no deadline anywhere.
+settings.register_profile("mem", deadline=None)
+settings.load_profile("mem")
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
