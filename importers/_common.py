@@ -473,10 +473,14 @@ def iter_lines(raw: IO[bytes], where: str, cap: int = MAX_LINE_CHARS) -> Iterato
 
 
 def strip_marks_fast(text: str) -> str:
-    """:func:`strip_marks` by one ``str.translate`` (linear, no per-character lists)."""
+    """:func:`strip_marks` by one ``str.translate`` (linear, no per-character lists); most
+    lines have no mark at all, found by one regex search."""
+    if _ODD_CHARS_RE.search(text) is None:
+        return text
     return text.translate(_CLEAN_TABLE)
 
 
+_ODD_CHARS_RE = re.compile(f"[{INVISIBLE_MARKS}\u00a0\u202f\u2007\u2009]")
 _CLEAN_TABLE = {ord(c): None for c in INVISIBLE_MARKS} | {ord(c): " " for c in "\u00a0\u202f\u2007\u2009"}
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import vobject
 
 from importers import ImportFormatError, ImportReport, Record
-from importers._common import decode_text, normalise_phone, sha1_hex, split_lines
+from importers._common import iter_lines, normalise_phone, sha1_hex, split_lines
 
 NOTE_CHARS = 300
 _CARD_RE = re.compile(r"^BEGIN:VCARD\s*$(.*?)^END:VCARD\s*$", re.IGNORECASE | re.MULTILINE | re.DOTALL)
@@ -268,24 +268,63 @@ def _record(c: _Contact, line: int, rel: str) -> Record | None:
     )
 
 
-def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
-    """Parse a .vcf file into one semantic record per contact (see module docstring)."""
-    path = Path(path)
-    file = str(path)
+_BLOB_PROPERTIES = {"PHOTO", "LOGO", "SOUND", "KEY"}  # base64 blobs: never part of a memory
+MAX_CARD_CHARS = 4_000_000  # one card; a blob that would pass it is dropped, other text past it skips the card
+
+
+def _cards(path: Path, file: str, report: ImportReport) -> Iterator[tuple[int, str]]:
+    """(line of BEGIN, card text) for each BEGIN:VCARD ... END:VCARD block, streamed a line at
+    a time; a PHOTO/LOGO/SOUND/KEY value (and its folded lines) that would take the card past
+    MAX_CARD_CHARS is dropped as it passes."""
     try:
-        data = path.read_bytes()
+        fh = path.open("rb")
     except OSError as exc:
         raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
-    text = decode_text(data, file)
-    cards = list(_CARD_RE.finditer(text))
-    if not cards:
-        raise ImportFormatError("no BEGIN:VCARD ... END:VCARD block found", file, 1)
+    with fh:
+        card: list[str] | None = None
+        start = size = 0
+        blob = False
+        for ln in iter_lines(fh, file):
+            text = ln.text
+            if card is None:
+                if text.strip().upper() == "BEGIN:VCARD":
+                    card, start, size, blob = [text], ln.no, len(text), False
+                continue
+            if text.strip().upper() == "END:VCARD":
+                card.append(text)
+                if size > MAX_CARD_CHARS:
+                    report.skipped_oversized += 1
+                    report.warn(f"card of {size} characters (without photos), over the {MAX_CARD_CHARS} limit; "
+                                "skipped", start)
+                else:
+                    yield start, "\r\n".join(card) + "\r\n"
+                card = None
+                continue
+            if text[:1] in (" ", "\t") and blob:
+                continue  # a folded line of a dropped blob
+            if text[:1] not in (" ", "\t"):
+                name = re.split(r"[;:]", text, maxsplit=1)[0].rsplit(".", 1)[-1].strip().upper()
+                # a photo is kept while the card stays small (vobject reads the card as exported);
+                # past the cap it is dropped, the contact kept
+                blob = name in _BLOB_PROPERTIES and (size + ln.length > MAX_CARD_CHARS or ln.overlong)
+                if blob:
+                    continue
+            size += ln.length
+            if size <= MAX_CARD_CHARS:
+                card.append(text)
+
+
+def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
+    """Parse a .vcf file into one semantic record per contact (see module docstring); streamed
+    a card at a time."""
+    path = Path(path)
+    file = str(path)
     versions: set[str] = set()
-    records: list[Record] = []
     position = 0
-    for m in cards:
-        line = text.count("\n", 0, m.start()) + 1
-        raw = m.group(0)
+    cards = 0
+    refs: dict[str, int] = {}
+    for line, raw in _cards(path, file, report):
+        cards += 1
         report.messages_seen += 1
         vm = re.search(r"^VERSION:\s*(\S+)", raw, re.MULTILINE | re.IGNORECASE)
         if vm:
@@ -309,13 +348,12 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
             continue
         record.position = position
         position += 1
-        records.append(record)
-    # Two cards can share a UID-less identity: keep refs unique by numbering repeats.
-    seen: dict[str, int] = {}
-    for r in records:
-        n = seen.get(r.ref, 0)
-        seen[r.ref] = n + 1
+        # Two cards can share a UID-less identity: keep refs unique by numbering repeats.
+        n = refs.get(record.ref, 0)
+        refs[record.ref] = n + 1
         if n:
-            r.ref = f"{r.ref}:{n}"
-    report.variant.update({"versions": sorted(versions), "cards": len(cards)})
-    yield from records
+            record.ref = f"{record.ref}:{n}"
+        yield record
+    if not cards:
+        raise ImportFormatError("no BEGIN:VCARD ... END:VCARD block found", file, 1)
+    report.variant.update({"versions": sorted(versions), "cards": cards})

@@ -97,6 +97,9 @@ SNIFF_LINES = 200  # non-empty lines read to pick the layout
 SNIFF_CHARS = 4_000_000  # ... or this many characters, whichever comes first
 DEDUPE_WINDOW = 4096  # distinct minutes remembered to number repeated identical messages
 
+_DATE_SEP_RE = re.compile(r"\s?[./-]\s?|年|月")
+_TIME_SEP_RE = re.compile(r"[:.]")
+_TILDE_RE = re.compile(r"^~\s*")
 _AUTHOR_RE = re.compile(r"^(?P<author>[^:\n]{1,100}?):(?: (?P<text>.*)|\s*$)", re.DOTALL)
 
 # Whole-body system messages (after marks are stripped, lowercased, trailing dot removed).
@@ -373,7 +376,7 @@ def _first_lines(opener: Callable[[], IO[bytes]], where: str) -> list[str]:
 
 
 def _date_fields(date: str) -> tuple[str, str, str]:
-    parts = re.split(r"\s?[./-]\s?|年|月", date.strip().rstrip(".日"))
+    parts = _DATE_SEP_RE.split(date.strip().rstrip(".日"))
     return parts[0], parts[1], parts[2]
 
 
@@ -490,7 +493,7 @@ class _DateStats:
 
 def _timestamp(e: _Entry, order: str, calendar: str) -> datetime:
     year, month, day = _make_date(order, _date_fields(e.date), calendar, e.era)
-    parts = [int(p) for p in re.split(r"[:.]", e.time)]
+    parts = [int(p) for p in _TIME_SEP_RE.split(e.time)]
     hour, minute = parts[0], parts[1]
     second = parts[2] if len(parts) > 2 else 0
     if e.marker:
@@ -558,7 +561,7 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
     if m is None or _SYSTEM_LINE_RE.search(author_raw or "") or '"' in (author_raw or "") or "“" in (author_raw or ""):
         report.skipped_system += 1
         return None
-    author = re.sub(r"^~\s*", "", author_raw or "").strip()
+    author = _TILDE_RE.sub("", author_raw or "").strip()
     first = m.group("text") or ""
     raw_first = e.raw_rest.split(":", 1)[1] if ":" in e.raw_rest else first
     body_lines = [first.rstrip(), *e.more]

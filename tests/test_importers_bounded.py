@@ -130,3 +130,14 @@ def test_formats_are_listed_once() -> None:
             if listing.search(p.read_text(encoding="utf-8"))]
     assert hits == []  # the only list is importers/registry.py's table of ParserSpec(...)
     assert NAMES == ("whatsapp", "chatgpt", "claude", "markdown", "vcf", "jsonl")
+
+
+def test_vcard_with_a_photo_past_the_cap_keeps_the_contact(tmp_path: Path) -> None:
+    from importers import vcf
+
+    p = tmp_path / "c.vcf"
+    photo = "A" * (MAX_LINE_CHARS + 10)
+    p.write_text(f"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ana\r\nPHOTO;ENCODING=b:{photo}\r\n {photo[:70]}\r\n"
+                 "TEL:+34 600\r\nEND:VCARD\r\n", encoding="utf-8")
+    recs = list(vcf.parse(p, ImportReport(str(p), "vcf")))
+    assert [r.content for r in recs] == ["Contact: Ana — phone +34 600"]
