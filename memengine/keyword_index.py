@@ -32,6 +32,7 @@ Cost: building reads every token instance once, on its own thread and connection
 from __future__ import annotations
 
 import math
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,10 +50,35 @@ B = 0.75  # FTS5's bm25 b
 IDF_FLOOR = 1e-6  # FTS5 replaces a non-positive idf (word in over half the rows) with this
 REBUILD_SHARE = 0.05  # rebuild the base once this share of rows changed since it was built ...
 REBUILD_MIN_ROWS = 2000  # ... and at least this many
-# Postings take 12 bytes per (word, row) pair, so at most 12 bytes per token. A store with
-# more tokens than this (~170k chat turns with context columns, ~1M short notes; postings
-# ~250 MB, 480 MB at most) keeps FTS5 rather than hold that much in every warm process.
-MAX_TOKENS = 40_000_000
+# Postings take 12 bytes per (word, row) pair, so at most 12 bytes per token. The cap is a
+# memory budget, not a row count: MEM_KEYWORD_INDEX_MAX_MB if set, else an eighth of this
+# machine's RAM, at most 2 GB (8 GB of RAM: 1 GB, ~89M tokens, ~220k chat turns with
+# context columns or ~3M short notes). Past it FTS5 serves, and recall says so
+# (``degraded_note``): exact same scores, ~1 us per matching row instead of in-memory.
+BYTES_PER_TOKEN = 12
+MAX_BYTES_CEILING = 2 << 30
+
+
+def max_index_bytes() -> int:
+    """The memory the in-process keyword index may take on this machine (see above)."""
+    env = os.environ.get("MEM_KEYWORD_INDEX_MAX_MB", "").strip()
+    if env:
+        try:
+            return max(0, int(float(env) * (1 << 20)))
+        except ValueError:
+            pass  # a bad value falls back to the default (the cap only ever protects memory)
+    try:
+        ram = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not on every platform
+        ram = 8 << 30
+    return min(MAX_BYTES_CEILING, ram // 8)
+
+
+def token_budget() -> int:
+    """Tokens the memory budget holds (``max_index_bytes`` / 12 bytes per token)."""
+    return max_index_bytes() // BYTES_PER_TOKEN
+
+
 
 
 def _row_length(blob: bytes) -> int:
@@ -84,11 +110,11 @@ class _Base:
 
 
 class IndexTooLarge(Exception):
-    """The store has more tokens than MAX_TOKENS: no in-process index is built."""
+    """The store has more tokens than the memory budget holds (``token_budget``): no in-process index."""
 
 
 def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event,
-                max_tokens: int = MAX_TOKENS) -> _Base | None:
+                max_tokens: int | None = None) -> _Base | None:
     """Read FTS5's tokens into a :class:`_Base` (None if cancelled). Runs on its own connection."""
     conn = connect(path)
     try:
@@ -109,8 +135,12 @@ def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event,
             for rid, blob in sizes:
                 lengths[rid] = _row_length(blob)
                 present[rid] = True
-            if lengths.sum() > max_tokens:
-                raise IndexTooLarge(f"{int(lengths.sum()):,} tokens > {max_tokens:,}: FTS5 serves this store")
+            cap = token_budget() if max_tokens is None else max_tokens
+            if lengths.sum() > cap:
+                need = int(lengths.sum()) * BYTES_PER_TOKEN >> 20
+                raise IndexTooLarge(f"{int(lengths.sum()):,} tokens (~{need:,} MB of postings) > {cap:,} "
+                                    f"(~{cap * BYTES_PER_TOKEN >> 20:,} MB budget, MEM_KEYWORD_INDEX_MAX_MB): "
+                                    "FTS5 serves this store")
             terms: dict[str, tuple[int, int]] = {}
             doc_parts: list[np.ndarray] = []
             wtf_parts: list[np.ndarray] = []
@@ -150,7 +180,7 @@ class KeywordIndex:
     to FTS5. Thread-safe: one lock around searches and delta updates.
     """
 
-    def __init__(self, path: Any, weights: Sequence[float], max_tokens: int = MAX_TOKENS) -> None:
+    def __init__(self, path: Any, weights: Sequence[float], max_tokens: int | None = None) -> None:
         self.path = path
         self.weights = tuple(weights)
         self.max_tokens = max_tokens
@@ -352,6 +382,13 @@ class KeywordIndex:
             order = np.lexsort((hit, -key))[:k]
             return [(int(r), float(score[r])) for r in hit[order]]
 
+    def degraded_note(self) -> str | None:
+        """Why FTS5 serves instead of this index, and what it costs; None while all is well."""
+        if self.build_error is None or self.ready:
+            return None
+        return (f"keyword side on FTS5 (slower: ~1 us per matching row, 15-130 ms a query at 100k turns): "
+                f"in-process index not built: {self.build_error}")
+
     def stats(self) -> dict[str, Any]:
         """Size and state, for ``bench/`` and diagnostics."""
         base = self._base
@@ -364,4 +401,6 @@ class KeywordIndex:
             "bytes": int(base.docs.nbytes + base.wtf.nbytes + base.lengths.nbytes) if base else 0,
             "delta_rows": len(getattr(self, "_delta_docs", {})),
             "build_error": self.build_error,
+            "path": "in-process" if base is not None else "fts5",
+            "max_bytes": max_index_bytes() if self.max_tokens is None else self.max_tokens * BYTES_PER_TOKEN,
         }

@@ -7,6 +7,7 @@ change their neighbours' context, a trimmed change log, and an FTS rebuild.
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -274,3 +275,28 @@ def test_ties_at_the_cut_go_to_the_same_rows_on_both_paths(db_path: Path, monkey
     finally:
         warm.close()
         plain.close()
+
+
+def test_the_cap_is_a_memory_budget_and_recall_says_when_fts5_serves(
+        filled: mc.MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memengine import keyword_index
+
+    monkeypatch.setenv("MEM_KEYWORD_INDEX_MAX_MB", "0.001")  # 1,048 bytes: 87 tokens
+    assert keyword_index.max_index_bytes() == 1048 and keyword_index.token_budget() == 87
+    want = [(m.id, m.score) for m in filled.recall("tomato soup", k=5, touch=False).results]
+    filled._warm = True
+    assert filled.warm_up(timeout=30)["ready"] is False
+    index = filled._keyword_index
+    assert index.stats()["path"] == "fts5" and index.stats()["max_bytes"] == 1048
+    res = filled.recall("tomato soup", k=5, touch=False)
+    assert [(m.id, m.score) for m in res.results] == want  # the same answer, from FTS5
+    assert len(res.warnings) == 1 and res.warnings[0].startswith("keyword side on FTS5")
+    assert "MB budget, MEM_KEYWORD_INDEX_MAX_MB" in res.warnings[0]
+    monkeypatch.setenv("MEM_KEYWORD_INDEX_MAX_MB", "not a number")  # ignored: the default budget
+    assert keyword_index.max_index_bytes() == min(keyword_index.MAX_BYTES_CEILING,
+                                                  os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 8)
+    monkeypatch.delenv("MEM_KEYWORD_INDEX_MAX_MB")
+    big = KeywordIndex(filled.path, mc.FTS_WEIGHTS)
+    big.start()
+    assert big.wait(30) and big.degraded_note() is None
+    big.close()

@@ -153,6 +153,10 @@ class Recall(KeywordSearch, People):
         if history or as_of is not None:
             results = versions_marked(self.conn, results)
         warnings = self.touch_if_writable([m.id for m in results]) if touch and results else []
+        if at_scale and strategy in ("hybrid", "keyword") and self._keyword_index is not None:
+            note = self._keyword_index.degraded_note()  # past the memory cap: say which path and its cost
+            if note:
+                warnings = [*warnings, note]
         took = (time.perf_counter() - t0) * 1000
         return RecallResult(query=query, strategy=strategy, results=results,
                             degraded=run.degraded or self._degraded_tag(), took_ms=took, pruned_terms=run.pruned,
