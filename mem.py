@@ -723,7 +723,7 @@ def mcp(no_socket: bool) -> None:
             server = None
     choices = {"memory_types": core.MEMORY_TYPES, "strategies": core.ALL_STRATEGIES, "edge_types": core.EDGE_TYPES}
     try:
-        mcp_server.run_stdio(run_captured, choices, update_tools="update" in cli.commands)
+        mcp_server.run_stdio(run_captured, choices, update_tools="update" in cli.list_commands(click.get_current_context()))
     finally:
         if server is not None:
             server.close()

@@ -65,7 +65,7 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
     writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
     def run(argv: list[str], stdin: str | None = None) -> CallToolResult:
-        code, out, err = call([*argv, "--json"], None if stdin is None else stdin.encode("utf-8", "surrogatepass"))
+        code, out, err = call(["--json", *argv], None if stdin is None else stdin.encode("utf-8", "surrogatepass"))
         try:
             envelope = json.loads(out.strip().splitlines()[-1])
         except (IndexError, ValueError):
@@ -189,7 +189,7 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
             content: Annotated[str, Field(description="The new version of the fact.", min_length=1)],
         ) -> CallToolResult:
             """Replace a fact with its new version (the old one stays in its history)."""
-            return run(["update", str(id), "-"], content)
+            return run(["update", str(id), "--", content])
 
         @server.tool(annotations=writes)
         def pin(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
