@@ -703,7 +703,7 @@ def serve() -> None:
 def mcp(no_socket: bool) -> None:
     """Run the MCP server on stdio, for Claude Desktop, Claude Code and other MCP hosts.
 
-    Tools: store, recall, get, forget, restore, brief, surface, link, stats. The store is
+    Tools: store, recall, get, forget, restore, update, pin, unpin, brief, surface, link, stats. The store is
     opened once and warmed; one-shot CLI calls for the same file are served too (see serve).
 
     \b

@@ -123,6 +123,8 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
         explain: Annotated[bool, Field(description="Attach each result's signals (keyword rank, cosine, priors).")] = False,
         context: Annotated[bool, Field(description="Attach each result's cluster, episode, siblings and links.")] = False,
         include_archived: Annotated[bool, Field(description="Also search archived and superseded memories.")] = False,
+        history: Annotated[bool, Field(description="Also superseded versions of facts, each after what replaced it.")] = False,
+        as_of: Annotated[str | None, Field(description="Answer with what was true at this date.")] = None,
     ) -> CallToolResult:
         """Recall the memories most relevant to a query, best first. Each result has id, content, memory_type,
         score, event_at, tags; weak: true marks a result that matches the query poorly (nothing relevant)."""
@@ -130,10 +132,11 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
         for flag, values in (("--type", types), ("--tag", tags), ("--source", sources)):
             for v in values:
                 argv += [flag, v]
-        for name, value in (("--since", since), ("--until", until)):
+        for name, value in (("--since", since), ("--until", until), ("--as-of", as_of)):
             if value is not None:
                 argv += [name, value]
-        for flag, on in (("--explain", explain), ("--context", context), ("--include-archived", include_archived)):
+        for flag, on in (("--explain", explain), ("--context", context), ("--include-archived", include_archived),
+                         ("--history", history)):
             if on:
                 argv.append(flag)
         return run(argv)
@@ -187,9 +190,10 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
         def update(
             id: Annotated[int, Field(description="The memory whose fact changed.")],
             content: Annotated[str, Field(description="The new version of the fact.", min_length=1)],
+            at: Annotated[str | None, Field(description="When the new version became true (default: now).")] = None,
         ) -> CallToolResult:
-            """Replace a fact with its new version (the old one stays in its history)."""
-            return run(["update", str(id), "--", content])
+            """Correct a memory: the new version replaces it in recall; the old one stays as history."""
+            return run(["update", str(id), "-", *(["--at", at] if at is not None else [])], content)
 
         @server.tool(annotations=writes)
         def pin(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:

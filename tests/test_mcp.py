@@ -73,6 +73,10 @@ def test_tools_store_recall_and_coded_errors(tmp_path: Path, runtime_dir: Path) 
         out["get"] = _data(await c.call_tool("get", {"id": 2}))
         out["forget"] = _data(await c.call_tool("forget", {"id": 2}))
         out["stats"] = _data(await c.call_tool("stats", {}))
+        out["update"] = _data(await c.call_tool("update", {"id": 1, "content": "Oscar now prefers afternoon meetings"}))
+        out["current"] = _data(await c.call_tool("recall", {"query": "Oscar meetings", "k": 5}))
+        out["history"] = _data(await c.call_tool("recall", {"query": "Oscar meetings", "k": 5, "history": True}))
+        out["pin"] = _data(await c.call_tool("pin", {"id": out["update"]["id"]}))
         out["not_found"] = _error(await c.call_tool("get", {"id": 99}))
         out["bad_k"] = _error(await c.call_tool("recall", {"query": "x", "k": 0}))
         out["bad_strategy"] = _error(await c.call_tool("recall", {"query": "x", "strategy": "nope"}))
@@ -102,6 +106,12 @@ def test_tools_store_recall_and_coded_errors(tmp_path: Path, runtime_dir: Path) 
     assert out["get"]["content"] == "Flew to Rome" and out["get"]["event_at"].startswith("2024-05-02")
     assert out["forget"] == {"id": 2, "status": "deleted"}
     assert out["stats"]["memories"] == 2 and out["stats"]["path"] == str(db)
+    new_id = out["update"]["id"]
+    assert [r["id"] for r in out["current"]["results"]][:1] == [new_id]
+    assert 1 not in [r["id"] for r in out["current"]["results"]]
+    assert {new_id, 1} <= {r["id"] for r in out["history"]["results"]}
+    assert out["pin"]["id"] == new_id
+    assert {"update", "pin", "unpin"} <= set(tools)
     assert out["not_found"] == {"code": "not_found", "message": "no memory with id 99", "exit_code": 3}
     assert out["bad_k"]["code"] == "usage" and "k" in out["bad_k"]["message"]  # the SDK's schema check
     assert out["bad_strategy"]["code"] == "usage" and out["bad_strategy"]["exit_code"] == 2  # the CLI's
