@@ -231,7 +231,8 @@ class Gate:
 
 
 def check_memory(store: MemoryStore, memory_id: int) -> Gate:
-    """Every gate a memory must pass to be offered: exists, active, own, not episodic(-derived), not sensitive."""
+    """Every gate a memory must pass to be offered: exists, active, current (not superseded), own, not
+    episodic(-derived), not sensitive."""
     ensure_schema(store.conn)
     m = store.get(memory_id)  # NotFound for unknown ids
     sens = sensitivity.score(m.content)
@@ -246,6 +247,8 @@ def check_memory(store: MemoryStore, memory_id: int) -> Gate:
         gate.problem = f"{how} from {partner}: partners' memories are not re-shared"
     elif m.status != "active":
         gate.problem = f"is {m.status}: only active memories can be shared"
+    elif m.valid_to is not None:  # a bundle never carries a superseded fact as current
+        gate.problem = f"was superseded on {m.valid_to[:10]}: only current facts are shared"
     elif m.memory_type not in SHAREABLE_TYPES:
         gate.problem = f"has type {m.memory_type}: only semantic and procedural memories are shared"
     elif sens.blocked:

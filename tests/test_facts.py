@@ -266,3 +266,13 @@ def test_every_strategy_hides_superseded_facts_and_history_shows_them(store: cor
     past = store.recall("office wifi password", k=5, strategy=strategy, touch=False, history=True).results
     ids = [m.id for m in past]
     assert old in ids and ids.index(old) == ids.index(new) + 1 and past[ids.index(old)].superseded_by == [new]
+
+
+def test_a_superseded_fact_is_never_shared(store: core.MemoryStore) -> None:
+    from memengine import sharing
+
+    old = store.store("The staging database password rotates every 30 days").id
+    assert sharing.check_memory(store, old).ok
+    store.store("The staging database password rotates every 90 days")
+    gate = sharing.check_memory(store, old)
+    assert not gate.ok and gate.problem is not None and gate.problem.startswith("was superseded on ")
