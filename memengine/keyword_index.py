@@ -25,7 +25,7 @@ than twice that many rows (a bulk import), or when the FTS index was rebuilt
 
 Cost: building reads every token instance once, on its own thread and connection
 (~2.6 s for 100k short notes, ~10-12 s for 100k chat turns with context columns) and holds
-12 bytes per (word, row) pair in memory. Queries whose words FTS5 would treat as phrases
+6 bytes per (word, row) pair in memory. Queries whose words FTS5 would treat as phrases
 ("don't" is two tokens) return ``None``; the caller then asks FTS5.
 """
 
@@ -50,12 +50,13 @@ B = 0.75  # FTS5's bm25 b
 IDF_FLOOR = 1e-6  # FTS5 replaces a non-positive idf (word in over half the rows) with this
 REBUILD_SHARE = 0.05  # rebuild the base once this share of rows changed since it was built ...
 REBUILD_MIN_ROWS = 2000  # ... and at least this many
-# Postings take 12 bytes per (word, row) pair, so at most 12 bytes per token. The cap is a
-# memory budget, not a row count: MEM_KEYWORD_INDEX_MAX_MB if set, else an eighth of this
-# machine's RAM, at most 2 GB (8 GB of RAM: 1 GB, ~89M tokens, ~220k chat turns with
-# context columns or ~3M short notes). Past it FTS5 serves, and recall says so
-# (``degraded_note``): exact same scores, ~1 us per matching row instead of in-memory.
-BYTES_PER_TOKEN = 12
+# Postings take 6 bytes per (word, row) pair (int32 row, uint16 weight code; ``_coded``), so
+# at most 6 bytes per token. The cap is a memory budget, not a row count:
+# MEM_KEYWORD_INDEX_MAX_MB if set, else an eighth of this machine's RAM, at most 2 GB (8 GB of
+# RAM: 1 GB, ~179M tokens, ~750k chat turns with context columns or ~4.5M short notes). Past it
+# FTS5 serves, and recall says so (``degraded_note``): exact same scores, ~1 us per matching
+# row instead of in-memory.
+BYTES_PER_TOKEN = 6
 MAX_BYTES_CEILING = 2 << 30
 
 
@@ -75,7 +76,7 @@ def max_index_bytes() -> int:
 
 
 def token_budget() -> int:
-    """Tokens the memory budget holds (``max_index_bytes`` / 12 bytes per token)."""
+    """Tokens the memory budget holds (``max_index_bytes`` / ``BYTES_PER_TOKEN``)."""
     return max_index_bytes() // BYTES_PER_TOKEN
 
 
@@ -102,11 +103,30 @@ class _Base:
     generation: str | None
     terms: dict[str, tuple[int, int]]  # stem -> [lo, hi) into docs / wtf
     docs: np.ndarray  # int32 row ids, grouped by term, ascending within a term
-    wtf: np.ndarray  # float64 column-weighted term frequency (float32 rounding of 0.4 moved 6-decimal scores)
+    wtf: np.ndarray  # float64 column-weighted term frequency (float32 rounding of 0.4 moved 6-decimal scores),
+    # or, when ``wtf_values`` is set, uint16 codes into it: the same float64s, 2 bytes a posting instead of 8
+    wtf_values: np.ndarray | None
     lengths: np.ndarray  # float64 tokens per row (all columns), indexed by row id
     present: np.ndarray  # bool, indexed by row id: the row exists in memories_fts
     nrow: int
     ntokens: float
+
+
+def _coded(wtf: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Weighted term frequencies as uint16 codes into their distinct values, when they fit.
+
+    They are sums of a few column weights times small counts, so a store has hundreds to a
+    few thousand distinct values: codes take 2 bytes a posting instead of 8, and looking a
+    code up gives back the very same float64 (scores stay FTS5's, bit for bit).
+    """
+    values = np.unique(wtf)
+    if len(values) > 1 << 16:
+        return wtf, None
+    codes = np.empty(len(wtf), dtype=np.uint16)
+    step = 1 << 20  # searchsorted's int64 output a chunk at a time: no 8-byte-a-posting peak
+    for at in range(0, len(wtf), step):
+        codes[at:at + step] = np.searchsorted(values, wtf[at:at + step])
+    return codes, values
 
 
 class IndexTooLarge(Exception):
@@ -163,10 +183,14 @@ def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event,
                 at += len(starts)
         finally:
             conn.execute("COMMIT")
+        wtf, values = _coded(np.concatenate(wtf_parts) if wtf_parts else np.zeros(0, dtype=np.float64))
+        if values is None and len(wtf) * 12 > cap * BYTES_PER_TOKEN:  # codes did not fit: 12 bytes a posting
+            raise IndexTooLarge(f"{len(wtf):,} postings at 12 bytes > the {cap * BYTES_PER_TOKEN >> 20:,} MB budget "
+                                "(MEM_KEYWORD_INDEX_MAX_MB): FTS5 serves this store")
         return _Base(
             seq=seq, generation=generation, terms=terms,
             docs=np.concatenate(doc_parts) if doc_parts else np.zeros(0, dtype=np.int32),
-            wtf=np.concatenate(wtf_parts) if wtf_parts else np.zeros(0, dtype=np.float64),
+            wtf=wtf, wtf_values=values,
             lengths=lengths, present=present, nrow=len(sizes), ntokens=float(lengths.sum()))
     finally:
         conn.close()
@@ -353,6 +377,8 @@ class KeywordIndex:
             for (stem,) in stems:
                 lo, hi = base.terms.get(stem, (0, 0))
                 docs, wtf = base.docs[lo:hi], base.wtf[lo:hi]
+                if base.wtf_values is not None:
+                    wtf = base.wtf_values[wtf]
                 if self._any_stale and len(docs):
                     keep = ~self._stale[docs]
                     docs, wtf = docs[keep], wtf[keep]
@@ -398,7 +424,8 @@ class KeywordIndex:
             "rows": getattr(self, "_nrow", 0),
             "terms": len(base.terms) if base else 0,
             "postings": len(base.docs) if base else 0,
-            "bytes": int(base.docs.nbytes + base.wtf.nbytes + base.lengths.nbytes) if base else 0,
+            "bytes": int(base.docs.nbytes + base.wtf.nbytes + base.lengths.nbytes
+                         + (base.wtf_values.nbytes if base.wtf_values is not None else 0)) if base else 0,
             "delta_rows": len(getattr(self, "_delta_docs", {})),
             "build_error": self.build_error,
             "path": "in-process" if base is not None else "fts5",

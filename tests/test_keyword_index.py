@@ -281,8 +281,8 @@ def test_the_cap_is_a_memory_budget_and_recall_says_when_fts5_serves(
         filled: mc.MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
     from memengine import keyword_index
 
-    monkeypatch.setenv("MEM_KEYWORD_INDEX_MAX_MB", "0.001")  # 1,048 bytes: 87 tokens
-    assert keyword_index.max_index_bytes() == 1048 and keyword_index.token_budget() == 87
+    monkeypatch.setenv("MEM_KEYWORD_INDEX_MAX_MB", "0.001")  # 1,048 bytes: 174 tokens
+    assert keyword_index.max_index_bytes() == 1048 and keyword_index.token_budget() == 174
     want = [(m.id, m.score) for m in filled.recall("tomato soup", k=5, touch=False).results]
     filled._warm = True
     assert filled.warm_up(timeout=30)["ready"] is False
@@ -300,3 +300,22 @@ def test_the_cap_is_a_memory_budget_and_recall_says_when_fts5_serves(
     big.start()
     assert big.wait(30) and big.degraded_note() is None
     big.close()
+
+
+def test_term_weights_are_coded_in_two_bytes_and_decode_to_the_same_floats(filled: mc.MemoryStore) -> None:
+    import numpy as np
+
+    from memengine import keyword_index
+
+    index = _built(filled)
+    index.search(filled.conn, ["warm"], 1)  # adopts the build
+    base = index._base
+    assert base.wtf.dtype == np.uint16 and base.wtf_values is not None
+    assert len(base.wtf) == index.stats()["postings"]
+    wtf = np.array([0.4, 1.0, 1.4, 0.4, 2.0000000000000004, 1.0])
+    codes, values = keyword_index._coded(wtf)
+    assert codes.dtype == np.uint16 and values is not None and values[codes].tobytes() == wtf.tobytes()
+    many = np.arange(70_000, dtype=np.float64) / 7  # more distinct values than uint16 codes: kept as float64
+    same, none = keyword_index._coded(many)
+    assert none is None and same is many
+    index.close()
