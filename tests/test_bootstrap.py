@@ -114,3 +114,14 @@ def test_package_data_covers_the_files_the_engine_opens() -> None:
         rel = path.relative_to(REPO).as_posix()  # top-level names of the checkout
         assert rel in shipped, rel
     assert "memengine" in conf["tool"]["setuptools"]["packages"]
+
+
+def test_every_package_folder_is_listed_for_pip_install() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    conf = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(conf["tool"]["setuptools"]["packages"])
+    on_disk = {p.parent.relative_to(REPO).as_posix().replace("/", ".")
+               for top in ("memengine", "importers") for p in (REPO / top).rglob("__init__.py")}
+    assert on_disk <= listed, f"pyproject.toml misses {sorted(on_disk - listed)}: pip install . would leave them out"
+    modules = set(conf["tool"]["setuptools"]["py-modules"])
+    assert {p.stem for p in REPO.glob("*.py")} <= modules
