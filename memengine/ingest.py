@@ -132,6 +132,9 @@ def detect_format(path: Path) -> str:
         raise UserError(one_line(exc)) from None
 
 
+_NOTHING = "{path}: nothing to import (0 messages found): is it really a {fmt}?"
+
+
 def import_path(
     store: MemoryStore,
     path: Path,
@@ -155,7 +158,8 @@ def import_path(
                                  skipped_duplicates=len(items) - added, dry_run=True)
         stats = import_jsonl(store, path, progress=progress)
         return ImportSummary(file=str(path), format="jsonl", messages_seen=stats.seen, memories_added=stats.added,
-                             skipped_duplicates=stats.duplicates, degraded=stats.degraded)
+                             skipped_duplicates=stats.duplicates, degraded=stats.degraded,
+                             warnings=[] if stats.seen else [_NOTHING.format(path=path, fmt="JSON lines")])
     # Pass 1: parse everything, write nothing. Bad input fails here, before any row lands.
     report, count = _parse_all(path, fmt, options)
     summary = ImportSummary(file=str(path), format=fmt, variant=report.variant, messages_seen=report.messages_seen,
@@ -163,6 +167,9 @@ def import_path(
                             skipped_empty=report.skipped_empty, skipped_tool=report.skipped_tool,
                             skipped_malformed=report.skipped_malformed, skipped_oversized=report.skipped_oversized,
                             warnings=report.warnings, dry_run=dry_run)
+    if not report.messages_seen and not report.warnings:
+        # a file of the wrong shape parses to nothing: exit 0 is right, silence is not
+        summary.warnings.append(_NOTHING.format(path=path, fmt=f"{fmt} export"))
     if dry_run:
         summary.memories_added = _count_new(store, path, fmt, options)
         summary.skipped_duplicates = count - summary.memories_added

@@ -125,6 +125,14 @@ def test_import_jsonl_of_wrong_files(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert [m["content"] for m in core.MemoryStore().export()] == ["héllo wörld"]
 
 
+def test_a_file_of_the_wrong_shape_says_nothing_was_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "conversations.json"
+    p.write_text('{"conversations": 3}')
+    status, env = run(capsys, "import", "chatgpt", str(p))
+    assert status == 0 and env["data"]["memories_added"] == 0
+    assert env["data"]["warnings"] == [f"{p}: nothing to import (0 messages found): is it really a chatgpt export?"]
+
+
 def test_fuzzed_recall_queries_raise_only_documented_errors(store: core.MemoryStore) -> None:
     for i in range(30):
         store.store(f"memory {i}: the gateway on host {i} restarts at {i}pm", "semantic")

@@ -1,0 +1,460 @@
+"""Reliability you can show: concurrency, kill -9, a bad-input corpus, fuzzed recall.
+
+Real processes and real files, the figures printed (and with ``--json`` one JSON object)
+so bench/README.md can keep them. The exact, fast checks live in tests/
+(test_dbfile.py, test_hostile.py, test_reliability.py); this script runs the heavy parts:
+
+    python bench/reliability.py concurrency   # 8 writers x 200 CLI stores while consolidate loops
+    python bench/reliability.py kills         # kill -9 at random points of imports and consolidate
+    python bench/reliability.py corpus        # every importer x bad inputs: exit code, peak RSS, DB untouched
+    python bench/reliability.py fuzz          # 10k fuzzed recall queries (API) + 200 (CLI)
+    python bench/reliability.py all
+
+Every CLI call uses ``MEM_EMBEDDER=hash`` (the fake embedder behind the real interface):
+what is measured is locking, crash safety and input handling, not the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+MEM = [sys.executable, str(REPO / "mem.py")]
+ENV = dict(os.environ, MEM_EMBEDDER="hash", OPENBLAS_NUM_THREADS="1", PYTHONDONTWRITEBYTECODE="")
+WORDS = ("gateway deploy ansible postgres backup rotate token lisbon oscar meeting invoice kafka retry "
+         "latency cache shard replica vacuum index vector memory agent cron nightly alert pager budget").split()
+
+
+def cli(args: list[str], db: Path, **kw: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*MEM, "--db", str(db), *args, "--json"], capture_output=True, text=True, env=ENV, **kw)
+
+
+def integrity(db: Path) -> str:
+    conn = sqlite3.connect(db)
+    try:
+        return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def count(db: Path, sql: str = "SELECT count(*) FROM memories") -> int:
+    conn = sqlite3.connect(db)
+    try:
+        return int(conn.execute(sql).fetchone()[0])
+    finally:
+        conn.close()
+
+
+# --------------------------------------------------------------------------- concurrency
+
+WRITER = """
+import random, subprocess, sys
+mem, db, n, w = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+words = sys.argv[5].split()
+rng = random.Random(int(w))
+bad = 0
+for i in range(n):
+    text = f"writer {w} note {i}: " + " ".join(rng.choice(words) for _ in range(8))
+    p = subprocess.run([sys.executable, mem, "--db", db, "store", text, "--ref", f"w{w}-{i}", "--source", "stress",
+                        "--json"], capture_output=True, text=True)
+    if p.returncode != 0:
+        bad += 1
+        print(p.returncode, p.stdout.strip()[:200], file=sys.stderr)
+print(bad)
+"""
+
+
+def concurrency(tmp: Path, writers: int, writes: int) -> dict[str, Any]:
+    """``writers`` processes each run ``writes`` CLI stores while consolidate runs in a loop."""
+    db = tmp / "stress.db"
+    cli(["store", "seed memory"], db)
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(REPO / "mem.py"), str(db), str(writes), str(w),
+                               " ".join(WORDS)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+             for w in range(writers)]
+    t0 = time.perf_counter()
+    runs = cons_fail = 0
+    cons_errors: list[str] = []
+    while any(p.poll() is None for p in procs):
+        r = cli(["consolidate"], db)
+        runs += 1
+        if r.returncode != 0:
+            cons_fail += 1
+            cons_errors.append(r.stdout.strip()[:200])
+    outs = [p.communicate() for p in procs]
+    took = time.perf_counter() - t0
+    failed = sum(int(o.strip().splitlines()[-1]) for o, _ in outs)
+    errors = "\n".join(e for _, e in outs)
+    stored = count(db, "SELECT count(DISTINCT ref) FROM memories WHERE source = 'stress'")
+    return {"writers": writers, "writes_each": writes, "expected": writers * writes, "stored": stored,
+            "lost": writers * writes - stored, "failed_writes": failed,
+            "lock_errors": errors.count('"busy"') + errors.count('"locked"'),
+            "consolidate_runs": runs, "consolidate_failures": cons_fail, "consolidate_errors": cons_errors[:3],
+            "integrity": integrity(db), "seconds": round(took, 1)}
+
+
+# --------------------------------------------------------------------------- kill -9
+
+def _jsonl(path: Path, n: int) -> None:
+    rng = random.Random(7)
+    with open(path, "w") as fh:
+        for i in range(n):
+            fh.write(json.dumps({"content": f"imported line {i}: " + " ".join(rng.choice(WORDS) for _ in range(12)),
+                                 "ref": f"line-{i}", "memory_type": "semantic" if i % 3 else "episodic"}) + "\n")
+
+
+def _whatsapp(path: Path, n: int) -> None:
+    rng = random.Random(11)
+    with open(path, "w") as fh:
+        for i in range(n):
+            d, h, m = 1 + (i // 600) % 28, (i // 60) % 24, i % 60
+            who = ("Ana", "Max")[i % 2]
+            fh.write(f"{d:02d}/03/2024, {h:02d}:{m:02d} - {who}: message {i} " +
+                     " ".join(rng.choice(WORDS) for _ in range(9)) + "\n")
+
+
+def _contents(db: Path) -> list[tuple[str, str]]:
+    conn = sqlite3.connect(db)
+    try:
+        return sorted((str(r[0]), str(r[1])) for r in conn.execute("SELECT content_hash, coalesce(ref, '') "
+                                                                    "FROM memories WHERE status != 'deleted'"))
+    finally:
+        conn.close()
+
+
+def kill_imports(tmp: Path, points: int, fmt: str, n: int) -> dict[str, Any]:
+    """Kill ``import`` at ``points`` random moments; after each, integrity and an exact re-import."""
+    src = tmp / ("in.jsonl" if fmt == "jsonl" else "WhatsApp Chat with Ana.txt")
+    (_jsonl if fmt == "jsonl" else _whatsapp)(src, n)
+    ref_db = tmp / f"ref-{fmt}.db"
+    t0 = time.perf_counter()
+    r = cli(["import", fmt, str(src)], ref_db)
+    full = time.perf_counter() - t0
+    assert r.returncode == 0, r.stdout + r.stderr
+    want = _contents(ref_db)
+    rng = random.Random(23)
+    bad_integrity = not_exact = 0
+    killed_mid = 0
+    for k in range(points):
+        db = tmp / f"kill-{fmt}-{k}.db"
+        p = subprocess.Popen([*MEM, "--db", str(db), "import", fmt, str(src), "--json"], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, env=ENV)
+        time.sleep(rng.uniform(0.3, full))  # (the first ~0.3 s is the interpreter starting)
+        if p.poll() is None:
+            killed_mid += 1
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        if db.exists() and integrity(db) != "ok":
+            bad_integrity += 1
+        r = cli(["import", fmt, str(src)], db)
+        if r.returncode != 0 or _contents(db) != want or integrity(db) != "ok":
+            not_exact += 1
+        for side in db.parent.glob(db.name + "*"):
+            side.unlink()
+    return {"format": fmt, "rows": n, "full_import_s": round(full, 1), "kills": points,
+            "killed_mid_import": killed_mid, "integrity_failures": bad_integrity, "reimport_not_exact": not_exact}
+
+
+MD_USER = "# Agent notes\n\nWritten by hand: keep this exactly.\n"
+
+
+def kill_consolidate(tmp: Path, points: int, n: int) -> dict[str, Any]:
+    """Kill ``consolidate`` at random moments; MEMORY.md must be the old or a whole new file."""
+    from memengine import memorymd
+
+    base = tmp / "cons-base.db"
+    src = tmp / "cons.jsonl"
+    _jsonl(src, n)
+    cli(["import", "jsonl", str(src)], base)
+    md0 = tmp / "MEMORY0.md"
+    md0.write_text(MD_USER)
+    t0 = time.perf_counter()
+    probe = tmp / "probe.db"
+    probe.write_bytes(base.read_bytes())
+    r = cli(["consolidate", "--memory-md", str(md0)], probe)
+    full = time.perf_counter() - t0
+    assert r.returncode == 0, r.stdout + r.stderr
+    rng = random.Random(5)
+    bad_integrity = half_md = incomplete = killed_mid = 0
+    states = {"old": 0, "new": 0}
+    for k in range(points):
+        db = tmp / f"cons-{k}.db"
+        db.write_bytes(base.read_bytes())
+        md = tmp / f"MEMORY-{k}.md"
+        md.write_text(MD_USER)
+        old = md.read_bytes()
+        p = subprocess.Popen([*MEM, "--db", str(db), "consolidate", "--memory-md", str(md), "--json"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+        time.sleep(rng.uniform(0.3, full))  # (the first ~0.3 s is the interpreter starting)
+        if p.poll() is None:
+            killed_mid += 1
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        if integrity(db) != "ok":
+            bad_integrity += 1
+        now = md.read_bytes()
+        if now == old:
+            states["old"] += 1
+        else:
+            text = now.decode("utf-8")
+            try:
+                memorymd.splice(text, "x")  # markers whole and balanced
+                whole = text.startswith(MD_USER.rstrip("\n")) and text.count(memorymd.BEGIN) == 1 \
+                    and text.count(memorymd.END) == 1
+            except memorymd.ManagedBlockError:
+                whole = False
+            states["new"] += 1
+            half_md += not whole
+        leftovers = list(tmp.glob(f".MEMORY-{k}.md.*"))
+        half_md += bool(leftovers)
+        r = cli(["consolidate", "--memory-md", str(md)], db)  # the next run completes what was cut
+        if r.returncode != 0 or integrity(db) != "ok":
+            incomplete += 1
+        for side in db.parent.glob(db.name + "*"):
+            side.unlink()
+    return {"memories": n, "full_run_s": round(full, 1), "kills": points, "killed_mid_run": killed_mid,
+            "integrity_failures": bad_integrity, "memory_md_old": states["old"], "memory_md_new": states["new"],
+            "memory_md_half_written": half_md, "next_run_failed": incomplete}
+
+
+# --------------------------------------------------------------------------- bad-input corpus
+
+def _zip(path: Path, members: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> Path:
+    with zipfile.ZipFile(path, "w", compression, compresslevel=9) as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return path
+
+
+def _bomb(path: Path, member: str, mb: int) -> Path:
+    """A small zip holding ``mb`` MB of one character (streamed: never ``mb`` MB in memory)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z, z.open(member, "w") as fh:
+        chunk = b"a" * (1 << 20)
+        for _ in range(mb):
+            fh.write(chunk)
+    return path
+
+
+def _big_line(path: Path, mb: int, prefix: bytes = b"", suffix: bytes = b"") -> Path:
+    with open(path, "wb") as fh:
+        fh.write(prefix)
+        chunk = b"b" * (1 << 20)
+        for _ in range(mb):
+            fh.write(chunk)
+        fh.write(suffix + b"\n")
+    return path
+
+
+def corpus_files(d: Path, big_mb: int, bomb_mb: int) -> list[tuple[str, str, Path]]:
+    """(format, kind, file) for every importer and every kind of bad input."""
+    fx = REPO / "tests" / "fixtures"
+    valid = {"whatsapp": (fx / "whatsapp" / "WhatsApp Chat with Ana.txt").read_bytes(),
+             "chatgpt": (fx / "chatgpt" / "conversations.json").read_bytes(),
+             "claude": (fx / "claude" / "conversations.json").read_bytes(),
+             "markdown": (fx / "markdown" / "notes" / "Deploy Notes.md").read_bytes(),
+             "vcf": (fx / "vcf" / "contacts.vcf").read_bytes(),
+             "jsonl": b"".join(json.dumps({"content": f"fact {i}", "ref": f"r{i}"}).encode() + b"\n"
+                               for i in range(20))}
+    names = {"whatsapp": "WhatsApp Chat with Ana.txt", "chatgpt": "conversations.json",
+             "claude": "conversations.json", "markdown": "notes.md", "vcf": "contacts.vcf", "jsonl": "in.jsonl"}
+    wrong_shape = {"whatsapp": b"just a shopping list\nmilk\neggs\n", "chatgpt": b'{"conversations": 3}',
+                   "claude": b'[{"uuid": 1, "chat_messages": "none"}]', "markdown": b"\x00\x01\x02 not notes",
+                   "vcf": b"BEGIN:VCARD\nFN\nEND:VCARD\n", "jsonl": b'["a", "b"]\n'}
+    zips = {"whatsapp": "_chat.txt", "chatgpt": "conversations.json", "claude": "conversations.json"}
+    rng = random.Random(1)
+    out: list[tuple[str, str, Path]] = []
+    for fmt, data in valid.items():
+        f = d / fmt
+        f.mkdir(parents=True, exist_ok=True)
+
+        def put(kind: str, content: bytes, name: str | None = None, _f: Path = f, _fmt: str = fmt) -> None:
+            p = _f / kind / (name or names[_fmt])
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_bytes(content)
+            out.append((_fmt, kind, p))
+
+        put("empty", b"")
+        put("binary", bytes(rng.getrandbits(8) for _ in range(65536)))
+        put("truncated", data[: len(data) // 2 + 7])
+        put("wrong_shape", wrong_shape[fmt])
+        put("invalid_utf8", data[:40] + b"\xff\xfe\xc3\x28 caf\xe9 " + data[40:])
+        put("utf16", data.decode("utf-8").encode("utf-16"))
+        big = f / "big_line" / names[fmt]
+        big.parent.mkdir(parents=True, exist_ok=True)
+        prefix = {"whatsapp": b"01/03/2024, 10:00 - Ana: ", "jsonl": b'{"content": "'}.get(fmt, b"")
+        _big_line(big, big_mb, prefix, b'"}' if fmt == "jsonl" else b"")
+        out.append((fmt, "big_line", big))
+        if fmt in zips:
+            zs = f / "zip_slip"
+            zs.mkdir(exist_ok=True)
+            out.append((fmt, "zip_slip", _zip(zs / "export.zip", {"../../evil.txt": b"owned", zips[fmt]: data})))
+            zb = f / "zip_bomb"
+            zb.mkdir(exist_ok=True)
+            out.append((fmt, "zip_bomb", _bomb(zb / "export.zip", zips[fmt], bomb_mb)))
+    return out
+
+
+def _fingerprint(db: Path) -> tuple[int, str]:
+    import hashlib
+
+    conn = sqlite3.connect(db)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        n = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+    finally:
+        conn.close()
+    return n, hashlib.sha256(db.read_bytes()).hexdigest()
+
+
+def corpus(tmp: Path, big_mb: int, bomb_mb: int) -> dict[str, Any]:
+    """Import every bad file into a store that already holds memories; the store must not change."""
+    db = tmp / "corpus.db"
+    cli(["store", "a memory that must survive every bad import"], db)
+    rows = []
+    for fmt, kind, path in corpus_files(tmp / "corpus", big_mb, bomb_mb):
+        before = _fingerprint(db)
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            t0 = time.perf_counter()
+            p = subprocess.Popen([*MEM, "--db", str(db), "import", fmt, str(path), "--json"], stdout=out, stderr=err,
+                                 env=ENV)
+            _, status, usage = os.wait4(p.pid, 0)
+            took = time.perf_counter() - t0
+            p.returncode = os.waitstatus_to_exitcode(status)
+            out.seek(0)
+            err.seek(0)
+            stdout, stderr = out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
+        try:
+            env = json.loads(stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            env = {}
+        after = _fingerprint(db)
+        added = (env.get("data") or {}).get("memories_added", 0) if env.get("ok") else 0
+        rows.append({"format": fmt, "kind": kind, "exit": p.returncode,
+                     "code": (env.get("error") or {}).get("code") if not env.get("ok") else "ok",
+                     "message": ((env.get("error") or {}).get("message") or "")[:120] if not env.get("ok") else
+                     f"added {added}, warnings {len(env.get('warnings') or (env.get('data') or {}).get('warnings') or [])}",
+                     "traceback": "Traceback" in stderr, "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+                     "seconds": round(took, 1),
+                     "db_untouched": after == before if not env.get("ok") or not added else None})
+        if env.get("ok") and added:  # a partial salvage (truncated file) may add: reset for the next case
+            db.unlink()
+            for side in tmp.glob("corpus.db-*"):
+                side.unlink()
+            cli(["store", "a memory that must survive every bad import"], db)
+    evil = list(tmp.rglob("evil.txt")) + list(Path(tempfile.gettempdir()).glob("evil.txt"))
+    return {"cases": len(rows), "tracebacks": sum(r["traceback"] for r in rows),
+            "internal_errors": sum(r["code"] == "internal" for r in rows),
+            "db_changed_by_a_refused_file": sum(r["db_untouched"] is False for r in rows),
+            "max_peak_rss_mb": max(r["peak_rss_mb"] for r in rows), "zip_slip_files_written": len(evil),
+            "rows": rows}
+
+
+# --------------------------------------------------------------------------- fuzzed recall
+
+FUZZ_ALPHABET = ["a", "é", " ", '"', "(", ")", "*", "-", "NEAR", "AND", "OR", "NOT", "\0", "\ud800", "\udfff",
+                 "\U0001f600", "\\", ":", "^", "'", "\n", "\t", "0x", "deploy", "gateway", "{", "}", "[", "]",
+                 "%", "_", "ß", "İ", "\u200b", "\ufeff", "$", "#", ";", "--", "/*", "NULL", "1e308"]
+
+
+def fuzz(tmp: Path, api_n: int, cli_n: int) -> dict[str, Any]:
+    """``api_n`` random queries through MemoryStore.recall, ``cli_n`` through the CLI (bytes too)."""
+    os.environ["MEM_EMBEDDER"] = "hash"
+    import memory_core as core
+
+    db = tmp / "fuzz.db"
+    s = core.MemoryStore(db)
+    for i in range(300):
+        s.store(f"memory {i}: " + " ".join(random.Random(i).choice(WORDS) for _ in range(10)), "semantic")
+    rng = random.Random(42)
+    documented: dict[str, int] = {}
+    other: dict[str, int] = {}
+    t0 = time.perf_counter()
+    for _ in range(api_n):
+        q = "".join(rng.choice(FUZZ_ALPHABET) for _ in range(rng.randint(0, 16)))
+        try:
+            s.recall(q, k=rng.randint(1, 50), strategy=rng.choice(core.ALL_STRATEGIES), raw=rng.random() < 0.2,
+                     touch=rng.random() < 0.3, explain=rng.random() < 0.2)
+        except core.MemError as exc:
+            documented[exc.code] = documented.get(exc.code, 0) + 1
+        except Exception as exc:  # counted: the figure must be 0
+            other[type(exc).__name__] = other.get(type(exc).__name__, 0) + 1
+    api_s = time.perf_counter() - t0
+    s.close()
+    codes: dict[str, int] = {}
+    tracebacks = 0
+    for _ in range(cli_n):
+        q = "".join(rng.choice(FUZZ_ALPHABET) for _ in range(rng.randint(1, 12))).replace("\0", "")
+        arg = q.encode("utf-8", "surrogatepass")  # a lone surrogate becomes bytes no UTF-8 decoder accepts
+        if rng.random() < 0.2:
+            arg += bytes([rng.randint(0x80, 0xFF)])  # an invalid UTF-8 byte
+        extra = ["--raw"] if rng.random() < 0.2 else []
+        p = subprocess.run([*MEM, "--db", str(db), "recall", arg, *extra, "--json"], capture_output=True, env=ENV)
+        tracebacks += b"Traceback" in p.stderr
+        try:
+            env = json.loads(p.stdout.decode().strip().splitlines()[-1])
+            code = "ok" if env.get("ok") else env["error"]["code"]
+        except (ValueError, IndexError, KeyError):
+            code = f"no-envelope(exit {p.returncode})"
+        codes[code] = codes.get(code, 0) + 1
+    return {"api_queries": api_n, "api_documented_errors": documented, "api_other_exceptions": other,
+            "api_seconds": round(api_s, 1), "cli_queries": cli_n, "cli_codes": codes, "cli_tracebacks": tracebacks}
+
+
+# --------------------------------------------------------------------------- main
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=("concurrency", "kills", "corpus", "fuzz", "all"))
+    ap.add_argument("--writers", type=int, default=8)
+    ap.add_argument("--writes", type=int, default=200)
+    ap.add_argument("--kills", type=int, default=20)
+    ap.add_argument("--rows", type=int, default=4000, help="lines of the killed imports")
+    ap.add_argument("--big-mb", type=int, default=200, help="size of the one-line file of the corpus")
+    ap.add_argument("--bomb-mb", type=int, default=500, help="uncompressed size of the zip bomb's member")
+    ap.add_argument("--api", type=int, default=10_000)
+    ap.add_argument("--cli", type=int, default=200)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="mem-reliability-") as t:
+        tmp = Path(t)
+        if a.what in ("concurrency", "all"):
+            out["concurrency"] = concurrency(tmp, a.writers, a.writes)
+            print("concurrency", json.dumps(out["concurrency"]), flush=True)
+        if a.what in ("kills", "all"):
+            out["kill_import_jsonl"] = kill_imports(tmp, a.kills, "jsonl", a.rows)
+            print("kill import jsonl", json.dumps(out["kill_import_jsonl"]), flush=True)
+            out["kill_import_whatsapp"] = kill_imports(tmp, a.kills, "whatsapp", a.rows)
+            print("kill import whatsapp", json.dumps(out["kill_import_whatsapp"]), flush=True)
+            out["kill_consolidate"] = kill_consolidate(tmp, a.kills, min(a.rows, 1500))
+            print("kill consolidate", json.dumps(out["kill_consolidate"]), flush=True)
+        if a.what in ("corpus", "all"):
+            res = corpus(tmp, a.big_mb, a.bomb_mb)
+            out["corpus"] = res
+            print(f"{'format':9} {'kind':13} {'exit':>4} {'code':15} {'rss MB':>7} {'s':>6} untouched  message")
+            for r in res["rows"]:
+                print(f"{r['format']:9} {r['kind']:13} {r['exit']:>4} {str(r['code']):15} {r['peak_rss_mb']:>7} "
+                      f"{r['seconds']:>6} {str(r['db_untouched']):9}  {r['message'][:90]}"
+                      + ("  TRACEBACK" if r["traceback"] else ""))
+            print("corpus", json.dumps({k: v for k, v in res.items() if k != "rows"}), flush=True)
+        if a.what in ("fuzz", "all"):
+            out["fuzz"] = fuzz(tmp, a.api, a.cli)
+            print("fuzz", json.dumps(out["fuzz"]), flush=True)
+    if a.json:
+        print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
