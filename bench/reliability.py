@@ -348,6 +348,10 @@ def corpus(tmp: Path, big_mb: int, bomb_mb: int) -> dict[str, Any]:
                      "traceback": "Traceback" in stderr, "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
                      "seconds": round(took, 1),
                      "db_untouched": after == before if not env.get("ok") or not added else None})
+        r = rows[-1]
+        print(f"{r['format']:9} {r['kind']:13} {r['exit']:>4} {str(r['code']):15} {r['peak_rss_mb']:>7} "
+              f"{r['seconds']:>6} {str(r['db_untouched']):9}  {r['message'][:90]}"
+              + ("  TRACEBACK" if r["traceback"] else ""), flush=True)
         if env.get("ok") and added:  # a partial salvage (truncated file) may add: reset for the next case
             db.unlink()
             for side in tmp.glob("corpus.db-*"):
@@ -441,13 +445,9 @@ def main() -> None:
             out["kill_consolidate"] = kill_consolidate(tmp, a.kills, min(a.rows, 1500))
             print("kill consolidate", json.dumps(out["kill_consolidate"]), flush=True)
         if a.what in ("corpus", "all"):
+            print(f"{'format':9} {'kind':13} {'exit':>4} {'code':15} {'rss MB':>7} {'s':>6} untouched  message")
             res = corpus(tmp, a.big_mb, a.bomb_mb)
             out["corpus"] = res
-            print(f"{'format':9} {'kind':13} {'exit':>4} {'code':15} {'rss MB':>7} {'s':>6} untouched  message")
-            for r in res["rows"]:
-                print(f"{r['format']:9} {r['kind']:13} {r['exit']:>4} {str(r['code']):15} {r['peak_rss_mb']:>7} "
-                      f"{r['seconds']:>6} {str(r['db_untouched']):9}  {r['message'][:90]}"
-                      + ("  TRACEBACK" if r["traceback"] else ""))
             print("corpus", json.dumps({k: v for k, v in res.items() if k != "rows"}), flush=True)
         if a.what in ("fuzz", "all"):
             out["fuzz"] = fuzz(tmp, a.api, a.cli)

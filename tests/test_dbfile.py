@@ -319,18 +319,20 @@ def test_only_real_locks_are_busy(tmp_path: Path) -> None:
         holder.execute("ROLLBACK")
 
 
-@pytest.mark.skipif(_root(), reason="root writes 0400 files anyway: the stuck side files cannot happen")
 def test_side_files_left_read_only_are_made_writable_again(tmp_path: Path) -> None:
+    # a process that opened the file during a read-only spell leaves -wal/-shm 0400 (SQLite
+    # copies the file's mode); once the file is writable again they must be too, or every
+    # write fails at BEGIN IMMEDIATE (root writes them anyway: the modes are what is checked)
     db = healthy(tmp_path / "m.db", n=1)
-    db.chmod(0o400)
-    core.MemoryStore(db).recall("deploy", k=1)  # a read-only spell: SQLite makes -wal/-shm 0400 too
-    db.chmod(0o600)
-    for side in (Path(str(db) + "-wal"), Path(str(db) + "-shm")):
-        if side.exists():
-            side.chmod(0o400)
+    holder = core.MemoryStore(db)  # keeps -wal/-shm in place
+    sides = [Path(str(db) + "-wal"), Path(str(db) + "-shm")]
+    for side in sides:
+        side.chmod(0o400)
     s = core.MemoryStore(db)
-    assert s.store("written after the spell", "semantic").id == 2
+    assert [oct(p.stat().st_mode & 0o777) for p in sides] == ["0o600", "0o600"]
+    assert s.store("written after the spell", "semantic").deduplicated is False
     s.close()
+    holder.close()
 
 
 def test_disk_full_in_a_write_says_so_not_cannot_rollback(tmp_path: Path) -> None:
