@@ -210,7 +210,7 @@ def kill_consolidate(tmp: Path, points: int, n: int) -> dict[str, Any]:
         else:
             text = now.decode("utf-8")
             try:
-                memorymd.splice(text, "x")  # markers whole and balanced
+                memorymd.splice(text, f"{memorymd.BEGIN}\nx\n{memorymd.END}")  # markers whole and balanced
                 whole = text.startswith(MD_USER.rstrip("\n")) and text.count(memorymd.BEGIN) == 1 \
                     and text.count(memorymd.END) == 1
             except memorymd.ManagedBlockError:
@@ -420,7 +420,7 @@ def fuzz(tmp: Path, api_n: int, cli_n: int) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("concurrency", "kills", "corpus", "fuzz", "all"))
+    ap.add_argument("what", choices=("concurrency", "kills", "kill-consolidate", "corpus", "fuzz", "all"))
     ap.add_argument("--writers", type=int, default=8)
     ap.add_argument("--writes", type=int, default=200)
     ap.add_argument("--kills", type=int, default=20)
@@ -442,6 +442,7 @@ def main() -> None:
             print("kill import jsonl", json.dumps(out["kill_import_jsonl"]), flush=True)
             out["kill_import_whatsapp"] = kill_imports(tmp, a.kills, "whatsapp", a.rows)
             print("kill import whatsapp", json.dumps(out["kill_import_whatsapp"]), flush=True)
+        if a.what in ("kills", "kill-consolidate", "all"):
             out["kill_consolidate"] = kill_consolidate(tmp, a.kills, min(a.rows, 1500))
             print("kill consolidate", json.dumps(out["kill_consolidate"]), flush=True)
         if a.what in ("corpus", "all"):
