@@ -29,13 +29,6 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(ROOT))
 
 _RUNNER = CliRunner()
-
-# Hypothesis fails an example that takes over 200 ms by default: a wall-clock assertion in
-# disguise (it failed test_memorymd under a CPU hog). Tests never time the machine.
-from hypothesis import HealthCheck, settings  # noqa: E402
-
-settings.register_profile("mem", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("mem")
 # The warning filters a fresh interpreter starts with (python -W default/-X dev aside), first match wins.
 _INTERPRETER_FILTERS: list[tuple[str, type[Warning], str]] = [
     ("default", DeprecationWarning, "__main__"), ("ignore", DeprecationWarning, ""),
