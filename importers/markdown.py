@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
-from importers._common import decode_text, split_lines
+from importers._common import MAX_LINE_CHARS, decode_text, split_lines
 
 CHUNK_CHARS = 1500
 MAX_NOTE_BYTES = 32 * 1024 * 1024  # one note file; larger ones are refused (a vault's notes are KBs)
@@ -398,13 +398,30 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     return records, targets, rel
 
 
+def _longest_line(file: Path, chunk: int = 1 << 20) -> int:
+    """Bytes in the file's longest line, read a chunk at a time (memory stays one chunk).
+
+    The note parser's per-line work is not linear in a line's length: a single line of
+    tens of MB (a pasted blob, a minified file) would take minutes, so such notes are refused."""
+    longest = run = 0
+    with open(file, "rb") as fh:
+        while block := fh.read(chunk):
+            parts = block.split(b"\n")
+            run += len(parts[0])
+            if len(parts) > 1:
+                longest = max(longest, run, *(len(p) for p in parts[1:-1]))
+                run = len(parts[-1])
+    return max(longest, run)
+
+
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     """Parse a markdown file or a directory of notes into records (see module docstring).
 
     Links are resolved across all files of the import: a first pass reads every note for
     the ref its links point at, the second yields the records, a note at a time (memory
     stays that of one note, whatever the vault's size). A note over ``MAX_NOTE_BYTES``
-    is refused: an error for a single file, a warning naming it in a directory.
+    or with a line over ``MAX_LINE_CHARS`` bytes is refused: an error for a single file, a warning
+    naming it in a directory.
     """
     path = Path(path)
     root, files = _files(path)
@@ -413,12 +430,14 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     kept: list[Path] = []
     for file in files:
         size = file.stat().st_size
-        if size > MAX_NOTE_BYTES:
+        longest = _longest_line(file) if size > MAX_LINE_CHARS else 0
+        if size > MAX_NOTE_BYTES or longest > MAX_LINE_CHARS:
+            why = (f"note of {size} bytes, over the {MAX_NOTE_BYTES}-byte limit" if size > MAX_NOTE_BYTES
+                   else f"a line of {longest} bytes, over the {MAX_LINE_CHARS}-byte line limit")
             if not path.is_dir():
-                raise ImportFormatError(f"note of {size} bytes, over the {MAX_NOTE_BYTES}-byte limit", str(file))
+                raise ImportFormatError(why, str(file))
             report.skipped_oversized += 1
-            report.warn(f"{file.relative_to(root).as_posix()}: note of {size} bytes, over the "
-                        f"{MAX_NOTE_BYTES}-byte limit; skipped")
+            report.warn(f"{file.relative_to(root).as_posix()}: {why}; skipped")
             continue
         kept.append(file)
     first_ref: dict[str, str] = {}

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from importers import ImportReport, Record, markdown
 
 NOTES = Path(__file__).parent / "fixtures" / "markdown" / "notes"
@@ -77,3 +79,22 @@ def test_long_section_chunked(tmp_path: Path) -> None:
 
 def test_reimport_is_stable() -> None:
     assert [r.ref for r in run(NOTES)[0]] == [r.ref for r in run(NOTES)[0]]
+
+
+def test_a_note_with_an_overlong_line_is_refused_and_its_folder_siblings_kept(tmp_path: Path) -> None:
+    from importers import markdown as md
+    from importers._common import MAX_LINE_CHARS
+
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "blob.md").write_text("# Blob\n" + "b" * (MAX_LINE_CHARS + 1) + "\nend\n", encoding="utf-8")
+    (vault / "ok.md").write_text("# Ok\nA normal note about the garden.\n", encoding="utf-8")
+    assert md._longest_line(vault / "blob.md", chunk=4096) == MAX_LINE_CHARS + 1
+    report = md.ImportReport(str(vault), "markdown")
+    records = list(md.parse(vault, report))
+    assert records and all("b" * 100 not in r.content for r in records)
+    assert all("garden" in r.content for r in records)
+    assert report.skipped_oversized == 1
+    assert any("blob.md: a line of 1000001 bytes, over the 1000000-byte line limit; skipped" in w for w in report.warnings)
+    with pytest.raises(md.ImportFormatError, match="line limit"):
+        list(md.parse(vault / "blob.md", md.ImportReport(str(vault / "blob.md"), "markdown")))
