@@ -29,6 +29,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from memengine.facts import clock_minutes
+
 __all__ = ["Verdict", "detect", "subject_key"]
 
 
@@ -489,18 +491,7 @@ def _parse_number(tok: _Token) -> tuple[float, str] | None:
 
 def _parse_time(tok: _Token) -> int | None:
     """Minutes since midnight for "9am", "3:30", "15:00", "7 p.m.", else None."""
-    low = tok.low.replace(".", "").replace(" ", "")
-    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?([ap]m)?", low)
-    if not m:
-        return None
-    hour, minute = int(m.group(1)), int(m.group(2) or 0)
-    if m.group(3):
-        if not 1 <= hour <= 12:
-            return None
-        hour = hour % 12 + (12 if m.group(3) == "pm" else 0)
-    if hour > 23 or minute > 59:
-        return None
-    return hour * 60 + minute
+    return clock_minutes(tok.low, french_h=False)
 
 
 def _prev_content(tokens: list[_Token], i: int, skip: frozenset[str] = frozenset()) -> str:

@@ -191,10 +191,12 @@ def _number(tok: _Tok) -> float | None:
         return None
 
 
-def _clock(tok: _Tok) -> int | None:
-    """Minutes since midnight ("4pm", "16:00", "9h", "10h30", "7 p.m.")."""
-    low = tok.low.replace(".", "").replace(" ", "")
-    m = re.fullmatch(r"(\d{1,2})(?:[:h](\d{2})?)?([ap]m)?", low)
+def clock_minutes(text: str, french_h: bool = True) -> int | None:
+    """Minutes since midnight of a clock token ("4pm", "16:00", "7 p.m."; "9h", "10h30" when
+    ``french_h``), else None. Shared by write-time facts and consolidate's contradictions."""
+    low = text.lower().replace(".", "").replace(" ", "")
+    sep = "[:h]" if french_h else ":"
+    m = re.fullmatch(rf"(\d{{1,2}})(?:{sep}(\d{{2}}){'?' if french_h else ''})?([ap]m)?", low)
     if not m:
         return None
     hour, minute = int(m.group(1)), int(m.group(2) or 0)
@@ -203,6 +205,11 @@ def _clock(tok: _Tok) -> int | None:
             return None
         hour = hour % 12 + (12 if m.group(3) == "pm" else 0)
     return hour * 60 + minute if hour < 24 and minute < 60 else None
+
+
+def _clock(tok: _Tok) -> int | None:
+    """Minutes since midnight ("4pm", "16:00", "9h", "10h30", "7 p.m.")."""
+    return clock_minutes(tok.low)
 
 
 def _day(tok: _Tok | None) -> int | None:
