@@ -31,6 +31,7 @@ import click  # noqa: E402
 
 import memory_core as core  # noqa: E402
 from importers.registry import NAMES as IMPORTERS  # noqa: E402
+from memengine.bootstrap import wants_json  # noqa: E402
 from memengine.cli.common import (  # noqa: E402
     ROW_ID,
     Ctx,
@@ -774,20 +775,12 @@ def hoist_global_options(argv: list[str]) -> list[str]:
     return front + rest
 
 
-def _wants_json(argv: list[str]) -> bool:
-    if "--json" in argv:
-        return True
-    if "--plain" in argv:
-        return False
-    return not sys.stdout.isatty()
-
-
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI, mapping every failure to one line and a documented exit code."""
     global _COMMAND_FOR_ERRORS, _DB_FOR_ERRORS
     _DB_FOR_ERRORS = None  # set by the group callback; a second call in one process must not see the last file
     argv = hoist_global_options(list(sys.argv[1:] if argv is None else argv))
-    as_json = _wants_json(argv)
+    as_json = wants_json(argv)
     rest = [a for i, a in enumerate(argv) if not a.startswith("-") and (i == 0 or argv[i - 1] not in ("--db",))]
     _COMMAND_FOR_ERRORS = rest[0] if rest else "mem"
     try:

@@ -48,8 +48,8 @@ def venv_python(folder: Path) -> Path | None:
     return None
 
 
-def _wants_json(argv: list[str]) -> bool:
-    # the CLI's rule (mem.main): --json / --plain anywhere, else JSON when stdout is not a terminal
+def wants_json(argv: list[str]) -> bool:
+    """The CLI's output rule: ``--json`` / ``--plain`` anywhere, else JSON when stdout is not a terminal."""
     if "--json" in argv:
         return True
     if "--plain" in argv:
@@ -78,7 +78,7 @@ def ensure_dependencies(script: str) -> None:
         fix = f"run `make setup` in {folder}, or `pip install {folder}` and call `mem`"
     message = f"this Python ({sys.executable}) lacks {', '.join(missing)}; {fix}"
     argv = sys.argv[1:]
-    if _wants_json(argv):
+    if wants_json(argv):
         words = [a for i, a in enumerate(argv) if not a.startswith("-") and (i == 0 or argv[i - 1] != "--db")]
         command = words[0] if words else "mem"
         print(json.dumps({"ok": False, "command": command, "error": {"code": CODE_MISSING, "message": message}}))
