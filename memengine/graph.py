@@ -37,6 +37,7 @@ from typing import Any
 from memengine.db import select_in, write_tx
 from memengine.errors import NotFound, UserError
 from memengine.recall import registry
+from memengine.recall.confidence import mark_weak_by_query
 from memengine.recall.config import ALL_STRATEGIES, COVER_FROM, COVER_POOL, SESSION_COVERAGE, RecallConfig
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.records import EDGE_TYPES, MEMORY_TYPES, Memory, RecallResult
@@ -366,13 +367,20 @@ def seed_support(store: MemoryStore, seeds: dict[int, float], beta: float = SUPP
 
 def seed_scores(store: MemoryStore, query: str, seed_k: int, **filters: Any) -> tuple[dict[int, float], str | None]:
     """Hybrid recall scores of the top ``seed_k``, scaled so the best seed is 1."""
+    seeds, degraded, _ = _seeds(store, query, seed_k, **filters)
+    return seeds, degraded
+
+
+def _seeds(store: MemoryStore, query: str, seed_k: int, **filters: Any) -> tuple[dict[int, float], str | None, set[int]]:
+    """``seed_scores`` plus the seeds that are real matches (hybrid did not mark them ``weak``)."""
     # relevance alone: session coverage reorders a result list for reading, not a walk's seeds
     res = store.recall(query, k=seed_k, strategy="hybrid", touch=False,
                        config=RecallConfig(session_coverage=1.0), **filters)
     if not res.results:
-        return {}, res.degraded
+        return {}, res.degraded, set()
     top = max((m.score or 0.0) for m in res.results) or 1.0
-    return {m.id: max(0.0, (m.score or 0.0) / top) for m in res.results}, res.degraded
+    strong = {m.id for m in res.results if not m.weak}
+    return {m.id: max(0.0, (m.score or 0.0) / top) for m in res.results}, res.degraded, strong
 
 
 def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activation", *,
@@ -402,7 +410,7 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
     filters: dict[str, Any] = dict(types=types, sources=sources, tags=tags, since=since, until=until,
                                    include_archived=include_archived, raw=raw, shared=shared, summaries=summaries,
                                    history=history, as_of=as_of)
-    seeds, degraded = seed_scores(store, query, max(SEED_K, k) if seed_k is None else seed_k, **filters)
+    seeds, degraded, strong = _seeds(store, query, max(SEED_K, k) if seed_k is None else seed_k, **filters)
     adj = Adjacency(store, threshold=threshold, fanout_cap=fanout_cap, include_archived=include_archived)
     if strategy == "graph":
         walk = multihop(adj, seeds, hops=hops, decay=HOP_DECAY if decay is None else decay)
@@ -446,6 +454,12 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
         results.append(m)
     if cover:
         results = cover_sessions(results, k, SESSION_COVERAGE, explain)
+    # weak: the result does not speak of the query itself AND was not reached from a seed that does
+    # (a cause drawn from a strong match is the walk's point, not noise)
+    mark_weak_by_query(store, query, results)
+    for m in results:
+        if m.weak and walk.path.get(m.id, [{"id": m.id}])[0]["id"] in strong:
+            m.weak = False
     if history or as_of is not None:  # superseded versions marked, each after what replaced it
         from memengine.supersession import versions_marked
 

@@ -61,3 +61,16 @@ def test_with_the_real_model_an_unrelated_store_gives_weak_results_and_a_paraphr
     nothing = s.recall("What is the recommended dose of ibuprofen for a child?", k=3, touch=False).results
     assert nothing and all(m.weak for m in nothing)
     s.close()
+
+
+@pytest.mark.parametrize("strategy", ["hybrid", "graph", "activation"])
+def test_every_strategy_marks_a_result_that_does_not_speak_of_the_query_weak(db_path: Path, strategy: str) -> None:
+    oscar = json.loads(run_cli("store", "Oscar prefers morning meetings").stdout)["data"]["id"]
+    rome = json.loads(run_cli("store", "Flew to Rome", "--type", "episodic").stdout)["data"]["id"]
+    assert run_cli("link", str(oscar), str(rome), "--type", "explicit").returncode == 0  # the walk reaches Rome
+    got = {r["id"]: r["weak"] for r in _recall("Oscar meetings", "--strategy", strategy)}
+    assert got[oscar] is False
+    assert got[rome] is (strategy == "hybrid")  # the walk reached Rome from a real match: not noise
+    assert run_cli("forget", str(oscar)).returncode == 0
+    after = _recall("Oscar meetings", "--strategy", strategy)
+    assert all(r["weak"] is True for r in after)

@@ -24,6 +24,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from memengine.text import query_terms
+
 # Chosen by bench/recall_weak.py (leave-one-conversation-out on LoCoMo dev; README "Relevance").
 WEAK_COSINE = 0.40
 WEAK_COVERAGE = 0.5
@@ -60,3 +62,20 @@ def mark_weak(results: Sequence[Any], terms: Sequence[str], cosines: Mapping[int
     for m in results:
         cos = cosines.get(m.id) if cosines is not None else None
         m.weak = is_weak(cos, coverage(terms, m.content))
+
+
+def mark_weak_by_query(store: Any, query: str, results: Sequence[Any]) -> None:
+    """``mark_weak`` for results ranked by something else than hybrid fusion (the graph strategies).
+
+    A walk reaches memories the query never scored, so their cosines are computed here, as
+    hybrid scores them (the context vector's cosine where a turn has one, else its own), from
+    the store's public ``embed_or_none``/``cosines``; keyword-only stores use coverage alone.
+    """
+    if not results:
+        return
+    vecs = store.embed_or_none([query])
+    cosines: dict[int, float] | None = None
+    if vecs is not None:
+        ids = [m.id for m in results]
+        cosines = {**store.cosines(vecs[0], ids), **store.cosines(vecs[0], ids, "vec_contexts")}
+    mark_weak(results, query_terms(query), cosines)
