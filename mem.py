@@ -165,6 +165,12 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
     from memengine.cli.facts import store_human, store_json
 
     data = store_json(res)
+    if thread and not res.deduplicated:  # a live thread: its closed stretches become episodes
+        from memengine.chat_episodes import close_thread
+
+        # (at the message's own time: a backfill with --at in the past closes nothing early)
+        if made := close_thread(s, source, thread, at=event_at):
+            data["episodes"] = made
     emit(data, lambda: store_human(res, data), [degraded_warning(res.degraded, s.degraded_reason)])
 
 

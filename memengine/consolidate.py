@@ -48,7 +48,7 @@ from memengine.vectors import vectors_from_blobs
 
 # --------------------------------------------------------------------------- phases
 
-ALL_PHASES = ("cascade", "links", "cluster", "summarize", "contradict", "decay", "rank", "write")
+ALL_PHASES = ("episodes", "cascade", "links", "cluster", "summarize", "contradict", "decay", "rank", "write")
 DESTRUCTIVE_PHASES = frozenset({"cascade", "contradict", "decay"})  # a backup is taken before these
 
 # --------------------------------------------------------------------------- tuning
@@ -376,6 +376,19 @@ class Consolidator:
             """UPDATE memories SET status = 'archived', updated_at = ? WHERE status = 'active'
                AND id = (SELECT summary_memory_id FROM clusters WHERE id = ?)""", (self.now_iso, cid))
         self.conn.execute("UPDATE clusters SET parent_id = NULL WHERE parent_id = ?", (cid,))
+
+    # ------------------------------------------------------------ episodes
+
+    def phase_episodes(self) -> dict[str, Any]:
+        """Threads stored live: their closed stretches become episodes, as an import makes them
+        (chat_episodes.close_all: a stretch quiet for EPISODE_GAP is closed)."""
+        from memengine.chat_episodes import close_all
+
+        made = close_all(self.store, self.now)
+        if made:  # the run's snapshot takes them in: the later phases link and cluster them now, not next run
+            self._max_id = int(self.conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
+            self._invalidate()
+        return {"episodes": made}
 
     # ------------------------------------------------------------ links
 

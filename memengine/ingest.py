@@ -21,28 +21,31 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record, jsonl
 from importers._common import normalise_phone
 from importers.registry import PARSERS
+from memengine.chat_episodes import (  # noqa: F401  (re-exported: the import's episodes)
+    EPISODE_GAP,
+    EPISODE_MAX,
+    EPISODE_MIN_FOR_SHIFT,
+    EPISODE_TEXT_CHARS,
+    TOPIC_SHIFT_COSINE,
+    TOPIC_WINDOW,
+    _open_rows,
+    build_episodes,
+    segment,
+)
 from memengine.db import write_tx
-from memengine.edges import add_edges
 from memengine.errors import UserError
 from memengine.records import BatchStats, NewMemory
 from memengine.store import MemoryStore
 from memengine.text import without_author
-from memengine.timeparse import to_iso, utcnow
+from memengine.timeparse import to_iso
 from memengine.writes import MAX_CONTENT_BYTES
-
-EPISODE_GAP = timedelta(minutes=45)  # a pause this long ends an episode (chat sessions)
-EPISODE_MAX = 25  # messages per episode at most
-EPISODE_MIN_FOR_SHIFT = 6  # never split on topic below this many messages
-TOPIC_WINDOW = 3  # messages per side compared for a topic shift
-TOPIC_SHIFT_COSINE = 0.35  # window-centroid similarity below this is a new topic
-EPISODE_TEXT_CHARS = 4000  # an episode's own text is capped; its members keep everything
 
 
 @dataclass
@@ -360,18 +363,6 @@ def _count_new_refs(store: MemoryStore, pairs: Iterable[tuple[str, str]]) -> int
     return total - existing
 
 
-def _open_rows(store: MemoryStore, source: str, thread: str) -> list[tuple[Any, ...]]:
-    """A thread's stored messages not yet in an episode: (id, content, event_at, author, ref, position)."""
-    return store.conn.execute(
-        """SELECT m.id, m.content, m.event_at, m.author, m.ref, m.position FROM memories m
-           WHERE m.thread = ? AND m.source = ? AND m.level = 0 AND m.status = 'active'
-             AND json_extract(m.metadata, '$.kind') IS NOT 'episode'
-             AND NOT EXISTS (SELECT 1 FROM associations a WHERE a.source_id = m.id AND a.edge_type = 'part_of')
-           ORDER BY m.event_at, m.position, m.id""",
-        (thread, source),
-    ).fetchall()
-
-
 def _dry_run_episodes(store: MemoryStore, path: Path, fmt: str, options: dict[str, Any]) -> int:
     """How many episodes a real import of ``path`` would make, writing nothing.
 
@@ -439,120 +430,6 @@ def _dry_run_episodes(store: MemoryStore, path: Path, fmt: str, options: dict[st
 
 def _write_links(store: MemoryStore, links: list[tuple[str, str, str, str]]) -> int:
     return store.link_by_ref(links, weight=0.8) if links else 0
-
-
-def segment(times: list[datetime | None], vecs: Any | None) -> list[tuple[int, int]]:
-    """Split a thread's messages into episodes: [start, end) index ranges.
-
-    Boundaries: a gap ≥ EPISODE_GAP, a topic shift (the centroids of the TOPIC_WINDOW
-    messages before and after a point have cosine < TOPIC_SHIFT_COSINE, once the
-    episode has EPISODE_MIN_FOR_SHIFT messages), or EPISODE_MAX messages.
-    """
-    import numpy as np
-
-    n = len(times)
-    out: list[tuple[int, int]] = []
-    start = 0
-    for i in range(1, n + 1):
-        if i == n:
-            out.append((start, n))
-            break
-        size = i - start
-        t0, t1 = times[i - 1], times[i]
-        gap = t0 is not None and t1 is not None and t1 - t0 >= EPISODE_GAP
-        shift = False
-        if vecs is not None and size >= EPISODE_MIN_FOR_SHIFT and i + TOPIC_WINDOW <= n:
-            left = vecs[max(start, i - TOPIC_WINDOW): i].mean(axis=0)
-            right = vecs[i: i + TOPIC_WINDOW].mean(axis=0)
-            denom = float(np.linalg.norm(left) * np.linalg.norm(right)) or 1.0
-            shift = float(left @ right) / denom < TOPIC_SHIFT_COSINE
-        if gap or shift or size >= EPISODE_MAX:
-            out.append((start, i))
-            start = i
-    return out
-
-
-def build_episodes(store: MemoryStore, source: str, thread: str) -> int:
-    """Group a thread's messages not yet in an episode into episodes; return how many were made."""
-    rows = _open_rows(store, source, thread)
-    if len(rows) < 2:
-        return 0
-    ids = [r[0] for r in rows]
-    vec_map = store.vectors(ids)
-    import numpy as np
-
-    vecs = np.stack([vec_map[i] for i in ids]) if len(vec_map) == len(ids) else None
-    times = [datetime.fromisoformat(r[2]) if r[2] else None for r in rows]
-    now = to_iso(utcnow()) or ""
-    items: list[NewMemory] = []
-    groups: list[list[int]] = []  # member ids, parallel to items
-    for start, end in segment(times, vecs):
-        members = rows[start:end]
-        if len(members) < 2:
-            continue
-        text = "\n".join(r[1] for r in members)
-        if len(text) > EPISODE_TEXT_CHARS:
-            text = text[:EPISODE_TEXT_CHARS] + "…"
-        people = sorted({r[3] for r in members if r[3]})
-        span = [members[0][2], members[-1][2]]
-        items.append(NewMemory(
-            content=text, memory_type="episodic", source=source, ref=f"episode:{members[0][4]}",
-            metadata={"kind": "episode", "members": len(members), "span": span, "participants": people},
-            event_at=times[start], thread=thread, author=None,
-        ))
-        groups.append([r[0] for r in members])
-    if not items:
-        return 0
-    # Episodes already stored under the same ref (an older run wrote them without edges).
-    episode_ids: dict[int, int] = {}  # item index -> memory id
-    index = {it.ref: i for i, it in enumerate(items)}
-    for i, it in enumerate(items):
-        eid = store.id_by_ref(source, it.ref or "")
-        if eid is not None:
-            episode_ids[i] = eid
-    # The thread's latest episode from earlier imports precedes the first new one.
-    prev_id: int | None = None
-    for eid, ref in store.conn.execute(
-        """SELECT m.id, m.ref FROM memories m WHERE m.thread = ? AND m.source = ?
-             AND json_extract(m.metadata, '$.kind') = 'episode' ORDER BY m.event_at DESC, m.id DESC""",
-            (thread, source)):
-        if ref not in index:
-            prev_id = eid
-            break
-
-    def prev_of(i: int) -> int | None:
-        return episode_ids.get(i - 1) if i > 0 else prev_id
-
-    made = 0
-
-    def link(pairs: list[tuple[NewMemory, int]]) -> None:
-        # Runs inside the transaction that writes these episodes: an episode never
-        # lands without its edges, whatever kills the process. Batches come in order,
-        # so the previous episode's id is always known.
-        nonlocal made
-        for it, eid in pairs:
-            i = index[it.ref or ""]
-            episode_ids[i] = eid
-            _episode_edges(store, eid, groups[i], prev_of(i), now)
-            made += 1
-
-    fresh = [it for i, it in enumerate(items) if i not in episode_ids]
-    existing = [i for i in range(len(items)) if i in episode_ids]
-    # Small batches: an episode's text fills the model's 256-token window, and the ONNX
-    # arena grows with batch x tokens^2 (32 episodes at once peaked at 1.5 GB RSS).
-    store.store_many(fresh, batch_size=4, on_batch=link)
-    if existing:
-        with write_tx(store.conn):
-            for i in existing:
-                _episode_edges(store, episode_ids[i], groups[i], prev_of(i), now)
-    return made
-
-
-def _episode_edges(store: MemoryStore, eid: int, member_ids: list[int], prev_id: int | None, now: str) -> None:
-    """part_of edges member → episode, and a temporal edge from the previous episode."""
-    add_edges(store.conn, [(mid, eid, "part_of", 1.0) for mid in member_ids], now)
-    if prev_id is not None and prev_id != eid:
-        add_edges(store.conn, [(prev_id, eid, "temporal", 0.7)], now)
 
 
 def summary_line(s: ImportSummary) -> str:

@@ -65,12 +65,25 @@ COVER_POOL = 30
 # Episodes (an import's conversation stretches) are retrieval units whose place in the
 # results goes to their best member message: bench/loo.py, "Priors" (issue 19).
 RESOLVE_EPISODES = True
+# Multi-hop expansion (expand.py): bonuses for covering query words the results above lack,
+# and for matching the first hits' rare words in another session; ranks 1..EXPAND_SEEDS stay.
+W_COVERAGE = 0.0
+W_HOP = 0.0
+EXPAND_SEEDS = 3
+HOP_RARE_SHARE = 0.01
 # A warm process (WARM_AFTER) also builds an in-process copy of the keyword index in the
 # background (keyword_index.py: FTS5's exact bm25 at 2-4 ms instead of 15-130 ms at 100k),
 # so one-shot CLI calls never pay for the build. MEM_KEYWORD_INDEX=0 switches it off.
 # Keyword scores equal to this many decimals are ties, broken by row id, on both keyword
 # paths (FTS5 and keyword_index.py), so the same rows make the candidate cut.
 KEYWORD_TIE_DECIMALS = 9
+
+
+# The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
+# others only change fusion and what follows it (bench/loo.py scores every fusion variant
+# from one retrieval per question and these fields).
+RETRIEVAL_FIELDS = ("fts_weights", "drop_person_terms", "max_df", "df_column", "w_phrase", "context_vectors",
+                    "context_mix")
 
 
 @dataclass
@@ -109,4 +122,11 @@ class RecallConfig:
     # An import's episode memory in the top k gives its place to its best-scored member
     # message (memengine/recall/episodes.py); False returns episodes as they are.
     resolve_episodes: bool = RESOLVE_EPISODES
+    # Multi-hop expansion after fusion (memengine/recall/expand.py): ranks after expand_seeds
+    # re-ranked by query-term coverage and by a second hop over the seeds' rare words into
+    # other sessions. 0 = off.
+    w_coverage: float = W_COVERAGE
+    w_hop: float = W_HOP
+    expand_seeds: int = EXPAND_SEEDS
+    hop_rare_share: float = HOP_RARE_SHARE
 

@@ -32,6 +32,7 @@ from memengine.recall.config import (
     RecallConfig,
 )
 from memengine.recall.episodes import is_episode, members_of, resolve_episodes
+from memengine.recall.expand import EXPAND_POOL, expand
 from memengine.recall.fusion import More, combine_sims, fuse
 from memengine.recall.keyword import KeywordSearch
 from memengine.recall.people import People
@@ -141,14 +142,7 @@ class Recall(KeywordSearch, People):
         index_ready = self._keyword_index is not None and self._keyword_index.ready
         run = _Run(query, k, strategy, raw, config or RecallConfig(), where, args, max(POOL, k * 3), people,
                    at_scale, index_ready)
-        if strategy in ("hybrid", "keyword"):
-            self._keyword_side(run)
-        if strategy in ("hybrid", "vector"):
-            self._vector_side(run)
-        if run.kw_future is not None:
-            run.kw = dict(run.kw_future.result())
-        if run.kw_later is not None:  # (no query vector after all)
-            run.kw = dict(run.kw_later())
+        self._retrieve(run)
         results = self._rank(run, explain)
         if history or as_of is not None:
             results = versions_marked(self.conn, results)
@@ -161,6 +155,18 @@ class Recall(KeywordSearch, People):
         return RecallResult(query=query, strategy=strategy, results=results,
                             degraded=run.degraded or self._degraded_tag(), took_ms=took, pruned_terms=run.pruned,
                             warnings=warnings)
+
+    def _retrieve(self, run: _Run) -> None:
+        """Both retrievers' scores into ``run`` (kw, vs, ...). What they compute depends only on
+        RETRIEVAL_FIELDS of the config: bench/loo.py reuses one retrieval for every fusion variant."""
+        if run.strategy in ("hybrid", "keyword"):
+            self._keyword_side(run)
+        if run.strategy in ("hybrid", "vector"):
+            self._vector_side(run)
+        if run.kw_future is not None:
+            run.kw = dict(run.kw_future.result())
+        if run.kw_later is not None:  # (no query vector after all)
+            run.kw = dict(run.kw_later())
 
     def _keyword_terms(self, run: _Run) -> list[str]:
         """The query's content words the keyword side searches for (``run.pruned``: those left out)."""
@@ -277,9 +283,15 @@ class Recall(KeywordSearch, People):
         more = (episode_members if run.cfg.resolve_episodes
                 and any(c._meta_raw and '"episode"' in c._meta_raw for c in rows.values()) else None)
         want = k + 5 if more else k  # an episode whose best member is shown already leaves a gap
+        expanding = run.strategy == "hybrid" and (run.cfg.w_coverage > 0 or run.cfg.w_hop > 0)
+        if cover or expanding:
+            want = max(want, COVER_POOL if cover else 0, EXPAND_POOL if expanding else 0)
         scored = self._fuse(rows, run.kw, vs, run.strategy, explain, run.cfg, run.query,
-                            run.people, run.phrase, k=max(want, COVER_POOL) if cover else want, more=more)
+                            run.people, run.phrase, k=want, more=more)
         scored.sort(key=lambda m: (-(m.score or 0.0), m.id))
+        if expanding:
+            scored = expand(run, scored, lambda match, limit: dict(self._keyword(
+                match, run.where, run.args, limit, run.cfg.fts_weights)), self._content_shares)
         if members:
             scored = resolve_episodes(scored, len(scored), members)
         if cover:
@@ -293,6 +305,11 @@ class Recall(KeywordSearch, People):
                 results.append(m)
         mark_weak(results, query_terms(run.query), vs if run.qvec is not None else None)
         return results
+
+    def _content_shares(self, words: list[str]) -> tuple[dict[str, float], int]:
+        """Share of memories whose own text holds each word, and the number of memories."""
+        shares = self.doc_shares(words, "content")
+        return shares, self._df_cache[1] if self._df_cache else 0
 
     def _fuse(
         self, rows: dict[int, Candidate], kw: dict[int, float], vs: dict[int, float], strategy: str, explain: bool,

@@ -1,0 +1,205 @@
+"""Episodes: a chat's stretches of conversation as retrieval units (imports and live threads).
+
+Nemori-style event segmentation without an LLM: consecutive messages of a thread are split
+by a time gap, a drop in embedding similarity between neighbouring windows, or a size cap.
+An episode is a memory of its own, linked to its messages by ``part_of`` edges and to the
+previous episode by a ``temporal`` edge; recall returns its best member in its place
+(memengine/recall/episodes.py).
+
+An import builds every episode of the threads it wrote (``build_episodes``). A thread stored
+live (``mem.py store --thread``) is still being written: ``close_thread`` builds only its
+*closed* episodes (every segment but the last; the last too once it is full or its last
+message is EPISODE_GAP old), so an episode is never made from half a conversation and then
+left short; ``close_all`` (consolidate's ``episodes`` phase) closes every thread's stale tail.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from memengine.db import write_tx
+from memengine.edges import add_edges
+from memengine.records import NewMemory
+from memengine.timeparse import to_iso, utcnow
+
+if TYPE_CHECKING:
+    from memengine.store import MemoryStore
+
+EPISODE_GAP = timedelta(minutes=45)  # a pause this long ends an episode (chat sessions)
+EPISODE_MAX = 25  # messages per episode at most
+EPISODE_MIN_FOR_SHIFT = 6  # never split on topic below this many messages
+TOPIC_WINDOW = 3  # messages per side compared for a topic shift
+TOPIC_SHIFT_COSINE = 0.35  # window-centroid similarity below this is a new topic
+EPISODE_TEXT_CHARS = 4000  # an episode's own text is capped; its members keep everything
+
+
+def _open_rows(store: MemoryStore, source: str, thread: str, live: bool = False) -> list[tuple[Any, ...]]:
+    """A thread's stored messages not yet in an episode: (id, content, event_at, author, ref, position).
+
+    ``live``: a message stored without ``--at`` happened when it was stored (created_at)."""
+    when = "coalesce(m.event_at, m.created_at)" if live else "m.event_at"
+    return store.conn.execute(
+        f"""SELECT m.id, m.content, {when}, m.author, m.ref, m.position FROM memories m
+           WHERE m.thread = ? AND m.source = ? AND m.level = 0 AND m.status = 'active'
+             AND json_extract(m.metadata, '$.kind') IS NOT 'episode'
+             AND NOT EXISTS (SELECT 1 FROM associations a WHERE a.source_id = m.id AND a.edge_type = 'part_of')
+           ORDER BY {when}, m.position, m.id""",
+        (thread, source),
+    ).fetchall()
+
+
+def segment(times: list[datetime | None], vecs: Any | None) -> list[tuple[int, int]]:
+    """Split a thread's messages into episodes: [start, end) index ranges.
+
+    Boundaries: a gap ≥ EPISODE_GAP, a topic shift (the centroids of the TOPIC_WINDOW
+    messages before and after a point have cosine < TOPIC_SHIFT_COSINE, once the
+    episode has EPISODE_MIN_FOR_SHIFT messages), or EPISODE_MAX messages.
+    """
+    import numpy as np
+
+    n = len(times)
+    out: list[tuple[int, int]] = []
+    start = 0
+    for i in range(1, n + 1):
+        if i == n:
+            out.append((start, n))
+            break
+        size = i - start
+        t0, t1 = times[i - 1], times[i]
+        gap = t0 is not None and t1 is not None and t1 - t0 >= EPISODE_GAP
+        shift = False
+        if vecs is not None and size >= EPISODE_MIN_FOR_SHIFT and i + TOPIC_WINDOW <= n:
+            left = vecs[max(start, i - TOPIC_WINDOW): i].mean(axis=0)
+            right = vecs[i: i + TOPIC_WINDOW].mean(axis=0)
+            denom = float(np.linalg.norm(left) * np.linalg.norm(right)) or 1.0
+            shift = float(left @ right) / denom < TOPIC_SHIFT_COSINE
+        if gap or shift or size >= EPISODE_MAX:
+            out.append((start, i))
+            start = i
+    return out
+
+
+def build_episodes(store: MemoryStore, source: str, thread: str, open_tail_at: datetime | None = None) -> int:
+    """Group a thread's messages not yet in an episode into episodes; return how many were made.
+
+    ``open_tail_at`` (a live thread, at that time): the last stretch is left open, unless it is
+    full (EPISODE_MAX messages) or its last message is at least EPISODE_GAP older."""
+    rows = _open_rows(store, source, thread, live=open_tail_at is not None)
+    if len(rows) < 2:
+        return 0
+    ids = [r[0] for r in rows]
+    vec_map = store.vectors(ids)
+    import numpy as np
+
+    vecs = np.stack([vec_map[i] for i in ids]) if len(vec_map) == len(ids) else None
+    times = [datetime.fromisoformat(r[2]) if r[2] else None for r in rows]
+    now = to_iso(utcnow()) or ""
+    items: list[NewMemory] = []
+    groups: list[list[int]] = []  # member ids, parallel to items
+    spans = segment(times, vecs)
+    if open_tail_at is not None and spans and not _closed(times, spans[-1], open_tail_at):
+        spans = spans[:-1]
+    for start, end in spans:
+        members = rows[start:end]
+        if len(members) < 2:
+            continue
+        text = "\n".join(r[1] for r in members)
+        if len(text) > EPISODE_TEXT_CHARS:
+            text = text[:EPISODE_TEXT_CHARS] + "…"
+        people = sorted({r[3] for r in members if r[3]})
+        span = [members[0][2], members[-1][2]]
+        items.append(NewMemory(
+            content=text, memory_type="episodic", source=source, ref=f"episode:{members[0][4]}",
+            metadata={"kind": "episode", "members": len(members), "span": span, "participants": people},
+            event_at=times[start], thread=thread, author=None,
+        ))
+        groups.append([r[0] for r in members])
+    if not items:
+        return 0
+    # Episodes already stored under the same ref (an older run wrote them without edges).
+    episode_ids: dict[int, int] = {}  # item index -> memory id
+    index = {it.ref: i for i, it in enumerate(items)}
+    for i, it in enumerate(items):
+        eid = store.id_by_ref(source, it.ref or "")
+        if eid is not None:
+            episode_ids[i] = eid
+    # The thread's latest episode from earlier imports precedes the first new one.
+    prev_id: int | None = None
+    for eid, ref in store.conn.execute(
+        """SELECT m.id, m.ref FROM memories m WHERE m.thread = ? AND m.source = ?
+             AND json_extract(m.metadata, '$.kind') = 'episode' ORDER BY m.event_at DESC, m.id DESC""",
+            (thread, source)):
+        if ref not in index:
+            prev_id = eid
+            break
+
+    def prev_of(i: int) -> int | None:
+        return episode_ids.get(i - 1) if i > 0 else prev_id
+
+    made = 0
+
+    def link(pairs: list[tuple[NewMemory, int]]) -> None:
+        # Runs inside the transaction that writes these episodes: an episode never
+        # lands without its edges, whatever kills the process. Batches come in order,
+        # so the previous episode's id is always known.
+        nonlocal made
+        for it, eid in pairs:
+            i = index[it.ref or ""]
+            episode_ids[i] = eid
+            _episode_edges(store, eid, groups[i], prev_of(i), now)
+            made += 1
+
+    fresh = [it for i, it in enumerate(items) if i not in episode_ids]
+    existing = [i for i in range(len(items)) if i in episode_ids]
+    # Small batches: an episode's text fills the model's 256-token window, and the ONNX
+    # arena grows with batch x tokens^2 (32 episodes at once peaked at 1.5 GB RSS).
+    store.store_many(fresh, batch_size=4, on_batch=link)
+    if existing:
+        with write_tx(store.conn):
+            for i in existing:
+                _episode_edges(store, episode_ids[i], groups[i], prev_of(i), now)
+    return made
+
+
+def _episode_edges(store: MemoryStore, eid: int, member_ids: list[int], prev_id: int | None, now: str) -> None:
+    """part_of edges member → episode, and a temporal edge from the previous episode."""
+    add_edges(store.conn, [(mid, eid, "part_of", 1.0) for mid in member_ids], now)
+    if prev_id is not None and prev_id != eid:
+        add_edges(store.conn, [(prev_id, eid, "temporal", 0.7)], now)
+
+
+def _closed(times: list[datetime | None], span: tuple[int, int], at: datetime) -> bool:
+    """Whether a thread's last stretch can grow no more: full, or quiet for EPISODE_GAP.
+    (A stretch without times is closed: nothing tells it apart from an imported one.)"""
+    start, end = span
+    last = times[end - 1]
+    if end - start >= EPISODE_MAX or last is None:
+        return True
+    if last.tzinfo is None and at.tzinfo is not None:
+        at = at.replace(tzinfo=None)
+    elif last.tzinfo is not None and at.tzinfo is None:
+        last = last.replace(tzinfo=None)
+    return at - last >= EPISODE_GAP
+
+
+def close_thread(store: MemoryStore, source: str, thread: str, at: datetime | None = None) -> int:
+    """A live thread's closed stretches made episodes (see the module doc); how many were made."""
+    return build_episodes(store, source, thread, open_tail_at=at or utcnow())
+
+
+def open_threads(store: MemoryStore) -> list[tuple[str, str]]:
+    """(source, thread) of every thread with two messages or more not yet in an episode."""
+    rows = store.conn.execute(
+        """SELECT m.source, m.thread FROM memories m
+           WHERE m.thread IS NOT NULL AND m.level = 0 AND m.status = 'active'
+             AND json_extract(m.metadata, '$.kind') IS NOT 'episode'
+             AND NOT EXISTS (SELECT 1 FROM associations a WHERE a.source_id = m.id AND a.edge_type = 'part_of')
+           GROUP BY m.source, m.thread HAVING count(*) >= 2 ORDER BY m.source, m.thread""").fetchall()
+    return [(str(s), str(t)) for s, t in rows]
+
+
+def close_all(store: MemoryStore, at: datetime | None = None) -> int:
+    """Every thread's closed stretches made episodes (consolidate); how many were made."""
+    when = at or utcnow()
+    return sum(build_episodes(store, s, t, open_tail_at=when) for s, t in open_threads(store))
