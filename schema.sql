@@ -343,3 +343,37 @@ CREATE TRIGGER memory_authors_au AFTER UPDATE OF author, status ON memories
         WHERE new.author IS NOT NULL AND new.status = 'active'
         ON CONFLICT(author) DO UPDATE SET active = active + 1;
 END;
+
+-- What `stats` shows (m008): memories per status and type, and edges, kept exact by these
+-- triggers; read by Maintenance.stats instead of counting every row.
+CREATE TABLE _mem_counts (
+    what        TEXT NOT NULL,              -- 'memories' (per status and type) or 'associations'
+    status      TEXT NOT NULL DEFAULT '',
+    memory_type TEXT NOT NULL DEFAULT '',
+    n           INTEGER NOT NULL,           -- rows at 0 are deleted
+    PRIMARY KEY (what, status, memory_type)
+) WITHOUT ROWID;
+CREATE TRIGGER _mem_counts_memories_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO _mem_counts(what, status, memory_type, n) VALUES ('memories', new.status, new.memory_type, 1)
+        ON CONFLICT(what, status, memory_type) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER _mem_counts_memories_ad AFTER DELETE ON memories BEGIN
+    UPDATE _mem_counts SET n = n - 1 WHERE what = 'memories' AND status = old.status AND memory_type = old.memory_type;
+    DELETE FROM _mem_counts WHERE what = 'memories' AND status = old.status AND memory_type = old.memory_type
+        AND n <= 0;
+END;
+CREATE TRIGGER _mem_counts_memories_au AFTER UPDATE OF status, memory_type ON memories
+    WHEN old.status IS NOT new.status OR old.memory_type IS NOT new.memory_type BEGIN
+    UPDATE _mem_counts SET n = n - 1 WHERE what = 'memories' AND status = old.status AND memory_type = old.memory_type;
+    DELETE FROM _mem_counts WHERE what = 'memories' AND status = old.status AND memory_type = old.memory_type
+        AND n <= 0;
+    INSERT INTO _mem_counts(what, status, memory_type, n) VALUES ('memories', new.status, new.memory_type, 1)
+        ON CONFLICT(what, status, memory_type) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER _mem_counts_associations_ai AFTER INSERT ON associations BEGIN
+    INSERT INTO _mem_counts(what, n) VALUES ('associations', 1)
+        ON CONFLICT(what, status, memory_type) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER _mem_counts_associations_ad AFTER DELETE ON associations BEGIN
+    UPDATE _mem_counts SET n = n - 1 WHERE what = 'associations' AND status = '' AND memory_type = '';
+END;

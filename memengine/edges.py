@@ -29,6 +29,7 @@ def add_edges(conn: Any, edges: Iterable[tuple[int, int, str, float]], created_a
     sql = _ON_CONFLICT[on_conflict]
     last = created_at if used else None
     rows = [(a, b, kind, w, created_at, last, *((cap,) if on_conflict == "add" else ())) for a, b, kind, w in edges]
-    before = conn.total_changes
-    conn.executemany(sql, rows)
-    return int(conn.total_changes - before)
+    if not rows:
+        return 0
+    # the statements' own rows: total_changes would also count what triggers write (m008's counters)
+    return max(0, int(conn.executemany(sql, rows).rowcount))

@@ -18,20 +18,32 @@ class Maintenance(StoreBase):
     """The maintenance room of :class:`memengine.store.MemoryStore`."""
 
     def stats(self) -> dict[str, Any]:
-        """Counts by status and type, edges, file size, model."""
+        """Counts by status and type, edges, file size, model.
+
+        Counts come from ``_mem_counts`` (m008: kept exact by triggers) and the vector
+        count from sqlite-vec's rowid table, so a cold ``stats`` costs the same at 1M
+        memories as at 1k instead of scanning every row.
+        """
         c = self.conn
-        by_status = {r[0]: r[1] for r in c.execute("SELECT status, count(*) FROM memories GROUP BY status")}
-        by_type = {
-            r[0]: r[1] for r in c.execute("SELECT memory_type, count(*) FROM memories WHERE status='active' GROUP BY 1")
-        }
+        by_status: dict[str, int] = {}
+        by_type: dict[str, int] = {}
+        edges = 0
+        for what, status, mtype, n in c.execute(
+                "SELECT what, status, memory_type, n FROM _mem_counts WHERE n > 0 ORDER BY what, status, memory_type"):
+            if what == "associations":
+                edges += int(n)
+                continue
+            by_status[status] = by_status.get(status, 0) + int(n)
+            if status == "active":
+                by_type[mtype] = int(n)
         size = self._file_bytes()
         return {
             "path": str(self.path),
             "memories": sum(by_status.values()),
             "by_status": by_status,
             "by_type": by_type,
-            "vectors": int(c.execute("SELECT count(*) FROM vec_memories").fetchone()[0]),
-            "associations": int(c.execute("SELECT count(*) FROM associations").fetchone()[0]),
+            "vectors": self._count_vectors(),
+            "associations": edges,
             "clusters": int(c.execute("SELECT count(*) FROM clusters WHERE status='active'").fetchone()[0]),
             "open_contradictions": int(
                 c.execute("SELECT count(*) FROM contradictions WHERE status='open'").fetchone()[0]
@@ -40,6 +52,14 @@ class Maintenance(StoreBase):
             "schema_version": self.meta("schema_version"),
             "size_bytes": size,
         }
+
+    def _count_vectors(self) -> int:
+        """Rows of ``vec_memories``: its rowid table holds one row per vector (a scan of the
+        vec0 table itself reads every vector, 36 ms at 100k); the vec0 count if that changes."""
+        try:
+            return int(self.conn.execute("SELECT count(*) FROM vec_memories_rowids").fetchone()[0])
+        except sqlite3.OperationalError:  # a sqlite-vec without that shadow table
+            return int(self.conn.execute("SELECT count(*) FROM vec_memories").fetchone()[0])
 
     def index_gaps(self) -> dict[str, list[int]]:
         """Ids of memories without a vector, and of vectors (own, context) without a memory."""

@@ -377,6 +377,42 @@ CREATE TRIGGER memory_authors_au AFTER UPDATE OF author, status ON memories
 END;
 """
 
+# m008_counts: what `stats` shows, kept exact by triggers, so a cold `stats` reads a few rows
+# instead of counting every memory and edge (0.2 s at 100k, linear in N).
+M008_COUNTS_SQL = """\
+CREATE TABLE _mem_counts (
+    what        TEXT NOT NULL,              -- 'memories' (per status and type) or 'associations'
+    status      TEXT NOT NULL DEFAULT '',
+    memory_type TEXT NOT NULL DEFAULT '',
+    n           INTEGER NOT NULL,           -- rows at 0 are deleted
+    PRIMARY KEY (what, status, memory_type)
+) WITHOUT ROWID;
+CREATE TRIGGER _mem_counts_memories_ai AFTER INSERT ON memories BEGIN
+    INSERT INTO _mem_counts(what, status, memory_type, n) VALUES ('memories', new.status, new.memory_type, 1)
+        ON CONFLICT(what, status, memory_type) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER _mem_counts_memories_ad AFTER DELETE ON memories BEGIN
+    UPDATE _mem_counts SET n = n - 1 WHERE what = 'memories' AND status = old.status AND memory_type = old.memory_type;
+    DELETE FROM _mem_counts WHERE what = 'memories' AND status = old.status AND memory_type = old.memory_type
+        AND n <= 0;
+END;
+CREATE TRIGGER _mem_counts_memories_au AFTER UPDATE OF status, memory_type ON memories
+    WHEN old.status IS NOT new.status OR old.memory_type IS NOT new.memory_type BEGIN
+    UPDATE _mem_counts SET n = n - 1 WHERE what = 'memories' AND status = old.status AND memory_type = old.memory_type;
+    DELETE FROM _mem_counts WHERE what = 'memories' AND status = old.status AND memory_type = old.memory_type
+        AND n <= 0;
+    INSERT INTO _mem_counts(what, status, memory_type, n) VALUES ('memories', new.status, new.memory_type, 1)
+        ON CONFLICT(what, status, memory_type) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER _mem_counts_associations_ai AFTER INSERT ON associations BEGIN
+    INSERT INTO _mem_counts(what, n) VALUES ('associations', 1)
+        ON CONFLICT(what, status, memory_type) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER _mem_counts_associations_ad AFTER DELETE ON associations BEGIN
+    UPDATE _mem_counts SET n = n - 1 WHERE what = 'associations' AND status = '' AND memory_type = '';
+END;
+"""
+
 
 def _run(conn: Any, script: str) -> None:
     for stmt in split_sql(script):
@@ -495,6 +531,14 @@ def _m007_people(conn: Any) -> None:
                  "WHERE author IS NOT NULL AND status = 'active' GROUP BY author")
 
 
+def _m008_counts(conn: Any) -> None:
+    """The counters ``stats`` reads (``_mem_counts``), filled from the rows once."""
+    _run(conn, M008_COUNTS_SQL)
+    conn.execute("INSERT INTO _mem_counts(what, status, memory_type, n) SELECT 'memories', status, memory_type, "
+                 "count(*) FROM memories GROUP BY status, memory_type")
+    conn.execute("INSERT INTO _mem_counts(what, n) SELECT 'associations', count(*) FROM associations")
+
+
 # Ordered, named, never edited once released; each runs in its own transaction.
 MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m001_initial", _m001_initial),
@@ -504,6 +548,7 @@ MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m005_int8_vectors", _m005_int8_vectors),
     ("m006_context_far", _m006_context_far),
     ("m007_people", _m007_people),
+    ("m008_counts", _m008_counts),
 ]
 
 

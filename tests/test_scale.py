@@ -74,6 +74,6 @@ def test_m007_fills_the_table_from_existing_rows(tmp_path: Path) -> None:
     for mid, author, status in rows:
         conn.execute("""INSERT INTO memories(id, content, content_hash, created_at, updated_at, author, status)
                         VALUES (?, ?, ?, '2024-01-01', '2024-01-01', ?, ?)""", (mid, f"m{mid}", f"h{mid}", author, status))
-    assert migrations.migrate(conn) == ["m007_people"]
+    assert migrations.migrate(conn, upto="m007_people") == ["m007_people"]
     assert dict(conn.execute("SELECT author, active FROM memory_authors")) == {"Ana": 2}
     conn.close()
