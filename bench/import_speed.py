@@ -71,24 +71,30 @@ def rss_of(path: Path, db: Path, embedder: str, *extra: str) -> dict[str, Any]:
             "cpu_s": res["cpu"]}
 
 
+def gen_chatgpt(path: Path, messages: int, turns: int = 40) -> Path:
+    """A ChatGPT export of about ``messages`` messages (conversations of ``turns``, ~60 words each)."""
+    # generate() stops at a size, so size it from one conversation.
+    one = len(json.dumps(conversation(0, turns, random.Random(1), 60)).encode()) / 1024 / 1024
+    generate(path, one * (messages / turns) * 0.999, turns=turns)
+    return path
+
+
+def import_case(label: str, path: Path, db: Path) -> dict[str, Any]:
+    """One ``mem.py import`` of ``path`` into ``db`` with the real model: messages/s (wall and CPU), RSS."""
+    r = rss_of(path, db, "onnx")
+    s = r["summary"]
+    n = s["messages_seen"] - s["skipped_system"] - s["skipped_media"] - s["skipped_empty"]
+    return {"case": f"{label} ({path.stat().st_size / 1e6:.1f} MB)", "messages": n,
+            "added": s["memories_added"], "episodes": s["episodes"], "seconds": round(r["wall_s"], 1),
+            "messages_per_s": round(n / r["wall_s"], 1), "cpu_s": round(r["cpu_s"], 1),
+            "messages_per_cpu_s": round(n / r["cpu_s"], 1), "peak_rss_mb": round(r["peak_rss_mb"])}
+
+
 def speed(work: Path, messages: int) -> list[dict[str, Any]]:
     """Messages/s with the real model on a WhatsApp chat and a ChatGPT export."""
-    out = []
     wa = gen_whatsapp(work / "WhatsApp Chat with Ana.txt", messages)
-    cg = work / "speed-conversations.json"
-    turns = 40
-    # ~messages messages: generate() stops at a size, so size it from one conversation.
-    one = len(json.dumps(conversation(0, turns, random.Random(1), 60)).encode()) / 1024 / 1024
-    generate(cg, one * (messages / turns) * 0.999, turns=turns)
-    for label, path in (("whatsapp", wa), ("chatgpt", cg)):
-        r = rss_of(path, work / f"speed-{label}.db", "onnx")
-        s = r["summary"]
-        n = s["messages_seen"] - s["skipped_system"] - s["skipped_media"] - s["skipped_empty"]
-        out.append({"case": f"{label} ({path.stat().st_size / 1e6:.1f} MB)", "messages": n,
-                    "added": s["memories_added"], "episodes": s["episodes"], "seconds": round(r["wall_s"], 1),
-                    "messages_per_s": round(n / r["wall_s"], 1), "cpu_s": round(r["cpu_s"], 1),
-                    "messages_per_cpu_s": round(n / r["cpu_s"], 1), "peak_rss_mb": round(r["peak_rss_mb"])})
-    return out
+    cg = gen_chatgpt(work / "speed-conversations.json", messages)
+    return [import_case(label, path, work / f"speed-{label}.db") for label, path in (("whatsapp", wa), ("chatgpt", cg))]
 
 
 def memory(work: Path, mb: float) -> list[dict[str, Any]]:
