@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -40,6 +39,10 @@ from memengine import facts as fact_rules
 from memengine.db import write_tx
 from memengine.edges import add_edges
 from memengine.errors import LockedError, NotFound, UserError
+from memengine.knn import QUERY_BLOCK, VectorIndex
+from memengine.knn import normalise as _normalise
+from memengine.links import EDGE_DECAY_PER_DAY, EDGE_MIN_WEIGHT, WEIGHT_EPS, LinksPhase, get_meta, set_meta
+from memengine.links import chunks as _chunks
 from memengine.records import NewMemory
 from memengine.store import MemoryStore
 from memengine.text import content_hash
@@ -53,26 +56,7 @@ DESTRUCTIVE_PHASES = frozenset({"cascade", "contradict", "decay"})  # a backup i
 
 # --------------------------------------------------------------------------- tuning
 
-WRITE_CHUNK = 500  # rows per transaction: a concurrent `store` waits at most a few ms for us
-
-# Links
-SEMANTIC_K = 5  # nearest neighbours linked per new memory; with temporal edges the degree stays > 3
-SEMANTIC_MIN_SIM = 0.5  # cosine below this is not "related" for MiniLM sentences
-ORPHAN_K = 3  # a memory with no edge at all gets this many neighbours...
-ORPHAN_MIN_SIM = 0.2  # ...if they are at least this similar (below: noise, better no edge)
-TEMPORAL_WINDOW_S = 6 * 3600  # consecutive memories of one thread/source this close in time are linked
-TEMPORAL_WEIGHT = 0.6
-DECAYING_EDGES = ("semantic", "temporal", "reinforces")  # learned edges fade unless used; explicit ones never
-EDGE_DECAY_PER_DAY = 0.99  # half-life ~69 days of non-use
-EDGE_MIN_WEIGHT = 0.05  # floor: a faded edge is weak, never gone (orphan repair would only re-add it)
-WEIGHT_EPS = 1e-4  # smaller changes are not written (a rerun a second later changes nothing)
-
-# Vector search: exact blocked dot products up to EXACT_MAX vectors, an IVF above
-EXACT_MAX = 4096
-QUERY_BLOCK = 256  # query rows per matrix product: small blocks stay in cache (this is memory-bound)
-IVF_PROBE = 6  # neighbouring cells searched per query cell: recall of top-5 links ≈ 0.95 on clustered data
-IVF_SAMPLE_PER_CELL = 32
-IVF_ITERATIONS = 6
+# Links and vector search: memengine/links.py and memengine/knn.py (re-exported here for callers and tests)
 
 # Clusters
 CLUSTER_DISTANCE = 0.5  # average-linkage cosine distance threshold (scipy 'average', 'cosine')
@@ -105,7 +89,6 @@ MEMORY_MD_TOKENS = 2000  # the block holds what `mem.py brief` shows at its defa
 MEMORY_MD_BUDGET = 20_000  # chars: a safety net only, the token budget above binds first
 
 DEFAULT_KEEP_BACKUPS = 3
-META_PREFIX = "consolidate."  # high-water marks live in _mem_meta under this prefix
 
 
 # --------------------------------------------------------------------------- report
@@ -154,26 +137,6 @@ def _iso(dt: datetime) -> str:
     return out
 
 
-def _chunks(seq: Sequence[Any], size: int = WRITE_CHUNK) -> Iterable[Sequence[Any]]:
-    for i in range(0, len(seq), size):
-        yield seq[i : i + size]
-
-
-def _normalise(x: np.ndarray) -> np.ndarray:
-    n = np.linalg.norm(x, axis=-1, keepdims=True)
-    return np.divide(x, n, out=np.zeros_like(x), where=n > 0)
-
-
-def _get_meta(store: MemoryStore, key: str, default: int = 0) -> int:
-    v = store.meta(META_PREFIX + key)
-    return int(v) if v is not None else default
-
-
-def _set_meta(store: MemoryStore, key: str, value: int) -> None:
-    with write_tx(store.conn):
-        store.conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)", (META_PREFIX + key, str(value)))
-
-
 def _load_vectors(store: MemoryStore, wanted: set[int]) -> tuple[np.ndarray, np.ndarray]:
     """(ids sorted, L2-normalised float32 matrix) of the wanted memories that have a vector."""
     ids: list[int] = []
@@ -187,114 +150,6 @@ def _load_vectors(store: MemoryStore, wanted: set[int]) -> tuple[np.ndarray, np.
     order = np.argsort(np.asarray(ids))
     mat = vectors_from_blobs(rows)[order]
     return np.asarray(ids, dtype=np.int64)[order], mat
-
-
-# --------------------------------------------------------------------------- vector search
-
-class VectorIndex:
-    """k-nearest neighbours by cosine over an in-memory matrix, without an all-pairs matrix.
-
-    Up to ``EXACT_MAX`` vectors the search is exact (blocked matrix products). Above,
-    an inverted-file index: spherical k-means cells (√n of them, seeded, so runs are
-    deterministic), and each query scans the ``IVF_PROBE`` cells nearest its own.
-    The engine's ``_nearest`` answers one query in ~12 ms at 100k rows, i.e. 20 min
-    for a first run over 100k memories; this answers them all in seconds.
-    """
-
-    def __init__(self, ids: np.ndarray, vecs: np.ndarray) -> None:
-        self.ids = ids
-        self.vecs = vecs
-        self.pos = {int(m): i for i, m in enumerate(ids)}
-        self._cells: np.ndarray | None = None
-        self._centroids: np.ndarray | None = None
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def cells(self) -> np.ndarray:
-        """Cell number of every vector (built on first use)."""
-        if self._cells is None:
-            n = len(self.ids)
-            ncell = max(1, min(1024, int(math.sqrt(n))))
-            rng = np.random.default_rng(0)
-            sample = self.vecs[rng.choice(n, size=min(n, ncell * IVF_SAMPLE_PER_CELL), replace=False)]
-            cent = sample[rng.choice(len(sample), size=ncell, replace=False)].copy()
-            for _ in range(IVF_ITERATIONS):
-                assign = np.argmax(sample @ cent.T, axis=1)
-                sums = np.zeros_like(cent)
-                np.add.at(sums, assign, sample)
-                filled = np.linalg.norm(sums, axis=1) > 0
-                cent[filled] = _normalise(sums[filled])
-            self._centroids = cent
-            self._cells = np.concatenate([np.argmax(b @ cent.T, axis=1) for b in self._blocks(self.vecs)]) \
-                if n else np.zeros(0, dtype=np.int64)
-        return self._cells
-
-    @staticmethod
-    def _blocks(x: np.ndarray) -> Iterable[np.ndarray]:
-        for i in range(0, len(x), 8192):
-            yield x[i : i + 8192]
-
-    def id_pairs(self, query_pos: np.ndarray, k: int, allowed: np.ndarray, min_sim: float) -> Iterator[
-            tuple[tuple[int, int], float]]:
-        """((smaller id, larger id), cosine) for each query vector's neighbours found by :meth:`knn`."""
-        if not len(query_pos):
-            return
-        nb, sims = self.knn(query_pos, k, allowed=allowed, min_sim=min_sim)
-        for row, p in enumerate(query_pos):
-            for j, s in zip(nb[row], sims[row]):
-                if j >= 0 and s >= min_sim:
-                    a, b = int(self.ids[p]), int(self.ids[j])
-                    yield (min(a, b), max(a, b)), float(s)
-
-    def knn(self, query_pos: np.ndarray, k: int, allowed: np.ndarray | None = None,
-            min_sim: float = -1.0) -> tuple[np.ndarray, np.ndarray]:
-        """Top-``k`` neighbours (positions, cosines ≥ ``min_sim``) of the vectors at ``query_pos``, self excluded.
-
-        ``allowed`` is a boolean mask of positions that may be returned. Missing
-        neighbours are -1 with similarity -inf. Ties break by position (deterministic).
-        """
-        m = len(query_pos)
-        out_i = np.full((m, k), -1, dtype=np.int64)
-        out_s = np.full((m, k), -np.inf, dtype=np.float32)
-        if m == 0 or len(self) < 2 or k < 1:
-            return out_i, out_s
-        if len(self) <= EXACT_MAX:
-            groups = [(np.arange(m), np.arange(len(self)))]
-        else:
-            cells = self.cells()
-            assert self._centroids is not None
-            by_cell: dict[int, list[int]] = {}
-            for qi, p in enumerate(query_pos):
-                by_cell.setdefault(int(cells[p]), []).append(qi)
-            order = np.argsort(cells, kind="stable")
-            bounds = np.searchsorted(cells[order], np.arange(len(self._centroids) + 1))
-            members = [order[bounds[c] : bounds[c + 1]] for c in range(len(self._centroids))]
-            near_cells = np.argsort(-(self._centroids @ self._centroids.T), axis=1, kind="stable")[:, :IVF_PROBE]
-            groups = [(np.asarray(q), np.sort(np.concatenate([members[int(c)] for c in near_cells[cell]])))
-                      for cell, q in sorted(by_cell.items())]
-        for qrows, cand in groups:
-            if allowed is not None:
-                cand = cand[allowed[cand]]
-            if len(cand) == 0:
-                continue
-            ct = np.ascontiguousarray(self.vecs[cand].T)
-            for b in range(0, len(qrows), QUERY_BLOCK):
-                rows = qrows[b : b + QUERY_BLOCK]
-                qp = query_pos[rows]
-                sims = self.vecs[qp] @ ct
-                # a threshold first: sorting only the few survivors is far cheaper than a partition of every row
-                r, c = np.nonzero(sims >= min_sim)
-                v = sims[r, c]
-                keep = cand[c] != qp[r]
-                r, c, v = r[keep], c[keep], v[keep]
-                order = np.lexsort((c, -v, r))
-                r, c, v = r[order], c[order], v[order]
-                rank = np.arange(len(r)) - np.searchsorted(r, np.arange(len(rows)))[r]
-                sel = rank < k
-                out_i[rows[r[sel]], rank[sel]] = cand[c[sel]]
-                out_s[rows[r[sel]], rank[sel]] = v[sel]
-        return out_i, out_s
 
 
 # --------------------------------------------------------------------------- the run
@@ -393,110 +248,9 @@ class Consolidator:
     # ------------------------------------------------------------ links
 
     def phase_links(self) -> dict[str, Any]:
-        """Temporal and semantic edges for memories new since the last run, orphan repair, edge decay."""
-        hwm = _get_meta(self.store, "links_hwm")
-        idx = self.raw_index()
-        active = np.array([True] * len(idx), dtype=bool)
-        if len(idx):
-            status = dict(self.conn.execute("SELECT id, status FROM memories WHERE level = 0 AND id <= ?",
-                                            (self._max_id,)).fetchall())
-            active = np.array([status.get(int(m)) == "active" for m in idx.ids], dtype=bool)
-        existing: set[tuple[int, int]] = set()
-        for a, b in self.conn.execute("SELECT source_id, target_id FROM associations WHERE edge_type = 'semantic'"):
-            existing.add((min(a, b), max(a, b)))
-        new_pos = np.nonzero((idx.ids > hwm) & active)[0] if len(idx) else np.zeros(0, dtype=np.int64)
-        semantic: dict[tuple[int, int], float] = {}
-        for key, sim in idx.id_pairs(new_pos, SEMANTIC_K, active, SEMANTIC_MIN_SIM):
-            semantic.setdefault(key, sim)
-        temporal = self._temporal_pairs(hwm)
-        # orphans: active raw memories with no edge of any kind, after the edges planned above
-        planned = {m for pair in list(semantic) + list(temporal) for m in pair}
-        connected = {int(r[0]) for r in self.conn.execute(
-            "SELECT source_id FROM associations UNION SELECT target_id FROM associations")}
-        orphan_pos = np.array([i for i, m in enumerate(idx.ids) if active[i] and int(m) not in connected
-                               and int(m) not in planned], dtype=np.int64)
-        orphan_edges = 0
-        for key, sim in idx.id_pairs(orphan_pos, ORPHAN_K, active, ORPHAN_MIN_SIM):
-            if key not in semantic and key not in existing:
-                orphan_edges += 1
-            semantic.setdefault(key, sim)
-        new_sem = sorted((k, w) for k, w in semantic.items() if k not in existing)
-        added_sem = self._insert_edges([(a, b, "semantic", round(min(1.0, max(0.0, w)), 4)) for (a, b), w in new_sem])
-        added_tmp = self._insert_edges([(a, b, "temporal", TEMPORAL_WEIGHT) for a, b in sorted(temporal)])
-        decayed = self._decay_edges()
-        new_hwm = int(idx.ids.max()) if len(idx) else hwm
-        if new_hwm > hwm:
-            _set_meta(self.store, "links_hwm", max(new_hwm, hwm))
-        n_active = int(self.conn.execute(
-            "SELECT count(*) FROM memories WHERE status = 'active' AND level = 0").fetchone()[0])
-        n_edges = int(self.conn.execute(
-            """SELECT count(*) FROM associations a JOIN memories s ON s.id = a.source_id
-               JOIN memories t ON t.id = a.target_id WHERE s.status = 'active' AND t.status = 'active'
-               AND s.level = 0 AND t.level = 0""").fetchone()[0])
-        return {"new_memories": int(len(new_pos)), "semantic_edges": added_sem - orphan_edges,
-                "temporal_edges": added_tmp, "orphan_edges": orphan_edges, "edges_decayed": decayed,
-                "edges_per_memory": round(2 * n_edges / n_active, 2) if n_active else 0.0}
-
-    def _temporal_pairs(self, hwm: int) -> set[tuple[int, int]]:
-        """(earlier, later) consecutive memories of one thread (else source) within the window, one of them new."""
-        rows = self.conn.execute(
-            """SELECT id, coalesce(thread, 'source:' || source) AS grp, coalesce(event_at, created_at) AS t,
-                      coalesce(position, 0) AS pos
-               FROM memories WHERE status = 'active' AND level = 0 AND id <= ?
-               ORDER BY grp, t, pos, id""", (self._max_id,)).fetchall()
-        pairs: set[tuple[int, int]] = set()
-        prev: Any = None
-        prev_t: datetime | None = None
-        for r in rows:
-            t = from_iso(r["t"])
-            if prev is not None and prev["grp"] == r["grp"] and (r["id"] > hwm or prev["id"] > hwm) \
-                    and t is not None and prev_t is not None and (t - prev_t).total_seconds() <= TEMPORAL_WINDOW_S:
-                pairs.add((int(prev["id"]), int(r["id"])))
-            prev, prev_t = r, t
-        existing = {(int(a), int(b)) for a, b in self.conn.execute(
-            "SELECT source_id, target_id FROM associations WHERE edge_type = 'temporal'")}
-        return {p for p in pairs if p not in existing and (p[1], p[0]) not in existing}
-
-    def _insert_edges(self, edges: list[tuple[int, int, str, float]]) -> int:
-        added = 0
-        # No decay anchor in metadata yet: a fresh edge's weight at last_used_at *is* its base
-        # (_decay_edges anchors it on first decay); skipping 350k JSON blobs saves ~25% at 100k.
-        for chunk in _chunks(edges, 2000):
-            with write_tx(self.conn):
-                added += add_edges(self.conn, chunk, self.now_iso, used=True)
-        return added
-
-    def _decay_edges(self) -> int:
-        """Learned edges fade with time since last use: weight = base · rate^days, never compounded.
-
-        ``metadata.base_weight``/``ref_at`` anchor the curve; when the edge was used
-        since (``last_used_at`` moved, e.g. a Hebbian co-retrieval), the current
-        weight becomes the new base at that time.
-        """
-        q = ",".join("?" * len(DECAYING_EDGES))
-        updates: list[tuple[float, str, int]] = []
-        parsed: dict[str, datetime] = {}
-        for r in self.conn.execute(
-                f"""SELECT id, weight, coalesce(last_used_at, created_at) AS used, metadata,
-                          json_extract(metadata, '$.ref_at') AS ref_at FROM associations
-                   WHERE edge_type IN ({q}) AND coalesce(last_used_at, created_at) < ?""",
-                (*DECAYING_EDGES, self.now_iso)):
-            meta = json.loads(r["metadata"] or "{}")
-            used = r["used"]
-            if "base_weight" not in meta or r["ref_at"] != used:
-                meta = {**meta, "base_weight": float(r["weight"]), "ref_at": used}
-            if used not in parsed:
-                parsed[used] = from_iso(used) or self.now
-            days = max(0.0, (self.now - parsed[used]).total_seconds() / 86400.0)
-            w = max(min(float(meta["base_weight"]), EDGE_MIN_WEIGHT),
-                    float(meta["base_weight"]) * EDGE_DECAY_PER_DAY ** days)
-            w = round(max(0.0, min(1.0, w)), 6)
-            if abs(w - float(r["weight"])) > WEIGHT_EPS:
-                updates.append((w, json.dumps(meta), int(r["id"])))
-        for chunk in _chunks(updates):
-            with write_tx(self.conn):
-                self.conn.executemany("UPDATE associations SET weight = ?, metadata = ? WHERE id = ?", chunk)
-        return len(updates)
+        """Temporal and semantic edges where they can have changed since the last run, orphan repair,
+        edge decay (memengine/links.py)."""
+        return LinksPhase(self.conn, self.now, self.now_iso, self._max_id, self.raw_index()).run()
 
     # ------------------------------------------------------------ clustering (any level)
 
@@ -842,7 +596,7 @@ class Consolidator:
 
     def phase_contradict(self) -> dict[str, Any]:
         """Compare each new fact with its nearest facts; record disagreements; same owner → newer supersedes."""
-        hwm = _get_meta(self.store, "contradict_hwm")
+        hwm = get_meta(self.conn, "contradict_hwm")
         facts = {int(r[0]): r for r in self.conn.execute(
             """SELECT id, content, memory_type, source, created_at, coalesce(valid_from, created_at) AS valid_from
                FROM memories WHERE status = 'active'
@@ -906,7 +660,7 @@ class Consolidator:
                         (a, b, v.kind, v.reason, v.confidence, status, kept, self.now_iso,
                          self.now_iso if kept else None))
         if len(idx) and int(idx.ids.max()) > hwm:
-            _set_meta(self.store, "contradict_hwm", int(idx.ids.max()))
+            set_meta(self.conn, {"contradict_hwm": int(idx.ids.max())})
         return {"new_facts": int(len(new_pos)), "pairs_checked": len([p for p in pairs if p not in known]),
                 "superseded": superseded, "open": opened}
 
@@ -1195,6 +949,6 @@ def memory_md_default() -> Path | None:
     return Path(env).expanduser() if env else None
 
 
-__all__ = ["ALL_PHASES", "Consolidator", "Report", "PhaseReport", "VectorIndex", "run", "parse_phases",
+__all__ = ["ALL_PHASES", "EDGE_DECAY_PER_DAY", "EDGE_MIN_WEIGHT", "Consolidator", "Report", "PhaseReport", "VectorIndex", "run", "parse_phases",
            "resolve_contradiction", "list_contradictions", "cluster_tree", "lock_path", "backup",
            "memory_md_default", "content_hash"]

@@ -1,0 +1,299 @@
+"""consolidate's links phase: temporal and semantic edges, orphan repair, edge weight decay.
+
+The semantic edges of a store are the union of every active raw memory's ``SEMANTIC_K``
+nearest neighbours (cosine ≥ ``SEMANTIC_MIN_SIM``). A run computes them only where they
+can have changed since the last run, found from two marks in ``_mem_meta``:
+
+- ``consolidate.links_hwm``: memories above it are new; they get their neighbours;
+- ``consolidate.links_seq``: the ``_status_changes`` log position; memories whose status
+  changed since are re-queried (a restored one gets neighbours, the neighbours of an
+  archived or deleted one refill their lists).
+
+An older memory's list changes only where a new memory enters it: the memories a new one
+could enter (those that scan its IVF cell and are at least ``SEMANTIC_MIN_SIM`` close) are
+re-queried too. So after any series of runs the edges are exactly those of one run over
+the final data plus those earlier runs made (edges are never removed here; unused ones
+fade), which tests/test_links.py checks. The marks move only after every edge is written:
+a killed run is redone in full by the next one (inserts are idempotent).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from memengine.db import select_in, write_tx
+from memengine.edges import add_edges
+from memengine.knn import EXACT_MAX, VectorIndex
+from memengine.timeparse import from_iso
+
+WRITE_CHUNK = 500  # rows per transaction: a concurrent `store` waits at most a few ms for us
+EDGE_CHUNK = 2000  # edge rows per transaction (cheap rows: a transaction still takes only milliseconds)
+META_PREFIX = "consolidate."  # high-water marks live in _mem_meta under this prefix
+
+SEMANTIC_K = 5  # nearest neighbours linked per memory; with temporal edges the degree stays > 3
+SEMANTIC_MIN_SIM = 0.5  # cosine below this is not "related" for MiniLM sentences
+ORPHAN_K = 3  # a memory with no edge at all gets this many neighbours...
+ORPHAN_MIN_SIM = 0.2  # ...if they are at least this similar (below: noise, better no edge)
+TEMPORAL_WINDOW_S = 6 * 3600  # consecutive memories of one thread/source this close in time are linked
+TEMPORAL_WEIGHT = 0.6
+DECAYING_EDGES = ("semantic", "temporal", "reinforces")  # learned edges fade unless used; explicit ones never
+EDGE_DECAY_PER_DAY = 0.99  # half-life ~69 days of non-use
+EDGE_MIN_WEIGHT = 0.05  # floor: a faded edge is weak, never gone (orphan repair would only re-add it)
+WEIGHT_EPS = 1e-4  # smaller changes are not written (a rerun a second later changes nothing)
+
+_GROUP = "coalesce(thread, 'source:' || source)"
+
+
+def chunks(seq: Sequence[Any], size: int = WRITE_CHUNK) -> Iterable[Sequence[Any]]:
+    """Consecutive slices of at most ``size`` items."""
+    for i in range(0, len(seq), size):
+        yield seq[i : i + size]
+
+
+def get_meta(conn: Any, key: str, default: int = 0) -> int:
+    """An integer mark of consolidate from ``_mem_meta``."""
+    row = conn.execute("SELECT value FROM _mem_meta WHERE key = ?", (META_PREFIX + key,)).fetchone()
+    return int(row[0]) if row is not None and row[0] is not None else default
+
+
+def set_meta(conn: Any, values: dict[str, int]) -> None:
+    """Set consolidate marks, all in one transaction."""
+    with write_tx(conn):
+        conn.executemany("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)",
+                         [(META_PREFIX + k, str(v)) for k, v in values.items()])
+
+
+def reverse_candidates(idx: VectorIndex, fresh_pos: np.ndarray, allowed: np.ndarray, min_sim: float) -> np.ndarray:
+    """Positions (``allowed``) whose :meth:`VectorIndex.knn` scan sees a fresh vector at ≥ ``min_sim``:
+    the only lists a fresh memory can enter."""
+    hit = np.zeros(len(idx), dtype=bool)
+    if not len(fresh_pos):
+        return np.zeros(0, dtype=np.int64)
+    if len(idx) <= EXACT_MAX:
+        scans = [(fresh_pos, np.arange(len(idx)))]
+    else:
+        cells, members, probe = idx._ivf()
+        seen_by: dict[int, list[int]] = {}  # cell -> cells whose queries scan it
+        for c, near in enumerate(probe):
+            for x in near:
+                seen_by.setdefault(int(x), []).append(c)
+        by_cell: dict[int, list[int]] = {}
+        for p in fresh_pos:
+            by_cell.setdefault(int(cells[p]), []).append(int(p))
+        scans = [(np.asarray(ps), np.concatenate([members[c] for c in seen_by.get(x, [])] or [np.zeros(0, np.int64)]))
+                 for x, ps in sorted(by_cell.items())]
+    for qp, cand in scans:
+        cand = cand[allowed[cand]]
+        # a hair below the threshold: the product here and the one in knn() may round the last bit apart
+        for b in range(0, len(qp), 256):
+            if len(cand):
+                close = (idx.vecs[qp[b : b + 256]] @ idx.vecs[cand].T) >= min_sim - 1e-4
+                hit[cand[close.any(axis=0)]] = True
+    hit[fresh_pos] = False
+    return np.nonzero(hit)[0]
+
+
+class LinksPhase:
+    """One links phase over a snapshot: ``idx`` holds the raw memories with id ≤ ``max_id``."""
+
+    def __init__(self, conn: Any, now: datetime, now_iso: str, max_id: int, idx: VectorIndex) -> None:
+        self.conn = conn
+        self.now = now
+        self.now_iso = now_iso
+        self.max_id = max_id
+        self.idx = idx
+
+    def _changes(self, seq: int) -> tuple[int, set[int], bool]:
+        """(log head, memory ids whose status changed after ``seq``, whether the log was trimmed past it)."""
+        head = self.conn.execute("SELECT (SELECT coalesce(max(seq), 0) FROM _status_changes), "
+                                 "(SELECT coalesce(min(seq), 0) FROM _status_changes)").fetchone()
+        last, first = int(head[0]), int(head[1])
+        if last == seq:
+            return seq, set(), False
+        if last < seq:  # the log restarted (a restored file): its positions say nothing about us
+            return last, set(), True
+        changed = {int(r[0]) for r in self.conn.execute(
+            "SELECT DISTINCT memory_id FROM _status_changes WHERE seq > ? AND seq <= ?", (seq, last))}
+        return last, changed, first > seq + 1
+
+    def run(self) -> dict[str, Any]:
+        """Plan and write the edges; move the marks last. Returns the phase counts."""
+        hwm = get_meta(self.conn, "links_hwm")
+        seq, changed, trimmed = self._changes(get_meta(self.conn, "links_seq"))
+        idx = self.idx
+        status = dict(self.conn.execute("SELECT id, status FROM memories WHERE level = 0 AND id <= ?",
+                                        (self.max_id,)).fetchall())
+        active = np.array([status.get(int(m)) == "active" for m in idx.ids], dtype=bool)
+        if trimmed and hwm > 0:
+            changed = {int(m) for m in idx.ids}  # the log no longer says what changed: recompute everything
+        is_changed = np.isin(idx.ids, np.fromiter(changed, dtype=np.int64, count=len(changed)))
+        fresh = ((idx.ids > hwm) | is_changed) & active
+        fresh_pos = np.nonzero(fresh)[0]
+        removed = sorted(m for m in changed if status.get(m) != "active")
+        queries = np.union1d(fresh_pos, self._refill(removed, active))
+        queries = np.union1d(queries, reverse_candidates(idx, fresh_pos, active, SEMANTIC_MIN_SIM))
+        semantic = self._pairs(queries, SEMANTIC_K, active, SEMANTIC_MIN_SIM)
+        temporal = self._temporal_pairs(hwm, changed, trimmed and hwm > 0)
+        planned = set(np.unique(semantic[:, :2]).tolist()) | {m for pair in temporal for m in pair}
+        orphans = [p for p in self._unconnected(active) if int(idx.ids[p]) not in planned]
+        orphan = self._pairs(np.asarray(orphans, dtype=np.int64), ORPHAN_K, active, ORPHAN_MIN_SIM)
+        existing = self._existing_semantic()
+        sem_keys = set(map(tuple, semantic[:, :2].tolist()))
+        new_orphan = {k for k in map(tuple, orphan[:, :2].tolist()) if k not in sem_keys and k not in existing}
+        every = np.concatenate([semantic, orphan])
+        _keys, first = np.unique(every[:, 0] * (1 << 32) + every[:, 1], return_index=True)
+        rows = [(int(a), int(b)) for a, b in every[first, :2].tolist() if (a, b) not in existing]
+        weights = self._weights(rows)
+        added_sem = self._insert([(a, b, "semantic", w) for (a, b), w in zip(rows, weights)])
+        added_tmp = self._insert([(a, b, "temporal", TEMPORAL_WEIGHT) for a, b in sorted(temporal)])
+        decayed = self.decay_edges()
+        new_hwm = max(hwm, int(idx.ids.max()) if len(idx) else hwm)
+        set_meta(self.conn, {"links_hwm": new_hwm, "links_seq": seq})
+        return {"new_memories": int(np.count_nonzero((idx.ids > hwm) & active)),
+                "requeried": int(len(queries) - np.count_nonzero((idx.ids > hwm) & active)),
+                "semantic_edges": added_sem - len(new_orphan), "temporal_edges": added_tmp,
+                "orphan_edges": len(new_orphan), "edges_decayed": decayed,
+                "edges_per_memory": self._degree()}
+
+    def _refill(self, removed: list[int], active: np.ndarray) -> np.ndarray:
+        """Positions of active memories linked semantically to a memory that left the active set."""
+        if not removed:
+            return np.zeros(0, dtype=np.int64)
+        near: set[int] = set()
+        sql = ("SELECT source_id, target_id FROM associations WHERE edge_type = 'semantic' "
+               "AND (source_id IN ({ids}) OR target_id IN ({ids}))")
+        for chunk in chunks(removed, 400):
+            for a, b in self.conn.execute(sql.format(ids=",".join("?" * len(chunk))), [*chunk, *chunk]):
+                near.update((int(a), int(b)))
+        pos = [self.idx.pos[m] for m in sorted(near) if m in self.idx.pos]
+        return np.asarray([p for p in pos if active[p]], dtype=np.int64)
+
+    def _pairs(self, query_pos: np.ndarray, k: int, active: np.ndarray, min_sim: float) -> np.ndarray:
+        """(smaller id, larger id) rows of the neighbours of ``query_pos``, first occurrence only."""
+        lo, hi, _s = self.idx.pairs(query_pos, k, active, min_sim)
+        out = np.stack([lo, hi], axis=1) if len(lo) else np.zeros((0, 2), dtype=np.int64)
+        _keys, first = np.unique(out[:, 0] * (1 << 32) + out[:, 1], return_index=True)
+        return out[np.sort(first)]
+
+    def _weights(self, rows: list[tuple[int, int]]) -> list[float]:
+        """Cosine of each pair, computed one pair at a time: whoever found it, the same bits."""
+        if not rows:
+            return []
+        pa = np.fromiter((self.idx.pos[a] for a, _ in rows), dtype=np.int64, count=len(rows))
+        pb = np.fromiter((self.idx.pos[b] for _, b in rows), dtype=np.int64, count=len(rows))
+        out: list[float] = []
+        for s in range(0, len(rows), 65536):
+            sims = np.einsum("ij,ij->i", self.idx.vecs[pa[s : s + 65536]], self.idx.vecs[pb[s : s + 65536]])
+            out.extend(round(min(1.0, max(0.0, float(x))), 4) for x in sims)
+        return out
+
+    def _unconnected(self, active: np.ndarray) -> list[int]:
+        """Positions of active raw memories without any edge (two index probes per memory)."""
+        ids = {int(r[0]) for r in self.conn.execute(
+            """SELECT id FROM memories m WHERE status = 'active' AND level = 0 AND id <= ?
+               AND NOT EXISTS (SELECT 1 FROM associations a WHERE a.source_id = m.id)
+               AND NOT EXISTS (SELECT 1 FROM associations a WHERE a.target_id = m.id)""", (self.max_id,))}
+        return [i for i, m in enumerate(self.idx.ids.tolist()) if m in ids and active[i]]
+
+    def _existing_semantic(self) -> set[tuple[int, int]]:
+        return {(min(a, b), max(a, b)) for a, b in self.conn.execute(
+            "SELECT source_id, target_id FROM associations WHERE edge_type = 'semantic'")}
+
+    def _degree(self) -> float:
+        n_active = int(self.conn.execute(
+            "SELECT count(*) FROM memories WHERE status = 'active' AND level = 0").fetchone()[0])
+        n_edges = int(self.conn.execute(
+            """SELECT count(*) FROM associations a JOIN memories s ON s.id = a.source_id
+               JOIN memories t ON t.id = a.target_id WHERE s.status = 'active' AND t.status = 'active'
+               AND s.level = 0 AND t.level = 0""").fetchone()[0])
+        return round(2 * n_edges / n_active, 2) if n_active else 0.0
+
+    def _temporal_pairs(self, hwm: int, changed: set[int], everything: bool) -> set[tuple[int, int]]:
+        """(earlier, later) consecutive active memories of one thread (else source) within the window,
+        where one of them is new or changed, or a memory between them left the active set."""
+        groups: set[str] | None = None
+        if not everything:
+            groups = {r[0] for r in self.conn.execute(
+                f"SELECT DISTINCT {_GROUP} FROM memories WHERE id > ? AND id <= ? AND level = 0", (hwm, self.max_id))}
+            groups |= {r[0] for r in select_in(self.conn, f"SELECT DISTINCT {_GROUP} FROM memories WHERE id IN ({{ids}})",
+                                               sorted(changed))}
+            if not groups:
+                return set()
+        pairs: set[tuple[int, int]] = set()
+        for part in ([None] if groups is None else list(chunks(sorted(groups), 400))):
+            where = "" if part is None else f"AND {_GROUP} IN ({','.join('?' * len(part))})"
+            rows = self.conn.execute(
+                f"""SELECT id, status, {_GROUP} AS grp, coalesce(event_at, created_at) AS t, coalesce(position, 0) AS pos
+                    FROM memories WHERE level = 0 AND id <= ? {where} ORDER BY grp, t, pos, id""",
+                (self.max_id, *(part or ()))).fetchall()
+            pairs |= self._consecutive(rows, hwm, changed)
+        existing = {(int(a), int(b)) for a, b in self.conn.execute(
+            "SELECT source_id, target_id FROM associations WHERE edge_type = 'temporal'")}
+        return {p for p in pairs if p not in existing and (p[1], p[0]) not in existing}
+
+    @staticmethod
+    def _consecutive(rows: list[Any], hwm: int, changed: set[int]) -> set[tuple[int, int]]:
+        pairs: set[tuple[int, int]] = set()
+        prev: Any = None
+        prev_t: datetime | None = None
+        gap = False  # a memory that left the active set since the last run lies between prev and this one
+        for r in rows:
+            if prev is not None and prev["grp"] != r["grp"]:
+                prev, prev_t, gap = None, None, False
+            if r["status"] != "active":
+                gap = gap or int(r["id"]) in changed
+                continue
+            t = from_iso(r["t"])
+            mid = int(r["id"])
+            if prev is not None and t is not None and prev_t is not None \
+                    and (mid > hwm or int(prev["id"]) > hwm or mid in changed or int(prev["id"]) in changed or gap) \
+                    and (t - prev_t).total_seconds() <= TEMPORAL_WINDOW_S:
+                pairs.add((int(prev["id"]), mid))
+            prev, prev_t, gap = r, t, False
+        return pairs
+
+    def _insert(self, edges: list[tuple[int, int, str, float]]) -> int:
+        added = 0
+        # No decay anchor in metadata yet: a fresh edge's weight at last_used_at *is* its base
+        # (decay_edges anchors it on first decay); skipping 350k JSON blobs saves ~25% at 100k.
+        for chunk in chunks(edges, EDGE_CHUNK):
+            with write_tx(self.conn):
+                added += add_edges(self.conn, chunk, self.now_iso, used=True)
+        return added
+
+    def decay_edges(self) -> int:
+        """Learned edges fade with time since last use: weight = base · rate^days, never compounded.
+
+        ``metadata.base_weight``/``ref_at`` anchor the curve; when the edge was used
+        since (``last_used_at`` moved, e.g. a Hebbian co-retrieval), the current
+        weight becomes the new base at that time.
+        """
+        q = ",".join("?" * len(DECAYING_EDGES))
+        updates: list[tuple[float, str, int]] = []
+        parsed: dict[str, datetime] = {}
+        for r in self.conn.execute(
+                f"""SELECT id, weight, coalesce(last_used_at, created_at) AS used, metadata,
+                          json_extract(metadata, '$.ref_at') AS ref_at FROM associations
+                   WHERE edge_type IN ({q}) AND coalesce(last_used_at, created_at) < ?""",
+                (*DECAYING_EDGES, self.now_iso)):
+            meta = json.loads(r["metadata"] or "{}")
+            used = r["used"]
+            if "base_weight" not in meta or r["ref_at"] != used:
+                meta = {**meta, "base_weight": float(r["weight"]), "ref_at": used}
+            if used not in parsed:
+                parsed[used] = from_iso(used) or self.now
+            days = max(0.0, (self.now - parsed[used]).total_seconds() / 86400.0)
+            w = max(min(float(meta["base_weight"]), EDGE_MIN_WEIGHT),
+                    float(meta["base_weight"]) * EDGE_DECAY_PER_DAY ** days)
+            w = round(max(0.0, min(1.0, w)), 6)
+            if abs(w - float(r["weight"])) > WEIGHT_EPS:
+                updates.append((w, json.dumps(meta), int(r["id"])))
+        for chunk in chunks(updates):
+            with write_tx(self.conn):
+                self.conn.executemany("UPDATE associations SET weight = ?, metadata = ? WHERE id = ?", chunk)
+        return len(updates)
