@@ -85,6 +85,19 @@ CREATE VIRTUAL TABLE vec_contexts USING vec0(
     memory_id INTEGER PRIMARY KEY,
     embedding int8[384] distance_metric=cosine
 );
+-- The sign plane (m009): the sign of every dimension of every vector above, in blocks of 256
+-- memory ids, for the one-shot kNN shortlist (memengine/signplane.py); kept exact by the
+-- write path, checked and rebuilt by doctor.
+CREATE TABLE sign_memories (
+    block   INTEGER PRIMARY KEY,   -- memory ids block*256 .. block*256+255
+    present BLOB NOT NULL,         -- 256 bytes: 1 where that memory has a vector
+    bits    BLOB NOT NULL          -- 256 x 48 bytes: each slot's sign bits (1 = positive), packed
+);
+CREATE TABLE sign_contexts (
+    block   INTEGER PRIMARY KEY,
+    present BLOB NOT NULL,
+    bits    BLOB NOT NULL
+);
 
 CREATE TABLE associations (
     id          INTEGER PRIMARY KEY,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from memengine import signplane
 from memengine.text import bare_text
 from memengine.timeparse import from_iso
 from memengine.vectors import VEC_PARAM, vec_blob
@@ -49,6 +50,7 @@ def refresh_context(store: StoreBase, touched: dict[str, list[int]]) -> None:
         texts = [bare_text(r["content"], r["author"]) for r in rows]
         vecs = store.vectors([r["id"] for r in rows])
         pos_set = set(positions)
+        signs: list[tuple[int, bytes]] = []  # context vectors written: their sign plane, in one write
         for i, r in enumerate(rows):
             if r["position"] is None or not (min(positions) - CONTEXT_FAR <= r["position"] <= max(positions) + CONTEXT_FAR):
                 continue
@@ -77,6 +79,9 @@ def refresh_context(store: StoreBase, touched: dict[str, list[int]]) -> None:
             if ctx_vec is not None and (near or r["position"] in pos_set):
                 norm = float(np.linalg.norm(ctx_vec))
                 if norm > 0:
+                    blob = vec_blob(ctx_vec / norm)
                     store.conn.execute("DELETE FROM vec_contexts WHERE memory_id = ?", (r["id"],))
                     store.conn.execute(f"INSERT INTO vec_contexts(memory_id, embedding) VALUES (?, {VEC_PARAM})",
-                                       (r["id"], vec_blob(ctx_vec / norm)))
+                                       (r["id"], blob))
+                    signs.append((r["id"], blob))
+        signplane.put(store.conn, "vec_contexts", signs)

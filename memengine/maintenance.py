@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from memengine import dbfile
+from memengine import dbfile, signplane
 from memengine.context import refresh_context
 from memengine.db import is_busy, select_in, sqlite3, write_tx
 from memengine.errors import LockedError, MissingDependency, UserError
@@ -108,6 +108,8 @@ class Maintenance(StoreBase):
         report["fts_ok"] = self._fts_ok()
         gaps = self.index_gaps()
         report.update({k: len(v) for k, v in gaps.items()})
+        signs = signplane.problems(c)
+        report["sign_plane"] = "ok" if not signs else signs
         from embedder import EmbedderError, load_manifest
 
         man = load_manifest()
@@ -133,15 +135,21 @@ class Maintenance(StoreBase):
         for key, ids in gaps.items():
             if ids:
                 problems.append(f"{len(ids)} {key.replace('_', ' ')}")
+        problems += [f"sign plane of {t} out of step ({c['missing']} missing, {c['stale']} stale, {c['extra']} extra)"
+                     for t, c in signs.items()]
         report["problems"] = problems
         if fix and problems:
             report["fixed"] = self._repair(gaps, rebuild_fts=not report["fts_ok"])
+            report["fixed"] += self._repair_signs()
+            after_signs = signplane.problems(c)
+            report["sign_plane"] = "ok" if not after_signs else after_signs
             report["fts_ok"] = self._fts_ok()
             after = self.index_gaps()
             report.update({k: len(v) for k, v in after.items()})
             report["problems_after_fix"] = [
                 f"{len(v)} {k.replace('_', ' ')}" for k, v in after.items() if v
-            ] + ([] if report["fts_ok"] else ["keyword index still out of step"])
+            ] + ([] if report["fts_ok"] else ["keyword index still out of step"]) + (
+                [] if report["sign_plane"] == "ok" else ["sign plane still out of step"])
         report["ok"] = not problems or (fix and not report.get("problems_after_fix"))
         return report
 
@@ -158,12 +166,24 @@ class Maintenance(StoreBase):
                 self.conn.execute("DELETE FROM vec_memories WHERE memory_id = ?", (mid,))
             for mid in gaps["orphan_context_vectors"]:
                 self.conn.execute("DELETE FROM vec_contexts WHERE memory_id = ?", (mid,))
+            signplane.drop(self.conn, "vec_memories", gaps["orphan_vectors"])
+            signplane.drop(self.conn, "vec_contexts", gaps["orphan_context_vectors"])
             self._bump_vectors_generation()
         if gaps["orphan_vectors"] or gaps["orphan_context_vectors"]:
             done.append("removed orphan vectors")
         if gaps["missing_vectors"]:
             n = self.reindex(only_missing=True)["embedded"]
             done.append(f"embedded {n} missing vectors")
+        return done
+
+    def _repair_signs(self) -> list[str]:
+        """Rebuild the sign plane of each vector table where it is out of step with the vectors
+        (after the other repairs: they may add or remove vectors)."""
+        done = []
+        for table, _ in signplane.problems(self.conn).items():
+            with write_tx(self.conn):
+                n = signplane.rebuild(self.conn, table)
+            done.append(f"rebuilt the sign plane of {table} ({n} vectors)")
         return done
 
     def reindex(self, only_missing: bool = False, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
@@ -180,6 +200,8 @@ class Maintenance(StoreBase):
             with write_tx(self.conn):
                 self.conn.execute("DELETE FROM vec_memories")
                 self.conn.execute("DELETE FROM vec_contexts")
+                for table in signplane.SIGN_TABLES:
+                    signplane.clear(self.conn, table)
                 self.conn.execute("DELETE FROM _mem_meta WHERE key = 'embedding_model'")
                 self._set_meta("embedding_model", emb.model_id)
                 self._set_meta("dims", str(emb.dims))

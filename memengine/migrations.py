@@ -413,6 +413,21 @@ CREATE TRIGGER _mem_counts_associations_ad AFTER DELETE ON associations BEGIN
 END;
 """
 
+# m009_signplane: the sign of every dimension of every stored vector, in blocks of 256
+# memory ids, for the one-shot kNN shortlist (memengine/signplane.py).
+M009_SIGNPLANE_SQL = """\
+CREATE TABLE sign_memories (
+    block   INTEGER PRIMARY KEY,   -- memory ids block*256 .. block*256+255
+    present BLOB NOT NULL,         -- 256 bytes: 1 where that memory has a vector
+    bits    BLOB NOT NULL          -- 256 x 48 bytes: each slot's sign bits (1 = positive), packed
+);
+CREATE TABLE sign_contexts (
+    block   INTEGER PRIMARY KEY,
+    present BLOB NOT NULL,
+    bits    BLOB NOT NULL
+);
+"""
+
 
 def _run(conn: Any, script: str) -> None:
     for stmt in split_sql(script):
@@ -539,6 +554,18 @@ def _m008_counts(conn: Any) -> None:
     conn.execute("INSERT INTO _mem_counts(what, n) SELECT 'associations', count(*) FROM associations")
 
 
+def _m009_signplane(conn: Any) -> None:
+    """The stored sign plane of both vector tables, filled from the vectors once."""
+    from memengine import signplane
+
+    _run(conn, M009_SIGNPLANE_SQL)
+    n = int(conn.execute("SELECT max(id) FROM memories").fetchone()[0] or 0)
+    if n >= 20_000:  # ~3 s of CPU per 100k vectors: say why the first command waits
+        print("mem: storing the sign plane of the vectors (once; 48 bytes a vector)", file=sys.stderr)
+    for table in signplane.SIGN_TABLES:
+        signplane.rebuild(conn, table)
+
+
 # Ordered, named, never edited once released; each runs in its own transaction.
 MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m001_initial", _m001_initial),
@@ -549,6 +576,7 @@ MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m006_context_far", _m006_context_far),
     ("m007_people", _m007_people),
     ("m008_counts", _m008_counts),
+    ("m009_signplane", _m009_signplane),
 ]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from memengine import dbfile
+from memengine import dbfile, signplane
 from memengine.db import connect, raw_connect, write_tx
 from memengine.errors import UserError
 from memengine.migrations import migrate
@@ -82,6 +82,7 @@ def _recover_vectors(src: Path, dest: Path) -> int:
                     rows = [(int(r[0]), r[1]) for r in batch if int(r[0]) in ids]
                     with write_tx(out):
                         out.executemany(f"INSERT INTO {table}(memory_id, embedding) VALUES (?, {VEC_PARAM})", rows)
+                        signplane.put(out, table, rows)
                     n += len(rows) if table == "vec_memories" else 0
             except Exception:
                 continue

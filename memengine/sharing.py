@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memengine import sensitivity
+from memengine import sensitivity, signplane
 from memengine.db import sqlite3, write_tx
 from memengine.errors import NotFound, UserError
 from memengine.migrations import migrate
@@ -453,6 +453,7 @@ def _purge_incoming(store: MemoryStore, offer_id: str, partner: str) -> tuple[li
             # sqlite-vec 0.1.9 zeroes a deleted vector's slot in its chunk blob (tested), and
             # secure_delete zeroes the old page: no bytes of it stay in the file
             c.execute(f"DELETE FROM {table} WHERE memory_id = ?", (mid,))
+            signplane.drop(c, table, [mid])
         c.execute("DELETE FROM memories WHERE id = ?", (mid,))  # FTS trigger, edges and members cascade
     if ids:
         c.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', ?)",

@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
+from memengine import signplane
 from memengine.db import connect, db_error, default_db_path, select_in, sqlite3
 from memengine.decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)
 from memengine.errors import MemError, ModelMismatch, NotFound, UserError
@@ -258,9 +259,10 @@ class StoreBase:
 
     def _write_vector(self, mid: int, vec: np.ndarray) -> None:
         # vec0 in sqlite-vec 0.1.9 rejects INSERT OR REPLACE: delete, then insert.
+        blob = vec_blob(vec)
         self.conn.execute("DELETE FROM vec_memories WHERE memory_id = ?", (mid,))
-        self.conn.execute(f"INSERT INTO vec_memories(memory_id, embedding) VALUES (?, {VEC_PARAM})",
-                          (mid, vec_blob(vec)))
+        self.conn.execute(f"INSERT INTO vec_memories(memory_id, embedding) VALUES (?, {VEC_PARAM})", (mid, blob))
+        signplane.put(self.conn, "vec_memories", [(mid, blob)])
 
 
     def get(self, mid: int) -> Memory:
@@ -359,6 +361,11 @@ class StoreBase:
         k = max(1, k)
         if self._use_matrix(table):
             return self._matrix(table).search(as_stored(vec), k)
+        if self._vector_count() >= signplane.min_rows():
+            # a one-shot process at scale: sign-plane shortlist + exact re-rank, not a scan of every vector
+            hits = signplane.search(self.conn, table, as_stored(vec), k)
+            if hits is not None:
+                return hits
         rows = self.conn.execute(
             f"SELECT memory_id, distance FROM {table} WHERE embedding MATCH {VEC_PARAM} AND k = ?",
             (vec_blob(vec), min(k, 4096))

@@ -1,0 +1,225 @@
+"""The stored sign plane's shortlist against the exact kNN scan, on real-model vectors at 100k.
+
+    .venv/bin/python bench/signplane.py --reuse /tmp/mem-signplane      # ~10 min the first time (embeds)
+
+Vectors: the real MiniLM model (the engine's int8 form, ``embedder.OnnxEmbedder``) embeds
+every distinct LoCoMo dev turn and synthetic texts (``bench/latency.synthetic_texts``) up
+to ``--n`` rows; they are cached in the ``--reuse`` directory. Context vectors are derived
+as the engine derives them (own vector plus its ±2 neighbours, decayed, in threads of 200).
+Queries: the LoCoMo dev questions, embedded by the same model.
+
+For each table and shortlist width M it reports the share of the exact top-10 and of the
+exact top-VEC_POOL (the pool whose cosines recall fuses) that the Hamming shortlist +
+exact int8 re-rank returns, and the time of each step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
+
+from bench.common import DEFAULT_LOCOMO, conversation_items, load_locomo, log, percentile  # noqa: E402
+from memengine import signplane  # noqa: E402
+from memengine.recall.config import VEC_POOL  # noqa: E402
+from memengine.vectors import VEC_PARAM, vec_blob, vectors_from_blobs  # noqa: E402
+
+
+def corpus_texts(n: int) -> list[str]:
+    """Distinct LoCoMo turns first, then synthetic texts, ``n`` in all."""
+    from bench.latency import synthetic_texts
+
+    convs, _ = load_locomo(DEFAULT_LOCOMO)
+    seen: dict[str, None] = {}
+    for conv in convs:
+        for it in conversation_items(conv):
+            seen.setdefault(it.content, None)
+    texts = list(seen)[:n]
+    if len(texts) < n:
+        texts += synthetic_texts(n - len(texts), seed=31)
+    return texts
+
+
+def questions() -> list[str]:
+    convs, _ = load_locomo(DEFAULT_LOCOMO)
+    return [q.question for c in convs for q in c.questions]
+
+
+def real_vectors(directory: Path, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(``n`` stored vectors, query vectors), embedded once by the real model and cached."""
+    path = directory / f"signplane-vectors-{n}.npz"
+    if path.exists():
+        z = np.load(path)
+        return z["V"], z["Q"]
+    os.environ.pop("MEM_EMBEDDER", None)
+    from embedder import OnnxEmbedder
+
+    real = OnnxEmbedder()
+    texts = corpus_texts(n)
+    t0 = time.perf_counter()
+    parts = []
+    for i in range(0, n, 2000):
+        parts.append(real.embed(texts[i:i + 2000]))
+        log(f"  embedded {i + len(parts[-1])}/{n} ({time.perf_counter() - t0:.0f} s)")
+    V = np.vstack(parts).astype(np.float32)
+    Q = real.embed(questions()).astype(np.float32)
+    np.savez(path, V=V, Q=Q)
+    return V, Q
+
+
+def derived(real: np.ndarray, n: int, seed: int = 5) -> np.ndarray:
+    """``n`` vectors: the real ones, then blends of two random real ones (normalised sums).
+
+    Embedding 100k texts takes ~50 min on a loaded 2-core machine. A blend keeps what the
+    sign plane depends on (MiniLM's shared mean direction and per-dimension spread) while
+    every row stays distinct (copies would tie in both rankings).
+    """
+    rng = np.random.default_rng(seed)
+    extra = n - len(real)
+    if extra <= 0:
+        return real[:n]
+    a, b = rng.integers(0, len(real), (2, extra))
+    mix = real[a] + real[b]
+    mix /= np.linalg.norm(mix, axis=1, keepdims=True)
+    return np.vstack([real, mix]).astype(np.float32)
+
+
+def stored(mat: np.ndarray) -> tuple[list[bytes], np.ndarray]:
+    """(int8 blobs as the engine stores them, the unit float rows they read back as)."""
+    blobs = [vec_blob(v) for v in mat]
+    return blobs, vectors_from_blobs(blobs)
+
+
+def contexts(own: np.ndarray, thread: int = 200) -> np.ndarray:
+    """Context vectors as ``context.refresh_context`` derives them: own + 0.6·(±1) + 0.36·(±2), in threads."""
+    ctx = own.copy()
+    n = len(own)
+    pos = np.arange(n) % thread
+    for d, w in ((1, 0.6), (2, 0.36)):
+        ctx[d:] += np.where((pos[d:] >= d)[:, None], w * own[:-d], 0)
+        ctx[:-d] += np.where((pos[:-d] < thread - d)[:, None], w * own[d:], 0)
+    return ctx / np.linalg.norm(ctx, axis=1, keepdims=True)
+
+
+def build_db(path: Path, tables: dict[str, list[bytes]]) -> Any:
+    """A store holding only vectors (ids 1..n) and their sign plane, written through the engine's helpers."""
+    from memengine.db import connect, write_tx
+    from memengine.migrations import migrate
+
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    conn = connect(path)
+    migrate(conn)
+    for table, blobs in tables.items():
+        for i in range(0, len(blobs), 5000):
+            rows = [(j + 1, blobs[j]) for j in range(i, min(i + 5000, len(blobs)))]
+            with write_tx(conn):
+                conn.executemany(f"INSERT INTO {table}(memory_id, embedding) VALUES (?, {VEC_PARAM})", rows)
+                signplane.put(conn, table, rows)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return conn
+
+
+def recall_by_width(mat: np.ndarray, signs: np.ndarray, qs: np.ndarray, widths: list[int],
+                    ks: tuple[int, ...]) -> dict[str, dict[str, float]]:
+    """Share of the exact top-k (by cosine, stored precision) that shortlist-of-M + exact re-rank returns."""
+    got = {(m, k): 0 for m in widths for k in ks}
+    for q in qs:
+        sims = mat @ q
+        ham = signplane.hamming(signs, q)
+        wants = {}
+        for k in ks:
+            want = np.argpartition(-sims, k - 1)[:k]
+            wants[k] = (set(want.tolist()), float(sims[want].min()))
+        for m in widths:
+            rows = signplane.nearest_rows(ham, m)
+            order = rows[np.argsort(-sims[rows], kind="stable")]
+            for k in ks:
+                want_set, kth = wants[k]
+                have = order[:k]
+                missing_from_want = [r for r in have.tolist() if r not in want_set]
+                # a row tied with the k-th cosine counts as found (either is a correct top k)
+                got[(m, k)] += k - len(missing_from_want) + sum(abs(float(sims[r]) - kth) <= 1e-6
+                                                                for r in missing_from_want)
+    out: dict[str, dict[str, float]] = {}
+    for m in widths:
+        out[str(m)] = {f"top{k}": round(got[(m, k)] / (k * len(qs)), 4) for k in ks}
+        log(f"  M={m}: " + ", ".join(f"top-{k} {v}" for k, v in zip(ks, out[str(m)].values())))
+    return out
+
+
+def timed(fn: Any, qs: np.ndarray) -> dict[str, float]:
+    ms = []
+    for q in qs:
+        t0 = time.perf_counter()
+        fn(q)
+        ms.append((time.perf_counter() - t0) * 1000)
+    return {"p50_ms": round(percentile(ms, 50), 2), "p95_ms": round(percentile(ms, 95), 2)}
+
+
+def latency(conn: Any, table: str, qs: np.ndarray, widths: list[int], k: int) -> dict[str, Any]:
+    """kNN of k on one table: sqlite-vec's exact scan vs sign shortlist of each width + re-rank."""
+    scan = timed(lambda q: conn.execute(
+        f"SELECT memory_id, distance FROM {table} WHERE embedding MATCH {VEC_PARAM} AND k = ?",
+        (vec_blob(q), k)).fetchall(), qs)
+    out: dict[str, Any] = {"scan": scan}
+    for m in widths:
+        out[f"sign M={m}"] = timed(lambda q, m=m: signplane.search(conn, table, q, k, m), qs)
+    log(f"  {table}: " + ", ".join(f"{name} p50 {v['p50_ms']} ms" for name, v in out.items()))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=100_000, help="vectors in all (default: %(default)s)")
+    ap.add_argument("--real", type=int, default=20_000,
+                    help="of which embedded by the real model; the rest derived (default: %(default)s)")
+    ap.add_argument("--sizes", default="5000,10000,20000,50000", help="smaller stores timed for the threshold")
+    ap.add_argument("--widths", default="500,1000,1600,2000,3000")
+    ap.add_argument("--timing-queries", type=int, default=60)
+    ap.add_argument("--reuse", metavar="DIR", help="cache the embedded vectors in DIR")
+    ap.add_argument("--json", metavar="OUT")
+    args = ap.parse_args(argv)
+    directory = Path(args.reuse) if args.reuse else Path(tempfile.mkdtemp(prefix="mem-signplane-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    R, Q = real_vectors(directory, args.real)
+    blobs_own, own = stored(derived(R, args.n))
+    blobs_ctx, ctx = stored(contexts(own))
+    qs = vectors_from_blobs([vec_blob(q) for q in Q])  # queries at stored precision, as recall scans them
+    widths = [int(w) for w in args.widths.split(",")]
+    log(f"{len(own)} vectors ({min(args.real, args.n)} real), {len(qs)} LoCoMo questions; load {os.getloadavg()}")
+    out: dict[str, Any] = {"n": len(own), "real": min(args.real, args.n), "queries": len(qs),
+                           "loadavg_start": os.getloadavg(), "recall": {}, "latency": {}, "threshold": {}}
+    for table, mat in (("vec_memories", own), ("vec_contexts", ctx)):
+        log(f"recall of the exact top-k, {table}:")
+        signs = np.packbits(mat > 0, axis=1).view(np.uint64)
+        out["recall"][table] = recall_by_width(mat, signs, qs, widths, (10, VEC_POOL))
+    tq = qs[: args.timing_queries]
+    conn = build_db(directory / f"signplane-{args.n}.db", {"vec_memories": blobs_own, "vec_contexts": blobs_ctx})
+    log(f"kNN latency at {args.n} (k = {VEC_POOL}, one table, {len(tq)} queries):")
+    for table in ("vec_memories", "vec_contexts"):
+        out["latency"][table] = latency(conn, table, tq, widths, VEC_POOL)
+    conn.close()
+    for n in [int(x) for x in args.sizes.split(",") if x]:
+        conn = build_db(directory / f"signplane-{n}.db", {"vec_memories": blobs_own[:n]})
+        log(f"at {n}:")
+        out["threshold"][str(n)] = latency(conn, "vec_memories", tq, [signplane.width(VEC_POOL)], VEC_POOL)
+        conn.close()
+    out["loadavg_end"] = os.getloadavg()
+    print(json.dumps(out, indent=2))
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
