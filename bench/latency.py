@@ -51,7 +51,7 @@ import numpy as np  # noqa: E402
 
 import memory_core  # noqa: E402
 from bench.common import DEFAULT_LOCOMO, REPO, conversation_items, load_locomo, log, md_table, percentile  # noqa: E402
-from memengine import storebase, vectors  # noqa: E402
+from memengine import signrank, storebase, vectors  # noqa: E402
 from memory_core import MemoryStore, NewMemory  # noqa: E402
 
 BARS = {
@@ -359,7 +359,7 @@ def knn_check(store: MemoryStore, qvecs: np.ndarray, ks: tuple[int, ...] = (10, 
         for table in tables:
             store._matrix(table)
         out["matrix_load_s"] = round(time.perf_counter() - t0, 3)
-        out["matrix_mb"] = round(sum(m.mat.nbytes + m.ids.nbytes for m in store._matrices.values()) / 2**20, 1)
+        out["matrix_mb"] = round(sum(m.nbytes for m in store._matrices.values()) / 2**20, 1)
         for table in tables:
             per_k: dict[str, Any] = {}
             for k in ks:
@@ -375,25 +375,23 @@ def knn_check(store: MemoryStore, qvecs: np.ndarray, ks: tuple[int, ...] = (10, 
 
 def coarse_check(ids: np.ndarray, mat: np.ndarray, qvecs: np.ndarray,
                  ks: tuple[int, ...] = (10, 2 * memory_core.POOL, memory_core.VEC_POOL)) -> dict[str, Any]:
-    """The matrix's 1-bit Hamming shortlist + exact re-rank against its exact scan, same vectors.
+    """The matrix's sign shortlist (signrank) + exact int8 re-rank against its exact scan, same vectors.
 
     k = max(VEC_POOL, 2·POOL) is the width recall asks of each vector table at scale.
     """
-    fast, exact = memory_core.VectorMatrix("bench"), memory_core.VectorMatrix("bench", coarse=False)
-    for m in (fast, exact):
-        m.ids, m.mat = ids, mat
-    fast.planes = fast._sign_planes(mat)
     saved = vectors.COARSE_MIN_ROWS
-    vectors.COARSE_MIN_ROWS = 0
+    vectors.COARSE_MIN_ROWS = 0  # the shortlist at any size
     try:
+        fast = memory_core.VectorMatrix.of("bench", ids, mat)
+        exact = memory_core.VectorMatrix.of("bench", ids, mat, coarse=False)
         per_k = {str(k): _compare(fast.search, exact.search, qvecs, k) for k in ks}
     finally:
         vectors.COARSE_MIN_ROWS = saved
     for k, c in per_k.items():
         log(f"  coarse vs exact, {len(ids)} rows, k={k}: loss {c['loss']:.4f}, "
             f"{c['matrix']['p50_ms']:.1f} vs {c['scan']['p50_ms']:.1f} ms")
-    return {"rows": len(ids), "queries": len(qvecs), "shortlist": f"max({vectors.COARSE_MIN}, "
-            f"{vectors.COARSE_FACTOR}·k)", "k": per_k}
+    return {"rows": len(ids), "queries": len(qvecs), "shortlist": f"max({signrank.SHORTLIST}, "
+            f"{signrank.SHORTLIST_FACTOR}·k), ranked by signrank.estimate", "k": per_k}
 
 
 def real_vectors(directory: Path, n: int, real: Any, reuse: bool) -> np.ndarray:
@@ -572,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
     log("matrix kNN vs sqlite-vec scan on the large DB ...")
     results["large_knn"] = knn_check(big, qvecs[: args.knn_queries])
     own = big._matrix("vec_memories")
-    results["large_coarse"] = coarse_check(own.ids, own.mat, qvecs[: args.knn_queries])
+    results["large_coarse"] = coarse_check(own.ids, own.unit_rows(), qvecs[: args.knn_queries])
     checkpoint(big)
     count_big = big.conn.execute("SELECT count(*) FROM memories").fetchone()[0]
     results["large_bytes_per_memory"] = round(db_bytes(big_path) / count_big, 1)
@@ -611,7 +609,7 @@ def main(argv: list[str] | None = None) -> int:
         log("matrix kNN vs sqlite-vec scan on the real-vector DB (matrix forced) ...")
         results["small_knn"] = knn_check(small, qvecs[: args.knn_queries])
         own = small._matrix("vec_memories")
-        results["small_coarse"] = coarse_check(own.ids, own.mat, qvecs[: args.knn_queries])
+        results["small_coarse"] = coarse_check(own.ids, own.unit_rows(), qvecs[: args.knn_queries])
         small._matrices.clear()
         checkpoint(small)
         count_small = small.conn.execute("SELECT count(*) FROM memories").fetchone()[0]

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 from bench.common import DEFAULT_LOCOMO, conversation_items, load_locomo, log, percentile  # noqa: E402
-from memengine import signplane  # noqa: E402
+from memengine import signplane, signrank  # noqa: E402
 from memengine.recall.config import VEC_POOL  # noqa: E402
 from memengine.vectors import VEC_PARAM, vec_blob, vectors_from_blobs  # noqa: E402
 
@@ -129,31 +129,40 @@ def build_db(path: Path, tables: dict[str, list[bytes]]) -> Any:
     return conn
 
 
-def recall_by_width(mat: np.ndarray, signs: np.ndarray, qs: np.ndarray, widths: list[int],
-                    ks: tuple[int, ...]) -> dict[str, dict[str, float]]:
-    """Share of the exact top-k (by cosine, stored precision) that shortlist-of-M + exact re-rank returns."""
-    got = {(m, k): 0 for m in widths for k in ks}
-    for q in qs:
-        sims = mat @ q
-        ham = signplane.hamming(signs, q)
-        wants = {}
-        for k in ks:
-            want = np.argpartition(-sims, k - 1)[:k]
-            wants[k] = (set(want.tolist()), float(sims[want].min()))
-        for m in widths:
-            rows = signplane.nearest_rows(ham, m)
-            order = rows[np.argsort(-sims[rows], kind="stable")]
+def recall_by_width(mat: np.ndarray, qs: np.ndarray, widths: list[int], ks: tuple[int, ...],
+                    prefilter: bool = False) -> dict[str, dict[str, float]]:
+    """Share of the exact top-k (by cosine, stored precision) that a shortlist of M + exact re-rank
+    returns: the engine's ranking (``signrank.rank_rows``), and plain Hamming distance for comparison.
+    ``prefilter`` forces the Hamming pre-pass the engine runs past ``PREFILTER_FROM`` rows."""
+    cols = list(np.ascontiguousarray(np.packbits(mat > 0, axis=1).view(np.uint64).T))
+    methods = {"estimator": lambda q, m: signrank.rank_rows(cols, q, m),
+               "hamming": lambda q, m: signrank.top_rows(-signrank.hamming_cols(cols, q).astype(np.float32), m)}
+    saved = signrank.PREFILTER_FROM
+    signrank.PREFILTER_FROM = 0 if prefilter else 10**12
+    got = {(name, m, k): 0 for name in methods for m in widths for k in ks}
+    try:
+        for q in qs:
+            sims = mat @ q
+            wants = {}
             for k in ks:
-                want_set, kth = wants[k]
-                have = order[:k]
-                missing_from_want = [r for r in have.tolist() if r not in want_set]
-                # a row tied with the k-th cosine counts as found (either is a correct top k)
-                got[(m, k)] += k - len(missing_from_want) + sum(abs(float(sims[r]) - kth) <= 1e-6
-                                                                for r in missing_from_want)
+                want = np.argpartition(-sims, k - 1)[:k]
+                wants[k] = (set(want.tolist()), float(sims[want].min()))
+            for name, fn in methods.items():
+                for m in widths:
+                    rows = fn(q, m)
+                    order = rows[np.argsort(-sims[rows], kind="stable")]
+                    for k in ks:
+                        want_set, kth = wants[k]
+                        extra = [r for r in order[:k].tolist() if r not in want_set]
+                        # a row tied with the k-th cosine counts as found (either is a correct top k)
+                        got[(name, m, k)] += k - len(extra) + sum(abs(float(sims[r]) - kth) <= 1e-6 for r in extra)
+    finally:
+        signrank.PREFILTER_FROM = saved
     out: dict[str, dict[str, float]] = {}
-    for m in widths:
-        out[str(m)] = {f"top{k}": round(got[(m, k)] / (k * len(qs)), 4) for k in ks}
-        log(f"  M={m}: " + ", ".join(f"top-{k} {v}" for k, v in zip(ks, out[str(m)].values())))
+    for name in methods:
+        for m in widths:
+            row = out[f"{name} M={m}"] = {f"top{k}": round(got[(name, m, k)] / (k * len(qs)), 4) for k in ks}
+            log(f"  {name} M={m}: " + ", ".join(f"top-{k} {v}" for k, v in zip(ks, row.values())))
     return out
 
 
@@ -184,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real", type=int, default=20_000,
                     help="of which embedded by the real model; the rest derived (default: %(default)s)")
     ap.add_argument("--sizes", default="5000,10000,20000,50000", help="smaller stores timed for the threshold")
-    ap.add_argument("--widths", default="500,1000,1600,2000,3000")
+    ap.add_argument("--widths", default="1000,2000,3200,4000")
+    ap.add_argument("--recall-queries", type=int, default=250, help="LoCoMo questions of the recall check")
     ap.add_argument("--timing-queries", type=int, default=60)
     ap.add_argument("--reuse", metavar="DIR", help="cache the embedded vectors in DIR")
     ap.add_argument("--json", metavar="OUT")
@@ -199,10 +209,13 @@ def main(argv: list[str] | None = None) -> int:
     log(f"{len(own)} vectors ({min(args.real, args.n)} real), {len(qs)} LoCoMo questions; load {os.getloadavg()}")
     out: dict[str, Any] = {"n": len(own), "real": min(args.real, args.n), "queries": len(qs),
                            "loadavg_start": os.getloadavg(), "recall": {}, "latency": {}, "threshold": {}}
+    rq = qs[:: max(1, len(qs) // args.recall_queries)]
     for table, mat in (("vec_memories", own), ("vec_contexts", ctx)):
-        log(f"recall of the exact top-k, {table}:")
-        signs = np.packbits(mat > 0, axis=1).view(np.uint64)
-        out["recall"][table] = recall_by_width(mat, signs, qs, widths, (10, VEC_POOL))
+        log(f"share of the exact top-k kept, {table}, {len(rq)} queries:")
+        out["recall"][table] = recall_by_width(mat, rq, widths, (10, VEC_POOL))
+        log(f"  with the Hamming pre-pass ({signrank.PREFILTER_SHARE:.0%} kept), width {signrank.width(VEC_POOL)}:")
+        out["recall"][table + " prefilter"] = recall_by_width(mat, rq, [signrank.width(VEC_POOL)], (10, VEC_POOL),
+                                                              prefilter=True)
     tq = qs[: args.timing_queries]
     conn = build_db(directory / f"signplane-{args.n}.db", {"vec_memories": blobs_own, "vec_contexts": blobs_ctx})
     log(f"kNN latency at {args.n} (k = {VEC_POOL}, one table, {len(tq)} queries):")
@@ -212,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in [int(x) for x in args.sizes.split(",") if x]:
         conn = build_db(directory / f"signplane-{n}.db", {"vec_memories": blobs_own[:n]})
         log(f"at {n}:")
-        out["threshold"][str(n)] = latency(conn, "vec_memories", tq, [signplane.width(VEC_POOL)], VEC_POOL)
+        out["threshold"][str(n)] = latency(conn, "vec_memories", tq, [signrank.width(VEC_POOL)], VEC_POOL)
         conn.close()
     out["loadavg_end"] = os.getloadavg()
     print(json.dumps(out, indent=2))

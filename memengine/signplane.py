@@ -7,9 +7,10 @@ every int8 vector (~0.14 s per table at 100k, linear in N). The sign plane is a 
 vector, stored in blocks of ``SLOTS`` consecutive memory ids (``sign_memories``,
 ``sign_contexts``; one row per block: ``present`` holds a byte per slot, ``bits`` the
 slots' 48-byte sign vectors side by side). A kNN reads every block in one statement
-(4.8 MB at 100k), ranks the rows by Hamming distance to the query's signs (numpy
-``bitwise_count`` over uint64 words), keeps the ``shortlist`` nearest and re-ranks those by
-exact cosine from the stored int8 vectors, read by id.
+(4.8 MB at 100k), ranks the rows by their signs (``memengine.signrank``: the query's
+components weighted over sign agreements, popcounts over uint64 words), keeps the
+``signrank.width(k)`` best and re-ranks those by exact cosine from the stored int8
+vectors, read by id. A warm process ranks the same bits in memory the same way.
 
 Why blocks and not a ``bit[384]`` vec0 table: an earlier ``vec_memories_bit`` (dropped in
 acf6bda) scanned with vec0's own kNN, slower than the int8 scan at the k recall asks for
@@ -34,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memengine.db import select_in, sqlite3
+from memengine.signrank import rank_rows, width
 from memengine.vectors import DIMS, vectors_from_blobs
 
 if TYPE_CHECKING:
@@ -47,11 +49,6 @@ SIGN_TABLES = {"vec_memories": "sign_memories", "vec_contexts": "sign_contexts"}
 # The shortlist is used from this many memories (the highest id) on; below it the exact
 # scan serves (bench/signplane.py measures where the shortlist becomes faster).
 MIN_ROWS = 20_000
-# Rows re-ranked exactly: max(SHORTLIST, SHORTLIST_FACTOR * k) (bench/signplane.py: recall
-# of the exact top-10 and top-400 against the width).
-SHORTLIST = 2000
-SHORTLIST_FACTOR = 4
-ABSENT = 10_000  # Hamming distance given to empty slots: beyond any real one (<= DIMS)
 # The tables as migration m009_signplane made them: doctor --fix recreates a dropped one.
 DDL = "CREATE TABLE IF NOT EXISTS {} (block INTEGER PRIMARY KEY, present BLOB NOT NULL, bits BLOB NOT NULL)"
 
@@ -60,11 +57,6 @@ def min_rows() -> int:
     """The store size from which kNN goes through the sign plane (``MEM_SIGNPLANE_MIN_ROWS`` overrides)."""
     raw = os.environ.get("MEM_SIGNPLANE_MIN_ROWS", "").strip()
     return int(raw) if raw.isdigit() else MIN_ROWS
-
-
-def width(k: int) -> int:
-    """How many Hamming-nearest rows are re-ranked exactly for a kNN of ``k``."""
-    return max(SHORTLIST, SHORTLIST_FACTOR * k)
 
 
 def sign_bytes(blobs: Sequence[bytes]) -> np.ndarray:
@@ -216,42 +208,16 @@ def _load(conn: Any, table: str) -> tuple[np.ndarray, np.ndarray, np.ndarray] | 
     return ids, bits, present
 
 
-def hamming(bits: np.ndarray, query_signs: np.ndarray) -> np.ndarray:
-    """Hamming distance (uint16) of each row of ``bits`` ((n, WORDS) uint64) to the query's signs."""
-    import numpy as np
-
-    q = np.packbits(np.asarray(query_signs) > 0).view(np.uint64)
-    ham = np.zeros(len(bits), dtype=np.uint16)
-    for w in range(WORDS):
-        ham += np.bitwise_count(bits[:, w] ^ q[w])
-    return ham
-
-
-def nearest_rows(ham: np.ndarray, m: int) -> np.ndarray:
-    """Positions of the ``m`` smallest distances (ties at the cut broken by position)."""
-    import numpy as np
-
-    if m >= len(ham):
-        return np.arange(len(ham))
-    # a stable order on (distance, position): argpartition alone would cut ties arbitrarily
-    cut = int(np.partition(ham, m - 1)[m - 1])
-    below = np.flatnonzero(ham < cut)
-    at = np.flatnonzero(ham == cut)[: m - len(below)]
-    return np.concatenate([below, at])
-
-
 def shortlist(conn: Any, table: str, qvec: np.ndarray, m: int) -> np.ndarray | None:
-    """Memory ids of the ``m`` rows of ``table`` whose signs are nearest the query's; None if no plane."""
+    """Memory ids (ascending) of the ``m`` rows of ``table`` the sign plane ranks nearest; None if no plane."""
     import numpy as np
 
     loaded = _load(conn, table)
     if loaded is None:
         return None
     ids, bits, present = loaded
-    ham = hamming(bits, qvec)
-    ham[~present] = ABSENT
-    rows = nearest_rows(ham, min(m, int(present.sum())))
-    return np.sort(ids[rows])
+    cols = np.ascontiguousarray(bits.T)  # word-major: each pass reads one contiguous array
+    return ids[rank_rows(list(cols), qvec, m, present)]
 
 
 def stored_vectors(conn: Any, table: str, ids: Sequence[int]) -> tuple[list[int], list[bytes]]:

@@ -9,18 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from memengine import signrank
+
 if TYPE_CHECKING:
     import numpy as np
 
 DIMS = 384
-# The matrix ranks by a 1-bit-per-dimension Hamming scan first, then re-ranks this many
-# rows exactly: max(COARSE_MIN, COARSE_FACTOR * k). Measured on real MiniLM vectors in
-# bench/latency.py (recall@k loss vs exact kNN); below COARSE_MIN_ROWS the scan is exact.
-# Factor 4 instead of 8 for recall's k=400 scan (120k real vectors, 200 queries): loss at
-# k=10 0.1% either way, of the top 100 0.2 -> 0.5%, of all 400 1.1 -> 2.5% (ranks that only
-# lend cosines to keyword candidates); 3.3 -> 2.4 ms per scan.
-COARSE_MIN = 2000
-COARSE_FACTOR = 4
+# Tables with fewer rows than this are scanned exactly by the in-process matrix (a float32
+# copy: ~1 ms at 20k); from here on the sign-plane shortlist + int8 re-rank serves
+# (memengine.signplane, the same ranking and width a one-shot process uses).
 COARSE_MIN_ROWS = 20_000
 
 
@@ -73,16 +70,32 @@ def vectors_from_blobs(blobs: Sequence[bytes], dims: int = DIMS) -> np.ndarray:
 
 
 
-class VectorMatrix:
-    """Every vector of one vec0 table in process memory, for fast kNN at scale.
+def _grown(arr: Any, need: int, axis: int = 0) -> Any:
+    """``arr`` with room for at least ``need`` entries along ``axis`` (capacity doubles: appends stay cheap)."""
+    import numpy as np
 
-    Two copies: the float32 matrix (exact cosines) and one sign bit per dimension
-    (48 bytes a vector, stored bit-plane by bit-plane so the Hamming scan runs over
-    contiguous words). ``search`` ranks every row by Hamming distance, keeps the best
-    ``max(COARSE_MIN, COARSE_FACTOR·k)`` and re-ranks those by exact cosine: ~2 ms
-    instead of ~10-16 ms for the exact scan at 100k (it reads 4.8 MB, not 153 MB).
-    Loss against exact kNN is measured in ``bench/latency.py`` on real vectors. Tables
-    smaller than ``COARSE_MIN_ROWS`` are scanned exactly.
+    have = arr.shape[axis]
+    if need <= have:
+        return arr
+    shape = list(arr.shape)
+    shape[axis] = max(need, 2 * have, 1024)
+    out = np.zeros(shape, dtype=arr.dtype)
+    if axis == 0:
+        out[:have] = arr
+    else:
+        out[:, :have] = arr
+    return out
+
+
+class VectorMatrix:
+    """Every vector of one vec0 table in process memory, for fast kNN in a warm process.
+
+    Held as stored: int8 rows (384 bytes a vector) with their inverse norms, and the sign
+    plane (48 bytes a vector, word-major so each pass of the estimator reads contiguous
+    words): 0.43 GB a table at 1M vectors, where float32 rows took 1.5 GB. ``search``
+    ranks every row with ``signplane.rank_rows`` (the one-shot path's ranking, same width)
+    and re-ranks the shortlist by exact cosine from the int8 rows. Tables smaller than
+    ``COARSE_MIN_ROWS`` (or ``coarse=False``) keep a float32 copy and are scanned exactly.
 
     Loaded once the process is warm (``WARM_AFTER``, ``warm_up``); afterwards only vectors
     of memories newer than the last load are read (ids only grow). Vectors rewritten in
@@ -97,99 +110,137 @@ class VectorMatrix:
 
         self.table = table
         self.coarse = coarse
-        self.ids = np.zeros(0, dtype=np.int64)
-        self.mat = np.zeros((0, DIMS), dtype=np.float32)
-        self.planes: Any = np.zeros((0, 0), dtype=np.uint64)  # (dims/64, rows): sign bits, bit-plane major; None if exact
+        self.n = 0  # rows in use (the arrays below have room for more)
+        self._ids = np.zeros(0, dtype=np.int64)
+        self._q8 = np.zeros((0, DIMS), dtype=np.int8)
+        self._inv = np.zeros(0, dtype=np.float32)  # 1 / norm of each int8 row (0 for a zero row)
+        self._planes = np.zeros((DIMS // 64, 0), dtype=np.uint64)  # sign bits, word-major
+        self._exact: Any = None  # unit float32 rows, for a table scanned exactly
         self.max_id = -1
         self.generation: str | None = None
         self.loaded = False
 
-    def _read(self, conn: Any, after: int) -> tuple[Any, Any]:
+    @classmethod
+    def of(cls, table: str, ids: Any, mat: Any, coarse: bool = True) -> VectorMatrix:
+        """A matrix of the given ids and float vectors, stored as the tables store them (benchmarks, tests)."""
+        import numpy as np
+
+        m = cls(table, coarse)
+        m._append(np.asarray(ids, dtype=np.int64), [vec_blob(v) for v in mat])
+        m.loaded = True
+        return m
+
+    @property
+    def ids(self) -> Any:
+        """Memory ids of the rows, ascending."""
+        return self._ids[:self.n]
+
+    @property
+    def nbytes(self) -> int:
+        """Process memory held for the vectors (rows in use; capacity can add up to as much again)."""
+        n = self.n
+        extra = self._exact[:n].nbytes if self._exact is not None else 0
+        return int(self._q8[:n].nbytes + self._inv[:n].nbytes + self._planes[:, :n].nbytes + self._ids[:n].nbytes
+                   + extra)
+
+    def unit_rows(self) -> Any:
+        """The rows as unit float32 vectors (a copy: benchmarks compare paths on them)."""
+        import numpy as np
+
+        return self._q8[:self.n].astype(np.float32) * self._inv[:self.n, None]
+
+    def _append(self, ids: Any, blobs: Sequence[bytes]) -> None:
+        """Add rows (ids ascending, all above the current ones)."""
+        import numpy as np
+
+        k = len(ids)
+        if not k:
+            return
+        if all(len(b) == DIMS for b in blobs):
+            q8 = np.frombuffer(b"".join(blobs), dtype=np.int8).reshape(k, DIMS)
+        else:  # float32 rows of a file from before m005: quantised as the tables store them now
+            q8 = np.frombuffer(b"".join(vec_blob(v) for v in vectors_from_blobs(blobs)), dtype=np.int8).reshape(k, DIMS)
+        norms = np.linalg.norm(q8.astype(np.float32), axis=1)
+        inv = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0).astype(np.float32)
+        lo, hi = self.n, self.n + k
+        self._ids = _grown(self._ids, hi)
+        self._q8 = _grown(self._q8, hi)
+        self._inv = _grown(self._inv, hi)
+        self._planes = _grown(self._planes, hi, axis=1)
+        self._ids[lo:hi], self._q8[lo:hi], self._inv[lo:hi] = ids, q8, inv
+        self._planes[:, lo:hi] = np.packbits(q8 > 0, axis=1).view(np.uint64).T
+        self.n = hi
+        if self.coarse and hi >= COARSE_MIN_ROWS:
+            self._exact = None  # the shortlist serves from here on: the int8 rows are enough
+        else:  # scanned exactly: keep unit float32 rows too (at most COARSE_MIN_ROWS of them)
+            base = self._exact if self._exact is not None else np.zeros((0, DIMS), dtype=np.float32)
+            if lo and self._exact is None:  # (coarse switched off after a load: rebuild the copy)
+                base, lo = np.zeros((0, DIMS), dtype=np.float32), 0
+            self._exact = _grown(base, hi)
+            self._exact[lo:hi] = self._q8[lo:hi].astype(np.float32) * self._inv[lo:hi, None]
+
+    def _read(self, conn: Any, after: int) -> tuple[Any, list[bytes]]:
         import numpy as np
 
         rows = conn.execute(f"SELECT memory_id, embedding FROM {self.table} WHERE memory_id > ?", (after,)).fetchall()
-        if not rows:
-            return np.zeros(0, dtype=np.int64), np.zeros((0, self.mat.shape[1]), dtype=np.float32)
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        mat = vectors_from_blobs([r[1] for r in rows], self.mat.shape[1])
-        order = np.argsort(ids, kind="stable")  # rows by id: `cosines` finds ids by binary search
-        return ids[order], mat[order]
-
-    @staticmethod
-    def _sign_planes(mat: Any) -> Any:
-        import numpy as np
-
-        if mat.shape[1] % 64:
-            return np.zeros((0, len(mat)), dtype=np.uint64)
-        if len(mat) == 0:  # one plane per 64 dims even with no rows: a later sync stacks rows onto it
-            return np.zeros((mat.shape[1] // 64, 0), dtype=np.uint64)
-        return np.ascontiguousarray(np.packbits(mat > 0, axis=1).view(np.uint64).T)
+        rows.sort(key=lambda r: r[0])  # rows by id: `cosines` finds ids by binary search
+        return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)), [r[1] for r in rows]
 
     def sync(self, conn: Any, max_memory_id: int, generation: str | None) -> None:
         """Bring the matrix up to date with the table."""
-        import numpy as np
-
         if not self.loaded or generation != self.generation:
-            self.ids, self.mat = self._read(conn, -1)
-            self.planes = self._sign_planes(self.mat) if self.coarse else None
+            fresh = VectorMatrix(self.table, self.coarse)
+            fresh._append(*self._read(conn, -1))
+            self.__dict__.update(fresh.__dict__)
             self.loaded, self.generation = True, generation
         elif max_memory_id > self.max_id:
-            ids, mat = self._read(conn, self.max_id)
-            if len(ids):
-                self.ids = np.concatenate([self.ids, ids])
-                self.mat = np.vstack([self.mat, mat])
-                if self.coarse:
-                    self.planes = np.hstack([self.planes, self._sign_planes(mat)])
-        self.max_id = max(max_memory_id, int(self.ids.max()) if len(self.ids) else -1)
+            self._append(*self._read(conn, self.max_id))
+        self.max_id = max(max_memory_id, int(self._ids[self.n - 1]) if self.n else -1)
 
     def _shortlist(self, q: Any, k: int) -> Any:
-        """Row numbers worth an exact cosine: all rows, or the Hamming-nearest few."""
+        """Row numbers worth an exact cosine: None (all rows) for an exact table, else the
+        sign plane's nearest ``signplane.width(k)``."""
+        if self._exact is not None or signrank.width(k) >= self.n:  # (an exact table, or all rows anyway)
+            return None
+        return signrank.rank_rows([self._planes[w, :self.n] for w in range(DIMS // 64)], q, signrank.width(k))
+
+    def _sims(self, rows: Any, q: Any) -> Any:
+        """Exact cosines of ``q`` with the given row numbers."""
         import numpy as np
 
-        n = len(self.ids)
-        width = max(COARSE_MIN, COARSE_FACTOR * k)
-        if not self.coarse or n < COARSE_MIN_ROWS or width >= n or len(self.planes) == 0:
-            return None
-        qbits = np.packbits(q > 0).view(np.uint64)
-        ham = np.zeros(n, dtype=np.uint16)
-        for plane, word in zip(self.planes, qbits):
-            ham += np.bitwise_count(plane ^ word)
-        # Every row within the Hamming distance that reaches `width` rows: a counting pass
-        # instead of argpartition (0.3 vs 1 ms at 100k), and rows tied at the cut all stay in.
-        cut = int(np.searchsorted(np.cumsum(np.bincount(ham)), width))
-        return np.flatnonzero(ham <= cut)
+        if self._exact is not None:
+            return self._exact[rows] @ q
+        return (self._q8[rows].astype(np.float32) @ q) * self._inv[rows]
 
     def search(self, vec: Any, k: int) -> list[tuple[int, float]]:
-        """(id, cosine) of the k best rows (vectors are L2-normalised: dot = cosine)."""
+        """(id, cosine) of the k best rows, best first (ties by id)."""
         import numpy as np
 
-        n = len(self.ids)
+        n = self.n
         if n == 0:
             return []
         q = np.asarray(vec, dtype=np.float32)
         rows = self._shortlist(q, k)
         if rows is None:
             rows = np.arange(n)
-            sims = self.mat @ q
+            sims = self._exact[:n] @ q if self._exact is not None else self._sims(rows, q)
         else:
-            rows.sort()  # ascending row order reads the matrix front to back
-            sims = self.mat[rows] @ q
+            sims = self._sims(rows, q)
         k = min(k, len(rows))
         top = np.argpartition(-sims, k - 1)[:k] if k < len(rows) else np.arange(len(rows))
-        top = top[np.argsort(-sims[top], kind="stable")]
-        return list(zip(self.ids[rows[top]].tolist(), sims[top].tolist()))
+        top = top[np.lexsort((self._ids[rows[top]], -sims[top]))]
+        return list(zip(self._ids[rows[top]].tolist(), sims[top].tolist()))
 
     def cosines(self, vec: Any, ids: Iterable[int]) -> dict[int, float]:
         """Exact cosine of ``vec`` with the rows of the given memory ids (those present)."""
         import numpy as np
 
         want = np.fromiter(ids, dtype=np.int64)
-        if not len(want) or not len(self.ids):
+        if not len(want) or not self.n:
             return {}
         pos = np.searchsorted(self.ids, want)
-        pos[pos >= len(self.ids)] = 0
-        found = self.ids[pos] == want
+        pos[pos >= self.n] = 0
+        found = self._ids[pos] == want
         pos, want = pos[found], want[found]
-        sims = self.mat[pos] @ np.asarray(vec, dtype=np.float32)
+        sims = self._sims(pos, np.asarray(vec, dtype=np.float32))
         return {int(i): float(s) for i, s in zip(want, sims)}
-

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memengine import migrations, signplane, storebase
+from memengine import migrations, signplane, signrank, storebase
 from memengine.db import connect, write_tx
 from memengine.vectors import VEC_PARAM, vec_blob, vectors_from_blobs
 from memory_core import MemoryStore, NewMemory
@@ -164,7 +164,7 @@ def test_shortlist_returns_the_exact_top_k(clustered: MemoryStore, monkeypatch: 
 
     monkeypatch.setattr(signplane, "search", counted)
     monkeypatch.setenv("MEM_SIGNPLANE_MIN_ROWS", "500")
-    monkeypatch.setattr(signplane, "SHORTLIST", 150)  # 150 of 960 rows re-ranked
+    monkeypatch.setattr(signrank, "SHORTLIST", 150)  # 150 of 960 rows re-ranked
     for (table, k), want in exact.items():
         got = clustered._knn(table, qvecs[k], 10)
         assert [m for m, _ in got] == [m for m, _ in want], (table, k)
@@ -178,8 +178,8 @@ def test_recall_through_the_shortlist_matches_the_scan(clustered: MemoryStore, m
     monkeypatch.setenv("MEM_SIGNPLANE_MIN_ROWS", str(10**9))
     exact = [[m.id for m in clustered.recall(q, k=5, touch=False).results] for q in queries]
     monkeypatch.setenv("MEM_SIGNPLANE_MIN_ROWS", "500")
-    monkeypatch.setattr(signplane, "SHORTLIST_FACTOR", 1)
-    monkeypatch.setattr(signplane, "SHORTLIST", 500)  # recall asks 400 per table: 500 of 960 re-ranked
+    monkeypatch.setattr(signrank, "SHORTLIST_FACTOR", 1)
+    monkeypatch.setattr(signrank, "SHORTLIST", 500)  # recall asks 400 per table: 500 of 960 re-ranked
     widths: list[int] = []
     real_shortlist = signplane.shortlist
     monkeypatch.setattr(signplane, "shortlist", lambda *a: widths.append(a[-1]) or real_shortlist(*a))

@@ -221,35 +221,32 @@ def test_matrix_knn_matches_sqlite_vec_and_stays_fresh(store: MemoryStore, monke
 
 
 def test_coarse_matrix_scan_finds_the_exact_neighbours_of_clustered_vectors(monkeypatch) -> None:
-    """The 1-bit Hamming shortlist + exact re-rank returns what the exact scan returns."""
+    """The sign shortlist + exact int8 re-rank returns what the exact scan returns, from int8 rows in memory."""
     import numpy as np
 
+    from memengine import signrank
+
     monkeypatch.setattr(vectors, "COARSE_MIN_ROWS", 100)
-    monkeypatch.setattr(vectors, "COARSE_MIN", 80)  # (2000 in use: for k=10 the shortlist is 2000 rows)
+    monkeypatch.setattr(signrank, "SHORTLIST", 80)  # (1000 in use: for k=10 the shortlist is 1000 rows)
     rng = np.random.default_rng(1)
     centres = rng.standard_normal((30, memory_core.DIMS)).astype(np.float32)
     mat = centres[rng.integers(0, 30, 3000)] + 0.3 * rng.standard_normal((3000, memory_core.DIMS)).astype(np.float32)
     mat /= np.linalg.norm(mat, axis=1, keepdims=True)
-    fast, exact = memory_core.VectorMatrix("t"), memory_core.VectorMatrix("t", coarse=False)
-    for m in (fast, exact):
-        m.ids, m.mat = np.arange(1, 3001, dtype=np.int64), mat
-        m.planes = m._sign_planes(mat) if m.coarse else None
-    assert fast.planes.shape == (memory_core.DIMS // 64, 3000)
+    ids = np.arange(1, 3001, dtype=np.int64)
+    fast = memory_core.VectorMatrix.of("t", ids, mat)
+    exact = memory_core.VectorMatrix.of("t", ids, mat, coarse=False)
+    assert fast._exact is None and exact._exact is not None  # int8 rows only once the shortlist serves
+    assert fast.nbytes < 3000 * (memory_core.DIMS + 64) < exact.nbytes
     q = mat[17] + 0.1 * rng.standard_normal(memory_core.DIMS).astype(np.float32)
     q /= np.linalg.norm(q)
-    # at least max(COARSE_MIN, COARSE_FACTOR * k) rows get an exact cosine: all rows within the
-    # Hamming distance that reaches that many rows, ties at that distance included
-    width = max(vectors.COARSE_MIN, vectors.COARSE_FACTOR * 10)
     short = fast._shortlist(q, 10)
-    ham = np.array([int(np.bitwise_count(np.packbits(mat[i] > 0) ^ np.packbits(q > 0)).sum()) for i in range(3000)])
-    cut = np.sort(ham)[width - 1]
-    assert len(short) >= width and sorted(short.tolist()) == np.flatnonzero(ham <= cut).tolist()
-    assert exact._shortlist(q, 10) is None
+    assert len(short) == 80 and exact._shortlist(q, 10) is None
     got, want = fast.search(q, 10), exact.search(q, 10)
     assert [i for i, _ in got] == [i for i, _ in want]
     assert np.allclose([s for _, s in got], [s for _, s in want], atol=1e-6)
+    stored = memory_core.vectors_from_blobs([vectors.vec_blob(mat[17])])[0]  # cosines are those of the stored int8 rows
     cos = fast.cosines(q, [18, 3000, 99999])  # unknown ids are skipped, known ones exact
-    assert set(cos) == {18, 3000} and abs(cos[18] - float(mat[17] @ q)) < 1e-6
+    assert set(cos) == {18, 3000} and abs(cos[18] - float(stored @ q)) < 1e-6
 
 
 def test_frequent_query_words_left_out_are_reported(store: MemoryStore) -> None:
