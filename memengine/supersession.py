@@ -18,13 +18,15 @@ transaction; this module never opens one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memengine import facts
 from memengine.db import select_in
 from memengine.edges import add_edges
 from memengine.records import Memory
 from memengine.text import query_terms, quote_fts
+
+if TYPE_CHECKING:  # the fact rules compile ~100 patterns: only a write that can supersede loads them
+    from memengine import facts
 
 # Nearest facts compared with a new one, and the least cosine worth comparing: every update
 # of both labelled sets scores >= 0.60 with the shipped model (bench/facts.py prints it).
@@ -65,6 +67,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     time is later than ``new_time`` wins instead (the new fact is history): at most one
     such decision, the earliest later fact.
     """
+    from memengine import facts
+
     fact = facts.analyse(new_text)
     out: list[Decision] = []
     later: list[tuple[str, int, facts.Verdict]] = []
@@ -112,6 +116,8 @@ def apply(conn: Any, decisions: list[Decision], now: str) -> None:
 
 def explicit(conn: Any, new_id: int, old_id: int, at: str, now: str) -> None:
     """``new_id`` corrects ``old_id`` because someone said so (``update`` / ``store --supersede``)."""
+    from memengine import facts
+
     apply(conn, [Decision(new_id, old_id, at, facts.Verdict("correction", "explicit correction", 1.0))], now)
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memengine import facts, supersession, timeparse
+from memengine import supersession, timeparse
 from memengine.cleantext import MAX_TAG_CHARS, check_text
 from memengine.context import refresh_context
 from memengine.db import select_in, write_tx
@@ -291,13 +291,15 @@ class Writes(StoreBase):
         if vec is not None and fact:
             self._scale_op()
             near = self._nearest(vec, supersession.CANDIDATES)
+        if near:
+            from memengine.facts import same_fact  # (~100 compiled patterns: loaded by the writes that compare facts)
         for mid, sim in near[:5]:
             r = self.conn.execute(
                 "SELECT memory_type, status, content, valid_to FROM memories WHERE id = ?", (mid,)
             ).fetchone()
             # near in meaning is not enough: "tiger-42" / "tiger-43", "is" / "is not" are two facts
             if r and r[0] == m.memory_type and r[1] == "active" and r[3] is None and sim >= NEAR_DUP_COSINE \
-                    and facts.same_fact(r[2], m.content):
+                    and same_fact(r[2], m.content):
                 self._reinforce(mid, now)
                 res = StoreResult(mid, True, f"near-duplicate (cosine {sim:.3f})", self._degraded_tag(),
                                   merged=self._merge_duplicate(mid, values))
