@@ -223,3 +223,17 @@ def test_doctor_restores_a_dropped_plane(clustered: MemoryStore) -> None:
     assert report["sign_plane"]["vec_contexts"]["missing"] == 60
     assert clustered.doctor(fix=True)["ok"]
     assert_exact(clustered.conn)
+
+
+def test_recovered_file_has_an_exact_plane(clustered: MemoryStore, tmp_path: Path) -> None:
+    from memengine.recovery import recover_file
+
+    clustered.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with write_tx(clustered.conn):  # a damaged plane in the source is not copied: it is rebuilt from the vectors
+        clustered.conn.execute("UPDATE sign_memories SET bits = zeroblob(length(bits))")
+    clustered.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    recover_file(clustered.path, tmp_path / "salvaged.db")
+    conn = connect(tmp_path / "salvaged.db")
+    assert len(stored_signs(conn, "vec_memories")) == 960
+    assert_exact(conn)
+    conn.close()
