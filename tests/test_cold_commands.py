@@ -92,7 +92,7 @@ def test_m008_fills_the_counters_from_existing_rows(tmp_path: Path) -> None:
         conn.execute("""INSERT INTO memories(id, content, content_hash, created_at, updated_at, memory_type, status)
                         VALUES (?, ?, ?, '2024-01-01', '2024-01-01', ?, ?)""", (mid, f"m{mid}", f"h{mid}", mtype, status))
     conn.execute("INSERT INTO associations(source_id, target_id, edge_type, created_at) VALUES (1, 2, 'temporal', 'x')")
-    assert migrations.migrate(conn) == ["m008_counts"]
+    assert migrations.migrate(conn, upto="m008_counts") == ["m008_counts"]
     got = {(r[0], r[1], r[2]): r[3] for r in conn.execute("SELECT what, status, memory_type, n FROM _mem_counts")}
     assert got == {("memories", "active", "episodic"): 2, ("memories", "deleted", "semantic"): 1,
                    ("memories", "archived", "procedural"): 1, ("associations", "", ""): 1}
