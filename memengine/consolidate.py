@@ -43,6 +43,7 @@ from memengine.knn import QUERY_BLOCK, VectorIndex
 from memengine.knn import normalise as _normalise
 from memengine.links import EDGE_DECAY_PER_DAY, EDGE_MIN_WEIGHT, WEIGHT_EPS, LinksPhase, get_meta, set_meta
 from memengine.links import chunks as _chunks
+from memengine.pool import ordered_map
 from memengine.records import NewMemory
 from memengine.store import MemoryStore
 from memengine.text import content_hash
@@ -520,10 +521,24 @@ class Consolidator:
             cent = np.frombuffer(c["centroid"], dtype=np.float32) if c["centroid"] is not None else None
             todo.append((int(c["id"]), c["summary_memory_id"], sig, members, cent))
         created = updated = 0
-        for chunk in _chunks(todo, 64):
-            texts: list[tuple[str, list[str]]] = []
-            for _cid, _sid, _sig, members, cent in chunk:
-                texts.append(self._summary_text(members, cent, level))
+        for window in _chunks(todo, 512):  # bounded: the jobs carry member texts
+            jobs = [(level, [(int(r["id"]), r["content"], r["event_at"], r["author"]) for r in members],
+                     None if level == 1 else self.store.vectors([int(r["id"]) for r in members]), cent)
+                    for _cid, _sid, _sig, members, cent in window]
+            shared = (self._df, self._known_people(), self.raw_index())
+            made = ordered_map(_summary_job, jobs, shared, min_items=16)
+            if self.summarizer:
+                made = [self._external_summary(job, text) for job, text in zip(jobs, made)]
+            c, u = self._write_summaries(level, window, made)
+            created, updated = created + c, updated + u
+        return created, updated
+
+    def _write_summaries(self, level: int, todo: Sequence[tuple[int, int | None, str, list[Any], np.ndarray | None]],
+                         made: list[tuple[str, list[str]]]) -> tuple[int, int]:
+        created = updated = 0
+        for start in range(0, len(todo), 64):
+            chunk = todo[start : start + 64]
+            texts = made[start : start + 64]
             vecs = self.store.embed_or_none([t for t, _ in texts])  # the engine's embedder, with its model check
             with write_tx(self.conn):
                 for i, (cid, sid, sig, members, cent) in enumerate(chunk):
@@ -551,40 +566,17 @@ class Consolidator:
                     add_edges(self.conn, [(sid, m, "derived_from", 1.0) for m in sorted(member_ids)], self.now_iso)
         return created, updated
 
-    def _summary_text(self, members: list[Any], cent: np.ndarray | None, level: int) -> tuple[str, list[str]]:
-        ids = [int(r["id"]) for r in members]
-        idx = self.raw_index()
-        if level == 1:
-            vec_of = {m: idx.vecs[idx.pos[m]] for m in ids if m in idx.pos}
-        else:
-            vec_of = self.store.vectors(ids)
-        chosen = members
-        if len(members) > SUMMARY_MAX_MEMBERS and cent is not None:
-            # the most central members: their sentences are the candidates for the summary
-            ranked = sorted(members, key=lambda r: (-float(vec_of[int(r["id"])] @ cent) if int(r["id"]) in vec_of
-                                                    else 1.0, int(r["id"])))
-            chosen = sorted(ranked[:SUMMARY_MAX_MEMBERS], key=lambda r: int(r["id"]))
-        def body(text: str) -> str:
-            # a child summary's header line ("Summary of 12 memories (...)") is not a sentence worth repeating
-            lines = text.splitlines()
-            return "\n".join(lines[1:]) if level > 1 and len(lines) > 1 else text
-
-        mem = [summarize.Member(id=int(r["id"]), content=body(r["content"]), event_at=from_iso(r["event_at"]),
-                                author=r["author"], embedding=vec_of.get(int(r["id"]))) for r in chosen]
-        df, n_docs = self._df
-        s = summarize.summarize_cluster(mem, df=df, n_docs=n_docs, known_people=self._known_people())
-        text = s.text
-        if len(chosen) < len(members):
-            text = text.replace(f"Summary of {len(chosen)} memories", f"Summary of {len(members)} memories", 1)
-        if self.summarizer:
-            try:
-                out = summarize.run_external_summarizer(self.summarizer, summarize.cluster_payload(mem),
-                                                        EXTERNAL_TIMEOUT_S)
-                text = out[:EXTERNAL_MAX_CHARS]
-            except summarize.SummarizerError as exc:
-                if str(exc) not in self.warnings:
-                    self.warnings.append(f"{exc}; used the extractive summary")
-        return text, s.key_terms
+    def _external_summary(self, job: tuple[Any, ...], made: tuple[str, list[str]]) -> tuple[str, list[str]]:
+        """The user's summarizer command instead of the extractive text (kept if the command fails)."""
+        mem, _total = _summary_members(job, self.raw_index())
+        try:
+            out = summarize.run_external_summarizer(self.summarizer or [], summarize.cluster_payload(mem),
+                                                    EXTERNAL_TIMEOUT_S)
+            return out[:EXTERNAL_MAX_CHARS], made[1]
+        except summarize.SummarizerError as exc:
+            if str(exc) not in self.warnings:
+                self.warnings.append(f"{exc}; used the extractive summary")
+            return made
 
     def _known_people(self) -> dict[str, str]:
         """The store's people (authors, contacts, aliases), read once per run."""
@@ -606,36 +598,13 @@ class Consolidator:
         allowed = np.array([int(m) in facts for m in idx.ids], dtype=bool) if len(idx) else np.zeros(0, dtype=bool)
         new_pos = np.nonzero(allowed & (idx.ids > hwm))[0] if len(idx) else np.zeros(0, dtype=np.int64)
         known = {(int(a), int(b)) for a, b in self.conn.execute("SELECT memory_a, memory_b FROM contradictions")}
-        subject: dict[int, str] = {}
-
-        def key_of(mid: int) -> str:
-            if mid not in subject:
-                subject[mid] = contradictions.subject_key(facts[mid]["content"])
-            return subject[mid]
-
-        pairs: dict[tuple[int, int], float] = {}
-        if len(new_pos):
-            nb, sims = idx.knn(new_pos, CONTRA_POOL, allowed=allowed, min_sim=SUBJECT_MIN_SIM)
-            for row, p in enumerate(new_pos):
-                a = int(idx.ids[p])
-                for rank, (j, s) in enumerate(zip(nb[row], sims[row])):
-                    if j < 0:
-                        continue
-                    b = int(idx.ids[j])
-                    close = rank < CONTRA_K and s >= CONTRA_MIN_SIM
-                    if close or (s >= SUBJECT_MIN_SIM and key_of(a) and key_of(a) == key_of(b)):
-                        pairs.setdefault((min(a, b), max(a, b)), float(s))
-        found: list[tuple[int, int, contradictions.Verdict | fact_rules.Verdict]] = []
-        for (a, b), s in sorted(pairs.items()):
-            if (a, b) in known:
-                continue
-            # the frame rules (memengine/facts.py, multilingual, held-out P/R 0.98/0.94) first, then
-            # the older English detector for what they leave (bench/facts.py measures both)
+        pairs = self._contradiction_pairs(idx, new_pos, allowed, facts) if len(new_pos) else {}
+        todo = [(a, b, sim) for (a, b), sim in sorted(pairs.items()) if (a, b) not in known]
+        jobs = []
+        for a, b, sim in todo:
             older, newer = sorted((facts[a], facts[b]), key=lambda r: (r["created_at"], r["id"]))
-            v = (fact_rules.compare(older["content"], newer["content"], similarity=s)
-                 or contradictions.detect(facts[a]["content"], facts[b]["content"], similarity=s))
-            if v is not None:
-                found.append((a, b, v))
+            jobs.append((older["content"], newer["content"], facts[a]["content"], facts[b]["content"], sim))
+        found = [(a, b, v) for (a, b, _s), v in zip(todo, ordered_map(_verdict, jobs)) if v is not None]
         superseded = opened = 0
         for chunk in _chunks(found, 100):
             with write_tx(self.conn):
@@ -663,6 +632,25 @@ class Consolidator:
             set_meta(self.conn, {"contradict_hwm": int(idx.ids.max())})
         return {"new_facts": int(len(new_pos)), "pairs_checked": len([p for p in pairs if p not in known]),
                 "superseded": superseded, "open": opened}
+
+    def _contradiction_pairs(self, idx: VectorIndex, new_pos: np.ndarray, allowed: np.ndarray,
+                             facts: dict[int, Any]) -> dict[tuple[int, int], float]:
+        """(smaller id, larger id) → cosine: each new fact's CONTRA_K closest facts, and those further
+        (down to SUBJECT_MIN_SIM) about the same subject."""
+        nb, sims = idx.knn(new_pos, CONTRA_POOL, allowed=allowed, min_sim=SUBJECT_MIN_SIM)
+        involved = sorted({int(idx.ids[p]) for p in new_pos} | {int(idx.ids[j]) for j in nb[nb >= 0].tolist()})
+        subject = dict(zip(involved, ordered_map(_subject, [facts[m]["content"] for m in involved])))
+        pairs: dict[tuple[int, int], float] = {}
+        for row, p in enumerate(new_pos):
+            a = int(idx.ids[p])
+            for rank, (j, s) in enumerate(zip(nb[row], sims[row])):
+                if j < 0:
+                    continue
+                b = int(idx.ids[j])
+                close = rank < CONTRA_K and s >= CONTRA_MIN_SIM
+                if close or (s >= SUBJECT_MIN_SIM and subject[a] and subject[a] == subject[b]):
+                    pairs.setdefault((min(a, b), max(a, b)), float(s))
+        return pairs
 
     def _edge(self, a: int, b: int, kind: str) -> None:
         add_edges(self.conn, [(a, b, kind, 1.0)], self.now_iso)
@@ -731,6 +719,50 @@ class Consolidator:
         except OSError as exc:
             raise UserError(f"{path}: {exc.strerror or exc}") from None
         return {"memory_md": str(path), "changed": bool(changed), "block_chars": len(block)}
+
+
+# --------------------------------------------------------------------------- pool workers (memengine/pool.py)
+
+def _summary_members(job: tuple[Any, ...], index: VectorIndex) -> tuple[list[summarize.Member], int]:
+    """The members a summary is made from: at most SUMMARY_MAX_MEMBERS, the most central first chosen."""
+    level, rows, vec_of, cent = job
+    if vec_of is None:  # raw members: their vectors are in the run's index (shared with forked workers)
+        vec_of = {r[0]: index.vecs[index.pos[r[0]]] for r in rows if r[0] in index.pos}
+    chosen = rows
+    if len(rows) > SUMMARY_MAX_MEMBERS and cent is not None:
+        # the most central members: their sentences are the candidates for the summary
+        ranked = sorted(rows, key=lambda r: (-float(vec_of[r[0]] @ cent) if r[0] in vec_of else 1.0, r[0]))
+        chosen = sorted(ranked[:SUMMARY_MAX_MEMBERS], key=lambda r: r[0])
+
+    def body(text: str) -> str:
+        # a child summary's header line ("Summary of 12 memories (...)") is not a sentence worth repeating
+        lines = text.splitlines()
+        return "\n".join(lines[1:]) if level > 1 and len(lines) > 1 else text
+
+    return [summarize.Member(id=r[0], content=body(r[1]), event_at=from_iso(r[2]), author=r[3],
+                             embedding=vec_of.get(r[0])) for r in chosen], len(rows)
+
+
+def _summary_job(shared: tuple[Any, ...], job: tuple[Any, ...]) -> tuple[str, list[str]]:
+    """(extractive summary text, key terms) of one cluster: pure, so it runs in a forked worker."""
+    (df, n_docs), people, index = shared
+    mem, total = _summary_members(job, index)
+    s = summarize.summarize_cluster(mem, df=df, n_docs=n_docs, known_people=people)
+    text = s.text
+    if len(mem) < total:
+        text = text.replace(f"Summary of {len(mem)} memories", f"Summary of {total} memories", 1)
+    return text, s.key_terms
+
+
+def _subject(_shared: None, text: str) -> str:
+    return contradictions.subject_key(text)
+
+
+def _verdict(_shared: None, job: tuple[str, str, str, str, float]) -> Any:
+    """The frame rules (memengine/facts.py, multilingual, held-out P/R 0.98/0.94) first, then the
+    older English detector for what they leave (bench/facts.py measures both)."""
+    older, newer, a, b, sim = job
+    return fact_rules.compare(older, newer, similarity=sim) or contradictions.detect(a, b, similarity=sim)
 
 
 # --------------------------------------------------------------------------- agglomeration

@@ -69,10 +69,12 @@ def set_meta(conn: Any, values: dict[str, int]) -> None:
 
 
 def reverse_candidates(idx: VectorIndex, fresh_pos: np.ndarray, allowed: np.ndarray, min_sim: float) -> np.ndarray:
-    """Positions (``allowed``) whose :meth:`VectorIndex.knn` scan sees a fresh vector at ≥ ``min_sim``:
-    the only lists a fresh memory can enter."""
+    """Positions (``allowed``, not fresh) whose :meth:`VectorIndex.knn` scan sees a fresh vector at
+    ≥ ``min_sim``: the only older lists a fresh memory can enter."""
     hit = np.zeros(len(idx), dtype=bool)
-    if not len(fresh_pos):
+    older = allowed.copy()
+    older[fresh_pos] = False
+    if not len(fresh_pos) or not older.any():  # a first run: every list is computed anyway
         return np.zeros(0, dtype=np.int64)
     if len(idx) <= EXACT_MAX:
         scans = [(fresh_pos, np.arange(len(idx)))]
@@ -88,13 +90,12 @@ def reverse_candidates(idx: VectorIndex, fresh_pos: np.ndarray, allowed: np.ndar
         scans = [(np.asarray(ps), np.concatenate([members[c] for c in seen_by.get(x, [])] or [np.zeros(0, np.int64)]))
                  for x, ps in sorted(by_cell.items())]
     for qp, cand in scans:
-        cand = cand[allowed[cand]]
+        cand = cand[older[cand]]
         # a hair below the threshold: the product here and the one in knn() may round the last bit apart
         for b in range(0, len(qp), 256):
             if len(cand):
                 close = (idx.vecs[qp[b : b + 256]] @ idx.vecs[cand].T) >= min_sim - 1e-4
                 hit[cand[close.any(axis=0)]] = True
-    hit[fresh_pos] = False
     return np.nonzero(hit)[0]
 
 
@@ -184,12 +185,12 @@ class LinksPhase:
         """Cosine of each pair, computed one pair at a time: whoever found it, the same bits."""
         if not rows:
             return []
-        pa = np.fromiter((self.idx.pos[a] for a, _ in rows), dtype=np.int64, count=len(rows))
-        pb = np.fromiter((self.idx.pos[b] for _, b in rows), dtype=np.int64, count=len(rows))
+        pairs = np.asarray(rows, dtype=np.int64)
+        pa, pb = np.searchsorted(self.idx.ids, pairs[:, 0]), np.searchsorted(self.idx.ids, pairs[:, 1])  # ids sorted
         out: list[float] = []
         for s in range(0, len(rows), 65536):
             sims = np.einsum("ij,ij->i", self.idx.vecs[pa[s : s + 65536]], self.idx.vecs[pb[s : s + 65536]])
-            out.extend(round(min(1.0, max(0.0, float(x))), 4) for x in sims)
+            out.extend(round(x, 4) for x in np.clip(sims, 0.0, 1.0).tolist())
         return out
 
     def _unconnected(self, active: np.ndarray) -> list[int]:

@@ -28,7 +28,8 @@ class TopicEmbedder:
     def embed(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
         out = np.zeros((len(texts), DIMS), dtype=np.float32)
         for i, t in enumerate(texts):
-            centre = np.random.default_rng(int(t.split()[1])).standard_normal(DIMS)
+            topic = int(t.split()[1]) if t.startswith("topic ") else zlib.crc32(t.encode())  # summaries: anywhere
+            centre = np.random.default_rng(topic).standard_normal(DIMS)
             noise = np.random.default_rng(zlib.crc32(t.encode())).standard_normal(DIMS)
             v = centre / np.linalg.norm(centre) + 0.9 * noise / np.linalg.norm(noise)
             out[i] = v / np.linalg.norm(v)
@@ -181,3 +182,42 @@ def test_killed_run_is_completed_by_the_next(tmp_path: Path, monkeypatch: pytest
     assert c["new_memories"] == 60  # the marks had not moved: the work is redone
     s.close()
     assert edges(a) == edges(b)
+
+
+# --------------------------------------------------------------------------- the other phases in worker processes
+
+def dump(path: Path) -> dict[str, list[tuple]]:
+    with sqlite3.connect(path) as c:
+        return {
+            "memories": c.execute("SELECT id, content, level, status, metadata, valid_to FROM memories ORDER BY id").fetchall(),
+            "clusters": c.execute("SELECT id, level, parent_id, summary_memory_id, member_count, label, status "
+                                  "FROM clusters ORDER BY id").fetchall(),
+            "members": c.execute("SELECT * FROM cluster_members ORDER BY 1, 2").fetchall(),
+            "edges": c.execute("SELECT source_id, target_id, edge_type, weight FROM associations ORDER BY 1, 2, 3").fetchall(),
+            "contradictions": c.execute("SELECT memory_a, memory_b, kind, status FROM contradictions ORDER BY 1, 2").fetchall(),
+        }
+
+
+def test_whole_run_identical_with_worker_processes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memengine import pool
+
+    monkeypatch.setattr(pool, "MIN_ITEMS", 2)
+    facts = [core.NewMemory(content=f"topic {i % 20} fact {i}: my {w} is {i % 7}", memory_type="semantic",
+                            source="test", ref=f"f{i}") for i, w in enumerate(["car", "phone", "city"] * 30)]
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    s = open_store(a)
+    s.store_many(items(0, 300, topics=20) + facts)
+    s.close()
+    shutil.copy(a, b)
+    reports = {}
+    for path, workers in ((a, "1"), (b, "2")):
+        monkeypatch.setenv("MEM_WORKERS", workers)
+        before = pool.POOLS_RUN[0]
+        s = open_store(path)
+        reports[workers] = cons.run(s, now=NOW, keep_backups=0).counts()
+        s.close()
+        assert (pool.POOLS_RUN[0] > before) == (workers == "2")  # summaries and contradiction checks forked
+    assert reports["1"] == reports["2"]
+    assert reports["1"]["summarize"]["summaries_created"] >= 10
+    assert reports["1"]["contradict"]["pairs_checked"] >= 10
+    assert dump(a) == dump(b)
