@@ -160,7 +160,8 @@ class Consolidator:
 
     def __init__(self, store: MemoryStore, now: datetime, *, memory_md: Path | None = None,
                  summarizer: list[str] | None = None, write_files: bool = True,
-                 progress: Callable[[str], None] | None = None) -> None:
+                 progress: Callable[[str], None] | None = None,
+                 before_destroy: Callable[[], None] | None = None) -> None:
         self.store = store
         self.conn = store.conn
         self.now = now
@@ -169,6 +170,9 @@ class Consolidator:
         self.summarizer = summarizer
         self.write_files = write_files
         self.progress = progress or (lambda msg: None)
+        # called right before a destructive phase's first write: the run takes its backup there, and
+        # only there, so a run whose destructive phases have nothing to do writes no copy at all
+        self.before_destroy = before_destroy or (lambda: None)
         self.warnings: list[str] = []
         self._index: VectorIndex | None = None
         self._people: dict[str, str] | None = None
@@ -204,6 +208,7 @@ class Consolidator:
             if not rows:
                 continue
             touched = sorted({int(r[0]) for r in rows})
+            self.before_destroy()
             for chunk in _chunks(rows):
                 with write_tx(self.conn):
                     for cid, mid in chunk:
@@ -606,6 +611,8 @@ class Consolidator:
             jobs.append((older["content"], newer["content"], facts[a]["content"], facts[b]["content"], sim))
         found = [(a, b, v) for (a, b, _s), v in zip(todo, ordered_map(_verdict, jobs)) if v is not None]
         superseded = opened = 0
+        if found:
+            self.before_destroy()
         for chunk in _chunks(found, 100):
             with write_tx(self.conn):
                 for a, b, v in chunk:
@@ -679,6 +686,8 @@ class Consolidator:
                 updates.append((s, int(r["id"])))
             if r["status"] == "active" and decay.should_archive(s, float(r["importance"]), bool(r["pinned"])):
                 archive.append(int(r["id"]))
+        if updates or archive:
+            self.before_destroy()
         for chunk in _chunks(updates):
             with write_tx(self.conn):
                 self.conn.executemany("UPDATE memories SET strength = ? WHERE id = ?", chunk)
@@ -863,9 +872,12 @@ def _run(store: MemoryStore, phases: Sequence[str], now: datetime, md: Path | No
          dry_run: bool = False) -> Report:
     t0 = time.perf_counter()
     report = Report(dry_run=dry_run, now=_iso(now))
-    if write_files and keep_backups > 0 and DESTRUCTIVE_PHASES & set(phases):
-        report.backup = str(backup(store, keep_backups, now))
-    job = Consolidator(store, now, memory_md=md, summarizer=summarizer, write_files=write_files, progress=progress)
+    def take_backup() -> None:
+        if write_files and keep_backups > 0 and report.backup is None:
+            report.backup = str(backup(store, keep_backups, now))
+
+    job = Consolidator(store, now, memory_md=md, summarizer=summarizer, write_files=write_files, progress=progress,
+                       before_destroy=take_backup)
     destructive_rows = 0  # rows the destructive phases changed (triggers included)
     for name in phases:
         if progress:
@@ -878,7 +890,9 @@ def _run(store: MemoryStore, phases: Sequence[str], now: datetime, md: Path | No
         if name in ("cascade", "cluster"):
             job._invalidate()  # memberships/statuses changed
         report.phases.append(PhaseReport(name, counts, time.perf_counter() - t))
-    if report.backup is not None:
+    if report.backup is None and write_files and keep_backups > 0 and DESTRUCTIVE_PHASES & set(phases):
+        report.backup_note = "none kept: the destructive phases changed nothing"  # so none was written
+    elif report.backup is not None:
         if destructive_rows == 0:
             # nothing a backup protects against happened: do not let unchanged copies fill the disk
             Path(report.backup).unlink(missing_ok=True)

@@ -275,26 +275,40 @@ class LinksPhase:
         weight becomes the new base at that time.
         """
         q = ",".join("?" * len(DECAYING_EDGES))
-        updates: list[tuple[float, str, int]] = []
+        weights: list[tuple[float, int]] = []  # anchored edges: only the weight changes
+        anchors: list[tuple[float, int, float, str]] = []  # first decay, or used since: the anchor moves too
         parsed: dict[str, datetime] = {}
         for r in self.conn.execute(
-                f"""SELECT id, weight, coalesce(last_used_at, created_at) AS used, metadata,
-                          json_extract(metadata, '$.ref_at') AS ref_at FROM associations
-                   WHERE edge_type IN ({q}) AND coalesce(last_used_at, created_at) < ?""",
+                f"""SELECT id, weight, coalesce(last_used_at, created_at) AS used,
+                          json_extract(metadata, '$.base_weight') AS base, json_extract(metadata, '$.ref_at') AS ref_at
+                   FROM associations WHERE edge_type IN ({q}) AND coalesce(last_used_at, created_at) < ?""",
                 (*DECAYING_EDGES, self.now_iso)):
-            meta = json.loads(r["metadata"] or "{}")
             used = r["used"]
-            if "base_weight" not in meta or r["ref_at"] != used:
-                meta = {**meta, "base_weight": float(r["weight"]), "ref_at": used}
+            moved = r["base"] is None or r["ref_at"] != used
+            base = float(r["weight"]) if moved else float(r["base"])
             if used not in parsed:
                 parsed[used] = from_iso(used) or self.now
             days = max(0.0, (self.now - parsed[used]).total_seconds() / 86400.0)
-            w = max(min(float(meta["base_weight"]), EDGE_MIN_WEIGHT),
-                    float(meta["base_weight"]) * EDGE_DECAY_PER_DAY ** days)
+            w = max(min(base, EDGE_MIN_WEIGHT), base * EDGE_DECAY_PER_DAY ** days)
             w = round(max(0.0, min(1.0, w)), 6)
             if abs(w - float(r["weight"])) > WEIGHT_EPS:
-                updates.append((w, json.dumps(meta), int(r["id"])))
-        for chunk in chunks(updates):
+                if moved:
+                    anchors.append((w, int(r["id"]), base, used))
+                else:
+                    weights.append((w, int(r["id"])))
+        for chunk in chunks(weights, EDGE_CHUNK):
             with write_tx(self.conn):
-                self.conn.executemany("UPDATE associations SET weight = ?, metadata = ? WHERE id = ?", chunk)
-        return len(updates)
+                self.conn.executemany("UPDATE associations SET weight = ? WHERE id = ?", chunk)
+        for chunk in chunks(anchors):
+            with write_tx(self.conn):
+                self.conn.executemany(
+                    "UPDATE associations SET weight = ?, metadata = ? WHERE id = ?",
+                    [(w, json.dumps({**json.loads(m or "{}"), "base_weight": base, "ref_at": used}), i)
+                     for (w, i, base, used), (m,) in zip(chunk, self._metadata([i for _w, i, _b, _u in chunk]))])
+        return len(weights) + len(anchors)
+
+    def _metadata(self, ids: list[int]) -> list[tuple[str]]:
+        """The metadata of these edges, in this order."""
+        got = dict(select_in(self.conn, "SELECT id, metadata FROM associations WHERE id IN ({ids})", ids))
+        return [(got.get(i) or "{}",) for i in ids]
+

@@ -170,6 +170,8 @@ def _mode(p: Path) -> str:
 def test_outputs_are_private_under_umask_000(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run(capsys, "store", "deploy the gateway with ansible")
     run(capsys, "store", "the gateway runs on host 7")
+    ids = [run(capsys, "store", f"we planted tomatoes and basil in the garden beds {i}")[1]["data"]["id"]
+           for i in range(3)]
     old = os.umask(0)
     try:
         status, _ = run(capsys, "backup", str(tmp_path / "new" / "copy.db"))
@@ -178,6 +180,9 @@ def test_outputs_are_private_under_umask_000(tmp_path: Path, capsys: pytest.Capt
         assert status == 0
         status, env = run(capsys, "consolidate", "--keep-backups", "2")
         assert status == 0
+        run(capsys, "forget", str(ids[0]))  # the next run's cascade changes clusters: it writes a backup first
+        status, env = run(capsys, "consolidate", "--keep-backups", "2")
+        assert status == 0 and env["data"]["backup"]
     finally:
         os.umask(old)
     assert _mode(tmp_path / "new" / "copy.db") == "0o600" and _mode(tmp_path / "new") == "0o700"
