@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -51,7 +52,7 @@ def gen_whatsapp(path: Path, n: int) -> Path:
     return path
 
 
-def rss_of(path: Path, db: Path, embedder: str, *extra: str) -> dict[str, Any]:
+def rss_of(path: Path, db: Path, embedder: str, *extra: str, repo: Path = REPO) -> dict[str, Any]:
     """Peak RSS measured in a fresh Python that runs one import (exact, not masked by earlier children)."""
     code = (
         "import json,resource,subprocess,sys,os;"
@@ -61,8 +62,8 @@ def rss_of(path: Path, db: Path, embedder: str, *extra: str) -> dict[str, Any]:
     )
     env = dict(os.environ, MEM_EMBEDDER=embedder, MEM_DB=str(db))
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", code, sys.executable, str(REPO / "mem.py"), "import", str(path),
-                           *extra], env=env, capture_output=True, text=True, cwd=str(REPO))
+    proc = subprocess.run([sys.executable, "-c", code, sys.executable, str(repo / "mem.py"), "import", str(path),
+                           *extra], env=env, capture_output=True, text=True, cwd=str(repo))
     wall = time.perf_counter() - t0
     res = json.loads(proc.stdout)
     if res["rc"] != 0:
@@ -79,9 +80,9 @@ def gen_chatgpt(path: Path, messages: int, turns: int = 40) -> Path:
     return path
 
 
-def import_case(label: str, path: Path, db: Path) -> dict[str, Any]:
+def import_case(label: str, path: Path, db: Path, repo: Path = REPO) -> dict[str, Any]:
     """One ``mem.py import`` of ``path`` into ``db`` with the real model: messages/s (wall and CPU), RSS."""
-    r = rss_of(path, db, "onnx")
+    r = rss_of(path, db, "onnx", repo=repo)
     s = r["summary"]
     n = s["messages_seen"] - s["skipped_system"] - s["skipped_media"] - s["skipped_empty"]
     return {"case": f"{label} ({path.stat().st_size / 1e6:.1f} MB)", "messages": n,
@@ -90,11 +91,32 @@ def import_case(label: str, path: Path, db: Path) -> dict[str, Any]:
             "messages_per_cpu_s": round(n / r["cpu_s"], 1), "peak_rss_mb": round(r["peak_rss_mb"])}
 
 
-def speed(work: Path, messages: int) -> list[dict[str, Any]]:
-    """Messages/s with the real model on a WhatsApp chat and a ChatGPT export."""
+def speed(work: Path, messages: int, base: str | None = None) -> list[dict[str, Any]]:
+    """Messages/s with the real model on a WhatsApp chat and a ChatGPT export.
+
+    ``base`` (a git ref): the same imports by that commit's tree too (``git archive`` into a
+    temp dir), alternating base / this tree per case so that load drifts alike for both.
+    """
     wa = gen_whatsapp(work / "WhatsApp Chat with Ana.txt", messages)
     cg = gen_chatgpt(work / "speed-conversations.json", messages)
-    return [import_case(label, path, work / f"speed-{label}.db") for label, path in (("whatsapp", wa), ("chatgpt", cg))]
+    trees: list[tuple[str, Path]] = [("", REPO)]
+    if base:
+        tree = work / "base-tree"
+        shutil.rmtree(tree, ignore_errors=True)
+        tree.mkdir()
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", base], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        trees = [(f"{base}: ", tree), ("this tree: ", REPO)]
+    out = []
+    for label, path in (("whatsapp", wa), ("chatgpt", cg)):
+        for name, repo in trees:
+            db = work / f"speed-{label}.db"
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(db) + suffix).unlink(missing_ok=True)
+            row = import_case(label, path, db, repo=repo)
+            row["case"] = name + row["case"]
+            out.append(row)
+    return out
 
 
 def memory(work: Path, mb: float) -> list[dict[str, Any]]:
@@ -126,7 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--messages", type=int, default=3000)
     ap.add_argument("--mb", type=float, default=200.0)
     ap.add_argument("--workdir", type=Path, help="keep generated files here (default: a temp dir)")
+    ap.add_argument("--base", metavar="REF", help="speed: also run the imports of this git ref's tree (before/after)")
     args = ap.parse_args(argv)
+    load0 = os.getloadavg()[0]
     tmp = None
     if args.workdir:
         work = args.workdir
@@ -136,11 +160,15 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tmp.name)
     rows: list[dict[str, Any]] = []
     if args.mode in ("speed", "all"):
-        rows += speed(work, args.messages)
+        rows += speed(work, args.messages, args.base)
     if args.mode in ("memory", "all"):
         rows += memory(work, args.mb)
     load = os.getloadavg()[0]
-    print(f"# import speed — {os.cpu_count()} CPUs, load average {load:.1f} at the end\n")
+    flags = next((ln.split(":", 1)[1].split() for ln in Path("/proc/cpuinfo").read_text().splitlines()
+                  if ln.startswith("flags")), []) if Path("/proc/cpuinfo").exists() else []
+    simd = ", ".join(f for f in ("avx2", "avx512_vnni", "avx_vnni") if f in flags) or "no avx2"
+    print(f"# import speed — {os.cpu_count()} CPUs ({simd}), load average {load0:.1f} at the start, "
+          f"{load:.1f} at the end\n")
     print("CPU seconds are user+sys of the import process (ONNX uses both cores, so on an idle\n"
           "2-core machine wall time lies between cpu/2 and cpu).\n")
     print("| case | messages | added | episodes | wall s | messages/s (wall) | CPU s | messages/CPU-s | peak RSS MB |")

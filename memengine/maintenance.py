@@ -205,9 +205,15 @@ class Maintenance(StoreBase):
                 self.conn.execute("DELETE FROM _mem_meta WHERE key = 'embedding_model'")
                 self._set_meta("embedding_model", emb.model_id)
                 self._set_meta("dims", str(emb.dims))
+        # episodes get the mean of their messages' vectors, as an import gives them (chat_episodes)
+        episodes = {int(r[0]) for r in select_in(
+            self.conn, "SELECT DISTINCT a.target_id FROM associations a JOIN memories m ON m.id = a.target_id "
+            "WHERE a.edge_type = 'part_of' AND json_extract(m.metadata, '$.kind') = 'episode' "
+            "AND a.target_id IN ({ids})", ids)}
         done = 0
-        for i in range(0, len(ids), 256):
-            chunk = ids[i : i + 256]
+        todo = [mid for mid in ids if mid not in episodes]
+        for i in range(0, len(todo), 256):
+            chunk = todo[i : i + 256]
             texts = [r[0] for r in self.conn.execute(
                 f"SELECT content FROM memories WHERE id IN ({','.join('?' * len(chunk))}) ORDER BY id", chunk)]
             vecs = emb.embed(texts)
@@ -219,6 +225,19 @@ class Maintenance(StoreBase):
             done += len(chunk)
             if progress:
                 progress(len(chunk))
+        if episodes:
+            from memengine.episode_vectors import episode_vectors
+
+            derived = episode_vectors(self, sorted(episodes))
+            rest = sorted(episodes - derived.keys())  # members without vectors: embed the text
+            contents = dict(select_in(self.conn, "SELECT id, content FROM memories WHERE id IN ({ids})", rest))
+            derived.update(zip(rest, emb.embed([contents[m] for m in rest]) if rest else []))
+            with write_tx(self.conn):
+                for mid, vec in derived.items():
+                    self._write_vector(mid, vec)
+            done += len(derived)
+            if progress:
+                progress(len(derived))
         # context vectors are built from the (new) vectors of each turn's neighbours
         touched: dict[str, list[int]] = {}
         for thread, pos in select_in(

@@ -343,6 +343,7 @@ class Writes(StoreBase):
         batch_size: int = 256,
         progress: Callable[[int], None] | None = None,
         on_batch: Callable[[list[tuple[NewMemory, int]]], None] | None = None,
+        vectors: Sequence[Any] | None = None,
     ) -> BatchStats:
         """Bulk write for imports: dedup by (source, ref), one transaction per batch.
 
@@ -350,9 +351,12 @@ class Writes(StoreBase):
         ``BEGIN IMMEDIATE`` transaction, so a killed import leaves whole batches and a
         re-run skips what is already there by ref. ``on_batch`` runs inside the batch
         transaction with the (item, id) pairs written, for edges that must land with them.
+        ``vectors``: one per item, already in this store's vector space (e.g. derived from
+        stored vectors): those items are not embedded.
         """
         stats = BatchStats()
         batch: list[NewMemory] = []
+        given: list[Any] = []  # parallel to batch when ``vectors`` is given
 
         def flush() -> None:
             if not batch:
@@ -365,8 +369,9 @@ class Writes(StoreBase):
                 args = [x for pair in chunk for x in pair]
                 existing |= {(r[0], r[1]) for r in self.conn.execute(f"SELECT source, ref FROM memories WHERE {q}", args)}
             fresh: list[NewMemory] = []
+            fresh_vecs: list[Any] = []
             seen_refs: set[tuple[str, str]] = set()
-            for b in batch:
+            for i, b in enumerate(batch):
                 key = (b.source, b.ref) if b.ref is not None else None
                 if key is not None and (key in existing or key in seen_refs):
                     stats.duplicates += 1
@@ -374,7 +379,14 @@ class Writes(StoreBase):
                 if key is not None:
                     seen_refs.add(key)
                 fresh.append(b)
-            vecs = self.embed_or_none([b.content for b in fresh]) if fresh else None
+                if given:
+                    fresh_vecs.append(given[i])
+            vecs: Any
+            if given and fresh and self.embedder is not None:
+                self._check_model(self.embedder)
+                vecs = fresh_vecs
+            else:
+                vecs = self.embed_or_none([b.content for b in fresh]) if fresh else None
             now = to_iso(utcnow())
             assert now is not None
             written: list[tuple[NewMemory, int]] = []
@@ -397,10 +409,17 @@ class Writes(StoreBase):
             if progress:
                 progress(len(batch))
             batch.clear()
+            given.clear()
 
-        for item in items:
+        if vectors is not None:
+            items = list(items)
+            if len(vectors) != len(items):
+                raise ValueError(f"store_many: {len(vectors)} vectors for {len(items)} items")
+        for i, item in enumerate(items):
             stats.seen += 1
             batch.append(self._validate(item))
+            if vectors is not None:
+                given.append(vectors[i])
             if len(batch) >= batch_size:
                 flush()
         flush()
