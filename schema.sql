@@ -39,8 +39,8 @@ CREATE TABLE memories (
     metadata         TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(metadata)),
     tags             TEXT    NOT NULL DEFAULT '',  -- space separated, lower case
     date_terms       TEXT    NOT NULL DEFAULT '',  -- resolved dates, keyword-indexed ("2024-03-12 march 12 tuesday")
-    context          TEXT    NOT NULL DEFAULT '',  -- nearest turns of the same conversation, keyword-indexed, never shown
-    context_far      TEXT    NOT NULL DEFAULT ''   -- turns a little further away (lower bm25 weight)
+    context          TEXT    NOT NULL DEFAULT '',  -- unused since m010 (always ''): see memories_text
+    context_far      TEXT    NOT NULL DEFAULT ''   -- unused since m010 (always '')
 );
 
 CREATE UNIQUE INDEX memories_source_ref ON memories(source, ref) WHERE ref IS NOT NULL;
@@ -50,27 +50,129 @@ CREATE INDEX memories_event_at ON memories(event_at);
 CREATE INDEX memories_thread ON memories(thread, position) WHERE thread IS NOT NULL;
 CREATE INDEX memories_level ON memories(level) WHERE level > 0;
 
+-- The keyword index (m010_derived_context). A turn's neighbours' text is indexed with it
+-- (context, context_far) but stored nowhere: memories_fts is an external-content FTS5 table
+-- over the view memories_text, which derives that text from the neighbouring rows. FTS5 must
+-- be told exactly the values it indexed on delete, so every change that alters a row's
+-- derived text is bracketed: BEFORE it, 'delete' with the view's (old) values; AFTER it,
+-- insert with the view's new values, for the row and the level-0 rows within 4 positions
+-- of its old and new place in a thread. (INSERT OR REPLACE on memories would bracket twice:
+-- nothing uses it.) store_many brackets a whole batch once (memengine/context.py).
+-- A thread's turns as they appear in their neighbours' context: memengine.text.bare_text
+-- (no leading "[...]" of up to 60 characters, no "Author:" label, no surrounding white space
+-- as Python's str.isspace() has it).
+CREATE VIEW memories_turns AS
+    SELECT id, thread, position, event_at,
+           trim(CASE WHEN author <> '' AND substr(s1, 1, length(author) + 1) = author || ':'
+                     THEN ltrim(substr(s1, length(author) + 2), char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288)) ELSE s1 END,
+                char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288)) AS bare
+    FROM (SELECT id, thread, position, event_at, author,
+                 CASE WHEN substr(ltrim(content, char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288)), 1, 1) = '['
+                           AND instr(substr(ltrim(content, char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288)), 2, 61), ']') > 0
+                      THEN ltrim(substr(ltrim(content, char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288)),
+                                        instr(substr(ltrim(content, char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288)), 2, 61), ']') + 2), char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288))
+                      ELSE content END AS s1
+          FROM memories
+          WHERE level = 0 AND status <> 'deleted' AND thread IS NOT NULL AND position IS NOT NULL);
+-- What memories_fts indexes: the row's own text, and its neighbours' within 2 positions
+-- (context) and 3-4 positions (context_far), skipping neighbours more than 6 hours away,
+-- in thread order, each column cut at 1,200 characters.
+CREATE VIEW memories_text AS
+    SELECT m.id AS id, m.content AS content, m.tags AS tags, m.date_terms AS date_terms,
+        CASE WHEN m.level = 0 AND m.thread IS NOT NULL AND m.position IS NOT NULL THEN coalesce((
+            SELECT substr(group_concat(q.bare, ' '), 1, 1200) FROM (
+                SELECT n.bare FROM memories_turns n
+                WHERE n.thread = m.thread AND n.position BETWEEN m.position - 2 AND m.position + 2
+                  AND abs(n.position - m.position) >= 1
+                  AND NOT coalesce(abs(unixepoch(n.event_at) - unixepoch(m.event_at)) > 21600, 0)
+                ORDER BY n.position, n.id) q), '') ELSE '' END AS context,
+        CASE WHEN m.level = 0 AND m.thread IS NOT NULL AND m.position IS NOT NULL THEN coalesce((
+            SELECT substr(group_concat(q.bare, ' '), 1, 1200) FROM (
+                SELECT n.bare FROM memories_turns n
+                WHERE n.thread = m.thread AND n.position BETWEEN m.position - 4 AND m.position + 4
+                  AND abs(n.position - m.position) >= 3
+                  AND NOT coalesce(abs(unixepoch(n.event_at) - unixepoch(m.event_at)) > 21600, 0)
+                ORDER BY n.position, n.id) q), '') ELSE '' END AS context_far
+    FROM memories m;
+CREATE TABLE _fts_deferred (flag INTEGER PRIMARY KEY);
 CREATE VIRTUAL TABLE memories_fts USING fts5(
     content, tags, date_terms, context, context_far,
-    content='memories', content_rowid='id',
+    content='memories_text', content_rowid='id',
     tokenize='porter unicode61 remove_diacritics 2'
 );
-
--- External-content FTS must be told the OLD values on delete/update, or stale words
--- stay searchable.
-CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+-- Write-only views whose INSTEAD OF triggers (re-)index a set of rows with the view's values:
+-- one row; or the level-0 rows within 4 positions of one or two places in threads (but
+-- ``skip``). The triggers on memories only name the set: a trigger program is set up each
+-- time it fires, and these small ones keep an insert that needs nothing (store_many's) cheap.
+CREATE VIEW _fts_unindex_row AS SELECT NULL AS id WHERE 0;
+CREATE VIEW _fts_index_row AS SELECT NULL AS id WHERE 0;
+CREATE VIEW _fts_unindex_near AS
+    SELECT NULL AS skip, NULL AS thread, NULL AS position, NULL AS thread2, NULL AS position2 WHERE 0;
+CREATE VIEW _fts_index_near AS
+    SELECT NULL AS skip, NULL AS thread, NULL AS position, NULL AS thread2, NULL AS position2 WHERE 0;
+CREATE TRIGGER _fts_unindex_row_ii INSTEAD OF INSERT ON _fts_unindex_row BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context, context_far)
+        SELECT 'delete', id, content, tags, date_terms, context, context_far FROM memories_text WHERE id = new.id;
+END;
+CREATE TRIGGER _fts_index_row_ii INSTEAD OF INSERT ON _fts_index_row BEGIN
     INSERT INTO memories_fts(rowid, content, tags, date_terms, context, context_far)
-    VALUES (new.id, new.content, new.tags, new.date_terms, new.context, new.context_far);
+        SELECT id, content, tags, date_terms, context, context_far FROM memories_text WHERE id = new.id;
+END;
+CREATE TRIGGER _fts_unindex_near_ii INSTEAD OF INSERT ON _fts_unindex_near BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context, context_far)
+        SELECT 'delete', id, content, tags, date_terms, context, context_far FROM memories_text WHERE id IN (
+        SELECT id FROM memories WHERE level = 0 AND id IS NOT new.skip AND (
+            (thread = new.thread AND position BETWEEN new.position - 4 AND new.position + 4)
+            OR (thread = new.thread2 AND position BETWEEN new.position2 - 4 AND new.position2 + 4)));
+END;
+CREATE TRIGGER _fts_index_near_ii INSTEAD OF INSERT ON _fts_index_near BEGIN
+    INSERT INTO memories_fts(rowid, content, tags, date_terms, context, context_far)
+        SELECT id, content, tags, date_terms, context, context_far FROM memories_text WHERE id IN (
+        SELECT id FROM memories WHERE level = 0 AND id IS NOT new.skip AND (
+            (thread = new.thread AND position BETWEEN new.position - 4 AND new.position + 4)
+            OR (thread = new.thread2 AND position BETWEEN new.position2 - 4 AND new.position2 + 4)));
+    INSERT INTO _keyword_changes(memory_id)
+        SELECT id FROM memories WHERE level = 0 AND id IS NOT new.skip AND (
+            (thread = new.thread AND position BETWEEN new.position - 4 AND new.position + 4)
+            OR (thread = new.thread2 AND position BETWEEN new.position2 - 4 AND new.position2 + 4));
+END;
+CREATE TRIGGER memories_bi BEFORE INSERT ON memories
+    WHEN new.thread IS NOT NULL AND new.position IS NOT NULL AND new.level = 0 AND new.status <> 'deleted' AND NOT EXISTS (SELECT 1 FROM _fts_deferred) BEGIN
+    INSERT INTO _fts_unindex_near(skip, thread, position) VALUES (NULL, new.thread, new.position);
+END;
+CREATE TRIGGER memories_ai AFTER INSERT ON memories WHEN NOT EXISTS (SELECT 1 FROM _fts_deferred) BEGIN
+    INSERT INTO _fts_index_row(id) VALUES (new.id);
+    INSERT INTO _fts_index_near(skip, thread, position) SELECT new.id, new.thread, new.position
+        WHERE new.thread IS NOT NULL AND new.position IS NOT NULL AND new.level = 0 AND new.status <> 'deleted';
+END;
+CREATE TRIGGER memories_bd BEFORE DELETE ON memories BEGIN
+    INSERT INTO _fts_unindex_row(id) VALUES (old.id);
+    INSERT INTO _fts_unindex_near(skip, thread, position) SELECT old.id, old.thread, old.position
+        WHERE old.thread IS NOT NULL AND old.position IS NOT NULL AND old.level = 0 AND old.status <> 'deleted';
 END;
 CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
-    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context, context_far)
-    VALUES ('delete', old.id, old.content, old.tags, old.date_terms, old.context, old.context_far);
+    INSERT INTO _fts_index_near(skip, thread, position) SELECT old.id, old.thread, old.position
+        WHERE old.thread IS NOT NULL AND old.position IS NOT NULL AND old.level = 0 AND old.status <> 'deleted';
 END;
-CREATE TRIGGER memories_au AFTER UPDATE OF content, tags, date_terms, context, context_far ON memories BEGIN
-    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context, context_far)
-    VALUES ('delete', old.id, old.content, old.tags, old.date_terms, old.context, old.context_far);
-    INSERT INTO memories_fts(rowid, content, tags, date_terms, context, context_far)
-    VALUES (new.id, new.content, new.tags, new.date_terms, new.context, new.context_far);
+CREATE TRIGGER memories_bu BEFORE UPDATE OF content, tags, date_terms, author, event_at, level, status, thread, position ON memories
+    WHEN old.content IS NOT new.content OR old.tags IS NOT new.tags OR old.date_terms IS NOT new.date_terms
+    OR old.author IS NOT new.author OR old.event_at IS NOT new.event_at OR old.level IS NOT new.level
+    OR old.status IS NOT new.status OR old.thread IS NOT new.thread OR old.position IS NOT new.position BEGIN
+    INSERT INTO _fts_unindex_row(id) VALUES (old.id);
+    INSERT INTO _fts_unindex_near(skip, thread, position, thread2, position2)
+        SELECT old.id, old.thread, old.position, new.thread, new.position WHERE old.content IS NOT new.content OR old.author IS NOT new.author OR old.event_at IS NOT new.event_at
+        OR old.level IS NOT new.level OR (old.status = 'deleted') IS NOT (new.status = 'deleted')
+        OR old.thread IS NOT new.thread OR old.position IS NOT new.position;
+END;
+CREATE TRIGGER memories_au AFTER UPDATE OF content, tags, date_terms, author, event_at, level, status, thread, position ON memories
+    WHEN old.content IS NOT new.content OR old.tags IS NOT new.tags OR old.date_terms IS NOT new.date_terms
+    OR old.author IS NOT new.author OR old.event_at IS NOT new.event_at OR old.level IS NOT new.level
+    OR old.status IS NOT new.status OR old.thread IS NOT new.thread OR old.position IS NOT new.position BEGIN
+    INSERT INTO _fts_index_row(id) VALUES (new.id);
+    INSERT INTO _fts_index_near(skip, thread, position, thread2, position2)
+        SELECT old.id, old.thread, old.position, new.thread, new.position WHERE old.content IS NOT new.content OR old.author IS NOT new.author OR old.event_at IS NOT new.event_at
+        OR old.level IS NOT new.level OR (old.status = 'deleted') IS NOT (new.status = 'deleted')
+        OR old.thread IS NOT new.thread OR old.position IS NOT new.position;
 END;
 
 -- One vector per memory. Large stores search an in-process copy (memengine.vectors.VectorMatrix).
@@ -315,7 +417,7 @@ CREATE TRIGGER _keyword_changes_ai AFTER INSERT ON memories BEGIN
 CREATE TRIGGER _keyword_changes_ad AFTER DELETE ON memories BEGIN
         INSERT INTO _keyword_changes(memory_id) VALUES (old.id);
     END;
-CREATE TRIGGER _keyword_changes_au AFTER UPDATE OF content, tags, date_terms, context, context_far ON memories BEGIN
+CREATE TRIGGER _keyword_changes_au AFTER UPDATE OF content, tags, date_terms, author, event_at, level, status, thread, position ON memories BEGIN
         INSERT INTO _keyword_changes(memory_id) VALUES (new.id);
     END;
 CREATE TRIGGER _keyword_changes_trim AFTER INSERT ON _keyword_changes WHEN new.seq % 1000 = 0 BEGIN

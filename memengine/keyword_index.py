@@ -333,7 +333,7 @@ class KeywordIndex:
         conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_scratch_inst USING fts5vocab(temp, kw_scratch, instance)")
         conn.execute("DELETE FROM temp.kw_scratch")
         cols = ", ".join(COLUMNS)
-        for row in select_in(conn, f"SELECT id, {cols} FROM memories WHERE id IN ({{ids}})", sorted(ids)):
+        for row in select_in(conn, f"SELECT id, {cols} FROM memories_text WHERE id IN ({{ids}})", sorted(ids)):
             conn.execute(f"INSERT INTO temp.kw_scratch(rowid, {cols}) VALUES (?, ?, ?, ?, ?, ?)", tuple(row))
             self._present[row[0]] = True
             self._nrow += 1

@@ -428,6 +428,145 @@ CREATE TABLE sign_contexts (
 );
 """
 
+# m010_derived_context: a turn's neighbour text is no longer stored in its row (~1.2 KB of a
+# LoCoMo turn's 1.9 KB row). memories_fts reads ``context`` / ``context_far`` from the view
+# memories_text, which derives them from the neighbouring rows (memengine/context.py says how,
+# and tests/test_derived_context.py checks the SQL against the Python it replaced). An
+# external-content FTS5 delete must be given exactly the values indexed, so every change that
+# alters a row's derived text is bracketed by triggers: BEFORE it, 'delete' with the view's
+# values (the old state, read, not recomputed); AFTER it, insert with the view's new values,
+# for the row and every level-0 row within 4 positions of its old and new place in a thread.
+# While _fts_deferred has a row (only inside a store_many transaction, memengine/context.py)
+# inserts leave memories_fts to the writer, which brackets the whole batch once.
+M010_SQL = """\
+DROP TRIGGER memories_ai;
+DROP TRIGGER memories_ad;
+DROP TRIGGER memories_au;
+DROP TRIGGER _keyword_changes_au;
+DROP TABLE memories_fts;
+-- the columns stay (SQLite 3.50 cannot drop them from this table's text: "incomplete input"), empty
+UPDATE memories SET context = '', context_far = '' WHERE context <> '' OR context_far <> '';
+-- A thread's turns as they appear in their neighbours' context: memengine.text.bare_text
+-- (no leading "[...]" of up to 60 characters, no "Author:" label, no surrounding white space
+-- as Python's str.isspace() has it).
+CREATE VIEW memories_turns AS
+    SELECT id, thread, position, event_at,
+           trim(CASE WHEN author <> '' AND substr(s1, 1, length(author) + 1) = author || ':'
+                     THEN ltrim(substr(s1, length(author) + 2), char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288)) ELSE s1 END,
+                char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288)) AS bare
+    FROM (SELECT id, thread, position, event_at, author,
+                 CASE WHEN substr(ltrim(content, char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288)), 1, 1) = '['
+                           AND instr(substr(ltrim(content, char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288)), 2, 61), ']') > 0
+                      THEN ltrim(substr(ltrim(content, char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288)),
+                                        instr(substr(ltrim(content, char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288)), 2, 61), ']') + 2), char(9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288))
+                      ELSE content END AS s1
+          FROM memories
+          WHERE level = 0 AND status <> 'deleted' AND thread IS NOT NULL AND position IS NOT NULL);
+-- What memories_fts indexes: the row's own text, and its neighbours' within 2 positions
+-- (context) and 3-4 positions (context_far), skipping neighbours more than 6 hours away,
+-- in thread order, each column cut at 1,200 characters.
+CREATE VIEW memories_text AS
+    SELECT m.id AS id, m.content AS content, m.tags AS tags, m.date_terms AS date_terms,
+        CASE WHEN m.level = 0 AND m.thread IS NOT NULL AND m.position IS NOT NULL THEN coalesce((
+            SELECT substr(group_concat(q.bare, ' '), 1, 1200) FROM (
+                SELECT n.bare FROM memories_turns n
+                WHERE n.thread = m.thread AND n.position BETWEEN m.position - 2 AND m.position + 2
+                  AND abs(n.position - m.position) >= 1
+                  AND NOT coalesce(abs(unixepoch(n.event_at) - unixepoch(m.event_at)) > 21600, 0)
+                ORDER BY n.position, n.id) q), '') ELSE '' END AS context,
+        CASE WHEN m.level = 0 AND m.thread IS NOT NULL AND m.position IS NOT NULL THEN coalesce((
+            SELECT substr(group_concat(q.bare, ' '), 1, 1200) FROM (
+                SELECT n.bare FROM memories_turns n
+                WHERE n.thread = m.thread AND n.position BETWEEN m.position - 4 AND m.position + 4
+                  AND abs(n.position - m.position) >= 3
+                  AND NOT coalesce(abs(unixepoch(n.event_at) - unixepoch(m.event_at)) > 21600, 0)
+                ORDER BY n.position, n.id) q), '') ELSE '' END AS context_far
+    FROM memories m;
+CREATE TABLE _fts_deferred (flag INTEGER PRIMARY KEY);
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    content, tags, date_terms, context, context_far,
+    content='memories_text', content_rowid='id',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+-- Write-only views whose INSTEAD OF triggers (re-)index a set of rows with the view's values:
+-- one row; or the level-0 rows within 4 positions of one or two places in threads (but
+-- ``skip``). The triggers on memories only name the set: a trigger program is set up each
+-- time it fires, and these small ones keep an insert that needs nothing (store_many's) cheap.
+CREATE VIEW _fts_unindex_row AS SELECT NULL AS id WHERE 0;
+CREATE VIEW _fts_index_row AS SELECT NULL AS id WHERE 0;
+CREATE VIEW _fts_unindex_near AS
+    SELECT NULL AS skip, NULL AS thread, NULL AS position, NULL AS thread2, NULL AS position2 WHERE 0;
+CREATE VIEW _fts_index_near AS
+    SELECT NULL AS skip, NULL AS thread, NULL AS position, NULL AS thread2, NULL AS position2 WHERE 0;
+CREATE TRIGGER _fts_unindex_row_ii INSTEAD OF INSERT ON _fts_unindex_row BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context, context_far)
+        SELECT 'delete', id, content, tags, date_terms, context, context_far FROM memories_text WHERE id = new.id;
+END;
+CREATE TRIGGER _fts_index_row_ii INSTEAD OF INSERT ON _fts_index_row BEGIN
+    INSERT INTO memories_fts(rowid, content, tags, date_terms, context, context_far)
+        SELECT id, content, tags, date_terms, context, context_far FROM memories_text WHERE id = new.id;
+END;
+CREATE TRIGGER _fts_unindex_near_ii INSTEAD OF INSERT ON _fts_unindex_near BEGIN
+    INSERT INTO memories_fts(memories_fts, rowid, content, tags, date_terms, context, context_far)
+        SELECT 'delete', id, content, tags, date_terms, context, context_far FROM memories_text WHERE id IN (
+        SELECT id FROM memories WHERE level = 0 AND id IS NOT new.skip AND (
+            (thread = new.thread AND position BETWEEN new.position - 4 AND new.position + 4)
+            OR (thread = new.thread2 AND position BETWEEN new.position2 - 4 AND new.position2 + 4)));
+END;
+CREATE TRIGGER _fts_index_near_ii INSTEAD OF INSERT ON _fts_index_near BEGIN
+    INSERT INTO memories_fts(rowid, content, tags, date_terms, context, context_far)
+        SELECT id, content, tags, date_terms, context, context_far FROM memories_text WHERE id IN (
+        SELECT id FROM memories WHERE level = 0 AND id IS NOT new.skip AND (
+            (thread = new.thread AND position BETWEEN new.position - 4 AND new.position + 4)
+            OR (thread = new.thread2 AND position BETWEEN new.position2 - 4 AND new.position2 + 4)));
+    INSERT INTO _keyword_changes(memory_id)
+        SELECT id FROM memories WHERE level = 0 AND id IS NOT new.skip AND (
+            (thread = new.thread AND position BETWEEN new.position - 4 AND new.position + 4)
+            OR (thread = new.thread2 AND position BETWEEN new.position2 - 4 AND new.position2 + 4));
+END;
+CREATE TRIGGER memories_bi BEFORE INSERT ON memories
+    WHEN new.thread IS NOT NULL AND new.position IS NOT NULL AND new.level = 0 AND new.status <> 'deleted' AND NOT EXISTS (SELECT 1 FROM _fts_deferred) BEGIN
+    INSERT INTO _fts_unindex_near(skip, thread, position) VALUES (NULL, new.thread, new.position);
+END;
+CREATE TRIGGER memories_ai AFTER INSERT ON memories WHEN NOT EXISTS (SELECT 1 FROM _fts_deferred) BEGIN
+    INSERT INTO _fts_index_row(id) VALUES (new.id);
+    INSERT INTO _fts_index_near(skip, thread, position) SELECT new.id, new.thread, new.position
+        WHERE new.thread IS NOT NULL AND new.position IS NOT NULL AND new.level = 0 AND new.status <> 'deleted';
+END;
+CREATE TRIGGER memories_bd BEFORE DELETE ON memories BEGIN
+    INSERT INTO _fts_unindex_row(id) VALUES (old.id);
+    INSERT INTO _fts_unindex_near(skip, thread, position) SELECT old.id, old.thread, old.position
+        WHERE old.thread IS NOT NULL AND old.position IS NOT NULL AND old.level = 0 AND old.status <> 'deleted';
+END;
+CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+    INSERT INTO _fts_index_near(skip, thread, position) SELECT old.id, old.thread, old.position
+        WHERE old.thread IS NOT NULL AND old.position IS NOT NULL AND old.level = 0 AND old.status <> 'deleted';
+END;
+CREATE TRIGGER memories_bu BEFORE UPDATE OF content, tags, date_terms, author, event_at, level, status, thread, position ON memories
+    WHEN old.content IS NOT new.content OR old.tags IS NOT new.tags OR old.date_terms IS NOT new.date_terms
+    OR old.author IS NOT new.author OR old.event_at IS NOT new.event_at OR old.level IS NOT new.level
+    OR old.status IS NOT new.status OR old.thread IS NOT new.thread OR old.position IS NOT new.position BEGIN
+    INSERT INTO _fts_unindex_row(id) VALUES (old.id);
+    INSERT INTO _fts_unindex_near(skip, thread, position, thread2, position2)
+        SELECT old.id, old.thread, old.position, new.thread, new.position WHERE old.content IS NOT new.content OR old.author IS NOT new.author OR old.event_at IS NOT new.event_at
+        OR old.level IS NOT new.level OR (old.status = 'deleted') IS NOT (new.status = 'deleted')
+        OR old.thread IS NOT new.thread OR old.position IS NOT new.position;
+END;
+CREATE TRIGGER memories_au AFTER UPDATE OF content, tags, date_terms, author, event_at, level, status, thread, position ON memories
+    WHEN old.content IS NOT new.content OR old.tags IS NOT new.tags OR old.date_terms IS NOT new.date_terms
+    OR old.author IS NOT new.author OR old.event_at IS NOT new.event_at OR old.level IS NOT new.level
+    OR old.status IS NOT new.status OR old.thread IS NOT new.thread OR old.position IS NOT new.position BEGIN
+    INSERT INTO _fts_index_row(id) VALUES (new.id);
+    INSERT INTO _fts_index_near(skip, thread, position, thread2, position2)
+        SELECT old.id, old.thread, old.position, new.thread, new.position WHERE old.content IS NOT new.content OR old.author IS NOT new.author OR old.event_at IS NOT new.event_at
+        OR old.level IS NOT new.level OR (old.status = 'deleted') IS NOT (new.status = 'deleted')
+        OR old.thread IS NOT new.thread OR old.position IS NOT new.position;
+END;
+CREATE TRIGGER _keyword_changes_au AFTER UPDATE OF content, tags, date_terms, author, event_at, level, status, thread, position ON memories BEGIN
+        INSERT INTO _keyword_changes(memory_id) VALUES (new.id);
+    END;
+"""
+
 
 def _run(conn: Any, script: str) -> None:
     for stmt in split_sql(script):
@@ -552,6 +691,21 @@ def _m008_counts(conn: Any) -> None:
     conn.execute("INSERT INTO _mem_counts(what, status, memory_type, n) SELECT 'memories', status, memory_type, "
                  "count(*) FROM memories GROUP BY status, memory_type")
     conn.execute("INSERT INTO _mem_counts(what, n) SELECT 'associations', count(*) FROM associations")
+def _m010_derived_context(conn: Any) -> None:
+    """Neighbour text derived by a view instead of stored in every row (M010_SQL says how).
+
+    The keyword index is rebuilt from the view (same text: the view computes what
+    ``refresh_context`` stored; a turn forgotten since then no longer shows in its
+    neighbours' context). The file keeps its size until ``mem.py compact``.
+    """
+    n = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+    if n >= 20_000:  # ~0.3 ms per row: say why the first command waits
+        print(f"mem: re-indexing {n:,} memories without stored neighbour text (once; "
+              "`mem.py compact` then gives ~1 KB per chat turn back)", file=sys.stderr)
+    _run(conn, M010_SQL)
+    if n:
+        conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
+        _bump(conn, "keywords_generation")  # in-process keyword indexes cannot follow a rebuild
 
 
 def _m009_signplane(conn: Any) -> None:
@@ -577,6 +731,7 @@ MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m007_people", _m007_people),
     ("m008_counts", _m008_counts),
     ("m009_signplane", _m009_signplane),
+    ("m010_derived_context", _m010_derived_context),
 ]
 
 

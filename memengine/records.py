@@ -116,7 +116,6 @@ class NewMemory:
     position: int | None = None
     pinned: bool = False
     level: int = 0
-    context: str = ""  # neighbouring text; the engine recomputes it for memories in a thread
     created_at: datetime | None = None  # kept from an export; default: now
     status: str = "active"
 

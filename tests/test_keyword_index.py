@@ -80,7 +80,8 @@ def test_scores_equal_fts5_and_context_columns_count(filled: mc.MemoryStore) -> 
     assert stats["rows"] == 200 and stats["builds"] == 1 and stats["delta_rows"] == 0
     # the conversation's context columns are indexed: a turn matches words only its neighbours said
     ctx_only = filled.conn.execute(
-        "SELECT id, context FROM memories WHERE thread = 'chat-1' AND context <> '' LIMIT 1").fetchone()
+        "SELECT t.id, t.context FROM memories_text t JOIN memories m USING (id) "
+        "WHERE m.thread = 'chat-1' AND t.context <> '' LIMIT 1").fetchone()
     word = next(w for w in ctx_only[1].split() if w in WORDS and w not in filled.get(ctx_only[0]).content)
     assert ctx_only[0] in {r for r, _ in index.search(filled.conn, [word], 1000)}
 

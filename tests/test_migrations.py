@@ -20,7 +20,7 @@ from memengine.db import connect, split_sql
 # sha256 (first 16 hex digits) of each frozen migration text: a released migration is never
 # edited; a schema change is a new migration (and the same change in schema.sql)
 FROZEN = {"M001_SQL": "2d81fde6879774d4", "M002_SQL": "0731a9e83f155250", "M005_VEC_TABLES": "1a74780ed0d46beb",
-          "M006_FTS_SQL": "0729bcd22ca3aa69"}
+          "M006_FTS_SQL": "0729bcd22ca3aa69", "M010_SQL": "964b660c35a03cef"}
 
 
 def _norm(sql: str | None) -> str:
@@ -68,13 +68,16 @@ def test_first_release_store_migrates_to_the_current_schema(tmp_path: Path) -> N
     assert [r[0] for r in store.conn.execute("SELECT name FROM _mem_migrations ORDER BY name")] == \
         [name for name, _ in migrations.MIGRATIONS]
 
-    # the data came along: keyword index rebuilt with the new column, vector now int8
-    hits = store.conn.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'kingfisher'").fetchall()
+    # the data came along: keyword index rebuilt, vector now int8; the stored neighbour text
+    # is gone (m010 derives it from a thread's rows: this note has none)
+    hits = store.conn.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'heron'").fetchall()
     assert [r[0] for r in hits] == [1]
-    assert store.conn.execute("SELECT context_far FROM memories WHERE id = 1").fetchone()[0] == ""
+    assert not store.conn.execute("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'kingfisher'").fetchall()
+    assert tuple(store.conn.execute("SELECT context, context_far FROM memories WHERE id = 1").fetchone()) == ("", "")
     blob = store.conn.execute("SELECT embedding FROM vec_memories WHERE memory_id = 1").fetchone()[0]
     assert np.frombuffer(blob, dtype=np.int8)[:3].tolist() == [95, 0, 127]
-    assert store.meta("keywords_generation") == "1" and store.meta("vectors_generation") == "1"
+    # the keyword index was rebuilt twice (m006's new column, m010's view), the vectors converted once
+    assert store.meta("keywords_generation") == "2" and store.meta("vectors_generation") == "1"
     # a fresh store had nothing to rebuild or convert: no reload signals
     assert fresh.meta("keywords_generation") is None and fresh.meta("vectors_generation") is None
     store.close()
@@ -83,7 +86,8 @@ def test_first_release_store_migrates_to_the_current_schema(tmp_path: Path) -> N
 
 def test_migrations_are_frozen() -> None:
     texts = {"M001_SQL": migrations.M001_SQL, "M002_SQL": migrations.M002_SQL,
-             "M005_VEC_TABLES": "\n".join(migrations.M005_VEC_TABLES.values()), "M006_FTS_SQL": migrations.M006_FTS_SQL}
+             "M005_VEC_TABLES": "\n".join(migrations.M005_VEC_TABLES.values()), "M006_FTS_SQL": migrations.M006_FTS_SQL,
+             "M010_SQL": migrations.M010_SQL}
     got = {k: hashlib.sha256(v.encode()).hexdigest()[:16] for k, v in texts.items()}
     assert got == FROZEN
 

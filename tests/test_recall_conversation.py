@@ -29,7 +29,7 @@ def test_a_reply_is_found_through_the_question_before_it(store: MemoryStore) -> 
     ])
     reply = ids[1]
     m = store.get(reply)
-    assert "hiking in the Alps" in store.conn.execute("SELECT context FROM memories WHERE id = ?", (reply,)).fetchone()[0]
+    assert "hiking in the Alps" in store.conn.execute("SELECT context FROM memories_text WHERE id = ?", (reply,)).fetchone()[0]
     assert m.content == "Oscar: Yes, last week! It was amazing."  # the memory's own text is what is returned
     with_ctx = [r.id for r in store.recall("hiking Alps", k=3, strategy="keyword", touch=False).results]
     without = [r.id for r in store.recall("hiking Alps", k=3, strategy="keyword", touch=False, config=NO_CONTEXT).results]
@@ -41,7 +41,7 @@ def test_context_never_crosses_sessions_or_threads(store: MemoryStore) -> None:
     ids = chat(store, [("Ana", "alpha one"), ("Oscar", "beta two")], thread="a")
     later = chat(store, [("Ana", "gamma three")], thread="a", start=datetime(2024, 6, 1, 9, 0), first=2)
     other = chat(store, [("Max", "delta four")], thread="b")
-    ctx = dict(store.conn.execute("SELECT id, context FROM memories").fetchall())
+    ctx = dict(store.conn.execute("SELECT id, context FROM memories_text").fetchall())
     assert ctx[ids[0]] == "beta two" and ctx[ids[1]] == "alpha one"
     assert ctx[later[0]] == "" and ctx[other[0]] == ""  # a month later is another session; b is another chat
 
@@ -50,7 +50,7 @@ def test_live_turns_with_thread_get_positions_and_update_neighbours(store: Memor
     a = store.store("Ana: are we still on for the concert?", "episodic", thread="live", author="Ana").id
     b = store.store("Oscar: yes, 8pm at the arena", "episodic", thread="live", author="Oscar").id
     assert [store.get(a).position, store.get(b).position] == [0, 1]
-    ctx = dict(store.conn.execute("SELECT id, context FROM memories").fetchall())
+    ctx = dict(store.conn.execute("SELECT id, context FROM memories_text").fetchall())
     assert ctx[a] == "yes, 8pm at the arena" and ctx[b] == "are we still on for the concert?"
     assert store.conn.execute("SELECT count(*) FROM vec_contexts").fetchone()[0] == 2
 

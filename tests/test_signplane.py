@@ -134,7 +134,7 @@ def test_migration_fills_the_plane_of_an_old_store(tmp_path: Path) -> None:
             if i % 2:
                 conn.execute(f"INSERT INTO vec_contexts(memory_id, embedding) VALUES (?, {VEC_PARAM})",
                              (i, vec_blob(-v)))
-    assert migrations.migrate(conn) == ["m009_signplane"]
+    assert migrations.migrate(conn, upto="m009_signplane") == ["m009_signplane"]
     assert len(stored_signs(conn, "vec_memories")) == 600
     assert len(stored_signs(conn, "vec_contexts")) == 300
     assert_exact(conn)
