@@ -187,6 +187,70 @@ def latency(conn: Any, table: str, qs: np.ndarray, widths: list[int], k: int) ->
     return out
 
 
+def quantised(mat: np.ndarray) -> np.ndarray:
+    """int8 rows exactly as ``vectors.vec_blob`` stores them (largest component ±127), without the blobs."""
+    top = np.abs(mat).max(axis=1, keepdims=True)
+    return np.rint(mat * (127.0 / np.where(top > 0, top, 1))).astype(np.int8)
+
+
+def old_search(mat: np.ndarray, cols: list[np.ndarray], q: np.ndarray, k: int) -> list[int]:
+    """The warm path before: float32 rows, Hamming shortlist of max(2000, 4k) rows, exact re-rank."""
+    ham = signrank.hamming_cols(cols, q)
+    width = max(2000, 4 * k)
+    cut = int(np.searchsorted(np.cumsum(np.bincount(ham)), width))
+    rows = np.flatnonzero(ham <= cut)
+    sims = mat[rows] @ q
+    top = np.argpartition(-sims, k - 1)[:k]
+    return rows[top[np.argsort(-sims[top])]].tolist()
+
+
+def warm(real: np.ndarray, qs: np.ndarray, n: int) -> dict[str, Any]:
+    """Warm kNN of both tables (k = VEC_POOL each, as recall asks) at ``n`` rows: in-memory bytes
+    and p50/p95 per query, the int8 matrices against the float32 ones they replace."""
+    from memengine.vectors import VectorMatrix
+
+    own = derived(real, n)
+    tables = {"vec_memories": own, "vec_contexts": contexts(own)}
+    del own
+    new, old = {}, {}
+    ids = np.arange(1, n + 1, dtype=np.int64)
+    for name, mat in tables.items():
+        q8 = quantised(mat)
+        new[name] = VectorMatrix(name)
+        new[name].append_int8(ids, q8)
+        unit = new[name].unit_rows()  # the float32 rows the old matrix held
+        old[name] = (unit, [new[name]._planes[w, :n] for w in range(new[name]._planes.shape[0])])
+        del q8
+    out: dict[str, Any] = {"rows": n, "queries": len(qs),
+                           "new_mb": round(sum(m.nbytes for m in new.values()) / 2**20, 1),
+                           "old_mb": round(sum(u.nbytes + n * 56 for u, _ in old.values()) / 2**20, 1)}
+    t_new, t_old = [], []
+    for q in qs:
+        t0 = time.perf_counter()
+        for m in new.values():
+            m.search(q, VEC_POOL)
+        t1 = time.perf_counter()
+        for unit, cols in old.values():
+            old_search(unit, cols, q, VEC_POOL)
+        t2 = time.perf_counter()
+        t_new.append((t1 - t0) * 1000)
+        t_old.append((t2 - t1) * 1000)
+    out["new_ms"] = {"p50": round(percentile(t_new, 50), 2), "p95": round(percentile(t_new, 95), 2)}
+    out["old_ms"] = {"p50": round(percentile(t_old, 50), 2), "p95": round(percentile(t_old, 95), 2)}
+    # the share of the exact top-400 each keeps (own vectors; a sample of the queries)
+    kept = {"new": 0, "old": 0}
+    unit, cols = old["vec_memories"]
+    sample = qs[:40]
+    for q in sample:
+        want = set(np.argpartition(-(unit @ q), VEC_POOL - 1)[:VEC_POOL].tolist())
+        kept["new"] += len(want & {i - 1 for i, _ in new["vec_memories"].search(q, VEC_POOL)})
+        kept["old"] += len(want & set(old_search(unit, cols, q, VEC_POOL)))
+    out["top400_kept"] = {k: round(v / (VEC_POOL * len(sample)), 4) for k, v in kept.items()}
+    log(f"  warm at {n}: int8 {out['new_mb']} MB, p50/p95 {out['new_ms']['p50']}/{out['new_ms']['p95']} ms; "
+        f"float32 {out['old_mb']} MB, {out['old_ms']['p50']}/{out['old_ms']['p95']} ms; top-400 kept {out['top400_kept']}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=100_000, help="vectors in all (default: %(default)s)")
@@ -196,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--widths", default="1000,2000,3200,4000")
     ap.add_argument("--recall-queries", type=int, default=250, help="LoCoMo questions of the recall check")
     ap.add_argument("--timing-queries", type=int, default=60)
+    ap.add_argument("--warm-sizes", default="100000,1000000", help="in-memory matrices timed (both tables)")
+    ap.add_argument("--only-warm", action="store_true", help="skip the recall and one-shot sections")
     ap.add_argument("--reuse", metavar="DIR", help="cache the embedded vectors in DIR")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
@@ -209,6 +275,12 @@ def main(argv: list[str] | None = None) -> int:
     log(f"{len(own)} vectors ({min(args.real, args.n)} real), {len(qs)} LoCoMo questions; load {os.getloadavg()}")
     out: dict[str, Any] = {"n": len(own), "real": min(args.real, args.n), "queries": len(qs),
                            "loadavg_start": os.getloadavg(), "recall": {}, "latency": {}, "threshold": {}}
+    out["warm"] = {}
+    for n in [int(x) for x in args.warm_sizes.split(",") if x]:
+        out["warm"][str(n)] = warm(R, qs[:200], n)
+    if args.only_warm:
+        print(json.dumps(out, indent=2))
+        return 0
     rq = qs[:: max(1, len(qs) // args.recall_queries)]
     for table, mat in (("vec_memories", own), ("vec_contexts", ctx)):
         log(f"share of the exact top-k kept, {table}, {len(rq)} queries:")

@@ -150,7 +150,7 @@ class VectorMatrix:
         return self._q8[:self.n].astype(np.float32) * self._inv[:self.n, None]
 
     def _append(self, ids: Any, blobs: Sequence[bytes]) -> None:
-        """Add rows (ids ascending, all above the current ones)."""
+        """Add stored rows (ids ascending, all above the current ones)."""
         import numpy as np
 
         k = len(ids)
@@ -160,15 +160,27 @@ class VectorMatrix:
             q8 = np.frombuffer(b"".join(blobs), dtype=np.int8).reshape(k, DIMS)
         else:  # float32 rows of a file from before m005: quantised as the tables store them now
             q8 = np.frombuffer(b"".join(vec_blob(v) for v in vectors_from_blobs(blobs)), dtype=np.int8).reshape(k, DIMS)
-        norms = np.linalg.norm(q8.astype(np.float32), axis=1)
-        inv = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0).astype(np.float32)
+        self.append_int8(ids, q8)
+
+    def append_int8(self, ids: Any, q8: Any) -> None:
+        """Add int8 rows as ``vec_blob`` stores them (ids ascending, all above the current ones)."""
+        import numpy as np
+
+        k = len(ids)
+        if not k:
+            return
         lo, hi = self.n, self.n + k
         self._ids = _grown(self._ids, hi)
         self._q8 = _grown(self._q8, hi)
         self._inv = _grown(self._inv, hi)
         self._planes = _grown(self._planes, hi, axis=1)
-        self._ids[lo:hi], self._q8[lo:hi], self._inv[lo:hi] = ids, q8, inv
-        self._planes[:, lo:hi] = np.packbits(q8 > 0, axis=1).view(np.uint64).T
+        self._ids[lo:hi], self._q8[lo:hi] = ids, q8
+        for a in range(0, k, 65_536):  # in slices: a 1M-row load never holds a float copy of it all
+            b = min(k, a + 65_536)
+            part = q8[a:b].astype(np.float32)
+            norms = np.sqrt(np.einsum("ij,ij->i", part, part))
+            self._inv[lo + a:lo + b] = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+            self._planes[:, lo + a:lo + b] = np.packbits(q8[a:b] > 0, axis=1).view(np.uint64).T
         self.n = hi
         if self.coarse and hi >= COARSE_MIN_ROWS:
             self._exact = None  # the shortlist serves from here on: the int8 rows are enough
