@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     before_env = base if args.before_repo else dict(base, MEM_SIGNPLANE_MIN_ROWS=str(10**12))
     sides = {"before": (before_repo, args.before_db or args.db, before_env), "after": (REPO, args.db, after_env)}
     queries = synthetic_queries(max(args.runs, 1))
-    for name, (repo, db, env) in sides.items():  # warm-up: bytecode compiled, migrations applied, pages cached
+    for repo, db, env in sides.values():  # warm-up: bytecode compiled, migrations applied, pages cached
         one(repo, db, queries[0], env)
     res: dict[str, Any] = {"loadavg_start": os.getloadavg(), "runs": args.runs, "db": str(args.db)}
     wall: dict[str, list[float]] = {s: [] for s in sides}
