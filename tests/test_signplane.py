@@ -150,8 +150,14 @@ def clustered(tmp_path: Path) -> MemoryStore:
     s.close()
 
 
-def test_shortlist_returns_the_exact_top_k(clustered: MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past the size threshold (lowered here) kNN goes through the sign plane and finds what the scan finds."""
+@pytest.mark.parametrize("prefilter", [False, True])
+def test_shortlist_returns_the_exact_top_k(clustered: MemoryStore, monkeypatch: pytest.MonkeyPatch,
+                                           prefilter: bool) -> None:
+    """Past the size threshold (lowered here) kNN goes through the sign plane and finds what the scan finds
+    (with the Hamming pre-pass of large tables too, forced here)."""
+    if prefilter:
+        monkeypatch.setattr(signrank, "PREFILTER_FROM", 0)
+        monkeypatch.setattr(signrank, "PREFILTER_SHARE", 0.3)
     qvecs = ClusterEmbedder().embed([f"c{k} what about topic {k}" for k in range(12)])
     monkeypatch.setenv("MEM_SIGNPLANE_MIN_ROWS", str(10**9))
     exact = {(t, k): clustered._knn(t, q, 10) for t in TABLES for k, q in enumerate(qvecs)}
