@@ -41,7 +41,15 @@ from memengine.edges import add_edges
 from memengine.errors import LockedError, NotFound, UserError
 from memengine.knn import QUERY_BLOCK, VectorIndex
 from memengine.knn import normalise as _normalise
-from memengine.links import EDGE_DECAY_PER_DAY, EDGE_MIN_WEIGHT, WEIGHT_EPS, LinksPhase, get_meta, set_meta
+from memengine.links import (
+    EDGE_DECAY_PER_DAY,
+    EDGE_MIN_WEIGHT,
+    WEIGHT_EPS,
+    LinksPhase,
+    get_meta,
+    set_meta,
+    stable_index,
+)
 from memengine.links import chunks as _chunks
 from memengine.pool import ordered_map
 from memengine.records import NewMemory
@@ -187,7 +195,7 @@ class Consolidator:
                 "SELECT id FROM memories WHERE level = 0 AND status IN ('active', 'archived') AND id <= ?",
                 (self._max_id,))}
             ids, vecs = _load_vectors(self.store, wanted)
-            self._index = VectorIndex(ids, vecs)
+            self._index = stable_index(self.conn, ids, vecs)
         return self._index
 
     def _invalidate(self) -> None:

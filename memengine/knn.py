@@ -53,13 +53,16 @@ class VectorIndex:
     for a first run over 100k memories; this answers them all in seconds.
     """
 
-    def __init__(self, ids: np.ndarray, vecs: np.ndarray, n_workers: int | None = None) -> None:
+    def __init__(self, ids: np.ndarray, vecs: np.ndarray, n_workers: int | None = None,
+                 centroids: np.ndarray | None = None) -> None:
         self.ids = ids
         self.vecs = vecs
         self.pos = {int(m): i for i, m in enumerate(ids)}
         self.n_workers = n_workers
         self._cells: np.ndarray | None = None
-        self._centroids: np.ndarray | None = None
+        # given centroids (an earlier run's, see links.stable_index) keep every vector's cell, and
+        # so every approximate list, the same from run to run: only real changes make new edges
+        self._centroids: np.ndarray | None = centroids
         self._probe: np.ndarray | None = None
         self._members: list[np.ndarray] | None = None
 
@@ -70,20 +73,27 @@ class VectorIndex:
         """Cell number of every vector (built on first use)."""
         if self._cells is None:
             n = len(self.ids)
-            ncell = max(1, min(1024, int(math.sqrt(n))))
-            rng = np.random.default_rng(0)
-            sample = self.vecs[rng.choice(n, size=min(n, ncell * IVF_SAMPLE_PER_CELL), replace=False)]
-            cent = sample[rng.choice(len(sample), size=ncell, replace=False)].copy()
-            for _ in range(IVF_ITERATIONS):
-                assign = np.argmax(sample @ cent.T, axis=1)
-                sums = np.zeros_like(cent)
-                np.add.at(sums, assign, sample)
-                filled = np.linalg.norm(sums, axis=1) > 0
-                cent[filled] = normalise(sums[filled])
-            self._centroids = cent
+            if self._centroids is None:
+                self._centroids = self.train()
+            cent = self._centroids
             self._cells = np.concatenate([np.argmax(b @ cent.T, axis=1) for b in self._blocks(self.vecs)]) \
                 if n else np.zeros(0, dtype=np.int64)
         return self._cells
+
+    def train(self) -> np.ndarray:
+        """Spherical k-means centroids (√n cells) from a seeded sample of the vectors."""
+        n = len(self.ids)
+        ncell = max(1, min(1024, int(math.sqrt(n))))
+        rng = np.random.default_rng(0)
+        sample = self.vecs[rng.choice(n, size=min(n, ncell * IVF_SAMPLE_PER_CELL), replace=False)]
+        cent = sample[rng.choice(len(sample), size=ncell, replace=False)].copy()
+        for _ in range(IVF_ITERATIONS):
+            assign = np.argmax(sample @ cent.T, axis=1)
+            sums = np.zeros_like(cent)
+            np.add.at(sums, assign, sample)
+            filled = np.linalg.norm(sums, axis=1) > 0
+            cent[filled] = normalise(sums[filled])
+        return cent
 
     def _ivf(self) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
         """(cell of every vector, members of every cell, the IVF_PROBE cells each cell's queries scan)."""

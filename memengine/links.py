@@ -19,6 +19,7 @@ a killed run is redone in full by the next one (inserts are idempotent).
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -97,6 +98,29 @@ def reverse_candidates(idx: VectorIndex, fresh_pos: np.ndarray, allowed: np.ndar
                 close = (idx.vecs[qp[b : b + 256]] @ idx.vecs[cand].T) >= min_sim - 1e-4
                 hit[cand[close.any(axis=0)]] = True
     return np.nonzero(hit)[0]
+
+
+def stable_index(conn: Any, ids: np.ndarray, vecs: np.ndarray) -> VectorIndex:
+    """The run's index, with the IVF cells of earlier runs while the store has not doubled since they
+    were trained (``consolidate.ivf`` in ``_mem_meta``); trained and stored anew otherwise."""
+    if len(ids) <= EXACT_MAX:
+        return VectorIndex(ids, vecs)
+    row = conn.execute("SELECT value FROM _mem_meta WHERE key = ?", (META_PREFIX + "ivf",)).fetchone()
+    if row is not None:
+        try:
+            saved = json.loads(row[0])
+            cent = np.frombuffer(base64.b64decode(saved["centroids"]), dtype=np.float32).reshape(-1, vecs.shape[1])
+            if int(saved["n"]) * 2 >= len(ids) and len(cent) > 0:
+                return VectorIndex(ids, vecs, centroids=cent.copy())
+        except (ValueError, KeyError, TypeError):
+            pass  # unreadable or another dimension: train anew
+    idx = VectorIndex(ids, vecs)
+    cent = idx.train()
+    idx = VectorIndex(ids, vecs, centroids=cent)
+    value = json.dumps({"n": len(ids), "centroids": base64.b64encode(cent.astype(np.float32).tobytes()).decode()})
+    with write_tx(conn):
+        conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)", (META_PREFIX + "ivf", value))
+    return idx
 
 
 class LinksPhase:

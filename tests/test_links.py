@@ -121,6 +121,39 @@ def test_incremental_equals_one_run_over_the_final_data(tmp_path: Path) -> None:
     assert len(edges(inc) - edges(full)) > 0  # some lists did change: the test is not vacuous
 
 
+def test_incremental_with_the_inverted_file_keeps_its_cells(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above EXACT_MAX the search is approximate: the cells of the first run are kept (until the store
+    doubles), so nightly runs still give exactly a one-run recompute with those cells, plus earlier edges."""
+    monkeypatch.setattr(knn, "EXACT_MAX", 200)
+    monkeypatch.setattr(links, "EXACT_MAX", 200)
+    inc, early, full = tmp_path / "inc.db", tmp_path / "early.db", tmp_path / "full.db"
+    s = open_store(inc)
+    s.store_many(items(0, 600, topics=30))
+    links_run(s)
+    cells = s.meta("consolidate.ivf")
+    s.close()
+    shutil.copy(inc, early)
+    s = open_store(inc)
+    s.store_many(items(600, 60, topics=30))
+    c = links_run(s)
+    assert c["new_memories"] == 60 and s.meta("consolidate.ivf") == cells  # not retrained
+    s.close()
+    shutil.copy(inc, full)
+    with sqlite3.connect(full) as conn:  # the same data and cells, computed in one run
+        conn.execute("DELETE FROM associations")
+        conn.execute("DELETE FROM _mem_meta WHERE key IN ('consolidate.links_hwm', 'consolidate.links_seq')")
+    s = open_store(full)
+    assert links_run(s)["orphan_edges"] == 0
+    s.close()
+    assert edges(full) <= edges(inc)
+    assert edges(inc) == edges(full) | edges(early)
+    s = open_store(inc)
+    s.store_many(items(660, 600, topics=30))  # more than doubled: new cells
+    links_run(s)
+    assert s.meta("consolidate.ivf") != cells
+    s.close()
+
+
 def test_status_changes_refill_lists(tmp_path: Path) -> None:
     """An archived memory leaves its neighbours' lists; a restored one gets its own: as a run from scratch."""
     inc, full, early = tmp_path / "inc.db", tmp_path / "full.db", tmp_path / "early.db"
