@@ -36,10 +36,11 @@ import numpy as np
 
 from memengine import contradictions, decay, graph, memorymd, summarize
 from memengine import facts as fact_rules
+from memengine.clustering import BATCH_MAX, MIN_CLUSTER_SIZE, ClusterSteps
 from memengine.db import write_tx
 from memengine.edges import add_edges
 from memengine.errors import LockedError, NotFound, UserError
-from memengine.knn import QUERY_BLOCK, VectorIndex
+from memengine.knn import VectorIndex
 from memengine.knn import normalise as _normalise
 from memengine.links import (
     EDGE_DECAY_PER_DAY,
@@ -71,11 +72,6 @@ DESTRUCTIVE_PHASES = frozenset({"cascade", "contradict", "decay"})  # a backup i
 CLUSTER_DISTANCE = 0.5  # average-linkage cosine distance threshold (scipy 'average', 'cosine')
 LEVEL_DISTANCE_STEP = 0.15  # upper levels group broader themes: level L uses 0.5 + 0.15·(L-1), capped
 MAX_LEVEL_DISTANCE = 0.8
-BATCH_MAX = 2000  # agglomerative clustering is O(n²) in memory: never more than this at once
-BATCH_TARGET = 500  # whole IVF cells are batched up to this size: cost grows with n × batch size
-MIN_CLUSTER_SIZE = 2  # a singleton is not a cluster (it stays unassigned and may join one later)
-MERGE_K = 5  # nearest clusters checked for merging
-MAX_ROUNDS = 6  # join / batch / merge rounds until nothing changes (a fixed point makes reruns no-ops)
 MAX_LEVEL = 4  # raw memories are level 0; summaries levels 1..MAX_LEVEL
 ROOT_TARGET = 5  # stop building levels once this few top clusters remain
 
@@ -163,7 +159,7 @@ def _load_vectors(store: MemoryStore, wanted: set[int]) -> tuple[np.ndarray, np.
 
 # --------------------------------------------------------------------------- the run
 
-class Consolidator:
+class Consolidator(ClusterSteps):
     """One consolidation run over one store, at a fixed ``now``."""
 
     def __init__(self, store: MemoryStore, now: datetime, *, memory_md: Path | None = None,
@@ -238,14 +234,6 @@ class Consolidator:
                                           (n, self.now_iso, cid))
         return {"members_removed": removed, "clusters_withdrawn": withdrawn}
 
-    def _withdraw(self, cid: int, status: str) -> None:
-        """Inside a transaction: cluster status, its summary archived, its children orphaned."""
-        self.conn.execute("UPDATE clusters SET status = ?, updated_at = ? WHERE id = ?", (status, self.now_iso, cid))
-        self.conn.execute(
-            """UPDATE memories SET status = 'archived', updated_at = ? WHERE status = 'active'
-               AND id = (SELECT summary_memory_id FROM clusters WHERE id = ?)""", (self.now_iso, cid))
-        self.conn.execute("UPDATE clusters SET parent_id = NULL WHERE parent_id = ?", (cid,))
-
     # ------------------------------------------------------------ episodes
 
     def phase_episodes(self) -> dict[str, Any]:
@@ -266,182 +254,10 @@ class Consolidator:
         edge decay (memengine/links.py)."""
         return LinksPhase(self.conn, self.now, self.now_iso, self._max_id, self.raw_index()).run()
 
-    # ------------------------------------------------------------ clustering (any level)
-
-    def _cluster_level(self, level: int, keys: np.ndarray, vecs: np.ndarray, eligible: np.ndarray,
-                       child_cluster: dict[int, int] | None, index: VectorIndex | None) -> dict[str, int]:
-        """Incremental average-linkage clustering of ``keys`` (memory ids) into level-``level`` clusters.
-
-        Existing active clusters keep their members; unassigned ``eligible`` items first
-        join the cluster whose members they are closest to on average (the average-
-        linkage criterion, computed from the members' mean vector), the rest are
-        clustered in batches of at most ``BATCH_MAX`` (ordered by IVF cell so a batch
-        holds similar items), then clusters whose mean similarity passes the threshold
-        merge. Rounds repeat until nothing changes, so the next run starts at a fixed
-        point and does nothing. ``child_cluster`` maps summary memory id → child
-        cluster id for levels ≥ 2.
-        """
-        threshold = min(MAX_LEVEL_DISTANCE, CLUSTER_DISTANCE + LEVEL_DISTANCE_STEP * (level - 1))
-        min_sim = 1.0 - threshold
-        pos = {int(k): i for i, k in enumerate(keys)}
-        assign = np.full(len(keys), -1, dtype=np.int64)
-        clusters: dict[int, list[int]] = {}
-        for cid, mid in self.conn.execute(
-                """SELECT cm.cluster_id, cm.memory_id FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
-                   WHERE c.level = ? AND c.status = 'active' ORDER BY cm.cluster_id, cm.memory_id""", (level,)):
-            clusters.setdefault(int(cid), [])
-            if int(mid) in pos:
-                clusters[int(cid)].append(pos[int(mid)])
-                assign[pos[int(mid)]] = int(cid)
-        for cid in [c for c, m in clusters.items() if not m]:  # members all without vectors: leave as is
-            del clusters[cid]
-        counts = {"clusters_created": 0, "members_joined": 0, "clusters_merged": 0}
-        merged: list[tuple[int, int]] = []
-
-        def means(ids: list[int]) -> np.ndarray:
-            return np.stack([vecs[clusters[c]].mean(axis=0) for c in ids]) if ids else np.zeros((0, vecs.shape[1]))
-
-        next_tmp = -1
-        for _round in range(MAX_ROUNDS):
-            changed = False
-            # 1. join the closest existing cluster
-            free = np.nonzero((assign == -1) & eligible)[0]
-            cids = sorted(clusters)
-            if len(free) and cids:
-                mvec = means(cids).astype(np.float32)
-                joined: dict[int, list[int]] = {}
-                for b in range(0, len(free), QUERY_BLOCK * 4):
-                    rows = free[b : b + QUERY_BLOCK * 4]
-                    sims = vecs[rows] @ mvec.T
-                    best = np.argmax(sims, axis=1)
-                    for i, (r, j) in enumerate(zip(rows, best)):
-                        if sims[i, j] >= min_sim:
-                            cid = cids[int(j)]
-                            assign[r] = cid
-                            joined.setdefault(cid, []).append(int(r))
-                            changed = True
-                for cid, rs in joined.items():
-                    clusters[cid] = sorted(set(clusters[cid]) | set(rs))
-            # 2. cluster the rest in bounded batches
-            free = np.nonzero((assign == -1) & eligible)[0]
-            if len(free) >= MIN_CLUSTER_SIZE:
-                for batch in self._batches(free, keys, index):
-                    for members in _agglomerate(vecs[batch], threshold):
-                        member_rows = sorted(int(batch[i]) for i in members)
-                        cid = next_tmp
-                        next_tmp -= 1
-                        clusters[cid] = member_rows
-                        assign[member_rows] = cid
-                        changed = True
-            # 3. merge clusters whose members are, on average, close enough
-            cids = sorted(clusters)
-            if len(cids) > 1:
-                mvec = means(cids)
-                cidx = VectorIndex(np.asarray(cids, dtype=np.int64), _normalise(mvec.astype(np.float32)))
-                nb, _ = cidx.knn(np.arange(len(cids)), min(MERGE_K, len(cids) - 1), min_sim=min_sim)
-                cand = sorted({(min(i, int(j)), max(i, int(j))) for i in range(len(cids)) for j in nb[i] if j >= 0})
-                size = {c: len(clusters[c]) for c in cids}
-                mean_of = {c: mvec[i] for i, c in enumerate(cids)}
-                scored = sorted(((float(mean_of[cids[i]] @ mean_of[cids[j]]), cids[i], cids[j]) for i, j in cand),
-                                key=lambda t: (-t[0], t[1], t[2]))
-                alive = set(cids)
-                for _s, a, b in scored:
-                    if a not in alive or b not in alive:
-                        continue
-                    if float(mean_of[a] @ mean_of[b]) < min_sim:
-                        continue
-                    keep, drop = self._merge_order(a, b, size)
-                    mean_of[keep] = (mean_of[keep] * size[keep] + mean_of[drop] * size[drop]) / (size[keep] + size[drop])
-                    size[keep] += size[drop]
-                    clusters[keep] = sorted(set(clusters[keep]) | set(clusters[drop]))
-                    assign[clusters[keep]] = keep
-                    del clusters[drop]
-                    alive.discard(drop)
-                    merged.append((keep, drop))
-                    changed = True
-            if not changed:
-                break
-        self._write_clusters(level, keys, vecs, clusters, merged, child_cluster, counts)
-        return counts
-
     @staticmethod
-    def _merge_order(a: int, b: int, size: dict[int, int]) -> tuple[int, int]:
-        """Existing (positive id) clusters survive over new ones; then the larger; then the older."""
-        ka = (a < 0, -size[a], abs(a))
-        kb = (b < 0, -size[b], abs(b))
-        return (a, b) if ka <= kb else (b, a)
-
-    @staticmethod
-    def _batches(free: np.ndarray, keys: np.ndarray, index: VectorIndex | None) -> list[np.ndarray]:
-        if len(free) <= BATCH_MAX:
-            return [free]
-        if index is not None:
-            cells = index.cells()
-            order = np.lexsort((keys[free], cells[[index.pos[int(k)] for k in keys[free]]]))
-            free = free[order]
-            # whole cells per batch, up to BATCH_TARGET items (never more than BATCH_MAX)
-            out: list[np.ndarray] = []
-            start = 0
-            fc = cells[[index.pos[int(k)] for k in keys[free]]]
-            for i in range(1, len(free) + 1):
-                if i - start >= BATCH_MAX or (i - start >= BATCH_TARGET and (i == len(free) or fc[i] != fc[i - 1])) \
-                        or i == len(free):
-                    out.append(free[start:i])
-                    start = i
-            return out
-        return [free[i : i + BATCH_MAX] for i in range(0, len(free), BATCH_MAX)]
-
-    def _write_clusters(self, level: int, keys: np.ndarray, vecs: np.ndarray, clusters: dict[int, list[int]],
-                        merged: list[tuple[int, int]], child_cluster: dict[int, int] | None, counts: dict[str, int]) -> None:
-        """Apply the plan: merges, new clusters, joins, centroids — each in short transactions."""
-        real: dict[int, int] = {c: c for c in clusters if c > 0}
-        final_members = {c: set(m) for c, m in clusters.items()}
-        now = self.now_iso
-
-        def centroid(c: int) -> np.ndarray:
-            return _normalise(vecs[sorted(final_members[c])].mean(axis=0).astype(np.float32))
-
-        def add_members(cid: int, rows: Sequence[int], cent: np.ndarray) -> None:
-            sims = vecs[list(rows)] @ cent
-            self.conn.executemany(
-                "INSERT OR IGNORE INTO cluster_members(cluster_id, memory_id, similarity, added_at) VALUES (?,?,?,?)",
-                [(cid, int(keys[r]), round(float(x), 4), now) for r, x in zip(rows, sims)])
-            if child_cluster is not None:
-                self.conn.executemany("UPDATE clusters SET parent_id = ? WHERE id = ?",
-                                      [(cid, child_cluster[int(keys[r])]) for r in rows if int(keys[r]) in child_cluster])
-
-        for _keep, drop in merged:
-            if drop > 0:
-                with write_tx(self.conn):
-                    self._withdraw(drop, "merged")
-                counts["clusters_merged"] += 1
-        pending = sorted((c for c in clusters if c < 0), key=lambda c: -c)
-        for chunk in _chunks(pending, 50):
-            with write_tx(self.conn):
-                for tmp in chunk:
-                    cent = centroid(tmp)
-                    cur = self.conn.execute(
-                        """INSERT INTO clusters(level, centroid, member_count, status, created_at, updated_at)
-                           VALUES (?, ?, ?, 'active', ?, ?)""",
-                        (level, cent.tobytes(), len(final_members[tmp]), now, now))
-                    real[tmp] = int(cur.lastrowid)
-                    add_members(real[tmp], sorted(final_members[tmp]), cent)
-                    counts["clusters_created"] += 1
-        existing = sorted(c for c in clusters if c > 0)
-        for chunk in _chunks(existing, 100):
-            with write_tx(self.conn):
-                for c in chunk:
-                    cent = centroid(c)
-                    before = {int(r[0]) for r in self.conn.execute(
-                        "SELECT memory_id FROM cluster_members WHERE cluster_id = ?", (c,))}
-                    fresh = [r for r in sorted(final_members[c]) if int(keys[r]) not in before]
-                    if fresh:
-                        add_members(c, fresh, cent)
-                        counts["members_joined"] += len(fresh)
-                    self.conn.execute(
-                        "UPDATE clusters SET centroid = ?, member_count = ?, updated_at = ? WHERE id = ? "
-                        "AND (centroid IS NOT ? OR member_count != ?)",
-                        (cent.tobytes(), len(before) + len(fresh), now, c, cent.tobytes(), len(before) + len(fresh)))
+    def _threshold(level: int) -> float:
+        """Average-linkage distance threshold of a level: upper levels group broader themes."""
+        return min(MAX_LEVEL_DISTANCE, CLUSTER_DISTANCE + LEVEL_DISTANCE_STEP * (level - 1))
 
     def phase_cluster(self) -> dict[str, Any]:
         """Level-1 clusters of raw memories (incremental)."""
@@ -453,7 +269,7 @@ class Consolidator:
             "SELECT id, CASE WHEN source LIKE 'shared:%' THEN 'shared' ELSE status END FROM memories "
             "WHERE level = 0 AND id <= ?", (self._max_id,)).fetchall())
         eligible = np.array([status.get(int(m)) == "active" for m in idx.ids], dtype=bool)
-        counts: dict[str, Any] = self._cluster_level(1, idx.ids, idx.vecs, eligible, None, idx)
+        counts: dict[str, Any] = self._cluster_level(1, idx.ids, idx.vecs, eligible, None, idx, self._threshold(1))
         counts["clustered"] = int(self.conn.execute(
             """SELECT count(DISTINCT cm.memory_id) FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
                WHERE c.level = 1 AND c.status = 'active'""").fetchone()[0])
@@ -485,7 +301,7 @@ class Consolidator:
             vecs = _normalise(np.stack([np.frombuffer(r[2], dtype=np.float32) for r in rows]).astype(np.float32))
             child = {int(r[1]): int(r[0]) for r in rows}
             c = self._cluster_level(level, keys, vecs, np.ones(len(keys), dtype=bool), child,
-                                    VectorIndex(keys, vecs) if len(keys) > BATCH_MAX else None)
+                                    VectorIndex(keys, vecs) if len(keys) > BATCH_MAX else None, self._threshold(level))
             totals["upper_clusters_created"] += c["clusters_created"]
             totals["upper_members_joined"] += c["members_joined"]
             totals["upper_clusters_merged"] += c["clusters_merged"]
@@ -780,25 +596,6 @@ def _verdict(_shared: None, job: tuple[str, str, str, str, float]) -> Any:
     older English detector for what they leave (bench/facts.py measures both)."""
     older, newer, a, b, sim = job
     return fact_rules.compare(older, newer, similarity=sim) or contradictions.detect(a, b, similarity=sim)
-
-
-# --------------------------------------------------------------------------- agglomeration
-
-def _agglomerate(vecs: np.ndarray, threshold: float) -> list[list[int]]:
-    """scipy average-linkage clusters (cosine, distance ≤ threshold) of ≥ MIN_CLUSTER_SIZE rows."""
-    if len(vecs) < MIN_CLUSTER_SIZE:
-        return []
-    from scipy.cluster.hierarchy import fcluster, linkage
-
-    # cosine distances of unit vectors from one BLAS product (scipy's pdist loops in C without BLAS: 5x slower)
-    x = vecs.astype(np.float64)
-    iu = np.triu_indices(len(x), 1)
-    d = np.clip(1.0 - (x @ x.T)[iu], 0.0, 2.0)
-    labels = fcluster(linkage(d, method="average"), t=threshold, criterion="distance")
-    groups: dict[int, list[int]] = {}
-    for i, lab in enumerate(labels):
-        groups.setdefault(int(lab), []).append(i)
-    return sorted((g for g in groups.values() if len(g) >= MIN_CLUSTER_SIZE), key=lambda g: g[0])
 
 
 # --------------------------------------------------------------------------- entry points
