@@ -105,9 +105,9 @@ GRIDS: dict[str, dict[str, RecallConfig]] = {
     "z_scale": {**{f"{z}{'*' if z == D.z_scale else ''}": replace(D, z_scale=z) for z in (0.1, 0.15, 0.2, 0.25)},
                 "minmax": replace(D, normalise="minmax")},
     "w_person": {f"{w}{'*' if w == D.w_person else ''}": replace(D, w_person=w) for w in (0.0, 0.1, 0.2, 0.3)},
-    "w_time": {f"{w}{'*' if w == D.w_time else ''}": replace(D, w_time=w) for w in (0.0, 0.05, 0.1)},
+    "w_time": {f"{w}{'*' if w == D.w_time else ''}": replace(D, w_time=w) for w in (0.0, 0.05, 0.1, 0.15)},
     "w_length": {f"{w}{'*' if w == D.w_length else ''}": replace(D, w_length=w) for w in (0.0, 0.05, 0.1, 0.2)},
-    "w_reply": {f"{w}{'*' if w == D.w_reply else ''}": replace(D, w_reply=w) for w in (0.0, 0.1, 0.15, 0.25)},
+    "w_reply": {f"{w}{'*' if w == D.w_reply else ''}": replace(D, w_reply=w) for w in (0.0, 0.05, 0.1, 0.15, 0.25)},
     "session_coverage": {f"{w}{'*' if w == D.session_coverage else ''}": replace(D, session_coverage=w)
                          for w in (1.0, 0.9, 0.8)},
     "context_mix": {**{f"{w}{'*' if w == D.context_mix else ''}": replace(D, context_mix=w) for w in (0.5, 1.0)},
@@ -115,19 +115,23 @@ GRIDS: dict[str, dict[str, RecallConfig]] = {
     "context_columns": {f"x{s}{'*' if s == 1.0 else ''}": replace(D, fts_weights=_ctx(s))
                         for s in (0.0, 0.5, 1.0, 1.5)},
 }
-# prior -> (off config); "on" is the default
-ABLATIONS: dict[str, RecallConfig] = {
-    "person prior (w_person)": replace(D, w_person=0.0),
-    "drop person terms": replace(D, drop_person_terms=False),
-    "person by author": replace(D, person_by_author=False),
-    "time prior (w_time)": replace(D, w_time=0.0),
-    "length prior (w_length)": replace(D, w_length=0.0),
-    "reply prior (w_reply)": replace(D, w_reply=0.0),
-    "session coverage": replace(D, session_coverage=1.0),
-    "context vectors": replace(D, context_vectors=False),
-    "context columns (bm25)": replace(D, fts_weights=_ctx(0.0)),
-    "z-score (vs min-max)": replace(D, normalise="minmax"),
-    "episodes resolved to messages": replace(D, resolve_episodes=False),
+# mechanism -> (on config, off config); one of the two is the default (D)
+ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
+    "person prior (w_person)": (D, replace(D, w_person=0.0)),
+    "drop person terms": (D, replace(D, drop_person_terms=False)),
+    "person by author": (D, replace(D, person_by_author=False)),
+    "time prior (w_time)": (D, replace(D, w_time=0.0)),
+    "length prior (w_length)": (D, replace(D, w_length=0.0)),
+    "reply prior (w_reply)": (D, replace(D, w_reply=0.0)),
+    "session coverage (0.9)": (replace(D, session_coverage=0.9), replace(D, session_coverage=1.0)),
+    "context vectors": (D, replace(D, context_vectors=False)),
+    "context columns (bm25)": (D, replace(D, fts_weights=_ctx(0.0))),
+    "z-score (vs min-max)": (D, replace(D, normalise="minmax")),
+    "episodes resolved to messages": (D, replace(D, resolve_episodes=False)),
+    # multi-hop expansion (memengine/recall/expand.py), the settings leave-one-out chose most in bench/expand_loo.py
+    "expansion: coverage (w 0.2, seeds 1)": (replace(D, w_coverage=0.2, expand_seeds=1), D),
+    "expansion: second hop (w 0.05, seeds 1, share 0.03)": (replace(D, w_hop=0.05, expand_seeds=1,
+                                                                     hop_rare_share=0.03), D),
 }
 
 
@@ -404,24 +408,26 @@ def main(argv: list[str] | None = None) -> int:
     # ---- priors on/off
     if ablations:
         rows = []
-        for name, off_cfg in ablations.items():
-            log(f"prior {name}: off")
-            off = scorer.scores(off_cfg)
-            variants = {"on*": base, "off": off}
+        for name, (on_cfg, off_cfg) in ablations.items():
+            log(f"mechanism {name}: on and off")
+            on, off = scorer.scores(on_cfg), scorer.scores(off_cfg)
+            on_default = on_cfg == D
+            variants = {"on*" if on_default else "on": on, "off" if on_default else "off*": off}
             chosen = loo_choose(items, variants)
             ho = held_out(items, chosen, variants)
-            row: list[Any] = [name]
+            row: list[Any] = [name + ("" if on_default else " [off by default]")]
             gains, gains10 = [], []
             for s in SETS:
                 its = by_set(items, s)
-                on_m, off_m, ho_m = set_metrics(its, base), set_metrics(its, off), set_metrics(its, ho)
+                on_m, off_m, ho_m = set_metrics(its, on), set_metrics(its, off), set_metrics(its, ho)
                 loo_gain = round(ho_m["recall@5"] - off_m["recall@5"], 4)
                 gains.append(loo_gain)
                 gains10.append(ho_m["recall@10"] - off_m["recall@10"])
-                row += [f"{on_m['recall@5'] - off_m['recall@5']:+.3f} ±{2 * paired_se(its, base, off):.3f}",
+                row += [f"{on_m['recall@5']:.3f} / {off_m['recall@5']:.3f} / {ho_m['recall@5']:.3f}",
+                        f"{on_m['recall@5'] - off_m['recall@5']:+.3f} ±{2 * paired_se(its, on, off):.3f}",
                         f"{loo_gain:+.3f}", f"{on_m['recall@10'] - off_m['recall@10']:+.3f}",
                         f"{on_m['multi_all@10'] - off_m['multi_all@10']:+.3f}"]
-            n_on = sum(1 for lab in chosen.values() if lab == "on*")
+            n_on = sum(1 for lab in chosen.values() if lab.startswith("on"))
             g, g10 = mean(gains), mean(gains10)
             verdict = ("keep" if g > 0 or (g == 0 and g10 > 0) else
                        "drop" if g < 0 or (g == 0 and g10 < 0) else "no effect")
@@ -429,11 +435,13 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
         print("## Priors: gain of switching each ON, in-sample (± two paired standard errors) and leave-one-out "
               "(recall@5), in-sample recall@10 and multi-hop all@10\n")
-        print(md_table(["mechanism", "LoCoMo r@5 in-sample", "LoCoMo r@5 LOO", "LoCoMo r@10", "LoCoMo multi all@10",
-                        "real r@5 in-sample", "real r@5 LOO", "real r@10", "real multi all@10",
+        print(md_table(["mechanism", "LoCoMo r@5 on / off / LOO", "LoCoMo r@5 gain in-sample", "LoCoMo r@5 gain LOO",
+                        "LoCoMo r@10 gain", "LoCoMo multi all@10 gain", "real r@5 on / off / LOO",
+                        "real r@5 gain in-sample", "real r@5 gain LOO", "real r@10 gain", "real multi all@10 gain",
                         "folds choosing on", "verdict"], rows))
-        print("\nverdict: keep when the mean of the two sets' LOO recall@5 gains is positive (when it is exactly 0, "
-              "the LOO recall@10 gain decides)\n")
+        print("\n\"LOO\": each fold scored by the choice (on or off) made on all other folds of both sets; gain = that "
+              "minus off. verdict: keep (on) when the mean of the two sets' LOO recall@5 gains is positive (when it is "
+              "exactly 0, the LOO recall@10 gain decides)\n")
         print()
         out["priors"] = rows
     if args.json:

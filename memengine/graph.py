@@ -429,7 +429,7 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
     where, args = store.filter_sql(types, sources, tags, since, until, include_archived, shared=shared,
                                      summaries=summaries, history=history, as_of=as_of)
     # questions asking for several things get hybrid's session coverage over the walk's ranking
-    cover = strategy != "bridge" and k > COVER_FROM and asks_for_many(query)
+    cover = strategy != "bridge" and SESSION_COVERAGE < 1.0 and k > COVER_FROM and asks_for_many(query)
     order = _top_allowed(store, ranked, max(k, COVER_POOL) if cover else k, where, args, hubs)
     rows = store.rows(order)
     results: list[Memory] = []

@@ -239,9 +239,9 @@ def hobbies(store: MemoryStore) -> tuple[list[int], list[int]]:
 def test_a_list_question_is_answered_across_sessions(store: MemoryStore) -> None:
     may, june = hobbies(store)
     query = "What hobbies does Ana have?"
-    assert asks_for_many(query) and SESSION_COVERAGE < 1.0
-    off = store.recall(query, k=6, touch=False, config=replace(RecallConfig(), session_coverage=1.0)).results
-    on = store.recall(query, k=6, touch=False, explain=True).results
+    assert asks_for_many(query) and SESSION_COVERAGE == 1.0  # off by default since issue 19's protocol
+    off = store.recall(query, k=6, touch=False).results
+    on = store.recall(query, k=6, touch=False, explain=True, config=replace(RecallConfig(), session_coverage=0.9)).results
     assert {r.id for r in off} <= set(may)  # relevance alone: six turns of one session
     assert [r.id for r in on][:5] == [r.id for r in off][:5]  # the first five never move
     assert on[5].id == june[0] and "session_coverage" not in (on[5].explain or {})  # its session's first
@@ -251,19 +251,24 @@ def test_a_list_question_is_answered_across_sessions(store: MemoryStore) -> None
     single = "When did Ana mention hobbies?"
     assert not asks_for_many(single)
     assert [r.id for r in store.recall(single, k=6, touch=False).results] == [
-        r.id for r in store.recall(single, k=6, touch=False, config=replace(RecallConfig(), session_coverage=1.0)).results]
+        r.id for r in store.recall(single, k=6, touch=False, config=replace(RecallConfig(), session_coverage=0.9)).results]
 
 
 def test_session_coverage_returns_k_results_beyond_its_pool(store: MemoryStore) -> None:
     chat(store, [("Ana", f"hobby number {i}: hobbies") for i in range(45)])
-    res = store.recall("What hobbies does Ana have?", k=40, touch=False).results
+    res = store.recall("What hobbies does Ana have?", k=40, touch=False,
+                       config=replace(RecallConfig(), session_coverage=0.9)).results
     assert len(res) == 40 and len({r.id for r in res}) == 40
 
 
-def test_graph_strategies_cover_sessions_too(store: MemoryStore) -> None:
+def test_graph_strategies_cover_sessions_too(store: MemoryStore, monkeypatch) -> None:
+    import memengine.graph
+
+    monkeypatch.setattr(memengine.graph, "SESSION_COVERAGE", 0.9)  # (off by default)
     may, june = hobbies(store)
     query = "What hobbies does Ana have?"
-    hybrid = [r.id for r in store.recall(query, k=6, touch=False).results]
+    hybrid = [r.id for r in store.recall(query, k=6, touch=False,
+                                         config=replace(RecallConfig(), session_coverage=0.9)).results]
     for strategy in ("graph", "activation"):
         res = store.recall(query, k=6, strategy=strategy, touch=False, explain=True).results
         assert [r.id for r in res] == hybrid and res[5].id == june[0], strategy  # no edges: the seeds' order
