@@ -102,8 +102,9 @@ D = RecallConfig()
 GRIDS: dict[str, dict[str, RecallConfig]] = {
     "w_keyword": {f"{wk}{'*' if wk == D.w_keyword else ''}": replace(D, w_keyword=wk, w_vector=round(1 - wk, 2))
                   for wk in (0.3, 0.4, 0.5, 0.6, 0.7)},
-    "z_scale": {**{f"{z}{'*' if z == D.z_scale else ''}": replace(D, z_scale=z) for z in (0.1, 0.15, 0.2, 0.25)},
-                "minmax": replace(D, normalise="minmax")},
+    "z_scale": {**{f"z {z}{'*' if D.normalise == 'zscore' and z == D.z_scale else ''}":
+                   replace(D, normalise="zscore", z_scale=z) for z in (0.1, 0.15, 0.2, 0.25)},
+                f"minmax{'*' if D.normalise == 'minmax' else ''}": replace(D, normalise="minmax")},
     "w_person": {f"{w}{'*' if w == D.w_person else ''}": replace(D, w_person=w) for w in (0.0, 0.1, 0.2, 0.3)},
     "w_time": {f"{w}{'*' if w == D.w_time else ''}": replace(D, w_time=w) for w in (0.0, 0.05, 0.1, 0.15)},
     "w_length": {f"{w}{'*' if w == D.w_length else ''}": replace(D, w_length=w) for w in (0.0, 0.05, 0.1, 0.2)},
@@ -126,7 +127,7 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "session coverage (0.9)": (replace(D, session_coverage=0.9), replace(D, session_coverage=1.0)),
     "context vectors": (D, replace(D, context_vectors=False)),
     "context columns (bm25)": (D, replace(D, fts_weights=_ctx(0.0))),
-    "z-score (vs min-max)": (D, replace(D, normalise="minmax")),
+    "z-score (vs min-max)": (replace(D, normalise="zscore"), replace(D, normalise="minmax")),
     "episodes resolved to messages": (D, replace(D, resolve_episodes=False)),
     # multi-hop expansion (memengine/recall/expand.py), the settings leave-one-out chose most in bench/expand_loo.py
     "expansion: coverage (w 0.2, seeds 1)": (replace(D, w_coverage=0.2, expand_seeds=1), D),
