@@ -153,8 +153,11 @@ def test_recall_through_the_index_equals_recall_through_fts5(db_path: Path, monk
             for q in QUERIES:
                 a = warm.recall(q, k=10, strategy=strategy, touch=False)
                 b = plain.recall(q, k=10, strategy=strategy, touch=False)
-                assert [(m.id, round(m.score or 0, 9)) for m in a.results] == \
-                       [(m.id, round(m.score or 0, 9)) for m in b.results], (strategy, q)
+                # same ranking; scores equal up to the vector side's float32 cosines (the warm store
+                # scans its in-process matrix, the other sqlite-vec: sums in another order differ in
+                # the 8th decimal, which min-max fusion can carry into the 6th decimal of a score)
+                assert [m.id for m in a.results] == [m.id for m in b.results], (strategy, q)
+                assert [m.score for m in a.results] == pytest.approx([m.score for m in b.results], abs=2e-6)
         assert warm._keyword_index.stats()["ready"]
     finally:
         warm.close()
@@ -290,7 +293,9 @@ def test_the_cap_is_a_memory_budget_and_recall_says_when_fts5_serves(
     index = filled._keyword_index
     assert index.stats()["path"] == "fts5" and index.stats()["max_bytes"] == 1048
     res = filled.recall("tomato soup", k=5, touch=False)
-    assert [(m.id, m.score) for m in res.results] == want  # the same answer, from FTS5
+    # the same answer, from FTS5 (scores up to the warm store's float32 matrix cosines, see above)
+    assert [m.id for m in res.results] == [i for i, _ in want]
+    assert [m.score for m in res.results] == pytest.approx([sc for _, sc in want], abs=2e-6)
     assert len(res.warnings) == 1 and res.warnings[0].startswith("keyword side on FTS5")
     assert "MB budget, MEM_KEYWORD_INDEX_MAX_MB" in res.warnings[0]
     monkeypatch.setenv("MEM_KEYWORD_INDEX_MAX_MB", "not a number")  # ignored: the default budget
