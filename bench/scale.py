@@ -233,13 +233,17 @@ def run_child(args: list[str], timeout: float | None = None) -> dict[str, Any]:
 
 def wait4(proc: subprocess.Popen[Any], timeout: float | None) -> tuple[int, int, Any]:
     """``os.wait4`` with a timeout (polling): the child's exit status and its own resource usage."""
-    deadline = None if timeout is None else time.monotonic() + timeout
+    if timeout is None:  # block: a polling sleep would round every cold wall time up to its step
+        pid, status, ru = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        return pid, status, ru
+    deadline = time.monotonic() + timeout
     while True:
         pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
         if pid:
             proc.returncode = os.waitstatus_to_exitcode(status)
             return pid, status, ru
-        if deadline is not None and time.monotonic() > deadline:
+        if time.monotonic() > deadline:
             raise TimeoutError
         time.sleep(0.05)
 
