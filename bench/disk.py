@@ -27,7 +27,6 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +36,7 @@ os.environ.setdefault("MEM_EMBEDDER", "hash")  # stored vectors are random; no m
 
 import numpy as np  # noqa: E402
 
-from bench.common import DEFAULT_LOCOMO, conversation_items, load_locomo  # noqa: E402
+from bench.latency import locomo_corpus  # noqa: E402
 from memengine import migrations  # noqa: E402
 from memengine.db import connect  # noqa: E402
 from memory_core import MemoryStore, NewMemory  # noqa: E402
@@ -64,15 +63,7 @@ class RandomEmbedder:
 
 def corpus(n: int) -> tuple[list[NewMemory], list[str]]:
     """LoCoMo turns copied to ``n`` (each copy its own threads) and the LoCoMo questions."""
-    convs, _ = load_locomo(DEFAULT_LOCOMO)
-    items: list[NewMemory] = []
-    copy = 0
-    while len(items) < n:
-        for conv in convs:
-            items.extend(replace(it, source="locomo-copies", ref=f"{copy}/{it.ref}", thread=f"{copy}/{it.thread}")
-                         for it in conversation_items(conv))
-        copy += 1
-    return items[:n], [q.question for c in convs for q in c.questions]
+    return locomo_corpus(n)
 
 
 def breakdown(path: Path) -> dict[str, int]:
