@@ -758,27 +758,15 @@ def hoist_global_options(argv: list[str]) -> list[str]:
     """Accept ``--json``/``--plain``/``--db X`` anywhere: agents append them to any command.
 
     click only knows group options before the subcommand, so they are moved to the
-    front (never past a ``--`` separator).
+    front (never past a ``--`` separator); ``--db`` is found as the warm-path handoff finds it.
     """
-    front: list[str] = []
-    rest: list[str] = []
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a == "--":
-            rest += argv[i:]
-            break
-        if a in GLOBAL_FLAGS:
-            front.append(a)
-        elif a == "--db" and i + 1 < len(argv):
-            front += [a, argv[i + 1]]
-            i += 1
-        elif a.startswith("--db="):
-            front.append(a)
-        else:
-            rest.append(a)
-        i += 1
-    return front + rest
+    from memengine.handoff import split_db
+
+    db, rest = split_db(argv)
+    cut = rest.index("--") if "--" in rest else len(rest)
+    flags = [a for a in rest[:cut] if a in GLOBAL_FLAGS]
+    others = [a for a in rest[:cut] if a not in GLOBAL_FLAGS] + rest[cut:]
+    return flags + ([f"--db={db}"] if db is not None else []) + others
 
 
 def main(argv: list[str] | None = None) -> None:
