@@ -254,9 +254,9 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
         if r["source"].startswith(core.SHARED_SOURCE_PREFIX):
             r["shared"] = True
     if with_context:
-        from memengine import graph
+        from memengine import graph_nav
 
-        contexts = graph.structural_context(s, [m.id for m in res.results])
+        contexts = graph_nav.structural_context(s, [m.id for m in res.results])
         for r in results:
             r["context"] = contexts.get(r["id"])
     data: dict[str, Any] = {"query": query, "strategy": res.strategy, "count": len(results), "results": results}

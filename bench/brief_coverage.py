@@ -5,7 +5,7 @@ as the nightly job would (clusters are the brief's topics). For each store, thre
 selections of the same token budget (counted with the model's tokenizer, each turn shown
 as the same `date #id text` line):
 
-* brief        `graph.brief(store, budget)`, the selection MEMORY.md holds too
+* brief        `graph_rank.brief(store, budget)`, the selection MEMORY.md holds too
 * recent       the most recent turns, newest first, until the next one does not fit
 * random       turns drawn at random until the budget is full (mean of --seeds seeds)
 
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import DEFAULT_LOCOMO, SCORED_CATEGORIES, build_stores, load_locomo, log, md_table  # noqa: E402
 from memengine import brief as selection  # noqa: E402
-from memengine import consolidate, graph  # noqa: E402
+from memengine import consolidate, graph_rank  # noqa: E402
 from memory_core import MemoryStore  # noqa: E402
 
 GRID = {"DENSITY_FLOOR": (0.0, 1.0, 3.0), "FIRST_PERSON": (0.0, 2.0, 4.0), "COST_EXP": (0.5, 1.0),
@@ -55,7 +55,7 @@ def _turns(store: MemoryStore) -> list[tuple[int, str, str, str]]:
 
 
 def _fill(store: MemoryStore, order: list[tuple[int, str, str, str]], budget: int, stop_at_first: bool) -> set[int]:
-    count, _ = graph.token_counter(store)
+    count, _ = graph_rank.token_counter(store)
     used, out, misses = count("# Briefing\n"), set(), 0
     for mid, _dia, content, when in order:
         n = count(f"- {selection.memory_line(mid, content, when)}\n")
@@ -101,7 +101,7 @@ def _rate(s: dict[str, Any]) -> tuple[float, float, float]:
 
 
 def run_brief(store: MemoryStore, now: datetime, budget: int, params: dict[str, float]) -> tuple[set[int], str]:
-    out = graph.brief(store, budget, now=now, params=params)
+    out = graph_rank.brief(store, budget, now=now, params=params)
     return {int(i["id"]) for i in out["chosen"] if i["id"] is not None}, out["text"]
 
 

@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {s} | {statistics.median(t):.1f} | {t[int(0.95 * (len(t) - 1))]:.1f} | "
               f"{statistics.median(t) - base:+.1f} |")
     # Same seeds, walk only: what activation itself costs (the hybrid part is the seed recall at SEED_K).
-    from memengine import graph
+    from memengine import graph, graph_rank
 
     walk, cpu = [], []
     for q in queries:
@@ -124,13 +124,13 @@ def main(argv: list[str] | None = None) -> int:
           f"max {max(walk):.1f} ms; thread CPU p50 {statistics.median(cpu):.1f} ms (wall inflates on a loaded machine)")
     # brief: first with no precomputed ranks (on the fly), then after consolidate's `rank` phase
     with write_tx(store.conn):
-        store.conn.execute("DELETE FROM _mem_meta WHERE key = ?", (graph.RANKS_META_KEY,))
+        store.conn.execute("DELETE FROM _mem_meta WHERE key = ?", (graph_rank.RANKS_META_KEY,))
     env = dict(os.environ, MEM_DB=str(path))
     for label in ("on the fly (no precomputed ranks)", "precomputed ranks"):
         if label == "precomputed ranks":
             t0 = time.perf_counter()
-            graph.precompute_ranks(store)
-            print(f"\nconsolidate `rank` phase (graph.precompute_ranks): {time.perf_counter() - t0:.2f} s")
+            graph_rank.precompute_ranks(store)
+            print(f"\nconsolidate `rank` phase (graph_rank.precompute_ranks): {time.perf_counter() - t0:.2f} s")
         cold, took = [], []
         for _ in range(5):
             t0 = time.perf_counter()

@@ -20,7 +20,7 @@ Coverage favours central memories and, once a region is covered, memories elsewh
 candidates are weighted by 1/sqrt(size of their chat), so one large chat cannot take the
 budget. Superseded memories (``valid_to`` set) are never candidates anywhere.
 
-Every line is counted with the embedder's tokenizer (``graph.token_counter``), so the
+Every line is counted with the embedder's tokenizer (``graph_rank.token_counter``), so the
 selection never exceeds its token budget. The selection is deterministic for a given
 store and ``now`` (ties break by id), so MEMORY.md does not change when the store did not.
 """

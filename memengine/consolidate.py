@@ -8,7 +8,7 @@
     summarize   extractive summaries (level-1 memories) and the hierarchy above them (levels 2+)
     contradict  disagreeing facts: newer supersedes older of the same owner, else open for review
     decay       strength from base and clock (never compounded); weak memories archived, never deleted
-    rank        personalised PageRank over the whole graph, stored for `brief` (graph.precompute_ranks)
+    rank        personalised PageRank over the whole graph, stored for `brief` (graph_rank.precompute_ranks)
     write       the managed block of MEMORY.md
 
 Every phase writes in short ``BEGIN IMMEDIATE`` transactions (``memengine.db.write_tx``),
@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from memengine import contradictions, decay, graph, memorymd, summarize
+from memengine import contradictions, decay, graph_rank, memorymd, summarize
 from memengine import facts as fact_rules
 from memengine.clustering import BATCH_MAX, MIN_CLUSTER_SIZE, ClusterSteps
 from memengine.db import write_tx
@@ -490,7 +490,7 @@ class Consolidator(ClusterSteps):
 
     def phase_rank(self) -> dict[str, Any]:
         """PageRank for ``brief``, computed here so that ``brief`` reads it cold (graph.py)."""
-        return graph.precompute_ranks(self.store, self.now)
+        return graph_rank.precompute_ranks(self.store, self.now)
 
     # ------------------------------------------------------------ decay
 
@@ -527,10 +527,9 @@ class Consolidator(ClusterSteps):
     def memory_block(self) -> str:
         """The managed block: the very selection `mem.py brief` shows (memengine.brief), deterministic."""
         from memengine import brief as selection
-        from memengine import graph
 
-        count, how = graph.token_counter(self.store)
-        ranks, _why = graph.load_ranks(self.store, self.now)
+        count, how = graph_rank.token_counter(self.store)
+        ranks, _why = graph_rank.load_ranks(self.store, self.now)
         sel = selection.select(self.store, MEMORY_MD_TOKENS, self.now, count, how,
                                ranked_ids=ranks["ids"] if ranks else None)
         return memorymd.render_block(sel.blocks(), MEMORY_MD_BUDGET)

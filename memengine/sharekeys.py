@@ -15,6 +15,8 @@ import base64
 import hashlib
 from typing import Any
 
+from memengine.errors import UserError
+
 OWN_KEY = "share_signing_key"  # _mem_meta: this store's private key (raw 32 bytes, base64)
 PARTNER_KEY = "share_partner_key:"  # _mem_meta: + owner name -> the partner's pinned public key (base64)
 
@@ -97,3 +99,47 @@ def pinned_key(conn: Any, owner: str) -> str | None:
 def pin_key(conn: Any, owner: str, public_b64: str) -> None:
     """Pin (or, confirmed by the user, replace) a partner's public key; inside a write transaction."""
     conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)", (PARTNER_KEY + owner, public_b64))
+
+
+def check_bundle_signature(c: Any, bundle: dict[str, Any], trust_key: bool) -> tuple[str | None, list[str]]:
+    """Verify a bundle's sender; return (key to pin, warnings) or raise UserError.
+
+    - a signature that does not verify: refused (forged or altered);
+    - signed by another key than the one pinned for the sender: refused, unless
+      ``trust_key`` (the partner really changed stores: compare fingerprints first);
+    - a key seen for the first time is pinned, but its revocations of offers received
+      here are refused unless ``trust_key``: a stranger's fresh key must not purge a
+      partner's copies (withdrawing one of our own offers is harmless, so it may);
+    - unsigned (a version-1 bundle of an older mem): refused if the sender's key is
+      known or if it carries revocations, else imported with a loud warning.
+    """
+    sender = bundle["from"]
+    pinned = pinned_key(c, sender)
+    sig = bundle.get("signature")
+    if sig is None:
+        if pinned is not None:
+            raise UserError(f"bundle from {sender} is unsigned, but {sender}'s key is known "
+                                 f"({fingerprint(pinned)}): forged, refused")
+        if bundle["revocations"]:
+            raise UserError(f"unsigned bundle from {sender} carries revocations: refused (anyone can write "
+                                 f"one; ask {sender} to upgrade mem and export again)")
+        return None, [f"UNSIGNED bundle from {sender} (made by an older mem): who made it cannot be verified; "
+                      "its offers still wait for your approval"]
+    try:
+        key = verify(sig, bundle["digest"])
+    except ValueError as exc:
+        raise UserError(f"bundle from {sender}: {exc}; refused") from exc
+    fp = fingerprint(key)
+    if pinned is not None and key != pinned and not trust_key:
+        raise UserError(f"bundle from {sender} is signed by key {fp}, not by {sender}'s known key "
+                             f"{fingerprint(pinned)}: forged, or {sender} moved to a new store "
+                             "(compare with their `mem.py share whoami`, then import with --trust-key)")
+    # a revocation of an offer we received purges our copies: only from a key we already knew;
+    # one of our own outgoing offers only withdraws it (fail-safe), so a first key may do that
+    purging = [r["offer_id"] for r in bundle["revocations"] if c.execute(
+        "SELECT 1 FROM share_offers WHERE offer_id = ? AND direction = 'incoming'", (r["offer_id"],)).fetchone()]
+    if (pinned is None or key != pinned) and purging and not trust_key:
+        raise UserError(f"first signed bundle from {sender} (key {fp}) revokes offers you received: refused until you "
+                             f"confirm the key with {sender} (`mem.py share whoami` on their side), then import "
+                             "with --trust-key")
+    return key, []

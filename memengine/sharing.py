@@ -52,42 +52,41 @@ triggers that refuse episodic, episodic-derived or partner-derived memories in
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 import secrets
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from memengine import sensitivity, signplane
+from memengine import sensitivity, sharekeys, signplane
 from memengine.db import sqlite3, write_tx
 from memengine.errors import NotFound, UserError
 from memengine.migrations import migrate
 from memengine.records import SHARED_SOURCE_PREFIX, NewMemory
+from memengine.sharebundle import (
+    BUNDLE_FORMAT,
+    BUNDLE_SUFFIX,
+    BUNDLE_VERSION,
+    OFFER_ID_RE,
+    OWNER_RE,
+    ROLE_A,
+    ROLE_B,
+    ROLES,
+    SHAREABLE_TYPES,
+    bundle_digest,
+    item_sha256,
+    validate_bundle,
+)
 from memengine.store import MemoryStore
 from memengine.timeparse import to_iso, utcnow
 
 MIGRATION_NAME = "m002_sharing"
-BUNDLE_FORMAT = "mem-share-bundle"
-BUNDLE_VERSION = 2  # 2: signed (memengine/sharekeys.py); 1: unsigned, still read (loudly)
-SUPPORTED_VERSIONS = (1, 2)
-BUNDLE_SUFFIX = ".membundle"
-MAX_BUNDLE_BYTES = 64 * 1024 * 1024  # a bundle carries text only; anything larger is not ours
 OWNER_META_KEY = "share_owner"
-ROLE_A = "owner-a"  # the offering side's owner
-ROLE_B = "owner-b"  # the partner's owner
-ROLES = (ROLE_A, ROLE_B)
-SHAREABLE_TYPES = ("semantic", "procedural")
 # metadata: an owner re-marked a derived summary as semantic. The value is the content_hash
 # the owner saw: if consolidation rewrites the summary, the mark no longer applies.
 SEMANTIC_MARK_KEY = "share_semantic"
 PROVENANCE_KEY = "shared"  # metadata key holding provenance on received copies
-OFFER_ID_RE = re.compile(r"^off-[0-9a-f]{16}$")
-OWNER_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
-SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 REF_HASH_CHARS = 16  # ref of a received copy: '<offer id>:<first chars of the item sha256>'
 
 # Memory ``mid`` is episodic-tainted when it is episodic, or when it is derived
@@ -135,22 +134,6 @@ def _now() -> str:
     return now
 
 
-def item_sha256(content: str) -> str:
-    """sha256 of the exact UTF-8 content (any edit, even whitespace, changes it)."""
-    return hashlib.sha256(content.encode("utf-8")).hexdigest()
-
-
-def canonical_json(obj: Any) -> bytes:
-    """The bytes the bundle digest is computed over: sorted keys, no spaces, UTF-8."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-
-
-def bundle_digest(bundle: dict[str, Any]) -> str:
-    """sha256 over the canonical JSON of the bundle without its ``digest`` and ``signature`` fields."""
-    body = {k: v for k, v in bundle.items() if k not in ("digest", "signature")}
-    return hashlib.sha256(canonical_json(body)).hexdigest()
-
-
 def normalise_owner(name: str) -> str:
     """An owner name as stored: lower case, ``[a-z0-9_.-]``, at most 64 characters."""
     n = (name or "").strip().lower()
@@ -172,8 +155,6 @@ def set_owner(store: MemoryStore, name: str) -> str:
     if current and current != owner and store.conn.execute("SELECT 1 FROM share_offers LIMIT 1").fetchone():
         raise UserError(
             f"this store already shares as {current!r}: renaming would orphan its offers (revoke them first)")
-    from memengine import sharekeys
-
     with write_tx(store.conn):
         store.conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)", (OWNER_META_KEY, owner))
         sharekeys.ensure_own_key(store.conn)  # the key partners will pin: its fingerprint is shown from now on
@@ -182,8 +163,6 @@ def set_owner(store: MemoryStore, name: str) -> str:
 
 def own_fingerprint(store: MemoryStore) -> str | None:
     """The fingerprint of this store's signing key (partners compare it), None before it has one."""
-    from memengine import sharekeys
-
     key = sharekeys.own_public_key(store.conn)
     return None if key is None else sharekeys.fingerprint(key)
 
@@ -629,8 +608,6 @@ def export_bundle(store: MemoryStore, partner: str) -> dict[str, Any]:
         "offers": offers, "consents": consents, "revocations": revocations,
     }
     bundle["digest"] = bundle_digest(bundle)
-    from memengine import sharekeys
-
     with write_tx(c):
         sharekeys.ensure_own_key(c)
     bundle["signature"] = sharekeys.sign(c, bundle["digest"])
@@ -655,101 +632,7 @@ def _item_problem(store: MemoryStore, r: Any) -> str | None:
     return None
 
 
-def write_bundle(bundle: dict[str, Any], path: Path) -> None:
-    """Write a bundle file (pretty JSON, UTF-8); the digest is over canonical JSON, so layout is free."""
-    from memengine.privfile import write_private
-
-    write_private(path, (json.dumps(bundle, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))  # 0600
-
-
 # --------------------------------------------------------------------------- bundles: import
-
-def read_bundle(path: Path) -> dict[str, Any]:
-    """Load a bundle file and check everything that needs no database: format, version, digest, items."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_BUNDLE_BYTES:
-            raise UserError(f"{path}: {size:,} bytes is larger than a bundle can be ({MAX_BUNDLE_BYTES:,})")
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{path}: {exc.strerror}") from exc
-    from memengine import cleantext
-
-    try:  # a bundle nests 4 deep: 200k '[' is refused before the parser recurses
-        bundle = cleantext.loads(cleantext.decode_utf8(raw, str(path)), str(path), limit=16)
-    except ValueError as exc:
-        raise UserError(f"{path}: not a share bundle ({str(exc).removeprefix(str(path) + ': ')})") from exc
-    validate_bundle(bundle, str(path))
-    return bundle
-
-
-def _need(cond: bool, where: str, message: str) -> None:
-    if not cond:
-        raise UserError(f"{where}: {message}")
-
-
-def _is_str(v: Any) -> bool:
-    return isinstance(v, str) and bool(v)
-
-
-def _is_text(v: str) -> bool:
-    """Storable text with something in it: no NUL, no lone surrogate, not blank."""
-    from memengine.cleantext import check_text
-
-    try:
-        return "\0" not in v and bool(check_text(v, "content").strip())
-    except ValueError:
-        return False
-
-
-def validate_bundle(bundle: Any, where: str = "bundle") -> None:
-    """Refuse anything malformed, of another format or version, altered, or carrying episodic items."""
-    _need(isinstance(bundle, dict), where, "not a share bundle (expected a JSON object)")
-    _need(bundle.get("format") == BUNDLE_FORMAT, where, f"not a share bundle (format {bundle.get('format')!r})")
-    _need(bundle.get("version") in SUPPORTED_VERSIONS, where,
-          f"unsupported bundle version {bundle.get('version')!r} (this mem reads {', '.join(map(str, SUPPORTED_VERSIONS))})")
-    _need(isinstance(bundle.get("digest"), str), where, "bundle has no digest")
-    _need(bundle_digest(bundle) == bundle["digest"], where,
-          "bundle digest does not match its content: the file was altered or damaged")
-    for key in ("from", "to"):
-        _need(_is_str(bundle.get(key)) and bool(OWNER_RE.match(bundle[key])), where, f"field {key!r} is not an owner name")
-    _need(bundle["from"] != bundle["to"], where, "bundle is addressed to its own sender")
-    _need(_is_str(bundle.get("created_at")), where, "field 'created_at' is missing")
-    for key in ("offers", "consents", "revocations"):
-        _need(isinstance(bundle.get(key), list), where, f"field {key!r} must be a list")
-    for i, o in enumerate(bundle["offers"]):
-        at = f"{where}: offer {i + 1}"
-        _need(isinstance(o, dict) and _is_str(o.get("offer_id")) and bool(OFFER_ID_RE.match(o["offer_id"])),
-              at, "bad offer_id")
-        at = f"{where}: offer {o['offer_id']}"
-        _need(o.get("owner_a") == bundle["from"] and o.get("owner_b") == bundle["to"], at,
-              "owners do not match the bundle's sender and recipient")
-        consent_a = (o.get("consents") or {}).get(ROLE_A) if isinstance(o.get("consents"), dict) else None
-        _need(isinstance(consent_a, dict) and consent_a.get("by") == bundle["from"] and _is_str(consent_a.get("at")),
-              at, f"lacks {ROLE_A}'s consent")
-        _need(isinstance(o.get("items"), list) and bool(o["items"]), at, "has no items")
-        for j, it in enumerate(o["items"]):
-            iat = f"{at} item {j + 1}"
-            _need(isinstance(it, dict) and _is_str(it.get("content")) and _is_text(it["content"]), iat,
-                  "has no content (empty, NUL characters or invalid Unicode)")
-            _need(it.get("memory_type") in SHAREABLE_TYPES, iat,
-                  f"has type {it.get('memory_type')!r}: only semantic and procedural memories are accepted "
-                  "(episodic memories are never shared)")
-            _need(isinstance(it.get("sha256"), str) and bool(SHA256_RE.match(it["sha256"])), iat, "has no sha256")
-            _need(item_sha256(it["content"]) == it["sha256"], iat, "content does not match its sha256: altered")
-    for i, c in enumerate(bundle["consents"]):
-        at = f"{where}: consent {i + 1}"
-        _need(isinstance(c, dict) and _is_str(c.get("offer_id")) and bool(OFFER_ID_RE.match(c["offer_id"])), at,
-              "bad offer_id")
-        _need(c.get("role") == ROLE_B and c.get("by") == bundle["from"] and _is_str(c.get("at")), at,
-              f"must be {ROLE_B}'s consent by the sender")
-        _need(isinstance(c.get("items"), list) and all(isinstance(h, str) for h in c["items"]), at, "bad items")
-    for i, r in enumerate(bundle["revocations"]):
-        at = f"{where}: revocation {i + 1}"
-        _need(isinstance(r, dict) and _is_str(r.get("offer_id")) and bool(OFFER_ID_RE.match(r["offer_id"])), at,
-              "bad offer_id")
-        _need(r.get("by") == bundle["from"] and _is_str(r.get("at")), at, "must be made by the sender")
-
 
 def import_bundle(store: MemoryStore, bundle: dict[str, Any], approve_all: bool = False,
                   trust_key: bool = False) -> dict[str, Any]:
@@ -775,14 +658,12 @@ def import_bundle(store: MemoryStore, bundle: dict[str, Any], approve_all: bool 
                "blocked": [], "approved": [], "warnings": []}
     if c.execute("SELECT 1 FROM share_bundles WHERE digest = ?", (digest,)).fetchone():
         return already
-    key, sig_warnings = _check_signature(c, bundle, trust_key)
+    key, sig_warnings = sharekeys.check_bundle_signature(c, bundle, trust_key)
     try:
         res = _apply_bundle(store, bundle, me)
     except _AlreadyImported:
         return already
     if key is not None:
-        from memengine import sharekeys
-
         with write_tx(c):
             sharekeys.pin_key(c, sender, key)
     res["warnings"] = sig_warnings + res["warnings"]
@@ -797,52 +678,6 @@ def sharekeys_fingerprint(key: str) -> str:
     from memengine.sharekeys import fingerprint
 
     return fingerprint(key)
-
-
-def _check_signature(c: Any, bundle: dict[str, Any], trust_key: bool) -> tuple[str | None, list[str]]:
-    """Verify a bundle's sender; return (key to pin, warnings) or raise UserError.
-
-    - a signature that does not verify: refused (forged or altered);
-    - signed by another key than the one pinned for the sender: refused, unless
-      ``trust_key`` (the partner really changed stores: compare fingerprints first);
-    - a key seen for the first time is pinned, but its revocations of offers received
-      here are refused unless ``trust_key``: a stranger's fresh key must not purge a
-      partner's copies (withdrawing one of our own offers is harmless, so it may);
-    - unsigned (a version-1 bundle of an older mem): refused if the sender's key is
-      known or if it carries revocations, else imported with a loud warning.
-    """
-    from memengine import sharekeys
-
-    sender = bundle["from"]
-    pinned = sharekeys.pinned_key(c, sender)
-    sig = bundle.get("signature")
-    if sig is None:
-        if pinned is not None:
-            raise UserError(f"bundle from {sender} is unsigned, but {sender}'s key is known "
-                                 f"({sharekeys.fingerprint(pinned)}): forged, refused")
-        if bundle["revocations"]:
-            raise UserError(f"unsigned bundle from {sender} carries revocations: refused (anyone can write "
-                                 f"one; ask {sender} to upgrade mem and export again)")
-        return None, [f"UNSIGNED bundle from {sender} (made by an older mem): who made it cannot be verified; "
-                      "its offers still wait for your approval"]
-    try:
-        key = sharekeys.verify(sig, bundle["digest"])
-    except ValueError as exc:
-        raise UserError(f"bundle from {sender}: {exc}; refused") from exc
-    fp = sharekeys.fingerprint(key)
-    if pinned is not None and key != pinned and not trust_key:
-        raise UserError(f"bundle from {sender} is signed by key {fp}, not by {sender}'s known key "
-                             f"{sharekeys.fingerprint(pinned)}: forged, or {sender} moved to a new store "
-                             "(compare with their `mem.py share whoami`, then import with --trust-key)")
-    # a revocation of an offer we received purges our copies: only from a key we already knew;
-    # one of our own outgoing offers only withdraws it (fail-safe), so a first key may do that
-    purging = [r["offer_id"] for r in bundle["revocations"] if c.execute(
-        "SELECT 1 FROM share_offers WHERE offer_id = ? AND direction = 'incoming'", (r["offer_id"],)).fetchone()]
-    if (pinned is None or key != pinned) and purging and not trust_key:
-        raise UserError(f"first signed bundle from {sender} (key {fp}) revokes offers you received: refused until you "
-                             f"confirm the key with {sender} (`mem.py share whoami` on their side), then import "
-                             "with --trust-key")
-    return key, []
 
 
 def _apply_bundle(store: MemoryStore, bundle: dict[str, Any], me: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import pytest
 from conftest import run_cli
 
 import memory_core as core
-from memengine import brief, graph
+from memengine import brief, graph_rank
 from memengine import consolidate as cons
 from memengine.timeparse import utcnow
 
@@ -87,7 +87,7 @@ def test_superseded_facts_never_appear_and_the_change_is_shown(store: core.Memor
     _supersede(store, old, new)
     md = tmp_path / "MEMORY.md"
     cons.run(store, now=NOW, keep_backups=0, memory_md=md)
-    data = graph.brief(store, 2000, now=NOW)
+    data = graph_rank.brief(store, 2000, now=NOW)
     block = md.read_text()
     for text in (data["text"], block):
         # the old fact is only ever quoted as what the new one replaces, never as current
@@ -137,7 +137,7 @@ def test_brief_and_block_share_one_selection_with_ids_that_mean_one_thing(store:
                     author="me", event_at=datetime.fromisoformat(f"2029-11-{i + 1:02d}T08:00:00"), dedup=False)
     md = tmp_path / "MEMORY.md"
     cons.run(store, now=NOW, keep_backups=0, memory_md=md)
-    data = graph.brief(store, 2000, now=NOW)
+    data = graph_rank.brief(store, 2000, now=NOW)
     block = md.read_text()
     body = block.split("\n", 2)[2].rsplit("<!-- mem:end -->", 1)[0].strip()
     assert body == data["text"].split("\n", 1)[1].strip()  # the same lines, headings and order
@@ -152,9 +152,9 @@ def test_brief_and_block_share_one_selection_with_ids_that_mean_one_thing(store:
         assert f"### T{t['id']} · {t['name']}" in data["text"]
         assert store.conn.execute("SELECT 1 FROM clusters WHERE id = ?", (t["id"],)).fetchone()
         assert 1 <= len(t["memories"]) <= 3
-    count, _how = graph.token_counter(store)
+    count, _how = graph_rank.token_counter(store)
     for budget in (5, 40, 120, 400):
-        small = graph.brief(store, budget, now=NOW)
+        small = graph_rank.brief(store, budget, now=NOW)
         assert small["tokens"] <= budget and count(small["text"] + "\n") <= budget
 
 
@@ -168,7 +168,7 @@ def test_one_large_chat_cannot_take_the_budget(store: core.MemoryStore) -> None:
                               "I switched the mortgage to a fixed rate of 3.1%"]):
         small.append(store.store(text, "episodic", thread=f"small{j}", author="me", dedup=False).id)
     cons.run(store, now=NOW, keep_backups=0)
-    data = graph.brief(store, 600, now=NOW)
+    data = graph_rank.brief(store, 600, now=NOW)
     shown = {i["id"] for i in data["chosen"]}
     assert set(small) <= shown
 
@@ -228,5 +228,5 @@ def test_a_store_larger_than_the_pool_takes_central_members_of_clusters_then_ran
     assert clustered and max(per_cluster.values()) <= 2  # the most central members of each cluster
     live = {int(r[0]) for r in store.conn.execute("SELECT id FROM memories WHERE level = 0 AND status = 'active'")}
     assert {p[0] for p in pool} <= live
-    data = graph.brief(store, 400, now=NOW)
+    data = graph_rank.brief(store, 400, now=NOW)
     assert data["chosen"] and data["tokens"] <= 400

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import memory_core as core
-from memengine import graph
+from memengine import graph, graph_nav, graph_rank
 from tests.conftest import run_cli
 
 
@@ -18,7 +18,7 @@ def _mem(store: core.MemoryStore, text: str, **kw: object) -> int:
 
 
 def _edge(store: core.MemoryStore, a: int, b: int, w: float, t: str = "explicit") -> None:
-    graph.link(store, a, b, t, w)
+    graph_nav.link(store, a, b, t, w)
 
 
 @pytest.fixture
@@ -151,7 +151,7 @@ def test_a_linked_cause_without_query_words_joins_the_top_among_distractors(stor
                      for i, t in enumerate(rng.choice(topics) for _ in range(400)))
     outage = _mem(store, "The checkout outage on Friday took the shop down for two hours")
     cause = _mem(store, "Nightly log rotation was disabled, so the disk on db-7 filled up")
-    graph.link(store, cause, outage, "causal", 0.9)
+    graph_nav.link(store, cause, outage, "causal", 0.9)
     query = "why was there a checkout outage on Friday?"
     hybrid = [m.id for m in store.recall(query, k=10, touch=False).results]
     assert hybrid[0] == outage and cause not in hybrid  # no word in common with the query
@@ -180,7 +180,7 @@ def test_a_linked_seed_rises_above_an_unlinked_one(store: core.MemoryStore) -> N
     other = _mem(store, "kickboxing gloves shop")
     for i in range(30):
         _mem(store, f"filler note {i} about gardening and tomatoes")
-    graph.link(store, top, linked, "explicit", 0.9)
+    graph_nav.link(store, top, linked, "explicit", 0.9)
     # no walk (hops 0): the seeds' own scores, then support alone
     plain = store.recall("kickboxing", k=3, strategy="activation", hops=0, support=0.0, touch=False)
     assert [m.id for m in plain.results] == [top, other, linked]
@@ -223,23 +223,23 @@ def test_structural_context(store: core.MemoryStore) -> None:
         store.conn.execute("INSERT INTO cluster_members(cluster_id, memory_id, added_at) VALUES (2, ?, ?)", (m, now))
     store.conn.commit()
     _edge(store, a, b, 0.7, "causal")
-    ctx = graph.structural_context(store, [a])[a]
+    ctx = graph_nav.structural_context(store, [a])[a]
     assert ctx["cluster"]["id"] == 2 and ctx["cluster"]["summary"]["id"] == s
     assert ctx["cluster"]["parent"]["summary"]["id"] == ps
     assert ctx["siblings"] == [b]
     assert ctx["links"] == [{"id": b, "type": "causal", "weight": 0.7, "direction": "out"}]
-    tree = graph.browse(store)
+    tree = graph_nav.browse(store)
     assert [r["id"] for r in tree["roots"]] == [1]
-    assert [c["id"] for c in graph.browse(store, 1)["cluster"]["children"]] == [2]
+    assert [c["id"] for c in graph_nav.browse(store, 1)["cluster"]["children"]] == [2]
     with pytest.raises(core.NotFound):
-        graph.browse(store, 99)
+        graph_nav.browse(store, 99)
 
 
 def test_pagerank_star_and_personalisation() -> None:
-    pr = graph.personalised_pagerank([1, 2, 3, 4], [(1, 2, 1.0), (1, 3, 1.0), (1, 4, 1.0)], {})
+    pr = graph_rank.personalised_pagerank([1, 2, 3, 4], [(1, 2, 1.0), (1, 3, 1.0), (1, 4, 1.0)], {})
     assert max(pr, key=pr.__getitem__) == 1
     assert sum(pr.values()) == pytest.approx(1.0, abs=1e-6)
-    pers = graph.personalised_pagerank([1, 2, 3, 4], [(1, 2, 1.0), (1, 3, 1.0), (1, 4, 1.0)], {2: 1.0})
+    pers = graph_rank.personalised_pagerank([1, 2, 3, 4], [(1, 2, 1.0), (1, 3, 1.0), (1, 4, 1.0)], {2: 1.0})
     assert pers[2] > pers[3] == pytest.approx(pers[4])
 
 
@@ -253,12 +253,12 @@ def test_brief_never_exceeds_budget_and_orders_sections(store: core.MemoryStore)
     store.conn.execute("INSERT INTO contradictions(memory_a, memory_b, kind, reason, detected_at) "
                        "VALUES (?, ?, 'value', 'different day', ?)", (min(a, b), max(a, b), core.to_iso(core.utcnow())))
     store.conn.commit()
-    count, how = graph.token_counter(store)
+    count, how = graph_rank.token_counter(store)
     for budget in (1, 5, 12, 30, 80, 200):
-        out = graph.brief(store, budget)
+        out = graph_rank.brief(store, budget)
         assert out["tokens"] <= budget
         assert count(out["text"]) <= budget
-    full = graph.brief(store, 10_000)
+    full = graph_rank.brief(store, 10_000)
     facts = [p["id"] for p in full["sections"]["facts"]]
     assert facts[0] == pinned and high in facts and low not in facts
     assert full["sections"]["contradictions"][0]["why"] == {"contradiction": 1}
@@ -266,7 +266,7 @@ def test_brief_never_exceeds_budget_and_orders_sections(store: core.MemoryStore)
     assert full["text"].index("### Key facts") < full["text"].index("### Open contradictions")
     assert low in [m["id"] for m in full["chosen"]]  # with room for everything, the topics hold the rest
     with pytest.raises(core.UserError):
-        graph.brief(store, 0)
+        graph_rank.brief(store, 0)
 
 
 def test_surface_excludes_stated_and_redundant(store: core.MemoryStore) -> None:
@@ -274,7 +274,7 @@ def test_surface_excludes_stated_and_redundant(store: core.MemoryStore) -> None:
     dup1 = _mem(store, "Ana booked flights to Lisbon for the trip in May")
     dup2 = _mem(store, "Ana booked flights to Lisbon for the trip in May!")
     other = _mem(store, "Ana recommends the pastel de nata bakery in Lisbon")
-    out = graph.surface(store, "we could ask Ana about the Lisbon trip", k=3)
+    out = graph_rank.surface(store, "we could ask Ana about the Lisbon trip", k=3)
     ids = [r["id"] for r in out["results"]]
     assert stated in out["excluded_as_stated"] and stated not in ids
     assert "Ana" in out["entities"] and "Lisbon" in out["entities"]

@@ -21,7 +21,7 @@ import pytest
 import mem
 import memory_core as core
 from memengine import consolidate as cons
-from memengine import ingest, sharing
+from memengine import ingest, sharebundle, sharing
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str, stdin: bytes | None = None,
@@ -308,11 +308,11 @@ def test_nul_only_and_deep_bundles_are_refused(tmp_path: Path, pair) -> None:
     deep = tmp_path / "deep.membundle"
     deep.write_text("[" * 200_000)
     with pytest.raises(core.UserError, match="nested deeper"):
-        sharing.read_bundle(deep)
+        sharebundle.read_bundle(deep)
     sur = tmp_path / "sur.membundle"
     sur.write_text('{"format": "x", "items": ["\\ud800"]}')
     with pytest.raises(core.UserError, match="not a share bundle"):
-        sharing.read_bundle(sur)
+        sharebundle.read_bundle(sur)
 
 
 def test_exported_bundle_file_is_private(tmp_path: Path, pair) -> None:
@@ -321,21 +321,21 @@ def test_exported_bundle_file_is_private(tmp_path: Path, pair) -> None:
     out = tmp_path / "to-max.membundle"
     old = os.umask(0)
     try:
-        sharing.write_bundle(sharing.export_bundle(a, "max"), out)
+        sharebundle.write_bundle(sharing.export_bundle(a, "max"), out)
     finally:
         os.umask(old)
     assert _mode(out) == "0o600"
 
 
 def test_brief_marks_a_partners_memories(pair) -> None:
-    from memengine import graph
+    from memengine import graph_rank
 
     a, b = pair
     oid = _offer(a, FACT)
     sharing.import_bundle(b, sharing.export_bundle(a, "max"))
     sharing.approve(b, oid, sharing.ROLE_B)
     b.store("Max keeps his own notes about the gateway", "semantic")
-    data = graph.brief(b, 500)
+    data = graph_rank.brief(b, 500)
     shared = [m for m in data["chosen"] if m["why"].get("shared_from")]
     assert [m["why"]["shared_from"] for m in shared] == ["ana"]
     assert f"#{shared[0]['id']} (shared from ana) " in data["text"]

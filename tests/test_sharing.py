@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import memory_core as core
-from memengine import sharing
+from memengine import sharebundle, sharing
 
 
 @pytest.fixture
@@ -402,12 +402,12 @@ def test_unreadable_bundle_files_give_one_line_errors(tmp_path: Path) -> None:
     bad = tmp_path / "x.membundle"
     bad.write_text("{not json")
     with pytest.raises(core.UserError, match="invalid JSON"):
-        sharing.read_bundle(bad)
+        sharebundle.read_bundle(bad)
     bad.write_text("[1, 2]")
     with pytest.raises(core.UserError, match="expected a JSON object"):
-        sharing.read_bundle(bad)
+        sharebundle.read_bundle(bad)
     with pytest.raises(core.UserError, match="No such file"):
-        sharing.read_bundle(tmp_path / "missing.membundle")
+        sharebundle.read_bundle(tmp_path / "missing.membundle")
 
 
 # --------------------------------------------------------------------------- provenance and idempotence

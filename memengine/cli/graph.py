@@ -10,14 +10,15 @@ from typing import Any
 
 import click
 
-from memengine import graph as g
+from memengine import graph_nav, graph_rank
 from memengine.cli.common import ROW_ID, TopicId, cell, console, current_ctx, emit, one_line
+from memengine.records import EDGE_TYPES
 
 
 @click.command()
 @click.argument("source_id", type=ROW_ID)
 @click.argument("target_id", type=ROW_ID)
-@click.option("--type", "edge_type", type=click.Choice(g.EDGE_TYPES), default="explicit", show_default=True)
+@click.option("--type", "edge_type", type=click.Choice(EDGE_TYPES), default="explicit", show_default=True)
 @click.option("--weight", type=click.FloatRange(0, 1), default=0.8, show_default=True)
 def link(source_id: int, target_id: int, edge_type: str, weight: float) -> None:
     """Link two memories (an explicit, causal, ... edge; re-linking updates the weight).
@@ -26,14 +27,14 @@ def link(source_id: int, target_id: int, edge_type: str, weight: float) -> None:
     Example:
       mem.py link 12 40 --type causal --weight 0.9
     """
-    data = g.link(current_ctx().store(), source_id, target_id, edge_type, weight)
+    data = graph_nav.link(current_ctx().store(), source_id, target_id, edge_type, weight)
     emit(data, lambda: click.echo(f"linked #{source_id} -[{edge_type} {weight}]-> #{target_id}"))
 
 
 @click.command()
 @click.argument("source_id", type=ROW_ID)
 @click.argument("target_id", type=ROW_ID)
-@click.option("--type", "edge_type", type=click.Choice(g.EDGE_TYPES), default=None, help="Only this edge type.")
+@click.option("--type", "edge_type", type=click.Choice(EDGE_TYPES), default=None, help="Only this edge type.")
 def unlink(source_id: int, target_id: int, edge_type: str | None) -> None:
     """Remove the edges between two memories (both directions).
 
@@ -41,7 +42,7 @@ def unlink(source_id: int, target_id: int, edge_type: str | None) -> None:
     Example:
       mem.py unlink 12 40 --type causal
     """
-    data = g.unlink(current_ctx().store(), source_id, target_id, edge_type)
+    data = graph_nav.unlink(current_ctx().store(), source_id, target_id, edge_type)
     emit(data, lambda: click.echo(f"removed {data['removed']} edge(s) between #{source_id} and #{target_id}"))
 
 
@@ -114,7 +115,7 @@ def show(memory_id: int, hops: int, limit: int) -> None:
       mem.py graph show 12 --hops 2
       mem.py graph 12            # the same: show is the default subcommand
     """
-    data = g.neighbourhood(current_ctx().store(), memory_id, hops=hops, limit=limit)
+    data = graph_nav.neighbourhood(current_ctx().store(), memory_id, hops=hops, limit=limit)
     emit(data, lambda: _tree(data))
 
 
@@ -131,7 +132,7 @@ def export_cmd(fmt: str, around: int | None, hops: int, output: str | None) -> N
       mem.py graph export --format dot > memory.dot
       mem.py graph export --format graphml --around 12 --hops 2 -o around-12.graphml
     """
-    text = g.export(current_ctx().store(), fmt, around=around, hops=hops)
+    text = graph_nav.export(current_ctx().store(), fmt, around=around, hops=hops)
     if output:
         from pathlib import Path
 
@@ -154,7 +155,7 @@ def browse(cluster_id: int | None, limit: int) -> None:
       mem.py browse
       mem.py browse T7
     """
-    data = g.browse(current_ctx().store(), cluster_id, limit)
+    data = graph_nav.browse(current_ctx().store(), cluster_id, limit)
 
     def human() -> None:
         c = data["cluster"]
@@ -196,13 +197,13 @@ def brief(budget: int) -> None:
       mem.py brief --budget 2000
       mem.py --json brief
     """
-    data = g.brief(current_ctx().store(), budget)
+    data = graph_rank.brief(current_ctx().store(), budget)
     emit(data, lambda: click.echo(data["text"]), data["warnings"])
 
 
 @click.command()
 @click.argument("utterance")
-@click.option("-k", "k", type=click.IntRange(1, 100), default=g.SURFACE_K, show_default=True)
+@click.option("-k", "k", type=click.IntRange(1, 100), default=graph_rank.SURFACE_K, show_default=True)
 def surface(utterance: str, k: int) -> None:
     """Memories related to UTTERANCE that it does not already mention.
 
@@ -210,7 +211,7 @@ def surface(utterance: str, k: int) -> None:
     Example:
       mem.py surface "we could ask Ana about the Lisbon trip"
     """
-    data = g.surface(current_ctx().store(), utterance, k)
+    data = graph_rank.surface(current_ctx().store(), utterance, k)
 
     def human() -> None:
         if not data["results"]:

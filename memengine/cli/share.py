@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from memengine import sharing
+from memengine import sharebundle, sharing
 from memengine.cli.common import ROW_ID, current_ctx, emit, one_line
 
 
@@ -151,7 +151,7 @@ def export_cmd(partner: str, output: str | None) -> None:
         click.echo(json.dumps(bundle, ensure_ascii=False, indent=2))
         click.echo(f"bundle for {bundle['to']}: " + ", ".join(f"{v} {k}" for k, v in counts.items()), err=True)
         return
-    sharing.write_bundle(bundle, Path(output))
+    sharebundle.write_bundle(bundle, Path(output))
     data = {"path": output, "to": bundle["to"], "digest": bundle["digest"], **counts}
     emit(data, lambda: click.echo(f"wrote {output}: " + ", ".join(f"{v} {k}" for k, v in counts.items())))
 
@@ -178,11 +178,11 @@ def import_cmd(path: str, approve_all: bool, trust_key: bool) -> None:
             fh.write(sys.stdin.buffer.read())
         p = Path(fh.name)
         try:
-            bundle = sharing.read_bundle(p)
+            bundle = sharebundle.read_bundle(p)
         finally:
             p.unlink(missing_ok=True)
     else:
-        bundle = sharing.read_bundle(Path(path))
+        bundle = sharebundle.read_bundle(Path(path))
     res = sharing.import_bundle(s, bundle, approve_all=approve_all, trust_key=trust_key)
 
     def human() -> None:
