@@ -33,6 +33,7 @@ EPISODE_MIN_FOR_SHIFT = 6  # never split on topic below this many messages
 TOPIC_WINDOW = 3  # messages per side compared for a topic shift
 TOPIC_SHIFT_COSINE = 0.35  # window-centroid similarity below this is a new topic
 EPISODE_TEXT_CHARS = 4000  # an episode's own text is capped; its members keep everything
+DERIVED_BATCH = 64  # episodes per write transaction when their vectors are derived (no model call)
 
 
 def _open_rows(store: MemoryStore, source: str, thread: str, live: bool = False) -> list[tuple[Any, ...]]:
@@ -160,9 +161,10 @@ def build_episodes(store: MemoryStore, source: str, thread: str, open_tail_at: d
     if vecs is not None:
         pos = {mid: k for k, mid in enumerate(ids)}
         derived = [mean_vector(vecs[[pos[m] for m in groups[i]]]) for i, _ in enumerate(items) if i not in episode_ids]
-    # Small batches: an episode's text fills the model's 256-token window, and the ONNX
-    # arena grows with batch x tokens^2 (32 episodes at once peaked at 1.5 GB RSS).
-    store.store_many(fresh, batch_size=4, on_batch=link, vectors=derived)
+    # Small batches when the model embeds: an episode's text fills its 256-token window, and the
+    # ONNX arena grows with batch x tokens^2 (32 episodes at once peaked at 1.5 GB RSS). Derived
+    # vectors need no model: larger batches then save a transaction and an index bracket per 4.
+    store.store_many(fresh, batch_size=4 if derived is None else DERIVED_BATCH, on_batch=link, vectors=derived)
     if existing:
         with write_tx(store.conn):
             for i in existing:

@@ -368,11 +368,16 @@ class Consolidator(ClusterSteps):
         for start in range(0, len(todo), 64):
             chunk = todo[start : start + 64]
             texts = made[start : start + 64]
-            vecs = self.store.embed_or_none([t for t, _ in texts])  # the engine's embedder, with its model check
+            # A summary's vector is its cluster's centroid (the normalised mean of its members' vectors),
+            # as an episode's is: embedding the text was ~half of this phase, and the model reads only
+            # the header and three sentences. Only a cluster without a centroid has its text embedded.
+            bare = [i for i, todo_i in enumerate(chunk) if todo_i[4] is None]
+            embedded = self.store.embed_or_none([texts[i][0] for i in bare]) if bare else None
+            vec_of = {i: embedded[k] for k, i in enumerate(bare)} if embedded is not None else {}
             with write_tx(self.conn):
                 for i, (cid, sid, sig, members, cent) in enumerate(chunk):
                     text, terms = texts[i]
-                    vec = vecs[i] if vecs is not None else cent
+                    vec = cent if cent is not None else vec_of.get(i)
                     meta = {"cluster_id": cid, "members_sig": sig, "member_count": len(members)}
                     item = NewMemory(content=text, memory_type="semantic", source=SUMMARY_SOURCE,
                                      ref=f"cluster:{cid}", importance=SUMMARY_IMPORTANCE, metadata=meta,

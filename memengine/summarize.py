@@ -185,7 +185,12 @@ def split_sentences(text: str) -> list[str]:
 
 
 def _lower_words(text: str) -> list[str]:
-    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+    words = _WORD.findall(text)
+    if not words:
+        return []
+    # one lower() over the words joined by spaces, not one per word: the same words (a word holds no
+    # space, and lower() maps a word the same way whatever stands around it across a space)
+    return " ".join(words).lower().replace("’", "'").split(" ")
 
 
 def tokenize(text: str, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
@@ -207,16 +212,33 @@ def _language_lists() -> dict[str, frozenset[str]]:
 def detect_language(texts: Sequence[str]) -> str | None:
     """The language whose stopwords cover the largest share of the words of ``texts``,
     if at least LANGUAGE_MIN_SHARE of them; else None (too short, or no list fits)."""
-    words = [w for t in texts for w in _lower_words(t)]
-    if not words:
+    counts: Counter[str] = Counter()
+    for t in texts:
+        counts.update(_lower_words(t))
+    total = sum(counts.values())
+    if not total:
         return None
-    counts = Counter(words)
+    hits: dict[str, int] = {}  # language -> words of the texts in its stopword list
+    languages_of = _word_languages()
+    for w, n in counts.items():
+        for lang in languages_of.get(w, ()):
+            hits[lang] = hits.get(lang, 0) + n
     best, share = None, 0.0
-    for lang, stop in sorted(_language_lists().items()):
-        s = sum(n for w, n in counts.items() if w in stop) / len(words)
+    for lang in sorted(hits):  # a language without a hit has share 0 and never wins
+        s = hits[lang] / total
         if s > share:
             best, share = lang, s
     return best if share >= LANGUAGE_MIN_SHARE else None
+
+
+@functools.cache
+def _word_languages() -> dict[str, tuple[str, ...]]:
+    """Stopword -> the languages whose list holds it (one dict probe per word, not one per language)."""
+    out: dict[str, list[str]] = {}
+    for lang, stop in sorted(_language_lists().items()):
+        for w in stop:
+            out.setdefault(w, []).append(lang)
+    return {w: tuple(langs) for w, langs in out.items()}
 
 
 def stopwords_for(texts: Sequence[str]) -> frozenset[str]:

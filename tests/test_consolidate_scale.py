@@ -1,0 +1,140 @@
+"""consolidate at scale (issue 22): the shortcuts that make a 100k first run fast change nothing they should not.
+
+- a summary's vector is its cluster's centroid (no model call per summary);
+- live episodes with derived vectors are written in larger batches: the same rows, ids and edges;
+- the summarizer's faster text helpers give the very outputs of the plain ones.
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import memory_core as core
+from memengine import chat_episodes
+from memengine import consolidate as cons
+from memengine.vectors import vec_blob, vectors_from_blobs
+from memory_core import NewMemory
+
+NOW = datetime(2030, 1, 1, 12, 0, 0)
+T0 = datetime(2024, 6, 8, 9, 0)
+
+TOPICS = {
+    "garden": "we planted tomatoes and basil in the garden beds, note {i}. The soil was dry.",
+    "gateway": "the gateway server crashed and was restarted again, note {i}. Logs were full.",
+    "hiking": "hiking trip in the alps mountains with the group, note {i}. It rained at noon.",
+}
+
+
+class RecordingEmbedder:
+    """The test suite's hash embedder, recording every text it is asked to embed."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.dims = inner.dims
+        self.texts: list[str] = []
+
+    def count_tokens(self, text: str) -> int:
+        return int(self.inner.count_tokens(text))
+
+    def embed(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
+        self.texts.extend(texts)
+        return np.asarray(self.inner.embed(texts, batch_size))
+
+
+def test_a_summary_vector_is_its_cluster_centroid_and_no_summary_is_embedded(db_path: Path) -> None:
+    from embedder import HashEmbedder
+
+    emb = RecordingEmbedder(HashEmbedder())
+    store = core.MemoryStore(db_path, embedder=emb)
+    try:
+        for topic, pattern in TOPICS.items():
+            store.store_many([NewMemory(content=pattern.format(i=i), memory_type="episodic", ref=f"{topic}{i}")
+                              for i in range(8)])
+        stored = list(emb.texts)
+        rep = cons.run(store, now=NOW, keep_backups=0)
+        assert rep.counts()["summarize"]["summaries_created"] >= 3
+        assert emb.texts == stored  # consolidate embedded nothing: no summary text went to the model
+        rows = store.conn.execute(
+            "SELECT c.summary_memory_id, c.centroid FROM clusters c WHERE c.status = 'active' "
+            "AND c.summary_memory_id IS NOT NULL").fetchall()
+        assert rows
+        vecs = store.vectors([int(r[0]) for r in rows])
+        for sid, centroid in rows:
+            as_stored = vectors_from_blobs([vec_blob(np.frombuffer(centroid, dtype=np.float32))])[0]
+            assert np.array_equal(vecs[int(sid)], as_stored)
+    finally:
+        store.close()
+
+
+def test_a_cluster_without_a_centroid_still_gets_its_summary_embedded(db_path: Path) -> None:
+    from embedder import HashEmbedder
+
+    emb = RecordingEmbedder(HashEmbedder())
+    store = core.MemoryStore(db_path, embedder=emb)
+    try:
+        ids = [store.store(TOPICS["garden"].format(i=i), "episodic", dedup=False).id for i in range(3)]
+        job = cons.Consolidator(store, NOW)
+        job._df = ({}, 0)
+        with store.conn:
+            cid = int(store.conn.execute(
+                "INSERT INTO clusters(level, member_count, status, created_at, updated_at) "
+                "VALUES (1, 3, 'active', '2030-01-01', '2030-01-01')").lastrowid)
+            store.conn.executemany("INSERT INTO cluster_members(cluster_id, memory_id, similarity, added_at) "
+                                   "VALUES (?, ?, 1.0, '2030-01-01')", [(cid, m) for m in ids])
+        before = len(emb.texts)
+        assert job._summarize_level(1) == (1, 0)
+        text, sid = store.conn.execute("SELECT m.content, m.id FROM clusters c JOIN memories m "
+                                       "ON m.id = c.summary_memory_id WHERE c.id = ?", (cid,)).fetchone()
+        assert emb.texts[before:] == [text]
+        as_stored = vectors_from_blobs([vec_blob(HashEmbedder().embed([text])[0])])[0]
+        assert np.array_equal(store.vectors([sid])[sid], as_stored)
+    finally:
+        store.close()
+
+
+def _thread(n: int) -> list[NewMemory]:
+    """A live thread of ``n`` messages in bursts of 3-7 separated by pauses longer than EPISODE_GAP."""
+    out, t, burst = [], T0, 0
+    for i in range(n):
+        if i and i % (3 + burst % 5) == 0:
+            t += chat_episodes.EPISODE_GAP + timedelta(minutes=5)
+            burst += 1
+        out.append(NewMemory(content=f"Ana: message {i} about topic {burst % 4}", ref=f"m{i}", source="chat",
+                             thread="t", position=i, author="Ana", event_at=t))
+        t += timedelta(minutes=1)
+    return out
+
+
+def _rows(store: core.MemoryStore) -> tuple[list[Any], list[Any], dict[int, bytes]]:
+    mems = [tuple(r) for r in store.conn.execute(
+        "SELECT id, content, ref, metadata, event_at, date_terms FROM memories ORDER BY id")]
+    edges = [tuple(r) for r in store.conn.execute(
+        "SELECT id, source_id, target_id, edge_type, weight FROM associations ORDER BY id")]
+    ids = [m[0] for m in mems]
+    return mems, edges, {k: v.tobytes() for k, v in store.vectors(ids).items()}
+
+
+def test_episodes_in_larger_batches_are_the_same_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = tmp_path / "a.db"
+    store = core.MemoryStore(first)
+    store.store_many(_thread(300))
+    store.close()
+    shutil.copy(first, tmp_path / "b.db")
+    out = []
+    for name, batch in (("a.db", 4), ("b.db", chat_episodes.DERIVED_BATCH)):
+        monkeypatch.setattr(chat_episodes, "DERIVED_BATCH", batch)
+        s = core.MemoryStore(tmp_path / name)
+        try:
+            made = chat_episodes.close_all(s, T0 + timedelta(days=30))
+            out.append((made, _rows(s)))
+        finally:
+            s.close()
+    assert out[0][0] == out[1][0] > 40
+    assert out[0][1] == out[1][1]
