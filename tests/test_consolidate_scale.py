@@ -138,3 +138,46 @@ def test_episodes_in_larger_batches_are_the_same_rows(tmp_path: Path, monkeypatc
             s.close()
     assert out[0][0] == out[1][0] > 40
     assert out[0][1] == out[1][1]
+
+
+SAMPLES = [
+    "Ana restarted the gateway after the outage. Oscar moved the billing job to Tuesdays!",
+    "ΟΔΟΣ ΚΑΙ ΣΟΦΙΑ: Ο ΟΔΥΣΣΕΑΣ ΣΤΗΝ ΙΘΑΚΗ. Σ σ ς",  # final sigma depends on what follows a word
+    "İstanbul'da KIŞ çok soğuk, ama İzmir’de değil",  # İ lowercases to two characters
+    "Straße STRASSE ǅungla ǈudevit ﬁnance Ǆ K Å",  # titlecase digraphs, ligatures, Kelvin and Ångström signs
+    "don’t can't rock’n’roll it's o'clock __init__ snake_case 3rd 10gb",
+    "Nous sommes allés au marché, et il pleuvait pas mal; c'est la vie. Donc voilà.",
+    "Wir sind gestern nach Berlin gefahren und es war nicht so kalt wie erwartet.",
+    "", "   ", "…", "1234 5678",
+]
+
+
+def test_lower_words_are_the_per_word_lowercase() -> None:
+    from memengine import summarize
+
+    for text in SAMPLES:
+        plain = [w.lower().replace("’", "'") for w in summarize._WORD.findall(text)]
+        assert summarize._lower_words(text) == plain, text
+
+
+def test_detect_language_is_the_per_language_count() -> None:
+    from collections import Counter
+
+    from memengine import summarize
+
+    def plain(texts: list[str]) -> str | None:
+        words = [w for t in texts for w in summarize._lower_words(t)]
+        if not words:
+            return None
+        counts = Counter(words)
+        best, share = None, 0.0
+        for lang, stop in sorted(summarize._language_lists().items()):
+            s = sum(n for w, n in counts.items() if w in stop) / len(words)
+            if s > share:
+                best, share = lang, s
+        return best if share >= summarize.LANGUAGE_MIN_SHARE else None
+
+    cases = [[t] for t in SAMPLES] + [SAMPLES, SAMPLES[5:7], [SAMPLES[5]] * 3 + [SAMPLES[0]], []]
+    got = [summarize.detect_language(c) for c in cases]
+    assert got == [plain(c) for c in cases]
+    assert "french" in got and "german" in got  # the cases do exercise the language lists
