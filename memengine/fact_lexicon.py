@@ -1,6 +1,6 @@
 """Word tables the fact comparison reads (memengine/facts.py), one block per language.
 
-English, French, Spanish and German. The mechanism in facts.py is language-neutral
+English, French, Spanish, German and Portuguese. The mechanism in facts.py is language-neutral
 (same frame + a differing value slot, negation parity); these tables only say which
 words are function words, negations, copulas, modals and the few closed-class
 opposites that no frame can see ("open" / "closed"). Words are stored lower-case and
@@ -25,7 +25,7 @@ def _set(*blocks: str) -> frozenset[str]:
 
 # Function words: never content, never a value. "now / no longer / again" style change
 # markers are here too (a fact and its update must still share a frame).
-LANG_STOP: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de"), (_set(b) for b in (
+LANG_STOP: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de", "pt"), (_set(b) for b in (
     # en
     """a an the this that these those it its he she they them his her their our we you your i me my mine
     of in on at to from for with by about as into onto over under and or but so if then than also too very
@@ -46,32 +46,49 @@ LANG_STOP: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de"), (_set(
     """der die das den dem des ein eine einen einem einer eines und oder aber in im am an auf aus bei mit
     nach von vom zu zum zur fur uber unter er sie es wir ihr ich mich mir sein seine ihre unser jetzt
     inzwischen mittlerweile heute immer noch schon auch sehr jede jeder jedes""",
+    # pt
+    """o a os as um uma uns umas do da dos das de em no na nos nas ao aos pelo pela pelos pelas com por
+    para pra e ou mas que quem qual seu sua seus suas meu minha meus minhas teu tua nosso nossa ele ela
+    eles elas eu nos voce se lhe me te muito tambem ainda sempre agora atualmente hoje ja cada todo toda
+    todos todas mais menos outra vez""",
 ))))
 STOPWORDS: frozenset[str] = frozenset().union(*LANG_STOP.values())
+# A word written with an accent is a function word only if it is listed here with its accent:
+# folded, "thé" would be English "the" and "té" Spanish "te" (memengine/facts.py keeps the accents).
+ACCENTED_STOP = frozenset("""
+à où là déjà très été être était étaient après même près voilà ça
+más él tú sí también todavía está están estás qué cuál cómo dónde según después además aún sólo así
+für über während gegenüber später schon
+é à às até após já não também você vocês está estão lá só através
+""".split())
 
 # Copulas: what follows them is the complement (the value of the frame).
-LANG_COPULA: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de"), (_set(b) for b in (
+LANG_COPULA: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de", "pt"), (_set(b) for b in (
     "is are was were be been being am",
-    "est sont etait etaient etre sera",
-    "es son era eran ser esta estan estaba estaban estar sera",
-    "ist sind war waren sein wird",
+    "est sont etait etaient etre sera ete",
+    "es son era eran ser esta estan estaba estaban estar sera fue",
+    "ist sind war waren sein wird wurde",
+    "e sao era eram ser esta estao estava estavam estar sera foi",
 ))))
+# Folded copulas that are another function word without their accent: Portuguese "é" (is) / "e" (and).
+COPULA_NEEDS_ACCENT = frozenset({"e"})
 
 # Auxiliaries and modals: they end the subject phrase; the next content word is the verb.
-LANG_AUX: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de"), (_set(b) for b in (
+LANG_AUX: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de", "pt"), (_set(b) for b in (
     """has have had do does did will would shall should can could may might must need needs
     has_to have_to""",
     "a ont avait ai doit doivent devrait peut peuvent faut va vont",
     "ha han habia he debe deben deberia puede pueden hay tiene_que hay_que va van",
     "hat haben hatte muss mussen soll sollte kann konnen darf durfen wird werden",
+    "tem tinha deve devem pode podem vai vao tem_que",
 ))))
 
 # Modal classes: an obligation and a permission are different facts (same-fact test).
 MODALS: dict[str, str] = {fold(w): cls for cls, block in {
     "must": "must need needs needed required has_to have_to doit doivent faut oblige debe deben tiene_que "
-            "hay_que muss mussen",
-    "may": "may can could allowed peut peuvent pouvez puede pueden podemos darf durfen kann konnen",
-    "should": "should ought devrait devraient deberia deberian sollte sollten",
+            "hay_que muss mussen tem_que",
+    "may": "may can could allowed peut peuvent pouvez puede pueden podemos darf durfen kann konnen pode podem",
+    "should": "should ought devrait devraient deberia deberian sollte sollten deveria deveriam",
 }.items() for w in block.split()}
 
 # Negation words. French "ne ... pas" counts once (facts.py), so "pas", "plus", "jamais",
@@ -81,7 +98,10 @@ NEGATIONS = _set(
     "ne n sans ni",
     "no nunca jamas ningun ninguna ninguno nada nadie sin tampoco",
     "nicht kein keine keinen keinem keiner nie niemals nichts ohne",
+    "nao nunca jamais nenhum nenhuma nada ninguem sem",
 )
+# Negations that are another function word in one language: Portuguese "no" is "in the".
+NEGATION_EXCEPT: dict[str, frozenset[str]] = {"pt": frozenset({"no"})}
 NE_COMPLEMENTS = _set("pas plus jamais rien aucun aucune personne guere point")
 # Verbs of stopping: "quit smoking", "a arrêté de fumer", "dejó de fumar" negate what follows.
 CESSATION = _set(
@@ -89,35 +109,46 @@ CESSATION = _set(
     "arrete arretee cesse",
     "dejo dejado",
     "aufgehort",
+    "parou deixou",
 )
 
 # Phrases rewritten before tokenising (lower-cased, folded text; word boundaries added).
 PHRASES: tuple[tuple[str, str], ...] = (
     ("no longer", "not"), ("not any more", "not"), ("not anymore", "not"), ("gave up", "quit"),
-    ("can't stand", "hates"), ("cannot stand", "hates"), ("fan of", "likes"), ("keen on", "likes"),
+    ("can't stand", "hates"), ("cannot stand", "hates"), ("can not stand", "hates"), ("fan of", "likes"), ("keen on", "likes"),
     ("has to", "has_to"), ("have to", "have_to"), ("had to", "has_to"),
-    ("moved to", "lives in"), ("relocated to", "lives in"), ("moved back to", "lives in"),
     ("is based in", "lives in"), ("are based in", "live in"),
     ("aime mieux", "prefere"), ("a demenage a", "habite a"), ("demenage a", "habite a"),
     ("s'est installe a", "habite a"), ("s'est installee a", "habite a"),
     ("se mudo a", "vive en"), ("se ha mudado a", "vive en"), ("se muda a", "vive en"),
     ("ya no", "no"), ("tiene que", "tiene_que"), ("hay que", "hay_que"),
-    ("nicht mehr", "nicht"), ("zog nach", "wohnt in"), ("ist nach", "wohnt in"),
+    ("nicht mehr", "nicht"),
+    ("ja nao", "nao"), ("nao mais", "nao"), ("tem que", "tem_que"), ("mudou-se para", "mora em"),
+    ("se mudou para", "mora em"), ("mudou-se pra", "mora em"),
+)
+# A move of house, but only when a place name follows: "moved to Porto" is "lives in Porto",
+# "moved to Friday" is an event moved in time (a change, memengine/fact_change.py).
+MOVE_TO_PLACE: tuple[tuple[str, str], ...] = (
+    ("moved to", "lives in"), ("relocated to", "lives in"), ("moved back to", "lives in"),
+    ("zog nach", "wohnt in"), ("ist nach", "wohnt in"), ("sind nach", "wohnen in"),
 )
 
 # Words that name the same thing (mapped onto the first word of each group).
 SYNONYMS: dict[str, str] = {fold(w): fold(group.split()[0]) for group in (
     "live lives living lived reside resides resided habite habitent habiter vit vivent vivre vive viven "
-    "vivir reside residen wohnt wohnen lebt leben",
-    "work works working worked travaille travaillent trabaja trabajan arbeitet arbeiten",
-    "begin begins start starts started commence commencent empieza empiezan beginnt",
+    "vivir reside residen wohnt wohnen lebt leben mora moram morar vivem",
+    "work works working worked travaille travaillent trabaja trabajan arbeitet arbeiten trabalha trabalham",
+    "begin begins start starts started commence commencent empieza empiezan beginnt comeca comecam",
     "food dish dishes meal meals plat plats comida comidas essen",
-    "password passwords passcode pass mot_de_passe contrasena clave passwort kennwort",
-    "phone telephone mobile cell numero number telefono movil handy nummer",
+    "password passwords passcode pass mot_de_passe contrasena clave passwort kennwort senha",
+    "phone telephone mobile cell numero number telefono movil handy nummer telefone celular telemovel",
     "email e-mail mail courriel correo",
     "birthday anniversaire cumpleanos geburtstag",
-    "manager boss chef jefe jefa responsable",
-    "meeting meetings reunion reuniones besprechung",
+    "manager boss chef jefe jefa responsable gerente chefe",
+    "meeting meetings reunion reuniones besprechung reuniao reunioes",
+    # naming verbs: "is called Mochi" = "named Mochi" = "s'appelle" = "se llama" = "heißt" = "chama-se"
+    "called named name names appelle appellent appele appelee nomme nommee llama llaman llamado "
+    "llamada heisst heißt heissen namens genannt chama chamam chamado chamada",
 )
     for w in group.split()}
 MULTIWORD = (("mot de passe", "mot_de_passe"),)
@@ -127,46 +158,64 @@ MULTIWORD = (("mot de passe", "mot_de_passe"),)
 # polarity on one frame. "prefers" and "likes" are two axes: a preference is exclusive
 # ("prefers tea" vs "prefers coffee" is a change), a liking is not ("likes jazz", "likes rock").
 AXES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "open": (_set("open opened ouvert ouverte ouverts ouvertes abierto abierta abiertos abiertas offen geoffnet"),
-             _set("closed shut ferme fermee fermes fermees cerrado cerrada cerrados cerradas geschlossen")),
+    "open": (_set("open opened ouvert ouverte ouverts ouvertes abierto abierta abiertos abiertas offen geoffnet "
+                  "aberto aberta abertos abertas"),
+             _set("closed shut ferme fermee fermes fermees cerrado cerrada cerrados cerradas geschlossen "
+                  "fechado fechada fechados fechadas")),
+    # "on" / "off" themselves are SWITCH below (they are prepositions too)
+    "switch": (_set("allume allumee allumes allumees encendido encendida encendidos encendidas eingeschaltet "
+                    "ligado ligada ligados ligadas"),
+               _set("eteint eteinte eteints eteintes apagado apagada apagados apagadas ausgeschaltet "
+                    "desligado desligada desligados desligadas")),
     "allowed": (_set("allowed permitted authorized authorised autorise autorisee autorises autorisees permis "
-                     "permise permitido permitida permitidos autorizado autorizada erlaubt gestattet"),
+                     "permise permitido permitida permitidos autorizado autorizada erlaubt gestattet "
+                     "autorizados autorizadas"),
                 _set("forbidden prohibited banned disallowed interdit interdite interdits interdites defendu "
-                     "prohibido prohibida prohibidos verboten untersagt")),
+                     "prohibido prohibida prohibidos verboten untersagt proibido proibida proibidos")),
     "required": (_set("required mandatory compulsory obligatory obligatoire obligatoires requis requise "
                       "obligatorio obligatoria requerido requerida erforderlich verpflichtend pflicht"),
                  _set("optional facultatif facultative optionnel optionnelle opcional optativo optativa "
                       "freiwillig")),
     "enabled": (_set("enabled active activated active activee actif activo activa activado activada habilitado "
-                     "habilitada aktiviert aktiv"),
+                     "habilitada aktiviert aktiv ativado ativada ativo ativa"),
                 _set("disabled inactive deactivated desactive desactivee inactif inactivo inactiva desactivado "
-                     "desactivada deshabilitado deshabilitada deaktiviert inaktiv")),
+                     "desactivada deshabilitado deshabilitada deaktiviert inaktiv desativado desativada inativo inativa")),
     "public": (_set("public publique publics publiques publico publica offentlich"),
-               _set("private internal prive privee prives privees privado privada privat")),
+               _set("private internal prive privee prives privees privado privada privat privados")),
     "true": (_set("true vrai vraie verdadero verdadera wahr"), _set("false faux fausse falso falsa falsch")),
     "married": (_set("married marie mariee casado casada verheiratet"),
                 _set("single unmarried divorced celibataire divorce divorcee soltero soltera divorciado "
-                     "divorciada ledig geschieden")),
+                     "divorciada ledig geschieden solteiro solteira")),
     "automatic": (_set("automatic automatically automated auto automatique automatiquement automatico "
                        "automatica automaticamente automatisch"),
                   _set("manual manually manuel manuelle manuellement manualmente manuell")),
     "available": (_set("available disponible disponibles verfugbar"),
                   _set("unavailable indisponible indisponibles")),
     "likes": (_set("like likes liked love loves loved enjoy enjoys enjoyed adore adores aime aiment adorent "
-                   "apprecie gusta gustan encanta encantan ama mag mogen liebt gern"),
+                   "apprecie gusta gustan encanta encantan ama mag mogen liebt gern gosta gostam adora adoram"),
               _set("dislike dislikes disliked hate hates hated detest detests loathe loathes deteste detestent "
-                   "hait odia odian detesta hasst")),
+                   "hait odia odian detesta hasst odeia odeiam")),
     "prefers": (_set("prefer prefers preferred favourite favorite prefere preferent prefiere prefieren "
-                     "preferido preferida favorito favorita bevorzugt"), frozenset()),
+                     "preferido preferida favorito favorita bevorzugt prefere preferem"), frozenset()),
 }
-# "on"/"off" are switch states only right after a copula ("logging is on").
-SWITCH = {"on": "+", "off": "-"}
+# "on"/"off" ("an"/"aus") are switch states only right after a copula and when no object follows:
+# "logging is on", "the light is off now", but "the review is on Thursday", "er ist aus Berlin".
+SWITCH: dict[str, dict[str, str]] = {"en": {"on": "+", "off": "-"}, "de": {"an": "+", "aus": "-"}}
+# What may follow a switch state: an adverb or a new clause, never the object of a preposition.
+DETERMINERS = _set(
+    "the a an this that these those my your his her its our their every each some no one",
+    "le la les un une des du ce cet cette mon ma mes",
+    "el la los las un una unos unas del mi mis",
+    "der die das den dem des ein eine einen einem einer eines mein meine",
+    "o a os as um uma uns umas do da dos das",
+)
 
 # Predicates that hold several values at once: "likes jazz" and "likes rock" are both true.
 NON_EXCLUSIVE = _set(
     "likes has have had speak speaks spoke know knows knew play plays visit visited visits own owns read reads "
     "use uses used",
     "a ont parle parlent connait joue visite",
+    "tem tinha fala falam conhece joga visita",
     "tiene tienen habla hablan conoce juega visita",
     "hat haben spricht kennt spielt besucht",
 ) | frozenset({"likes"})
@@ -180,14 +229,18 @@ IDENTIFIER_WORDS = _set(
     "salle etage chambre appartement bureau",
     "sala planta piso habitacion",
     "raum zimmer stock etage",
+    "sala andar quarto",
 )
 
 # Of those, the ones that also introduce a stated value ("runs version 2.4", "on build 7"):
 # they name a thing only at the start of a sentence.
 VALUE_IDENTIFIERS = _set("version v release build level tier season")
 
+# After a verb, these make it passive ("is led by Hana", "est géré par", "gestionado por", "von ... geleitet").
+AGENT_PREPOSITIONS = _set("by par por von vom durch pelo pela")
+
 # Words before a capitalised name that make it a place ("in Osaka", "à Lyon").
-PLACE_PREPOSITIONS = _set("in at to from near en a au aux dans desde nach bei")
+PLACE_PREPOSITIONS = _set("in at to from near en a au aux dans desde nach bei em no na para")
 
 MONTHS: dict[str, int] = {}
 for _names in (
@@ -195,6 +248,7 @@ for _names in (
     "janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre",
     "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
     "januar februar marz april mai juni juli august september oktober november dezember",
+    "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro",
 ):
     for _i, _m in enumerate(_names.split(), start=1):
         MONTHS.setdefault(_m, _i)
@@ -207,12 +261,18 @@ for _names in (
     "lundi mardi mercredi jeudi vendredi samedi dimanche",
     "lunes martes miercoles jueves viernes sabado domingo",
     "montag dienstag mittwoch donnerstag freitag samstag sonntag",
+    "segunda-feira terca-feira quarta-feira quinta-feira sexta-feira sabado domingo",
 ):
     for _i, _d in enumerate(_names.split()):
         WEEKDAYS.setdefault(_d, _i)
         WEEKDAYS.setdefault(_d + "s", _i)
+        WEEKDAYS.setdefault(_d.replace("-feira", "s-feiras"), _i)
+# Portuguese weekdays without "-feira" are also ordinals ("a quinta vez"): a weekday only after these.
+SHORT_WEEKDAYS = {"segunda": 0, "terca": 1, "quarta": 2, "quinta": 3, "sexta": 4}
+SHORT_WEEKDAY_AFTER = _set("na nas a as toda todas de ate")
 # A bare year is a date after these ("in 2019", "depuis 2015").
-YEAR_PREPOSITIONS = _set("in since from until by before after during of en depuis jusqu desde hasta antes seit bis vor")
+YEAR_PREPOSITIONS = _set("in since from until by before after during of en depuis jusqu desde hasta antes seit bis vor "
+                         "em ate")
 
 WORD_NUMBERS: dict[str, float] = {}
 for _names in (
@@ -220,11 +280,14 @@ for _names in (
     "zero un deux trois quatre cinq six sept huit neuf dix onze douze",
     "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
     "null eins zwei drei vier funf sechs sieben acht neun zehn elf zwolf",
+    "zero um dois tres quatro cinco seis sete oito nove dez onze doze",
 ):
     for _i, _w in enumerate(_names.split()):
         WORD_NUMBERS.setdefault(_w, float(_i))
-for _w in ("a", "un", "une", "una", "uno", "ein", "eine"):
+for _w in ("a", "un", "une", "una", "uno", "ein", "eine", "um"):
     WORD_NUMBERS.pop(_w, None)  # articles, not counts
+# Counts that are another word elsewhere: Portuguese "dois" (two) is French "(je) dois" (must).
+WORD_NUMBER_LANG = {"dois": "pt"}
 
 # Unit words: class and multiplier to a base unit ("60 seconds" = "1 minute").
 UNITS: dict[str, tuple[str, float]] = {}

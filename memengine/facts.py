@@ -26,6 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from memengine import fact_change
 from memengine import fact_lexicon as L
 from memengine.fact_lexicon import fold
 
@@ -70,6 +71,7 @@ class Word:
     pos: int  # index in the token stream
     name: bool = False  # capitalised inside the sentence
     place: bool = False  # a name right after a place preposition ("in Osaka")
+    agent: bool = False  # followed by "by" / "par" / "por" / "von": a passive verb ("is led by Hana")
 
 
 @dataclass
@@ -86,6 +88,11 @@ class Fact:
     predicate: int | None  # index in words of the main verb, when it is not a copula
     exclusive: bool  # one value at a time ("lives in", "is"), not several ("likes", "has")
     identifiers: set[str] = field(default_factory=set)  # "version#2": numbers naming the subject
+    # change language (memengine/fact_change.py): "verb" ("switched to", "moved to Friday"), "now",
+    # "instead" or ""; the old value it names ("from Jira") is kept out of words / values
+    change: str = ""
+    old_words: list[str] = field(default_factory=list)
+    old_values: list[Value] = field(default_factory=list)
 
     @property
     def polarity(self) -> int:
@@ -115,6 +122,7 @@ TOKEN_RE = re.compile(
     re.VERBOSE,
 )
 _ELISION_RE = re.compile(r"^(l|d|n|qu|j|s|c|m|t)'(.+)$")
+_CLITIC_RE = re.compile(r"(?<=\w\w)-(se|me|te|lhe|lhes)$")
 
 
 def _fold_keep_case(text: str) -> str:
@@ -122,13 +130,35 @@ def _fold_keep_case(text: str) -> str:
     return "".join(ch for ch in w if not unicodedata.combining(ch))
 
 
+_NOT_A_PLACE = "|".join(sorted(set(L.MONTHS) | set(L.WEEKDAYS), key=len, reverse=True))
+
+
 def _prepare(text: str) -> str:
     t = _fold_keep_case(text[:MAX_CHARS].replace("’", "'").replace("`", "'"))
     t = re.sub(r"\b(can|won|ain)'t\b", r"\1 not", t, flags=re.I)
     t = re.sub(r"n't\b", " not", t, flags=re.I)
-    for phrase, repl in L.PHRASES + L.MULTIWORD:
+    for phrase, repl in L.PHRASES + L.MULTIWORD + fact_change.INSTEAD_PHRASES:
         t = re.sub(r"(?<![\w'])" + re.escape(phrase) + r"(?![\w'])", repl, t, flags=re.I)
+    for phrase, repl in L.MOVE_TO_PLACE:  # a house move only when a place name follows ("moved to Porto")
+        t = re.sub(rf"(?<![\w'])(?i:{re.escape(phrase)})(?= (?:the )?[A-Z])(?! (?i:(?:the )?(?:{_NOT_A_PLACE}))\b)",
+                   repl, t)
     return t
+
+
+def _accents(text: str) -> dict[str, list[str]]:
+    """Each accented letter run of ``text`` by its folded form, in order ("the" -> ["thé"])."""
+    out: dict[str, list[str]] = {}
+    for run in re.findall(r"[^\W\d_]+", text[:MAX_CHARS].lower()):
+        key = fold(run)
+        if key != run:
+            out.setdefault(key, []).append(run)
+    return out
+
+
+def _restore_accents(low: str, accents: dict[str, list[str]]) -> str:
+    if not accents:
+        return low
+    return re.sub(r"[^\W\d_]+", lambda m: accents[m.group(0)].pop(0) if accents.get(m.group(0)) else m.group(0), low)
 
 
 @dataclass
@@ -136,10 +166,19 @@ class _Tok:
     kind: str
     text: str
     low: str
-    role: str = ""  # "", "value", "unit", "neg", "stop", "ident"
+    role: str = ""  # "", "value", "unit", "neg", "stop", "ident", "change", "old"
+    orig: str = ""  # the lower-case word as written, accents kept ("thé" where low is "the")
 
 
-def _tokens(text: str) -> list[_Tok]:
+def _tokens(text: str, original: str = "") -> list[_Tok]:
+    out = _tokens_folded(text)
+    accents = _accents(original)
+    for t in out:
+        t.orig = _restore_accents(t.low, accents) if t.kind == "word" else t.low
+    return out
+
+
+def _tokens_folded(text: str) -> list[_Tok]:
     out: list[_Tok] = []
     for m in TOKEN_RE.finditer(text):
         kind = m.lastgroup or "word"
@@ -150,6 +189,7 @@ def _tokens(text: str) -> list[_Tok]:
             if el:
                 out.append(_Tok("word", raw[: len(el.group(1))], el.group(1)))
                 raw, low = raw[len(el.group(1)) + 1:], el.group(2)
+            low = _CLITIC_RE.sub("", low)  # Portuguese "chama-se", "mudou-se"
             possessive = low.endswith("'s")
             low = low.removesuffix("'s").strip("'")
             if low:
@@ -169,7 +209,7 @@ def _guess_lang(text: str) -> str:
     keys = [w for w in re.findall(r"[^\W\d_]+", text) if len(w) > 1]  # (t, s, l: every language has them)
     best, hits = "en", 0
     for lang, stop in L.LANG_STOP.items():
-        n = sum(1 for k in keys if k in stop or k in L.LANG_COPULA[lang])
+        n = sum(1 for k in keys if k in stop or k in L.LANG_COPULA[lang] or k in L.LANG_AUX[lang])
         if n > hits:
             best, hits = lang, n
     return best
@@ -268,9 +308,9 @@ def _dates(toks: list[_Tok], values: list[Value]) -> None:
                 if cand.kind == "word" and fold(cand.low) not in ("de", "del"):
                     break
             values.append(Value("date", (year, L.MONTHS[key], day), t.text))
-        elif key in L.WEEKDAYS:
+        elif key in L.WEEKDAYS or key in L.SHORT_WEEKDAYS and i > 0 and fold(toks[i - 1].low) in L.SHORT_WEEKDAY_AFTER:
             t.role = "value"
-            values.append(Value("weekday", (L.WEEKDAYS[key],), t.text))
+            values.append(Value("weekday", (L.WEEKDAYS.get(key, L.SHORT_WEEKDAYS.get(key)),), t.text))
     for i, t in enumerate(toks):
         year = _year(t)
         if year is not None and i > 0 and fold(toks[i - 1].low) in L.YEAR_PREPOSITIONS:
@@ -278,8 +318,8 @@ def _dates(toks: list[_Tok], values: list[Value]) -> None:
             values.append(Value("date", (year, None, None), t.text))
 
 
-def _values(toks: list[_Tok]) -> tuple[list[Value], set[str]]:
-    values, idents = _values_unplaced(toks)
+def _values(toks: list[_Tok], lang: str = "en") -> tuple[list[Value], set[str]]:
+    values, idents = _values_unplaced(toks, lang)
     placed: list[Value] = []
     taken: set[int] = set()
     for v in values:  # each value at the first token showing its text not yet taken
@@ -289,7 +329,7 @@ def _values(toks: list[_Tok]) -> tuple[list[Value], set[str]]:
     return placed, idents
 
 
-def _values_unplaced(toks: list[_Tok]) -> tuple[list[Value], set[str]]:
+def _values_unplaced(toks: list[_Tok], lang: str) -> tuple[list[Value], set[str]]:
     values: list[Value] = []
     idents: set[str] = set()
     for t in toks:
@@ -331,13 +371,16 @@ def _values_unplaced(toks: list[_Tok]) -> tuple[list[Value], set[str]]:
             t.role = "value"
             values.append(Value("code", (t.low.lstrip("v") if t.kind == "version" else t.low,), t.text))
         elif t.kind in ("num", "money", "ordinal") or (t.kind == "word" and fold(t.low) in L.WORD_NUMBERS
+                                                        and L.WORD_NUMBER_LANG.get(fold(t.low), lang) == lang
                                                         and i + 1 < len(toks) and toks[i + 1].kind == "word"
                                                         and fold(toks[i + 1].low) not in L.STOPWORDS):
-            value = _number(t) if t.kind != "word" else L.WORD_NUMBERS[fold(t.low)]
+            # an ordinal is a rank ("the 14th", "3rd floor"): compared with ranks only
+            value = (float(re.match(r"\d+", t.low).group(0)) if t.kind == "ordinal"  # type: ignore[union-attr]
+                     else _number(t) if t.kind != "word" else L.WORD_NUMBERS[fold(t.low)])
             if value is None:
                 continue
             t.role = "value"
-            unit, mult = "", 1.0
+            unit, mult = ("ordinal" if t.kind == "ordinal" else ""), 1.0
             if t.kind == "money":
                 unit = L.UNITS[fold(t.low[0])][0]
             elif t.low.endswith("%"):
@@ -368,60 +411,95 @@ def _participle(low: str, lang: str) -> bool:
     return low.startswith("ge") and low.endswith("t")
 
 
-def analyse(text: str) -> Fact:
-    """Read one sentence into a :class:`Fact` (never raises on str input)."""
-    toks = _tokens(_prepare(text))
-    lang = _guess_lang(text)
-    values, idents = _values(toks)
-    copulas, auxes = L.LANG_COPULA[lang], L.LANG_AUX[lang]
-    negations: list[str] = []
-    modals: set[str] = set()
-    words: list[Word] = []
-    has_ne = any(t.kind == "word" and fold(t.low) in ("ne", "n") for t in toks) and lang == "fr"
+def _switch_state(toks: list[_Tok], i: int, lang: str, copulas: frozenset[str]) -> str | None:
+    """"+" / "-" when "on" / "off" ("an" / "aus") at ``i`` is a switch state: right after a copula
+    and with no object after it. "The heating is on (now / in winter / , but ...)" is a state;
+    "the review is on Thursday", "on the 14th", "on Elm Street", "ist aus Berlin" are prepositions."""
+    pole = L.SWITCH.get(lang, {}).get(fold(toks[i].low))
+    if pole is None or i == 0 or fold(toks[i - 1].low) not in copulas:
+        return None
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is None:
+        return pole
+    if nxt.kind != "word" or nxt.role:
+        return None  # a value: "on Thursday", "on 3 May", "on the 14th"
+    k = fold(nxt.low)
+    return pole if k in L.STOPWORDS and k not in L.DETERMINERS else None
+
+
+def _is_stop(t: _Tok, key: str) -> bool:
+    """A function word. A word written with an accent only when listed with it (L.ACCENTED_STOP):
+    folded, French "thé" would be English "the"."""
+    if t.orig and t.orig != t.low:
+        return t.orig in L.ACCENTED_STOP
+    return key in L.STOPWORDS
+
+
+@dataclass
+class _Reading:
+    words: list[Word] = field(default_factory=list)
+    negations: list[str] = field(default_factory=list)
+    modals: set[str] = field(default_factory=set)
     boundary: tuple[int, str] | None = None  # (token index, "copula" | "aux")
+    old_words: list[str] = field(default_factory=list)
+
+
+def _function_word(t: _Tok, i: int, key: str, lang: str, r: _Reading, has_ne: bool, nxt: str) -> bool:
+    """Negations, modals, copulas and auxiliaries: recorded in ``r``; True when ``t`` is one
+    (``nxt`` is the kind of the next token)."""
+    if key in L.NEGATIONS and not (key == "n" and lang != "fr") and not (key == "no" and nxt == "num") \
+            and key not in L.NEGATION_EXCEPT.get(lang, ()):
+        r.negations.append(t.low)
+        t.role = "neg"
+        return True
+    if key in L.NE_COMPLEMENTS:
+        if has_ne or key == "plus":
+            t.role = "stop"
+            return True
+        if lang == "fr":  # spoken French drops the "ne": "j'aime pas"
+            r.negations.append(t.low)
+            t.role = "neg"
+            return True
+    if key in L.CESSATION:
+        r.negations.append(t.low)
+        t.role = "neg"
+        return True
+    if key in L.MODALS:
+        r.modals.add(L.MODALS[key])
+    copula = key in L.LANG_COPULA[lang] and t.orig != "à" and not (key in L.COPULA_NEEDS_ACCENT and t.orig == key)
+    if copula or (key in L.LANG_AUX[lang] and t.orig != "à") or key in L.MODALS:
+        if r.boundary is None:
+            r.boundary = (i, "copula" if copula else "aux")
+        t.role = "stop"
+        return True
+    return False
+
+
+def _read(toks: list[_Tok], lang: str) -> _Reading:
+    """Content words (synonyms and axes mapped), negations, modals, the copula / aux boundary."""
+    r = _Reading()
+    copulas = L.LANG_COPULA[lang]
+    has_ne = any(t.kind == "word" and fold(t.low) in ("ne", "n") for t in toks) and lang == "fr"
     place_next = False
     for i, t in enumerate(toks):
+        if t.role == "old" and t.kind == "word":
+            key = fold(t.low)
+            if not _is_stop(t, key):
+                r.old_words.append(L.SYNONYMS.get(key, key).replace("-", ""))
+            continue
         if t.kind != "word" or t.role:
             place_next = False
             continue
         key = fold(t.low)
-        prev_key = fold(toks[i - 1].low) if i > 0 else ""
-        if key in L.NEGATIONS and not (key == "n" and lang != "fr") and not (key == "no" and i + 1 < len(toks)
-                                                                           and toks[i + 1].kind == "num"):
-            negations.append(t.low)
-            t.role = "neg"
+        if _function_word(t, i, key, lang, r, has_ne, toks[i + 1].kind if i + 1 < len(toks) else ""):
             continue
-        if key in L.NE_COMPLEMENTS:
-            if has_ne or key == "plus":
-                t.role = "stop"
-                continue
-            if lang == "fr":  # spoken French drops the "ne": "j'aime pas"
-                negations.append(t.low)
-                t.role = "neg"
-                continue
-        if key in L.CESSATION:
-            negations.append(t.low)
-            t.role = "neg"
+        pole = _switch_state(toks, i, lang, copulas)
+        if pole is not None:
+            if pole == "-":
+                r.negations.append(t.low)
+            r.words.append(Word("AX:switch", t.text, i))
             continue
-        if key in L.MODALS:
-            modals.add(L.MODALS[key])
-        if key in copulas and t.low != "à":
-            if boundary is None:
-                boundary = (i, "copula")
-            t.role = "stop"
-            continue
-        if key in auxes and t.low != "à" or key in L.MODALS:
-            if boundary is None:
-                boundary = (i, "aux")
-            t.role = "stop"
-            continue
-        if key in L.SWITCH and prev_key in copulas:
-            axis_key = "AX:switch"
-            if L.SWITCH[key] == "-":
-                negations.append(t.low)
-            words.append(Word(axis_key, t.text, i))
-            continue
-        if key in L.STOPWORDS or len(key) < 2 and not t.text.isupper():
+        if _is_stop(t, key) or len(key) < 2 and not t.text.isupper():
             t.role = "stop"
             place_next = key in L.PLACE_PREPOSITIONS
             continue
@@ -430,36 +508,58 @@ def analyse(text: str) -> Fact:
             if key in pos or key in neg:
                 canon = "AX:" + axis
                 if key in neg:
-                    negations.append(t.low)
+                    r.negations.append(t.low)
                 break
         name = t.text[:1].isupper() and (i > 0 or key not in L.STOPWORDS)
-        last = words[-1] if words else None
+        last = r.words[-1] if r.words else None
         if name and last is not None and last.name and last.pos == i - 1 and last.pos > 0:
             # "Keiko Tanaka", "Acme Corp": one name, one slot value
-            words[-1] = Word(f"{last.key} {canon}", f"{last.text} {t.text}", i, name=True, place=last.place)
+            r.words[-1] = Word(f"{last.key} {canon}", f"{last.text} {t.text}", i, name=True, place=last.place)
             continue
-        words.append(Word(canon, t.text, i, name=name, place=name and place_next))
+        agent = i + 1 < len(toks) and fold(toks[i + 1].low) in L.AGENT_PREPOSITIONS
+        r.words.append(Word(canon, t.text, i, name=name, place=name and place_next, agent=agent))
         place_next = False
-    # where the subject ends, and which word is the verb
-    subject_end = 1 if words else 0
-    predicate: int | None = None
+    return r
+
+
+def _subject(toks: list[_Tok], lang: str, words: list[Word], boundary: tuple[int, str] | None,
+             change_verb: int | None) -> tuple[int, int | None]:
+    """Where the subject ends (``words[:n]``) and which word is the verb (None: a copula)."""
+    if change_verb is not None:  # the change verb is the verb: "the team | switched to Linear"
+        end = boundary[0] if boundary is not None and boundary[0] < change_verb else change_verb
+        return sum(1 for w in words if w.pos < end), None
     if boundary is not None and any(w.pos < boundary[0] for w in words):
         subject_end = sum(1 for w in words if w.pos < boundary[0])
         after = subject_end if subject_end < len(words) else None
-        if after is not None and (boundary[1] == "aux"
-                                  or _participle(toks[words[after].pos].low, lang)):
-            predicate = after
-    elif boundary is None and words:
+        if after is not None and (boundary[1] == "aux" or _participle(toks[words[after].pos].low, lang)):
+            return subject_end, after
+        return subject_end, None
+    if boundary is None and words:
         # no copula: the subject is the first word and what its possessives chain to
         k = 1
         while k < len(words) and any(toks[j].role == "poss" or fold(toks[j].low) in ("de", "del", "of")
                                      for j in range(words[k - 1].pos + 1, words[k].pos)) and words[k - 1].name:
             k += 1
-        subject_end = k
-        predicate = k if k < len(words) else None
-    elif boundary is not None:
-        subject_end = 0
-        predicate = None
+        return k, (k if k < len(words) else None)
+    return (0 if boundary is not None else (1 if words else 0)), None
+
+
+def analyse(text: str) -> Fact:
+    """Read one sentence into a :class:`Fact` (never raises on str input)."""
+    toks = _tokens(_prepare(text), text)
+    lang = _guess_lang(text)
+    values, idents = _values(toks, lang)
+    change = fact_change.find(toks, lang)
+    if change is not None:
+        for i in change.old:
+            toks[i].role = "old" if toks[i].role in ("", "value", "unit") else toks[i].role
+        if change.verb is not None:
+            toks[change.verb].role = "change"
+    r = _read(toks, lang)
+    words, boundary = r.words, r.boundary
+    old_values = [v for v in values if change is not None and v.pos in change.old]
+    values = [v for v in values if v not in old_values]
+    subject_end, predicate = _subject(toks, lang, words, boundary, change.verb if change else None)
     # a number or code inside the subject names which thing is meant ("server 42 runs ...",
     # "room 4 is ..."): it is part of the subject, not the value the sentence states
     if words:
@@ -470,13 +570,15 @@ def analyse(text: str) -> Fact:
             idents.add(f"{v.kind}#{v.norm}")
         values = [v for v in values if v.pos not in {x.pos for x in inside}]
     exclusive = True
-    if predicate is not None:
+    if change is not None:
+        exclusive = True  # a change replaces the value: "now uses Linear" retires "uses Jira"
+    elif predicate is not None:
         pk = words[predicate].key
         exclusive = not (pk == "AX:likes" or fold(toks[words[predicate].pos].low) in L.NON_EXCLUSIVE)
     elif boundary is not None and fold(toks[boundary[0]].low) in L.NON_EXCLUSIVE:
         exclusive = False
-    return Fact(text, lang, words, values, negations, frozenset(modals), subject_end, predicate, exclusive,
-                idents)
+    return Fact(text, lang, words, values, r.negations, frozenset(r.modals), subject_end, predicate, exclusive,
+                idents, change.marker if change else "", r.old_words, old_values)
 
 
 # --------------------------------------------------------------------------- comparing
@@ -600,6 +702,8 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
     if fa.identifiers != fb.identifiers and fa.identifiers and fb.identifiers:
         return None  # "version 2 ..." vs "version 3 ...": two things
     al = _align(fa, fb)
+    if fb.change:
+        return _compare_change(fa, fb, al, similarity)
     smaller = min(len(fa.words), len(fb.words))
     if not al.shared or len(al.shared) < MIN_SHARED * smaller:
         return None
@@ -611,7 +715,12 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
     topic = _topic(fa, al)
     flipped = fa.polarity != fb.polarity
     swap = (al.only_a[0], al.only_b[0]) if al.only_a and al.only_b else None
-    predicate_swap = swap is not None and swap[0] == fa.predicate and swap[1] == fb.predicate
+    verbs = (_verb_like(fa, swap[0]), _verb_like(fb, swap[1])) if swap is not None else (False, False)
+    if verbs[0] != verbs[1]:
+        return None  # a verb against a complement ("is scheduled for Friday" / "is on Friday afternoon")
+    # two verbs, every other word and value shared: a restatement ("is led by Hana" / "Hana leads")
+    # or another relation, never a new value of one slot
+    predicate_swap = verbs[0] and verbs[1]
     value = _value_conflict(fa, fb)
     if value is not None:
         if flipped or (swap is not None and not predicate_swap):
@@ -626,7 +735,8 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
             w.key == "AX:prefers" for w in fa.words) else "slot"
         return Verdict(kind, f"{kind} changed for '{topic}': {wa.text} -> {wb.text}", round(conf, 3))
     if flipped:
-        if al.only_a and al.only_b and not predicate_swap:
+        if al.only_a and al.only_b and not predicate_swap or _negates_an_addition(fa, fb, al):
+            # (the second: "black" / "black with no sugar" adds a fact, it does not deny one)
             return None
         axis = next((w.key[3:] for w in fa.words + fb.words if w.key.startswith("AX:")
                      and any(n.lower() == w.text.lower() for n in fa.negations + fb.negations)), None)
@@ -639,6 +749,73 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
         word = (fb.negations or fa.negations)[0]
         return Verdict("negation", f"negation ('{word}') of '{topic}'", round(conf, 3))
     return None
+
+
+def _verb_like(f: Fact, i: int) -> bool:
+    """Whether word ``i`` is the sentence's verb, or a passive one ("led by")."""
+    return i == f.predicate or f.words[i].agent
+
+
+def _negates_an_addition(fa: Fact, fb: Fact, al: _Alignment) -> bool:
+    """Whether the one side's extra negations each govern a word only that side has, the other
+    side having no word of its own: "with no sugar" adds a fact about sugar."""
+    more, extra, other = (fb, al.only_b, al.only_a) if len(fb.negations) > len(fa.negations) \
+        else (fa, al.only_a, al.only_b)
+    if not extra or other:
+        return False
+    extra_pos = {more.words[i].pos for i in extra}
+    text = [w.pos for w in more.words]
+    negs = [i for i, w in enumerate(_tokens(_prepare(more.text))) if w.role == "" and i not in text
+            and w.low in {n.lower() for n in more.negations}]
+    for n in negs:
+        nxt = next((p for p in text if p > n), None)
+        if nxt is None or nxt not in extra_pos:
+            return False
+    return bool(negs)
+
+
+def _run(idx: list[int]) -> bool:
+    """Whether word indices are one contiguous run ("green tea")."""
+    return not idx or max(idx) - min(idx) == len(idx) - 1
+
+
+def _compare_change(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None) -> Verdict | None:
+    """``fb`` says a slot changed ("switched from Jira to Linear", "moved to Friday", "now uses"):
+    its verb stands for ``fa``'s verb, the old value it names must be ``fa``'s, and the new value
+    may be a phrase ("green tea", "GitHub Actions")."""
+    only_a, only_b = list(al.only_a), list(al.only_b)
+    if not al.shared:
+        return None
+    if fb.change == "verb" and fa.predicate in only_a:
+        only_a.remove(fa.predicate)  # "switched to" stands for "uses", "moved to" for "is on"
+    named_old = bool(fb.old_words or fb.old_values)
+    if named_old:
+        fa_values = {(v.kind, v.norm) for v in fa.values}
+        if not all((v.kind, v.norm) in fa_values for v in fb.old_values):
+            return None
+        held = [i for i in only_a if any(_same_word(fa.words[i].key, k) for k in fb.old_words)]
+        if len(held) < len({k for k in fb.old_words}) and fb.old_words:
+            return None  # "from Trello to Jira" does not update "uses Jira"
+        only_a = [i for i in only_a if i not in held]
+    if _in_subject(fa, only_a) or _in_subject(fb, only_b):
+        return None
+    if fa.polarity != fb.polarity or len(only_a) > fact_change.MAX_PHRASE or len(only_b) > fact_change.MAX_PHRASE:
+        return None
+    if fb.change == "now" and (fa.predicate in only_a or fb.predicate in only_b):
+        return None  # "now" keeps the verb: "now drinks green tea" updates "drinks espresso" only
+    conf = 0.8 + (0.1 * max(0.0, min(1.0, similarity)) if similarity is not None else 0.05)
+    topic = _topic(fa, al)
+    value = _value_conflict(fa, fb)
+    if value is not None:
+        kind, what = value
+        return Verdict(kind, f"{kind} changed for '{topic}': {what}", round(conf, 3))
+    if not only_b or not (only_a or named_old) or not (_run(only_a) and _run(only_b)):
+        return None
+    was = " ".join(fa.words[i].text for i in only_a) or " ".join(fb.old_words)
+    now = " ".join(fb.words[i].text for i in only_b)
+    kind = "place" if all(fb.words[i].place for i in only_b) and only_b else "preference" if any(
+        w.key == "AX:prefers" for w in fa.words) else "slot"
+    return Verdict(kind, f"{kind} changed for '{topic}': {was} -> {now}", round(conf, 3))
 
 
 def same_fact(a: str | Fact, b: str | Fact) -> bool:
