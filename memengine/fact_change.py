@@ -28,15 +28,19 @@ from memengine.fact_lexicon import STOPWORDS, _set, fold
 
 STRONG_VERBS = _set(
     "switched switch switches changed change changes rescheduled reschedule reschedules replaced replace "
-    "replaces migrated migrate migrates upgraded downgraded updated bumped swapped transferred",
+    "replaces migrated migrate migrates upgraded downgraded updated bumped swapped transferred renamed "
+    "rebranded raised increased reduced lowered decreased cut dropped rose",
     "change changee changes changees remplace remplacee remplaces remplacees reprogramme reprogrammee "
-    "reporte reportee migre migree bascule basculee",
+    "reporte reportee migre migree bascule basculee augmente augmentee baisse baissee reduit reduite "
+    "renomme renommee",
     "cambiado cambiada cambiados cambiadas cambio cambiaron reemplazado reemplazada reemplazo sustituido "
-    "sustituida sustituyo reprogramado reprogramada aplazado aplazada pospuesto pospuesta migrado migro",
+    "sustituida sustituyo reprogramado reprogramada aplazado aplazada pospuesto pospuesta migrado migro "
+    "aumentado aumentada subido subida bajado bajada reducido reducida renombrado renombrada",
     "gewechselt wechselt wechselte geandert andert anderte umgestellt verschoben verlegt ersetzt migriert "
-    "umgestiegen",
+    "umgestiegen erhoht gesenkt reduziert umbenannt",
     "mudou mudado mudada mudaram trocou trocado trocada trocaram substituiu substituido substituida "
-    "remarcado remarcada adiado adiada migrou migrado alterado alterada alterou",
+    "remarcado remarcada adiado adiada migrou migrado alterado alterada alterou aumentou aumentado subiu "
+    "baixou reduzido reduzida renomeado renomeada",
 )
 MOTION_VERBS = _set(
     "moved move moves shifted pushed postponed went gone",
@@ -75,6 +79,7 @@ NOW = _set("now nowadays", "maintenant desormais", "ahora", "jetzt nun inzwische
 ADDITIVE = _set("also too additionally", "aussi egalement", "tambien ademas", "auch zusatzlich", "tambem")
 # Words that may sit between a verb and its "from" / "to": "went up from", "pushed back to".
 PARTICLES = _set("up down back over forward out along", "se s", "se", "sich", "se")
+VERB_LAST = frozenset({"de"})  # a participle at the end: its "from" / "to" phrases come before it
 MAX_PHRASE = 4  # tokens in a value phrase ("GitHub Actions", "green tea", "March 10")
 
 
@@ -154,7 +159,7 @@ def _verb_change(toks: Sequence[Token], v: int, lang: str) -> Change | None:
             if not ch.old:  # "Jenkins was replaced by GitHub Actions": the old value is the subject
                 ch.old = {i for i in range(v) if toks[i].kind != "word" or _key(toks[i]) not in STOPWORDS}
         else:  # verb last (German): "... Jenkins durch GitHub Actions ersetzt"
-            w = _find_back(toks, v, with_p, MAX_PHRASE + 1)
+            w = _find_back(toks, v, with_p, MAX_PHRASE + 1) if lang in VERB_LAST else None
             if w is None:
                 return None
             ch.new = _phrase(toks, w + 1, v)
@@ -174,7 +179,7 @@ def _verb_change(toks: Sequence[Token], v: int, lang: str) -> Change | None:
         t = _next_prep(toks, v + 1, to_p, 3)
         if t is not None:
             ch.new = _phrase(toks, t + 1, n)
-        else:  # verb last (German): "von Jira zu Linear gewechselt", "auf Samstag verschoben"
+        elif lang in VERB_LAST:  # "von Jira zu Linear gewechselt", "auf Samstag verschoben"
             t = _find_back(toks, v, to_p, MAX_PHRASE + 1)
             if t is not None:
                 ch.new = _phrase(toks, t + 1, v)

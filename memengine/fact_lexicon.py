@@ -236,6 +236,13 @@ IDENTIFIER_WORDS = _set(
 # they name a thing only at the start of a sentence.
 VALUE_IDENTIFIERS = _set("version v release build level tier season")
 
+# Personal pronouns: a sentence starting with one has no subject word ("We use GitLab").
+# Compared with the word as written (accents kept: Spanish "él" is a pronoun, "el" an article).
+PRONOUNS: dict[str, frozenset[str]] = {lang: frozenset(block.split()) for lang, block in (
+    ("en", "i we you he she they"), ("fr", "je j nous vous il elle ils elles on"),
+    ("es", "yo nosotros nosotras tú él ella ellos ellas"), ("de", "ich wir du er sie"),
+    ("pt", "eu nós ele ela eles elas você vocês"))}
+
 # After a verb, these make it passive ("is led by Hana", "est géré par", "gestionado por", "von ... geleitet").
 AGENT_PREPOSITIONS = _set("by par por von vom durch pelo pela")
 

@@ -93,6 +93,7 @@ class Fact:
     change: str = ""
     old_words: list[str] = field(default_factory=list)
     old_values: list[Value] = field(default_factory=list)
+    new_pos: frozenset[int] = frozenset()  # token positions of the new value phrase ("to Linear")
 
     @property
     def polarity(self) -> int:
@@ -112,6 +113,7 @@ TOKEN_RE = re.compile(
   | (?P<clock>\b\d{1,2}[:h]\d{2}(?:\s?[ap]\.?m\b\.?)?)
   | (?P<ampm>\b\d{1,2}\s?[ap]\.?m\b\.?)
   | (?P<hour>\b\d{1,2}\s?h\b)
+  | (?P<uhr>\b\d{1,2}(?:[.:]\d{2})?\s?(?i:uhr)\b)
   | (?P<money>[$€£]\s?\d[\d,.]*[kKmM]?\b)
   | (?P<version>\bv?\d+(?:\.\d+)+\b)
   | (?P<ordinal>\b\d{1,2}(?:st|nd|rd|th|er|eme|e|o|a|º)\b)
@@ -248,7 +250,9 @@ def clock_minutes(text: str, french_h: bool = True) -> int | None:
 
 
 def _clock(tok: _Tok) -> int | None:
-    """Minutes since midnight ("4pm", "16:00", "9h", "10h30", "7 p.m.")."""
+    """Minutes since midnight ("4pm", "16:00", "9h", "10h30", "7 p.m.", "15 Uhr", "9.30 Uhr")."""
+    if tok.kind == "uhr":
+        return clock_minutes(tok.low.replace("uhr", "").strip().replace(".", ":"))
     return clock_minutes(tok.low)
 
 
@@ -352,7 +356,7 @@ def _values_unplaced(toks: list[_Tok], lang: str) -> tuple[list[Value], set[str]
             t.role = "ident"
             idents.add(f"{prev}#{t.low}")
             continue
-        if t.kind in ("clock", "ampm", "hour"):
+        if t.kind in ("clock", "ampm", "hour", "uhr"):
             minutes = _clock(t)
             if minutes is not None:
                 t.role = "value"
@@ -402,13 +406,15 @@ def _values_unplaced(toks: list[_Tok], lang: str) -> tuple[list[Value], set[str]
 
 
 def _participle(low: str, lang: str) -> bool:
+    """Whether ``low`` (accents kept) looks like a past participle in ``lang``."""
     if lang == "en":
         return low.endswith(("ed", "en", "ing")) and len(low) > 4
     if lang == "fr":
         return low.endswith(("é", "ée", "és", "ées"))
-    if lang == "es":
+    if lang in ("es", "pt"):
         return low.endswith(("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas"))
-    return low.startswith("ge") and low.endswith("t")
+    # German: "gewechselt", "geschrieben", and the inseparable prefixes ("erhöht", "verschoben")
+    return low.startswith(("ge", "er", "ver", "be", "ent", "zer")) and low.endswith(("t", "en")) and len(low) > 5
 
 
 def _switch_state(toks: list[_Tok], i: int, lang: str, copulas: frozenset[str]) -> str | None:
@@ -531,9 +537,12 @@ def _subject(toks: list[_Tok], lang: str, words: list[Word], boundary: tuple[int
     if boundary is not None and any(w.pos < boundary[0] for w in words):
         subject_end = sum(1 for w in words if w.pos < boundary[0])
         after = subject_end if subject_end < len(words) else None
-        if after is not None and (boundary[1] == "aux" or _participle(toks[words[after].pos].low, lang)):
+        if after is not None and (boundary[1] == "aux" or _participle(toks[words[after].pos].orig, lang)):
             return subject_end, after
         return subject_end, None
+    first = next((t for t in toks if t.kind == "word"), None)
+    if boundary is None and words and first is not None and first.orig in L.PRONOUNS.get(lang, ()):
+        return 0, 0  # "We use GitLab": a pronoun subject, the first content word is the verb
     if boundary is None and words:
         # no copula: the subject is the first word and what its possessives chain to
         k = 1
@@ -578,7 +587,8 @@ def analyse(text: str) -> Fact:
     elif boundary is not None and fold(toks[boundary[0]].low) in L.NON_EXCLUSIVE:
         exclusive = False
     return Fact(text, lang, words, values, r.negations, frozenset(r.modals), subject_end, predicate, exclusive,
-                idents, change.marker if change else "", r.old_words, old_values)
+                idents, change.marker if change else "", r.old_words, old_values,
+                frozenset(change.new) if change else frozenset())
 
 
 # --------------------------------------------------------------------------- comparing
@@ -604,6 +614,8 @@ def _same_word(a: str, b: str) -> bool:
         return False
     if _stem(a) == _stem(b):
         return True
+    if a == "re" + b or b == "re" + a:  # "rewritten" / "written": the same verb done again
+        return min(len(a), len(b)) >= 4
     n = 0
     for x, y in zip(a, b):
         if x != y:
@@ -718,6 +730,8 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
     verbs = (_verb_like(fa, swap[0]), _verb_like(fb, swap[1])) if swap is not None else (False, False)
     if verbs[0] != verbs[1]:
         return None  # a verb against a complement ("is scheduled for Friday" / "is on Friday afternoon")
+    if swap is not None and fa.words[swap[0]].key.startswith("AX:") != fb.words[swap[1]].key.startswith("AX:"):
+        return None  # a state against a value ("is open on Sundays" / "is on Elm Street")
     # two verbs, every other word and value shared: a restatement ("is led by Hana" / "Hana leads")
     # or another relation, never a new value of one slot
     predicate_swap = verbs[0] and verbs[1]
@@ -753,7 +767,7 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
 
 def _verb_like(f: Fact, i: int) -> bool:
     """Whether word ``i`` is the sentence's verb, or a passive one ("led by")."""
-    return i == f.predicate or f.words[i].agent
+    return i == f.predicate or f.words[i].agent or f.words[i].key in ("AX:likes", "AX:prefers")
 
 
 def _negates_an_addition(fa: Fact, fb: Fact, al: _Alignment) -> bool:
@@ -784,11 +798,12 @@ def _compare_change(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None
     its verb stands for ``fa``'s verb, the old value it names must be ``fa``'s, and the new value
     may be a phrase ("green tea", "GitHub Actions")."""
     only_a, only_b = list(al.only_a), list(al.only_b)
-    if not al.shared:
-        return None
+    if not al.shared and not (fa.subject_end == 0 and fb.subject_end == 0 and fb.old_words):
+        return None  # (with pronoun subjects, "we use GitLab" / "we switched from GitLab to ...")
     if fb.change == "verb" and fa.predicate in only_a:
         only_a.remove(fa.predicate)  # "switched to" stands for "uses", "moved to" for "is on"
     named_old = bool(fb.old_words or fb.old_values)
+    held: list[int] = []
     if named_old:
         fa_values = {(v.kind, v.norm) for v in fa.values}
         if not all((v.kind, v.norm) in fa_values for v in fb.old_values):
@@ -797,11 +812,16 @@ def _compare_change(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None
         if len(held) < len({k for k in fb.old_words}) and fb.old_words:
             return None  # "from Trello to Jira" does not update "uses Jira"
         only_a = [i for i in only_a if i not in held]
+        if only_a and any(fb.words[i].pos not in fb.new_pos for i in only_b):
+            return None  # each side keeps words of its own: "GitLab for CI" / "to GitHub for the wiki"
+    if al.shared and len(al.shared) + len(held) < MIN_SHARED * min(len(fa.words), len(fb.words) + len(held)):
+        return None
     if _in_subject(fa, only_a) or _in_subject(fb, only_b):
         return None
     if fa.polarity != fb.polarity or len(only_a) > fact_change.MAX_PHRASE or len(only_b) > fact_change.MAX_PHRASE:
         return None
-    if fb.change == "now" and (fa.predicate in only_a or fb.predicate in only_b):
+    if fb.change != "verb" and (fa.predicate in only_a or fb.predicate in only_b or len(only_a) > 2
+                                or len(only_b) > 2):
         return None  # "now" keeps the verb: "now drinks green tea" updates "drinks espresso" only
     conf = 0.8 + (0.1 * max(0.0, min(1.0, similarity)) if similarity is not None else 0.05)
     topic = _topic(fa, al)
@@ -811,9 +831,10 @@ def _compare_change(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None
         return Verdict(kind, f"{kind} changed for '{topic}': {what}", round(conf, 3))
     if not only_b or not (only_a or named_old) or not (_run(only_a) and _run(only_b)):
         return None
-    was = " ".join(fa.words[i].text for i in only_a) or " ".join(fb.old_words)
+    was = " ".join(fb.old_words) if named_old else " ".join(fa.words[i].text for i in only_a)
     now = " ".join(fb.words[i].text for i in only_b)
-    kind = "place" if all(fb.words[i].place for i in only_b) and only_b else "preference" if any(
+    kind = "place" if all(fb.words[i].place for i in only_b) and only_a and all(
+        fa.words[i].place for i in only_a) else "preference" if any(
         w.key == "AX:prefers" for w in fa.words) else "slot"
     return Verdict(kind, f"{kind} changed for '{topic}': {was} -> {now}", round(conf, 3))
 
