@@ -24,7 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from memengine.fact_lexicon import STOPWORDS, _set, fold
+from memengine.fact_lexicon import LANG_AUX, LANG_COPULA, STOPWORDS, _set, fold
+
+_FUNCTION = STOPWORDS.union(*LANG_COPULA.values(), *LANG_AUX.values())
 
 STRONG_VERBS = _set(
     "switched switch switches changed change changes rescheduled reschedule reschedules replaced replace "
@@ -80,6 +82,7 @@ ADDITIVE = _set("also too additionally", "aussi egalement", "tambien ademas", "a
 # Words that may sit between a verb and its "from" / "to": "went up from", "pushed back to".
 PARTICLES = _set("up down back over forward out along", "se s", "se", "sich", "se")
 VERB_LAST = frozenset({"de"})  # a participle at the end: its "from" / "to" phrases come before it
+_CHANGE_VERBS = STRONG_VERBS | MOTION_VERBS
 MAX_PHRASE = 4  # tokens in a value phrase ("GitHub Actions", "green tea", "March 10")
 
 
@@ -157,7 +160,7 @@ def _verb_change(toks: Sequence[Token], v: int, lang: str) -> Change | None:
             ch.old = _phrase(toks, v + 1, w)
             ch.new = _phrase(toks, w + 1, n)
             if not ch.old:  # "Jenkins was replaced by GitHub Actions": the old value is the subject
-                ch.old = {i for i in range(v) if toks[i].kind != "word" or _key(toks[i]) not in STOPWORDS}
+                ch.old = {i for i in range(v) if toks[i].kind != "word" or _key(toks[i]) not in _FUNCTION}
         else:  # verb last (German): "... Jenkins durch GitHub Actions ersetzt"
             w = _find_back(toks, v, with_p, MAX_PHRASE + 1) if lang in VERB_LAST else None
             if w is None:
@@ -197,7 +200,7 @@ def find(toks: Sequence[Token], lang: str) -> Change | None:
     """The change a sentence (in ``lang``) states, or None (see the module docstring)."""
     lang = lang if lang in FROM_PREPS else "en"
     for v, t in enumerate(toks):
-        if t.kind == "word" and not t.role and _key(t) in STRONG_VERBS | MOTION_VERBS:
+        if t.kind == "word" and not t.role and _key(t) in _CHANGE_VERBS:
             ch = _verb_change(toks, v, lang)
             if ch is not None:
                 return ch

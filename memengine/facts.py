@@ -722,7 +722,7 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
     if _in_subject(fa, al.only_a) or _in_subject(fb, al.only_b):
         return None  # "Lena's sister", "the admin gateway": another subject
     if len(al.only_a) > 1 or len(al.only_b) > 1:
-        return None
+        return _modifier_swap(fa, fb, al, similarity)
     conf = 0.8 + (0.1 * max(0.0, min(1.0, similarity)) if similarity is not None else 0.05)
     topic = _topic(fa, al)
     flipped = fa.polarity != fb.polarity
@@ -763,6 +763,30 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
         word = (fb.negations or fa.negations)[0]
         return Verdict("negation", f"negation ('{word}') of '{topic}'", round(conf, 3))
     return None
+
+
+def _modifier_swap(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None) -> Verdict | None:
+    """One modifier of a shared thing replaced by a two-word one, at the same place after the
+    same shared word: "drinks his coffee black" / "drinks his coffee with oat milk"."""
+    a, b = al.only_a, al.only_b
+    if not a or not b or len(a) > 2 or len(b) > 2 or not (_run(a) and _run(b)) or fa.values or fb.values:
+        return None
+    if fa.polarity != fb.polarity or not (fa.exclusive and fb.exclusive) or fa.change or fb.change:
+        return None
+    if any(_verb_like(fa, i) for i in a) or any(_verb_like(fb, i) for i in b):
+        return None
+    if any(fa.words[i].key.startswith("AX:") or fa.words[i].name for i in a) or any(
+            fb.words[i].key.startswith("AX:") or fb.words[i].name for i in b):
+        return None
+    pairs = dict(al.shared)
+    before_a, before_b = min(a) - 1, min(b) - 1
+    if before_a < 0 or pairs.get(before_a) != before_b or max(a) != len(fa.words) - 1 or max(b) != len(fb.words) - 1:
+        return None  # both at the end, after the same shared word
+    if fa.predicate is None or fb.predicate is None or not (fa.predicate < before_a and fb.predicate < before_b):
+        return None  # ... which is the object of the verb ("coffee"), not the subject or the verb itself
+    conf = 0.75 + (0.1 * max(0.0, min(1.0, similarity)) if similarity is not None else 0.05)
+    was, now = " ".join(fa.words[i].text for i in a), " ".join(fb.words[i].text for i in b)
+    return Verdict("slot", f"slot changed for '{_topic(fa, al)}': {was} -> {now}", round(conf, 3))
 
 
 def _verb_like(f: Fact, i: int) -> bool:
