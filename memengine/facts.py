@@ -16,30 +16,30 @@ should) and where its subject ends. Two questions are asked of a pair:
 
 The mechanism is language-neutral: frames are compared by aligning content words, values
 by type, polarity by parity. Only function words, negations and a few closed-class
-opposites come from tables (memengine/fact_lexicon.py: English, French, Spanish, German).
+opposites come from tables (memengine/fact_lexicon.py: English, French, Spanish, German,
+Portuguese). Tokens and values are read by memengine/fact_tokens.py; change language
+("switched from Jira to Linear", "moved to Friday", "now uses") by memengine/fact_change.py,
+and a sentence stating a change is compared by :func:`_compare_change`.
 Pure functions: no SQL, no model, no I/O.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass, field
 
 from memengine import fact_change
 from memengine import fact_lexicon as L
 from memengine.fact_lexicon import fold
+from memengine.fact_tokens import Tok, Value, clock_minutes, guess_lang, prepare, read_tokens, read_values
 
-__all__ = ["Fact", "Value", "Verdict", "analyse", "compare", "same_fact"]
+__all__ = ["Fact", "Value", "Verdict", "analyse", "clock_minutes", "compare", "same_fact"]
 
-MAX_CHARS = 2000  # memories are short; the analysis must stay cheap on any input
 # Share of the smaller frame's words the other must contain for the two to be one frame.
 MIN_SHARED = 0.5
 # Two words are one word when they share a prefix this long (and >= 75 % of the shorter):
 # "allergic" / "allergy", "deployment" / "deployments", "alergica" / "alergia".
 MIN_PREFIX = 4
 PREFIX_SHARE = 0.75
-PHONE_DIGITS = 9  # phone numbers compare on their last digits: "+33 6 12..." = "06 12..."
 
 
 @dataclass(frozen=True)
@@ -50,16 +50,6 @@ class Verdict:
     kind: str
     reason: str
     confidence: float
-
-
-@dataclass(frozen=True)
-class Value:
-    """A fact-bearing token: ``kind`` and a normal form compared for equality."""
-
-    kind: str
-    norm: tuple[object, ...]
-    text: str
-    pos: int = field(default=-1, compare=False)  # index in the token stream
 
 
 @dataclass
@@ -103,308 +93,6 @@ class Fact:
 
 # --------------------------------------------------------------------------- reading
 
-TOKEN_RE = re.compile(
-    r"""
-    (?P<url>https?://[^\s,;]+|www\.[^\s,;]+)
-  | (?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
-  | (?P<iso>\b\d{4}-\d{1,2}-\d{1,2}\b)
-  | (?P<slash>\b\d{1,2}/\d{1,2}/\d{2,4}\b)
-  | (?P<phone>(?<![\w.,:])\+?(?=(?:[\s().-]{0,2}\d){7})\d[\d\s().-]*\d(?![\w:]))
-  | (?P<clock>\b\d{1,2}[:h]\d{2}(?:\s?[ap]\.?m\b\.?)?)
-  | (?P<ampm>\b\d{1,2}\s?[ap]\.?m\b\.?)
-  | (?P<hour>\b\d{1,2}\s?h\b)
-  | (?P<uhr>\b\d{1,2}(?:[.:]\d{2})?\s?(?i:uhr)\b)
-  | (?P<money>[$€£]\s?\d[\d,.]*[kKmM]?\b)
-  | (?P<version>\bv?\d+(?:\.\d+)+\b)
-  | (?P<ordinal>\b\d{1,2}(?:st|nd|rd|th|er|eme|e|o|a|º)\b)
-  | (?P<code>\b(?=[\w-]*[^\W\d_])(?=[\w-]*\d)[^\W_]+(?:[-_][^\W_]+)*\b)
-  | (?P<num>\d+(?:[.,]\d+)*%?[kK]?\b%?)
-  | (?P<word>[^\W\d_][\w'-]*|[%$€£#/])
-    """,
-    re.VERBOSE,
-)
-_ELISION_RE = re.compile(r"^(l|d|n|qu|j|s|c|m|t)'(.+)$")
-_CLITIC_RE = re.compile(r"(?<=\w\w)-(se|me|te|lhe|lhes)$")
-
-
-def _fold_keep_case(text: str) -> str:
-    w = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in w if not unicodedata.combining(ch))
-
-
-_NOT_A_PLACE = "|".join(sorted(set(L.MONTHS) | set(L.WEEKDAYS), key=len, reverse=True))
-
-
-def _prepare(text: str) -> str:
-    t = _fold_keep_case(text[:MAX_CHARS].replace("’", "'").replace("`", "'"))
-    t = re.sub(r"\b(can|won|ain)'t\b", r"\1 not", t, flags=re.I)
-    t = re.sub(r"n't\b", " not", t, flags=re.I)
-    for phrase, repl in L.PHRASES + L.MULTIWORD + fact_change.INSTEAD_PHRASES:
-        t = re.sub(r"(?<![\w'])" + re.escape(phrase) + r"(?![\w'])", repl, t, flags=re.I)
-    for phrase, repl in L.MOVE_TO_PLACE:  # a house move only when a place name follows ("moved to Porto")
-        t = re.sub(rf"(?<![\w'])(?i:{re.escape(phrase)})(?= (?:the )?[A-Z])(?! (?i:(?:the )?(?:{_NOT_A_PLACE}))\b)",
-                   repl, t)
-    return t
-
-
-def _accents(text: str) -> dict[str, list[str]]:
-    """Each accented letter run of ``text`` by its folded form, in order ("the" -> ["thé"])."""
-    out: dict[str, list[str]] = {}
-    for run in re.findall(r"[^\W\d_]+", text[:MAX_CHARS].lower()):
-        key = fold(run)
-        if key != run:
-            out.setdefault(key, []).append(run)
-    return out
-
-
-def _restore_accents(low: str, accents: dict[str, list[str]]) -> str:
-    if not accents:
-        return low
-    return re.sub(r"[^\W\d_]+", lambda m: accents[m.group(0)].pop(0) if accents.get(m.group(0)) else m.group(0), low)
-
-
-@dataclass
-class _Tok:
-    kind: str
-    text: str
-    low: str
-    role: str = ""  # "", "value", "unit", "neg", "stop", "ident", "change", "old"
-    orig: str = ""  # the lower-case word as written, accents kept ("thé" where low is "the")
-
-
-def _tokens(text: str, original: str = "") -> list[_Tok]:
-    out = _tokens_folded(text)
-    accents = _accents(original)
-    for t in out:
-        t.orig = _restore_accents(t.low, accents) if t.kind == "word" else t.low
-    return out
-
-
-def _tokens_folded(text: str) -> list[_Tok]:
-    out: list[_Tok] = []
-    for m in TOKEN_RE.finditer(text):
-        kind = m.lastgroup or "word"
-        raw = m.group(0)
-        if kind == "word":
-            low = raw.lower().strip("'-")
-            el = _ELISION_RE.match(low)
-            if el:
-                out.append(_Tok("word", raw[: len(el.group(1))], el.group(1)))
-                raw, low = raw[len(el.group(1)) + 1:], el.group(2)
-            low = _CLITIC_RE.sub("", low)  # Portuguese "chama-se", "mudou-se"
-            possessive = low.endswith("'s")
-            low = low.removesuffix("'s").strip("'")
-            if low:
-                out.append(_Tok("word", raw.removesuffix("'s"), low))
-            if possessive:
-                out.append(_Tok("word", "'s", "'s", role="poss"))
-            continue
-        out.append(_Tok(kind, raw, raw.lower()))
-    return out
-
-
-def _guess_lang(text: str) -> str:
-    """The language whose function words the sentence uses most (English on a tie).
-
-    Read from the text before accents are folded: "thé" must not count as English "the"."""
-    text = re.sub(r"n['’]t\b", " not", text[:MAX_CHARS].lower())
-    keys = [w for w in re.findall(r"[^\W\d_]+", text) if len(w) > 1]  # (t, s, l: every language has them)
-    best, hits = "en", 0
-    for lang, stop in L.LANG_STOP.items():
-        n = sum(1 for k in keys if k in stop or k in L.LANG_COPULA[lang] or k in L.LANG_AUX[lang])
-        if n > hits:
-            best, hits = lang, n
-    return best
-
-
-def _number(tok: _Tok) -> float | None:
-    low = tok.low.replace(" ", "").lstrip("$€£").rstrip("%")
-    mult = 1.0
-    if low[-1:] in ("k", "m") and tok.kind in ("money", "num"):
-        mult = 1000.0 if low[-1] == "k" else 1_000_000.0
-        low = low[:-1]
-    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", low):
-        low = low.replace(",", "")
-    else:
-        low = low.replace(",", ".")
-    try:
-        return float(low) * mult
-    except ValueError:
-        return None
-
-
-def clock_minutes(text: str, french_h: bool = True) -> int | None:
-    """Minutes since midnight of a clock token ("4pm", "16:00", "7 p.m."; "9h", "10h30" when
-    ``french_h``), else None. Shared by write-time facts and consolidate's contradictions."""
-    low = text.lower().replace(".", "").replace(" ", "")
-    sep = "[:h]" if french_h else ":"
-    m = re.fullmatch(rf"(\d{{1,2}})(?:{sep}(\d{{2}}){'?' if french_h else ''})?([ap]m)?", low)
-    if not m:
-        return None
-    hour, minute = int(m.group(1)), int(m.group(2) or 0)
-    if m.group(3):
-        if not 1 <= hour <= 12:
-            return None
-        hour = hour % 12 + (12 if m.group(3) == "pm" else 0)
-    return hour * 60 + minute if hour < 24 and minute < 60 else None
-
-
-def _clock(tok: _Tok) -> int | None:
-    """Minutes since midnight ("4pm", "16:00", "9h", "10h30", "7 p.m.", "15 Uhr", "9.30 Uhr")."""
-    if tok.kind == "uhr":
-        return clock_minutes(tok.low.replace("uhr", "").strip().replace(".", ":"))
-    return clock_minutes(tok.low)
-
-
-def _day(tok: _Tok | None) -> int | None:
-    if tok is None or tok.role or tok.kind not in ("num", "ordinal"):
-        return None
-    digits = re.match(r"\d+", tok.low)
-    n = int(digits.group(0)) if digits else 0
-    return n if 1 <= n <= 31 else None
-
-
-def _year(tok: _Tok | None) -> int | None:
-    if tok is None or tok.role or tok.kind != "num" or not tok.low.isdigit() or len(tok.low) != 4:
-        return None
-    n = int(tok.low)
-    return n if 1900 <= n <= 2100 else None
-
-
-def _dates(toks: list[_Tok], values: list[Value]) -> None:
-    """Day-month-year groups in any of the tables' languages, weekdays, bare years."""
-    n = len(toks)
-    for i, t in enumerate(toks):
-        if t.kind != "word" or t.role:
-            continue
-        key = fold(t.low)
-        if key in L.MONTHS:
-            prev = toks[i - 1] if i > 0 else None
-            prev2 = toks[i - 2] if i > 1 else None
-            nxt = toks[i + 1] if i + 1 < n else None
-            day_tok = None
-            if _day(prev) is not None:
-                day_tok = prev
-            elif prev is not None and fold(prev.low) == "de" and _day(prev2) is not None:
-                day_tok = prev2  # "14 de julio"
-            elif _day(nxt) is not None:
-                day_tok = nxt
-            capital = t.text[:1].isupper() and i > 0
-            after_prep = prev is not None and fold(prev.low) in L.YEAR_PREPOSITIONS | {"le", "el", "au", "im"}
-            if day_tok is None and not capital and not (after_prep and key != "may"):
-                continue
-            if key == "may" and day_tok is None and not capital:
-                continue
-            t.role = "value"
-            day = None
-            if day_tok is not None:
-                day = _day(day_tok)
-                day_tok.role = "value"
-            year = None
-            for j in range(i + 1, min(n, i + 5)):
-                cand = toks[j]
-                year = _year(cand)
-                if year is not None:
-                    cand.role = "value"
-                    break
-                if cand.role != "value" and fold(cand.low) not in (",", "de", "del") and cand.kind != "word":
-                    break
-                if cand.kind == "word" and fold(cand.low) not in ("de", "del"):
-                    break
-            values.append(Value("date", (year, L.MONTHS[key], day), t.text))
-        elif key in L.WEEKDAYS or key in L.SHORT_WEEKDAYS and i > 0 and fold(toks[i - 1].low) in L.SHORT_WEEKDAY_AFTER:
-            t.role = "value"
-            values.append(Value("weekday", (L.WEEKDAYS.get(key, L.SHORT_WEEKDAYS.get(key)),), t.text))
-    for i, t in enumerate(toks):
-        year = _year(t)
-        if year is not None and i > 0 and fold(toks[i - 1].low) in L.YEAR_PREPOSITIONS:
-            t.role = "value"
-            values.append(Value("date", (year, None, None), t.text))
-
-
-def _values(toks: list[_Tok], lang: str = "en") -> tuple[list[Value], set[str]]:
-    values, idents = _values_unplaced(toks, lang)
-    placed: list[Value] = []
-    taken: set[int] = set()
-    for v in values:  # each value at the first token showing its text not yet taken
-        pos = next((i for i, t in enumerate(toks) if i not in taken and t.role == "value" and t.text == v.text), -1)
-        taken.add(pos)
-        placed.append(Value(v.kind, v.norm, v.text, pos))
-    return placed, idents
-
-
-def _values_unplaced(toks: list[_Tok], lang: str) -> tuple[list[Value], set[str]]:
-    values: list[Value] = []
-    idents: set[str] = set()
-    for t in toks:
-        if t.kind == "iso":
-            y, mo, d = (int(p) for p in t.low.split("-"))
-            values.append(Value("date", (y, mo, d), t.text))
-            t.role = "value"
-        elif t.kind == "slash":
-            values.append(Value("date", (t.low,), t.text))
-            t.role = "value"
-    _dates(toks, values)
-    for i, t in enumerate(toks):
-        if t.role:
-            continue
-        prev = fold(toks[i - 1].low) if i > 0 else ""
-        if t.kind in ("num", "version", "code", "ordinal") and prev in L.IDENTIFIER_WORDS and (
-                i == 1 or prev not in L.VALUE_IDENTIFIERS):
-            # "room 4", "note number 3": the number names a thing (see also analyse); "runs
-            # version 2.4" states a value, "Version 2 was released" names one
-            t.role = "ident"
-            idents.add(f"{prev}#{t.low}")
-            continue
-        if t.kind in ("clock", "ampm", "hour", "uhr"):
-            minutes = _clock(t)
-            if minutes is not None:
-                t.role = "value"
-                values.append(Value("time", (minutes,), t.text))
-        elif t.kind == "url":
-            t.role = "value"
-            values.append(Value("url", (re.sub(r"^(https?://)?(www\.)?", "", t.low).rstrip("/.)"),), t.text))
-        elif t.kind == "email":
-            t.role = "value"
-            values.append(Value("email", (t.low.rstrip("."),), t.text))
-        elif t.kind == "phone":
-            t.role = "value"
-            digits = re.sub(r"\D", "", t.low)
-            values.append(Value("phone", (digits[-PHONE_DIGITS:],), t.text))
-        elif t.kind in ("code", "version"):
-            t.role = "value"
-            values.append(Value("code", (t.low.lstrip("v") if t.kind == "version" else t.low,), t.text))
-        elif t.kind in ("num", "money", "ordinal") or (t.kind == "word" and fold(t.low) in L.WORD_NUMBERS
-                                                        and L.WORD_NUMBER_LANG.get(fold(t.low), lang) == lang
-                                                        and i + 1 < len(toks) and toks[i + 1].kind == "word"
-                                                        and fold(toks[i + 1].low) not in L.STOPWORDS):
-            # an ordinal is a rank ("the 14th", "3rd floor"): compared with ranks only
-            value = (float(re.match(r"\d+", t.low).group(0)) if t.kind == "ordinal"  # type: ignore[union-attr]
-                     else _number(t) if t.kind != "word" else L.WORD_NUMBERS[fold(t.low)])
-            if value is None:
-                continue
-            t.role = "value"
-            unit, mult = ("ordinal" if t.kind == "ordinal" else ""), 1.0
-            if t.kind == "money":
-                unit = L.UNITS[fold(t.low[0])][0]
-            elif t.low.endswith("%"):
-                unit = "%"
-            j = i + 1
-            if not unit and j < len(toks) and toks[j].kind == "word" and fold(toks[j].low) in L.UNITS:
-                unit, mult = L.UNITS[fold(toks[j].low)]
-                toks[j].role = "unit"
-                j += 1
-            value *= mult
-            # a rate: "per minute", "a month", "par mois"
-            if j + 1 < len(toks) and fold(toks[j].low) in L.RATE_WORDS and fold(toks[j + 1].low) in L.UNITS \
-                    and L.UNITS[fold(toks[j + 1].low)][0] == "duration":
-                value /= L.UNITS[fold(toks[j + 1].low)][1]
-                unit = (unit or "count") + "/duration"
-                toks[j].role = toks[j + 1].role = "unit"
-            values.append(Value("number", (unit, round(value, 6)), t.text))
-    return values, idents
-
-
 def _participle(low: str, lang: str) -> bool:
     """Whether ``low`` (accents kept) looks like a past participle in ``lang``."""
     if lang == "en":
@@ -417,7 +105,7 @@ def _participle(low: str, lang: str) -> bool:
     return low.startswith(("ge", "er", "ver", "be", "ent", "zer")) and low.endswith(("t", "en")) and len(low) > 5
 
 
-def _switch_state(toks: list[_Tok], i: int, lang: str, copulas: frozenset[str]) -> str | None:
+def _switch_state(toks: list[Tok], i: int, lang: str, copulas: frozenset[str]) -> str | None:
     """"+" / "-" when "on" / "off" ("an" / "aus") at ``i`` is a switch state: right after a copula
     and with no object after it. "The heating is on (now / in winter / , but ...)" is a state;
     "the review is on Thursday", "on the 14th", "on Elm Street", "ist aus Berlin" are prepositions."""
@@ -433,7 +121,7 @@ def _switch_state(toks: list[_Tok], i: int, lang: str, copulas: frozenset[str]) 
     return pole if k in L.STOPWORDS and k not in L.DETERMINERS else None
 
 
-def _is_stop(t: _Tok, key: str) -> bool:
+def _is_stop(t: Tok, key: str) -> bool:
     """A function word. A word written with an accent only when listed with it (L.ACCENTED_STOP):
     folded, French "thé" would be English "the"."""
     if t.orig and t.orig != t.low:
@@ -450,7 +138,7 @@ class _Reading:
     old_words: list[str] = field(default_factory=list)
 
 
-def _function_word(t: _Tok, i: int, key: str, lang: str, r: _Reading, has_ne: bool, nxt: str) -> bool:
+def _function_word(t: Tok, i: int, key: str, lang: str, r: _Reading, has_ne: bool, nxt: str) -> bool:
     """Negations, modals, copulas and auxiliaries: recorded in ``r``; True when ``t`` is one
     (``nxt`` is the kind of the next token)."""
     if key in L.NEGATIONS and not (key == "n" and lang != "fr") and not (key == "no" and nxt == "num") \
@@ -481,7 +169,7 @@ def _function_word(t: _Tok, i: int, key: str, lang: str, r: _Reading, has_ne: bo
     return False
 
 
-def _read(toks: list[_Tok], lang: str) -> _Reading:
+def _read(toks: list[Tok], lang: str) -> _Reading:
     """Content words (synonyms and axes mapped), negations, modals, the copula / aux boundary."""
     r = _Reading()
     copulas = L.LANG_COPULA[lang]
@@ -528,7 +216,7 @@ def _read(toks: list[_Tok], lang: str) -> _Reading:
     return r
 
 
-def _subject(toks: list[_Tok], lang: str, words: list[Word], boundary: tuple[int, str] | None,
+def _subject(toks: list[Tok], lang: str, words: list[Word], boundary: tuple[int, str] | None,
              change_verb: int | None) -> tuple[int, int | None]:
     """Where the subject ends (``words[:n]``) and which word is the verb (None: a copula)."""
     if change_verb is not None:  # the change verb is the verb: "the team | switched to Linear"
@@ -555,9 +243,9 @@ def _subject(toks: list[_Tok], lang: str, words: list[Word], boundary: tuple[int
 
 def analyse(text: str) -> Fact:
     """Read one sentence into a :class:`Fact` (never raises on str input)."""
-    toks = _tokens(_prepare(text), text)
-    lang = _guess_lang(text)
-    values, idents = _values(toks, lang)
+    toks = read_tokens(prepare(text), text)
+    lang = guess_lang(text)
+    values, idents = read_values(toks, lang)
     change = fact_change.find(toks, lang)
     if change is not None:
         for i in change.old:
@@ -803,7 +491,7 @@ def _negates_an_addition(fa: Fact, fb: Fact, al: _Alignment) -> bool:
         return False
     extra_pos = {more.words[i].pos for i in extra}
     text = [w.pos for w in more.words]
-    negs = [i for i, w in enumerate(_tokens(_prepare(more.text))) if w.role == "" and i not in text
+    negs = [i for i, w in enumerate(read_tokens(prepare(more.text))) if w.role == "" and i not in text
             and w.low in {n.lower() for n in more.negations}]
     for n in negs:
         nxt = next((p for p in text if p > n), None)

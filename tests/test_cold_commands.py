@@ -22,7 +22,7 @@ from memory_core import MemoryStore
 
 REPO = Path(__file__).resolve().parent.parent
 HEAVY = ("numpy", "onnxruntime", "tokenizers", "embedder", "rich")
-WRITE_ONLY = ("memengine.facts", "memengine.fact_lexicon")  # fact rules: loaded by writes that compare facts
+WRITE_ONLY = ("memengine.facts", "memengine.fact_lexicon", "memengine.fact_tokens", "memengine.fact_change")  # fact rules: loaded by writes that compare facts
 
 
 def _counted(store: MemoryStore) -> dict[str, object]:
