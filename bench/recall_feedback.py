@@ -14,12 +14,17 @@ all other folds of both sets and scores it on the held-out fold.
   them) are searched by bm25; a candidate's keyword score gains λ × that bm25.
 * ``subqueries`` — each content word of the question (names of people left out) embedded alone;
   a candidate's vector score blends in λ × the mean (or max) of its min-max cosines to the parts.
+* ``subquery-tail`` — the same blend, only for ranks 6–10 (ranks 1–5 as shipped, so recall@5
+  cannot fall): aimed at multi-hop all-evidence@10.
 * ``adaptive`` — query-dependent fusion weights: w_keyword moves by α × (1 − mean of the keyword
   side's 20 best normalised scores) − (the same for the vector side), clipped to 0.1–0.9.
 * ``spread`` — session coverage from rank 1 or 2 (not 6) for every question or list questions.
 * ``date`` — the date prior (``w_date``, off) for questions naming a calendar period.
 
-    .venv/bin/python bench/recall_feedback.py --reuse /tmp/rc [--only prf-vector,subqueries]
+    .venv/bin/python bench/recall_feedback.py --reuse /tmp/rc [--pool] [--only prf-vector,subqueries]
+
+``--pool`` first prints where the evidence ranks in the engine's whole fused candidate pool (is the
+pool the bottleneck, or the ranking inside it?).
 """
 
 from __future__ import annotations
@@ -64,6 +69,8 @@ class XConfig(RecallConfig):
     w_adapt: float = 0.0
     cover_from: int = pipeline.COVER_FROM
     cover_all: bool = False
+    sq_tail: float = 0.0  # ranks after sq_from come from the sub-query blend at this weight
+    sq_from: int = 5
 
 
 X_RETRIEVAL = ("prf_vector", "prf_docs", "prf_terms", "prf_kw", "w_subquery", "subquery_max")
@@ -135,17 +142,19 @@ def keyword_feedback(store: Any, run: Any, top: list[int]) -> None:
     run.kw = kw
 
 
-def subquery_scores(store: Any, run: Any) -> None:
-    """Blend each candidate's vector score with its cosines to the question's parts embedded alone."""
+def subquery_blend(store: Any, run: Any, weight: float, use_max: bool) -> dict[int, float] | None:
+    """Each candidate's vector score blended with its cosines to the question's parts embedded alone:
+    (1 − weight) × its score + weight × the mean (or max) of its min-max cosines to the parts, put on
+    the candidates' score range. None when the question has fewer than two parts."""
     cfg = run.cfg
     names = {w for key in run.people for w in key.split()}
     terms = [t for t in query_terms(run.query) if t not in names]
     cand = sorted((set(run.kw) | set(run.vs)) & set(run.combined))
     if len(terms) < 2 or run.qvec is None or not cand:
-        return
+        return None
     vecs = store.embed_or_none(terms)
     if vecs is None:
-        return
+        return None
     table = "vec_contexts" if cfg.context_vectors else "vec_memories"
     per_term = []
     for v in vecs:
@@ -155,11 +164,34 @@ def subquery_scores(store: Any, run: Any) -> None:
             sims.update(store.cosines(as_stored(v), missing, "vec_memories"))
         per_term.append(normalise_scores(sims, "minmax"))
     lo, hi = min(run.combined[m] for m in cand), max(run.combined[m] for m in cand)
+    out = dict(run.combined)
     for mid in cand:
         parts = [p.get(mid, 0.0) for p in per_term]
-        agg = max(parts) if cfg.subquery_max else sum(parts) / len(parts)
-        run.combined[mid] = (1 - cfg.w_subquery) * run.combined[mid] + cfg.w_subquery * (lo + (hi - lo) * agg)
-    run.vs = {mid: run.combined[mid] for mid in run.vs}
+        agg = max(parts) if use_max else sum(parts) / len(parts)
+        out[mid] = (1 - weight) * run.combined[mid] + weight * (lo + (hi - lo) * agg)
+    return out
+
+
+def subquery_scores(store: Any, run: Any) -> None:
+    """The blend above as the recall's vector scores (every rank)."""
+    blended = subquery_blend(store, run, run.cfg.w_subquery, run.cfg.subquery_max)
+    if blended is not None:
+        run.combined = blended
+        run.vs = {mid: blended[mid] for mid in run.vs}
+
+
+def subquery_tail(store: Any, run: Any, rank0: Any, explain: bool) -> Any:
+    """Ranks 1..sq_from as shipped; the rest of the top k from the sub-query blend's ranking."""
+    cfg = run.cfg
+    first = rank0(store, run, explain)
+    blended = subquery_blend(store, run, cfg.sq_tail, cfg.subquery_max)
+    if blended is None or len(first) <= cfg.sq_from:
+        return first
+    second = rank0(store, replace(run, combined=blended, vs={m: blended[m] for m in run.vs},
+                                  k=max(run.k, pipeline.COVER_POOL)), explain)
+    head = first[:cfg.sq_from]
+    seen = {m.id for m in head}
+    return head + [m for m in second if m.id not in seen][:run.k - len(head)]
 
 
 def adaptive_bases(f: Any) -> None:
@@ -210,6 +242,8 @@ def install() -> None:
         pipeline.COVER_FROM = priors.COVER_FROM = cfg.cover_from
         pipeline.asks_for_many = every_question if cfg.cover_all else many0
         try:
+            if cfg.sq_tail > 0 and run.strategy == "hybrid":
+                return subquery_tail(self, run, rank0, explain)
             return rank0(self, run, explain)
         finally:
             pipeline.COVER_FROM = priors.COVER_FROM = cover_from0
@@ -243,14 +277,64 @@ FAMILIES: dict[str, dict[str, XConfig]] = {
                                                                           cover_all=al)
                for al, f, c in ((True, 1, 0.97), (True, 1, 0.94), (True, 1, 0.9), (True, 2, 0.95), (False, 1, 0.9),
                                 (False, 3, 0.9), (False, 5, 0.9))},
+    "subquery-tail": {f"{'max' if mx else 'mean'} λ {w}, from {f + 1}": replace(X, sq_tail=w, subquery_max=mx,
+                                                                                sq_from=f)
+                      for mx, w, f in ((False, 0.2, 5), (False, 0.4, 5), (False, 0.6, 5), (True, 0.4, 5),
+                                       (False, 0.4, 3))},
     "date": {f"w_date {w}": replace(X, w_date=w) for w in (0.05, 0.1, 0.15, 0.2, 0.3, 0.5)},
 }
+
+
+def pool_ranks(items: list[Any]) -> None:
+    """Where the evidence sits in the engine's whole fused candidate pool (shipped config), per set
+    and multi-hop or not: how much a wider pool could bring, and how much only re-ranking could."""
+    buckets = ("1-5", "6-10", "11-30", "31-100", "101+", "not in pool")
+    rows = []
+    missed: dict[str, Counter[str]] = {s: Counter() for s in loo.SETS}
+    for s in loo.SETS:
+        for multi in (True, False):
+            its = [it for it in items if it.set == s and it.multi == multi]
+            counts = Counter[str]()
+            every = Counter[str]()
+            pool = 0
+            for it in its:
+                run = loo.retrieve(it.store, it.question, RecallConfig())
+                cand = set(run.kw) | set(run.vs)
+                pool += len(cand)
+                ranked = it.store._rank(replace(run, k=len(cand) + 5), False)
+                refs = [m.ref for m in ranked]
+                ranks = [refs.index(e) if e in refs else None for e in it.evidence]
+                kw10 = set(sorted(run.kw, key=lambda i: (-run.kw[i], i))[:10])
+                vs10 = set(sorted(run.vs, key=lambda i: (-run.vs[i], i))[:10])
+                top5 = {(m.thread, (m.event_at or "")[:10]) for m in ranked[:5]}
+                for r in ranks:
+                    if r is not None and 5 <= r < 30:  # evidence just missed: does either retriever see it?
+                        m = ranked[r]
+                        missed[s] += Counter({"n": 1, "kw": m.id not in kw10, "vs": m.id not in vs10,
+                                              "session": (m.thread, (m.event_at or "")[:10]) not in top5})
+                for r in ranks:
+                    counts[buckets[5] if r is None else buckets[0] if r < 5 else buckets[1] if r < 10
+                           else buckets[2] if r < 30 else buckets[3] if r < 100 else buckets[4]] += 1
+                for cut, lab in ((10, "top 10"), (30, "top 30"), (10 ** 9, "pool")):
+                    every[lab] += all(r is not None and r < cut for r in ranks)
+            n_ev = sum(counts.values())
+            rows.append([s, "multi-hop" if multi else "other", len(its), round(pool / max(1, len(its))), n_ev,
+                         *[f"{counts[b] / n_ev:.3f}" for b in buckets],
+                         *[f"{every[lab] / len(its):.3f}" for lab in ("top 10", "top 30", "pool")]])
+    print(md_table(["set", "kind", "questions", "candidates / question", "evidence turns", *[f"evidence at {b}" for b in buckets],
+                    "all evidence in top 10", "in top 30", "in the pool"], rows))
+    print()
+    for s, c in missed.items():
+        print(f"{s}: {c['n']} evidence turns at ranks 6-30; outside the keyword side's top 10: {c['kw']}, "
+              f"the vector side's: {c['vs']}; from a session with no turn in the top 5: {c['session']}")
+    print()
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reuse", metavar="DIR", required=True, help="stores (bench/loo.py's) live here")
     ap.add_argument("--only", default="", help=f"comma list of families ({', '.join(FAMILIES)})")
+    ap.add_argument("--pool", action="store_true", help="first print where the evidence ranks in the whole pool")
     args = ap.parse_args(argv)
     if not Path(DEFAULT_LOCOMO).exists():
         print(f"error: LoCoMo file not found: {DEFAULT_LOCOMO}", file=sys.stderr)
@@ -258,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     install()
     directory = Path(args.reuse)
     items = loo.load_items(Path(DEFAULT_LOCOMO), Path(DEFAULT_DATA), Path(DEFAULT_QUESTIONS), directory)
+    if args.pool:
+        pool_ranks(items)
     scorer = loo.Scorer(items, directory / "feedback-cache.json")
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     base = scorer.scores(X)
