@@ -87,7 +87,13 @@ class StoreBase:
         self.path = Path(path) if path is not None else default_db_path()
         self.conn = connect(self.path)
         try:
-            migrate(self.conn)
+            if migrate(self.conn):
+                # A connection that ran migrations re-prepared every later statement (SQLite
+                # 3.50 / sqlean, from m009 on; the schema cookie does not move): each live
+                # store() compiled its INSERT with every trigger program, ~3 ms. A new
+                # connection sees the same schema without that state.
+                self.conn.close()
+                self.conn = connect(self.path)
         except sqlite3.DatabaseError as exc:  # a damaged file often opens and fails at its first read
             self.conn.close()
             err = db_error(exc, self.path)
