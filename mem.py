@@ -389,7 +389,9 @@ def stats() -> None:
 @click.option("--recover", "recover_to", type=click.Path(dir_okay=False),
               help="Copy every row SQLite can still read from a damaged file into this NEW file (the old one is "
                    "only read).")
-def doctor(fix: bool, recover_to: str | None) -> None:
+@click.option("--full", is_flag=True, help="Compare the keyword index with every memory's text (above 5,000 "
+              "memories the default compares a sample; slow at scale: minutes at 1M).")
+def doctor(fix: bool, recover_to: str | None, full: bool) -> None:
     """Check the memory file and its indexes; report versions and model checksum.
 
     Works on a damaged file too: it reports what SQLite's integrity_check finds and exits
@@ -399,6 +401,7 @@ def doctor(fix: bool, recover_to: str | None) -> None:
     Examples:
       mem.py doctor
       mem.py doctor --fix
+      mem.py doctor --full      # the keyword index against every row, not a sample
       mem.py doctor --recover salvaged.db && mem.py --db salvaged.db doctor --fix
     """
     c = current_ctx()
@@ -430,7 +433,7 @@ def doctor(fix: bool, recover_to: str | None) -> None:
 
         emit(report, damaged)
         sys.exit(status)
-    report = s.doctor(fix=fix)
+    report = s.doctor(fix=fix, full=full)
 
     def human() -> None:
         for key, value in report.items():

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from memengine import dbfile, signplane
+from memengine import fts_check, signplane
 from memengine.context import refresh_context
 from memengine.db import is_busy, select_in, sqlite3, write_tx
 from memengine.errors import LockedError, MissingDependency, UserError
@@ -78,19 +78,12 @@ class Maintenance(StoreBase):
         ]
         return {"missing_vectors": missing_vec, "orphan_vectors": orphan_vec, "orphan_context_vectors": orphan_ctx}
 
-    def _fts_ok(self) -> bool:
-        try:
-            self.conn.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)")
-            return True
-        except sqlite3.DatabaseError as exc:
-            if dbfile.classify(exc) != "read_only":
-                return False
-        # a read-only file cannot run FTS5's check (it is an INSERT): compare the row counts
-        n = self.conn.execute("SELECT count(*) FROM memories").fetchone()[0]
-        return bool(n == self.conn.execute("SELECT count(*) FROM memories_fts_docsize").fetchone()[0])
+    def doctor(self, fix: bool = False, full: bool = False) -> dict[str, Any]:
+        """Check the file: integrity, FTS in step with memories, vectors present; repair with ``fix``.
 
-    def doctor(self, fix: bool = False) -> dict[str, Any]:
-        """Check the file: integrity, FTS in step with memories, vectors present; repair with ``fix``."""
+        The keyword index is compared with every memory's text on small stores or with
+        ``full``, else by sample (memengine.fts_check); ``fts_check`` says which ran.
+        """
         import platform
 
         c = self.conn
@@ -105,7 +98,9 @@ class Maintenance(StoreBase):
             "embedding_model": self.meta("embedding_model"),
         }
         report["integrity"] = c.execute("PRAGMA quick_check").fetchone()[0]
-        report["fts_ok"] = self._fts_ok()
+        fts = fts_check.check(c, full=full)
+        report["fts_ok"] = fts["ok"]
+        report["fts_check"] = _fts_summary(fts)
         gaps = self.index_gaps()
         report.update({k: len(v) for k, v in gaps.items()})
         signs = signplane.problems(c)
@@ -131,7 +126,7 @@ class Maintenance(StoreBase):
         if report["integrity"] != "ok":
             problems.append(f"integrity: {report['integrity']}")
         if not report["fts_ok"]:
-            problems.append("keyword index out of step with memories")
+            problems.append("keyword index out of step with memories: " + "; ".join(fts["problems"]))
         for key, ids in gaps.items():
             if ids:
                 problems.append(f"{len(ids)} {key.replace('_', ' ')}")
@@ -143,7 +138,7 @@ class Maintenance(StoreBase):
             report["fixed"] += self._repair_signs()
             after_signs = signplane.problems(c)
             report["sign_plane"] = "ok" if not after_signs else after_signs
-            report["fts_ok"] = self._fts_ok()
+            report["fts_ok"] = fts_check.check(c, full=full)["ok"]
             after = self.index_gaps()
             report.update({k: len(v) for k, v in after.items()})
             report["problems_after_fix"] = [
@@ -292,3 +287,10 @@ class Maintenance(StoreBase):
         return {"path": str(self.path), "free_pages_before": free, "page_size": page,
                 "bytes_before": before, "bytes_after": after, "freed_bytes": before - after}
 
+
+def _fts_summary(res: dict[str, Any]) -> str:
+    """One line for doctor's report: which keyword-index check ran, on how many rows, how long."""
+    if res["mode"] == "sampled":
+        return (f"sampled: structure and row set of all {res['rows']:,} rows, text of {res['rows_sampled']:,} "
+                f"compared ({res['seconds']} s); `doctor --full` compares every row")
+    return f"{res['mode']}: every one of {res['rows']:,} rows compared ({res['seconds']} s)"
