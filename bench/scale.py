@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/scale.py --reuse /tmp/scale                       # 10k, 100k, 300k, 1M
     .venv/bin/python bench/scale.py --reuse /tmp/scale --sizes 10000,100000  # quicker (~15 min)
+    .venv/bin/python bench/scale.py --reuse /tmp/scale --sizes 1000000 --only warm,cold  # some measurements
 
 For each size N it builds (or reuses, ``--reuse DIR``) a store of N chat turns and prints one
 table: warm hybrid recall p50/p95 (in process, keyword index and vectors in memory, real query
@@ -67,6 +68,7 @@ Priya Quentin Rafael Rania Ravi Rin Rosa Sana Santiago Sekou Sofia Soren Sunita 
 Vikram Wanjiru Xavier Yara Yusuf Zainab Zanele Zhang Zoe""".split()
 AIMS = {"cli_small_s": 0.15, "cli_recall_s": 0.5, "import_msg_s": 150.0, "bytes_per_memory": 2500.0}
 CLI_SMALL = ("stats", "get", "forget", "restore", "pin", "graph", "browse")
+MEASURES = ("warm", "cold", "consolidate", "import")  # what --only can choose
 
 
 def warm_aim_ms(n: int) -> float:
@@ -325,21 +327,31 @@ def measure(n: int, directory: Path, args: argparse.Namespace) -> dict[str, Any]
     if "error" in r["build"]:
         raise SystemExit(f"building {path} failed: {r['build']['error']}")
     log(f"  build: {r['build']}")
-    log("  warm recall ...")
-    r["warm"] = run_child(["warm", str(path), str(args.queries)])
-    log(f"  warm: p50 {r['warm'].get('p50_ms')} ms, p95 {r['warm'].get('p95_ms')} ms")
-    log("  cold CLI ...")
-    r["cli"] = cli_timings(path, args.cold_queries, args.cold_runs)
+    only = set(args.only.split(","))
+    skipped = {"error": "not run (--only)"}
+    if "warm" in only:
+        log("  warm recall ...")
+        r["warm"] = run_child(["warm", str(path), str(args.queries)])
+        log(f"  warm: p50 {r['warm'].get('p50_ms')} ms, p95 {r['warm'].get('p95_ms')} ms")
+    else:
+        r["warm"] = skipped
+    if "cold" in only:
+        log("  cold CLI ...")
+        r["cli"] = cli_timings(path, args.cold_queries, args.cold_runs)
+    else:
+        r["cli"] = skipped
     work = directory / f"work-{n}"
     work.mkdir(exist_ok=True)
     copy = work / "copy.db"
-    if n <= args.consolidate_max:
+    if "consolidate" not in only:
+        r["consolidate"] = skipped
+    elif n <= args.consolidate_max:
         log("  consolidate (on a copy) ...")
         copy_store(path, copy)
         r["consolidate"] = run_child(["consolidate", str(copy)], timeout=args.consolidate_timeout)
     else:
         r["consolidate"] = {"error": f"not run (--consolidate-max {args.consolidate_max:,})"}
-    if args.import_messages:
+    if args.import_messages and "import" in only:
         from bench.import_speed import gen_chatgpt, gen_whatsapp, import_case
 
         log("  import into a copy of the store ...")
@@ -364,7 +376,7 @@ def rows_for(r: dict[str, Any]) -> list[list[Any]]:
     rows: list[list[Any]] = []
     w = r["warm"]
     if "error" in w:
-        rows.append(["warm hybrid recall", w["error"], "", "FAIL"])
+        rows.append(["warm hybrid recall", w["error"], "", "n/a" if w["error"].startswith("not run") else "FAIL"])
     else:
         aim = warm_aim_ms(n)
         rows.append([f"warm hybrid recall p50 / p95 ({w['queries']} LoCoMo questions, median of 3 runs)",
@@ -373,7 +385,7 @@ def rows_for(r: dict[str, Any]) -> list[list[Any]]:
                      f"{w['warm_up_s']:.1f} s / {w['peak_rss_mb']:,} MB", "—", "info"])
     cli = r["cli"]
     if "error" in cli:
-        rows.append(["cold CLI", cli["error"], "", "FAIL"])
+        rows.append(["cold CLI", cli["error"], "", "n/a" if cli["error"].startswith("not run") else "FAIL"])
     else:
         c = cli["recall"]
         gated = n <= 100_000
@@ -491,8 +503,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--consolidate-timeout", type=float, default=3600, help="seconds before a consolidate is "
                     "stopped and reported as not finished (default: %(default)s)")
     ap.add_argument("--import-messages", type=int, default=3000, help="messages per import case (0: skip)")
+    ap.add_argument("--only", default=",".join(MEASURES), help="measurements to run on each store, a comma list "
+                    "of %(default)s (the store is always built or reused, and its size measured)")
     ap.add_argument("--json", metavar="OUT")
     args = ap.parse_args(argv)
+    unknown = set(args.only.split(",")) - set(MEASURES)
+    if unknown:
+        ap.error(f"--only: unknown measurement(s) {', '.join(sorted(unknown))} (known: {', '.join(MEASURES)})")
     if not DEFAULT_LOCOMO.exists():
         raise SystemExit(f"{DEFAULT_LOCOMO} not found: this benchmark reads the LoCoMo dev turns from ../shared")
     directory = Path(args.reuse) if args.reuse else Path(tempfile.mkdtemp(prefix="mem-scale-"))
