@@ -23,6 +23,7 @@ QUERY_BLOCK = 256  # query rows per matrix product: small blocks stay in cache (
 IVF_PROBE = 6  # neighbouring cells searched per query cell: recall of top-5 links ≈ 0.95 on clustered data
 IVF_SAMPLE_PER_CELL = 32
 IVF_ITERATIONS = 6
+SORT_MAX_PER_ROW = 32  # above this many survivors per query row, a partition cuts them to the top k+1 first
 PARALLEL_MIN_WORK = 2_000_000  # query × candidate products below which one thread is faster than a pool
 
 
@@ -174,7 +175,14 @@ class VectorIndex:
             qp = query_pos[rows]
             sims = self.vecs[qp] @ ct
             # a threshold first: sorting only the few survivors is far cheaper than a partition of every row
-            r, c = np.nonzero(sims >= min_sim)
+            keep_mask = sims >= min_sim
+            if sims.shape[1] > k + 1 and np.count_nonzero(keep_mask) > SORT_MAX_PER_ROW * len(rows):
+                # many pass (chat turns are often ≥ 0.5 alike): keep only those at least as close as the
+                # row's (k+1)-th largest value. Self takes at most one of those k+1, so every one of the
+                # k best others — and all their ties — survive, and the sort below picks the same ones.
+                kth = np.partition(sims, sims.shape[1] - k - 1, axis=1)[:, sims.shape[1] - k - 1]
+                keep_mask &= sims >= kth[:, None]
+            r, c = np.nonzero(keep_mask)
             v = sims[r, c]
             keep = cand[c] != qp[r]
             r, c, v = r[keep], c[keep], v[keep]

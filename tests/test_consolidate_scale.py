@@ -181,3 +181,26 @@ def test_detect_language_is_the_per_language_count() -> None:
     got = [summarize.detect_language(c) for c in cases]
     assert got == [plain(c) for c in cases]
     assert "french" in got and "german" in got  # the cases do exercise the language lists
+
+
+@pytest.mark.parametrize("exact_max", [4096, 64])
+def test_knn_partition_cut_gives_the_lists_of_the_full_sort(exact_max: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows with many candidates above the threshold are first cut to their k+1 largest: same lists,
+    same tie order (duplicated vectors make exact ties), exact and inverted-file paths alike."""
+    from memengine import knn
+
+    monkeypatch.setattr(knn, "EXACT_MAX", exact_max)
+    rng = np.random.default_rng(7)
+    centres = rng.standard_normal((6, 32)).astype(np.float32)
+    base = centres[rng.integers(0, 6, 900)] + 0.35 * rng.standard_normal((900, 32)).astype(np.float32)
+    vecs = knn.normalise(np.concatenate([base, base[:300], base[:100]]).astype(np.float32))  # ties
+    ids = np.arange(10, 10 + len(vecs), dtype=np.int64)
+    allowed = rng.random(len(vecs)) < 0.8
+    for k, min_sim, mask in ((5, 0.5, None), (3, 0.2, allowed), (16, 0.3, allowed), (5, -1.0, None), (1, 0.95, None)):
+        lists = []
+        for cut in (10**9, 0):  # never cut / always cut
+            monkeypatch.setattr(knn, "SORT_MAX_PER_ROW", cut)
+            idx = knn.VectorIndex(ids, vecs, n_workers=1)
+            lists.append(idx.knn(np.arange(len(ids)), k, allowed=mask, min_sim=min_sim))
+        assert np.array_equal(lists[0][0], lists[1][0]) and np.array_equal(lists[0][1], lists[1][1])
+        assert (lists[0][0] >= 0).sum() > len(ids) // 2  # real lists, not empty ones
