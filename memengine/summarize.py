@@ -184,8 +184,15 @@ def split_sentences(text: str) -> list[str]:
     return [s for s in cleaned if s]
 
 
+@functools.lru_cache(maxsize=8192)
+def _word_tuple(text: str) -> tuple[str, ...]:
+    """The words of ``text`` (``_WORD``), cached: a sentence is tokenised, deduplicated and counted,
+    and one regex pass serves all three."""
+    return tuple(_WORD.findall(text))
+
+
 def _lower_words(text: str) -> list[str]:
-    words = _WORD.findall(text)
+    words = _word_tuple(text)
     if not words:
         return []
     # one lower() over the words joined by spaces, not one per word: the same words (a word holds no
@@ -264,11 +271,11 @@ def _without_label(content: str, author: str | None) -> str:
 
 
 def _word_count(text: str) -> int:
-    return len(_WORD.findall(text))
+    return len(_word_tuple(text))
 
 
 def _dedupe_key(text: str) -> str:
-    return " ".join(w.lower() for w in _WORD.findall(text))
+    return " ".join(_word_tuple(text)).lower()  # = each word lowered (see _lower_words)
 
 
 # --------------------------------------------------------------------------- vectors
@@ -281,10 +288,16 @@ def _tfidf_matrix(docs: list[list[str]]) -> FloatArray:
     matrix = np.zeros((len(docs), max(1, len(vocab))), dtype=np.float64)
     doc_freq = Counter(t for doc in docs for t in set(doc))
     n = len(docs)
+    idf = {t: math.log((1 + n) / (1 + f)) + 1.0 for t, f in doc_freq.items()}
+    rows: list[int] = []
+    cols: list[int] = []
+    vals: list[float] = []
     for row, doc in enumerate(docs):
         for term, count in Counter(doc).items():
-            idf = math.log((1 + n) / (1 + doc_freq[term])) + 1.0
-            matrix[row, index[term]] = (1.0 + math.log(count)) * idf
+            rows.append(row)
+            cols.append(index[term])
+            vals.append((1.0 + math.log(count)) * idf[term])
+    matrix[rows, cols] = vals  # one scatter, the very values the cell-by-cell loop wrote
     return _normalise_rows(matrix)
 
 
@@ -348,10 +361,13 @@ def _select(features: FloatArray, sentences: list[_Sentence], max_sentences: int
     chosen: list[_Sentence] = []
 
     def best_of(candidates: list[int], scores: FloatArray) -> int:
-        # Rounding makes float noise irrelevant, so ties fall to (member id, position).
-        return min(
-            candidates, key=lambda i: (-round(float(scores[i]), 12), sentences[i].member_id, sentences[i].position)
-        )
+        # Rounding makes float noise irrelevant, so ties fall to (member id, position). Only candidates
+        # within 1e-11 of the top score can round to the top (round() moves a score by < 5e-13): the
+        # exact key runs on those few.
+        cand = np.asarray(candidates)
+        sc = scores[cand]
+        near = cand[sc >= sc.max() - 1e-11].tolist()
+        return min(near, key=lambda i: (-round(float(scores[i]), 12), sentences[i].member_id, sentences[i].position))
 
     while remaining and len(chosen) < max_sentences:
         fitting = [i for i in remaining if _BULLET_COST + len(sentences[i].text) <= room]
@@ -419,6 +435,7 @@ _SUFFIXES = ("ing", "ed", "es", "s")
 _MIN_STEM = 4
 
 
+@functools.lru_cache(maxsize=65536)
 def _stem(token: str) -> str:
     """A deliberately tiny suffix stripper: enough to merge inflections of a term."""
     for suffix in _SUFFIXES:

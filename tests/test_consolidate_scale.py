@@ -1,7 +1,9 @@
 """consolidate at scale (issue 22): the shortcuts that make a 100k first run fast change nothing they should not.
 
 - a summary's vector is its cluster's centroid (no model call per summary);
-- live episodes with derived vectors are written in larger batches: the same rows, ids and edges;
+- live episodes with derived vectors are written in larger batches, their vectors read in one scan and
+  their topic shifts pre-tested for all points at once: the same rows, ids and edges;
+- the kNN search cuts long candidate rows by a partition before sorting: the same lists;
 - the summarizer's faster text helpers give the very outputs of the plain ones.
 """
 
@@ -121,15 +123,17 @@ def _rows(store: core.MemoryStore) -> tuple[list[Any], list[Any], dict[int, byte
     return mems, edges, {k: v.tobytes() for k, v in store.vectors(ids).items()}
 
 
-def test_episodes_in_larger_batches_are_the_same_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_episodes_in_larger_batches_from_one_vector_scan_are_the_same_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = tmp_path / "a.db"
     store = core.MemoryStore(first)
     store.store_many(_thread(300))
     store.close()
     shutil.copy(first, tmp_path / "b.db")
     out = []
-    for name, batch in (("a.db", 4), ("b.db", chat_episodes.DERIVED_BATCH)):
+    # before: 4 per transaction and each thread's vectors read by id; after: 64, and one scan for all
+    for name, batch, preload in (("a.db", 4, 10**9), ("b.db", chat_episodes.DERIVED_BATCH, 0)):
         monkeypatch.setattr(chat_episodes, "DERIVED_BATCH", batch)
+        monkeypatch.setattr(chat_episodes, "PRELOAD_MIN", preload)
         s = core.MemoryStore(tmp_path / name)
         try:
             made = chat_episodes.close_all(s, T0 + timedelta(days=30))
@@ -204,3 +208,45 @@ def test_knn_partition_cut_gives_the_lists_of_the_full_sort(exact_max: int, monk
             lists.append(idx.knn(np.arange(len(ids)), k, allowed=mask, min_sim=min_sim))
         assert np.array_equal(lists[0][0], lists[1][0]) and np.array_equal(lists[0][1], lists[1][1])
         assert (lists[0][0] >= 0).sum() > len(ids) // 2  # real lists, not empty ones
+
+
+def _segment_plain(times: list[datetime | None], vecs: Any) -> list[tuple[int, int]]:
+    """chat_episodes.segment before the vectorised pre-test: every point tested in float32."""
+    ce = chat_episodes
+    n, out, start = len(times), [], 0
+    for i in range(1, n + 1):
+        if i == n:
+            out.append((start, n))
+            break
+        size = i - start
+        t0, t1 = times[i - 1], times[i]
+        gap = t0 is not None and t1 is not None and t1 - t0 >= ce.EPISODE_GAP
+        shift = False
+        if vecs is not None and size >= ce.EPISODE_MIN_FOR_SHIFT and i + ce.TOPIC_WINDOW <= n:
+            left = vecs[max(start, i - ce.TOPIC_WINDOW): i].mean(axis=0)
+            right = vecs[i: i + ce.TOPIC_WINDOW].mean(axis=0)
+            denom = float(np.linalg.norm(left) * np.linalg.norm(right)) or 1.0
+            shift = float(left @ right) / denom < ce.TOPIC_SHIFT_COSINE
+        if gap or shift or size >= ce.EPISODE_MAX:
+            out.append((start, i))
+            start = i
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_segment_finds_the_boundaries_of_the_pointwise_test(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = 600
+    topics = rng.standard_normal((8, 24)).astype(np.float32)
+    which = np.repeat(rng.integers(0, 8, n // 5 + 1), rng.integers(2, 9, n // 5 + 1))[:n]
+    noise = rng.uniform(0.3, 2.5)  # from clear topics to near-threshold windows everywhere
+    vecs = topics[np.resize(which, n)] + noise * rng.standard_normal((n, 24)).astype(np.float32)
+    vecs[rng.integers(0, n, 5)] = 0.0  # zero vectors: a zero window mean
+    vecs = vecs.astype(np.float32)
+    times: list[datetime | None] = [T0 + timedelta(minutes=int(m)) for m in np.cumsum(rng.integers(0, 20, n))]
+    times[7] = None
+    got = chat_episodes.segment(times, vecs)
+    assert got == _segment_plain(times, vecs)
+    assert len(got) > 20
+    # and some boundaries were topic shifts (not only gaps and the size cap)
+    assert _segment_plain(times, vecs) != _segment_plain(times, None)
