@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import threading
+from collections.abc import Callable, Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -245,9 +246,33 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
       mem.py recall "where does Keiko live" --as-of 2025-01-01
     """
     s = current_ctx().store(fast_start=True)
+    data, warnings, res = recall_data(s, query, k=k, strategy=strategy, types=types, sources=sources, tags=tags,
+                                      since=since, until=until, include_archived=include_archived, raw=raw,
+                                      explain=explain, touch=not no_touch, shared=shared, summaries=summaries,
+                                      with_context=with_context, history=history, as_of=as_of)
+
+    def human() -> None:
+        if not res.results:
+            click.echo("no matching memories")
+            return
+        console().print(_memory_table(res.results, explain))
+        if with_context:
+            for r in data["results"]:
+                click.echo(_context_line(r["id"], r.get("context") or {}))
+
+    emit(data, human, warnings)
+
+
+def recall_data(s: core.MemoryStore, query: str, k: int = 10, strategy: str = "hybrid", types: Sequence[str] = (),
+                sources: Sequence[str] = (), tags: Sequence[str] = (), since: str | None = None,
+                until: str | None = None, include_archived: bool = False, raw: bool = False, explain: bool = False,
+                touch: bool = True, shared: bool = False, summaries: bool = False, with_context: bool = False,
+                history: bool = False, as_of: str | None = None) -> tuple[dict[str, Any], list[str], Any]:
+    """What `recall --json` prints as ``data``, its warnings, and the RecallResult: the one body of
+    the CLI command and of the MCP ``recall`` tool (which calls it without the CLI's parser)."""
     res = s.recall(query, k=k, strategy=strategy, types=types or None, sources=sources or None, tags=tags or None,
                    since=parse_date(since, "--since"), until=parse_date(until, "--until"),
-                   include_archived=include_archived, raw=raw, touch=not no_touch, explain=explain, shared=shared,
+                   include_archived=include_archived, raw=raw, touch=touch, explain=explain, shared=shared,
                    summaries=summaries, history=history, as_of=parse_date(as_of, "--as-of"))
     results = [m.to_dict() for m in res.results]
     for r in results:
@@ -262,17 +287,8 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
     data: dict[str, Any] = {"query": query, "strategy": res.strategy, "count": len(results), "results": results}
     if res.degraded:
         data["degraded"] = res.degraded
-
-    def human() -> None:
-        if not res.results:
-            click.echo("no matching memories")
-            return
-        console().print(_memory_table(res.results, explain))
-        if with_context:
-            for r in results:
-                click.echo(_context_line(r["id"], r.get("context") or {}))
-
-    emit(data, human, [degraded_warning(res.degraded, s.degraded_reason), *res.warnings])
+    warnings = [w for w in (degraded_warning(res.degraded, s.degraded_reason), *res.warnings) if w]
+    return data, warnings, res
 
 
 def _context_line(mid: int, ctx: dict[str, Any]) -> str:
@@ -621,7 +637,9 @@ def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
 
 # --------------------------------------------------------------------------- servers: the warm path
 
-_RUN_LOCK = threading.Lock()  # one call at a time on it (socket callers and MCP tools alike)
+# one call at a time on it (socket callers and MCP tools alike); re-entrant: an MCP tool takes it
+# to run on the event loop's thread, then the call it runs takes it again
+_RUN_LOCK = threading.RLock()
 
 
 def run_captured(argv: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
@@ -649,6 +667,44 @@ def run_captured(argv: list[str], stdin: bytes | None = None) -> tuple[int, str,
         finally:
             sys.stdin = saved_stdin
     return code, out.getvalue(), err.getvalue()
+
+
+def _choice(value: str, choices: Sequence[str], option: str) -> None:
+    """click's refusal of a value outside ``choices`` (a usage error, exit 2), for calls that skip click."""
+    if value not in choices:
+        raise click.UsageError(f"Invalid value for '{option}': {value!r} is not one of "
+                               f"{', '.join(repr(c) for c in choices)}.")
+
+
+def _recall_direct(s: core.MemoryStore, args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    _choice(args.get("strategy", "hybrid"), core.ALL_STRATEGIES, "--strategy")
+    for t in args.get("types", ()):
+        _choice(t, core.MEMORY_TYPES, "--type")
+    data, warnings, _ = recall_data(s, **args)
+    return data, warnings
+
+
+DIRECT: dict[str, Callable[[core.MemoryStore, dict[str, Any]], tuple[dict[str, Any], list[str]]]] = {
+    "recall": _recall_direct,
+}
+
+
+def run_direct(command: str, args: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Run a command of :data:`DIRECT` on the warm store without the CLI's parser and JSON round
+    trip (the MCP server's hot tools): (exit code, the envelope ``--json`` prints, without
+    ``command``/``took_ms``), with the same data, warnings and error codes as the CLI call."""
+    warm = Ctx.warm_store
+    assert warm is not None
+    with _RUN_LOCK:
+        try:
+            data, warnings = DIRECT[command](warm, args)
+        except (Exception, KeyboardInterrupt) as exc:
+            code, message, exit_code = _error_of(exc, warm.path)
+            return exit_code, {"ok": False, "error": {"code": code, "message": message}}
+    envelope: dict[str, Any] = {"ok": True, "data": data}
+    if warnings:
+        envelope["warnings"] = warnings
+    return 0, envelope
 
 
 def _open_warm(background: bool = False) -> core.MemoryStore:
@@ -733,7 +789,8 @@ def mcp(no_socket: bool) -> None:
             server = None
     choices = {"memory_types": core.MEMORY_TYPES, "strategies": core.ALL_STRATEGIES, "edge_types": core.EDGE_TYPES}
     try:
-        mcp_server.run_stdio(run_captured, choices, update_tools="update" in cli.list_commands(click.get_current_context()))
+        mcp_server.run_stdio(run_captured, choices, update_tools="update" in cli.list_commands(click.get_current_context()),
+                             direct=run_direct, lock=_RUN_LOCK)
     finally:
         if server is not None:
             server.close()
@@ -783,24 +840,29 @@ def main(argv: list[str] | None = None) -> None:
     try:
         _check_argv(argv)
         cli.main(args=argv, prog_name=os.path.basename(sys.argv[0]) or "mem", standalone_mode=False)
-    except core.MemError as exc:
-        _emit_error(exc.code, exc.message, exc.exit_code, as_json)
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
-    except OSError as exc:
-        _emit_error(*_error_triple(core.os_error(exc, _DB_FOR_ERRORS)), as_json)
-    except core.sqlite3.DatabaseError as exc:
-        _emit_error(*_error_triple(core.db_error(exc, _DB_FOR_ERRORS) or _internal(exc)), as_json)
-    except click.exceptions.Abort:
-        _emit_error("aborted", "aborted", 130, as_json)
-    except click.ClickException as exc:
-        code = "usage" if isinstance(exc, click.UsageError) else "invalid_input"
-        _emit_error(code, exc.format_message(), EXIT_USAGE if code == "usage" else 1, as_json)
-    except KeyboardInterrupt:
-        _emit_error("interrupted", "interrupted", 130, as_json)
-    except Exception as exc:  # a bug: still one line and a documented code, the traceback on request
-        _emit_error(*_error_triple(_internal(exc)), as_json)
+    except (Exception, KeyboardInterrupt) as exc:
+        _emit_error(*_error_of(exc, _DB_FOR_ERRORS), as_json)
+
+
+def _error_of(exc: BaseException, db: Path | None) -> tuple[str, str, int]:
+    """(code, one-line message, exit code) of a failure: the CLI's documented codes."""
+    if isinstance(exc, core.MemError):
+        return _error_triple(exc)
+    if isinstance(exc, OSError):
+        return _error_triple(core.os_error(exc, db))
+    if isinstance(exc, core.sqlite3.DatabaseError):
+        return _error_triple(core.db_error(exc, db) or _internal(exc))
+    if isinstance(exc, click.exceptions.Abort):
+        return "aborted", "aborted", 130
+    if isinstance(exc, click.ClickException):
+        usage = isinstance(exc, click.UsageError)
+        return ("usage" if usage else "invalid_input"), exc.format_message(), EXIT_USAGE if usage else 1
+    if isinstance(exc, KeyboardInterrupt):
+        return "interrupted", "interrupted", 130
+    return _error_triple(_internal(exc))  # a bug: still one line and a documented code, the traceback on request
 
 
 def _check_argv(argv: list[str]) -> None:

@@ -6,22 +6,41 @@ server opened and warmed once (``call``, given by the CLI), so a tool returns ex
 ``mem <command> --json`` returns in ``data``, and fails with the CLI's error ``code``
 (``not_found``, ``invalid_input``, ``usage``, ``busy`` ...) in an MCP tool error.
 
+A recall costs the engine plus little: the ``recall`` tool calls the engine directly
+(``direct``: no CLI parser, no JSON round trip), runs on the event loop's thread when the
+store is free (no hop to a worker thread and back), returns lean results by default (the
+fields an agent reads; ``full`` gives every column) and serialises them once.
+
 Imported only by the ``mcp`` command: no other command pays for the SDK.
 """
 
 # No `from __future__ import annotations`: the SDK reads the annotations (with the enums
 # built from ``choices``) at definition time.
 
+import asyncio
 import json
+import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
+import anyio
+import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
+from mcp.server.stdio import stdio_server
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 # call(argv, stdin) -> (exit code, stdout, stderr) of `mem --db FILE <argv>`, in-process, warm
 Call = Callable[[list[str], bytes | None], tuple[int, str, str]]
+# direct(command, arguments) -> (exit code, the envelope `--json` prints): the same call without
+# the CLI's parser (arguments are the command function's keyword arguments)
+Direct = Callable[[str, dict[str, Any]], tuple[int, dict[str, Any]]]
+T = TypeVar("T")
+
+# A recall result's fields by default (``full`` or ``explain``: every column, as `mem recall --json`).
+LEAN_FIELDS = ("id", "content", "memory_type", "score", "weak", "source", "importance", "event_at", "tags")
+LEAN_IF_SET = ("author", "thread", "valid_to")  # only when not null
+LEAN_IF_PRESENT = ("superseded_by", "supersedes", "shared", "context", "explain")  # added by an option
 
 INSTRUCTIONS = """Long-term memory that survives sessions (one local SQLite file).
 Store a fact, procedure or event right after you learn it (store); recall before you answer
@@ -52,11 +71,45 @@ async def _coded_errors(ctx: Any, call_next: Any) -> Any:
     return result
 
 
-def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools: bool = False) -> MCPServer:
-    """The MCP server whose tools run ``call``.
+def lean_result(r: dict[str, Any]) -> dict[str, Any]:
+    """A recall result with the fields an agent reads (LEAN_FIELDS; status when not active,
+    pinned when pinned, the LEAN_IF_SET ones when set, and what an option added)."""
+    out = {k: r[k] for k in LEAN_FIELDS if k in r}
+    for k in LEAN_IF_SET:
+        if r.get(k) is not None:
+            out[k] = r[k]
+    if r.get("status", "active") != "active":
+        out["status"] = r["status"]
+    if r.get("pinned"):
+        out["pinned"] = r["pinned"]
+    for k in LEAN_IF_PRESENT:
+        if k in r:
+            out[k] = r[k]
+    return out
+
+
+def _tool_result(code: int, envelope: dict[str, Any]) -> CallToolResult:
+    """The tool result of a CLI envelope: ``data`` (and ``warnings``) as structured content and,
+    as the spec asks for clients that read only text, the same JSON in one text block."""
+    if not envelope.get("ok"):
+        error = envelope.get("error") or {"code": "error", "message": f"exit {code}"}
+        return _error_result({**error, "exit_code": code})
+    data = envelope.get("data")
+    structured = data if isinstance(data, dict) else {"result": data}
+    if envelope.get("warnings"):
+        structured = {**structured, "warnings": envelope["warnings"]}
+    return CallToolResult(content=[TextContent(type="text", text=json.dumps(structured, ensure_ascii=False))],
+                          structured_content=structured)
+
+
+def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools: bool = False,
+                 direct: Direct | None = None, lock: Any = None) -> MCPServer:
+    """The MCP server whose tools run ``call`` (and ``direct`` for recall, when given).
 
     ``choices`` holds the engine's enums (``memory_types``, ``strategies``, ``edge_types``);
-    ``update_tools`` adds update/pin/unpin (when the CLI has them).
+    ``update_tools`` adds update/pin/unpin (when the CLI has them). ``lock`` is the store's
+    (re-entrant) lock that ``call`` and ``direct`` take: a tool runs on the event loop's thread
+    when it is free, on a worker thread when another call holds it (warm-up, a socket call).
     """
     server = MCPServer("mem", instructions=INSTRUCTIONS, version="0.1.0", middleware=[_coded_errors],
                        log_level="WARNING")
@@ -64,24 +117,30 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
-    def run(argv: list[str], stdin: str | None = None) -> CallToolResult:
+    async def off_loop(fn: Callable[[], T], inline: bool = True) -> T:
+        # A call on a worker thread costs two thread wake-ups (there and back; ms on a busy
+        # host): the store serves one call at a time anyway, so when it is free the call runs
+        # here and the loop waits for it, as for a sync server. The lock is held meanwhile so
+        # that a socket call cannot start under it.
+        if inline and lock is not None and lock.acquire(blocking=False):
+            try:
+                return fn()
+            finally:
+                lock.release()
+        return await anyio.to_thread.run_sync(fn)
+
+    def via_cli(argv: list[str], stdin: str | None) -> tuple[int, dict[str, Any]]:
         code, out, err = call(["--json", *argv], None if stdin is None else stdin.encode("utf-8", "surrogatepass"))
         try:
-            envelope = json.loads(out.strip().splitlines()[-1])
+            return code, json.loads(out.strip().splitlines()[-1])
         except (IndexError, ValueError):
-            envelope = {"ok": False, "error": {"code": "error", "message": (err or out).strip() or f"exit {code}"}}
-        if not envelope.get("ok"):
-            error = envelope.get("error") or {"code": "error", "message": f"exit {code}"}
-            return _error_result({**error, "exit_code": code})
-        data = envelope.get("data")
-        structured = data if isinstance(data, dict) else {"result": data}
-        if envelope.get("warnings"):
-            structured = {**structured, "warnings": envelope["warnings"]}
-        return CallToolResult(content=[TextContent(type="text", text=json.dumps(structured, ensure_ascii=False))],
-                              structured_content=structured)
+            return code, {"ok": False, "error": {"code": "error", "message": (err or out).strip() or f"exit {code}"}}
+
+    async def run(argv: list[str], stdin: str | None = None, inline: bool = True) -> CallToolResult:
+        return _tool_result(*await off_loop(lambda: via_cli(argv, stdin), inline))
 
     @server.tool(annotations=writes)
-    def store(
+    async def store(
         content: Annotated[str, Field(description="The memory, as a self-contained sentence or text.", min_length=1)],
         type: Annotated[str, _enum(types_, "episodic = an event, semantic = a fact, procedural = how to do something.")] = "semantic",
         importance: Annotated[float, Field(ge=0, le=1, description="0.9+ must never be forgotten; 0.5 default; 0.2 trivia.")] = 0.5,
@@ -107,10 +166,10 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
             argv += ["--link-type", link_type]
         if pin:
             argv.append("--pin")
-        return run(argv, content)
+        return await run(argv, content)
 
     @server.tool(annotations=read_only)
-    def recall(
+    async def recall(
         query: Annotated[str, Field(description="What you want to remember, in natural language or keywords.", min_length=1)],
         k: Annotated[int, Field(ge=1, le=1000, description="How many results.")] = 10,
         strategy: Annotated[str, _enum(strategies, "hybrid (default); keyword for exact identifiers; graph / activation "
@@ -125,9 +184,20 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
         include_archived: Annotated[bool, Field(description="Also search archived and superseded memories.")] = False,
         history: Annotated[bool, Field(description="Also superseded versions of facts, each after what replaced it.")] = False,
         as_of: Annotated[str | None, Field(description="Answer with what was true at this date.")] = None,
+        full: Annotated[bool, Field(description="Every field of each result (hash, counters, timestamps, metadata), "
+                                    "as the CLI's JSON; implied by explain.")] = False,
     ) -> CallToolResult:
         """Recall the memories most relevant to a query, best first. Each result has id, content, memory_type,
-        score, event_at, tags; weak: true marks a result that matches the query poorly (nothing relevant)."""
+        score, weak, source, importance, event_at, tags (author, thread, status, valid_to when set); weak: true
+        marks a result that matches the query poorly (nothing relevant)."""
+        if direct is not None:
+            args = {"query": query, "k": k, "strategy": strategy, "types": types, "tags": tags, "sources": sources,
+                    "since": since, "until": until, "explain": explain, "with_context": context,
+                    "include_archived": include_archived, "history": history, "as_of": as_of}
+            code, envelope = await off_loop(lambda: direct("recall", args))
+            if code == 0 and not (full or explain):
+                envelope["data"]["results"] = [lean_result(r) for r in envelope["data"]["results"]]
+            return _tool_result(code, envelope)
         argv = ["recall", query, "-k", str(k), "--strategy", strategy]
         for flag, values in (("--type", types), ("--tag", tags), ("--source", sources)):
             for v in values:
@@ -139,75 +209,168 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
                          ("--history", history)):
             if on:
                 argv.append(flag)
-        return run(argv)
+        result = await run(argv)
+        if not (result.is_error or full or explain) and isinstance(result.structured_content, dict):
+            data = {**result.structured_content, "results": [lean_result(r) for r in result.structured_content["results"]]}
+            result = _tool_result(0, {"ok": True, "data": data})
+        return result
 
     @server.tool(annotations=read_only)
-    def get(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
+    async def get(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
         """One memory by id, with all its fields."""
-        return run(["get", str(id)])
+        return await run(["get", str(id)])
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
-    def forget(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
+    async def forget(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
         """Forget a wrong or outdated memory (soft delete: kept in the file, undone by restore)."""
-        return run(["forget", str(id)])
+        return await run(["forget", str(id)])
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
-    def restore(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
+    async def restore(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
         """Restore a forgotten or archived memory."""
-        return run(["restore", str(id)])
+        return await run(["restore", str(id)])
 
     @server.tool(annotations=read_only)
-    def brief(budget: Annotated[int, Field(ge=1, le=1_000_000, description="Tokens at most.")] = 2000) -> CallToolResult:
+    async def brief(budget: Annotated[int, Field(ge=1, le=1_000_000, description="Tokens at most.")] = 2000) -> CallToolResult:
         """Session-start briefing within the budget: key facts, procedures, recent changes, open contradictions,
         people, then per topic (T12) its most informative memories (#123); the same as MEMORY.md's block."""
-        return run(["brief", "--budget", str(budget)])
+        return await run(["brief", "--budget", str(budget)], inline=False)  # (can take a while: not on the loop)
 
     @server.tool(annotations=read_only)
-    def surface(
+    async def surface(
         utterance: Annotated[str, Field(description="What the user just said.", min_length=1)],
         k: Annotated[int, Field(ge=1, le=100, description="How many memories at most.")] = 5,
     ) -> CallToolResult:
         """Related memories the utterance does not already state: something useful to bring up unprompted."""
-        return run(["surface", utterance, "-k", str(k)])
+        return await run(["surface", utterance, "-k", str(k)], inline=False)
 
     @server.tool(annotations=writes)
-    def link(
+    async def link(
         source_id: Annotated[int, Field(description="The memory the edge starts from (e.g. the cause).")],
         target_id: Annotated[int, Field(description="The memory it points to.")],
         type: Annotated[str, _enum(edges, "causal: source caused or explains target; explicit: any other relation.")] = "explicit",
         weight: Annotated[float, Field(ge=0, le=1, description="Strength of the relation.")] = 0.8,
     ) -> CallToolResult:
         """Link two memories that belong together; graph and activation recall then follow the link."""
-        return run(["link", str(source_id), str(target_id), "--type", type, "--weight", str(weight)])
+        return await run(["link", str(source_id), str(target_id), "--type", type, "--weight", str(weight)])
 
     @server.tool(annotations=read_only)
-    def stats() -> CallToolResult:
+    async def stats() -> CallToolResult:
         """Counts by status and type, vectors, links, clusters, file size, embedding model."""
-        return run(["stats"])
+        return await run(["stats"])
 
     if update_tools:
         @server.tool(annotations=writes)
-        def update(
+        async def update(
             id: Annotated[int, Field(description="The memory whose fact changed.")],
             content: Annotated[str, Field(description="The new version of the fact.", min_length=1)],
             at: Annotated[str | None, Field(description="When the new version became true (default: now).")] = None,
         ) -> CallToolResult:
             """Correct a memory: the new version replaces it in recall; the old one stays as history."""
-            return run(["update", str(id), "-", *(["--at", at] if at is not None else [])], content)
+            return await run(["update", str(id), "-", *(["--at", at] if at is not None else [])], content)
 
         @server.tool(annotations=writes)
-        def pin(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
+        async def pin(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
             """Pin a memory: never archived, always in the brief."""
-            return run(["pin", str(id)])
+            return await run(["pin", str(id)])
 
         @server.tool(annotations=writes)
-        def unpin(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
+        async def unpin(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
             """Unpin a memory."""
-            return run(["unpin", str(id)])
+            return await run(["unpin", str(id)])
 
     return server
 
 
-def run_stdio(call: Call, choices: Mapping[str, Sequence[str]], update_tools: bool = False) -> None:
+class _LinesIn:
+    """The client's messages, one per line, read by the event loop itself.
+
+    (The SDK's stdio transport reads each line on a worker thread and writes and flushes each
+    reply on another: three thread hand-offs per call, ~1 ms of a round trip on a busy host.)
+    """
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._reader: asyncio.StreamReader | None = None
+
+    async def open(self) -> None:
+        self._reader = asyncio.StreamReader(limit=MAX_LINE)
+        reader = self._reader
+        await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
+                                                           os.fdopen(self._fd, "rb", buffering=0))
+
+    def __aiter__(self) -> "_LinesIn":
+        return self
+
+    async def __anext__(self) -> str:
+        assert self._reader is not None
+        try:
+            line = await self._reader.readline()
+        except ValueError:  # a line over MAX_LINE: no message is that large; end the session
+            raise StopAsyncIteration from None
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", "replace")
+
+
+class _LinesOut:
+    """Replies written by the event loop (an asyncio pipe transport; ``drain`` waits for a slow reader)."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._writer: asyncio.StreamWriter | None = None
+
+    async def open(self) -> None:
+        from asyncio.streams import FlowControlMixin
+
+        loop = asyncio.get_running_loop()
+        transport, protocol = await loop.connect_write_pipe(FlowControlMixin, os.fdopen(self._fd, "wb", buffering=0))
+        self._writer = asyncio.StreamWriter(transport, protocol, None, loop)
+
+    async def write(self, text: str) -> None:
+        assert self._writer is not None
+        self._writer.write(text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        assert self._writer is not None
+        await self._writer.drain()
+
+
+MAX_LINE = 256 << 20  # bytes: the longest message line read (a store's content is capped far below)
+
+
+async def _serve_stdio(server: MCPServer) -> None:
+    low = getattr(server, "_lowlevel_server", None)  # (no public door to run it on given streams)
+    if low is None:
+        await server.run_stdio_async()
+        return
+    in_fd, out_fd = os.dup(0), os.dup(1)
+    lines_in, lines_out = _LinesIn(in_fd), _LinesOut(out_fd)
+    try:
+        await lines_in.open()
+        await lines_out.open()
+    except (OSError, ValueError):  # stdin or stdout is not a pipe, socket or terminal (a file): the SDK's way
+        for fd in (in_fd, out_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        await server.run_stdio_async()
+        return
+    # as the SDK does: fd 0 reads nothing and fd 1 goes to stderr, so that a stray print or a
+    # child process never writes into the protocol stream
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    # (stdio_server only iterates stdin's lines and calls stdout's write and flush)
+    streams = stdio_server(stdin=lines_in, stdout=lines_out)  # type: ignore[arg-type]
+    async with streams as (read_stream, write_stream):
+        await low.run(read_stream, write_stream, low.create_initialization_options())
+
+
+def run_stdio(call: Call, choices: Mapping[str, Sequence[str]], update_tools: bool = False,
+              direct: Direct | None = None, lock: Any = None) -> None:
     """Serve MCP on stdin/stdout until the client closes it."""
-    build_server(call, choices, update_tools).run("stdio")
+    server = build_server(call, choices, update_tools, direct, lock)
+    anyio.run(_serve_stdio, server)

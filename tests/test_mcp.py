@@ -137,3 +137,78 @@ def test_a_one_shot_cli_call_is_handed_to_the_mcp_server(tmp_path: Path, runtime
     stored, res = _session(db, runtime_dir, steps)
     assert res.returncode == 0, res.stderr
     assert [r["id"] for r in json.loads(res.stdout)["data"]["results"]] == [stored["id"]]
+
+
+def _cli_json(db: Path, runtime: Path, *args: str) -> dict:
+    """`mem.py --db DB <args> --json` in its own process, never handed to the running server."""
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "MEM_NO_SERVER": "1"}
+    env.pop("MEM_DB", None)
+    res = subprocess.run([sys.executable, str(ROOT / "mem.py"), "--db", str(db), *args, "--json"], env=env,
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    return json.loads(res.stdout)
+
+
+LEAN = ["id", "content", "memory_type", "score", "weak", "source", "importance", "event_at", "tags"]
+
+
+def test_recall_results_are_lean_by_default_and_the_cli_s_with_full(tmp_path: Path, runtime_dir: Path) -> None:
+    """The recall tool calls the engine directly: with ``full`` its data is exactly the CLI's
+    (same ranking, scores, every column); by default each result keeps the fields an agent reads."""
+    db = tmp_path / "m.db"
+    seen: dict[str, Any] = {}
+
+    async def steps(c: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for args in ({"content": "Oscar prefers morning meetings", "tags": ["people", "oscar"], "importance": 0.8},
+                     {"content": "Oscar said the deploy freeze starts Friday", "type": "episodic", "author": "Oscar",
+                      "thread": "standup", "at": "2024-05-02", "pin": True},
+                     {"content": "Meetings with Oscar run long", "author": "Ana"}):
+            _data(await c.call_tool("store", args))
+        query = {"query": "Oscar meetings", "k": 3}
+
+        def cli(*extra: str) -> dict:
+            return _cli_json(db, runtime_dir, "recall", "Oscar meetings", "-k", "3", "--no-touch", *extra)
+
+        # the CLI never touches; each MCP recall reinforces what it returns, after reading it, so the
+        # CLI's answer is taken just before each MCP call (the same state)
+        seen["cli"] = await anyio.to_thread.run_sync(cli)
+        out["full"] = _data(await c.call_tool("recall", {**query, "full": True}))
+        seen["cli_after"] = await anyio.to_thread.run_sync(cli)
+        out["lean"] = _data(await c.call_tool("recall", query))
+        seen["cli_explain"] = await anyio.to_thread.run_sync(lambda: cli("--explain"))
+        out["explain"] = _data(await c.call_tool("recall", {**query, "explain": True}))
+        out["dash"] = _data(await c.call_tool("recall", {"query": "--help -k"}))  # not parsed as options
+        out["bad_strategy"] = _error(await c.call_tool("recall", {"query": "x", "strategy": "nope"}))
+        out["bad_type"] = _error(await c.call_tool("recall", {"query": "x", "types": ["nope"]}))
+        out["bad_since"] = _error(await c.call_tool("recall", {"query": "x", "since": "the day after never"}))
+        out["blank"] = _error(await c.call_tool("recall", {"query": "   "}))
+        return out
+
+    out = _session(db, runtime_dir, steps)
+    cli, cli_after = seen["cli"], seen["cli_after"]
+    assert cli["ok"] and out["full"] == cli["data"]
+    assert sorted(r["id"] for r in cli["data"]["results"]) == [1, 2, 3]
+    assert out["explain"] == seen["cli_explain"]["data"] and "explain" in out["explain"]["results"][0]
+
+    # lean: the same results in the same order, the agent's fields only
+    full = {r["id"]: r for r in cli_after["data"]["results"]}
+    lean = {r["id"]: r for r in out["lean"]["results"]}
+    assert [r["id"] for r in out["lean"]["results"]] == [r["id"] for r in cli_after["data"]["results"]]
+    assert {k: v for k, v in out["lean"].items() if k != "results"} == \
+        {k: v for k, v in cli_after["data"].items() if k != "results"}
+    assert list(lean[1]) == LEAN and lean[1]["tags"] == ["people", "oscar"] and lean[1]["importance"] == 0.8
+    assert list(lean[2]) == [*LEAN, "author", "thread", "pinned"]
+    assert (lean[2]["author"], lean[2]["thread"], lean[2]["pinned"]) == ("Oscar", "standup", 1)
+    assert lean[2]["event_at"].startswith("2024-05-02")
+    assert list(lean[3]) == [*LEAN, "author"]
+    for mid, r in lean.items():
+        assert r == {k: full[mid][k] for k in r}
+
+    assert out["dash"]["query"] == "--help -k"
+    cli_errors = {name: _cli_json(db, runtime_dir, "recall", *args)["error"] for name, args in (
+        ("bad_strategy", ["x", "--strategy", "nope"]), ("bad_type", ["x", "--type", "nope"]),
+        ("bad_since", ["x", "--since", "the day after never"]), ("blank", ["   "]))}
+    assert out["bad_strategy"] == {**cli_errors["bad_strategy"], "exit_code": 2}
+    assert out["bad_type"] == {**cli_errors["bad_type"], "exit_code": 2}
+    assert out["bad_since"] == {**cli_errors["bad_since"], "exit_code": 1}
+    assert out["blank"] == {**cli_errors["blank"], "exit_code": 1}
