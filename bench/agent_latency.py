@@ -1,6 +1,11 @@
 """What an agent pays per memory call: one-shot CLI, MCP round trip, CLI handed to a warm server.
 
     .venv/bin/python bench/agent_latency.py [--sizes 10000,100000] [--runs 40] [--reuse /tmp/mem-agent-lat]
+    .venv/bin/python bench/agent_latency.py --store /tmp/scl/scale-100000.v1.db [--runs 40]   # a real-text store
+
+``--store DB`` measures an existing store (its copy: MCP recalls reinforce what they return)
+with LoCoMo questions (bench/common.py's load_locomo, as scale.py asks them), e.g. scale.py's
+100k LoCoMo-turn store, whose vectors are the real model's.
 
 For each size, a database of synthetic notes (bench/latency.py's templates) whose stored
 vectors are random unit vectors carrying the real model's id (embedding 100k texts with
@@ -12,7 +17,9 @@ are embedded by the real model in every mode. Measured, p50 / p95 over ``--runs`
 * **MCP**: ``recall`` tool calls through the SDK's stdio client to ``mem.py mcp`` (warm);
 * **handed over**: a new ``python mem.py`` process per call while ``mem.py serve`` runs: the
   whole process (interpreter start included), and the socket round trip alone
-  (``handoff.try_handoff`` from this process: what the server adds to an interpreter start).
+  (``handoff.try_handoff`` from this process: what the server adds to an interpreter start);
+* **in-process**: ``store.recall`` on a warm store in this process (no transport: the floor the
+  two warm paths stand on), the same queries (``--no-inprocess`` skips it: it loads the store here).
 
 Aims (issue 21): MCP and handed-over p95 <= 20 ms at 100k; one-shot cold <= 0.5 s.
 Run it on a quiet machine: the 1-minute load average is printed with the numbers.
@@ -24,6 +31,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -33,8 +41,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the in-process column runs as mem.py's servers do (before numpy)
 
-from bench.common import REPO, log, percentile  # noqa: E402
+from bench.common import DEFAULT_LOCOMO, REPO, load_locomo, log, percentile  # noqa: E402
 from bench.latency import RandomStoreEmbedder, build_db, synthetic_queries  # noqa: E402
 
 AIMS = {"mcp_p95_ms": 20.0, "handed_p95_ms": 20.0, "cold_p95_s": 0.5}
@@ -101,6 +110,31 @@ def handed_over(db: Path, queries: list[str], env: dict[str, str]) -> dict[str, 
         proc.wait(timeout=60)
 
 
+def locomo_questions(limit: int) -> list[str]:
+    """LoCoMo questions (categories 1-4, scale.py's order), one line each."""
+    convs, _ = load_locomo(DEFAULT_LOCOMO)
+    return [" ".join(q.question.split()) for c in convs for q in c.questions if q.category in (1, 2, 3, 4)][:limit]
+
+
+def in_process(db: Path, queries: list[str]) -> dict[str, Any]:
+    """``store.recall`` on a warm store in this process (k=10, hybrid, no touch)."""
+    import memory_core as core
+
+    store = core.MemoryStore(db, fast_start=False)
+    try:
+        store.warm_up()
+        for q in queries[:3]:
+            store.recall(q, k=10, touch=False)
+        out = []
+        for q in queries:
+            t0 = time.perf_counter()
+            store.recall(q, k=10, touch=False)
+            out.append((time.perf_counter() - t0) * 1000)
+        return stats_ms(out)
+    finally:
+        store.close()
+
+
 def mcp_round_trips(db: Path, queries: list[str], env: dict[str, str]) -> dict[str, Any]:
     import anyio
     from mcp import Client, StdioServerParameters
@@ -129,6 +163,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=40)
     ap.add_argument("--cold-runs", type=int, default=15)
     ap.add_argument("--reuse", type=Path, default=None, help="keep the databases here and reuse them")
+    ap.add_argument("--store", type=Path, default=None,
+                    help="measure a copy of this existing store with LoCoMo questions (instead of --sizes)")
+    ap.add_argument("--no-inprocess", action="store_true", help="skip the in-process column")
     args = ap.parse_args()
     os.environ.pop("MEM_EMBEDDER", None)
     from embedder import OnnxEmbedder
@@ -141,28 +178,45 @@ def main() -> None:
     runtime = Path(tempfile.mkdtemp(prefix="mem-rt-", dir="/tmp"))
     env = {k: v for k, v in os.environ.items() if k not in ("MEM_EMBEDDER", "MEM_DB", "MEM_NO_SERVER")}
     env["XDG_RUNTIME_DIR"] = str(runtime)
-    queries = synthetic_queries(max(args.runs, args.cold_runs) + 3, seed=23)
+    want = max(args.runs, args.cold_runs) + 3
     print(f"CPU: {cpu_flags()}; {os.cpu_count()} cpus; load average at start {os.getloadavg()[0]:.2f}")
+    stores: list[tuple[str, Path, list[str]]] = []
+    if args.store is not None:
+        db = directory / f"copy-{args.store.name}"
+        for suffix in ("", "-wal", "-shm"):  # a copy: MCP recalls write (reinforcement)
+            src = Path(f"{args.store}{suffix}")
+            if src.exists():
+                shutil.copyfile(src, f"{db}{suffix}")
+        stores.append((f"{args.store.name} (LoCoMo questions)", db, locomo_questions(want)))
+    else:
+        for n in (int(x) for x in args.sizes.split(",")):
+            store, _ = build_db(directory / f"agent-{n}.db", n, RandomStoreEmbedder(real), reuse=args.reuse is not None,
+                                seed=7)
+            store.close()
+            stores.append((f"{n:,}", directory / f"agent-{n}.db", synthetic_queries(want, seed=23)))
     rows = []
-    for n in (int(x) for x in args.sizes.split(",")):
-        wrapper = RandomStoreEmbedder(real)
-        store, _ = build_db(directory / f"agent-{n}.db", n, wrapper, reuse=args.reuse is not None, seed=7)
-        store.close()
-        db = directory / f"agent-{n}.db"
-        log(f"{n}: one-shot cold ...")
+    for label, db, queries in stores:
+        log(f"{label}: one-shot cold ...")
         cold = stats_ms(one_shot(db, queries[: args.cold_runs], {**env, "MEM_NO_SERVER": "1"}))
-        log(f"{n}: handed over to mem serve ...")
+        log(f"{label}: handed over to mem serve ...")
         handed = handed_over(db, queries[: args.runs], env)
-        log(f"{n}: MCP ...")
+        log(f"{label}: MCP ...")
         mcp = mcp_round_trips(db, queries[: args.runs], env)
-        rows.append((n, cold, mcp, handed))
+        inproc = None
+        if not args.no_inprocess:
+            log(f"{label}: in-process ...")
+            inproc = in_process(db, queries[: args.runs])
+        rows.append((label, cold, mcp, handed, inproc))
     print(f"load average at end {os.getloadavg()[0]:.2f}\n")
     print("| memories | one-shot cold p50 / p95 ms | MCP recall p50 / p95 ms | handed over, whole process p50 / p95 ms "
-          "| handed over, socket round trip p50 / p95 ms |")
-    print("|---|---|---|---|---|")
-    for n, cold, mcp, handed in rows:
-        print(f"| {n:,} | {cold['p50']} / {cold['p95']} | {mcp['p50']} / {mcp['p95']} | "
-              f"{handed['whole']['p50']} / {handed['whole']['p95']} | {handed['socket']['p50']} / {handed['socket']['p95']} |")
+          "| handed over, socket round trip p50 / p95 ms | in-process store.recall p50 / p95 ms |")
+    print("|---|---|---|---|---|---|")
+    def pair(d: dict[str, Any] | None) -> str:
+        return f"{d['p50']} / {d['p95']}" if d else "-"
+
+    for label, cold, mcp, handed, inproc in rows:
+        print(f"| {label} | {pair(cold)} | {pair(mcp)} | {pair(handed['whole'])} | {pair(handed['socket'])} | "
+              f"{pair(inproc)} |")
     print(f"\naims: MCP and handed-over p95 <= {AIMS['mcp_p95_ms']} ms at 100k; one-shot cold <= "
           f"{AIMS['cold_p95_s']} s")
 

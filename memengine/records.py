@@ -6,7 +6,7 @@ Plain data: no SQL, no numpy. ``Memory.to_dict`` is the JSON every command print
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
@@ -59,15 +59,32 @@ class Memory:
                    tags=row[22].split() if row[22] else [])
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict; ``explain`` only when present."""
-        d = asdict(self)
-        for key in _DERIVED:
-            if d[key] is None:
-                d.pop(key)
+        """JSON-ready dict (its lists and dicts are copies); ``explain`` only when present.
+
+        (``dataclasses.asdict`` gives the same dict but deep-copies every value through
+        ``copy.deepcopy``: ~45 µs a memory, half of what a warm MCP recall spends outside the engine.)
+        """
+        d = {}
+        for key in _FIELD_NAMES:
+            value = getattr(self, key)
+            if value is None and key in _DERIVED:
+                continue
+            d[key] = _json_copy(value) if isinstance(value, (dict, list, tuple)) else value
         return d
 
 
 _DERIVED = ("score", "explain", "weak", "superseded_by", "supersedes")  # Memory fields that are not columns
+_FIELD_NAMES = tuple(f.name for f in fields(Memory))
+
+
+def _json_copy(value: Any) -> Any:
+    """A copy of JSON-like data (dicts, lists, tuples; other values are shared, as asdict's deepcopy of
+    str, int, float, bool and None gives the same object)."""
+    if isinstance(value, dict):
+        return type(value)((k, _json_copy(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return type(value)(_json_copy(v) for v in value)
+    return value
 # Exactly the fields of `Memory`, in their order (`Memory.from_row` reads rows by position).
 MEMORY_COLUMNS = ", ".join(f.name for f in fields(Memory) if f.name not in _DERIVED)
 

@@ -61,7 +61,8 @@ def mark_weak(results: Sequence[Any], terms: Sequence[str], cosines: Mapping[int
     """Set ``weak`` on each result (``cosines``: the vector scores recall used; None when keyword-only)."""
     for m in results:
         cos = cosines.get(m.id) if cosines is not None else None
-        m.weak = is_weak(cos, coverage(terms, m.content))
+        # (the vector alone can clear it: the words are then not read)
+        m.weak = False if cos is not None and cos >= WEAK_COSINE else is_weak(cos, coverage(terms, m.content))
 
 
 def mark_weak_by_query(store: Any, query: str, results: Sequence[Any]) -> None:
