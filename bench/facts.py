@@ -6,7 +6,8 @@ Runs, with the real embedder (the int8 MiniLM prepared in ~/.cache/mem):
    never tuned on) and tests/data/contradiction_pairs.jsonl (dev: what the rules were tuned on):
    plus tests/data/fact_pairs_dev2.jsonl (76 pairs: prepositions, change language, restatements,
    accents; EN/FR/ES/DE/PT, written before the rules that read them) and fact_pairs_dev3.jsonl (50
-   pairs written after dev2's rules, scored once before any further change):
+   pairs written after dev2's rules, scored once before any further change; fact_pairs_dev4.jsonl,
+   42 pairs, the same after dev3's rules):
    contradiction precision / recall of memengine.facts.compare, of the older English detector
    (memengine.contradictions.detect) and of consolidate's union of the two; then the same pairs
    stored one after the other in a fresh store (write time: cosine gate, frame rules, dedup);
@@ -58,8 +59,8 @@ def row(name: str, res: tuple[float, float, int, int, int]) -> str:
 def main() -> None:
     emb = OnnxEmbedder(cache_dir=Path.home() / ".cache" / "mem")
     heldout, dev = load("fact_pairs_heldout.jsonl"), load("contradiction_pairs.jsonl")
-    dev2, dev3 = load("fact_pairs_dev2.jsonl"), load("fact_pairs_dev3.jsonl")
-    sets = (("held-out", heldout), ("dev", dev), ("dev2", dev2), ("dev3", dev3))
+    dev2, dev3, dev4 = load("fact_pairs_dev2.jsonl"), load("fact_pairs_dev3.jsonl"), load("fact_pairs_dev4.jsonl")
+    sets = (("held-out", heldout), ("dev", dev), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4))
     tmp = Path(tempfile.mkdtemp(prefix="bench-facts-"))
 
     print("## Contradiction detection on the labelled pairs (rules only)\n")
@@ -73,11 +74,11 @@ def main() -> None:
         sub = [r for r in heldout if r["lang"] == lang]
         print(row(f"held-out {lang} ({len(sub)}) facts.compare", pr(sub, lambda r: facts.compare(r["a"], r["b"]))))
     for cls in ("prep", "change", "restate", "modifier"):
-        sub = [r for r in dev2 + dev3 if r["class"] == cls]
-        print(row(f"dev2+dev3 {cls} ({len(sub)}) facts.compare", pr(sub, lambda r: facts.compare(r["a"], r["b"]))))
+        sub = [r for r in dev2 + dev3 + dev4 if r["class"] == cls]
+        print(row(f"dev2-4 {cls} ({len(sub)}) facts.compare", pr(sub, lambda r: facts.compare(r["a"], r["b"]))))
     for lang in ("en", "fr", "es", "de", "pt"):
-        sub = [r for r in dev2 + dev3 if r["lang"] == lang]
-        print(row(f"dev2+dev3 {lang} ({len(sub)}) facts.compare", pr(sub, lambda r: facts.compare(r["a"], r["b"]))))
+        sub = [r for r in dev2 + dev3 + dev4 if r["lang"] == lang]
+        print(row(f"dev2-4 {lang} ({len(sub)}) facts.compare", pr(sub, lambda r: facts.compare(r["a"], r["b"]))))
 
     print("\n## The same pairs stored one after the other (write time, real model)\n")
     print("| set | precision | recall | tp | fp | fn | paraphrases merged now | merged before (cosine >= 0.95) |\n"

@@ -34,22 +34,22 @@ STRONG_VERBS = _set(
     "rebranded raised increased reduced lowered decreased cut dropped rose",
     "change changee changes changees remplace remplacee remplaces remplacees reprogramme reprogrammee "
     "reporte reportee migre migree bascule basculee augmente augmentee baisse baissee reduit reduite "
-    "renomme renommee",
+    "renomme renommee decale decalee avance avancee repousse repoussee",
     "cambiado cambiada cambiados cambiadas cambio cambiaron reemplazado reemplazada reemplazo sustituido "
     "sustituida sustituyo reprogramado reprogramada aplazado aplazada pospuesto pospuesta migrado migro "
-    "aumentado aumentada subido subida bajado bajada reducido reducida renombrado renombrada",
+    "aumentado aumentada subido subida bajado bajada reducido reducida renombrado renombrada cambiamos",
     "gewechselt wechselt wechselte geandert andert anderte umgestellt verschoben verlegt ersetzt migriert "
     "umgestiegen erhoht gesenkt reduziert umbenannt",
     "mudou mudado mudada mudaram trocou trocado trocada trocaram substituiu substituido substituida "
     "remarcado remarcada adiado adiada migrou migrado alterado alterada alterou aumentou aumentado subiu "
-    "baixou reduzido reduzida renomeado renomeada",
+    "baixou reduzido reduzida renomeado renomeada trocamos mudamos",
 )
 MOTION_VERBS = _set(
     "moved move moves shifted pushed postponed went gone",
     "passe passee passes passees deplace deplacee deplaces deplacees",
-    "pasado pasada paso pasaron movido movida movio trasladado trasladada",
+    "pasado pasada paso pasaron movido movida movio trasladado trasladada pasamos",
     "gezogen",
-    "passou passado passada",
+    "passou passado passada passamos",
 )
 # Verbs whose object is the old value and whose "with" / "by" phrase the new one.
 REPLACE_VERBS = _set(
@@ -57,7 +57,7 @@ REPLACE_VERBS = _set(
     "remplace remplacee remplaces remplacees",
     "reemplazado reemplazada reemplazo sustituido sustituida sustituyo",
     "ersetzt",
-    "substituiu substituido substituida trocou trocado trocada",
+    "substituiu substituido substituida trocou trocado trocada trocamos",
 )
 LANGS = ("en", "fr", "es", "de", "pt")
 

@@ -64,7 +64,7 @@ für über während gegenüber später schon
 
 # Copulas: what follows them is the complement (the value of the frame).
 LANG_COPULA: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de", "pt"), (_set(b) for b in (
-    "is are was were be been being am",
+    "is are was were be been being am got gets",
     "est sont etait etaient etre sera ete",
     "es son era eran ser esta estan estaba estaban estar sera fue",
     "ist sind war waren sein wird wurde",
@@ -214,10 +214,10 @@ DETERMINERS = _set(
 NON_EXCLUSIVE = _set(
     "likes has have had speak speaks spoke know knows knew play plays visit visited visits own owns read reads "
     "use uses used",
-    "a ont parle parlent connait joue visite",
-    "tem tinha fala falam conhece joga visita",
-    "tiene tienen habla hablan conoce juega visita",
-    "hat haben spricht kennt spielt besucht",
+    "a ont parle parlent connait joue visite utilise utilisent utilisons",
+    "tem tinha fala falam conhece joga visita usa usam usamos utiliza utilizam",
+    "tiene tienen habla hablan conoce juega visita usa usan usamos utiliza utilizan utilizamos",
+    "hat haben spricht kennt spielt besucht nutzt nutzen benutzt benutzen verwendet verwenden",
 ) | frozenset({"likes"})
 
 # A number right after one of these names which thing is meant ("version 2", "room 4"):
@@ -242,6 +242,12 @@ PRONOUNS: dict[str, frozenset[str]] = {lang: frozenset(block.split()) for lang, 
     ("en", "i we you he she they"), ("fr", "je j nous vous il elle ils elles on"),
     ("es", "yo nosotros nosotras tú él ella ellos ellas"), ("de", "ich wir du er sie"),
     ("pt", "eu nós ele ela eles elas você vocês"))}
+
+# One-letter words that do tell the language (as written): Portuguese "o" / "é", Spanish "y" / "o".
+ONE_LETTER_HINTS: dict[str, tuple[str, ...]] = {"o": ("es", "pt"), "y": ("es",), "é": ("pt",), "à": ("fr", "pt")}
+
+# First-person plural endings that carry the subject in languages that drop it ("usamos Jira").
+PRO_DROP: dict[str, tuple[str, ...]] = {"es": ("amos", "emos", "imos"), "pt": ("amos", "emos", "imos")}
 
 # After a verb, these make it passive ("is led by Hana", "est géré par", "gestionado por", "von ... geleitet").
 AGENT_PREPOSITIONS = _set("by par por von vom durch pelo pela")
@@ -276,7 +282,7 @@ for _names in (
         WEEKDAYS.setdefault(_d.replace("-feira", "s-feiras"), _i)
 # Portuguese weekdays without "-feira" are also ordinals ("a quinta vez"): a weekday only after these.
 SHORT_WEEKDAYS = {"segunda": 0, "terca": 1, "quarta": 2, "quinta": 3, "sexta": 4}
-SHORT_WEEKDAY_AFTER = _set("na nas a as toda todas de ate")
+SHORT_WEEKDAY_AFTER = _set("na nas a as toda todas de ate para pra")
 # A bare year is a date after these ("in 2019", "depuis 2015").
 YEAR_PREPOSITIONS = _set("in since from until by before after during of en depuis jusqu desde hasta antes seit bis vor "
                          "em ate")

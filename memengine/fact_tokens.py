@@ -62,10 +62,14 @@ def _fold_keep_case(text: str) -> str:
 _NOT_A_PLACE = "|".join(sorted(set(L.MONTHS) | set(L.WEEKDAYS), key=len, reverse=True))
 
 
+_CONTRACTED = {"ve": "have", "re": "are", "ll": "will", "m": "am", "d": "would"}  # "We've switched"
+
+
 def prepare(text: str) -> str:
     t = _fold_keep_case(text[:MAX_CHARS].replace("’", "'").replace("`", "'"))
     t = re.sub(r"\b(can|won|ain)'t\b", r"\1 not", t, flags=re.I)
     t = re.sub(r"n't\b", " not", t, flags=re.I)
+    t = re.sub(r"(?<=\w)'(ve|re|ll|m|d)\b", lambda m: " " + _CONTRACTED[m.group(1).lower()], t, flags=re.I)
     for phrase, repl in L.PHRASES + L.MULTIWORD + fact_change.INSTEAD_PHRASES:
         t = re.sub(r"(?<![\w'])" + re.escape(phrase) + r"(?![\w'])", repl, t, flags=re.I)
     for phrase, repl in L.MOVE_TO_PLACE:  # a house move only when a place name follows ("moved to Porto")
@@ -135,10 +139,12 @@ def guess_lang(text: str) -> str:
 
     Read from the text before accents are folded: "thé" must not count as English "the"."""
     text = re.sub(r"n['’]t\b", " not", text[:MAX_CHARS].lower())
-    keys = [w for w in re.findall(r"[^\W\d_]+", text) if len(w) > 1]  # (t, s, l: every language has them)
+    words = re.findall(r"[^\W\d_]+", text)
+    keys = [w for w in words if len(w) > 1]  # (t, s, l: every language has them)
     best, hits = "en", 0
     for lang, stop in L.LANG_STOP.items():
         n = sum(1 for k in keys if k in stop or k in L.LANG_COPULA[lang] or k in L.LANG_AUX[lang])
+        n += sum(1 for w in words if lang in L.ONE_LETTER_HINTS.get(w, ()))
         if n > hits:
             best, hits = lang, n
     return best

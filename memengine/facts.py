@@ -84,6 +84,7 @@ class Fact:
     old_words: list[str] = field(default_factory=list)
     old_values: list[Value] = field(default_factory=list)
     new_pos: frozenset[int] = frozenset()  # token positions of the new value phrase ("to Linear")
+    pronoun: str = ""  # the subject when it is a pronoun ("we") or a verb ending ("-amos")
 
     @property
     def polarity(self) -> int:
@@ -179,7 +180,12 @@ def _read(toks: list[Tok], lang: str) -> _Reading:
         if t.role == "old" and t.kind == "word":
             key = fold(t.low)
             if not _is_stop(t, key):
-                r.old_words.append(L.SYNONYMS.get(key, key).replace("-", ""))
+                canon = L.SYNONYMS.get(key, key).replace("-", "")
+                if t.text[:1].isupper() and i > 0 and toks[i - 1].role == "old" and toks[i - 1].text[:1].isupper() \
+                        and r.old_words:
+                    r.old_words[-1] += " " + canon  # "VS Code": one name, as in the words
+                else:
+                    r.old_words.append(canon)
             continue
         if t.kind != "word" or t.role:
             place_next = False
@@ -231,6 +237,9 @@ def _subject(toks: list[Tok], lang: str, words: list[Word], boundary: tuple[int,
     first = next((t for t in toks if t.kind == "word"), None)
     if boundary is None and words and first is not None and first.orig in L.PRONOUNS.get(lang, ()):
         return 0, 0  # "We use GitLab": a pronoun subject, the first content word is the verb
+    if boundary is None and words and lang in L.PRO_DROP and toks[words[0].pos].orig.endswith(L.PRO_DROP[lang]) \
+            and all(t.kind == "word" and _is_stop(t, fold(t.low)) for t in toks[:words[0].pos]):
+        return 0, 0  # "(Nós) usamos o Jira": the verb's ending is the subject
     if boundary is None and words:
         # no copula: the subject is the first word and what its possessives chain to
         k = 1
@@ -239,6 +248,16 @@ def _subject(toks: list[Tok], lang: str, words: list[Word], boundary: tuple[int,
             k += 1
         return k, (k if k < len(words) else None)
     return (0 if boundary is not None else (1 if words else 0)), None
+
+
+def _pronoun(toks: list[Tok], lang: str) -> str:
+    """The pronoun a sentence starts with, or the first-person ending of its first verb."""
+    first = next((t for t in toks if t.kind == "word"), None)
+    if first is not None and first.orig in L.PRONOUNS.get(lang, ()):
+        return first.orig
+    if first is not None and lang in L.PRO_DROP:
+        return next(("-" + e for e in L.PRO_DROP[lang] if first.orig.endswith(e)), "")
+    return ""
 
 
 def analyse(text: str) -> Fact:
@@ -257,6 +276,7 @@ def analyse(text: str) -> Fact:
     old_values = [v for v in values if change is not None and v.pos in change.old]
     values = [v for v in values if v not in old_values]
     subject_end, predicate = _subject(toks, lang, words, boundary, change.verb if change else None)
+    pronoun = _pronoun(toks, lang) if subject_end == 0 else ""
     # a number or code inside the subject names which thing is meant ("server 42 runs ...",
     # "room 4 is ..."): it is part of the subject, not the value the sentence states
     if words:
@@ -276,7 +296,7 @@ def analyse(text: str) -> Fact:
         exclusive = False
     return Fact(text, lang, words, values, r.negations, frozenset(r.modals), subject_end, predicate, exclusive,
                 idents, change.marker if change else "", r.old_words, old_values,
-                frozenset(change.new) if change else frozenset())
+                frozenset(change.new) if change else frozenset(), pronoun)
 
 
 # --------------------------------------------------------------------------- comparing
@@ -505,13 +525,24 @@ def _run(idx: list[int]) -> bool:
     return not idx or max(idx) - min(idx) == len(idx) - 1
 
 
+def _same_pronoun_change(fa: Fact, fb: Fact) -> bool:
+    """Nothing shared but the pronoun: "we use GitLab" / "we switched from GitLab to GitHub" (the
+    old value named), or "we use Jira" / "we moved to Linear" (one name for another)."""
+    if not fa.pronoun or fa.pronoun != fb.pronoun or fb.change != "verb":
+        return False
+    if fb.old_words:
+        return True
+    rest = [w for i, w in enumerate(fa.words) if i != fa.predicate]
+    return bool(rest) and all(w.name for w in rest + fb.words) and all(w.pos in fb.new_pos for w in fb.words)
+
+
 def _compare_change(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None) -> Verdict | None:
     """``fb`` says a slot changed ("switched from Jira to Linear", "moved to Friday", "now uses"):
     its verb stands for ``fa``'s verb, the old value it names must be ``fa``'s, and the new value
     may be a phrase ("green tea", "GitHub Actions")."""
     only_a, only_b = list(al.only_a), list(al.only_b)
-    if not al.shared and not (fa.subject_end == 0 and fb.subject_end == 0 and fb.old_words):
-        return None  # (with pronoun subjects, "we use GitLab" / "we switched from GitLab to ...")
+    if not al.shared and not _same_pronoun_change(fa, fb):
+        return None
     if fb.change == "verb" and fa.predicate in only_a:
         only_a.remove(fa.predicate)  # "switched to" stands for "uses", "moved to" for "is on"
     named_old = bool(fb.old_words or fb.old_values)

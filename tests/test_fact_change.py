@@ -16,9 +16,12 @@ from memengine import facts
 DATA = Path(__file__).parent / "data"
 DEV2 = [json.loads(line) for line in (DATA / "fact_pairs_dev2.jsonl").read_text(encoding="utf-8").splitlines()]
 DEV3 = [json.loads(line) for line in (DATA / "fact_pairs_dev3.jsonl").read_text(encoding="utf-8").splitlines()]
+DEV4 = [json.loads(line) for line in (DATA / "fact_pairs_dev4.jsonl").read_text(encoding="utf-8").splitlines()]
+SETS = {"dev2": DEV2, "dev3": DEV3, "dev4": DEV4}
 
 # dev2 was written before these rules and tuned on; dev3 was written after dev2's rules and
-# scored once before any further change (then: precision 1.000, recall 0.897).
+# scored once before any further change (then: precision 1.000, recall 0.897); dev4 likewise
+# after dev3's (then: precision 1.000, recall 0.654: pronoun subjects, contractions, "got").
 MIN_PRECISION = 0.95
 MIN_RECALL = 0.90
 
@@ -34,22 +37,22 @@ def scores(rows: list[dict[str, Any]]) -> tuple[float, float]:
 
 
 def test_sets_shape() -> None:
-    for rows in (DEV2, DEV3):
+    for rows in SETS.values():
         assert {r["lang"] for r in rows} == {"en", "fr", "es", "de", "pt"}
-        assert {r["class"] for r in rows} == {"prep", "change", "restate", "modifier"}
+        assert {r["class"] for r in rows} <= {"prep", "change", "restate", "modifier"}
         for r in rows:
             assert set(r) == {"a", "b", "label", "kind", "lang", "class"} and (r["kind"] is None) == (not r["label"])
 
 
-@pytest.mark.parametrize("name", ["dev2", "dev3"])
+@pytest.mark.parametrize("name", sorted(SETS))
 def test_precision_recall(name: str) -> None:
-    precision, recall = scores(DEV2 if name == "dev2" else DEV3)
+    precision, recall = scores(SETS[name])
     assert precision >= MIN_PRECISION and recall >= MIN_RECALL, (name, precision, recall)
 
 
 @pytest.mark.parametrize("cls", ["prep", "change", "restate", "modifier"])
 def test_no_class_has_a_false_supersession(cls: str) -> None:
-    for r in DEV2 + DEV3:
+    for r in DEV2 + DEV3 + DEV4:
         if r["class"] == cls and not r["label"]:
             assert facts.compare(r["a"], r["b"]) is None, r
 
