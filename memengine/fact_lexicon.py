@@ -201,6 +201,8 @@ AXES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 # "on"/"off" ("an"/"aus") are switch states only right after a copula and when no object follows:
 # "logging is on", "the light is off now", but "the review is on Thursday", "er ist aus Berlin".
 SWITCH: dict[str, dict[str, str]] = {"en": {"on": "+", "off": "-"}, "de": {"an": "+", "aus": "-"}}
+# Adverbs that may stand between the copula and the state: "is now off", "ist immer noch an".
+SWITCH_ADVERBS = _set("now still currently usually always already again also", "jetzt noch immer wieder schon auch")
 # What may follow a switch state: an adverb or a new clause, never the object of a preposition.
 DETERMINERS = _set(
     "the a an this that these those my your his her its our their every each some no one",

@@ -111,7 +111,10 @@ def _switch_state(toks: list[Tok], i: int, lang: str, copulas: frozenset[str]) -
     and with no object after it. "The heating is on (now / in winter / , but ...)" is a state;
     "the review is on Thursday", "on the 14th", "on Elm Street", "ist aus Berlin" are prepositions."""
     pole = L.SWITCH.get(lang, {}).get(fold(toks[i].low))
-    if pole is None or i == 0 or fold(toks[i - 1].low) not in copulas:
+    j = i - 1
+    while j > 0 and fold(toks[j].low) in L.SWITCH_ADVERBS:  # "is now off", "ist jetzt an"
+        j -= 1
+    if pole is None or j < 0 or fold(toks[j].low) not in copulas:
         return None
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     if nxt is None:
@@ -422,7 +425,7 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
     if fa.identifiers != fb.identifiers and fa.identifiers and fb.identifiers:
         return None  # "version 2 ..." vs "version 3 ...": two things
     al = _align(fa, fb)
-    if fb.change:
+    if fb.change and fa.polarity == fb.polarity:  # (a negation, "now" or not, is read below)
         return _compare_change(fa, fb, al, similarity)
     smaller = min(len(fa.words), len(fb.words))
     if not al.shared or len(al.shared) < MIN_SHARED * smaller:

@@ -181,3 +181,22 @@ def test_a_restatement_never_supersedes_at_write_time(store: core.MemoryStore) -
     old = store.store("Priya's cat is called Mochi").id
     new = store.store("Priya has a cat named Mochi")
     assert new.supersedes == [] and new.superseded_by is None and store.get(old).valid_to is None
+
+
+@pytest.mark.parametrize(("old", "new", "kind"), [
+    ("The heating is on", "The heating is now off", "antonym"),  # an adverb between copula and state
+    ("Das Licht ist an", "Das Licht ist jetzt aus", "antonym"),
+    ("Oscar eats meat", "Oscar now does not eat meat", "negation"),  # "now" and a negation
+    ("The retro is on Wednesday at 4pm", "The retro got pushed back to Thursday", "date"),
+    ("We track bugs in Jira", "We've switched to Linear for bugs", "slot"),
+    ("Usamos o Jira", "Trocamos o Jira pelo Linear", "slot"),  # the verb's ending is the subject
+])
+def test_more_forms_of_change(old: str, new: str, kind: str) -> None:
+    v = facts.compare(old, new)
+    assert v is not None and v.kind == kind, v
+
+
+def test_the_same_pronoun_alone_needs_one_name_for_another() -> None:
+    assert facts.compare("We use Jira", "We switched to Linear") is not None
+    assert facts.compare("I use Vim", "I switched to a standing desk") is None
+    assert facts.compare("We use GitLab", "They switched from GitLab to GitHub") is None
