@@ -188,7 +188,7 @@ def test_a_restatement_never_supersedes_at_write_time(store: core.MemoryStore) -
     ("Das Licht ist an", "Das Licht ist jetzt aus", "antonym"),
     ("Oscar eats meat", "Oscar now does not eat meat", "negation"),  # "now" and a negation
     ("The retro is on Wednesday at 4pm", "The retro got pushed back to Thursday", "date"),
-    ("We track bugs in Jira", "We've switched to Linear for bugs", "slot"),
+    ("We track bugs in Jira", "We've switched to Linear for bugs", "place"),  # (after in / to)
     ("Usamos o Jira", "Trocamos o Jira pelo Linear", "slot"),  # the verb's ending is the subject
 ])
 def test_more_forms_of_change(old: str, new: str, kind: str) -> None:
