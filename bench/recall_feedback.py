@@ -19,6 +19,7 @@ all other folds of both sets and scores it on the held-out fold.
 * ``adaptive`` — query-dependent fusion weights: w_keyword moves by α × (1 − mean of the keyword
   side's 20 best normalised scores) − (the same for the vector side), clipped to 0.1–0.9.
 * ``spread`` — session coverage from rank 1 or 2 (not 6) for every question or list questions.
+* ``context-mix`` — a little of the turn's own cosine back in its vector score (loo.py's grid has 0.5).
 * ``date`` — the date prior (``w_date``, off) for questions naming a calendar period.
 
     .venv/bin/python bench/recall_feedback.py --reuse /tmp/rc [--pool] [--only prf-vector,subqueries]
@@ -281,6 +282,7 @@ FAMILIES: dict[str, dict[str, XConfig]] = {
                                                                                 sq_from=f)
                       for mx, w, f in ((False, 0.2, 5), (False, 0.4, 5), (False, 0.6, 5), (True, 0.4, 5),
                                        (False, 0.4, 3))},
+    "context-mix": {f"context_mix {w}": replace(X, context_mix=w) for w in (0.9, 0.8, 0.7)},
     "date": {f"w_date {w}": replace(X, w_date=w) for w in (0.05, 0.1, 0.15, 0.2, 0.3, 0.5)},
 }
 
