@@ -11,8 +11,10 @@ is adding a block to each table; nothing else changes.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 
+@lru_cache(maxsize=16384)  # (every token of every compared sentence is folded, several times)
 def fold(word: str) -> str:
     """Lower-case, accents removed ("Préfère" -> "prefere"); "ß" stays."""
     w = unicodedata.normalize("NFKD", word.lower())

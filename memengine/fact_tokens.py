@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from memengine import fact_change
 from memengine import fact_lexicon as L
@@ -70,12 +71,24 @@ def prepare(text: str) -> str:
     t = re.sub(r"\b(can|won|ain)'t\b", r"\1 not", t, flags=re.I)
     t = re.sub(r"n't\b", " not", t, flags=re.I)
     t = re.sub(r"(?<=\w)'(ve|re|ll|m|d)\b", lambda m: " " + _CONTRACTED[m.group(1).lower()], t, flags=re.I)
-    for phrase, repl in L.PHRASES + L.MULTIWORD + fact_change.INSTEAD_PHRASES:
-        t = re.sub(r"(?<![\w'])" + re.escape(phrase) + r"(?![\w'])", repl, t, flags=re.I)
-    for phrase, repl in L.MOVE_TO_PLACE:  # a house move only when a place name follows ("moved to Porto")
-        t = re.sub(rf"(?<![\w'])(?i:{re.escape(phrase)})(?= (?:the )?[A-Z])(?! (?i:(?:the )?(?:{_NOT_A_PLACE}))\b)",
-                   repl, t)
+    phrases, moves = _phrase_patterns()
+    t = phrases.sub(lambda m: _PHRASE_REPL[m.group(0).lower()], t)
+    for pattern, repl in moves:  # a house move only when a place name follows ("moved to Porto")
+        t = pattern.sub(repl, t)
     return t
+
+
+_PHRASE_REPL = {p: r for p, r in L.PHRASES + L.MULTIWORD + fact_change.INSTEAD_PHRASES}
+
+
+@lru_cache(maxsize=1)
+def _phrase_patterns() -> tuple[re.Pattern[str], list[tuple[re.Pattern[str], str]]]:
+    """The rewritten phrases as one pattern (longest first), and the house-move patterns."""
+    alternation = "|".join(re.escape(p) for p in sorted(_PHRASE_REPL, key=len, reverse=True))
+    phrases = re.compile(rf"(?<![\w'])(?:{alternation})(?![\w'])", re.I)
+    moves = [(re.compile(rf"(?<![\w'])(?i:{re.escape(p)})(?= (?:the )?[A-Z])(?! (?i:(?:the )?(?:{_NOT_A_PLACE}))\b)"),
+              r) for p, r in L.MOVE_TO_PLACE]
+    return phrases, moves
 
 
 def _accents(text: str) -> dict[str, list[str]]:
