@@ -20,6 +20,7 @@ Imported only by the ``mcp`` command: no other command pays for the SDK.
 import asyncio
 import json
 import os
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 
@@ -339,24 +340,25 @@ class _LinesOut:
 MAX_LINE = 256 << 20  # bytes: the longest message line read (a store's content is capped far below)
 
 
+def _pipe_like(fd: int) -> bool:
+    """Whether the event loop can watch ``fd`` (a pipe, socket or terminal; not a regular file)."""
+    if os.name != "posix":
+        return False
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+
+
 async def _serve_stdio(server: MCPServer) -> None:
     low = getattr(server, "_lowlevel_server", None)  # (no public door to run it on given streams)
-    if low is None:
+    if low is None or not (_pipe_like(0) and _pipe_like(1)):  # (e.g. stdin read from a file): the SDK's way
         await server.run_stdio_async()
         return
-    in_fd, out_fd = os.dup(0), os.dup(1)
-    lines_in, lines_out = _LinesIn(in_fd), _LinesOut(out_fd)
-    try:
-        await lines_in.open()
-        await lines_out.open()
-    except (OSError, ValueError):  # stdin or stdout is not a pipe, socket or terminal (a file): the SDK's way
-        for fd in (in_fd, out_fd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        await server.run_stdio_async()
-        return
+    lines_in, lines_out = _LinesIn(os.dup(0)), _LinesOut(os.dup(1))
+    await lines_in.open()
+    await lines_out.open()
     # as the SDK does: fd 0 reads nothing and fd 1 goes to stderr, so that a stray print or a
     # child process never writes into the protocol stream
     null = os.open(os.devnull, os.O_RDONLY)

@@ -212,3 +212,25 @@ def test_recall_results_are_lean_by_default_and_the_cli_s_with_full(tmp_path: Pa
     assert out["bad_type"] == {**cli_errors["bad_type"], "exit_code": 2}
     assert out["bad_since"] == {**cli_errors["bad_since"], "exit_code": 1}
     assert out["blank"] == {**cli_errors["blank"], "exit_code": 1}
+
+
+
+def test_the_loop_reads_stdio_itself_only_from_what_it_can_watch(tmp_path: Path) -> None:
+    """Pipes, sockets and terminals are read and written by the event loop; a regular file (which
+    an event loop cannot watch: stdin redirected from a file) goes through the SDK's own transport."""
+    import socket
+
+    from memengine.mcp_server import _pipe_like
+
+    r, w = os.pipe()
+    a, b = socket.socketpair()
+    with (tmp_path / "requests.jsonl").open("wb") as f:
+        try:
+            assert _pipe_like(r) and _pipe_like(w) and _pipe_like(a.fileno())
+            assert not _pipe_like(f.fileno())
+            os.close(r)
+            assert not _pipe_like(r)  # closed: not served by the loop either
+        finally:
+            os.close(w)
+            a.close()
+            b.close()
