@@ -18,6 +18,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from memengine import episode_marks
 from memengine.db import write_tx
 from memengine.edges import add_edges
 from memengine.episode_vectors import mean_vector
@@ -119,9 +120,16 @@ def build_episodes(store: MemoryStore, source: str, thread: str, open_tail_at: d
     ``open_tail_at`` (a live thread, at that time): the last stretch is left open, unless it is
     full (EPISODE_MAX messages) or its last message is at least EPISODE_GAP older.
     ``preloaded``: stored vectors already read (close_all's one scan); the others are read here."""
+    return _build(store, source, thread, open_tail_at, preloaded)[0]
+
+
+def _build(store: MemoryStore, source: str, thread: str, open_tail_at: datetime | None,
+           preloaded: dict[int, Any] | None) -> tuple[int, list[int] | None]:
+    """build_episodes, and the ids of the messages left open if segmenting them again would make
+    no episode at any time (only single-message stretches: see memengine/episode_marks.py), else None."""
     rows = _open_rows(store, source, thread, live=open_tail_at is not None)
     if len(rows) < 2:
-        return 0
+        return 0, None
     ids = [r[0] for r in rows]
     vec_map = {i: preloaded[i] for i in ids if i in preloaded} if preloaded is not None else {}
     if len(vec_map) < len(ids):
@@ -152,7 +160,7 @@ def build_episodes(store: MemoryStore, source: str, thread: str, open_tail_at: d
         ))
         groups.append([r[0] for r in members])
     if not items:
-        return 0
+        return 0, _inert(ids, times, vecs, set())
     # Episodes already stored under the same ref (an older run wrote them without edges).
     episode_ids: dict[int, int] = {}  # item index -> memory id
     index = {it.ref: i for i, it in enumerate(items)}
@@ -203,7 +211,17 @@ def build_episodes(store: MemoryStore, source: str, thread: str, open_tail_at: d
         with write_tx(store.conn):
             for i in existing:
                 _episode_edges(store, episode_ids[i], groups[i], prev_of(i), now)
-    return made
+    return made, _inert(ids, times, vecs, {m for g in groups for m in g})
+
+
+def _inert(ids: list[int], times: list[datetime | None], vecs: Any, taken: set[int]) -> list[int] | None:
+    """The ids (sorted) left open once ``taken`` are in episodes, if segmenting just them yields
+    single-message stretches only (nothing, at any time); else None."""
+    keep = [k for k, i in enumerate(ids) if i not in taken]
+    if len(keep) < 2:
+        return None  # not an open thread any more: nothing to mark
+    spans = segment([times[k] for k in keep], vecs[keep] if vecs is not None else None)
+    return sorted(ids[k] for k in keep) if all(end - start < 2 for start, end in spans) else None
 
 
 def _episode_edges(store: MemoryStore, eid: int, member_ids: list[int], prev_id: int | None, now: str) -> None:
@@ -240,25 +258,20 @@ _OPEN = """FROM memories m
 
 def open_threads(store: MemoryStore) -> list[tuple[str, str]]:
     """(source, thread) of every thread with two messages or more not yet in an episode."""
-    return [(s, t) for s, t, _n in _open_counts(store)]
-
-
-def _open_counts(store: MemoryStore) -> list[tuple[str, str, int]]:
     rows = store.conn.execute(
-        f"""SELECT m.source, m.thread, count(*) {_OPEN}
+        f"""SELECT m.source, m.thread {_OPEN}
            GROUP BY m.source, m.thread HAVING count(*) >= 2 ORDER BY m.source, m.thread""").fetchall()
-    return [(str(s), str(t), int(n)) for s, t, n in rows]
+    return [(str(s), str(t)) for s, t in rows]
 
 
-def _preload(store: MemoryStore, open_total: int) -> dict[int, Any] | None:
-    """The vectors of every open message in one scan of the vector table, when there are many:
-    a vec0 lookup by id costs ~0.2 ms at 100k rows (a first run over 100k stored turns: ~20 s),
-    the scan ~1 s. None when few are open (the per-thread lookups are cheaper)."""
-    if open_total < PRELOAD_MIN:
+def _preload(store: MemoryStore, wanted: set[int]) -> dict[int, Any] | None:
+    """The vectors of ``wanted`` in one scan of the vector table, when they are many: a vec0
+    lookup by id costs ~0.2 ms at 100k rows (a first run over 100k stored turns: ~20 s), the
+    scan ~1 s. None when few are wanted (the per-thread lookups are cheaper)."""
+    if len(wanted) < PRELOAD_MIN:
         return None
     from memengine.vectors import vectors_from_blobs
 
-    wanted = {int(r[0]) for r in store.conn.execute(f"SELECT m.id {_OPEN}")}
     ids: list[int] = []
     blobs: list[bytes] = []
     for mid, blob in store.conn.execute("SELECT memory_id, embedding FROM vec_memories"):
@@ -269,8 +282,31 @@ def _preload(store: MemoryStore, open_total: int) -> dict[int, Any] | None:
 
 
 def close_all(store: MemoryStore, at: datetime | None = None) -> int:
-    """Every thread's closed stretches made episodes (consolidate); how many were made."""
+    """Every thread's closed stretches made episodes (consolidate); how many were made.
+
+    A thread whose open messages are exactly those an earlier run found to make no episode is
+    skipped (memengine/episode_marks.py): a night's run re-segments only threads that changed."""
     when = at or utcnow()
-    threads = _open_counts(store)
-    preloaded = _preload(store, sum(n for _s, _t, n in threads))
-    return sum(build_episodes(store, s, t, open_tail_at=when, preloaded=preloaded) for s, t, _n in threads)
+    model = store.meta("embedding_model") or ""
+    open_ids: dict[tuple[str, str], list[int]] = {}
+    for s, t, mid in store.conn.execute(f"SELECT m.source, m.thread, m.id {_OPEN} ORDER BY 1, 2, 3"):
+        open_ids.setdefault((str(s), str(t)), []).append(int(mid))
+    before = episode_marks.load(store.conn)
+    marks: dict[tuple[str, str], tuple[str, list[int]]] = {}
+    todo = []
+    for (s, t), ids in open_ids.items():
+        if len(ids) < 2:
+            continue
+        if episode_marks.settled(before, s, t, ids, model):
+            marks[(s, t)] = (model, ids)
+        else:
+            todo.append((s, t))
+    preloaded = _preload(store, {m for k in todo for m in open_ids[k]})
+    made = 0
+    for s, t in todo:
+        n, inert = _build(store, s, t, when, preloaded)
+        made += n
+        if inert is not None:
+            marks[(s, t)] = (model, inert)
+    episode_marks.save(store.conn, before, marks)
+    return made

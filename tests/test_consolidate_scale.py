@@ -250,3 +250,71 @@ def test_segment_finds_the_boundaries_of_the_pointwise_test(seed: int) -> None:
     assert len(got) > 20
     # and some boundaries were topic shifts (not only gaps and the size cap)
     assert _segment_plain(times, vecs) != _segment_plain(times, None)
+
+
+def _lively(n: int, seed: int) -> list[NewMemory]:
+    """Two threads: bursts with pauses around EPISODE_GAP, lone messages, and the size cap."""
+    rng = np.random.default_rng(seed)
+    out, t = [], T0
+    for i in range(n):
+        t += timedelta(minutes=int(rng.choice([1, 2, 30, 44, 46, 50, 120], p=[.5, .2, .05, .05, .05, .1, .05])))
+        out.append(NewMemory(content=f"Ana: message {i} about topic {int(rng.integers(0, 3))}", ref=f"m{i}",
+                             source="chat", thread=f"t{i % 2}", position=i // 2, author="Ana", event_at=t))
+    return out
+
+
+def test_episode_marks_skip_only_what_would_make_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Night after night (new messages, a forgotten and a restored one, time passing), close_all with
+    its marks writes exactly what it writes re-segmenting every thread; unchanged threads are skipped."""
+    from memengine import episode_marks
+
+    msgs = _lively(400, seed=3)
+    builds: list[tuple[str, str]] = []
+    real_build = chat_episodes._build
+
+    def counting(store: Any, source: str, thread: str, *rest: Any) -> Any:
+        builds.append((source, thread))
+        return real_build(store, source, thread, *rest)
+
+    monkeypatch.setattr(chat_episodes, "_build", counting)
+    stores = [core.MemoryStore(tmp_path / n) for n in ("marks.db", "plain.db")]
+    real_settled = episode_marks.settled
+    try:
+        def night(at: datetime, act: Any = None) -> list[int]:
+            made = []
+            for k, s in enumerate(stores):
+                if act:
+                    act(s)
+                monkeypatch.setattr(episode_marks, "settled", real_settled if k == 0 else lambda *a: False)
+                builds.clear()
+                made.append(chat_episodes.close_all(s, at))
+            monkeypatch.setattr(episode_marks, "settled", real_settled)
+            assert _rows(stores[0]) == _rows(stores[1])
+            return made
+
+        for s in stores:
+            s.store_many(msgs[:300])
+        end = msgs[299].event_at
+        assert end is not None
+        assert night(end)[0] > 10
+        # the second night re-segments what the first left open and makes an episode of two lone
+        # messages the first had kept apart: a case the marks must not skip (so it is in the data)
+        assert night(end + timedelta(days=1)) == [1, 1]
+        night(end + timedelta(days=2))
+        builds.clear()
+        assert chat_episodes.close_all(stores[0], end + timedelta(days=3)) == 0
+        assert builds == []  # nothing changed: every thread skipped
+        assert episode_marks.load(stores[0].conn)  # (and marks were kept)
+        night(end + timedelta(days=4), lambda s: s.store_many(msgs[300:]))
+        lone = stores[0].conn.execute(
+            "SELECT ref FROM memories m WHERE level = 0 AND json_extract(metadata, '$.kind') IS NOT 'episode' AND NOT "
+            "EXISTS (SELECT 1 FROM associations a WHERE a.source_id = m.id AND a.edge_type = 'part_of') ORDER BY id"
+        ).fetchall()
+        assert len(lone) >= 4
+        gone = [r[0] for r in lone[:2]]
+        night(end + timedelta(days=5), lambda s: [s.forget(s.id_by_ref("chat", r)) for r in gone])
+        night(end + timedelta(days=6), lambda s: [s.restore(s.id_by_ref("chat", r)) for r in gone])
+        night(end + timedelta(days=7))
+    finally:
+        for s in stores:
+            s.close()
