@@ -180,6 +180,7 @@ class Consolidator(ClusterSteps):
         self.warnings: list[str] = []
         self._index: VectorIndex | None = None
         self._people: dict[str, str] | None = None
+        self._df: tuple[dict[str, int], int] | None = None  # read when a cluster needs a summary (not on a quiet rerun)
         self._max_id = int(self.conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
 
     # ------------------------------------------------------------ snapshot
@@ -283,7 +284,6 @@ class Consolidator(ClusterSteps):
         """Summaries of level-1 clusters, then upper levels until a few roots remain."""
         totals: dict[str, Any] = {"summaries_created": 0, "summaries_updated": 0, "upper_clusters_created": 0,
                                   "upper_members_joined": 0, "upper_clusters_merged": 0}
-        self._df = self._background_df()
         made = self._summarize_level(1)
         totals["summaries_created"] += made[0]
         totals["summaries_updated"] += made[1]
@@ -318,14 +318,17 @@ class Consolidator(ClusterSteps):
         return totals
 
     def _background_df(self) -> tuple[dict[str, int], int]:
-        rows = self.conn.execute(
-            "SELECT content FROM memories WHERE level = 0 AND status = 'active' ORDER BY id DESC LIMIT ?",
-            (DF_SAMPLE,)).fetchall()
-        df: dict[str, int] = {}
-        for (text,) in rows:
-            for t in set(summarize.tokenize(text)):
-                df[t] = df.get(t, 0) + 1
-        return df, len(rows)
+        """Document frequencies of the newest DF_SAMPLE raw memories, counted in the worker processes."""
+        if self._df is None:
+            texts = [r[0] for r in self.conn.execute(
+                "SELECT content FROM memories WHERE level = 0 AND status = 'active' ORDER BY id DESC LIMIT ?",
+                (DF_SAMPLE,))]
+            df: dict[str, int] = {}
+            for part in ordered_map(_doc_freq, list(_chunks(texts, 1000)), min_items=4):
+                for t, n in part.items():
+                    df[t] = df.get(t, 0) + n
+            self._df = (df, len(texts))
+        return self._df
 
     def _summarize_level(self, level: int) -> tuple[int, int]:
         """Create or refresh the summary memory of every active cluster at ``level``; (created, updated)."""
@@ -354,7 +357,7 @@ class Consolidator(ClusterSteps):
             jobs = [(level, [(int(r["id"]), r["content"], r["event_at"], r["author"]) for r in members],
                      None if level == 1 else self.store.vectors([int(r["id"]) for r in members]), cent)
                     for _cid, _sid, _sig, members, cent in window]
-            shared = (self._df, self._known_people(), self.raw_index())
+            shared = (self._background_df(), self._known_people(), self.raw_index())
             made = ordered_map(_summary_job, jobs, shared, min_items=16)
             if self.summarizer:
                 made = [self._external_summary(job, text) for job, text in zip(jobs, made)]
@@ -589,6 +592,15 @@ def _summary_job(shared: tuple[Any, ...], job: tuple[Any, ...]) -> tuple[str, li
     if len(mem) < total:
         text = text.replace(f"Summary of {len(mem)} memories", f"Summary of {total} memories", 1)
     return text, s.key_terms
+
+
+def _doc_freq(_shared: None, texts: Sequence[str]) -> dict[str, int]:
+    """Documents per term in ``texts`` (summed over chunks: the counts of one pass over them all)."""
+    df: dict[str, int] = {}
+    for text in texts:
+        for t in set(summarize.tokenize(text)):
+            df[t] = df.get(t, 0) + 1
+    return df
 
 
 def _subject(_shared: None, text: str) -> str:

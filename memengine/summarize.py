@@ -281,11 +281,14 @@ def _dedupe_key(text: str) -> str:
 # --------------------------------------------------------------------------- vectors
 
 
-def _tfidf_matrix(docs: list[list[str]]) -> FloatArray:
-    """Sublinear TF × smoothed IDF over ``docs``, rows L2-normalised (zero rows stay zero)."""
+def _tfidf_matrix(docs: list[list[str]], left: int = 0, scale: float = 1.0) -> FloatArray:
+    """Sublinear TF × smoothed IDF over ``docs``, rows L2-normalised (zero rows stay zero), times
+    ``scale``, after ``left`` zero columns (room for the semantic part: no second copy of a matrix
+    that reaches 2,000 × 2,000 for a cluster of long episodes)."""
     vocab = sorted({t for doc in docs for t in doc})
     index = {t: i for i, t in enumerate(vocab)}
-    matrix = np.zeros((len(docs), max(1, len(vocab))), dtype=np.float64)
+    full = np.zeros((len(docs), left + max(1, len(vocab))), dtype=np.float64)
+    matrix = full[:, left:]
     doc_freq = Counter(t for doc in docs for t in set(doc))
     n = len(docs)
     idf = {t: math.log((1 + n) / (1 + f)) + 1.0 for t, f in doc_freq.items()}
@@ -298,7 +301,11 @@ def _tfidf_matrix(docs: list[list[str]]) -> FloatArray:
             cols.append(index[term])
             vals.append((1.0 + math.log(count)) * idf[term])
     matrix[rows, cols] = vals  # one scatter, the very values the cell-by-cell loop wrote
-    return _normalise_rows(matrix)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    np.divide(matrix, norms, out=matrix, where=norms > 0)  # in place: what _normalise_rows computes
+    if scale != 1.0:
+        matrix *= scale
+    return full
 
 
 def _normalise_rows(matrix: FloatArray) -> FloatArray:
@@ -317,7 +324,7 @@ def _features(
     are already in the header, and "Ana asked Oscar" should not look central
     just because both names recur.
     """
-    lexical = _tfidf_matrix([[t for t in tokenize(s.text, stopwords) if t not in ignore] for s in sentences])
+    docs = [[t for t in tokenize(s.text, stopwords) if t not in ignore] for s in sentences]
     semantic: FloatArray | None = None
     if embed is not None:
         vectors = np.asarray(embed([s.text for s in sentences]), dtype=np.float64)
@@ -330,8 +337,11 @@ def _features(
         by_id = {m.id: np.asarray(m.embedding, dtype=np.float64).ravel() for m in members}
         semantic = _normalise_rows(np.stack([by_id[s.member_id] for s in sentences]))
     if semantic is None:
-        return lexical
-    return np.hstack([math.sqrt(SEMANTIC_WEIGHT) * semantic, math.sqrt(1 - SEMANTIC_WEIGHT) * lexical])
+        return _tfidf_matrix(docs)
+    # [√w·semantic | √(1-w)·lexical] built in one matrix (the same values as an hstack of the two)
+    full = _tfidf_matrix(docs, left=semantic.shape[1], scale=math.sqrt(1 - SEMANTIC_WEIGHT))
+    np.multiply(semantic, math.sqrt(SEMANTIC_WEIGHT), out=full[:, : semantic.shape[1]])
+    return full
 
 
 def _centroid(features: FloatArray, sentences: list[_Sentence]) -> FloatArray:
