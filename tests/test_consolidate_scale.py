@@ -318,3 +318,35 @@ def test_episode_marks_skip_only_what_would_make_nothing(tmp_path: Path, monkeyp
     finally:
         for s in stores:
             s.close()
+
+
+def test_summary_features_are_the_hstack_of_both_parts() -> None:
+    """The feature matrix built in place equals [√w·semantic | √(1-w)·tf-idf] built apart, bit for bit."""
+    import math
+    from collections import Counter
+
+    from memengine import summarize as S
+
+    rng = np.random.default_rng(5)
+    members = [S.Member(id=i, content=f"{SAMPLES[i % 7]} Extra words {i} here. And more {i % 3} text!",
+                        embedding=rng.standard_normal(384).astype(np.float32)) for i in range(12)]
+    split = {m.id: S.split_sentences(m.content) for m in members}
+    cands = S._candidates(members, split)
+    docs = [[t for t in S.tokenize(c.text) if t != "ana"] for c in cands]
+
+    def plain_tfidf(docs: list[list[str]]) -> np.ndarray:
+        vocab = sorted({t for d in docs for t in d})
+        index = {t: i for i, t in enumerate(vocab)}
+        m = np.zeros((len(docs), max(1, len(vocab))))
+        df = Counter(t for d in docs for t in set(d))
+        for r, d in enumerate(docs):
+            for t, c in Counter(d).items():
+                m[r, index[t]] = (1.0 + math.log(c)) * (math.log((1 + len(docs)) / (1 + df[t])) + 1.0)
+        return S._normalise_rows(m)
+
+    by_id = {m.id: np.asarray(m.embedding, dtype=np.float64) for m in members}
+    sem = S._normalise_rows(np.stack([by_id[c.member_id] for c in cands]))
+    want = np.hstack([math.sqrt(S.SEMANTIC_WEIGHT) * sem, math.sqrt(1 - S.SEMANTIC_WEIGHT) * plain_tfidf(docs)])
+    got = S._features(cands, members, None, {"ana"})
+    assert got.shape == want.shape and np.array_equal(got, want)
+    assert np.array_equal(S._features(cands, [], None, {"ana"}), plain_tfidf(docs))  # tf-idf alone
