@@ -1,0 +1,97 @@
+"""consolidate's phases on a copy of a store: wall and CPU seconds of each, first run and rerun,
+for this tree and (``--base DIR``) another one, in one command (issue 22).
+
+CPU seconds (this process, its threads and its reaped worker processes) hold on a busy machine,
+where wall times do not; both are printed, with the load average. The store is copied first
+(never touched), and each tree runs in its own process on its own copy::
+
+    .venv/bin/python bench/consolidate_phases.py /tmp/scl/scale-100000.v1.db --work /tmp/cphases
+    .venv/bin/python bench/consolidate_phases.py STORE --work DIR --base /tmp/old-tree   # before/after
+
+``now`` is the store's last event plus a day, as bench/scale.py's consolidate measurement does.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as mem.py: many small products, no BLAS spin-waiting
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import resource  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from datetime import datetime, timedelta  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _cpu() -> float:
+    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+
+def child(tree: Path, store_path: Path) -> dict[str, Any]:
+    """Two consolidate runs on ``store_path`` with the engine of ``tree``: wall and CPU per phase."""
+    sys.path.insert(0, str(tree))
+    from embedder import OnnxEmbedder
+    from memengine import consolidate
+    from memory_core import MemoryStore
+
+    store = MemoryStore(store_path, embedder=OnnxEmbedder())
+    last = store.conn.execute("SELECT max(event_at) FROM memories").fetchone()[0]
+    now = datetime.fromisoformat(last) + timedelta(days=1)
+    out: dict[str, Any] = {"load": [round(x, 1) for x in os.getloadavg()]}
+    for run in ("first", "rerun"):
+        marks: list[tuple[str, float]] = []
+        t0, c0 = time.perf_counter(), _cpu()
+        rep = consolidate.run(store, now=now, keep_backups=1, progress=lambda name, m=marks: m.append((name, _cpu())))
+        marks.append(("end", _cpu()))
+        out[run] = {"wall": round(time.perf_counter() - t0, 1), "cpu": round(_cpu() - c0, 1),
+                    "phases_wall": {p.name: round(p.seconds, 1) for p in rep.phases},
+                    "phases_cpu": {marks[i][0]: round(marks[i + 1][1] - marks[i][1], 1) for i in range(len(marks) - 1)}}
+    out["load_end"] = [round(x, 1) for x in os.getloadavg()]
+    store.close()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--child"]:
+        print(json.dumps(child(Path(argv[1]), Path(argv[2]))))
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("store", type=Path, help="the store to copy (never modified)")
+    ap.add_argument("--work", type=Path, required=True, help="folder for the copies")
+    ap.add_argument("--base", type=Path, help="another tree (e.g. `git worktree add /tmp/old <commit>`) run first")
+    args = ap.parse_args(argv)
+    if not args.store.exists():
+        raise SystemExit(f"{args.store}: no such store")
+    args.work.mkdir(parents=True, exist_ok=True)
+    results = {}
+    for name, tree in ([("base", args.base)] if args.base else []) + [("this", REPO)]:
+        copy = args.work / f"{name}-{args.store.name}"
+        for suffix in ("-wal", "-shm"):
+            Path(str(copy) + suffix).unlink(missing_ok=True)
+        shutil.copy(args.store, copy)
+        print(f"{name}: {tree} on {copy} (load {os.getloadavg()[0]:.1f}) ...", file=sys.stderr, flush=True)
+        res = subprocess.run([sys.executable, __file__, "--child", str(tree), str(copy)], capture_output=True,
+                             text=True, check=True)
+        results[name] = json.loads(res.stdout.strip().splitlines()[-1])
+    for name, r in results.items():
+        for run in ("first", "rerun"):
+            x = r[run]
+            phases = ", ".join(f"{p} {x['phases_wall'][p]}/{x['phases_cpu'].get(p, 0)}" for p in x["phases_wall"]
+                               if x["phases_wall"][p] >= 0.1)
+            print(f"{name:5} {run:6} wall {x['wall']:6.1f} s  cpu {x['cpu']:6.1f} s  (wall/cpu: {phases})"
+                  f"  load {r['load'][0]} -> {r['load_end'][0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
