@@ -228,11 +228,12 @@ def _agglomerate(vecs: np.ndarray, threshold: float) -> list[list[int]]:
     if len(vecs) < MIN_CLUSTER_SIZE:
         return []
     from scipy.cluster.hierarchy import fcluster, linkage
+    from scipy.spatial.distance import squareform
 
-    # cosine distances of unit vectors from one BLAS product (scipy's pdist loops in C without BLAS: 5x slower)
+    # cosine distances of unit vectors from one BLAS product (scipy's pdist loops in C without BLAS: 5x slower);
+    # squareform takes its upper triangle row by row, as triu_indices would, without 2 index arrays of n²/2
     x = vecs.astype(np.float64)
-    iu = np.triu_indices(len(x), 1)
-    d = np.clip(1.0 - (x @ x.T)[iu], 0.0, 2.0)
+    d = np.clip(1.0 - squareform(x @ x.T, force="tovector", checks=False), 0.0, 2.0)
     labels = fcluster(linkage(d, method="average"), t=threshold, criterion="distance")
     groups: dict[int, list[int]] = {}
     for i, lab in enumerate(labels):

@@ -350,3 +350,18 @@ def test_summary_features_are_the_hstack_of_both_parts() -> None:
     got = S._features(cands, members, None, {"ana"})
     assert got.shape == want.shape and np.array_equal(got, want)
     assert np.array_equal(S._features(cands, [], None, {"ana"}), plain_tfidf(docs))  # tf-idf alone
+
+
+def test_agglomerate_distances_are_the_upper_triangle() -> None:
+    """squareform's condensed vector is the triu_indices one: the clusters are those of before."""
+    from scipy.spatial.distance import squareform
+
+    from memengine import clustering, knn
+
+    rng = np.random.default_rng(11)
+    x = knn.normalise(rng.standard_normal((300, 16)).astype(np.float32)).astype(np.float64)
+    g = x @ x.T
+    assert np.array_equal(squareform(g, force="tovector", checks=False), g[np.triu_indices(len(x), 1)])
+    groups = clustering._agglomerate(knn.normalise((np.repeat(rng.standard_normal((6, 16)), 50, axis=0)
+                                                   + 0.3 * rng.standard_normal((300, 16))).astype(np.float32)), 0.5)
+    assert len(groups) >= 6 and sum(map(len, groups)) > 250
