@@ -381,6 +381,9 @@ def rows_for(r: dict[str, Any]) -> list[list[Any]]:
         aim = warm_aim_ms(n)
         rows.append([f"warm hybrid recall p50 / p95 ({w['queries']} LoCoMo questions, median of 3 runs)",
                      f"{w['p50_ms']:.1f} / {w['p95_ms']:.1f} ms", f"p95 ≤ {aim:.0f} ms", _pf(w["p95_ms"] <= aim)])
+        if "cpu_p50_ms" in w:
+            rows.append(["  CPU per query p50 / p95 (all threads of the process: about the wall time when idle)",
+                         f"{w['cpu_p50_ms']:.1f} / {w['cpu_p95_ms']:.1f} ms", "—", "info"])
         rows.append(["  warm-up of that process (keyword index, vectors) / its peak RSS",
                      f"{w['warm_up_s']:.1f} s / {w['peak_rss_mb']:,} MB", "—", "info"])
     cli = r["cli"]

@@ -190,7 +190,7 @@ def problems(conn: Any) -> dict[str, dict[str, int]]:
 
 
 def _load(conn: Any, table: str) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """(memory ids, (n, WORDS) uint64 signs, present mask) of every stored slot, or None if empty."""
+    """(memory ids, (WORDS, n) uint64 signs word-major, present mask) of every stored slot, or None if empty."""
     import numpy as np
 
     cur = conn.cursor()
@@ -204,20 +204,24 @@ def _load(conn: Any, table: str) -> tuple[np.ndarray, np.ndarray, np.ndarray] | 
         return None
     blocks = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
     ids = ((blocks << BLOCK_SHIFT)[:, None] + np.arange(SLOTS, dtype=np.int64)).reshape(-1)
-    bits = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.uint64).reshape(-1, WORDS)
-    present = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.uint8).astype(bool)
-    return ids, bits, present
+    # word-major straight from each block (12 KB, cache-resident): no joined copy of every
+    # block and no transpose of the whole (n, WORDS) array (~0.5 s of a cold recall at 1M)
+    cols = np.empty((WORDS, len(ids)), dtype=np.uint64)
+    present = np.empty(len(ids), dtype=np.uint8)
+    for i, (_, mask, bits) in enumerate(rows):
+        lo = i * SLOTS
+        cols[:, lo:lo + SLOTS] = np.frombuffer(bits, dtype=np.uint64).reshape(SLOTS, WORDS).T
+        present[lo:lo + SLOTS] = np.frombuffer(mask, dtype=np.uint8)
+    return ids, cols, present.astype(bool)
 
 
 def shortlist(conn: Any, table: str, qvec: np.ndarray, m: int) -> np.ndarray | None:
     """Memory ids (ascending) of the ``m`` rows of ``table`` the sign plane ranks nearest; None if no plane."""
-    import numpy as np
 
     loaded = _load(conn, table)
     if loaded is None:
         return None
-    ids, bits, present = loaded
-    cols = np.ascontiguousarray(bits.T)  # word-major: each pass reads one contiguous array
+    ids, cols, present = loaded  # word-major: each pass reads one contiguous array
     return ids[rank_rows(list(cols), qvec, m, present)]
 
 
