@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memengine import fact_change
+from memengine import fact_change, fact_when
 from memengine import fact_lexicon as L
 from memengine.fact_lexicon import fold
 from memengine.fact_tokens import Tok, Value, clock_minutes, guess_lang, prepare, read_tokens, read_values
@@ -268,6 +268,7 @@ def analyse(text: str) -> Fact:
     toks = read_tokens(prepare(text), text)
     lang = guess_lang(text)
     values, idents = read_values(toks, lang)
+    values = fact_when.mark(toks, values)  # "from next week": when the value holds, not a word
     change = fact_change.find(toks, lang)
     if change is not None:
         for i in change.old:

@@ -1,0 +1,89 @@
+"""Time qualifiers that say *when* a fact holds: "from next week", "since Monday", "as of
+today", "starting in May", "last spring", "à partir de mardi", "desde el martes", "ab
+nächster Woche", "no ano passado".
+
+"The office opens at 7:30am from next week" updates "The office opens at 8am": the trailing
+qualifier dates the new value, it is not a content word of the frame nor a second value.
+:func:`mark` finds such a phrase at the end of a sentence (a run of time words holding an
+opener such as "since" / "from" / "last" and a time noun, weekday, month or year), marks
+its tokens ``role = "when"`` and drops the values read inside it.
+
+It only strips when the rest of the sentence still states something a qualifier can date: a
+value (a time, a number, a date), a change verb or a name. "The sale runs from Monday" keeps
+its "from Monday" (it is the value), so does "The trip is in May" (no opener at all).
+Pure functions over tokens: no SQL, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memengine.fact_change import _CHANGE_VERBS
+from memengine.fact_lexicon import MONTHS, WEEKDAYS, _set, fold
+from memengine.fact_tokens import Tok, Value
+
+# Words that open a qualifier, or make a time noun relative ("last spring", "nächster Woche").
+OPENERS = _set(
+    "since starting from beginning effective last next this coming past as",
+    "depuis des partir prochain prochaine dernier derniere cette",
+    "desde partir proximo proxima pasado pasada este esta viene",
+    "ab seit letzten letzte letztes letzter nachste nachsten nachster nachstes diese diesem dieser kommende "
+    "kommenden vergangenen",
+    "passado passada proximo proxima este esta",
+)
+TIME_NOUNS = _set(
+    "today tomorrow now week weekend month year spring summer autumn fall winter quarter term semester",
+    "aujourd'hui aujourdhui demain semaine mois an annee printemps ete automne hiver trimestre",
+    "hoy manana semana mes ano primavera verano otono invierno trimestre",
+    "heute morgen woche monat jahr fruhling fruhjahr sommer herbst winter quartal",
+    "hoje amanha semana mes ano primavera verao outono inverno",
+)
+# Words that may sit inside the phrase: "as OF today", "à partir DE mardi", "desde EL martes".
+FILLERS = _set("of in on the a de du d el la le les los las que der die das dem den no na o em at")
+
+
+def _key(t: Tok) -> str:
+    return fold(t.low) if t.kind == "word" else ""
+
+
+def _time_word(t: Tok) -> bool:
+    k = _key(t)
+    if k in TIME_NOUNS or k in MONTHS or k in WEEKDAYS:
+        return True
+    return t.kind == "num" and len(t.low) == 4 and t.low[:2] in ("19", "20")  # "since 2021"
+
+
+def _span(toks: Sequence[Tok]) -> list[int]:
+    """Indices of the trailing qualifier, or [] when the sentence does not end in one."""
+    i = len(toks)
+    while i > 0 and (_time_word(toks[i - 1]) or _key(toks[i - 1]) in OPENERS | FILLERS):
+        i -= 1
+    while i < len(toks) and _key(toks[i]) in FILLERS:  # "... at | from next week"
+        i += 1
+    span = list(range(i, len(toks)))
+    if not any(_time_word(toks[j]) for j in span) or not any(_key(toks[j]) in OPENERS for j in span):
+        return []
+    if _key(toks[span[0]]) == "as" and (len(span) < 2 or _key(toks[span[1]]) != "of"):
+        return []  # "as" opens only "as of"
+    return span
+
+
+def _datable(toks: Sequence[Tok]) -> bool:
+    """Whether the sentence before the qualifier states a value, a change or a name."""
+    for j, t in enumerate(toks):
+        if t.role in ("value", "unit") or _key(t) in _CHANGE_VERBS:
+            return True
+        if j > 0 and t.kind == "word" and t.text[:1].isupper():
+            return True
+    return False
+
+
+def mark(toks: list[Tok], values: list[Value]) -> list[Value]:
+    """Mark a trailing time qualifier ``role = "when"``; return the values outside it."""
+    span = _span(toks)
+    if not span or span[0] == 0 or not _datable(toks[: span[0]]):
+        return values
+    for j in span:
+        toks[j].role = "when"
+    inside = set(span)
+    return [v for v in values if v.pos not in inside]

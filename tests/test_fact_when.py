@@ -1,0 +1,43 @@
+"""Facts that change, third round: a trailing time qualifier ("from next week", "since Monday",
+"à partir de mardi") says when the new value holds; it is neither a content word nor a value.
+Rules in memengine/fact_when.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from memengine import facts
+
+
+@pytest.mark.parametrize(("old", "new", "kind"), [
+    ("The office opens at 8am", "The office opens at 7:30am from next week", "time"),
+    ("The office opens at 8am", "The office opens at 7:30am since Monday", "time"),
+    ("The office opens at 8am", "The office opens at 9am as of today", "time"),
+    ("The pool fee is 5 euros", "The pool fee is 6 euros starting in May", "number"),
+    ("Le bureau ouvre à 8h", "Le bureau ouvre à 7h30 à partir de lundi", "time"),
+    ("La tienda abre a las 9", "La tienda abre a las 10 desde el lunes", "number"),
+    ("Das Büro öffnet um 8 Uhr", "Das Büro öffnet um 7 Uhr ab nächster Woche", "time"),
+    ("Grandma lives in Porto", "Grandma moved to Braga last spring", "place"),
+])
+def test_a_trailing_time_qualifier_does_not_block_the_update(old: str, new: str, kind: str) -> None:
+    v = facts.compare(old, new)
+    assert v is not None and v.kind == kind, (old, new, v)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The standup is at 9:15", "The standup is at 9:15 as of Monday"),  # same value, now dated
+    ("The office opens at 8am", "The office opens at 8am on weekdays too"),
+    ("The trip is in May", "The trip is in May next year"),
+])
+def test_a_qualifier_never_makes_a_contradiction(old: str, new: str) -> None:
+    assert facts.compare(old, new) is None
+
+
+@pytest.mark.parametrize(("text", "value_kinds"), [
+    ("The sale runs from Monday", ["weekday"]),  # nothing else to date: "from Monday" is the value
+    ("The trip is in May", ["date"]),  # no opener
+    ("The office opens at 7:30am from next week", ["time"]),
+    ("Le bureau ouvre à 7h30 à partir de lundi", ["time"]),
+])
+def test_the_qualifier_is_stripped_only_when_something_else_is_dated(text: str, value_kinds: list[str]) -> None:
+    assert [v.kind for v in facts.analyse(text).values] == value_kinds
