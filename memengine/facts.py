@@ -350,7 +350,8 @@ def _align(fa: Fact, fb: Fact) -> _Alignment:
     for i, wa in enumerate(fa.words):
         j = next((j for j, wb in enumerate(fb.words) if j not in used and wb.key == wa.key), None)
         if j is None:
-            j = next((j for j, wb in enumerate(fb.words) if j not in used and _same_word(wa.key, wb.key)), None)
+            j = next((j for j, wb in enumerate(fb.words) if j not in used and _same_word(wa.key, wb.key)
+                      and ("-" in wa.text) == ("-" in wb.text)), None)  # "atlas" / "atlas-core": two names
         if j is None:
             only_a.append(i)
         else:
@@ -426,6 +427,9 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
     if fa.identifiers != fb.identifiers and fa.identifiers and fb.identifiers:
         return None  # "version 2 ..." vs "version 3 ...": two things
     al = _align(fa, fb)
+    renamed = _suffixed_name(fa, fb, al) if fa.polarity == fb.polarity else None
+    if renamed is not None:
+        return renamed
     if fb.change and fa.polarity == fb.polarity:  # (a negation, "now" or not, is read below)
         return _compare_change(fa, fb, al, similarity)
     smaller = min(len(fa.words), len(fb.words))
@@ -475,6 +479,25 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
         word = (fb.negations or fa.negations)[0]
         return Verdict("negation", f"negation ('{word}') of '{topic}'", round(conf, 3))
     return None
+
+
+def _suffixed_name(fa: Fact, fb: Fact, al: _Alignment) -> Verdict | None:
+    """A name and the same name with a suffix or prefix, each side's only word of its own:
+    "is called HomeNet" / "is called HomeNet-5G" (read as a code) is a new value of the slot."""
+    if len(al.only_a) + len(al.only_b) != 1 or not al.shared:
+        return None
+    word_side, code_side, idx = (fa, fb, al.only_a[0]) if al.only_a else (fb, fa, al.only_b[0])
+    if idx < word_side.subject_end or any(v.kind == "code" for v in word_side.values):
+        return None
+    key = word_side.words[idx].text.lower()
+    own = [v for v in code_side.values if v not in word_side.values]
+    if len(own) != 1 or own[0].kind != "code" or len(code_side.values) != len(word_side.values) + 1:
+        return None
+    parts = own[0].text.lower().split("-")
+    if len(parts) < 2 or key not in (parts[0], parts[-1]):
+        return None
+    was, now = (word_side.words[idx].text, own[0].text) if word_side is fa else (own[0].text, word_side.words[idx].text)
+    return Verdict("slot", f"name changed for '{_topic(fa, al)}': {was} -> {now}", 0.8)
 
 
 def _modifier_swap(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None) -> Verdict | None:

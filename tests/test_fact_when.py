@@ -41,3 +41,23 @@ def test_a_qualifier_never_makes_a_contradiction(old: str, new: str) -> None:
 ])
 def test_the_qualifier_is_stripped_only_when_something_else_is_dated(text: str, value_kinds: list[str]) -> None:
     assert [v.kind for v in facts.analyse(text).values] == value_kinds
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The network is called HomeNet", "The network is called HomeNet-5G"),
+    ("The network is called HomeNet-5G", "The network is called HomeNet"),
+    ("Our repo is called atlas", "Our repo is now called atlas-core"),
+    ("Le réseau s'appelle Maison", "Le réseau s'appelle Maison-5G"),
+])
+def test_a_name_with_a_suffix_is_a_new_name(old: str, new: str) -> None:
+    v = facts.compare(old, new)
+    assert v is not None and v.kind == "slot", (old, new, v)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Server 2 runs the database", "Server 3 runs the database"),  # identifiers: two things
+    ("Room B1 is on the first floor", "Room B2 is on the first floor"),
+    ("The network is called HomeNet", "The network HomeNet-5G is faster"),
+])
+def test_two_things_named_alike_stay_two_things(old: str, new: str) -> None:
+    assert facts.compare(old, new) is None
