@@ -24,25 +24,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from memengine.fact_lexicon import LANG_AUX, LANG_COPULA, STOPWORDS, _set, fold
+from memengine.fact_lexicon import DETERMINERS, LANG_AUX, LANG_COPULA, STOPWORDS, _set, fold
 
 _FUNCTION = STOPWORDS.union(*LANG_COPULA.values(), *LANG_AUX.values())
 
 STRONG_VERBS = _set(
     "switched switch switches changed change changes rescheduled reschedule reschedules replaced replace "
     "replaces migrated migrate migrates upgraded downgraded updated bumped swapped transferred renamed "
-    "rebranded raised increased reduced lowered decreased cut dropped rose",
+    "rebranded raised increased reduced lowered decreased cut dropped rose extended shortened rotated",
     "change changee changes changees remplace remplacee remplaces remplacees reprogramme reprogrammee "
-    "reporte reportee migre migree bascule basculee augmente augmentee baisse baissee reduit reduite "
+    "reporte reportee migre migree bascule basculee augmente augmentee baisse baissee reduit reduite prolonge "
+    "prolongee "
     "renomme renommee decale decalee avance avancee repousse repoussee",
     "cambiado cambiada cambiados cambiadas cambio cambiaron reemplazado reemplazada reemplazo sustituido "
     "sustituida sustituyo reprogramado reprogramada aplazado aplazada pospuesto pospuesta migrado migro "
-    "aumentado aumentada subido subida bajado bajada reducido reducida renombrado renombrada cambiamos",
+    "aumentado aumentada subido subida bajado bajada reducido reducida renombrado renombrada cambiamos "
+    "bajaron subieron redujeron ampliado ampliada prorrogado prorrogada",
     "gewechselt wechselt wechselte geandert andert anderte umgestellt verschoben verlegt ersetzt migriert "
-    "umgestiegen erhoht gesenkt reduziert umbenannt",
+    "umgestiegen erhoht gesenkt reduziert umbenannt verlangert",
     "mudou mudado mudada mudaram trocou trocado trocada trocaram substituiu substituido substituida "
     "remarcado remarcada adiado adiada migrou migrado alterado alterada alterou aumentou aumentado subiu "
-    "baixou reduzido reduzida renomeado renomeada trocamos mudamos",
+    "baixou reduzido reduzida renomeado renomeada trocamos mudamos prorrogado prorrogada estendido estendida",
 )
 MOTION_VERBS = _set(
     "moved move moves shifted pushed postponed went gone",
@@ -83,6 +85,8 @@ ADDITIVE = _set("also too additionally", "aussi egalement", "tambien ademas", "a
 PARTICLES = _set("up down back over forward out along", "se s", "se", "sich", "se")
 VERB_LAST = frozenset({"de"})  # a participle at the end: its "from" / "to" phrases come before it
 _CHANGE_VERBS = STRONG_VERBS | MOTION_VERBS
+_DETERMINERS = DETERMINERS | _set("my our your his her their its mon ma mes notre nos son sa ses mi mis su sus nuestro "
+                                  "nuestra mein meine meinen unser unsere sein seine ihr ihre meu minha nosso nossa")
 MAX_PHRASE = 4  # tokens in a value phrase ("GitHub Actions", "green tea", "March 10")
 
 
@@ -138,6 +142,20 @@ def _next_prep(toks: Sequence[Token], start: int, preps: frozenset[str], reach: 
     return None
 
 
+def _to_after_object(toks: Sequence[Token], start: int, preps: frozenset[str]) -> int | None:
+    """A "to" after a short object of a strong verb ("renamed | the wifi network | to Loft",
+    "lowered | my dose | to 20mg"); the object holds no value and no other preposition."""
+    for j in range(start, min(len(toks), start + MAX_PHRASE + 2)):
+        if toks[j].kind != "word" or toks[j].role:
+            return None
+        k = _key(toks[j])
+        if k in preps:
+            return j if j > start else None
+        if k in STOPWORDS and k not in _DETERMINERS:
+            return None
+    return None
+
+
 def _find_back(toks: Sequence[Token], end: int, preps: frozenset[str], reach: int) -> int | None:
     for j in range(end - 1, max(-1, end - 1 - reach), -1):
         if _key(toks[j]) in preps and not toks[j].role:
@@ -180,6 +198,8 @@ def _verb_change(toks: Sequence[Token], v: int, lang: str) -> Change | None:
             ch.old, ch.new = _phrase(toks, f + 1, t), _phrase(toks, t + 1, n)
     else:
         t = _next_prep(toks, v + 1, to_p, 3)
+        if t is None and key in STRONG_VERBS:
+            t = _to_after_object(toks, v + 1, to_p)
         if t is not None:
             ch.new = _phrase(toks, t + 1, n)
         elif lang in VERB_LAST:  # "von Jira zu Linear gewechselt", "auf Samstag verschoben"

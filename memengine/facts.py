@@ -283,7 +283,7 @@ def analyse(text: str) -> Fact:
     pronoun = _pronoun(toks, lang) if subject_end == 0 else ""
     # a number or code inside the subject names which thing is meant ("server 42 runs ...",
     # "room 4 is ..."): it is part of the subject, not the value the sentence states
-    if words:
+    if words and predicate != 0:  # (a pronoun subject: "I take 40mg of ..." has no subject to name)
         limit = boundary[0] if boundary is not None and subject_end else (
             words[1].pos if len(words) > 1 else words[0].pos)
         inside = [v for v in values if v.kind in ("number", "code") and words[0].pos < v.pos < limit]

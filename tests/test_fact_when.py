@@ -61,3 +61,26 @@ def test_a_name_with_a_suffix_is_a_new_name(old: str, new: str) -> None:
 ])
 def test_two_things_named_alike_stay_two_things(old: str, new: str) -> None:
     assert facts.compare(old, new) is None
+
+
+@pytest.mark.parametrize(("old", "new", "kind"), [
+    ("The wifi network is called Attic", "We renamed the wifi network to Loft", "slot"),
+    ("The free trial lasts 14 days", "The free trial was extended to 30 days", "number"),
+    ("The demo is on Monday", "We pushed the demo to Wednesday", "date"),
+])
+def test_a_change_verb_with_an_object_before_to(old: str, new: str, kind: str) -> None:
+    v = facts.compare(old, new)
+    assert v is not None and v.kind == kind, (old, new, v)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The free trial lasts 14 days", "The paid plan lasts 30 days"),
+    ("The wifi network is called Attic", "We renamed the guest network to Loft"),
+    ("I take 40mg of atorvastatin", "I take 40mg of atorvastatin with dinner"),
+])
+def test_a_change_verb_about_another_subject_does_not_supersede(old: str, new: str) -> None:
+    assert facts.compare(old, new) is None
+
+
+def test_a_number_after_a_pronoun_and_its_verb_is_the_value_not_a_name() -> None:
+    assert [v.text for v in facts.analyse("I take 40mg of atorvastatin").values] == ["40mg"]
