@@ -78,10 +78,26 @@ def _datable(toks: Sequence[Tok]) -> bool:
     return False
 
 
+# Openers that make the next time noun relative wherever it sits (German puts it before the
+# verb's complements: "Oma ist letzten Sommer nach Bonn gezogen").
+RELATIVE = _set("last next", "prochain prochaine", "proximo proxima",
+                "letzten letzte letztes letzter nachste nachsten nachster nachstes vergangenen", "proximo proxima")
+
+
+def _inner_span(toks: Sequence[Tok]) -> list[int]:
+    """A relative opener and its time noun inside the sentence ("letzten Sommer")."""
+    for j in range(1, len(toks) - 1):
+        if _key(toks[j]) in RELATIVE and not toks[j].role and _key(toks[j + 1]) in TIME_NOUNS:
+            return [j, j + 1]
+    return []
+
+
 def mark(toks: list[Tok], values: list[Value]) -> list[Value]:
-    """Mark a trailing time qualifier ``role = "when"``; return the values outside it."""
-    span = _span(toks)
-    if not span or span[0] == 0 or not _datable(toks[: span[0]]):
+    """Mark a time qualifier ``role = "when"`` (trailing, or a relative one inside the
+    sentence); return the values outside it."""
+    span = _span(toks) or _inner_span(toks)
+    rest = [t for j, t in enumerate(toks) if not span or j < span[0] or j > span[-1]]
+    if not span or span[0] == 0 or not _datable(rest):
         return values
     for j in span:
         toks[j].role = "when"

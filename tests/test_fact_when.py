@@ -84,3 +84,13 @@ def test_a_change_verb_about_another_subject_does_not_supersede(old: str, new: s
 
 def test_a_number_after_a_pronoun_and_its_verb_is_the_value_not_a_name() -> None:
     assert [v.text for v in facts.analyse("I take 40mg of atorvastatin").values] == ["40mg"]
+
+
+@pytest.mark.parametrize(("old", "new", "kind"), [
+    ("Die Praxis öffnet um 8 Uhr", "Die Praxis öffnet nächste Woche um 9 Uhr", "time"),
+    ("The office opens at 8am", "The office opens next week at 7:30am", "time"),
+])
+def test_a_relative_qualifier_inside_the_sentence(old: str, new: str, kind: str) -> None:
+    v = facts.compare(old, new)
+    assert v is not None and v.kind == kind, (old, new, v)
+    assert facts.compare("The standup is at 9:15", "The standup is next week at 9:15") is None
