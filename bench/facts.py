@@ -7,7 +7,7 @@ Runs, with the real embedder (the int8 MiniLM prepared in ~/.cache/mem):
    plus tests/data/fact_pairs_dev2.jsonl (76 pairs: prepositions, change language, restatements,
    accents; EN/FR/ES/DE/PT, written before the rules that read them) and fact_pairs_dev3.jsonl (50
    pairs written after dev2's rules, scored once before any further change; fact_pairs_dev4.jsonl,
-   42 pairs, the same after dev3's rules):
+   42 pairs, the same after dev3's rules; fact_pairs_dev5.jsonl, 30 pairs, after dev4's):
    contradiction precision / recall of memengine.facts.compare, of the older English detector
    (memengine.contradictions.detect) and of consolidate's union of the two; then the same pairs
    stored one after the other in a fresh store (write time: cosine gate, frame rules, dedup);
@@ -60,7 +60,8 @@ def main() -> None:
     emb = OnnxEmbedder(cache_dir=Path.home() / ".cache" / "mem")
     heldout, dev = load("fact_pairs_heldout.jsonl"), load("contradiction_pairs.jsonl")
     dev2, dev3, dev4 = load("fact_pairs_dev2.jsonl"), load("fact_pairs_dev3.jsonl"), load("fact_pairs_dev4.jsonl")
-    sets = (("held-out", heldout), ("dev", dev), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4))
+    dev5 = load("fact_pairs_dev5.jsonl")  # round 3: time qualifiers, change verbs + object, suffixed names
+    sets = (("held-out", heldout), ("dev", dev), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4), ("dev5", dev5))
     tmp = Path(tempfile.mkdtemp(prefix="bench-facts-"))
 
     print("## Contradiction detection on the labelled pairs (rules only)\n")

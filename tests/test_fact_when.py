@@ -4,9 +4,14 @@ Rules in memengine/fact_when.py."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from memengine import facts
+
+DATA = Path(__file__).parent / "data"
 
 
 @pytest.mark.parametrize(("old", "new", "kind"), [
@@ -94,3 +99,11 @@ def test_a_relative_qualifier_inside_the_sentence(old: str, new: str, kind: str)
     v = facts.compare(old, new)
     assert v is not None and v.kind == kind, (old, new, v)
     assert facts.compare("The standup is at 9:15", "The standup is next week at 9:15") is None
+
+
+def test_dev5_no_false_supersession_and_its_recall_floor() -> None:
+    # dev5 was written before round 3's rules and scored once first: 6 of 21 updates, 0 false
+    rows = [json.loads(line) for line in (DATA / "fact_pairs_dev5.jsonl").read_text(encoding="utf-8").splitlines()]
+    flagged = [facts.compare(r["a"], r["b"]) is not None for r in rows]
+    assert not any(f and not r["label"] for f, r in zip(flagged, rows))
+    assert sum(f and r["label"] for f, r in zip(flagged, rows)) >= 15
