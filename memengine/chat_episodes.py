@@ -270,15 +270,10 @@ def _preload(store: MemoryStore, wanted: set[int]) -> dict[int, Any] | None:
     scan ~1 s. None when few are wanted (the per-thread lookups are cheaper)."""
     if len(wanted) < PRELOAD_MIN:
         return None
-    from memengine.vectors import vectors_from_blobs
+    from memengine.vectors import scan_vectors
 
-    ids: list[int] = []
-    blobs: list[bytes] = []
-    for mid, blob in store.conn.execute("SELECT memory_id, embedding FROM vec_memories"):
-        if mid in wanted:
-            ids.append(int(mid))
-            blobs.append(blob)
-    return dict(zip(ids, vectors_from_blobs(blobs)))
+    ids, mat = scan_vectors(store.conn, wanted)
+    return dict(zip(ids, mat))
 
 
 def close_all(store: MemoryStore, at: datetime | None = None) -> int:

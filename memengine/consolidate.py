@@ -57,7 +57,7 @@ from memengine.records import NewMemory
 from memengine.store import MemoryStore
 from memengine.text import content_hash
 from memengine.timeparse import from_iso, to_iso, utcnow
-from memengine.vectors import vectors_from_blobs
+from memengine.vectors import scan_vectors
 
 # --------------------------------------------------------------------------- phases
 
@@ -144,17 +144,11 @@ def _iso(dt: datetime) -> str:
 
 def _load_vectors(store: MemoryStore, wanted: set[int]) -> tuple[np.ndarray, np.ndarray]:
     """(ids sorted, L2-normalised float32 matrix) of the wanted memories that have a vector."""
-    ids: list[int] = []
-    rows: list[bytes] = []
-    for mid, blob in store.conn.execute("SELECT memory_id, embedding FROM vec_memories"):
-        if mid in wanted:
-            ids.append(int(mid))
-            rows.append(blob)
+    ids, mat = scan_vectors(store.conn, wanted)
     if not ids:
         return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
     order = np.argsort(np.asarray(ids))
-    mat = vectors_from_blobs(rows)[order]
-    return np.asarray(ids, dtype=np.int64)[order], mat
+    return np.asarray(ids, dtype=np.int64)[order], mat[order]
 
 
 # --------------------------------------------------------------------------- the run

@@ -6,7 +6,7 @@ numpy is imported inside the functions: a one-shot CLI call that never touches a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memengine import signrank
@@ -68,6 +68,20 @@ def vectors_from_blobs(blobs: Sequence[bytes], dims: int = DIMS) -> np.ndarray:
     return mat
 
 
+
+
+def scan_vectors(conn: Any, wanted: Collection[int], table: str = "vec_memories") -> tuple[list[int], np.ndarray]:
+    """The stored vectors of ``wanted`` in one scan of ``table`` (its order): ``(ids, unit rows)``.
+
+    For many ids at once: a vec0 lookup by id costs ~0.2 ms at 100k rows, the whole scan ~1 s.
+    """
+    ids: list[int] = []
+    blobs: list[bytes] = []
+    for mid, blob in conn.execute(f"SELECT memory_id, embedding FROM {table}"):
+        if mid in wanted:
+            ids.append(int(mid))
+            blobs.append(blob)
+    return ids, vectors_from_blobs(blobs)
 
 
 def _grown(arr: Any, need: int, axis: int = 0) -> Any:
