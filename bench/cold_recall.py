@@ -26,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import REPO, log, percentile  # noqa: E402
+from bench.common import REPO, emit_json, log, percentile  # noqa: E402
 from bench.latency import synthetic_queries  # noqa: E402
 
 
@@ -86,9 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         res[name] = {"wall": stats(wall[name]), "cpu": stats(cpu[name])}
     res["same_top5"] = f"{same}/{args.runs}"
     res["loadavg_end"] = os.getloadavg()
-    print(json.dumps(res, indent=2))
-    if args.json:
-        Path(args.json).write_text(json.dumps(res, indent=2), encoding="utf-8")
+    emit_json(res, args.json)
     return 0
 
 

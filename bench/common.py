@@ -469,3 +469,11 @@ def md_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     for r in rows:
         lines.append("| " + " | ".join(f"{x:.3f}" if isinstance(x, float) else str(x) for x in r) + " |")
     return "\n".join(lines)
+
+
+def emit_json(result: Any, path: str | None) -> None:
+    """Print a bench's result as indented JSON, and write the same text to ``path`` if given."""
+    text = json.dumps(result, indent=2)
+    print(text)
+    if path:
+        Path(path).write_text(text, encoding="utf-8")

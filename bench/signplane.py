@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from bench.common import DEFAULT_LOCOMO, conversation_items, load_locomo, log, percentile  # noqa: E402
+from bench.common import DEFAULT_LOCOMO, conversation_items, emit_json, load_locomo, log, percentile  # noqa: E402
 from memengine import signplane, signrank  # noqa: E402
 from memengine.recall.config import VEC_POOL  # noqa: E402
 from memengine.vectors import VEC_PARAM, vec_blob, vectors_from_blobs  # noqa: E402
@@ -307,9 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         out["threshold"][str(n)] = latency(conn, "vec_memories", tq, [signrank.width(VEC_POOL)], VEC_POOL)
         conn.close()
     out["loadavg_end"] = os.getloadavg()
-    print(json.dumps(out, indent=2))
-    if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=2), encoding="utf-8")
+    emit_json(out, args.json)
     return 0
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import REPO, log  # noqa: E402
+from bench.common import REPO, emit_json, log  # noqa: E402
 from bench.latency import synthetic_queries  # noqa: E402
 
 CHILD = r"""
@@ -74,9 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     both = sum(len(set(a) & set(b)) for a, b in zip(ids["before"], ids["after"]))
     out["top10_shared"] = round(both / max(1, sum(len(a) for a in ids["before"])), 3)
     Path(f.name).unlink()
-    print(json.dumps(out, indent=2))
-    if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=2), encoding="utf-8")
+    emit_json(out, args.json)
     return 0
 
 
