@@ -130,7 +130,10 @@ def _message_text(msg: dict[str, Any]) -> tuple[str, list[str], str]:
             if isinstance(part, str):
                 texts.append(part)
             elif isinstance(part, dict):
-                if part.get("content_type") == "image_asset_pointer" or "asset_pointer" in part:
+                ptype = str(part.get("content_type") or "")
+                if ptype.endswith("asset_pointer") and ("audio" in ptype or "video" in ptype):
+                    continue  # a voice-mode recording: its words come as an audio_transcription part
+                if ptype == "image_asset_pointer" or "asset_pointer" in part:
                     images.append(str(part.get("asset_pointer") or ""))
                 elif isinstance(part.get("text"), str):  # audio transcriptions and the like
                     texts.append(part["text"])
@@ -174,11 +177,17 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         on = set(active)
         ordered += [(k, True) for k in _tree_order(mapping) if k not in on]
     position = 0
+    last_time = fallback  # a message without create_time is dated by the one before it
     for key, alt in ordered:
         msg = mapping[key].get("message")
         if not isinstance(msg, dict) or not isinstance(msg.get("content") or {}, dict):
             continue
         report.messages_seen += 1
+        when = _when(msg.get("create_time"))
+        if when is None:
+            when = last_time
+        elif not alt:
+            last_time = when
         meta = msg.get("metadata") or {}
         role = (msg.get("author") or {}).get("role")
         ctype = (msg.get("content") or {}).get("content_type", "text")
@@ -225,7 +234,7 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             ref=f"chatgpt:{conv_id}:{msg_id}",
             source="chatgpt",
             memory_type="episodic",
-            event_at=_when(msg.get("create_time")) or fallback,
+            event_at=when,
             author=speaker,
             thread=conv_id,
             position=position,

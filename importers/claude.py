@@ -50,6 +50,11 @@ def _when(value: Any) -> datetime | None:
         return None
 
 
+# What claude.ai writes into a message's plain ``text`` where a tool call or artifact was:
+# markup noise, never words of the conversation.
+_UNSUPPORTED_RE = re.compile(r"\s*(?:```\s*)?This block is not supported on your current device yet\.?(?:\s*```)?\s*")
+
+
 def _text(msg: dict[str, Any], include_tools: bool) -> tuple[str, int]:
     """(text, tool blocks left out) of a message: ``text`` content blocks, and with
     ``include_tools`` the text of tool results (cut to TOOL_OUTPUT_CHARS)."""
@@ -73,7 +78,7 @@ def _text(msg: dict[str, Any], include_tools: bool) -> tuple[str, int]:
         joined = "\n\n".join(p for p in parts if p.strip())
         if joined.strip():
             return joined.strip(), tools
-    return str(msg.get("text") or "").strip(), tools
+    return _UNSUPPORTED_RE.sub("\n\n", str(msg.get("text") or "")).strip(), tools
 
 
 def malformed(conv: Any) -> str | None:

@@ -7,7 +7,8 @@
   is built once per process, lazily: a 24-hour chat never loads Babel, and plain ``AM``/``PM``
   need no table at all.
 * **Eras**: the Buddhist era (``2565 BE``, ``พ.ศ.``; year - 543) and the Japanese imperial eras
-  (``R4``/``令和4`` = 2022, ``H31``/``平成31`` = 2019); anything else is Gregorian.
+  (``R4``/``令和4`` = 2022, ``H31``/``平成31`` = 2019); the Solar Hijri (Persian) and lunar
+  Hijri calendars, told by their years; anything else is Gregorian.
 """
 
 from __future__ import annotations
@@ -144,3 +145,65 @@ def era_pattern(part: str) -> str:
 
 
 BUDDHIST_OFFSET = -543
+
+
+# --- solar and lunar Hijri calendars -----------------------------------------------------------
+# Phones set to Persian or (some) Arabic locales write dates in their own calendar: "۱۴۰۲/۱۲/۲۱"
+# is 11 March 2024. No Gregorian WhatsApp date has a year below 2009, so the year tells them apart:
+# Solar Hijri years of the WhatsApp era are 1388..~1420, lunar Hijri ones 1430..~1470.
+PERSIAN_YEARS = range(1300, 1425)
+ISLAMIC_YEARS = range(1425, 1500)
+
+
+def persian_to_gregorian(jy: int, jm: int, jd: int) -> tuple[int, int, int]:
+    """A Solar Hijri (Jalali) date as (year, month, day) Gregorian, exact (the 33-year
+    arithmetic used by Iranian calendars for 1178..1633 SH)."""
+    if not (1 <= jm <= 12 and 1 <= jd <= (31 if jm <= 6 else 30)):
+        raise ValueError(f"no Persian date {jy}/{jm}/{jd}")
+    jy += 1595
+    days = -355668 + 365 * jy + (jy // 33) * 8 + ((jy % 33) + 3) // 4 + jd
+    days += (jm - 1) * 31 if jm < 7 else (jm - 7) * 30 + 186
+    gy = 400 * (days // 146097)
+    days %= 146097
+    if days > 36524:
+        days -= 1
+        gy += 100 * (days // 36524)
+        days %= 36524
+        if days >= 365:
+            days += 1
+    gy += 4 * (days // 1461)
+    days %= 1461
+    if days > 365:
+        gy += (days - 1) // 365
+        days = (days - 1) % 365
+    gd = days + 1
+    leap = (gy % 4 == 0 and gy % 100 != 0) or gy % 400 == 0
+    for gm, length in enumerate((31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31), start=1):
+        if gd <= length:
+            return gy, gm, gd
+        gd -= length
+    raise ValueError(f"no Persian date {jy - 1595}/{jm}/{jd}")
+
+
+_ISLAMIC_EPOCH = 227015  # date(622, 7, 19).toordinal(): 1 Muharram 1 AH of the tabular calendar
+
+
+def islamic_to_gregorian(hy: int, hm: int, hd: int) -> tuple[int, int, int]:
+    """A lunar Hijri date as Gregorian (year, month, day) by the tabular (civil) calendar; the
+    Umm al-Qura calendar phones use can differ from it by a day or two."""
+    from datetime import date
+
+    if not (1 <= hm <= 12 and 1 <= hd <= 30):
+        raise ValueError(f"no Hijri date {hy}/{hm}/{hd}")
+    days = hd + (295 * (hm - 1) + 9) // 10 + (hy - 1) * 354 + (3 + 11 * hy) // 30 - 1
+    g = date.fromordinal(_ISLAMIC_EPOCH + days)
+    return g.year, g.month, g.day
+
+
+def to_gregorian(calendar: str, year: int, month: int, day: int) -> tuple[int, int, int]:
+    """(year, month, day) of ``calendar`` ("persian", "islamic"; others pass through) in Gregorian."""
+    if calendar == "persian":
+        return persian_to_gregorian(year, month, day)
+    if calendar == "islamic":
+        return islamic_to_gregorian(year, month, day)
+    return year, month, day

@@ -82,6 +82,8 @@ def detect(path: Path | str) -> str:
         raw = fh.read(64 * 1024)
     if raw.startswith(b"PK\x03\x04"):
         return _zip_kind(path)
+    if raw.startswith(b"PK\x05\x06"):  # only the end-of-archive record: a zip of nothing
+        raise ImportFormatError(f"empty zip archive ({_TRIED})", file)
     if not raw.strip():
         raise ImportFormatError(f"empty file ({_TRIED})", file)
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):

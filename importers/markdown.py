@@ -27,7 +27,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ _TAG_RE = re.compile(r"(?<![\w#/&:;.=\"'`(\[])#([^\s#.,;:!?()\[\]{}<>\"'`]*[^\W\
 _INLINE_CODE_RE = re.compile(r"`[^`\n]*`")
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
 _DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?(?!\d)")
+_ZONE_RE = re.compile(r"(?:\.\d+)?(Z|([+-])(\d{2}):?(\d{2}))(?![\w:])", re.IGNORECASE)
 _FILE_DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?:[-_ ]?(\d{2})(\d{2})(?!\d))?")
 _TIME_RE = re.compile(r"(?<![\d:])~?(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])")
 _BEGIN = "<!-- mem:begin -->"
@@ -125,6 +126,35 @@ def parse_front_matter(lines: list[str]) -> dict[str, Any]:
     return data
 
 
+def parse_toml_front_matter(lines: list[str]) -> dict[str, Any]:
+    """Hugo/Zola ``+++`` front matter: top-level ``key = value`` lines (strings, numbers,
+    booleans, dates, inline arrays); tables (``[params]``) and what follows them are ignored."""
+    data: dict[str, Any] = {}
+    for line in lines:
+        if line.lstrip().startswith("["):
+            break  # a table: its keys are not the note's own
+        kv = re.match(r"^\s*([A-Za-z0-9_-]+|\"[^\"]+\")\s*=\s*(.*?)\s*$", line)
+        if kv:
+            data[kv.group(1).strip('"')] = _scalar(kv.group(2))
+    return data
+
+
+def _front_matter(lines: list[str]) -> tuple[dict[str, Any], int]:
+    """(front matter, index of the first body line): YAML between ``---`` lines (closed by
+    ``---`` or ``...``) or TOML between ``+++`` lines, only when the fence is line 1."""
+    if not lines:
+        return {}, 0
+    fence = lines[0].rstrip()
+    if fence not in ("---", "+++"):
+        return {}, 0
+    ends = ("---", "...") if fence == "---" else ("+++",)
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() in ends:
+            body = lines[1:i]
+            return (parse_front_matter(body) if fence == "---" else parse_toml_front_matter(body)), i + 1
+    return {}, 0
+
+
 # --- sections ---------------------------------------------------------------------
 
 
@@ -134,6 +164,22 @@ class _Section:
     line: int
     body: list[str] = field(default_factory=list)
     heading_line: str | None = None
+
+
+_SETEXT_RE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_NOT_PARAGRAPH_RE = re.compile(r"^(?: {4,}|\t| {0,3}(?:[-+*>|<]|\d{1,9}[.)]\s|#))")
+
+
+def _setext_title(line: str, body: list[str]) -> tuple[int, str] | None:
+    """(level, title) when ``line`` underlines a one-line paragraph ("Title" then "=====" or
+    "-----"): a heading, not text. After a blank line, a list item or a table, "---" stays a
+    thematic break."""
+    m = _SETEXT_RE.match(line)
+    if m is None or not body or not body[-1].strip() or _NOT_PARAGRAPH_RE.match(body[-1]):
+        return None
+    if len(body) > 1 and body[-2].strip():
+        return None  # the last line of a longer paragraph: leave the text as written
+    return (1 if m.group(1)[0] == "=" else 2), body[-1].strip()
 
 
 def _split_sections(lines: list[str], first_line: int) -> list[_Section]:
@@ -161,9 +207,12 @@ def _split_sections(lines: list[str], first_line: int) -> list[_Section]:
             sections[-1].body.append(line)
             continue
         hm = _HEADING_RE.match(line) if fence is None else None
-        if hm and (hm.group(2) or "").strip():
-            level = len(hm.group(1))
-            title = hm.group(2).strip()
+        setext = _setext_title(line, sections[-1].body) if fence is None and not hm else None
+        if setext is not None:
+            sections[-1].body.pop()  # the title line, now a heading
+            no -= 1
+        if setext is not None or (hm and (hm.group(2) or "").strip()):
+            level, title = setext if setext is not None else (len(hm.group(1)), hm.group(2).strip())  # type: ignore[union-attr]
             while stack and stack[-1][0] >= level:
                 stack.pop()
             stack.append((level, title))
@@ -171,6 +220,42 @@ def _split_sections(lines: list[str], first_line: int) -> list[_Section]:
             continue
         sections[-1].body.append(line)
     return sections
+
+
+_HTML_TAGS = ("a|abbr|article|aside|audio|b|big|blockquote|br|center|code|dd|del|details|div|dl|dt|em|figcaption|"
+              "figure|font|footer|h[1-6]|header|hr|i|iframe|img|ins|kbd|li|mark|nav|ol|p|picture|pre|s|section|"
+              "small|source|span|strike|strong|sub|summary|sup|table|tbody|td|tfoot|th|thead|tr|u|ul|video")
+_HTML_TAG_RE = re.compile(rf"</?(?:{_HTML_TAGS})\b(?:\s[^<>]*)?/?>", re.IGNORECASE)
+_CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+
+
+def _strip_html(text: str) -> str:
+    """``text`` without HTML tags (``<div align="center">``, ``<img src=...>``, ``<br/>``):
+    markup, not words. Their inner text stays; code blocks and `code spans` are left alone."""
+    if "<" not in text:
+        return text
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        fm = _FENCE_RE.match(line)
+        if fm:
+            marker = fm.group(1)
+            fence = marker[0] * 3 if fence is None else (None if marker.startswith(fence) else fence)
+            out.append(line)
+            continue
+        if fence is not None or "<" not in line or line.startswith(("    ", "\t")):
+            out.append(line)
+            continue
+        pieces, pos = [], 0
+        for m in _CODE_SPAN_RE.finditer(line):
+            pieces.append(_HTML_TAG_RE.sub("", line[pos:m.start()]))
+            pieces.append(m.group())
+            pos = m.end()
+        pieces.append(_HTML_TAG_RE.sub("", line[pos:]))
+        cleaned = "".join(pieces)
+        if cleaned.strip() or not line.strip():
+            out.append(cleaned.rstrip() if cleaned != line else line)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out))
 
 
 def _chunks(text: str) -> list[str]:
@@ -202,7 +287,9 @@ def _chunks(text: str) -> list[str]:
     return [c for c in out if c.strip()]
 
 
-def _to_datetime(value: Any) -> datetime | None:
+def _to_datetime(value: Any, zoned: bool = False) -> datetime | None:
+    """The first date (and time) in ``value``; with ``zoned`` (front matter values) a ``Z`` or
+    ``+02:00`` after the time makes it timezone-aware (in a heading "14:00-15:00" is a range)."""
     if isinstance(value, datetime):
         return value
     if isinstance(value, date):
@@ -214,9 +301,18 @@ def _to_datetime(value: Any) -> datetime | None:
         return None
     y, mo, d, h, mi, s = m.groups()
     try:
-        return datetime(int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0))
+        when = datetime(int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0))
     except ValueError:
         return None
+    # "2023-11-05T10:00:00Z" / "+02:00": a moment, not a local time
+    zone = _ZONE_RE.match(value, m.end()) if h and zoned else None
+    if zone:
+        if zone.group(1).upper() == "Z":
+            return when.replace(tzinfo=timezone.utc)
+        sign = -1 if zone.group(2) == "-" else 1
+        offset = timedelta(hours=int(zone.group(3)), minutes=int(zone.group(4)))
+        return when.replace(tzinfo=timezone(sign * offset))
+    return when
 
 
 def _file_date(stem: str) -> datetime | None:
@@ -313,16 +409,9 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     data = file.read_bytes()
     text = decode_text(data, str(file))
     lines = split_lines(text)
-    front: dict[str, Any] = {}
-    start = 0
-    if lines and lines[0].rstrip() == "---":
-        for i in range(1, len(lines)):
-            if lines[i].rstrip() in ("---", "..."):
-                front = parse_front_matter(lines[1:i])
-                start = i + 1
-                break
+    front, start = _front_matter(lines)
     stem = file.stem
-    base_date = _to_datetime(front.get("date")) or _to_datetime(front.get("created")) or _file_date(stem)
+    base_date = _to_datetime(front.get("date"), True) or _to_datetime(front.get("created"), True) or _file_date(stem)
     file_date = _file_date(stem)
     fm_type = str(front.get("type") or "").strip().lower()
     memory_type = fm_type if fm_type in MEMORY_TYPES else ("episodic" if file_date else "semantic")
@@ -334,7 +423,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     sections = _split_sections(lines[start:], start + 1)
     for section in sections:
         raw_body = "\n".join(section.body)
-        body = _COMMENT_RE.sub("", raw_body).strip("\n")
+        body = _strip_html(_COMMENT_RE.sub("", raw_body)).strip("\n")
         # Thematic breaks alone ("---" separators between sessions) carry nothing.
         if not re.sub(r"(?m)^\s*(?:-{3,}|\*{3,}|_{3,})\s*$", "", body).strip():
             if section.heading_line is not None:
@@ -392,6 +481,17 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
                     line=1,
                 )
             )
+            targets.append([])
+    if not records and not front:
+        # A note of headings only is an outline: its headings are what it says.
+        paths = [s.headings for s in sections if s.heading_line is not None]
+        leaves = [p for i, p in enumerate(paths) if i + 1 == len(paths) or paths[i + 1][:len(p)] != p]
+        if leaves:
+            report.messages_seen += 1
+            records.append(Record(
+                content=f"{stem}: " + "; ".join(" > ".join(p) for p in leaves), ref=f"markdown:{rel}::0",
+                source="markdown", memory_type=memory_type, event_at=base_date, thread=rel, position=0,
+                tags=fm_tags, metadata={"heading_path": [], "path": rel, "title": stem, "outline": True}, line=1))
             targets.append([])
     if records and fm_links:
         targets[0] = targets[0] + fm_links

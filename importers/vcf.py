@@ -61,8 +61,10 @@ def _join_qp_soft_breaks(card: str) -> str:
     return "\r\n".join(out) + "\r\n"
 
 
-def _types(params: dict[str, Any]) -> str:
-    values: list[str] = []
+def _types(params: dict[str, Any], bare: list[str] | None = None) -> str:
+    """Comma-joined lowercase types of a property: TYPE= values and vCard 2.1's bare
+    parameters (``TEL;CELL;PREF``, which vobject keeps apart as ``singletonparams``)."""
+    values: list[str] = [str(b) for b in bare or []]
     for key, vals in params.items():
         if key.upper() == "TYPE":
             values += [str(v) for v in vals]
@@ -72,11 +74,21 @@ def _types(params: dict[str, Any]) -> str:
     return ",".join(t.lower() for t in flat if t and t.upper() not in ("PREF", "VOICE", "INTERNET"))
 
 
+def ab_label(value: str) -> str:
+    """An Apple ``itemN.X-ABLabel`` value as a plain label: ``_$!<Mobile>!$_`` is ``mobile``."""
+    m = re.fullmatch(r"_\$!<(.*)>!\$_", value.strip())
+    return m.group(1).strip().lower() if m else value.strip()
+
+
 def _from_vobject(card: Any) -> _Contact:
     c = _Contact()
+    # Apple groups a property with its label: item2.TEL + item2.X-ABLabel:Tokyo office
+    labels = {str(ch.group).lower(): ab_label(str(ch.value)) for ch in card.getChildren()
+              if ch.name.upper() == "X-ABLABEL" and getattr(ch, "group", None)}
     for child in card.getChildren():
         name = child.name.upper()
         value = child.value
+        label = labels.get(str(getattr(child, "group", None) or "").lower(), "")
         if name == "FN":
             c.fn = str(value).strip()
         elif name == "N":
@@ -87,7 +99,9 @@ def _from_vobject(card: Any) -> _Contact:
         elif name == "NICKNAME":
             c.nicknames += [s.strip() for s in (value if isinstance(value, list) else str(value).split(",")) if s.strip()]
         elif name == "TEL":
-            c.tels.append((_types(child.params), str(value).strip()))
+            kinds = [k for k in (_types(child.params, getattr(child, "singletonparams", None)), label)
+                     if k and k != "other"]
+            c.tels.append((",".join(dict.fromkeys(",".join(kinds).split(","))) if kinds else "", str(value).strip()))
         elif name == "EMAIL":
             c.emails.append(str(value).strip())
         elif name == "ORG":
@@ -255,7 +269,8 @@ def _record(c: _Contact, line: int, rel: str) -> Record | None:
         memory_type="semantic",
         author=None,
         thread=rel,
-        tags=[t for t in c.categories if t],
+        # Google files every contact under "myContacts": a default group, not a category
+        tags=[t for t in c.categories if t and t.lower() != "mycontacts"],
         metadata={
             "name": name,
             "phones": [t for _, t in c.tels],
@@ -290,6 +305,12 @@ def _cards(path: Path, file: str, report: ImportReport) -> Iterator[tuple[int, s
                 if text.strip().upper() == "BEGIN:VCARD":
                     card, start, size, blob = [text], ln.no, len(text), False
                 continue
+            if text.strip().upper() == "BEGIN:VCARD":
+                report.warn("BEGIN:VCARD without END:VCARD before the next card; card read up to there", start)
+                if size <= MAX_CARD_CHARS:
+                    yield start, "\r\n".join([*card, "END:VCARD"]) + "\r\n"
+                card, start, size, blob = [text], ln.no, len(text), False
+                continue
             if text.strip().upper() == "END:VCARD":
                 card.append(text)
                 if size > MAX_CARD_CHARS:
@@ -312,6 +333,10 @@ def _cards(path: Path, file: str, report: ImportReport) -> Iterator[tuple[int, s
             size += ln.length
             if size <= MAX_CARD_CHARS:
                 card.append(text)
+        if card is not None and size <= MAX_CARD_CHARS:
+            # A cut-off export (or a hand-edited one): the card's lines are still the contact.
+            report.warn("BEGIN:VCARD without END:VCARD (file cut short?); card read up to the end", start)
+            yield start, "\r\n".join([*card, "END:VCARD"]) + "\r\n"
 
 
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:

@@ -11,7 +11,9 @@ file from its first lines (:func:`pick_layout`):
   jumps wins), 2- or 4-digit years, ``/ . -`` or ``年 月 日`` separators; an explicit
   ``date_order="dmy"|"mdy"|"ymd"`` option overrides the guess;
 * calendars (:mod:`importers.clock`): the Buddhist era (``3/18/2565 BE``, or years past
-  2400), the Japanese imperial eras (``R4/3/18``, ``令和4/3/18``), Gregorian otherwise;
+  2400), the Japanese imperial eras (``R4/3/18``, ``令和4/3/18``), Solar Hijri (years
+  1300-1424) and lunar Hijri (1425-1499), Gregorian otherwise; digits of any script;
+* a connector word between date and time (``12/03/2023 à 09:15``, ``12.3.2023 klo 9.15``);
 * 24h and 12h clocks, the 12-hour marker before or after the time, in any language
   WhatsApp speaks: ``PM``, ``p. m.``, ``午後``, ``ص``/``م``, ``上午``/``下午``, and day-period
   phrases (``9:15 in the morning``, ``de la mañana``, ``nachm.``), from CLDR via Babel;
@@ -74,6 +76,12 @@ _LETTER = r"[^\W\d_]"
 _WORD = rf"{_LETTER}(?:{_LETTER}|[.\u0300-\u036f\u064b-\u065f\u0670\u200c])*"
 _MARKER = rf"{_WORD}(?:\s{_WORD}){{0,3}}"
 _CLOCK = rf"(?:(?P<pre>{_MARKER})\s?)?{_TIME}(?:\s?(?P<post>{_MARKER}))?"
+# A word some languages put between the date and the time: "12/03/2023 à 09:15" (French),
+# "12.3.2023 klo 9.15" (Finnish), "12/03/2023 às 09:15" (Portuguese), "kl. 09.15" (Nordic).
+# Without it such a word would be read as a 12-hour marker (and warned about).
+CONNECTORS = ("à", "às", "as", "a las", "a les", "klo", "kello", "kl.", "kl", "um", "at", "alle", "om", "o", "в", "lúc")
+_CONNECT = "(?:" + "|".join(re.escape(w) for w in sorted(CONNECTORS, key=len, reverse=True)) + r")\s+"
+_JOIN = rf"[,،]?\s*(?:{_CONNECT})?"
 
 
 @dataclass(frozen=True)
@@ -87,8 +95,8 @@ class Layout:
 
 
 LAYOUTS = (
-    Layout("bracketed", "ios", re.compile(rf"\[{_DATE}[,،]?\s*{_CLOCK}\]\s?")),
-    Layout("dashed", "android", re.compile(rf"{_DATE}[,،]?\s*{_CLOCK}\s+[-–]\s")),
+    Layout("bracketed", "ios", re.compile(rf"\[{_DATE}{_JOIN}{_CLOCK}\]\s?")),
+    Layout("dashed", "android", re.compile(rf"{_DATE}{_JOIN}{_CLOCK}\s+[-–]\s")),
     Layout("bracketed, time first", "ios", re.compile(rf"\[{_CLOCK}[,،]?\s*{_DATE}\]\s?")),
     Layout("dashed, time first", "android", re.compile(rf"{_CLOCK}[,،]?\s*{_DATE}\s+[-–]\s")),
     Layout("legacy colon", "ios", re.compile(rf"{_DATE},\s*{_CLOCK}:\s")),
@@ -176,6 +184,12 @@ _SYSTEM_LINE_PATTERNS = (
             r"\bсоздал",
             r"\bдобавил",
             r"\bвышел",
+            r"\bизменил",
+            r"\b(?:adicionou|removeu|saiu|criou o grupo|mudou (?:o|a|seu)|entrou usando)\b",
+            r"\b(?:ha aggiunto|ha rimosso|è uscito|ha creato il gruppo|ha cambiato|ha modificato)\b",
+            r"\b(?:a quitté|a retiré|a changé|a modifié|a rejoint)\b",
+            r"\b(?:cambió|eliminó a|se unió)\b",
+            r"\b(?:ist beigetreten|hat die gruppe verlassen)\b",
 )
 _SYSTEM_LINE_RE = re.compile("|".join(_SYSTEM_LINE_PATTERNS), re.IGNORECASE)
 
@@ -205,6 +219,13 @@ _MEDIA_BRACKET = {
     "gif omitted",
     "sticker omitted",
 }
+# Android placeholders of other languages: the whole line is "<...>" of a few words, one of
+# them the word for media ("<Media jätetty pois>", "<Média kihagyva>", "<تم استبعاد الوسائط>").
+_MEDIA_STEM_RE = re.compile(
+    r"medi[aeo]|mídia|média|multim[eé]dia|медиа|медіа|мультимедиа|πολυμέσ|מדיה|मीडिया|মিডিয়া|மீடியா|"
+    r"미디어|メディア|媒体|媒體|影音|สื่อ|وسائط|رسانه|ميديا|phương tiện",
+    re.IGNORECASE,
+)
 # iOS-style "image omitted" words; only trusted when WhatsApp marked the line with U+200E.
 _OMITTED_WORDS = re.compile(
     r"(?:omitted|omitid[oa]|weggelassen|ausgelassen|weggelaten|absente?s?|omis|manquante?s?|retiré|"
@@ -306,6 +327,9 @@ def thread_name(name: str) -> str:
     """Chat name from an export file name ("WhatsApp Chat with Ana.txt" -> "Ana")."""
     stem = re.sub(r"\.(txt|zip)$", "", name, flags=re.IGNORECASE)
     stem = re.sub(f"[{_SPACE_CHARS}]", " ", stem).strip()
+    # "WhatsApp Chat with Ana (1).txt": a browser's second download of the same chat. The
+    # chat name is part of every message's ref, so the copy must name the same chat.
+    stem = re.sub(r"\s?\(\d{1,3}\)$", "", stem).strip() or stem
     for rx in (_THREAD_PREFIX_RE, _THREAD_RE):
         m = rx.match(stem)
         if m and m.group("name").strip():
@@ -396,6 +420,8 @@ def _make_date(order: str, fields: tuple[str, str, str], calendar: str = "gregor
         if len(y) <= 2:
             year += 2500  # a two-digit Buddhist year: 65 is 2565 BE
         year += clock.BUDDHIST_OFFSET
+    elif calendar in ("persian", "islamic"):
+        return clock.to_gregorian(calendar, year, int(mo), int(d))
     elif len(y) <= 2:
         year += 2000  # WhatsApp exists since 2009: two-digit years are all 20xx
     return year, int(mo), int(d)
@@ -484,6 +510,11 @@ class _DateStats:
         pos = 0 if order == "ymd" else 2
         if self.max_year[pos] >= 2400:
             return "buddhist", "years past 2400"
+        if self.max_year[pos] in clock.PERSIAN_YEARS:
+            return "persian", f"years {clock.PERSIAN_YEARS.start}-{clock.PERSIAN_YEARS.stop - 1} (Solar Hijri)"
+        if self.max_year[pos] in clock.ISLAMIC_YEARS:
+            return "islamic", (f"years {clock.ISLAMIC_YEARS.start}-{clock.ISLAMIC_YEARS.stop - 1} (lunar Hijri, "
+                               "tabular: a day off the Umm al-Qura calendar possible)")
         short = self.min_short_year[pos]
         # 2-digit years: Gregorian ones are 09..this year; Buddhist 52 (2552 BE = 2009) upwards.
         if short != 100 and short >= 52 and short > today.year % 100 + 1:
@@ -505,8 +536,10 @@ def _media_line(raw_line: str, clean_line: str) -> list[str] | None:
     """Media names if the line is (ends in) a placeholder, else None."""
     text = clean_line.strip()
     low = text.lower()
-    if low.startswith("<") and low.endswith(">") and low[1:-1].strip() in _MEDIA_BRACKET:
-        return [text[1:-1].strip()]
+    if low.startswith("<") and low.endswith(">"):
+        inner = low[1:-1].strip()
+        if inner in _MEDIA_BRACKET or (len(inner.split()) <= 5 and "<" not in inner and _MEDIA_STEM_RE.search(inner)):
+            return [text[1:-1].strip()]
     m = _FILE_ATTACHED_RE.match(text)
     if m:
         return [m.group("file")]
@@ -568,7 +601,10 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
     raw_lines = [raw_first, *e.more]
     whole = "\n".join(body_lines).strip()
     check = whole.lower().rstrip(".").strip()
-    if _SYSTEM_BODY_RE.search(check):
+    # iOS writes group events as messages of the group (or contact) whose text starts with
+    # U+200E: "[..] Family: \u200eMum added Dad". A person's own text never starts so.
+    ios_event = raw_first.lstrip(" ").startswith(("\u200e", "\u200f")) and not e.more
+    if _SYSTEM_BODY_RE.search(check) or (ios_event and _SYSTEM_LINE_RE.search(whole)):
         report.skipped_system += 1
         return None
     edited = False
@@ -579,7 +615,8 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
             line = _EDITED_RE.sub("", line)
             raw_line = _EDITED_RE.sub("", raw_line)
             edited = True
-        found = _media_line(raw_line, line)
+        # Android writes a view-once photo or video as the bare word "null".
+        found = ["view once"] if line.strip() == "null" and len(body_lines) == 1 else _media_line(raw_line, line)
         if found is not None:
             media.extend(found)
             continue
@@ -681,6 +718,8 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
             stats.add(e)
         order, reason = stats.order(options.get("date_order"), layout.platform == "ios")
         calendar, calendar_reason = stats.calendar(order, datetime.now())
+        if calendar in ("persian", "islamic") and reason.startswith("ambiguous"):
+            order, reason = "dmy", "ambiguous: day first, as in the Hijri calendars' locales"
         report.variant.update(
             {
                 "platform": layout.platform,

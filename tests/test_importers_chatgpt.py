@@ -39,8 +39,9 @@ def test_active_branch_and_skips() -> None:
     assert recs[0].thread == "conv-1"
     assert recs[0].metadata["title"] == "Trip planning"
     assert recs[0].event_at == datetime.fromtimestamp(1700000000.0, tz=timezone.utc)
-    # null create_time falls back to the conversation's create_time
-    assert recs[3].event_at == datetime.fromtimestamp(1699999999.0, tz=timezone.utc)
+    # null create_time: the time of the message before it on the path (the tool call at 1700000100),
+    # not the conversation's start, so the chat never goes back in time
+    assert recs[3].event_at == datetime.fromtimestamp(1700000100.0, tz=timezone.utc)
     assert recs[4].metadata["images"] == ["file-service://file-abc"]
     assert [r.position for r in recs[:5]] == [0, 1, 2, 3, 4]
     # no current_node: the leaf with the latest time would be "z", but it is its own child (cycle)

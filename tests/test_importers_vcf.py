@@ -13,7 +13,7 @@ def test_contacts() -> None:
     rep = ImportReport(str(FIX), "vcf")
     recs = list(vcf.parse(FIX, rep))
     assert [r.content for r in recs] == [
-        "Contact: Ana García López — phone +34 600 123 456; email ana@example.com",
+        "Contact: Ana García López — phone +34 600 123 456 (cell); email ana@example.com",  # 2.1 bare TEL;CELL
         "Contact: Bob Smith — phone (555) 010-2000 (home); org Acme, Inc.; birthday 1990-02-03; "
         "nickname Bobby; note Line one line two, with comma and a long folded tail",
         "Contact: Chloé Martin — phone +33-6-12-34-56-78 (cell)",
