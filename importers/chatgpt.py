@@ -197,6 +197,8 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             or role == "system"
             or ctype in _HIDDEN_TYPES
             or (role == "assistant" and recipient != "all")
+            or meta.get("is_user_system_message")  # a custom GPT's or project's instructions
+            or msg.get("channel") == "analysis"  # chain of thought, not the answer
         ):
             report.skipped_system += 1
             continue

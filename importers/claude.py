@@ -7,6 +7,12 @@ conversations with ``uuid``, ``name``, ``chat_messages``; each message with
 ``files``), also wrapped as ``{"conversations": [...]}``, a single
 conversation object, a directory or the export zip. Streamed with ijson.
 
+The export's ``projects.json`` (in the zip or directory, or given alone) gives each
+project's description (semantic) and instructions (procedural) as memories, its
+documents named in the metadata; ``users.json`` is left alone. The plain ``text`` of a
+message is used only when it has no text blocks, without the "This block is not
+supported on your current device yet." placeholder of tool and artifact blocks.
+
 Messages are sorted by ``created_at`` (exports are not always in order);
 conversations without messages are skipped and counted
 (``report.variant["empty_conversations"]``).
@@ -38,7 +44,36 @@ _SPEAKERS = {"human": "User", "assistant": "Assistant"}
 
 
 def _accept(name: str) -> bool:
-    return re.fullmatch(r"conversations(?:[-_]\d+)?\.json", name, re.IGNORECASE) is not None
+    return re.fullmatch(r"(?:conversations(?:[-_]\d+)?|projects)\.json", name, re.IGNORECASE) is not None
+
+
+def is_project(obj: Any) -> bool:
+    """A Claude project (``projects.json`` of the export): uuid, name, instructions, docs."""
+    return isinstance(obj, dict) and "uuid" in obj and "chat_messages" not in obj and (
+        "prompt_template" in obj or "docs" in obj)
+
+
+def _project(proj: dict[str, Any], report: ImportReport) -> Iterator[Record]:
+    """What the user wrote about a project: its description and its instructions (the
+    prompt every chat of it starts with), one semantic memory each; its documents are
+    reference files, named in the metadata, not memories."""
+    name = uncut(str(proj.get("name") or "untitled")).strip()
+    when = _when(proj.get("created_at"))
+    docs = [str(d.get("filename") or "") for d in proj.get("docs") or [] if isinstance(d, dict)]
+    meta: dict[str, Any] = {"project": name, "docs": [d for d in docs if d]}
+    for key, label in (("description", ""), ("prompt_template", " instructions")):
+        text = str(proj.get(key) or "").strip()
+        report.messages_seen += 1
+        if not text:
+            report.skipped_empty += 1
+            continue
+        if CUT_MARK in text:
+            report.skipped_oversized += 1
+            report.warn(f"project {name!r} (id {proj['uuid']}): {key} is over {MAX_JSON_STRING_BYTES} bytes; refused")
+            continue
+        yield Record(content=f"Claude project {name}{label}: {text}", ref=f"claude:project:{proj['uuid']}:{key}",
+                     source="claude", memory_type="procedural" if label else "semantic", event_at=when,
+                     metadata=meta)
 
 
 def _when(value: Any) -> datetime | None:
@@ -184,9 +219,13 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     include_tools = bool(options.get("include_tools", False))
     limit = int(options.get("max_member_bytes") or DEFAULT_MAX_JSON_BYTES)
     report.variant.setdefault("empty_conversations", 0)
-    count = 0
+    count = projects = 0
     for source in json_sources(path, _accept):
         for conv in iter_objects(source, "conversations", limit):
+            if is_project(conv):
+                projects += 1
+                yield from _project(conv, report)
+                continue
             why = malformed(conv)
             records: list[Record] = []
             if why is None:
@@ -200,7 +239,9 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                 continue
             count += 1
             yield from records
-    if not count:
+    if projects:
+        report.variant["projects"] = projects
+    if not count and not projects:
         what = f"{report.skipped_malformed} malformed entries, " if report.skipped_malformed else ""
         raise ImportFormatError(f"no Claude conversation found ({what}expected a list of conversations, "
                                 "each with 'uuid' and 'chat_messages')", str(path))

@@ -30,6 +30,8 @@ def _json_kind(head: str) -> str | None:
         return "chatgpt"
     if re.search(r'"chat_messages"\s*:', head) or (re.search(r'"uuid"\s*:', head) and '"sender"' in head):
         return "claude"
+    if re.search(r'"uuid"\s*:', head) and re.search(r'"prompt_template"\s*:', head):
+        return "claude"  # projects.json of a Claude export
     return None
 
 

@@ -46,7 +46,11 @@ _INLINE_CODE_RE = re.compile(r"`[^`\n]*`")
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
 _DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?(?!\d)")
 _ZONE_RE = re.compile(r"(?:\.\d+)?(Z|([+-])(\d{2}):?(\d{2}))(?![\w:])", re.IGNORECASE)
-_FILE_DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?:[-_ ]?(\d{2})(\d{2})(?!\d))?")
+# Daily notes: 2024-03-12 (Obsidian), 2024_03_12 (Logseq journals), 2024.03.12; an HHMM may follow.
+_FILE_DATE_RE = re.compile(
+    r"(?<!\d)(?P<y>\d{4})(?P<sep>[-_.])(?P<mo>\d{2})(?P=sep)(?P<d>\d{2})(?:[-_ ]?(?P<h>\d{2})(?P<mi>\d{2})(?!\d))?")
+# Notion names every exported page "Title 5f3a2b1c9d8e4f7a8b6c5d4e3f2a1b0c.md": the id is not the title.
+_NOTION_ID_RE = re.compile(r"\s+[0-9a-f]{32}$")
 _TIME_RE = re.compile(r"(?<![\d:])~?(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])")
 _BEGIN = "<!-- mem:begin -->"
 _END = "<!-- mem:end -->"
@@ -319,7 +323,7 @@ def _file_date(stem: str) -> datetime | None:
     m = _FILE_DATE_RE.search(stem)
     if not m:
         return None
-    y, mo, d, h, mi = m.groups()
+    y, mo, d, h, mi = m.group("y", "mo", "d", "h", "mi")
     try:
         return datetime(int(y), int(mo), int(d), int(h or 0), int(mi or 0))
     except ValueError:
@@ -410,7 +414,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     text = decode_text(data, str(file))
     lines = split_lines(text)
     front, start = _front_matter(lines)
-    stem = file.stem
+    stem = _NOTION_ID_RE.sub("", file.stem) or file.stem
     base_date = _to_datetime(front.get("date"), True) or _to_datetime(front.get("created"), True) or _file_date(stem)
     file_date = _file_date(stem)
     fm_type = str(front.get("type") or "").strip().lower()

@@ -151,6 +151,25 @@ _SYSTEM_BODY_PATTERNS = (
             r"^(?:questo messaggio è stato eliminato|hai eliminato questo messaggio)$",
             r"^(?:mensagem apagada|você apagou esta mensagem|esta mensagem foi apagada)$",
             r"^(?:لقد حذَ?فت|تم حذف) هذه الرسالة$",
+            # ... and of more languages (Android writes them without a mark to tell them by)
+            r"^(?:bu mesaj silindi|bu mesajı sildiniz)$",
+            r"^(?:ta wiadomość została usunięta|usunąłeś tę wiadomość|usunęłaś tę wiadomość)$",
+            r"^(?:pesan ini telah dihapus|anda menghapus pesan ini|mesej ini telah dipadam|anda memadam mesej ini)$",
+            r"^(?:це повідомлення видалено|ви видалили це повідомлення)$",
+            r"^(?:tin nhắn này đã bị xóa|bạn đã xóa tin nhắn này)$",
+            r"^(?:ข้อความนี้ถูกลบแล้ว|คุณลบข้อความนี้แล้ว)$",
+            r"^(?:삭제된 메시지입니다|메시지를 삭제했습니다)$",
+            r"^(?:此消息已删除|你删除了此消息|此訊息已刪除|你已刪除此訊息)$",
+            r"^(?:הודעה זו נמחקה|מחקת הודעה זו)$",
+            r"^(?:این پیام حذف شد|شما این پیام را حذف کردید)$",
+            r"^(?:यह संदेश हटा दिया गया|आपने यह संदेश हटा दिया)$",
+            r"^(?:acest mesaj a fost șters|ai șters acest mesaj)$",
+            r"^(?:det här meddelandet raderades|du raderade det här meddelandet)$",
+            r"^(?:denne besked blev slettet|du slettede denne besked|denne meldingen ble slettet|du slettet denne meldingen)$",
+            r"^(?:tämä viesti poistettiin|poistit tämän viestin)$",
+            r"^(?:ez az üzenet törölve lett|törölted ezt az üzenetet)$",
+            r"^(?:αυτό το μήνυμα διαγράφηκε|διαγράψατε αυτό το μήνυμα)$",
+            r"^(?:s'ha suprimit aquest missatge|has suprimit aquest missatge)$",
             r"^waiting for this message",
             r"^missed (?:voice|video) call",
 )
@@ -320,7 +339,9 @@ def sniff(lines: list[str]) -> bool:
     if layout is None:
         return False
     hits = sum(1 for ln in clean if layout.pattern.match(strip_marks_fast(ln)))
-    return hits >= max(1, len(clean) // 4)
+    # A chat whose first message is long (a pasted list of 60 lines) has few headers among its
+    # first lines; that it starts with one says as much.
+    return hits >= max(1, len(clean) // 4) or layout.pattern.match(strip_marks_fast(clean[0])) is not None
 
 
 def thread_name(name: str) -> str:
@@ -587,7 +608,7 @@ class _Dedupe:
 
 
 def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedupe,
-            report: ImportReport) -> Record | None:
+            report: ImportReport, ios: bool = False) -> Record | None:
     """The record of one message, or None (system line, media only, empty), counted."""
     m = _AUTHOR_RE.match(e.rest)
     author_raw = m.group("author") if m else None
@@ -604,7 +625,12 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
     # iOS writes group events as messages of the group (or contact) whose text starts with
     # U+200E: "[..] Family: \u200eMum added Dad". A person's own text never starts so.
     ios_event = raw_first.lstrip(" ").startswith(("\u200e", "\u200f")) and not e.more
-    if _SYSTEM_BODY_RE.search(check) or (ios_event and _SYSTEM_LINE_RE.search(whole)):
+    # In an iOS export every notice (deleted message, missed call, security code, joins, in any
+    # language) is one line starting with U+200E; of such lines only media placeholders and
+    # shared locations/links (a URL) are a person's.
+    notice = (ios and ios_event and raw_first.lstrip(" ").startswith("\u200e") and "://" not in whole
+              and _media_line(raw_first, whole) is None and not _EDITED_RE.search(whole))
+    if notice or _SYSTEM_BODY_RE.search(check) or (ios_event and _SYSTEM_LINE_RE.search(whole)):
         report.skipped_system += 1
         return None
     edited = False
@@ -753,7 +779,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
             except ValueError:
                 report.warn(f"invalid date/time {e.date} {e.time} for date order {order}; message skipped", e.line)
                 continue
-            rec = _record(e, when, thread, position, dedupe, report)
+            rec = _record(e, when, thread, position, dedupe, report, layout.platform == "ios")
             if rec is not None:
                 position += 1
                 yield rec

@@ -83,6 +83,10 @@ WA_CASES: dict[str, tuple[str, str, str, tuple[int, int], list[tuple[str, dateti
         ("Carla: hi all", D(2024, 1, 13, 13, 21)),
         ("Ben: ok", D(2024, 1, 13, 13, 22)),
     ]),
+    "android_tr.txt": ("dashed", "dmy", "gregorian", (1, 0), [  # "Bu mesaj silindi": deleted, in Turkish
+        ("Ayşe: Merhaba", D(2023, 3, 12, 9, 15)),
+        ("Mehmet: Görüşürüz", D(2023, 3, 13, 9, 17)),
+    ]),
     "ios_ar_12h.txt": ("bracketed", "dmy", "gregorian", (0, 0), [
         ("أحمد: مرحبا", D(2023, 3, 12, 21, 15, 2)),
         ("سارة: أهلا", D(2023, 3, 13, 10, 0)),
@@ -109,6 +113,11 @@ WA_CASES: dict[str, tuple[str, str, str, tuple[int, int], list[tuple[str, dateti
     "ios_ru.txt": ("bracketed", "dmy", "gregorian", (1, 1), [
         ("Иван: Привет!", D(2023, 3, 12, 9, 16, 40)),
         ("Ольга: Как дела?", D(2023, 3, 12, 9, 18, 3)),
+    ]),
+    "ios_tr_notices.txt": ("bracketed", "dmy", "gregorian", (3, 1), [  # notices in a language no pattern knows
+        ("Ayşe: Merhaba!", D(2023, 3, 12, 9, 16, 40)),
+        ("Mehmet: Konum: https://maps.google.com/?q=41.0,28.9", D(2023, 3, 12, 9, 20, 3)),
+        ("Ayşe: Görüşürüz", D(2023, 3, 12, 9, 21, 3)),
     ]),
     "ios_zh.txt": ("bracketed", "ymd", "gregorian", (0, 0), [
         ("王伟: 你好", D(2023, 3, 12, 21, 15, 2)),
@@ -166,6 +175,13 @@ def test_whatsapp_month_first_decided_by_a_date_late_in_the_file(tmp_path: Path)
     recs, rep = _wa(path)
     assert (rep.variant["date_order"], rep.variant["date_order_reason"]) == ("mdy", "day > 12 in second field")
     assert recs[1].event_at == D(2023, 1, 2, 9, 1) and recs[-1].event_at == D(2024, 1, 13, 9, 0)
+
+
+def test_a_chat_whose_first_message_is_long_is_still_detected() -> None:
+    path = FIX / "whatsapp_detect" / "long_first.txt"  # one header, 80 lines of a pasted recipe, a header
+    assert detect(path) == "whatsapp"
+    recs, _ = _wa(path)
+    assert len(recs) == 2 and recs[0].content.count("\n") == 80
 
 
 def _zip(path: Path, members: dict[str, bytes]) -> Path:
@@ -261,6 +277,23 @@ def test_chatgpt_export_zip_and_single_object(tmp_path: Path) -> None:
     assert [(r.content, r.event_at) for r in _gpt(single)[0]] == GPT_EXPECTED[:6]
 
 
+def test_chatgpt_instructions_and_chain_of_thought_are_not_memories(tmp_path: Path) -> None:
+    def node(key: str, parent: str | None, child: str | None, role: str, text: str, **extra: object) -> dict:
+        msg = {"id": key, "author": {"role": role}, "create_time": 1.7e9, "content": {"content_type": "text",
+               "parts": [text]}, "metadata": extra.pop("metadata", {}), "recipient": "all", **extra}
+        return {"id": key, "parent": parent, "children": [child] if child else [], "message": msg}
+    conv = {"id": "c-9", "title": "GPT", "current_node": "a", "mapping": {
+        "i": node("i", None, "u", "user", "You are a pirate.", metadata={"is_user_system_message": True}),
+        "u": node("u", "i", "t", "user", "Where is the treasure?"),
+        "t": node("t", "u", "a", "assistant", "The user wants a location...", channel="analysis"),
+        "a": node("a", "t", None, "assistant", "Under the palm tree, arr.", channel="final")}}
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps([conv]), encoding="utf-8")
+    recs, rep = _gpt(path)
+    assert [r.content for r in recs] == ["User: Where is the treasure?", "Assistant: Under the palm tree, arr."]
+    assert rep.skipped_system == 2
+
+
 # --- Claude -----------------------------------------------------------------------------------
 
 CLAUDE = FIX / "claude"
@@ -286,7 +319,15 @@ def test_claude_blocks_and_the_export_zip(tmp_path: Path) -> None:
     export = _zip(tmp_path / "data-2024-06-22-10-00-00.zip", {
         name: (CLAUDE / name).read_bytes() for name in ("conversations.json", "projects.json", "users.json")})
     assert detect(export) == "claude"
-    assert [r.content for r in claude.parse(export, ImportReport(str(export), "claude"))] == CLAUDE_EXPECTED
+    project = ["Claude project Bakery: Home baking", "Claude project Bakery instructions: Answer like a baker."]
+    recs = list(claude.parse(export, ImportReport(str(export), "claude")))
+    assert [r.content for r in recs] == CLAUDE_EXPECTED + project  # users.json left alone
+    assert [r.memory_type for r in recs[-2:]] == ["semantic", "procedural"]
+    assert recs[-1].metadata == {"project": "Bakery", "docs": ["recipes.md"]}  # documents named, not imported
+    assert recs[-1].thread is None  # not a conversation: no episode
+    assert detect(CLAUDE / "projects.json") == "claude"
+    alone = CLAUDE / "projects.json"
+    assert [r.content for r in claude.parse(alone, ImportReport(str(alone), "claude"))] == project
 
 
 # --- Markdown ---------------------------------------------------------------------------------
@@ -334,6 +375,19 @@ def test_markdown_thematic_break_after_a_list_is_not_a_heading(tmp_path: Path) -
     note.write_text("- one\n- two\n---\n\nText\n\n---\nmore\n", encoding="utf-8")
     recs = list(markdown.parse(note, ImportReport(str(note), "markdown")))
     assert [r.content for r in recs] == ["n: - one\n- two\n---\n\nText\n\n---\nmore"]
+
+
+def test_markdown_logseq_journal_and_notion_page_names() -> None:
+    logseq = FIX / "markdown" / "logseq"
+    recs = list(markdown.parse(logseq, ImportReport(str(logseq), "markdown")))
+    journal = recs[0]
+    assert (journal.thread, journal.memory_type, journal.event_at) == (
+        "journals/2024_03_12.md", "episodic", datetime(2024, 3, 12))  # Logseq's underscores are a date
+    assert journal.links == [("markdown:pages/Oscar.md::0", "explicit")]
+    notion = FIX / "markdown" / "notion"
+    recs = list(markdown.parse(notion, ImportReport(str(notion), "markdown")))
+    assert [r.content.split(":", 1)[0] for r in recs] == ["Ideas", "Meeting notes"]  # no 32-hex page id
+    assert recs[1].ref == "markdown:Meeting notes 5f3a2b1c9d8e4f7a8b6c5d4e3f2a1b0c.md:Meeting notes:0"
 
 
 # --- vCard ------------------------------------------------------------------------------------
@@ -403,8 +457,9 @@ def test_cli_dry_run_then_import_then_again(kind: str, tmp_path: Path) -> None:
     elif kind == "chatgpt":
         path, expected = GPT, len(GPT_EXPECTED)
     elif kind == "claude":
-        path = _zip(tmp_path / "claude.zip", {n: (CLAUDE / n).read_bytes() for n in ("conversations.json", "users.json")})
-        expected = len(CLAUDE_EXPECTED)
+        path = _zip(tmp_path / "claude.zip", {n: (CLAUDE / n).read_bytes() for n in (
+            "conversations.json", "projects.json", "users.json")})
+        expected = len(CLAUDE_EXPECTED) + 2
     elif kind == "markdown":
         path = tmp_path / "vault"
         shutil.copytree(VAULT, path)
