@@ -53,6 +53,7 @@ PEOPLE_CONTACTS = 3  # of which at least this many are contacts who wrote nothin
 CONTRADICTIONS_MAX = 5
 ITEM_MAX_CHARS = 280  # a shown memory is cut at a sentence boundary below this
 NAME_SOURCE_CHARS = 400  # a topic name is taken from the first this-many characters of its members
+MIXED = "mixed subjects"  # the name of a group whose members share no word run
 MIN_CUT_CHARS = 40  # ...unless that leaves less than this: then at a word boundary, with an ellipsis
 
 POOL_MAX = 1000  # topic candidates (~0.6 ms of CPU each: tokens, information, names); 2000 cost 1.2 s at 100k
@@ -131,7 +132,8 @@ class Topic:
         """``T12 · garden beds (14 memories)``; memories in no cluster yet say so."""
         n = f"{self.size} {'memory' if self.size == 1 else 'memories'}"
         if self.id is None:
-            return f"{self.name} ({n}, not yet in a topic)"
+            name = "Other memories" if self.name == MIXED else self.name
+            return f"{name} ({n}, not yet in a topic)"
         return f"T{self.id} · {self.name} ({n})"
 
 
@@ -720,7 +722,7 @@ def topic_name(runs: list[dict[tuple[str, ...], str]], pool_df: Mapping[tuple[st
     Each run of 1-3 content words scores (members holding it) x log(pool / pool members
     holding it, ``pool_df``), TF-IDF style, so "shared image" (everywhere) loses to "adoption agency"
     (here); runs of several words get a bonus, a run must recur in two members unless the
-    topic has one member. Shown as first written.
+    topic has one member (nothing recurring: MIXED). Shown as first written.
     """
     held: Counter[tuple[str, ...]] = Counter()
     surface: dict[tuple[str, ...], str] = {}
@@ -729,9 +731,11 @@ def topic_name(runs: list[dict[tuple[str, ...], str]], pool_df: Mapping[tuple[st
         for k, v in r.items():
             surface.setdefault(k, v)
     need = 2 if len(runs) > 1 else 1
-    cands = [k for k in held if held[k] >= need] or list(held)
+    cands = [k for k in held if held[k] >= need]
     if not cands:
-        return "untitled"
+        # nothing recurs: a phrase of one member would pass for the subject of all of them
+        # ("Windows error 0x8007045D" over a trip, a retro and an error), so say what it is
+        return MIXED if len(runs) > 1 else "untitled"
 
     def score(k: tuple[str, ...]) -> tuple[float, str]:
         idf = math.log((n_pool + 1) / (pool_df.get(k, 0) + 1)) + 1.0

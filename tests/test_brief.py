@@ -230,3 +230,17 @@ def test_a_store_larger_than_the_pool_takes_central_members_of_clusters_then_ran
     assert {p[0] for p in pool} <= live
     data = graph_rank.brief(store, 400, now=NOW)
     assert data["chosen"] and data["tokens"] <= 400
+
+
+def test_a_group_sharing_no_words_is_not_named_after_one_member() -> None:
+    stop = frozenset({"the", "to", "a", "in", "on", "of"})
+    texts = ("Windows error 0x8007045D means the USB stick failed", "Trip to Lisbon in May with Ana",
+             "The retro agreed to cut CI time")
+    runs = [brief._runs(t, stop, set()) for t in texts]
+    pool: Counter[tuple[str, ...]] = Counter()
+    for r in runs:
+        pool.update(r.keys())
+    assert brief.topic_name(runs, pool, 3) == brief.MIXED
+    assert brief.topic_name(runs[:1], pool, 3) == "USB stick failed"  # one member: its own phrase
+    assert brief.Topic(None, 0, brief.MIXED, 3).title() == "Other memories (3 memories, not yet in a topic)"
+    assert brief.Topic(7, 0, brief.MIXED, 3).title() == "T7 · mixed subjects (3 memories)"
