@@ -230,7 +230,9 @@ def stored_vectors(conn: Any, table: str, ids: Sequence[int]) -> tuple[list[int]
     found = _read_chunks(conn, table, ids)
     if found is not None:
         return found
-    rows = list(select_in(conn, f"SELECT memory_id, embedding FROM {table} WHERE memory_id IN ({{ids}})", ids))
+    # one id at a time: vec0 answers `memory_id IN (a, b, …)` by scanning the whole table
+    rows = [r for mid in dict.fromkeys(ids) for r in conn.execute(
+        f"SELECT memory_id, embedding FROM {table} WHERE memory_id = ?", (int(mid),))]
     return [int(r[0]) for r in rows], [r[1] for r in rows]
 
 
