@@ -293,11 +293,18 @@ def _opened(source: tuple[Path, str | None], limit: int) -> Iterator[IO[bytes]]:
     path, member = source
     if member is None:
         with path.open("rb") as fh:
-            yield io.BufferedReader(_CapStrings(fh, MAX_JSON_STRING_BYTES), 1 << 16)
+            yield _skip_bom(io.BufferedReader(_CapStrings(fh, MAX_JSON_STRING_BYTES), 1 << 16))
         return
     with zipfile.ZipFile(path) as zf, zf.open(member) as raw:
         limited = io.BufferedReader(_Limited(raw, limit, f"{path}!{member}"))
-        yield io.BufferedReader(_CapStrings(limited, MAX_JSON_STRING_BYTES), 1 << 16)
+        yield _skip_bom(io.BufferedReader(_CapStrings(limited, MAX_JSON_STRING_BYTES), 1 << 16))
+
+
+def _skip_bom(fh: io.BufferedReader) -> io.BufferedReader:
+    """``fh`` past a UTF-8 byte order mark (Notepad and PowerShell write one; JSON parsers refuse it)."""
+    if fh.peek(3)[:3] == b"\xef\xbb\xbf":
+        fh.read(3)
+    return fh
 
 
 def is_zip(path: Path) -> bool:
@@ -385,7 +392,9 @@ def iter_objects(
         with _opened(source, limit) as fh:
             yield from ijson.items(fh, prefix, use_float=True)
     except ijson.JSONError as exc:
-        raise ImportFormatError(f"invalid or truncated JSON ({exc})", where) from None
+        # yajl's message draws the spot over three lines: the first says what is wrong
+        reason = " ".join(str(exc).strip().splitlines()[0].split()) or type(exc).__name__
+        raise ImportFormatError(f"invalid or truncated JSON ({reason})", where) from None
     except UnicodeDecodeError:
         raise ImportFormatError("JSON is not valid UTF-8", where) from None
     except (zipfile.BadZipFile, OSError, EOFError) as exc:

@@ -233,32 +233,69 @@ _HTML_TAG_RE = re.compile(rf"</?(?:{_HTML_TAGS})\b(?:\s[^<>]*)?/?>", re.IGNORECA
 _CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 
-def _strip_html(text: str) -> str:
-    """``text`` without HTML tags (``<div align="center">``, ``<img src=...>``, ``<br/>``):
-    markup, not words. Their inner text stays; code blocks and `code spans` are left alone."""
-    if "<" not in text:
+_QUERY_FENCES = {"dataview", "dataviewjs", "query", "tasks"}  # Obsidian plugins' queries: no words of the note
+_CALLOUT_RE = re.compile(r"^(\s*>\s*)\[![\w-]+\][+-]?\s?")  # "> [!note] Title" -> "> Title"
+_BLOCK_ID_RE = re.compile(r"\s\^[A-Za-z0-9-]+$")  # Obsidian's " ^block-id" at a line's end
+
+
+def _mask_code(line: str) -> tuple[str, list[str]]:
+    """``line`` with its `code spans` replaced by NUL-numbered placeholders, and the spans."""
+    spans: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        spans.append(m.group())
+        return f"\x00{len(spans) - 1}\x00"
+
+    return _CODE_SPAN_RE.sub(keep, line), spans
+
+
+def _unmask_code(line: str, spans: list[str]) -> str:
+    return re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], line) if spans else line
+
+
+def _strip_markup(text: str) -> str:
+    """``text`` without markup that carries no words: HTML tags (``<div align="center">``,
+    ``<img src=...>``; their inner text stays), Obsidian ``%% comments %%``, callout markers
+    (``[!note]``), block ids (`` ^abc``) and query blocks (```` ```dataview ````). Code blocks,
+    indented code and `code spans` are left alone."""
+    if not any(c in text for c in "<%[^`~"):
         return text
     out: list[str] = []
     fence: str | None = None
+    dropping = commented = False
     for line in text.split("\n"):
         fm = _FENCE_RE.match(line)
-        if fm:
+        if fm and not commented:
             marker = fm.group(1)
-            fence = marker[0] * 3 if fence is None else (None if marker.startswith(fence) else fence)
-            out.append(line)
+            if fence is None:
+                fence = marker[0] * 3
+                dropping = line.strip()[len(marker):].strip().lower() in _QUERY_FENCES
+            elif marker.startswith(fence):
+                fence = None
+                if dropping:
+                    dropping = False
+                    continue
+            if not dropping:
+                out.append(line)
             continue
-        if fence is not None or "<" not in line or line.startswith(("    ", "\t")):
-            out.append(line)
+        if fence is not None or line.startswith(("    ", "\t")):
+            if not dropping:
+                out.append(line)
             continue
-        pieces, pos = [], 0
-        for m in _CODE_SPAN_RE.finditer(line):
-            pieces.append(_HTML_TAG_RE.sub("", line[pos:m.start()]))
-            pieces.append(m.group())
-            pos = m.end()
-        pieces.append(_HTML_TAG_RE.sub("", line[pos:]))
-        cleaned = "".join(pieces)
-        if cleaned.strip() or not line.strip():
-            out.append(cleaned.rstrip() if cleaned != line else line)
+        original = line
+        line, spans = _mask_code(line) if "`" in line else (line, [])
+        if "%%" in line or commented:
+            parts = line.split("%%")
+            kept = [p for i, p in enumerate(parts) if (i % 2 == 0) != commented]
+            commented = commented != (len(parts) % 2 == 0)
+            cleaned = "".join(kept)
+            if not cleaned.strip():
+                continue
+            line = cleaned.rstrip()
+        cleaned = _HTML_TAG_RE.sub("", line) if "<" in line else line
+        cleaned = _unmask_code(_BLOCK_ID_RE.sub("", _CALLOUT_RE.sub(r"\1", cleaned)), spans)
+        if cleaned.strip() or not original.strip():
+            out.append(cleaned.rstrip() if cleaned != original else original)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out))
 
 
@@ -411,7 +448,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     """Records of one note plus, per record, the raw wikilink targets to resolve later."""
     rel = file.relative_to(root).as_posix()
     data = file.read_bytes()
-    text = decode_text(data, str(file))
+    text = _decode_note(data, file, rel, report)
     lines = split_lines(text)
     front, start = _front_matter(lines)
     stem = _NOTION_ID_RE.sub("", file.stem) or file.stem
@@ -427,7 +464,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     sections = _split_sections(lines[start:], start + 1)
     for section in sections:
         raw_body = "\n".join(section.body)
-        body = _strip_html(_COMMENT_RE.sub("", raw_body)).strip("\n")
+        body = _strip_markup(_COMMENT_RE.sub("", raw_body)).strip("\n")
         # Thematic breaks alone ("---" separators between sessions) carry nothing.
         if not re.sub(r"(?m)^\s*(?:-{3,}|\*{3,}|_{3,})\s*$", "", body).strip():
             if section.heading_line is not None:
@@ -500,6 +537,23 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     if records and fm_links:
         targets[0] = targets[0] + fm_links
     return records, targets, rel
+
+
+def _decode_note(data: bytes, file: Path, rel: str, report: ImportReport) -> str:
+    """A note's text: UTF-8 or UTF-16 (:func:`decode_text`); a note from before UTF-8
+    (Windows-1252, Latin-1: "caf\\xe9") is read as such with a warning, not refused, so one
+    old note does not stop a vault of years."""
+    try:
+        return decode_text(data, str(file))
+    except ImportFormatError as exc:
+        if not exc.reason.startswith("not UTF-8"):
+            raise
+        try:
+            text, codec = data.decode("cp1252"), "Windows-1252"
+        except UnicodeDecodeError:
+            text, codec = data.decode("latin-1"), "Latin-1"
+        report.warn(f"{rel}:{exc.line}: {exc.reason.split(';')[0]}; read as {codec}")
+        return text.lstrip("\ufeff")
 
 
 def _longest_line(file: Path, chunk: int = 1 << 20) -> int:

@@ -226,6 +226,9 @@ def _display(c: _Contact) -> str:
 
 
 def _record(c: _Contact, line: int, rel: str) -> Record | None:
+    # Phone apps write empty fields ("TEL;TYPE=CELL:", "EMAIL:"): nothing to say, no alias to make
+    c.tels = [(k, t) for k, t in c.tels if re.sub(r"^tel:", "", t.strip(), flags=re.IGNORECASE).strip()]
+    c.emails = [e for e in c.emails if e.strip()]
     name = _display(c)
     if not name:
         return None

@@ -294,6 +294,17 @@ def test_chatgpt_instructions_and_chain_of_thought_are_not_memories(tmp_path: Pa
     assert rep.skipped_system == 2
 
 
+@pytest.mark.parametrize("kind", ["chatgpt", "claude"])
+def test_json_export_saved_with_a_byte_order_mark(kind: str, tmp_path: Path) -> None:
+    # Notepad and PowerShell's Out-File write a UTF-8 BOM; the JSON parser refused it
+    path = tmp_path / "conversations.json"
+    path.write_bytes(b"\xef\xbb\xbf" + (FIX / kind / "conversations.json").read_bytes())
+    assert detect(path) == kind
+    parser = chatgpt if kind == "chatgpt" else claude
+    recs = list(parser.parse(path, ImportReport(str(path), kind)))
+    assert [r.content for r in recs] == ([c for c, _ in GPT_EXPECTED] if kind == "chatgpt" else CLAUDE_EXPECTED)
+
+
 # --- Claude -----------------------------------------------------------------------------------
 
 CLAUDE = FIX / "claude"
@@ -359,6 +370,9 @@ def test_markdown_vault_layouts() -> None:
     daily = by_file["Daily/2024-03-12.md"]
     assert [r.memory_type for r in daily] == ["episodic", "episodic"] and daily[0].event_at == datetime(2024, 3, 12)
     assert by_file["table.md"][0].content.startswith("Contacts at work: | Name | Role | Phone |")
+    assert [r.content for r in by_file["obsidian.md"]] == [  # comments, callout marker, block id, query: gone
+        "Trip ideas: Visit Porto in May.\n\n> Book early\n> Trains sell out.\n\n```python\n%%timeit\nx = 1\n```\n"
+        "Keep `%%literal%%` as code."]
     long = by_file["longline.md"]
     assert len(long) > 1 and all(len(r.content) <= markdown.CHUNK_CHARS + len("Essay: ") for r in long)
 
@@ -388,6 +402,15 @@ def test_markdown_logseq_journal_and_notion_page_names() -> None:
     recs = list(markdown.parse(notion, ImportReport(str(notion), "markdown")))
     assert [r.content.split(":", 1)[0] for r in recs] == ["Ideas", "Meeting notes"]  # no 32-hex page id
     assert recs[1].ref == "markdown:Meeting notes 5f3a2b1c9d8e4f7a8b6c5d4e3f2a1b0c.md:Meeting notes:0"
+
+
+def test_markdown_note_from_before_utf8_is_read_loudly() -> None:
+    legacy = FIX / "markdown" / "legacy"
+    assert (legacy / "latin1.md").read_bytes() == b"# Caf\xe9\n\nLe caf\xe9 est bon.\n"
+    rep = ImportReport(str(legacy), "markdown")
+    assert [r.content for r in markdown.parse(legacy, rep)] == ["Café: Le café est bon.", "OK: fine"]
+    assert rep.warnings == [f"{legacy}: latin1.md:1: not UTF-8 or UTF-16 text (undecodable byte 0xe9); "
+                            "read as Windows-1252"]
 
 
 # --- vCard ------------------------------------------------------------------------------------
@@ -427,6 +450,12 @@ def test_vcard_apple_labels_google_groups_and_4_0() -> None:
     v4, _ = _cards("v40.vcf")
     assert v4[0].content == "Contact: Ana Souza — phone +55-11-91234-5678 (cell); email ana@example.br"
     assert v4[0].aliases["+5511912345678"] == "Ana Souza"
+
+
+def test_vcard_empty_fields_make_no_phone_and_no_alias() -> None:
+    recs, rep = _cards("empties.vcf")
+    assert [(r.content, r.aliases) for r in recs] == [("Contact: Empty Fields", {"Empty Fields": "Empty Fields"})]
+    assert rep.skipped_empty == 1  # the card with nothing at all
 
 
 def test_vcard_without_end_keeps_both_contacts_loudly() -> None:
@@ -481,7 +510,8 @@ BROKEN: dict[str, tuple[dict[str, bytes] | bytes, str]] = {
     "notes.txt": (b"Shopping list\nmilk\neggs\n", "unrecognised format (tried whatsapp, chatgpt"),
     "empty.zip": ({}, "empty zip archive"),
     "media.zip": ({"IMG-1.jpg": b"\xff\xd8"}, "zip holds no chat export"),
-    "gpt.zip": ({"conversations.json": b'[{"title": "x", "mapping": {'}, "conversations.json: invalid or truncated JSON"),
+    "gpt.zip": ({"conversations.json": b'[{"title": "x", "mapping": {'},
+                "conversations.json: invalid or truncated JSON (parse error: premature EOF)"),
     "projects.json": (b'[{"uuid": "p-1", "name": "Bakery", "docs": []}]', "unrecognised format"),
     "conversations.json": (b'{"conversations": []}', "unrecognised format"),
 }
