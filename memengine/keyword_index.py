@@ -57,6 +57,12 @@ REBUILD_MIN_ROWS = 2000  # ... and at least this many
 # FTS5 serves, and recall says so (``degraded_note``): exact same scores, ~1 us per matching
 # row instead of in-memory.
 BYTES_PER_TOKEN = 6
+# Exact top-k pruning (``KeywordIndex._pruned``): from this many postings a query's common words are
+# read only for the rows that can still win; PRUNE_EPS keeps rows within this of the cut (float sums
+# in another order, and ties to TIE_DECIMALS, must not lose a row the full search would keep).
+PRUNE_MIN_POSTINGS = 50_000
+PRUNE_EPS = 1e-6
+PRUNE_CHECKS = 2  # tries at pruning before the last word (each reads the rows matched so far)
 MAX_BYTES_CEILING = 2 << 30
 
 
@@ -300,6 +306,8 @@ class KeywordIndex:
         self._norm_cache: np.ndarray | None = None
         self._score = np.zeros(len(base.lengths), dtype=np.float64)  # all zero between searches
         self._slot = np.zeros(len(base.lengths), dtype=np.int32)  # scratch for _matched_rows
+        self._bounds: dict[str, tuple[float, float]] = {}  # stem -> (largest tf part of its base postings, avgdl then)
+        self._counts: dict[str, int] = {}  # stem -> rows matching it now (stale rows out, delta in)
         self.builds += 1
 
     def _norm(self) -> np.ndarray:
@@ -344,6 +352,7 @@ class KeywordIndex:
             return False
         self._apply(conn, changed)
         self._norm_cache = None  # lengths and the average changed
+        self._counts = {}  # stale rows and the delta changed (the bounds hold: see _bound)
         self._seq = int(log[-1][0])
         if len(self._delta_docs) > limit:
             self.start()  # keep serving base + delta until the new base is adopted
@@ -391,6 +400,149 @@ class KeywordIndex:
             self._stems.update(zip(todo, fts_tokens(conn, todo)))
         return [self._stems[w] for w in words]
 
+    def _postings(self, base: _Base, stem: str) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, weighted term frequencies) of one word now: the base's postings less its stale
+        rows, then the delta's (a row is in one or the other)."""
+        lo, hi = base.terms.get(stem, (0, 0))
+        docs, wtf = base.docs[lo:hi], base.wtf[lo:hi]
+        if base.wtf_values is not None:
+            wtf = base.wtf_values[wtf]
+        if self._any_stale and len(docs):
+            keep = ~self._stale[docs]
+            docs, wtf = docs[keep], wtf[keep]
+        delta = self._delta_terms.get(stem)
+        if delta:
+            docs = np.concatenate([docs, np.fromiter(delta.keys(), dtype=np.int32, count=len(delta))])
+            wtf = np.concatenate([wtf, np.fromiter(delta.values(), dtype=np.float64, count=len(delta))])
+        return docs, wtf
+
+    def _idf(self, n: int) -> float:
+        """FTS5's idf of a word in ``n`` rows (floored: a word in over half the rows weighs IDF_FLOOR)."""
+        idf = math.log((self._nrow - n + 0.5) / (n + 0.5))
+        return idf if idf > 0 else IDF_FLOOR
+
+    def _count(self, base: _Base, stem: str) -> int:
+        """Rows matching one word now (its ``_postings``' length), without reading them when nothing changed."""
+        got = self._counts.get(stem)
+        if got is None:
+            lo, hi = base.terms.get(stem, (0, 0))
+            got = hi - lo
+            if self._any_stale and got:
+                got -= int(np.count_nonzero(self._stale[base.docs[lo:hi]]))
+            got = self._counts[stem] = got + len(self._delta_terms.get(stem, ()))
+        return got
+
+    def _bound(self, base: _Base, stem: str, idf: float) -> float:
+        """An upper bound on one word's bm25 contribution to any row (idf × the largest tf part).
+
+        The base postings' largest ``wtf·(K1+1) / (wtf + norm)`` is read once per word and kept:
+        those rows' lengths never change (an edited row leaves the base: stale), only the average
+        length does, and norm = K1·(1 − B + B·len/avgdl) shrinks at most by avgdl_then/avgdl_now
+        when the average grows, so the kept value times max(1, avgdl_now/avgdl_then) still bounds.
+        Delta postings are few: read exactly.
+        """
+        avgdl = self._ntokens / max(1, self._nrow)
+        kept = self._bounds.get(stem)
+        if kept is None:
+            lo, hi = base.terms.get(stem, (0, 0))
+            tf = 0.0
+            if hi > lo:
+                wtf = base.wtf[lo:hi]
+                wtf = base.wtf_values[wtf] if base.wtf_values is not None else wtf
+                tf = float(np.max(wtf * (K1 + 1) / (wtf + self._norm()[base.docs[lo:hi]])))
+            kept = self._bounds[stem] = (tf, avgdl)
+        tf = kept[0] * max(1.0, avgdl / max(kept[1], 1e-9))
+        delta = self._delta_terms.get(stem)
+        if delta:
+            docs = np.fromiter(delta.keys(), dtype=np.int32, count=len(delta))
+            wtf = np.fromiter(delta.values(), dtype=np.float64, count=len(delta))
+            tf = max(tf, float(np.max(wtf * (K1 + 1) / (wtf + self._norm()[docs]))))
+        return idf * tf * (1 + 1e-9)
+
+    def _pruned(self, base: _Base, stems: list[str], k: int) -> list[tuple[int, float]] | None:
+        """The search's exact top ``k``, reading the common words only where a row can still win
+        (MaxScore); None below PRUNE_MIN_POSTINGS (the caller's plain loop is as fast there).
+
+        Words are read rarest first into the score buffer. After a word, the rows matched so far
+        (C) have a partial score s, and the words left can add at most U = Σ bound(word) to any
+        row. Once U is below θ, the k-th best partial score in C (a lower bound on the k-th best
+        final score), no row outside C can make the top k, nor can a row of C with s + U < θ.
+        Where that never happens, every word is read (U = 0) and the same cut keeps the top k
+        and its ties. The rows kept get their final scores from lookups into each word's
+        postings in the query's word order: the additions of the full search, so the same
+        doubles (the partial sums, added in another order, may differ in the last bits: the
+        PRUNE_EPS margin keeps every row whose score could reach the cut to TIE_DECIMALS).
+        """
+        counts = {s: self._count(base, s) for s in stems}
+        if sum(counts[s] for s in stems) < PRUNE_MIN_POSTINGS:
+            return None
+        idfs = {s: self._idf(n) for s, n in counts.items() if n}
+        order = sorted((s for s in dict.fromkeys(stems) if counts[s]), key=lambda s: (counts[s], s))
+        if len(order) < 2:
+            return None  # one word: every row it matches is a candidate anyway
+        uses = {s: stems.count(s) for s in order}
+        ub = [self._bound(base, s, idfs[s]) * uses[s] for s in order]
+        rest = [sum(ub[j + 1:]) for j in range(len(order))]
+        # θ is at most the best partial score, at most Σ bound(words read): no check pays before
+        reach = next((j for j in range(len(order)) if rest[j] < sum(ub[:j + 1])), len(order) - 1)
+        score, norm = self._score, self._norm()
+        touched: list[np.ndarray] = []
+        checks = 0
+        try:
+            for j, stem in enumerate(order):
+                docs, wtf = self._postings(base, stem)
+                part = idfs[stem] * (wtf * (K1 + 1)) / (wtf + norm[docs])
+                for _ in range(uses[stem]):
+                    score[docs] += part
+                touched.append(docs)
+                last = j == len(order) - 1
+                if not last and (j < reach or checks >= PRUNE_CHECKS):
+                    continue
+                hit = _matched_rows(touched, score, self._slot)
+                if len(hit) <= k and not last:
+                    continue
+                checks += 1
+                partial = score[hit]
+                theta = float(np.partition(partial, len(hit) - k)[len(hit) - k]) if len(hit) > k else -math.inf
+                if last or rest[j] < theta - PRUNE_EPS:
+                    return self._final(base, stems, idfs, hit[partial + rest[j] >= theta - PRUNE_EPS], k)
+            return []
+        finally:
+            for docs in touched:
+                score[docs] = 0.0
+
+    def _final(self, base: _Base, stems: list[str], idfs: dict[str, float], rows: np.ndarray,
+               k: int) -> list[tuple[int, float]]:
+        """The final scores of ``rows`` (each word's postings looked up), then the ``k`` best."""
+        rows = np.sort(rows)
+        norm = self._norm()
+        final = np.zeros(len(rows), dtype=np.float64)
+        for stem in stems:  # the query's order, a repeated word twice: as the full search adds
+            if stem not in idfs:
+                continue
+            idf = idfs[stem]
+            lo, hi = base.terms.get(stem, (0, 0))
+            if hi > lo:
+                docs = base.docs[lo:hi]
+                pos = np.minimum(np.searchsorted(docs, rows), hi - lo - 1)
+                found = docs[pos] == rows
+                if self._any_stale:
+                    found &= ~self._stale[rows]
+                at = np.flatnonzero(found)
+                wtf = base.wtf[lo:hi][pos[at]]
+                wtf = base.wtf_values[wtf] if base.wtf_values is not None else wtf
+                final[at] += idf * (wtf * (K1 + 1)) / (wtf + norm[rows[at]])
+            delta = self._delta_terms.get(stem)
+            if delta:
+                ddocs = np.fromiter(delta.keys(), dtype=np.int32, count=len(delta))
+                dwtf = np.fromiter(delta.values(), dtype=np.float64, count=len(delta))
+                pos = np.minimum(np.searchsorted(rows, ddocs), len(rows) - 1)
+                found = rows[pos] == ddocs
+                at, ddocs, dwtf = pos[found], ddocs[found], dwtf[found]
+                final[at] += idf * (dwtf * (K1 + 1)) / (dwtf + norm[ddocs])
+        keep = final != 0  # (a row scores 0 only through a column weighing 0: not a match, as in the full search)
+        return _best(rows[keep], final[keep], k)
+
     def search(self, conn: Any, words: Sequence[str], k: int) -> list[tuple[int, float]] | None:
         """(row id, bm25) of the ``k`` best rows for the OR of ``words``, best first.
 
@@ -409,26 +561,18 @@ class KeywordIndex:
             # matched rows taken from the postings: a fresh N-element array and a scan of it
             # cost O(rows in the store) a query (~3 ms at 1M), this O(postings read). Same
             # additions in the same order as into a fresh array: the same doubles.
+            pruned = self._pruned(base, [s for (s,) in stems], k)
+            if pruned is not None:
+                return pruned
             score = self._score
             norm = self._norm()
             touched: list[np.ndarray] = []
             for (stem,) in stems:
-                lo, hi = base.terms.get(stem, (0, 0))
-                docs, wtf = base.docs[lo:hi], base.wtf[lo:hi]
-                if base.wtf_values is not None:
-                    wtf = base.wtf_values[wtf]
-                if self._any_stale and len(docs):
-                    keep = ~self._stale[docs]
-                    docs, wtf = docs[keep], wtf[keep]
-                delta = self._delta_terms.get(stem)
-                if delta:
-                    docs = np.concatenate([docs, np.fromiter(delta.keys(), dtype=np.int32, count=len(delta))])
-                    wtf = np.concatenate([wtf, np.fromiter(delta.values(), dtype=np.float64, count=len(delta))])
+                docs, wtf = self._postings(base, stem)
                 n = len(docs)
                 if not n:
                     continue
-                idf = math.log((self._nrow - n + 0.5) / (n + 0.5))
-                idf = idf if idf > 0 else IDF_FLOOR
+                idf = self._idf(n)
                 # FTS5's own order of operations (fts5Bm25Function), so doubles round alike
                 score[docs] += idf * (wtf * (K1 + 1)) / (wtf + norm[docs])
                 touched.append(docs)

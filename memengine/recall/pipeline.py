@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from memengine.blas import one_thread
 from memengine.cleantext import check_text
 from memengine.db import write_tx
 from memengine.edges import add_edges
@@ -140,6 +141,8 @@ class Recall(KeywordSearch, People):
         if at_scale and strategy in ("hybrid", "keyword"):
             self._maybe_start_keyword_index()
         index_ready = self._keyword_index is not None and self._keyword_index.ready
+        if at_scale and self._is_warm:
+            one_thread()  # BLAS: small products, two at a time (memengine/blas.py)
         run = _Run(query, k, strategy, raw, config or RecallConfig(), where, args, max(POOL, k * 3), people,
                    at_scale, index_ready)
         self._retrieve(run)

@@ -1,0 +1,178 @@
+"""Per-query steps of warm hybrid recall: which queries make the p95 tail, and in which step.
+
+    .venv/bin/python bench/warm_steps.py --db STORE.db [--queries 200] [--save-top F] [--compare F] [--dump DIR]
+
+Opens the store with the real embedder, ``warm_up()``, then recalls bench/scale.py's LoCoMo
+questions (hybrid, k=10, no reinforcement) ``--runs`` times, timing each step of each query
+on the thread that runs it (wall and that thread's CPU): keyword index search, each vector
+table's search (and inside it the sign ranking), the query embedding, the filter, the candidate
+read and fusion. Prints the per-step p50/p95, then the slowest queries with their steps.
+
+``--save-top F`` writes each query's top-10 ids (JSON); ``--compare F`` prints the overlap of
+this run's top-10 with a saved one (the agreement of two code versions on the same store).
+``--dump DIR`` writes the keyword index's arrays, both vector matrices and each query's
+arguments to DIR (``.npy`` + ``.pkl``) for offline micro-benchmarks of the steps.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import pickle
+import statistics
+import sys
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
+
+from bench.common import percentile  # noqa: E402
+from bench.scale import queries as locomo_questions  # noqa: E402
+from memengine import keyword_index, signrank, vectors  # noqa: E402
+from memengine.recall import pipeline  # noqa: E402
+from memory_core import MemoryStore  # noqa: E402
+
+_steps: list[tuple[str, str, float, float]] = []  # (thread, step, wall ms, thread CPU ms) of the current query
+_calls: list[tuple[str, Any]] = []  # (step, arguments) of the current query, for --dump
+
+
+def _timed(name: str, fn: Callable[..., Any], record: Callable[[tuple[Any, ...]], Any] | None = None) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def wrapper(*a: Any, **kw: Any) -> Any:
+        if record is not None:
+            _calls.append((name, record(a)))
+        w, c = time.perf_counter(), time.thread_time()
+        try:
+            return fn(*a, **kw)
+        finally:
+            _steps.append((threading.current_thread().name, name, (time.perf_counter() - w) * 1000,
+                           (time.thread_time() - c) * 1000))
+    return wrapper
+
+
+def instrument() -> None:
+    """Wrap the steps (module attributes and methods) with timers."""
+    ki = keyword_index.KeywordIndex
+    ki.search = _timed("keyword", ki.search, lambda a: (list(a[2]), a[3]))  # type: ignore[method-assign]
+    keyword_index._matched_rows = _timed("kw.matched", keyword_index._matched_rows)
+    keyword_index._best = _timed("kw.best", keyword_index._best)
+    vm = vectors.VectorMatrix
+
+    def vsearch(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def wrapper(self: Any, vec: Any, k: int) -> Any:
+            _calls.append(("vec:" + self.table, (np.array(vec), k)))
+            return _timed("vec:" + self.table, fn)(self, vec, k)
+        return wrapper
+
+    vm.search = vsearch(vm.search)  # type: ignore[method-assign]
+    for name in ("hamming_cols", "estimate", "rank_rows"):
+        setattr(signrank, name, _timed("sign." + name, getattr(signrank, name)))
+    rc = pipeline.Recall
+    for meth, step in (("embed_or_none", "embed"), ("allowed", "allowed"), ("_candidates", "candidates"),
+                       ("_fuse", "fuse"), ("rows", "rows"), ("people_in", "people"), ("_keyword_terms", "terms"),
+                       ("filter_sql", "filter_sql")):
+        setattr(rc, meth, _timed(step, getattr(rc, meth)))
+
+
+def dump(store: Any, calls: list[list[tuple[str, Any]]], out: Path) -> None:
+    """The keyword index's arrays, both vector matrices and the per-query arguments, to ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    idx = store._keyword_index
+    base = idx._base
+    for name in ("docs", "wtf", "wtf_values", "lengths", "present"):
+        np.save(out / f"kw_{name}.npy", getattr(base, name))
+    np.save(out / "kw_norm.npy", idx._norm())
+    with open(out / "kw_meta.pkl", "wb") as f:
+        pickle.dump({"terms": base.terms, "nrow": idx._nrow, "stems": idx._stems}, f)
+    for table in ("vec_memories", "vec_contexts"):
+        m = store._matrices[table]
+        np.save(out / f"{table}_planes.npy", np.ascontiguousarray(m._planes[:, :m.n]))
+        np.save(out / f"{table}_q8.npy", m._q8[:m.n])
+        np.save(out / f"{table}_inv.npy", m._inv[:m.n])
+        np.save(out / f"{table}_ids.npy", m._ids[:m.n])
+    with open(out / "calls.pkl", "wb") as f:
+        pickle.dump(calls, f)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", required=True, type=Path)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--slowest", type=int, default=12)
+    ap.add_argument("--save-top", type=Path)
+    ap.add_argument("--compare", type=Path)
+    ap.add_argument("--dump", type=Path)
+    args = ap.parse_args(argv)
+    from embedder import OnnxEmbedder
+
+    qs = locomo_questions(args.queries)
+    store = MemoryStore(str(args.db), embedder=OnnxEmbedder(), keyword_index=True)
+    t0 = time.perf_counter()
+    store.warm_up()
+    print(f"{args.db.name}: warm-up {time.perf_counter() - t0:.1f} s, load {os.getloadavg()[0]:.1f}", flush=True)
+    instrument()
+    for q in qs[:5]:
+        store.recall(q, k=10, touch=False)
+    per: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    top: dict[str, list[int]] = {}
+    calls: list[list[tuple[str, Any]]] = []
+    for run in range(args.runs):
+        for i, q in enumerate(qs):
+            _steps.clear()
+            _calls.clear()
+            w, c = time.perf_counter(), time.process_time()
+            res = store.recall(q, k=10, touch=False)
+            wall, cpu = (time.perf_counter() - w) * 1000, (time.process_time() - c) * 1000
+            steps: dict[str, float] = defaultdict(float)
+            for thread, step, sw, sc in _steps:
+                tag = "" if thread == "MainThread" else "[w]"
+                steps[step + tag] += sw
+                steps[step + tag + ".cpu"] += sc
+            per[i].append({"wall": wall, "cpu": cpu, **steps})
+            if run == 0:
+                top[q] = [m.id for m in res.results]
+                calls.append(list(_calls))
+        print(f"run {run + 1}: wall p50 {percentile([p[-1]['wall'] for p in per.values()], 50):.1f} "
+              f"p95 {percentile([p[-1]['wall'] for p in per.values()], 95):.1f} ms, load {os.getloadavg()[0]:.1f}",
+              flush=True)
+    # a query's figure: its median over runs (a spike of load in one run is not the query's)
+    med = {i: {key: statistics.median(r.get(key, 0.0) for r in rs) for key in rs[0]} for i, rs in per.items()}
+    keys = sorted({key for m in med.values() for key in m}, key=lambda s: (s.endswith(".cpu"), s))
+    print(f"\n{'step':24} {'p50':>7} {'p95':>7} {'mean':>7}   (ms, median of {args.runs} runs per query)")
+    for key in keys:
+        xs = [m.get(key, 0.0) for m in med.values()]
+        print(f"{key:24} {percentile(xs, 50):7.2f} {percentile(xs, 95):7.2f} {statistics.fmean(xs):7.2f}")
+    slow = sorted(med, key=lambda i: -med[i]["wall"])[:args.slowest]
+    show = [k for k in keys if not k.endswith(".cpu") and k not in ("wall",)]
+    print("\nslowest queries (wall, cpu, then each step's wall):")
+    for i in slow:
+        m = med[i]
+        parts = " ".join(f"{k}={m.get(k, 0.0):.1f}" for k in show if m.get(k, 0.0) >= 0.5)
+        print(f"  {m['wall']:6.1f} {m['cpu']:6.1f}  {qs[i][:60]!r}\n      {parts}")
+    if args.save_top:
+        args.save_top.write_text(json.dumps(top))
+    if args.compare:
+        ref = json.loads(args.compare.read_text())
+        same = [len(set(top[q]) & set(ref[q])) / max(1, len(ref[q])) for q in top if q in ref]
+        exact = sum(top[q] == ref[q] for q in top if q in ref)
+        print(f"\ntop-10 overlap with {args.compare.name}: mean {statistics.fmean(same):.4f}, "
+              f"min {min(same):.2f}; identical lists {exact}/{len(same)}")
+    if args.dump:
+        dump(store, calls, args.dump)
+        print(f"dumped to {args.dump}")
+    store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
