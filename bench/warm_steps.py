@@ -10,6 +10,10 @@ read and fusion. Prints the per-step p50/p95, then the slowest queries with thei
 
 ``--save-top F`` writes each query's top-10 ids (JSON); ``--compare F`` prints the overlap of
 this run's top-10 with a saved one (the agreement of two code versions on the same store).
+``--ab`` alternates rounds of the code as it was before issue 22's warm-1M work ("before": no
+keyword pruning, BLAS on every core) and as it is ("after") in this one process, after one
+warm-up, and prints both variants' wall and CPU per query (and whether their top-10s agree).
+
 ``--dump DIR`` writes the keyword index's arrays, both vector matrices and each query's
 arguments to DIR (``.npy`` + ``.pkl``) for offline micro-benchmarks of the steps.
 """
@@ -83,6 +87,47 @@ def instrument() -> None:
         setattr(rc, meth, _timed(step, getattr(rc, meth)))
 
 
+_PRUNED = keyword_index.KeywordIndex._pruned
+
+
+def variant(name: str) -> None:
+    """Switch this process to the code "before" or "after" (see ``--ab``)."""
+    from threadpoolctl import threadpool_limits
+
+    from memengine import blas
+
+    if name == "before":
+        keyword_index.KeywordIndex._pruned = lambda self, *a: None  # type: ignore[method-assign]
+        threadpool_limits(limits=os.cpu_count(), user_api="blas")
+        blas._state["done"] = True  # (recall must not limit it again)
+    else:
+        keyword_index.KeywordIndex._pruned = _PRUNED  # type: ignore[method-assign]
+        blas._state.clear()  # the next recall limits BLAS to one thread
+
+
+def ab(store: Any, qs: list[str], rounds: int) -> None:
+    """Alternating rounds of both variants over all queries; wall and CPU per query of each."""
+    stats: dict[str, dict[str, list[float]]] = {v: {"wall": [], "cpu": []} for v in ("before", "after")}
+    tops: dict[str, dict[str, list[int]]] = {"before": {}, "after": {}}
+    for r in range(rounds):
+        for v in (("before", "after") if r % 2 == 0 else ("after", "before")):
+            variant(v)
+            for q in qs:
+                w, c = time.perf_counter(), time.process_time()
+                res = store.recall(q, k=10, touch=False)
+                stats[v]["wall"].append((time.perf_counter() - w) * 1000)
+                stats[v]["cpu"].append((time.process_time() - c) * 1000)
+                tops[v][q] = [m.id for m in res.results]
+            print(f"  round {r + 1} {v:6}: wall p50 {percentile(stats[v]['wall'][-len(qs):], 50):.1f} "
+                  f"p95 {percentile(stats[v]['wall'][-len(qs):], 95):.1f} ms, load {os.getloadavg()[0]:.1f}", flush=True)
+    for v, st in stats.items():
+        print(f"{v:6}: wall p50 {percentile(st['wall'], 50):.1f} p95 {percentile(st['wall'], 95):.1f} ms; "
+              f"CPU p50 {percentile(st['cpu'], 50):.1f} p95 {percentile(st['cpu'], 95):.1f} ms "
+              f"({rounds} rounds x {len(qs)} queries)")
+    same = sum(tops["before"][q] == tops["after"][q] for q in qs)
+    print(f"identical top-10 lists before/after: {same}/{len(qs)}")
+
+
 def dump(store: Any, calls: list[list[tuple[str, Any]]], out: Path) -> None:
     """The keyword index's arrays, both vector matrices and the per-query arguments, to ``out``."""
     out.mkdir(parents=True, exist_ok=True)
@@ -112,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save-top", type=Path)
     ap.add_argument("--compare", type=Path)
     ap.add_argument("--dump", type=Path)
+    ap.add_argument("--ab", type=int, default=0, metavar="ROUNDS", help="alternate before/after (see above)")
     args = ap.parse_args(argv)
     from embedder import OnnxEmbedder
 
@@ -120,6 +166,12 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     store.warm_up()
     print(f"{args.db.name}: warm-up {time.perf_counter() - t0:.1f} s, load {os.getloadavg()[0]:.1f}", flush=True)
+    if args.ab:
+        for q in qs[:5]:
+            store.recall(q, k=10, touch=False)
+        ab(store, qs, args.ab)
+        store.close()
+        return 0
     instrument()
     for q in qs[:5]:
         store.recall(q, k=10, touch=False)
