@@ -11,7 +11,8 @@ read and fusion. Prints the per-step p50/p95, then the slowest queries with thei
 ``--save-top F`` writes each query's top-10 ids (JSON); ``--compare F`` prints the overlap of
 this run's top-10 with a saved one (the agreement of two code versions on the same store).
 ``--ab`` alternates rounds of the code as it was before issue 22's warm-1M work ("before": no
-keyword pruning, BLAS on every core) and as it is ("after") in this one process, after one
+keyword pruning, BLAS on every core, the one-pass Hamming scan, the memories' table scanned after
+the keyword side on the main thread) and as it is ("after") in this one process, after one
 warm-up, and prints both variants' wall and CPU per query (and whether their top-10s agree).
 
 ``--dump DIR`` writes the keyword index's arrays, both vector matrices and each query's
@@ -88,6 +89,18 @@ def instrument() -> None:
 
 
 _PRUNED = keyword_index.KeywordIndex._pruned
+_HAMMING = signrank._hamming_counts
+
+
+def _hamming_counts_before(cols: Any, query_signs: Any, present: Any, counts: bool = True) -> Any:
+    """The Hamming pass as it was before: a fresh array per word and pass, then one bincount."""
+    q = np.packbits(np.asarray(query_signs) > 0).view(np.uint64)
+    ham = np.zeros(len(cols[0]), dtype=np.uint16)
+    for w in range(len(cols)):
+        ham += np.bitwise_count(cols[w] ^ q[w])
+    if present is not None:
+        ham[~present] = signrank.ABSENT
+    return ham, np.bincount(ham) if counts else None
 
 
 def variant(name: str) -> None:
@@ -100,17 +113,21 @@ def variant(name: str) -> None:
         keyword_index.KeywordIndex._pruned = lambda self, *a: None  # type: ignore[method-assign]
         threadpool_limits(limits=os.cpu_count(), user_api="blas")
         blas._state["done"] = True  # (recall must not limit it again)
+        signrank._hamming_counts = _hamming_counts_before
+        pipeline.SPLIT_THREE = False
     else:
         keyword_index.KeywordIndex._pruned = _PRUNED  # type: ignore[method-assign]
+        signrank._hamming_counts = _HAMMING
+        pipeline.SPLIT_THREE = name != "after-nosplit"
         blas._state.clear()  # the next recall limits BLAS to one thread
 
 
-def ab(store: Any, qs: list[str], rounds: int) -> None:
-    """Alternating rounds of both variants over all queries; wall and CPU per query of each."""
-    stats: dict[str, dict[str, list[float]]] = {v: {"wall": [], "cpu": []} for v in ("before", "after")}
-    tops: dict[str, dict[str, list[int]]] = {"before": {}, "after": {}}
+def ab(store: Any, qs: list[str], rounds: int, names: list[str]) -> None:
+    """Alternating rounds of the variants over all queries; wall and CPU per query of each."""
+    stats: dict[str, dict[str, list[float]]] = {v: {"wall": [], "cpu": []} for v in names}
+    tops: dict[str, dict[str, list[int]]] = {v: {} for v in names}
     for r in range(rounds):
-        for v in (("before", "after") if r % 2 == 0 else ("after", "before")):
+        for v in (names if r % 2 == 0 else names[::-1]):
             variant(v)
             for q in qs:
                 w, c = time.perf_counter(), time.process_time()
@@ -124,8 +141,8 @@ def ab(store: Any, qs: list[str], rounds: int) -> None:
         print(f"{v:6}: wall p50 {percentile(st['wall'], 50):.1f} p95 {percentile(st['wall'], 95):.1f} ms; "
               f"CPU p50 {percentile(st['cpu'], 50):.1f} p95 {percentile(st['cpu'], 95):.1f} ms "
               f"({rounds} rounds x {len(qs)} queries)")
-    same = sum(tops["before"][q] == tops["after"][q] for q in qs)
-    print(f"identical top-10 lists before/after: {same}/{len(qs)}")
+    same = sum(all(tops[v][q] == tops[names[0]][q] for v in names) for q in qs)
+    print(f"identical top-10 lists across {', '.join(names)}: {same}/{len(qs)}")
 
 
 def dump(store: Any, calls: list[list[tuple[str, Any]]], out: Path) -> None:
@@ -158,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", type=Path)
     ap.add_argument("--dump", type=Path)
     ap.add_argument("--ab", type=int, default=0, metavar="ROUNDS", help="alternate before/after (see above)")
+    ap.add_argument("--variants", default="before,after", help="for --ab: before, after, after-nosplit")
     args = ap.parse_args(argv)
     from embedder import OnnxEmbedder
 
@@ -169,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.ab:
         for q in qs[:5]:
             store.recall(q, k=10, touch=False)
-        ab(store, qs, args.ab)
+        ab(store, qs, args.ab, args.variants.split(","))
         store.close()
         return 0
     instrument()

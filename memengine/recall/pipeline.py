@@ -46,6 +46,21 @@ from memengine.text import fts_query, query_terms, quote_fts
 from memengine.timeparse import to_iso, utcnow
 from memengine.vectors import as_stored
 
+# A warm recall at scale runs the keyword index here while two workers scan the two vector tables
+# (bench/README.md, "Where a warm recall's time goes at 1M"); False: the memories' table here after it.
+SPLIT_THREE = True
+_pool: list[Any] = []
+
+
+def _vector_pool() -> Any:
+    """One worker thread per process for the memories' vector table (the store's own worker scans the
+    contexts'); shared by every store of the process, as the matrices' searches share the cores."""
+    if not _pool:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _pool.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="mem-vectors"))
+    return _pool[0]
+
 
 @dataclass
 class _Run:
@@ -245,17 +260,20 @@ class Recall(KeywordSearch, People):
 
     def _scan_vectors(self, run: _Run, want: int) -> tuple[dict[int, float], dict[int, float]]:
         """(own, context) cosines of the ``want`` nearest rows of each vector table."""
-        ctx_future = None
+        ctx_future = own_future = None
         if run.cfg.context_vectors and run.kw_future is None and run.at_scale and self._use_matrix("vec_contexts"):
             # the worker thread is idle (FTS5 is not running on it): it scans the context
             # vectors (synced here, on this thread's connection) while this thread scans the
             # memories' ones; numpy releases the GIL: p95 -1.1 ms over 8 alternating runs
-            if self._use_matrix("vec_memories"):
-                self._matrix("vec_memories")  # synced now: no SQL on this thread while the worker scans
+            own_matrix = self._matrix("vec_memories") if self._use_matrix("vec_memories") else None
             ctx_future = self._worker()[0].submit(self._matrix("vec_contexts").search, run.qvec, want)
+            if own_matrix is not None and run.kw_later is not None and SPLIT_THREE:
+                # three jobs (keyword index, two tables) on two threads left one core idle while
+                # this thread ran the last two: a second worker takes the memories' table
+                own_future = _vector_pool().submit(own_matrix.search, as_stored(run.qvec), want)
         if run.kw_later is not None:
             run.kw, run.kw_later = dict(run.kw_later()), None
-        own = dict(self._nearest(run.qvec, want))
+        own = dict(own_future.result()) if own_future is not None else dict(self._nearest(run.qvec, want))
         if ctx_future is not None:
             ctx = dict(ctx_future.result())
         else:
