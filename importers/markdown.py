@@ -356,6 +356,38 @@ def _to_datetime(value: Any, zoned: bool = False) -> datetime | None:
     return when
 
 
+# Front matter keys that date a note, by the tools that write them (Obsidian, Jekyll/Hugo, Notion, Bear).
+_FRONT_DATE_KEYS = ("date", "created", "created_at", "creation_date", "date_created", "date created", "published",
+                    "day")
+_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+
+
+def _front_date(front: dict[str, Any]) -> datetime | None:
+    """The date a note's front matter gives: ISO (``2024-03-12``, ``2023-11-05T10:00:00Z``) or
+    written out (``March 12, 2024``, ``12. März 2024 9:15``) under a dating key."""
+    lowered = {str(k).strip().lower(): v for k, v in front.items()}
+    for key in _FRONT_DATE_KEYS:
+        value = lowered.get(key)
+        when = _to_datetime(value, True) or _written_date(value)
+        if when is not None:
+            return when
+    return None
+
+
+def _written_date(value: Any) -> datetime | None:
+    """A date written with a month name and a 4-digit year, in any language dateparser knows;
+    numeric day/month orders are ambiguous and relative words ("yesterday") no date, so
+    neither is read."""
+    if not isinstance(value, str) or len(value) > 80 or not _YEAR_RE.search(value) or not re.search(
+            r"[^\W\d_]{3}", value):
+        return None
+    import dateparser  # only for such notes: most front matter dates are ISO
+
+    when = dateparser.parse(value, settings={"REQUIRE_PARTS": ["day", "month", "year"],
+                                             "RETURN_AS_TIMEZONE_AWARE": False})
+    return when.replace(microsecond=0) if when is not None else None
+
+
 def _file_date(stem: str) -> datetime | None:
     m = _FILE_DATE_RE.search(stem)
     if not m:
@@ -452,7 +484,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     lines = split_lines(text)
     front, start = _front_matter(lines)
     stem = _NOTION_ID_RE.sub("", file.stem) or file.stem
-    base_date = _to_datetime(front.get("date"), True) or _to_datetime(front.get("created"), True) or _file_date(stem)
+    base_date = _front_date(front) or _file_date(stem)
     file_date = _file_date(stem)
     fm_type = str(front.get("type") or "").strip().lower()
     memory_type = fm_type if fm_type in MEMORY_TYPES else ("episodic" if file_date else "semantic")

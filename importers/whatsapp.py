@@ -66,7 +66,7 @@ _SPACE_CHARS = "\u00a0\u202f\u2007\u2009"
 # A date: three numeric fields, an optional era before (Japanese) or after (Buddhist).
 _DATE = (
     rf"(?:(?P<era_pre>{clock.era_pattern('prefixes')})\s?)?"
-    r"(?P<date>\d{1,4}(?:\s?[./-]\s?|年)\d{1,2}(?:\s?[./-]\s?|月)\d{1,4}(?:\.|日)?)"
+    r"(?P<date>\d{1,4}(?:\s?[./-]\s?|年)\d{1,2}(?:\s?[./-]\s?|月)\d{1,4}(?:\.|日)?)(?:\s?г\.)?"  # bg: "12.03.23 г."
     rf"(?:\s?(?P<era_post>{clock.era_pattern('suffixes')}))?"
 )
 _TIME = r"(?P<time>\d{1,2}[:.]\d{2}(?:[:.]\d{2})?)"
@@ -464,6 +464,7 @@ class _DateStats:
         self.buddhist_word = 0
         self.max_year = {0: 0, 2: 0}  # largest 4-digit value in the first and last field
         self.min_short_year = {0: 100, 2: 100}  # smallest 2-digit value there
+        self.max_short = {0: -1, 2: -1}  # and the largest
         self.twelve = False
         self.seconds = False
         self.dot_time = False
@@ -494,6 +495,7 @@ class _DateStats:
                 self.max_year[i] = max(self.max_year[i], int(f[i]))
             elif len(f[i]) <= 2:
                 self.min_short_year[i] = min(self.min_short_year[i], int(f[i]))
+                self.max_short[i] = max(self.max_short[i], int(f[i]))
         self.twelve = self.twelve or bool(e.marker)
         self.seconds = self.seconds or e.time.count(":") + e.time.count(".") == 2
         self.dot_time = self.dot_time or "." in e.time
@@ -508,6 +510,10 @@ class _DateStats:
             return "ymd", "Japanese era year first"
         if self.four_first > self.n / 2:
             return "ymd", "4-digit first field"
+        # "23. 3. 12." (yy. M. d.): a last field below 09 is no year of WhatsApp (2009-) but a
+        # day, so the year comes first when the first field can be one.
+        if self.min_short_year[2] < 9 and 9 <= self.min_short_year[0] and self.max_short[0] <= datetime.now().year % 100:
+            return "ymd", "2-digit year first (a last field below 09 is a day)"
         if self.first_big and not self.second_big:
             return "dmy", "day > 12 in first field"
         if self.second_big and not self.first_big:

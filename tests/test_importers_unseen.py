@@ -32,6 +32,19 @@ WA_CASES: dict[str, tuple[str, str, str, tuple[int, int], list[tuple[str, dateti
         ("أحمد: صباح الخير", D(2023, 3, 12, 9, 15)),
         ("سارة: مساء النور", D(2023, 3, 12, 21, 16)),
     ]),
+    "android_bg.txt": ("dashed", "dmy", "gregorian", (0, 0), [  # "12.03.23 г.," (година)
+        ("Иван: Здравей", D(2023, 3, 12, 21, 15)),
+        ("Мария: Добро утро", D(2023, 3, 13, 8, 0)),
+    ]),
+    "android_ko_short_year.txt": ("dashed", "ymd", "gregorian", (0, 0), [  # "23. 3. 28." is yy. M. d.
+        ("민준: 메시지 0", D(2023, 3, 28, 21, 10)),
+        ("민준: 메시지 1", D(2023, 3, 29, 21, 11)),
+        ("민준: 메시지 2", D(2023, 3, 30, 21, 12)),
+        ("민준: 메시지 3", D(2023, 3, 31, 21, 13)),
+        ("서연: 답장 0", D(2023, 4, 1, 8, 10)),
+        ("서연: 답장 1", D(2023, 4, 2, 8, 11)),
+        ("서연: 답장 2", D(2023, 4, 5, 8, 12)),
+    ]),
     "android_de_short.txt": ("dashed", "dmy", "gregorian", (2, 1), [
         ("Lena: Frohes neues Jahr!", D(2023, 12, 31, 23, 59)),
         ("Max: Dir auch! 🎉", D(2024, 1, 1, 0, 1)),
@@ -402,6 +415,17 @@ def test_markdown_logseq_journal_and_notion_page_names() -> None:
     recs = list(markdown.parse(notion, ImportReport(str(notion), "markdown")))
     assert [r.content.split(":", 1)[0] for r in recs] == ["Ideas", "Meeting notes"]  # no 32-hex page id
     assert recs[1].ref == "markdown:Meeting notes 5f3a2b1c9d8e4f7a8b6c5d4e3f2a1b0c.md:Meeting notes:0"
+
+
+def test_markdown_front_matter_dates_written_out() -> None:
+    dates = FIX / "markdown" / "dates"
+    recs = list(markdown.parse(dates, ImportReport(str(dates), "markdown")))
+    assert [(r.thread, r.event_at) for r in recs] == [
+        ("german.md", datetime(2024, 3, 12)),  # "Date: 12. März 2024"
+        ("notion.md", datetime(2024, 3, 12, 9, 15)),  # "created: Tuesday, March 12, 2024 9:15 AM"
+        ("num.md", None),  # 12/03/2024: day or month first? not guessed
+        ("rel.md", None),  # "yesterday" dates nothing in a note
+    ]
 
 
 def test_markdown_note_from_before_utf8_is_read_loudly() -> None:
