@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--db", required=True, type=Path)
     ap.add_argument("--queries", type=int, default=200)
-    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--runs", type=int, default=2, help="step-profile runs (0: none, after --ab)")
     ap.add_argument("--slowest", type=int, default=12)
     ap.add_argument("--save-top", type=Path)
     ap.add_argument("--compare", type=Path)
@@ -188,8 +188,10 @@ def main(argv: list[str] | None = None) -> int:
         for q in qs[:5]:
             store.recall(q, k=10, touch=False)
         ab(store, qs, args.ab, args.variants.split(","))
-        store.close()
-        return 0
+        variant("after")
+        if not args.runs:
+            store.close()
+            return 0
     instrument()
     for q in qs[:5]:
         store.recall(q, k=10, touch=False)

@@ -149,6 +149,26 @@ def _matched_rows(touched: list[np.ndarray], score: np.ndarray, slot: np.ndarray
     return rows[score[rows] != 0]  # (every matched row scores > 0 unless a column weighs 0)
 
 
+def _top_postings(touched: list[np.ndarray], score: np.ndarray, k: int) -> np.ndarray:
+    """Distinct rows of ``touched`` (each array: one word's postings, a row once in each) whose score
+    can reach the ``k`` best: at least the k·len(touched)-th best posting's, less PRUNE_EPS.
+
+    A row has at most one posting per word, so the k·len(touched) best postings hold at least k
+    distinct rows: that value is at most the k-th best row's score. Reading scores by posting
+    skips the distinct-row pass (``_matched_rows``) over every posting; only the few kept are
+    made distinct.
+    """
+    rows = np.concatenate(touched) if len(touched) > 1 else touched[0]
+    vals = score[rows]
+    want = k * len(touched)
+    if want < len(vals):
+        floor = np.partition(vals, len(vals) - want)[len(vals) - want]
+        rows = rows[vals >= floor - PRUNE_EPS]
+    else:
+        rows = rows[vals != 0]
+    return np.unique(rows)
+
+
 def _best(hit: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
     """The ``k`` best (row, score) of the matched rows, best first.
 
@@ -496,15 +516,17 @@ class KeywordIndex:
                     score[docs] += part
                 touched.append(docs)
                 last = j == len(order) - 1
-                if not last and (j < reach or checks >= PRUNE_CHECKS):
+                if last:  # every word read: the k best partial scores are the k best scores
+                    return self._final(base, stems, idfs, _top_postings(touched, score, k), k)
+                if j < reach or checks >= PRUNE_CHECKS:
                     continue
                 hit = _matched_rows(touched, score, self._slot)
-                if len(hit) <= k and not last:
+                if len(hit) <= k:
                     continue
                 checks += 1
                 partial = score[hit]
-                theta = float(np.partition(partial, len(hit) - k)[len(hit) - k]) if len(hit) > k else -math.inf
-                if last or rest[j] < theta - PRUNE_EPS:
+                theta = float(np.partition(partial, len(hit) - k)[len(hit) - k])
+                if rest[j] < theta - PRUNE_EPS:
                     return self._final(base, stems, idfs, hit[partial + rest[j] >= theta - PRUNE_EPS], k)
             return []
         finally:
