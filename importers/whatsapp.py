@@ -69,7 +69,7 @@ _DATE = (
     r"(?P<date>\d{1,4}(?:\s?[./-]\s?|年)\d{1,2}(?:\s?[./-]\s?|月)\d{1,4}(?:\.|日)?)(?:\s?г\.)?"  # bg: "12.03.23 г."
     rf"(?:\s?(?P<era_post>{clock.era_pattern('suffixes')}))?"
 )
-_TIME = r"(?P<time>\d{1,2}[:.]\d{2}(?:[:.]\d{2})?)"
+_TIME = r"(?P<time>\d{1,2}(?:[:.]|\s?h\s?)\d{2}(?:[:.]\d{2})?)"  # "09 h 15": Canadian French
 # A 12-hour marker: one to four words of letters (with dots and combining marks), checked
 # against CLDR's words afterwards (clock.known_marker): "PM", "p. m.", "in the morning", "ص".
 _LETTER = r"[^\W\d_]"
@@ -106,7 +106,7 @@ SNIFF_CHARS = 4_000_000  # ... or this many characters, whichever comes first
 DEDUPE_WINDOW = 4096  # distinct minutes remembered to number repeated identical messages
 
 _DATE_SEP_RE = re.compile(r"\s?[./-]\s?|年|月")
-_TIME_SEP_RE = re.compile(r"[:.]")
+_TIME_SEP_RE = re.compile(r"[:.]|\s?h\s?")
 _TILDE_RE = re.compile(r"^~\s*")
 _AUTHOR_RE = re.compile(r"^(?P<author>[^:\n]{1,100}?):(?: (?P<text>.*)|\s*$)", re.DOTALL)
 

@@ -61,6 +61,10 @@ WA_CASES: dict[str, tuple[str, str, str, tuple[int, int], list[tuple[str, dateti
         ("Aino: Moi!", D(2023, 3, 12, 9, 16)),
         ("Eero: Moikka", D(2023, 3, 12, 9, 17)),
     ]),
+    "android_frca_h.txt": ("dashed", "ymd", "gregorian", (0, 0), [  # Canadian French "09 h 15"
+        ("Ana: Salut!", D(2023, 3, 12, 9, 15)),
+        ("Luc: Bonne soirée", D(2023, 3, 12, 21, 5)),
+    ]),
     "android_fr_a.txt": ("dashed", "dmy", "gregorian", (2, 1), [
         ("Ana: Salut, ça va ?", D(2023, 3, 12, 9, 16)),
         ("Paul: Oui et toi", D(2023, 3, 12, 9, 17)),
