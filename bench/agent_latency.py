@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/agent_latency.py [--sizes 10000,100000] [--runs 40] [--reuse /tmp/mem-agent-lat]
     .venv/bin/python bench/agent_latency.py --store /tmp/scl/scale-100000.v1.db [--runs 40]   # a real-text store
+    .venv/bin/python bench/agent_latency.py --store DB --base /tmp/mem-base   # an older checkout, call by call
 
 ``--store DB`` measures an existing store (its copy: MCP recalls reinforce what they return)
 with LoCoMo questions (bench/common.py's load_locomo, as scale.py asks them), e.g. scale.py's
@@ -20,6 +21,10 @@ are embedded by the real model in every mode. Measured, p50 / p95 over ``--runs`
   (``handoff.try_handoff`` from this process: what the server adds to an interpreter start);
 * **in-process**: ``store.recall`` on a warm store in this process (no transport: the floor the
   two warm paths stand on), the same queries (``--no-inprocess`` skips it: it loads the store here).
+
+``--base DIR`` (a checkout of an older tree, e.g. ``git worktree add /tmp/mem-base main``) compares
+the warm paths of both trees instead, alternating call by call on the same store (the only
+comparison that survives a shared host's load), with each server's CPU time per call.
 
 Aims (issue 21): MCP and handed-over p95 <= 20 ms at 100k; one-shot cold <= 0.5 s.
 Run it on a quiet machine: the 1-minute load average is printed with the numbers.
@@ -157,6 +162,141 @@ def mcp_round_trips(db: Path, queries: list[str], env: dict[str, str]) -> dict[s
     return stats_ms(anyio.run(run))
 
 
+def _cpu_ms(pid: int) -> float:
+    """CPU time (user + system, all threads) a process has used so far, in ms (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def _children_cpu_ms() -> float:
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r.ru_utime + r.ru_stime) * 1000
+
+
+def ab_rounds(db: Path, queries: list[str], env: dict[str, str], trees: dict[str, Path], cold_runs: int) -> list[str]:
+    """Each warm path of two trees (a base checkout and this one), call by call in alternation
+    (base, this, this, base, ...), on one store: wall p50/p95 and the server's CPU per call, which
+    a busy host inflates far less than wall time. Rows of a markdown table."""
+    rows: list[str] = []
+    # each tree its own copy of the store (MCP recalls reinforce what they return: writes)
+    dbs: dict[str, Path] = {}
+    for k in trees:
+        dbs[k] = db.with_name(f"{db.name}.{k}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(f"{db}{suffix}")
+            if src.exists():
+                shutil.copyfile(src, f"{dbs[k]}{suffix}")
+    try:
+        return _ab_rounds(dbs, queries, env, trees, cold_runs, rows)
+    finally:
+        for k in trees:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{dbs[k]}{suffix}").unlink(missing_ok=True)
+
+
+def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], trees: dict[str, Path],
+               cold_runs: int, rows: list[str]) -> list[str]:
+    import importlib.util
+    from contextlib import AsyncExitStack
+
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    def order(i: int) -> list[str]:
+        keys = list(trees)
+        return keys if i % 2 == 0 else keys[::-1]
+
+    runtimes = {k: str(Path(tempfile.mkdtemp(prefix="mem-rt-", dir="/tmp"))) for k in trees}
+    servers = {k: subprocess.Popen([sys.executable, str(t / "mem.py"), "--db", str(dbs[k]), "serve", "--json"],
+                                   env={**env, "XDG_RUNTIME_DIR": runtimes[k]}, stdout=subprocess.PIPE, text=True)
+               for k, t in trees.items()}
+    try:
+        clients = {}
+        for k, t in trees.items():  # each tree's own client module (its protocol and build id)
+            spec = importlib.util.spec_from_file_location(f"handoff_{k}", t / "memengine" / "handoff.py")
+            assert spec is not None and spec.loader is not None
+            clients[k] = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(clients[k])
+            assert servers[k].stdout is not None
+            json.loads(servers[k].stdout.readline())
+        saved = os.environ.get("XDG_RUNTIME_DIR")
+
+        def call(k: str, q: str) -> float:
+            os.environ["XDG_RUNTIME_DIR"] = runtimes[k]
+            t0 = time.perf_counter()
+            got = clients[k].try_handoff(["--db", str(dbs[k]), "recall", q, "--json", "--no-touch"])
+            ms = (time.perf_counter() - t0) * 1000
+            if got is None or got[0] != 0:
+                raise SystemExit(f"handoff to {trees[k]} failed: {got}")
+            return ms
+
+        for q in queries[:3]:
+            for k in trees:
+                call(k, q)
+        sock: dict[str, list[float]] = {k: [] for k in trees}
+        cpu0 = {k: _cpu_ms(servers[k].pid) for k in trees}
+        for i, q in enumerate(queries):
+            for k in order(i):
+                sock[k].append(call(k, q))
+        sock_cpu = {k: (_cpu_ms(servers[k].pid) - cpu0[k]) / len(queries) for k in trees}
+        whole: dict[str, list[float]] = {k: [] for k in trees}
+        whole_cpu: dict[str, float] = {k: 0.0 for k in trees}
+        for i, q in enumerate(queries[:cold_runs]):  # a new process per call, as a shell agent runs it
+            for k in order(i):
+                c0, t0 = _children_cpu_ms(), time.perf_counter()
+                p = subprocess.run([sys.executable, str(trees[k] / "mem.py"), "--db", str(dbs[k]), "recall", q, "--json",
+                                    "--no-touch"], env={**env, "XDG_RUNTIME_DIR": runtimes[k]}, capture_output=True)
+                whole[k].append((time.perf_counter() - t0) * 1000)
+                whole_cpu[k] += (_children_cpu_ms() - c0) / max(1, min(cold_runs, len(queries)))
+                if p.returncode != 0:
+                    raise SystemExit(f"recall failed: {p.stdout!r} {p.stderr!r}")
+        if saved is None:
+            os.environ.pop("XDG_RUNTIME_DIR", None)
+        else:
+            os.environ["XDG_RUNTIME_DIR"] = saved
+    finally:
+        for proc in servers.values():
+            proc.terminate()
+            proc.wait(timeout=60)
+
+    async def mcp_ab() -> tuple[dict[str, list[float]], dict[str, float]]:
+        async with AsyncExitStack() as stack:
+            sessions, pids = {}, {}
+            for k, t in trees.items():
+                params = StdioServerParameters(command=sys.executable, args=[str(t / "mem.py"), "--db", str(dbs[k]),
+                                                                           "mcp", "--no-socket"], env=env)
+                sessions[k] = await stack.enter_async_context(Client(params, read_timeout_seconds=600))
+                found = subprocess.run(["pgrep", "-n", "-f", f"{t / 'mem.py'} --db {dbs[k]} mcp"], capture_output=True,
+                                       text=True).stdout.split()
+                pids[k] = int(found[0])
+            for q in queries[:3]:
+                for k in trees:
+                    await sessions[k].call_tool("recall", {"query": q})
+            out: dict[str, list[float]] = {k: [] for k in trees}
+            c0 = {k: _cpu_ms(pids[k]) for k in trees}
+            for i, q in enumerate(queries):
+                for k in order(i):
+                    t0 = time.perf_counter()
+                    res = await sessions[k].call_tool("recall", {"query": q})
+                    out[k].append((time.perf_counter() - t0) * 1000)
+                    if res.is_error:
+                        raise SystemExit(f"MCP recall on {trees[k]} failed: {res.content}")
+            return out, {k: (_cpu_ms(pids[k]) - c0[k]) / len(queries) for k in trees}
+
+    mcp, mcp_cpu = anyio.run(mcp_ab)
+
+    def pair(ms: list[float]) -> str:
+        d = stats_ms(ms)
+        return f"{d['p50']} / {d['p95']}"
+
+    for k, t in trees.items():
+        rows.append(f"| {k} ({t}) | {pair(mcp[k])} | {mcp_cpu[k]:.1f} | {pair(sock[k])} | {sock_cpu[k]:.1f} | "
+                    f"{pair(whole[k])} | {whole_cpu[k]:.1f} |")
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="10000,100000")
@@ -166,6 +306,9 @@ def main() -> None:
     ap.add_argument("--store", type=Path, default=None,
                     help="measure a copy of this existing store with LoCoMo questions (instead of --sizes)")
     ap.add_argument("--no-inprocess", action="store_true", help="skip the in-process column")
+    ap.add_argument("--base", type=Path, default=None,
+                    help="a checkout of an older tree (git worktree add /tmp/mem-base main): measure its warm paths "
+                         "and this tree's, alternating call by call, instead of the usual columns")
     args = ap.parse_args()
     os.environ.pop("MEM_EMBEDDER", None)
     from embedder import OnnxEmbedder
@@ -194,6 +337,17 @@ def main() -> None:
                                 seed=7)
             store.close()
             stores.append((f"{n:,}", directory / f"agent-{n}.db", synthetic_queries(want, seed=23)))
+    if args.base is not None:
+        trees = {"base": args.base.resolve(), "this": REPO}
+        print("| tree | MCP recall p50 / p95 ms | MCP server CPU ms/call | socket round trip p50 / p95 ms | "
+              "socket server CPU ms/call | handed-over process p50 / p95 ms | its CPU ms/call |")
+        print("|---|---|---|---|---|---|---|")
+        for label, db, queries in stores:
+            log(f"{label}: base and this tree, alternating ...")
+            for row in ab_rounds(db, queries[: args.runs], env, trees, args.cold_runs):
+                print(row.replace("| base", f"| {label}: base", 1).replace("| this", f"| {label}: this", 1))
+        print(f"load average at end {os.getloadavg()[0]:.2f}")
+        return
     rows = []
     for label, db, queries in stores:
         log(f"{label}: one-shot cold ...")

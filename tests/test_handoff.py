@@ -154,3 +154,19 @@ def test_invalid_utf8_on_stdin_or_argv_gets_the_same_one_line_error_either_way(s
         results.append([(r.returncode, json.loads(r.stdout)["error"]["code"]) for r in (res, arg)])
     assert results[0] == results[1] == [(1, "invalid_input"), (results[0][1][0], results[0][1][1])]
     assert results[0][1][0] != 0
+
+
+def test_a_handed_over_call_imports_nothing_it_does_not_use(server, runtime_dir: Path) -> None:
+    """Before the handover, the CLI loads only what the interpreter has and the two C modules it
+    needs (a handed-over call is mostly interpreter start: ~10 ms of imports was a quarter of it)."""
+    proc, info, db = server
+    res = subprocess.run([sys.executable, "-X", "importtime", str(ROOT / "mem.py"), "stats", "--json"],
+                         env=_env(db, runtime_dir), capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert res.returncode == 0 and json.loads(res.stdout)["ok"] is True
+    imported = {line.split("|")[-1].strip() for line in res.stderr.splitlines() if line.startswith("import time:")}
+    baseline = subprocess.run([sys.executable, "-X", "importtime", "-c", "pass"], capture_output=True, text=True,
+                              timeout=120)
+    before = {line.split("|")[-1].strip() for line in baseline.stderr.splitlines() if line.startswith("import time:")}
+    # (_sha2 on Python >= 3.12, _sha256 before: the C sha256 that hashlib wraps)
+    assert imported - before <= {"__future__", "memengine", "memengine.handoff", "_socket", "_sha2", "_sha256"}
+    assert "memengine.handoff" in imported
