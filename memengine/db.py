@@ -185,11 +185,26 @@ def _disk_nearly_full(path: Path) -> bool:
 
 
 def _journal_mode(conn: Any) -> str:
-    """Switch to WAL; a file already in WAL answers without writing (fine on a read-only or full disk)."""
+    """Switch to WAL; a file already in WAL answers without writing (fine on a read-only or full disk).
+
+    The switch is retried while another connection holds the write lock: SQLite answers a
+    ``journal_mode`` change with SQLITE_BUSY at once, without waiting out busy_timeout (it holds
+    a read lock while it asks for the write lock, and waiting could deadlock). Processes opening
+    a new file together raced here: the one that lost the switch failed with "database is busy".
+    """
     current = str(conn.execute("PRAGMA journal_mode").fetchone()[0])
     if current.lower() == "wal":
         return current
-    return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+    deadline = time.monotonic() + BUSY_RETRY_SECONDS
+    delay = 0.005
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay * (1 + random.random()))
+            delay = min(delay * 2, 0.25)
 
 
 def is_busy(exc: BaseException) -> bool:
