@@ -57,17 +57,19 @@ def is_fact(memory_type: str, thread: str | None) -> bool:
 
 
 def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, float | None]],
-         new_source: str | None = None) -> list[Decision]:
+         new_source: str | None = None, cosines: dict[int, float] | None = None) -> list[Decision]:
     """Decide which candidate rows (``id, content, valid_from, source`` + cosine) ``new_id`` supersedes.
 
     A cosine of ``None`` is a candidate found by its words (no vectors, or beyond the kNN):
-    the frame comparison alone decides.
+    the frame comparison alone decides. When it finds nothing, memengine/fact_cue.py gets a
+    second chance ("New X: ...", "raised the rent to ...", "left A and joined B"), with the
+    pair's cosine from ``cosines`` (id -> cosine) when the candidate's own is None.
 
     ``new_time`` / ``valid_from`` are ISO strings (comparable as text). A candidate whose
     time is later than ``new_time`` wins instead (the new fact is history): at most one
     such decision, the earliest later fact.
     """
-    from memengine import facts
+    from memengine import fact_cue, facts
 
     fact = facts.analyse(new_text)
     out: list[Decision] = []
@@ -75,7 +77,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     for row, sim in candidates:
         if (sim is not None and sim < MIN_COSINE) or int(row[0]) == new_id:
             continue
-        verdict = facts.compare(str(row[1]), fact, similarity=sim)
+        verdict = facts.compare(str(row[1]), fact, similarity=sim) or fact_cue.detect(
+            str(row[1]), fact, sim if sim is not None else (cosines or {}).get(int(row[0])))
         if verdict is None:
             continue
         old_time = str(row[2])

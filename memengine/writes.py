@@ -345,10 +345,15 @@ class Writes(StoreBase):
         sims.pop(res.id, None)
         if not sims:
             return
-        rows = select_in(self.conn, "SELECT m.id, m.content, coalesce(m.valid_from, m.created_at), m.source "
-                         f"FROM memories m WHERE m.id IN ({{ids}}) AND {supersession.FACT_SQL}", list(sims))
+        rows = list(select_in(self.conn, "SELECT m.id, m.content, coalesce(m.valid_from, m.created_at), m.source "
+                              f"FROM memories m WHERE m.id IN ({{ids}}) AND {supersession.FACT_SQL}", list(sims)))
+        cos = {i: c for i, c in near.items() if i in sims}
+        missing = [int(r[0]) for r in rows if int(r[0]) not in cos]
+        own = self.vectors([res.id]).get(res.id) if missing else None
+        if own is not None:  # the cue rule (memengine/fact_cue.py) needs the cosine of word-found candidates too
+            cos.update(self.cosines(own, missing))
         decisions = supersession.plan(res.id, m.content, valid_from, [(r, sims[int(r[0])]) for r in rows],
-                                      new_source=m.source)
+                                      new_source=m.source, cosines=cos)
         supersession.apply(self.conn, decisions, now)
         res.supersedes = sorted(d.loser for d in decisions if d.winner == res.id and not d.open)
         res.superseded_by = next((d.winner for d in decisions if d.loser == res.id), None)
