@@ -43,27 +43,27 @@ __all__ = ["MIN_COSINE", "Cue", "detect", "find_cue"]
 MIN_COSINE = 0.45
 # Token distance within which a departure word governs the old value ("stopped training with Helen").
 DEPARTURE_REACH = 3
-# Two sentences that each name the shared thing with a word of their own ("the guest wifi
-# password" / "the wifi password at the office", "the sprint review" / "the sprint planning")
-# are one slot only at this cosine or more ("gym membership" / "gym fee": 0.84).
-MIXED_COSINE = 0.75
-MODIFIER_REACH = 2  # words: "the sprint | review", "the garage door | code"
+# Inside a noun phrase: determiners and the genitive prepositions ("the code of the front door",
+# "la contraseña del wifi de casa", "der Code für die Haustür").
+_PHRASE_LINKS = (DETERMINERS - {"a"}) | frozenset(fold(w) for w in (
+    "of de del d des du da do das dos von vom fur der des the los las el la le les um uma").split())
 # Token distance within which a motion verb needs its destination ("moved the standup to").
 MOTION_REACH = 6
 # Two words are one stem when they share this many leading letters and 75 % of the shorter.
 MIN_PREFIX = 4
 PREFIX_SHARE = 0.75
 
-_TOKEN_RE = re.compile(r"\d+(?:[.,:h]\d+)*|[^\W\d_]+|[,;:!?()]")
-_POSSESSIVE_RE = re.compile(r"([^\W\d_][\w-]*)['’]s\b")
+_TOKEN_RE = re.compile(r"\d+(?:[.,:h]\d+)*[^\W\d_]*|[^\W\d_]+|[,;:!?()]")  # "9am", "40mg": one token
+_POSSESSIVE_RE = re.compile(r"([^\W\d_][\w-]*)['’]s\s+[^\W\d_]")  # "Mia's bedtime", not "at Luigi's."
 _BREAKS = frozenset(",;:!?()")
 _NOT_CONTENT = STOPWORDS | C.GENERIC | C.TITLES | NEGATIONS | C.NEW_WORDS | C.ADDITIVE | C.COPULAS | C.DEPARTURE \
-    | C.TRADE_PREPOSITIONS | C.DESTINATIONS | C.REQUEST | frozenset(
+    | C.TRADE_PREPOSITIONS | C.REQUEST | (C.DESTINATIONS - {"back", "front", "up", "down"}) | frozenset(
     w for p in C.NOW_PHRASES for w in p.split()).union(*L.LANG_COPULA.values(), *L.LANG_AUX.values(), L.WEEKDAYS,
                                                        L.MONTHS, L.SHORT_WEEKDAYS, ("feira",))
 # Capitalised words that never name anyone at the start of a sentence.
 _NOT_NAME = STOPWORDS | C.GENERIC | C.TITLES | NEGATIONS | C.NEW_WORDS | C.ADDITIVE | C.COPULAS | frozenset(
     w for p in C.NOW_PHRASES for w in p.split())
+_FUNCTION = STOPWORDS.union(*L.LANG_COPULA.values(), *L.LANG_AUX.values())
 _VALUE_GROUPS = {"date": "date", "weekday": "date", "time": "time", "number": "number", "code": "ident",
                  "phone": "ident", "email": "ident", "url": "ident"}
 _SON_OWNERS = frozenset(fold(w) for w in "my our your his her their a the".split())
@@ -245,6 +245,8 @@ def _is_name(toks: list[_Tok], i: int, lang: str) -> bool:
     :func:`_initial_name`), not a title or function word, and in German (where every noun is
     capitalised) not right after an article or possessive."""
     t = toks[i]
+    if t.word and i > 0 and len(t.text) >= 2 and t.text.isupper() and t.key not in C.TITLES:
+        return True  # an acronym, even one that spells a word ("NOS", "EDF", "IT")
     if not t.word or not t.cap or i == 0 or t.key in C.TITLES or t.key in STOPWORDS or t.key in _VERBS \
             or t.key in C.GENERIC or t.key in L.MONTHS or t.key in L.WEEKDAYS:
         return False
@@ -282,15 +284,20 @@ def _departing(toks: list[_Tok], j: int, trade: bool) -> bool:
 _NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")
 
 
-def _value_groups(values: list[facts.Value]) -> dict[str, set[tuple[object, ...]]]:
+def _value_groups(values: list[facts.Value], toks: list[_Tok] | None = None) -> dict[str, set[tuple[object, ...]]]:
     """Values by group; a number as (unit without its rate, the number as written): "35 euros a
-    month" and "35 euros" are one value, "42 euros" another."""
+    month" and "35 euros" are one value, "42 euros" another; a number with no unit counts the
+    word after it ("8 engineers" and "3 designers" are two slots)."""
     out: dict[str, set[tuple[object, ...]]] = {}
     for v in values:
         group = _VALUE_GROUPS.get(v.kind)
         norm = v.norm
         if v.kind == "number":
             unit = str(norm[0]).split("/")[0]
+            if not unit and toks is not None:
+                i = _tok_index(toks, v.text) + 1
+                if i < len(toks) and toks[i].word and toks[i].key not in _NOT_CONTENT:
+                    unit = toks[i].key
             if unit == "ordinal":
                 group = "date"  # "on the 25th"
             m = _NUMBER_RE.search(v.text)
@@ -307,12 +314,10 @@ def _dates_agree(x: tuple[object, ...], y: tuple[object, ...]) -> bool:
     return all(u is None or v is None or u == v for u, v in zip(x, y))
 
 
-def _new_value(a: _Side, b: _Side) -> str | None:
-    """What ``b`` holds in ``a``'s slot that ``a`` does not, as "was -> now" (None: nothing); a value
-    standing in ``b``'s subject names a thing and does not count ("the Tuesday yoga class")."""
-    fa, fb = a.fact, b.fact
-    va = _value_groups(fa.values)
-    vb = _value_groups([v for v in fb.values if b.boundary >= len(b.toks) or _tok_index(b.toks, v.text) >= b.boundary])
+def _new_value(a_values: list[facts.Value], b_values: list[facts.Value], a: _Side, b: _Side) -> str | None:
+    """What ``b_values`` hold in the slot of ``a_values`` that those do not, as "was -> now"
+    (None: nothing)."""
+    va, vb = _value_groups(a_values, a.toks), _value_groups(b_values, b.toks)
     for group in ("number", "time", "date", "ident"):
         if group not in va or group not in vb:
             continue
@@ -324,12 +329,28 @@ def _new_value(a: _Side, b: _Side) -> str | None:
             units = {n[0] for n in va[group]}
             fresh = {n for n in fresh if n[0] in units}
         if fresh:
-            was = next((v.text for v in fa.values if _VALUE_GROUPS.get(v.kind) in (group, "number")), "?")
-            now = next((v.text for v in fb.values if v.norm in fresh or _NUMBER_RE.search(v.text)
-                        and any(_NUMBER_RE.search(v.text).group(0).replace(",", ".") == n[1]  # type: ignore[union-attr]
-                                for n in fresh if len(n) == 2)), "?")
+            was = next((v.text for v in a_values if _VALUE_GROUPS.get(v.kind) in (group, "number")), "?")
+            now = next((v.text for v in b_values if _value_groups([v], b.toks).get(group, set()) & fresh), "?")
             return f"{was} -> {now}"
     return None
+
+
+def _slot_values(side: _Side, other: _Side) -> list[facts.Value]:
+    """The values outside the noun phrases of the shared thing: the slot's value ("costs 12 euros"),
+    not which thing it is ("the Monday class")."""
+    span = _naming(side, other)
+    return [v for v in side.fact.values if _VALUE_GROUPS.get(v.kind) and _tok_index(side.toks, v.text) not in span]
+
+
+def _naming(side: _Side, other: _Side) -> set[int]:
+    """Token positions that say which thing the sentence is about: the subject's noun phrases of
+    the shared thing ("the 8:10 bus is", "the Monday class costs"), and everything before a
+    copula ("the dinner on Friday is at Luigi's")."""
+    span = {i for i in _phrases(side, other) if i < side.boundary}
+    verbs = L.LANG_COPULA.get(side.fact.lang, frozenset()) | L.LANG_AUX.get(side.fact.lang, frozenset()) | C.COPULAS
+    copula = next((i for i, t in enumerate(side.toks) if t.word and t.key in verbs and (t.key != "e" or t.text == "é")),
+                  None)
+    return span | set(range(copula)) if copula is not None else span
 
 
 # --------------------------------------------------------------------------- the decision
@@ -359,7 +380,9 @@ def _side(text: str, fact: facts.Fact | None, toks: list[_Tok] | None = None) ->
         boundary = next((i for i, t in enumerate(toks) if t.key == first), len(toks))
     verbs = L.LANG_COPULA.get(f.lang, frozenset()) | L.LANG_AUX.get(f.lang, frozenset())
     boundary = min(boundary, next((i for i, t in enumerate(toks) if t.word and (
-        t.key in verbs and (t.key != "e" or t.text == "é") or t.key in _VERBS)), len(toks)))
+        t.key in verbs and (t.key != "e" or t.text == "é") or t.key in _VERBS
+        or i > 0 and t.key not in _NOT_CONTENT and t.key not in _PHRASE_LINKS and not _in_phrase(toks, i, f.lang))),
+        len(toks)))
     names = {t.key for i, t in enumerate(toks) if _is_name(toks, i, f.lang)}
     subject_names = {toks[i].key for i in range(min(boundary, len(toks))) if _is_name(toks, i, f.lang)}
     first_name = _initial_name(toks, f)
@@ -380,8 +403,8 @@ def detect(old: str | facts.Fact, new: str | facts.Fact, similarity: float | Non
     old_text = old.text if isinstance(old, facts.Fact) else old
     tb = _tokens(new_text)
     keys_b = [t.key for t in tb if t.word]
-    if any(k in C.ADDITIVE for k in keys_b) or _phrase_at(keys_b, C.ADDITIVE_PHRASES):
-        return None  # "also", "another": a second value, not a new one
+    if any(k in C.ADDITIVE or k in C.CONTINUITY for k in keys_b) or _phrase_at(keys_b, C.ADDITIVE_PHRASES):
+        return None  # "also", "another": a second value, not a new one; "still": no change
     ta = _tokens(old_text)
     fb0 = new if isinstance(new, facts.Fact) else None
     cue = _cue(tb, keys_b, {t.key for t in ta if t.word}, fb0.lang if fb0 is not None else guess_lang(new_text))
@@ -398,6 +421,10 @@ def detect(old: str | facts.Fact, new: str | facts.Fact, similarity: float | Non
     anchors = [x for x in a.content if any(_same_stem(x, y) for y in b.content)] + sorted(a.kin)
     if not anchors and _phrase_at(keys_b, C.INSTEAD_PHRASES):  # "I take the bus instead"
         anchors = sorted(a.keys & b.keys & C.GENERIC - STOPWORDS)
+    if a.keys & C.DIETS and b.keys & C.DIETS:  # "I'm vegetarian" / "so I'm pescatarian now"
+        anchors.append("diet")
+    if a.keys & C.RESIDENCE and b.keys & (C.MOVE_HOUSE | C.RESIDENCE):  # "lives in Leeds" / "moved into ..."
+        anchors.append("home")
     if not anchors or not _slot_shared(a, b, anchors):
         return None
     conf = round(0.6 + 0.2 * min(1.0, max(0.0, (similarity - MIN_COSINE) / (1 - MIN_COSINE))), 3)
@@ -409,11 +436,15 @@ def detect(old: str | facts.Fact, new: str | facts.Fact, similarity: float | Non
         return None
     if not _old_value_left(a, b):
         return None  # "Dr. Okafor's clinic now opens at 8": about the old value, not a new one
-    if _value_groups(a.fact.values):
-        what = _new_value(a, b)
+    slot_a, slot_b = _slot_values(a, b), _slot_values(b, a)
+    if slot_a:
+        what = _new_value(slot_a, slot_b, a, b)
         if what is None:
             return None  # the old fact's number / time / code is not replaced
         return facts.Verdict("cue", f"'{cue.words}': new value for '{topic}': {what}", conf)
+    if _value_groups(a.fact.values) and _new_value(a.fact.values, b.fact.values, a, b) is not None:
+        return None  # the old number / time / date names its thing ("the 8:10 bus is usually full"):
+        # another one in ``new`` is another thing
     fresh = _fresh_value(a, b, cue, keys_b)
     if fresh is None:
         return None
@@ -436,8 +467,10 @@ def _not_same_slot(a: _Side, b: _Side, cue: Cue, similarity: float) -> str | Non
     first_b = _initial_name(b.toks, b.fact)
     if b.possessors and first_b and first_b not in a.keys:
         return "agent"  # "Ingrid joined Tomás's team": Tomás is still the lead
-    if _other_thing(a, b) and similarity < MIXED_COSINE:
+    if _other_thing(a, b):
         return "thing"  # "the sprint review" / "the sprint planning"
+    if _boundaries(b) - _boundaries(a) and _value_groups(b.fact.values).keys() & {"time", "date"}:
+        return "boundary"  # "the gym opens at 6" / "the gym now closes at 11": another end of it
     if cue.kind == "new":  # "New X: value" / "the new one is": X is the old fact's thing
         i = next(i for i, t in enumerate(b.toks) if t.text == cue.words)
         what = []
@@ -448,9 +481,11 @@ def _not_same_slot(a: _Side, b: _Side, cue: Cue, similarity: float) -> str | Non
                 what.append(t.key)
         if what and not any(_same_stem(w, x) for w in what for x in a.content):
             return "new-what"
-    if _typed_in_subject(a):
-        return "identifier"  # "The 7:15 tram is usually packed": a detail of the 7:15 tram
     return None
+
+
+def _boundaries(side: _Side) -> set[str]:
+    return {C.BOUNDARY[k] for k in side.keys if k in C.BOUNDARY}
 
 
 def _tok_index(toks: list[_Tok], text: str) -> int:
@@ -459,15 +494,9 @@ def _tok_index(toks: list[_Tok], text: str) -> int:
     return next((i for i, t in enumerate(toks) if t.key == key or key and t.key.startswith(key)), len(toks))
 
 
-def _typed_in_subject(side: _Side) -> bool:
-    """The old fact's number / time / date stands only in its subject: it names the thing."""
-    typed = [v for v in side.fact.values if _VALUE_GROUPS.get(v.kind)]
-    return bool(typed) and side.boundary < len(side.toks) and all(
-        _tok_index(side.toks, v.text) < side.boundary for v in typed)
-
-
 _VERBS = C.CHANGE_VERBS | C.HOLDER_VERBS | C.HABIT_VERBS | C.MOTION_VERBS | C.LEAVE_VERBS
 _PRONOUN_COPULA = {"s": frozenset({"he", "she", "it", "that", "what", "who"}), "m": frozenset({"i"}),
+                   "am": frozenset({"i"}),
                    "re": frozenset({"we", "you", "they"})}
 
 
@@ -490,14 +519,65 @@ def _initial_name(toks: list[_Tok], f: facts.Fact) -> str:
 
 
 def _other_thing(a: _Side, b: _Side) -> bool:
-    """Each sentence has a word of its own next to a shared one: "the sprint review" / "the
-    sprint planning", "the garage door code" / "the storage locker code" (a word far from the
-    shared ones, "the landlord raised the rent", is an agent, not another thing)."""
-    ka, kb = [t.key for t in a.toks if t.word], [t.key for t in b.toks if t.word]
-    va, vb = _value_words(a), _value_words(b)
-    mine_a = [k for k in ka if k in a.content and k not in a.names and k not in va]
-    mine_b = [k for k in kb if k in b.content and k not in b.names and k not in vb]
-    return bool(_modifiers(mine_a, ka, kb, a.names | b.names)) and bool(_modifiers(mine_b, kb, ka, a.names | b.names))
+    """Each sentence names the shared thing with a word of its own in the same noun phrase: "the
+    sprint review" / "the sprint planning", "the front door code" / "the back door code", "el
+    número personal" / "el número del trabajo" (a word outside that phrase, "the landlord raised
+    the rent", is an agent, not another thing), or with its own number, time or date ("the Monday
+    class" / "the Tuesday class")."""
+    if _qualifiers(a, b) and _qualifiers(b, a):
+        return True
+    ia, ib = _phrase_values(a, b), _phrase_values(b, a)
+    return any(ib[g] - ia[g] and ia[g] - ib[g] for g in ia if g in ib)
+
+
+def _phrases(side: _Side, other: _Side) -> set[int]:
+    """Token positions of the noun phrases around the words ``side`` shares with ``other``: the
+    shared word with the content words, determiners and "of" / "de" / "von" around it, up to a
+    verb, a copula, a cue word or punctuation."""
+    toks = side.toks
+    out: set[int] = set()
+    for i, t in enumerate(toks):
+        if not (t.word and t.key in side.content and t.key not in side.names
+                and any(_same_stem(t.key, o) for o in other.content)):
+            continue
+        for step in (-1, 1):
+            j = i + step
+            while 0 <= j < len(toks) and _in_phrase(toks, j, side.fact.lang):
+                out.add(j)
+                j += step
+        out.add(i)
+    return out
+
+
+def _in_phrase(toks: list[_Tok], j: int, lang: str = "en") -> bool:
+    """Whether token ``j`` belongs to a noun phrase: a link word, a number right after one ("the
+    7:15 tram") or a content word that is no verb (a word followed by an article or a number is
+    read as a verb: "catch | the 7:15 tram", "beträgt | 1100 Euro")."""
+    t = toks[j]
+    nxt = toks[j + 1] if j + 1 < len(toks) else None
+    if not t.word:
+        return t.text[:1].isdigit() and j > 0 and toks[j - 1].key in _PHRASE_LINKS
+    if t.key in _PHRASE_LINKS or t.key in L.WEEKDAYS:  # "the Monday class"
+        return True
+    if t.key in _NOT_CONTENT or t.key in _VERBS or t.key in _FUNCTION:
+        return False
+    if nxt is not None and nxt.key == "a" and lang in ("fr", "es"):
+        return True  # French "a" (has), Spanish "a" (to): no article
+    return not (nxt is not None and (nxt.key in DETERMINERS or nxt.text[:1].isdigit()))
+
+
+def _phrase_values(side: _Side, other: _Side) -> dict[str, set[tuple[object, ...]]]:
+    """The values inside the subject's noun phrases of the shared thing: they name which one it is."""
+    span = _naming(side, other)
+    values = [v for v in side.fact.values if _tok_index(side.toks, v.text) in span]
+    values += [v for v in _weekday_values(side) if v.pos in span]
+    return _value_groups(values, side.toks)
+
+
+def _weekday_values(side: _Side) -> list[facts.Value]:
+    """Weekday words ("the Monday class") as values, positioned in ``side.toks``."""
+    return [facts.Value("weekday", (L.WEEKDAYS[t.key],), t.text, i) for i, t in enumerate(side.toks)
+            if t.key in L.WEEKDAYS]
 
 
 def _value_words(side: _Side) -> set[str]:
@@ -505,19 +585,13 @@ def _value_words(side: _Side) -> set[str]:
     return {fold(m.group(0)) for v in side.fact.values for m in _TOKEN_RE.finditer(v.text)}
 
 
-def _modifiers(subject: list[str], own: list[str], other: list[str], names: set[str]) -> list[str]:
-    """Words of ``subject`` absent from ``other`` that stand within two words of a shared word
-    (a shared thing, not a shared name: "Jonas is vegan" / "Jonas started eating eggs")."""
-    shared = [i for i, k in enumerate(own) if any(_same_stem(k, o) for o in other) and k not in _NOT_CONTENT
-              and k not in names]
-    out = []
-    for w in subject:
-        if any(_same_stem(w, o) for o in other) or w not in own:
-            continue
-        i = own.index(w)
-        if any(0 < abs(i - j) <= MODIFIER_REACH for j in shared):
-            out.append(w)
-    return out
+def _qualifiers(side: _Side, other: _Side) -> list[str]:
+    """Words of the shared thing's noun phrases in ``side`` that ``other`` lacks (not names, not
+    values): "front" of "the front door code"."""
+    values = _value_words(side)
+    return [side.toks[i].key for i in sorted(_phrases(side, other)) if side.toks[i].word
+            and side.toks[i].key in side.content and side.toks[i].key not in side.names
+            and side.toks[i].key not in values and not any(_same_stem(side.toks[i].key, o) for o in other.keys)]
 
 
 def _slot_shared(a: _Side, b: _Side, anchors: list[str]) -> bool:
@@ -527,7 +601,8 @@ def _slot_shared(a: _Side, b: _Side, anchors: list[str]) -> bool:
     person = a.subject_names | a.possessors | a.kin
     if any(x not in person for x in anchors):
         return True
-    return _has_copula(a.toks) and _has_copula(b.toks)
+    # ... but "Tom's birthday is" / "Tom's anniversary is now" are two things of one person
+    return not a.possessors and _has_copula(a.toks) and _has_copula(b.toks)
 
 
 def _has_copula(toks: list[_Tok]) -> bool:
@@ -538,13 +613,30 @@ def _has_copula(toks: list[_Tok]) -> bool:
 
 
 def _old_value_left(a: _Side, b: _Side) -> bool:
-    """Whether ``new``, when it repeats names the old fact holds as its value, leaves one of them
-    behind ("left Deloitte", the office in Leeds staying as it was): repeating them all as they
-    were is speaking of the old value, not replacing it ("Dr. Okafor's clinic now opens at 8")."""
-    names = a.names - a.subject_names
+    """Whether ``new``, when it repeats a name the old fact holds as its value (all its words:
+    "Elmwood School" does not repeat "Parkside School"), leaves one of them behind ("left
+    Deloitte", the office in Leeds staying as it was): repeating them all as they were is speaking
+    of the old value, not replacing it ("Dr. Okafor's clinic now opens at 8")."""
     trade = any(t.key in C.TRADE_VERBS for t in b.toks)
-    repeated = [j for j, t in enumerate(b.toks) if t.word and t.key in names]
+    repeated = []
+    for run in _value_name_runs(a):
+        if all(k in b.keys for k in run):
+            repeated += [j for j, t in enumerate(b.toks) if t.word and t.key in run]
     return not repeated or any(_departing(b.toks, j, trade) for j in repeated)
+
+
+def _value_name_runs(side: _Side) -> list[list[str]]:
+    """The names of a sentence outside its subject, consecutive words as one ("Main Street")."""
+    runs: list[list[str]] = []
+    prev = -2
+    for i, t in enumerate(side.toks):
+        if t.key in side.names and t.key not in side.subject_names and _is_name(side.toks, i, side.fact.lang):
+            if i == prev + 1 and runs:
+                runs[-1].append(t.key)
+            else:
+                runs.append([t.key])
+            prev = i
+    return runs
 
 
 def _fresh_value(a: _Side, b: _Side, cue: Cue, keys_b: list[str]) -> str | None:

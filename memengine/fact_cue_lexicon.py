@@ -146,7 +146,8 @@ CHANGE_NOUN_SUFFIXES = ("wechsel", "umzug", "umstellung")
 # "new X: value", "the new one is ...", "nouveau code :", "neuer Türcode:".
 NEW_WORDS = _set("new", "nouveau nouvelle nouveaux nouvelles nouvel", "nuevo nueva nuevos nuevas",
                  "neu neue neuer neues neuen", "novo nova novos novas")
-COPULAS = _set("is are was be", "est sont", "es son esta", "ist sind lautet", "e sao esta")
+COPULAS = _set("is are was be", "est sont suis sommes etes", "es son esta soy somos estoy estan",
+               "ist sind lautet bin bist", "e sao esta sou somos estou estao")
 # After "started" / "stopped": a verb, the habit ("eating", "à manger", "a comer", "de fumar").
 HABIT_LINKS = _set("to", "a de d", "a de", "zu", "a de")
 ROMANCE_INFINITIVE = ("er", "ir", "re", "ar")
@@ -162,6 +163,43 @@ ADDITIVE = _set(
     "tambem outro outra outros outras segundo segunda",
 )
 ADDITIVE_PHRASES = ("as well", "in addition", "en plus", "de plus", "noch ein", "noch eine", "alem disso")
+
+# Saying a value has NOT changed: "still", "sigue siendo", "immer noch".
+CONTINUITY = _set("still", "toujours encore", "sigue siguen seguimos todavia aun", "noch weiterhin",
+                  "ainda continua continuam")
+# Mutually exclusive values of one slot that share no word: a diet. Two sentences that each name
+# one share the slot ("I'm vegetarian" / "so I'm pescatarian now").
+DIETS = _set(
+    "vegan vegetarian vegetarien pescatarian pescetarian flexitarian omnivore carnivore",
+    "vegane vegetarienne pescetarien pescetarienne flexitarien flexitarienne omnivore",
+    "vegano vegana vegetariano vegetariana pescetariano pescetariana pescatariano flexitariano omnivoro",
+    "veganer veganerin vegetarier vegetarierin pescetarier pescetarierin flexitarier",
+    "vegano vegana vegetariano vegetariana pescetariano pescetariana flexitariano onivoro",
+)
+
+# Where someone lives, and moving house: "Grandpa lives in Leeds" / "Grandpa moved into a care
+# home in Harrogate" share the slot though no word of it.
+RESIDENCE = _set("live lives living lived reside resides", "habite habitent habiter vit vivent",
+                 "vive viven vivo reside residen", "wohnt wohnen wohne lebt leben lebe", "mora moram moro vive vivem")
+MOVE_HOUSE = _set("moved relocated", "demenage demenagee demenages demenagees", "mudo mudamos mudaron trasladado",
+                  "umgezogen zog gezogen", "mudou mudei mudaram mudamos")
+
+# Verbs naming one boundary of a thing's time: opening and closing, start and end, departure and
+# arrival are different slots ("the gym opens at 6" / "the gym now closes at 11"). Group -> forms.
+_BOUNDARY_GROUPS = {
+    "open": "open opens opened opening ouvre ouvrent ouvert ouverte abre abren abierto abierta offnet "
+            "offnen geoffnet abrem aberto aberta",
+    "close": "close closes closing ferme ferment fermee cierra cierran cerrado cerrada schliesst schliessen "
+             "geschlossen fecha fecham fechado fechada",
+    "start": "start starts begins commence commencent debute empieza empiezan comienza comienzan beginnt "
+             "beginnen fangt comeca comecam inicia",
+    "end": "end ends finishes finish termine terminent finit acaba acaban termina terminan endet enden "
+           "hort terminam acaba",
+    "depart": "departs departure leaves part partent sale salen despega fahrt abfahrt startet parte partem",
+    "arrive": "arrives arrival lands arrive arrivent atterrit llega llegan aterriza kommt landet ankunft "
+              "chega chegam aterra",
+}
+BOUNDARY: dict[str, str] = {fold(w): g for g, block in _BOUNDARY_GROUPS.items() for w in block.split()}
 
 # A request or an instruction is no fact to replace, nor one that replaces ("Please bring the
 # slides to the March 12 review").

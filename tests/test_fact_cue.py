@@ -4,8 +4,7 @@ alignment; additions, other people, details of the same thing and restatements n
 
 The cosine is the caller's (the real model's at write time); here it is given, so every
 expectation is exact and model-free. Every labelled look-alike of every pair set in tests/data
-and bench/data is checked at cosine 0.74 (just under MIXED_COSINE, where all the lexical rules
-must hold on their own)."""
+and bench/data is checked at cosine 0.95 (the lexical rules must hold on their own)."""
 
 from __future__ import annotations
 
@@ -39,6 +38,10 @@ UPDATES = [
     ("Die Monatskarte kostet 49 Euro.", "Der Verkehrsverbund hat die Monatskarte auf 58 Euro erhöht."),
     ("O Pedro trabalha na Sonae.", "O Pedro saiu da Sonae e entrou na Jerónimo Martins."),
     ("Mi dentista es el doctor Salas.", "Ahora voy a la doctora Ortega como dentista."),
+    ("Je suis végétarienne.", "J'ai recommencé à manger du poisson, je suis pescétarienne maintenant."),
+    ("Grandma lives in a bungalow in Crewe.", "Grandma moved into sheltered housing in Nantwich."),
+    ("The dinner on Friday is at Luigi's.", "We switched the dinner to the Blue Lagoon."),
+    ("Eu trabalho na Vodafone.", "Saí da Vodafone e entrei na NOS."),
 ]
 
 # (old, new): look-alikes that must never supersede (additions, other people, details of the
@@ -60,6 +63,11 @@ LOOKALIKES = [
     ("Die Monatskarte kostet 49 Euro.", "Meine Tochter hat jetzt auch eine Monatskarte."),
     ("O Pedro trabalha na Sonae.", "A mulher do Pedro saiu da Sonae e entrou na Jerónimo Martins."),
     ("Mi dentista es el doctor Salas.", "El doctor Salas ahora no trabaja los viernes."),
+    ("Je suis végétarienne.", "Je suis toujours végétarienne, depuis dix ans maintenant."),
+    ("I'm vegetarian.", "My daughter is vegan now."),
+    ("Grandma lives in a bungalow in Crewe.", "Grandma's neighbour moved to Nantwich."),
+    ("Ben works at Acme in Crewe.", "Ben moved to Nantwich."),
+    ("The 8:10 bus is usually full.", "I take the 8:35 bus instead now."),
 ]
 
 
@@ -93,11 +101,29 @@ def test_reasons_read_well() -> None:
     assert v is not None and v.reason == "'after all': 'liam allergic penicillin' no longer holds as stated"
 
 
-def test_mixed_naming_needs_a_high_cosine() -> None:
-    # each side names the thing with a word of its own: one slot only when the model agrees strongly
-    old, new = "The sprint review is on Friday", "The sprint planning was moved to Monday"
-    assert fact_cue.detect(old, new, fact_cue.MIXED_COSINE - 0.01) is None
-    assert fact_cue.detect(old, new, fact_cue.MIXED_COSINE) is not None
+@pytest.mark.parametrize(("old", "new"), [
+    ("The sprint review is on Friday", "The sprint planning was moved to Monday"),
+    ("The front door code is 4455.", "The back door code is now 9911."),
+    ("My work phone number is 020 7946 0000.", "My home phone number is now 020 7946 1111."),
+    ("La contraseña del wifi de casa es gato-1.", "La contraseña del wifi de la oficina ahora es perro-2."),
+    ("Der Code für die Haustür ist 1234.", "Der Code für die Garage ist jetzt 5678."),
+    ("The Monday class costs 12 euros.", "The Tuesday class now costs 15 euros."),
+    ("The 8:10 bus is usually full.", "I take the 8:35 bus instead now."),
+])
+def test_another_thing_of_the_same_kind_is_never_superseded(old: str, new: str) -> None:
+    # each names the thing with a word or value of its own: two things, whatever the cosine
+    assert fact_cue.detect(old, new, 0.95) is None
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The gym opens at 6am.", "The gym now closes at 11pm."),
+    ("The flight departs at 9:15.", "The flight now lands at 13:40."),
+    ("El súper abre a las 9:00.", "El súper ahora cierra a las 21:00."),
+    ("The team has 8 engineers.", "The team now has 3 designers."),
+    ("Tom's birthday is on June 2.", "Tom's wedding anniversary is now on June 20."),
+])
+def test_another_slot_of_the_same_thing_is_never_superseded(old: str, new: str) -> None:
+    assert fact_cue.detect(old, new, 0.95) is None
 
 
 @pytest.mark.parametrize(("text", "kind"), [
@@ -132,14 +158,14 @@ def test_inflections_are_derived() -> None:
 
 
 def test_no_labelled_lookalike_of_any_set_supersedes() -> None:
-    """Every negative pair of every labelled set, read by the cue rule alone at cosine 0.74."""
+    """Every negative pair of every labelled set, read by the cue rule alone at cosine 0.95."""
     count = 0
     for path in PAIR_FILES:
         for line in path.read_text(encoding="utf-8").splitlines():
             r = json.loads(line)
             if not r["label"]:
                 count += 1
-                assert fact_cue.detect(r["a"], r["b"], 0.74) is None, (path.name, r)
+                assert fact_cue.detect(r["a"], r["b"], 0.95) is None, (path.name, r)
     assert count > 200
 
 
