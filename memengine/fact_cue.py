@@ -9,16 +9,21 @@ found nothing, and supersedes ``old`` by ``new`` when all four hold:
 1. **a change is stated** in ``new``: a closed-class cue (now / no longer / instead / after
    all / again, "New X:", a change verb or noun: changed, switched, raised, pushed back, took
    over, left, swap, Umzug ..., five languages: memengine/fact_cue_lexicon.py);
-2. **the same slot**: the embedding cosine is at least :data:`MIN_COSINE`, the two share an
-   anchor (a content word by its stem, or a name), and nothing says the fact is someone
-   else's (a kinship word or a possessor on one side only: "my sister", "Tom's wife", "Mia's"),
-   nor that ``new`` merely speaks of ``old``'s value ("Dr. Okafor's clinic now opens at 8":
-   a name ``old`` holds as its value may reappear in ``new`` only as what is left behind —
-   "left Deloitte", "traded the Skoda for", "from Priya");
-3. **a new value**: ``new`` holds a value of the kind ``old`` holds (number, time, date, code,
-   phone ...) that differs, or — when ``old`` holds no such value — a word or name ``old`` lacks;
-   or ``new`` denies ``old`` with every word of it ("not allergic to shellfish after all");
-4. **nothing added**: no "also", "too", "another", aussi, también, auch, também ...
+2. **the same slot of the same owner**: the embedding cosine is at least :data:`MIN_COSINE`, the
+   two share an anchor (a content word by its stem, a name, a kinship word; a diet or "lives" /
+   "moved" counts as one), nothing says the fact is someone else's (a kinship word or a possessor
+   on one side only: "my sister", "Tom's wife", "Mia's"), nor that it is another thing of the same
+   kind (each side's noun phrase of the shared word has a word or value of its own: "the front" /
+   "the back door code", "the Monday" / "the Tuesday class") or another boundary of the same
+   thing (opens / closes, departs / lands), nor that ``new`` merely speaks of ``old``'s value
+   ("Dr. Okafor's clinic now opens at 8": a name ``old`` holds as its value may reappear in
+   ``new`` only as what is left behind — "left Deloitte", "traded the Skoda for", "from Priya");
+3. **a new value**: ``new`` holds a value of the kind ``old`` holds (number of the same unit,
+   time, date, code, phone ...) that differs, or — when ``old`` holds no such value — a name
+   ``old`` lacks; or ``new`` denies ``old`` with every word of it ("not allergic to shellfish
+   after all");
+4. **nothing added, nothing kept**: no "also", "too", "another", aussi, también, auch, também
+   ..., no "still" / toujours / sigue / noch / ainda, no request ("please ...").
 
 It is conservative on purpose (a false supersession hides a true fact; a miss only leaves
 two current facts). Pure: no SQL, no model, no I/O; the cosine is the caller's.
