@@ -11,8 +11,9 @@ read and fusion. Prints the per-step p50/p95, then the slowest queries with thei
 ``--save-top F`` writes each query's top-10 ids (JSON); ``--compare F`` prints the overlap of
 this run's top-10 with a saved one (the agreement of two code versions on the same store).
 ``--ab`` alternates rounds of the code as it was before issue 22's warm-1M work ("before": no
-keyword pruning, BLAS on every core, the one-pass Hamming scan, the memories' table scanned after
-the keyword side on the main thread) and as it is ("after") in this one process, after one
+keyword pruning, the one-pass Hamming scan; "after-split": the memories' table scanned on a second
+worker while the keyword side runs (pipeline.SPLIT_THREE); "before-blas": also BLAS on every core, as in a process not started by
+mem.py, which sets OPENBLAS_NUM_THREADS=1 as this script does) and as it is ("after") in this one process, after one
 warm-up, and prints both variants' wall and CPU per query (and whether their top-10s agree).
 
 ``--dump DIR`` writes the keyword index's arrays, both vector matrices and each query's
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as mem.py and bench/scale.py (before numpy)
 
 import numpy as np  # noqa: E402
 
@@ -109,17 +111,18 @@ def variant(name: str) -> None:
 
     from memengine import blas
 
-    if name == "before":
+    # "before-blas": as a process not started by mem.py was, BLAS on every core
+    threadpool_limits(limits=os.cpu_count() if name == "before-blas" else 1, user_api="blas")
+    blas._state["done"] = True  # (recall must not change it again)
+    if name.startswith("before"):
         keyword_index.KeywordIndex._pruned = lambda self, *a: None  # type: ignore[method-assign]
-        threadpool_limits(limits=os.cpu_count(), user_api="blas")
-        blas._state["done"] = True  # (recall must not limit it again)
         signrank._hamming_counts = _hamming_counts_before
         pipeline.SPLIT_THREE = False
     else:
         keyword_index.KeywordIndex._pruned = _PRUNED  # type: ignore[method-assign]
         signrank._hamming_counts = _HAMMING
-        pipeline.SPLIT_THREE = name != "after-nosplit"
-        blas._state.clear()  # the next recall limits BLAS to one thread
+        pipeline.SPLIT_THREE = name == "after-split"
+        blas._state.clear()  # the next recall limits BLAS to one thread (as it already is)
 
 
 def ab(store: Any, qs: list[str], rounds: int, names: list[str]) -> None:
@@ -175,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", type=Path)
     ap.add_argument("--dump", type=Path)
     ap.add_argument("--ab", type=int, default=0, metavar="ROUNDS", help="alternate before/after (see above)")
-    ap.add_argument("--variants", default="before,after", help="for --ab: before, after, after-nosplit")
+    ap.add_argument("--variants", default="before,after", help="for --ab: before, before-blas, after, after-split")
     args = ap.parse_args(argv)
     from embedder import OnnxEmbedder
 

@@ -46,9 +46,11 @@ from memengine.text import fts_query, query_terms, quote_fts
 from memengine.timeparse import to_iso, utcnow
 from memengine.vectors import as_stored
 
-# A warm recall at scale runs the keyword index here while two workers scan the two vector tables
-# (bench/README.md, "Where a warm recall's time goes at 1M"); False: the memories' table here after it.
-SPLIT_THREE = True
+# True: a warm recall at scale runs the keyword index here while two workers scan the two vector
+# tables; False: the memories' table is scanned here after the keyword side. Off: at 1M, in one
+# process alternating both (bench/warm_steps.py --ab, load ~11), three threads on two cores cost
+# more than they overlap: CPU p50/p95 46.6/69.0 vs 43.4/62.0 ms, wall 130/229 vs 120/194 ms.
+SPLIT_THREE = False
 _pool: list[Any] = []
 
 
