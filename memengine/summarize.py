@@ -33,12 +33,15 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from memengine.text import STOPWORDS as TEXT_STOPWORDS
+
+if TYPE_CHECKING:  # scipy is imported where a summary is made: brief imports this module on a cold start
+    from scipy import sparse
 
 # --------------------------------------------------------------------------- tuning
 
@@ -281,31 +284,35 @@ def _dedupe_key(text: str) -> str:
 # --------------------------------------------------------------------------- vectors
 
 
-def _tfidf_matrix(docs: list[list[str]], left: int = 0, scale: float = 1.0) -> FloatArray:
+def _tfidf_matrix(docs: list[list[str]], scale: float = 1.0) -> sparse.csr_matrix:
     """Sublinear TF × smoothed IDF over ``docs``, rows L2-normalised (zero rows stay zero), times
-    ``scale``, after ``left`` zero columns (room for the semantic part: no second copy of a matrix
-    that reaches 2,000 × 2,000 for a cluster of long episodes)."""
-    vocab = sorted({t for doc in docs for t in doc})
+    ``scale``, as a sparse matrix: a sentence holds ~10 of a cluster's ~2,000 terms, and a dense
+    matrix made zeroing, normalising and multiplying those zeros most of the summaries' time."""
+    from scipy import sparse
+
+    doc_counts = [Counter(doc) for doc in docs]
+    doc_freq: Counter[str] = Counter()
+    for counts in doc_counts:
+        doc_freq.update(counts.keys())
+    vocab = sorted(doc_freq)
     index = {t: i for i, t in enumerate(vocab)}
-    full = np.zeros((len(docs), left + max(1, len(vocab))), dtype=np.float64)
-    matrix = full[:, left:]
-    doc_freq = Counter(t for doc in docs for t in set(doc))
     n = len(docs)
     idf = {t: math.log((1 + n) / (1 + f)) + 1.0 for t, f in doc_freq.items()}
     rows: list[int] = []
     cols: list[int] = []
     vals: list[float] = []
-    for row, doc in enumerate(docs):
-        for term, count in Counter(doc).items():
+    for row, counts in enumerate(doc_counts):
+        for term, count in counts.items():
             rows.append(row)
             cols.append(index[term])
             vals.append((1.0 + math.log(count)) * idf[term])
-    matrix[rows, cols] = vals  # one scatter, the very values the cell-by-cell loop wrote
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    np.divide(matrix, norms, out=matrix, where=norms > 0)  # in place: what _normalise_rows computes
+    r = np.asarray(rows, dtype=np.int64)
+    v = np.asarray(vals, dtype=np.float64)
+    norms = np.sqrt(np.bincount(r, weights=v * v, minlength=n))
+    v = v / norms[r]  # a stored value belongs to a row with a term: its norm is > 0
     if scale != 1.0:
-        matrix *= scale
-    return full
+        v = v * scale
+    return sparse.csr_matrix((v, (r, np.asarray(cols, dtype=np.int64))), shape=(n, max(1, len(vocab))))
 
 
 def _normalise_rows(matrix: FloatArray) -> FloatArray:
@@ -314,10 +321,39 @@ def _normalise_rows(matrix: FloatArray) -> FloatArray:
     return out
 
 
+@dataclass
+class _Features:
+    """Sentence rows [√w·semantic | √(1-w)·tf-idf], kept as a dense part (None without embeddings)
+    and a sparse part, so that a dot product of two rows is SEMANTIC_WEIGHT·cos(emb) +
+    (1-SEMANTIC_WEIGHT)·cos(tfidf), without materialising the wide dense matrix."""
+
+    semantic: FloatArray | None
+    lexical: sparse.csr_matrix
+
+    def __len__(self) -> int:
+        return int(self.lexical.shape[0])
+
+    def dense(self) -> FloatArray:
+        """The full matrix (tests compare it with an hstack of both parts)."""
+        lex = self.lexical.toarray()
+        return lex if self.semantic is None else np.hstack([self.semantic, lex])
+
+    def dot(self, vec: tuple[FloatArray | None, FloatArray]) -> FloatArray:
+        """Every row · ``vec`` (a (semantic, lexical) pair)."""
+        out: FloatArray = np.asarray(self.lexical @ vec[1], dtype=np.float64)
+        if self.semantic is not None and vec[0] is not None:
+            out = self.semantic @ vec[0] + out
+        return out
+
+    def row(self, i: int) -> tuple[FloatArray | None, FloatArray]:
+        lex = self.lexical.getrow(i).toarray().ravel()
+        return (None if self.semantic is None else self.semantic[i], lex)
+
+
 def _features(
     sentences: list[_Sentence], members: Sequence[Member], embed: Embedder | None, ignore: set[str],
     stopwords: frozenset[str] = STOPWORDS,
-) -> FloatArray:
+) -> _Features:
     """Rows whose dot products are SEMANTIC_WEIGHT·cos(emb) + (1-SEMANTIC_WEIGHT)·cos(tfidf).
 
     ``ignore`` (the cluster's people, lowercased) is left out of TF-IDF: names
@@ -337,25 +373,26 @@ def _features(
         by_id = {m.id: np.asarray(m.embedding, dtype=np.float64).ravel() for m in members}
         semantic = _normalise_rows(np.stack([by_id[s.member_id] for s in sentences]))
     if semantic is None:
-        return _tfidf_matrix(docs)
-    # [√w·semantic | √(1-w)·lexical] built in one matrix (the same values as an hstack of the two)
-    full = _tfidf_matrix(docs, left=semantic.shape[1], scale=math.sqrt(1 - SEMANTIC_WEIGHT))
-    np.multiply(semantic, math.sqrt(SEMANTIC_WEIGHT), out=full[:, : semantic.shape[1]])
-    return full
+        return _Features(None, _tfidf_matrix(docs))
+    return _Features(semantic * math.sqrt(SEMANTIC_WEIGHT), _tfidf_matrix(docs, scale=math.sqrt(1 - SEMANTIC_WEIGHT)))
 
 
-def _centroid(features: FloatArray, sentences: list[_Sentence]) -> FloatArray:
+def _centroid(features: _Features, sentences: list[_Sentence]) -> tuple[FloatArray | None, FloatArray]:
     """Mean over members of the mean of each member's sentences: every member weighs the same."""
     per_member = Counter(s.member_id for s in sentences)
     weights = np.array([1.0 / per_member[s.member_id] for s in sentences])
-    centroid: FloatArray = (weights[:, None] * features).sum(axis=0) / len(per_member)
-    return centroid
+    m = len(per_member)
+    lex: FloatArray = np.asarray(features.lexical.T @ weights, dtype=np.float64) / m
+    if features.semantic is None:
+        return None, lex
+    sem: FloatArray = (weights[:, None] * features.semantic).sum(axis=0) / m
+    return sem, lex
 
 
 _BULLET_COST = len("\n- ")  # each chosen sentence costs its text plus this
 
 
-def _select(features: FloatArray, sentences: list[_Sentence], max_sentences: int, room: int) -> list[_Sentence]:
+def _select(features: _Features, sentences: list[_Sentence], max_sentences: int, room: int) -> list[_Sentence]:
     """MMR choice of up to ``max_sentences`` sentences whose lines fit in ``room`` chars.
 
     Only sentences that still fit compete at each step (room only shrinks, so
@@ -364,8 +401,8 @@ def _select(features: FloatArray, sentences: list[_Sentence], max_sentences: int
     sentence is cut to fit, when that leaves a meaningful fragment.
     """
     centroid = _centroid(features, sentences)
-    norm = float(np.linalg.norm(centroid))
-    relevance = features @ centroid / norm if norm > 0 else np.zeros(len(sentences))
+    norm = math.sqrt(sum(float(part @ part) for part in centroid if part is not None))
+    relevance = features.dot(centroid) / norm if norm > 0 else np.zeros(len(sentences))
     max_sim = np.zeros(len(sentences))
     remaining = list(range(len(sentences)))
     chosen: list[_Sentence] = []
@@ -391,7 +428,7 @@ def _select(features: FloatArray, sentences: list[_Sentence], max_sentences: int
         chosen.append(sentences[best])
         room -= _BULLET_COST + len(sentences[best].text)
         # One row of similarities per pick, not an n×n matrix: clusters can be large.
-        max_sim = np.maximum(max_sim, features @ features[best])
+        max_sim = np.maximum(max_sim, features.dot(features.row(best)))
         remaining = [i for i in fitting if i != best and max_sim[i] < REDUNDANT_SIMILARITY]
     return chosen
 
