@@ -203,9 +203,32 @@ def _lower_words(text: str) -> list[str]:
     return " ".join(words).lower().replace("’", "'").split(" ")
 
 
+# stopword list -> (words seen, the content words among them): a word is judged once, then
+# tokenize's filter is one set probe per word instead of a length, a stopword and a digit test
+_CONTENT_WORDS: dict[frozenset[str], tuple[set[str], set[str]]] = {}
+_CONTENT_WORDS_MAX = 400_000  # words remembered per list before it starts afresh (a few tens of MB)
+
+
 def tokenize(text: str, stopwords: frozenset[str] = STOPWORDS) -> list[str]:
     """Lowercased content words: stopwords, pure numbers and short tokens removed."""
-    return [w for w in _lower_words(text) if len(w) >= MIN_TERM_LENGTH and w not in stopwords and not w.isdigit()]
+    words = _lower_words(text)
+    known, content = _CONTENT_WORDS.get(stopwords) or _content_sets(stopwords)
+    if not known.issuperset(words):
+        if len(known) > _CONTENT_WORDS_MAX:
+            known.clear()
+            content.clear()
+        new = set(words).difference(known)
+        known.update(new)
+        content.update(w for w in new if len(w) >= MIN_TERM_LENGTH and w not in stopwords and not w.isdigit())
+    return [w for w in words if w in content]
+
+
+def _content_sets(stopwords: frozenset[str]) -> tuple[set[str], set[str]]:
+    if len(_CONTENT_WORDS) > 64:  # other lists than the few of stopwords_for (callers' own): start afresh
+        _CONTENT_WORDS.clear()
+    sets: tuple[set[str], set[str]] = (set(), set())
+    _CONTENT_WORDS[stopwords] = sets
+    return sets
 
 
 @functools.cache
@@ -256,6 +279,12 @@ def stopwords_for(texts: Sequence[str]) -> frozenset[str]:
     lang = detect_language(texts)
     if lang is None or lang == "english":
         return STOPWORDS
+    return _with_language(lang)
+
+
+@functools.cache
+def _with_language(lang: str) -> frozenset[str]:
+    # one object per language: tokenize keeps its judged words per stopword list
     return STOPWORDS | _language_lists()[lang]
 
 
@@ -502,35 +531,40 @@ def _key_terms(
 ) -> list[str]:
     """Terms spread over many members, weighted by background rarity when ``df`` is given."""
     member_freq: Counter[str] = Counter()
-    total: Counter[str] = Counter()
-    surface: dict[str, Counter[str]] = {}
+    token_count: Counter[str] = Counter()
     excluded = _name_tokens(people)
     for m in members:
         # Times and quantities ("2am", "10gb") are not what a cluster is about.
         tokens = [t for t in tokenize(_without_label(m.content, m.author), stopwords)
                   if t not in excluded and t.removesuffix("'s") not in excluded and not t[0].isdigit()]
-        stems = [_stem(t) for t in tokens]
-        for token, stem in zip(tokens, stems, strict=True):
-            surface.setdefault(stem, Counter())[token] += 1
-        total.update(stems)
-        member_freq.update(set(stems))
+        token_count.update(tokens)
+        member_freq.update({_stem(t) for t in tokens})
+    # a token has one stem: its spellings and their uses, counted once per distinct token
+    surface: dict[str, dict[str, int]] = {}
+    total: dict[str, int] = {}
+    for token, count in token_count.items():
+        stem = _stem(token)
+        surface.setdefault(stem, {})[token] = count
+        total[stem] = total.get(stem, 0) + count
+    # The most used spelling of the stem; ties to the shorter, then alphabetical.
+    shown = {stem: next(iter(forms)) if len(forms) == 1 else _commonest(forms) for stem, forms in surface.items()}
     n = len(members)
-
-    def shown(stem: str) -> str:
-        # The most used spelling of the stem; ties to the shorter, then alphabetical.
-        forms = surface[stem]
-        return min(forms, key=lambda f: (-forms[f], len(f), f))
 
     def score(stem: str) -> float:
         s = member_freq[stem] / n * (1.0 + math.log(total[stem]))
         if df is not None:
             # Background frequencies are keyed by surface word; take the most
             # common spelling's (the commonest form is also the best-attested).
-            s *= math.log((n_docs + 1) / (df.get(shown(stem), 0) + 1)) + 1.0
+            s *= math.log((n_docs + 1) / (df.get(shown[stem], 0) + 1)) + 1.0
         return s
 
-    ranked = sorted(member_freq, key=lambda stem: (-round(score(stem), 12), shown(stem)))
-    return [shown(stem) for stem in ranked[:limit]]
+    # shown[] differs between stems (a token has one stem), so the order is total whatever member_freq's
+    ranked = sorted(member_freq, key=lambda stem: (-round(score(stem), 12), shown[stem]))
+    return [shown[stem] for stem in ranked[:limit]]
+
+
+def _commonest(forms: dict[str, int]) -> str:
+    return min(forms, key=lambda f: (-forms[f], len(f), f))
 
 
 # --------------------------------------------------------------------------- summary
