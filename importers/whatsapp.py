@@ -241,7 +241,7 @@ _MEDIA_BRACKET = {
 # Android placeholders of other languages: the whole line is "<...>" of a few words, one of
 # them the word for media ("<Media jätetty pois>", "<Média kihagyva>", "<تم استبعاد الوسائط>").
 _MEDIA_STEM_RE = re.compile(
-    r"medi[aeo]|mídia|média|multim[eé]dia|медиа|медіа|мультимедиа|πολυμέσ|מדיה|मीडिया|মিডিয়া|மீடியா|"
+    r"(?<![^\W\d_])(?:medi[aeo]|mídia|média|multim[eé]dia)|медиа|медіа|мультимедиа|πολυμέσ|מדיה|मीडिया|মিডিয়া|மீடியா|"
     r"미디어|メディア|媒体|媒體|影音|สื่อ|وسائط|رسانه|ميديا|phương tiện",
     re.IGNORECASE,
 )

@@ -184,6 +184,13 @@ def test_whatsapp_android_media_with_caption_and_view_once() -> None:
     assert rep.skipped_media == 2
 
 
+def test_android_media_placeholders_by_their_word_for_media() -> None:
+    for line in ("<Media jätetty pois>", "<Média kihagyva>", "<Medien ausgeschlossen>", "<تم استبعاد الوسائط>"):
+        assert whatsapp._media_line(line, line) == [line[1:-1]]
+    for line in ("<immediately>", "<3", "<media of the whole town and all its people>"):
+        assert whatsapp._media_line(line, line) is None  # a word inside another, a heart, a sentence
+
+
 def test_whatsapp_month_first_decided_by_a_date_late_in_the_file(tmp_path: Path) -> None:
     # 300 headers where day and month are both <= 12, then one that only month-first can read
     lines = [f"[{1 + (i // 30) % 12}/{1 + i % 12}/23, 9:{i % 60:02d}:00 AM] Ana: msg {i}" for i in range(300)]
