@@ -135,6 +135,13 @@ MOVE_TO_PLACE: tuple[tuple[str, str], ...] = (
     ("zog nach", "wohnt in"), ("ist nach", "wohnt in"), ("sind nach", "wohnen in"),
 )
 
+# German puts the move's time between the auxiliary and "nach": "ist dieses Jahr nach Leipzig
+# (um)gezogen" reads as "wohnt dieses Jahr in Leipzig" (a regular expression over the folded text).
+MOVE_SPLIT: tuple[tuple[str, str], ...] = (
+    (r"\b(?:ist|bin|bist)\s+((?:\w+\s+){1,3}?)nach\s+([A-Z][\w-]*)\s+(?:um)?gezogen\b", r"wohnt \1in \2"),
+    (r"\b(?:sind|seid)\s+((?:\w+\s+){1,3}?)nach\s+([A-Z][\w-]*)\s+(?:um)?gezogen\b", r"wohnen \1in \2"),
+)
+
 # Words that name the same thing (mapped onto the first word of each group).
 SYNONYMS: dict[str, str] = {fold(w): fold(group.split()[0]) for group in (
     "live lives living lived reside resides resided habite habitent habiter vit vivent vivre vive viven "

@@ -88,6 +88,7 @@ def _phrase_patterns() -> tuple[re.Pattern[str], list[tuple[re.Pattern[str], str
     phrases = re.compile(rf"(?<![\w'])(?:{alternation})(?![\w'])", re.I)
     moves = [(re.compile(rf"(?<![\w'])(?i:{re.escape(p)})(?= (?:the )?[A-Z])(?! (?i:(?:the )?(?:{_NOT_A_PLACE}))\b)"),
               r) for p, r in L.MOVE_TO_PLACE]
+    moves += [(re.compile(p), r) for p, r in L.MOVE_SPLIT]
     return phrases, moves
 
 

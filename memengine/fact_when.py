@@ -26,9 +26,9 @@ from memengine.fact_tokens import Tok, Value
 OPENERS = _set(
     "since starting from beginning effective last next this coming past as",
     "depuis des partir prochain prochaine dernier derniere cette",
-    "desde partir proximo proxima pasado pasada este esta viene",
-    "ab seit letzten letzte letztes letzter nachste nachsten nachster nachstes diese diesem dieser kommende "
-    "kommenden vergangenen",
+    "desde partir proximo proxima pasado pasada este esta viene hace",
+    "ab seit letzten letzte letztes letzter letztem nachste nachsten nachster nachstes nachstem diese diesem "
+    "dieser dieses kommende kommenden vergangenen",
     "passado passada proximo proxima este esta",
 )
 TIME_NOUNS = _set(
@@ -39,7 +39,7 @@ TIME_NOUNS = _set(
     "hoje amanha semana mes ano primavera verao outono inverno",
 )
 # Words that may sit inside the phrase: "as OF today", "à partir DE mardi", "desde EL martes".
-FILLERS = _set("of in on the a de du d el la le les los las que der die das dem den no na o em at")
+FILLERS = _set("of in on the a de du d el la le les los las que der die das dem den no na o em at un une una um")
 
 
 def _key(t: Tok) -> str:
@@ -68,6 +68,23 @@ def _span(toks: Sequence[Tok]) -> list[int]:
     return span
 
 
+def _lead_span(toks: Sequence[Tok]) -> list[int]:
+    """Indices of a leading qualifier ("Since last month, ...", "Depuis le mois dernier, ...",
+    "Seit letztem Monat ...", "This spring ..."), or [] when the sentence does not open with one."""
+    i = 0
+    while i < len(toks) and (_time_word(toks[i]) or _key(toks[i]) in OPENERS | FILLERS) and toks[i].kind in (
+            "word", "num"):
+        i += 1
+    while i > 0 and _key(toks[i - 1]) in FILLERS and not _time_word(toks[i - 1]):
+        i -= 1  # "Desde o mês passado | a Beatriz": the article is the subject's
+    span = list(range(i))
+    if not any(_time_word(toks[j]) for j in span) or _key(toks[0]) not in OPENERS or i >= len(toks) - 1:
+        return []
+    if _key(toks[0]) == "as" and (len(span) < 2 or _key(toks[1]) != "of"):
+        return []
+    return span
+
+
 def _datable(toks: Sequence[Tok]) -> bool:
     """Whether the sentence before the qualifier states a value, a change or a name."""
     for j, t in enumerate(toks):
@@ -81,7 +98,8 @@ def _datable(toks: Sequence[Tok]) -> bool:
 # Openers that make the next time noun relative wherever it sits (German puts it before the
 # verb's complements: "Oma ist letzten Sommer nach Bonn gezogen").
 RELATIVE = _set("last next", "prochain prochaine", "proximo proxima",
-                "letzten letzte letztes letzter nachste nachsten nachster nachstes vergangenen", "proximo proxima")
+                "letzten letzte letztes letzter letztem nachste nachsten nachster nachstes vergangenen dieses diesem "
+                "diesen", "proximo proxima")
 
 
 def _inner_span(toks: Sequence[Tok]) -> list[int]:
@@ -95,9 +113,11 @@ def _inner_span(toks: Sequence[Tok]) -> list[int]:
 def mark(toks: list[Tok], values: list[Value]) -> list[Value]:
     """Mark a time qualifier ``role = "when"`` (trailing, or a relative one inside the
     sentence); return the values outside it."""
-    span = _span(toks) or _inner_span(toks)
+    span = _lead_span(toks) or _span(toks) or _inner_span(toks)
+    if span and span[0] == 0 and span[-1] == len(toks) - 1:
+        return values
     rest = [t for j, t in enumerate(toks) if not span or j < span[0] or j > span[-1]]
-    if not span or span[0] == 0 or not _datable(rest):
+    if not span or not _datable(rest):
         return values
     for j in span:
         toks[j].role = "when"

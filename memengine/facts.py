@@ -246,11 +246,24 @@ def _subject(toks: list[Tok], lang: str, words: list[Word], boundary: tuple[int,
     if boundary is None and words:
         # no copula: the subject is the first word and what its possessives chain to
         k = 1
-        while k < len(words) and any(toks[j].role == "poss" or fold(toks[j].low) in ("de", "del", "of")
-                                     for j in range(words[k - 1].pos + 1, words[k].pos)) and words[k - 1].name:
+        while k < len(words) and (any(toks[j].role == "poss" or fold(toks[j].low) in ("de", "del", "of")
+                                      for j in range(words[k - 1].pos + 1, words[k].pos)) and words[k - 1].name
+                                  or _attached(toks, words[k - 1].pos, words[k].pos)):
             k += 1
         return k, (k if k < len(words) else None)
     return (0 if boundary is not None else (1 if words else 0)), None
+
+
+# Prepositions that attach a name to the noun before it, inside a subject with no copula: "my
+# flight to Boston | lands at 3pm", "el vuelo a Lima | sale", "der Zug nach Hamburg | fährt".
+SUBJECT_PREPOSITIONS = L._set("to for from", "pour", "a para", "nach", "para")
+
+
+def _attached(toks: list[Tok], left: int, right: int) -> bool:
+    """Whether the name at ``right`` hangs on the noun at ``left`` by one preposition ("flight
+    to Boston"): then it belongs to the subject, and the sentence's verb comes after it."""
+    return right == left + 2 and toks[right].text[:1].isupper() and toks[left].text[:1].islower() \
+        and fold(toks[left + 1].low) in SUBJECT_PREPOSITIONS and toks[left + 1].role in ("", "stop")
 
 
 def _pronoun(toks: list[Tok], lang: str) -> str:
