@@ -39,12 +39,12 @@ STRONG_VERBS = _set(
     "cambiado cambiada cambiados cambiadas cambio cambiaron reemplazado reemplazada reemplazo sustituido "
     "sustituida sustituyo reprogramado reprogramada aplazado aplazada pospuesto pospuesta migrado migro "
     "aumentado aumentada subido subida bajado bajada reducido reducida renombrado renombrada cambiamos "
-    "bajaron subieron redujeron ampliado ampliada prorrogado prorrogada",
+    "bajaron subieron redujeron subio redujo rebajo rebajado rebajada ampliado ampliada prorrogado prorrogada",
     "gewechselt wechselt wechselte geandert andert anderte umgestellt verschoben verlegt ersetzt migriert "
     "umgestiegen erhoht gesenkt reduziert umbenannt verlangert",
     "mudou mudado mudada mudaram trocou trocado trocada trocaram substituiu substituido substituida "
     "remarcado remarcada adiado adiada migrou migrado alterado alterada alterou aumentou aumentado subiu "
-    "baixou reduzido reduzida renomeado renomeada trocamos mudamos prorrogado prorrogada estendido estendida",
+    "baixou reduzido reduzida reduziu diminuiu diminuido diminuida renomeado renomeada trocamos mudamos prorrogado prorrogada estendido estendida",
 )
 MOTION_VERBS = _set(
     "moved move moves shifted pushed postponed went gone",
@@ -87,6 +87,11 @@ VERB_LAST = frozenset({"de"})  # a participle at the end: its "from" / "to" phra
 _CHANGE_VERBS = STRONG_VERBS | MOTION_VERBS
 _DETERMINERS = DETERMINERS | _set("my our your his her their its mon ma mes notre nos son sa ses mi mis su sus nuestro "
                                   "nuestra mein meine meinen unser unsere sein seine ihr ihre meu minha nosso nossa")
+OF = _set("of", "de d du des", "de del", "von vom", "de do da dos das")
+_AUX_DE = LANG_AUX["de"] | LANG_COPULA["de"]
+# Possessives of someone else: "my husband cut HIS coffee to 1 cup" is not about me.
+THIRD_POSSESSIVES = _set("his her their", "son sa ses leur leurs", "su sus", "sein seine seinen seinem seiner ihr "
+                         "ihre ihren ihrem ihrer", "seu sua seus suas dele dela deles delas")
 MAX_PHRASE = 4  # tokens in a value phrase ("GitHub Actions", "green tea", "March 10")
 
 
@@ -94,6 +99,7 @@ class Token(Protocol):
     """What :func:`find` needs of facts.py's tokens."""
 
     kind: str
+    text: str
     low: str
     role: str
 
@@ -107,6 +113,9 @@ class Change:
     verb: int | None = None
     old: set[int] = field(default_factory=set)
     new: set[int] = field(default_factory=set)
+    # "My doctor | lowered | my dose | to 10mg": what the verb changed (its object) and who did it
+    obj: set[int] = field(default_factory=set)
+    agent: set[int] = field(default_factory=set)
 
 
 def _key(tok: Token) -> str:
@@ -144,16 +153,25 @@ def _next_prep(toks: Sequence[Token], start: int, preps: frozenset[str], reach: 
 
 def _to_after_object(toks: Sequence[Token], start: int, preps: frozenset[str]) -> int | None:
     """A "to" after a short object of a strong verb ("renamed | the wifi network | to Loft",
-    "lowered | my dose | to 20mg"); the object holds no value and no other preposition."""
-    for j in range(start, min(len(toks), start + MAX_PHRASE + 2)):
+    "lowered | my dose of aspirin | to 20mg"); the object holds no value and no other preposition
+    than "of" and particles ("cut my coffee down to")."""
+    for j in range(start, min(len(toks), start + MAX_PHRASE + 3)):
         if toks[j].kind != "word" or toks[j].role:
             return None
         k = _key(toks[j])
-        if k in preps:
+        if k in preps and not (j == start and k in _DETERMINERS):  # (Portuguese "a" is "the")
             return j if j > start else None
-        if k in STOPWORDS and k not in _DETERMINERS:
+        if k in STOPWORDS and k not in _DETERMINERS and k not in OF and k not in PARTICLES:
             return None
     return None
+
+
+def _object_and_agent(toks: Sequence[Token], ch: Change, first: int, to: int, verb_at: int) -> None:
+    """Record the object (``first`` .. ``to``) and the agent (what stands before ``verb_at``)."""
+    obj = set(range(first, to))
+    if any(toks[i].kind == "word" and _key(toks[i]) not in _FUNCTION for i in obj):
+        ch.obj = obj
+        ch.agent = set(range(verb_at))
 
 
 def _find_back(toks: Sequence[Token], end: int, preps: frozenset[str], reach: int) -> int | None:
@@ -198,8 +216,13 @@ def _verb_change(toks: Sequence[Token], v: int, lang: str) -> Change | None:
             ch.old, ch.new = _phrase(toks, f + 1, t), _phrase(toks, t + 1, n)
     else:
         t = _next_prep(toks, v + 1, to_p, 3)
-        if t is None and key in STRONG_VERBS:
-            t = _to_after_object(toks, v + 1, to_p)
+        if (t is None or _key(toks[t]) in _DETERMINERS and t + 1 < n and toks[t + 1].text[:1].islower()) \
+                and key in STRONG_VERBS:
+            # (an article that reads as "to": "reduziu a dose de omeprazol para 10mg")
+            after = _to_after_object(toks, v + 1, to_p)
+            if after is not None:
+                t = after
+                _object_and_agent(toks, ch, v + 1, t, v)
         if t is not None:
             ch.new = _phrase(toks, t + 1, n)
         elif lang in VERB_LAST:  # "von Jira zu Linear gewechselt", "auf Samstag verschoben"
@@ -209,6 +232,10 @@ def _verb_change(toks: Sequence[Token], v: int, lang: str) -> Change | None:
                 f = _find_back(toks, t, from_p, MAX_PHRASE + 1)
                 if f is not None:
                     ch.old = _phrase(toks, f + 1, t)
+                else:  # "Die Ärztin hat | meine Dosis | auf 5mg gesenkt"
+                    aux = next((j for j in range(t) if _key(toks[j]) in _AUX_DE), None)
+                    if aux is not None and key in STRONG_VERBS:
+                        _object_and_agent(toks, ch, aux + 1, t, aux)
     if not ch.new:
         return None
     if key in MOTION_VERBS and not ch.old and not _has_time(toks, ch.new):

@@ -10,6 +10,7 @@ is adding a block to each table; nothing else changes.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -333,7 +334,19 @@ for _words, _cls, _mult in (
         ("m metre metres meters metro metros meter", "metres", 1.0),
         ("kg kilo kilos kilogram kilograms kilogramme kilogrammes", "grams", 1000.0),
         ("g gram grams gramme grammes gramo gramos", "grams", 1.0),
+        ("mg milligram milligrams milligramme milligrammes miligramo miligramos miligrama miligramas", "grams", 0.001),
+        ("mcg µg microgram micrograms", "grams", 1e-6),
+        ("ml millilitre millilitres milliliter milliliters mililitro mililitros", "litres", 0.001),
+        ("l litre litres liter liters litro litros", "litres", 1.0),
 ):
     for _n in _words.split():
         UNITS.setdefault(fold(_n), (_cls, _mult))
+# A number glued to its unit ("20mg", "5km", "1.5l") is a quantity, not a code.
+GLUED_UNIT = re.compile(r"(\d+(?:[.,]\d+)?)([^\W\d_]{1,3})")
+
+# Nouns that only name "the quantity of" what they are said of: "my lisinopril dose is 10mg" is
+# "I take 10mg of lisinopril". Left out of the frame when the sentence states a number.
+MEASURE_NOUNS = _set("dose doses dosage amount quantity", "dose posologie quantite", "dosis cantidad",
+                     "dosis menge", "dose dosagem quantidade")
+
 RATE_WORDS = _set("per a an each every / par por pro")

@@ -280,6 +280,14 @@ def read_values(toks: list[Tok], lang: str = "en") -> tuple[list[Value], set[str
     return placed, idents
 
 
+def _glued_quantity(tok: Tok) -> tuple[float, tuple[str, float]] | None:
+    """"20mg" -> (20.0, ("grams", 0.001)): a number glued to a unit word, else None."""
+    m = L.GLUED_UNIT.fullmatch(tok.low)
+    if m is None or fold(m.group(2)) not in L.UNITS:
+        return None
+    return float(m.group(1).replace(",", ".")), L.UNITS[fold(m.group(2))]
+
+
 def _values_unplaced(toks: list[Tok], lang: str) -> tuple[list[Value], set[str]]:
     values: list[Value] = []
     idents: set[str] = set()
@@ -318,6 +326,10 @@ def _values_unplaced(toks: list[Tok], lang: str) -> tuple[list[Value], set[str]]
             t.role = "value"
             digits = re.sub(r"\D", "", t.low)
             values.append(Value("phone", (digits[-PHONE_DIGITS:],), t.text))
+        elif t.kind == "code" and _glued_quantity(t) is not None:
+            amount, (unit, mult) = _glued_quantity(t)  # type: ignore[misc]
+            t.role = "value"
+            values.append(Value("number", (unit, round(amount * mult, 9)), t.text))
         elif t.kind in ("code", "version"):
             t.role = "value"
             values.append(Value("code", (t.low.lstrip("v") if t.kind == "version" else t.low,), t.text))

@@ -178,6 +178,7 @@ def _read(toks: list[Tok], lang: str) -> _Reading:
     r = _Reading()
     copulas = L.LANG_COPULA[lang]
     has_ne = any(t.kind == "word" and fold(t.low) in ("ne", "n") for t in toks) and lang == "fr"
+    quantity = any(t.role == "value" and t.kind != "word" for t in toks)
     place_next = False
     for i, t in enumerate(toks):
         if t.role == "old" and t.kind == "word":
@@ -206,6 +207,11 @@ def _read(toks: list[Tok], lang: str) -> _Reading:
             t.role = "stop"
             place_next = key in L.PLACE_PREPOSITIONS
             continue
+        if quantity and (key in L.MEASURE_NOUNS or key.rpartition("-")[2] in L.MEASURE_NOUNS):
+            key = key.rpartition("-")[0]  # "my lisinopril dose": the dose is the number
+            if not key:
+                t.role = "stop"
+                continue
         canon = L.SYNONYMS.get(key, key).replace("-", "")  # "stand-up" = "standup"
         for axis, (pos, neg) in L.AXES.items():
             if key in pos or key in neg:
@@ -276,6 +282,10 @@ def _pronoun(toks: list[Tok], lang: str) -> str:
     return ""
 
 
+def _key_of(t: Tok) -> str:
+    return fold(t.low) if t.kind == "word" else ""
+
+
 def analyse(text: str) -> Fact:
     """Read one sentence into a :class:`Fact` (never raises on str input)."""
     toks = read_tokens(prepare(text), text)
@@ -283,6 +293,10 @@ def analyse(text: str) -> Fact:
     values, idents = read_values(toks, lang)
     values = fact_when.mark(toks, values)  # "from next week": when the value holds, not a word
     change = fact_change.find(toks, lang)
+    if change is not None and change.agent and not any(_key_of(toks[i]) in fact_change.THIRD_POSSESSIVES
+                                                       for i in change.obj):
+        for i in change.agent:  # who made the change is not whose fact it is ("my doctor lowered my dose")
+            toks[i].role = toks[i].role or "agent"
     if change is not None:
         for i in change.old:
             toks[i].role = "old" if toks[i].role in ("", "value", "unit") else toks[i].role
@@ -299,7 +313,11 @@ def analyse(text: str) -> Fact:
     if words and predicate != 0:  # (a pronoun subject: "I take 40mg of ..." has no subject to name)
         limit = boundary[0] if boundary is not None and subject_end else (
             words[1].pos if len(words) > 1 else words[0].pos)
-        inside = [v for v in values if v.kind in ("number", "code") and words[0].pos < v.pos < limit]
+        if change is not None and change.verb is not None:
+            limit = min(limit, change.verb)
+        # (a quantity with its unit, "20mg", "5 km", is never a name: "Tomo 20mg de ...")
+        inside = [v for v in values if (v.kind == "code" or v.kind == "number" and not v.norm[0])
+                  and words[0].pos < v.pos < limit]
         for v in inside:
             idents.add(f"{v.kind}#{v.norm}")
         values = [v for v in values if v.pos not in {x.pos for x in inside}]
