@@ -68,6 +68,12 @@ def _span(toks: Sequence[Tok]) -> list[int]:
     return span
 
 
+def trailing(toks: Sequence[Tok]) -> int:
+    """Where a trailing qualifier starts ("... this week"), else ``len(toks)``."""
+    span = _span(toks)
+    return span[0] if span and span[0] > 0 else len(toks)
+
+
 def _lead_span(toks: Sequence[Tok]) -> list[int]:
     """Indices of a leading qualifier ("Since last month, ...", "Depuis le mois dernier, ...",
     "Seit letztem Monat ...", "This spring ..."), or [] when the sentence does not open with one."""

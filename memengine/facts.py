@@ -25,9 +25,10 @@ Pure functions: no SQL, no model, no I/O.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
-from memengine import fact_change, fact_when
+from memengine import fact_change, fact_clauses, fact_roles, fact_when
 from memengine import fact_lexicon as L
 from memengine.fact_lexicon import fold
 from memengine.fact_tokens import Tok, Value, clock_minutes, guess_lang, prepare, read_tokens, read_values
@@ -249,12 +250,14 @@ def _subject(toks: list[Tok], lang: str, words: list[Word], boundary: tuple[int,
     if boundary is None and words and lang in L.PRO_DROP and toks[words[0].pos].orig.endswith(L.PRO_DROP[lang]) \
             and all(t.kind == "word" and _is_stop(t, fold(t.low)) for t in toks[:words[0].pos]):
         return 0, 0  # "(Nós) usamos o Jira": the verb's ending is the subject
+    if boundary is None and words and _first_singular(toks, words[0].pos):
+        return 0, 0  # "(Yo) tengo un Seat", "(Eu) trabalho na Sonae"
     if boundary is None and words:
         # no copula: the subject is the first word and what its possessives chain to
         k = 1
         while k < len(words) and (any(toks[j].role == "poss" or fold(toks[j].low) in ("de", "del", "of")
                                       for j in range(words[k - 1].pos + 1, words[k].pos)) and words[k - 1].name
-                                  or _attached(toks, words[k - 1].pos, words[k].pos)):
+                                  or _attached(toks, words[k - 1].pos, words[k].pos, lang)):
             k += 1
         return k, (k if k < len(words) else None)
     return (0 if boundary is not None else (1 if words else 0)), None
@@ -265,10 +268,11 @@ def _subject(toks: list[Tok], lang: str, words: list[Word], boundary: tuple[int,
 SUBJECT_PREPOSITIONS = L._set("to for from", "pour", "a para", "nach", "para")
 
 
-def _attached(toks: list[Tok], left: int, right: int) -> bool:
+def _attached(toks: list[Tok], left: int, right: int, lang: str) -> bool:
     """Whether the name at ``right`` hangs on the noun at ``left`` by one preposition ("flight
-    to Boston"): then it belongs to the subject, and the sentence's verb comes after it."""
-    return right == left + 2 and toks[right].text[:1].isupper() and toks[left].text[:1].islower() \
+    to Boston"): then it belongs to the subject, and the sentence's verb comes after it. (German
+    writes every noun with a capital: "der Zug nach Hamburg".)"""
+    return right == left + 2 and toks[right].text[:1].isupper() and (toks[left].text[:1].islower() or lang == "de") \
         and fold(toks[left + 1].low) in SUBJECT_PREPOSITIONS and toks[left + 1].role in ("", "stop")
 
 
@@ -277,9 +281,21 @@ def _pronoun(toks: list[Tok], lang: str) -> str:
     first = next((t for t in toks if t.kind == "word"), None)
     if first is not None and first.orig in L.PRONOUNS.get(lang, ()):
         return first.orig
-    if first is not None and lang in L.PRO_DROP:
+    if first is not None and lang in L.PRO_DROP and first.orig.endswith(L.PRO_DROP[lang]):
         return next(("-" + e for e in L.PRO_DROP[lang] if first.orig.endswith(e)), "")
+    if first is not None and _first_singular(toks, toks.index(first)):
+        return "-o"
     return ""
+
+
+def _first_singular(toks: list[Tok], i: int) -> bool:
+    """A Spanish / Portuguese first-person verb opening the sentence ("Tengo un ...", "Trabalho na
+    ..."): a word in "-o" followed by an article, a preposition or a number (a name in "-o" is
+    followed by its verb: "Pedro vive en ..."). Read whatever language the sentence was guessed."""
+    if i != 0 or i + 1 >= len(toks) or not toks[i].orig.endswith("o") or len(toks[i].orig) < 4:
+        return False
+    nxt = toks[i + 1]
+    return nxt.kind != "word" or fold(nxt.low) in L.STOPWORDS and fold(nxt.low) not in L.LANG_COPULA["en"]
 
 
 def _key_of(t: Tok) -> str:
@@ -288,8 +304,8 @@ def _key_of(t: Tok) -> str:
 
 def analyse(text: str) -> Fact:
     """Read one sentence into a :class:`Fact` (never raises on str input)."""
-    toks = read_tokens(prepare(text), text)
     lang = guess_lang(text)
+    toks = fact_roles.reorder(read_tokens(prepare(text), text), lang)  # "X is now our landlord"
     values, idents = read_values(toks, lang)
     values = fact_when.mark(toks, values)  # "from next week": when the value holds, not a word
     change = fact_change.find(toks, lang)
@@ -450,9 +466,33 @@ def _in_subject(f: Fact, idx: list[int]) -> bool:
 def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -> Verdict | None:
     """Whether ``new`` contradicts ``old``: the same frame with another value, or with the
     opposite polarity. ``None`` when they agree, add to each other, or are about different
-    things. ``similarity`` (an embedding cosine) only nudges the confidence."""
+    things. ``similarity`` (an embedding cosine) only nudges the confidence. A ``new`` told in
+    two clauses ("sold the Civic and now drives a Tesla") is read by memengine/fact_clauses.py."""
     fa = old if isinstance(old, Fact) else analyse(old)
     fb = new if isinstance(new, Fact) else analyse(new)
+    if _adds(fa, fb):
+        return None  # "I also take ...", "We got another dog": an addition replaces nothing
+    verdict = _compare_frames(fa, fb, similarity)
+    if verdict is None and fa.words and _TWO_CLAUSES.search(fb.text):
+        verdict = fact_clauses.compare_clauses(fa, fb, analyse, _compare_frames)
+    return verdict
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+_ADDING = fact_change.ADDITIVE | fact_change.ANOTHER
+
+
+def _adds(fa: Fact, fb: Fact) -> bool:
+    """Whether ``fb`` says "also" / "too" / "another" (in any of the five languages) and ``fa`` does not."""
+    extra = {fold(w) for w in _WORD.findall(fb.text.lower())} & _ADDING
+    return bool(extra) and not extra <= {fold(w) for w in _WORD.findall(fa.text.lower())}
+
+
+_TWO_CLAUSES = re.compile(r",|\s(?:and|et|y|und|e)\s", re.I)
+
+
+def _compare_frames(fa: Fact, fb: Fact, similarity: float | None = None) -> Verdict | None:
+    """:func:`compare` for one frame each."""
     if not fa.words or not fb.words:
         return None
     if fa.identifiers != fb.identifiers and fa.identifiers and fb.identifiers:
