@@ -455,6 +455,17 @@ def _value_conflict(fa: Fact, fb: Fact) -> tuple[str, str] | None:
     return None
 
 
+def _before_verb(f: Fact, idx: list[int]) -> bool:
+    """Whether a word of ``idx`` stands before the verb of a sentence stating a value, the verb
+    being the last word before the first value ("Das Training | der Jugend | beginnt | um 17 Uhr"):
+    a sentence without a copula names its subject before its verb, whatever the subject rule read."""
+    if not idx or not f.values:
+        return False
+    first = min(v.pos for v in f.values if v.pos >= 0) if any(v.pos >= 0 for v in f.values) else -1
+    before = [i for i, w in enumerate(f.words) if w.pos < first]
+    return len(before) > 1 and any(i < before[-1] for i in idx)
+
+
 def _topic(f: Fact, al: _Alignment) -> str:
     return " ".join(f.words[i].text for i, _ in al.shared[:4]) or "statement"
 
@@ -526,6 +537,8 @@ def _compare_frames(fa: Fact, fb: Fact, similarity: float | None = None) -> Verd
     if value is not None:
         if flipped or (swap is not None and not predicate_swap):
             return None  # "doesn't live in Porto" / "lives in Lisbon" can both hold
+        if _before_verb(fa, al.only_a) or _before_verb(fb, al.only_b):
+            return None  # "La cantine | des professeurs | ouvre à 12h": another, more precise subject
         kind, what = value
         return Verdict(kind, f"{kind} changed for '{topic}': {what}", round(conf, 3))
     if swap is not None and not predicate_swap:
