@@ -51,6 +51,7 @@ PERSON = {**{w: "1s" for w in _set("i my me je j mon ma mes moi yo mi mis me ich
 # "Vendí el ...", "Saí da ..."), read only before an article, a preposition or a number.
 ENDINGS = (("amos", "1p"), ("emos", "1p"), ("imos", "1p"), ("o", "1s"), ("é", "1s"), ("í", "1s"), ("i", "1s"))
 VALUE_KINDS = ("time", "date", "number", "code")
+_WORD = re.compile(r"[^\W\d_]+")
 _SPLIT = re.compile(r"\s*,\s*(?:(?:and|et|y|und|e)\s+)?|\s+(?:and|et|y|und|e)\s+", re.I)
 
 
@@ -162,7 +163,16 @@ def _second_alone(old: Fact, cl: _Clauses, analyse: Callable[[str], Fact],
 def compare_clauses(old: Fact, new: Fact, analyse: Callable[[str], Fact],
                     compare: Callable[[Fact, Fact], Verdict | None]) -> Verdict | None:
     """Whether ``new``, read as two clauses, updates ``old`` (see the module docstring)."""
+    gives_up = bool({fold(w) for w in _WORD.findall(new.text.lower())} & DISPOSAL)
+    values = bool(old.values and new.values)
+    if values and not gives_up:  # the second clause alone must state a value ("and now lands at 5:15pm")
+        parts = _SPLIT.split(new.text, maxsplit=1)
+        values = len(parts) == 2 and (any(ch.isdigit() for ch in parts[1]) or any(
+            fold(w) in L.WEEKDAYS or fold(w) in L.MONTHS for w in _WORD.findall(parts[1].lower())))
+    if not values and not gives_up:
+        return None  # neither reading can apply: no values to compare, nothing given up
     cl = split(new.text)
     if cl is None:
         return None
-    return _event(old, cl, new.lang) or _second_alone(old, cl, analyse, compare)
+    return (_event(old, cl, new.lang) if gives_up else None) or (
+        _second_alone(old, cl, analyse, compare) if values else None)

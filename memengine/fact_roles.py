@@ -77,12 +77,14 @@ def _inverted_identity(toks: list[Tok], lang: str) -> list[Tok] | None:
     while start < c and _key(toks[start]) in _ADVERBS:
         start += 1  # "Ahora | la doctora Vega es ..."
     subject = toks[start:c]
+    if not _is_name_phrase(subject):
+        return None
     j = c + 1
     while j < len(toks) and _key(toks[j]) in _ADVERBS:
         j += 1
     when = fact_when.trailing(toks)
     role = toks[j:when]
-    if not subject or not role or not _is_name_phrase(subject) or role[0].kind != "word":
+    if not role or role[0].kind != "word":
         return None
     if any(t.kind != "word" or t.text[:1].isupper() for t in role):
         return None  # "X is the manager of Acme": two names, no single role
@@ -132,6 +134,17 @@ def _as_replacement(role: list[Tok], old: list[Tok], new: list[Tok], lang: str) 
 
 def reorder(toks: list[Tok], lang: str) -> list[Tok]:
     """The tokens in role-first order (see the module docstring); ``toks`` itself when no rule applies."""
-    if lang not in WITH_WORD or any(_key(t) in ADDITIVE for t in toks):
+    keys = {_key(t) for t in toks}
+    if lang not in WITH_WORD or keys & ADDITIVE:
         return toks
-    return _replaced_as(toks, lang) or _inverted_identity(toks, lang) or toks
+    if keys & _ROLE_VERBS:
+        replaced = _replaced_as(toks, lang)
+        if replaced is not None:
+            return replaced
+    if not keys & _COPULAS or not any(t.kind == "word" and t.text[:1].isupper() for t in toks[:1]):
+        return toks  # (an inverted identity starts with a name and has a copula)
+    return _inverted_identity(toks, lang) or toks
+
+
+_ROLE_VERBS = REPLACE_VERBS | TAKE_OVER | TAKE_EN
+_COPULAS = frozenset().union(*L.LANG_COPULA.values())

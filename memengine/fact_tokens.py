@@ -75,6 +75,9 @@ def prepare(text: str) -> str:
     t = phrases.sub(lambda m: _PHRASE_REPL[m.group(0).lower()], t)
     for pattern, repl in moves:  # a house move only when a place name follows ("moved to Porto")
         t = pattern.sub(repl, t)
+    if "gezogen" in t:  # "ist dieses Jahr nach Leipzig gezogen"
+        for pattern, repl in _move_split():
+            t = pattern.sub(repl, t)
     return t
 
 
@@ -88,8 +91,13 @@ def _phrase_patterns() -> tuple[re.Pattern[str], list[tuple[re.Pattern[str], str
     phrases = re.compile(rf"(?<![\w'])(?:{alternation})(?![\w'])", re.I)
     moves = [(re.compile(rf"(?<![\w'])(?i:{re.escape(p)})(?= (?:the )?[A-Z])(?! (?i:(?:the )?(?:{_NOT_A_PLACE}))\b)"),
               r) for p, r in L.MOVE_TO_PLACE]
-    moves += [(re.compile(p), r) for p, r in L.MOVE_SPLIT]
+
     return phrases, moves
+
+
+@lru_cache(maxsize=1)
+def _move_split() -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(p), r) for p, r in L.MOVE_SPLIT]
 
 
 def _accents(text: str) -> dict[str, list[str]]:
@@ -326,11 +334,13 @@ def _values_unplaced(toks: list[Tok], lang: str) -> tuple[list[Value], set[str]]
             t.role = "value"
             digits = re.sub(r"\D", "", t.low)
             values.append(Value("phone", (digits[-PHONE_DIGITS:],), t.text))
-        elif t.kind == "code" and _glued_quantity(t) is not None:
-            amount, (unit, mult) = _glued_quantity(t)  # type: ignore[misc]
-            t.role = "value"
-            values.append(Value("number", (unit, round(amount * mult, 9)), t.text))
         elif t.kind in ("code", "version"):
+            glued = _glued_quantity(t) if t.kind == "code" and t.low[:1].isdigit() else None
+            if glued is not None:
+                amount, (unit, mult) = glued
+                t.role = "value"
+                values.append(Value("number", (unit, round(amount * mult, 9)), t.text))
+                continue
             t.role = "value"
             values.append(Value("code", (t.low.lstrip("v") if t.kind == "version" else t.low,), t.text))
         elif t.kind in ("num", "money", "ordinal") or (t.kind == "word" and fold(t.low) in L.WORD_NUMBERS

@@ -77,6 +77,8 @@ def trailing(toks: Sequence[Tok]) -> int:
 def _lead_span(toks: Sequence[Tok]) -> list[int]:
     """Indices of a leading qualifier ("Since last month, ...", "Depuis le mois dernier, ...",
     "Seit letztem Monat ...", "This spring ..."), or [] when the sentence does not open with one."""
+    if not toks or _key(toks[0]) not in OPENERS:
+        return []
     i = 0
     while i < len(toks) and (_time_word(toks[i]) or _key(toks[i]) in OPENERS | FILLERS) and toks[i].kind in (
             "word", "num"):

@@ -86,6 +86,7 @@ class Fact:
     old_values: list[Value] = field(default_factory=list)
     new_pos: frozenset[int] = frozenset()  # token positions of the new value phrase ("to Linear")
     pronoun: str = ""  # the subject when it is a pronoun ("we") or a verb ending ("-amos")
+    adding: frozenset[str] = frozenset()  # "also", "another": the sentence adds to what is known
 
     @property
     def polarity(self) -> int:
@@ -208,7 +209,7 @@ def _read(toks: list[Tok], lang: str) -> _Reading:
             t.role = "stop"
             place_next = key in L.PLACE_PREPOSITIONS
             continue
-        if quantity and (key in L.MEASURE_NOUNS or key.rpartition("-")[2] in L.MEASURE_NOUNS):
+        if quantity and (key in L.MEASURE_NOUNS or "-" in key and key.rpartition("-")[2] in L.MEASURE_NOUNS):
             key = key.rpartition("-")[0]  # "my lisinopril dose": the dose is the number
             if not key:
                 t.role = "stop"
@@ -345,9 +346,10 @@ def analyse(text: str) -> Fact:
         exclusive = not (pk == "AX:likes" or fold(toks[words[predicate].pos].low) in L.NON_EXCLUSIVE)
     elif boundary is not None and fold(toks[boundary[0]].low) in L.NON_EXCLUSIVE:
         exclusive = False
+    adding = frozenset(k for k in (fold(t.low) for t in toks if t.kind == "word") if k in _ADDING)
     return Fact(text, lang, words, values, r.negations, frozenset(r.modals), subject_end, predicate, exclusive,
                 idents, change.marker if change else "", r.old_words, old_values,
-                frozenset(change.new) if change else frozenset(), pronoun)
+                frozenset(change.new) if change else frozenset(), pronoun, adding)
 
 
 # --------------------------------------------------------------------------- comparing
@@ -489,14 +491,12 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
     return verdict
 
 
-_WORD = re.compile(r"[^\W\d_]+")
 _ADDING = fact_change.ADDITIVE | fact_change.ANOTHER
 
 
 def _adds(fa: Fact, fb: Fact) -> bool:
     """Whether ``fb`` says "also" / "too" / "another" (in any of the five languages) and ``fa`` does not."""
-    extra = {fold(w) for w in _WORD.findall(fb.text.lower())} & _ADDING
-    return bool(extra) and not extra <= {fold(w) for w in _WORD.findall(fa.text.lower())}
+    return bool(fb.adding) and not fb.adding <= fa.adding
 
 
 _TWO_CLAUSES = re.compile(r",|\s(?:and|et|y|und|e)\s", re.I)
