@@ -21,17 +21,44 @@ Pure functions: no SQL, no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 from memengine import fact_lexicon as L
 from memengine.fact_change import NOW
 from memengine.fact_lexicon import _set, fold
 from memengine.fact_tokens import Tok, prepare, read_tokens
 
-if TYPE_CHECKING:
-    from memengine.facts import Fact, Verdict
+
+class _Word(Protocol):
+    @property
+    def key(self) -> str: ...
+    @property
+    def pos(self) -> int: ...
+
+
+class Fact(Protocol):
+    """What this module reads of memengine.facts.Fact (facts.py imports this module, not the reverse)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def lang(self) -> str: ...
+    @property
+    def words(self) -> Sequence[_Word]: ...
+    @property
+    def values(self) -> Sequence[object]: ...
+    @property
+    def subject_end(self) -> int: ...
+    @property
+    def predicate(self) -> int | None: ...
+    @property
+    def pronoun(self) -> str: ...
+
+
+F = TypeVar("F", bound=Fact)
+V = TypeVar("V")
 
 # Verbs that give up the old value; "away" / "rid of" are read as particles.
 DISPOSAL = _set("sold sell sells gave give left quit ditched dumped traded",
@@ -114,24 +141,21 @@ def _disposed(first: list[Tok]) -> list[Tok] | None:
     return None
 
 
-def _matches(key: str, fact: Fact) -> bool:
+def _matches(key: str, fact: Fact, same_word: Callable[[str, str], bool]) -> bool:
     """Whether ``key`` is one of ``fact``'s value words (outside its subject), or a part of one
     ("civic" in "Honda Civic")."""
-    from memengine.facts import _same_word
-
     for i, w in enumerate(fact.words):
         if i < fact.subject_end or i == fact.predicate and fact.subject_end > 0:
             continue
-        if _same_word(w.key, key) or key in w.key.split():
+        if same_word(w.key, key) or key in w.key.split():
             return True
     return False
 
 
-def _event(old: Fact, cl: _Clauses, lang: str) -> Verdict | None:
-    from memengine.facts import Verdict
-
+def _event(old: Fact, cl: _Clauses, lang: str, same_word: Callable[[str, str], bool]) -> tuple[str, str] | None:
+    """(was, now) when the first clause gives up ``old``'s value and the second names the new one."""
     gone = _disposed(cl.first)
-    if gone is None or not all(_matches(fold(t.low), old) for t in gone):
+    if gone is None or not all(_matches(fold(t.low), old, same_word) for t in gone):
         return None
     who = person(cl.first)
     if not who or who != person(read_tokens(prepare(old.text), old.text)):
@@ -140,12 +164,11 @@ def _event(old: Fact, cl: _Clauses, lang: str) -> Verdict | None:
     new = rest[1:]  # (the first content word is the verb: "now | drive | a Tesla Model 3")
     if not new or any(_key(t) == _key(g) for t in new for g in gone):
         return None
-    was, now = " ".join(t.text for t in gone), " ".join(t.text for t in new)
-    return Verdict("slot", f"slot changed: {was} -> {now}", 0.8)
+    return " ".join(t.text for t in gone), " ".join(t.text for t in new)
 
 
-def _second_alone(old: Fact, cl: _Clauses, analyse: Callable[[str], Fact],
-                  compare: Callable[[Fact, Fact], Verdict | None]) -> Verdict | None:
+def _second_alone(old: F, cl: _Clauses, analyse: Callable[[str], F], compare: Callable[[F, F], V | None],
+                  kind: Callable[[V], str]) -> V | None:
     """The second clause with the first clause's subject, compared alone: only a changed value counts."""
     first = analyse(" ".join(t.text for t in cl.first))
     if first.subject_end == 0 and not first.pronoun:
@@ -157,12 +180,15 @@ def _second_alone(old: Fact, cl: _Clauses, analyse: Callable[[str], Fact],
     if lead and lead.group(1).lower() in L.PRONOUNS.get(first.lang, ()) and first.subject_end:
         second = second[lead.end():]  # "Le match est retardé, | il | commence à 21h"
     verdict = compare(old, analyse(f"{subject} {second}"))
-    return verdict if verdict is not None and verdict.kind in VALUE_KINDS else None
+    return verdict if verdict is not None and kind(verdict) in VALUE_KINDS else None
 
 
-def compare_clauses(old: Fact, new: Fact, analyse: Callable[[str], Fact],
-                    compare: Callable[[Fact, Fact], Verdict | None]) -> Verdict | None:
-    """Whether ``new``, read as two clauses, updates ``old`` (see the module docstring)."""
+def compare_clauses(old: F, new: F, analyse: Callable[[str], F], compare: Callable[[F, F], V | None],
+                    same_word: Callable[[str, str], bool], kind: Callable[[V], str],
+                    verdict: Callable[[str, str], V]) -> V | None:
+    """Whether ``new``, read as two clauses, updates ``old`` (see the module docstring). The
+    callables are memengine/facts.py's (its reading, frame comparison, word match, a verdict's
+    kind, and a "slot changed: was -> now" verdict): this module never imports it."""
     gives_up = bool({fold(w) for w in _WORD.findall(new.text.lower())} & DISPOSAL)
     values = bool(old.values and new.values)
     if values and not gives_up:  # the second clause alone must state a value ("and now lands at 5:15pm")
@@ -174,5 +200,7 @@ def compare_clauses(old: Fact, new: Fact, analyse: Callable[[str], Fact],
     cl = split(new.text)
     if cl is None:
         return None
-    return (_event(old, cl, new.lang) if gives_up else None) or (
-        _second_alone(old, cl, analyse, compare) if values else None)
+    event = _event(old, cl, new.lang, same_word) if gives_up else None
+    if event is not None:
+        return verdict(*event)
+    return _second_alone(old, cl, analyse, compare, kind) if values else None

@@ -487,7 +487,9 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
         return None  # "I also take ...", "We got another dog": an addition replaces nothing
     verdict = _compare_frames(fa, fb, similarity)
     if verdict is None and fa.words and _TWO_CLAUSES.search(fb.text):
-        verdict = fact_clauses.compare_clauses(fa, fb, analyse, _compare_frames)
+        verdict = fact_clauses.compare_clauses(
+            fa, fb, analyse, _compare_frames, _same_word, lambda v: v.kind,
+            lambda was, now: Verdict("slot", f"slot changed: {was} -> {now}", 0.8))
     return verdict
 
 
