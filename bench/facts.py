@@ -7,7 +7,8 @@ Runs, with the real embedder (the int8 MiniLM prepared in ~/.cache/mem):
    plus tests/data/fact_pairs_dev2.jsonl (76 pairs: prepositions, change language, restatements,
    accents; EN/FR/ES/DE/PT, written before the rules that read them) and fact_pairs_dev3.jsonl (50
    pairs written after dev2's rules, scored once before any further change; fact_pairs_dev4.jsonl,
-   42 pairs, the same after dev3's rules; fact_pairs_dev5.jsonl, 30 pairs, after dev4's):
+   42 pairs, the same after dev3's rules; fact_pairs_dev5.jsonl, 30 pairs, after dev4's; round 4's
+   fact_pairs_dev6.jsonl, 105 pairs tuned on, and fact_pairs_dev6_heldout.jsonl, 39 pairs never tuned on):
    contradiction precision / recall of memengine.facts.compare, of the older English detector
    (memengine.contradictions.detect) and of consolidate's union of the two; then the same pairs
    stored one after the other in a fresh store (write time: cosine gate, frame rules, dedup);
@@ -61,7 +62,11 @@ def main() -> None:
     heldout, dev = load("fact_pairs_heldout.jsonl"), load("contradiction_pairs.jsonl")
     dev2, dev3, dev4 = load("fact_pairs_dev2.jsonl"), load("fact_pairs_dev3.jsonl"), load("fact_pairs_dev4.jsonl")
     dev5 = load("fact_pairs_dev5.jsonl")  # round 3: time qualifiers, change verbs + object, suffixed names
-    sets = (("held-out", heldout), ("dev", dev), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4), ("dev5", dev5))
+    # round 4: a new holder named first, another noun + a new number, two clauses, schedule changes,
+    # moves with a relative time; dev6-held was never tuned on
+    dev6, held6 = load("fact_pairs_dev6.jsonl"), load("fact_pairs_dev6_heldout.jsonl")
+    sets = (("held-out", heldout), ("dev", dev), ("dev2", dev2), ("dev3", dev3), ("dev4", dev4), ("dev5", dev5),
+            ("dev6", dev6), ("dev6-held", held6))
     tmp = Path(tempfile.mkdtemp(prefix="bench-facts-"))
 
     print("## Contradiction detection on the labelled pairs (rules only)\n")
@@ -80,6 +85,10 @@ def main() -> None:
     for lang in ("en", "fr", "es", "de", "pt"):
         sub = [r for r in dev2 + dev3 + dev4 if r["lang"] == lang]
         print(row(f"dev2-4 {lang} ({len(sub)}) facts.compare", pr(sub, lambda r: facts.compare(r["a"], r["b"]))))
+    for label, rows in (("dev6", dev6), ("dev6-held", held6)):
+        for cls in ("subject", "quantity", "event", "schedule", "relative"):
+            sub = [r for r in rows if r["class"] == cls]
+            print(row(f"{label} {cls} ({len(sub)}) facts.compare", pr(sub, lambda r: facts.compare(r["a"], r["b"]))))
 
     print("\n## The same pairs stored one after the other (write time, real model)\n")
     print("| set | precision | recall | tp | fp | fn | paraphrases merged now | merged before (cosine >= 0.95) |\n"

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from memengine import fact_lexicon as L
-from memengine.fact_change import NOW
+from memengine.fact_change import NOW, THIRD_POSSESSIVES
 from memengine.fact_lexicon import _set, fold
 from memengine.fact_tokens import Tok, prepare, read_tokens
 
@@ -74,11 +74,12 @@ PERSON = {**{w: "1s" for w in _set("i my me je j mon ma mes moi yo mi mis me ich
                                   "mir mich eu meu minha meus minhas")},
           **{w: "1p" for w in _set("we our us nous notre nos nosotros nosotras nuestro nuestra nuestros nuestras "
                                   "wir unser unsere unseren unserem unserer uns nos nosso nossa nossos nossas")}}
+PRONOUNS = _set("i we je j nous yo nosotros nosotras ich wir eu nos")
 # First-person verb endings of Spanish / Portuguese sentences without a subject ("Tengo un ...",
 # "Vendí el ...", "Saí da ..."), read only before an article, a preposition or a number.
 ENDINGS = (("amos", "1p"), ("emos", "1p"), ("imos", "1p"), ("o", "1s"), ("é", "1s"), ("í", "1s"), ("i", "1s"))
 VALUE_KINDS = ("time", "date", "number", "code")
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = re.compile(r"[^\W\d_][\w-]*")
 _SPLIT = re.compile(r"\s*,\s*(?:(?:and|et|y|und|e)\s+)?|\s+(?:and|et|y|und|e)\s+", re.I)
 
 
@@ -98,17 +99,19 @@ def _content(toks: list[Tok]) -> list[Tok]:
                                                     and _key(t) not in PARTICLES)]
 
 
-def person(toks: list[Tok]) -> str:
+def person(toks: list[Tok], pronoun_only: bool = False) -> str:
     """"1s", "1p" or "" for the first word of a clause (a short sentence's language is often
-    guessed wrong: the endings are read whatever the guess)."""
+    guessed wrong: the endings are read whatever the guess). With ``pronoun_only`` a possessive
+    does not count: "My son sold ..." is the son's doing, while "My phone is ..." is a fact of mine."""
     words = [t for t in toks if t.kind == "word"]
     if not words:
         return ""
     first = words[0]
     if _key(first) in PERSON:
-        return PERSON[_key(first)]
+        return PERSON[_key(first)] if not pronoun_only or _key(first) in PRONOUNS else ""
     nxt = toks[toks.index(first) + 1] if toks.index(first) + 1 < len(toks) else None
-    if nxt is not None and (nxt.kind != "word" or _key(nxt) in L.STOPWORDS):
+    if nxt is not None and (nxt.kind != "word" or _key(nxt) in L.STOPWORDS) or _key(first) in DISPOSAL:
+        # ("Dejé Mapfre": a verb giving something up, whatever follows it)
         return next((p for e, p in ENDINGS if first.orig.endswith(e)), "")
     return ""
 
@@ -157,7 +160,9 @@ def _event(old: Fact, cl: _Clauses, lang: str, same_word: Callable[[str, str], b
     gone = _disposed(cl.first)
     if gone is None or not all(_matches(fold(t.low), old, same_word) for t in gone):
         return None
-    who = person(cl.first)
+    if any(_key(t) in THIRD_POSSESSIVES for t in cl.first):
+        return None  # "... sold his Trek": someone else's
+    who = person(cl.first, pronoun_only=True)
     if not who or who != person(read_tokens(prepare(old.text), old.text)):
         return None  # "My wife sold her Golf": not my car
     rest = [t for t in _content(cl.second) if t.kind == "word" and t.orig not in L.PRONOUNS.get(lang, ())]

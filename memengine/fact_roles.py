@@ -86,8 +86,8 @@ def _inverted_identity(toks: list[Tok], lang: str) -> list[Tok] | None:
     role = toks[j:when]
     if not role or role[0].kind != "word":
         return None
-    if any(t.kind != "word" or t.text[:1].isupper() for t in role):
-        return None  # "X is the manager of Acme": two names, no single role
+    if any(t.kind != "word" or t.text[:1].isupper() and lang != "de" for t in role):
+        return None  # "X is the manager of Acme": two names, no single role (German writes nouns so)
     if _key(role[0]) not in DEFINITE and not any(_key(t) in GENITIVE for t in role[1:]):
         return None  # "Ana is a doctor", "Ana es médica": a kind, not the one role
     return toks[:start] + role + toks[c:j] + subject + toks[when:]

@@ -461,8 +461,8 @@ def _before_verb(f: Fact, idx: list[int]) -> bool:
     """Whether a word of ``idx`` stands before the verb of a sentence stating a value, the verb
     being the last word before the first value ("Das Training | der Jugend | beginnt | um 17 Uhr"):
     a sentence without a copula names its subject before its verb, whatever the subject rule read."""
-    if not idx or not f.values:
-        return False
+    if not idx or not f.values or f.pronoun or not f.predicate:
+        return False  # (a pronoun or a copula: the subject is known, "We pushed the demo to Wednesday")
     first = min(v.pos for v in f.values if v.pos >= 0) if any(v.pos >= 0 for v in f.values) else -1
     before = [i for i, w in enumerate(f.words) if w.pos < first]
     return len(before) > 1 and any(i < before[-1] for i in idx)
