@@ -74,8 +74,8 @@ def main() -> None:
     for label, rows in sets:
         print(row(f"{label} ({len(rows)}) facts.compare", pr(rows, lambda r: facts.compare(r["a"], r["b"]))))
         print(row(f"{label} old detector", pr(rows, lambda r: contradictions.detect(r["a"], r["b"]))))
-        print(row(f"{label} consolidate (union)", pr(rows, lambda r: facts.compare(r["a"], r["b"])
-                                                      or contradictions.detect(r["a"], r["b"]))))
+        print(row(f"{label} consolidate (union)", pr(rows, lambda r: facts.compare(r["a"], r["b"]) or (
+            not facts.other_subjects(r["a"], r["b"]) and contradictions.detect(r["a"], r["b"])))))
     for lang in sorted({r["lang"] for r in heldout}):
         sub = [r for r in heldout if r["lang"] == lang]
         print(row(f"held-out {lang} ({len(sub)}) facts.compare", pr(sub, lambda r: facts.compare(r["a"], r["b"]))))

@@ -605,7 +605,10 @@ def _verdict(_shared: None, job: tuple[str, str, str, str, float]) -> Any:
     """The frame rules (memengine/facts.py, multilingual, held-out P/R 0.98/0.94) first, then the
     older English detector for what they leave (bench/facts.py measures both)."""
     older, newer, a, b, sim = job
-    return fact_rules.compare(older, newer, similarity=sim) or contradictions.detect(a, b, similarity=sim)
+    verdict: Any = fact_rules.compare(older, newer, similarity=sim)
+    if verdict is None and not fact_rules.other_subjects(older, newer):  # ("flight to Boston" / "to Denver")
+        verdict = contradictions.detect(a, b, similarity=sim)
+    return verdict
 
 
 # --------------------------------------------------------------------------- entry points

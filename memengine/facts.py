@@ -695,6 +695,19 @@ def _compare_change(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None
     return Verdict(kind, f"{kind} changed for '{topic}': {was} -> {now}", round(conf, 3))
 
 
+def other_subjects(a: str | Fact, b: str | Fact) -> bool:
+    """Whether the frame rules read two subjects in ``a`` and ``b`` ("My flight to Boston ..." /
+    "My flight to Denver ...", "The train ..." / "The return train ..."): consolidate then asks no
+    other detector whether they disagree."""
+    fa = a if isinstance(a, Fact) else analyse(a)
+    fb = b if isinstance(b, Fact) else analyse(b)
+    if not fa.words or not fb.words:
+        return False
+    al = _align(fa, fb)
+    return bool(al.shared) and (_in_subject(fa, al.only_a) or _in_subject(fb, al.only_b)
+                                or _before_verb(fa, al.only_a) or _before_verb(fb, al.only_b))
+
+
 def same_fact(a: str | Fact, b: str | Fact) -> bool:
     """Whether ``a`` and ``b`` state the same fact: same content words (inflection,
     listed synonyms and a swapped verb aside), identical values, polarity and modals."""
