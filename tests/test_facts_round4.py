@@ -202,3 +202,14 @@ def test_round4_look_alikes_never_supersede_at_write_time(store: core.MemoryStor
         res = store.store(text)
         assert res.supersedes == [] and res.superseded_by is None, text
     assert all(store.get(i).valid_to is None for i in ids)
+
+
+def test_consolidate_asks_no_other_detector_about_two_subjects() -> None:
+    from memengine import consolidate
+
+    a, b = "My flight to Boston lands at 3:40pm", "My flight to Denver lands at 5:15pm"
+    assert facts.other_subjects(a, b) and not facts.other_subjects(a, "My flight to Boston lands at 5:15pm")
+    assert consolidate._verdict(None, (a, b, a, b, 0.9)) is None
+    v = consolidate._verdict(None, (a, "My flight to Boston lands at 5:15pm", a, "My flight to Boston lands at 5:15pm",
+                                    0.9))
+    assert v is not None and v.kind == "time"
