@@ -110,7 +110,7 @@ def person(toks: list[Tok], pronoun_only: bool = False) -> str:
     if _key(first) in PERSON:
         return PERSON[_key(first)] if not pronoun_only or _key(first) in PRONOUNS else ""
     nxt = toks[toks.index(first) + 1] if toks.index(first) + 1 < len(toks) else None
-    if nxt is not None and (nxt.kind != "word" or _key(nxt) in L.STOPWORDS) or _key(first) in DISPOSAL:
+    if nxt is not None and (nxt.kind != "word" or _key(nxt) in L.AFTER_VERB) or _key(first) in DISPOSAL:
         # ("Dejé Mapfre": a verb giving something up, whatever follows it)
         return next((p for e, p in ENDINGS if first.orig.endswith(e)), "")
     return ""
@@ -144,26 +144,28 @@ def _disposed(first: list[Tok]) -> list[Tok] | None:
     return None
 
 
-def _matches(key: str, fact: Fact, same_word: Callable[[str, str], bool]) -> bool:
+def _matches(key: str, fact: Fact) -> bool:
     """Whether ``key`` is one of ``fact``'s value words (outside its subject), or a part of one
     ("civic" in "Honda Civic")."""
     for i, w in enumerate(fact.words):
-        if i < fact.subject_end or i == fact.predicate and fact.subject_end > 0:
+        if i < fact.subject_end or i == fact.predicate:  # (the verb is no value: "fahre" / "Fahrrad")
             continue
-        if same_word(w.key, key) or key in w.key.split():
+        if w.key == key or key in w.key.split():  # (no looser match: "Fahrrad" is not "fahre")
             return True
     return False
 
 
-def _event(old: Fact, cl: _Clauses, lang: str, same_word: Callable[[str, str], bool]) -> tuple[str, str] | None:
+def _event(old: Fact, cl: _Clauses, lang: str) -> tuple[str, str] | None:
     """(was, now) when the first clause gives up ``old``'s value and the second names the new one."""
     gone = _disposed(cl.first)
-    if gone is None or not all(_matches(fold(t.low), old, same_word) for t in gone):
+    if gone is None or not all(_matches(fold(t.low), old) for t in gone):
         return None
     if any(_key(t) in THIRD_POSSESSIVES for t in cl.first):
         return None  # "... sold his Trek": someone else's
     who = person(cl.first, pronoun_only=True)
-    if not who or who != person(read_tokens(prepare(old.text), old.text)):
+    # the old fact's possessive counts when it states what a thing of mine is ("My phone is an
+    # iPhone 12"), not what someone of mine does ("My brother drives a Peugeot")
+    if not who or who != person(read_tokens(prepare(old.text), old.text), pronoun_only=old.predicate is not None):
         return None  # "My wife sold her Golf": not my car
     rest = [t for t in _content(cl.second) if t.kind == "word" and t.orig not in L.PRONOUNS.get(lang, ())]
     new = rest[1:]  # (the first content word is the verb: "now | drive | a Tesla Model 3")
@@ -189,11 +191,10 @@ def _second_alone(old: F, cl: _Clauses, analyse: Callable[[str], F], compare: Ca
 
 
 def compare_clauses(old: F, new: F, analyse: Callable[[str], F], compare: Callable[[F, F], V | None],
-                    same_word: Callable[[str, str], bool], kind: Callable[[V], str],
+                    kind: Callable[[V], str],
                     verdict: Callable[[str, str], V]) -> V | None:
     """Whether ``new``, read as two clauses, updates ``old`` (see the module docstring). The
-    callables are memengine/facts.py's (its reading, frame comparison, word match, a verdict's
-    kind, and a "slot changed: was -> now" verdict): this module never imports it."""
+    callables are memengine/facts.py's (its reading, frame comparison, a verdict's kind, and a "slot changed: was -> now" verdict): this module never imports it."""
     gives_up = bool({fold(w) for w in _WORD.findall(new.text.lower())} & DISPOSAL)
     values = bool(old.values and new.values)
     if values and not gives_up:  # the second clause alone must state a value ("and now lands at 5:15pm")
@@ -205,7 +206,7 @@ def compare_clauses(old: F, new: F, analyse: Callable[[str], F], compare: Callab
     cl = split(new.text)
     if cl is None:
         return None
-    event = _event(old, cl, new.lang, same_word) if gives_up else None
+    event = _event(old, cl, new.lang) if gives_up else None
     if event is not None:
         return verdict(*event)
     return _second_alone(old, cl, analyse, compare, kind) if values else None

@@ -47,7 +47,8 @@ LANG_STOP: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de", "pt"), 
     actualmente hoy ya cada todo todos toda todas mas menos otra vez""",
     # de
     """der die das den dem des ein eine einen einem einer eines und oder aber in im am an auf aus bei mit
-    nach von vom zu zum zur fur uber unter er sie es wir ihr ich mich mir sein seine ihre unser jetzt
+    nach von vom zu zum zur fur uber unter durch er sie es wir ihr ich mich mir sein seine seinen seinem seiner ihre
+    ihren ihrem ihrer unser unsere unseren unserem unserer mein meine meinen meinem meiner dein deine jetzt
     inzwischen mittlerweile heute immer noch schon auch sehr jede jeder jedes""",
     # pt
     """o a os as um uma uns umas do da dos das de em no na nos nas ao aos pelo pela pelos pelas com por
@@ -82,7 +83,7 @@ LANG_AUX: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de", "pt"), (
     has_to have_to""",
     "a ont avait ai doit doivent devrait peut peuvent faut va vont",
     "ha han habia he debe deben deberia puede pueden hay tiene_que hay_que va van",
-    "hat haben hatte muss mussen soll sollte kann konnen darf durfen wird werden",
+    "hat haben habe hast habt hatte muss mussen soll sollte kann konnen darf durfen wird werden",
     "tem tinha deve devem pode podem vai vao tem_que",
 ))))
 
@@ -263,6 +264,10 @@ PRO_DROP: dict[str, tuple[str, ...]] = {"es": ("amos", "emos", "imos"), "pt": ("
 
 # After a verb, these make it passive ("is led by Hana", "est géré par", "gestionado por", "von ... geleitet").
 AGENT_PREPOSITIONS = _set("by par por von vom durch pelo pela")
+
+# What follows a verb but never a name: an article or a preposition ("Tengo un ...", "Trabalho na
+# ...", "Vendí el ..."; "Marco now ..." is a name).
+AFTER_VERB = DETERMINERS | _set("a al de del en con por para sin", "em na no nas nos com pela pelo do da")
 
 # Words before a capitalised name that make it a place ("in Osaka", "à Lyon").
 PLACE_PREPOSITIONS = _set("in at to from near en a au aux dans desde nach bei em no na para")

@@ -40,7 +40,7 @@ GENITIVE = _set("of", "de du des d", "de del", "von vom der des", "de do da dos 
 AS_WORDS = _set("as comme como als")
 FROM_WORDS = _set("from de du d del von vom do da")
 AUX = frozenset().union(*L.LANG_AUX.values())
-WITH_WORD = dict(zip(LANGS, ("with", "par", "con", "durch", "com")))
+WITH_WORD = dict(zip(LANGS, ("with", "par", "con", "mit", "com")))
 # "took over" (two tokens in English), "a repris", "asumió", "übernommen", "assumiu".
 TAKE_OVER = _set("repris reprend reprit", "asumio asume", "ubernommen ubernahm ubernimmt", "assumiu assume")
 TAKE_EN = _set("took take takes taken taking")

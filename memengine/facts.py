@@ -284,19 +284,23 @@ def _pronoun(toks: list[Tok], lang: str) -> str:
         return first.orig
     if first is not None and lang in L.PRO_DROP and first.orig.endswith(L.PRO_DROP[lang]):
         return next(("-" + e for e in L.PRO_DROP[lang] if first.orig.endswith(e)), "")
-    if first is not None and _first_singular(toks, toks.index(first)):
-        return "-o"
+    verb = next((i for i, t in enumerate(toks) if t.kind != "word" or not _is_stop(t, fold(t.low))), None)
+    if verb is not None and toks[verb].kind == "word" and _first_singular(toks, verb):
+        return "-o"  # ("Também tomo ...": only function words before it)
     return ""
 
 
 def _first_singular(toks: list[Tok], i: int) -> bool:
-    """A Spanish / Portuguese first-person verb opening the sentence ("Tengo un ...", "Trabalho na
-    ..."): a word in "-o" followed by an article, a preposition or a number (a name in "-o" is
+    """A Spanish / Portuguese first-person verb at ``i``, the sentence's first content word ("Tengo
+    un ...", "Trabalho na ..."): a word in "-o" followed by an article, a preposition or a number (a name in "-o" is
     followed by its verb: "Pedro vive en ..."). Read whatever language the sentence was guessed."""
-    if i != 0 or i + 1 >= len(toks) or not toks[i].orig.endswith("o") or len(toks[i].orig) < 4:
+    if i + 1 >= len(toks) or not toks[i].orig.endswith("o") or len(toks[i].orig) < 4:
         return False
+    if not all(t.kind == "word" and _is_stop(t, fold(t.low)) and fold(t.low) not in L.DETERMINERS
+               for t in toks[:i]):
+        return False  # "O comboio da ...": a noun after its article ("Também tomo ...": a verb)
     nxt = toks[i + 1]
-    return nxt.kind != "word" or fold(nxt.low) in L.STOPWORDS and fold(nxt.low) not in L.LANG_COPULA["en"]
+    return nxt.kind != "word" or fold(nxt.low) in L.AFTER_VERB
 
 
 def _key_of(t: Tok) -> str:
@@ -375,6 +379,8 @@ def _same_word(a: str, b: str) -> bool:
         return False
     if _stem(a) == _stem(b):
         return True
+    if a.startswith(b + " ") or b.startswith(a + " "):  # "Keiko" / "Keiko Tanaka": one name, written out
+        return True
     if a == "re" + b or b == "re" + a:  # "rewritten" / "written": the same verb done again
         return min(len(a), len(b)) >= 4
     n = 0
@@ -382,7 +388,8 @@ def _same_word(a: str, b: str) -> bool:
         if x != y:
             break
         n += 1
-    return n >= MIN_PREFIX and n >= PREFIX_SHARE * min(len(a), len(b))
+    # (and half the longer: "team" is not "Teamleiter", a compound names another thing)
+    return n >= MIN_PREFIX and n >= PREFIX_SHARE * min(len(a), len(b)) and 2 * n >= max(len(a), len(b))
 
 
 @dataclass
@@ -488,7 +495,7 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
     verdict = _compare_frames(fa, fb, similarity)
     if verdict is None and fa.words and _TWO_CLAUSES.search(fb.text):
         verdict = fact_clauses.compare_clauses(
-            fa, fb, analyse, _compare_frames, _same_word, lambda v: v.kind,
+            fa, fb, analyse, _compare_frames, lambda v: v.kind,
             lambda was, now: Verdict("slot", f"slot changed: {was} -> {now}", 0.8))
     return verdict
 
