@@ -87,6 +87,7 @@ class Fact:
     new_pos: frozenset[int] = frozenset()  # token positions of the new value phrase ("to Linear")
     pronoun: str = ""  # the subject when it is a pronoun ("we") or a verb ending ("-amos")
     adding: frozenset[str] = frozenset()  # "also", "another": the sentence adds to what is known
+    changer: list[str] = field(default_factory=list)  # who made the change ("the school raised ...")
 
     @property
     def polarity(self) -> int:
@@ -318,6 +319,10 @@ def analyse(text: str) -> Fact:
                                                        for i in change.obj):
         for i in change.agent:  # who made the change is not whose fact it is ("my doctor lowered my dose")
             toks[i].role = toks[i].role or "agent"
+        changer = [fold(toks[i].low) for i in sorted(change.agent)
+                   if toks[i].kind == "word" and not _is_stop(toks[i], fold(toks[i].low))]
+    else:
+        changer = []
     if change is not None:
         for i in change.old:
             toks[i].role = "old" if toks[i].role in ("", "value", "unit") else toks[i].role
@@ -353,7 +358,7 @@ def analyse(text: str) -> Fact:
     adding = frozenset(k for k in (fold(t.low) for t in toks if t.kind == "word") if k in _ADDING)
     return Fact(text, lang, words, values, r.negations, frozenset(r.modals), subject_end, predicate, exclusive,
                 idents, change.marker if change else "", r.old_words, old_values,
-                frozenset(change.new) if change else frozenset(), pronoun, adding)
+                frozenset(change.new) if change else frozenset(), pronoun, adding, changer)
 
 
 # --------------------------------------------------------------------------- comparing
@@ -679,6 +684,9 @@ def _compare_change(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None
             return None  # each side keeps words of its own: "GitLab for CI" / "to GitHub for the wiki"
     if al.shared and len(al.shared) + len(held) < MIN_SHARED * min(len(fa.words), len(fb.words) + len(held)):
         return None
+    # who made the change may be whose the thing is: "A escola aumentou a mensalidade" / "A mensalidade
+    # da escola": neither needed nor a conflict
+    only_a = [i for i in only_a if not any(_same_word(fa.words[i].key, k) for k in fb.changer)]
     if _in_subject(fa, only_a) or _in_subject(fb, only_b):
         return None
     if fa.polarity != fb.polarity or len(only_a) > fact_change.MAX_PHRASE or len(only_b) > fact_change.MAX_PHRASE:
