@@ -55,6 +55,8 @@ class Fact(Protocol):
     def predicate(self) -> int | None: ...
     @property
     def pronoun(self) -> str: ...
+    @property
+    def keys(self) -> frozenset[str]: ...
 
 
 F = TypeVar("F", bound=Fact)
@@ -80,7 +82,8 @@ PRONOUNS = _set("i we je j nous yo nosotros nosotras ich wir eu nos")
 ENDINGS = (("amos", "1p"), ("emos", "1p"), ("imos", "1p"), ("o", "1s"), ("é", "1s"), ("í", "1s"), ("i", "1s"))
 VALUE_KINDS = ("time", "date", "number", "code")
 _WORD = re.compile(r"[^\W\d_][\w-]*")
-_SPLIT = re.compile(r"\s*,\s*(?:(?:and|et|y|und|e)\s+)?|\s+(?:and|et|y|und|e)\s+", re.I)
+# (a comma inside a date or a number, "June 30, 2024", "1,200", is no clause boundary)
+_SPLIT = re.compile(r"\s*(?<!\d),(?!\s*\d)\s*(?:(?:and|et|y|und|e)\s+)?|\s+(?:and|et|y|und|e)\s+", re.I)
 
 
 @dataclass
@@ -195,7 +198,7 @@ def compare_clauses(old: F, new: F, analyse: Callable[[str], F], compare: Callab
                     verdict: Callable[[str, str], V]) -> V | None:
     """Whether ``new``, read as two clauses, updates ``old`` (see the module docstring). The
     callables are memengine/facts.py's (its reading, frame comparison, a verdict's kind, and a "slot changed: was -> now" verdict): this module never imports it."""
-    gives_up = bool({fold(w) for w in _WORD.findall(new.text.lower())} & DISPOSAL)
+    gives_up = bool(new.keys & DISPOSAL)
     values = bool(old.values and new.values)
     if values and not gives_up:  # the second clause alone must state a value ("and now lands at 5:15pm")
         parts = _SPLIT.split(new.text, maxsplit=1)

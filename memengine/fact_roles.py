@@ -132,9 +132,10 @@ def _as_replacement(role: list[Tok], old: list[Tok], new: list[Tok], lang: str) 
     return role + [replaced] + old + [with_] + new
 
 
-def reorder(toks: list[Tok], lang: str) -> list[Tok]:
-    """The tokens in role-first order (see the module docstring); ``toks`` itself when no rule applies."""
-    keys = {_key(t) for t in toks}
+def reorder(toks: list[Tok], lang: str, keys: frozenset[str] | None = None) -> list[Tok]:
+    """The tokens in role-first order (see the module docstring); ``toks`` itself when no rule applies.
+    ``keys``: the folded words of ``toks``, when the caller has them."""
+    keys = keys if keys is not None else frozenset(_key(t) for t in toks)
     if lang not in WITH_WORD or keys & ADDITIVE:
         return toks
     if keys & _ROLE_VERBS:

@@ -88,6 +88,7 @@ class Fact:
     pronoun: str = ""  # the subject when it is a pronoun ("we") or a verb ending ("-amos")
     adding: frozenset[str] = frozenset()  # "also", "another": the sentence adds to what is known
     changer: list[str] = field(default_factory=list)  # who made the change ("the school raised ...")
+    keys: frozenset[str] = frozenset()  # every word of the sentence, folded
 
     @property
     def polarity(self) -> int:
@@ -311,7 +312,9 @@ def _key_of(t: Tok) -> str:
 def analyse(text: str) -> Fact:
     """Read one sentence into a :class:`Fact` (never raises on str input)."""
     lang = guess_lang(text)
-    toks = fact_roles.reorder(read_tokens(prepare(text), text), lang)  # "X is now our landlord"
+    toks = read_tokens(prepare(text), text)
+    keys = frozenset(fold(t.low) for t in toks if t.kind == "word")
+    toks = fact_roles.reorder(toks, lang, keys)  # "X is now our landlord"
     values, idents = read_values(toks, lang)
     values = fact_when.mark(toks, values)  # "from next week": when the value holds, not a word
     change = fact_change.find(toks, lang)
@@ -355,10 +358,10 @@ def analyse(text: str) -> Fact:
         exclusive = not (pk == "AX:likes" or fold(toks[words[predicate].pos].low) in L.NON_EXCLUSIVE)
     elif boundary is not None and fold(toks[boundary[0]].low) in L.NON_EXCLUSIVE:
         exclusive = False
-    adding = frozenset(k for k in (fold(t.low) for t in toks if t.kind == "word") if k in _ADDING)
+    adding = keys & _ADDING
     return Fact(text, lang, words, values, r.negations, frozenset(r.modals), subject_end, predicate, exclusive,
                 idents, change.marker if change else "", r.old_words, old_values,
-                frozenset(change.new) if change else frozenset(), pronoun, adding, changer)
+                frozenset(change.new) if change else frozenset(), pronoun, adding, changer, keys)
 
 
 # --------------------------------------------------------------------------- comparing
@@ -513,7 +516,7 @@ def _adds(fa: Fact, fb: Fact) -> bool:
     return bool(fb.adding) and not fb.adding <= fa.adding
 
 
-_TWO_CLAUSES = re.compile(r",|\s(?:and|et|y|und|e)\s", re.I)
+_TWO_CLAUSES = re.compile(r"(?<!\d),(?!\s*\d)|\s(?:and|et|y|und|e)\s", re.I)
 
 
 def _compare_frames(fa: Fact, fb: Fact, similarity: float | None = None) -> Verdict | None:
