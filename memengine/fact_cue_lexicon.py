@@ -245,6 +245,7 @@ _KIN_GROUPS = (
     "brother brothers frere freres hermano hermanos bruder bruders irmao irmaos",
     "mother mum mom mama maman mere madre mutter mae",
     "father dad daddy papa pere padre vater pai",
+    "parents eltern padres pais",
     "son sons fils hijo hijos sohn sohne filho filhos",
     "daughter daughters fille filles hija hijas tochter tochter filha filhas",
     "wife ehefrau esposa femme mujer mulher",
