@@ -34,9 +34,13 @@ def main() -> None:
     print(f"imported {imported['memories_added']} memories from demo/sample.jsonl into {DB}")
     again = mem("import", "jsonl", str(HERE / "sample.jsonl"))["data"]
     print(f"re-import is idempotent: {again['memories_added']} added, {again['skipped_duplicates']} already present\n")
-    stored = mem("store", "Oscar moved the weekly planning to Tuesdays", "--type", "semantic")["data"]
-    print(f"stored a new fact as #{stored['id']}\n")
-    for query in ("when does Oscar like to meet?", "error 0x8007045D", "how do I restart the gateway?",
+    # the same owner as the imported notes ("demo"): a newer value supersedes the old fact (kept,
+    # restorable, reachable with --history); from another source both would stay, as a contradiction
+    stored = mem("store", "Oscar moved the weekly planning to Tuesdays", "--type", "semantic",
+                 "--source", "demo")["data"]
+    old = ", ".join(f"#{i}" for i in stored.get("supersedes", []))
+    print(f"stored a new fact as #{stored['id']}" + (f", superseding {old} (see recall --history)" if old else "") + "\n")
+    for query in ("when is the weekly planning?", "when does Oscar like to meet?", "error 0x8007045D", "how do I restart the gateway?",
                   "what caused the outage in March?", "food allergies", "what happened on 12 March?"):
         res = mem("recall", query, "-k", "3", "--no-touch")["data"]
         print(f"recall {query!r}  ({res['count']} results)")
