@@ -333,12 +333,13 @@ class Writes(StoreBase):
             refresh_context(self, {m.thread: [values["position"]]})
         res = StoreResult(mid, False, None, self._degraded_tag())
         if fact and m.status == "active":
-            self._supersede(res, m, values["valid_from"], dict(near), now)
+            self._supersede(res, m, values["valid_from"], dict(near), now, vec)
         return res
 
-    def _supersede(self, res: StoreResult, m: NewMemory, valid_from: str, near: dict[int, float], now: str) -> None:
-        """Compare the new fact ``res.id`` with the facts near it in meaning or sharing its words;
-        write what it supersedes (or what supersedes it, for an older fact) into ``res``."""
+    def _supersede(self, res: StoreResult, m: NewMemory, valid_from: str, near: dict[int, float], now: str,
+                   vec: np.ndarray | None) -> None:
+        """Compare the new fact ``res.id`` (embedded as ``vec``, None without vectors) with the facts near
+        it in meaning or sharing its words; write what it supersedes (or what supersedes it) into ``res``."""
         sims: dict[int, float | None] = dict(near)
         for other in supersession.lexical_candidates(self.conn, m.content):
             sims[other] = None  # shares words: the frame comparison decides, whatever the cosine
@@ -349,9 +350,8 @@ class Writes(StoreBase):
                               f"FROM memories m WHERE m.id IN ({{ids}}) AND {supersession.FACT_SQL}", list(sims)))
         cos = {i: c for i, c in near.items() if i in sims}
         missing = [int(r[0]) for r in rows if int(r[0]) not in cos]
-        own = self.vectors([res.id]).get(res.id) if missing else None
-        if own is not None:  # the cue rule (memengine/fact_cue.py) needs the cosine of word-found candidates too
-            cos.update(self.cosines(own, missing))
+        if vec is not None and missing:  # the cue rule (memengine/fact_cue.py) needs the cosine of word-found candidates too
+            cos.update(self.cosines(vec, missing))
         decisions = supersession.plan(res.id, m.content, valid_from, [(r, sims[int(r[0])]) for r in rows],
                                       new_source=m.source, cosines=cos)
         supersession.apply(self.conn, decisions, now)
