@@ -23,8 +23,8 @@ import json  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
-from contextlib import redirect_stderr, redirect_stdout  # noqa: E402
+from collections.abc import Callable, Iterator, Sequence  # noqa: E402
+from contextlib import contextmanager, redirect_stderr, redirect_stdout  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -645,6 +645,20 @@ def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
 # one call at a time on it (socket callers and MCP tools alike); re-entrant: an MCP tool takes it
 # to run on the event loop's thread, then the call it runs takes it again
 _RUN_LOCK = threading.RLock()
+_CHECKPOINTS: list[Any] = []  # the warm store's memengine.walcheckpoint.Checkpointer (one per server)
+
+
+@contextmanager
+def _one_call() -> Iterator[None]:
+    """A server's call: under the lock, and between the checkpointer's begin and end."""
+    with _RUN_LOCK:
+        for cp in _CHECKPOINTS:
+            cp.begin()
+        try:
+            yield
+        finally:
+            for cp in _CHECKPOINTS:
+                cp.end()
 
 
 def run_captured(argv: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
@@ -655,7 +669,7 @@ def run_captured(argv: list[str], stdin: bytes | None = None) -> tuple[int, str,
     assert warm is not None
     out, err = io.StringIO(), io.StringIO()
     code = 0
-    with _RUN_LOCK:
+    with _one_call():
         saved_stdin = sys.stdin
         sys.stdin = handoff.stdin_from(stdin or b"")
         try:
@@ -700,7 +714,7 @@ def run_direct(command: str, args: dict[str, Any]) -> tuple[int, dict[str, Any]]
     ``command``/``took_ms``), with the same data, warnings and error codes as the CLI call."""
     warm = Ctx.warm_store
     assert warm is not None
-    with _RUN_LOCK:
+    with _one_call():
         try:
             data, warnings = DIRECT[command](warm, args)
         except (Exception, KeyboardInterrupt) as exc:
@@ -714,8 +728,13 @@ def run_direct(command: str, args: dict[str, Any]) -> tuple[int, dict[str, Any]]
 
 def _open_warm(background: bool = False) -> core.MemoryStore:
     """Open the store once for a server and warm it (matrices, keyword index, the model)."""
+    from memengine.walcheckpoint import Checkpointer
+
     s = core.MemoryStore(current_ctx().db, fast_start=False)
     Ctx.warm_store = s
+    # WAL checkpoints on a thread of their own, not in the commit of whichever call crosses the line
+    _CHECKPOINTS.append(Checkpointer(s.path, s.conn))
+    _CHECKPOINTS[-1].start()
 
     def warm() -> None:
         with _RUN_LOCK:
@@ -731,6 +750,13 @@ def _open_warm(background: bool = False) -> core.MemoryStore:
     else:
         warm()
     return s
+
+
+def _close_checkpoints() -> None:
+    """Fold the WAL one last time and stop the checkpoint thread (a server's exit)."""
+    with _RUN_LOCK:  # (after the call in progress, if any)
+        while _CHECKPOINTS:
+            _CHECKPOINTS.pop().close()
 
 
 def _socket_server(s: core.MemoryStore) -> Any:
@@ -771,6 +797,7 @@ def serve() -> None:
         pass
     finally:
         server.close()
+        _close_checkpoints()
 
 
 @cli.command()
@@ -803,6 +830,7 @@ def mcp(no_socket: bool) -> None:
     finally:
         if server is not None:
             server.close()
+        _close_checkpoints()
 
 
 # --------------------------------------------------------------------------- entry point
