@@ -35,8 +35,8 @@ import re
 from dataclasses import dataclass
 
 from memengine import fact_cue_lexicon as C
+from memengine import fact_handover, fact_mood, facts
 from memengine import fact_lexicon as L
-from memengine import facts
 from memengine.fact_lexicon import DETERMINERS, NEGATIONS, STOPWORDS, fold
 from memengine.fact_tokens import MAX_CHARS, guess_lang
 
@@ -406,6 +406,10 @@ def detect(old: str | facts.Fact, new: str | facts.Fact, similarity: float | Non
         return None
     new_text = new.text if isinstance(new, facts.Fact) else new
     old_text = old.text if isinstance(old, facts.Fact) else old
+    if fact_mood.unasserted(new_text):
+        return None  # a question, a plan, an anecdote (memengine/fact_mood.py)
+    if fact_handover.handover(new_text):
+        return None  # "X left, so now Y is our ...": the frame rules read the second clause (fact_handover.py)
     tb = _tokens(new_text)
     keys_b = [t.key for t in tb if t.word]
     if any(k in C.ADDITIVE or k in C.CONTINUITY for k in keys_b) or _phrase_at(keys_b, C.ADDITIVE_PHRASES):
@@ -430,7 +434,7 @@ def detect(old: str | facts.Fact, new: str | facts.Fact, similarity: float | Non
         anchors.append("diet")
     if a.keys & C.RESIDENCE and b.keys & (C.MOVE_HOUSE | C.RESIDENCE):  # "lives in Leeds" / "moved into ..."
         anchors.append("home")
-    if not anchors or not _slot_shared(a, b, anchors):
+    if not anchors or not _slot_shared(a, b, anchors) or _only_final_verb(anchors, a, b):
         return None
     conf = round(0.6 + 0.2 * min(1.0, max(0.0, (similarity - MIN_COSINE) / (1 - MIN_COSINE))), 3)
     topic = " ".join(dict.fromkeys(anchors[:3]))
@@ -474,6 +478,8 @@ def _not_same_slot(a: _Side, b: _Side, cue: Cue, similarity: float) -> str | Non
         return "agent"  # "Ingrid joined Tomás's team": Tomás is still the lead
     if _other_thing(a, b):
         return "thing"  # "the sprint review" / "the sprint planning"
+    if _owner_added(b, a):
+        return "owner"  # "our team meeting" / "the team meeting of the next department", "le marché aux puces"
     if _boundaries(b) - _boundaries(a) and _value_groups(b.fact.values).keys() & {"time", "date"}:
         return "boundary"  # "the gym opens at 6" / "the gym now closes at 11": another end of it
     if cue.kind == "new":  # "New X: value" / "the new one is": X is the old fact's thing
@@ -487,6 +493,45 @@ def _not_same_slot(a: _Side, b: _Side, cue: Cue, similarity: float) -> str | Non
         if what and not any(_same_stem(w, x) for w in what for x in a.content):
             return "new-what"
     return None
+
+
+_DE_PARTICIPLE = re.compile(r"^(?:\w*ge\w{2,}(?:t|en)|(?:ver|be|er|ent|zer)\w{2,}(?:t|en))$")
+
+
+def _only_final_verb(anchors: list[str], a: _Side, b: _Side) -> bool:
+    """Whether the one word shared is German's clause-final participle, last in both sentences: "Der Müll
+    wird mittwochs abgeholt" / "Künftig wird das Altpapier freitags abgeholt" share what is done, not the thing."""
+    if a.fact.lang != "de" and b.fact.lang != "de" or len(set(anchors)) != 1:
+        return False
+    last_a = next((t.key for t in reversed(a.toks) if t.word), "")
+    last_b = next((t.key for t in reversed(b.toks) if t.word), "")
+    return bool(_DE_PARTICIPLE.match(anchors[0])) and _same_stem(last_a, anchors[0]) and _same_stem(last_b, anchors[0])
+
+
+def _owner_added(side: _Side, other: _Side) -> bool:
+    """Whether the shared thing's noun phrase in ``side`` hangs an owner on it that ``other`` never
+    names: "das Teammeeting der Nachbarabteilung" / "unser Teammeeting", "le marché aux puces" /
+    "le marché". (The other way round, a possessor dropped, is how a fact is restated.)"""
+    toks = side.toks
+    span = _phrases(side, other)
+    for i in sorted(span):
+        if i + 1 >= len(toks) or toks[i + 1].key not in _OWNER_LINKS or not toks[i].word \
+                or toks[i].key in _PHRASE_LINKS or toks[i].key not in side.content:
+            continue  # (a noun of the phrase, followed by "of" / "de" / "der" / "aux")
+        j = i + 2
+        while j < len(toks) and toks[j].key in _PHRASE_LINKS | _POSSESSIVE_DETS:
+            j += 1
+        if j < len(toks) and toks[j].word and toks[j].key in side.content \
+                and not any(_same_stem(toks[j].key, o) for o in other.keys):
+            return True
+    return False
+
+
+# (French "au" / "aux" hang a complement on a noun too: "le marché aux puces", "le cours au conservatoire")
+_OWNER_LINKS = frozenset(fold(w) for w in "of de del der des von vom du do da dos das au aux".split())
+_POSSESSIVE_DETS = frozenset(fold(w) for w in (
+    "my our your his her their mon ma mes notre nos son sa ses mi mis nuestro nuestra su sus mein meine meiner "
+    "meines unser unsere unserer unseres sein seine seiner ihr ihre ihrer meu minha meus minhas nosso nossa").split())
 
 
 def _boundaries(side: _Side) -> set[str]:
@@ -594,9 +639,14 @@ def _qualifiers(side: _Side, other: _Side) -> list[str]:
     """Words of the shared thing's noun phrases in ``side`` that ``other`` lacks (not names, not
     values): "front" of "the front door code"."""
     values = _value_words(side)
-    return [side.toks[i].key for i in sorted(_phrases(side, other)) if side.toks[i].word
-            and side.toks[i].key in side.content and side.toks[i].key not in side.names
-            and side.toks[i].key not in values and not any(_same_stem(side.toks[i].key, o) for o in other.keys)]
+    span = _phrases(side, other)
+    toks = side.toks
+    # (a first word is capitalised as the sentence's, not as a name, when a lower-case word of its
+    # phrase follows: "Finance meeting has been moved")
+    initial = len(toks) > 1 and 0 in span and 1 in span and toks[1].word and not toks[1].cap
+    return [toks[i].key for i in sorted(span) if toks[i].word
+            and toks[i].key in side.content and (toks[i].key not in side.names or i == 0 and initial)
+            and toks[i].key not in values and not any(_same_stem(toks[i].key, o) for o in other.keys)]
 
 
 def _slot_shared(a: _Side, b: _Side, anchors: list[str]) -> bool:

@@ -125,7 +125,8 @@ NOW_PHRASES = (
     "ahora", "hoy en dia", "a partir de ahora", "en su lugar", "en vez de eso", "en cambio", "al final",
     "ya no", "resulta que", "finalmente", "despues de todo",
     "jetzt", "nun", "inzwischen", "mittlerweile", "neuerdings", "ab sofort", "stattdessen", "nicht mehr",
-    "letztendlich", "doch nicht", "kein mehr",
+    "letztendlich", "doch nicht", "kein mehr", "ab jetzt", "kunftig", "zukunftig", "von nun an", "ab heute",
+    "desde ahora", "de ahora en adelante", "de agora em diante", "daqui em diante", "desde agora",
     "agora", "hoje em dia", "a partir de agora", "em vez disso", "no lugar", "afinal", "ja nao", "nao mais",
     "de novo", "de nuevo", "a nouveau", "de nouveau", "again", "wieder",
 )

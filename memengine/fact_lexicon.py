@@ -19,7 +19,8 @@ from functools import lru_cache
 def fold(word: str) -> str:
     """Lower-case, accents removed ("Préfère" -> "prefere"); "ß" stays."""
     w = unicodedata.normalize("NFKD", word.lower())
-    return "".join(ch for ch in w if not unicodedata.combining(ch))
+    w = "".join(ch for ch in w if not unicodedata.combining(ch))
+    return w.replace("œ", "oe").replace("æ", "ae") if "œ" in w or "æ" in w else w  # "sœur" = "soeur"
 
 
 def _set(*blocks: str) -> frozenset[str]:
@@ -129,6 +130,15 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("nicht mehr", "nicht"),
     ("ja nao", "nao"), ("nao mais", "nao"), ("tem que", "tem_que"), ("mudou-se para", "mora em"),
     ("se mudou para", "mora em"), ("mudou-se pra", "mora em"),
+    # "from now on" in five languages: the "now" of a change, never a word of the frame ("Ab sofort ist
+    # das Training donnerstags" = "das Training ist jetzt donnerstags")
+    ("from now on", "now"), ("as of now", "now"), ("going forward", "now"), ("from today on", "now"),
+    ("a partir de maintenant", "maintenant"), ("dorenavant", "desormais"), ("des maintenant", "maintenant"),
+    ("a partir de ahora", "ahora"), ("desde ahora", "ahora"), ("de ahora en adelante", "ahora"),
+    ("ab sofort", "jetzt"), ("ab jetzt", "jetzt"), ("von nun an", "jetzt"), ("kunftig", "jetzt"),
+    ("zukunftig", "jetzt"), ("ab heute", "jetzt"),
+    ("a partir de agora", "agora"), ("de agora em diante", "agora"), ("daqui em diante", "agora"),
+    ("desde agora", "agora"),
 )
 # A move of house, but only when a place name follows: "moved to Porto" is "lives in Porto",
 # "moved to Friday" is an event moved in time (a change, memengine/fact_change.py).
@@ -155,7 +165,7 @@ SYNONYMS: dict[str, str] = {fold(w): fold(group.split()[0]) for group in (
     "phone telephone mobile cell numero number telefono movil handy nummer telefone celular telemovel",
     "email e-mail mail courriel correo",
     "birthday anniversaire cumpleanos geburtstag",
-    "manager boss chef jefe jefa responsable gerente chefe",
+    "manager boss chef chefin jefe jefa responsable gerente chefe",
     "meeting meetings reunion reuniones besprechung reuniao reunioes",
     # naming verbs: "is called Mochi" = "named Mochi" = "s'appelle" = "se llama" = "heißt" = "chama-se"
     "called named name names appelle appellent appele appelee nomme nommee llama llaman llamado "

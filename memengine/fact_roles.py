@@ -76,6 +76,8 @@ def _inverted_identity(toks: list[Tok], lang: str) -> list[Tok] | None:
     start = 0
     while start < c and _key(toks[start]) in _ADVERBS:
         start += 1  # "Ahora | la doctora Vega es ..."
+    if start == c and c > 0:
+        return _adverb_first(toks, c, lang)  # "Jetzt ist Herr Braun mein Chef"
     subject = toks[start:c]
     if not _is_name_phrase(subject):
         return None
@@ -84,13 +86,38 @@ def _inverted_identity(toks: list[Tok], lang: str) -> list[Tok] | None:
         j += 1
     when = fact_when.trailing(toks)
     role = toks[j:when]
-    if not role or role[0].kind != "word":
+    if not _one_role(role, lang):
         return None
-    if any(t.kind != "word" or t.text[:1].isupper() and lang != "de" for t in role):
-        return None  # "X is the manager of Acme": two names, no single role (German writes nouns so)
-    if _key(role[0]) not in DEFINITE and not any(_key(t) in GENITIVE for t in role[1:]):
-        return None  # "Ana is a doctor", "Ana es médica": a kind, not the one role
     return toks[:start] + role + toks[c:j] + subject + toks[when:]
+
+
+def _one_role(role: list[Tok], lang: str) -> bool:
+    """Whether ``role`` names one role: "our landlord", "responsable du projet", "my GP"."""
+    if not role or role[0].kind != "word":
+        return False
+    acronym = role[-1].text.isupper() and 2 <= len(role[-1].text) <= 4 and not any(_key(t) in GENITIVE for t in role)
+    if any(t.kind != "word" or t.text[:1].isupper() and lang != "de" and not (acronym and t is role[-1])
+           for t in role):
+        return False  # "X is the manager of Acme": two names, no single role (German writes nouns so)
+    # ("Ana is a doctor", "Ana es médica": a kind, not the one role)
+    return _key(role[0]) in DEFINITE or any(_key(t) in GENITIVE for t in role[1:])
+
+
+def _adverb_first(toks: list[Tok], c: int, lang: str) -> list[Tok] | None:
+    """"Jetzt ist Herr Braun mein Chef" (an adverb, the copula, the name, the role) -> "mein Chef ist jetzt Herr
+    Braun"."""
+    j = c + 1
+    while j < len(toks) and toks[j].kind == "word" and (toks[j].text[:1].isupper() or _key(toks[j]) in TITLES
+                                                         or _key(toks[j]) in ("a", "o", "le", "la", "el")):
+        j += 1
+        if j < len(toks) and _key(toks[j]) in DEFINITE and _key(toks[j]) not in ("a", "o", "le", "la", "el"):
+            break  # "Herr Braun | mein Chef"
+    subject = toks[c + 1:j]
+    when = fact_when.trailing(toks)
+    role = toks[j:when]
+    if not subject or not _is_name_phrase(subject) or not _one_role(role, lang):
+        return None
+    return role + [toks[c]] + toks[:c] + subject + toks[when:]
 
 
 def _replaced_as(toks: list[Tok], lang: str) -> list[Tok] | None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from memengine import fact_change, fact_clauses, fact_roles, fact_when
+from memengine import fact_change, fact_clauses, fact_dropped, fact_handover, fact_mood, fact_roles, fact_when
 from memengine import fact_lexicon as L
 from memengine.fact_lexicon import fold
 from memengine.fact_tokens import Tok, Value, clock_minutes, guess_lang, prepare, read_tokens, read_values
@@ -244,7 +244,8 @@ def _subject(toks: list[Tok], lang: str, words: list[Word], boundary: tuple[int,
     if boundary is not None and any(w.pos < boundary[0] for w in words):
         subject_end = sum(1 for w in words if w.pos < boundary[0])
         after = subject_end if subject_end < len(words) else None
-        if after is not None and (boundary[1] == "aux" or _participle(toks[words[after].pos].orig, lang)):
+        if after is not None and (boundary[1] == "aux" or not words[after].name
+                                  and _participle(toks[words[after].pos].orig, lang)):  # ("is Dr. Green")
             return subject_end, after
         return subject_end, None
     first = next((t for t in toks if t.kind == "word"), None)
@@ -498,8 +499,13 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
     two clauses ("sold the Civic and now drives a Tesla") is read by memengine/fact_clauses.py."""
     fa = old if isinstance(old, Fact) else analyse(old)
     fb = new if isinstance(new, Fact) else analyse(new)
+    if fact_mood.unasserted(fb.text):
+        return None  # a question, a plan not yet decided, a past anecdote: nothing changed
     if _adds(fa, fb):
         return None  # "I also take ...", "We got another dog": an addition replaces nothing
+    handed = fact_handover.successor(fa, fb) if fa.words else None
+    if handed is not None:  # "Dr. Patel retired, so now Dr. Okoro is my GP": the second clause decides
+        return _compare_frames(fa, analyse(handed), similarity)
     verdict = _compare_frames(fa, fb, similarity)
     if verdict is None and fa.words and _TWO_CLAUSES.search(fb.text):
         verdict = fact_clauses.compare_clauses(
@@ -690,6 +696,9 @@ def _compare_change(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None
     # who made the change may be whose the thing is: "A escola aumentou a mensalidade" / "A mensalidade
     # da escola": neither needed nor a conflict
     only_a = [i for i in only_a if not any(_same_word(fa.words[i].key, k) for k in fb.changer)]
+    dropped = [i for i in only_a if i < fa.subject_end]
+    if dropped and not _in_subject(fb, only_b) and fact_dropped.droppable(fa, dropped, fb):
+        only_a = [i for i in only_a if i not in dropped]  # "Mum's physio appointment" / "Physio appointment"
     if _in_subject(fa, only_a) or _in_subject(fb, only_b):
         return None
     if fa.polarity != fb.polarity or len(only_a) > fact_change.MAX_PHRASE or len(only_b) > fact_change.MAX_PHRASE:

@@ -1,0 +1,86 @@
+"""Whether a sentence asserts what is true now: a question, a plan not yet decided or a past
+anecdote never updates a fact, whatever value it names.
+
+"Has the team sync been moved to Thursday?", "Yoga could be changed to Fridays if enough
+people agree", "Quizás a partir de ahora la reunión sea los miércoles", "The all-hands was
+once moved to Thursday when the CEO was travelling", "Letztes Jahr wurde der Jour fixe einmal
+verschoben": each names a new value in the old fact's frame, and none of them says the fact
+changed. :func:`unasserted` reads the sentence's mood from closed-class words in the five
+languages of memengine/fact_lexicon.py (English, French, Spanish, German, Portuguese):
+
+- **question**: a question mark (or "¿"), "est-ce que", or an English auxiliary first with its
+  subject after it ("Was the board meeting pushed ...");
+- **hypothesis**: "might", "maybe", "perhaps", "could", "if", "unless", "thinking about";
+  peut-être, pourrait, si; quizás, tal vez, a lo mejor, podría, si; vielleicht, eventuell,
+  könnte, falls; talvez, poderia, "se" first;
+- **anecdote**: "used to", "once" (not "once a week"), "back in", "years ago", "when I was",
+  "as a kid"; autrefois, une fois, à l'époque; una vez, cuando era, de niño; einmal, früher,
+  damals, als Kind; uma vez, antigamente, quando eu era.
+
+Only the *new* sentence is asked (an old fact may well have been a plan). A miss here only
+leaves two current facts; reading a real update as a plan would hide nothing either, so the
+lists hold words that never state a settled current value. Pure: no SQL, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memengine.fact_lexicon import fold
+
+__all__ = ["unasserted"]
+
+# An English auxiliary first and a subject after it: a question even without its "?".
+_EN_INVERSION = re.compile(
+    r"^(?:is|are|was|were|has|have|had|did|does|do|will|can|could|should|would|shall)\s+"
+    r"(?:the|my|our|your|his|her|their|this|that|it|we|you|they|he|she|i|[A-Z][\w.-]*)\b")
+_QUESTION = re.compile(r"[?¿]|\best[- ]ce que?\b")
+
+_HYPOTHESIS = (
+    "might", "maybe", "perhaps", "possibly", "could", "if", "unless", "thinking about", "thinking of",
+    "considering", "we'll see", "we will see", "will vote", "proposed", "proposal",
+    "peut-etre", "pourrait", "pourraient", "si", "envisage", "envisageons", "on verra",
+    "quizas", "quiza", "tal vez", "a lo mejor", "podria", "podrian", "pensando en", "ya veremos",
+    "vielleicht", "eventuell", "moglicherweise", "konnte", "konnten", "falls", "uberlegen", "mal sehen",
+    "talvez", "poderia", "poderiam", "pode ser que", "a pensar em", "pensando em", "vamos ver",
+)
+_ANECDOTE = (
+    "used to", "back in", "years ago", "when i was", "as a kid", "as a child", "growing up", "at the time",
+    "autrefois", "a l'epoque", "quand j'etais", "quand j etais", "il y a des annees",
+    "cuando era", "de nino", "de nina", "de pequeno", "de pequena", "hace anos", "en aquella epoca", "en esa epoca",
+    "fruher", "damals", "als ich", "als kind", "vor jahren",
+    "antigamente", "quando eu era", "quando era", "em crianca", "ha anos", "naquela altura", "naquela epoca",
+)
+# "once" / "une fois" / "una vez" / "einmal" / "uma vez" tell an anecdote, unless a frequency follows
+# ("once a week", "une fois par mois", "una vez al mes", "einmal pro Woche", "uma vez por semana").
+_ONCE = re.compile(r"\b(?:once|une fois|una vez|einmal|uma vez)\b(?!\s+(?:a|an|every|per|par|tous|toutes|al|a la|"
+                   r"cada|por|pro|im|in der|die|je|jede|jeden|por semana|ao|a cada)\b)")
+
+
+def _alternation(words: tuple[str, ...]) -> re.Pattern[str]:
+    body = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'-])(?:{body})(?![\w'-])")
+
+
+_HYPOTHESIS_RE = _alternation(_HYPOTHESIS)
+_ANECDOTE_RE = _alternation(_ANECDOTE)
+# Portuguese "se" is "if" only first in the sentence (elsewhere it is mostly reflexive: "reformou-se");
+# "si" is "if" in French and Spanish but "yes" with its accent ("sí"), which folding removes.
+_SE_FIRST = re.compile(r"^se\s")
+
+
+@lru_cache(maxsize=512)  # (a write compares its new fact with ~10 candidates: read its mood once)
+def unasserted(text: str) -> str:
+    """"question", "hypothesis" or "anecdote" when ``text`` does not assert a current fact, else ""."""
+    stripped = text.strip()
+    if _QUESTION.search(stripped.lower()) or _EN_INVERSION.match(stripped[:1].lower() + stripped[1:]):
+        return "question"
+    low = fold(stripped).replace("’", "'")
+    if "sí" in stripped.lower():
+        low = re.sub(r"(?<!\w)si(?!\w)", "", low)  # "sí": yes, not "if"
+    if _HYPOTHESIS_RE.search(low) or _SE_FIRST.match(low):
+        return "hypothesis"
+    if _ANECDOTE_RE.search(low) or _ONCE.search(low):
+        return "anecdote"
+    return ""
