@@ -19,13 +19,35 @@ Pure: no SQL, no I/O.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from memengine.fact_lexicon import _set, fold
 from memengine.fact_tokens import prepare, read_tokens
 
-if TYPE_CHECKING:
-    from memengine.facts import Fact
+
+class _Word(Protocol):
+    @property
+    def key(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def pos(self) -> int: ...
+    @property
+    def name(self) -> bool: ...
+
+
+class Fact(Protocol):
+    """What this module reads of memengine.facts.Fact (facts.py imports this module, not the reverse)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def words(self) -> Sequence[_Word]: ...
+    @property
+    def subject_end(self) -> int: ...
+    @property
+    def change(self) -> str: ...
 
 __all__ = ["droppable"]
 

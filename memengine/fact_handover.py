@@ -15,15 +15,21 @@ Pure: no SQL, no I/O.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from memengine import fact_roles
 from memengine.fact_change import NOW
 from memengine.fact_lexicon import LANG_COPULA, _set, fold
 from memengine.fact_tokens import guess_lang, prepare, read_tokens
 
-if TYPE_CHECKING:
-    from memengine.facts import Fact
+
+class Fact(Protocol):
+    """What this module reads of memengine.facts.Fact (facts.py imports this module, not the reverse)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def keys(self) -> frozenset[str]: ...
 
 __all__ = ["successor"]
 
