@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from memengine import summarize
+from memengine import summarize, topic_names
 from memengine.records import SHARED_SOURCE_PREFIX as SHARED_PREFIX
 from memengine.timeparse import to_iso
 
@@ -46,6 +46,7 @@ from memengine.timeparse import to_iso
 # Section shares of the budget (at most); what a section leaves unused goes to the topics.
 SHARE_FACTS, SHARE_PROCEDURES, SHARE_RECENT, SHARE_CONTRADICTIONS, SHARE_PEOPLE = 0.25, 0.12, 0.12, 0.08, 0.12
 KEY_FACT_IMPORTANCE = 0.7  # a semantic memory this important is a key fact even unpinned
+UPDATE_COS = 0.65  # two key facts of one source this close: the newer may update the older (_fold_updates)
 NEW_FACT_MIN_WORDS = 6  # a new "fact" of fewer words is a heading or a stub ("Clippings > Author")
 RECENT_DAYS = 7  # "recently": superseded or stored within this many days of now
 PEOPLE_MAX = 10
@@ -53,7 +54,7 @@ PEOPLE_CONTACTS = 3  # of which at least this many are contacts who wrote nothin
 CONTRADICTIONS_MAX = 5
 ITEM_MAX_CHARS = 280  # a shown memory is cut at a sentence boundary below this
 NAME_SOURCE_CHARS = 400  # a topic name is taken from the first this-many characters of its members
-MIXED = "mixed subjects"  # the name of a group whose members share no word run
+MIXED = topic_names.MIXED  # the name of a group whose members share no word run
 MIN_CUT_CHARS = 40  # ...unless that leaves less than this: then at a word boundary, with an ellipsis
 
 POOL_MAX = 1000  # topic candidates (~0.6 ms of CPU each: tokens, information, names); 2000 cost 1.2 s at 100k
@@ -302,16 +303,23 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     # facts without saying what it replaces); the sections are shown in their own order.
     _superseding(store, now, add, sections)
     # Key facts: pinned first, then important semantic facts (contacts are people, not facts)
-    for r in conn.execute(
-            f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.pinned, m.importance, m.source
-                FROM memories m
-                WHERE {_LIVE} AND m.source != 'vcf' AND (m.pinned = 1 OR (m.memory_type = 'semantic' AND
-                m.importance >= ?)) ORDER BY m.pinned DESC, m.importance DESC, m.id DESC LIMIT 200""",
-            (KEY_FACT_IMPORTANCE,)):
+    rows = conn.execute(
+        f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.pinned, m.importance, m.source
+            FROM memories m
+            WHERE {_LIVE} AND m.source != 'vcf' AND (m.pinned = 1 OR (m.memory_type = 'semantic' AND
+            m.importance >= ?)) ORDER BY m.pinned DESC, m.importance DESC, m.id DESC LIMIT 200""",
+        (KEY_FACT_IMPORTANCE,)).fetchall()
+    for r, older in _fold_updates(store, rows):
         why: dict[str, Any] = {"pinned": True} if r[3] else {"importance": r[4]}
         why.update(_shared(r[5]))
-        add("facts", SHARE_FACTS, Item("facts", memory_line(r[0], r[1], r[2], source=r[5]), 0, int(r[0]), why=why),
-            not sections["facts"])
+        text = memory_line(r[0], r[1], r[2], source=r[5])
+        if older:
+            # a newer statement of the same thing from the same source: likely an update the store did
+            # not mark as one; the agent sees the current one, and what it may replace
+            why["may_update"] = [int(o[0]) for o in older]
+            text += " (may update " + "; ".join(f"#{o[0]} \"{trim(o[1], 60)}\"" for o in older[:2]) + ")"
+        if add("facts", SHARE_FACTS, Item("facts", text, 0, int(r[0]), why=why), not sections["facts"]):
+            shown.update(int(o[0]) for o in older)
     for r in conn.execute(
             f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.importance, m.access_count, m.source
                 FROM memories m WHERE {_LIVE} AND m.memory_type = 'procedural'
@@ -337,6 +345,44 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
             break
     topics = _topics(store, b, shown, warnings, params or {}, ranked_ids)
     return Selection(budget, b.used, how, sections, topics, warnings, header)
+
+
+def _fold_updates(store: Store, rows: list[Any]) -> list[tuple[Any, list[Any]]]:
+    """Key-fact rows grouped with the older rows of the same source that say nearly the same thing.
+
+    Two facts of one source at cosine >= UPDATE_COS (stored vectors) are one group; a group is
+    shown once, where its first row stands in ``rows``' order, as its newest row (date, then id)
+    with the others, newest first. The cosine: on the dev notes (bench/brief_quality.py) four
+    updates the store did not mark ("on-call this month is A" -> "on-call in November is B")
+    measured 0.69-0.85, and every other pair of key facts at most 0.57.
+    """
+    if len(rows) < 2:
+        return [(r, []) for r in rows]
+    sim = _similarities(store, [int(r[0]) for r in rows])
+    parent = list(range(len(rows)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(rows)):
+        for j in range(i + 1, len(rows)):
+            if sim[i, j] >= UPDATE_COS and rows[i][5] == rows[j][5]:
+                parent[root(j)] = root(i)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(rows)):
+        groups.setdefault(root(i), []).append(i)
+    out: list[tuple[Any, list[Any]]] = []
+    for i in range(len(rows)):
+        members = groups.get(root(i))
+        if members is None:
+            continue  # its group was shown at its first row
+        del groups[root(i)]
+        by_age = sorted(members, key=lambda k: (str(rows[k][2] or ""), int(rows[k][0])), reverse=True)
+        out.append((rows[by_age[0]], [rows[k] for k in by_age[1:]]))
+    return out
 
 
 def _superseding(store: Store, now: datetime, add: Callable[[str, float, Item, bool], bool],
@@ -552,7 +598,8 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     for i, line in enumerate(lines):
         text = line.split(" ", 2)[2]
         units, _words = informative_words(text, lambda w: df[w] <= rare_max)
-        info[i] = units + (first_person if _FIRST_PERSON.search(text) else 0.0)
+        # the first person adds to what a line says, never makes a line of it ("works for me", "I'm in")
+        info[i] = units + (first_person if units and _FIRST_PERSON.search(text) else 0.0)
     value = (density_floor + info) / np.power(cost, cost_exp)
 
     chat_of = [p[3] for p in pool]
@@ -668,7 +715,13 @@ def _split(sim: Any, k: int, rounds: int = 5) -> list[int]:
 
 
 class _Shells(dict[tuple[int | None, int], Topic]):
-    """A Topic per (cluster, part) of the pool, named when first asked for (naming costs ~1 ms a member)."""
+    """A Topic per (cluster, part) of the pool, named when first asked for (memengine.topic_names).
+
+    A cluster shown whole takes the label consolidate gave it (named from all its members, and
+    what ``clusters``/``browse`` show); a part of a large cluster, or a cluster whose label is
+    an older keyword list, is named from the pool's members of it. No two topics share a name
+    while another good name is left.
+    """
 
     def __init__(self, store: Store, pool: list[tuple[int, str, str | None, str, int | None, float]],
                  key: list[tuple[int | None, int]]) -> None:
@@ -676,69 +729,37 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         self.members: dict[tuple[int | None, int], list[str]] = {}
         for p, k in zip(pool, key):
             # a name comes from what the members begin with (a pasted log can run to megabytes)
-            self.members.setdefault(k, []).append(_STAMP.sub("", p[1][:NAME_SOURCE_CHARS], count=1))
+            self.members.setdefault(k, []).append(p[1][:NAME_SOURCE_CHARS])
+        parts = Counter(k[0] for k in self.members)
+        whole = [c for c, n in parts.items() if c is not None and n == 1]
+        self.labels: dict[int, tuple[str | None, int]] = {}
+        for chunk in range(0, len(whole), 500):
+            part = whole[chunk: chunk + 500]
+            self.labels.update((int(r[0]), (r[1], int(r[2] or 0))) for r in store.conn.execute(
+                f"SELECT id, label, member_count FROM clusters WHERE id IN ({','.join('?' * len(part))})", part))
+        known = store.known_people()
         authors = {str(a).lower() for (a,) in store.conn.execute(
             "SELECT DISTINCT author FROM memories WHERE author IS NOT NULL")}
-        self.authors = authors | {w for a in authors for w in a.split()}
+        self.exclude = authors | {w for a in authors | set(known) for w in a.split()}
         self.word_df: Counter[str] = Counter()
         for texts in self.members.values():
             for t in texts:
-                self.word_df.update({w.lower() for w in _WORD.findall(t)})
-        self.n = sum(len(t) for t in self.members.values())
+                self.word_df.update({topic_names.fold(w) for w in _WORD.findall(t)})
+        self.rarity = topic_names.idf(lambda w: self.word_df[w], sum(len(t) for t in self.members.values()))
         self.stop: dict[int | None, frozenset[str]] = {}
+        self.taken: set[str] = set()
 
     def __missing__(self, k: tuple[int | None, int]) -> Topic:
         texts = self.members[k]
-        if k[0] not in self.stop:  # the parts of a cluster share its language ("peuvent varier" is no name)
-            self.stop[k[0]] = summarize.stopwords_for(texts[:50])
-        runs = [_runs(t, self.stop[k[0]], self.authors) for t in texts]
-        # a run is as rare in the pool as its rarest word
-        rarity = {r: min(self.word_df[w] for w in r) for rs in runs for r in rs}
-        topic = Topic(k[0], k[1], topic_name(runs, rarity, self.n), len(texts))
+        label, size = self.labels.get(k[0], (None, 0)) if k[0] is not None else (None, 0)
+        if label and ", " not in label and label.lower() not in self.taken:
+            name = label  # consolidate's name for the whole cluster
+        else:
+            if k[0] not in self.stop:  # the parts of a cluster share its language ("peuvent varier" is no name)
+                self.stop[k[0]] = summarize.stopwords_for(texts[:50])
+            name = topic_names.name(texts, self.stop[k[0]], self.exclude, self.rarity, self.taken)
+        if name not in (MIXED, topic_names.UNTITLED):
+            self.taken.add(name.lower())
+        topic = Topic(k[0], k[1], name, max(size, len(texts)))
         self[k] = topic
         return topic
-
-
-def _runs(text: str, stop: frozenset[str], exclude: set[str]) -> dict[tuple[str, ...], str]:
-    """Runs of 1-3 consecutive content words of ``text`` (lower-cased key -> as written)."""
-    out: dict[tuple[str, ...], str] = {}
-    run: list[str] = []
-    for w in [m.group() for m in _WORD.finditer(text)] + [""]:
-        low = w.lower()
-        if w and low not in stop and low not in exclude and len(low) >= 3 and not low.isdigit():
-            run.append(w)
-            continue
-        for n in (1, 2, 3):
-            for k in range(len(run) - n + 1):
-                out.setdefault(tuple(x.lower() for x in run[k: k + n]), " ".join(run[k: k + n]))
-        run = []
-    return out
-
-
-def topic_name(runs: list[dict[tuple[str, ...], str]], pool_df: Mapping[tuple[str, ...], int], n_pool: int,
-               max_words: int = 3) -> str:
-    """A short phrase taken from the members: the word run most specific to them.
-
-    Each run of 1-3 content words scores (members holding it) x log(pool / pool members
-    holding it, ``pool_df``), TF-IDF style, so "shared image" (everywhere) loses to "adoption agency"
-    (here); runs of several words get a bonus, a run must recur in two members unless the
-    topic has one member (nothing recurring: MIXED). Shown as first written.
-    """
-    held: Counter[tuple[str, ...]] = Counter()
-    surface: dict[tuple[str, ...], str] = {}
-    for r in runs:
-        held.update(r.keys())
-        for k, v in r.items():
-            surface.setdefault(k, v)
-    need = 2 if len(runs) > 1 else 1
-    cands = [k for k in held if held[k] >= need]
-    if not cands:
-        # nothing recurs: a phrase of one member would pass for the subject of all of them
-        # ("Windows error 0x8007045D" over a trip, a retro and an error), so say what it is
-        return MIXED if len(runs) > 1 else "untitled"
-
-    def score(k: tuple[str, ...]) -> tuple[float, str]:
-        idf = math.log((n_pool + 1) / (pool_df.get(k, 0) + 1)) + 1.0
-        return (-round(held[k] * idf * (1 + 0.3 * (len(k) - 1)), 9), surface[k])
-
-    return " ".join(surface[min(cands, key=score)].split()[:max_words])

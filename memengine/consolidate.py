@@ -386,7 +386,7 @@ class Consolidator(ClusterSteps):
                     created, updated = (created + 1, updated) if sid is None else (created, updated + 1)
                     sid = self.store.write_derived(item, vec, self.now_iso, replace_id=sid)
                     self.conn.execute("UPDATE clusters SET summary_memory_id = ?, label = ?, updated_at = ? WHERE id = ?",
-                                      (sid, ", ".join(terms[:3]) or None, self.now_iso, cid))
+                                      (sid, terms[0] if terms else None, self.now_iso, cid))
                     member_ids = {int(r["id"]) for r in members}
                     for (old_t,) in self.conn.execute(
                             "SELECT target_id FROM associations WHERE source_id = ? AND edge_type = 'derived_from'",
@@ -578,14 +578,14 @@ def _summary_members(job: tuple[Any, ...], index: VectorIndex) -> tuple[list[sum
 
 
 def _summary_job(shared: tuple[Any, ...], job: tuple[Any, ...]) -> tuple[str, list[str]]:
-    """(extractive summary text, key terms) of one cluster: pure, so it runs in a forked worker."""
+    """(extractive summary text, [topic name] + key terms) of one cluster: pure, so it runs in a forked worker."""
     (df, n_docs), people, index = shared
     mem, total = _summary_members(job, index)
     s = summarize.summarize_cluster(mem, df=df, n_docs=n_docs, known_people=people)
     text = s.text
     if len(mem) < total:
         text = text.replace(f"Summary of {len(mem)} memories", f"Summary of {total} memories", 1)
-    return text, s.key_terms
+    return text, [s.name] + s.key_terms  # the topic name first: the cluster's label
 
 
 def _doc_freq(_shared: None, texts: Sequence[str]) -> dict[str, int]:

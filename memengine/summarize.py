@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from memengine import topic_names
 from memengine.text import STOPWORDS as TEXT_STOPWORDS
 
 if TYPE_CHECKING:  # scipy is imported where a summary is made: brief imports this module on a cold start
@@ -146,6 +147,7 @@ class Summary:
     date_span: tuple[datetime, datetime] | None
     people: list[str]
     member_ids: list[int]
+    name: str = ""  # a readable topic name (memengine.topic_names): consolidate's cluster label
 
 
 class SummarizerError(RuntimeError):
@@ -656,6 +658,9 @@ def summarize_cluster(
         features = _features(candidates, ordered, embed, _name_tokens(people), stop)
         picked = _select(features, candidates, max_sentences, max_chars - len(header))
 
+    exclude = {w.lower() for p in people for w in _LETTERS.findall(p)} | {k for k in (known_people or {}) if " " not in k}
+    rarity = topic_names.idf(topic_names.folded_df(df), n_docs) if df is not None else lambda _k: 1.0
+    name = topic_names.name([_without_label(m.content, m.author) for m in ordered], stop, exclude, rarity)
     when = {m.id: (_timestamp(m.event_at) if m.event_at else math.inf) for m in ordered}
     picked.sort(key=lambda s: (when[s.member_id], s.member_id, s.position))
     text = "\n".join([header] + [f"- {s.text}" for s in picked])
@@ -666,6 +671,7 @@ def summarize_cluster(
         date_span=span,
         people=people,
         member_ids=[m.id for m in ordered],
+        name=name,
     )
 
 

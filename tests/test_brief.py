@@ -11,7 +11,7 @@ import pytest
 from conftest import run_cli
 
 import memory_core as core
-from memengine import brief, graph_rank
+from memengine import brief, graph_rank, topic_names
 from memengine import consolidate as cons
 from memengine.timeparse import utcnow
 
@@ -194,13 +194,13 @@ def test_block_lifecycle_through_consolidate(store: core.MemoryStore, tmp_path: 
 
 
 def test_topic_name_is_a_phrase_specific_to_its_members() -> None:
-    runs = [brief._runs(t, frozenset({"the", "to", "a", "we", "for"}), {"ana"}) for t in (
-        "Ana: shared image of the adoption agency", "we called the adoption agency", "adoption agency forms")]
-    others = [brief._runs(t, frozenset({"the"}), set()) for t in ("shared image of a cat", "shared image again")]
-    pool: Counter[tuple[str, ...]] = Counter()
-    for r in runs + others:
-        pool.update(r.keys())
-    assert brief.topic_name(runs, pool, 5) == "adoption agency"
+    texts = ("Ana: shared image of the adoption agency", "we called the adoption agency", "adoption agency forms")
+    others = ("shared image of a cat", "shared image again")
+    stop = frozenset({"the", "to", "a", "we", "for", "of", "again"})
+    df: Counter[str] = Counter()
+    for t in texts + others:
+        df.update({k[0] for k in topic_names.runs(t, stop, set()) if len(k) == 1})
+    assert topic_names.name(texts, stop, {"ana"}, topic_names.idf(lambda w: df[w], 5)) == "adoption agency"
 
 
 def test_trim_cuts_at_a_sentence_boundary() -> None:
@@ -233,14 +233,12 @@ def test_a_store_larger_than_the_pool_takes_central_members_of_clusters_then_ran
 
 
 def test_a_group_sharing_no_words_is_not_named_after_one_member() -> None:
-    stop = frozenset({"the", "to", "a", "in", "on", "of"})
+    stop = frozenset({"the", "to", "a", "in", "on", "of", "with"})
     texts = ("Windows error 0x8007045D means the USB stick failed", "Trip to Lisbon in May with Ana",
              "The retro agreed to cut CI time")
-    runs = [brief._runs(t, stop, set()) for t in texts]
-    pool: Counter[tuple[str, ...]] = Counter()
-    for r in runs:
-        pool.update(r.keys())
-    assert brief.topic_name(runs, pool, 3) == brief.MIXED
-    assert brief.topic_name(runs[:1], pool, 3) == "USB stick failed"  # one member: its own phrase
+    flat = topic_names.idf(lambda _w: 1, 3)
+    assert topic_names.name(texts, stop, set(), flat) == brief.MIXED
+    # one member: its own longest run ("means" and "failed" end none)
+    assert topic_names.name(texts[:1], stop, set(), flat) == "Windows error 0x8007045D"
     assert brief.Topic(None, 0, brief.MIXED, 3).title() == "Other memories (3 memories, not yet in a topic)"
     assert brief.Topic(7, 0, brief.MIXED, 3).title() == "T7 · mixed subjects (3 memories)"

@@ -1,0 +1,441 @@
+"""Is the session-start brief readable and right on data it was never tuned on? (topic names, key facts)
+
+Stores are built from bench/data/brief_heldout/ (memory sets written for this bench: a coding
+agent's notes, a family WhatsApp chat, a personal assistant's memory, a friends' WhatsApp chat;
+``dev_*`` were looked at while fixing, ``heldout_*`` only scored at the end), plus, when
+../shared is there, the real-world chat exports (dev) and one LoCoMo conversation (held out).
+Each store is built once with the real embedder (notes are stored one by one with the clock set
+to each note's date, so an update by the same source supersedes as it would live; a fact has no
+thread: a thread makes a memory a chat turn, which never supersedes), then for
+each code tree (``--before DIR``: e.g. ``git archive main | tar -x -C DIR``; and this tree) a
+copy is consolidated and briefed in a subprocess, so before and after run on the same vectors in
+one run.
+
+Topic names (every ``T12 · name`` the brief shows, and every cluster label consolidate stores):
+
+* good       a phrase that occurs, word for word after folding case and plural/verb endings,
+             in >= 2 members of its topic (or its one member), and none of the faults below
+* filler     its content words are all chat filler or stop words ("ok lol", "haha yes")
+* bag        a list of keywords: commas, or words that never stand together in any member
+* single     (topic of >= 2 members) the phrase occurs in only one member
+* generic    one word that occurs in more than GENERIC_SHARE of the store's memories
+* person     only a person's name (the people section says who they are)
+* none       no name: "mixed subjects" / "untitled"
+* duplicate  the same name as an earlier topic of the same brief
+
+Brief lines: duplicate lines, filler lines (no content word), superseded memories shown as
+current, a line's date that is not its memory's date, empty People section with >= 2 authors,
+open contradictions not shown; key facts (marked in the sets: the latest version of each key,
+or for chats a ``.keys`` file of substrings) shown, and never the replaced version.
+
+    python bench/brief_quality.py --before /tmp/brief/base     # before/after in one run
+    python bench/brief_quality.py                             # this tree only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "bench" / "data" / "brief_heldout"
+SHARED = ROOT.parent / "shared" / "data"
+REALWORLD_CHATS = ("whatsapp/pustur_ios_group_ddmmyy_dots_old_example_chat.txt",
+                   "whatsapp/soda_ios_ddmmyyyy_24h_crlf_mixed.txt",
+                   "whatsapp/whatsjson_android_group_system_msgs.txt",
+                   "whatsapp/whatstk_android_ddmmyyyy_dots_group_e2e.txt",
+                   "claude/nexus_real_claude_export_2024_subset.json",
+                   "chatgpt/nexus_real_export_2024_fr_subset.json")
+LOCOMO_CONV = "conv-30"  # held out: one conversation, scored at the end
+GENERIC_SHARE = 0.25
+TYPES = {"S": "semantic", "E": "episodic", "P": "procedural"}
+
+# Chat filler and interjections, in the judge only (not shared with the code it judges)
+FILLER = set("""ok okay k kk yes yeah yep yup no nope nah lol lmao rofl haha hahaha hehe hihi ahah ahaha omg wow oh
+ah uh um hmm thanks thank thx ty pls please sure cool nice great good fine perfect right alright hi hey hello bye
+see you yay woohoo ooh aw aww congrats sorry btw idk tbh imo xd xoxo love media omitted message deleted image
+video audio sticker gif attached file null""".split())
+_LAUGH = re.compile(r"^(?:(?:a?ha)+h?|(?:he)+|lo+l|x+d+|(?:ja)+|(?:ke)+|k+)$")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- data
+
+
+def read_notes(path: Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """(header fields, notes) of a ``date time | T imp | key | thread | content`` file."""
+    head: dict[str, str] = {}
+    notes: list[dict[str, Any]] = []
+    for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        if line.startswith("#"):
+            k, _, v = line[1:].partition(":")
+            head[k.strip()] = v.strip()
+            continue
+        parts = [p.strip() for p in line.split("|", 4)]
+        if len(parts) != 5:
+            raise SystemExit(f"{path}:{no}: expected 5 fields separated by '|'")
+        kind, imp = parts[1].split()
+        notes.append({"at": datetime.strptime(parts[0], "%Y-%m-%d %H:%M"), "type": TYPES[kind],
+                      "importance": float(imp), "key": None if parts[2] == "-" else parts[2],
+                      "thread": parts[3], "content": parts[4], "line": no})
+    return head, notes
+
+
+def read_keys(path: Path) -> list[tuple[str, str, str | None]]:
+    """(key, current substring, superseded substring or None) of a chat set's ``.keys`` file."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            k, cur, old = (p.strip() for p in line.split("|"))
+            out.append((k, cur, None if old == "-" else old))
+    return out
+
+
+def sets(include_shared: bool) -> list[dict[str, Any]]:
+    """Every set: name, split (dev/heldout), kind (notes/chat/shared) and paths."""
+    out: list[dict[str, Any]] = []
+    for p in sorted(DATA.glob("*.txt")):
+        split = "dev" if p.name.startswith("dev_") else "heldout"
+        kind = "chat" if p.with_suffix(".keys").exists() else "notes"
+        out.append({"name": p.stem, "split": split, "kind": kind, "path": str(p)})
+    if include_shared and (SHARED / "realworld").is_dir():
+        out.append({"name": "dev_realworld_chats", "split": "dev", "kind": "shared",
+                    "paths": [str(SHARED / "realworld" / c) for c in REALWORLD_CHATS]})
+    if include_shared and (SHARED / "locomo" / "locomo_dev.json").exists():
+        out.append({"name": f"heldout_locomo_{LOCOMO_CONV}", "split": "heldout", "kind": "locomo",
+                    "path": str(SHARED / "locomo" / "locomo_dev.json")})
+    return out
+
+
+# --------------------------------------------------------------------------- build (this tree)
+
+
+def build(spec: dict[str, Any], db: Path) -> dict[str, Any]:
+    """Write the raw store of one set (no consolidate); returns what scoring needs to know."""
+    sys.path.insert(0, str(ROOT))
+    from memengine import writes
+    from memory_core import MemoryStore
+
+    info: dict[str, Any] = {"keys": {}, "chat_keys": []}
+    if spec["kind"] == "notes":
+        head, notes = read_notes(Path(spec["path"]))
+        source = head.get("default", "source=agent").split()[0].split("=", 1)[1]
+        store = MemoryStore(db)
+        real = writes.utcnow
+        auto = 0
+        try:
+            for n in notes:
+                writes.utcnow = lambda at=n["at"]: at  # type: ignore[misc]  # the note's own day
+                res = store.store(n["content"], n["type"], source=source, importance=n["importance"],
+                                  event_at=n["at"], thread=n["thread"] if n["type"] == "episodic" else None)
+                if n["key"]:
+                    before = info["keys"].setdefault(n["key"], [])
+                    if before and res.supersedes and before[-1] in res.supersedes:
+                        auto += 1
+                    before.append(res.id)
+        finally:
+            writes.utcnow = real
+        info["updates"] = sum(len(v) - 1 for v in info["keys"].values())
+        info["auto_superseded"] = auto
+        info["now"] = (notes[-1]["at"] + timedelta(days=1)).isoformat()
+        store.close()
+        return info
+    if spec["kind"] in ("chat", "shared"):
+        paths = spec.get("paths") or [spec["path"]]
+        for p in paths:
+            r = subprocess.run([sys.executable, str(ROOT / "mem.py"), "--db", str(db), "--json", "import", p],
+                               capture_output=True, text=True, env={**os.environ, "MEM_DB": str(db)})
+            if r.returncode != 0:
+                log(f"  import {Path(p).name}: exit {r.returncode}: {r.stderr.strip()[-200:]}")
+        if spec["kind"] == "chat":
+            info["chat_keys"] = read_keys(Path(spec["path"]).with_suffix(".keys"))
+    else:  # one LoCoMo conversation, one episodic memory per turn
+        from bench.common import conversation_items, load_locomo
+        from embedder import get_embedder
+
+        convs, _ = load_locomo(Path(spec["path"]))
+        conv = next(c for c in convs if c.sample_id == LOCOMO_CONV)
+        store = MemoryStore(db, embedder=get_embedder())
+        store.store_many(conversation_items(conv), batch_size=512)
+        store.close()
+    store = MemoryStore(db)
+    last = store.conn.execute("SELECT max(coalesce(event_at, created_at)) FROM memories").fetchone()[0]
+    store.close()
+    info["now"] = (datetime.fromisoformat(str(last)[:19]) + timedelta(days=1)).isoformat()
+    return info
+
+
+# --------------------------------------------------------------------------- worker (any tree)
+
+
+def worker(tree: str, db: str, now: str, budget: int) -> None:
+    """Consolidate ``db`` and brief it with the code of ``tree``; print JSON for the scorer."""
+    sys.path.insert(0, tree)
+    from memengine import consolidate, graph_rank
+    from memory_core import MemoryStore
+
+    at = datetime.fromisoformat(now)
+    store = MemoryStore(Path(db))
+    t0 = time.process_time()
+    consolidate.run(store, now=at, keep_backups=0)
+    t1 = time.process_time()
+    out = graph_rank.brief(store, budget, now=at)
+    t2 = time.process_time()
+    conn = store.conn
+    members: dict[int, list[str]] = {}
+    for cid, content in conn.execute(
+            """SELECT cm.cluster_id, m.content FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
+               JOIN memories m ON m.id = cm.memory_id WHERE c.status = 'active' AND c.level = 1
+               ORDER BY cm.cluster_id, m.id"""):
+        members.setdefault(int(cid), []).append(content)
+    labels = {int(r[0]): r[1] for r in conn.execute(
+        "SELECT id, label FROM clusters WHERE status = 'active' AND level = 1")}
+    live = [r[0] for r in conn.execute(
+        "SELECT content FROM memories WHERE status = 'active' AND valid_to IS NULL AND level = 0")]
+    rows = {int(r[0]): {"date": str(r[1] or "")[:10], "valid_to": r[2], "content": r[3]} for r in conn.execute(
+        "SELECT id, coalesce(event_at, created_at), valid_to, content FROM memories")}
+    authors = [r[0] for r in conn.execute("SELECT DISTINCT author FROM memories WHERE author IS NOT NULL")]
+    open_contra = conn.execute("SELECT count(*) FROM contradictions WHERE status = 'open'").fetchone()[0]
+    print(json.dumps({"brief": out, "members": members, "labels": labels, "live": live, "rows": rows,
+                      "authors": authors, "open_contradictions": open_contra,
+                      "cpu": {"consolidate": t1 - t0, "brief": t2 - t1}}))
+
+
+# --------------------------------------------------------------------------- judge
+
+
+def fold(word: str) -> str:
+    """A word folded for matching: lower case, plural / verb endings off ("deploys" = "deploy")."""
+    w = word.lower().replace("’", "'").removesuffix("'s")
+    for suf in ("ies", "ing", "ed", "es", "s"):
+        if w.endswith(suf) and len(w) - len(suf) >= 3 and not w.endswith("ss"):
+            return w[: -len(suf)] + ("y" if suf == "ies" else "")
+    return w
+
+
+def folded(text: str) -> list[str]:
+    return [fold(w) for w in _WORD.findall(text)]
+
+
+def _stop() -> set[str]:
+    try:
+        import stop_words
+
+        out = set()
+        for lang in ("english", "german", "french", "italian", "spanish"):
+            out |= {w.lower() for w in stop_words.get_stop_words(lang)}
+        return out
+    except ImportError:
+        return set()
+
+
+STOP = _stop()
+
+
+def is_filler(word: str) -> bool:
+    w = word.lower()
+    return w in FILLER or w in STOP or bool(_LAUGH.match(w)) or not any(ch.isalpha() for ch in w)
+
+
+def contains(hay: list[str], needle: list[str]) -> bool:
+    n = len(needle)
+    return any(hay[i: i + n] == needle for i in range(len(hay) - n + 1)) if n else False
+
+
+def judge_name(name: str | None, texts: list[str], live_texts: list[list[str]], people: set[str],
+               seen: set[str]) -> str:
+    """One verdict per name (the first fault found, in the order of the module docstring)."""
+    if not name or name.strip().lower() in ("mixed subjects", "untitled", "other memories"):
+        return "none"
+    words = _WORD.findall(name)
+    if not words or all(is_filler(w) for w in words):
+        return "filler"
+    key = " ".join(folded(name))
+    if key in seen:
+        return "duplicate"
+    seen.add(key)
+    docs = [folded(t) for t in texts]
+    if "," in name or ";" in name:
+        return "bag"
+    phrase = folded(name)
+    held = sum(contains(d, phrase) for d in docs)
+    if held == 0:
+        # its words, each somewhere in the members, but never together: a bag of keywords
+        return "bag" if all(any(fold(w) in d for d in docs) for w in words) else "single"
+    if len(texts) >= 2 and held < 2:
+        return "single"
+    if {w.lower() for w in words} <= people:
+        return "person"
+    if len(words) == 1 and sum(phrase[0] in d for d in live_texts) > GENERIC_SHARE * max(1, len(live_texts)):
+        return "generic"
+    return "good"
+
+
+def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
+    """Counts per fault kind for one brief."""
+    b = out["brief"]
+    rows = {int(k): v for k, v in out["rows"].items()}
+    members = {int(k): v for k, v in out["members"].items()}
+    people = {w.lower() for a in out["authors"] for w in _WORD.findall(a)}
+    live = [folded(t) for t in out["live"]]
+    c: Counter[str] = Counter()
+    names: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for t in b["topics"]:
+        texts = members.get(t["id"], []) if t["id"] is not None else [rows[m]["content"] for m in t["memories"]]
+        v = judge_name(t["name"], texts, live, people, seen)
+        c[f"name:{v}"] += 1
+        names.append((f"T{t['id']}", t["name"], v))
+    seen = set()
+    for cid, label in sorted(out["labels"].items(), key=lambda kv: int(kv[0])):
+        v = judge_name(label, members.get(int(cid), []), live, people, seen)
+        c[f"label:{v}"] += 1
+    # lines
+    texts_seen: set[str] = set()
+    chosen = b["chosen"]
+    for item in chosen:
+        text = item["text"]
+        body = re.sub(r"^\d{4}-\d{2}-\d{2} #\d+ (?:\(shared from [^)]*\) )?", "", text)
+        k = " ".join(folded(body))
+        if k in texts_seen:
+            c["line:duplicate"] += 1
+        texts_seen.add(k)
+        if item["section"] in ("topics", "facts", "recent", "procedures") and \
+                all(is_filler(w) for w in _WORD.findall(body.split(" (replaces #")[0])):
+            c["line:filler"] += 1
+            c["tokens:filler"] += item["tokens"]
+        mid = item["id"]
+        if mid is not None and int(mid) in rows:
+            r = rows[int(mid)]
+            if r["valid_to"]:
+                c["line:superseded_as_current"] += 1
+            if r["date"] and not text.startswith(r["date"]):
+                c["line:date_wrong"] += 1
+    c["lines"] = len(chosen)
+    c["tokens"] = b["tokens"]
+    real_people = {a for a in out["authors"] if a.lower() not in ("user", "assistant", "system")}
+    if len(real_people) >= 2 and not b["sections"].get("people"):
+        c["people_missing"] += 1
+    if out["open_contradictions"] and not b["sections"].get("contradictions"):
+        c["contradictions_hidden"] += 1
+    # key facts
+    ids = {int(i["id"]) for i in chosen if i["id"] is not None}
+    for versions in info.get("keys", {}).values():
+        c["key:n"] += 1
+        c["key:current_shown"] += versions[-1] in ids
+        c["key:old_shown"] += any(v in ids for v in versions[:-1])
+    low = b["text"].lower()
+    for _k, cur, old in info.get("chat_keys", []):
+        c["key:n"] += 1
+        c["key:current_shown"] += cur.lower() in low
+        if old:
+            c["key:old_shown"] += old.lower() in low and cur.lower() not in low
+    return {"counts": c, "names": names, "cpu": out["cpu"]}
+
+
+# --------------------------------------------------------------------------- main
+
+KINDS = ("good", "filler", "bag", "single", "generic", "person", "none", "duplicate")
+LINE_KINDS = ("line:duplicate", "line:filler", "line:superseded_as_current", "line:date_wrong", "people_missing",
+              "contradictions_hidden")
+
+
+def run_tree(tree: Path, raw: Path, work: Path, now: str, budget: int) -> dict[str, Any]:
+    db = work / raw.name
+    for suffix in ("", "-wal", "-shm"):  # a stale WAL next to a fresh copy would be replayed into it
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+        if Path(f"{raw}{suffix}").exists():
+            shutil.copy(f"{raw}{suffix}", f"{db}{suffix}")
+    r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", str(tree), str(db), now,
+                        str(budget)], capture_output=True, text=True, cwd=str(tree))
+    if r.returncode != 0:
+        raise SystemExit(f"worker failed on {raw.name} with {tree}:\n{r.stderr[-2000:]}")
+    return dict(json.loads(r.stdout.splitlines()[-1]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--before", help="a code tree to compare with (e.g. git archive main | tar -x -C DIR)")
+    ap.add_argument("--budget", type=int, default=2000)
+    ap.add_argument("--split", choices=("dev", "heldout", "all"), default="all")
+    ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "brief_quality"),
+                    help="where raw stores are kept between runs (rebuilt when the data file changed)")
+    ap.add_argument("--show", action="store_true", help="print every brief (dev sets only)")
+    ap.add_argument("--no-shared", action="store_true", help="only the sets in bench/data/brief_heldout/")
+    ap.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker:
+        worker(args.worker[0], args.worker[1], args.worker[2], int(args.worker[3]))
+        return 0
+    cache = Path(args.cache)
+    (cache / "work").mkdir(parents=True, exist_ok=True)
+    trees = ([("before", Path(args.before).resolve())] if args.before else []) + [("after", ROOT)]
+    log(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
+    totals: dict[tuple[str, str], Counter[str]] = {}
+    cpu: dict[str, list[float]] = {t: [] for t, _ in trees}
+    for spec in sets(not args.no_shared):
+        if args.split != "all" and spec["split"] != args.split:
+            continue
+        raw = cache / f"{spec['name']}.db"
+        side = raw.with_suffix(".json")
+        stamp = [os.stat(p).st_mtime for p in (spec.get("paths") or [spec["path"]])]
+        got = json.loads(side.read_text()) if side.exists() else {}
+        if not raw.exists() or got.get("stamp") != stamp:
+            for p in cache.glob(f"{spec['name']}.db*"):
+                p.unlink()
+            log(f"building {spec['name']} ...")
+            info = build(spec, raw)
+            side.write_text(json.dumps({"stamp": stamp, "info": info}))
+        else:
+            info = got["info"]
+        for tag, tree in trees:
+            out = run_tree(tree, raw, cache / "work", info["now"], args.budget)
+            res = score_set(spec, info, out)
+            cpu[tag].append(out["cpu"]["brief"])
+            totals.setdefault((spec["split"], tag), Counter()).update(res["counts"])
+            c = res["counts"]
+            print(f"\n## {spec['name']} ({spec['split']}) — {tag}: {c['lines']} lines, {c['tokens']} tokens; "
+                  f"key facts {c['key:current_shown']}/{c['key:n']} current shown, {c['key:old_shown']} replaced "
+                  f"shown; updates auto-superseded {info.get('auto_superseded', '-')}/{info.get('updates', '-')}")
+            print("   topic names: " + "; ".join(f"{t} «{n}» {v}" for t, n, v in res["names"]))
+            if args.show and spec["split"] == "dev":
+                print(out["brief"]["text"])
+    print("\n## totals (topic names shown in the brief; cluster labels consolidate stores; brief lines)\n")
+    head = ["split", "tree"] + [f"name {k}" for k in KINDS] + ["label good", "label bag", "labels"] + \
+        [k.split(":")[-1] for k in LINE_KINDS] + ["key current", "key replaced shown"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for (split, tag), c in sorted(totals.items()):
+        n_names = sum(c[f"name:{k}"] for k in KINDS)
+        n_labels = sum(v for k, v in c.items() if k.startswith("label:"))
+        row = [split, tag] + [f"{c[f'name:{k}']}" + (f" ({c[f'name:{k}'] / n_names:.0%})" if k == "good" and n_names
+                                                     else "") for k in KINDS]
+        row += [str(c["label:good"]), str(c["label:bag"]), str(n_labels)]
+        row += [str(c[k]) for k in LINE_KINDS] + [f"{c['key:current_shown']}/{c['key:n']}", str(c["key:old_shown"])]
+        print("| " + " | ".join(row) + " |")
+    for tag, vals in cpu.items():
+        if vals:
+            print(f"\nbrief CPU ({tag}): {sum(vals):.2f} s over {len(vals)} stores (in process, after consolidate)")
+    print(f"load average {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,186 @@
+"""Readable topic names taken from a topic's own members, for ``brief`` and consolidate's cluster labels.
+
+A name is a run of 1-3 consecutive content words, as written in the members ("invoice runner",
+"Mum's birthday", "multi currency"), that recurs in at least two of them. Runs are matched
+with case and plurals folded ("deploys" = "deploy", "Invoices" = "invoice") and shown in the
+spelling the members use most. A run never crosses punctuation, so "Milan. Tests" is no run.
+Chat filler ("ok", "lol", "haha", "thanks", "good") and stop words are never part of a name,
+nor are people's names (the People section says who they are). Runs score (members holding
+it) x idf of its rarest word x (1 + 0.3 per extra word): what these members share and the
+rest of the store does not. When nothing recurs, the name is :data:`MIXED`: a phrase of one
+member would pass for the subject of all of them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+MIXED = "mixed subjects"  # the name of a group whose members share no word run
+UNTITLED = "untitled"  # a one-member group with no content word
+MAX_WORDS = 3
+MIN_WORD_CHARS = 3
+RUN_BONUS = 0.3  # per extra word of a run: "credit notes" over "credit" when both recur as often
+
+# Interjections, laughter and chat acknowledgements: they recur in every chat and say nothing
+# about its subject. Laughter in any spelling is matched by _LAUGH.
+FILLER: frozenset[str] = frozenset("""
+ok okay okey okk kk yes yess yeah yea yep yup yas nope nah lol lols lmao lmfao rofl omg omfg wow woah
+hey hi hii hello hallo bye byee cya thanks thank thx tnx ty tysm pls plz cool nice great good fine
+perfect sure alright awesome amazing yay woohoo yippee oops ugh hmm hmmm umm uhm ehm meh congrats
+congratulations sorry btw idk tbh imo imho fyi xoxo aww awww ooh oooh ahh ahhh
+omitted
+""".split())
+_LAUGH = re.compile(r"^(?:[ah]*(?:ha){2,}h?|a?(?:ha)+|(?:he){2,}h?|(?:hi){2,}|lo+l|(?:xd)+d*|(?:ja){2,}|"
+                    r"(?:je){2,}|(?:ka){2,}|k{3,}|(?:rs){2,}|(?:ah){2,}|(?:eh){2,})$")
+# Common verbs (any form: matched folded, "wants" = "want"), adverbs and adjectives name no subject: a name
+# neither starts nor ends with one ("Mum wants", "production deploys happen", "works"), nor with
+# a past participle ("list p95 dropped"). Inside a name they stay ("make release tag").
+WEAK: frozenset[str] = frozenset("""
+want need happen bring come take make get got say said tell think know like love feel seem try leave
+put keep let give find meet wait send pick arrive work look see hear call ask sound guess hope mean
+start stop finish help show play talk speak tell stay change changed move moved check add use done
+going doing having being getting making coming taking saying also just really actually probably
+full whole big small large little long short high low old early late free open different similar same
+important possible available certain main real true false other last next entire current recent latest
+final total extra usual
+""".split())
+_PARTICIPLE = re.compile(r"^[^\W\d_]{3,}(?<!e)ed$")  # "dropped", "confirmed" (not "need", "speed", "bed")
+_ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|er|e|°)$")  # "14th", "3rd": a date's part, not a subject
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_JOIN = re.compile(r"^[\s_'’-]*$")  # what may stand between two words of a run
+_STAMP = re.compile(r"^\s*\[(?=[^\]]{0,40}\])(?=[^\]]*(?:\b\d{4}\b|\b\d{1,2}[:.]\d{2}\b))[^\]]*\]\s*")
+
+
+def is_filler(word: str) -> bool:
+    """True for an interjection, laughter or acknowledgement ("ok", "hahaha", "lol", "thanks")."""
+    low = word.lower()
+    return low in FILLER or bool(_LAUGH.match(low))
+
+
+def fold(word: str) -> str:
+    """``word`` lower-cased without a possessive or plural ending: the key runs are matched by."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if w.endswith(("sses", "xes")):  # classes, boxes (not cases, releases: their singular ends in "se")
+        return w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+Runs = dict[tuple[str, ...], str]  # folded key -> as written
+
+
+def runs(text: str, stop: frozenset[str], exclude: set[str]) -> Runs:
+    """Runs of 1-3 consecutive content words of ``text`` (folded key -> first spelling in it).
+
+    A content word has MIN_WORD_CHARS or more characters, is not only digits, not a stop
+    word, not filler and not in ``exclude`` (lower-cased people's names); a run ends at any
+    other word and at punctuation.
+    """
+    out: Runs = {}
+    run: list[str] = []
+    end = 0
+    for m in list(_WORD.finditer(_STAMP.sub("", text, count=1))) + [None]:
+        w = m.group() if m else ""
+        low = w.lower()
+        ok = bool(w) and len(low) >= MIN_WORD_CHARS and not low.isdigit() and not _ORDINAL.match(low) and low not in stop \
+            and low.removesuffix("'s").removesuffix("’s") not in exclude and low not in exclude and not is_filler(low)
+        joined = m is not None and bool(run) and bool(_JOIN.match(text_between(m, end)))
+        if run and not (ok and joined):
+            _add_runs(out, run)
+            run = []
+        if ok:
+            run.append(w)
+            end = m.end() if m else end
+    return out
+
+
+def text_between(m: re.Match[str], end: int) -> str:
+    """The text between the previous word (ending at ``end``) and match ``m``."""
+    return m.string[end: m.start()]
+
+
+def _weak(word: str) -> bool:
+    return fold(word) in WEAK or word.lower() in WEAK or bool(_PARTICIPLE.match(word.lower()))
+
+
+def _add_runs(out: Runs, run: list[str]) -> None:
+    weak = [_weak(w) for w in run]
+    for n in range(1, MAX_WORDS + 1):
+        for k in range(len(run) - n + 1):
+            if weak[k] or weak[k + n - 1]:
+                continue
+            words = run[k: k + n]
+            out.setdefault(tuple(fold(w) for w in words), " ".join(words))
+
+
+def ranked_names(member_runs: Sequence[Runs], rarity: Callable[[tuple[str, ...]], float], limit: int = 5
+                 ) -> list[str]:
+    """The best names of a group, best first (at most ``limit``); ``rarity(key)`` is the key's idf.
+
+    A run must recur in two members (in the one member of a group of one). The spelling shown
+    is the one most members use (ties: lower case, then first seen).
+    """
+    held: Counter[tuple[str, ...]] = Counter()
+    spellings: dict[tuple[str, ...], Counter[str]] = {}
+    for r in member_runs:
+        held.update(r.keys())
+        for k, v in r.items():
+            spellings.setdefault(k, Counter())[v] += 1
+    need = 2 if len(member_runs) > 1 else 1
+    cands = [k for k in held if held[k] >= need]
+
+    def spelling(k: tuple[str, ...]) -> str:
+        forms = spellings[k]
+        return min(forms, key=lambda f: (-forms[f], f != f.lower(), f))
+
+    def score(k: tuple[str, ...]) -> tuple[float, str]:
+        return (-round(held[k] * rarity(k) * (1 + RUN_BONUS * (len(k) - 1)), 9), spelling(k))
+
+    out: list[str] = []
+    for k in sorted(cands, key=score):
+        # a run inside a better run that recurs as often adds nothing ("invoice" after "invoice runner")
+        name = spelling(k)
+        if any(name.lower() in o.lower() for o in out):
+            continue
+        out.append(name)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
+         rarity: Callable[[tuple[str, ...]], float], taken: set[str] | None = None) -> str:
+    """The name of a group of member texts: its best run not in ``taken`` (lower-cased names
+    already given to other groups), or MIXED / UNTITLED."""
+    member_runs = [runs(t, stop, exclude) for t in texts]
+    best = ranked_names(member_runs, rarity)
+    for n in best:
+        if taken is None or n.lower() not in taken:
+            return n
+    if best:  # every good name is taken: the best, told apart by what it is the second name of
+        return best[0]
+    return MIXED if len(member_runs) > 1 else UNTITLED
+
+
+def idf(df: Callable[[str], int], n_docs: int) -> Callable[[tuple[str, ...]], float]:
+    """Rarity of a run from document frequencies of words: a run is as rare as its rarest word."""
+    def rarity(k: tuple[str, ...]) -> float:
+        return math.log((n_docs + 1) / (min(df(w) for w in k) + 1)) + 1.0
+    return rarity
+
+
+def folded_df(df: Mapping[str, int]) -> Callable[[str], int]:
+    """Document frequency of a folded word from frequencies of lower-cased words (its plural
+    spellings added: "invoice" counts the documents of "invoice" and of "invoices")."""
+    def of(w: str) -> int:
+        n = df.get(w, 0) + df.get(w + "s", 0) + df.get(w + "es", 0)
+        return n + (df.get(w[:-1] + "ies", 0) if w.endswith("y") else 0)
+    return of
