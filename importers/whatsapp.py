@@ -262,15 +262,20 @@ _FILE_ATTACHED_RE = re.compile(
     r"archivo adjunto|datei angehängt|fichier joint|file allegato|arquivo anexado|ファイル添付)\)$",
     re.IGNORECASE,
 )
-_EDITED_RE = re.compile(
-    r"\s*<(?:this message was edited|diese nachricht wurde bearbeitet|se editó este mensaje\.?|"
-    r"ce message a été modifié|dit bericht is bewerkt|questo messaggio è stato modificato|"
-    r"esta mensagem foi editada|сообщение изменено|tato zpráva byla upravena|編集済み)>\s*$",
-    re.IGNORECASE,
+# "<This message was edited>" and its translations: a short "<...>" closing a message whose words
+# say "edited" (the participle, never the verb alone: "<edit this later>" is a person's text).
+_EDITED_WORDS = (
+    r"edited|editad[oa]|editó|editat|diedit|disunting|edytowan[aoy]?|bearbeitet|modifié|modificat[oa]|"
+    r"bewerkt|düzenlendi|изменено|изменён[оа]?|отредактирован[оа]?|змінено|відредаговано|upraven[aáo]|"
+    r"redigera[dt]|redigeret|redigert|muokattu|szerkesztett|επεξεργάστηκε|επεξεργασμένο|נערכה|ערוכה|"
+    r"تم تعديل|معدّ?لة|ویرایش شد|ویرایش‌شده|編集済み|編集されました|已编辑|已編輯|编辑过|編輯過|수정됨|"
+    r"แก้ไขแล้ว|đã chỉnh sửa|đã được chỉnh sửa|संपादित"
 )
+_EDITED_RE = re.compile(rf"\s*<(?=[^<>\n]{{1,60}}>\s*$)[^<>\n]*(?:{_EDITED_WORDS})[^<>\n]*>\s*$", re.IGNORECASE)
 _THREAD_RE = re.compile(
     r"^.*?whats\s?app[\s_-]*(?:chat|-chat|conversa|discussion)?\s*"
-    r"(?:-|–|with|mit|con|avec|met|com|di|med|z|ile|s uživatelem|с контактом|с|do)?\s+(?P<name>.+)$",
+    r"(?:-|–|with|mit|con|avec|met|com|di|med|z|ile|s uživatelem|с контактом|с|do|dengan|với|bersama|na|"
+    r"kanssa|ve|cu|με|עם|مع|با)?\s+(?P<name>.+)$",
     re.IGNORECASE,
 )
 _THREAD_PREFIX_RE = re.compile(
@@ -294,6 +299,7 @@ class _Entry:
     more: list[str] = field(default_factory=list)
     chars: int = 0
     refused: str | None = None  # why the message is refused (over a cap), if it is
+    head: str = ""  # the header itself ("12/03/2024, 09:15 - "), marks stripped
 
 
 def _raw_offset(raw: str, clean_index: int) -> int:
@@ -317,7 +323,8 @@ def _header(layout: Layout, raw: str, no: int) -> _Entry | None:
     raw_rest = raw[end:] if len(clean) == len(raw) else raw[_raw_offset(raw, end):]
     era_word = m.group("era_pre") or m.group("era_post")
     era = clock.era_by_word(era_word) if era_word else None
-    return _Entry(no, m.group("date"), era, m.group("time"), m.group("pre") or m.group("post"), clean[end:], raw_rest)
+    return _Entry(no, m.group("date"), era, m.group("time"), m.group("pre") or m.group("post"), clean[end:], raw_rest,
+                  head=clean[:end])
 
 
 def pick_layout(lines: list[str]) -> Layout | None:
@@ -613,12 +620,33 @@ class _Dedupe:
         return n
 
 
+MAX_SPEAKERS = 5000  # distinct senders counted in pass 1 (a group has at most 1024 members)
+
+
+def _speaker(rest: str) -> str | None:
+    """The sender's name as written after the header ("~ Ana" is "Ana"), or None."""
+    m = _AUTHOR_RE.match(rest)
+    return _TILDE_RE.sub("", m.group("author")).strip() if m else None
+
+
+def _acted_by_speaker(author: str, speakers: dict[str, int] | None) -> bool:
+    """True for a group event that names its actor before a colon, in a language no pattern
+    knows: "Ayşe bu grubu topluluğa ekledi: Komşular" (Turkish for "Ayşe added this group to the
+    community: Komşular") reads as a message from "Ayşe bu grubu topluluğa ekledi". Such a
+    "sender" is heard once, and is a real sender's name followed by three or more words."""
+    if not speakers or speakers.get(author, 0) != 1:
+        return False
+    words = author.split()
+    return any(speakers.get(" ".join(words[:k]), 0) for k in range(1, len(words) - 2))
+
+
 def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedupe,
-            report: ImportReport, ios: bool = False) -> Record | None:
+            report: ImportReport, ios: bool = False, speakers: dict[str, int] | None = None) -> Record | None:
     """The record of one message, or None (system line, media only, empty), counted."""
     m = _AUTHOR_RE.match(e.rest)
     author_raw = m.group("author") if m else None
-    if m is None or _SYSTEM_LINE_RE.search(author_raw or "") or '"' in (author_raw or "") or "“" in (author_raw or ""):
+    if m is None or _SYSTEM_LINE_RE.search(author_raw or "") or '"' in (author_raw or "") or "“" in (author_raw or "") \
+            or _acted_by_speaker(_TILDE_RE.sub("", author_raw or "").strip(), speakers):
         report.skipped_system += 1
         return None
     author = _TILDE_RE.sub("", author_raw or "").strip()
@@ -746,8 +774,12 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                                     "'date, time - Name: text')", file, 1)
         # Pass 1: the dates only, to decide the date order and calendar over the whole file.
         stats = _DateStats()
+        speakers: dict[str, int] = {}
         for e in _entries(_lines(opener, file), layout, None):
             stats.add(e)
+            who = _speaker(e.rest)
+            if who is not None and (who in speakers or len(speakers) < MAX_SPEAKERS):
+                speakers[who] = speakers.get(who, 0) + 1
         order, reason = stats.order(options.get("date_order"), layout.platform == "ios")
         calendar, calendar_reason = stats.calendar(order, datetime.now())
         if calendar in ("persian", "islamic") and reason.startswith("ambiguous"):
@@ -771,7 +803,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         dedupe = _Dedupe()
         position = 0
         unknown_markers: set[str] = set()
-        for e in _entries(_lines(opener, file), layout, report):
+        for e in _in_time_order(_entries(_lines(opener, file), layout, report), order, calendar):
             report.messages_seen += 1
             if e.refused:
                 report.skipped_oversized += 1
@@ -785,7 +817,53 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
             except ValueError:
                 report.warn(f"invalid date/time {e.date} {e.time} for date order {order}; message skipped", e.line)
                 continue
-            rec = _record(e, when, thread, position, dedupe, report, layout.platform == "ios")
+            rec = _record(e, when, thread, position, dedupe, report, layout.platform == "ios", speakers)
             if rec is not None:
                 position += 1
                 yield rec
+
+
+OUT_OF_ORDER = 3600  # seconds a header may stray from its neighbours' times and still be one
+
+
+def _in_time_order(entries: Iterator[_Entry], order: str, calendar: str) -> Iterator[_Entry]:
+    """``entries`` with the header-shaped lines of a message put back into it.
+
+    A line of a message can look like a header ("15/03/2024, 11:00 - pick up the parcel" in a
+    pasted plan); without a sender it would be read as a group event and dropped. WhatsApp writes
+    its events when they happen, so one dated more than OUT_OF_ORDER before the message above it or
+    after the header below it, with no event words, is text of the message above.
+    """
+
+    def when(e: _Entry) -> float | None:
+        try:
+            return _timestamp(e, order, calendar).timestamp()
+        except ValueError:
+            return None
+
+    out: _Entry | None = None  # the message not yet given out (a line may still join it)
+    held: _Entry | None = None  # an author-less header, waiting for the next header's time
+    for e in entries:
+        if held is not None:
+            t_held, t_out, t_next = when(held), when(out) if out else None, when(e)
+            if out is not None and t_held is not None and t_out is not None and t_next is not None and (
+                    t_held < t_out - OUT_OF_ORDER or t_held > t_next + OUT_OF_ORDER):
+                out.more.extend([held.head + held.rest, *held.more])
+            else:
+                if out is not None:
+                    yield out
+                out = held
+            held = None
+        if (out is not None and not out.refused and not e.refused and _speaker(out.rest) is not None
+                and _speaker(e.rest) is None and not _SYSTEM_LINE_RE.search(e.rest)):
+            held = e
+            continue
+        if out is not None:
+            yield out
+        out = e
+    if held is not None:  # the last header of the file: nothing after it to compare with
+        if out is not None:
+            yield out
+        out = held
+    if out is not None:
+        yield out
