@@ -401,6 +401,76 @@ def iter_objects(
         raise ImportFormatError(f"cannot read ({exc})", where) from None
 
 
+class _AfterMarker(io.RawIOBase):
+    """The bytes of ``raw`` after the first ``marker`` (a page's ``var jsonData = ``), streamed;
+    ``found`` says whether the marker was seen (checked after the first read)."""
+
+    def __init__(self, raw: IO[bytes], marker: bytes) -> None:
+        self._raw = raw
+        self._marker = marker
+        self._pending = b""
+        self.found = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if not self.found:
+            tail = b""
+            while True:
+                chunk = self._raw.read(1 << 16)
+                if not chunk:
+                    return 0
+                window = tail + chunk
+                at = window.find(self._marker)
+                if at >= 0:
+                    self.found = True
+                    self._pending = window[at + len(self._marker):]
+                    break
+                tail = window[-len(self._marker):]
+        data = self._pending or self._raw.read(min(len(buffer), 1 << 16))
+        self._pending = b""
+        n = min(len(data), len(buffer))
+        buffer[:n] = data[:n]
+        self._pending = data[n:]
+        return n
+
+
+def iter_page_array(source: tuple[Path, str | None], marker: bytes, limit: int = DEFAULT_MAX_JSON_BYTES
+                    ) -> Iterator[Any]:
+    """The items of the JSON array a web page assigns after ``marker`` (ChatGPT's chat.html:
+    ``var jsonData = [...];`` then the page's script), streamed one at a time; reading stops
+    where the array closes. A page without the marker, or a cut array, is a one-line error."""
+    where = _where(source)
+    path, member = source
+    try:
+        with ExitStack() as stack:
+            if member is None:
+                raw: IO[bytes] = stack.enter_context(path.open("rb"))
+            else:
+                zf = stack.enter_context(zipfile.ZipFile(path))
+                raw = io.BufferedReader(_Limited(stack.enter_context(zf.open(member)), limit, where))
+            after = _AfterMarker(raw, marker)
+            fh = io.BufferedReader(_CapStrings(io.BufferedReader(after, 1 << 16), MAX_JSON_STRING_BYTES), 1 << 16)
+            if not fh.peek(1) and not after.found:
+                raise ImportFormatError(f"no {marker.decode().strip()} array in this page", where)
+
+            def events() -> Iterator[tuple[str, str, Any]]:
+                for prefix, event, value in ijson.parse(fh, use_float=True):
+                    yield prefix, event, value
+                    if prefix == "" and event in ("end_array", "end_map"):
+                        return
+
+            yield from ijson.items(events(), "item")
+    except ijson.JSONError as exc:
+        reason = " ".join(str(exc).strip().splitlines()[0].split()) or type(exc).__name__
+        raise ImportFormatError(f"invalid or truncated JSON ({reason})", where) from None
+    except UnicodeDecodeError:
+        raise ImportFormatError("JSON is not valid UTF-8", where) from None
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise ImportFormatError(f"cannot read ({exc})", where) from None
+
+
 # --- streaming text: one capped line at a time --------------------------------------
 
 

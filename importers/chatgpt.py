@@ -31,6 +31,7 @@ from importers._common import (
     MAX_JSON_STRING_BYTES,
     describe,
     iter_objects,
+    iter_page_array,
     json_sources,
     sha1_hex,
     uncut,
@@ -46,6 +47,27 @@ _TOOL_TYPES = {"execution_output", "tether_browsing_display", "tether_quote"}
 
 def _accept(name: str) -> bool:
     return re.fullmatch(r"conversations(?:[-_]\d+)?\.json", name, re.IGNORECASE) is not None
+
+
+def _accept_page(name: str) -> bool:
+    return _accept(name) or name.lower() == HTML_PAGE
+
+
+HTML_PAGE = "chat.html"  # the export's viewer page: every conversation again, as `var jsonData = [...]`
+_PAGE_MARKER = b"var jsonData = "
+
+
+def _is_page(source: tuple[Path, str | None]) -> bool:
+    name = source[1] or source[0].name
+    return name.lower().endswith((".html", ".htm"))
+
+
+def _sources(path: Path) -> list[tuple[Path, str | None]]:
+    """The export's conversations*.json files; its chat.html only when they are missing (the
+    page repeats them: a user who kept only the page still has every conversation)."""
+    sources = json_sources(path, _accept_page)
+    data = [s for s in sources if not _is_page(s)]
+    return data or sources
 
 
 def _when(value: Any) -> datetime | None:
@@ -142,6 +164,52 @@ def _message_text(msg: dict[str, Any]) -> tuple[str, list[str], str]:
     return "\n".join(t for t in texts if t), images, "text"
 
 
+# Canvas ("canmore"): the assistant writes a document by calling a tool; the document is what the
+# user reads and keeps, so its text is a memory (the tool's receipt is not).
+_CANVAS_CALLS = {"canmore.create_textdoc", "canmore.update_textdoc"}
+
+
+def _canvas(msg: dict[str, Any], current: str) -> tuple[str, str] | None:
+    """(document name, text) of a canvas call that writes a whole document: a creation, or an
+    update whose one pattern is ``.*`` (a rewrite); None for partial edits (their result is not
+    in the export) and calls that do not parse."""
+    import json
+
+    content = msg.get("content") or {}
+    try:
+        call = json.loads(str(content.get("text") or ""))
+    except ValueError:
+        return None
+    if not isinstance(call, dict):
+        return None
+    if msg.get("recipient") == "canmore.create_textdoc":
+        text = call.get("content")
+        name = str(call.get("name") or current or "document")
+    else:
+        updates = call.get("updates")
+        if not (isinstance(updates, list) and len(updates) == 1 and isinstance(updates[0], dict)
+                and updates[0].get("pattern") == ".*"):
+            return None
+        text = updates[0].get("replacement")
+        name = current or "document"
+    return (name, text) if isinstance(text, str) and text.strip() else None
+
+
+def _uploads(meta: dict[str, Any], images: list[str]) -> list[str]:
+    """Names of the documents a user uploaded with a message (``metadata.attachments``); images
+    are media (already in ``images``), not named."""
+    names: list[str] = []
+    for att in meta.get("attachments") or []:
+        if not isinstance(att, dict) or not att.get("name"):
+            continue
+        ident = str(att.get("id") or "")
+        mime = str(att.get("mime_type") or att.get("mimeType") or "")
+        if mime.startswith("image/") or (ident and any(p.endswith(ident) for p in images)):
+            continue
+        names.append(str(att["name"]))
+    return names
+
+
 def _speaker(msg: dict[str, Any]) -> str:
     author = msg.get("author") or {}
     role = str(author.get("role") or "unknown")
@@ -177,6 +245,7 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         on = set(active)
         ordered += [(k, True) for k in _tree_order(mapping) if k not in on]
     position = 0
+    canvas_name = ""  # the canvas document edits apply to (the last one created)
     last_time = fallback  # a message without create_time is dated by the one before it
     for key, alt in ordered:
         msg = mapping[key].get("message")
@@ -192,7 +261,10 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         role = (msg.get("author") or {}).get("role")
         ctype = (msg.get("content") or {}).get("content_type", "text")
         recipient = msg.get("recipient") or "all"
-        if (
+        canvas = _canvas(msg, canvas_name) if role == "assistant" and recipient in _CANVAS_CALLS else None
+        if canvas is not None:
+            canvas_name = canvas[0]
+        if canvas is None and (
             meta.get("is_visually_hidden_from_conversation")
             or role == "system"
             or ctype in _HIDDEN_TYPES
@@ -208,6 +280,11 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             report.skipped_tool += 1
             continue
         text, images, kind = _message_text(msg)
+        if canvas is not None:
+            text, kind = f"[canvas: {canvas[0]}]\n{canvas[1]}", "canvas"
+        files = _uploads(meta, images)
+        if files and text.strip():
+            text = f"{text}\n[attachments: {', '.join(files)}]"
         if CUT_MARK in text:
             report.skipped_oversized += 1
             report.warn(f"conversation {title!r} (id {conv_id}): message {msg.get('id') or key} is over "
@@ -226,6 +303,10 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             metadata["images"] = images
         if meta.get("model_slug"):
             metadata["model"] = meta["model_slug"]
+        if canvas is not None:
+            metadata["canvas"] = canvas[0]
+        if files:
+            metadata["attachments"] = files
         if kind == "code" and (msg.get("content") or {}).get("language"):
             metadata["language"] = msg["content"]["language"]
         if alt:
@@ -260,12 +341,14 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     all_branches = bool(options.get("all_branches", False))
     include_tools = bool(options.get("include_tools", False))
     limit = int(options.get("max_member_bytes") or DEFAULT_MAX_JSON_BYTES)
-    sources = json_sources(path, _accept)
+    sources = _sources(path)
     count = 0
     layouts: set[str] = set()
     for source in sources:
         where = f"{source[0]}!{source[1]}" if source[1] else str(source[0])
-        for conv in iter_objects(source, "conversations", limit):
+        page = _is_page(source)
+        convs = iter_page_array(source, _PAGE_MARKER, limit) if page else iter_objects(source, "conversations", limit)
+        for conv in convs:
             why = malformed(conv)
             if why is not None:
                 report.skipped_malformed += 1
@@ -280,7 +363,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                 continue
             count += 1
             yield from records
-        layouts.add("split" if len(sources) > 1 else ("zip" if source[1] else "file"))
+        layouts.add("html" if page else "split" if len(sources) > 1 else ("zip" if source[1] else "file"))
     if not count:
         what = f"{report.skipped_malformed} malformed entries, " if report.skipped_malformed else ""
         raise ImportFormatError(f"no ChatGPT conversation found ({what}expected a list of conversations, "

@@ -37,9 +37,14 @@ from importers._common import (
     uncut,
 )
 
-ATTACHMENT_EXCERPT_CHARS = 300
+ATTACHMENT_EXCERPT_CHARS = 300  # of an attachment's text, in the metadata
+# Of an attachment's text, in the memory itself: claude.ai turns a long paste into an attachment
+# (often without a file name), so the words the user gave are there and nowhere else; recall can
+# only find what the text holds. Bounded, so a book-length upload stays one memory-sized message.
+ATTACHMENT_TEXT_CHARS = 1000
 TOOL_OUTPUT_CHARS = 500
 _TOOL_BLOCKS = {"tool_use", "tool_result"}
+_HIDDEN_BLOCKS = {"thinking", "redacted_thinking"}  # the model's reasoning, not the conversation
 _SPEAKERS = {"human": "User", "assistant": "Assistant"}
 
 
@@ -100,9 +105,11 @@ def _text(msg: dict[str, Any], include_tools: bool) -> tuple[str, int]:
         for c in content:
             if not isinstance(c, dict):
                 continue
-            if c.get("type") == "text":
-                parts.append(str(c.get("text") or ""))
-            elif c.get("type") in _TOOL_BLOCKS:
+            kind = c.get("type")
+            if kind == "text" or (kind not in _TOOL_BLOCKS and kind not in _HIDDEN_BLOCKS
+                                  and isinstance(c.get("text"), str)):
+                parts.append(str(c.get("text") or ""))  # text, and the words of voice notes and the like
+            elif kind in _TOOL_BLOCKS:
                 tools += 1
                 if include_tools and c.get("type") == "tool_result":
                     inner = c.get("content")
@@ -145,6 +152,38 @@ def _attachments(msg: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def excerpt(text: str, limit: int) -> str:
+    """``text`` up to ``limit`` characters, cut at a line break or space past half of it, " …" marking a cut."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit)
+    if cut < limit // 2:
+        cut = text.rfind(" ", 0, limit)
+    if cut < limit // 2:
+        cut = limit
+    return text[:cut].rstrip() + " …"
+
+
+def _with_attachments(text: str, msg: dict[str, Any]) -> str:
+    """The message's text and its attachments: each with its text (bounded, ATTACHMENT_TEXT_CHARS),
+    those without text named on one line."""
+    named: list[str] = []
+    blocks: list[str] = []
+    for att in msg.get("attachments") or []:
+        if not isinstance(att, dict):
+            continue
+        name = str(att.get("file_name") or "").strip() or "pasted text"
+        body = uncut(str(att.get("extracted_content") or ""))
+        if body.strip():
+            blocks.append(f"[attachment: {name}]\n{excerpt(body, ATTACHMENT_TEXT_CHARS)}")
+        else:
+            named.append(name)
+    if named:
+        text = f"{text}\n[attachments: {', '.join(named)}]".strip()
+    return "\n\n".join([text, *blocks]).strip() if blocks else text
+
+
 def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: bool) -> Iterator[Record]:
     messages = conv["chat_messages"]
     conv_id = str(conv["uuid"])
@@ -176,8 +215,7 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
         atts = _attachments(msg)
         files = [str(f.get("file_name")) for f in (msg.get("files") or []) if isinstance(f, dict)]
         if atts:
-            names = ", ".join(str(a["file_name"]) for a in atts)
-            text = f"{text}\n[attachments: {names}]".strip()
+            text = _with_attachments(text, msg)
         if not text:
             if files:
                 report.skipped_media += 1

@@ -42,6 +42,13 @@ def _scan_json_keys(path: Path) -> str | None:
     return _json_kind(head)
 
 
+def _page_kind(path: Path) -> bool:
+    """True for ChatGPT's chat.html (its conversations as ``var jsonData = [...]``), looked for
+    in the first 4 MB (the page's style sheet comes first)."""
+    with path.open("rb") as fh:
+        return b"var jsonData = " in fh.read(4 * 1024 * 1024)
+
+
 def _zip_kind(path: Path) -> str:
     try:
         with zipfile.ZipFile(path) as zf:
@@ -57,6 +64,10 @@ def _zip_kind(path: Path) -> str:
                     return kind
             if any(b.endswith(".txt") for b in bases) or any(b.endswith(".zip") for b in bases):
                 return "whatsapp"
+            if "chat.html" in bases:  # ChatGPT's viewer page alone: it holds every conversation
+                return "chatgpt"
+            if any(b.endswith(".vcf") for b in bases):  # an address book zipped (Google Takeout)
+                return "vcf"
     except (zipfile.BadZipFile, OSError) as exc:
         raise ImportFormatError(f"malformed zip archive ({exc}); {_TRIED}", str(path)) from None
     raise ImportFormatError(f"zip holds no chat export ({_TRIED})", str(path))
@@ -119,6 +130,8 @@ def detect(path: Path | str) -> str:
                 return "jsonl"
     if suffix in (".md", ".markdown"):
         return "markdown"
+    if suffix in (".html", ".htm") and _page_kind(path):
+        return "chatgpt"
     if whatsapp.sniff(text.splitlines()[:50]):  # the parser's own header layouts
         return "whatsapp"
     raise ImportFormatError(f"unrecognised format ({_TRIED})", file)

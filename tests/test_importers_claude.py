@@ -17,7 +17,7 @@ def test_sorted_messages_attachments_and_empty() -> None:
     rep = ImportReport(str(FIX), "claude")
     recs = list(claude.parse(FIX, rep))
     assert [r.content for r in recs] == [
-        "User: Here is my plan\n[attachments: plan.txt]",
+        "User: Here is my plan\n\n[attachment: plan.txt]\nrows of kale",  # its text searchable
         "User: How often should I water tomatoes?",
         "Assistant: Water them weekly.",
     ]

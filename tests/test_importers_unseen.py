@@ -333,7 +333,8 @@ def test_json_export_saved_with_a_byte_order_mark(kind: str, tmp_path: Path) -> 
 
 CLAUDE = FIX / "claude"
 CLAUDE_EXPECTED = [
-    "User: Can you plan my sourdough bake for Saturday?\n[attachments: starter-notes.txt]",
+    "User: Can you plan my sourdough bake for Saturday?\n\n[attachment: starter-notes.txt]\n"
+    "Starter fed at 8am, doubles in 6 hours.",  # the attachment's text is searchable (round 2)
     "Assistant: Here is a plan.\n\nFeed the starter Friday night.",  # no thinking, no tool blocks
     "Assistant: Thanks! Bake at 250°C with steam.",
     "User: My passport expires in March 2027",

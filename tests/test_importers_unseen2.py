@@ -270,7 +270,8 @@ def test_claude_thinking_voice_notes_and_attachment_text() -> None:
     assert [(r.content, r.event_at) for r in recs] == _claude_expected()
     assert not any("find the end date" in r.content for r in recs)  # thinking is not the answer
     assert (rep.skipped_tool, rep.skipped_media) == (2, 1)
-    assert recs[0].metadata["attachments"][0]["chars"] == 298 and recs[0].metadata["title"] == ""
+    lease = json.loads(path.read_text(encoding="utf-8"))[0]["chat_messages"][0]["attachments"][0]["extracted_content"]
+    assert recs[0].metadata["attachments"][0]["chars"] == len(lease) and recs[0].metadata["title"] == ""
 
 
 def test_claude_export_directory_with_users_json(tmp_path: Path) -> None:
