@@ -14,17 +14,30 @@ display name, so the engine can put names on WhatsApp senders.
 
 from __future__ import annotations
 
+import codecs
+import io
 import quopri
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import vobject
 
 from importers import ImportFormatError, ImportReport, Record
-from importers._common import iter_lines, normalise_phone, sha1_hex, split_lines
+from importers._common import (
+    DEFAULT_MAX_MEMBER_BYTES,
+    _Limited,
+    is_junk_member,
+    is_zip,
+    iter_lines,
+    normalise_phone,
+    open_zip,
+    sha1_hex,
+    split_lines,
+)
 
 NOTE_CHARS = 300
 _CARD_RE = re.compile(r"^BEGIN:VCARD\s*$(.*?)^END:VCARD\s*$", re.IGNORECASE | re.MULTILINE | re.DOTALL)
@@ -71,7 +84,8 @@ def _types(params: dict[str, Any], bare: list[str] | None = None) -> str:
         elif key.upper() not in ("PREF", "VALUE", "CHARSET", "ENCODING") and not vals:
             values.append(key)  # 2.1 bare params: TEL;CELL;PREF
     flat = [t.strip() for v in values for t in v.split(",")]
-    return ",".join(t.lower() for t in flat if t and t.upper() not in ("PREF", "VOICE", "INTERNET"))
+    # "X-Werkstatt": a label the user typed (Android, Outlook), not a vCard type
+    return ",".join(re.sub(r"^x-", "", t.lower()) for t in flat if t and t.upper() not in ("PREF", "VOICE", "INTERNET"))
 
 
 def ab_label(value: str) -> str:
@@ -290,15 +304,11 @@ _BLOB_PROPERTIES = {"PHOTO", "LOGO", "SOUND", "KEY"}  # base64 blobs: never part
 MAX_CARD_CHARS = 4_000_000  # one card; a blob that would pass it is dropped, other text past it skips the card
 
 
-def _cards(path: Path, file: str, report: ImportReport) -> Iterator[tuple[int, str]]:
+def _cards(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> Iterator[tuple[int, str]]:
     """(line of BEGIN, card text) for each BEGIN:VCARD ... END:VCARD block, streamed a line at
     a time; a PHOTO/LOGO/SOUND/KEY value (and its folded lines) that would take the card past
     MAX_CARD_CHARS is dropped as it passes."""
-    try:
-        fh = path.open("rb")
-    except OSError as exc:
-        raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
-    with fh:
+    with opener() as fh:
         card: list[str] | None = None
         start = size = 0
         blob = False
@@ -342,46 +352,141 @@ def _cards(path: Path, file: str, report: ImportReport) -> Iterator[tuple[int, s
             yield start, "\r\n".join([*card, "END:VCARD"]) + "\r\n"
 
 
-def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
-    """Parse a .vcf file into one semantic record per contact (see module docstring); streamed
-    a card at a time."""
-    path = Path(path)
-    file = str(path)
-    versions: set[str] = set()
-    position = 0
-    cards = 0
-    refs: dict[str, int] = {}
-    for line, raw in _cards(path, file, report):
-        cards += 1
-        report.messages_seen += 1
-        vm = re.search(r"^VERSION:\s*(\S+)", raw, re.MULTILINE | re.IGNORECASE)
-        if vm:
-            versions.add(vm.group(1))
-        prepared = _join_qp_soft_breaks(raw)
-        try:
-            contact = _from_vobject(vobject.readOne(prepared))
-        except Exception as exc:  # noqa: BLE001 - vobject raises ParseError, ValueError, binascii.Error, ...
-            report.warn(f"vobject could not parse this card ({type(exc).__name__}); used the fallback reader", line)
-            contact = _fallback(prepared)
-        fn = _raw_values(prepared, "FN")
-        if fn:
-            contact.fn = _unescape(fn[0]).strip()
-        nicknames = _raw_values(prepared, "NICKNAME")
-        if nicknames:
-            contact.nicknames = [n.strip() for v in nicknames for n in split_escaped(v) if n.strip()]
-        record = _record(contact, line, path.name)
-        if record is None:
-            report.skipped_empty += 1
-            report.warn("card without a name, email or phone skipped", line)
+_GROUP_RE = re.compile(r"^(?:[\w-]+\.)?(?:X-ADDRESSBOOKSERVER-KIND|KIND)\s*:\s*group\s*$", re.IGNORECASE | re.MULTILINE)
+_MEMBER_RE = re.compile(r"^(?:[\w-]+\.)?(?:X-ADDRESSBOOKSERVER-MEMBER|MEMBER)(?:;[^:]*)?:(.+)$", re.IGNORECASE | re.MULTILINE)
+
+
+def _member_key(value: str) -> str:
+    """A group member's id as a contact's UID is written: ``urn:uuid:X`` and ``X`` are one."""
+    return re.sub(r"^urn:uuid:", "", value.strip(), flags=re.IGNORECASE).lower()
+
+
+def _groups(opener: Callable[[], IO[bytes]], file: str) -> dict[str, list[str]]:
+    """Member id -> names of the group cards listing it (iCloud's X-ADDRESSBOOKSERVER-KIND:group,
+    vCard 4.0's KIND:group): a group is not a contact, it is a label of its members, who can come
+    before it in the file (hence a first pass)."""
+    groups: dict[str, list[str]] = {}
+    for _line, raw in _cards(opener, file, ImportReport(file, "vcf")):
+        if not _GROUP_RE.search(raw):
             continue
-        record.position = position
-        position += 1
-        # Two cards can share a UID-less identity: keep refs unique by numbering repeats.
-        n = refs.get(record.ref, 0)
-        refs[record.ref] = n + 1
-        if n:
-            record.ref = f"{record.ref}:{n}"
-        yield record
-    if not cards:
-        raise ImportFormatError("no BEGIN:VCARD ... END:VCARD block found", file, 1)
-    report.variant.update({"versions": sorted(versions), "cards": cards})
+        unfolded = re.sub(r"\r?\n[ \t]", "", raw)
+        name = next((_unescape(v).strip() for v in _raw_values(unfolded, "FN")), "")
+        for member in _MEMBER_RE.findall(unfolded):
+            if name:
+                groups.setdefault(_member_key(member), []).append(name)
+    return groups
+
+
+def _sources(path: Path, stack: ExitStack) -> list[tuple[str, str, Callable[[], IO[bytes]]]]:
+    """(display name, thread, opener) of each .vcf to read: the file, or a zip's .vcf members
+    (Google Takeout: Takeout/Contacts/<label>/<label>.vcf)."""
+    file = str(path)
+    if not is_zip(path):
+        def open_file() -> IO[bytes]:
+            try:
+                return path.open("rb")
+            except OSError as exc:
+                raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
+        return [(file, path.name, open_file)]
+    zf = stack.enter_context(open_zip(path, file))
+    members = [i for i in zf.infolist() if not is_junk_member(i.filename) and i.filename.lower().endswith(".vcf")]
+    if not members:
+        raise ImportFormatError("zip holds no .vcf file", file)
+    out: list[tuple[str, str, Callable[[], IO[bytes]]]] = []
+    for info in members:
+        where = f"{file}!{info.filename}"
+        if info.file_size > DEFAULT_MAX_MEMBER_BYTES:
+            raise ImportFormatError(f"member too large ({info.file_size} bytes)", where)
+        out.append((where, info.filename, lambda info=info, where=where: io.BufferedReader(  # type: ignore[misc]
+            _Limited(zf.open(info), DEFAULT_MAX_MEMBER_BYTES, where))))
+    return out
+
+
+def _decoded(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> Callable[[], IO[bytes]]:
+    """``opener`` as UTF-8 bytes: an address book from before UTF-8 (Outlook writes 2.1 cards in
+    the Windows code page: "N:M\xfcller") is read as Windows-1252 with a warning naming the first
+    undecodable line, not refused."""
+    try:
+        with opener() as fh:
+            for _ in iter_lines(fh, file):
+                pass
+        return opener
+    except ImportFormatError as exc:
+        if not exc.reason.startswith("not UTF-8"):
+            raise
+        report.warn(f"{exc.reason.split(';')[0]}; read as Windows-1252", exc.line)
+
+    def recoded() -> IO[bytes]:
+        return codecs.EncodedFile(opener(), "utf-8", "cp1252")  # type: ignore[return-value]
+
+    return recoded
+
+
+def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
+    """Parse a .vcf file (or a zip of them) into one semantic record per contact (see module
+    docstring); streamed a card at a time. Group cards are no contacts: they tag their members."""
+    path = Path(path)
+    with ExitStack() as stack:
+        sources = _sources(path, stack)
+        versions: set[str] = set()
+        position = cards = 0
+        refs: dict[str, int] = {}
+        for file, rel, raw_opener in sources:
+            opener = _decoded(raw_opener, file, report)
+            groups = _groups(opener, file)
+            for line, raw in _cards(opener, file, report):
+                cards += 1
+                report.messages_seen += 1
+                vm = re.search(r"^VERSION:\s*(\S+)", raw, re.MULTILINE | re.IGNORECASE)
+                if vm:
+                    versions.add(vm.group(1))
+                if _GROUP_RE.search(raw):
+                    report.skipped_system += 1  # a group: its name tags its members
+                    continue
+                record = _card_record(raw, line, rel, report)
+                if record is None:
+                    continue
+                uid = _member_key(str(record.metadata.pop("uid", "") or ""))
+                for group in groups.get(uid, []) if uid else []:
+                    if group not in record.tags:
+                        record.tags.append(group)
+                record.position = position
+                position += 1
+                # Two cards can share a UID-less identity: keep refs unique by numbering repeats.
+                n = refs.get(record.ref, 0)
+                refs[record.ref] = n + 1
+                if n:
+                    record.ref = f"{record.ref}:{n}"
+                yield record
+            if not cards:
+                raise ImportFormatError("no BEGIN:VCARD ... END:VCARD block found", file, 1)
+        report.variant.update({"versions": sorted(versions), "cards": cards})
+
+
+def _card_record(raw: str, line: int, rel: str, report: ImportReport) -> Record | None:
+    """The record of one card's text, or None (counted) when it names no one."""
+    prepared = _join_qp_soft_breaks(raw)
+    try:
+        contact = _from_vobject(vobject.readOne(prepared))
+    except Exception as exc:  # noqa: BLE001 - vobject raises ParseError, ValueError, binascii.Error, ...
+        report.warn(f"vobject could not parse this card ({type(exc).__name__}); used the fallback reader", line)
+        contact = _fallback(prepared)
+    fn = _raw_values(prepared, "FN")
+    if fn:
+        contact.fn = _unescape(fn[0]).strip()
+    nicknames = _raw_values(prepared, "NICKNAME")
+    if nicknames:
+        contact.nicknames = [n.strip() for v in nicknames for n in split_escaped(v) if n.strip()]
+    # Android 2.1 cards keep a nickname in a data row: X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;Kenny;1;...
+    for row in _raw_values(prepared, "X-ANDROID-CUSTOM"):
+        kind, _, rest = row.partition(";")
+        nick = _unescape(split_escaped(rest, ";")[0] if rest else "").strip()
+        if kind.strip().lower() == "vnd.android.cursor.item/nickname" and nick and nick not in contact.nicknames:
+            contact.nicknames.append(nick)
+    record = _record(contact, line, rel)
+    if record is None:
+        report.skipped_empty += 1
+        report.warn("card without a name, email or phone skipped", line)
+        return None
+    record.metadata["uid"] = contact.uid
+    return record
