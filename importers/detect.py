@@ -88,7 +88,7 @@ def detect(path: Path | str) -> str:
             kind = _scan_json_keys(jsons[0])
             if kind:
                 return kind
-        if any(path.rglob("*.md")):
+        if any(path.rglob("*.md")) or any(path.rglob("*.markdown")):
             return "markdown"
         raise ImportFormatError(f"directory holds no conversations*.json nor .md files ({_TRIED})", file)
     with path.open("rb") as fh:

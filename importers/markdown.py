@@ -32,9 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
+from importers import markdown_apps
 from importers._common import MAX_LINE_CHARS, decode_text, split_lines
 
 CHUNK_CHARS = 1500
+NOTE_SUFFIXES = (".md", ".markdown")  # ".markdown": Bear's TextBundles (text.markdown), iA Writer, Typora
 MAX_NOTE_BYTES = 32 * 1024 * 1024  # one note file; larger ones are refused (a vault's notes are KBs)
 MEMORY_TYPES = {"episodic", "semantic", "procedural"}
 
@@ -45,7 +47,8 @@ _TAG_RE = re.compile(r"(?<![\w#/&:;.=\"'`(\[])#([^\s#.,;:!?()\[\]{}<>\"'`]*[^\W\
 _INLINE_CODE_RE = re.compile(r"`[^`\n]*`")
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
 _DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?(?!\d)")
-_ZONE_RE = re.compile(r"(?:\.\d+)?(Z|([+-])(\d{2}):?(\d{2}))(?![\w:])", re.IGNORECASE)
+# "Z", "+02:00", and Jekyll's " +0900" (a space before the offset)
+_ZONE_RE = re.compile(r"(?:\.\d+)? ?(Z|([+-])(\d{2}):?(\d{2}))(?![\w:])", re.IGNORECASE)
 # Daily notes: 2024-03-12 (Obsidian), 2024_03_12 (Logseq journals), 2024.03.12; an HHMM may follow.
 _FILE_DATE_RE = re.compile(
     r"(?<!\d)(?P<y>\d{4})(?P<sep>[-_.])(?P<mo>\d{2})(?P=sep)(?P<d>\d{2})(?:[-_ ]?(?P<h>\d{2})(?P<mi>\d{2})(?!\d))?")
@@ -258,7 +261,7 @@ def _strip_markup(text: str) -> str:
     ``<img src=...>``; their inner text stays), Obsidian ``%% comments %%``, callout markers
     (``[!note]``), block ids (`` ^abc``) and query blocks (```` ```dataview ````). Code blocks,
     indented code and `code spans` are left alone."""
-    if not any(c in text for c in "<%[^`~"):
+    if not any(c in text for c in "<%[^`~") and "::" not in text:
         return text
     out: list[str] = []
     fence: str | None = None
@@ -278,6 +281,8 @@ def _strip_markup(text: str) -> str:
             if not dropping:
                 out.append(line)
             continue
+        if fence is None and "::" in line and markdown_apps.LOGSEQ_NOISE_RE.match(line):
+            continue  # Logseq's block uuid or fold state
         if fence is not None or line.startswith(("    ", "\t")):
             if not dropping:
                 out.append(line)
@@ -421,7 +426,9 @@ def _heading_date(title: str, base: datetime | None) -> datetime | None:
 
 def _tags(text: str) -> list[str]:
     plain = _INLINE_CODE_RE.sub("", text)
-    return [t.rstrip("/") for t in _TAG_RE.findall(plain)]
+    multi, plain = markdown_apps.bear_tags(plain)  # "#family trip#"
+    found = multi + [(m.start(), m.group(1).rstrip("/")) for m in _TAG_RE.finditer(plain)]
+    return [t for _, t in sorted(found)]
 
 
 def _fm_tags(value: Any) -> list[str]:
@@ -447,6 +454,10 @@ def _display_links(text: str) -> str:
 
     def repl(m: re.Match[str]) -> str:
         target, anchor, alias = m.group(2).strip(), m.group(3), m.group(4)
+        if anchor and anchor.strip().startswith("^"):
+            anchor = None  # a block reference ("#^lunch-2024"): an id, no words
+        if alias and m.group(1) and re.fullmatch(r"\s*\d+(?:x\d+)?\s*", alias):
+            alias = None  # "![[photo.jpg|300]]": an embed's display size, not a name
         if alias:
             return alias.strip()
         if anchor and target:
@@ -469,7 +480,8 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
         for dirpath, dirnames, filenames in os.walk(path):
             # Hidden directories (.obsidian, .git, .trash) hold app state, not notes.
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            found += [Path(dirpath) / f for f in sorted(filenames) if f.lower().endswith(".md") and not f.startswith(".")]
+            found += [Path(dirpath) / f for f in sorted(filenames) if f.lower().endswith(NOTE_SUFFIXES)
+                      and not f.startswith(".")]
         return path, found
     if not path.exists():
         raise ImportFormatError("no such file or directory", str(path))
@@ -482,13 +494,27 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     data = file.read_bytes()
     text = _decode_note(data, file, rel, report)
     lines = split_lines(text)
-    front, start = _front_matter(lines)
+    joplin = markdown_apps.joplin_raw(lines)
+    if joplin is not None:
+        front, lines = joplin
+        start = 0
+        if front["type_"] != markdown_apps.JOPLIN_NOTE:  # a notebook, tag or resource: no note
+            return [], [], rel
+    else:
+        front, start = _front_matter(lines)
+        if not front:
+            front, start = markdown_apps.logseq_properties(lines)
     stem = _NOTION_ID_RE.sub("", file.stem) or file.stem
+    if stem != file.stem and not front:
+        front = markdown_apps.notion_properties(lines)
+    if file.parent.suffix.lower() == ".textbundle" and file.stem.lower() == "text":
+        stem = file.parent.stem  # Bear's "Trip notes.textbundle/text.markdown" is the note "Trip notes"
     base_date = _front_date(front) or _file_date(stem)
     file_date = _file_date(stem)
     fm_type = str(front.get("type") or "").strip().lower()
     memory_type = fm_type if fm_type in MEMORY_TYPES else ("episodic" if file_date else "semantic")
-    fm_tags = _fm_tags(front.get("tags"))
+    fm_tags = _fm_tags(front.get("tags") if "tags" in front else front.get("Tags"))
+    title = front.get("title") if isinstance(front.get("title"), str) and front["title"].strip() else stem
     fm_links = [m.group(2) for m in _WIKILINK_RE.finditer(str(front))]
     records: list[Record] = []
     targets: list[list[str]] = []
@@ -507,7 +533,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
         for title in section.headings:
             when = _heading_date(title, file_date or base_date) or when
         path_str = " > ".join(section.headings)
-        prefix = path_str or stem
+        prefix = path_str or title
         embeds = [m.group(2) for m in _WIKILINK_RE.finditer(body) if m.group(1)]
         for piece in _chunks(body.strip()):
             report.messages_seen += 1  # one per chunk: a memory-sized unit seen

@@ -380,7 +380,7 @@ def test_markdown_vault_layouts() -> None:
         by_file.setdefault(str(r.thread), []).append(r)
     assert ".trash/old.md" not in by_file
     toml = by_file["toml.md"][0]
-    assert toml.content == "toml: We flew to Osaka and took the train to Kyoto."  # no "+++" block in the text
+    assert toml.content == "Hugo post: We flew to Osaka and took the train to Kyoto."  # no "+++" block; its title
     assert toml.event_at == datetime(2023, 11, 5, 10, 0, tzinfo=timezone.utc)
     assert toml.tags == ["travel", "japan"]
     assert [r.content for r in by_file["setext.md"]] == ["Shopping: Milk and eggs", "Shopping > Hardware: Screws M4"]

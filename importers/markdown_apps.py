@@ -1,0 +1,121 @@
+"""What note apps put into their Markdown exports beyond Markdown, read for :mod:`importers.markdown`.
+
+* **Joplin RAW** export: one ``<32-hex id>.md`` per item, the title on line 1, the body, then a
+  block of ``key: value`` lines ending in ``type_: N`` (1 a note; 2 a notebook, 4 a resource,
+  5 a tag, 6 a note's tag: no notes). The block is no text of the note: it dates it.
+* **Logseq** pages: ``key:: value`` page properties on the first lines (``tags:: [[a]], b``,
+  ``alias:: x``), and the app's own ``id:: <uuid>`` / ``collapsed:: true`` lines under blocks.
+* **Notion** pages: ``Key: value`` property lines right under the title (``Created: March 12,
+  2024 9:15 AM``, ``Tags: House, Money``); they stay text, and date and tag the page.
+* **Bear** tags of several words, closed by a second ``#``: ``#family trip#``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_JOPLIN_ID_RE = re.compile(r"^id: [0-9a-f]{32}$")
+_JOPLIN_TYPE_RE = re.compile(r"^type_: (\d+)$")
+_KEY_VALUE_RE = re.compile(r"^([a-z_]+): ?(.*)$")
+JOPLIN_NOTE = "1"
+
+
+def joplin_raw(lines: list[str]) -> tuple[dict[str, Any], list[str]] | None:
+    """(front matter, the note's lines with its title as a level-1 heading) of a Joplin RAW export
+    item, or None when ``lines`` are not one. The front matter holds ``type_`` (a note is "1"),
+    ``title``, ``id``, ``parent_id`` and the creation and update times."""
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    if not end or not _JOPLIN_TYPE_RE.match(lines[end - 1].strip()):
+        return None
+    start = end
+    while start and _KEY_VALUE_RE.match(lines[start - 1].rstrip()):
+        start -= 1
+    block = [ln.rstrip() for ln in lines[start:end]]
+    if not any(_JOPLIN_ID_RE.match(ln) for ln in block) or (start and lines[start - 1].strip()):
+        return None
+    meta = {m.group(1): m.group(2).strip() for m in map(_KEY_VALUE_RE.match, block) if m}
+    title = lines[0].strip() if start else ""
+    body = lines[2:start - 1] if start >= 2 else []
+    front: dict[str, Any] = {"type_": meta.get("type_", ""), "id": meta.get("id", "")}
+    if title:
+        front["title"] = title
+    for key in ("parent_id", "user_created_time", "created_time", "user_updated_time", "updated_time"):
+        if meta.get(key):
+            front[key.removeprefix("user_")] = front.get(key.removeprefix("user_")) or meta[key]
+    if front.get("created_time"):
+        front["created"] = front.pop("created_time")
+    return front, ([f"# {title}", ""] if title else []) + body
+
+
+_LOGSEQ_PROP_RE = re.compile(r"^([A-Za-z][\w-]*):: ?(.*)$")
+# The app's own bookkeeping under a block: a block's uuid, whether it is folded. Not the user's words.
+LOGSEQ_NOISE_RE = re.compile(
+    r"^\s*(?:id:: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|collapsed:: (?:true|false))\s*$",
+    re.IGNORECASE)
+
+
+def logseq_properties(lines: list[str]) -> tuple[dict[str, Any], int]:
+    """(page properties, index of the first body line) of a Logseq page whose first lines are
+    ``key:: value``; ({}, 0) otherwise. ``tags``/``alias`` become lists (``[[a]], b`` is a, b)."""
+    props: dict[str, Any] = {}
+    i = 0
+    while i < len(lines) and (m := _LOGSEQ_PROP_RE.match(lines[i].strip())):
+        key, value = m.group(1).lower(), m.group(2).strip()
+        if key in ("tags", "alias", "aliases"):
+            items = [re.sub(r"^\[\[|\]\]$", "", v.strip()).lstrip("#").strip() for v in value.split(",")]
+            props[key] = [v for v in items if v] if key == "tags" or len(items) > 1 else (items[0] if items else "")
+        else:
+            props[key] = value
+        i += 1
+    if not props:
+        return {}, 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    return props, i
+
+
+_NOTION_PROP_RE = re.compile(r"^([A-Z][\w .'/-]{0,40}?): (\S.*)$")
+
+
+def notion_properties(lines: list[str]) -> dict[str, Any]:
+    """The ``Key: value`` lines under a Notion page's title heading (its database properties),
+    as front matter (``Tags`` split on commas); {} when the page has none."""
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i >= len(lines) or not lines[i].startswith("# "):
+        return {}
+    i += 1
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    props: dict[str, Any] = {}
+    while i < len(lines) and (m := _NOTION_PROP_RE.match(lines[i].rstrip())):
+        props[m.group(1)] = m.group(2).strip()
+        i += 1
+    if i < len(lines) and lines[i].strip():
+        return {}  # a paragraph that starts with "Note: ...", not a block of properties
+    for key in list(props):
+        if key.lower() == "tags":
+            props[key] = [t.strip() for t in props[key].split(",") if t.strip()]
+    return props
+
+
+_BEAR_TAG_RE = re.compile(r"(?<!\S)#([^\s#][^#\n]{0,60}?[^\s#])#(?!\w)")
+
+
+def bear_tags(text: str) -> tuple[list[tuple[int, str]], str]:
+    """Bear's tags of several words (``#family trip#``) with their positions, and ``text`` with
+    them blanked out (so a one-word tag reader does not read ``#family`` from them)."""
+    found: list[tuple[int, str]] = []
+
+    def blank(m: re.Match[str]) -> str:
+        tag = m.group(1)
+        if " " not in tag or not re.search(r"[^\W\d_]", tag) or len(tag.split()) > 5:
+            return m.group(0)
+        found.append((m.start(), re.sub(r"\s+", " ", tag)))
+        return " " * len(m.group(0))
+
+    return found, _BEAR_TAG_RE.sub(blank, text) if "#" in text else text
