@@ -31,8 +31,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record
-from importers import markdown_apps
+from importers import ImportFormatError, ImportReport, Record, markdown_apps
 from importers._common import MAX_LINE_CHARS, decode_text, split_lines
 
 CHUNK_CHARS = 1500
