@@ -581,6 +581,19 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
         raise click.UsageError(f"expected [FORMAT] PATH with FORMAT one of {', '.join(IMPORT_FORMATS)}")
     p = Path(target).expanduser()
     folder_fmt = None
+    if p.is_dir() and fmt is None:  # a chat, contacts and notes side by side: each as what it is
+        from memengine import ingest_mixed
+
+        plan = ingest_mixed.mixed_plan(p)
+        if plan is not None:
+            s = current_ctx().store(fast_start=False)
+            with progress_bar(None, f"importing {p.name}") as advance:
+                summaries = ingest_mixed.import_mixed(s, *plan, dry_run=dry_run, episodes=not no_episodes,
+                                                      progress=advance, date_order=date_order,
+                                                      all_branches=all_branches or None,
+                                                      include_tools=include_tools or None, thread=thread)
+            _emit_folder(p, "mixed", summaries, s)
+            return
     if p.is_dir():  # a folder of one-chat (WhatsApp) or one-contact (vCard) files: each is imported
         if fmt in ingest.FOLDER_SUFFIXES:
             folder_fmt = fmt

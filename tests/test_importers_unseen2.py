@@ -494,6 +494,24 @@ def test_cli_folder_mixing_a_chat_contacts_and_notes(tmp_path: Path) -> None:
     assert again["data"]["memories_added"] == 0
 
 
+def test_cli_mixed_folder_skips_a_stray_text_loudly_and_fails_whole_on_a_broken_export(tmp_path: Path) -> None:
+    folder = tmp_path / "exports"
+    shutil.copytree(FIX / "mixed", folder)
+    (folder / "readme.txt").write_text("What is in this folder\n", encoding="utf-8")
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(folder), "--dry-run"))
+    warnings = [w for f in out["data"]["files"] for w in f["warnings"]]
+    assert warnings == [f"{folder / 'readme.txt'}: skipped: unrecognised format (tried whatsapp, chatgpt, claude, "
+                        "markdown, vcf, jsonl)"]
+    assert out["data"]["memories_added"] == 4
+    bad = _zip(folder / "WhatsApp Chat with Bad.zip", {"_chat.txt": b"hello\nthis is no chat\n"})
+    proc = run_cli("--db", str(db), "import", str(folder))
+    err = _envelope(proc)
+    assert proc.returncode == 1 and err["error"]["code"] == "invalid_input"
+    assert err["error"]["message"].startswith(f"{bad}!_chat.txt:1: no WhatsApp message header found")
+    assert not db.exists() or _count(db) == 0
+
+
 BROKEN: dict[str, tuple[dict[str, bytes] | bytes, str]] = {
     "chat.html": (b"<html><body><p>Nothing exported</p></body></html>", "unrecognised format (tried whatsapp"),
     "cut.html": (b"<html><script>\nvar jsonData = [{\"title\": \"x\", \"mapping\": {\"a\": ",

@@ -1,0 +1,170 @@
+"""The words of WhatsApp exports, as data for :mod:`importers.whatsapp`: system lines (encryption
+notices, joins, deleted messages ...), media placeholders and "edited" markers, in the languages
+WhatsApp speaks. Patterns only; the parser decides what to do with a line that matches."""
+
+from __future__ import annotations
+
+import re
+
+# Whole-body system messages (after marks are stripped, lowercased, trailing dot removed).
+_SYSTEM_BODY_PATTERNS = (
+            # encryption notices
+            r"end-to-end",
+            r"ende-zu-ende",
+            r"de bout en bout",
+            r"koncovým šifrováním",
+            r"сквозным шифрованием",
+            r"エンドツーエンド",
+            r"de extremo a extremo",
+            r"ponta a ponta",
+            r"crittografia end-to-end",
+            r"مشفرة تمام",
+            # security code changes
+            r"security code with .* changed",
+            r"sicherheitsnummer für .* hat sich geändert",
+            r"code de sécurité avec .* a changé",
+            r"bezpečnostní kód",
+            r"код безопасности",
+            r"セキュリティコードが変更されました",
+            r"beveiligingscode",
+            r"código de seguridad",
+            r"رمز أمان",
+            # deleted messages
+            r"^this message was deleted$",
+            r"^you deleted this message$",
+            r"^diese nachricht wurde gelöscht$",
+            r"^du hast diese nachricht gelöscht$",
+            r"^ce message a été supprimé$",
+            r"^vous avez supprimé ce message$",
+            r"^tato zpráva byla (?:smazána|odstraněna)$",
+            r"^tuto zprávu jste smazal",
+            r"^данное сообщение удалено$",
+            r"^вы удалили данное сообщение$",
+            r"^この(?:メッセージは削除されました|メッセージを削除しました)。?$",
+            r"^dit bericht is verwijderd$",
+            r"^u hebt dit bericht verwijderd$",
+            r"^(?:se eliminó este mensaje|eliminaste este mensaje|este mensaje fue eliminado)$",
+            r"^(?:questo messaggio è stato eliminato|hai eliminato questo messaggio)$",
+            r"^(?:mensagem apagada|você apagou esta mensagem|esta mensagem foi apagada)$",
+            r"^(?:لقد حذَ?فت|تم حذف) هذه الرسالة$",
+            # ... and of more languages (Android writes them without a mark to tell them by)
+            r"^(?:bu mesaj silindi|bu mesajı sildiniz)$",
+            r"^(?:ta wiadomość została usunięta|usunąłeś tę wiadomość|usunęłaś tę wiadomość)$",
+            r"^(?:pesan ini telah dihapus|anda menghapus pesan ini|mesej ini telah dipadam|anda memadam mesej ini)$",
+            r"^(?:це повідомлення видалено|ви видалили це повідомлення)$",
+            r"^(?:tin nhắn này đã bị xóa|bạn đã xóa tin nhắn này)$",
+            r"^(?:ข้อความนี้ถูกลบแล้ว|คุณลบข้อความนี้แล้ว)$",
+            r"^(?:삭제된 메시지입니다|메시지를 삭제했습니다)$",
+            r"^(?:此消息已删除|你删除了此消息|此訊息已刪除|你已刪除此訊息)$",
+            r"^(?:הודעה זו נמחקה|מחקת הודעה זו)$",
+            r"^(?:این پیام حذف شد|شما این پیام را حذف کردید)$",
+            r"^(?:यह संदेश हटा दिया गया|आपने यह संदेश हटा दिया)$",
+            r"^(?:acest mesaj a fost șters|ai șters acest mesaj)$",
+            r"^(?:det här meddelandet raderades|du raderade det här meddelandet)$",
+            r"^(?:denne besked blev slettet|du slettede denne besked|denne meldingen ble slettet|du slettet denne meldingen)$",
+            r"^(?:tämä viesti poistettiin|poistit tämän viestin)$",
+            r"^(?:ez az üzenet törölve lett|törölted ezt az üzenetet)$",
+            r"^(?:αυτό το μήνυμα διαγράφηκε|διαγράψατε αυτό το μήνυμα)$",
+            r"^(?:s'ha suprimit aquest missatge|has suprimit aquest missatge)$",
+            r"^waiting for this message",
+            r"^missed (?:voice|video) call",
+)
+_SYSTEM_BODY_RE = re.compile("|".join(_SYSTEM_BODY_PATTERNS))
+
+# Author-less system lines: "<someone> created group ...", "You were added", ...
+_SYSTEM_LINE_PATTERNS = (
+            r"\bcreated (?:group|this group)\b",
+            r"\badded\b",
+            r"\bwere added\b",
+            r"\b(?:left|removed)\b",
+            r"\bjoined using\b",
+            r"\bchanged (?:the|this|their|his|her|your)\b",
+            r"\bchanged to\b",
+            r"\bturned (?:on|off)\b",
+            r"\bupdated the message timer\b",
+            r"\bnow an admin\b",
+            r"\bno longer an admin\b",
+            r"\bsecurity code\b",
+            r"\bend-to-end\b",
+            r"\bencrypt",
+            r"\bhat die gruppe\b",
+            r"\bhinzugefügt\b",
+            r"\bhat .* (?:erstellt|geändert|entfernt|verlassen)\b",
+            r"\bcréé le groupe\b",
+            r"\ba ajouté\b",
+            r"\bcreó el grupo\b",
+            r"\b(?:te )?añadió\b",
+            r"\bsalió\b",
+            r"\bheeft .* (?:aangemaakt|toegevoegd|gewijzigd|verwijderd)\b",
+            r"\bсоздал",
+            r"\bдобавил",
+            r"\bвышел",
+            r"\bизменил",
+            r"\b(?:adicionou|removeu|saiu|criou o grupo|mudou (?:o|a|seu)|entrou usando)\b",
+            r"\b(?:ha aggiunto|ha rimosso|è uscito|ha creato il gruppo|ha cambiato|ha modificato)\b",
+            r"\b(?:a quitté|a retiré|a changé|a modifié|a rejoint)\b",
+            r"\b(?:cambió|eliminó a|se unió)\b",
+            r"\b(?:ist beigetreten|hat die gruppe verlassen)\b",
+)
+_SYSTEM_LINE_RE = re.compile("|".join(_SYSTEM_LINE_PATTERNS), re.IGNORECASE)
+
+# Android: the whole line is a bracketed placeholder.
+_MEDIA_BRACKET = {
+    "media omitted",
+    "medien ausgelassen",
+    "medien weggelassen",
+    "multimedia omitido",
+    "multimedia omitidos",
+    "archivo multimedia omitido",
+    "media weggelaten",
+    "média vynechány",
+    "médias omis",
+    "fichier multimédia absent",
+    "médias absents",
+    "без медиафайлов",
+    "media omessi",
+    "mídia oculta",
+    "mídia omitida",
+    "arquivo de mídia oculto",
+    "media pominięte",
+    "medya dahil edilmedi",
+    "メディアなし",
+    "미디어 파일 생략",
+    "video note omitted",
+    "gif omitted",
+    "sticker omitted",
+}
+# Android placeholders of other languages: the whole line is "<...>" of a few words, one of
+# them the word for media ("<Media jätetty pois>", "<Média kihagyva>", "<تم استبعاد الوسائط>").
+_MEDIA_STEM_RE = re.compile(
+    r"(?<![^\W\d_])(?:medi[aeo]|mídia|média|multim[eé]dia)|медиа|медіа|мультимедиа|πολυμέσ|מדיה|मीडिया|মিডিয়া|மீடியா|"
+    r"미디어|メディア|媒体|媒體|影音|สื่อ|وسائط|رسانه|ميديا|phương tiện",
+    re.IGNORECASE,
+)
+# iOS-style "image omitted" words; only trusted when WhatsApp marked the line with U+200E.
+_OMITTED_WORDS = re.compile(
+    r"(?:omitted|omitid[oa]|weggelassen|ausgelassen|weggelaten|absente?s?|omis|manquante?s?|retiré|"
+    r"vynechán[aoy]?|отсутствует|не добавлен[аоы]?|含まれていません|省略|omess[oa]|oculto|ocultad[oa]|"
+    r"pominięt[oay]|dahil edilmedi|생략됨)\s*$|^لم يتم إدراج|^تم حذف الملصق",
+    re.IGNORECASE,
+)
+_OMITTED_EXACT_RE = re.compile(
+    r"^(?:image|video|audio|sticker|gif|document|contact card|voice message) omitted$", re.IGNORECASE
+)
+_ATTACHED_RE = re.compile(r"<(?:attached|adjunto|anexado|angehängt|anhang|allegato|pièce jointe|bijlage|прикреплено|"
+                          r"添付ファイル|첨부)\s?:\s?(?P<file>[^<>]+?)>", re.IGNORECASE)
+_FILE_ATTACHED_RE = re.compile(
+    r"^(?P<file>\S.*?\.[A-Za-z0-9]{2,5}) \((?:file attached|bestand bijgevoegd|soubor byl přiložen|файл добавлен|"
+    r"archivo adjunto|datei angehängt|fichier joint|file allegato|arquivo anexado|ファイル添付)\)$",
+    re.IGNORECASE,
+)
+# "<This message was edited>" and its translations: a short "<...>" closing a message whose words
+# say "edited" (the participle, never the verb alone: "<edit this later>" is a person's text).
+_EDITED_WORDS = (
+    r"edited|editad[oa]|editó|editat|diedit|disunting|edytowan[aoy]?|bearbeitet|modifié|modificat[oa]|"
+    r"bewerkt|düzenlendi|изменено|изменён[оа]?|отредактирован[оа]?|змінено|відредаговано|upraven[aáo]|"
+    r"redigera[dt]|redigeret|redigert|muokattu|szerkesztett|επεξεργάστηκε|επεξεργασμένο|נערכה|ערוכה|"
+    r"تم تعديل|معدّ?لة|ویرایش شد|ویرایش‌شده|編集済み|編集されました|已编辑|已編輯|编辑过|編輯過|수정됨|"
+    r"แก้ไขแล้ว|đã chỉnh sửa|đã được chỉnh sửa|संपादित"
+)
+_EDITED_RE = re.compile(rf"\s*<(?=[^<>\n]{{1,60}}>\s*$)[^<>\n]*(?:{_EDITED_WORDS})[^<>\n]*>\s*$", re.IGNORECASE)

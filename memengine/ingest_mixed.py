@@ -1,0 +1,80 @@
+"""A folder of exports of several kinds: `mem.py import FOLDER` without a FORMAT.
+
+A download folder often holds a WhatsApp chat, a contacts file and a notes folder side by side.
+Read as one kind (markdown, because there are notes) the others were left out without a word.
+Here each top-level export file is imported as what it is (WhatsApp .txt/.zip, vCard .vcf, a
+ChatGPT/Claude export zip), the notes below the folder as one markdown import, the folder's own
+conversations*.json as its chat export. Every part is parsed before anything is written: one
+that cannot be read fails the whole import, naming it. A top-level .txt/.zip/.vcf that is no
+export of any kind is skipped with a warning naming it (a readme.txt next to the chats).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from importers import ImportFormatError
+from importers.registry import PARSERS
+from memengine.errors import UserError
+from memengine.ingest import ImportSummary, _parse_all, import_path
+from memengine.store import MemoryStore
+
+_FILE_SUFFIXES = {".txt", ".zip", ".vcf"}
+
+
+def mixed_plan(folder: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
+    """((path, format) parts, warnings) when ``folder`` holds exports of more than one kind;
+    None when it holds one kind (the single-format folder imports handle it)."""
+    from importers.detect import detect
+
+    parts: list[tuple[Path, str]] = []
+    warnings: list[str] = []
+    entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+    for p in entries:
+        if p.is_file() and p.suffix.lower() in _FILE_SUFFIXES:
+            try:
+                parts.append((p, detect(p)))
+            except ImportFormatError as exc:
+                warnings.append(f"{p}: skipped: {exc.reason}")
+        elif p.is_dir() and (p / "_chat.txt").is_file():  # an unzipped iOS chat
+            parts.append((p / "_chat.txt", "whatsapp"))
+    if any(re.fullmatch(r"conversations(?:[-_]\d+)?\.json", p.name.lower()) for p in entries):
+        try:
+            parts.append((folder, detect(folder)))
+        except ImportFormatError as exc:
+            warnings.append(f"{folder}: skipped: {exc.reason}")
+    chat_dirs = {p.parent for p, fmt in parts if p.name == "_chat.txt"}
+    has_notes = any(not any(d in q.parents for d in chat_dirs)
+                    for suffix in ("*.md", "*.markdown") for q in folder.rglob(suffix))
+    if has_notes and not any(p == folder for p, _ in parts):
+        parts.append((folder, "markdown"))
+    if len({fmt for _, fmt in parts}) < 2:
+        return None
+    return parts, warnings
+
+
+def import_mixed(store: MemoryStore, parts: list[tuple[Path, str]], warnings: list[str], *, dry_run: bool = False,
+                 episodes: bool = True, progress: Callable[[int], None] | None = None,
+                 **options: Any) -> list[ImportSummary]:
+    """Import every part of a mixed folder (:func:`mixed_plan`), each as its own kind; all are
+    parsed first, so a broken one fails the import before anything is written."""
+    if options.get("thread"):
+        raise UserError("--thread names one chat: import the files of a folder one by one to name them")
+    chat_options = {k: v for k, v in options.items() if v is not None}
+    for path, fmt in parts:
+        _parse_all(path, fmt, _for(fmt, chat_options))
+    summaries = [import_path(store, path, fmt, dry_run=dry_run, episodes=episodes, progress=progress,
+                             **_for(fmt, chat_options)) for path, fmt in parts]
+    if summaries and warnings:
+        summaries[0].warnings.extend(warnings)
+    return summaries
+
+
+def _for(fmt: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options that concern ``fmt`` (--date-order is WhatsApp's, --all-branches ChatGPT's ...)."""
+    wanted = {"whatsapp": {"date_order"}, "chatgpt": {"all_branches", "include_tools"},
+              "claude": {"include_tools"}}.get(fmt, set())
+    return {k: v for k, v in options.items() if k in wanted and fmt in PARSERS}
