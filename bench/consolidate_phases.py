@@ -6,7 +6,11 @@ where wall times do not; both are printed, with the load average. The store is c
 (never touched), and each tree runs in its own process on its own copy::
 
     .venv/bin/python bench/consolidate_phases.py /tmp/scl/scale-100000.v1.db --work /tmp/cphases
-    .venv/bin/python bench/consolidate_phases.py STORE --work DIR --base /tmp/old-tree   # before/after
+    .venv/bin/python bench/consolidate_phases.py STORE --work DIR --base /work/consol-base --rounds 2  # before/after
+
+With ``--base`` the trees alternate (base, this, base, this, ...), and the tables each produced are
+compared by digest after the first run and after the rerun (``FINGERPRINTS``: every column but the
+ones holding the run's wall clock), so a speed-up that changes what consolidate writes shows.
 
 ``now`` is the store's last event plus a day, as bench/scale.py's consolidate measurement does.
 """
@@ -29,6 +33,36 @@ from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
+
+# What consolidate produced, without the columns that hold the wall clock of the run (an episode's
+# created_at, a row's updated_at): two trees that produce the same store print the same digests.
+FINGERPRINTS = {
+    "memories": "SELECT id, content, content_hash, memory_type, source, ref, importance, strength, base_strength, "
+                "access_count, pinned, event_at, valid_from, valid_to, status, level, author, thread, position, "
+                "metadata, tags, date_terms, context, context_far FROM memories ORDER BY id",
+    "edges": "SELECT id, source_id, target_id, edge_type, weight, last_used_at, metadata FROM associations ORDER BY id",
+    "vectors": "SELECT memory_id, embedding FROM vec_memories ORDER BY memory_id",
+    "clusters": "SELECT id, level, parent_id, summary_memory_id, centroid, member_count, label, status FROM clusters "
+                "ORDER BY id",
+    "members": "SELECT cluster_id, memory_id, similarity FROM cluster_members ORDER BY 1, 2",
+    "contradictions": "SELECT memory_a, memory_b, kind, reason, confidence, status, kept_id FROM contradictions "
+                      "ORDER BY 1, 2",
+    "marks": "SELECT key, value FROM _mem_meta WHERE key LIKE 'consolidate.%' OR key = 'graph.ranks' ORDER BY key",
+}
+
+
+def fingerprints(conn: Any) -> dict[str, str]:
+    """Row count and SHA-1 of each table above (the digest of what consolidate wrote)."""
+    import hashlib
+
+    out = {}
+    for name, sql in FINGERPRINTS.items():
+        h, n = hashlib.sha1(), 0
+        for row in conn.execute(sql):
+            h.update(repr(tuple(row)).encode())
+            n += 1
+        out[name] = f"{n}:{h.hexdigest()[:12]}"
+    return out
 
 
 def _cpu() -> float:
@@ -54,7 +88,8 @@ def child(tree: Path, store_path: Path) -> dict[str, Any]:
         marks.append(("end", _cpu()))
         out[run] = {"wall": round(time.perf_counter() - t0, 1), "cpu": round(_cpu() - c0, 1),
                     "phases_wall": {p.name: round(p.seconds, 1) for p in rep.phases},
-                    "phases_cpu": {marks[i][0]: round(marks[i + 1][1] - marks[i][1], 1) for i in range(len(marks) - 1)}}
+                    "phases_cpu": {marks[i][0]: round(marks[i + 1][1] - marks[i][1], 1) for i in range(len(marks) - 1)},
+                    "tables": fingerprints(store.conn)}
     out["load_end"] = [round(x, 1) for x in os.getloadavg()]
     store.close()
     return out
@@ -69,27 +104,41 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("store", type=Path, help="the store to copy (never modified)")
     ap.add_argument("--work", type=Path, required=True, help="folder for the copies")
     ap.add_argument("--base", type=Path, help="another tree (e.g. `git worktree add /tmp/old <commit>`) run first")
+    ap.add_argument("--rounds", type=int, default=1, help="with --base: base, this, base, this, ... (default 1)")
+    ap.add_argument("--keep", action="store_true", help="keep the consolidated copies (default: deleted)")
     args = ap.parse_args(argv)
     if not args.store.exists():
         raise SystemExit(f"{args.store}: no such store")
     args.work.mkdir(parents=True, exist_ok=True)
-    results = {}
-    for name, tree in ([("base", args.base)] if args.base else []) + [("this", REPO)]:
-        copy = args.work / f"{name}-{args.store.name}"
-        for suffix in ("-wal", "-shm"):
-            Path(str(copy) + suffix).unlink(missing_ok=True)
-        shutil.copy(args.store, copy)
-        print(f"{name}: {tree} on {copy} (load {os.getloadavg()[0]:.1f}) ...", file=sys.stderr, flush=True)
-        res = subprocess.run([sys.executable, __file__, "--child", str(tree), str(copy)], capture_output=True,
-                             text=True, check=True)
-        results[name] = json.loads(res.stdout.strip().splitlines()[-1])
-    for name, r in results.items():
+    results: list[tuple[str, dict[str, Any]]] = []
+    trees = ([("base", args.base)] if args.base else []) + [("this", REPO)]
+    for _round in range(max(1, args.rounds) if args.base else 1):
+        for name, tree in trees:
+            copy = args.work / f"{name}-{args.store.name}"
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(copy) + suffix).unlink(missing_ok=True)
+            shutil.copy(args.store, copy)
+            print(f"{name}: {tree} on {copy} (load {os.getloadavg()[0]:.1f}) ...", file=sys.stderr, flush=True)
+            res = subprocess.run([sys.executable, __file__, "--child", str(tree), str(copy)], capture_output=True,
+                                 text=True, check=True)
+            results.append((name, json.loads(res.stdout.strip().splitlines()[-1])))
+            if not args.keep:
+                for suffix in ("", "-wal", "-shm"):
+                    Path(str(copy) + suffix).unlink(missing_ok=True)
+                shutil.rmtree(args.work / "backups", ignore_errors=True)
+    for name, r in results:
         for run in ("first", "rerun"):
             x = r[run]
             phases = ", ".join(f"{p} {x['phases_wall'][p]}/{x['phases_cpu'].get(p, 0)}" for p in x["phases_wall"]
                                if x["phases_wall"][p] >= 0.1)
             print(f"{name:5} {run:6} wall {x['wall']:6.1f} s  cpu {x['cpu']:6.1f} s  (wall/cpu: {phases})"
                   f"  load {r['load'][0]} -> {r['load_end'][0]}")
+    for run in ("first", "rerun"):
+        tables = {name: r[run]["tables"] for name, r in results}
+        print(f"tables after the {run} run: " + "  ".join(f"{t} {tables['this'][t]}" for t in FINGERPRINTS))
+        if "base" in tables:
+            differ = [t for t in FINGERPRINTS if tables["base"][t] != tables["this"][t]]
+            print(f"  base vs this: {'identical' if not differ else 'DIFFERENT: ' + ', '.join(differ)}")
     return 0
 
 

@@ -15,6 +15,7 @@ left short; ``close_all`` (consolidate's ``episodes`` phase) closes every thread
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from memengine.edges import add_edges
 from memengine.episode_vectors import mean_vector
 from memengine.records import NewMemory
 from memengine.timeparse import to_iso, utcnow
+from memengine.vectors import vec_blob
 
 if TYPE_CHECKING:
     from memengine.store import MemoryStore
@@ -114,7 +116,7 @@ def _maybe_shift(vecs: Any) -> Any:
 
 
 def build_episodes(store: MemoryStore, source: str, thread: str, open_tail_at: datetime | None = None,
-                   preloaded: dict[int, Any] | None = None) -> int:
+                   preloaded: Mapping[int, Any] | None = None) -> int:
     """Group a thread's messages not yet in an episode into episodes; return how many were made.
 
     ``open_tail_at`` (a live thread, at that time): the last stretch is left open, unless it is
@@ -124,9 +126,10 @@ def build_episodes(store: MemoryStore, source: str, thread: str, open_tail_at: d
 
 
 def _build(store: MemoryStore, source: str, thread: str, open_tail_at: datetime | None,
-           preloaded: dict[int, Any] | None) -> tuple[int, list[int] | None]:
+           preloaded: Mapping[int, Any] | None, sink: dict[int, bytes] | None = None) -> tuple[int, list[int] | None]:
     """build_episodes, and the ids of the messages left open if segmenting them again would make
-    no episode at any time (only single-message stretches: see memengine/episode_marks.py), else None."""
+    no episode at any time (only single-message stretches: see memengine/episode_marks.py), else None.
+    ``sink``: receives episode id -> the vector blob stored for it, when it was derived (no model)."""
     rows = _open_rows(store, source, thread, live=open_tail_at is not None)
     if len(rows) < 2:
         return 0, None
@@ -188,11 +191,15 @@ def _build(store: MemoryStore, source: str, thread: str, open_tail_at: datetime 
         # lands without its edges, whatever kills the process. Batches come in order,
         # so the previous episode's id is always known.
         nonlocal made
+        edges: list[tuple[int, int, str, float]] = []
         for it, eid in pairs:
             i = index[it.ref or ""]
             episode_ids[i] = eid
-            _episode_edges(store, eid, groups[i], prev_of(i), now)
+            edges.extend(_episode_edges(eid, groups[i], prev_of(i)))
             made += 1
+            if sink is not None and derived_of is not None:
+                sink[eid] = vec_blob(derived_of[i])  # the very bytes _write_vector stored
+        add_edges(store.conn, edges, now)  # one statement run for the batch: the same rows, in the same order
 
     fresh = [it for i, it in enumerate(items) if i not in episode_ids]
     existing = [i for i in range(len(items)) if i in episode_ids]
@@ -200,9 +207,12 @@ def _build(store: MemoryStore, source: str, thread: str, open_tail_at: datetime 
     # embedding of its text: the model would see only the first 256 tokens of it (the first
     # few messages), and embedding that window was 40 % of a WhatsApp import's model time.
     derived = None
+    derived_of: dict[int, Any] | None = None  # item index -> its derived vector
     if vecs is not None:
         pos = {mid: k for k, mid in enumerate(ids)}
-        derived = [mean_vector(vecs[[pos[m] for m in groups[i]]]) for i, _ in enumerate(items) if i not in episode_ids]
+        derived_of = {i: mean_vector(vecs[[pos[m] for m in groups[i]]]) for i in range(len(items))
+                      if i not in episode_ids}
+        derived = list(derived_of.values())
     # Small batches when the model embeds: an episode's text fills its 256-token window, and the
     # ONNX arena grows with batch x tokens^2 (32 episodes at once peaked at 1.5 GB RSS). Derived
     # vectors need no model: larger batches then save a transaction and an index bracket per 4.
@@ -210,7 +220,7 @@ def _build(store: MemoryStore, source: str, thread: str, open_tail_at: datetime 
     if existing:
         with write_tx(store.conn):
             for i in existing:
-                _episode_edges(store, episode_ids[i], groups[i], prev_of(i), now)
+                add_edges(store.conn, _episode_edges(episode_ids[i], groups[i], prev_of(i)), now)
     return made, _inert(ids, times, vecs, {m for g in groups for m in g})
 
 
@@ -224,11 +234,12 @@ def _inert(ids: list[int], times: list[datetime | None], vecs: Any, taken: set[i
     return sorted(ids[k] for k in keep) if all(end - start < 2 for start, end in spans) else None
 
 
-def _episode_edges(store: MemoryStore, eid: int, member_ids: list[int], prev_id: int | None, now: str) -> None:
+def _episode_edges(eid: int, member_ids: list[int], prev_id: int | None) -> list[tuple[int, int, str, float]]:
     """part_of edges member → episode, and a temporal edge from the previous episode."""
-    add_edges(store.conn, [(mid, eid, "part_of", 1.0) for mid in member_ids], now)
+    edges: list[tuple[int, int, str, float]] = [(mid, eid, "part_of", 1.0) for mid in member_ids]
     if prev_id is not None and prev_id != eid:
-        add_edges(store.conn, [(prev_id, eid, "temporal", 0.7)], now)
+        edges.append((prev_id, eid, "temporal", 0.7))
+    return edges
 
 
 def _closed(times: list[datetime | None], span: tuple[int, int], at: datetime) -> bool:
@@ -276,11 +287,14 @@ def _preload(store: MemoryStore, wanted: set[int]) -> dict[int, Any] | None:
     return dict(zip(ids, mat))
 
 
-def close_all(store: MemoryStore, at: datetime | None = None) -> int:
+def close_all(store: MemoryStore, at: datetime | None = None, preloaded: Mapping[int, Any] | None = None,
+              sink: dict[int, bytes] | None = None) -> int:
     """Every thread's closed stretches made episodes (consolidate); how many were made.
 
     A thread whose open messages are exactly those an earlier run found to make no episode is
-    skipped (memengine/episode_marks.py): a night's run re-segments only threads that changed."""
+    skipped (memengine/episode_marks.py): a night's run re-segments only threads that changed.
+    ``preloaded``: stored vectors the caller has read already (consolidate's one scan of the run),
+    used instead of a scan here; ``sink`` receives the new episodes' stored vector blobs (see _build)."""
     when = at or utcnow()
     model = store.meta("embedding_model") or ""
     open_ids: dict[tuple[str, str], list[int]] = {}
@@ -296,10 +310,11 @@ def close_all(store: MemoryStore, at: datetime | None = None) -> int:
             marks[(s, t)] = (model, ids)
         else:
             todo.append((s, t))
-    preloaded = _preload(store, {m for k in todo for m in open_ids[k]})
+    if preloaded is None:
+        preloaded = _preload(store, {m for k in todo for m in open_ids[k]})
     made = 0
     for s, t in todo:
-        n, inert = _build(store, s, t, when, preloaded)
+        n, inert = _build(store, s, t, when, preloaded, sink)
         made += n
         if inert is not None:
             marks[(s, t)] = (model, inert)

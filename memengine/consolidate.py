@@ -26,7 +26,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -36,6 +36,7 @@ import numpy as np
 
 from memengine import contradictions, decay, graph_rank, memorymd, summarize
 from memengine import facts as fact_rules
+from memengine.chat_episodes import PRELOAD_MIN
 from memengine.clustering import BATCH_MAX, MIN_CLUSTER_SIZE, ClusterSteps
 from memengine.db import write_tx
 from memengine.edges import add_edges
@@ -57,12 +58,13 @@ from memengine.records import NewMemory
 from memengine.store import MemoryStore
 from memengine.text import content_hash
 from memengine.timeparse import from_iso, to_iso, utcnow
-from memengine.vectors import scan_vectors
+from memengine.vectors import scan_vectors, vectors_from_blobs
 
 # --------------------------------------------------------------------------- phases
 
 ALL_PHASES = ("episodes", "cascade", "links", "cluster", "summarize", "contradict", "decay", "rank", "write")
 DESTRUCTIVE_PHASES = frozenset({"cascade", "contradict", "decay"})  # a backup is taken before these
+INDEX_PHASES = frozenset({"links", "cluster", "summarize", "contradict"})  # phases that read the raw vector index
 
 # --------------------------------------------------------------------------- tuning
 
@@ -151,6 +153,34 @@ def _load_vectors(store: MemoryStore, wanted: set[int]) -> tuple[np.ndarray, np.
     return np.asarray(ids, dtype=np.int64)[order], mat[order]
 
 
+class _RowsById(Mapping[int, np.ndarray]):
+    """Rows of a matrix by id (ids sorted), without a dict of 100k entries."""
+
+    def __init__(self, ids: np.ndarray, mat: np.ndarray) -> None:
+        self.ids, self.mat = ids, mat
+
+    def _pos(self, key: object) -> int:
+        if not isinstance(key, int) or not len(self.ids):
+            return -1
+        p = int(np.searchsorted(self.ids, key))
+        return p if p < len(self.ids) and int(self.ids[p]) == key else -1
+
+    def __getitem__(self, key: int) -> np.ndarray:
+        p = self._pos(key)
+        if p < 0:
+            raise KeyError(key)
+        return self.mat[p]
+
+    def __contains__(self, key: object) -> bool:
+        return self._pos(key) >= 0
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.ids.tolist())
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
 # --------------------------------------------------------------------------- the run
 
 class Consolidator(ClusterSteps):
@@ -159,7 +189,8 @@ class Consolidator(ClusterSteps):
     def __init__(self, store: MemoryStore, now: datetime, *, memory_md: Path | None = None,
                  summarizer: list[str] | None = None, write_files: bool = True,
                  progress: Callable[[str], None] | None = None,
-                 before_destroy: Callable[[], None] | None = None) -> None:
+                 before_destroy: Callable[[], None] | None = None,
+                 phases: Sequence[str] = ALL_PHASES) -> None:
         self.store = store
         self.conn = store.conn
         self.now = now
@@ -173,6 +204,13 @@ class Consolidator(ClusterSteps):
         self.before_destroy = before_destroy or (lambda: None)
         self.warnings: list[str] = []
         self._index: VectorIndex | None = None
+        self._index_stale = False  # statuses or memberships may have changed: check the raw set again
+        # every raw vector read in this run (ids sorted, unit rows): the store's vector table is scanned
+        # once per run, not once per phase that needs the index (~1.5 CPU-s a scan at 100k)
+        self._vec_ids = np.zeros(0, dtype=np.int64)
+        self._vec_mat: np.ndarray | None = None
+        self._no_vec: set[int] = set()  # raw memories found to have no stored vector
+        self._uses_index = bool(INDEX_PHASES & set(phases))
         self._people: dict[str, str] | None = None
         self._df: tuple[dict[str, int], int] | None = None  # read when a cluster needs a summary (not on a quiet rerun)
         self._max_id = int(self.conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
@@ -181,16 +219,50 @@ class Consolidator(ClusterSteps):
 
     def raw_index(self) -> VectorIndex:
         """Vectors of raw (level 0) active and archived memories that existed when the run started."""
-        if self._index is None:
-            wanted = {int(r[0]) for r in self.conn.execute(
-                "SELECT id FROM memories WHERE level = 0 AND status IN ('active', 'archived') AND id <= ?",
-                (self._max_id,))}
-            ids, vecs = _load_vectors(self.store, wanted)
-            self._index = stable_index(self.conn, ids, vecs)
+        if self._index is None or self._index_stale:
+            ids, vecs = self._raw_vectors()
+            if self._index is None or not np.array_equal(ids, self._index.ids):
+                self._index = stable_index(self.conn, ids, vecs)
+            self._index_stale = False  # the same memories (and so the same vectors): the index holds
         return self._index
 
     def _invalidate(self) -> None:
-        self._index = None
+        self._index_stale = True
+
+    def _raw_vectors(self) -> tuple[np.ndarray, np.ndarray]:
+        """(ids sorted, unit rows) of the raw memories the index holds, from the vectors read in this
+        run; only those not read yet are read (all of them in one scan when they are many)."""
+        wanted = np.fromiter((int(r[0]) for r in self.conn.execute(
+            "SELECT id FROM memories WHERE level = 0 AND status IN ('active', 'archived') AND id <= ? ORDER BY id",
+            (self._max_id,))), dtype=np.int64)
+        have = self._vec_ids
+        pos = np.clip(np.searchsorted(have, wanted), 0, max(0, len(have) - 1))
+        hit = (have[pos] == wanted) if len(have) else np.zeros(len(wanted), dtype=bool)
+        missing = [m for m in wanted[~hit].tolist() if m not in self._no_vec]
+        if self._vec_mat is None or len(missing) >= PRELOAD_MIN:
+            self._vec_ids, self._vec_mat = _load_vectors(self.store, set(wanted.tolist()))
+        elif missing:
+            self._add_vectors(self.store.vectors(missing))
+        if missing:
+            self._no_vec.update(set(missing) - set(self._vec_ids.tolist()))
+        assert self._vec_mat is not None
+        have = self._vec_ids
+        pos = np.clip(np.searchsorted(have, wanted), 0, max(0, len(have) - 1))
+        sel = pos[have[pos] == wanted] if len(have) else pos[:0]
+        return have[sel], self._vec_mat[sel]
+
+    def _add_vectors(self, got: dict[int, np.ndarray]) -> None:
+        """Vectors read (or stored) in this run, added to those kept."""
+        if not got or self._vec_mat is None:
+            return
+        new_ids = np.fromiter(got, dtype=np.int64, count=len(got))
+        keep = ~np.isin(new_ids, self._vec_ids)
+        if not keep.any():
+            return
+        ids = np.concatenate([self._vec_ids, new_ids[keep]])
+        mat = np.concatenate([self._vec_mat, np.stack([got[int(m)] for m in new_ids[keep]])])
+        order = np.argsort(ids, kind="stable")
+        self._vec_ids, self._vec_mat = ids[order], mat[order]
 
     # ------------------------------------------------------------ cascade
 
@@ -236,10 +308,17 @@ class Consolidator(ClusterSteps):
         (chat_episodes.close_all: a stretch quiet for EPISODE_GAP is closed)."""
         from memengine.chat_episodes import close_all
 
-        made = close_all(self.store, self.now)
+        preloaded: _RowsById | None = None
+        if self._uses_index:  # the later phases read every raw vector anyway: read them here, once
+            ids, mat = self._raw_vectors()
+            preloaded = _RowsById(ids, mat)
+        sink: dict[int, bytes] = {}
+        made = close_all(self.store, self.now, preloaded=preloaded, sink=sink)
         if made:  # the run's snapshot takes them in: the later phases link and cluster them now, not next run
             self._max_id = int(self.conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
             self._invalidate()
+            if sink:  # the vectors just stored, as a read would return them (vectors_from_blobs)
+                self._add_vectors(dict(zip(sink, vectors_from_blobs(list(sink.values())))))
         return {"episodes": made}
 
     # ------------------------------------------------------------ links
@@ -695,7 +774,7 @@ def _run(store: MemoryStore, phases: Sequence[str], now: datetime, md: Path | No
             report.backup = str(backup(store, keep_backups, now))
 
     job = Consolidator(store, now, memory_md=md, summarizer=summarizer, write_files=write_files, progress=progress,
-                       before_destroy=take_backup)
+                       before_destroy=take_backup, phases=phases)
     destructive_rows = 0  # rows the destructive phases changed (triggers included)
     for name in phases:
         if progress:
