@@ -212,9 +212,13 @@ def worker(tree: str, db: str, now: str, budget: int) -> None:
     rows = {int(r[0]): {"date": str(r[1] or "")[:10], "valid_to": r[2], "content": r[3]} for r in conn.execute(
         "SELECT id, coalesce(event_at, created_at), valid_to, content FROM memories")}
     authors = [r[0] for r in conn.execute("SELECT DISTINCT author FROM memories WHERE author IS NOT NULL")]
+    unclustered = [r[0] for r in conn.execute(
+        """SELECT content FROM memories m WHERE status = 'active' AND valid_to IS NULL AND level = 0
+           AND NOT EXISTS (SELECT 1 FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
+                           WHERE cm.memory_id = m.id AND c.status = 'active' AND c.level = 1)""")]
     open_contra = conn.execute("SELECT count(*) FROM contradictions WHERE status = 'open'").fetchone()[0]
     print(json.dumps({"brief": out, "members": members, "labels": labels, "live": live, "rows": rows,
-                      "authors": authors, "open_contradictions": open_contra,
+                      "authors": authors, "unclustered": unclustered, "open_contradictions": open_contra,
                       "cpu": {"consolidate": t1 - t0, "brief": t2 - t1}}))
 
 
@@ -299,7 +303,7 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
     names: list[tuple[str, str, str]] = []
     seen: set[str] = set()
     for t in b["topics"]:
-        texts = members.get(t["id"], []) if t["id"] is not None else [rows[m]["content"] for m in t["memories"]]
+        texts = members.get(t["id"], []) if t["id"] is not None else out["unclustered"]
         v = judge_name(t["name"], texts, live, people, seen)
         c[f"name:{v}"] += 1
         names.append((f"T{t['id']}", t["name"], v))
@@ -317,7 +321,7 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
         if k in texts_seen:
             c["line:duplicate"] += 1
         texts_seen.add(k)
-        if item["section"] in ("topics", "facts", "recent", "procedures") and \
+        if item["section"] in ("topics", "facts", "recent", "latest", "procedures") and \
                 all(is_filler(w) for w in _WORD.findall(body.split(" (replaces #")[0])):
             c["line:filler"] += 1
             c["tokens:filler"] += item["tokens"]

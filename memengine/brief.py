@@ -72,6 +72,7 @@ THREAD_WEIGHT_EXP = 0.5  # the k-th pick of a chat is worth 1/k^this: one large 
 # Chosen by leave-one-conversation-out (the bench prints LOO next to in-sample).
 DENSITY_FLOOR = 0.0
 FIRST_PERSON = 2.0
+FIRST_PERSON_NEEDS_INFO = True  # the first person counts only in a line that says something else too
 COST_EXP = 0.5
 NOVELTY_EXP = 1.0
 RARE_SHARE = 0.02  # a word in at most this share of the pool is informative (a rare word)
@@ -599,7 +600,8 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
         text = line.split(" ", 2)[2]
         units, _words = informative_words(text, lambda w: df[w] <= rare_max)
         # the first person adds to what a line says, never makes a line of it ("works for me", "I'm in")
-        info[i] = units + (first_person if units and _FIRST_PERSON.search(text) else 0.0)
+        info[i] = units + (first_person if (units or not FIRST_PERSON_NEEDS_INFO) and _FIRST_PERSON.search(text)
+                           else 0.0)
     value = (density_floor + info) / np.power(cost, cost_exp)
 
     chat_of = [p[3] for p in pool]
@@ -737,10 +739,9 @@ class _Shells(dict[tuple[int | None, int], Topic]):
             part = whole[chunk: chunk + 500]
             self.labels.update((int(r[0]), (r[1], int(r[2] or 0))) for r in store.conn.execute(
                 f"SELECT id, label, member_count FROM clusters WHERE id IN ({','.join('?' * len(part))})", part))
-        known = store.known_people()
-        authors = {str(a).lower() for (a,) in store.conn.execute(
-            "SELECT DISTINCT author FROM memories WHERE author IS NOT NULL")}
-        self.exclude = authors | {w for a in authors | set(known) for w in a.split()}
+        # people (authors, contacts, aliases: known_people's lower-cased keys) and chat roles name no topic
+        names = set(store.known_people()) | summarize.ROLE_AUTHORS
+        self.exclude = names | {w for a in names for w in a.split()}
         self.word_df: Counter[str] = Counter()
         for texts in self.members.values():
             for t in texts:

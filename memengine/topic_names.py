@@ -13,6 +13,7 @@ member would pass for the subject of all of them.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -35,7 +36,8 @@ omitted
 """.split())
 _LAUGH = re.compile(r"^(?:[ah]*(?:ha){2,}h?|a?(?:ha)+|(?:he){2,}h?|(?:hi){2,}|lo+l|(?:xd)+d*|(?:ja){2,}|"
                     r"(?:je){2,}|(?:ka){2,}|k{3,}|(?:rs){2,}|(?:ah){2,}|(?:eh){2,})$")
-# Common verbs (any form: matched folded, "wants" = "want"), adverbs and adjectives name no subject: a name
+# Common verbs (any form: matched folded, "wants" = "want"), adverbs, adjectives and calendar words
+# ("Wednesdays", "week": when, not what) name no subject: a name
 # neither starts nor ends with one ("Mum wants", "production deploys happen", "works"), nor with
 # a past participle ("list p95 dropped"). Inside a name they stay ("make release tag").
 WEAK: frozenset[str] = frozenset("""
@@ -46,6 +48,9 @@ going doing having being getting making coming taking saying also just really ac
 full whole big small large little long short high low old early late free open different similar same
 important possible available certain main real true false other last next entire current recent latest
 final total extra usual
+january february march april may june july august september october november december monday tuesday
+wednesday thursday friday saturday sunday today tonight tomorrow yesterday morning afternoon evening night
+day week weekend month year time
 """.split())
 _PARTICIPLE = re.compile(r"^[^\W\d_]{3,}(?<!e)ed$")  # "dropped", "confirmed" (not "need", "speed", "bed")
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|er|e|°)$")  # "14th", "3rd": a date's part, not a subject
@@ -60,6 +65,7 @@ def is_filler(word: str) -> bool:
     return low in FILLER or bool(_LAUGH.match(low))
 
 
+@functools.lru_cache(maxsize=65536)
 def fold(word: str) -> str:
     """``word`` lower-cased without a possessive or plural ending: the key runs are matched by."""
     w = word.lower().replace("’", "'")
@@ -107,6 +113,7 @@ def text_between(m: re.Match[str], end: int) -> str:
     return m.string[end: m.start()]
 
 
+@functools.lru_cache(maxsize=65536)
 def _weak(word: str) -> bool:
     return fold(word) in WEAK or word.lower() in WEAK or bool(_PARTICIPLE.match(word.lower()))
 

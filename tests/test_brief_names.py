@@ -97,3 +97,4 @@ def test_a_newer_key_fact_of_the_same_source_is_shown_with_what_it_may_update(st
     assert facts[new]["why"]["may_update"] == [old]
     assert old not in {i["id"] for i in data["chosen"]}
     assert brief.UPDATE_COS == 0.65
+
