@@ -372,6 +372,50 @@ def test_jekyll_date_with_a_spaced_offset_and_a_front_matter_title() -> None:
     assert rec.tags == ["travel", "japan"]
 
 
+NOTION_ID = "4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b"
+PORTO = f"Trips {NOTION_ID}/Porto 9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d.md"
+
+
+def _notion_zip(tmp_path: Path) -> Path:
+    """Notion's export: a zip holding "Part-N" zips (large workspaces are split) of pages and CSVs."""
+    src = MD / "notion_zip"
+    part = _zip(tmp_path / "part.zip", {p.relative_to(src).as_posix(): p.read_bytes()
+                                        for p in sorted(src.rglob("*")) if p.is_file()})
+    return _zip(tmp_path / "Export-7f3e2a1b-0c4d-4e5f-8a9b-0c1d2e3f4a5b.zip",
+                {"Export-7f3e2a1b-0c4d-4e5f-8a9b-0c1d2e3f4a5b-Part-1.zip": part.read_bytes()})
+
+
+def test_notion_export_zip_of_part_zips_and_its_page_links(tmp_path: Path) -> None:
+    path = _notion_zip(tmp_path)
+    assert detect(path) == "markdown"
+    notes, rep = _notes(path)
+    assert list(notes) == [f"Trips {NOTION_ID}.md", PORTO]
+    [trips] = notes[f"Trips {NOTION_ID}.md"]
+    assert trips.content == "Trips: Porto\n\nNext year: Lisbon again."  # a link to a page reads as its text
+    assert trips.links == [(f"markdown:{PORTO}:Porto:0", "explicit")]
+    [porto] = notes[PORTO]
+    assert porto.content == ("Porto: Created: May 3, 2024 8:00 PM\nTags: Travel\n\n"
+                             "Stayed near Ribeira; the tram 1 runs along the river.")
+    assert (porto.event_at, porto.tags) == (D(2024, 5, 3, 20, 0), ["Travel"])
+    assert rep.variant["layout"] == "zip" and rep.warnings == []
+
+
+def test_obsidian_vault_zip_with_app_files_and_a_text_attachment(tmp_path: Path) -> None:
+    vault = MD / "obsidian_daily"
+    members = {f"My Vault/{p.relative_to(vault).as_posix()}": p.read_bytes() for p in sorted(vault.rglob("*.md"))}
+    members["My Vault/.obsidian/app.json"] = b"{}"
+    members["My Vault/attachments/readme.txt"] = b"scanned receipts\n"
+    path = _zip(tmp_path / "My Vault.zip", members)
+    assert detect(path) == "markdown"  # a .txt among notes is no WhatsApp chat
+    notes, _ = _notes(path)
+    assert sorted(notes) == ["My Vault/Daily/2024-03-14.md", "My Vault/People/Oscar.md", "My Vault/Projects/Boiler.md"]
+    assert [r.content for r in notes["My Vault/Daily/2024-03-14.md"]] == [
+        r.content for r in _notes(vault)[0]["Daily/2024-03-14.md"]]
+    assert notes["My Vault/Daily/2024-03-14.md"][0].links == [
+        ("markdown:My Vault/People/Oscar.md:Oscar:0", "explicit"), ("markdown:My Vault/Projects/Boiler.md:Boiler:0",
+                                                                   "explicit")]
+
+
 # --- vCard ------------------------------------------------------------------------------------
 
 VCF = FIX / "vcf"
@@ -470,6 +514,14 @@ def test_cli_dry_run_then_import_then_again(kind: str, tmp_path: Path) -> None:
     assert real["data"]["memories_added"] == expected and real["data"]["warnings"] == []
     again = _envelope(run_cli("--db", str(db), "import", str(path)))
     assert again["data"]["memories_added"] == 0
+
+
+def test_cli_notion_zip(tmp_path: Path) -> None:
+    path = _notion_zip(tmp_path)
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(path)))
+    assert out["data"]["format"] == "markdown" and out["data"]["memories_added"] == 2
+    assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == 0
 
 
 def test_cli_takeout_zip(tmp_path: Path) -> None:
