@@ -49,6 +49,26 @@ def _page_kind(path: Path) -> bool:
         return b"var jsonData = " in fh.read(4 * 1024 * 1024)
 
 
+_NOTE_SUFFIXES = (".md", ".markdown")
+
+
+def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
+    """A zip of notes (a zipped Obsidian vault; Notion's export, whose large workspaces come as
+    zips of "Part-N" zips): notes and no WhatsApp chat (_chat.txt, "WhatsApp ... .txt")."""
+    if any(b == "_chat.txt" or (b.endswith(".txt") and "whatsapp" in b) for b in bases):
+        return False
+    if any(b.endswith(_NOTE_SUFFIXES) for b in bases):
+        return True
+    inner = [n for n in names if n.lower().endswith(".zip")]
+    if not inner or len(inner) != len(names):
+        return False
+    try:  # a zip of zips: look at the first one's names (a zip member can be opened as a zip)
+        with zf.open(inner[0]) as fh, zipfile.ZipFile(fh) as nested:
+            return any(n.lower().endswith(_NOTE_SUFFIXES) for n in nested.namelist())
+    except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError):
+        return False
+
+
 def _zip_kind(path: Path) -> str:
     try:
         with zipfile.ZipFile(path) as zf:
@@ -62,6 +82,8 @@ def _zip_kind(path: Path) -> str:
                 kind = _json_kind(head)
                 if kind:
                     return kind
+            if _notes_zip(zf, names, bases):
+                return "markdown"
             if any(b.endswith(".txt") for b in bases) or any(b.endswith(".zip") for b in bases):
                 return "whatsapp"
             if "chat.html" in bases:  # ChatGPT's viewer page alone: it holds every conversation

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record, markdown_apps
-from importers._common import MAX_LINE_CHARS, decode_text, split_lines
+from importers._common import MAX_LINE_CHARS, decode_text, is_zip, split_lines
 
 CHUNK_CHARS = 1500
 NOTE_SUFFIXES = (".md", ".markdown")  # ".markdown": Bear's TextBundles (text.markdown), iA Writer, Typora
@@ -544,9 +545,10 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
             if embeds:
                 metadata["embeds"] = embeds
             tags = list(dict.fromkeys(fm_tags + _tags(piece)))
+            shown, note_targets = markdown_apps.note_links(_display_links(piece), rel)
             records.append(
                 Record(
-                    content=f"{prefix}: {_display_links(piece)}",
+                    content=f"{prefix}: {shown}",
                     ref=f"markdown:{rel}:{path_str}:{n}",
                     source="markdown",
                     memory_type=memory_type,
@@ -559,7 +561,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
                     line=section.line,
                 )
             )
-            targets.append([m.group(2) for m in _WIKILINK_RE.finditer(piece)])
+            targets.append([m.group(2) for m in _WIKILINK_RE.finditer(piece)] + note_targets)
     if not records and front:
         # A note that is only front matter still says something (dates, places, people).
         summary = "; ".join(f"{k}: {_display_links(str(_jsonable(v)))}" for k, v in front.items() if v not in (None, [], ""))
@@ -630,6 +632,21 @@ def _longest_line(file: Path, chunk: int = 1 << 20) -> int:
 
 
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
+    """Parse a markdown file, a directory of notes or a zipped export of them (a vault zipped,
+    Notion's export and its Part zips: the notes are unpacked to a temporary directory, nothing
+    else) into records (see :func:`_parse_tree`)."""
+    path = Path(path)
+    if not (path.is_file() and is_zip(path)):
+        yield from _parse_tree(path, report)
+        return
+    with tempfile.TemporaryDirectory(prefix="mem-notes-") as tmp:
+        if not markdown_apps.unpack_notes(path, str(path), Path(tmp), NOTE_SUFFIXES, MAX_NOTE_BYTES):
+            raise ImportFormatError("zip holds no .md notes", str(path))
+        yield from _parse_tree(Path(tmp), report)
+        report.variant["layout"] = "zip"
+
+
+def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
     """Parse a markdown file or a directory of notes into records (see module docstring).
 
     Links are resolved across all files of the import: a first pass reads every note for
@@ -638,7 +655,6 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     or with a line over ``MAX_LINE_CHARS`` bytes is refused: an error for a single file, a warning
     naming it in a directory.
     """
-    path = Path(path)
     root, files = _files(path)
     if not files:
         raise ImportFormatError("no .md files found", str(path))

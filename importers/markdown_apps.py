@@ -12,8 +12,15 @@
 
 from __future__ import annotations
 
+import io
 import re
-from typing import Any
+import shutil
+from pathlib import Path, PurePosixPath
+from typing import IO, Any
+from urllib.parse import unquote
+
+from importers import ImportFormatError
+from importers._common import DEFAULT_MAX_MEMBER_BYTES, is_junk_member, open_zip
 
 _JOPLIN_ID_RE = re.compile(r"^id: [0-9a-f]{32}$")
 _JOPLIN_TYPE_RE = re.compile(r"^type_: (\d+)$")
@@ -119,3 +126,77 @@ def bear_tags(text: str) -> tuple[list[tuple[int, str]], str]:
         return " " * len(m.group(0))
 
     return found, _BEAR_TAG_RE.sub(blank, text) if "#" in text else text
+
+
+MAX_UNPACKED_BYTES = 4 * DEFAULT_MAX_MEMBER_BYTES  # the notes of one zipped export, all together
+
+
+def unpack_notes(source: Path | IO[bytes], archive: str, dest: Path, suffixes: tuple[str, ...], note_cap: int,
+                 depth: int = 0, written: list[int] | None = None) -> int:
+    """Write the notes (``suffixes``) of a zipped export under ``dest``, keeping their paths, and
+    those of the zips inside it (Notion splits a large export into "Part-N" zips: their trees
+    merge). Nothing else is written; names are checked against zip slip (:func:`open_zip`); a
+    note is copied up to ``note_cap`` + 1 bytes (the parser refuses it, naming it), the whole
+    export up to MAX_UNPACKED_BYTES. Returns the number of notes written."""
+    written = written if written is not None else [0]
+    count = 0
+    with open_zip(source, archive) as zf:
+        for info in zf.infolist():
+            name = info.filename
+            if is_junk_member(name):
+                continue
+            low = name.lower()
+            if low.endswith(".zip") and depth < 2:
+                with zf.open(info) as inner:  # a zip member is seekable: opened as a zip in place
+                    count += unpack_notes(inner, f"{archive}!{name}", dest, suffixes, note_cap, depth + 1, written)
+                continue
+            if not low.endswith(suffixes):
+                continue
+            target = dest.joinpath(*PurePosixPath(name.replace("\\", "/")).parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with zf.open(info) as src, target.open("wb") as out:
+                shutil.copyfileobj(_capped(src, note_cap + 1), out)
+            written[0] += target.stat().st_size
+            if written[0] > MAX_UNPACKED_BYTES:
+                raise ImportFormatError(f"notes of more than {MAX_UNPACKED_BYTES} bytes in this zip", archive)
+            count += 1
+    return count
+
+
+class _capped(io.RawIOBase):
+    """At most ``limit`` bytes of ``raw``."""
+
+    def __init__(self, raw: IO[bytes], limit: int) -> None:
+        self._raw, self._left = raw, limit
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._raw.read(min(len(buffer), self._left, 1 << 16)) if self._left > 0 else b""
+        self._left -= len(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+
+# A Markdown link to another note of the export (Notion, Bear, Typora): "[Porto](Trips%20x/Porto%20y.md)".
+_NOTE_LINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\((?!\w+://)([^()\s]+?\.(?:md|markdown))\)", re.IGNORECASE)
+
+
+def note_links(text: str, rel: str) -> tuple[str, list[str]]:
+    """``text`` with links to other notes shown as their words, and the notes they point at (paths
+    from the export's root, resolved from the note at ``rel``; URL escapes undone)."""
+    targets: list[str] = []
+
+    def repl(m: re.Match[str]) -> str:
+        parts: list[str] = []
+        for part in PurePosixPath(rel).parent.joinpath(unquote(m.group(2))).parts:
+            if part == "..":
+                if parts:
+                    parts.pop()
+            elif part != ".":
+                parts.append(part)
+        targets.append("/".join(parts))
+        return m.group(1)
+
+    return (_NOTE_LINK_RE.sub(repl, text) if "](" in text else text), targets
