@@ -537,8 +537,11 @@ def _key_terms(
     excluded = _name_tokens(people)
     for m in members:
         # Times and quantities ("2am", "10gb") are not what a cluster is about.
+        # chat filler ("lol", "haha", "good") and words that name no subject ("bring", "thursday") are no key term
         tokens = [t for t in tokenize(_without_label(m.content, m.author), stopwords)
-                  if t not in excluded and t.removesuffix("'s") not in excluded and not t[0].isdigit()]
+                  if t not in excluded and t.removesuffix("'s") not in excluded and not t[0].isdigit()
+                  and not topic_names.is_filler(t) and t not in topic_names.WEAK
+                  and topic_names.fold(t) not in topic_names.WEAK]
         token_count.update(tokens)
         member_freq.update({_stem(t) for t in tokens})
     # a token has one stem: its spellings and their uses, counted once per distinct token

@@ -114,15 +114,17 @@ def text_between(m: re.Match[str], end: int) -> str:
 
 
 @functools.lru_cache(maxsize=65536)
-def _weak(word: str) -> bool:
+def weak(word: str) -> bool:
+    """True for a word that names no subject on its own: a common verb, adverb, adjective,
+    calendar word or past participle (see WEAK)."""
     return fold(word) in WEAK or word.lower() in WEAK or bool(_PARTICIPLE.match(word.lower()))
 
 
 def _add_runs(out: Runs, run: list[str]) -> None:
-    weak = [_weak(w) for w in run]
+    weak_at = [weak(w) for w in run]
     for n in range(1, MAX_WORDS + 1):
         for k in range(len(run) - n + 1):
-            if weak[k] or weak[k + n - 1]:
+            if weak_at[k] or weak_at[k + n - 1]:
                 continue
             words = run[k: k + n]
             out.setdefault(tuple(fold(w) for w in words), " ".join(words))

@@ -98,3 +98,12 @@ def test_a_newer_key_fact_of_the_same_source_is_shown_with_what_it_may_update(st
     assert old not in {i["id"] for i in data["chosen"]}
     assert brief.UPDATE_COS == 0.65
 
+
+
+def test_key_terms_take_no_chat_filler_nor_calendar_words() -> None:
+    members = [Member(i, t) for i, t in enumerate((
+        "haha good, the e-bike arrives on Thursday", "lol good the e-bike is in the garage",
+        "good good, Thursday then, the e-bike is beautiful", "hahaha the garage is full"), 1)]
+    s = summarize_cluster(members)
+    assert s.key_terms == ["bike", "garage", "beautiful"]  # "arrives": a verb that names nothing
+    assert s.name == "bike"  # "e" is one letter: no word of a name

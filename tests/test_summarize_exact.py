@@ -76,4 +76,6 @@ EXPECTED_TEXT = (
 )
 EXPECTED_TERMS = ["est", "restarts", "certificates", "billing", "backups"]
 EXPECTED_PEOPLE = ["Oscar", "Ana", "Dr Smith"]
-EXPECTED_DIGEST = "8d8100b4ac2283369f402dd2d531d50755e8698b6835f8122f793079d22d23f1"
+# re-pinned when key terms stopped taking chat filler and words that name no subject ("thanks",
+# "week", "march": topic_names.is_filler / WEAK); the one cluster above kept every byte
+EXPECTED_DIGEST = "a79db6a78d1d6c21235b738d266be6c42d00518801c78af796954781b22c1964"
