@@ -14,7 +14,10 @@ this run's top-10 with a saved one (the agreement of two code versions on the sa
 keyword pruning, the one-pass Hamming scan; "after-split": the memories' table scanned on a second
 worker while the keyword side runs (pipeline.SPLIT_THREE); "before-blas": also BLAS on every core, as in a process not started by
 mem.py, which sets OPENBLAS_NUM_THREADS=1 as this script does) and as it is ("after") in this one process, after one
-warm-up, and prints both variants' wall and CPU per query (and whether their top-10s agree).
+warm-up, and prints both variants' wall and CPU per query (and whether their top-10s agree). "main" is "after"
+without the 26 Nov warm-1M session's steps: no coarse cells (``vcells.CELLS_FROM``, approximate above it) and no
+narrowing of the keyword side (exact): ``--variants main,after`` prints the CPU of both and how often the
+approximate path's top-10 is the exact path's (same order, same set, overlap, top-1).
 
 ``--dump DIR`` writes the keyword index's arrays, both vector matrices and each query's
 arguments to DIR (``.npy`` + ``.pkl``) for offline micro-benchmarks of the steps.
@@ -43,7 +46,7 @@ import numpy as np  # noqa: E402
 
 from bench.common import percentile  # noqa: E402
 from bench.scale import queries as locomo_questions  # noqa: E402
-from memengine import keyword_index, signrank, vectors  # noqa: E402
+from memengine import keyword_index, signrank, vcells, vectors  # noqa: E402
 from memengine.recall import pipeline  # noqa: E402
 from memory_core import MemoryStore  # noqa: E402
 
@@ -92,6 +95,8 @@ def instrument() -> None:
 
 _PRUNED = keyword_index.KeywordIndex._pruned
 _HAMMING = signrank._hamming_counts
+_CELLS_FROM = vcells.CELLS_FROM
+_NARROW_RATIO = keyword_index.NARROW_RATIO
 
 
 def _hamming_counts_before(cols: Any, query_signs: Any, present: Any, counts: bool = True) -> Any:
@@ -114,6 +119,10 @@ def variant(name: str) -> None:
     # "before-blas": as a process not started by mem.py was, BLAS on every core
     threadpool_limits(limits=os.cpu_count() if name == "before-blas" else 1, user_api="blas")
     blas._state["done"] = True  # (recall must not change it again)
+    # "main": as "after" without this session's steps: no cells above vcells.CELLS_FROM (approximate),
+    # no narrowing of the keyword side's last words (exact; NARROW_RATIO 0: the final lookups at once)
+    vcells.CELLS_FROM = _CELLS_FROM if name in ("after", "after-split") else 1 << 62
+    keyword_index.NARROW_RATIO = _NARROW_RATIO if name in ("after", "after-split") else 0
     if name.startswith("before"):
         keyword_index.KeywordIndex._pruned = lambda self, *a: None  # type: ignore[method-assign]
         signrank._hamming_counts = _hamming_counts_before
@@ -146,6 +155,13 @@ def ab(store: Any, qs: list[str], rounds: int, names: list[str]) -> None:
               f"({rounds} rounds x {len(qs)} queries)")
     same = sum(all(tops[v][q] == tops[names[0]][q] for v in names) for q in qs)
     print(f"identical top-10 lists across {', '.join(names)}: {same}/{len(qs)}")
+    for v in names[1:]:  # agreement of each variant with the first (the reference), question by question
+        ref = tops[names[0]]
+        overlap = [len(set(tops[v][q]) & set(ref[q])) / max(1, len(ref[q])) for q in qs]
+        print(f"  {v} against {names[0]}: identical top-10 (same order) {sum(tops[v][q] == ref[q] for q in qs)}"
+              f"/{len(qs)}, same set {sum(set(tops[v][q]) == set(ref[q]) for q in qs)}/{len(qs)}, "
+              f"set overlap mean {statistics.fmean(overlap):.4f} min {min(overlap):.2f}, "
+              f"same top-1 {sum(tops[v][q][:1] == ref[q][:1] for q in qs)}/{len(qs)}")
 
 
 def dump(store: Any, calls: list[list[tuple[str, Any]]], out: Path) -> None:
@@ -178,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", type=Path)
     ap.add_argument("--dump", type=Path)
     ap.add_argument("--ab", type=int, default=0, metavar="ROUNDS", help="alternate before/after (see above)")
-    ap.add_argument("--variants", default="before,after", help="for --ab: before, before-blas, after, after-split")
+    ap.add_argument("--runs-variant", default="after", help="the code the step-profile runs use (see --ab)")
+    ap.add_argument("--variants", default="before,after", help="for --ab: before, before-blas, main, after, after-split")
     args = ap.parse_args(argv)
     from embedder import OnnxEmbedder
 
@@ -191,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
         for q in qs[:5]:
             store.recall(q, k=10, touch=False)
         ab(store, qs, args.ab, args.variants.split(","))
-        variant("after")
+    if args.ab or args.runs_variant != "after":
+        variant(args.runs_variant)
         if not args.runs:
             store.close()
             return 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from memengine import signrank
+from memengine import signrank, vcells
 
 if TYPE_CHECKING:
     import numpy as np
@@ -110,6 +110,8 @@ class VectorMatrix:
     ranks every row with ``signplane.rank_rows`` (the one-shot path's ranking, same width)
     and re-ranks the shortlist by exact cosine from the int8 rows. Tables smaller than
     ``COARSE_MIN_ROWS`` (or ``coarse=False``) keep a float32 copy and are scanned exactly.
+    From ``vcells.CELLS_FROM`` rows the sign ranking reads only the rows of the cells nearest
+    the query (``memengine.vcells``: approximate above that size, measured in bench/README.md).
 
     Loaded once the process is warm (``WARM_AFTER``, ``warm_up``); afterwards only vectors
     of memories newer than the last load are read (ids only grow). Vectors rewritten in
@@ -130,6 +132,7 @@ class VectorMatrix:
         self._inv = np.zeros(0, dtype=np.float32)  # 1 / norm of each int8 row (0 for a zero row)
         self._planes = np.zeros((DIMS // 64, 0), dtype=np.uint64)  # sign bits, word-major
         self._exact: Any = None  # unit float32 rows, for a table scanned exactly
+        self._cells: vcells.Cells | None = None  # from vcells.CELLS_FROM rows: the sign ranking reads the nearest cells
         self.max_id = -1
         self.generation: str | None = None
         self.loaded = False
@@ -142,6 +145,7 @@ class VectorMatrix:
         m = cls(table, coarse)
         m._append(np.asarray(ids, dtype=np.int64), [vec_blob(v) for v in mat])
         m.loaded = True
+        m._layout()
         return m
 
     @property
@@ -154,6 +158,8 @@ class VectorMatrix:
         """Process memory held for the vectors (rows in use; capacity can add up to as much again)."""
         n = self.n
         extra = self._exact[:n].nbytes if self._exact is not None else 0
+        if self._cells is not None:  # (the sign plane again in cell order, the order and the labels)
+            extra += self._cells.planes.nbytes + self._cells.order.nbytes + self._cells.labels.nbytes
         return int(self._q8[:n].nbytes + self._inv[:n].nbytes + self._planes[:, :n].nbytes + self._ids[:n].nbytes
                    + extra)
 
@@ -219,15 +225,31 @@ class VectorMatrix:
             fresh._append(*self._read(conn, -1))
             self.__dict__.update(fresh.__dict__)
             self.loaded, self.generation = True, generation
+            self._layout()  # (a big table's cells: built while loading, not in the first recall)
         elif max_memory_id > self.max_id:
             self._append(*self._read(conn, self.max_id))
         self.max_id = max(max_memory_id, int(self._ids[self.n - 1]) if self.n else -1)
 
+    def _layout(self) -> vcells.Cells | None:
+        """The table's cells (``memengine.vcells``) when it has ``CELLS_FROM`` rows or more: built on the
+        first call, laid out again once the rows added since are many; None below (every row ranked)."""
+        if self._exact is not None or self.n < vcells.CELLS_FROM:
+            return None
+        if self._cells is None:
+            self._cells = vcells.Cells.build(self._q8[:self.n], self._inv[:self.n], self._planes[:, :self.n])
+        elif self._cells.stale(self.n):
+            self._cells = self._cells.extended(self._q8[:self.n], self._planes[:, :self.n])
+        return self._cells
+
     def _shortlist(self, q: Any, k: int) -> Any:
         """Row numbers worth an exact cosine: None (all rows) for an exact table, else the
-        sign plane's nearest ``signplane.width(k)``."""
+        sign plane's nearest ``signplane.width(k)`` (among the nearest cells' rows for a big table)."""
         if self._exact is not None or signrank.width(k) >= self.n:  # (an exact table, or all rows anyway)
             return None
+        cells = self._layout()
+        if cells is not None:
+            tail = [self._planes[w, cells.covered:self.n] for w in range(DIMS // 64)]
+            return cells.shortlist(q, signrank.width(k), tail, cells.covered)
         return signrank.rank_rows([self._planes[w, :self.n] for w in range(DIMS // 64)], q, signrank.width(k))
 
     def _sims(self, rows: Any, q: Any) -> Any:

@@ -87,6 +87,7 @@ def _check(store: mc.MemoryStore, index: KeywordIndex, queries: list[list[str]])
             served += bool(calls)
             early += bool(calls) and len(set(read)) < len(matched)
         assert not index._score.any(), words  # the kept buffer is clean between searches
+        assert not index._kept.any(), words  # and so is the mask of the rows kept
     return served, early
 
 
@@ -118,6 +119,33 @@ def test_pruned_search_equals_full_search_before_and_after_changes(store: mc.Mem
     served, early = _check(store, index, queries)
     assert served > 300 and early > 100
     assert index.stats()["delta_rows"] > 0
+    index.close()
+
+
+def test_words_left_are_read_for_the_kept_rows_only(store: mc.MemoryStore, prune_always: None) -> None:
+    """Past the first successful cut the last words are read only for the rows kept (``_narrowed``),
+    which drops rows as the bound of the words left shrinks: fewer rows get final lookups, same results."""
+    rng = random.Random(11)
+    with store.conn:
+        for i in range(3000):
+            _insert(store, _text(rng, i))
+    index = KeywordIndex(store.path, mc.FTS_WEIGHTS)
+    index.start()
+    assert index.wait(60)
+    narrowed = index._narrowed
+    sizes: list[tuple[int, int]] = []  # (rows in, rows out) of each narrowing
+
+    def spy(base: Any, left: Any, cand: np.ndarray, k: int, touched: Any) -> np.ndarray:
+        out = narrowed(base, left, cand, k, touched)
+        sizes.append((len(cand), len(out)))
+        return out
+
+    index._narrowed = spy  # type: ignore[method-assign]
+    served, early = _check(store, index, _queries(rng, 120))
+    assert served > 200 and early > 50
+    assert len(sizes) > 50  # the narrowing served many searches ...
+    assert sum(a > b for a, b in sizes) > 20  # ... and often dropped rows before the final lookups
+    assert all(b <= a for a, b in sizes)
     index.close()
 
 
