@@ -164,6 +164,40 @@ def ab(store: Any, qs: list[str], rounds: int, names: list[str]) -> None:
               f"same top-1 {sum(tops[v][q][:1] == ref[q][:1] for q in qs)}/{len(qs)}")
 
 
+def _profile(store: Any, q: str) -> dict[str, float]:
+    """One recall, its wall and CPU and each step's wall and thread CPU (``[w]``: on a worker thread)."""
+    _steps.clear()
+    _calls.clear()
+    w, c = time.perf_counter(), time.process_time()
+    store.recall(q, k=10, touch=False)
+    out: dict[str, float] = defaultdict(float)
+    out["wall"], out["cpu"] = (time.perf_counter() - w) * 1000, (time.process_time() - c) * 1000
+    for thread, step, sw, sc in _steps:
+        tag = "" if thread == "MainThread" else "[w]"
+        out[step + tag] += sw
+        out[step + tag + ".cpu"] += sc
+    return out
+
+
+def steps_ab(store: Any, qs: list[str], runs: int, names: list[str]) -> None:
+    """Per-step CPU of each variant, runs alternating (``--steps-ab``): each query's median over runs."""
+    per: dict[str, dict[int, list[dict[str, float]]]] = {v: defaultdict(list) for v in names}
+    for run in range(runs):
+        for v in (names if run % 2 == 0 else names[::-1]):
+            variant(v)
+            for i, q in enumerate(qs):
+                per[v][i].append(_profile(store, q))
+            print(f"  run {run + 1} {v}: load {os.getloadavg()[0]:.1f}", flush=True)
+    med = {v: [{key: statistics.median(r.get(key, 0.0) for r in rs) for key in set().union(*rs)}
+               for rs in per[v].values()] for v in names}
+    keys = sorted({key for v in names for m in med[v] for key in m if key.endswith(".cpu") or key == "wall"})
+    print(f"\n{'step (CPU ms of its thread)':28}" + "".join(f" {v + ' p50':>12} {v + ' p95':>12}" for v in names))
+    for key in keys:
+        cells = "".join(f" {percentile([m.get(key, 0.0) for m in med[v]], 50):12.2f}"
+                        f" {percentile([m.get(key, 0.0) for m in med[v]], 95):12.2f}" for v in names)
+        print(f"{key:28}{cells}")
+
+
 def dump(store: Any, calls: list[list[tuple[str, Any]]], out: Path) -> None:
     """The keyword index's arrays, both vector matrices and the per-query arguments, to ``out``."""
     out.mkdir(parents=True, exist_ok=True)
@@ -194,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", type=Path)
     ap.add_argument("--dump", type=Path)
     ap.add_argument("--ab", type=int, default=0, metavar="ROUNDS", help="alternate before/after (see above)")
+    ap.add_argument("--steps-ab", metavar="VARIANTS", help="step-profile runs alternating these variants "
+                    "(e.g. main,after: each step's CPU p50/p95 side by side)")
     ap.add_argument("--runs-variant", default="after", help="the code the step-profile runs use (see --ab)")
     ap.add_argument("--variants", default="before,after", help="for --ab: before, before-blas, main, after, after-split")
     args = ap.parse_args(argv)
@@ -216,6 +252,10 @@ def main(argv: list[str] | None = None) -> int:
     instrument()
     for q in qs[:5]:
         store.recall(q, k=10, touch=False)
+    if args.steps_ab:
+        steps_ab(store, qs, args.runs, args.steps_ab.split(","))
+        store.close()
+        return 0
     per: dict[int, list[dict[str, Any]]] = defaultdict(list)
     top: dict[str, list[int]] = {}
     calls: list[list[tuple[str, Any]]] = []

@@ -2,7 +2,8 @@
 
 Shared by the one-shot path (``memengine.signplane``: the sign plane stored in the file)
 and the warm one (``memengine.vectors.VectorMatrix``: the same bits in memory), so both
-keep the same rows for the same query and return the same neighbours. Each plane is
+keep the same rows for the same query and return the same neighbours (below
+``vcells.CELLS_FROM`` rows: above, a warm table ranks only the rows of the query's nearest cells). Each plane is
 given as word columns: ``cols[w]`` holds word w (64 dimensions) of every row's sign bits.
 """
 

@@ -19,6 +19,7 @@ centroid is nearest it), so an exact duplicate is never missed.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from memengine import signrank
@@ -34,6 +35,13 @@ TRAIN_ITERATIONS = 6
 ASSIGN_BLOCK = 65_536  # rows per matrix product when putting rows in cells (a 25 MB float block)
 RESORT_SHARE = 0.05  # rows added since the layout was made, past which it is made again (a sort, no training)
 RESORT_MIN = 20_000
+
+
+def cells_from() -> int:
+    """The table size from which cells serve (``MEM_VECTOR_CELLS_FROM`` overrides CELLS_FROM; a huge
+    value keeps the full ranking at every size)."""
+    raw = os.environ.get("MEM_VECTOR_CELLS_FROM", "").strip()
+    return int(raw) if raw.isdigit() else CELLS_FROM
 
 
 def _unit_rows(q8: np.ndarray, inv: np.ndarray) -> np.ndarray:

@@ -110,7 +110,7 @@ class VectorMatrix:
     ranks every row with ``signplane.rank_rows`` (the one-shot path's ranking, same width)
     and re-ranks the shortlist by exact cosine from the int8 rows. Tables smaller than
     ``COARSE_MIN_ROWS`` (or ``coarse=False``) keep a float32 copy and are scanned exactly.
-    From ``vcells.CELLS_FROM`` rows the sign ranking reads only the rows of the cells nearest
+    From ``vcells.cells_from()`` rows (300k) the sign ranking reads only the rows of the cells nearest
     the query (``memengine.vcells``: approximate above that size, measured in bench/README.md).
 
     Loaded once the process is warm (``WARM_AFTER``, ``warm_up``); afterwards only vectors
@@ -233,7 +233,7 @@ class VectorMatrix:
     def _layout(self) -> vcells.Cells | None:
         """The table's cells (``memengine.vcells``) when it has ``CELLS_FROM`` rows or more: built on the
         first call, laid out again once the rows added since are many; None below (every row ranked)."""
-        if self._exact is not None or self.n < vcells.CELLS_FROM:
+        if self._exact is not None or self.n < vcells.cells_from():
             return None
         if self._cells is None:
             self._cells = vcells.Cells.build(self._q8[:self.n], self._inv[:self.n], self._planes[:, :self.n])

@@ -112,3 +112,14 @@ def test_cells_are_the_same_from_load_to_load(small_cells: None) -> None:
     assert np.array_equal(a._cells.centroids, b._cells.centroids)
     assert np.array_equal(a._cells.labels, b._cells.labels)
     assert a.nbytes > VectorMatrix.of("vec_memories", np.arange(1, 5_001), x[:5_000]).nbytes
+
+
+def test_the_environment_moves_the_threshold(small_cells: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    x = _data(7_000, seed=5)
+    monkeypatch.setenv("MEM_VECTOR_CELLS_FROM", "1000000000")
+    m = VectorMatrix.of("vec_memories", np.arange(1, 7_001), x)
+    assert m._cells is None  # the full ranking, as below the default threshold
+    q = as_stored(x[10])
+    assert m.search(q, 10) == _reference(m, q, 10)
+    monkeypatch.setenv("MEM_VECTOR_CELLS_FROM", "bad")  # ignored: the default (6,000 here) holds
+    assert VectorMatrix.of("vec_memories", np.arange(1, 7_001), x)._cells is not None
