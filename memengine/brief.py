@@ -571,6 +571,17 @@ def _pool(store: Store, ranked_ids: list[int] | None = None
              sims.get((int(r[0]), int(r[4])), 0.0) if r[4] is not None else 0.0) for r in rows]
 
 
+def _no_topics_warning(store: Store) -> str:
+    """Why the brief has no topics: consolidate never ran, or it ran and found no group."""
+    # consolidate's high-water marks (links.META_PREFIX) and its ranks (graph_rank.RANKS_META_KEY);
+    # named here, not imported: both modules sit above brief in the import order
+    ran = store.conn.execute("SELECT 1 FROM _mem_meta WHERE key LIKE 'consolidate.%' OR key = 'graph.ranks'"
+                             " LIMIT 1").fetchone()
+    if ran is None:
+        return "no topics yet: run `mem.py consolidate` (nightly) to group memories into topics"
+    return "no topics yet: consolidate found no group of related memories among these (too few or too varied)"
+
+
 def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
             params: Mapping[str, float], ranked_ids: list[int] | None) -> list[Topic]:
     """The greedy choice of topic representatives within what is left of the budget."""
@@ -583,7 +594,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     if not pool:
         return []
     if all(p[4] is None for p in pool):
-        warnings.append("no topics yet: `mem.py consolidate` groups memories into topics (T…)")
+        warnings.append(_no_topics_warning(store))
     ids = [p[0] for p in pool]
     sim = _similarities(store, ids)
     key = _parts(pool, sim, int(params.get("PART_SIZE", PART_SIZE)))
