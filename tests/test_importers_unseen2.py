@@ -91,6 +91,10 @@ WA_CASES: dict[str, tuple[str, str, str, tuple[int, int], list[tuple[str, dateti
         ("علی: سلام، فردا می\u200cآیی؟", D(2024, 4, 11, 21, 5)),  # the ZWNJ is part of the word: kept
         ("مریم: آره، ساعت ده", D(2024, 4, 12, 8, 10)),
     ], set()),
+    "ios_he_rlm.txt": ("bracketed", "dmy", "gregorian", (2, 1), [  # RTL iOS: notices start with U+200F
+        ("דני: שלום, מה נשמע?", D(2024, 3, 12, 21, 6)),
+        ("נועה: הכל טוב, נתראה מחר", D(2024, 3, 12, 21, 9)),
+    ], set()),
     "android_utf16.txt": ("dashed", "dmy", "gregorian", (0, 0), [
         ("Ana: saved from Notepad as Unicode", D(2024, 3, 12, 9, 15)),
         ("Ben: still readable", D(2024, 3, 12, 9, 16)),
@@ -459,6 +463,17 @@ def test_android_nickname_row_and_custom_label() -> None:
     assert recs[0].aliases["Kenny"] == "Ken Nakamura" and rep.warnings == []
 
 
+def test_related_names_of_apple_android_and_vcard_40() -> None:
+    recs, rep = _cards(VCF / "related_names.vcf")
+    assert [r.content for r in recs] == [
+        "Contact: Pedro Costa — phone +351 912 345 678 (mobile); birthday 1985-02-10; "
+        "related Maria Costa (spouse), Rui (brother)",
+        "Contact: Ana Silva — phone +351 913 000 111 (cell); related João Silva (spouse)",  # Android's type 14
+        "Contact: Lena Vogel — related Mia (child)",  # a urn:uuid relation names no one
+    ]
+    assert rep.warnings == []
+
+
 TAKEOUT = [("Contact: Lucía Fernández — phone +34 611 222 333 (cell); email lucia@example.es", ["Climbing"]),
            ("Contact: Tomás Ruiz — phone +34 912 345 678 (work)", [])]
 
@@ -478,7 +493,8 @@ def test_vcards_in_a_google_takeout_zip(tmp_path: Path) -> None:
 
 def test_every_unseen2_vcf_fixture_has_a_test() -> None:
     assert sorted(p.name for p in VCF.iterdir()) == sorted(
-        ["android_21_custom.vcf", "google_takeout.vcf", "icloud_groups.vcf", "outlook_cp1252.vcf", "v40_group_kind.vcf"])
+        ["android_21_custom.vcf", "google_takeout.vcf", "icloud_groups.vcf", "outlook_cp1252.vcf", "related_names.vcf",
+         "v40_group_kind.vcf"])
 
 
 # --- end to end: mem.py import ----------------------------------------------------------------
