@@ -57,6 +57,7 @@ class _Contact:
     note: str = ""
     uid: str = ""
     categories: list[str] = field(default_factory=list)
+    related: list[tuple[str, str]] = field(default_factory=list)  # (name, relation): ("Maria", "spouse")
 
 
 def _join_qp_soft_breaks(card: str) -> str:
@@ -134,7 +135,25 @@ def _from_vobject(card: Any) -> _Contact:
             c.uid = str(value).strip()
         elif name == "CATEGORIES":
             c.categories += [str(v) for v in (value if isinstance(value, list) else [value])]
+        elif name in ("RELATED", "X-ABRELATEDNAMES"):
+            _add_related(c, str(value), label or _types(child.params, getattr(child, "singletonparams", None)))
     return c
+
+
+# Android's relation rows (X-ANDROID-CUSTOM:vnd.android.cursor.item/relation;NAME;TYPE;...): ContactsContract types.
+_ANDROID_RELATIONS = {"1": "assistant", "2": "brother", "3": "child", "4": "domestic partner", "5": "father",
+                      "6": "friend", "7": "manager", "8": "mother", "9": "parent", "10": "partner",
+                      "11": "referred by", "12": "relative", "13": "sister", "14": "spouse"}
+
+
+def _add_related(c: _Contact, value: str, kind: str) -> None:
+    """A related person (Apple's X-ABRELATEDNAMES with its label, vCard 4.0 RELATED;TYPE=...):
+    a name, not a reference to another card (``urn:uuid:``, a URI)."""
+    name = value.strip()
+    if not name or re.match(r"^(?:urn:|[a-z][\w+.-]*://)", name, re.IGNORECASE):
+        return
+    kinds = [k for k in kind.split(",") if k and k not in ("pref", "text")]
+    c.related.append((name, kinds[0] if kinds else ""))
 
 
 def _unescape(value: str) -> str:
@@ -226,6 +245,8 @@ def _fallback(card: str) -> _Contact:
             c.uid = value.strip()
         elif name == "CATEGORIES":
             c.categories += [f for f in fields[0].split(",") if f]
+        elif name in ("RELATED", "X-ABRELATEDNAMES"):
+            _add_related(c, _unescape(value), types.lower())
     return c
 
 
@@ -260,6 +281,8 @@ def _record(c: _Contact, line: int, rel: str) -> Record | None:
     facts += [f"address {a}" for a in c.adr if a]
     if c.nicknames:
         facts.append("nickname " + ", ".join(c.nicknames))
+    if c.related:
+        facts.append("related " + ", ".join(f"{n} ({k})" if k else n for n, k in c.related))
     if c.note:
         note = re.sub(r"\s+", " ", c.note)
         facts.append("note " + (note[:NOTE_CHARS] + " …" if len(note) > NOTE_CHARS else note))
@@ -483,6 +506,9 @@ def _card_record(raw: str, line: int, rel: str, report: ImportReport) -> Record 
         nick = _unescape(split_escaped(rest, ";")[0] if rest else "").strip()
         if kind.strip().lower() == "vnd.android.cursor.item/nickname" and nick and nick not in contact.nicknames:
             contact.nicknames.append(nick)
+        elif kind.strip().lower() == "vnd.android.cursor.item/relation" and nick:
+            fields = split_escaped(rest, ";")
+            _add_related(contact, nick, _ANDROID_RELATIONS.get(fields[1].strip() if len(fields) > 1 else "", ""))
     record = _record(contact, line, rel)
     if record is None:
         report.skipped_empty += 1

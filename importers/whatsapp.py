@@ -512,7 +512,8 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
     # In an iOS export every notice (deleted message, missed call, security code, joins, in any
     # language) is one line starting with U+200E; of such lines only media placeholders and
     # shared locations/links (a URL) are a person's.
-    notice = (ios and ios_event and raw_first.lstrip(" ").startswith("\u200e") and "://" not in whole
+    # (U+200F in right-to-left locales: Hebrew, Arabic, Persian iOS.)
+    notice = (ios and ios_event and "://" not in whole
               and _media_line(raw_first, whole) is None and not _EDITED_RE.search(whole))
     if notice or _SYSTEM_BODY_RE.search(check) or (ios_event and _SYSTEM_LINE_RE.search(whole)):
         report.skipped_system += 1

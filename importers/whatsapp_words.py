@@ -145,7 +145,7 @@ _MEDIA_STEM_RE = re.compile(
 _OMITTED_WORDS = re.compile(
     r"(?:omitted|omitid[oa]|weggelassen|ausgelassen|weggelaten|absente?s?|omis|manquante?s?|retiré|"
     r"vynechán[aoy]?|отсутствует|не добавлен[аоы]?|含まれていません|省略|omess[oa]|oculto|ocultad[oa]|"
-    r"pominięt[oay]|dahil edilmedi|생략됨)\s*$|^لم يتم إدراج|^تم حذف الملصق",
+    r"pominięt[oay]|dahil edilmedi|생략됨|הושמט[הו]?)\s*$|^لم يتم إدراج|^تم حذف الملصق",
     re.IGNORECASE,
 )
 _OMITTED_EXACT_RE = re.compile(
