@@ -150,6 +150,7 @@ class _Entry:
     chars: int = 0
     refused: str | None = None  # why the message is refused (over a cap), if it is
     head: str = ""  # the header itself ("12/03/2024, 09:15 - "), marks stripped
+    who: str | None = "\x00"  # the sender (:func:`_who`), "\x00" until asked
 
 
 def _raw_offset(raw: str, clean_index: int) -> int:
@@ -479,6 +480,13 @@ def _speaker(rest: str) -> str | None:
     return _TILDE_RE.sub("", m.group("author")).strip() if m else None
 
 
+def _who(e: _Entry) -> str | None:
+    """:func:`_speaker` of an entry, read once."""
+    if e.who == "\x00":
+        e.who = _speaker(e.rest)
+    return e.who
+
+
 def _acted_by_speaker(author: str, speakers: dict[str, int] | None) -> bool:
     """True for a group event that names its actor before a colon, in a language no pattern
     knows: "Ayşe bu grubu topluluğa ekledi: Komşular" (Turkish for "Ayşe added this group to the
@@ -522,7 +530,7 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
     media: list[str] = []
     kept: list[str] = []
     for raw_line, line in zip(raw_lines, body_lines, strict=True):
-        if _EDITED_RE.search(line):
+        if line.endswith(">") and _EDITED_RE.search(line):
             line = _EDITED_RE.sub("", line)
             raw_line = _EDITED_RE.sub("", raw_line)
             edited = True
@@ -628,7 +636,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         speakers: dict[str, int] = {}
         for e in _entries(_lines(opener, file), layout, None):
             stats.add(e)
-            who = _speaker(e.rest)
+            who = _who(e)
             if who is not None and (who in speakers or len(speakers) < MAX_SPEAKERS):
                 speakers[who] = speakers.get(who, 0) + 1
         order, reason = stats.order(options.get("date_order"), layout.platform == "ios")
@@ -705,8 +713,8 @@ def _in_time_order(entries: Iterator[_Entry], order: str, calendar: str) -> Iter
                     yield out
                 out = held
             held = None
-        if (out is not None and not out.refused and not e.refused and _speaker(out.rest) is not None
-                and _speaker(e.rest) is None and not _SYSTEM_LINE_RE.search(e.rest)):
+        if (out is not None and not out.refused and not e.refused and _who(e) is None and _who(out) is not None
+                and not _SYSTEM_LINE_RE.search(e.rest)):
             held = e
             continue
         if out is not None:
