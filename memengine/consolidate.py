@@ -579,14 +579,19 @@ class Consolidator(ClusterSteps):
         """Strength from base and clock; archive below the threshold (never importance ≥ 0.9 or pinned)."""
         updates: list[tuple[float, int]] = []
         archive: list[int] = []
+        # a pure function of these four: memories stored in one batch share them (one computation each)
+        memo: dict[tuple[Any, str, Any, str], float] = {}
         # archived memories keep an up-to-date strength too: daily runs and one late run then agree exactly
         for r in self.conn.execute(
                 """SELECT id, status, memory_type, importance, base_strength, strength, pinned,
                           coalesce(decay_ref_at, created_at) AS ref FROM memories
                    WHERE status IN ('active', 'archived') AND level = 0 AND id <= ?""", (self._max_id,)):
-            ref = from_iso(r["ref"]) or self.now
-            s = round(decay.strength_at(float(r["base_strength"]), r["memory_type"], float(r["importance"]),
-                                        ref, self.now), 6)
+            key = (r["base_strength"], r["memory_type"], r["importance"], r["ref"])
+            s = memo.get(key)
+            if s is None:
+                ref = from_iso(r["ref"]) or self.now
+                s = memo[key] = round(decay.strength_at(float(r["base_strength"]), r["memory_type"],
+                                                        float(r["importance"]), ref, self.now), 6)
             if abs(s - float(r["strength"])) > WEIGHT_EPS:
                 updates.append((s, int(r["id"])))
             if r["status"] == "active" and decay.should_archive(s, float(r["importance"]), bool(r["pinned"])):

@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Mapping
 from datetime import datetime, timezone
+from itertools import chain
 from typing import Any
 
 from memengine.db import write_tx
@@ -132,13 +133,19 @@ def precompute_ranks(store: MemoryStore, now: datetime | None = None) -> dict[st
     rec = 0.5 ** (age / RECENCY_HALF_LIFE_DAYS)
     acc = np.log1p(accn) / math.log1p(max(1.0, float(accn.max()) if n else 1.0))
     personal = imp * (0.2 + rec) * (1.0 + acc)
-    edges = conn.execute("SELECT source_id, target_id, edge_type, weight FROM associations").fetchall()
+    # weight × EDGE_TYPE_FACTOR in SQL (the factors bound as doubles: the same products), read as
+    # one float64 array (ids < 2**53): 770k edges at 100k without a Python tuple loop per column
+    whens = " ".join("WHEN ? THEN ?" for _ in EDGE_TYPE_FACTOR)
+    binds = [x for kind, f in EDGE_TYPE_FACTOR.items() for x in (kind, float(f))]
+    edges = np.fromiter(chain.from_iterable(conn.execute(
+        f"SELECT source_id, target_id, weight * CASE edge_type {whens} ELSE 1.0 END FROM associations", binds)),
+        dtype=np.float64).reshape(-1, 3)
     pr = np.zeros(n)
     kept_edges = 0
     if n:
-        ea = np.array([e[0] for e in edges], dtype=np.int64)
-        eb = np.array([e[1] for e in edges], dtype=np.int64)
-        ew = np.array([e[3] * EDGE_TYPE_FACTOR.get(e[2], 1.0) for e in edges], dtype=np.float64)
+        ea = edges[:, 0].astype(np.int64)
+        eb = edges[:, 1].astype(np.int64)
+        ew = edges[:, 2].copy()
         ia = np.clip(np.searchsorted(ids, ea), 0, n - 1)
         ib = np.clip(np.searchsorted(ids, eb), 0, n - 1)
         ok = (ids[ia] == ea) & (ids[ib] == eb) & (ew > 0)  # both ends live

@@ -119,3 +119,117 @@ def test_the_episode_vectors_kept_are_the_stored_ones(tmp_path: Path) -> None:
         assert all(kept[m].tobytes() == stored[m].tobytes() for m in kept)
     finally:
         store.close()
+
+
+def test_round_float32_is_python_round_of_each_value() -> None:
+    import numpy as np
+
+    from memengine.pyround import round_float32
+
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.random(200_000, dtype=np.float32), np.arange(0, 1, 1 / 32768, dtype=np.float32),
+                        np.float32([0.03125, 0.09375, 0.5, 1.0, 0.0, 0.99995, 0.12345, 0.06255])])  # ties: k/32
+    for digits in (4, 6):
+        assert round_float32(x, digits) == [round(v, digits) for v in x.tolist()]
+    assert round_float32(np.float32([0.03125]), 4) == [0.0312]  # half to even, as round()
+
+
+def test_link_pairs_as_int64_keys_are_the_tuple_sets_they_replaced() -> None:
+    """The links phase's pair arithmetic (int64 keys) against the tuple sets it replaced."""
+    import numpy as np
+
+    from memengine.links import _keys
+
+    rng = np.random.default_rng(3)
+    pairs = rng.integers(1, 5000, size=(4000, 2))
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    keys = _keys(pairs)
+    assert [(int(k >> 32), int(k & 0xFFFFFFFF)) for k in keys] == [(min(a, b), max(a, b)) for a, b in pairs.tolist()]
+    existing = set(map(tuple, np.sort(pairs[:500], axis=1).tolist()))
+    ex = np.unique(keys[:500])
+    got = np.unique(keys)
+    got = got[~np.isin(got, ex)]
+    want = sorted({(min(a, b), max(a, b)) for a, b in pairs.tolist()} - existing)
+    assert [(int(k >> 32), int(k & 0xFFFFFFFF)) for k in got] == want
+
+
+def test_round_float64_is_python_round_of_each_value() -> None:
+    import numpy as np
+
+    from memengine.pyround import round_float64
+
+    rng = np.random.default_rng(11)
+    x = np.concatenate([rng.random(300_000), rng.random(1000) * 0.05,
+                        np.arange(0, 2**20) / 2**20,  # every multiple of 2**-20: exact halves at 6 digits
+                        [0.0, 1.0, 0.5, 0.0000005, 0.1234565, 0.9999995, 2.5e-7, 0.05]])
+    assert round_float64(x, 6).tolist() == [round(v, 6) for v in x.tolist()]
+
+
+def _old_decay_edges(conn: Any, now: datetime, now_iso: str) -> None:
+    """links.LinksPhase.decay_edges as it was before it was vectorised (the reference)."""
+    import json
+
+    from memengine.links import DECAYING_EDGES, EDGE_DECAY_PER_DAY, EDGE_MIN_WEIGHT, WEIGHT_EPS
+    from memengine.timeparse import from_iso
+
+    q = ",".join("?" * len(DECAYING_EDGES))
+    for r in conn.execute(
+            f"""SELECT id, weight, coalesce(last_used_at, created_at) AS used, metadata,
+                      json_extract(metadata, '$.base_weight') AS base, json_extract(metadata, '$.ref_at') AS ref_at
+               FROM associations WHERE edge_type IN ({q}) AND coalesce(last_used_at, created_at) < ?""",
+            (*DECAYING_EDGES, now_iso)).fetchall():
+        used = r["used"]
+        moved = r["base"] is None or r["ref_at"] != used
+        base = float(r["weight"]) if moved else float(r["base"])
+        days = max(0.0, (now - (from_iso(used) or now)).total_seconds() / 86400.0)
+        w = max(min(base, EDGE_MIN_WEIGHT), base * EDGE_DECAY_PER_DAY ** days)
+        w = round(max(0.0, min(1.0, w)), 6)
+        if abs(w - float(r["weight"])) > WEIGHT_EPS:
+            meta = json.dumps({**json.loads(r["metadata"] or "{}"), "base_weight": base, "ref_at": used}) \
+                if moved else r["metadata"]
+            conn.execute("UPDATE associations SET weight = ?, metadata = ? WHERE id = ?", (w, meta, r["id"]))
+    conn.commit()
+
+
+def test_edge_decay_writes_what_the_row_by_row_loop_wrote(tmp_path: Path) -> None:
+    """Fresh, anchored, used-since and floor edges, extra metadata keys, over several nights."""
+    import numpy as np
+
+    from memengine.db import write_tx
+    from memengine.links import LinksPhase
+
+    store = core.MemoryStore(tmp_path / "a.db")
+    ids = store.store_many(_messages("t0", 0, 60, T0)).ids
+    rng = np.random.default_rng(5)
+    with write_tx(store.conn):
+        for n, (a, b) in enumerate(zip(ids[:-1], ids[1:])):
+            meta = ('{"why": "test", "base_weight": 0.9, "ref_at": "2024-06-01T00:00:00"}' if n % 7 == 0 else
+                    '{"base_weight": 0.3, "ref_at": "2024-06-02T00:00:00"}' if n % 5 == 0 else "{}")
+            w = [0.05, 1.0, 0.5, 0.123456][n % 4] if n % 3 == 0 else round(float(rng.random()), 4)
+            used = "2024-06-02T00:00:00" if n % 5 == 0 else f"2024-06-0{1 + n % 4}T0{n % 9}:00:00"
+            store.conn.execute("INSERT INTO associations(source_id, target_id, edge_type, weight, created_at, "
+                               "last_used_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               (a, b, ("semantic", "temporal", "reinforces")[n % 3], w, "2024-06-01T00:00:00",
+                                used if n % 11 else None, meta))
+    store.close()
+    shutil.copy(tmp_path / "a.db", tmp_path / "b.db")
+    out = []
+    for name in ("a.db", "b.db"):
+        s = core.MemoryStore(tmp_path / name)
+        try:
+            for night in (3, 4, 40, 400):
+                now = datetime(2024, 6, 1) + timedelta(days=night)
+                iso = now.strftime("%Y-%m-%dT%H:%M:%S")
+                if name == "a.db":
+                    LinksPhase(s.conn, now, iso, 10**9, None).decay_edges()  # type: ignore[arg-type]
+                else:
+                    _old_decay_edges(s.conn, now, iso)
+                if night == 4:  # an edge used since: its anchor moves
+                    s.conn.execute("UPDATE associations SET last_used_at = '2024-06-05T12:00:00' WHERE id % 4 = 1")
+                    s.conn.commit()
+                out.append([tuple(r) for r in s.conn.execute("SELECT * FROM associations ORDER BY id")])
+        finally:
+            s.close()
+    assert len(out) == 8 and len(out[0]) > 50
+    assert out[:4] == out[4:]  # night after night, the same rows
+    assert len({r[4] for r in out[1]}) > 20 and out[1] != out[0] != out[2]  # weights decayed apart, and on
