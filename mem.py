@@ -23,8 +23,8 @@ import json  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
-from collections.abc import Callable, Iterator, Sequence  # noqa: E402
-from contextlib import contextmanager, redirect_stderr, redirect_stdout  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
+from contextlib import redirect_stderr, redirect_stdout  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -51,6 +51,7 @@ from memengine.cli.common import (  # noqa: E402
     parse_date,
     progress_bar,
 )
+from memengine.serving import Calls  # noqa: E402
 
 EXIT_USAGE = 2
 
@@ -275,10 +276,14 @@ def recall_data(s: core.MemoryStore, query: str, k: int = 10, strategy: str = "h
                 history: bool = False, as_of: str | None = None) -> tuple[dict[str, Any], list[str], Any]:
     """What `recall --json` prints as ``data``, its warnings, and the RecallResult: the one body of
     the CLI command and of the MCP ``recall`` tool (which calls it without the CLI's parser)."""
+    later = Ctx.serving.later() if touch and Ctx.serving is not None else None  # a server: after the reply
     res = s.recall(query, k=k, strategy=strategy, types=types or None, sources=sources or None, tags=tags or None,
                    since=parse_date(since, "--since"), until=parse_date(until, "--until"),
-                   include_archived=include_archived, raw=raw, touch=touch, explain=explain, shared=shared,
-                   summaries=summaries, history=history, as_of=parse_date(as_of, "--as-of"))
+                   include_archived=include_archived, raw=raw, touch=touch and later is None, explain=explain,
+                   shared=shared, summaries=summaries, history=history, as_of=parse_date(as_of, "--as-of"))
+    if later is not None and res.results:
+        ids = [m.id for m in res.results]
+        later.append(lambda: s.touch_if_writable(ids))
     results = [m.to_dict() for m in res.results]
     for r in results:
         if r["source"].startswith(core.SHARED_SOURCE_PREFIX):
@@ -655,34 +660,23 @@ def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
 
 # --------------------------------------------------------------------------- servers: the warm path
 
-# one call at a time on it (socket callers and MCP tools alike); re-entrant: an MCP tool takes it
-# to run on the event loop's thread, then the call it runs takes it again
-_RUN_LOCK = threading.RLock()
-_CHECKPOINTS: list[Any] = []  # the warm store's memengine.walcheckpoint.Checkpointer (one per server)
+# one call at a time on the warm store (socket callers and MCP tools alike), checkpoints between
+# calls, a recall's reinforcement after its reply (memengine/serving.py)
+_CALLS = Calls()
+_RUN_LOCK = _CALLS.lock
 
 
-@contextmanager
-def _one_call() -> Iterator[None]:
-    """A server's call: under the lock, and between the checkpointer's begin and end."""
-    with _RUN_LOCK:
-        for cp in _CHECKPOINTS:
-            cp.begin()
-        try:
-            yield
-        finally:
-            for cp in _CHECKPOINTS:
-                cp.end()
+def run_captured(argv: list[str], stdin: bytes | None = None, defer: bool = False) -> tuple[int, str, str]:
+    """Run the CLI in this process on the warm store as a one-shot call would: (exit code, stdout, stderr).
 
-
-def run_captured(argv: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
-    """Run the CLI in this process on the warm store as a one-shot call would: (exit code, stdout, stderr)."""
+    ``defer``: the caller runs ``_CALLS.after_reply()`` once the reply is out (memengine/serving.py)."""
     from memengine import handoff
 
     warm = Ctx.warm_store
     assert warm is not None
     out, err = io.StringIO(), io.StringIO()
     code = 0
-    with _one_call():
+    with _CALLS.one(defer):
         saved_stdin = sys.stdin
         sys.stdin = handoff.stdin_from(stdin or b"")
         try:
@@ -721,13 +715,14 @@ DIRECT: dict[str, Callable[[core.MemoryStore, dict[str, Any]], tuple[dict[str, A
 }
 
 
-def run_direct(command: str, args: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def run_direct(command: str, args: dict[str, Any], defer: bool = False) -> tuple[int, dict[str, Any]]:
     """Run a command of :data:`DIRECT` on the warm store without the CLI's parser and JSON round
     trip (the MCP server's hot tools): (exit code, the envelope ``--json`` prints, without
-    ``command``/``took_ms``), with the same data, warnings and error codes as the CLI call."""
+    ``command``/``took_ms``), with the same data, warnings and error codes as the CLI call
+    (``defer``: as for :func:`run_captured`)."""
     warm = Ctx.warm_store
     assert warm is not None
-    with _one_call():
+    with _CALLS.one(defer):
         try:
             data, warnings = DIRECT[command](warm, args)
         except (Exception, KeyboardInterrupt) as exc:
@@ -741,13 +736,17 @@ def run_direct(command: str, args: dict[str, Any]) -> tuple[int, dict[str, Any]]
 
 def _open_warm(background: bool = False) -> core.MemoryStore:
     """Open the store once for a server and warm it (matrices, keyword index, the model)."""
+    from memengine.db import opened_read_only
     from memengine.walcheckpoint import Checkpointer
 
     s = core.MemoryStore(current_ctx().db, fast_start=False)
     Ctx.warm_store = s
+    Ctx.serving = _CALLS
     # WAL checkpoints on a thread of their own, not in the commit of whichever call crosses the line
-    _CHECKPOINTS.append(Checkpointer(s.path, s.conn))
-    _CHECKPOINTS[-1].start()
+    _CALLS.checkpointer = Checkpointer(s.path, s.conn)
+    _CALLS.checkpointer.start()
+    # a store that cannot take the write reinforces inside the call: its warning is in the reply
+    _CALLS.deferring = not opened_read_only(s.path) and os.access(s.path, os.W_OK)
 
     def warm() -> None:
         with _RUN_LOCK:
@@ -765,18 +764,12 @@ def _open_warm(background: bool = False) -> core.MemoryStore:
     return s
 
 
-def _close_checkpoints() -> None:
-    """Fold the WAL one last time and stop the checkpoint thread (a server's exit)."""
-    with _RUN_LOCK:  # (after the call in progress, if any)
-        while _CHECKPOINTS:
-            _CHECKPOINTS.pop().close()
-
-
 def _socket_server(s: core.MemoryStore) -> Any:
     from memengine import handoff, handoff_server
 
     try:
-        server = handoff_server.Server(s.path, run_captured)
+        server = handoff_server.Server(s.path, lambda argv, stdin: run_captured(argv, stdin, defer=True),
+                                       after_reply=_CALLS.after_reply)
         server.bind()
     except handoff.HandoffError as exc:
         raise core.LockedError(str(exc)) from exc
@@ -810,7 +803,7 @@ def serve() -> None:
         pass
     finally:
         server.close()
-        _close_checkpoints()
+        _CALLS.close()
 
 
 @cli.command()
@@ -839,11 +832,11 @@ def mcp(no_socket: bool) -> None:
     choices = {"memory_types": core.MEMORY_TYPES, "strategies": core.ALL_STRATEGIES, "edge_types": core.EDGE_TYPES}
     try:
         mcp_server.run_stdio(run_captured, choices, update_tools="update" in cli.list_commands(click.get_current_context()),
-                             direct=run_direct, lock=_RUN_LOCK)
+                             direct=run_direct, lock=_RUN_LOCK, after_reply=_CALLS.after_reply)
     finally:
         if server is not None:
             server.close()
-        _close_checkpoints()
+        _CALLS.close()
 
 
 # --------------------------------------------------------------------------- entry point

@@ -175,6 +175,11 @@ def _read_only_fallback(path: Path, exc: BaseException) -> Any:
 _READ_ONLY_FOLDERS: dict[str, str] = {}
 
 
+def opened_read_only(path: Path | str) -> bool:
+    """Whether this process opened the memory file at ``path`` read-only (its folder or disk refused writes)."""
+    return str(Path(path).resolve().parent) in _READ_ONLY_FOLDERS
+
+
 def _disk_nearly_full(path: Path) -> bool:
     import shutil
 

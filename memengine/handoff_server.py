@@ -36,13 +36,15 @@ class Server:
     """Listens on the database's socket and runs each handed-over call through ``run``.
 
     ``run(argv, stdin) -> (exit code, stdout, stderr)`` is the CLI run in-process on the
-    warm store (the caller serialises it).
+    warm store (the caller serialises it); ``after_reply()``, when given, runs once each reply is
+    sent (what the call left for then: memengine/serving.py).
     """
 
-    def __init__(self, db: Path, run: Runner) -> None:
+    def __init__(self, db: Path, run: Runner, after_reply: Callable[[], None] | None = None) -> None:
         self.db = Path(handoff.resolved(db))
         self.path = Path(handoff.socket_path(self.db))
         self._run = run
+        self._after_reply = after_reply
         self._config = handoff.config_fingerprint()
         self._build = handoff.build_id()
         self._sock: socket.socket | None = None
@@ -113,6 +115,9 @@ class Server:
                 handoff.send(conn, [b"ok", str(code).encode(), handoff.text(out), handoff.text(err)])
             except (OSError, ConnectionError, ValueError, TypeError, IndexError):
                 return  # the caller went away or spoke nonsense: it falls back on its own
+            finally:
+                if self._after_reply is not None:
+                    self._after_reply()
 
     def _refusal(self, req: list[bytes]) -> str | None:
         if len(req) < 6 or req[0] != handoff.MAGIC or req[1] != str(handoff.PROTOCOL).encode():

@@ -33,9 +33,10 @@ from pydantic import Field
 
 # call(argv, stdin) -> (exit code, stdout, stderr) of `mem --db FILE <argv>`, in-process, warm
 Call = Callable[[list[str], bytes | None], tuple[int, str, str]]
-# direct(command, arguments) -> (exit code, the envelope `--json` prints): the same call without
-# the CLI's parser (arguments are the command function's keyword arguments)
-Direct = Callable[[str, dict[str, Any]], tuple[int, dict[str, Any]]]
+# direct(command, arguments, defer) -> (exit code, the envelope `--json` prints): the same call without
+# the CLI's parser (arguments are the command function's keyword arguments); defer: the server runs
+# after_reply() once the reply is out (a recall's reinforcement then; see memengine/serving.py)
+Direct = Callable[[str, dict[str, Any], bool], tuple[int, dict[str, Any]]]
 T = TypeVar("T")
 
 # A recall result's fields by default (``full`` or ``explain``: every column, as `mem recall --json`).
@@ -104,8 +105,11 @@ def _tool_result(code: int, envelope: dict[str, Any]) -> CallToolResult:
 
 
 def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools: bool = False,
-                 direct: Direct | None = None, lock: Any = None) -> MCPServer:
+                 direct: Direct | None = None, lock: Any = None, defer: dict[str, bool] | None = None) -> MCPServer:
     """The MCP server whose tools run ``call`` (and ``direct`` for recall, when given).
+
+    ``defer["after_reply"]`` (set once the transport is chosen): the transport runs the server's
+    ``after_reply`` once each reply is out, so ``direct`` may leave a recall's reinforcement for then.
 
     ``choices`` holds the engine's enums (``memory_types``, ``strategies``, ``edge_types``);
     ``update_tools`` adds update/pin/unpin (when the CLI has them). ``lock`` is the store's
@@ -195,7 +199,8 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
             args = {"query": query, "k": k, "strategy": strategy, "types": types, "tags": tags, "sources": sources,
                     "since": since, "until": until, "explain": explain, "with_context": context,
                     "include_archived": include_archived, "history": history, "as_of": as_of}
-            code, envelope = await off_loop(lambda: direct("recall", args))
+            later = bool(defer and defer.get("after_reply"))
+            code, envelope = await off_loop(lambda: direct("recall", args, later))
             if code == 0 and not (full or explain):
                 envelope["data"]["results"] = [lean_result(r) for r in envelope["data"]["results"]]
             return _tool_result(code, envelope)
@@ -315,11 +320,13 @@ class _LinesIn:
 
 
 class _LinesOut:
-    """Replies written by the event loop (an asyncio pipe transport; ``drain`` waits for a slow reader)."""
+    """Replies written by the event loop (an asyncio pipe transport; ``drain`` waits for a slow reader),
+    then ``after_reply()``: what the call left for once its reply is out."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, after_reply: Callable[[], None] | None = None) -> None:
         self._fd = fd
         self._writer: asyncio.StreamWriter | None = None
+        self._after_reply = after_reply
 
     async def open(self) -> None:
         from asyncio.streams import FlowControlMixin
@@ -335,6 +342,8 @@ class _LinesOut:
     async def flush(self) -> None:
         assert self._writer is not None
         await self._writer.drain()
+        if self._after_reply is not None:
+            self._after_reply()  # (the next message waits for it, as it would wait for the store)
 
 
 MAX_LINE = 256 << 20  # bytes: the longest message line read (a store's content is capped far below)
@@ -351,12 +360,18 @@ def _pipe_like(fd: int) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
 
 
-async def _serve_stdio(server: MCPServer) -> None:
-    low = getattr(server, "_lowlevel_server", None)  # (no public door to run it on given streams)
-    if low is None or not (_pipe_like(0) and _pipe_like(1)):  # (e.g. stdin read from a file): the SDK's way
+def _own_stdio(server: MCPServer) -> bool:
+    """Whether the event loop serves stdio itself (else the SDK's transport does)."""
+    # (no public door to run the SDK on given streams; a file on stdin is not watchable)
+    return getattr(server, "_lowlevel_server", None) is not None and _pipe_like(0) and _pipe_like(1)
+
+
+async def _serve_stdio(server: MCPServer, after_reply: Callable[[], None] | None = None) -> None:
+    if not _own_stdio(server):
         await server.run_stdio_async()
         return
-    lines_in, lines_out = _LinesIn(os.dup(0)), _LinesOut(os.dup(1))
+    low = server._lowlevel_server
+    lines_in, lines_out = _LinesIn(os.dup(0)), _LinesOut(os.dup(1), after_reply)
     await lines_in.open()
     await lines_out.open()
     # as the SDK does: fd 0 reads nothing and fd 1 goes to stderr, so that a stray print or a
@@ -372,7 +387,10 @@ async def _serve_stdio(server: MCPServer) -> None:
 
 
 def run_stdio(call: Call, choices: Mapping[str, Sequence[str]], update_tools: bool = False,
-              direct: Direct | None = None, lock: Any = None) -> None:
-    """Serve MCP on stdin/stdout until the client closes it."""
-    server = build_server(call, choices, update_tools, direct, lock)
-    anyio.run(_serve_stdio, server)
+              direct: Direct | None = None, lock: Any = None, after_reply: Callable[[], None] | None = None) -> None:
+    """Serve MCP on stdin/stdout until the client closes it (``after_reply``: see :class:`_LinesOut`;
+    with the SDK's own transport, which says nothing of its replies, nothing is left for later)."""
+    defer = {"after_reply": False}
+    server = build_server(call, choices, update_tools, direct, lock, defer)
+    defer["after_reply"] = own = after_reply is not None and _own_stdio(server)
+    anyio.run(_serve_stdio, server, after_reply if own else None)

@@ -51,8 +51,10 @@ class Ctx:
         self.started = time.perf_counter()
         self._store: MemoryStore | None = None
 
-    # In `mem serve` / `mem mcp`: the store opened once and warmed, used by every call (never closed by one).
+    # In `mem serve` / `mem mcp`: the store opened once and warmed, used by every call (never closed by one),
+    # and how the server runs its calls (memengine.serving.Calls: a recall's reinforcement after its reply).
     warm_store: MemoryStore | None = None
+    serving: Any = None
 
     def store(self, fast_start: bool = True) -> MemoryStore:
         """Open the memory file (once per invocation).

@@ -1,0 +1,92 @@
+"""How a warm server (`mem serve`, `mem mcp`) runs its calls on the one store it keeps open.
+
+* One call at a time (``lock``, re-entrant: an MCP tool takes it to run on the event loop's
+  thread, then the call it runs takes it again), with the WAL checkpointer told when each call
+  begins and ends (memengine/walcheckpoint.py: checkpoints between calls, not inside them).
+* A recall's reinforcement after its reply: a recall reinforces what it returns (one write
+  transaction, ~0.3 ms at 100k) after reading it, so the reply does not depend on that write. A
+  server call whose transport says when the reply is out (:meth:`Calls.after_reply`: the socket
+  server after sending, the MCP stdio writer after flushing) leaves the write for then; the next
+  call, on either transport, first runs whatever is still waiting, so every call sees what the
+  previous ones wrote, as when the write ran inside them: the same results either way.
+
+Crash semantics: a server killed between a reply and that write loses the reinforcement of that one
+call (its access counts and co-retrieval edges); never a memory, never any other write (stores,
+forget, links run inside their call as always). A clean stop (SIGTERM, the MCP client closing
+stdin) runs it. A store that could not be written when opened, or whose reinforcement once failed
+(read-only, disk full), reinforces inside the call again, so that its warning is in the reply.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+
+class Calls:
+    """The calls of one warm server: one at a time, checkpoints between them, writes after replies."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.checkpointer: Any = None  # memengine.walcheckpoint.Checkpointer, once the store is open
+        self.deferring = True  # cleared for good when a reinforcement left for later could not be written
+        self._later: list[Callable[[], list[str]]] = []
+        self._current: list[Callable[[], list[str]]] | None = None
+
+    @contextmanager
+    def one(self, defer: bool = False) -> Iterator[None]:
+        """A call: under the lock, after what the previous call left for later. With ``defer`` (its
+        transport will call :meth:`after_reply`), :meth:`later` takes its reinforcement."""
+        with self.lock:
+            self._run_later()  # before anything else: this call sees every earlier write
+            cp = self.checkpointer
+            if cp is not None:
+                cp.begin()
+            outer = self._current
+            self._current = self._later if defer and self.deferring and outer is None else None
+            try:
+                yield
+            finally:
+                self._current = outer
+                if cp is not None:
+                    cp.end()
+
+    def later(self) -> list[Callable[[], list[str]]] | None:
+        """Where the running call may leave a write for after its reply (``None``: run it now).
+
+        Each job returns the warnings it would have added to the reply (a write that failed);
+        a job that returns some stops the deferring (the next calls report it themselves)."""
+        return self._current
+
+    def after_reply(self) -> None:
+        """The last reply is out: run what the call left for later, if no other call holds the store
+        (that call runs it first anyway)."""
+        if not self._later or not self.lock.acquire(blocking=False):
+            return
+        try:
+            cp = self.checkpointer
+            if cp is not None:
+                cp.begin()
+            try:
+                self._run_later()
+            finally:
+                if cp is not None:
+                    cp.end()
+        finally:
+            self.lock.release()
+
+    def _run_later(self) -> None:
+        while self._later:
+            job = self._later.pop(0)
+            if job():
+                self.deferring = False
+
+    def close(self) -> None:
+        """The server stops: run what waits, then fold the log and stop the checkpointer."""
+        with self.lock:
+            self._run_later()
+            if self.checkpointer is not None:
+                self.checkpointer.close()
+                self.checkpointer = None
