@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from memengine import fact_cue_lexicon as C
 from memengine import fact_handover, fact_mood, facts
 from memengine import fact_lexicon as L
+from memengine.fact_dropped import FREQUENCY
 from memengine.fact_lexicon import DETERMINERS, NEGATIONS, STOPWORDS, fold
 from memengine.fact_tokens import MAX_CHARS, guess_lang
 
@@ -478,7 +479,7 @@ def _not_same_slot(a: _Side, b: _Side, cue: Cue, similarity: float) -> str | Non
         return "agent"  # "Ingrid joined Tomás's team": Tomás is still the lead
     if _other_thing(a, b):
         return "thing"  # "the sprint review" / "the sprint planning"
-    if _owner_added(b, a):
+    if _owner_added(b, a) or _qualifier_added(b, a):
         return "owner"  # "our team meeting" / "the team meeting of the next department", "le marché aux puces"
     if _boundaries(b) - _boundaries(a) and _value_groups(b.fact.values).keys() & {"time", "date"}:
         return "boundary"  # "the gym opens at 6" / "the gym now closes at 11": another end of it
@@ -528,6 +529,26 @@ def _owner_added(side: _Side, other: _Side) -> bool:
 
 
 # (French "au" / "aux" hang a complement on a noun too: "le marché aux puces", "le cours au conservatoire")
+_AS = frozenset(("as", "comme", "como", "als"))  # "como dentista": a role named, not a qualifier
+
+
+def _qualifier_added(side: _Side, other: _Side) -> bool:
+    """Whether ``side`` names the shared thing with a word of its own right next to it where ``other``
+    names it bare: "le marché" / "le marché bio", "the market" / "the farmers market" (a frequency
+    aside: "the rent" / "the monthly rent")."""
+    if _qualifiers(other, side):
+        return False
+    toks = side.toks
+    shared = {i for i, t in enumerate(toks) if t.word and t.key in side.content
+              and any(_same_stem(t.key, o) for o in other.content)}
+    for q in _qualifiers(side, other):
+        at = [i for i, t in enumerate(toks) if t.key == q]
+        if q not in FREQUENCY and q not in C.DESTINATIONS and q not in _AS and len(q) >= 3 and any(
+                not toks[i].cap and (i - 1 in shared or i + 1 in shared) for i in at):
+            return True
+    return False
+
+
 _OWNER_LINKS = frozenset(fold(w) for w in "of de del der des von vom du do da dos das au aux".split())
 _POSSESSIVE_DETS = frozenset(fold(w) for w in (
     "my our your his her their mon ma mes notre nos son sa ses mi mis nuestro nuestra su sus mein meine meiner "

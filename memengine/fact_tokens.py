@@ -339,7 +339,7 @@ def _values_unplaced(toks: list[Tok], lang: str) -> tuple[list[Value], set[str]]
             if glued is not None:
                 amount, (unit, mult) = glued
                 t.role = "value"
-                values.append(Value("number", (unit, round(amount * mult, 9)), t.text))
+                values.append(Value("number", (unit, _significant(amount * mult)), t.text))
                 continue
             t.role = "value"
             values.append(Value("code", (t.low.lstrip("v") if t.kind == "version" else t.low,), t.text))
@@ -370,5 +370,11 @@ def _values_unplaced(toks: list[Tok], lang: str) -> tuple[list[Value], set[str]]
                 value /= L.UNITS[fold(toks[j + 1].low)][1]
                 unit = (unit or "count") + "/duration"
                 toks[j].role = toks[j + 1].role = "unit"
-            values.append(Value("number", (unit, round(value, 6)), t.text))
+            values.append(Value("number", (unit, _significant(value)), t.text))
     return values, idents
+
+
+def _significant(x: float) -> float:
+    """``x`` to 9 significant digits: a rate per second keeps its digits ("42 dollars a month" is
+    1.62e-05 per second, "43 dollars a month" 1.66e-05), while float noise ("0.1 * 3") goes."""
+    return float(f"{x:.9g}")

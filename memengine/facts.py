@@ -28,7 +28,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from memengine import fact_change, fact_clauses, fact_dropped, fact_handover, fact_mood, fact_roles, fact_when
+from memengine import (
+    fact_change,
+    fact_clauses,
+    fact_dropped,
+    fact_elliptic,
+    fact_handover,
+    fact_mood,
+    fact_place,
+    fact_roles,
+    fact_when,
+)
 from memengine import fact_lexicon as L
 from memengine.fact_lexicon import fold
 from memengine.fact_tokens import Tok, Value, clock_minutes, guess_lang, prepare, read_tokens, read_values
@@ -511,6 +521,15 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
         verdict = fact_clauses.compare_clauses(
             fa, fb, analyse, _compare_frames, lambda v: v.kind,
             lambda was, now: Verdict("slot", f"slot changed: {was} -> {now}", 0.8))
+    if verdict is None:
+        placed = fact_place.moved(fa.text, fb.text, fb.keys)  # "is kept under the doormat" / "I put ... in ... now"
+        if placed is not None:
+            verdict = Verdict("place", "place changed for '{}': {} -> {}".format(*placed), 0.8)
+    if verdict is None and len(fb.words) <= 4 and any(ch.isdigit() for ch in fb.text):
+        measured = fact_elliptic.restated(fa.text, fb.text)  # "I weigh 82 kg" / "Now at 78 kg"
+        if measured is not None:
+            unit, was, now = measured
+            verdict = Verdict("number", f"number {fact_elliptic.REASON}: {was} -> {now} {unit}", 0.75)
     return verdict
 
 
@@ -744,9 +763,30 @@ def same_fact(a: str | Fact, b: str | Fact) -> bool:
         return False
     if _by_kind(fa) != _by_kind(fb):
         return False
+    if sorted(k for k in fa.keys if k in L.WORD_NUMBERS) != sorted(k for k in fb.keys if k in L.WORD_NUMBERS):
+        return False  # "My PIN is dos" / "My PIN is tres": a number word read as no value is still one
     al = _align(fa, fb)
+    if not all(_restated(fa.words[i], fb.words[j]) for i, j in al.shared):
+        return False  # "Ivan" / "Ivana", "tigertwo" / "tigerthree": two values, not one word inflected
     if not al.only_a and not al.only_b:
         return True
     if len(al.only_a) == 1 and len(al.only_b) == 1:
         return al.only_a[0] == fa.predicate and al.only_b[0] == fb.predicate
     return False
+
+
+def _restated(wa: Word, wb: Word) -> bool:
+    """Whether two aligned words are one word for :func:`same_fact`, which merges: stricter than the
+    alignment. A name is the same name, inflected ("Lyon" / "Lyons") or written out ("Keiko" /
+    "Keiko Tanaka"); another word shares all but a short ending ("allergic" / "allergy")."""
+    a, b = wa.key, wb.key
+    if a == b or _stem(a) == _stem(b):
+        return True
+    if wa.name or wb.name:
+        return a.startswith(b + " ") or b.startswith(a + " ")
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return len(a) - n <= 3 and len(b) - n <= 3

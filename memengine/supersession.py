@@ -69,13 +69,16 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     time is later than ``new_time`` wins instead (the new fact is history): at most one
     such decision, the earliest later fact.
     """
-    from memengine import fact_cue, facts
+    from memengine import fact_cue, fact_elliptic, facts
 
     fact = facts.analyse(new_text)
     out: list[Decision] = []
     later: list[tuple[str, int, facts.Verdict]] = []
+    # (a number without its subject, "Down to 5mg as of last week", is far from every fact in meaning:
+    # the rule's own shape and _one_owner decide)
+    floor = -1.0 if len(new_text) < 80 and fact_elliptic.fragment(new_text) else MIN_COSINE
     for row, sim in candidates:
-        if (sim is not None and sim < MIN_COSINE) or int(row[0]) == new_id:
+        if (sim is not None and sim < floor) or int(row[0]) == new_id:
             continue
         verdict = facts.compare(str(row[1]), fact, similarity=sim) or fact_cue.detect(
             str(row[1]), fact, sim if sim is not None else (cosines or {}).get(int(row[0])))
@@ -91,7 +94,17 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     if later:
         old_time, old_id, verdict = min(later)
         out.append(Decision(old_id, new_id, old_time, verdict))
-    return out
+    return _one_owner(out)
+
+
+def _one_owner(decisions: list[Decision]) -> list[Decision]:
+    """A number restated without its subject ("Now at 78 kg", memengine/fact_elliptic.py) updates the
+    one fact it can belong to: when several candidates read so ("I weigh 82 kg", "My suitcase weighs
+    23 kg"), nobody can tell whose it is, and none is superseded."""
+    from memengine.fact_elliptic import REASON
+
+    elliptic = [d for d in decisions if REASON in d.verdict.reason]
+    return [d for d in decisions if d not in elliptic] if len(elliptic) > 1 else decisions
 
 
 def apply(conn: Any, decisions: list[Decision], now: str) -> None:

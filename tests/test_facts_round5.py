@@ -35,6 +35,21 @@ def test_dev7_shape() -> None:
     assert (len(HELD7), sum(bool(r["label"]) for r in HELD7)) == (102, 51)
 
 
+def flagged(rows: list[dict[str, object]]) -> tuple[int, int, int]:
+    """(updates found, updates, false supersessions) of the frame rules alone."""
+    found = sum(1 for r in rows if r["label"] and facts.compare(str(r["a"]), str(r["b"])) is not None)
+    false = sum(1 for r in rows if not r["label"] and facts.compare(str(r["a"]), str(r["b"])) is not None)
+    return found, sum(1 for r in rows if r["label"]), false
+
+
+def test_dev7_recall_floors() -> None:
+    # tuned on dev7 (before this round: 8 of 58 by the rules alone); dev7_heldout never tuned on
+    # (before: 6 of 51 by the rules, 21 with the cue rule and 7 false; after: 45 of 51 by the rules)
+    assert flagged(DEV7) == (54, 58, 0)
+    found, updates, false = flagged(HELD7)
+    assert (updates, false) == (51, 0) and found >= 45
+
+
 @pytest.mark.parametrize("cls", sorted(CLASSES))
 def test_dev7_no_false_supersession_in_any_class(cls: str) -> None:
     for r in DEV7 + HELD7:
@@ -202,3 +217,142 @@ def test_round5_look_alikes_never_supersede_at_write_time(store: core.MemoryStor
         res = store.store(text)
         assert res.supersedes == [] and res.superseded_by is None, text
     assert all(store.get(i).valid_to is None for i in ids)
+
+
+# --------------------------------------------------------------------------- an object put elsewhere
+
+@pytest.mark.parametrize(("old", "new", "was", "now"), [
+    ("The spare key is kept under the doormat", "I put the spare key in the mailbox now", "doormat", "mailbox"),
+    ("My laptop stays in the office", "I keep my laptop at home now", "office", "home"),
+    ("The ladder is in the shed", "I moved the ladder to the basement", "shed", "basement"),
+    ("Le vélo est dans la cave", "Je garde le vélo dans le garage maintenant", "cave", "garage"),
+    ("Las llaves de casa están en el cajón", "Ahora guardo las llaves de casa en la mochila", "cajón", "mochila"),
+    ("Das Fahrrad steht im Flur", "Das Fahrrad stelle ich jetzt in den Keller", "Flur", "Keller"),
+    ("Der Werkzeugkasten steht im Keller", "Den Werkzeugkasten bewahre ich jetzt in der Garage auf", "Keller",
+     "Garage"),
+    ("A bicicleta fica na garagem", "Agora guardo a bicicleta na varanda", "garagem", "varanda"),
+])
+def test_an_object_put_elsewhere_supersedes(old: str, new: str, was: str, now: str) -> None:
+    v = facts.compare(old, new)
+    assert v is not None and v.kind == "place" and v.reason.endswith(f"{was} -> {now}"), v
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The car keys are kept on the hook by the door", "I put the house keys in the bowl on the shelf now"),
+    ("My laptop stays in the office", "My colleague keeps her laptop at home now"),
+    ("The cat's food is in the pantry", "We also keep some cat food in the garage"),
+    ("The spare key is kept under the doormat", "I put the spare key in the garage for the winter"),
+    ("The bike is in the garage", "I keep the bike in the garage now"),  # the same place
+    ("The keys are on the hook", "I put the keys on the table"),  # once, not where they are kept now
+    ("The wine is in the cellar", "I moved some of the wine to the kitchen"),
+    ("Das Fahrrad steht im Flur", "Den Kinderwagen stelle ich jetzt in den Keller"),
+    ("Las llaves de casa están en el cajón", "Ahora guardo las llaves del coche en la mochila"),
+])
+def test_another_thing_someone_elses_or_a_while_does_not(old: str, new: str) -> None:
+    assert facts.compare(old, new) is None and fact_cue.detect(old, new, 0.95) is None
+
+
+# --------------------------------------------------------------------------- a number without its subject
+
+@pytest.mark.parametrize(("old", "new", "what"), [
+    ("I weigh 95 kg", "Down to 88 kg now", "95 -> 88 kg"),
+    ("My commute takes 50 minutes", "Down to 30 minutes since we moved", "50 -> 30 min"),
+    ("Our internet speed is 100 Mbps", "Up to 500 Mbps since the upgrade", "100 -> 500 mbps"),
+    ("The cat weighs 4 kg", "Now at 5 kg", "4 -> 5 kg"),
+    ("Mon poids est de 80 kg", "Descendu à 76 kg", "80 -> 76 kg"),
+    ("Mi sueldo es de 2000 euros", "Ahora en 2300 euros", "2000 -> 2300 eur"),
+    ("Mein Ruhepuls liegt bei 70 bpm", "Jetzt bei 62 bpm", "70 -> 62 bpm"),
+    ("O meu peso é 70 kg", "Subiu para 74 kg", "70 -> 74 kg"),
+])
+def test_a_number_restated_without_its_subject_supersedes(old: str, new: str, what: str) -> None:
+    v = facts.compare(old, new)
+    assert v is not None and v.kind == "number" and v.reason.endswith(what), v
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("My commute takes 50 minutes", "Up to 70 minutes on rainy days"),
+    ("I weigh 95 kg", "My brother is down to 88 kg now"),
+    ("I weigh 95 kg", "Down to 88 kg during the fast"),
+    ("I weigh 95 kg", "Now at 95 kg"),
+    ("I weigh 95 kg", "Down to 30 km of range left"),
+    ("A typical adult weighs 70 kg", "Now at 78 kg"),  # nobody's number
+    ("I weigh 82 kg and my son weighs 30 kg", "Now at 78 kg"),  # whose?
+    ("Mein Ruhepuls liegt bei 70 bpm", "Beim Laufen bei 150 bpm"),
+])
+def test_a_fragment_about_something_else_does_not(old: str, new: str) -> None:
+    assert facts.compare(old, new) is None and fact_cue.detect(old, new, 0.95) is None
+
+
+def test_a_number_without_its_subject_supersedes_only_an_unambiguous_owner(store: core.MemoryStore) -> None:
+    me = store.store("I weigh 82 kg").id
+    assert store.store("Now at 78 kg").supersedes == [me]
+    other = core.MemoryStore(store.path.parent / "two.db", embedder=store.embedder)
+    ids = [other.store(t).id for t in ("I weigh 82 kg", "My suitcase weighs 23 kg")]
+    res = other.store("Now at 78 kg")
+    assert res.supersedes == [] and all(other.get(i).valid_to is None for i in ids)
+    other.close()
+
+
+# --------------------------------------------------------------------------- the duplicate path
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Mi jefe se llama Ivan", "Mi jefe se llama Ivana"),
+    ("Mon médecin est le docteur Anna", "Mon médecin est le docteur Annabel"),
+    ("Our landlord is Daniel", "Our landlord is Daniela"),
+    ("The wifi password is tigertwo", "The wifi password is tigerthree"),
+    ("My PIN is dos", "My PIN is tres"),
+    ("The rent is 42 dollars a month", "The rent is 43 dollars a month"),
+    ("The rent is two dollars a month", "The rent is three dollars a month"),
+    ("Ich wohne in Paris", "Ich wohne in Parisi"),
+])
+def test_a_sentence_differing_in_one_value_is_not_the_same_fact(a: str, b: str) -> None:
+    assert not facts.same_fact(a, b) and not facts.same_fact(b, a)
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("I'm allergic to peanuts", "I am allergic to peanuts"),
+    ("The team is led by Keiko", "The team is led by Keiko Tanaka"),
+    ("We deploy on Fridays", "We deploy on Friday"),
+])
+def test_a_restatement_is_still_the_same_fact(a: str, b: str) -> None:
+    assert facts.same_fact(a, b)
+
+
+def test_a_rate_keeps_its_digits() -> None:
+    # "a month" divides by 2.6 million seconds: six decimals made 42 and 43 dollars one value
+    v = facts.compare("The rent is 42 dollars a month", "The rent is now 43 dollars a month")
+    assert v is not None and v.kind == "number"
+
+
+def test_minimal_pairs_are_never_merged_with_the_real_model(tmp_path: Path) -> None:
+    """Near-identical sentences the shipped model puts past the duplicate bar (cosine >= 0.95):
+    each differs in one value, so the second is stored, never merged into the first."""
+    from embedder import OnnxEmbedder
+
+    emb = OnnxEmbedder(cache_dir=tmp_path / "model-cache")
+    pairs = [("Mi jefe se llama Ivan", "Mi jefe se llama Ivana"),
+             ("Mon médecin est le docteur Ivan", "Mon médecin est le docteur Ivana"),
+             ("Meine Ärztin heißt Ivan", "Meine Ärztin heißt Ivana"),
+             ("Mon médecin est le docteur Anna", "Mon médecin est le docteur Annabel"),
+             ("The wifi password is tigertwo", "The wifi password is tigerthree"),
+             ("Ich wohne in Paris", "Ich wohne in Parisi")]
+    above = 0
+    for i, (a, b) in enumerate(pairs):
+        va, vb = emb.embed([a, b])
+        above += float(va @ vb) >= core.NEAR_DUP_COSINE
+        s = core.MemoryStore(tmp_path / f"d{i}.db", embedder=emb)
+        first = s.store(a).id
+        res = s.store(b)
+        assert not res.deduplicated and res.id != first, (a, b)
+        s.close()
+    assert above >= 4  # (the pairs do reach the cosine bar: same_fact alone keeps them apart)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I weigh 82 kg", "Down to 90 kg"),  # "down to" a larger number
+    ("I weigh 82 kg", "Up to 78 kg this month"),
+    ("Our rent is 1200 euros", "Up to 130 euros since the winter"),  # too far off to be the rent
+    ("Our rent is 1200 euros", "Now at 6500 euros"),
+])
+def test_a_fragment_going_the_wrong_way_or_too_far_does_not(old: str, new: str) -> None:
+    assert facts.compare(old, new) is None
