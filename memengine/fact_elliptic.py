@@ -24,6 +24,7 @@ Pure: no SQL, no I/O.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memengine.fact_lexicon import fold
 from memengine.fact_tokens import guess_lang
@@ -94,17 +95,22 @@ def _number(text: str) -> float:
     return float(text.replace(",", "."))
 
 
+@lru_cache(maxsize=1024)  # (one new sentence, ~20 candidates)
+def _match(text: str) -> re.Match[str] | None:
+    return _FRAGMENT.match(fold(text.replace("’", "'")))
+
+
 def fragment(text: str) -> bool:
     """Whether ``text`` is such a fragment ("Down to 64 bpm this month"): it names nothing but its
     number, so its nearest facts in meaning are far (cosine ~0.4): memengine/supersession.py compares
     it with them whatever the cosine."""
-    return _FRAGMENT.match(fold(text.replace("’", "'"))) is not None
+    return _match(text) is not None
 
 
 def restated(old: str, new: str) -> tuple[str, str, str] | None:
     """(unit, old number, new number) when ``new`` restates ``old``'s one number in that unit
     without naming its subject (see the module docstring)."""
-    m = _FRAGMENT.match(fold(new.replace("’", "'")))
+    m = _match(new)
     if m is None:
         return None
     unit = _unit(m.group(2))
