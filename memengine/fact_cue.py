@@ -479,7 +479,7 @@ def _not_same_slot(a: _Side, b: _Side, cue: Cue, similarity: float) -> str | Non
         return "agent"  # "Ingrid joined Tomás's team": Tomás is still the lead
     if _other_thing(a, b):
         return "thing"  # "the sprint review" / "the sprint planning"
-    if _owner_added(b, a) or _qualifier_added(b, a):
+    if _owner_added(b, a) or cue.kind == "now" and _qualifier_added(b, a):  # ("New X price: ..." names X at length)
         return "owner"  # "our team meeting" / "the team meeting of the next department", "le marché aux puces"
     if _boundaries(b) - _boundaries(a) and _value_groups(b.fact.values).keys() & {"time", "date"}:
         return "boundary"  # "the gym opens at 6" / "the gym now closes at 11": another end of it
