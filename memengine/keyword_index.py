@@ -161,6 +161,13 @@ def _top_postings(touched: list[np.ndarray], score: np.ndarray, k: int) -> np.nd
     skips the distinct-row pass (``_matched_rows``) over every posting; only the few kept are
     made distinct.
     """
+    if len(touched) > 1 and len(touched[0]) >= k:
+        # the k-th best score among the first word's rows (distinct) is at most the k-th best of all:
+        # only postings at least that high can be kept, so the partition below reads those only
+        # (at 1M, nine mid-frequent words, 746k postings: ~12 -> ~4 ms)
+        first = score[touched[0]]
+        floor = np.partition(first, len(first) - k)[len(first) - k] - PRUNE_EPS
+        touched = [t[score[t] >= floor] for t in touched]
     rows = np.concatenate(touched) if len(touched) > 1 else touched[0]
     vals = score[rows]
     want = k * len(touched)
