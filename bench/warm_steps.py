@@ -190,7 +190,7 @@ def steps_ab(store: Any, qs: list[str], runs: int, names: list[str]) -> None:
             print(f"  run {run + 1} {v}: load {os.getloadavg()[0]:.1f}", flush=True)
     med = {v: [{key: statistics.median(r.get(key, 0.0) for r in rs) for key in set().union(*rs)}
                for rs in per[v].values()] for v in names}
-    keys = sorted({key for v in names for m in med[v] for key in m if key.endswith(".cpu") or key == "wall"})
+    keys = sorted({key for v in names for m in med[v] for key in m if key.endswith(".cpu") or key in ("wall", "cpu")})
     print(f"\n{'step (CPU ms of its thread)':28}" + "".join(f" {v + ' p50':>12} {v + ' p95':>12}" for v in names))
     for key in keys:
         cells = "".join(f" {percentile([m.get(key, 0.0) for m in med[v]], 50):12.2f}"
