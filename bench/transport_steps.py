@@ -52,26 +52,29 @@ def copy_store(src: Path, folder: Path) -> Path:
     return db
 
 
+BLOCK = 250  # calls per block: past MAX_CHANGES (4000 rows), so the checkpointer also folds during a stream
+
+
 def reinforcement_tail(store: Any, queries: list[str], touches: int) -> None:
     """The reinforcement write of ``touches`` recalls (their results, replayed in turn), in blocks
-    of 50 alternating between SQLite's automatic checkpoint (a commit that leaves the log at 1000
+    of BLOCK alternating between SQLite's automatic checkpoint (a commit that leaves the log at 1000
     pages folds it: copy and fsync inside that call) and the server's checkpointer
     (memengine/walcheckpoint.py: between calls). Wall p50 / p99 / max, and the calls over 5 ms."""
     import mem
     from memengine.walcheckpoint import Checkpointer
 
     ids = [[m.id for m in store.recall(q, k=10, touch=False).results] for q in queries]
-    for cp in mem._CHECKPOINTS:
-        cp.close()  # (block by block below)
-    mem._CHECKPOINTS.clear()
+    if mem._CALLS.checkpointer is not None:  # (block by block below)
+        mem._CALLS.checkpointer.close()
+        mem._CALLS.checkpointer = None
     wall: dict[str, list[float]] = {"automatic (in the commit)": [], "checkpointer (between calls)": []}
     cpu = {k: 0.0 for k in wall}
-    for b in range(0, touches, 50):
-        name = list(wall)[(b // 50) % 2]
+    for b in range(0, touches, BLOCK):
+        name = list(wall)[(b // BLOCK) % 2]
         cp = Checkpointer(store.path, store.conn) if name.startswith("checkpointer") else None
         if cp is not None:
             cp.start()
-        for i in range(b, min(b + 50, touches)):
+        for i in range(b, min(b + BLOCK, touches)):
             if cp is not None:
                 cp.begin()
             c0, t0 = time.process_time(), time.perf_counter()
@@ -95,7 +98,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--store", type=Path, required=True)
     ap.add_argument("--runs", type=int, default=40)
-    ap.add_argument("--touches", type=int, default=400, help="reinforcement writes timed (checkpoint tail)")
+    ap.add_argument("--touches", type=int, default=1000, help="reinforcement writes timed (checkpoint tail)")
     ap.add_argument("--dir", type=Path, default=Path("/tmp/mem-transport-steps"), help="where the copy lives")
     args = ap.parse_args()
     os.environ.pop("MEM_EMBEDDER", None)
