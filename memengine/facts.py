@@ -43,7 +43,7 @@ from memengine import fact_lexicon as L
 from memengine.fact_lexicon import fold
 from memengine.fact_tokens import Tok, Value, clock_minutes, guess_lang, prepare, read_tokens, read_values
 
-__all__ = ["Fact", "Value", "Verdict", "analyse", "clock_minutes", "compare", "same_fact"]
+__all__ = ["Fact", "Value", "Verdict", "analyse", "clock_minutes", "compare", "restated", "same_fact"]
 
 # Share of the smaller frame's words the other must contain for the two to be one frame.
 MIN_SHARED = 0.5
@@ -525,12 +525,22 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
         placed = fact_place.moved(fa.text, fb.text, fb.keys)  # "is kept under the doormat" / "I put ... in ... now"
         if placed is not None:
             verdict = Verdict("place", "place changed for '{}': {} -> {}".format(*placed), 0.8)
-    if verdict is None and len(fb.words) <= 4 and any(ch.isdigit() for ch in fb.text):
-        measured = fact_elliptic.restated(fa.text, fb.text)  # "I weigh 82 kg" / "Now at 78 kg"
-        if measured is not None:
-            unit, was, now = measured
-            verdict = Verdict("number", f"number {fact_elliptic.REASON}: {was} -> {now} {unit}", 0.75)
     return verdict
+
+
+def restated(old: str | Fact, new: str | Fact) -> Verdict | None:
+    """Whether ``new`` restates ``old``'s number without its subject ("I weigh 82 kg" / "Now at 78 kg",
+    memengine/fact_elliptic.py). Not part of :func:`compare`: only a write asks, in
+    memengine/supersession.py, which sees every candidate and supersedes none when two read so
+    (consolidate compares pairs one by one: "I weigh 82 kg" and "My suitcase weighs 23 kg" would both)."""
+    fb_text = new.text if isinstance(new, Fact) else new
+    if len(fb_text) > 80 or not any(ch.isdigit() for ch in fb_text) or fact_mood.unasserted(fb_text):
+        return None
+    measured = fact_elliptic.restated(old.text if isinstance(old, Fact) else old, fb_text)
+    if measured is None:
+        return None
+    unit, was, now = measured
+    return Verdict("number", f"number {fact_elliptic.REASON}: {was} -> {now} {unit}", 0.75)
 
 
 _ADDING = fact_change.ADDITIVE | fact_change.ANOTHER

@@ -80,8 +80,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     for row, sim in candidates:
         if (sim is not None and sim < floor) or int(row[0]) == new_id:
             continue
-        verdict = facts.compare(str(row[1]), fact, similarity=sim) or fact_cue.detect(
-            str(row[1]), fact, sim if sim is not None else (cosines or {}).get(int(row[0])))
+        verdict = facts.compare(str(row[1]), fact, similarity=sim) or facts.restated(str(row[1]), fact) \
+            or fact_cue.detect(str(row[1]), fact, sim if sim is not None else (cosines or {}).get(int(row[0])))
         if verdict is None:
             continue
         old_time = str(row[2])
