@@ -368,6 +368,21 @@ def _top_keys(fh: IO[bytes], wanted: str) -> bool:
     return False
 
 
+@contextmanager
+def _json_errors(where: str) -> Iterator[None]:
+    """Turn what a JSON stream raises into one-line :class:`ImportFormatError`s naming ``where``."""
+    try:
+        yield
+    except ijson.JSONError as exc:
+        # yajl's message draws the spot over three lines: the first says what is wrong
+        reason = " ".join(str(exc).strip().splitlines()[0].split()) or type(exc).__name__
+        raise ImportFormatError(f"invalid or truncated JSON ({reason})", where) from None
+    except UnicodeDecodeError:
+        raise ImportFormatError("JSON is not valid UTF-8", where) from None
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise ImportFormatError(f"cannot read ({exc})", where) from None
+
+
 def iter_objects(
     source: tuple[Path, str | None], wrapper_key: str, limit: int = DEFAULT_MAX_JSON_BYTES
 ) -> Iterator[Any]:
@@ -379,7 +394,7 @@ def iter_objects(
     ``MAX_JSON_STRING_BYTES`` arrive cut, ending in ``CUT_MARK``.
     """
     where = _where(source)
-    try:
+    with _json_errors(where):
         with _opened(source, limit) as fh:
             first = _first_char(fh, where)
         if first not in "[{" or not first:
@@ -391,14 +406,6 @@ def iter_objects(
                 prefix = f"{wrapper_key}.item" if _top_keys(fh, wrapper_key) else ""
         with _opened(source, limit) as fh:
             yield from ijson.items(fh, prefix, use_float=True)
-    except ijson.JSONError as exc:
-        # yajl's message draws the spot over three lines: the first says what is wrong
-        reason = " ".join(str(exc).strip().splitlines()[0].split()) or type(exc).__name__
-        raise ImportFormatError(f"invalid or truncated JSON ({reason})", where) from None
-    except UnicodeDecodeError:
-        raise ImportFormatError("JSON is not valid UTF-8", where) from None
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:
-        raise ImportFormatError(f"cannot read ({exc})", where) from None
 
 
 class _AfterMarker(io.RawIOBase):
@@ -443,7 +450,7 @@ def iter_page_array(source: tuple[Path, str | None], marker: bytes, limit: int =
     where the array closes. A page without the marker, or a cut array, is a one-line error."""
     where = _where(source)
     path, member = source
-    try:
+    with _json_errors(where):
         with ExitStack() as stack:
             if member is None:
                 raw: IO[bytes] = stack.enter_context(path.open("rb"))
@@ -462,13 +469,6 @@ def iter_page_array(source: tuple[Path, str | None], marker: bytes, limit: int =
                         return
 
             yield from ijson.items(events(), "item")
-    except ijson.JSONError as exc:
-        reason = " ".join(str(exc).strip().splitlines()[0].split()) or type(exc).__name__
-        raise ImportFormatError(f"invalid or truncated JSON ({reason})", where) from None
-    except UnicodeDecodeError:
-        raise ImportFormatError("JSON is not valid UTF-8", where) from None
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:
-        raise ImportFormatError(f"cannot read ({exc})", where) from None
 
 
 # --- streaming text: one capped line at a time --------------------------------------
