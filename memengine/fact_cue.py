@@ -481,7 +481,7 @@ def _not_same_slot(a: _Side, b: _Side, cue: Cue, similarity: float) -> str | Non
         return "thing"  # "the sprint review" / "the sprint planning"
     if _owner_added(b, a) or cue.kind == "now" and _qualifier_added(b, a):  # ("New X price: ..." names X at length)
         return "owner"  # "our team meeting" / "the team meeting of the next department", "le marché aux puces"
-    if _boundaries(b) - _boundaries(a) and _value_groups(b.fact.values).keys() & {"time", "date"}:
+    if _other_end(a, b) and _value_groups(b.fact.values).keys() & {"time", "date"}:
         return "boundary"  # "the gym opens at 6" / "the gym now closes at 11": another end of it
     if cue.kind == "new":  # "New X: value" / "the new one is": X is the old fact's thing
         i = next(i for i, t in enumerate(b.toks) if t.text == cue.words)
@@ -543,16 +543,40 @@ def _qualifier_added(side: _Side, other: _Side) -> bool:
               and any(_same_stem(t.key, o) for o in other.content)}
     for q in _qualifiers(side, other):
         at = [i for i, t in enumerate(toks) if t.key == q]
-        if q not in FREQUENCY and q not in C.DESTINATIONS and q not in _AS and len(q) >= 3 and any(
+        if q not in FREQUENCY and q not in C.DESTINATIONS and q not in _AS and not _sentence_adverb(q) \
+                and len(q) >= 3 and any(
                 not toks[i].cap and (i - 1 in shared or i + 1 in shared) for i in at):
             return True
     return False
 
 
+def _sentence_adverb(word: str) -> bool:
+    """"actually", "really", "wirklich", "says": a word on the statement, not on the thing it names
+    ("The allergist says I'm not actually allergic to penicillin")."""
+    return word in _SENTENCE_ADVERBS or len(word) > 4 and word.endswith("ly")
+
+
+_SENTENCE_ADVERBS = frozenset(fold(w) for w in (
+    "actually really truly vraiment reellement realmente wirklich eigentlich tatsachlich doch "
+    "verdade mesmo "
+    # and who says so: "the allergist says I'm not ..."
+    "says said tells told confirms confirmed dit affirme dice dijo sagt sagte meint diz disse").split())
 _OWNER_LINKS = frozenset(fold(w) for w in "of de del der des von vom du do da dos das au aux".split())
 _POSSESSIVE_DETS = frozenset(fold(w) for w in (
     "my our your his her their mon ma mes notre nos son sa ses mi mis nuestro nuestra su sus mein meine meiner "
     "meines unser unsere unserer unseres sein seine seiner ihr ihre ihrer meu minha meus minhas nosso nossa").split())
+
+
+def _other_end(a: _Side, b: _Side) -> bool:
+    """Whether ``b`` times another end of the thing than ``a``: "the gym opens at 6" / "now closes at
+    11". A bare time ("standup is at 9:15") reads as the start, so "starts at 9:45" is the same end."""
+    ends = _boundaries(b) - _boundaries(a)
+    if not _boundaries(a):
+        ends -= _IMPLIED_BY_A_BARE_TIME
+    return bool(ends)
+
+
+_IMPLIED_BY_A_BARE_TIME = frozenset(("start", "open", "depart"))
 
 
 def _boundaries(side: _Side) -> set[str]:
