@@ -12,7 +12,8 @@ With ``--base`` the trees alternate (base, this, base, this, ...), and the table
 compared by digest after the first run and after the rerun (``FINGERPRINTS``: every column but the
 ones holding the run's wall clock), so a speed-up that changes what consolidate writes shows.
 
-``now`` is the store's last event plus a day, as bench/scale.py's consolidate measurement does.
+``now`` is the store's last event plus a day, as bench/scale.py's consolidate measurement does; the
+third run (``night``) is a day later: every learned edge's stored weight decays by a day then.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
+# the first run, a rerun at once (nothing new), and the next night's (every learned edge decays a day)
+RUNS = (("first", timedelta(0)), ("rerun", timedelta(0)), ("night", timedelta(days=1)))
 
 # What consolidate produced, without the columns that hold the wall clock of the run (an episode's
 # created_at, a row's updated_at): two trees that produce the same store print the same digests.
@@ -81,15 +84,20 @@ def child(tree: Path, store_path: Path) -> dict[str, Any]:
     last = store.conn.execute("SELECT max(event_at) FROM memories").fetchone()[0]
     now = datetime.fromisoformat(last) + timedelta(days=1)
     out: dict[str, Any] = {"load": [round(x, 1) for x in os.getloadavg()]}
-    for run in ("first", "rerun"):
+    for run, at in RUNS:
         marks: list[tuple[str, float]] = []
+
+        def mark(name: str, m: list[tuple[str, float]] = marks) -> None:
+            m.append((name, _cpu()))
+
         t0, c0 = time.perf_counter(), _cpu()
-        rep = consolidate.run(store, now=now, keep_backups=1, progress=lambda name, m=marks: m.append((name, _cpu())))
+        rep = consolidate.run(store, now=now + at, keep_backups=1, progress=mark)
         marks.append(("end", _cpu()))
         out[run] = {"wall": round(time.perf_counter() - t0, 1), "cpu": round(_cpu() - c0, 1),
                     "phases_wall": {p.name: round(p.seconds, 1) for p in rep.phases},
                     "phases_cpu": {marks[i][0]: round(marks[i + 1][1] - marks[i][1], 1) for i in range(len(marks) - 1)},
-                    "tables": fingerprints(store.conn)}
+                    "tables": fingerprints(store.conn),
+                    "edges_decayed": rep.counts().get("links", {}).get("edges_decayed")}
     out["load_end"] = [round(x, 1) for x in os.getloadavg()]
     store.close()
     return out
@@ -127,13 +135,13 @@ def main(argv: list[str] | None = None) -> int:
                     Path(str(copy) + suffix).unlink(missing_ok=True)
                 shutil.rmtree(args.work / "backups", ignore_errors=True)
     for name, r in results:
-        for run in ("first", "rerun"):
+        for run, _at in RUNS:
             x = r[run]
             phases = ", ".join(f"{p} {x['phases_wall'][p]}/{x['phases_cpu'].get(p, 0)}" for p in x["phases_wall"]
                                if x["phases_wall"][p] >= 0.1)
             print(f"{name:5} {run:6} wall {x['wall']:6.1f} s  cpu {x['cpu']:6.1f} s  (wall/cpu: {phases})"
-                  f"  load {r['load'][0]} -> {r['load_end'][0]}")
-    for run in ("first", "rerun"):
+                  f"  edges decayed {x['edges_decayed']}  load {r['load'][0]} -> {r['load_end'][0]}")
+    for run, _at in RUNS:
         tables = {name: r[run]["tables"] for name, r in results}
         print(f"tables after the {run} run: " + "  ".join(f"{t} {tables['this'][t]}" for t in FINGERPRINTS))
         if "base" in tables:

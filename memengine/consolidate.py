@@ -260,7 +260,8 @@ class Consolidator(ClusterSteps):
         if not keep.any():
             return
         ids = np.concatenate([self._vec_ids, new_ids[keep]])
-        mat = np.concatenate([self._vec_mat, np.stack([got[int(m)] for m in new_ids[keep]])])
+        added = np.stack([got[int(m)] for m in new_ids[keep]])
+        mat = np.concatenate([self._vec_mat, added]) if len(self._vec_mat) else added  # (none read: shape (0, 0))
         order = np.argsort(ids, kind="stable")
         self._vec_ids, self._vec_mat = ids[order], mat[order]
 
