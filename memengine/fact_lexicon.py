@@ -295,6 +295,9 @@ for _names in (
 for _short, _i in (("jan", 1), ("feb", 2), ("mar", 3), ("apr", 4), ("jun", 6), ("jul", 7), ("aug", 8),
                    ("sep", 9), ("sept", 9), ("oct", 10), ("nov", 11), ("dec", 12)):
     MONTHS.setdefault(_short, _i)
+# Months whose own spelling carries a diacritic (março, März, février, août, décembre): typed
+# without it and with no day beside it, the word is a name ("Marco is leading the team now").
+MONTHS_SPELT_WITH_ACCENT = frozenset(("marco", "marz", "fevrier", "aout", "decembre"))
 WEEKDAYS: dict[str, int] = {}
 for _names in (
     "monday tuesday wednesday thursday friday saturday sunday",

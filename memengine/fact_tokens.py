@@ -244,6 +244,8 @@ def _dates(toks: list[Tok], values: list[Value]) -> None:
                 day_tok = prev2  # "14 de julio"
             elif _day(nxt) is not None:
                 day_tok = nxt
+            if day_tok is None and key in L.MONTHS_SPELT_WITH_ACCENT and t.orig == key:
+                continue  # "Marco", not "março"
             capital = t.text[:1].isupper() and i > 0
             after_prep = prev is not None and fold(prev.low) in L.YEAR_PREPOSITIONS | {"le", "el", "au", "im"}
             if day_tok is None and not capital and not (after_prep and key != "may"):

@@ -25,3 +25,14 @@ def test_updates(old: str, new: str, expected: str) -> None:
 ])
 def test_other_end_is_no_update(old: str, new: str) -> None:
     assert fact_cue.detect(old, facts.analyse(new), 0.8) is None
+
+
+@pytest.mark.parametrize(("text", "dates"), [
+    ("Priya stepped down; Marco is leading the data team now", []),  # a name, not "março"
+    ("Marco lives in Porto", []),
+    ("A reunião é em março", ["marco"]),
+    ("Die Miete steigt am 3. März", ["Marz"]),
+    ("The rent goes up in March", ["March"]),
+])
+def test_a_month_spelt_with_an_accent_needs_it_or_a_day(text: str, dates: list[str]) -> None:
+    assert [v.text for v in facts.analyse(text).values if v.kind == "date"] == dates
