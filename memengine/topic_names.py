@@ -56,6 +56,7 @@ _PARTICIPLE = re.compile(r"^[^\W\d_]{3,}(?<!e)ed$")  # "dropped", "confirmed" (n
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|er|e|°)$")  # "14th", "3rd": a date's part, not a subject
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _JOIN = re.compile(r"^[\s_'’-]*$")  # what may stand between two words of a run
+_JOIN_AT = re.compile(r"[\s_'’-]*$")  # the same, matched in place (``^`` would hold only at the string's start)
 _STAMP = re.compile(r"^\s*\[(?=[^\]]{0,40}\])(?=[^\]]*(?:\b\d{4}\b|\b\d{1,2}[:.]\d{2}\b))[^\]]*\]\s*")
 
 
@@ -93,19 +94,36 @@ def runs(text: str, stop: frozenset[str], exclude: set[str]) -> Runs:
     out: Runs = {}
     run: list[str] = []
     end = 0
-    for m in list(_WORD.finditer(_STAMP.sub("", text, count=1))) + [None]:
-        w = m.group() if m else ""
+    body = _STAMP.sub("", text, count=1)
+    for m in _WORD.finditer(body):
+        w = m.group()
         low = w.lower()
-        ok = bool(w) and len(low) >= MIN_WORD_CHARS and not low.isdigit() and not _ORDINAL.match(low) and low not in stop \
-            and low.removesuffix("'s").removesuffix("’s") not in exclude and low not in exclude and not is_filler(low)
-        joined = m is not None and bool(run) and bool(_JOIN.match(text_between(m, end)))
-        if run and not (ok and joined):
+        ok = _plain_word(low) and low not in stop and low not in exclude \
+            and low.removesuffix("'s").removesuffix("’s") not in exclude
+        if run and not (ok and _joins(body, end, m.start())):
             _add_runs(out, run)
             run = []
         if ok:
             run.append(w)
-            end = m.end() if m else end
+            end = m.end()
+    if run:
+        _add_runs(out, run)
     return out
+
+
+@functools.lru_cache(maxsize=65536)
+def _plain_word(low: str) -> bool:
+    """The checks of a content word that depend on the word alone (length, digits, ordinals, filler):
+    asked once per distinct word, since ``runs`` reads every member of every cluster."""
+    return len(low) >= MIN_WORD_CHARS and not low.isdigit() and not _ORDINAL.match(low) and not is_filler(low)
+
+
+def _joins(text: str, start: int, stop: int) -> bool:
+    """Whether ``text[start:stop]`` (between two words) may stand inside a run: the common single
+    space without a regex."""
+    if stop - start == 1 and text[start] == " ":
+        return True
+    return _JOIN_AT.match(text, start, stop) is not None
 
 
 def text_between(m: re.Match[str], end: int) -> str:
@@ -122,12 +140,14 @@ def weak(word: str) -> bool:
 
 def _add_runs(out: Runs, run: list[str]) -> None:
     weak_at = [weak(w) for w in run]
+    folded = [fold(w) for w in run]
     for n in range(1, MAX_WORDS + 1):
         for k in range(len(run) - n + 1):
             if weak_at[k] or weak_at[k + n - 1]:
                 continue
-            words = run[k: k + n]
-            out.setdefault(tuple(fold(w) for w in words), " ".join(words))
+            key = tuple(folded[k: k + n])
+            if key not in out:
+                out[key] = " ".join(run[k: k + n])
 
 
 def ranked_names(member_runs: Sequence[Runs], rarity: Callable[[tuple[str, ...]], float], limit: int = 5
