@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import zipfile
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 from conftest import run_cli
+from importer_cli import assert_broken_import_fails
+from importer_cli import memory_count as _count
+from importer_cli import one_envelope as _envelope
+from importer_cli import write_zip as _zip
 
 from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown, vcf, whatsapp
 from importers.clock import islamic_to_gregorian, persian_to_gregorian
@@ -207,12 +210,6 @@ def test_a_chat_whose_first_message_is_long_is_still_detected() -> None:
     recs, _ = _wa(path)
     assert len(recs) == 2 and recs[0].content.count("\n") == 80
 
-
-def _zip(path: Path, members: dict[str, bytes]) -> Path:
-    with zipfile.ZipFile(path, "w") as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-    return path
 
 
 def test_whatsapp_ios_zip_with_media_and_a_folder(tmp_path: Path) -> None:
@@ -504,14 +501,6 @@ def test_vcard_without_end_keeps_both_contacts_loudly() -> None:
 # --- end to end: mem.py import ----------------------------------------------------------------
 
 
-def _envelope(proc: object) -> dict:
-    lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]  # type: ignore[attr-defined]
-    assert len(lines) == 1, proc.stdout + proc.stderr  # type: ignore[attr-defined]
-    return json.loads(lines[0])
-
-
-def _count(db: Path) -> int:
-    return int(_envelope(run_cli("--db", str(db), "stats"))["data"]["memories"])
 
 
 @pytest.mark.parametrize("kind", ["whatsapp", "chatgpt", "claude", "markdown", "vcf"])
@@ -556,17 +545,6 @@ BROKEN: dict[str, tuple[dict[str, bytes] | bytes, str]] = {
 @pytest.mark.parametrize("name", sorted(BROKEN))
 def test_cli_broken_export_fails_in_one_line_and_writes_nothing(name: str, tmp_path: Path) -> None:
     content, message = BROKEN[name]
-    path = tmp_path / name
-    if isinstance(content, dict):
-        _zip(path, content)
-    else:
-        path.write_bytes(content)
-    db = tmp_path / "m.db"
-    proc = run_cli("--db", str(db), "import", str(path))
-    out = _envelope(proc)
-    assert proc.returncode == 1 and out["error"]["code"] == "invalid_input"
-    assert str(path) in out["error"]["message"] and message in out["error"]["message"]
-    assert "\n" not in out["error"]["message"] and "Traceback" not in proc.stderr
-    assert not db.exists() or _count(db) == 0
+    path = assert_broken_import_fails(tmp_path, name, content, message)
     with pytest.raises(ImportFormatError):
         detect(path) if name not in ("gpt.zip",) else list(chatgpt.parse(path, ImportReport(str(path), "chatgpt")))

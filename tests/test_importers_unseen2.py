@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import zipfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from conftest import run_cli
+from importer_cli import assert_broken_import_fails
+from importer_cli import memory_count as _count
+from importer_cli import one_envelope as _envelope
+from importer_cli import write_zip as _zip
 
 from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown, vcf, whatsapp
 from importers.detect import detect
@@ -141,12 +144,6 @@ def test_whatsapp_edited_markers_are_told_by_their_words() -> None:
     for line in ("<edit this later>", "the <edited> cut", "<Media omitted>"):
         assert not whatsapp._EDITED_RE.search(f"text {line}"), line
 
-
-def _zip(path: Path, members: dict[str, bytes]) -> Path:
-    with zipfile.ZipFile(path, "w") as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-    return path
 
 
 def test_whatsapp_zip_whose_media_holds_a_contact_card_and_a_text_document(tmp_path: Path) -> None:
@@ -500,14 +497,6 @@ def test_every_unseen2_vcf_fixture_has_a_test() -> None:
 # --- end to end: mem.py import ----------------------------------------------------------------
 
 
-def _envelope(proc: object) -> dict:
-    lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]  # type: ignore[attr-defined]
-    assert len(lines) == 1, proc.stdout + proc.stderr  # type: ignore[attr-defined]
-    return json.loads(lines[0])
-
-
-def _count(db: Path) -> int:
-    return int(_envelope(run_cli("--db", str(db), "stats"))["data"]["memories"])
 
 
 CLI_CASES = {
@@ -592,18 +581,7 @@ BROKEN: dict[str, tuple[dict[str, bytes] | bytes, str]] = {
 @pytest.mark.parametrize("name", sorted(BROKEN))
 def test_cli_broken_export_fails_in_one_line_and_writes_nothing(name: str, tmp_path: Path) -> None:
     content, message = BROKEN[name]
-    path = tmp_path / name
-    if isinstance(content, dict):
-        _zip(path, content)
-    else:
-        path.write_bytes(content)
-    db = tmp_path / "m.db"
-    proc = run_cli("--db", str(db), "import", str(path))
-    out = _envelope(proc)
-    assert proc.returncode == 1 and out["error"]["code"] == "invalid_input", out
-    assert str(path) in out["error"]["message"] and message in out["error"]["message"], out
-    assert "\n" not in out["error"]["message"] and "Traceback" not in proc.stderr
-    assert not db.exists() or _count(db) == 0
+    assert_broken_import_fails(tmp_path, name, content, message)
 
 
 def test_broken_chat_html_names_the_file_in_the_parser(tmp_path: Path) -> None:
