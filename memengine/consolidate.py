@@ -34,13 +34,14 @@ from typing import Any
 
 import numpy as np
 
-from memengine import contradictions, decay, graph_rank, memorymd, summarize
-from memengine import facts as fact_rules
+from memengine import decay, graph_rank, memorymd, summarize
 from memengine.chat_episodes import PRELOAD_MIN
 from memengine.clustering import BATCH_MAX, MIN_CLUSTER_SIZE, ClusterSteps
+from memengine.consolidate_jobs import _doc_freq, _subject, _summary_job, _summary_members, _verdict
+from memengine.consolidate_review import cluster_tree, list_contradictions, resolve_contradiction
 from memengine.db import write_tx
 from memengine.edges import add_edges
-from memengine.errors import LockedError, NotFound, UserError
+from memengine.errors import LockedError, UserError
 from memengine.knn import VectorIndex
 from memengine.knn import normalise as _normalise
 from memengine.links import (
@@ -79,7 +80,6 @@ ROOT_TARGET = 5  # stop building levels once this few top clusters remain
 
 # Summaries
 SUMMARY_SOURCE = "consolidate"
-SUMMARY_MAX_MEMBERS = 60  # most central members given to the summarizer (its cost grows with sentences)
 SUMMARY_IMPORTANCE = 0.5
 DF_SAMPLE = 20_000  # documents sampled for background term frequencies (key terms)
 EXTERNAL_TIMEOUT_S = 60.0
@@ -640,62 +640,6 @@ class Consolidator(ClusterSteps):
         return {"memory_md": str(path), "changed": bool(changed), "block_chars": len(block)}
 
 
-# --------------------------------------------------------------------------- pool workers (memengine/pool.py)
-
-def _summary_members(job: tuple[Any, ...], index: VectorIndex) -> tuple[list[summarize.Member], int]:
-    """The members a summary is made from: at most SUMMARY_MAX_MEMBERS, the most central first chosen."""
-    level, rows, vec_of, cent = job
-    if vec_of is None:  # raw members: their vectors are in the run's index (shared with forked workers)
-        vec_of = {r[0]: index.vecs[index.pos[r[0]]] for r in rows if r[0] in index.pos}
-    chosen = rows
-    if len(rows) > SUMMARY_MAX_MEMBERS and cent is not None:
-        # the most central members: their sentences are the candidates for the summary
-        ranked = sorted(rows, key=lambda r: (-float(vec_of[r[0]] @ cent) if r[0] in vec_of else 1.0, r[0]))
-        chosen = sorted(ranked[:SUMMARY_MAX_MEMBERS], key=lambda r: r[0])
-
-    def body(text: str) -> str:
-        # a child summary's header line ("Summary of 12 memories (...)") is not a sentence worth repeating
-        lines = text.splitlines()
-        return "\n".join(lines[1:]) if level > 1 and len(lines) > 1 else text
-
-    return [summarize.Member(id=r[0], content=body(r[1]), event_at=from_iso(r[2]), author=r[3],
-                             embedding=vec_of.get(r[0])) for r in chosen], len(rows)
-
-
-def _summary_job(shared: tuple[Any, ...], job: tuple[Any, ...]) -> tuple[str, list[str]]:
-    """(extractive summary text, [topic name] + key terms) of one cluster: pure, so it runs in a forked worker."""
-    (df, n_docs), people, index = shared
-    mem, total = _summary_members(job, index)
-    s = summarize.summarize_cluster(mem, df=df, n_docs=n_docs, known_people=people)
-    text = s.text
-    if len(mem) < total:
-        text = text.replace(f"Summary of {len(mem)} memories", f"Summary of {total} memories", 1)
-    return text, [s.name] + s.key_terms  # the topic name first: the cluster's label
-
-
-def _doc_freq(_shared: None, texts: Sequence[str]) -> dict[str, int]:
-    """Documents per term in ``texts`` (summed over chunks: the counts of one pass over them all)."""
-    df: dict[str, int] = {}
-    for text in texts:
-        for t in set(summarize.tokenize(text)):
-            df[t] = df.get(t, 0) + 1
-    return df
-
-
-def _subject(_shared: None, text: str) -> str:
-    return contradictions.subject_key(text)
-
-
-def _verdict(_shared: None, job: tuple[str, str, str, str, float]) -> Any:
-    """The frame rules (memengine/facts.py, multilingual, held-out P/R 0.98/0.94) first, then the
-    older English detector for what they leave (bench/facts.py measures both)."""
-    older, newer, a, b, sim = job
-    verdict: Any = fact_rules.compare(older, newer, similarity=sim)
-    if verdict is None and not fact_rules.other_subjects(older, newer):  # ("flight to Boston" / "to Denver")
-        verdict = contradictions.detect(a, b, similarity=sim)
-    return verdict
-
-
 # --------------------------------------------------------------------------- entry points
 
 def lock_path(db: Path) -> Path:
@@ -823,73 +767,6 @@ def _dry_run(store: MemoryStore, phases: Sequence[str], now: datetime, md: Path 
             shadow.close()
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
-
-
-# --------------------------------------------------------------------------- review commands
-
-def resolve_contradiction(store: MemoryStore, cid: int, keep: int, now: datetime | None = None) -> dict[str, Any]:
-    """Keep memory ``keep`` of contradiction ``cid``: the other one gets ``valid_to`` (restorable)."""
-    now_iso = _iso(now or utcnow())
-    with write_tx(store.conn):
-        row = store.conn.execute("SELECT * FROM contradictions WHERE id = ?", (cid,)).fetchone()
-        if row is None:
-            raise NotFound(f"no contradiction with id {cid}")
-        if keep not in (row["memory_a"], row["memory_b"]):
-            raise UserError(f"--keep must be {row['memory_a']} or {row['memory_b']} (the two memories of #{cid})")
-        other = row["memory_b"] if keep == row["memory_a"] else row["memory_a"]
-        store.conn.execute("UPDATE memories SET valid_to = NULL, updated_at = ? WHERE id = ?", (now_iso, keep))
-        store.conn.execute("UPDATE memories SET valid_to = coalesce(valid_to, ?), updated_at = ? WHERE id = ?",
-                           (now_iso, now_iso, other))
-        store.conn.execute("DELETE FROM associations WHERE edge_type = 'supersedes' AND source_id = ? AND target_id = ?",
-                           (other, keep))
-        add_edges(store.conn, [(keep, other, "supersedes", 1.0)], now_iso)
-        store.conn.execute("UPDATE contradictions SET status = 'resolved', kept_id = ?, resolved_at = ? WHERE id = ?",
-                           (keep, now_iso, cid))
-    return {"id": cid, "kept": keep, "superseded": other, "status": "resolved"}
-
-
-def list_contradictions(store: MemoryStore, status: str | None = "open") -> list[dict[str, Any]]:
-    """Contradictions (open ones by default) with both texts."""
-    where = "WHERE c.status = ?" if status else ""
-    args = (status,) if status else ()
-    return [dict(r) for r in store.conn.execute(
-        f"""SELECT c.id, c.memory_a, c.memory_b, a.content AS content_a, b.content AS content_b, c.kind, c.reason,
-                   c.confidence, c.status, c.kept_id, c.detected_at, c.resolved_at
-            FROM contradictions c JOIN memories a ON a.id = c.memory_a JOIN memories b ON b.id = c.memory_b
-            {where} ORDER BY c.id""", args)]
-
-
-def cluster_tree(store: MemoryStore, cid: int | None = None, max_leaves: int = 20) -> list[dict[str, Any]]:
-    """The hierarchy as nested dicts: roots (or cluster ``cid``) down to member memories."""
-    conn = store.conn
-
-    def node(r: Any) -> dict[str, Any]:
-        summary = None
-        if r["summary_memory_id"] is not None:
-            s = conn.execute("SELECT content FROM memories WHERE id = ?", (r["summary_memory_id"],)).fetchone()
-            summary = s[0] if s else None
-        out: dict[str, Any] = {"id": r["id"], "level": r["level"], "label": r["label"], "status": r["status"],
-                               "member_count": r["member_count"], "summary_memory_id": r["summary_memory_id"],
-                               "summary": summary}
-        kids = conn.execute("SELECT * FROM clusters WHERE parent_id = ? AND status = 'active' ORDER BY id",
-                            (r["id"],)).fetchall()
-        if kids:
-            out["children"] = [node(k) for k in kids]
-        else:
-            out["members"] = [
-                {"id": m[0], "content": m[1] if len(m[1]) <= 200 else m[1][:199] + "…", "status": m[2]}
-                for m in conn.execute(
-                    """SELECT m.id, m.content, m.status FROM cluster_members cm JOIN memories m ON m.id = cm.memory_id
-                       WHERE cm.cluster_id = ? ORDER BY cm.similarity DESC, m.id LIMIT ?""", (r["id"], max_leaves))]
-        return out
-
-    if cid is not None:
-        r = conn.execute("SELECT * FROM clusters WHERE id = ?", (cid,)).fetchone()
-        if r is None:
-            raise NotFound(f"no topic T{cid}")
-        return [node(r)]
-    return [node(r) for r in conn.execute(
-        "SELECT * FROM clusters WHERE status = 'active' AND parent_id IS NULL ORDER BY level DESC, member_count DESC, id")]
 
 
 def memory_md_default() -> Path | None:
