@@ -55,8 +55,8 @@ day week weekend month year time
 _PARTICIPLE = re.compile(r"^[^\W\d_]{3,}(?<!e)ed$")  # "dropped", "confirmed" (not "need", "speed", "bed")
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|er|e|°)$")  # "14th", "3rd": a date's part, not a subject
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_JOIN = re.compile(r"^[\s_'’-]*$")  # what may stand between two words of a run
-_JOIN_AT = re.compile(r"[\s_'’-]*$")  # the same, matched in place (``^`` would hold only at the string's start)
+# what may stand between two words of a run, matched in place (no ``^``: it would hold only at the string's start)
+_JOIN_AT = re.compile(r"[\s_'’-]*$")
 _STAMP = re.compile(r"^\s*\[(?=[^\]]{0,40}\])(?=[^\]]*(?:\b\d{4}\b|\b\d{1,2}[:.]\d{2}\b))[^\]]*\]\s*")
 
 
@@ -124,11 +124,6 @@ def _joins(text: str, start: int, stop: int) -> bool:
     if stop - start == 1 and text[start] == " ":
         return True
     return _JOIN_AT.match(text, start, stop) is not None
-
-
-def text_between(m: re.Match[str], end: int) -> str:
-    """The text between the previous word (ending at ``end``) and match ``m``."""
-    return m.string[end: m.start()]
 
 
 @functools.lru_cache(maxsize=65536)

@@ -39,6 +39,17 @@ def _text(rng: random.Random, i: int) -> str:
     return f"note {i}: {' '.join(words * rng.randint(1, 2))}"
 
 
+def _built(store: mc.MemoryStore, rng: random.Random, rows: int) -> KeywordIndex:
+    """An index built over ``rows`` generated rows of ``store`` (its base ready)."""
+    with store.conn:
+        for i in range(rows):
+            _insert(store, _text(rng, i))
+    index = KeywordIndex(store.path, mc.FTS_WEIGHTS)
+    index.start()
+    assert index.wait(60)
+    return index
+
+
 def _queries(rng: random.Random, n: int) -> list[list[str]]:
     out = []
     for _ in range(n):
@@ -99,12 +110,7 @@ def prune_always(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_pruned_search_equals_full_search_before_and_after_changes(store: mc.MemoryStore,
                                                                    prune_always: None) -> None:
     rng = random.Random(7)
-    with store.conn:
-        for i in range(3000):
-            _insert(store, _text(rng, i))
-    index = KeywordIndex(store.path, mc.FTS_WEIGHTS)
-    index.start()
-    assert index.wait(60)
+    index = _built(store, rng, 3000)
     queries = _queries(rng, 150)
     served, early = _check(store, index, queries)
     assert served > 300 and early > 100  # the pruned path served most searches, often reading less
@@ -126,12 +132,7 @@ def test_words_left_are_read_for_the_kept_rows_only(store: mc.MemoryStore, prune
     """Past the first successful cut the last words are read only for the rows kept (``_narrowed``),
     which drops rows as the bound of the words left shrinks: fewer rows get final lookups, same results."""
     rng = random.Random(11)
-    with store.conn:
-        for i in range(3000):
-            _insert(store, _text(rng, i))
-    index = KeywordIndex(store.path, mc.FTS_WEIGHTS)
-    index.start()
-    assert index.wait(60)
+    index = _built(store, rng, 3000)
     narrowed = index._narrowed
     sizes: list[tuple[int, int]] = []  # (rows in, rows out) of each narrowing
 
@@ -152,12 +153,7 @@ def test_words_left_are_read_for_the_kept_rows_only(store: mc.MemoryStore, prune
 def test_bounds_hold_for_every_posting(store: mc.MemoryStore) -> None:
     """bound(word) ≥ the word's contribution to every row that holds it, also after the rows changed."""
     rng = random.Random(3)
-    with store.conn:
-        for i in range(1500):
-            _insert(store, _text(rng, i))
-    index = KeywordIndex(store.path, mc.FTS_WEIGHTS)
-    index.start()
-    assert index.wait(60)
+    index = _built(store, rng, 1500)
     index.search(store.conn, ["garden"], 1)  # adopt the base
 
     def check() -> None:
