@@ -586,10 +586,11 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
         raise click.UsageError(f"expected [FORMAT] PATH with FORMAT one of {', '.join(IMPORT_FORMATS)}")
     p = Path(target).expanduser()
     folder_fmt = None
-    if p.is_dir() and fmt is None:  # a chat, contacts and notes side by side: each as what it is
+    if (p.is_dir() and fmt is None) or (p.is_file() and fmt in (None, "whatsapp")):
         from memengine import ingest_mixed
 
-        plan = ingest_mixed.mixed_plan(p)
+        # a chat, contacts and notes side by side, or a chat zip carrying contact cards: each as what it is
+        plan = ingest_mixed.mixed_plan(p) if p.is_dir() else ingest_mixed.zip_plan(p)
         if plan is not None:
             s = current_ctx().store(fast_start=False)
             with progress_bar(None, f"importing {p.name}") as advance:

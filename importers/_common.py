@@ -527,6 +527,8 @@ def iter_lines(raw: IO[bytes], where: str, cap: int = MAX_LINE_CHARS) -> Iterato
             text = decoder.decode(chunk, final)
         except UnicodeDecodeError as exc:
             line = no + 1 + chunk[: max(0, exc.start)].count(b"\n")
+            if encoding == "utf-16":  # a BOM said UTF-16: broken UTF-16, not another code page
+                raise ImportFormatError(f"invalid UTF-16 text ({exc.reason})", where, line) from None
             raise ImportFormatError(f"not UTF-8 or UTF-16 text ({exc.reason}); re-export as UTF-8", where, line) from None
         pos = 1 if pending_cr and text.startswith("\n") else 0
         pending_cr = False
@@ -549,6 +551,17 @@ def iter_lines(raw: IO[bytes], where: str, cap: int = MAX_LINE_CHARS) -> Iterato
                 yield Line(no + 1, buf, length)
             return
         chunk = raw.read(READ_CHUNK)
+
+
+def windows_1252(opener: Callable[[], IO[bytes]]) -> Callable[[], IO[bytes]]:
+    """``opener`` re-coded from Windows-1252 to UTF-8, streamed: a file saved by Notepad as "ANSI"
+    (or written by Outlook) before UTF-8. The code page's five undefined bytes read as U+FFFD, so
+    this never fails to decode."""
+
+    def recoded() -> IO[bytes]:
+        return codecs.EncodedFile(opener(), "utf-8", "cp1252", errors="replace")  # type: ignore[return-value]
+
+    return recoded
 
 
 def strip_marks_fast(text: str) -> str:

@@ -14,7 +14,6 @@ display name, so the engine can put names on WhatsApp senders.
 
 from __future__ import annotations
 
-import codecs
 import io
 import quopri
 import re
@@ -37,6 +36,7 @@ from importers._common import (
     open_zip,
     sha1_hex,
     split_lines,
+    windows_1252,
 )
 
 NOTE_CHARS = 300
@@ -438,11 +438,7 @@ def _decoded(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -
         if not exc.reason.startswith("not UTF-8"):
             raise
         report.warn(f"{exc.reason.split(';')[0]}; read as Windows-1252", exc.line)
-
-    def recoded() -> IO[bytes]:
-        return codecs.EncodedFile(opener(), "utf-8", "cp1252")  # type: ignore[return-value]
-
-    return recoded
+    return windows_1252(opener)
 
 
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:

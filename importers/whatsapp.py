@@ -57,6 +57,7 @@ from importers._common import (
     open_member,
     sha1_hex,
     strip_marks_fast,
+    windows_1252,
 )
 
 _SPACE_CHARS = "\u00a0\u202f\u2007\u2009"
@@ -73,7 +74,13 @@ _TIME = r"(?P<time>\d{1,2}(?:[:.]|\s?h\s?)\d{2}(?:[:.]\d{2})?)"  # "09 h 15": Ca
 # A 12-hour marker: one to four words of letters (with dots and combining marks), checked
 # against CLDR's words afterwards (clock.known_marker): "PM", "p. m.", "in the morning", "ص".
 _LETTER = r"[^\W\d_]"
-_WORD = rf"{_LETTER}(?:{_LETTER}|[.\u0300-\u036f\u064b-\u065f\u0670\u200c])*"
+# Combining marks are no letters to ``\w``: the vowel signs and viramas of Indic, Thai, Lao,
+# Tibetan, Myanmar and Khmer words ("ਬਾ.ਦੁ.", "หลังเที่ยง", "अपराह्न") and the accents of decomposed
+# Latin/Greek/Cyrillic, Hebrew points and Arabic harakat. Whole script blocks are let in after
+# a first letter (their digits excepted): the words are checked against CLDR's afterwards.
+_MARKS = ("\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed"
+          "\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff\u200c\u200d")
+_WORD = rf"{_LETTER}(?:{_LETTER}|\.|(?!\d)[{_MARKS}])*"
 _MARKER = rf"{_WORD}(?:\s{_WORD}){{0,3}}"
 _CLOCK = rf"(?:(?P<pre>{_MARKER})\s?)?{_TIME}(?:\s?(?P<post>{_MARKER}))?"
 # A word some languages put between the date and the time: "12/03/2023 à 09:15" (French),
@@ -123,7 +130,7 @@ from importers.whatsapp_words import (  # noqa: E402  (the word tables, moved ou
 )
 
 _THREAD_RE = re.compile(
-    r"^.*?whats\s?app[\s_-]*(?:chat|-chat|conversa|discussion)?\s*"
+    r"^.*?whats\s?app[\s_-]*(?:chat|-chat|conversa|discussion|sohbeti)?\s*"
     r"(?:-|–|with|mit|con|avec|met|com|di|med|z|ile|s uživatelem|с контактом|с|do|dengan|với|bersama|na|"
     r"kanssa|ve|cu|με|עם|مع|با)?\s+(?P<name>.+)$",
     re.IGNORECASE,
@@ -202,6 +209,10 @@ def sniff(lines: list[str]) -> bool:
     return hits >= max(1, len(clean) // 4) or layout.pattern.match(strip_marks_fast(clean[0])) is not None
 
 
+# "Ayşe ile WhatsApp Sohbeti" (Turkish: "chat with Ayşe on WhatsApp"): the person comes first.
+_NAME_FIRST_RE = re.compile(r"^(?P<name>.+?)\s+(?:ile)\s+whats\s?app(?:[\s_-]+\S+)?$", re.IGNORECASE)
+
+
 def thread_name(name: str) -> str:
     """Chat name from an export file name ("WhatsApp Chat with Ana.txt" -> "Ana")."""
     stem = re.sub(r"\.(txt|zip)$", "", name, flags=re.IGNORECASE)
@@ -209,7 +220,7 @@ def thread_name(name: str) -> str:
     # "WhatsApp Chat with Ana (1).txt": a browser's second download of the same chat. The
     # chat name is part of every message's ref, so the copy must name the same chat.
     stem = re.sub(r"\s?\(\d{1,3}\)$", "", stem).strip() or stem
-    for rx in (_THREAD_PREFIX_RE, _THREAD_RE):
+    for rx in (_NAME_FIRST_RE, _THREAD_PREFIX_RE, _THREAD_RE):
         m = rx.match(stem)
         if m and m.group("name").strip():
             return m.group("name").strip()
@@ -616,6 +627,23 @@ def _entries(lines: Iterator[Line], layout: Layout, report: ImportReport | None)
         yield cur
 
 
+def _survey(opener: Callable[[], IO[bytes]], file: str) -> tuple[Layout, _DateStats, dict[str, int]]:
+    """Pass 1: the layout (from the first lines), then the dates and senders of every header, to
+    decide the date order and calendar over the whole file."""
+    layout = pick_layout(_first_lines(opener, file))
+    if layout is None:
+        raise ImportFormatError("no WhatsApp message header found (expected '[date, time] Name: text' or "
+                                "'date, time - Name: text')", file, 1)
+    stats = _DateStats()
+    speakers: dict[str, int] = {}
+    for e in _entries(_lines(opener, file), layout, None):
+        stats.add(e)
+        who = _who(e)
+        if who is not None and (who in speakers or len(speakers) < MAX_SPEAKERS):
+            speakers[who] = speakers.get(who, 0) + 1
+    return layout, stats, speakers
+
+
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     """Parse a WhatsApp export (.txt or .zip) into episodic records, one per message.
 
@@ -627,18 +655,15 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     with ExitStack() as stack:
         file, opener, thread = _source(path, max_bytes, stack)
         thread = str(options.get("thread") or thread)
-        layout = pick_layout(_first_lines(opener, file))
-        if layout is None:
-            raise ImportFormatError("no WhatsApp message header found (expected '[date, time] Name: text' or "
-                                    "'date, time - Name: text')", file, 1)
-        # Pass 1: the dates only, to decide the date order and calendar over the whole file.
-        stats = _DateStats()
-        speakers: dict[str, int] = {}
-        for e in _entries(_lines(opener, file), layout, None):
-            stats.add(e)
-            who = _who(e)
-            if who is not None and (who in speakers or len(speakers) < MAX_SPEAKERS):
-                speakers[who] = speakers.get(who, 0) + 1
+        try:
+            layout, stats, speakers = _survey(opener, file)
+        except ImportFormatError as exc:
+            if not exc.reason.startswith("not UTF-8"):
+                raise
+            # A chat re-saved by Notepad as "ANSI": read as Windows-1252, loudly, not refused.
+            report.warn(f"{exc.reason.split(';')[0]}; read as Windows-1252", exc.line)
+            opener = windows_1252(opener)
+            layout, stats, speakers = _survey(opener, file)
         order, reason = stats.order(options.get("date_order"), layout.platform == "ios")
         calendar, calendar_reason = stats.calendar(order, datetime.now())
         if calendar in ("persian", "islamic") and reason.startswith("ambiguous"):

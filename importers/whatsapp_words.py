@@ -30,7 +30,7 @@ _SYSTEM_BODY_PATTERNS = (
             r"código de seguridad",
             r"رمز أمان",
             # deleted messages
-            r"^this message was deleted$",
+            r"^this message was deleted(?: by (?:an )?admin\b.*)?$",  # an admin's deletion names them
             r"^you deleted this message$",
             r"^diese nachricht wurde gelöscht$",
             r"^du hast diese nachricht gelöscht$",
@@ -145,7 +145,8 @@ _MEDIA_STEM_RE = re.compile(
 _OMITTED_WORDS = re.compile(
     r"(?:omitted|omitid[oa]|weggelassen|ausgelassen|weggelaten|absente?s?|omis|manquante?s?|retiré|"
     r"vynechán[aoy]?|отсутствует|не добавлен[аоы]?|含まれていません|省略|omess[oa]|oculto|ocultad[oa]|"
-    r"pominięt[oay]|dahil edilmedi|생략됨|הושמט[הו]?)\s*$|^لم يتم إدراج|^تم حذف الملصق",
+    r"pominięt[oay]|dahil edilmedi|생략됨|הושמט[הו]?|udeladt|utelatt|utelämnad|utelämnat|jätetty pois)\s*$|"
+    r"^لم يتم إدراج|^تم حذف الملصق",
     re.IGNORECASE,
 )
 _OMITTED_EXACT_RE = re.compile(
@@ -163,7 +164,7 @@ _FILE_ATTACHED_RE = re.compile(
 _EDITED_WORDS = (
     r"edited|editad[oa]|editó|editat|diedit|disunting|edytowan[aoy]?|bearbeitet|modifié|modificat[oa]|"
     r"bewerkt|düzenlendi|изменено|изменён[оа]?|отредактирован[оа]?|змінено|відредаговано|upraven[aáo]|"
-    r"redigera[dt]|redigeret|redigert|muokattu|szerkesztett|επεξεργάστηκε|επεξεργασμένο|נערכה|ערוכה|"
+    r"redigera[dt]|redigeret|redigert|muokattu|szerkesztett|επεξεργ[^\W\d_]*|נערכה|ערוכה|"
     r"تم تعديل|معدّ?لة|ویرایش شد|ویرایش‌شده|編集済み|編集されました|已编辑|已編輯|编辑过|編輯過|수정됨|"
     r"แก้ไขแล้ว|đã chỉnh sửa|đã được chỉnh sửa|संपादित"
 )

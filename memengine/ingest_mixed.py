@@ -7,11 +7,17 @@ ChatGPT/Claude export zip), the notes below the folder as one markdown import, t
 conversations*.json as its chat export. Every part is parsed before anything is written: one
 that cannot be read fails the whole import, naming it. A top-level .txt/.zip/.vcf that is no
 export of any kind is skipped with a warning naming it (a readme.txt next to the chats).
+
+A WhatsApp "with media" zip is such a mix too: a contact shared in the chat travels as a .vcf
+beside the chat text. Its cards are imported as contacts (:func:`zip_plan`), not only counted
+as media of the chat. Contacts go first, in a folder as in a zip: their names then put names
+on the chat's senders known only by a number.
 """
 
 from __future__ import annotations
 
 import re
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -53,7 +59,34 @@ def mixed_plan(folder: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
         parts.append((folder, "markdown"))
     if len({fmt for _, fmt in parts}) < 2:
         return None
-    return parts, warnings
+    return _contacts_first(parts), warnings
+
+
+def _contacts_first(parts: list[tuple[Path, str]]) -> list[tuple[Path, str]]:
+    return sorted(parts, key=lambda part: part[1] != "vcf")  # stable: the rest keep their order
+
+
+def zip_plan(path: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
+    """((path, format) parts, warnings) for a WhatsApp zip holding contact cards (.vcf members):
+    the cards as a vCard import, then the chat; None for any other file. Cards that cannot be
+    read leave the chat alone, with a warning naming them."""
+    from importers._common import is_junk_member, is_zip
+    from importers.detect import detect
+
+    try:
+        if not (path.is_file() and is_zip(path) and detect(path) == "whatsapp"):
+            return None
+        with zipfile.ZipFile(path) as zf:
+            cards = [n for n in zf.namelist() if n.lower().endswith(".vcf") and not is_junk_member(n)]
+    except (ImportFormatError, zipfile.BadZipFile, OSError):
+        return None  # the chat import names what is wrong with the file
+    if not cards:
+        return None
+    try:
+        _parse_all(path, "vcf", {})
+    except UserError as exc:
+        return [(path, "whatsapp")], [f"{path}: contact cards skipped: {exc.message}"]
+    return [(path, "vcf"), (path, "whatsapp")], []
 
 
 def import_mixed(store: MemoryStore, parts: list[tuple[Path, str]], warnings: list[str], *, dry_run: bool = False,
@@ -61,7 +94,7 @@ def import_mixed(store: MemoryStore, parts: list[tuple[Path, str]], warnings: li
                  **options: Any) -> list[ImportSummary]:
     """Import every part of a mixed folder (:func:`mixed_plan`), each as its own kind; all are
     parsed first, so a broken one fails the import before anything is written."""
-    if options.get("thread"):
+    if options.get("thread") and sum(fmt == "whatsapp" for _, fmt in parts) != 1:
         raise UserError("--thread names one chat: import the files of a folder one by one to name them")
     chat_options = {k: v for k, v in options.items() if v is not None}
     for path, fmt in parts:
@@ -75,6 +108,6 @@ def import_mixed(store: MemoryStore, parts: list[tuple[Path, str]], warnings: li
 
 def _for(fmt: str, options: dict[str, Any]) -> dict[str, Any]:
     """The options that concern ``fmt`` (--date-order is WhatsApp's, --all-branches ChatGPT's ...)."""
-    wanted = {"whatsapp": {"date_order"}, "chatgpt": {"all_branches", "include_tools"},
+    wanted = {"whatsapp": {"date_order", "thread"}, "chatgpt": {"all_branches", "include_tools"},
               "claude": {"include_tools"}}.get(fmt, set())
     return {k: v for k, v in options.items() if k in wanted and fmt in PARSERS}

@@ -1,4 +1,5 @@
-"""Shared checks of the importer tests that go through the CLI (rounds 1 and 2 of unseen layouts)."""
+"""Shared helpers of the importer tests (rounds 1-3 of unseen layouts): the CLI checks, and the parser calls
+every round makes."""
 from __future__ import annotations
 
 import json
@@ -6,6 +7,8 @@ import zipfile
 from pathlib import Path
 
 from conftest import run_cli
+
+from importers import ImportReport, Record, whatsapp
 
 
 def write_zip(path: Path, members: dict[str, bytes]) -> Path:
@@ -44,3 +47,9 @@ def assert_broken_import_fails(tmp_path: Path, name: str, content: dict[str, byt
 def memory_count(db: Path) -> int:
     """Memories in ``db``, as `mem.py stats` counts them."""
     return int(one_envelope(run_cli("--db", str(db), "stats"))["data"]["memories"])
+
+
+def wa(path: Path, **options: object) -> tuple[list[Record], ImportReport]:
+    """The records and report of ``whatsapp.parse`` on ``path``."""
+    rep = ImportReport(str(path), "whatsapp")
+    return list(whatsapp.parse(path, rep, **options)), rep

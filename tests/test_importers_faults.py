@@ -35,12 +35,14 @@ def test_binary_file(kind: str, tmp_path: Path) -> None:
         first(kind, p)
 
 
-def test_non_utf8_names_line(tmp_path: Path) -> None:
+def test_non_utf8_chat_is_read_as_windows_1252_naming_the_line(tmp_path: Path) -> None:
+    # a chat re-saved as "ANSI" (as markdown notes and vCards before it): read, loudly, not refused
     p = tmp_path / "latin1.txt"
     p.write_bytes("01/02/23, 10:00 - A: ok\n01/02/23, 10:01 - B: caf\xe9\n".encode("latin-1"))
-    with pytest.raises(ImportFormatError) as err:
-        first("whatsapp", p)
-    assert err.value.line == 2 and "UTF-8" in str(err.value)
+    rep = ImportReport(str(p), "whatsapp")
+    recs = list(PARSERS["whatsapp"].parse(p, rep))
+    assert [r.content for r in recs] == ["A: ok", "B: café"]
+    assert rep.warnings == [f"{p}:2: not UTF-8 or UTF-16 text (invalid continuation byte); read as Windows-1252"]
 
 
 def test_wrong_format_for_whatsapp(tmp_path: Path) -> None:

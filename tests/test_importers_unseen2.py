@@ -32,6 +32,7 @@ from conftest import run_cli
 from importer_cli import assert_broken_import_fails
 from importer_cli import memory_count as _count
 from importer_cli import one_envelope as _envelope
+from importer_cli import wa as _wa
 from importer_cli import write_zip as _zip
 
 from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown, vcf, whatsapp
@@ -103,11 +104,6 @@ WA_CASES: dict[str, tuple[str, str, str, tuple[int, int], list[tuple[str, dateti
         ("Ben: still readable", D(2024, 3, 12, 9, 16)),
     ], set()),
 }
-
-
-def _wa(path: Path, **options: object) -> tuple[list[Record], ImportReport]:
-    rep = ImportReport(str(path), "whatsapp")
-    return list(whatsapp.parse(path, rep, **options)), rep
 
 
 @pytest.mark.parametrize("name", sorted(WA_CASES))

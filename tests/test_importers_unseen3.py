@@ -1,0 +1,227 @@
+"""Round 3 of export layouts nobody here had seen (tests/fixtures/unseen3, written by hand from how
+the apps export; nothing copied from a real export or from ../shared; see its README.md):
+
+* WhatsApp: 12-hour markers in scripts with combining marks (Punjabi, Thai with a Buddhist year,
+  Hindi of older Android) and in Greek, Malay, Persian, Albanian, Amharic; Polish and Czech
+  Android (no comma), Telugu dashes, Sinhala and Danish dot times; chats re-saved as Windows-1252
+  or UTF-16 big-endian; Business chats; community notices and messages an admin deleted; a
+  Turkish file name that puts the person first; a "with media" zip holding a contact card;
+* ChatGPT, Claude, Markdown (Google Keep, Roam, Dendron), vCard (Shift_JIS feature phones,
+  4.0 ``tel:`` URIs, UTF-16, company cards) further below.
+
+Every case pins its exact records (author, text, time), the format detected and what was
+skipped; broken inputs fail in one line naming the file, exit code 1, nothing written."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+from importer_cli import memory_count as _count
+from importer_cli import one_envelope as _envelope
+from importer_cli import wa as _wa
+from importer_cli import write_zip as _zip
+
+from importers import whatsapp
+from importers.detect import detect
+
+FIX = Path(__file__).parent / "fixtures" / "unseen3"
+WA = FIX / "whatsapp"
+D = datetime
+
+# file: (layout, date order, calendar, (system lines, media lines) skipped, [(content, event time)], edited texts)
+WA_CASES: dict[str, tuple[str, str, str, tuple[int, int], list[tuple[str, datetime]], set[str]]] = {
+    "android_pl.txt": ("dashed", "dmy", "gregorian", (2, 1), [
+        ("Ania: Cześć! Jutro o 10?", D(2024, 3, 12, 21, 5)),
+        ("Piotr: Tak, pasuje", D(2024, 3, 12, 21, 6)),
+    ], {"Piotr: Tak, pasuje"}),
+    "android_cs.txt": ("dashed", "dmy", "gregorian", (2, 1), [  # "12.03.24 21:05 - ": no comma
+        ("Jan: Ahoj, jdeš zítra?", D(2024, 3, 12, 21, 5)),
+        ("Eva: Jo, v 8", D(2024, 3, 12, 21, 6)),
+    ], set()),
+    "android_pa_12h.txt": ("dashed", "dmy", "gregorian", (0, 0), [  # "ਬਾ.ਦੁ.": vowel signs are combining marks
+        ("ਗੁਰਪ੍ਰੀਤ: ਸਤ ਸ੍ਰੀ ਅਕਾਲ", D(2024, 3, 12, 21, 5)),
+        ("ਹਰਮਨ: ਕੱਲ੍ਹ ਮਿਲਦੇ ਹਾਂ", D(2024, 3, 12, 21, 6)),
+        ("ਗੁਰਪ੍ਰੀਤ: ਸ਼ੁਭ ਸਵੇਰ", D(2024, 3, 13, 7, 30)),
+    ], set()),
+    "ios_th_12h.txt": ("bracketed", "dmy", "buddhist", (0, 0), [  # "หลังเที่ยง", year 2567 BE
+        ("สมชาย: สวัสดีครับ", D(2024, 3, 12, 21, 5, 30)),
+        ("มาลี: พรุ่งนี้เจอกันนะคะ", D(2024, 3, 12, 21, 6, 2)),
+        ("มาลี: อรุณสวัสดิ์ค่ะ", D(2024, 3, 13, 7, 30)),
+    ], set()),
+    "android_hi_old_12h.txt": ("dashed", "dmy", "gregorian", (0, 0), [  # "अपराह्न" (before CLDR said "pm")
+        ("राम: कल मिलते हैं", D(2024, 3, 12, 21, 5)),
+        ("सीता: ठीक है", D(2024, 3, 12, 21, 7)),
+        ("राम: सुप्रभात", D(2024, 3, 13, 8, 15)),
+    ], set()),
+    "android_el_12h.txt": ("dashed", "dmy", "gregorian", (0, 0), [
+        ("Νίκος: Γεια σου! Αύριο στις 10;", D(2024, 3, 12, 21, 5)),
+        ("Μαρία: Ναι, τα λέμε", D(2024, 3, 12, 21, 6)),
+        ("Νίκος: Καλημέρα", D(2024, 3, 13, 8, 0)),
+    ], {"Μαρία: Ναι, τα λέμε"}),
+    "android_ms_12h.txt": ("dashed", "dmy", "gregorian", (0, 0), [
+        ("Ahmad: Jom makan malam esok?", D(2024, 3, 12, 21, 5)),
+        ("Siti: Boleh, pukul 8", D(2024, 3, 12, 21, 6)),
+        ("Ahmad: Selamat pagi", D(2024, 3, 13, 7, 45)),
+    ], set()),
+    "android_fa_12h.txt": ("dashed", "ymd", "persian", (0, 0), [  # "ب.ظ." after the time, RLM after "،"
+        ("علی: سلام، فردا می\u200cبینمت؟", D(2024, 4, 11, 21, 5)),
+        ("مریم: آره", D(2024, 4, 11, 21, 6)),
+        ("علی: صبح بخیر", D(2024, 4, 12, 8, 10)),
+    ], set()),
+    "android_sq_12h.txt": ("dashed", "dmy", "gregorian", (0, 0), [
+        ("Arben: Përshëndetje! Nesër në orën 10?", D(2024, 3, 12, 21, 5)),
+        ("Elira: Po, shihemi", D(2024, 3, 12, 21, 6)),
+        ("Arben: Mirëmëngjes", D(2024, 3, 13, 8, 0)),
+    ], set()),
+    "android_am_12h.txt": ("dashed", "dmy", "gregorian", (0, 0), [  # Ethiopic "ከሰዓት", no comma
+        ("አበበ: ሰላም ነው?", D(2024, 3, 12, 21, 5)),
+        ("ሔለን: ደህና ነኝ", D(2024, 3, 12, 21, 6)),
+        ("አበበ: እንደምን አደርሽ", D(2024, 3, 13, 8, 0)),
+    ], set()),
+    "android_te_dashes.txt": ("dashed", "dmy", "gregorian", (0, 0), [  # "12-03-24 9:05 PM - "
+        ("రాజు: నమస్తే", D(2024, 3, 12, 21, 5)),
+        ("లక్ష్మి: రేపు కలుద్దాం", D(2024, 3, 12, 21, 6)),
+        ("రాజు: శుభోదయం", D(2024, 3, 13, 8, 0)),
+    ], set()),
+    "android_si_dots.txt": ("dashed", "ymd", "gregorian", (0, 0), [  # "2024-03-12 21.05 - "
+        ("නිමල්: ආයුබෝවන්", D(2024, 3, 12, 21, 5)),
+        ("කමලා: හෙට හමුවෙමු", D(2024, 3, 12, 21, 6)),
+    ], set()),
+    "ios_da_dots.txt": ("bracketed", "dmy", "gregorian", (1, 1), [  # "[12.03.2024 21.05.30]"
+        ("Mette: Hej! Ses vi i morgen?", D(2024, 3, 12, 21, 5, 30)),
+        ("Lars: Ja, kl. 10", D(2024, 3, 12, 21, 6, 10)),
+    ], set()),
+    "android_business.txt": ("dashed", "dmy", "gregorian", (3, 0), [
+        ("Acme Store: Hi Ana, your order #1234 has shipped and arrives Thursday.", D(2024, 3, 12, 9, 15)),
+        ("Ana: Great, can you leave it with the neighbour at no. 5?", D(2024, 3, 12, 9, 16)),
+        ("Acme Store: Done, noted for the courier.", D(2024, 3, 12, 9, 18)),
+    ], set()),
+    "android_community.txt": ("dashed", "dmy", "gregorian", (6, 0), [
+        ("Ana: Bin collection moves to Tuesdays from next week", D(2024, 3, 12, 9, 2)),
+        ("Carla: Thanks for the heads-up", D(2024, 3, 12, 9, 5)),
+    ], set()),
+    "ios_community.txt": ("bracketed", "dmy", "gregorian", (5, 1), [
+        ("Ana: Bin collection moves to Tuesdays from next week", D(2024, 3, 12, 9, 2, 11)),
+        ("Carla: Thanks for the heads-up", D(2024, 3, 12, 9, 5, 33)),
+    ], {"Carla: Thanks for the heads-up"}),
+    "android_cp1252.txt": ("dashed", "dmy", "gregorian", (0, 0), [
+        ("Jürgen: Grüße aus Köln!", D(2024, 3, 12, 21, 5)),
+        ("Bärbel: Schöne Grüße zurück – bis Sonntag", D(2024, 3, 12, 21, 6)),
+    ], set()),
+    "android_utf16be.txt": ("dashed", "dmy", "gregorian", (0, 0), [
+        ("Ana: saved as Unicode big endian", D(2024, 3, 12, 9, 15)),
+        ("Ben: still readable", D(2024, 3, 12, 9, 16)),
+    ], set()),
+    "Ayşe ile WhatsApp Sohbeti.txt": ("dashed", "dmy", "gregorian", (0, 0), [
+        ("Ayşe: Yarın görüşelim mi?", D(2024, 3, 12, 21, 5)),
+        ("Mehmet: Olur, saat 10'da", D(2024, 3, 12, 21, 6)),
+    ], set()),
+}
+# files read loudly: (warning's start after the path, warning's end)
+WA_WARNINGS = {"android_cp1252.txt": (":1: not UTF-8 or UTF-16 text", "read as Windows-1252")}
+
+
+@pytest.mark.parametrize("name", sorted(WA_CASES))
+def test_whatsapp_layout(name: str) -> None:
+    layout, order, calendar, (system, media), expected, edited = WA_CASES[name]
+    path = WA / name
+    assert detect(path) == "whatsapp"
+    recs, rep = _wa(path)
+    assert [(r.content, r.event_at) for r in recs] == expected
+    assert (rep.variant["layout"], rep.variant["date_order"], rep.variant["calendar"]) == (layout, order, calendar)
+    assert (rep.skipped_system, rep.skipped_media) == (system, media)
+    assert {r.content for r in recs if r.metadata.get("edited")} == edited
+    if name in WA_WARNINGS:
+        start, end = WA_WARNINGS[name]
+        assert len(rep.warnings) == 1, rep.warnings
+        assert rep.warnings[0].startswith(f"{path}{start}") and rep.warnings[0].endswith(end), rep.warnings
+    else:
+        assert rep.warnings == []
+    assert all(r.author and r.content.startswith(f"{r.author}: ") for r in recs)
+    assert [r.position for r in recs] == list(range(len(recs)))
+
+
+def test_every_unseen3_whatsapp_fixture_has_a_case() -> None:
+    assert sorted(p.name for p in WA.iterdir()) == sorted(WA_CASES)
+
+
+def test_whatsapp_file_names_that_put_the_person_first() -> None:
+    assert whatsapp.thread_name("Ayşe ile WhatsApp Sohbeti.txt") == "Ayşe"  # Turkish
+    assert whatsapp.thread_name("WhatsApp Sohbeti - Ayşe.txt") == "Ayşe"
+    assert whatsapp.thread_name("WhatsApp Chat with Ana.txt") == "Ana"
+    assert whatsapp.thread_name("Ana Lopez.txt") == "Ana Lopez"  # a renamed file: its name
+    recs, rep = _wa(WA / "Ayşe ile WhatsApp Sohbeti.txt")
+    assert rep.variant["chat"] == "Ayşe" and {r.thread for r in recs} == {"Ayşe"}
+
+
+# --- a WhatsApp "with media" zip holding a contact card ---------------------------------------
+
+CLIMBING = [("Ana: Here is Ben's number, he joins on Saturday", D(2024, 3, 12, 9, 15)),
+            ("+44 7700 900456: Hi all, Ben here", D(2024, 3, 12, 9, 21)),
+            ("Ana: Welcome!", D(2024, 3, 12, 9, 22))]
+
+
+def _chat_zip(tmp_path: Path, card: bytes | None = None) -> Path:
+    src = FIX / "whatsapp_zip"
+    members = {p.name: p.read_bytes() for p in sorted(src.iterdir())}
+    if card is not None:
+        members["Ben Smith.vcf"] = card
+    members["IMG-20240312-WA0001.jpg"] = b"\xff\xd8\xff"
+    return _zip(tmp_path / "WhatsApp Chat with Climbing.zip", members)
+
+
+def _stored(db: Path) -> list[tuple[str, str]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT source, content FROM memories WHERE source IN ('vcf', 'whatsapp') "
+                            "AND ref NOT LIKE '%episode%' ORDER BY source, position, id").fetchall()
+
+
+def test_the_chat_parser_alone_counts_the_card_as_media(tmp_path: Path) -> None:
+    path = _chat_zip(tmp_path)
+    assert detect(path) == "whatsapp"
+    recs, rep = _wa(path)
+    assert [(r.content, r.event_at) for r in recs] == CLIMBING
+    assert rep.skipped_media == 1 and rep.variant["chat"] == "Climbing"
+
+
+@pytest.mark.parametrize("forced", [(), ("whatsapp",)])
+def test_cli_imports_the_contact_card_of_a_chat_zip_first(forced: tuple[str, ...], tmp_path: Path) -> None:
+    path = _chat_zip(tmp_path)
+    db = tmp_path / "m.db"
+    dry = _envelope(run_cli("--db", str(db), "import", *forced, str(path), "--dry-run"))
+    assert dry["ok"] and dry["data"]["format"] == "mixed"
+    assert [(f["format"], f["memories_added"]) for f in dry["data"]["files"]] == [("vcf", 1), ("whatsapp", 3)]
+    assert not db.exists() or _count(db) == 0
+    real = _envelope(run_cli("--db", str(db), "import", *forced, str(path)))
+    assert real["data"]["memories_added"] == 4
+    # the card came first: the sender known by a number is named by it
+    assert _stored(db) == [("vcf", "Contact: Ben Smith — phone +44 7700 900456 (cell)"),
+                           ("whatsapp", "Ana: Here is Ben's number, he joins on Saturday"),
+                           ("whatsapp", "Ben Smith: Hi all, Ben here"), ("whatsapp", "Ana: Welcome!")]
+    again = _envelope(run_cli("--db", str(db), "import", *forced, str(path)))
+    assert again["data"]["memories_added"] == 0
+    alone = _envelope(run_cli("--db", str(db), "import", str(FIX / "whatsapp_zip" / "Ben Smith.vcf")))
+    assert alone["data"]["memories_added"] == 0  # the same card, by the same ref
+
+
+def test_cli_chat_zip_with_an_unreadable_card_imports_the_chat_loudly(tmp_path: Path) -> None:
+    path = _chat_zip(tmp_path, card=b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:\xff\xfe\x00\r\nEND:VCARD\r\n")
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(path)))
+    assert out["ok"] and out["data"]["memories_added"] == 3
+    warnings = [w for f in out["data"]["files"] for w in f["warnings"]]
+    assert len(warnings) == 1 and warnings[0].startswith(f"{path}: contact cards skipped: {path}!Ben Smith.vcf")
+
+
+def test_cli_thread_option_names_the_chat_of_a_zip_with_a_card(tmp_path: Path) -> None:
+    path = _chat_zip(tmp_path)
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(path), "--thread", "Crag crew"))
+    assert out["data"]["memories_added"] == 4
+    with sqlite3.connect(db) as conn:
+        threads = {t for (t,) in conn.execute("SELECT DISTINCT thread FROM memories WHERE source = 'whatsapp'")}
+    assert threads == {"Crag crew"}
