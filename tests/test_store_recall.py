@@ -401,3 +401,14 @@ def test_one_shot_and_warm_processes_rank_alike_with_int8_vectors(db_path, monke
             # the two scans sum in another order: scores agree to float rounding
             assert max(abs(a[1] - b[1]) for a, b in zip(got, cold[q])) <= 2e-6, q
         assert set(warm._matrices) == {"vec_memories", "vec_contexts"}
+
+
+def test_a_possessive_names_its_person(store: MemoryStore) -> None:
+    store.store("The puppy learns commands fast", "episodic", author="Maria", thread="t")
+    store.store("Good luck with the puppy", "episodic", author="John", thread="t")
+    assert store.people_in("How is Maria's puppy?") == {"maria": "Maria"}
+    assert store.people_in("How is Maria’s puppy?") == {"maria": "Maria"}
+    assert store.people_in("what did Marias say? Maria'sx") == {}
+    top = store.recall("How is Maria's puppy adjusting?", k=2, touch=False, explain=True).results
+    # the person prior for her turn alone
+    assert {m.author: "person" in (m.explain or {})["priors"] for m in top} == {"Maria": True, "John": False}
