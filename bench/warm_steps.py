@@ -121,6 +121,10 @@ def variant(name: str) -> None:
     blas._state["done"] = True  # (recall must not change it again)
     # "main": as "after" without this session's steps: no cells above vcells.CELLS_FROM (approximate),
     # no narrowing of the keyword side's last words (exact; NARROW_RATIO 0: the final lookups at once)
+    # "after-inline": as "after" with the keyword side run inline (no read-ahead on the worker while
+    # the query is embedded: pipeline.PREFETCH_KEYWORDS, issue 21's third round)
+    pipeline.PREFETCH_KEYWORDS = name != "after-inline"
+    name = "after" if name == "after-inline" else name
     vcells.CELLS_FROM = _CELLS_FROM if name in ("after", "after-split") else 1 << 62
     keyword_index.NARROW_RATIO = _NARROW_RATIO if name in ("after", "after-split") else 0
     if name.startswith("before"):
@@ -136,26 +140,32 @@ def variant(name: str) -> None:
 
 def ab(store: Any, qs: list[str], rounds: int, names: list[str]) -> None:
     """Alternating rounds of the variants over all queries; wall and CPU per query of each."""
-    stats: dict[str, dict[str, list[float]]] = {v: {"wall": [], "cpu": []} for v in names}
+    stats: dict[str, dict[str, list[float]]] = {v: {"wall": [], "cpu": [], "main": []} for v in names}
     tops: dict[str, dict[str, list[int]]] = {v: {} for v in names}
+    full: dict[str, dict[str, list[Any]]] = {v: {} for v in names}  # (id, score, weak) of each result
     for r in range(rounds):
         for v in (names if r % 2 == 0 else names[::-1]):
             variant(v)
             for q in qs:
-                w, c = time.perf_counter(), time.process_time()
+                w, c, m = time.perf_counter(), time.process_time(), time.thread_time()
                 res = store.recall(q, k=10, touch=False)
                 stats[v]["wall"].append((time.perf_counter() - w) * 1000)
                 stats[v]["cpu"].append((time.process_time() - c) * 1000)
+                stats[v]["main"].append((time.thread_time() - m) * 1000)
                 tops[v][q] = [m.id for m in res.results]
+                full[v][q] = [(m.id, m.score, m.weak) for m in res.results]
             print(f"  round {r + 1} {v:6}: wall p50 {percentile(stats[v]['wall'][-len(qs):], 50):.1f} "
                   f"p95 {percentile(stats[v]['wall'][-len(qs):], 95):.1f} ms, load {os.getloadavg()[0]:.1f}", flush=True)
     for v, st in stats.items():
         print(f"{v:6}: wall p50 {percentile(st['wall'], 50):.1f} p95 {percentile(st['wall'], 95):.1f} ms; "
               f"CPU p50 {percentile(st['cpu'], 50):.1f} p95 {percentile(st['cpu'], 95):.1f} ms "
+              f"(calling thread's CPU p50 {percentile(st['main'], 50):.1f} p95 {percentile(st['main'], 95):.1f}) "
               f"({rounds} rounds x {len(qs)} queries)")
     same = sum(all(tops[v][q] == tops[names[0]][q] for v in names) for q in qs)
     print(f"identical top-10 lists across {', '.join(names)}: {same}/{len(qs)}")
     for v in names[1:]:  # agreement of each variant with the first (the reference), question by question
+        print(f"  {v} against {names[0]}: identical results (ids, scores, weak flags) "
+              f"{sum(full[v][q] == full[names[0]][q] for q in qs)}/{len(qs)}")
         ref = tops[names[0]]
         overlap = [len(set(tops[v][q]) & set(ref[q])) / max(1, len(ref[q])) for q in qs]
         print(f"  {v} against {names[0]}: identical top-10 (same order) {sum(tops[v][q] == ref[q] for q in qs)}"
@@ -231,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps-ab", metavar="VARIANTS", help="step-profile runs alternating these variants "
                     "(e.g. main,after: each step's CPU p50/p95 side by side)")
     ap.add_argument("--runs-variant", default="after", help="the code the step-profile runs use (see --ab)")
-    ap.add_argument("--variants", default="before,after", help="for --ab: before, before-blas, main, after, after-split")
+    ap.add_argument("--variants", default="before,after", help="for --ab: before, before-blas, main, after, after-split, after-inline")
     args = ap.parse_args(argv)
     from embedder import OnnxEmbedder
 

@@ -439,10 +439,10 @@ class StoreBase:
         return {int(r[0]) for r in select_in(
             conn or self.conn, f"SELECT m.id FROM memories m NOT INDEXED WHERE m.id IN ({{ids}}) AND {where}", ids, args)}
 
-    def _candidates(self, ids: list[int]) -> dict[int, Candidate]:
-        """The few columns fusion reads, for many ids."""
+    def _candidates(self, ids: list[int], conn: Any = None) -> dict[int, Candidate]:
+        """The few columns fusion reads, for many ids (``conn``: the worker thread's connection)."""
         return {int(r[0]): Candidate(r) for r in select_in(
-            self.conn, f"SELECT {Candidate.COLUMNS} FROM memories WHERE id IN ({{ids}})", ids)}
+            conn or self.conn, f"SELECT {Candidate.COLUMNS} FROM memories WHERE id IN ({{ids}})", ids)}
 
     def rows(self, ids: list[int]) -> dict[int, Memory]:
         """Whole memories by id, whatever their status (ids that do not exist are left out)."""

@@ -4,6 +4,7 @@ term document frequencies for pruning frequent words."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from memengine.db import sqlite3
@@ -26,6 +27,41 @@ class KeywordSearch(StoreBase):
         """
         pool, conn = self._worker()
         return pool.submit(self._keyword, *args, conn=conn, **kwargs)
+
+    def _keyword_prefetch(self, match: str, where: str, args: list[Any], limit: int,
+                          weights: tuple[float, ...] = FTS_WEIGHTS, words: list[str] | None = None,
+                          rows: dict[int, Any] | None = None) -> Callable[[], list[tuple[int, float]]]:
+        """``_keyword`` in two halves: the in-process index's search starts now on the worker thread
+        (its own connection), and the function returned, called later on this thread, filters its
+        rows as ``_keyword`` does (anything else: ``_keyword`` itself), so the result is the same.
+
+        A warm recall embeds its query meanwhile (onnxruntime releases the GIL): the keyword side
+        leaves the critical path. The filter stays here: the live set belongs to this thread.
+        ``rows`` (given: filled by the worker too) gets the fusion columns of the ``limit`` best rows
+        (``_candidates``), read there while the query is embedded; the ids filtered out are extra.
+        """
+        index = self._keyword_index
+        want = limit * 2
+        future = None
+        if index is not None and words and weights == FTS_WEIGHTS and not self.conn.in_transaction:
+            pool, conn = self._worker()
+
+            def search() -> list[tuple[int, float]] | None:
+                ranked = index.search(conn, words, want)
+                if ranked and rows is not None:
+                    rows.update(self._candidates([r[0] for r in ranked[:limit]], conn))
+                return ranked
+            future = pool.submit(search)
+
+        def finish() -> list[tuple[int, float]]:
+            ranked = future.result() if future is not None else None
+            if ranked is not None:
+                allowed = self.allowed([r[0] for r in ranked], where, args)
+                hits = [r for r in ranked if r[0] in allowed]
+                if len(hits) >= limit or len(ranked) < want:
+                    return hits[:limit]
+            return self._keyword(match, where, args, limit, weights, words=words)  # (widens, or FTS5)
+        return finish
 
     def _keyword(self, match: str, where: str, args: list[Any], limit: int,
                  weights: tuple[float, ...] = FTS_WEIGHTS, conn: Any = None,

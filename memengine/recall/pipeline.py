@@ -16,7 +16,7 @@ from typing import Any
 
 from memengine.blas import one_thread
 from memengine.cleantext import check_text
-from memengine.db import write_tx
+from memengine.db import IN_CHUNK, write_tx
 from memengine.edges import add_edges
 from memengine.errors import DiskFull, ReadOnly, UserError
 from memengine.recall.confidence import mark_weak
@@ -51,6 +51,7 @@ from memengine.vectors import as_stored
 # process alternating both (bench/warm_steps.py --ab, load ~11), three threads on two cores cost
 # more than they overlap: CPU p50/p95 46.6/69.0 vs 43.4/62.0 ms, wall 130/229 vs 120/194 ms.
 SPLIT_THREE = False
+PREFETCH_KEYWORDS = True
 _pool: list[Any] = []
 
 
@@ -89,6 +90,7 @@ class _Run:
     ranked: list[int] = field(default_factory=list)  # kNN hits that pass the filter, best first
     vs: dict[int, float] = field(default_factory=dict)  # vector score per candidate
     degraded: str | None = None
+    rows: dict[int, Candidate] = field(default_factory=dict)  # candidates read ahead (by the keyword side)
 
 
 class Recall(KeywordSearch, People):
@@ -225,7 +227,8 @@ class Recall(KeywordSearch, People):
             elif hybrid and run.at_scale and run.index_ready and self.embedder is not None:
                 # the in-process index answers in ~2 ms: run it while the worker scans the context
                 # vectors (p95 -0.8 / -0.5 ms, p50 +0.2 / 0.0 in two 8-10-round alternating runs)
-                run.kw_later = functools.partial(self._keyword, *search, words=words)
+                run.kw_later = (self._keyword_prefetch(*search, words=words, rows=run.rows) if PREFETCH_KEYWORDS
+                                else functools.partial(self._keyword, *search, words=words))
             else:
                 run.kw = dict(self._keyword(*search, words=words))
         if hybrid and cfg.w_phrase and len(terms) >= 2:
@@ -292,7 +295,7 @@ class Recall(KeywordSearch, People):
             vs = {mid: run.combined.get(mid, floor) for mid in cand}
         cover = (run.strategy == "hybrid" and run.cfg.session_coverage < 1.0 and k > COVER_FROM
                  and asks_for_many(run.query))
-        rows = self._candidates(list(cand))
+        rows = self._read_candidates(cand, run.rows)
         members: dict[int, list[int]] = {}
 
         def episode_members(top: list[Candidate]) -> list[int]:
@@ -328,6 +331,14 @@ class Recall(KeywordSearch, People):
                 results.append(m)
         mark_weak(results, query_terms(run.query), vs if run.qvec is not None else None)
         return results
+
+    def _read_candidates(self, cand: set[int], have: dict[int, Candidate]) -> dict[int, Candidate]:
+        """``_candidates(list(cand))``, reading only those not in ``have`` (read ahead on the worker):
+        the same rows in the same order (ascending ids, as one ``IN`` query returns them)."""
+        if not have or len(cand) > IN_CHUNK:
+            return self._candidates(list(cand))
+        fetched = self._candidates([i for i in cand if i not in have])
+        return {i: have[i] if i in have else fetched[i] for i in sorted(cand) if i in have or i in fetched}
 
     def _content_shares(self, words: list[str]) -> tuple[dict[str, float], int]:
         """Share of memories whose own text holds each word, and the number of memories."""
