@@ -63,6 +63,33 @@ def _alternation(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w'-])(?:{body})(?![\w'-])")
 
 
+# A past state at a past moment ("Lukas und Anna waren letzte Woche in Wien", "The bus was 20 minutes late
+# this morning"): an event, not what holds now. A passive change ("was moved to Friday last week") is
+# a change: a participle right after the copula, or a "now" word, keeps the sentence asserted.
+_PAST_COPULA = ("was", "were", "war", "waren", "était", "étaient", "estaba", "estaban", "estuvo", "estuvieron",
+                "estava", "estavam", "esteve", "estiveram")
+_PAST_MOMENT = (
+    "yesterday", "last week", "last night", "this morning", "last month", "last weekend", "the other day",
+    "hier", "la semaine derniere", "le mois dernier", "ce matin", "le week-end dernier", "l'autre jour",
+    "ayer", "la semana pasada", "el mes pasado", "esta manana", "el fin de semana pasado", "el otro dia",
+    "gestern", "letzte woche", "letzten monat", "heute morgen", "letztes wochenende", "neulich",
+    "ontem", "semana passada", "mes passado", "hoje de manha", "fim de semana passado", "outro dia",
+)
+_NOW_WORDS = ("now", "nowadays", "maintenant", "desormais", "ahora", "jetzt", "nun", "agora")
+_PAST_COPULA_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(_PAST_COPULA) + r")\s+(\S+)")
+_PAST_MOMENT_RE = _alternation(_PAST_MOMENT)
+_NOW_RE = _alternation(_NOW_WORDS)
+_PARTICIPLE = re.compile(r"^(?:\w{2,}(?:ed|en|é|ée|és|ées|ado|ada|ados|adas|ido|ida|idos|idas)|ge\w+t)\W*$")
+
+
+def _past_event(low: str, lower: str) -> bool:
+    """A past copula (not a passive: "was moved", accents kept in ``lower``) and a past moment (in the
+    folded ``low``), and no "now"."""
+    if not _PAST_MOMENT_RE.search(low) or _NOW_RE.search(low):
+        return False
+    return any(not _PARTICIPLE.match(m.group(1)) for m in _PAST_COPULA_RE.finditer(lower))
+
+
 _HYPOTHESIS_RE = _alternation(_HYPOTHESIS)
 _ANECDOTE_RE = _alternation(_ANECDOTE)
 # Portuguese "se" is "if" only first in the sentence (elsewhere it is mostly reflexive: "reformou-se");
@@ -81,6 +108,6 @@ def unasserted(text: str) -> str:
         low = re.sub(r"(?<!\w)si(?!\w)", "", low)  # "sí": yes, not "if"
     if _HYPOTHESIS_RE.search(low) or _SE_FIRST.match(low):
         return "hypothesis"
-    if _ANECDOTE_RE.search(low) or _ONCE.search(low):
+    if _ANECDOTE_RE.search(low) or _ONCE.search(low) or _past_event(low, stripped.lower()):
         return "anecdote"
     return ""

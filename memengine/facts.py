@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from memengine import (
     fact_change,
     fact_clauses,
+    fact_cue_lexicon,
     fact_dropped,
     fact_elliptic,
     fact_handover,
@@ -370,6 +371,8 @@ def analyse(text: str) -> Fact:
     elif boundary is not None and fold(toks[boundary[0]].low) in L.NON_EXCLUSIVE:
         exclusive = False
     adding = keys & _ADDING
+    low = " " + " ".join(fold(w) for w in re.findall(r"[^\W\d_]+", text)) + " "
+    adding |= {p for p in fact_cue_lexicon.ADDITIVE_PHRASES if f" {p} " in low}  # "90 euros de charges en plus du loyer"
     return Fact(text, lang, words, values, r.negations, frozenset(r.modals), subject_end, predicate, exclusive,
                 idents, change.marker if change else "", r.old_words, old_values,
                 frozenset(change.new) if change else frozenset(), pronoun, adding, changer, keys)

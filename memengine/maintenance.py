@@ -122,6 +122,9 @@ class Maintenance(StoreBase):
             report["model_checksum"] = f"n/a ({emb.model_id})"
         else:
             report["model_checksum"] = f"unavailable: {self._embedder_failed}"
+        from memengine.fact_slot import status  # the learned same-slot decision of fact writes: on or why not
+
+        report["fact_updates_learned"] = status(emb.model_id if emb is not None else None) or "on"
         problems = []
         if report["integrity"] != "ok":
             problems.append(f"integrity: {report['integrity']}")

@@ -17,6 +17,7 @@ transaction; this module never opens one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -57,19 +58,22 @@ def is_fact(memory_type: str, thread: str | None) -> bool:
 
 
 def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, float | None]],
-         new_source: str | None = None, cosines: dict[int, float] | None = None) -> list[Decision]:
+         new_source: str | None = None, cosines: dict[int, float] | None = None,
+         embed: Callable[[list[str]], Any] | None = None, model_id: str | None = None) -> list[Decision]:
     """Decide which candidate rows (``id, content, valid_from, source`` + cosine) ``new_id`` supersedes.
 
     A cosine of ``None`` is a candidate found by its words (no vectors, or beyond the kNN):
     the frame comparison alone decides. When it finds nothing, memengine/fact_cue.py gets a
     second chance ("New X: ...", "raised the rent to ...", "left A and joined B"), with the
-    pair's cosine from ``cosines`` (id -> cosine) when the candidate's own is None.
+    pair's cosine from ``cosines`` (id -> cosine) when the candidate's own is None. When the rules
+    say nothing, memengine/fact_slot.py's learned same-slot decision is asked last (it needs ``embed``
+    and the ``model_id`` its weights were fitted with; off otherwise, and said once in the log).
 
     ``new_time`` / ``valid_from`` are ISO strings (comparable as text). A candidate whose
     time is later than ``new_time`` wins instead (the new fact is history): at most one
     such decision, the earliest later fact.
     """
-    from memengine import fact_cue, fact_elliptic, facts
+    from memengine import fact_cue, fact_elliptic, fact_slot, facts
 
     fact = facts.analyse(new_text)
     out: list[Decision] = []
@@ -80,8 +84,9 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     for row, sim in candidates:
         if (sim is not None and sim < floor) or int(row[0]) == new_id:
             continue
+        cos = sim if sim is not None else (cosines or {}).get(int(row[0]))
         verdict = facts.compare(str(row[1]), fact, similarity=sim) or facts.restated(str(row[1]), fact) \
-            or fact_cue.detect(str(row[1]), fact, sim if sim is not None else (cosines or {}).get(int(row[0])))
+            or fact_cue.detect(str(row[1]), fact, cos) or fact_slot.decide(str(row[1]), new_text, cos, embed, model_id)
         if verdict is None:
             continue
         old_time = str(row[2])

@@ -352,8 +352,10 @@ class Writes(StoreBase):
         missing = [int(r[0]) for r in rows if int(r[0]) not in cos]
         if vec is not None and missing:  # the cue rule (memengine/fact_cue.py) needs the cosine of word-found candidates too
             cos.update(self.cosines(vec, missing))
+        emb = self.embedder if vec is not None else None  # (memengine/fact_slot.py: the learned decision's model)
         decisions = supersession.plan(res.id, m.content, valid_from, [(r, sims[int(r[0])]) for r in rows],
-                                      new_source=m.source, cosines=cos)
+                                      new_source=m.source, cosines=cos, embed=self.embed_or_none,
+                                      model_id=emb.model_id if emb is not None else None)
         supersession.apply(self.conn, decisions, now)
         res.supersedes = sorted(d.loser for d in decisions if d.winner == res.id and not d.open)
         res.superseded_by = next((d.winner for d in decisions if d.loser == res.id), None)

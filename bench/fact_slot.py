@@ -1,0 +1,223 @@
+"""The learned same-slot decision (memengine/fact_slot.py): leave-one-set-out over every labelled pair set.
+
+Each labelled set in turn is held out: a logistic model is fitted on all the other sets, its threshold
+set just above the highest score of any look-alike there (no false supersession on what it was fitted
+on), and the held-out set is scored: updates caught and false supersessions by the rules alone (what
+``supersession.plan`` asks: ``facts.compare`` or ``facts.restated`` or ``fact_cue.detect`` with the
+pair's real cosine) and by the rules or the learned decision. Real int8 MiniLM (the cosines of the
+pairs and of the pairs with their values masked).
+
+    .venv/bin/python bench/fact_slot.py             # leave-one-set-out table (~1 min)
+    .venv/bin/python bench/fact_slot.py --write     # then fit on every set, write memengine/fact_slot_weights.py
+    .venv/bin/python bench/fact_slot.py --write-time   # and each pair stored into a fresh store, off / on (~3 min)
+    .venv/bin/python bench/fact_slot.py --cost      # CPU per pair of features + score (no model)
+
+Options: ``--fit residual`` (default: fit on the pairs the rules do not flag, the ones the model is
+asked about) or ``--fit all``; ``--c 0.03`` (inverse L2 strength); ``--margin 0.0`` (added to the
+threshold).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from memengine import fact_cue, fact_slot, facts  # noqa: E402
+
+DATA, BENCH_DATA = ROOT / "tests" / "data", ROOT / "bench" / "data"
+SETS = (("dev", DATA / "contradiction_pairs.jsonl"), ("held-out", DATA / "fact_pairs_heldout.jsonl"),
+        *((f"dev{i}", DATA / f"fact_pairs_dev{i}.jsonl") for i in range(2, 8)),
+        ("dev6-held", DATA / "fact_pairs_dev6_heldout.jsonl"), ("dev7-held", DATA / "fact_pairs_dev7_heldout.jsonl"),
+        ("dev8-held", DATA / "fact_pairs_dev8_heldout.jsonl"), ("stream", DATA / "fact_updates.jsonl"),
+        ("cue dev", BENCH_DATA / "fact_cue_dev.jsonl"), ("cue held-out", BENCH_DATA / "fact_cue_heldout.jsonl"),
+        ("cue held-out 2", BENCH_DATA / "fact_cue_heldout2.jsonl"))
+MIN_COSINE = 0.35  # below it the learned decision is never asked (every labelled update is above)
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    if rows and "old" in rows[0]:  # the stream: {"kind": "update" | "paraphrase", "old", "new"}
+        rows = [{"a": r["old"], "b": r["new"], "label": r["kind"] == "update"} for r in rows]
+    return rows
+
+
+def embedder() -> Any:
+    from embedder import OnnxEmbedder
+
+    return OnnxEmbedder(cache_dir=Path.home() / ".cache" / "mem")
+
+
+def table(sets: dict[str, list[dict[str, Any]]], emb: Any) -> None:
+    """Fill each row with ``cos``, ``cos_slot``, ``x``, ``veto`` and ``rules`` (the rules' flag)."""
+    texts = sorted({t for rows in sets.values() for r in rows for t in (r["a"], r["b"])})
+    masked = sorted({fact_slot.masked(t) for t in texts})
+    vec = dict(zip(texts, emb.embed(texts)))
+    mvec = dict(zip(masked, emb.embed(masked)))
+    for rows in sets.values():
+        for r in rows:
+            r["cos"] = float(vec[r["a"]] @ vec[r["b"]])
+            r["cos_slot"] = float(mvec[fact_slot.masked(r["a"])] @ mvec[fact_slot.masked(r["b"])])
+            p = fact_slot.features(r["a"], r["b"], r["cos"], r["cos_slot"])
+            r["x"], r["veto"], r["guard"] = p.x, p.veto, fact_slot.guarded(p)
+            r["rules"] = bool(facts.compare(r["a"], r["b"], similarity=r["cos"]) or facts.restated(r["a"], r["b"])
+                              or fact_cue.detect(r["a"], r["b"], r["cos"]))
+
+
+def askable(r: dict[str, Any]) -> bool:
+    """Whether the learned decision is asked about the pair at all (the rules said nothing, no veto)."""
+    return not r["rules"] and r["guard"] is None and r["cos"] >= MIN_COSINE
+
+
+def fit(rows: list[dict[str, Any]], c: float, mode: str) -> dict[str, Any]:
+    """L2 logistic regression by Newton's method on standardised features; balanced classes."""
+    rows = [r for r in rows if (askable(r) if mode == "residual" else r["veto"] is None)]
+    x = np.array([r["x"] for r in rows], dtype=np.float64)
+    y = np.array([float(r["label"]) for r in rows])
+    mean, std = x.mean(0), x.std(0)
+    std[std < 1e-9] = 1.0
+    z = np.hstack([np.ones((len(x), 1)), (x - mean) / std])
+    pos = max(1.0, y.sum())
+    sw = np.where(y > 0, len(y) / (2 * pos), len(y) / (2 * max(1.0, len(y) - pos)))  # balanced weights
+    w = np.zeros(z.shape[1])
+    reg = np.full(z.shape[1], 1.0 / c)
+    reg[0] = 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -30, 30)))
+        grad = z.T @ (sw * (p - y)) + reg * w
+        hess = (z * (sw * p * (1 - p))[:, None]).T @ z + np.diag(reg + 1e-9)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    model = {"bias": float(w[0]), "coef": [float(v) for v in w[1:]], "mean": [float(v) for v in mean],
+             "std": [float(v) for v in std], "features": list(fact_slot.FEATURES), "min_cosine": MIN_COSINE}
+    negatives = [fact_slot.score(r["x"], model) for r in rows if not r["label"] and askable(r)]
+    model["threshold"] = max(negatives, default=0.5)
+    return model
+
+
+def learned(r: dict[str, Any], model: dict[str, Any], margin: float) -> bool:
+    return askable(r) and fact_slot.score(r["x"], model) > model["threshold"] + margin
+
+
+def counts(rows: list[dict[str, Any]], flag: Any) -> tuple[int, int, int, int]:
+    ups = [r for r in rows if r["label"]]
+    looks = [r for r in rows if not r["label"]]
+    return sum(map(flag, ups)), len(ups), sum(map(flag, looks)), len(looks)
+
+
+def loso(sets: dict[str, list[dict[str, Any]]], c: float, mode: str, margin: float) -> None:
+    print("| held-out set | rules: updates caught | rules: false | rules or learned: caught | false | "
+          "threshold (fit on the others) |\n|---|---|---|---|---|---|")
+    tot = np.zeros(4, dtype=int)
+    for name, rows in sets.items():
+        model = fit([r for other, rs in sets.items() if other != name for r in rs], c, mode)
+        ru, nu, rf, nl = counts(rows, lambda r: r["rules"])
+        lu, _, lf, _ = counts(rows, lambda r, m=model: r["rules"] or learned(r, m, margin))
+        tot += (ru, rf, lu, lf)
+        print(f"| {name} ({nu} updates, {nl} look-alikes) | {ru} | {rf} | **{lu}** | {lf} | {model['threshold']:.3f} |")
+    print(f"| all sets | {tot[0]} | {tot[1]} | **{tot[2]}** | {tot[3]} | |")
+
+
+def write(sets: dict[str, list[dict[str, Any]]], c: float, mode: str, margin: float, model_id: str) -> None:
+    model = fit([r for rs in sets.values() for r in rs], c, mode)
+    model["threshold"] = round(model["threshold"] + margin + 1e-6, 6)
+    model["model_id"] = model_id
+    model["fitted_on"] = {name: len(rows) for name, rows in sets.items()}
+    out = ROOT / "memengine" / "fact_slot_weights.py"
+    body = json.dumps(model, indent=1, ensure_ascii=False).replace("true", "True").replace("false", "False")
+    out.write_text('"""The learned same-slot decision\'s weights (memengine/fact_slot.py), written by\n'
+                   f'`.venv/bin/python bench/fact_slot.py --write --fit {mode} --c {c} --margin {margin}`: '
+                   'do not edit by hand."""\n\n'
+                   "from typing import Any\n\nWEIGHTS: dict[str, Any] = " + body + "\n", encoding="utf-8")
+    print(f"wrote {out.relative_to(ROOT)}: threshold {model['threshold']:.4f}, "
+          f"{sum(model['fitted_on'].values())} pairs")
+    order = np.argsort([-abs(v) for v in model["coef"]])
+    print("largest weights: " + ", ".join(f"{model['features'][i]} {model['coef'][i]:+.2f}" for i in order[:12]))
+
+
+def write_time(sets: dict[str, list[dict[str, Any]]], emb: Any) -> None:
+    """Each pair stored one after the other into a fresh store (real model), the learned decision off
+    (MEM_FACT_SLOT=0) and on, alternating per pair: updates superseded, false supersessions, and
+    updates swallowed as duplicates."""
+    import tempfile
+
+    from memory_core import MemoryStore
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-fact-slot-"))
+    print("\n| set | off: superseded | off: false | off: swallowed | on: superseded | on: false | on: swallowed |\n"
+          "|---|---|---|---|---|---|---|")
+    n = 0
+    for name, rows in sets.items():
+        got = {"0": [0, 0, 0], "1": [0, 0, 0]}
+        for r in rows:
+            for flag in ("0", "1"):
+                os.environ["MEM_FACT_SLOT"] = flag
+                n += 1
+                s = MemoryStore(tmp / f"{n}.db", embedder=emb)
+                a = s.store(r["a"]).id
+                res = s.store(r["b"])
+                hit = a in res.supersedes or res.superseded_by == a
+                got[flag][0] += hit and r["label"]
+                got[flag][1] += hit and not r["label"]
+                got[flag][2] += res.deduplicated and r["label"]
+                s.close()
+        os.environ.pop("MEM_FACT_SLOT", None)
+        ups = sum(r["label"] for r in rows)
+        print(f"| {name} ({ups} / {len(rows) - ups}) | " + " | ".join(str(v) for f in ("0", "1") for v in got[f]) + " |")
+
+
+def cost(sets: dict[str, list[dict[str, Any]]]) -> None:
+    pairs = [(r["a"], r["b"]) for rows in sets.values() for r in rows]
+    best = float("inf")
+    for _ in range(3):
+        fact_slot.masked.cache_clear()
+        facts_cache = getattr(facts.analyse, "cache_clear", None)
+        if facts_cache:
+            facts_cache()
+        t0 = time.process_time()
+        for a, b in pairs:
+            fact_slot.masked(a), fact_slot.masked(b)
+            fact_slot.score(fact_slot.features(a, b, 0.7, 0.7).x)
+        best = min(best, time.process_time() - t0)
+    print(f"features + score: {best / len(pairs) * 1000:.3f} ms CPU per pair over {len(pairs)} pairs "
+          f"(best of 3; load average {os.getloadavg()[0]:.1f}); the masked pair's embedding is extra")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fit", choices=("residual", "all"), default="residual")
+    ap.add_argument("--c", type=float, default=0.03)
+    ap.add_argument("--margin", type=float, default=0.0)
+    ap.add_argument("--write", action="store_true")
+    ap.add_argument("--cost", action="store_true")
+    ap.add_argument("--write-time", action="store_true", help="also store each pair into a fresh store, off / on")
+    args = ap.parse_args()
+    sets = {name: load(path) for name, path in SETS}
+    if args.cost:
+        cost(sets)
+        return
+    emb = embedder()
+    t0 = time.time()
+    table(sets, emb)
+    print(f"features of {sum(map(len, sets.values()))} pairs in {time.time() - t0:.1f} s "
+          f"(load average {os.getloadavg()[0]:.1f})\n")
+    loso(sets, args.c, args.fit, args.margin)
+    if args.write:
+        write(sets, args.c, args.fit, args.margin, emb.model_id)
+    if args.write_time:
+        write_time(sets, emb)
+
+
+if __name__ == "__main__":
+    main()

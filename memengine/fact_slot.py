@@ -1,0 +1,242 @@
+"""A learned same-slot decision: does ``new`` update ``old``, when the hand-written rules say nothing?
+
+Five rounds of rules (memengine/facts.py, fact_cue.py and the fact_* modules) fit the kinds of
+update described to their authors, and miss the ways people actually write a change ("Leo's
+been on guitar since Sam left", "Phone bill went up, it's 68 a month now", "Reporting to Dev
+now after the reorg"). This module scores a pair with a small logistic model over general
+features of the pair, fitted on every labelled pair of tests/data and bench/data by
+bench/fact_slot.py (leave-one-set-out figures in bench/README.md), and shipped as a table
+(memengine/fact_slot_weights.py):
+
+- the real model's cosine of the two sentences, and of the two with their values removed
+  (numbers, times, dates, codes, names: the *slot* that is left), and their difference;
+- how the content words align (shared, only in one side), and which value types each side
+  holds and whether a value of the same type changed, or appeared, or went away;
+- what the rules read on the way: a change cue and its kind, change language, a negation
+  flipped, two subjects, the same fact restated, and the reason the cue rule gives when it
+  finds the two are not one slot (another person's, another thing of the kind, another end).
+
+It only *adds* to the rules: :func:`decide` is asked for a pair the rules did not flag, and
+the look-alike guards stay hard vetoes whatever the score (a question, a plan, an anecdote,
+"also" / "another", "still", a request). The threshold is the one that gave no false
+supersession on any labelled look-alike (bench/fact_slot.py). The features need the model the
+weights were fitted with: with any other embedder (the tests' hash embedder) the decision is
+off, and :func:`status` says why (a write logs it once). Pure apart from the ``embed``
+callable it is handed; numpy only.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from memengine import fact_cue, fact_mood, facts
+from memengine import fact_cue_lexicon as C
+from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS, fold
+
+__all__ = ["FEATURES", "GUARDS", "Pair", "decide", "features", "guarded", "masked", "score", "status"]
+
+log = logging.getLogger(__name__)
+
+# Value groups: a changed value counts once per group (a weekday and a date are one "date").
+_GROUPS = {"date": "date", "weekday": "date", "time": "time", "number": "number", "money": "number",
+           "code": "ident", "phone": "ident", "email": "ident", "url": "ident", "version": "ident"}
+_GROUP_NAMES = ("date", "time", "number", "ident")
+_CUE_KINDS = ("now", "new", "noun", "verb")
+_SLOT_REASONS = ("kin", "possessor", "subject", "agent", "thing", "owner", "boundary")
+
+FEATURES: tuple[str, ...] = (
+    "cos", "cos_slot", "cos_gap",
+    "shared", "only_old", "only_new", "len_ratio",
+    *(f"changed_{g}" for g in _GROUP_NAMES), *(f"appeared_{g}" for g in _GROUP_NAMES),
+    *(f"gone_{g}" for g in _GROUP_NAMES),
+    "name_new", "name_gone", "name_shared",
+    "cue", *(f"cue_{k}" for k in _CUE_KINDS), "cue_in_old", "change_lang", "old_change_lang",
+    "negation_flip", "other_subjects", "same_fact", "pronoun_new", "same_lang",
+    *(f"slot_{r}" for r in _SLOT_REASONS),
+    "old_value_as_subject", "old_value_kept", "old_subject_kept", "nothing_new", "value_change",
+    "slot_x_change", "cue_x_shared", "subject_disjoint",
+)
+# The look-alike guards the rules use, read as features: a pair showing any of them is never
+# superseded by the learned decision, whatever it scores (the rules' own guard, never loosened).
+GUARDS = (*(f"slot_{r}" for r in _SLOT_REASONS), "nothing_new", "other_subjects", "old_value_as_subject",
+          "same_fact", "subject_disjoint")
+
+_GUARD_AT = {g: FEATURES.index(g) for g in GUARDS}
+_WORD_RE = re.compile(r"[^\W\d_]+")
+_DATE_WORDS = WEEKDAYS | MONTHS | SHORT_WEEKDAYS
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One pair as scored: the features in :data:`FEATURES` order and the veto, if any."""
+
+    x: tuple[float, ...]
+    veto: str | None
+
+
+def veto(new_text: str) -> str | None:
+    """Why ``new`` can never update anything, whatever it scores: the look-alike guards."""
+    if fact_mood.unasserted(new_text):
+        return "mood"  # a question, a plan, an anecdote
+    toks = fact_cue._tokens(new_text)
+    keys = [t.key for t in toks if t.word]
+    if any(k in C.ADDITIVE for k in keys) or fact_cue._phrase_at(keys, C.ADDITIVE_PHRASES):
+        return "adds"  # "also", "another": a second value, not a new one
+    if any(k in C.CONTINUITY for k in keys):
+        return "still"
+    if any(k in C.REQUEST for k in keys) or fact_cue._phrase_at(keys, C.REQUEST_PHRASES):
+        return "request"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def masked(text: str) -> str:
+    """``text`` without its values and names: numbers, times, dates, codes, weekdays, months and
+    names (memengine/fact_cue.py's reading: German nouns stay) removed; what is left names the slot
+    ("The standup is at" / "We moved the standup to"). A sentence with nothing left is itself."""
+    f = facts.analyse(text)
+    in_values = {fold(w) for v in f.values + f.old_values for w in _WORD_RE.findall(v.text)}
+    toks = fact_cue._tokens(text)
+    kept = [t.text for i, t in enumerate(toks)
+            if t.word and not any(ch.isdigit() for ch in t.text) and t.key not in in_values
+            and t.key not in _DATE_WORDS and not fact_cue._is_name(toks, i, f.lang)]
+    return " ".join(kept) or text
+
+
+def _groups(values: Sequence[facts.Value]) -> dict[str, set[tuple[object, ...]]]:
+    out: dict[str, set[tuple[object, ...]]] = {}
+    for v in values:
+        g = _GROUPS.get(v.kind)
+        if g is not None:
+            out.setdefault(g, set()).add(v.norm)
+    return out
+
+
+def _sides(a_text: str, b_text: str, fa: facts.Fact, fb: facts.Fact) -> tuple[Any, Any, str | None]:
+    """The cue rule's reading of both sides, and its reason the two are not one slot of one owner
+    (asked with a neutral cue), or None."""
+    a = fact_cue._side(a_text, fa)
+    b = fact_cue._side(b_text, fb)
+    return a, b, fact_cue._not_same_slot(a, b, fact_cue.Cue("verb", "-"), 1.0)
+
+
+def features(old: str, new: str, cos: float, cos_slot: float) -> Pair:
+    """The features of the pair (see :data:`FEATURES`) and the veto, if any."""
+    fa, fb = facts.analyse(old), facts.analyse(new)
+    al = facts._align(fa, fb)
+    na, nb = max(1, len(fa.words)), max(1, len(fb.words))
+    ga, gb = _groups(fa.values + fa.old_values), _groups(fb.values)
+    names_a = {w.key for w in fa.words if w.name}
+    names_b = {w.key for w in fb.words if w.name}
+    cue = fact_cue.find_cue(new)
+    cue_old = fact_cue.find_cue(old)
+    sa, sb, reason = _sides(old, new, fa, fb)
+    x: list[float] = [cos, cos_slot, cos_slot - cos,
+                      len(al.shared) / min(na, nb), len(al.only_a) / na, len(al.only_b) / nb,
+                      min(na, nb) / max(na, nb)]
+    x += [float(g in ga and g in gb and not _agree(g, ga[g], gb[g])) for g in _GROUP_NAMES]
+    x += [float(g in gb and g not in ga) for g in _GROUP_NAMES]
+    x += [float(g in ga and g not in gb) for g in _GROUP_NAMES]
+    x += [float(bool(names_b - names_a)), float(bool(names_a - names_b)), float(bool(names_a & names_b))]
+    x += [float(cue is not None), *(float(cue is not None and cue.kind == k) for k in _CUE_KINDS),
+          float(cue_old is not None), float(bool(fb.change)), float(bool(fa.change))]
+    x += [float(fa.polarity != fb.polarity), float(facts.other_subjects(fa, fb)), float(facts.same_fact(fa, fb)),
+          float(bool(fb.pronoun) or fb.subject_end == 0), float(fa.lang == fb.lang)]
+    x += [float(reason == r) for r in _SLOT_REASONS]
+    value_names = sa.names - sa.subject_names  # what the old fact holds as its value
+    subject_a = {w.key for w in fa.words[:fa.subject_end]}
+    changed = any(x[7:11]) or bool(names_b - names_a) and bool(names_a - names_b)
+    nothing_new = not any(x[7:15]) and not (names_b - names_a) and not al.only_b
+    x += [float(bool(value_names & sb.subject_names)), float(not fact_cue._old_value_left(sa, sb)),
+          len(subject_a & fb.keys) / max(1, len(subject_a)) if subject_a else 0.5, float(nothing_new),
+          float(changed), cos_slot * float(changed), float(cue is not None) * x[3]]
+    subject_b = {w.key for w in fb.words[:fb.subject_end]} - set(fb.changer)
+    x.append(float(bool(subject_a) and bool(subject_b) and not any(
+        facts._same_word(p, q) for p in subject_a for q in subject_b)))  # "family dinner" / "Lunch"
+    return Pair(tuple(x), veto(new))
+
+
+def guarded(pair: Pair) -> str | None:
+    """The first guard (a veto or a look-alike reading in :data:`GUARDS`) the pair shows, or None."""
+    if pair.veto is not None:
+        return pair.veto
+    return next((g for g in GUARDS if pair.x[_GUARD_AT[g]]), None)
+
+
+def _agree(group: str, a: set[tuple[object, ...]], b: set[tuple[object, ...]]) -> bool:
+    """Whether the values of one group on both sides say the same (compatible dates are one)."""
+    if a & b:
+        return True
+    if group == "date":
+        return any(fact_cue._dates_agree(x, y) for x in a for y in b)
+    return False
+
+
+def score(x: Sequence[float], weights: dict[str, Any] | None = None) -> float:
+    """The model's probability that the pair is an update (standardised features, logistic)."""
+    w = weights if weights is not None else _weights()
+    z = float(w["bias"])
+    for v, mu, sd, coef in zip(x, w["mean"], w["std"], w["coef"]):
+        z += coef * (v - mu) / sd
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def _weights() -> dict[str, Any]:
+    from memengine.fact_slot_weights import WEIGHTS
+
+    return WEIGHTS
+
+
+def status(model_id: str | None) -> str | None:
+    """Why the learned decision is off for an embedder ``model_id`` (None: it is on)."""
+    w = _weights()
+    if os.environ.get("MEM_FACT_SLOT", "1") == "0":
+        return "switched off (MEM_FACT_SLOT=0)"
+    if not w.get("coef"):
+        return "no weights shipped"
+    if model_id is None:
+        return "no embedder (keyword-only store)"
+    if model_id != w["model_id"]:
+        return f"fitted on {w['model_id']!r}, the embedder is {model_id!r}"
+    return None
+
+
+_told: set[str] = set()
+
+
+def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], Any] | None,
+           model_id: str | None) -> facts.Verdict | None:
+    """A verdict of kind "learned" when the model scores the pair at or above the shipped threshold.
+
+    ``cos`` is the real model's cosine of the pair (None: unknown, nothing decided); ``embed``
+    embeds texts with the same model (for the cosine of the masked pair). Off, and said once
+    in the log, when ``model_id`` is not the model the weights were fitted with.
+    """
+    if model_id is None:
+        return None  # a keyword-only store: it says so on every write already ("no-vectors")
+    why = status(model_id)
+    if why is not None:
+        if why not in _told:
+            _told.add(why)
+            log.warning("learned same-slot decision off: %s (the rules alone decide updates)", why)
+        return None
+    w = _weights()
+    if cos is None or embed is None or cos < w["min_cosine"] or veto(new) is not None:
+        return None
+    pair = features(old, new, cos, 0.0)
+    if guarded(pair) is not None:
+        return None  # (read before the masked pair is embedded: most candidates stop here)
+    vecs = embed([masked(old), masked(new)])
+    if vecs is None:
+        return None
+    p = score(features(old, new, cos, float(vecs[0] @ vecs[1])).x, w)
+    if p < w["threshold"]:
+        return None
+    return facts.Verdict("learned", f"same slot, another value (learned, p={p:.2f})", round(0.5 + p / 4, 3))
