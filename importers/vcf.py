@@ -493,6 +493,14 @@ def _card_record(raw: str, line: int, rel: str, report: ImportReport) -> Record 
     fn = _raw_values(prepared, "FN")
     if fn:
         contact.fn = _unescape(fn[0]).strip()
+    # vobject cuts a text value at its first unescaped comma ("Met at the gym, likes bouldering" became
+    # "Met at the gym"); Android 2.1 and Outlook cards do not escape commas, so these are read raw too.
+    notes = [_unescape(v).strip() for v in _raw_values(prepared, "NOTE")]
+    if any(notes):
+        contact.note = "\n".join(n for n in notes if n)
+    titles = [_unescape(v).strip() for v in _raw_values(prepared, "TITLE")]
+    if any(titles):
+        contact.title = next(t for t in titles if t)
     nicknames = _raw_values(prepared, "NICKNAME")
     if nicknames:
         contact.nicknames = [n.strip() for v in nicknames for n in split_escaped(v) if n.strip()]
