@@ -49,6 +49,12 @@ CREATE INDEX memories_status_type ON memories(status, memory_type);
 CREATE INDEX memories_event_at ON memories(event_at);
 CREATE INDEX memories_thread ON memories(thread, position) WHERE thread IS NOT NULL;
 CREATE INDEX memories_level ON memories(level) WHERE level > 0;
+-- m011_brief: what the session-start brief reads without a scan of every row
+CREATE INDEX memories_author ON memories(author, status, level, thread, coalesce(event_at, created_at))
+    WHERE author IS NOT NULL;
+CREATE INDEX memories_rank ON memories(pinned, importance, coalesce(event_at, created_at));
+CREATE INDEX memories_valid_to ON memories(valid_to) WHERE valid_to IS NOT NULL;
+CREATE INDEX memories_contacts ON memories(source) WHERE source = 'vcf';
 
 -- The keyword index (m010_derived_context). A turn's neighbours' text is indexed with it
 -- (context, context_far) but stored nowhere: memories_fts is an external-content FTS5 table

@@ -304,12 +304,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     # facts without saying what it replaces); the sections are shown in their own order.
     _superseding(store, now, add, sections)
     # Key facts: pinned first, then important semantic facts (contacts are people, not facts)
-    rows = conn.execute(
-        f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.pinned, m.importance, m.source
-            FROM memories m
-            WHERE {_LIVE} AND m.source != 'vcf' AND (m.pinned = 1 OR (m.memory_type = 'semantic' AND
-            m.importance >= ?)) ORDER BY m.pinned DESC, m.importance DESC, m.id DESC LIMIT 200""",
-        (KEY_FACT_IMPORTANCE,)).fetchall()
+    rows = _key_fact_rows(conn)
     for r, older in _fold_updates(store, rows):
         why: dict[str, Any] = {"pinned": True} if r[3] else {"importance": r[4]}
         why.update(_shared(r[5]))
@@ -346,6 +341,23 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
             break
     topics = _topics(store, b, shown, warnings, params or {}, ranked_ids)
     return Selection(budget, b.used, how, sections, topics, warnings, header)
+
+
+def _key_fact_rows(conn: Any, limit: int = 200) -> list[Any]:
+    """Pinned memories, then semantic ones of importance >= KEY_FACT_IMPORTANCE, each by importance then id.
+
+    Two queries, each a range of the m011 rank index (pinned, importance): one query with
+    their OR was a scan of every row.
+    """
+    cols = "m.id, m.content, coalesce(m.event_at, m.created_at), m.pinned, m.importance, m.source"
+    rows = conn.execute(f"""SELECT {cols} FROM memories m WHERE {_LIVE} AND m.source != 'vcf' AND m.pinned = 1
+                            ORDER BY m.importance DESC, m.id DESC LIMIT ?""", (limit,)).fetchall()
+    if len(rows) < limit:
+        rows += conn.execute(
+            f"""SELECT {cols} FROM memories m WHERE {_LIVE} AND m.source != 'vcf' AND m.pinned = 0
+                AND m.importance >= ? AND m.memory_type = 'semantic' ORDER BY m.importance DESC, m.id DESC LIMIT ?""",
+            (KEY_FACT_IMPORTANCE, limit - len(rows))).fetchall()
+    return rows
 
 
 def _fold_updates(store: Store, rows: list[Any]) -> list[tuple[Any, list[Any]]]:
@@ -393,7 +405,7 @@ def _superseding(store: Store, now: datetime, add: Callable[[str, float, Item, b
     seen: set[int] = set()
     for r in store.conn.execute(
             f"""SELECT n.id, n.content, coalesce(n.event_at, n.created_at), o.id, o.content, o.valid_to
-                FROM associations e JOIN memories n ON n.id = e.source_id JOIN memories o ON o.id = e.target_id
+                FROM memories o CROSS JOIN associations e ON e.target_id = o.id CROSS JOIN memories n ON n.id = e.source_id
                 WHERE e.edge_type = 'supersedes' AND o.valid_to >= ? AND {_LIVE.replace('m.', 'n.')}
                 ORDER BY o.valid_to DESC, n.id DESC LIMIT 50""", (since,)):
         if int(r[0]) in seen:
@@ -435,16 +447,6 @@ def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
     names = sorted(set(known.values()))
     if not names:
         return []
-    stats: dict[str, tuple[int, int, str | None, str | None]] = {}
-    for r in conn.execute(
-            """SELECT author, count(*), count(DISTINCT thread), min(coalesce(event_at, created_at)),
-                      max(coalesce(event_at, created_at)) FROM memories
-               WHERE status = 'active' AND author IS NOT NULL AND level = 0 GROUP BY author"""):
-        name = known.get(str(r[0]).lower())
-        if name is not None:
-            n, t, lo, hi = stats.get(name, (0, 0, None, None))
-            stats[name] = (n + int(r[1]), t + int(r[2]), min(filter(None, (lo, r[3])), default=None),
-                           max(filter(None, (hi, r[4])), default=None))
     cards: dict[str, tuple[int, str]] = {}
     for r in conn.execute("""SELECT id, content, metadata FROM memories WHERE source = 'vcf' AND status = 'active'
                              AND valid_to IS NULL ORDER BY id"""):
@@ -452,10 +454,11 @@ def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
         name = str(meta.get("name") or "")
         if name:
             cards[name] = (int(r[0]), _card_facts(r[1], meta))
+    stats = _author_stats(conn, known, names, cards)
     out: list[tuple[int, str, str, dict[str, Any]]] = []
     for name in names:
-        if name.lower() in summarize.ROLE_AUTHORS or any(ch.isdigit() for ch in name):
-            continue  # phone numbers as names: an unnamed WhatsApp sender
+        if not _showable(name):
+            continue
         n, threads, lo, hi = stats.get(name, (0, 0, None, None))
         parts: list[str] = []
         card = cards.get(name)
@@ -477,6 +480,52 @@ def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
     keep = writers[: PEOPLE_MAX - min(len(cards_only), PEOPLE_CONTACTS)]
     keep += cards_only[: PEOPLE_MAX - len(keep)]
     return [(line, why) for _, _, line, why in keep]
+
+
+def _author_stats(conn: Any, known: dict[str, str], names: list[str], cards: Mapping[str, Any]
+                  ) -> dict[str, tuple[int, int, str | None, str | None]]:
+    """(memories, chats, first date, last date) of the people :func:`people_lines` can show.
+
+    Memories per name come from ``memory_authors`` (m007, kept by triggers) less the summaries
+    (level > 0, few, by their index); chats and dates are read, by the m011 author index,
+    for the PEOPLE_MAX busiest names only: no scan of every author's rows. Several authors
+    of one name (case variants) add up, as one line.
+    """
+    per_name: dict[str, int] = {}
+    authors: dict[str, list[str]] = {}
+    for author, active in conn.execute("SELECT author, active FROM memory_authors"):
+        name = known.get(str(author).lower())
+        if name is not None:
+            per_name[name] = per_name.get(name, 0) + int(active)
+            authors.setdefault(name, []).append(author)
+    # (the unary + keeps the planner on the small summaries index, off the status one)
+    for author, n in conn.execute("SELECT author, count(*) FROM memories WHERE level > 0 AND +status = 'active' "
+                                  "AND +author IS NOT NULL GROUP BY author"):
+        name = known.get(str(author).lower())
+        if name is not None:
+            per_name[name] -= int(n)
+    shown = [nm for nm in names if per_name.get(nm, 0) > 0 and _showable(nm)]
+    shown.sort(key=lambda nm: (-per_name[nm], nm))
+    cards_only = sum(1 for nm in names if per_name.get(nm, 0) <= 0 and nm in cards and _showable(nm))
+    # the others keep their count, which places them below these (their lines are not shown)
+    stats: dict[str, tuple[int, int, str | None, str | None]] = {nm: (per_name[nm], 0, None, None) for nm in shown}
+    for name in shown[: PEOPLE_MAX - min(cards_only, PEOPLE_CONTACTS)]:
+        threads, lo, hi = 0, None, None
+        for author in authors[name]:
+            t, a, z = conn.execute(
+                "SELECT count(DISTINCT thread), min(coalesce(event_at, created_at)), max(coalesce(event_at, created_at))"
+                " FROM memories WHERE author = ? AND status = 'active' AND level = 0",
+                (author,)).fetchone()
+            threads += int(t)
+            lo = min(filter(None, (lo, a)), default=None)
+            hi = max(filter(None, (hi, z)), default=None)
+        stats[name] = (per_name[name], threads, lo, hi)
+    return stats
+
+
+def _showable(name: str) -> bool:
+    """A chat role ("assistant") or a phone number (an unnamed WhatsApp sender) is no person's line."""
+    return name.lower() not in summarize.ROLE_AUTHORS and not any(ch.isdigit() for ch in name)
 
 
 def _json(text: str | None) -> dict[str, Any]:
@@ -513,7 +562,8 @@ def _pool(store: Store, ranked_ids: list[int] | None = None
     live = f"{_LIVE} AND m.source != 'vcf'"
     n = int(conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE {live} LIMIT ?)",
                          (POOL_MAX + 1,)).fetchone()[0])  # only whether it is more than POOL_MAX
-    best_cluster = """(SELECT cm.cluster_id FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
+    # CROSS JOIN: the memory's few memberships first; the planner otherwise walks every cluster per memory
+    best_cluster = """(SELECT cm.cluster_id FROM cluster_members cm CROSS JOIN clusters c ON c.id = cm.cluster_id
                        WHERE cm.memory_id = m.id AND c.status = 'active' AND c.level = 1
                        ORDER BY cm.similarity DESC, c.id LIMIT 1)"""
     cols = f"""m.id, m.content, coalesce(m.event_at, m.created_at), m.source || '/' || coalesce(m.thread, ''),
@@ -522,21 +572,7 @@ def _pool(store: Store, ranked_ids: list[int] | None = None
         rows = conn.execute(f"SELECT {cols} FROM memories m WHERE {live} ORDER BY m.id").fetchall()
     else:
         # the most central members of the largest clusters, then the best by importance and recency
-        order: list[int] = []
-        seen: set[int] = set()
-        for (mid,) in conn.execute(
-                """WITH ranked AS (
-                       SELECT cm.memory_id AS mid, cm.cluster_id AS cid, c.member_count AS size,
-                              row_number() OVER (PARTITION BY cm.cluster_id
-                                                 ORDER BY cm.similarity DESC, cm.memory_id) AS r
-                       FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
-                       WHERE c.status = 'active' AND c.level = 1)
-                   SELECT mid FROM ranked WHERE r <= ? ORDER BY size DESC, cid, r""", (POOL_PER_TOPIC,)):
-            if mid not in seen:
-                seen.add(mid)
-                order.append(int(mid))
-                if len(order) >= 2 * POOL_MAX:  # room for the ones that are no longer live
-                    break
+        order = _central_members(conn)
         rows = []
         for chunk in range(0, len(order), 500):
             if len(rows) >= POOL_MAX:
@@ -556,10 +592,19 @@ def _pool(store: Store, ranked_ids: list[int] | None = None
             rows += got[: POOL_MAX - len(rows)]
             have.update(int(r[0]) for r in got)
         if len(rows) < POOL_MAX:
-            rows += [r for r in conn.execute(
-                f"""SELECT {cols} FROM memories m WHERE {live} ORDER BY m.pinned DESC, m.importance DESC,
-                    coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""", (POOL_MAX,))
-                if int(r[0]) not in have][: POOL_MAX - len(rows)]
+            # the ids first (a walk down the m011 rank index), then the columns of those kept: the
+            # columns of every row, cluster included, cost seconds at 100k
+            # (the unary + keeps the planner off the status index: it would sort every active row)
+            best = [int(r[0]) for r in conn.execute(
+                f"""SELECT m.id FROM memories m WHERE {live.replace("m.status", "+m.status")} ORDER BY m.pinned DESC, m.importance DESC,
+                    coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""", (POOL_MAX,))]
+            want = [i for i in best if i not in have][: POOL_MAX - len(rows)]
+            for chunk in range(0, len(want), 500):
+                part = want[chunk: chunk + 500]
+                place = {m: i for i, m in enumerate(part)}
+                got = conn.execute(f"SELECT {cols} FROM memories m WHERE m.id IN ({','.join('?' * len(part))})",
+                                   part).fetchall()
+                rows += sorted(got, key=lambda r: place[int(r[0])])
     sims: dict[tuple[int, int], float] = {}
     ids = [int(r[0]) for r in rows]
     for chunk in range(0, len(ids), 500):
@@ -569,6 +614,27 @@ def _pool(store: Store, ranked_ids: list[int] | None = None
             f"({','.join('?' * len(part))})", part))
     return [(int(r[0]), r[1], r[2], r[3], None if r[4] is None else int(r[4]),
              sims.get((int(r[0]), int(r[4])), 0.0) if r[4] is not None else 0.0) for r in rows]
+
+
+def _central_members(conn: Any) -> list[int]:
+    """The POOL_PER_TOPIC most central members of each active level-1 cluster, largest cluster first.
+
+    Clusters by member count (then id), members by similarity to the centroid (then id), each
+    memory once, until there are 2 * POOL_MAX (room for the ones no longer live): one short
+    query per cluster read, not a ranking of every member of every cluster.
+    """
+    order: list[int] = []
+    seen: set[int] = set()
+    for (cid,) in conn.execute("SELECT id FROM clusters WHERE status = 'active' AND level = 1 "
+                               "ORDER BY member_count DESC, id").fetchall():
+        for (mid,) in conn.execute("SELECT memory_id FROM cluster_members WHERE cluster_id = ? "
+                                   "ORDER BY similarity DESC, memory_id LIMIT ?", (cid, POOL_PER_TOPIC)):
+            if mid not in seen:
+                seen.add(mid)
+                order.append(int(mid))
+                if len(order) >= 2 * POOL_MAX:
+                    return order
+    return order
 
 
 def _no_topics_warning(store: Store) -> str:
