@@ -245,6 +245,8 @@ CREATE TABLE cluster_members (
     PRIMARY KEY (cluster_id, memory_id)
 );
 CREATE INDEX cluster_members_memory ON cluster_members(memory_id);
+-- m011_brief: a cluster's most central members, for the brief's topic candidates
+CREATE INDEX cluster_members_rank ON cluster_members(cluster_id, similarity DESC, memory_id);
 
 CREATE TABLE contradictions (
     id           INTEGER PRIMARY KEY,

@@ -416,14 +416,15 @@ END;
 # m011_brief: what the session-start brief (memengine/brief.py) reads, found by index instead of
 # a scan of every row (each such scan costs 0.03-0.1 s at 100k, 10x that at 1M): an author's chats
 # and dates (its people lines), the newest superseded facts, contacts, pinned memories and the
-# candidates ranked by importance and date. All but the author and rank indexes are partial on
-# rare rows, so a write pays for them only when it is one.
+# candidates ranked by importance and date, a cluster's most central members. The valid_to and
+# contacts indexes are partial on rare rows, so a write pays for them only when it is one.
 M011_BRIEF_SQL = """\
 CREATE INDEX memories_author ON memories(author, status, level, thread, coalesce(event_at, created_at))
     WHERE author IS NOT NULL;
 CREATE INDEX memories_rank ON memories(pinned, importance, coalesce(event_at, created_at));
 CREATE INDEX memories_valid_to ON memories(valid_to) WHERE valid_to IS NOT NULL;
 CREATE INDEX memories_contacts ON memories(source) WHERE source = 'vcf';
+CREATE INDEX cluster_members_rank ON cluster_members(cluster_id, similarity DESC, memory_id);
 """
 
 # m009_signplane: the sign of every dimension of every stored vector, in blocks of 256

@@ -171,3 +171,40 @@ def test_pool_beyond_pool_max_matches_the_old_order(store: core.MemoryStore, mon
     # the ranked ids come first (in id order, as the old IN list read them), then the rest by rank
     assert [p[0] for p in pool] == sorted({want[3], want[0], 39}) + [i for i in want if i not in ranked][:9]
     assert all(p[1].startswith("turn ") for p in pool) and 5 not in [p[0] for p in pool]
+
+
+def test_counting_topic_lines_lazily_changes_nothing(store: core.MemoryStore) -> None:
+    """With a tokenizer's count, topic lines are counted only when they could be chosen: same selection."""
+    import re
+
+    from memengine import consolidate as cons
+    from memengine.timeparse import utcnow
+
+    subjects = ["the boiler service in flat 3", "Mia's school start on 14 September", "the Porto move and the van",
+                "invoice runner retries at 02:00 UTC", "the half marathon training plan", "Lena's kids Mia and Paul"]
+    for i in range(90):
+        subject = subjects[i % len(subjects)]
+        words = " ".join(["really"] * (i % 7))
+        store.store(f"note {i}: about {subject}, {words} we said {i * 37 % 101} things, ok?", "episodic",
+                    thread=f"chat-{i % 4}", author=("Ana", "Ben", "Caro")[i % 3],
+                    event_at=datetime(2029, 5, 1 + i % 28, 8 + i % 12), dedup=False)
+    now = utcnow().replace(microsecond=0)
+    cons.run(store, now=now, keep_backups=0)
+    calls: list[str] = []
+
+    def pieces(text: str) -> int:  # >= 1 per word, looser than a bound: many lines need counting
+        calls.append(text)
+        return len(re.findall(r"[^\W_]{1,4}|[^\w\s]", text))
+
+    for budget in (60, 300, 900, 4000):
+        calls.clear()
+        eager = brief.select(store, budget, now, pieces, "approximate")
+        eager_calls = len(calls)
+        calls.clear()
+        lazy = brief.select(store, budget, now, pieces, "tokenizer")
+        assert lazy.text() == eager.text()
+        assert [i.to_dict() for i in lazy.chosen()] == [i.to_dict() for i in eager.chosen()]
+        assert lazy.tokens == eager.tokens <= budget
+        assert len(calls) < eager_calls  # the point: fewer lines counted
+        for line in list(calls):
+            assert brief._min_tokens(line[2:]) <= pieces(line)
