@@ -30,6 +30,7 @@ or for chats a ``.keys`` file of substrings) shown, and never the replaced versi
 
     python bench/brief_quality.py --before /tmp/brief/base     # before/after in one run
     python bench/brief_quality.py                             # this tree only
+    python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout2   # the second held-out sets
 """
 
 from __future__ import annotations
@@ -108,10 +109,10 @@ def read_keys(path: Path) -> list[tuple[str, str, str | None]]:
     return out
 
 
-def sets(include_shared: bool) -> list[dict[str, Any]]:
+def sets(include_shared: bool, data: list[Path] | None = None) -> list[dict[str, Any]]:
     """Every set: name, split (dev/heldout), kind (notes/chat/shared) and paths."""
     out: list[dict[str, Any]] = []
-    for p in sorted(DATA.glob("*.txt")):
+    for p in sorted(p for d in (data or [DATA]) for p in d.glob("*.txt")):
         split = "dev" if p.name.startswith("dev_") else "heldout"
         kind = "chat" if p.with_suffix(".keys").exists() else "notes"
         out.append({"name": p.stem, "split": split, "kind": kind, "path": str(p)})
@@ -382,7 +383,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "brief_quality"),
                     help="where raw stores are kept between runs (rebuilt when the data file changed)")
     ap.add_argument("--show", action="store_true", help="print every brief (dev sets only)")
-    ap.add_argument("--no-shared", action="store_true", help="only the sets in bench/data/brief_heldout/")
+    ap.add_argument("--no-shared", action="store_true", help="only the sets of --data")
+    ap.add_argument("--data", type=Path, action="append",
+                    help="a folder of sets (repeatable; default bench/data/brief_heldout; bench/data/brief_heldout2 "
+                         "holds four more held-out sets, in English, Spanish, French and German)")
     ap.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -394,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
     log(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
     totals: dict[tuple[str, str], Counter[str]] = {}
     cpu: dict[str, list[float]] = {t: [] for t, _ in trees}
-    for spec in sets(not args.no_shared):
+    for spec in sets(not args.no_shared, args.data):
         if args.split != "all" and spec["split"] != args.split:
             continue
         raw = cache / f"{spec['name']}.db"
