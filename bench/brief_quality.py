@@ -128,9 +128,19 @@ def sets(include_shared: bool, data: list[Path] | None = None) -> list[dict[str,
 # --------------------------------------------------------------------------- build (this tree)
 
 
-def build(spec: dict[str, Any], db: Path) -> dict[str, Any]:
+def build_with(tree: Path, spec: dict[str, Any], db: Path) -> dict[str, Any]:
+    """:func:`build` with ``tree``'s code, in a subprocess: the oldest tree compared writes the raw store,
+    so its schema is one every tree can open (a newer tree migrates its own copy)."""
+    r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--build-worker", str(tree),
+                        json.dumps(spec), str(db)], capture_output=True, text=True, cwd=str(tree))
+    if r.returncode != 0:
+        raise SystemExit(f"building {spec['name']} with {tree} failed:\n{r.stderr[-2000:]}")
+    return dict(json.loads(r.stdout.splitlines()[-1]))
+
+
+def build(spec: dict[str, Any], db: Path, tree: Path = ROOT) -> dict[str, Any]:
     """Write the raw store of one set (no consolidate); returns what scoring needs to know."""
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(tree))
     from memengine import writes
     from memory_core import MemoryStore
 
@@ -161,7 +171,7 @@ def build(spec: dict[str, Any], db: Path) -> dict[str, Any]:
     if spec["kind"] in ("chat", "shared"):
         paths = spec.get("paths") or [spec["path"]]
         for p in paths:
-            r = subprocess.run([sys.executable, str(ROOT / "mem.py"), "--db", str(db), "--json", "import", p],
+            r = subprocess.run([sys.executable, str(tree / "mem.py"), "--db", str(db), "--json", "import", p],
                                capture_output=True, text=True, env={**os.environ, "MEM_DB": str(db)})
             if r.returncode != 0:
                 log(f"  import {Path(p).name}: exit {r.returncode}: {r.stderr.strip()[-200:]}")
@@ -388,7 +398,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="a folder of sets (repeatable; default bench/data/brief_heldout; bench/data/brief_heldout2 "
                          "holds four more held-out sets, in English, Spanish, French and German)")
     ap.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
+    ap.add_argument("--build-worker", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.build_worker:
+        tree = Path(args.build_worker[0])
+        print(json.dumps(build(json.loads(args.build_worker[1]), Path(args.build_worker[2]), tree)))
+        return 0
     if args.worker:
         worker(args.worker[0], args.worker[1], args.worker[2], int(args.worker[3]))
         return 0
@@ -398,18 +413,19 @@ def main(argv: list[str] | None = None) -> int:
     log(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
     totals: dict[tuple[str, str], Counter[str]] = {}
     cpu: dict[str, list[float]] = {t: [] for t, _ in trees}
-    for spec in sets(not args.no_shared, args.data):
+    for spec in sets(not args.no_shared, [d.resolve() for d in args.data] if args.data else None):
         if args.split != "all" and spec["split"] != args.split:
             continue
         raw = cache / f"{spec['name']}.db"
         side = raw.with_suffix(".json")
-        stamp = [os.stat(p).st_mtime for p in (spec.get("paths") or [spec["path"]])]
+        # (the tree that builds is part of the stamp: a store built by a newer schema cannot be briefed by older code)
+        stamp = [os.stat(p).st_mtime for p in (spec.get("paths") or [spec["path"]])] + [str(trees[0][1])]
         got = json.loads(side.read_text()) if side.exists() else {}
         if not raw.exists() or got.get("stamp") != stamp:
             for p in cache.glob(f"{spec['name']}.db*"):
                 p.unlink()
             log(f"building {spec['name']} ...")
-            info = build(spec, raw)
+            info = build_with(trees[0][1], spec, raw)
             side.write_text(json.dumps({"stamp": stamp, "info": info}))
         else:
             info = got["info"]

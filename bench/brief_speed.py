@@ -131,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append((src.name, name, _fmt([x["first"]["cpu"] for x in r]),
                              _fmt([x["second"]["cpu"] for x in r]), _fmt([x["first"]["wall"] for x in r]),
                              f"{load0:.1f} → {load1:.1f}", "identical" if same else "DIFFERENT"))
+                print("  | " + " | ".join(rows[-1]) + " |", file=sys.stderr)
             if not same and args.base:
                 for name, t in texts.items():
                     (args.work / f"{src.stem}.{name.replace(' ', '_')}.md").write_text(t, encoding="utf-8")
