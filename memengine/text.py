@@ -4,7 +4,6 @@ content hashes, tags, and a turn's bare words (without its ``[date]`` stamp and 
 from __future__ import annotations
 
 import hashlib
-import itertools
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -89,18 +88,24 @@ def fts_tokens(conn: Any, words: list[str]) -> list[tuple[str, ...]]:
 LEADING_META_RE = re.compile(r"^\s*\[[^\]]{0,60}\]\s*")
 
 
+_FIRST_WORDS: dict[int, re.Pattern[str]] = {}
+
+
 def count_words(text: str, cap: int) -> int:
     """min(cap, words in ``text``), words as ``TOKEN_RE`` finds them.
 
-    One ``findall`` over the head of the text (a C loop: ~5x faster than iterating
-    matches in Python, and recall counts every scored candidate's words); the whole
-    text only when its head holds fewer than ``cap`` words.
+    A text of ``cap`` words or more is told by one anchored match of its first ``cap`` words
+    (each word whole, as ``TOKEN_RE`` takes it: a lookahead captures it and a back-reference
+    consumes it, so no word is ever split to make up the count), with no list built; a shorter
+    one is counted by ``findall`` (a C loop: ~5x faster than iterating matches in Python).
+    Recall counts every scored candidate's words: 3.6 instead of 5.5 us on LoCoMo turns.
     """
-    head = text[: cap * 32]
-    n = len(TOKEN_RE.findall(head))
-    if n < cap and len(head) < len(text):
-        n = sum(1 for _ in itertools.islice(TOKEN_RE.finditer(text), cap))
-    return min(n, cap)
+    if cap <= 0:
+        return min(len(TOKEN_RE.findall(text[: cap * 32])), cap)  # (as before: no caller asks this)
+    first = _FIRST_WORDS.get(cap)
+    if first is None:
+        first = _FIRST_WORDS[cap] = re.compile(r"(?:\W*(?=(\w[\w'’]*))\1){" + str(cap) + "}", re.UNICODE)
+    return cap if first.match(text) else len(TOKEN_RE.findall(text))
 
 
 def without_author(text: str, author: str | None) -> str:

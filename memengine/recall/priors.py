@@ -113,7 +113,8 @@ def replies(rows: dict[int, Candidate]) -> dict[int, int]:
     out: dict[int, int] = {}
     for m in rows.values():
         prev = by_pos.get((m.thread, m.position - 1)) if m.thread is not None and m.position is not None else None
-        if prev is None or "?" not in bare_text(prev.content, prev.author):
+        # (bare_text is a part of the content: no "?" in the content, none in it)
+        if prev is None or "?" not in prev.content or "?" not in bare_text(prev.content, prev.author):
             continue
         t0, t1 = from_iso(prev.event_at), from_iso(m.event_at)
         if t0 is not None and t1 is not None and abs((t1 - t0).total_seconds()) > CONTEXT_MAX_GAP_HOURS * 3600:
