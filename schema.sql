@@ -44,14 +44,12 @@ CREATE TABLE memories (
 );
 
 CREATE UNIQUE INDEX memories_source_ref ON memories(source, ref) WHERE ref IS NOT NULL;
-CREATE INDEX memories_hash ON memories(content_hash);
+CREATE INDEX memories_hash16 ON memories(substr(content_hash, 1, 16));  -- m012: the exact-duplicate lookup
 CREATE INDEX memories_status_type ON memories(status, memory_type);
 CREATE INDEX memories_event_at ON memories(event_at);
 CREATE INDEX memories_thread ON memories(thread, position) WHERE thread IS NOT NULL;
 CREATE INDEX memories_level ON memories(level) WHERE level > 0;
 -- m011_brief: what the session-start brief reads without a scan of every row
-CREATE INDEX memories_author ON memories(author, status, level, thread, coalesce(event_at, created_at))
-    WHERE author IS NOT NULL;
 CREATE INDEX memories_rank ON memories(pinned, importance, coalesce(event_at, created_at));
 CREATE INDEX memories_valid_to ON memories(valid_to) WHERE valid_to IS NOT NULL;
 CREATE INDEX memories_contacts ON memories(source) WHERE source = 'vcf';
@@ -465,6 +463,44 @@ CREATE TRIGGER memory_authors_au AFTER UPDATE OF author, status ON memories
     INSERT INTO memory_authors(author, active) SELECT new.author, 1
         WHERE new.author IS NOT NULL AND new.status = 'active'
         ON CONFLICT(author) DO UPDATE SET active = active + 1;
+END;
+
+-- The people lines' chats and dates (m012): one row per (author, thread) of active level-0
+-- memories, kept by these triggers; read by brief.people_lines instead of the rows. Dates only
+-- widen: a forgotten memory's date stays until its pair has no memory left.
+CREATE TABLE memory_author_threads (
+    author   TEXT NOT NULL,
+    thread   TEXT NOT NULL,              -- '' for memories in no thread
+    active   INTEGER NOT NULL,           -- active level-0 memories of this pair (rows at 0 are deleted)
+    first_at TEXT NOT NULL,              -- min/max of coalesce(event_at, created_at), only ever widened
+    last_at  TEXT NOT NULL,
+    PRIMARY KEY (author, thread)
+) WITHOUT ROWID;
+CREATE TRIGGER memory_author_threads_ai AFTER INSERT ON memories
+    WHEN new.author IS NOT NULL AND new.status = 'active' AND new.level = 0 BEGIN
+    INSERT INTO memory_author_threads(author, thread, active, first_at, last_at)
+        VALUES (new.author, coalesce(new.thread, ''), 1, coalesce(new.event_at, new.created_at),
+                coalesce(new.event_at, new.created_at))
+        ON CONFLICT(author, thread) DO UPDATE SET active = active + 1,
+            first_at = min(first_at, excluded.first_at), last_at = max(last_at, excluded.last_at);
+END;
+CREATE TRIGGER memory_author_threads_ad AFTER DELETE ON memories
+    WHEN old.author IS NOT NULL AND old.status = 'active' AND old.level = 0 BEGIN
+    UPDATE memory_author_threads SET active = active - 1 WHERE author = old.author AND thread = coalesce(old.thread, '');
+    DELETE FROM memory_author_threads WHERE author = old.author AND thread = coalesce(old.thread, '') AND active <= 0;
+END;
+CREATE TRIGGER memory_author_threads_au AFTER UPDATE OF author, status, level, thread, event_at ON memories
+    WHEN old.author IS NOT new.author OR old.status IS NOT new.status OR old.level IS NOT new.level
+        OR old.thread IS NOT new.thread OR old.event_at IS NOT new.event_at BEGIN
+    UPDATE memory_author_threads SET active = active - 1
+        WHERE author = old.author AND thread = coalesce(old.thread, '') AND old.status = 'active' AND old.level = 0;
+    DELETE FROM memory_author_threads WHERE author = old.author AND thread = coalesce(old.thread, '') AND active <= 0;
+    INSERT INTO memory_author_threads(author, thread, active, first_at, last_at)
+        SELECT new.author, coalesce(new.thread, ''), 1, coalesce(new.event_at, new.created_at),
+               coalesce(new.event_at, new.created_at)
+        WHERE new.author IS NOT NULL AND new.status = 'active' AND new.level = 0
+        ON CONFLICT(author, thread) DO UPDATE SET active = active + 1,
+            first_at = min(first_at, excluded.first_at), last_at = max(last_at, excluded.last_at);
 END;
 
 -- What `stats` shows (m008): memories per status and type, and edges, kept exact by these

@@ -490,8 +490,8 @@ def _author_stats(conn: Any, known: dict[str, str], names: list[str], cards: Map
     """(memories, chats, first date, last date) of the people :func:`people_lines` can show.
 
     Memories per name come from ``memory_authors`` (m007, kept by triggers) less the summaries
-    (level > 0, few, by their index); chats and dates are read, by the m011 author index,
-    for the PEOPLE_MAX busiest names only: no scan of every author's rows. Several authors
+    (level > 0, few, by their index); chats and dates come from ``memory_author_threads`` (m012,
+    kept by triggers; dates only widen), for the PEOPLE_MAX busiest names only. Several authors
     of one name (case variants) add up, as one line.
     """
     per_name: dict[str, int] = {}
@@ -516,9 +516,8 @@ def _author_stats(conn: Any, known: dict[str, str], names: list[str], cards: Map
         threads, lo, hi = 0, None, None
         for author in authors[name]:
             t, a, z = conn.execute(
-                "SELECT count(DISTINCT thread), min(coalesce(event_at, created_at)), max(coalesce(event_at, created_at))"
-                " FROM memories WHERE author = ? AND status = 'active' AND level = 0",
-                (author,)).fetchone()
+                "SELECT coalesce(sum(thread != ''), 0), min(first_at), max(last_at) FROM memory_author_threads"
+                " WHERE author = ?", (author,)).fetchone()
             threads += int(t)
             lo = min(filter(None, (lo, a)), default=None)
             hi = max(filter(None, (hi, z)), default=None)

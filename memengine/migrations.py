@@ -427,6 +427,51 @@ CREATE INDEX memories_contacts ON memories(source) WHERE source = 'vcf';
 CREATE INDEX cluster_members_rank ON cluster_members(cluster_id, similarity DESC, memory_id);
 """
 
+# m012_people_threads: the people lines' chats and dates kept by triggers in a table of one row per
+# (author, thread), instead of an index over every authored row (60 B a chat turn, which took
+# the file past 2.5 KB a turn), and the exact-duplicate lookup by the first 16 hex digits of the
+# hash (82 -> ~30 B a row; the full hash is still compared). Dates only widen: a forgotten
+# memory's date stays in its pair's range until the pair has no memory left.
+M012_PEOPLE_THREADS_SQL = """\
+DROP INDEX IF EXISTS memories_author;
+DROP INDEX IF EXISTS memories_hash;
+CREATE INDEX memories_hash16 ON memories(substr(content_hash, 1, 16));
+CREATE TABLE memory_author_threads (
+    author   TEXT NOT NULL,
+    thread   TEXT NOT NULL,              -- '' for memories in no thread
+    active   INTEGER NOT NULL,           -- active level-0 memories of this pair (rows at 0 are deleted)
+    first_at TEXT NOT NULL,              -- min/max of coalesce(event_at, created_at), only ever widened
+    last_at  TEXT NOT NULL,
+    PRIMARY KEY (author, thread)
+) WITHOUT ROWID;
+CREATE TRIGGER memory_author_threads_ai AFTER INSERT ON memories
+    WHEN new.author IS NOT NULL AND new.status = 'active' AND new.level = 0 BEGIN
+    INSERT INTO memory_author_threads(author, thread, active, first_at, last_at)
+        VALUES (new.author, coalesce(new.thread, ''), 1, coalesce(new.event_at, new.created_at),
+                coalesce(new.event_at, new.created_at))
+        ON CONFLICT(author, thread) DO UPDATE SET active = active + 1,
+            first_at = min(first_at, excluded.first_at), last_at = max(last_at, excluded.last_at);
+END;
+CREATE TRIGGER memory_author_threads_ad AFTER DELETE ON memories
+    WHEN old.author IS NOT NULL AND old.status = 'active' AND old.level = 0 BEGIN
+    UPDATE memory_author_threads SET active = active - 1 WHERE author = old.author AND thread = coalesce(old.thread, '');
+    DELETE FROM memory_author_threads WHERE author = old.author AND thread = coalesce(old.thread, '') AND active <= 0;
+END;
+CREATE TRIGGER memory_author_threads_au AFTER UPDATE OF author, status, level, thread, event_at ON memories
+    WHEN old.author IS NOT new.author OR old.status IS NOT new.status OR old.level IS NOT new.level
+        OR old.thread IS NOT new.thread OR old.event_at IS NOT new.event_at BEGIN
+    UPDATE memory_author_threads SET active = active - 1
+        WHERE author = old.author AND thread = coalesce(old.thread, '') AND old.status = 'active' AND old.level = 0;
+    DELETE FROM memory_author_threads WHERE author = old.author AND thread = coalesce(old.thread, '') AND active <= 0;
+    INSERT INTO memory_author_threads(author, thread, active, first_at, last_at)
+        SELECT new.author, coalesce(new.thread, ''), 1, coalesce(new.event_at, new.created_at),
+               coalesce(new.event_at, new.created_at)
+        WHERE new.author IS NOT NULL AND new.status = 'active' AND new.level = 0
+        ON CONFLICT(author, thread) DO UPDATE SET active = active + 1,
+            first_at = min(first_at, excluded.first_at), last_at = max(last_at, excluded.last_at);
+END;
+"""
+
 # m009_signplane: the sign of every dimension of every stored vector, in blocks of 256
 # memory ids, for the one-shot kNN shortlist (memengine/signplane.py).
 M009_SIGNPLANE_SQL = """\
@@ -742,6 +787,16 @@ def _m011_brief(conn: Any) -> None:
     _run(conn, M011_BRIEF_SQL)
 
 
+def _m012_people_threads(conn: Any) -> None:
+    """The people lines' (author, thread) table and the 16-digit hash index (M012_PEOPLE_THREADS_SQL)."""
+    _run(conn, M012_PEOPLE_THREADS_SQL)
+    conn.execute("""INSERT INTO memory_author_threads(author, thread, active, first_at, last_at)
+                    SELECT author, coalesce(thread, ''), count(*), min(coalesce(event_at, created_at)),
+                           max(coalesce(event_at, created_at))
+                    FROM memories WHERE author IS NOT NULL AND status = 'active' AND level = 0
+                    GROUP BY author, coalesce(thread, '')""")
+
+
 # Ordered, named, never edited once released; each runs in its own transaction.
 MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m001_initial", _m001_initial),
@@ -755,6 +810,7 @@ MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m009_signplane", _m009_signplane),
     ("m010_derived_context", _m010_derived_context),
     ("m011_brief", _m011_brief),
+    ("m012_people_threads", _m012_people_threads),
 ]
 
 

@@ -18,9 +18,9 @@ from memengine.store import MemoryStore
 from memengine.vectors import VEC_PARAM
 
 # tables a recovered file rebuilds itself (FTS and vector shadow tables, change logs, migrations,
-# the people list and the stats counters its triggers fill, the sign plane of the vectors it copies)
+# the people list and threads and the stats counters its triggers fill, the sign plane of the vectors it copies)
 _RECOVER_SKIP = ("memories_fts", "vec_", "_keyword_changes", "_status_changes", "_mem_migrations",
-                 "memory_authors", "_mem_counts", "sign_")
+                 "memory_authors", "memory_author_threads", "_mem_counts", "sign_")
 
 
 def recover_file(src: Path | str, dest: Path | str) -> dict[str, Any]:

@@ -293,9 +293,12 @@ class Writes(StoreBase):
         conversational = m.memory_type == "episodic" or m.thread is not None
         if dedup:
             row = self.conn.execute(
-                """SELECT id FROM memories WHERE content_hash = ? AND memory_type = ? AND status = 'active'
-                   AND valid_to IS NULL AND (? = 0 OR event_at IS ?) LIMIT 1""",
-                (values["content_hash"], m.memory_type, int(conversational), values["event_at"]),
+                # (the index holds the hash's first 16 hex digits: m012_people_threads)
+                """SELECT id FROM memories WHERE substr(content_hash, 1, 16) = ? AND content_hash = ?
+                   AND memory_type = ? AND status = 'active' AND valid_to IS NULL AND (? = 0 OR event_at IS ?)
+                   LIMIT 1""",
+                (values["content_hash"][:16], values["content_hash"], m.memory_type, int(conversational),
+                 values["event_at"]),
             ).fetchone()
             if row:
                 self._reinforce(int(row[0]), now)

@@ -17,7 +17,8 @@ def test_blank_db_migrates_to_full_schema(db_path: Path) -> None:
     conn = memory_core.connect(db_path)
     assert memory_core.migrate(conn) == ["m001_initial", "m002_sharing", "m003_keyword_log", "m004_status_log",
                                          "m005_int8_vectors", "m006_context_far", "m007_people", "m008_counts",
-                                         "m009_signplane", "m010_derived_context", "m011_brief"]
+                                         "m009_signplane", "m010_derived_context", "m011_brief",
+                                         "m012_people_threads"]
     assert memory_core.migrate(conn) == []  # idempotent
     tables = _names(conn, "table")
     for t in ("memories", "memories_fts", "vec_memories", "vec_contexts", "associations",
@@ -28,7 +29,7 @@ def test_blank_db_migrates_to_full_schema(db_path: Path) -> None:
             "_keyword_changes_au", "_keyword_changes_trim", "_status_changes_au", "_status_changes_ad",
             "_status_changes_trim"} <= _names(conn, "trigger")
     assert "accessible_shared" in _names(conn, "view")
-    assert {"memories_source_ref", "memories_hash", "memories_event_at"} <= _names(conn, "index")
+    assert {"memories_source_ref", "memories_hash16", "memories_event_at"} <= _names(conn, "index")
     cols = {r[1] for r in conn.execute("PRAGMA table_info(memories)")}
     assert {"id", "content", "memory_type", "source", "ref", "content_hash", "importance", "strength",
             "access_count", "created_at", "event_at", "last_accessed_at", "updated_at", "valid_from", "valid_to",
