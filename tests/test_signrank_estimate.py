@@ -1,5 +1,5 @@
-"""The sign estimator with its words stacked (a dozen numpy calls instead of ~80, issue 21) scores every
-row exactly as the per-word loop did: the reference below is ``signrank.estimate`` as it was, verbatim,
+"""The sign estimator with its words stacked (a dozen numpy calls instead of ~80, issue 21; up to
+STACK_MAX rows, the per-word loop past it) scores every row exactly as the per-word loop did: the reference below is ``signrank.estimate`` as it was, verbatim,
 including its uint8 sums that wrap when a row has more than 255 bits set."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def _estimate_before(cols: Sequence[np.ndarray], qvec: np.ndarray) -> np.ndarray
     return acc.astype(np.float32) + np.float32(lo / step) * total
 
 
-@pytest.mark.parametrize("n", [0, 1, 9, 5000])
+@pytest.mark.parametrize("n", [0, 1, 9, 5000, signrank.STACK_MAX, signrank.STACK_MAX + 1, 20_000])
 def test_stacked_estimate_equals_the_per_word_loop(n: int) -> None:
     rng = np.random.default_rng(n + 5)
     planes = rng.integers(0, 2**64, size=(6, 2 * n + 3), dtype=np.uint64)
