@@ -27,17 +27,18 @@ store and ``now`` (ties break by id), so MEMORY.md does not change when the stor
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from memengine import summarize, topic_names
+from memengine.brief_pool import LIVE as _LIVE
+from memengine.brief_pool import POOL_MAX, POOL_PER_TOPIC, Store, min_tokens, parts, similarities, topic_pool  # noqa: F401 (re-exported: POOL_*)
 from memengine.records import SHARED_SOURCE_PREFIX as SHARED_PREFIX
 from memengine.timeparse import to_iso
 
@@ -47,6 +48,7 @@ from memengine.timeparse import to_iso
 SHARE_FACTS, SHARE_PROCEDURES, SHARE_RECENT, SHARE_CONTRADICTIONS, SHARE_PEOPLE = 0.25, 0.12, 0.12, 0.08, 0.12
 KEY_FACT_IMPORTANCE = 0.7  # a semantic memory this important is a key fact even unpinned
 UPDATE_COS = 0.65  # two key facts of one source this close: the newer may update the older (_fold_updates)
+SAME_SITTING_HOURS = 6  # ...if written further apart than this, or the fact rules read a change (_may_update)
 NEW_FACT_MIN_WORDS = 6  # a new "fact" of fewer words is a heading or a stub ("Clippings > Author")
 RECENT_DAYS = 7  # "recently": superseded or stored within this many days of now
 PEOPLE_MAX = 10
@@ -57,9 +59,8 @@ NAME_SOURCE_CHARS = 400  # a topic name is taken from the first this-many charac
 MIXED = topic_names.MIXED  # the name of a group whose members share no word run
 MIN_CUT_CHARS = 40  # ...unless that leaves less than this: then at a word boundary, with an ellipsis
 
-POOL_MAX = 1000  # topic candidates (~0.6 ms of CPU each: tokens, information, names); 2000 cost 1.2 s at 100k
-POOL_PER_TOPIC = 24  # with a larger store: this many most central members per cluster
 PER_TOPIC_MAX = 3  # representatives shown per topic
+LEFTOVER_PER_TOPIC_MAX = 6  # ...or up to this many, when budget is left once every part has its PER_TOPIC_MAX
 PART_SIZE = 20  # a cluster with more candidates than this is shown as parts of about this size
 DUPLICATE_COS = 0.92  # a candidate this close to a chosen memory says the same thing: never chosen
 THREAD_WEIGHT_EXP = 0.5  # the k-th pick of a chat is worth 1/k^this: one large chat cannot take the budget
@@ -84,18 +85,6 @@ SECTION_TITLES = {"facts": "Key facts", "procedures": "Procedures", "recent": "R
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|mine|me|we|we're|our|ours|us)\b")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?…:]\s+|\n\s*)$")
-_LIVE = ("m.status = 'active' AND m.valid_to IS NULL AND m.level = 0 "
-         "AND json_extract(m.metadata, '$.kind') IS NOT 'episode'")
-
-
-class Store(Protocol):
-    """What the selection needs of a ``MemoryStore`` (memengine never imports the facade)."""
-
-    conn: Any
-
-    def known_people(self) -> dict[str, str]: ...
-
-    def vectors(self, ids: list[int], table: str = ...) -> dict[int, Any]: ...
 
 
 @dataclass
@@ -374,7 +363,7 @@ def _fold_updates(store: Store, rows: list[Any]) -> list[tuple[Any, list[Any]]]:
     """
     if len(rows) < 2:
         return [(r, []) for r in rows]
-    sim = _similarities(store, [int(r[0]) for r in rows])
+    sim = similarities(store, [int(r[0]) for r in rows])
     parent = list(range(len(rows)))
 
     def root(i: int) -> int:
@@ -385,7 +374,7 @@ def _fold_updates(store: Store, rows: list[Any]) -> list[tuple[Any, list[Any]]]:
 
     for i in range(len(rows)):
         for j in range(i + 1, len(rows)):
-            if sim[i, j] >= UPDATE_COS and rows[i][5] == rows[j][5]:
+            if sim[i, j] >= UPDATE_COS and rows[i][5] == rows[j][5] and _may_update(rows[i], rows[j], sim[i, j]):
                 parent[root(j)] = root(i)
     groups: dict[int, list[int]] = {}
     for i in range(len(rows)):
@@ -399,6 +388,26 @@ def _fold_updates(store: Store, rows: list[Any]) -> list[tuple[Any, list[Any]]]:
         by_age = sorted(members, key=lambda k: (str(rows[k][2] or ""), int(rows[k][0])), reverse=True)
         out.append((rows[by_age[0]], [rows[k] for k in by_age[1:]]))
     return out
+
+
+def _may_update(a: Any, b: Any, cosine: float) -> bool:
+    """Whether the later of two close key facts of one source may update the earlier.
+
+    Facts written in one sitting (less than SAME_SITTING_HOURS apart) are most often different
+    sides of one subject ("Hannah Weber, a designer in Hamburg" and "Hannah works at Nordlicht as
+    a designer", five minutes apart); they are one only when the fact rules read a change of
+    value (memengine/facts.py, what write-time supersession asks). Later ones may be updates.
+    """
+    old, new = sorted((a, b), key=lambda r: (str(r[2] or ""), int(r[0])))
+    try:
+        gap = (datetime.fromisoformat(str(new[2])[:19]) - datetime.fromisoformat(str(old[2])[:19])).total_seconds()
+    except ValueError:
+        gap = 0.0  # an unreadable date: judged by the rules alone
+    if gap >= SAME_SITTING_HOURS * 3600:
+        return True
+    from memengine import facts  # ~100 patterns: loaded only when such a pair is there
+
+    return facts.compare(str(old[1]), str(new[1]), float(cosine)) is not None
 
 
 def _superseding(store: Store, now: datetime, add: Callable[[str, float, Item, bool], bool],
@@ -553,95 +562,6 @@ def _card_facts(content: str, meta: dict[str, Any]) -> str:
 # --------------------------------------------------------------------------- topics
 
 
-def _pool(store: Store, ranked_ids: list[int] | None = None
-          ) -> list[tuple[int, str, str | None, str, int | None, float]]:
-    """Topic candidates: (id, content, date, chat key, cluster id, similarity to its centroid).
-
-    The whole store when it has at most POOL_MAX live memories; else the POOL_PER_TOPIC most
-    central members of the largest clusters, then ``ranked_ids``, then by importance and date.
-    """
-    conn = store.conn
-    live = f"{_LIVE} AND m.source != 'vcf'"
-    n = int(conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE {live} LIMIT ?)",
-                         (POOL_MAX + 1,)).fetchone()[0])  # only whether it is more than POOL_MAX
-    # CROSS JOIN: the memory's few memberships first; the planner otherwise walks every cluster per memory
-    best_cluster = """(SELECT cm.cluster_id FROM cluster_members cm CROSS JOIN clusters c ON c.id = cm.cluster_id
-                       WHERE cm.memory_id = m.id AND c.status = 'active' AND c.level = 1
-                       ORDER BY cm.similarity DESC, c.id LIMIT 1)"""
-    cols = f"""m.id, m.content, coalesce(m.event_at, m.created_at), m.source || '/' || coalesce(m.thread, ''),
-               {best_cluster}"""
-    if n <= POOL_MAX:
-        rows = conn.execute(f"SELECT {cols} FROM memories m WHERE {live} ORDER BY m.id").fetchall()
-    else:
-        # the most central members of the largest clusters, then the best by importance and recency
-        order = _central_members(conn)
-        # rows by id: the unary + keeps the planner off the status index (with a long IN list it
-        # chose to walk every active row's entry, ~30 ms per 500 ids at 100k)
-        by_id = live.replace("m.status", "+m.status")
-        rows = []
-        for chunk in range(0, len(order), 500):
-            if len(rows) >= POOL_MAX:
-                break
-            part = order[chunk: chunk + 500]
-            place = {m: i for i, m in enumerate(part)}
-            got = conn.execute(f"SELECT {cols} FROM memories m WHERE {by_id} AND m.id IN "
-                               f"({','.join('?' * len(part))})", part).fetchall()
-            rows += sorted(got, key=lambda r: place[int(r[0])])[: POOL_MAX - len(rows)]
-        have = {int(r[0]) for r in rows}
-        for chunk in range(0, len(ranked_ids or []), 500):
-            if len(rows) >= POOL_MAX:
-                break
-            want = [i for i in (ranked_ids or [])[chunk: chunk + 500] if i not in have]
-            got = conn.execute(f"SELECT {cols} FROM memories m WHERE {by_id} AND m.id IN "
-                               f"({','.join('?' * len(want))}) ORDER BY m.id", want).fetchall() if want else []
-            rows += got[: POOL_MAX - len(rows)]
-            have.update(int(r[0]) for r in got)
-        if len(rows) < POOL_MAX:
-            # the ids first (a walk down the m011 rank index), then the columns of those kept: the
-            # columns of every row, cluster included, cost seconds at 100k
-            # (the unary + keeps the planner off the status index: it would sort every active row)
-            best = [int(r[0]) for r in conn.execute(
-                f"""SELECT m.id FROM memories m WHERE {live.replace("m.status", "+m.status")} ORDER BY m.pinned DESC, m.importance DESC,
-                    coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""", (POOL_MAX,))]
-            want = [i for i in best if i not in have][: POOL_MAX - len(rows)]
-            for chunk in range(0, len(want), 500):
-                part = want[chunk: chunk + 500]
-                place = {m: i for i, m in enumerate(part)}
-                got = conn.execute(f"SELECT {cols} FROM memories m WHERE m.id IN ({','.join('?' * len(part))})",
-                                   part).fetchall()
-                rows += sorted(got, key=lambda r: place[int(r[0])])
-    sims: dict[tuple[int, int], float] = {}
-    ids = [int(r[0]) for r in rows]
-    for chunk in range(0, len(ids), 500):
-        part = ids[chunk: chunk + 500]
-        sims.update(((int(r[0]), int(r[1])), float(r[2] or 0.0)) for r in conn.execute(
-            f"SELECT memory_id, cluster_id, similarity FROM cluster_members WHERE memory_id IN "
-            f"({','.join('?' * len(part))})", part))
-    return [(int(r[0]), r[1], r[2], r[3], None if r[4] is None else int(r[4]),
-             sims.get((int(r[0]), int(r[4])), 0.0) if r[4] is not None else 0.0) for r in rows]
-
-
-def _central_members(conn: Any) -> list[int]:
-    """The POOL_PER_TOPIC most central members of each active level-1 cluster, largest cluster first.
-
-    Clusters by member count (then id), members by similarity to the centroid (then id), each
-    memory once, until there are 2 * POOL_MAX (room for the ones no longer live): one short
-    query per cluster read, not a ranking of every member of every cluster.
-    """
-    order: list[int] = []
-    seen: set[int] = set()
-    for (cid,) in conn.execute("SELECT id FROM clusters WHERE status = 'active' AND level = 1 "
-                               "ORDER BY member_count DESC, id").fetchall():
-        for (mid,) in conn.execute("SELECT memory_id FROM cluster_members WHERE cluster_id = ? "
-                                   "ORDER BY similarity DESC, memory_id LIMIT ?", (cid, POOL_PER_TOPIC)):
-            if mid not in seen:
-                seen.add(mid)
-                order.append(int(mid))
-                if len(order) >= 2 * POOL_MAX:
-                    return order
-    return order
-
-
 def _no_topics_warning(store: Store) -> str:
     """Why the brief has no topics: consolidate never ran, or it ran and found no group."""
     # consolidate's high-water marks (links.META_PREFIX) and its ranks (graph_rank.RANKS_META_KEY);
@@ -661,20 +581,20 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     cost_exp = float(params.get("COST_EXP", COST_EXP))
     novelty_exp = float(params.get("NOVELTY_EXP", NOVELTY_EXP))
     thread_exp = float(params.get("THREAD_WEIGHT_EXP", THREAD_WEIGHT_EXP))
-    pool = [p for p in _pool(store, ranked_ids) if p[0] not in shown]
+    pool = [p for p in topic_pool(store, ranked_ids) if p[0] not in shown]
     if not pool:
         return []
     if all(p[4] is None for p in pool):
         warnings.append(_no_topics_warning(store))
     ids = [p[0] for p in pool]
-    sim = _similarities(store, ids)
-    key = _parts(pool, sim, int(params.get("PART_SIZE", PART_SIZE)))
+    sim = similarities(store, ids)
+    key = parts(pool, sim, int(params.get("PART_SIZE", PART_SIZE)))
     topics = _Shells(store, pool, key)
 
     lines = [memory_line(p[0], p[1], p[2], source=p[3].split("/", 1)[0]) for p in pool]
     # a line's tokens: counted now, or (b.lazy) a lower bound until it could be chosen (_exact)
     counted = np.full(len(pool), not b.lazy)
-    cost = np.array([b.count(f"- {t}\n") if not b.lazy else max(1, _min_tokens(t)) for t in lines],
+    cost = np.array([b.count(f"- {t}\n") if not b.lazy else max(1, min_tokens(t)) for t in lines],
                     dtype=np.float64)
     df: Counter[str] = Counter()
     for line in lines:
@@ -700,48 +620,62 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     alive = np.ones(len(pool), dtype=bool)
     per_topic: Counter[tuple[int | None, int]] = Counter()
     pick = 0
-    while alive.any():
-        # a line longer than what is left never fits, now or later (it would be looked at and
-        # dropped in turn, changing nothing else): dropped at once, uncounted ones by their bound
-        alive &= cost <= b.total - b.used
-        novelty = np.power(np.clip(1.0 - max_sim, 0.0, 1.0), novelty_exp)
-        score = np.where(alive, value * novelty * chat_factor[chat_arr], -1.0)
-        best = int(np.argmax(score))  # the first maximum: the lowest id on ties
-        while not counted[best] and score[best] > 0:
-            # its score is an upper bound (its cost a lower bound): count it, and look again. The
-            # maximum found on a counted line is the maximum of the exact scores, and the same first
-            # one on ties (an uncounted line's bound is >= its exact score). One element is
-            # recomputed by the same operations as the whole array: the same value, bit for bit.
-            cost[best] = b.count(f"- {lines[best]}\n")
-            counted[best] = True
-            one = slice(best, best + 1)
-            value[one] = (density_floor + info[one]) / np.power(cost[one], cost_exp)
-            score[one] = value[one] * novelty[one] * chat_factor[chat_arr[one]]
-            best = int(np.argmax(score))
-        if score[best] <= 0:
-            break
-        alive[best] = False
-        t = key[best]
-        if b.used + cost[best] + (0 if per_topic[t] else 4) > b.total:
-            continue  # does not fit even with the shortest heading: no need to name its topic
-        need = int(cost[best]) + (0 if per_topic[t] else b.count(f"### {topics[t].title()}\n"))
-        if b.used + need > b.total:
-            continue  # too long for what is left; a shorter one may still fit
-        b.used += need
-        pick += 1
-        per_topic[t] += 1
-        chat_picks[chat_of[best]] += 1
-        # one large chat cannot take the budget: each pick from a chat lowers its next ones
-        chat_factor[chat_arr[best]] = 1.0 / (1.0 + chat_picks[chat_of[best]]) ** thread_exp
-        topics[t].items.append(Item("topics", lines[best], int(cost[best]), pool[best][0], t[0], why={
-            "pick": pick, "topic": None if t[0] is None else f"T{t[0]}", "part": t[1],
-            "information": round(float(info[best]), 2), "novelty": round(float(novelty[best]), 3),
-            "centrality": round(pool[best][5], 3), "tokens": int(cost[best]),
-            **_shared(pool[best][3].split("/", 1)[0])}))
-        max_sim = np.maximum(max_sim, sim[:, best])
-        alive &= sim[:, best] < DUPLICATE_COS  # the same thing said again
-        if per_topic[t] >= PER_TOPIC_MAX:
-            alive &= topic_of != index_of[t]
+    capped = np.zeros(len(pool), dtype=bool)  # left out only because their topic part had its lines
+    for cap in (PER_TOPIC_MAX, int(params.get("LEFTOVER_PER_TOPIC_MAX", LEFTOVER_PER_TOPIC_MAX))):
+        if cap != PER_TOPIC_MAX:
+            # budget left and nothing else worth a line: the lines the cap kept out (a few busy
+            # topics of a small chat hold most of what it says), up to ``cap`` a part, if they say
+            # as much as the median line of the store that says something (not "lol look at
+            # this": in a small store every word is rare, so nearly every line says a little)
+            informative = info[info > 0]
+            if not len(informative):
+                break
+            alive = capped & (info >= float(np.median(informative)))
+        while alive.any():
+            # a line longer than what is left never fits, now or later (it would be looked at and
+            # dropped in turn, changing nothing else): dropped at once, uncounted ones by their bound
+            alive &= cost <= b.total - b.used
+            novelty = np.power(np.clip(1.0 - max_sim, 0.0, 1.0), novelty_exp)
+            score = np.where(alive, value * novelty * chat_factor[chat_arr], -1.0)
+            best = int(np.argmax(score))  # the first maximum: the lowest id on ties
+            while not counted[best] and score[best] > 0:
+                # its score is an upper bound (its cost a lower bound): count it, and look again. The
+                # maximum found on a counted line is the maximum of the exact scores, and the same first
+                # one on ties (an uncounted line's bound is >= its exact score). One element is
+                # recomputed by the same operations as the whole array: the same value, bit for bit.
+                cost[best] = b.count(f"- {lines[best]}\n")
+                counted[best] = True
+                one = slice(best, best + 1)
+                value[one] = (density_floor + info[one]) / np.power(cost[one], cost_exp)
+                score[one] = value[one] * novelty[one] * chat_factor[chat_arr[one]]
+                best = int(np.argmax(score))
+            if score[best] <= 0:
+                break
+            alive[best] = False
+            t = key[best]
+            if b.used + cost[best] + (0 if per_topic[t] else 4) > b.total:
+                continue  # does not fit even with the shortest heading: no need to name its topic
+            need = int(cost[best]) + (0 if per_topic[t] else b.count(f"### {topics[t].title()}\n"))
+            if b.used + need > b.total:
+                continue  # too long for what is left; a shorter one may still fit
+            b.used += need
+            pick += 1
+            per_topic[t] += 1
+            chat_picks[chat_of[best]] += 1
+            # one large chat cannot take the budget: each pick from a chat lowers its next ones
+            chat_factor[chat_arr[best]] = 1.0 / (1.0 + chat_picks[chat_of[best]]) ** thread_exp
+            topics[t].items.append(Item("topics", lines[best], int(cost[best]), pool[best][0], t[0], why={
+                "pick": pick, "topic": None if t[0] is None else f"T{t[0]}", "part": t[1],
+                "information": round(float(info[best]), 2), "novelty": round(float(novelty[best]), 3),
+                "centrality": round(pool[best][5], 3), "tokens": int(cost[best]),
+                **_shared(pool[best][3].split("/", 1)[0])}))
+            max_sim = np.maximum(max_sim, sim[:, best])
+            alive &= sim[:, best] < DUPLICATE_COS  # the same thing said again
+            capped &= sim[:, best] < DUPLICATE_COS
+            if per_topic[t] >= cap:
+                full = topic_of == index_of[t]
+                capped |= alive & full
+                alive &= ~full
     chosen = [topic for topic in topics.values() if topic.items]
     # topics in the order of their first pick (the most valuable first), memories in no topic
     # last; inside a topic, by date: it reads as a story
@@ -749,82 +683,6 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     for topic in chosen:
         topic.items.sort(key=lambda i: (i.text[:10], i.id or 0))
     return chosen
-
-
-_RUN_WITH_WORD = re.compile(r"\S*?[^\W_]\S*")  # a run of non-space, from its start, if it holds a letter or digit
-
-
-def _min_tokens(line: str) -> int:
-    """A lower bound of a tokenizer's count of ``- line\n``: its runs of non-space that hold a letter or digit.
-
-    Tokenizers split at white space first (WordPiece, SentencePiece, byte-level BPE alike), and
-    a run holding a letter or digit keeps at least one token (an unknown word is [UNK]).
-    """
-    return len(_RUN_WITH_WORD.findall(line))
-
-
-def _similarities(store: Store, ids: list[int]) -> Any:
-    """Cosine matrix of the stored vectors (clipped at 0); identity for a keyword-only store."""
-    vecs = store.vectors(ids)  # stored vectors: brief never embeds
-    if not vecs:
-        return np.eye(len(ids), dtype=np.float32)
-    dims = len(next(iter(vecs.values())))
-    mat = np.zeros((len(ids), dims), dtype=np.float32)
-    for i, mid in enumerate(ids):
-        if mid in vecs:
-            mat[i] = vecs[mid]
-    norms = np.linalg.norm(mat, axis=1, keepdims=True)
-    mat = np.divide(mat, norms, out=np.zeros_like(mat), where=norms > 0)
-    sim = np.clip(mat @ mat.T, 0.0, 1.0)
-    np.fill_diagonal(sim, 1.0)
-    return sim
-
-
-def _parts(pool: list[tuple[int, str, str | None, str, int | None, float]], sim: Any, part_size: int
-           ) -> list[tuple[int | None, int]]:
-    """(cluster, part) of each candidate: a cluster with more than ``part_size`` is split (:func:`_split`)."""
-    groups: dict[int | None, list[int]] = {}
-    for i, p in enumerate(pool):
-        groups.setdefault(p[4], []).append(i)
-    key: list[tuple[int | None, int]] = [(None, 0)] * len(pool)
-    for t, idx in groups.items():
-        k = math.ceil(len(idx) / part_size)
-        if k <= 1:
-            for i in idx:
-                key[i] = (t, 0)
-            continue
-        for i, label in zip(idx, _split(np.asarray(sim[np.ix_(idx, idx)], dtype=np.float64), k)):
-            key[i] = (t, label)
-    return key
-
-
-def _split(sim: Any, k: int, rounds: int = 5) -> list[int]:
-    """``k`` groups of similar rows: farthest-first seeds, then a few k-means (medoid) rounds.
-
-    Deterministic (the first seed is the most central row, ties to the lowest index) and
-    numpy-only: importing scipy's clustering would cost brief a second on a cold start.
-    """
-    n = len(sim)
-    seeds = [int(np.argmax(sim.sum(axis=1)))]
-    best = sim[:, seeds[0]].copy()
-    while len(seeds) < k:
-        nxt = int(np.argmin(best))
-        if nxt in seeds:
-            break
-        seeds.append(nxt)
-        best = np.maximum(best, sim[:, nxt])
-    labels = np.argmax(sim[:, seeds], axis=1)
-    for _ in range(rounds):
-        # each group's new seed: its member most similar to the rest of the group
-        new = []
-        for g in range(len(seeds)):
-            rows = np.nonzero(labels == g)[0]
-            new.append(int(rows[np.argmax(sim[np.ix_(rows, rows)].sum(axis=1))]) if len(rows) else seeds[g])
-        if new == seeds:
-            break
-        seeds = new
-        labels = np.argmax(sim[:, seeds], axis=1)
-    return [int(x) for x in labels] if n else []
 
 
 class _Shells(dict[tuple[int | None, int], Topic]):

@@ -11,7 +11,7 @@ import pytest
 from conftest import run_cli
 
 import memory_core as core
-from memengine import brief, graph_rank, topic_names
+from memengine import brief, brief_pool, graph_rank, topic_names
 from memengine import consolidate as cons
 from memengine.timeparse import utcnow
 
@@ -151,7 +151,7 @@ def test_brief_and_block_share_one_selection_with_ids_that_mean_one_thing(store:
     for t in topics:
         assert f"### T{t['id']} · {t['name']}" in data["text"]
         assert store.conn.execute("SELECT 1 FROM clusters WHERE id = ?", (t["id"],)).fetchone()
-        assert 1 <= len(t["memories"]) <= 3
+        assert 1 <= len(t["memories"]) <= brief.LEFTOVER_PER_TOPIC_MAX
     count, _how = graph_rank.token_counter(store)
     for budget in (5, 40, 120, 400):
         small = graph_rank.brief(store, budget, now=NOW)
@@ -219,9 +219,9 @@ def test_a_store_larger_than_the_pool_takes_central_members_of_clusters_then_ran
         store.store(f"we planted tomatoes and basil in the garden beds, row {i}", "episodic", thread="garden",
                     author="me", dedup=False)
     cons.run(store, now=NOW, keep_backups=0)
-    monkeypatch.setattr(brief, "POOL_MAX", 6)
-    monkeypatch.setattr(brief, "POOL_PER_TOPIC", 2)
-    pool = brief._pool(store, ranked_ids=[1, 2, 3])
+    monkeypatch.setattr(brief_pool, "POOL_MAX", 6)
+    monkeypatch.setattr(brief_pool, "POOL_PER_TOPIC", 2)
+    pool = brief_pool.topic_pool(store, ranked_ids=[1, 2, 3])
     assert len(pool) == 6
     clustered = [p for p in pool if p[4] is not None]
     per_cluster = Counter(p[4] for p in clustered)

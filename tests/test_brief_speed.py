@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 import memory_core as core
-from memengine import brief
+from memengine import brief, brief_pool
 from memengine.db import write_tx
 
 T0 = datetime.fromisoformat("2029-03-01T09:00:00")
@@ -125,11 +125,11 @@ def _old_central(conn: Any) -> list[int]:
                                              ORDER BY cm.similarity DESC, cm.memory_id) AS r
                    FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
                    WHERE c.status = 'active' AND c.level = 1)
-               SELECT mid FROM ranked WHERE r <= ? ORDER BY size DESC, cid, r""", (brief.POOL_PER_TOPIC,)):
+               SELECT mid FROM ranked WHERE r <= ? ORDER BY size DESC, cid, r""", (brief_pool.POOL_PER_TOPIC,)):
         if mid not in seen:
             seen.add(mid)
             order.append(int(mid))
-            if len(order) >= 2 * brief.POOL_MAX:
+            if len(order) >= 2 * brief_pool.POOL_MAX:
                 break
     return order
 
@@ -146,15 +146,15 @@ def test_central_members_match_the_old_ranking(store: core.MemoryStore, monkeypa
                 sim = None if k == 3 else round(1 - (k % 4) / 10, 2)
                 store.conn.execute("INSERT INTO cluster_members(cluster_id, memory_id, similarity, added_at) "
                                    "VALUES (?, ?, ?, '2029')", (c + 1, ids[(c * 7 + k) % 60], sim))
-    monkeypatch.setattr(brief, "POOL_PER_TOPIC", 4)
-    assert brief._central_members(store.conn) == _old_central(store.conn)
-    monkeypatch.setattr(brief, "POOL_MAX", 8)  # stops at 2 * POOL_MAX, as the old one did
-    assert brief._central_members(store.conn) == _old_central(store.conn)
+    monkeypatch.setattr(brief_pool, "POOL_PER_TOPIC", 4)
+    assert brief_pool.central_members(store.conn) == _old_central(store.conn)
+    monkeypatch.setattr(brief_pool, "POOL_MAX", 8)  # stops at 2 * POOL_MAX, as the old one did
+    assert brief_pool.central_members(store.conn) == _old_central(store.conn)
     assert len(_old_central(store.conn)) == 16
 
 
 def test_pool_beyond_pool_max_matches_the_old_order(store: core.MemoryStore, monkeypatch: Any) -> None:
-    monkeypatch.setattr(brief, "POOL_MAX", 12)
+    monkeypatch.setattr(brief_pool, "POOL_MAX", 12)
     for i in range(40):
         m = store.store(f"turn {i} about the move to Porto", "episodic", thread="c", author="Ana",
                         importance=(i % 5) / 5, event_at=datetime(2029, 4, 1 + i % 20, 9), dedup=False)
@@ -167,7 +167,7 @@ def test_pool_beyond_pool_max_matches_the_old_order(store: core.MemoryStore, mon
         f"""SELECT m.id FROM memories m WHERE {live} ORDER BY m.pinned DESC, m.importance DESC,
             coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT 12""")]
     ranked = [want[3], want[0], 39]
-    pool = brief._pool(store, ranked)
+    pool = brief_pool.topic_pool(store, ranked)
     # the ranked ids come first (in id order, as the old IN list read them), then the rest by rank
     assert [p[0] for p in pool] == sorted({want[3], want[0], 39}) + [i for i in want if i not in ranked][:9]
     assert all(p[1].startswith("turn ") for p in pool) and 5 not in [p[0] for p in pool]
@@ -207,4 +207,4 @@ def test_counting_topic_lines_lazily_changes_nothing(store: core.MemoryStore) ->
         assert lazy.tokens == eager.tokens <= budget
         assert len(calls) < eager_calls  # the point: fewer lines counted
         for line in list(calls):
-            assert brief._min_tokens(line[2:]) <= pieces(line)
+            assert brief_pool.min_tokens(line[2:]) <= pieces(line)
