@@ -84,15 +84,19 @@ def fold(word: str) -> str:
 Runs = dict[tuple[str, ...], str]  # folded key -> as written
 
 
-def runs(text: str, stop: frozenset[str], exclude: set[str]) -> Runs:
+def runs(text: str, stop: frozenset[str], exclude: set[str],
+         memo: dict[str, tuple[str, bool, str] | None] | None = None) -> Runs:
     """Runs of 1-3 consecutive content words of ``text`` (folded key -> first spelling in it).
 
     A content word has MIN_WORD_CHARS or more characters, is not only digits, not a stop
     word, not filler and not in ``exclude`` (lower-cased people's names); a run ends at any
-    other word and at punctuation.
+    other word and at punctuation. ``memo`` (one per ``stop`` and ``exclude``, e.g. per group
+    named) keeps each spelling's verdict between texts.
     """
     out: Runs = {}
     run: list[tuple[str, bool, str]] = []  # (as written, weak, folded)
+    if memo is None:
+        memo = {}
     # one split gives [gap, word, gap, word, ..., gap]: no match object per word, and what a
     # word is judged by is looked up once per spelling (consolidate reads every member of every
     # cluster: ~6 million words at 100k)
@@ -100,13 +104,17 @@ def runs(text: str, stop: frozenset[str], exclude: set[str]) -> Runs:
     gap_ok = True  # whether the text after the run's last word may stand inside a run
     for i in range(1, len(parts), 2):
         w = parts[i]
-        low, plain, base, weak_, folded = _judged(w)
-        ok = plain and low not in stop and low not in exclude and base not in exclude
-        if run and not (ok and gap_ok):
+        if w in memo:
+            word = memo[w]
+        else:
+            low, plain, base, weak_, folded = _judged(w)
+            ok = plain and low not in stop and low not in exclude and base not in exclude
+            word = memo[w] = (w, weak_, folded) if ok else None
+        if run and not (word is not None and gap_ok):
             _add_runs(out, run)
             run = []
-        if ok:
-            run.append((w, weak_, folded))
+        if word is not None:
+            run.append(word)
             gap = parts[i + 1]
             gap_ok = gap == " " or _JOIN.fullmatch(gap) is not None
     if run:
@@ -161,11 +169,15 @@ def ranked_names(member_runs: Sequence[Runs], rarity: Callable[[tuple[str, ...]]
     is the one most members use (ties: lower case, then first seen).
     """
     held: Counter[tuple[str, ...]] = Counter()
-    spellings: dict[tuple[str, ...], Counter[str]] = {}
+    spellings: dict[tuple[str, ...], dict[str, int]] = {}
     for r in member_runs:
         held.update(r.keys())
         for k, v in r.items():
-            spellings.setdefault(k, Counter())[v] += 1
+            forms = spellings.get(k)
+            if forms is None:  # (not setdefault(k, {}): a new dict per run of every member)
+                spellings[k] = {v: 1}
+            else:
+                forms[v] = forms.get(v, 0) + 1
     need = 2 if len(member_runs) > 1 else 1
     cands = [k for k in held if held[k] >= need]
 
@@ -192,7 +204,8 @@ def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
          rarity: Callable[[tuple[str, ...]], float], taken: set[str] | None = None) -> str:
     """The name of a group of member texts: its best run not in ``taken`` (lower-cased names
     already given to other groups), or MIXED / UNTITLED."""
-    member_runs = [runs(t, stop, exclude) for t in texts]
+    memo: dict[str, tuple[str, bool, str] | None] = {}
+    member_runs = [runs(t, stop, exclude, memo) for t in texts]
     best = ranked_names(member_runs, rarity)
     for n in best:
         if taken is None or n.lower() not in taken:
