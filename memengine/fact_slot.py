@@ -16,10 +16,11 @@ bench/fact_slot.py (leave-one-set-out figures in bench/README.md), and shipped a
   flipped, two subjects, the same fact restated, and the reason the cue rule gives when it
   finds the two are not one slot (another person's, another thing of the kind, another end).
 
-It only *adds* to the rules: :func:`decide` is asked for a pair the rules did not flag, and
-the look-alike guards stay hard vetoes whatever the score (a question, a plan, an anecdote,
-"also" / "another", "still", a request). The threshold is the one that gave no false
-supersession on any labelled look-alike (bench/fact_slot.py). The features need the model the
+It only *adds* to the rules: :func:`decide` is asked for a pair the rules did not flag, and what
+never supersedes stays a veto whatever the score (a question, a plan, an anecdote, "also" /
+"another", "still", a request, a number without its subject, a handover, and the readings in
+:data:`GUARDS`). The threshold is above the score of every labelled look-alike, plus a margin
+chosen leave-one-set-out (bench/fact_slot.py, bench/README.md). The features need the model the
 weights were fitted with: with any other embedder (the tests' hash embedder) the decision is
 off, and :func:`status` says why (a write logs it once). Pure apart from the ``embed``
 callable it is handed; numpy only.
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from memengine import fact_cue, fact_mood, facts
+from memengine import fact_cue, fact_elliptic, fact_handover, fact_mood, facts
 from memengine import fact_cue_lexicon as C
 from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS, fold
 
@@ -61,12 +62,14 @@ FEATURES: tuple[str, ...] = (
     "negation_flip", "other_subjects", "same_fact", "pronoun_new", "same_lang",
     *(f"slot_{r}" for r in _SLOT_REASONS),
     "old_value_as_subject", "old_value_kept", "old_subject_kept", "nothing_new", "value_change",
-    "slot_x_change", "cue_x_shared", "subject_disjoint",
+    "slot_x_change", "cue_x_shared", "subject_disjoint", "no_new_value",
 )
-# The look-alike guards the rules use, read as features: a pair showing any of them is never
-# superseded by the learned decision, whatever it scores (the rules' own guard, never loosened).
-GUARDS = (*(f"slot_{r}" for r in _SLOT_REASONS), "nothing_new", "other_subjects", "old_value_as_subject",
-          "same_fact", "subject_disjoint")
+# The look-alike readings of the rules that hold on natural phrasing too: a pair showing any of them
+# is never superseded by the learned decision, whatever it scores (another thing of the kind, another
+# owner's qualifier, another end, nothing new, the same fact). The other readings (kin, possessor,
+# subject, the old value as subject ...) misread chat phrasing ("The kids go to bed at 8" / "Bedtime's
+# 8:30 now") and are features: the threshold keeps every labelled look-alike out.
+GUARDS = ("slot_thing", "slot_owner", "slot_boundary", "nothing_new", "same_fact")
 
 _GUARD_AT = {g: FEATURES.index(g) for g in GUARDS}
 _WORD_RE = re.compile(r"[^\W\d_]+")
@@ -85,6 +88,10 @@ def veto(new_text: str) -> str | None:
     """Why ``new`` can never update anything, whatever it scores: the look-alike guards."""
     if fact_mood.unasserted(new_text):
         return "mood"  # a question, a plan, an anecdote
+    if fact_elliptic.fragment(new_text):
+        return "fragment"  # "Now at 78 kg": whose number is fact_elliptic's question (one owner only)
+    if fact_handover.handover(new_text):
+        return "handover"  # "X left, so now Y is our ...": the frame rules read the second clause
     toks = fact_cue._tokens(new_text)
     keys = [t.key for t in toks if t.word]
     if any(k in C.ADDITIVE for k in keys) or fact_cue._phrase_at(keys, C.ADDITIVE_PHRASES):
@@ -160,7 +167,21 @@ def features(old: str, new: str, cos: float, cos_slot: float) -> Pair:
     subject_b = {w.key for w in fb.words[:fb.subject_end]} - set(fb.changer)
     x.append(float(bool(subject_a) and bool(subject_b) and not any(
         facts._same_word(p, q) for p in subject_a for q in subject_b)))  # "family dinner" / "Lunch"
+    # nothing the new sentence holds could be the new value: no value changed or appeared, no new
+    # name, no denial ("The standup changed its format")
+    x.append(float(not (changed or any(x[11:15]) or names_b - names_a or fa.polarity != fb.polarity)))
     return Pair(tuple(x), veto(new))
+
+
+_SLOT_AT = (FEATURES.index("cos_slot"), FEATURES.index("cos_gap"), FEATURES.index("slot_x_change"))
+_CHANGE_AT = FEATURES.index("value_change")
+
+
+def with_slot(pair: Pair, cos_slot: float) -> Pair:
+    """``pair`` with the masked pair's cosine ``cos_slot`` in the three features that read it."""
+    x = list(pair.x)
+    x[_SLOT_AT[0]], x[_SLOT_AT[1]], x[_SLOT_AT[2]] = cos_slot, cos_slot - x[0], cos_slot * x[_CHANGE_AT]
+    return Pair(tuple(x), pair.veto)
 
 
 def guarded(pair: Pair) -> str | None:
@@ -233,10 +254,14 @@ def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], A
     pair = features(old, new, cos, 0.0)
     if guarded(pair) is not None:
         return None  # (read before the masked pair is embedded: most candidates stop here)
+    # the score is monotone in the masked pair's cosine (it enters the logit linearly): when even its
+    # best end in [-1, 1] stays under the threshold, the masked pair is never embedded
+    if max(score(with_slot(pair, c).x, w) for c in (-1.0, 1.0)) < w["threshold"]:
+        return None
     vecs = embed([masked(old), masked(new)])
     if vecs is None:
         return None
-    p = score(features(old, new, cos, float(vecs[0] @ vecs[1])).x, w)
+    p = score(with_slot(pair, float(vecs[0] @ vecs[1])).x, w)
     if p < w["threshold"]:
         return None
     return facts.Verdict("learned", f"same slot, another value (learned, p={p:.2f})", round(0.5 + p / 4, 3))

@@ -38,6 +38,7 @@ from memengine import (
     fact_mood,
     fact_place,
     fact_roles,
+    fact_same,
     fact_when,
 )
 from memengine import fact_lexicon as L
@@ -528,7 +529,10 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
         placed = fact_place.moved(fa.text, fb.text, fb.keys)  # "is kept under the doormat" / "I put ... in ... now"
         if placed is not None:
             verdict = Verdict("place", "place changed for '{}': {} -> {}".format(*placed), 0.8)
+    if verdict is not None and verdict.kind in ("time", "date", "slot", "number") and fact_same.other_boundary(fa, fb):
+        return None  # "the clinic closes at 6pm" / "opens at 8am": another end of the same thing
     return verdict
+
 
 
 def restated(old: str | Fact, new: str | Fact) -> Verdict | None:
@@ -781,39 +785,15 @@ def same_fact(a: str | Fact, b: str | Fact) -> bool:
     al = _align(fa, fb)
     if not all(_restated(fa.words[i], fb.words[j]) for i, j in al.shared):
         return False  # "Ivan" / "Ivana", "tigertwo" / "tigerthree": two values, not one word inflected
-    if _name_articles(fa.text) != _name_articles(fb.text):
+    if fact_same.name_articles(fa.text) != fact_same.name_articles(fb.text):
         return False  # "Salvador" / "El Salvador", "Paz" / "La Paz": another place, not the same name
-    if any(_count_changed(fa, fb, i, j) for i, j in al.shared):
+    if any(fact_same.count_changed(fa, fb, i, j) for i, j in al.shared):
         return False  # "in the drawer" / "in the drawers": another value, not an inflection
     if not al.only_a and not al.only_b:
         return True
     if len(al.only_a) == 1 and len(al.only_b) == 1:
         return al.only_a[0] == fa.predicate and al.only_b[0] == fb.predicate
     return False
-
-
-# A capitalised function word inside a run of capitalised words, not first in the sentence: part of a
-# name ("El Salvador", "La Paz", "Le Mans", "Los Angeles", "Van Gogh").
-
-
-def _name_articles(text: str) -> frozenset[str]:
-    """The function words a name carries inside the sentence ("El" of "El Salvador")."""
-    out = set()
-    for m in re.finditer(r"(?<!^)(?<![.!?]\s)(?<=\s)([A-ZÀ-Ý][\w'’-]*)(?=\s+[A-ZÀ-Ý])", text):
-        key = fold(m.group(1))
-        if key in L.STOPWORDS:
-            out.add(key)
-    return frozenset(out)
-
-
-def _count_changed(fa: Fact, fb: Fact, i: int, j: int) -> bool:
-    """Whether aligned words of the value part differ only by a plural ending ("drawer" / "drawers"):
-    how many is part of the value. The subject and the verb may inflect ("deploys" / "deploy")."""
-    wa, wb = fa.words[i], fb.words[j]
-    if wa.key == wb.key or i < fa.subject_end or j < fb.subject_end or i == fa.predicate or j == fb.predicate:
-        return False
-    a, b = sorted((fold(wa.text), fold(wb.text)), key=len)
-    return b in (a + "s", a + "es")
 
 
 def _restated(wa: Word, wb: Word) -> bool:

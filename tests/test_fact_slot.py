@@ -14,9 +14,10 @@ from memengine.fact_slot_weights import WEIGHTS
 
 DATA = Path(__file__).parent / "data"
 BENCH_DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
-# Updates the rules leave as two current facts and the shipped weights catch (both in the labelled sets).
-CAUGHT = [("J'ai une Peugeot 208.", "J'ai échangé la Peugeot contre une Toyota Yaris."),
-          ("On utilise Jira", "On est passé de Jira à Linear")]
+# Updates the rules leave as two current facts and the shipped weights catch (from the held-out set
+# fact_pairs_dev8_heldout.jsonl, read after the last fit: the weights are fitted on every set).
+CAUGHT = [("The team uses Slack for chat.", "We finally ditched Slack, everyone's on Teams now."),
+          ("Mi hermano trabaja en un banco en Madrid.", "Mi hermano dejó el banco y ahora da clases en un instituto.")]
 LOOKALIKE = ("I drive a grey Skoda Octavia.", "I just replaced the tyres on the Skoda.")
 
 
@@ -41,11 +42,20 @@ def test_features_read_a_changed_value_and_the_guards() -> None:
     assert len(p.x) == len(fact_slot.FEATURES)
     assert x["changed_time"] == 1.0 and x["value_change"] == 1.0 and x["cue"] == 1.0
     assert fact_slot.guarded(p) is None
-    twin = fact_slot.features("The gateway listens on port 8080", "Port 8080 is where the gateway listens", 0.9, 0.9)
-    assert fact_slot.guarded(twin) is not None  # nothing new is said
+    twin = fact_slot.features("I'm allergic to peanuts", "I am allergic to peanuts", 0.99, 0.99)
+    assert fact_slot.guarded(twin) == "nothing_new"  # (and the same fact)
+    other = fact_slot.features("The front door code is 4512", "The back door code is 8830 now", 0.9, 0.9)
+    assert fact_slot.guarded(other) == "slot_thing"  # another thing of the kind
     assert fact_slot.guarded(fact_slot.features("Leo plays bass", "Leo also sings", 0.7, 0.7)) == "adds"
+    assert fact_slot.guarded(fact_slot.features("A typical adult weighs 70 kg", "Now at 78 kg", 0.7, 0.7)) \
+        == "fragment"  # whose number: fact_elliptic's one-owner rule decides, not the model
     assert fact_slot.guarded(fact_slot.features("Max is allergic to cats", "Is Max allergic to cats?", 0.9, 0.9)) \
         == "mood"
+
+
+def test_the_masked_cosine_is_set_without_reading_the_pair_again() -> None:
+    for a, b in [("The standup is at 9:15", "We moved the standup to 9:30"), ("Our rent is 900", "Rent goes up to 950")]:
+        assert fact_slot.with_slot(fact_slot.features(a, b, 0.7, 0.0), 0.8) == fact_slot.features(a, b, 0.7, 0.8)
 
 
 def test_off_without_the_model_it_was_fitted_with(caplog: pytest.LogCaptureFixture, tmp_path: Path,
