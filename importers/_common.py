@@ -553,15 +553,28 @@ def iter_lines(raw: IO[bytes], where: str, cap: int = MAX_LINE_CHARS) -> Iterato
         chunk = raw.read(READ_CHUNK)
 
 
-def windows_1252(opener: Callable[[], IO[bytes]]) -> Callable[[], IO[bytes]]:
-    """``opener`` re-coded from Windows-1252 to UTF-8, streamed: a file saved by Notepad as "ANSI"
-    (or written by Outlook) before UTF-8. The code page's five undefined bytes read as U+FFFD, so
-    this never fails to decode."""
+def windows_1252(opener: Callable[[], IO[bytes]], codec: str = "cp1252") -> Callable[[], IO[bytes]]:
+    """``opener`` re-coded from Windows-1252 (or ``codec``) to UTF-8, streamed: a file saved by
+    Notepad as "ANSI" (or written by Outlook, or a Japanese phone in Shift_JIS) before UTF-8.
+    Undecodable bytes (the code page's five undefined ones) read as U+FFFD: this never fails."""
 
     def recoded() -> IO[bytes]:
-        return codecs.EncodedFile(opener(), "utf-8", "cp1252", errors="replace")  # type: ignore[return-value]
+        return codecs.EncodedFile(opener(), "utf-8", codec, errors="replace")  # type: ignore[return-value]
 
     return recoded
+
+
+def decodes_as(opener: Callable[[], IO[bytes]], codec: str) -> bool:
+    """True when the whole stream decodes strictly as ``codec`` (read a chunk at a time)."""
+    decoder = codecs.getincrementaldecoder(codec)("strict")
+    try:
+        with opener() as fh:
+            while chunk := fh.read(READ_CHUNK):
+                decoder.decode(chunk)
+        decoder.decode(b"", True)
+    except (UnicodeDecodeError, ValueError):
+        return False
+    return True
 
 
 def strip_marks_fast(text: str) -> str:

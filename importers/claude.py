@@ -95,19 +95,40 @@ def _when(value: Any) -> datetime | None:
 _UNSUPPORTED_RE = re.compile(r"\s*(?:```\s*)?This block is not supported on your current device yet\.?(?:\s*```)?\s*")
 
 
-def _text(msg: dict[str, Any], include_tools: bool) -> tuple[str, int]:
-    """(text, tool blocks left out) of a message: ``text`` content blocks, and with
-    ``include_tools`` the text of tool results (cut to TOOL_OUTPUT_CHARS)."""
+def artifact(block: dict[str, Any]) -> tuple[str, str] | None:
+    """(title, text) of an ``artifacts`` tool call that writes a whole document (``create`` or
+    ``rewrite``): the document the user reads beside the answer, so its text is a memory, as a
+    ChatGPT canvas is. A partial ``update`` (old_str/new_str) is no document: None."""
+    if block.get("type") != "tool_use" or block.get("name") != "artifacts":
+        return None
+    call = block.get("input")
+    if not isinstance(call, dict) or call.get("command", "create") not in ("create", "rewrite"):
+        return None
+    text = call.get("content")
+    if not isinstance(text, str) or not text.strip():
+        return None
+    return uncut(str(call.get("title") or call.get("id") or "artifact")).strip(), text.strip()
+
+
+def _text(msg: dict[str, Any], include_tools: bool) -> tuple[str, int, list[str]]:
+    """(text, tool blocks left out, artifact titles) of a message: ``text`` content blocks and
+    the documents of artifacts (:func:`artifact`), and with ``include_tools`` the text of tool
+    results (cut to TOOL_OUTPUT_CHARS)."""
     content = msg.get("content")
     tools = 0
+    titles: list[str] = []
     if isinstance(content, list):
         parts: list[str] = []
         for c in content:
             if not isinstance(c, dict):
                 continue
             kind = c.get("type")
-            if kind == "text" or (kind not in _TOOL_BLOCKS and kind not in _HIDDEN_BLOCKS
-                                  and isinstance(c.get("text"), str)):
+            doc = artifact(c)
+            if doc is not None:
+                titles.append(doc[0])
+                parts.append(f"[artifact: {doc[0]}]\n{doc[1]}")
+            elif kind == "text" or (kind not in _TOOL_BLOCKS and kind not in _HIDDEN_BLOCKS
+                                    and isinstance(c.get("text"), str)):
                 parts.append(str(c.get("text") or ""))  # text, and the words of voice notes and the like
             elif kind in _TOOL_BLOCKS:
                 tools += 1
@@ -117,10 +138,10 @@ def _text(msg: dict[str, Any], include_tools: bool) -> tuple[str, int]:
                         inner, list) else str(inner or "")
                     raw = raw.strip()
                     parts.append(raw[:TOOL_OUTPUT_CHARS].rstrip() + " …" if len(raw) > TOOL_OUTPUT_CHARS else raw)
-        joined = "\n\n".join(p for p in parts if p.strip())
+        joined = "\n\n".join(p.strip() for p in parts if p.strip())
         if joined.strip():
-            return joined.strip(), tools
-    return _UNSUPPORTED_RE.sub("\n\n", str(msg.get("text") or "")).strip(), tools
+            return joined.strip(), tools, titles
+    return _UNSUPPORTED_RE.sub("\n\n", str(msg.get("text") or "")).strip(), tools, []
 
 
 def malformed(conv: Any) -> str | None:
@@ -204,7 +225,7 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
     position = 0
     for msg in indexed:
         report.messages_seen += 1
-        text, tools = _text(msg, include_tools)
+        text, tools, titles = _text(msg, include_tools)
         if not include_tools:
             report.skipped_tool += tools
         if CUT_MARK in text:
@@ -229,6 +250,8 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
             metadata["attachments"] = atts
         if files:
             metadata["files"] = files
+        if titles:
+            metadata["artifacts"] = titles
         yield Record(
             content=f"{speaker}: {text}",
             ref=f"claude:{conv_id}:{msg.get('uuid') or position}",
@@ -261,6 +284,9 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     for source in json_sources(path, _accept):
         for conv in iter_objects(source, "conversations", limit):
             if is_project(conv):
+                if conv.get("is_starter_project") is True:  # Anthropic's example project: not the user's words
+                    report.skipped_system += 1
+                    continue
                 projects += 1
                 yield from _project(conv, report)
                 continue

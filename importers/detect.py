@@ -19,6 +19,7 @@ from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record, whatsapp
 from importers._common import is_junk_member
+from importers.keep import is_keep_path
 from importers.registry import NAMES, PARSERS, Parser
 
 _TRIED = "tried " + ", ".join(NAMES)
@@ -57,7 +58,7 @@ def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
     zips of "Part-N" zips): notes and no WhatsApp chat (_chat.txt, "WhatsApp ... .txt")."""
     if any(b == "_chat.txt" or (b.endswith(".txt") and "whatsapp" in b) for b in bases):
         return False
-    if any(b.endswith(_NOTE_SUFFIXES) for b in bases):
+    if any(b.endswith(_NOTE_SUFFIXES) for b in bases) or any(is_keep_path(n) for n in names):
         return True
     inner = [n for n in names if n.lower().endswith(".zip")]
     if not inner or len(inner) != len(names):
@@ -110,8 +111,8 @@ def detect(path: Path | str) -> str:
             kind = _scan_json_keys(jsons[0])
             if kind:
                 return kind
-        if any(path.rglob("*.md")) or any(path.rglob("*.markdown")):
-            return "markdown"
+        if any(path.rglob("*.md")) or any(path.rglob("*.markdown")) or any(path.rglob("Keep/*.json")):
+            return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) too
         raise ImportFormatError(f"directory holds no conversations*.json nor .md files ({_TRIED})", file)
     with path.open("rb") as fh:
         raw = fh.read(64 * 1024)

@@ -32,7 +32,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, markdown_apps
+from importers import ImportFormatError, ImportReport, Record, keep, markdown_apps
 from importers._common import MAX_LINE_CHARS, decode_text, is_zip, split_lines
 
 CHUNK_CHARS = 1500
@@ -340,6 +340,8 @@ def _to_datetime(value: Any, zoned: bool = False) -> datetime | None:
         return value
     if isinstance(value, date):
         return datetime(value.year, value.month, value.day)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return _epoch(float(value))
     if not isinstance(value, str):
         return None
     m = _DATE_RE.search(value)
@@ -359,6 +361,15 @@ def _to_datetime(value: Any, zoned: bool = False) -> datetime | None:
         offset = timedelta(hours=int(zone.group(3)), minutes=int(zone.group(4)))
         return when.replace(tzinfo=timezone(sign * offset))
     return when
+
+
+def _epoch(value: float) -> datetime | None:
+    """A Unix time in seconds, milliseconds (Dendron's ``created: 1710234000000``) or microseconds
+    (Google Keep), told by its size; None for a number that is none of them (a year, a count)."""
+    for scale in (1, 1_000, 1_000_000):
+        if 1e9 <= value / scale < 1e10:  # 2001-09-09 .. 2286: any note's time
+            return datetime.fromtimestamp(value / scale, tz=timezone.utc)
+    return None
 
 
 # Front matter keys that date a note, by the tools that write them (Obsidian, Jekyll/Hugo, Notion, Bear).
@@ -393,10 +404,29 @@ def _written_date(value: Any) -> datetime | None:
     return when.replace(microsecond=0) if when is not None else None
 
 
+# Obsidian's unique note creator (and Zettelkasten tools) name a note by its creation minute:
+# "202403120915 Boiler quote". The id dates the note and is no part of its title.
+_ZETTEL_RE = re.compile(r"^(?P<y>(?:19|20)\d{2})(?P<mo>\d{2})(?P<d>\d{2})(?P<h>\d{2})(?P<mi>\d{2})(?:\d{2})?(?!\d)\s*")
+
+
+def _zettel(stem: str) -> tuple[str, datetime | None]:
+    """(title, creation time) of a note named "YYYYMMDDHHmm Title"; (stem, None) otherwise."""
+    m = _ZETTEL_RE.match(stem)
+    if not m:
+        return stem, None
+    try:
+        y, mo, d, h, mi = (int(m.group(k)) for k in ("y", "mo", "d", "h", "mi"))
+        when = datetime(y, mo, d, h, mi)
+    except ValueError:
+        return stem, None
+    return stem[m.end():].strip() or stem, when
+
+
 def _file_date(stem: str) -> datetime | None:
     m = _FILE_DATE_RE.search(stem)
     if not m:
-        return None
+        # Roam's daily pages are named by the date written out: "March 12th, 2024"
+        return _written_date(stem) if re.fullmatch(r"[\w ,.'-]{6,40}", stem) else None
     y, mo, d, h, mi = m.group("y", "mo", "d", "h", "mi")
     try:
         return datetime(int(y), int(mo), int(d), int(h or 0), int(mi or 0))
@@ -424,10 +454,15 @@ def _heading_date(title: str, base: datetime | None) -> datetime | None:
     return None
 
 
+_ROAM_TAG_RE = re.compile(r"(?<![\w#])#\[\[([^\[\]\n]{1,80})\]\]")  # Roam's "#[[multi word]]"
+
+
 def _tags(text: str) -> list[str]:
     plain = _INLINE_CODE_RE.sub("", text)
+    roam = [(m.start(), m.group(1).strip()) for m in _ROAM_TAG_RE.finditer(plain)]
+    plain = _ROAM_TAG_RE.sub(lambda m: " " * len(m.group(0)), plain)
     multi, plain = markdown_apps.bear_tags(plain)  # "#family trip#"
-    found = multi + [(m.start(), m.group(1).rstrip("/")) for m in _TAG_RE.finditer(plain)]
+    found = roam + multi + [(m.start(), m.group(1).rstrip("/")) for m in _TAG_RE.finditer(plain)]
     return [t for _, t in sorted(found)]
 
 
@@ -480,8 +515,9 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
         for dirpath, dirnames, filenames in os.walk(path):
             # Hidden directories (.obsidian, .git, .trash) hold app state, not notes.
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            found += [Path(dirpath) / f for f in sorted(filenames) if f.lower().endswith(NOTE_SUFFIXES)
-                      and not f.startswith(".")]
+            keep_dir = Path(dirpath).name.lower() == "keep"  # Google Takeout's Keep notes, as JSON
+            found += [Path(dirpath) / f for f in sorted(filenames) if not f.startswith(".") and (
+                f.lower().endswith(NOTE_SUFFIXES) or (keep_dir and f.lower().endswith(".json")))]
         return path, found
     if not path.exists():
         raise ImportFormatError("no such file or directory", str(path))
@@ -491,6 +527,9 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
 def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Record], list[list[str]], str]:
     """Records of one note plus, per record, the raw wikilink targets to resolve later."""
     rel = file.relative_to(root).as_posix()
+    if file.suffix.lower() == ".json":
+        notes = keep.records(file, rel, report)
+        return notes, [[] for _ in notes], rel
     data = file.read_bytes()
     text = _decode_note(data, file, rel, report)
     lines = split_lines(text)
@@ -509,8 +548,9 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
         front = markdown_apps.notion_properties(lines)
     if file.parent.suffix.lower() == ".textbundle" and file.stem.lower() == "text":
         stem = file.parent.stem  # Bear's "Trip notes.textbundle/text.markdown" is the note "Trip notes"
-    base_date = _front_date(front) or _file_date(stem)
-    file_date = _file_date(stem)
+    stem, zettel_date = _zettel(stem)
+    file_date = _file_date(stem) if zettel_date is None else None
+    base_date = _front_date(front) or file_date or zettel_date
     fm_type = str(front.get("type") or "").strip().lower()
     memory_type = fm_type if fm_type in MEMORY_TYPES else ("episodic" if file_date else "semantic")
     fm_tags = _fm_tags(front.get("tags") if "tags" in front else front.get("Tags"))

@@ -21,6 +21,7 @@ from urllib.parse import unquote
 
 from importers import ImportFormatError
 from importers._common import DEFAULT_MAX_MEMBER_BYTES, is_junk_member, open_zip
+from importers.keep import is_keep_path
 
 _JOPLIN_ID_RE = re.compile(r"^id: [0-9a-f]{32}$")
 _JOPLIN_TYPE_RE = re.compile(r"^type_: (\d+)$")
@@ -150,7 +151,7 @@ def unpack_notes(source: Path | IO[bytes], archive: str, dest: Path, suffixes: t
                 with zf.open(info) as inner:  # a zip member is seekable: opened as a zip in place
                     count += unpack_notes(inner, f"{archive}!{name}", dest, suffixes, note_cap, depth + 1, written)
                 continue
-            if not low.endswith(suffixes):
+            if not (low.endswith(suffixes) or is_keep_path(name)):
                 continue
             target = dest.joinpath(*PurePosixPath(name.replace("\\", "/")).parts)
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ display name, so the engine can put names on WhatsApp senders.
 
 from __future__ import annotations
 
+import codecs
 import io
 import quopri
 import re
@@ -29,6 +30,7 @@ from importers import ImportFormatError, ImportReport, Record
 from importers._common import (
     DEFAULT_MAX_MEMBER_BYTES,
     _Limited,
+    decodes_as,
     is_junk_member,
     is_zip,
     iter_lines,
@@ -260,9 +262,26 @@ def _display(c: _Contact) -> str:
     )
 
 
+def _tel(value: str) -> str:
+    """A TEL value as shown: vCard 4.0's URI ``tel:+48-22-555-0100;ext=12`` reads
+    ``+48-22-555-0100 ext. 12`` (other URI parameters are no part of the number)."""
+    number, _, params = re.sub(r"^tel:", "", value.strip(), flags=re.IGNORECASE).partition(";")
+    ext = re.search(r"(?:^|;)ext=([^;]+)", params, re.IGNORECASE) if value.lower().startswith("tel:") else None
+    if not value.lower().startswith("tel:"):
+        return value.strip()
+    return number.strip() + (f" ext. {ext.group(1).strip()}" if ext else "")
+
+
+def _date(value: str) -> str:
+    """A BDAY/ANNIVERSARY in vCard 4.0's basic form (``19880304``) as ``1988-03-04``; others as written."""
+    m = re.fullmatch(r"(\d{4})(\d{2})(\d{2})", value.strip())
+    return f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else value.strip()
+
+
 def _record(c: _Contact, line: int, rel: str) -> Record | None:
     # Phone apps write empty fields ("TEL;TYPE=CELL:", "EMAIL:"): nothing to say, no alias to make
-    c.tels = [(k, t) for k, t in c.tels if re.sub(r"^tel:", "", t.strip(), flags=re.IGNORECASE).strip()]
+    c.tels = [(k, _tel(t)) for k, t in c.tels if re.sub(r"^tel:", "", t.strip(), flags=re.IGNORECASE).strip()]
+    c.bday = _date(c.bday)
     c.emails = [e for e in c.emails if e.strip()]
     name = _display(c)
     if not name:
@@ -289,9 +308,9 @@ def _record(c: _Contact, line: int, rel: str) -> Record | None:
     content = f"Contact: {name}" + (" — " + "; ".join(facts) if facts else "")
     aliases: dict[str, str] = {}
     for _kind, tel in c.tels:
-        raw = re.sub(r"^tel:", "", tel, flags=re.IGNORECASE).strip()
+        raw = re.sub(r"^tel:", "", tel, flags=re.IGNORECASE).split(" ext. ")[0].strip()
         aliases[raw] = name
-        norm = normalise_phone(tel)
+        norm = normalise_phone(raw)
         if norm:
             aliases[norm] = name
     family, given, additional, _prefix, _suffix = (c.n_parts + [""] * 5)[:5]
@@ -425,10 +444,33 @@ def _sources(path: Path, stack: ExitStack) -> list[tuple[str, str, Callable[[], 
     return out
 
 
+_CHARSET_RE = re.compile(rb";CHARSET=([A-Za-z][A-Za-z0-9_-]{1,30})", re.IGNORECASE)
+CHARSET_SCAN_BYTES = 4 * 1024 * 1024  # of a non-UTF-8 file, looked through for a CHARSET parameter
+
+
+def _declared_codec(opener: Callable[[], IO[bytes]]) -> tuple[str, str] | None:
+    """(codec, name as written) of the first legacy CHARSET the cards declare (Japanese phones write
+    raw ``N;CHARSET=SHIFT_JIS:`` bytes), when Python knows it; None otherwise."""
+    seen = b""
+    with opener() as fh:
+        while len(seen) < CHARSET_SCAN_BYTES and (chunk := fh.read(1 << 16)):
+            seen = seen[-64:] + chunk  # a parameter cut between two chunks is found whole
+            for m in _CHARSET_RE.finditer(seen):
+                name = m.group(1).decode("ascii")
+                try:
+                    codec = codecs.lookup(name).name
+                except LookupError:
+                    continue
+                if codec not in ("utf-8", "utf-8-sig", "ascii"):
+                    return codec, name
+    return None
+
+
 def _decoded(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> Callable[[], IO[bytes]]:
-    """``opener`` as UTF-8 bytes: an address book from before UTF-8 (Outlook writes 2.1 cards in
-    the Windows code page: "N:M\xfcller") is read as Windows-1252 with a warning naming the first
-    undecodable line, not refused."""
+    """``opener`` as UTF-8 bytes: an address book from before UTF-8 is read in the code page its
+    cards declare (``CHARSET=SHIFT_JIS``) when the whole file decodes so, else as Windows-1252
+    (Outlook writes 2.1 cards in the Windows code page: "N:M\xfcller"), with a warning naming the
+    first undecodable line; not refused."""
     try:
         with opener() as fh:
             for _ in iter_lines(fh, file):
@@ -437,6 +479,10 @@ def _decoded(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -
     except ImportFormatError as exc:
         if not exc.reason.startswith("not UTF-8"):
             raise
+        declared = _declared_codec(opener)
+        if declared is not None and decodes_as(opener, declared[0]):
+            report.warn(f"{exc.reason.split(';')[0]}; read as {declared[1]} (its CHARSET)", exc.line)
+            return windows_1252(opener, declared[0])
         report.warn(f"{exc.reason.split(';')[0]}; read as Windows-1252", exc.line)
     return windows_1252(opener)
 

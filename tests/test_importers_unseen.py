@@ -328,7 +328,8 @@ CLAUDE = FIX / "claude"
 CLAUDE_EXPECTED = [
     "User: Can you plan my sourdough bake for Saturday?\n\n[attachment: starter-notes.txt]\n"
     "Starter fed at 8am, doubles in 6 hours.",  # the attachment's text is searchable (round 2)
-    "Assistant: Here is a plan.\n\nFeed the starter Friday night.",  # no thinking, no tool blocks
+    # no thinking, no tool blocks; the artifact's document is kept where it stands (round 3, as a canvas)
+    "Assistant: Here is a plan.\n\n[artifact: Bake plan]\n# Plan\n- Fri 22:00 feed\n\nFeed the starter Friday night.",
     "Assistant: Thanks! Bake at 250°C with steam.",
     "User: My passport expires in March 2027",
 ]
@@ -344,7 +345,7 @@ def test_claude_blocks_and_the_export_zip(tmp_path: Path) -> None:
     assert not any("not supported" in r.content for r in recs)
     assert recs[1].event_at == datetime(2024, 6, 20, 15, 32, 30, tzinfo=timezone.utc)
     assert recs[0].metadata["attachments"][0]["excerpt"] == "Starter fed at 8am, doubles in 6 hours."
-    assert (rep.skipped_tool, rep.skipped_media) == (4, 1)
+    assert (rep.skipped_tool, rep.skipped_media) == (3, 1)
     export = _zip(tmp_path / "data-2024-06-22-10-00-00.zip", {
         name: (CLAUDE / name).read_bytes() for name in ("conversations.json", "projects.json", "users.json")})
     assert detect(export) == "claude"

@@ -15,8 +15,9 @@ skipped; broken inputs fail in one line naming the file, exit code 1, nothing wr
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_cli
@@ -25,7 +26,7 @@ from importer_cli import one_envelope as _envelope
 from importer_cli import wa as _wa
 from importer_cli import write_zip as _zip
 
-from importers import whatsapp
+from importers import ImportReport, Record, claude, markdown, vcf, whatsapp
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen3"
@@ -225,3 +226,172 @@ def test_cli_thread_option_names_the_chat_of_a_zip_with_a_card(tmp_path: Path) -
     with sqlite3.connect(db) as conn:
         threads = {t for (t,) in conn.execute("SELECT DISTINCT thread FROM memories WHERE source = 'whatsapp'")}
     assert threads == {"Crag crew"}
+
+
+# --- Claude -----------------------------------------------------------------------------------
+
+CL = FIX / "claude"
+PACKING = "# Packing list\n\n- rope (60 m)\n- quickdraws x12\n- chalk"
+PACKING2 = "# Packing list\n\n- rope (70 m)\n- quickdraws x12\n- chalk\n- headlamp"
+
+
+def _utc(text: str) -> datetime:
+    return datetime.fromisoformat(text + "+00:00")
+
+
+CLAUDE_EXPECTED = [
+    ("User: Make me a packing list for a sport climbing weekend", _utc("2024-09-02T18:00:00")),
+    (f"Assistant: Here is a list.\n\n[artifact: Packing list]\n{PACKING}\n\nTell me if the crag is long.",
+     _utc("2024-09-02T18:00:05")),  # the document the user sees, where it stands in the answer
+    ("User: The routes are 35 m, and add a headlamp", _utc("2024-09-02T18:02:00")),
+    (f"Assistant: [artifact: Packing list]\n{PACKING2}\n\nUpdated: a 70 m rope for 35 m routes.",
+     _utc("2024-09-02T18:02:05")),  # the partial update is not a document; the rewrite is
+    ("User: Is the weather good in Siurana this weekend?", _utc("2024-09-02T18:05:00")),
+    ("Assistant: Sunny and about 24 °C on Saturday.", _utc("2024-09-02T18:05:09")),
+]
+
+
+def test_claude_artifacts_web_search_and_empty_replies() -> None:
+    path = CL / "conversations.json"
+    assert detect(path) == "claude"
+    rep = ImportReport(str(path), "claude")
+    recs = list(claude.parse(path, rep))
+    assert [(r.content, r.event_at) for r in recs] == CLAUDE_EXPECTED
+    assert [r.metadata.get("artifacts") for r in recs] == [None, ["Packing list"], None, ["Packing list"], None, None]
+    assert (rep.skipped_tool, rep.skipped_empty) == (6, 2)  # results, the partial update, search; m7, the empty chat
+    assert rep.variant["empty_conversations"] == 1 and rep.warnings == []
+    assert not any("not supported" in r.content for r in recs)
+
+
+def test_claude_starter_project_is_not_the_users(tmp_path: Path) -> None:
+    export = _zip(tmp_path / "data-2024-09-03-08-00-00-batch-0000.zip",
+                  {f"data-2024-09-03-08-00-00-batch-0000/{p.name}": p.read_bytes() for p in sorted(CL.iterdir())})
+    assert detect(export) == "claude"
+    rep = ImportReport(str(export), "claude")
+    recs = list(claude.parse(export, rep))
+    assert [(r.content, r.event_at) for r in recs] == CLAUDE_EXPECTED + [
+        ("Claude project Climbing: Trips and gear for the climbing club.", _utc("2024-08-01T09:00:00")),
+        ("Claude project Climbing instructions: Answer in metric units.", _utc("2024-08-01T09:00:00"))]
+    assert recs[-1].metadata == {"project": "Climbing", "docs": ["gear.md"]}
+    assert rep.variant["projects"] == 1 and rep.skipped_system == 1  # Anthropic's example project
+
+
+# --- Markdown and other notes -----------------------------------------------------------------
+
+MD = FIX / "markdown"
+UTC = timezone.utc
+KEEP = [  # (thread, content, time, tags, flags)
+    ("Takeout/Keep/2024-03-14T08_30_00.000+01_00.json", "Wifi password is on the router sticker",
+     D(2024, 3, 14, 7, 30, tzinfo=UTC), [], {}),  # an untitled note: Keep names the file by its time
+    ("Takeout/Keep/Boiler.json", "Boiler: Plumber quoted 2,400 EUR for a condensing boiler.\nCall back before Friday.",
+     D(2024, 3, 12, 9, 15, tzinfo=UTC), ["House", "Money"], {"pinned": True}),
+    ("Takeout/Keep/Gate code.json", "Gate code: 4711", D(2023, 11, 14, 22, 13, 20, tzinfo=UTC), [], {"archived": True}),
+    ("Takeout/Keep/Shopping.json", "Shopping: - [ ] Milk\n- [x] Eggs", D(2024, 3, 13, 8, 0, tzinfo=UTC), [], {}),
+]
+
+
+def _keep_rows(recs: list[Record]) -> list[tuple[Any, ...]]:
+    return [(r.thread, r.content, r.event_at, r.tags,
+             {k: v for k, v in r.metadata.items() if k in ("pinned", "archived")}) for r in recs]
+
+
+def test_google_keep_takeout_folder() -> None:
+    path = MD / "keep"
+    assert detect(path) == "markdown"
+    rep = ImportReport(str(path), "markdown")
+    recs = list(markdown.parse(path, rep))
+    assert _keep_rows(recs) == KEEP  # the trashed note is not a memory; the .html copies are not read
+    assert [r.memory_type for r in recs] == ["semantic"] * 4 and recs[0].metadata["attachments"] == ["1a2b3c.jpg"]
+    assert (rep.messages_seen, rep.skipped_system, rep.warnings) == (5, 1, [])
+
+
+def test_google_keep_takeout_zip(tmp_path: Path) -> None:
+    src = MD / "keep"
+    path = _zip(tmp_path / "takeout-20240315T101500Z-001.zip",
+                {p.relative_to(src).as_posix(): p.read_bytes() for p in sorted(src.rglob("*")) if p.is_file()})
+    assert detect(path) == "markdown"  # Labels.txt is no WhatsApp chat
+    recs = list(markdown.parse(path, ImportReport(str(path), "markdown")))
+    assert _keep_rows(recs) == KEEP
+
+
+def test_roam_daily_pages_are_named_by_their_date() -> None:
+    path = MD / "roam"
+    recs = list(markdown.parse(path, ImportReport(str(path), "markdown")))
+    daily, oscar = recs
+    assert daily.content == ("March 12th, 2024: - Met Oscar for lunch at 13:00\n    - He recommends the plumber from "
+                             "Boiler\n- #House quote arrives Friday")
+    assert (daily.event_at, daily.memory_type, daily.tags) == (D(2024, 3, 12), "episodic", ["House"])  # "#[[House]]"
+    assert daily.links == [("markdown:Oscar.md::0", "explicit")]
+    assert (oscar.event_at, oscar.memory_type) == (None, "semantic")  # "Oscar" is no date
+
+
+def test_dendron_epoch_milliseconds_and_dotted_names() -> None:
+    path = MD / "dendron"
+    recs = list(markdown.parse(path, ImportReport(str(path), "markdown")))
+    assert [(r.content, r.event_at, r.memory_type) for r in recs] == [
+        ("2024-03-12: Boiler quote came in: 2,400 EUR.", D(2024, 3, 12, 9, 0, tzinfo=UTC), "episodic"),
+        ("Boiler: Replace in April; condensing model.", D(2024, 3, 1, tzinfo=UTC), "semantic"),
+    ]
+
+
+def test_zettelkasten_id_dates_the_note_and_leaves_its_title() -> None:
+    path = MD / "zettel"
+    [rec] = markdown.parse(path, ImportReport(str(path), "markdown"))
+    assert (rec.content, rec.event_at, rec.memory_type) == (
+        "Boiler quote: Plumber quoted 2,400 EUR.", D(2024, 3, 12, 9, 15), "semantic")
+    assert rec.ref == "markdown:202403120915 Boiler quote.md::0"
+
+
+def test_front_matter_numbers_that_are_no_time_date_nothing(tmp_path: Path) -> None:
+    note = tmp_path / "n.md"
+    note.write_text("---\ncreated: 2024\ndate: 42\n---\n\nText\n", encoding="utf-8")
+    [rec] = markdown.parse(note, ImportReport(str(note), "markdown"))
+    assert rec.event_at is None
+
+
+# --- vCard ------------------------------------------------------------------------------------
+
+VCF = FIX / "vcf"
+VCF_CASES: dict[str, tuple[list[str], str | None]] = {  # file: (contents, the warning's end or None)
+    "docomo_sjis_qp.vcf": (["Contact: 田中 太郎 — phone 090-1234-5678 (cell); email taro@docomo.example"], None),
+    "softbank_sjis_raw.vcf": (["Contact: 佐藤 花子 — phone 080-9876-5432 (cell)"],  # raw Shift_JIS bytes
+                              ":3: not UTF-8 or UTF-16 text (invalid start byte); read as SHIFT_JIS (its CHARSET)"),
+    "nextcloud_40.vcf": (["Contact: Marta Nowak — phone +48-600-100-200 (cell); phone +48-22-555-0100 ext. 12 (work); "
+                          "email marta@example.pl; birthday 1988-03-04"], None),
+    "windows_utf16.vcf": (["Contact: Kari Ødegård — phone +47 912 34 567 (cell)"], None),
+    "apple_company.vcf": (["Contact: Acme Plumbing — phone +44 20 7946 0000 (main); org Acme Plumbing"], None),
+    "outlook_21_photo.vcf": (["Contact: Chidi Okafor — phone +44 161 496 0000 (work); email chidi@brightside.example; "
+                              "org Brightside Ltd; title Site manager"], None),  # no base64 in the text
+}
+
+
+@pytest.mark.parametrize("name", sorted(VCF_CASES))
+def test_vcard_layout(name: str) -> None:
+    path = VCF / name
+    assert detect(path) == "vcf"
+    rep = ImportReport(str(path), "vcf")
+    recs = list(vcf.parse(path, rep))
+    contents, warning = VCF_CASES[name]
+    assert [r.content for r in recs] == contents
+    assert rep.warnings == ([f"{path}{warning}"] if warning else [])
+
+
+def test_every_unseen3_vcf_fixture_has_a_case() -> None:
+    assert sorted(p.name for p in VCF.iterdir()) == sorted(VCF_CASES)
+
+
+def test_vcard_aliases_are_numbers_without_uri_parts() -> None:
+    [rec] = vcf.parse(VCF / "nextcloud_40.vcf", ImportReport("x", "vcf"))
+    assert {a for a in rec.aliases if a.startswith("+")} == {
+        "+48-600-100-200", "+48600100200", "+48-22-555-0100", "+48225550100"}
+    [sato] = vcf.parse(VCF / "softbank_sjis_raw.vcf", ImportReport("x", "vcf"))
+    assert sato.aliases["佐藤 花子"] == "佐藤 花子" and sato.aliases["08098765432"] == "佐藤 花子"
+
+
+def test_a_charset_the_bytes_do_not_match_falls_back_to_windows_1252(tmp_path: Path) -> None:
+    path = tmp_path / "c.vcf"  # Outlook says SHIFT_JIS but wrote Windows-1252 (the bytes are no Shift_JIS)
+    path.write_bytes(b"BEGIN:VCARD\r\nVERSION:2.1\r\nN;CHARSET=SHIFT_JIS:M\xfcller;J\xfcrgen\r\nFN:J\xfcrgen M\xfcller\r\n"
+                     b"TEL;WORK:+49 89 1\r\nEND:VCARD\r\n")
+    rep = ImportReport(str(path), "vcf")
+    assert [r.content for r in vcf.parse(path, rep)] == ["Contact: Jürgen Müller — phone +49 89 1 (work)"]
+    assert rep.warnings[0].endswith("read as Windows-1252")
