@@ -26,7 +26,7 @@ from importer_cli import one_envelope as _envelope
 from importer_cli import wa as _wa
 from importer_cli import write_zip as _zip
 
-from importers import ImportReport, Record, claude, markdown, vcf, whatsapp
+from importers import ImportReport, Record, chatgpt, claude, markdown, vcf, whatsapp
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen3"
@@ -395,3 +395,46 @@ def test_a_charset_the_bytes_do_not_match_falls_back_to_windows_1252(tmp_path: P
     rep = ImportReport(str(path), "vcf")
     assert [r.content for r in vcf.parse(path, rep)] == ["Contact: Jürgen Müller — phone +49 89 1 (work)"]
     assert rep.warnings[0].endswith("read as Windows-1252")
+
+
+# --- ChatGPT ----------------------------------------------------------------------------------
+
+GPT = FIX / "chatgpt"
+
+
+def _gpt(name: str, **options: Any) -> tuple[list[Record], ImportReport]:
+    path = GPT / name
+    assert detect(path) == "chatgpt"
+    rep = ImportReport(str(path), "chatgpt")
+    return list(chatgpt.parse(path, rep, **options)), rep
+
+
+def _t(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, tz=UTC)
+
+
+def test_chatgpt_export_of_2022_and_2023_plugins() -> None:
+    recs, rep = _gpt("early_2023.json")
+    assert [(r.content, r.event_at, r.thread) for r in recs] == [
+        ("User: How often do I feed a sourdough starter?", _t(1671620010), "6b1f0c1e-0000-4000-8000-000000000001"),
+        ("Assistant: Twice a day at room temperature, once a week in the fridge.", _t(1671620060),
+         "6b1f0c1e-0000-4000-8000-000000000001"),  # the regenerated answer current_node points at
+        ("User: Cheapest flight from Berlin to Lisbon on 3 June?", _t(1684000000), "6b1f0c1e-0000-4000-8000-000000000002"),
+        ("Assistant: TAP has one for 89 EUR on 3 June.", _t(1684000012), "6b1f0c1e-0000-4000-8000-000000000002"),
+    ]
+    assert (rep.skipped_system, rep.skipped_tool) == (2, 1)  # the empty system turn, the plugin call; its reply
+    alt = [r.content for r in _gpt("early_2023.json", all_branches=True)[0] if r.metadata.get("branch") == "alt"]
+    assert alt == ["Assistant: Once a day at room temperature."]
+
+
+def test_chatgpt_reasoning_search_and_sediment_images_of_2025() -> None:
+    recs, rep = _gpt("reasoning_2025.json")
+    assert [(r.content, r.event_at) for r in recs] == [
+        ("User: Plan a 3-day trip to Porto", _t(1740000000)),
+        ("Assistant: Day 1: Ribeira and the Dom Luís I bridge. Day 2: Livraria Lello. Day 3: Foz.", _t(1740000009)),
+        ("User: What is this building?", _t(1740000200)),
+        ("Assistant: That is the Clérigos Tower.", _t(1740000210)),
+    ]
+    assert recs[2].metadata["images"] == ["sediment://file_00000000a1b2c3"]
+    # hidden system turn, thoughts, the reasoning recap, the search call; the search result page
+    assert (rep.skipped_system, rep.skipped_tool, rep.warnings) == (4, 1, [])
