@@ -13,8 +13,10 @@ import hashlib
 import io
 import re
 import shutil
+import struct
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -101,11 +103,18 @@ def is_junk_member(name: str) -> bool:
     return norm.startswith("__MACOSX/") or "/__MACOSX/" in norm or base.startswith("._") or norm.endswith("/")
 
 
+# What reading a damaged zip member raises besides BadZipFile: zlib's own error and EOFError for a
+# cut or corrupt deflate stream, RuntimeError for an encrypted member, NotImplementedError for an
+# unknown compression, OSError and struct.error for cut headers. All mean "this zip is broken".
+ZIP_ERRORS: tuple[type[BaseException], ...] = (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError,
+                                               NotImplementedError, struct.error)
+
+
 def open_zip(data: bytes | Path | IO[bytes], archive: str) -> zipfile.ZipFile:
     """Open a zip from bytes or a path, checking every member name for zip slip."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data)
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+    except (*ZIP_ERRORS, ValueError) as exc:
         raise ImportFormatError(f"malformed zip archive ({exc})", archive) from None
     for info in zf.infolist():
         check_member_name(info.filename, archive)
@@ -120,7 +129,7 @@ def read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, archive: str, max_by
     try:
         with zf.open(info) as fh:
             data = fh.read(max_bytes + 1)
-    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as exc:
+    except ZIP_ERRORS as exc:
         raise ImportFormatError(f"cannot read zip member ({exc})", where) from None
     if len(data) > max_bytes:
         raise ImportFormatError(f"member too large (> limit {max_bytes} bytes)", where)
@@ -177,7 +186,10 @@ class _Limited(io.RawIOBase):
         return True
 
     def readinto(self, buffer: Any) -> int:
-        data = self._raw.read(min(len(buffer), 1 << 16))
+        try:
+            data = self._raw.read(min(len(buffer), 1 << 16))
+        except ZIP_ERRORS as exc:  # a member whose bytes are damaged: found while it streams
+            raise ImportFormatError(f"corrupt zip member ({exc})", self._where) from None
         self._left -= len(data)
         if self._left < 0:
             raise ImportFormatError("member larger than the size limit", self._where)
@@ -333,7 +345,7 @@ def json_sources(path: Path, accept: Callable[[str], bool]) -> list[tuple[Path, 
         try:
             with zipfile.ZipFile(path) as zf:
                 names = [i.filename for i in zf.infolist()]
-        except (zipfile.BadZipFile, OSError) as exc:
+        except (*ZIP_ERRORS, ValueError) as exc:
             raise ImportFormatError(f"malformed zip archive ({exc})", file) from None
         for name in names:
             check_member_name(name, file)
@@ -379,7 +391,7 @@ def _json_errors(where: str) -> Iterator[None]:
         raise ImportFormatError(f"invalid or truncated JSON ({reason})", where) from None
     except UnicodeDecodeError:
         raise ImportFormatError("JSON is not valid UTF-8", where) from None
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+    except ZIP_ERRORS as exc:
         raise ImportFormatError(f"cannot read ({exc})", where) from None
 
 
@@ -615,7 +627,7 @@ def open_member(
         def opener() -> IO[bytes]:
             try:
                 raw = zf.open(picked)
-            except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as exc:
+            except ZIP_ERRORS as exc:
                 raise ImportFormatError(f"cannot read zip member ({exc})", where) from None
             return io.BufferedReader(_Limited(raw, max_bytes, where), 1 << 16)
 
@@ -631,7 +643,7 @@ def open_member(
             try:
                 with zf.open(info) as raw:
                     shutil.copyfileobj(io.BufferedReader(_Limited(raw, max_bytes, inner)), spool, 1 << 16)
-            except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as exc:
+            except ZIP_ERRORS as exc:
                 raise ImportFormatError(f"cannot read zip member ({exc})", inner) from None
             spool.seek(0)
             try:

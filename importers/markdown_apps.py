@@ -20,7 +20,7 @@ from typing import IO, Any
 from urllib.parse import unquote
 
 from importers import ImportFormatError
-from importers._common import DEFAULT_MAX_MEMBER_BYTES, is_junk_member, open_zip
+from importers._common import DEFAULT_MAX_MEMBER_BYTES, ZIP_ERRORS, is_junk_member, open_zip
 from importers.keep import is_keep_path
 
 _JOPLIN_ID_RE = re.compile(r"^id: [0-9a-f]{32}$")
@@ -155,8 +155,11 @@ def unpack_notes(source: Path | IO[bytes], archive: str, dest: Path, suffixes: t
                 continue
             target = dest.joinpath(*PurePosixPath(name.replace("\\", "/")).parts)
             target.parent.mkdir(parents=True, exist_ok=True)
-            with zf.open(info) as src, target.open("wb") as out:
-                shutil.copyfileobj(_capped(src, note_cap + 1), out)
+            try:
+                with zf.open(info) as src, target.open("wb") as out:
+                    shutil.copyfileobj(_capped(src, note_cap + 1), out)
+            except ZIP_ERRORS as exc:
+                raise ImportFormatError(f"cannot read zip member ({exc})", f"{archive}!{name}") from None
             written[0] += target.stat().st_size
             if written[0] > MAX_UNPACKED_BYTES:
                 raise ImportFormatError(f"notes of more than {MAX_UNPACKED_BYTES} bytes in this zip", archive)

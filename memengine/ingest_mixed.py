@@ -70,7 +70,7 @@ def zip_plan(path: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
     """((path, format) parts, warnings) for a WhatsApp zip holding contact cards (.vcf members):
     the cards as a vCard import, then the chat; None for any other file. Cards that cannot be
     read leave the chat alone, with a warning naming them."""
-    from importers._common import is_junk_member, is_zip
+    from importers._common import ZIP_ERRORS, is_junk_member, is_zip
     from importers.detect import detect
 
     try:
@@ -78,7 +78,7 @@ def zip_plan(path: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
             return None
         with zipfile.ZipFile(path) as zf:
             cards = [n for n in zf.namelist() if n.lower().endswith(".vcf") and not is_junk_member(n)]
-    except (ImportFormatError, zipfile.BadZipFile, OSError):
+    except (ImportFormatError, *ZIP_ERRORS, ValueError):
         return None  # the chat import names what is wrong with the file
     if not cards:
         return None

@@ -1,0 +1,166 @@
+"""Property: every parser, fed a mutated, truncated or garbage version of a real-shaped export,
+either parses or fails with the project's one user error (``ImportFormatError``: one line naming
+the file); through the engine (``ingest.import_path``, what ``mem.py import`` runs) that is a
+``UserError`` of one line (exit code 1, ``invalid_input``) and the store is left as it was:
+nothing half-written. Never any other exception.
+
+The seeds are this repo's hand-written fixtures; the mutations are byte flips, insertions,
+deletions, cuts, duplicated spans, runs of odd characters (BOMs, NULs, U+2028, RTL marks, CRs)
+and whole garbage. Derandomized (the same examples every run: a failure is reproducible) and
+small, so the file runs in a few seconds (``MEM_FUZZ_EXAMPLES`` searches deeper)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+import zipfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from importers import ImportFormatError, ImportReport
+from importers.registry import PARSERS
+from memengine import ingest
+from memory_core import MemoryStore, NewMemory, UserError
+
+FIX = Path(__file__).parent / "fixtures"
+
+
+def _zip_bytes(members: dict[str, bytes]) -> bytes:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "x.zip"
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+            for name, data in members.items():
+                zf.writestr(name, data)
+        return path.read_bytes()
+
+
+def _read(rel: str) -> bytes:
+    return (FIX / rel).read_bytes()
+
+
+# kind: [(file name the bytes are written as, seed bytes)]
+SEEDS: dict[str, list[tuple[str, bytes]]] = {
+    "whatsapp": [
+        ("WhatsApp Chat with Ana.txt", _read("unseen2/whatsapp/ios_en_us_nnbsp.txt")),
+        ("chat.txt", _read("unseen3/whatsapp/android_pa_12h.txt")),
+        ("WhatsApp Chat with Ana.zip", _zip_bytes({"_chat.txt": _read("unseen/whatsapp/ios_group_uk.txt"),
+                                                   "Ben.vcf": _read("unseen3/whatsapp_zip/Ben Smith.vcf")})),
+    ],
+    "chatgpt": [
+        ("conversations.json", _read("unseen3/chatgpt/reasoning_2025.json")),
+        ("chat.html", _read("unseen2/chatgpt/chat.html")[:6000]),
+    ],
+    "claude": [
+        ("conversations.json", _read("unseen3/claude/conversations.json")),
+        ("projects.json", _read("unseen3/claude/projects.json")),
+    ],
+    "markdown": [
+        ("note.md", _read("unseen2/markdown/obsidian_daily/Daily/2024-03-14.md")),
+        ("Keep/Boiler.json", _read("unseen3/markdown/keep/Takeout/Keep/Boiler.json")),
+    ],
+    "vcf": [
+        ("contacts.vcf", _read("unseen3/vcf/outlook_21_photo.vcf")),
+        ("sjis.vcf", _read("unseen3/vcf/softbank_sjis_raw.vcf")),
+        ("related.vcf", _read("unseen2/vcf/related_names.vcf")),
+    ],
+    "jsonl": [
+        ("export.jsonl", b'{"content": "Ana likes tea", "memory_type": "semantic", "tags": ["people"]}\n'
+                         b'{"content": "Ben moved to Porto", "event_at": "2024-03-12T09:15:00Z"}\n'),
+    ],
+}
+ODD = ["\ufeff", "\x00", "\u2028", "\u200f", "\r", "\n", "\ud7ff", "\U0001f600", "\\", '"', "{", "[", "]", "}",
+       ":", ",", "-", "BEGIN:VCARD\r\n", "[12/03/2024, 09:15:00] ", "12/03/2024, 09:15 - ", "=\r\n", "---\n"]
+
+
+@st.composite
+def mutated(draw: st.DrawFn, seed: bytes) -> bytes:
+    """``seed`` after one to four random edits (or replaced by garbage altogether)."""
+    data = bytearray(seed)
+    if draw(st.integers(0, 19)) == 0:
+        return draw(st.binary(max_size=300))
+    for _ in range(draw(st.integers(1, 4))):
+        op = draw(st.sampled_from(["cut", "flip", "insert", "delete", "dup", "odd"]))
+        at = draw(st.integers(0, len(data)))
+        if op == "cut":
+            del data[at:]
+        elif op == "flip" and data:
+            at = min(at, len(data) - 1)
+            data[at] = draw(st.integers(0, 255))
+        elif op == "insert":
+            data[at:at] = draw(st.binary(min_size=1, max_size=8))
+        elif op == "delete":
+            del data[at:at + draw(st.integers(1, 64))]
+        elif op == "dup":
+            data[at:at] = data[at:at + draw(st.integers(1, 200))]
+        else:
+            data[at:at] = draw(st.sampled_from(ODD)).encode("utf-8", "surrogatepass")
+    return bytes(data)
+
+
+def _write(root: Path, name: str, data: bytes) -> Path:
+    """The export as ``mem.py import`` would get it: a file, or (markdown) the folder holding it."""
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return root if "/" in name or name.endswith(".md") else path
+
+
+def _one_line_naming(err: BaseException, path: Path) -> None:
+    text = str(err)
+    assert "\n" not in text and str(path) in text, text
+
+
+CASES = [(kind, i) for kind, seeds in SEEDS.items() for i in range(len(seeds))]
+# MEM_FUZZ_EXAMPLES=2000 for a deeper search (minutes); the suite's run takes a few seconds
+EXAMPLES = int(os.environ.get("MEM_FUZZ_EXAMPLES", "25"))
+FUZZ = settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@pytest.mark.parametrize(("kind", "index"), CASES)
+@FUZZ
+@given(data=st.data())
+def test_a_parser_fails_only_with_its_one_line_error(kind: str, index: int, data: st.DataObject) -> None:
+    name, seed = SEEDS[kind][index]
+    blob = data.draw(mutated(seed))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _write(Path(tmp), name, blob)
+        try:
+            for _ in PARSERS[kind].parse(path, ImportReport(str(path), kind)):
+                pass
+        except ImportFormatError as err:
+            _one_line_naming(err, path)
+
+
+def _memories(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+
+
+@pytest.mark.parametrize("kind", sorted(SEEDS))
+@settings(max_examples=max(1, EXAMPLES // 3), derandomize=True, database=None, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_an_import_of_a_broken_export_writes_nothing(kind: str, data: st.DataObject) -> None:
+    name, seed = data.draw(st.sampled_from(SEEDS[kind]))
+    blob = data.draw(mutated(seed))
+    forced = data.draw(st.booleans())  # `mem.py import FORMAT PATH` or `mem.py import PATH`
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "m.db"
+        store = MemoryStore(db)
+        try:
+            store.store_many([NewMemory(content="a memory from before the import", source="cli", ref="before")])
+            before = _memories(db)
+            path = _write(Path(tmp) / "in", name, blob)
+            try:
+                ingest.import_path(store, path, kind if forced else None)
+            except UserError as err:
+                assert "\n" not in err.message and err.message, err.message
+                assert _memories(db) == before  # nothing half-written
+        finally:
+            store.close()
