@@ -108,13 +108,14 @@ def is_junk_member(name: str) -> bool:
 # unknown compression, OSError and struct.error for cut headers. All mean "this zip is broken".
 ZIP_ERRORS: tuple[type[BaseException], ...] = (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError,
                                                NotImplementedError, struct.error)
+ZIP_OPEN_ERRORS: tuple[type[BaseException], ...] = (*ZIP_ERRORS, ValueError)  # and a cut central directory
 
 
 def open_zip(data: bytes | Path | IO[bytes], archive: str) -> zipfile.ZipFile:
     """Open a zip from bytes or a path, checking every member name for zip slip."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data)
-    except (*ZIP_ERRORS, ValueError) as exc:
+    except ZIP_OPEN_ERRORS as exc:
         raise ImportFormatError(f"malformed zip archive ({exc})", archive) from None
     for info in zf.infolist():
         check_member_name(info.filename, archive)
@@ -345,7 +346,7 @@ def json_sources(path: Path, accept: Callable[[str], bool]) -> list[tuple[Path, 
         try:
             with zipfile.ZipFile(path) as zf:
                 names = [i.filename for i in zf.infolist()]
-        except (*ZIP_ERRORS, ValueError) as exc:
+        except ZIP_OPEN_ERRORS as exc:
             raise ImportFormatError(f"malformed zip archive ({exc})", file) from None
         for name in names:
             check_member_name(name, file)

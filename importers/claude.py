@@ -13,6 +13,10 @@ documents named in the metadata; ``users.json`` is left alone. The plain ``text`
 message is used only when it has no text blocks, without the "This block is not
 supported on your current device yet." placeholder of tool and artifact blocks.
 
+An ``artifacts`` tool call that writes a whole document (``create``, ``rewrite``) is part of the
+answer where it stands (``[artifact: title]`` then the text); partial ``update`` calls are not.
+The export's example project (``is_starter_project``) is not the user's: left out.
+
 Messages are sorted by ``created_at`` (exports are not always in order);
 conversations without messages are skipped and counted
 (``report.variant["empty_conversations"]``).

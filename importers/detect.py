@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record, whatsapp
-from importers._common import ZIP_ERRORS, is_junk_member
+from importers._common import ZIP_OPEN_ERRORS, is_junk_member
 from importers.keep import is_keep_path
 from importers.registry import NAMES, PARSERS, Parser
 
@@ -66,7 +66,7 @@ def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
     try:  # a zip of zips: look at the first one's names (a zip member can be opened as a zip)
         with zf.open(inner[0]) as fh, zipfile.ZipFile(fh) as nested:
             return any(n.lower().endswith(_NOTE_SUFFIXES) for n in nested.namelist())
-    except (*ZIP_ERRORS, ValueError):
+    except ZIP_OPEN_ERRORS:
         return False
 
 
@@ -91,7 +91,7 @@ def _zip_kind(path: Path) -> str:
                 return "chatgpt"
             if any(b.endswith(".vcf") for b in bases):  # an address book zipped (Google Takeout)
                 return "vcf"
-    except (*ZIP_ERRORS, ValueError) as exc:
+    except ZIP_OPEN_ERRORS as exc:
         raise ImportFormatError(f"malformed zip archive ({exc}); {_TRIED}", str(path)) from None
     raise ImportFormatError(f"zip holds no chat export ({_TRIED})", str(path))
 

@@ -9,9 +9,11 @@ sections longer than ~1500 characters are split into paragraph chunks.
 * Front matter only when ``---`` is line 1 and a closing ``---``/``...`` exists;
   parsed by a small YAML subset (``key: value``, lists, inline ``[a, b]``,
   quotes, booleans, numbers) into ``metadata["frontmatter"]``.
-* Dates from front matter (``date``/``created``), a heading (``2026-02-15
-  14:00``, or a bare ``(20:28 UTC)`` time on the file's date) or the file name
-  (``YYYY-MM-DD``, ``YYYY-MM-DD-HHMM``, ``YYYY-MM-DD-slug``).
+* Dates from front matter (``date``/``created``; ISO, written out, or Unix time in s/ms/µs),
+  a heading (``2026-02-15 14:00``, or a bare ``(20:28 UTC)`` time on the file's date) or the
+  file name (``YYYY-MM-DD``, ``YYYY-MM-DD-HHMM``, ``YYYY-MM-DD-slug``, Roam's ``March 12th,
+  2024``; a Zettelkasten id ``202403120915 Title`` dates the note and leaves the title).
+* Google Keep notes of a Takeout export (``Keep/*.json``): :mod:`importers.keep`.
 * Date-named files (daily logs) are episodic, other notes semantic, unless
   front matter says ``type: episodic|semantic|procedural``.
 * ``[[wikilinks]]`` (``[[Note|alias]]``, ``[[Note#Heading]]``, ``![[embeds]]``)

@@ -42,9 +42,13 @@ def mixed_plan(folder: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
     for p in entries:
         if p.is_file() and p.suffix.lower() in _FILE_SUFFIXES:
             try:
-                parts.append((p, detect(p)))
+                kind = detect(p)
             except ImportFormatError as exc:
                 warnings.append(f"{p}: skipped: {exc.reason}")
+                continue
+            inner = zip_plan(p) if kind == "whatsapp" and p.suffix.lower() == ".zip" else None
+            parts += inner[0] if inner else [(p, kind)]  # a chat zip's contact cards too
+            warnings += inner[1] if inner else []
         elif p.is_dir() and (p / "_chat.txt").is_file():  # an unzipped iOS chat
             parts.append((p / "_chat.txt", "whatsapp"))
     if any(re.fullmatch(r"conversations(?:[-_]\d+)?\.json", p.name.lower()) for p in entries):
@@ -70,7 +74,7 @@ def zip_plan(path: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
     """((path, format) parts, warnings) for a WhatsApp zip holding contact cards (.vcf members):
     the cards as a vCard import, then the chat; None for any other file. Cards that cannot be
     read leave the chat alone, with a warning naming them."""
-    from importers._common import ZIP_ERRORS, is_junk_member, is_zip
+    from importers._common import ZIP_OPEN_ERRORS, is_junk_member, is_zip
     from importers.detect import detect
 
     try:
@@ -78,7 +82,7 @@ def zip_plan(path: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
             return None
         with zipfile.ZipFile(path) as zf:
             cards = [n for n in zf.namelist() if n.lower().endswith(".vcf") and not is_junk_member(n)]
-    except (ImportFormatError, *ZIP_ERRORS, ValueError):
+    except ZIP_OPEN_ERRORS:  # ImportFormatError is a ValueError
         return None  # the chat import names what is wrong with the file
     if not cards:
         return None

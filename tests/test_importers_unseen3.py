@@ -438,3 +438,16 @@ def test_chatgpt_reasoning_search_and_sediment_images_of_2025() -> None:
     assert recs[2].metadata["images"] == ["sediment://file_00000000a1b2c3"]
     # hidden system turn, thoughts, the reasoning recap, the search call; the search result page
     assert (rep.skipped_system, rep.skipped_tool, rep.warnings) == (4, 1, [])
+
+
+def test_cli_folder_holding_a_chat_zip_with_a_card(tmp_path: Path) -> None:
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    _chat_zip(folder)
+    (folder / "notes.md").write_text("# Climbing\n\nSaturday at the crag.\n", encoding="utf-8")
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(folder)))
+    assert out["data"]["format"] == "mixed"
+    assert [(f["format"], Path(f["file"]).name, f["memories_added"]) for f in out["data"]["files"]] == [
+        ("vcf", "WhatsApp Chat with Climbing.zip", 1), ("whatsapp", "WhatsApp Chat with Climbing.zip", 3),
+        ("markdown", "exports", 1)]
