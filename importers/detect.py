@@ -58,7 +58,7 @@ def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
     zips of "Part-N" zips): notes and no WhatsApp chat (_chat.txt, "WhatsApp ... .txt")."""
     if any(b == "_chat.txt" or (b.endswith(".txt") and "whatsapp" in b) for b in bases):
         return False
-    if any(b.endswith(_NOTE_SUFFIXES) for b in bases) or any(is_keep_path(n) for n in names):
+    if any(b.endswith(_NOTE_SUFFIXES + (".enex",)) for b in bases) or any(is_keep_path(n) for n in names):
         return True
     inner = [n for n in names if n.lower().endswith(".zip")]
     if not inner or len(inner) != len(names):
@@ -111,8 +111,8 @@ def detect(path: Path | str) -> str:
             kind = _scan_json_keys(jsons[0])
             if kind:
                 return kind
-        if any(path.rglob("*.md")) or any(path.rglob("*.markdown")) or any(path.rglob("Keep/*.json")):
-            return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) too
+        if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "Keep/*.json", "*.enex")):
+            return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) and Evernote's too
         raise ImportFormatError(f"directory holds no conversations*.json nor .md files ({_TRIED})", file)
     with path.open("rb") as fh:
         raw = fh.read(64 * 1024)
@@ -151,7 +151,7 @@ def detect(path: Path | str) -> str:
                 obj = None
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"
-    if suffix in (".md", ".markdown"):
+    if suffix in (".md", ".markdown", ".enex"):
         return "markdown"
     if suffix in (".html", ".htm") and _page_kind(path):
         return "chatgpt"

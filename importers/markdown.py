@@ -13,7 +13,8 @@ sections longer than ~1500 characters are split into paragraph chunks.
   a heading (``2026-02-15 14:00``, or a bare ``(20:28 UTC)`` time on the file's date) or the
   file name (``YYYY-MM-DD``, ``YYYY-MM-DD-HHMM``, ``YYYY-MM-DD-slug``, Roam's ``March 12th,
   2024``; a Zettelkasten id ``202403120915 Title`` dates the note and leaves the title).
-* Google Keep notes of a Takeout export (``Keep/*.json``): :mod:`importers.keep`.
+* Google Keep notes of a Takeout export (``Keep/*.json``): :mod:`importers.keep`; Evernote
+  notebooks (``.enex``): :mod:`importers.enex`.
 * Date-named files (daily logs) are episodic, other notes semantic, unless
   front matter says ``type: episodic|semantic|procedural``.
 * ``[[wikilinks]]`` (``[[Note|alias]]``, ``[[Note#Heading]]``, ``![[embeds]]``)
@@ -34,7 +35,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, keep, markdown_apps
+from importers import ImportFormatError, ImportReport, Record, enex, keep, markdown_apps
 from importers._common import MAX_LINE_CHARS, decode_text, is_zip, split_lines
 
 CHUNK_CHARS = 1500
@@ -519,7 +520,7 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             keep_dir = Path(dirpath).name.lower() == "keep"  # Google Takeout's Keep notes, as JSON
             found += [Path(dirpath) / f for f in sorted(filenames) if not f.startswith(".") and (
-                f.lower().endswith(NOTE_SUFFIXES) or (keep_dir and f.lower().endswith(".json")))]
+                f.lower().endswith(NOTE_SUFFIXES + (".enex",)) or (keep_dir and f.lower().endswith(".json")))]
         return path, found
     if not path.exists():
         raise ImportFormatError("no such file or directory", str(path))
@@ -529,8 +530,8 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
 def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Record], list[list[str]], str]:
     """Records of one note plus, per record, the raw wikilink targets to resolve later."""
     rel = file.relative_to(root).as_posix()
-    if file.suffix.lower() == ".json":
-        notes = keep.records(file, rel, report)
+    if file.suffix.lower() in (".json", ".enex"):  # Google Keep's notes; an Evernote notebook
+        notes = (keep if file.suffix.lower() == ".json" else enex).records(file, rel, report)
         return notes, [[] for _ in notes], rel
     data = file.read_bytes()
     text = _decode_note(data, file, rel, report)
@@ -682,7 +683,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         yield from _parse_tree(path, report)
         return
     with tempfile.TemporaryDirectory(prefix="mem-notes-") as tmp:
-        if not markdown_apps.unpack_notes(path, str(path), Path(tmp), NOTE_SUFFIXES, MAX_NOTE_BYTES):
+        if not markdown_apps.unpack_notes(path, str(path), Path(tmp), NOTE_SUFFIXES + (".enex",), MAX_NOTE_BYTES):
             raise ImportFormatError("zip holds no .md notes", str(path))
         yield from _parse_tree(Path(tmp), report)
         report.variant["layout"] = "zip"
@@ -702,6 +703,9 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
         raise ImportFormatError("no .md files found", str(path))
     kept: list[Path] = []
     for file in files:
+        if file.suffix.lower() == ".enex":  # streamed, its attachments dropped as they pass: no size cap
+            kept.append(file)
+            continue
         size = file.stat().st_size
         longest = _longest_line(file) if size > MAX_LINE_CHARS else 0
         if size > MAX_NOTE_BYTES or longest > MAX_LINE_CHARS:

@@ -155,9 +155,10 @@ def unpack_notes(source: Path | IO[bytes], archive: str, dest: Path, suffixes: t
                 continue
             target = dest.joinpath(*PurePosixPath(name.replace("\\", "/")).parts)
             target.parent.mkdir(parents=True, exist_ok=True)
+            cap = DEFAULT_MAX_MEMBER_BYTES if low.endswith(".enex") else note_cap  # a notebook and its attachments
             try:
                 with zf.open(info) as src, target.open("wb") as out:
-                    shutil.copyfileobj(_capped(src, note_cap + 1), out)
+                    shutil.copyfileobj(_capped(src, cap + 1), out)
             except ZIP_ERRORS as exc:
                 raise ImportFormatError(f"cannot read zip member ({exc})", f"{archive}!{name}") from None
             written[0] += target.stat().st_size

@@ -61,6 +61,7 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
     "markdown": [
         ("note.md", _read("unseen2/markdown/obsidian_daily/Daily/2024-03-14.md")),
         ("Keep/Boiler.json", _read("unseen3/markdown/keep/Takeout/Keep/Boiler.json")),
+        ("House.enex", _read("unseen3/markdown/evernote/House.enex")),
     ],
     "vcf": [
         ("contacts.vcf", _read("unseen3/vcf/outlook_21_photo.vcf")),
@@ -106,7 +107,7 @@ def _write(root: Path, name: str, data: bytes) -> Path:
     path = root / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
-    return root if "/" in name or name.endswith(".md") else path
+    return root if "/" in name or name.endswith((".md", ".enex")) else path
 
 
 def _one_line_naming(err: BaseException, path: Path) -> None:

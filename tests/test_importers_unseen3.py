@@ -26,7 +26,7 @@ from importer_cli import one_envelope as _envelope
 from importer_cli import wa as _wa
 from importer_cli import write_zip as _zip
 
-from importers import ImportReport, Record, chatgpt, claude, markdown, vcf, whatsapp
+from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown, vcf, whatsapp
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen3"
@@ -451,3 +451,60 @@ def test_cli_folder_holding_a_chat_zip_with_a_card(tmp_path: Path) -> None:
     assert [(f["format"], Path(f["file"]).name, f["memories_added"]) for f in out["data"]["files"]] == [
         ("vcf", "WhatsApp Chat with Climbing.zip", 1), ("whatsapp", "WhatsApp Chat with Climbing.zip", 3),
         ("markdown", "exports", 1)]
+
+
+EVERNOTE = [
+    ("Boiler quote: Plumber quoted 2,400 EUR for a condensing boiler.\n\n[x] Ask for a second quote\n"
+     "[ ] Book the install\n- Model: Vaillant ecoTEC\n- Warranty: 7 years", D(2024, 3, 12, 9, 15, tzinfo=UTC),
+     ["house", "money"]),
+    ("Wifi: The password is on the router\u2019s sticker.", D(2024, 3, 14, 8, 30, tzinfo=UTC), []),
+]
+
+
+def test_evernote_notebook_export() -> None:
+    path = MD / "evernote" / "House.enex"
+    assert detect(path) == detect(path.parent) == "markdown"
+    rep = ImportReport(str(path), "markdown")
+    recs = list(markdown.parse(path, rep))
+    assert [(r.content, r.event_at, r.tags) for r in recs] == EVERNOTE
+    assert recs[0].metadata["attachments"] == ["quote-scan.jpg"]  # named; its base64 is nowhere
+    assert recs[1].metadata["source_url"] == "https://router.example/help"
+    assert (rep.messages_seen, rep.skipped_empty, rep.warnings) == (3, 1, [])
+    assert len({r.ref for r in recs}) == 2 and all(r.memory_type == "semantic" for r in recs)
+
+
+def test_evernote_export_zipped_and_cut(tmp_path: Path) -> None:
+    data = (MD / "evernote" / "House.enex").read_bytes()
+    path = _zip(tmp_path / "Evernote.zip", {"Evernote/House.enex": data})
+    assert detect(path) == "markdown"
+    assert [(r.content, r.event_at, r.tags) for r in markdown.parse(path, ImportReport(str(path), "markdown"))] == EVERNOTE
+    cut = tmp_path / "cut.enex"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ImportFormatError, match="not well-formed Evernote export") as err:
+        list(markdown.parse(cut, ImportReport(str(cut), "markdown")))
+    assert str(cut) in str(err.value) and "\n" not in str(err.value)
+
+
+# --- end to end: mem.py import ----------------------------------------------------------------
+
+CLI_CASES = {  # name: (path, format, memories)
+    "whatsapp": (WA / "android_pa_12h.txt", "whatsapp", 3),
+    "chatgpt": (GPT / "reasoning_2025.json", "chatgpt", 4),
+    "claude": (CL, "claude", len(CLAUDE_EXPECTED) + 2),
+    "keep": (MD / "keep", "markdown", 4),
+    "evernote": (MD / "evernote" / "House.enex", "markdown", 2),
+    "vcf": (VCF / "softbank_sjis_raw.vcf", "vcf", 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLI_CASES))
+def test_cli_dry_run_then_import_then_again(name: str, tmp_path: Path) -> None:
+    path, fmt, expected = CLI_CASES[name]
+    db = tmp_path / "m.db"
+    dry = _envelope(run_cli("--db", str(db), "import", str(path), "--dry-run"))
+    assert dry["ok"] and dry["data"]["format"] == fmt and dry["data"]["memories_added"] == expected
+    assert not db.exists() or _count(db) == 0
+    real = _envelope(run_cli("--db", str(db), "import", str(path)))
+    assert real["data"]["memories_added"] == expected
+    again = _envelope(run_cli("--db", str(db), "import", str(path)))
+    assert again["data"]["memories_added"] == 0

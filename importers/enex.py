@@ -1,0 +1,186 @@
+"""Evernote's export (``.enex``: one XML file per notebook), read by the markdown importer with
+the notes of other apps (:mod:`importers.markdown`).
+
+An ``<en-export>`` holds ``<note>`` elements: ``<title>``, ``<content>`` (the note as ENML, an
+XHTML dialect, in a CDATA section), ``<created>``/``<updated>`` (``20240312T091500Z``),
+``<tag>``s and ``<resource>``s (attachments, base64). Each note is one semantic memory
+"Title: text": block elements and ``<br/>`` become line breaks, list items ``- `` lines,
+``<en-todo checked="true"/>`` a ``[x]``; attachments are named in the metadata, never read.
+
+Streamed with expat: attachment data is dropped as it passes (an export of gigabytes of
+photos costs the memory of one note's text), a note's text is bounded (MAX_NOTE_CHARS: past
+it the note is refused with a warning). A file that is not well-formed XML fails in one line
+naming it and its line; notes before the error are not half-imported (the import parses all
+first).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import datetime, timezone
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from xml.parsers import expat
+
+from importers import ImportFormatError, ImportReport, Record
+from importers._common import sha1_hex
+
+MAX_NOTE_CHARS = 4_000_000  # of one note's ENML; more is no note but a pasted dump: refused
+_BLOCKS = {"div", "p", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "hr", "table",
+           "ul", "ol"}
+_FIELDS = {"title", "content", "created", "updated", "tag", "source-url", "file-name"}
+
+
+class _Text(HTMLParser):
+    """ENML to plain text: a block ends its line, ``<br/>`` ends one even if empty (a blank line),
+    list items start with ``- ``, to-dos with ``[x]``/``[ ]``."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self.current: list[str] = []
+        self.prefix = ""
+
+    def _soft(self) -> None:
+        if "".join(self.current).strip():
+            self._hard()
+
+    def _hard(self) -> None:
+        self.lines.append("".join(self.current))
+        self.current = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "br":
+            self._hard()
+        elif tag in _BLOCKS:
+            self._soft()
+            if tag == "li":
+                self.prefix = "- "
+        elif tag == "en-todo":
+            self.current.append(self.prefix + ("[x] " if dict(attrs).get("checked") == "true" else "[ ] "))
+            self.prefix = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _BLOCKS and tag != "br":
+            self._soft()
+
+    def handle_data(self, data: str) -> None:
+        if self.prefix and data.strip():
+            self.current.append(self.prefix)
+            self.prefix = ""
+        self.current.append(data)
+
+
+def enml_text(enml: str) -> str:
+    """The words of an ENML note, one line per block, blank lines collapsed."""
+    parser = _Text()
+    parser.feed(enml)
+    parser.close()
+    parser._hard()
+    text = html.unescape("\n".join(parser.lines)).replace("\xa0", " ")
+    lines = [re.sub(r"[ \t]+", " ", ln).strip() for ln in text.split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def _when(value: str) -> datetime | None:
+    try:
+        return datetime.strptime(value.strip(), "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
+    except ValueError:
+        return None
+
+
+class _Notes:
+    """expat handlers collecting one note's fields at a time."""
+
+    def __init__(self, rel: str, report: ImportReport) -> None:
+        self.rel, self.report = rel, report
+        self.stack: list[str] = []
+        self.note: dict[str, Any] | None = None
+        self.field: str | None = None
+        self.buf: list[str] = []
+        self.size = 0
+        self.records: list[Record] = []
+        self.refs: dict[str, int] = {}
+        self.line = 0  # set by the parser before each element starts (expat's current line)
+
+    def start(self, name: str, _attrs: dict[str, str]) -> None:
+        self.stack.append(name)
+        if name == "note":
+            self.note = {"tag": [], "file-name": [], "line": self.line}
+        elif self.note is not None and name in _FIELDS and "data" not in self.stack:
+            self.field, self.buf, self.size = name, [], 0
+
+    def data(self, text: str) -> None:
+        if self.field is None:
+            return  # attachment data and the rest: dropped as it passes
+        self.size += len(text)
+        if self.size <= MAX_NOTE_CHARS:
+            self.buf.append(text)
+
+    def end(self, name: str) -> None:
+        self.stack.pop()
+        if self.note is not None and name == self.field:
+            value = "".join(self.buf) if self.size <= MAX_NOTE_CHARS else None
+            if name in ("tag", "file-name"):
+                if value and value.strip():
+                    self.note[name].append(value.strip())
+            else:
+                self.note[name] = value
+            self.field = None
+        elif name == "note" and self.note is not None:
+            self._finish(self.note)
+            self.note = None
+
+    def _finish(self, note: dict[str, Any]) -> None:
+        report = self.report
+        report.messages_seen += 1
+        title = str(note.get("title") or "").strip()
+        if note.get("content", "") is None:
+            report.skipped_oversized += 1
+            report.warn(f"{self.rel}: note {title!r} over {MAX_NOTE_CHARS} characters; refused", note["line"])
+            return
+        body = enml_text(str(note.get("content") or ""))
+        if not body:
+            report.skipped_empty += 1
+            return
+        created = _when(str(note.get("created") or "")) or _when(str(note.get("updated") or ""))
+        # A re-export lists the notebook's notes in another order: the ref is the note's own (its
+        # creation and title), numbered when two notes share both.
+        key = f"{note.get('created') or ''}|{title}"
+        n = self.refs.get(key, 0)
+        self.refs[key] = n + 1
+        metadata: dict[str, Any] = {"path": self.rel, "title": title, "app": "evernote"}
+        if note["file-name"]:
+            metadata["attachments"] = note["file-name"]
+        if note.get("source-url"):
+            metadata["source_url"] = str(note["source-url"]).strip()
+        self.records.append(Record(
+            content=f"{title}: {body}" if title else body, ref=f"markdown:{self.rel}:{sha1_hex(key)[:16]}:{n}",
+            source="markdown", memory_type="semantic", event_at=created, thread=f"{self.rel}#{title}",
+            position=0, tags=note["tag"], metadata=metadata, line=note["line"]))
+
+
+def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
+    """The memories of one ``.enex`` file, a note each."""
+    notes = _Notes(rel, report)
+    parser = expat.ParserCreate()
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        notes.line = parser.CurrentLineNumber
+        notes.start(name, attrs)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = notes.end
+    parser.CharacterDataHandler = notes.data
+    parser.buffer_text = True
+    try:
+        with file.open("rb") as fh:
+            while chunk := fh.read(1 << 16):
+                parser.Parse(chunk, False)
+            parser.Parse(b"", True)
+    except expat.ExpatError as exc:
+        raise ImportFormatError(f"not well-formed Evernote export ({expat.errors.messages[exc.code]})", str(file),
+                                exc.lineno) from None
+    return notes.records
