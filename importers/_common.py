@@ -577,6 +577,23 @@ def windows_1252(opener: Callable[[], IO[bytes]], codec: str = "cp1252") -> Call
     return recoded
 
 
+def legacy_codec(opener: Callable[[], IO[bytes]]) -> tuple[str, str]:
+    """(codec, name) to read a text export that is not valid UTF-8 with: ``utf-8`` (bad bytes as
+    U+FFFD) when it is UTF-8 with a few damaged bytes (its valid multi-byte characters outnumber
+    the bad bytes: reading it as a code page would garble every one of them), else Windows-1252
+    (a file saved as "ANSI", whose accented letters are single bytes)."""
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    wide = bad = 0
+    with opener() as fh:
+        while chunk := fh.read(READ_CHUNK):
+            text = decoder.decode(chunk)
+            bad += text.count("\ufffd")
+            wide += sum(1 for ch in text if ch > "\x7f") - text.count("\ufffd")
+    if wide > bad:
+        return "utf-8", "UTF-8, undecodable bytes as U+FFFD"
+    return "cp1252", "Windows-1252"
+
+
 def decodes_as(opener: Callable[[], IO[bytes]], codec: str) -> bool:
     """True when the whole stream decodes strictly as ``codec`` (read a chunk at a time)."""
     decoder = codecs.getincrementaldecoder(codec)("strict")

@@ -650,10 +650,15 @@ def _decode_note(data: bytes, file: Path, rel: str, report: ImportReport) -> str
     except ImportFormatError as exc:
         if not exc.reason.startswith("not UTF-8"):
             raise
-        try:
-            text, codec = data.decode("cp1252"), "Windows-1252"
-        except UnicodeDecodeError:
-            text, codec = data.decode("latin-1"), "Latin-1"
+        damaged = data.decode("utf-8", "replace")
+        bad = damaged.count("\ufffd")
+        if sum(1 for ch in damaged if ch > "\x7f") - bad > bad:  # UTF-8 with a few damaged bytes
+            text, codec = damaged, "UTF-8, undecodable bytes as U+FFFD"
+        else:
+            try:
+                text, codec = data.decode("cp1252"), "Windows-1252"
+            except UnicodeDecodeError:
+                text, codec = data.decode("latin-1"), "Latin-1"
         report.warn(f"{rel}:{exc.line}: {exc.reason.split(';')[0]}; read as {codec}")
         return text.lstrip("\ufeff")
 

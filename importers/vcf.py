@@ -34,6 +34,7 @@ from importers._common import (
     is_junk_member,
     is_zip,
     iter_lines,
+    legacy_codec,
     normalise_phone,
     open_zip,
     sha1_hex,
@@ -483,8 +484,9 @@ def _decoded(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -
         if declared is not None and decodes_as(opener, declared[0]):
             report.warn(f"{exc.reason.split(';')[0]}; read as {declared[1]} (its CHARSET)", exc.line)
             return windows_1252(opener, declared[0])
-        report.warn(f"{exc.reason.split(';')[0]}; read as Windows-1252", exc.line)
-    return windows_1252(opener)
+        codec, name = legacy_codec(opener)
+        report.warn(f"{exc.reason.split(';')[0]}; read as {name}", exc.line)
+    return windows_1252(opener, codec)
 
 
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:

@@ -54,6 +54,7 @@ from importers._common import (
     Line,
     is_zip,
     iter_lines,
+    legacy_codec,
     open_member,
     sha1_hex,
     strip_marks_fast,
@@ -660,9 +661,11 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         except ImportFormatError as exc:
             if not exc.reason.startswith("not UTF-8"):
                 raise
-            # A chat re-saved by Notepad as "ANSI": read as Windows-1252, loudly, not refused.
-            report.warn(f"{exc.reason.split(';')[0]}; read as Windows-1252", exc.line)
-            opener = windows_1252(opener)
+            # A chat re-saved by Notepad as "ANSI": read as Windows-1252, loudly, not refused (or,
+            # UTF-8 with a few damaged bytes, as UTF-8 with those replaced).
+            codec, name = legacy_codec(opener)
+            report.warn(f"{exc.reason.split(';')[0]}; read as {name}", exc.line)
+            opener = windows_1252(opener, codec)
             layout, stats, speakers = _survey(opener, file)
         order, reason = stats.order(options.get("date_order"), layout.platform == "ios")
         calendar, calendar_reason = stats.calendar(order, datetime.now())

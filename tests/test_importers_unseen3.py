@@ -508,3 +508,18 @@ def test_cli_dry_run_then_import_then_again(name: str, tmp_path: Path) -> None:
     assert real["data"]["memories_added"] == expected
     again = _envelope(run_cli("--db", str(db), "import", str(path)))
     assert again["data"]["memories_added"] == 0
+
+
+@pytest.mark.parametrize("kind", ["whatsapp", "vcf", "markdown"])
+def test_utf8_with_one_damaged_byte_is_not_read_as_a_code_page(kind: str, tmp_path: Path) -> None:
+    # a UTF-8 export with one stray byte: Windows-1252 would garble every accented letter ("Ã©")
+    text = {"whatsapp": "12/03/2024, 09:15 - José: café olé\n12/03/2024, 09:16 - Zoë: crème brûlée \xff!\n",
+            "vcf": "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:José Müller\r\nNOTE:crème brûlée \xff!\r\nEND:VCARD\r\n",
+            "markdown": "# Café\n\nJosé: crème brûlée \xff!\n"}[kind]
+    path = tmp_path / {"whatsapp": "chat.txt", "vcf": "c.vcf", "markdown": "n.md"}[kind]
+    path.write_bytes(text.replace("\xff", "\x00").encode("utf-8").replace(b"\x00", b"\xff"))
+    rep = ImportReport(str(path), kind)
+    parser = {"whatsapp": whatsapp, "vcf": vcf, "markdown": markdown}[kind]
+    content = "\n".join(r.content for r in parser.parse(path, rep))
+    assert "José" in content and "crème brûlée \ufffd!" in content and "Ã" not in content
+    assert len(rep.warnings) == 1 and rep.warnings[0].endswith("read as UTF-8, undecodable bytes as U+FFFD")
