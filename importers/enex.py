@@ -183,4 +183,6 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
     except expat.ExpatError as exc:
         raise ImportFormatError(f"not well-formed Evernote export ({expat.errors.messages[exc.code]})", str(file),
                                 exc.lineno) from None
+    except (LookupError, ValueError) as exc:  # <?xml encoding="..."?> naming no codec expat has
+        raise ImportFormatError(f"not a readable Evernote export ({exc})", str(file)) from None
     return notes.records

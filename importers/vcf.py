@@ -197,11 +197,20 @@ def _raw_values(card: str, name: str) -> list[str]:
         if any("QUOTED-PRINTABLE" in p for p in params):
             charset = next((p.split("=", 1)[1] for p in params if p.startswith("CHARSET=")), "UTF-8")
             try:
-                value = quopri.decodestring(value.encode("latin-1", "replace")).decode(charset.lower(), "replace")
+                value = quopri.decodestring(value.encode("latin-1", "replace")).decode(_codec(charset), "replace")
             except LookupError:
                 value = quopri.decodestring(value.encode("latin-1", "replace")).decode("utf-8", "replace")
         out.append(value)
     return out
+
+
+def _codec(charset: str) -> str:
+    """The codec a CHARSET parameter names; UTF-8 for a name Python does not know (a typo, a
+    vendor's own), so a card's value still decodes (loss shows as U+FFFD, never as an error)."""
+    try:
+        return codecs.lookup(charset.strip()).name
+    except LookupError:
+        return "utf-8"
 
 
 def _fallback(card: str) -> _Contact:
@@ -217,7 +226,7 @@ def _fallback(card: str) -> _Contact:
         params = [p.upper() for p in parts[1:]]
         if any("QUOTED-PRINTABLE" in p for p in params):
             charset = next((p.split("=", 1)[1] for p in params if p.startswith("CHARSET=")), "UTF-8")
-            value = quopri.decodestring(value.encode("latin-1", "replace")).decode(charset.lower(), "replace")
+            value = quopri.decodestring(value.encode("latin-1", "replace")).decode(_codec(charset), "replace")
         fields = [_unescape(v) for v in re.split(r"(?<!\\);", value)]
         types = ",".join(
             p.split("=", 1)[-1].lower()
