@@ -619,17 +619,17 @@ _ODD_CHARS_RE = re.compile(f"[{INVISIBLE_MARKS}\u00a0\u202f\u2007\u2009]")
 _CLEAN_TABLE = {ord(c): None for c in INVISIBLE_MARKS} | {ord(c): " " for c in "\u00a0\u202f\u2007\u2009"}
 
 
-def open_member(
+def open_members(
     path: Path | IO[bytes],
     archive: str,
-    choose: Callable[[list[zipfile.ZipInfo]], zipfile.ZipInfo | None],
+    choose: Callable[[list[zipfile.ZipInfo]], list[zipfile.ZipInfo]],
     stack: ExitStack,
     max_bytes: int = DEFAULT_MAX_MEMBER_BYTES,
     depth: int = 0,
-) -> tuple[str, Callable[[], IO[bytes]]]:
-    """Find the member ``choose`` picks (searching nested zips, depth-limited against bombs
-    built from nesting) and return (its display path, a function opening it as a size-capped
-    byte stream).
+) -> list[tuple[str, Callable[[], IO[bytes]]]]:
+    """The members ``choose`` picks, each as (its display path, a function opening it as a
+    size-capped byte stream); when it picks none, those of every nested zip (a zip of chat
+    exports: each of them, never only the first), depth-limited against bombs built from nesting.
 
     Nothing is read into memory: a nested zip is copied, capped, to a spooled temp file
     registered on ``stack`` (kept in memory only while small).
@@ -637,19 +637,9 @@ def open_member(
     zf = stack.enter_context(open_zip(path, archive))
     members = [i for i in zf.infolist() if not is_junk_member(i.filename)]
     picked = choose(members)
-    if picked is not None:
-        where = f"{archive}!{picked.filename}"
-        if picked.file_size > max_bytes:
-            raise ImportFormatError(f"member too large ({picked.file_size} bytes > limit {max_bytes})", where)
-
-        def opener() -> IO[bytes]:
-            try:
-                raw = zf.open(picked)
-            except ZIP_ERRORS as exc:
-                raise ImportFormatError(f"cannot read zip member ({exc})", where) from None
-            return io.BufferedReader(_Limited(raw, max_bytes, where), 1 << 16)
-
-        return where, opener
+    if picked:
+        return [_member_opener(zf, info, archive, max_bytes) for info in picked]
+    found: list[tuple[str, Callable[[], IO[bytes]]]] = []
     if depth < 3:
         for info in members:
             if not info.filename.lower().endswith(".zip"):
@@ -665,12 +655,30 @@ def open_member(
                 raise ImportFormatError(f"cannot read zip member ({exc})", inner) from None
             spool.seek(0)
             try:
-                return open_member(spool, inner, choose, stack, max_bytes, depth + 1)  # type: ignore[arg-type]
+                found += open_members(spool, inner, choose, stack, max_bytes, depth + 1)  # type: ignore[arg-type]
             except ImportFormatError as exc:
                 # A hostile or oversized nested archive is an error, not a miss.
                 if not exc.reason.startswith("no suitable"):
                     raise
-    raise ImportFormatError("no suitable file found in zip", archive)
+    if not found:
+        raise ImportFormatError("no suitable file found in zip", archive)
+    return found
+
+
+def _member_opener(zf: zipfile.ZipFile, picked: zipfile.ZipInfo, archive: str,
+                   max_bytes: int) -> tuple[str, Callable[[], IO[bytes]]]:
+    where = f"{archive}!{picked.filename}"
+    if picked.file_size > max_bytes:
+        raise ImportFormatError(f"member too large ({picked.file_size} bytes > limit {max_bytes})", where)
+
+    def opener() -> IO[bytes]:
+        try:
+            raw = zf.open(picked)
+        except ZIP_ERRORS as exc:
+            raise ImportFormatError(f"cannot read zip member ({exc})", where) from None
+        return io.BufferedReader(_Limited(raw, max_bytes, where), 1 << 16)
+
+    return where, opener
 
 
 def describe(conv: Any, id_keys: tuple[str, ...], title_keys: tuple[str, ...]) -> str:

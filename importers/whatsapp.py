@@ -25,7 +25,8 @@ subject/icon changes, number changes, deleted messages, security codes, timers) 
 languages are skipped and counted; media placeholders (``<Media omitted>``, ``image
 omitted``, ``<attached: x.jpg>``, ``x.jpg (file attached)`` and localized variants) go to
 ``metadata["media"]``, never into memory text. ``.txt`` files and ``.zip`` exports
-(``_chat.txt`` or the only ``.txt``, ``__MACOSX`` ignored, nested zips searched).
+(``_chat.txt`` or the only ``.txt``, ``__MACOSX`` ignored, nested zips searched); a zip of
+several exports gives every chat, each its own thread.
 
 Bounded: the file is streamed twice (dates, then messages), a line at a time; a line over
 ``MAX_LINE_CHARS`` or a message over ``MAX_MESSAGE_CHARS``/``MAX_MESSAGE_LINES`` is refused
@@ -55,7 +56,7 @@ from importers._common import (
     is_zip,
     iter_lines,
     legacy_codec,
-    open_member,
+    open_members,
     sha1_hex,
     strip_marks_fast,
     windows_1252,
@@ -228,33 +229,52 @@ def thread_name(name: str) -> str:
     return stem
 
 
-def _choose(file: str) -> Callable[[list[zipfile.ZipInfo]], zipfile.ZipInfo | None]:
-    def choose(members: list[zipfile.ZipInfo]) -> zipfile.ZipInfo | None:
+def _base(info: zipfile.ZipInfo) -> str:
+    return info.filename.rsplit("/", 1)[-1]
+
+
+def _choose(file: str) -> Callable[[list[zipfile.ZipInfo]], list[zipfile.ZipInfo]]:
+    """The chats of a zip's members: every ``_chat.txt`` (iOS) and every ``.txt`` named for
+    WhatsApp (Android), or its only ``.txt``; none (look in nested zips) when it has no ``.txt``."""
+
+    def choose(members: list[zipfile.ZipInfo]) -> list[zipfile.ZipInfo]:
         txt = [m for m in members if m.filename.lower().endswith(".txt")]
-        named = [m for m in txt if m.filename.rsplit("/", 1)[-1] == "_chat.txt"]
-        if named:
-            return named[0]
+        chats = [m for m in txt if _base(m) == "_chat.txt" or "whatsapp" in _base(m).lower()]
+        if chats:
+            return chats
         if len(txt) == 1:
-            return txt[0]
-        chats = [m for m in txt if "whatsapp" in m.filename.lower()]
-        if len(chats) == 1:
-            return chats[0]
+            return txt
         if len(txt) > 1:
             names = ", ".join(m.filename for m in txt[:5])
             raise ImportFormatError(f"zip holds several .txt files and no _chat.txt ({names})", file)
-        return None
+        return []
 
     return choose
 
 
-def _source(path: Path, max_bytes: int, stack: ExitStack) -> tuple[str, Callable[[], IO[bytes]], str]:
-    """(display file, a function opening the chat text as bytes, thread) for a .txt or .zip export."""
+def _thread_of(where: str, path: Path, several: bool) -> str:
+    """The chat a zip member holds. One chat: named by its file when that names WhatsApp, else by
+    the zip (as ever: the name is part of every message's ref). Several (a zip of exports): each
+    by its own file, folder ("WhatsApp Chat - Ana/_chat.txt") or nested zip."""
+    segments = where.split("!")
+    member = segments[-1]
+    base = member.rsplit("/", 1)[-1]
+    if base != "_chat.txt" and "whatsapp" in base.lower():
+        return thread_name(base)
+    if not several:
+        return thread_name(path.name)
+    if "/" in member:
+        return thread_name(member.rsplit("/", 1)[0].rsplit("/", 1)[-1])
+    return thread_name(segments[-2].rsplit("/", 1)[-1] if len(segments) > 2 else base)
+
+
+def _sources(path: Path, max_bytes: int, stack: ExitStack) -> list[tuple[str, Callable[[], IO[bytes]], str]]:
+    """(display file, a function opening the chat text as bytes, thread) of each chat of a .txt
+    or .zip export (a zip of several exports holds several)."""
     file = str(path)
     if is_zip(path):
-        where, open_chat = open_member(path, file, _choose(file), stack, max_bytes)
-        member = where.rsplit("!", 1)[-1].rsplit("/", 1)[-1]
-        thread = thread_name(member) if member != "_chat.txt" and "whatsapp" in member.lower() else thread_name(path.name)
-        return where, open_chat, thread
+        members = open_members(path, file, _choose(file), stack, max_bytes)
+        return [(where, opener, _thread_of(where, path, len(members) > 1)) for where, opener in members]
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -270,7 +290,7 @@ def _source(path: Path, max_bytes: int, stack: ExitStack) -> tuple[str, Callable
 
     # an unzipped iOS export is "WhatsApp Chat - Ana/_chat.txt": the chat is named by its folder
     named = path.parent.name if path.name.lower() == "_chat.txt" and path.parent.name else path.name
-    return file, opener, thread_name(named)
+    return [(file, opener, thread_name(named))]
 
 
 def _lines(opener: Callable[[], IO[bytes]], where: str) -> Iterator[Line]:
@@ -646,31 +666,43 @@ def _survey(opener: Callable[[], IO[bytes]], file: str) -> tuple[Layout, _DateSt
 
 
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
-    """Parse a WhatsApp export (.txt or .zip) into episodic records, one per message.
+    """Parse a WhatsApp export (.txt or .zip) into episodic records, one per message; a zip of
+    several exports gives every chat, each its own thread (``variant["chats"]``).
 
-    Options: ``date_order`` ("dmy"|"mdy"|"ymd"), ``thread`` (chat name override),
+    Options: ``date_order`` ("dmy"|"mdy"|"ymd"), ``thread`` (chat name override, one chat only),
     ``max_member_bytes`` (zip member / file size limit, default 512 MB).
     """
     path = Path(path)
     max_bytes = int(options.get("max_member_bytes") or DEFAULT_MAX_MEMBER_BYTES)
     with ExitStack() as stack:
-        file, opener, thread = _source(path, max_bytes, stack)
-        thread = str(options.get("thread") or thread)
-        try:
-            layout, stats, speakers = _survey(opener, file)
-        except ImportFormatError as exc:
-            if not exc.reason.startswith("not UTF-8"):
-                raise
-            # A chat re-saved by Notepad as "ANSI": read as Windows-1252, loudly, not refused (or,
-            # UTF-8 with a few damaged bytes, as UTF-8 with those replaced).
-            codec, name = legacy_codec(opener)
-            report.warn(f"{exc.reason.split(';')[0]}; read as {name}", exc.line)
-            opener = windows_1252(opener, codec)
-            layout, stats, speakers = _survey(opener, file)
-        order, reason = stats.order(options.get("date_order"), layout.platform == "ios")
-        calendar, calendar_reason = stats.calendar(order, datetime.now())
-        if calendar in ("persian", "islamic") and reason.startswith("ambiguous"):
-            order, reason = "dmy", "ambiguous: day first, as in the Hijri calendars' locales"
+        sources = _sources(path, max_bytes, stack)
+        if options.get("thread") and len(sources) > 1:
+            raise ImportFormatError(f"--thread names one chat; this zip holds {len(sources)}", str(path))
+        for i, (file, opener, thread) in enumerate(sources):
+            yield from _chat(file, opener, str(options.get("thread") or thread), report, options, i == 0)
+        if len(sources) > 1:
+            report.variant["chats"] = [thread for _, _, thread in sources]
+
+
+def _chat(file: str, opener: Callable[[], IO[bytes]], thread: str, report: ImportReport, options: dict[str, Any],
+          first: bool) -> Iterator[Record]:
+    """The records of one chat; the report's variant describes the first chat of the export."""
+    try:
+        layout, stats, speakers = _survey(opener, file)
+    except ImportFormatError as exc:
+        if not exc.reason.startswith("not UTF-8"):
+            raise
+        # A chat re-saved by Notepad as "ANSI": read as Windows-1252, loudly, not refused (or,
+        # UTF-8 with a few damaged bytes, as UTF-8 with those replaced).
+        codec, name = legacy_codec(opener)
+        report.warn(f"{exc.reason.split(';')[0]}; read as {name}", exc.line)
+        opener = windows_1252(opener, codec)
+        layout, stats, speakers = _survey(opener, file)
+    order, reason = stats.order(options.get("date_order"), layout.platform == "ios")
+    calendar, calendar_reason = stats.calendar(order, datetime.now())
+    if calendar in ("persian", "islamic") and reason.startswith("ambiguous"):
+        order, reason = "dmy", "ambiguous: day first, as in the Hijri calendars' locales"
+    if first:
         report.variant.update(
             {
                 "platform": layout.platform,
@@ -686,28 +718,28 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         )
         if calendar != "gregorian":
             report.variant["calendar_reason"] = calendar_reason
-        # Pass 2: the messages, streamed.
-        dedupe = _Dedupe()
-        position = 0
-        unknown_markers: set[str] = set()
-        for e in _in_time_order(_entries(_lines(opener, file), layout, report), order, calendar):
-            report.messages_seen += 1
-            if e.refused:
-                report.skipped_oversized += 1
-                report.warn(f"message refused: {e.refused}; split it in the export or import it by hand", e.line)
-                continue
-            if e.marker and not clock.known_marker(e.marker) and e.marker not in unknown_markers:
-                unknown_markers.add(e.marker)
-                report.warn(f"unknown 12-hour marker {e.marker!r}: hours read as written", e.line)
-            try:
-                when = _timestamp(e, order, calendar)
-            except ValueError:
-                report.warn(f"invalid date/time {e.date} {e.time} for date order {order}; message skipped", e.line)
-                continue
-            rec = _record(e, when, thread, position, dedupe, report, layout.platform == "ios", speakers)
-            if rec is not None:
-                position += 1
-                yield rec
+    # Pass 2: the messages, streamed.
+    dedupe = _Dedupe()
+    position = 0
+    unknown_markers: set[str] = set()
+    for e in _in_time_order(_entries(_lines(opener, file), layout, report), order, calendar):
+        report.messages_seen += 1
+        if e.refused:
+            report.skipped_oversized += 1
+            report.warn(f"message refused: {e.refused}; split it in the export or import it by hand", e.line)
+            continue
+        if e.marker and not clock.known_marker(e.marker) and e.marker not in unknown_markers:
+            unknown_markers.add(e.marker)
+            report.warn(f"unknown 12-hour marker {e.marker!r}: hours read as written", e.line)
+        try:
+            when = _timestamp(e, order, calendar)
+        except ValueError:
+            report.warn(f"invalid date/time {e.date} {e.time} for date order {order}; message skipped", e.line)
+            continue
+        rec = _record(e, when, thread, position, dedupe, report, layout.platform == "ios", speakers)
+        if rec is not None:
+            position += 1
+            yield rec
 
 
 OUT_OF_ORDER = 3600  # seconds a header may stray from its neighbours' times and still be one

@@ -523,3 +523,45 @@ def test_utf8_with_one_damaged_byte_is_not_read_as_a_code_page(kind: str, tmp_pa
     content = "\n".join(r.content for r in parser.parse(path, rep))
     assert "José" in content and "crème brûlée \ufffd!" in content and "Ã" not in content
     assert len(rep.warnings) == 1 and rep.warnings[0].endswith("read as UTF-8, undecodable bytes as U+FFFD")
+
+
+# --- a zip of several chat exports (a "WhatsApp" folder zipped) --------------------------------
+
+def _exports_zip(tmp_path: Path, nested: bool) -> Path:
+    android, ios = (WA / "android_pl.txt").read_bytes(), (WA / "ios_da_dots.txt").read_bytes()
+    if nested:  # each export as WhatsApp made it: a zip per chat
+        members = {"WhatsApp Chat with Ania.zip": _zip(tmp_path / "a.zip", {"WhatsApp Chat with Ania.txt": android,
+                                                                            "IMG-1.jpg": b"\xff\xd8"}).read_bytes(),
+                   "WhatsApp Chat - Mette.zip": _zip(tmp_path / "b.zip", {"_chat.txt": ios}).read_bytes()}
+    else:  # the same, unzipped then zipped again
+        members = {"chats/WhatsApp Chat with Ania.txt": android, "chats/WhatsApp Chat - Mette/_chat.txt": ios,
+                   "chats/WhatsApp Chat - Mette/00000003-PHOTO.jpg": b"\xff\xd8"}
+    return _zip(tmp_path / "WhatsApp exports.zip", members)
+
+
+@pytest.mark.parametrize("nested", [True, False])
+def test_a_zip_of_several_chat_exports_imports_every_chat(nested: bool, tmp_path: Path) -> None:
+    path = _exports_zip(tmp_path, nested)
+    assert detect(path) == "whatsapp"
+    recs, rep = _wa(path)
+    ania = [(c, t) for c, t in WA_CASES["android_pl.txt"][4]]
+    mette = [(c, t) for c, t in WA_CASES["ios_da_dots.txt"][4]]
+    by_chat = {"Ania": [(r.content, r.event_at) for r in recs if r.thread == "Ania"],
+               "Mette": [(r.content, r.event_at) for r in recs if r.thread == "Mette"]}
+    assert by_chat == {"Ania": ania, "Mette": mette} and len(recs) == len(ania) + len(mette)
+    assert sorted(rep.variant["chats"]) == ["Ania", "Mette"]
+    # every chat keeps the refs it has when imported from its own export
+    alone = {r.ref for r in _wa(_zip(tmp_path / "WhatsApp Chat with Ania.zip",
+                                     {"WhatsApp Chat with Ania.txt": (WA / "android_pl.txt").read_bytes()}))[0]}
+    assert alone == {r.ref for r in recs if r.thread == "Ania"}
+
+
+def test_cli_zip_of_several_chats_then_again_and_thread_refused(tmp_path: Path) -> None:
+    path = _exports_zip(tmp_path, True)
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(path)))
+    assert out["data"]["memories_added"] == 4 and out["data"]["episodes"] >= 2
+    assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == 0
+    proc = run_cli("--db", str(tmp_path / "n.db"), "import", str(path), "--thread", "All")
+    err = _envelope(proc)
+    assert proc.returncode == 1 and err["error"]["message"] == f"{path}: --thread names one chat; this zip holds 2"
