@@ -88,9 +88,14 @@ def _pieces(text: str, limit: int) -> Iterator[str]:
 
 
 def within_cap(rec: Record, report: ImportReport) -> Iterator[Record]:
-    """``rec`` itself, or, over MAX_RECORD_BYTES, its parts (refs ``ref``, ``ref#part2``, ...;
+    """``rec`` itself (undated, with a warning, when its date has fewer than four digits of year), or,
+    over MAX_RECORD_BYTES, its parts (refs ``ref``, ``ref#part2``, ...;
     later parts keep the speaker's ``Name: ``) with a warning; over MAX_PARTS parts, nothing
     but the warning."""
+    if rec.event_at is not None and rec.event_at.year < 1000:  # "0240-03-12": damaged, and no ISO date to store
+        report.warn(f"{rec.ref}: date {rec.event_at.date().isoformat()} is no date of a memory; kept undated",
+                    rec.line)
+        rec = replace(rec, event_at=None)
     size = len(rec.content.encode("utf-8", "surrogatepass"))
     if size <= MAX_RECORD_BYTES:
         yield rec

@@ -439,6 +439,9 @@ class _DateStats:
         return "gregorian", "default"
 
 
+MIN_YEAR, MAX_YEAR = 1970, 2100  # a phone whose clock was reset says 1970; nothing says year 240
+
+
 def _timestamp(e: _Entry, order: str, calendar: str) -> datetime:
     year, month, day = _make_date(order, _date_fields(e.date), calendar, e.era)
     parts = [int(p) for p in _TIME_SEP_RE.split(e.time)]
@@ -446,6 +449,8 @@ def _timestamp(e: _Entry, order: str, calendar: str) -> datetime:
     second = parts[2] if len(parts) > 2 else 0
     if e.marker:
         hour = clock.to_24h(hour, e.marker)
+    if not MIN_YEAR <= year <= MAX_YEAR:  # a damaged line ("3/12/240"), not a phone's clock
+        raise ValueError(f"year {year}")
     return datetime(year, month, day, hour, minute, second)
 
 

@@ -28,6 +28,7 @@ from importer_cli import write_zip as _zip
 
 from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown, vcf, whatsapp
 from importers.detect import detect
+from importers.registry import PARSERS
 
 FIX = Path(__file__).parent / "fixtures" / "unseen3"
 WA = FIX / "whatsapp"
@@ -565,3 +566,22 @@ def test_cli_zip_of_several_chats_then_again_and_thread_refused(tmp_path: Path) 
     proc = run_cli("--db", str(tmp_path / "n.db"), "import", str(path), "--thread", "All")
     err = _envelope(proc)
     assert proc.returncode == 1 and err["error"]["message"] == f"{path}: --thread names one chat; this zip holds 2"
+
+
+def test_a_damaged_year_is_never_stored(tmp_path: Path) -> None:
+    # found by the fuzz test: "3/12/240" read as the year 240, which no ISO date string holds
+    chat = tmp_path / "chat.txt"
+    chat.write_text("12/03/2024, 09:15 - Ana: hi\n12/03/240, 09:16 - Ben: cut\n12/03/2024, 09:17 - Ana: bye\n",
+                    encoding="utf-8")
+    recs, rep = _wa(chat)
+    assert [r.content for r in recs] == ["Ana: hi", "Ana: bye"]
+    assert rep.warnings == [f"{chat}:2: invalid date/time 12/03/240 09:16 for date order dmy; message skipped"]
+    note = tmp_path / "n.md"
+    note.write_text("---\ndate: 0240-03-12\n---\n\nText\n", encoding="utf-8")
+    rep = ImportReport(str(note), "markdown")
+    [rec] = PARSERS["markdown"].parse(note, rep)
+    assert rec.event_at is None and rep.warnings == [f"{note}:4: {rec.ref}: date 0240-03-12 is no date of a memory; "
+                                                     "kept undated"]
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(note)))
+    assert out["ok"] and out["data"]["memories_added"] == 1
