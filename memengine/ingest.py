@@ -116,8 +116,24 @@ def to_new_memory(rec: Record, aliases: dict[str, str]) -> NewMemory:
     )
 
 
-def _parse(path: Path, fmt: str, report: ImportReport, options: dict[str, Any]) -> Iterator[Record]:
-    return PARSERS[fmt].parse(path, report, **{k: v for k, v in options.items() if v is not None})
+def _parse(path: Path, fmt: str, report: ImportReport, options: dict[str, Any],
+           store: MemoryStore | None = None) -> Iterator[Record]:
+    records = PARSERS[fmt].parse(path, report, **{k: v for k, v in options.items() if v is not None})
+    return records if store is None else _storable(records, store, report)
+
+
+def _storable(records: Iterable[Record], store: MemoryStore, report: ImportReport) -> Iterator[Record]:
+    """The records the store will take, checked as it checks a write (a lone surrogate in a JSON
+    export, a text no UTF-8 holds); one it would refuse is left out with a warning naming it, in
+    both passes alike, so a write never stops halfway on it."""
+    for rec in records:
+        try:
+            store.validate(to_new_memory(rec, {}))
+        except UserError as exc:
+            report.skipped_malformed += 1
+            report.warn(f"{rec.ref}: not stored ({exc.message})", rec.line)
+            continue
+        yield rec
 
 
 def one_line(exc: BaseException) -> str:
@@ -164,7 +180,7 @@ def import_path(
                              skipped_duplicates=stats.duplicates, degraded=stats.degraded,
                              warnings=[] if stats.seen else [_NOTHING.format(path=path, fmt="JSON lines")])
     # Pass 1: parse everything, write nothing. Bad input fails here, before any row lands.
-    report, count = _parse_all(path, fmt, options)
+    report, count = _parse_all(path, fmt, options, store)
     summary = ImportSummary(file=str(path), format=fmt, variant=report.variant, messages_seen=report.messages_seen,
                             skipped_system=report.skipped_system, skipped_media=report.skipped_media,
                             skipped_empty=report.skipped_empty, skipped_tool=report.skipped_tool,
@@ -193,7 +209,7 @@ def import_path(
     threads: set[str] = set()
 
     def gen() -> Iterator[NewMemory]:
-        for rec in _parse(path, fmt, report2, options):
+        for rec in _parse(path, fmt, report2, options, store):
             if rec.thread:
                 threads.add(rec.thread)
             if rec.aliases:
@@ -255,13 +271,14 @@ def import_jsonl(store: MemoryStore, path: Path, batch_size: int = 256,
     return store.store_many(jsonl_items(store, path), batch_size=batch_size, progress=progress)
 
 
-def _parse_all(path: Path, fmt: str, options: dict[str, Any]) -> tuple[ImportReport, int]:
+def _parse_all(path: Path, fmt: str, options: dict[str, Any],
+               store: MemoryStore | None = None) -> tuple[ImportReport, int]:
     """Parse ``path`` to the end, writing nothing: (its report, how many records); bad input
     is a UserError of one line naming the file."""
     report = ImportReport(file=str(path), format=fmt)
     count = 0
     try:
-        for _ in _parse(path, fmt, report, options):
+        for _ in _parse(path, fmt, report, options, store):
             count += 1
     except ImportFormatError as exc:
         raise UserError(one_line(exc)) from None
@@ -317,7 +334,7 @@ def import_folder(store: MemoryStore, folder: Path, fmt: str, *, dry_run: bool =
         raise UserError("--thread names one chat: import the files of a folder one by one to name them")
     files = folder_files(folder, fmt)
     for f in files:
-        _parse_all(f, fmt, options)
+        _parse_all(f, fmt, options, store)
     return [import_path(store, f, fmt, dry_run=dry_run, episodes=episodes, progress=progress, **options)
             for f in files]
 
@@ -325,7 +342,7 @@ def import_folder(store: MemoryStore, folder: Path, fmt: str, *, dry_run: bool =
 def _count_new(store: MemoryStore, path: Path, fmt: str, options: dict[str, Any]) -> int:
     """How many records of ``path`` a real import would add (dry run)."""
     report = ImportReport(file=str(path), format=fmt)
-    return _count_new_refs(store, ((rec.source, rec.ref) for rec in _parse(path, fmt, report, options)))
+    return _count_new_refs(store, ((rec.source, rec.ref) for rec in _parse(path, fmt, report, options, store)))
 
 
 def _refs(items: Iterator[NewMemory]) -> Iterator[tuple[str, str]]:
@@ -412,7 +429,7 @@ def _dry_run_episodes(store: MemoryStore, path: Path, fmt: str, options: dict[st
                 count += 1
         return count
 
-    for rec in _parse(path, fmt, report, options):
+    for rec in _parse(path, fmt, report, options, store):
         if rec.thread is None:
             continue
         if rec.thread != current:

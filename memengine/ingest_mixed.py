@@ -102,7 +102,7 @@ def import_mixed(store: MemoryStore, parts: list[tuple[Path, str]], warnings: li
         raise UserError("--thread names one chat: import the files of a folder one by one to name them")
     chat_options = {k: v for k, v in options.items() if v is not None}
     for path, fmt in parts:
-        _parse_all(path, fmt, _for(fmt, chat_options))
+        _parse_all(path, fmt, _for(fmt, chat_options), store)
     summaries = [import_path(store, path, fmt, dry_run=dry_run, episodes=episodes, progress=progress,
                              **_for(fmt, chat_options)) for path, fmt in parts]
     if summaries and warnings:

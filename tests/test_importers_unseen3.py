@@ -585,3 +585,20 @@ def test_a_damaged_year_is_never_stored(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     out = _envelope(run_cli("--db", str(db), "import", str(note)))
     assert out["ok"] and out["data"]["memories_added"] == 1
+
+
+def test_a_note_the_store_would_refuse_is_left_out_in_both_passes(tmp_path: Path) -> None:
+    # JSON can escape a lone surrogate ("\ud800") no UTF-8 holds; before, the write stopped there, halfway
+    keep = tmp_path / "Takeout" / "Keep"
+    keep.mkdir(parents=True)
+    (keep / "A.json").write_text('{"title": "A", "textContent": "fine words", "userEditedTimestampUsec": 1710234000000000}',
+                                 encoding="utf-8")
+    (keep / "B.json").write_text('{"title": "B", "textContent": "broken \\ud800 words", '
+                                 '"userEditedTimestampUsec": 1710234000000000}', encoding="utf-8")
+    db = tmp_path / "m.db"
+    dry = _envelope(run_cli("--db", str(db), "import", str(tmp_path / "Takeout"), "--dry-run"))
+    assert dry["data"]["memories_added"] == 1
+    out = _envelope(run_cli("--db", str(db), "import", str(tmp_path / "Takeout")))
+    assert out["ok"] and out["data"]["memories_added"] == 1 and out["data"]["skipped_malformed"] == 1
+    assert out["data"]["warnings"] == [f"{tmp_path / 'Takeout'}:1: markdown:Keep/B.json::0: not stored (content: lone "
+                                       "surrogate U+D800 at position 10 is not text)"]
