@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -596,9 +597,8 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     counted = np.full(len(pool), not b.lazy)
     cost = np.array([b.count(f"- {t}\n") if not b.lazy else max(1, min_tokens(t)) for t in lines],
                     dtype=np.float64)
-    df: Counter[str] = Counter()
-    for line in lines:
-        df.update({w.lower() for w in _WORD.findall(line)})
+    # lines holding each word (one Counter over all: its C loop, not an update per line)
+    df: Counter[str] = Counter(chain.from_iterable({w.lower() for w in _WORD.findall(line)} for line in lines))
     rare_max = max(1.0, RARE_SHARE * len(pool))
     info = np.zeros(len(pool))
     for i, line in enumerate(lines):
@@ -711,10 +711,9 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         # people (authors, contacts, aliases: known_people's lower-cased keys) and chat roles name no topic
         names = set(store.known_people()) | summarize.ROLE_AUTHORS
         self.exclude = names | {w for a in names for w in a.split()}
-        self.word_df: Counter[str] = Counter()
-        for texts in self.members.values():
-            for t in texts:
-                self.word_df.update({topic_names.fold(w) for w in _WORD.findall(t)})
+        fold = topic_names.fold
+        self.word_df: Counter[str] = Counter(chain.from_iterable(
+            {fold(w) for w in _WORD.findall(t)} for texts in self.members.values() for t in texts))
         self.rarity = topic_names.idf(lambda w: self.word_df[w], sum(len(t) for t in self.members.values()))
         self.stop: dict[int | None, frozenset[str]] = {}
         self.taken: set[str] = set()
