@@ -105,7 +105,7 @@ GRIDS: dict[str, dict[str, RecallConfig]] = {
     "z_scale": {**{f"z {z}{'*' if D.normalise == 'zscore' and z == D.z_scale else ''}":
                    replace(D, normalise="zscore", z_scale=z) for z in (0.1, 0.15, 0.2, 0.25)},
                 f"minmax{'*' if D.normalise == 'minmax' else ''}": replace(D, normalise="minmax")},
-    "w_person": {f"{w}{'*' if w == D.w_person else ''}": replace(D, w_person=w) for w in (0.0, 0.1, 0.2, 0.3)},
+    "w_person": {f"{w}{'*' if w == D.w_person else ''}": replace(D, w_person=w) for w in (0.0, 0.1, 0.2, 0.3, 0.4)},
     "w_time": {f"{w}{'*' if w == D.w_time else ''}": replace(D, w_time=w) for w in (0.0, 0.05, 0.1, 0.15)},
     "w_length": {f"{w}{'*' if w == D.w_length else ''}": replace(D, w_length=w) for w in (0.0, 0.05, 0.1, 0.2)},
     "w_reply": {f"{w}{'*' if w == D.w_reply else ''}": replace(D, w_reply=w) for w in (0.0, 0.05, 0.1, 0.15, 0.25)},
