@@ -9,6 +9,7 @@ from pathlib import Path
 from conftest import run_cli
 
 from importers import ImportReport, Record, whatsapp
+from importers.detect import detect
 
 
 def write_zip(path: Path, members: dict[str, bytes]) -> Path:
@@ -53,3 +54,27 @@ def wa(path: Path, **options: object) -> tuple[list[Record], ImportReport]:
     """The records and report of ``whatsapp.parse`` on ``path``."""
     rep = ImportReport(str(path), "whatsapp")
     return list(whatsapp.parse(path, rep, **options)), rep
+
+
+def check_whatsapp_layout(path: Path, case: tuple, warning: tuple[str, str] | None = None) -> None:
+    """One WhatsApp layout of the unseen-layout tables: detected as WhatsApp, parsed to exactly the
+    expected (content, time) list with the expected layout, date order, calendar and skip counts.
+    ``case`` is (layout, order, calendar, (system, media), expected[, edited contents]); ``warning``
+    is the one warning's (start after the path, end), else there must be none. Every record starts
+    with its author, positions run 0, 1, 2, … and refs are unique."""
+    layout, order, calendar, skipped, expected, *edited = case
+    assert detect(path) == "whatsapp"
+    recs, rep = wa(path)
+    assert [(r.content, r.event_at) for r in recs] == expected
+    assert (rep.variant["layout"], rep.variant["date_order"], rep.variant["calendar"]) == (layout, order, calendar)
+    assert (rep.skipped_system, rep.skipped_media) == skipped
+    if edited:
+        assert {r.content for r in recs if r.metadata.get("edited")} == edited[0]
+    if warning:
+        assert len(rep.warnings) == 1, rep.warnings
+        assert rep.warnings[0].startswith(f"{path}{warning[0]}") and rep.warnings[0].endswith(warning[1]), rep.warnings
+    else:
+        assert rep.warnings == []  # e.g. no connector word ("à", "klo") taken for an unknown 12-hour marker
+    assert all(r.author and r.content.startswith(f"{r.author}: ") for r in recs)
+    assert [r.position for r in recs] == list(range(len(recs)))
+    assert len({r.ref for r in recs}) == len(recs)

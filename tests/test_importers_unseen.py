@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from importer_cli import assert_broken_import_fails
+from importer_cli import assert_broken_import_fails, check_whatsapp_layout
 from importer_cli import memory_count as _count
 from importer_cli import one_envelope as _envelope
 from importer_cli import wa as _wa
@@ -149,17 +149,7 @@ WA_CASES: dict[str, tuple[str, str, str, tuple[int, int], list[tuple[str, dateti
 
 @pytest.mark.parametrize("name", sorted(WA_CASES))
 def test_whatsapp_layout(name: str) -> None:
-    layout, order, calendar, (system, media), expected = WA_CASES[name]
-    path = WA / name
-    assert detect(path) == "whatsapp"
-    recs, rep = _wa(path)
-    assert [(r.content, r.event_at) for r in recs] == expected
-    assert (rep.variant["layout"], rep.variant["date_order"], rep.variant["calendar"]) == (layout, order, calendar)
-    assert (rep.skipped_system, rep.skipped_media) == (system, media)
-    assert rep.warnings == []  # no connector word ("à", "klo") taken for an unknown 12-hour marker
-    assert all(r.author and r.content.startswith(f"{r.author}: ") for r in recs)
-    assert [r.position for r in recs] == list(range(len(recs)))
-    assert len({r.ref for r in recs}) == len(recs)
+    check_whatsapp_layout(WA / name, WA_CASES[name])
 
 
 def test_every_unseen_whatsapp_fixture_has_a_case() -> None:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from importer_cli import assert_broken_import_fails
+from importer_cli import assert_broken_import_fails, check_whatsapp_layout
 from importer_cli import memory_count as _count
 from importer_cli import one_envelope as _envelope
 from importer_cli import wa as _wa
@@ -108,16 +108,7 @@ WA_CASES: dict[str, tuple[str, str, str, tuple[int, int], list[tuple[str, dateti
 
 @pytest.mark.parametrize("name", sorted(WA_CASES))
 def test_whatsapp_layout(name: str) -> None:
-    layout, order, calendar, (system, media), expected, edited = WA_CASES[name]
-    path = WA / name
-    assert detect(path) == "whatsapp"
-    recs, rep = _wa(path)
-    assert [(r.content, r.event_at) for r in recs] == expected
-    assert (rep.variant["layout"], rep.variant["date_order"], rep.variant["calendar"]) == (layout, order, calendar)
-    assert (rep.skipped_system, rep.skipped_media) == (system, media)
-    assert {r.content for r in recs if r.metadata.get("edited")} == edited
-    assert rep.warnings == []
-    assert all(r.author and r.content.startswith(f"{r.author}: ") for r in recs)
+    check_whatsapp_layout(WA / name, WA_CASES[name])
 
 
 def test_every_unseen2_whatsapp_fixture_has_a_case() -> None:

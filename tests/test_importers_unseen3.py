@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
+from importer_cli import check_whatsapp_layout
 from importer_cli import memory_count as _count
 from importer_cli import one_envelope as _envelope
 from importer_cli import wa as _wa
@@ -129,22 +130,7 @@ WA_WARNINGS = {"android_cp1252.txt": (":1: not UTF-8 or UTF-16 text", "read as W
 
 @pytest.mark.parametrize("name", sorted(WA_CASES))
 def test_whatsapp_layout(name: str) -> None:
-    layout, order, calendar, (system, media), expected, edited = WA_CASES[name]
-    path = WA / name
-    assert detect(path) == "whatsapp"
-    recs, rep = _wa(path)
-    assert [(r.content, r.event_at) for r in recs] == expected
-    assert (rep.variant["layout"], rep.variant["date_order"], rep.variant["calendar"]) == (layout, order, calendar)
-    assert (rep.skipped_system, rep.skipped_media) == (system, media)
-    assert {r.content for r in recs if r.metadata.get("edited")} == edited
-    if name in WA_WARNINGS:
-        start, end = WA_WARNINGS[name]
-        assert len(rep.warnings) == 1, rep.warnings
-        assert rep.warnings[0].startswith(f"{path}{start}") and rep.warnings[0].endswith(end), rep.warnings
-    else:
-        assert rep.warnings == []
-    assert all(r.author and r.content.startswith(f"{r.author}: ") for r in recs)
-    assert [r.position for r in recs] == list(range(len(recs)))
+    check_whatsapp_layout(WA / name, WA_CASES[name], WA_WARNINGS.get(name))
 
 
 def test_every_unseen3_whatsapp_fixture_has_a_case() -> None:
