@@ -136,6 +136,18 @@ def _sides(a_text: str, b_text: str, fa: facts.Fact, fb: facts.Fact) -> tuple[An
 
 def features(old: str, new: str, cos: float, cos_slot: float) -> Pair:
     """The features of the pair (see :data:`FEATURES`) and the veto, if any."""
+    return Pair(_vector(old, new, cos, cos_slot), veto(new))
+
+
+# where the value-group features sit in :data:`FEATURES`: changed, appeared, gone (one per group)
+_CHANGED = slice(FEATURES.index("changed_date"), FEATURES.index("appeared_date"))
+_CHANGED_OR_APPEARED = slice(_CHANGED.start, FEATURES.index("gone_date"))
+_APPEARED = slice(_CHANGED.stop, _CHANGED_OR_APPEARED.stop)
+_SHARED_AT = FEATURES.index("shared")
+
+
+def _vector(old: str, new: str, cos: float, cos_slot: float) -> tuple[float, ...]:
+    """The features of the pair in :data:`FEATURES` order (no veto)."""
     fa, fb = facts.analyse(old), facts.analyse(new)
     al = facts._align(fa, fb)
     na, nb = max(1, len(fa.words)), max(1, len(fb.words))
@@ -159,18 +171,18 @@ def features(old: str, new: str, cos: float, cos_slot: float) -> Pair:
     x += [float(reason == r) for r in _SLOT_REASONS]
     value_names = sa.names - sa.subject_names  # what the old fact holds as its value
     subject_a = {w.key for w in fa.words[:fa.subject_end]}
-    changed = any(x[7:11]) or bool(names_b - names_a) and bool(names_a - names_b)
-    nothing_new = not any(x[7:15]) and not (names_b - names_a) and not al.only_b
+    changed = any(x[_CHANGED]) or bool(names_b - names_a) and bool(names_a - names_b)
+    nothing_new = not any(x[_CHANGED_OR_APPEARED]) and not (names_b - names_a) and not al.only_b
     x += [float(bool(value_names & sb.subject_names)), float(not fact_cue._old_value_left(sa, sb)),
           len(subject_a & fb.keys) / max(1, len(subject_a)) if subject_a else 0.5, float(nothing_new),
-          float(changed), cos_slot * float(changed), float(cue is not None) * x[3]]
+          float(changed), cos_slot * float(changed), float(cue is not None) * x[_SHARED_AT]]
     subject_b = {w.key for w in fb.words[:fb.subject_end]} - set(fb.changer)
     x.append(float(bool(subject_a) and bool(subject_b) and not any(
         facts._same_word(p, q) for p in subject_a for q in subject_b)))  # "family dinner" / "Lunch"
     # nothing the new sentence holds could be the new value: no value changed or appeared, no new
     # name, no denial ("The standup changed its format")
-    x.append(float(not (changed or any(x[11:15]) or names_b - names_a or fa.polarity != fb.polarity)))
-    return Pair(tuple(x), veto(new))
+    x.append(float(not (changed or any(x[_APPEARED]) or names_b - names_a or fa.polarity != fb.polarity)))
+    return tuple(x)
 
 
 _SLOT_AT = (FEATURES.index("cos_slot"), FEATURES.index("cos_gap"), FEATURES.index("slot_x_change"))
@@ -251,7 +263,7 @@ def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], A
     w = _weights()
     if cos is None or embed is None or cos < w["min_cosine"] or veto(new) is not None:
         return None
-    pair = features(old, new, cos, 0.0)
+    pair = Pair(_vector(old, new, cos, 0.0), None)  # (the veto, just read, is None)
     if guarded(pair) is not None:
         return None  # (read before the masked pair is embedded: most candidates stop here)
     # the score is monotone in the masked pair's cosine (it enters the logit linearly): when even its
