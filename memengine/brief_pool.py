@@ -21,7 +21,6 @@ LIVE = ("m.status = 'active' AND m.valid_to IS NULL AND m.level = 0 "
         "AND json_extract(m.metadata, '$.kind') IS NOT 'episode'")
 
 
-
 class Store(Protocol):
     """What the selection needs of a ``MemoryStore`` (memengine never imports the facade)."""
 
@@ -32,9 +31,8 @@ class Store(Protocol):
     def vectors(self, ids: list[int], table: str = ...) -> dict[int, Any]: ...
 
 
-
-def topic_pool(store: Store, ranked_ids: list[int] | None = None
-          ) -> list[tuple[int, str, str | None, str, int | None, float]]:
+def topic_pool(store: Store, ranked_ids: list[int] | None = None,
+               ) -> list[tuple[int, str, str | None, str, int | None, float]]:
     """Topic candidates: (id, content, date, chat key, cluster id, similarity to its centroid).
 
     The whole store when it has at most POOL_MAX live memories; else the POOL_PER_TOPIC most

@@ -41,7 +41,7 @@ from memengine.chat_episodes import (  # noqa: F401  (re-exported: the import's 
 )
 from memengine.db import write_tx
 from memengine.errors import UserError
-from memengine.records import BatchStats, NewMemory
+from memengine.records import MEMORY_TYPES, BatchStats, NewMemory
 from memengine.store import MemoryStore
 from memengine.text import without_author
 from memengine.timeparse import to_iso
@@ -277,7 +277,7 @@ def import_jsonl(store: MemoryStore, path: Path, batch_size: int = 256,
 def _plainly_storable(rec: Record) -> bool:
     """True when every text of ``rec`` is UTF-8-encodable and its content not blank (what a
     parser's record can lack of what the store checks)."""
-    if not rec.content.strip() or rec.memory_type not in ("episodic", "semantic", "procedural"):
+    if not rec.content.strip() or rec.memory_type not in MEMORY_TYPES:
         return False
     try:
         for text in (rec.content, rec.ref, rec.source, rec.author or "", rec.thread or "", *rec.tags):
