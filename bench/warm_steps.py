@@ -124,7 +124,10 @@ def variant(name: str) -> None:
     # "after-inline": as "after" with the keyword side run inline (no read-ahead on the worker while
     # the query is embedded: pipeline.PREFETCH_KEYWORDS, issue 21's third round)
     pipeline.PREFETCH_KEYWORDS = name != "after-inline"
-    name = "after" if name == "after-inline" else name
+    # "after-nosteal": as "after" with the calling thread waiting for the worker's keyword read-ahead
+    # before its own scan, and the context scan always left to the worker (before issue 21's round 4)
+    pipeline.STEAL_CONTEXTS = name != "after-nosteal"
+    name = "after" if name in ("after-inline", "after-nosteal") else name
     vcells.CELLS_FROM = _CELLS_FROM if name in ("after", "after-split") else 1 << 62
     keyword_index.NARROW_RATIO = _NARROW_RATIO if name in ("after", "after-split") else 0
     if name.startswith("before"):
@@ -232,6 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--db", required=True, type=Path)
     ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--synthetic", action="store_true",
+                    help="bench/latency.py's synthetic questions (agent_latency.py's, seed 23) instead of LoCoMo's: "
+                         "for its random-text stores")
     ap.add_argument("--runs", type=int, default=2, help="step-profile runs (0: none, after --ab)")
     ap.add_argument("--slowest", type=int, default=12)
     ap.add_argument("--save-top", type=Path)
@@ -241,11 +247,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps-ab", metavar="VARIANTS", help="step-profile runs alternating these variants "
                     "(e.g. main,after: each step's CPU p50/p95 side by side)")
     ap.add_argument("--runs-variant", default="after", help="the code the step-profile runs use (see --ab)")
-    ap.add_argument("--variants", default="before,after", help="for --ab: before, before-blas, main, after, after-split, after-inline")
+    ap.add_argument("--variants", default="before,after", help="for --ab: before, before-blas, main, after, after-split, after-inline, "
+                    "after-nosteal")
     args = ap.parse_args(argv)
     from embedder import OnnxEmbedder
 
-    qs = locomo_questions(args.queries)
+    if args.synthetic:
+        from bench.latency import synthetic_queries
+
+        qs = synthetic_queries(args.queries, seed=23)
+    else:
+        qs = locomo_questions(args.queries)
     store = MemoryStore(str(args.db), embedder=OnnxEmbedder(), keyword_index=True)
     t0 = time.perf_counter()
     store.warm_up()

@@ -52,6 +52,10 @@ from memengine.vectors import as_stored
 # more than they overlap: CPU p50/p95 46.6/69.0 vs 43.4/62.0 ms, wall 130/229 vs 120/194 ms.
 SPLIT_THREE = False
 PREFETCH_KEYWORDS = True
+# True: with the keyword side read ahead on the worker, this thread scans the memories' vectors before
+# waiting for it, and scans the context vectors itself when the worker has not started them yet (a long
+# keyword search: the worker's queue was keyword side + context scan, the calling thread idle meanwhile)
+STEAL_CONTEXTS = True
 _pool: list[Any] = []
 
 
@@ -83,6 +87,7 @@ class _Run:
     kw: dict[int, float] = field(default_factory=dict)  # bm25 per candidate
     kw_future: Any = None  # the keyword side running on the worker thread
     kw_later: Callable[[], list[tuple[int, float]]] | None = None  # the keyword side, to run inline later
+    kw_ahead: bool = False  # kw_later only filters what the worker reads ahead (``_keyword_prefetch``)
     phrase: dict[int, float] = field(default_factory=dict)
     pruned: list[str] = field(default_factory=list)  # frequent words left out of the keyword query
     qvec: Any = None  # the query vector at stored precision
@@ -227,6 +232,7 @@ class Recall(KeywordSearch, People):
             elif hybrid and run.at_scale and run.index_ready and self.embedder is not None:
                 # the in-process index answers in ~2 ms: run it while the worker scans the context
                 # vectors (p95 -0.8 / -0.5 ms, p50 +0.2 / 0.0 in two 8-10-round alternating runs)
+                run.kw_ahead = PREFETCH_KEYWORDS
                 run.kw_later = (self._keyword_prefetch(*search, words=words, rows=run.rows) if PREFETCH_KEYWORDS
                                 else functools.partial(self._keyword, *search, words=words))
             else:
@@ -265,24 +271,32 @@ class Recall(KeywordSearch, People):
 
     def _scan_vectors(self, run: _Run, want: int) -> tuple[dict[int, float], dict[int, float]]:
         """(own, context) cosines of the ``want`` nearest rows of each vector table."""
-        ctx_future = own_future = None
+        ctx_future = own_future = ctx_matrix = None
         if run.cfg.context_vectors and run.kw_future is None and run.at_scale and self._use_matrix("vec_contexts"):
             # the worker thread is idle (FTS5 is not running on it): it scans the context
             # vectors (synced here, on this thread's connection) while this thread scans the
             # memories' ones; numpy releases the GIL: p95 -1.1 ms over 8 alternating runs
             own_matrix = self._matrix("vec_memories") if self._use_matrix("vec_memories") else None
-            ctx_future = self._worker()[0].submit(self._matrix("vec_contexts").search, run.qvec, want)
+            ctx_matrix = self._matrix("vec_contexts")
+            ctx_future = self._worker()[0].submit(ctx_matrix.search, run.qvec, want)
             if own_matrix is not None and run.kw_later is not None and SPLIT_THREE:
                 # three jobs (keyword index, two tables) on two threads left one core idle while
                 # this thread ran the last two: a second worker takes the memories' table
                 own_future = _vector_pool().submit(own_matrix.search, as_stored(run.qvec), want)
-        if run.kw_later is not None:
+        if run.kw_later is not None and not (run.kw_ahead and STEAL_CONTEXTS):
             run.kw, run.kw_later = dict(run.kw_later()), None
         own = dict(own_future.result()) if own_future is not None else dict(self._nearest(run.qvec, want))
+        if ctx_future is not None and ctx_matrix is not None and STEAL_CONTEXTS and ctx_future.cancel():
+            # the worker has not started the context scan: its keyword read-ahead runs long (common
+            # words: ~200k postings at 100k rows). This thread, free now, runs the same call.
+            ctx_future = None
+            ctx = dict(ctx_matrix.search(run.qvec, want))
+        elif ctx_future is None:
+            ctx = dict(self._nearest_contexts(run.qvec, want)) if run.cfg.context_vectors else {}
+        if run.kw_later is not None:  # (read ahead: awaited once this thread has scanned)
+            run.kw, run.kw_later = dict(run.kw_later()), None
         if ctx_future is not None:
             ctx = dict(ctx_future.result())
-        else:
-            ctx = dict(self._nearest_contexts(run.qvec, want)) if run.cfg.context_vectors else {}
         return own, ctx
 
     def _rank(self, run: _Run, explain: bool) -> list[Memory]:
