@@ -1,34 +1,43 @@
 """`mem mcp`: the memory as MCP tools (stdio), on the official `mcp` Python SDK.
 
-Each tool is a typed function whose JSON schema (types, ranges, enums, descriptions) the SDK
-derives and publishes; its arguments become a CLI call that runs in-process on the store the
-server opened and warmed once (``call``, given by the CLI), so a tool returns exactly what
-``mem <command> --json`` returns in ``data``, and fails with the CLI's error ``code``
-(``not_found``, ``invalid_input``, ``usage``, ``busy`` ...) in an MCP tool error.
+Each tool is a typed function whose JSON schema (types, ranges, enums, descriptions) is derived
+from its signature by pydantic exactly as the SDK's ``MCPServer`` derives it (tested: the same tool
+list), and published by the SDK's low-level ``Server``; its arguments become a CLI call that runs
+in-process on the store the server opened and warmed once (``call``, given by the CLI), so a tool
+returns exactly what ``mem <command> --json`` returns in ``data``, and fails with the CLI's error
+``code`` (``not_found``, ``invalid_input``, ``usage``, ``busy`` ...) in an MCP tool error.
 
 A recall costs the engine plus little: the ``recall`` tool calls the engine directly
 (``direct``: no CLI parser, no JSON round trip), runs on the event loop's thread when the
 store is free (no hop to a worker thread and back), returns lean results by default (the
-fields an agent reads; ``full`` gives every column) and serialises them once.
+fields an agent reads; ``full`` gives every column) and serialises them once. The low-level
+``Server`` (public API) instead of ``MCPServer``: the tool list is built once, a call's arguments
+are validated once (by the tool's argument model), and the result goes out as the wire's dict;
+no per-call context object, tool manager, request-state middleware or tracing span
+(``bench/agent_latency.py``; bench/README.md "round 4").
 
 Imported only by the ``mcp`` command: no other command pays for the SDK.
 """
 
-# No `from __future__ import annotations`: the SDK reads the annotations (with the enums
-# built from ``choices``) at definition time.
+# No `from __future__ import annotations`: the argument models read the annotations (with the
+# enums built from ``choices``) at definition time.
 
 import asyncio
+import inspect
 import json
+import logging
 import os
 import stat
-from collections.abc import Callable, Mapping, Sequence
+import typing
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Annotated, Any, TypeVar
 
 import anyio
 import anyio.to_thread
-from mcp.server.mcpserver import MCPServer
+import pydantic
+from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import CallToolRequestParams, ListToolsResult, PaginatedRequestParams, Tool, ToolAnnotations
 from pydantic import Field
 
 # call(argv, stdin) -> (exit code, stdout, stderr) of `mem --db FILE <argv>`, in-process, warm
@@ -38,6 +47,9 @@ Call = Callable[[list[str], bytes | None], tuple[int, str, str]]
 # after_reply() once the reply is out (a recall's reinforcement then; see memengine/serving.py)
 Direct = Callable[[str, dict[str, Any], bool], tuple[int, dict[str, Any]]]
 T = TypeVar("T")
+# a tool's result in its wire form (``CallToolResult``'s JSON: content, structuredContent, isError)
+Result = dict[str, Any]
+ToolFn = Callable[..., Awaitable[Result]]
 
 # A recall result's fields by default (``full`` or ``explain``: every column, as `mem recall --json`).
 LEAN_FIELDS = ("id", "content", "memory_type", "score", "weak", "source", "importance", "event_at", "tags")
@@ -50,27 +62,64 @@ about a person, system, error or past event (recall); start a session with brief
 result with "weak": true matched the query poorly: treat it as "nothing relevant found".
 Errors carry a code: not_found, invalid_input, usage, busy (retry), model_mismatch, locked."""
 
+log = logging.getLogger("mem.mcp")
+
 
 def _enum(values: Sequence[str], description: str) -> Any:
     return Field(description=description, json_schema_extra={"enum": list(values)})
 
 
-def _error_result(error: dict[str, Any]) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=json.dumps(error, ensure_ascii=False))],
-                          structured_content={"error": error}, is_error=True)
+def _result(text: Any, structured: dict[str, Any], is_error: bool = False) -> Result:
+    """``CallToolResult(content=[TextContent(text=<text as JSON>)], structured_content=..., is_error=...)`` as
+    the SDK dumps it (the same dict, key for key), built as that dict: no model built and dumped per call."""
+    return {"content": [{"type": "text", "text": json.dumps(text, ensure_ascii=False)}],
+            "structuredContent": structured, "isError": is_error, "resultType": "complete"}
 
 
-async def _coded_errors(ctx: Any, call_next: Any) -> Any:
-    """Middleware: a tool error raised by the SDK itself (arguments that fail the schema, an
-    unknown tool) gets the code the CLI gives the same mistake, ``usage`` (exit 2)."""
-    result = await call_next(ctx)
-    if getattr(ctx, "method", None) != "tools/call" or result is None:
-        return result
-    parsed = CallToolResult.model_validate(result) if isinstance(result, dict) else result
-    if isinstance(parsed, CallToolResult) and parsed.is_error and parsed.structured_content is None:
-        text = " ".join(c.text for c in parsed.content if isinstance(c, TextContent))
-        return _error_result({"code": "usage", "message": " ".join(text.split()), "exit_code": 2})
-    return result
+def _error_result(error: dict[str, Any]) -> Result:
+    return _result(error, {"error": error}, is_error=True)
+
+
+def _usage(message: str) -> Result:
+    """A mistake in the call itself (unknown tool, arguments that fail the schema): the code the CLI
+    gives the same mistake, ``usage`` (exit 2)."""
+    return _error_result({"code": "usage", "message": " ".join(message.split()), "exit_code": 2})
+
+
+class _Tool:
+    """One tool: its entry in the tool list and the model its arguments are validated by.
+
+    The model is the one ``MCPServer`` derives from the same signature (``{name}Arguments``, each
+    parameter a field with its annotation and default; unknown arguments ignored), so the published
+    schema and the validation are the SDK's.
+    """
+
+    def __init__(self, fn: ToolFn, annotations: ToolAnnotations) -> None:
+        self.fn, self.name = fn, fn.__name__
+        hints = typing.get_type_hints(fn, include_extras=True)
+        fields: dict[str, Any] = {}
+        for p in inspect.signature(fn).parameters.values():
+            fields[p.name] = (hints[p.name], ... if p.default is inspect.Parameter.empty else p.default)
+        self.model: type[pydantic.BaseModel] = pydantic.create_model(  # type: ignore[call-overload]
+            f"{self.name}Arguments", __config__=pydantic.ConfigDict(arbitrary_types_allowed=True), **fields)
+        self.entry = Tool(name=self.name, description=fn.__doc__ or "",
+                          input_schema=self.model.model_json_schema(by_alias=True), annotations=annotations)
+        # arguments some hosts send as JSON text ('["a", "b"]' for a list), parsed first as the SDK does
+        self.json_text = {name for name, f in self.model.model_fields.items() if f.annotation is not str}
+
+    def arguments(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """The validated keyword arguments of a call (pydantic.ValidationError if they fail the schema)."""
+        given = dict(raw)
+        for key, value in raw.items():
+            if key in self.json_text and isinstance(value, str):
+                try:
+                    parsed = json.loads(value)
+                except (ValueError, RecursionError):
+                    continue
+                if not isinstance(parsed, str | int | float):
+                    given[key] = parsed
+        args = self.model.model_validate(given)
+        return {name: getattr(args, name) for name in self.model.model_fields}
 
 
 def lean_result(r: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +139,7 @@ def lean_result(r: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _tool_result(code: int, envelope: dict[str, Any]) -> CallToolResult:
+def _tool_result(code: int, envelope: dict[str, Any]) -> Result:
     """The tool result of a CLI envelope: ``data`` (and ``warnings``) as structured content and,
     as the spec asks for clients that read only text, the same JSON in one text block."""
     if not envelope.get("ok"):
@@ -100,13 +149,14 @@ def _tool_result(code: int, envelope: dict[str, Any]) -> CallToolResult:
     structured = data if isinstance(data, dict) else {"result": data}
     if envelope.get("warnings"):
         structured = {**structured, "warnings": envelope["warnings"]}
-    return CallToolResult(content=[TextContent(type="text", text=json.dumps(structured, ensure_ascii=False))],
-                          structured_content=structured)
+    return _result(structured, structured)
 
 
-def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools: bool = False,
-                 direct: Direct | None = None, lock: Any = None, defer: dict[str, bool] | None = None) -> MCPServer:
-    """The MCP server whose tools run ``call`` (and ``direct`` for recall, when given).
+def tool_functions(call: Call, choices: Mapping[str, Sequence[str]], update_tools: bool = False,
+                   direct: Direct | None = None, lock: Any = None,
+                   defer: dict[str, bool] | None = None) -> list[tuple[ToolFn, ToolAnnotations]]:
+    """The tools (typed functions, in the order listed, with their annotations) that run ``call``
+    (and ``direct`` for recall, when given).
 
     ``defer["after_reply"]`` (set once the transport is chosen): the transport runs the server's
     ``after_reply`` once each reply is out, so ``direct`` may leave a recall's reinforcement for then.
@@ -116,8 +166,14 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
     (re-entrant) lock that ``call`` and ``direct`` take: a tool runs on the event loop's thread
     when it is free, on a worker thread when another call holds it (warm-up, a socket call).
     """
-    server = MCPServer("mem", instructions=INSTRUCTIONS, version="0.1.0", middleware=[_coded_errors],
-                       log_level="WARNING")
+    tools: list[tuple[ToolFn, ToolAnnotations]] = []
+
+    def tool(annotations: ToolAnnotations) -> Callable[[ToolFn], ToolFn]:
+        def add(fn: ToolFn) -> ToolFn:
+            tools.append((fn, annotations))
+            return fn
+        return add
+
     types_, strategies, edges = choices["memory_types"], choices["strategies"], choices["edge_types"]
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
@@ -141,10 +197,10 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
         except (IndexError, ValueError):
             return code, {"ok": False, "error": {"code": "error", "message": (err or out).strip() or f"exit {code}"}}
 
-    async def run(argv: list[str], stdin: str | None = None, inline: bool = True) -> CallToolResult:
+    async def run(argv: list[str], stdin: str | None = None, inline: bool = True) -> Result:
         return _tool_result(*await off_loop(lambda: via_cli(argv, stdin), inline))
 
-    @server.tool(annotations=writes)
+    @tool(writes)
     async def store(
         content: Annotated[str, Field(description="The memory, as a self-contained sentence or text.", min_length=1)],
         type: Annotated[str, _enum(types_, "episodic = an event, semantic = a fact, procedural = how to do something.")] = "semantic",
@@ -157,7 +213,7 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
         link: Annotated[list[int], Field(description="Ids of memories to link the new one to.")] = [],  # noqa: B006
         link_type: Annotated[str, _enum(edges, "Edge type of `link` (causal: the new memory caused or explains the other).")] = "explicit",
         pin: Annotated[bool, Field(description="Never archive this memory.")] = False,
-    ) -> CallToolResult:
+    ) -> Result:
         """Store a memory. Storing the same fact twice is safe: the existing id comes back with deduplicated: true."""
         argv = ["store", "-", "--type", type, "--importance", str(importance), "--source", source]
         for t in tags:
@@ -173,7 +229,7 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
             argv.append("--pin")
         return await run(argv, content)
 
-    @server.tool(annotations=read_only)
+    @tool(read_only)
     async def recall(
         query: Annotated[str, Field(description="What you want to remember, in natural language or keywords.", min_length=1)],
         k: Annotated[int, Field(ge=1, le=1000, description="How many results.")] = 10,
@@ -191,7 +247,7 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
         as_of: Annotated[str | None, Field(description="Answer with what was true at this date.")] = None,
         full: Annotated[bool, Field(description="Every field of each result (hash, counters, timestamps, metadata), "
                                     "as the CLI's JSON; implied by explain.")] = False,
-    ) -> CallToolResult:
+    ) -> Result:
         """Recall the memories most relevant to a query, best first. Each result has id, content, memory_type,
         score, weak, source, importance, event_at, tags (author, thread, status, valid_to when set); weak: true
         marks a result that matches the query poorly (nothing relevant)."""
@@ -216,75 +272,111 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
             if on:
                 argv.append(flag)
         result = await run(argv)
-        if not (result.is_error or full or explain) and isinstance(result.structured_content, dict):
-            data = {**result.structured_content, "results": [lean_result(r) for r in result.structured_content["results"]]}
+        structured = result.get("structuredContent")
+        if not (result.get("isError") or full or explain) and isinstance(structured, dict):
+            data = {**structured, "results": [lean_result(r) for r in structured["results"]]}
             result = _tool_result(0, {"ok": True, "data": data})
         return result
 
-    @server.tool(annotations=read_only)
-    async def get(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
+    @tool(read_only)
+    async def get(id: Annotated[int, Field(description="The memory id.")]) -> Result:
         """One memory by id, with all its fields."""
         return await run(["get", str(id)])
 
-    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
-    async def forget(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
+    @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
+    async def forget(id: Annotated[int, Field(description="The memory id.")]) -> Result:
         """Forget a wrong or outdated memory (soft delete: kept in the file, undone by restore)."""
         return await run(["forget", str(id)])
 
-    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
-    async def restore(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
+    @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
+    async def restore(id: Annotated[int, Field(description="The memory id.")]) -> Result:
         """Restore a forgotten or archived memory."""
         return await run(["restore", str(id)])
 
-    @server.tool(annotations=read_only)
-    async def brief(budget: Annotated[int, Field(ge=1, le=1_000_000, description="Tokens at most.")] = 2000) -> CallToolResult:
+    @tool(read_only)
+    async def brief(budget: Annotated[int, Field(ge=1, le=1_000_000, description="Tokens at most.")] = 2000) -> Result:
         """Session-start briefing within the budget: key facts, procedures, recent changes, open contradictions,
         people, then per topic (T12) its most informative memories (#123); the same as MEMORY.md's block."""
         return await run(["brief", "--budget", str(budget)], inline=False)  # (can take a while: not on the loop)
 
-    @server.tool(annotations=read_only)
+    @tool(read_only)
     async def surface(
         utterance: Annotated[str, Field(description="What the user just said.", min_length=1)],
         k: Annotated[int, Field(ge=1, le=100, description="How many memories at most.")] = 5,
-    ) -> CallToolResult:
+    ) -> Result:
         """Related memories the utterance does not already state: something useful to bring up unprompted."""
         return await run(["surface", utterance, "-k", str(k)], inline=False)
 
-    @server.tool(annotations=writes)
+    @tool(writes)
     async def link(
         source_id: Annotated[int, Field(description="The memory the edge starts from (e.g. the cause).")],
         target_id: Annotated[int, Field(description="The memory it points to.")],
         type: Annotated[str, _enum(edges, "causal: source caused or explains target; explicit: any other relation.")] = "explicit",
         weight: Annotated[float, Field(ge=0, le=1, description="Strength of the relation.")] = 0.8,
-    ) -> CallToolResult:
+    ) -> Result:
         """Link two memories that belong together; graph and activation recall then follow the link."""
         return await run(["link", str(source_id), str(target_id), "--type", type, "--weight", str(weight)])
 
-    @server.tool(annotations=read_only)
-    async def stats() -> CallToolResult:
+    @tool(read_only)
+    async def stats() -> Result:
         """Counts by status and type, vectors, links, clusters, file size, embedding model."""
         return await run(["stats"])
 
     if update_tools:
-        @server.tool(annotations=writes)
+        @tool(writes)
         async def update(
             id: Annotated[int, Field(description="The memory whose fact changed.")],
             content: Annotated[str, Field(description="The new version of the fact.", min_length=1)],
             at: Annotated[str | None, Field(description="When the new version became true (default: now).")] = None,
-        ) -> CallToolResult:
+        ) -> Result:
             """Correct a memory: the new version replaces it in recall; the old one stays as history."""
             return await run(["update", str(id), "-", *(["--at", at] if at is not None else [])], content)
 
-        @server.tool(annotations=writes)
-        async def pin(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
+        @tool(writes)
+        async def pin(id: Annotated[int, Field(description="The memory id.")]) -> Result:
             """Pin a memory: never archived, always in the brief."""
             return await run(["pin", str(id)])
 
-        @server.tool(annotations=writes)
-        async def unpin(id: Annotated[int, Field(description="The memory id.")]) -> CallToolResult:
+        @tool(writes)
+        async def unpin(id: Annotated[int, Field(description="The memory id.")]) -> Result:
             """Unpin a memory."""
             return await run(["unpin", str(id)])
 
+    return tools
+
+
+def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools: bool = False,
+                 direct: Direct | None = None, lock: Any = None, defer: dict[str, bool] | None = None) -> Server:
+    """The MCP server (the SDK's low-level ``Server``) of :func:`tool_functions`' tools (same arguments).
+
+    The tool list is built once; a call looks its tool up, validates its arguments by the tool's model
+    and returns the tool's wire-form result. No tracing middleware (mem installs no OpenTelemetry
+    exporter: each call would open a no-op span).
+    """
+    tools = {t.name: t for t in (_Tool(fn, ann) for fn, ann in tool_functions(call, choices, update_tools, direct,
+                                                                              lock, defer))}
+    listed = ListToolsResult(tools=[t.entry for t in tools.values()])
+
+    async def list_tools(ctx: Any, params: PaginatedRequestParams | None) -> ListToolsResult:
+        return listed
+
+    async def call_tool(ctx: Any, params: CallToolRequestParams) -> Result:
+        found = tools.get(params.name)
+        if found is None:
+            return _usage(f"Unknown tool: {params.name}")
+        try:
+            args = found.arguments(params.arguments or {})
+        except pydantic.ValidationError as exc:
+            return _usage(f"Error executing tool {found.name}: {exc}")
+        try:
+            return await found.fn(**args)
+        except Exception as exc:  # (the CLI's calls return their errors: this is a bug, said as the SDK says it)
+            log.exception("tool %r raised an unexpected exception", found.name)
+            return _usage(f"Error executing tool {found.name}: {exc}")
+
+    server: Server = Server("mem", version="0.1.0", instructions=INSTRUCTIONS, on_list_tools=list_tools)
+    server.add_request_handler("tools/call", CallToolRequestParams, call_tool)
+    server.middleware.clear()
     return server
 
 
@@ -360,17 +452,17 @@ def _pipe_like(fd: int) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
 
 
-def _own_stdio(server: MCPServer) -> bool:
+def _own_stdio() -> bool:
     """Whether the event loop serves stdio itself (else the SDK's transport does)."""
-    # (no public door to run the SDK on given streams; a file on stdin is not watchable)
-    return getattr(server, "_lowlevel_server", None) is not None and _pipe_like(0) and _pipe_like(1)
+    # (a file on stdin is not watchable)
+    return _pipe_like(0) and _pipe_like(1)
 
 
-async def _serve_stdio(server: MCPServer, after_reply: Callable[[], None] | None = None) -> None:
-    if not _own_stdio(server):
-        await server.run_stdio_async()
+async def _serve_stdio(server: Server, after_reply: Callable[[], None] | None = None) -> None:
+    if not _own_stdio():
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
         return
-    low = server._lowlevel_server
     lines_in, lines_out = _LinesIn(os.dup(0)), _LinesOut(os.dup(1), after_reply)
     await lines_in.open()
     await lines_out.open()
@@ -383,7 +475,7 @@ async def _serve_stdio(server: MCPServer, after_reply: Callable[[], None] | None
     # (stdio_server only iterates stdin's lines and calls stdout's write and flush)
     streams = stdio_server(stdin=lines_in, stdout=lines_out)  # type: ignore[arg-type]
     async with streams as (read_stream, write_stream):
-        await low.run(read_stream, write_stream, low.create_initialization_options())
+        await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 def run_stdio(call: Call, choices: Mapping[str, Sequence[str]], update_tools: bool = False,
@@ -392,5 +484,5 @@ def run_stdio(call: Call, choices: Mapping[str, Sequence[str]], update_tools: bo
     with the SDK's own transport, which says nothing of its replies, nothing is left for later)."""
     defer = {"after_reply": False}
     server = build_server(call, choices, update_tools, direct, lock, defer)
-    defer["after_reply"] = own = after_reply is not None and _own_stdio(server)
+    defer["after_reply"] = own = after_reply is not None and _own_stdio()
     anyio.run(_serve_stdio, server, after_reply if own else None)
