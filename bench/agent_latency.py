@@ -24,7 +24,11 @@ are embedded by the real model in every mode. Measured, p50 / p95 over ``--runs`
 
 ``--base DIR`` (a checkout of an older tree, e.g. ``git worktree add /tmp/mem-base main``) compares
 the warm paths of both trees instead, alternating call by call on the same store (the only
-comparison that survives a shared host's load), with each server's CPU time per call.
+comparison that survives a shared host's load), with each server's CPU time per call (all its
+threads) and the p50 / p95 / p99 of the CPU its calling thread (the one that runs the call: the MCP
+server's event loop, the socket server's accepting thread) used per call, which a busy host
+inflates far less than wall time (Linux ``schedstat``; it includes the reinforcement an MCP recall
+runs after its reply, in whichever call's window it lands).
 
 The processes started run as a user's Python does: imported modules' bytecode cached (in the
 runtime folder: ``PYTHONPYCACHEPREFIX``; a harness's ``PYTHONDONTWRITEBYTECODE=1`` would recompile
@@ -177,6 +181,12 @@ def _cpu_ms(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
+def _thread_cpu_ms(pid: int, tid: int | None = None) -> float:
+    """CPU time one thread of a process has used so far (its main thread by default), in ms: the
+    scheduler's own count (``schedstat``, ns), not /proc/stat's 10 ms ticks, so one call can be read."""
+    return int(Path(f"/proc/{pid}/task/{tid or pid}/schedstat").read_text().split()[0]) / 1e6
+
+
 def _children_cpu_ms() -> float:
     import resource
 
@@ -245,10 +255,13 @@ def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], tr
             for k in trees:
                 call(k, q)
         sock: dict[str, list[float]] = {k: [] for k in trees}
+        sock_thread: dict[str, list[float]] = {k: [] for k in trees}  # the server's answering (main) thread
         cpu0 = {k: _cpu_ms(servers[k].pid) for k in trees}
         for i, q in enumerate(queries):
             for k in order(i):
+                c0 = _thread_cpu_ms(servers[k].pid)
                 sock[k].append(call(k, q))
+                sock_thread[k].append(_thread_cpu_ms(servers[k].pid) - c0)
         sock_cpu = {k: (_cpu_ms(servers[k].pid) - cpu0[k]) / len(queries) for k in trees}
         whole: dict[str, list[float]] = {k: [] for k in trees}
         whole_cpu: dict[str, float] = {k: 0.0 for k in trees}
@@ -275,6 +288,8 @@ def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], tr
         for folder in runtimes.values():
             shutil.rmtree(folder, ignore_errors=True)
 
+    mcp_thread: dict[str, list[float]] = {k: [] for k in trees}  # the server's event-loop (main) thread
+
     async def mcp_ab() -> tuple[dict[str, list[float]], dict[str, float]]:
         async with AsyncExitStack() as stack:
             sessions, pids = {}, {}
@@ -292,9 +307,11 @@ def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], tr
             c0 = {k: _cpu_ms(pids[k]) for k in trees}
             for i, q in enumerate(queries):
                 for k in order(i):
+                    c1 = _thread_cpu_ms(pids[k])
                     t0 = time.perf_counter()
                     res = await sessions[k].call_tool("recall", {"query": q})
                     out[k].append((time.perf_counter() - t0) * 1000)
+                    mcp_thread[k].append(_thread_cpu_ms(pids[k]) - c1)
                     if res.is_error:
                         raise SystemExit(f"MCP recall on {trees[k]} failed: {res.content}")
             return out, {k: (_cpu_ms(pids[k]) - c0[k]) / len(queries) for k in trees}
@@ -306,8 +323,8 @@ def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], tr
         return f"{d['p50']} / {d['p95']} / {percentile(ms, 99):.1f}"
 
     for k, t in trees.items():
-        rows.append(f"| {k} ({t}) | {pair(mcp[k])} | {mcp_cpu[k]:.1f} | {pair(sock[k])} | {sock_cpu[k]:.1f} | "
-                    f"{pair(whole[k])} | {whole_cpu[k]:.1f} |")
+        rows.append(f"| {k} ({t}) | {pair(mcp[k])} | {mcp_cpu[k]:.1f} | {pair(mcp_thread[k])} | {pair(sock[k])} | "
+                    f"{sock_cpu[k]:.1f} | {pair(sock_thread[k])} | {pair(whole[k])} | {whole_cpu[k]:.1f} |")
     return rows
 
 
@@ -375,9 +392,11 @@ def measure(args: argparse.Namespace, real: Any, directory: Path, runtime: Path)
             stores.append((f"{n:,}", directory / f"agent-{n}.db", synthetic_queries(want, seed=23)))
     if args.base is not None:
         trees = {"base": args.base.resolve(), "this": REPO}
-        print("| tree | MCP recall p50 / p95 / p99 ms | MCP server CPU ms/call | socket round trip p50 / p95 / p99 ms | "
-              "socket server CPU ms/call | handed-over process p50 / p95 / p99 ms | its CPU ms/call |")
-        print("|---|---|---|---|---|---|---|")
+        print(f"load average at start {os.getloadavg()[0]:.2f}")
+        print("| tree | MCP recall p50 / p95 / p99 ms | MCP server CPU ms/call | its calling thread CPU p50 / p95 / p99 ms "
+              "| socket round trip p50 / p95 / p99 ms | socket server CPU ms/call | its calling thread CPU p50 / p95 / p99 "
+              "ms | handed-over process p50 / p95 / p99 ms | its CPU ms/call |")
+        print("|---|---|---|---|---|---|---|---|---|")
         for label, db, queries in stores:
             log(f"{label}: base and this tree, alternating ...")
             for row in ab_rounds(db, queries[: args.runs], env, trees, args.cold_runs):
