@@ -31,6 +31,10 @@ or for chats a ``.keys`` file of substrings) shown, and never the replaced versi
     python bench/brief_quality.py --before /tmp/brief/base     # before/after in one run
     python bench/brief_quality.py                             # this tree only
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout2   # the second held-out sets
+    python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout3   # plans, people, chat-heavy
+
+A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
+bench/data/brief_heldout3/README.md) and a chat set a ``.notes`` file (facts stored after the import).
 """
 
 from __future__ import annotations
@@ -109,13 +113,29 @@ def read_keys(path: Path) -> list[tuple[str, str, str | None]]:
     return out
 
 
+def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
+    """(kind, date or "-", alternative substrings) of a set's ``.expect`` file (plan / past / old / person)."""
+    out = []
+    for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip() and not line.startswith("#"):
+            parts = [p.strip() for p in line.split("|", 2)]
+            if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person"):
+                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person | date | substring'")
+            out.append((parts[0], parts[1], [a.strip() for a in parts[2].split(" || ")]))
+    return out
+
+
 def sets(include_shared: bool, data: list[Path] | None = None) -> list[dict[str, Any]]:
-    """Every set: name, split (dev/heldout), kind (notes/chat/shared) and paths."""
+    """Every set: name, split (dev/heldout), kind (notes/chat/shared) and paths (+ side files)."""
     out: list[dict[str, Any]] = []
     for p in sorted(p for d in (data or [DATA]) for p in d.glob("*.txt")):
         split = "dev" if p.name.startswith("dev_") else "heldout"
         kind = "chat" if p.with_suffix(".keys").exists() else "notes"
-        out.append({"name": p.stem, "split": split, "kind": kind, "path": str(p)})
+        spec: dict[str, Any] = {"name": p.stem, "split": split, "kind": kind, "path": str(p)}
+        for side in ("notes", "expect"):  # stored facts next to a chat; plans / people expected
+            if p.with_suffix(f".{side}").exists():
+                spec[side] = str(p.with_suffix(f".{side}"))
+        out.append(spec)
     if include_shared and (SHARED / "realworld").is_dir():
         out.append({"name": "dev_realworld_chats", "split": "dev", "kind": "shared",
                     "paths": [str(SHARED / "realworld" / c) for c in REALWORLD_CHATS]})
@@ -145,8 +165,10 @@ def build(spec: dict[str, Any], db: Path, tree: Path = ROOT) -> dict[str, Any]:
     from memory_core import MemoryStore
 
     info: dict[str, Any] = {"keys": {}, "chat_keys": []}
-    if spec["kind"] == "notes":
-        head, notes = read_notes(Path(spec["path"]))
+
+    def store_notes(path: Path) -> datetime:
+        """Store a notes file one note at a time, the clock at each note's date; returns the last date."""
+        head, notes = read_notes(path)
         source = head.get("default", "source=agent").split()[0].split("=", 1)[1]
         store = MemoryStore(db)
         real = writes.utcnow
@@ -165,8 +187,12 @@ def build(spec: dict[str, Any], db: Path, tree: Path = ROOT) -> dict[str, Any]:
             writes.utcnow = real
         info["updates"] = sum(len(v) - 1 for v in info["keys"].values())
         info["auto_superseded"] = auto
-        info["now"] = (notes[-1]["at"] + timedelta(days=1)).isoformat()
         store.close()
+        last: datetime = notes[-1]["at"]
+        return last
+
+    if spec["kind"] == "notes":
+        info["now"] = (store_notes(Path(spec["path"])) + timedelta(days=1)).isoformat()
         return info
     if spec["kind"] in ("chat", "shared"):
         paths = spec.get("paths") or [spec["path"]]
@@ -177,6 +203,8 @@ def build(spec: dict[str, Any], db: Path, tree: Path = ROOT) -> dict[str, Any]:
                 log(f"  import {Path(p).name}: exit {r.returncode}: {r.stderr.strip()[-200:]}")
         if spec["kind"] == "chat":
             info["chat_keys"] = read_keys(Path(spec["path"]).with_suffix(".keys"))
+        if spec.get("notes"):  # the facts an assistant stored next to the imported chat
+            store_notes(Path(spec["notes"]))
     else:  # one LoCoMo conversation, one episodic memory per turn
         from bench.common import conversation_items, load_locomo
         from embedder import get_embedder
@@ -362,7 +390,43 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
         c["key:current_shown"] += cur.lower() in low
         if old:
             c["key:old_shown"] += old.lower() in low and cur.lower() not in low
+    if spec.get("expect"):
+        score_expect(read_expect(Path(spec["expect"])), b, c)
     return {"counts": c, "names": names, "cpu": out["cpu"]}
+
+
+# a line that says its plan has gone by (the judge's own words, not the code's)
+_PAST_MARK = re.compile(r"\b(?:past|passed|done|was due|ago|overdue)\b", re.I)
+
+
+def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c: Counter[str]) -> None:
+    """Plans, past plans, replaced values and people of a set's ``.expect`` file, against the brief's text.
+
+    A plan is shown when one of its substrings is in the text; plans are "in order" when the shown ones come
+    in the order of their dates (first occurrence). A past plan counts when a line holding it carries no mark
+    that it has gone by (``_PAST_MARK``); an ``old`` value counts whenever it is shown."""
+    text = b["text"]
+    lines = text.splitlines()
+    first: list[tuple[str, int]] = []
+    for kind, date, alts in expect:
+        pos = min((text.find(a) for a in alts if a in text), default=-1)
+        if kind == "plan":
+            c["plan:n"] += 1
+            if pos >= 0:
+                c["plan:shown"] += 1
+                first.append((date, pos))
+        elif kind == "past":
+            c["past:n"] += 1
+            c["past:shown_as_open"] += any(a in ln and not _PAST_MARK.search(ln) for ln in lines for a in alts)
+        elif kind == "old":
+            c["old:n"] += 1
+            c["old:shown"] += pos >= 0
+        else:
+            c["person:n"] += 1
+            c["person:shown"] += pos >= 0
+    by_pos = [d for d, _ in sorted(first, key=lambda dp: dp[1])]
+    c["plan:in_order_pairs"] += sum(a <= b2 for i, a in enumerate(by_pos) for b2 in by_pos[i + 1:])
+    c["plan:pairs"] += len(by_pos) * (len(by_pos) - 1) // 2
 
 
 # --------------------------------------------------------------------------- main
@@ -419,7 +483,8 @@ def main(argv: list[str] | None = None) -> int:
         raw = cache / f"{spec['name']}.db"
         side = raw.with_suffix(".json")
         # (the tree that builds is part of the stamp: a store built by a newer schema cannot be briefed by older code)
-        stamp = [os.stat(p).st_mtime for p in (spec.get("paths") or [spec["path"]])] + [str(trees[0][1])]
+        stamp = [os.stat(p).st_mtime for p in (spec.get("paths") or [spec["path"]]) + [spec.get("notes") or spec.get("path")]] \
+            + [str(trees[0][1])]
         got = json.loads(side.read_text()) if side.exists() else {}
         if not raw.exists() or got.get("stamp") != stamp:
             for p in cache.glob(f"{spec['name']}.db*"):
@@ -438,12 +503,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n## {spec['name']} ({spec['split']}) — {tag}: {c['lines']} lines, {c['tokens']} tokens; "
                   f"key facts {c['key:current_shown']}/{c['key:n']} current shown, {c['key:old_shown']} replaced "
                   f"shown; updates auto-superseded {info.get('auto_superseded', '-')}/{info.get('updates', '-')}")
+            if c["plan:n"] or c["person:n"]:
+                print(f"   plans {c['plan:shown']}/{c['plan:n']} shown ({c['plan:in_order_pairs']}/{c['plan:pairs']} "
+                      f"pairs in date order), past shown as open {c['past:shown_as_open']}/{c['past:n']}, "
+                      f"replaced shown {c['old:shown']}/{c['old:n']}, people {c['person:shown']}/{c['person:n']}, "
+                      f"filler lines {c['line:filler']}")
             print("   topic names: " + "; ".join(f"{t} «{n}» {v}" for t, n, v in res["names"]))
             if args.show and spec["split"] == "dev":
                 print(out["brief"]["text"])
     print("\n## totals (topic names shown in the brief; cluster labels consolidate stores; brief lines)\n")
     head = ["split", "tree"] + [f"name {k}" for k in KINDS] + ["label good", "label bag", "labels"] + \
-        [k.split(":")[-1] for k in LINE_KINDS] + ["key current", "key replaced shown"]
+        [k.split(":")[-1] for k in LINE_KINDS] + ["key current", "key replaced shown", "plans", "in order",
+                                                 "past as open", "old shown", "people"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -453,6 +524,9 @@ def main(argv: list[str] | None = None) -> int:
                                                      else "") for k in KINDS]
         row += [str(c["label:good"]), str(c["label:bag"]), str(n_labels)]
         row += [str(c[k]) for k in LINE_KINDS] + [f"{c['key:current_shown']}/{c['key:n']}", str(c["key:old_shown"])]
+        row += [f"{c['plan:shown']}/{c['plan:n']}", f"{c['plan:in_order_pairs']}/{c['plan:pairs']}",
+                f"{c['past:shown_as_open']}/{c['past:n']}", f"{c['old:shown']}/{c['old:n']}",
+                f"{c['person:shown']}/{c['person:n']}"]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
