@@ -4,6 +4,8 @@ The selection is made of the store's own statements, each shown with its date an
 (``#123``, what ``mem.py get`` takes), in sections an agent uses:
 
     Key facts            pinned memories, then important semantic facts
+    Coming up            plans still ahead (a day named after the memory was written), soonest
+                         first, each with its day: ``(→ 2026-12-03, in 13 days)``
     Procedures           how-tos (procedural memories)
     Recently changed     supersessions and new facts of the last RECENT_DAYS days
     Open contradictions  pairs waiting for ``mem.py contradictions --resolve``
@@ -31,13 +33,13 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
-from memengine import summarize, topic_names
+from memengine import brief_dates, brief_upcoming, summarize, topic_names
 from memengine.brief_pool import LIVE as _LIVE
 from memengine.brief_pool import POOL_MAX, POOL_PER_TOPIC, Store, min_tokens, parts, similarities, topic_pool  # noqa: F401 (re-exported: POOL_*)
 from memengine.records import SHARED_SOURCE_PREFIX as SHARED_PREFIX
@@ -47,6 +49,7 @@ from memengine.timeparse import to_iso
 
 # Section shares of the budget (at most); what a section leaves unused goes to the topics.
 SHARE_FACTS, SHARE_PROCEDURES, SHARE_RECENT, SHARE_CONTRADICTIONS, SHARE_PEOPLE = 0.25, 0.12, 0.12, 0.08, 0.12
+SHARE_UPCOMING, UPCOMING_MAX = 0.12, 8  # "Coming up": plans still ahead, soonest first (memengine/brief_upcoming.py)
 KEY_FACT_IMPORTANCE = 0.7  # a semantic memory this important is a key fact even unpinned
 UPDATE_COS = 0.65  # two key facts of one source this close: the newer may update the older (_fold_updates)
 SAME_SITTING_HOURS = 6  # ...if written further apart than this, or the fact rules read a change (_may_update)
@@ -80,7 +83,7 @@ NOVELTY_EXP = 1.0
 RARE_SHARE = 0.02  # a word in at most this share of the pool is informative (a rare word)
 
 HEADER = "# Briefing"
-SECTION_TITLES = {"facts": "Key facts", "procedures": "Procedures", "recent": "Recently changed",
+SECTION_TITLES = {"facts": "Key facts", "upcoming": "Coming up", "procedures": "Procedures", "recent": "Recently changed",
                   "contradictions": "Open contradictions (please review)", "people": "People", "topics": "Topics"}
 
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|mine|me|we|we're|our|ours|us)\b")
@@ -277,7 +280,8 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     b.used = count(f"{HEADER}\n") if header else 0
     conn = store.conn
     shown: set[int] = set()
-    sections: dict[str, list[Item]] = {k: [] for k in ("facts", "procedures", "recent", "contradictions", "people")}
+    sections: dict[str, list[Item]] = {k: [] for k in ("facts", "upcoming", "procedures", "recent", "contradictions",
+                                                       "people")}
     warnings: list[str] = []
 
     def add(section: str, share: float, item: Item, heading: bool) -> bool:
@@ -293,15 +297,23 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
             shown.add(item.id)
         return True
 
-    # What changed is chosen first (a replaced fact is news, and must not hide among the key
-    # facts without saying what it replaces); the sections are shown in their own order.
-    _superseding(store, now, add, sections)
+    # Plans still ahead are chosen first: each shows once, with its day, in the order of the days
+    # (and a plan a newer one moved shows nowhere). Then what changed (a replaced fact is news, and
+    # must not hide among the key facts without saying what it replaces). The sections are shown
+    # in their own order.
+    _upcoming(store, now, shown, add, sections)
+    planned = set(shown)  # in "Coming up", or moved by a newer plan: not a key fact again
+    _superseding(store, now, shown, add, sections)
+    today = now.date()
     # Key facts: pinned first, then important semantic facts (contacts are people, not facts)
     rows = _key_fact_rows(conn)
     for r, older in _fold_updates(store, rows):
+        if int(r[0]) in planned:
+            shown.update(int(o[0]) for o in older)
+            continue
         why: dict[str, Any] = {"pinned": True} if r[3] else {"importance": r[4]}
         why.update(_shared(r[5]))
-        text = memory_line(r[0], r[1], r[2], source=r[5])
+        text = memory_line(r[0], r[1], r[2], source=r[5]) + brief_upcoming.note(r[1], r[2], today)
         if older:
             # a newer statement of the same thing from the same source: likely an update the store did
             # not mark as one; the agent sees the current one, and what it may replace
@@ -332,7 +344,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     for line, why in people_lines(store):
         if not add("people", SHARE_PEOPLE, Item("people", line, 0, None, why=why), not sections["people"]):
             break
-    topics = _topics(store, b, shown, warnings, params or {}, ranked_ids)
+    topics = _topics(store, b, shown, warnings, params or {}, ranked_ids, today)
     return Selection(budget, b.used, how, sections, topics, warnings, header)
 
 
@@ -411,7 +423,27 @@ def _may_update(a: Any, b: Any, cosine: float) -> bool:
     return facts.compare(str(old[1]), str(new[1]), float(cosine)) is not None
 
 
-def _superseding(store: Store, now: datetime, add: Callable[[str, float, Item, bool], bool],
+def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, float, Item, bool], bool],
+              sections: dict[str, list[Item]]) -> None:
+    """Plans still ahead of ``now``, soonest first, each with its day (memengine/brief_upcoming.py).
+
+    The plans a newer one moved or restates join ``shown``: no section shows them."""
+    today = now.date()
+    found, moved = brief_upcoming.plans(store, now)
+    shown.update(moved)  # an older plan a newer one moved or restates: shown nowhere
+    for r, day, days in found:
+        if len(sections["upcoming"]) >= UPCOMING_MAX:
+            break
+        if int(r[0]) in shown:
+            continue
+        text = memory_line(r[0], r[1], r[2], source=r[3]) + brief_dates.when_note(days, today)
+        if not add("upcoming", SHARE_UPCOMING, Item("upcoming", text, 0, int(r[0]),
+                                                    why={"day": day.isoformat(), **_shared(r[3])}),
+                   not sections["upcoming"]):
+            break  # the section's share is spent: the later plans wait
+
+
+def _superseding(store: Store, now: datetime, shown: set[int], add: Callable[[str, float, Item, bool], bool],
                  sections: dict[str, list[Item]]) -> None:
     """Facts that replaced another in the last RECENT_DAYS days, newest first, naming the old one."""
     since = to_iso(now - timedelta(days=RECENT_DAYS))
@@ -421,10 +453,10 @@ def _superseding(store: Store, now: datetime, add: Callable[[str, float, Item, b
                 FROM memories o CROSS JOIN associations e ON e.target_id = o.id CROSS JOIN memories n ON n.id = e.source_id
                 WHERE e.edge_type = 'supersedes' AND o.valid_to >= ? AND {_LIVE.replace('m.', 'n.')}
                 ORDER BY o.valid_to DESC, n.id DESC LIMIT 50""", (since,)):
-        if int(r[0]) in seen:
+        if int(r[0]) in seen or int(r[0]) in shown:
             continue
         seen.add(int(r[0]))
-        text = f"{memory_line(r[0], r[1], r[2], 200)} (replaces #{r[3]}: \"{trim(r[4], 80)}\")"
+        text = f"{memory_line(r[0], r[1], r[2], 200)}{brief_upcoming.note(r[1], r[2], now.date())} (replaces #{r[3]}: \"{trim(r[4], 80)}\")"
         add("recent", SHARE_RECENT, Item("recent", text, 0, int(r[0]),
                                          why={"supersedes": int(r[3]), "superseded_at": r[5]}),
             not sections["recent"])
@@ -439,7 +471,8 @@ def _new_facts(store: Store, now: datetime, shown: set[int], add: Callable[[str,
                 WHERE {_LIVE} AND m.created_at >= ? AND m.memory_type IN ('semantic', 'procedural')
                 AND m.source != 'vcf' ORDER BY m.created_at DESC, m.id DESC LIMIT 50""", (since,)):
         if int(r[0]) not in shown and len(_WORD.findall(r[1][:400])) >= NEW_FACT_MIN_WORDS:
-            add("recent", SHARE_RECENT, Item("recent", memory_line(r[0], r[1], r[2], source=r[4]), 0, int(r[0]),
+            text = memory_line(r[0], r[1], r[2], source=r[4]) + brief_upcoming.note(r[1], r[2], now.date())
+            add("recent", SHARE_RECENT, Item("recent", text, 0, int(r[0]),
                                              why={"new": True, "stored_at": r[3], **_shared(r[4])}),
                 not sections["recent"])
 
@@ -575,8 +608,13 @@ def _no_topics_warning(store: Store) -> str:
 
 
 def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
-            params: Mapping[str, float], ranked_ids: list[int] | None) -> list[Topic]:
-    """The greedy choice of topic representatives within what is left of the budget."""
+            params: Mapping[str, float], ranked_ids: list[int] | None, today: date) -> list[Topic]:
+    """The greedy choice of topic representatives within what is left of the budget.
+
+    A line that planned a day says when (``brief_upcoming.note``): added when the line is counted
+    exactly (every line up front, or with a tokenizer only the ones that could be chosen: the
+    note only adds tokens, so the lower bound of an uncounted line stays one).
+    """
     density_floor = float(params.get("DENSITY_FLOOR", DENSITY_FLOOR))
     first_person = float(params.get("FIRST_PERSON", FIRST_PERSON))
     cost_exp = float(params.get("COST_EXP", COST_EXP))
@@ -593,15 +631,18 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     topics = _Shells(store, pool, key)
 
     lines = [memory_line(p[0], p[1], p[2], source=p[3].split("/", 1)[0]) for p in pool]
+    bare = list(lines)  # without the plan's note: what the information is read from
+    if not b.lazy:
+        lines = [line + brief_upcoming.note(p[1], p[2], today) for line, p in zip(lines, pool)]
     # a line's tokens: counted now, or (b.lazy) a lower bound until it could be chosen (_exact)
     counted = np.full(len(pool), not b.lazy)
     cost = np.array([b.count(f"- {t}\n") if not b.lazy else max(1, min_tokens(t)) for t in lines],
                     dtype=np.float64)
     # lines holding each word (one Counter over all: its C loop, not an update per line)
-    df: Counter[str] = Counter(chain.from_iterable({w.lower() for w in _WORD.findall(line)} for line in lines))
+    df: Counter[str] = Counter(chain.from_iterable({w.lower() for w in _WORD.findall(line)} for line in bare))
     rare_max = max(1.0, RARE_SHARE * len(pool))
     info = np.zeros(len(pool))
-    for i, line in enumerate(lines):
+    for i, line in enumerate(bare):
         text = line.split(" ", 2)[2]
         units, _words = informative_words(text, lambda w: df[w] <= rare_max)
         # the first person adds to what a line says, never makes a line of it ("works for me", "I'm in")
@@ -643,6 +684,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
                 # maximum found on a counted line is the maximum of the exact scores, and the same first
                 # one on ties (an uncounted line's bound is >= its exact score). One element is
                 # recomputed by the same operations as the whole array: the same value, bit for bit.
+                lines[best] += brief_upcoming.note(pool[best][1], pool[best][2], today)
                 cost[best] = b.count(f"- {lines[best]}\n")
                 counted[best] = True
                 one = slice(best, best + 1)

@@ -627,9 +627,18 @@ class Consolidator(ClusterSteps):
             return {"memory_md": None, "changed": False}
         block = self.memory_block()
         path = self.memory_md.expanduser()
+        # the digest of the block written last time into this file: a block that no longer has it
+        # was edited by someone, and the file is copied aside before the block is replaced
+        key = "memory_md.digest:" + os.path.realpath(path)
+        previous = self.store.meta(key)
+        saved: list[Path] = []
         try:
             if self.write_files:
-                changed = memorymd.write_managed_block(path, block)
+                changed = memorymd.write_managed_block(path, block, previous=previous, saved=saved)
+                if previous != memorymd.digest(block):
+                    with write_tx(self.conn):
+                        self.conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)",
+                                          (key, memorymd.digest(block)))
             else:
                 current = path.read_bytes().decode("utf-8", "surrogateescape") if path.exists() else None
                 changed = current is None or memorymd.splice(current, block) != current
@@ -637,7 +646,12 @@ class Consolidator(ClusterSteps):
             raise UserError(f"{path}: {exc}") from None
         except OSError as exc:
             raise UserError(f"{path}: {exc.strerror or exc}") from None
-        return {"memory_md": str(path), "changed": bool(changed), "block_chars": len(block)}
+        out = {"memory_md": str(path), "changed": bool(changed), "block_chars": len(block)}
+        if saved:
+            out["edited_block_saved_to"] = str(saved[0])
+            self.warnings.append(f"{path}: the managed block had been edited; the file as it was is saved in "
+                                 f"{saved[0]} (edits inside the block are replaced: keep notes outside it)")
+        return out
 
 
 # --------------------------------------------------------------------------- entry points

@@ -19,6 +19,11 @@ marker comment; mentioning the marker inside a sentence does not count. The one
 exception is text glued after an end marker (``<!-- mem:end -->x``, what
 ``echo x >>`` made of a file without a final newline): the marker ends the block
 and the text is the user's. The block always ends with a line break.
+
+Edits inside the block are not lost either: the caller passes the digest of the block it last
+wrote (:func:`block_digest`; consolidate keeps it in the store), and when the file's block no
+longer has that digest someone edited it, so the whole file is first copied next to it
+(``MEMORY.md.edited-<UTC time>``) and the copy is named in the result.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import re
 import stat
 import tempfile
 from collections.abc import Callable
+from datetime import datetime, timezone
 from pathlib import Path
 
 BEGIN = "<!-- mem:begin -->"
@@ -211,6 +217,22 @@ def splice(original: str, block: str) -> str:
     return original + nl + nl + body + nl
 
 
+def block_digest(text: str) -> str | None:
+    """A digest of the managed block in ``text`` (None without one; malformed markers raise).
+
+    Line breaks are read as LF and trailing spaces dropped from each line, so an editor that
+    converts line endings or trims lines does not count as an edit; any other change does.
+    """
+    span = _find_block(text)
+    return None if span is None else digest(text[span[0]:span[1]])
+
+
+def digest(block: str) -> str:
+    """The digest :func:`block_digest` gives a file holding ``block`` (16 hex digits of SHA-256)."""
+    lines = [line.rstrip() for line in block.replace("\r\n", "\n").strip("\n").split("\n")]
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
 def strip_block(text: str) -> str:
     """``text`` without the managed block (marker lines and their line break).
 
@@ -271,11 +293,30 @@ def _default_mode() -> int:
     return 0o666 & ~umask
 
 
+def _save_edited(target: Path, data: bytes) -> Path:
+    """A copy of the file as it is, next to it, under a name no other file has; returns its path."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    for n in range(1000):
+        copy = target.with_name(f"{target.name}.edited-{stamp}" + (f"-{n}" if n else ""))
+        try:
+            fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        return copy
+    raise ManagedBlockError(f"could not save a copy of the edited block next to {target.name}")
+
+
 def write_managed_block(
     path: Path,
     block: str,
     max_retries: int = 5,
     *,
+    previous: str | None = None,
+    saved: list[Path] | None = None,
     _before_replace: Callable[[], None] | None = None,
 ) -> bool:
     """Write ``block`` into the file at ``path``; return True if the file changed.
@@ -288,17 +329,23 @@ def write_managed_block(
     up to ``max_retries`` times, then :class:`ManagedBlockError` is raised.
     When the result is identical to the current content nothing is written
     (the mtime does not move). A missing file is created. A symlink is
-    followed, so the link itself survives. ``_before_replace`` is a test hook
-    called after the temp file is written and before the check.
+    followed, so the link itself survives. ``previous`` is the :func:`digest` of the
+    block this caller wrote last time: when the file's block differs from it (someone
+    edited inside the block) and from ``block``, the file is first copied to
+    ``<name>.edited-<UTC time>``, whose path is appended to ``saved``.
+    ``_before_replace`` is a test hook called after the temp file is written and
+    before the check.
     """
     target = Path(os.path.realpath(path))
+    kept: set[str] = set()  # the edited texts already copied (a retry re-reads the file)
     for _attempt in range(max_retries + 1):
         current = _read(target)
         if current is None:
             original_bytes, before, mode = b"", None, _default_mode()
         else:
             original_bytes, before, mode = current
-        new_bytes = _encode(splice(_decode(original_bytes), block))
+        original = _decode(original_bytes)
+        new_bytes = _encode(splice(original, block))
         if before is not None and new_bytes == original_bytes:
             return False
         if before is not None and not mode & stat.S_IWUSR:
@@ -306,6 +353,13 @@ def write_managed_block(
             # root ignores modes): the owner made it read-only, so it is left alone
             raise ManagedBlockError(f"read-only (mode {mode:04o}): left as it is; chmod u+w to let "
                                     "consolidate update its block")
+        found = block_digest(original) if previous is not None else None
+        if found is not None and before is not None and found not in (previous, digest(block)) \
+                and before[2] not in kept:
+            copy = _save_edited(target, original_bytes)  # the user's edits inside the block survive here
+            kept.add(before[2])
+            if saved is not None:
+                saved.append(copy)
         fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".mem-tmp")
         try:
             with os.fdopen(fd, "wb") as fh:

@@ -1,0 +1,180 @@
+"""Plans in a memory's text: the days it names that were still ahead when it was written.
+
+"Booked the dentist for 3 December at 9:00", written on 9 November, is a plan for 3 December;
+"the e-bike arrived on the 12th", written on the 12th, is not. The brief (memengine/brief.py)
+shows the plans still ahead of ``now`` in a "Coming up" section ordered by day, and marks a
+line whose every planned day has gone by (``(2026-10-16: past)``), so an agent does not take an
+old deadline for an open one.
+
+Recognised, case-insensitively and in English, French, German, Spanish, Portuguese, Italian and
+Dutch month names: ``3 December``, ``3rd of December``, ``30. Oktober``, ``3 de diciembre``,
+``December 3rd, 2026``, ``2026-12-03``; in English also ``the 25th`` / ``Thursday 23rd`` (the next
+such day of a month), ``tomorrow``, ``the day after tomorrow`` and ``on / by / next / this
+Friday`` (the next such weekday); and the days with a name (Christmas, Christmas Eve, New Year's Eve
+and Day, Halloween, in the same languages). A day named without a year is taken in the year that puts it
+nearest the day the memory was written (at most ~10 months ahead, ~2 months back). "May" and
+"March" count as months only capitalised (the verbs "may", "march"). Nothing else is guessed:
+numeric dates like ``03/12`` are left alone (day-first or month-first cannot be told).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+_MONTH_WORDS: dict[int, tuple[str, ...]] = {
+    1: ("january", "jan", "janvier", "januar", "jänner", "enero", "janeiro", "gennaio", "januari"),
+    2: ("february", "feb", "février", "fevrier", "februar", "febrero", "fevereiro", "febbraio", "februari"),
+    3: ("march", "mar", "mars", "märz", "maerz", "marzo", "março", "marco", "maart"),
+    4: ("april", "apr", "avril", "abril", "aprile"),
+    5: ("may", "mai", "mayo", "maio", "maggio", "mei"),
+    6: ("june", "jun", "juin", "juni", "junio", "junho", "giugno"),
+    7: ("july", "jul", "juillet", "juli", "julio", "julho", "luglio"),
+    8: ("august", "aug", "août", "aout", "agosto", "augustus"),
+    9: ("september", "sep", "sept", "septembre", "septiembre", "setiembre", "setembro", "settembre"),
+    10: ("october", "oct", "octobre", "oktober", "octubre", "outubro", "ottobre"),
+    11: ("november", "nov", "novembre", "noviembre", "novembro"),
+    12: ("december", "dec", "décembre", "decembre", "dezember", "diciembre", "dezembro", "dicembre"),
+}
+MONTH_OF = {w: n for n, words in _MONTH_WORDS.items() for w in words}
+_CAPITAL_ONLY = {"may", "march", "mar"}  # English verbs / words: a month only when capitalised
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_ORD = r"(?:st|nd|rd|th|er|e|º|ª)?"
+_YEAR = r"(?:,?\s+(?P<y>(?:19|20)\d\d)\b)?"
+# (a month is any word here, looked up in MONTH_OF after the match: an alternation of the 80
+# month names costs ~15 ms to compile, paid by every one-shot `mem.py brief`)
+_DAY_MONTH = re.compile(rf"\b(?P<d>[0-3]?\d){_ORD}\.?\s+(?:of\s+|de\s+)?(?P<m>[^\W\d_]{{3,10}})\b\.?{_YEAR}",
+                        re.IGNORECASE)
+_MONTH_DAY = re.compile(rf"\b(?P<m>[^\W\d_]{{3,10}})\.?\s+(?P<d>[0-3]?\d){_ORD}\b(?!\s*[:.]\d){_YEAR}",
+                        re.IGNORECASE)
+_ISO = re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<mn>[01]\d)-(?P<d>[0-3]\d)\b")
+# English day-of-month alone: "on the 25th", "Thursday 23rd", "by the 3rd" (the next such day);
+# not followed by a month (that is _DAY_MONTH's) nor by words of a rank or a recurring day
+_ORDINAL_DAY = re.compile(
+    r"\b(?:(?:on|by|until|till|from|for|before|after)\s+the|(?P<wd>mon|tues|wednes|thurs|fri|satur|sun)day,?"
+    r"(?:\s+the)?)\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)\b(?:\s+(?:of\s+)?(?P<next>[^\W\d_]+))?", re.IGNORECASE)
+_NOT_A_DAY = frozenset("each every the working business day week month year time floor place century anniversary "
+                       "birthday grade row attempt round edition".split())
+_RELATIVE = re.compile(
+    r"\b(?:(?P<tomorrow>(?:the\s+day\s+after\s+)?tomorrow)"
+    r"|(?:on|by|next|this|coming|until|till)\s+(?P<wd>(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+    r"(?!\s+(?:the\s+)?[0-3]?\d))\b", re.IGNORECASE)
+# days with a name (a chat says "Christmas ... on the 25th": that 25th is December's)
+_HOLIDAYS = re.compile(r"\b(?P<h>christmas(?:\s+eve)?|xmas|new\s+years?'?s?\s+(?:eve|day)|halloween|no[eë]l|weihnachten|"
+                       r"heiligabend|silvester|navidad|nochebuena|natale?|kerstmis|r[ée]veillon|saint[- ]sylvestre)\b",
+                       re.IGNORECASE)
+_HOLIDAY_DAY = {"christmas eve": (12, 24), "heiligabend": (12, 24), "nochebuena": (12, 24), "halloween": (10, 31),
+                "new year's eve": (12, 31), "new years eve": (12, 31), "silvester": (12, 31), "saint-sylvestre": (12, 31),
+                "saint sylvestre": (12, 31), "réveillon": (12, 31), "reveillon": (12, 31),
+                "new year's day": (1, 1), "new years day": (1, 1)}
+# a cheap first look: no digit and no such word, no date (most chat turns stop here)
+_MAYBE = re.compile(r"\d|tomorrow|day\b|christmas|xmas|halloween|no[eë]l|weihnacht|navidad|natal|kerst|silvester|"
+                    r"r[ée]veillon", re.IGNORECASE)
+
+AHEAD_DAYS = 310  # a day without a year is at most this far after the writing...
+BACK_DAYS = 60  # ...or this far before it ("the invoice of 28 September", written 2 October)
+
+
+def _in_year(month: int, day: int, written: date) -> date | None:
+    """The day/month nearest ``written`` within [written - BACK_DAYS, written + AHEAD_DAYS]."""
+    for year in (written.year, written.year + 1, written.year - 1):
+        try:
+            d = date(year, month, day)
+        except ValueError:
+            continue
+        if -BACK_DAYS <= (d - written).days <= AHEAD_DAYS:
+            return d
+    return None
+
+
+def named_days(text: str, written: date) -> list[date]:
+    """Every day ``text`` names (see the module docstring), resolved against the day it was written."""
+    if not _MAYBE.search(text):
+        return []
+    out: list[date] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(m: re.Match[str]) -> bool:
+        return all(m.end() <= a or m.start() >= b for a, b in taken)
+
+    for rx in (_ISO, _DAY_MONTH, _MONTH_DAY):
+        for m in rx.finditer(text):
+            if not free(m):
+                continue
+            g = m.groupdict()
+            word = (g.get("m") or "").lower()
+            if g.get("m") and (word not in MONTH_OF or (word in _CAPITAL_ONLY and not g["m"][0].isupper())):
+                continue
+            month = int(g["mn"]) if g.get("mn") else MONTH_OF[word]
+            try:
+                d: date | None = date(int(g["y"]), month, int(g["d"])) if g.get("y") else \
+                    _in_year(month, int(g["d"]), written)
+            except ValueError:
+                d = None
+            if d is not None:
+                out.append(d)
+                taken.append((m.start(), m.end()))
+    named = set()
+    for m in _HOLIDAYS.finditer(text):
+        month, day = _HOLIDAY_DAY.get(" ".join(m.group("h").lower().split()), (12, 25))
+        d = _in_year(month, day, written)
+        if d is not None:
+            out.append(d)
+            named.add(day)
+    for m in _ORDINAL_DAY.finditer(text):
+        after = (m.group("next") or "").lower()
+        if after in MONTH_OF or after in _NOT_A_DAY:
+            continue  # "the 3rd of December" (read above), "by the 10th of each month", "the 5th floor"
+        if free(m) and int(m.group("d")) not in named:  # "Christmas ... on the 25th": the holiday's day
+            wd = m.group("wd")
+            d = _next_day_of_month(int(m.group("d")), written,
+                                   None if wd is None else [w[:3] for w in _WEEKDAYS].index(wd[:3].lower()))
+            if d is not None:
+                out.append(d)
+                taken.append((m.start(), m.end()))
+    for m in _RELATIVE.finditer(text):
+        if not free(m):
+            continue
+        if m.group("tomorrow"):
+            out.append(written + timedelta(days=2 if m.group("tomorrow").lower().startswith("the") else 1))
+        else:
+            ahead = (_WEEKDAYS.index(m.group("wd").lower()) - written.weekday()) % 7 or 7
+            out.append(written + timedelta(days=ahead))
+    return out
+
+
+def _next_day_of_month(day: int, written: date, weekday: int | None = None) -> date | None:
+    """The first ``day``-th of a month after ``written`` (this month's, else a later one's) that
+    falls on ``weekday`` when one is said ("Thursday 23rd"), within three months."""
+    if not 1 <= day <= 31:
+        return None
+    y, m = written.year, written.month
+    first: date | None = None
+    for _ in range(3):
+        try:
+            d = date(y, m, day)
+            if d > written and (weekday is None or d.weekday() == weekday):
+                return d
+            first = first or (d if d > written else None)
+        except ValueError:
+            pass
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return first  # a weekday that fits none of them (a slip of the writer's): the day decides
+
+
+def plan_days(text: str, written: date) -> list[date]:
+    """The days ``text`` names that were after the day it was written, sorted: what it planned."""
+    return sorted({d for d in named_days(text, written) if d > written})
+
+
+def when_note(days: list[date], today: date) -> str:
+    """`` (→ 2026-12-03, in 13 days)`` for the first planned day from ``today`` on; `` (2026-10-16: past)``
+    when every one has gone by; "" for no day."""
+    if not days:
+        return ""
+    ahead = [d for d in days if d >= today]
+    if not ahead:
+        return f" ({days[-1].isoformat()}: past)"
+    n = (ahead[0] - today).days
+    rel = "today" if n == 0 else "tomorrow" if n == 1 else f"in {n} days"
+    return f" (→ {ahead[0].isoformat()}, {rel})"
