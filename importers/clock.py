@@ -207,3 +207,65 @@ def to_gregorian(calendar: str, year: int, month: int, day: int) -> tuple[int, i
     if calendar == "islamic":
         return islamic_to_gregorian(year, month, day)
     return year, month, day
+
+
+# --- 12-hour markers no table knows, told by the file itself -----------------------------------
+# Older phones write markers today's CLDR no longer lists (Tamil "பிற்பகல்", Marathi "म.उ.", Bengali
+# "অপরাহ্ণ" became "PM"), or lists with other hours. A chat tells them apart itself: within one day
+# the morning marker comes before the afternoon one, so the marker that follows the others on the
+# same date is the afternoon's.
+MAX_MARKERS = 16  # distinct marker words followed in one file (a 12-hour clock has two)
+
+
+class MarkerEvidence:
+    """What a file says about its 12-hour markers, gathered header by header in O(1) memory: the
+    hours each is written with, and how often one follows another within a date."""
+
+    def __init__(self) -> None:
+        self.written: dict[str, str] = {}  # normalised marker -> as first written
+        self.hours: dict[str, set[int]] = {}  # normalised marker -> hours written with it (1..12)
+        self.follows: dict[tuple[str, str], int] = {}  # (earlier, later) marker on one date -> times
+        self._prev: tuple[str, str] | None = None  # (date as written, marker) of the last header
+
+    def add(self, day: str, marker: str | None, hour: int) -> None:
+        """One header: its date as written, its marker (None for none) and its hour as written."""
+        key = normalise_marker(marker) if marker else ""
+        if not key or (key not in self.written and len(self.written) >= MAX_MARKERS):
+            self._prev = None
+            return
+        if key not in self.written:
+            self.written[key], self.hours[key] = str(marker), set()
+        if hour <= 12:
+            self.hours[key].add(hour)
+        prev = self._prev
+        if prev is not None and prev[0] == day and prev[1] != key:
+            self.follows[(prev[1], key)] = self.follows.get((prev[1], key), 0) + 1
+        self._prev = (day, key)
+
+    def inferred(self) -> dict[str, bool]:
+        """Normalised marker -> True for afternoon, for the markers the file itself decides: those no
+        table knows, and (in a file of two markers, a plain 12-hour clock) those whose table hours fit
+        neither reading of an hour written with them. A marker never seen beside another stays out."""
+        out: dict[str, bool] = {}
+        for key in self.written:
+            if key in ("am", "pm", "a", "p"):
+                continue
+            table = marker_hours().get(key)
+            if table is not None:
+                fits = all(h % 12 in table or h % 12 + 12 in table for h in self.hours[key])
+                if fits or len(self.written) > 2:
+                    continue
+            net = sum(n for (a, _), n in self.follows.items() if a == key) - sum(
+                n for (_, b), n in self.follows.items() if b == key)
+            if net:
+                out[key] = net < 0
+        return out
+
+
+def hour_24(hour: int, marker: str, inferred: dict[str, bool] | None = None) -> int:
+    """:func:`to_24h`, unless the file decided the marker (:meth:`MarkerEvidence.inferred`)."""
+    if inferred and hour <= 12:
+        pm = inferred.get(normalise_marker(marker))
+        if pm is not None:
+            return hour % 12 + (12 if pm else 0)
+    return to_24h(hour, marker)

@@ -82,7 +82,8 @@ _LETTER = r"[^\W\d_]"
 # a first letter (their digits excepted): the words are checked against CLDR's afterwards.
 _MARKS = ("\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed"
           "\u0900-\u0dff\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff\u200c\u200d")
-_WORD = rf"{_LETTER}(?:{_LETTER}|\.|(?!\d)[{_MARKS}])*"
+# Hebrew abbreviations hold a gershayim or geresh between letters ("אחה״צ", on some phones "אחה"צ").
+_WORD = rf"{_LETTER}(?:{_LETTER}|\.|(?!\d)[{_MARKS}]|[\u05f3\u05f4\"'](?={_LETTER}))*"
 _MARKER = rf"{_WORD}(?:\s{_WORD}){{0,3}}"
 _CLOCK = rf"(?:(?P<pre>{_MARKER})\s?)?{_TIME}(?:\s?(?P<post>{_MARKER}))?"
 # A word some languages put between the date and the time: "12/03/2023 à 09:15" (French),
@@ -356,6 +357,8 @@ class _DateStats:
         self.min_short_year = {0: 100, 2: 100}  # smallest 2-digit value there
         self.max_short = {0: -1, 2: -1}  # and the largest
         self.twelve = False
+        self.markers = clock.MarkerEvidence()  # which 12-hour marker is which, told by the file
+        self.padded = False  # a day or month field written with a leading zero ("03")
         self.seconds = False
         self.dot_time = False
 
@@ -387,6 +390,9 @@ class _DateStats:
                 self.min_short_year[i] = min(self.min_short_year[i], int(f[i]))
                 self.max_short[i] = max(self.max_short[i], int(f[i]))
         self.twelve = self.twelve or bool(e.marker)
+        if e.marker or self.twelve:
+            self.markers.add(e.date, e.marker, int(_TIME_SEP_RE.split(e.time, 1)[0]))
+        self.padded = self.padded or (len(f[0]) == 2 and f[0][0] == "0") or (len(f[1]) == 2 and f[1][0] == "0")
         self.seconds = self.seconds or e.time.count(":") + e.time.count(".") == 2
         self.dot_time = self.dot_time or "." in e.time
 
@@ -413,7 +419,7 @@ class _DateStats:
         if dmy != mdy:
             return ("dmy", "fewer backward jumps") if dmy < mdy else ("mdy", "fewer backward jumps")
         sep = re.search(r"[./-]", self.first_date)
-        if sep and sep.group() == "/" and not self.first_date.startswith("0") and ios:
+        if sep and sep.group() == "/" and not self.padded and ios:
             return "mdy", "ambiguous: unpadded US-style iOS date"
         return "dmy", "ambiguous: defaulted to day first"
 
@@ -442,13 +448,13 @@ class _DateStats:
 MIN_YEAR, MAX_YEAR = 1970, 2100  # a phone whose clock was reset says 1970; nothing says year 240
 
 
-def _timestamp(e: _Entry, order: str, calendar: str) -> datetime:
+def _timestamp(e: _Entry, order: str, calendar: str, markers: dict[str, bool] | None = None) -> datetime:
     year, month, day = _make_date(order, _date_fields(e.date), calendar, e.era)
     parts = [int(p) for p in _TIME_SEP_RE.split(e.time)]
     hour, minute = parts[0], parts[1]
     second = parts[2] if len(parts) > 2 else 0
     if e.marker:
-        hour = clock.to_24h(hour, e.marker)
+        hour = clock.hour_24(hour, e.marker, markers)
     if not MIN_YEAR <= year <= MAX_YEAR:  # a damaged line ("3/12/240"), not a phone's clock
         raise ValueError(f"year {year}")
     return datetime(year, month, day, hour, minute, second)
@@ -707,6 +713,7 @@ def _chat(file: str, opener: Callable[[], IO[bytes]], thread: str, report: Impor
     calendar, calendar_reason = stats.calendar(order, datetime.now())
     if calendar in ("persian", "islamic") and reason.startswith("ambiguous"):
         order, reason = "dmy", "ambiguous: day first, as in the Hijri calendars' locales"
+    markers = stats.markers.inferred() if stats.twelve else {}
     if first:
         report.variant.update(
             {
@@ -723,21 +730,24 @@ def _chat(file: str, opener: Callable[[], IO[bytes]], thread: str, report: Impor
         )
         if calendar != "gregorian":
             report.variant["calendar_reason"] = calendar_reason
+        if markers:  # markers no table knows, read from the order of the messages
+            report.variant["markers"] = {stats.markers.written[k]: "pm" if pm else "am" for k, pm in markers.items()}
     # Pass 2: the messages, streamed.
     dedupe = _Dedupe()
     position = 0
     unknown_markers: set[str] = set()
-    for e in _in_time_order(_entries(_lines(opener, file), layout, report), order, calendar):
+    for e in _in_time_order(_entries(_lines(opener, file), layout, report), order, calendar, markers):
         report.messages_seen += 1
         if e.refused:
             report.skipped_oversized += 1
             report.warn(f"message refused: {e.refused}; split it in the export or import it by hand", e.line)
             continue
-        if e.marker and not clock.known_marker(e.marker) and e.marker not in unknown_markers:
+        if e.marker and e.marker not in unknown_markers and not clock.known_marker(e.marker) \
+                and clock.normalise_marker(e.marker) not in markers:
             unknown_markers.add(e.marker)
             report.warn(f"unknown 12-hour marker {e.marker!r}: hours read as written", e.line)
         try:
-            when = _timestamp(e, order, calendar)
+            when = _timestamp(e, order, calendar, markers)
         except ValueError:
             report.warn(f"invalid date/time {e.date} {e.time} for date order {order}; message skipped", e.line)
             continue
@@ -750,7 +760,8 @@ def _chat(file: str, opener: Callable[[], IO[bytes]], thread: str, report: Impor
 OUT_OF_ORDER = 3600  # seconds a header may stray from its neighbours' times and still be one
 
 
-def _in_time_order(entries: Iterator[_Entry], order: str, calendar: str) -> Iterator[_Entry]:
+def _in_time_order(entries: Iterator[_Entry], order: str, calendar: str,
+                   markers: dict[str, bool] | None = None) -> Iterator[_Entry]:
     """``entries`` with the header-shaped lines of a message put back into it.
 
     A line of a message can look like a header ("15/03/2024, 11:00 - pick up the parcel" in a
@@ -761,7 +772,7 @@ def _in_time_order(entries: Iterator[_Entry], order: str, calendar: str) -> Iter
 
     def when(e: _Entry) -> float | None:
         try:
-            return _timestamp(e, order, calendar).timestamp()
+            return _timestamp(e, order, calendar, markers).timestamp()
         except ValueError:
             return None
 

@@ -145,15 +145,19 @@ _MEDIA_STEM_RE = re.compile(
 _OMITTED_WORDS = re.compile(
     r"(?:omitted|omitid[oa]|weggelassen|ausgelassen|weggelaten|absente?s?|omis|manquante?s?|retiré|"
     r"vynechán[aoy]?|отсутствует|не добавлен[аоы]?|含まれていません|省略|omess[oa]|oculto|ocultad[oa]|"
-    r"pominięt[oay]|dahil edilmedi|생략됨|הושמט[הו]?|udeladt|utelatt|utelämnad|utelämnat|jätetty pois)\s*$|"
+    r"pominięt[oay]|dahil edilmedi|생략됨|הושמט[הו]?|udeladt|utelatt|utelämnad|utelämnat|jätetty pois|kihagyva|"
+    r"tidak disertakan|omes[ao]|omis[ăa]|izostavljen[aoi]?|vynechan[ýáé]|пропущен[оа]?|αφαιρέθηκε|παραλείφθηκε)\s*$|"
     r"^لم يتم إدراج|^تم حذف الملصق",
     re.IGNORECASE,
 )
 _OMITTED_EXACT_RE = re.compile(
     r"^(?:image|video|audio|sticker|gif|document|contact card|voice message) omitted$", re.IGNORECASE
 )
-_ATTACHED_RE = re.compile(r"<(?:attached|adjunto|anexado|angehängt|anhang|allegato|pièce jointe|bijlage|прикреплено|"
-                          r"添付ファイル|첨부)\s?:\s?(?P<file>[^<>]+?)>", re.IGNORECASE)
+# "<attached: 00000012-PHOTO-2024-03-12-21-06-10.jpg>": the word is the phone's language's, the file name is
+# iOS's own (eight digits, a dash, then the name); with that name any label is read as "attached".
+_ATTACHED_RE = re.compile(r"<(?:(?:attached|adjunto|anexado|angehängt|anhang|allegato|pièce jointe|bijlage|прикреплено|"
+                          r"添付ファイル|첨부)\s?:\s?|[^<>:\n]{1,40}\s?:\s?(?=\d{8}-[^<>\n]*\.[A-Za-z0-9]{2,5}>))"
+                          r"(?P<file>[^<>]+?)>", re.IGNORECASE)
 _FILE_ATTACHED_RE = re.compile(
     r"^(?P<file>\S.*?\.[A-Za-z0-9]{2,5}) \((?:file attached|bestand bijgevoegd|soubor byl přiložen|файл добавлен|"
     r"archivo adjunto|datei angehängt|fichier joint|file allegato|arquivo anexado|ファイル添付)\)$",
