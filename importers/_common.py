@@ -626,10 +626,12 @@ def open_members(
     stack: ExitStack,
     max_bytes: int = DEFAULT_MAX_MEMBER_BYTES,
     depth: int = 0,
+    everywhere: bool = False,
 ) -> list[tuple[str, Callable[[], IO[bytes]]]]:
     """The members ``choose`` picks, each as (its display path, a function opening it as a
-    size-capped byte stream); when it picks none, those of every nested zip (a zip of chat
-    exports: each of them, never only the first), depth-limited against bombs built from nesting.
+    size-capped byte stream); when it picks none (or, with ``everywhere``, in any case), those of
+    every nested zip (a zip of chat exports: each of them, never only the first; the contact cards
+    of chat zips zipped again), depth-limited against bombs built from nesting.
 
     Nothing is read into memory: a nested zip is copied, capped, to a spooled temp file
     registered on ``stack`` (kept in memory only while small).
@@ -637,9 +639,9 @@ def open_members(
     zf = stack.enter_context(open_zip(path, archive))
     members = [i for i in zf.infolist() if not is_junk_member(i.filename)]
     picked = choose(members)
-    if picked:
-        return [_member_opener(zf, info, archive, max_bytes) for info in picked]
-    found: list[tuple[str, Callable[[], IO[bytes]]]] = []
+    found = [_member_opener(zf, info, archive, max_bytes) for info in picked]
+    if found and not everywhere:
+        return found
     if depth < 3:
         for info in members:
             if not info.filename.lower().endswith(".zip"):
@@ -655,7 +657,8 @@ def open_members(
                 raise ImportFormatError(f"cannot read zip member ({exc})", inner) from None
             spool.seek(0)
             try:
-                found += open_members(spool, inner, choose, stack, max_bytes, depth + 1)  # type: ignore[arg-type]
+                found += open_members(spool, inner, choose, stack, max_bytes, depth + 1,  # type: ignore[arg-type]
+                                      everywhere)
             except ImportFormatError as exc:
                 # A hostile or oversized nested archive is an error, not a miss.
                 if not exc.reason.startswith("no suitable"):
@@ -663,6 +666,24 @@ def open_members(
     if not found:
         raise ImportFormatError("no suitable file found in zip", archive)
     return found
+
+
+def has_member(path: Path | IO[bytes], suffix: str, depth: int = 0) -> bool:
+    """True when a zip (or a zip inside it, depth-limited) holds a member named ``*suffix``;
+    names only, nothing extracted. A zip that cannot be read holds nothing."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = [n for n in zf.namelist() if not is_junk_member(n)]
+            if any(n.lower().endswith(suffix) for n in names):
+                return True
+            for name in names if depth < 2 else []:
+                if name.lower().endswith(".zip"):
+                    with zf.open(name) as inner:  # a zip member is seekable: opened as a zip in place
+                        if has_member(inner, suffix, depth + 1):
+                            return True
+    except ZIP_OPEN_ERRORS:
+        return False
+    return False
 
 
 def _member_opener(zf: zipfile.ZipFile, picked: zipfile.ZipInfo, archive: str,

@@ -15,9 +15,9 @@ display name, so the engine can put names on WhatsApp senders.
 from __future__ import annotations
 
 import codecs
-import io
 import quopri
 import re
+import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -28,15 +28,12 @@ import vobject
 
 from importers import ImportFormatError, ImportReport, Record
 from importers._common import (
-    DEFAULT_MAX_MEMBER_BYTES,
-    _Limited,
     decodes_as,
-    is_junk_member,
     is_zip,
     iter_lines,
     legacy_codec,
     normalise_phone,
-    open_zip,
+    open_members,
     sha1_hex,
     split_lines,
     windows_1252,
@@ -440,18 +437,16 @@ def _sources(path: Path, stack: ExitStack) -> list[tuple[str, str, Callable[[], 
             except OSError as exc:
                 raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
         return [(file, path.name, open_file)]
-    zf = stack.enter_context(open_zip(path, file))
-    members = [i for i in zf.infolist() if not is_junk_member(i.filename) and i.filename.lower().endswith(".vcf")]
-    if not members:
-        raise ImportFormatError("zip holds no .vcf file", file)
-    out: list[tuple[str, str, Callable[[], IO[bytes]]]] = []
-    for info in members:
-        where = f"{file}!{info.filename}"
-        if info.file_size > DEFAULT_MAX_MEMBER_BYTES:
-            raise ImportFormatError(f"member too large ({info.file_size} bytes)", where)
-        out.append((where, info.filename, lambda info=info, where=where: io.BufferedReader(  # type: ignore[misc]
-            _Limited(zf.open(info), DEFAULT_MAX_MEMBER_BYTES, where))))
-    return out
+    def cards(members: list[zipfile.ZipInfo]) -> list[zipfile.ZipInfo]:
+        return [i for i in members if i.filename.lower().endswith(".vcf")]
+
+    try:  # the cards of nested zips too: chat zips (each with the cards shared in it) zipped again
+        members = open_members(path, file, cards, stack, everywhere=True)
+    except ImportFormatError as exc:
+        if exc.reason.startswith("no suitable"):
+            raise ImportFormatError("zip holds no .vcf file", file) from None
+        raise
+    return [(where, where.rsplit("!", 1)[-1], opener) for where, opener in members]
 
 
 _CHARSET_RE = re.compile(rb";CHARSET=([A-Za-z][A-Za-z0-9_-]{1,30})", re.IGNORECASE)

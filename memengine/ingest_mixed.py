@@ -17,7 +17,6 @@ on the chat's senders known only by a number.
 from __future__ import annotations
 
 import re
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -74,17 +73,15 @@ def zip_plan(path: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
     """((path, format) parts, warnings) for a WhatsApp zip holding contact cards (.vcf members):
     the cards as a vCard import, then the chat; None for any other file. Cards that cannot be
     read leave the chat alone, with a warning naming them."""
-    from importers._common import ZIP_OPEN_ERRORS, is_junk_member, is_zip
+    from importers._common import ZIP_OPEN_ERRORS, has_member, is_zip
     from importers.detect import detect
 
     try:
         if not (path.is_file() and is_zip(path) and detect(path) == "whatsapp"):
             return None
-        with zipfile.ZipFile(path) as zf:
-            cards = [n for n in zf.namelist() if n.lower().endswith(".vcf") and not is_junk_member(n)]
     except ZIP_OPEN_ERRORS:  # ImportFormatError is a ValueError
         return None  # the chat import names what is wrong with the file
-    if not cards:
+    if not has_member(path, ".vcf"):  # in the zip, or in the chat zips zipped inside it
         return None
     try:
         _parse_all(path, "vcf", {})
