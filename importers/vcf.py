@@ -15,6 +15,7 @@ display name, so the engine can put names on WhatsApp senders.
 from __future__ import annotations
 
 import codecs
+import io
 import quopri
 import re
 import zipfile
@@ -471,6 +472,48 @@ def _declared_codec(opener: Callable[[], IO[bytes]]) -> tuple[str, str] | None:
     return None
 
 
+_SPLIT_FOLD_RE = re.compile(rb"\r?\n[ \t](?=[\x80-\xbf])")
+
+
+class _JoinSplitCharacters(io.RawIOBase):
+    """A vCard's bytes with the folds that split a UTF-8 character undone: RFC 6350 folds lines at 75
+    octets, and writers that count octets cut "Ø" (C3 98) into "\\xc3" CRLF SPACE "\\x98", which no
+    decoder reads line by line. A fold before a continuation byte (0x80-0xBF, which starts no
+    character) is always such a cut; unfolding it is what any vCard reader does. Streamed: the
+    last bytes of a read wait for the next, so a fold across reads is found too."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self._out = b""
+        self._tail = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._out:
+            chunk = self._raw.read(1 << 16)
+            data = self._tail + chunk
+            if not chunk:
+                self._out, self._tail = _SPLIT_FOLD_RE.sub(b"", data), b""
+                break
+            data = _SPLIT_FOLD_RE.sub(b"", data)
+            self._out, self._tail = data[:-3], data[-3:]
+        n = min(len(buffer), len(self._out))
+        buffer[:n] = self._out[:n]
+        self._out = self._out[n:]
+        return n
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def _joined(opener: Callable[[], IO[bytes]]) -> Callable[[], IO[bytes]]:
+    """``opener`` through :class:`_JoinSplitCharacters`."""
+    return lambda: io.BufferedReader(_JoinSplitCharacters(opener()), 1 << 16)  # type: ignore[arg-type]
+
+
 def _decoded(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> Callable[[], IO[bytes]]:
     """``opener`` as UTF-8 bytes: an address book from before UTF-8 is read in the code page its
     cards declare (``CHARSET=SHIFT_JIS``) when the whole file decodes so, else as Windows-1252
@@ -503,7 +546,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         position = cards = 0
         refs: dict[str, int] = {}
         for file, rel, raw_opener in sources:
-            opener = _decoded(raw_opener, file, report)
+            opener = _decoded(_joined(raw_opener), file, report)
             groups = _groups(opener, file)
             for line, raw in _cards(opener, file, report):
                 cards += 1
