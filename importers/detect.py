@@ -17,12 +17,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, whatsapp
+from importers import ImportFormatError, ImportReport, Record, html_notes, kinds, standardnotes, whatsapp
 from importers._common import ZIP_OPEN_ERRORS, is_junk_member
 from importers.keep import is_keep_path
 from importers.registry import NAMES, PARSERS, Parser
 
 _TRIED = "tried " + ", ".join(NAMES)
+
+
+def _unknown(reason: str, what: str | None) -> str:
+    """The end of a detection error: what was tried, what the file is (when known), what was expected."""
+    return f"{reason} ({_TRIED})" + (f": {what}" if what else "") + f"; {kinds.EXPECTED}"
 
 
 def _json_kind(head: str) -> str | None:
@@ -60,6 +65,13 @@ def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
         return False
     if any(b.endswith(_NOTE_SUFFIXES + (".enex",)) for b in bases) or any(is_keep_path(n) for n in names):
         return True
+    for name in [n for n in names if n.lower().endswith((".txt", ".json"))][:8]:
+        try:
+            with zf.open(name) as fh:
+                if standardnotes.is_backup_head(fh.read(standardnotes.HEAD_BYTES)):
+                    return True  # a Standard Notes backup zip
+        except ZIP_OPEN_ERRORS:
+            return False
     inner = [n for n in names if n.lower().endswith(".zip")]
     if not inner or len(inner) != len(names):
         return False
@@ -68,6 +80,17 @@ def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
             return any(n.lower().endswith(_NOTE_SUFFIXES) for n in nested.namelist())
     except ZIP_OPEN_ERRORS:
         return False
+
+
+def _html_notes_zip(zf: zipfile.ZipFile, names: list[str]) -> bool:
+    """A zip of notes as web pages: one of its first pages (not ChatGPT's chat.html) is a note's."""
+    pages = [n for n in names if n.lower().endswith(html_notes.HTML_SUFFIXES) and
+             n.rsplit("/", 1)[-1].lower() != "chat.html"]
+    for name in pages[:8]:
+        with zf.open(name) as fh:
+            if html_notes.is_note_head(fh.read(html_notes.SNIFF_BYTES)):
+                return True
+    return False
 
 
 def _zip_kind(path: Path) -> str:
@@ -91,9 +114,12 @@ def _zip_kind(path: Path) -> str:
                 return "chatgpt"
             if any(b.endswith(".vcf") for b in bases):  # an address book zipped (Google Takeout)
                 return "vcf"
+            if _html_notes_zip(zf, names):  # notes as web pages (Apple Notes exporters, Evernote, Joplin)
+                return "markdown"
+            what = kinds.zip_kind(zf)
     except ZIP_OPEN_ERRORS as exc:
         raise ImportFormatError(f"malformed zip archive ({exc}); {_TRIED}", str(path)) from None
-    raise ImportFormatError(f"zip holds no chat export ({_TRIED})", str(path))
+    raise ImportFormatError(_unknown("zip holds no chat export", what), str(path))
 
 
 def detect(path: Path | str) -> str:
@@ -113,7 +139,9 @@ def detect(path: Path | str) -> str:
                 return kind
         if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "Keep/*.json", "*.enex")):
             return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) and Evernote's too
-        raise ImportFormatError(f"directory holds no conversations*.json nor .md files ({_TRIED})", file)
+        if _other_notes(path):
+            return "markdown"
+        raise ImportFormatError(_unknown("directory holds no conversations*.json nor notes", None), file)
     with path.open("rb") as fh:
         raw = fh.read(64 * 1024)
     if raw.startswith(b"PK\x03\x04"):
@@ -122,10 +150,13 @@ def detect(path: Path | str) -> str:
         raise ImportFormatError(f"empty zip archive ({_TRIED})", file)
     if not raw.strip():
         raise ImportFormatError(f"empty file ({_TRIED})", file)
+    what = kinds.binary_kind(raw, path)
+    if what is not None:
+        raise ImportFormatError(_unknown("not an export", what), file)
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         text = raw.decode("utf-16", "replace")
     elif b"\x00" in raw:
-        raise ImportFormatError(f"binary data ({_TRIED})", file)
+        raise ImportFormatError(_unknown("binary data", None), file)
     else:
         text = raw.decode("utf-8", "replace").lstrip("\ufeff")
     suffix = path.suffix.lower()
@@ -151,13 +182,31 @@ def detect(path: Path | str) -> str:
                 obj = None
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"
-    if suffix in (".md", ".markdown", ".enex"):
+    if suffix in (".md", ".markdown", ".enex") or standardnotes.is_backup_head(raw):
         return "markdown"
     if suffix in (".html", ".htm") and _page_kind(path):
         return "chatgpt"
+    if html_notes.is_note_page(path):
+        return "markdown"  # a note exported as a web page
     if whatsapp.sniff(text.splitlines()[:50]):  # the parser's own header layouts
         return "whatsapp"
-    raise ImportFormatError(f"unrecognised format ({_TRIED})", file)
+    raise ImportFormatError(_unknown("unrecognised format", kinds.text_kind(text, suffix)), file)
+
+
+def _other_notes(folder: Path) -> bool:
+    """A folder of notes that are no Markdown: web pages (a few looked at) or a Standard Notes backup."""
+    for pattern in ("*.html", "*.htm"):
+        for page in list(path_iter(folder, pattern))[:20]:
+            if html_notes.is_note_page(page):
+                return True
+    return any(standardnotes.is_backup(p) for pattern in ("*.txt", "*.json") for p in list(path_iter(folder, pattern))[:20])
+
+
+def path_iter(folder: Path, pattern: str) -> Iterator[Path]:
+    """Files below ``folder`` matching ``pattern``, outside hidden folders."""
+    for p in folder.rglob(pattern):
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(folder).parts):
+            yield p
 
 
 def parse(path: Path, report: ImportReport | None = None, **options: Any) -> Iterator[Record]:

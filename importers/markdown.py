@@ -35,7 +35,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, enex, keep, markdown_apps
+from importers import ImportFormatError, ImportReport, Record, enex, html_notes, keep, markdown_apps, standardnotes
 from importers._common import MAX_LINE_CHARS, decode_text, is_zip, split_lines
 
 CHUNK_CHARS = 1500
@@ -520,7 +520,8 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             keep_dir = Path(dirpath).name.lower() == "keep"  # Google Takeout's Keep notes, as JSON
             found += [Path(dirpath) / f for f in sorted(filenames) if not f.startswith(".") and (
-                f.lower().endswith(NOTE_SUFFIXES + (".enex",)) or (keep_dir and f.lower().endswith(".json")))]
+                f.lower().endswith(NOTE_SUFFIXES + (".enex",)) or (keep_dir and f.lower().endswith(".json"))
+                or _other_note(Path(dirpath) / f, keep_dir))]
         return path, found
     if not path.exists():
         raise ImportFormatError("no such file or directory", str(path))
@@ -530,14 +531,21 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
 def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Record], list[list[str]], str]:
     """Records of one note plus, per record, the raw wikilink targets to resolve later."""
     rel = file.relative_to(root).as_posix()
-    if file.suffix.lower() in (".json", ".enex"):  # Google Keep's notes; an Evernote notebook
-        notes = (keep if file.suffix.lower() == ".json" else enex).records(file, rel, report)
+    suffix = file.suffix.lower()
+    if suffix in (".json", ".enex") or _streamed(file):  # Keep's notes; an Evernote notebook; a Standard Notes backup
+        if suffix == ".enex":
+            notes = enex.records(file, rel, report)
+        else:
+            notes = (standardnotes if standardnotes.is_backup(file) else keep).records(file, rel, report)
         return notes, [[] for _ in notes], rel
     data = file.read_bytes()
     text = _decode_note(data, file, rel, report)
-    lines = split_lines(text)
-    joplin = markdown_apps.joplin_raw(lines)
-    if joplin is not None:
+    html = suffix in html_notes.HTML_SUFFIXES
+    lines = html_notes.to_lines(text, file.stem) if html else _without_title_line(split_lines(text), file.stem)
+    joplin = None if html else markdown_apps.joplin_raw(lines)
+    if html:
+        front, start = {}, 0
+    elif joplin is not None:
         front, lines = joplin
         start = 0
         if front["type_"] != markdown_apps.JOPLIN_NOTE:  # a notebook, tag or resource: no note
@@ -641,6 +649,40 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     return records, targets, rel
 
 
+def _other_note(file: Path, keep_dir: bool) -> bool:
+    """Notes in a walked folder besides Markdown: web pages that are notes (:mod:`importers.html_notes`)
+    and Standard Notes backups (a ``.txt`` or ``.json`` outside Google Keep's folder)."""
+    low = file.name.lower()
+    if low.endswith(html_notes.HTML_SUFFIXES):
+        return html_notes.is_note_page(file)
+    return not keep_dir and low.endswith((".txt", ".json")) and standardnotes.is_backup(file)
+
+
+def _streamed(file: Path) -> bool:
+    """An export of many notes read as a stream (Evernote's ``.enex``, a Standard Notes backup)."""
+    low = file.name.lower()
+    return low.endswith(".enex") or (low.endswith((".txt", ".json")) and standardnotes.is_backup(file))
+
+
+_KEY_RE = re.compile(r"\w+")
+
+
+def _without_title_line(lines: list[str], title: str) -> list[str]:
+    """``lines`` with a first line that only repeats the note's title blanked (Apple Notes, Simplenote
+    and Keep exporters write the title as the note's first plain line and name the file by it): the
+    record is "Title: text" already. A heading, a setext title or a note of one line is left alone."""
+    first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
+    if first is None or lines[first].lstrip().startswith(("#", "---", "+++")):
+        return lines
+    key = "".join(_KEY_RE.findall(lines[first].casefold()))
+    if not key or key != "".join(_KEY_RE.findall(title.casefold())):
+        return lines
+    rest = lines[first + 1:]
+    if not any(ln.strip() for ln in rest) or (rest and _SETEXT_RE.match(rest[0])):
+        return lines
+    return [*lines[:first], "", *rest]
+
+
 def _decode_note(data: bytes, file: Path, rel: str, report: ImportReport) -> str:
     """A note's text: UTF-8 or UTF-16 (:func:`decode_text`); a note from before UTF-8
     (Windows-1252, Latin-1: "caf\\xe9") is read as such with a warning, not refused, so one
@@ -688,7 +730,8 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         yield from _parse_tree(path, report)
         return
     with tempfile.TemporaryDirectory(prefix="mem-notes-") as tmp:
-        if not markdown_apps.unpack_notes(path, str(path), Path(tmp), NOTE_SUFFIXES + (".enex",), MAX_NOTE_BYTES):
+        if not markdown_apps.unpack_notes(path, str(path), Path(tmp), NOTE_SUFFIXES + (".enex", ".txt", ".json")
+                                          + html_notes.HTML_SUFFIXES, MAX_NOTE_BYTES):
             raise ImportFormatError("zip holds no .md notes", str(path))
         yield from _parse_tree(Path(tmp), report)
         report.variant["layout"] = "zip"
@@ -708,7 +751,7 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
         raise ImportFormatError("no .md files found", str(path))
     kept: list[Path] = []
     for file in files:
-        if file.suffix.lower() == ".enex":  # streamed, its attachments dropped as they pass: no size cap
+        if _streamed(file):  # attachments dropped as they pass, notes read one at a time: no size cap
             kept.append(file)
             continue
         size = file.stat().st_size

@@ -297,11 +297,23 @@ def _parse_all(path: Path, fmt: str, options: dict[str, Any],
         for _ in _parse(path, fmt, report, options, store):
             count += 1
     except ImportFormatError as exc:
-        raise UserError(one_line(exc)) from None
+        raise UserError(one_line(exc) + _looks_like(path, fmt)) from None
     except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
         # A parser bug or an input shape nobody foresaw: still one line naming the file, no traceback.
         raise UserError(f"{path}: cannot parse as {fmt} ({type(exc).__name__}: {one_line(exc)})") from None
     return report, count
+
+
+def _looks_like(path: Path, fmt: str) -> str:
+    """When ``path`` failed as ``fmt`` but is detected as another format (``mem.py import whatsapp
+    conversations.json``), the words that say so; else ""."""
+    from importers.detect import detect
+
+    try:
+        kind = detect(path)
+    except (ImportFormatError, OSError):
+        return ""
+    return f"; this looks like a {kind} export: mem.py import {kind} PATH (or without a format)" if kind != fmt else ""
 
 
 # Formats whose exports come one file per chat or contact: a folder of them imports each file.

@@ -43,7 +43,7 @@ def mixed_plan(folder: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
             try:
                 kind = detect(p)
             except ImportFormatError as exc:
-                warnings.append(f"{p}: skipped: {exc.reason}")
+                warnings.append(f"{p}: skipped: {exc.reason.split('; expected ')[0]}")
                 continue
             inner = zip_plan(p) if kind == "whatsapp" and p.suffix.lower() == ".zip" else None
             parts += inner[0] if inner else [(p, kind)]  # a chat zip's contact cards too

@@ -49,6 +49,10 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("chat.txt", _read("unseen3/whatsapp/android_pa_12h.txt")),
         ("WhatsApp Chat with Ana.zip", _zip_bytes({"_chat.txt": _read("unseen/whatsapp/ios_group_uk.txt"),
                                                    "Ben.vcf": _read("unseen3/whatsapp_zip/Ben Smith.vcf")})),
+        ("chat.txt", _read("unseen4/whatsapp/android_mr_deva_digits.txt")),  # markers told by the file
+        ("WhatsApp exports.zip", _zip_bytes({"WhatsApp Chat with Dan.zip": _zip_bytes({  # cards in a nested chat zip
+            "_chat.txt": _read("unseen4/whatsapp_nested/_chat.txt"),
+            "Dan Lee.vcf": _read("unseen4/whatsapp_nested/Dan Lee.vcf")})})),
     ],
     "chatgpt": [
         ("conversations.json", _read("unseen3/chatgpt/reasoning_2025.json")),
@@ -62,11 +66,17 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("note.md", _read("unseen2/markdown/obsidian_daily/Daily/2024-03-14.md")),
         ("Keep/Boiler.json", _read("unseen3/markdown/keep/Takeout/Keep/Boiler.json")),
         ("House.enex", _read("unseen3/markdown/evernote/House.enex")),
+        ("Notes/Boiler.html", _read("unseen4/notes/apple_html/Notes/Boiler.html")),
+        ("Standard Notes Backup and Import File.txt",
+         _read("unseen4/notes/standard_notes/Standard Notes Backup and Import File.txt")),
     ],
     "vcf": [
         ("contacts.vcf", _read("unseen3/vcf/outlook_21_photo.vcf")),
         ("sjis.vcf", _read("unseen3/vcf/softbank_sjis_raw.vcf")),
         ("related.vcf", _read("unseen2/vcf/related_names.vcf")),
+        ("fold.vcf", _read("unseen4/vcf/fold_mid_character.vcf")),
+        ("v40.vcf", _read("unseen4/vcf/v40_altid_pid.vcf")),
+        ("cards.zip", _zip_bytes({"a.zip": _zip_bytes({"Dan Lee.vcf": _read("unseen4/whatsapp_nested/Dan Lee.vcf")})})),
     ],
     "jsonl": [
         ("export.jsonl", b'{"content": "Ana likes tea", "memory_type": "semantic", "tags": ["people"]}\n'

@@ -335,7 +335,7 @@ NOT_EXPORTS: dict[str, tuple[Any, str]] = {  # file name: (bytes or a function o
     "photo.jpg": (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01", "a JPEG image"),
     "report.docx": (_docx, "a Word document"),
     "budget.csv": (b"date,amount\n2024-03-12,12.50\n2024-03-13,8.00\n", "a CSV table"),
-    "settings.json": (b'{"theme": "dark", "fontSize": 14}\n', "JSON without conversations"),
+    "settings.json": (b'{"theme": "dark", "fontSize": 14}\n', "JSON without conversations or notes"),
 }
 
 
@@ -350,7 +350,8 @@ def test_a_file_that_is_no_export_says_what_it_is_and_what_was_expected(name: st
     out = _envelope(proc)
     assert proc.returncode == 1 and out["error"]["code"] == "invalid_input", out
     message = out["error"]["message"]
-    assert message.startswith(f"{path}: {what}") and EXPECTED in message, message
+    # "PATH: <what failed> (tried whatsapp, …): <what the file is>; expected …"
+    assert message.startswith(f"{path}: ") and f"jsonl): {what}; {EXPECTED}" in message, message
     assert "\n" not in message and "Traceback" not in proc.stderr
     assert not db.exists() or _count(db) == 0
 

@@ -1,0 +1,95 @@
+"""What a file that is no export is, for the one-line error of ``mem.py import``: a user who points
+the import at a PDF, a photo, a spreadsheet or WhatsApp's encrypted backup learns what the file
+is and what the import expects, not only that the format was not recognised.
+
+Told by magic numbers, the members of a zip, and the shape of text; None when nothing says.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+
+EXPECTED = ("expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export (conversations.json, "
+            "chat.html or the export .zip), notes (.md, .html, .enex, a Keep or Standard Notes export), "
+            "contacts (.vcf) or JSON lines (.jsonl)")
+
+_MAGIC = (
+    (b"%PDF", "a PDF document"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"GIF8", "a GIF image"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+    (b"OggS", "an Ogg audio file (a voice note?)"),
+    (b"ID3", "an MP3 audio file"),
+    (b"\x1f\x8b", "a gzip archive (unpack it first)"),
+    (b"Rar!", "a RAR archive (unpack it first)"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive (unpack it first)"),
+    (b"\xd0\xcf\x11\xe0", "an old Office document"),
+    (b"{\\rtf", "an RTF document"),
+)
+_ZIP_MEMBERS = (
+    ("word/", "a Word document"),
+    ("xl/", "an Excel workbook"),
+    ("ppt/", "a PowerPoint presentation"),
+    ("androidmanifest.xml", "an Android app"),
+    ("meta-inf/container.xml", "an EPUB book"),
+)
+
+
+def binary_kind(head: bytes, path: Path) -> str | None:
+    """What a file is by its first bytes (and, for WhatsApp's backups, its name)."""
+    name = path.name.lower()
+    if re.search(r"\.crypt\d+$", name):
+        return "an encrypted WhatsApp backup (export a chat from the app: More > Export chat)"
+    for magic, what in _MAGIC:
+        if head.startswith(magic):
+            return what
+    if head[4:8] == b"ftyp":
+        return "an HEIC image or MP4/MOV video" if head[8:12] not in (b"M4A ", b"M4B ") else "an M4A audio file"
+    if head.startswith(b"RIFF") and head[8:12] in (b"WEBP", b"WAVE", b"AVI "):
+        return {b"WEBP": "a WebP image", b"WAVE": "a WAV audio file", b"AVI ": "an AVI video"}[head[8:12]]
+    return None
+
+
+def zip_kind(zf: zipfile.ZipFile) -> str | None:
+    """What a zip is by its members: an Office document, an app, a book; a zip of media only."""
+    names = [n.lower() for n in zf.namelist()]
+    if "mimetype" in names:
+        try:
+            mime = zf.read("mimetype")[:100].decode("ascii", "replace")
+        except (KeyError, OSError, zipfile.BadZipFile, RuntimeError, NotImplementedError):
+            mime = ""
+        if "opendocument" in mime:
+            return "an OpenDocument file"
+        if "epub" in mime:
+            return "an EPUB book"
+    for prefix, what in _ZIP_MEMBERS:
+        if any(n.startswith(prefix) or n == prefix for n in names):
+            return what
+    files = [n for n in names if not n.endswith("/")]
+    if files and all(re.search(r"\.(?:jpe?g|png|gif|heic|webp|mp4|mov|opus|ogg|m4a|mp3|pdf)$", n) for n in files):
+        return "a zip of photos, videos or documents only"
+    return None
+
+
+def text_kind(text: str, suffix: str) -> str | None:
+    """What a text file is by its shape: JSON of no known export, a CSV table, a web page, XML."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped.startswith(("{", "[")):
+        return "JSON without conversations or notes"
+    low = stripped[:1000].lower()
+    if low.startswith(("<!doctype html", "<html")) or suffix in (".html", ".htm"):
+        return "a web page without conversations or notes"
+    if low.startswith("<?xml"):
+        return "an XML file"
+    lines = [ln for ln in stripped.splitlines()[:20] if ln.strip()]
+    if suffix in (".csv", ".tsv") or (len(lines) >= 2 and all(_fields(ln) == _fields(lines[0]) > 1 for ln in lines)):
+        return "a CSV table"
+    return None
+
+
+def _fields(line: str) -> int:
+    sep = max(",;\t", key=line.count)
+    return line.count(sep) + 1 if line.count(sep) else 1

@@ -1,0 +1,101 @@
+"""Standard Notes backups, read by the markdown importer (:mod:`importers.markdown`).
+
+A decrypted backup ("Standard Notes Backup and Import File.txt", also inside the backup zip) is
+one JSON object ``{"version": "004", "items": [...]}``; each item has a ``uuid``, a
+``content_type`` (``Note``, ``Tag``, ``SN|UserPreferences``, ``SN|Component`` ...), ``created_at``
+and a ``content`` object: a note's ``title`` and ``text``, a tag's ``title`` and the notes it
+``references``. A note is one semantic memory "Title: text" dated by its creation, its tags'
+titles its tags; trashed notes are not memories; other items are no notes. An encrypted backup
+(``content`` is a ``004:...`` string) cannot be read: it fails in one line saying so.
+
+Streamed with ijson, twice (tags, then notes): memory stays that of one item.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import ijson
+
+from importers import ImportFormatError, ImportReport, Record
+from importers._common import DEFAULT_MAX_JSON_BYTES, _json_errors, _opened, uncut
+
+HEAD_BYTES = 64 * 1024
+_NOTE_ITEM_RE = re.compile(rb'"content_type"\s*:\s*"Note"')
+
+
+def is_backup_head(head: bytes) -> bool:
+    """True when the first bytes of a file are those of a Standard Notes backup."""
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and b'"items"' in head and bool(
+        _NOTE_ITEM_RE.search(head))
+
+
+def is_backup(path: Path) -> bool:
+    """True for a Standard Notes backup file (by its first bytes)."""
+    try:
+        with path.open("rb") as fh:
+            return is_backup_head(fh.read(HEAD_BYTES))
+    except OSError:
+        return False
+
+
+def _items(path: Path, where: str) -> Iterator[Any]:
+    with _json_errors(where), _opened((path, None), DEFAULT_MAX_JSON_BYTES) as fh:
+        yield from ijson.items(fh, "items.item", use_float=True)
+
+
+def _when(value: Any) -> datetime | None:
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
+    """The notes of one backup file, each a semantic memory (see the module docstring)."""
+    where = str(file)
+    tags: dict[str, list[str]] = {}
+    for item in _items(file, where):
+        if isinstance(item, dict) and item.get("content_type") == "Tag" and isinstance(item.get("content"), dict):
+            title = str(item["content"].get("title") or "").strip()
+            for ref in item["content"].get("references") or []:
+                if title and isinstance(ref, dict) and ref.get("uuid"):
+                    tags.setdefault(str(ref["uuid"]), []).append(title)
+    out: list[Record] = []
+    encrypted = 0
+    for item in _items(file, where):
+        if not isinstance(item, dict) or item.get("content_type") != "Note" or item.get("deleted") is True:
+            continue
+        content = item.get("content")
+        if isinstance(content, str):  # "004:..." : encrypted with the account's key
+            encrypted += 1
+            continue
+        if not isinstance(content, dict) or not item.get("uuid"):
+            report.skipped_malformed += 1
+            continue
+        report.messages_seen += 1
+        if content.get("trashed") is True:
+            report.skipped_system += 1
+            continue
+        title = uncut(str(content.get("title") or "")).strip()
+        text = uncut(str(content.get("text") or "")).strip()
+        if not text:
+            report.skipped_empty += 1
+            continue
+        uuid = str(item["uuid"])
+        out.append(Record(content=f"{title}: {text}" if title else text, ref=f"markdown:standardnotes:{uuid}",
+                          source="markdown", memory_type="semantic", event_at=_when(item.get("created_at")),
+                          thread=rel, position=len(out), tags=tags.get(uuid, []),
+                          metadata={"path": rel, "title": title, "app": "standardnotes"}, line=1))
+    if encrypted and not out and not report.messages_seen:
+        raise ImportFormatError(f"an encrypted Standard Notes backup ({encrypted} notes); export a decrypted "
+                                "backup (Preferences > Backups > Download backup, decrypted)", where)
+    if encrypted:
+        report.warn(f"{rel}: {encrypted} encrypted notes skipped (export a decrypted backup)")
+    return out
