@@ -543,8 +543,10 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     html = suffix in html_notes.HTML_SUFFIXES
     lines = html_notes.to_lines(text, file.stem) if html else _without_title_line(split_lines(text), file.stem)
     joplin = None if html else markdown_apps.joplin_raw(lines)
+    front: dict[str, Any] = {}
+    start = 0
     if html:
-        front, start = {}, 0
+        pass  # a web page has no front matter
     elif joplin is not None:
         front, lines = joplin
         start = 0

@@ -123,13 +123,9 @@ _AUTHOR_RE = re.compile(r"^(?P<author>[^:\n]{1,100}?):(?: (?P<text>.*)|\s*$)", r
 from importers.whatsapp_words import (  # noqa: E402  (the word tables, moved out of the parser)
     _ATTACHED_RE,
     _EDITED_RE,
-    _FILE_ATTACHED_RE,
-    _MEDIA_BRACKET,
-    _MEDIA_STEM_RE,
-    _OMITTED_EXACT_RE,
-    _OMITTED_WORDS,
     _SYSTEM_BODY_RE,
     _SYSTEM_LINE_RE,
+    _media_line,
 )
 
 _THREAD_RE = re.compile(
@@ -458,39 +454,6 @@ def _timestamp(e: _Entry, order: str, calendar: str, markers: dict[str, bool] | 
     if not MIN_YEAR <= year <= MAX_YEAR:  # a damaged line ("3/12/240"), not a phone's clock
         raise ValueError(f"year {year}")
     return datetime(year, month, day, hour, minute, second)
-
-
-def _media_line(raw_line: str, clean_line: str) -> list[str] | None:
-    """Media names if the line is (ends in) a placeholder, else None."""
-    text = clean_line.strip()
-    low = text.lower()
-    if low.startswith("<") and low.endswith(">"):
-        inner = low[1:-1].strip()
-        if inner in _MEDIA_BRACKET or (len(inner.split()) <= 5 and "<" not in inner and _MEDIA_STEM_RE.search(inner)):
-            return [text[1:-1].strip()]
-    m = _FILE_ATTACHED_RE.match(text)
-    if m:
-        return [m.group("file")]
-    m = _ATTACHED_RE.search(text)
-    if m and (m.end() == len(text)):
-        return [m.group("file").strip()]
-    if _OMITTED_EXACT_RE.match(text):
-        return [text]
-    # iOS puts U+200E (U+200F in RTL locales) before the placeholder; trust the
-    # localized "omitted" words only then.
-    mark = "\u200e" if "\u200e" in raw_line else "\u200f"
-    if mark in raw_line:
-        tail = raw_line.rsplit(mark, 1)[-1]
-        tail_clean = strip_marks_fast(tail)
-        tail_clean = tail_clean.strip()
-        if tail_clean and len(tail_clean.split()) <= 6 and _OMITTED_WORDS.search(tail_clean):
-            head = strip_marks_fast(raw_line.rsplit(mark, 1)[0]).strip().rstrip("•").strip()
-            # "Resume.pdf • 2 pages document omitted": keep the document name only.
-            head = re.split(r"\s*•\s*", head)[0] if head else ""
-            return [head or tail_clean]
-    return None
-
-
 
 
 class _Dedupe:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from importers._common import strip_marks_fast
+
 # Whole-body system messages (after marks are stripped, lowercased, trailing dot removed).
 _SYSTEM_BODY_PATTERNS = (
             # encryption notices
@@ -173,3 +175,34 @@ _EDITED_WORDS = (
     r"แก้ไขแล้ว|đã chỉnh sửa|đã được chỉnh sửa|संपादित"
 )
 _EDITED_RE = re.compile(rf"\s*<(?=[^<>\n]{{1,60}}>\s*$)[^<>\n]*(?:{_EDITED_WORDS})[^<>\n]*>\s*$", re.IGNORECASE)
+
+
+def _media_line(raw_line: str, clean_line: str) -> list[str] | None:
+    """Media names if the line is (ends in) a placeholder, else None."""
+    text = clean_line.strip()
+    low = text.lower()
+    if low.startswith("<") and low.endswith(">"):
+        inner = low[1:-1].strip()
+        if inner in _MEDIA_BRACKET or (len(inner.split()) <= 5 and "<" not in inner and _MEDIA_STEM_RE.search(inner)):
+            return [text[1:-1].strip()]
+    m = _FILE_ATTACHED_RE.match(text)
+    if m:
+        return [m.group("file")]
+    m = _ATTACHED_RE.search(text)
+    if m and (m.end() == len(text)):
+        return [m.group("file").strip()]
+    if _OMITTED_EXACT_RE.match(text):
+        return [text]
+    # iOS puts U+200E (U+200F in RTL locales) before the placeholder; trust the
+    # localized "omitted" words only then.
+    mark = "\u200e" if "\u200e" in raw_line else "\u200f"
+    if mark in raw_line:
+        tail = raw_line.rsplit(mark, 1)[-1]
+        tail_clean = strip_marks_fast(tail)
+        tail_clean = tail_clean.strip()
+        if tail_clean and len(tail_clean.split()) <= 6 and _OMITTED_WORDS.search(tail_clean):
+            head = strip_marks_fast(raw_line.rsplit(mark, 1)[0]).strip().rstrip("•").strip()
+            # "Resume.pdf • 2 pages document omitted": keep the document name only.
+            head = re.split(r"\s*•\s*", head)[0] if head else ""
+            return [head or tail_clean]
+    return None
