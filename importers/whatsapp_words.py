@@ -1,6 +1,7 @@
 """The words of WhatsApp exports, as data for :mod:`importers.whatsapp`: system lines (encryption
 notices, joins, deleted messages ...), media placeholders and "edited" markers, in the languages
-WhatsApp speaks. Patterns only; the parser decides what to do with a line that matches."""
+WhatsApp speaks, and :func:`_media_line`, which reads a line against them; the parser decides what
+to do with a line that matches."""
 
 from __future__ import annotations
 
