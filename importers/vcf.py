@@ -613,5 +613,9 @@ def _card_record(raw: str, line: int, rel: str, report: ImportReport) -> Record 
         report.skipped_empty += 1
         report.warn("card without a name, email or phone skipped", line)
         return None
+    for other in fn[1:]:  # vCard 4.0 writes a name in several scripts (FN;ALTID=1;LANGUAGE=en:...): each names them
+        alias = re.sub(r"\s+", " ", _unescape(other)).strip()
+        if alias:
+            record.aliases.setdefault(alias, record.metadata["name"])
     record.metadata["uid"] = contact.uid
     return record

@@ -197,6 +197,16 @@ def test_vcard_40_altid_pid_quoted_types_and_a_data_photo() -> None:
     assert set(rec.aliases.values()) == {"山田 太郎"} and rep.warnings == []
 
 
+def test_every_altid_name_is_an_alias(tmp_path: Path) -> None:
+    path = tmp_path / "a.vcf"  # no N to build "Taro Yamada" from: the second FN says it
+    path.write_text("BEGIN:VCARD\r\nVERSION:4.0\r\nFN;ALTID=1;LANGUAGE=ja:山田 太郎\r\nFN;ALTID=1;LANGUAGE=en:Taro Yamada\r\n"
+                    "TEL:+81 90 1234 5678\r\nEND:VCARD\r\n", encoding="utf-8")
+    [rec] = vcf.parse(path, ImportReport(str(path), "vcf"))
+    assert rec.content == "Contact: 山田 太郎 — phone +81 90 1234 5678"
+    assert rec.aliases == {"+81 90 1234 5678": "山田 太郎", "+819012345678": "山田 太郎", "山田 太郎": "山田 太郎",
+                           "Taro Yamada": "山田 太郎"}
+
+
 def test_vcard_folded_inside_a_utf8_character() -> None:
     path = VCF / "fold_mid_character.vcf"  # RFC 6350 folds at 75 octets: a character can be split
     rep = ImportReport(str(path), "vcf")
