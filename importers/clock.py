@@ -226,10 +226,14 @@ class MarkerEvidence:
         self.hours: dict[str, set[int]] = {}  # normalised marker -> hours written with it (1..12)
         self.follows: dict[tuple[str, str], int] = {}  # (earlier, later) marker on one date -> times
         self._prev: tuple[str, str] | None = None  # (date as written, marker) of the last header
+        self._keys: dict[str, str] = {}  # marker as written -> normalised (a file writes a few, a line each)
 
     def add(self, day: str, marker: str | None, hour: int) -> None:
         """One header: its date as written, its marker (None for none) and its hour as written."""
-        key = normalise_marker(marker) if marker else ""
+        key = ""
+        if marker:
+            key = self._keys.get(marker) or (self._keys.setdefault(marker, normalise_marker(marker))
+                                             if len(self._keys) < 4 * MAX_MARKERS else normalise_marker(marker))
         if not key or (key not in self.written and len(self.written) >= MAX_MARKERS):
             self._prev = None
             return

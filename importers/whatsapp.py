@@ -387,7 +387,7 @@ class _DateStats:
                 self.max_short[i] = max(self.max_short[i], int(f[i]))
         self.twelve = self.twelve or bool(e.marker)
         if e.marker or self.twelve:
-            self.markers.add(e.date, e.marker, int(_TIME_SEP_RE.split(e.time, 1)[0]))
+            self.markers.add(e.date, e.marker, int(e.time[:2]) if e.time[1:2].isdigit() else int(e.time[:1]))
         self.padded = self.padded or (len(f[0]) == 2 and f[0][0] == "0") or (len(f[1]) == 2 and f[1][0] == "0")
         self.seconds = self.seconds or e.time.count(":") + e.time.count(".") == 2
         self.dot_time = self.dot_time or "." in e.time
