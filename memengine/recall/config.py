@@ -64,6 +64,11 @@ CONTEXT_MIX = 1.0
 # sets combined (LoCoMo +0.009, real chats -0.018); the coordinate-ascent re-fit over 0-0.25 chose
 # 0.05 (27/28 folds): LoCoMo r@5 0.747 (0 -> 0.741), real chats 0.766 (0 -> 0.763), a gain on both.
 W_REPLY = 0.05
+# Reply pairs (replypair.py, issue 19 round 6): a short reply by another author than its question's
+# inherits W_SHORT_REPLY more of the question's score; PAIR_LENGTH: a reply's length prior counts its
+# question's words too. Both off until bench/recall_round6.py's leave-one-out keeps them.
+W_SHORT_REPLY = 0.0
+PAIR_LENGTH = False
 # Session coverage: a question that asks for several things ("Which cities has John been
 # to?", "How many ...", "... both ...": asks_for_many) is answered across sessions, so
 # ranks COVER_FROM+1..k are filled from the best COVER_POOL candidates with each score
@@ -128,6 +133,10 @@ class RecallConfig:
     context_mix: float | None = CONTEXT_MIX
     # A turn right after a question turn inherits this share of its score (see W_REPLY); 0 = off.
     w_reply: float = W_REPLY
+    # Extra reply-prior share for a short answer by another author, and the pair's words for a
+    # reply's length prior (memengine/recall/replypair.py); 0 / False = off.
+    w_short_reply: float = W_SHORT_REPLY
+    pair_length: bool = PAIR_LENGTH
     # Per result already shown from the same session, for questions asking for several things
     # (see SESSION_COVERAGE); 1.0 = off.
     session_coverage: float = SESSION_COVERAGE

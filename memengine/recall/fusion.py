@@ -22,6 +22,7 @@ from memengine.recall.config import (
     RecallConfig,
 )
 from memengine.recall.priors import TIME_WORD_RE, WHEN_RE, in_spans, replies
+from memengine.recall.replypair import pair_words, short_reply_weight
 from memengine.records import Candidate
 from memengine.text import bare_text, count_words
 
@@ -102,7 +103,8 @@ class Fusion:
         self.before: dict[int, float] = {}  # score before the reply bonus, per scored memory
         # Reply prior: a turn right after a question turn (both candidates) gains
         # w_reply · (the question's score − the lowest candidate score); see W_REPLY.
-        self.replies = replies(rows) if hybrid and cfg.w_reply else {}
+        self.replies = replies(rows) if hybrid and (cfg.w_reply or cfg.w_short_reply or cfg.pair_length) else {}
+        self.w_reply_max = cfg.w_reply + cfg.w_short_reply  # the largest share a reply can inherit
         self.lo = 0.0
 
     def person(self, m: Candidate) -> float:
@@ -139,7 +141,9 @@ class Fusion:
                 # scaled by the best phrase match, not min-max: most candidates have none
                 priors["phrase"] = cfg.w_phrase * self.phrase[mid] / self.phrase_top
             if cfg.w_length:
-                words = count_words(bare, LENGTH_FULL_WORDS)
+                q = self.replies.get(mid) if cfg.pair_length else None
+                words = (pair_words(m, self.rows[q], LENGTH_FULL_WORDS) if q is not None
+                         else count_words(bare, LENGTH_FULL_WORDS))
                 priors["length"] = cfg.w_length * min(1.0, math.log1p(words) / math.log1p(LENGTH_FULL_WORDS))
         priors["strength"] = W_STRENGTH * m.strength
         priors["importance"] = W_IMPORTANCE * m.importance
@@ -186,7 +190,8 @@ class Fusion:
         """The score with the reply bonus (explain says so)."""
         s = self.score(mid)
         q = self.replies.get(mid)
-        bonus = self.cfg.w_reply * (self.score(q) - self.lo) if q is not None else 0.0
+        bonus = (short_reply_weight(self.cfg.w_reply, self.cfg.w_short_reply, self.rows[mid], self.rows[q])
+                 * (self.score(q) - self.lo)) if q is not None else 0.0
         if not bonus:
             return s
         m = self.rows[mid]
@@ -199,9 +204,9 @@ class Fusion:
     def top_k(self, k: int, more: More | None = None) -> list[Candidate]:
         """Score by base, best first, skipping candidates that cannot reach the top ``k``;
         then every candidate ``more`` names, given that top ``k``, is scored too."""
-        cfg, bases, before = self.cfg, self.bases, self.before
+        bases, before = self.bases, self.before
         top_base = max(bases.values(), default=0.0)
-        max_bonus = cfg.w_reply * (top_base + self.max_prior - self.lo) if self.replies else 0.0
+        max_bonus = self.w_reply_max * (top_base + self.max_prior - self.lo) if self.replies else 0.0
         # the priors that cost a regex per memory (time, date, phrase, length), at most
         max_costly = sum(w for w, on in zip(self.weights[1:5], self.applies[1:5]) if on)
         best: list[float] = []  # min-heap of the k best final scores so far
@@ -214,7 +219,7 @@ class Fusion:
             q = self.replies.get(mid)
             if q is not None:
                 q_upper = before[q] if q in before else bases[q] + self.max_prior
-                bound += cfg.w_reply * (q_upper - self.lo)
+                bound += self.w_reply_max * (q_upper - self.lo)
             if len(best) >= k and bound + 1e-6 < best[0]:
                 continue  # cannot reach the top k (the k-th best only rises)
             f = self.final(mid)

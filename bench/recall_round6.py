@@ -1,0 +1,366 @@
+"""Recall on unseen conversations, round 6: reply pairs (short answers) and multi-hop tails.
+
+Judged like round 5 (bench/recall_unseen.py: loo.py's Scorer, whose first questions per variant
+also go through ``recall()``; leave-one-conversation-out over the 28 folds of both dev sets, the
+objective the mean of the two sets' recall@5; kept only if the held-out gain is positive on both
+sets, or positive on one and >= 0 on the other). Each row also counts the folds whose held-out
+recall@5 rose / fell / stayed.
+
+A. Short turns whose meaning is the question before them:
+
+* ``short-reply`` — the engine's ``w_short_reply`` (memengine/recall/replypair.py): a reply of at
+  most 12 words by another author than the question's inherits more of its question's score;
+* ``pair-length`` — the engine's ``pair_length``: a reply's length prior counts its question's words;
+* ``pair-vector`` — (applied from here) a reply's vector score is also taken from the unit vector
+  of its own vector + beta x its question's (a reply-pair vector; the better of that and its
+  context cosine);
+* ``answer-pull`` — (from here) the turn right after a candidate question, by another author,
+  joins the candidates even when neither retriever found it (then scored by fusion as usual).
+
+B. Multi-hop, ranks 6-10 (recall@5 cannot move):
+
+* ``entity-tail`` — a pool member shares a rare entity (a capitalised word or a number, not in
+  the question, in at most 2 % of the store's memories... here: of the pool) with a top-5 hit:
+  + lambda;
+* ``episode-tail`` — a pool member from a session none of the top 5 is in: + lambda (the
+  opposite of ``smooth``: other sessions hold the other hop).
+
+    .venv/bin/python bench/recall_round6.py --reuse /tmp/recall6                # every family, ~10 min
+    .venv/bin/python bench/recall_round6.py --reuse /tmp/recall6 --only short-reply,pair-length
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import loo  # noqa: E402
+from bench.common import DEFAULT_LOCOMO, log, md_table  # noqa: E402
+from bench.realchat import DEFAULT_DATA, DEFAULT_QUESTIONS  # noqa: E402
+from bench.recall_unseen import Rerank, Variant, reranked, scores, swapped  # noqa: E402
+from memengine.recall import pipeline  # noqa: E402
+from memengine.recall.config import RecallConfig  # noqa: E402
+from memengine.text import bare_text, query_terms  # noqa: E402
+
+D = RecallConfig()
+
+
+# --------------------------------------------------------------------------- A: reply pairs
+
+def _turns(store: Any, ids: list[int]) -> dict[int, tuple[Any, Any, Any, str]]:
+    """id -> (thread, position, author, content) of each id."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    return {r[0]: tuple(r[1:]) for r in store.conn.execute(
+        f"SELECT id, thread, position, author, content FROM memories WHERE id IN ({marks})", ids)}
+
+
+def _question_before(store: Any, ids: list[int]) -> dict[int, int]:
+    """reply id -> id of the turn just before it when that turn asks something and is by someone else."""
+    rows = _turns(store, ids)
+    out: dict[int, int] = {}
+    for mid, (thread, pos, author, _c) in rows.items():
+        if thread is None or pos is None:
+            continue
+        r = store.conn.execute("SELECT id, author, content FROM memories WHERE thread = ? AND position = ? "
+                               "AND status = 'active'", (thread, pos - 1)).fetchone()
+        if r is not None and r[1] != author and "?" in bare_text(r[2], r[1]):
+            out[mid] = r[0]
+    return out
+
+
+def _short(content: str, author: Any, max_words: int) -> bool:
+    from memengine.text import count_words
+
+    return count_words(bare_text(content, author), max_words + 1) <= max_words
+
+
+def pair_vector(beta: float, max_words: int = 0) -> Callable[[], contextlib.AbstractContextManager[None]]:
+    """``max_words`` > 0: only replies of at most that many words get a pair vector."""
+    import numpy as np
+
+    from memengine.vectors import scan_vectors
+
+    retrieve0 = pipeline.Recall._retrieve
+
+    def patch() -> contextlib.AbstractContextManager[None]:
+        def _retrieve(self: Any, run: Any) -> None:
+            retrieve0(self, run)
+            if run.strategy != "hybrid" or run.qvec is None:
+                return
+            cand = sorted(set(run.kw) | set(run.vs))
+            q_of = _question_before(self, cand)
+            if max_words:
+                rows = _turns(self, sorted(q_of))
+                q_of = {m: q for m, q in q_of.items() if _short(rows[m][3], rows[m][2], max_words)}
+            if not q_of:
+                return
+            ids, mat = scan_vectors(self.conn, set(q_of) | set(q_of.values()))
+            vec = {i: mat[n].astype(np.float32) for n, i in enumerate(ids)}
+            qv = np.asarray(run.qvec, dtype=np.float32)
+            qv = qv / (np.linalg.norm(qv) or 1.0)
+            for m, q in q_of.items():
+                if m not in vec or q not in vec:
+                    continue
+                a, b = vec[m] / (np.linalg.norm(vec[m]) or 1.0), vec[q] / (np.linalg.norm(vec[q]) or 1.0)
+                p = a + beta * b
+                cos = float(qv @ (p / (np.linalg.norm(p) or 1.0)))
+                if cos > run.combined.get(m, -1.0):
+                    run.combined[m] = cos
+                    if m in run.vs:
+                        run.vs[m] = cos
+        return swapped(pipeline.Recall, "_retrieve", _retrieve)
+    return patch
+
+
+def short_own(max_words: int) -> Callable[[], contextlib.AbstractContextManager[None]]:
+    """A short turn's vector score is the better of its own and its context cosine (the context vector
+    blends its neighbours into a turn that may match the question on its own: "where's the marathon?")."""
+    import numpy as np
+
+    from memengine.vectors import scan_vectors
+
+    retrieve0 = pipeline.Recall._retrieve
+
+    def patch() -> contextlib.AbstractContextManager[None]:
+        def _retrieve(self: Any, run: Any) -> None:
+            retrieve0(self, run)
+            if run.strategy != "hybrid" or run.qvec is None:
+                return
+            rows = _turns(self, sorted(set(run.kw) | set(run.vs)))
+            short = [m for m, r in rows.items() if r[0] is not None and _short(r[3], r[2], max_words)]
+            if not short:
+                return
+            ids, mat = scan_vectors(self.conn, set(short))
+            qv = np.asarray(run.qvec, dtype=np.float32)
+            qv = qv / (np.linalg.norm(qv) or 1.0)
+            for n, m in enumerate(ids):
+                v = mat[n].astype(np.float32)
+                cos = float(qv @ (v / (np.linalg.norm(v) or 1.0)))
+                if cos > run.combined.get(m, -1.0):
+                    run.combined[m] = cos
+                    if m in run.vs:
+                        run.vs[m] = cos
+        return swapped(pipeline.Recall, "_retrieve", _retrieve)
+    return patch
+
+
+def answer_pull() -> contextlib.AbstractContextManager[None]:
+    """The next turn (by another author) of every candidate question joins the candidates."""
+    retrieve0 = pipeline.Recall._retrieve
+
+    def _retrieve(self: Any, run: Any) -> None:
+        retrieve0(self, run)
+        if run.strategy != "hybrid":
+            return
+        cand = set(run.kw) | set(run.vs)
+        floor = min(run.kw.values(), default=0.0)  # at the keyword side's floor: normalisation unchanged
+        rows = _turns(self, sorted(cand))
+        for _mid, (thread, pos, author, content) in rows.items():
+            if thread is None or pos is None or "?" not in bare_text(content, author):
+                continue
+            r = self.conn.execute("SELECT id, author FROM memories WHERE thread = ? AND position = ? "
+                                  "AND status = 'active'", (thread, pos + 1)).fetchone()
+            if r is not None and r[1] != author and r[0] not in cand:
+                run.kw[r[0]] = floor  # a candidate found by neither side: scored at the keyword floor
+    return swapped(pipeline.Recall, "_retrieve", _retrieve)
+
+
+# --------------------------------------------------------------------------- B: multi-hop tails
+
+_ENTITY = re.compile(r"\b(?:[A-ZÀ-Ý][\w'’-]{2,}|\d[\d.,:/-]*)\b")
+
+
+def _entities(text: str) -> set[str]:
+    # capitalised words not at the start of a sentence are the names; numbers count as they are
+    out = set()
+    for m in _ENTITY.finditer(text):
+        start = m.start()
+        before = text[:start].rstrip()
+        if m.group(0)[0].isupper() and (not before or before[-1] in ".!?:"):
+            continue
+        out.add(m.group(0).lower().rstrip("'’s"))
+    return out
+
+
+def entity_tail(lam: float, max_share: float = 0.1) -> Rerank:
+    def fn(run: Any, pool: list[Any]) -> dict[int, float]:
+        q = set(query_terms(run.query)) | {w.lower() for w in re.findall(r"\w+", run.query)}
+        ents = {m.id: _entities(bare_text(m.content, m.author)) - q for m in pool}
+        df = Counter(e for v in ents.values() for e in v)
+        limit = max(2, max_share * len(pool))
+        top = set().union(*(ents[m.id] for m in pool[:5])) if pool else set()
+        rare_top = {e for e in top if df[e] <= limit}
+        out = {}
+        for n, m in enumerate(pool):
+            s = m.score or 0.0
+            if n >= 5 and ents[m.id] & rare_top:
+                s += lam
+            out[m.id] = s if n >= 5 else s + 100.0  # the top 5 never move
+        return out
+    return fn
+
+
+def episode_tail(lam: float) -> Rerank:
+    def fn(run: Any, pool: list[Any]) -> dict[int, float]:
+        def key(m: Any) -> tuple[Any, str]:
+            return m.thread, (m.event_at or "")[:10]
+        top = {key(m) for m in pool[:5]}
+        return {m.id: (m.score or 0.0) + (100.0 if n < 5 else lam * (key(m) not in top))
+                for n, m in enumerate(pool)}
+    return fn
+
+
+# --------------------------------------------------------------------------- families and judging
+
+def families() -> dict[str, tuple[Variant, dict[str, Variant]]]:
+    engine: Variant = (None, D)
+    return {
+        "short-reply": (engine, {f"w_short_reply {w}": (None, replace(D, w_short_reply=w))
+                                 for w in (0.05, 0.1, 0.2, 0.3)}),
+        "pair-length": (engine, {"pair_length": (None, replace(D, pair_length=True))}),
+        "short-reply+pair-length": (engine, {f"w_short_reply {w}, pair_length": (
+            None, replace(D, w_short_reply=w, pair_length=True)) for w in (0.05, 0.1, 0.2)}),
+        "pair-vector": (engine, {f"beta {b}": (pair_vector(b), D) for b in (0.5, 1.0, 2.0)}),
+        "pair-vector-short": (engine, {f"beta {b}, <= {n} words": (pair_vector(b, n), D)
+                                       for b, n in ((0.5, 12), (1.0, 12), (1.0, 6), (2.0, 12))}),
+        "short-own": (engine, {f"<= {n} words": (short_own(n), D) for n in (4, 8, 12)}),
+        "answer-pull": (engine, {"next turn of a candidate question": (answer_pull, D),
+                                 "+ w_short_reply 0.1": (answer_pull, replace(D, w_short_reply=0.1))}),
+        "entity-tail": (engine, {f"λ {w}": (reranked(entity_tail(w)), D) for w in (0.02, 0.05, 0.1)}),
+        "episode-tail": (engine, {f"λ {w}": (reranked(episode_tail(w)), D) for w in (0.02, 0.05, 0.1)}),
+    }
+
+
+def fold_signs(items: list[Any], base: dict[str, dict[str, float]], ho: dict[str, dict[str, float]],
+               s: str) -> str:
+    """Folds of set ``s`` whose held-out recall@5 rose / fell / stayed against the baseline."""
+    up = down = same = 0
+    for fold in sorted({it.fold for it in items if it.set == s}):
+        its = [it for it in items if it.fold == fold]
+        d = loo.mean([ho[it.key]["recall@5"] for it in its]) - loo.mean([base[it.key]["recall@5"] for it in its])
+        up, down, same = up + (d > 1e-9), down + (d < -1e-9), same + (abs(d) <= 1e-9)
+    return f"+{up} / −{down} / ={same}"
+
+
+def judge(items: list[Any], name: str, base: dict[str, dict[str, float]],
+          variants: dict[str, dict[str, dict[str, float]]]) -> list[Any]:
+    """One row: the best variant in-sample, the leave-one-out choice per fold, gains and fold signs."""
+    options = {"baseline*": base, **variants}
+    chosen = loo.loo_choose(items, options)
+    ho = loo.held_out(items, chosen, options)
+    best = max(variants, key=lambda lab: loo.objective(items, variants[lab]))
+    row: list[Any] = [name, best]
+    gains = []
+    for s in loo.SETS:
+        its = loo.by_set(items, s)
+        b, v, h = (loo.set_metrics(its, x) for x in (base, variants[best], ho))
+        gains.append(h["recall@5"] - b["recall@5"])
+        row += [f"{b['recall@5']:.3f} / {v['recall@5']:.3f} / {h['recall@5']:.3f}",
+                f"{v['recall@5'] - b['recall@5']:+.3f} ±{2 * loo.paired_se(its, variants[best], base):.3f}",
+                f"{h['recall@5'] - b['recall@5']:+.3f}", fold_signs(items, base, ho, s),
+                f"{v['recall@10'] - b['recall@10']:+.3f}",
+                f"{b['multi_all@10']:.3f} / {v['multi_all@10']:.3f} / {h['multi_all@10']:.3f}"]
+    n_on = sum(1 for lab in chosen.values() if lab != "baseline*")
+    ok = (min(gains) >= 0 and max(gains) > 0)
+    row += [f"{n_on}/{len(chosen)}", "keep" if ok else "drop" if min(gains) < 0 or max(gains) < 0 else "no effect"]
+    return row
+
+
+TAIL = ("entity-tail", "episode-tail")  # ranks 6-10 only: judged on all-evidence@10, recall@5 cannot move
+
+
+def judge_tail(items: list[Any], name: str, base: dict[str, dict[str, float]],
+               variants: dict[str, dict[str, dict[str, float]]]) -> list[Any]:
+    """A tail family's row: leave-one-out with all-evidence@10 (every question) as the objective;
+    held-out all@10, multi-hop all@10 and recall@10 per set, with the folds' signs on all@10."""
+    old = loo.OBJECTIVE
+    loo.OBJECTIVE = "all@10"
+    try:
+        options = {"baseline*": base, **variants}
+        chosen = loo.loo_choose(items, options)
+        best = max(variants, key=lambda lab: loo.objective(items, variants[lab]))
+    finally:
+        loo.OBJECTIVE = old
+    ho = loo.held_out(items, chosen, options)
+    row: list[Any] = [name, best]
+    gains = []
+    for s in loo.SETS:
+        its = loo.by_set(items, s)
+        b, h = (loo.set_metrics(its, x) for x in (base, ho))
+        all_b = loo.mean([base[it.key]["all@10"] for it in its])
+        all_h = loo.mean([ho[it.key]["all@10"] for it in its])
+        all_v = loo.mean([variants[best][it.key]["all@10"] for it in its])
+        gains.append(all_h - all_b)
+        up = down = 0
+        for fold in sorted({it.fold for it in its}):
+            f = [it for it in its if it.fold == fold]
+            d = loo.mean([ho[it.key]["all@10"] for it in f]) - loo.mean([base[it.key]["all@10"] for it in f])
+            up, down = up + (d > 1e-9), down + (d < -1e-9)
+        row += [f"{all_b:.3f} / {all_v:.3f} / {all_h:.3f}", f"+{up} / −{down}",
+                f"{b['multi_all@10']:.3f} / {h['multi_all@10']:.3f}", f"{h['recall@10'] - b['recall@10']:+.3f}"]
+    ok = min(gains) >= 0 and max(gains) > 0
+    row += [f"{sum(1 for lab in chosen.values() if lab != 'baseline*')}/{len(chosen)}",
+            "keep" if ok else "drop" if min(gains) < 0 else "no effect"]
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reuse", metavar="DIR", required=True, help="dev stores (as bench/loo.py)")
+    ap.add_argument("--only", default="", help="comma list of families (default: all)")
+    args = ap.parse_args(argv)
+    for p in (Path(DEFAULT_LOCOMO), Path(DEFAULT_DATA)):
+        if not p.exists():
+            print(f"error: dev data not found: {p}", file=sys.stderr)
+            return 2
+    items = loo.load_items(Path(DEFAULT_LOCOMO), Path(DEFAULT_DATA), Path(DEFAULT_QUESTIONS), Path(args.reuse))
+    only = {s.strip() for s in args.only.split(",") if s.strip()}
+    rows, detail, tails = [], [], []
+    engine = None
+    for name, (baseline, variants) in families().items():
+        if only and name not in only:
+            continue
+        log(f"family {name}: {len(variants)} variants")
+        engine = engine or scores(items, baseline)
+        got = {lab: scores(items, v) for lab, v in variants.items()}
+        rows.append(judge(items, name, engine, got))
+        if name in TAIL:
+            tails.append(judge_tail(items, name, engine, got))
+        for lab, sc in {"baseline": engine, **got}.items():
+            m = [loo.set_metrics(loo.by_set(items, s), sc) for s in loo.SETS]
+            detail.append([name, lab, *[f"{x['recall@5']:.4f} / {x['recall@10']:.4f} / {x['multi_all@10']:.3f}"
+                                        for x in m]])
+    print("# Round 6 on both dev sets (LoCoMo dev 760 questions, real chats 192); objective: mean recall@5\n")
+    print(md_table(["family", "best in-sample", "LoCoMo r@5 base / best / LOO", "LoCoMo gain in-sample",
+                    "LoCoMo gain LOO", "LoCoMo folds held-out +/−/=", "LoCoMo r@10 gain",
+                    "LoCoMo multi all@10 base / best / LOO", "real r@5 base / best / LOO", "real gain in-sample",
+                    "real gain LOO", "real folds held-out +/−/=", "real r@10 gain",
+                    "real multi all@10 base / best / LOO", "folds choosing a variant", "verdict"], rows))
+    print("\nLOO: each fold scored by the option (baseline or a variant) with the best mean recall@5 of the two "
+          "sets on all other folds; gains against the baseline; ± two paired standard errors. Kept only if the "
+          "held-out gain is > 0 on one set and >= 0 on the other.\n")
+    if tails:
+        print("## Tail families judged on all-evidence@10 (every question), leave-one-out\n")
+        print(md_table(["family", "best in-sample", "LoCoMo all@10 base / best / LOO", "LoCoMo folds +/−",
+                        "LoCoMo multi all@10 base / LOO", "LoCoMo r@10 LOO gain", "real all@10 base / best / LOO",
+                        "real folds +/−", "real multi all@10 base / LOO", "real r@10 LOO gain",
+                        "folds choosing a variant", "verdict"], tails))
+        print()
+    print("## Every variant, in-sample: recall@5 / recall@10 / multi-hop all@10\n")
+    print(md_table(["family", "variant", "LoCoMo", "real chats"], detail))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
