@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import loo  # noqa: E402
 from bench.common import DEFAULT_LOCOMO, log, md_table  # noqa: E402
 from bench.realchat import DEFAULT_DATA, DEFAULT_QUESTIONS  # noqa: E402
-from bench.recall_unseen import Rerank, Variant, reranked, scores, swapped  # noqa: E402
+from bench.recall_unseen import RANK0, Rerank, Variant, reranked, scores, swapped  # noqa: E402
 from memengine.recall import pipeline  # noqa: E402
 from memengine.recall.config import RecallConfig  # noqa: E402
 from memengine.text import bare_text, query_terms  # noqa: E402
@@ -155,6 +155,86 @@ def short_own(max_words: int) -> Callable[[], contextlib.AbstractContextManager[
     return patch
 
 
+def reply_burst(span: int, other_only: bool) -> Callable[[], contextlib.AbstractContextManager[None]]:
+    """The reply prior's pairs: a question turn and the first turn after it by someone else, up to
+    ``span`` positions on (the asker may add a message before the answer comes); ``other_only`` False
+    keeps the engine's pair (the very next turn, whoever wrote it) as well."""
+    from memengine.context import CONTEXT_MAX_GAP_HOURS
+    from memengine.recall import fusion as fusion_mod
+    from memengine.timeparse import from_iso
+
+    replies0 = fusion_mod.replies
+
+    def replies(rows: dict[int, Any]) -> dict[int, int]:
+        out = {} if other_only else dict(replies0(rows))
+        by_pos = {(m.thread, m.position): m for m in rows.values() if m.thread is not None and m.position is not None}
+        # the latest question first: a reply pairs with the nearest question before it
+        for m in sorted(rows.values(), key=lambda c: -(c.position or 0)):
+            if m.thread is None or m.position is None or "?" not in bare_text(m.content, m.author):
+                continue
+            for o in range(1, span + 1):
+                nxt = by_pos.get((m.thread, m.position + o))
+                if nxt is None:
+                    break
+                if nxt.author == m.author:
+                    continue
+                t0, t1 = from_iso(m.event_at), from_iso(nxt.event_at)
+                if t0 is None or t1 is None or abs((t1 - t0).total_seconds()) <= CONTEXT_MAX_GAP_HOURS * 3600:
+                    out.setdefault(nxt.id, m.id)
+                break
+        return out
+
+    def patch() -> contextlib.AbstractContextManager[None]:
+        return swapped(fusion_mod, "replies", replies)
+    return patch
+
+
+_OWN: dict[tuple[str, str], dict[int, float]] = {}  # (store, query) -> own cosine of every candidate
+
+
+def _own_cosines(store: Any, run: Any, ids: list[int]) -> dict[int, float]:
+    import numpy as np
+
+    from memengine.vectors import scan_vectors
+
+    key = (str(store.path), run.query)
+    if key not in _OWN:
+        got, mat = scan_vectors(store.conn, set(ids))
+        qv = np.asarray(run.qvec, dtype=np.float32)
+        qv = qv / (np.linalg.norm(qv) or 1.0)
+        m = mat.astype(np.float32)
+        sims = (m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)) @ qv
+        _OWN[key] = dict(zip((int(i) for i in got), sims.tolist()))
+    return _OWN[key]
+
+
+def reply_own(lam: float, span: int = 3) -> Rerank:
+    """The answer after a question turn that asks what the query asks: + lam x the question's OWN
+    cosine (min-max over the candidates), not its fused score (which its context vector dilutes:
+    "where's the marathon?" is the best own cosine of the chat and 8th by context cosine)."""
+    def fn(run: Any, pool: list[Any]) -> dict[int, float]:
+        out = {m.id: m.score or 0.0 for m in pool}
+        if run.qvec is None:
+            return out
+        own = _own_cosines(run.store, run, [m.id for m in pool])
+        lo, hi = min(own.values(), default=0.0), max(own.values(), default=1.0)
+        by_pos = {(m.thread, m.position): m for m in pool if m.thread is not None and m.position is not None}
+        for m in pool:
+            if m.thread is None or m.position is None or m.id not in own:
+                continue
+            if "?" not in bare_text(m.content, m.author):
+                continue
+            for o in range(1, span + 1):
+                nxt = by_pos.get((m.thread, m.position + o))
+                if nxt is None:
+                    break
+                if nxt.author != m.author:
+                    out[nxt.id] += lam * (own[m.id] - lo) / ((hi - lo) or 1.0)
+                    break
+        return out
+    return fn
+
+
 def answer_pull() -> contextlib.AbstractContextManager[None]:
     """The next turn (by another author) of every candidate question joins the candidates."""
     retrieve0 = pipeline.Recall._retrieve
@@ -221,6 +301,20 @@ def episode_tail(lam: float) -> Rerank:
     return fn
 
 
+def reranked_store(fn: Rerank) -> Callable[[], contextlib.AbstractContextManager[None]]:
+    """``reranked`` with the store reachable from the run (``run.store``)."""
+    def patch() -> contextlib.AbstractContextManager[None]:
+        def _rank(self: Any, run: Any, explain: bool) -> list[Any]:
+            if run.strategy != "hybrid":
+                return RANK0(self, run, explain)
+            pool = RANK0(self, replace(run, k=len(set(run.kw) | set(run.vs)) + 5), explain)
+            run.store = self
+            new = fn(run, pool)
+            return sorted(pool, key=lambda m: (-new[m.id], m.id))[: run.k]
+        return swapped(pipeline.Recall, "_rank", _rank)
+    return patch
+
+
 # --------------------------------------------------------------------------- families and judging
 
 def families() -> dict[str, tuple[Variant, dict[str, Variant]]]:
@@ -235,6 +329,11 @@ def families() -> dict[str, tuple[Variant, dict[str, Variant]]]:
         "pair-vector-short": (engine, {f"beta {b}, <= {n} words": (pair_vector(b, n), D)
                                        for b, n in ((0.5, 12), (1.0, 12), (1.0, 6), (2.0, 12))}),
         "short-own": (engine, {f"<= {n} words": (short_own(n), D) for n in (4, 8, 12)}),
+        "reply-burst": (engine, {f"first other author within {n}{', also the next turn' if not o else ''}, "
+                                 f"w_reply {w}": (reply_burst(n, o), replace(D, w_reply=w))
+                                 for n, o, w in ((1, True, 0.05), (3, True, 0.05), (3, False, 0.05), (3, True, 0.1),
+                                                 (3, False, 0.1))}),
+        "reply-own": (engine, {f"λ {w}": (reranked_store(reply_own(w)), D) for w in (0.05, 0.1, 0.2)}),
         "answer-pull": (engine, {"next turn of a candidate question": (answer_pull, D),
                                  "+ w_short_reply 0.1": (answer_pull, replace(D, w_short_reply=0.1))}),
         "entity-tail": (engine, {f"λ {w}": (reranked(entity_tail(w)), D) for w in (0.02, 0.05, 0.1)}),
