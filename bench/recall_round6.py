@@ -235,6 +235,92 @@ def reply_own(lam: float, span: int = 3) -> Rerank:
     return fn
 
 
+class BareVectors:
+    """Every chat turn's own vector embedded from its bare text (no "Author:" label, no "[date]"), and
+    its context vector rebuilt from those by the engine's rule (context.py: own + 0.6 x the turns at
+    +-1 + 0.36 x those at +-2, same thread, within CONTEXT_MAX_GAP_HOURS); ``bare`` False rebuilds
+    the same matrices from the stored vectors (the control: the engine's cosines in float32)."""
+
+    def __init__(self, directory: Path, bare: bool) -> None:
+        self.dir, self.bare = directory / "bare", bare
+        self.mats: dict[str, tuple[Any, Any, Any, Any]] = {}
+
+    def of(self, store: Any) -> tuple[Any, Any, Any, Any]:
+        import hashlib
+
+        import numpy as np
+
+        from memengine.context import CONTEXT_MAX_GAP_HOURS, CONTEXT_VEC_DECAY
+        from memengine.timeparse import from_iso
+
+        key = str(store.path)
+        if key in self.mats:
+            return self.mats[key]
+        rows = store.conn.execute("SELECT id, content, author, thread, position, event_at FROM memories "
+                                  "WHERE status = 'active' ORDER BY thread, position, id").fetchall()
+        own = store.vectors([r[0] for r in rows])
+        has_ctx = set(store.vectors([r[0] for r in rows], "vec_contexts"))
+        if self.bare:
+            f = self.dir / (hashlib.sha256(key.encode()).hexdigest()[:16] + ".npz")
+            todo = [r for r in rows if r[0] in own and r[4] is not None and bare_text(r[1], r[2]) != r[1]]
+            if f.exists():
+                z = np.load(f)
+                got = dict(zip(z["ids"].tolist(), z["vecs"]))
+            else:
+                from embedder import get_embedder
+
+                vecs = get_embedder().embed([bare_text(r[1], r[2]) or r[1] for r in todo], 64) if todo else []
+                from memengine.vectors import as_stored
+
+                got = {r[0]: as_stored(vecs[i]) for i, r in enumerate(todo)}  # at stored precision
+                self.dir.mkdir(parents=True, exist_ok=True)
+                np.savez(f, ids=np.array(list(got), dtype=np.int64),
+                         vecs=np.array(list(got.values()), dtype=np.float32).reshape(len(got), -1))
+            own = {**own, **got}
+        ctx: dict[int, Any] = {}
+        for i, r in enumerate(rows):
+            if r[0] not in has_ctx or r[0] not in own:
+                continue
+            v = own[r[0]].astype(np.float32).copy()
+            t = from_iso(r[5])
+            for j in range(max(0, i - 2), min(len(rows), i + 3)):
+                o = rows[j]
+                if j == i or o[3] != r[3] or o[4] is None or r[4] is None or o[0] not in own:
+                    continue
+                dist = abs(o[4] - r[4])
+                tj = from_iso(o[5])
+                if dist == 0 or dist > 2 or (t and tj and abs((t - tj).total_seconds()) > CONTEXT_MAX_GAP_HOURS * 3600):
+                    continue
+                v += (CONTEXT_VEC_DECAY ** dist) * own[o[0]]
+            ctx[r[0]] = v / (np.linalg.norm(v) or 1.0)
+        oid = np.array(list(own), dtype=np.int64)
+        om = np.array([own[i] / (np.linalg.norm(own[i]) or 1.0) for i in oid], dtype=np.float32)
+        cid = np.array(list(ctx), dtype=np.int64)
+        cm = np.array([ctx[i] for i in cid], dtype=np.float32).reshape(len(cid), -1)
+        self.mats[key] = (oid, om, cid, cm)
+        return self.mats[key]
+
+
+def bare_vectors(bv: BareVectors) -> Callable[[], contextlib.AbstractContextManager[None]]:
+    import numpy as np
+
+    def patch() -> contextlib.AbstractContextManager[None]:
+        def _scan_vectors(self: Any, run: Any, want: int) -> tuple[dict[int, float], dict[int, float]]:
+            oid, om, cid, cm = bv.of(self)
+            q = np.asarray(run.qvec, dtype=np.float32)
+            q = q / (np.linalg.norm(q) or 1.0)
+
+            def top(ids: Any, mat: Any) -> dict[int, float]:
+                if not len(ids):
+                    return {}
+                sims = mat @ q
+                order = np.argsort(-sims, kind="stable")[:want]
+                return {int(ids[i]): float(sims[i]) for i in order}
+            return top(oid, om), (top(cid, cm) if run.cfg.context_vectors else {})
+        return swapped(pipeline.Recall, "_scan_vectors", _scan_vectors)
+    return patch
+
+
 def answer_pull() -> contextlib.AbstractContextManager[None]:
     """The next turn (by another author) of every candidate question joins the candidates."""
     retrieve0 = pipeline.Recall._retrieve
@@ -317,9 +403,11 @@ def reranked_store(fn: Rerank) -> Callable[[], contextlib.AbstractContextManager
 
 # --------------------------------------------------------------------------- families and judging
 
-def families() -> dict[str, tuple[Variant, dict[str, Variant]]]:
+def families(directory: Path) -> dict[str, tuple[Variant, dict[str, Variant]]]:
     engine: Variant = (None, D)
     return {
+        "bare-vectors": ((bare_vectors(BareVectors(directory, False)), D), {
+            "own and context vectors from the bare text": (bare_vectors(BareVectors(directory, True)), D)}),
         "short-reply": (engine, {f"w_short_reply {w}": (None, replace(D, w_short_reply=w))
                                  for w in (0.05, 0.1, 0.2, 0.3)}),
         "pair-length": (engine, {"pair_length": (None, replace(D, pair_length=True))}),
@@ -427,16 +515,25 @@ def main(argv: list[str] | None = None) -> int:
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     rows, detail, tails = [], [], []
     engine = None
-    for name, (baseline, variants) in families().items():
+    for name, (baseline, variants) in families(Path(args.reuse)).items():
         if only and name not in only:
             continue
         log(f"family {name}: {len(variants)} variants")
-        engine = engine or scores(items, baseline)
+        if baseline == (None, D):
+            engine = engine or scores(items, baseline)
+            base = engine
+        else:  # a control: the engine's mechanism rebuilt by the script, against which its variants are judged
+            base = scores(items, baseline)
+            if engine is None:
+                engine = scores(items, (None, D))
+            got_e = loo.set_metrics(loo.by_set(items, "locomo"), engine)
+            got_b = loo.set_metrics(loo.by_set(items, "locomo"), base)
+            log(f"  control vs engine, LoCoMo r@5: {got_b['recall@5']} vs {got_e['recall@5']}")
         got = {lab: scores(items, v) for lab, v in variants.items()}
-        rows.append(judge(items, name, engine, got))
+        rows.append(judge(items, name, base, got))
         if name in TAIL:
-            tails.append(judge_tail(items, name, engine, got))
-        for lab, sc in {"baseline": engine, **got}.items():
+            tails.append(judge_tail(items, name, base, got))
+        for lab, sc in {"baseline": base, **got}.items():
             m = [loo.set_metrics(loo.by_set(items, s), sc) for s in loo.SETS]
             detail.append([name, lab, *[f"{x['recall@5']:.4f} / {x['recall@10']:.4f} / {x['multi_all@10']:.3f}"
                                         for x in m]])
