@@ -321,6 +321,25 @@ def bare_vectors(bv: BareVectors) -> Callable[[], contextlib.AbstractContextMana
     return patch
 
 
+def term_coverage(delta: float) -> Callable[[], contextlib.AbstractContextManager[None]]:
+    """Less keyword weight when the question's words are not in the store at all (an English question
+    over a French chat): w_keyword - delta x the share of its content words no memory holds (w_vector
+    the rest). Min-max puts the best keyword candidate at 1 however little of the question it matched."""
+    def patch() -> contextlib.AbstractContextManager[None]:
+        def _rank(self: Any, run: Any, explain: bool) -> list[Any]:
+            if run.strategy != "hybrid":
+                return RANK0(self, run, explain)
+            terms = self._keyword_terms(run)
+            shares = self.doc_shares(terms) if terms else {}
+            missing = sum(1 for t in terms if shares.get(t, 0.0) <= 0.0) / len(terms) if terms else 0.0
+            if not missing:
+                return RANK0(self, run, explain)
+            wk = max(0.0, run.cfg.w_keyword - delta * missing)
+            return RANK0(self, replace(run, cfg=replace(run.cfg, w_keyword=wk, w_vector=round(1 - wk, 6))), explain)
+        return swapped(pipeline.Recall, "_rank", _rank)
+    return patch
+
+
 def answer_pull() -> contextlib.AbstractContextManager[None]:
     """The next turn (by another author) of every candidate question joins the candidates."""
     retrieve0 = pipeline.Recall._retrieve
@@ -422,6 +441,7 @@ def families(directory: Path) -> dict[str, tuple[Variant, dict[str, Variant]]]:
                                  for n, o, w in ((1, True, 0.05), (3, True, 0.05), (3, False, 0.05), (3, True, 0.1),
                                                  (3, False, 0.1))}),
         "reply-own": (engine, {f"λ {w}": (reranked_store(reply_own(w)), D) for w in (0.05, 0.1, 0.2)}),
+        "term-coverage": (engine, {f"δ {d}": (term_coverage(d), D) for d in (0.1, 0.2, 0.3, 0.5)}),
         "answer-pull": (engine, {"next turn of a candidate question": (answer_pull, D),
                                  "+ w_short_reply 0.1": (answer_pull, replace(D, w_short_reply=0.1))}),
         "entity-tail": (engine, {f"λ {w}": (reranked(entity_tail(w)), D) for w in (0.02, 0.05, 0.1)}),
