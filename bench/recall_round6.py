@@ -14,18 +14,25 @@ A. Short turns whose meaning is the question before them:
 * ``pair-vector`` — (applied from here) a reply's vector score is also taken from the unit vector
   of its own vector + beta x its question's (a reply-pair vector; the better of that and its
   context cosine);
+* ``pair-vector-short`` — the same for replies of at most 6 / 12 words only;
+* ``short-own`` — a turn of at most 4 / 8 / 12 words scored by the better of its own and context cosine;
+* ``reply-burst`` — the reply prior pairs a question with the first turn by someone else within 1-3
+  positions (the nearest question before it);
+* ``reply-own`` — the turn after a question turn gains lambda x the question's own cosine;
+* ``bare-vectors`` — own vectors embedded from the bare text (no "Author:" label), context vectors
+  rebuilt from them by the engine's rule; judged against the same rebuild from the stored vectors;
+* ``term-coverage`` — w_keyword lowered by delta x the share of the question's words no memory holds;
 * ``answer-pull`` — (from here) the turn right after a candidate question, by another author,
   joins the candidates even when neither retriever found it (then scored by fusion as usual).
 
 B. Multi-hop, ranks 6-10 (recall@5 cannot move):
 
 * ``entity-tail`` — a pool member shares a rare entity (a capitalised word or a number, not in
-  the question, in at most 2 % of the store's memories... here: of the pool) with a top-5 hit:
-  + lambda;
+  the question, in at most 10 % of the pool) with a top-5 hit: + lambda;
 * ``episode-tail`` — a pool member from a session none of the top 5 is in: + lambda (the
   opposite of ``smooth``: other sessions hold the other hop).
 
-    .venv/bin/python bench/recall_round6.py --reuse /tmp/recall6                # every family, ~10 min
+    .venv/bin/python bench/recall_round6.py --reuse /tmp/recall6                # every family, ~30 min loaded
     .venv/bin/python bench/recall_round6.py --reuse /tmp/recall6 --only short-reply,pair-length
 """
 
