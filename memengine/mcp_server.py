@@ -37,7 +37,16 @@ import anyio.to_thread
 import pydantic
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
-from mcp.types import CallToolRequestParams, ListToolsResult, PaginatedRequestParams, Tool, ToolAnnotations
+from mcp.types import (
+    CallToolRequestParams,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    Tool,
+    ToolAnnotations,
+)
 from pydantic import Field
 
 # call(argv, stdin) -> (exit code, stdout, stderr) of `mem --db FILE <argv>`, in-process, warm
@@ -374,7 +383,20 @@ def build_server(call: Call, choices: Mapping[str, Sequence[str]], update_tools:
             log.exception("tool %r raised an unexpected exception", found.name)
             return _usage(f"Error executing tool {found.name}: {exc}")
 
-    server: Server = Server("mem", version="0.1.0", instructions=INSTRUCTIONS, on_list_tools=list_tools)
+    # no prompts or resources, listed empty as MCPServer did: the same capabilities, and hosts that list
+    # them whatever the capabilities say get an empty list, not "method not found"
+    async def no_prompts(ctx: Any, params: PaginatedRequestParams | None) -> ListPromptsResult:
+        return ListPromptsResult(prompts=[])
+
+    async def no_resources(ctx: Any, params: PaginatedRequestParams | None) -> ListResourcesResult:
+        return ListResourcesResult(resources=[])
+
+    async def no_templates(ctx: Any, params: PaginatedRequestParams | None) -> ListResourceTemplatesResult:
+        return ListResourceTemplatesResult(resource_templates=[])
+
+    server: Server = Server("mem", version="0.1.0", instructions=INSTRUCTIONS, on_list_tools=list_tools,
+                            on_list_prompts=no_prompts, on_list_resources=no_resources,
+                            on_list_resource_templates=no_templates)
     server.add_request_handler("tools/call", CallToolRequestParams, call_tool)
     server.middleware.clear()
     return server

@@ -77,6 +77,10 @@ def _drive(server: Any) -> tuple[list[Any], list[dict[str, Any]], list[Any]]:
     async def main() -> tuple[list[Any], list[dict[str, Any]], list[Any]]:
         async with Client(server) as client:
             tools = [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in (await client.list_tools()).tools]
+            # the same capabilities; prompts and resources listed, empty
+            tools.append(client.server_capabilities.model_dump(exclude_none=True))
+            tools.append([(await client.list_prompts()).prompts, (await client.list_resources()).resources,
+                          (await client.list_resource_templates()).resource_templates])
             results = [(await client.call_tool(name, args)).model_dump() for name, args in CALLS]
             bad = [await client.call_tool(name, args) for name, args, _ in BAD]
         return tools, results, bad
@@ -88,6 +92,12 @@ def test_the_low_level_server_lists_and_calls_the_tools_as_mcp_server_does() -> 
     ours, sdk = Engine(), Engine()
     tools, results, bad = _drive(mcp_server.build_server(ours.call, CHOICES, True, ours.direct, threading.RLock(), {}))
     sdk_tools, sdk_results, _ = _drive(_sdk_server(sdk))
+    # prompts and resources listed empty, capabilities as MCPServer gives them over stdio (in-process, the
+    # SDK's client connects an MCPServer with list_changed/subscribe on: not compared)
+    assert tools.pop() == [[], [], []] and sdk_tools.pop() == [[], [], []]
+    assert tools.pop() == {"prompts": {"list_changed": False}, "resources": {"subscribe": False, "list_changed": False},
+                           "tools": {"list_changed": False}}
+    sdk_tools.pop()
     assert [t["name"] for t in tools] == ["store", "recall", "get", "forget", "restore", "brief", "surface", "link",
                                           "stats", "update", "pin", "unpin"]
     assert tools == sdk_tools  # names, descriptions, input schemas, annotations: the SDK's derivation
