@@ -38,11 +38,13 @@ from memengine import fact_cue, fact_slot, facts  # noqa: E402
 DATA, BENCH_DATA = ROOT / "tests" / "data", ROOT / "bench" / "data"
 SETS = (("dev", DATA / "contradiction_pairs.jsonl"), ("held-out", DATA / "fact_pairs_heldout.jsonl"),
         *((f"dev{i}", DATA / f"fact_pairs_dev{i}.jsonl") for i in range(2, 8)), ("dev9", DATA / "fact_pairs_dev9.jsonl"),
+        ("dev10", DATA / "fact_pairs_dev10.jsonl"),
         ("dev6-held", DATA / "fact_pairs_dev6_heldout.jsonl"), ("dev7-held", DATA / "fact_pairs_dev7_heldout.jsonl"),
         ("dev8-held", DATA / "fact_pairs_dev8_heldout.jsonl"), ("stream", DATA / "fact_updates.jsonl"),
         ("cue dev", BENCH_DATA / "fact_cue_dev.jsonl"), ("cue held-out", BENCH_DATA / "fact_cue_heldout.jsonl"),
         ("cue held-out 2", BENCH_DATA / "fact_cue_heldout2.jsonl"))
 MIN_COSINE = 0.35  # below it the learned decision is never asked (every labelled update is above)
+BAND_FPR = 0.03  # the middle band's share of labelled look-alikes flagged may_update (--band-fpr)
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -104,11 +106,20 @@ def fit(rows: list[dict[str, Any]], c: float, mode: str) -> dict[str, Any]:
              "std": [float(v) for v in std], "features": list(fact_slot.FEATURES), "min_cosine": MIN_COSINE}
     negatives = [fact_slot.score(r["x"], model) for r in rows if not r["label"] and askable(r)]
     model["threshold"] = max(negatives, default=0.5)
+    # the middle band: the score above which a share BAND_FPR of all the look-alikes it was fitted on fall
+    looks = sum(not r["label"] for r in rows)
+    top = sorted(negatives, reverse=True)[:max(1, int(BAND_FPR * looks))]
+    model["may_update"] = top[-1] if top else model["threshold"]
     return model
 
 
 def learned(r: dict[str, Any], model: dict[str, Any], margin: float) -> bool:
     return askable(r) and fact_slot.score(r["x"], model) > model["threshold"] + margin
+
+
+def flagged(r: dict[str, Any], model: dict[str, Any], margin: float) -> bool:
+    """The middle band: asked, not superseded, scored at or above ``may_update``."""
+    return askable(r) and not learned(r, model, margin) and fact_slot.score(r["x"], model) >= model["may_update"]
 
 
 def counts(rows: list[dict[str, Any]], flag: Any) -> tuple[int, int, int, int]:
@@ -119,20 +130,24 @@ def counts(rows: list[dict[str, Any]], flag: Any) -> tuple[int, int, int, int]:
 
 def loso(sets: dict[str, list[dict[str, Any]]], c: float, mode: str, margin: float) -> None:
     print("| held-out set | rules: updates caught | rules: false | rules or learned: caught | false | "
-          "threshold (fit on the others) |\n|---|---|---|---|---|---|")
-    tot = np.zeros(4, dtype=int)
+          "may_update: updates flagged | look-alikes flagged | threshold / band (fit on the others) |\n"
+          "|---|---|---|---|---|---|---|---|")
+    tot = np.zeros(6, dtype=int)
     for name, rows in sets.items():
         model = fit([r for other, rs in sets.items() if other != name for r in rs], c, mode)
         ru, nu, rf, nl = counts(rows, lambda r: r["rules"])
         lu, _, lf, _ = counts(rows, lambda r, m=model: r["rules"] or learned(r, m, margin))
-        tot += (ru, rf, lu, lf)
-        print(f"| {name} ({nu} updates, {nl} look-alikes) | {ru} | {rf} | **{lu}** | {lf} | {model['threshold']:.3f} |")
-    print(f"| all sets | {tot[0]} | {tot[1]} | **{tot[2]}** | {tot[3]} | |")
+        bu, _, bf, _ = counts(rows, lambda r, m=model: not r["rules"] and flagged(r, m, margin))
+        tot += (ru, rf, lu, lf, bu, bf)
+        print(f"| {name} ({nu} updates, {nl} look-alikes) | {ru} | {rf} | **{lu}** | {lf} | {bu} | {bf} | "
+              f"{model['threshold']:.3f} / {model['may_update']:.3f} |")
+    print(f"| all sets | {tot[0]} | {tot[1]} | **{tot[2]}** | {tot[3]} | {tot[4]} | {tot[5]} | |")
 
 
 def write(sets: dict[str, list[dict[str, Any]]], c: float, mode: str, margin: float, model_id: str) -> None:
     model = fit([r for rs in sets.values() for r in rs], c, mode)
     model["threshold"] = round(model["threshold"] + margin + 1e-6, 6)
+    model["may_update"] = round(min(model["may_update"], model["threshold"]), 6)
     model["model_id"] = model_id
     model["fitted_on"] = {name: len(rows) for name, rows in sets.items()}
     out = ROOT / "memengine" / "fact_slot_weights.py"
@@ -205,11 +220,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--fit", choices=("residual", "all"), default="all")
     ap.add_argument("--c", type=float, default=0.03)
-    ap.add_argument("--margin", type=float, default=0.0)
+    ap.add_argument("--margin", type=float, default=0.05)
+    ap.add_argument("--band-fpr", type=float, default=BAND_FPR, help="share of look-alikes the middle band may flag")
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--cost", action="store_true")
     ap.add_argument("--write-time", action="store_true", help="also store each pair into a fresh store, off / on")
     args = ap.parse_args()
+    globals()["BAND_FPR"] = args.band_fpr
     sets = {name: load(path) for name, path in SETS}
     if args.cost:
         cost(sets)

@@ -43,6 +43,7 @@ from memengine import brief_dates, brief_upcoming, summarize, topic_names
 from memengine.brief_pool import LIVE as _LIVE
 from memengine.brief_pool import POOL_MAX, POOL_PER_TOPIC, Store, min_tokens, parts, similarities, topic_pool  # noqa: F401 (re-exported: POOL_*)
 from memengine.records import SHARED_SOURCE_PREFIX as SHARED_PREFIX
+from memengine.supersession import probably_outdated
 from memengine.timeparse import to_iso
 
 # --------------------------------------------------------------------------- tuning
@@ -283,8 +284,19 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     sections: dict[str, list[Item]] = {k: [] for k in ("facts", "upcoming", "procedures", "recent", "contradictions",
                                                        "people")}
     warnings: list[str] = []
+    # a fact a later one probably updates (memengine/supersession.py, the may_update links) is left out; the
+    # later one says what it may replace
+    may_replace: dict[int, list[int]] = {}
+    outdated = probably_outdated(conn)
+    for old, newer in outdated.items():
+        shown.add(old)
+        for n in newer:
+            may_replace.setdefault(n, []).append(old)
 
     def add(section: str, share: float, item: Item, heading: bool) -> bool:
+        if item.id in may_replace and "may_update" not in item.why:
+            item.why["may_update"] = may_replace[item.id]
+            item.text += " (may update " + " ".join(f"#{o}" for o in may_replace[item.id]) + ")"
         spent = sum(i.tokens for i in sections[section])
         extra = count(f"### {SECTION_TITLES[section]}\n") if heading else 0
         n = b.take(item.text, int(share * budget) - extra, spent)
@@ -306,7 +318,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     _superseding(store, now, shown, add, sections)
     today = now.date()
     # Key facts: pinned first, then important semantic facts (contacts are people, not facts)
-    rows = _key_fact_rows(conn)
+    rows = [r for r in _key_fact_rows(conn) if int(r[0]) not in outdated]  # (not what a later fact may update)
     for r, older in _fold_updates(store, rows):
         if int(r[0]) in planned:
             shown.update(int(o[0]) for o in older)

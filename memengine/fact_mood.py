@@ -90,6 +90,16 @@ def _past_event(low: str, lower: str) -> bool:
     return any(not _PARTICIPLE.match(m.group(1)) for m in _PAST_COPULA_RE.finditer(lower))
 
 
+# A sentence that opens on a past moment ("ontem a reunião atrasou e começou às 16h", "yesterday the bus
+# came at 8:10"): what happened that day, unless a "now" word says it holds since.
+_LEADING_MOMENT_RE = re.compile(r"^(?:" + "|".join(re.escape(w) for w in sorted(_PAST_MOMENT, key=len, reverse=True))
+                                + r")(?![\w'-])")
+
+
+def _told_of_a_day(low: str) -> bool:
+    return bool(_LEADING_MOMENT_RE.match(low)) and not _NOW_RE.search(low)
+
+
 _HYPOTHESIS_RE = _alternation(_HYPOTHESIS)
 _ANECDOTE_RE = _alternation(_ANECDOTE)
 # Portuguese "se" is "if" only first in the sentence (elsewhere it is mostly reflexive: "reformou-se");
@@ -108,6 +118,6 @@ def unasserted(text: str) -> str:
         low = re.sub(r"(?<!\w)si(?!\w)", "", low)  # "sí": yes, not "if"
     if _HYPOTHESIS_RE.search(low) or _SE_FIRST.match(low):
         return "hypothesis"
-    if _ANECDOTE_RE.search(low) or _ONCE.search(low) or _past_event(low, stripped.lower()):
+    if _ANECDOTE_RE.search(low) or _ONCE.search(low) or _past_event(low, stripped.lower()) or _told_of_a_day(low):
         return "anecdote"
     return ""

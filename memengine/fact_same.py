@@ -72,7 +72,13 @@ def count_changed(fa: Fact, fb: Fact, i: int, j: int) -> bool:
 def other_boundary(fa: Fact, fb: Fact) -> bool:
     """Whether ``fb`` times another end (opens / closes, starts / ends, departs / arrives) of the thing
     ``fa`` times."""
-    ends_a = {fact_cue_lexicon.BOUNDARY[k] for k in fa.keys if k in fact_cue_lexicon.BOUNDARY}
-    ends_b = {fact_cue_lexicon.BOUNDARY[k] for k in fb.keys if k in fact_cue_lexicon.BOUNDARY}
+    # (keys keep "ß": "schließt" is the table's "schliesst"; a bare hour, "cierra a las 22", reads as a number)
+    ends_a = {g for g in (fact_cue_lexicon.BOUNDARY.get(_key(k)) for k in fa.keys) if g}
+    ends_b = {g for g in (fact_cue_lexicon.BOUNDARY.get(_key(k)) for k in fb.keys) if g}
     ends = ends_b - ends_a - (set() if ends_a else _IMPLIED_BY_A_BARE_TIME)
-    return bool(ends) and any(v.kind in ("time", "date", "weekday") for v in fb.values)
+    return bool(ends) and any(v.kind in ("time", "date", "weekday", "number") for v in fb.values)
+
+
+def _key(word: str) -> str:
+    """A word as the boundary table holds it (folded, "ß" written "ss")."""
+    return fold(word).replace("ß", "ss")

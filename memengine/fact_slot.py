@@ -39,9 +39,10 @@ from typing import Any
 
 from memengine import fact_cue, fact_elliptic, fact_handover, fact_mood, facts
 from memengine import fact_cue_lexicon as C
+from memengine.fact_change_words import change_words
 from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS, fold
 
-__all__ = ["FEATURES", "GUARDS", "Pair", "decide", "features", "guarded", "masked", "score", "status"]
+__all__ = ["FEATURES", "GUARDS", "MAY_UPDATE", "Pair", "band", "decide", "features", "guarded", "masked", "score", "status"]
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,7 @@ FEATURES: tuple[str, ...] = (
     *(f"slot_{r}" for r in _SLOT_REASONS),
     "old_value_as_subject", "old_value_kept", "old_subject_kept", "nothing_new", "value_change",
     "slot_x_change", "cue_x_shared", "subject_disjoint", "no_new_value",
+    "said_change", "said_now", "said_x_cos",
 )
 # The look-alike readings of the rules that hold on natural phrasing too: a pair showing any of them
 # is never superseded by the learned decision, whatever it scores (another thing of the kind, another
@@ -182,6 +184,9 @@ def _vector(old: str, new: str, cos: float, cos_slot: float) -> tuple[float, ...
     # nothing the new sentence holds could be the new value: no value changed or appeared, no new
     # name, no denial ("The standup changed its format")
     x.append(float(not (changed or any(x[_APPEARED]) or names_b - names_a or fa.polarity != fb.polarity)))
+    # a change told in chat words the rules' grammar does not read (memengine/fact_change_words.py)
+    verb, now = change_words(old, new)
+    x += [float(verb), float(now), cos * float(verb or now)]
     return tuple(x)
 
 
@@ -266,14 +271,31 @@ def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], A
     pair = Pair(_vector(old, new, cos, 0.0), None)  # (the veto, just read, is None)
     if guarded(pair) is not None:
         return None  # (read before the masked pair is embedded: most candidates stop here)
+    floor = band(w)
     # the score is monotone in the masked pair's cosine (it enters the logit linearly): when even its
-    # best end in [-1, 1] stays under the threshold, the masked pair is never embedded
-    if max(score(with_slot(pair, c).x, w) for c in (-1.0, 1.0)) < w["threshold"]:
+    # best end in [-1, 1] stays under the lowest threshold, the masked pair is never embedded
+    if max(score(with_slot(pair, c).x, w) for c in (-1.0, 1.0)) < floor:
         return None
     vecs = embed([masked(old), masked(new)])
     if vecs is None:
         return None
     p = score(with_slot(pair, float(vecs[0] @ vecs[1])).x, w)
-    if p < w["threshold"]:
-        return None
-    return facts.Verdict("learned", f"same slot, another value (learned, p={p:.2f})", round(0.5 + p / 4, 3))
+    if p >= w["threshold"]:
+        return facts.Verdict("learned", f"same slot, another value (learned, p={p:.2f})", round(0.5 + p / 4, 3))
+    if p >= floor:
+        return facts.Verdict(MAY_UPDATE, f"probably the same slot, another value (learned, p={p:.2f})",
+                             round(p, 3))
+    return None
+
+
+MAY_UPDATE = "may_update"  # the verdict kind of the middle band: probably (not surely) an update
+
+
+def band(weights: dict[str, Any] | None = None) -> float:
+    """The lowest score that flags a pair ``may_update`` (the middle band, under the supersession
+    threshold; ``MEM_FACT_MAY_UPDATE=0`` switches the band off): the two stay current, the older
+    one is marked and ranked under the newer (memengine/supersession.py)."""
+    w = weights if weights is not None else _weights()
+    if os.environ.get("MEM_FACT_MAY_UPDATE", "1") == "0":
+        return float(w["threshold"])
+    return float(min(w.get("may_update", w["threshold"]), w["threshold"]))

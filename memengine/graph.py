@@ -436,9 +436,10 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
     for m in results:
         if m.weak and walk.path.get(m.id, [{"id": m.id}])[0]["id"] in strong:
             m.weak = False
-    if history or as_of is not None:  # superseded versions marked, each after what replaced it
-        from memengine.supersession import versions_marked
+    from memengine.supersession import outdated_marked, versions_marked
 
+    results = outdated_marked(store.conn, results)  # a probable update (may_update) ranks above what it updates
+    if history or as_of is not None:  # superseded versions marked, each after what replaced it
         results = versions_marked(store.conn, results)
     warnings = store.touch_if_writable([m.id for m in results]) if touch and results else []
     return RecallResult(query=query, strategy=strategy, results=results, degraded=degraded,

@@ -49,6 +49,11 @@ class Memory:
     # what replaced this fact / what it replaced (``supersedes`` edges), when asked for
     superseded_by: list[int] | None = None
     supersedes: list[int] | None = None
+    # probably (not surely) updated by these newer facts (the middle band: memengine/supersession.py),
+    # and, on the newer one, the facts it probably updates; set by recall when there are any
+    possibly_outdated: bool | None = None
+    possibly_outdated_by: list[int] | None = None
+    may_update: list[int] | None = None
 
     @classmethod
     def from_row(cls, row: Any) -> Memory:
@@ -73,7 +78,8 @@ class Memory:
         return d
 
 
-_DERIVED = ("score", "explain", "weak", "superseded_by", "supersedes")  # Memory fields that are not columns
+_DERIVED = ("score", "explain", "weak", "superseded_by", "supersedes", "possibly_outdated", "possibly_outdated_by",
+            "may_update")  # Memory fields that are not columns
 _FIELD_NAMES = tuple(f.name for f in fields(Memory))
 
 
@@ -150,6 +156,8 @@ class StoreResult:
     supersedes: list[int] = field(default_factory=list)  # facts this one retired (valid_to set)
     superseded_by: int | None = None  # stored as history: a later active fact already replaced it
     contradicts: list[int] = field(default_factory=list)  # facts from another source it disagrees with (open)
+    may_update: list[int] = field(default_factory=list)  # facts it probably (not surely) updates: both current
+    possibly_outdated_by: list[int] = field(default_factory=list)  # later facts that probably update it
     raised: dict[str, Any] = field(default_factory=dict)  # on a re-store: importance / pinned raised to
 
 

@@ -17,13 +17,14 @@ transaction; this module never opens one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memengine.db import select_in
 from memengine.edges import add_edges
-from memengine.records import Memory
+from memengine.records import MEMORY_COLUMNS, Memory
 from memengine.text import query_terms, quote_fts
 
 if TYPE_CHECKING:  # the fact rules compile ~100 patterns: only a write that can supersede loads them
@@ -34,6 +35,12 @@ if TYPE_CHECKING:  # the fact rules compile ~100 patterns: only a write that can
 CANDIDATES = 10
 MIN_COSINE = 0.55
 
+# The middle band (memengine/fact_slot.py): a ``contradicts`` edge from the probable update to the fact it
+# probably updates, whose metadata holds this key (the learned score). Both stay current; recall marks the
+# older ``possibly_outdated`` and ranks the newer above it; brief shows the newer.
+MAY_UPDATE_META = "may_update"
+_MAY_UPDATE_EDGE = f"edge_type = 'contradicts' AND json_extract(metadata, '$.{MAY_UPDATE_META}') IS NOT NULL"
+
 # The rows a new fact may supersede (over ``memories m``).
 FACT_SQL = ("m.status = 'active' AND m.level = 0 AND m.valid_to IS NULL AND m.thread IS NULL "
             "AND m.memory_type IN ('semantic', 'procedural') AND m.source NOT LIKE 'shared:%'")
@@ -43,13 +50,16 @@ FACT_SQL = ("m.status = 'active' AND m.level = 0 AND m.valid_to IS NULL AND m.th
 class Decision:
     """``winner`` supersedes ``loser`` from ``at`` (ISO), because of ``verdict``; when the two
     come from different sources (owners) nobody can tell which is right: ``open`` records the
-    contradiction for review and both stay current (consolidate's rule too)."""
+    contradiction for review and both stay current (consolidate's rule too). ``maybe``: the learned
+    decision's middle band (memengine/fact_slot.py) says ``winner`` probably updates ``loser``; both
+    stay current, linked (:data:`MAY_UPDATE_META`), and recall ranks ``winner`` first."""
 
     winner: int
     loser: int
     at: str
     verdict: facts.Verdict
     open: bool = False
+    maybe: bool = False  # probably (not surely) an update: a may_update link, both stay current
 
 
 def is_fact(memory_type: str, thread: str | None) -> bool:
@@ -77,6 +87,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
 
     fact = facts.analyse(new_text)
     out: list[Decision] = []
+    maybe: list[Decision] = []
     later: list[tuple[str, int, facts.Verdict]] = []
     # (a number without its subject, "Down to 5mg as of last week", is far from every fact in meaning:
     # the rule's own shape and _one_owner decide)
@@ -90,7 +101,10 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         if verdict is None:
             continue
         old_time = str(row[2])
-        if new_source is not None and len(row) > 3 and row[3] != new_source:
+        if verdict.kind == fact_slot.MAY_UPDATE:  # the later in time is the probable update
+            maybe.append(Decision(new_id, int(row[0]), new_time, verdict, maybe=True) if old_time <= new_time
+                         else Decision(int(row[0]), new_id, old_time, verdict, maybe=True))
+        elif new_source is not None and len(row) > 3 and row[3] != new_source:
             out.append(Decision(new_id, int(row[0]), new_time, verdict, open=True))
         elif old_time > new_time:
             later.append((old_time, int(row[0]), verdict))
@@ -99,7 +113,10 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     if later:
         old_time, old_id, verdict = min(later)
         out.append(Decision(old_id, new_id, old_time, verdict))
-    return _one_owner(out)
+    sure = _one_owner(out)
+    # a fact the new one surely updates, or that surely updates it, is not also "maybe"
+    decided = {d.loser for d in sure} | {d.winner for d in sure}
+    return sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided]
 
 
 def _one_owner(decisions: list[Decision]) -> list[Decision]:
@@ -117,6 +134,12 @@ def apply(conn: Any, decisions: list[Decision], now: str) -> None:
     (or, for ``open`` ones, a ``contradicts`` edge and an open contradictions row)."""
     for d in decisions:
         a, b = sorted((d.winner, d.loser))
+        if d.maybe:
+            if add_edges(conn, [(d.winner, d.loser, "contradicts", d.verdict.confidence)], now):
+                conn.execute("UPDATE associations SET metadata = ? WHERE source_id = ? AND target_id = ? "
+                             "AND edge_type = 'contradicts'",
+                             (json.dumps({MAY_UPDATE_META: d.verdict.confidence}), d.winner, d.loser))
+            continue
         if d.open:
             add_edges(conn, [(a, b, "contradicts", 1.0)], now)
             conn.execute(
@@ -214,4 +237,72 @@ def versions_marked(conn: Any, results: list[Memory]) -> list[Memory]:
             put(m)
     for m in results:  # (a cycle: keep rank order)
         put(m)
+    return out
+
+
+def outdated_marked(conn: Any, results: list[Memory]) -> list[Memory]:
+    """Mark the results a later current fact probably updates (the ``may_update`` links of the middle
+    band) and rank that later fact right above each of them.
+
+    A marked result gets ``possibly_outdated`` and ``possibly_outdated_by`` (the later ids); a later
+    fact already among the results and ranked under it moves up to just above it, one not among
+    them comes in there (with the older one's score). Nothing is left out: the older fact stays
+    where it was ranked, and the list grows by at most the facts brought in, less what falls off its
+    tail beyond the original length (never a marked fact or the fact that marks it). One indexed
+    query when no result is linked.
+    """
+    if not results:
+        return results
+    ids = [m.id for m in results]
+    links: dict[int, list[int]] = {}
+    for src, dst in select_in(conn, "SELECT source_id, target_id FROM associations WHERE target_id IN ({ids}) "
+                              f"AND {_MAY_UPDATE_EDGE} ORDER BY source_id", ids):
+        links.setdefault(int(dst), []).append(int(src))
+    if not links:
+        return results
+    newer = {n for ns in links.values() for n in ns}
+    live = {int(r[0]): r for r in select_in(
+        conn, f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({{ids}}) AND status = 'active' "
+        "AND valid_to IS NULL", sorted(newer))}
+    out = list(results)
+    by_id = {m.id: m for m in out}
+    keep: set[int] = set()
+    for old in results:
+        later = [n for n in links.get(old.id, []) if n in live and n != old.id]
+        if not later:
+            continue
+        old.possibly_outdated, old.possibly_outdated_by = True, later
+        keep.add(old.id)
+        for n in later:
+            m = by_id.get(n)
+            if m is None:
+                m = Memory.from_row(live[n])
+                m.score = old.score
+                by_id[n] = m
+            elif out.index(m) < out.index(old):
+                m.may_update = sorted({*(m.may_update or []), old.id})
+                keep.add(n)
+                continue
+            else:
+                out.remove(m)
+                if m.score is not None and old.score is not None:
+                    m.score = max(m.score, old.score)  # (ranked above it: its score says so)
+            m.may_update = sorted({*(m.may_update or []), old.id})
+            keep.add(n)
+            out.insert(out.index(old), m)
+    while len(out) > len(results) and out[-1].id not in keep:
+        out.pop()
+    return out
+
+
+def probably_outdated(conn: Any) -> dict[int, list[int]]:
+    """Every current fact a later current fact probably updates (the middle band's links), with the later
+    ids: what brief leaves out, showing the later one instead. Both sides must still be current."""
+    out: dict[int, list[int]] = {}
+    for src, dst in conn.execute(
+            "SELECT a.source_id, a.target_id FROM associations a JOIN memories n ON n.id = a.source_id "
+            "JOIN memories o ON o.id = a.target_id WHERE a." + _MAY_UPDATE_EDGE.replace("metadata", "a.metadata")
+            + " AND n.status = 'active' AND n.valid_to IS NULL AND o.status = 'active' AND o.valid_to IS NULL "
+            "ORDER BY a.target_id, a.source_id"):
+        out.setdefault(int(dst), []).append(int(src))
     return out

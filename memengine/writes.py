@@ -360,9 +360,11 @@ class Writes(StoreBase):
                                       new_source=m.source, cosines=cos, embed=self.embed_or_none,
                                       model_id=emb.model_id if emb is not None else None)
         supersession.apply(self.conn, decisions, now)
-        res.supersedes = sorted(d.loser for d in decisions if d.winner == res.id and not d.open)
-        res.superseded_by = next((d.winner for d in decisions if d.loser == res.id), None)
         res.contradicts = sorted(d.loser for d in decisions if d.open)
+        res.supersedes = sorted(d.loser for d in decisions if d.winner == res.id and not d.open and not d.maybe)
+        res.superseded_by = next((d.winner for d in decisions if d.loser == res.id and not d.maybe), None)
+        res.may_update = sorted(d.loser for d in decisions if d.maybe and d.winner == res.id)
+        res.possibly_outdated_by = sorted(d.winner for d in decisions if d.maybe and d.loser == res.id)
 
     def store_many(
         self,

@@ -23,6 +23,7 @@ LOOKALIKE = ("I drive a grey Skoda Octavia.", "I just replaced the tyres on the 
 
 def test_the_shipped_weights_match_the_features() -> None:
     assert WEIGHTS["features"] == list(fact_slot.FEATURES)
+    assert 0.5 < WEIGHTS["may_update"] <= WEIGHTS["threshold"]
     assert len(WEIGHTS["coef"]) == len(WEIGHTS["mean"]) == len(WEIGHTS["std"]) == len(fact_slot.FEATURES)
     assert 0.5 < WEIGHTS["threshold"] < 1.0
     assert all(g in fact_slot.FEATURES for g in fact_slot.GUARDS)
@@ -106,7 +107,11 @@ def test_real_model_updates_the_rules_miss_are_superseded(real, tmp_path: Path, 
             first = s.store(a).id
             res = s.store(b)
             assert not res.deduplicated
-            assert (first in res.supersedes) == (flag == "1" and (a, b) != LOOKALIKE), (a, b, flag)
+            # (since facts7's refit, margin 0.05: the learned score keeps them in the middle band, both
+            # current and the newer ranked first, rather than superseding)
+            assert first not in res.supersedes
+            # (the look-alike is one of the band's known false flags: both current, the older marked)
+            assert (first in res.may_update) == (flag == "1"), (a, b, flag)
             s.close()
 
 
@@ -126,9 +131,10 @@ def test_real_model_no_labelled_lookalike_is_superseded_by_the_learned_decision(
     assert len(pairs) > 500
     texts = sorted({t for p in pairs for t in p})
     vec = dict(zip(texts, real.embed(texts)))
-    flagged = [(a, b) for a, b in pairs
-               if fact_slot.decide(a, b, float(vec[a] @ vec[b]), real.embed, real.model_id) is not None]
-    assert flagged == []
+    verdicts = [fact_slot.decide(a, b, float(vec[a] @ vec[b]), real.embed, real.model_id) for a, b in pairs]
+    assert [p for p, v in zip(pairs, verdicts) if v is not None and v.kind != fact_slot.MAY_UPDATE] == []
+    # the middle band flags at most its share of them (BAND_FPR 0.03 of the look-alikes it was fitted on)
+    assert sum(v is not None for v in verdicts) <= 0.03 * len(pairs) + 1
 
 
 def test_doctor_says_whether_the_learned_decision_is_on() -> None:

@@ -23,6 +23,10 @@ def store_json(res: StoreResult) -> dict[str, Any]:
         data["superseded_by"] = res.superseded_by
     if res.contradicts:
         data["contradicts"] = res.contradicts
+    if res.may_update:
+        data["may_update"] = res.may_update  # probably (not surely) an update: both current, recall ranks it first
+    if res.possibly_outdated_by:
+        data["possibly_outdated_by"] = res.possibly_outdated_by
     data.update(res.raised)
     if res.links:
         data["links"] = [{"target_id": t, "edge_type": et, "weight": w} for t, et, w in res.links]
@@ -53,6 +57,11 @@ def store_human(res: StoreResult, data: dict[str, Any]) -> None:
     if res.contradicts:
         click.echo(f"#{res.id} disagrees with " + " ".join(f"#{i}" for i in res.contradicts)
                    + " from another source: see mem.py contradictions")
+    if res.may_update:
+        click.echo(f"#{res.id} probably updates " + " ".join(f"#{i}" for i in res.may_update)
+                   + " (not sure enough to supersede: both kept, recall ranks the newer first)")
+    if res.possibly_outdated_by:
+        click.echo(f"#{res.id} is probably outdated by " + " ".join(f"#{i}" for i in res.possibly_outdated_by))
     for link in data.get("links", []):
         click.echo(f"linked #{res.id} -[{link['edge_type']} {link['weight']}]-> #{link['target_id']}")
 

@@ -41,7 +41,7 @@ from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
 from memengine.records import Candidate, Memory, RecallResult
 from memengine.storebase import one_size_read
-from memengine.supersession import versions_marked
+from memengine.supersession import outdated_marked, versions_marked
 from memengine.text import fts_query, query_terms, quote_fts
 from memengine.timeparse import to_iso, utcnow
 from memengine.vectors import as_stored
@@ -170,7 +170,7 @@ class Recall(KeywordSearch, People):
         run = _Run(query, k, strategy, raw, config or RecallConfig(), where, args, max(POOL, k * 3), people,
                    at_scale, index_ready)
         self._retrieve(run)
-        results = self._rank(run, explain)
+        results = outdated_marked(self.conn, self._rank(run, explain))  # (a probable update ranks first)
         if history or as_of is not None:
             results = versions_marked(self.conn, results)
         warnings = self.touch_if_writable([m.id for m in results]) if touch and results else []
