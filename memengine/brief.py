@@ -246,6 +246,43 @@ def informative_words(text: str, rare: Callable[[str], bool]) -> tuple[int, int]
     return len(seen), words
 
 
+def information(texts: list[str], rare: Callable[[str], bool]) -> list[int]:
+    """``informative_words(text, rare)[0]`` of each text, the same counts, ~2x faster over a pool.
+
+    What a word is (number / capitalisable name / rare word) does not depend on where it stands,
+    so it is judged once per spelling for the whole pool; only a capitalised word's position (not
+    at a sentence start) is read per occurrence.
+    """
+    stop = summarize.STOPWORDS
+    kinds: dict[str, tuple[str, int]] = {}  # spelling -> (lower case, 1 number / 2 name-like / 3 rare / 4 both / 0)
+    out: list[int] = []
+    for text in texts:
+        seen: set[str] = set()
+        for m in _WORD.finditer(text):
+            w = m.group()
+            got = kinds.get(w)
+            if got is None:
+                low = w.lower()
+                if not w.isalpha() and any(ch.isdigit() for ch in w):
+                    kind = 1
+                else:
+                    cap = w[0].isupper() and len(w) > 1 and low not in stop
+                    rare_ok = len(low) >= 4 and low not in stop and rare(low)
+                    kind = 4 if cap and rare_ok else 2 if cap else 3 if rare_ok else 0
+                got = kinds[w] = (low, kind)
+            low, kind = got
+            if not kind or low in seen:
+                continue
+            if kind in (1, 3):
+                seen.add(low)
+            elif m.start() > 0 and not _SENTENCE_START.search(text[max(0, m.start() - 3): m.start()]):
+                seen.add(low)  # a name-like word inside a sentence
+            elif kind == 4:
+                seen.add(low)  # at a sentence start, but rare
+        out.append(len(seen))
+    return out
+
+
 # --------------------------------------------------------------------------- selection
 
 
@@ -654,9 +691,8 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     df: Counter[str] = Counter(chain.from_iterable({w.lower() for w in _WORD.findall(line)} for line in bare))
     rare_max = max(1.0, RARE_SHARE * len(pool))
     info = np.zeros(len(pool))
-    for i, line in enumerate(bare):
-        text = line.split(" ", 2)[2]
-        units, _words = informative_words(text, lambda w: df[w] <= rare_max)
+    texts = [line.split(" ", 2)[2] for line in bare]
+    for i, (text, units) in enumerate(zip(texts, information(texts, lambda w: df[w] <= rare_max))):
         # the first person adds to what a line says, never makes a line of it ("works for me", "I'm in")
         info[i] = units + (first_person if (units or not FIRST_PERSON_NEEDS_INFO) and _FIRST_PERSON.search(text)
                            else 0.0)
