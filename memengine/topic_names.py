@@ -143,11 +143,17 @@ def weak(word: str) -> bool:
     return fold(word) in WEAK or word.lower() in WEAK or bool(_PARTICIPLE.match(word.lower()))
 
 
+def _unpossessed(phrase: str) -> str:
+    """A run's spelling without a possessive at its end ("Casa Verde's" -> "Casa Verde"): a name
+    reads as a phrase, and the key it stands for is folded without it anyway."""
+    return phrase[:-2] if phrase.endswith(("'s", "’s")) and len(phrase) > 3 else phrase
+
+
 def _add_runs(out: Runs, run: list[tuple[str, bool, str]]) -> None:
     if len(run) == 1:  # most runs: one word
         w, weak_, folded = run[0]
         if not weak_ and (folded,) not in out:
-            out[(folded,)] = w
+            out[(folded,)] = _unpossessed(w)
         return
     words = [r[0] for r in run]
     weak_at = [r[1] for r in run]
@@ -158,7 +164,7 @@ def _add_runs(out: Runs, run: list[tuple[str, bool, str]]) -> None:
                 continue
             key = tuple(keys[k: k + n])
             if key not in out:
-                out[key] = " ".join(words[k: k + n])
+                out[key] = _unpossessed(" ".join(words[k: k + n]))
 
 
 def ranked_names(member_runs: Sequence[Runs], rarity: Callable[[tuple[str, ...]], float], limit: int = 5
