@@ -483,8 +483,8 @@ def main(argv: list[str] | None = None) -> int:
         raw = cache / f"{spec['name']}.db"
         side = raw.with_suffix(".json")
         # (the tree that builds is part of the stamp: a store built by a newer schema cannot be briefed by older code)
-        stamp = [os.stat(p).st_mtime for p in (spec.get("paths") or [spec["path"]]) + [spec.get("notes") or spec.get("path")]] \
-            + [str(trees[0][1])]
+        inputs = list(spec.get("paths") or [spec["path"]]) + ([spec["notes"]] if spec.get("notes") else [])
+        stamp = [os.stat(p).st_mtime for p in inputs] + [str(trees[0][1])]
         got = json.loads(side.read_text()) if side.exists() else {}
         if not raw.exists() or got.get("stamp") != stamp:
             for p in cache.glob(f"{spec['name']}.db*"):
