@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, html_notes, kinds, standardnotes, whatsapp
+from importers import ImportFormatError, ImportReport, Record, html_notes, kinds, simplenote, standardnotes, whatsapp
 from importers._common import ZIP_OPEN_ERRORS, is_junk_member
 from importers.keep import is_keep_path
 from importers.registry import NAMES, PARSERS, Parser
@@ -65,11 +65,15 @@ def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
         return False
     if any(b.endswith(_NOTE_SUFFIXES + (".enex",)) for b in bases) or any(is_keep_path(n) for n in names):
         return True
-    for name in [n for n in names if n.lower().endswith((".txt", ".json"))][:8]:
+    texts = [n for n in names if n.lower().endswith((".txt", ".json"))]
+    # the backup files first: a Simplenote zip holds a .txt per note besides source/notes.json
+    texts.sort(key=lambda n: not (n.lower().endswith("notes.json") or "standard notes" in n.lower()))
+    for name in texts[:8]:
         try:
             with zf.open(name) as fh:
-                if standardnotes.is_backup_head(fh.read(standardnotes.HEAD_BYTES)):
-                    return True  # a Standard Notes backup zip
+                head = fh.read(standardnotes.HEAD_BYTES)
+                if standardnotes.is_backup_head(head) or simplenote.is_export_head(head):
+                    return True  # a Standard Notes backup zip; Simplenote's notes.zip
         except ZIP_OPEN_ERRORS:
             return False
     inner = [n for n in names if n.lower().endswith(".zip")]
@@ -182,7 +186,7 @@ def detect(path: Path | str) -> str:
                 obj = None
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"
-    if suffix in (".md", ".markdown", ".enex") or standardnotes.is_backup_head(raw):
+    if suffix in (".md", ".markdown", ".enex") or standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw):
         return "markdown"
     if suffix in (".html", ".htm") and _page_kind(path):
         return "chatgpt"
@@ -199,7 +203,8 @@ def _other_notes(folder: Path) -> bool:
         for page in list(path_iter(folder, pattern))[:20]:
             if html_notes.is_note_page(page):
                 return True
-    return any(standardnotes.is_backup(p) for pattern in ("*.txt", "*.json") for p in list(path_iter(folder, pattern))[:20])
+    return any(standardnotes.is_backup(p) or simplenote.is_export(p)
+               for pattern in ("*.txt", "*.json") for p in list(path_iter(folder, pattern))[:20])
 
 
 def path_iter(folder: Path, pattern: str) -> Iterator[Path]:

@@ -35,7 +35,17 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, enex, html_notes, keep, markdown_apps, standardnotes
+from importers import (
+    ImportFormatError,
+    ImportReport,
+    Record,
+    enex,
+    html_notes,
+    keep,
+    markdown_apps,
+    simplenote,
+    standardnotes,
+)
 from importers._common import MAX_LINE_CHARS, decode_text, is_zip, split_lines
 
 CHUNK_CHARS = 1500
@@ -536,7 +546,8 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
         if suffix == ".enex":
             notes = enex.records(file, rel, report)
         else:
-            notes = (standardnotes if standardnotes.is_backup(file) else keep).records(file, rel, report)
+            reader = standardnotes if standardnotes.is_backup(file) else simplenote if simplenote.is_export(file) else keep
+            notes = reader.records(file, rel, report)
         return notes, [[] for _ in notes], rel
     data = file.read_bytes()
     text = _decode_note(data, file, rel, report)
@@ -657,13 +668,14 @@ def _other_note(file: Path, keep_dir: bool) -> bool:
     low = file.name.lower()
     if low.endswith(html_notes.HTML_SUFFIXES):
         return html_notes.is_note_page(file)
-    return not keep_dir and low.endswith((".txt", ".json")) and standardnotes.is_backup(file)
+    return not keep_dir and low.endswith((".txt", ".json")) and (standardnotes.is_backup(file) or simplenote.is_export(file))
 
 
 def _streamed(file: Path) -> bool:
     """An export of many notes read as a stream (Evernote's ``.enex``, a Standard Notes backup)."""
     low = file.name.lower()
-    return low.endswith(".enex") or (low.endswith((".txt", ".json")) and standardnotes.is_backup(file))
+    return low.endswith(".enex") or (low.endswith((".txt", ".json")) and (standardnotes.is_backup(file)
+                                                                          or simplenote.is_export(file)))
 
 
 _KEY_RE = re.compile(r"\w+")

@@ -69,6 +69,7 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("Notes/Boiler.html", _read("unseen4/notes/apple_html/Notes/Boiler.html")),
         ("Standard Notes Backup and Import File.txt",
          _read("unseen4/notes/standard_notes/Standard Notes Backup and Import File.txt")),
+        ("source/notes.json", _read("unseen4/notes/simplenote/source/notes.json")),
     ],
     "vcf": [
         ("contacts.vcf", _read("unseen3/vcf/outlook_21_photo.vcf")),

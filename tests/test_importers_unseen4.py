@@ -283,6 +283,28 @@ def test_standard_notes_backup(where: str, tmp_path: Path) -> None:
     assert (rep.messages_seen, rep.skipped_system, rep.warnings) == (3, 1, [])
 
 
+SIMPLENOTE = [
+    ("source/notes.json", "Boiler: Plumber quoted 2,400 EUR.\nCall back before Friday.", D(2024, 3, 12, 9, 15, tzinfo=UTC),
+     ["house", "money"], "semantic"),
+    ("source/notes.json", "Wifi password is on the router sticker", D(2024, 3, 14, 8, 30, tzinfo=UTC), [], "semantic"),
+]
+
+
+@pytest.mark.parametrize("where", ["folder", "zip"])
+def test_simplenote_export(where: str, tmp_path: Path) -> None:
+    src = NOTES / "simplenote"  # notes/*.txt say again what source/notes.json holds: read once
+    members = {f"notes/Note {i}.txt": f"Note {i}".encode() for i in range(12)}  # more notes than are sniffed, first
+    members.update({p.relative_to(src).as_posix(): p.read_bytes() for p in sorted(src.rglob("*")) if p.is_file()})
+    path = src if where == "folder" else _zip(tmp_path / "notes.zip", members)
+    recs, rep = _notes(path)
+    assert _rows(recs) == SIMPLENOTE
+    assert [r.ref for r in recs] == ["markdown:simplenote:a1b2c3d4e5f60718293a4b5c6d7e8f90",
+                                     "markdown:simplenote:b1b2c3d4e5f60718293a4b5c6d7e8f91"]
+    assert recs[0].metadata["pinned"] is True
+    # the blank note, the trashed one
+    assert (rep.messages_seen, rep.skipped_empty, rep.skipped_system, rep.warnings) == (4, 1, 1, [])
+
+
 # --- ChatGPT ----------------------------------------------------------------------------------
 
 def _t(seconds: float) -> datetime:
@@ -385,6 +407,7 @@ CLI_CASES = {  # name: (path, format, memories)
     "claude": (FIX / "claude", "claude", 4),
     "apple_html": (NOTES / "apple_html", "markdown", 2),
     "standard_notes": (NOTES / "standard_notes" / SN_FILE, "markdown", 2),
+    "simplenote": (NOTES / "simplenote", "markdown", 2),
     "vcf": (VCF / "fold_mid_character.vcf", "vcf", 1),
 }
 
