@@ -335,6 +335,9 @@ def _make_date(order: str, fields: tuple[str, str, str], calendar: str = "gregor
     return year, int(mo), int(d)
 
 
+_PLAIN_MARKERS = frozenset({None, "AM", "PM", "am", "pm", "a.m.", "p.m.", "a. m.", "p. m."})
+
+
 class _DateStats:
     """What the date-order and calendar decisions need, gathered header by header in O(1)
     memory (a chat of millions of messages costs the same as one of ten)."""
@@ -386,9 +389,10 @@ class _DateStats:
                 self.min_short_year[i] = min(self.min_short_year[i], int(f[i]))
                 self.max_short[i] = max(self.max_short[i], int(f[i]))
         self.twelve = self.twelve or bool(e.marker)
-        if e.marker or self.twelve:
+        if e.marker not in _PLAIN_MARKERS:  # AM/PM need no evidence: the others' order is followed
             self.markers.add(e.date, e.marker, int(e.time[:2]) if e.time[1:2].isdigit() else int(e.time[:1]))
-        self.padded = self.padded or (len(f[0]) == 2 and f[0][0] == "0") or (len(f[1]) == 2 and f[1][0] == "0")
+        if not self.padded:
+            self.padded = (len(f[0]) == 2 and f[0][0] == "0") or (len(f[1]) == 2 and f[1][0] == "0")
         self.seconds = self.seconds or e.time.count(":") + e.time.count(".") == 2
         self.dot_time = self.dot_time or "." in e.time
 
