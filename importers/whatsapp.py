@@ -454,7 +454,7 @@ def _timestamp(e: _Entry, order: str, calendar: str, markers: dict[str, bool] | 
     hour, minute = parts[0], parts[1]
     second = parts[2] if len(parts) > 2 else 0
     if e.marker:
-        hour = clock.hour_24(hour, e.marker, markers)
+        hour = clock.hour_24(hour, e.marker, markers) if markers else clock.to_24h(hour, e.marker)
     if not MIN_YEAR <= year <= MAX_YEAR:  # a damaged line ("3/12/240"), not a phone's clock
         raise ValueError(f"year {year}")
     return datetime(year, month, day, hour, minute, second)
