@@ -20,7 +20,9 @@ It only *adds* to the rules: :func:`decide` is asked for a pair the rules did no
 never supersedes stays a veto whatever the score (a question, a plan, an anecdote, "also" /
 "another", "still", a request, a number without its subject, a handover, and the readings in
 :data:`GUARDS`). The threshold is above the score of every labelled look-alike, plus a margin
-chosen leave-one-set-out (bench/fact_slot.py, bench/README.md). The features need the model the
+chosen leave-one-set-out (bench/fact_slot.py, bench/README.md); under it, a middle band (:func:`band`, the score above which 3 %
+of the labelled look-alikes fall) says "probably an update": nothing is superseded, the newer fact is
+ranked first and the older marked (memengine/supersession.py). The features need the model the
 weights were fitted with: with any other embedder (the tests' hash embedder) the decision is
 off, and :func:`status` says why (a write logs it once). Pure apart from the ``embed``
 callable it is handed; numpy only.
@@ -251,7 +253,9 @@ _told: set[str] = set()
 
 def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], Any] | None,
            model_id: str | None) -> facts.Verdict | None:
-    """A verdict of kind "learned" when the model scores the pair at or above the shipped threshold.
+    """A verdict of kind "learned" when the model scores the pair at or above the shipped threshold, of
+    kind :data:`MAY_UPDATE` when it scores in the middle band (:func:`band`: probably, not surely, an
+    update; memengine/supersession.py links the two and keeps both current), else None.
 
     ``cos`` is the real model's cosine of the pair (None: unknown, nothing decided); ``embed``
     embeds texts with the same model (for the cosine of the masked pair). Off, and said once

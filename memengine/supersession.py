@@ -10,6 +10,11 @@ Bi-temporal: ``valid_to`` of the old fact is the time the new one became true (i
 ``event_at``, else when it was stored). A new fact whose time is *older* than the active
 fact it conflicts with is history: it is stored already superseded by the active one.
 
+Probably (not surely) an update — the learned decision's middle band, memengine/fact_slot.py — retires
+nothing: a ``contradicts`` edge new -> old whose metadata holds ``may_update`` (the score) links them,
+recall ranks the newer above the older and marks the older ``possibly_outdated``
+(:func:`outdated_marked`), brief shows the newer (:func:`probably_outdated`).
+
 Only facts (semantic / procedural memories outside any conversation) take part; chat turns
 and episodes are events, never updates of each other. SQL runs inside the caller's write
 transaction; this module never opens one.

@@ -144,3 +144,34 @@ def test_real_model_a_probable_update_is_flagged_ranked_first_never_merged(  # t
     lookalike = s.store("ontem o futebol atrasou")  # an anecdote: never flagged
     assert lookalike.may_update == [] and lookalike.supersedes == []
     s.close()
+
+
+def test_the_json_an_agent_reads_carries_the_marks(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    from memengine.mcp_server import lean_result
+
+    db = str(tmp_path / "cli.db")
+    s = core.MemoryStore(db)
+    old = s.store("Choir practice is on Thursday nights.").id
+    new = s.store("choir wednesday nights this term", dedup=False).id
+    _link(s, new, old)
+    s.close()
+    proc = run_cli("--db", db, "recall", "choir practice Thursday nights", "-k", "5", "--json")
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(proc.stdout)["data"]["results"]
+    by_id = {r["id"]: r for r in results}
+    assert [r["id"] for r in results][:2] == [new, old]
+    assert by_id[old]["possibly_outdated"] is True and by_id[old]["possibly_outdated_by"] == [new]
+    assert by_id[new]["may_update"] == [old] and "possibly_outdated" not in by_id[new]
+    lean = lean_result(by_id[old])
+    assert lean["possibly_outdated"] is True and lean["possibly_outdated_by"] == [new]
+    from rich.console import Console
+
+    import mem
+
+    s = core.MemoryStore(db)
+    console = Console(record=True, width=200)
+    console.print(mem._memory_table(s.recall("choir practice Thursday nights", k=5).results))
+    s.close()
+    assert f"[maybe outdated by #{new}] Choir practice is on Thursday nights." in console.export_text()
