@@ -171,12 +171,12 @@ def write_time(sets: dict[str, list[dict[str, Any]]], emb: Any) -> None:
     from memory_core import MemoryStore
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-fact-slot-"))
-    print("\n| set | off: superseded | off: false | off: swallowed | on: superseded | on: false | on: swallowed |\n"
-          "|---|---|---|---|---|---|---|")
+    print("\n| set | off: superseded | off: false | off: swallowed | on: superseded | on: false | on: swallowed | "
+          "on: updates flagged may_update | on: look-alikes flagged |\n|---|---|---|---|---|---|---|---|---|")
     n = 0
     cpu = {"0": 0.0, "1": 0.0}
     for name, rows in sets.items():
-        got = {"0": [0, 0, 0], "1": [0, 0, 0]}
+        got = {"0": [0, 0, 0], "1": [0, 0, 0, 0, 0]}
         for r in rows:
             for flag in ("0", "1"):
                 os.environ["MEM_FACT_SLOT"] = flag
@@ -190,6 +190,10 @@ def write_time(sets: dict[str, list[dict[str, Any]]], emb: Any) -> None:
                 got[flag][0] += hit and r["label"]
                 got[flag][1] += hit and not r["label"]
                 got[flag][2] += res.deduplicated and r["label"]
+                if flag == "1":
+                    maybe = a in res.may_update or a in res.possibly_outdated_by
+                    got[flag][3] += maybe and r["label"]
+                    got[flag][4] += maybe and not r["label"]
                 s.close()
         os.environ.pop("MEM_FACT_SLOT", None)
         ups = sum(r["label"] for r in rows)
