@@ -80,8 +80,8 @@ def main() -> None:
     args = ap.parse_args()
     rows = load(args.file)
     emb = OnnxEmbedder(cache_dir=Path.home() / ".cache" / "mem")
-    tmp = Path(tempfile.mkdtemp(prefix="bench-fact-heldout-"))
-    out = [one(tmp, i, r, emb) for i, r in enumerate(rows)]
+    with tempfile.TemporaryDirectory(prefix="bench-fact-heldout-") as d:  # (one store a pair, removed after)
+        out = [one(Path(d), i, r, emb) for i, r in enumerate(rows)]
     ups = [(r, o) for r, o in zip(rows, out) if r["label"]]
     looks = [(r, o) for r, o in zip(rows, out) if not r["label"] and r.get("class") != "paraphrase"]
     paras = [(r, o) for r, o in zip(rows, out) if r.get("class") == "paraphrase"]

@@ -195,12 +195,15 @@ def write_time(sets: dict[str, list[dict[str, Any]]], emb: Any) -> None:
                     got[flag][3] += maybe and r["label"]
                     got[flag][4] += maybe and not r["label"]
                 s.close()
+                for f in tmp.glob(f"{n}.db*"):  # (1318 pairs x 2 stores: ~1.8 GB if kept)
+                    f.unlink()
         os.environ.pop("MEM_FACT_SLOT", None)
         ups = sum(r["label"] for r in rows)
         print(f"| {name} ({ups} / {len(rows) - ups}) | " + " | ".join(str(v) for f in ("0", "1") for v in got[f]) + " |")
     pairs = n // 2
     print(f"\nCPU of the second store (the one compared), mean over {pairs} pairs: off {cpu['0'] / pairs * 1000:.1f} ms, "
           f"on {cpu['1'] / pairs * 1000:.1f} ms (load average {os.getloadavg()[0]:.1f})")
+    tmp.rmdir()
 
 
 def cost(sets: dict[str, list[dict[str, Any]]]) -> None:
