@@ -24,6 +24,7 @@ Runs, with the real embedder (the int8 MiniLM prepared in ~/.cache/mem):
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -181,6 +182,7 @@ def main() -> None:
     wrongly_split = sum(cos[r["new"]] >= NEAR_DUP_COSINE for r in paraphrases) - merged_now
     print(f"\nparaphrases wrongly split (merged before, not now): {max(0, wrongly_split)}")
     print(f"lowest cosine of an update in the stream: {min(cos[r['new']] for r in updates):.3f}")
+    shutil.rmtree(tmp, ignore_errors=True)  # (~500 MB of stores, one a pair)
 
 
 if __name__ == "__main__":
