@@ -42,17 +42,26 @@ def _answers(store: mc.MemoryStore, prefetch: bool, **kw: Any) -> list[list[tupl
     return out
 
 
-@pytest.fixture
-def warm(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+def open_warm(db_path: Path, monkeypatch: pytest.MonkeyPatch, **switches: bool) -> mc.MemoryStore:
+    """A filled store (some rows forgotten) opened warm at test size, with the keyword side read ahead
+    and the given ``pipeline`` switches set (``STEAL_CONTEXTS=True``...)."""
     monkeypatch.setattr(storebase, "PARALLEL_MIN_ROWS", 50)
     monkeypatch.setattr(storebase, "MATRIX_MIN_ROWS", 50)
     monkeypatch.setattr(pipeline, "PREFETCH_KEYWORDS", True)
+    for name, on in switches.items():
+        monkeypatch.setattr(pipeline, name, on)
     with mc.MemoryStore(db_path) as seed:
         _fill(seed, random.Random(11))
         for mid in range(5, 300, 9):
             seed.forget(mid)
     s = mc.MemoryStore(db_path, keyword_index=True)
     assert s.warm_up()["ready"]
+    return s
+
+
+@pytest.fixture
+def warm(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    s = open_warm(db_path, monkeypatch)
     yield s
     s.close()
 

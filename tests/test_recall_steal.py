@@ -4,7 +4,6 @@ scores, weak flags and explain signals, with filters, and after writes between r
 
 from __future__ import annotations
 
-import random
 import threading
 from pathlib import Path
 from typing import Any
@@ -12,9 +11,8 @@ from typing import Any
 import pytest
 
 import memory_core as mc
-from memengine import storebase
 from memengine.recall import pipeline
-from tests.test_recall_prefetch import QUERIES, _fill
+from tests.test_recall_prefetch import QUERIES, open_warm
 
 
 def _answers(store: mc.MemoryStore, steal: bool, **kw: Any) -> list[list[tuple[int, float | None, bool]]]:
@@ -24,16 +22,7 @@ def _answers(store: mc.MemoryStore, steal: bool, **kw: Any) -> list[list[tuple[i
 
 @pytest.fixture
 def warm(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setattr(storebase, "PARALLEL_MIN_ROWS", 50)
-    monkeypatch.setattr(storebase, "MATRIX_MIN_ROWS", 50)
-    monkeypatch.setattr(pipeline, "PREFETCH_KEYWORDS", True)
-    monkeypatch.setattr(pipeline, "STEAL_CONTEXTS", True)
-    with mc.MemoryStore(db_path) as seed:
-        _fill(seed, random.Random(11))
-        for mid in range(5, 300, 9):
-            seed.forget(mid)
-    s = mc.MemoryStore(db_path, keyword_index=True)
-    assert s.warm_up()["ready"]
+    s = open_warm(db_path, monkeypatch, STEAL_CONTEXTS=True)
     yield s
     s.close()
 
