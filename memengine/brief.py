@@ -676,7 +676,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
         warnings.append(_no_topics_warning(store))
     ids = [p[0] for p in pool]
     sim = similarities(store, ids)
-    key = parts(pool, sim, int(params.get("PART_SIZE", PART_SIZE)))
+    key = parts(pool, similarities(store, ids, by_subject=True), int(params.get("PART_SIZE", PART_SIZE)))
     topics = _Shells(store, pool, key)
 
     lines = [memory_line(p[0], p[1], p[2], source=p[3].split("/", 1)[0]) for p in pool]

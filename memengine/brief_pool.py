@@ -14,6 +14,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from memengine.cluster_authors import authors_of, without_speaker
+
 POOL_MAX = 1000  # topic candidates (~0.15 ms of CPU each: information, names, some token counts)
 POOL_PER_TOPIC = 24  # with a larger store: this many most central members per cluster
 # a live memory: what any section may show
@@ -132,8 +134,12 @@ def min_tokens(line: str) -> int:
     return len(_RUN_WITH_WORD.findall(line))
 
 
-def similarities(store: Store, ids: list[int]) -> Any:
-    """Cosine matrix of the stored vectors (clipped at 0); identity for a keyword-only store."""
+def similarities(store: Store, ids: list[int], by_subject: bool = False) -> Any:
+    """Cosine matrix of the stored vectors (clipped at 0); identity for a keyword-only store.
+
+    ``by_subject``: each chat author's own direction taken out first (memengine/cluster_authors.py),
+    so that parts group turns by what they say, not by who said them.
+    """
     vecs = store.vectors(ids)  # stored vectors: brief never embeds
     if not vecs:
         return np.eye(len(ids), dtype=np.float32)
@@ -144,6 +150,10 @@ def similarities(store: Store, ids: list[int]) -> Any:
             mat[i] = vecs[mid]
     norms = np.linalg.norm(mat, axis=1, keepdims=True)
     mat = np.divide(mat, norms, out=np.zeros_like(mat), where=norms > 0)
+    if by_subject:
+        authors = authors_of(store.conn, ids)
+        has = np.array([m in vecs for m in ids], dtype=bool)
+        mat = without_speaker(mat, [a if h else None for a, h in zip(authors, has)], keep_common=False)
     sim = np.clip(mat @ mat.T, 0.0, 1.0)
     np.fill_diagonal(sim, 1.0)
     return sim

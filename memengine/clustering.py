@@ -40,7 +40,7 @@ class ClusterSteps:
 
     def _cluster_level(self, level: int, keys: np.ndarray, vecs: np.ndarray, eligible: np.ndarray,
                        child_cluster: dict[int, int] | None, index: VectorIndex | None,
-                       threshold: float) -> dict[str, int]:
+                       threshold: float, group_vecs: np.ndarray | None = None) -> dict[str, int]:
         """Incremental average-linkage clustering of ``keys`` (memory ids) into level-``level`` clusters.
 
         Existing active clusters keep their members; unassigned ``eligible`` items first
@@ -50,8 +50,11 @@ class ClusterSteps:
         holds similar items), then clusters whose mean similarity passes the threshold
         merge. Rounds repeat until nothing changes, so the next run starts at a fixed
         point and does nothing. ``child_cluster`` maps summary memory id → child
-        cluster id for levels ≥ 2.
+        cluster id for levels ≥ 2. ``group_vecs`` (rows of ``vecs`` with the speaker's
+        direction taken out: memengine/cluster_authors.py) decide who groups with whom;
+        centroids and member similarities are written from ``vecs``.
         """
+        gv = vecs if group_vecs is None else group_vecs
         min_sim = 1.0 - threshold
         pos = {int(k): i for i, k in enumerate(keys)}
         assign = np.full(len(keys), -1, dtype=np.int64)
@@ -69,7 +72,7 @@ class ClusterSteps:
         merged: list[tuple[int, int]] = []
 
         def means(ids: list[int]) -> np.ndarray:
-            return np.stack([vecs[clusters[c]].mean(axis=0) for c in ids]) if ids else np.zeros((0, vecs.shape[1]))
+            return np.stack([gv[clusters[c]].mean(axis=0) for c in ids]) if ids else np.zeros((0, gv.shape[1]))
 
         next_tmp = -1
         for _round in range(MAX_ROUNDS):
@@ -82,7 +85,7 @@ class ClusterSteps:
                 joined: dict[int, list[int]] = {}
                 for b in range(0, len(free), QUERY_BLOCK * 4):
                     rows = free[b : b + QUERY_BLOCK * 4]
-                    sims = vecs[rows] @ mvec.T
+                    sims = gv[rows] @ mvec.T
                     best = np.argmax(sims, axis=1)
                     for i, (r, j) in enumerate(zip(rows, best)):
                         if sims[i, j] >= min_sim:
@@ -96,7 +99,7 @@ class ClusterSteps:
             free = np.nonzero((assign == -1) & eligible)[0]
             if len(free) >= MIN_CLUSTER_SIZE:
                 for batch in self._batches(free, keys, index):
-                    for members in _agglomerate(vecs[batch], threshold):
+                    for members in _agglomerate(gv[batch], threshold):
                         member_rows = sorted(int(batch[i]) for i in members)
                         cid = next_tmp
                         next_tmp -= 1
