@@ -16,6 +16,7 @@ as one group each).
 
     python bench/cluster_authors.py            # the labelled chat + ../shared/data/realworld chats
     python bench/cluster_authors.py --no-shared
+    python bench/cluster_authors.py --chat bench/data/brief_heldout2/heldout2_chat_fr.txt   # any chat export
 """
 
 from __future__ import annotations
@@ -134,8 +135,11 @@ def main() -> None:
     """Print author / subject purity of parts and topics, correction off vs on, for each chat."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--no-shared", action="store_true", help="only the labelled chat in bench/data")
+    ap.add_argument("--chat", action="append", type=Path, help="only these chat exports (repeatable)")
     args = ap.parse_args()
     chats = [DATA / "cluster_authors_chat.txt", DATA / "cluster_authors2_chat.txt"]
+    if args.chat:
+        chats, args.no_shared = args.chat, True
     if not args.no_shared and SHARED.is_dir():
         chats += sorted(p for p in SHARED.glob("*.txt") if sum(1 for _ in p.open(errors="replace")) >= MIN_TURNS)
     print(f"load average: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")

@@ -122,6 +122,13 @@ class Topic:
     name: str
     size: int
     items: list[Item] = field(default_factory=list)
+    parts: int = 1  # how many parts its cluster is shown as
+
+    def label(self) -> str | None:
+        """``T12``, or ``T12.2`` for the second part of a cluster shown as parts: no two topics share one."""
+        if self.id is None:
+            return None
+        return f"T{self.id}" if self.parts <= 1 else f"T{self.id}.{self.part + 1}"
 
     def title(self) -> str:
         """``T12 · garden beds (14 memories)``; memories in no cluster yet say so."""
@@ -129,7 +136,7 @@ class Topic:
         if self.id is None:
             name = "Other memories" if self.name == MIXED else self.name
             return f"{name} ({n}, not yet in a topic)"
-        return f"T{self.id} · {self.name} ({n})"
+        return f"{self.label()} · {self.name} ({n})"
 
 
 @dataclass
@@ -755,7 +762,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
             # one large chat cannot take the budget: each pick from a chat lowers its next ones
             chat_factor[chat_arr[best]] = 1.0 / (1.0 + chat_picks[chat_of[best]]) ** thread_exp
             topics[t].items.append(Item("topics", lines[best], int(cost[best]), pool[best][0], t[0], why={
-                "pick": pick, "topic": None if t[0] is None else f"T{t[0]}", "part": t[1],
+                "pick": pick, "topic": topics[t].label(), "part": t[1],
                 "information": round(float(info[best]), 2), "novelty": round(float(novelty[best]), 3),
                 "centrality": round(pool[best][5], 3), "tokens": int(cost[best]),
                 **_shared(pool[best][3].split("/", 1)[0])}))
@@ -792,6 +799,7 @@ class _Shells(dict[tuple[int | None, int], Topic]):
             # a name comes from what the members begin with (a pasted log can run to megabytes)
             self.members.setdefault(k, []).append(p[1][:NAME_SOURCE_CHARS])
         parts = Counter(k[0] for k in self.members)
+        self.parts = parts
         whole = [c for c, n in parts.items() if c is not None and n == 1]
         self.labels: dict[int, tuple[str | None, int]] = {}
         for chunk in range(0, len(whole), 500):
@@ -819,6 +827,6 @@ class _Shells(dict[tuple[int | None, int], Topic]):
             name = topic_names.name(texts, self.stop[k[0]], self.exclude, self.rarity, self.taken)
         if name not in (MIXED, topic_names.UNTITLED):
             self.taken.add(name.lower())
-        topic = Topic(k[0], k[1], name, max(size, len(texts)))
+        topic = Topic(k[0], k[1], name, max(size, len(texts)), parts=self.parts[k[0]])
         self[k] = topic
         return topic

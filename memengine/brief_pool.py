@@ -153,7 +153,7 @@ def similarities(store: Store, ids: list[int], by_subject: bool = False) -> Any:
     if by_subject:
         authors = authors_of(store.conn, ids)
         has = np.array([m in vecs for m in ids], dtype=bool)
-        mat = without_speaker(mat, [a if h else None for a, h in zip(authors, has)], keep_common=False)
+        mat = without_speaker(mat, [a if h else None for a, h in zip(authors, has)], common=0.0)
     sim = np.clip(mat @ mat.T, 0.0, 1.0)
     np.fill_diagonal(sim, 1.0)
     return sim

@@ -206,7 +206,7 @@ def brief(store: MemoryStore, budget: int = 2000, now: datetime | None = None,
     sel = selection.select(store, budget, now, count, how, params, ranked_ids=ranks["ids"] if ranks else None)
     return {"budget": budget, "tokens": sel.tokens, "token_count": how, "text": sel.text(),
             "sections": {k: [i.to_dict() for i in v] for k, v in sel.sections.items()},
-            "topics": [{"id": t.id, "topic": f"T{t.id}" if t.id is not None else None, "name": t.name,
+            "topics": [{"id": t.id, "topic": t.label(), "name": t.name,
                         "size": t.size, "memories": [i.id for i in t.items]} for t in sel.topics],
             "chosen": [i.to_dict() for i in sel.chosen()], "warnings": sel.warnings}
 

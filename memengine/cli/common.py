@@ -28,13 +28,15 @@ ROW_ID = click.IntRange(0, 2 ** 63 - 1)
 
 
 class TopicId(click.ParamType):
-    """A topic (cluster) id as `brief` and MEMORY.md show it, ``T12``, or the bare number."""
+    """A topic (cluster) id as `brief` and MEMORY.md show it, ``T12`` (``T12.2``: its part 2), or the bare number."""
 
     name = "TOPIC"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         text = str(value).strip()
         digits = text[1:] if text[:1] in ("T", "t") else text
+        if "." in digits and digits.split(".", 1)[1].isdigit():  # T12.2: a part of topic 12, as brief shows it
+            digits = digits.split(".", 1)[0]
         if not digits.isdigit() or int(digits) > 2 ** 63 - 1:
             self.fail(f"{value!r} is not a topic id (like T12 or 12); memories are #ID, read with `mem.py get ID`",
                       param, ctx)
