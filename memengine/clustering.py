@@ -74,7 +74,7 @@ class ClusterSteps:
         def means(ids: list[int]) -> np.ndarray:
             return np.stack([gv[clusters[c]].mean(axis=0) for c in ids]) if ids else np.zeros((0, gv.shape[1]))
 
-        next_tmp = -1
+        next_tmp = -2  # new clusters get ids -2, -3, ...: -1 in ``assign`` means "in no cluster"
         for _round in range(MAX_ROUNDS):
             changed = False
             # 1. join the closest existing cluster
