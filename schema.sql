@@ -219,6 +219,7 @@ CREATE TABLE associations (
     UNIQUE (source_id, target_id, edge_type)
 );
 CREATE INDEX associations_target ON associations(target_id, edge_type);
+CREATE INDEX associations_contradicts ON associations(source_id, target_id) WHERE edge_type = 'contradicts';  -- m013
 
 CREATE TABLE clusters (
     id                INTEGER PRIMARY KEY,

@@ -797,6 +797,19 @@ def _m012_people_threads(conn: Any) -> None:
                     GROUP BY author, coalesce(thread, '')""")
 
 
+# m013_contradicts: the contradiction edges (a few per store, among up to millions of links) by an
+# index of their own, so the brief's middle-band read (``supersession.probably_outdated``) starts
+# from them instead of from every active memory: 35 ms -> well under 1 ms at 100k.
+M013_CONTRADICTS_SQL = """\
+CREATE INDEX associations_contradicts ON associations(source_id, target_id) WHERE edge_type = 'contradicts';
+"""
+
+
+def _m013_contradicts(conn: Any) -> None:
+    """The partial index of contradiction edges (M013_CONTRADICTS_SQL)."""
+    _run(conn, M013_CONTRADICTS_SQL)
+
+
 # Ordered, named, never edited once released; each runs in its own transaction.
 MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m001_initial", _m001_initial),
@@ -811,6 +824,7 @@ MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m010_derived_context", _m010_derived_context),
     ("m011_brief", _m011_brief),
     ("m012_people_threads", _m012_people_threads),
+    ("m013_contradicts", _m013_contradicts),
 ]
 
 

@@ -305,8 +305,9 @@ def probably_outdated(conn: Any) -> dict[int, list[int]]:
     ids: what brief leaves out, showing the later one instead. Both sides must still be current."""
     out: dict[int, list[int]] = {}
     for src, dst in conn.execute(
-            "SELECT a.source_id, a.target_id FROM associations a JOIN memories n ON n.id = a.source_id "
-            "JOIN memories o ON o.id = a.target_id WHERE a." + _MAY_UPDATE_EDGE.replace("metadata", "a.metadata")
+            # CROSS JOIN: the few contradiction edges first (their m013 index), not every active memory
+            "SELECT a.source_id, a.target_id FROM associations a CROSS JOIN memories n ON n.id = a.source_id "
+            "CROSS JOIN memories o ON o.id = a.target_id WHERE a." + _MAY_UPDATE_EDGE.replace("metadata", "a.metadata")
             + " AND n.status = 'active' AND n.valid_to IS NULL AND o.status = 'active' AND o.valid_to IS NULL "
             "ORDER BY a.target_id, a.source_id"):
         out.setdefault(int(dst), []).append(int(src))

@@ -366,11 +366,11 @@ def test_full_disk_one_line_from_every_command_and_reads_still_work(tmp_path: Pa
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     with tiny_disk(tmp_path) as mnt:
         db = healthy(mnt / "m.db", n=3)
-        with open(mnt / "filler", "wb") as fh:  # fill the disk
+        # fill the disk; unbuffered, so closing the file has nothing left to write (ENOSPC again)
+        with open(mnt / "filler", "wb", buffering=0) as fh:
             with contextlib.suppress(OSError):
                 while True:
                     fh.write(b"\0" * 65536)
-                    fh.flush()
         status, env = run(capsys, "--db", str(db), "recall", "deploy", "-k", "1")
         assert status == 0 and env["data"]["count"] == 1 and "disk is full" in env["warnings"][0]
         jsonl = tmp_path / "in.jsonl"
