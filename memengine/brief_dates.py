@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from memengine.timeparse import WEEKDAYS
+
 _MONTH_WORDS: dict[int, tuple[str, ...]] = {
     1: ("january", "jan", "janvier", "januar", "jänner", "enero", "janeiro", "gennaio", "januari"),
     2: ("february", "feb", "février", "fevrier", "februar", "febrero", "fevereiro", "febbraio", "februari"),
@@ -38,7 +40,6 @@ _MONTH_WORDS: dict[int, tuple[str, ...]] = {
 }
 MONTH_OF = {w: n for n, words in _MONTH_WORDS.items() for w in words}
 _CAPITAL_ONLY = {"may", "march", "mar"}  # English verbs / words: a month only when capitalised
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ORD = r"(?:st|nd|rd|th|er|e|º|ª)?"
 _YEAR = r"(?:,?\s+(?P<y>(?:19|20)\d\d)\b)?"
 # (a month is any word here, looked up in MONTH_OF after the match: an alternation of the 80
@@ -128,7 +129,7 @@ def named_days(text: str, written: date) -> list[date]:
         if free(m) and int(m.group("d")) not in named:  # "Christmas ... on the 25th": the holiday's day
             wd = m.group("wd")
             d = _next_day_of_month(int(m.group("d")), written,
-                                   None if wd is None else [w[:3] for w in _WEEKDAYS].index(wd[:3].lower()))
+                                   None if wd is None else [w[:3] for w in WEEKDAYS].index(wd[:3].lower()))
             if d is not None:
                 out.append(d)
                 taken.append((m.start(), m.end()))
@@ -138,7 +139,7 @@ def named_days(text: str, written: date) -> list[date]:
         if m.group("tomorrow"):
             out.append(written + timedelta(days=2 if m.group("tomorrow").lower().startswith("the") else 1))
         else:
-            ahead = (_WEEKDAYS.index(m.group("wd").lower()) - written.weekday()) % 7 or 7
+            ahead = (WEEKDAYS.index(m.group("wd").lower()) - written.weekday()) % 7 or 7
             out.append(written + timedelta(days=ahead))
     return out
 

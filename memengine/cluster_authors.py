@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from memengine.db import select_in
+
 MIN_ROWS = 5  # an author's mean over fewer turns is mostly their subjects, not their voice
 CLUSTER_COMMON = 0.75  # consolidate: the share of the speakers' common mean kept (see above)
 BLOCK = 32768  # rows per step: bounded temporaries at 1M rows
@@ -91,9 +93,6 @@ def authors_of(conn: Any, ids: Sequence[int]) -> list[str | None]:
         got.update((int(r[0]), str(r[1])) for r in conn.execute(
             "SELECT id, author FROM memories WHERE author IS NOT NULL AND author != ''") if int(r[0]) in wanted)
         return [got.get(i) for i in id_list]
-    for start in range(0, len(id_list), 500):
-        part = id_list[start: start + 500]
-        got.update((int(r[0]), str(r[1])) for r in conn.execute(
-            f"SELECT id, author FROM memories WHERE author IS NOT NULL AND author != '' AND id IN "
-            f"({','.join('?' * len(part))})", part))
+    got.update((int(r[0]), str(r[1])) for r in select_in(
+        conn, "SELECT id, author FROM memories WHERE id IN ({ids}) AND author IS NOT NULL AND author != ''", id_list))
     return [got.get(i) for i in id_list]

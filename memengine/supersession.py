@@ -22,7 +22,6 @@ transaction; this module never opens one.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -140,10 +139,8 @@ def apply(conn: Any, decisions: list[Decision], now: str) -> None:
     for d in decisions:
         a, b = sorted((d.winner, d.loser))
         if d.maybe:
-            if add_edges(conn, [(d.winner, d.loser, "contradicts", d.verdict.confidence)], now):
-                conn.execute("UPDATE associations SET metadata = ? WHERE source_id = ? AND target_id = ? "
-                             "AND edge_type = 'contradicts'",
-                             (json.dumps({MAY_UPDATE_META: d.verdict.confidence}), d.winner, d.loser))
+            add_edges(conn, [(d.winner, d.loser, "contradicts", d.verdict.confidence)], now,
+                      metadata={MAY_UPDATE_META: d.verdict.confidence})
             continue
         if d.open:
             add_edges(conn, [(a, b, "contradicts", 1.0)], now)
