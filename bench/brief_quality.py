@@ -136,6 +136,13 @@ def sets(include_shared: bool, data: list[Path] | None = None) -> list[dict[str,
             if p.with_suffix(f".{side}").exists():
                 spec[side] = str(p.with_suffix(f".{side}"))
         out.append(spec)
+    for p in sorted(p for d in (data or [DATA]) for p in d.iterdir() if p.is_dir()):  # a markdown vault
+        spec = {"name": p.name, "split": "dev" if p.name.startswith("dev_") else "heldout", "kind": "vault",
+                "path": str(p)}
+        for side in ("keys", "expect"):
+            if p.with_suffix(f".{side}").exists():
+                spec[side] = str(p.with_suffix(f".{side}"))
+        out.append(spec)
     if include_shared and (SHARED / "realworld").is_dir():
         out.append({"name": "dev_realworld_chats", "split": "dev", "kind": "shared",
                     "paths": [str(SHARED / "realworld" / c) for c in REALWORLD_CHATS]})
@@ -194,14 +201,14 @@ def build(spec: dict[str, Any], db: Path, tree: Path = ROOT) -> dict[str, Any]:
     if spec["kind"] == "notes":
         info["now"] = (store_notes(Path(spec["path"])) + timedelta(days=1)).isoformat()
         return info
-    if spec["kind"] in ("chat", "shared"):
+    if spec["kind"] in ("chat", "shared", "vault"):
         paths = spec.get("paths") or [spec["path"]]
         for p in paths:
             r = subprocess.run([sys.executable, str(tree / "mem.py"), "--db", str(db), "--json", "import", p],
                                capture_output=True, text=True, env={**os.environ, "MEM_DB": str(db)})
             if r.returncode != 0:
                 log(f"  import {Path(p).name}: exit {r.returncode}: {r.stderr.strip()[-200:]}")
-        if spec["kind"] == "chat":
+        if spec["kind"] == "chat" or spec.get("keys"):
             info["chat_keys"] = read_keys(Path(spec["path"]).with_suffix(".keys"))
         if spec.get("notes"):  # the facts an assistant stored next to the imported chat
             store_notes(Path(spec["notes"]))
@@ -390,6 +397,11 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
         c["key:current_shown"] += cur.lower() in low
         if old:
             c["key:old_shown"] += old.lower() in low and cur.lower() not in low
+    for t in b["topics"]:  # a topic of two memories is no topic (round 4)
+        c["topic:tiny"] += t["id"] is not None and len(members.get(t["id"], [])) <= 2
+    for texts in members.values():
+        c["label:tiny"] += len(texts) <= 2
+    c["warn:no_topics"] += any(w.startswith("no topics yet") for w in b["warnings"])
     if spec.get("expect"):
         score_expect(read_expect(Path(spec["expect"])), b, c)
     return {"counts": c, "names": names, "cpu": out["cpu"]}
@@ -407,6 +419,7 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
     that it has gone by (``_PAST_MARK``); an ``old`` value counts whenever it is shown."""
     text = b["text"]
     lines = text.splitlines()
+    people_text = "\n".join(i["text"] for i in b["sections"].get("people", []))
     first: list[tuple[str, int]] = []
     for kind, date, alts in expect:
         pos = min((text.find(a) for a in alts if a in text), default=-1)
@@ -424,6 +437,7 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
         else:
             c["person:n"] += 1
             c["person:shown"] += pos >= 0
+            c["person:in_section"] += any(a in people_text for a in alts)
     by_pos = [d for d, _ in sorted(first, key=lambda dp: dp[1])]
     c["plan:in_order_pairs"] += sum(a <= b2 for i, a in enumerate(by_pos) for b2 in by_pos[i + 1:])
     c["plan:pairs"] += len(by_pos) * (len(by_pos) - 1) // 2
@@ -484,6 +498,8 @@ def main(argv: list[str] | None = None) -> int:
         side = raw.with_suffix(".json")
         # (the tree that builds is part of the stamp: a store built by a newer schema cannot be briefed by older code)
         inputs = list(spec.get("paths") or [spec["path"]]) + ([spec["notes"]] if spec.get("notes") else [])
+        if spec["kind"] == "vault":
+            inputs = sorted(str(f) for f in Path(spec["path"]).rglob("*.md"))
         stamp = [os.stat(p).st_mtime for p in inputs] + [str(trees[0][1])]
         got = json.loads(side.read_text()) if side.exists() else {}
         if not raw.exists() or got.get("stamp") != stamp:
@@ -506,15 +522,19 @@ def main(argv: list[str] | None = None) -> int:
             if c["plan:n"] or c["person:n"]:
                 print(f"   plans {c['plan:shown']}/{c['plan:n']} shown ({c['plan:in_order_pairs']}/{c['plan:pairs']} "
                       f"pairs in date order), past shown as open {c['past:shown_as_open']}/{c['past:n']}, "
-                      f"replaced shown {c['old:shown']}/{c['old:n']}, people {c['person:shown']}/{c['person:n']}, "
+                      f"replaced shown {c['old:shown']}/{c['old:n']}, people {c['person:shown']}/{c['person:n']} "
+                      f"({c['person:in_section']} in People), "
                       f"filler lines {c['line:filler']}")
+            print(f"   topics of <= 2 memories shown {c['topic:tiny']}, stored {c['label:tiny']}; "
+                  f"'no topics yet' warning {c['warn:no_topics']}")
             print("   topic names: " + "; ".join(f"{t} «{n}» {v}" for t, n, v in res["names"]))
             if args.show and spec["split"] == "dev":
                 print(out["brief"]["text"])
     print("\n## totals (topic names shown in the brief; cluster labels consolidate stores; brief lines)\n")
     head = ["split", "tree"] + [f"name {k}" for k in KINDS] + ["label good", "label bag", "labels"] + \
         [k.split(":")[-1] for k in LINE_KINDS] + ["key current", "key replaced shown", "plans", "in order",
-                                                 "past as open", "old shown", "people"]
+                                                 "past as open", "old shown", "people", "in People",
+                                                 "tiny shown", "no-topics warning"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -526,7 +546,8 @@ def main(argv: list[str] | None = None) -> int:
         row += [str(c[k]) for k in LINE_KINDS] + [f"{c['key:current_shown']}/{c['key:n']}", str(c["key:old_shown"])]
         row += [f"{c['plan:shown']}/{c['plan:n']}", f"{c['plan:in_order_pairs']}/{c['plan:pairs']}",
                 f"{c['past:shown_as_open']}/{c['past:n']}", f"{c['old:shown']}/{c['old:n']}",
-                f"{c['person:shown']}/{c['person:n']}"]
+                f"{c['person:shown']}/{c['person:n']}", f"{c['person:in_section']}/{c['person:n']}",
+                str(c["topic:tiny"]), str(c["warn:no_topics"])]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
