@@ -40,9 +40,25 @@ from typing import Any
 import numpy as np
 
 from memengine import brief_dates, brief_upcoming, summarize, topic_names
+from memengine.brief_keyfacts import KEY_FACT_IMPORTANCE, SAME_SITTING_HOURS, UPDATE_COS  # noqa: F401 (re-exported)
+from memengine.brief_keyfacts import fold_updates as _fold_updates
+from memengine.brief_keyfacts import key_fact_rows as _key_fact_rows
+from memengine.brief_keyfacts import may_update as _may_update  # noqa: F401 (re-exported)
+from memengine.brief_people import PEOPLE_CONTACTS, PEOPLE_MAX, people_lines  # noqa: F401 (re-exported)
 from memengine.brief_pool import LIVE as _LIVE
 from memengine.brief_pool import POOL_MAX, POOL_PER_TOPIC, Store, min_tokens, parts, similarities, topic_pool  # noqa: F401 (re-exported: POOL_*)
-from memengine.records import SHARED_SOURCE_PREFIX as SHARED_PREFIX
+from memengine.brief_text import (  # noqa: F401 (re-exported)
+    ITEM_MAX_CHARS,
+    MIN_CUT_CHARS,
+    information,
+    informative_words,
+    memory_line,
+    one_line,
+    trim,
+)
+from memengine.brief_text import WORD as _WORD
+from memengine.brief_text import day as _day  # noqa: F401 (re-exported)
+from memengine.brief_text import shared as _shared
 from memengine.supersession import probably_outdated
 from memengine.timeparse import to_iso
 
@@ -51,18 +67,11 @@ from memengine.timeparse import to_iso
 # Section shares of the budget (at most); what a section leaves unused goes to the topics.
 SHARE_FACTS, SHARE_PROCEDURES, SHARE_RECENT, SHARE_CONTRADICTIONS, SHARE_PEOPLE = 0.25, 0.12, 0.12, 0.08, 0.12
 SHARE_UPCOMING, UPCOMING_MAX = 0.12, 8  # "Coming up": plans still ahead, soonest first (memengine/brief_upcoming.py)
-KEY_FACT_IMPORTANCE = 0.7  # a semantic memory this important is a key fact even unpinned
-UPDATE_COS = 0.65  # two key facts of one source this close: the newer may update the older (_fold_updates)
-SAME_SITTING_HOURS = 6  # ...if written further apart than this, or the fact rules read a change (_may_update)
 NEW_FACT_MIN_WORDS = 6  # a new "fact" of fewer words is a heading or a stub ("Clippings > Author")
 RECENT_DAYS = 7  # "recently": superseded or stored within this many days of now
-PEOPLE_MAX = 10
-PEOPLE_CONTACTS = 3  # of which at least this many are contacts who wrote nothing in the store, if any
 CONTRADICTIONS_MAX = 5
-ITEM_MAX_CHARS = 280  # a shown memory is cut at a sentence boundary below this
 NAME_SOURCE_CHARS = 400  # a topic name is taken from the first this-many characters of its members
 MIXED = topic_names.MIXED  # the name of a group whose members share no word run
-MIN_CUT_CHARS = 40  # ...unless that leaves less than this: then at a word boundary, with an ellipsis
 
 PER_TOPIC_MAX = 3  # representatives shown per topic
 LEFTOVER_PER_TOPIC_MAX = 6  # ...or up to this many, when budget is left once every part has its PER_TOPIC_MAX
@@ -88,8 +97,6 @@ SECTION_TITLES = {"facts": "Key facts", "upcoming": "Coming up", "procedures": "
                   "contradictions": "Open contradictions (please review)", "people": "People", "topics": "Topics"}
 
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|mine|me|we|we're|our|ours|us)\b")
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_SENTENCE_START = re.compile(r"(?:^|[.!?…:]\s+|\n\s*)$")
 
 
 @dataclass
@@ -171,123 +178,6 @@ class Selection:
 
 
 # --------------------------------------------------------------------------- text
-
-
-def one_line(text: str) -> str:
-    """Whitespace collapsed; "<!--" escaped so no line can pass for a MEMORY.md marker."""
-    # str.split() and the regex \s agree on what white space is (str.isspace): the same text, 3x faster
-    return " ".join(text.split()).replace("<!--", "&lt;!--")
-
-
-def trim(text: str, limit: int = ITEM_MAX_CHARS) -> str:
-    """``text`` on one line, whole if it fits, else its first sentences that fit in ``limit``.
-
-    When even the first sentence is longer (or the sentences kept would be shorter than
-    MIN_CUT_CHARS), it is cut at a word boundary with an ellipsis.
-    """
-    flat = one_line(text)
-    if len(flat) <= limit:
-        return flat
-    out = ""
-    for sentence in summarize.split_sentences(text):
-        s = one_line(sentence)
-        nxt = f"{out} {s}".strip()
-        if len(nxt) > limit - 1:
-            break
-        out = nxt
-    if len(out) >= MIN_CUT_CHARS:
-        return out + " …" if not out.endswith(("…", "...")) else out
-    cut = flat[: limit - 1]
-    space = cut.rfind(" ")
-    if space >= len(cut) * 2 // 3:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:-") + "…"
-
-
-def _day(iso: str | None) -> str:
-    return (iso or "")[:10] or "undated"
-
-
-# "[1:56 pm on 8 May, 2023] ", "[12/03/2023, 14:02] ": a chat line's own timestamp, which the
-# line's date already says (a bracket of at most 40 characters holding a year or a clock time)
-_STAMP = re.compile(r"^\s*\[(?=[^\]]{0,40}\])(?=[^\]]*(?:\b\d{4}\b|\b\d{1,2}[:.]\d{2}\b))[^\]]*\]\s*")
-
-
-def _shared(source: str | None) -> dict[str, str]:
-    """``{"shared_from": NAME}`` for a partner's memory, else nothing."""
-    return {"shared_from": source[len(SHARED_PREFIX):]} if source and source.startswith(SHARED_PREFIX) else {}
-
-
-def memory_line(mid: int, content: str, when: str | None, limit: int = ITEM_MAX_CHARS,
-                source: str | None = None) -> str:
-    """``2023-05-08 #123 text``: the shape of every memory line, in brief and baselines alike.
-
-    A leading chat timestamp in brackets is dropped: the line starts with the date already.
-    A partner's memory (``source`` ``shared:NAME``) says so: ``#123 (shared from NAME)``.
-    """
-    mark = f" (shared from {source[len(SHARED_PREFIX):]})" if source and source.startswith(SHARED_PREFIX) else ""
-    return f"{_day(when)} #{mid}{mark} {trim(_STAMP.sub('', content, count=1), limit)}"
-
-
-def informative_words(text: str, rare: Callable[[str], bool]) -> tuple[int, int]:
-    """(informative, total) words: numbers, capitalised words inside a sentence, rare words.
-
-    Numbers and dates carry the answers to "when / how many"; a capitalised word after the
-    start of a sentence is a name, a place or a title; a word rare in the pool is specific.
-    """
-    seen: set[str] = set()
-    words = 0
-    for m in _WORD.finditer(text):
-        w = m.group()
-        words += 1
-        low = w.lower()
-        if low in seen:
-            continue
-        if not w.isalpha() and any(ch.isdigit() for ch in w):  # (a letter is never a digit)
-            seen.add(low)
-        elif w[0].isupper() and len(w) > 1 and low not in summarize.STOPWORDS \
-                and not _SENTENCE_START.search(text[max(0, m.start() - 3): m.start()]) and m.start() > 0:
-            seen.add(low)
-        elif len(low) >= 4 and low not in summarize.STOPWORDS and rare(low):
-            seen.add(low)
-    return len(seen), words
-
-
-def information(texts: list[str], rare: Callable[[str], bool]) -> list[int]:
-    """``informative_words(text, rare)[0]`` of each text, the same counts, ~2x faster over a pool.
-
-    What a word is (number / capitalisable name / rare word) does not depend on where it stands,
-    so it is judged once per spelling for the whole pool; only a capitalised word's position (not
-    at a sentence start) is read per occurrence.
-    """
-    stop = summarize.STOPWORDS
-    kinds: dict[str, tuple[str, int]] = {}  # spelling -> (lower case, 1 number / 2 name-like / 3 rare / 4 both / 0)
-    out: list[int] = []
-    for text in texts:
-        seen: set[str] = set()
-        for m in _WORD.finditer(text):
-            w = m.group()
-            got = kinds.get(w)
-            if got is None:
-                low = w.lower()
-                if not w.isalpha() and any(ch.isdigit() for ch in w):
-                    kind = 1
-                else:
-                    cap = w[0].isupper() and len(w) > 1 and low not in stop
-                    rare_ok = len(low) >= 4 and low not in stop and rare(low)
-                    kind = 4 if cap and rare_ok else 2 if cap else 3 if rare_ok else 0
-                got = kinds[w] = (low, kind)
-            low, kind = got
-            if not kind or low in seen:
-                continue
-            if kind in (1, 3):
-                seen.add(low)
-            elif m.start() > 0 and not _SENTENCE_START.search(text[max(0, m.start() - 3): m.start()]):
-                seen.add(low)  # a name-like word inside a sentence
-            elif kind == 4:
-                seen.add(low)  # at a sentence start, but rare
-        out.append(len(seen))
-    return out
 
 
 # --------------------------------------------------------------------------- selection
@@ -404,81 +294,6 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     return Selection(budget, b.used, how, sections, topics, warnings, header)
 
 
-def _key_fact_rows(conn: Any, limit: int = 200) -> list[Any]:
-    """Pinned memories, then semantic ones of importance >= KEY_FACT_IMPORTANCE, each by importance then id.
-
-    Two queries, each a range of the m011 rank index (pinned, importance): one query with
-    their OR was a scan of every row.
-    """
-    cols = "m.id, m.content, coalesce(m.event_at, m.created_at), m.pinned, m.importance, m.source"
-    rows = conn.execute(f"""SELECT {cols} FROM memories m WHERE {_LIVE} AND m.source != 'vcf' AND m.pinned = 1
-                            ORDER BY m.importance DESC, m.id DESC LIMIT ?""", (limit,)).fetchall()
-    if len(rows) < limit:
-        rows += conn.execute(
-            f"""SELECT {cols} FROM memories m WHERE {_LIVE} AND m.source != 'vcf' AND m.pinned = 0
-                AND m.importance >= ? AND m.memory_type = 'semantic' ORDER BY m.importance DESC, m.id DESC LIMIT ?""",
-            (KEY_FACT_IMPORTANCE, limit - len(rows))).fetchall()
-    return rows
-
-
-def _fold_updates(store: Store, rows: list[Any]) -> list[tuple[Any, list[Any]]]:
-    """Key-fact rows grouped with the older rows of the same source that say nearly the same thing.
-
-    Two facts of one source at cosine >= UPDATE_COS (stored vectors) are one group; a group is
-    shown once, where its first row stands in ``rows``' order, as its newest row (date, then id)
-    with the others, newest first. The cosine: on the dev notes (bench/brief_quality.py) four
-    updates the store did not mark ("on-call this month is A" -> "on-call in November is B")
-    measured 0.69-0.85, and every other pair of key facts at most 0.57.
-    """
-    if len(rows) < 2:
-        return [(r, []) for r in rows]
-    sim = similarities(store, [int(r[0]) for r in rows])
-    parent = list(range(len(rows)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i in range(len(rows)):
-        for j in range(i + 1, len(rows)):
-            if sim[i, j] >= UPDATE_COS and rows[i][5] == rows[j][5] and _may_update(rows[i], rows[j], sim[i, j]):
-                parent[root(j)] = root(i)
-    groups: dict[int, list[int]] = {}
-    for i in range(len(rows)):
-        groups.setdefault(root(i), []).append(i)
-    out: list[tuple[Any, list[Any]]] = []
-    for i in range(len(rows)):
-        members = groups.get(root(i))
-        if members is None:
-            continue  # its group was shown at its first row
-        del groups[root(i)]
-        by_age = sorted(members, key=lambda k: (str(rows[k][2] or ""), int(rows[k][0])), reverse=True)
-        out.append((rows[by_age[0]], [rows[k] for k in by_age[1:]]))
-    return out
-
-
-def _may_update(a: Any, b: Any, cosine: float) -> bool:
-    """Whether the later of two close key facts of one source may update the earlier.
-
-    Facts written in one sitting (less than SAME_SITTING_HOURS apart) are most often different
-    sides of one subject ("Hannah Weber, a designer in Hamburg" and "Hannah works at Nordlicht as
-    a designer", five minutes apart); they are one only when the fact rules read a change of
-    value (memengine/facts.py, what write-time supersession asks). Later ones may be updates.
-    """
-    old, new = sorted((a, b), key=lambda r: (str(r[2] or ""), int(r[0])))
-    try:
-        gap = (datetime.fromisoformat(str(new[2])[:19]) - datetime.fromisoformat(str(old[2])[:19])).total_seconds()
-    except ValueError:
-        gap = 0.0  # an unreadable date: judged by the rules alone
-    if gap >= SAME_SITTING_HOURS * 3600:
-        return True
-    from memengine import facts  # ~100 patterns: loaded only when such a pair is there
-
-    return facts.compare(str(old[1]), str(new[1]), float(cosine)) is not None
-
-
 def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, float, Item, bool], bool],
               sections: dict[str, list[Item]]) -> None:
     """Plans still ahead of ``now``, soonest first, each with its day (memengine/brief_upcoming.py).
@@ -531,122 +346,6 @@ def _new_facts(store: Store, now: datetime, shown: set[int], add: Callable[[str,
             add("recent", SHARE_RECENT, Item("recent", text, 0, int(r[0]),
                                              why={"new": True, "stored_at": r[3], **_shared(r[4])}),
                 not sections["recent"])
-
-
-# --------------------------------------------------------------------------- people
-
-
-def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
-    """One line per person the store knows, most present first: who they are, from the store.
-
-    People are authors of memories and vCard contacts (their names and aliases); a line says
-    what the contact card holds (organisation, title, note, birthday), how many memories
-    they wrote, in how many chats and over which dates. Nothing is guessed from capitalised
-    words in the text.
-    """
-    conn = store.conn
-    known = store.known_people()
-    names = sorted(set(known.values()))
-    if not names:
-        return []
-    cards: dict[str, tuple[int, str]] = {}
-    for r in conn.execute("""SELECT id, content, metadata FROM memories WHERE source = 'vcf' AND status = 'active'
-                             AND valid_to IS NULL ORDER BY id"""):
-        meta = _json(r[2])
-        name = str(meta.get("name") or "")
-        if name:
-            cards[name] = (int(r[0]), _card_facts(r[1], meta))
-    stats = _author_stats(conn, known, names, cards)
-    out: list[tuple[int, str, str, dict[str, Any]]] = []
-    for name in names:
-        if not _showable(name):
-            continue
-        n, threads, lo, hi = stats.get(name, (0, 0, None, None))
-        parts: list[str] = []
-        card = cards.get(name)
-        if card:
-            parts.append("contact" + (f" ({card[1]})" if card[1] else ""))
-        if n:
-            span = _day(lo) if _day(lo) == _day(hi) else f"{_day(lo)} – {_day(hi)}"
-            parts.append(f"wrote {n} {'memory' if n == 1 else 'memories'} in {threads} "
-                         f"{'chat' if threads == 1 else 'chats'} ({span})")
-        if not parts:
-            continue  # an alias whose person wrote nothing and has no card: nothing to say
-        ref = f" (#{card[0]})" if card else ""
-        out.append((n, name, f"{name}{ref}: " + "; ".join(parts),
-                    {"memories": n, "contact": card[0] if card else None}))
-    out.sort(key=lambda x: (-x[0], x[1]))
-    # the busiest authors, and some room for contacts who wrote nothing here (richest cards first)
-    writers = [o for o in out if o[0] > 0]
-    cards_only = sorted((o for o in out if o[0] == 0), key=lambda o: (-len(o[2]), o[1]))
-    keep = writers[: PEOPLE_MAX - min(len(cards_only), PEOPLE_CONTACTS)]
-    keep += cards_only[: PEOPLE_MAX - len(keep)]
-    return [(line, why) for _, _, line, why in keep]
-
-
-def _author_stats(conn: Any, known: dict[str, str], names: list[str], cards: Mapping[str, Any]
-                  ) -> dict[str, tuple[int, int, str | None, str | None]]:
-    """(memories, chats, first date, last date) of the people :func:`people_lines` can show.
-
-    Memories per name come from ``memory_authors`` (m007, kept by triggers) less the summaries
-    (level > 0, few, by their index); chats and dates come from ``memory_author_threads`` (m012,
-    kept by triggers; dates only widen), for the PEOPLE_MAX busiest names only. Several authors
-    of one name (case variants) add up, as one line.
-    """
-    per_name: dict[str, int] = {}
-    authors: dict[str, list[str]] = {}
-    for author, active in conn.execute("SELECT author, active FROM memory_authors"):
-        name = known.get(str(author).lower())
-        if name is not None:
-            per_name[name] = per_name.get(name, 0) + int(active)
-            authors.setdefault(name, []).append(author)
-    # (the unary + keeps the planner on the small summaries index, off the status one)
-    for author, n in conn.execute("SELECT author, count(*) FROM memories WHERE level > 0 AND +status = 'active' "
-                                  "AND +author IS NOT NULL GROUP BY author"):
-        name = known.get(str(author).lower())
-        if name is not None:
-            per_name[name] -= int(n)
-    shown = [nm for nm in names if per_name.get(nm, 0) > 0 and _showable(nm)]
-    shown.sort(key=lambda nm: (-per_name[nm], nm))
-    cards_only = sum(1 for nm in names if per_name.get(nm, 0) <= 0 and nm in cards and _showable(nm))
-    # the others keep their count, which places them below these (their lines are not shown)
-    stats: dict[str, tuple[int, int, str | None, str | None]] = {nm: (per_name[nm], 0, None, None) for nm in shown}
-    for name in shown[: PEOPLE_MAX - min(cards_only, PEOPLE_CONTACTS)]:
-        threads, lo, hi = 0, None, None
-        for author in authors[name]:
-            t, a, z = conn.execute(
-                "SELECT coalesce(sum(thread != ''), 0), min(first_at), max(last_at) FROM memory_author_threads"
-                " WHERE author = ?", (author,)).fetchone()
-            threads += int(t)
-            lo = min(filter(None, (lo, a)), default=None)
-            hi = max(filter(None, (hi, z)), default=None)
-        stats[name] = (per_name[name], threads, lo, hi)
-    return stats
-
-
-def _showable(name: str) -> bool:
-    """A chat role ("assistant") or a phone number (an unnamed WhatsApp sender) is no person's line."""
-    return name.lower() not in summarize.ROLE_AUTHORS and not any(ch.isdigit() for ch in name)
-
-
-def _json(text: str | None) -> dict[str, Any]:
-    import json
-
-    try:
-        value = json.loads(text or "{}")
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _card_facts(content: str, meta: dict[str, Any]) -> str:
-    """Organisation, title, birthday and note of a contact card (not its phones and emails)."""
-    keep: list[str] = []
-    body = content.split(" — ", 1)[1] if " — " in content else ""
-    for part in body.split("; "):
-        if part.startswith(("org ", "title ", "birthday ", "note ", "nickname ")):
-            keep.append(trim(part, 80))
-    return "; ".join(keep)
 
 
 # --------------------------------------------------------------------------- topics
