@@ -17,7 +17,8 @@ should) and where its subject ends. Two questions are asked of a pair:
 The mechanism is language-neutral: frames are compared by aligning content words, values
 by type, polarity by parity. Only function words, negations and a few closed-class
 opposites come from tables (memengine/fact_lexicon.py: English, French, Spanish, German,
-Portuguese). Tokens and values are read by memengine/fact_tokens.py; change language
+Portuguese). What a sentence is read into is memengine/fact_types.py; the word-by-word alignment
+and the value conflict are memengine/fact_align.py. Tokens and values are read by memengine/fact_tokens.py; change language
 ("switched from Jira to Linear", "moved to Friday", "now uses") by memengine/fact_change.py,
 and a sentence stating a change is compared by :func:`_compare_change`.
 Pure functions: no SQL, no model, no I/O.
@@ -42,70 +43,22 @@ from memengine import (
     fact_when,
 )
 from memengine import fact_lexicon as L
+
+# the comparing primitives (memengine/fact_align.py), kept under these names: other rooms use them
+from memengine.fact_align import Alignment as _Alignment
+from memengine.fact_align import align as _align
+from memengine.fact_align import by_kind as _by_kind
+from memengine.fact_align import same_word as _same_word
+from memengine.fact_align import stem as _stem
+from memengine.fact_align import value_conflict as _value_conflict
 from memengine.fact_lexicon import fold
 from memengine.fact_tokens import Tok, Value, clock_minutes, guess_lang, prepare, read_tokens, read_values
+from memengine.fact_types import Fact, Verdict, Word
 
 __all__ = ["Fact", "Value", "Verdict", "analyse", "clock_minutes", "compare", "restated", "same_fact"]
 
 # Share of the smaller frame's words the other must contain for the two to be one frame.
 MIN_SHARED = 0.5
-# Two words are one word when they share a prefix this long (and >= 75 % of the shorter):
-# "allergic" / "allergy", "deployment" / "deployments", "alergica" / "alergia".
-MIN_PREFIX = 4
-PREFIX_SHARE = 0.75
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """Why ``new`` contradicts ``old``: kind ("negation", "antonym", "preference", "number",
-    "time", "date", "code", "place", "slot"), one readable line, a confidence in [0, 1]."""
-
-    kind: str
-    reason: str
-    confidence: float
-
-
-@dataclass
-class Word:
-    """A content word: ``key`` is its canonical form (folded, synonyms and opposites mapped)."""
-
-    key: str
-    text: str
-    pos: int  # index in the token stream
-    name: bool = False  # capitalised inside the sentence
-    place: bool = False  # a name right after a place preposition ("in Osaka")
-    agent: bool = False  # followed by "by" / "par" / "por" / "von": a passive verb ("is led by Hana")
-
-
-@dataclass
-class Fact:
-    """What :func:`analyse` reads from one sentence."""
-
-    text: str
-    lang: str
-    words: list[Word]
-    values: list[Value]
-    negations: list[str]  # words that flip polarity (negative poles included)
-    modals: frozenset[str]
-    subject_end: int  # words[:subject_end] are the subject phrase
-    predicate: int | None  # index in words of the main verb, when it is not a copula
-    exclusive: bool  # one value at a time ("lives in", "is"), not several ("likes", "has")
-    identifiers: set[str] = field(default_factory=set)  # "version#2": numbers naming the subject
-    # change language (memengine/fact_change.py): "verb" ("switched to", "moved to Friday"), "now",
-    # "instead" or ""; the old value it names ("from Jira") is kept out of words / values
-    change: str = ""
-    old_words: list[str] = field(default_factory=list)
-    old_values: list[Value] = field(default_factory=list)
-    new_pos: frozenset[int] = frozenset()  # token positions of the new value phrase ("to Linear")
-    pronoun: str = ""  # the subject when it is a pronoun ("we") or a verb ending ("-amos")
-    adding: frozenset[str] = frozenset()  # "also", "another": the sentence adds to what is known
-    changer: list[str] = field(default_factory=list)  # who made the change ("the school raised ...")
-    keys: frozenset[str] = frozenset()  # every word of the sentence, folded
-
-    @property
-    def polarity(self) -> int:
-        """0 or 1: the parity of the negations."""
-        return len(self.negations) % 2
 
 
 # --------------------------------------------------------------------------- reading
@@ -381,110 +334,6 @@ def analyse(text: str) -> Fact:
 
 # --------------------------------------------------------------------------- comparing
 
-_SUFFIXES = ("ing", "es", "ed", "s", "e", "d")
-
-
-def _stem(w: str) -> str:
-    """Drop one inflection ending ("uses", "used" -> "use"): enough to compare, never shown."""
-    for suf in _SUFFIXES:
-        if w.endswith(suf) and len(w) - len(suf) >= 3:
-            w = w[: -len(suf)]
-            if suf in ("ing", "ed") and len(w) > 3 and w[-1] == w[-2]:
-                w = w[:-1]  # "running" -> "run", "stopped" -> "stop"
-            return w
-    return w
-
-
-def _same_word(a: str, b: str) -> bool:
-    if a == b:
-        return True
-    if a.startswith("AX:") or b.startswith("AX:"):
-        return False
-    if _stem(a) == _stem(b):
-        return True
-    if a.startswith(b + " ") or b.startswith(a + " "):  # "Keiko" / "Keiko Tanaka": one name, written out
-        return True
-    if a == "re" + b or b == "re" + a:  # "rewritten" / "written": the same verb done again
-        return min(len(a), len(b)) >= 4
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    # (and half the longer: "team" is not "Teamleiter", a compound names another thing)
-    return n >= MIN_PREFIX and n >= PREFIX_SHARE * min(len(a), len(b)) and 2 * n >= max(len(a), len(b))
-
-
-@dataclass
-class _Alignment:
-    shared: list[tuple[int, int]]
-    only_a: list[int]
-    only_b: list[int]
-
-
-def _align(fa: Fact, fb: Fact) -> _Alignment:
-    used: set[int] = set()
-    shared: list[tuple[int, int]] = []
-    only_a: list[int] = []
-    for i, wa in enumerate(fa.words):
-        j = next((j for j, wb in enumerate(fb.words) if j not in used and wb.key == wa.key), None)
-        if j is None:
-            j = next((j for j, wb in enumerate(fb.words) if j not in used and _same_word(wa.key, wb.key)
-                      and ("-" in wa.text) == ("-" in wb.text)), None)  # "atlas" / "atlas-core": two names
-        if j is None:
-            only_a.append(i)
-        else:
-            used.add(j)
-            shared.append((i, j))
-    return _Alignment(shared, only_a, [j for j in range(len(fb.words)) if j not in used])
-
-
-def _by_kind(f: Fact) -> dict[str, set[tuple[object, ...]]]:
-    out: dict[str, set[tuple[object, ...]]] = {}
-    for v in f.values:
-        out.setdefault(v.kind, set()).add(v.norm)
-    return out
-
-
-def _dates_agree(x: tuple[object, ...], y: tuple[object, ...]) -> bool | None:
-    """True / False when comparable component by component, None when nothing is shared."""
-    if len(x) != 3 or len(y) != 3:
-        return x == y
-    shared = False
-    for u, v in zip(x, y):
-        if u is not None and v is not None:
-            shared = True
-            if u != v:
-                return False
-    return True if shared else None
-
-
-def _value_conflict(fa: Fact, fb: Fact) -> tuple[str, str] | None:
-    """The first kind of value both state with no value in common: (kind, "a vs b")."""
-    va, vb = _by_kind(fa), _by_kind(fb)
-    for kind in ("date", "weekday", "time", "number", "code", "phone", "email", "url"):
-        if kind not in va or kind not in vb:
-            continue
-        if kind == "date":
-            verdicts = [_dates_agree(x, y) for x in va[kind] for y in vb[kind]]
-            comparable = [v for v in verdicts if v is not None]
-            if not comparable or any(comparable):
-                continue
-        elif kind == "number":
-            # numbers compare within a unit class ("45 dollars" vs "3 kids" are two slots)
-            units_a = {u for u, _ in va[kind]}  # type: ignore[misc]
-            units_b = {u for u, _ in vb[kind]}  # type: ignore[misc]
-            common = units_a & units_b
-            if not common or all(
-                    {x for x in va[kind] if x[0] == u} & {y for y in vb[kind] if y[0] == u} for u in common):
-                continue
-        elif va[kind] & vb[kind]:
-            continue
-        show_a = next(v.text for v in fa.values if v.kind == kind)
-        show_b = next(v.text for v in fb.values if v.kind == kind)
-        return ("time" if kind == "time" else "date" if kind in ("date", "weekday")
-                else "number" if kind == "number" else "code"), f"{show_a} -> {show_b}"
-    return None
 
 
 def _before_verb(f: Fact, idx: list[int]) -> bool:

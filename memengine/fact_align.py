@@ -1,0 +1,121 @@
+"""The comparing primitives of the frame rules (memengine/facts.py): two words as one word
+(inflection, a prefix, a name written out), the word-by-word alignment of two frames, and the
+first kind of value two facts both state with no value in common. Pure: no SQL, no model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memengine.fact_types import Fact
+
+__all__ = ["MIN_PREFIX", "PREFIX_SHARE", "align", "by_kind", "dates_agree", "same_word", "stem", "value_conflict"]
+
+# Two words are one word when they share a prefix this long (and >= 75 % of the shorter):
+# "allergic" / "allergy", "deployment" / "deployments", "alergica" / "alergia".
+MIN_PREFIX = 4
+PREFIX_SHARE = 0.75
+
+_SUFFIXES = ("ing", "es", "ed", "s", "e", "d")
+
+
+def stem(w: str) -> str:
+    """Drop one inflection ending ("uses", "used" -> "use"): enough to compare, never shown."""
+    for suf in _SUFFIXES:
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            w = w[: -len(suf)]
+            if suf in ("ing", "ed") and len(w) > 3 and w[-1] == w[-2]:
+                w = w[:-1]  # "running" -> "run", "stopped" -> "stop"
+            return w
+    return w
+
+
+def same_word(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if a.startswith("AX:") or b.startswith("AX:"):
+        return False
+    if stem(a) == stem(b):
+        return True
+    if a.startswith(b + " ") or b.startswith(a + " "):  # "Keiko" / "Keiko Tanaka": one name, written out
+        return True
+    if a == "re" + b or b == "re" + a:  # "rewritten" / "written": the same verb done again
+        return min(len(a), len(b)) >= 4
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    # (and half the longer: "team" is not "Teamleiter", a compound names another thing)
+    return n >= MIN_PREFIX and n >= PREFIX_SHARE * min(len(a), len(b)) and 2 * n >= max(len(a), len(b))
+
+
+@dataclass
+class Alignment:
+    shared: list[tuple[int, int]]
+    only_a: list[int]
+    only_b: list[int]
+
+
+def align(fa: Fact, fb: Fact) -> Alignment:
+    used: set[int] = set()
+    shared: list[tuple[int, int]] = []
+    only_a: list[int] = []
+    for i, wa in enumerate(fa.words):
+        j = next((j for j, wb in enumerate(fb.words) if j not in used and wb.key == wa.key), None)
+        if j is None:
+            j = next((j for j, wb in enumerate(fb.words) if j not in used and same_word(wa.key, wb.key)
+                      and ("-" in wa.text) == ("-" in wb.text)), None)  # "atlas" / "atlas-core": two names
+        if j is None:
+            only_a.append(i)
+        else:
+            used.add(j)
+            shared.append((i, j))
+    return Alignment(shared, only_a, [j for j in range(len(fb.words)) if j not in used])
+
+
+def by_kind(f: Fact) -> dict[str, set[tuple[object, ...]]]:
+    out: dict[str, set[tuple[object, ...]]] = {}
+    for v in f.values:
+        out.setdefault(v.kind, set()).add(v.norm)
+    return out
+
+
+def dates_agree(x: tuple[object, ...], y: tuple[object, ...]) -> bool | None:
+    """True / False when comparable component by component, None when nothing is shared."""
+    if len(x) != 3 or len(y) != 3:
+        return x == y
+    shared = False
+    for u, v in zip(x, y):
+        if u is not None and v is not None:
+            shared = True
+            if u != v:
+                return False
+    return True if shared else None
+
+
+def value_conflict(fa: Fact, fb: Fact) -> tuple[str, str] | None:
+    """The first kind of value both state with no value in common: (kind, "a vs b")."""
+    va, vb = by_kind(fa), by_kind(fb)
+    for kind in ("date", "weekday", "time", "number", "code", "phone", "email", "url"):
+        if kind not in va or kind not in vb:
+            continue
+        if kind == "date":
+            verdicts = [dates_agree(x, y) for x in va[kind] for y in vb[kind]]
+            comparable = [v for v in verdicts if v is not None]
+            if not comparable or any(comparable):
+                continue
+        elif kind == "number":
+            # numbers compare within a unit class ("45 dollars" vs "3 kids" are two slots)
+            units_a = {u for u, _ in va[kind]}  # type: ignore[misc]
+            units_b = {u for u, _ in vb[kind]}  # type: ignore[misc]
+            common = units_a & units_b
+            if not common or all(
+                    {x for x in va[kind] if x[0] == u} & {y for y in vb[kind] if y[0] == u} for u in common):
+                continue
+        elif va[kind] & vb[kind]:
+            continue
+        show_a = next(v.text for v in fa.values if v.kind == kind)
+        show_b = next(v.text for v in fb.values if v.kind == kind)
+        return ("time" if kind == "time" else "date" if kind in ("date", "weekday")
+                else "number" if kind == "number" else "code"), f"{show_a} -> {show_b}"
+    return None
