@@ -8,6 +8,8 @@ so bench/README.md can keep them. The exact, fast checks live in tests/
     python bench/reliability.py kills         # kill -9 at random points of imports and consolidate
     python bench/reliability.py corpus        # every importer x bad inputs: exit code, peak RSS, DB untouched
     python bench/reliability.py fuzz          # 10k fuzzed recall queries (API) + 200 (CLI)
+    python bench/reliability.py wal           # WAL size while a server answers recalls and another
+                                              #   process stores 10k memories (--tree: another checkout)
     python bench/reliability.py all
 
 Every CLI call uses ``MEM_EMBEDDER=hash`` (the fake embedder behind the real interface):
@@ -416,11 +418,107 @@ def fuzz(tmp: Path, api_n: int, cli_n: int) -> dict[str, Any]:
             "api_seconds": round(api_s, 1), "cli_queries": cli_n, "cli_codes": codes, "cli_tracebacks": tracebacks}
 
 
+# --------------------------------------------------------------------------- WAL growth under a server
+
+_WRITER = """
+import sys, time, memory_core as core
+s = core.MemoryStore(sys.argv[1])
+words = sys.argv[3].split()
+t0 = time.perf_counter()
+for i in range(int(sys.argv[2])):
+    s.store(f"note {i}: " + " ".join(words[(i * 7 + j * 3) % len(words)] for j in range(9)), dedup=False)
+s.close()
+print(round(time.perf_counter() - t0, 2))
+"""
+
+_READER = """
+import json, os, sys, time
+from memengine import handoff
+db, stop, words = sys.argv[1], sys.argv[2], sys.argv[3].split()
+lat, n, failed, cpu0 = [], 0, 0, time.process_time()
+while not os.path.exists(stop):
+    q = " ".join(words[(n * 5 + j) % len(words)] for j in range(3))
+    t = time.perf_counter()
+    got = handoff.try_handoff(["--db", db, "recall", q, "-k", "5", "--json"])
+    lat.append(time.perf_counter() - t)
+    failed += got is None or got[0] != 0
+    n += 1
+lat.sort()
+print(json.dumps({"recalls": n, "failed": failed, "p50_ms": round(lat[len(lat) // 2] * 1000, 2) if lat else None,
+                  "p95_ms": round(lat[int(len(lat) * 0.95)] * 1000, 2) if lat else None}))
+"""
+
+
+def _checkpoint(db: Path, mode: str) -> tuple[int, int, int]:
+    conn = sqlite3.connect(db, timeout=10)
+    try:
+        busy, log, folded = conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
+        return int(busy), int(log), int(folded)
+    finally:
+        conn.close()
+
+
+def wal_growth(tmp: Path, tree: Path, start: int, stores: int, serve: bool = True) -> dict[str, Any]:
+    """A `mem serve` of ``tree`` answers recalls in a loop while another process stores ``stores`` memories
+    one by one: the WAL file's size over the run, and whether an outside checkpoint folds every frame once
+    the server is idle (polled with a deadline; a held read snapshot would keep frames back)."""
+    db = tmp / f"wal-{tree.name}.db"
+    run = tmp / f"rt-{tree.name}"
+    run.mkdir(mode=0o700, exist_ok=True)
+    env = dict(ENV, XDG_RUNTIME_DIR=str(run), PYTHONPATH=str(tree))
+    env.pop("MEM_NO_SERVER", None)
+    py = [sys.executable, "-c"]
+    subprocess.run([*py, _WRITER, str(db), str(start), " ".join(WORDS)], env=dict(env, MEM_NO_SERVER="1"),
+                   check=True, capture_output=True, cwd=tree)
+    server = subprocess.Popen([sys.executable, str(tree / "mem.py"), "--db", str(db), "serve", "--json"], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tree) if serve else None
+    stop = tmp / f"stop-{tree.name}"
+    wal = Path(f"{db}-wal")
+    try:
+        if server is not None:
+            assert server.stdout is not None and json.loads(server.stdout.readline())["ok"]
+        else:
+            stop.touch()  # (no server: the writer alone, the baseline of the log's size)
+        reader = subprocess.Popen([*py, _READER, str(db), str(stop), " ".join(WORDS)], env=env,
+                                  stdout=subprocess.PIPE, text=True, cwd=tree)
+        writer = subprocess.Popen([*py, _WRITER, str(db), str(stores), " ".join(reversed(WORDS))],
+                                  env=dict(env, MEM_NO_SERVER="1"), stdout=subprocess.PIPE, text=True, cwd=tree)
+        sizes: list[int] = []
+        while writer.poll() is None:
+            sizes.append(wal.stat().st_size if wal.exists() else 0)
+            time.sleep(0.1)
+        write_s = float((writer.stdout.read() if writer.stdout else "0").strip() or 0)
+        stop.touch()
+        reads = json.loads((reader.communicate(timeout=120)[0] or "{}").strip() or "{}")
+        t0 = time.monotonic()
+        folded = None
+        while time.monotonic() - t0 < 30:  # the server is idle now: every frame must fold
+            busy, log, done = _checkpoint(db, "PASSIVE")
+            if busy == 0 and log == done:
+                folded = round(time.monotonic() - t0, 2)
+                break
+            time.sleep(0.05)
+        left = _checkpoint(db, "PASSIVE")
+        truncate = _checkpoint(db, "TRUNCATE")
+        out = {"tree": str(tree), "served": serve, "start_memories": start, "stored": stores, "writer_s": write_s, **reads,
+               "wal_max_mb": round(max(sizes, default=0) / 2**20, 1),
+               "wal_p50_mb": round(sorted(sizes)[len(sizes) // 2] / 2**20, 1) if sizes else 0.0,
+               "wal_end_mb": round(sizes[-1] / 2**20, 1) if sizes else 0.0,
+               "idle_fold_s": folded, "idle_frames_left": left[1] - left[2],
+               "truncate_busy": truncate[0], "wal_after_truncate": wal.stat().st_size if wal.exists() else 0,
+               "memories": count(db), "load": os.getloadavg()[0]}
+    finally:
+        if server is not None:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=60)
+    return out
+
+
 # --------------------------------------------------------------------------- main
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("concurrency", "kills", "kill-consolidate", "corpus", "fuzz", "all"))
+    ap.add_argument("what", choices=("concurrency", "kills", "kill-consolidate", "corpus", "fuzz", "wal", "all"))
     ap.add_argument("--writers", type=int, default=8)
     ap.add_argument("--writes", type=int, default=200)
     ap.add_argument("--kills", type=int, default=20)
@@ -429,6 +527,11 @@ def main() -> None:
     ap.add_argument("--bomb-mb", type=int, default=500, help="uncompressed size of the zip bomb's member")
     ap.add_argument("--api", type=int, default=10_000)
     ap.add_argument("--cli", type=int, default=200)
+    ap.add_argument("--stores", type=int, default=10_000, help="memories the other process stores (wal)")
+    ap.add_argument("--start", type=int, default=2000, help="memories in the store when the server starts (wal)")
+    ap.add_argument("--no-server", action="store_true", help="wal: the writer alone (the log's baseline)")
+    ap.add_argument("--tree", type=Path, action="append", help="checkout(s) to run wal against, alternating "
+                    "(default: this one); e.g. --tree /work/base-start --tree .")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     out: dict[str, Any] = {}
@@ -453,6 +556,12 @@ def main() -> None:
         if a.what in ("fuzz", "all"):
             out["fuzz"] = fuzz(tmp, a.api, a.cli)
             print("fuzz", json.dumps(out["fuzz"]), flush=True)
+        if a.what in ("wal", "all"):
+            out["wal"] = []
+            for tree in a.tree or [REPO]:
+                res = wal_growth(tmp, tree.resolve(), a.start, a.stores, not a.no_server)
+                out["wal"].append(res)
+                print("wal", json.dumps(res), flush=True)
     if a.json:
         print(json.dumps(out))
 

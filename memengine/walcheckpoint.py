@@ -18,6 +18,15 @@ thread of its own, with a connection of its own, when the server is between call
   bounded for a client that never pauses (it then pays the checkpoint's CPU, not its fsync);
 * on close.
 
+The log's size is watched too (``WATCH_SECONDS``: one ``stat`` of the ``-wal`` file), because other
+processes write to it: an importer storing memories one by one while the server answers recalls back to
+back. Their commits fold the log themselves (PASSIVE, every 1000 pages), but SQLite starts the log over
+only when no reader is using it, and a server that reads all the time is always using it: the file grew
+to 74 MB over 10k stores where the importer alone kept it at 4 MB (``bench/reliability.py wal``). A log
+past ``BOUND_BYTES`` is therefore folded with ``TRUNCATE``: it waits (at most ``TRUNCATE_WAIT_MS``, on
+this thread's connection) for the readers of the moment to finish, while new readers read the file
+itself, and empties the log; if some reader holds on longer it is tried again at the next look.
+
 A PASSIVE checkpoint never blocks a reader or the writer (it copies what no reader still needs)
 and SQLite releases the GIL while it copies and syncs. Durability is unchanged: a committed
 transaction is in the log whether or not it has been folded into the file, and SQLite replays the
@@ -27,6 +36,7 @@ a stream of reinforcing recalls and counts every reinforcement).
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from pathlib import Path
@@ -38,6 +48,9 @@ EVERY_CHANGES = 1000  # rows written since the last checkpoint (a reinforcing re
 MAX_CHANGES = 4000  # the most left waiting for a pause (~16 MB of log)
 QUIET_SECONDS = 0.05  # no call for this long: a pause (agents' calls come seconds apart)
 IDLE_SECONDS = 1.0  # after the last change: fold even a small log while nobody calls
+WATCH_SECONDS = 0.5  # how often the log's size is looked at (other processes write to it too)
+BOUND_BYTES = 16 << 20  # a log past this is folded and emptied (TRUNCATE), even during calls
+TRUNCATE_WAIT_MS = 200  # what that checkpoint waits for the readers and the writer of the moment
 
 
 class Checkpointer:
@@ -48,10 +61,13 @@ class Checkpointer:
     """
 
     def __init__(self, path: Path, conn: Any, every: int = EVERY_CHANGES, most: int = MAX_CHANGES,
-                 quiet: float = QUIET_SECONDS, idle: float = IDLE_SECONDS) -> None:
+                 quiet: float = QUIET_SECONDS, idle: float = IDLE_SECONDS, bound: int = BOUND_BYTES,
+                 watch: float = WATCH_SECONDS) -> None:
         self.path = path
         self._conn = conn
         self._every, self._most, self._quiet, self._idle = every, most, quiet, idle
+        self._bound, self._watch = bound, watch
+        self._wal = Path(f"{path}-wal")
         self._cond = threading.Condition()
         self._stop = False
         self._thread: threading.Thread | None = None
@@ -60,6 +76,8 @@ class Checkpointer:
         self._done = 0  # conn.total_changes folded by the last checkpoint
         self._seen = 0  # conn.total_changes after the last call
         self.checkpoints = 0  # how many ran (tests and benchmarks read it)
+        self.truncates = 0  # how many of them emptied a log past the bound
+        self.rolled_back = 0  # calls that left a transaction open (rolled back at their end)
 
     def start(self) -> None:
         """Turn the connection's automatic checkpoint off and start the checkpoint thread."""
@@ -73,7 +91,17 @@ class Checkpointer:
         self._in_call = True
 
     def end(self) -> None:
-        """A call ended: count what it wrote, and let the thread decide when to fold it."""
+        """A call ended: count what it wrote, and let the thread decide when to fold it.
+
+        A call that left a transaction open (a bug: every write is a ``write_tx``) is rolled back here,
+        loudly: an open transaction would keep its snapshot, so no checkpoint could fold the log past
+        it, and a write one would lock every other process out of the file."""
+        if self._conn.in_transaction:
+            self.rolled_back += 1
+            try:
+                self._conn.execute("ROLLBACK")
+            finally:
+                print("mem: a call left a transaction open; rolled back", file=sys.stderr, flush=True)
         total = self._conn.total_changes
         with self._cond:
             self._in_call = False
@@ -96,26 +124,39 @@ class Checkpointer:
 
     def _run(self) -> None:
         conn = connect(self.path)
+        conn.execute(f"PRAGMA busy_timeout = {TRUNCATE_WAIT_MS}")  # (only TRUNCATE waits; PASSIVE never does)
         try:
             while True:
                 with self._cond:
                     due = self._wait()
-                    while not self._stop and due != 0.0:
-                        self._cond.wait(due)
+                    if not self._stop and due != 0.0:  # wait for it, looking at the log's size meanwhile
+                        self._cond.wait(self._watch if due is None else min(due, self._watch))
                         due = self._wait()
                     if self._stop:
                         break
-                    self._done = self._seen
-                self._checkpoint(conn)
+                    fold = due == 0.0
+                    if fold:
+                        self._done = self._seen
+                if self._oversized():
+                    self._checkpoint(conn, "TRUNCATE")
+                elif fold:
+                    self._checkpoint(conn, "PASSIVE")
             if self._seen != self._done:
-                self._checkpoint(conn)
+                self._checkpoint(conn, "PASSIVE")
         finally:
             conn.close()
 
-    def _checkpoint(self, conn: Any) -> None:
+    def _oversized(self) -> bool:
         try:
-            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            return self._wal.stat().st_size > self._bound
+        except OSError:  # (no log yet, or the folder went away: nothing to fold)
+            return False
+
+    def _checkpoint(self, conn: Any, mode: str) -> None:
+        try:
+            busy = conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()[0]
             self.checkpoints += 1
+            self.truncates += mode == "TRUNCATE" and not busy
         except Exception:  # a failing checkpoint is retried by the next one; the log keeps every commit
             pass
 
