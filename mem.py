@@ -675,17 +675,16 @@ def run_captured(argv: list[str], stdin: bytes | None = None, defer: bool = Fals
     ``defer``: the caller runs ``_CALLS.after_reply()`` once the reply is out (memengine/serving.py)."""
     from memengine import handoff
 
-    warm = Ctx.warm_store
-    assert warm is not None
     out, err = io.StringIO(), io.StringIO()
     code = 0
     with _CALLS.one(defer):
+        db = _CALLS.path  # (a call reads the store inside one(): it reopens it if its file was replaced)
         saved_stdin = sys.stdin
         sys.stdin = handoff.stdin_from(stdin or b"")
         try:
             with redirect_stdout(out), redirect_stderr(err):
                 try:
-                    main(["--db", str(warm.path), *argv])
+                    main(["--db", str(db), *argv])
                 except SystemExit as exc:
                     code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
                 except Exception:  # a bug: what the one-shot process would print, and its exit status
@@ -723,13 +722,14 @@ def run_direct(command: str, args: dict[str, Any], defer: bool = False) -> tuple
     trip (the MCP server's hot tools): (exit code, the envelope ``--json`` prints, without
     ``command``/``took_ms``), with the same data, warnings and error codes as the CLI call
     (``defer``: as for :func:`run_captured`)."""
-    warm = Ctx.warm_store
-    assert warm is not None
     with _CALLS.one(defer):
         try:
+            warm = Ctx.warm_store
+            if _CALLS.refused is not None or warm is None:
+                raise _CALLS.refused or core.IOFailure(f"{_CALLS.path}: not open")
             data, warnings = DIRECT[command](warm, args)
         except (Exception, KeyboardInterrupt) as exc:
-            code, message, exit_code = _error_of(exc, warm.path)
+            code, message, exit_code = _error_of(exc, _CALLS.path)
             return exit_code, {"ok": False, "error": {"code": code, "message": message}}
     envelope: dict[str, Any] = {"ok": True, "data": data}
     if warnings:
@@ -737,19 +737,23 @@ def run_direct(command: str, args: dict[str, Any], defer: bool = False) -> tuple
     return 0, envelope
 
 
-def _open_warm(background: bool = False) -> core.MemoryStore:
-    """Open the store once for a server and warm it (matrices, keyword index, the model)."""
+def _new_warm_store(db: Path | None) -> tuple[core.MemoryStore, Callable[[], None]]:
+    """Open the store for a server (checkpointer, file watch) and the function that warms it (under the lock)."""
     from memengine.db import opened_read_only
+    from memengine.storewatch import StoreWatch
     from memengine.walcheckpoint import Checkpointer
 
-    s = core.MemoryStore(current_ctx().db, fast_start=False)
-    Ctx.warm_store = s
     Ctx.serving = _CALLS
+    s = core.MemoryStore(db, fast_start=False)
+    Ctx.warm_store = s
+    _CALLS.path = s.path
     # WAL checkpoints on a thread of their own, not in the commit of whichever call crosses the line
     _CALLS.checkpointer = Checkpointer(s.path, s.conn)
     _CALLS.checkpointer.start()
     # a store that cannot take the write reinforces inside the call: its warning is in the reply
     _CALLS.deferring = not opened_read_only(s.path) and os.access(s.path, os.W_OK)
+    watch = StoreWatch(s.path, s.conn)
+    _CALLS.fresh = lambda: _reopen_warm(s) if watch.check(s.conn) == "replaced" else None
 
     def warm() -> None:
         with _RUN_LOCK:
@@ -759,7 +763,29 @@ def _open_warm(background: bool = False) -> core.MemoryStore:
             # that no call pays for a full collection over it (~100k objects: 15-30 ms)
             gc.collect()
             gc.freeze()
+    return s, warm
 
+
+def _reopen_warm(old: core.MemoryStore) -> None:
+    """The file at the store's path was replaced (memengine/storewatch.py): close every connection to the
+    old one first (the last close folds its log and removes the -wal the new file must not inherit), then
+    open and warm the new one, before the call that noticed runs."""
+    from memengine.storewatch import empty_old_log
+
+    empty_old_log(old.path, old.conn)  # (MemError if another process keeps the old file's log: refused, retried)
+    if _CALLS.checkpointer is not None:
+        _CALLS.checkpointer.close()
+        _CALLS.checkpointer = None
+    old.close()
+    Ctx.warm_store = None
+    print(f"mem: {old.path} was replaced while serving; reopening it", file=sys.__stderr__, flush=True)
+    _CALLS.fresh = lambda: _new_warm_store(old.path)[1]()  # (if the new file fails to open: each call tries again)
+    _CALLS.fresh()
+
+
+def _open_warm(background: bool = False) -> core.MemoryStore:
+    """Open the store once for a server and warm it (matrices, keyword index, the model)."""
+    s, warm = _new_warm_store(current_ctx().db)
     if background:  # the MCP handshake must not wait; the first call does (it takes the lock)
         threading.Thread(target=warm, name="mem-warm-up", daemon=True).start()
     else:

@@ -9,6 +9,8 @@
   server after sending, the MCP stdio writer after flushing) leaves the write for then; the next
   call, on either transport, first runs whatever is still waiting, so every call sees what the
   previous ones wrote, as when the write ran inside them: the same results either way.
+* The file checked first (``fresh``, memengine/storewatch.py): a file replaced at the store's path is
+  reopened before the call runs; a file a newer mem migrated refuses the call (``refused``).
 
 Crash semantics: a server killed between a reply and that write loses the reinforcement of that one
 call (its access counts and co-retrieval edges); never a memory, never any other write (stores,
@@ -22,6 +24,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 
@@ -31,7 +34,12 @@ class Calls:
     def __init__(self) -> None:
         self.lock = threading.RLock()
         self.checkpointer: Any = None  # memengine.walcheckpoint.Checkpointer, once the store is open
+        self.path: Path | None = None  # the memory file served
         self.deferring = True  # cleared for good when a reinforcement left for later could not be written
+        # run first in each call (after what waits): reopens the store if its file was replaced, or
+        # raises the MemError every call must get (memengine/storewatch.py); kept in ``refused``
+        self.fresh: Callable[[], None] | None = None
+        self.refused: Exception | None = None
         self._later: list[Callable[[], list[str]]] = []
         self._current: list[Callable[[], list[str]]] | None = None
 
@@ -41,6 +49,7 @@ class Calls:
         transport will call :meth:`after_reply`), :meth:`later` takes its reinforcement."""
         with self.lock:
             self._run_later()  # before anything else: this call sees every earlier write
+            self._check()
             cp = self.checkpointer
             if cp is not None:
                 cp.begin()
@@ -76,6 +85,15 @@ class Calls:
                     cp.end()
         finally:
             self.lock.release()
+
+    def _check(self) -> None:
+        """Is the store still the file at its path, at a schema this code knows? (``fresh``)"""
+        self.refused = None
+        if self.fresh is not None:
+            try:
+                self.fresh()
+            except Exception as exc:  # the call reports it, as a one-shot run would (Ctx.store raises it)
+                self.refused = exc
 
     def _run_later(self) -> None:
         while self._later:

@@ -25,7 +25,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from memengine.errors import NewerSchema
+from memengine.errors import Busy, NewerSchema
 from memengine.migrations import MIGRATIONS
 
 
@@ -70,3 +70,15 @@ class StoreWatch:
                                   f"{', '.join(newer)}); stop this server and start the newer one")
             self._cookie = cookie  # (VACUUM, or a migration this code knows: nothing stale)
         return None
+
+
+def empty_old_log(path: Path, conn: Any) -> None:
+    """Before a server lets go of a replaced file: fold the log at ``path`` (still the old file's) into the old
+    file and empty it, so that the new file's first connection finds no log to replay into it (SQLite itself
+    neither folds nor removes the log of a moved file when its last connection closes). :class:`Busy` when a
+    reader in another process keeps it (the call is refused, the next one tries again)."""
+    busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+    wal = Path(f"{path}-wal")
+    if busy or (wal.exists() and wal.stat().st_size > 0):
+        raise Busy(f"{path}: the file was replaced while this server ran and another process still uses the old "
+                   "one's log; stop the mem processes using it, then call again")

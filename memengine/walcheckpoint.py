@@ -16,7 +16,8 @@ thread of its own, with a connection of its own, when the server is between call
   cadence, moved to the next pause);
 * at once, even while calls keep coming, once ``MAX_CHANGES`` rows are waiting: the log stays
   bounded for a client that never pauses (it then pays the checkpoint's CPU, not its fsync);
-* on close.
+* on close;
+* at once when another file is put at the path (memengine/storewatch.py): see :meth:`Checkpointer._replaced`.
 
 The log's size is watched too (``WATCH_SECONDS``: one ``stat`` of the ``-wal`` file), because other
 processes write to it: an importer storing memories one by one while the server answers recalls back to
@@ -43,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from memengine.db import connect
+from memengine.storewatch import identity
 
 EVERY_CHANGES = 1000  # rows written since the last checkpoint (a reinforcing recall writes ~20)
 MAX_CHANGES = 4000  # the most left waiting for a pause (~16 MB of log)
@@ -68,6 +70,7 @@ class Checkpointer:
         self._every, self._most, self._quiet, self._idle = every, most, quiet, idle
         self._bound, self._watch = bound, watch
         self._wal = Path(f"{path}-wal")
+        self._identity = identity(path)  # the file opened; another one at the path: its log is emptied at once
         self._cond = threading.Condition()
         self._stop = False
         self._thread: threading.Thread | None = None
@@ -137,7 +140,7 @@ class Checkpointer:
                     fold = due == 0.0
                     if fold:
                         self._done = self._seen
-                if self._oversized():
+                if self._oversized() or self._replaced():
                     self._checkpoint(conn, "TRUNCATE")
                 elif fold:
                     self._checkpoint(conn, "PASSIVE")
@@ -145,6 +148,12 @@ class Checkpointer:
                 self._checkpoint(conn, "PASSIVE")
         finally:
             conn.close()
+
+    def _replaced(self) -> bool:
+        """Another file is at the path (a backup put back with ``mv``): the log there is still this file's,
+        and SQLite would replay it into the new file when the next connection opens it. Emptied at once
+        (TRUNCATE folds it into this, the old, file), and again until the server reopens the path."""
+        return identity(self.path) != self._identity and self._wal.exists() and self._wal.stat().st_size > 0
 
     def _oversized(self) -> bool:
         try:

@@ -203,3 +203,121 @@ def test_a_call_that_leaves_a_transaction_open_is_rolled_back_at_its_end(tmp_pat
     finally:
         cp.close()
         s.close()
+
+
+def _cli(db: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    """A one-shot CLI run in its own process, never handed over."""
+    env = {**os.environ, "MEM_NO_SERVER": "1"}
+    return subprocess.run([sys.executable, str(ROOT / "mem.py"), "--db", str(db), *argv, "--json"], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _served_store(db: Path, content: str) -> int:
+    got = handoff.try_handoff(["--db", str(db), "store", content, "--json"])
+    assert got is not None and got[0] == 0, got
+    return int(json.loads(got[1])["data"]["id"])
+
+
+def _contents(db: Path) -> set[str]:
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return {r[0] for r in conn.execute("SELECT content FROM memories")}
+    finally:
+        conn.close()
+
+
+def test_a_file_replaced_under_the_server_is_reopened_before_its_next_call(tmp_path: Path, runtime_dir: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A backup put back with os.replace (a new inode at the path): the server's next call notices, closes the
+    old file and serves the new one, so nothing stored afterwards (through it or the CLI) goes to the old file."""
+    db = tmp_path / "served.db"
+    _filled(db)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
+    monkeypatch.delenv("MEM_NO_SERVER", raising=False)
+    proc = _served(db, runtime_dir)
+    try:
+        _served_store(db, "Before the backup: the VPN moved to wg0")
+        assert _cli(db, "store", "Before the backup, from the CLI: the NAS is named atlas").returncode == 0
+        copy = tmp_path / "copy.db"
+        assert _cli(db, "backup", str(copy)).returncode == 0
+        _served_store(db, "After the backup, lost by the restore: the printer is on floor 3")
+        os.replace(copy, db)  # the restore
+        _served_store(db, "After the restore: the staging host is kiwi")  # (the server notices first)
+        assert _cli(db, "store", "After the restore, from the CLI: backups run at 02:00").returncode == 0
+        got = handoff.try_handoff(["--db", str(db), "recall", "backups 02:00 staging kiwi", "-k", "10", "--json"])
+        assert got is not None and got[0] == 0
+        found = {r["content"] for r in json.loads(got[1])["data"]["results"]}
+        assert {"After the restore: the staging host is kiwi", "After the restore, from the CLI: backups run at 02:00"} <= found
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    assert proc.returncode == 0
+    assert proc.stderr is not None and "was replaced while serving" in proc.stderr.read()
+    contents = _contents(db)
+    assert {"Before the backup: the VPN moved to wg0", "Before the backup, from the CLI: the NAS is named atlas",
+            "After the restore: the staging host is kiwi", "After the restore, from the CLI: backups run at 02:00"} <= contents
+    assert "After the backup, lost by the restore: the printer is on floor 3" not in contents
+    assert len(contents) == len(FACTS) + 4
+
+
+def test_compact_and_imports_while_serving_lose_nothing(tmp_path: Path, runtime_dir: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """compact (VACUUM, in place: the schema cookie moves, the inode stays) and an import by other processes:
+    the server serves on, and every memory stored by anyone is in the file and found by its recalls."""
+    db = tmp_path / "served.db"
+    _filled(db)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
+    monkeypatch.delenv("MEM_NO_SERVER", raising=False)
+    proc = _served(db, runtime_dir)
+    lines = tmp_path / "notes.jsonl"
+    lines.write_text("".join(json.dumps({"content": f"Imported note {i}: rack {i} holds the zeppelin switch"}) + "\n"
+                             for i in range(30)))
+    try:
+        ids = [_served_store(db, "Served before compact: the DNS is on pihole")]
+        assert _cli(db, "forget", str(ids[0] - 1)).returncode == 0
+        done = _cli(db, "compact")
+        assert done.returncode == 0, done.stderr
+        ids.append(_served_store(db, "Served after compact: the proxy is squid"))
+        assert _cli(db, "import", str(lines)).returncode == 0
+        got = handoff.try_handoff(["--db", str(db), "recall", "zeppelin switch rack 7", "-k", "3", "--json"])
+        assert got is not None and got[0] == 0
+        assert json.loads(got[1])["data"]["results"][0]["content"] == "Imported note 7: rack 7 holds the zeppelin switch"
+        got = handoff.try_handoff(["--db", str(db), "get", str(ids[1]), "--json"])
+        assert got is not None and json.loads(got[1])["data"]["content"] == "Served after compact: the proxy is squid"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    assert proc.stderr is not None and "replaced" not in proc.stderr.read()  # (in place: nothing to reopen)
+    assert len(_contents(db)) == len(FACTS) + 2 + 30
+
+
+def test_a_file_migrated_by_a_newer_mem_is_refused_by_the_running_server(tmp_path: Path, runtime_dir: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A newer mem's migration lands while the server runs: every call is refused with newer_schema (exit 11),
+    one line, as this version's one-shot run refuses the file; nothing is written with stale assumptions."""
+    db = tmp_path / "served.db"
+    _filled(db)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_dir))
+    monkeypatch.delenv("MEM_NO_SERVER", raising=False)
+    proc = _served(db, runtime_dir)
+    try:
+        _served_store(db, "Before the upgrade: the wiki is on bookstack")
+        newer = sqlite3.connect(db, timeout=10, isolation_level=None)  # what a newer mem's migration does
+        newer.execute("BEGIN IMMEDIATE")
+        newer.execute("CREATE TABLE future_things (id INTEGER PRIMARY KEY, what TEXT)")
+        newer.execute("INSERT INTO _mem_migrations(name, applied_at) VALUES ('m999_future', '2027-01-01T00:00:00Z')")
+        newer.execute("COMMIT")
+        newer.close()
+        before = _contents(db)
+        for argv in (["store", "After the upgrade: must not be written"], ["recall", "wiki"], ["stats"]):
+            got = handoff.try_handoff(["--db", str(db), *argv, "--json"])
+            assert got is not None and got[0] == 11, (argv, got)
+            err = json.loads(got[1])["error"]
+            assert err["code"] == "newer_schema" and "m999_future" in err["message"] and "\n" not in err["message"]
+        alone = _cli(db, "stats")  # this version in-process: the same refusal
+        assert alone.returncode == 11 and json.loads(alone.stdout)["error"]["code"] == "newer_schema"
+        assert _contents(db) == before
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)

@@ -65,6 +65,8 @@ class Ctx:
         explicit ``--db`` under a missing folder is more likely a typo than a wish for a new
         store there, so it is refused with one line.
         """
+        if Ctx.serving is not None and Ctx.serving.refused is not None:
+            raise Ctx.serving.refused  # (the file changed under the server: memengine/storewatch.py)
         if Ctx.warm_store is not None:
             return Ctx.warm_store
         if self._store is None:
