@@ -747,13 +747,14 @@ def _new_warm_store(db: Path | None) -> tuple[core.MemoryStore, Callable[[], Non
     s = core.MemoryStore(db, fast_start=False)
     Ctx.warm_store = s
     _CALLS.path = s.path
-    # WAL checkpoints on a thread of their own, not in the commit of whichever call crosses the line
-    _CALLS.checkpointer = Checkpointer(s.path, s.conn)
+    watch = StoreWatch(s.path, s.conn)
+    _CALLS.fresh = lambda: _reopen_warm(s) if watch.check(s.conn) == "replaced" else None
+    # WAL checkpoints on a thread of their own, not in the commit of whichever call crosses the line; it
+    # also looks at the path, and a file replaced there is reopened at once, not at the next call
+    _CALLS.checkpointer = Checkpointer(s.path, s.conn, on_replaced=_CALLS.check_now)
     _CALLS.checkpointer.start()
     # a store that cannot take the write reinforces inside the call: its warning is in the reply
     _CALLS.deferring = not opened_read_only(s.path) and os.access(s.path, os.W_OK)
-    watch = StoreWatch(s.path, s.conn)
-    _CALLS.fresh = lambda: _reopen_warm(s) if watch.check(s.conn) == "replaced" else None
 
     def warm() -> None:
         with _RUN_LOCK:

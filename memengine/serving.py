@@ -86,6 +86,11 @@ class Calls:
         finally:
             self.lock.release()
 
+    def check_now(self) -> None:
+        """Run ``fresh`` between calls (the checkpointer saw another file at the path: reopen it now)."""
+        with self.lock:
+            self._check()
+
     def _check(self) -> None:
         """Is the store still the file at its path, at a schema this code knows? (``fresh``)"""
         self.refused = None

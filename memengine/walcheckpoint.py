@@ -17,7 +17,8 @@ thread of its own, with a connection of its own, when the server is between call
 * at once, even while calls keep coming, once ``MAX_CHANGES`` rows are waiting: the log stays
   bounded for a client that never pauses (it then pays the checkpoint's CPU, not its fsync);
 * on close;
-* at once when another file is put at the path (memengine/storewatch.py): see :meth:`Checkpointer._replaced`.
+* never for a file replaced at the path: the server is told at once instead (``on_replaced``) and reopens
+  it (memengine/storewatch.py).
 
 The log's size is watched too (``WATCH_SECONDS``: one ``stat`` of the ``-wal`` file), because other
 processes write to it: an importer storing memories one by one while the server answers recalls back to
@@ -40,6 +41,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,13 +66,14 @@ class Checkpointer:
 
     def __init__(self, path: Path, conn: Any, every: int = EVERY_CHANGES, most: int = MAX_CHANGES,
                  quiet: float = QUIET_SECONDS, idle: float = IDLE_SECONDS, bound: int = BOUND_BYTES,
-                 watch: float = WATCH_SECONDS) -> None:
+                 watch: float = WATCH_SECONDS, on_replaced: Callable[[], None] | None = None) -> None:
         self.path = path
         self._conn = conn
         self._every, self._most, self._quiet, self._idle = every, most, quiet, idle
         self._bound, self._watch = bound, watch
         self._wal = Path(f"{path}-wal")
-        self._identity = identity(path)  # the file opened; another one at the path: its log is emptied at once
+        self._identity = identity(path)  # the file opened (another one at the path: ``on_replaced``, once)
+        self._on_replaced = on_replaced
         self._cond = threading.Condition()
         self._stop = False
         self._thread: threading.Thread | None = None
@@ -140,20 +143,24 @@ class Checkpointer:
                     fold = due == 0.0
                     if fold:
                         self._done = self._seen
-                if self._oversized() or self._replaced():
+                if self._on_replaced is not None and identity(self.path) != self._identity:
+                    self._report_replaced()
+                if self._oversized():
                     self._checkpoint(conn, "TRUNCATE")
                 elif fold:
                     self._checkpoint(conn, "PASSIVE")
-            if self._seen != self._done:
+            if self._seen != self._done and identity(self.path) == self._identity:  # (a replaced file's log is not ours)
                 self._checkpoint(conn, "PASSIVE")
         finally:
             conn.close()
 
-    def _replaced(self) -> bool:
-        """Another file is at the path (a backup put back with ``mv``): the log there is still this file's,
-        and SQLite would replay it into the new file when the next connection opens it. Emptied at once
-        (TRUNCATE folds it into this, the old, file), and again until the server reopens the path."""
-        return identity(self.path) != self._identity and self._wal.exists() and self._wal.stat().st_size > 0
+    def _report_replaced(self) -> None:
+        """Another file is at the path (a backup put back with ``mv``): ``on_replaced`` runs now, once, on a
+        thread of its own (the server reopens the path; it closes this checkpointer), not at the next call,
+        so that the old file's log is emptied before another process opens the new file and meets it."""
+        callback, self._on_replaced = self._on_replaced, None
+        if callback is not None:
+            threading.Thread(target=callback, name="mem-reopen", daemon=True).start()
 
     def _oversized(self) -> bool:
         try:
