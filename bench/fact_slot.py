@@ -33,12 +33,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from memengine import fact_cue, fact_slot, facts  # noqa: E402
+from memengine import fact_cue, fact_said, fact_slot, facts  # noqa: E402
 
 DATA, BENCH_DATA = ROOT / "tests" / "data", ROOT / "bench" / "data"
 SETS = (("dev", DATA / "contradiction_pairs.jsonl"), ("held-out", DATA / "fact_pairs_heldout.jsonl"),
         *((f"dev{i}", DATA / f"fact_pairs_dev{i}.jsonl") for i in range(2, 8)), ("dev9", DATA / "fact_pairs_dev9.jsonl"),
-        ("dev10", DATA / "fact_pairs_dev10.jsonl"),
+        ("dev10", DATA / "fact_pairs_dev10.jsonl"), ("dev11", DATA / "fact_pairs_dev11.jsonl"),
         ("dev6-held", DATA / "fact_pairs_dev6_heldout.jsonl"), ("dev7-held", DATA / "fact_pairs_dev7_heldout.jsonl"),
         ("dev8-held", DATA / "fact_pairs_dev8_heldout.jsonl"), ("stream", DATA / "fact_updates.jsonl"),
         ("cue dev", BENCH_DATA / "fact_cue_dev.jsonl"), ("cue held-out", BENCH_DATA / "fact_cue_heldout.jsonl"),
@@ -63,17 +63,18 @@ def embedder() -> Any:
 def table(sets: dict[str, list[dict[str, Any]]], emb: Any) -> None:
     """Fill each row with ``cos``, ``cos_slot``, ``x``, ``veto`` and ``rules`` (the rules' flag)."""
     texts = sorted({t for rows in sets.values() for r in rows for t in (r["a"], r["b"])})
-    masked = sorted({fact_slot.masked(t) for t in texts})
+    masked = sorted({fact_slot.masked(x) for t in texts for x in (t, fact_said.reported(t))})
     vec = dict(zip(texts, emb.embed(texts)))
     mvec = dict(zip(masked, emb.embed(masked)))
     for rows in sets.values():
         for r in rows:
             r["cos"] = float(vec[r["a"]] @ vec[r["b"]])
-            r["cos_slot"] = float(mvec[fact_slot.masked(r["a"])] @ mvec[fact_slot.masked(r["b"])])
-            p = fact_slot.features(r["a"], r["b"], r["cos"], r["cos_slot"])
+            a, b = fact_said.reported(r["a"]), fact_said.reported(r["b"])  # (as supersession.plan reads them)
+            r["cos_slot"] = float(mvec[fact_slot.masked(a)] @ mvec[fact_slot.masked(b)])
+            p = fact_slot.features(a, b, r["cos"], r["cos_slot"])
             r["x"], r["veto"], r["guard"] = p.x, p.veto, fact_slot.guarded(p)
-            r["rules"] = bool(facts.compare(r["a"], r["b"], similarity=r["cos"]) or facts.restated(r["a"], r["b"])
-                              or fact_cue.detect(r["a"], r["b"], r["cos"]))
+            r["rules"] = bool(facts.compare(a, b, similarity=r["cos"]) or facts.restated(a, b)
+                              or fact_cue.detect(a, b, r["cos"]))
 
 
 def askable(r: dict[str, Any]) -> bool:

@@ -80,10 +80,10 @@ INSTEAD_PHRASES: tuple[tuple[str, str], ...] = tuple(
         "em lugar de", "anstelle von"))
 NOW = _set("now nowadays", "maintenant desormais", "ahora", "jetzt nun inzwischen mittlerweile", "agora")
 # "now also": something added, not replaced
-ADDITIVE = _set("also too additionally", "aussi egalement", "tambien ademas", "auch zusatzlich", "tambem")
+ADDITIVE = _set("also too additionally", "aussi egalement", "tambien ademas", "auch zusatzlich", "tambem", "anche inoltre")
 # "another", "otro": one more of a kind, the one before stays ("We got another dog")
 ANOTHER = _set("another", "autre autres", "otro otra otros otras", "weitere weiteren weiterer weiteres",
-               "outro outra outros outras")
+               "outro outra outros outras", "altro altra altri altre")
 # Words that may sit between a verb and its "from" / "to": "went up from", "pushed back to".
 PARTICLES = _set("up down back over forward out along", "se s", "se", "sich", "se")
 VERB_LAST = frozenset({"de"})  # a participle at the end: its "from" / "to" phrases come before it

@@ -162,12 +162,13 @@ ADDITIVE = _set(
     "tambien ademas otro otra otros otras",
     "auch zusatzlich weitere weiterer weiteres ebenfalls",
     "tambem outro outra outros outras segundo segunda",
+    "anche inoltre altro altra altri altre",
 )
-ADDITIVE_PHRASES = ("as well", "in addition", "en plus", "de plus", "noch ein", "noch eine", "alem disso")
+ADDITIVE_PHRASES = ("as well", "in addition", "en plus", "de plus", "noch ein", "noch eine", "alem disso", "in piu")
 
 # Saying a value has NOT changed: "still", "sigue siendo", "immer noch".
 CONTINUITY = _set("still", "toujours encore", "sigue siguen seguimos todavia aun", "noch weiterhin",
-                  "ainda continua continuam")
+                  "ainda continua continuam", "tuttora")
 # Mutually exclusive values of one slot that share no word: a diet. Two sentences that each name
 # one share the slot ("I'm vegetarian" / "so I'm pescatarian now").
 DIETS = _set(
@@ -242,28 +243,28 @@ DESTINATIONS_BY_LANG = {lang: _set(b) for lang, b in (
 # Whose fact it is: a kinship word or another person on one side only is another subject.
 # Canonical id per group, so "mother" = "mum" = "mère" = "Mutter".
 _KIN_GROUPS = (
-    "sister sisters soeur soeurs hermana hermanas schwester schwestern irma irmas",
-    "brother brothers frere freres hermano hermanos bruder bruders irmao irmaos",
-    "mother mum mom mama maman mere madre mutter mae",
+    "sister sisters soeur soeurs hermana hermanas schwester schwestern irma irmas sorella sorelle",
+    "brother brothers frere freres hermano hermanos bruder bruders irmao irmaos fratello fratelli",
+    "mother mum mom mama maman mere madre mutter mae mamma",
     "father dad daddy papa pere padre vater pai",
-    "parents eltern padres pais",
-    "son sons fils hijo hijos sohn sohne filho filhos",
-    "daughter daughters fille filles hija hijas tochter tochter filha filhas",
-    "wife ehefrau esposa femme mujer mulher",
+    "parents eltern padres pais genitori",
+    "son sons fils hijo hijos sohn sohne filho filhos figlio figli",
+    "daughter daughters fille filles hija hijas tochter tochter filha filhas figlia figlie",
+    "wife ehefrau esposa femme mujer mulher moglie",
     "husband mari marido esposo ehemann",
     "partner partners conjoint conjointe pareja companera companero lebensgefahrte",
-    "boyfriend girlfriend copain copine novio novia namorado namorada freundin",
-    "grandma grandmother granny grandmere abuela oma grossmutter avo",
-    "grandpa grandfather grandad granddad grandpere abuelo opa grossvater avo",
-    "aunt tante tia",
-    "uncle oncle tio onkel",
-    "cousin cousins cousine primo prima",
+    "boyfriend girlfriend copain copine novio novia namorado namorada freundin fidanzato fidanzata",
+    "grandma grandmother granny grandmere abuela oma grossmutter avo nonna",
+    "grandpa grandfather grandad granddad grandpere abuelo opa grossvater avo nonno",
+    "aunt tante tia zia",
+    "uncle oncle tio onkel zio",
+    "cousin cousins cousine primo prima cugino cugina",
     "niece nephew niece neveu sobrino sobrina nichte neffe sobrinho sobrinha",
     "neighbour neighbor neighbours neighbors voisin voisine vecino vecina nachbar nachbarin vizinho vizinha",
-    "friend friends ami amie amis amigo amiga amigos freund freunde",
-    "colleague colleagues coworker collegue companero kollege kollegin colega",
+    "friend friends ami amie amis amigo amiga amigos freund freunde amico amica amici",
+    "colleague colleagues coworker collegue companero kollege kollegin colega collega colleghi",
     "boss patron patronne jefe jefa chef chefin chefe",
-    "roommate flatmate colocataire mitbewohner",
+    "roommate flatmate colocataire mitbewohner coinquilino coinquilina",
     "kid kids child children enfant enfants nino nina ninos kind kinder crianca criancas",
 )
 KIN: dict[str, str] = {fold(w): group.split()[0] for group in _KIN_GROUPS for w in group.split()}

@@ -15,7 +15,14 @@ languages of memengine/fact_lexicon.py (English, French, Spanish, German, Portug
   könnte, falls; talvez, poderia, "se" first;
 - **anecdote**: "used to", "once" (not "once a week"), "back in", "years ago", "when I was",
   "as a kid"; autrefois, une fois, à l'époque; una vez, cuando era, de niño; einmal, früher,
-  damals, als Kind; uma vez, antigamente, quando eu era.
+  damals, als Kind; uma vez, antigamente, quando eu era;
+- **to-do**: what someone still has to do about the thing ("need to buy Lily a present for the party",
+  "remember to", "don't forget"; il faut que je, penser à, n'oublie pas; tengo que, hay que, no olvides;
+  muss noch, nicht vergessen, denk dran; preciso, tenho que, não esquecer; devo, bisogna, ricordami),
+  unless a "now" word says it is how things stand now ("I need to be in at 8 now").
+
+Italian (se, forse, magari; una volta, da bambino; ieri, la settimana scorsa; devo, ricordami) is read
+too: the learned decision and the change words cover it.
 
 Only the *new* sentence is asked (an old fact may well have been a plan). A miss here only
 leaves two current facts; reading a real update as a plan would hide nothing either, so the
@@ -44,6 +51,7 @@ _HYPOTHESIS = (
     "quizas", "quiza", "tal vez", "a lo mejor", "podria", "podrian", "pensando en", "ya veremos",
     "vielleicht", "eventuell", "moglicherweise", "konnte", "konnten", "falls", "uberlegen", "mal sehen",
     "talvez", "poderia", "poderiam", "pode ser que", "a pensar em", "pensando em", "vamos ver",
+    "forse", "magari", "potrebbe", "potrebbero", "potremmo", "stiamo pensando", "sto pensando", "vedremo",
 )
 _ANECDOTE = (
     "used to", "back in", "years ago", "when i was", "as a kid", "as a child", "growing up", "at the time",
@@ -51,6 +59,7 @@ _ANECDOTE = (
     "cuando era", "de nino", "de nina", "de pequeno", "de pequena", "hace anos", "en aquella epoca", "en esa epoca",
     "fruher", "damals", "als ich", "als kind", "vor jahren",
     "antigamente", "quando eu era", "quando era", "em crianca", "ha anos", "naquela altura", "naquela epoca",
+    "da bambino", "da bambina", "da piccolo", "da piccola", "anni fa", "a quei tempi", "quando ero", "una volta",
 )
 # "once" / "une fois" / "una vez" / "einmal" / "uma vez" tell an anecdote, unless a frequency follows
 # ("once a week", "une fois par mois", "una vez al mes", "einmal pro Woche", "uma vez por semana").
@@ -70,12 +79,18 @@ _PAST_COPULA = ("was", "were", "war", "waren", "était", "étaient", "estaba", "
                 "estava", "estavam", "esteve", "estiveram")
 _PAST_MOMENT = (
     "yesterday", "last week", "last night", "this morning", "last month", "last weekend", "the other day",
+    "last year",
     "hier", "la semaine derniere", "le mois dernier", "ce matin", "le week-end dernier", "l'autre jour",
+    "l'annee derniere", "l'an dernier",
     "ayer", "la semana pasada", "el mes pasado", "esta manana", "el fin de semana pasado", "el otro dia",
-    "gestern", "letzte woche", "letzten monat", "heute morgen", "letztes wochenende", "neulich",
+    "el ano pasado",
+    "gestern", "letzte woche", "letzten monat", "heute morgen", "letztes wochenende", "neulich", "letztes jahr",
     "ontem", "semana passada", "mes passado", "hoje de manha", "fim de semana passado", "outro dia",
+    "ano passado",
+    "ieri", "la settimana scorsa", "il mese scorso", "stamattina", "lo scorso weekend", "l'altro giorno",
+    "l'anno scorso",
 )
-_NOW_WORDS = ("now", "nowadays", "maintenant", "desormais", "ahora", "jetzt", "nun", "agora")
+_NOW_WORDS = ("now", "nowadays", "maintenant", "desormais", "ahora", "jetzt", "nun", "agora", "adesso", "ora")
 _PAST_COPULA_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(_PAST_COPULA) + r")\s+(\S+)")
 _PAST_MOMENT_RE = _alternation(_PAST_MOMENT)
 _NOW_RE = _alternation(_NOW_WORDS)
@@ -100,6 +115,30 @@ def _told_of_a_day(low: str) -> bool:
     return bool(_LEADING_MOMENT_RE.match(low)) and not _NOW_RE.search(low)
 
 
+# A to-do about the thing: someone still has to act ("need to buy Lily a present for the party"). Only
+# the forms that never state a settled value; "have to" / "must" are left out ("we have to pay 1520 from
+# June" states the new rent), and a "now" word lifts the rest ("I need to be in at 8 now").
+_TODO = (
+    "need to", "needs to", "gotta", "remember to", "don't forget", "dont forget", "do not forget", "remind me",
+    "to do:", "todo:", "to-do:", "reminder:",
+    "il faut que je", "faut que je", "il faut que j'", "je dois", "penser a", "n'oublie pas", "ne pas oublier",
+    "rappelle-moi", "rappel :", "rappel:",
+    "tengo que", "hay que", "acordarme de", "acuerdate de", "no olvidar", "no olvides", "no te olvides",
+    "recuerdame", "recordatorio:",
+    "muss noch", "musst noch", "mussen noch", "nicht vergessen", "denk dran", "dran denken", "daran denken",
+    "erinnere mich", "erinnerung:",
+    "preciso", "tenho que", "tenho de", "lembrar de", "nao esquecer", "nao esquece", "me lembra", "lembrete:",
+    "devo", "dobbiamo", "bisogna", "ricordami", "ricordarmi", "ricordati", "non dimenticare", "promemoria:",
+)
+_TODO_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(re.escape(w) for w in sorted(_TODO, key=len, reverse=True))
+                      + r")(?![\w-])")
+
+
+def _todo(low: str) -> bool:
+    """A to-do about the thing (in the folded ``low``), with no "now" word."""
+    return bool(_TODO_RE.search(low)) and not _NOW_RE.search(low)
+
+
 _HYPOTHESIS_RE = _alternation(_HYPOTHESIS)
 _ANECDOTE_RE = _alternation(_ANECDOTE)
 # Portuguese "se" is "if" only first in the sentence (elsewhere it is mostly reflexive: "reformou-se");
@@ -109,7 +148,7 @@ _SE_FIRST = re.compile(r"^se\s")
 
 @lru_cache(maxsize=4096)  # (a write compares its new fact with ~20 candidates: read its mood once)
 def unasserted(text: str) -> str:
-    """"question", "hypothesis" or "anecdote" when ``text`` does not assert a current fact, else ""."""
+    """"question", "hypothesis", "anecdote" or "todo" when ``text`` does not assert a current fact, else ""."""
     stripped = text.strip()
     if _QUESTION.search(stripped.lower()) or _EN_INVERSION.match(stripped[:1].lower() + stripped[1:]):
         return "question"
@@ -120,4 +159,6 @@ def unasserted(text: str) -> str:
         return "hypothesis"
     if _ANECDOTE_RE.search(low) or _ONCE.search(low) or _past_event(low, stripped.lower()) or _told_of_a_day(low):
         return "anecdote"
+    if _todo(low):
+        return "todo"
     return ""

@@ -321,6 +321,10 @@ def _values_unplaced(toks: list[Tok], lang: str) -> tuple[list[Value], set[str]]
             t.role = "ident"
             idents.add(f"{prev}#{t.low}")
             continue
+        if t.kind == "num" and _bare_hour(toks, i, lang):
+            t.role = "value"
+            values.append(Value("time", (int(t.low) * 60,), t.text))
+            continue
         if t.kind in ("clock", "ampm", "hour", "uhr"):
             minutes = _clock(t)
             if minutes is not None:
@@ -374,6 +378,33 @@ def _values_unplaced(toks: list[Tok], lang: str) -> tuple[list[Value], set[str]]
                 toks[j].role = toks[j + 1].role = "unit"
             values.append(Value("number", (unit, _significant(value)), t.text))
     return values, idents
+
+
+# A bare hour after a clock preposition is a time: "standup's at 10", "a las 9", "às 9", "um 9", "alle 10",
+# "à 9" (accents kept in ``orig``). Not before a unit ("at 10 km/h") or a name ("at 10 Downing Street").
+_CLOCK_PREP = {"en": ("at",), "de": ("um",), "it": ("alle",), "pt": ("às",), "fr": ("à",)}
+_CLOCK_PREP_ES = ("las", "la")  # after "a" / "sobre" / "desde" / "hasta": "a las 9"
+_CLOCK_PREP_ES_BEFORE = frozenset(("a", "sobre", "desde", "hasta", "para"))
+
+
+def _bare_hour(toks: list[Tok], i: int, lang: str) -> bool:
+    """Whether the number ``toks[i]`` is an hour told without minutes after a clock preposition."""
+    low = toks[i].low
+    if i == 0 or not low.isdigit() or not 1 <= int(low) <= 24:
+        return False
+    prev = toks[i - 1].orig or toks[i - 1].low
+    if prev in ("a", "as") and lang == "pt" and toks[i - 1].low == "as":
+        prev = "às"  # (read without its accent in chat: "as 9")
+    if toks[i - 1].kind != "word":
+        return False
+    if prev in _CLOCK_PREP_ES:
+        ok = i > 1 and fold(toks[i - 2].low) in _CLOCK_PREP_ES_BEFORE
+    else:
+        ok = prev in _CLOCK_PREP.get(lang, ()) or prev in ("at", "alle", "às")
+    if not ok:
+        return False
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    return nxt is None or not (nxt.kind == "word" and (fold(nxt.low) in L.UNITS or nxt.text[:1].isupper()))
 
 
 def _significant(x: float) -> float:

@@ -324,7 +324,7 @@ def analyse(text: str) -> Fact:
         exclusive = not (pk == "AX:likes" or fold(toks[words[predicate].pos].low) in L.NON_EXCLUSIVE)
     elif boundary is not None and fold(toks[boundary[0]].low) in L.NON_EXCLUSIVE:
         exclusive = False
-    adding = keys & _ADDING
+    adding = keys & _ADDING - ({"also"} if lang == "de" else set())  # (German "also" is "so": "..., also gehen wir")
     low = " " + " ".join(fold(w) for w in re.findall(r"[^\W\d_]+", text)) + " "
     adding |= {p for p in fact_cue_lexicon.ADDITIVE_PHRASES if f" {p} " in low}  # "90 euros de charges en plus du loyer"
     return Fact(text, lang, words, values, r.negations, frozenset(r.modals), subject_end, predicate, exclusive,
@@ -366,6 +366,8 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
         return None  # a question, a plan not yet decided, a past anecdote: nothing changed
     if _adds(fa, fb):
         return None  # "I also take ...", "We got another dog": an addition replaces nothing
+    if fact_same.kin_added(fa.text, fb.text):
+        return None  # "my son is reading Dune": someone else's fact
     handed = fact_handover.successor(fa, fb) if fa.words else None
     if handed is not None:  # "Dr. Patel retired, so now Dr. Okoro is my GP": the second clause decides
         return _compare_frames(fa, analyse(handed), similarity)

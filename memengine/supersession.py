@@ -77,7 +77,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     """Decide which candidate rows (``id, content, valid_from, source`` + cosine) ``new_id`` supersedes.
 
     A cosine of ``None`` is a candidate found by its words (no vectors, or beyond the kNN):
-    the frame comparison alone decides. When it finds nothing, memengine/fact_cue.py gets a
+    the frame comparison alone decides. Reported speech is compared as the clause said
+    (memengine/fact_said.py: "Ana said the meeting moved" states that it moved). When it finds nothing, memengine/fact_cue.py gets a
     second chance ("New X: ...", "raised the rent to ...", "left A and joined B"), with the
     pair's cosine from ``cosines`` (id -> cosine) when the candidate's own is None. When the rules
     say nothing, memengine/fact_slot.py's learned same-slot decision is asked last (it needs ``embed``
@@ -87,8 +88,9 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     time is later than ``new_time`` wins instead (the new fact is history): at most one
     such decision, the earliest later fact.
     """
-    from memengine import fact_cue, fact_elliptic, fact_slot, facts
+    from memengine import fact_cue, fact_elliptic, fact_said, fact_slot, facts
 
+    new_text = fact_said.reported(new_text)  # "Ana said the meeting moved to Tuesday": what was said
     fact = facts.analyse(new_text)
     out: list[Decision] = []
     maybe: list[Decision] = []
@@ -100,8 +102,9 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         if (sim is not None and sim < floor) or int(row[0]) == new_id:
             continue
         cos = sim if sim is not None else (cosines or {}).get(int(row[0]))
-        verdict = facts.compare(str(row[1]), fact, similarity=sim) or facts.restated(str(row[1]), fact) \
-            or fact_cue.detect(str(row[1]), fact, cos) or fact_slot.decide(str(row[1]), new_text, cos, embed, model_id)
+        old_text = fact_said.reported(str(row[1]))
+        verdict = facts.compare(old_text, fact, similarity=sim) or facts.restated(old_text, fact) \
+            or fact_cue.detect(old_text, fact, cos) or fact_slot.decide(old_text, new_text, cos, embed, model_id)
         if verdict is None:
             continue
         old_time = str(row[2])
