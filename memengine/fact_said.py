@@ -10,7 +10,8 @@ said the meeting might move" is a plan (memengine/fact_mood.py), "Ana asked if .
 
 The frame is read from the sentence's start only: a subject of at most four words (no verb of its
 own, no "if"), then a verb of saying in one of six languages (English, French, Spanish, German,
-Portuguese, Italian), then the clause; or "according to X," / selon / según / segundo / laut / secondo.
+Portuguese, Italian), then the clause; or "according to X," / selon / según / segundo / laut / secondo; or
+told without a speaker ("we were told", "nos acaban de avisar que", "on m'a dit que", "mir wurde gesagt").
 Pure: no SQL, no I/O.
 """
 
@@ -47,6 +48,19 @@ _SPEAKER = r"((?:[\w.'’&-]+\s+){0,3}?[\w.'’&-]+)"
 _SAY_RE = re.compile(
     rf"^\s*{_SPEAKER}\s+(?:{'|'.join(re.escape(s) for s in sorted(set(_SAY), key=len, reverse=True))})"
     rf"\s*,?\s+(?:{_THAT}\s*)?(?P<clause>\S.*)$", re.IGNORECASE | re.DOTALL)
+# told without a speaker: "we were told the flight leaves at 11:15", "nos acaban de avisar que ...", "on m'a dit que"
+_TOLD = (
+    "we were told", "i was told", "we've been told", "i've been told", "we just heard", "word is",
+    "on m'a dit", "on nous a dit", "on nous a prévenus", "on m'a prévenu", "on vient de nous dire",
+    "me dijeron", "nos dijeron", "me han dicho", "nos han dicho", "me avisaron", "nos avisaron",
+    "nos acaban de avisar", "me acaban de avisar", "nos acaban de decir", "me acaban de decir",
+    "mir wurde gesagt", "uns wurde gesagt", "man hat uns gesagt", "man hat mir gesagt", "es hieß", "es heißt",
+    "me disseram", "nos disseram", "fomos avisados", "fui avisado", "fui avisada", "acabaram de avisar",
+    "mi hanno detto", "ci hanno detto", "ci hanno avvisato", "mi hanno avvisato", "ci hanno appena detto",
+)
+_TOLD_RE = re.compile(
+    rf"^\s*(?:{'|'.join(re.escape(s) for s in sorted(_TOLD, key=len, reverse=True))})\s*[,:]?\s+(?:{_THAT}\s*)?"
+    r"(?P<clause>\S.*)$", re.IGNORECASE | re.DOTALL)
 _ACCORDING_RE = re.compile(
     r"^\s*(?:according to|selon|d'après|según|segundo|de acordo com|laut|secondo)\s+[^,]{1,40},\s*(?P<clause>\S.*)$",
     re.IGNORECASE | re.DOTALL)
@@ -63,7 +77,7 @@ def reported(text: str) -> str:
     if m is not None and _NOT_SPEAKER.search(m.group(1)):
         m = None
     if m is None:
-        m = _ACCORDING_RE.match(text)
+        m = _TOLD_RE.match(text) or _ACCORDING_RE.match(text)
     if m is None:
         return text
     clause = m.group("clause").strip()

@@ -25,7 +25,10 @@ def test_the_shipped_weights_match_the_features() -> None:
     assert WEIGHTS["features"] == list(fact_slot.FEATURES)
     assert 0.5 < WEIGHTS["may_update"] <= WEIGHTS["threshold"]
     assert len(WEIGHTS["coef"]) == len(WEIGHTS["mean"]) == len(WEIGHTS["std"]) == len(fact_slot.FEATURES)
-    assert 0.5 < WEIGHTS["threshold"] < 1.0
+    # (above the highest labelled look-alike plus the margin; above 1 since round 8 — "Ich fahre einen VW Golf" /
+    # "Ich habe mein Fahrrad verkauft und fahre jetzt mehr Bus" scores 0.961 —, so the learned score supersedes
+    # nothing on its own and only its middle band flags)
+    assert 0.5 < WEIGHTS["threshold"] < 1.1
     assert all(g in fact_slot.FEATURES for g in fact_slot.GUARDS)
 
 
