@@ -726,7 +726,7 @@ def run_direct(command: str, args: dict[str, Any], defer: bool = False) -> tuple
         try:
             warm = Ctx.warm_store
             if _CALLS.refused is not None or warm is None:
-                raise _CALLS.refused or core.IOFailure(f"{_CALLS.path}: not open")
+                raise (_CALLS.refused or core.IOFailure(f"{_CALLS.path}: not open")).with_traceback(None)
             data, warnings = DIRECT[command](warm, args)
         except (Exception, KeyboardInterrupt) as exc:
             code, message, exit_code = _error_of(exc, _CALLS.path)

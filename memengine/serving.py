@@ -98,7 +98,7 @@ class Calls:
             try:
                 self.fresh()
             except Exception as exc:  # the call reports it, as a one-shot run would (Ctx.store raises it)
-                self.refused = exc
+                self.refused = exc.with_traceback(None)  # (no frames kept: nothing they hold stays alive)
 
     def _run_later(self) -> None:
         while self._later:

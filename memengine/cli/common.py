@@ -66,7 +66,8 @@ class Ctx:
         store there, so it is refused with one line.
         """
         if Ctx.serving is not None and Ctx.serving.refused is not None:
-            raise Ctx.serving.refused  # (the file changed under the server: memengine/storewatch.py)
+            # (the file changed under the server: memengine/storewatch.py; each raise starts a new traceback)
+            raise Ctx.serving.refused.with_traceback(None)
         if Ctx.warm_store is not None:
             return Ctx.warm_store
         if self._store is None:
