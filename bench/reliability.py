@@ -458,12 +458,12 @@ def _checkpoint(db: Path, mode: str) -> tuple[int, int, int]:
         conn.close()
 
 
-def wal_growth(tmp: Path, tree: Path, start: int, stores: int, serve: bool = True) -> dict[str, Any]:
+def wal_growth(tmp: Path, tree: Path, start: int, stores: int, serve: bool = True, run_no: int = 0) -> dict[str, Any]:
     """A `mem serve` of ``tree`` answers recalls in a loop while another process stores ``stores`` memories
     one by one: the WAL file's size over the run, and whether an outside checkpoint folds every frame once
     the server is idle (polled with a deadline; a held read snapshot would keep frames back)."""
-    db = tmp / f"wal-{tree.name}.db"
-    run = tmp / f"rt-{tree.name}"
+    db = tmp / f"wal-{tree.name}-{run_no}.db"
+    run = tmp / f"rt-{run_no}"
     run.mkdir(mode=0o700, exist_ok=True)
     env = dict(ENV, XDG_RUNTIME_DIR=str(run), PYTHONPATH=str(tree))
     env.pop("MEM_NO_SERVER", None)
@@ -472,7 +472,7 @@ def wal_growth(tmp: Path, tree: Path, start: int, stores: int, serve: bool = Tru
                    check=True, capture_output=True, cwd=tree)
     server = subprocess.Popen([sys.executable, str(tree / "mem.py"), "--db", str(db), "serve", "--json"], env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tree) if serve else None
-    stop = tmp / f"stop-{tree.name}"
+    stop = tmp / f"stop-{run_no}"
     wal = Path(f"{db}-wal")
     try:
         if server is not None:
@@ -558,8 +558,8 @@ def main() -> None:
             print("fuzz", json.dumps(out["fuzz"]), flush=True)
         if a.what in ("wal", "all"):
             out["wal"] = []
-            for tree in a.tree or [REPO]:
-                res = wal_growth(tmp, tree.resolve(), a.start, a.stores, not a.no_server)
+            for i, tree in enumerate(a.tree or [REPO]):
+                res = wal_growth(tmp, tree.resolve(), a.start, a.stores, not a.no_server, i)
                 out["wal"].append(res)
                 print("wal", json.dumps(res), flush=True)
     if a.json:
