@@ -311,12 +311,7 @@ def test_a_file_migrated_by_a_newer_mem_is_refused_by_the_running_server(tmp_pat
     proc = _served(db, runtime_dir)
     try:
         _served_store(db, "Before the upgrade: the wiki is on bookstack")
-        newer = sqlite3.connect(db, timeout=10, isolation_level=None)  # what a newer mem's migration does
-        newer.execute("BEGIN IMMEDIATE")
-        newer.execute("CREATE TABLE future_things (id INTEGER PRIMARY KEY, what TEXT)")
-        newer.execute("INSERT INTO _mem_migrations(name, applied_at) VALUES ('m999_future', '2027-01-01T00:00:00Z')")
-        newer.execute("COMMIT")
-        newer.close()
+        _migrate_newer(db)
         before = _contents(db)
         for argv in (["store", "After the upgrade: must not be written"], ["recall", "wiki"], ["stats"]):
             got = handoff.try_handoff(["--db", str(db), *argv, "--json"])
@@ -329,3 +324,41 @@ def test_a_file_migrated_by_a_newer_mem_is_refused_by_the_running_server(tmp_pat
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
+
+
+def _migrate_newer(db: Path) -> None:
+    newer = sqlite3.connect(db, timeout=10, isolation_level=None)  # what a newer mem's migration does
+    try:
+        newer.execute("BEGIN IMMEDIATE")
+        newer.execute("CREATE TABLE future_things (id INTEGER PRIMARY KEY, what TEXT)")
+        newer.execute("INSERT INTO _mem_migrations(name, applied_at) VALUES ('m999_future', '2027-01-01T00:00:00Z')")
+        newer.execute("COMMIT")
+    finally:
+        newer.close()
+
+
+def test_the_mcp_server_refuses_its_tools_once_a_newer_mem_migrated_the_file(tmp_path: Path, runtime_dir: Path) -> None:
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    db = tmp_path / "m.db"
+    _filled(db)
+    env = {**os.environ, "MEM_DB": str(db), "XDG_RUNTIME_DIR": str(runtime_dir)}
+    params = StdioServerParameters(command=sys.executable, args=[str(ROOT / "mem.py"), "mcp", "--no-socket"], env=env,
+                                   cwd=str(ROOT))
+
+    async def steps() -> list[tuple[bool, dict]]:
+        async with Client(params, read_timeout_seconds=120) as client:
+            ok = await client.call_tool("recall", {"query": "postgres", "k": 3})
+            assert not ok.is_error, ok.content
+            _migrate_newer(db)
+            out = []
+            for name, args in (("recall", {"query": "postgres", "k": 3}), ("store", {"content": "must not land"})):
+                res = await client.call_tool(name, args)
+                out.append((res.is_error, json.loads(res.content[0].text)))
+            return out
+
+    for is_error, error in anyio.run(steps):
+        assert is_error and error["code"] == "newer_schema" and error["exit_code"] == 11, error
+        assert "m999_future" in error["message"]
+    assert "must not land" not in _contents(db)
