@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from itertools import chain
@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from memengine import brief_dates, brief_upcoming, summarize, topic_names
+from memengine import brief_dates, brief_people, brief_reactions, brief_upcoming, summarize, topic_names
 from memengine.brief_keyfacts import KEY_FACT_IMPORTANCE, SAME_SITTING_HOURS, UPDATE_COS  # noqa: F401 (re-exported)
 from memengine.brief_keyfacts import fold_updates as _fold_updates
 from memengine.brief_keyfacts import key_fact_rows as _key_fact_rows
@@ -75,6 +75,7 @@ MIXED = topic_names.MIXED  # the name of a group whose members share no word run
 
 PER_TOPIC_MAX = 3  # representatives shown per topic
 LEFTOVER_PER_TOPIC_MAX = 6  # ...or up to this many, when budget is left once every part has its PER_TOPIC_MAX
+TOPIC_MIN_MEMBERS = 3  # a cluster of fewer members is no topic: its memories show with those in no topic
 PART_SIZE = 20  # a cluster with more candidates than this is shown as parts of about this size
 DUPLICATE_COS = 0.92  # a candidate this close to a chosen memory says the same thing: never chosen
 THREAD_WEIGHT_EXP = 0.5  # the k-th pick of a chat is worth 1/k^this: one large chat cannot take the budget
@@ -247,9 +248,10 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     # (and a plan a newer one moved shows nowhere). Then what changed (a replaced fact is news, and
     # must not hide among the key facts without saying what it replaces). The sections are shown
     # in their own order.
-    _upcoming(store, now, shown, add, sections)
+    days = brief_upcoming.PlanDays(store)  # the days each line plans, read once
+    _upcoming(store, now, shown, add, sections, days)
     planned = set(shown)  # in "Coming up", or moved by a newer plan: not a key fact again
-    _superseding(store, now, shown, add, sections)
+    _superseding(store, now, shown, add, sections, days)
     today = now.date()
     # Key facts: pinned first, then important semantic facts (contacts are people, not facts)
     rows = [r for r in _key_fact_rows(conn) if int(r[0]) not in outdated]  # (not what a later fact may update)
@@ -259,7 +261,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
             continue
         why: dict[str, Any] = {"pinned": True} if r[3] else {"importance": r[4]}
         why.update(_shared(r[5]))
-        text = memory_line(r[0], r[1], r[2], source=r[5]) + brief_upcoming.note(r[1], r[2], today)
+        text = memory_line(r[0], r[1], r[2], source=r[5]) + days.note(int(r[0]), r[1], r[2], today)
         if older:
             # a newer statement of the same thing from the same source: likely an update the store did
             # not mark as one; the agent sees the current one, and what it may replace
@@ -276,7 +278,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
                                                      int(r[0]),
                                                      why={"importance": r[3], "access_count": r[4], **_shared(r[5])}),
                 not sections["procedures"])
-    _new_facts(store, now, shown, add, sections)
+    _new_facts(store, now, shown, add, sections, days)
     for r in conn.execute(
             """SELECT c.id, c.memory_a, c.memory_b, c.reason, a.content, b.content FROM contradictions c
                JOIN memories a ON a.id = c.memory_a JOIN memories b ON b.id = c.memory_b
@@ -287,20 +289,22 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
         add("contradictions", SHARE_CONTRADICTIONS, Item("contradictions", text, 0, None,
                                                          why={"contradiction": int(r[0])}),
             not sections["contradictions"])
-    for line, why in people_lines(store):
+    named: set[str] = set()  # people the notes name (brief_namedpeople): they name no topic either
+    for line, why in brief_people.with_named(store):
+        named.update(w.lower() for w in str(why.get("name", "")).split())
         if not add("people", SHARE_PEOPLE, Item("people", line, 0, None, why=why), not sections["people"]):
             break
-    topics = _topics(store, b, shown, warnings, params or {}, ranked_ids, today)
+    topics = _topics(store, b, shown, warnings, params or {}, ranked_ids, today, days, named)
     return Selection(budget, b.used, how, sections, topics, warnings, header)
 
 
 def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, float, Item, bool], bool],
-              sections: dict[str, list[Item]]) -> None:
+              sections: dict[str, list[Item]], days_of: brief_upcoming.PlanDays) -> None:
     """Plans still ahead of ``now``, soonest first, each with its day (memengine/brief_upcoming.py).
 
     The plans a newer one moved or restates join ``shown``: no section shows them."""
     today = now.date()
-    found, moved = brief_upcoming.plans(store, now)
+    found, moved = brief_upcoming.plans(store, now, days_of)
     shown.update(moved)  # an older plan a newer one moved or restates: shown nowhere
     for r, day, days in found:
         if len(sections["upcoming"]) >= UPCOMING_MAX:
@@ -315,7 +319,7 @@ def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, 
 
 
 def _superseding(store: Store, now: datetime, shown: set[int], add: Callable[[str, float, Item, bool], bool],
-                 sections: dict[str, list[Item]]) -> None:
+                 sections: dict[str, list[Item]], days: brief_upcoming.PlanDays) -> None:
     """Facts that replaced another in the last RECENT_DAYS days, newest first, naming the old one."""
     since = to_iso(now - timedelta(days=RECENT_DAYS))
     seen: set[int] = set()
@@ -327,14 +331,14 @@ def _superseding(store: Store, now: datetime, shown: set[int], add: Callable[[st
         if int(r[0]) in seen or int(r[0]) in shown:
             continue
         seen.add(int(r[0]))
-        text = f"{memory_line(r[0], r[1], r[2], 200)}{brief_upcoming.note(r[1], r[2], now.date())} (replaces #{r[3]}: \"{trim(r[4], 80)}\")"
+        text = f"{memory_line(r[0], r[1], r[2], 200)}{days.note(int(r[0]), r[1], r[2], now.date())} (replaces #{r[3]}: \"{trim(r[4], 80)}\")"
         add("recent", SHARE_RECENT, Item("recent", text, 0, int(r[0]),
                                          why={"supersedes": int(r[3]), "superseded_at": r[5]}),
             not sections["recent"])
 
 
 def _new_facts(store: Store, now: datetime, shown: set[int], add: Callable[[str, float, Item, bool], bool],
-               sections: dict[str, list[Item]]) -> None:
+               sections: dict[str, list[Item]], days: brief_upcoming.PlanDays) -> None:
     """Facts and procedures stored in the last RECENT_DAYS days and not shown yet, newest first."""
     since = to_iso(now - timedelta(days=RECENT_DAYS))
     for r in store.conn.execute(
@@ -342,7 +346,7 @@ def _new_facts(store: Store, now: datetime, shown: set[int], add: Callable[[str,
                 WHERE {_LIVE} AND m.created_at >= ? AND m.memory_type IN ('semantic', 'procedural')
                 AND m.source != 'vcf' ORDER BY m.created_at DESC, m.id DESC LIMIT 50""", (since,)):
         if int(r[0]) not in shown and len(_WORD.findall(r[1][:400])) >= NEW_FACT_MIN_WORDS:
-            text = memory_line(r[0], r[1], r[2], source=r[4]) + brief_upcoming.note(r[1], r[2], now.date())
+            text = memory_line(r[0], r[1], r[2], source=r[4]) + days.note(int(r[0]), r[1], r[2], now.date())
             add("recent", SHARE_RECENT, Item("recent", text, 0, int(r[0]),
                                              why={"new": True, "stored_at": r[3], **_shared(r[4])}),
                 not sections["recent"])
@@ -359,14 +363,16 @@ def _no_topics_warning(store: Store) -> str:
                              " LIMIT 1").fetchone()
     if ran is None:
         return "no topics yet: run `mem.py consolidate` (nightly) to group memories into topics"
-    return "no topics yet: consolidate found no group of related memories among these (too few or too varied)"
+    return "too few memories for topics: consolidate found no group of related memories (of at least " \
+        f"{TOPIC_MIN_MEMBERS}) among these"
 
 
 def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
-            params: Mapping[str, float], ranked_ids: list[int] | None, today: date) -> list[Topic]:
+            params: Mapping[str, float], ranked_ids: list[int] | None, today: date,
+            days: brief_upcoming.PlanDays, named: set[str]) -> list[Topic]:
     """The greedy choice of topic representatives within what is left of the budget.
 
-    A line that planned a day says when (``brief_upcoming.note``): added when the line is counted
+    A line that planned a day says when (``PlanDays.note``): added when the line is counted
     exactly (every line up front, or with a tokenizer only the ones that could be chosen: the
     note only adds tokens, so the lower bound of an uncounted line stays one).
     """
@@ -375,7 +381,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     cost_exp = float(params.get("COST_EXP", COST_EXP))
     novelty_exp = float(params.get("NOVELTY_EXP", NOVELTY_EXP))
     thread_exp = float(params.get("THREAD_WEIGHT_EXP", THREAD_WEIGHT_EXP))
-    pool = [p for p in topic_pool(store, ranked_ids) if p[0] not in shown]
+    pool = _no_tiny(store, [p for p in topic_pool(store, ranked_ids) if p[0] not in shown])
     if not pool:
         return []
     if all(p[4] is None for p in pool):
@@ -383,12 +389,12 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     ids = [p[0] for p in pool]
     sim = similarities(store, ids)
     key = parts(pool, similarities(store, ids, by_subject=True), int(params.get("PART_SIZE", PART_SIZE)))
-    topics = _Shells(store, pool, key)
+    topics = _Shells(store, pool, key, named)
 
     lines = [memory_line(p[0], p[1], p[2], source=p[3].split("/", 1)[0]) for p in pool]
     bare = list(lines)  # without the plan's note: what the information is read from
     if not b.lazy:
-        lines = [line + brief_upcoming.note(p[1], p[2], today) for line, p in zip(lines, pool)]
+        lines = [line + days.note(p[0], p[1], p[2], today) for line, p in zip(lines, pool)]
     # a line's tokens: counted now, or (b.lazy) a lower bound until it could be chosen (_exact)
     counted = np.full(len(pool), not b.lazy)
     cost = np.array([b.count(f"- {t}\n") if not b.lazy else max(1, min_tokens(t)) for t in lines],
@@ -402,6 +408,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
         # the first person adds to what a line says, never makes a line of it ("works for me", "I'm in")
         info[i] = units + (first_person if (units or not FIRST_PERSON_NEEDS_INFO) and _FIRST_PERSON.search(text)
                            else 0.0)
+    brief_reactions.credit(pool, texts, info)
     value = (density_floor + info) / np.power(cost, cost_exp)
 
     chat_of = [p[3] for p in pool]
@@ -438,7 +445,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
                 # maximum found on a counted line is the maximum of the exact scores, and the same first
                 # one on ties (an uncounted line's bound is >= its exact score). One element is
                 # recomputed by the same operations as the whole array: the same value, bit for bit.
-                lines[best] += brief_upcoming.note(pool[best][1], pool[best][2], today)
+                lines[best] += days.note(pool[best][0], pool[best][1], pool[best][2], today)
                 cost[best] = b.count(f"- {lines[best]}\n")
                 counted[best] = True
                 one = slice(best, best + 1)
@@ -481,6 +488,25 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     return chosen
 
 
+def _no_tiny(store: Store, pool: list[tuple[int, str, str | None, str, int | None, float]]
+             ) -> list[tuple[int, str, str | None, str, int | None, float]]:
+    """The pool with the members of clusters smaller than TOPIC_MIN_MEMBERS in no cluster.
+
+    A pair of chat reactions ("legend" / "amazing") or of two notes is no subject; shown as a
+    topic each such pair took a heading and a line. The cluster's own size decides (a large
+    store's pool holds only some members of a cluster)."""
+    cids = sorted({p[4] for p in pool if p[4] is not None})
+    small: set[int] = set()
+    for chunk in range(0, len(cids), 500):
+        part = cids[chunk: chunk + 500]
+        small.update(int(r[0]) for r in store.conn.execute(
+            f"SELECT id FROM clusters WHERE id IN ({','.join('?' * len(part))}) AND member_count < ?",
+            (*part, TOPIC_MIN_MEMBERS)))
+    if not small:
+        return pool
+    return [(p[0], p[1], p[2], p[3], None, 0.0) if p[4] in small else p for p in pool]
+
+
 class _Shells(dict[tuple[int | None, int], Topic]):
     """A Topic per (cluster, part) of the pool, named when first asked for (memengine.topic_names).
 
@@ -491,7 +517,7 @@ class _Shells(dict[tuple[int | None, int], Topic]):
     """
 
     def __init__(self, store: Store, pool: list[tuple[int, str, str | None, str, int | None, float]],
-                 key: list[tuple[int | None, int]]) -> None:
+                 key: list[tuple[int | None, int]], named: Set[str] = frozenset()) -> None:
         super().__init__()
         self.members: dict[tuple[int | None, int], list[str]] = {}
         for p, k in zip(pool, key):
@@ -507,7 +533,7 @@ class _Shells(dict[tuple[int | None, int], Topic]):
                 f"SELECT id, label, member_count FROM clusters WHERE id IN ({','.join('?' * len(part))})", part))
         # people (authors, contacts, aliases: known_people's lower-cased keys) and chat roles name no topic
         names = set(store.known_people()) | summarize.ROLE_AUTHORS
-        self.exclude = names | {w for a in names for w in a.split()}
+        self.exclude = names | {w for a in names for w in a.split()} | named
         fold = topic_names.fold
         self.word_df: Counter[str] = Counter(chain.from_iterable(
             {fold(w) for w in _WORD.findall(t)} for texts in self.members.values() for t in texts))

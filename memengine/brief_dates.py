@@ -20,6 +20,7 @@ numeric dates like ``03/12`` are left alone (day-first or month-first cannot be 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date, timedelta
 
 from memengine.timeparse import WEEKDAYS
@@ -52,7 +53,7 @@ _ISO = re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<mn>[01]\d)-(?P<d>[0-3]\d)\b")
 # English day-of-month alone: "on the 25th", "Thursday 23rd", "by the 3rd" (the next such day);
 # not followed by a month (that is _DAY_MONTH's) nor by words of a rank or a recurring day
 _ORDINAL_DAY = re.compile(
-    r"\b(?:(?:on|by|until|till|from|for|before|after)\s+the|(?P<wd>mon|tues|wednes|thurs|fri|satur|sun)day,?"
+    r"\b(?:(?:on|by|until|till|from|for|before|after|to|now)\s+the|(?P<wd>mon|tues|wednes|thurs|fri|satur|sun)day,?"
     r"(?:\s+the)?)\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)\b(?:\s+(?:of\s+)?(?P<next>[^\W\d_]+))?", re.IGNORECASE)
 _NOT_A_DAY = frozenset("each every the working business day week month year time floor place century anniversary "
                        "birthday grade row attempt round edition".split())
@@ -88,12 +89,19 @@ def _in_year(month: int, day: int, written: date) -> date | None:
     return None
 
 
-def named_days(text: str, written: date) -> list[date]:
-    """Every day ``text`` names (see the module docstring), resolved against the day it was written."""
-    if not _MAYBE.search(text):
-        return []
-    out: list[date] = []
-    taken: list[tuple[int, int]] = []
+Context = Sequence[tuple[str, date]]  # earlier turns of the same chat, newest first: (text, day written)
+MONTH_TURNS = 6  # a month named in this many turns before a bare "the 18th" (and within MONTH_DAYS)...
+MONTH_DAYS = 1  # ...is the month that "18th" means
+
+
+def needs_context(text: str) -> bool:
+    """Whether ``text`` names a day by its number alone ("on the 18th"), which earlier turns may place."""
+    return _MAYBE.search(text) is not None and _ORDINAL_DAY.search(text) is not None
+
+
+def _explicit(text: str, written: date, out: list[date], taken: list[tuple[int, int]]) -> set[int]:
+    """Days with their month (ISO, day + month, month + day) and named days (holidays) of ``text``,
+    appended to ``out`` (their spans to ``taken``); returns the days of the month the holidays name."""
 
     def free(m: re.Match[str]) -> bool:
         return all(m.end() <= a or m.start() >= b for a, b in taken)
@@ -122,14 +130,89 @@ def named_days(text: str, written: date) -> list[date]:
         if d is not None:
             out.append(d)
             named.add(day)
+    return named
+
+
+_MONTH_WORD = re.compile(r"[^\W\d_]{3,10}")
+
+
+def _months(text: str) -> list[int]:
+    """The months ``text`` names, in order: a month word of 4+ letters ("May" capitalised), or a holiday."""
+    out: list[tuple[int, int]] = []
+    for m in _MONTH_WORD.finditer(text):
+        w = m.group()
+        low = w.lower()
+        if low in MONTH_OF and (len(low) >= 4 or w == "May") and (low not in _CAPITAL_ONLY or w[0].isupper()):
+            out.append((m.start(), MONTH_OF[low]))
+    for m in _HOLIDAYS.finditer(text):
+        out.append((m.start(), _HOLIDAY_DAY.get(" ".join(m.group("h").lower().split()), (12, 25))[0]))
+    return [month for _, month in sorted(out)]
+
+
+_DEADLINE = frozenset(("by", "before", "until", "till"))  # "by the 1st": the next 1st, whatever month was talked of
+
+
+def _placed(day: int, text: str, at: int, written: date, own: list[date], context: Context,
+            deadline: bool = False) -> date | None:
+    """The day a bare "the ``day``th" of ``text`` (at ``at``) means, from what was said around it:
+
+    1. the same day with its month, in this text or an earlier turn ("we now play Friday 18
+       December" ... "soundcheck on the 18th"; "plumber booked for Tuesday 3 November" ...
+       "the plumber who came on the 3rd");
+    2. else a month named before it in this text, or in the last MONTH_TURNS turns ("we said
+       January, let's do the 9th"; "Christmas at ours?" ... "we arrive on the 24th") unless it is
+       a deadline ("by the 1st", said after "the December gig": the next 1st).
+    None: nothing placed it (the caller takes the next such day)."""
+    for d in own:
+        if d.day == day:
+            return d
+    for ctx_text, ctx_written in context:
+        if _MAYBE.search(ctx_text):
+            found: list[date] = []
+            _explicit(ctx_text, ctx_written, found, [])
+            for d in found:
+                if d.day == day:
+                    return d
+    months = _months(text[:at]) or _months(text[at:])
+    if not months and not deadline:
+        for ctx_text, ctx_written in context[:MONTH_TURNS]:
+            if (written - ctx_written).days > MONTH_DAYS:
+                break
+            months = _months(ctx_text)
+            if months:
+                break
+    if months:
+        try:
+            return _in_year(months[-1], day, written)
+        except ValueError:
+            return None
+    return None
+
+
+def named_days(text: str, written: date, context: Context = ()) -> list[date]:
+    """Every day ``text`` names (see the module docstring), resolved against the day it was written
+    and, for a day named by its number alone, the earlier turns of its chat (``context``)."""
+    if not _MAYBE.search(text):
+        return []
+    out: list[date] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(m: re.Match[str]) -> bool:
+        return all(m.end() <= a or m.start() >= b for a, b in taken)
+
+    named = _explicit(text, written, out, taken)
+    own = list(out)
     for m in _ORDINAL_DAY.finditer(text):
         after = (m.group("next") or "").lower()
         if after in MONTH_OF or after in _NOT_A_DAY:
             continue  # "the 3rd of December" (read above), "by the 10th of each month", "the 5th floor"
         if free(m) and int(m.group("d")) not in named:  # "Christmas ... on the 25th": the holiday's day
             wd = m.group("wd")
-            d = _next_day_of_month(int(m.group("d")), written,
-                                   None if wd is None else [w[:3] for w in WEEKDAYS].index(wd[:3].lower()))
+            d = _placed(int(m.group("d")), text, m.start(), written, own, context,
+                        m.group().split(None, 1)[0].lower() in _DEADLINE)
+            if d is None:
+                d = _next_day_of_month(int(m.group("d")), written,
+                                       None if wd is None else [w[:3] for w in WEEKDAYS].index(wd[:3].lower()))
             if d is not None:
                 out.append(d)
                 taken.append((m.start(), m.end()))
@@ -163,9 +246,9 @@ def _next_day_of_month(day: int, written: date, weekday: int | None = None) -> d
     return first  # a weekday that fits none of them (a slip of the writer's): the day decides
 
 
-def plan_days(text: str, written: date) -> list[date]:
+def plan_days(text: str, written: date, context: Context = ()) -> list[date]:
     """The days ``text`` names that were after the day it was written, sorted: what it planned."""
-    return sorted({d for d in named_days(text, written) if d > written})
+    return sorted({d for d in named_days(text, written, context) if d > written})
 
 
 def when_note(days: list[date], today: date) -> str:

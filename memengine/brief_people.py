@@ -28,7 +28,7 @@ def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
     known = store.known_people()
     names = sorted(set(known.values()))
     if not names:
-        return []
+        return []  # (with_named adds the people the notes name)
     cards: dict[str, tuple[int, str]] = {}
     for r in conn.execute("""SELECT id, content, metadata FROM memories WHERE source = 'vcf' AND status = 'active'
                              AND valid_to IS NULL ORDER BY id"""):
@@ -62,6 +62,17 @@ def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
     keep = writers[: PEOPLE_MAX - min(len(cards_only), PEOPLE_CONTACTS)]
     keep += cards_only[: PEOPLE_MAX - len(keep)]
     return [(line, why) for _, _, line, why in keep]
+
+
+def with_named(store: Store) -> list[tuple[str, dict[str, Any]]]:
+    """:func:`people_lines`, then (room left) the people the notes name often (memengine/brief_namedpeople.py):
+    a store of notes has no authors, and its People section was empty however often they named someone."""
+    from memengine import brief_namedpeople
+
+    out = people_lines(store)
+    known = set(store.known_people())
+    return out + brief_namedpeople.lines(store, known | {line.split(":")[0].lower() for line, _ in out},
+                                         PEOPLE_MAX - len(out))
 
 
 def _author_stats(conn: Any, known: dict[str, str], names: list[str], cards: Mapping[str, Any]

@@ -29,7 +29,11 @@ SCAN_MAX = 3000  # memories read by date (and again by id), at most
 MOVED_COS = 0.6  # two plans of one chat this close, the newer saying it changed: it moved the older
 RESTATED_COS = 0.85  # ...or naming the same day this close: the same plan said again
 FOUND_MAX = 200  # plans looked at, soonest first
+CONTEXT_TURNS = 40  # a day named by its number alone is placed by this many earlier turns of its chat...
+CONTEXT_DAYS = 45  # ...written at most this many days before it (memengine/brief_dates.py, _placed)
+EVENT_SHARE = 0.1  # a word in at most this share of the plans looked at (and at least two) names an event
 _WORD = re.compile(r"[^\W_]+")
+_AUTHOR = re.compile(r"^[^:\n]{1,60}:\s")  # a chat turn's "Name: " prefix
 
 
 def _written(when: str | None) -> date | None:
@@ -39,13 +43,62 @@ def _written(when: str | None) -> date | None:
         return None
 
 
-def plans(store: Store, now: datetime) -> tuple[list[tuple[Any, date, list[date]]], list[int]]:
+class PlanDays:
+    """The days each memory plans (memengine/brief_dates.py), read once per brief.
+
+    A chat turn that names a day by its number alone ("soundcheck on the 18th") is read with the
+    earlier turns of its chat, which may say the month ("... we now play Friday 18 December"):
+    one indexed read of CONTEXT_TURNS turns, only for such turns."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.cache: dict[int, list[date]] = {}
+
+    def of(self, mid: int, content: str, when: str | None) -> list[date]:
+        """The days memory ``mid`` (``content``, dated ``when``) planned, sorted."""
+        got = self.cache.get(mid)
+        if got is None:
+            written = _written(when)
+            text = str(content)[:600]
+            if written is None:
+                got = []
+            elif brief_dates.needs_context(text):
+                got = brief_dates.plan_days(text, written, self._context(mid, written))
+            else:
+                got = brief_dates.plan_days(text, written)
+            self.cache[mid] = got
+        return got
+
+    def _context(self, mid: int, written: date) -> list[tuple[str, date]]:
+        """The earlier turns of memory ``mid``'s chat, newest first (none for a note)."""
+        conn = self.store.conn
+        row = conn.execute("SELECT thread, position FROM memories WHERE id = ?", (mid,)).fetchone()
+        if row is None or row[0] is None or row[1] is None:
+            return []
+        out: list[tuple[str, date]] = []
+        for content, when in conn.execute(
+                """SELECT content, coalesce(event_at, created_at) FROM memories WHERE thread = ? AND position < ?
+                   AND status != 'deleted' ORDER BY position DESC LIMIT ?""", (row[0], row[1], CONTEXT_TURNS)):
+            day = _written(when)
+            if day is None or (written - day).days > CONTEXT_DAYS:
+                break
+            out.append((str(content)[:600], day))
+        return out
+
+    def note(self, mid: int, content: str, when: str | None, today: date) -> str:
+        """What a brief line adds about its plan: `` (→ day, in N days)``, `` (day: past)`` or ""."""
+        return brief_dates.when_note(self.of(mid, content, when), today)
+
+
+def plans(store: Store, now: datetime, days_of: PlanDays | None = None
+          ) -> tuple[list[tuple[Any, date, list[date]]], list[int]]:
     """(row, first day from today, planned days) of the live plans ahead of ``now``, soonest first,
     and the ids of those a newer plan moved or restates (left out).
 
     ``row`` is (id, content, date, source, chat key, dated ahead). Ties by date go to the newer memory.
     """
     today = now.date()
+    days_of = days_of or PlanDays(store)
     since = to_iso(now - timedelta(days=LOOKBACK_DAYS))
     cols = ("m.id, m.content, coalesce(m.event_at, m.created_at), m.source, m.source || '/' || coalesce(m.thread, ''), "
             "m.thread IS NULL AND m.event_at > m.created_at")
@@ -61,7 +114,7 @@ def plans(store: Store, now: datetime) -> tuple[list[tuple[Any, date, list[date]
         written = _written(r[2])
         if written is None:
             continue
-        days = brief_dates.plan_days(str(r[1])[:600], written)
+        days = days_of.of(int(r[0]), str(r[1]), r[2])
         if r[5] and written > today:  # a note dated ahead (stored --at a day to come), not a chat turn
             days = sorted({written, *days})
         ahead = [d for d in days if d >= today]
@@ -87,11 +140,52 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         cue = np.array([_says_changed(str(f[0][1])) for f in found])
         # i is moved or restated by j: j is newer, of the same chat, close, and says the plan changed
         # ("moved to Sunday 20 December") or names the same day again in nearly the same words
-        by_newer = (age[None, :] > age[:, None]) & (chat[None, :] == chat[:, None]) & (sim >= MOVED_COS) \
-            & (cue[None, :] | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS)))
+        # ... or, saying it changed, names the same event (a rare word or name of both: "housewarming",
+        # "Harbour Bar") before the older one's day had come: "housewarming: Saturday 5 December" then
+        # "housewarming is now the 12th instead" are far apart in meaning (short texts, few words)
+        newer = (age[None, :] > age[:, None]) & (chat[None, :] == chat[:, None])
+        written = np.array([(_written(str(f[0][2])) or f[1]).toordinal() for f in found])
+        event = _same_event(found) & (day[:, None] >= written[None, :])
+        by_newer = newer & (((sim >= MOVED_COS) & (cue[None, :] | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS))))
+                            | (event & cue[None, :] & (day[None, :] != day[:, None])))
         gone = by_newer.any(axis=1)
         return [f for f, g in zip(found, gone) if not g], [int(f[0][0]) for f, g in zip(found, gone) if g]
     return found, []
+
+
+def _event_words(text: str) -> set[str]:
+    """The words of a plan that may name its event: 4+ letters, folded, not a stop word, filler, common
+    verb or calendar word (topic_names.WEAK), and not the chat turn's "Name:" prefix."""
+    from memengine import summarize, topic_names
+
+    body = _AUTHOR.sub("", text[:600], count=1)
+    out = set()
+    for w in _WORD.findall(body):
+        low = w.lower()
+        if len(low) >= 4 and not low.isdigit() and low not in summarize.STOPWORDS and not topic_names.is_filler(low) \
+                and not topic_names.weak(w) and low not in brief_dates.MONTH_OF:
+            out.add(topic_names.fold(w))
+    return out
+
+
+def _same_event(found: list[tuple[Any, date, list[date]]]) -> Any:
+    """(n, n) bool: plans i and j share a word that at most EVENT_SHARE of the plans (and at least
+    two) hold: the event both name, not a word every plan says."""
+    words = [_event_words(str(f[0][1])) for f in found]
+    df: dict[str, int] = {}
+    for ws in words:
+        for w in ws:
+            df[w] = df.get(w, 0) + 1
+    limit = max(2, int(EVENT_SHARE * len(found)))
+    rare = [{w for w in ws if df[w] <= limit} for ws in words]
+    n = len(found)
+    out = np.zeros((n, n), dtype=bool)
+    for i in range(n):
+        if rare[i]:
+            for j in range(i + 1, n):
+                if rare[i] & rare[j]:
+                    out[i, j] = out[j, i] = True
+    return out
 
 
 def _says_changed(text: str) -> bool:

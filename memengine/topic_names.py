@@ -52,6 +52,14 @@ january february march april may june july august september october november dec
 wednesday thursday friday saturday sunday today tonight tomorrow yesterday morning afternoon evening night
 day week weekend month year time
 """.split())
+# Nouns so general that alone they name no subject ("thing", "course", "stuff", "people"): never a
+# one-word name; inside a longer run they stay ("golf course", "people ops").
+GENERIC: frozenset[str] = frozenset("""
+thing stuff course way lot part kind sort bit piece place point idea issue question problem matter case
+people person guy guys girl girls everyone someone anyone something anything everything nothing
+news plan update info information message messages chat group photo photos pic pics picture link video
+media file files note notes list lot lots fun luck help reason side end start rest
+""".split())
 _PARTICIPLE = re.compile(r"^[^\W\d_]{3,}(?<!e)ed$")  # "dropped", "confirmed" (not "need", "speed", "bed")
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|er|e|°)$")  # "14th", "3rd": a date's part, not a subject
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -152,7 +160,7 @@ def _unpossessed(phrase: str) -> str:
 def _add_runs(out: Runs, run: list[tuple[str, bool, str]]) -> None:
     if len(run) == 1:  # most runs: one word
         w, weak_, folded = run[0]
-        if not weak_ and (folded,) not in out:
+        if not weak_ and folded not in GENERIC and (folded,) not in out:
             out[(folded,)] = _unpossessed(w)
         return
     words = [r[0] for r in run]
@@ -163,6 +171,8 @@ def _add_runs(out: Runs, run: list[tuple[str, bool, str]]) -> None:
             if weak_at[k] or weak_at[k + n - 1]:
                 continue
             key = tuple(keys[k: k + n])
+            if n == 1 and key[0] in GENERIC:
+                continue  # "course" alone names nothing ("golf course" does)
             if key not in out:
                 out[key] = _unpossessed(" ".join(words[k: k + n]))
 

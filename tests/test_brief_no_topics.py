@@ -13,7 +13,8 @@ NOW = datetime(2026, 5, 1, 12, 0, 0)
 
 
 def _no_topics(store: core.MemoryStore) -> list[str]:
-    return [w for w in graph_rank.brief(store, 2000, now=NOW)["warnings"] if w.startswith("no topics yet")]
+    return [w for w in graph_rank.brief(store, 2000, now=NOW)["warnings"]
+            if w.startswith(("no topics yet", "too few memories for topics"))]
 
 
 def test_no_topics_warning_before_and_after_consolidate(tmp_path: Path) -> None:
@@ -24,7 +25,7 @@ def test_no_topics_warning_before_and_after_consolidate(tmp_path: Path) -> None:
             store.store(text)
         assert _no_topics(store) == ["no topics yet: run `mem.py consolidate` (nightly) to group memories into topics"]
         cons.run(store, now=NOW, keep_backups=0)
-        assert _no_topics(store) == ["no topics yet: consolidate found no group of related memories among these "
-                                     "(too few or too varied)"]
+        assert _no_topics(store) == ["too few memories for topics: consolidate found no group of related memories "
+                                     "(of at least 3) among these"]
     finally:
         store.close()

@@ -1,0 +1,175 @@
+"""People a store's notes name often, for the brief's People section when no chat says who wrote what.
+
+A store of notes (markdown, an assistant's facts) has no authors, so the People section stayed
+empty however often the notes named the same colleagues. A capitalised word is not a person
+("Porto", "Shopify", "Brightwave"), so a name counts only with evidence that a person is meant,
+in at least MIN_MEMORIES memories, with EVIDENCE_MIN points in all and at least once a title or a
+role (a company too "wants" and "sent the contract"):
+
+* a title before it ("Dr. Kalle Niemi", "Prof. Okafor", "Mrs Hale", "Herr Braun"): 2;
+* a role next to it ("Tomás Ruiz is a postdoc", "my partner Miguel", "Bea Lindqvist, the lab
+  manager", "the user is Rita Campos"): 2;
+* a verb only people do after it ("Adaeze wants", "Tomás says", "Kalle Niemi sent ... emailed"),
+  or a person's belonging after it ("Sven's parents", "Adaeze's comments"): 1.
+
+Names of one person are merged: a one-word name that is the first or last word of a longer one
+("Tomás" / "Tomás Ruiz", "Okafor" / "Adaeze Okafor") counts as the longer one. English cues, with
+the titles of the other languages the store reads; a name without such evidence is not shown.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from memengine import summarize
+from memengine.brief_pool import LIVE, POOL_MAX, Store
+
+MIN_MEMORIES = 2  # a person named in fewer memories is not shown
+EVIDENCE_MIN = 2  # points of evidence (see the module docstring) a name needs
+SCAN_MAX = POOL_MAX  # notes read: all of a small store, else the best by importance and date
+
+_TITLES = frozenset("""dr dr. prof prof. professor mr mr. mrs mrs. ms ms. miss mx dra dra. sr sr. sra sra. herr frau
+mme mme. madame monsieur dott dott. sig sig. signora""".split())
+_ROLES = frozenset("""supervisor boss manager colleague coworker co-worker co-author coauthor postdoc student phd
+friend partner wife husband girlfriend boyfriend fiancé fiancée fiance fiancee brother sister mother father mum mom
+dad son daughter aunt uncle cousin grandma grandpa grandmother grandfather nephew niece neighbour neighbor landlord
+landlady doctor nurse dentist physio therapist accountant lawyer solicitor teacher coach mentor tutor foreman builder
+plumber electrician contact client customer owner founder ceo cto cfo assistant intern flatmate roommate housemate
+nanny babysitter vet illustrator designer developer engineer head lead user recruiter agent editor advisor adviser
+director chair professor lecturer researcher parents friends colleagues flatmates roommates kids children sons
+daughters brothers sisters neighbours neighbors grandparents in-laws""".split())
+_CALENDAR = frozenset("""january february march april may june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday today tomorrow""".split())
+_HUMAN_VERBS = frozenset("""says said thinks thought wants wanted asked asks told tells agreed agrees prefers preferred
+likes liked loves loved hates feels felt hopes hoped knows knew replied replies wrote writes suggested suggests
+promised promises called emailed texted mentioned complained laughed decided decides recommends recommended
+reviewed reviews sent booked will""".split())
+_BELONGINGS = frozenset("""partner wife husband parents mum mom dad mother father sister brother kids children son
+daughter baby birthday wedding comments comment feedback office desk phone email notes thesis team family
+girlfriend boyfriend friend flat house car""".split())
+_CAP = r"[A-ZÀ-ÖØ-Þ][\w'’-]*"
+_SPAN = re.compile(rf"(?<![\w'’-]){_CAP}(?:\s+{_CAP}){{0,2}}")
+_WORDS_AFTER = re.compile(r"^(?:'s|’s)?[\s,]*((?:[\w'’-]+[\s,]*){0,4})")
+_WORD = re.compile(r"[\w'’-]+")
+_ARTICLES = frozenset("a an the my our his her their your".split())
+
+
+def named_people(store: Store, known: set[str]) -> list[tuple[str, int, str | None, str | None, int]]:
+    """(name, memories naming them, first date, last date, first memory id) of the people the
+    store's notes name, most named first; ``known`` (lower-cased names of authors and contacts)
+    are left out: the People section has them already."""
+    conn = store.conn
+    live = f"{LIVE} AND m.source != 'vcf' AND m.thread IS NULL"
+    rows = conn.execute(
+        f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at) FROM memories m WHERE {live.replace('m.status', '+m.status')}
+            ORDER BY m.pinned DESC, m.importance DESC, coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""",
+        (SCAN_MAX,)).fetchall()
+    points: dict[str, int] = {}
+    strong: set[str] = set()  # names with a title or a role somewhere
+    seen_in: dict[str, list[tuple[str, int]]] = {}
+    for mid, content, when in rows:
+        for name, got in _mentions(str(content)[:2000]).items():
+            points[name] = points.get(name, 0) + got
+            if got >= 2:
+                strong.add(name)
+            seen_in.setdefault(name, []).append((str(when or ""), int(mid)))
+    merged = _merge(points)
+    total: dict[str, int] = {}
+    where: dict[str, set[tuple[str, int]]] = {}
+    for name, into in merged.items():
+        total[into] = total.get(into, 0) + points[name]
+        where.setdefault(into, set()).update(seen_in[name])
+    strong = {merged[n] for n in strong}
+    out = []
+    for name, pts in total.items():
+        mems = sorted(where[name])
+        if pts < EVIDENCE_MIN or name not in strong or len({m for _, m in mems}) < MIN_MEMORIES:
+            continue
+        if name.lower() in known or any(w.lower() in known for w in name.split()):
+            continue
+        out.append((name, len({m for _, m in mems}), mems[0][0] or None, mems[-1][0] or None,
+                    min(m for _, m in mems)))
+    out.sort(key=lambda o: (-o[1], o[0]))
+    return out
+
+
+def _is_name_word(w: str) -> bool:
+    low = w.lower().rstrip(".")
+    return len(w) >= 2 and low not in summarize.STOPWORDS and low not in _TITLES and low not in _ROLES \
+        and low.removesuffix("'s").removesuffix("’s") not in _CALENDAR \
+        and not any(ch.isdigit() for ch in w) and not w.isupper()
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*#>]+\s*)*)$")
+
+
+def _mentions(text: str) -> dict[str, int]:
+    """Each capitalised name of ``text`` with the evidence points it has in this text (0 or more).
+
+    A span at a sentence's start may begin with a capitalised verb ("Read Adaeze's comments"):
+    it counts as the span and as the span without its first word."""
+    out: dict[str, int] = {}
+    for m in _SPAN.finditer(text):
+        words = m.group().split()
+        lead = 0  # a title inside the span: "Dr Kalle Niemi"
+        while lead < len(words) and words[lead].lower() in _TITLES:
+            lead += 1
+        names = [words[lead:]]
+        if len(names[0]) > 1 and _SENTENCE_START.search(text[max(0, m.start() - 4): m.start()]):
+            names.append(names[0][1:])
+        before = [w.lower() for w in _WORD.findall(text[max(0, m.start() - 40): m.start()])][-3:]
+        tail = text[m.end():]
+        possessive = m.group().endswith(("'s", "’s"))
+        after = [w.lower() for w in _WORD.findall(tail[:60])][:5]
+        if after and after[0] in ("s",) and tail[:1] in ("'", "’"):  # "Sven's" read as "Sven" + "'s"
+            possessive, after = True, after[1:]
+        comma = tail.lstrip()[:1] == ","
+        pts = 2 if lead or (before and before[-1] in _TITLES) else 0
+        if (before and before[-1] in _ROLES) or (len(before) >= 2 and before[-2] in _ROLES
+                                                 and before[-1] in ("is", "was")):
+            pts += 2  # "my partner Miguel", "the user is Rita Campos"
+        elif after[:1] in (["is"], ["was"]) and len(after) >= 3 and after[1] in _ARTICLES and \
+                any(w in _ROLES for w in after[2:4]):
+            pts += 2  # "Tomás Ruiz is a postdoc", "Bea is the lab manager"
+        elif comma and after and (after[0] in _ROLES or (after[0] in _ARTICLES and any(w in _ROLES for w in after[1:3]))):
+            pts += 2  # "Marta Silva, head of product", "Bea Lindqvist, the lab manager"
+        if possessive and after and after[0] in _BELONGINGS:
+            pts += 1  # "Sven's parents", "Adaeze's comments"
+        elif not possessive and after and (after[0] in _HUMAN_VERBS or after[0] in ("she", "he")):
+            pts += 1  # "Tomás says", "Adaeze wants", "Adaeze: she wants"
+        for name_words in names:
+            if not name_words or not all(_is_name_word(w) for w in name_words):
+                continue
+            name = " ".join(w.removesuffix("'s").removesuffix("’s") for w in name_words)
+            out[name] = max(out.get(name, 0), pts)
+    return out
+
+
+def _merge(points: dict[str, int]) -> dict[str, str]:
+    """Each name -> the name of the person it is counted as: a one-word name that is the first or last
+    word of a longer name is that longer name ("Tomás" -> "Tomás Ruiz"), the one with the most evidence
+    ("Adaeze" -> "Adaeze Okafor", not "Read Adaeze": a sentence's first word glued to it)."""
+    names = sorted(points)
+    longer = sorted((n for n in names if " " in n), key=lambda n: (-points[n], n))
+    out: dict[str, str] = {}
+    for n in names:
+        if " " in n:
+            out[n] = n
+            continue
+        hits = [m for m in longer if m.split()[0] == n or m.split()[-1] == n]
+        out[n] = hits[0] if hits else n
+    return out
+
+
+def lines(store: Store, known: set[str], room: int) -> list[tuple[str, dict[str, Any]]]:
+    """At most ``room`` People lines for the people the notes name: ``Tomás Ruiz: named in 7 memories
+    (2026-08-04 – 2026-11-16; first #12)``."""
+    if room <= 0:
+        return []
+    out = []
+    for name, n, lo, hi, first in named_people(store, known)[:room]:
+        span = (lo or "")[:10] if (lo or "")[:10] == (hi or "")[:10] else f"{(lo or '')[:10]} – {(hi or '')[:10]}"
+        out.append((f"{name}: named in {n} memories ({span}; first #{first})",
+                    {"named_in": n, "first": first, "name": name}))
+    return out

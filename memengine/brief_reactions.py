@@ -1,0 +1,75 @@
+"""Chat reactions in the brief: they say nothing themselves, and point at the news they answer.
+
+A reaction is a chat turn of at most one content word and no number ("haha", "omg", "nice!!",
+"legend", "we're in!!", "ok I'll drive"): shown, it takes a line and often a topic heading,
+and in a small store every word of it is rare, so it read as informative. Its information is
+set to zero, and it credits the turn it answers — the latest informative turn of the same chat
+at most REACT_MINUTES before it — with REACTION_CREDIT (at most REACTION_CREDIT_MAX in all): a
+short news turn ("got the job at Harland Audio!!") that four people answered within minutes
+is what the chat will want remembered, and otherwise loses its topic's few lines to longer ones.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from memengine import summarize, topic_names
+
+REACT_MINUTES = 30  # a reaction answers a turn at most this long before it
+REACTION_CREDIT = 1.0  # information a turn gains per reaction to it...
+REACTION_CREDIT_MAX = 3.0  # ...at most
+_PLACEHOLDER = re.compile(r"<[^<>\n]{0,80}>")  # "<Media omitted>", "<attached: 0001-PHOTO.jpg>"
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_AUTHOR = re.compile(r"^[^:\n]{1,60}:\s")  # a chat turn's "Name: " prefix
+
+
+def is_reaction(text: str) -> bool:
+    """A turn of at most one content word (not a stop word, not filler, 3+ letters) and no digit."""
+    body = _PLACEHOLDER.sub(" ", _AUTHOR.sub("", text[:200], count=1))
+    if any(ch.isdigit() for ch in body):
+        return False
+    content = 0
+    for w in _WORD.findall(body):
+        low = w.lower()
+        if len(low) >= 3 and low not in summarize.STOPWORDS and not topic_names.is_filler(low):
+            content += 1
+            if content > 1:
+                return False
+    return True
+
+
+def _minutes(when: str | None) -> float | None:
+    try:
+        return datetime.fromisoformat(str(when)[:19]).timestamp() / 60.0 if when else None
+    except ValueError:
+        return None
+
+
+def credit(pool: list[tuple[int, str, str | None, str, int | None, float]], texts: list[str], info: Any) -> None:
+    """Zero the information (``info``, one per pool row) of chat reactions and credit the turns they answer.
+
+    ``pool`` rows are (id, content, date, chat key, ...); a chat key ending in "/" is no chat
+    (a memory without a thread): its rows are left alone."""
+    by_chat: dict[str, list[tuple[float, int, int]]] = {}
+    for i, p in enumerate(pool):
+        if p[3].endswith("/"):
+            continue
+        t = _minutes(p[2])
+        if t is not None:
+            by_chat.setdefault(p[3], []).append((t, int(p[0]), i))
+    for rows in by_chat.values():
+        rows.sort()
+        gained: dict[int, float] = {}
+        last: tuple[float, int] | None = None  # (time, pool index) of the latest informative turn
+        for t, _mid, i in rows:
+            if not is_reaction(texts[i]):
+                last = (t, i)
+                continue
+            info[i] = 0.0
+            if last is not None and t - last[0] <= REACT_MINUTES:
+                j = last[1]
+                if gained.get(j, 0.0) < REACTION_CREDIT_MAX:
+                    gained[j] = gained.get(j, 0.0) + REACTION_CREDIT
+                    info[j] += REACTION_CREDIT
