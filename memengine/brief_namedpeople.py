@@ -8,7 +8,7 @@ role (a company too "wants" and "sent the contract"):
 
 * a title before it ("Dr. Kalle Niemi", "Prof. Okafor", "Mrs Hale", "Herr Braun"): 2;
 * a role next to it ("Tomás Ruiz is a postdoc", "my partner Miguel", "Bea Lindqvist, the lab
-  manager", "the user is Rita Campos"): 2;
+  manager", "the user is Rita Campos"): 2 (not the roles a company holds too: client, builder);
 * a verb only people do after it ("Adaeze wants", "Tomás says", "Kalle Niemi sent ... emailed"),
   or a person's belonging after it ("Sven's parents", "Adaeze's comments"): 1.
 
@@ -34,9 +34,9 @@ mme mme. madame monsieur dott dott. sig sig. signora""".split())
 _ROLES = frozenset("""supervisor boss manager colleague coworker co-worker co-author coauthor postdoc student phd
 friend partner wife husband girlfriend boyfriend fiancé fiancée fiance fiancee brother sister mother father mum mom
 dad son daughter aunt uncle cousin grandma grandpa grandmother grandfather nephew niece neighbour neighbor landlord
-landlady doctor nurse dentist physio therapist accountant lawyer solicitor teacher coach mentor tutor foreman builder
-plumber electrician contact client customer owner founder ceo cto cfo assistant intern flatmate roommate housemate
-nanny babysitter vet illustrator designer developer engineer head lead user recruiter agent editor advisor adviser
+landlady doctor nurse dentist physio therapist accountant lawyer solicitor teacher coach mentor tutor foreman
+plumber electrician contact owner founder ceo cto cfo assistant intern flatmate roommate housemate
+nanny babysitter illustrator designer developer engineer head lead user editor advisor adviser
 director chair professor lecturer researcher parents friends colleagues flatmates roommates kids children sons
 daughters brothers sisters neighbours neighbors grandparents in-laws""".split())
 _CALENDAR = frozenset("""january february march april may june july august september october november december
@@ -60,7 +60,7 @@ def named_people(store: Store, known: set[str]) -> list[tuple[str, int, str | No
     store's notes name, most named first; ``known`` (lower-cased names of authors and contacts)
     are left out: the People section has them already."""
     conn = store.conn
-    live = f"{LIVE} AND m.source != 'vcf' AND m.thread IS NULL"
+    live = f"{LIVE} AND m.source != 'vcf' AND m.author IS NULL"  # notes, not chat turns
     rows = conn.execute(
         f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at) FROM memories m WHERE {live.replace('m.status', '+m.status')}
             ORDER BY m.pinned DESC, m.importance DESC, coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""",
@@ -126,14 +126,14 @@ def _mentions(text: str) -> dict[str, int]:
             possessive, after = True, after[1:]
         comma = tail.lstrip()[:1] == ","
         pts = 2 if lead or (before and before[-1] in _TITLES) else 0
-        if (before and before[-1] in _ROLES) or (len(before) >= 2 and before[-2] in _ROLES
-                                                 and before[-1] in ("is", "was")):
-            pts += 2  # "my partner Miguel", "the user is Rita Campos"
+        if (before and before[-1] in _ROLES) or (len(before) >= 2 and before[-1] in ("is", "was")
+                                                 and any(w in _ROLES for w in before[-3:-1])):
+            pts += 2  # "my partner Miguel", "the user is Rita Campos", "her contact there is Tiago Rocha"
         elif after[:1] in (["is"], ["was"]) and len(after) >= 3 and after[1] in _ARTICLES and \
                 any(w in _ROLES for w in after[2:4]):
             pts += 2  # "Tomás Ruiz is a postdoc", "Bea is the lab manager"
-        elif comma and after and (after[0] in _ROLES or (after[0] in _ARTICLES and any(w in _ROLES for w in after[1:3]))):
-            pts += 2  # "Marta Silva, head of product", "Bea Lindqvist, the lab manager"
+        elif comma and any(w in _ROLES for w in after[:3]):
+            pts += 2  # "Marta Silva, head of product", "Bea Lindqvist, the lab manager", "Tiago Rocha, product manager"
         if possessive and after and after[0] in _BELONGINGS:
             pts += 1  # "Sven's parents", "Adaeze's comments"
         elif not possessive and after and (after[0] in _HUMAN_VERBS or after[0] in ("she", "he")):

@@ -145,11 +145,24 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         # "housewarming is now the 12th instead" are far apart in meaning (short texts, few words)
         newer = (age[None, :] > age[:, None]) & (chat[None, :] == chat[:, None])
         written = np.array([(_written(str(f[0][2])) or f[1]).toordinal() for f in found])
+        days = [frozenset(f[2]) for f in found]
+        other_days = np.array([[days[i] != days[j] for j in range(len(found))] for i in range(len(found))])
         event = _same_event(found) & (day[:, None] >= written[None, :])
         by_newer = newer & (((sim >= MOVED_COS) & (cue[None, :] | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS))))
-                            | (event & cue[None, :] & (day[None, :] != day[:, None])))
+                            | (event & cue[None, :] & other_days))
         gone = by_newer.any(axis=1)
-        return [f for f, g in zip(found, gone) if not g], [int(f[0][0]) for f, g in zip(found, gone) if g]
+        kept: list[tuple[Any, date, list[date]]] = []
+        for j, f in enumerate(found):
+            if gone[j]:
+                continue
+            # the days of the plans it moved are the old days it names ("moved to Sunday 20 December,
+            # The Crown can't do drinks on the 19th anyway"): its own is what is left
+            old = set().union(*(days[i] for i in np.nonzero(by_newer[:, j])[0]))
+            left = [d for d in f[2] if d not in old]
+            ahead = [d for d in left if d >= f[1]]
+            kept.append((f[0], ahead[0], left) if old and ahead else f)
+        kept.sort(key=lambda f: (f[1], -int(f[0][0])))
+        return kept, [int(f[0][0]) for f, g in zip(found, gone) if g]
     return found, []
 
 
