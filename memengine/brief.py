@@ -74,6 +74,7 @@ NAME_SOURCE_CHARS = 400  # a topic name is taken from the first this-many charac
 MIXED = topic_names.MIXED  # the name of a group whose members share no word run
 
 PER_TOPIC_MAX = 3  # representatives shown per topic
+LAST_QUANTILE = 0.0  # ...then, budget still left, any line above this quantile of the informative ones, whatever its part
 LEFTOVER_PER_TOPIC_MAX = 6  # ...or up to this many, when budget is left once every part has its PER_TOPIC_MAX
 TOPIC_MIN_MEMBERS = 3  # a cluster of fewer members is no topic: its memories show with those in no topic
 PART_SIZE = 20  # a cluster with more candidates than this is shown as parts of about this size
@@ -423,16 +424,23 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     per_topic: Counter[tuple[int | None, int]] = Counter()
     pick = 0
     capped = np.zeros(len(pool), dtype=bool)  # left out only because their topic part had its lines
-    for cap in (PER_TOPIC_MAX, int(params.get("LEFTOVER_PER_TOPIC_MAX", LEFTOVER_PER_TOPIC_MAX))):
-        if cap != PER_TOPIC_MAX:
+    rounds = ((PER_TOPIC_MAX, None), (int(params.get("LEFTOVER_PER_TOPIC_MAX", LEFTOVER_PER_TOPIC_MAX)), 0.5),
+              (10**9, float(params.get("LAST_QUANTILE", LAST_QUANTILE))))[: 3 if params.get("LAST_ROUND", 1) else 2]
+    for cap, quantile in rounds:
+        if quantile is not None:
             # budget left and nothing else worth a line: the lines the cap kept out (a few busy
             # topics of a small chat hold most of what it says), up to ``cap`` a part, if they say
             # as much as the median line of the store that says something (not "lol look at
-            # this": in a small store every word is rare, so nearly every line says a little)
+            # this": in a small store every word is rare, so nearly every line says a little);
+            # then, budget still left, any line that says something, whatever its part: a pair of
+            # reactions is no topic (TOPIC_MIN_MEMBERS), so what is in no topic is a large part
             informative = info[info > 0]
             if not len(informative):
                 break
-            alive = capped & (info >= float(np.median(informative)))
+            alive = capped & (info > 0) & (info >= float(np.quantile(informative, quantile)))
+            for t_full, n_shown in per_topic.items():  # a part that has ``cap`` lines already takes none
+                if n_shown >= cap:
+                    alive &= topic_of != index_of[t_full]
         while alive.any():
             # a line longer than what is left never fits, now or later (it would be looked at and
             # dropped in turn, changing nothing else): dropped at once, uncounted ones by their bound

@@ -60,11 +60,13 @@ def named_people(store: Store, known: set[str]) -> list[tuple[str, int, str | No
     store's notes name, most named first; ``known`` (lower-cased names of authors and contacts)
     are left out: the People section has them already."""
     conn = store.conn
-    live = f"{LIVE} AND m.source != 'vcf' AND m.author IS NULL"  # notes, not chat turns
-    rows = conn.execute(
-        f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at) FROM memories m WHERE {live.replace('m.status', '+m.status')}
+    # the best SCAN_MAX memories by the rank index, notes among them (a chat turn has an author): the
+    # author is not in that index, so a filter on it would walk every row of a store of chats
+    rows = [r[:3] for r in conn.execute(
+        f"""SELECT m.id, CASE WHEN m.author IS NULL THEN m.content END, coalesce(m.event_at, m.created_at),
+                   m.author IS NULL FROM memories m WHERE {LIVE.replace('m.status', '+m.status')} AND m.source != 'vcf'
             ORDER BY m.pinned DESC, m.importance DESC, coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""",
-        (SCAN_MAX,)).fetchall()
+        (SCAN_MAX,)) if r[3]]
     points: dict[str, int] = {}
     strong: set[str] = set()  # names with a title or a role somewhere
     seen_in: dict[str, list[tuple[str, int]]] = {}

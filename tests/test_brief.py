@@ -151,7 +151,7 @@ def test_brief_and_block_share_one_selection_with_ids_that_mean_one_thing(store:
     for t in topics:
         assert f"### T{t['id']} · {t['name']}" in data["text"]
         assert store.conn.execute("SELECT 1 FROM clusters WHERE id = ?", (t["id"],)).fetchone()
-        assert 1 <= len(t["memories"]) <= brief.LEFTOVER_PER_TOPIC_MAX
+        assert 1 <= len(t["memories"]) <= t["size"]
     count, _how = graph_rank.token_counter(store)
     for budget in (5, 40, 120, 400):
         small = graph_rank.brief(store, budget, now=NOW)

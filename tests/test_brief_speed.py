@@ -205,6 +205,7 @@ def test_counting_topic_lines_lazily_changes_nothing(store: core.MemoryStore) ->
         assert lazy.text() == eager.text()
         assert [i.to_dict() for i in lazy.chosen()] == [i.to_dict() for i in eager.chosen()]
         assert lazy.tokens == eager.tokens <= budget
-        assert len(calls) < eager_calls  # the point: fewer lines counted
+        # the point: fewer lines counted (at 4000 every line that says something fits: all are counted)
+        assert len(calls) < eager_calls if budget < 4000 else len(calls) <= eager_calls
         for line in list(calls):
             assert brief_pool.min_tokens(line[2:]) <= pieces(line)

@@ -62,7 +62,8 @@ def test_an_unreadable_date_leaves_the_decision_to_the_rules() -> None:
 
 def test_budget_left_shows_more_of_a_busy_topic_but_no_small_talk(store: Any) -> None:
     """Once every topic part has PER_TOPIC_MAX lines, budget left goes to the lines the cap kept out
-    that are worth as much as the median line shown (never "ok lol")."""
+    that are worth as much as the median line shown (never "ok lol"), up to LEFTOVER_PER_TOPIC_MAX;
+    then (round 4), budget still left, to every line that says something."""
     from datetime import datetime
 
     facts = ["the physio is at Centro Fisio Lambrate on Mondays at 9", "Dad's surgery is on 21 October at San Raffaele",
@@ -79,7 +80,9 @@ def test_budget_left_shows_more_of_a_busy_topic_but_no_small_talk(store: Any) ->
 
     sel = brief.select(store, 2000, now, count, "approximate")
     shown = [i.text for t in sel.topics for i in t.items]
-    assert 3 < len(shown) <= brief.LEFTOVER_PER_TOPIC_MAX  # one topic part: more than the first cap
+    assert len(shown) == len(facts)  # every line that says something: the budget is there
     assert all(any(f in line for f in facts) for line in shown)  # no small talk
-    capped = brief.select(store, 2000, now, count, "approximate", params={"LEFTOVER_PER_TOPIC_MAX": 3})
+    two = brief.select(store, 2000, now, count, "approximate", params={"LAST_ROUND": 0})
+    assert 3 < len([i for t in two.topics for i in t.items]) <= brief.LEFTOVER_PER_TOPIC_MAX
+    capped = brief.select(store, 2000, now, count, "approximate", params={"LEFTOVER_PER_TOPIC_MAX": 3, "LAST_ROUND": 0})
     assert len([i for t in capped.topics for i in t.items]) == 3
