@@ -32,8 +32,10 @@ or for chats a ``.keys`` file of substrings) shown, and never the replaced versi
     python bench/brief_quality.py                             # this tree only
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout2   # the second held-out sets
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout3   # plans, people, chat-heavy
+    python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout4   # round 4: reactions, a vault
 
-A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
+A folder in a data directory is a markdown vault (``mem.py import FOLDER``; ``<folder>.keys`` and
+``<folder>.expect`` next to it). A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
 bench/data/brief_heldout3/README.md) and a chat set a ``.notes`` file (facts stored after the import).
 """
 

@@ -382,7 +382,8 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     cost_exp = float(params.get("COST_EXP", COST_EXP))
     novelty_exp = float(params.get("NOVELTY_EXP", NOVELTY_EXP))
     thread_exp = float(params.get("THREAD_WEIGHT_EXP", THREAD_WEIGHT_EXP))
-    pool = _no_tiny(store, [p for p in topic_pool(store, ranked_ids) if p[0] not in shown])
+    pool = _no_tiny(store, [p for p in topic_pool(store, ranked_ids) if p[0] not in shown],
+                    int(params.get("TOPIC_MIN_MEMBERS", TOPIC_MIN_MEMBERS)))
     if not pool:
         return []
     if all(p[4] is None for p in pool):
@@ -496,8 +497,8 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     return chosen
 
 
-def _no_tiny(store: Store, pool: list[tuple[int, str, str | None, str, int | None, float]]
-             ) -> list[tuple[int, str, str | None, str, int | None, float]]:
+def _no_tiny(store: Store, pool: list[tuple[int, str, str | None, str, int | None, float]],
+             min_members: int = TOPIC_MIN_MEMBERS) -> list[tuple[int, str, str | None, str, int | None, float]]:
     """The pool with the members of clusters smaller than TOPIC_MIN_MEMBERS in no cluster.
 
     A pair of chat reactions ("legend" / "amazing") or of two notes is no subject; shown as a
@@ -509,7 +510,7 @@ def _no_tiny(store: Store, pool: list[tuple[int, str, str | None, str, int | Non
         part = cids[chunk: chunk + 500]
         small.update(int(r[0]) for r in store.conn.execute(
             f"SELECT id FROM clusters WHERE id IN ({','.join('?' * len(part))}) AND member_count < ?",
-            (*part, TOPIC_MIN_MEMBERS)))
+            (*part, min_members)))
     if not small:
         return pool
     return [(p[0], p[1], p[2], p[3], None, 0.0) if p[4] in small else p for p in pool]

@@ -8,9 +8,11 @@ old deadline for an open one.
 
 Recognised, case-insensitively and in English, French, German, Spanish, Portuguese, Italian and
 Dutch month names: ``3 December``, ``3rd of December``, ``30. Oktober``, ``3 de diciembre``,
-``December 3rd, 2026``, ``2026-12-03``; in English also ``the 25th`` / ``Thursday 23rd`` (the next
-such day of a month), ``tomorrow``, ``the day after tomorrow`` and ``on / by / next / this
-Friday`` (the next such weekday); and the days with a name (Christmas, Christmas Eve, New Year's Eve
+``December 3rd, 2026``, ``2026-12-03``; in English also ``the 25th`` / ``Thursday 23rd`` / ``moved
+to the 19th`` (a day named by its number alone: the same day said with its month in this text or an
+earlier turn of the chat, else the month named in this text or the few turns before, unless it is a
+deadline, "by the 1st"; else the next such day of a month), ``tomorrow``, ``the day after tomorrow``
+and ``on / by / next / this Friday`` (the next such weekday); and the days with a name (Christmas, Christmas Eve, New Year's Eve
 and Day, Halloween, in the same languages). A day named without a year is taken in the year that puts it
 nearest the day the memory was written (at most ~10 months ahead, ~2 months back). "May" and
 "March" count as months only capitalised (the verbs "may", "march"). Nothing else is guessed:
@@ -20,7 +22,7 @@ numeric dates like ``03/12`` are left alone (day-first or month-first cannot be 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 
 from memengine.timeparse import WEEKDAYS
@@ -90,13 +92,20 @@ def _in_year(month: int, day: int, written: date) -> date | None:
 
 
 Context = Sequence[tuple[str, date]]  # earlier turns of the same chat, newest first: (text, day written)
+ContextOf = Context | Callable[[], Context]  # ...or what reads them, asked only when a day needs them
 MONTH_TURNS = 6  # a month named in this many turns before a bare "the 18th" (and within MONTH_DAYS)...
 MONTH_DAYS = 1  # ...is the month that "18th" means
 
 
+def maybe_dated(text: str) -> bool:
+    """A cheap first look: False when ``text`` can name no day (no digit, no day word)."""
+    return _MAYBE.search(text) is not None
+
+
 def needs_context(text: str) -> bool:
-    """Whether ``text`` names a day by its number alone ("on the 18th"), which earlier turns may place."""
-    return _MAYBE.search(text) is not None and _ORDINAL_DAY.search(text) is not None
+    """Whether ``text`` (that may be dated) names a day by its number alone ("on the 18th"), which
+    earlier turns may place."""
+    return _ORDINAL_DAY.search(text) is not None
 
 
 def _explicit(text: str, written: date, out: list[date], taken: list[tuple[int, int]]) -> set[int]:
@@ -152,7 +161,7 @@ def _months(text: str) -> list[int]:
 _DEADLINE = frozenset(("by", "before", "until", "till"))  # "by the 1st": the next 1st, whatever month was talked of
 
 
-def _placed(day: int, text: str, at: int, written: date, own: list[date], context: Context,
+def _placed(day: int, text: str, at: int, written: date, own: list[date], context_of: ContextOf,
             deadline: bool = False) -> date | None:
     """The day a bare "the ``day``th" of ``text`` (at ``at``) means, from what was said around it:
 
@@ -166,6 +175,7 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
     for d in own:
         if d.day == day:
             return d
+    context = context_of() if callable(context_of) else context_of
     for ctx_text, ctx_written in context:
         if _MAYBE.search(ctx_text):
             found: list[date] = []
@@ -189,7 +199,7 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
     return None
 
 
-def named_days(text: str, written: date, context: Context = ()) -> list[date]:
+def named_days(text: str, written: date, context: ContextOf = ()) -> list[date]:
     """Every day ``text`` names (see the module docstring), resolved against the day it was written
     and, for a day named by its number alone, the earlier turns of its chat (``context``)."""
     if not _MAYBE.search(text):
@@ -246,7 +256,7 @@ def _next_day_of_month(day: int, written: date, weekday: int | None = None) -> d
     return first  # a weekday that fits none of them (a slip of the writer's): the day decides
 
 
-def plan_days(text: str, written: date, context: Context = ()) -> list[date]:
+def plan_days(text: str, written: date, context: ContextOf = ()) -> list[date]:
     """The days ``text`` names that were after the day it was written, sorted: what it planned."""
     return sorted({d for d in named_days(text, written, context) if d > written})
 

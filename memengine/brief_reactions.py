@@ -20,15 +20,19 @@ from memengine import summarize, topic_names
 REACT_MINUTES = 30  # a reaction answers a turn at most this long before it
 REACTION_CREDIT = 1.0  # information a turn gains per reaction to it...
 REACTION_CREDIT_MAX = 3.0  # ...at most
+REACTION_MAX_CHARS = 160  # a longer turn (its author's name and a media placeholder included) is no reaction
 _PLACEHOLDER = re.compile(r"<[^<>\n]{0,80}>")  # "<Media omitted>", "<attached: 0001-PHOTO.jpg>"
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _AUTHOR = re.compile(r"^[^:\n]{1,60}:\s")  # a chat turn's "Name: " prefix
+_DIGIT = re.compile(r"\d")
 
 
 def is_reaction(text: str) -> bool:
     """A turn of at most one content word (not a stop word, not filler, 3+ letters) and no digit."""
-    body = _PLACEHOLDER.sub(" ", _AUTHOR.sub("", text[:200], count=1))
-    if any(ch.isdigit() for ch in body):
+    if len(text) > REACTION_MAX_CHARS:
+        return False  # (most turns of a large store: no need to read their words)
+    body = _PLACEHOLDER.sub(" ", _AUTHOR.sub("", text, count=1))
+    if _DIGIT.search(body):
         return False
     content = 0
     for w in _WORD.findall(body):
@@ -52,24 +56,22 @@ def credit(pool: list[tuple[int, str, str | None, str, int | None, float]], text
 
     ``pool`` rows are (id, content, date, chat key, ...); a chat key ending in "/" is no chat
     (a memory without a thread): its rows are left alone."""
-    by_chat: dict[str, list[tuple[float, int, int]]] = {}
+    by_chat: dict[str, list[tuple[str, int, int]]] = {}
     for i, p in enumerate(pool):
-        if p[3].endswith("/"):
-            continue
-        t = _minutes(p[2])
-        if t is not None:
-            by_chat.setdefault(p[3], []).append((t, int(p[0]), i))
+        if p[2] and not p[3].endswith("/"):
+            by_chat.setdefault(p[3], []).append((str(p[2]), int(p[0]), i))
     for rows in by_chat.values():
-        rows.sort()
+        rows.sort()  # ISO dates sort as text
         gained: dict[int, float] = {}
-        last: tuple[float, int] | None = None  # (time, pool index) of the latest informative turn
-        for t, _mid, i in rows:
+        last: int | None = None  # pool index of the latest informative turn
+        for when, _mid, i in rows:
             if not is_reaction(texts[i]):
-                last = (t, i)
+                last = i
                 continue
             info[i] = 0.0
-            if last is not None and t - last[0] <= REACT_MINUTES:
-                j = last[1]
-                if gained.get(j, 0.0) < REACTION_CREDIT_MAX:
-                    gained[j] = gained.get(j, 0.0) + REACTION_CREDIT
-                    info[j] += REACTION_CREDIT
+            if last is None or gained.get(last, 0.0) >= REACTION_CREDIT_MAX:
+                continue
+            t, t_last = _minutes(when), _minutes(pool[last][2])
+            if t is not None and t_last is not None and t - t_last <= REACT_MINUTES:
+                gained[last] = gained.get(last, 0.0) + REACTION_CREDIT
+                info[last] += REACTION_CREDIT

@@ -60,12 +60,10 @@ class PlanDays:
         if got is None:
             written = _written(when)
             text = str(content)[:600]
-            if written is None:
-                got = []
-            elif brief_dates.needs_context(text):
-                got = brief_dates.plan_days(text, written, self._context(mid, written))
-            else:
-                got = brief_dates.plan_days(text, written)
+            if written is None or not brief_dates.maybe_dated(text):
+                got = []  # (most chat turns: no digit, no day word)
+            else:  # the earlier turns are read only if a day is named by its number alone
+                got = brief_dates.plan_days(text, written, lambda: self._context(mid, written))
             self.cache[mid] = got
         return got
 
@@ -190,14 +188,15 @@ def _same_event(found: list[tuple[Any, date, list[date]]]) -> Any:
         for w in ws:
             df[w] = df.get(w, 0) + 1
     limit = max(2, int(EVENT_SHARE * len(found)))
-    rare = [{w for w in ws if df[w] <= limit} for ws in words]
-    n = len(found)
-    out = np.zeros((n, n), dtype=bool)
-    for i in range(n):
-        if rare[i]:
-            for j in range(i + 1, n):
-                if rare[i] & rare[j]:
-                    out[i, j] = out[j, i] = True
+    holders: dict[str, list[int]] = {}  # each rare word's plans (at most ``limit``): pairs from them only
+    for i, ws in enumerate(words):
+        for w in ws:
+            if 2 <= df[w] <= limit:
+                holders.setdefault(w, []).append(i)
+    out = np.zeros((len(found), len(found)), dtype=bool)
+    for idx in holders.values():
+        out[np.ix_(idx, idx)] = True
+    np.fill_diagonal(out, False)
     return out
 
 
