@@ -74,6 +74,7 @@ NAME_SOURCE_CHARS = 400  # a topic name is taken from the first this-many charac
 MIXED = topic_names.MIXED  # the name of a group whose members share no word run
 
 PER_TOPIC_MAX = 3  # representatives shown per topic
+END_SHARE = 0.02  # the topics stop when less than this share of the budget is left (every try then costs a count)
 LAST_QUANTILE = 0.0  # ...then, budget still left, any line above this quantile of the informative ones, whatever its part
 LEFTOVER_PER_TOPIC_MAX = 6  # ...or up to this many, when budget is left once every part has its PER_TOPIC_MAX
 TOPIC_MIN_MEMBERS = 3  # a cluster of fewer members is no topic: its memories show with those in no topic
@@ -425,6 +426,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     per_topic: Counter[tuple[int | None, int]] = Counter()
     pick = 0
     capped = np.zeros(len(pool), dtype=bool)  # left out only because their topic part had its lines
+    end_tokens = float(params.get("END_SHARE", END_SHARE)) * b.total
     rounds = ((PER_TOPIC_MAX, None), (int(params.get("LEFTOVER_PER_TOPIC_MAX", LEFTOVER_PER_TOPIC_MAX)), 0.5),
               (10**9, float(params.get("LAST_QUANTILE", LAST_QUANTILE))))[: 3 if params.get("LAST_ROUND", 1) else 2]
     for cap, quantile in rounds:
@@ -443,6 +445,8 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
                 if n_shown >= cap:
                     alive &= topic_of != index_of[t_full]
         while alive.any():
+            if b.total - b.used < end_tokens:
+                break  # a nearly full brief: what still fits is found only by counting many lines
             # a line longer than what is left never fits, now or later (it would be looked at and
             # dropped in turn, changing nothing else): dropped at once, uncounted ones by their bound
             alive &= cost <= b.total - b.used
