@@ -44,6 +44,7 @@ WEAK: frozenset[str] = frozenset("""
 want need happen bring come take make get got say said tell think know like love feel seem try leave
 put keep let give find meet wait send pick arrive work look see hear call ask sound guess hope mean
 start stop finish help show play talk speak tell stay change changed move moved check add use done
+sent made told found bought brought thought went gone seen given taken known paid
 going doing having being getting making coming taking saying also just really actually probably
 full whole big small large little long short high low old early late free open different similar same
 important possible available certain main real true false other last next entire current recent latest
@@ -59,6 +60,7 @@ thing stuff course way lot part kind sort bit piece place point idea issue quest
 people person guy guys girl girls everyone someone anyone something anything everything nothing
 news plan update info information message messages chat group photo photos pic pics picture link video
 media file files note notes list lot lots fun luck help reason side end start rest
+image images audio sticker gif document deleted attached attachment
 """.split())
 _PARTICIPLE = re.compile(r"^[^\W\d_]{3,}(?<!e)ed$")  # "dropped", "confirmed" (not "need", "speed", "bed")
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|er|e|°)$")  # "14th", "3rd": a date's part, not a subject
