@@ -195,3 +195,30 @@ def test_a_newer_sentence_keeping_every_old_value_and_adding_none_is_never_asked
     assert pair.x[fact_slot.FEATURES.index("values_kept")] == 1.0 and fact_slot.guarded(pair) is not None
     moved = fact_slot.features("I catch the 7:15 tram to work.", "7:35 tram now, the 7:15 got cut", 0.8, 0.8)
     assert moved.x[fact_slot.FEATURES.index("values_kept")] == 0.0
+
+
+# --------------------------------------------------------------------------- with the real model
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    from embedder import OnnxEmbedder
+
+    return OnnxEmbedder(cache_dir=tmp_path_factory.mktemp("model-cache"))
+
+
+def test_real_model_reported_updates_and_a_todo(real, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Training pairs of tests/data/fact_pairs_dev11.jsonl, stored as a write does with the shipped weights."""
+    s = core.MemoryStore(tmp_path / "r.db", embedder=real)
+    try:
+        old = s.store("La clase de inglés es a las 18:00").id
+        said = s.store("la profe dijo que la clase de inglés ahora es a las 19:00")  # the rules read the clause
+        assert said.supersedes == [old] and not said.deduplicated
+        pickup = s.store("The recycling gets collected on Fridays").id
+        told = s.store("neighbour told me recycling pickup is mondays now")  # the middle band
+        assert told.supersedes == [] and told.may_update == [pickup] and not told.deduplicated
+        todo = s.store("need to put the recycling out friday morning")
+        assert todo.supersedes == [] and todo.may_update == [] and not todo.deduplicated
+        got = [m.id for m in s.recall("when is the recycling collected", k=5).results]
+        assert got.index(told.id) < got.index(pickup)
+    finally:
+        s.close()
