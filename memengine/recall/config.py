@@ -97,13 +97,16 @@ HOP_RARE_SHARE = 0.01
 # Keyword scores equal to this many decimals are ties, broken by row id, on both keyword
 # paths (FTS5 and keyword_index.py), so the same rows make the candidate cut.
 KEYWORD_TIE_DECIMALS = 9
+# Query adapter (adapter.py, issue 19 round 7): a learned linear map applied to the query vector
+# before both kNN scans ('' = off, 'default' = models/query_adapter.npz, or a path).
+QUERY_ADAPTER = ""
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
 # others only change fusion and what follows it (bench/loo.py scores every fusion variant
 # from one retrieval per question and these fields).
 RETRIEVAL_FIELDS = ("fts_weights", "drop_person_terms", "max_df", "df_column", "w_phrase", "context_vectors",
-                    "context_mix")
+                    "context_mix", "query_adapter")
 
 
 @dataclass
@@ -153,4 +156,7 @@ class RecallConfig:
     w_hop: float = W_HOP
     expand_seeds: int = EXPAND_SEEDS
     hop_rare_share: float = HOP_RARE_SHARE
+    # The query vector through a learned map before the vector side's scans (adapter.py);
+    # '' = off, 'default' = the shipped weights, else the path of an adapter file.
+    query_adapter: str = QUERY_ADAPTER
 

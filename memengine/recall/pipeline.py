@@ -19,6 +19,7 @@ from memengine.cleantext import check_text
 from memengine.db import IN_CHUNK, write_tx
 from memengine.edges import add_edges
 from memengine.errors import DiskFull, ReadOnly, UserError
+from memengine.recall.adapter import adapted
 from memengine.recall.confidence import mark_weak
 from memengine.recall.config import (
     ALL_STRATEGIES,
@@ -251,7 +252,11 @@ class Recall(KeywordSearch, People):
                 match = fts_query(run.query)
                 run.kw = dict(self._keyword(match, run.where, run.args, run.pool)) if match else {}
             return
-        run.qvec = as_stored(vecs[0])  # every scan below, on either path, sees this query
+        qvec = vecs[0]
+        if run.cfg.query_adapter and self.embedder is not None:
+            # a learned map moves the question toward where its answers embed (adapter.py)
+            qvec = adapted(qvec, run.query, run.cfg.query_adapter, self.embedder.model_id)
+        run.qvec = as_stored(qvec)  # every scan below, on either path, sees this query
         # One wide kNN per vector table gives the cosine of nearly every candidate the
         # keyword side brings too (a vec0 lookup by id is a scan). The fusion weights were
         # tuned with this horizon and the floor in _rank, so the in-process matrix keeps both
