@@ -568,7 +568,7 @@ IMPORT_FORMATS = IMPORTERS  # importers/registry.py lists them once
 @click.argument("args", nargs=-1, required=True, metavar="[FORMAT] PATH")
 @click.option("--dry-run", is_flag=True, help="Parse and report what would be added; write nothing.")
 @click.option("--date-order", type=click.Choice(["dmy", "mdy", "ymd"]), help="WhatsApp: force the date order.")
-@click.option("--all-branches", is_flag=True, help="ChatGPT: keep edited/regenerated branches too.")
+@click.option("--all-branches", is_flag=True, help="ChatGPT, Claude: keep edited/regenerated branches too.")
 @click.option("--include-tools", is_flag=True,
               help="ChatGPT/Claude: keep tool, browser and code-interpreter output (left out by default).")
 @click.option("--thread", help="WhatsApp: name of the chat (default: from the file name).")

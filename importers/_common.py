@@ -301,16 +301,68 @@ def _boundary(chunk: bytes, start: int, end: int) -> int:
     return end
 
 
+def utf16_codec(head: bytes) -> str | None:
+    """The UTF-16 codec of JSON bytes, told by the file itself: a byte order mark (Notepad's
+    "Unicode", PowerShell's ``Out-File``), or, without one, a NUL beside each of the first ASCII
+    characters (``[\\x00{\\x00``: little-endian; ``\\x00[\\x00{``: big-endian). None for UTF-8."""
+    if head.startswith(b"\xff\xfe"):
+        return "utf-16"
+    if head.startswith(b"\xfe\xff"):
+        return "utf-16"
+    pairs = head[:8]
+    if len(pairs) >= 4 and pairs[1::2] == b"\x00" * (len(pairs) // 2) and b"\x00" not in pairs[0::2]:
+        return "utf-16-le"
+    if len(pairs) >= 4 and pairs[0::2] == b"\x00" * (len(pairs) // 2) and b"\x00" not in pairs[1::2]:
+        return "utf-16-be"
+    return None
+
+
+class _Recoded(io.RawIOBase):
+    """UTF-8 bytes of a stream in another encoding (a UTF-16 export), decoded a read at a time;
+    broken UTF-16 is a one-line error naming ``where``."""
+
+    def __init__(self, raw: IO[bytes], codec: str, where: str) -> None:
+        self._raw = raw
+        self._decoder = codecs.getincrementaldecoder(codec)("strict")
+        self._where = where
+        self._out = b""
+        self._eof = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._out and not self._eof:
+            chunk = self._raw.read(1 << 16)
+            self._eof = not chunk
+            try:
+                text = self._decoder.decode(chunk, self._eof)
+            except UnicodeDecodeError as exc:
+                raise ImportFormatError(f"invalid UTF-16 text ({exc.reason})", self._where) from None
+            self._out = text.lstrip("\ufeff").encode("utf-8", "surrogatepass") if text else b""
+        n = min(len(buffer), len(self._out))
+        buffer[:n] = self._out[:n]
+        self._out = self._out[n:]
+        return n
+
+
+def _json_stream(raw: IO[bytes], where: str) -> io.BufferedReader:
+    """``raw`` as UTF-8 JSON bytes with long strings capped: UTF-16 recoded, a BOM skipped."""
+    fh = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw, 1 << 16)  # type: ignore[type-var]
+    codec = utf16_codec(fh.peek(8)[:8])
+    source: IO[bytes] = io.BufferedReader(_Recoded(fh, codec, where), 1 << 16) if codec else fh
+    return _skip_bom(io.BufferedReader(_CapStrings(source, MAX_JSON_STRING_BYTES), 1 << 16))
+
+
 @contextmanager
 def _opened(source: tuple[Path, str | None], limit: int) -> Iterator[IO[bytes]]:
     path, member = source
     if member is None:
         with path.open("rb") as fh:
-            yield _skip_bom(io.BufferedReader(_CapStrings(fh, MAX_JSON_STRING_BYTES), 1 << 16))
+            yield _json_stream(fh, str(path))
         return
     with zipfile.ZipFile(path) as zf, zf.open(member) as raw:
-        limited = io.BufferedReader(_Limited(raw, limit, f"{path}!{member}"))
-        yield _skip_bom(io.BufferedReader(_CapStrings(limited, MAX_JSON_STRING_BYTES), 1 << 16))
+        yield _json_stream(io.BufferedReader(_Limited(raw, limit, f"{path}!{member}")), f"{path}!{member}")
 
 
 def _skip_bom(fh: io.BufferedReader) -> io.BufferedReader:
@@ -368,17 +420,35 @@ def _first_char(fh: IO[bytes], where: str) -> str:
     if looks_binary(head):
         raise ImportFormatError("binary data, not JSON", where)
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise ImportFormatError("UTF-16 JSON is not supported; export as UTF-8", where)
     return chr(text[0]) if text else ""
 
 
-def _top_keys(fh: IO[bytes], wanted: str) -> bool:
-    """True when the top-level object has key ``wanted`` (stops early once seen)."""
-    for prefix, event, value in ijson.parse(fh, use_float=True):
-        if prefix == "" and event == "map_key" and value == wanted:
-            return True
-    return False
+def _list_key(fh: IO[bytes], wanted: str, own_keys: frozenset[str]) -> str | None:
+    """The key of the first top-level object under which the export's list stands: ``wanted``
+    (``{"conversations": [...]}``) when present, else the first key holding a list of objects
+    (a third-party exporter's ``{"exported_at": ..., "items": [...]}``); None when the object is
+    itself an item (it has one of ``own_keys``, e.g. a conversation's ``chat_messages``) or holds
+    no such list. Reads the first top-level value only."""
+    found: str | None = None
+    key = ""
+    opened = ""
+    for prefix, event, value in ijson.parse(fh, use_float=True, multiple_values=True):
+        if prefix == "" and event == "map_key":
+            key = str(value)
+            if key == wanted:
+                return key
+            if key in own_keys:
+                return None
+        elif event == "start_array" and prefix == key and "." not in key:
+            opened = key
+        elif event == "start_map" and opened and prefix == f"{opened}.item":
+            found = found or opened
+            opened = ""
+        elif prefix == "" and event == "end_map":
+            break
+        else:
+            opened = ""
+    return found
 
 
 @contextmanager
@@ -397,14 +467,16 @@ def _json_errors(where: str) -> Iterator[None]:
 
 
 def iter_objects(
-    source: tuple[Path, str | None], wrapper_key: str, limit: int = DEFAULT_MAX_JSON_BYTES
+    source: tuple[Path, str | None], wrapper_key: str, limit: int = DEFAULT_MAX_JSON_BYTES,
+    own_keys: frozenset[str] = frozenset(),
 ) -> Iterator[Any]:
     """Yield the conversations of one JSON source, one at a time (whatever their shape: the
     parser checks each and skips a malformed one with a warning).
 
-    Accepts a top-level list, an object wrapping the list under ``wrapper_key``,
-    or a single conversation object. JSON errors become ImportFormatError. Strings over
-    ``MAX_JSON_STRING_BYTES`` arrive cut, ending in ``CUT_MARK``.
+    Accepts a top-level list, an object wrapping the list under ``wrapper_key`` (or under the
+    first key holding a list of objects, :func:`_list_key`), a single conversation object (one
+    with a key of ``own_keys``), or JSON lines of them; UTF-8 (BOM or not) or UTF-16. JSON errors
+    become ImportFormatError. Strings over ``MAX_JSON_STRING_BYTES`` arrive cut, ending in ``CUT_MARK``.
     """
     where = _where(source)
     with _json_errors(where):
@@ -416,9 +488,11 @@ def iter_objects(
             prefix = "item"
         else:
             with _opened(source, limit) as fh:
-                prefix = f"{wrapper_key}.item" if _top_keys(fh, wrapper_key) else ""
+                key = _list_key(fh, wrapper_key, own_keys)
+            prefix = f"{key}.item" if key else ""
         with _opened(source, limit) as fh:
-            yield from ijson.items(fh, prefix, use_float=True)
+            # multiple_values: JSON lines (a conversation a line) are a list without brackets
+            yield from ijson.items(fh, prefix, use_float=True, multiple_values=True)
 
 
 class _AfterMarker(io.RawIOBase):

@@ -45,8 +45,11 @@ _HIDDEN_TYPES = {"user_editable_context", "model_editable_context", "thoughts", 
 _TOOL_TYPES = {"execution_output", "tether_browsing_display", "tether_quote"}
 
 
+_OWN_KEYS = frozenset({"mapping", "current_node", "conversation_id"})  # a conversation object, not a wrapper
+
+
 def _accept(name: str) -> bool:
-    return re.fullmatch(r"conversations(?:[-_]\d+)?\.json", name, re.IGNORECASE) is not None
+    return re.fullmatch(r"conversations(?:[-_]\d+)?\.jsonl?", name, re.IGNORECASE) is not None
 
 
 def _accept_page(name: str) -> bool:
@@ -239,6 +242,7 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         conv_id = sha1_hex(f"{title}|{conv.get('create_time')}")[:16]
         report.warn(f"conversation {title!r} has no id; using a hash of title and time")
     fallback = _when(conv.get("create_time")) or _when(conv.get("update_time"))
+    gizmo = str(conv.get("gizmo_id") or "")
     active = active_path(mapping, conv.get("current_node"))
     ordered: list[tuple[str, bool]] = [(k, False) for k in active]
     if all_branches:
@@ -311,6 +315,8 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             metadata["language"] = msg["content"]["language"]
         if alt:
             metadata["branch"] = "alt"
+        if gizmo:
+            metadata["gizmo"] = gizmo  # the project ("g-p-…") or custom GPT ("g-…") it was held in
         msg_id = str(msg.get("id") or key)
         yield Record(
             content=f"{speaker}: {text}",
@@ -347,7 +353,8 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     for source in sources:
         where = f"{source[0]}!{source[1]}" if source[1] else str(source[0])
         page = _is_page(source)
-        convs = iter_page_array(source, _PAGE_MARKER, limit) if page else iter_objects(source, "conversations", limit)
+        convs = (iter_page_array(source, _PAGE_MARKER, limit) if page
+                 else iter_objects(source, "conversations", limit, _OWN_KEYS))
         for conv in convs:
             why = malformed(conv)
             if why is not None:

@@ -50,10 +50,14 @@ TOOL_OUTPUT_CHARS = 500
 _TOOL_BLOCKS = {"tool_use", "tool_result"}
 _HIDDEN_BLOCKS = {"thinking", "redacted_thinking"}  # the model's reasoning, not the conversation
 _SPEAKERS = {"human": "User", "assistant": "Assistant"}
+_ROOT_PARENT = "00000000-0000-4000-8000-000000000000"  # the parent of a conversation's first messages
+
+
+_OWN_KEYS = frozenset({"uuid", "chat_messages"})  # a conversation (or project) object, not a wrapper
 
 
 def _accept(name: str) -> bool:
-    return re.fullmatch(r"(?:conversations(?:[-_]\d+)?|projects)\.json", name, re.IGNORECASE) is not None
+    return re.fullmatch(r"(?:conversations(?:[-_]\d+)?|projects)\.jsonl?", name, re.IGNORECASE) is not None
 
 
 def is_project(obj: Any) -> bool:
@@ -209,7 +213,33 @@ def _with_attachments(text: str, msg: dict[str, Any]) -> str:
     return "\n\n".join([text, *blocks]).strip() if blocks else text
 
 
-def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: bool) -> Iterator[Record]:
+def _off_branch(messages: list[dict[str, Any]], leaf: Any) -> set[int]:
+    """``id()`` of the messages off the conversation's active branch. claude.ai keeps both versions
+    of an edited question (and of a retried answer) as siblings under one parent
+    (``parent_message_uuid``); the conversation the user left is the path from the current leaf
+    (``current_leaf_message_uuid``, else the latest message without a reply) up to the root.
+    Empty when the messages carry no parents, or a parent is missing (an older export: all kept)."""
+    by_id = {str(m.get("uuid")): m for m in messages if m.get("uuid")}
+    parents = {k: m.get("parent_message_uuid") for k, m in by_id.items()}
+    if len(by_id) != len(messages) or not all(isinstance(p, str) for p in parents.values()):
+        return set()
+    if any(p not in by_id and p != _ROOT_PARENT for p in parents.values()):
+        return set()
+    if len(set(parents.values())) == len(parents):
+        return set()  # one child per parent: a single branch
+    if not (isinstance(leaf, str) and leaf in by_id):
+        has_child = set(parents.values())
+        leaf = next(str(m["uuid"]) for m in reversed(messages) if str(m["uuid"]) not in has_child)
+    on: set[str] = set()
+    node: str | None = leaf
+    while node in by_id and node not in on:  # cycle-safe
+        on.add(node)
+        node = parents[node]
+    return {id(m) for k, m in by_id.items() if k not in on}
+
+
+def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: bool,
+                  all_branches: bool = False) -> Iterator[Record]:
     messages = conv["chat_messages"]
     conv_id = str(conv["uuid"])
     name = uncut(str(conv.get("name") or ""))
@@ -226,6 +256,9 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
         return (when.timestamp() if when else 0.0, 0 if m.get("sender") == "human" else 1)
 
     indexed.sort(key=sort_key)
+    alt = _off_branch(indexed, conv.get("current_leaf_message_uuid"))
+    if alt and not all_branches:
+        indexed = [m for m in indexed if id(m) not in alt]
     position = 0
     for msg in indexed:
         report.messages_seen += 1
@@ -256,6 +289,8 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
             metadata["files"] = files
         if titles:
             metadata["artifacts"] = titles
+        if id(msg) in alt:
+            metadata["branch"] = "alt"
         yield Record(
             content=f"{speaker}: {text}",
             ref=f"claude:{conv_id}:{msg.get('uuid') or position}",
@@ -273,8 +308,9 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     """Parse a Claude.ai export (json file, directory or zip) into episodic records.
 
-    Options: ``include_tools`` (keep tool results; default False), ``max_member_bytes``
-    (limit on a zip member read by streaming).
+    Options: ``include_tools`` (keep tool results; default False), ``all_branches`` (also the
+    messages an edit or a retry left off the active branch, ``metadata["branch"] = "alt"``),
+    ``max_member_bytes`` (limit on a zip member read by streaming).
 
     A malformed conversation (no ``uuid`` or ``chat_messages``) is skipped with a warning
     naming it and counted in ``skipped_malformed``; a file holding no conversation at all
@@ -282,11 +318,12 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     """
     path = Path(path)
     include_tools = bool(options.get("include_tools", False))
+    all_branches = bool(options.get("all_branches", False))
     limit = int(options.get("max_member_bytes") or DEFAULT_MAX_JSON_BYTES)
     report.variant.setdefault("empty_conversations", 0)
     count = projects = 0
     for source in json_sources(path, _accept):
-        for conv in iter_objects(source, "conversations", limit):
+        for conv in iter_objects(source, "conversations", limit, _OWN_KEYS):
             if is_project(conv):
                 if conv.get("is_starter_project") is True:  # Anthropic's example project: not the user's words
                     report.skipped_system += 1
@@ -298,7 +335,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
             records: list[Record] = []
             if why is None:
                 try:  # a whole conversation or none of it
-                    records = list(_conversation(conv, report, include_tools))
+                    records = list(_conversation(conv, report, include_tools, all_branches))
                 except (AttributeError, TypeError, ValueError, KeyError) as exc:
                     why = f"unexpected shape ({type(exc).__name__}: {exc})"
             if why is not None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record, html_notes, kinds, simplenote, standardnotes, whatsapp
-from importers._common import ZIP_OPEN_ERRORS, is_junk_member
+from importers._common import ZIP_OPEN_ERRORS, is_junk_member, utf16_codec
 from importers.keep import is_keep_path
 from importers.registry import NAMES, PARSERS, Parser
 
@@ -41,10 +41,17 @@ def _json_kind(head: str) -> str | None:
     return None
 
 
+def _head_text(raw: bytes) -> str:
+    """The text of a file's first bytes: UTF-16 (told by a BOM or NULs beside ASCII, as the JSON
+    reader does: :func:`importers._common.utf16_codec`), else UTF-8."""
+    codec = utf16_codec(raw[:8])
+    return raw.decode(codec or "utf-8", "replace").lstrip("\ufeff")
+
+
 def _scan_json_keys(path: Path) -> str | None:
     """Key scan of up to 4 MB: conversations can start with long titles or metadata."""
     with path.open("rb") as fh:
-        head = fh.read(4 * 1024 * 1024).decode("utf-8", "replace")
+        head = _head_text(fh.read(4 * 1024 * 1024))
     return _json_kind(head)
 
 
@@ -102,11 +109,11 @@ def _zip_kind(path: Path) -> str:
         with zipfile.ZipFile(path) as zf:
             names = [n for n in zf.namelist() if not is_junk_member(n)]
             bases = [n.rsplit("/", 1)[-1].lower() for n in names]
-            if any(re.fullmatch(r"conversations(?:[-_]\d+)?\.json", b) for b in bases):
-                member = next(n for n in names if re.fullmatch(r"conversations(?:[-_]\d+)?\.json",
+            if any(re.fullmatch(r"conversations(?:[-_]\d+)?\.jsonl?", b) for b in bases):
+                member = next(n for n in names if re.fullmatch(r"conversations(?:[-_]\d+)?\.jsonl?",
                                                                 n.rsplit("/", 1)[-1].lower()))
                 with zf.open(member) as fh:
-                    head = fh.read(4 * 1024 * 1024).decode("utf-8", "replace")
+                    head = _head_text(fh.read(4 * 1024 * 1024))
                 kind = _json_kind(head)
                 if kind:
                     return kind
@@ -136,7 +143,7 @@ def detect(path: Path | str) -> str:
     if not path.exists():
         raise ImportFormatError("no such file or directory", file)
     if path.is_dir():
-        jsons = sorted(p for p in path.iterdir() if re.fullmatch(r"conversations(?:[-_]\d+)?\.json", p.name.lower()))
+        jsons = sorted(p for p in path.iterdir() if re.fullmatch(r"conversations(?:[-_]\d+)?\.jsonl?", p.name.lower()))
         if jsons:
             kind = _scan_json_keys(jsons[0])
             if kind:
@@ -157,8 +164,8 @@ def detect(path: Path | str) -> str:
     what = kinds.binary_kind(raw, path)
     if what is not None:
         raise ImportFormatError(_unknown("not an export", what), file)
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        text = raw.decode("utf-16", "replace")
+    if utf16_codec(raw[:8]):
+        text = _head_text(raw)
     elif b"\x00" in raw:
         raise ImportFormatError(_unknown("binary data", None), file)
     else:

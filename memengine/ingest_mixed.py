@@ -110,5 +110,5 @@ def import_mixed(store: MemoryStore, parts: list[tuple[Path, str]], warnings: li
 def _for(fmt: str, options: dict[str, Any]) -> dict[str, Any]:
     """The options that concern ``fmt`` (--date-order is WhatsApp's, --all-branches ChatGPT's ...)."""
     wanted = {"whatsapp": {"date_order", "thread"}, "chatgpt": {"all_branches", "include_tools"},
-              "claude": {"include_tools"}}.get(fmt, set())
+              "claude": {"all_branches", "include_tools"}}.get(fmt, set())
     return {k: v for k, v in options.items() if k in wanted and fmt in PARSERS}

@@ -1,0 +1,175 @@
+"""Round 5 of export layouts nobody here had seen (tests/fixtures/unseen5, written by hand from how
+the apps export; nothing copied from a real export or from ../shared; see its README.md):
+
+* ChatGPT and Claude exports saved as UTF-16 (LE/BE, with a BOM or without), UTF-8 with a BOM, as
+  JSON lines (a conversation a line) or wrapped in an object under a key nobody told us; ChatGPT
+  2025 (a project with reasoning and a canvas, a custom GPT, voice); Claude 2025 (an edited
+  question and a retried answer as sibling branches, web search tool blocks, thinking, files);
+* Notion exports: pages with 32-hex ids, nested pages, database tables as CSV (rows as records);
+* notes of other kinds inside a mixed folder (HTML, Standard Notes); Obsidian, Logseq, Joplin,
+  Bear details;
+* WhatsApp chats named in Portuguese, Spanish, German, French and Italian, with their own
+  notices; vCard 2.1 quoted-printable, grouped labels, mixed line ends, oddly folded photos.
+
+ChatGPT and Claude times are UTC (aware); WhatsApp times are the phone's wall clock as written
+(naive); note dates as their front matter writes them."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+from importer_cli import memory_count as _count
+from importer_cli import one_envelope as _envelope
+from importer_cli import write_zip as _zip
+
+from importers import ImportReport, chatgpt, claude
+from importers.detect import detect
+
+FIX = Path(__file__).parent / "fixtures" / "unseen5"
+D = datetime
+UTC = timezone.utc
+
+
+def _t(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, tz=UTC)
+
+
+# --- ChatGPT / Claude: encodings and shapes --------------------------------------------------------
+
+T = 1710234000  # 2024-03-12 09:00 UTC
+A1, A2 = "6a1b0000-0000-4000-8000-0000000000a1", "6a1b0000-0000-4000-8000-0000000000a2"
+GPT_PAIR = [
+    ("User: Is 2,400 € fair for a condensing boiler in Porto?", _t(T + 5), A1),
+    ("Assistant: Yes, that is within the usual range.", _t(T + 9.5), A1),
+    ("User: Which tram goes to Foz do Douro?", _t(T + 86405), A2),
+    ("Assistant: Line 1 runs along the river to Passeio Alegre.", _t(T + 86409.5), A2),
+]
+CLAUDE_ONE = [
+    ("User: The gate code is 4711. Remember it.", D(2024, 3, 12, 9, 15, 1, tzinfo=UTC), "1c1a0000-0000-4000-8000-0000000000c1"),
+    ("Assistant: Noted: gate code 4711.", D(2024, 3, 12, 9, 15, 4, tzinfo=UTC), "1c1a0000-0000-4000-8000-0000000000c1"),
+]
+CHAT_SHAPES = {  # fixture (folder, or a file in it): (format, records)
+    "chatgpt/utf16le": ("chatgpt", GPT_PAIR),  # Notepad's "Unicode"
+    "chatgpt/utf16le/conversations.json": ("chatgpt", GPT_PAIR),
+    "chatgpt/utf16be": ("chatgpt", GPT_PAIR),
+    "chatgpt/utf16le_nobom": ("chatgpt", GPT_PAIR),  # .NET's Encoding.Unicode without a preamble
+    "chatgpt/utf8bom": ("chatgpt", GPT_PAIR),
+    "chatgpt/jsonlines": ("chatgpt", GPT_PAIR),  # conversations.json with a conversation a line
+    "chatgpt/wrapper": ("chatgpt", GPT_PAIR),  # {"exporter": ..., "items": [...]}
+    "claude/utf16le": ("claude", CLAUDE_ONE),
+    "claude/utf8bom": ("claude", CLAUDE_ONE),
+    "claude/jsonlines": ("claude", CLAUDE_ONE),  # conversations.jsonl
+    "claude/jsonlines/conversations.jsonl": ("claude", CLAUDE_ONE),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHAT_SHAPES))
+def test_chat_exports_in_other_encodings_and_shapes(name: str) -> None:
+    fmt, expected = CHAT_SHAPES[name]
+    path = FIX / name
+    assert detect(path) == fmt
+    rep = ImportReport(str(path), fmt)
+    recs = list((chatgpt if fmt == "chatgpt" else claude).parse(path, rep))
+    assert [(r.content, r.event_at, r.thread) for r in recs] == expected
+    assert rep.warnings == [] and rep.skipped_malformed == 0
+
+
+def test_a_zipped_utf16_export(tmp_path: Path) -> None:
+    src = FIX / "chatgpt" / "utf16be" / "conversations.json"
+    path = _zip(tmp_path / "export.zip", {"conversations.json": src.read_bytes(), "user.json": b"{}"})
+    assert detect(path) == "chatgpt"
+    recs = list(chatgpt.parse(path, ImportReport(str(path), "chatgpt")))
+    assert [(r.content, r.event_at, r.thread) for r in recs] == GPT_PAIR
+
+
+def test_broken_utf16_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "conversations.json"
+    path.write_bytes(b"\xff\xfe" + '[{"mapping": {}, "title": "x"'.encode("utf-16-le") + b"\x00\xd8")
+    db = tmp_path / "m.db"
+    proc = run_cli("--db", str(db), "import", str(path))
+    out = _envelope(proc)
+    assert proc.returncode == 1 and out["error"]["code"] == "invalid_input", out
+    assert out["error"]["message"].startswith(f"{path}") and "\n" not in out["error"]["message"]
+    assert "Traceback" not in proc.stderr and (not db.exists() or _count(db) == 0)
+
+
+T5 = 1741770000  # 2025-03-12 09:00 UTC
+P, G, V = ("67d0aa00-0000-4000-8000-0000000000b1", "67d0aa00-0000-4000-8000-0000000000b2",
+           "67d0aa00-0000-4000-8000-0000000000b3")
+
+
+def test_chatgpt_2025_project_custom_gpt_and_voice() -> None:
+    path = FIX / "chatgpt" / "2025" / "conversations.json"
+    assert detect(path) == "chatgpt"
+    rep = ImportReport(str(path), "chatgpt")
+    recs = list(chatgpt.parse(path, rep))
+    assert [(r.content, r.event_at, r.thread) for r in recs] == [
+        ("User: Draft a shopping list for the kitchen renovation.", _t(T5 + 1), P),
+        ("Assistant: [canvas: Kitchen shopping list]\n- Tiles: 12 m²\n- Tap: brushed steel\n- Paint: 5 L white",
+         _t(T5 + 6), P),
+        ("Assistant: I put the list in a canvas; tell me what to change.", _t(T5 + 8), P),
+        ("User: How do I say 'the bill, please'?", _t(T5 + 101), G),
+        ('Assistant: "A conta, por favor."', _t(T5 + 103), G),
+        ("User: Remind me what time the dentist is on Friday.", _t(T5 + 200), V),
+        ("Assistant: You said the dentist is at half past ten on Friday.", _t(T5 + 204), V),
+    ]
+    # thoughts, reasoning recap, the hidden system node; the canvas tool's receipt
+    assert (rep.skipped_system, rep.skipped_tool, rep.warnings) == (3, 1, [])
+    assert [r.metadata.get("gizmo") for r in recs] == [
+        "g-p-67d0a9f0c2e48191a0b1c2d3e4f5a6b7"] * 3 + ["g-2DQzU5UZl"] * 2 + [None] * 2
+
+
+def _c(minute: int, second: int) -> datetime:
+    return D(2025, 3, 12, 9, minute, second, tzinfo=UTC)
+
+
+C2, C3 = "1c1a0000-0000-4000-8000-0000000000c2", "1c1a0000-0000-4000-8000-0000000000c3"
+CLAUDE_ACTIVE = [
+    ("User: Find me a hotel in Lisbon for 19 April, near Alfama.", _c(3, 0), C2),  # the edit, not the first question
+    ("Assistant: Memmo Alfama has rooms on 19 April from 180 EUR.", _c(3, 9), C2),
+    ("User: Here is my budget.\n\n[attachment: budget.csv]\nitem,eur\nhotel,200\nflights,150", _c(5, 0), C2),
+    ("Assistant: Within 200 EUR for the hotel, Memmo fits.", _c(5, 4), C2),
+    ("User: What is the plant with round leaves called?", _c(20, 1), C3),
+    ("Assistant: That sounds like a Chinese money plant (Pilea peperomioides).", _c(21, 0), C3),  # the retry
+]
+
+
+def test_claude_2025_branches_tools_thinking_and_files() -> None:
+    path = FIX / "claude" / "2025"
+    assert detect(path) == "claude"
+    rep = ImportReport(str(path), "claude")
+    recs = list(claude.parse(path, rep))
+    assert [(r.content, r.event_at, r.thread) for r in recs] == CLAUDE_ACTIVE
+    assert [r.position for r in recs] == [0, 1, 2, 3, 0, 1]
+    assert recs[2].metadata["files"] == ["alfama.jpg"]
+    # web search call and result; a photo sent alone
+    assert (rep.skipped_tool, rep.skipped_media, rep.warnings) == (2, 1, [])
+    every = list(claude.parse(path, ImportReport(str(path), "claude"), all_branches=True))
+    assert [(r.content, r.metadata.get("branch")) for r in every if r.metadata.get("branch")] == [
+        ("User: Find me a hotel in Lisbon for 12 April.", "alt"), ("Assistant: Here are three hotels in Baixa.", "alt"),
+        ("Assistant: It may be a Pilea peperomioides.", "alt")]
+
+
+# --- end to end: mem.py import ----------------------------------------------------------------
+
+CLI_CASES: dict[str, tuple[Path, str, int]] = {  # name: (path, format, memories)
+    "chatgpt_utf16": (FIX / "chatgpt" / "utf16le" / "conversations.json", "chatgpt", 4),
+    "chatgpt_jsonlines": (FIX / "chatgpt" / "jsonlines", "chatgpt", 4),
+    "claude_2025": (FIX / "claude" / "2025", "claude", 6),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLI_CASES))
+def test_cli_dry_run_then_import_then_again(name: str, tmp_path: Path) -> None:
+    path, fmt, expected = CLI_CASES[name]
+    db = tmp_path / "m.db"
+    dry = _envelope(run_cli("--db", str(db), "import", str(path), "--dry-run"))
+    assert dry["ok"] and dry["data"]["format"] == fmt and dry["data"]["memories_added"] == expected, dry
+    assert not db.exists() or _count(db) == 0
+    real = _envelope(run_cli("--db", str(db), "import", str(path)))
+    assert real["data"]["memories_added"] == expected
+    again = _envelope(run_cli("--db", str(db), "import", str(path)))
+    assert again["data"]["memories_added"] == 0
