@@ -17,7 +17,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, html_notes, kinds, simplenote, standardnotes, whatsapp
+from importers import (
+    ImportFormatError,
+    ImportReport,
+    Record,
+    html_notes,
+    kinds,
+    notion,
+    simplenote,
+    standardnotes,
+    whatsapp,
+)
 from importers._common import ZIP_OPEN_ERRORS, is_junk_member, utf16_codec
 from importers.keep import is_keep_path
 from importers.registry import NAMES, PARSERS, Parser
@@ -70,7 +80,8 @@ def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
     zips of "Part-N" zips): notes and no WhatsApp chat (_chat.txt, "WhatsApp ... .txt")."""
     if any(b == "_chat.txt" or (b.endswith(".txt") and "whatsapp" in b) for b in bases):
         return False
-    if any(b.endswith(_NOTE_SUFFIXES + (".enex",)) for b in bases) or any(is_keep_path(n) for n in names):
+    if any(b.endswith(_NOTE_SUFFIXES + (".enex",)) or notion.is_database(b) for b in bases) or any(
+            is_keep_path(n) for n in names):
         return True
     texts = [n for n in names if n.lower().endswith((".txt", ".json"))]
     # the backup files first: a Simplenote zip holds a .txt per note besides source/notes.json
@@ -148,7 +159,8 @@ def detect(path: Path | str) -> str:
             kind = _scan_json_keys(jsons[0])
             if kind:
                 return kind
-        if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "Keep/*.json", "*.enex")):
+        if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "Keep/*.json", "*.enex")) or any(
+                notion.is_database(p) for p in path.rglob("*.csv")):
             return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) and Evernote's too
         if _other_notes(path):
             return "markdown"
@@ -193,7 +205,7 @@ def detect(path: Path | str) -> str:
                 obj = None
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"
-    if suffix in (".md", ".markdown", ".enex") or standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw):
+    if suffix in (".md", ".markdown", ".enex") or notion.is_database(path) or standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw):
         return "markdown"
     if suffix in (".html", ".htm") and _page_kind(path):
         return "chatgpt"

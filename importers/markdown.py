@@ -43,6 +43,7 @@ from importers import (
     html_notes,
     keep,
     markdown_apps,
+    notion,
     simplenote,
     standardnotes,
 )
@@ -531,7 +532,7 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
             keep_dir = Path(dirpath).name.lower() == "keep"  # Google Takeout's Keep notes, as JSON
             found += [Path(dirpath) / f for f in sorted(filenames) if not f.startswith(".") and (
                 f.lower().endswith(NOTE_SUFFIXES + (".enex",)) or (keep_dir and f.lower().endswith(".json"))
-                or _other_note(Path(dirpath) / f, keep_dir))]
+                or notion.is_database(f) or _other_note(Path(dirpath) / f, keep_dir))]
         return path, found
     if not path.exists():
         raise ImportFormatError("no such file or directory", str(path))
@@ -542,6 +543,10 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     """Records of one note plus, per record, the raw wikilink targets to resolve later."""
     rel = file.relative_to(root).as_posix()
     suffix = file.suffix.lower()
+    if suffix == ".csv":  # a Notion database: a record a row
+        notes = notion.records(file, rel, report, lambda t: _strip_markup(t).strip(),
+                               lambda v: _to_datetime(v, True) or _written_date(v))
+        return notes, [[] for _ in notes], rel
     if suffix in (".json", ".enex") or _streamed(file):  # Keep's notes; an Evernote notebook; a Standard Notes backup
         if suffix == ".enex":
             notes = enex.records(file, rel, report)
@@ -744,7 +749,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         yield from _parse_tree(path, report)
         return
     with tempfile.TemporaryDirectory(prefix="mem-notes-") as tmp:
-        if not markdown_apps.unpack_notes(path, str(path), Path(tmp), NOTE_SUFFIXES + (".enex", ".txt", ".json")
+        if not markdown_apps.unpack_notes(path, str(path), Path(tmp), NOTE_SUFFIXES + (".enex", ".txt", ".json", ".csv")
                                           + html_notes.HTML_SUFFIXES, MAX_NOTE_BYTES):
             raise ImportFormatError("zip holds no .md notes", str(path))
         yield from _parse_tree(Path(tmp), report)
@@ -763,6 +768,9 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
     root, files = _files(path)
     if not files:
         raise ImportFormatError("no .md files found", str(path))
+    read = notion.tables(files)  # a database's "_all" table, not its view's too; its rows' pages are rows
+    taken = notion.pages_of(read)
+    files = [f for f in files if f not in taken and (f in read or not notion.is_database(f))]
     kept: list[Path] = []
     for file in files:
         if _streamed(file):  # attachments dropped as they pass, notes read one at a time: no size cap
@@ -786,6 +794,9 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
         if records:
             first_ref.setdefault(_note_key(rel), records[0].ref)
             first_ref.setdefault(_note_key(file.stem), records[0].ref)
+        for rec in records if file.suffix.lower() == ".csv" else ():  # a Notion row stands for its page
+            if rec.metadata.get("page"):
+                first_ref.setdefault(_note_key(rec.metadata["page"]), rec.ref)
     report.variant.update({"files": len(files), "layout": "directory" if path.is_dir() else "file"})
     parsed = (_parse_file(file, root, report) for file in kept)
     for records, targets, _rel in parsed:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_cli
@@ -25,7 +26,7 @@ from importer_cli import memory_count as _count
 from importer_cli import one_envelope as _envelope
 from importer_cli import write_zip as _zip
 
-from importers import ImportReport, chatgpt, claude
+from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen5"
@@ -153,12 +154,78 @@ def test_claude_2025_branches_tools_thinking_and_files() -> None:
         ("Assistant: It may be a Pilea peperomioides.", "alt")]
 
 
+# --- Notion: pages with ids, nested pages, databases as CSV ----------------------------------------
+
+NOTION = FIX / "notion" / "Export-7d1c"
+READING = "Reading list 9f8e7d6c5b4a49382716a5b4c3d2e1f0"
+TASKS = "Tasks 2b3c4d5e6f7a48b9c0d1e2f3a4b5c6d7.csv"
+TRIP = "Trip plan 1a2b3c4d5e6f47a8b9c0d1e2f3a4b5c6"
+ROWS = [  # (thread, content, time, tags)
+    (f"{READING}.csv", "Reading list > Dune: Author: Frank Herbert\nStatus: Reading\nTags: sci-fi, classic\n"
+     "Created: March 1, 2024 8:00 PM\nNotes: Lent by Ana.\nReturn in May.\n\nFavourite line: fear is the mind-killer.",
+     D(2024, 3, 1, 20, 0), ["sci-fi", "classic"]),
+    (f"{READING}.csv", "Reading list > The Hobbit: Author: J. R. R. Tolkien\nStatus: Done\nTags: fantasy\n"
+     "Created: February 20, 2024 7:30 PM", D(2024, 2, 20, 19, 30), ["fantasy"]),
+    (f"{READING}.csv", "Reading list > Project Hail Mary: Author: Andy Weir\nStatus: To read\nTags: sci-fi\n"
+     "Created: March 10, 2024 10:05 AM", D(2024, 3, 10, 10, 5), ["sci-fi"]),  # only in the _all table
+]
+TASK_ROWS = [
+    (TASKS, "Tasks > Call the plumber, ask about the warranty: Date: 2024-03-14\nAssignee: Ana\nDone: No",
+     D(2024, 3, 14), []),
+    (TASKS, "Tasks > Renew passport: Date: April 2, 2024\nAssignee: Ben\nDone: Yes", D(2024, 4, 2), []),
+]
+PAGES = [
+    (f"{TRIP}.md", "Trip plan: Created: March 12, 2024 9:15 AM\nTags: travel\n\nFly to Porto on 12 April, back on "
+     "19 April.\n\nPacking list", D(2024, 3, 12, 9, 15), ["travel"]),
+    (f"{TRIP}/Packing list 3c4d5e6f7a8b49c0a1b2c3d4e5f6a7b8.md", "Packing list: - Passport\n- Charger for the camera",
+     None, []),
+]
+
+
+def _notes(path: Path) -> tuple[list[Record], ImportReport]:
+    assert detect(path) == "markdown"
+    rep = ImportReport(str(path), "markdown")
+    return list(markdown.parse(path, rep)), rep
+
+
+def _rows(recs: list[Record]) -> list[tuple[Any, ...]]:
+    return [(r.thread, r.content, r.event_at, r.tags) for r in recs]
+
+
+@pytest.mark.parametrize("where", ["folder", "zip"])
+def test_notion_export_with_databases(where: str, tmp_path: Path) -> None:
+    path = NOTION if where == "folder" else _zip(tmp_path / "Export-7d1c.zip", {
+        p.relative_to(NOTION).as_posix(): p.read_bytes() for p in sorted(NOTION.rglob("*")) if p.is_file()})
+    recs, rep = _notes(path)
+    # a row each (the page of a row is part of it, not a note again); the view's table not read twice
+    assert _rows(recs) == ROWS + TASK_ROWS + PAGES
+    assert recs[0].metadata["database"] == "Reading list" and recs[0].metadata["properties"]["Status"] == "Reading"
+    assert len({r.ref for r in recs}) == len(recs) and rep.skipped_empty == 1 and rep.warnings == []
+    # the page links to its nested page: an edge
+    assert recs[5].links == [(recs[6].ref, "explicit")]
+
+
+def test_one_notion_table_alone() -> None:
+    recs, _ = _notes(NOTION / f"{READING}_all.csv")
+    assert _rows(recs) == ROWS
+    view, _ = _notes(NOTION / f"{READING}.csv")  # the default view's table, when given alone
+    assert _rows(view) == ROWS[:2] and [r.ref for r in view] == [r.ref for r in recs[:2]]
+
+
+def test_a_csv_that_is_no_notion_table_is_still_refused(tmp_path: Path) -> None:
+    path = tmp_path / "Reading list.csv"
+    path.write_bytes((NOTION / f"{READING}.csv").read_bytes())
+    with pytest.raises(ImportFormatError, match="a CSV table; expected"):
+        detect(path)
+
+
 # --- end to end: mem.py import ----------------------------------------------------------------
 
 CLI_CASES: dict[str, tuple[Path, str, int]] = {  # name: (path, format, memories)
     "chatgpt_utf16": (FIX / "chatgpt" / "utf16le" / "conversations.json", "chatgpt", 4),
     "chatgpt_jsonlines": (FIX / "chatgpt" / "jsonlines", "chatgpt", 4),
     "claude_2025": (FIX / "claude" / "2025", "claude", 6),
+    "notion": (NOTION, "markdown", 7),
 }
 
 
