@@ -162,7 +162,7 @@ def detect(path: Path | str) -> str:
         if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "Keep/*.json", "*.enex")) or any(
                 notion.is_database(p) for p in path.rglob("*.csv")):
             return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) and Evernote's too
-        if _other_notes(path):
+        if other_notes(path):
             return "markdown"
         raise ImportFormatError(_unknown("directory holds no conversations*.json nor notes", None), file)
     with path.open("rb") as fh:
@@ -216,7 +216,7 @@ def detect(path: Path | str) -> str:
     raise ImportFormatError(_unknown("unrecognised format", kinds.text_kind(text, suffix)), file)
 
 
-def _other_notes(folder: Path) -> bool:
+def other_notes(folder: Path) -> bool:
     """A folder of notes that are no Markdown: web pages (a few looked at) or a Standard Notes backup."""
     for pattern in ("*.html", "*.htm"):
         for page in list(path_iter(folder, pattern))[:20]:

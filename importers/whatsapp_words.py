@@ -71,6 +71,14 @@ _SYSTEM_BODY_PATTERNS = (
             r"^(?:s'ha suprimit aquest missatge|has suprimit aquest missatge)$",
             r"^waiting for this message",
             r"^missed (?:voice|video) call",
+            # ... and in other languages (a whole message; iOS adds ", tap to call back" in its own words)
+            r"^(?:chamada de (?:voz|vídeo) perdida|llamada de voz perdida|videollamada perdida|"
+            r"verpasster (?:sprach|video)anruf|appel (?:vocal|vidéo) manqué|chiamata vocale persa|videochiamata persa|"
+            r"gemiste (?:spraak|video-?)oproep|cevapsız (?:sesli|görüntülü) arama|пропущенный (?:аудио|видео)звонок|"
+            r"nieodebrane połączenie (?:głosowe|wideo)|panggilan (?:suara|video) tak terjawab|"
+            r"cuộc gọi (?:thoại|video) bị nhỡ|simu ya (?:sauti|video) ambayo haikupokelewa)\b",
+            # deleted, in Swahili
+            r"^(?:ujumbe huu ulifutwa|ulifuta ujumbe huu)$",
 )
 _SYSTEM_BODY_RE = re.compile("|".join(_SYSTEM_BODY_PATTERNS))
 
@@ -149,7 +157,7 @@ _OMITTED_WORDS = re.compile(
     r"(?:omitted|omitid[oa]|weggelassen|ausgelassen|weggelaten|absente?s?|omis|manquante?s?|retiré|"
     r"vynechán[aoy]?|отсутствует|не добавлен[аоы]?|含まれていません|省略|omess[oa]|oculto|ocultad[oa]|"
     r"pominięt[oay]|dahil edilmedi|생략됨|הושמט[הו]?|udeladt|utelatt|utelämnad|utelämnat|jätetty pois|kihagyva|"
-    r"tidak disertakan|omes[ao]|omis[ăa]|izostavljen[aoi]?|vynechan[ýáé]|пропущен[оа]?|αφαιρέθηκε|παραλείφθηκε)\s*$|"
+    r"tidak disertakan|omes[ao]|omis[ăa]|bị bỏ qua|izostavljen[aoi]?|vynechan[ýáé]|пропущен[оа]?|αφαιρέθηκε|παραλείφθηκε)\s*$|"
     r"^لم يتم إدراج|^تم حذف الملصق",
     re.IGNORECASE,
 )

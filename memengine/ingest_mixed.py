@@ -33,7 +33,8 @@ _FILE_SUFFIXES = {".txt", ".zip", ".vcf"}
 def mixed_plan(folder: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
     """((path, format) parts, warnings) when ``folder`` holds exports of more than one kind;
     None when it holds one kind (the single-format folder imports handle it)."""
-    from importers.detect import detect
+    from importers import notion
+    from importers.detect import detect, other_notes
 
     parts: list[tuple[Path, str]] = []
     warnings: list[str] = []
@@ -58,7 +59,11 @@ def mixed_plan(folder: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
     chat_dirs = {p.parent for p, fmt in parts if p.name == "_chat.txt"}
     has_notes = any(not any(d in q.parents for d in chat_dirs)
                     for suffix in ("*.md", "*.markdown", "*.enex", "Keep/*.json") for q in folder.rglob(suffix))
+    # notes that are no Markdown: web pages (Apple Notes, Evernote, Joplin), Notion tables
+    has_notes = has_notes or other_notes(folder) or any(notion.is_database(q) for q in folder.rglob("*.csv"))
     if has_notes and not any(p == folder for p, _ in parts):
+        # the folder's notes part reads a backup file beside them (Standard Notes) itself
+        parts = [(p, fmt) for p, fmt in parts if not (fmt == "markdown" and p.suffix.lower() in (".txt", ".json"))]
         parts.append((folder, "markdown"))
     if len({fmt for _, fmt in parts}) < 2:
         return None

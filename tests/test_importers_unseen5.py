@@ -16,6 +16,7 @@ ChatGPT and Claude times are UTC (aware); WhatsApp times are the phone's wall cl
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,10 @@ import pytest
 from conftest import run_cli
 from importer_cli import memory_count as _count
 from importer_cli import one_envelope as _envelope
+from importer_cli import wa as _wa
 from importer_cli import write_zip as _zip
 
-from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown
+from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown, vcf
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen5"
@@ -217,6 +219,114 @@ def test_a_csv_that_is_no_notion_table_is_still_refused(tmp_path: Path) -> None:
     path.write_bytes((NOTION / f"{READING}.csv").read_bytes())
     with pytest.raises(ImportFormatError, match="a CSV table; expected"):
         detect(path)
+
+
+# --- WhatsApp: chats named in five languages, their notices; encryption notices never tested ---------
+
+WA = FIX / "whatsapp"
+M = D(2024, 3, 12, 21, 0)
+
+
+def _m(minute: int, second: int = 0) -> datetime:
+    return M.replace(minute=minute, second=second)
+
+
+# file: (thread, (system, media) skipped, [(content, time)], edited contents)
+WA_CASES: dict[str, tuple[str, tuple[int, int], list[tuple[str, datetime]], set[str]]] = {
+    # encryption, disappearing messages on, "you deleted", a missed call; "null" is a view-once photo
+    "Conversa do WhatsApp com Ana Sousa.txt": ("Ana Sousa", (4, 1), [
+        ("Ana Sousa: Amanhã às 10h no café?", _m(2)), ("Rui: Combinado", _m(3)), ("Ana Sousa: Até amanhã!", _m(7)),
+    ], {"Ana Sousa: Amanhã às 10h no café?"}),
+    "Chat de WhatsApp con Luis.txt": ("Luis", (5, 0), [
+        ("Luis: ¿Cenamos el viernes?", _m(2)), ("Marta: Sí, a las 9 en casa de Pablo", _m(6)),
+    ], {"Luis: ¿Cenamos el viernes?"}),
+    "WhatsApp Chat mit Jonas Weber.txt": ("Jonas Weber", (5, 0), [
+        ("Jonas Weber: Treffen wir uns morgen um 8?", _m(2)), ("Lea: Ja, bis morgen am Bahnhof", _m(6)),
+    ], {"Jonas Weber: Treffen wir uns morgen um 8?"}),
+    "Discussion WhatsApp avec Chloé.txt": ("Chloé", (5, 0), [
+        ("Chloé: On se voit samedi ?", _m(2)), ("Hugo: Oui, à 14 h au marché", _m(6)),
+    ], {"Chloé: On se voit samedi ?"}),
+    "Chat WhatsApp con Giulia.txt": ("Giulia", (5, 0), [
+        ("Giulia: Domani pranzo alle 13?", _m(2)), ("Marco: Perfetto, ci vediamo in trattoria", _m(6)),
+    ], {"Giulia: Domani pranzo alle 13?"}),
+    "android_sw_encryption.txt": ("android_sw_encryption", (2, 0), [  # Swahili: "Ujumbe huu ulifutwa" (deleted)
+        ("Amani: Habari! Tukutane kesho saa nne?", _m(1)), ("Neema: Sawa, tutaonana sokoni", _m(2)),
+    ], set()),
+    "ios_vi_encryption.txt": ("ios_vi_encryption", (2, 1), [  # Vietnamese iOS: the notice, a missed call
+        ("Lan: Mai đi cà phê lúc 9 giờ nhé?", _m(1, 10)), ("Minh: Được, hẹn gặp chị", _m(4, 40)),
+    ], set()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WA_CASES))
+def test_whatsapp_chat_names_and_notices(name: str) -> None:
+    thread, skipped, expected, edited = WA_CASES[name]
+    path = WA / name
+    assert detect(path) == "whatsapp"
+    recs, rep = _wa(path)
+    assert [(r.content, r.event_at) for r in recs] == expected
+    assert {r.thread for r in recs} == {thread}
+    assert (rep.skipped_system, rep.skipped_media) == skipped and rep.warnings == []
+    assert {r.content for r in recs if r.metadata.get("edited")} == edited
+    assert [r.position for r in recs] == list(range(len(recs)))
+
+
+def test_every_unseen5_whatsapp_fixture_has_a_case() -> None:
+    assert sorted(p.name for p in WA.iterdir()) == sorted(WA_CASES)
+
+
+# --- vCard ----------------------------------------------------------------------------------------
+
+VCF = FIX / "vcf"
+VCF_CASES: dict[str, list[tuple[str, list[str]]]] = {  # file: [(content, tags)]
+    # Android 2.1: QUOTED-PRINTABLE in UTF-8 and in Latin-1, a soft line break inside a note
+    "android_21_qp.vcf": [
+        ("Contact: Jürgen Müller — phone +49 151 2345 6789 (cell); phone 030 1234567 (home); address Straße des 17. "
+         "Juni 5, Berlin, 10623, Deutschland; note Kennt den Hausmeister, ruft abends an. Schlüssel bei Frau Krämer.", []),
+        ("Contact: François Garçon — phone +33 1 23 45 67 89 (work)", []),
+    ],
+    # Google/Apple grouped labels (item1.EMAIL + item1.X-ABLabel), LF and CRLF cards, blank lines between
+    "google_grouped_mixed_eol.vcf": [
+        ("Contact: Priya Nair — phone +91 98765 43210 (Mobile); email priya@example.org; email priya.nair@example.net; "
+         "org Acme Labs, Research; title Data scientist", ["Colleagues"]),
+        ("Contact: Tom Becker — phone +1 415 555 0134 (cell); email tom@example.com; birthday 1990-07-04; note "
+         "Climbing partner, Tuesdays", []),
+        ("Contact: Ana Lima — phone +351 912 345 678 (Casa)", []),
+    ],
+    # Outlook's base64 photo indented by four spaces and closed by a blank line; iOS's folded by space and tab
+    "photo_folded.vcf": [
+        ("Contact: Chidi Okafor — phone +44 20 7946 0958 (work); email chidi@okafor-plumbing.example; org Okafor "
+         "Plumbing; note Fixed the boiler in March", []),
+        ("Contact: Layla Haddad — phone +961 3 123 456 (cell)", []),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(VCF_CASES))
+def test_vcard_layouts(name: str) -> None:
+    path = VCF / name
+    assert detect(path) == "vcf"
+    rep = ImportReport(str(path), "vcf")
+    recs = list(vcf.parse(path, rep))
+    assert [(r.content, r.tags) for r in recs] == VCF_CASES[name]
+    assert rep.warnings == [] and all("base64" not in r.content and "iVBOR" not in r.content for r in recs)
+
+
+# --- a download folder mixing a chat, contacts, a note page and a Standard Notes backup ---------------
+
+def test_mixed_folder_reads_web_page_notes_and_backups_too(tmp_path: Path) -> None:
+    path = FIX / "mixed" / "Downloads"
+    db = tmp_path / "m.db"
+    dry = _envelope(run_cli("--db", str(db), "import", str(path), "--dry-run"))
+    assert dry["ok"] and dry["data"]["format"] == "mixed", dry
+    assert [(Path(f["file"]).name, f["format"], f["memories_added"]) for f in dry["data"]["files"]] == [
+        ("contacts.vcf", "vcf", 1), ("WhatsApp Chat with Ana.txt", "whatsapp", 2), ("Downloads", "markdown", 2)]
+    assert not db.exists() or _count(db) == 0
+    assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == 5
+    with sqlite3.connect(db) as conn:
+        notes = sorted(r[0] for r in conn.execute("SELECT content FROM memories WHERE source = 'markdown'"))
+    assert notes == ["Bike lock: The combination is 3-1-4-1.\n- Oil the hinge in spring", "Parking: Level -2, spot 118."]
+    assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == 0
 
 
 # --- end to end: mem.py import ----------------------------------------------------------------
