@@ -516,6 +516,15 @@ def _display_links(text: str) -> str:
     return _WIKILINK_RE.sub(repl, text)
 
 
+def _aliases(front: Any) -> list[str]:
+    """The other names a note's front matter gives it (Obsidian ``aliases: [a, b]`` or ``alias: a``)."""
+    if not isinstance(front, dict):
+        return []
+    value = front.get("aliases", front.get("alias"))
+    names = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+    return [str(n) for n in names if str(n).strip()]
+
+
 def _note_key(name: str) -> str:
     name = name.strip().replace("\\", "/")
     if name.lower().endswith(".md"):
@@ -797,6 +806,8 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
         for rec in records if file.suffix.lower() == ".csv" else ():  # a Notion row stands for its page
             if rec.metadata.get("page"):
                 first_ref.setdefault(_note_key(rec.metadata["page"]), rec.ref)
+        for alias in _aliases(records[0].metadata.get("frontmatter") if records else None):
+            first_ref.setdefault(_note_key(alias), records[0].ref)  # Obsidian: [[Heating]] is the note "Boiler"
     report.variant.update({"files": len(files), "layout": "directory" if path.is_dir() else "file"})
     parsed = (_parse_file(file, root, report) for file in kept)
     for records, targets, _rel in parsed:

@@ -188,9 +188,23 @@ class _capped(io.RawIOBase):
 _NOTE_LINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\((?!\w+://)([^()\s]+?\.(?:md|markdown))\)", re.IGNORECASE)
 
 
+# A picture of the note's own folder (Bear's TextBundle assets, Typora, Obsidian with Markdown links):
+# "![](assets/ticket.png)", "![Ticket](assets/ticket%201.png)". Pictures on the web are left as written.
+_LOCAL_IMAGE_RE = re.compile(r"!\[([^\[\]\n]*)\]\((?!\w+://)(?:<([^<>\n]+)>|([^()\s]+))(?:\s+\"[^\"\n]*\")?\)")
+
+
+def local_images(text: str) -> str:
+    """``text`` with pictures of the note's folder shown as their alt text, or their file's path when
+    they have none (as Obsidian's ``![[assets/x.jpg]]`` embeds read)."""
+    return _LOCAL_IMAGE_RE.sub(lambda m: m.group(1).strip() or unquote(m.group(2) or m.group(3)), text) \
+        if "![" in text else text
+
+
 def note_links(text: str, rel: str) -> tuple[str, list[str]]:
     """``text`` with links to other notes shown as their words, and the notes they point at (paths
-    from the export's root, resolved from the note at ``rel``; URL escapes undone)."""
+    from the export's root, resolved from the note at ``rel``; URL escapes undone); pictures of the
+    note's folder as their words (:func:`local_images`)."""
+    text = local_images(text)
     targets: list[str] = []
 
     def repl(m: re.Match[str]) -> str:

@@ -329,6 +329,54 @@ def test_mixed_folder_reads_web_page_notes_and_backups_too(tmp_path: Path) -> No
     assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == 0
 
 
+# --- notes apps: Obsidian, Logseq, Joplin, Bear ------------------------------------------------------
+
+NOTES = FIX / "notes"
+
+
+def test_obsidian_vault_aliases_callouts_embeds_and_app_folders() -> None:
+    recs, rep = _notes(NOTES / "obsidian")  # .obsidian/ and .trash/ are no notes
+    assert _rows(recs) == [
+        ("Boiler.md", "Boiler: > Deadline\n> Quote valid until 31 March.\n\nPlumber Oscar quoted 2,400 EUR. See Quotes > "
+         "March and assets/quote.pdf.\n\nassets/boiler.jpg", D(2024, 3, 12, 9, 15, tzinfo=UTC), ["house", "money"]),
+        ("People/Oscar.md", "Oscar: Phone +351 912 000 222, works Saturdays.\n\nFixed the Heating in 2023.", None, []),
+    ]
+    boiler, oscar = recs
+    assert boiler.links == [(oscar.ref, "explicit")] and boiler.metadata["unresolved_links"] == ["Quotes"]
+    assert oscar.links == [(boiler.ref, "explicit")]  # [[Heating]] is an alias of Boiler
+    assert boiler.metadata["embeds"] == ["assets/quote.pdf", "assets/boiler.jpg"] and rep.warnings == []
+
+
+def test_logseq_graph_journal_and_block_ids() -> None:
+    recs, _ = _notes(NOTES / "logseq")  # logseq/config.edn is the app's
+    assert _rows(recs) == [
+        ("journals/2024_03_01.md", "2024_03_01: - Called Oscar about the boiler\n\t- he comes on Thursday\n- TODO buy "
+         "descaler\n  priority:: high\n- DONE pay the water bill", D(2024, 3, 1), []),
+        ("pages/Oscar.md", "Oscar: - Plumber, works Saturdays", None, []),  # its id:: line is the app's
+    ]
+    assert recs[0].memory_type == "episodic" and recs[0].links == [(recs[1].ref, "explicit")]
+    assert recs[1].metadata["frontmatter"] == {"type": "person", "phone": "+351 912 000 222"}
+
+
+def test_joplin_markdown_with_front_matter() -> None:
+    recs, _ = _notes(NOTES / "joplin")
+    assert _rows(recs) == [("Gate code.md", "Gate code: 4711, then press the bell.", D(2024, 3, 12, 9, 15, tzinfo=UTC),
+                            ["house"])]
+
+
+BEAR = [("Trip notes.textbundle/text.markdown", "Trip notes: Book the #travel/porto# hotel near Ribeira; train at 9:15."
+         "\n\nassets/ticket.png", None, ["travel/porto"])]
+
+
+@pytest.mark.parametrize("where", ["folder", "textpack"])
+def test_bear_textbundle_and_textpack(where: str, tmp_path: Path) -> None:
+    src = NOTES / "bear"
+    path = src if where == "folder" else _zip(tmp_path / "Trip notes.textpack", {
+        p.relative_to(src).as_posix(): p.read_bytes() for p in sorted(src.rglob("*")) if p.is_file()})
+    recs, _ = _notes(path)
+    assert _rows(recs) == BEAR
+
+
 # --- end to end: mem.py import ----------------------------------------------------------------
 
 CLI_CASES: dict[str, tuple[Path, str, int]] = {  # name: (path, format, memories)
