@@ -68,16 +68,52 @@ def zip_kind(zf: zipfile.ZipFile) -> str | None:
     for prefix, what in _ZIP_MEMBERS:
         if any(n.startswith(prefix) or n == prefix for n in names):
             return what
+    bases = {n.rsplit("/", 1)[-1] for n in names}
+    if {"channels.json", "users.json"} <= bases:
+        return "a Slack workspace export" + NOT_SUPPORTED
+    if "result.json" in bases or any(b.startswith("messages") and b.endswith(".html") for b in bases):
+        return "a Telegram export" + NOT_SUPPORTED
+    if any(re.search(r"(?:^|/)messages/inbox/[^/]+/message_\d+\.json$", n) for n in names):
+        return "a Facebook or Instagram data download" + NOT_SUPPORTED
     files = [n for n in names if not n.endswith("/")]
     if files and all(re.search(r"\.(?:jpe?g|png|gif|heic|webp|mp4|mov|opus|ogg|m4a|mp3|pdf)$", n) for n in files):
         return "a zip of photos, videos or documents only"
     return None
 
 
+# Exports of other apps, by the keys of their JSON (read in the first bytes): the user learns which
+# app's export it is, and that it is not one mem reads.
+_OTHER_JSON = (
+    ((r'"sender_name"', r'"timestamp_ms"'), "a Facebook Messenger or Instagram chat export"),
+    ((r'"type"\s*:\s*"(?:personal_chat|private_group|private_supergroup|public_channel|saved_messages)"',),
+     "a Telegram chat export"),
+    ((r'"chats"\s*:\s*\{', r'"personal_information"'), "a Telegram export"),
+    ((r'"guild"\s*:', r'"channel"\s*:', r'"messages"\s*:'), "a Discord chat export"),
+    ((r'"creator"\s*:', r'"created_date"\s*:'), "a Google Chat export"),
+    ((r'"client_msg_id"|"subtype"\s*:\s*"channel_join"',), "a Slack channel export"),
+)
+_OTHER_TEXT = (
+    (re.compile(r"^BEGIN:VCALENDAR", re.IGNORECASE), "an iCalendar file (events)"),
+    (re.compile(r"^From \S+ +\w{3} \w{3} +\d"), "a mailbox (mbox) of emails"),
+    (re.compile(r"^(?:(?:Return-Path|Received|Delivered-To|MIME-Version|Message-ID|From|To|Subject|Date|X-[\w-]+):"
+                r" .*\r?\n){3}", re.IGNORECASE), "an email message"),
+    (re.compile(r'<div class="message (?:default|service)'), "a Telegram chat as a web page"),
+)
+NOT_SUPPORTED = " (not an export mem reads)"
+
+
 def text_kind(text: str, suffix: str) -> str | None:
-    """What a text file is by its shape: JSON of no known export, a CSV table, a web page, XML."""
+    """What a text file is by its shape: another app's export (Telegram, Messenger, Discord, a
+    calendar, an email), JSON of no known export, a CSV table, a web page, XML."""
     stripped = text.lstrip("\ufeff \t\r\n")
+    head = stripped[:65536]
+    for pattern, what in _OTHER_TEXT:
+        if pattern.search(head[:20000]):  # "^" patterns: the file's start; the others: anywhere in its head
+            return what + NOT_SUPPORTED
     if stripped.startswith(("{", "[")):
+        for keys, what in _OTHER_JSON:
+            if all(re.search(k, head) for k in keys):
+                return what + NOT_SUPPORTED
         return "JSON without conversations or notes"
     low = stripped[:1000].lower()
     if low.startswith(("<!doctype html", "<html")) or suffix in (".html", ".htm"):

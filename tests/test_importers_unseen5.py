@@ -377,6 +377,53 @@ def test_bear_textbundle_and_textpack(where: str, tmp_path: Path) -> None:
     assert _rows(recs) == BEAR
 
 
+# --- other apps' exports: one line saying which app's export it is, and what was expected -----------
+
+EXPECTED = "expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export"
+OTHER = " (not an export mem reads)"
+NOT_OURS: dict[str, tuple[Any, str]] = {  # file name: (bytes, or zip members, what it is)
+    "result.json": (b'{\n "name": "Ana",\n "type": "personal_chat",\n "id": 123,\n "messages": [{"id": 1, "type": '
+                    b'"message", "date": "2024-03-12T09:15:00", "from": "Ana", "from_id": "user1", "text": "hi"}]\n}\n',
+                    "a Telegram chat export"),
+    "message_1.json": (b'{"participants": [{"name": "Ana"}, {"name": "Ben"}], "messages": [{"sender_name": "Ana", '
+                       b'"timestamp_ms": 1710234000000, "content": "hi"}], "title": "Ana"}\n',
+                       "a Facebook Messenger or Instagram chat export"),
+    "general.json": (b'{"guild": {"id": "1", "name": "Climbing"}, "channel": {"id": "2", "name": "general"}, '
+                     b'"messages": [{"id": "3", "content": "hi", "author": {"name": "ana"}}]}\n', "a Discord chat export"),
+    "calendar.ics": (b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nSUMMARY:Dentist\r\nDTSTART:20240315T103000Z"
+                     b"\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", "an iCalendar file (events)"),
+    "boiler.eml": (b"Return-Path: <ana@example.com>\nReceived: from mail.example.com\nFrom: Ana <ana@example.com>\n"
+                   b"To: ben@example.com\nSubject: Boiler\n\nThe plumber comes Thursday.\n", "an email message"),
+    "inbox.mbox": (b"From ana@example.com Tue Mar 12 09:15:00 2024\nFrom: Ana <ana@example.com>\nSubject: Boiler\n\n"
+                   b"Thursday.\n", "a mailbox (mbox) of emails"),
+    "messages.html": (b'<!DOCTYPE html>\n<html><head><script src="js/script.js"></script></head><body><div class="message '
+                      b'default clearfix" id="message1"><div class="from_name">Ana</div><div class="text">hi</div></div>'
+                      b"</body></html>\n", "a Telegram chat as a web page"),
+    "slack.zip": ({"channels.json": b"[]", "users.json": b"[]", "general/2024-03-12.json": b"[]"},
+                  "a Slack workspace export"),
+    "Telegram Desktop.zip": ({"ChatExport_2024-03-12/messages.html": b"<html><script></script></html>",
+                              "ChatExport_2024-03-12/css/style.css": b"body{}"}, "a Telegram export"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_OURS))
+def test_another_apps_export_says_which_it_is(name: str, tmp_path: Path) -> None:
+    content, what = NOT_OURS[name]
+    path = tmp_path / name
+    if isinstance(content, dict):
+        _zip(path, content)
+    else:
+        path.write_bytes(content)
+    db = tmp_path / "m.db"
+    proc = run_cli("--db", str(db), "import", str(path))
+    out = _envelope(proc)
+    assert proc.returncode == 1 and out["error"]["code"] == "invalid_input", out
+    message = out["error"]["message"]
+    assert message.startswith(f"{path}: ") and f"jsonl): {what}{OTHER}; {EXPECTED}" in message, message
+    assert "\n" not in message and "Traceback" not in proc.stderr
+    assert not db.exists() or _count(db) == 0
+
+
 # --- end to end: mem.py import ----------------------------------------------------------------
 
 CLI_CASES: dict[str, tuple[Path, str, int]] = {  # name: (path, format, memories)
