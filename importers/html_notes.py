@@ -60,6 +60,7 @@ class _Lines(HTMLParser):
         self.skipping = 0
         self.title: list[str] = []
         self.in_title = False
+        self.links: list[str] = []  # hrefs of the open <a> tags that link to pages of the export
 
     def _soft(self) -> None:
         if "".join(self.current).strip():
@@ -90,6 +91,11 @@ class _Lines(HTMLParser):
             self.current.append("[x] " if "checked" in dict(attrs) else "[ ] ")
         elif tag in ("td", "th"):
             self.current.append(" ")
+        elif tag == "a" and _LOCAL_PAGE_RE.match(dict(attrs).get("href") or ""):
+            # a link to another page of the export (Notion's HTML export): kept as a Markdown link,
+            # which the note importer turns into an edge and shows as its words
+            self.links.append(str(dict(attrs)["href"]))
+            self.current.append("[")
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "title":
@@ -98,12 +104,17 @@ class _Lines(HTMLParser):
             self.skipping = max(0, self.skipping - 1)
         elif not self.skipping and tag in _BLOCKS:
             self._soft()
+        elif not self.skipping and tag == "a" and self.links:
+            self.current.append(f"]({self.links.pop()})")
 
     def handle_data(self, data: str) -> None:
         if self.in_title:
             self.title.append(data)
         elif not self.skipping:
             self.current.append(data)
+
+
+_LOCAL_PAGE_RE = re.compile(r"^(?!\w+:)(?!#)[^?#]+\.html?$", re.IGNORECASE)  # "Trip%20plan%20x/Packing.html"
 
 
 def _key(text: str) -> str:

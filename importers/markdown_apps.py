@@ -185,7 +185,7 @@ class _capped(io.RawIOBase):
 
 
 # A Markdown link to another note of the export (Notion, Bear, Typora): "[Porto](Trips%20x/Porto%20y.md)".
-_NOTE_LINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\((?!\w+://)([^()\s]+?\.(?:md|markdown))\)", re.IGNORECASE)
+_NOTE_LINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\((?!\w+://)([^()\s]+?\.(?:md|markdown|html?))\)", re.IGNORECASE)
 
 
 # A picture of the note's own folder (Bear's TextBundle assets, Typora, Obsidian with Markdown links):

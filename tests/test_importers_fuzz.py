@@ -57,10 +57,13 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
     "chatgpt": [
         ("conversations.json", _read("unseen3/chatgpt/reasoning_2025.json")),
         ("chat.html", _read("unseen2/chatgpt/chat.html")[:6000]),
+        ("conversations.json", _read("unseen5/chatgpt/utf16le/conversations.json")),  # UTF-16 recoded as it streams
+        ("conversations.json", _read("unseen5/chatgpt/jsonlines/conversations.json")),
     ],
     "claude": [
         ("conversations.json", _read("unseen3/claude/conversations.json")),
         ("projects.json", _read("unseen3/claude/projects.json")),
+        ("conversations.json", _read("unseen5/claude/2025/conversations.json")),  # branches
     ],
     "markdown": [
         ("note.md", _read("unseen2/markdown/obsidian_daily/Daily/2024-03-14.md")),
@@ -70,6 +73,8 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("Standard Notes Backup and Import File.txt",
          _read("unseen4/notes/standard_notes/Standard Notes Backup and Import File.txt")),
         ("source/notes.json", _read("unseen4/notes/simplenote/source/notes.json")),
+        ("Export/Reading list 9f8e7d6c5b4a49382716a5b4c3d2e1f0_all.csv",  # a Notion database
+         _read("unseen5/notion/Export-7d1c/Reading list 9f8e7d6c5b4a49382716a5b4c3d2e1f0_all.csv")),
     ],
     "vcf": [
         ("contacts.vcf", _read("unseen3/vcf/outlook_21_photo.vcf")),

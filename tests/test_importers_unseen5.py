@@ -214,6 +214,17 @@ def test_one_notion_table_alone() -> None:
     assert _rows(view) == ROWS[:2] and [r.ref for r in view] == [r.ref for r in recs[:2]]
 
 
+def test_notion_html_export_pages_and_their_links() -> None:
+    path = FIX / "notion" / "html"
+    recs, rep = _notes(path)
+    assert _rows(recs) == [
+        (f"{TRIP}.html", "Trip plan: Fly to Porto on 12 April, back on 19 April.\nPacking list", None, []),
+        (f"{TRIP}/Packing list 3c4d5e6f7a8b49c0a1b2c3d4e5f6a7b8.html", "Packing list: - Passport\n- Charger for the camera",
+         None, []),
+    ]
+    assert recs[0].links == [(recs[1].ref, "explicit")] and rep.warnings == []  # the link to a page is an edge
+
+
 def test_a_csv_that_is_no_notion_table_is_still_refused(tmp_path: Path) -> None:
     path = tmp_path / "Reading list.csv"
     path.write_bytes((NOTION / f"{READING}.csv").read_bytes())
