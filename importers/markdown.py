@@ -39,6 +39,7 @@ from importers import (
     ImportFormatError,
     ImportReport,
     Record,
+    dayone,
     enex,
     html_notes,
     keep,
@@ -560,7 +561,8 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
         if suffix == ".enex":
             notes = enex.records(file, rel, report)
         else:
-            reader = standardnotes if standardnotes.is_backup(file) else simplenote if simplenote.is_export(file) else keep
+            reader = (standardnotes if standardnotes.is_backup(file) else simplenote if simplenote.is_export(file)
+                      else dayone if dayone.is_export(file) else keep)
             notes = reader.records(file, rel, report)
         return notes, [[] for _ in notes], rel
     data = file.read_bytes()
@@ -682,14 +684,16 @@ def _other_note(file: Path, keep_dir: bool) -> bool:
     low = file.name.lower()
     if low.endswith(html_notes.HTML_SUFFIXES):
         return html_notes.is_note_page(file)
-    return not keep_dir and low.endswith((".txt", ".json")) and (standardnotes.is_backup(file) or simplenote.is_export(file))
+    return not keep_dir and low.endswith((".txt", ".json")) and (standardnotes.is_backup(file) or simplenote.is_export(file)
+                                                                 or dayone.is_export(file))
 
 
 def _streamed(file: Path) -> bool:
     """An export of many notes read as a stream (Evernote's ``.enex``, a Standard Notes backup)."""
     low = file.name.lower()
     return low.endswith(".enex") or (low.endswith((".txt", ".json")) and (standardnotes.is_backup(file)
-                                                                          or simplenote.is_export(file)))
+                                                                          or simplenote.is_export(file)
+                                                                          or dayone.is_export(file)))
 
 
 _KEY_RE = re.compile(r"\w+")

@@ -73,6 +73,7 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("Standard Notes Backup and Import File.txt",
          _read("unseen4/notes/standard_notes/Standard Notes Backup and Import File.txt")),
         ("source/notes.json", _read("unseen4/notes/simplenote/source/notes.json")),
+        ("Journal/Journal.json", _read("unseen5/notes/dayone/Journal.json")),  # Day One
         ("Export/Reading list 9f8e7d6c5b4a49382716a5b4c3d2e1f0_all.csv",  # a Notion database
          _read("unseen5/notion/Export-7d1c/Reading list 9f8e7d6c5b4a49382716a5b4c3d2e1f0_all.csv")),
     ],

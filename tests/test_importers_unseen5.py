@@ -388,6 +388,26 @@ def test_bear_textbundle_and_textpack(where: str, tmp_path: Path) -> None:
     assert _rows(recs) == BEAR
 
 
+DAYONE = [
+    ("Journal.json", "Dinner at Ana's: She finally booked the flights to Porto (12 April). Ben brought the wine!\n"
+     "[place: Casa da Ana, Lisbon]", D(2024, 3, 12, 19, 40, tzinfo=UTC), ["friends", "travel"]),
+    ("Journal.json", "Journal: Slept badly. Plumber comes Thursday at 8.", D(2024, 3, 14, 7, 15, tzinfo=UTC), []),
+]
+
+
+@pytest.mark.parametrize("where", ["file", "folder", "zip"])
+def test_day_one_journal(where: str, tmp_path: Path) -> None:
+    src = NOTES / "dayone" / "Journal.json"
+    path = {"file": src, "folder": src.parent, "zip": _zip(tmp_path / "Export-Journal.zip", {
+        "Journal.json": src.read_bytes(), "photos/8d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a.jpeg": b"\xff\xd8\xff"})}[where]
+    recs, rep = _notes(path)
+    assert _rows(recs) == DAYONE
+    assert [r.memory_type for r in recs] == ["episodic", "episodic"] and recs[0].metadata["starred"] is True
+    assert [r.ref for r in recs] == ["markdown:dayone:3F2A9C1B7D4E4F0A8B6C5D4E3F2A1B0C",
+                                     "markdown:dayone:4A3B2C1D0E9F48A7B6C5D4E3F2A1B0C9"]
+    assert (rep.messages_seen, rep.skipped_media, rep.warnings) == (3, 1, [])  # an entry of one picture
+
+
 # --- other apps' exports: one line saying which app's export it is, and what was expected -----------
 
 EXPECTED = "expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export"

@@ -1,0 +1,109 @@
+"""Day One journals, as its JSON export writes them (read by the markdown importer,
+:mod:`importers.markdown`): ``Journal.json`` (named after the journal) beside ``photos/``, in a zip or
+a folder, ``{"metadata": {"version": "1.0"}, "entries": [...]}``; an entry has a ``uuid``, a
+``creationDate`` (UTC), its ``text`` in Markdown with Day One's escapes (``\\.``, ``\\!``) and its
+pictures as ``![](dayone-moment://<id>)``, ``tags``, ``starred``, a ``location``.
+
+An entry is one episodic memory (a journal says what happened): "Title: text" when its first line is
+a heading, else "Journal: text", dated by its creation, tagged by its tags; the place it was written
+ends it (``[place: Casa da Ana, Lisbon]``). Pictures are media, not text: an entry of pictures only
+is counted in ``skipped_media``."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from importers import ImportFormatError, ImportReport, Record
+
+HEAD_BYTES = 64 * 1024
+MAX_EXPORT_BYTES = 256 * 1024 * 1024
+_HEAD_RE = re.compile(rb'^\s*\{\s*"metadata"\s*:\s*\{[^{}]*"version"[^{}]*\}\s*,\s*"entries"\s*:')
+_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~<])")  # Day One escapes Markdown's punctuation
+_MOMENT_RE = re.compile(r"!\[[^\]\n]*\]\(dayone-moment:/*[^)\s]*\)")
+
+
+def is_export_head(head: bytes) -> bool:
+    """True when the first bytes of a file are those of a Day One journal export."""
+    return bool(_HEAD_RE.match(head.lstrip(b"\xef\xbb\xbf")))
+
+
+def is_export(path: Path) -> bool:
+    """True for a Day One journal (``Journal.json``), by its first bytes."""
+    try:
+        with path.open("rb") as fh:
+            return is_export_head(fh.read(HEAD_BYTES))
+    except OSError:
+        return False
+
+
+def _when(value: Any) -> datetime | None:
+    if isinstance(value, str) and value:
+        try:
+            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    return None
+
+
+def _place(entry: dict[str, Any]) -> str:
+    loc = entry.get("location")
+    if not isinstance(loc, dict):
+        return ""
+    parts = [str(loc.get(k) or "").strip() for k in ("placeName", "localityName")]
+    return ", ".join(dict.fromkeys(p for p in parts if p))
+
+
+def _entry(entry: dict[str, Any], journal: str, rel: str, position: int) -> Record | None:
+    """One entry's record, or None when it holds no words (pictures only, or nothing)."""
+    text = _ESCAPE_RE.sub(r"\1", _MOMENT_RE.sub("", str(entry.get("text") or ""))).strip()
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    if not text:
+        return None
+    lines = text.split("\n")
+    title = journal
+    if lines[0].startswith("# "):
+        title, text = lines[0][2:].strip(), "\n".join(lines[1:]).strip()
+    place = _place(entry)
+    body = "\n".join(p for p in (text, f"[place: {place}]" if place else "") if p)
+    uuid = str(entry.get("uuid") or f"{rel}:{position}")
+    metadata: dict[str, Any] = {"path": rel, "title": title, "app": "dayone", "journal": journal}
+    if entry.get("starred") is True:
+        metadata["starred"] = True
+    if isinstance(entry.get("timeZone"), str):
+        metadata["time_zone"] = entry["timeZone"]
+    tags = [str(t).strip() for t in entry.get("tags") or [] if str(t).strip()]
+    return Record(content=f"{title}: {body}" if body else title, ref=f"markdown:dayone:{uuid}", source="markdown", memory_type="episodic",
+                  event_at=_when(entry.get("creationDate")), thread=rel, position=position, tags=tags,
+                  metadata=metadata, line=1)
+
+
+def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
+    """The entries of one journal export, each an episodic memory (see the module docstring)."""
+    if file.stat().st_size > MAX_EXPORT_BYTES:
+        raise ImportFormatError(f"Day One export over {MAX_EXPORT_BYTES} bytes", str(file))
+    try:
+        data = json.loads(file.read_bytes().decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ImportFormatError(f"invalid Day One export ({' '.join(str(exc).split())[:200]})", str(file)) from None
+    entries = data.get("entries") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise ImportFormatError("invalid Day One export (no 'entries' list)", str(file))
+    out: list[Record] = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            report.skipped_malformed += 1
+            continue
+        report.messages_seen += 1
+        rec = _entry(entry, file.stem, rel, len(out))
+        if rec is None:
+            if entry.get("photos") or entry.get("videos") or "dayone-moment:" in str(entry.get("text") or ""):
+                report.skipped_media += 1
+            else:
+                report.skipped_empty += 1
+            continue
+        out.append(rec)
+    return out
