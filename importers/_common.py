@@ -26,6 +26,7 @@ from typing import IO, Any
 import ijson
 
 from importers import ImportFormatError
+from importers.recode import Recoded, utf16_codec
 
 DEFAULT_MAX_MEMBER_BYTES = 512 * 1024 * 1024  # a chat file or zip member past this is refused
 
@@ -301,56 +302,11 @@ def _boundary(chunk: bytes, start: int, end: int) -> int:
     return end
 
 
-def utf16_codec(head: bytes) -> str | None:
-    """The UTF-16 codec of JSON bytes, told by the file itself: a byte order mark (Notepad's
-    "Unicode", PowerShell's ``Out-File``), or, without one, a NUL beside each of the first ASCII
-    characters (``[\\x00{\\x00``: little-endian; ``\\x00[\\x00{``: big-endian). None for UTF-8."""
-    if head.startswith(b"\xff\xfe"):
-        return "utf-16"
-    if head.startswith(b"\xfe\xff"):
-        return "utf-16"
-    pairs = head[:8]
-    if len(pairs) >= 4 and pairs[1::2] == b"\x00" * (len(pairs) // 2) and b"\x00" not in pairs[0::2]:
-        return "utf-16-le"
-    if len(pairs) >= 4 and pairs[0::2] == b"\x00" * (len(pairs) // 2) and b"\x00" not in pairs[1::2]:
-        return "utf-16-be"
-    return None
-
-
-class _Recoded(io.RawIOBase):
-    """UTF-8 bytes of a stream in another encoding (a UTF-16 export), decoded a read at a time;
-    broken UTF-16 is a one-line error naming ``where``."""
-
-    def __init__(self, raw: IO[bytes], codec: str, where: str) -> None:
-        self._raw = raw
-        self._decoder = codecs.getincrementaldecoder(codec)("strict")
-        self._where = where
-        self._out = b""
-        self._eof = False
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        while not self._out and not self._eof:
-            chunk = self._raw.read(1 << 16)
-            self._eof = not chunk
-            try:
-                text = self._decoder.decode(chunk, self._eof)
-            except UnicodeDecodeError as exc:
-                raise ImportFormatError(f"invalid UTF-16 text ({exc.reason})", self._where) from None
-            self._out = text.lstrip("\ufeff").encode("utf-8", "surrogatepass") if text else b""
-        n = min(len(buffer), len(self._out))
-        buffer[:n] = self._out[:n]
-        self._out = self._out[n:]
-        return n
-
-
 def _json_stream(raw: IO[bytes], where: str) -> io.BufferedReader:
     """``raw`` as UTF-8 JSON bytes with long strings capped: UTF-16 recoded, a BOM skipped."""
     fh = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw, 1 << 16)  # type: ignore[type-var]
     codec = utf16_codec(fh.peek(8)[:8])
-    source: IO[bytes] = io.BufferedReader(_Recoded(fh, codec, where), 1 << 16) if codec else fh
+    source: IO[bytes] = io.BufferedReader(Recoded(fh, codec, where), 1 << 16) if codec else fh
     return _skip_bom(io.BufferedReader(_CapStrings(source, MAX_JSON_STRING_BYTES), 1 << 16))
 
 

@@ -29,8 +29,9 @@ from importers import (
     standardnotes,
     whatsapp,
 )
-from importers._common import ZIP_OPEN_ERRORS, is_junk_member, utf16_codec
+from importers._common import ZIP_OPEN_ERRORS, is_junk_member
 from importers.keep import is_keep_path
+from importers.recode import utf16_codec
 from importers.registry import NAMES, PARSERS, Parser
 
 _TRIED = "tried " + ", ".join(NAMES)
@@ -54,7 +55,7 @@ def _json_kind(head: str) -> str | None:
 
 def _head_text(raw: bytes) -> str:
     """The text of a file's first bytes: UTF-16 (told by a BOM or NULs beside ASCII, as the JSON
-    reader does: :func:`importers._common.utf16_codec`), else UTF-8."""
+    reader does: :func:`importers.recode.utf16_codec`), else UTF-8."""
     codec = utf16_codec(raw[:8])
     return raw.decode(codec or "utf-8", "replace").lstrip("\ufeff")
 

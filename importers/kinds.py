@@ -12,7 +12,8 @@ import zipfile
 from pathlib import Path
 
 EXPECTED = ("expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export (conversations.json, "
-            "chat.html or the export .zip), notes (.md, .html, .enex, a Keep or Standard Notes export), "
+            "chat.html or the export .zip), notes (.md, .html, .enex, a Notion, Keep, Standard Notes or Day One "
+            "export), "
             "contacts (.vcf) or JSON lines (.jsonl)")
 
 _MAGIC = (

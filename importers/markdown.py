@@ -517,15 +517,6 @@ def _display_links(text: str) -> str:
     return _WIKILINK_RE.sub(repl, text)
 
 
-def _aliases(front: Any) -> list[str]:
-    """The other names a note's front matter gives it (Obsidian ``aliases: [a, b]`` or ``alias: a``)."""
-    if not isinstance(front, dict):
-        return []
-    value = front.get("aliases", front.get("alias"))
-    names = value if isinstance(value, list) else [value] if isinstance(value, str) else []
-    return [str(n) for n in names if str(n).strip()]
-
-
 def _note_key(name: str) -> str:
     name = name.strip().replace("\\", "/")
     if name.lower().endswith(".md"):
@@ -542,7 +533,7 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
             keep_dir = Path(dirpath).name.lower() == "keep"  # Google Takeout's Keep notes, as JSON
             found += [Path(dirpath) / f for f in sorted(filenames) if not f.startswith(".") and (
                 f.lower().endswith(NOTE_SUFFIXES + (".enex",)) or (keep_dir and f.lower().endswith(".json"))
-                or notion.is_database(f) or _other_note(Path(dirpath) / f, keep_dir))]
+                or notion.is_database(f) or markdown_apps.other_note(Path(dirpath) / f, keep_dir))]
         return path, found
     if not path.exists():
         raise ImportFormatError("no such file or directory", str(path))
@@ -557,7 +548,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
         notes = notion.records(file, rel, report, lambda t: _strip_markup(t).strip(),
                                lambda v: _to_datetime(v, True) or _written_date(v))
         return notes, [[] for _ in notes], rel
-    if suffix in (".json", ".enex") or _streamed(file):  # Keep's notes; an Evernote notebook; a Standard Notes backup
+    if suffix in (".json", ".enex") or markdown_apps.streamed(file):  # Keep's notes; an Evernote notebook; a Standard Notes backup
         if suffix == ".enex":
             notes = enex.records(file, rel, report)
         else:
@@ -678,24 +669,6 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     return records, targets, rel
 
 
-def _other_note(file: Path, keep_dir: bool) -> bool:
-    """Notes in a walked folder besides Markdown: web pages that are notes (:mod:`importers.html_notes`)
-    and Standard Notes backups (a ``.txt`` or ``.json`` outside Google Keep's folder)."""
-    low = file.name.lower()
-    if low.endswith(html_notes.HTML_SUFFIXES):
-        return html_notes.is_note_page(file)
-    return not keep_dir and low.endswith((".txt", ".json")) and (standardnotes.is_backup(file) or simplenote.is_export(file)
-                                                                 or dayone.is_export(file))
-
-
-def _streamed(file: Path) -> bool:
-    """An export of many notes read as a stream (Evernote's ``.enex``, a Standard Notes backup)."""
-    low = file.name.lower()
-    return low.endswith(".enex") or (low.endswith((".txt", ".json")) and (standardnotes.is_backup(file)
-                                                                          or simplenote.is_export(file)
-                                                                          or dayone.is_export(file)))
-
-
 _KEY_RE = re.compile(r"\w+")
 
 
@@ -786,7 +759,7 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
     files = [f for f in files if f not in taken and (f in read or not notion.is_database(f))]
     kept: list[Path] = []
     for file in files:
-        if _streamed(file):  # attachments dropped as they pass, notes read one at a time: no size cap
+        if markdown_apps.streamed(file):  # attachments dropped as they pass, notes read one at a time: no size cap
             kept.append(file)
             continue
         size = file.stat().st_size
@@ -810,7 +783,7 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
         for rec in records if file.suffix.lower() == ".csv" else ():  # a Notion row stands for its page
             if rec.metadata.get("page"):
                 first_ref.setdefault(_note_key(rec.metadata["page"]), rec.ref)
-        for alias in _aliases(records[0].metadata.get("frontmatter") if records else None):
+        for alias in markdown_apps.aliases(records[0].metadata.get("frontmatter") if records else None):
             first_ref.setdefault(_note_key(alias), records[0].ref)  # Obsidian: [[Heating]] is the note "Boiler"
     report.variant.update({"files": len(files), "layout": "directory" if path.is_dir() else "file"})
     parsed = (_parse_file(file, root, report) for file in kept)

@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 from urllib.parse import unquote
 
-from importers import ImportFormatError
+from importers import ImportFormatError, dayone, html_notes, simplenote, standardnotes
 from importers._common import DEFAULT_MAX_MEMBER_BYTES, ZIP_ERRORS, is_junk_member, open_zip
 from importers.keep import is_keep_path
 
@@ -219,3 +219,30 @@ def note_links(text: str, rel: str) -> tuple[str, list[str]]:
         return m.group(1)
 
     return (_NOTE_LINK_RE.sub(repl, text) if "](" in text else text), targets
+
+
+def other_note(file: Path, keep_dir: bool) -> bool:
+    """Notes in a walked folder besides Markdown: web pages that are notes (:mod:`importers.html_notes`)
+    and Standard Notes backups (a ``.txt`` or ``.json`` outside Google Keep's folder)."""
+    low = file.name.lower()
+    if low.endswith(html_notes.HTML_SUFFIXES):
+        return html_notes.is_note_page(file)
+    return not keep_dir and low.endswith((".txt", ".json")) and (standardnotes.is_backup(file) or simplenote.is_export(file)
+                                                                 or dayone.is_export(file))
+
+
+def streamed(file: Path) -> bool:
+    """An export of many notes read as a stream (Evernote's ``.enex``, a Standard Notes backup)."""
+    low = file.name.lower()
+    return low.endswith(".enex") or (low.endswith((".txt", ".json")) and (standardnotes.is_backup(file)
+                                                                          or simplenote.is_export(file)
+                                                                          or dayone.is_export(file)))
+
+
+def aliases(front: Any) -> list[str]:
+    """The other names a note's front matter gives it (Obsidian ``aliases: [a, b]`` or ``alias: a``)."""
+    if not isinstance(front, dict):
+        return []
+    value = front.get("aliases", front.get("alias"))
+    names = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+    return [str(n) for n in names if str(n).strip()]
