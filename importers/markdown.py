@@ -545,9 +545,9 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     rel = file.relative_to(root).as_posix()
     suffix = file.suffix.lower()
     if suffix == ".csv":  # a Notion database: a record a row
-        notes = notion.records(file, rel, report, lambda t: _strip_markup(t).strip(),
-                               lambda v: _to_datetime(v, True) or _written_date(v))
-        return notes, [[] for _ in notes], rel
+        rows, links = notion.records(file, rel, report, lambda t: _strip_markup(t).strip(),
+                                     lambda v: _to_datetime(v, True) or _written_date(v))
+        return rows, links, rel
     if suffix in (".json", ".enex") or markdown_apps.streamed(file):  # Keep's notes; an Evernote notebook; a Standard Notes backup
         if suffix == ".enex":
             notes = enex.records(file, rel, report)

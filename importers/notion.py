@@ -19,6 +19,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import unquote
 
 from importers import ImportFormatError, ImportReport, Record
 from importers._common import decode_text, split_lines
@@ -26,6 +27,8 @@ from importers._common import decode_text, split_lines
 # "Reading list 9f8e7d6c5b4a49382716a5b4c3d2e1f0.csv", "…_all.csv": a database exported by Notion.
 DATABASE_RE = re.compile(r"^(?P<name>.+?)\s+(?P<id>[0-9a-f]{32})(?P<all>_all)?\.csv$", re.IGNORECASE)
 _PAGE_ID_RE = re.compile(r"\s+[0-9a-f]{32}$")
+# A relation or page link in a cell: "Trip plan (Trip%20plan%201a2b….md)"; several are comma-separated.
+_RELATION_RE = re.compile(r"([^,()\n]+?) \(([^()\s]+?\.(?:md|csv))\)")
 _DATE_COLUMNS = ("created", "created time", "date created", "created at", "date")
 MAX_TABLE_BYTES = 64 * 1024 * 1024
 csv.field_size_limit(MAX_TABLE_BYTES)
@@ -101,6 +104,18 @@ def page_text(page: Path, header: list[str]) -> str:
     return "\n".join(lines[i:]).strip()
 
 
+def _relations(value: str, rel: str) -> tuple[str, list[str]]:
+    """A cell with its links to other pages shown as their titles, and the pages (paths from the
+    export's root: the cell's paths are relative to the table's folder, URL-escaped)."""
+    targets: list[str] = []
+
+    def repl(m: re.Match[str]) -> str:
+        targets.append((PurePosixPath(rel).parent / unquote(m.group(2))).as_posix().removeprefix("./"))
+        return m.group(1)  # its title (and the space after the comma before it)
+
+    return (_RELATION_RE.sub(repl, value) if " (" in value else value), targets
+
+
 def _date(row: dict[str, str], written: Callable[[Any], datetime | None]) -> datetime | None:
     lowered = {k.strip().lower(): v for k, v in row.items()}
     for key in _DATE_COLUMNS:
@@ -113,9 +128,10 @@ def _date(row: dict[str, str], written: Callable[[Any], datetime | None]) -> dat
 
 
 def records(table: Path, rel: str, report: ImportReport, clean: Callable[[str], str],
-            written: Callable[[Any], datetime | None]) -> list[Record]:
-    """The records of one database table (a row each; see the module docstring). ``clean`` turns a
-    page's Markdown into text, ``written`` reads a date as the note importer does."""
+            written: Callable[[Any], datetime | None]) -> tuple[list[Record], list[list[str]]]:
+    """The records of one database table (a row each; see the module docstring) and, per record,
+    the pages its relation cells point at. ``clean`` turns a page's Markdown into text,
+    ``written`` reads a date as the note importer does."""
     header, rows = _rows(table)
     m = DATABASE_RE.match(table.name)
     name = m.group("name") if m else table.stem
@@ -123,6 +139,7 @@ def records(table: Path, rel: str, report: ImportReport, clean: Callable[[str], 
     ref_rel = rel.rsplit("/", 1)[0] + "/" + base if "/" in rel else base
     pages = row_pages(table)
     out: list[Record] = []
+    links: list[list[str]] = []
     seen: dict[str, int] = {}
     for n, row in enumerate(rows, start=2):
         report.messages_seen += 1
@@ -131,7 +148,9 @@ def records(table: Path, rel: str, report: ImportReport, clean: Callable[[str], 
             report.skipped_empty += 1
             continue
         cells = {h: (row[k].strip() if k < len(row) else "") for k, h in enumerate(header)}
-        props = [f"{h}: {v}" for h, v in list(cells.items())[1:] if h and v]
+        shown = {h: _relations(v, rel) for h, v in list(cells.items())[1:] if h and v}
+        props = [f"{h}: {v}" for h, (v, _) in shown.items()]
+        links.append([t for _, targets in shown.values() for t in targets])
         body = clean(page_text(pages[title], header)) if title in pages else ""
         text = "\n".join(props) + (f"\n\n{body}" if body and props else body)
         k = seen.get(title, 0)
@@ -146,4 +165,4 @@ def records(table: Path, rel: str, report: ImportReport, clean: Callable[[str], 
             content=f"{name} > {title}: {text}" if text else f"{name}: {title}", ref=f"markdown:{ref_rel}:{title}:{k}",
             source="markdown", memory_type="semantic", event_at=_date(cells, written), author=None, thread=ref_rel,
             position=len(out), tags=tags, metadata=metadata, line=n))
-    return out
+    return out, links

@@ -174,7 +174,8 @@ ROWS = [  # (thread, content, time, tags)
 TASK_ROWS = [
     (TASKS, "Tasks > Call the plumber, ask about the warranty: Date: 2024-03-14\nAssignee: Ana\nDone: No",
      D(2024, 3, 14), []),
-    (TASKS, "Tasks > Renew passport: Date: April 2, 2024\nAssignee: Ben\nDone: Yes", D(2024, 4, 2), []),
+    (TASKS, "Tasks > Renew passport: Date: April 2, 2024\nAssignee: Ben\nDone: Yes\nTrip: Trip plan, Packing list",
+     D(2024, 4, 2), []),  # a relation cell: the pages' titles, and edges to them
 ]
 PAGES = [
     (f"{TRIP}.md", "Trip plan: Created: March 12, 2024 9:15 AM\nTags: travel\n\nFly to Porto on 12 April, back on "
@@ -203,8 +204,9 @@ def test_notion_export_with_databases(where: str, tmp_path: Path) -> None:
     assert _rows(recs) == ROWS + TASK_ROWS + PAGES
     assert recs[0].metadata["database"] == "Reading list" and recs[0].metadata["properties"]["Status"] == "Reading"
     assert len({r.ref for r in recs}) == len(recs) and rep.skipped_empty == 1 and rep.warnings == []
-    # the page links to its nested page: an edge
+    # the page links to its nested page, the task's relation cell to both: edges
     assert recs[5].links == [(recs[6].ref, "explicit")]
+    assert recs[4].links == [(recs[5].ref, "explicit"), (recs[6].ref, "explicit")]
 
 
 def test_one_notion_table_alone() -> None:
