@@ -80,7 +80,21 @@ _SYSTEM_BODY_PATTERNS = (
             # deleted, in Swahili
             r"^(?:ujumbe huu ulifutwa|ulifuta ujumbe huu)$",
 )
-_SYSTEM_BODY_RE = re.compile("|".join(_SYSTEM_BODY_PATTERNS))
+class _BodyPatterns:
+    """The patterns above as two regexes: those anchored at the start (most: whole-body notices) are
+    tried once, at the start; only the others are searched for. One alternation of all of them
+    tried every anchored alternative at every position of every message."""
+
+    def __init__(self, patterns: tuple[str, ...]) -> None:
+        self._start = re.compile("|".join(f"(?:{p[1:]})" for p in patterns if p.startswith("^")))
+        self._anywhere = re.compile("|".join(p for p in patterns if not p.startswith("^")))
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """A match of one of the patterns in ``text`` (as ``re.search`` of their alternation)."""
+        return self._start.match(text) or self._anywhere.search(text)
+
+
+_SYSTEM_BODY_RE = _BodyPatterns(_SYSTEM_BODY_PATTERNS)
 
 # Author-less system lines: "<someone> created group ...", "You were added", ...
 _SYSTEM_LINE_PATTERNS = (
