@@ -229,7 +229,9 @@ def _off_branch(messages: list[dict[str, Any]], leaf: Any) -> set[int]:
         return set()  # one child per parent: a single branch
     if not (isinstance(leaf, str) and leaf in by_id):
         has_child = set(parents.values())
-        leaf = next(str(m["uuid"]) for m in reversed(messages) if str(m["uuid"]) not in has_child)
+        leaf = next((str(m["uuid"]) for m in reversed(messages) if str(m["uuid"]) not in has_child), None)
+        if leaf is None:  # parents that loop: no leaf to start from, keep every message
+            return set()
     on: set[str] = set()
     node: str | None = leaf
     while node in by_id and node not in on:  # cycle-safe

@@ -16,6 +16,7 @@ ChatGPT and Claude times are UTC (aware); WhatsApp times are the phone's wall cl
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
@@ -455,6 +456,16 @@ def test_another_apps_export_says_which_it_is(name: str, tmp_path: Path) -> None
     assert message.startswith(f"{path}: ") and f"jsonl): {what}{OTHER}; {EXPECTED}" in message, message
     assert "\n" not in message and "Traceback" not in proc.stderr
     assert not db.exists() or _count(db) == 0
+
+
+def test_claude_parents_that_loop_keep_every_message(tmp_path: Path) -> None:
+    path = tmp_path / "conversations.json"
+    msgs = [{"uuid": u, "sender": s, "text": t, "created_at": f"2025-03-12T09:0{i}:00Z", "parent_message_uuid": p}
+            for i, (u, s, t, p) in enumerate([("a", "human", "One", "b"), ("b", "assistant", "Two", "a"),
+                                              ("c", "human", "Three", "a")])]
+    path.write_text(json.dumps([{"uuid": "x", "name": "loop", "chat_messages": msgs}]), encoding="utf-8")
+    recs = list(claude.parse(path, ImportReport(str(path), "claude")))
+    assert [r.content for r in recs] == ["User: One", "Assistant: Two", "User: Three"]
 
 
 # --- end to end: mem.py import ----------------------------------------------------------------
