@@ -20,6 +20,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
@@ -80,6 +81,27 @@ def decode_text(data: bytes, file: str) -> str:
         raise ImportFormatError(
             f"not UTF-8 or UTF-16 text (undecodable byte 0x{data[exc.start]:02x}); re-export as UTF-8", file, line
         ) from None
+
+
+
+def iso_time(value: Any) -> datetime | None:
+    """An ISO 8601 string as a datetime ("Z" read as UTC: Python 3.10 rejects it); None for anything else."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def head_matches(path: Path, is_head: Callable[[bytes], bool], size: int = 64 * 1024) -> bool:
+    """Whether the first ``size`` bytes of ``path`` pass ``is_head`` (False when the file cannot be read):
+    how a notes app's JSON export is told from another JSON file without parsing it."""
+    try:
+        with path.open("rb") as fh:
+            return is_head(fh.read(size))
+    except OSError:
+        return False
 
 
 def split_lines(text: str) -> list[str]:

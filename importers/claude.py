@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,7 @@ from importers._common import (
     DEFAULT_MAX_JSON_BYTES,
     MAX_JSON_STRING_BYTES,
     describe,
+    iso_time,
     iter_objects,
     json_sources,
     uncut,
@@ -71,7 +71,7 @@ def _project(proj: dict[str, Any], report: ImportReport) -> Iterator[Record]:
     prompt every chat of it starts with), one semantic memory each; its documents are
     reference files, named in the metadata, not memories."""
     name = uncut(str(proj.get("name") or "untitled")).strip()
-    when = _when(proj.get("created_at"))
+    when = iso_time(proj.get("created_at"))
     docs = [str(d.get("filename") or "") for d in proj.get("docs") or [] if isinstance(d, dict)]
     meta: dict[str, Any] = {"project": name, "docs": [d for d in docs if d]}
     for key, label in (("description", ""), ("prompt_template", " instructions")):
@@ -87,15 +87,6 @@ def _project(proj: dict[str, Any], report: ImportReport) -> Iterator[Record]:
         yield Record(content=f"Claude project {name}{label}: {text}", ref=f"claude:project:{proj['uuid']}:{key}",
                      source="claude", memory_type="procedural" if label else "semantic", event_at=when,
                      metadata=meta)
-
-
-def _when(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))  # 3.10 rejects "Z"
-    except ValueError:
-        return None
 
 
 # What claude.ai writes into a message's plain ``text`` where a tool call or artifact was:
@@ -249,11 +240,11 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
         report.variant["empty_conversations"] = report.variant.get("empty_conversations", 0) + 1
         report.skipped_empty += 1
         return
-    fallback = _when(conv.get("created_at"))
+    fallback = iso_time(conv.get("created_at"))
     indexed = [m for m in messages if isinstance(m, dict)]
     # Stable sort: messages without a time keep their place relative to each other.
     def sort_key(m: dict[str, Any]) -> tuple[float, int]:
-        when = _when(m.get("created_at")) or fallback
+        when = iso_time(m.get("created_at")) or fallback
         # A reply is stamped with its question's time: at equal times the human speaks first.
         return (when.timestamp() if when else 0.0, 0 if m.get("sender") == "human" else 1)
 
@@ -298,7 +289,7 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
             ref=f"claude:{conv_id}:{msg.get('uuid') or position}",
             source="claude",
             memory_type="episodic",
-            event_at=_when(msg.get("created_at")) or fallback,
+            event_at=iso_time(msg.get("created_at")) or fallback,
             author=speaker,
             thread=conv_id,
             position=position,

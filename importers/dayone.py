@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
+from importers._common import head_matches, iso_time
 
 HEAD_BYTES = 64 * 1024
 MAX_EXPORT_BYTES = 256 * 1024 * 1024
@@ -33,20 +33,8 @@ def is_export_head(head: bytes) -> bool:
 
 def is_export(path: Path) -> bool:
     """True for a Day One journal (``Journal.json``), by its first bytes."""
-    try:
-        with path.open("rb") as fh:
-            return is_export_head(fh.read(HEAD_BYTES))
-    except OSError:
-        return False
+    return head_matches(path, is_export_head, HEAD_BYTES)
 
-
-def _when(value: Any) -> datetime | None:
-    if isinstance(value, str) and value:
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            return None
-    return None
 
 
 def _place(entry: dict[str, Any]) -> str:
@@ -77,7 +65,7 @@ def _entry(entry: dict[str, Any], journal: str, rel: str, position: int) -> Reco
         metadata["time_zone"] = entry["timeZone"]
     tags = [str(t).strip() for t in entry.get("tags") or [] if str(t).strip()]
     return Record(content=f"{title}: {body}" if body else title, ref=f"markdown:dayone:{uuid}", source="markdown", memory_type="episodic",
-                  event_at=_when(entry.get("creationDate")), thread=rel, position=position, tags=tags,
+                  event_at=iso_time(entry.get("creationDate")), thread=rel, position=position, tags=tags,
                   metadata=metadata, line=1)
 
 

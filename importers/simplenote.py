@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
+from importers._common import head_matches, iso_time
 
 HEAD_BYTES = 64 * 1024
 MAX_EXPORT_BYTES = 256 * 1024 * 1024  # Simplenote caps a note at ~400 KB; a bigger file is no export
@@ -30,20 +30,8 @@ def is_export_head(head: bytes) -> bool:
 
 def is_export(path: Path) -> bool:
     """True for Simplenote's ``notes.json`` (by its first bytes)."""
-    try:
-        with path.open("rb") as fh:
-            return is_export_head(fh.read(HEAD_BYTES))
-    except OSError:
-        return False
+    return head_matches(path, is_export_head, HEAD_BYTES)
 
-
-def _when(value: Any) -> datetime | None:
-    if isinstance(value, str) and value:
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            return None
-    return None
 
 
 def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
@@ -77,6 +65,6 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
                 meta["pinned"] = True
             tags = [str(t).strip() for t in note.get("tags") or [] if str(t).strip()]
             out.append(Record(content=content, ref=f"markdown:simplenote:{note['id']}", source="markdown",
-                              memory_type="semantic", event_at=_when(note.get("creationDate")), thread=rel,
+                              memory_type="semantic", event_at=iso_time(note.get("creationDate")), thread=rel,
                               position=len(out), tags=tags, metadata=meta, line=1))
     return out

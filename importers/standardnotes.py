@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import ijson
 
 from importers import ImportFormatError, ImportReport, Record
-from importers._common import DEFAULT_MAX_JSON_BYTES, _json_errors, _opened, uncut
+from importers._common import DEFAULT_MAX_JSON_BYTES, _json_errors, _opened, head_matches, iso_time, uncut
 
 HEAD_BYTES = 64 * 1024
 _NOTE_ITEM_RE = re.compile(rb'"content_type"\s*:\s*"Note"')
@@ -36,25 +35,12 @@ def is_backup_head(head: bytes) -> bool:
 
 def is_backup(path: Path) -> bool:
     """True for a Standard Notes backup file (by its first bytes)."""
-    try:
-        with path.open("rb") as fh:
-            return is_backup_head(fh.read(HEAD_BYTES))
-    except OSError:
-        return False
+    return head_matches(path, is_backup_head, HEAD_BYTES)
 
 
 def _items(path: Path, where: str) -> Iterator[Any]:
     with _json_errors(where), _opened((path, None), DEFAULT_MAX_JSON_BYTES) as fh:
         yield from ijson.items(fh, "items.item", use_float=True)
-
-
-def _when(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
 
 
 def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
@@ -90,7 +76,7 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
             continue
         uuid = str(item["uuid"])
         out.append(Record(content=f"{title}: {text}" if title else text, ref=f"markdown:standardnotes:{uuid}",
-                          source="markdown", memory_type="semantic", event_at=_when(item.get("created_at")),
+                          source="markdown", memory_type="semantic", event_at=iso_time(item.get("created_at")),
                           thread=rel, position=len(out), tags=tags.get(uuid, []),
                           metadata={"path": rel, "title": title, "app": "standardnotes"}, line=1))
     if encrypted and not out and not report.messages_seen:
