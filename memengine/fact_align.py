@@ -4,6 +4,7 @@ first kind of value two facts both state with no value in common. Pure: no SQL, 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from memengine.fact_types import Fact
@@ -105,7 +106,13 @@ def value_conflict(fa: Fact, fb: Fact) -> tuple[str, str] | None:
             if not comparable or any(comparable):
                 continue
         elif kind == "number":
-            # numbers compare within a unit class ("45 dollars" vs "3 kids" are two slots)
+            # numbers compare within a unit class ("45 dollars" vs "3 kids" are two slots); a
+            # newer message that drops the old unit ("rent is 1450 a month" / "rent is now 1525")
+            # restates the one number in it: the same unit, another value (see _unit_dropped)
+            if _unit_dropped(fa, fb, {u for u, _ in va[kind]}, {u for u, _ in vb[kind]}):  # type: ignore[misc]
+                show_a = next(v.text for v in fa.values if v.kind == kind)
+                show_b = next(v.text for v in fb.values if v.kind == kind)
+                return "number", f"{show_a} -> {show_b}"
             units_a = {u for u, _ in va[kind]}  # type: ignore[misc]
             units_b = {u for u, _ in vb[kind]}  # type: ignore[misc]
             common = units_a & units_b
@@ -119,3 +126,27 @@ def value_conflict(fa: Fact, fb: Fact) -> tuple[str, str] | None:
         return ("time" if kind == "time" else "date" if kind in ("date", "weekday")
                 else "number" if kind == "number" else "code"), f"{show_a} -> {show_b}"
     return None
+
+
+def _unit_dropped(fa: Fact, fb: Fact, units_a: set[str], units_b: set[str]) -> bool:
+    """Whether each side states exactly one number, one of them with a unit and the other bare,
+    and the two numbers differ: "1450 a month" / "now 1525" ("1450" / "1525" as written). Only a
+    number told bare in the newer message counts (the older fact is the one that named its unit);
+    one number a side keeps "3 kids, 45 dollars" from pairing a bare number with the wrong one."""
+    nums_a = [v for v in fa.values if v.kind == "number"]
+    nums_b = [v for v in fb.values if v.kind == "number"]
+    if len(nums_a) != 1 or len(nums_b) != 1 or units_b != {""} or "" in units_a:
+        return False
+    at = fb.text.find(nums_b[0].text)
+    if at < 0 or not _NEW_VALUE_BEFORE.search(fb.text[:at]):
+        return False  # a bare number is the new value only when told as one ("now 1525", "up to 1475"), not "room 12"
+    return _digits(nums_a[0].text) != _digits(nums_b[0].text)
+
+
+# right before the bare number, "to" or "now" in the six languages: "bumped the rent to 1525", "is now 25"
+_NEW_VALUE_BEFORE = re.compile(
+    r"(?:^|\s)(?:to|now|à|maintenant|a|para|al|agora|ahora|auf|zu|jetzt|nun|ora|adesso)[\s:,]+$", re.I)
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit() or ch in ".,").strip(".,")
