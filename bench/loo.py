@@ -1,7 +1,7 @@
 """Honest tuning protocol: every recall constant and prior, in-sample next to leave-one-out.
 
 Two dev sets, tuned together and never on one alone: the five LoCoMo dev conversations
-(bench/locomo.py) and the real-chat set (bench/realchat.py: 23 chats in 13 export files).
+(bench/locomo.py) and the real-chat set (bench/realchat.py: 22 chats in 12 export files).
 A *fold* is one LoCoMo conversation or one real chat.
 
 For each constant of ``RecallConfig`` a small grid (always holding the engine's default) is
