@@ -8,10 +8,13 @@ are exact and fast; tests marked ``real_model`` load the real MiniLM ONNX model.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import traceback
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -131,3 +134,12 @@ def run_cli_subprocess(*args: str, input: str | None = None, env: dict[str, str]
         full_env.update(env)
     return subprocess.run([sys.executable, str(ROOT / "mem.py"), *args], input=input, capture_output=True,
                           text=True, env=full_env, timeout=timeout, cwd=str(cwd if cwd is not None else ROOT))
+
+
+@pytest.fixture
+def runtime_dir() -> Iterator[Path]:
+    """A runtime folder for servers' sockets, under /tmp: a Unix socket path must fit in ~104 bytes,
+    and pytest's tmp_path may not (tests of handoff, MCP and the transport share it)."""
+    d = Path(tempfile.mkdtemp(prefix="mem-rt-", dir="/tmp"))
+    yield d
+    shutil.rmtree(d, ignore_errors=True)

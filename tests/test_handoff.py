@@ -9,26 +9,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import stat
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture
-def runtime_dir() -> Iterator[Path]:
-    # short: a Unix socket path must fit in ~104 bytes, and pytest's tmp_path may not
-    d = Path(tempfile.mkdtemp(prefix="mem-rt-", dir="/tmp"))
-    yield d
-    shutil.rmtree(d, ignore_errors=True)
 
 
 @pytest.fixture

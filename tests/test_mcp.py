@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +19,6 @@ import anyio  # noqa: E402
 from mcp import Client, StdioServerParameters  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture
-def runtime_dir() -> Iterator[Path]:
-    d = Path(tempfile.mkdtemp(prefix="mem-rt-", dir="/tmp"))  # a Unix socket path must stay short
-    yield d
-    shutil.rmtree(d, ignore_errors=True)
 
 
 def _session(db: Path, runtime: Path, steps: Any) -> Any:

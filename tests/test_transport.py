@@ -15,11 +15,9 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,13 +32,6 @@ FACTS = [f"Host db-{i} runs {service} on port {8000 + i}" for i, service in
          enumerate(["postgres", "redis", "nginx", "kafka", "minio", "grafana", "vault", "consul"] * 4)]
 QUERIES = ["which host runs postgres", "redis port", "nginx on db", "kafka host", "port of vault",
            "grafana dashboards host", "consul", "minio storage host"]
-
-
-@pytest.fixture
-def runtime_dir() -> Iterator[Path]:
-    d = Path(tempfile.mkdtemp(prefix="mem-rt-", dir="/tmp"))  # short: a socket path must fit ~104 bytes
-    yield d
-    shutil.rmtree(d, ignore_errors=True)
 
 
 def _filled(db: Path) -> None:

@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -41,13 +39,6 @@ for i in range(int(sys.argv[2])):
     s.store(f"outside write {i}: the nightly backup of shard {i} finished", dedup=False)
 s.close()
 """
-
-
-@pytest.fixture
-def runtime_dir() -> Iterator[Path]:
-    d = Path(tempfile.mkdtemp(prefix="mem-rt-", dir="/tmp"))  # short: a socket path must fit ~104 bytes
-    yield d
-    shutil.rmtree(d, ignore_errors=True)
 
 
 def _filled(db: Path) -> None:
