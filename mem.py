@@ -377,14 +377,33 @@ def forget(memory_id: int) -> None:
 
 
 @cli.command()
-@click.argument("memory_id", type=ROW_ID)
-def restore(memory_id: int) -> None:
-    """Restore a forgotten or archived memory.
+@click.argument("target", metavar="ID|BACKUP", required=False)
+@click.option("--list", "list_backups", is_flag=True, help="List the backups in backups/ next to the file, newest first.")
+@click.option("--dry-run", is_flag=True, help="Check BACKUP and say what a restore would change; change nothing.")
+def restore(target: str | None, list_backups: bool, dry_run: bool) -> None:
+    """Restore a forgotten memory (ID), or the whole store from a backup file (BACKUP).
+
+    A store restore checks the backup first, keeps the current content as
+    backups/<name>.<time>.pre-restore.db, and copies the backup into the file in one
+    transaction while servers keep running (they reopen it by themselves).
 
     \b
-    Example:
-      mem.py restore 42
+    Examples:
+      mem.py restore 42                                  # a forgotten memory
+      mem.py restore --list                              # backups, newest first
+      mem.py restore memory.db.20261126T031700.consolidate.db --dry-run
+      mem.py restore ~/mem-backup.db
     """
+    if list_backups or (target is not None and not target.isdigit()):
+        from memengine.cli.restore import restore_store
+
+        restore_store(target, list_backups, dry_run)
+        return
+    if target is None:
+        raise click.UsageError("Missing argument 'ID|BACKUP' (a memory id, a backup file, or --list).")
+    if dry_run:
+        raise click.UsageError("--dry-run is for a backup file, not a memory id.")
+    memory_id = ROW_ID.convert(int(target), None, click.get_current_context())
     m = current_ctx().store().restore(memory_id)
     emit({"id": m.id, "status": m.status}, lambda: click.echo(f"restored #{m.id}"))
 
@@ -748,7 +767,12 @@ def _new_warm_store(db: Path | None) -> tuple[core.MemoryStore, Callable[[], Non
     Ctx.warm_store = s
     _CALLS.path = s.path
     watch = StoreWatch(s.path, s.conn)
-    _CALLS.fresh = lambda: _reopen_warm(s) if watch.check(s.conn) == "replaced" else None
+    def fresh() -> None:
+        change = watch.check(s.conn)
+        if change is not None:  # "replaced" (another file at the path) or "restored" (a backup copied into it)
+            _reopen_warm(s, same_file=change == "restored")
+
+    _CALLS.fresh = fresh
     # WAL checkpoints on a thread of their own, not in the commit of whichever call crosses the line; it
     # also looks at the path, and a file replaced there is reopened at once, not at the next call
     _CALLS.checkpointer = Checkpointer(s.path, s.conn, on_replaced=_CALLS.check_now)
@@ -767,19 +791,23 @@ def _new_warm_store(db: Path | None) -> tuple[core.MemoryStore, Callable[[], Non
     return s, warm
 
 
-def _reopen_warm(old: core.MemoryStore) -> None:
+def _reopen_warm(old: core.MemoryStore, same_file: bool = False) -> None:
     """The file at the store's path was replaced (memengine/storewatch.py): close every connection to the
     old one first (the last close folds its log and removes the -wal the new file must not inherit), then
-    open and warm the new one, before the call that noticed runs."""
+    open and warm the new one, before the call that noticed runs. ``same_file``: a backup was restored into
+    the file in place (memengine/restore.py): its log is the file's own, only what is in memory is stale."""
     from memengine.storewatch import empty_old_log
 
-    empty_old_log(old.path, old.conn)  # (MemError if another process keeps the old file's log: refused, retried)
+    if not same_file:
+        empty_old_log(old.path, old.conn)  # (MemError if another process keeps the old file's log: refused, retried)
+    _CALLS.drop_later()  # (a reinforcement for the content replaced)
     if _CALLS.checkpointer is not None:
         _CALLS.checkpointer.close()
         _CALLS.checkpointer = None
     old.close()
     Ctx.warm_store = None
-    print(f"mem: {old.path} was replaced while serving; reopening it", file=sys.__stderr__, flush=True)
+    what = "restored from a backup" if same_file else "replaced"
+    print(f"mem: {old.path} was {what} while serving; reopening it", file=sys.__stderr__, flush=True)
     _CALLS.fresh = lambda: _new_warm_store(old.path)[1]()  # (if the new file fails to open: each call tries again)
     _CALLS.fresh()
 

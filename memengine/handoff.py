@@ -231,6 +231,12 @@ def command_of(argv: list[str]) -> str | None:
     return None
 
 
+def _memory_restore(rest: list[str]) -> bool:
+    """``restore ID`` (a forgotten memory), not ``restore BACKUP`` / ``--list`` / ``--dry-run`` (the whole store)."""
+    words = [a for a in rest if not a.startswith("-")]
+    return len(words) == 2 and words[1].isdigit() and not any(a in ("--list", "--dry-run") for a in rest)
+
+
 def try_handoff(argv: list[str]) -> tuple[int, str, str] | None:
     """Run ``argv`` on a warm server for its database, if one answers: (exit code, stdout, stderr).
 
@@ -245,6 +251,8 @@ def try_handoff(argv: list[str]) -> tuple[int, str, str] | None:
     db_arg, rest = split_db(argv)
     if command_of(rest) not in HANDOFF_COMMANDS or "--plain" in rest or any(a in ("-h", "--help") for a in rest):
         return None
+    if command_of(rest) == "restore" and not _memory_restore(rest):
+        return None  # a backup file (named relative to the caller) put back: in-process (memengine/restore.py)
     if "--json" not in rest:
         if sys.stdout.isatty():
             return None

@@ -9,8 +9,10 @@
   server after sending, the MCP stdio writer after flushing) leaves the write for then; the next
   call, on either transport, first runs whatever is still waiting, so every call sees what the
   previous ones wrote, as when the write ran inside them: the same results either way.
-* The file checked first (``fresh``, memengine/storewatch.py): a file replaced at the store's path is
-  reopened before the call runs; a file a newer mem migrated refuses the call (``refused``).
+* The file checked first (``fresh``, memengine/storewatch.py): a file replaced at the store's path, or
+  restored from a backup in place (memengine/restore.py), is reopened before the call runs (what the last
+  call left for later is dropped: it was for the content replaced); a file a newer mem migrated refuses
+  the call (``refused``).
 
 Crash semantics: a server killed between a reply and that write loses the reinforcement of that one
 call (its access counts and co-retrieval edges); never a memory, never any other write (stores,
@@ -48,8 +50,11 @@ class Calls:
         """A call: under the lock, after what the previous call left for later. With ``defer`` (its
         transport will call :meth:`after_reply`), :meth:`later` takes its reinforcement."""
         with self.lock:
-            self._run_later()  # before anything else: this call sees every earlier write
+            # the file first: a reinforcement left by the last call is for the content it answered from, and
+            # is dropped if a restore replaced that content (drop_later); then it runs before anything else,
+            # so this call sees every earlier write
             self._check()
+            self._run_later()
             cp = self.checkpointer
             if cp is not None:
                 cp.begin()
@@ -75,6 +80,7 @@ class Calls:
         if not self._later or not self.lock.acquire(blocking=False):
             return
         try:
+            self._check()  # (a restore during the call: its reinforcement would land on the restored content)
             cp = self.checkpointer
             if cp is not None:
                 cp.begin()
@@ -99,6 +105,10 @@ class Calls:
                 self.fresh()
             except Exception as exc:  # the call reports it, as a one-shot run would (Ctx.store raises it)
                 self.refused = exc.with_traceback(None)  # (no frames kept: nothing they hold stays alive)
+
+    def drop_later(self) -> None:
+        """Forget what the last call left for later: the store it was for was replaced or restored."""
+        self._later.clear()
 
     def _run_later(self) -> None:
         while self._later:

@@ -9,6 +9,11 @@ same path. Two things can change under it:
   command replaces the file (``compact`` is an in-place VACUUM, migrations and imports write through
   SQLite, backups and recovery write to new files), but people do. :meth:`StoreWatch.check` says
   ``"replaced"`` and the server reopens the store before the call (mem.py ``_warm``).
+* **A backup is restored in place** (``mem.py restore``, memengine/restore.py: the backup's pages
+  copied into the same file through SQLite). The inode stays, the content is another one: the schema
+  cookie moves (SQLite's backup API moves it) and ``_mem_meta.restore_id`` differs from the one read
+  at open. :meth:`StoreWatch.check` says ``"restored"`` and the server reopens the store (its vector
+  matrices, keyword index and live set describe the content it replaced).
 * **A newer `mem` migrates the file** (a migration this code does not know, recorded in
   ``_mem_migrations``). Writing with stale assumptions could break what the newer code relies
   on, so every call is refused with :class:`NewerSchema` (exit 11), exactly as a one-shot run of
@@ -43,6 +48,12 @@ def schema_cookie(conn: Any) -> int:
     return int(conn.execute("PRAGMA schema_version").fetchone()[0])
 
 
+def restore_id(conn: Any) -> str | None:
+    """The ``restore_id`` a restore stamps into the file (memengine/restore.py); None if never restored."""
+    row = conn.execute("SELECT value FROM _mem_meta WHERE key = 'restore_id'").fetchone()
+    return str(row[0]) if row else None
+
+
 def unknown_migrations(conn: Any) -> list[str]:
     """Migrations recorded in the file that this code does not know (a newer mem ran them)."""
     known = {name for name, _ in MIGRATIONS}
@@ -56,14 +67,18 @@ class StoreWatch:
         self.path = Path(path)
         self._identity = identity(self.path)
         self._cookie = schema_cookie(conn)
+        self._restore_id = restore_id(conn)
 
     def check(self, conn: Any) -> str | None:
-        """``"replaced"`` if another file is at the path now (or none); raises :class:`NewerSchema` if a
-        newer mem migrated the file; None when the store can serve as it is."""
+        """``"replaced"`` if another file is at the path now (or none), ``"restored"`` if a backup was restored
+        into it; raises :class:`NewerSchema` if a newer mem migrated the file; None when the store can serve
+        as it is."""
         if identity(self.path) != self._identity:
             return "replaced"
         cookie = schema_cookie(conn)
         if cookie != self._cookie:
+            if restore_id(conn) != self._restore_id:
+                return "restored"
             newer = unknown_migrations(conn)
             if newer:
                 raise NewerSchema(f"{self.path}: migrated by a newer mem while this server ran (unknown migrations: "
