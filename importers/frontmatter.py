@@ -1,0 +1,116 @@
+"""Front matter of a note: a tiny YAML subset (``---``) and TOML (``+++``), never raising.
+
+Split out of :mod:`importers.markdown` (which re-exports ``parse_front_matter``); every note
+parser that reads front matter uses :func:`front_matter`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# --- a tiny YAML subset: enough for front matter, never raises ------------------
+
+
+def _scalar(raw: str) -> Any:
+    value = raw.strip()
+    if not value:
+        return None
+    if (value[0] == value[-1]) and value[0] in "\"'" and len(value) >= 2:
+        return value[1:-1]
+    if value.startswith("[") and value.endswith("]") and not value.startswith("[["):
+        inner = value[1:-1].strip()
+        return [_scalar(v) for v in _split_flow(inner)] if inner else []
+    low = value.lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    if low in ("null", "~"):
+        return None
+    if re.fullmatch(r"-?\d+", value):
+        return int(value)
+    if re.fullmatch(r"-?\d+\.\d+", value):
+        return float(value)
+    return value
+
+
+def _split_flow(inner: str) -> list[str]:
+    """Split ``a, "b, c", [[x]]`` on top-level commas."""
+    out: list[str] = []
+    depth = 0
+    quote = ""
+    cur = ""
+    for ch in inner:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+            continue
+        cur += ch
+    out.append(cur)
+    return [s for s in out if s.strip()]
+
+
+def parse_front_matter(lines: list[str]) -> dict[str, Any]:
+    """Parse ``key: value`` lines and ``- item`` lists; unknown shapes are ignored."""
+    data: dict[str, Any] = {}
+    key: str | None = None
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        item = re.match(r"^\s*-\s*(.*)$", line)
+        if item and key is not None:
+            current = data.get(key)
+            if not isinstance(current, list):
+                current = []
+                data[key] = current
+            current.append(_scalar(item.group(1)))
+            continue
+        kv = re.match(r"^([^\s:#][^:]*?)\s*:(?:\s+(.*)|\s*)$", line)
+        if kv and not line.startswith((" ", "\t")):
+            key = kv.group(1).strip().strip("\"'")
+            data[key] = _scalar(kv.group(2) or "")
+        else:
+            key = key if line.startswith((" ", "\t")) else None
+    return data
+
+
+def parse_toml_front_matter(lines: list[str]) -> dict[str, Any]:
+    """Hugo/Zola ``+++`` front matter: top-level ``key = value`` lines (strings, numbers,
+    booleans, dates, inline arrays); tables (``[params]``) and what follows them are ignored."""
+    data: dict[str, Any] = {}
+    for line in lines:
+        if line.lstrip().startswith("["):
+            break  # a table: its keys are not the note's own
+        kv = re.match(r"^\s*([A-Za-z0-9_-]+|\"[^\"]+\")\s*=\s*(.*?)\s*$", line)
+        if kv:
+            data[kv.group(1).strip('"')] = _scalar(kv.group(2))
+    return data
+
+
+def front_matter(lines: list[str]) -> tuple[dict[str, Any], int]:
+    """(front matter, index of the first body line): YAML between ``---`` lines (closed by
+    ``---`` or ``...``) or TOML between ``+++`` lines, only when the fence is line 1."""
+    if not lines:
+        return {}, 0
+    fence = lines[0].rstrip()
+    if fence not in ("---", "+++"):
+        return {}, 0
+    ends = ("---", "...") if fence == "---" else ("+++",)
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() in ends:
+            body = lines[1:i]
+            return (parse_front_matter(body) if fence == "---" else parse_toml_front_matter(body)), i + 1
+    return {}, 0
+
+
+# --- sections ---------------------------------------------------------------------
+
