@@ -51,9 +51,11 @@ class _Contact:
     nicknames: list[str] = field(default_factory=list)
     tels: list[tuple[str, str]] = field(default_factory=list)  # (type, value)
     emails: list[str] = field(default_factory=list)
+    email_kinds: dict[str, str] = field(default_factory=dict)  # email -> its label ("work", "Climbing club")
     org: str = ""
     title: str = ""
     bday: str = ""
+    dates: list[tuple[str, str]] = field(default_factory=list)  # (label, date): ("anniversary", "2015-06-20")
     adr: list[str] = field(default_factory=list)
     note: str = ""
     uid: str = ""
@@ -91,9 +93,22 @@ def _types(params: dict[str, Any], bare: list[str] | None = None) -> str:
 
 
 def ab_label(value: str) -> str:
-    """An Apple ``itemN.X-ABLabel`` value as a plain label: ``_$!<Mobile>!$_`` is ``mobile``."""
+    """An Apple ``itemN.X-ABLabel`` value as a plain label: ``_$!<Mobile>!$_`` is ``mobile``, its
+    run-together words apart (``_$!<HomeFAX>!$_`` is ``home fax``; ``iPhone`` stays one word)."""
     m = re.fullmatch(r"_\$!<(.*)>!\$_", value.strip())
-    return m.group(1).strip().lower() if m else value.strip()
+    return re.sub(r"(?<=[a-z]{2})(?=[A-Z])", " ", m.group(1).strip()).lower() if m else value.strip()
+
+
+def _kind(*kinds: str) -> str:
+    """Labels of a property joined once each, without the meaningless ``other``."""
+    flat = [k for part in kinds for k in part.split(",") if k and k != "other"]
+    return ",".join(dict.fromkeys(flat))
+
+
+# Apple writes a birthday without a year as BDAY;X-APPLE-OMIT-YEAR=1604:1604-04-15
+_OMIT_YEAR = "X-APPLE-OMIT-YEAR"
+_DATE_PROPS = {"ANNIVERSARY": "anniversary", "X-ANNIVERSARY": "anniversary", "X-EVOLUTION-ANNIVERSARY": "anniversary",
+               "X-ABDATE": ""}  # X-ABDATE: Apple's other dates, named by their X-ABLabel
 
 
 def _from_vobject(card: Any) -> _Contact:
@@ -115,17 +130,19 @@ def _from_vobject(card: Any) -> _Contact:
         elif name == "NICKNAME":
             c.nicknames += [s.strip() for s in (value if isinstance(value, list) else str(value).split(",")) if s.strip()]
         elif name == "TEL":
-            kinds = [k for k in (_types(child.params, getattr(child, "singletonparams", None)), label)
-                     if k and k != "other"]
-            c.tels.append((",".join(dict.fromkeys(",".join(kinds).split(","))) if kinds else "", str(value).strip()))
+            c.tels.append((_kind(_types(child.params, getattr(child, "singletonparams", None)), label),
+                           str(value).strip()))
         elif name == "EMAIL":
             c.emails.append(str(value).strip())
+            c.email_kinds[c.emails[-1]] = _kind(_types(child.params, getattr(child, "singletonparams", None)), label)
         elif name == "ORG":
             c.org = ", ".join(v for v in (value if isinstance(value, list) else [str(value)]) if v)
         elif name == "TITLE":
             c.title = str(value).strip()
         elif name == "BDAY":
-            c.bday = str(value).strip()
+            c.bday = _omit_year(str(value).strip(), child.params)
+        elif name in _DATE_PROPS:
+            c.dates.append((_DATE_PROPS[name] or label or "date", _omit_year(str(value).strip(), child.params)))
         elif name == "ADR":
             parts = [value.street, value.city, value.region, value.code, value.country]
             flat = [" ".join(p) if isinstance(p, list) else str(p or "") for p in parts]
@@ -241,12 +258,15 @@ def _fallback(card: str) -> _Contact:
             c.tels.append((types, _unescape(value).strip()))
         elif name == "EMAIL":
             c.emails.append(_unescape(value).strip())
+            c.email_kinds[c.emails[-1]] = _kind(types)
         elif name == "ORG":
             c.org = ", ".join(f for f in fields if f)
         elif name == "TITLE":
             c.title = _unescape(value).strip()
         elif name == "BDAY":
-            c.bday = value.strip()
+            c.bday = _omit_year(value.strip(), {p.split("=", 1)[0]: [p.split("=", 1)[-1]] for p in params})
+        elif name in _DATE_PROPS:
+            c.dates.append((_DATE_PROPS[name] or "date", value.strip()))
         elif name == "ADR":
             c.adr.append(", ".join(f.replace("\n", ", ").strip() for f in fields if f.strip()))
         elif name == "NOTE":
@@ -280,15 +300,34 @@ def _tel(value: str) -> str:
     return number.strip() + (f" ext. {ext.group(1).strip()}" if ext else "")
 
 
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+
+
+def _omit_year(value: str, params: dict[str, Any]) -> str:
+    """Apple's date of no year (``X-APPLE-OMIT-YEAR=1604`` on ``1604-04-15``) in vCard 4.0's form ``--04-15``."""
+    omit = next((v for k, v in params.items() if k.upper() == _OMIT_YEAR), None)
+    year = str(omit[0] if isinstance(omit, list) and omit else omit or "")
+    return "--" + value[len(year):].lstrip("-") if year and value.startswith(year) else value
+
+
 def _date(value: str) -> str:
-    """A BDAY/ANNIVERSARY in vCard 4.0's basic form (``19880304``) as ``1988-03-04``; others as written."""
-    m = re.fullmatch(r"(\d{4})(\d{2})(\d{2})", value.strip())
-    return f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else value.strip()
+    """A BDAY/ANNIVERSARY as shown: vCard 4.0's basic form ``19880304`` as ``1988-03-04``; a date of
+    no year (RFC 6350 ``--0415``, ``--04-15``) as ``15 April``; others as written."""
+    value = value.strip()
+    m = re.fullmatch(r"(\d{4})(\d{2})(\d{2})", value)
+    if m:
+        return f"{m.group(1)}-{m.group(2)}-{m.group(3)}"
+    m = re.fullmatch(r"--(\d{2})-?(\d{2})", value)
+    if m and 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
+        return f"{int(m.group(2))} {_MONTHS[int(m.group(1)) - 1]}"
+    return value
 
 
 def _record(c: _Contact, line: int, rel: str) -> Record | None:
     # Phone apps write empty fields ("TEL;TYPE=CELL:", "EMAIL:"): nothing to say, no alias to make
     c.tels = [(k, _tel(t)) for k, t in c.tels if re.sub(r"^tel:", "", t.strip(), flags=re.IGNORECASE).strip()]
+    birthday = c.bday  # the machine form (RFC 6350: --04-15 has no year) for the metadata
     c.bday = _date(c.bday)
     c.emails = [e for e in c.emails if e.strip()]
     name = _display(c)
@@ -298,13 +337,14 @@ def _record(c: _Contact, line: int, rel: str) -> Record | None:
     for kind, tel in c.tels:
         tel = re.sub(r"^tel:", "", tel, flags=re.IGNORECASE)
         facts.append(f"phone {tel}" + (f" ({kind})" if kind else ""))
-    facts += [f"email {e}" for e in c.emails]
-    if c.org:
+    facts += [f"email {e}" + (f" ({c.email_kinds[e]})" if c.email_kinds.get(e) else "") for e in c.emails]
+    if c.org and c.org != name:  # an organisation's own card (KIND:org) names it once
         facts.append(f"org {c.org}")
     if c.title:
         facts.append(f"title {c.title}")
     if c.bday:
         facts.append(f"birthday {c.bday}")
+    facts += [f"{label} {_date(d)}" for label, d in c.dates if d.strip()]
     facts += [f"address {a}" for a in c.adr if a]
     if c.nicknames:
         facts.append("nickname " + ", ".join(c.nicknames))
@@ -343,7 +383,7 @@ def _record(c: _Contact, line: int, rel: str) -> Record | None:
             "phones": [t for _, t in c.tels],
             "emails": c.emails,
             "org": c.org or None,
-            "birthday": c.bday or None,
+            "birthday": re.sub(r"^(\d{4})(\d{2})(\d{2})$", r"\1-\2-\3", birthday) or None,
         },
         aliases=aliases,
         line=line,

@@ -468,7 +468,7 @@ def test_vcard_apple_labels_google_groups_and_4_0() -> None:
     assert google[0].tags == ["starred"]  # "myContacts" is every Google contact's group
     assert "long distance running" in google[0].content  # a folded NOTE line joined
     v4, _ = _cards("v40.vcf")
-    assert v4[0].content == "Contact: Ana Souza — phone +55-11-91234-5678 (cell); email ana@example.br"
+    assert v4[0].content == "Contact: Ana Souza — phone +55-11-91234-5678 (cell); email ana@example.br; anniversary 2015-06-12"  # round 6: anniversaries
     assert v4[0].aliases["+5511912345678"] == "Ana Souza"
 
 

@@ -420,7 +420,7 @@ def test_icloud_group_card_tags_its_members() -> None:
     recs, rep = _cards(VCF / "icloud_groups.vcf")
     assert [(r.content, r.tags) for r in recs] == [
         ("Contact: Ana Lopez — phone +34 600 111 222 (mobile)", ["Climbing friends"]),
-        ("Contact: Ben Smith — email ben@example.org", ["Climbing friends"]),  # a member listed before its card
+        ("Contact: Ben Smith — email ben@example.org (home)", ["Climbing friends"]),  # a member listed before its card
     ]
     assert rep.skipped_system == 1 and rep.warnings == []
 
@@ -428,7 +428,7 @@ def test_icloud_group_card_tags_its_members() -> None:
 def test_vcard_40_group_kind_and_quoted_types() -> None:
     recs, rep = _cards(VCF / "v40_group_kind.vcf")
     assert [(r.content, r.tags) for r in recs] == [
-        ("Contact: Yui Tanaka — phone +81-90-1234-5678 (cell); email yui@example.jp; birthday --0415", ["Book club"])]
+        ("Contact: Yui Tanaka — phone +81-90-1234-5678 (cell); email yui@example.jp (work); birthday 15 April; anniversary 2015-06-20", ["Book club"])]
     assert recs[0].aliases["+819012345678"] == "Yui Tanaka" and rep.skipped_system == 1
 
 
@@ -459,7 +459,7 @@ def test_related_names_of_apple_android_and_vcard_40() -> None:
     assert rep.warnings == []
 
 
-TAKEOUT = [("Contact: Lucía Fernández — phone +34 611 222 333 (cell); email lucia@example.es", ["Climbing"]),
+TAKEOUT = [("Contact: Lucía Fernández — phone +34 611 222 333 (cell); email lucia@example.es (home)", ["Climbing"]),
            ("Contact: Tomás Ruiz — phone +34 912 345 678 (work)", [])]
 
 

@@ -191,7 +191,7 @@ def test_vcard_40_altid_pid_quoted_types_and_a_data_photo() -> None:
     assert detect(path) == "vcf"
     rep = ImportReport(str(path), "vcf")
     [rec] = vcf.parse(path, rep)
-    assert rec.content == "Contact: 山田 太郎 — phone +81-90-1234-5678 (cell); email taro@example.jp"
+    assert rec.content == "Contact: 山田 太郎 — phone +81-90-1234-5678 (cell); email taro@example.jp (private)"
     assert rec.ref == "vcf:urn:uuid:4fbe8971-0bc3-424c-9c26-36c3e1eff6b1"
     assert {"山田 太郎", "Taro Yamada", "+81-90-1234-5678", "+819012345678"} <= set(rec.aliases)
     assert set(rec.aliases.values()) == {"山田 太郎"} and rep.warnings == []

@@ -301,9 +301,9 @@ VCF_CASES: dict[str, list[tuple[str, list[str]]]] = {  # file: [(content, tags)]
     ],
     # Google/Apple grouped labels (item1.EMAIL + item1.X-ABLabel), LF and CRLF cards, blank lines between
     "google_grouped_mixed_eol.vcf": [
-        ("Contact: Priya Nair — phone +91 98765 43210 (Mobile); email priya@example.org; email priya.nair@example.net; "
+        ("Contact: Priya Nair — phone +91 98765 43210 (Mobile); email priya@example.org (Work); email priya.nair@example.net; "
          "org Acme Labs, Research; title Data scientist", ["Colleagues"]),
-        ("Contact: Tom Becker — phone +1 415 555 0134 (cell); email tom@example.com; birthday 1990-07-04; note "
+        ("Contact: Tom Becker — phone +1 415 555 0134 (cell); email tom@example.com (home); birthday 1990-07-04; note "
          "Climbing partner, Tuesdays", []),
         ("Contact: Ana Lima — phone +351 912 345 678 (Casa)", []),
     ],
