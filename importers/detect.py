@@ -24,6 +24,7 @@ from importers import (
     dayone,
     html_notes,
     kinds,
+    markdown_apps,
     notion,
     simplenote,
     standardnotes,
@@ -74,7 +75,7 @@ def _page_kind(path: Path) -> bool:
         return b"var jsonData = " in fh.read(4 * 1024 * 1024)
 
 
-_NOTE_SUFFIXES = (".md", ".markdown")
+_NOTE_SUFFIXES = (".md", ".markdown", ".org")
 
 
 def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
@@ -161,11 +162,11 @@ def detect(path: Path | str) -> str:
             kind = _scan_json_keys(jsons[0])
             if kind:
                 return kind
-        if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "Keep/*.json", "*.enex")) or any(
+        if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "*.org", "Keep/*.json", "*.enex")) or any(
                 notion.is_database(p) for p in path.rglob("*.csv")):
             return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) and Evernote's too
-        if other_notes(path):
-            return "markdown"
+        if other_notes(path) or markdown_apps.plain_notes(path):
+            return "markdown"  # web pages, backups of note apps; a folder of plain .txt notes
         raise ImportFormatError(_unknown("directory holds no conversations*.json nor notes", None), file)
     with path.open("rb") as fh:
         raw = fh.read(64 * 1024)
@@ -207,7 +208,7 @@ def detect(path: Path | str) -> str:
                 obj = None
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"
-    if suffix in (".md", ".markdown", ".enex") or notion.is_database(path) or dayone.is_export_head(raw) or \
+    if suffix in (".md", ".markdown", ".org", ".enex") or notion.is_database(path) or dayone.is_export_head(raw) or \
             standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw):
         return "markdown"
     if suffix in (".html", ".htm") and _page_kind(path):

@@ -124,6 +124,8 @@ def text_kind(text: str, suffix: str) -> str | None:
     lines = [ln for ln in stripped.splitlines()[:20] if ln.strip()]
     if suffix in (".csv", ".tsv") or (len(lines) >= 2 and all(_fields(ln) == _fields(lines[0]) > 1 for ln in lines)):
         return "a CSV table"
+    if suffix == ".txt":  # a lone plain-text file is not taken for a note unasked: it may be a chat nobody parsed
+        return "plain text with no chat header (`mem.py import markdown FILE` reads it as a note)"
     return None
 
 

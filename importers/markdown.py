@@ -43,8 +43,10 @@ from importers import (
     enex,
     html_notes,
     keep,
+    logseq,
     markdown_apps,
     notion,
+    orgmode,
     simplenote,
     standardnotes,
 )
@@ -53,7 +55,8 @@ from importers.frontmatter import front_matter as _front_matter
 from importers.frontmatter import parse_front_matter as parse_front_matter  # re-exported (tests, callers)
 
 CHUNK_CHARS = 1500
-NOTE_SUFFIXES = (".md", ".markdown")  # ".markdown": Bear's TextBundles (text.markdown), iA Writer, Typora
+# ".markdown": Bear's TextBundles (text.markdown), iA Writer, Typora; ".org": Org-mode (importers.orgmode)
+NOTE_SUFFIXES = (".md", ".markdown", orgmode.ORG_SUFFIX)
 MAX_NOTE_BYTES = 32 * 1024 * 1024  # one note file; larger ones are refused (a vault's notes are KBs)
 MEMORY_TYPES = {"episodic", "semantic", "procedural"}
 
@@ -431,14 +434,16 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
             found += [Path(dirpath) / f for f in sorted(filenames) if not f.startswith(".") and (
                 f.lower().endswith(NOTE_SUFFIXES + (".enex",)) or (keep_dir and f.lower().endswith(".json"))
                 or notion.is_database(f) or markdown_apps.other_note(Path(dirpath) / f, keep_dir))]
-        return path, found
+        return path, found or markdown_apps.plain_notes(path)  # a folder of plain .txt notes and nothing else
     if not path.exists():
         raise ImportFormatError("no such file or directory", str(path))
     return path.parent, [path]
 
 
-def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Record], list[list[str]], str]:
-    """Records of one note plus, per record, the raw wikilink targets to resolve later."""
+def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, tuple[str, str]] | None = None
+                ) -> tuple[list[Record], list[list[str]], str]:
+    """Records of one note plus, per record, the raw wikilink targets to resolve later (``blocks``:
+    a Logseq graph's blocks by id, for its block references)."""
     rel = file.relative_to(root).as_posix()
     suffix = file.suffix.lower()
     if suffix == ".csv":  # a Notion database: a record a row
@@ -456,12 +461,18 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     data = file.read_bytes()
     text = _decode_note(data, file, rel, report)
     html = suffix in html_notes.HTML_SUFFIXES
+    plain = suffix == ".txt"  # a plain-text note: no markup, no headings, no front matter
     lines = html_notes.to_lines(text, file.stem) if html else _without_title_line(split_lines(text), file.stem)
-    joplin = None if html else markdown_apps.joplin_raw(lines)
+    joplin = None if html or plain else markdown_apps.joplin_raw(lines)
     front: dict[str, Any] = {}
     start = 0
-    if html:
-        pass  # a web page has no front matter
+    ref_pages: list[str] = []
+    if suffix == orgmode.ORG_SUFFIX:
+        front, lines = orgmode.to_markdown(lines)
+    elif logseq.is_graph(root):
+        lines, ref_pages = _logseq_lines(lines, blocks or {})
+    if html or plain or suffix == orgmode.ORG_SUFFIX:
+        pass  # a web page or a plain-text note has no front matter; Org's is read already
     elif joplin is not None:
         front, lines = joplin
         start = 0
@@ -472,12 +483,16 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
         if not front:
             front, start = markdown_apps.logseq_properties(lines)
     stem = _NOTION_ID_RE.sub("", file.stem) or file.stem
+    thread, parents = _notion_thread(rel) if stem != file.stem else (rel, [])
     if stem != file.stem and not front:
         front = markdown_apps.notion_properties(lines)
+    stem = logseq.page_name(stem) if logseq.is_graph(root) else stem
     if file.parent.suffix.lower() == ".textbundle" and file.stem.lower() == "text":
         stem = file.parent.stem  # Bear's "Trip notes.textbundle/text.markdown" is the note "Trip notes"
     stem, zettel_date = _zettel(stem)
     file_date = _file_date(stem) if zettel_date is None else None
+    if file_date and (day := _FILE_DATE_RE.fullmatch(stem)) and day.group("sep") != "-":
+        stem = file_date.strftime("%Y-%m-%d %H:%M" if day.group("h") else "%Y-%m-%d")  # Logseq's 2024_03_12: the day
     base_date = _front_date(front) or file_date or zettel_date
     fm_type = str(front.get("type") or "").strip().lower()
     memory_type = fm_type if fm_type in MEMORY_TYPES else ("episodic" if file_date else "semantic")
@@ -487,10 +502,10 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
     records: list[Record] = []
     targets: list[list[str]] = []
     occurrences: dict[str, int] = {}
-    sections = _split_sections(lines[start:], start + 1)
+    sections = [_Section([], 1, lines)] if plain else _split_sections(lines[start:], start + 1)
     for section in sections:
         raw_body = "\n".join(section.body)
-        body = _strip_markup(_COMMENT_RE.sub("", raw_body)).strip("\n")
+        body = raw_body.strip("\n") if plain else _strip_markup(_COMMENT_RE.sub("", raw_body)).strip("\n")
         # Thematic breaks alone ("---" separators between sessions) carry nothing.
         if not re.sub(r"(?m)^\s*(?:-{3,}|\*{3,}|_{3,})\s*$", "", body).strip():
             if section.heading_line is not None:
@@ -501,7 +516,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
         for title in section.headings:
             when = _heading_date(title, file_date or base_date) or when
         path_str = " > ".join(section.headings)
-        prefix = path_str or title
+        prefix = " > ".join([*parents, str(path_str or title)])  # a nested Notion page: its parents' titles first
         embeds = [m.group(2) for m in _WIKILINK_RE.finditer(body) if m.group(1)]
         for piece in _chunks(body.strip()):
             report.messages_seen += 1  # one per chunk: a memory-sized unit seen
@@ -522,14 +537,14 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
                     memory_type=memory_type,
                     event_at=when,
                     author=None,
-                    thread=rel,
+                    thread=thread,
                     position=len(records),
                     tags=tags,
                     metadata=metadata,
                     line=section.line,
                 )
             )
-            targets.append([m.group(2) for m in _WIKILINK_RE.finditer(piece)] + note_targets)
+            targets.append([m.group(2) for m in _WIKILINK_RE.finditer(piece)] + note_targets + ref_pages)
     if not records and front:
         # A note that is only front matter still says something (dates, places, people).
         summary = "; ".join(f"{k}: {_display_links(str(_jsonable(v)))}" for k, v in front.items() if v not in (None, [], ""))
@@ -542,7 +557,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
                     source="markdown",
                     memory_type=memory_type,
                     event_at=base_date,
-                    thread=rel,
+                    thread=thread,
                     position=0,
                     tags=fm_tags,
                     metadata={"heading_path": [], "path": rel, "title": stem, "frontmatter": _jsonable(front)},
@@ -558,7 +573,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
             report.messages_seen += 1
             records.append(Record(
                 content=f"{stem}: " + "; ".join(" > ".join(p) for p in leaves), ref=f"markdown:{rel}::0",
-                source="markdown", memory_type=memory_type, event_at=base_date, thread=rel, position=0,
+                source="markdown", memory_type=memory_type, event_at=base_date, thread=thread, position=0,
                 tags=fm_tags, metadata={"heading_path": [], "path": rel, "title": stem, "outline": True}, line=1))
             targets.append([])
     if records and fm_links:
@@ -567,6 +582,32 @@ def _parse_file(file: Path, root: Path, report: ImportReport) -> tuple[list[Reco
 
 
 _KEY_RE = re.compile(r"\w+")
+
+
+def _notion_thread(rel: str) -> tuple[str, list[str]]:
+    """A Notion page's thread without the 32-hex ids of its path (``Home/Boiler.md``), and the titles of
+    the pages it is nested in (its folders named ``Title <id>``, nearest last)."""
+    parts = rel.split("/")
+    names = [_NOTION_ID_RE.sub("", p) or p for p in parts[:-1]]
+    stem, dot, suffix = parts[-1].rpartition(".")
+    parents: list[str] = []
+    for part, name in zip(reversed(parts[:-1]), reversed(names), strict=True):
+        if name == part:
+            break  # a plain folder: the pages above it are no parents of this one
+        parents.insert(0, name)
+    return "/".join([*names, (_NOTION_ID_RE.sub("", stem) or stem) + dot + suffix]), parents
+
+
+def _logseq_lines(lines: list[str], blocks: dict[str, tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """A Logseq page's lines with task markers as to-do boxes and block references as the blocks'
+    words (:mod:`importers.logseq`), and the pages those blocks are on."""
+    out: list[str] = []
+    pages: list[str] = []
+    for line in lines:
+        line, on = logseq.resolve_refs(logseq.markers(line), blocks)
+        out.append(line)
+        pages += on
+    return out, list(dict.fromkeys(pages))
 
 
 def _without_title_line(lines: list[str], title: str) -> list[str]:
@@ -605,6 +646,22 @@ def _decode_note(data: bytes, file: Path, rel: str, report: ImportReport) -> str
                 text, codec = data.decode("latin-1"), "Latin-1"
         report.warn(f"{rel}:{exc.line}: {exc.reason.split(';')[0]}; read as {codec}")
         return text.lstrip("\ufeff")
+
+
+def _logseq_blocks(root: Path, files: list[Path]) -> dict[str, tuple[str, str]]:
+    """{block uuid: (its words, its page's path)} of a Logseq graph's pages (empty for other notes)."""
+    if not logseq.is_graph(root):
+        return {}
+    found: dict[str, tuple[str, str]] = {}
+    for file in files:
+        if file.suffix.lower() in (".md", ".markdown"):
+            rel = file.relative_to(root).as_posix()
+            try:
+                lines = split_lines(decode_text(file.read_bytes(), str(file)))
+            except ImportFormatError:
+                continue  # not UTF-8: the note is read (and warned about) later; its blocks are not referable
+            found.update({k: (v, rel) for k, v in logseq.block_texts(lines).items()})
+    return found
 
 
 def _longest_line(file: Path, chunk: int = 1 << 20) -> int:
@@ -672,8 +729,9 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
         kept.append(file)
     first_ref: dict[str, str] = {}
     scratch = ImportReport(report.file, report.format)  # pass 1 counts nothing
+    blocks = _logseq_blocks(root, kept)
     for file in kept:
-        records, _targets, rel = _parse_file(file, root, scratch)
+        records, _targets, rel = _parse_file(file, root, scratch, blocks)
         if records:
             first_ref.setdefault(_note_key(rel), records[0].ref)
             first_ref.setdefault(_note_key(file.stem), records[0].ref)
@@ -683,7 +741,7 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
         for alias in markdown_apps.aliases(records[0].metadata.get("frontmatter") if records else None):
             first_ref.setdefault(_note_key(alias), records[0].ref)  # Obsidian: [[Heating]] is the note "Boiler"
     report.variant.update({"files": len(files), "layout": "directory" if path.is_dir() else "file"})
-    parsed = (_parse_file(file, root, report) for file in kept)
+    parsed = (_parse_file(file, root, report, blocks) for file in kept)
     for records, targets, _rel in parsed:
         for record, names in zip(records, targets, strict=True):
             unresolved: list[str] = []

@@ -185,7 +185,7 @@ class _capped(io.RawIOBase):
 
 
 # A Markdown link to another note of the export (Notion, Bear, Typora): "[Porto](Trips%20x/Porto%20y.md)".
-_NOTE_LINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\((?!\w+://)([^()\s]+?\.(?:md|markdown|html?))\)", re.IGNORECASE)
+_NOTE_LINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\((?!\w+://)([^()\s]+?\.(?:md|markdown|html?|org|txt))\)", re.IGNORECASE)
 
 
 # A picture of the note's own folder (Bear's TextBundle assets, Typora, Obsidian with Markdown links):
@@ -231,6 +231,30 @@ def other_note(file: Path, keep_dir: bool) -> bool:
                                                                  or dayone.is_export(file))
 
 
+PLAIN_SUFFIX = ".txt"
+_PLAIN_SNIFF = 64 * 1024
+
+
+def plain_notes(folder: Path) -> list[Path]:
+    """The ``.txt`` files of a folder of plain-text notes (nvALT, Notepad, a phone's notes app): every
+    ``.txt`` below it, outside hidden folders, when each is text (no NUL; UTF-8, UTF-16 or an old
+    code page) and none is another export (a WhatsApp chat, a Standard Notes or Simplenote backup);
+    else none. Called only for folders holding no other notes: beside Markdown, ``.txt`` files are
+    attachments, and beside chats, stray files."""
+    from importers import whatsapp  # the chat sniffer: a folder of chats is no folder of notes
+
+    found = sorted(p for p in folder.rglob("*" + PLAIN_SUFFIX) if p.is_file() and not any(
+        part.startswith(".") for part in p.relative_to(folder).parts))
+    for file in found:
+        with file.open("rb") as fh:
+            head = fh.read(_PLAIN_SNIFF)
+        text = head.decode("utf-16", "replace") if head.startswith((b"\xff\xfe", b"\xfe\xff")) else head.decode("utf-8", "replace")
+        if "\x00" in text or whatsapp.sniff(text.splitlines()[:50]) or standardnotes.is_backup_head(head) or \
+                simplenote.is_export_head(head) or dayone.is_export_head(head):
+            return []
+    return found
+
+
 def streamed(file: Path) -> bool:
     """An export of many notes read as a stream (Evernote's ``.enex``, a Standard Notes backup)."""
     low = file.name.lower()
@@ -245,4 +269,6 @@ def aliases(front: Any) -> list[str]:
         return []
     value = front.get("aliases", front.get("alias"))
     names = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+    if isinstance(front.get("id"), str):
+        names.append(front["id"])  # org-roam's :ID: (links are [[id:<uuid>][words]]); Joplin's id
     return [str(n) for n in names if str(n).strip()]

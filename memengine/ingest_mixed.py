@@ -58,7 +58,7 @@ def mixed_plan(folder: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
             warnings.append(f"{folder}: skipped: {exc.reason}")
     chat_dirs = {p.parent for p, fmt in parts if p.name == "_chat.txt"}
     has_notes = any(not any(d in q.parents for d in chat_dirs)
-                    for suffix in ("*.md", "*.markdown", "*.enex", "Keep/*.json") for q in folder.rglob(suffix))
+                    for suffix in ("*.md", "*.markdown", "*.org", "*.enex", "Keep/*.json") for q in folder.rglob(suffix))
     # notes that are no Markdown: web pages (Apple Notes, Evernote, Joplin), Notion tables
     has_notes = has_notes or other_notes(folder) or any(notion.is_database(q) for q in folder.rglob("*.csv"))
     if has_notes and not any(p == folder for p, _ in parts):

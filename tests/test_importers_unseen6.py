@@ -4,7 +4,10 @@ the apps export; nothing copied from a real export or from ../shared; see its RE
 * vCard: e-mail labels (``TYPE=WORK``, Apple ``itemN.X-ABLabel``), Apple's built-in labels of run-together
   words (``_$!<HomeFAX>!$_``), dates of no year (RFC 6350 ``--0415``/``--04-15``, Apple's
   ``X-APPLE-OMIT-YEAR``), anniversaries (``ANNIVERSARY``, ``X-ANNIVERSARY``, Apple ``X-ABDATE``), vCard
-  4.0 ``VALUE=uri`` phones, ``ALTID``/``LANG`` names, ``KIND:group``/``KIND:org``.
+  4.0 ``VALUE=uri`` phones, ``ALTID``/``LANG`` names, ``KIND:group``/``KIND:org``;
+* notes: a folder of plain ``.txt`` notes, Org-mode files (org-roam ids, TODO keywords, drawers,
+  planning lines, source blocks), a Logseq graph (journal days, task markers, block references,
+  aliases), a Notion export's nested pages (threads without page ids, parents' titles);
 
 WhatsApp times are the phone's wall clock as written (naive); ChatGPT times UTC (aware); note dates as
 their front matter or file name writes them."""
@@ -13,10 +16,15 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
+from conftest import run_cli
+from importer_cli import memory_count as _count
+from importer_cli import one_envelope as _envelope
+from importer_cli import write_zip as _zip
 
-from importers import ImportReport, vcf
+from importers import ImportFormatError, ImportReport, Record, markdown, vcf
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen6"
@@ -70,3 +78,132 @@ def test_vcard_4_names_of_every_language_are_aliases() -> None:
     recs = list(vcf.parse(VCF / "rfc6350_v40.vcf", ImportReport("x", "vcf")))
     assert {k for k, v in recs[0].aliases.items() if not k.startswith("+")} == {
         "Jun Tanaka", "田中 純", "田中, 純", "純 田中"}
+
+
+# --- notes: plain text, Org-mode, Logseq, Notion's nested pages ------------------------------------------
+
+NOTES = FIX / "notes"
+
+
+def _notes(path: Path) -> tuple[list[Record], ImportReport]:
+    assert detect(path) == "markdown"
+    rep = ImportReport(str(path), "markdown")
+    return list(markdown.parse(path, rep)), rep
+
+
+def _rows(recs: list[Record]) -> list[tuple[Any, ...]]:
+    return [(r.thread, r.content, r.event_at, r.tags, r.memory_type) for r in recs]
+
+
+TXT = [  # a dated file name dates its note; a first line repeating the name is the title; "#" is no heading
+    ("2024-03-12.txt", "2024-03-12: Dentist moved to Friday 10:30.\nCall Ana about the keys.", D(2024, 3, 12), [],
+     "episodic"),
+    ("Boiler service.txt", "Boiler service: Oscar comes Thursday at 8.\nBring the warranty card.\n\n# not a heading: "
+     "plain text has none", None, [], "semantic"),
+    ("Gate code.txt", "Gate code: Gate code 4711, then press the bell.", None, [], "semantic"),
+    ("Archive/Router.txt", "Router: Old router password: in the blue folder.", None, [], "semantic"),
+]
+
+
+def test_a_folder_of_plain_text_notes() -> None:
+    recs, rep = _notes(NOTES / "txt")
+    assert sorted(_rows(recs), key=lambda r: ("/" in r[0], r[0])) == TXT
+    assert rep.warnings == [] and len({r.ref for r in recs}) == 4
+
+
+def test_one_plain_text_note_is_read_when_asked_and_named_when_not(tmp_path: Path) -> None:
+    path = NOTES / "txt" / "Gate code.txt"
+    with pytest.raises(ImportFormatError, match=r"plain text with no chat header \(`mem.py import markdown FILE` reads"):
+        detect(path)
+    recs = list(markdown.parse(path, ImportReport(str(path), "markdown")))
+    assert [r.content for r in recs] == ["Gate code: Gate code 4711, then press the bell."]
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", "markdown", str(path)))
+    assert out["ok"] and out["data"]["memories_added"] == 1, out
+
+
+def test_a_folder_of_chats_is_no_folder_of_notes(tmp_path: Path) -> None:
+    (tmp_path / "Ana.txt").write_text("12/03/2024, 21:00 - Ana: Hi\n12/03/2024, 21:01 - Ben: Hello\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("Buy milk\n", encoding="utf-8")
+    with pytest.raises(ImportFormatError, match="directory holds no conversations"):
+        detect(tmp_path)
+
+
+PORTO = [  # the title heads the headlines; TODO keywords are to-do boxes; drawers and comments are no text
+    ("porto.org", "Trip to Porto: Fly on 12 April, back on 19 April."),
+    ("porto.org", "Trip to Porto > Flights: TAP 1947, seat 14C."),
+    ("porto.org", "Trip to Porto > [ ] Book hotel: scheduled 2024-03-20\nNear Ribeira, under 200 EUR."),
+    ("porto.org", "Trip to Porto > [ ] Book hotel > Options: - Memmo Alfama\n- Pestana Vintage"),
+    ("porto.org", "Trip to Porto > [x] Renew passport: closed 2024-03-10 18:02\n```shell\n# a comment, not a heading\n"
+     "echo done\n```"),
+]
+
+
+def test_org_mode_file_alone() -> None:
+    recs, rep = _notes(NOTES / "org" / "porto.org")
+    assert [(r.thread, r.content) for r in recs] == PORTO
+    assert {(r.event_at, tuple(r.tags), r.memory_type) for r in recs} == {
+        (D(2024, 3, 12, 9, 15), ("travel", "family", "urgent"), "semantic")}
+    assert rep.warnings == []
+
+
+def test_org_roam_folder_links_by_id_and_file() -> None:
+    recs, rep = _notes(NOTES / "org")
+    boiler, oscar = recs[0], recs[1]
+    assert [(r.thread, r.content) for r in recs[:2]] == [
+        ("boiler.org", "Boiler: Quote from Oscar: 2,400 EUR. See also the trip and a guide."),
+        ("oscar.org", "Oscar: Plumber, works Saturdays. Phone +351 912 000 222."),
+    ]
+    assert [(r.thread, r.content) for r in recs[2:]] == PORTO
+    assert oscar.tags == ["person"] and oscar.metadata["frontmatter"]["id"] == "6c1f0e2a-7b3d-4c5e-9f10-2a3b4c5d6e7f"
+    assert boiler.links == [(oscar.ref, "explicit"), (recs[2].ref, "explicit")]  # [[id:…]] and [[file:porto.org]]
+    assert rep.warnings == [] and "unresolved_links" not in boiler.metadata
+
+
+LOGSEQ_DAY = ("2024-03-12: - Called Oscar about the boiler\n\t- he comes on Thursday, see Quote: 2,400 EUR for the "
+              "boiler\n- [ ] buy descaler\n- [ ] write the insurance claim\n- [x] pay the water bill\n- [ ] call the "
+              "bank\n- [ ] book the flights (priority A)\n- [-] renew the gym\n- Plumber confirmed by text")
+
+
+def test_logseq_journal_day_markers_block_refs_and_aliases() -> None:
+    recs, rep = _notes(NOTES / "logseq")
+    assert _rows(recs) == [
+        ("journals/2024_03_12.md", LOGSEQ_DAY, D(2024, 3, 12), [], "episodic"),
+        ("pages/Oscar.md", "Oscar: - Plumber, works Saturdays\n- Quote: 2,400 EUR for the boiler", None, [], "semantic"),
+    ]
+    day, oscar = recs
+    assert day.links == [(oscar.ref, "explicit")]  # [[Oscar]], [[Plumber]] (its alias) and the block's page
+    assert oscar.metadata["frontmatter"] == {"type": "person", "alias": "Plumber"} and rep.warnings == []
+
+
+HOME = "Home 0a1b2c3d4e5f40718293a4b5c6d7e8f9"
+NOTION_PAGES = [
+    ("Home.md", "Home: The house in Porto.\n\nBoiler"),
+    ("Home/Boiler.md", "Home > Boiler: Oscar quoted 2,400 EUR.\n\nQuote"),
+    ("Home/Boiler/Quote.md", "Home > Boiler > Quote: Valid until 31 March."),
+]
+
+
+@pytest.mark.parametrize("where", ["folder", "zip"])
+def test_notion_nested_pages_threads_and_titles(where: str, tmp_path: Path) -> None:
+    src = NOTES / "notion" / "Export-3f2a"
+    path = src if where == "folder" else _zip(tmp_path / "Export-3f2a.zip", {
+        p.relative_to(src).as_posix(): p.read_bytes() for p in sorted(src.rglob("*")) if p.is_file()})
+    recs, rep = _notes(path)
+    assert [(r.thread, r.content) for r in recs] == NOTION_PAGES
+    assert recs[0].links == [(recs[1].ref, "explicit")] and recs[1].links == [(recs[2].ref, "explicit")]
+    assert recs[2].metadata["path"] == f"{HOME}/Boiler 1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6/Quote 2c3d4e5f6a7b48c9d0e1f2a3b4c5d6e7.md"
+
+
+NOTE_CLI = {"txt": 4, "org": 7, "logseq": 2, "notion/Export-3f2a": 3}
+
+
+@pytest.mark.parametrize("name", sorted(NOTE_CLI))
+def test_cli_notes_dry_run_then_import_then_again(name: str, tmp_path: Path) -> None:
+    path, expected = NOTES / name, NOTE_CLI[name]
+    db = tmp_path / "m.db"
+    dry = _envelope(run_cli("--db", str(db), "import", str(path), "--dry-run"))
+    assert dry["ok"] and dry["data"]["format"] == "markdown" and dry["data"]["memories_added"] == expected, dry
+    assert not db.exists() or _count(db) == 0
+    assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == expected
+    assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == 0

@@ -1,0 +1,88 @@
+"""What a Logseq graph writes beyond Markdown, read for :mod:`importers.markdown`.
+
+A graph is a folder holding ``logseq/config.edn`` (the app's settings), its pages in ``pages/`` and
+its days in ``journals/``. Besides page properties (``key:: value``, :mod:`importers.markdown_apps`):
+
+* task markers start a block (``- TODO``, ``- DOING``, ``- LATER``, ``- NOW``, ``- DONE``,
+  ``- CANCELED`` …): they read as the to-do box every other importer writes (``[ ]`` open,
+  ``[x]`` done, ``[-]`` cancelled; the same words as Org's keywords), a priority ``[#A]`` as
+  ``(priority A)``;
+* a block reference ``((65f0a1b2-…))`` or embed ``{{embed ((…))}}`` is the words of the block that
+  declares that ``id::`` (anywhere in the graph), and a link to its page; one whose block is not
+  in the import is dropped (a uuid is no words);
+* page files name namespaces ``Projects___Boiler.md`` (or ``Projects%2FBoiler.md``, older graphs):
+  the page is "Projects/Boiler".
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+from importers.orgmode import CANCELLED_KEYWORDS, DONE_KEYWORDS, OPEN_KEYWORDS
+
+_UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+_MARKER_RE = re.compile(
+    rf"^(\s*[-*+]\s+)({'|'.join(OPEN_KEYWORDS + DONE_KEYWORDS + CANCELLED_KEYWORDS)})\s+(?:\[#([A-Z])\]\s*)?")
+_PRIORITY_RE = re.compile(r"\s*\[#([A-C])\]")
+_REF_RE = re.compile(rf"\{{\{{embed\s+\(\(({_UUID})\)\)\s*\}}\}}|\(\(({_UUID})\)\)", re.IGNORECASE)
+_ID_LINE_RE = re.compile(rf"^(\s*)id::\s*({_UUID})\s*$", re.IGNORECASE)
+_BLOCK_START_RE = re.compile(r"^(\s*)[-*+]\s+(.*)$")
+
+
+@functools.lru_cache(maxsize=64)
+def is_graph(root: Path) -> bool:
+    """True for the folder of a Logseq graph (its ``logseq/config.edn``)."""
+    return (root / "logseq" / "config.edn").is_file()
+
+
+def page_name(stem: str) -> str:
+    """A page file's name as the page's: namespaces ``a___b`` / ``a%2Fb`` are ``a/b``."""
+    return unquote(stem.replace("___", "/")) if "___" in stem or "%" in stem else stem
+
+
+def markers(line: str) -> str:
+    """A block's task marker as a to-do box, its priority as words (see the module docstring)."""
+    m = _MARKER_RE.match(line)
+    if not m:
+        return line
+    keyword = m.group(2)
+    box = "[x]" if keyword in DONE_KEYWORDS else "[-]" if keyword in CANCELLED_KEYWORDS else "[ ]"
+    rest = line[m.end():]
+    priority = m.group(3) or (p.group(1) if (p := _PRIORITY_RE.search(rest)) else None)
+    rest = _PRIORITY_RE.sub("", rest).rstrip()
+    return f"{m.group(1)}{box} {rest}" + (f" (priority {priority})" if priority else "")
+
+
+def block_texts(lines: list[str]) -> dict[str, str]:
+    """{uuid: the words of the block declaring ``id:: uuid``} of one page's lines."""
+    found: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        m = _ID_LINE_RE.match(line)
+        if not m:
+            continue
+        indent = len(m.group(1).expandtabs(2))
+        for j in range(i - 1, -1, -1):
+            block = _BLOCK_START_RE.match(lines[j])
+            if block and len(block.group(1).expandtabs(2)) < indent:
+                found[m.group(2).lower()] = markers(lines[j]).strip().lstrip("-*+").strip()
+                break
+    return found
+
+
+def resolve_refs(line: str, blocks: dict[str, tuple[str, str]]) -> tuple[str, list[str]]:
+    """``line`` with its block references as the blocks' words, and the pages (paths) they are on."""
+    if "((" not in line:
+        return line, []
+    pages: list[str] = []
+
+    def repl(m: re.Match[str]) -> str:
+        hit = blocks.get((m.group(1) or m.group(2)).lower())
+        if hit is None:
+            return ""
+        pages.append(hit[1])
+        return hit[0]
+
+    return re.sub(r"[ \t]+$", "", _REF_RE.sub(repl, line)), pages
