@@ -110,7 +110,8 @@ def read_keys(path: Path) -> list[tuple[str, str, str | None]]:
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
-            k, cur, old = (p.strip() for p in line.split("|"))
+            # fields split on a single "|": " || " separates alternatives inside a field
+            k, cur, old = (p.strip() for p in re.split(r"(?<!\|)\|(?!\|)", line))
             out.append((k, cur, None if old == "-" else old))
     return out
 
@@ -121,8 +122,8 @@ def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
     for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip() and not line.startswith("#"):
             parts = [p.strip() for p in line.split("|", 2)]
-            if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person"):
-                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person | date | substring'")
+            if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic"):
+                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic | date | substring'")
             out.append((parts[0], parts[1], [a.strip() for a in parts[2].split(" || ")]))
     return out
 
@@ -130,7 +131,9 @@ def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
 def sets(include_shared: bool, data: list[Path] | None = None) -> list[dict[str, Any]]:
     """Every set: name, split (dev/heldout), kind (notes/chat/shared) and paths (+ side files)."""
     out: list[dict[str, Any]] = []
-    for p in sorted(p for d in (data or [DATA]) for p in d.glob("*.txt")):
+    # a .txt is a notes file or (with .keys) a chat export; a .json with .keys a chat export (ChatGPT, Claude)
+    for p in sorted(p for d in (data or [DATA]) for g in ("*.txt", "*.json") for p in d.glob(g)
+                    if p.suffix == ".txt" or p.with_suffix(".keys").exists()):
         split = "dev" if p.name.startswith("dev_") else "heldout"
         kind = "chat" if p.with_suffix(".keys").exists() else "notes"
         spec: dict[str, Any] = {"name": p.stem, "split": split, "kind": kind, "path": str(p)}
@@ -396,17 +399,71 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
     low = b["text"].lower()
     for _k, cur, old in info.get("chat_keys", []):
         c["key:n"] += 1
-        c["key:current_shown"] += cur.lower() in low
+        now_shown = any(a.strip().lower() in low for a in cur.split(" || "))
+        c["key:current_shown"] += now_shown
         if old:
-            c["key:old_shown"] += old.lower() in low and cur.lower() not in low
+            c["key:old_shown"] += any(a.strip().lower() in low for a in old.split(" || ")) and not now_shown
     for t in b["topics"]:  # a topic of two memories is no topic (round 4)
         c["topic:tiny"] += t["id"] is not None and len(members.get(t["id"], [])) <= 2
     for texts in members.values():
         c["label:tiny"] += len(texts) <= 2
     c["warn:no_topics"] += any(w.startswith("no topics yet") for w in b["warnings"])
+    score_topic_lines(b, c)
     if spec.get("expect"):
         score_expect(read_expect(Path(spec["expect"])), b, c)
     return {"counts": c, "names": names, "cpu": out["cpu"]}
+
+
+# the fixed sections' headings (anything else after "### " is a topic)
+SECTION_HEADINGS = {"Key facts", "Coming up", "Procedures", "Recently changed", "Open contradictions (please review)",
+                    "People", "Latest events"}
+# a statement has a verb: auxiliaries and common verbs (any form ending -ed, -s counted by _says), the judge's own list
+_VERBS = set("""is are was were be been being am will would won't can can't could should must may might shall has have
+had do does did don't doesn't didn't isn't aren't wasn't weren't need needs go goes going went come comes came get gets
+got make makes made take takes took give gives gave say says said start starts begin begins began move moves pay pays
+costs cost join joins leave leaves left meet meets met sign signs run runs buy buys bought send sends sent keep keeps
+kept open opens close closes stay stays find found think know want wants like decided agreed booked works work""".split())
+_TOPIC_HEAD = re.compile(r"^T\d+(?:\.\d+)? · ")
+
+
+def topic_blocks(text: str) -> list[tuple[str, list[str]]]:
+    """(heading, lines) of every topic block of a brief's markdown (headings that are no fixed section)."""
+    out: list[tuple[str, list[str]]] = []
+    cur: list[str] | None = None
+    for line in text.splitlines():
+        if line.startswith("### "):
+            head = line[4:]
+            cur = None if head in SECTION_HEADINGS else []
+            if cur is not None:
+                out.append((head, cur))
+        elif line.startswith("- ") and cur is not None:
+            cur.append(line[2:])
+    return out
+
+
+def says_something(line: str) -> bool:
+    """A line that states a fact, plan or decision, not only nouns: >= 4 content words and a verb or a number.
+
+    Dates, ids and "(N memories)" counts are not what it says."""
+    body = re.sub(r"\d{4}-\d{2}-\d{2}|#\d+|\(\d+ memor(?:y|ies)[^)]*\)|^T\d+(?:\.\d+)? · ", " ", line)
+    words = _WORD.findall(body)
+    content = [w for w in words if not is_filler(w)]
+    if len(content) < 4:
+        return False
+    return any(any(ch.isdigit() for ch in w) or w.lower() in _VERBS or (w.lower().endswith("ed") and len(w) > 4)
+               for w in words)
+
+
+def score_topic_lines(b: dict[str, Any], c: Counter[str]) -> None:
+    """Topic headings that say something (a statement, not a keyword label), and whose name is in their lines."""
+    for head, lines in topic_blocks(b["text"]):
+        c["topicline:n"] += 1
+        c["topicline:says"] += says_something(head)
+        bare = _TOPIC_HEAD.sub("", head)
+        name = bare.split(" (")[0].split(" — ")[0].split(": ")[0]
+        words = [fold(w) for w in _WORD.findall(name) if not is_filler(w)]
+        said = folded(" ".join([bare[len(name):]] + lines))
+        c["topicline:name_in_lines"] += bool(words) and any(w in said for w in words)
 
 
 # a line that says its plan has gone by (the judge's own words, not the code's)
@@ -436,6 +493,11 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
         elif kind == "old":
             c["old:n"] += 1
             c["old:shown"] += pos >= 0
+        elif kind == "topic":  # a subject the reader must find: in a topic's heading, or anywhere in its block
+            blocks = topic_blocks(text)
+            c["topic:n"] += 1
+            c["topic:in_heading"] += any(a.lower() in h.lower() for h, _ in blocks for a in alts)
+            c["topic:in_block"] += any(a.lower() in "\n".join([h] + ls).lower() for h, ls in blocks for a in alts)
         else:
             c["person:n"] += 1
             c["person:shown"] += pos >= 0
@@ -527,6 +589,9 @@ def main(argv: list[str] | None = None) -> int:
                       f"replaced shown {c['old:shown']}/{c['old:n']}, people {c['person:shown']}/{c['person:n']} "
                       f"({c['person:in_section']} in People), "
                       f"filler lines {c['line:filler']}")
+            print(f"   topic headings that say something {c['topicline:says']}/{c['topicline:n']}, name in its lines "
+                  f"{c['topicline:name_in_lines']}/{c['topicline:n']}; expected topics in a heading "
+                  f"{c['topic:in_heading']}/{c['topic:n']}, in a topic block {c['topic:in_block']}/{c['topic:n']}")
             print(f"   topics of <= 2 memories shown {c['topic:tiny']}, stored {c['label:tiny']}; "
                   f"'no topics yet' warning {c['warn:no_topics']}")
             print("   topic names: " + "; ".join(f"{t} «{n}» {v}" for t, n, v in res["names"]))
@@ -536,7 +601,8 @@ def main(argv: list[str] | None = None) -> int:
     head = ["split", "tree"] + [f"name {k}" for k in KINDS] + ["label good", "label bag", "labels"] + \
         [k.split(":")[-1] for k in LINE_KINDS] + ["key current", "key replaced shown", "plans", "in order",
                                                  "past as open", "old shown", "people", "in People",
-                                                 "tiny shown", "no-topics warning"]
+                                                 "tiny shown", "no-topics warning", "headings say", "name in lines",
+                                                 "topics in heading", "topics in block"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -549,7 +615,9 @@ def main(argv: list[str] | None = None) -> int:
         row += [f"{c['plan:shown']}/{c['plan:n']}", f"{c['plan:in_order_pairs']}/{c['plan:pairs']}",
                 f"{c['past:shown_as_open']}/{c['past:n']}", f"{c['old:shown']}/{c['old:n']}",
                 f"{c['person:shown']}/{c['person:n']}", f"{c['person:in_section']}/{c['person:n']}",
-                str(c["topic:tiny"]), str(c["warn:no_topics"])]
+                str(c["topic:tiny"]), str(c["warn:no_topics"]), f"{c['topicline:says']}/{c['topicline:n']}",
+                f"{c['topicline:name_in_lines']}/{c['topicline:n']}", f"{c['topic:in_heading']}/{c['topic:n']}",
+                f"{c['topic:in_block']}/{c['topic:n']}"]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
