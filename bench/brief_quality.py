@@ -242,6 +242,12 @@ def worker(tree: str, db: str, now: str, budget: int) -> None:
     from memengine import consolidate, graph_rank
     from memory_core import MemoryStore
 
+    # constants to try (a measurement, e.g. BRIEF_QUALITY_SET='{"clustering.TOPIC_MIN_SIZE": 2}')
+    import importlib
+
+    for k, v in json.loads(os.environ.get("BRIEF_QUALITY_SET", "{}")).items():
+        mod, _, name = k.rpartition(".")
+        setattr(importlib.import_module(f"memengine.{mod}"), name, v)
     at = datetime.fromisoformat(now)
     store = MemoryStore(Path(db))
     t0 = time.process_time()
@@ -407,6 +413,8 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
         c["topic:tiny"] += t["id"] is not None and len(members.get(t["id"], [])) <= 2
     for texts in members.values():
         c["label:tiny"] += len(texts) <= 2
+        c["mem:in_topic"] += len(texts) if len(texts) >= 3 else 0  # (a memory is in one level-1 cluster)
+    c["mem:live"] += len(out["live"])
     c["warn:no_topics"] += any(w.startswith("no topics yet") for w in b["warnings"])
     score_topic_lines(b, c)
     if spec.get("expect"):
@@ -592,7 +600,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"   topic headings that say something {c['topicline:says']}/{c['topicline:n']}, name in its lines "
                   f"{c['topicline:name_in_lines']}/{c['topicline:n']}; expected topics in a heading "
                   f"{c['topic:in_heading']}/{c['topic:n']}, in a topic block {c['topic:in_block']}/{c['topic:n']}")
-            print(f"   topics of <= 2 memories shown {c['topic:tiny']}, stored {c['label:tiny']}; "
+            print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
+                  f"topics of <= 2 memories shown {c['topic:tiny']}, stored {c['label:tiny']}; "
                   f"'no topics yet' warning {c['warn:no_topics']}")
             print("   topic names: " + "; ".join(f"{t} «{n}» {v}" for t, n, v in res["names"]))
             if args.show and spec["split"] == "dev":
@@ -602,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
         [k.split(":")[-1] for k in LINE_KINDS] + ["key current", "key replaced shown", "plans", "in order",
                                                  "past as open", "old shown", "people", "in People",
                                                  "tiny shown", "no-topics warning", "headings say", "name in lines",
-                                                 "topics in heading", "topics in block"]
+                                                 "topics in heading", "topics in block", "in a topic"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -617,7 +626,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{c['person:shown']}/{c['person:n']}", f"{c['person:in_section']}/{c['person:n']}",
                 str(c["topic:tiny"]), str(c["warn:no_topics"]), f"{c['topicline:says']}/{c['topicline:n']}",
                 f"{c['topicline:name_in_lines']}/{c['topicline:n']}", f"{c['topic:in_heading']}/{c['topic:n']}",
-                f"{c['topic:in_block']}/{c['topic:n']}"]
+                f"{c['topic:in_block']}/{c['topic:n']}", f"{c['mem:in_topic']}/{c['mem:live']}"]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:

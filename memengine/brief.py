@@ -96,6 +96,7 @@ NOVELTY_EXP = 1.0
 RARE_SHARE = 0.02  # a word in at most this share of the pool is informative (a rare word)
 
 HEADER = "# Briefing"
+LEAD_SEP = " — "  # between a topic's label and its lead line, in its heading
 SECTION_TITLES = {"facts": "Key facts", "upcoming": "Coming up", "procedures": "Procedures", "recent": "Recently changed",
                   "contradictions": "Open contradictions (please review)", "people": "People", "topics": "Topics"}
 
@@ -148,6 +149,17 @@ class Topic:
             return f"{name} ({n}, not yet in a topic)"
         return f"{self.label()} · {self.name} ({n})"
 
+    def lead(self) -> Item | None:
+        """The line the topic's heading carries: its first pick, the most valuable of its lines (a topic, not
+        the memories in no topic)."""
+        return next((i for i in self.items if i.why.get("lead")), None)
+
+    def heading(self) -> str:
+        """``T12 · garden beds (14 memories) — 2026-05-08 #123 what its best line says``: a label alone
+        ("worktops, oven, fitter") says what a topic is about, not what happened in it."""
+        lead = self.lead()
+        return self.title() if lead is None else f"{self.title()}{LEAD_SEP}{lead.text}"
+
 
 @dataclass
 class Selection:
@@ -162,10 +174,15 @@ class Selection:
     header: bool = True  # False when even the header line is over budget
 
     def blocks(self) -> list[tuple[str, list[str]]]:
-        """(heading, lines) in display order: fixed sections, then one heading per topic."""
+        """(heading, lines) in display order: fixed sections, then one heading per topic (which carries
+        the topic's lead line: a topic's lines may be none but it)."""
         out = [(SECTION_TITLES[k], [i.text for i in v]) for k, v in self.sections.items() if v]
-        out += [(t.title(), [i.text for i in t.items]) for t in self.topics if t.items]
+        out += [(t.heading(), [i.text for i in t.items if not i.why.get("lead")]) for t in self.topics if t.items]
         return out
+
+    def standalone(self) -> set[str]:
+        """The headings that say something alone (a topic's, with its lead line): shown with no line under them."""
+        return {t.heading() for t in self.topics if t.lead() is not None}
 
     def text(self) -> str:
         """Markdown: the header, then ``### heading`` and ``- line`` per section."""
@@ -471,7 +488,11 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
             t = key[best]
             if b.used + cost[best] + (0 if per_topic[t] else 4) > b.total:
                 continue  # does not fit even with the shortest heading: no need to name its topic
-            need = int(cost[best]) + (0 if per_topic[t] else b.count(f"### {topics[t].title()}\n"))
+            # a topic's first line is its lead: its heading carries it (Topic.heading), counted as one line
+            lead = not per_topic[t] and t[0] is not None
+            need = int(cost[best]) if per_topic[t] else \
+                b.count(f"### {topics[t].title()}{LEAD_SEP}{lines[best]}\n") if lead else \
+                int(cost[best]) + b.count(f"### {topics[t].title()}\n")
             if b.used + need > b.total:
                 continue  # too long for what is left; a shorter one may still fit
             b.used += need
@@ -480,8 +501,8 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
             chat_picks[chat_of[best]] += 1
             # one large chat cannot take the budget: each pick from a chat lowers its next ones
             chat_factor[chat_arr[best]] = 1.0 / (1.0 + chat_picks[chat_of[best]]) ** thread_exp
-            topics[t].items.append(Item("topics", lines[best], int(cost[best]), pool[best][0], t[0], why={
-                "pick": pick, "topic": topics[t].label(), "part": t[1],
+            topics[t].items.append(Item("topics", lines[best], need if lead else int(cost[best]), pool[best][0], t[0], why={
+                **({"lead": True} if lead else {}), "pick": pick, "topic": topics[t].label(), "part": t[1],
                 "information": round(float(info[best]), 2), "novelty": round(float(novelty[best]), 3),
                 "centrality": round(pool[best][5], 3), "tokens": int(cost[best]),
                 **_shared(pool[best][3].split("/", 1)[0])}))

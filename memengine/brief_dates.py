@@ -57,8 +57,12 @@ _ISO = re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<mn>[01]\d)-(?P<d>[0-3]\d)\b")
 _ORDINAL_DAY = re.compile(
     r"\b(?:(?:on|by|until|till|from|for|before|after|to|now)\s+the|(?P<wd>mon|tues|wednes|thurs|fri|satur|sun)day,?"
     r"(?:\s+the)?)\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)\b(?:\s+(?:of\s+)?(?P<next>[^\W\d_]+))?", re.IGNORECASE)
+# ...and "the 9th" with no preposition ("we said January, let's do the 9th"): a day only when what was said
+# before places it (its month in this turn or the few before, or the same day with its month)
+_BARE_ORDINAL = re.compile(r"\bthe\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)\b(?:\s+(?:of\s+)?(?P<next>[^\W\d_]+))?",
+                           re.IGNORECASE)
 _NOT_A_DAY = frozenset("each every the working business day week month year time floor place century anniversary "
-                       "birthday grade row attempt round edition".split())
+                       "birthday grade row attempt round edition best worst most biggest largest highest lowest one ones times".split())
 _RELATIVE = re.compile(
     r"\b(?:(?P<tomorrow>(?:the\s+day\s+after\s+)?tomorrow)"
     r"|(?:on|by|next|this|coming|until|till)\s+(?P<wd>(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
@@ -105,7 +109,7 @@ def maybe_dated(text: str) -> bool:
 def needs_context(text: str) -> bool:
     """Whether ``text`` (that may be dated) names a day by its number alone ("on the 18th"), which
     earlier turns may place."""
-    return _ORDINAL_DAY.search(text) is not None
+    return _ORDINAL_DAY.search(text) is not None or _BARE_ORDINAL.search(text) is not None
 
 
 def _explicit(text: str, written: date, out: list[date], taken: list[tuple[int, int]]) -> set[int]:
@@ -162,7 +166,7 @@ _DEADLINE = frozenset(("by", "before", "until", "till"))  # "by the 1st": the ne
 
 
 def _placed(day: int, text: str, at: int, written: date, own: list[date], context_of: ContextOf,
-            deadline: bool = False) -> date | None:
+            deadline: bool = False, before_only: bool = False) -> date | None:
     """The day a bare "the ``day``th" of ``text`` (at ``at``) means, from what was said around it:
 
     1. the same day with its month, in this text or an earlier turn ("we now play Friday 18
@@ -171,7 +175,8 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
     2. else a month named before it in this text, or in the last MONTH_TURNS turns ("we said
        January, let's do the 9th"; "Christmas at ours?" ... "we arrive on the 24th") unless it is
        a deadline ("by the 1st", said after "the December gig": the next 1st).
-    None: nothing placed it (the caller takes the next such day)."""
+    None: nothing placed it (the caller takes the next such day). ``before_only``: a month named after
+    it in the text does not place it (a bare "the 9th" then needs what was said before)."""
     for d in own:
         if d.day == day:
             return d
@@ -183,7 +188,7 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
             for d in found:
                 if d.day == day:
                     return d
-    months = _months(text[:at]) or _months(text[at:])
+    months = _months(text[:at]) or ([] if before_only else _months(text[at:]))
     if not months and not deadline:
         for ctx_text, ctx_written in context[:MONTH_TURNS]:
             if (written - ctx_written).days > MONTH_DAYS:
@@ -223,6 +228,13 @@ def named_days(text: str, written: date, context: ContextOf = ()) -> list[date]:
             if d is None:
                 d = _next_day_of_month(int(m.group("d")), written,
                                        None if wd is None else [w[:3] for w in WEEKDAYS].index(wd[:3].lower()))
+            if d is not None:
+                out.append(d)
+                taken.append((m.start(), m.end()))
+    for m in _BARE_ORDINAL.finditer(text):  # no preposition: placed by what was said before, never guessed
+        after = (m.group("next") or "").lower()
+        if free(m) and after not in MONTH_OF and after not in _NOT_A_DAY and int(m.group("d")) not in named:
+            d = _placed(int(m.group("d")), text, m.start(), written, own, context, before_only=True)
             if d is not None:
                 out.append(d)
                 taken.append((m.start(), m.end()))

@@ -25,28 +25,61 @@ def one_line(text: str) -> str:
 
 
 def trim(text: str, limit: int = ITEM_MAX_CHARS) -> str:
-    """``text`` on one line, whole if it fits, else its first sentences that fit in ``limit``.
+    """``text`` on one line, whole if it fits, else its most informative sentences that fit in ``limit``,
+    in their order, an ellipsis where sentences were left out.
 
-    When even the first sentence is longer (or the sentences kept would be shorter than
-    MIN_CUT_CHARS), it is cut at a word boundary with an ellipsis.
+    A long answer often opens with "Good question." or "Well done, that is most of the hard part.":
+    its first sentences say less than the one that holds the day, the number or the decision. When
+    no sentence fits (or the sentences kept would be shorter than MIN_CUT_CHARS), the text is cut
+    at a word boundary with an ellipsis.
     """
     flat = one_line(text)
     if len(flat) <= limit:
         return flat
+    sentences = [part for s in summarize.split_sentences(text) for part in _clauses(one_line(s), limit - 2)]
+    keep = _informative_sentences(sentences, limit - 2)
     out = ""
-    for sentence in summarize.split_sentences(text):
-        s = one_line(sentence)
-        nxt = f"{out} {s}".strip()
-        if len(nxt) > limit - 1:
-            break
-        out = nxt
+    for n, i in enumerate(keep):
+        gap = i > (keep[n - 1] + 1 if n else 0)
+        out += (" … " if n else "… ") * gap + (" " if n and not gap else "") + sentences[i]
     if len(out) >= MIN_CUT_CHARS:
-        return out + " …" if not out.endswith(("…", "...")) else out
+        if keep[-1] < len(sentences) - 1 and not out.endswith(("…", "...")):
+            out += " …"
+        return out
     cut = flat[: limit - 1]
     space = cut.rfind(" ")
     if space >= len(cut) * 2 // 3:
         cut = cut[:space]
     return cut.rstrip(" ,;:-") + "…"
+
+
+def _clauses(sentence: str, limit: int) -> list[str]:
+    """A sentence longer than ``limit`` cut after its semicolons (a list of steps, of items), else whole."""
+    if len(sentence) <= limit or "; " not in sentence:
+        return [sentence]
+    return [p + (";" if n < sentence.count("; ") else "") for n, p in enumerate(sentence.split("; "))]
+
+
+LEAD_BONUS = 1.0  # the first sentence sets the scene: it wins a tie of information
+
+
+def _informative_sentences(sentences: list[str], limit: int) -> list[int]:
+    """Indexes (in order) of the sentences kept within ``limit`` characters: the most informative per
+    character first (numbers, names inside a sentence, long words: ``informative_words``)."""
+    score = []
+    for i, s in enumerate(sentences):
+        units = informative_words(s, lambda w: len(w) >= 9)[0] + (LEAD_BONUS if i == 0 else 0.0)
+        score.append(units / max(1.0, len(s)) ** 0.5)
+    kept: list[int] = []
+    used = 0
+    for i in sorted(range(len(sentences)), key=lambda i: (-score[i], i)):
+        if score[i] <= 0 and kept:
+            break
+        cost = len(sentences[i]) + 3  # with its separator (" … " at most)
+        if used + cost <= limit:
+            kept.append(i)
+            used += cost
+    return sorted(kept)
 
 
 def day(iso: str | None) -> str:

@@ -146,8 +146,13 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         days = [frozenset(f[2]) for f in found]
         other_days = np.array([[days[i] != days[j] for j in range(len(found))] for i in range(len(found))])
         event = _same_event(found) & (day[:, None] >= written[None, :])
-        by_newer = newer & (((sim >= MOVED_COS) & (cue[None, :] | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS))))
-                            | (event & cue[None, :] & other_days))
+        # "moves from 16 November to ...": what it replaces is a plan of 16 November, no other
+        came_from = [_from_days(str(f[0][1]), _written(str(f[0][2])) or f[1]) for f in found]
+        replaces = np.array([[not came_from[j] or bool(days[i] & came_from[j]) for j in range(len(found))]
+                             for i in range(len(found))])
+        by_newer = newer & replaces & (
+            ((sim >= MOVED_COS) & (cue[None, :] | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS))))
+            | (event & cue[None, :] & other_days))
         gone = by_newer.any(axis=1)
         kept: list[tuple[Any, date, list[date]]] = []
         for j, f in enumerate(found):
@@ -164,12 +169,32 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
     return found, []
 
 
-def _event_words(text: str) -> set[str]:
+_CLAUSE = re.compile(r"[,;:.!?()\[\]—–]+|\s-\s|\b(?:because|since|as|but|so)\b", re.IGNORECASE)
+_FROM = re.compile(r"\bfrom\s+", re.IGNORECASE)
+
+
+def _from_days(text: str, written: date) -> frozenset[date]:
+    """The days a plan says it moves away from ("moves from 16 November to Monday 30 November")."""
+    out: set[date] = set()
+    for m in _FROM.finditer(text[:600]):
+        snippet = re.split(r"\s(?:to|until|till)\s", text[m.end(): m.end() + 40], maxsplit=1)[0]
+        out.update(brief_dates.named_days(snippet, written))
+    return frozenset(out)
+
+
+def _event_words(text: str, changed_only: bool = False) -> set[str]:
     """The words of a plan that may name its event: 4+ letters, folded, not a stop word, filler, common
-    verb or calendar word (topic_names.WEAK), and not the chat turn's "Name:" prefix."""
+    verb or calendar word (topic_names.WEAK), and not the chat turn's "Name:" prefix.
+
+    ``changed_only``: of a plan that says it changed, only the clauses that say so ("housewarming is now
+    the 12th instead, the worktops won't be in before": the housewarming moved, not the worktops, which
+    are its cause), when one does."""
     from memengine import summarize, topic_names
 
     body = _AUTHOR.sub("", text[:600], count=1)
+    if changed_only:
+        said = [c for c in _CLAUSE.split(body) if c and _says_changed(c)]
+        body = " ".join(said) or body
     out = set()
     for w in _WORD.findall(body):
         low = w.lower()
@@ -180,9 +205,11 @@ def _event_words(text: str) -> set[str]:
 
 
 def _same_event(found: list[tuple[Any, date, list[date]]]) -> Any:
-    """(n, n) bool: plans i and j share a word that at most EVENT_SHARE of the plans (and at least
-    two) hold: the event both name, not a word every plan says."""
+    """(n, n) bool: plan i names the event plan j says changed: a word of i that is in a clause of j
+    saying it changed (``_event_words``), held by at most EVENT_SHARE of the plans (and at least
+    two): the event both name, not a word every plan says."""
     words = [_event_words(str(f[0][1])) for f in found]
+    changed = [_event_words(str(f[0][1]), changed_only=True) for f in found]
     df: dict[str, int] = {}
     for ws in words:
         for w in ws:
@@ -194,8 +221,10 @@ def _same_event(found: list[tuple[Any, date, list[date]]]) -> Any:
             if 2 <= df[w] <= limit:
                 holders.setdefault(w, []).append(i)
     out = np.zeros((len(found), len(found)), dtype=bool)
-    for idx in holders.values():
-        out[np.ix_(idx, idx)] = True
+    for w, idx in holders.items():
+        newer = [j for j in idx if w in changed[j]]
+        if newer:
+            out[np.ix_(idx, newer)] = True
     np.fill_diagonal(out, False)
     return out
 

@@ -20,6 +20,11 @@ from memengine.links import chunks as _chunks
 BATCH_MAX = 2000  # agglomerative clustering is O(n²) in memory: never more than this at once
 BATCH_TARGET = 500  # whole IVF cells are batched up to this size: cost grows with n × batch size
 MIN_CLUSTER_SIZE = 2  # a singleton is not a cluster (it stays unassigned and may join one later)
+# A new memory cluster (level 1) of fewer members is no topic either (the brief showed pairs of chat
+# reactions as topics, then hid them): its members stay unassigned, and join a cluster later when one
+# comes close enough (bench/README.md, "Brief, round 5", measured against joining the nearest cluster)
+TOPIC_MIN_SIZE = 3
+SMALL_JOIN_SLACK = 0.05  # ...unless it joins its nearest cluster, at this much below the threshold (0: never)
 MERGE_K = 5  # nearest clusters checked for merging
 MAX_ROUNDS = 6  # join / batch / merge rounds until nothing changes (a fixed point makes reruns no-ops)
 
@@ -97,15 +102,22 @@ class ClusterSteps:
                     clusters[cid] = sorted(set(clusters[cid]) | set(rs))
             # 2. cluster the rest in bounded batches
             free = np.nonzero((assign == -1) & eligible)[0]
+            min_size = TOPIC_MIN_SIZE if level == 1 else MIN_CLUSTER_SIZE
             if len(free) >= MIN_CLUSTER_SIZE:
+                small: list[list[int]] = []
                 for batch in self._batches(free, keys, index):
                     for members in _agglomerate(gv[batch], threshold):
                         member_rows = sorted(int(batch[i]) for i in members)
+                        if len(member_rows) < min_size:
+                            small.append(member_rows)
+                            continue
                         cid = next_tmp
                         next_tmp -= 1
                         clusters[cid] = member_rows
                         assign[member_rows] = cid
                         changed = True
+                if SMALL_JOIN_SLACK > 0 and small and clusters:
+                    changed |= self._join_small(small, clusters, assign, gv, min_sim - SMALL_JOIN_SLACK)
             # 3. merge clusters whose members are, on average, close enough
             if self._merge_step(clusters, assign, means, min_sim, merged):
                 changed = True
@@ -113,6 +125,23 @@ class ClusterSteps:
                 break
         self._write_clusters(level, keys, vecs, clusters, merged, child_cluster, counts)
         return counts
+
+    @staticmethod
+    def _join_small(small: list[list[int]], clusters: dict[int, list[int]], assign: np.ndarray, gv: np.ndarray,
+                    min_sim: float) -> bool:
+        """Groups too small to be a topic join the cluster nearest their mean, if at least ``min_sim``
+        (the mean similarity of their members to its members: the average-linkage criterion)."""
+        cids = sorted(clusters)
+        mvec = np.stack([gv[clusters[c]].mean(axis=0) for c in cids])
+        changed = False
+        for rows in small:
+            sims = mvec @ gv[rows].mean(axis=0)
+            j = int(np.argmax(sims))
+            if sims[j] >= min_sim:
+                clusters[cids[j]] = sorted(set(clusters[cids[j]]) | set(rows))
+                assign[rows] = cids[j]
+                changed = True
+        return changed
 
     def _merge_step(self, clusters: dict[int, list[int]], assign: np.ndarray,
                     means: Any, min_sim: float, merged: list[tuple[int, int]]) -> bool:
@@ -242,3 +271,4 @@ def _agglomerate(vecs: np.ndarray, threshold: float) -> list[list[int]]:
     for i, lab in enumerate(labels):
         groups.setdefault(int(lab), []).append(i)
     return sorted((g for g in groups.values() if len(g) >= MIN_CLUSTER_SIZE), key=lambda g: g[0])
+

@@ -624,7 +624,7 @@ class Consolidator(ClusterSteps):
         ranks, _why = graph_rank.load_ranks(self.store, self.now)
         sel = selection.select(self.store, MEMORY_MD_TOKENS, self.now, count, how,
                                ranked_ids=ranks["ids"] if ranks else None)
-        return memorymd.render_block(sel.blocks(), MEMORY_MD_BUDGET)
+        return memorymd.render_block(sel.blocks(), MEMORY_MD_BUDGET, sel.standalone())
 
     def phase_write(self) -> dict[str, Any]:
         """Write (or, in a dry run, compare) the managed block of MEMORY.md."""

@@ -34,7 +34,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -65,10 +65,10 @@ def _clean(text: str) -> str:
     return _COMMENT_OPEN.sub("&lt;!--", _WHITESPACE_RUN.sub(" ", text).strip())
 
 
-def _assemble(sections: list[tuple[str, list[str]]]) -> str:
+def _assemble(sections: list[tuple[str, list[str]]], standalone: Collection[str] = ()) -> str:
     lines = [BEGIN, HEADING]
     for title, items in sections:
-        if not items:
+        if not items and title not in standalone:
             continue
         lines.append(f"### {title}")
         lines.extend(f"- {item}" for item in items)
@@ -76,7 +76,7 @@ def _assemble(sections: list[tuple[str, list[str]]]) -> str:
     return _LF.join(lines)
 
 
-def render_block(sections: list[tuple[str, list[str]]], budget_chars: int) -> str:
+def render_block(sections: list[tuple[str, list[str]]], budget_chars: int, standalone: Collection[str] = ()) -> str:
     """Render the managed block, markers included, in at most ``budget_chars`` characters.
 
     ``sections`` are in priority order, highest first. When the block does not
@@ -85,8 +85,11 @@ def render_block(sections: list[tuple[str, list[str]]], budget_chars: int) -> st
     important memories survive. Item and title text is collapsed to one line.
     The result uses LF line breaks and has no trailing newline; :func:`splice`
     adapts it to the target file. Raises ``ValueError`` if even the empty block
-    (markers and heading) exceeds the budget.
+    (markers and heading) exceeds the budget. A title in ``standalone`` (a brief
+    topic's heading, which carries its lead line) is shown with no items too,
+    and dropped whole, after its items, when the block does not fit.
     """
+    alone = {_clean(t) for t in standalone}
     cleaned = [(_clean(title), [_clean(i) for i in items if _clean(i)]) for title, items in sections]
     skeleton = len(_assemble([]))
     if skeleton > budget_chars:
@@ -94,18 +97,23 @@ def render_block(sections: list[tuple[str, list[str]]], budget_chars: int) -> st
     # Length bookkeeping instead of re-rendering after each drop: each line
     # costs its length plus one LF.
     total = skeleton
-    for title, items in cleaned:
-        if items:
+    shown = [bool(items) or title in alone for title, items in cleaned]
+    for (title, items), on in zip(cleaned, shown):
+        if on:
             total += len(f"### {title}") + 1 + sum(len(f"- {i}") + 1 for i in items)
     for index in range(len(cleaned) - 1, -1, -1):
         title, items = cleaned[index]
         while items and total > budget_chars:
             total -= len(f"- {items.pop()}") + 1
-            if not items:
+            if not items and title not in alone:
                 total -= len(f"### {title}") + 1
+                shown[index] = False
+        if shown[index] and title in alone and not items and total > budget_chars:
+            total -= len(f"### {title}") + 1
+            shown[index] = False
         if total <= budget_chars:
             break
-    block = _assemble(cleaned)
+    block = _assemble([c for c, on in zip(cleaned, shown) if on], alone)
     assert len(block) <= budget_chars  # the bookkeeping above must be exact
     return block
 

@@ -58,8 +58,8 @@ def test_summary_name_is_a_shared_phrase_not_a_keyword_list() -> None:
 def _chat(store: core.MemoryStore) -> None:
     lines = ["the adoption agency called about the home visit", "we filled in the adoption agency forms",
              "adoption agency interview is on 3 May", "ok", "haha yes", "lol"]
-    for i, text in enumerate(lines * 2):
-        store.store(text if i < len(lines) else f"{text} again", "episodic", thread="family", author="Ana",
+    for i, text in enumerate(lines * 3):  # (a cluster is of 3 memories at least: each line, "again", "again!")
+        store.store(text + ("", " again", " again!")[i // len(lines)], "episodic", thread="family", author="Ana",
                     event_at=datetime(2029, 3, 1) + timedelta(hours=i), dedup=False)
 
 
@@ -69,7 +69,7 @@ def test_consolidate_labels_clusters_with_readable_names_and_brief_uses_them(sto
     labels = {int(r[0]): r[1] for r in store.conn.execute(
         "SELECT id, label FROM clusters WHERE status = 'active' AND level = 1")}
     assert labels and not any(", " in (v or "") for v in labels.values())
-    # (the fake embedder pairs each line with its "again": one cluster per subject, one for the filler)
+    # (the fake embedder groups each line with its two "again"s: one cluster per subject, one per filler line)
     assert sorted(labels.values()) == sorted(["home visit", "adoption agency forms", "adoption agency interview",
                                               "mixed subjects", "mixed subjects", "mixed subjects"]), labels
     # (briefed after the interview of 3 May 2029: a plan still ahead would show under "Coming up", not a topic)
