@@ -42,6 +42,7 @@ bench/data/brief_heldout3/README.md) and a chat set a ``.notes`` file (facts sto
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -243,8 +244,6 @@ def worker(tree: str, db: str, now: str, budget: int) -> None:
     from memory_core import MemoryStore
 
     # constants to try (a measurement, e.g. BRIEF_QUALITY_SET='{"clustering.TOPIC_MIN_SIZE": 2}')
-    import importlib
-
     for k, v in json.loads(os.environ.get("BRIEF_QUALITY_SET", "{}")).items():
         mod, _, name = k.rpartition(".")
         setattr(importlib.import_module(f"memengine.{mod}"), name, v)
