@@ -109,7 +109,8 @@ def value_conflict(fa: Fact, fb: Fact) -> tuple[str, str] | None:
             # numbers compare within a unit class ("45 dollars" vs "3 kids" are two slots); a
             # newer message that drops the old unit ("rent is 1450 a month" / "rent is now 1525")
             # restates the one number in it: the same unit, another value (see _unit_dropped)
-            if _unit_dropped(fa, fb, {u for u, _ in va[kind]}, {u for u, _ in vb[kind]}):  # type: ignore[misc]
+            if _unit_dropped(fa, fb, {u for u, _ in va[kind]}, {u for u, _ in vb[kind]}) or _rate_dropped(  # type: ignore[misc]
+                    fa, fb, va[kind], vb[kind]):
                 show_a = next(v.text for v in fa.values if v.kind == kind)
                 show_b = next(v.text for v in fb.values if v.kind == kind)
                 return "number", f"{show_a} -> {show_b}"
@@ -141,6 +142,21 @@ def _unit_dropped(fa: Fact, fb: Fact, units_a: set[str], units_b: set[str]) -> b
     if at < 0 or not _NEW_VALUE_BEFORE.search(fb.text[:at]):
         return False  # a bare number is the new value only when told as one ("now 1525", "up to 1475"), not "room 12"
     return _digits(nums_a[0].text) != _digits(nums_b[0].text)
+
+
+def _rate_dropped(fa: Fact, fb: Fact, va: set[tuple[object, ...]], vb: set[tuple[object, ...]]) -> bool:
+    """Whether each side states one number of one unit, told per period on one side only, and they
+    differ: "30 euros al mes" / "35 euros", "1450 dollars a month" / "1525 dollars" (the period is
+    what the older said, the amount is the slot)."""
+    if len(va) != 1 or len(vb) != 1:
+        return False
+    (ua, _), (ub, _) = next(iter(va)), next(iter(vb))
+    base_a, base_b = str(ua).removesuffix("/duration"), str(ub).removesuffix("/duration")
+    if ua == ub or base_a != base_b or base_a in ("", "count"):
+        return False
+    ta = next(v.text for v in fa.values if v.kind == "number")
+    tb = next(v.text for v in fb.values if v.kind == "number")
+    return _digits(ta) != _digits(tb)  # (as written: "45 dollars" / "$45 a month" is one amount)
 
 
 # right before the bare number, "to" or "now" in the six languages: "bumped the rent to 1525", "is now 25"

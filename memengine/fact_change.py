@@ -45,6 +45,9 @@ STRONG_VERBS = _set(
     "mudou mudado mudada mudaram trocou trocado trocada trocaram substituiu substituido substituida "
     "remarcado remarcada adiado adiada migrou migrado alterado alterada alterou aumentou aumentado subiu "
     "baixou reduzido reduzida reduziu diminuiu diminuido diminuida renomeado renomeada trocamos mudamos prorrogado prorrogada estendido estendida",
+    "cambiato cambiata cambiati cambiate sostituito sostituita sostituiti rinviato rinviata posticipato posticipata "
+    "anticipato anticipata aumentato aumentata alzato alzata ridotto ridotta abbassato abbassata diminuito "
+    "diminuita rinominato rinominata prorogato prorogata",
 )
 MOTION_VERBS = _set(
     "moved move moves shifted pushed postponed went gone",
@@ -52,6 +55,7 @@ MOTION_VERBS = _set(
     "pasado pasada paso pasaron movido movida movio trasladado trasladada pasamos",
     "gezogen",
     "passou passado passada passamos",
+    "passato passata passati passa spostato spostata spostati spostate",
 )
 # Verbs whose object is the old value and whose "with" / "by" phrase the new one.
 REPLACE_VERBS = _set(
@@ -60,8 +64,9 @@ REPLACE_VERBS = _set(
     "reemplazado reemplazada reemplazo sustituido sustituida sustituyo",
     "ersetzt",
     "substituiu substituido substituida trocou trocado trocada trocamos",
+    "sostituito sostituita sostituiti",
 )
-LANGS = ("en", "fr", "es", "de", "pt")
+LANGS = ("en", "fr", "es", "de", "pt", "it")
 
 
 def _by_lang(*blocks: str) -> dict[str, frozenset[str]]:
@@ -69,32 +74,34 @@ def _by_lang(*blocks: str) -> dict[str, frozenset[str]]:
 
 
 # Per language: English "a" is an article, French "à" (folded "a") a preposition.
-FROM_PREPS = _by_lang("from", "de du des d", "de del desde", "von vom", "de do da dos das")
-TO_PREPS = _by_lang("to for until", "a au aux pour", "a al para hasta", "zu zum zur auf nach", "para pra ao aos a as")
-WITH_PREPS = _by_lang("with by", "par", "por con", "durch mit", "por pelo pela com")
+FROM_PREPS = _by_lang("from", "de du des d", "de del desde", "von vom", "de do da dos das", "da dal dalla dai di del della")
+TO_PREPS = _by_lang("to for until", "a au aux pour", "a al para hasta", "zu zum zur auf nach", "para pra ao aos a as",
+                    "a al alla ai alle allo fino")
+WITH_PREPS = _by_lang("with by", "par", "por con", "durch mit", "por pelo pela com", "con dal dalla")
 # "instead of X": X is the value being replaced (phrases joined by facts.py's rewriting).
 INSTEAD = _set("instead_of au_lieu_de en_lugar_de en_vez_de anstatt statt anstelle em_vez_de em_lugar_de")
 INSTEAD_PHRASES: tuple[tuple[str, str], ...] = tuple(
     (p, p.replace(" ", "_")) for p in (
         "instead of", "au lieu de", "au lieu du", "au lieu des", "en lugar de", "en vez de", "em vez de",
         "em lugar de", "anstelle von"))
-NOW = _set("now nowadays", "maintenant desormais", "ahora", "jetzt nun inzwischen mittlerweile", "agora")
+NOW = _set("now nowadays", "maintenant desormais", "ahora", "jetzt nun inzwischen mittlerweile", "agora", "adesso ora ormai")
 # "now also": something added, not replaced
 ADDITIVE = _set("also too additionally", "aussi egalement", "tambien ademas", "auch zusatzlich", "tambem", "anche inoltre")
 # "another", "otro": one more of a kind, the one before stays ("We got another dog")
 ANOTHER = _set("another", "autre autres", "otro otra otros otras", "weitere weiteren weiterer weiteres",
                "outro outra outros outras", "altro altra altri altre")
 # Words that may sit between a verb and its "from" / "to": "went up from", "pushed back to".
-PARTICLES = _set("up down back over forward out along", "se s", "se", "sich", "se")
+PARTICLES = _set("up down back over forward out along", "se s", "se", "sich", "se", "si")
 VERB_LAST = frozenset({"de"})  # a participle at the end: its "from" / "to" phrases come before it
 _CHANGE_VERBS = STRONG_VERBS | MOTION_VERBS
 _DETERMINERS = DETERMINERS | _set("my our your his her their its mon ma mes notre nos son sa ses mi mis su sus nuestro "
-                                  "nuestra mein meine meinen unser unsere sein seine ihr ihre meu minha nosso nossa")
-OF = _set("of", "de d du des", "de del", "von vom", "de do da dos das")
+                                  "nuestra mein meine meinen unser unsere sein seine ihr ihre meu minha nosso nossa "
+                                  "il lo gli mio mia miei mie nostro nostra suo sua")
+OF = _set("of", "de d du des", "de del", "von vom", "de do da dos das", "di del della dei degli delle")
 _AUX_DE = LANG_AUX["de"] | LANG_COPULA["de"]
 # Possessives of someone else: "my husband cut HIS coffee to 1 cup" is not about me.
 THIRD_POSSESSIVES = _set("his her their", "son sa ses leur leurs", "su sus", "sein seine seinen seinem seiner ihr "
-                         "ihre ihren ihrem ihrer", "seu sua seus suas dele dela deles delas")
+                         "ihre ihren ihrem ihrer", "seu sua seus suas dele dela deles delas", "suo sua suoi sue")
 MAX_PHRASE = 4  # tokens in a value phrase ("GitHub Actions", "green tea", "March 10")
 
 

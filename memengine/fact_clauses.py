@@ -119,6 +119,12 @@ def person(toks: list[Tok], pronoun_only: bool = False) -> str:
     return ""
 
 
+def split_text(text: str) -> tuple[str, str] | None:
+    """The two clauses of ``text`` as written (see :func:`split`), else None."""
+    parts = _SPLIT.split(text, maxsplit=1)
+    return (parts[0], parts[1]) if len(parts) == 2 and parts[0].strip() and parts[1].strip() else None
+
+
 def split(text: str) -> _Clauses | None:
     """The two clauses of ``text`` joined by "and" / "et" / "y" / "und" / "e" or a comma, else None."""
     parts = _SPLIT.split(text, maxsplit=1)

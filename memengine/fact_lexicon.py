@@ -1,6 +1,6 @@
 """Word tables the fact comparison reads (memengine/facts.py), one block per language.
 
-English, French, Spanish, German and Portuguese. The mechanism in facts.py is language-neutral
+English, French, Spanish, German, Portuguese and Italian. The mechanism in facts.py is language-neutral
 (same frame + a differing value slot, negation parity); these tables only say which
 words are function words, negations, copulas, modals and the few closed-class
 opposites that no frame can see ("open" / "closed"). Words are stored lower-case and
@@ -27,9 +27,12 @@ def _set(*blocks: str) -> frozenset[str]:
     return frozenset(fold(w) for block in blocks for w in block.split())
 
 
+# The six languages of every table (one block each, in this order).
+LANGS = ("en", "fr", "es", "de", "pt", "it")
+
 # Function words: never content, never a value. "now / no longer / again" style change
 # markers are here too (a fact and its update must still share a frame).
-LANG_STOP: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de", "pt"), (_set(b) for b in (
+LANG_STOP: dict[str, frozenset[str]] = dict(zip(LANGS, (_set(b) for b in (
     # en
     """a an the this that these those it its he she they them his her their our we you your i me my mine
     of in on at to from for with by about as into onto over under and or but so if then than also too very
@@ -56,6 +59,13 @@ LANG_STOP: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de", "pt"), 
     para pra e ou mas que quem qual seu sua seus suas meu minha meus minhas teu tua nosso nossa ele ela
     eles elas eu nos voce se lhe me te muito tambem ainda sempre agora atualmente hoje ja cada todo toda
     todos todas mais menos outra vez""",
+    # it. The table is one for every language (a short sentence's language is often guessed wrong): no word
+    # that is a name or content elsewhere ("ci" / CI, "ai" / AI, "ed", "sue", "vi", "lei", "chi", "dai", "mia")
+    """il lo gli i del dello della dei degli delle di da dal dallo dalla dagli dalle nel nello nella nei
+    negli nelle sul sulla sui sugli con per fra al allo alla agli alle ma che cui questo questa
+    questi queste quello quella quelli io tu lui noi voi loro mio miei mie tuo tua suo sua suoi
+    nostro nostra nostri nostre vostro vostra molto anche ancora sempre adesso ora oggi ormai ogni tutto
+    tutti tutta tutte meno altro altra poi invece quindi""",
 ))))
 STOPWORDS: frozenset[str] = frozenset().union(*LANG_STOP.values())
 # A word written with an accent is a function word only if it is listed here with its accent:
@@ -65,35 +75,41 @@ ACCENTED_STOP = frozenset("""
 más él tú sí también todavía está están estás qué cuál cómo dónde según después además aún sólo así
 für über während gegenüber später schon
 é à às até após já não também você vocês está estão lá só através
+è più già perché così può però lì né
 """.split())
 
-# Copulas: what follows them is the complement (the value of the frame).
-LANG_COPULA: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de", "pt"), (_set(b) for b in (
-    "is are was were be been being am got gets",
-    "est sont etait etaient etre sera ete",
-    "es son era eran ser esta estan estaba estaban estar sera fue",
-    "ist sind war waren sein wird wurde",
-    "e sao era eram ser esta estao estava estavam estar sera foi",
+# Copulas: what follows them is the complement (the value of the frame). The verbs of a price or an
+# amount are copulas too ("die Miete beträgt 900 Euro" / "die Miete ist jetzt 950": one slot).
+LANG_COPULA: dict[str, frozenset[str]] = dict(zip(LANGS, (_set(b) for b in (
+    "is are was were be been being am got gets costs cost amounts",
+    "est sont etait etaient etre sera ete coute coutent",
+    "es son era eran ser esta estan estaba estaban estar sera fue cuesta cuestan",
+    "ist sind war waren sein wird wurde betragt betragen kostet kosten",
+    "e sao era eram ser esta estao estava estavam estar sera foi custa custam",
+    "e sono era erano essere siamo costa costano",  # ("è": read from its accent, as Portuguese "é")
 ))))
-# Folded copulas that are another function word without their accent: Portuguese "é" (is) / "e" (and).
+# Folded copulas that are another function word without their accent: Portuguese "é", Italian "è" (is) / "e" (and).
 COPULA_NEEDS_ACCENT = frozenset({"e"})
 
 # Auxiliaries and modals: they end the subject phrase; the next content word is the verb.
-LANG_AUX: dict[str, frozenset[str]] = dict(zip(("en", "fr", "es", "de", "pt"), (_set(b) for b in (
+LANG_AUX: dict[str, frozenset[str]] = dict(zip(LANGS, (_set(b) for b in (
     """has have had do does did will would shall should can could may might must need needs
     has_to have_to""",
     "a ont avait ai doit doivent devrait peut peuvent faut va vont",
     "ha han habia he debe deben deberia puede pueden hay tiene_que hay_que va van",
     "hat haben habe hast habt hatte muss mussen soll sollte kann konnen darf durfen wird werden",
     "tem tinha deve devem pode podem vai vao tem_que",
+    "ha hanno ho hai abbiamo aveva avevo deve devono devo dovrebbe puo possono posso",
 ))))
 
 # Modal classes: an obligation and a permission are different facts (same-fact test).
 MODALS: dict[str, str] = {fold(w): cls for cls, block in {
     "must": "must need needs needed required has_to have_to doit doivent faut oblige debe deben tiene_que "
-            "hay_que muss mussen tem_que",
-    "may": "may can could allowed peut peuvent pouvez puede pueden podemos darf durfen kann konnen pode podem",
-    "should": "should ought devrait devraient deberia deberian sollte sollten deveria deveriam",
+            "hay_que muss mussen tem_que devono devo bisogna",
+    "may": "may can could allowed peut peuvent pouvez puede pueden podemos darf durfen kann konnen pode podem "
+           "puo possono posso",
+    "should": "should ought devrait devraient deberia deberian sollte sollten deveria deveriam dovrebbe "
+              "dovrebbero",
 }.items() for w in block.split()}
 
 # Negation words. French "ne ... pas" counts once (facts.py), so "pas", "plus", "jamais",
@@ -104,10 +120,16 @@ NEGATIONS = _set(
     "no nunca jamas ningun ninguna ninguno nada nadie sin tampoco",
     "nicht kein keine keinen keinem keiner nie niemals nichts ohne",
     "nao nunca jamais nenhum nenhuma nada ninguem sem",
+    "non mai nessuno nessuna niente nulla senza",
 )
 # Negations that are another function word in one language: Portuguese "no" is "in the".
-NEGATION_EXCEPT: dict[str, frozenset[str]] = {"pt": frozenset({"no"})}
+# Italian "ne" (of it) is no French "ne".
+NEGATION_EXCEPT: dict[str, frozenset[str]] = {"pt": frozenset({"no"}), "it": frozenset({"ne", "ni"})}
+# Negations of some languages only: Italian "mai" (never) is May in French and German and a name in English,
+# "non" is "non-profit" in English.
+NEGATION_LANGS: dict[str, frozenset[str]] = {"mai": frozenset({"it"}), "non": frozenset({"it", "fr"})}
 NE_COMPLEMENTS = _set("pas plus jamais rien aucun aucune personne guere point")
+NON_COMPLEMENTS = _set("mai nessuno nessuna niente nulla")  # Italian "non ... mai" is one negation
 # Verbs of stopping: "quit smoking", "a arrêté de fumer", "dejó de fumar" negate what follows.
 CESSATION = _set(
     "quit quits stopped stop stops ceased",
@@ -115,6 +137,7 @@ CESSATION = _set(
     "dejo dejado",
     "aufgehort",
     "parou deixou",
+    "smesso smette smettere",
 )
 
 # Phrases rewritten before tokenising (lower-cased, folded text; word boundaries added).
@@ -139,6 +162,8 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("zukunftig", "jetzt"), ("ab heute", "jetzt"),
     ("a partir de agora", "agora"), ("de agora em diante", "agora"), ("daqui em diante", "agora"),
     ("desde agora", "agora"),
+    ("non piu", "non"), ("di nuovo", "ancora"), ("da adesso in poi", "adesso"), ("d'ora in poi", "ora"), ("da ora in poi", "ora"),
+    ("da oggi in poi", "ora"),
 )
 # A move of house, but only when a place name follows: "moved to Porto" is "lives in Porto",
 # "moved to Friday" is an event moved in time (a change, memengine/fact_change.py).
@@ -157,19 +182,22 @@ MOVE_SPLIT: tuple[tuple[str, str], ...] = (
 # Words that name the same thing (mapped onto the first word of each group).
 SYNONYMS: dict[str, str] = {fold(w): fold(group.split()[0]) for group in (
     "live lives living lived reside resides resided habite habitent habiter vit vivent vivre vive viven "
-    "vivir reside residen wohnt wohnen lebt leben mora moram morar vivem",
-    "work works working worked travaille travaillent trabaja trabajan arbeitet arbeiten trabalha trabalham",
-    "begin begins start starts started commence commencent empieza empiezan beginnt comeca comecam",
-    "food dish dishes meal meals plat plats comida comidas essen",
+    "vivir reside residen wohnt wohnen lebt leben mora moram morar vivem vivono abita abitano",
+    "work works working worked travaille travaillent trabaja trabajan arbeitet arbeiten trabalha trabalham "
+    "lavora lavorano",
+    "begin begins start starts started commence commencent empieza empiezan beginnt comeca comecam inizia "
+    "iniziano comincia cominciano",
+    "food dish dishes meal meals plat plats comida comidas essen cibo",
     "password passwords passcode pass mot_de_passe contrasena clave passwort kennwort senha",
-    "phone telephone mobile cell numero number telefono movil handy nummer telefone celular telemovel",
+    "phone telephone mobile cell numero number telefono movil handy nummer telefone celular telemovel "
+    "cellulare",
     "email e-mail mail courriel correo",
-    "birthday anniversaire cumpleanos geburtstag",
-    "manager boss chef chefin jefe jefa responsable gerente chefe",
-    "meeting meetings reunion reuniones besprechung reuniao reunioes",
+    "birthday anniversaire cumpleanos geburtstag compleanno",
+    "manager boss chef chefin jefe jefa responsable gerente chefe capo",
+    "meeting meetings reunion reuniones besprechung reuniao reunioes riunione riunioni",
     # naming verbs: "is called Mochi" = "named Mochi" = "s'appelle" = "se llama" = "heißt" = "chama-se"
     "called named name names appelle appellent appele appelee nomme nommee llama llaman llamado "
-    "llamada heisst heißt heissen namens genannt chama chamam chamado chamada",
+    "llamada heisst heißt heissen namens genannt chama chamam chamado chamada chiama chiamano chiamato chiamata",
 )
     for w in group.split()}
 MULTIWORD = (("mot de passe", "mot_de_passe"),)
@@ -180,44 +208,49 @@ MULTIWORD = (("mot de passe", "mot_de_passe"),)
 # ("prefers tea" vs "prefers coffee" is a change), a liking is not ("likes jazz", "likes rock").
 AXES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "open": (_set("open opened ouvert ouverte ouverts ouvertes abierto abierta abiertos abiertas offen geoffnet "
-                  "aberto aberta abertos abertas"),
+                  "aberto aberta abertos abertas aperto aperta aperti aperte"),
              _set("closed shut ferme fermee fermes fermees cerrado cerrada cerrados cerradas geschlossen "
-                  "fechado fechada fechados fechadas")),
+                  "fechado fechada fechados fechadas chiuso chiusa chiusi chiuse")),
     # "on" / "off" themselves are SWITCH below (they are prepositions too)
     "switch": (_set("allume allumee allumes allumees encendido encendida encendidos encendidas eingeschaltet "
-                    "ligado ligada ligados ligadas"),
+                    "ligado ligada ligados ligadas acceso accesa accesi accese"),
                _set("eteint eteinte eteints eteintes apagado apagada apagados apagadas ausgeschaltet "
-                    "desligado desligada desligados desligadas")),
+                    "desligado desligada desligados desligadas spento spenta spenti spente")),
     "allowed": (_set("allowed permitted authorized authorised autorise autorisee autorises autorisees permis "
                      "permise permitido permitida permitidos autorizado autorizada erlaubt gestattet "
-                     "autorizados autorizadas"),
+                     "autorizados autorizadas consentito consentita"),
                 _set("forbidden prohibited banned disallowed interdit interdite interdits interdites defendu "
-                     "prohibido prohibida prohibidos verboten untersagt proibido proibida proibidos")),
+                     "prohibido prohibida prohibidos verboten untersagt proibido proibida proibidos vietato "
+                     "vietata proibito proibita")),
     "required": (_set("required mandatory compulsory obligatory obligatoire obligatoires requis requise "
-                      "obligatorio obligatoria requerido requerida erforderlich verpflichtend pflicht"),
+                      "obligatorio obligatoria requerido requerida erforderlich verpflichtend pflicht "
+                      "obbligatorio obbligatoria"),
                  _set("optional facultatif facultative optionnel optionnelle opcional optativo optativa "
-                      "freiwillig")),
+                      "freiwillig facoltativo facoltativa")),
     "enabled": (_set("enabled active activated active activee actif activo activa activado activada habilitado "
-                     "habilitada aktiviert aktiv ativado ativada ativo ativa"),
+                     "habilitada aktiviert aktiv ativado ativada ativo ativa attivo attiva attivato attivata"),
                 _set("disabled inactive deactivated desactive desactivee inactif inactivo inactiva desactivado "
-                     "desactivada deshabilitado deshabilitada deaktiviert inaktiv desativado desativada inativo inativa")),
-    "public": (_set("public publique publics publiques publico publica offentlich"),
-               _set("private internal prive privee prives privees privado privada privat privados")),
-    "true": (_set("true vrai vraie verdadero verdadera wahr"), _set("false faux fausse falso falsa falsch")),
-    "married": (_set("married marie mariee casado casada verheiratet"),
+                     "desactivada deshabilitado deshabilitada deaktiviert inaktiv desativado desativada inativo inativa "
+                     "disattivato disattivata")),
+    "public": (_set("public publique publics publiques publico publica offentlich pubblico pubblica"),
+               _set("private internal prive privee prives privees privado privada privat privados privato")),
+    "true": (_set("true vrai vraie verdadero verdadera wahr vero"), _set("false faux fausse falso falsa falsch")),
+    "married": (_set("married marie mariee casado casada verheiratet sposato sposata"),
                 _set("single unmarried divorced celibataire divorce divorcee soltero soltera divorciado "
-                     "divorciada ledig geschieden solteiro solteira")),
+                     "divorciada ledig geschieden solteiro solteira divorziato divorziata")),
     "automatic": (_set("automatic automatically automated auto automatique automatiquement automatico "
-                       "automatica automaticamente automatisch"),
-                  _set("manual manually manuel manuelle manuellement manualmente manuell")),
+                       "automatica automaticamente automatisch automatico"),
+                  _set("manual manually manuel manuelle manuellement manualmente manuell manuale")),
     "available": (_set("available disponible disponibles verfugbar"),
                   _set("unavailable indisponible indisponibles")),
     "likes": (_set("like likes liked love loves loved enjoy enjoys enjoyed adore adores aime aiment adorent "
-                   "apprecie gusta gustan encanta encantan ama mag mogen liebt gern gosta gostam adora adoram"),
+                   "apprecie gusta gustan encanta encantan ama mag mogen liebt gern gosta gostam adora adoram "
+                   "piace piacciono"),
               _set("dislike dislikes disliked hate hates hated detest detests loathe loathes deteste detestent "
-                   "hait odia odian detesta hasst odeia odeiam")),
+                   "hait odia odian detesta hasst odeia odeiam odiano")),
     "prefers": (_set("prefer prefers preferred favourite favorite prefere preferent prefiere prefieren "
-                     "preferido preferida favorito favorita bevorzugt prefere preferem"), frozenset()),
+                     "preferido preferida favorito favorita bevorzugt prefere preferem preferisce "
+                     "preferiscono preferito preferita"), frozenset()),
 }
 # "on"/"off" ("an"/"aus") are switch states only right after a copula and when no object follows:
 # "logging is on", "the light is off now", but "the review is on Thursday", "er ist aus Berlin".
@@ -231,6 +264,7 @@ DETERMINERS = _set(
     "el la los las un una unos unas del mi mis",
     "der die das den dem des ein eine einen einem einer eines mein meine",
     "o a os as um uma uns umas do da dos das",
+    "il lo la i gli le un uno una questo questa mio mia",
 )
 
 # Predicates that hold several values at once: "likes jazz" and "likes rock" are both true.
@@ -241,6 +275,7 @@ NON_EXCLUSIVE = _set(
     "tem tinha fala falam conhece joga visita usa usam usamos utiliza utilizam",
     "tiene tienen habla hablan conoce juega visita usa usan usamos utiliza utilizan utilizamos",
     "hat haben spricht kennt spielt besucht nutzt nutzen benutzt benutzen verwendet verwenden",
+    "ha hanno parla parlano conosce gioca giocano visita usa usano usiamo utilizza",
 ) | frozenset({"likes"})
 
 # A number right after one of these names which thing is meant ("version 2", "room 4"):
@@ -253,6 +288,7 @@ IDENTIFIER_WORDS = _set(
     "sala planta piso habitacion",
     "raum zimmer stock etage",
     "sala andar quarto",
+    "stanza camera piano aula",
 )
 
 # Of those, the ones that also introduce a stated value ("runs version 2.4", "on build 7"):
@@ -264,20 +300,23 @@ VALUE_IDENTIFIERS = _set("version v release build level tier season")
 PRONOUNS: dict[str, frozenset[str]] = {lang: frozenset(block.split()) for lang, block in (
     ("en", "i we you he she they"), ("fr", "je j nous vous il elle ils elles on"),
     ("es", "yo nosotros nosotras tú él ella ellos ellas"), ("de", "ich wir du er sie"),
-    ("pt", "eu nós ele ela eles elas você vocês"))}
+    ("pt", "eu nós ele ela eles elas você vocês"), ("it", "io noi tu lui lei loro voi"))}
 
 # One-letter words that do tell the language (as written): Portuguese "o" / "é", Spanish "y" / "o".
-ONE_LETTER_HINTS: dict[str, tuple[str, ...]] = {"o": ("es", "pt"), "y": ("es",), "é": ("pt",), "à": ("fr", "pt")}
+ONE_LETTER_HINTS: dict[str, tuple[str, ...]] = {"o": ("es", "pt"), "y": ("es",), "é": ("pt",), "à": ("fr", "pt"),
+                                                "è": ("it",)}
 
 # First-person plural endings that carry the subject in languages that drop it ("usamos Jira").
-PRO_DROP: dict[str, tuple[str, ...]] = {"es": ("amos", "emos", "imos"), "pt": ("amos", "emos", "imos")}
+PRO_DROP: dict[str, tuple[str, ...]] = {"es": ("amos", "emos", "imos"), "pt": ("amos", "emos", "imos"),
+                                        "it": ("iamo",)}
 
 # After a verb, these make it passive ("is led by Hana", "est géré par", "gestionado por", "von ... geleitet").
-AGENT_PREPOSITIONS = _set("by par por von vom durch pelo pela")
+AGENT_PREPOSITIONS = _set("by par por von vom durch pelo pela dal dalla")
 
 # What follows a verb but never a name: an article or a preposition ("Tengo un ...", "Trabalho na
 # ...", "Vendí el ..."; "Marco now ..." is a name).
-AFTER_VERB = DETERMINERS | _set("a al de del en con por para sin", "em na no nas nos com pela pelo do da")
+AFTER_VERB = DETERMINERS | _set("a al de del en con por para sin", "em na no nas nos com pela pelo do da",
+                                "in nel nella alla dal dalla per")
 
 # Words before a capitalised name that make it a place ("in Osaka", "à Lyon").
 PLACE_PREPOSITIONS = _set("in at to from near en a au aux dans desde nach bei em no na para")
@@ -289,6 +328,7 @@ for _names in (
     "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
     "januar februar marz april mai juni juli august september oktober november dezember",
     "janeiro fevereiro marco abril maio junho julho agosto setembro outubro novembro dezembro",
+    "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre",
 ):
     for _i, _m in enumerate(_names.split(), start=1):
         MONTHS.setdefault(_m, _i)
@@ -305,6 +345,7 @@ for _names in (
     "lunes martes miercoles jueves viernes sabado domingo",
     "montag dienstag mittwoch donnerstag freitag samstag sonntag",
     "segunda-feira terca-feira quarta-feira quinta-feira sexta-feira sabado domingo",
+    "lunedi martedi mercoledi giovedi venerdi sabato domenica",
 ):
     for _i, _d in enumerate(_names.split()):
         WEEKDAYS.setdefault(_d, _i)
@@ -315,7 +356,7 @@ SHORT_WEEKDAYS = {"segunda": 0, "terca": 1, "quarta": 2, "quinta": 3, "sexta": 4
 SHORT_WEEKDAY_AFTER = _set("na nas a as toda todas de ate para pra")
 # A bare year is a date after these ("in 2019", "depuis 2015").
 YEAR_PREPOSITIONS = _set("in since from until by before after during of en depuis jusqu desde hasta antes seit bis vor "
-                         "em ate")
+                         "em ate dal nel fino")
 
 WORD_NUMBERS: dict[str, float] = {}
 for _names in (
@@ -324,33 +365,35 @@ for _names in (
     "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
     "null eins zwei drei vier funf sechs sieben acht neun zehn elf zwolf",
     "zero um dois tres quatro cinco seis sete oito nove dez onze doze",
+    "zero uno due tre quattro cinque sei sette otto nove dieci undici dodici",
 ):
     for _i, _w in enumerate(_names.split()):
         WORD_NUMBERS.setdefault(_w, float(_i))
 for _w in ("a", "un", "une", "una", "uno", "ein", "eine", "um"):
     WORD_NUMBERS.pop(_w, None)  # articles, not counts
-# Counts that are another word elsewhere: Portuguese "dois" (two) is French "(je) dois" (must).
-WORD_NUMBER_LANG = {"dois": "pt"}
+# Counts that are another word elsewhere: Portuguese "dois" (two) is French "(je) dois" (must), Italian "due"
+# English "due", "otto" a name.
+WORD_NUMBER_LANG = {"dois": "pt", **{w: "it" for w in "due tre quattro cinque sei sette otto dieci undici dodici".split()}}
 
 # Unit words: class and multiplier to a base unit ("60 seconds" = "1 minute").
 UNITS: dict[str, tuple[str, float]] = {}
 for _words, _cls, _mult in (
-        ("s sec secs second seconds seconde secondes segundo segundos sekunde sekunden", "duration", 1.0),
+        ("s sec secs second seconds seconde secondes segundo segundos sekunde sekunden secondi", "duration", 1.0),
         ("ms millisecond milliseconds", "duration", 0.001),
-        ("min mins minute minutes minuto minutos minuten", "duration", 60.0),
-        ("h hr hrs hour hours heure heures hora horas stunde stunden", "duration", 3600.0),
-        ("day days jour jours dia dias tag tage", "duration", 86400.0),
-        ("week weeks semaine semaines semana semanas woche wochen", "duration", 604800.0),
-        ("month months mois mes meses monat monate", "duration", 2629800.0),
-        ("year years an ans annee annees ano anos jahr jahre", "duration", 31557600.0),
+        ("min mins minute minutes minuto minutos minuten minuti", "duration", 60.0),
+        ("h hr hrs hour hours heure heures hora horas stunde stunden ore", "duration", 3600.0),
+        ("day days jour jours dia dias tag tage giorno giorni", "duration", 86400.0),
+        ("week weeks semaine semaines semana semanas woche wochen settimana settimane", "duration", 604800.0),
+        ("month months mois mes meses monat monate mese mesi", "duration", 2629800.0),
+        ("year years an ans annee annees ano anos jahr jahre anno anni", "duration", 31557600.0),
         ("% percent pct pourcent pourcents por_ciento prozent", "%", 1.0),
         ("$ usd dollar dollars bucks dolar dolares", "usd", 1.0),
         ("€ eur euro euros", "eur", 1.0),
         ("£ gbp pound pounds livre livres libra libras", "gbp", 1.0),
         ("kb ko", "bytes", 1e3), ("mb mo", "bytes", 1e6), ("gb go", "bytes", 1e9), ("tb to", "bytes", 1e12),
-        ("km kilometre kilometres kilometers kilometro kilometros kilometer", "metres", 1000.0),
+        ("km kilometre kilometres kilometers kilometro kilometros kilometer chilometro chilometri", "metres", 1000.0),
         ("m metre metres meters metro metros meter", "metres", 1.0),
-        ("kg kilo kilos kilogram kilograms kilogramme kilogrammes", "grams", 1000.0),
+        ("kg kilo kilos kilogram kilograms kilogramme kilogrammes chilo chili", "grams", 1000.0),
         ("g gram grams gramme grammes gramo gramos", "grams", 1.0),
         ("mg milligram milligrams milligramme milligrammes miligramo miligramos miligrama miligramas", "grams", 0.001),
         ("mcg µg microgram micrograms", "grams", 1e-6),
@@ -365,6 +408,7 @@ GLUED_UNIT = re.compile(r"(\d+(?:[.,]\d+)?)([^\W\d_]{1,3})")
 # Nouns that only name "the quantity of" what they are said of: "my lisinopril dose is 10mg" is
 # "I take 10mg of lisinopril". Left out of the frame when the sentence states a number.
 MEASURE_NOUNS = _set("dose doses dosage amount quantity", "dose posologie quantite", "dosis cantidad",
-                     "dosis menge", "dose dosagem quantidade")
+                     "dosis menge", "dose dosagem quantidade", "dose dosaggio quantita")
 
-RATE_WORDS = _set("per a an each every / par por pro")
+# (before a duration only: "a month", "par mois", "al mes", "im Monat", "ao mês", "al mese")
+RATE_WORDS = _set("per a an each every / par por pro al im ao alla")

@@ -26,25 +26,26 @@ from memengine.fact_change import ADDITIVE, NOW, REPLACE_VERBS
 from memengine.fact_lexicon import _set, fold
 from memengine.fact_tokens import Tok
 
-LANGS = ("en", "fr", "es", "de", "pt")
+LANGS = ("en", "fr", "es", "de", "pt", "it")
 # Words before a name that are part of it: "Dr. Novak", "la doctora Vega", "Herr Braun".
 TITLES = _set("dr mr mrs ms miss prof professor doctor", "docteur madame monsieur mme mlle m", "doctora doctor senor "
-              "senora don dona", "frau herr", "doutor doutora senhor senhora dona")
+              "senora don dona", "frau herr", "doutor doutora senhor senhora dona",
+              "dottor dottore dottoressa signor signore signora sig")
 # Definite determiners and possessives that make the complement one role ("our landlord").
 DEFINITE = _set("the our my your", "le la les l notre nos mon ma mes votre", "el la los las nuestro nuestra mi mis "
                 "su", "der die das den dem unser unsere unseren unserem unserer mein meine meinen meinem meiner",
-                "o a os as nosso nossa meu minha")
+                "o a os as nosso nossa meu minha", "il lo la i gli le nostro nostra mio mia")
 # A bare role is one only when attached to something: "responsable du projet", "jefe de ventas".
-GENITIVE = _set("of", "de du des d", "de del", "von vom der des", "de do da dos das")
+GENITIVE = _set("of", "de du des d", "de del", "von vom der des", "de do da dos das", "di del della dei degli delle")
 # (one set for every language: a short sentence's language is often guessed wrong)
 AS_WORDS = _set("as comme como als")
 FROM_WORDS = _set("from de du d del von vom do da")
 AUX = frozenset().union(*L.LANG_AUX.values())
-WITH_WORD = dict(zip(LANGS, ("with", "par", "con", "mit", "com")))
+WITH_WORD = dict(zip(LANGS, ("with", "par", "con", "mit", "com", "con")))
 # "took over" (two tokens in English), "a repris", "asumió", "übernommen", "assumiu".
 TAKE_OVER = _set("repris reprend reprit", "asumio asume", "ubernommen ubernahm ubernimmt", "assumiu assume")
 TAKE_EN = _set("took take takes taken taking")
-SKIP = _set("now also", "maintenant desormais", "ahora", "jetzt nun", "agora")
+SKIP = _set("now also", "maintenant desormais", "ahora", "jetzt nun", "agora", "adesso ora")
 _ADVERBS = NOW | SKIP
 
 

@@ -165,7 +165,8 @@ def guess_lang(text: str) -> str:
     keys = [w for w in words if len(w) > 1]  # (t, s, l: every language has them)
     best, hits = "en", 0
     for lang, stop in L.LANG_STOP.items():
-        n = sum(1 for k in keys if k in stop or k in L.LANG_COPULA[lang] or k in L.LANG_AUX[lang])
+        n = sum(1 for k in keys if k in stop or k in L.LANG_COPULA[lang] or k in L.LANG_AUX[lang]
+                or lang in L.NEGATION_LANGS.get(k, ()))  # (Italian "non", "mai")
         n += sum(1 for w in words if lang in L.ONE_LETTER_HINTS.get(w, ()))
         if n > hits:
             best, hits = lang, n

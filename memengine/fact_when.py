@@ -30,16 +30,20 @@ OPENERS = _set(
     "ab seit letzten letzte letztes letzter letztem nachste nachsten nachster nachstes nachstem diese diesem "
     "dieser dieses kommende kommenden vergangenen",
     "passado passada proximo proxima este esta",
+    "dal dalla prossimo prossima prossimi scorso scorsa scorsi questo questa quest",
 )
 TIME_NOUNS = _set(
-    "today tomorrow now week weekend month year spring summer autumn fall winter quarter term semester",
-    "aujourd'hui aujourdhui demain semaine mois an annee printemps ete automne hiver trimestre",
-    "hoy manana semana mes ano primavera verano otono invierno trimestre",
-    "heute morgen woche monat jahr fruhling fruhjahr sommer herbst winter quartal",
-    "hoje amanha semana mes ano primavera verao outono inverno",
+    "today tomorrow now week weekend month year spring summer autumn fall winter quarter term semester season "
+    "sprint",
+    "aujourd'hui aujourdhui demain semaine mois an annee printemps ete automne hiver trimestre rentree saison",
+    "hoy manana semana mes ano primavera verano otono invierno trimestre curso temporada",
+    "heute morgen woche monat jahr fruhling fruhjahr sommer herbst winter quartal schuljahr saison halbjahr",
+    "hoje amanha semana mes ano primavera verao outono inverno semestre temporada",
+    "oggi domani settimana mese anno primavera estate autunno inverno trimestre semestre",
 )
 # Words that may sit inside the phrase: "as OF today", "à partir DE mardi", "desde EL martes".
-FILLERS = _set("of in on the a de du d el la le les los las que der die das dem den no na o em at un une una um")
+FILLERS = _set("of in on the a de du d el la le les los las que der die das dem den no na o em at un une una um il lo "
+               "di del della")
 
 
 def _key(t: Tok) -> str:
@@ -107,7 +111,7 @@ def _datable(toks: Sequence[Tok]) -> bool:
 # verb's complements: "Oma ist letzten Sommer nach Bonn gezogen").
 RELATIVE = _set("last next", "prochain prochaine", "proximo proxima",
                 "letzten letzte letztes letzter letztem nachste nachsten nachster nachstes vergangenen dieses diesem "
-                "diesen", "proximo proxima")
+                "diesen", "proximo proxima", "prossimo prossima scorso scorsa")
 
 
 def _inner_span(toks: Sequence[Tok]) -> list[int]:

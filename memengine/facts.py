@@ -40,6 +40,7 @@ from memengine import (
     fact_place,
     fact_roles,
     fact_same,
+    fact_scope,
     fact_when,
 )
 from memengine import fact_lexicon as L
@@ -114,8 +115,11 @@ class _Reading:
 def _function_word(t: Tok, i: int, key: str, lang: str, r: _Reading, has_ne: bool, nxt: str) -> bool:
     """Negations, modals, copulas and auxiliaries: recorded in ``r``; True when ``t`` is one
     (``nxt`` is the kind of the next token)."""
+    if has_ne and lang == "it" and key in L.NON_COMPLEMENTS:  # "non ... mai": one negation, as "ne ... pas"
+        t.role = "stop"
+        return True
     if key in L.NEGATIONS and not (key == "n" and lang != "fr") and not (key == "no" and nxt == "num") \
-            and key not in L.NEGATION_EXCEPT.get(lang, ()):
+            and key not in L.NEGATION_EXCEPT.get(lang, ()) and lang in L.NEGATION_LANGS.get(key, (lang,)):
         r.negations.append(t.low)
         t.role = "neg"
         return True
@@ -146,7 +150,8 @@ def _read(toks: list[Tok], lang: str) -> _Reading:
     """Content words (synonyms and axes mapped), negations, modals, the copula / aux boundary."""
     r = _Reading()
     copulas = L.LANG_COPULA[lang]
-    has_ne = any(t.kind == "word" and fold(t.low) in ("ne", "n") for t in toks) and lang == "fr"
+    has_ne = any(t.kind == "word" and fold(t.low) in ("ne", "n") for t in toks) and lang == "fr" or lang == "it" and any(
+        t.kind == "word" and fold(t.low) == "non" for t in toks)
     quantity = any(t.role == "value" and t.kind != "word" for t in toks)
     place_next = False
     for i, t in enumerate(toks):
@@ -226,10 +231,23 @@ def _subject(toks: list[Tok], lang: str, words: list[Word], boundary: tuple[int,
         k = 1
         while k < len(words) and (any(toks[j].role == "poss" or fold(toks[j].low) in ("de", "del", "of")
                                       for j in range(words[k - 1].pos + 1, words[k].pos)) and words[k - 1].name
+                                  or _possessor(toks, words[k - 1].pos, words[k].pos)
                                   or _attached(toks, words[k - 1].pos, words[k].pos, lang)):
             k += 1
         return k, (k if k < len(words) else None)
     return (0 if boundary is not None else (1 if words else 0)), None
+
+
+def _possessor(toks: list[Tok], left: int, right: int) -> bool:
+    """Whether the word at ``left`` owns the one at ``right`` ("the kids' school", "Mum's physio"), or
+    a kinship word hangs on it by "of / de" ("El colegio de los niños", "le cours de ma fille"): both
+    are the subject of a sentence without a copula ("the kids' school | starts at 8:15")."""
+    if right == left + 1:
+        return toks[left].text.endswith("'")
+    between = [fold(toks[j].low) for j in range(left + 1, right)]
+    return bool(between) and between[0] in fact_dropped.GENITIVE and fold(toks[right].low) in fact_cue_lexicon.KIN \
+        and all(b in fact_dropped.GENITIVE or b in fact_dropped.POSSESSIVES or b in fact_dropped.ARTICLES
+                for b in between)
 
 
 # Prepositions that attach a name to the noun before it, inside a subject with no copula: "my
@@ -375,7 +393,7 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
     if verdict is None and fa.words and _TWO_CLAUSES.search(fb.text):
         verdict = fact_clauses.compare_clauses(
             fa, fb, analyse, _compare_frames, lambda v: v.kind,
-            lambda was, now: Verdict("slot", f"slot changed: {was} -> {now}", 0.8))
+            lambda was, now: Verdict("slot", f"slot changed: {was} -> {now}", 0.8)) or _first_denies(fa, fb)
     if verdict is None:
         placed = fact_place.moved(fa.text, fb.text, fb.keys)  # "is kept under the doormat" / "I put ... in ... now"
         if placed is not None:
@@ -384,6 +402,25 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
         return None  # "the clinic closes at 6pm" / "opens at 8am": another end of the same thing
     return verdict
 
+
+
+def _first_denies(fa: Fact, fb: Fact) -> Verdict | None:
+    """A first clause that denies the old fact, whatever the second adds: "non sono più vegano, mangio
+    di nuovo formaggio", "not vegetarian anymore, had a burger", "ya no fumo, lo dejé en marzo". Only a
+    negation of the same frame counts: a first clause with another value is the second clause's context."""
+    parts = fact_clauses.split_text(fb.text)
+    if parts is None:
+        return None
+    first = analyse(parts[0])
+    if first.polarity == fa.polarity or fact_same.kin_added(fa.text, first.text):
+        return None
+    al = _align(fa, first)
+    quits = bool(first.keys & L.CESSATION)  # "quit football": the verb of stopping stands for "plays"
+    if al.only_b or any(i != fa.predicate or not quits for i in al.only_a):
+        return None  # the whole older frame is denied, its verb aside ("quit football" for "plays football"),
+        # nothing else said of it ("Noah quit soccer" denies no "swims on Sundays")
+    verdict = _compare_frames(fa, first)
+    return verdict if verdict is not None and verdict.kind in ("negation", "antonym", "preference") else None
 
 
 def restated(old: str | Fact, new: str | Fact) -> Verdict | None:
@@ -427,6 +464,10 @@ def _compare_frames(fa: Fact, fb: Fact, similarity: float | None = None) -> Verd
     smaller = min(len(fa.words), len(fb.words))
     if not al.shared or len(al.shared) < MIN_SHARED * smaller:
         return None
+    dropped = [i for i in al.only_a if i < fa.subject_end]
+    if dropped and not _in_subject(fb, al.only_b) and fact_dropped.droppable(fa, dropped, fb, change_verb=False):
+        # "The kids' school starts at 8:15" / "school starts at 8:40": the owner left unsaid is the older's
+        al = _Alignment(al.shared, [i for i in al.only_a if i not in dropped], al.only_b)
     if _in_subject(fa, al.only_a) or _in_subject(fb, al.only_b):
         return None  # "Lena's sister", "the admin gateway": another subject
     if len(al.only_a) > 1 or len(al.only_b) > 1:
@@ -454,6 +495,9 @@ def _compare_frames(fa: Fact, fb: Fact, similarity: float | None = None) -> Verd
     if swap is not None and not predicate_swap:
         if flipped or not (fa.exclusive and fb.exclusive):
             return None
+        if fact_scope.values_differ_in_kind(fa, fb) or (
+                fact_scope.purpose_words(fa, [swap[0]]) and fact_scope.purpose_words(fb, [swap[1]])):
+            return None  # "7 hours a night" / "in room 12"; "pour aller au travail" / "chez ma mère": not the value
         wa, wb = fa.words[swap[0]], fb.words[swap[1]]
         kind = "place" if wa.place and wb.place else "preference" if any(
             w.key == "AX:prefers" for w in fa.words) else "slot"
@@ -507,6 +551,8 @@ def _modifier_swap(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None)
     if any(fa.words[i].key.startswith("AX:") or fa.words[i].name for i in a) or any(
             fb.words[i].key.startswith("AX:") or fb.words[i].name for i in b):
         return None
+    if fact_scope.purpose_words(fa, a) and fact_scope.purpose_words(fb, b):
+        return None  # "para ir al trabajo" / "para ir a casa de mi abuela": what it is for, not how
     pairs = dict(al.shared)
     before_a, before_b = min(a) - 1, min(b) - 1
     if before_a < 0 or pairs.get(before_a) != before_b or max(a) != len(fa.words) - 1 or max(b) != len(fb.words) - 1:
@@ -584,7 +630,8 @@ def _compare_change(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None
     # da escola": neither needed nor a conflict
     only_a = [i for i in only_a if not any(_same_word(fa.words[i].key, k) for k in fb.changer)]
     dropped = [i for i in only_a if i < fa.subject_end]
-    if dropped and not _in_subject(fb, only_b) and fact_dropped.droppable(fa, dropped, fb):
+    if dropped and not _in_subject(fb, only_b) and (fact_dropped.droppable(fa, dropped, fb) or fact_dropped.droppable(
+            fa, dropped, fb, change_verb=False)):
         only_a = [i for i in only_a if i not in dropped]  # "Mum's physio appointment" / "Physio appointment"
     if _in_subject(fa, only_a) or _in_subject(fb, only_b):
         return None
@@ -601,6 +648,8 @@ def _compare_change(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None
         return Verdict(kind, f"{kind} changed for '{topic}': {what}", round(conf, 3))
     if not only_b or not (only_a or named_old) or not (_run(only_a) and _run(only_b)):
         return None
+    if not named_old and fact_scope.values_differ_in_kind(fa, fb):
+        return None  # "lavoro da Fiat" / "adesso lavoro in ufficio il mercoledì": when, not where
     was = " ".join(fb.old_words) if named_old else " ".join(fa.words[i].text for i in only_a)
     now = " ".join(fb.words[i].text for i in only_b)
     kind = "place" if all(fb.words[i].place for i in only_b) and only_a and all(

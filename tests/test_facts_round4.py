@@ -48,8 +48,9 @@ def test_dev6_no_false_supersession_in_any_class(cls: str) -> None:
 
 def test_dev6_recall_floors() -> None:
     # tuned on dev6 (before this round: 14 of 55 updates, 7 false); dev6_heldout never tuned on
-    # (before: 4 of 21, 2 false; after: 18 of 21, 0 false)
-    assert flagged(DEV6) == (52, 55, 0)
+    # (before: 4 of 21, 2 false; after: 18 of 21, 0 false). Round 9: 53 (
+    # "We reduced the kids' screen time to 1 hour a day": "2 hours ... a day" and "1 hour a day" are one rate now)
+    assert flagged(DEV6) == (53, 55, 0)
     found, updates, false = flagged(HELD6)
     assert (updates, false) == (21, 0) and found >= 18
 
