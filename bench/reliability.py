@@ -10,6 +10,12 @@ so bench/README.md can keep them. The exact, fast checks live in tests/
     python bench/reliability.py fuzz          # 10k fuzzed recall queries (API) + 200 (CLI)
     python bench/reliability.py wal           # WAL size while a server answers recalls and another
                                               #   process stores 10k memories (--tree: another checkout)
+    python bench/reliability.py kwbuild --store /tmp/scl/scale-100000.v1.db --tree /work/base-start --tree .
+                                              # WAL size while the keyword index's first build runs and
+                                              #   another process stores (a held read snapshot lets it grow)
+    python bench/reliability.py restore --store /tmp/scl/scale-100000.v1.db
+                                              # `mem.py restore` of a big store while a writer stores:
+                                              #   how long writers wait, nothing lost
     python bench/reliability.py all
 
 Every CLI call uses ``MEM_EMBEDDER=hash`` (the fake embedder behind the real interface):
@@ -514,11 +520,113 @@ def wal_growth(tmp: Path, tree: Path, start: int, stores: int, serve: bool = Tru
     return out
 
 
+# --------------------------------------------------------------------------- the keyword index's first build
+
+_BUILDER = """
+import json, os, sys, threading, time
+from memengine import keyword_index as ki
+from memengine.recall.config import FTS_WEIGHTS
+c0, w0 = time.process_time(), time.perf_counter()
+base = ki._build_base(sys.argv[1], FTS_WEIGHTS, threading.Event())
+print(json.dumps({"build_cpu_s": round(time.process_time() - c0, 2), "build_wall_s": round(time.perf_counter() - w0, 2),
+                  "postings": int(len(base.docs)), "chunk_s": getattr(ki, "CHUNK_SECONDS", None)}))
+"""
+
+_STREAM = """
+import os, sys, time, memory_core as core
+s = core.MemoryStore(sys.argv[1], fast_start=True)
+stop, words, n, worst = sys.argv[2], sys.argv[3].split(), 0, 0.0
+while not os.path.exists(stop):
+    t = time.perf_counter()
+    s.store(f"streamed {n}: " + " ".join(words[(n * 7 + j * 3) % len(words)] for j in range(9)), dedup=False)
+    worst = max(worst, time.perf_counter() - t)
+    n += 1
+s.close()
+print(n, round(worst * 1000, 1))
+"""
+
+
+def _copy_store(src: Path, dest: Path, tree: Path) -> None:
+    """A private copy of ``src`` (never the original: opening it migrates it), migrated by ``tree``'s code."""
+    conn = sqlite3.connect(src)
+    try:
+        conn.execute("VACUUM INTO ?", (str(dest),))
+    finally:
+        conn.close()
+    subprocess.run([sys.executable, "-c", "import sys, memory_core as core; core.MemoryStore(sys.argv[1]).close()",
+                    str(dest)], env=dict(ENV, PYTHONPATH=str(tree)), cwd=tree, check=True, capture_output=True)
+
+
+def kwbuild(tmp: Path, store: Path, tree: Path, run_no: int) -> dict[str, Any]:
+    """The keyword index's first build (``tree``'s code, its own process) on a copy of ``store`` while another
+    process stores memories one by one: the -wal's size meanwhile (sampled every 0.1 s)."""
+    db = tmp / f"kw-{run_no}.db"
+    _copy_store(store, db, tree)
+    env = dict(ENV, PYTHONPATH=str(tree), MEM_NO_SERVER="1")
+    stop = tmp / f"kw-stop-{run_no}"
+    wal = Path(f"{db}-wal")
+    writer = subprocess.Popen([sys.executable, "-c", _STREAM, str(db), str(stop), " ".join(WORDS)], env=env,
+                              stdout=subprocess.PIPE, text=True, cwd=tree)
+    time.sleep(1.0)  # the writer runs
+    builder = subprocess.Popen([sys.executable, "-c", _BUILDER, str(db)], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=tree)
+    sizes: list[int] = []
+    load = [os.getloadavg()[0]]
+    while builder.poll() is None:
+        sizes.append(wal.stat().st_size if wal.exists() else 0)
+        time.sleep(0.1)
+    stop.touch()
+    built = json.loads(builder.communicate()[0])
+    stored, worst = (writer.communicate(timeout=120)[0] or "0 0").split()
+    load.append(os.getloadavg()[0])
+    out = {"tree": str(tree), **built, "wal_max_mb": round(max(sizes, default=0) / 2**20, 1),
+           "wal_end_mb": round(sizes[-1] / 2**20, 1) if sizes else 0.0, "stored_meanwhile": int(stored),
+           "slowest_store_ms": float(worst), "load": load}
+    for p in (db, wal, Path(f"{db}-shm")):
+        p.unlink(missing_ok=True)
+    return out
+
+
+def restore_bench(tmp: Path, store: Path) -> dict[str, Any]:
+    """`mem.py restore` of a copy of ``store`` (its backup: the copy less the writes after it) while another
+    process stores one memory after another: the restore's own figures, the slowest store meanwhile, and
+    that every store is in the restored file or in the pre-restore backup."""
+    db = tmp / "restore.db"
+    _copy_store(store, db, REPO)
+    backup = tmp / "restore-backup.db"
+    assert cli(["backup", str(backup)], db).returncode == 0
+    env = dict(ENV, MEM_NO_SERVER="1")
+    stop = tmp / "restore-stop"
+    writer = subprocess.Popen([sys.executable, "-c", _STREAM, str(db), str(stop), " ".join(WORDS)], env=env,
+                              stdout=subprocess.PIPE, text=True, cwd=REPO)
+    time.sleep(2.0)
+    load = [os.getloadavg()[0]]
+    t0 = time.perf_counter()
+    done = subprocess.run([*MEM, "--db", str(db), "restore", str(backup), "--json"], capture_output=True, text=True,
+                          env=env)
+    wall = time.perf_counter() - t0
+    time.sleep(1.0)
+    stop.touch()
+    stored, worst = (writer.communicate(timeout=120)[0] or "0 0").split()
+    load.append(os.getloadavg()[0])
+    data = json.loads(done.stdout)["data"]
+    kept = Path(data["previous_kept_in"])
+    got = {r[0] for r in sqlite3.connect(db).execute("SELECT content FROM memories WHERE content LIKE 'streamed %'")}
+    got |= {r[0] for r in sqlite3.connect(kept).execute("SELECT content FROM memories WHERE content LIKE 'streamed %'")}
+    lost = [i for i in range(int(stored)) if not any(c.startswith(f"streamed {i}: ") for c in got)]
+    return {"memories_before": data["memories_before"], "memories_after": data["memories_after"],
+            "process_wall_s": round(wall, 2), "restore_s": data["seconds"], "snapshot_s": data["snapshot_seconds"],
+            "lock_held_s": data["lock_held_seconds"], "stored_meanwhile": int(stored), "slowest_store_ms": float(worst),
+            "lost": len(lost), "integrity": integrity(db), "db_mb": round(db.stat().st_size / 2**20, 1), "load": load}
+
+
 # --------------------------------------------------------------------------- main
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("concurrency", "kills", "kill-consolidate", "corpus", "fuzz", "wal", "all"))
+    ap.add_argument("what", choices=("concurrency", "kills", "kill-consolidate", "corpus", "fuzz", "wal", "kwbuild",
+                                     "restore", "all"))
+    ap.add_argument("--store", type=Path, help="kwbuild/restore: a store to copy (never opened itself)")
     ap.add_argument("--writers", type=int, default=8)
     ap.add_argument("--writes", type=int, default=200)
     ap.add_argument("--kills", type=int, default=20)
@@ -562,6 +670,15 @@ def main() -> None:
                 res = wal_growth(tmp, tree.resolve(), a.start, a.stores, not a.no_server, i)
                 out["wal"].append(res)
                 print("wal", json.dumps(res), flush=True)
+        if a.what == "kwbuild":
+            out["kwbuild"] = []
+            for i, tree in enumerate(a.tree or [REPO]):
+                res = kwbuild(tmp, a.store, tree.resolve(), i)
+                out["kwbuild"].append(res)
+                print("kwbuild", json.dumps(res), flush=True)
+        if a.what == "restore":
+            out["restore"] = restore_bench(tmp, a.store)
+            print("restore", json.dumps(out["restore"]), flush=True)
     if a.json:
         print(json.dumps(out))
 
