@@ -64,8 +64,8 @@ def build_id() -> str:
     """The version and the code it runs: a server started before an upgrade serves no newer CLI."""
     here = os.path.dirname(os.path.realpath(__file__))
     parts = [VERSION, str(PROTOCOL)]
-    for path in (os.path.join(here, "..", "mem.py"), os.path.join(here, "..", "memory_core.py"),
-                 os.path.join(here, "__init__.py")):
+    for path in (os.path.join(here, "..", "mem.py"), os.path.join(here, "..", "memcli.py"),
+                 os.path.join(here, "..", "memory_core.py"), os.path.join(here, "__init__.py")):
         try:
             parts.append(str(os.stat(path).st_mtime_ns))
         except OSError:

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORE = ["errors", "db", "dbfile", "migrations", "text", "vectors", "records", "storebase", "context", "edges",
         "writes", "maintenance", "store", "recall/config", "recall/registry", "recall/people", "recall/keyword",
         "recall/priors", "recall/fusion", "recall/pipeline", "keyword_index", "liveset"]
-ABOVE_CORE = {"memory_core", "mem", "memengine.graph", "memengine.graph_nav", "memengine.graph_rank", "memengine.sharing", "memengine.consolidate",
+ABOVE_CORE = {"memory_core", "mem", "memcli", "memengine.graph", "memengine.graph_nav", "memengine.graph_rank", "memengine.sharing", "memengine.consolidate",
               "memengine.ingest", "memengine.sharebundle", "memengine.summarize", "memengine.contradictions", "memengine.memorymd",
               "memengine.recovery", "memengine.cli", "importers"}
 
