@@ -34,7 +34,8 @@ The processes started run as a user's Python does: imported modules' bytecode ca
 runtime folder: ``PYTHONPYCACHEPREFIX``; a harness's ``PYTHONDONTWRITEBYTECODE=1`` would recompile
 every imported module in every process), with one unmeasured call first that writes the cache;
 ``--no-bytecode-cache`` keeps the caller's environment. ``mem.py`` itself is compiled by every
-``python mem.py`` process either way (CPython never caches a script's bytecode): ~10 ms of CPU.
+``python mem.py`` process either way (CPython never caches a script's bytecode): ~10 ms of CPU while
+it held the CLI, well under 1 ms since it is only the entry point (the CLI is ``memcli.py``, cached).
 
 Aims (issue 21): MCP and handed-over p95 <= 20 ms at 100k; one-shot cold <= 0.5 s.
 Run it on a quiet machine: the 1-minute load average is printed with the numbers.

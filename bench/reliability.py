@@ -525,11 +525,20 @@ def wal_growth(tmp: Path, tree: Path, start: int, stores: int, serve: bool = Tru
 _BUILDER = """
 import json, os, sys, threading, time
 from memengine import keyword_index as ki
+from memengine.db import connect
 from memengine.recall.config import FTS_WEIGHTS
+from memengine.walcheckpoint import Checkpointer
+cp = None
+if sys.argv[2] == "server":  # as in `mem serve`: its checkpointer (TRUNCATE past 16 MB) runs beside the build
+    conn = connect(sys.argv[1])
+    cp = Checkpointer(sys.argv[1], conn)
+    cp.start()
 c0, w0 = time.process_time(), time.perf_counter()
 base = ki._build_base(sys.argv[1], FTS_WEIGHTS, threading.Event())
 print(json.dumps({"build_cpu_s": round(time.process_time() - c0, 2), "build_wall_s": round(time.perf_counter() - w0, 2),
-                  "postings": int(len(base.docs)), "chunk_s": getattr(ki, "CHUNK_SECONDS", None)}))
+                  "postings": int(len(base.docs)), "truncates": cp.truncates if cp else None}))
+if cp:
+    cp.close()
 """
 
 _STREAM = """
@@ -557,18 +566,20 @@ def _copy_store(src: Path, dest: Path, tree: Path) -> None:
                     str(dest)], env=dict(ENV, PYTHONPATH=str(tree)), cwd=tree, check=True, capture_output=True)
 
 
-def kwbuild(tmp: Path, store: Path, tree: Path, run_no: int) -> dict[str, Any]:
+def kwbuild(tmp: Path, store: Path, tree: Path, run_no: int, server: bool = True) -> dict[str, Any]:
     """The keyword index's first build (``tree``'s code, its own process) on a copy of ``store`` while another
     process stores memories one by one: the -wal's size meanwhile (sampled every 0.1 s)."""
     db = tmp / f"kw-{run_no}.db"
     _copy_store(store, db, tree)
-    env = dict(ENV, PYTHONPATH=str(tree), MEM_NO_SERVER="1")
+    # (the copied stores hold the real model's vectors: the writer stores keyword-only, MEM_EMBEDDER=none)
+    env = dict(ENV, PYTHONPATH=str(tree), MEM_NO_SERVER="1", MEM_EMBEDDER="none")
     stop = tmp / f"kw-stop-{run_no}"
     wal = Path(f"{db}-wal")
     writer = subprocess.Popen([sys.executable, "-c", _STREAM, str(db), str(stop), " ".join(WORDS)], env=env,
                               stdout=subprocess.PIPE, text=True, cwd=tree)
     time.sleep(1.0)  # the writer runs
-    builder = subprocess.Popen([sys.executable, "-c", _BUILDER, str(db)], env=env, stdout=subprocess.PIPE,
+    builder = subprocess.Popen([sys.executable, "-c", _BUILDER, str(db), "server" if server else "alone"], env=env,
+                               stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, cwd=tree)
     sizes: list[int] = []
     load = [os.getloadavg()[0]]
@@ -579,7 +590,7 @@ def kwbuild(tmp: Path, store: Path, tree: Path, run_no: int) -> dict[str, Any]:
     built = json.loads(builder.communicate()[0])
     stored, worst = (writer.communicate(timeout=120)[0] or "0 0").split()
     load.append(os.getloadavg()[0])
-    out = {"tree": str(tree), **built, "wal_max_mb": round(max(sizes, default=0) / 2**20, 1),
+    out = {"tree": str(tree), "server_checkpointer": server, **built, "wal_max_mb": round(max(sizes, default=0) / 2**20, 1),
            "wal_end_mb": round(sizes[-1] / 2**20, 1) if sizes else 0.0, "stored_meanwhile": int(stored),
            "slowest_store_ms": float(worst), "load": load}
     for p in (db, wal, Path(f"{db}-shm")):
@@ -595,7 +606,7 @@ def restore_bench(tmp: Path, store: Path) -> dict[str, Any]:
     _copy_store(store, db, REPO)
     backup = tmp / "restore-backup.db"
     assert cli(["backup", str(backup)], db).returncode == 0
-    env = dict(ENV, MEM_NO_SERVER="1")
+    env = dict(ENV, MEM_NO_SERVER="1", MEM_EMBEDDER="none")  # (see kwbuild)
     stop = tmp / "restore-stop"
     writer = subprocess.Popen([sys.executable, "-c", _STREAM, str(db), str(stop), " ".join(WORDS)], env=env,
                               stdout=subprocess.PIPE, text=True, cwd=REPO)
@@ -673,7 +684,7 @@ def main() -> None:
         if a.what == "kwbuild":
             out["kwbuild"] = []
             for i, tree in enumerate(a.tree or [REPO]):
-                res = kwbuild(tmp, a.store, tree.resolve(), i)
+                res = kwbuild(tmp, a.store, tree.resolve(), i, not a.no_server)
                 out["kwbuild"].append(res)
                 print("kwbuild", json.dumps(res), flush=True)
         if a.what == "restore":

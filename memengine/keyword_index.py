@@ -25,7 +25,11 @@ than twice that many rows (a bulk import), or when the FTS index was rebuilt
 
 Cost: building reads every token instance once, on its own thread and connection
 (~2.6 s for 100k short notes, ~10-12 s for 100k chat turns with context columns) and holds
-6 bytes per (word, row) pair in memory. Queries whose words FTS5 would treat as phrases
+6 bytes per (word, row) pair in memory. The build reads in one read transaction, so while it runs
+SQLite cannot start the -wal over and other processes' writes grow it (emptied when the build ends:
+bench/README.md "The keyword index's first build and the log"); reading term ranges in short transactions
+was tried and not kept: +30-70 % build CPU, and a server's checkpointer still could not empty the log
+under a writer that never pauses. Queries whose words FTS5 would treat as phrases
 ("don't" is two tokens) return ``None``; the caller then asks FTS5.
 """
 
@@ -34,7 +38,6 @@ from __future__ import annotations
 import math
 import os
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -73,7 +76,6 @@ PRUNE_CHECKS = 2  # tries at pruning before the last word (each reads the rows m
 # of its postings: below, a binary search per row (_final) costs less than reading every posting.
 NARROW_RATIO = 32
 MAX_BYTES_CEILING = 2 << 30
-CHUNK_SECONDS = 0.2  # the longest a build reads in one read transaction (see _build_base)
 
 
 def max_index_bytes() -> int:
@@ -216,72 +218,46 @@ def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event,
         colw = np.zeros(8, dtype=np.float64)
         colw[: len(weights)] = weights
         col_code = "CASE col " + " ".join(f"WHEN '{c}' THEN {i}" for i, c in enumerate(COLUMNS)) + " END"
-        # The log position, the row sizes and the generation are read in one snapshot; the tokens are
-        # then read term by term in short read transactions (CHUNK_SECONDS each), so that the build never
-        # holds one snapshot for its whole length (10-40 s at 100k chat turns): a held snapshot keeps
-        # every checkpoint from folding the log past it, and the -wal grows under other processes'
-        # writes meanwhile. Consistent anyway: a row whose text changed after ``seq`` may have its
-        # tokens read at two moments, but every such row is in the change log after ``seq``, so the
-        # first sync re-reads it and masks its base postings (``_apply``); rows added after ``seq``
-        # (ids past ``size``) are left to that sync entirely.
-        conn.execute("BEGIN")
+        conn.execute("BEGIN")  # one read snapshot: the log position, sizes and tokens agree
         try:
             seq = int(conn.execute("SELECT coalesce(max(seq), 0) FROM _keyword_changes").fetchone()[0])
             row = conn.execute("SELECT value FROM _mem_meta WHERE key = 'keywords_generation'").fetchone()
             generation = row[0] if row else None
             sizes = conn.execute("SELECT id, sz FROM memories_fts_docsize").fetchall()
+            size = max((r[0] for r in sizes), default=0) + 1
+            lengths = np.zeros(size, dtype=np.float64)
+            present = np.zeros(size, dtype=bool)
+            for rid, blob in sizes:
+                lengths[rid] = _row_length(blob)
+                present[rid] = True
+            cap = token_budget() if max_tokens is None else max_tokens
+            if lengths.sum() > cap:
+                need = int(lengths.sum()) * BYTES_PER_TOKEN >> 20
+                raise IndexTooLarge(f"{int(lengths.sum()):,} tokens (~{need:,} MB of postings) > {cap:,} "
+                                    f"(~{cap * BYTES_PER_TOKEN >> 20:,} MB budget, MEM_KEYWORD_INDEX_MAX_MB): "
+                                    "FTS5 serves this store")
+            terms: dict[str, tuple[int, int]] = {}
+            doc_parts: list[np.ndarray] = []
+            wtf_parts: list[np.ndarray] = []
+            at = 0
+            # One string per term of "row*8+column" codes: SQLite walks the index in C
+            # and numpy parses the string in C; ~25x faster than a Python row per token.
+            for term, codes in conn.execute(
+                    f"SELECT term, group_concat(doc * 8 + {col_code}) FROM temp.kw_instances GROUP BY term"):
+                if cancel.is_set():
+                    return None
+                code = np.fromstring(codes, dtype=np.int64, sep=",")
+                docs = code >> 3
+                if len(docs) > 1 and np.any(docs[1:] < docs[:-1]):
+                    order = np.argsort(docs, kind="stable")
+                    code, docs = code[order], docs[order]
+                starts = np.flatnonzero(np.r_[True, docs[1:] != docs[:-1]])
+                doc_parts.append(docs[starts].astype(np.int32))
+                wtf_parts.append(np.add.reduceat(colw[code & 7], starts))
+                terms[term] = (at, at + len(starts))
+                at += len(starts)
         finally:
             conn.execute("COMMIT")
-        size = max((r[0] for r in sizes), default=0) + 1
-        lengths = np.zeros(size, dtype=np.float64)
-        present = np.zeros(size, dtype=bool)
-        for rid, blob in sizes:
-            lengths[rid] = _row_length(blob)
-            present[rid] = True
-        cap = token_budget() if max_tokens is None else max_tokens
-        if lengths.sum() > cap:
-            need = int(lengths.sum()) * BYTES_PER_TOKEN >> 20
-            raise IndexTooLarge(f"{int(lengths.sum()):,} tokens (~{need:,} MB of postings) > {cap:,} "
-                                f"(~{cap * BYTES_PER_TOKEN >> 20:,} MB budget, MEM_KEYWORD_INDEX_MAX_MB): "
-                                "FTS5 serves this store")
-        terms: dict[str, tuple[int, int]] = {}
-        doc_parts: list[np.ndarray] = []
-        wtf_parts: list[np.ndarray] = []
-        at = 0
-        # One string per term of "row*8+column" codes: SQLite walks the index in C
-        # and numpy parses the string in C; ~25x faster than a Python row per token.
-        sql = f"SELECT term, group_concat(doc * 8 + {col_code}) FROM temp.kw_instances {{where}} GROUP BY term"
-        last: str | None = None
-        done = False
-        while not done:
-            conn.execute("BEGIN")
-            cur = conn.execute(sql.format(where="" if last is None else "WHERE term > ?"), () if last is None else (last,))
-            until = time.monotonic() + CHUNK_SECONDS
-            try:
-                done = True
-                for term, codes in cur:
-                    if cancel.is_set():
-                        return None
-                    code = np.fromstring(codes, dtype=np.int64, sep=",")
-                    docs = code >> 3
-                    if len(docs) > 1 and np.any(docs[1:] < docs[:-1]):
-                        order = np.argsort(docs, kind="stable")
-                        code, docs = code[order], docs[order]
-                    if docs[-1] >= size:  # (added after seq: the first sync brings them in)
-                        code, docs = code[docs < size], docs[docs < size]
-                    if len(docs):
-                        starts = np.flatnonzero(np.r_[True, docs[1:] != docs[:-1]])
-                        doc_parts.append(docs[starts].astype(np.int32))
-                        wtf_parts.append(np.add.reduceat(colw[code & 7], starts))
-                        terms[term] = (at, at + len(starts))
-                        at += len(starts)
-                    last = term
-                    if time.monotonic() > until:
-                        done = False
-                        break
-            finally:
-                cur.close()
-                conn.execute("COMMIT")
         wtf, values = _coded(np.concatenate(wtf_parts) if wtf_parts else np.zeros(0, dtype=np.float64))
         if values is None and len(wtf) * 12 > cap * BYTES_PER_TOKEN:  # codes did not fit: 12 bytes a posting
             raise IndexTooLarge(f"{len(wtf):,} postings at 12 bytes > the {cap * BYTES_PER_TOKEN >> 20:,} MB budget "
