@@ -211,7 +211,12 @@ def _prepare(backup: Path, tmp: Path, page_size: int | None, source_name: str) -
             dst.close()
     finally:
         src.close()
-    info = describe_file(tmp, check=True)
+    try:
+        info = describe_file(tmp, check=True)
+    except MemError as exc:  # (the copy's fault is the backup's: name the file the user gave)
+        exc.message = exc.message.replace(str(tmp), str(backup))
+        exc.args = (exc.message,)
+        raise
     conn = connect(tmp)
     try:
         applied = migrate(conn)

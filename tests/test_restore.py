@@ -173,6 +173,7 @@ def test_a_bad_backup_is_one_line_and_leaves_the_store_as_it_was(tmp_path: Path,
         assert not out["ok"] and out["error"]["code"] == code, out
         assert rc == core.EXIT_CODES[code]
         assert words in out["error"]["message"] and "\n" not in out["error"]["message"]
+        assert out["error"]["message"].startswith(str(bad)) and "mem-tmp" not in out["error"]["message"]
     assert _digest(db) == before
     assert not (tmp_path / "backups").exists()  # nothing kept: nothing was replaced
     assert not [p for p in tmp_path.iterdir() if "mem-tmp" in p.name]
