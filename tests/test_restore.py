@@ -347,8 +347,9 @@ def test_a_writer_storing_during_a_restore_loses_nothing(tmp_path: Path, runtime
     assert run_cli("--db", str(db), "backup", str(backup)).returncode == 0
     env = {**_env(db, runtime_dir), "MEM_NO_SERVER": "1"}
     stop = tmp_path / "stop"
+    errors = (tmp_path / "writer.err").open("w")
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(db), str(stop)], env=env, cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, stderr=errors, text=True)
     assert writer.stdout is not None
     first = [json.loads(writer.stdout.readline()) for _ in range(3)]  # it runs
     clis = [subprocess.Popen([sys.executable, str(ROOT / "mem.py"), "--db", str(db), "store",
@@ -361,8 +362,9 @@ def test_a_writer_storing_during_a_restore_loses_nothing(tmp_path: Path, runtime
     while len([r for r in more if r["start"] > restored_at]) < 3:
         more.append(json.loads(writer.stdout.readline()))
     stop.touch()
-    rest, err = writer.communicate(timeout=120)
-    assert writer.returncode == 0, err
+    rest = writer.stdout.read()  # (from the same buffered reader: communicate() would skip what it read ahead)
+    assert writer.wait(timeout=120) == 0, (tmp_path / "writer.err").read_text()
+    errors.close()
     records = first + more + [json.loads(line) for line in rest.splitlines()]
     outcomes = []
     for n, p in enumerate(clis):
