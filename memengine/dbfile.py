@@ -132,7 +132,8 @@ def describe(kind: str, path: Path, exc: BaseException | None = None, backups: P
     permission check cannot tell for root, or for a read-only mount).
     """
     detail = f" ({exc})" if exc is not None and str(exc) else ""
-    restore = f"restore the last consolidate backup from {backups}" if backups else "restore a backup"
+    restore = (f"put a backup back (`mem.py restore --list` shows those in {backups}, `mem.py restore NAME` "
+               "keeps this file)") if backups else "put a backup back (`mem.py restore BACKUP`)"
     if kind == "cantopen":
         if path.is_dir():
             return "invalid_input", f"{path}: is a folder, not a memory file (point --db at a file inside it)"
