@@ -31,17 +31,23 @@ def is_reaction(text: str) -> bool:
     """A turn of at most one content word (not a stop word, not filler, 3+ letters) and no digit."""
     if len(text) > REACTION_MAX_CHARS:
         return False  # (most turns of a large store: no need to read their words)
+    return content_words(text, 2) <= 1
+
+
+def content_words(text: str, cap: int) -> int:
+    """min(cap, the content words of a chat turn), as :func:`is_reaction` counts them; a digit counts
+    as ``cap`` (a number says something). Recall reads it too (memengine/recall/answerable.py)."""
     body = _PLACEHOLDER.sub(" ", _AUTHOR.sub("", text, count=1))
     if _DIGIT.search(body):
-        return False
+        return cap
     content = 0
     for w in _WORD.findall(body):
         low = w.lower()
         if len(low) >= 3 and low not in summarize.STOPWORDS and not topic_names.is_filler(low):
             content += 1
-            if content > 1:
-                return False
-    return True
+            if content >= cap:
+                return cap
+    return content
 
 
 def _minutes(when: str | None) -> float | None:

@@ -100,6 +100,16 @@ KEYWORD_TIE_DECIMALS = 9
 # Query adapter (adapter.py, issue 19 round 7): a learned linear map applied to the query vector
 # before both kNN scans ('' = off, 'default' = models/query_adapter.npz, or a path).
 QUERY_ADAPTER = ""
+# Answer-blind priors (person, reply, time) scaled by how much a chat turn can answer (answerable.py,
+# issue 19 round 8): a reaction ("haha ok", "omg") gets none, other turns min(1, words / ANSWER_WORDS);
+# 0 = off. ANSWER_PRIORS: which priors are scaled.
+ANSWER_WORDS = 0
+ANSWER_PRIORS = ("person", "reply", "time")
+# Chat turns about the same slot where a later one changes the value come back newest first
+# (updates.py, issue 19 round 8): '' = off, 'rules' (the facts engine's rules on the pair), 'slot'
+# (both hold a value, the later states a change), 'either'; with ':pool' ('slot:pool') the later turn
+# may also come from the whole candidate pool.
+NEWER_FIRST = ""
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
@@ -159,4 +169,11 @@ class RecallConfig:
     # The query vector through a learned map before the vector side's scans (adapter.py);
     # '' = off, 'default' = the shipped weights, else the path of an adapter file.
     query_adapter: str = QUERY_ADAPTER
+    # The person / reply / time priors of a chat turn times how much it can answer (answerable.py):
+    # a reaction keeps none, another turn min(1, words / answer_words); 0 = off.
+    answer_words: int = ANSWER_WORDS
+    answer_priors: tuple[str, ...] = ANSWER_PRIORS
+    # A later chat turn that updates an earlier one in the top k is ranked above it and the earlier
+    # one marked ``possibly_outdated`` (updates.py); '' = off.
+    newer_first: str = NEWER_FIRST
 

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Iterable
 
 from memengine import timeparse
+from memengine.recall.answerable import answer_share
 from memengine.recall.config import (
     LENGTH_FULL_WORDS,
     NORMALISE,
@@ -106,6 +107,18 @@ class Fusion:
         self.replies = replies(rows) if hybrid and (cfg.w_reply or cfg.w_short_reply or cfg.pair_length) else {}
         self.w_reply_max = cfg.w_reply + cfg.w_short_reply  # the largest share a reply can inherit
         self.lo = 0.0
+        # answer-blind priors scaled by how much a turn can answer (answerable.py); per memory, memoised
+        self.scaled = frozenset(cfg.answer_priors) if hybrid and cfg.answer_words > 0 else frozenset()
+        self.shares: dict[int, float] = {}
+
+    def share(self, m: Candidate, prior: str) -> float:
+        """The share of ``prior`` that ``m`` keeps (1 unless answer_words scales that prior)."""
+        if prior not in self.scaled:
+            return 1.0
+        got = self.shares.get(m.id)
+        if got is None:
+            got = self.shares[m.id] = answer_share(m, self.cfg.answer_words)
+        return got
 
     def person(self, m: Candidate) -> float:
         """The person prior: cheap, so it also tightens the lowest-score search below."""
@@ -116,9 +129,9 @@ class Fusion:
         # the text is mostly an address to the listener ("Great news, Ana!"); an
         # authorless note naming them is about them (LoCoMo r@5 0.729 -> 0.742, chosen in 5/5 LOO folds).
         if m.author and cfg.person_by_author:
-            return cfg.w_person if m.author.lower() in names else 0.0
+            return cfg.w_person * self.share(m, "person") if m.author.lower() in names else 0.0
         if (m.author and m.author.lower() in names) or any(n in m.content.lower() for n in names):
-            return cfg.w_person
+            return cfg.w_person * self.share(m, "person")
         return 0.0
 
     def cheap_floor(self, mid: int, m: Candidate) -> float:
@@ -134,7 +147,8 @@ class Fusion:
             bare = bare_text(m.content, m.author)
             # the text itself must speak of time: a leading "[date]" stamp every turn carries says nothing
             if self.when_q and cfg.w_time and (TIME_WORD_RE.search(bare.lower()) or m.metadata.get("resolved_dates")):
-                priors["time"] = cfg.w_time
+                if t := cfg.w_time * self.share(m, "time"):
+                    priors["time"] = t
             if self.spans and in_spans(m, self.spans):
                 priors["date"] = cfg.w_date
             if self.phrase and self.phrase_top > 0 and mid in self.phrase:
@@ -191,7 +205,7 @@ class Fusion:
         s = self.score(mid)
         q = self.replies.get(mid)
         bonus = (short_reply_weight(self.cfg.w_reply, self.cfg.w_short_reply, self.rows[mid], self.rows[q])
-                 * (self.score(q) - self.lo)) if q is not None else 0.0
+                 * (self.score(q) - self.lo) * self.share(self.rows[mid], "reply")) if q is not None else 0.0
         if not bonus:
             return s
         m = self.rows[mid]

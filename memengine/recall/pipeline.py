@@ -40,6 +40,7 @@ from memengine.recall.keyword import KeywordSearch
 from memengine.recall.people import People
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
+from memengine.recall.updates import newer_first
 from memengine.records import Candidate, Memory, RecallResult
 from memengine.storebase import one_size_read
 from memengine.supersession import outdated_marked, versions_marked
@@ -341,12 +342,18 @@ class Recall(KeywordSearch, People):
             scored = resolve_episodes(scored, len(scored), members)
         if cover:
             scored = cover_sessions(scored, k, run.cfg.session_coverage, explain)
+        outdated: dict[int, list[int]] = {}
+        if run.strategy == "hybrid" and run.cfg.newer_first:  # a later turn that changes an earlier one's value
+            mode, _, where = run.cfg.newer_first.partition(":")  # "slot:pool": also from the whole pool
+            scored, outdated = newer_first(scored, k, mode, rows.values() if where == "pool" else ())
         whole = self.rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:
             m = whole.get(c.id)
             if m is not None:  # (hard-deleted by another process between the two reads)
                 m.score, m.explain = c.score, c.explain
+                if c.id in outdated:
+                    m.possibly_outdated, m.possibly_outdated_by = True, outdated[c.id]
                 results.append(m)
         mark_weak(results, query_terms(run.query), vs if run.qvec is not None else None)
         return results
