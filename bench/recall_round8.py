@@ -40,7 +40,8 @@ from bench.recall_round6 import judge  # noqa: E402
 from memengine.recall.config import RecallConfig  # noqa: E402
 from memengine.text import bare_text, count_words  # noqa: E402
 
-D = RecallConfig()
+# the engine before this round: both switches off (each family's variants are judged against it)
+D = replace(RecallConfig(), answer_words=0, newer_first="")
 UPDATES = Path(__file__).resolve().parent / "data" / "recall_updates.jsonl"
 
 
@@ -51,6 +52,7 @@ def families() -> dict[str, dict[str, RecallConfig]]:
         "answer-reply": {f"reply, words {n}": replace(D, answer_words=n, answer_priors=("reply",)) for n in (1, 3)},
         "answer-time": {f"time, words {n}": replace(D, answer_words=n, answer_priors=("time",)) for n in (1, 3)},
         "newer": {m: replace(D, newer_first=m) for m in ("rules", "slot", "either", "slot:pool")},
+        "both": {"answer_words 1 + slot:pool (the engine after)": RecallConfig()},
     }
 
 
@@ -156,7 +158,7 @@ def short_misses(scorer: loo.Scorer, items: list[Any], max_words: int = 12) -> l
                                   "AND position >= ? AND status = 'active' ORDER BY position DESC",
                                   (r[0], r[1], r[1] - 6)).fetchall()
             where = "no question within 6 turns"
-            for n, (pos, author, content) in enumerate(before, 1):
+            for n, (_pos, author, content) in enumerate(before, 1):
                 if author != r[2] and "?" in bare_text(content, author):
                     burst = any(a == author for _p, a, _c in before[: n - 1])
                     where = ("question just before (round 6's pair)" if n == 1 else
@@ -221,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     print(md_table(["family", "variant", "set", "n", "recall@5", "MRR"], temporal))
     if args.own:
         rows8 = own_questions(directory)
-        configs = {"engine": D, **{lab: cfg for fam in families().values() for lab, cfg in fam.items()}}
+        configs = {"before (both off)": D, **{lab: cfg for fam in families().values() for lab, cfg in fam.items()}}
         print("\n## The round's own chats (bench/data/recall_updates.jsonl): recall@5, MRR, the update above the "
               "value it replaced, reactions in the top 5\n")
         print(md_table(["variant", "kind", "n", "recall@5", "MRR", "update above", "reactions in top 5"],

@@ -61,8 +61,9 @@ def test_a_turn_keeps_the_priors_by_its_content_words() -> None:
 def test_a_named_persons_reactions_lose_the_person_prior(store: MemoryStore) -> None:
     ids = chat(store, VISA)
     q = "how long did Priya say the visa takes?"
-    on = replace(RecallConfig(), answer_words=1)
-    base = {r.id: r for r in store.recall(q, k=8, touch=False, explain=True).results}
+    on, off = RecallConfig(), replace(RecallConfig(), answer_words=0)
+    assert on.answer_words == 1  # (the engine's default)
+    base = {r.id: r for r in store.recall(q, k=8, touch=False, explain=True, config=off).results}
     got = {r.id: r for r in store.recall(q, k=8, touch=False, explain=True, config=on).results}
     answer, haha, omg = ids[3], ids[5], ids[6]
     assert base[haha].explain["priors"]["person"] == base[omg].explain["priors"]["person"] == W_PERSON
@@ -121,9 +122,10 @@ def test_newer_first_moves_only_a_same_chat_update_sharing_a_word() -> None:
 def test_recall_ranks_a_chat_update_above_the_turn_it_updates(store: MemoryStore) -> None:
     ids = chat(store, CABIN, hours=30)
     q = "when is the cabin trip?"
-    base = store.recall(q, k=5, touch=False).results
+    base = store.recall(q, k=5, touch=False, config=replace(RecallConfig(), newer_first="")).results
     assert ids[4] not in [r.id for r in base[:base.index(next(r for r in base if r.id == ids[0]))]]
-    got = store.recall(q, k=5, touch=False, config=replace(RecallConfig(), newer_first="slot:pool")).results
+    assert RecallConfig().newer_first == "slot:pool"  # (the engine's default)
+    got = store.recall(q, k=5, touch=False).results
     order = [r.id for r in got]
     assert order.index(ids[4]) == order.index(ids[0]) - 1
     booked = next(r for r in got if r.id == ids[0])

@@ -101,15 +101,18 @@ KEYWORD_TIE_DECIMALS = 9
 # before both kNN scans ('' = off, 'default' = models/query_adapter.npz, or a path).
 QUERY_ADAPTER = ""
 # Answer-blind priors (person, reply, time) scaled by how much a chat turn can answer (answerable.py,
-# issue 19 round 8): a reaction ("haha ok", "omg") gets none, other turns min(1, words / ANSWER_WORDS);
-# 0 = off. ANSWER_PRIORS: which priors are scaled.
-ANSWER_WORDS = 0
+# issue 19 round 8): min(1, content words / ANSWER_WORDS), so at 1 a turn without a content word
+# ("haha ok", "omg") gets none of them; 0 = off. ANSWER_PRIORS: which priors are scaled. Kept by
+# bench/loo.py's on/off leave-one-out (bench/README.md, "Round 8").
+ANSWER_WORDS = 1
 ANSWER_PRIORS = ("person", "reply", "time")
 # Chat turns about the same slot where a later one changes the value come back newest first
 # (updates.py, issue 19 round 8): '' = off, 'rules' (the facts engine's rules on the pair), 'slot'
 # (both hold a value, the later states a change), 'either'; with ':pool' ('slot:pool') the later turn
-# may also come from the whole candidate pool.
-NEWER_FIRST = ""
+# may also come from the candidates fusion scored below the top k. The dev sets hold no such pair (it
+# never fires on them); on the round's own chats (bench/data/recall_updates.jsonl) the newer value ranks
+# above the one it replaced in 6/11 questions instead of 1/11 (bench/README.md, "Round 8").
+NEWER_FIRST = "slot:pool"
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
@@ -170,7 +173,7 @@ class RecallConfig:
     # '' = off, 'default' = the shipped weights, else the path of an adapter file.
     query_adapter: str = QUERY_ADAPTER
     # The person / reply / time priors of a chat turn times how much it can answer (answerable.py):
-    # a reaction keeps none, another turn min(1, words / answer_words); 0 = off.
+    # min(1, content words / answer_words); 0 = off.
     answer_words: int = ANSWER_WORDS
     answer_priors: tuple[str, ...] = ANSWER_PRIORS
     # A later chat turn that updates an earlier one in the top k is ranked above it and the earlier

@@ -344,8 +344,9 @@ class Recall(KeywordSearch, People):
             scored = cover_sessions(scored, k, run.cfg.session_coverage, explain)
         outdated: dict[int, list[int]] = {}
         if run.strategy == "hybrid" and run.cfg.newer_first:  # a later turn that changes an earlier one's value
-            mode, _, where = run.cfg.newer_first.partition(":")  # "slot:pool": also from the whole pool
-            scored, outdated = newer_first(scored, k, mode, rows.values() if where == "pool" else ())
+            # "slot:pool": the update may also be one of the candidates fusion scored below the top k
+            mode, _, where = run.cfg.newer_first.partition(":")
+            scored, outdated = newer_first(scored, k, mode, scored[k:] if where == "pool" else ())
         whole = self.rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:
