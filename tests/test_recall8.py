@@ -132,3 +132,17 @@ def test_recall_ranks_a_chat_update_above_the_turn_it_updates(store: MemoryStore
     assert booked.possibly_outdated is True and booked.possibly_outdated_by == [ids[4]]
     assert not any(r.possibly_outdated for r in got if r.id != ids[0])
     assert len(got) == 5 and all(a.score >= b.score for a, b in zip(got, got[1:]))
+
+
+def test_the_rounds_own_questions_name_one_message_each() -> None:
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parent.parent / "bench" / "data"
+    rows = [json.loads(line) for line in (data / "recall_updates.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 23 and {r["kind"] for r in rows} == {"update", "reaction", "short"}
+    for r in rows:
+        lines = (data / "recall_updates" / r["file"]).read_text(encoding="utf-8").splitlines()
+        for snippet in r["evidence"] + r.get("outdated", []):
+            assert sum(snippet in line for line in lines) == 1, (r["id"], snippet)
+        assert (r["kind"] == "update") == ("outdated" in r)

@@ -16,14 +16,15 @@ from memengine.text import bare_text
 
 # the reaction detector's own length cap: a longer text is never a reaction, and never read here
 _REACTION_MAX_CHARS = 160
+_PREFIX_CHARS = 100  # at most this much of a turn's content is its "[date]" stamp and "Author: " label
 
 
 def answer_share(m: Candidate, answer_words: int) -> float:
     """The share (0..1) of the answer-blind priors ``m`` keeps: its content words over ``answer_words``
     (at most 1; a digit counts as all of them), as the brief's reaction detector counts them
     (brief_reactions.content_words). Only chat turns (a thread) are scaled: a note keeps 1."""
-    if answer_words <= 0 or m.thread is None:
-        return 1.0
+    if answer_words <= 0 or m.thread is None or len(m.content) > _REACTION_MAX_CHARS + _PREFIX_CHARS:
+        return 1.0  # (a turn that long has words: no need to read them)
     bare = bare_text(m.content, m.author)
     if len(bare) > _REACTION_MAX_CHARS:
         return 1.0
