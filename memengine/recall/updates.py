@@ -161,8 +161,9 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
     stems: dict[int, set[str]] = {}
 
     def valued(c: Candidate) -> bool:  # (the bare text: a chat turn's "[date]" stamp is no value)
-        if not _MAYBE_VALUE.search(c.content):
-            return False  # (no value in the whole text: none in its bare text; ~5x cheaper than bare_text)
+        stamp = c.content.find("]") + 1 if c.content.startswith("[") else 0
+        if not _MAYBE_VALUE.search(c.content, stamp):
+            return False  # (no value after the "[date]" stamp: none in its bare text; ~5x cheaper than bare_text)
         text[c.id] = bare_text(c.content, c.author)
         return _MAYBE_VALUE.search(text[c.id]) is not None
 
