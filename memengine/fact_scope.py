@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from memengine.fact_lexicon import _set, fold
+from memengine.fact_lexicon import STOPWORDS, _set, fold
 from memengine.fact_tokens import Tok, prepare, read_tokens
 
 __all__ = ["owner", "owner_dropped", "purpose_words", "values_differ_in_kind"]
@@ -151,8 +151,9 @@ def owner(text: str, subject_words: Sequence[str] = ()) -> tuple[str, frozenset[
             continue
         k = fold(t.low)
         nxt = toks[i + 1] if i + 1 < len(toks) else None
-        if nxt is not None and nxt.role == "poss" or t.text.endswith("'"):
-            others.add(k.rstrip("'"))  # "Mum's", "the kids'"
+        owned = i + 2 < len(toks) and toks[i + 2].kind == "word" and fold(toks[i + 2].low) not in STOPWORDS
+        if nxt is not None and nxt.role == "poss" and owned and k not in STOPWORDS or t.text.endswith("'"):
+            others.add(k.rstrip("'"))  # "Mum's", "the kids'" (not "it's all", "Bedtime's 8:30": "is")
         elif k in OTHER_POSSESSIVES:
             others.add(k)
         elif k in FIRST_PERSON:

@@ -33,6 +33,7 @@ from memengine import (
     fact_change,
     fact_clauses,
     fact_cue_lexicon,
+    fact_disposed,
     fact_dropped,
     fact_elliptic,
     fact_handover,
@@ -398,6 +399,10 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
         placed = fact_place.moved(fa.text, fb.text, fb.keys)  # "is kept under the doormat" / "I put ... in ... now"
         if placed is not None:
             verdict = Verdict("place", "place changed for '{}': {} -> {}".format(*placed), 0.8)
+    if verdict is None and fa.words:
+        gone = fact_disposed.disposed(fa, fb)  # "Nadia quit the library, ...", "killed jira, ..."
+        if gone is not None:
+            verdict = Verdict("slot", f"value given up: {gone}", 0.75)
     if verdict is not None and verdict.kind in ("time", "date", "slot", "number") and fact_same.other_boundary(fa, fb):
         return None  # "the clinic closes at 6pm" / "opens at 8am": another end of the same thing
     return verdict

@@ -16,8 +16,9 @@ DATA = Path(__file__).parent / "data"
 BENCH_DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
 # Updates the rules leave as two current facts and the shipped weights catch (from the held-out set
 # fact_pairs_dev8_heldout.jsonl, read after the last fit: the weights are fitted on every set).
+# (round 9: "Mi hermano dejó el banco ..." is the frame rules' now, a value given up: replaced)
 CAUGHT = [("The team uses Slack for chat.", "We finally ditched Slack, everyone's on Teams now."),
-          ("Mi hermano trabaja en un banco en Madrid.", "Mi hermano dejó el banco y ahora da clases en un instituto.")]
+          ("Zoe's piano teacher is Mrs. Hall", "zoe has a new piano teacher, mr. evans")]
 LOOKALIKE = ("I drive a grey Skoda Octavia.", "I just replaced the tyres on the Skoda.")
 
 

@@ -27,6 +27,11 @@ UPDATES = [
     ("Mon fils prend le bus de 7h20", "Mon fils prend le bus de 7h35 depuis la rentrée"),
     # a first clause that denies, whatever the second adds
     ("Je fume", "je ne fume plus, j'ai arrêté en janvier"),
+    # the older's value given up, whatever comes instead (names typed in lower case)
+    ("Priya works at the town hall", "priya quit the town hall, she's freelancing now"),
+    ("we stream music on deezer", "cancelled deezer, it's all on tidal now"),
+    ("Jana arbeitet bei Aldi", "jana hat bei aldi gekündigt, jetzt ist sie bei rewe"),
+    ("lavoro in banca", "ho lasciato la banca, ora faccio la maestra"),
 ]
 
 LOOKALIKES = [
@@ -38,6 +43,12 @@ LOOKALIKES = [
     ("The twins' swimming lesson starts at 4pm", "my swimming lesson starts at 4:30pm"),
     ("Il corso di yoga è il lunedì", "il corso di pilates è il mercoledì"),
     ("Il turno di Giulia è il sabato", "se il turno passa alla domenica non posso venire"),
+    # a disposal by someone else, of something else, or across a clause
+    ("Ich arbeite bei Aldi", "Jana hat bei Aldi gekündigt und ist jetzt bei Rewe"),
+    ("Priya works at the town hall", "Tom quit the town hall, so now Priya runs it alone"),
+    ("Priya works at the town hall", "Priya left her keys at the town hall"),
+    ("Priya works at the town hall", "priya didn't quit the town hall"),
+    ("Our treasurer is Omar", "Sam left, so now Omar is the secretary"),
     # Italian words that are names or content elsewhere stay content
     ("Sue manages the CI pipeline", "Ed manages the CI pipeline now"),
 ]
