@@ -53,7 +53,7 @@ LANG_STOP: dict[str, frozenset[str]] = dict(zip(LANGS, (_set(b) for b in (
     """der die das den dem des ein eine einen einem einer eines und oder aber in im am an auf aus bei mit
     nach von vom zu zum zur fur uber unter durch er sie es wir ihr ich mich mir sein seine seinen seinem seiner ihre
     ihren ihrem ihrer unser unsere unseren unserem unserer mein meine meinen meinem meiner dein deine jetzt
-    inzwischen mittlerweile heute immer noch schon auch sehr jede jeder jedes""",
+    inzwischen mittlerweile heute immer noch schon auch sehr jede jeder jedes seit nicht mehr""",
     # pt
     """o a os as um uma uns umas do da dos das de em no na nos nas ao aos pelo pela pelos pelas com por
     para pra e ou mas que quem qual seu sua seus suas meu minha meus minhas teu tua nosso nossa ele ela

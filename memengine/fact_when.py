@@ -43,7 +43,7 @@ TIME_NOUNS = _set(
 )
 # Words that may sit inside the phrase: "as OF today", "à partir DE mardi", "desde EL martes".
 FILLERS = _set("of in on the a de du d el la le les los las que der die das dem den no na o em at un une una um il lo "
-               "di del della")
+               "di del della les des i gli")
 
 
 def _key(t: Tok) -> str:
@@ -114,22 +114,64 @@ RELATIVE = _set("last next", "prochain prochaine", "proximo proxima",
                 "diesen", "proximo proxima", "prossimo prossima scorso scorsa")
 
 
+# "Since" openers: a phrase they open says since when, whatever sits between it and its time noun
+# ("seit drei Monaten", "seit diesem Monat", "depuis deux semaines", "da tre mesi", "há dois meses").
+SINCE = _set("since", "depuis", "desde hace", "seit", "ha desde", "da dal dalla")
+# Plural time nouns ("three months"): the since-phrase's end.
+TIME_PLURALS = _set("days weeks months years", "jours semaines ans annees", "dias semanas meses anos",
+                    "tagen wochen monaten jahren tage monate jahre", "dias semanas meses anos",
+                    "giorni settimane mesi anni")
+
+
 def _inner_span(toks: Sequence[Tok]) -> list[int]:
-    """A relative opener and its time noun inside the sentence ("letzten Sommer")."""
+    """A relative opener and its time noun inside the sentence ("letzten Sommer"), or a since-phrase
+    ending on a time noun within three tokens ("seit drei Monaten", "since two weeks", "da tre mesi")."""
     for j in range(1, len(toks) - 1):
         if _key(toks[j]) in RELATIVE and not toks[j].role and _key(toks[j + 1]) in TIME_NOUNS:
             return [j, j + 1]
+    for j in range(0, len(toks) - 1):
+        if _key(toks[j]) in SINCE and not toks[j].role:
+            for k in range(j + 1, min(len(toks), j + 4)):
+                if _key(toks[k]) in TIME_NOUNS | TIME_PLURALS:
+                    return list(range(j, k + 1))
+                if toks[k].kind != "word" and toks[k].kind != "num":
+                    break
+    return []
+
+
+# "with the new timetable", "avec les nouveaux horaires", "con el nuevo horario", "mit dem neuen Fahrplan",
+# "com o novo horário", "con il nuovo orario": what brought the change, at the end of the sentence.
+_WITH = _set("with", "avec", "con", "mit", "com")
+_NEW = _set("new", "nouveau nouvelle nouveaux nouvelles", "nuevo nueva nuevos nuevas", "neuen neue neuer neues",
+            "novo nova novos novas", "nuovo nuova nuovi nuove")
+
+
+def _cause_span(toks: Sequence[Tok]) -> list[int]:
+    """A trailing "with the new X" (at most three words after "new")."""
+    for j in range(1, len(toks) - 2):
+        if _key(toks[j]) in _WITH and not toks[j].role:
+            k = j + 1
+            while k < len(toks) and _key(toks[k]) in FILLERS:
+                k += 1
+            if k < len(toks) - 1 and _key(toks[k]) in _NEW and len(toks) - k <= 4 and all(
+                    t.kind == "word" or t.text in ".!" for t in toks[k:]):
+                return list(range(j, len(toks)))
     return []
 
 
 def mark(toks: list[Tok], values: list[Value]) -> list[Value]:
     """Mark a time qualifier ``role = "when"`` (trailing, or a relative one inside the
     sentence); return the values outside it."""
-    span = _lead_span(toks) or _span(toks) or _inner_span(toks)
-    if span and span[0] == 0 and span[-1] == len(toks) - 1:
-        return values
-    rest = [t for j, t in enumerate(toks) if not span or j < span[0] or j > span[-1]]
-    if not span or not _datable(rest):
+    for span in (_lead_span(toks), _span(toks), _inner_span(toks), _cause_span(toks)):  # the first that leaves
+        # something to date
+        if not span or span[0] == 0 and span[-1] == len(toks) - 1:
+            continue
+        rest = [t for j, t in enumerate(toks) if j < span[0] or j > span[-1]]
+        if any(toks[j].role == "value" for j in span) and not any(t.role == "value" for t in rest):
+            continue  # "probt seit diesem Monat donnerstags": the weekday is the value, not when
+        if _datable(rest):
+            break
+    else:
         return values
     for j in span:
         toks[j].role = "when"

@@ -245,6 +245,8 @@ def _possessor(toks: list[Tok], left: int, right: int) -> bool:
     are the subject of a sentence without a copula ("the kids' school | starts at 8:15")."""
     if right == left + 1:
         return toks[left].text.endswith("'")
+    if right == left + 2 and toks[left + 1].role == "poss":
+        return True  # "my partner's train"
     between = [fold(toks[j].low) for j in range(left + 1, right)]
     return bool(between) and between[0] in fact_dropped.GENITIVE and fold(toks[right].low) in fact_cue_lexicon.KIN \
         and all(b in fact_dropped.GENITIVE or b in fact_dropped.POSSESSIVES or b in fact_dropped.ARTICLES

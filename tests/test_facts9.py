@@ -32,6 +32,10 @@ UPDATES = [
     ("we stream music on deezer", "cancelled deezer, it's all on tidal now"),
     ("Jana arbeitet bei Aldi", "jana hat bei aldi gekündigt, jetzt ist sie bei rewe"),
     ("lavoro in banca", "ho lasciato la banca, ora faccio la maestra"),
+    # since when, or what brought the change, is no word of the frame
+    ("Der Chor probt montags", "Der Chor probt seit diesem Monat donnerstags"),
+    ("Ich trinke Kaffee", "trinke seit zwei wochen keinen kaffee mehr"),
+    ("My partner's bus leaves at 7:10", "the bus leaves at 7:25 with the new timetable"),
 ]
 
 LOOKALIKES = [
