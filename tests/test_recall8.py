@@ -56,6 +56,9 @@ def test_a_turn_keeps_the_priors_by_its_content_words() -> None:
     assert answer_share(cand(7, "Priya", "haha ok", 5), 0) == 1.0  # off
     assert answer_share(cand(8, None, "haha ok", None, thread=None), 3) == 1.0  # a note is never scaled
     assert is_reaction("My Switch! That's it")  # (the brief's line is one content word: unchanged)
+    long_laugh = "haha " * 13  # 65 characters without a content word: past ANSWERLESS_MAX_CHARS, not read
+    assert answer_share(cand(9, "Priya", long_laugh, 7), 1) == 1.0
+    assert answer_share(cand(10, "Priya", long_laugh, 7), 2) == 0.0  # (words 2 reads up to the detector's cap)
 
 
 def test_a_named_persons_reactions_lose_the_person_prior(store: MemoryStore) -> None:
