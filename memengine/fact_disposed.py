@@ -27,7 +27,6 @@ from memengine import fact_scope
 from memengine.fact_align import same_word
 from memengine.fact_cue_lexicon import TITLES
 from memengine.fact_lexicon import CESSATION, LANG_AUX, LANG_COPULA, STOPWORDS, _set, fold
-from memengine.fact_tokens import prepare, read_tokens
 
 __all__ = ["DISPOSAL_VERBS", "disposed"]
 
@@ -117,7 +116,7 @@ def disposed(fa: Fact, fb: Fact) -> str | None:
         return None
     parts = {v for part in value for v in part.split(" ") if v not in TITLES}
     for clause in re.split(r"[,;.!?:()]", fb.text):  # (the tokens keep no comma: "Tom left, so now Priya ...")
-        toks = read_tokens(prepare(clause), clause)
+        toks = list(fact_scope.tokens(clause))
         verb = next((j for j, t in enumerate(toks) if t.kind == "word" and fold(t.low) in DISPOSAL_VERBS), None)
         if verb is None:
             continue

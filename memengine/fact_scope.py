@@ -17,6 +17,7 @@ Pure functions over tokens: no SQL, no model.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from memengine.fact_lexicon import STOPWORDS, _set, fold
@@ -67,8 +68,14 @@ _EN_PURPOSE_VERBS = _set("go get reach commute travel visit see drive ride walk 
 _CLAUSE_END = frozenset({",", ";", ".", "!", "?", ":"})
 
 
+@lru_cache(maxsize=2048)  # (a write compares one new sentence with up to ten candidates: read each once)
+def tokens(text: str) -> tuple[Tok, ...]:
+    """The tokens of ``text``, read once; callers never change them."""
+    return tuple(read_tokens(prepare(text), text))
+
+
 def _toks(text: str) -> list[Tok]:
-    return read_tokens(prepare(text), text)
+    return list(tokens(text))
 
 
 def _purpose_start(toks: list[Tok], i: int) -> bool:
