@@ -71,6 +71,7 @@ _SYSTEM_BODY_PATTERNS = (
             r"^(?:s'ha suprimit aquest missatge|has suprimit aquest missatge)$",
             r"^waiting for this message",
             r"^missed (?:voice|video) call",
+            r"^missed group (?:voice|video) call",
             # ... and in other languages (a whole message; iOS adds ", tap to call back" in its own words)
             r"^(?:chamada de (?:voz|vídeo) perdida|llamada de voz perdida|videollamada perdida|"
             r"verpasster (?:sprach|video)anruf|appel (?:vocal|vidéo) manqué|chiamata vocale persa|videochiamata persa|"
@@ -200,10 +201,16 @@ _EDITED_WORDS = (
 _EDITED_RE = re.compile(rf"\s*<(?=[^<>\n]{{1,60}}>\s*$)[^<>\n]*(?:{_EDITED_WORDS})[^<>\n]*>\s*$", re.IGNORECASE)
 
 
+# A live location (Android and iOS write the notice, not the place): no words of the person, a share as media.
+_LIVE_LOCATION_RE = re.compile(r"^live location (?:shared|ended)\.?$", re.IGNORECASE)
+
+
 def _media_line(raw_line: str, clean_line: str) -> list[str] | None:
     """Media names if the line is (ends in) a placeholder, else None."""
     text = clean_line.strip()
     low = text.lower()
+    if _LIVE_LOCATION_RE.match(text):
+        return ["live location"]
     if low.startswith("<") and low.endswith(">"):
         inner = low[1:-1].strip()
         if inner in _MEDIA_BRACKET or (len(inner.split()) <= 5 and "<" not in inner and _MEDIA_STEM_RE.search(inner)):

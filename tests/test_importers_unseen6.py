@@ -8,18 +8,24 @@ the apps export; nothing copied from a real export or from ../shared; see its RE
 * notes: a folder of plain ``.txt`` notes, Org-mode files (org-roam ids, TODO keywords, drawers,
   planning lines, source blocks), a Logseq graph (journal days, task markers, block references,
   aliases), a Notion export's nested pages (threads without page ids, parents' titles);
+* WhatsApp chats of locales not tested before (ja, ko, zh 12-hour words and midnight/noon; ar/he with
+  right-to-left marks; hi-en two-digit years; tr without a comma; pl, nl with dashes, sv ISO dates,
+  ru; en-CA ``p.m.`` with dots; U+202F before ``PM``; a line starting with U+200F), polls in Spanish,
+  attachments in Italian, live locations, missed group calls, pinned messages, business notices;
 
 WhatsApp times are the phone's wall clock as written (naive); ChatGPT times UTC (aware); note dates as
 their front matter or file name writes them."""
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import run_cli
+from importer_cli import check_whatsapp_layout
 from importer_cli import memory_count as _count
 from importer_cli import one_envelope as _envelope
 from importer_cli import write_zip as _zip
@@ -207,3 +213,135 @@ def test_cli_notes_dry_run_then_import_then_again(name: str, tmp_path: Path) -> 
     assert not db.exists() or _count(db) == 0
     assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == expected
     assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == 0
+
+
+# --- WhatsApp: locales nobody tested, notices of groups and shares ---------------------------------------
+
+WA = FIX / "whatsapp"
+# file: (layout, date order, calendar, (system, media) skipped, [(content, time)])
+WA_CASES: dict[str, tuple[str, str, str, tuple[int, int], list[tuple[str, datetime]]]] = {
+    "android_ar_rlm.txt": ("dashed", "dmy", "gregorian", (0, 1), [
+        ('أحمد: نلتقي غدا؟', D(2024, 3, 12, 15, 5)),
+        ('أحمد: وصلت', D(2024, 3, 13, 9, 1)),
+    ]),
+    "android_dash_2digit.txt": ("dashed", "dmy", "gregorian", (0, 0), [
+        ('Ana: Hoi', D(2024, 3, 12, 15, 5)),
+        ('Ben: Doei', D(2024, 3, 12, 15, 7)),
+        ('Ana: Morgen', D(2024, 3, 13, 9, 1)),
+    ]),
+    "android_en_ca_dots.txt": ("dashed", "ymd", "gregorian", (0, 0), [
+        ('Sam: Meet tomorrow?', D(2024, 3, 12, 15, 5)),
+        ('Jo: OK', D(2024, 3, 12, 15, 7)),
+        ('Sam: Here', D(2024, 3, 13, 9, 1)),
+    ]),
+    "android_en_group.txt": ("dashed", "dmy", "gregorian", (15, 1), [
+        ('Ben: Sushi?', D(2024, 3, 12, 15, 9)),
+        ('Ana: POLL:\nFriday or Saturday?\nOPTION: Friday (2 votes)\nOPTION: Saturday (0 votes)', D(2024, 3, 12, 15, 11)),
+        ('Ana: Sounds good', D(2024, 3, 12, 15, 12)),
+        ('Ana: Call me', D(2024, 3, 12, 15, 20)),
+    ]),
+    "android_es_poll.txt": ("dashed", "dmy", "gregorian", (0, 0), [
+        ('Ana: ENCUESTA:\n¿Cena?\nOPCIÓN: Pizza (1 voto)', D(2024, 3, 12, 15, 5)),
+        ('Ben: ubicación: https://maps.google.com/?q=40.4,-3.7', D(2024, 3, 12, 15, 6)),
+        ('Ana: Vale', D(2024, 3, 12, 15, 8)),
+    ]),
+    "android_he_dots.txt": ("dashed", "dmy", "gregorian", (0, 1), [
+        ('דנה: נפגשים מחר?', D(2024, 3, 12, 15, 5)),
+        ('דנה: הגעתי', D(2024, 3, 13, 9, 1)),
+    ]),
+    "android_hi_en_2digit.txt": ("dashed", "dmy", "gregorian", (0, 1), [
+        ('Rahul: Kal milte hain?', D(2024, 3, 12, 15, 5)),
+        ('Rahul: So jao', D(2024, 3, 12, 0, 15)),
+        ('Rahul: Pahunch gaya', D(2024, 3, 13, 9, 1)),
+    ]),
+    "android_it_attached.txt": ("dashed", "dmy", "gregorian", (0, 2), [
+        ('Ana: Ciao', D(2024, 3, 12, 15, 5)),
+        ('Ana: Ok', D(2024, 3, 12, 15, 9)),
+    ]),
+    "android_ja_12h.txt": ("dashed", "ymd", "gregorian", (0, 1), [
+        ('佐藤: 明日は何時?', D(2024, 3, 12, 15, 5)),
+        ('田中: 午前10時はどう?', D(2024, 3, 12, 15, 7)),
+        ('田中: おやすみ', D(2024, 3, 13, 0, 1)),
+        ('佐藤: 着いた', D(2024, 3, 13, 9, 1)),
+    ]),
+    "android_ko_12h.txt": ("dashed", "ymd", "gregorian", (0, 1), [
+        ('민수: 내일 몇 시에 만날까?', D(2024, 3, 12, 15, 5)),
+        ('지은: 오전 10시 어때?', D(2024, 3, 12, 15, 7)),
+        ('민수: 도착했어', D(2024, 3, 13, 9, 1)),
+    ]),
+    "android_nl_dashes.txt": ("dashed", "dmy", "gregorian", (0, 1), [
+        ('Sanne: Zien we elkaar morgen?', D(2024, 3, 12, 15, 5)),
+        ('Sanne: Ik ben er', D(2024, 3, 13, 9, 1)),
+    ]),
+    "android_pl.txt": ("dashed", "dmy", "gregorian", (0, 1), [
+        ('Kasia: Spotkamy się jutro?', D(2024, 3, 12, 15, 5)),
+        ('Kasia: Jestem', D(2024, 3, 13, 9, 1)),
+    ]),
+    "android_ru.txt": ("dashed", "dmy", "gregorian", (0, 1), [
+        ('Оля: Встретимся завтра?', D(2024, 3, 12, 15, 5)),
+        ('Оля: Я на месте', D(2024, 3, 13, 9, 1)),
+    ]),
+    "android_tr_nocomma.txt": ("dashed", "dmy", "gregorian", (0, 1), [
+        ('Ayşe: Yarın buluşalım mı?', D(2024, 3, 12, 15, 5)),
+        ('Ayşe: Geldim', D(2024, 3, 13, 9, 1)),
+    ]),
+    "android_zh_12h.txt": ("dashed", "ymd", "gregorian", (0, 1), [
+        ('小明: 明天几点见?', D(2024, 3, 12, 15, 5)),
+        ('小红: 午饭吃了吗', D(2024, 3, 12, 12, 30)),
+        ('小明: 到了', D(2024, 3, 13, 9, 1)),
+    ]),
+    "ios_de_2digit_marks.txt": ("bracketed", "dmy", "gregorian", (0, 1), [
+        ('Ana: Hallo', D(2024, 3, 12, 15, 5, 10)),
+        ('Ana: Standort: https://maps.google.com/?q=52.5,13.4', D(2024, 3, 12, 15, 7)),
+        ('Ben: Bis dann', D(2024, 3, 13, 9, 1)),
+    ]),
+    "ios_en_nnbsp.txt": ("bracketed", "dmy", "gregorian", (0, 1), [
+        ('Ana: Meet tomorrow?', D(2024, 3, 12, 15, 5, 10)),
+        ('Ana: Here', D(2024, 3, 13, 9, 1)),
+    ]),
+    "ios_en_notices.txt": ("bracketed", "dmy", "gregorian", (7, 2), [
+        ('Ben: Real text', D(2024, 3, 12, 15, 4)),
+        ('Ana: Location: https://maps.google.com/?q=41.1,-8.6', D(2024, 3, 12, 15, 8)),
+        ('Ben: ok', D(2024, 3, 12, 15, 11)),
+    ]),
+    "ios_ja_24h.txt": ("bracketed", "ymd", "gregorian", (1, 1), [
+        ('佐藤: 明日は何時に会う?', D(2024, 3, 12, 15, 5, 10)),
+        ('田中: 午後3時はどう?\n改札の前で', D(2024, 3, 12, 15, 7)),
+        ('佐藤: いいね、駅で!', D(2024, 3, 12, 15, 9)),
+    ]),
+    "ios_ko_12h.txt": ("bracketed", "ymd", "gregorian", (0, 1), [
+        ('민수: 내일 몇 시에 만날까?', D(2024, 3, 12, 15, 5, 10)),
+        ('민수: 아직 안 자?', D(2024, 3, 13, 0, 30)),
+        ('민수: 도착했어', D(2024, 3, 13, 9, 1)),
+    ]),
+    "ios_sv_iso.txt": ("bracketed", "ymd", "gregorian", (0, 1), [
+        ('Erik: Ses vi imorgon?', D(2024, 3, 12, 15, 5, 10)),
+        ('Erik: Jag är här', D(2024, 3, 13, 9, 1)),
+    ]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WA_CASES))
+def test_whatsapp_locales_and_notices(name: str) -> None:
+    check_whatsapp_layout(WA / name, WA_CASES[name])
+
+
+def test_every_unseen6_whatsapp_fixture_has_a_case() -> None:
+    assert sorted(p.name for p in WA.iterdir()) == sorted(WA_CASES)
+
+
+@pytest.mark.parametrize("where", ["zip", "folder"])
+def test_the_chat_is_named_by_its_zip_or_folder(where: str, tmp_path: Path) -> None:
+    chat = (WA / "ios_en_nnbsp.txt").read_bytes()
+    if where == "zip":
+        path = _zip(tmp_path / "WhatsApp Chat - Ana Sousa.zip", {"_chat.txt": chat})
+    else:  # the zip opened by macOS: a folder holding _chat.txt
+        path = tmp_path / "WhatsApp Chat - Ana Sousa"
+        path.mkdir()
+        (path / "_chat.txt").write_bytes(chat)
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(path)))
+    files = out["data"].get("files") or [out["data"]]
+    assert [(f["variant"]["chat"], f["memories_added"]) for f in files] == [("Ana Sousa", 2)], out
+    with sqlite3.connect(db) as conn:
+        assert {r[0] for r in conn.execute("SELECT DISTINCT thread FROM memories WHERE source = 'whatsapp'")} == {"Ana Sousa"}
