@@ -387,6 +387,27 @@ def json_sources(path: Path, accept: Callable[[str], bool]) -> list[tuple[Path, 
     return [(path, None)]
 
 
+def unread_files(path: Path, read: list[tuple[Path, str | None]]) -> list[str]:
+    """The export's other files beside those read (``user.json``, ``users.json``, ``message_feedback.json``,
+    a ``chat.html`` that repeats the conversations ...): their names, for the summary's one-line note
+    (``variant["not_read"]``) that says what was left out. Top-level files of a folder, members of a zip;
+    junk (``__MACOSX``, ``.DS_Store``) and pictures or attachments (not JSON or HTML) are not named."""
+    taken = {(member or file.name).rsplit("/", 1)[-1] for file, member in read}
+    try:
+        if path.is_dir():
+            names = [p.name for p in path.iterdir() if p.is_file()]
+        elif is_zip(path):
+            with zipfile.ZipFile(path) as zf:
+                names = [n.rsplit("/", 1)[-1] for n in zf.namelist() if not is_junk_member(n)]
+        else:
+            return []
+    except ZIP_OPEN_ERRORS:
+        return []
+    except OSError:
+        return []
+    return sorted({n for n in names if n.lower().endswith((".json", ".jsonl", ".html")) and n not in taken})
+
+
 def _where(source: tuple[Path, str | None]) -> str:
     return f"{source[0]}!{source[1]}" if source[1] else str(source[0])
 

@@ -35,6 +35,7 @@ from importers._common import (
     json_sources,
     sha1_hex,
     uncut,
+    unread_files,
 )
 
 TOOL_OUTPUT_CHARS = 500
@@ -221,6 +222,44 @@ def _speaker(msg: dict[str, Any]) -> str:
     return role.capitalize()
 
 
+_CONTEXT_FENCE_RE = re.compile(r"```(.*?)```", re.DOTALL)
+_CONTEXT_PREAMBLE_RE = re.compile(r"^The user provided [^:]*?:\s*", re.IGNORECASE)
+CONTEXT_REF = "chatgpt:custom-instructions"
+
+
+def _custom_instructions(msg: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, the user's words) of a ``user_editable_context`` node (custom instructions: "What
+    should ChatGPT know about you?", "How should it respond?"): the words the user wrote, from
+    ``metadata.user_context_message_data`` when there, else from the text given to the model
+    (its ``` fence, or after its "The user provided ...:" preamble)."""
+    data = (msg.get("metadata") or {}).get("user_context_message_data") or {}
+    content = msg.get("content") or {}
+    found: list[tuple[str, str]] = []
+    for label, key, field in (("about me", "about_user_message", "user_profile"),
+                              ("how to answer", "about_model_message", "user_instructions")):
+        text = data.get(key) if isinstance(data, dict) else None
+        if not isinstance(text, str) or not text.strip():
+            raw = content.get(field)
+            raw = raw if isinstance(raw, str) else ""
+            fences = _CONTEXT_FENCE_RE.findall(raw)
+            text = fences[-1] if fences else _CONTEXT_PREAMBLE_RE.sub("", raw.strip())
+        if text.strip():
+            found.append((label, uncut(text.strip())))
+    return found
+
+
+def _context_records(msg: dict[str, Any], when: datetime | None) -> list[Record]:
+    """Custom instructions as memories of the user (semantic, once per distinct text in the export:
+    every conversation repeats them): "Custom instructions, about me: I live in Porto."."""
+    out: list[Record] = []
+    for label, text in _custom_instructions(msg):
+        key = sha1_hex(f"{label}|{text}")[:16]
+        out.append(Record(content=f"Custom instructions, {label}: {text}", ref=f"{CONTEXT_REF}:{key}",
+                          source="chatgpt", memory_type="semantic", event_at=when, author="User",
+                          metadata={"custom_instructions": label}))  # no thread: facts, not a conversation
+    return out
+
+
 def malformed(conv: Any) -> str | None:
     """Why ``conv`` is not a ChatGPT conversation, or None when it is one."""
     if not isinstance(conv, dict):
@@ -234,7 +273,7 @@ def malformed(conv: Any) -> str | None:
 
 
 def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_branches: bool,
-                  include_tools: bool) -> Iterator[Record]:
+                  include_tools: bool, context: dict[str, Record] | None = None) -> Iterator[Record]:
     mapping = conv["mapping"]
     conv_id = str(conv.get("conversation_id") or conv.get("id") or "")
     title = uncut(str(conv.get("title") or ""))
@@ -268,6 +307,13 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         canvas = _canvas(msg, canvas_name) if role == "assistant" and recipient in _CANVAS_CALLS else None
         if canvas is not None:
             canvas_name = canvas[0]
+        if ctype == "user_editable_context" and not alt and context is not None:
+            found = _context_records(msg, when)
+            if found:  # the user's words about themselves: memories, once, after the conversations
+                for rec in found:
+                    context.setdefault(rec.ref, rec)
+                report.messages_seen -= 1  # counted with the memories they make, at the end
+                continue
         if canvas is None and (
             meta.get("is_visually_hidden_from_conversation")
             or role == "system"
@@ -348,8 +394,12 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     include_tools = bool(options.get("include_tools", False))
     limit = int(options.get("max_member_bytes") or DEFAULT_MAX_JSON_BYTES)
     sources = _sources(path)
+    left = unread_files(path, sources)
+    if left:  # user.json, message_feedback.json, chat.html beside conversations.json: no more history
+        report.variant["not_read"] = left
     count = 0
     layouts: set[str] = set()
+    context: dict[str, Record] = {}  # custom instructions by ref: every conversation repeats them
     for source in sources:
         where = f"{source[0]}!{source[1]}" if source[1] else str(source[0])
         page = _is_page(source)
@@ -362,7 +412,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                 report.warn(f"{describe(conv, ('conversation_id', 'id'), ('title',))} skipped: {why}")
                 continue
             try:  # a whole conversation or none of it: one odd node must not leave half of it
-                records = list(_conversation(conv, where, report, all_branches, include_tools))
+                records = list(_conversation(conv, where, report, all_branches, include_tools, context))
             except (AttributeError, TypeError, ValueError, KeyError) as exc:
                 report.skipped_malformed += 1
                 report.warn(f"{describe(conv, ('conversation_id', 'id'), ('title',))} skipped: "
@@ -371,6 +421,8 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
             count += 1
             yield from records
         layouts.add("html" if page else "split" if len(sources) > 1 else ("zip" if source[1] else "file"))
+    report.messages_seen += len(context)
+    yield from context.values()  # the custom instructions, once each, dated by their first conversation
     if not count:
         what = f"{report.skipped_malformed} malformed entries, " if report.skipped_malformed else ""
         raise ImportFormatError(f"no ChatGPT conversation found ({what}expected a list of conversations, "

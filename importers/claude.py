@@ -39,6 +39,7 @@ from importers._common import (
     iter_objects,
     json_sources,
     uncut,
+    unread_files,
 )
 
 ATTACHMENT_EXCERPT_CHARS = 300  # of an attachment's text, in the metadata
@@ -315,7 +316,11 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     limit = int(options.get("max_member_bytes") or DEFAULT_MAX_JSON_BYTES)
     report.variant.setdefault("empty_conversations", 0)
     count = projects = 0
-    for source in json_sources(path, _accept):
+    sources = json_sources(path, _accept)
+    left = unread_files(path, sources)
+    if left:  # the account (users.json) and other files of the export: no history, named in the summary
+        report.variant["not_read"] = left
+    for source in sources:
         for conv in iter_objects(source, "conversations", limit, _OWN_KEYS):
             if is_project(conv):
                 if conv.get("is_starter_project") is True:  # Anthropic's example project: not the user's words

@@ -14,6 +14,7 @@ from importers import ImportFormatError, ImportReport, Record, chatgpt
 from importers._common import MAX_JSON_STRING_BYTES
 
 FIX = Path(__file__).parent / "fixtures" / "chatgpt" / "conversations.json"
+CI = "Custom instructions, about me: likes cats"
 ACTIVE = [
     "User: Plan a trip to Porto",
     "Assistant: Porto is lovely in May.",
@@ -22,6 +23,7 @@ ACTIVE = [
     "User: What is this?",
     "User: hello",
     "Assistant: first",
+    CI,  # the custom instructions: the user's words about themselves, once, after the conversations
 ]
 
 
@@ -33,7 +35,7 @@ def run(path: Path, **options: object) -> tuple[list[Record], ImportReport]:
 def test_active_branch_and_skips() -> None:
     recs, rep = run(FIX)
     assert [r.content for r in recs] == ACTIVE
-    assert (rep.messages_seen, rep.skipped_system, rep.skipped_tool) == (12, 4, 1)  # system, context, thoughts,
+    assert (rep.messages_seen, rep.skipped_system, rep.skipped_tool) == (12, 3, 1)  # system, thoughts,
     # tool call; the code interpreter's output ("python: 4") is not a memory by default
     assert recs[0].ref == "chatgpt:conv-1:m-u1"
     assert recs[0].thread == "conv-1"
@@ -75,8 +77,8 @@ def test_wrapped_single_and_split_layouts(tmp_path: Path) -> None:
     wrapped.write_text(json.dumps({"user": {"id": 1}, "conversations": [_conv()]}), encoding="utf-8")
     single = tmp_path / "single.json"
     single.write_text(json.dumps(_conv()), encoding="utf-8")
-    assert [r.content for r in run(wrapped)[0]] == ACTIVE[:5]
-    assert [r.content for r in run(single)[0]] == ACTIVE[:5]
+    assert [r.content for r in run(wrapped)[0]] == [*ACTIVE[:5], CI]
+    assert [r.content for r in run(single)[0]] == [*ACTIVE[:5], CI]
     split = tmp_path / "split"
     split.mkdir()
     data = json.loads(FIX.read_text(encoding="utf-8"))
@@ -142,7 +144,7 @@ def test_message_over_the_json_string_cap_is_refused(tmp_path: Path) -> None:
     p = tmp_path / "conversations.json"
     p.write_text(json.dumps([conv], ensure_ascii=False), encoding="utf-8")
     recs, rep = run(p)
-    assert [r.content for r in recs] == ACTIVE[1:5]
+    assert [r.content for r in recs] == [*ACTIVE[1:5], CI]
     assert rep.skipped_oversized == 1
     assert rep.warnings == [f"{p}: conversation 'Trip planning' (id conv-1): message m-u1 is over "
                             f"{MAX_JSON_STRING_BYTES} bytes; refused"]

@@ -240,6 +240,9 @@ def _at(offset: float) -> datetime:
     return datetime.fromtimestamp(T0 + offset, tz=timezone.utc)
 
 
+# round 6: the custom instructions are the user's words about themselves, once, after the conversations
+GPT_CONTEXT = [("Custom instructions, about me: I live in Porto.", _at(0)), ("Custom instructions, how to answer: Be brief.",
+                                                                            _at(0))]
 GPT_EXPECTED = [
     ("User: Where was this photo taken?", _at(10)),
     ("Assistant: This is the Alfama district of Lisbon, near the cathedral.", _at(30)),  # current branch
@@ -249,6 +252,7 @@ GPT_EXPECTED = [
     ("Assistant: I can't book tickets, but tram 28 leaves every 10 minutes.", _at(100)),
     ("User: Remember my bike lock code is in the drawer", None),
     ("Assistant: Noted.", None),
+    *GPT_CONTEXT,
 ]
 
 
@@ -261,12 +265,13 @@ def test_chatgpt_content_types() -> None:
     assert detect(GPT) == "chatgpt"
     recs, rep = _gpt(GPT)
     assert [(r.content, r.event_at) for r in recs] == GPT_EXPECTED
-    # system, user_editable_context, thoughts, reasoning_recap, calls to python/bio/canvas, system_error
-    assert rep.skipped_system == 8
+    # system, thoughts, reasoning_recap, calls to python/bio/canvas, system_error
+    assert rep.skipped_system == 7
     assert rep.skipped_tool == 5  # execution_output, browsing display, tether_quote, bio's reply, DALL-E image
     assert recs[0].metadata["images"] == ["file-service://file-AbC123"]
     assert "images" not in recs[4].metadata  # an audio recording is not an image
-    assert {r.thread for r in recs} == {"11111111-aaaa-bbbb-cccc-000000000001", "22222222-aaaa-bbbb-cccc-000000000002"}
+    assert {r.thread for r in recs} == {"11111111-aaaa-bbbb-cccc-000000000001", "22222222-aaaa-bbbb-cccc-000000000002",
+                                        None}
 
 
 def test_chatgpt_export_zip_and_single_object(tmp_path: Path) -> None:
@@ -281,7 +286,7 @@ def test_chatgpt_export_zip_and_single_object(tmp_path: Path) -> None:
     single = tmp_path / "conversation.json"
     single.write_text(json.dumps(data[0]), encoding="utf-8")
     assert detect(single) == "chatgpt"
-    assert [(r.content, r.event_at) for r in _gpt(single)[0]] == GPT_EXPECTED[:6]
+    assert [(r.content, r.event_at) for r in _gpt(single)[0]] == GPT_EXPECTED[:6] + GPT_CONTEXT
 
 
 def test_chatgpt_instructions_and_chain_of_thought_are_not_memories(tmp_path: Path) -> None:

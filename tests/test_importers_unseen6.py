@@ -12,6 +12,9 @@ the apps export; nothing copied from a real export or from ../shared; see its RE
   right-to-left marks; hi-en two-digit years; tr without a comma; pl, nl with dashes, sv ISO dates,
   ru; en-CA ``p.m.`` with dots; U+202F before ``PM``; a line starting with U+200F), polls in Spanish,
   attachments in Italian, live locations, missed group calls, pinned messages, business notices;
+* ChatGPT exports of 2022 (no ``current_node``), 2023 (string parts) and 2024 (parts as dicts, a photo),
+  custom instructions (``user_editable_context``: the user's words about themselves, one memory), a
+  shared conversation's JSON; the files of an export left unread, named (``users.json``).
 
 WhatsApp times are the phone's wall clock as written (naive); ChatGPT times UTC (aware); note dates as
 their front matter or file name writes them."""
@@ -19,7 +22,7 @@ their front matter or file name writes them."""
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +33,15 @@ from importer_cli import memory_count as _count
 from importer_cli import one_envelope as _envelope
 from importer_cli import write_zip as _zip
 
-from importers import ImportFormatError, ImportReport, Record, markdown, vcf
+from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown, vcf
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen6"
 D = datetime
+
+
+def _t(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, tz=timezone.utc)
 
 
 # --- vCard: labels of e-mails, dates of no year, anniversaries, vCard 4.0 ------------------------------
@@ -345,3 +352,70 @@ def test_the_chat_is_named_by_its_zip_or_folder(where: str, tmp_path: Path) -> N
     assert [(f["variant"]["chat"], f["memories_added"]) for f in files] == [("Ana Sousa", 2)], out
     with sqlite3.connect(db) as conn:
         assert {r[0] for r in conn.execute("SELECT DISTINCT thread FROM memories WHERE source = 'whatsapp'")} == {"Ana Sousa"}
+
+
+# --- ChatGPT 2022-2024 layouts, custom instructions, a shared conversation; what an export leaves unread ---
+
+GPT = FIX / "chatgpt"
+T23 = 1678611600  # 2023-03-12 09:00 UTC
+C22, C23, C24 = ("c0ffee00-0000-4000-8000-000000002022", "c0ffee00-0000-4000-8000-000000002023",
+                 "c0ffee00-0000-4000-8000-000000002024")
+CUSTOM = [  # the user's own words in both forms ChatGPT kept them (fenced in the model's text; its metadata): once
+    ("Custom instructions, about me: I live in Porto with my cat Smokey and I am vegetarian.", _t(T23 + 0.2),
+     None),
+    ("Custom instructions, how to answer: Answer in metric units.", _t(T23 + 0.2), None),
+]
+
+
+def test_chatgpt_2022_to_2024_layouts_and_custom_instructions() -> None:
+    path = GPT / "2023"
+    assert detect(path) == "chatgpt"
+    rep = ImportReport(str(path), "chatgpt")
+    recs = list(chatgpt.parse(path, rep))
+    assert [(r.content, r.event_at, r.thread) for r in recs] == [
+        ("User: Is 2,400 EUR fair for a condensing boiler?", _t(T23 + 5), C23),  # 2023: parts are strings
+        ("Assistant: Yes, that is within the usual range.", _t(T23 + 10), C23),
+        ("User: Which tram goes to Foz?", _t(T23 - 8000000 + 3), C22),  # 2022: no current_node, the later answer
+        ("Assistant: Line 1 runs along the river to Foz.", _t(T23 - 8000000 + 60), C22),
+        ("User: How often should I water this?", _t(T23 + 31536004), C24),  # 2024: parts as dicts, a photo
+        ("Assistant: About once a week; let the top 2 cm dry.", _t(T23 + 31536009.5), C24),
+        *CUSTOM,
+    ]
+    assert recs[4].metadata["images"] == ["file-service://file-Pl4nt"]
+    assert [r.memory_type for r in recs[-2:]] == ["semantic", "semantic"] and recs[-1].author == "User"
+    assert (rep.skipped_system, rep.messages_seen, rep.warnings) == (1, 9, [])  # the empty system message
+
+
+def test_chatgpt_shared_conversation_json() -> None:
+    path = GPT / "shared" / "5ba1ed00-0000-4000-8000-00000000beef.json"
+    assert detect(path) == "chatgpt"
+    recs = list(chatgpt.parse(path, ImportReport(str(path), "chatgpt")))
+    share = "5ba1ed00-0000-4000-8000-00000000beef"
+    assert [(r.content, r.event_at, r.thread) for r in recs] == [
+        ("User: Where should I eat francesinha?", _t(T23 + 40000005), share),
+        ("Assistant: Café Santiago is the classic.", _t(T23 + 40000009.5), share)]
+
+
+def test_custom_instructions_are_one_memory_however_often_imported(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    first = _envelope(run_cli("--db", str(db), "import", str(GPT / "2023")))
+    assert first["data"]["memories_added"] == 8, first
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT content FROM memories WHERE content LIKE 'Custom instructions,%'").fetchall()
+    assert sorted(r[0] for r in rows) == sorted(c for c, _, _ in CUSTOM)
+    assert _envelope(run_cli("--db", str(db), "import", str(GPT / "2023")))["data"]["memories_added"] == 0
+
+
+def test_what_an_export_leaves_unread_is_named(tmp_path: Path) -> None:
+    export = _zip(tmp_path / "chatgpt.zip", {
+        "conversations.json": (GPT / "2023" / "conversations.json").read_bytes(), "user.json": b'{"id": "user-x"}',
+        "message_feedback.json": b"[]", "chat.html": b"<html></html>", "file-Pl4nt-photo.jpg": b"\xff\xd8",
+        "__MACOSX/._conversations.json": b"x"})
+    rep = ImportReport(str(export), "chatgpt")
+    assert len(list(chatgpt.parse(export, rep))) == 8
+    assert rep.variant["not_read"] == ["chat.html", "message_feedback.json", "user.json"]
+    claude_dir = Path(__file__).parent / "fixtures" / "unseen4" / "claude"  # conversations, projects, users
+    crep = ImportReport(str(claude_dir), "claude")
+    assert list(claude.parse(claude_dir, crep)) and crep.variant["not_read"] == ["users.json"]
+    out = _envelope(run_cli("--db", str(tmp_path / "m.db"), "import", str(claude_dir), "--dry-run"))
+    assert out["data"]["variant"]["not_read"] == ["users.json"], out

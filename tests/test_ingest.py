@@ -90,7 +90,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
                              "date_order_reason": "day > 12 in first field", "calendar": "gregorian",
                              "clock": "24h", "seconds": False, "dot_time": False, "chat": "Ana"}},
     # The code interpreter's output is not a memory (skipped_tool; --include-tools keeps it).
-    "chatgpt": {"path": CHATGPT, "format": "chatgpt", "messages_seen": 12, "memories_added": 7, "skipped_system": 4,
+    "chatgpt": {"path": CHATGPT, "format": "chatgpt", "messages_seen": 12, "memories_added": 8, "skipped_system": 3,
                 "skipped_tool": 1,
                 "skipped_media": 0, "skipped_empty": 0, "episodes": 2, "links": 0, "aliases": 0,
                 "variant": {"layout": "file", "conversations": 2, "all_branches": False}},
@@ -215,10 +215,10 @@ def test_cli_options_reach_the_parsers(db_path: Path) -> None:
         ("Team", "2023-01-02T10:00:00", "A: one"), ("Team", "2023-01-03T10:00:00", "B: two")]
     # --all-branches keeps the edited and regenerated branches: 2 more memories than the active path.
     branches = imported("chatgpt", str(CHATGPT), "--all-branches", "--dry-run")
-    assert (branches["messages_seen"], branches["memories_added"], branches["variant"]["all_branches"]) == (14, 9, True)
+    assert (branches["messages_seen"], branches["memories_added"], branches["variant"]["all_branches"]) == (14, 10, True)
     # --include-tools keeps the code interpreter's output too.
     tools = imported("chatgpt", str(CHATGPT), "--all-branches", "--include-tools", "--dry-run")
-    assert (tools["memories_added"], tools["skipped_tool"], branches["skipped_tool"]) == (10, 0, 1)
+    assert (tools["memories_added"], tools["skipped_tool"], branches["skipped_tool"]) == (11, 0, 1)
 
 
 # --------------------------------------------------------------------------- idempotence
