@@ -33,6 +33,12 @@ or for chats a ``.keys`` file of substrings) shown, and never the replaced versi
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout2   # the second held-out sets
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout3   # plans, people, chat-heavy
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout4   # round 4: reactions, a vault
+    python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout5   # round 5: a group, a Claude export
+
+Topic headings (round 5): ``headings say`` counts those that state something (``says_something``: >= 4
+content words and a verb or a number) rather than a keyword label; ``name in lines`` those whose name is
+in what they show. ``BRIEF_QUALITY_SET='{"clustering.TOPIC_MIN_SIZE": 2}'`` sets module constants in
+the workers (a measurement of a variant; every tree compared gets them).
 
 A folder in a data directory is a markdown vault (``mem.py import FOLDER``; ``<folder>.keys`` and
 ``<folder>.expect`` next to it). A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
