@@ -111,8 +111,10 @@ ANSWER_PRIORS = ("person", "reply", "time")
 # (both hold a value, the later states a change), 'either'; with ':pool' ('slot:pool') the later turn
 # may also come from the candidates fusion scored below the top k. The dev sets hold no such pair (it
 # never fires on them); on the round's own chats (bench/data/recall_updates.jsonl) the newer value ranks
-# above the one it replaced in 6/11 questions instead of 1/11 (bench/README.md, "Round 8").
-NEWER_FIRST = "slot:pool"
+# above the one it replaced in 6/11 questions instead of 1/11 (bench/README.md, "Round 8"). Off by default:
+# it has no leave-one-out gain (it never fires on dev) and costs ~2 ms per warm call at 100k, which took
+# the MCP recall p95 on real text from 16.8 to 21.6 ms (quiet, lead, after round 8), over the 20 ms budget.
+NEWER_FIRST = ""
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
