@@ -20,47 +20,14 @@ Pure: no SQL, no model.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Protocol
 
 from memengine import fact_scope
 from memengine.fact_align import same_word
 from memengine.fact_cue_lexicon import TITLES
 from memengine.fact_lexicon import CESSATION, LANG_AUX, LANG_COPULA, STOPWORDS, _set, fold
+from memengine.fact_view import Fact
 
 __all__ = ["DISPOSAL_VERBS", "disposed"]
-
-
-class _Word(Protocol):
-    @property
-    def key(self) -> str: ...
-    @property
-    def text(self) -> str: ...
-
-
-class Fact(Protocol):
-    """What this module reads of memengine.facts.Fact (facts.py imports this module, not the reverse)."""
-
-    @property
-    def text(self) -> str: ...
-    @property
-    def words(self) -> Sequence[_Word]: ...
-    @property
-    def values(self) -> Sequence[object]: ...
-    @property
-    def subject_end(self) -> int: ...
-    @property
-    def predicate(self) -> int | None: ...
-    @property
-    def pronoun(self) -> str: ...
-    @property
-    def change(self) -> str: ...
-    @property
-    def polarity(self) -> int: ...
-    @property
-    def negations(self) -> list[str]: ...
-    @property
-    def keys(self) -> frozenset[str]: ...
 
 
 # Verbs of leaving or getting rid of (past forms and the present of chat), six languages.

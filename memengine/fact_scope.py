@@ -18,47 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Protocol
 
 from memengine.fact_lexicon import STOPWORDS, _set, fold
 from memengine.fact_tokens import Tok, prepare, read_tokens
+from memengine.fact_view import Fact
 
 __all__ = ["owner", "owner_dropped", "purpose_words", "values_differ_in_kind"]
-
-
-class _Word(Protocol):
-    @property
-    def key(self) -> str: ...
-    @property
-    def text(self) -> str: ...
-    @property
-    def pos(self) -> int: ...
-    @property
-    def name(self) -> bool: ...
-
-
-class _Value(Protocol):
-    @property
-    def kind(self) -> str: ...
-    @property
-    def norm(self) -> tuple[object, ...]: ...
-
-
-class Fact(Protocol):
-    """What this module reads of memengine.facts.Fact (facts.py imports this module, not the reverse)."""
-
-    @property
-    def text(self) -> str: ...
-    @property
-    def words(self) -> Sequence[_Word]: ...
-    @property
-    def values(self) -> Sequence[_Value]: ...
-    @property
-    def identifiers(self) -> set[str]: ...
-    @property
-    def subject_end(self) -> int: ...
-    @property
-    def keys(self) -> frozenset[str]: ...
 
 
 # "pour" / "para" / "per" + an infinitive (read by its ending), in five languages; English and German below.
