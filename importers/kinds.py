@@ -99,13 +99,30 @@ _OTHER_TEXT = (
     (re.compile(r"^(?:(?:Return-Path|Received|Delivered-To|MIME-Version|Message-ID|From|To|Subject|Date|X-[\w-]+):"
                 r" .*\r?\n){3}", re.IGNORECASE), "an email message"),
     (re.compile(r'<div class="message (?:default|service)'), "a Telegram chat as a web page"),
+    # Telegram Desktop's "copy": "Ana Sousa, [13.03.24 15:00]" then the message, a blank line between
+    (re.compile(r"^[^\n,\[\]]{1,80}, \[\d{1,2}[./]\d{1,2}[./]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AaPp]\.? ?[Mm]\.?)?\]\r?\n"),
+     "a Telegram chat copied as text"),
+    # SMS Backup & Restore (Android): the messages and the call log, as XML
+    (re.compile(r"^<\?xml[^>]*\?>\s*(?:<!--.*?-->\s*)?<smses[\s>]", re.DOTALL), "an SMS Backup & Restore file of text messages"),
+    (re.compile(r"^<\?xml[^>]*\?>\s*(?:<!--.*?-->\s*)?<calls[\s>]", re.DOTALL), "an SMS Backup & Restore call log"),
 )
+# Text of no export that is not another app's either: subtitles, a program's log (said before "a CSV
+# table": a log's lines have commas too).
+_SUBTITLES = (
+    (re.compile(r"^\d+\r?\n\d{1,2}:\d{2}:\d{2},\d{3} --> \d{1,2}:\d{2}:\d{2},\d{3}"), "subtitles of a video (SubRip)"),
+    (re.compile(r"^WEBVTT(?:[ \t]|\r?\n|$)"), "subtitles of a video (WebVTT)"),
+)
+# "2024-03-13 15:00:01,123 INFO ...", "[2024-03-13T15:00:01Z] WARN ...", "Mar 13 15:00:01 host sshd[42]: ..."
+_LOG_LINE_RE = re.compile(r"^\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}[\d.,:]*(?:Z|[+-]\d{2}:?\d{2})?\]?\s+\[?"
+                          r"(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|CRITICAL|FATAL|SEVERE)\b|"
+                          r"[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \S+ [\w./-]+(?:\[\d+\])?: )")
 NOT_SUPPORTED = " (not an export mem reads)"
 
 
 def text_kind(text: str, suffix: str) -> str | None:
     """What a text file is by its shape: another app's export (Telegram, Messenger, Discord, a
-    calendar, an email), JSON of no known export, a CSV table, a web page, XML."""
+    calendar, an email, SMS Backup & Restore), JSON of no known export, subtitles, a program's log, a
+    CSV table, a web page, XML."""
     stripped = text.lstrip("\ufeff \t\r\n")
     head = stripped[:65536]
     for pattern, what in _OTHER_TEXT:
@@ -121,7 +138,12 @@ def text_kind(text: str, suffix: str) -> str | None:
         return "a web page without conversations or notes"
     if low.startswith("<?xml"):
         return "an XML file"
+    for pattern, what in _SUBTITLES:
+        if pattern.search(head):
+            return what
     lines = [ln for ln in stripped.splitlines()[:20] if ln.strip()]
+    if len(lines) >= 2 and sum(1 for ln in lines if _LOG_LINE_RE.match(ln)) * 5 >= len(lines) * 4:
+        return "a program's log"  # four lines in five start with a time and a level (or syslog's host and program)
     if suffix in (".csv", ".tsv") or (len(lines) >= 2 and all(_fields(ln) == _fields(lines[0]) > 1 for ln in lines)):
         return "a CSV table"
     if suffix == ".txt":  # a lone plain-text file is not taken for a note unasked: it may be a chat nobody parsed
