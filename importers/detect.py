@@ -107,6 +107,27 @@ def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
         return False
 
 
+def _plain_notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
+    """A zip of plain-text notes: two or more ``.txt`` files, none a chat (the parser's own header
+    layouts, looked for in each file's first lines) nor named as WhatsApp names its chats, and no
+    zipped chat. A lone ``.txt`` stays a chat to parse (it fails naming what it is): a chat in a layout
+    nobody parsed must not become a note silently."""
+    texts = [n for n, b in zip(names, bases, strict=True) if b.endswith(".txt")]
+    if len(texts) < 2 or any(b.endswith(".zip") or b == "_chat.txt" or "whatsapp" in b for b in bases):
+        return False
+    for name in texts[:50]:
+        try:
+            with zf.open(name) as fh:
+                head = fh.read(16 * 1024)
+        except ZIP_OPEN_ERRORS:
+            return False
+        codec = utf16_codec(head[:8])
+        text = head.decode(codec or "utf-8", "replace").lstrip("\ufeff")
+        if "\x00" in text or whatsapp.sniff(text.splitlines()[:50]):
+            return False
+    return True
+
+
 def _html_notes_zip(zf: zipfile.ZipFile, names: list[str]) -> bool:
     """A zip of notes as web pages: one of its first pages (not ChatGPT's chat.html) is a note's."""
     pages = [n for n in names if n.lower().endswith(html_notes.HTML_SUFFIXES) and
@@ -133,6 +154,8 @@ def _zip_kind(path: Path) -> str:
                     return kind
             if _notes_zip(zf, names, bases):
                 return "markdown"
+            if _plain_notes_zip(zf, names, bases):
+                return "markdown"  # a zip of plain .txt notes: told by what the files hold, not by the zip
             if any(b.endswith(".txt") for b in bases) or any(b.endswith(".zip") for b in bases):
                 return "whatsapp"
             if "chat.html" in bases:  # ChatGPT's viewer page alone: it holds every conversation

@@ -45,6 +45,7 @@ from importers import (
     keep,
     logseq,
     markdown_apps,
+    note_marks,
     notion,
     orgmode,
     simplenote,
@@ -152,8 +153,15 @@ _CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 
 _QUERY_FENCES = {"dataview", "dataviewjs", "query", "tasks"}  # Obsidian plugins' queries: no words of the note
-_CALLOUT_RE = re.compile(r"^(\s*>\s*)\[![\w-]+\][+-]?\s?")  # "> [!note] Title" -> "> Title"
+_CALLOUT_RE = re.compile(r"^(\s*>\s*)\[!([\w-]+)\][+-]?\s?")  # "> [!note] Title" -> "> Title"
 _BLOCK_ID_RE = re.compile(r"\s\^[A-Za-z0-9-]+$")  # Obsidian's " ^block-id" at a line's end
+
+
+def _callout(m: re.Match[str]) -> str:
+    """An Obsidian callout's marker without its ``[!type]``; one with no title is titled by its type
+    (``> [!tip]`` reads ``> Tip``, as Obsidian shows it)."""
+    rest = m.string[m.end():]
+    return m.group(1) + ("" if rest.strip() else m.group(2).replace("-", " ").capitalize())
 
 
 def _mask_code(line: str) -> tuple[str, list[str]]:
@@ -213,7 +221,7 @@ def _strip_markup(text: str) -> str:
                 continue
             line = cleaned.rstrip()
         cleaned = _HTML_TAG_RE.sub("", line) if "<" in line else line
-        cleaned = _unmask_code(_BLOCK_ID_RE.sub("", _CALLOUT_RE.sub(r"\1", cleaned)), spans)
+        cleaned = _unmask_code(_BLOCK_ID_RE.sub("", _CALLOUT_RE.sub(_callout, cleaned)), spans)
         if cleaned.strip() or not original.strip():
             out.append(cleaned.rstrip() if cleaned != original else original)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out))
@@ -460,16 +468,19 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
         return notes, [[] for _ in notes], rel
     data = file.read_bytes()
     text = _decode_note(data, file, rel, report)
-    html = suffix in html_notes.HTML_SUFFIXES
+    # a page saved under a .md name (Apple Notes exporters) is read as the page it is
+    html = suffix in html_notes.HTML_SUFFIXES or (suffix in (".md", ".markdown") and note_marks.is_html_body(text))
     plain = suffix == ".txt"  # a plain-text note: no markup, no headings, no front matter
     lines = html_notes.to_lines(text, file.stem) if html else _without_title_line(split_lines(text), file.stem)
     joplin = None if html or plain else markdown_apps.joplin_raw(lines)
     front: dict[str, Any] = {}
     start = 0
     ref_pages: list[str] = []
+    section_tags: dict[int, list[str]] = {}  # Org headline tags, by the index of their heading line
+    graph = logseq.is_graph(root)
     if suffix == orgmode.ORG_SUFFIX:
-        front, lines = orgmode.to_markdown(lines)
-    elif logseq.is_graph(root):
+        front, lines, section_tags = orgmode.convert(lines)
+    elif graph:
         lines, ref_pages = _logseq_lines(lines, blocks or {})
     if html or plain or suffix == orgmode.ORG_SUFFIX:
         pass  # a web page or a plain-text note has no front matter; Org's is read already
@@ -486,7 +497,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     thread, parents = _notion_thread(rel) if stem != file.stem else (rel, [])
     if stem != file.stem and not front:
         front = markdown_apps.notion_properties(lines)
-    stem = logseq.page_name(stem) if logseq.is_graph(root) else stem
+    stem = logseq.page_name(stem) if graph else stem
     if file.parent.suffix.lower() == ".textbundle" and file.stem.lower() == "text":
         stem = file.parent.stem  # Bear's "Trip notes.textbundle/text.markdown" is the note "Trip notes"
     stem, zettel_date = _zettel(stem)
@@ -506,6 +517,11 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     for section in sections:
         raw_body = "\n".join(section.body)
         body = raw_body.strip("\n") if plain else _strip_markup(_COMMENT_RE.sub("", raw_body)).strip("\n")
+        line_tags: list[str] = []
+        fields: dict[str, str] = {}
+        if not plain:  # a line of tags only is no text; Dataview fields read "key: value" (not in a Logseq graph)
+            body, line_tags = note_marks.tag_lines(body, _tags)
+            body, fields = (body, {}) if graph else note_marks.dataview_fields(body)
         # Thematic breaks alone ("---" separators between sessions) carry nothing.
         if not re.sub(r"(?m)^\s*(?:-{3,}|\*{3,}|_{3,})\s*$", "", body).strip():
             if section.heading_line is not None:
@@ -527,7 +543,10 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
                 metadata["frontmatter"] = _jsonable(front)
             if embeds:
                 metadata["embeds"] = embeds
-            tags = list(dict.fromkeys(fm_tags + _tags(piece)))
+            if fields:
+                metadata["fields"] = fields
+            heading_tags = section_tags.get(section.line - 1, []) if section.heading_line else []
+            tags = list(dict.fromkeys(fm_tags + line_tags + heading_tags + _tags(piece)))
             shown, note_targets = markdown_apps.note_links(_display_links(piece), rel)
             records.append(
                 Record(

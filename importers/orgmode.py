@@ -8,10 +8,10 @@ reads, and its file keywords into front matter:
   (org-roam's ``:ID:``) become front matter: the title names the note and heads its headlines
   ("Trip to Porto > Flights"), the date dates it
   (``<2024-03-12 Tue 09:15>`` is ``2024-03-12 09:15``), the file tags (``:travel:family:``) tag it
-  (headline tags too: the note, not only its section, as the note is what a tag finds);
+  (every section of it);
 * headlines (``** TODO [#A] Book hotel :urgent:``) become headings; a TODO keyword reads as the
-  to-do box every other importer writes (``[ ]`` open, ``[x]`` done, ``[-]`` cancelled), headline
-  tags tag the note;
+  to-do box every other importer writes (``[ ]`` open, ``[x]`` done, ``[-]`` cancelled); a headline's
+  tags tag its section and the sections under it, as Org's tag inheritance has it (:func:`convert`);
 * planning lines (``SCHEDULED: <2024-03-20 Wed>``) read ``scheduled 2024-03-20``; drawers
   (``:PROPERTIES:``, ``:LOGBOOK:``) and ``# comments`` are no text;
 * ``#+BEGIN_SRC``/``EXAMPLE`` blocks are code fences (a ``#`` line in them is no heading),
@@ -70,9 +70,19 @@ def _checkbox(keyword: str | None) -> str:
 
 def to_markdown(lines: list[str]) -> tuple[dict[str, Any], list[str]]:
     """(front matter, Markdown lines) of an Org file's lines (see the module docstring)."""
+    front, out, _tags = convert(lines)
+    return front, out
+
+
+def convert(lines: list[str]) -> tuple[dict[str, Any], list[str], dict[int, list[str]]]:
+    """(front matter, Markdown lines, headline tags) of an Org file's lines: the tags are by the index
+    of a heading in the Markdown lines, each the headline's own tags after those of the headlines it
+    sits under (Org's inheritance); the file's tags are the front matter's."""
     front: dict[str, Any] = {}
     tags: list[str] = []
     out: list[str] = []
+    heading_tags: dict[int, list[str]] = {}
+    above: list[tuple[int, list[str]]] = []  # (level, tags) of the headlines over the current one
     body: list[str] = []  # the current section's lines, dedented together (org indents them under headlines)
     drawer: str | None = None
     fence: str | None = None
@@ -121,7 +131,12 @@ def to_markdown(lines: list[str]) -> tuple[dict[str, Any], list[str]]:
             at_top = False
             flush()
             stars, todo, priority, title, head_tags = headline.groups()
-            tags += [t for t in (head_tags or "").strip(":").split(":") if t]
+            while above and above[-1][0] >= len(stars):
+                above.pop()
+            above.append((len(stars), [t for t in (head_tags or "").strip(":").split(":") if t]))
+            inherited = list(dict.fromkeys(t for _, own in above for t in own))
+            if inherited:
+                heading_tags[len(out)] = inherited
             words = _LINK_RE.sub(_link, title.strip())
             out.append("#" * min(len(stars), 6) + " " + _checkbox(todo) + words
                        + (f" (priority {priority})" if priority else ""))
@@ -137,7 +152,8 @@ def to_markdown(lines: list[str]) -> tuple[dict[str, Any], list[str]]:
         # the title heads the note and its headlines sit under it: "Trip to Porto > Flights: ..."
         out = [f"# {front['title']}", ""] + [("#" + ln) if re.match(r"^#{1,5} ", ln) and not _in_fence(out, i)
                                                else ln for i, ln in enumerate(out)]
-    return front, out
+        heading_tags = {i + 2: t for i, t in heading_tags.items()}
+    return front, out, heading_tags
 
 
 def _in_fence(lines: list[str], index: int) -> bool:

@@ -24,12 +24,14 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import run_cli
 from importer_cli import one_envelope as _envelope
+from importer_cli import write_zip as _zip
 
-from importers import ImportFormatError
+from importers import ImportFormatError, ImportReport, Record, markdown
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen7"
@@ -38,6 +40,95 @@ D = datetime
 
 def _t(seconds: float) -> datetime:
     return datetime.fromtimestamp(seconds, tz=timezone.utc)
+
+
+# --- notes ------------------------------------------------------------------------------------------------
+
+NOTES = FIX / "notes"
+
+
+def _notes(path: Path) -> tuple[list[Record], ImportReport]:
+    assert detect(path) == "markdown"
+    rep = ImportReport(str(path), "markdown")
+    return list(markdown.parse(path, rep)), rep
+
+
+def _tree_zip(src: Path, dest: Path) -> Path:
+    return _zip(dest, {p.relative_to(src).as_posix(): p.read_bytes() for p in sorted(src.rglob("*")) if p.is_file()})
+
+
+TXT_NOTES = [  # (thread, content, date, type): the UTF-16 note (Windows Notepad) read as such
+    ("Notes/2024-05-02.txt", "2024-05-02: Called the bank: the new card arrives Friday.", D(2024, 5, 2), "episodic"),
+    ("Notes/Garden/Tomatoes.txt", "Tomatoes: Plant the tomatoes after the last frost, mid April.\nBasil beside them.",
+     None, "semantic"),
+    ("Notes/Groceries.txt", "Groceries: Oat milk, lentils, 2 lemons.\nThe good olive oil from the market.", None,
+     "semantic"),
+    ("Notes/Wifi.txt", "Wifi: Wifi at the flat: Casa-5G, key on the fridge.", None, "semantic"),
+]
+
+
+def test_a_zip_of_plain_text_notes_is_notes_not_a_chat(tmp_path: Path) -> None:
+    path = _tree_zip(NOTES / "txtzip", tmp_path / "Notes.zip")
+    recs, rep = _notes(path)
+    assert sorted((r.thread, r.content, r.event_at, r.memory_type) for r in recs) == TXT_NOTES
+    assert rep.warnings == []
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(path)))
+    assert out["ok"] and out["data"]["format"] == "markdown" and out["data"]["memories_added"] == 4, out
+
+
+def test_a_zip_of_a_chat_is_a_chat_whatever_its_name(tmp_path: Path) -> None:
+    chat = b"13/03/2024, 15:00 - Ana: Hi\n13/03/2024, 15:01 - Ben: Hello\n"
+    assert detect(_zip(tmp_path / "a.zip", {"Ana.txt": chat})) == "whatsapp"
+    assert detect(_zip(tmp_path / "b.zip", {"notes/todo.txt": b"Buy milk\n", "Ana.txt": chat})) == "whatsapp"
+
+
+ORG = [  # (content, tags): a headline's tags tag its subtree (Org's inheritance), the file's every section
+    ("Work log > Projects > Gateway: Deadline moved to 20 March.", ["work", "project", "urgent"]),
+    ("Work log > Projects > Gateway > Notes: Ask Priya for the test keys.", ["work", "project", "urgent"]),
+    ("Work log > Projects > Billing: Waiting for the invoice data.", ["work", "project"]),
+    ("Work log > Personal: Dentist on Friday.", ["work", "home"]),
+]
+
+
+def test_org_headline_tags_tag_their_subtree() -> None:
+    recs, rep = _notes(NOTES / "org" / "worklog.org")
+    assert [(r.content, r.tags) for r in recs] == ORG and rep.warnings == []
+
+
+NOTE_CASES: dict[str, list[tuple[Any, ...]]] = {  # folder: [(thread, content, date, tags)]
+    # Joplin "Markdown + Front Matter": the title, the dates (UTC, "Z"), the tags list; its heading repeats the title
+    "joplin_md": [("Home/Boiler service.md", "Boiler service: Oscar comes Thursday at 8.",
+                   D(2024, 3, 12, 9, 15, tzinfo=timezone.utc), ["home", "boiler"])],
+    # Joplin plain Markdown: a folder a notebook, pictures in _resources (no notes)
+    "joplin_plain": [("Travel/Ferry times.md", "Ferry times: The 8:30 ferry to Barreiro, back at 18:10.\n\nticket.png",
+                      None, [])],
+    # Bear: the tags line closing the note tags it and is no text of it (a nested tag as written)
+    "bear": [("Trip to Lisbon.md", "Trip to Lisbon: Book the train on Monday.\nAsk Rita about the flat.", None,
+              ["travel/2024", "family trip", "todo"])],
+    # Obsidian: Dataview fields read "key: value"; a callout with no title is titled by its type
+    "obsidian": [("Boiler.md", "Boiler: status: waiting for quote\nOscar said price: 2400 EUR last week.\n\n"
+                  "> Gas smell\n> Call 800 200 200 first.\n\n> Tip\n> Reset takes 30 s.", None, ["home"])],
+    # Apple Notes exported as HTML into a .md: read as the page it is (its heading the title, its list a list)
+    "applenotes": [("Gate code.md", "Gate code: 4711, then press the bell.\n\nNeighbour: Rui, 2nd floor\n"
+                    "- parcel box: 12\n- bins: Tuesday", None, [])],
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOTE_CASES))
+def test_notes_of_other_apps(name: str) -> None:
+    recs, rep = _notes(NOTES / name)
+    assert [(r.thread, r.content, r.event_at, r.tags) for r in recs] == NOTE_CASES[name]
+    assert rep.warnings == []
+
+
+def test_dataview_fields_are_metadata_too() -> None:
+    recs, _ = _notes(NOTES / "obsidian")
+    assert recs[0].metadata["fields"] == {"status": "waiting for quote", "price": "2400 EUR"}
+
+
+def test_every_unseen7_notes_fixture_has_a_case() -> None:
+    assert sorted(p.name for p in NOTES.iterdir()) == sorted([*NOTE_CASES, "org", "txtzip"])
 
 
 # --- files that are no export: one line saying what each is ----------------------------------------------
