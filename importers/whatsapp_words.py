@@ -70,6 +70,11 @@ _SYSTEM_BODY_PATTERNS = (
             r"^(?:αυτό το μήνυμα διαγράφηκε|διαγράψατε αυτό το μήνυμα)$",
             r"^(?:s'ha suprimit aquest missatge|has suprimit aquest missatge)$",
             r"^waiting for this message",
+            # ... and in the languages whose other notices are read here (Android writes them as the sender's text)
+            r"^(?:esperando (?:este|el) mensaje|warten auf diese nachricht|en attente de ce message|"
+            r"aguardando (?:esta |a )?mensagem|in attesa di questo messaggio|wachten op dit bericht|"
+            r"ожидание (?:этого )?сообщения|bu mesaj bekleniyor|menunggu pesan ini|oczekiwanie na t[ęą] wiadomość|"
+            r"čekání na tuto zprávu|очікування (?:цього )?повідомлення|đang chờ tin nhắn này)",
             r"^missed (?:voice|video) call",
             r"^missed group (?:voice|video) call",
             # ... and in other languages (a whole message; iOS adds ", tap to call back" in its own words)
@@ -131,6 +136,9 @@ _SYSTEM_LINE_PATTERNS = (
             r"\b(?:a quitté|a retiré|a changé|a modifié|a rejoint)\b",
             r"\b(?:cambió|eliminó a|se unió)\b",
             r"\b(?:ist beigetreten|hat die gruppe verlassen)\b",
+            # A quote mark: a sender's name holds none, so "Du hast den Betreff von „Urlaub: Porto“ zu …" split
+            # at the subject's colon is a group event in any language (the apostrophe ’ of O’Brien is no quote).
+            r"[\"“”„«»‘‚‹›「」『』]",
 )
 _SYSTEM_LINE_RE = re.compile("|".join(_SYSTEM_LINE_PATTERNS), re.IGNORECASE)
 
@@ -168,14 +176,16 @@ _MEDIA_STEM_RE = re.compile(
     re.IGNORECASE,
 )
 # iOS-style "image omitted" words; only trusted when WhatsApp marked the line with U+200E.
-_OMITTED_WORDS = re.compile(
+_OMITTED_WORD_LIST = (
     r"(?:omitted|omitid[oa]|weggelassen|ausgelassen|weggelaten|absente?s?|omis|manquante?s?|retiré|"
     r"vynechán[aoy]?|отсутствует|не добавлен[аоы]?|含まれていません|省略|omess[oa]|oculto|ocultad[oa]|"
     r"pominięt[oay]|dahil edilmedi|생략됨|הושמט[הו]?|udeladt|utelatt|utelämnad|utelämnat|jätetty pois|kihagyva|"
-    r"tidak disertakan|omes[ao]|omis[ăa]|bị bỏ qua|izostavljen[aoi]?|vynechan[ýáé]|пропущен[оа]?|αφαιρέθηκε|παραλείφθηκε)\s*$|"
-    r"^لم يتم إدراج|^تم حذف الملصق",
-    re.IGNORECASE,
-)
+    r"tidak disertakan|omes[ao]|omis[ăa]|bị bỏ qua|izostavljen[aoi]?|vynechan[ýáé]|пропущен[оа]?|αφαιρέθηκε|παραλείφθηκε)")
+_OMITTED_WORDS = re.compile(_OMITTED_WORD_LIST + r"\s*$|^لم يتم إدراج|^تم حذف الملصق", re.IGNORECASE)
+# Android's "<...>" placeholders of a few words that start or end with "omitted" in the phone's language:
+# "<View once message omitted>", "<Pominięto wiadomość do jednorazowego wyświetlenia>" (not "<he omitted it>").
+_OMITTED_ANYWHERE = re.compile(rf"^{_OMITTED_WORD_LIST}(?![^\W\d_])|(?<![^\W\d_]){_OMITTED_WORD_LIST}\.?$",
+                               re.IGNORECASE)
 _OMITTED_EXACT_RE = re.compile(
     r"^(?:image|video|audio|sticker|gif|document|contact card|voice message) omitted$", re.IGNORECASE
 )
@@ -202,7 +212,20 @@ _EDITED_RE = re.compile(rf"\s*<(?=[^<>\n]{{1,60}}>\s*$)[^<>\n]*(?:{_EDITED_WORDS
 
 
 # A live location (Android and iOS write the notice, not the place): no words of the person, a share as media.
-_LIVE_LOCATION_RE = re.compile(r"^live location (?:shared|ended)\.?$", re.IGNORECASE)
+# The notice is a "live" word, a "location" word and at most a participle ("shared", "ended") of the phone's
+# language, and nothing else: "Live-Standort geteilt", "Ubicación en tiempo real compartida", "Canlı konum
+# paylaşıldı". A person's "share your live location?" has other words.
+_LIVE_WORDS = (r"live|en tiempo real|em tempo real|in tempo reale|en direct|na żywo|canlı|terkini|secara langsung|"
+               r"в реальном времени|наживо|trực tiếp|สด|실시간|リアルタイム|实时|即時")
+_LOCATION_WORDS = (r"location|ubicación|ubicacion|standort|position|localização|localizacao|posizione|locatie|"
+                   r"lokalizac(?:ja|ję|ji)|konum|lokasi|геоданные|геолокаци[яю]|местоположение|vị trí|ตำแหน่ง|위치|位置情報|位置")
+_LIVE_PARTICIPLES = (r"shared|ended|stopped|compartida|compartido|finalizada|geteilt|wird geteilt|beendet|partagée|"
+                     r"terminée|compartilhada|partilhada|encerrada|condivisa|terminata|gedeeld|beëindigd|udostępniono|"
+                     r"zakończono|paylaşıldı|paylaşımı sona erdi|dibagikan|berakhir|передаются|завершена|"
+                     r"đã chia sẻ|共有しました|已共享|공유됨")
+_LIVE_LOCATION_RE = re.compile(
+    rf"^(?=.*(?:{_LIVE_WORDS}))(?=.*(?:{_LOCATION_WORDS}))(?:(?:{_LIVE_WORDS}|{_LOCATION_WORDS}|{_LIVE_PARTICIPLES})"
+    r"[\s\-:]*)+\.?$", re.IGNORECASE)
 
 
 def _media_line(raw_line: str, clean_line: str) -> list[str] | None:
@@ -213,7 +236,8 @@ def _media_line(raw_line: str, clean_line: str) -> list[str] | None:
         return ["live location"]
     if low.startswith("<") and low.endswith(">"):
         inner = low[1:-1].strip()
-        if inner in _MEDIA_BRACKET or (len(inner.split()) <= 5 and "<" not in inner and _MEDIA_STEM_RE.search(inner)):
+        if inner in _MEDIA_BRACKET or (len(inner.split()) <= 5 and "<" not in inner and _MEDIA_STEM_RE.search(inner)) \
+                or (len(inner.split()) <= 7 and "<" not in inner and _OMITTED_ANYWHERE.search(inner)):
             return [text[1:-1].strip()]
     m = _FILE_ATTACHED_RE.match(text)
     if m:

@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
+from importer_cli import check_whatsapp_layout
 from importer_cli import one_envelope as _envelope
 from importer_cli import write_zip as _zip
 
@@ -40,6 +41,68 @@ D = datetime
 
 def _t(seconds: float) -> datetime:
     return datetime.fromtimestamp(seconds, tz=timezone.utc)
+
+
+# --- WhatsApp: notices of ten Android locales, and of iOS in Spanish -------------------------------------
+
+WA = FIX / "whatsapp"
+_ANDROID = {  # file: (first message, the edited one, the multi-line one)
+    "android_de_notices.txt": ("Jonas: Flüge sind gebucht", "Jonas: Hotel auch", "Lena: Super\ndanke dir"),
+    "android_es_notices.txt": ("Marta: ¿Quedamos el viernes a las 9?", "Marta: Llevo el vino",
+                               "Lucía: Perfecto\nyo llevo el postre"),
+    "android_fr_notices.txt": ("Luc: On part à quelle heure ?", "Luc: Vers 8 h", "Chloé: Parfait\nà demain"),
+    "android_id_notices.txt": ("Budi: Tiket sudah dipesan", "Budi: Jam 9 pagi", "Sari: Oke\nsampai besok"),
+    "android_it_notices.txt": ("Luca: Prenoto io il tavolo", "Luca: Alle 20", "Giulia: Ottimo\nci sono"),
+    "android_nl_notices.txt": ("Sven: De boot gaat om 10 uur", "Sven: Om 11 uur", "Femke: Prima\ntot dan"),
+    "android_pl_notices.txt": ("Kasia: Pociąg o 8:15", "Kasia: Peron 3", "Tomek: Super\ndo jutra"),
+    "android_pt_br_notices.txt": ("Pedro: Eu levo a carne", "Pedro: Às 13h", "Bia: Fechado\nlevo o carvão"),
+    "android_ru_notices.txt": ("Иван: Билеты купил", "Иван: На 9 утра", "Оля: Отлично\nдо встречи"),
+    "android_tr_notices.txt": ("Mehmet: Otel tamam", "Mehmet: Saat 10'da", "Elif: Harika\ngörüşürüz"),
+}
+# Every Android chat: 12 lines on 13 March 2024 from 15:00; three messages, 7 notices (encryption, a join,
+# a subject change, a deletion, a missed call, "waiting for this message", a security code), 2 media
+# (a live location, a view-once placeholder).
+WA_CASES: dict[str, tuple[Any, ...]] = {
+    name: ("dashed", "dmy", "gregorian", (7, 2), [(first, D(2024, 3, 13, 15, 3)), (edited, D(2024, 3, 13, 15, 9)),
+                                                  (multi, D(2024, 3, 13, 15, 10))], {edited})
+    for name, (first, edited, multi) in _ANDROID.items()
+}
+WA_CASES["ios_es_notices.txt"] = ("bracketed", "dmy", "gregorian", (5, 2), [
+    ("Lucía: ¿Quién lleva el pan?", D(2024, 3, 13, 15, 2)),
+    ("Marta: Yo lo llevo", D(2024, 3, 13, 15, 7)),
+    ("Lucía: Ubicación: https://maps.google.com/?q=40.4,-3.7", D(2024, 3, 13, 15, 9)),
+    ("Marta: Genial", D(2024, 3, 13, 15, 10)),
+], {"Marta: Yo lo llevo"})
+
+
+@pytest.mark.parametrize("name", sorted(WA_CASES))
+def test_whatsapp_notices_of_every_locale(name: str) -> None:
+    check_whatsapp_layout(WA / name, WA_CASES[name])
+
+
+def test_every_unseen7_whatsapp_fixture_has_a_case() -> None:
+    assert sorted(p.name for p in WA.iterdir()) == sorted(WA_CASES)
+
+
+def test_live_locations_and_view_once_are_media_of_their_sender() -> None:
+    from importer_cli import wa
+
+    for name in ("android_de_notices.txt", "android_pl_notices.txt", "ios_es_notices.txt"):
+        recs, rep = wa(WA / name)
+        assert rep.skipped_media == 2 and not any("Standort" in r.content or "lokalizac" in r.content.lower()
+                                                  or "tiempo real" in r.content for r in recs)
+
+
+def test_words_of_a_person_that_look_like_notices_stay_messages(tmp_path: Path) -> None:
+    from importer_cli import wa
+
+    texts = ["Share your live location?", "Live location please", "<he omitted the tip>", "My location: the café",
+             "O’Brien said: come at 9", "The ‘new’ plan: Friday"]
+    path = tmp_path / "chat.txt"
+    path.write_text("".join(f"13/03/2024, 15:{i:02d} - Ana: {t}\n" for i, t in enumerate(texts)), encoding="utf-8")
+    recs, rep = wa(path)
+    assert [r.content for r in recs] == [f"Ana: {t}" for t in texts] and (rep.skipped_system, rep.skipped_media) == (
+        0, 0)
 
 
 # --- notes ------------------------------------------------------------------------------------------------
