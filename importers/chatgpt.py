@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record
+from importers import ImportFormatError, ImportReport, Record, titles
 from importers._common import (
     CUT_MARK,
     DEFAULT_MAX_JSON_BYTES,
@@ -305,6 +305,8 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         ctype = (msg.get("content") or {}).get("content_type", "text")
         recipient = msg.get("recipient") or "all"
         canvas = _canvas(msg, canvas_name) if role == "assistant" and recipient in _CANVAS_CALLS else None
+        # a memory ("bio" tool call): what ChatGPT saved about the user, a fact of theirs, not a turn
+        memory = role == "assistant" and recipient == "bio"
         if canvas is not None:
             canvas_name = canvas[0]
         if ctype == "user_editable_context" and not alt and context is not None:
@@ -314,7 +316,7 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
                     context.setdefault(rec.ref, rec)
                 report.messages_seen -= 1  # counted with the memories they make, at the end
                 continue
-        if canvas is None and (
+        if canvas is None and not memory and (
             meta.get("is_visually_hidden_from_conversation")
             or role == "system"
             or ctype in _HIDDEN_TYPES
@@ -333,8 +335,8 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         if canvas is not None:
             text, kind = f"[canvas: {canvas[0]}]\n{canvas[1]}", "canvas"
         files = _uploads(meta, images)
-        if files and text.strip():
-            text = f"{text}\n[attachments: {', '.join(files)}]"
+        if files:  # a document uploaded without a word is named all the same
+            text = f"{text}\n[attachments: {', '.join(files)}]".strip()
         if CUT_MARK in text:
             report.skipped_oversized += 1
             report.warn(f"conversation {title!r} (id {conv_id}): message {msg.get('id') or key} is over "
@@ -361,14 +363,16 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             metadata["language"] = msg["content"]["language"]
         if alt:
             metadata["branch"] = "alt"
+        if memory:
+            metadata["memory"] = "bio"
         if gizmo:
             metadata["gizmo"] = gizmo  # the project ("g-p-…") or custom GPT ("g-…") it was held in
         msg_id = str(msg.get("id") or key)
         yield Record(
-            content=f"{speaker}: {text}",
+            content=f"ChatGPT memory: {text}" if memory else f"{speaker}: {text}",
             ref=f"chatgpt:{conv_id}:{msg_id}",
             source="chatgpt",
-            memory_type="episodic",
+            memory_type="semantic" if memory else "episodic",
             event_at=when,
             author=speaker,
             thread=conv_id,
@@ -413,6 +417,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                 continue
             try:  # a whole conversation or none of it: one odd node must not leave half of it
                 records = list(_conversation(conv, where, report, all_branches, include_tools, context))
+                titles.name_untitled(records)  # a null title (or "New chat"): the user's first words
             except (AttributeError, TypeError, ValueError, KeyError) as exc:
                 report.skipped_malformed += 1
                 report.warn(f"{describe(conv, ('conversation_id', 'id'), ('title',))} skipped: "

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record
+from importers import ImportFormatError, ImportReport, Record, titles
 from importers._common import (
     CUT_MARK,
     DEFAULT_MAX_JSON_BYTES,
@@ -334,6 +334,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
             if why is None:
                 try:  # a whole conversation or none of it
                     records = list(_conversation(conv, report, include_tools, all_branches))
+                    titles.name_untitled(records)  # no name (empty, null): the user's first words
                 except (AttributeError, TypeError, ValueError, KeyError) as exc:
                     why = f"unexpected shape ({type(exc).__name__}: {exc})"
             if why is not None:

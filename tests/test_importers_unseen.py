@@ -248,6 +248,7 @@ GPT_EXPECTED = [
     ("Assistant: This is the Alfama district of Lisbon, near the cathedral.", _at(30)),  # current branch
     ("User: How far is it from the airport? Compute 7.2 km at 30 km/h.", _at(41)),  # no time: the one before
     ("Assistant: About 14 minutes by car. The metro red line also goes there.", _at(70)),  # citations gone
+    ("ChatGPT memory: User lives in Porto.", _at(71)),  # round 7: what ChatGPT saved about the user (a bio call)
     ("User: Book me a tram ticket please", _at(90)),  # voice mode: the transcription, not the audio
     ("Assistant: I can't book tickets, but tram 28 leaves every 10 minutes.", _at(100)),
     ("User: Remember my bike lock code is in the drawer", None),
@@ -265,8 +266,8 @@ def test_chatgpt_content_types() -> None:
     assert detect(GPT) == "chatgpt"
     recs, rep = _gpt(GPT)
     assert [(r.content, r.event_at) for r in recs] == GPT_EXPECTED
-    # system, thoughts, reasoning_recap, calls to python/bio/canvas, system_error
-    assert rep.skipped_system == 7
+    # system, thoughts, reasoning_recap, calls to python/canvas, system_error (a bio call is a memory: round 7)
+    assert rep.skipped_system == 6
     assert rep.skipped_tool == 5  # execution_output, browsing display, tether_quote, bio's reply, DALL-E image
     assert recs[0].metadata["images"] == ["file-service://file-AbC123"]
     assert "images" not in recs[4].metadata  # an audio recording is not an image
@@ -286,7 +287,7 @@ def test_chatgpt_export_zip_and_single_object(tmp_path: Path) -> None:
     single = tmp_path / "conversation.json"
     single.write_text(json.dumps(data[0]), encoding="utf-8")
     assert detect(single) == "chatgpt"
-    assert [(r.content, r.event_at) for r in _gpt(single)[0]] == GPT_EXPECTED[:6] + GPT_CONTEXT
+    assert [(r.content, r.event_at) for r in _gpt(single)[0]] == GPT_EXPECTED[:7] + GPT_CONTEXT
 
 
 def test_chatgpt_instructions_and_chain_of_thought_are_not_memories(tmp_path: Path) -> None:

@@ -259,7 +259,9 @@ def test_claude_thinking_voice_notes_and_attachment_text() -> None:
     assert not any("find the end date" in r.content for r in recs)  # thinking is not the answer
     assert (rep.skipped_tool, rep.skipped_media) == (2, 1)
     lease = json.loads(path.read_text(encoding="utf-8"))[0]["chat_messages"][0]["attachments"][0]["extracted_content"]
-    assert recs[0].metadata["attachments"][0]["chars"] == len(lease) and recs[0].metadata["title"] == ""
+    assert recs[0].metadata["attachments"][0]["chars"] == len(lease)
+    # round 7: a conversation of no name is named by its user's first words
+    assert (recs[0].metadata["title"], recs[0].metadata["title_from"]) == ("Summarise this for me", "first message")
 
 
 def test_claude_export_directory_with_users_json(tmp_path: Path) -> None:

@@ -324,14 +324,17 @@ def test_chatgpt_edited_question_regenerated_answer_and_memory_tool() -> None:
         ("User: What's a good name for a grey cat?", _t(T + 10.25), CAT, 0),
         ("Assistant: Smokey, Ash or Pebble.", _t(T + 60.75), CAT, 1),  # the regenerated answer
         ("User: We chose Smokey. Remember that.", _t(T + 180), CAT, 2),  # the edited question
-        ("Assistant: Noted: Smokey it is.", _t(T + 182), CAT, 3),
+        # round 7: the call to the memory tool is what ChatGPT saved about the user: a memory
+        ("ChatGPT memory: The user's cat is a grey cat named Smokey.", _t(T + 181), CAT, 3),
+        ("Assistant: Noted: Smokey it is.", _t(T + 182), CAT, 4),
         # round 6: the custom instructions, the user's own words, once, after the conversations
         ("Custom instructions, about me: I live in Porto.", _t(T + 0.5), None, None),
         ("Custom instructions, how to answer: Be brief.", _t(T + 0.5), None, None),
     ]
-    assert [r.ref for r in recs[:4]] == [f"chatgpt:{CAT}:{k}" for k in ("q1", "a1b", "q2b", "a3")]
-    # the hidden system node, the call to the memory tool; its receipt
-    assert (rep.skipped_system, rep.skipped_tool, rep.warnings) == (2, 1, [])
+    assert [r.ref for r in recs[:3] + recs[4:5]] == [f"chatgpt:{CAT}:{k}" for k in ("q1", "a1b", "q2b", "a3")]
+    assert recs[3].memory_type == "semantic" and recs[3].metadata["memory"] == "bio"
+    # the hidden system node; the memory tool's receipt
+    assert (rep.skipped_system, rep.skipped_tool, rep.warnings) == (1, 1, [])
     alt = [(r.content, r.metadata["branch"]) for r in chatgpt.parse(path, ImportReport(str(path), "chatgpt"),
                                                                      all_branches=True) if r.metadata.get("branch")]
     assert alt == [("Assistant: Ash.", "alt"), ("User: Something Portuguese?", "alt"), ("Assistant: Cinza.", "alt")]
@@ -406,7 +409,7 @@ def test_an_export_forced_as_the_wrong_format_names_what_it_is(tmp_path: Path) -
 
 CLI_CASES = {  # name: (path, format, memories)
     "whatsapp": (WA / "android_mr_deva_digits.txt", "whatsapp", 5),
-    "chatgpt": (FIX / "chatgpt" / "conversations.json", "chatgpt", 6),  # 4 messages, the custom instructions
+    "chatgpt": (FIX / "chatgpt" / "conversations.json", "chatgpt", 7),  # 4 messages, a memory, the custom instructions
     "claude": (FIX / "claude", "claude", 4),
     "apple_html": (NOTES / "apple_html", "markdown", 2),
     "standard_notes": (NOTES / "standard_notes" / SN_FILE, "markdown", 2),

@@ -32,7 +32,7 @@ from importer_cli import check_whatsapp_layout
 from importer_cli import one_envelope as _envelope
 from importer_cli import write_zip as _zip
 
-from importers import ImportFormatError, ImportReport, Record, markdown
+from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen7"
@@ -103,6 +103,105 @@ def test_words_of_a_person_that_look_like_notices_stay_messages(tmp_path: Path) 
     recs, rep = wa(path)
     assert [r.content for r in recs] == [f"Ana: {t}" for t in texts] and (rep.skipped_system, rep.skipped_media) == (
         0, 0)
+
+
+# --- ChatGPT 2024-2025 ---------------------------------------------------------------------------------
+
+GPT = FIX / "chatgpt" / "2025"
+T = 1741770000  # 2025-03-12 09:00 UTC
+C = [f"67d1a000-0000-8000-8000-00000000000{i}" for i in range(1, 7)]
+GPT_RECORDS = [  # (content, time, thread, title, memory type)
+    ("User: My landlord wants to raise the rent by 15% next month —\n is that legal in Lisbon? The contract "
+     "started in 2022.", _t(T + 1), C[0], "My landlord wants to raise the rent by 15% next month — is…", "episodic"),
+    ("Assistant: No: for 2025 the annual update is capped at 2.16%.", _t(T + 10), C[0],
+     "My landlord wants to raise the rent by 15% next month — is…", "episodic"),
+    ("User: Make me a packing list for Porto", _t(T + 101), C[1], "Packing list", "episodic"),
+    ("Assistant: [canvas: porto_packing]\n# Porto\n- rain jacket\n- adapter", _t(T + 104), C[1], "Packing list",
+     "episodic"),
+    ("Assistant: I made the list in the canvas.", _t(T + 107), C[1], "Packing list", "episodic"),
+    ("User: I'm vegetarian, remember that. Dinner ideas?", _t(T + 201), C[2], "Dinner ideas", "episodic"),
+    ("ChatGPT memory: Is vegetarian.", _t(T + 203), C[2], "Dinner ideas", "semantic"),
+    ("Assistant: Noted. Try a mushroom risotto.", _t(T + 205), C[2], "Dinner ideas", "episodic"),
+    ("User: Summarise the lease\n[attachments: lease.pdf]", _t(T + 301), C[3], "Lease", "episodic"),
+    ("Assistant: Two years, 1,200 EUR a month.", _t(T + 303), C[3], "Lease", "episodic"),
+    ("User: [attachments: annex-B.docx]", _t(T + 304), C[3], "Lease", "episodic"),
+    ("Assistant: Annex B lists the furniture.", _t(T + 306), C[3], "Lease", "episodic"),
+    ("User: Is this stain mine to fix?", _t(T + 307), C[3], "Lease", "episodic"),
+    ("Assistant: Normal wear: not yours.", _t(T + 309), C[3], "Lease", "episodic"),
+    ("User: Which tram goes to Belem from Cais do Sodre?", _t(T + 410), C[4], "Tram", "episodic"),
+    ("Assistant: Tram 15E, from Praca da Figueira via Cais do Sodre.", _t(T + 412), C[4], "Tram", "episodic"),
+    ("Assistant: A tiled roof.", _t(T + 503), C[5], "Roof tiles: can I replace three myself?", "episodic"),
+    ("User: Roof tiles: can I replace three myself?", _t(T + 504), C[5], "Roof tiles: can I replace three myself?",
+     "episodic"),
+    ("Assistant: Yes, with a slate ripper.", _t(T + 506), C[5], "Roof tiles: can I replace three myself?",
+     "episodic"),
+]
+
+
+def _gpt(**options: Any) -> tuple[list[Record], ImportReport]:
+    assert detect(GPT) == "chatgpt"
+    rep = ImportReport(str(GPT), "chatgpt")
+    return list(chatgpt.parse(GPT, rep, **options)), rep
+
+
+def test_chatgpt_2025_titles_reasoning_canvas_memory_uploads_branches() -> None:
+    recs, rep = _gpt()
+    assert [(r.content, r.event_at, r.thread, r.metadata["title"], r.memory_type) for r in recs] == GPT_RECORDS
+    # reasoning (thoughts, its recap), the hidden system message and the canvas's partial edit are no memories;
+    # the canvas's and the memory's tool receipts are tool output; the picture alone is media
+    assert (rep.skipped_system, rep.skipped_tool, rep.skipped_empty, rep.skipped_media, rep.messages_seen) == (
+        4, 2, 0, 1, 26)
+    assert recs[12].metadata["images"] == ["sediment://file_00000000aa"] and recs[10].metadata["attachments"] == [
+        "annex-B.docx"]
+    assert recs[6].metadata["memory"] == "bio" and recs[6].author == "Assistant" and rep.warnings == []
+    assert [r.position for r in recs if r.thread == C[2]] == [0, 1, 2]
+
+
+def test_chatgpt_other_branch_only_when_asked() -> None:
+    recs, _ = _gpt(all_branches=True)
+    alt = [(r.content, r.metadata["title"]) for r in recs if r.metadata.get("branch") == "alt"]
+    assert alt == [("User: Which tram goes to Belem?", "Tram"), ("Assistant: Tram 15.", "Tram")]
+
+
+def test_chatgpt_memory_is_kept_once_by_the_cli(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(GPT)))
+    assert out["ok"] and out["data"]["memories_added"] == len(GPT_RECORDS), out
+    assert _envelope(run_cli("--db", str(db), "import", str(GPT)))["data"]["memories_added"] == 0
+
+
+# --- Claude 2025 ------------------------------------------------------------------------------------------
+
+CLAUDE = FIX / "claude" / "2025"
+U = "7c0de000-0000-4000-8000-0000000000"
+_EMAIL = "Can you help me write a polite but firm email to my…"
+
+
+def test_claude_2025_content_blocks_attachments_and_names() -> None:
+    assert detect(CLAUDE) == "claude"
+    rep = ImportReport(str(CLAUDE), "claude")
+    recs = list(claude.parse(CLAUDE, rep))
+    assert [(r.content, r.event_at, r.thread, r.metadata["title"]) for r in recs] == [
+        ("User: What does my boiler's error F28 mean?\n\n[attachment: manual.txt]\nF28: ignition failure. Check the "
+         "gas supply, then reset.", D(2025, 3, 12, 9, 0, 1, tzinfo=timezone.utc), U + "01",
+         "What does my boiler's error F28 mean?"),
+        ("Assistant: F28 is an ignition failure: check that the gas is on, then press reset.",
+         D(2025, 3, 12, 9, 0, 20, tzinfo=timezone.utc), U + "01", "What does my boiler's error F28 mean?"),
+        ("User: Gas is on. Still F28.", D(2025, 3, 12, 9, 1, tzinfo=timezone.utc), U + "01",
+         "What does my boiler's error F28 mean?"),
+        ("Assistant: Then call Oscar: it needs a service.", D(2025, 3, 12, 9, 1, 30, tzinfo=timezone.utc), U + "01",
+         "What does my boiler's error F28 mean?"),
+        ("User: Can you help me write a polite but firm email to my neighbour about the noise after midnight on "
+         "weekdays?", D(2025, 3, 13, 18, 0, 1, tzinfo=timezone.utc), U + "02", _EMAIL),
+        ("Assistant: Sure. Start by naming the nights and the hours.", D(2025, 3, 13, 18, 0, 30, tzinfo=timezone.utc),
+         U + "02", _EMAIL),
+        ("Assistant: The note on the door is a good start.", D(2025, 3, 13, 18, 1, 30, tzinfo=timezone.utc), U + "02",
+         _EMAIL),
+    ]
+    assert recs[0].metadata["files"] == ["boiler.jpg"] and recs[0].metadata["attachments"][0]["chars"] == 56
+    # thinking is no memory; the search call and its result are tool blocks; the picture alone is media
+    assert (rep.skipped_tool, rep.skipped_media, rep.skipped_empty, rep.messages_seen, rep.warnings) == (
+        2, 1, 0, 8, [])
 
 
 # --- notes ------------------------------------------------------------------------------------------------
