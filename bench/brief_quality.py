@@ -34,10 +34,14 @@ or for chats a ``.keys`` file of substrings) shown, and never the replaced versi
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout3   # plans, people, chat-heavy
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout4   # round 4: reactions, a vault
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout5   # round 5: a group, a Claude export
+    python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout6   # round 6: titles, cheers, news
 
 Topic headings (round 5): ``headings say`` counts those that state something (``says_something``: >= 4
 content words and a verb or a number) rather than a keyword label; ``name in lines`` those whose name is
-in what they show. ``BRIEF_QUALITY_SET='{"clustering.TOPIC_MIN_SIZE": 2}'`` sets module constants in
+in what they show. Round 6: ``leads that react`` (a topic heading's lead line of at most one content word once
+"GOOOO" is "go": ``is_reaction_line``), topic names that are a ``title`` ("Mrs", "Herr": ``TITLES``), and ``keys
+outside topics``: key facts / plans (``.keys``, ``.expect`` plans, keyed notes) no cluster of >= 3 holds, and how
+many of those the brief still shows. ``BRIEF_QUALITY_SET='{"clustering.TOPIC_MIN_SIZE": 2}'`` sets module constants in
 the workers (a measurement of a variant; every tree compared gets them).
 
 A folder in a data directory is a markdown vault (``mem.py import FOLDER``; ``<folder>.keys`` and
@@ -75,11 +79,20 @@ LOCOMO_CONV = "conv-30"  # held out: one conversation, scored at the end
 GENERIC_SHARE = 0.25
 TYPES = {"S": "semantic", "E": "episodic", "P": "procedural"}
 
-# Chat filler and interjections, in the judge only (not shared with the code it judges)
+# Chat filler and interjections, in the judge only (not shared with the code it judges); round 6 adds
+# greetings, thanks and cheers of other languages ("merci", "danke", "gracias", "enfin")
 FILLER = set("""ok okay k kk yes yeah yep yup no nope nah lol lmao rofl haha hahaha hehe hihi ahah ahaha omg wow oh
 ah uh um hmm thanks thank thx ty pls please sure cool nice great good fine perfect right alright hi hey hello bye
 see you yay woohoo ooh aw aww congrats sorry btw idk tbh imo xd xoxo love media omitted message deleted image
-video audio sticker gif attached file null""".split())
+video audio sticker gif attached file null
+bonjour bonsoir salut merci bravo super top génial parfait enfin allez ouais voilà coucou bisous
+hallo danke schön bitte gern genau toll wunderbar super tschüss servus
+hola gracias claro vale genial igualmente buenas sí adiós
+ciao grazie bene perfetto obrigado obrigada tchau""".split())
+# Titles and honorifics, the judge's own list: a topic named by one names nobody ("Mrs", "Herr")
+TITLES = set("""mr mrs ms miss mx dr doctor prof professor sir dame madam madame mme mlle monsieur m mister
+sr sra srta señor señora senor senora don doña dña herr frau fräulein hr fr signor signora sig dott
+mevrouw meneer dhr mevr pan pani rev st""".split())
 _LAUGH = re.compile(r"^(?:(?:a?ha)+h?|(?:he)+|lo+l|x+d+|(?:ja)+|(?:ke)+|k+)$")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
@@ -262,24 +275,29 @@ def worker(tree: str, db: str, now: str, budget: int) -> None:
     t2 = time.process_time()
     conn = store.conn
     members: dict[int, list[str]] = {}
-    for cid, content in conn.execute(
-            """SELECT cm.cluster_id, m.content FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
+    member_ids: dict[int, list[int]] = {}
+    for cid, mid, content in conn.execute(
+            """SELECT cm.cluster_id, m.id, m.content FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
                JOIN memories m ON m.id = cm.memory_id WHERE c.status = 'active' AND c.level = 1
                ORDER BY cm.cluster_id, m.id"""):
         members.setdefault(int(cid), []).append(content)
+        member_ids.setdefault(int(cid), []).append(int(mid))
     labels = {int(r[0]): r[1] for r in conn.execute(
         "SELECT id, label FROM clusters WHERE status = 'active' AND level = 1")}
     live = [r[0] for r in conn.execute(
         "SELECT content FROM memories WHERE status = 'active' AND valid_to IS NULL AND level = 0")]
-    rows = {int(r[0]): {"date": str(r[1] or "")[:10], "valid_to": r[2], "content": r[3]} for r in conn.execute(
-        "SELECT id, coalesce(event_at, created_at), valid_to, content FROM memories")}
+    rows = {int(r[0]): {"date": str(r[1] or "")[:10], "valid_to": r[2], "content": r[3],
+                        "plain": r[4] == "active" and r[5] == 0 and not r[6]}
+            for r in conn.execute(
+        """SELECT id, coalesce(event_at, created_at), valid_to, content, status, level,
+                  json_extract(metadata, '$.kind') IS 'episode' FROM memories""")}
     authors = [r[0] for r in conn.execute("SELECT DISTINCT author FROM memories WHERE author IS NOT NULL")]
     unclustered = [r[0] for r in conn.execute(
         """SELECT content FROM memories m WHERE status = 'active' AND valid_to IS NULL AND level = 0
            AND NOT EXISTS (SELECT 1 FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
                            WHERE cm.memory_id = m.id AND c.status = 'active' AND c.level = 1)""")]
     open_contra = conn.execute("SELECT count(*) FROM contradictions WHERE status = 'open'").fetchone()[0]
-    print(json.dumps({"brief": out, "members": members, "labels": labels, "live": live, "rows": rows,
+    print(json.dumps({"brief": out, "members": members, "member_ids": member_ids, "labels": labels, "live": live, "rows": rows,
                       "authors": authors, "unclustered": unclustered, "open_contradictions": open_contra,
                       "cpu": {"consolidate": t1 - t0, "brief": t2 - t1}}))
 
@@ -333,6 +351,8 @@ def judge_name(name: str | None, texts: list[str], live_texts: list[list[str]], 
     words = _WORD.findall(name)
     if not words or all(is_filler(w) for w in words):
         return "filler"
+    if words[-1].lower() in TITLES or all(w.lower() in TITLES or is_filler(w) for w in words):
+        return "title"  # "Mrs", "Dr", "Herr": a title names nobody alone ("Mrs Nguyen" does)
     key = " ".join(folded(name))
     if key in seen:
         return "duplicate"
@@ -422,9 +442,36 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
     c["mem:live"] += len(out["live"])
     c["warn:no_topics"] += any(w.startswith("no topics yet") for w in b["warnings"])
     score_topic_lines(b, c)
+    score_outside(spec, info, out, c)
     if spec.get("expect"):
         score_expect(read_expect(Path(spec["expect"])), b, c)
     return {"counts": c, "names": names, "cpu": out["cpu"]}
+
+
+def score_outside(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any], c: Counter[str]) -> None:
+    """Key facts and plans (``.keys`` current values, ``.expect`` plans, keyed notes) whose memories sit outside
+    every topic (no level-1 cluster of >= 3 holds any of them), and of those, how many the brief still shows."""
+    in_topic = {int(m) for ids in out.get("member_ids", {}).values() if len(ids) >= 3 for m in ids}
+    rows = {int(k): v for k, v in out["rows"].items() if v.get("plain", True) and not v["valid_to"]}
+    text = out["brief"]["text"].lower()
+    wanted: list[list[str]] = [cur.split(" || ") for _k, cur, _o in info.get("chat_keys", [])]
+    if spec.get("expect"):
+        wanted += [alts for kind, _d, alts in read_expect(Path(spec["expect"])) if kind == "plan"]
+    for alts in wanted:
+        low = [a.strip().lower() for a in alts]
+        holders = [m for m, r in rows.items() if any(a in r["content"].lower() for a in low)]
+        if not holders:
+            continue
+        c["keyout:n"] += 1
+        if not any(h in in_topic for h in holders):
+            c["keyout:outside"] += 1
+            c["keyout:outside_shown"] += any(a in text for a in low)
+    shown_ids = {int(i["id"]) for i in out["brief"]["chosen"] if i["id"] is not None}
+    for versions in info.get("keys", {}).values():
+        c["keyout:n"] += 1
+        if versions[-1] not in in_topic:
+            c["keyout:outside"] += 1
+            c["keyout:outside_shown"] += versions[-1] in shown_ids
 
 
 # the fixed sections' headings (anything else after "### " is a topic)
@@ -467,11 +514,32 @@ def says_something(line: str) -> bool:
                for w in words)
 
 
+_ELONGATED = re.compile(r"([^\W\d_])\1{2,}")  # "GOOOO", "yesss": a letter said three times or more
+_LINE_HEAD = re.compile(r"^\d{4}-\d{2}-\d{2} #\d+ (?:\(shared from [^)]*\) )?(?:[^:\n]{1,40}: )?")
+
+
+def is_reaction_line(line: str) -> bool:
+    """A shown line that only reacts (the judge's rule, round 6): no digit and at most one content word once
+    elongations are folded ("LETS GOOOO" = "lets go", "YES FINALLY", "ENFIN", "so proud of you"); the line's date,
+    id and a chat author's "Name: " are not what it says."""
+    body = _LINE_HEAD.sub("", line).split(" (→ ")[0].split(" (may update")[0]
+    body = re.sub(r"<[^<>]{0,80}>", " ", body)
+    if any(ch.isdigit() for ch in body):
+        return False
+    words = [_ELONGATED.sub(r"\1", w.lower()) for w in _WORD.findall(body)]
+    return sum(len(w) >= 3 and not is_filler(w) for w in words) <= 1
+
+
 def score_topic_lines(b: dict[str, Any], c: Counter[str]) -> None:
-    """Topic headings that say something (a statement, not a keyword label), and whose name is in their lines."""
+    """Topic headings that say something (a statement, not a keyword label), and whose name is in their lines;
+    lead lines and topic lines that only react."""
     for head, lines in topic_blocks(b["text"]):
         c["topicline:n"] += 1
         c["topicline:says"] += says_something(head)
+        if " — " in head:
+            c["lead:n"] += 1
+            c["lead:reaction"] += is_reaction_line(head.split(" — ", 1)[1])
+        c["line:reaction"] += sum(is_reaction_line(ln) for ln in lines)
         bare = _TOPIC_HEAD.sub("", head)
         name = bare.split(" (")[0].split(" — ")[0].split(": ")[0]
         words = [fold(w) for w in _WORD.findall(name) if not is_filler(w)]
@@ -522,7 +590,7 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
 
 # --------------------------------------------------------------------------- main
 
-KINDS = ("good", "filler", "bag", "single", "generic", "person", "none", "duplicate")
+KINDS = ("good", "filler", "title", "bag", "single", "generic", "person", "none", "duplicate")
 LINE_KINDS = ("line:duplicate", "line:filler", "line:superseded_as_current", "line:date_wrong", "people_missing",
               "contradictions_hidden")
 
@@ -605,6 +673,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"   topic headings that say something {c['topicline:says']}/{c['topicline:n']}, name in its lines "
                   f"{c['topicline:name_in_lines']}/{c['topicline:n']}; expected topics in a heading "
                   f"{c['topic:in_heading']}/{c['topic:n']}, in a topic block {c['topic:in_block']}/{c['topic:n']}")
+            print(f"   lead lines that react {c['lead:reaction']}/{c['lead:n']}, topic lines that react "
+                  f"{c['line:reaction']}; key facts / plans outside every topic {c['keyout:outside']}/{c['keyout:n']} "
+                  f"({c['keyout:outside_shown']} of them shown); topic names that are titles {c['name:title']}")
             print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
                   f"topics of <= 2 memories shown {c['topic:tiny']}, stored {c['label:tiny']}; "
                   f"'no topics yet' warning {c['warn:no_topics']}")
@@ -616,7 +687,9 @@ def main(argv: list[str] | None = None) -> int:
         [k.split(":")[-1] for k in LINE_KINDS] + ["key current", "key replaced shown", "plans", "in order",
                                                  "past as open", "old shown", "people", "in People",
                                                  "tiny shown", "no-topics warning", "headings say", "name in lines",
-                                                 "topics in heading", "topics in block", "in a topic"]
+                                                 "topics in heading", "topics in block", "in a topic",
+                                                 "leads that react", "lines that react", "keys outside topics",
+                                                 "outside shown"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -631,7 +704,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"{c['person:shown']}/{c['person:n']}", f"{c['person:in_section']}/{c['person:n']}",
                 str(c["topic:tiny"]), str(c["warn:no_topics"]), f"{c['topicline:says']}/{c['topicline:n']}",
                 f"{c['topicline:name_in_lines']}/{c['topicline:n']}", f"{c['topic:in_heading']}/{c['topic:n']}",
-                f"{c['topic:in_block']}/{c['topic:n']}", f"{c['mem:in_topic']}/{c['mem:live']}"]
+                f"{c['topic:in_block']}/{c['topic:n']}", f"{c['mem:in_topic']}/{c['mem:live']}",
+                f"{c['lead:reaction']}/{c['lead:n']}", str(c["line:reaction"]),
+                f"{c['keyout:outside']}/{c['keyout:n']}", f"{c['keyout:outside_shown']}/{c['keyout:outside']}"]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
