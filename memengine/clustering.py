@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from memengine import cluster_hubs
 from memengine.db import write_tx
 from memengine.knn import QUERY_BLOCK, VectorIndex
 from memengine.knn import normalise as _normalise
@@ -106,7 +107,8 @@ class ClusterSteps:
             if len(free) >= MIN_CLUSTER_SIZE:
                 small: list[list[int]] = []
                 for batch in self._batches(free, keys, index):
-                    for members in _agglomerate(gv[batch], threshold):
+                    # hubs (short chat turns, generic notes) need more than the threshold at level 1
+                    for members in _agglomerate(gv[batch], threshold, hubs=level == 1):
                         member_rows = sorted(int(batch[i]) for i in members)
                         if len(member_rows) < min_size:
                             small.append(member_rows)
@@ -255,8 +257,9 @@ class ClusterSteps:
                         (cent.tobytes(), len(before) + len(fresh), now, c, cent.tobytes(), len(before) + len(fresh)))
 
 
-def _agglomerate(vecs: np.ndarray, threshold: float) -> list[list[int]]:
-    """scipy average-linkage clusters (cosine, distance ≤ threshold) of ≥ MIN_CLUSTER_SIZE rows."""
+def _agglomerate(vecs: np.ndarray, threshold: float, hubs: bool = False) -> list[list[int]]:
+    """scipy average-linkage clusters (cosine, distance ≤ threshold) of ≥ MIN_CLUSTER_SIZE rows; ``hubs``:
+    cosines less each pair's hubness (memengine/cluster_hubs.py)."""
     if len(vecs) < MIN_CLUSTER_SIZE:
         return []
     from scipy.cluster.hierarchy import fcluster, linkage
@@ -265,7 +268,10 @@ def _agglomerate(vecs: np.ndarray, threshold: float) -> list[list[int]]:
     # cosine distances of unit vectors from one BLAS product (scipy's pdist loops in C without BLAS: 5x slower);
     # squareform takes its upper triangle row by row, as triu_indices would, without 2 index arrays of n²/2
     x = vecs.astype(np.float64)
-    d = np.clip(1.0 - squareform(x @ x.T, force="tovector", checks=False), 0.0, 2.0)
+    sim = x @ x.T
+    if hubs:
+        sim = cluster_hubs.corrected(sim)
+    d = np.clip(1.0 - squareform(sim, force="tovector", checks=False), 0.0, 2.0)
     labels = fcluster(linkage(d, method="average"), t=threshold, criterion="distance")
     groups: dict[int, list[int]] = {}
     for i, lab in enumerate(labels):
