@@ -46,7 +46,18 @@ from memengine.brief_keyfacts import key_fact_rows as _key_fact_rows
 from memengine.brief_keyfacts import may_update as _may_update  # noqa: F401 (re-exported)
 from memengine.brief_people import PEOPLE_CONTACTS, PEOPLE_MAX, people_lines  # noqa: F401 (re-exported)
 from memengine.brief_pool import LIVE as _LIVE
-from memengine.brief_pool import POOL_MAX, POOL_PER_TOPIC, Store, min_tokens, parts, similarities, topic_pool  # noqa: F401 (re-exported: POOL_*)
+from memengine.brief_pool import (  # noqa: F401 (re-exported: POOL_*, similarities)
+    POOL_MAX,
+    POOL_PER_TOPIC,
+    Store,
+    cosine_column,
+    min_tokens,
+    parts,
+    similarities,
+    subject_rows,
+    topic_pool,
+    unit_rows,
+)
 from memengine.brief_text import (  # noqa: F401 (re-exported)
     ITEM_MAX_CHARS,
     MIN_CUT_CHARS,
@@ -407,8 +418,10 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     if all(p[4] is None for p in pool):
         warnings.append(_no_topics_warning(store))
     ids = [p[0] for p in pool]
-    sim = similarities(store, ids)
-    key = parts(pool, similarities(store, ids, by_subject=True), int(params.get("PART_SIZE", PART_SIZE)))
+    # unit rows, not the 1,000 x 1,000 cosines: the greedy reads the column of each pick, parts the cosines
+    # inside each cluster they split
+    mat = unit_rows(store, ids)
+    key = parts(pool, None, int(params.get("PART_SIZE", PART_SIZE)), rows=subject_rows(store, ids, mat))
     topics = _Shells(store, pool, key, named)
 
     lines = [memory_line(p[0], p[1], p[2], source=p[3].split("/", 1)[0]) for p in pool]
@@ -488,8 +501,9 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
             t = key[best]
             if b.used + cost[best] + (0 if per_topic[t] else 4) > b.total:
                 continue  # does not fit even with the shortest heading: no need to name its topic
-            # a topic's first line is its lead: its heading carries it (Topic.heading), counted as one line
-            lead = not per_topic[t] and t[0] is not None
+            # a topic's first line is its lead: its heading carries it (Topic.heading), counted as one line; a
+            # line that only reacts ("LETS GOOOO", "merci Madame Dubois": brief_reactions) leads nothing
+            lead = not per_topic[t] and t[0] is not None and not brief_reactions.is_reaction(texts[best])
             need = int(cost[best]) if per_topic[t] else \
                 b.count(f"### {topics[t].title()}{LEAD_SEP}{lines[best]}\n") if lead else \
                 int(cost[best]) + b.count(f"### {topics[t].title()}\n")
@@ -506,9 +520,10 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
                 "information": round(float(info[best]), 2), "novelty": round(float(novelty[best]), 3),
                 "centrality": round(pool[best][5], 3), "tokens": int(cost[best]),
                 **_shared(pool[best][3].split("/", 1)[0])}))
-            max_sim = np.maximum(max_sim, sim[:, best])
-            alive &= sim[:, best] < DUPLICATE_COS  # the same thing said again
-            capped &= sim[:, best] < DUPLICATE_COS
+            col = cosine_column(mat, best)
+            max_sim = np.maximum(max_sim, col)
+            alive &= col < DUPLICATE_COS  # the same thing said again
+            capped &= col < DUPLICATE_COS
             if per_topic[t] >= cap:
                 full = topic_of == index_of[t]
                 capped |= alive & full

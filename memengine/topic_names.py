@@ -33,6 +33,22 @@ hey hi hii hello hallo bye byee cya thanks thank thx tnx ty tysm pls plz cool ni
 perfect sure alright awesome amazing yay woohoo yippee oops ugh hmm hmmm umm uhm ehm meh congrats
 congratulations sorry btw idk tbh imo imho fyi xoxo aww awww ooh oooh ahh ahhh
 omitted
+bonjour bonsoir salut coucou merci bravo enfin voilà génial parfait bisous bonne journée soirée
+hallo moin servus tschüss danke dankeschön schön bitte gern gerne toll prima wunderbar
+hola buenas gracias igualmente claro vale genial perfecto adiós
+ciao grazie prego perfetto brava bellissimo
+olá obrigado obrigada valeu tchau
+hoi doei dank bedankt
+""".split())
+# ...greetings, thanks and cheers of the other languages a chat is often written in (round 6: a group's
+# "merci" and "danke schön" named its topics).
+# Titles and honorifics: a title names nobody alone ("Mrs", from "Mrs. Nguyen"), so it is no content
+# word of a name (nor of a turn: "merci Madame Dubois" only thanks someone). Not the ones that are common
+# words too ("Miss" a verb, "Pan" a pan, "Don", "Dame").
+TITLES: frozenset[str] = frozenset("""
+mr mrs ms mx dr drs prof mme mmes mlle messrs sir madam madame mesdames mademoiselle monsieur messieurs
+sr sra srta sres señor señora señorita senor senora doña dña herr frau fräulein hr dott dssa sig sigra
+signor signora signorina mevrouw meneer dhr mevr
 """.split())
 _LAUGH = re.compile(r"^(?:[ah]*(?:ha){2,}h?|a?(?:ha)+|(?:he){2,}h?|(?:hi){2,}|lo+l|(?:xd)+d*|(?:ja){2,}|"
                     r"(?:je){2,}|(?:ka){2,}|k{3,}|(?:rs){2,}|(?:ah){2,}|(?:eh){2,})$")
@@ -68,6 +84,11 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _WORD_SPLIT = re.compile(r"([^\W_]+(?:['’][^\W_]+)*)")  # _WORD, captured: split keeps the words
 _JOIN = re.compile(r"[\s_'’-]*")  # what may stand between two words of a run (the whole gap)
 _STAMP = re.compile(r"^\s*\[(?=[^\]]{0,40}\])(?=[^\]]*(?:\b\d{4}\b|\b\d{1,2}[:.]\d{2}\b))[^\]]*\]\s*")
+
+
+def is_title(word: str) -> bool:
+    """True for a title or honorific ("Mrs", "Dr.", "Herr", "Sra.", "Mme"), in any case."""
+    return word.lower().rstrip(".") in TITLES
 
 
 def is_filler(word: str) -> bool:
@@ -143,7 +164,8 @@ def _judged(word: str) -> tuple[str, bool, str, bool, str]:
 def _plain_word(low: str) -> bool:
     """The checks of a content word that depend on the word alone (length, digits, ordinals, filler):
     asked once per distinct word, since ``runs`` reads every member of every cluster."""
-    return len(low) >= MIN_WORD_CHARS and not low.isdigit() and not _ORDINAL.match(low) and not is_filler(low)
+    return len(low) >= MIN_WORD_CHARS and not low.isdigit() and not _ORDINAL.match(low) and not is_filler(low) \
+        and low not in TITLES
 
 
 @functools.lru_cache(maxsize=65536)
