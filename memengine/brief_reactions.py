@@ -25,10 +25,6 @@ _PLACEHOLDER = re.compile(r"<[^<>\n]{0,80}>")  # "<Media omitted>", "<attached: 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _AUTHOR = re.compile(r"^[^:\n]{1,60}:\s")  # a chat turn's "Name: " prefix
 _DIGIT = re.compile(r"\d")
-_ELONGATED = re.compile(r"([^\W\d_])\1{2,}")  # "GOOOO", "yesss", "sooo": one letter said three times or more
-# contractions written without their apostrophe, as chats do ("lets go", "im in", "thats it"): stop words
-_BARE_CONTRACTIONS = frozenset("""lets im ive dont cant wont didnt doesnt isnt wasnt arent werent thats whats
-youre theyre hes shes theres wouldnt couldnt shouldnt gonna wanna gotta yall""".split())
 
 
 def is_reaction(text: str) -> bool:
@@ -45,13 +41,12 @@ def content_words(text: str, cap: int) -> int:
     body = _PLACEHOLDER.sub(" ", _AUTHOR.sub("", text, count=1))
     if _DIGIT.search(body):
         return cap
-    if _ELONGATED.search(body):  # a cheer's letters drawn out: "LETS GOOOO" is "lets go"
-        body = _ELONGATED.sub(r"\1", body)
+    body = topic_names.unstretched(body)  # a cheer's letters drawn out: "LETS GOOOO" is "lets go"
     content = 0
     for w in _WORD.findall(body):
         low = w.lower()
         if len(low) >= 3 and low not in summarize.STOPWORDS and not topic_names.is_filler(low) \
-                and low not in _BARE_CONTRACTIONS and low not in topic_names.TITLES:
+                and low not in topic_names.CONTRACTIONS and low not in topic_names.TITLES:
             content += 1
             if content >= cap:
                 return cap

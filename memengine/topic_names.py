@@ -86,6 +86,17 @@ _JOIN = re.compile(r"[\s_'’-]*")  # what may stand between two words of a run 
 _STAMP = re.compile(r"^\s*\[(?=[^\]]{0,40}\])(?=[^\]]*(?:\b\d{4}\b|\b\d{1,2}[:.]\d{2}\b))[^\]]*\]\s*")
 
 
+# contractions written without their apostrophe, as chats do ("lets go", "im in", "thats it"): function words
+CONTRACTIONS: frozenset[str] = frozenset("""lets im ive dont cant wont didnt doesnt isnt wasnt arent werent thats
+whats youre theyre hes shes theres wouldnt couldnt shouldnt gonna wanna gotta yall""".split())
+_ELONGATED = re.compile(r"([^\W\d_])\1{2,}")  # "GOOOO", "yesss", "sooo": one letter said three times or more
+
+
+def unstretched(low: str) -> str:
+    """``low`` with its drawn-out letters said once ("goooo" -> "go", "yesss" -> "yes"), else itself."""
+    return _ELONGATED.sub(r"\1", low) if _ELONGATED.search(low) else low
+
+
 def is_title(word: str) -> bool:
     """True for a title or honorific ("Mrs", "Dr.", "Herr", "Sra.", "Mme"), in any case."""
     return word.lower().rstrip(".") in TITLES
@@ -164,8 +175,9 @@ def _judged(word: str) -> tuple[str, bool, str, bool, str]:
 def _plain_word(low: str) -> bool:
     """The checks of a content word that depend on the word alone (length, digits, ordinals, filler):
     asked once per distinct word, since ``runs`` reads every member of every cluster."""
+    low = unstretched(low)  # "GOOOO" is "go", "yesss" "yes": no subject
     return len(low) >= MIN_WORD_CHARS and not low.isdigit() and not _ORDINAL.match(low) and not is_filler(low) \
-        and low not in TITLES
+        and low not in TITLES and low not in CONTRACTIONS
 
 
 @functools.lru_cache(maxsize=65536)
