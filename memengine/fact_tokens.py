@@ -71,10 +71,10 @@ def prepare(text: str) -> str:
     t = re.sub(r"\b(can|won|ain)'t\b", r"\1 not", t, flags=re.I)
     t = re.sub(r"n't\b", " not", t, flags=re.I)
     t = re.sub(r"(?<=\w)'(ve|re|ll|m|d)\b", lambda m: " " + _CONTRACTED[m.group(1).lower()], t, flags=re.I)
-    phrases, moves = _phrase_patterns()
-    t = phrases.sub(lambda m: _PHRASE_REPL[m.group(0).lower()], t)
-    for pattern, repl in moves:  # a house move only when a place name follows ("moved to Porto")
-        t = pattern.sub(repl, t)
+    t = _phrase_patterns().sub(lambda m: _PHRASE_REPL[m.group(0).lower()], t)
+    for phrase, repl in L.MOVE_TO_PLACE:  # a house move only when a place name follows ("moved to Porto")
+        if phrase in t.lower():  # (each pattern compiled on first use: ~10 ms for all of them up front)
+            t = _move_pattern(phrase).sub(repl, t)
     if "gezogen" in t:  # "ist dieses Jahr nach Leipzig gezogen"
         for pattern, repl in _move_split():
             t = pattern.sub(repl, t)
@@ -85,14 +85,16 @@ _PHRASE_REPL = {p: r for p, r in L.PHRASES + L.MULTIWORD + fact_change.INSTEAD_P
 
 
 @lru_cache(maxsize=1)
-def _phrase_patterns() -> tuple[re.Pattern[str], list[tuple[re.Pattern[str], str]]]:
-    """The rewritten phrases as one pattern (longest first), and the house-move patterns."""
+def _phrase_patterns() -> re.Pattern[str]:
+    """The rewritten phrases as one pattern (longest first)."""
     alternation = "|".join(re.escape(p) for p in sorted(_PHRASE_REPL, key=len, reverse=True))
-    phrases = re.compile(rf"(?<![\w'])(?:{alternation})(?![\w'])", re.I)
-    moves = [(re.compile(rf"(?<![\w'])(?i:{re.escape(p)})(?= (?:the )?[A-Z])(?! (?i:(?:the )?(?:{_NOT_A_PLACE}))\b)"),
-              r) for p, r in L.MOVE_TO_PLACE]
+    return re.compile(rf"(?<![\w'])(?:{alternation})(?![\w'])", re.I)
 
-    return phrases, moves
+
+@lru_cache(maxsize=16)
+def _move_pattern(phrase: str) -> re.Pattern[str]:
+    """The house-move pattern of one MOVE_TO_PLACE phrase (an ASCII phrase: found case-blind by ``in``)."""
+    return re.compile(rf"(?<![\w'])(?i:{re.escape(phrase)})(?= (?:the )?[A-Z])(?! (?i:(?:the )?(?:{_NOT_A_PLACE}))\b)")
 
 
 @lru_cache(maxsize=1)

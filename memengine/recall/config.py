@@ -107,14 +107,15 @@ QUERY_ADAPTER = ""
 ANSWER_WORDS = 1
 ANSWER_PRIORS = ("person", "reply", "time")
 # Chat turns about the same slot where a later one changes the value come back newest first
-# (updates.py, issue 19 round 8): '' = off, 'rules' (the facts engine's rules on the pair), 'slot'
-# (both hold a value, the later states a change), 'either'; with ':pool' ('slot:pool') the later turn
-# may also come from the candidates fusion scored below the top k. The dev sets hold no such pair (it
-# never fires on them); on the round's own chats (bench/data/recall_updates.jsonl) the newer value ranks
-# above the one it replaced in 6/11 questions instead of 1/11 (bench/README.md, "Round 8"). Off by default:
-# it has no leave-one-out gain (it never fires on dev) and costs ~2 ms per warm call at 100k, which took
-# the MCP recall p95 on real text from 16.8 to 21.6 ms (quiet, lead, after round 8), over the 20 ms budget.
-NEWER_FIRST = ""
+# (updates.py, issue 19 rounds 8-9): '' = off, 'rules' (the facts engine's rules on the pair), 'slot'
+# (both hold a value, the later states a change), 'either', 'turns' (slot, and an idiom that counters,
+# prefers or settles a value counts as a change: "sunday works better, 7pm?"; counter.py); with ':pool'
+# the later turn may also come from the candidates fusion scored below the top k. The dev sets hold no
+# such pair (it never fires on them); on the own update chats (bench/data/recall_updates*.jsonl, 26
+# updates) the newer value ranks above the one it replaced in 18/26 instead of 5/26 with recall@5 equal
+# (bench/README.md, "Round 9"). Off after round 8 for its cost (~2 ms a warm call at 100k); round 9 made
+# it ~0.25 ms p50 (cheap tests first on the raw text, each text's values kept per process) and on.
+NEWER_FIRST = "turns:pool"
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the

@@ -346,7 +346,7 @@ class Recall(KeywordSearch, People):
         if run.strategy == "hybrid" and run.cfg.newer_first:  # a later turn that changes an earlier one's value
             # "slot:pool": the update may also be one of the candidates fusion scored below the top k
             mode, _, where = run.cfg.newer_first.partition(":")
-            scored, outdated = newer_first(scored, k, mode, scored[k:] if where == "pool" else ())
+            scored, outdated = newer_first(scored, k, mode, scored[k:] if where == "pool" else (), run.query)
         whole = self.rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:

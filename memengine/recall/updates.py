@@ -16,7 +16,9 @@ and not the same ones. Who decides that the later turn changes the earlier one's
 * ``slot`` — the recall's question is the slot both answer (they are its top hits): the later
   one states a change (fact_cue.find_cue: "moved", "pushed", "now", "instead"...)
   and is asserted (fact_mood.unasserted: not a question or a plan);
-* ``either`` — the two together.
+* ``either`` — the two together;
+* ``turns`` — ``slot``, an idiom that counters, prefers or settles a value counting as a cue too
+  (memengine/recall/counter.py; round 9: updates said without a change word).
 
 Costs nothing with the switch off; on, the facts modules load on the first recall that has two
 turns of one chat holding values in its top k (~0.25 s once per process).
@@ -26,27 +28,47 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Iterable
 from typing import Any
 
+from memengine.recall.counter import asked_kinds, counters, kind_fits
 from memengine.recall.episodes import is_episode
 from memengine.records import Candidate
 from memengine.text import bare_text, count_words, query_terms
 
-MODES = ("", "rules", "slot", "either")
+MODES = ("", "rules", "slot", "either", "turns")
+# ``turns`` (round 9): ``slot``, and a later turn holding a counter / preference / settlement idiom
+# (memengine/recall/counter.py: "sunday works better, 7pm?", "can't do 11, 1pm?") counts as a cue too;
+# within CLOSE positions of the earlier turn (a reply in the same exchange), both in the top k, such a
+# turn needs no shared content word and may speak of its author ("can we do the 21st, I'm away on the 14th").
+CLOSE = 3
 # An update is said in a message ("Kahu moved us to 19-22"), not in a long answer: a later turn of more
 # words is never read as one (an assistant's recipe or plan holds numbers and "change" words throughout).
 UPDATE_WORDS = 40
 _WORDS = re.compile(r"[^\W\d_]+")
 
 
+# Per-text results are kept per process (a warm server meets the same turns again; each is a pure
+# function of the text, a few hundred bytes at most): the value reader costs ~0.2-0.5 ms a text.
+_CACHE = 4096
+
+
+@functools.lru_cache(maxsize=_CACHE)
 def _values(text: str) -> frozenset[tuple[str, tuple[object, ...]]]:
     from memengine import fact_tokens as T
 
     vals, _ = T.read_values(T.read_tokens(T.prepare(text), text), T.guess_lang(text))
     # a number's kind is its unit ("3 months" is a duration, "the 18th" a day): another unit, another slot
-    return frozenset((f"{v.kind}:{v.norm[0]}" if v.kind == "number" and v.norm and v.norm[0] not in ("", "ordinal")
-                      else v.kind, v.norm[1:] if v.kind == "number" and v.norm else v.norm) for v in vals)
+    out = {(f"{v.kind}:{v.norm[0]}" if v.kind == "number" and v.norm and v.norm[0] not in ("", "ordinal")
+            else v.kind, v.norm[1:] if v.kind == "number" and v.norm else v.norm) for v in vals}
+    # the value reader has no word for the two named times ("agent says noon is better for her")
+    out.update(("time", (_NAMED_TIMES[w],)) for w in _NAMED_TIME.findall(text.lower()))
+    return frozenset(out)
+
+
+_NAMED_TIMES = {"noon": 720, "midday": 720, "midnight": 0, "midi": 720, "minuit": 0}
+_NAMED_TIME = re.compile(r"\b(" + "|".join(_NAMED_TIMES) + r")\b")
 
 
 @functools.lru_cache(maxsize=1)
@@ -63,6 +85,7 @@ def _cue_words() -> tuple[frozenset[str], tuple[str, ...]]:
     return frozenset(words), tuple(C.CHANGE_NOUN_SUFFIXES)
 
 
+@functools.lru_cache(maxsize=_CACHE)
 def _may_cue(text: str) -> bool:
     """Whether ``text`` holds a word a change cue can be made of: the cheap gate before fact_cue's whole
     reading (whose modules cost ~0.1-0.3 s to load in a cold process; the lexicon alone ~0.03 s)."""
@@ -72,6 +95,7 @@ def _may_cue(text: str) -> bool:
     return any(w in words or w.endswith(suffixes) for w in (fold(t) for t in _WORDS.findall(text)))
 
 
+@functools.lru_cache(maxsize=_CACHE)
 def _slot_update(new: str) -> bool:
     from memengine import fact_cue, fact_mood
 
@@ -85,15 +109,20 @@ def _rules_update(old: str, new: str) -> bool:
     return (facts.compare(old, fb) or facts.restated(old, fb)) is not None
 
 
-def updates(old: str, new: str, mode: str, memo: dict[tuple[str, str], Any] | None = None) -> bool:
+def updates(old: str, new: str, mode: str, memo: dict[tuple[str, str], Any] | None = None,
+            close: bool = False, asked: frozenset[str] | None = None) -> bool:
     """Whether the chat turn ``new`` (said later) changes the value the turn ``old`` gave, by ``mode``.
 
     Either way both must hold a value of one kind and not the same ones (a change of value is what
     is ranked: the rules' polarity flips and anything said without a value are left alone). The
     cheapest test first, each module loaded only when the one before passed (a cold process pays
     ~10 ms for the cue lexicon and the value reader, ~60 more for fact_cue and fact_mood): with
-    ``slot``, a word a cue can be made of, then the values, then the cue itself. ``memo`` keeps
-    each result per text across the pairs of one recall."""
+    ``slot``, a word a cue can be made of, then the values, then the cue itself — the cue before the
+    values once fact_cue is loaded (a warm process: the cue costs ~0.2 ms a text, the values ~0.5).
+    ``close``: the pair passed on nearness alone (``turns``), so only a counter idiom can make it one.
+    ``asked``: the value kinds the question asks for (counter.asked_kinds; None: any), one of which
+    must be among those that changed.
+    ``memo`` keeps each result per text across the pairs of one recall."""
     if mode not in MODES or not mode:
         return False
     memo = {} if memo is None else memo
@@ -103,24 +132,35 @@ def updates(old: str, new: str, mode: str, memo: dict[tuple[str, str], Any] | No
             memo[kind, text] = fn(text)
         return memo[kind, text]
 
-    if mode == "slot" and not got("may", new, _may_cue):
+    counter = mode == "turns" and got("counter", new, counters)
+    if close and not counter:
+        return False
+    slotted = mode in ("slot", "turns")
+    if slotted and not counter and not got("may", new, _may_cue):
+        return False
+    if slotted and not counter and "memengine.fact_cue" in sys.modules and not got("cue", new, _slot_update):
         return False
     a, b = got("values", old, _values), got("values", new, _values)
     kinds = {k for k, _ in a} & {k for k, _ in b}
-    if not kinds or {v for v in a if v[0] in kinds} == {v for v in b if v[0] in kinds}:
-        return False  # no value of one kind on both sides ("pitch 3" / "kickoff at 11:15"), or the same ones
+    changed = {k for k in kinds if {v for v in a if v[0] == k} != {v for v in b if v[0] == k}}
+    if not changed or not kind_fits(changed, asked):
+        return False  # no value of one kind on both sides ("pitch 3" / "kickoff at 11:15"), the same ones,
+        # or none of the kind the question asks ("how many people?" / a time moved)
+    if counter:
+        return True
     if mode != "rules" and got("may", new, _may_cue) and got("cue", new, _slot_update):
         return True
     return mode in ("rules", "either") and _rules_update(old, new)
 
 
-def _stems(text: str) -> set[str]:
+@functools.lru_cache(maxsize=_CACHE)
+def _stems(text: str) -> frozenset[str]:
     """Content-word stems, crudely (the first four letters of content words of four letters or more, as
     the brief counts content words: no stop word, no filler): "booked" / "booking" share "book"."""
     from memengine import summarize, topic_names
 
-    return {w[:4] for w in query_terms(text) if len(w) >= 4 and w.isalpha() and w not in summarize.STOPWORDS
-            and not topic_names.is_filler(w)}
+    return frozenset(w[:4] for w in query_terms(text) if len(w) >= 4 and w.isalpha()
+                     and w not in summarize.STOPWORDS and not topic_names.is_filler(w))
 
 
 _FIRST_SINGULAR = re.compile(r"\b(i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself)\b", re.I)
@@ -133,6 +173,40 @@ def _other_persons(a: Candidate, b: Candidate, text: dict[int, str]) -> bool:
     return a.author != b.author and bool(_FIRST_SINGULAR.search(text[a.id]) or _FIRST_SINGULAR.search(text[b.id]))
 
 
+def _may_cue_raw(content: str) -> bool:
+    """:func:`_may_cue` on a memory's raw text (its "[date]" stamp and "Author:" label hold no cue word
+    but may: a superset, tested before the bare text is cut out; ~2 us a turn, ASCII unfolded)."""
+    low = content.lower()
+    if not low.isascii():
+        from memengine.fact_lexicon import fold
+
+        low = fold(low)
+    words, suffixes = _cue_words()
+    return not words.isdisjoint(_WORDS.findall(low)) or _cue_suffix().search(low) is not None
+
+
+@functools.lru_cache(maxsize=1)
+def _cue_suffix() -> re.Pattern[str]:
+    return re.compile("(?:" + "|".join(re.escape(s) for s in _cue_words()[1]) + r")\b")
+
+
+_DIGIT = re.compile(r"\d")
+_VALUE_WORD = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
+                         r"noon|midnight|tomorrow|tonight|week|month|year)")
+
+
+def _valued_raw(content: str) -> bool:
+    """Whether a memory's text after its "[date]" stamp may hold a value (a superset of the bare text's:
+    ``_MAYBE_VALUE`` on lower-cased text, the digit first; ~3x cheaper than the case-blind pattern)."""
+    stamp = content.find("]") + 1 if content.startswith("[") else 0
+    return _DIGIT.search(content, stamp) is not None or _VALUE_WORD.search(content.lower(), stamp) is not None
+
+
+def _close(a: Candidate, b: Candidate) -> bool:
+    """``b`` follows ``a`` within CLOSE turns of one thread (a reply in the same exchange)."""
+    return a.position is not None and b.position is not None and 0 < b.position - a.position <= CLOSE
+
+
 def _when(c: Candidate) -> tuple[str, int]:
     return c.event_at or "", c.position if c.position is not None else -1
 
@@ -141,7 +215,7 @@ _MAYBE_VALUE = re.compile(r"\d|\b(mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|ma
                           r"noon|midnight|tomorrow|tonight|week|month|year)", re.I)
 
 
-def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candidate] = (),
+def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candidate] = (), query: str = "",
                 ) -> tuple[list[Candidate], dict[int, list[int]]]:
     """``ranked`` (best first) with every later turn that updates an earlier one of the same chat in the
     top ``k`` moved to just above it; and ``{earlier id: [later ids]}`` (the earlier ones to mark).
@@ -152,45 +226,53 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
     but rarely a top hit. (The whole candidate pool found one more update of the round's own chats, and
     cost ~5 ms a recall on LoCoMo's long threads instead of ~1.3.) One brought in takes the
     earlier turn's score (so the scores returned stay in order) and pushes the last of the top ``k``
-    down. Only chat turns of a thread holding a top-``k`` turn, said after it, with a digit or a
-    date word, are analysed: most recalls read no pair."""
+    down. Cheapest test first, on the raw text (round 9: ~0.2 instead of ~0.7 ms a warm recall at
+    100k): a top-``k`` chat turn holding a digit or a date word (1 turn in 6 of LoCoMo's), then a
+    later turn of its thread, short enough, holding one too and a word a cue can be made of; only then
+    bare text, word counts, stems and values (each text's kept per process): most recalls read no pair."""
     if not mode or k < 2:
         return ranked, {}
     top = ranked[:k]
-    in_top = {c.id for c in top}
     text: dict[int, str] = {}
-    stems: dict[int, set[str]] = {}
+    seen: dict[int, bool] = {}
 
     def valued(c: Candidate) -> bool:  # (the bare text: a chat turn's "[date]" stamp is no value)
-        stamp = c.content.find("]") + 1 if c.content.startswith("[") else 0
-        if not _MAYBE_VALUE.search(c.content, stamp):
-            return False  # (no value after the "[date]" stamp: none in its bare text; ~5x cheaper than bare_text)
-        text[c.id] = bare_text(c.content, c.author)
-        return _MAYBE_VALUE.search(text[c.id]) is not None
-
-    def stem(c: Candidate) -> set[str]:
-        if c.id not in stems:
-            stems[c.id] = _stems(text[c.id])
-        return stems[c.id]
+        if c.id not in seen:
+            if _valued_raw(c.content):
+                text[c.id] = bare_text(c.content, c.author)
+            seen[c.id] = c.id in text and _MAYBE_VALUE.search(text[c.id]) is not None
+        return seen[c.id]
 
     olds = [c for c in top if c.thread is not None and not is_episode(c) and valued(c)]
     if not olds:
         return ranked, {}
-    first = {t: min(_when(c) for c in olds if c.thread == t) for t in {c.thread for c in olds}}
-    # the cheap tests first (a thread with a top-k turn holding a value, said after it, short enough:
-    # UPDATE_WORDS words are rarely over 12 characters each), bare text and words only for what is left
+    first: dict[str, tuple[str, int]] = {}
+    for c in olds:
+        w = _when(c)
+        if c.thread not in first or w < first[c.thread]:
+            first[c.thread] = w
+    in_top = {c.id for c in top}
+    limit = UPDATE_WORDS * 12  # (UPDATE_WORDS words are rarely over 12 characters each)
     later = [c for c in [*top, *(c for c in pool if c.id not in in_top)]
-             if c.thread in first and _when(c) > first[c.thread] and len(c.content) <= UPDATE_WORDS * 12]
-    later = [c for c in later if not is_episode(c) and valued(c) and count_words(text[c.id], UPDATE_WORDS + 1)
-             <= UPDATE_WORDS and (mode != "slot" or _may_cue(text[c.id]))]
-    pairs = [(a, b) for a in olds for b in later if a.thread == b.thread and _when(a) < _when(b)
-             and stem(a) & stem(b) and not _other_persons(a, b, text)]
+             if c.thread in first and len(c.content) <= limit and _when(c) > first[c.thread]
+             and seen.get(c.id, True) and _valued_raw(c.content) and (mode != "slot" or _may_cue_raw(c.content))]
+    later = [c for c in later if not is_episode(c) and valued(c)
+             and count_words(text[c.id], UPDATE_WORDS + 1) <= UPDATE_WORDS
+             and (mode != "slot" or _may_cue(text[c.id]))]
+    linked = [(a, b) for a in olds for b in later if a.thread == b.thread and _when(a) < _when(b)]
+    pairs = [(a, b, False) for a, b in linked if _stems(text[a.id]) & _stems(text[b.id])
+             and not _other_persons(a, b, text)]
+    if mode == "turns":  # (a reply in the same exchange: "dinner sat 8pm?" / "sunday works better, 7pm?";
+        # both top hits: a turn brought in from below on nearness alone answers the slot of another question)
+        paired = {(a.id, b.id) for a, b, _ in pairs}
+        pairs += [(a, b, True) for a, b in linked if (a.id, b.id) not in paired and b.id in in_top and _close(a, b)]
     if not pairs:
         return ranked, {}
     memo: dict[tuple[str, str], Any] = {}
     marks: dict[int, list[int]] = {}
-    for a, b in pairs:
-        if updates(text[a.id], text[b.id], mode, memo):
+    asked = asked_kinds(query) if query else None
+    for a, b, close in pairs:
+        if updates(text[a.id], text[b.id], mode, memo, close, asked):
             marks.setdefault(a.id, []).append(b.id)
     if not marks:
         return ranked, {}
