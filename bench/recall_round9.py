@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -99,10 +100,57 @@ def own_table(rows: list[dict[str, Any]], configs: dict[str, RecallConfig], labe
     return out
 
 
+# --------------------------------------------------------------------------- 3: answers that hold only a name
+
+_WH = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(\w{3,})", re.I)
+
+
+def category_answers(scorer: loo.Scorer, items: list[Any], max_words: int = 6) -> list[list[Any]]:
+    """Dev questions asking a category ("which venue...", "what book...") whose evidence turn is short
+    (<= ``max_words`` words), does not hold the category word, and whose thread holds it in the 1-3 turns
+    before: the pattern a "category word from the turn before" mechanism would serve; how many, and how
+    many of those turns the engine already has in its top 5."""
+    from memengine.text import bare_text, count_words, query_terms
+
+    rows: dict[tuple[str, str], int] = {}
+    examples = []
+    for it in items:
+        m = _WH.search(it.question)
+        if m is None:
+            continue
+        noun = query_terms(m.group(1))
+        if not noun:
+            continue
+        top5 = scorer.ranked(it, RecallConfig())[:5]
+        for ref in it.evidence:
+            r = it.store.conn.execute("SELECT thread, position, author, content FROM memories WHERE ref = ?",
+                                      (ref,)).fetchone()
+            if r is None or r[0] is None or r[1] is None:
+                continue
+            text = bare_text(r[3], r[2])
+            if count_words(text, max_words + 1) > max_words:
+                continue
+            if set(noun) & set(query_terms(text)):
+                continue
+            before = it.store.conn.execute("SELECT content, author FROM memories WHERE thread = ? AND position < ? "
+                                           "AND position >= ?", (r[0], r[1], r[1] - 3)).fetchall()
+            named = any(set(noun) & set(query_terms(bare_text(c, a))) for c, a in before)
+            key = (it.set, "category word 1-3 turns before" if named else "category word not near")
+            rows[key] = rows.get(key, 0) + 1
+            hit = "in top 5" if ref in top5 else "missed"
+            rows[(it.set, f"{key[1]}, {hit}")] = rows.get((it.set, f"{key[1]}, {hit}"), 0) + 1
+            if named and len(examples) < 10:
+                examples.append(f"{it.key}: {it.question!r} -> {text!r} ({hit})")
+    for e in examples:
+        log("  " + e)
+    return [[s, w, n] for (s, w), n in sorted(rows.items())]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reuse", metavar="DIR", required=True, help="stores live here (as bench/loo.py)")
     ap.add_argument("--dev", action="store_true", help="also both dev sets: every variant judged by leave-one-out")
+    ap.add_argument("--category", action="store_true", help="count the dev questions whose answer holds only a name")
     ap.add_argument("--show", action="store_true", help="print each update question's top 5 per variant")
     args = ap.parse_args(argv)
     directory = Path(args.reuse)
@@ -127,11 +175,15 @@ def main(argv: list[str] | None = None) -> int:
     print("# Round 9: the own chats (recall@5, MRR, the newer value / the evidence above the turn it is "
           "confused with)\n")
     print(md_table(["chats", "variant", "kind", "n", "recall@5", "MRR", "above"], table))
+    if args.dev or args.category:
+        items = loo.load_items(Path(DEFAULT_LOCOMO), Path(DEFAULT_DATA), Path(DEFAULT_QUESTIONS), directory)
+        scorer = loo.Scorer(items, None)
+    if args.category:
+        print("\n# Dev questions asking a category whose answer turn (<= 6 words) does not name it\n")
+        print(md_table(["set", "where the category word is", "evidence turns"], category_answers(scorer, items)))
     if args.dev:
         from bench.recall_round6 import judge
 
-        items = loo.load_items(Path(DEFAULT_LOCOMO), Path(DEFAULT_DATA), Path(DEFAULT_QUESTIONS), directory)
-        scorer = loo.Scorer(items, None)
         base = scorer.scores(OFF)
         got = {lab: scorer.scores(cfg) for lab, cfg in configs.items() if lab != "off"}
         row = judge(items, "round 9 variants", base, got)

@@ -14,11 +14,11 @@ value of one kind on both sides, not the same ones).
 
 from __future__ import annotations
 
+import functools
 import re
 
-from memengine.fact_lexicon import fold
-
-_IDIOMS = re.compile(
+# (compiled on first use, as the lexicon's fold is imported: a recall that reads no pair pays neither)
+_IDIOMS = (
     r"\b(?:"
     # a preference
     r"(?:works?|suits?|is|'s|be|sounds?) (?:\w+ )?better(?! than)|better for (?:me|us|her|him|them)|rather than|"
@@ -32,16 +32,27 @@ _IDIOMS = re.compile(
     r"\w+ then$|\w+ it is$|"
     # French: plutôt, finalement, en fait, ça marche mieux, on peut faire
     r"plutot|finalement|en fait|(?:marche|va) mieux|on peut faire|on dit"
-    r")",
+    r")"
 )
+
+
+def _fold(text: str) -> str:
+    from memengine.fact_lexicon import fold
+
+    return fold(text)
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 def counters(text: str) -> bool:
     """Whether a chat turn's bare text holds a counter / preference / settlement idiom (no value read)."""
     low = text.lower().replace("’", "'").strip(" .!?")
     if not low.isascii():
-        low = fold(low)
-    return _IDIOMS.search(low) is not None
+        low = _fold(low)
+    return _compiled(_IDIOMS).search(low) is not None
 
 
 # What a question asks for, by its first words: a time ("when", "what time", "which day"), an amount
@@ -49,11 +60,11 @@ def counters(text: str) -> bool:
 # question must change a value of the kind it asks: "how many people is the booking for?" is not
 # answered by "dinner sat 8pm?" / "sunday works better, 7pm?", two top hits of the same chat.
 _ASKS = (
-    (re.compile(r"\b(?:what|which) (?:time|day|date|week|month|year|night|evening|morning)\b|\bwhen\b|"
-                r"\bwhat (?:day|time) of\b|\bquand\b|\bquel(?:le)? (?:jour|heure|date)\b|\ba quelle heure\b"),
+    (r"\b(?:what|which) (?:time|day|date|week|month|year|night|evening|morning)\b|\bwhen\b|"
+     r"\bwhat (?:day|time) of\b|\bquand\b|\bquel(?:le)? (?:jour|heure|date)\b|\ba quelle heure\b",
      frozenset({"time", "date", "weekday", "number"})),  # (a day of the month is a number: "the 14th", "19-22")
-    (re.compile(r"\bhow (?:much|many|long|far|old|often|big|tall|heavy)\b|\bwhat(?:'s| is| are)? the "
-                r"(?:price|cost|number|amount|total|score|rent)\b|\bcombien\b"),
+    (r"\bhow (?:much|many|long|far|old|often|big|tall|heavy)\b|\bwhat(?:'s| is| are)? the "
+     r"(?:price|cost|number|amount|total|score|rent)\b|\bcombien\b",
      frozenset({"number", "number:*"})),  # (any unit)
 )
 
@@ -62,8 +73,8 @@ def asked_kinds(question: str) -> frozenset[str] | None:
     """The value kinds a question asks for, or None when it names none."""
     low = question.lower().replace("’", "'")
     if not low.isascii():
-        low = fold(low)
-    kinds = [k for pattern, k in _ASKS if pattern.search(low)]
+        low = _fold(low)
+    kinds = [k for pattern, k in _ASKS if _compiled(pattern).search(low)]
     return frozenset().union(*kinds) if kinds else None
 
 
