@@ -21,43 +21,15 @@ Pure functions: no SQL, no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from memengine import fact_lexicon as L
 from memengine.fact_change import NOW, THIRD_POSSESSIVES
 from memengine.fact_lexicon import _set, fold
 from memengine.fact_tokens import Tok, prepare, read_tokens
-
-
-class _Word(Protocol):
-    @property
-    def key(self) -> str: ...
-    @property
-    def pos(self) -> int: ...
-
-
-class Fact(Protocol):
-    """What this module reads of memengine.facts.Fact (facts.py imports this module, not the reverse)."""
-
-    @property
-    def text(self) -> str: ...
-    @property
-    def lang(self) -> str: ...
-    @property
-    def words(self) -> Sequence[_Word]: ...
-    @property
-    def values(self) -> Sequence[object]: ...
-    @property
-    def subject_end(self) -> int: ...
-    @property
-    def predicate(self) -> int | None: ...
-    @property
-    def pronoun(self) -> str: ...
-    @property
-    def keys(self) -> frozenset[str]: ...
-
+from memengine.fact_view import Fact
 
 F = TypeVar("F", bound=Fact)
 V = TypeVar("V")

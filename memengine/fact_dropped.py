@@ -19,39 +19,11 @@ Pure: no SQL, no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
-
 from memengine import fact_scope
 from memengine.fact_cue_lexicon import KIN
 from memengine.fact_lexicon import _set, fold
 from memengine.fact_tokens import prepare, read_tokens
-
-
-class _Word(Protocol):
-    @property
-    def key(self) -> str: ...
-    @property
-    def text(self) -> str: ...
-    @property
-    def pos(self) -> int: ...
-    @property
-    def name(self) -> bool: ...
-
-
-class Fact(Protocol):
-    """What this module reads of memengine.facts.Fact (facts.py imports this module, not the reverse)."""
-
-    @property
-    def text(self) -> str: ...
-    @property
-    def words(self) -> Sequence[_Word]: ...
-    @property
-    def subject_end(self) -> int: ...
-    @property
-    def change(self) -> str: ...
-    @property
-    def keys(self) -> frozenset[str]: ...
+from memengine.fact_view import Fact
 
 __all__ = ["droppable"]
 

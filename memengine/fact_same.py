@@ -19,37 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Protocol
 
 from memengine import fact_cue_lexicon
 from memengine.fact_lexicon import STOPWORDS, fold
-
-
-class _Word(Protocol):
-    @property
-    def key(self) -> str: ...
-    @property
-    def text(self) -> str: ...
-
-
-class _Value(Protocol):
-    @property
-    def kind(self) -> str: ...
-
-
-class Fact(Protocol):
-    """What these functions read of a :class:`memengine.facts.Fact` (facts.py imports this module)."""
-
-    @property
-    def words(self) -> Sequence[_Word]: ...
-    @property
-    def values(self) -> Sequence[_Value]: ...
-    @property
-    def keys(self) -> frozenset[str]: ...
-    @property
-    def subject_end(self) -> int: ...
-    @property
-    def predicate(self) -> int | None: ...
+from memengine.fact_view import Fact
 
 __all__ = ["count_changed", "kin_added", "name_articles", "other_boundary", "trip_added"]
 
