@@ -39,6 +39,7 @@ DATA, BENCH_DATA = ROOT / "tests" / "data", ROOT / "bench" / "data"
 SETS = (("dev", DATA / "contradiction_pairs.jsonl"), ("held-out", DATA / "fact_pairs_heldout.jsonl"),
         *((f"dev{i}", DATA / f"fact_pairs_dev{i}.jsonl") for i in range(2, 8)), ("dev9", DATA / "fact_pairs_dev9.jsonl"),
         ("dev10", DATA / "fact_pairs_dev10.jsonl"), ("dev11", DATA / "fact_pairs_dev11.jsonl"),
+        ("dev12", DATA / "fact_pairs_dev12.jsonl"),
         ("dev6-held", DATA / "fact_pairs_dev6_heldout.jsonl"), ("dev7-held", DATA / "fact_pairs_dev7_heldout.jsonl"),
         ("dev8-held", DATA / "fact_pairs_dev8_heldout.jsonl"), ("stream", DATA / "fact_updates.jsonl"),
         ("cue dev", BENCH_DATA / "fact_cue_dev.jsonl"), ("cue held-out", BENCH_DATA / "fact_cue_heldout.jsonl"),

@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 
 from memengine import fact_cue_lexicon as C
-from memengine import fact_handover, fact_mood, facts
+from memengine import fact_handover, fact_mood, fact_occasion, facts
 from memengine import fact_lexicon as L
 from memengine.fact_dropped import FREQUENCY
 from memengine.fact_lexicon import DETERMINERS, NEGATIONS, STOPWORDS, fold
@@ -409,6 +409,8 @@ def detect(old: str | facts.Fact, new: str | facts.Fact, similarity: float | Non
     old_text = old.text if isinstance(old, facts.Fact) else old
     if fact_mood.unasserted(new_text):
         return None  # a question, a plan, an anecdote (memengine/fact_mood.py)
+    if fact_occasion.one_off(old_text, new_text):
+        return None  # one day, one occasion, a stand-in (memengine/fact_occasion.py)
     if fact_handover.handover(new_text):
         return None  # "X left, so now Y is our ...": the frame rules read the second clause (fact_handover.py)
     tb = _tokens(new_text)

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from memengine import fact_cue, fact_elliptic, fact_handover, fact_mood, fact_same, facts
+from memengine import fact_cue, fact_elliptic, fact_handover, fact_mood, fact_occasion, fact_same, facts
 from memengine import fact_cue_lexicon as C
 from memengine.fact_change_words import change_words
 from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS, fold
@@ -145,7 +145,12 @@ def _sides(a_text: str, b_text: str, fa: facts.Fact, fb: facts.Fact) -> tuple[An
 
 def features(old: str, new: str, cos: float, cos_slot: float) -> Pair:
     """The features of the pair (see :data:`FEATURES`) and the veto, if any."""
-    return Pair(_vector(old, new, cos, cos_slot), veto(new))
+    return Pair(_vector(old, new, cos, cos_slot), veto(new) or _one_off(old, new))
+
+
+def _one_off(old: str, new: str) -> str | None:
+    """An exception to the older, standing value: one day, one occasion, a stand-in (fact_occasion.py)."""
+    return "occasion" if fact_occasion.one_off(old, new) else None
 
 
 # where the value-group features sit in :data:`FEATURES`: changed, appeared, gone (one per group)
@@ -297,7 +302,8 @@ def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], A
             log.warning("learned same-slot decision off: %s (the rules alone decide updates)", why)
         return None
     w = _weights()
-    if cos is None or embed is None or cos < w["min_cosine"] or veto(new) is not None:
+    if cos is None or embed is None or cos < w["min_cosine"] or veto(new) is not None \
+            or _one_off(old, new) is not None:
         return None
     pair = Pair(_vector(old, new, cos, 0.0), None)  # (the veto, just read, is None)
     if guarded(pair) is not None:

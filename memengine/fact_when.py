@@ -78,10 +78,17 @@ def trailing(toks: Sequence[Tok]) -> int:
     return span[0] if span and span[0] > 0 else len(toks)
 
 
+def _opens(toks: Sequence[Tok]) -> bool:
+    """Whether the sentence opens on a qualifier's opener ("since", "ab", "à partir de", "a partir de")."""
+    return bool(toks) and (_key(toks[0]) in OPENERS or len(toks) > 1 and _key(toks[0]) == "a"
+                           and _key(toks[1]) == "partir")
+
+
 def _lead_span(toks: Sequence[Tok]) -> list[int]:
     """Indices of a leading qualifier ("Since last month, ...", "Depuis le mois dernier, ...",
-    "Seit letztem Monat ...", "This spring ..."), or [] when the sentence does not open with one."""
-    if not toks or _key(toks[0]) not in OPENERS:
+    "Seit letztem Monat ...", "This spring ...", "À partir de demain ..."), or [] when the sentence does
+    not open with one."""
+    if not _opens(toks):
         return []
     i = 0
     while i < len(toks) and (_time_word(toks[i]) or _key(toks[i]) in OPENERS | FILLERS) and toks[i].kind in (
@@ -90,7 +97,7 @@ def _lead_span(toks: Sequence[Tok]) -> list[int]:
     while i > 0 and _key(toks[i - 1]) in FILLERS and not _time_word(toks[i - 1]):
         i -= 1  # "Desde o mês passado | a Beatriz": the article is the subject's
     span = list(range(i))
-    if not any(_time_word(toks[j]) for j in span) or _key(toks[0]) not in OPENERS or i >= len(toks) - 1:
+    if not any(_time_word(toks[j]) for j in span) or i >= len(toks) - 1:
         return []
     if _key(toks[0]) == "as" and (len(span) < 2 or _key(toks[1]) != "of"):
         return []

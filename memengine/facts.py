@@ -38,6 +38,7 @@ from memengine import (
     fact_elliptic,
     fact_handover,
     fact_mood,
+    fact_occasion,
     fact_place,
     fact_roles,
     fact_same,
@@ -385,6 +386,8 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
     fb = new if isinstance(new, Fact) else analyse(new)
     if fact_mood.unasserted(fb.text):
         return None  # a question, a plan not yet decided, a past anecdote: nothing changed
+    if fact_occasion.one_off(fa.text, fb.text):
+        return None  # "opens at 11 on saturday", "this week only": an exception, the standing value holds
     if _adds(fa, fb):
         return None  # "I also take ...", "We got another dog": an addition replaces nothing
     if fact_same.kin_added(fa.text, fb.text):
@@ -438,7 +441,10 @@ def restated(old: str | Fact, new: str | Fact) -> Verdict | None:
     fb_text = new.text if isinstance(new, Fact) else new
     if len(fb_text) > 80 or not any(ch.isdigit() for ch in fb_text) or fact_mood.unasserted(fb_text):
         return None
-    measured = fact_elliptic.restated(old.text if isinstance(old, Fact) else old, fb_text)
+    old_text = old.text if isinstance(old, Fact) else old
+    if fact_occasion.one_off(old_text, fb_text):
+        return None
+    measured = fact_elliptic.restated(old_text, fb_text)
     if measured is None:
         return None
     unit, was, now = measured
