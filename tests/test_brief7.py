@@ -121,3 +121,21 @@ def test_parts_and_columns_from_unit_rows_match_the_full_matrix(store: core.Memo
         assert np.allclose(brief_pool.cosine_column(mat, j), full[:, j], atol=1e-6)
     subj = brief_pool.subject_rows(store, ids, mat)
     assert brief_pool.parts(pool, None, 10, rows=subj) == brief_pool.parts(pool, brief_pool.cosines(subj), 10)
+
+
+def test_a_plan_in_no_topic_is_still_shown(store: core.MemoryStore) -> None:
+    lines = ["haha same here", "lol same here again", "haha same here again!"]
+    for i, text in enumerate(lines * 2):  # small talk that clusters (the fake embedder groups the "again"s)
+        store.store(f"Ana: {text}", "episodic", thread="chat", author="Ana",
+                    event_at=NOW - timedelta(days=3, hours=-i), dedup=False)
+    plan = store.store("Ben: the wedding is on Saturday 12 June 2027 at the Orangery, 2pm, RSVP by 1 May 2027",
+                       "episodic", thread="chat", author="Ben", event_at=NOW - timedelta(days=2), dedup=False).id
+    cons.run(store, now=NOW, keep_backups=0)
+    in_topic = store.conn.execute(
+        """SELECT count(*) FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
+           WHERE cm.memory_id = ? AND c.status = 'active' AND c.level = 1""", (plan,)).fetchone()[0]
+    assert in_topic == 0  # the news in no topic...
+    data = graph_rank.brief(store, 300, now=NOW)
+    shown = [i for i in data["chosen"] if i["id"] == plan]
+    assert len(shown) == 1 and shown[0]["section"] == "upcoming"  # ...is still what the brief shows first
+    assert "Saturday 12 June 2027" in data["text"].split("### People")[0]
