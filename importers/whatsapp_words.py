@@ -136,11 +136,25 @@ _SYSTEM_LINE_PATTERNS = (
             r"\b(?:a quitté|a retiré|a changé|a modifié|a rejoint)\b",
             r"\b(?:cambió|eliminó a|se unió)\b",
             r"\b(?:ist beigetreten|hat die gruppe verlassen)\b",
-            # A quote mark: a sender's name holds none, so "Du hast den Betreff von „Urlaub: Porto“ zu …" split
-            # at the subject's colon is a group event in any language (the apostrophe ’ of O’Brien is no quote).
-            r"[\"“”„«»‘‚‹›「」『』]",
 )
-_SYSTEM_LINE_RE = re.compile("|".join(_SYSTEM_LINE_PATTERNS), re.IGNORECASE)
+
+
+class _LinePatterns:
+    """The patterns above, or a quote mark: a sender's name holds none, so "Du hast den Betreff von
+    „Urlaub: Porto“ zu …" split at the subject's colon is a group event in any language (the apostrophe
+    ’ of O’Brien is no quote). Two regexes: a character class in the alternation made every search
+    of it four times slower."""
+
+    def __init__(self, patterns: tuple[str, ...]) -> None:
+        self._words = re.compile("|".join(patterns), re.IGNORECASE)
+        self._quote = re.compile("[\"“”„«»‘‚‹›「」『』]")
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """A match of one of the patterns, or of a quote mark, in ``text``."""
+        return self._words.search(text) or self._quote.search(text)
+
+
+_SYSTEM_LINE_RE = _LinePatterns(_SYSTEM_LINE_PATTERNS)
 
 # Android: the whole line is a bracketed placeholder.
 _MEDIA_BRACKET = {
@@ -223,16 +237,24 @@ _LIVE_PARTICIPLES = (r"shared|ended|stopped|compartida|compartido|finalizada|get
                      r"terminée|compartilhada|partilhada|encerrada|condivisa|terminata|gedeeld|beëindigd|udostępniono|"
                      r"zakończono|paylaşıldı|paylaşımı sona erdi|dibagikan|berakhir|передаются|завершена|"
                      r"đã chia sẻ|共有しました|已共享|공유됨")
-_LIVE_LOCATION_RE = re.compile(
-    rf"^(?=.*(?:{_LIVE_WORDS}))(?=.*(?:{_LOCATION_WORDS}))(?:(?:{_LIVE_WORDS}|{_LOCATION_WORDS}|{_LIVE_PARTICIPLES})"
-    r"[\s\-:]*)+\.?$", re.IGNORECASE)
+_LIVE_LOCATION_RE = re.compile(rf"(?:(?:{_LIVE_WORDS}|{_LOCATION_WORDS}|{_LIVE_PARTICIPLES})[\s\-:]*)+\.?",
+                               re.IGNORECASE)
+_LIVE_RE = re.compile(_LIVE_WORDS, re.IGNORECASE)
+_LOCATION_RE = re.compile(_LOCATION_WORDS, re.IGNORECASE)
+
+
+def _live_location(text: str) -> bool:
+    """True for a live-location notice (see above). Only short lines are tried, anchored: every message
+    passes here, and a search of the word lists through each one cost a fifth of the parse."""
+    return (len(text) <= 64 and _LIVE_LOCATION_RE.fullmatch(text) is not None and _LIVE_RE.search(text) is not None
+            and _LOCATION_RE.search(text) is not None)
 
 
 def _media_line(raw_line: str, clean_line: str) -> list[str] | None:
     """Media names if the line is (ends in) a placeholder, else None."""
     text = clean_line.strip()
     low = text.lower()
-    if _LIVE_LOCATION_RE.match(text):
+    if _live_location(text):
         return ["live location"]
     if low.startswith("<") and low.endswith(">"):
         inner = low[1:-1].strip()
