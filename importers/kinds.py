@@ -36,6 +36,7 @@ _ZIP_MEMBERS = (
     ("ppt/", "a PowerPoint presentation"),
     ("androidmanifest.xml", "an Android app"),
     ("meta-inf/container.xml", "an EPUB book"),
+    ("index/document.iwa", "an Apple Pages, Numbers or Keynote document"),
 )
 
 
@@ -44,6 +45,8 @@ def binary_kind(head: bytes, path: Path) -> str | None:
     name = path.name.lower()
     if re.search(r"\.crypt\d+$", name):
         return "an encrypted WhatsApp backup (export a chat from the app: More > Export chat)"
+    if re.fullmatch(r"signal-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\.backup", name):
+        return "an encrypted Signal backup" + NOT_SUPPORTED
     for magic, what in _MAGIC:
         if head.startswith(magic):
             return what
@@ -103,6 +106,9 @@ _OTHER_TEXT = (
     (re.compile(r"^[^\n,\[\]]{1,80}, \[\d{1,2}[./]\d{1,2}[./]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AaPp]\.? ?[Mm]\.?)?\]\r?\n"),
      "a Telegram chat copied as text"),
     # SMS Backup & Restore (Android): the messages and the call log, as XML
+    (re.compile(r"^\[LINE\] "), "a LINE chat export"),  # "[LINE] Chat history with Ana", then tab-separated lines
+    (re.compile(r"^[^\n]{1,80}님과 카카오톡 대화|^KakaoTalk Chats with |^Talk with [^\n]{1,80}\r?\nDate Saved ?: "),
+     "a KakaoTalk chat export"),
     (re.compile(r"^<\?xml[^>]*\?>\s*(?:<!--.*?-->\s*)?<smses[\s>]", re.DOTALL), "an SMS Backup & Restore file of text messages"),
     (re.compile(r"^<\?xml[^>]*\?>\s*(?:<!--.*?-->\s*)?<calls[\s>]", re.DOTALL), "an SMS Backup & Restore call log"),
 )
@@ -128,7 +134,7 @@ def text_kind(text: str, suffix: str) -> str | None:
     for pattern, what in _OTHER_TEXT:
         if pattern.search(head[:20000]):  # "^" patterns: the file's start; the others: anywhere in its head
             return what + NOT_SUPPORTED
-    if stripped.startswith(("{", "[")):
+    if _JSON_START_RE.match(stripped):  # not "[LINE] Chat history ...": text that only starts with a bracket
         for keys, what in _OTHER_JSON:
             if all(re.search(k, head) for k in keys):
                 return what + NOT_SUPPORTED
@@ -144,11 +150,19 @@ def text_kind(text: str, suffix: str) -> str | None:
     lines = [ln for ln in stripped.splitlines()[:20] if ln.strip()]
     if len(lines) >= 2 and sum(1 for ln in lines if _LOG_LINE_RE.match(ln)) * 5 >= len(lines) * 4:
         return "a program's log"  # four lines in five start with a time and a level (or syslog's host and program)
+    if lines and _CONTACT_COLUMNS_RE.search(lines[0]) and _fields(lines[0]) > 3:
+        return "a contacts table (CSV: export the contacts as vCard, .vcf, to import them)"
     if suffix in (".csv", ".tsv") or (len(lines) >= 2 and all(_fields(ln) == _fields(lines[0]) > 1 for ln in lines)):
         return "a CSV table"
     if suffix == ".txt":  # a lone plain-text file is not taken for a note unasked: it may be a chat nobody parsed
         return "plain text with no chat header (`mem.py import markdown FILE` reads it as a note)"
     return None
+
+
+_JSON_START_RE = re.compile(r'[\[{]\s*(?:[\[{"\]}]|-?\d|true\b|false\b|null\b|$)')
+# The header of Google's, Outlook's and Apple's contact tables.
+_CONTACT_COLUMNS_RE = re.compile(r"(?:^|[,;\t])\"?(?:Given Name|First Name|Phone 1 - Value|E-mail Address|Mobile Phone|"
+                                 r"E-mail 1 - Value)\"?(?:[,;\t]|$)", re.IGNORECASE)
 
 
 def _fields(line: str) -> int:

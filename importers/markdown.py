@@ -296,15 +296,16 @@ def _epoch(value: float) -> datetime | None:
 
 
 # Front matter keys that date a note, by the tools that write them (Obsidian, Jekyll/Hugo, Notion, Bear).
-_FRONT_DATE_KEYS = ("date", "created", "created_at", "creation_date", "date_created", "date created", "published",
-                    "day")
+# Keys are compared without case, spaces, "_" or "-": created_at, createdAt, "Creation Date", created-on ...
+_FRONT_DATE_KEYS = ("date", "created", "createdat", "creationdate", "datecreated", "createdtime", "createdon",
+                    "creationtime", "createddate", "published", "day")
 _YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 
 
 def _front_date(front: dict[str, Any]) -> datetime | None:
     """The date a note's front matter gives: ISO (``2024-03-12``, ``2023-11-05T10:00:00Z``) or
     written out (``March 12, 2024``, ``12. März 2024 9:15``) under a dating key."""
-    lowered = {str(k).strip().lower(): v for k, v in front.items()}
+    lowered = {re.sub(r"[\s_-]", "", str(k).lower()): v for k, v in front.items()}
     for key in _FRONT_DATE_KEYS:
         value = lowered.get(key)
         when = _to_datetime(value, True) or _written_date(value)

@@ -22,7 +22,7 @@ dates as their front matter or file name writes them."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -271,6 +271,18 @@ NOTE_CASES: dict[str, list[tuple[Any, ...]]] = {  # folder: [(thread, content, d
     # Obsidian: Dataview fields read "key: value"; a callout with no title is titled by its type
     "obsidian": [("Boiler.md", "Boiler: status: waiting for quote\nOscar said price: 2400 EUR last week.\n\n"
                   "> Gas smell\n> Call 800 200 200 first.\n\n> Tip\n> Reset takes 30 s.", None, ["home"])],
+    # the keys note apps date a note by: Notesnook's created_at, createdAt (an offset kept), "Creation Date"
+    # (as written: no zone), created-on written out, dateCreated, Joplin's created_time; the update dates are not it
+    "frontdates": [
+        ("Book club.md", "Book club: Next book: The Dispossessed.", D(2024, 3, 12, 9, 15), []),
+        ("Car service.md", "Car service: Service due at 60,000 km.", D(2024, 3, 12), []),
+        ("Gym plan.md", "Gym plan: Squats, rows, 3x8.", D(2024, 3, 12, 9, 15, tzinfo=timezone(timedelta(hours=1))), []),
+        ("Insurance claim.md", "Insurance claim: Claim number 88-1234. Adjuster visits Monday.",
+         D(2024, 3, 12, 9, 15, tzinfo=timezone.utc), ["house", "insurance"]),
+        ("Passport.md", "Passport: Renew before the trip; photos at the kiosk.", D(2024, 3, 12, 9, 15, tzinfo=timezone.utc),
+         []),
+        ("Tax return.md", "Tax return: Accountant needs the rent receipts.", D(2024, 3, 12), []),
+    ],
     # Apple Notes exported as HTML into a .md: read as the page it is (its heading the title, its list a list)
     "applenotes": [("Gate code.md", "Gate code: 4711, then press the bell.\n\nNeighbour: Rui, 2nd floor\n"
                     "- parcel box: 12\n- bins: Tuesday", None, [])],
@@ -302,6 +314,11 @@ NOT_EXPORT = {
     "sms-20240313150000.xml": "an SMS Backup & Restore file of text messages (not an export mem reads)",
     "calls-20240313150000.xml": "an SMS Backup & Restore call log (not an export mem reads)",
     "Telegram copy.txt": "a Telegram chat copied as text (not an export mem reads)",
+    "contacts.csv": "a contacts table (CSV: export the contacts as vCard, .vcf, to import them)",
+    "Budget.numbers": "an Apple Pages, Numbers or Keynote document",
+    "signal-2024-03-13-15-00-00.backup": "an encrypted Signal backup (not an export mem reads)",
+    "[LINE] Chat with Ana.txt": "a LINE chat export (not an export mem reads)",
+    "KakaoTalk_20240313_1530.txt": "a KakaoTalk chat export (not an export mem reads)",
 }
 
 
