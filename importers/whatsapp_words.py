@@ -82,7 +82,14 @@ _SYSTEM_BODY_PATTERNS = (
             r"verpasster (?:sprach|video)anruf|appel (?:vocal|vidéo) manqué|chiamata vocale persa|videochiamata persa|"
             r"gemiste (?:spraak|video-?)oproep|cevapsız (?:sesli|görüntülü) arama|пропущенный (?:аудио|видео)звонок|"
             r"nieodebrane połączenie (?:głosowe|wideo)|panggilan (?:suara|video) tak terjawab|"
-            r"cuộc gọi (?:thoại|video) bị nhỡ|simu ya (?:sauti|video) ambayo haikupokelewa)\b",
+            r"cuộc gọi (?:thoại|video) bị nhỡ|simu ya (?:sauti|video) ambayo haikupokelewa|"
+            # ... and of the other languages whose notices are read here (round 7)
+            r"missat (?:röst|video)samtal|ubesvaret (?:tale|video)opkald|tapt (?:tale|video)anrop|"
+            r"vastaamaton (?:ääni|video)puhelu|zmeškaný (?:hlasový hovor|videohovor)|пропущений (?:аудіо|відео)дзвінок|"
+            r"αναπάντητη (?:φωνητική κλήση|βιντεοκλήση)|apel (?:vocal|video) pierdut|nem fogadott (?:hang|vide[oó])hívás|"
+            r"(?:trucada de veu|videotrucada) perduda|부재중 (?:음성|영상) ?통화|未接(?:语音|视频)通话|未接(?:語音|視訊)通話|"
+            r"مكالمة (?:صوتية|فيديو) فائتة|שיחת (?:קול|וידאו) שלא נענתה|"
+            r"تماس (?:صوتی|تصویری) بی‌پاسخ|मिस्ड (?:वॉइस|वीडियो) कॉल)\b",
             # deleted, in Swahili
             r"^(?:ujumbe huu ulifutwa|ulifuta ujumbe huu)$",
 )
@@ -230,23 +237,31 @@ _EDITED_RE = re.compile(rf"\s*<(?=[^<>\n]{{1,60}}>\s*$)[^<>\n]*(?:{_EDITED_WORDS
 # language, and nothing else: "Live-Standort geteilt", "Ubicación en tiempo real compartida", "Canlı konum
 # paylaşıldı". A person's "share your live location?" has other words.
 _LIVE_WORDS = (r"live|en tiempo real|em tempo real|in tempo reale|en direct|na żywo|canlı|terkini|secara langsung|"
-               r"в реальном времени|наживо|trực tiếp|สด|실시간|リアルタイム|实时|即時")
+               r"в реальном времени|наживо|trực tiếp|สด|실시간|リアルタイム|实时|即時|"
+               r"v reálném čase|в реальному часі|σε πραγματικό χρόνο|în timp real|élő|i realtid|en temps réel|"
+               r"reaaliaikainen|reaaliaikaisesti|i sanntid")
 _LOCATION_WORDS = (r"location|ubicación|ubicacion|standort|position|localização|localizacao|posizione|locatie|"
-                   r"lokalizac(?:ja|ję|ji)|konum|lokasi|геоданные|геолокаци[яю]|местоположение|vị trí|ตำแหน่ง|위치|位置情報|位置")
+                   r"lokalizac(?:ja|ję|ji)|konum|lokasi|геоданные|геолокаци[яю]|местоположение|vị trí|ตำแหน่ง|위치|位置情報|位置|"
+                   r"plats|poloha|геодані|місцезнаходження|τοποθεσία|locație|locatie|hely|sijainti|posisjon|placering")
 _LIVE_PARTICIPLES = (r"shared|ended|stopped|compartida|compartido|finalizada|geteilt|wird geteilt|beendet|partagée|"
                      r"terminée|compartilhada|partilhada|encerrada|condivisa|terminata|gedeeld|beëindigd|udostępniono|"
                      r"zakończono|paylaşıldı|paylaşımı sona erdi|dibagikan|berakhir|передаются|завершена|"
-                     r"đã chia sẻ|共有しました|已共享|공유됨")
+                     r"đã chia sẻ|共有しました|已共享|공유됨|delas|delad|sdílena|sdílená|надано|κοινοποιήθηκε|partajată|"
+                     r"megosztva|jaettu|deles|deles nå|delt")
 _LIVE_LOCATION_RE = re.compile(rf"(?:(?:{_LIVE_WORDS}|{_LOCATION_WORDS}|{_LIVE_PARTICIPLES})[\s\-:]*)+\.?",
                                re.IGNORECASE)
 _LIVE_RE = re.compile(_LIVE_WORDS, re.IGNORECASE)
+# The first letters a notice can start with (of every word of the lists: a superset), tried before the regex.
+_LIVE_FIRST = frozenset(p[0].lower() for p in "|".join((_LIVE_WORDS, _LOCATION_WORDS, _LIVE_PARTICIPLES)).split("|")
+                        if p and p[0] not in "()?[")
 _LOCATION_RE = re.compile(_LOCATION_WORDS, re.IGNORECASE)
 
 
 def _live_location(text: str) -> bool:
     """True for a live-location notice (see above). Only short lines are tried, anchored: every message
     passes here, and a search of the word lists through each one cost a fifth of the parse."""
-    return (len(text) <= 64 and _LIVE_LOCATION_RE.fullmatch(text) is not None and _LIVE_RE.search(text) is not None
+    return (len(text) <= 64 and text[:1].lower() in _LIVE_FIRST and text.count(" ") < 6
+            and _LIVE_LOCATION_RE.fullmatch(text) is not None and _LIVE_RE.search(text) is not None
             and _LOCATION_RE.search(text) is not None)
 
 

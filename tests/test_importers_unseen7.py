@@ -67,6 +67,19 @@ WA_CASES: dict[str, tuple[Any, ...]] = {
                                                   (multi, D(2024, 3, 13, 15, 10))], {edited})
     for name, (first, edited, multi) in _ANDROID.items()
 }
+# Missed calls of the languages whose other notices the importer reads (six more chats, the Greek one 12-hour):
+# encryption, two missed calls and a deletion are notices, a live location media.
+_CALLS = {  # file: (date order, first message, the multi-line one)
+    "android_cs_calls.txt": ("dmy", "Petr: Sejdeme se u nádraží", "Jana: Dobře\nbudu tam v pět"),
+    "android_el_12h_calls.txt": ("dmy", "Νίκος: Τα λέμε στο λιμάνι", "Ελένη: Εντάξει\nέρχομαι στις πέντε"),
+    "android_hu_calls.txt": ("ymd", "Bence: Találkozunk az állomáson", "Anna: Rendben\nötre ott leszek"),
+    "android_ro_calls.txt": ("dmy", "Andrei: Ne vedem la gară", "Ioana: Bine\nvin la cinci"),
+    "android_sv_calls.txt": ("ymd", "Erik: Vi ses vid sjön", "Maja: Okej\njag tar med kaffe"),
+    "android_uk_calls.txt": ("dmy", "Олег: Зустрінемось біля метро", "Ірина: Добре\nбуду о п'ятій"),
+}
+WA_CASES.update({name: ("dashed", order, "gregorian", (4, 1), [(first, D(2024, 3, 13, 15, 1)),
+                                                                (multi, D(2024, 3, 13, 15, 6))])
+                 for name, (order, first, multi) in _CALLS.items()})
 WA_CASES["ios_es_notices.txt"] = ("bracketed", "dmy", "gregorian", (5, 2), [
     ("Lucía: ¿Quién lleva el pan?", D(2024, 3, 13, 15, 2)),
     ("Marta: Yo lo llevo", D(2024, 3, 13, 15, 7)),
