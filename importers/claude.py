@@ -205,6 +205,22 @@ def _with_attachments(text: str, msg: dict[str, Any]) -> str:
     return "\n\n".join([text, *blocks]).strip() if blocks else text
 
 
+_IMAGE_NAME_RE = re.compile(r"\.(?:jpe?g|png|gif|webp|heic|heif|bmp|tiff?)$", re.IGNORECASE)
+
+
+def _documents(msg: dict[str, Any]) -> list[str]:
+    """Names of the documents among a message's ``files`` (``file_kind`` "document", or a name of no
+    picture when the kind is missing); pictures are media, named in the metadata only."""
+    names: list[str] = []
+    for f in msg.get("files") or []:
+        if not isinstance(f, dict) or not str(f.get("file_name") or "").strip():
+            continue
+        kind, name = str(f.get("file_kind") or ""), str(f["file_name"]).strip()
+        if kind == "document" or (not kind and not _IMAGE_NAME_RE.search(name)):
+            names.append(name)
+    return names
+
+
 def _off_branch(messages: list[dict[str, Any]], leaf: Any) -> set[int]:
     """``id()`` of the messages off the conversation's active branch. claude.ai keeps both versions
     of an edited question (and of a retried answer) as siblings under one parent
@@ -268,6 +284,9 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
         files = [str(f.get("file_name")) for f in (msg.get("files") or []) if isinstance(f, dict)]
         if atts:
             text = _with_attachments(text, msg)
+        docs = _documents(msg)
+        if docs:  # a document uploaded as a file (its text is not in the export): named, as ChatGPT's uploads
+            text = f"{text}\n[attachments: {', '.join(docs)}]".strip()
         if not text:
             if files:
                 report.skipped_media += 1

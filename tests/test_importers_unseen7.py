@@ -210,11 +210,15 @@ def test_claude_2025_content_blocks_attachments_and_names() -> None:
          U + "02", _EMAIL),
         ("Assistant: The note on the door is a good start.", D(2025, 3, 13, 18, 1, 30, tzinfo=timezone.utc), U + "02",
          _EMAIL),
+        ("User: Here is my log of the nights.\n[attachments: noise-log.pdf]", D(2025, 3, 13, 18, 2, tzinfo=timezone.utc),
+         U + "02", _EMAIL),
+        ("User: [attachments: lease-clause-7.pdf]", D(2025, 3, 13, 18, 2, 10, tzinfo=timezone.utc), U + "02", _EMAIL),
     ]
     assert recs[0].metadata["files"] == ["boiler.jpg"] and recs[0].metadata["attachments"][0]["chars"] == 56
     # thinking is no memory; the search call and its result are tool blocks; the picture alone is media
     assert (rep.skipped_tool, rep.skipped_media, rep.skipped_empty, rep.messages_seen, rep.warnings) == (
-        2, 1, 0, 8, [])
+        2, 1, 0, 10, [])
+    assert recs[-1].metadata["files"] == ["lease-clause-7.pdf"]
 
 
 # --- notes ------------------------------------------------------------------------------------------------
