@@ -118,7 +118,7 @@ DEDUPE_WINDOW = 4096  # distinct minutes remembered to number repeated identical
 _DATE_SEP_RE = re.compile(r"\s?[./-]\s?|年|月")
 _TIME_SEP_RE = re.compile(r"[:.]|\s?h\s?")
 _TILDE_RE = re.compile(r"^~\s*")
-_AUTHOR_RE = re.compile(r"^(?P<author>[^:\n]{1,100}?):(?: (?P<text>.*)|\s*$)", re.DOTALL)
+_AUTHOR_RE = re.compile(r"^(?P<author>[^:\n\"“”„«»‘‚‹›「」『』]{1,100}?):(?: (?P<text>.*)|\s*$)", re.DOTALL)  # no quote in a name
 
 from importers.whatsapp_words import (  # noqa: E402  (the word tables, moved out of the parser)
     _ATTACHED_RE,
