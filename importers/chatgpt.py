@@ -13,7 +13,9 @@ missing). ``all_branches=True`` also yields off-branch messages marked
 calls (assistant messages whose ``recipient`` is not ``all``) and reasoning
 recaps are skipped; text, code, multimodal text (image pointers noted in
 ``metadata["images"]``) and summarised tool output are kept; citation marks are
-stripped.
+stripped. A memory call (``recipient`` ``bio``: what ChatGPT saved about the user)
+is a semantic record "ChatGPT memory: ..."; a conversation of no title (null,
+"New chat") is named by the user's first words (:mod:`importers.titles`).
 """
 
 from __future__ import annotations

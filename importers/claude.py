@@ -17,6 +17,9 @@ An ``artifacts`` tool call that writes a whole document (``create``, ``rewrite``
 answer where it stands (``[artifact: title]`` then the text); partial ``update`` calls are not.
 The export's example project (``is_starter_project``) is not the user's: left out.
 
+Documents uploaded as ``files`` are named in their message (``[attachments: lease.pdf]``); a
+conversation of no name is named by the user's first words (:mod:`importers.titles`).
+
 Messages are sorted by ``created_at`` (exports are not always in order);
 conversations without messages are skipped and counted
 (``report.variant["empty_conversations"]``).
