@@ -33,7 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from memengine import fact_cue, fact_said, fact_slot, facts  # noqa: E402
+from memengine import fact_cue, fact_slot, fact_stated, facts  # noqa: E402
 
 DATA, BENCH_DATA = ROOT / "tests" / "data", ROOT / "bench" / "data"
 SETS = (("dev", DATA / "contradiction_pairs.jsonl"), ("held-out", DATA / "fact_pairs_heldout.jsonl"),
@@ -64,13 +64,13 @@ def embedder() -> Any:
 def table(sets: dict[str, list[dict[str, Any]]], emb: Any) -> None:
     """Fill each row with ``cos``, ``cos_slot``, ``x``, ``veto`` and ``rules`` (the rules' flag)."""
     texts = sorted({t for rows in sets.values() for r in rows for t in (r["a"], r["b"])})
-    masked = sorted({fact_slot.masked(x) for t in texts for x in (t, fact_said.reported(t))})
+    masked = sorted({fact_slot.masked(x) for t in texts for x in (t, fact_stated.stated(t))})
     vec = dict(zip(texts, emb.embed(texts)))
     mvec = dict(zip(masked, emb.embed(masked)))
     for rows in sets.values():
         for r in rows:
             r["cos"] = float(vec[r["a"]] @ vec[r["b"]])
-            a, b = fact_said.reported(r["a"]), fact_said.reported(r["b"])  # (as supersession.plan reads them)
+            a, b = fact_stated.stated(r["a"]), fact_stated.stated(r["b"])  # (as supersession.plan reads them)
             r["cos_slot"] = float(mvec[fact_slot.masked(a)] @ mvec[fact_slot.masked(b)])
             p = fact_slot.features(a, b, r["cos"], r["cos_slot"])
             r["x"], r["veto"], r["guard"] = p.x, p.veto, fact_slot.guarded(p)

@@ -129,6 +129,8 @@ NOW_PHRASES = (
     "desde ahora", "de ahora en adelante", "de agora em diante", "daqui em diante", "desde agora",
     "agora", "hoje em dia", "a partir de agora", "em vez disso", "no lugar", "afinal", "ja nao", "nao mais",
     "de novo", "de nuevo", "a nouveau", "de nouveau", "again", "wieder",
+    "adesso", "ora", "ormai", "oramai", "da ora in poi", "d ora in poi", "invece", "al suo posto", "non piu",
+    "alla fine", "di nuovo", "nuovamente",
 )
 # "Instead": the verb stays and its object is replaced ("I take the bus instead"), so a shared
 # everyday verb ("take", "apanho") anchors the slot when one of these is said.

@@ -23,11 +23,11 @@ import re
 
 from memengine import fact_scope
 from memengine.fact_align import same_word
-from memengine.fact_cue_lexicon import TITLES
+from memengine.fact_cue_lexicon import KIN, TITLES
 from memengine.fact_lexicon import CESSATION, LANG_AUX, LANG_COPULA, STOPWORDS, _set, fold
 from memengine.fact_view import Fact
 
-__all__ = ["DISPOSAL_VERBS", "disposed"]
+__all__ = ["DISPOSAL_VERBS", "SWAP_VERBS", "disposed", "slot_swapped"]
 
 
 # Verbs of leaving or getting rid of (past forms and the present of chat), six languages.
@@ -94,3 +94,73 @@ def disposed(fa: Fact, fb: Fact) -> str | None:
             if t.kind == "word" and any(same_word(fold(t.low), v) for v in parts) and _departed(toks, j):
                 return t.text
     return None
+
+
+# Verbs of changing a thing for another of its kind, said with the slot as object ("changed dentist",
+# "j'ai changé de coiffeur", "me cambiaron de médico", "den Zahnarzt gewechselt", "troquei de dentista",
+# "ho cambiato numero").
+SWAP_VERBS = _set(
+    "changed switched swapped change switch swap",
+    "change changes changeons changer",
+    "cambie cambio cambiamos cambiaron cambiado",
+    "gewechselt wechseln gewechselt",
+    "troquei trocou trocamos trocaram mudei mudou mudamos mudaram",
+    "cambiato cambiata cambiati",
+)
+_SWAP_VERB_LAST = _set("gewechselt")
+_AMOUNTS = frozenset(("number", "money", "time", "date", "weekday"))
+
+
+def _swapped_at(toks: list, j: int) -> bool:  # type: ignore[type-arg]
+    """Whether token ``j`` is the object of a swap verb (function words only between) and ends its noun
+    phrase ("changed dentist," not "changed the dentist appointment")."""
+    nxt = toks[j + 1] if j + 1 < len(toks) else None
+    if nxt is not None and nxt.kind == "word" and fold(nxt.low) not in _FUNCTION and fold(nxt.low) not in SWAP_VERBS:
+        return False
+    if nxt is not None and nxt.kind == "word" and fold(nxt.low) in _SWAP_VERB_LAST:
+        return True  # "den Zahnarzt gewechselt"
+    for d in range(1, REACH + 2):
+        i = j - d
+        if i < 0 or toks[i].kind != "word":
+            return False
+        k = fold(toks[i].low)
+        if k in SWAP_VERBS:
+            return True
+        if k not in STOPWORDS:
+            return False
+    return False
+
+
+def slot_swapped(fa: Fact, fb: Fact) -> str | None:
+    """The older's subject word that ``fb`` says was changed for another ("mon coiffeur c'est Karim" /
+    "j'ai changé de coiffeur, je vais chez sophie maintenant"): the older no longer holds, or None. Guards
+    as :func:`disposed`: the older reports no change itself, nobody else's, no negation, nobody else
+    named before the verb."""
+    if fa.change or fa.polarity or fb.negations or not fb.keys & SWAP_VERBS or fa.subject_end == 0:
+        return None
+    if any(v.kind in _AMOUNTS for v in fa.values) or fact_scope.owner(fa.text)[0] == "other" or (
+            fa.keys & KIN.keys()) - fb.keys:
+        return None  # a new gym says no new fee; "a dentista do meu filho": a swap told unowned is the speaker's
+    kind, who = fact_scope.owner(fb.text)
+    if kind == "other" and not who <= fact_scope.owner(fa.text)[1]:
+        return None
+    subject = {w.key for w in fa.words[:fa.subject_end]}
+    if not subject or len(fa.words) <= fa.subject_end and not fa.values:
+        return None  # (the older must state a value after its subject)
+    for clause in re.split(r"[,;.!?:()]", fb.text):
+        toks = list(fact_scope.tokens(clause))
+        verb = next((j for j, t in enumerate(toks) if t.kind == "word" and fold(t.low) in SWAP_VERBS), None)
+        if verb is None:
+            continue
+        if any(t.kind == "word" and fold(t.low) not in _FUNCTION and fold(t.low) not in fa.keys
+               for t in toks[:min(verb, len(toks))] if fold(t.low) not in SWAP_VERBS and not _object_of(toks, verb, t)):
+            return None  # "Tom changed his dentist": someone else
+        for j, t in enumerate(toks):
+            if t.kind == "word" and any(same_word(fold(t.low), v) for v in subject) and _swapped_at(toks, j):
+                return t.text
+    return None
+
+
+def _object_of(toks: list, verb: int, t: object) -> bool:  # type: ignore[type-arg]
+    """Whether ``t`` (before a verb-last ``verb``) is its object ("den Zahnarzt gewechselt")."""
+    return fold(toks[verb].low) in _SWAP_VERB_LAST

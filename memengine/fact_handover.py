@@ -15,21 +15,12 @@ Pure: no SQL, no I/O.
 from __future__ import annotations
 
 import re
-from typing import Protocol
 
 from memengine import fact_roles
 from memengine.fact_change import NOW
 from memengine.fact_lexicon import LANG_COPULA, _set, fold
 from memengine.fact_tokens import guess_lang, prepare, read_tokens
-
-
-class Fact(Protocol):
-    """What this module reads of memengine.facts.Fact (facts.py imports this module, not the reverse)."""
-
-    @property
-    def text(self) -> str: ...
-    @property
-    def keys(self) -> frozenset[str]: ...
+from memengine.fact_view import Fact
 
 __all__ = ["successor"]
 
@@ -43,10 +34,16 @@ LEAVING = _set(
     "verkauft",
     "saiu reformou reformou-se aposentou aposentou-se substituido substituida transferido transferida morreu "
     "faleceu despedido despedida",
+    "andato andata licenziato licenziata pensionato pensionata dimesso dimessa sostituito sostituita trasferito "
+    "trasferita morto morta",
 )
 LEAVING_PHRASES = ("moved on", "moved away", "went back", "stepped down", "passed away", "let go", "gave up",
                    "se fue", "se jubilo", "se ha ido", "se mudo", "foi embora", "se aposentou", "se reformou",
-                   "mudou-se", "est partie", "est parti", "a pris sa retraite", "ist in rente", "ging in rente")
+                   "mudou-se", "est partie", "est parti", "a pris sa retraite", "ist in rente", "ging in rente",
+                   "moved teams", "changed teams", "changed departments", "a change de service", "a change d'equipe",
+                   "cambio de departamento", "cambio de equipo", "hat die abteilung gewechselt", "das team gewechselt",
+                   "mudou de setor", "mudou de area", "mudou de equipe", "ha cambiato reparto", "ha cambiato team",
+                   "se n'e andato", "se n'e andata", "e andato via", "e andata via", "in pensione")
 # What joins the two clauses: "so", "and (so)", "donc", "et", "alors", "así que", "y", "por eso",
 # "und", "also", "deshalb", "daher", "então", "e", "por isso" (after a comma or not), or a bare comma.
 _JOIN = re.compile(
@@ -137,7 +134,65 @@ def successor(fa: Fact, fb: Fact) -> str | None:
     return parts[1]
 
 
+# Whom one reports to or works for, said of oneself ("I report to Omar now", "je dépends de Sophie", "le
+# reporto a Andrés", "ich berichte an Frau Kaya", "respondo ao Paulo", "rispondo a Marco"): the holder of the
+# older's role, named in the older's own frame.
+_REPORT_RE = re.compile(
+    r"^(?:(?:and|so|et|donc|y|und|also|e|quindi)\s+)?(?:i|je|j'|ich|io|eu|yo)?\s*(?:now\s+)?"
+    r"(?:report(?:ing)? to|answer to|work for|work under|rapporte [aà]|d[ée]pends de|rends compte [aà]|"
+    r"le reporto a|reporto a|respondo (?:a|ao|à)|berichte an|unterstehe|rispondo a|riporto a)\s+"
+    r"(?P<name>(?:(?:the|le|la|el|o|a|der|die|il|al|ao|à)\s+)?[^\s,.;!?]+(?:\s+[A-ZÀ-Ý][^\s,.;!?]*)?)\s*[.!]?$",
+    re.I)
+_NOW_RE = re.compile(r"\s*\b(?:now|maintenant|ahora|jetzt|nun|agora|ora|adesso)\b\s*", re.I)
+_CLAUSE_RE = re.compile(r"\s*[,;:]\s*|\s+(?:so|and so|and|donc|alors|et|as[ií] que|y|also|deshalb|und|ent[ãa]o|e|quindi|"
+                        r"allora)\s+", re.I)
+# the older states whom one reports to: a word of the hierarchy, or a verb of reporting
+_BOSS = _set("manager boss supervisor lead teamlead report reports line", "chef cheffe responsable superieur superieure",
+             "jefe jefa supervisor supervisora responsable reporto", "chef chefin teamleiter teamleiterin vorgesetzter "
+             "vorgesetzte abteilungsleiter abteilungsleiterin berichte", "chefe gerente supervisor supervisora "
+             "gestor gestora respondo", "capo responsabile manager rispondo riporto")
+
+
+def reported_to(fa: Fact, fb: Fact) -> str | None:
+    """The older fact with its holder replaced by the one ``fb`` now reports to, when ``fb``'s first
+    clause says the older's holder left ("Herr Vogel ist gegangen, ich berichte jetzt an Frau Kaya" /
+    "Mein Teamleiter ist Herr Vogel" -> "Mein Teamleiter ist Frau Kaya"), else None."""
+    if not fb.keys & _ANY_LEAVING or not fa.keys & _BOSS:
+        return None
+    for m in _CLAUSE_RE.finditer(fb.text):
+        first, second = fb.text[:m.start()], _NOW_RE.sub(" ", fb.text[m.end():]).strip()
+        r = _REPORT_RE.match(second)
+        if r is None or not _leaves(first):
+            continue
+        holder = _holder(first) or [k for k in (fold(w) for w in _WORD.findall(first)[:2]) if k not in ARTICLES][:1]
+        span = _name_span(fa.text, holder)
+        if span is None:
+            return None  # the older names no such holder
+        name = re.sub(r"^(?:the|le|la|el|o|a|der|die|il|al|ao|à)\s+", "", r.group("name"), flags=re.I)
+        return fa.text[:span[0]] + name + fa.text[span[1]:]
+    return None
+
+
+def _name_span(text: str, holder: list[str]) -> tuple[int, int] | None:
+    """Where ``text`` names ``holder`` (folded words), with its title and the rest of its name: a run
+    of capitalised words and titles holding every holder word."""
+    runs: list[list[re.Match[str]]] = []
+    for m in _WORD.finditer(text):
+        w = m.group(0)
+        if w[:1].isupper() or fold(w) in TITLES:
+            if runs and text[runs[-1][-1].end():m.start()].strip(" .") == "":
+                runs[-1].append(m)
+                continue
+            runs.append([m])
+    for run in runs:
+        keys = [fold(m.group(0)) for m in run]
+        if holder and all(h in keys for h in holder) and run[0].start() > 0:
+            return run[0].start(), run[-1].end()
+    return None
+
+
 _COPULAS = frozenset().union(*LANG_COPULA.values()) - {"e"}
 # (the gate: one telling word of each phrase)
 _ANY_LEAVING = LEAVING | _set("moved went stepped passed let gave fue jubilo ido mudo embora aposentou reformou "
-                              "mudou-se partie parti retraite rente")
+                              "mudou-se partie parti retraite rente changed change cambio gewechselt mudou cambiato "
+                              "pensione")

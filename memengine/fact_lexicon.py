@@ -352,7 +352,8 @@ for _names in (
         WEEKDAYS.setdefault(_d + "s", _i)
         WEEKDAYS.setdefault(_d.replace("-feira", "s-feiras"), _i)
 # Portuguese weekdays without "-feira" are also ordinals ("a quinta vez"): a weekday only after these.
-SHORT_WEEKDAYS = {"segunda": 0, "terca": 1, "quarta": 2, "quinta": 3, "sexta": 4}
+SHORT_WEEKDAYS = {"segunda": 0, "terca": 1, "quarta": 2, "quinta": 3, "sexta": 4,
+                  "segundas": 0, "tercas": 1, "quartas": 2, "quintas": 3, "sextas": 4}  # ("às quartas")
 SHORT_WEEKDAY_AFTER = _set("na nas a as toda todas de ate para pra")
 # A bare year is a date after these ("in 2019", "depuis 2015").
 YEAR_PREPOSITIONS = _set("in since from until by before after during of en depuis jusqu desde hasta antes seit bis vor "

@@ -120,7 +120,7 @@ _WHILE_RE = _compile(_WHILE)
 _ABSENT_RE = _compile(_ABSENT)
 _UNTIL_RE = re.compile(_UNTIL)
 _WEEKDAY_RE = re.compile(rf"(?<![\w'-])(?:{_DAYS})(?![\w-])")
-_ARTICLE = r"(?:(?:the|le|la|el|o|a|il|lo|dem|den|next|this|coming)\s+)?$"
+_ARTICLE = r"(?:(?:the|le|la|les|el|los|las|o|os|a|as|il|lo|i|gli|dem|den|next|this|coming)\s+)?$"
 _START_RE = re.compile(rf"(?:^|[\s,;:(])(?:{_alternation(_START)})\s+{_ARTICLE}")
 _START_TO_RE = re.compile(rf"(?:^|[\s,;:(])(?:{_alternation(_START + _TO)})\s+{_ARTICLE}")
 # a month name next to a day number ("March 12", "12 mars", "am 3. Mai"): the older is itself one day

@@ -392,7 +392,7 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
         return None  # "I also take ...", "We got another dog": an addition replaces nothing
     if fact_same.kin_added(fa.text, fb.text):
         return None  # "my son is reading Dune": someone else's fact
-    handed = fact_handover.successor(fa, fb) if fa.words else None
+    handed = fact_handover.successor(fa, fb) or fact_handover.reported_to(fa, fb) if fa.words else None
     if handed is not None:  # "Dr. Patel retired, so now Dr. Okoro is my GP": the second clause decides
         return _compare_frames(fa, analyse(handed), similarity)
     verdict = _compare_frames(fa, fb, similarity)
@@ -408,6 +408,10 @@ def compare(old: str | Fact, new: str | Fact, similarity: float | None = None) -
         gone = fact_disposed.disposed(fa, fb)  # "Nadia quit the library, ...", "killed jira, ..."
         if gone is not None:
             verdict = Verdict("slot", f"value given up: {gone}", 0.75)
+    if verdict is None and fa.words:
+        swapped = fact_disposed.slot_swapped(fa, fb)  # "j'ai changé de coiffeur, ...", "ho cambiato numero"
+        if swapped is not None:
+            verdict = Verdict("slot", f"changed for another: {swapped}", 0.75)
     if verdict is not None and verdict.kind in ("time", "date", "slot", "number") and fact_same.other_boundary(fa, fb):
         return None  # "the clinic closes at 6pm" / "opens at 8am": another end of the same thing
     return verdict

@@ -88,9 +88,10 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     time is later than ``new_time`` wins instead (the new fact is history): at most one
     such decision, the earliest later fact.
     """
-    from memengine import fact_cue, fact_elliptic, fact_said, fact_slot, facts
+    from memengine import fact_cue, fact_elliptic, fact_slot, fact_stated, facts
 
-    new_text = fact_said.reported(new_text)  # "Ana said the meeting moved to Tuesday": what was said
+    # "Ana said the meeting moved to Tuesday": what was said; "correction: ..., not X": the corrected value
+    new_text = fact_stated.stated(new_text)
     fact = facts.analyse(new_text)
     out: list[Decision] = []
     maybe: list[Decision] = []
@@ -102,7 +103,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         if (sim is not None and sim < floor) or int(row[0]) == new_id:
             continue
         cos = sim if sim is not None else (cosines or {}).get(int(row[0]))
-        old_text = fact_said.reported(str(row[1]))
+        old_text = fact_stated.stated(str(row[1]))
         verdict = facts.compare(old_text, fact, similarity=sim) or facts.restated(old_text, fact) \
             or fact_cue.detect(old_text, fact, cos) or fact_slot.decide(old_text, new_text, cos, embed, model_id)
         if verdict is None:

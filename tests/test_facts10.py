@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memengine import fact_cue, fact_occasion, fact_slot, facts
+from memengine import fact_cue, fact_occasion, fact_slot, fact_stated, facts
 from memory_core import MemoryStore
 
 # (old, new, why): the newer tells one day, one occasion or one absence; the standing value holds
@@ -90,5 +90,75 @@ def test_store_keeps_the_standing_value(tmp_path: Path) -> None:
         a = s.store("The hardware store opens at 8am").id
         res = s.store("the hardware store opens at 7:30 from monday")
         assert res.supersedes == [a]
+    finally:
+        s.close()
+
+
+# --------------------------------------------------------------------------- updates said otherwise
+
+# (old, new): a correction, a German separable verb, whom one reports to, a slot changed for another
+STATED_UPDATES = [
+    ("Piano lessons are on Mondays at 4", "correction: piano lessons are on tuesdays, not mondays"),
+    ("Piano lessons are on Mondays at 4", "oops, I meant piano lessons are at 5 on mondays"),
+    ("Le club de lecture est le jeudi", "pardon, je voulais dire : le club de lecture est le vendredi"),
+    ("La clase de pilates es los lunes", "perdón, me equivoqué: la clase de pilates es los martes, no los lunes"),
+    ("Der Baumarkt öffnet um 8 Uhr", "Der Baumarkt macht jetzt erst um 9 Uhr auf"),
+    ("Die Bücherei schließt um 18 Uhr", "Die Bücherei macht seit Oktober schon um 17 Uhr zu"),
+    ("Mein Abteilungsleiter ist Herr Simon", "Herr Simon ist gegangen, ich berichte jetzt an Frau Demir"),
+    ("Ma cheffe est Aurélie", "Aurélie est partie, je dépends maintenant de Malik"),
+    ("Il mio capo è Stefano", "stefano ha cambiato reparto, ora rispondo a Elisa"),
+    ("Mi supervisora es Beatriz", "Beatriz se jubiló y ahora le reporto a Ramón"),
+    ("My line manager is Gemma Hart", "gemma moved teams, I report to Felix Gray now"),
+    ("Mon ostéo c'est Julie", "j'ai changé d'ostéo, je vais chez Marc maintenant"),
+    ("Mi peluquera es Rosa", "me cambié de peluquera, ahora voy con Inés"),
+    ("Meu pediatra é o dr. Lucas", "troquei de pediatra, agora vamos na dra. Helena"),
+    ("Unser Tierarzt ist Dr. Kern", "wir haben den Tierarzt gewechselt, jetzt gehen wir zu Dr. Falk"),
+    ("A aula de dança é às quartas", "a aula de dança passou pra sexta"),
+]
+STATED_LOOKALIKES = [
+    ("Die Bücherei öffnet um 9 Uhr", "Die Bücherei macht um 18 Uhr zu"),  # the other end
+    ("Mein Abteilungsleiter ist Herr Simon", "Herr Braun ist gegangen, ich berichte jetzt an Frau Demir"),
+    ("Mein Zahnarzt ist Dr. Kern", "Dr. Kern ist gegangen, ich berichte jetzt an Frau Demir"),
+    ("Mon ostéo c'est Julie", "ma sœur a changé d'ostéo, elle va chez Marc"),
+    ("Mon ostéo c'est Julie", "j'ai changé le rendez-vous chez l'ostéo"),
+    ("Le dentiste de mon fils est le docteur Petit", "j'ai changé de dentiste, je vais chez le docteur Roy"),
+    ("La salle de sport coûte 30 euros", "j'ai changé de salle de sport, je vais à celle du centre"),
+    ("Piano lessons are on Mondays at 4", "sorry, can't make piano lessons on monday"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), STATED_UPDATES)
+def test_stated_update_supersedes(old: str, new: str) -> None:
+    assert facts.compare(fact_stated.stated(old), fact_stated.stated(new)) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), STATED_LOOKALIKES)
+def test_stated_lookalike_does_not(old: str, new: str) -> None:
+    assert facts.compare(fact_stated.stated(old), fact_stated.stated(new)) is None
+
+
+def test_stated_forms() -> None:
+    assert fact_stated.stated("correction: piano lessons are on tuesdays, not mondays") == \
+        "piano lessons are on tuesdays"
+    assert fact_stated.stated("Der Baumarkt macht jetzt erst um 9 Uhr auf") == "Der Baumarkt öffnet jetzt erst um 9 Uhr"
+    assert fact_stated.stated("Ab Montag fängt der Kurs um 8 an") == "Ab Montag beginnt der Kurs um 8"
+    assert fact_stated.stated("I take the bus, not anymore the train") == "I take the bus, not anymore the train"
+    assert fact_stated.stated("I mean it") == "I mean it"
+    assert fact_stated.stated("Ana said the gym opens at 7, not 8") == "the gym opens at 7"
+
+
+def test_store_reads_a_correction_and_a_report(tmp_path: Path) -> None:
+    """In a real store: a correction and a new boss reported to supersede; a look-alike swap does not."""
+    s = MemoryStore(tmp_path / "m.db")
+    try:
+        a = s.store("Piano lessons are on Mondays at 4").id
+        res = s.store("correction: piano lessons are on tuesdays, not mondays")
+        assert res.supersedes == [a]
+        b = s.store("Ma cheffe est Aurélie").id
+        res = s.store("Aurélie est partie, je dépends maintenant de Malik")
+        assert res.supersedes == [b]
+        c = s.store("Le dentiste de mon fils est le docteur Petit").id
+        res = s.store("j'ai changé de dentiste, je vais chez le docteur Roy")
+        assert res.supersedes == [] and s.get(c).valid_to is None  # type: ignore[union-attr]
     finally:
         s.close()

@@ -1,0 +1,97 @@
+"""What a fact sentence states, as the update rules compare it: the clause reported
+(memengine/fact_said.py), a correction's frame taken off, German separable verbs joined.
+
+- **Corrections** state the corrected value: "correction: band practice is on fridays, not thursdays",
+  "sorry, I meant 7:30", "pardon, je voulais dire ...", "perdón, me equivoqué: ...", "Korrektur: ...",
+  "corrigindo: ...", "scusa, volevo dire ...". The opening words of correcting (six languages) and a
+  trailing contrast that names what is *not* (", not thursdays", ", pas le lundi", ", no el lunes",
+  ", nicht am Dienstag", ", não na terça", ", non lunedì") are no words of the frame: left in, the first
+  hides the subject and the second reads as a denial of the whole fact.
+- **German separable verbs** are one verb: "Die Post macht jetzt erst um 9 Uhr auf" is "öffnet",
+  "macht ... zu" is "schließt", "fängt ... an" is "beginnt" — so the other
+  end of a thing stays another end ("macht um 16 Uhr zu" never updates "macht um 7:30 auf"), and the
+  same end with a new time is an update.
+
+:func:`stated` is what memengine/supersession.py compares (both sides); ``text`` itself when there is
+nothing to take off. Pure: no SQL, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memengine import fact_said
+
+__all__ = ["stated"]
+
+# The words that open a correction, in six languages, after an apology or not ("sorry, ...", "oops").
+_CORRECTING = (
+    "correction", "sorry i meant", "sorry, i meant", "oops i meant", "oops, i meant", "i meant", "i mean",
+    "meant to say", "my bad", "my mistake", "scratch that",
+    "rectification", "erratum", "je voulais dire", "pardon je voulais dire", "je me suis trompe", "je me suis trompee",
+    "correccion", "quise decir", "queria decir", "me equivoque", "fe de erratas", "corrijo",
+    "korrektur", "berichtigung", "ich meinte", "ich meine", "ich hab mich vertan", "ich habe mich vertan",
+    "correcao", "corrigindo", "quis dizer", "queria dizer", "me enganei", "errei",
+    "correzione", "volevo dire", "intendevo", "mi sono sbagliato", "mi sono sbagliata", "errata corrige",
+)
+_APOLOGY = ("sorry", "oops", "pardon", "oups", "perdon", "perdona", "ups", "entschuldigung", "desculpa",
+            "desculpe", "ops", "scusa", "scusate", "scusami")
+_ACCENTS = str.maketrans("áàâãäçéèêëíìîïóòôõöúùûü", "aaaaaceeeeiiiiooooouuuu")
+
+
+def _fold(text: str) -> str:
+    return text.lower().translate(_ACCENTS)
+
+
+def _alternation(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"[\s,]+") for w in sorted(words, key=len, reverse=True))
+
+
+_OPENING_RE = re.compile(rf"^\s*(?:(?:{_alternation(_APOLOGY)})(?![\w'-])[\s,!.:]*)?(?:(?:{_alternation(_CORRECTING)})"
+                         r"(?![\w'-])\s*[:,-]?\s*)?")
+# ", not X" at the end: what is not (at most four words, not "not anymore" / "plus" / "mehr": a denial).
+_CONTRAST_RE = re.compile(r"\s*[,;]\s*(?:and\s+|et\s+|y\s+|und\s+|e\s+)?(?:not|pas|no|nicht|nao|non)\s+"
+                          r"(?!(?:any\s*more|longer|more|plus|mehr|mas|mais|piu|ya)\b)[^\s,.;!?]+(?:\s+[^\s,.;!?]+){0,3}"
+                          r"\s*[.!]?\s*$")
+# German separable verbs: the finite verb, then its particle at the clause's end.
+_SEPARABLE = (
+    (re.compile(r"\b(macht|machen)\b(?P<mid>[^,.;!?]*?)\s+auf(?=\s*(?:[,.;!?]|$))", re.I), {"macht": "öffnet",
+                                                                                           "machen": "öffnen"}),
+    (re.compile(r"\b(macht|machen)\b(?P<mid>[^,.;!?]*?)\s+zu(?=\s*(?:[,.;!?]|$))", re.I), {"macht": "schließt",
+                                                                                          "machen": "schließen"}),
+    (re.compile(r"\b(fängt|fangen)\b(?P<mid>[^,.;!?]*?)\s+an(?=\s*(?:[,.;!?]|$))", re.I), {"fängt": "beginnt",
+                                                                                          "fangen": "beginnen"}),
+)
+
+
+def _corrected(text: str) -> str:
+    """``text`` without its opening words of correcting and its trailing contrast."""
+    low = _fold(text)
+    m = _OPENING_RE.match(low)
+    if m is not None and 0 < m.end() < len(text):
+        text = text[m.end():]
+        low = low[m.end():]
+    c = _CONTRAST_RE.search(low)
+    if c is not None and c.start() > 0 and len(low[:c.start()].split()) >= 3:
+        text = text[:c.start()]
+    return text.strip()
+
+
+def _joined(text: str) -> str:
+    """German separable verbs joined ("macht ... auf" -> "öffnet ...")."""
+    for pattern, verbs in _SEPARABLE:
+        m = pattern.search(text)
+        if m is not None:
+            verb = verbs[m.group(1).lower()]
+            verb = verb.capitalize() if m.group(1)[:1].isupper() else verb
+            text = text[:m.start()] + verb + m.group("mid") + text[m.end():]
+    return text
+
+
+@lru_cache(maxsize=4096)
+def stated(text: str) -> str:
+    """The sentence the update rules compare: the clause reported, a correction's frame off, German
+    separable verbs joined (see the module docstring)."""
+    out = _joined(_corrected(fact_said.reported(text)))
+    return out if len(out.split()) >= 2 else text
