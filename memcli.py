@@ -371,8 +371,11 @@ def forget(memory_id: int) -> None:
 @cli.command()
 @click.argument("target", metavar="ID|BACKUP", required=False)
 @click.option("--list", "list_backups", is_flag=True, help="List the backups in backups/ next to the file, newest first.")
+@click.option("--from", "source", type=click.Path(), default=None,
+              help="With --list: list the backups in this folder instead (every *.db file); with BACKUP: look for "
+                   "that name there.")
 @click.option("--dry-run", is_flag=True, help="Check BACKUP and say what a restore would change; change nothing.")
-def restore(target: str | None, list_backups: bool, dry_run: bool) -> None:
+def restore(target: str | None, list_backups: bool, source: str | None, dry_run: bool) -> None:
     """Restore a forgotten memory (ID), or the whole store from a backup file (BACKUP).
 
     A store restore checks the backup first, keeps the current content as
@@ -383,13 +386,14 @@ def restore(target: str | None, list_backups: bool, dry_run: bool) -> None:
     Examples:
       mem.py restore 42                                  # a forgotten memory
       mem.py restore --list                              # backups, newest first
+      mem.py restore --list --from ~/backups             # backups kept elsewhere
       mem.py restore memory.db.20261126T031700.consolidate.db --dry-run
       mem.py restore ~/mem-backup.db
     """
-    if list_backups or (target is not None and not target.isdigit()):
+    if list_backups or source is not None or (target is not None and not target.isdigit()):
         from memengine.cli.restore import restore_store
 
-        restore_store(target, list_backups, dry_run)
+        restore_store(target, list_backups, dry_run, source)
         return
     if target is None:
         raise click.UsageError("Missing argument 'ID|BACKUP' (a memory id, a backup file, or --list).")
@@ -462,6 +466,9 @@ def doctor(fix: bool, recover_to: str | None, full: bool) -> None:
         s = c.store(fast_start=True)
     except (core.DamagedFile, core.NewerSchema, core.IOFailure, core.ReadOnly) as exc:
         report = core.diagnose_file(c.path)
+        from memengine.backup import last_backup
+
+        report["last_backup"] = last_backup(c.path)  # (what `mem.py restore --list` would offer first)
         report.update(ok=False, error={"code": exc.code, "message": exc.message})
         problem, status = exc.message, exc.exit_code
 
@@ -475,8 +482,15 @@ def doctor(fix: bool, recover_to: str | None, full: bool) -> None:
     report = s.doctor(fix=fix, full=full)
 
     def human() -> None:
+        from memengine.backup import age_text
+
         for key, value in report.items():
-            click.echo(f"{key:24} {value}")
+            if key == "last_backup" and value:
+                value = f"{value['time']} ({age_text(value['age_hours'])} ago, {value['kind']}): {value['path']}"
+            if key != "notes":
+                click.echo(f"{key:24} {value}")
+        for note in report.get("notes", []):
+            click.secho(f"note: {note}", fg="yellow", err=True)
         click.secho("OK" if report["ok"] else "PROBLEMS FOUND (run: mem.py doctor --fix)",
                     fg="green" if report["ok"] else "red", err=True)
 
@@ -516,16 +530,43 @@ def compact() -> None:
 
 
 @cli.command()
-@click.argument("dest", type=click.Path(dir_okay=False))
-def backup(dest: str) -> None:
-    """Write a consistent copy of the memory file (VACUUM INTO), safe while others write.
+@click.argument("dest", type=click.Path(dir_okay=False), required=False)
+@click.option("--keep", type=click.IntRange(0, 100_000), default=None, show_default=False,
+              help="Without DEST: how many of these timestamped backups to keep, newest first (default 7; 0 keeps "
+                   "all). Consolidate's, pre-restore and damaged files are never deleted.")
+def backup(dest: str | None, keep: int | None) -> None:
+    """Write a checked copy of the memory file (VACUUM INTO, then integrity_check), safe while others write.
+
+    Without DEST: backups/<name>.<UTC time>.backup.db next to the file (where consolidate
+    and restore keep theirs; `mem.py restore --list` shows them), keeping the newest 7.
 
     \b
-    Example:
-      mem.py backup ~/backups/memory-$(date +%F).db
+    Examples:
+      mem.py backup                                  # into backups/ next to the file
+      mem.py backup --keep 30                        # e.g. daily from cron: a month of copies
+      mem.py backup ~/backups/memory-$(date +%F).db  # anywhere else (never overwrites)
     """
-    res = current_ctx().store().backup(Path(dest))
-    emit(res, lambda: click.echo(f"backed up to {res['path']} ({res['size_bytes']:,} bytes)"))
+    from memengine import backup as bk
+
+    if dest is not None and keep is not None:
+        raise click.UsageError("--keep is for backups into backups/ (no DEST)")
+    s = current_ctx().store(fast_start=True)
+    res = bk.take(s.conn, s.path, Path(dest).expanduser() if dest else None,
+                  bk.DEFAULT_KEEP if keep is None else keep)
+
+    def human() -> None:
+        click.echo(f"backed up to {res['path']} ({res['size_bytes']:,} bytes, {res['memories']:,} memories, "
+                   f"integrity ok)")
+        if "kept" in res:
+            rule = "all kept" if res["keep"] == 0 else f"the newest {res['keep']} kept"
+            click.echo(f"backups of this kind in {res['folder']}: {len(res['kept'])} ({rule})"
+                       + (f"; deleted {len(res['deleted'])} older: {', '.join(res['deleted'])}" if res["deleted"]
+                          else ""))
+            if res["other_backups"]:
+                click.echo(f"{res['other_backups']} other backups there (consolidate's, pre-restore, damaged) "
+                           "are left as they are")
+
+    emit(res, human)
 
 
 @cli.command()

@@ -10,6 +10,9 @@ so bench/README.md can keep them. The exact, fast checks live in tests/
     python bench/reliability.py fuzz          # 10k fuzzed recall queries (API) + 200 (CLI)
     python bench/reliability.py wal           # WAL size while a server answers recalls and another
                                               #   process stores 10k memories (--tree: another checkout)
+    python bench/reliability.py walreaders --tree /work/base-start --tree . --repeat 2
+                                              # WAL size with no server: reader processes recall in a loop
+                                              #   while a writer stores back to back (--held: long snapshots)
     python bench/reliability.py kwbuild --store /tmp/scl/scale-100000.v1.db --tree /work/base-start --tree .
                                               # WAL size while the keyword index's first build runs and
                                               #   another process stores (a held read snapshot lets it grow)
@@ -427,13 +430,18 @@ def fuzz(tmp: Path, api_n: int, cli_n: int) -> dict[str, Any]:
 # --------------------------------------------------------------------------- WAL growth under a server
 
 _WRITER = """
-import sys, time, memory_core as core
+import json, sys, time, memory_core as core
 s = core.MemoryStore(sys.argv[1])
 words = sys.argv[3].split()
 t0 = time.perf_counter()
 for i in range(int(sys.argv[2])):
     s.store(f"note {i}: " + " ".join(words[(i * 7 + j * 3) % len(words)] for j in range(9)), dedup=False)
 s.close()
+try:
+    from memengine.walbound import STATS  # (the writer's own TRUNCATEs: trees that have them)
+    print(json.dumps({k: round(v, 3) for k, v in STATS.items()}), file=sys.stderr)
+except ImportError:
+    pass
 print(round(time.perf_counter() - t0, 2))
 """
 
@@ -517,6 +525,75 @@ def wal_growth(tmp: Path, tree: Path, start: int, stores: int, serve: bool = Tru
         if server is not None:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=60)
+    return out
+
+
+# --------------------------------------------------------------------------- WAL growth without a server
+
+_API_READER = """
+import json, os, sys, time, memory_core as core
+s = core.MemoryStore(sys.argv[1])
+stop, words, mode = sys.argv[2], sys.argv[3].split(), sys.argv[4]
+n, lat = 0, []
+while not os.path.exists(stop):
+    q = " ".join(words[(n * 5 + j) % len(words)] for j in range(3))
+    t = time.perf_counter()
+    if mode == "held":  # a snapshot held across reads (a long report, a keyword index build): nothing can fold past it
+        s.conn.execute("BEGIN")
+        for _ in range(20):
+            s.recall(q, k=5, touch=False)
+        s.conn.execute("COMMIT")
+    else:
+        s.recall(q, k=5, touch=False)
+    lat.append(time.perf_counter() - t)
+    n += 1
+s.close()
+lat.sort()
+print(json.dumps({"reads": n, "read_p50_ms": round(lat[len(lat) // 2] * 1000, 2) if lat else None}))
+"""
+
+
+def wal_readers(tmp: Path, tree: Path, start: int, stores: int, readers: int, mode: str,
+                run_no: int = 0) -> dict[str, Any]:
+    """No server: ``readers`` processes recall in a loop through the API (warm, ``touch=False``: pure readers)
+    while another process stores ``stores`` memories back to back. The -wal's size meanwhile (every 0.1 s).
+    ``mode`` ``held``: each reader holds one read snapshot over 20 recalls."""
+    db = tmp / f"walr-{tree.name}-{run_no}.db"
+    env = dict(ENV, PYTHONPATH=str(tree), MEM_NO_SERVER="1")
+    py = [sys.executable, "-c"]
+    subprocess.run([*py, _WRITER, str(db), str(start), " ".join(WORDS)], env=env, check=True, capture_output=True,
+                   cwd=tree)
+    stop = tmp / f"walr-stop-{run_no}"
+    wal = Path(f"{db}-wal")
+    procs = [subprocess.Popen([*py, _API_READER, str(db), str(stop), " ".join(WORDS), mode], env=env,
+                              stdout=subprocess.PIPE, text=True, cwd=tree) for _ in range(readers)]
+    time.sleep(2.0)  # the readers are warm
+    load = [os.getloadavg()[0]]
+    c0 = time.monotonic()
+    writer = subprocess.Popen([*py, _WRITER, str(db), str(stores), " ".join(reversed(WORDS))], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tree)
+    sizes: list[int] = []
+    while writer.poll() is None:
+        sizes.append(wal.stat().st_size if wal.exists() else 0)
+        time.sleep(0.1)
+    write_s = float((writer.stdout.read() if writer.stdout else "0").strip() or 0)
+    tail = (writer.stderr.read() if writer.stderr else "").strip().splitlines()
+    truncates = json.loads(tail[-1]) if tail and tail[-1].startswith("{") else None
+    stop.touch()
+    reads = [json.loads(p.communicate(timeout=120)[0].strip() or "{}") for p in procs]
+    load.append(os.getloadavg()[0])
+    wal_mb = [round(x / 2**20, 1) for x in sizes]
+    out = {"tree": str(tree), "readers": readers, "mode": mode, "start_memories": start, "stored": stores,
+           "writer_s": write_s, "stores_per_s": round(stores / write_s, 1) if write_s else None,
+           "writer_truncates": truncates, "reads": sum(r.get("reads", 0) for r in reads),
+           "read_p50_ms": [r.get("read_p50_ms") for r in reads],
+           "wal_max_mb": max(wal_mb, default=0.0), "wal_p50_mb": sorted(wal_mb)[len(wal_mb) // 2] if wal_mb else 0.0,
+           "wal_end_mb": wal_mb[-1] if wal_mb else 0.0,
+           "kb_per_store_unbounded": round(max(sizes, default=0) / 1024 / stores, 1),
+           "seconds": round(time.monotonic() - c0, 1), "memories": count(db), "integrity": integrity(db), "load": load}
+    for p in (db, wal, Path(f"{db}-shm")):
+        p.unlink(missing_ok=True)
+    stop.unlink(missing_ok=True)
     return out
 
 
@@ -635,7 +712,8 @@ def restore_bench(tmp: Path, store: Path) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("concurrency", "kills", "kill-consolidate", "corpus", "fuzz", "wal", "kwbuild",
+    ap.add_argument("what", choices=("concurrency", "kills", "kill-consolidate", "corpus", "fuzz", "wal", "walreaders",
+                                     "kwbuild",
                                      "restore", "all"))
     ap.add_argument("--store", type=Path, help="kwbuild/restore: a store to copy (never opened itself)")
     ap.add_argument("--writers", type=int, default=8)
@@ -648,6 +726,9 @@ def main() -> None:
     ap.add_argument("--cli", type=int, default=200)
     ap.add_argument("--stores", type=int, default=10_000, help="memories the other process stores (wal)")
     ap.add_argument("--start", type=int, default=2000, help="memories in the store when the server starts (wal)")
+    ap.add_argument("--readers", type=int, default=2, help="walreaders: reading processes (no server)")
+    ap.add_argument("--held", action="store_true", help="walreaders: each reader holds a snapshot over 20 recalls")
+    ap.add_argument("--repeat", type=int, default=1, help="wal/walreaders: runs per tree (alternating)")
     ap.add_argument("--no-server", action="store_true", help="wal: the writer alone (the log's baseline)")
     ap.add_argument("--tree", type=Path, action="append", help="checkout(s) to run wal against, alternating "
                     "(default: this one); e.g. --tree /work/base-start --tree .")
@@ -681,6 +762,14 @@ def main() -> None:
                 res = wal_growth(tmp, tree.resolve(), a.start, a.stores, not a.no_server, i)
                 out["wal"].append(res)
                 print("wal", json.dumps(res), flush=True)
+        if a.what == "walreaders":
+            out["walreaders"] = []
+            for rep in range(a.repeat):
+                for i, tree in enumerate(a.tree or [REPO]):
+                    res = wal_readers(tmp, tree.resolve(), a.start, a.stores, a.readers, "held" if a.held else "short",
+                                      rep * 10 + i)
+                    out["walreaders"].append(res)
+                    print("walreaders", json.dumps(res), flush=True)
         if a.what == "kwbuild":
             out["kwbuild"] = []
             for i, tree in enumerate(a.tree or [REPO]):

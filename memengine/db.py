@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from memengine import dbfile
+from memengine import dbfile, walbound
 from memengine.errors import KIND_ERRORS, Busy, IOFailure, MemError, MissingDependency, UserError
 
 try:  # an SQLite that can load extensions (this machine's stdlib sqlite3 cannot)
@@ -269,6 +269,7 @@ def write_tx(conn: Any) -> Iterator[Any]:
         except sqlite3.DatabaseError as exc:
             _rollback(conn)
             raise _tx_error(conn, exc, "commit failed") from exc
+        walbound.after_commit(conn)  # a log past its bound is emptied (memengine/walbound.py); never raises
 
 
 def _rollback(conn: Any) -> None:

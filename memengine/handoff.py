@@ -232,9 +232,11 @@ def command_of(argv: list[str]) -> str | None:
 
 
 def _memory_restore(rest: list[str]) -> bool:
-    """``restore ID`` (a forgotten memory), not ``restore BACKUP`` / ``--list`` / ``--dry-run`` (the whole store)."""
+    """``restore ID`` (a forgotten memory), not ``restore BACKUP`` / ``--list`` / ``--dry-run`` / ``--from`` (the
+    whole store)."""
     words = [a for a in rest if not a.startswith("-")]
-    return len(words) == 2 and words[1].isdigit() and not any(a in ("--list", "--dry-run") for a in rest)
+    return len(words) == 2 and words[1].isdigit() and not any(
+        a in ("--list", "--dry-run") or a.startswith("--from") for a in rest)
 
 
 def try_handoff(argv: list[str]) -> tuple[int, str, str] | None:

@@ -9,8 +9,7 @@ from typing import Any
 from memengine import fts_check, signplane
 from memengine.context import refresh_context
 from memengine.db import is_busy, select_in, sqlite3, write_tx
-from memengine.errors import LockedError, MissingDependency, UserError
-from memengine.privfile import private_dir, vacuum_into
+from memengine.errors import LockedError, MissingDependency
 from memengine.storebase import StoreBase
 
 
@@ -136,6 +135,11 @@ class Maintenance(StoreBase):
         problems += [f"sign plane of {t} out of step ({c['missing']} missing, {c['stale']} stale, {c['extra']} extra)"
                      for t, c in signs.items()]
         report["problems"] = problems
+        if self.path != Path(":memory:"):  # the last backup and the log's size: notes, not problems
+            from memengine.backup import doctor_notes
+
+            extra, report["notes"] = doctor_notes(self.path, c, fix)
+            report.update(extra)
         if fix and problems:
             report["fixed"] = self._repair(gaps, rebuild_fts=not report["fts_ok"])
             report["fixed"] += self._repair_signs()
@@ -252,13 +256,11 @@ class Maintenance(StoreBase):
         return {"embedded": done, "model": emb.model_id}
 
     def backup(self, dest: Path | str) -> dict[str, Any]:
-        """Consistent copy with ``VACUUM INTO`` (safe while others write); refuses to overwrite."""
-        dest = Path(dest)
-        if dest.exists():
-            raise UserError(f"{dest}: already exists (choose a new file name)")
-        private_dir(dest.parent)
-        vacuum_into(self.conn, dest)  # 0600 from the first byte: a killed backup leaves nothing readable
-        return {"path": str(dest), "size_bytes": dest.stat().st_size}
+        """Consistent copy with ``VACUUM INTO`` (safe while others write), checked (integrity, a mem store)
+        before it gets its name (memengine/backup.py); refuses to overwrite."""
+        from memengine.backup import write_checked
+
+        return write_checked(self.conn, self.path, Path(dest))
 
     def _file_bytes(self) -> int:
         """The memory file with its WAL and shared-memory files."""

@@ -46,7 +46,7 @@ from memengine.migrations import MIGRATIONS, migrate
 
 BUSY_SECONDS = 60.0  # how long the copy waits for the write lock (other writers' transactions) before `busy`
 STEP_PAGES = 1024  # pages copied per step of the backup API (the lock is held from the first step to the commit)
-KINDS = ("consolidate", "pre-restore", "damaged")  # the backups mem writes into backups/ (by their name)
+KINDS = ("consolidate", "backup", "pre-restore", "damaged")  # the backups mem writes into backups/ (by their name)
 
 
 def lock_path(db: Path) -> Path:
@@ -123,14 +123,24 @@ def describe_file(path: Path, check: bool = False) -> dict[str, Any]:
             "page_size": page_size, "restored_from": meta.get("restored_from")}
 
 
-def list_backups(db: Path) -> list[dict[str, Any]]:
+def list_backups(db: Path, folder: Path | None = None) -> list[dict[str, Any]]:
     """The backups of ``db`` in ``backups/`` next to it, newest first: path, kind, time, size, memories.
 
+    ``folder``: another folder (``restore --list --from DIR``): every ``*.db`` file in it, whatever its name
+    (a ``mem.py backup DEST`` may be named anything); files that are no mem store say so in their ``error``.
     A backup that cannot be read is listed with its ``error`` (one line), not skipped."""
-    folder = backup_dir(db)
+    if folder is not None:
+        if not folder.exists():
+            raise UserError(f"{folder}: no such folder")
+        if not folder.is_dir():
+            raise UserError(f"{folder}: is a file, not a folder (restore it with: mem.py restore {folder})")
+        pattern = "*.db"
+    else:
+        folder, pattern = backup_dir(db), f"{db.name}.*.db"
     if not folder.is_dir():
         return []
-    found = [p for p in folder.glob(f"{db.name}.*.db") if p.is_file() and not p.name.startswith(".")]
+    found = [p for p in folder.glob(pattern) if p.is_file() and not p.name.startswith(".")
+             and not (db.exists() and p.resolve() == db.resolve())]
     found.sort(key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
     out = []
     for p in found:
@@ -149,11 +159,13 @@ def list_backups(db: Path) -> list[dict[str, Any]]:
     return out
 
 
-def resolve_backup(db: Path, name: str) -> Path:
-    """The backup file ``name`` names: a path, or a file name of ``mem.py restore --list`` (in backups/)."""
+def resolve_backup(db: Path, name: str, folder: Path | None = None) -> Path:
+    """The backup file ``name`` names: a path, or a file name of ``mem.py restore --list [--from DIR]`` (in
+    ``folder``, default backups/)."""
     p = Path(name).expanduser()
-    if not p.exists() and not p.is_absolute() and len(p.parts) == 1 and (backup_dir(db) / p).exists():
-        p = backup_dir(db) / p
+    where = folder if folder is not None else backup_dir(db)
+    if not p.exists() and not p.is_absolute() and len(p.parts) == 1 and (where / p).exists():
+        p = where / p
     if not p.exists():
         raise UserError(f"{name}: no such backup file (mem.py restore --list shows the backups of {db})")
     if p.is_dir():

@@ -45,6 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from memengine import walbound
 from memengine.db import connect
 from memengine.storewatch import identity
 
@@ -53,7 +54,7 @@ MAX_CHANGES = 4000  # the most left waiting for a pause (~16 MB of log)
 QUIET_SECONDS = 0.05  # no call for this long: a pause (agents' calls come seconds apart)
 IDLE_SECONDS = 1.0  # after the last change: fold even a small log while nobody calls
 WATCH_SECONDS = 0.5  # how often the log's size is looked at (other processes write to it too)
-BOUND_BYTES = 16 << 20  # a log past this is folded and emptied (TRUNCATE), even during calls
+BOUND_BYTES = walbound.BOUND_BYTES  # a log past this is folded and emptied (TRUNCATE), even during calls
 TRUNCATE_WAIT_MS = 200  # what that checkpoint waits for the readers and the writer of the moment
 
 
@@ -88,6 +89,7 @@ class Checkpointer:
     def start(self) -> None:
         """Turn the connection's automatic checkpoint off and start the checkpoint thread."""
         self._conn.execute("PRAGMA wal_autocheckpoint = 0")
+        walbound.exempt(self._conn)  # (its calls' commits never wait for a checkpoint: this thread bounds the log)
         self._done = self._seen = self._conn.total_changes
         self._thread = threading.Thread(target=self._run, name="mem-checkpoint", daemon=True)
         self._thread.start()
@@ -189,3 +191,4 @@ class Checkpointer:
             self._conn.execute("PRAGMA wal_autocheckpoint = 1000")
         except Exception:  # (a closed connection: nothing to give back)
             pass
+        walbound.release(self._conn)

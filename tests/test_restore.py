@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -320,15 +321,15 @@ def test_a_running_server_and_an_mcp_server_serve_the_restored_store(tmp_path: P
 WRITER = """
 import json, os, sys, time, memory_core as core
 s = core.MemoryStore(sys.argv[1])
-stop, i = sys.argv[2], 0
+stop, out, i = sys.argv[2], open(sys.argv[3], "a", buffering=1), 0
 while not os.path.exists(stop) or i < 3:
     content = f"writer {os.getpid()} store {i}: shard {i} was copied"
-    t0 = time.time()
+    t0 = time.monotonic()
     try:
         mid, err = s.store(content, dedup=False).id, None
     except core.MemError as exc:
         mid, err = None, [exc.code, exc.message]
-    print(json.dumps({"content": content, "id": mid, "error": err, "start": t0, "end": time.time()}), flush=True)
+    out.write(json.dumps({"content": content, "id": mid, "error": err, "start": t0, "end": time.monotonic()}) + "\\n")
     i += 1
     if os.path.exists(stop):
         time.sleep(0.01)
@@ -336,54 +337,78 @@ s.close()
 """
 
 
+def _records(path: Path) -> list[dict]:
+    text = path.read_text() if path.exists() else ""
+    return [json.loads(line) for line in text.splitlines()[: text.count("\n")]]  # (whole lines only)
+
+
+def _until(what: str, ok: Callable[[], bool], proc: subprocess.Popen, err: Path, seconds: float = 240.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not ok():
+        assert proc.poll() is None, f"the writer died: {err.read_text()}"
+        assert time.monotonic() < deadline, f"no {what} after {seconds:.0f} s"
+        time.sleep(0.02)
+
+
 def test_a_writer_storing_during_a_restore_loses_nothing(tmp_path: Path, runtime_dir: Path) -> None:
     """A long-lived writer (one connection for the whole run) and one-shot CLI stores, during a restore of a
-    ~10 MB store: every store that succeeded is in the restored file or, committed before the restore took
-    the write lock, in the pre-restore backup; those that started after the restore ended are in the
-    restored file; a store that failed said so in one line. Nothing in neither."""
+    ~10 MB store: every store that succeeded is in exactly one of the restored file and the pre-restore
+    backup; one that ended before the restore started is in the backup, one that started after it ended is
+    in the restored file; a store that failed said so in one line (busy); nothing else is in either file.
+
+    Deterministic: the verdict on each store depends only on when it ran, measured on CLOCK_MONOTONIC (one
+    clock for every process on Linux; the wall clock can step), never on a sleep being long enough; the
+    writer logs to a file, so it never waits on a pipe nobody reads while the restore runs (it did: with
+    ~300 lines unread the writer stopped storing, and the stores overlapping the restore depended on timing).
+    """
     db = tmp_path / "memory.db"
     _fill(db, OLD + [f"bulk note {i}" for i in range(600)], pad=12000)
+    base = _contents(db)
     backup = tmp_path / "saved.db"
     assert run_cli("--db", str(db), "backup", str(backup)).returncode == 0
     env = {**_env(db, runtime_dir), "MEM_NO_SERVER": "1"}
-    stop = tmp_path / "stop"
-    errors = (tmp_path / "writer.err").open("w")
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(db), str(stop)], env=env, cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=errors, text=True)
-    assert writer.stdout is not None
-    first = [json.loads(writer.stdout.readline()) for _ in range(3)]  # it runs
-    clis = [subprocess.Popen([sys.executable, str(ROOT / "mem.py"), "--db", str(db), "store",
-                              f"one-shot store {n} during the restore", "--json"], env=env, cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for n in range(3)]
-    time.sleep(random.uniform(0.0, 0.5))
-    data = _restore_process(db, backup, env)
-    restored_at = time.time()
-    more = []
-    while len([r for r in more if r["start"] > restored_at]) < 3:
-        more.append(json.loads(writer.stdout.readline()))
-    stop.touch()
-    rest = writer.stdout.read()  # (from the same buffered reader: communicate() would skip what it read ahead)
-    assert writer.wait(timeout=120) == 0, (tmp_path / "writer.err").read_text()
-    errors.close()
-    records = first + more + [json.loads(line) for line in rest.splitlines()]
+    stop, log, err = tmp_path / "stop", tmp_path / "writer.jsonl", tmp_path / "writer.err"
+    with err.open("w") as errors:
+        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(db), str(stop), str(log)], env=env, cwd=ROOT,
+                                  stdout=subprocess.DEVNULL, stderr=errors)
+    try:
+        _until("first stores", lambda: len(_records(log)) >= 3, writer, err)
+        clis = [subprocess.Popen([sys.executable, str(ROOT / "mem.py"), "--db", str(db), "store",
+                                  f"one-shot store {n} during the restore", "--json"], env=env, cwd=ROOT,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for n in range(3)]
+        restore_started = time.monotonic()
+        data = _restore_process(db, backup, env)
+        restored_at = time.monotonic()
+        _until("stores after the restore", lambda: sum(r["start"] > restored_at for r in _records(log)) >= 3,
+               writer, err)
+    finally:
+        stop.touch()
+        assert writer.wait(timeout=240) == 0, err.read_text()
+    records = _records(log)
     outcomes = []
     for n, p in enumerate(clis):
-        out, err = p.communicate(timeout=300)
-        env_out = json.loads(out)
-        outcomes.append({"content": f"one-shot store {n} during the restore", "id": (env_out.get("data") or {}).get("id"),
-                         "error": None if env_out["ok"] else [env_out["error"]["code"], env_out["error"]["message"]],
-                         "start": 0.0})
+        out, cli_err = p.communicate(timeout=300)
+        assert out.strip(), cli_err
+        reply = json.loads(out.strip().splitlines()[-1])
+        outcomes.append({"content": f"one-shot store {n} during the restore", "id": (reply.get("data") or {}).get("id"),
+                         "error": None if reply["ok"] else [reply["error"]["code"], reply["error"]["message"]],
+                         "start": None, "end": None})
     now, kept = _contents(db), _contents(Path(data["previous_kept_in"]))
+    told = f"restore {restore_started:.3f}-{restored_at:.3f} ({data.get('lock_held_seconds')} s locked)"
+    stored = set()
     for r in records + outcomes:
         if r["error"] is not None:
             assert r["error"][0] in ("busy", "locked") and "\n" not in r["error"][1], r
             continue
-        assert r["content"] in now or r["content"] in kept, r
-        if r["start"] > restored_at:
-            assert r["content"] in now, r
+        stored.add(r["content"])
+        assert (r["content"] in now) != (r["content"] in kept), (r, told)  # in one of them, never in both
+        if r["end"] is not None and r["end"] < restore_started:
+            assert r["content"] in kept, (r, told)
+        if r["start"] is not None and r["start"] > restored_at:
+            assert r["content"] in now, (r, told)
     assert sum(r["error"] is None and r["content"] in now for r in records) >= 3
-    assert "bulk note 5" in now and len(now) == len(OLD) + 600 + sum(
-        r["error"] is None and r["content"] in now and r["content"] not in kept for r in records + outcomes)
+    assert now - base <= stored and base <= now, (sorted(now - base - stored), told)  # the backup plus stores
+    assert kept - base <= stored and base <= kept, (sorted(kept - base - stored), told)  # the old content
 
 
 def test_kill_9_at_any_point_of_a_restore_leaves_the_old_or_the_new_store_whole(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -19,32 +20,36 @@ def _size(n: int) -> str:
     return str(n)
 
 
-def _list(db: Any) -> None:
-    items = engine.list_backups(db)
+def _list(db: Any, source: Path | None) -> None:
+    items = engine.list_backups(db, source)
+    folder = source if source is not None else engine.backup_dir(db)
+    also = "" if source is not None else " --from DIR"
 
     def human() -> None:
         if not items:
-            click.echo(f"no backups in {engine.backup_dir(db)}")
+            click.echo(f"no backups in {folder}" + (f" (backups elsewhere: mem.py restore --list{also})" if also else ""))
             return
         for i in items:
             count = f"{i['memories']:,} memories ({i['active']:,} active)" if i.get("memories") is not None \
                 else f"unreadable: {i['error']}"
             click.echo(f"{i['time']}  {_size(i['size_bytes']):>9}  {count:<32}  {i['name']}")
-        click.echo(f"(in {engine.backup_dir(db)}; restore one with: mem.py restore NAME)")
+        how = f"mem.py restore NAME --from {folder}" if source is not None else "mem.py restore NAME"
+        click.echo(f"(in {folder}; restore one with: {how})")
 
-    emit({"folder": str(engine.backup_dir(db)), "backups": items}, human)
+    emit({"folder": str(folder), "backups": items}, human)
 
 
-def restore_store(target: str | None, list_only: bool, dry_run: bool) -> None:
-    """``restore --list`` or ``restore BACKUP [--dry-run]`` on the invocation's memory file."""
+def restore_store(target: str | None, list_only: bool, dry_run: bool, source: str | None = None) -> None:
+    """``restore --list [--from DIR]`` or ``restore BACKUP [--from DIR] [--dry-run]`` on the invocation's file."""
     db = current_ctx().path
+    folder = Path(source).expanduser() if source else None
     if list_only:
         if target is not None:
             raise UserError("--list takes no backup file (restore one with: mem.py restore BACKUP)")
-        _list(db)
+        _list(db, folder)
         return
     assert target is not None
-    backup = engine.resolve_backup(db, target)
+    backup = engine.resolve_backup(db, target, folder)
     report, warnings = engine.restore(db, backup, dry_run=dry_run)
 
     def human() -> None:

@@ -1,0 +1,103 @@
+"""A bound on the write-ahead log for every writer, not only for servers.
+
+SQLite folds the log into the database file after a commit that leaves it at 1000 pages (a PASSIVE
+checkpoint), but it starts the log *over* only when a writer begins while no reader is using the log.
+With other processes reading all the time (agents' recalls through the API, one-shot `mem.py recall`
+calls, a report) and a writer that never pauses (an import, a loop of stores), there is nearly always a
+reader at that moment: the file then grows by everything written, ~5 KB a store on a 5k store, ~55 KB a
+store at 100k, whatever SQLite folded (``bench/reliability.py walreaders``). A warm server bounds the log
+of the file it serves itself (memengine/walcheckpoint.py); this module does the same for every other
+connection that writes.
+
+After each commit of :func:`memengine.db.write_tx` the writer looks at the log's size (one ``stat``); past
+:data:`BOUND_BYTES` it runs a ``TRUNCATE`` checkpoint that waits at most :data:`WAIT_MS` for the readers of
+the moment (their statements last milliseconds; readers that start meanwhile read the folded file, not the
+log) and empties the log. A reader that holds one snapshot for longer (a keyword index's first build, an
+open transaction) keeps every frame after it in the log whatever anyone does: then the try fails, and the
+next one waits until the log has grown by :data:`RETRY_GROWTH` more, so such a reader costs the writer one
+short wait per few MB, not one per store. The checkpoint never loses a commit (a committed transaction is
+in the log or in the file) and runs outside the writer's transaction, after its commit.
+
+Connections are not weak-referenceable (sqlean), so the state is kept by ``id(conn)``; a new connection at
+an old address is told apart by its ``total_changes`` (it starts again from 0).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+BOUND_BYTES = 16 << 20  # a log past this is emptied (the servers' bound too: memengine/walcheckpoint.py)
+WAIT_MS = 100  # what the writer's TRUNCATE waits for the readers of the moment
+RETRY_GROWTH = 4 << 20  # after a TRUNCATE that readers kept from emptying the log: the next try this much later
+
+# id(conn) -> [the -wal path or None (exempt / no file), total_changes at the last look, next size to act at]
+_STATE: dict[int, list[Any]] = {}
+_MAX_STATE = 4096  # connections remembered (forgotten oldest first: a forgotten one is looked up again)
+STATS = {"tries": 0, "emptied": 0, "seconds": 0.0}  # this process's TRUNCATEs (benchmarks read them)
+
+
+def exempt(conn: Any) -> None:
+    """``conn`` folds its log another way (a server's :class:`~memengine.walcheckpoint.Checkpointer`)."""
+    _STATE[id(conn)] = [None, conn.total_changes, BOUND_BYTES]
+
+
+def release(conn: Any) -> None:
+    """``conn`` bounds its log by its commits again (its checkpointer stopped)."""
+    _STATE.pop(id(conn), None)
+
+
+def _wal_of(conn: Any) -> str | None:
+    row = conn.execute("PRAGMA database_list").fetchone()
+    return f"{row[2]}-wal" if row is not None and row[2] else None  # (None: an in-memory database)
+
+
+def after_commit(conn: Any) -> bool:
+    """Called after a commit on ``conn``: empty the log if it is past the bound. True if it emptied it."""
+    if conn.in_transaction:
+        return False
+    key, changes = id(conn), conn.total_changes
+    state = _STATE.get(key)
+    if state is None or changes < state[1]:  # a connection not seen yet (or another one at the same address)
+        if len(_STATE) >= _MAX_STATE:
+            del _STATE[next(iter(_STATE))]
+        state = _STATE[key] = [_wal_of(conn), changes, BOUND_BYTES]
+    state[1] = changes
+    if state[0] is None:
+        return False
+    try:
+        size = os.stat(state[0]).st_size
+    except OSError:
+        return False
+    if size <= state[2]:
+        if size < BOUND_BYTES:
+            state[2] = BOUND_BYTES  # (emptied meanwhile by someone else: back to the plain bound)
+        return False
+    t0 = time.perf_counter()
+    emptied = truncate(conn, WAIT_MS)
+    STATS["tries"] += 1
+    STATS["emptied"] += emptied
+    STATS["seconds"] += time.perf_counter() - t0
+    state[2] = BOUND_BYTES if emptied else size + RETRY_GROWTH
+    return emptied
+
+
+def truncate(conn: Any, wait_ms: int) -> bool:
+    """``PRAGMA wal_checkpoint(TRUNCATE)`` waiting at most ``wait_ms`` for readers and writers; True if the log
+    was folded and emptied. Never raises: a checkpoint that fails leaves every commit where it was."""
+    try:
+        old = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
+    except Exception:  # (a closed connection)
+        return False
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        return int(busy) == 0
+    except Exception:
+        return False
+    finally:
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {old}")
+        except Exception:
+            pass
