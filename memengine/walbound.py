@@ -14,8 +14,8 @@ After each commit of :func:`memengine.db.write_tx` the writer looks at the log's
 the moment (their statements last milliseconds; readers that start meanwhile read the folded file, not the
 log) and empties the log. A reader that holds one snapshot for longer (a keyword index's first build, an
 open transaction) keeps every frame after it in the log whatever anyone does: then the try fails, and the
-next one waits until the log has grown by :data:`RETRY_GROWTH` more, so such a reader costs the writer one
-short wait per few MB, not one per store. The checkpoint never loses a commit (a committed transaction is
+next one waits until the log has grown by :data:`RETRY_GROWTH` more (4 MB, doubled after each failure in a
+row up to 256 MB), so such a reader costs the writer a few short waits, not one per store. The checkpoint never loses a commit (a committed transaction is
 in the log or in the file) and runs outside the writer's transaction, after its commit.
 
 Connections are not weak-referenceable (sqlean), so the state is kept by ``id(conn)``; a new connection at
@@ -30,9 +30,11 @@ from typing import Any
 
 BOUND_BYTES = 16 << 20  # a log past this is emptied (the servers' bound too: memengine/walcheckpoint.py)
 WAIT_MS = 100  # what the writer's TRUNCATE waits for the readers of the moment
-RETRY_GROWTH = 4 << 20  # after a TRUNCATE that readers kept from emptying the log: the next try this much later
+RETRY_GROWTH = 4 << 20  # after a TRUNCATE that readers kept from emptying the log: the next try this much later,
+MAX_RETRY_GROWTH = 256 << 20  # doubled after each one that fails in a row (a snapshot held for minutes), up to this
 
-# id(conn) -> [the -wal path or None (exempt / no file), total_changes at the last look, next size to act at]
+# id(conn) -> [the -wal path or None (exempt / no file), total_changes at the last look, next size to act at,
+#              the growth to wait for after the next failed try]
 _STATE: dict[int, list[Any]] = {}
 _MAX_STATE = 4096  # connections remembered (forgotten oldest first: a forgotten one is looked up again)
 STATS = {"tries": 0, "emptied": 0, "seconds": 0.0}  # this process's TRUNCATEs (benchmarks read them)
@@ -40,7 +42,7 @@ STATS = {"tries": 0, "emptied": 0, "seconds": 0.0}  # this process's TRUNCATEs (
 
 def exempt(conn: Any) -> None:
     """``conn`` folds its log another way (a server's :class:`~memengine.walcheckpoint.Checkpointer`)."""
-    _STATE[id(conn)] = [None, conn.total_changes, BOUND_BYTES]
+    _STATE[id(conn)] = [None, conn.total_changes, BOUND_BYTES, RETRY_GROWTH]
 
 
 def release(conn: Any) -> None:
@@ -62,7 +64,7 @@ def after_commit(conn: Any) -> bool:
     if state is None or changes < state[1]:  # a connection not seen yet (or another one at the same address)
         if len(_STATE) >= _MAX_STATE:
             del _STATE[next(iter(_STATE))]
-        state = _STATE[key] = [_wal_of(conn), changes, BOUND_BYTES]
+        state = _STATE[key] = [_wal_of(conn), changes, BOUND_BYTES, RETRY_GROWTH]
     state[1] = changes
     if state[0] is None:
         return False
@@ -71,15 +73,18 @@ def after_commit(conn: Any) -> bool:
     except OSError:
         return False
     if size <= state[2]:
-        if size < BOUND_BYTES:
-            state[2] = BOUND_BYTES  # (emptied meanwhile by someone else: back to the plain bound)
+        if size < BOUND_BYTES:  # (emptied meanwhile by someone else: back to the plain bound)
+            state[2], state[3] = BOUND_BYTES, RETRY_GROWTH
         return False
     t0 = time.perf_counter()
     emptied = truncate(conn, WAIT_MS)
     STATS["tries"] += 1
     STATS["emptied"] += emptied
     STATS["seconds"] += time.perf_counter() - t0
-    state[2] = BOUND_BYTES if emptied else size + RETRY_GROWTH
+    if emptied:
+        state[2], state[3] = BOUND_BYTES, RETRY_GROWTH
+    else:
+        state[2], state[3] = size + state[3], min(2 * state[3], MAX_RETRY_GROWTH)
     return emptied
 
 

@@ -207,7 +207,7 @@ def test_a_writer_bounds_the_log_once_no_reader_holds_it_back(tmp_path: Path, mo
             n += 1
         tries = walbound.STATS["tries"] - before["tries"]
         assert walbound.STATS["emptied"] == before["emptied"]  # held back: it could not
-        assert 1 <= tries <= 4 < n, (tries, n)  # a try per 256 KB of growth, not one per store
+        assert 1 <= tries <= 3 < n, (tries, n)  # at 256 KB, then 256 KB and 512 KB more: not one per store
         code, out = _json("--db", str(db), "doctor")
         assert out["data"]["log_large"] is True and out["data"]["log_bytes"] >= 1 << 20
         assert any("write-ahead log" in note and "doctor --fix" in note for note in out["data"]["notes"])
@@ -219,7 +219,7 @@ def test_a_writer_bounds_the_log_once_no_reader_holds_it_back(tmp_path: Path, mo
             peak = max(peak, _wal(db))
             s.store(f"after the reader let go {m}: the proxy is squid", dedup=False)
             m += 1
-            assert peak <= released_at + (256 << 10), (peak, released_at)
+            assert peak <= released_at + (2 << 20), (peak, released_at)  # (the step doubled after each failure)
         assert walbound.STATS["emptied"] == before["emptied"] + 1 and _wal(db) == 0
         for i in range(3):  # it grows again from nothing
             s.store(f"after the truncate {i}", dedup=False)
