@@ -14,8 +14,10 @@ After each commit of :func:`memengine.db.write_tx` the writer looks at the log's
 the moment (their statements last milliseconds; readers that start meanwhile read the folded file, not the
 log) and empties the log. A reader that holds one snapshot for longer (a keyword index's first build, an
 open transaction) keeps every frame after it in the log whatever anyone does: then the try fails, and the
-next one waits until the log has grown by :data:`RETRY_GROWTH` more (4 MB, doubled after each failure in a
-row up to 256 MB), so such a reader costs the writer a few short waits, not one per store. The checkpoint never loses a commit (a committed transaction is
+next one waits until the log has grown by :data:`RETRY_GROWTH` more (4 MB, doubled after each such failure in
+a row up to 256 MB), so such a reader costs the writer a few short waits, not one per store. A try that folded
+every frame but met readers of the moment (a loaded host deschedules a reader in the middle of a statement)
+is made again soon: after 1 MB more and at least 1 s later, so the writer waits at most 0.1 s a second. The checkpoint never loses a commit (a committed transaction is
 in the log or in the file) and runs outside the writer's transaction, after its commit.
 
 Connections are not weak-referenceable (sqlean), so the state is kept by ``id(conn)``; a new connection at
@@ -32,9 +34,11 @@ BOUND_BYTES = 16 << 20  # a log past this is emptied (the servers' bound too: me
 WAIT_MS = 100  # what the writer's TRUNCATE waits for the readers of the moment
 RETRY_GROWTH = 4 << 20  # after a TRUNCATE that readers kept from emptying the log: the next try this much later,
 MAX_RETRY_GROWTH = 256 << 20  # doubled after each one that fails in a row (a snapshot held for minutes), up to this
+SOON_GROWTH = 1 << 20  # after a TRUNCATE that folded every frame but met readers of the moment: again this much later
+SOON_SECONDS = 1.0  # and not sooner than this (the writer waits WAIT_MS at most once a second)
 
 # id(conn) -> [the -wal path or None (exempt / no file), total_changes at the last look, next size to act at,
-#              the growth to wait for after the next failed try]
+#              the growth to wait for after the next try held back, the earliest time (monotonic) of the next try]
 _STATE: dict[int, list[Any]] = {}
 _MAX_STATE = 4096  # connections remembered (forgotten oldest first: a forgotten one is looked up again)
 STATS = {"tries": 0, "emptied": 0, "seconds": 0.0}  # this process's TRUNCATEs (benchmarks read them)
@@ -42,7 +46,7 @@ STATS = {"tries": 0, "emptied": 0, "seconds": 0.0}  # this process's TRUNCATEs (
 
 def exempt(conn: Any) -> None:
     """``conn`` folds its log another way (a server's :class:`~memengine.walcheckpoint.Checkpointer`)."""
-    _STATE[id(conn)] = [None, conn.total_changes, BOUND_BYTES, RETRY_GROWTH]
+    _STATE[id(conn)] = [None, conn.total_changes, BOUND_BYTES, RETRY_GROWTH, 0.0]
 
 
 def release(conn: Any) -> None:
@@ -64,7 +68,7 @@ def after_commit(conn: Any) -> bool:
     if state is None or changes < state[1]:  # a connection not seen yet (or another one at the same address)
         if len(_STATE) >= _MAX_STATE:
             del _STATE[next(iter(_STATE))]
-        state = _STATE[key] = [_wal_of(conn), changes, BOUND_BYTES, RETRY_GROWTH]
+        state = _STATE[key] = [_wal_of(conn), changes, BOUND_BYTES, RETRY_GROWTH, 0.0]
     state[1] = changes
     if state[0] is None:
         return False
@@ -76,33 +80,43 @@ def after_commit(conn: Any) -> bool:
         if size < BOUND_BYTES:  # (emptied meanwhile by someone else: back to the plain bound)
             state[2], state[3] = BOUND_BYTES, RETRY_GROWTH
         return False
-    t0 = time.perf_counter()
-    emptied = truncate(conn, WAIT_MS)
+    now = time.monotonic()
+    if now < state[4]:
+        return False
+    outcome = _truncate(conn, WAIT_MS)
     STATS["tries"] += 1
-    STATS["emptied"] += emptied
-    STATS["seconds"] += time.perf_counter() - t0
-    if emptied:
-        state[2], state[3] = BOUND_BYTES, RETRY_GROWTH
-    else:
+    STATS["emptied"] += outcome == "emptied"
+    STATS["seconds"] += time.monotonic() - now
+    if outcome == "emptied":
+        state[2], state[3], state[4] = BOUND_BYTES, RETRY_GROWTH, 0.0
+    elif outcome == "folded":  # every frame folded, readers of the moment kept it from starting over: soon again
+        state[2], state[4] = size + SOON_GROWTH, now + SOON_SECONDS
+    else:  # frames left behind a reader's older snapshot, perhaps held for long: back off
         state[2], state[3] = size + state[3], min(2 * state[3], MAX_RETRY_GROWTH)
-    return emptied
+    return outcome == "emptied"
 
 
-def truncate(conn: Any, wait_ms: int) -> bool:
-    """``PRAGMA wal_checkpoint(TRUNCATE)`` waiting at most ``wait_ms`` for readers and writers; True if the log
-    was folded and emptied. Never raises: a checkpoint that fails leaves every commit where it was."""
+def _truncate(conn: Any, wait_ms: int) -> str:
+    """``PRAGMA wal_checkpoint(TRUNCATE)`` waiting at most ``wait_ms`` for readers and writers: ``emptied``,
+    ``folded`` (every frame in the file, but a reader of the moment still used the log), ``held`` (a reader's
+    older snapshot kept frames in it) or ``failed``. Never raises: a failed checkpoint leaves every commit."""
     try:
         old = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
     except Exception:  # (a closed connection)
-        return False
+        return "failed"
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
-        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-        return int(busy) == 0
+        busy, log, done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return "emptied" if int(busy) == 0 else ("folded" if log == done else "held")
     except Exception:
-        return False
+        return "failed"
     finally:
         try:
             conn.execute(f"PRAGMA busy_timeout = {old}")
         except Exception:
             pass
+
+
+def truncate(conn: Any, wait_ms: int) -> bool:
+    """Empty the log now (``doctor --fix``), waiting at most ``wait_ms`` for readers; True if it was emptied."""
+    return _truncate(conn, wait_ms) == "emptied"
