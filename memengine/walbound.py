@@ -4,21 +4,21 @@ SQLite folds the log into the database file after a commit that leaves it at 100
 checkpoint), but it starts the log *over* only when a writer begins while no reader is using the log.
 With other processes reading all the time (agents' recalls through the API, one-shot `mem.py recall`
 calls, a report) and a writer that never pauses (an import, a loop of stores), there is nearly always a
-reader at that moment: the file then grows by everything written, ~5 KB a store on a 5k store, ~55 KB a
-store at 100k, whatever SQLite folded (``bench/reliability.py walreaders``). A warm server bounds the log
+reader at that moment: the file then grows by everything written, ~4–7 KB a store on a 2k–12k store, ~55 KB
+a store at 100k, whatever SQLite folded (``bench/reliability.py walreaders``). A warm server bounds the log
 of the file it serves itself (memengine/walcheckpoint.py); this module does the same for every other
 connection that writes.
 
 After each commit of :func:`memengine.db.write_tx` the writer looks at the log's size (one ``stat``); past
 :data:`BOUND_BYTES` it runs a ``TRUNCATE`` checkpoint that waits at most :data:`WAIT_MS` for the readers of
-the moment (their statements last milliseconds; readers that start meanwhile read the folded file, not the
-log) and empties the log. A reader that holds one snapshot for longer (a keyword index's first build, an
-open transaction) keeps every frame after it in the log whatever anyone does: then the try fails, and the
-next one waits until the log has grown by :data:`RETRY_GROWTH` more (4 MB, doubled after each such failure in
-a row up to 256 MB), so such a reader costs the writer a few short waits, not one per store. A try that folded
-every frame but met readers of the moment (a loaded host deschedules a reader in the middle of a statement)
-is made again soon: after 1 MB more and at least 1 s later, so the writer waits at most 0.1 s a second. The checkpoint never loses a commit (a committed transaction is
-in the log or in the file) and runs outside the writer's transaction, after its commit.
+the moment (readers that start once every frame is folded read the file, not the log) and empties the log.
+When readers keep it from that, the next try comes after :data:`RETRY_GROWTH` more of log and
+:data:`FIRST_BACKOFF` seconds later; that pause doubles (up to :data:`MAX_BACKOFF`) while the tries meet a
+reader whose *older* snapshot kept frames from being folded at all (a keyword index being built, an open
+transaction: whatever anyone does, every frame after such a snapshot stays in the log until it ends), so a
+snapshot held for minutes costs the writer a 0.1 s wait once a minute, and never more than one a second.
+The checkpoint never loses a commit (a committed transaction is in the log or in the file) and runs outside
+the writer's transaction, after its commit.
 
 Connections are not weak-referenceable (sqlean), so the state is kept by ``id(conn)``; a new connection at
 an old address is told apart by its ``total_changes`` (it starts again from 0).
@@ -32,21 +32,25 @@ from typing import Any
 
 BOUND_BYTES = 16 << 20  # a log past this is emptied (the servers' bound too: memengine/walcheckpoint.py)
 WAIT_MS = 100  # what the writer's TRUNCATE waits for the readers of the moment
-RETRY_GROWTH = 4 << 20  # after a TRUNCATE that readers kept from emptying the log: the next try this much later,
-MAX_RETRY_GROWTH = 256 << 20  # doubled after each one that fails in a row (a snapshot held for minutes), up to this
-SOON_GROWTH = 1 << 20  # after a TRUNCATE that folded every frame but met readers of the moment: again this much later
-SOON_SECONDS = 1.0  # and not sooner than this (the writer waits WAIT_MS at most once a second)
+RETRY_GROWTH = 1 << 20  # after a TRUNCATE that readers kept from emptying the log: the next one this much later
+FIRST_BACKOFF = 1.0  # ... and this many seconds later at the earliest (so at most one 0.1 s wait a second)
+MAX_BACKOFF = 60.0  # the pause doubles while an older snapshot holds frames back, up to this
 
+_clock = time.monotonic  # (tests move it by hand)
 # id(conn) -> [the -wal path or None (exempt / no file), total_changes at the last look, next size to act at,
-#              the growth to wait for after the next try held back, the earliest time (monotonic) of the next try]
+#              the pause after the next try that fails, the earliest time of the next try]
 _STATE: dict[int, list[Any]] = {}
 _MAX_STATE = 4096  # connections remembered (forgotten oldest first: a forgotten one is looked up again)
-STATS = {"tries": 0, "emptied": 0, "seconds": 0.0}  # this process's TRUNCATEs (benchmarks read them)
+STATS = {"tries": 0, "emptied": 0, "held": 0, "seconds": 0.0}  # this process's TRUNCATEs (benchmarks read them)
+
+
+def _fresh(wal: str | None, changes: int) -> list[Any]:
+    return [wal, changes, BOUND_BYTES, FIRST_BACKOFF, 0.0]
 
 
 def exempt(conn: Any) -> None:
     """``conn`` folds its log another way (a server's :class:`~memengine.walcheckpoint.Checkpointer`)."""
-    _STATE[id(conn)] = [None, conn.total_changes, BOUND_BYTES, RETRY_GROWTH, 0.0]
+    _STATE[id(conn)] = _fresh(None, conn.total_changes)
 
 
 def release(conn: Any) -> None:
@@ -68,7 +72,7 @@ def after_commit(conn: Any) -> bool:
     if state is None or changes < state[1]:  # a connection not seen yet (or another one at the same address)
         if len(_STATE) >= _MAX_STATE:
             del _STATE[next(iter(_STATE))]
-        state = _STATE[key] = [_wal_of(conn), changes, BOUND_BYTES, RETRY_GROWTH, 0.0]
+        state = _STATE[key] = _fresh(_wal_of(conn), changes)
     state[1] = changes
     if state[0] is None:
         return False
@@ -78,22 +82,25 @@ def after_commit(conn: Any) -> bool:
         return False
     if size <= state[2]:
         if size < BOUND_BYTES:  # (emptied meanwhile by someone else: back to the plain bound)
-            state[2], state[3] = BOUND_BYTES, RETRY_GROWTH
+            state[2], state[3], state[4] = BOUND_BYTES, FIRST_BACKOFF, 0.0
         return False
-    now = time.monotonic()
+    now = _clock()
     if now < state[4]:
         return False
+    t0 = time.perf_counter()
     outcome = _truncate(conn, WAIT_MS)
     STATS["tries"] += 1
     STATS["emptied"] += outcome == "emptied"
-    STATS["seconds"] += time.monotonic() - now
+    STATS["held"] += outcome == "held"
+    STATS["seconds"] += time.perf_counter() - t0
     if outcome == "emptied":
-        state[2], state[3], state[4] = BOUND_BYTES, RETRY_GROWTH, 0.0
-    elif outcome == "folded":  # every frame folded, readers of the moment kept it from starting over: soon again
-        state[2], state[4] = size + SOON_GROWTH, now + SOON_SECONDS
-    else:  # frames left behind a reader's older snapshot, perhaps held for long: back off
-        state[2], state[3] = size + state[3], min(2 * state[3], MAX_RETRY_GROWTH)
-    return outcome == "emptied"
+        state[2], state[3], state[4] = BOUND_BYTES, FIRST_BACKOFF, 0.0
+        return True
+    state[2], state[4] = size + RETRY_GROWTH, now + state[3]
+    # frames held back by an older snapshot: perhaps held for long, so wait longer each time; every frame
+    # folded but readers of the moment still in the log: they are gone in milliseconds, try again soon
+    state[3] = min(2 * state[3], MAX_BACKOFF) if outcome == "held" else FIRST_BACKOFF
+    return False
 
 
 def _truncate(conn: Any, wait_ms: int) -> str:

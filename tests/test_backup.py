@@ -186,43 +186,58 @@ def _wal(db: Path) -> int:
 
 def test_a_writer_bounds_the_log_once_no_reader_holds_it_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Another process holds a read snapshot: the log grows past the bound (nothing can fold past the
-    snapshot), and the writer tries again only every RETRY_GROWTH, not at every store; once the snapshot
-    ends, the writer's next try empties the log. Every memory is in the file; doctor sees the large log
-    and `doctor --fix` empties it."""
+    snapshot), and the writer tries again only once its pause is over (1 s, then doubled while the snapshot
+    holds frames back), not at every store; once the snapshot ends, the next try empties the log. Every
+    memory is in the file; doctor sees the large log. (The pauses run on a clock the test moves.)"""
     monkeypatch.setattr(walbound, "BOUND_BYTES", 256 << 10)
-    monkeypatch.setattr(walbound, "RETRY_GROWTH", 256 << 10)
+    monkeypatch.setattr(walbound, "RETRY_GROWTH", 1)
+    clock = [1000.0]
+    monkeypatch.setattr(walbound, "_clock", lambda: clock[0])
     db = tmp_path / "memory.db"
     _fill(db, OLD)
     s = core.MemoryStore(db)
     reader = subprocess.Popen([sys.executable, "-c", READER, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               text=True)
     assert reader.stdin is not None and reader.stdout is not None
+    stored = 0
+
+    def store(what: str) -> None:
+        nonlocal stored
+        s.store(f"{what} {stored}: shard {stored} copied", dedup=False)
+        stored += 1
+
     try:
-        s.store("written before the reader's snapshot: the gateway is gw-1", dedup=False)
+        store("written before the reader's snapshot")
         assert reader.stdout.readline().strip() == "held"
         before = dict(walbound.STATS)
-        n = 0
+
+        def tries() -> int:
+            return walbound.STATS["tries"] - before["tries"]
+
         while _wal(db) < 1 << 20:
-            s.store(f"while the snapshot is held {n}: shard {n} copied", dedup=False)
-            n += 1
-        tries = walbound.STATS["tries"] - before["tries"]
-        assert walbound.STATS["emptied"] == before["emptied"]  # held back: it could not
-        assert 1 <= tries <= 3 < n, (tries, n)  # at 256 KB, then 256 KB and 512 KB more: not one per store
+            store("while the snapshot is held")
+        assert tries() == 1 < stored  # one try at the bound, then a pause: not one per store
+        assert walbound.STATS["held"] - before["held"] == 1 and walbound.STATS["emptied"] == before["emptied"]
+        clock[0] += 1.0
+        store("after the first pause")
+        assert tries() == 2  # held back again: the pause doubles to 2 s
+        clock[0] += 1.0
+        store("1 s later")
+        assert tries() == 2
+        clock[0] += 1.5
+        store("2.5 s later")
+        assert tries() == 3 and walbound.STATS["emptied"] == before["emptied"]
         code, out = _json("--db", str(db), "doctor")
         assert out["data"]["log_large"] is True and out["data"]["log_bytes"] >= 1 << 20
         assert any("write-ahead log" in note and "doctor --fix" in note for note in out["data"]["notes"])
         reader.stdin.write("\n")
         reader.stdin.flush()
         assert reader.stdout.readline().strip() == "released"
-        released_at, peak, m = _wal(db), 0, 0
-        while walbound.STATS["emptied"] == before["emptied"]:  # the next try: once the log grew RETRY_GROWTH more
-            peak = max(peak, _wal(db))
-            s.store(f"after the reader let go {m}: the proxy is squid", dedup=False)
-            m += 1
-            assert peak <= released_at + (2 << 20), (peak, released_at)  # (the step doubled after each failure)
-        assert walbound.STATS["emptied"] == before["emptied"] + 1 and _wal(db) == 0
-        for i in range(3):  # it grows again from nothing
-            s.store(f"after the truncate {i}", dedup=False)
+        clock[0] += 10.0
+        store("after the reader let go")
+        assert tries() == 4 and walbound.STATS["emptied"] == before["emptied"] + 1 and _wal(db) == 0
+        for _ in range(3):  # it grows again from nothing
+            store("after the truncate")
         assert 0 < _wal(db) < 256 << 10
     finally:
         if reader.poll() is None:
@@ -233,7 +248,7 @@ def test_a_writer_bounds_the_log_once_no_reader_holds_it_back(tmp_path: Path, mo
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert conn.execute("SELECT count(*) FROM memories").fetchone()[0] == len(OLD) + 1 + n + m + 3
+        assert conn.execute("SELECT count(*) FROM memories").fetchone()[0] == len(OLD) + stored
     finally:
         conn.close()
 
