@@ -22,18 +22,11 @@ from typing import Any
 
 from memengine.db import backup_dir
 from memengine.errors import MemError, UserError
+from memengine.privfile import fsync_path
 
 KIND = "backup"  # the name's last part: <name>.<time>.backup.db
 DEFAULT_KEEP = 7  # copies of this kind kept by a backup with no destination
 STALE_DAYS = 7  # doctor says so when the newest backup is older than this
-
-
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def default_dest(db: Path, now: datetime) -> Path:
@@ -73,10 +66,10 @@ def write_checked(conn: Any, db: Path, dest: Path) -> dict[str, Any]:
                           "nothing was written: run mem.py doctor"
             exc.args = (exc.message,)
             raise
-        _fsync(tmp)
+        fsync_path(tmp)
         os.replace(tmp, dest)
         with contextlib.suppress(OSError):  # (the rename itself on the disk)
-            _fsync(dest.parent)
+            fsync_path(dest.parent)
     finally:
         for suffix in ("", "-journal", "-wal", "-shm"):
             with contextlib.suppress(FileNotFoundError):

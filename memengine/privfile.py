@@ -56,3 +56,12 @@ def write_private(path: Path, data: bytes) -> None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+
+
+def fsync_path(path: Path) -> None:
+    """Flush a file's (or a directory's, for a rename in it) data to the disk before we name or trust it."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -43,6 +43,7 @@ from typing import Any
 from memengine.db import backup_dir, connect, raw_connect, sqlite3
 from memengine.errors import Busy, DamagedFile, LockedError, MemError, NewerSchema, UserError
 from memengine.migrations import MIGRATIONS, migrate
+from memengine.privfile import fsync_path
 
 BUSY_SECONDS = 60.0  # how long the copy waits for the write lock (other writers' transactions) before `busy`
 STEP_PAGES = 1024  # pages copied per step of the backup API (the lock is held from the first step to the commit)
@@ -245,14 +246,6 @@ def _prepare(backup: Path, tmp: Path, page_size: int | None, source_name: str) -
     return info
 
 
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _copy_in(db: Path, tmp: Path, pre: Path) -> dict[str, Any]:
     """Copy ``tmp`` into the live file ``db`` as one write transaction (SQLite's backup API); once its write
     lock is held and before anything commits, keep the current content in ``pre``. Returns timings."""
@@ -282,7 +275,7 @@ def _copy_in(db: Path, tmp: Path, pre: Path) -> dict[str, Any]:
             reader = connect(db)
             try:
                 vacuum_into(reader, part)  # the last committed state: nobody can commit while we hold the lock
-                _fsync(part)
+                fsync_path(part)
                 os.replace(part, pre)
             finally:
                 reader.close()
@@ -379,7 +372,7 @@ def restore(db: Path, backup: Path, dry_run: bool = False, now: datetime | None 
             else:  # no file: a -wal or -shm left without it must not meet the restored one
                 report["moved_aside"] = _move_aside(db, backup_dir(db) / f"{db.name}.{_stamp(now)}.orphan") \
                     if any(Path(f"{db}{s}").exists() for s in ("-wal", "-shm")) else []
-            _fsync(tmp)
+            fsync_path(tmp)
             os.replace(tmp, db)
             os.chmod(db, 0o600)
         report["previous_kept_in"] = str(keep) if keep is not None else None
