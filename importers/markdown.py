@@ -62,7 +62,7 @@ MAX_NOTE_BYTES = 32 * 1024 * 1024  # one note file; larger ones are refused (a v
 MEMORY_TYPES = {"episodic", "semantic", "procedural"}
 
 _HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE_RE = note_marks.FENCE_RE
 _WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]|#^]*)(?:[#^]([^\[\]|]*))?(?:\|([^\[\]]*))?\]\]")
 _TAG_RE = re.compile(r"(?<![\w#/&:;.=\"'`(\[])#([^\s#.,;:!?()\[\]{}<>\"'`]*[^\W\d][^\s#.,;:!?()\[\]{}<>\"'`]*)")
 _INLINE_CODE_RE = re.compile(r"`[^`\n]*`")
@@ -120,13 +120,8 @@ def _split_sections(lines: list[str], first_line: int) -> list[_Section]:
             if stripped == _END:
                 managed = False
             continue
-        fm = _FENCE_RE.match(line)
-        if fm:
-            marker = fm.group(1)
-            if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
-                fence = None
+        marks, fence = note_marks.fence_step(line, fence)
+        if marks:
             sections[-1].body.append(line)
             continue
         hm = _HEADING_RE.match(line) if fence is None else None

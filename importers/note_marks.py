@@ -18,11 +18,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")  # a code fence's opening or closing line
 _FIELD_LINE_RE = re.compile(r"^(\s*(?:[-*+]\s+)?)([^\W\d][\w ./-]{0,40}?)::[ \t]*(.*)$")
 _FIELD_INLINE_RE = re.compile(r"([\[(])([^\W\d][\w ./-]{0,40}?)::[ \t]*([^\[\]()\n]*?)\s*[\])]")
 _HTML_BLOCK_RE = re.compile(r"^<(?:div|p|h[1-6]|ul|ol|li|br|table|tr|td|th|tbody|thead|blockquote|pre|span|b|i|"
                             r"strong|em|a|img|hr|object|body|html|head|meta|title|style)\b[^<>]*>", re.IGNORECASE)
+
+
+def fence_step(line: str, fence: str | None) -> tuple[bool, str | None]:
+    """(whether ``line`` is a code fence's marker line, the fence open after it) given the fence open
+    before it (None: outside code). A marker of the other kind (``~~~`` in a block opened by backticks)
+    is code."""
+    fm = FENCE_RE.match(line)
+    if not fm:
+        return False, fence
+    marker = fm.group(1)
+    if fence is None:
+        return True, marker[0] * 3
+    return True, (None if marker.startswith(fence) else fence)
 
 
 def _outside_fences(text: str, line_fn: Callable[[str], str | None]) -> str:
@@ -30,16 +43,8 @@ def _outside_fences(text: str, line_fn: Callable[[str], str | None]) -> str:
     out: list[str] = []
     fence: str | None = None
     for line in text.split("\n"):
-        fm = _FENCE_RE.match(line)
-        if fm:
-            marker = fm.group(1)
-            if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
-                fence = None
-            out.append(line)
-            continue
-        if fence is not None:
+        marks, fence = fence_step(line, fence)
+        if marks or fence is not None:
             out.append(line)
             continue
         new = line_fn(line)

@@ -189,8 +189,10 @@ def _cue_suffix() -> re.Pattern[str]:
 
 
 _DIGIT = re.compile(r"\d")
-_VALUE_WORD = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
-                         r"noon|midnight|tomorrow|tonight|week|month|year)")
+# the starts of words that name a value with no digit: weekdays, months, named times, relative days and spans
+_VALUE_WORDS = ("mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
+                "noon|midnight|tomorrow|tonight|week|month|year")
+_VALUE_WORD = re.compile(rf"\b(?:{_VALUE_WORDS})")
 
 
 def _valued_raw(content: str) -> bool:
@@ -209,8 +211,7 @@ def _when(c: Candidate) -> tuple[str, int]:
     return c.event_at or "", c.position if c.position is not None else -1
 
 
-_MAYBE_VALUE = re.compile(r"\d|\b(mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
-                          r"noon|midnight|tomorrow|tonight|week|month|year)", re.I)
+_MAYBE_VALUE = re.compile(rf"\d|\b({_VALUE_WORDS})", re.I)
 
 
 def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candidate] = (), query: str = "",
