@@ -41,6 +41,8 @@ _ACCENTS = str.maketrans("áàâãäçéèêëíìîïóòôõöúùûü", "aaaa
 
 
 def _fold(text: str) -> str:
+    # one character for one (not fact_lexicon.fold, whose NFKD and "œ" -> "oe" change the length): the
+    # offsets of matches on the folded text cut the original text
     return text.lower().translate(_ACCENTS)
 
 
