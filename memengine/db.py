@@ -20,6 +20,13 @@ try:  # an SQLite that can load extensions (this machine's stdlib sqlite3 cannot
 except ImportError:  # pragma: no cover - exercised only where sqlean is missing
     sqlite3 = _std_sqlite3  # type: ignore[no-redef]
 
+
+
+class Connection(sqlite3.Connection):  # type: ignore[misc,name-defined]
+    """The driver's connection, weakly referenceable (the driver's own is not): memengine.walbound keeps its
+    per-connection state in a weak map, so a connection freed and another made at its address never share it."""
+
+
 BUSY_RETRY_SECONDS = 30.0  # on top of busy_timeout, for BEGIN IMMEDIATE under heavy contention
 IN_CHUNK = 500  # ids per "IN (...)" query: well under SQLite's bound-parameter limit
 
@@ -124,7 +131,8 @@ def _connect(path: Path, create_parents: bool) -> Any:
     try:
         immutable = False
         try:
-            conn = sqlite3.connect(str(path), isolation_level=None, timeout=10.0, check_same_thread=False)
+            conn = sqlite3.connect(str(path), isolation_level=None, timeout=10.0, check_same_thread=False,
+                                   factory=Connection)
             conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
         except sqlite3.OperationalError as exc:
             conn, immutable = _read_only_fallback(path, exc), True
@@ -166,7 +174,7 @@ def _read_only_fallback(path: Path, exc: BaseException) -> Any:
     from urllib.parse import quote
 
     conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?immutable=1", uri=True, isolation_level=None,
-                           timeout=10.0, check_same_thread=False)
+                           timeout=10.0, check_same_thread=False, factory=Connection)
     _READ_ONLY_FOLDERS[str(path.resolve().parent)] = "disk_full" if kind == "disk_full" else "read_only"
     return conn
 
@@ -283,7 +291,8 @@ def _rollback(conn: Any) -> None:
 
 def raw_connect(uri: str, is_uri: bool = True) -> Any:
     """A bare connection with sqlite-vec loaded (doctor's read-only look at a damaged file)."""
-    conn = sqlite3.connect(uri, uri=is_uri, isolation_level=None, timeout=10.0, check_same_thread=False)
+    conn = sqlite3.connect(uri, uri=is_uri, isolation_level=None, timeout=10.0, check_same_thread=False,
+                           factory=Connection)
     try:
         conn.enable_load_extension(True)
         conn.load_extension(_vec_extension_path())

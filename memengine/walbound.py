@@ -20,14 +20,16 @@ snapshot held for minutes costs the writer a 0.1 s wait once a minute, and never
 The checkpoint never loses a commit (a committed transaction is in the log or in the file) and runs outside
 the writer's transaction, after its commit.
 
-Connections are not weak-referenceable (sqlean), so the state is kept by ``id(conn)``; a new connection at
-an old address is told apart by its ``total_changes`` (it starts again from 0).
+The state is kept per connection *object*, in a weak map (:class:`memengine.db.Connection` is weakly
+referenceable; the driver's own class is not): keyed by ``id(conn)`` as it was, a connection made at the
+address of a freed one inherited its state (a server's exemption: that log was never bounded again).
 """
 
 from __future__ import annotations
 
 import os
 import time
+import weakref
 from typing import Any
 
 BOUND_BYTES = 16 << 20  # a log past this is emptied (the servers' bound too: memengine/walcheckpoint.py)
@@ -37,25 +39,34 @@ FIRST_BACKOFF = 1.0  # ... and this many seconds later at the earliest (so at mo
 MAX_BACKOFF = 60.0  # the pause doubles while an older snapshot holds frames back, up to this
 
 _clock = time.monotonic  # (tests move it by hand)
-# id(conn) -> [the -wal path or None (exempt / no file), total_changes at the last look, next size to act at,
-#              the pause after the next try that fails, the earliest time of the next try]
-_STATE: dict[int, list[Any]] = {}
-_MAX_STATE = 4096  # connections remembered (forgotten oldest first: a forgotten one is looked up again)
+# conn -> [the -wal path or None (exempt / no file), next size to act at, the pause after the next try that
+#          fails, the earliest time of the next try]; an entry goes when its connection is freed
+_STATE: weakref.WeakKeyDictionary[Any, list[Any]] = weakref.WeakKeyDictionary()
 STATS = {"tries": 0, "emptied": 0, "held": 0, "seconds": 0.0}  # this process's TRUNCATEs (benchmarks read them)
 
 
-def _fresh(wal: str | None, changes: int) -> list[Any]:
-    return [wal, changes, BOUND_BYTES, FIRST_BACKOFF, 0.0]
+def _fresh(wal: str | None) -> list[Any]:
+    return [wal, BOUND_BYTES, FIRST_BACKOFF, 0.0]
 
 
 def exempt(conn: Any) -> None:
     """``conn`` folds its log another way (a server's :class:`~memengine.walcheckpoint.Checkpointer`)."""
-    _STATE[id(conn)] = _fresh(None, conn.total_changes)
+    _STATE[conn] = _fresh(None)
 
 
 def release(conn: Any) -> None:
     """``conn`` bounds its log by its commits again (its checkpointer stopped)."""
-    _STATE.pop(id(conn), None)
+    _STATE.pop(conn, None)
+
+
+def _state_of(conn: Any) -> list[Any]:
+    try:
+        state = _STATE.get(conn)
+    except TypeError:  # a driver connection made outside memengine.db: bounded, with no memory of its tries
+        return _fresh(_wal_of(conn))
+    if state is None:
+        state = _STATE[conn] = _fresh(_wal_of(conn))
+    return state
 
 
 def _wal_of(conn: Any) -> str | None:
@@ -67,25 +78,19 @@ def after_commit(conn: Any) -> bool:
     """Called after a commit on ``conn``: empty the log if it is past the bound. True if it emptied it."""
     if conn.in_transaction:
         return False
-    key, changes = id(conn), conn.total_changes
-    state = _STATE.get(key)
-    if state is None or changes < state[1]:  # a connection not seen yet (or another one at the same address)
-        if len(_STATE) >= _MAX_STATE:
-            del _STATE[next(iter(_STATE))]
-        state = _STATE[key] = _fresh(_wal_of(conn), changes)
-    state[1] = changes
+    state = _state_of(conn)
     if state[0] is None:
         return False
     try:
         size = os.stat(state[0]).st_size
     except OSError:
         return False
-    if size <= state[2]:
+    if size <= state[1]:
         if size < BOUND_BYTES:  # (emptied meanwhile by someone else: back to the plain bound)
-            state[2], state[3], state[4] = BOUND_BYTES, FIRST_BACKOFF, 0.0
+            state[1], state[2], state[3] = BOUND_BYTES, FIRST_BACKOFF, 0.0
         return False
     now = _clock()
-    if now < state[4]:
+    if now < state[3]:
         return False
     t0 = time.perf_counter()
     outcome = _truncate(conn, WAIT_MS)
@@ -94,12 +99,12 @@ def after_commit(conn: Any) -> bool:
     STATS["held"] += outcome == "held"
     STATS["seconds"] += time.perf_counter() - t0
     if outcome == "emptied":
-        state[2], state[3], state[4] = BOUND_BYTES, FIRST_BACKOFF, 0.0
+        state[1], state[2], state[3] = BOUND_BYTES, FIRST_BACKOFF, 0.0
         return True
-    state[2], state[4] = size + RETRY_GROWTH, now + state[3]
+    state[1], state[3] = size + RETRY_GROWTH, now + state[2]
     # frames held back by an older snapshot: perhaps held for long, so wait longer each time; every frame
     # folded but readers of the moment still in the log: they are gone in milliseconds, try again soon
-    state[3] = min(2 * state[3], MAX_BACKOFF) if outcome == "held" else FIRST_BACKOFF
+    state[2] = min(2 * state[2], MAX_BACKOFF) if outcome == "held" else FIRST_BACKOFF
     return False
 
 

@@ -1,0 +1,78 @@
+"""memengine/walbound.py keeps its state per connection object, not per address.
+
+A server's connection is exempt (its checkpointer bounds the log); when it is closed and freed, CPython
+gives the next connection the same address more often than not. Keyed by ``id()``, that connection
+inherited the exemption (or another one's back-off) and its log was never bounded. Real files, real
+connections; the test makes the address reuse happen and then checks the new connection's log is emptied.
+"""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memengine import db, walbound
+
+
+def _wal(path: Path) -> int:
+    p = Path(f"{path}-wal")
+    return p.stat().st_size if p.exists() else 0
+
+
+def _make(path: Path) -> Any:
+    conn = db.connect(path)
+    conn.execute("CREATE TABLE IF NOT EXISTS t (x BLOB)")
+    return conn
+
+
+def _write_past(conn: Any, path: Path, nbytes: int) -> bool:
+    """Commit 16 KB rows until the log passes ``nbytes`` or a commit empties it; True if it was emptied."""
+    for _ in range(400):
+        with db.write_tx(conn):
+            conn.execute("INSERT INTO t VALUES (randomblob(16384))")
+        size = _wal(path)
+        if size == 0 or size > nbytes:
+            return size == 0
+    return False
+
+
+def test_a_new_connection_at_a_freed_exempt_ones_address_is_bounded(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(walbound, "BOUND_BYTES", 256 << 10)
+    path = tmp_path / "memory.db"
+    _make(path).close()
+    reused = 0
+    for _ in range(20):
+        old = _make(path)
+        walbound.exempt(old)  # a server's connection: it never empties the log after its commits
+        address = id(old)
+        old.close()
+        del old
+        gc.collect()
+        new = _make(path)
+        reused += id(new) == address
+        try:
+            assert _write_past(new, path, 1 << 20), "the new connection's log was never emptied"
+        finally:
+            new.close()
+    assert reused > 0, "the address was never reused: the test did not exercise what it is for"
+
+
+def test_an_exempt_connection_stays_exempt_and_is_bounded_again_once_released(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(walbound, "BOUND_BYTES", 256 << 10)
+    path = tmp_path / "memory.db"
+    conn = _make(path)
+    try:
+        walbound.exempt(conn)
+        for _ in range(40):  # 640 KB: past the bound, and nobody empties it
+            with db.write_tx(conn):
+                conn.execute("INSERT INTO t VALUES (randomblob(16384))")
+        assert _wal(path) > 256 << 10
+        walbound.release(conn)
+        assert _write_past(conn, path, 1 << 20)
+    finally:
+        conn.close()
