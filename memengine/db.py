@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover - exercised only where sqlean is missing
 
 
 
-class Connection(sqlite3.Connection):  # type: ignore[misc,name-defined]
+class Connection(sqlite3.Connection):
     """The driver's connection, weakly referenceable (the driver's own is not): memengine.walbound keeps its
     per-connection state in a weak map, so a connection freed and another made at its address never share it."""
 
