@@ -10,8 +10,9 @@ Per conversation the active branch is followed from ``current_node`` back
 through ``parent`` (cycle-safe; the latest leaf when ``current_node`` is
 missing). ``all_branches=True`` also yields off-branch messages marked
 ``metadata["branch"] = "alt"``. Hidden/system/custom-instruction nodes, tool
-calls (assistant messages whose ``recipient`` is not ``all``) and reasoning
-recaps are skipped; text, code, multimodal text (image pointers noted in
+calls (assistant messages whose ``recipient`` is not ``all``), reasoning
+recaps and the ``analysis``/``commentary`` channels (GPT-5's thinking and its preambles: not its
+final words) are skipped; text, code, multimodal text (image pointers noted in
 ``metadata["images"]``) and summarised tool output are kept; citation marks are
 stripped. A memory call (``recipient`` ``bio``: what ChatGPT saved about the user)
 is a semantic record "ChatGPT memory: ..."; a conversation of no title (null,
@@ -324,7 +325,9 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             or ctype in _HIDDEN_TYPES
             or (role == "assistant" and recipient != "all")
             or meta.get("is_user_system_message")  # a custom GPT's or project's instructions
-            or msg.get("channel") == "analysis"  # chain of thought, not the answer
+            # chain of thought ("analysis"); GPT-5's preambles and tool calls ("commentary"): not its final words
+            # (a tool's answer on the commentary channel is tool output, counted as such below)
+            or msg.get("channel") == "analysis" or (role != "tool" and msg.get("channel") == "commentary")
         ):
             report.skipped_system += 1
             continue

@@ -9,12 +9,14 @@ conversation object, a directory or the export zip. Streamed with ijson.
 
 The export's ``projects.json`` (in the zip or directory, or given alone) gives each
 project's description (semantic) and instructions (procedural) as memories, its
-documents named in the metadata; ``users.json`` is left alone. The plain ``text`` of a
+documents named in the metadata; its ``memories.json`` (2025) what Claude remembers, one
+semantic memory per section and per project (:func:`_memories`); ``users.json`` is left alone. The plain ``text`` of a
 message is used only when it has no text blocks, without the "This block is not
 supported on your current device yet." placeholder of tool and artifact blocks.
 
-An ``artifacts`` tool call that writes a whole document (``create``, ``rewrite``) is part of the
-answer where it stands (``[artifact: title]`` then the text); partial ``update`` calls are not.
+An ``artifacts`` tool call that writes a whole document (``create``, ``rewrite``), or a file
+written whole (``create_file``), is part of the answer where it stands (``[artifact: title]`` then
+the text); partial edits (``update``, ``str_replace``) are not.
 The export's example project (``is_starter_project``) is not the user's: left out.
 
 Documents uploaded as ``files`` are named in their message (``[attachments: lease.pdf]``); a
@@ -41,6 +43,7 @@ from importers._common import (
     iso_time,
     iter_objects,
     json_sources,
+    sha1_hex,
     uncut,
     unread_files,
 )
@@ -61,7 +64,61 @@ _OWN_KEYS = frozenset({"uuid", "chat_messages"})  # a conversation (or project) 
 
 
 def _accept(name: str) -> bool:
-    return re.fullmatch(r"(?:conversations(?:[-_]\d+)?|projects)\.jsonl?", name, re.IGNORECASE) is not None
+    return re.fullmatch(r"(?:conversations(?:[-_]\d+)?|projects|memories)\.jsonl?", name, re.IGNORECASE) is not None
+
+
+def is_memories(obj: Any) -> bool:
+    """The object of a 2025 export's ``memories.json``: what Claude remembers across conversations
+    (``conversations_memory``) and per project (``project_memories``: project uuid -> text)."""
+    return isinstance(obj, dict) and "uuid" not in obj and (
+        "conversations_memory" in obj or "project_memories" in obj)
+
+
+_BOLD_LINE_RE = re.compile(r"^\s*\*\*(.+?)\*\*\s*:?\s*$")
+
+
+def _memory_sections(text: str) -> list[tuple[str, str]]:
+    """(heading, text) of each section of a memory summary: claude.ai writes it as Markdown
+    sections under bold headings ("**Work context**"); text before any heading has none. A
+    heading of no text says nothing: left out."""
+    sections: list[tuple[str, list[str]]] = [("", [])]
+    for line in text.splitlines():
+        m = _BOLD_LINE_RE.match(line)
+        if m:
+            sections.append((m.group(1).strip(), []))
+        else:
+            sections[-1][1].append(line)
+    out = []
+    for heading, lines in sections:
+        paras = [" ".join(p.split()) for p in re.split(r"\n\s*\n", "\n".join(lines)) if p.strip()]
+        body = "\n\n".join(p.replace("**", "") for p in paras)
+        if body:
+            out.append((heading, body))
+    return out
+
+
+def _memories(obj: dict[str, Any], project_names: dict[str, str], report: ImportReport) -> Iterator[Record]:
+    """What Claude remembers (``memories.json``), one semantic memory per section, then one per
+    project. No date: the file has none. The ref is the text's: a later export's changed memory
+    is a new memory beside the old one (never an overwrite)."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    summary = obj.get("conversations_memory")
+    if isinstance(summary, str):
+        for heading, body in _memory_sections(uncut(summary)):
+            found.append((f"Claude memory: {heading}: {body}" if heading else f"Claude memory: {body}",
+                          {"memory": "conversations", "section": heading or None}))
+    per_project = obj.get("project_memories")
+    if isinstance(per_project, dict):
+        for uuid, text in per_project.items():
+            body = "\n\n".join(b for _h, b in _memory_sections(uncut(str(text or ""))))
+            name = project_names.get(str(uuid), str(uuid))
+            if body:
+                found.append((f"Claude memory of project {name}: {body}",
+                              {"memory": "project", "project": name, "project_uuid": str(uuid)}))
+    report.messages_seen += len(found)
+    for content, meta in found:
+        yield Record(content=content, ref=f"claude:memory:{sha1_hex(content)[:20]}", source="claude",
+                     memory_type="semantic", author="Assistant", thread="memories.json", metadata=meta)
 
 
 def is_project(obj: Any) -> bool:
@@ -99,18 +156,27 @@ _UNSUPPORTED_RE = re.compile(r"\s*(?:```\s*)?This block is not supported on your
 
 
 def artifact(block: dict[str, Any]) -> tuple[str, str] | None:
-    """(title, text) of an ``artifacts`` tool call that writes a whole document (``create`` or
-    ``rewrite``): the document the user reads beside the answer, so its text is a memory, as a
-    ChatGPT canvas is. A partial ``update`` (old_str/new_str) is no document: None."""
-    if block.get("type") != "tool_use" or block.get("name") != "artifacts":
+    """(title, text) of a tool call that writes a whole document: an ``artifacts`` call (``create``
+    or ``rewrite``), or a file written whole (2025's ``create_file``: an input's ``file_text``,
+    titled by its file name): the document the user reads beside the answer, so its text is a
+    memory, as a ChatGPT canvas is. A partial edit (``update``, ``str_replace``: old_str/new_str)
+    is no document: None."""
+    if block.get("type") != "tool_use":
         return None
     call = block.get("input")
-    if not isinstance(call, dict) or call.get("command", "create") not in ("create", "rewrite"):
+    if not isinstance(call, dict):
         return None
-    text = call.get("content")
+    if block.get("name") == "artifacts":
+        if call.get("command", "create") not in ("create", "rewrite"):
+            return None
+        text, title = call.get("content"), call.get("title") or call.get("id") or "artifact"
+    elif isinstance(call.get("file_text"), str):
+        text, title = call["file_text"], str(call.get("path") or "file").rstrip("/").rsplit("/", 1)[-1]
+    else:
+        return None
     if not isinstance(text, str) or not text.strip():
         return None
-    return uncut(str(call.get("title") or call.get("id") or "artifact")).strip(), text.strip()
+    return uncut(str(title)).strip(), text.strip()
 
 
 def _text(msg: dict[str, Any], include_tools: bool) -> tuple[str, int, list[str]]:
@@ -342,9 +408,15 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     left = unread_files(path, sources)
     if left:  # the account (users.json) and other files of the export: no history, named in the summary
         report.variant["not_read"] = left
+    memories: list[dict[str, Any]] = []  # read after the projects, whose names they use
+    project_names: dict[str, str] = {}
     for source in sources:
         for conv in iter_objects(source, "conversations", limit, _OWN_KEYS):
+            if is_memories(conv):
+                memories.append(conv)
+                continue
             if is_project(conv):
+                project_names[str(conv["uuid"])] = uncut(str(conv.get("name") or "untitled")).strip()
                 if conv.get("is_starter_project") is True:  # Anthropic's example project: not the user's words
                     report.skipped_system += 1
                     continue
@@ -365,9 +437,16 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                 continue
             count += 1
             yield from records
+    remembered = 0
+    for obj in memories:
+        for rec in _memories(obj, project_names, report):
+            remembered += 1
+            yield rec
     if projects:
         report.variant["projects"] = projects
-    if not count and not projects:
+    if remembered:
+        report.variant["memories"] = remembered
+    if not count and not projects and not remembered:
         what = f"{report.skipped_malformed} malformed entries, " if report.skipped_malformed else ""
         raise ImportFormatError(f"no Claude conversation found ({what}expected a list of conversations, "
                                 "each with 'uuid' and 'chat_messages')", str(path))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import tarfile
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from importers import (
     Record,
     dayone,
     html_notes,
+    jex,
     kinds,
     markdown_apps,
     notion,
@@ -51,7 +53,21 @@ def _json_kind(head: str) -> str | None:
         return "claude"
     if re.search(r'"uuid"\s*:', head) and re.search(r'"prompt_template"\s*:', head):
         return "claude"  # projects.json of a Claude export
+    if re.search(r'"conversations_memory"\s*:', head):
+        return "claude"  # memories.json of a Claude export (2025)
     return None
+
+
+# The JSON files of a chat export, the conversations first: an export of no conversation (an empty list)
+# is still told by its projects.json or memories.json.
+_EXPORT_JSON_RE = re.compile(r"conversations(?:[-_]\d+)?\.jsonl?")
+_SIDE_JSON = ("projects.json", "memories.json")
+
+
+def _export_jsons(bases: list[str]) -> list[int]:
+    """Indexes of ``bases`` that are an export's JSON files, conversations first."""
+    first = [i for i, b in enumerate(bases) if _EXPORT_JSON_RE.fullmatch(b)]
+    return first + [i for i, b in enumerate(bases) if b in _SIDE_JSON] if first else []
 
 
 def _head_text(raw: bytes) -> str:
@@ -144,10 +160,8 @@ def _zip_kind(path: Path) -> str:
         with zipfile.ZipFile(path) as zf:
             names = [n for n in zf.namelist() if not is_junk_member(n)]
             bases = [n.rsplit("/", 1)[-1].lower() for n in names]
-            if any(re.fullmatch(r"conversations(?:[-_]\d+)?\.jsonl?", b) for b in bases):
-                member = next(n for n in names if re.fullmatch(r"conversations(?:[-_]\d+)?\.jsonl?",
-                                                                n.rsplit("/", 1)[-1].lower()))
-                with zf.open(member) as fh:
+            for i in _export_jsons(bases):
+                with zf.open(names[i]) as fh:
                     head = _head_text(fh.read(4 * 1024 * 1024))
                 kind = _json_kind(head)
                 if kind:
@@ -180,9 +194,9 @@ def detect(path: Path | str) -> str:
     if not path.exists():
         raise ImportFormatError("no such file or directory", file)
     if path.is_dir():
-        jsons = sorted(p for p in path.iterdir() if re.fullmatch(r"conversations(?:[-_]\d+)?\.jsonl?", p.name.lower()))
-        if jsons:
-            kind = _scan_json_keys(jsons[0])
+        files = sorted(p for p in path.iterdir() if p.is_file())
+        for i in _export_jsons([p.name.lower() for p in files]):
+            kind = _scan_json_keys(files[i])
             if kind:
                 return kind
         if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "*.org", "Keep/*.json", "*.enex")) or any(
@@ -199,6 +213,10 @@ def detect(path: Path | str) -> str:
         raise ImportFormatError(f"empty zip archive ({_TRIED})", file)
     if not raw.strip():
         raise ImportFormatError(f"empty file ({_TRIED})", file)
+    if jex.is_tar_head(raw):  # Joplin's JEX (a tar of its RAW items): notes
+        if any(jex.ITEM_RE.fullmatch(n.rsplit("/", 1)[-1]) for n in _tar_names(path)):
+            return "markdown"
+        raise ImportFormatError(_unknown("tar archive holds no Joplin notes", None), file)
     what = kinds.binary_kind(raw, path)
     if what is not None:
         raise ImportFormatError(_unknown("not an export", what), file)
@@ -241,6 +259,20 @@ def detect(path: Path | str) -> str:
     if whatsapp.sniff(text.splitlines()[:50]):  # the parser's own header layouts
         return "whatsapp"
     raise ImportFormatError(_unknown("unrecognised format", kinds.text_kind(text, suffix)), file)
+
+
+def _tar_names(path: Path, limit: int = 2000) -> list[str]:
+    """The first member names of a tar archive (none when it cannot be read: the parser says why)."""
+    names: list[str] = []
+    try:
+        with tarfile.open(path, "r:") as tar:
+            for member in tar:
+                names.append(member.name)
+                if len(names) >= limit:
+                    break
+    except (tarfile.TarError, EOFError, OSError):
+        pass
+    return names
 
 
 def other_notes(folder: Path) -> bool:

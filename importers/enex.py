@@ -5,7 +5,8 @@ An ``<en-export>`` holds ``<note>`` elements: ``<title>``, ``<content>`` (the no
 XHTML dialect, in a CDATA section), ``<created>``/``<updated>`` (``20240312T091500Z``),
 ``<tag>``s and ``<resource>``s (attachments, base64). Each note is one semantic memory
 "Title: text": block elements and ``<br/>`` become line breaks, list items ``- `` lines,
-``<en-todo checked="true"/>`` a ``[x]``; attachments are named in the metadata, never read.
+``<en-todo checked="true"/>`` a ``[x]``, an encrypted section (``<en-crypt>``) ``[encrypted]``;
+attachments are named in the metadata, never read.
 
 Streamed with expat: attachment data is dropped as it passes (an export of gigabytes of
 photos costs the memory of one note's text), a note's text is bounded (MAX_NOTE_CHARS: past
@@ -42,6 +43,7 @@ class _Text(HTMLParser):
         self.lines: list[str] = []
         self.current: list[str] = []
         self.prefix = ""
+        self.crypt = 0  # inside <en-crypt>: cipher text, no words (its password is the user's)
 
     def _soft(self) -> None:
         if "".join(self.current).strip():
@@ -58,15 +60,22 @@ class _Text(HTMLParser):
             self._soft()
             if tag == "li":
                 self.prefix = "- "
+        elif tag == "en-crypt":
+            self.crypt += 1
+            self.current.append("[encrypted]")
         elif tag == "en-todo":
             self.current.append(self.prefix + ("[x] " if dict(attrs).get("checked") == "true" else "[ ] "))
             self.prefix = ""
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in _BLOCKS and tag != "br":
+        if tag == "en-crypt":
+            self.crypt = max(0, self.crypt - 1)
+        elif tag in _BLOCKS and tag != "br":
             self._soft()
 
     def handle_data(self, data: str) -> None:
+        if self.crypt:
+            return
         if self.prefix and data.strip():
             self.current.append(self.prefix)
             self.prefix = ""

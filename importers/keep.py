@@ -5,7 +5,8 @@ The markdown importer reads them with the notes of other apps (:mod:`importers.m
 folder or zip holding a ``Keep`` folder of such JSON files. A note is a semantic memory
 "Title: text" (a checklist as ``- [ ] item`` / ``- [x] item`` lines), its labels its tags, dated
 by its creation (``createdTimestampUsec``; older exports only have ``userEditedTimestampUsec``).
-Trashed notes are not memories; archived and pinned ones are, marked in the metadata. The
+Trashed notes are not memories, nor is a note of only a picture (counted as media); archived and
+pinned ones are, marked in the metadata. The
 ``.html`` files say the same again and are not read.
 """
 
@@ -72,8 +73,11 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
         report.skipped_system += 1
         return []
     body = _body(obj)
-    if not body:
-        report.skipped_empty += 1
+    if not body:  # a note of only a picture (a photo of a receipt) is media, as a chat's photo alone is
+        if any(isinstance(a, dict) and a.get("filePath") for a in obj.get("attachments") or []):
+            report.skipped_media += 1
+        else:
+            report.skipped_empty += 1
         return []
     title = str(obj.get("title") or "").strip()
     labels = [str(x.get("name")).strip() for x in obj.get("labels") or [] if isinstance(x, dict) and x.get("name")]

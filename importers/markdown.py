@@ -42,6 +42,7 @@ from importers import (
     dayone,
     enex,
     html_notes,
+    jex,
     keep,
     logseq,
     markdown_apps,
@@ -64,7 +65,9 @@ MEMORY_TYPES = {"episodic", "semantic", "procedural"}
 _HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE_RE = note_marks.FENCE_RE
 _WIKILINK_RE = re.compile(r"(!?)\[\[([^\[\]|#^]*)(?:[#^]([^\[\]|]*))?(?:\|([^\[\]]*))?\]\]")
-_TAG_RE = re.compile(r"(?<![\w#/&:;.=\"'`(\[])#([^\s#.,;:!?()\[\]{}<>\"'`]*[^\W\d][^\s#.,;:!?()\[\]{}<>\"'`]*)")
+# a tag holds a letter or a pictograph (Bear's "#📚"): "#123" is an issue number, no tag
+_TAG_RE = re.compile(r"(?<![\w#/&:;.=\"'`(\[])#([^\s#.,;:!?()\[\]{}<>\"'`]*(?:[^\W\d]|[\u2600-\u27bf\U0001F000-\U0001FAFF])"
+                     r"[^\s#.,;:!?()\[\]{}<>\"'`]*)")
 _INLINE_CODE_RE = re.compile(r"`[^`\n]*`")
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.DOTALL)
 _DATE_RE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?(?!\d)")
@@ -177,9 +180,10 @@ def _unmask_code(line: str, spans: list[str]) -> str:
 def _strip_markup(text: str) -> str:
     """``text`` without markup that carries no words: HTML tags (``<div align="center">``,
     ``<img src=...>``; their inner text stays), Obsidian ``%% comments %%``, callout markers
-    (``[!note]``), block ids (`` ^abc``) and query blocks (```` ```dataview ````). Code blocks,
-    indented code and `code spans` are left alone."""
-    if not any(c in text for c in "<%[^`~") and "::" not in text:
+    (``[!note]``), block ids (`` ^abc``), query blocks (```` ```dataview ````), highlight marks
+    (``==words==``) and footnote carets (``[^1]`` reads ``[1]``). Code blocks, indented code and
+    `code spans` are left alone."""
+    if not any(c in text for c in "<%[^`~=") and "::" not in text:
         return text
     out: list[str] = []
     fence: str | None = None
@@ -216,7 +220,8 @@ def _strip_markup(text: str) -> str:
                 continue
             line = cleaned.rstrip()
         cleaned = _HTML_TAG_RE.sub("", line) if "<" in line else line
-        cleaned = _unmask_code(_BLOCK_ID_RE.sub("", _CALLOUT_RE.sub(_callout, cleaned)), spans)
+        cleaned = _BLOCK_ID_RE.sub("", _CALLOUT_RE.sub(_callout, cleaned))
+        cleaned = _unmask_code(note_marks.inline_marks(cleaned) if "=" in cleaned or "[^" in cleaned else cleaned, spans)
         if cleaned.strip() or not original.strip():
             out.append(cleaned.rstrip() if cleaned != original else original)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out))
@@ -444,10 +449,11 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
     return path.parent, [path]
 
 
-def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, tuple[str, str]] | None = None
-                ) -> tuple[list[Record], list[list[str]], str]:
+def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, tuple[str, str]] | None = None,
+                joplin_tags: dict[str, list[str]] | None = None) -> tuple[list[Record], list[list[str]], str]:
     """Records of one note plus, per record, the raw wikilink targets to resolve later (``blocks``:
-    a Logseq graph's blocks by id, for its block references)."""
+    a Logseq graph's blocks by id, for its block references; ``joplin_tags``: a Joplin note's tags
+    by its id, :func:`importers.jex.tags`)."""
     rel = file.relative_to(root).as_posix()
     suffix = file.suffix.lower()
     if suffix == ".csv":  # a Notion database: a record a row
@@ -485,6 +491,8 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
         start = 0
         if front["type_"] != markdown_apps.JOPLIN_NOTE:  # a notebook, tag or resource: no note
             return [], [], rel
+        if joplin_tags and joplin_tags.get(front["id"]):
+            front["tags"] = joplin_tags[front["id"]]
     else:
         front, start = _front_matter(lines)
         if not front:
@@ -700,6 +708,13 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     Notion's export and its Part zips: the notes are unpacked to a temporary directory, nothing
     else) into records (see :func:`_parse_tree`)."""
     path = Path(path)
+    if path.is_file() and jex.is_tar(path):  # Joplin's JEX: a tar of its RAW items
+        with tempfile.TemporaryDirectory(prefix="mem-notes-") as tmp:
+            if not jex.unpack(path, Path(tmp), MAX_NOTE_BYTES):
+                raise ImportFormatError("tar archive holds no Joplin notes (<32-hex id>.md items)", str(path))
+            yield from _parse_tree(Path(tmp), report)
+            report.variant["layout"] = "jex"
+        return
     if not (path.is_file() and is_zip(path)):
         yield from _parse_tree(path, report)
         return
@@ -745,8 +760,9 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
     first_ref: dict[str, str] = {}
     scratch = ImportReport(report.file, report.format)  # pass 1 counts nothing
     blocks = _logseq_blocks(root, kept)
+    tagged = jex.tags(kept)
     for file in kept:
-        records, _targets, rel = _parse_file(file, root, scratch, blocks)
+        records, _targets, rel = _parse_file(file, root, scratch, blocks, tagged)
         if records:
             first_ref.setdefault(_note_key(rel), records[0].ref)
             first_ref.setdefault(_note_key(file.stem), records[0].ref)
@@ -756,7 +772,7 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
         for alias in markdown_apps.aliases(records[0].metadata.get("frontmatter") if records else None):
             first_ref.setdefault(_note_key(alias), records[0].ref)  # Obsidian: [[Heating]] is the note "Boiler"
     report.variant.update({"files": len(files), "layout": "directory" if path.is_dir() else "file"})
-    parsed = (_parse_file(file, root, report, blocks) for file in kept)
+    parsed = (_parse_file(file, root, report, blocks, tagged) for file in kept)
     for records, targets, _rel in parsed:
         for record, names in zip(records, targets, strict=True):
             unresolved: list[str] = []

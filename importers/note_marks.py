@@ -108,3 +108,18 @@ def is_html_body(text: str) -> bool:
     if not lines or not _HTML_BLOCK_RE.match(lines[0]):
         return False
     return all(ln.startswith("<") and ln.endswith(">") for ln in lines)
+
+
+# Obsidian's and Markdown extensions' inline marks that carry no words: a highlight's "==" (not "a == b",
+# whose "==" has spaces on both sides), a footnote's caret ("[^1]" reads "[1]"; its definition "[^1]: …"
+# reads "[1] …").
+_HIGHLIGHT_RE = re.compile(r"==(?=\S)([^=\n]+?)(?<=\S)==")
+_FOOTNOTE_DEF_RE = re.compile(r"^\[\^([^\]\s]{1,40})\]:\s*")
+_FOOTNOTE_RE = re.compile(r"\[\^([^\]\s]{1,40})\]")
+
+
+def inline_marks(line: str) -> str:
+    """``line`` without highlight marks and footnote carets (see above)."""
+    line = _HIGHLIGHT_RE.sub(r"\1", line)
+    line = _FOOTNOTE_DEF_RE.sub(r"[\1] ", line)
+    return _FOOTNOTE_RE.sub(r"[\1]", line)

@@ -5,7 +5,8 @@ one JSON object ``{"version": "004", "items": [...]}``; each item has a ``uuid``
 ``content_type`` (``Note``, ``Tag``, ``SN|UserPreferences``, ``SN|Component`` ...), ``created_at``
 and a ``content`` object: a note's ``title`` and ``text``, a tag's ``title`` and the notes it
 ``references``. A note is one semantic memory "Title: text" dated by its creation, its tags'
-titles its tags; trashed notes are not memories; other items are no notes. An encrypted backup
+titles its tags; trashed notes are not memories; other items are no notes. A "Super" note's
+``text`` is its editor's JSON (Lexical): read as the words it holds (:func:`super_text`). An encrypted backup
 (``content`` is a ``004:...`` string) cannot be read: it fails in one line saying so.
 
 Streamed with ijson, twice (tags, then notes): memory stays that of one item.
@@ -13,6 +14,7 @@ Streamed with ijson, twice (tags, then notes): memory stays that of one item.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +45,52 @@ def _items(path: Path, where: str) -> Iterator[Any]:
         yield from ijson.items(fh, "items.item", use_float=True)
 
 
+_SUPER_EDITOR = "com.standardnotes.super-editor"
+_LEXICAL_BLOCKS = {"paragraph", "heading", "quote", "listitem", "code", "table", "tablerow", "horizontalrule"}
+
+
+def super_text(text: str, title: str) -> str:
+    """The words of a "Super" note (Standard Notes 2023+): its ``text`` is the Lexical editor's state
+    as JSON, a tree of nodes whose ``text`` leaves are the words; a block node (paragraph, heading,
+    list item ...) ends a line, a list item starts with ``- `` (a check list's with ``[x]``/``[ ]``).
+    A first line that repeats the title is not said twice. Text that is no such JSON is kept as is."""
+    try:
+        root = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(root, dict) or not isinstance(root.get("root"), dict):
+        return text
+    lines: list[str] = []
+    current: list[str] = []
+
+    def walk(node: Any, depth: int) -> None:
+        if depth > 200 or not isinstance(node, dict):  # a tree that deep is no note's
+            return
+        kind = node.get("type")
+        if kind == "listitem":
+            checked = node.get("checked")
+            current.append("- " + ("" if checked is None else "[x] " if checked else "[ ] "))
+        if isinstance(node.get("text"), str):
+            current.append(node["text"])
+        elif kind == "linebreak":
+            lines.append("".join(current))
+            current.clear()
+        for child in node.get("children") or []:
+            walk(child, depth + 1)
+        if kind in _LEXICAL_BLOCKS and "".join(current).strip() and not any(
+                isinstance(c, dict) and c.get("type") == "list" for c in node.get("children") or []):
+            lines.append("".join(current))
+            current.clear()
+
+    walk(root["root"], 0)
+    if "".join(current).strip():
+        lines.append("".join(current))
+    lines = [ln.rstrip() for ln in lines if ln.strip()]
+    if lines and title and lines[0].strip() == title:
+        lines = lines[1:]
+    return "\n".join(lines).strip()
+
+
 def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
     """The notes of one backup file, each a semantic memory (see the module docstring)."""
     where = str(file)
@@ -71,6 +119,8 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
             continue
         title = uncut(str(content.get("title") or "")).strip()
         text = uncut(str(content.get("text") or "")).strip()
+        if content.get("noteType") == "super" or content.get("editorIdentifier") == _SUPER_EDITOR:
+            text = super_text(text, title)
         if not text:
             report.skipped_empty += 1
             continue

@@ -397,16 +397,35 @@ MAX_CARD_CHARS = 4_000_000  # one card; a blob that would pass it is dropped, ot
 def _cards(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> Iterator[tuple[int, str]]:
     """(line of BEGIN, card text) for each BEGIN:VCARD ... END:VCARD block, streamed a line at
     a time; a PHOTO/LOGO/SOUND/KEY value (and its folded lines) that would take the card past
-    MAX_CARD_CHARS is dropped as it passes."""
+    MAX_CARD_CHARS is dropped as it passes.
+
+    vCard 2.1's AGENT (the contact's assistant) can hold a whole card, nested: that card is a
+    contact of its own (yielded after its holder), and its holder's AGENT line names it."""
     with opener() as fh:
         card: list[str] | None = None
         start = size = 0
         blob = False
+        agent: list[str] | None = None  # the nested card being read, and those read, of this card
+        agents: list[tuple[int, str]] = []
+        agent_start = 0
         for ln in iter_lines(fh, file):
             text = ln.text
             if card is None:
                 if text.strip().upper() == "BEGIN:VCARD":
                     card, start, size, blob = [text], ln.no, len(text), False
+                continue
+            if agent is not None:
+                agent.append(text)
+                size += ln.length
+                if text.strip().upper() == "END:VCARD":
+                    raw = "\r\n".join(agent) + "\r\n"
+                    agents.append((agent_start, raw))
+                    name = next((_unescape(v).strip() for v in _raw_values(re.sub(r"\r?\n[ \t]", "", raw), "FN")), "")
+                    card[-1] = f"X-ABRELATEDNAMES;TYPE=assistant:{name}" if name else "X-AGENT:"
+                    agent = None
+                continue
+            if text.strip().upper() == "BEGIN:VCARD" and _AGENT_RE.match(card[-1]):
+                agent, agent_start = [text], ln.no
                 continue
             if text.strip().upper() == "BEGIN:VCARD":
                 report.warn("BEGIN:VCARD without END:VCARD before the next card; card read up to there", start)
@@ -422,7 +441,8 @@ def _cards(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> 
                                 "skipped", start)
                 else:
                     yield start, "\r\n".join(card) + "\r\n"
-                card = None
+                    yield from agents
+                card, agents = None, []
                 continue
             if text[:1] in (" ", "\t") and blob:
                 continue  # a folded line of a dropped blob
@@ -442,6 +462,7 @@ def _cards(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> 
             yield start, "\r\n".join([*card, "END:VCARD"]) + "\r\n"
 
 
+_AGENT_RE = re.compile(r"^(?:[\w-]+\.)?AGENT(?:;[^:]*)?:\s*$", re.IGNORECASE)  # a nested card follows
 _GROUP_RE = re.compile(r"^(?:[\w-]+\.)?(?:X-ADDRESSBOOKSERVER-KIND|KIND)\s*:\s*group\s*$", re.IGNORECASE | re.MULTILINE)
 _MEMBER_RE = re.compile(r"^(?:[\w-]+\.)?(?:X-ADDRESSBOOKSERVER-MEMBER|MEMBER)(?:;[^:]*)?:(.+)$", re.IGNORECASE | re.MULTILINE)
 

@@ -45,7 +45,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from importers import ImportFormatError, ImportReport, Record, clock
+from importers import ImportFormatError, ImportReport, Record, clock, kinds
 from importers._common import (
     DEFAULT_MAX_MEMBER_BYTES,
     INVISIBLE_MARKS,
@@ -629,10 +629,17 @@ def _entries(lines: Iterator[Line], layout: Layout, report: ImportReport | None)
 def _survey(opener: Callable[[], IO[bytes]], file: str) -> tuple[Layout, _DateStats, dict[str, int]]:
     """Pass 1: the layout (from the first lines), then the dates and senders of every header, to
     decide the date order and calendar over the whole file."""
-    layout = pick_layout(_first_lines(opener, file))
+    first = _first_lines(opener, file)
+    layout = pick_layout(first)
     if layout is None:
+        # say what the file is when its shape tells (a note, a Telegram copy, a log ...): a lone .txt in a
+        # zip comes here, tried as the chat it usually is
+        base = Path(file.rsplit("!", 1)[-1]).name.lower()
+        what = kinds.text_kind("\n".join(first), Path(base).suffix)
+        if what and what.startswith("plain text") and (base == "_chat.txt" or "whatsapp" in base):
+            what = None  # named as WhatsApp names its chats: a chat cut or broken, not a note
         raise ImportFormatError("no WhatsApp message header found (expected '[date, time] Name: text' or "
-                                "'date, time - Name: text')", file, 1)
+                                "'date, time - Name: text')" + (f": {what}" if what else ""), file, 1)
     stats = _DateStats()
     speakers: dict[str, int] = {}
     for e in _entries(_lines(opener, file), layout, None):

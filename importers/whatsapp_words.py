@@ -92,6 +92,20 @@ _SYSTEM_BODY_PATTERNS = (
             r"تماس (?:صوتی|تصویری) بی‌پاسخ|मिस्ड (?:वॉइस|वीडियो) कॉल)\b",
             # deleted, in Swahili
             r"^(?:ujumbe huu ulifutwa|ulifuta ujumbe huu)$",
+            # round 8: deleted, in Bulgarian, Slovak, Croatian, Serbian, Lithuanian, Estonian, Latvian, Slovenian,
+            # Filipino and Kazakh (Android writes them as the sender's whole text)
+            r"^(?:това съобщение беше изтрито|изтрихте това съобщение|táto správa bola odstránená|"
+            r"túto správu ste odstránili|ova poruka je izbrisana|izbrisali ste ovu poruku|ова порука је избрисана|"
+            r"избрисали сте ову поруку|ši žinutė (?:buvo )?ištrinta|ištrynėte šią žinutę|see sõnum kustutati|"
+            r"sa kustutasid selle sõnumi|šī ziņa tika izdzēsta|jūs izdzēsāt šo ziņu|to sporočilo je bilo izbrisano|"
+            r"izbrisali ste to sporočilo|binura ang mensaheng ito|binura mo ang mensaheng ito|бұл хабар жойылды|"
+            r"сіз бұл хабарды жойдыңыз)$",
+            # ... and missed calls in those languages and Azerbaijani
+            r"^(?:пропуснато (?:гласово|видео) обаждане|propušten[io] (?:glasovni|video) poziv|"
+            r"пропуштен[иа]? (?:гласовни|видео) позив|praleistas (?:balso|vaizdo) skambutis|"
+            r"vastamata (?:hääl|video)kõne|neatbildēts (?:balss|video) ?zvans|zgrešen[i]? (?:glasovni|video) ?klic|"
+            r"hindi nasagot na (?:voice|video) call|қабылданбаған (?:дауыстық|бейне) қоңырау|"
+            r"buraxılmış (?:səsli|video|görüntülü) zəng)\b",
 )
 class _BodyPatterns:
     """The patterns above as two regexes: those anchored at the start (most: whole-body notices) are
@@ -179,7 +193,8 @@ _MEDIA_BRACKET = {
 # Android placeholders of other languages: the whole line is "<...>" of a few words, one of
 # them the word for media ("<Media jätetty pois>", "<Média kihagyva>", "<تم استبعاد الوسائط>").
 _MEDIA_STEM_RE = re.compile(
-    r"(?<![^\W\d_])(?:medi[aeo]|mídia|média|multim[eé]dia)|медиа|медіа|мультимедиа|πολυμέσ|מדיה|मीडिया|মিডিয়া|மீடியா|"
+    r"(?<![^\W\d_])(?:m[eé]e?di[aeijo]|mídia|média|multim[eéè]dia|multivide)|меди[аяј]|медіа|мультимедиа|πολυμέσ|מדיה|"
+    r"मीडिया|মিডিয়া|மீடியா|"
     r"미디어|メディア|媒体|媒體|影音|สื่อ|وسائط|رسانه|ميديا|phương tiện",
     re.IGNORECASE,
 )
@@ -214,7 +229,10 @@ _EDITED_WORDS = (
     r"bewerkt|düzenlendi|изменено|изменён[оа]?|отредактирован[оа]?|змінено|відредаговано|upraven[aáo]|"
     r"redigera[dt]|redigeret|redigert|muokattu|szerkesztett|επεξεργ[^\W\d_]*|נערכה|ערוכה|"
     r"تم تعديل|معدّ?لة|ویرایش شد|ویرایش‌شده|編集済み|編集されました|已编辑|已編輯|编辑过|編輯過|수정됨|"
-    r"แก้ไขแล้ว|đã chỉnh sửa|đã được chỉnh sửa|संपादित"
+    r"แก้ไขแล้ว|đã chỉnh sửa|đã được chỉnh sửa|संपादित|"
+    # round 8: bg, hr, sr, lt, et, lv, sl, fil, kk, az
+    r"редактиран[оа]|uređen[ao]|измењен[ао]|izmenjen[ao]|redaguot[ao]|muudeti|muudetud|rediģēt[sa]|urejen[oa]|"
+    r"na-edit|өңделді|redaktə edil"
 )
 _EDITED_RE = re.compile(rf"\s*<(?=[^<>\n]{{1,60}}>\s*$)[^<>\n]*(?:{_EDITED_WORDS})[^<>\n]*>\s*$", re.IGNORECASE)
 

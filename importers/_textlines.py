@@ -1,0 +1,145 @@
+"""Text exports read a capped line at a time (split out of :mod:`importers._common`): the encoding
+(UTF-8 with or without a BOM, UTF-16 with one; binary data refused), :func:`iter_lines`, and the
+legacy code pages a file saved as "ANSI" (or by a Japanese phone) is read with."""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import IO
+
+from importers import ImportFormatError
+
+# Resource caps (README "Bounded resources"): parsers read line by line and never hold a
+# line, a message or a JSON string past these, whatever the input, so memory stays bounded.
+MAX_LINE_CHARS = 1_000_000  # one physical line of a text export; longer: its message is refused
+
+
+def looks_binary(data: bytes) -> bool:
+    """True when a byte string is plainly not text (NULs without a UTF-16 BOM)."""
+    head = data[:8192]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False
+    return b"\x00" in head
+
+
+@dataclass
+class Line:
+    """One physical line of a text export: its number (1-based), its text without the
+    line break, and its full length in characters (> len(text) when it was over the cap)."""
+
+    no: int
+    text: str
+    length: int
+
+    @property
+    def overlong(self) -> bool:
+        """True when the line was longer than the cap and ``text`` is only its start."""
+        return self.length > len(self.text)
+
+
+_NEWLINE_RE = re.compile(r"\r\n|\r|\n")  # CRLF, CR or LF end a line; U+2028 stays inside a message
+READ_CHUNK = 1 << 16
+
+
+def _encoding(raw: IO[bytes], where: str) -> tuple[str, bytes]:
+    """(codec, first bytes already read) for export bytes: UTF-16 with a BOM, else UTF-8
+    (BOM optional). Binary data (NULs without a UTF-16 BOM) and empty files are refused."""
+    head = raw.read(READ_CHUNK)
+    if not head.strip(b" \t\r\n\xef\xbb\xbf"):
+        more = raw.read(READ_CHUNK)
+        if not more:
+            raise ImportFormatError("empty file", where)
+        head += more
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16", head
+    if looks_binary(head):
+        raise ImportFormatError("binary data, not a text export", where)
+    return "utf-8-sig", head
+
+
+def iter_lines(raw: IO[bytes], where: str, cap: int = MAX_LINE_CHARS) -> Iterator[Line]:
+    """Lines of a text export, streamed: never more than ``cap`` characters of one line in memory.
+
+    A longer line yields its first ``cap`` characters with its true ``length`` (the caller
+    refuses what it belongs to, loudly). Undecodable bytes raise a one-line error naming the line.
+    """
+    encoding, chunk = _encoding(raw, where)
+    decoder = codecs.getincrementaldecoder(encoding)("strict")
+    no = 0
+    buf = ""
+    length = 0
+    pending_cr = False
+    while True:
+        final = not chunk
+        try:
+            text = decoder.decode(chunk, final)
+        except UnicodeDecodeError as exc:
+            line = no + 1 + chunk[: max(0, exc.start)].count(b"\n")
+            if encoding == "utf-16":  # a BOM said UTF-16: broken UTF-16, not another code page
+                raise ImportFormatError(f"invalid UTF-16 text ({exc.reason})", where, line) from None
+            raise ImportFormatError(f"not UTF-8 or UTF-16 text ({exc.reason}); re-export as UTF-8", where, line) from None
+        pos = 1 if pending_cr and text.startswith("\n") else 0
+        pending_cr = False
+        for m in _NEWLINE_RE.finditer(text, pos):
+            seg = text[pos:m.start()]
+            length += len(seg)
+            if len(buf) < cap:
+                buf += seg[: cap - len(buf)]
+            no += 1
+            yield Line(no, buf, length)
+            buf, length = "", 0
+            pos = m.end()
+            pending_cr = m.group() == "\r" and pos == len(text)
+        seg = text[pos:]
+        length += len(seg)
+        if len(buf) < cap:
+            buf += seg[: cap - len(buf)]
+        if final:
+            if length:
+                yield Line(no + 1, buf, length)
+            return
+        chunk = raw.read(READ_CHUNK)
+
+
+def windows_1252(opener: Callable[[], IO[bytes]], codec: str = "cp1252") -> Callable[[], IO[bytes]]:
+    """``opener`` re-coded from Windows-1252 (or ``codec``) to UTF-8, streamed: a file saved by
+    Notepad as "ANSI" (or written by Outlook, or a Japanese phone in Shift_JIS) before UTF-8.
+    Undecodable bytes (the code page's five undefined ones) read as U+FFFD: this never fails."""
+
+    def recoded() -> IO[bytes]:
+        return codecs.EncodedFile(opener(), "utf-8", codec, errors="replace")  # type: ignore[return-value]
+
+    return recoded
+
+
+def legacy_codec(opener: Callable[[], IO[bytes]]) -> tuple[str, str]:
+    """(codec, name) to read a text export that is not valid UTF-8 with: ``utf-8`` (bad bytes as
+    U+FFFD) when it is UTF-8 with a few damaged bytes (its valid multi-byte characters outnumber
+    the bad bytes: reading it as a code page would garble every one of them), else Windows-1252
+    (a file saved as "ANSI", whose accented letters are single bytes)."""
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    wide = bad = 0
+    with opener() as fh:
+        while chunk := fh.read(READ_CHUNK):
+            text = decoder.decode(chunk)
+            bad += text.count("\ufffd")
+            wide += sum(1 for ch in text if ch > "\x7f") - text.count("\ufffd")
+    if wide > bad:
+        return "utf-8", "UTF-8, undecodable bytes as U+FFFD"
+    return "cp1252", "Windows-1252"
+
+
+def decodes_as(opener: Callable[[], IO[bytes]], codec: str) -> bool:
+    """True when the whole stream decodes strictly as ``codec`` (read a chunk at a time)."""
+    decoder = codecs.getincrementaldecoder(codec)("strict")
+    try:
+        with opener() as fh:
+            while chunk := fh.read(READ_CHUNK):
+                decoder.decode(chunk)
+        decoder.decode(b"", True)
+    except (UnicodeDecodeError, ValueError):
+        return False
+    return True
