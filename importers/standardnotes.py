@@ -56,7 +56,7 @@ def super_text(text: str, title: str) -> str:
     A first line that repeats the title is not said twice. Text that is no such JSON is kept as is."""
     try:
         root = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth: kept as written
         return text
     if not isinstance(root, dict) or not isinstance(root.get("root"), dict):
         return text

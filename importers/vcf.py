@@ -418,10 +418,7 @@ def _cards(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> 
                 agent.append(text)
                 size += ln.length
                 if text.strip().upper() == "END:VCARD":
-                    raw = "\r\n".join(agent) + "\r\n"
-                    agents.append((agent_start, raw))
-                    name = next((_unescape(v).strip() for v in _raw_values(re.sub(r"\r?\n[ \t]", "", raw), "FN")), "")
-                    card[-1] = f"X-ABRELATEDNAMES;TYPE=assistant:{name}" if name else "X-AGENT:"
+                    _close_agent(card, agent, agent_start, agents)
                     agent = None
                 continue
             if text.strip().upper() == "BEGIN:VCARD" and _AGENT_RE.match(card[-1]):
@@ -459,7 +456,19 @@ def _cards(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> 
         if card is not None and size <= MAX_CARD_CHARS:
             # A cut-off export (or a hand-edited one): the card's lines are still the contact.
             report.warn("BEGIN:VCARD without END:VCARD (file cut short?); card read up to the end", start)
+            if agent is not None:  # cut inside an AGENT's card: what it holds is still a contact
+                _close_agent(card, [*agent, "END:VCARD"], agent_start, agents)
             yield start, "\r\n".join([*card, "END:VCARD"]) + "\r\n"
+            yield from agents
+
+
+def _close_agent(card: list[str], agent: list[str], start: int, agents: list[tuple[int, str]]) -> None:
+    """A nested AGENT card read whole: kept to be a contact of its own, and named in its holder in place
+    of the AGENT line (the last line of ``card``)."""
+    raw = "\r\n".join(agent) + "\r\n"
+    agents.append((start, raw))
+    name = next((_unescape(v).strip() for v in _raw_values(re.sub(r"\r?\n[ \t]", "", raw), "FN")), "")
+    card[-1] = f"X-ABRELATEDNAMES;TYPE=assistant:{name}" if name else "X-AGENT:"
 
 
 _AGENT_RE = re.compile(r"^(?:[\w-]+\.)?AGENT(?:;[^:]*)?:\s*$", re.IGNORECASE)  # a nested card follows

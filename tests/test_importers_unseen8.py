@@ -484,3 +484,50 @@ def test_a_tar_that_is_no_joplin_export_says_so(tmp_path: Path) -> None:
 
 def test_every_unseen8_notes_fixture_has_a_case() -> None:
     assert sorted(p.name for p in NOTES.iterdir()) == sorted([*NOTE_CASES, "jex_src"])
+
+
+# --- bad input in the new layouts: no traceback, nothing lost that can be read ---------------------------
+
+
+def test_a_cut_agent_card_keeps_both_contacts(tmp_path: Path) -> None:
+    path = tmp_path / "cut.vcf"
+    path.write_text("BEGIN:VCARD\nVERSION:2.1\nFN:Chidi Okafor\nAGENT:\nBEGIN:VCARD\nFN:Ana Reyes\nTEL:+44 20 7946 0000\n",
+                    encoding="utf-8")
+    rep = ImportReport(str(path), "vcf")
+    recs = list(vcf.parse(path, rep))
+    assert [r.content for r in recs] == ["Contact: Chidi Okafor — related Ana Reyes (assistant)",
+                                         "Contact: Ana Reyes — phone +44 20 7946 0000"]
+    assert len(rep.warnings) == 1 and "without END:VCARD" in rep.warnings[0]
+
+
+def test_a_super_note_that_is_no_editor_json_is_kept_as_written(tmp_path: Path) -> None:
+    import json
+
+    deep = "[" * 100_000 + "]" * 100_000  # past the JSON parser's depth: no RecursionError escapes
+    items = [{"uuid": f"u{i}", "content_type": "Note", "created_at": "2024-01-01T00:00:00Z",
+              "content": {"title": t, "text": text, "noteType": "super"}}
+             for i, (t, text) in enumerate([("Deep", deep), ("Odd", json.dumps({"root": {"children": ["x", 5, None]}})),
+                                            ("Plain", "not JSON at all")])]
+    folder = tmp_path / "sn"
+    folder.mkdir()
+    (folder / "Standard Notes Backup and Import File.txt").write_text(json.dumps({"version": "004", "items": items}),
+                                                                      encoding="utf-8")
+    recs, rep = _notes(folder)
+    assert [r.content[:12] for r in recs] == ["Deep: [[[[[[", "Plain: not J"] and rep.skipped_empty == 1
+
+
+def test_claude_memories_of_odd_shapes(tmp_path: Path) -> None:
+    folder = tmp_path / "export"
+    folder.mkdir()
+    (folder / "conversations.json").write_text("[]", encoding="utf-8")
+    (folder / "memories.json").write_text('{"conversations_memory": "**Empty**\\n\\n**Work**\\nBuilds boats.", '
+                                          '"project_memories": {"p1": null, "p2": "**Only a heading**", "p3": 7}}',
+                                          encoding="utf-8")
+    recs = list(claude.parse(folder, ImportReport(str(folder), "claude")))
+    assert [r.content for r in recs] == ["Claude memory: Work: Builds boats.", "Claude memory of project p3: 7"]
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "conversations.json").write_text("[]", encoding="utf-8")
+    (bad / "memories.json").write_text('[{"conversations_memory": 5, "project_memories": []}]', encoding="utf-8")
+    with pytest.raises(ImportFormatError, match="no Claude conversation found"):
+        list(claude.parse(bad, ImportReport(str(bad), "claude")))
