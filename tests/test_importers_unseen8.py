@@ -115,6 +115,19 @@ WA_CASES.update({
         ("Ana: Dinner at Rui’s on Friday?", D(2024, 3, 12, 20, 1, 10)),
         ("Ben: Yes! I’ll bring dessert", D(2024, 3, 12, 20, 3)),
         ("Ben: See you Friday", D(2024, 3, 12, 20, 9))], {"Ben: Yes! I’ll bring dessert"}),
+    # iOS chats re-saved by an editor that dropped WhatsApp's U+200E marks (written after the first fixes of
+    # this round): a short "<what> omitted" in the phone's language is still media; a person's sentence that
+    # holds the word ("Die Fliesen sind weggelassen worden?") is no placeholder
+    "ios_de_nomarks.txt": ("bracketed", "dmy", "gregorian", (2, 2), [
+        ("Jonas: Schau mal, die neue Küche", D(2024, 3, 12, 19, 1)),
+        ("Lena: Wow! Wann seid ihr fertig?", D(2024, 3, 12, 19, 2)),
+        ("Lena: Die Fliesen sind weggelassen worden?", D(2024, 3, 12, 19, 5)),
+        ("Jonas: Nein, die kommen Montag", D(2024, 3, 12, 19, 6))]),
+    "ios_fr_nomarks.txt": ("bracketed", "dmy", "gregorian", (1, 3), [
+        ("Luc: Voilà la cuisine", D(2024, 3, 12, 19, 1)),
+        ("Chloé: Magnifique !", D(2024, 3, 12, 19, 2)),
+        ("Chloé: Le carrelage est absent ?", D(2024, 3, 12, 19, 5)),
+        ("Luc: Il arrive lundi", D(2024, 3, 12, 19, 6))]),
 })
 
 
@@ -325,6 +338,13 @@ VCF_CASES: dict[str, list[tuple[str, list[str]]]] = {  # file: [(content, tags)]
     # vCard 2.1 AGENT: the card of the contact's assistant, nested; both are contacts, the outer one keeps its
     # e-mail (after the nested card) and names the assistant
     "agent_21.vcf": [
+        ("Contact: Chidi Okafor — phone +44 20 7946 0958 (work); email chidi@okafor.example; related Ana Reyes "
+         "(assistant)", []),
+        ("Contact: Ana Reyes — phone +44 20 7946 0000 (work)", []),
+    ],
+    # vCard 3.0 AGENT: the nested card written on one line, its line breaks escaped (written after the first
+    # fixes of this round)
+    "agent_30_inline.vcf": [
         ("Contact: Chidi Okafor — phone +44 20 7946 0958 (work); email chidi@okafor.example; related Ana Reyes "
          "(assistant)", []),
         ("Contact: Ana Reyes — phone +44 20 7946 0000 (work)", []),
