@@ -462,13 +462,39 @@ def _cards(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> 
             yield from agents
 
 
+_INLINE_AGENT_RE = re.compile(r"^(?:[\w-]+\.)?AGENT(?:;[^:\r\n]*)?:(BEGIN:VCARD\\[nN].*)$", re.IGNORECASE | re.MULTILINE)
+
+
+def _inline_agents(cards: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """``cards``, each followed by the card its vCard 3.0 AGENT holds on one line (line breaks escaped
+    as ``\\n``): a contact of its own, named in its holder as a nested 2.1 AGENT card is."""
+    for line, raw in cards:
+        if "AGENT" not in raw.upper():
+            yield line, raw
+            continue
+        unfolded = re.sub(r"\r?\n[ \t]", "", raw)
+        m = _INLINE_AGENT_RE.search(unfolded)
+        if m is None:
+            yield line, raw
+            continue
+        nested = _unescape(m.group(1).rstrip("\r")).replace("\r\n", "\n").strip().split("\n")
+        card = "\r\n".join(nested) + "\r\n"
+        yield line, unfolded[:m.start()] + _close_name(card) + unfolded[m.end():]
+        yield line, card
+
+
+def _close_name(raw: str) -> str:
+    """The line that names a nested AGENT card in its holder."""
+    name = next((_unescape(v).strip() for v in _raw_values(re.sub(r"\r?\n[ \t]", "", raw), "FN")), "")
+    return f"X-ABRELATEDNAMES;TYPE=assistant:{name}" if name else "X-AGENT:"
+
+
 def _close_agent(card: list[str], agent: list[str], start: int, agents: list[tuple[int, str]]) -> None:
     """A nested AGENT card read whole: kept to be a contact of its own, and named in its holder in place
     of the AGENT line (the last line of ``card``)."""
     raw = "\r\n".join(agent) + "\r\n"
     agents.append((start, raw))
-    name = next((_unescape(v).strip() for v in _raw_values(re.sub(r"\r?\n[ \t]", "", raw), "FN")), "")
-    card[-1] = f"X-ABRELATEDNAMES;TYPE=assistant:{name}" if name else "X-AGENT:"
+    card[-1] = _close_name(raw)
 
 
 _AGENT_RE = re.compile(r"^(?:[\w-]+\.)?AGENT(?:;[^:]*)?:\s*$", re.IGNORECASE)  # a nested card follows
@@ -618,7 +644,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         for file, rel, raw_opener in sources:
             opener = _decoded(_joined(raw_opener), file, report)
             groups = _groups(opener, file)
-            for line, raw in _cards(opener, file, report):
+            for line, raw in _inline_agents(_cards(opener, file, report)):
                 cards += 1
                 report.messages_seen += 1
                 vm = re.search(r"^VERSION:\s*(\S+)", raw, re.MULTILINE | re.IGNORECASE)

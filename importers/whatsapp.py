@@ -126,6 +126,7 @@ from importers.whatsapp_words import (  # noqa: E402  (the word tables, moved ou
     _SYSTEM_BODY_RE,
     _SYSTEM_LINE_RE,
     _media_line,
+    bare_omitted,
 )
 
 _THREAD_RE = re.compile(
@@ -546,6 +547,8 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
             edited = True
         # Android writes a view-once photo or video as the bare word "null".
         found = ["view once"] if line.strip() == "null" and len(body_lines) == 1 else _media_line(raw_line, line)
+        if found is None and ios and len(body_lines) == 1 and bare_omitted(line):
+            found = [line.strip()]  # an iOS placeholder whose U+200E mark an editor dropped
         if found is not None:
             media.extend(found)
             continue

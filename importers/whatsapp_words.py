@@ -270,6 +270,15 @@ def _live_location(text: str) -> bool:
             and _LOCATION_RE.search(text) is not None)
 
 
+def bare_omitted(text: str) -> bool:
+    """An iOS placeholder without its U+200E mark ("Bild weggelassen", "image absente", "autocollant omis"):
+    at most three words, the last an "omitted" word of the phone's language. Only an iOS chat's whole
+    one-line message is tried (a chat an editor re-saved loses the marks); a person's sentence that holds
+    the word ("Die Fliesen sind weggelassen worden?") is longer or does not end in it."""
+    words = text.split()
+    return 2 <= len(words) <= 3 and _OMITTED_WORDS.search(text.strip()) is not None
+
+
 def _media_line(raw_line: str, clean_line: str) -> list[str] | None:
     """Media names if the line is (ends in) a placeholder, else None."""
     text = clean_line.strip()
