@@ -526,16 +526,31 @@ class Writes(StoreBase):
     EXPORT_KEYS = ("content", "memory_type", "source", "ref", "importance", "event_at", "created_at",
                    "tags", "metadata", "author", "thread", "position", "status", "pinned", "level")
 
+    EXPORT_PAGE = 500  # rows read at once: each page is one short read, none held while the caller writes
+
     def export(self, include_deleted: bool = False) -> Iterator[dict[str, Any]]:
-        """Every memory as a JSON-ready dict (the ``import jsonl`` format)."""
-        where = "" if include_deleted else "WHERE status != 'deleted'"
-        for r in self.conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories {where} ORDER BY id"):
-            m = Memory.from_row(r).to_dict()
-            out = {k: m[k] for k in self.EXPORT_KEYS}
-            if out["ref"] is None:
-                # a stable ref makes export → import → import idempotent even for hand-stored memories
-                out["ref"] = f"hash:{r['content_hash'][:24]}"
-            yield out
+        """Every memory as a JSON-ready dict (the ``import jsonl`` format), in id order.
+
+        Read a page at a time, each page whole before its rows are yielded: an open statement would hold a
+        read snapshot for as long as the caller takes (``mem.py export | slow-reader`` blocked on a full
+        pipe), and no writer's log can be emptied past a snapshot (memengine/walbound.py). Each row is read
+        whole; a memory written during a long export is in it if its id comes after the page being read.
+        """
+        where = "" if include_deleted else "AND status != 'deleted'"
+        last = -1
+        while True:
+            page = self.conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id > ? {where} ORDER BY id "
+                                     f"LIMIT {self.EXPORT_PAGE}", (last,)).fetchall()
+            for r in page:
+                m = Memory.from_row(r).to_dict()
+                out = {k: m[k] for k in self.EXPORT_KEYS}
+                if out["ref"] is None:
+                    # a stable ref makes export → import → import idempotent even for hand-stored memories
+                    out["ref"] = f"hash:{r['content_hash'][:24]}"
+                yield out
+            if len(page) < self.EXPORT_PAGE:
+                return
+            last = int(page[-1]["id"])
 
     def validate(self, m: NewMemory) -> NewMemory:
         """``m`` checked (and normalised) as a write would: a UserError says why it cannot be stored.
