@@ -728,7 +728,7 @@ def main() -> None:
     ap.add_argument("--start", type=int, default=2000, help="memories in the store when the server starts (wal)")
     ap.add_argument("--readers", type=int, default=2, help="walreaders: reading processes (no server)")
     ap.add_argument("--held", action="store_true", help="walreaders: each reader holds a snapshot over 20 recalls")
-    ap.add_argument("--repeat", type=int, default=1, help="wal/walreaders: runs per tree (alternating)")
+    ap.add_argument("--repeat", type=int, default=1, help="walreaders/kwbuild: runs per tree (alternating)")
     ap.add_argument("--no-server", action="store_true", help="wal: the writer alone (the log's baseline)")
     ap.add_argument("--tree", type=Path, action="append", help="checkout(s) to run wal against, alternating "
                     "(default: this one); e.g. --tree /work/base-start --tree .")
@@ -772,10 +772,11 @@ def main() -> None:
                     print("walreaders", json.dumps(res), flush=True)
         if a.what == "kwbuild":
             out["kwbuild"] = []
-            for i, tree in enumerate(a.tree or [REPO]):
-                res = kwbuild(tmp, a.store, tree.resolve(), i, not a.no_server)
-                out["kwbuild"].append(res)
-                print("kwbuild", json.dumps(res), flush=True)
+            for rep in range(a.repeat):
+                for i, tree in enumerate(a.tree or [REPO]):
+                    res = kwbuild(tmp, a.store, tree.resolve(), rep * 10 + i, not a.no_server)
+                    out["kwbuild"].append(res)
+                    print("kwbuild", json.dumps(res), flush=True)
         if a.what == "restore":
             out["restore"] = restore_bench(tmp, a.store)
             print("restore", json.dumps(out["restore"]), flush=True)

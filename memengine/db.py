@@ -333,5 +333,7 @@ def select_in(conn: Any, sql: str, ids: Iterable[int], args: Iterable[Any] = ())
     extra = list(args)
     for start in range(0, len(ids), IN_CHUNK):
         chunk = ids[start : start + IN_CHUNK]
-        yield from conn.execute(sql.format(ids=",".join("?" * len(chunk))), [*chunk, *extra])
+        # each chunk read whole before its rows are handed out: a caller that works between rows would hold the
+        # read snapshot of an open statement for as long (memengine/walbound.py: no log is emptied past it)
+        yield from conn.execute(sql.format(ids=",".join("?" * len(chunk))), [*chunk, *extra]).fetchall()
 

@@ -25,11 +25,9 @@ than twice that many rows (a bulk import), or when the FTS index was rebuilt
 
 Cost: building reads every token instance once, on its own thread and connection
 (~2.6 s for 100k short notes, ~10-12 s for 100k chat turns with context columns) and holds
-6 bytes per (word, row) pair in memory. The build reads in one read transaction, so while it runs
-SQLite cannot start the -wal over and other processes' writes grow it (emptied when the build ends:
-bench/README.md "The keyword index's first build and the log"); reading term ranges in short transactions
-was tried and not kept: +30-70 % build CPU, and a server's checkpointer still could not empty the log
-under a writer that never pauses. Queries whose words FTS5 would treat as phrases
+6 bytes per (word, row) pair in memory. The build reads term range by term range, each range in a short
+read of its own (``_term_groups``): in one read transaction, as it was, no writer could empty its -wal while
+the build ran (bench/README.md, serve8). Queries whose words FTS5 would treat as phrases
 ("don't" is two tokens) return ``None``; the caller then asks FTS5.
 """
 
@@ -38,7 +36,7 @@ from __future__ import annotations
 import math
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -208,9 +206,47 @@ class IndexTooLarge(Exception):
     """The store has more tokens than the memory budget holds (``token_budget``): no in-process index."""
 
 
+CHUNK_SECONDS = 0.05  # a read of the build's term ranges aims at this long (each its own short read)
+CHUNK_TERMS = (16, 1 << 14)  # the terms of one read: from, to (halved or doubled to meet CHUNK_SECONDS)
+
+
+def _term_groups(conn: Any, col_code: str, size: int) -> Iterator[tuple[str, str]]:
+    """(term, "row*8+column" codes) of every term of FTS5's index in term order, rows under ``size`` only.
+
+    Read term range by term range, each range whole in a read of its own: nothing holds one read snapshot
+    for the whole build (seconds to a minute at 100k: no writer's log can be emptied past a snapshot,
+    memengine/walbound.py), only for one range, whose length is kept near ``CHUNK_SECONDS`` (a term's rows
+    cannot be split: one very common term is one read). Rows inserted after the build's position (``size``
+    and up) are left out: the first sync adds them from the change log, as it re-reads every row changed
+    after that position, whatever range saw which state of it (``KeywordIndex._apply`` masks their postings).
+    """
+    import time
+
+    sql = (f"SELECT term, group_concat(doc * 8 + {col_code}) FROM temp.kw_instances "
+           f"WHERE term > ? AND doc < {int(size)} GROUP BY term LIMIT ?")
+    last, want = "", CHUNK_TERMS[0]
+    while True:
+        t0 = time.perf_counter()
+        part = conn.execute(sql, (last, want)).fetchall()
+        took = time.perf_counter() - t0
+        yield from ((str(t), c) for t, c in part if c)
+        if len(part) < want:
+            return
+        last = str(part[-1][0])
+        if took < CHUNK_SECONDS / 2:
+            want = min(want * 2, CHUNK_TERMS[1])
+        elif took > CHUNK_SECONDS:
+            want = max(want // 2, CHUNK_TERMS[0])
+
+
 def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event,
                 max_tokens: int | None = None) -> _Base | None:
-    """Read FTS5's tokens into a :class:`_Base` (None if cancelled). Runs on its own connection."""
+    """Read FTS5's tokens into a :class:`_Base` (None if cancelled). Runs on its own connection.
+
+    The log position, the generation and the row sizes come from one short read; the tokens then term range
+    by term range (:func:`_term_groups`): a row changed meanwhile is in the change log after that position,
+    so the first sync re-reads it and masks what the ranges saw of it.
+    """
     conn = connect(path)
     try:
         conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.kw_instances "
@@ -218,46 +254,45 @@ def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event,
         colw = np.zeros(8, dtype=np.float64)
         colw[: len(weights)] = weights
         col_code = "CASE col " + " ".join(f"WHEN '{c}' THEN {i}" for i, c in enumerate(COLUMNS)) + " END"
-        conn.execute("BEGIN")  # one read snapshot: the log position, sizes and tokens agree
+        conn.execute("BEGIN")  # one read snapshot: the log position and the sizes agree
         try:
             seq = int(conn.execute("SELECT coalesce(max(seq), 0) FROM _keyword_changes").fetchone()[0])
             row = conn.execute("SELECT value FROM _mem_meta WHERE key = 'keywords_generation'").fetchone()
             generation = row[0] if row else None
             sizes = conn.execute("SELECT id, sz FROM memories_fts_docsize").fetchall()
-            size = max((r[0] for r in sizes), default=0) + 1
-            lengths = np.zeros(size, dtype=np.float64)
-            present = np.zeros(size, dtype=bool)
-            for rid, blob in sizes:
-                lengths[rid] = _row_length(blob)
-                present[rid] = True
-            cap = token_budget() if max_tokens is None else max_tokens
-            if lengths.sum() > cap:
-                need = int(lengths.sum()) * BYTES_PER_TOKEN >> 20
-                raise IndexTooLarge(f"{int(lengths.sum()):,} tokens (~{need:,} MB of postings) > {cap:,} "
-                                    f"(~{cap * BYTES_PER_TOKEN >> 20:,} MB budget, MEM_KEYWORD_INDEX_MAX_MB): "
-                                    "FTS5 serves this store")
-            terms: dict[str, tuple[int, int]] = {}
-            doc_parts: list[np.ndarray] = []
-            wtf_parts: list[np.ndarray] = []
-            at = 0
-            # One string per term of "row*8+column" codes: SQLite walks the index in C
-            # and numpy parses the string in C; ~25x faster than a Python row per token.
-            for term, codes in conn.execute(
-                    f"SELECT term, group_concat(doc * 8 + {col_code}) FROM temp.kw_instances GROUP BY term"):
-                if cancel.is_set():
-                    return None
-                code = np.fromstring(codes, dtype=np.int64, sep=",")
-                docs = code >> 3
-                if len(docs) > 1 and np.any(docs[1:] < docs[:-1]):
-                    order = np.argsort(docs, kind="stable")
-                    code, docs = code[order], docs[order]
-                starts = np.flatnonzero(np.r_[True, docs[1:] != docs[:-1]])
-                doc_parts.append(docs[starts].astype(np.int32))
-                wtf_parts.append(np.add.reduceat(colw[code & 7], starts))
-                terms[term] = (at, at + len(starts))
-                at += len(starts)
         finally:
             conn.execute("COMMIT")
+        size = max((r[0] for r in sizes), default=0) + 1
+        lengths = np.zeros(size, dtype=np.float64)
+        present = np.zeros(size, dtype=bool)
+        for rid, blob in sizes:
+            lengths[rid] = _row_length(blob)
+            present[rid] = True
+        cap = token_budget() if max_tokens is None else max_tokens
+        if lengths.sum() > cap:
+            need = int(lengths.sum()) * BYTES_PER_TOKEN >> 20
+            raise IndexTooLarge(f"{int(lengths.sum()):,} tokens (~{need:,} MB of postings) > {cap:,} "
+                                f"(~{cap * BYTES_PER_TOKEN >> 20:,} MB budget, MEM_KEYWORD_INDEX_MAX_MB): "
+                                "FTS5 serves this store")
+        terms: dict[str, tuple[int, int]] = {}
+        doc_parts: list[np.ndarray] = []
+        wtf_parts: list[np.ndarray] = []
+        at = 0
+        # One string per term of "row*8+column" codes: SQLite walks the index in C
+        # and numpy parses the string in C; ~25x faster than a Python row per token.
+        for term, codes in _term_groups(conn, col_code, size):
+            if cancel.is_set():
+                return None
+            code = np.fromstring(codes, dtype=np.int64, sep=",")
+            docs = code >> 3
+            if len(docs) > 1 and np.any(docs[1:] < docs[:-1]):
+                order = np.argsort(docs, kind="stable")
+                code, docs = code[order], docs[order]
+            starts = np.flatnonzero(np.r_[True, docs[1:] != docs[:-1]])
+            doc_parts.append(docs[starts].astype(np.int32))
+            wtf_parts.append(np.add.reduceat(colw[code & 7], starts))
+            terms[term] = (at, at + len(starts))
+            at += len(starts)
         wtf, values = _coded(np.concatenate(wtf_parts) if wtf_parts else np.zeros(0, dtype=np.float64))
         if values is None and len(wtf) * 12 > cap * BYTES_PER_TOKEN:  # codes did not fit: 12 bytes a posting
             raise IndexTooLarge(f"{len(wtf):,} postings at 12 bytes > the {cap * BYTES_PER_TOKEN >> 20:,} MB budget "

@@ -199,6 +199,10 @@ class Maintenance(StoreBase):
                 "SELECT id FROM memories WHERE id NOT IN (SELECT memory_id FROM vec_memories) ORDER BY id")]
         else:
             ids = [r[0] for r in self.conn.execute("SELECT id FROM memories ORDER BY id")]
+        if not only_missing and self.meta("embedding_model") != emb.model_id:
+            # another model's vectors cannot stand beside this one's: all go first. With the same model each
+            # vector is replaced where it is (_write_vector), so a reindex killed midway leaves every memory
+            # with a vector of that model, and recall as it was, not most memories without one.
             with write_tx(self.conn):
                 self.conn.execute("DELETE FROM vec_memories")
                 self.conn.execute("DELETE FROM vec_contexts")

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 import memory_core as core
+from memengine import keyword_index
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,8 +35,10 @@ def _fill(db: Path, n: int, size: int = 900) -> None:
 
 
 def _log_emptied(db: Path) -> tuple[int, int, int]:
-    """Commit twice from a fresh connection, then TRUNCATE waiting up to 3 s for readers: (busy, log, folded)."""
-    c = sqlite3.connect(str(db), isolation_level=None, timeout=10)
+    """Commit twice from a fresh connection, then TRUNCATE waiting up to 3 s for readers: (busy, log, folded).
+
+    The driver mem uses (another SQLite library in the same process would not see this process's locks)."""
+    c = core.sqlite3.connect(str(db), isolation_level=None, timeout=10)
     try:
         for i in range(2):
             c.execute("BEGIN IMMEDIATE")
@@ -70,3 +77,84 @@ def test_an_export_into_a_pipe_nobody_reads_holds_no_snapshot(tmp_path: Path) ->
     c.close()
     assert len(refs) > 500 and [json.loads(line)["ref"] for line in lines] == refs  # each once, in order
     assert err.decode().strip() == f"exported {len(refs)} memories"
+
+
+class _Between:
+    """A ``cancel`` event for ``keyword_index._build_base`` that runs ``action`` at its ``at``-th look
+    (it looks once per term, between the term ranges' reads): never cancels."""
+
+    def __init__(self, at: int, action: Callable[[], None]) -> None:
+        self.at, self.action, self.looks = at, action, 0
+
+    def is_set(self) -> bool:
+        self.looks += 1
+        if self.looks == self.at:
+            self.action()
+        return False
+
+
+WORDS = ("garden tomato bicycle repair lisbon trip parser crash meeting budget painting dog adopt school concert "
+         "guitar recipe bread sourdough marathon training knee doctor python release deadline invoice").split()
+
+
+def _notes(store: core.MemoryStore, n: int, seed: int, thread: str | None = None) -> None:
+    rng = random.Random(seed)
+    for i in range(n):
+        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 14)))
+        if thread is None:
+            store.store(f"note {seed}-{i}: {text}", dedup=False)
+        else:
+            store.store(text, "episodic", author="Ana", thread=thread, position=1000 * seed + i, dedup=False)
+
+
+def test_the_keyword_index_build_lets_the_log_be_emptied_between_its_reads(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A warm process builds its keyword index for seconds to a minute (100k: ~15 s at load 8); in one read
+    transaction, no writer could empty the log meanwhile. Between two term ranges nothing is held now."""
+    monkeypatch.setattr(keyword_index, "CHUNK_TERMS", (1, 1))  # a read per term: the look is between two reads
+    db = tmp_path / "memory.db"
+    s = core.MemoryStore(db)
+    _notes(s, 60, 1)
+    seen: list[tuple[int, int, int]] = []
+    base = keyword_index._build_base(db, core.FTS_WEIGHTS, _Between(5, lambda: seen.append(_log_emptied(db))))
+    s.close()
+    assert base is not None and base.nrow == 60
+    assert seen == [(0, 0, 0)]
+
+
+def test_a_keyword_index_built_while_rows_change_between_its_reads_equals_fts5(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows inserted, edited, forgotten and given new neighbours (a chat turn changes its neighbours'
+    context) between the build's reads: after its first sync the index gives FTS5's rows and scores."""
+    monkeypatch.setattr(keyword_index, "CHUNK_TERMS", (1, 1))
+    db = tmp_path / "memory.db"
+    s = core.MemoryStore(db)
+    _notes(s, 80, 2)
+    _notes(s, 30, 3, thread="chat-1")
+    other = core.MemoryStore(db)  # another writer, as another process would be
+
+    def change() -> None:
+        _notes(other, 25, 4)  # new rows (ids past the build's sizes)
+        _notes(other, 6, 5, thread="chat-1")  # new turns: their neighbours' context changes
+        other.update(3, "garden bicycle sourdough rewritten completely")
+        other.forget(7)
+        other.conn.execute("DELETE FROM memories WHERE id = 9")  # a hard delete (FTS row gone)
+
+    index = keyword_index.KeywordIndex(db, core.FTS_WEIGHTS)
+    base = keyword_index._build_base(db, core.FTS_WEIGHTS, _Between(6, change))
+    assert base is not None
+    index._next = base
+    queries = [[w] for w in WORDS] + [["garden", "bicycle"], ["sourdough", "rewritten"], ["note"], ["python", "dog"]]
+    w = ", ".join(str(x) for x in core.FTS_WEIGHTS)
+    for words in queries:
+        got = index.search(s.conn, words, 1000)
+        assert got is not None, words
+        match = " OR ".join(core.quote_fts(x) for x in words)
+        ref = {int(r[0]): float(r[1]) for r in s.conn.execute(
+            f"SELECT rowid, -bm25(memories_fts, {w}) FROM memories_fts WHERE memories_fts MATCH ?", (match,))}
+        assert {r for r, _ in got} == set(ref), words
+        for rid, score in got:
+            assert score == pytest.approx(ref[rid], rel=1e-6), (words, rid)
+    assert index.stats()["delta_rows"] > 25
+    other.close()
+    s.close()

@@ -1,0 +1,61 @@
+"""`mem.py reindex` killed at any point leaves a store that recalls as before, and a re-run completes.
+
+A reindex with the model the vectors were made by (a refresh: the model file re-downloaded, a check of the
+vectors) used to delete every vector first and then embed 256 memories a transaction: killed meanwhile (a
+reboot, the OOM killer, Ctrl-C twice), recall went on with most memories unreachable by meaning, silently,
+until the next reindex. Real processes, a real file, ``kill -9``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import memory_core as core
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _vectors(db: Path) -> tuple[int, int]:
+    c = core.sqlite3.connect(str(db), timeout=30)
+    try:  # (vec0's own rowid table: readable without the extension)
+        return (int(c.execute("SELECT count(*) FROM vec_memories_rowids").fetchone()[0]),
+                int(c.execute("SELECT count(*) FROM memories").fetchone()[0]))
+    finally:
+        c.close()
+
+
+def test_a_reindex_killed_midway_leaves_every_vector_and_a_rerun_completes(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    s = core.MemoryStore(db)
+    s.store_many([core.NewMemory(content=f"note {i}: the garden, the bicycle and the trip to Lisbon number {i}",
+                                 ref=f"n{i}") for i in range(3000)])
+    s.close()
+    have, total = _vectors(db)
+    assert have == total == 3000
+    env = {**os.environ, "MEM_DB": str(db), "MEM_NO_SERVER": "1"}
+    wal = Path(f"{db}-wal")
+    start = wal.stat().st_size if wal.exists() else 0
+    proc = subprocess.Popen([sys.executable, str(ROOT / "mem.py"), "reindex"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while proc.poll() is None:  # killed once it has written ~1 MB: some transactions in, most not
+            if (wal.stat().st_size if wal.exists() else 0) > start + (1 << 20):
+                proc.send_signal(signal.SIGKILL)
+                break
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the reindex finished before it could be killed"
+    assert _vectors(db) == (3000, 3000)  # every memory still found by meaning
+    done = subprocess.run([sys.executable, str(ROOT / "mem.py"), "doctor"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["data"]["problems"] == []
+    again = subprocess.run([sys.executable, str(ROOT / "mem.py"), "reindex"], env=env, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["data"]["embedded"] == 3000 and _vectors(db) == (3000, 3000)
