@@ -206,37 +206,39 @@ class IndexTooLarge(Exception):
     """The store has more tokens than the memory budget holds (``token_budget``): no in-process index."""
 
 
-CHUNK_SECONDS = 0.05  # a read of the build's term ranges aims at this long (each its own short read)
-CHUNK_TERMS = (16, 1 << 14)  # the terms of one read: from, to (halved or doubled to meet CHUNK_SECONDS)
+READ_SECONDS = 0.05  # one read of the build's terms stops after this long (then another read goes on)
 
 
 def _term_groups(conn: Any, col_code: str, size: int) -> Iterator[tuple[str, str]]:
     """(term, "row*8+column" codes) of every term of FTS5's index in term order, rows under ``size`` only.
 
-    Read term range by term range, each range whole in a read of its own: nothing holds one read snapshot
-    for the whole build (seconds to a minute at 100k: no writer's log can be emptied past a snapshot,
-    memengine/walbound.py), only for one range, whose length is kept near ``CHUNK_SECONDS`` (a term's rows
-    cannot be split: one very common term is one read). Rows inserted after the build's position (``size``
-    and up) are left out: the first sync adds them from the change log, as it re-reads every row changed
-    after that position, whatever range saw which state of it (``KeywordIndex._apply`` masks their postings).
+    Read in short reads, each ended after ``READ_SECONDS`` (and the term it is in: a term's rows cannot be
+    split) and read whole before its terms are handed out; the next goes on after the last term read. So no
+    read snapshot is held for the whole build (seconds to a minute at 100k), during which no writer could
+    empty its log (memengine/walbound.py). Rows inserted after the build's position (``size`` and up) are
+    left out: the first sync adds them from the change log, as it re-reads every row changed after that
+    position, whatever read saw which state of it (``KeywordIndex._apply`` masks their postings).
     """
     import time
 
     sql = (f"SELECT term, group_concat(doc * 8 + {col_code}) FROM temp.kw_instances "
-           f"WHERE term > ? AND doc < {int(size)} GROUP BY term LIMIT ?")
-    last, want = "", CHUNK_TERMS[0]
+           f"WHERE term > ? AND doc < {int(size)} GROUP BY term")
+    last = ""
     while True:
         t0 = time.perf_counter()
-        part = conn.execute(sql, (last, want)).fetchall()
-        took = time.perf_counter() - t0
-        yield from ((str(t), c) for t, c in part if c)
-        if len(part) < want:
+        cur = conn.execute(sql, (last,))  # (terms in order: fts5vocab walks its index, no sort)
+        part: list[Any] = []
+        try:
+            while rows := cur.fetchmany(16):
+                part += rows
+                if time.perf_counter() - t0 > READ_SECONDS:
+                    break
+        finally:
+            cur.close()  # the statement reset: this read's snapshot ends here
+        yield from ((str(t), c) for t, c in part)
+        if not rows:
             return
         last = str(part[-1][0])
-        if took < CHUNK_SECONDS / 2:
-            want = min(want * 2, CHUNK_TERMS[1])
-        elif took > CHUNK_SECONDS:
-            want = max(want // 2, CHUNK_TERMS[0])
 
 
 def _build_base(path: Any, weights: Sequence[float], cancel: threading.Event,

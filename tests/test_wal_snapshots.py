@@ -111,7 +111,7 @@ def test_the_keyword_index_build_lets_the_log_be_emptied_between_its_reads(tmp_p
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A warm process builds its keyword index for seconds to a minute (100k: ~15 s at load 8); in one read
     transaction, no writer could empty the log meanwhile. Between two term ranges nothing is held now."""
-    monkeypatch.setattr(keyword_index, "CHUNK_TERMS", (1, 1))  # a read per term: the look is between two reads
+    monkeypatch.setattr(keyword_index, "READ_SECONDS", 0.0)  # a read per 16 terms: a look between two reads
     db = tmp_path / "memory.db"
     s = core.MemoryStore(db)
     _notes(s, 60, 1)
@@ -126,7 +126,7 @@ def test_a_keyword_index_built_while_rows_change_between_its_reads_equals_fts5(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows inserted, edited, forgotten and given new neighbours (a chat turn changes its neighbours'
     context) between the build's reads: after its first sync the index gives FTS5's rows and scores."""
-    monkeypatch.setattr(keyword_index, "CHUNK_TERMS", (1, 1))
+    monkeypatch.setattr(keyword_index, "READ_SECONDS", 0.0)
     db = tmp_path / "memory.db"
     s = core.MemoryStore(db)
     _notes(s, 80, 2)
