@@ -491,7 +491,9 @@ def doctor(fix: bool, recover_to: str | None, full: bool) -> None:
                 click.echo(f"{key:24} {value}")
         for note in report.get("notes", []):
             click.secho(f"note: {note}", fg="yellow", err=True)
-        click.secho("OK" if report["ok"] else "PROBLEMS FOUND (run: mem.py doctor --fix)",
+        left = report.get("problems_after_fix")
+        click.secho("OK" if report["ok"] else (f"PROBLEMS LEFT after --fix: {'; '.join(left)}" if left
+                                               else "PROBLEMS FOUND (run: mem.py doctor --fix)"),
                     fg="green" if report["ok"] else "red", err=True)
 
     emit(report, human)

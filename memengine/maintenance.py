@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,14 @@ from memengine.context import refresh_context
 from memengine.db import is_busy, select_in, sqlite3, write_tx
 from memengine.errors import LockedError, MissingDependency
 from memengine.storebase import StoreBase
+
+# quick_check's lines about an index whose entries disagree with its table's rows (REINDEX mends these)
+_INDEX_PROBLEM = re.compile(r"(?:wrong # of entries in index|missing from index|non-unique entry in index) (\S+)")
+
+
+def _quick_check(conn: Any) -> list[str]:
+    """``PRAGMA quick_check``'s lines (``["ok"]`` for a sound file; at most 100 problems)."""
+    return [str(r[0]) for r in conn.execute("PRAGMA quick_check(100)")] or ["ok"]
 
 
 class Maintenance(StoreBase):
@@ -96,7 +105,8 @@ class Maintenance(StoreBase):
             "migrations": [r[0] for r in c.execute("SELECT name FROM _mem_migrations ORDER BY name")],
             "embedding_model": self.meta("embedding_model"),
         }
-        report["integrity"] = c.execute("PRAGMA quick_check").fetchone()[0]
+        checks = _quick_check(c)
+        report["integrity"] = checks[0]
         fts = fts_check.check(c, full=full)
         report["fts_ok"] = fts["ok"]
         report["fts_check"] = _fts_summary(fts)
@@ -141,7 +151,8 @@ class Maintenance(StoreBase):
             extra, report["notes"] = doctor_notes(self.path, c, fix)
             report.update(extra)
         if fix and problems:
-            report["fixed"] = self._repair(gaps, rebuild_fts=not report["fts_ok"])
+            report["fixed"] = self._repair_indexes(checks)
+            report["fixed"] += self._repair(gaps, rebuild_fts=not report["fts_ok"])
             report["fixed"] += self._repair_signs()
             after_signs = signplane.problems(c)
             report["sign_plane"] = "ok" if not after_signs else after_signs
@@ -152,8 +163,31 @@ class Maintenance(StoreBase):
                 f"{len(v)} {k.replace('_', ' ')}" for k, v in after.items() if v
             ] + ([] if report["fts_ok"] else ["keyword index still out of step"]) + (
                 [] if report["sign_plane"] == "ok" else ["sign plane still out of step"])
+            if checks != ["ok"]:  # (never an OK over a damage no repair here mends)
+                report["integrity"] = _quick_check(c)[0]
+                if report["integrity"] != "ok":
+                    report["problems_after_fix"].append(
+                        f"integrity: {report['integrity']} (the file itself is damaged: `mem.py doctor --recover "
+                        "NEW.db` salvages what it can into a new file; `mem.py restore --list` shows the backups)")
         report["ok"] = not problems or (fix and not report.get("problems_after_fix"))
         return report
+
+    def _repair_indexes(self, checks: list[str]) -> list[str]:
+        """``REINDEX`` each index ``quick_check`` found out of step with its table (a file copied while a
+        checkpoint wrote it): rebuilt from the table's rows, nothing else changes. Other damage is left."""
+        names = sorted({m.group(1) for line in checks if (m := _INDEX_PROBLEM.search(line))})
+        done = []
+        for name in names:
+            if not self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?",
+                                     (name,)).fetchone():
+                continue
+            try:
+                with write_tx(self.conn):
+                    self.conn.execute(f'REINDEX "{name}"')
+            except sqlite3.DatabaseError:  # (a UNIQUE index over rows that repeat: left to the report)
+                continue
+            done.append(f"rebuilt index {name}")
+        return done
 
     def _repair(self, gaps: dict[str, list[int]], rebuild_fts: bool) -> list[str]:
         done = []

@@ -158,3 +158,56 @@ def test_a_keyword_index_built_while_rows_change_between_its_reads_equals_fts5(
     assert index.stats()["delta_rows"] > 25
     other.close()
     s.close()
+
+
+def test_an_idle_mcp_server_holds_no_snapshot_between_calls(tmp_path: Path, runtime_dir: Path) -> None:
+    """`mem mcp` between an agent's calls (seconds to hours): after each kind of call the log can be emptied
+    (the server's warm store, its keyword index build and its checkpointer hold nothing meanwhile)."""
+    pytest.importorskip("mcp")
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    db = tmp_path / "memory.db"
+    _fill(db, 40, size=120)
+    env = {"MEM_EMBEDDER": os.environ["MEM_EMBEDDER"], "XDG_RUNTIME_DIR": str(runtime_dir),
+           "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]}
+    params = StdioServerParameters(command=sys.executable, args=[str(ROOT / "mem.py"), "--db", str(db), "mcp"],
+                                   env=env, cwd=str(ROOT))
+    calls = [("recall", {"query": "garden gate"}), ("store", {"content": "the NAS is named atlas"}),
+             ("get", {"id": 1}), ("brief", {}), ("stats", {}), ("surface", {"utterance": "the VPN gateway"}),
+             ("recall", {"query": "atlas", "k": 3})]
+    seen: list[tuple[str, tuple[int, int, int]]] = []
+
+    async def main() -> None:
+        async with Client(params, read_timeout_seconds=120) as client:
+            for name, args in calls:
+                result = await client.call_tool(name, args)
+                assert result.is_error is False, (name, result.content)
+                seen.append((name, await anyio.to_thread.run_sync(_log_emptied, db)))
+
+    anyio.run(main)
+    assert seen == [(name, (0, 0, 0)) for name, _ in calls]
+
+
+def test_an_idle_serve_holds_no_snapshot_between_handed_over_calls(tmp_path: Path, runtime_dir: Path) -> None:
+    """`mem serve` between one-shot calls handed over its socket: after each kind, the log can be emptied."""
+    db = tmp_path / "memory.db"
+    _fill(db, 40, size=120)
+    env = {k: v for k, v in os.environ.items() if k not in ("MEM_NO_SERVER", "PYTHONPATH")}
+    env.update({"MEM_DB": str(db), "XDG_RUNTIME_DIR": str(runtime_dir)})
+    proc = subprocess.Popen([sys.executable, str(ROOT / "mem.py"), "serve", "--json"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    seen = []
+    calls = [["recall", "garden gate"], ["store", "the NAS is named atlas"], ["get", "1"], ["brief"], ["stats"],
+             ["surface", "the VPN gateway"], ["forget", "2"], ["restore", "2"], ["recall", "atlas", "-k", "3"]]
+    try:
+        assert proc.stdout is not None and json.loads(proc.stdout.readline())["ok"] is True
+        for args in calls:
+            done = subprocess.run([sys.executable, str(ROOT / "mem.py"), *args], env=env, capture_output=True,
+                                  text=True, timeout=120, cwd=ROOT)
+            assert done.returncode == 0, (args, done.stderr)
+            seen.append((args[0], _log_emptied(db)))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    assert seen == [(args[0], (0, 0, 0)) for args in calls]
