@@ -65,7 +65,10 @@ def test_an_export_into_a_pipe_nobody_reads_holds_no_snapshot(tmp_path: Path) ->
         assert first.startswith(b'{"content": "note 0:')
         assert _log_emptied(db) == (0, 0, 0)
         assert proc.poll() is None  # (still blocked on the pipe: the probe ran while it was)
-        rest, err = proc.communicate(timeout=120)
+        assert proc.stderr is not None
+        rest = proc.stdout.read()  # (not communicate(): it reads the pipe itself, past what readline buffered)
+        err = proc.stderr.read()
+        proc.wait(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
