@@ -4,7 +4,8 @@ Each labelled set in turn is held out: a logistic model is fitted on all the oth
 set just above the highest score of any look-alike there (no false supersession on what it was fitted
 on), and the held-out set is scored: updates caught and false supersessions by the rules alone (what
 ``supersession.plan`` asks: ``facts.compare`` or ``facts.restated`` or ``fact_cue.detect`` with the
-pair's real cosine) and by the rules or the learned decision. Real int8 MiniLM (the cosines of the
+pair's real cosine, then ``fact_swap`` and ``fact_passed``; ``supersession.rules``, and its vetoes) and by the
+rules or the learned decision. Real int8 MiniLM (the cosines of the
 pairs and of the pairs with their values masked).
 
     .venv/bin/python bench/fact_slot.py             # leave-one-set-out table (~1 min)
@@ -33,13 +34,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from memengine import fact_cue, fact_slot, fact_stated, facts  # noqa: E402
+from memengine import fact_slot, fact_stated, facts, supersession  # noqa: E402
 
 DATA, BENCH_DATA = ROOT / "tests" / "data", ROOT / "bench" / "data"
 SETS = (("dev", DATA / "contradiction_pairs.jsonl"), ("held-out", DATA / "fact_pairs_heldout.jsonl"),
         *((f"dev{i}", DATA / f"fact_pairs_dev{i}.jsonl") for i in range(2, 8)), ("dev9", DATA / "fact_pairs_dev9.jsonl"),
         ("dev10", DATA / "fact_pairs_dev10.jsonl"), ("dev11", DATA / "fact_pairs_dev11.jsonl"),
-        ("dev12", DATA / "fact_pairs_dev12.jsonl"),
+        ("dev12", DATA / "fact_pairs_dev12.jsonl"), ("dev13", DATA / "fact_pairs_dev13.jsonl"),
         ("dev6-held", DATA / "fact_pairs_dev6_heldout.jsonl"), ("dev7-held", DATA / "fact_pairs_dev7_heldout.jsonl"),
         ("dev8-held", DATA / "fact_pairs_dev8_heldout.jsonl"), ("stream", DATA / "fact_updates.jsonl"),
         ("cue dev", BENCH_DATA / "fact_cue_dev.jsonl"), ("cue held-out", BENCH_DATA / "fact_cue_heldout.jsonl"),
@@ -74,13 +75,14 @@ def table(sets: dict[str, list[dict[str, Any]]], emb: Any) -> None:
             r["cos_slot"] = float(mvec[fact_slot.masked(a)] @ mvec[fact_slot.masked(b)])
             p = fact_slot.features(a, b, r["cos"], r["cos_slot"])
             r["x"], r["veto"], r["guard"] = p.x, p.veto, fact_slot.guarded(p)
-            r["rules"] = bool(facts.compare(a, b, similarity=r["cos"]) or facts.restated(a, b)
-                              or fact_cue.detect(a, b, r["cos"]))
+            # (what supersession.plan asks before the learned decision, and its vetoes, which stop both)
+            r["vetoed"] = bool(supersession.vetoed(a, b))
+            r["rules"] = not r["vetoed"] and bool(supersession.rules(a, facts.analyse(b), r["b"], r["cos"], r["cos"]))
 
 
 def askable(r: dict[str, Any]) -> bool:
     """Whether the learned decision is asked about the pair at all (the rules said nothing, no veto)."""
-    return not r["rules"] and r["guard"] is None and r["cos"] >= MIN_COSINE
+    return not r["rules"] and not r["vetoed"] and r["guard"] is None and r["cos"] >= MIN_COSINE
 
 
 def fit(rows: list[dict[str, Any]], c: float, mode: str) -> dict[str, Any]:

@@ -21,7 +21,12 @@ None of them holds when the marker is when the change starts ("from tomorrow", "
 "ab Montag", "à partir de demain", "desde hoy", "a partir de amanhã", "da domani") or the value itself
 ("moved to next monday", "verschoben auf Donnerstag"), and a day said from today is no exception to an
 older fact that is itself dated (an appointment, a flight on March 12). A miss here only leaves two
-current facts; a false reading hides nothing (both stay; the older is not retired). Pure: no SQL, no model.
+current facts; a false reading hides nothing (both stay; the older is not retired).
+
+The other way round, :func:`older_one_off`: the OLDER is the exception ("tomorrow the swimming club meets at
+5 instead", "Am Samstag macht die Bücherei erst um 11 auf", "the pool opens at noon on Christmas Eve") and
+the newer a standing value ("the pool opens at 7am"): a one-off and a standing rule are two facts, and the
+standing one retires nothing. Pure: no SQL, no model.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from functools import lru_cache
 
 from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS, fold
 
-__all__ = ["one_off"]
+__all__ = ["older_one_off", "one_off"]
 
 
 def _alternation(words: tuple[str, ...] | frozenset[str]) -> str:
@@ -188,3 +193,56 @@ def one_off(old: str, new: str) -> str:
     if why:
         return why
     return _day_scope(lo, ln, set(_NUMBER_RE.findall(lo)), set(_NUMBER_RE.findall(ln)))
+
+
+# A weekday said as every such day: "every tuesday", "jeden Montag", "todos los martes", "tous les lundis",
+# "ogni lunedì", plural or adverbial forms ("tuesdays", "dienstags", "às terças", "los martes").
+_PLURAL_DAYS = _alternation(frozenset(w for w in WEEKDAYS | SHORT_WEEKDAYS if w.endswith("s") and w[:-1] in (
+    WEEKDAYS | SHORT_WEEKDAYS)))
+_RECURRING_RE = re.compile(
+    rf"(?<![\w'-])(?:every|each|jeden|jede|jedes|immer|cada|todos\s+los|todas\s+las|tous\s+les|toutes\s+les|"
+    rf"ogni|todas\s+as|todos\s+os|le|il|los|las|as|os)\s+(?:{_DAYS})(?![\w-])|(?<![\w'-])(?:{_PLURAL_DAYS})(?![\w-])")
+# Opening hours: one day's hours ("am Samstag macht die Bücherei erst um 11 auf") are not the standing ones.
+_OPENING_RE = _compile((
+    "open", "opens", "opening", "close", "closes", "closing", "shuts", "ouvre", "ouvrent", "ouvert", "ouverte",
+    "ferme", "ferment", "fermee", "abre", "abren", "abierto", "abierta", "cierra", "cierran", "cerrado", "cerrada",
+    "offnet", "offnen", "offen", "schliesst", "schließt", "geoffnet", "geschlossen", "auf", "zu",
+    "abrem", "aberto", "aberta", "fecha", "fecham", "fechado", "fechada",
+    "apre", "aprono", "aperto", "aperta", "chiude", "chiudono", "chiuso", "chiusa"))
+
+
+# A day said from today that spans more than a day: an older fact scoped so may be handed on ("this week").
+_WEEK_SCALE = frozenset(fold(w) for w in (
+    "this week", "this weekend", "this time", "cette semaine", "ce week-end", "ce weekend", "cette fois", "esta semana",
+    "este fin de semana", "este finde", "esta vez", "diese woche", "dieses wochenende", "diesmal", "dieses mal",
+    "essa semana", "nesta semana", "nessa semana", "este fim de semana", "esse fim de semana", "neste fim de semana",
+    "desta vez", "dessa vez", "essa vez", "questa settimana", "questo weekend", "questo fine settimana",
+    "questa volta", "stavolta"))
+
+
+def _standing(low: str) -> bool:
+    """Whether ``low`` states a standing value: no date, no day said from today, no one day ("next monday"),
+    no holiday or exception, and a weekday (if any) said as every such day."""
+    if _DATED_RE.search(low) or _markers(low, _DEICTIC_RE, None) or _markers(low, _ONE_DAY_RE, None) \
+            or _markers(low, _HOLIDAY_RE, None) or _markers(low, _EXCEPTION_RE, None):
+        return False
+    days = _WEEKDAY_RE.findall(low)
+    return not days or len(_RECURRING_RE.findall(low)) >= len(days)
+
+
+@lru_cache(maxsize=4096)
+def older_one_off(old: str, new: str) -> str:
+    """Why the OLDER ``old`` is an exception (one day, one occasion, one day's opening hours) that the
+    standing ``new`` does not update, or "" (see the module docstring)."""
+    lo, ln = _low(old), _low(new)
+    if not _standing(ln):
+        return ""  # (the newer is itself one day's value: "moved to friday", "tomorrow at 3")
+    why = _occasion(ln, lo, False)  # what the older names and the newer does not
+    if why == "one day" and not (_markers(lo, _ONE_DAY_RE) or _markers(lo, _DEICTIC_RE) - _WEEK_SCALE):
+        why = ""  # "Priya is the on-call engineer this week" / "Marcus is now ...": a rota, the newer takes over
+    if why:
+        return "older " + why
+    if _OPENING_RE.search(lo) and _WEEKDAY_RE.search(lo) and not _RECURRING_RE.search(lo) \
+            and not _WEEKDAY_RE.search(ln) and _TIME_OR_AMOUNT.search(ln):
+        return "older one day's hours"
+    return ""

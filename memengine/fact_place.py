@@ -43,6 +43,9 @@ MOVING = _set(
     "movi movimos movido movida traslade trasladamos trasladado trasladada",
     "gestellt gelegt gebracht verlegt umgestellt geraumt",
     "mudei mudamos mudado mudada transferi transferimos levei levamos",
+    # a thing put somewhere, said in the past ("j'ai mis", "puse", "coloquei", "ho messo"): it is there now
+    "mis mise mises puse pusimos pase pasamos subi subimos baje bajamos lleve meti coloquei colocamos pus botei "
+    "guardei passei messo messa messi spostato spostata spostati portato portata",
 )
 # Where a thing is.
 LOCATIVE = _set(
@@ -51,13 +54,15 @@ LOCATIVE = _set(
     "esta estan guarda guardan vive queda quedan guardado guardada guardados guardadas",
     "ist sind steht stehen liegt liegen hangt hangen lebt wohnt befindet befinden",
     "esta estao fica ficam vive mora guardado guardada guardados guardadas",
+    "sono sta stanno trova trovano tengo teniamo",  # (Italian "è" is read as written: folded it is "and")
 )
-NOW = _set("now", "maintenant desormais", "ahora", "jetzt nun", "agora")
-FIRST_PERSON = _set("i we", "je j nous on", "yo nosotros nosotras", "ich wir", "eu nos")
+NOW = _set("now", "maintenant desormais", "ahora", "jetzt nun", "agora", "adesso ora")
+FIRST_PERSON = _set("i we", "je j nous on", "yo nosotros nosotras", "ich wir", "eu nos", "io noi ho abbiamo")
 # First-person verb forms of Spanish / Portuguese / French placing verbs said without a pronoun.
 _FIRST_FORMS = _set("pongo ponemos guardo guardamos dejo dejamos coloco colocamos cuelgo colgamos movi movimos "
                     "traslade trasladamos ponho pomos deixo deixamos mudei mudamos transferi transferimos levei "
-                    "levamos penduro")
+                    "levamos penduro puse pusimos pase pasamos subi subimos baje bajamos lleve meti coloquei colocamos "
+                    "pus botei guardei passei")
 OTHERS = _set("his her their its", "son sa ses leur leurs", "su sus", "sein seine seinen seinem seiner ihr ihre "
               "ihren ihrem ihrer", "seu sua seus suas dele dela deles delas")
 ADDING = _set("also too another", "aussi autre", "tambien otro otra", "auch noch weitere", "tambem outro outra")
@@ -67,9 +72,10 @@ PREPOSITIONS = _set(
     "en sobre debajo bajo detras dentro encima",
     "im ins auf unter hinter neben am zur zum",
     "na no nas nos num numa sob debaixo atras dentro em",
+    "nel nella nello nei sul sulla sotto dietro dentro accanto",
 )
 # Prepositions that only a move reads as a place: "moved the ladder to the basement", "al garaje".
-TO_PLACE = _set("to", "au aux", "al", "in", "para pra ao aos")
+TO_PLACE = _set("to", "au aux", "al", "in", "para pra ao aos", "alla allo ai")
 FUNCTION = _set(
     "the a an my our your this that these those of by for with and",
     "le la les l un une mon ma mes notre nos votre de du des d et",
@@ -94,7 +100,7 @@ def _read(text: str, new: bool) -> tuple[frozenset[str], frozenset[str], str] | 
     raw = _WORD.findall(text)
     keys = [fold(w) for w in raw]
     verbs = PLACING | MOVING if new else PLACING | MOVING | LOCATIVE
-    v = next((i for i, k in enumerate(keys) if k in verbs), None)
+    v = next((i for i, k in enumerate(keys) if k in verbs or not new and raw[i] in ("è", "È")), None)
     if v is None:
         return None
     moving = keys[v] in MOVING
@@ -132,12 +138,22 @@ def _particle(keys: list[str], i: int) -> bool:
 def moved(old: str, new: str, new_keys: frozenset[str]) -> tuple[str, str, str] | None:
     """(thing, old place, new place) when ``new`` puts ``old``'s thing somewhere else (see the
     module docstring); ``new_keys`` are ``new``'s folded words."""
-    if not new_keys & _ANY_VERB or new_keys & ADDING or new_keys & OTHERS:
+    if new_keys & ADDING or new_keys & OTHERS:
         return None
+    if not new_keys & _ANY_VERB:
+        # "bikes live in the garage now", "werkzeugkiste ist jetzt in der garage": where it is now
+        if not (new_keys & LOCATIVE and new_keys & NOW):
+            return None
+        a, b = _read(old, False), _read(new, False)
+        if a is None or b is None or a[0] != b[0] or a[1] & b[1]:
+            return None
+        return " ".join(sorted(a[0])), a[2], b[2]
     placing = new_keys & PLACING
     if not new_keys & MOVING and not (placing and new_keys & NOW):
         return None
-    if not new_keys & FIRST_PERSON and not new_keys & _FIRST_FORMS:
+    first = _WORD.search(new)
+    if not new_keys & FIRST_PERSON and not new_keys & _FIRST_FORMS and not (
+            first is not None and fold(first.group(0)) in MOVING):  # ("moved the charger to ...": said of oneself)
         return None  # "My neighbour moved his bike": someone else's doing
     a, b = _read(old, False), _read(new, True)
     if a is None or b is None or a[0] != b[0] or a[1] & b[1]:

@@ -88,25 +88,25 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     time is later than ``new_time`` wins instead (the new fact is history): at most one
     such decision, the earliest later fact.
     """
-    from memengine import fact_cue, fact_elliptic, fact_slot, fact_stated, facts
+    from memengine import fact_elliptic, fact_slot, fact_stated, fact_swap, facts
 
     # "Ana said the meeting moved to Tuesday": what was said; "correction: ..., not X": the corrected value
-    new_text = fact_stated.stated(new_text)
+    said_text, new_text = new_text, fact_stated.stated(new_text)
     fact = facts.analyse(new_text)
     out: list[Decision] = []
     maybe: list[Decision] = []
     later: list[tuple[str, int, facts.Verdict]] = []
     # (a number without its subject, "Down to 5mg as of last week", is far from every fact in meaning:
     # the rule's own shape and _one_owner decide)
-    floor = -1.0 if len(new_text) < 80 and fact_elliptic.fragment(new_text) else MIN_COSINE
+    floor = -1.0 if len(new_text) < 80 and fact_elliptic.fragment(new_text) or fact_swap.fragment(said_text) \
+        else MIN_COSINE
     for row, sim in candidates:
         if (sim is not None and sim < floor) or int(row[0]) == new_id:
             continue
         cos = sim if sim is not None else (cosines or {}).get(int(row[0]))
         old_text = fact_stated.stated(str(row[1]))
-        verdict = facts.compare(old_text, fact, similarity=sim) or facts.restated(old_text, fact) \
-            or fact_cue.detect(old_text, fact, cos) or fact_slot.decide(old_text, new_text, cos, embed, model_id)
-        if verdict is None:
+        verdict = rules(old_text, fact, said_text, sim, cos) or fact_slot.decide(old_text, new_text, cos, embed, model_id)
+        if verdict is None or vetoed(old_text, new_text):
             continue
         old_time = str(row[2])
         if verdict.kind == fact_slot.MAY_UPDATE:  # the later in time is the probable update
@@ -127,13 +127,37 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     return sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided]
 
 
+def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, cos: float | None) -> facts.Verdict | None:
+    """The rules' verdict on one candidate (``old_text`` as memengine/fact_stated.py reads it) and the new
+    fact (``fact``: its stated sentence read; ``said_text``: the sentence as written), before the learned
+    decision: the frame rules, the second-chance cue (memengine/fact_cue.py), a new value in shorthand
+    (memengine/fact_swap.py: read as written too, a correction's "not X" names what it corrects) and a
+    task passed from one person to another (memengine/fact_passed.py)."""
+    from memengine import fact_cue, fact_passed, fact_swap, facts
+
+    new_text = fact.text
+    return facts.compare(old_text, fact, similarity=sim) or facts.restated(old_text, fact) \
+        or fact_cue.detect(old_text, fact, cos) or fact_swap.detect(old_text, new_text) \
+        or (fact_swap.detect(old_text, said_text) if said_text != new_text else None) \
+        or fact_passed.passed_on(old_text, new_text)
+
+
+def vetoed(old_text: str, new_text: str) -> str:
+    """Why no verdict on the pair stands, whoever gave it: the new names an owner the old does not ("my
+    sister's shift", "Der Elternabend der 3b": memengine/fact_owner.py), or the old was one day's exception
+    and the new is a standing rule (memengine/fact_occasion.py: a one-off and a rule are two facts)."""
+    from memengine import fact_occasion, fact_owner
+
+    return fact_owner.owner_added(old_text, new_text) or fact_occasion.older_one_off(old_text, new_text)
+
+
 def _one_owner(decisions: list[Decision]) -> list[Decision]:
     """A number restated without its subject ("Now at 78 kg", memengine/fact_elliptic.py) updates the
     one fact it can belong to: when several candidates read so ("I weigh 82 kg", "My suitcase weighs
     23 kg"), nobody can tell whose it is, and none is superseded."""
-    from memengine.fact_elliptic import REASON
+    from memengine import fact_elliptic, fact_swap
 
-    elliptic = [d for d in decisions if REASON in d.verdict.reason]
+    elliptic = [d for d in decisions if fact_elliptic.REASON in d.verdict.reason or fact_swap.REASON in d.verdict.reason]
     return [d for d in decisions if d not in elliptic] if len(elliptic) > 1 else decisions
 
 

@@ -134,15 +134,16 @@ def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-d
 def test_real_model_a_probable_update_is_flagged_ranked_first_never_merged(  # type: ignore[no-untyped-def]
         real, tmp_path: Path) -> None:
     s = core.MemoryStore(tmp_path / "m.db", embedder=real)
-    # (a training pair of fact_pairs_dev10.jsonl; round 10's rules now supersede "o futebol passou pra quinta")
-    old = s.store("i catch the 6:50 bus").id
+    # (a training pair of fact_pairs_dev10.jsonl; round 10's rules now supersede "o futebol passou pra quinta",
+    # round 11's (memengine/fact_swap.py) "6:30 bus now, the 6:50 got cut")
+    old = s.store("our cat eats purina").id
     s.store("The car is blue.")
-    res = s.store("6:30 bus now, the 6:50 got cut")
+    res = s.store("switched the cat to hills, purina made her sick")
     assert not res.deduplicated and res.supersedes == [] and res.may_update == [old]
-    got = s.recall("which bus do I catch", k=5).results
+    got = s.recall("what does our cat eat", k=5).results
     assert [m.id for m in got][:2] == [res.id, old]
     assert got[1].possibly_outdated is True and got[1].possibly_outdated_by == [res.id]
-    lookalike = s.store("yesterday the 6:50 bus was late")  # an anecdote: never flagged
+    lookalike = s.store("yesterday the cat ate some purina treats")  # an anecdote: never flagged
     assert lookalike.may_update == [] and lookalike.supersedes == []
     s.close()
 
