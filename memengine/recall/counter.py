@@ -61,10 +61,14 @@ def counters(text: str) -> bool:
 # answered by "dinner sat 8pm?" / "sunday works better, 7pm?", two top hits of the same chat.
 _ASKS = (
     (r"\b(?:what|which) (?:time|day|date|week|month|year|night|evening|morning)\b|\bwhen\b|"
-     r"\bwhat (?:day|time) of\b|\bquand\b|\bquel(?:le)? (?:jour|heure|date)\b|\ba quelle heure\b",
+     r"\bwhat (?:day|time) of\b|\bquand\b|\bquel(?:le)? (?:jour|heure|date)\b|\ba quelle heure\b|"
+     # German, Spanish, Portuguese (round 10)
+     r"\bwann\b|\bum wie ?viel uhr\b|\ban welchem (?:tag|datum)\b|\bcuando\b|\ba que hora\b|\bque dia\b|"
+     r"\bquando\b|\ba que horas\b",
      frozenset({"time", "date", "weekday", "number"})),  # (a day of the month is a number: "the 14th", "19-22")
     (r"\bhow (?:much|many|long|far|old|often|big|tall|heavy)\b|\bwhat(?:'s| is| are)? the "
-     r"(?:price|cost|number|amount|total|score|rent)\b|\bcombien\b",
+     r"(?:price|cost|number|amount|total|score|rent)\b|\bcombien\b|\bwie ?viele?\b|\bwie lange?\b|"
+     r"\bcuant[oa]s?\b|\bquant[oa]s?\b",
      frozenset({"number", "number:*"})),  # (any unit)
 )
 
@@ -82,3 +86,18 @@ def kind_fits(changed: set[str], asked: frozenset[str] | None) -> bool:
     """Whether a pair whose values of the kinds ``changed`` differ answers a question asking ``asked``
     ("number:*": a number of any unit; "number": one without a unit)."""
     return asked is None or any(k in asked or k.split(":", 1)[0] + ":*" in asked for k in changed)
+
+
+# A question asking for the value before a change ("what did the movers quote at first?", "what did the
+# garage first quote?", "ursprünglich", "au départ"): the earlier turn is the answer, nothing is moved above it.
+_FIRST = (r"\bat first\b|\boriginal(?:ly)?\b|\binitial(?:ly)?\b|\bin the first place\b|\bto begin with\b|"
+          r"\b(?:did|do|does|was|were|had)\b[^?]*\bfirst\b|\bd'abord\b|\bau (?:depart|debut)\b|\binitialement\b|"
+          r"\bursprunglich\b|\bzuerst\b|\banfangs\b|\bal principio\b|\boriginalmente\b|\binicialmente\b")
+
+
+def asks_first(question: str) -> bool:
+    """Whether a question asks for the value as first said, before any change."""
+    low = question.lower().replace("’", "'")
+    if not low.isascii():
+        low = _fold(low)
+    return _compiled(_FIRST).search(low) is not None

@@ -346,7 +346,13 @@ class Recall(KeywordSearch, People):
         if run.strategy == "hybrid" and run.cfg.newer_first:  # a later turn that changes an earlier one's value
             # "slot:pool": the update may also be one of the candidates fusion scored below the top k
             mode, _, where = run.cfg.newer_first.partition(":")
-            scored, outdated = newer_first(scored, k, mode, scored[k:] if where == "pool" else (), run.query)
+            pool = scored[k:] if where == "pool" else []
+            unscored: list[Candidate] = []
+            if where == "pool" and mode == "named":  # (and the candidates fusion did not score: an update
+                # naming the replaced value is worded away from the question; newer_first gates them cheaply)
+                have = {c.id for c in scored}
+                unscored = [c for c in rows.values() if c.id not in have]
+            scored, outdated = newer_first(scored, k, mode, pool, run.query, unscored)
         whole = self.rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:

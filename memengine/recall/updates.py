@@ -18,7 +18,11 @@ and not the same ones. Who decides that the later turn changes the earlier one's
   and is asserted (fact_mood.unasserted: not a question or a plan);
 * ``either`` — the two together;
 * ``turns`` — ``slot``, an idiom that counters, prefers or settles a value counting as a cue too
-  (memengine/recall/counter.py; round 9: updates said without a change word).
+  (memengine/recall/counter.py; round 9: updates said without a change word);
+* ``named`` — ``turns``, and two links that need no shared word (memengine/recall/replaced.py; round 10):
+  a later turn naming the earlier one's value as replaced ("wednesday not tuesday", "16h30 au lieu de
+  15h", "Mittwoch statt Dienstag"), and a short settlement ("yep 12 then", "ok dann 8") within CLOSE
+  turns after a top hit of the thread.
 
 Costs nothing with the switch off; on, the facts modules load on the first recall that has two
 turns of one chat holding values in its top k (~0.25 s once per process).
@@ -32,12 +36,13 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from memengine.recall.counter import asked_kinds, counters, kind_fits
+from memengine.recall.counter import asked_kinds, asks_first, counters, kind_fits
 from memengine.recall.episodes import is_episode
+from memengine.recall.replaced import may_name, names_replaced, replaced_fragments, same_value, settled, settles
 from memengine.records import Candidate
 from memengine.text import bare_text, count_words, query_terms
 
-MODES = ("", "rules", "slot", "either", "turns")
+MODES = ("", "rules", "slot", "either", "turns", "named")
 # ``turns`` (round 9): ``slot``, and a later turn holding a counter / preference / settlement idiom
 # (memengine/recall/counter.py: "sunday works better, 7pm?", "can't do 11, 1pm?") counts as a cue too;
 # within CLOSE positions of the earlier turn (a reply in the same exchange), both in the top k, such a
@@ -47,6 +52,9 @@ CLOSE = 3
 # words is never read as one (an assistant's recipe or plan holds numbers and "change" words throughout).
 UPDATE_WORDS = 40
 _WORDS = re.compile(r"[^\W\d_]+")
+# A turn fusion did not score is read only if it is a short message (a named update or a settlement is a
+# line: "garage rang, wednesday not tuesday"): ~150 such candidates a recall at 100k, most of them long.
+NAMED_CHARS = 200
 
 
 # Per-text results are kept per process (a warm server meets the same turns again; each is a pure
@@ -132,10 +140,10 @@ def updates(old: str, new: str, mode: str, memo: dict[tuple[str, str], Any] | No
             memo[kind, text] = fn(text)
         return memo[kind, text]
 
-    counter = mode == "turns" and got("counter", new, counters)
+    counter = mode in ("turns", "named") and got("counter", new, counters)
     if close and not counter:
         return False
-    if (mode in ("slot", "turns") and not counter and "memengine.fact_cue" in sys.modules
+    if (mode in ("slot", "turns", "named") and not counter and "memengine.fact_cue" in sys.modules
             and not (got("may", new, _may_cue) and got("cue", new, _slot_update))):
         return False  # (a warm process: the cue first, ~0.2 ms a text against ~0.5 for the values)
     a, b = got("values", old, _values), got("values", new, _values)
@@ -191,7 +199,11 @@ def _cue_suffix() -> re.Pattern[str]:
 _DIGIT = re.compile(r"\d")
 # the starts of words that name a value with no digit: weekdays, months, named times, relative days and spans
 _VALUE_WORDS = ("mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|"
-                "noon|midnight|tomorrow|tonight|week|month|year")
+                "noon|midnight|tomorrow|tonight|week|month|year|"
+                # (round 10: weekdays of the other languages read: "Mittwoch statt Dienstag", "jeudi")
+                "lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|dienstag|mittwoch|donnerstag|freitag|"
+                "samstag|sonntag|lunes|martes|miercoles|jueves|viernes|sabado|domingo|segunda|terca|quarta|"
+                "quinta|sexta")
 _VALUE_WORD = re.compile(rf"\b(?:{_VALUE_WORDS})")
 
 
@@ -214,8 +226,56 @@ def _when(c: Candidate) -> tuple[str, int]:
 _MAYBE_VALUE = re.compile(rf"\d|\b({_VALUE_WORDS})", re.I)
 
 
+@functools.lru_cache(maxsize=_CACHE)
+def _replaced(text: str) -> frozenset[tuple[str, tuple[object, ...]]]:
+    """The values a turn names as replaced ("tuesday" in "wednesday not tuesday"; memengine/recall/replaced.py)."""
+    out: set[tuple[str, tuple[object, ...]]] = set()
+    for fragment in replaced_fragments(text):
+        out |= _values(fragment)
+    return frozenset(out)
+
+
+def named_links(linked: list[tuple[Candidate, Candidate]], seen: list[Candidate], text: dict[int, str],
+                asked: frozenset[str] | None) -> list[tuple[Candidate, Candidate]]:
+    """The pairs of ``linked`` (an earlier top hit, a later turn of its thread) that need no shared word:
+
+    * the later turn names a value of the earlier one as replaced and states another of its kind
+      ("wednesday not tuesday" / "drop off tuesday 8am"); of the earlier turns stating that value, the
+      latest is the one it answers ("am 21., nicht am 14." corrects "ist das Konzert am 14.?", not
+      "Hanna hat am 14. Geburtstag" before it);
+    * the later turn settles ("ok dann 8") a value that a turn within CLOSE before it proposed against
+      the earlier one's ("7 ist mir zu früh, 8?" / "Abfahrt Samstag 7 Uhr"): the proposal holds both.
+
+    ``seen``: the turns read (top hits and later turns), where proposals are looked for. One of the
+    kinds the question asks (``asked``) must be among those changed; two persons each telling their own
+    are no pair."""
+    out: dict[int, list[tuple[Candidate, Candidate]]] = {}
+    for a, b in linked:
+        named, settling = bool(replaced_fragments(text[b.id])), settles(text[b.id])  # (~2 us; the values ~0.3 ms)
+        if not (named or settling) or _other_persons(a, b, text):
+            continue
+        old, new = _values(text[a.id]), _values(text[b.id])
+        gone = _replaced(text[b.id]) if named else frozenset()
+        kinds = names_replaced(old, [v for v in new if not any(same_value(v, r) for r in gone)], gone) if gone else set()
+        if kinds and kind_fits(kinds, asked):
+            out.setdefault(b.id, []).append((a, b))
+            continue
+        if not gone and settling:
+            for p in seen:
+                if p.thread != b.thread or p.id in (a.id, b.id) or not _close(p, b) or _when(p) <= _when(a):
+                    continue
+                proposed = _values(text[p.id])
+                kinds = settled(old, [v for v in new if any(same_value(v, w) for w in proposed)])
+                if kinds and kind_fits(kinds, asked) and any(same_value(v, w) for v in old for w in proposed):
+                    out.setdefault(b.id, []).append((a, b))
+                    break
+    # (of the earlier turns it may answer, the one stating the value in its own kind, then the latest)
+    return [max(got, key=lambda ab: (bool(_values(text[ab[0].id]) & (_replaced(text[ab[1].id]) | _values(text[ab[1].id]))),
+                                     _when(ab[0]))) for got in out.values()]
+
+
 def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candidate] = (), query: str = "",
-                ) -> tuple[list[Candidate], dict[int, list[int]]]:
+                unscored: Iterable[Candidate] = ()) -> tuple[list[Candidate], dict[int, list[int]]]:
     """``ranked`` (best first) with every later turn that updates an earlier one of the same chat in the
     top ``k`` moved to just above it; and ``{earlier id: [later ids]}`` (the earlier ones to mark).
 
@@ -229,7 +289,7 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
     100k): a top-``k`` chat turn holding a digit or a date word (1 turn in 6 of LoCoMo's), then a
     later turn of its thread, short enough, holding one too and a word a cue can be made of; only then
     bare text, word counts, stems and values (each text's kept per process): most recalls read no pair."""
-    if not mode or k < 2:
+    if not mode or k < 2 or (query and asks_first(query)):  # ("what did the movers quote at first?")
         return ranked, {}
     top = ranked[:k]
     text: dict[int, str] = {}
@@ -252,6 +312,13 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
             first[c.thread] = w
     in_top = {c.id for c in top}
     limit = UPDATE_WORDS * 12  # (UPDATE_WORDS words are rarely over 12 characters each)
+    extra: set[int] = set()
+    if mode == "named":  # (the candidates fusion did not score, for the two links that need no shared word only:
+        # ~150 a recall at 100k, most gone on the thread and time tests, then a word a link can be made of)
+        got = [c for c in unscored if c.thread in first and len(c.content) <= NAMED_CHARS
+               and _when(c) > first[c.thread] and may_name(c.content) and _valued_raw(c.content)]
+        extra = {c.id for c in got}
+        pool = [*pool, *got]
     later = [c for c in [*top, *(c for c in pool if c.id not in in_top)]
              if c.thread in first and len(c.content) <= limit and _when(c) > first[c.thread]
              and seen.get(c.id, True) and _valued_raw(c.content) and (mode != "slot" or _may_cue_raw(c.content))]
@@ -260,16 +327,20 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
              and (mode != "slot" or _may_cue(text[c.id]))]
     linked = [(a, b) for a in olds for b in later if a.thread == b.thread and _when(a) < _when(b)]
     pairs = [(a, b, False) for a, b in linked if _stems(text[a.id]) & _stems(text[b.id])
-             and not _other_persons(a, b, text)]
-    if mode == "turns":  # (a reply in the same exchange: "dinner sat 8pm?" / "sunday works better, 7pm?";
-        # both top hits: a turn brought in from below on nearness alone answers the slot of another question)
+             and not _other_persons(a, b, text) and b.id not in extra]
+    if mode in ("turns", "named"):  # (a reply in the same exchange: "dinner sat 8pm?" / "sunday works better,
+        # 7pm?"; both top hits: a turn brought in from below on nearness alone answers the slot of another question)
         paired = {(a.id, b.id) for a, b, _ in pairs}
         pairs += [(a, b, True) for a, b in linked if (a.id, b.id) not in paired and b.id in in_top and _close(a, b)]
-    if not pairs:
+    asked = asked_kinds(query) if query else None
+    marks: dict[int, list[int]] = {}
+    if mode == "named":  # the replaced value, or a settlement near a top hit, is the link (no shared word)
+        for a, b in named_links(linked, [*olds, *later], text, asked):
+            marks.setdefault(a.id, []).append(b.id)
+        pairs = [(a, b, c) for a, b, c in pairs if b.id not in marks.get(a.id, ())]
+    if not pairs and not marks:
         return ranked, {}
     memo: dict[tuple[str, str], Any] = {}
-    marks: dict[int, list[int]] = {}
-    asked = asked_kinds(query) if query else None
     for a, b, close in pairs:
         if updates(text[a.id], text[b.id], mode, memo, close, asked):
             marks.setdefault(a.id, []).append(b.id)
