@@ -37,8 +37,13 @@ _FUNCTION = (r"(?:the|a|an|at|on|in|of|for|le|la|les|l'|l|de|du|des|a|au|aux|am|
              r"el|los|las|al|o|os|as|il|lo|gli|alle|ao|ate|bis|zum|zur)")
 _WEEKDAY = (r"(?:mon|tue|wed|thu|fri|sat|sun|lun|mar|mer|jeu|ven|sam|dim|mont|dien|mitt|donn|frei|sams|sonn|"
             r"mier|juev|vier|saba|domi|segu|terc|quar|quin|sext)")
-_REPLACED = re.compile(rf"\b(?:{_MARKERS})\s+((?:{_FUNCTION}\s+){{0,2}}(?:[^\s,;!?]*\d[^\s,;!?]*|"
-                       rf"{_WEEKDAY}[^\s,;!?]*))")
+_REPLACED = (rf"\b(?:{_MARKERS})\s+((?:{_FUNCTION}\s+){{0,2}}(?:[^\s,;!?]*\d[^\s,;!?]*|"
+             rf"{_WEEKDAY}[^\s,;!?]*))")  # (compiled on first use: ~1 ms a cold CLI call that reads no pair saves)
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
 # A settlement: a few words ending on (or holding) "then" and its kin
 _SETTLE = re.compile(r"\b(?:then|it is|alors|dann|entonces|entao|allora|va pour|c'est bon pour)\b")
 SETTLE_WORDS = 6
@@ -72,7 +77,7 @@ def replaced_fragments(text: str) -> tuple[str, ...]:
     """The fragments of a chat turn's bare text that name a replaced value ("tuesday" in "wednesday not
     tuesday", "le 3" in "le bijoutier dit le 10, pas le 3"), in order; () when it names none."""
     low = _fold(text)
-    return tuple(m.group(1).rstrip(".") for m in _REPLACED.finditer(low))
+    return tuple(m.group(1).rstrip(".") for m in _compiled(_REPLACED).finditer(low))
 
 
 @functools.lru_cache(maxsize=4096)

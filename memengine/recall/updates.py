@@ -264,7 +264,7 @@ def named_links(linked: list[tuple[Candidate, Candidate]], seen: list[Candidate]
             for p in seen:
                 if p.thread != b.thread or p.id in (a.id, b.id) or not _close(p, b) or _when(p) <= _when(a):
                     continue
-                proposed = _values(text[p.id])
+                proposed = _values(text[p.id] if p.id in text else bare_text(p.content, p.author))
                 kinds = settled(old, [v for v in new if any(same_value(v, w) for w in proposed)])
                 if kinds and kind_fits(kinds, asked) and any(same_value(v, w) for v in old for w in proposed):
                     out.setdefault(b.id, []).append((a, b))
@@ -313,10 +313,12 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
     in_top = {c.id for c in top}
     limit = UPDATE_WORDS * 12  # (UPDATE_WORDS words are rarely over 12 characters each)
     extra: set[int] = set()
+    near: list[Candidate] = []
     if mode == "named":  # (the candidates fusion did not score, for the two links that need no shared word only:
         # ~150 a recall at 100k, most gone on the thread and time tests, then a word a link can be made of)
-        got = [c for c in unscored if c.thread in first and len(c.content) <= NAMED_CHARS
-               and _when(c) > first[c.thread] and may_name(c.content) and _valued_raw(c.content)]
+        near = [c for c in unscored if c.thread in first and len(c.content) <= NAMED_CHARS
+                and _when(c) > first[c.thread]]  # (where a settlement's proposal may be too)
+        got = [c for c in near if may_name(c.content) and _valued_raw(c.content)]
         extra = {c.id for c in got}
         pool = [*pool, *got]
     later = [c for c in [*top, *(c for c in pool if c.id not in in_top)]
@@ -335,7 +337,7 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
     asked = asked_kinds(query) if query else None
     marks: dict[int, list[int]] = {}
     if mode == "named":  # the replaced value, or a settlement near a top hit, is the link (no shared word)
-        for a, b in named_links(linked, [*olds, *later], text, asked):
+        for a, b in named_links(linked, [*olds, *later, *(c for c in near if c.id not in extra)], text, asked):
             marks.setdefault(a.id, []).append(b.id)
         pairs = [(a, b, c) for a, b, c in pairs if b.id not in marks.get(a.id, ())]
     if not pairs and not marks:
