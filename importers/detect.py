@@ -194,7 +194,9 @@ def detect(path: Path | str) -> str:
     if not path.exists():
         raise ImportFormatError("no such file or directory", file)
     if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.is_file())
+        # names first (a vault of 100k notes is not stat'ed for this), then only those are checked as files
+        files = sorted(p for p in path.iterdir() if (_EXPORT_JSON_RE.fullmatch(p.name.lower())
+                                                     or p.name.lower() in _SIDE_JSON) and p.is_file())
         for i in _export_jsons([p.name.lower() for p in files]):
             kind = _scan_json_keys(files[i])
             if kind:
