@@ -142,8 +142,8 @@ def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
     for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip() and not line.startswith("#"):
             parts = [p.strip() for p in line.split("|", 2)]
-            if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic"):
-                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic | date | substring'")
+            if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic", "chat"):
+                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat | date | substring'")
             out.append((parts[0], parts[1], [a.strip() for a in parts[2].split(" || ")]))
     return out
 
@@ -371,7 +371,27 @@ def judge_name(name: str | None, texts: list[str], live_texts: list[list[str]], 
         return "person"
     if len(words) == 1 and sum(phrase[0] in d for d in live_texts) > GENERIC_SHARE * max(1, len(live_texts)):
         return "generic"
+    if is_fragment(words, phrase, docs):
+        return "fragment"
+    if len(words) == 1 and words[0].islower() and not any(ch.isdigit() for ch in words[0]):
+        return "bare"  # one common word ("price", "wall"): the price of what? (round 7)
     return "good"
+
+
+_NUMBER_WORDS = set("""one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty
+hundred half couple few several""".split())
+
+
+def is_fragment(words: list[str], phrase: list[str], docs: list[list[str]]) -> bool:
+    """A name cut out of a longer phrase (the judge's rule, round 7): it starts or ends with a stop word, or
+    in at least half of its occurrences the word before it is a number ("hour drive" of "a 2 hour drive")."""
+    if is_filler(words[0]) or is_filler(words[-1]):
+        return True
+    n = len(phrase)
+    before = [d[i - 1] for d in docs for i in range(1, len(d) - n + 1) if d[i: i + n] == phrase]
+    held = sum(d[i: i + n] == phrase for d in docs for i in range(len(d) - n + 1))
+    numbered = sum(any(ch.isdigit() for ch in w) or w in _NUMBER_WORDS for w in before)
+    return held > 0 and 2 * numbered >= held
 
 
 def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
@@ -444,6 +464,8 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
     score_topic_lines(b, c)
     score_outside(spec, info, out, c)
     if spec.get("expect"):
+        score_mixed(read_expect(Path(spec["expect"])), members, c)
+    if spec.get("expect"):
         score_expect(read_expect(Path(spec["expect"])), b, c)
     return {"counts": c, "names": names, "cpu": out["cpu"]}
 
@@ -472,6 +494,23 @@ def score_outside(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any
         if versions[-1] not in in_topic:
             c["keyout:outside"] += 1
             c["keyout:outside_shown"] += versions[-1] in shown_ids
+
+
+def score_mixed(expect: list[tuple[str, str, list[str]]], members: dict[int, list[str]], c: Counter[str]) -> None:
+    """Stored topics (level-1 clusters of >= 3) that mix subjects (the judge's rule, round 7): at least two of the
+    set's expected ``topic`` subjects each hold >= 2 of its members and >= 20% of them; and the largest topic."""
+    subjects = [[a.lower() for a in alts] for kind, _d, alts in expect if kind == "topic"]
+    for texts in members.values():
+        if len(texts) < 3:
+            continue
+        c["mixed:n"] += 1
+        c["mixed:largest"] = max(c["mixed:largest"], len(texts))
+        low = [t.lower() for t in texts]
+        held = [sum(any(re.search(rf"\b{re.escape(a)}", t) for a in alts) for t in low) for alts in subjects]
+        big = [h for h in held if h >= 2 and h >= 0.2 * len(texts)]
+        if len(big) >= 2:
+            c["mixed:mixed"] += 1
+            c["mixed:mixed_members"] += len(texts)
 
 
 # the fixed sections' headings (anything else after "### " is a topic)
@@ -579,6 +618,10 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
             c["topic:n"] += 1
             c["topic:in_heading"] += any(a.lower() in h.lower() for h, _ in blocks for a in alts)
             c["topic:in_block"] += any(a.lower() in "\n".join([h] + ls).lower() for h, ls in blocks for a in alts)
+        elif kind == "chat":  # small talk that must not head a topic (round 7): in a topic's heading line
+            c["chat:n"] += 1
+            c["chat:as_topic"] += any(re.search(rf"\b{re.escape(a.lower())}", h.lower())
+                                      for h, _ in topic_blocks(text) for a in alts)
         else:
             c["person:n"] += 1
             c["person:shown"] += pos >= 0
@@ -590,7 +633,7 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
 
 # --------------------------------------------------------------------------- main
 
-KINDS = ("good", "filler", "title", "bag", "single", "generic", "person", "none", "duplicate")
+KINDS = ("good", "filler", "title", "bag", "single", "generic", "fragment", "bare", "person", "none", "duplicate")
 LINE_KINDS = ("line:duplicate", "line:filler", "line:superseded_as_current", "line:date_wrong", "people_missing",
               "contradictions_hidden")
 
@@ -676,6 +719,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"   lead lines that react {c['lead:reaction']}/{c['lead:n']}, topic lines that react "
                   f"{c['line:reaction']}; key facts / plans outside every topic {c['keyout:outside']}/{c['keyout:n']} "
                   f"({c['keyout:outside_shown']} of them shown); topic names that are titles {c['name:title']}")
+            print(f"   small talk heading a topic {c['chat:as_topic']}/{c['chat:n']}; stored topics that mix subjects "
+                  f"{c['mixed:mixed']}/{c['mixed:n']} ({c['mixed:mixed_members']} members), largest topic "
+                  f"{c['mixed:largest']}")
             print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
                   f"topics of <= 2 memories shown {c['topic:tiny']}, stored {c['label:tiny']}; "
                   f"'no topics yet' warning {c['warn:no_topics']}")
@@ -689,7 +735,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  "tiny shown", "no-topics warning", "headings say", "name in lines",
                                                  "topics in heading", "topics in block", "in a topic",
                                                  "leads that react", "lines that react", "keys outside topics",
-                                                 "outside shown"]
+                                                 "outside shown", "small talk as topic", "mixed topics"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -706,7 +752,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{c['topicline:name_in_lines']}/{c['topicline:n']}", f"{c['topic:in_heading']}/{c['topic:n']}",
                 f"{c['topic:in_block']}/{c['topic:n']}", f"{c['mem:in_topic']}/{c['mem:live']}",
                 f"{c['lead:reaction']}/{c['lead:n']}", str(c["line:reaction"]),
-                f"{c['keyout:outside']}/{c['keyout:n']}", f"{c['keyout:outside_shown']}/{c['keyout:outside']}"]
+                f"{c['keyout:outside']}/{c['keyout:n']}", f"{c['keyout:outside_shown']}/{c['keyout:outside']}",
+                f"{c['chat:as_topic']}/{c['chat:n']}", f"{c['mixed:mixed']}/{c['mixed:n']}"]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
