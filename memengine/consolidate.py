@@ -34,9 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from memengine import cluster_authors, decay, graph_rank, memorymd, summarize
+from memengine import cluster_context, decay, graph_rank, memorymd, summarize
 from memengine.chat_episodes import PRELOAD_MIN
-from memengine.cluster_authors import CLUSTER_COMMON, authors_of, without_speaker
 from memengine.clustering import BATCH_MAX, MIN_CLUSTER_SIZE, ClusterSteps
 from memengine.consolidate_jobs import _doc_freq, _subject, _summary_job, _summary_members, _verdict
 from memengine.consolidate_review import cluster_tree, list_contradictions, resolve_contradiction
@@ -345,9 +344,8 @@ class Consolidator(ClusterSteps):
             "SELECT id, CASE WHEN source LIKE 'shared:%' THEN 'shared' ELSE status END FROM memories "
             "WHERE level = 0 AND id <= ?", (self._max_id,)).fetchall())
         eligible = np.array([status.get(int(m)) == "active" for m in idx.ids], dtype=bool)
-        # chat turns grouped by subject, not by who spoke (the author's direction out: cluster_authors.py)
-        group_vecs = (without_speaker(idx.vecs, authors_of(self.conn, idx.ids.tolist()), common=CLUSTER_COMMON)
-                      if cluster_authors.TOPICS else None)
+        # chat turns grouped by subject, not by who spoke, and in their exchange (cluster_context.py)
+        group_vecs = cluster_context.grouping_vectors(self.conn, idx.ids, idx.vecs)
         counts: dict[str, Any] = self._cluster_level(1, idx.ids, idx.vecs, eligible, None, idx, self._threshold(1),
                                                      group_vecs)
         counts["clustered"] = int(self.conn.execute(
