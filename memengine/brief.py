@@ -534,7 +534,31 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     chosen.sort(key=lambda topic: (topic.id is None, min(i.why["pick"] for i in topic.items)))
     for topic in chosen:
         topic.items.sort(key=lambda i: (i.text[:10], i.id or 0))
+    _plans_in_order(chosen, {p[0]: p for p in pool}, days, today)
     return chosen
+
+
+def _plans_in_order(chosen: list[Topic], by_id: Mapping[int, tuple[Any, ...]], days: brief_upcoming.PlanDays,
+                    today: date) -> None:
+    """Plans read in the order of their days wherever they show: the topics whose first plan still ahead (in
+    display order: the lead, then the lines) keep their places among the others, and take them in the order of
+    that day (a small brief's "Coming up" has room for the soonest plans only; the later ones show in topics,
+    which come in the order of their value). Every topic keeps its lines; nothing is added or dropped."""
+    slots: list[int] = []
+    firsts: list[tuple[date, int, Topic]] = []
+    for n, topic in enumerate(chosen):
+        if topic.id is None:
+            continue  # the memories in no topic stay last
+        lead = topic.lead()
+        for item in ([lead] if lead else []) + [i for i in topic.items if i is not lead]:
+            p = by_id.get(item.id) if item.id is not None else None
+            ahead = [d for d in days.of(p[0], p[1], p[2]) if d >= today] if p is not None else []
+            if ahead:
+                slots.append(n)
+                firsts.append((ahead[0], n, topic))
+                break
+    for n, (_when, _n, topic) in zip(slots, sorted(firsts, key=lambda f: (f[0], f[1]))):
+        chosen[n] = topic
 
 
 def _no_tiny(store: Store, pool: list[tuple[int, str, str | None, str, int | None, float]],

@@ -13,10 +13,11 @@ takes in), a chat turn's vector is moved toward the turns around it in its threa
 turns before and after it that were written within ``GAP`` of it, each weighted by how much it
 says (:func:`weight`: a long turn more than "lol"), and the turn itself by its own weight::
 
-    g_i = normalise(w_i * v_i + CONTEXT * sum_j w_j * v_j / sum_j w_j)
+    g_i = normalise(w_i * v_i + CONTEXT * (1 - w_i) * sum_j w_j * v_j / sum_j w_j)
 
-A reply ("WHAT") has little weight of its own and takes its exchange's subject; a news turn keeps
-its own (its weight is high) and is pulled a little toward its replies. Memories that are no chat
+A reply ("WHAT") has little weight of its own and takes its exchange's subject; a turn that says
+enough on its own (FULL_WORDS words) keeps its vector, so two conversations interleaved in one
+thread stay apart (tests/test_cli_recall.py's chat). Memories that are no chat
 turn (no thread position, or an episode) keep their vectors. Stored vectors, centroids and recall
 never see these.
 """
@@ -107,7 +108,9 @@ def in_context(conn: Any, ids: np.ndarray, vecs: np.ndarray) -> np.ndarray:
         has = wsum > 0
         if not has.any():
             continue
-        ctx *= (np.float32(CONTEXT) / np.where(has, wsum, np.float32(1.0)))[:, None]
+        # the less a turn says, the more its exchange says for it: a turn of FULL_WORDS keeps its own vector
+        ctx *= (np.float32(CONTEXT) * (np.float32(1.0) - w[k]) / np.where(has, wsum, np.float32(1.0)))[:, None]
+        has &= w[k] < 1.0
         ctx += pad[SPAN + b0: SPAN + b0 + len(k)] * w[k][:, None]
         norms = np.linalg.norm(ctx, axis=1)
         has &= norms > 0
