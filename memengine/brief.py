@@ -39,7 +39,15 @@ from typing import Any
 
 import numpy as np
 
-from memengine import brief_dates, brief_people, brief_reactions, brief_upcoming, summarize, topic_names
+from memengine import (
+    brief_dates,
+    brief_people,
+    brief_reactions,
+    brief_smalltalk,
+    brief_upcoming,
+    summarize,
+    topic_names,
+)
 from memengine.brief_keyfacts import KEY_FACT_IMPORTANCE, SAME_SITTING_HOURS, UPDATE_COS  # noqa: F401 (re-exported)
 from memengine.brief_keyfacts import fold_updates as _fold_updates
 from memengine.brief_keyfacts import key_fact_rows as _key_fact_rows
@@ -89,6 +97,7 @@ END_SHARE = 0.02  # the topics stop when less than this share of the budget is l
 LAST_QUANTILE = 0.0  # ...then, budget still left, any line above this quantile of the informative ones, whatever its part
 LEFTOVER_PER_TOPIC_MAX = 6  # ...or up to this many, when budget is left once every part has its PER_TOPIC_MAX
 TOPIC_MIN_MEMBERS = 3  # a cluster of fewer members is no topic: its memories show with those in no topic
+SMALL_TALK_OUT = True  # nor is a cluster of chat turns that names nothing (brief_smalltalk)
 PART_SIZE = 20  # a cluster with more candidates than this is shown as parts of about this size
 DUPLICATE_COS = 0.92  # a candidate this close to a chosen memory says the same thing: never chosen
 THREAD_WEIGHT_EXP = 0.5  # the k-th pick of a chat is worth 1/k^this: one large chat cannot take the budget
@@ -575,6 +584,9 @@ def _no_tiny(store: Store, pool: list[tuple[int, str, str | None, str, int | Non
         small.update(int(r[0]) for r in store.conn.execute(
             f"SELECT id FROM clusters WHERE id IN ({','.join('?' * len(part))}) AND member_count < ?",
             (*part, min_members)))
+    if SMALL_TALK_OUT:  # an exchange of banter is no topic either (memengine/brief_smalltalk.py)
+        people = {w for k in store.known_people() for w in [k, *k.split()]}
+        small |= brief_smalltalk.small_talk([p for p in pool if p[4] not in small], people)
     if not small:
         return pool
     return [(p[0], p[1], p[2], p[3], None, 0.0) if p[4] in small else p for p in pool]

@@ -31,3 +31,26 @@ def test_topics_with_plans_take_their_places_in_date_order() -> None:
     # second line's (its lead's is past): 1 December, 8 December, 19 December
     assert [t.id for t in chosen] == [13, 11, 12, 10, None]
     assert [len(t.items) for t in chosen] == [1, 1, 2, 1, 1]  # nothing added or dropped
+
+
+def test_small_talk_is_no_topic() -> None:
+    """An exchange that names nothing is small talk; a number, a name the store does not know as a person, or a long
+    turn makes a cluster a topic; notes are never small talk (brief_smalltalk)."""
+    from memengine import brief_smalltalk as st
+
+    people = {"marcus", "jess"}
+    assert not st.is_specific("Jess: my feet are destroyed, never wearing those boots again", people)
+    assert not st.is_specific("Dan: nobody asked Marcus", people)  # a person the store knows names no subject
+    assert not st.is_specific("Jess: Happy halloween. I'm so tired", people)  # sentence starts, "I'm"
+    assert st.is_specific("Priya: I got into the PhD at Utrecht!!", people)
+    assert st.is_specific("Dan: surgery moved, the 8th now", people)
+    assert st.is_specific("Dan: see you all on Saturday then", people)
+    assert st.is_specific("Lena: " + " ".join(["word"] * st.LONG_WORDS), people)
+    pool = [(1, "Jess: what's everyone having for lunch", "2026-10-19", "whatsapp/chat", 7, 0.9),
+            (2, "Marcus: toast. again.", "2026-10-19", "whatsapp/chat", 7, 0.9),
+            (3, "Jess: rain again", "2026-10-11", "whatsapp/chat", 8, 0.9),
+            (4, "Dan: booked Osteria Calma", "2026-10-11", "whatsapp/chat", 8, 0.9),
+            (5, "short note", "2026-10-11", "agent/", 9, 0.9),
+            (6, "other note", "2026-10-11", "agent/", 9, 0.9),
+            (7, "Jess: lol", "2026-10-11", "whatsapp/chat", None, 0.0)]
+    assert st.small_talk(pool, people) == {7}
