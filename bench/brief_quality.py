@@ -19,6 +19,9 @@ Topic names (every ``T12 · name`` the brief shows, and every cluster label cons
 * bag        a list of keywords: commas, or words that never stand together in any member
 * single     (topic of >= 2 members) the phrase occurs in only one member
 * generic    one word that occurs in more than GENERIC_SHARE of the store's memories
+* fragment   (round 7) starts or ends with a stop word, or stands right after a number in at least half of
+             its occurrences ("hour drive" of "a 2 hour drive")
+* bare       (round 7) one lower-case word ("price", "wall"): the price of what?
 * person     only a person's name (the people section says who they are)
 * none       no name: "mixed subjects" / "untitled"
 * duplicate  the same name as an earlier topic of the same brief
@@ -35,6 +38,7 @@ or for chats a ``.keys`` file of substrings) shown, and never the replaced versi
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout4   # round 4: reactions, a vault
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout5   # round 5: a group, a Claude export
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout6   # round 6: titles, cheers, news
+    python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout7   # round 7: exchanges, small talk
 
 Topic headings (round 5): ``headings say`` counts those that state something (``says_something``: >= 4
 content words and a verb or a number) rather than a keyword label; ``name in lines`` those whose name is
@@ -42,7 +46,10 @@ in what they show. Round 6: ``leads that react`` (a topic heading's lead line of
 "GOOOO" is "go": ``is_reaction_line``), topic names that are a ``title`` ("Mrs", "Herr": ``TITLES``), and ``keys
 outside topics``: key facts / plans (``.keys``, ``.expect`` plans, keyed notes) no cluster of >= 3 holds, and how
 many of those the brief still shows. ``BRIEF_QUALITY_SET='{"clustering.TOPIC_MIN_SIZE": 2}'`` sets module constants in
-the workers (a measurement of a variant; every tree compared gets them).
+the workers (a measurement of a variant; every tree compared gets them). Round 7 (bench/data/brief_heldout7):
+``small talk as topic`` (``.expect`` kind ``chat``: small talk that must not head a topic, found in a topic's heading
+line), ``mixed topics`` (stored topics in which two expected ``topic`` subjects each hold >= 2 members and >= 20%),
+and names judged ``fragment`` ("hour drive" of "a 2 hour drive") and ``bare`` (one lower-case word: "price").
 
 A folder in a data directory is a markdown vault (``mem.py import FOLDER``; ``<folder>.keys`` and
 ``<folder>.expect`` next to it). A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
