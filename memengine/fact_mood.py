@@ -35,6 +35,7 @@ import re
 from functools import lru_cache
 
 from memengine.fact_lexicon import fold
+from memengine.fact_tokens import guess_lang
 
 __all__ = ["unasserted"]
 
@@ -153,8 +154,9 @@ def unasserted(text: str) -> str:
     if _QUESTION.search(stripped.lower()) or _EN_INVERSION.match(stripped[:1].lower() + stripped[1:]):
         return "question"
     low = fold(stripped).replace("’", "'")
-    if "sí" in stripped.lower():
-        low = re.sub(r"(?<!\w)si(?!\w)", "", low)  # "sí": yes, not "if"
+    if "sí" in stripped.lower() or " si " in f" {low} " and guess_lang(stripped) == "it":
+        # "sí": yes, not "if"; Italian "si" is a pronoun ("il mercato si sposta al giovedì"): its "if" is "se"
+        low = re.sub(r"(?<!\w)si(?!\w)", "", low)
     if _HYPOTHESIS_RE.search(low) or _SE_FIRST.match(low):
         return "hypothesis"
     if _ANECDOTE_RE.search(low) or _ONCE.search(low) or _past_event(low, stripped.lower()) or _told_of_a_day(low):

@@ -26,7 +26,7 @@ from functools import lru_cache
 from memengine.fact_lexicon import STOPWORDS, _set, fold
 from memengine.fact_types import Verdict
 
-__all__ = ["passed_on"]
+__all__ = ["passed_on", "provider_left"]
 
 _PASS = ("handed", "passed", "gave", "transferred", "handing", "passing", "hands", "passes",
          "passe", "passee", "confie", "confiee", "transmis", "transmise", "laisse", "refile",
@@ -136,3 +136,63 @@ def passed_on(old: str, new: str) -> Verdict | None:
     if not what or not all(any(_same(w, o) for o in rest) for w in what):
         return None  # another thing: "tom runs the podcast" / "passed the newsletter"
     return Verdict("slot", f"handed over '{' '.join(what)}': {' '.join(holder)} -> {' '.join(receiver)}", 0.8)
+
+
+# --------------------------------------------------------------------------- a provider left for another
+
+# Switching, said of oneself (first word of the sentence, or after I / we): "switched to the physio clinic on
+# king street", "we signed up with a dog walking service", "bin zu ... gewechselt", "me cambié a", "mudei para".
+_SWITCH = ("switched to", "switched over to", "changed to", "moved to", "signed up with", "went with", "go to",
+           "use", "using", "see", "seeing", "passe a", "passee a", "suis passe", "suis passee", "change pour",
+           "me cambie a", "nos cambiamos a", "cambie a", "ahora voy a", "gewechselt", "wechseln zu", "gehe jetzt zu",
+           "gehen jetzt zu", "mudei para", "mudei pra", "mudamos para", "troquei para", "sono passato a",
+           "sono passata a", "siamo passati a", "vado da")
+_SELF = r"(?:i|we|je|j'|on|nous|ich|wir|yo|nosotros|eu|nos|io|noi|bin|sind|ho|abbiamo)\s+"
+_SWITCH_RE = re.compile(rf"^\W*(?:{_SELF})?(?:now\s+|jetzt\s+|ahora\s+|agora\s+|adesso\s+|just\s+)?(?:{'|'.join(_SWITCH)})\b")
+_LEFT = ("retired", "left", "moved away", "quit", "closed", "stopped", "was too", "is too", "too far", "too expensive",
+         "est parti", "est partie", "a pris sa retraite", "se jubilo", "se fue", "ist in rente", "hat aufgehort",
+         "saiu", "se aposentou", "e andato", "e andata", "in pensione", "war zu", "era troppo", "etait trop")
+_HOLDER_RE = re.compile(r"^\W*(?:(?:my|our|the|mon|ma|notre|mi|nuestro|nuestra|mein|meine|unser|unsere|o|a|meu|minha|"
+                        r"nosso|nossa|il|la|mio|mia|nostro|nostra)\s+){1,2}(?P<role>[\w' -]{3,40}?)\s+"
+                        r"(?:is|are|est|es|ist|e|sont|son|sind)\s+(?P<name>[^,;!?]{2,40}?)\s*[.!]?\s*$")
+
+
+@lru_cache(maxsize=4096)
+def provider_left(old: str, new: str) -> Verdict | None:
+    """A verdict of kind "slot" when ``old`` says who holds a role for me ("My eye doctor is Dr. Lin", "Our dog
+    walker is Jenny") and ``new`` says I switched to someone or something else, naming the old holder as left
+    behind ("switched to the optometrist at costco, way cheaper than dr lin", "we use the h&r block office now,
+    helen retired"): the new provider may be named by another noun ("the optometrist", "a dog walking service")."""
+    m = _HOLDER_RE.match(_low(old))
+    if m is None:
+        return None
+    names = [w for w in _WORD.findall(m.group("name")) if w not in _TITLES and w not in _ARTICLES and len(w) >= 3]
+    if not names or len(names) > 3:
+        return None
+    low = _low(new)
+    words = _WORD.findall(low)
+    spots = [i for i, w in enumerate(words) if w in names]
+    if not spots:
+        return None
+    s = _SWITCH_RE.match(low)
+    after = " ".join(words[spots[0] + 1:spots[0] + 5])
+    left = any(after.startswith(p) or f" {p}" in f" {after}" for p in _LEFT)
+    if s is None and not left:
+        return None
+    if s is not None:
+        head = _WORD.findall(low[:s.end()])
+        # the old holder is whom I switched to, or the clause's subject: "switched to dr lin's evening hours"
+        if spots[0] <= len(head) + 1:
+            return None
+    elif not any(w in ("now", "maintenant", "ahora", "jetzt", "agora", "adesso", "ora") for w in words):
+        return None  # "dr lin retired" alone says nothing of who holds it now
+    role = _WORD.findall(m.group("role"))
+    for other in _ROLE_NAMED_RE.finditer(low):
+        if not any(_same(other.group(1), r) for r in role):
+            return None  # "Emma left for college, so Chloe is our dog walker now": another role
+    return Verdict("slot", f"'{m.group('role').strip()}': {' '.join(names)} left for another", 0.75)
+
+
+# A role the newer names ("... is our dog walker now", "c'est ma responsable", "è il mio medico").
+_ROLE_NAMED_RE = re.compile(r"\b(?:is|are|est|es|ist|e|sind|son)\s+(?:our|my|mon|ma|notre|mi|nuestro|nuestra|mein|meine|"
+                            r"unser|unsere|o nosso|a nossa|o meu|a minha|il mio|la mia|il nostro|la nostra)\s+([\w'-]+)")

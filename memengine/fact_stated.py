@@ -11,6 +11,9 @@
   "macht ... zu" is "schließt", "fängt ... an" is "beginnt" — so the other
   end of a thing stays another end ("macht um 16 Uhr zu" never updates "macht um 7:30 auf"), and the
   same end with a new time is an update.
+- **"Open until X"** is the closing time ("Der Hort hat bis 17 Uhr auf", "the shop is open until 8pm", "ouvert
+  jusqu'à 19h", "abierto hasta las 9", "aberto até às 18h", "aperto fino alle 19"): "schließt um 17 Uhr", so a
+  later "macht schon um 16 Uhr zu" is the same end with a new time.
 
 :func:`stated` is what memengine/supersession.py compares (both sides); ``text`` itself when there is
 nothing to take off. Pure: no SQL, no I/O.
@@ -80,6 +83,34 @@ def _corrected(text: str) -> str:
     return text.strip()
 
 
+# "Open until X" is the closing time, in six languages: "Der Hort hat bis 17 Uhr auf" / "macht schon um 16 Uhr zu",
+# "the shop is open until 8pm" / "closes at 7 now" are one end of one thing (the other end, "opens at", stays another).
+_HOUR = r"\d{1,2}(?:[:.h]\d{2})?(?:\s*(?:uhr|h|am|pm))?"
+_OPEN_UNTIL = (
+    (re.compile(rf"\b(?:hat|haben|ist|sind|macht|machen)\b(?P<mid>(?:\s+[^\s,.;!?]+){{0,3}}?)\s+bis\s+(?P<hour>{_HOUR})"
+                r"\s+(?:auf|offen|geöffnet|geoeffnet)\b", re.I), "schließt{mid} um {hour}"),
+    (re.compile(rf"\b(?:is\s+|are\s+|stays\s+)?open\s+(?:until|till|til)\s+(?P<hour>{_HOUR})", re.I), "closes at {hour}"),
+    (re.compile(rf"\b(?:est\s+|sont\s+|reste\s+)?ouverte?s?\s+jusqu'(?:à|a|au)\s+(?P<hour>{_HOUR})", re.I), "ferme à {hour}"),
+    (re.compile(rf"\b(?:está\s+|están\s+|esta\s+)?abiert[oa]s?\s+hasta\s+(?:las\s+|la\s+)?(?P<hour>{_HOUR})", re.I),
+     "cierra a las {hour}"),
+    (re.compile(rf"\b(?:está\s+|fica\s+|ficam\s+)?abert[oa]s?\s+até\s+(?:às\s+|as\s+|a\s+)?(?P<hour>{_HOUR})", re.I),
+     "fecha às {hour}"),
+    (re.compile(rf"\b(?:è\s+|sono\s+|resta\s+)?apert[oaie]\s+fino\s+(?:alle\s+|all'|a\s+)(?P<hour>{_HOUR})", re.I),
+     "chiude alle {hour}"),
+)
+
+
+def _open_until(text: str) -> str:
+    """"Open until X" said as the closing time ("hat bis 17 Uhr auf" -> "schließt um 17 Uhr")."""
+    for pattern, form in _OPEN_UNTIL:
+        m = pattern.search(text)
+        if m is not None:
+            parts = m.groupdict()
+            text = text[:m.start()] + form.format(mid=parts.get("mid") or "", hour=parts["hour"]) + text[m.end():]
+            break
+    return text
+
+
 def _joined(text: str) -> str:
     """German separable verbs joined ("macht ... auf" -> "öffnet ...")."""
     for pattern, verbs in _SEPARABLE:
@@ -95,5 +126,5 @@ def _joined(text: str) -> str:
 def stated(text: str) -> str:
     """The sentence the update rules compare: the clause reported, a correction's frame off, German
     separable verbs joined (see the module docstring)."""
-    out = _joined(_corrected(fact_said.reported(text)))
+    out = _joined(_open_until(_corrected(fact_said.reported(text))))
     return out if len(out.split()) >= 2 else text

@@ -139,7 +139,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
     return facts.compare(old_text, fact, similarity=sim) or facts.restated(old_text, fact) \
         or fact_cue.detect(old_text, fact, cos) or fact_swap.detect(old_text, new_text) \
         or (fact_swap.detect(old_text, said_text) if said_text != new_text else None) \
-        or fact_passed.passed_on(old_text, new_text)
+        or fact_passed.passed_on(old_text, new_text) or fact_passed.provider_left(old_text, said_text)
 
 
 def vetoed(old_text: str, new_text: str) -> str:

@@ -166,3 +166,42 @@ def test_store_vetoes_another_owner_and_a_one_off(tmp_path: Path) -> None:
     old = s.store("Nina runs the book fair").id
     assert s.store("nina handed the book fair over to raj").supersedes == [old]
     s.close()
+
+
+# a provider left for another, the new one named by another noun (memengine/fact_passed.provider_left)
+PROVIDER_LEFT = [
+    ("My optician is Dr. Hale", "switched to the eye clinic at the mall, dr hale was too pricey"),
+    ("Our cleaner is Rosa", "we use a cleaning company now, rosa moved away"),
+]
+NOT_PROVIDER_LEFT = [
+    ("My optician is Dr. Hale", "dr hale switched to mornings only now"),  # the holder changed her hours
+    ("My optician is Dr. Hale", "switched to dr hale's new practice"),  # the same holder
+    ("Our cleaner is Rosa", "rosa left early today"),  # no one holds it instead
+    ("Our cleaner is Rosa", "rosa moved away, so Ines is our nanny now"),  # another role
+]
+
+
+@pytest.mark.parametrize(("old", "new"), PROVIDER_LEFT)
+def test_provider_left(old: str, new: str) -> None:
+    assert fact_passed.provider_left(old, new) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), NOT_PROVIDER_LEFT)
+def test_not_provider_left(old: str, new: str) -> None:
+    assert fact_passed.provider_left(old, new) is None
+
+
+def test_open_until_is_the_closing_time() -> None:
+    assert fact_stated.stated("Die Kita hat bis 17 Uhr auf") == "Die Kita schließt um 17 Uhr"
+    assert fact_stated.stated("the deli is open until 8pm") == "the deli closes at 8pm"
+    assert fact_stated.stated("il bar è aperto fino alle 23") == "il bar chiude alle 23"
+    # the other end stays another end
+    assert fact_swap.detect(fact_stated.stated("Die Kita hat bis 17 Uhr auf"), "kita öffnet jetzt um 7") is None
+
+
+def test_italian_si_is_no_if() -> None:
+    from memengine import fact_mood
+
+    assert fact_mood.unasserted("dal mese prossimo il coro si sposta al giovedì") == ""  # (when read as Italian)
+    assert fact_mood.unasserted("se la riunione si sposta al venerdì non vengo") == "hypothesis"
+    assert fact_mood.unasserted("si la reunión cambia al viernes no voy") == "hypothesis"
