@@ -27,6 +27,22 @@ def _set(*blocks: str) -> frozenset[str]:
     return frozenset(fold(w) for block in blocks for w in block.split())
 
 
+def same_stem(a: str, b: str) -> bool:
+    """One word, two spellings: equal, the same stem (a shared start of 4+ letters, endings of at most
+    3: "renovation" / "renovations"), or an abbreviation ("ortho" / "orthodontist")."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= 4 and long_.startswith(short):
+        return True
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n >= 4 and len(a) - n <= 3 and len(b) - n <= 3
+
+
 # The six languages of every table (one block each, in this order).
 LANGS = ("en", "fr", "es", "de", "pt", "it")
 

@@ -24,6 +24,7 @@ import re
 from functools import lru_cache
 
 from memengine.fact_lexicon import STOPWORDS, _set, fold
+from memengine.fact_lexicon import same_stem as _same
 from memengine.fact_types import Verdict
 
 __all__ = ["passed_on", "provider_left"]
@@ -75,20 +76,6 @@ def _holder(old: str) -> list[str]:
 
 def _name(span: str) -> list[str]:
     return [w for w in _WORD.findall(span) if w not in _TITLES]
-
-
-def _same(a: str, b: str) -> bool:
-    if a == b:
-        return True
-    short, long_ = sorted((a, b), key=len)
-    if len(short) >= 4 and long_.startswith(short):
-        return True
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n >= 4 and len(a) - n <= 3 and len(b) - n <= 3
 
 
 def _content(span: str) -> list[str]:

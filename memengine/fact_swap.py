@@ -41,6 +41,7 @@ from functools import lru_cache
 
 from memengine import fact_mood, fact_occasion, fact_owner
 from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, STOPWORDS, WEEKDAYS, _set, fold
+from memengine.fact_lexicon import same_stem as _same
 from memengine.fact_types import Verdict
 from memengine.fact_when import OPENERS, TIME_NOUNS
 
@@ -256,21 +257,6 @@ def _read(text: str) -> _Read:
     upto = tuple(w for words, _ in clauses[:last + 1] for w in words)
     keys = frozenset(t for t in toks if t[:1].isalpha())
     return _Read(frozenset(values), frozenset(negated), upto, tuple(content), keys, started)
-
-
-def _same(a: str, b: str) -> bool:
-    """One word: equal, the same stem (a shared start, short endings), or an abbreviation ("ortho")."""
-    if a == b:
-        return True
-    short, long_ = sorted((a, b), key=len)
-    if len(short) >= 4 and long_.startswith(short):
-        return True
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n >= 4 and len(a) - n <= 3 and len(b) - n <= 3
 
 
 def _groups(values: frozenset[_Val]) -> dict[str, set[float | str]]:
