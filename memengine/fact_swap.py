@@ -101,7 +101,8 @@ _NOT_CONTENT = _set(
     "pay pays paid zahle zahlen zahlt paie payons pago pagamos paga pagas paghiamo",
     "on onwards forward going est",
     "prices price rate prix tarif precios precio preise preis precos preco prezzi prezzo geworden",
-    "got get gets getting been was were has had have han ha hat hab habe haben hemos foi foram era fue fueron sido "
+    "got get gets getting been was were has had have han ha hat hab habe haben wird werden wurde wurden worden hemos "
+    "foi foram era fue fueron sido "
     "stato stata stati sono pro pra pras pros pela pelo nos nas aos del dal nel sul dalla alla allo les gli",
     "sorry oops pardon perdon perdona desculpa desculpe scusa scusate entschuldigung sry nee naturlich course "
     "obviously claro ovviamente klar correction meant mean voulais dire quise decir meinte quis dizer volevo "

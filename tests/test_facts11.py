@@ -24,6 +24,9 @@ SWAPS = [
     ("Il concerto è il 4 maggio", "il concerto è stato rinviato all'11 maggio"),
     ("The barbecue is on Sunday", "sorry, saturday not sunday"),
     ("La reunión es el 12", "perdón, el 13, no el 12"),
+    # German passive: the auxiliary is no content word, as "got" / "foi" / "è stato" are not
+    ("Das Sommerfest ist am 5. Juli", "sommerfest wurde auf den 12. verschoben"),
+    ("Die Sprechstunde ist um 14 Uhr", "sprechstunde wird ab nächster woche um 15 uhr sein"),
 ]
 # (old, new): look-alikes the shorthand reading must leave alone
 NOT_SWAPS = [
@@ -36,6 +39,7 @@ NOT_SWAPS = [
     ("A typical cat weighs 4 kg", "now at 5 kg"),  # a general statement has no value of its own
     ("El comedor cuesta 90 euros al mes", "el comedor cuesta 90 euros al mes"),  # no change
     ("The vet check-up is on March 3", "had the vet check-up yesterday, next one march 10"),  # an anecdote
+    ("Das Sommerfest ist am 5. Juli", "das Kinderfest wurde auf den 12. verschoben"),  # another thing
 ]
 
 PASSED = [
