@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memengine.fact_tokens import Value
 from memengine.fact_types import Fact
 
 __all__ = ["MIN_PREFIX", "PREFIX_SHARE", "align", "by_kind", "dates_agree", "same_word", "stem", "value_conflict"]
@@ -120,13 +121,25 @@ def value_conflict(fa: Fact, fb: Fact) -> tuple[str, str] | None:
             if not common or all(
                     {x for x in va[kind] if x[0] == u} & {y for y in vb[kind] if y[0] == u} for u in common):
                 continue
-        elif va[kind] & vb[kind]:
+        elif va[kind] & vb[kind] or kind == "time" and _half_day_agree(fa, fb):
             continue
         show_a = next(v.text for v in fa.values if v.kind == kind)
         show_b = next(v.text for v in fb.values if v.kind == kind)
         return ("time" if kind == "time" else "date" if kind in ("date", "weekday")
                 else "number" if kind == "number" else "code"), f"{show_a} -> {show_b}"
     return None
+
+
+def _half_day_agree(fa: Fact, fb: Fact) -> bool:
+    """Whether a clock time one side tells as a bare hour ("on thursdays at 3") is the other's same hour
+    twelve hours on or back ("Thursdays at 3pm"): one hour said two ways, not two times."""
+    def bare(v: Value) -> bool:
+        return v.text.strip().isdigit() and 1 <= int(v.text) <= 12
+
+    ta = [v for v in fa.values if v.kind == "time"]
+    tb = [v for v in fb.values if v.kind == "time"]
+    return any(abs(x.norm[0] - y.norm[0]) == 720 and (bare(x) or bare(y))  # type: ignore[operator]
+               for x in ta for y in tb)
 
 
 def _unit_dropped(fa: Fact, fb: Fact, units_a: set[str], units_b: set[str]) -> bool:

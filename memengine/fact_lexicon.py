@@ -27,9 +27,18 @@ def _set(*blocks: str) -> frozenset[str]:
     return frozenset(fold(w) for block in blocks for w in block.split())
 
 
+# Short forms people type for a word whose start they do not share ("xmas" / "christmas", "bday" /
+# "birthday"): the same word for :func:`same_stem` (folded; a prefix abbreviation needs no entry).
+SHORT_FORMS = {"xmas": "christmas", "x-mas": "christmas", "bday": "birthday", "b-day": "birthday",
+               "appt": "appointment", "mtg": "meeting", "anniv": "anniversary", "hols": "holidays",
+               "geburi": "geburtstag", "cumple": "cumpleanos", "niver": "aniversario"}
+
+
 def same_stem(a: str, b: str) -> bool:
     """One word, two spellings: equal, the same stem (a shared start of 4+ letters, endings of at most
-    3: "renovation" / "renovations"), or an abbreviation ("ortho" / "orthodontist")."""
+    3: "renovation" / "renovations"), an abbreviation ("ortho" / "orthodontist") or a short form
+    (:data:`SHORT_FORMS`: "xmas" / "christmas")."""
+    a, b = SHORT_FORMS.get(a, a), SHORT_FORMS.get(b, b)
     if a == b:
         return True
     short, long_ = sorted((a, b), key=len)

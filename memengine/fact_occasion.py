@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS, fold
+from memengine.fact_lexicon import MONTHS, SHORT_FORMS, SHORT_WEEKDAYS, WEEKDAYS, fold
 
 __all__ = ["older_one_off", "one_off"]
 
@@ -148,7 +148,7 @@ def _markers(low: str, pattern: re.Pattern[str], before: re.Pattern[str] | None 
         if word in ("manana", "morgen") and _NO_DAY_MARKER.search(low[:m.start()]):
             continue  # "por la mañana", "am Morgen": the morning, not tomorrow
         if before is None or not before.search(low[:m.start()]):
-            out.add(word)
+            out.add(SHORT_FORMS.get(word, word))  # ("xmas" is christmas: not a holiday the older lacks)
     return out
 
 

@@ -51,7 +51,7 @@ REASON = "said without its subject"  # a verdict of a newer that shares no conte
 
 # Saying that a value changed (six languages; folded).
 CHANGE = _set(
-    "now anymore nowadays lately instead changed change switched moved moves move went goes gone up down raised "
+    "now anymore nowadays lately instead changed change switched moved moves move went goes gone up down raised reset "
     "raise increased hiked bumped upped dropped lowered cut reduced cheaper pricier pushed postponed delayed "
     "rescheduled reschedueld resched slipped brought forward",
     "maintenant desormais dorenavant plutot augmente augmentee augmentes baisse baissee passe passee passent "
@@ -64,7 +64,8 @@ CHANGE = _set(
     "agora ja subiu aumentou aumentaram baixou passou passa adiaram adiado adiada antecipada antecipado "
     "anteciparam remarcaram remarcado mudou mudaram",
     "adesso ora ormai invece aumentato aumentata aumentati salito salita sceso scesa alzato alzati rimandata "
-    "rimandato rimandato rinviato rinviata anticipato anticipata spostato spostata sposta spostano cambiato",
+    "rimandato rimandato rinviato rinviata anticipato anticipata spostato spostata sposta spostano cambiato "
+    "slittato slittata slitta slittano",
 )
 # An amount that rose or fell, or a date put off / brought forward: what a fragment with no subject needs.
 _AMOUNT_MOVED = _set(
@@ -82,7 +83,7 @@ _DATE_MOVED = _set(
     "retrasado movieron",
     "verschoben vorverlegt vorgezogen verlegt",
     "adiaram adiado adiada antecipada antecipado anteciparam remarcaram remarcado",
-    "rimandata rimandato rinviato rinviata anticipato anticipata spostato spostata",
+    "rimandata rimandato rinviato rinviata anticipato anticipata spostato spostata slittato slittata",
 )
 # Words that are no content: units, currencies, periods, fillers and slang, reporting, "only / already".
 _NOT_CONTENT = _set(
@@ -100,6 +101,12 @@ _NOT_CONTENT = _set(
     "cost costs costing kostet kosten coute coutent cuesta cuestan custa custam costa costano charges charge "
     "pay pays paid zahle zahlen zahlt paie payons pago pagamos paga pagas paghiamo",
     "on onwards forward going est",
+    # a role said with a generic noun ("the window guy" is the window cleaner, "alarm company" its firm) and
+    # light verbs of coming, being able and the future ("kommt jetzt erst am 17.", "can only do fridays")
+    "guy guys lady man woman people folks company firm mec gars type tipo tipa senor senora typ firma leute cara "
+    "moco moca tizio tizia ditta "
+    "come comes coming kommt kommen vient viene vienen vem vai va sara ser will can could do does kann "
+    "peut puede pode puo",
     "prices price rate prix tarif precios precio preise preis precos preco prezzi prezzo geworden",
     "got get gets getting been was were has had have han ha hat hab habe haben wird werden wurde wurden worden hemos "
     "foi foram era fue fueron sido "
@@ -125,6 +132,33 @@ _TIME_BEFORE = _set("at", "a", "las", "um", "bis", "alle", "ore", "as", "às", "
 _TIME_AFTER = _set("am", "pm", "uhr", "h", "hs")
 _MONTHS = frozenset(MONTHS)
 _TIME_WORDS = OPENERS | TIME_NOUNS | _MONTHS | _DAY_WORDS
+# A part of the day is a value of a schedule, as its weekday is ("tuesday evenings" / "sunday mornings now").
+# (Spanish "mañana" and German "morgen" also mean tomorrow: read by memengine/fact_when.py, not here.)
+_PARTS = {w: k for k, ws in {
+    "morning": "morning mornings matin matins matinee manha manhas vormittag vormittags morgens mattina mattine "
+               "mattino",
+    "afternoon": "afternoon afternoons apres-midi aprem nachmittag nachmittags pomeriggio pomeriggi",
+    "evening": "evening evenings soir soirs soiree abend abends sera sere noite noites",
+    "night": "night nights nuit nuits noche noches nacht nachts notte notti"}.items() for w in _set(ws)}
+# Weekdays abbreviated in a range ("mo-mi", "mon-thu", "lun-ven", "seg-qua"): read only when joined by a
+# dash or slash, each a short form of one language's list (their index is the weekday).
+_SHORT_DAYS = tuple({w: i for i, w in enumerate(ws.split())} for ws in (
+    "mon tue wed thu fri sat sun", "lun mar mer jeu ven sam dim", "lun mar mie jue vie sab dom",
+    "mo di mi do fr sa so", "seg ter qua qui sex sab dom", "lun mar mer gio ven sab dom"))
+_DAY_RANGE_RE = re.compile(r"\b([a-z]{2,3})\.?\s?[-/]\s?([a-z]{2,3})\b")
+# A standing change said as a phrase, anywhere (often last: "moving to the rec ground going forward"): the
+# change is said and the phrase is no value ("daqui pra frente", "d'ora in poi", "a partir de ahora", "ab jetzt").
+_STANDING_RE = re.compile(
+    r"\b(?:from now on|going forward|moving forward|from here on(?: out)?|from today on|a partir de maintenant|"
+    r"dorenavant|a partir de ahora|de ahora en adelante|desde ahora|ab jetzt|von nun an|ab sofort|kunftig|"
+    r"daqui (?:pra|para) frente|daqui em diante|de agora em diante|a partir de agora|d'ora in (?:poi|avanti)|"
+    r"da ora in poi|da adesso in poi|d'ora innanzi)\b")
+# A reason told as its own clause before or after the value ("because of the strike, 9:40 now", "wegen
+# des streiks", "à cause de la grève", "por la huelga", "por causa da greve", "per lo sciopero"): its
+# words are why, not what, and are not compared.
+_REASON_OPEN = ("because", "cause", "cuz", "bc", "due", "thanks", "wegen", "aufgrund", "dank", "a cause", "grace",
+                "por la", "por el", "por los", "por las", "por culpa", "debido", "por causa", "devido", "por conta",
+                "per lo", "per la", "per il", "per via", "a causa", "causa")
 # A start phrase: "from next week (on)", "starting monday", "as of june", "ab märz", "ab nächster woche",
 # "seit januar", "à partir de la semaine prochaine", "dès lundi", "depuis septembre", "desde el mes que viene",
 # "a partir de segunda", "dal mese prossimo", "da settembre", "this month", "ce mois-ci", "esse mês".
@@ -149,6 +183,7 @@ class _Read:
     all_content: tuple[str, ...]
     keys: frozenset[str]
     started: bool  # a start phrase was read ("from next week")
+    clauses: tuple[tuple[tuple[str, ...], frozenset[_Val]], ...] = ()  # each clause's content words and values
 
 
 def _low(text: str) -> str:
@@ -181,9 +216,17 @@ def _is_start_word(w: str) -> bool:
 def _read(text: str) -> _Read:
     """The values, negated values and content words of ``text``."""
     low = _low(text)
+    standing = _STANDING_RE.search(low) is not None
+    low = _STANDING_RE.sub(" ", low)
+    ranged: dict[str, int] = {}
+    for m in _DAY_RANGE_RE.finditer(low):
+        for table in _SHORT_DAYS:
+            if m.group(1) in table and m.group(2) in table and m.group(1) != m.group(2):
+                ranged[m.group(1)], ranged[m.group(2)] = table[m.group(1)], table[m.group(2)]
+                break
     toks = _WORD_RE.findall(low)
     keep = [True] * len(toks)
-    started = False
+    started = standing
     # start phrases and "this month": when the value holds, never the value
     for i, t in enumerate(toks):
         two = " ".join(toks[i:i + 2])
@@ -211,17 +254,18 @@ def _read(text: str) -> _Read:
                 keep[k] = False
     values: set[_Val] = set()
     negated: set[_Val] = set()
-    content: list[str] = []
-    clauses: list[tuple[list[str], bool]] = [([], False)]
+    clauses: list[tuple[list[str], set[_Val], str]] = [([], set(), "")]  # words, values, first words
     neg = False
     toks = [re.sub(r"^(?:c|d|j|l|m|n|s|t|qu)'(?=\w)", "", t) for t in toks]  # "c'est", "l'affitto"
     for i, t in enumerate(toks):
         prev = toks[i - 1] if i > 0 else ""
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
-        if t in (",", ";", "!", "?", "(", ")", " - ") or t.strip() == "-":
-            clauses.append(([], False))
+        if t in (",", ";", "!", "?", "(", ")", " - ", ":") or t.strip() == "-":
+            clauses.append(([], set(), ""))
             neg = False
             continue
+        if not clauses[-1][2]:
+            clauses[-1] = (clauses[-1][0], clauses[-1][1], " ".join(toks[i:i + 2]))
         if not keep[i]:
             continue
         found: list[_Val] = []
@@ -238,26 +282,36 @@ def _read(text: str) -> _Read:
                 found.append(_Val("day", n))
             elif n is not None:
                 found.append(_Val("amount", n))
-        elif t in WEEKDAYS or t in SHORT_WEEKDAYS and prev in _SHORT_AFTER:
-            found.append(_Val("day", "wd:" + t.rstrip("s")[:5]))
+        elif t in WEEKDAYS:
+            found.append(_Val("day", f"wd:{WEEKDAYS[t]}"))
+        elif t in SHORT_WEEKDAYS and prev in _SHORT_AFTER:
+            found.append(_Val("day", f"wd:{SHORT_WEEKDAYS[t]}"))
+        elif t in ranged:
+            found.append(_Val("day", f"wd:{ranged[t]}"))
+        elif t in _PARTS and (t != "sera" or prev in WEEKDAYS):  # (French "sera": will be)
+            found.append(_Val("part", _PARTS[t]))
         if found:
             if neg:
                 negated.update(found)
             else:
                 values.update(found)
-                clauses[-1] = (clauses[-1][0], True)
+                clauses[-1][1].update(found)
             continue
-        if t in _NEGATIONS:
-            neg = True
+        if t in _NEGATIONS and not (t == "no" and (nxt in WEEKDAYS or nxt[:1].isdigit() or nxt == "dia")):
+            neg = True  # (Portuguese "no sábado", "no dia 15": in the, not a negation)
             continue
         if t in STOPWORDS or t in _NOT_CONTENT or t in CHANGE or t in _TIME_WORDS or len(t) < 3 or not t[0].isalpha():
             continue
         clauses[-1][0].append(t)
-        content.append(t)
-    last = max((k for k, (_, has) in enumerate(clauses) if has), default=len(clauses) - 1)
-    upto = tuple(w for words, _ in clauses[:last + 1] for w in words)
+    # a clause of its own that gives a reason and no value is not compared ("because of the strike, 9:40 now")
+    kept = [(tuple(w), frozenset(v)) for w, v, first in clauses
+            if v or not (first.startswith(_REASON_OPEN) and (first.split() or [""])[0] in
+                         {r.split()[0] for r in _REASON_OPEN})]
+    last = max((k for k, (_, v) in enumerate(kept) if v), default=len(kept) - 1)
+    upto = tuple(w for words, _ in kept[:last + 1] for w in words)
+    content = tuple(w for words, _ in kept for w in words)
     keys = frozenset(t for t in toks if t[:1].isalpha())
-    return _Read(frozenset(values), frozenset(negated), upto, tuple(content), keys, started)
+    return _Read(frozenset(values), frozenset(negated), upto, content, keys, started, tuple(kept))
 
 
 def _groups(values: frozenset[_Val]) -> dict[str, set[float | str]]:
@@ -286,14 +340,17 @@ def detect(old: str, new: str) -> Verdict | None:
     if not ro.values or fact_mood.unasserted(new) or fact_mood.unasserted(old):
         return None
     adds = rn.keys & _ADDS - ({"otra", "otro", "outra", "outro"} if "vez" in rn.keys else set())  # "otra vez": again
+    if "too" in adds and not re.search(r"\btoo\s*(?:$|[,;.!?)])", _low(new)):
+        adds -= {"too"}  # "too hectic", "too early": how much, not one more
     if rn.keys & (_KEEPS | _PAST) or adds or fact_occasion.one_off(old, new):
         return None
     if fact_owner.kin_named(new) - fact_owner.kin_named(old):
         return None  # "my son's phone plan": someone else's, however it is said
+    rn = _without_comment(rn, ro)
     go, gn = _groups(ro.values), _groups(rn.values)
     if not set(gn) <= set(go):
         return None  # a kind of value the older does not state: another thing ("on saturdays", "a year")
-    changed = [g for g in gn if not gn[g] <= go[g]]
+    changed = [g for g in gn if not all(any(_same_value(x, y) for y in go[g]) for x in gn[g])]
     if not changed:
         return None  # the same values: a restatement
     corrected = bool(rn.negated) and rn.negated <= ro.values
@@ -302,7 +359,9 @@ def detect(old: str, new: str) -> Verdict | None:
         return None
     if any(not any(_same(w, o) for o in ro.all_content) for w in rn.content):
         return None  # the newer names something the older does not: another thing, owner or occasion
-    shared = [w for w in rn.content if any(_same(w, o) for o in ro.all_content)]
+    # (a part of the day both name is a shared word too: "6 hours a night" / "8 hours a night lately")
+    shared = [w for w in rn.content if any(_same(w, o) for o in ro.all_content)] or sorted(
+        str(p) for p in gn.get("part", set()) & go.get("part", set()))
     what = ", ".join(f"{g}: {sorted(map(str, go[g]))} -> {sorted(map(str, gn[g]))}" for g in changed)
     if shared:
         return Verdict("swap", f"new value for '{' '.join(dict.fromkeys(shared))}' ({what})", 0.8)
@@ -312,9 +371,35 @@ def detect(old: str, new: str) -> Verdict | None:
         return None
     money = bool((rn.keys | ro.keys | set(new) | set(old)) & _CURRENCY)
     if corrected or "amount" in changed and rn.keys & _AMOUNT_MOVED or changed == ["day"] and rn.keys & _DATE_MOVED \
-            or "amount" in changed and money and rn.keys & CHANGE and _ratio_ok(go["amount"], gn["amount"]):
+            or "amount" in changed and money and rn.keys & CHANGE and _ratio_ok(go["amount"], gn["amount"]) \
+            or set(gn) == {"time"} == set(go) and len(gn["time"]) == len(go["time"]) == 1 and rn.keys & CHANGE:
+        # (the last: one clock time for one, said to be new: "because of the strike, 9:40 now")
         return Verdict("swap", f"{REASON}: {what}", 0.7)
     return None
+
+
+def _same_value(x: float | str, y: float | str) -> bool:
+    """Equal values; a clock time told as a bare hour ("at 3": 3:00) is also the same hour after noon."""
+    if x == y:
+        return True
+    if isinstance(x, str) or isinstance(y, str):
+        return False
+    return abs(x - y) == 720 and (x % 60 == 0 and x < 780 or y % 60 == 0 and y < 780)
+
+
+def _without_comment(rn: _Read, ro: _Read) -> _Read:
+    """``rn`` without its trailing clauses that give only values of the older ("switched meal prep to
+    saturday mornings, sundays are too hectic"): a comment on the old value, not a second new one."""
+    kept = list(rn.clauses)
+    while len(kept) > 1 and kept[-1][1] and kept[-1][1] <= ro.values and any(
+            v and not v <= ro.values for _, v in kept[:-1]):
+        kept.pop()
+    if len(kept) == len(rn.clauses):
+        return rn
+    values = frozenset(v for _, vs in kept for v in vs)
+    last = max((k for k, (_, v) in enumerate(kept) if v), default=len(kept) - 1)
+    upto = tuple(w for words, _ in kept[:last + 1] for w in words)
+    return _Read(values, rn.negated, upto, rn.all_content, rn.keys, rn.started, tuple(kept))
 
 
 def _ratio_ok(old: set[float | str], new: set[float | str]) -> bool:

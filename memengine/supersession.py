@@ -38,6 +38,10 @@ if TYPE_CHECKING:  # the fact rules compile ~100 patterns: only a write that can
 # of both labelled sets scores >= 0.60 with the shipped model (bench/facts.py prints it).
 CANDIDATES = 10
 MIN_COSINE = 0.55
+# Below MIN_COSINE a candidate is still read by memengine/fact_swap.py alone, whose shorthand (every word
+# of the newer repeats the older's, a change said, a value of the older's kind) keeps other things out:
+# "sperrmüll kommt jetzt erst am 17." is 0.43 from "Die Sperrmüllabholung ist am 3. März".
+SWAP_COSINE = 0.35
 
 # The middle band (memengine/fact_slot.py): a ``contradicts`` edge from the probable update to the fact it
 # probably updates, whose metadata holds this key (the learned score). Both stay current; recall marks the
@@ -88,7 +92,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     time is later than ``new_time`` wins instead (the new fact is history): at most one
     such decision, the earliest later fact.
     """
-    from memengine import fact_elliptic, fact_slot, fact_stated, fact_swap, facts
+    from memengine import fact_elliptic, fact_reorg, fact_slot, fact_stated, fact_swap, facts
 
     # "Ana said the meeting moved to Tuesday": what was said; "correction: ..., not X": the corrected value
     said_text, new_text = new_text, fact_stated.stated(new_text)
@@ -97,15 +101,19 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     maybe: list[Decision] = []
     later: list[tuple[str, int, facts.Verdict]] = []
     # (a number without its subject, "Down to 5mg as of last week", is far from every fact in meaning:
-    # the rule's own shape and _one_owner decide)
+    # the rule's own shape and _one_owner decide; so is whom I report to now against "my manager is ...")
     floor = -1.0 if len(new_text) < 80 and fact_elliptic.fragment(new_text) or fact_swap.fragment(said_text) \
-        else MIN_COSINE
+        or fact_reorg.reports(said_text) else MIN_COSINE
     for row, sim in candidates:
-        if (sim is not None and sim < floor) or int(row[0]) == new_id:
+        if (sim is not None and sim < min(floor, SWAP_COSINE)) or int(row[0]) == new_id:
             continue
         cos = sim if sim is not None else (cosines or {}).get(int(row[0]))
         old_text = fact_stated.stated(str(row[1]))
-        verdict = rules(old_text, fact, said_text, sim, cos) or fact_slot.decide(old_text, new_text, cos, embed, model_id)
+        if sim is not None and sim < floor:  # (far in meaning: only a new value in shorthand, word for word)
+            verdict = fact_swap.detect(old_text, new_text)
+        else:
+            verdict = rules(old_text, fact, said_text, sim, cos) or fact_slot.decide(old_text, new_text, cos, embed,
+                                                                                    model_id)
         if verdict is None or vetoed(old_text, new_text):
             continue
         old_time = str(row[2])
@@ -131,15 +139,17 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
     """The rules' verdict on one candidate (``old_text`` as memengine/fact_stated.py reads it) and the new
     fact (``fact``: its stated sentence read; ``said_text``: the sentence as written), before the learned
     decision: the frame rules, the second-chance cue (memengine/fact_cue.py), a new value in shorthand
-    (memengine/fact_swap.py: read as written too, a correction's "not X" names what it corrects) and a
-    task passed from one person to another (memengine/fact_passed.py)."""
-    from memengine import fact_cue, fact_passed, fact_swap, facts
+    (memengine/fact_swap.py: read as written too, a correction's "not X" names what it corrects), a
+    task passed from one person to another (memengine/fact_passed.py) and whom I report to now
+    (memengine/fact_reorg.py)."""
+    from memengine import fact_cue, fact_passed, fact_reorg, fact_swap, facts
 
     new_text = fact.text
     return facts.compare(old_text, fact, similarity=sim) or facts.restated(old_text, fact) \
         or fact_cue.detect(old_text, fact, cos) or fact_swap.detect(old_text, new_text) \
         or (fact_swap.detect(old_text, said_text) if said_text != new_text else None) \
-        or fact_passed.passed_on(old_text, new_text) or fact_passed.provider_left(old_text, said_text)
+        or fact_passed.passed_on(old_text, new_text) or fact_passed.provider_left(old_text, said_text) \
+        or fact_reorg.new_boss(old_text, said_text)
 
 
 def vetoed(old_text: str, new_text: str) -> str:
