@@ -49,7 +49,12 @@ def same_stem(a: str, b: str) -> bool:
         if x != y:
             break
         n += 1
+    if n >= 6 and short[n:] in _PLURAL_ENDINGS and len(long_) - n >= 4:
+        return True  # a German compound and its first noun in the plural: "zeugnisausgabe" / "zeugnisse"
     return n >= 4 and len(a) - n <= 3 and len(b) - n <= 3
+
+
+_PLURAL_ENDINGS = frozenset(("e", "n", "en", "s", "se", "er", "es", "nen"))
 
 
 # The six languages of every table (one block each, in this order).

@@ -145,6 +145,9 @@ _ANECDOTE_RE = _alternation(_ANECDOTE)
 # Portuguese "se" is "if" only first in the sentence (elsewhere it is mostly reflexive: "reformou-se");
 # "si" is "if" in French and Spanish but "yes" with its accent ("sí"), which folding removes.
 _SE_FIRST = re.compile(r"^se\s")
+# Italian "si" after a subject an Italian article opens ("il mercatino dell'usato si fa in piazza", "gli
+# allenamenti si tengono"): a pronoun, even when the sentence's language is guessed otherwise.
+_IT_SI = re.compile(r"(?:^|[\s,;:])(?:il|lo|gli|l'|un)\s*[^\W\d_][\w']*(?:\s+[\w']+){0,2}\s+si\s+[^\W\d_]")
 
 
 @lru_cache(maxsize=4096)  # (a write compares its new fact with ~20 candidates: read its mood once)
@@ -154,7 +157,7 @@ def unasserted(text: str) -> str:
     if _QUESTION.search(stripped.lower()) or _EN_INVERSION.match(stripped[:1].lower() + stripped[1:]):
         return "question"
     low = fold(stripped).replace("’", "'")
-    if "sí" in stripped.lower() or " si " in f" {low} " and guess_lang(stripped) == "it":
+    if "sí" in stripped.lower() or " si " in f" {low} " and (guess_lang(stripped) == "it" or _IT_SI.search(low)):
         # "sí": yes, not "if"; Italian "si" is a pronoun ("il mercato si sposta al giovedì"): its "if" is "se"
         low = re.sub(r"(?<!\w)si(?!\w)", "", low)
     if _HYPOTHESIS_RE.search(low) or _SE_FIRST.match(low):

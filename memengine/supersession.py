@@ -92,7 +92,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     time is later than ``new_time`` wins instead (the new fact is history): at most one
     such decision, the earliest later fact.
     """
-    from memengine import fact_elliptic, fact_reorg, fact_slot, fact_stated, fact_swap, facts
+    from memengine import fact_elliptic, fact_meant, fact_reorg, fact_slot, fact_stated, fact_swap, facts
 
     # "Ana said the meeting moved to Tuesday": what was said; "correction: ..., not X": the corrected value
     said_text, new_text = new_text, fact_stated.stated(new_text)
@@ -101,9 +101,10 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     maybe: list[Decision] = []
     later: list[tuple[str, int, facts.Verdict]] = []
     # (a number without its subject, "Down to 5mg as of last week", is far from every fact in meaning:
-    # the rule's own shape and _one_owner decide; so is whom I report to now against "my manager is ...")
+    # the rule's own shape and _one_owner decide; so is whom I report to now against "my manager is ...",
+    # and "sorry i meant the medium one")
     floor = -1.0 if len(new_text) < 80 and fact_elliptic.fragment(new_text) or fact_swap.fragment(said_text) \
-        or fact_reorg.reports(said_text) else MIN_COSINE
+        or fact_reorg.reports(said_text) or fact_meant.meant(said_text) else MIN_COSINE
     for row, sim in candidates:
         if (sim is not None and sim < min(floor, SWAP_COSINE)) or int(row[0]) == new_id:
             continue
@@ -140,16 +141,19 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
     fact (``fact``: its stated sentence read; ``said_text``: the sentence as written), before the learned
     decision: the frame rules, the second-chance cue (memengine/fact_cue.py), a new value in shorthand
     (memengine/fact_swap.py: read as written too, a correction's "not X" names what it corrects), a
-    task passed from one person to another (memengine/fact_passed.py) and whom I report to now
-    (memengine/fact_reorg.py)."""
-    from memengine import fact_cue, fact_passed, fact_reorg, fact_swap, facts
+    task passed from one person to another (memengine/fact_passed.py), whom I report to now
+    (memengine/fact_reorg.py), an event held elsewhere from now on (memengine/fact_venue.py) and a place
+    I go to left for another of its kind (memengine/fact_joined.py: "gym" / "gimnasio"); a size or colour
+    corrected as a fragment (memengine/fact_meant.py: "i meant the medium one")."""
+    from memengine import fact_cue, fact_joined, fact_meant, fact_passed, fact_reorg, fact_swap, fact_venue, facts
 
     new_text = fact.text
     return facts.compare(old_text, fact, similarity=sim) or facts.restated(old_text, fact) \
         or fact_cue.detect(old_text, fact, cos) or fact_swap.detect(old_text, new_text) \
         or (fact_swap.detect(old_text, said_text) if said_text != new_text else None) \
         or fact_passed.passed_on(old_text, new_text) or fact_passed.provider_left(old_text, said_text) \
-        or fact_reorg.new_boss(old_text, said_text)
+        or fact_reorg.new_boss(old_text, said_text) or fact_venue.moved(old_text, said_text) \
+        or fact_joined.joined(old_text, said_text) or fact_meant.corrects(old_text, said_text)
 
 
 def vetoed(old_text: str, new_text: str) -> str:

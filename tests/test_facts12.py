@@ -10,7 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from memengine import fact_lexicon, fact_occasion, fact_reorg, fact_swap, facts, supersession
+from memengine import (
+    fact_joined,
+    fact_lexicon,
+    fact_meant,
+    fact_mood,
+    fact_occasion,
+    fact_reorg,
+    fact_swap,
+    fact_venue,
+    facts,
+    supersession,
+)
 from memory_core import MemoryStore
 
 SWAPS = [
@@ -121,3 +132,92 @@ def test_far_candidate_read_by_the_shorthand_only() -> None:
     far = (1, "Mein Chef ist Herr Lange", "2026-01-01T00:00:00", "user")  # (another rule: not read that far)
     assert supersession.plan(2, "der chef ist jetzt herr okafor", "2026-01-02T00:00:00", [(far, 0.45)],
                              new_source="user") == []
+
+
+VENUES = [
+    ("The pub quiz is on Tuesdays at the Crown", "pub quiz is moving to the anchor from now on"),
+    ("Le club photo est le jeudi à la médiathèque", "le club photo se tient désormais au centre social"),
+    ("El rastrillo es los domingos en el parking", "el rastrillo se traslada al polideportivo a partir de ahora"),
+    ("Der Flohmarkt ist samstags auf dem Schulhof", "der flohmarkt zieht ab jetzt auf den kirchplatz"),
+    ("A feira do livro é no sábado no shopping", "a feira do livro vai ser no parque daqui pra frente"),
+    ("Il torneo di burraco si fa al circolo", "il torneo di burraco si sposta in biblioteca d'ora in poi"),
+]
+NOT_VENUES = [
+    ("The pub quiz is on Tuesdays at the Crown", "the darts night is moving to the anchor"),  # another thing
+    ("The pub quiz is on Tuesdays at the Crown", "pub quiz is at the anchor this week"),  # one week; no move verb
+    ("The pub quiz is on Tuesdays at the Crown", "the pub quiz is still at the crown"),  # kept
+    ("Leo works at the bakery in Hove", "Leo moved to Brighton"),  # where someone works
+    ("Maya is at the climbing gym", "Maya moved to the bouldering wall"),  # someone named
+    ("Le club photo est le jeudi à la médiathèque", "le club photo se tient désormais à la médiathèque"),  # same place
+]
+
+
+@pytest.mark.parametrize(("old", "new"), VENUES)
+def test_venue_moved(old: str, new: str) -> None:
+    assert fact_venue.moved(old, new) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), NOT_VENUES)
+def test_venue_not_moved(old: str, new: str) -> None:
+    assert fact_venue.moved(old, new) is None
+
+
+def test_italian_si_after_an_article_is_a_pronoun() -> None:
+    assert fact_mood.unasserted("Il torneo di burraco si fa al circolo") == ""
+    assert fact_mood.unasserted("gli allenamenti si tengono in palestra") == ""
+    assert fact_mood.unasserted("si llueve, el partido se cancela") == "hypothesis"
+
+
+JOINED = [
+    ("I go to Planet Fitness", "signed up at the climbing gym, cancelled planet fitness"),
+    ("Voy al gimnasio Dreamfit", "me apunté a la palestra del barrio... bueno, al gym, y dreamfit lo dejé"),
+    ("Vado in piscina alla Rari Nantes", "mi sono iscritta al pool del centro, la rari nantes l'ho disdetta"),
+    ("Ich gehe ins Fitnessstudio am Ring", "hab mich im gym an der uni angemeldet, das am ring gekündigt"),
+]
+NOT_JOINED = [
+    ("I go to Planet Fitness", "my brother signed up at the climbing gym"),  # no quitting
+    ("I go to Planet Fitness", "signed up at the climbing gym, cancelled netflix"),  # another thing quit
+    ("I go to Planet Fitness", "signed up for swimming lessons, cancelled planet fitness yoga"),  # another kind
+    ("I go to Planet Fitness", "should i join the climbing gym and quit planet fitness?"),  # a question
+]
+
+
+@pytest.mark.parametrize(("old", "new"), JOINED)
+def test_joined_instead(old: str, new: str) -> None:
+    assert fact_joined.joined(old, new) is not None
+
+
+@pytest.mark.parametrize(("old", "new"), NOT_JOINED)
+def test_not_joined_instead(old: str, new: str) -> None:
+    assert fact_joined.joined(old, new) is None
+
+
+def test_german_compound_and_its_first_noun() -> None:
+    assert fact_lexicon.same_stem("zeugnisse", "zeugnisausgabe")
+    assert not fact_lexicon.same_stem("sommerfest", "sommerferien")
+
+
+def test_meant_fragment_corrects_one_size_or_colour() -> None:
+    assert fact_meant.meant("oops i meant the small one") == ("size", "small")
+    assert fact_meant.meant("ich meinte den roten") == ("colour", "roten")
+    assert fact_meant.meant("i meant tuesday") is None  # (another class: memengine/fact_swap.py's corrections)
+    v = fact_meant.corrects("We're renting the big trailer for the move", "oops i meant the small one")
+    assert v is not None and fact_swap.REASON in v.reason  # (applied to one candidate only)
+    assert fact_meant.corrects("Die Vase ist blau", "ich meinte die rote") is not None
+    assert fact_meant.corrects("We're renting the big trailer", "oops i meant the big one") is None  # same
+    # a size and a colour: each class has its one word
+    assert fact_meant.corrects("The car is a big red SUV", "oops i meant the small one") is not None
+    assert fact_meant.corrects("The car is a big red SUV", "i meant the blue one") is not None
+    assert fact_meant.corrects("We have a small and a large suitcase", "i meant the medium one") is None  # two
+
+
+def test_meant_in_a_store_retires_only_a_lone_candidate(tmp_path: Path) -> None:
+    s = MemoryStore(tmp_path / "m.db")
+    trailer = s.store("We're renting the big trailer for the move").id
+    assert s.store("oops i meant the small one").supersedes == [trailer]
+    s.close()
+    s = MemoryStore(tmp_path / "n.db")
+    s.store("We're renting the big trailer for the move")
+    s.store("The kids want the large pizza")
+    assert s.store("oops i meant the small one").supersedes == []
+    s.close()

@@ -1,0 +1,102 @@
+"""A place I go to left for another, said as joining one and quitting the other: "Voy al gimnasio de la
+calle Mayor" / "me apunté al gym nuevo de la plaza, el de la calle mayor lo dejé", "Vado in palestra
+alla Virgin di via Roma" / "mi sono iscritto al gym sotto casa, la virgin l'ho disdetta", "I go to
+Planet Fitness" / "signed up at the climbing gym, cancelled planet fitness".
+
+The newer names the kind of place by the older's noun or by its loanword (gym / gimnasio / palestra /
+academia / Fitnessstudio / salle de sport: :data:`SAME_KIND`), so the stems alone do not tell they are
+one slot. :func:`joined` accepts a pair when
+
+1. the older says I go to, train at or belong to a place (first person, six languages) and names it by
+   words after its noun ("de la calle Mayor", "alla Virgin", "Planet Fitness");
+2. the newer says I joined one (signed up, me apunté, mi sono iscritto, je me suis inscrit, ich bin
+   ... angemeldet, me inscrevi, matriculei) and quit the other (cancelled, lo dejé, l'ho disdetta,
+   résilié, gekündigt, cancelei), the words it quits all being the older's place words;
+3. the kind of place is the same: a word of the newer is the older's noun, its stem or its loanword.
+
+Pure: no SQL, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memengine import fact_mood
+from memengine.fact_lexicon import STOPWORDS, fold
+from memengine.fact_lexicon import same_stem as _same
+from memengine.fact_types import Verdict
+
+__all__ = ["SAME_KIND", "joined"]
+
+# One kind of place, named in several languages or by a loanword (folded).
+SAME_KIND = tuple(frozenset(g.split()) for g in (
+    "gym gyms gimnasio gimnasios gimnas palestra palestre academia academias fitnessstudio fitnessstudios fitness "
+    "muckibude salle",
+    "pool piscina piscine schwimmbad hallenbad",
+    "club clube circolo verein",
+))
+# Going to / belonging to a place, first person (folded).
+_GOES_RE = re.compile(
+    r"^\W*(?:i\s+(?:go|train|work\s+out|am\s+a\s+member|'m\s+a\s+member)|i'm\s+a\s+member|my\s+\w+\s+is|"
+    r"je\s+(?:vais|m'entraine|suis\s+inscrite?)|ma\s+\w+\s+(?:c'est|est)|mon\s+\w+\s+(?:c'est|est)|"
+    r"(?:yo\s+)?(?:voy|entreno|estoy\s+apuntad[oa])|mi\s+\w+\s+es|"
+    r"ich\s+(?:gehe|trainiere|bin\s+(?:mitglied|angemeldet))|mein\s+\w+\s+ist|meine\s+\w+\s+ist|"
+    r"(?:eu\s+)?(?:vou|treino|malho|frequento)|minha\s+\w+\s+e|meu\s+\w+\s+e|"
+    r"(?:io\s+)?(?:vado|mi\s+alleno|sono\s+iscritt[oa])|la\s+mia\s+\w+\s+e|il\s+mio\s+\w+\s+e)\b")
+_JOIN_RE = re.compile(
+    r"\b(?:joined|signed\s+up|switched\s+to|"
+    r"je\s+me\s+suis\s+inscrite?|inscrite?\s+a|"
+    r"me\s+apunte|me\s+he\s+apuntado|me\s+inscribi|me\s+hice\s+socio|"
+    r"angemeldet|eingeschrieben|"
+    r"me\s+inscrevi|me\s+matriculei|entrei\s+n[ao]|"
+    r"mi\s+sono\s+iscritt[oa]|mi\s+sono\s+abbonat[oa]|iscritt[oa]\s+a)\b")
+_QUIT_RE = re.compile(
+    r"\b(?:cancell?ed|quit|left|dropped|"
+    r"resilie|resiliee|quitte|arrete|"
+    r"deje|lo\s+deje|la\s+deje|cancele|di\s+de\s+baja|me\s+di\s+de\s+baja|"
+    r"gekundigt|abgemeldet|aufgehort|"
+    r"cancelei|larguei|sai\s+d[ao]|"
+    r"disdett[oa]|l'ho\s+disdett[oa]|lasciat[oa]|l'ho\s+lasciat[oa]|cancellat[oa])\b")
+_FILLER = frozenset(fold(w) for w in (
+    "new nuevo nueva nouveau nouvelle neu neue neues novo nova nuovo nuova the el la le les il lo der die das o a "
+    "one uno una un el de del di da do du".split()))
+
+
+def _low(text: str) -> str:
+    return fold(text).replace("’", "'")
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[^\W\d_]+", text) if w not in STOPWORDS and w not in _FILLER and len(w) >= 3]
+
+
+def _kind(words: list[str]) -> set[int]:
+    return {k for k, group in enumerate(SAME_KIND) for w in words if w in group}
+
+
+@lru_cache(maxsize=4096)
+def joined(old: str, new: str) -> Verdict | None:
+    """A verdict of kind "slot" when ``new`` says I joined another place of ``old``'s kind and quit
+    ``old``'s (see the module docstring), else None."""
+    lo, ln = _low(old), _low(new)
+    m = _GOES_RE.match(lo)
+    if m is None or fact_mood.unasserted(new) or fact_mood.unasserted(old):
+        return None
+    j, q = _JOIN_RE.search(ln), _QUIT_RE.search(ln)
+    if j is None or q is None:
+        return None
+    old_words = _words(lo[m.end():])
+    new_words = _words(ln)
+    if not old_words:
+        return None
+    # the kind of place: the older's noun, its stem or its loanword, named by the newer
+    if not (_kind(old_words) & _kind(new_words) or any(_same(w, old_words[0]) for w in new_words)):
+        return None
+    # what is quit: the clause around the quit verb, its words all the older's place words
+    clause = re.split(r"[,;.]|\b(?:and|y|et|und|e)\b", ln[:q.start()])[-1] + " " + \
+        re.split(r"[,;.]|\b(?:and|but|y|pero|et|mais|und|aber|e|mas|ma)\b", ln[q.end():])[0]
+    quit_words = [w for w in _words(clause) if not _QUIT_RE.fullmatch(w)]
+    if not all(any(_same(w, o) for o in old_words) for w in quit_words) or all(_kind([w]) for w in quit_words):
+        return None  # something else quit, or only the kind named ("quit the gym": which?)
+    return Verdict("slot", f"joined another ({ln[j.start():j.end()]}), quit '{' '.join(quit_words)}'", 0.75)
