@@ -6,8 +6,9 @@
   covers (CLDR's day-period rules, read through :func:`babel.dates.get_period_id`). The table
   is built once per process, lazily: a 24-hour chat never loads Babel, and plain ``AM``/``PM``
   need no table at all.
-* **Eras**: the Buddhist era (``2565 BE``, ``พ.ศ.``; year - 543) and the Japanese imperial eras
-  (``R4``/``令和4`` = 2022, ``H31``/``平成31`` = 2019); the Solar Hijri (Persian) and lunar
+* **Eras**: the Buddhist era (``2565 BE``, ``พ.ศ.``; year - 543), the Japanese imperial eras
+  (``R4``/``令和4`` = 2022, ``H31``/``平成31`` = 2019) and Taiwan's Minguo era (``民國113`` = 2024, or a
+  three-digit year first); the Solar Hijri (Persian) and lunar
   Hijri calendars, told by their years; anything else is Gregorian.
 """
 
@@ -116,7 +117,7 @@ class Era:
     """A calendar era: the words that mark it and how its years map to Gregorian years."""
 
     name: str
-    calendar: str  # "buddhist" | "japanese"
+    calendar: str  # "buddhist" | "japanese" | "roc"
     prefixes: tuple[str, ...]  # written before the year: "R4/3/18", "令和4/3/18"
     suffixes: tuple[str, ...]  # written after the date: "3/18/2565 BE"
     offset: int  # gregorian year = era year + offset
@@ -126,7 +127,13 @@ ERAS = (
     Era("buddhist", "buddhist", (), ("BE", "B.E.", "พ.ศ."), -543),
     Era("reiwa", "japanese", ("R", "令和"), (), 2018),
     Era("heisei", "japanese", ("H", "平成"), (), 1988),
+    # Taiwan's Minguo (Republic of China) calendar: 民國113 is 2024. Phones set to it write the era word
+    # (iOS) or the bare year (Android), told apart by :data:`MINGUO_YEARS`.
+    Era("minguo", "roc", ("民國", "民国"), (), 1911),
 )
+# No Gregorian WhatsApp year has three digits; the Minguo years of the WhatsApp era (2009-) are 98 onwards.
+MINGUO_YEARS = range(100, 200)
+MINGUO_OFFSET = 1911
 
 
 def era_by_word(word: str) -> Era | None:

@@ -127,6 +127,7 @@ from importers.whatsapp_words import (  # noqa: E402  (the word tables, moved ou
     _SYSTEM_LINE_RE,
     _media_line,
     bare_omitted,
+    placeholder,
 )
 
 _THREAD_RE = re.compile(
@@ -323,8 +324,10 @@ def _make_date(order: str, fields: tuple[str, str, str], calendar: str = "gregor
     else:
         d, mo, y = a, b, c
     year = int(y)
-    if era is not None and era.calendar == "japanese":
+    if era is not None and era.calendar in ("japanese", "roc"):
         year += era.offset
+    elif calendar == "roc":
+        year += clock.MINGUO_OFFSET
     elif era is not None or calendar == "buddhist":
         if len(y) <= 2:
             year += 2500  # a two-digit Buddhist year: 65 is 2565 BE
@@ -346,6 +349,7 @@ class _DateStats:
     def __init__(self) -> None:
         self.n = 0
         self.four_first = 0
+        self.minguo_first = 0  # a three-digit first field: a Minguo year (113/3/12), see clock.MINGUO_YEARS
         self.first_big = False
         self.second_big = False
         self.jumps = {"dmy": 0, "mdy": 0}
@@ -368,6 +372,7 @@ class _DateStats:
             self.first_date = e.date
         self.n += 1
         self.four_first += len(f[0]) == 4
+        self.minguo_first += len(f[0]) == 3 and int(f[0]) in clock.MINGUO_YEARS
         self.first_big = self.first_big or int(f[0]) > 12
         self.second_big = self.second_big or int(f[1]) > 12
         for order in ("dmy", "mdy"):
@@ -381,6 +386,8 @@ class _DateStats:
         if e.era is not None:
             if e.era.calendar == "japanese":
                 self.japanese += 1
+            elif e.era.calendar == "roc":
+                self.minguo_first += 1 if len(f[0]) != 3 else 0  # counted once
             else:
                 self.buddhist_word += 1
         for i in (0, 2):
@@ -405,6 +412,8 @@ class _DateStats:
             return override, "option"
         if self.japanese > self.n / 2:
             return "ymd", "Japanese era year first"
+        if self.minguo_first > self.n / 2:
+            return "ymd", "3-digit Minguo year first"
         if self.four_first > self.n / 2:
             return "ymd", "4-digit first field"
         # "23. 3. 12." (yy. M. d.): a last field below 09 is no year of WhatsApp (2009-) but a
@@ -429,6 +438,8 @@ class _DateStats:
         WhatsApp date can have (past 2400, or two-digit years in the future)."""
         if self.japanese:
             return "japanese", "era name"
+        if self.minguo_first > self.n / 2:
+            return "roc", f"Minguo years {clock.MINGUO_YEARS.start}-{clock.MINGUO_YEARS.stop - 1} first (year + 1911)"
         if self.buddhist_word:
             return "buddhist", "era name"
         pos = 0 if order == "ymd" else 2
@@ -549,6 +560,8 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
         found = ["view once"] if line.strip() == "null" and len(body_lines) == 1 else _media_line(raw_line, line)
         if found is None and ios and len(body_lines) == 1 and bare_omitted(line):
             found = [line.strip()]  # an iOS placeholder whose U+200E mark an editor dropped
+        if found is None and len(body_lines) == 1 and placeholder(line):
+            found = [line.strip()[1:-1].strip()]  # "<Медиумите се изоставени>": a placeholder of any language
         if found is not None:
             media.extend(found)
             continue
