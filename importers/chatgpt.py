@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, titles
+from importers import ImportFormatError, ImportReport, Record, gpt_tasks, titles
 from importers._common import (
     CUT_MARK,
     DEFAULT_MAX_JSON_BYTES,
@@ -137,7 +137,8 @@ def _clean(text: str) -> str:
 
 
 def _message_text(msg: dict[str, Any]) -> tuple[str, list[str], str]:
-    """(text, image pointers, kind) of one message; kind is "text", "code" or "tool"."""
+    """(text, image pointers, kind) of one message; kind is "text", "code", "tool" or "recording" (a voice
+    turn whose recording was transcribed to no words)."""
     content = msg.get("content") or {}
     ctype = content.get("content_type", "text")
     images: list[str] = []
@@ -153,6 +154,7 @@ def _message_text(msg: dict[str, Any]) -> tuple[str, list[str], str]:
             raw = raw[:TOOL_OUTPUT_CHARS].rstrip() + " …"
         return raw, images, "tool"
     texts: list[str] = []
+    recordings = 0
     parts = content.get("parts")
     if isinstance(parts, list):
         for part in parts:
@@ -161,14 +163,17 @@ def _message_text(msg: dict[str, Any]) -> tuple[str, list[str], str]:
             elif isinstance(part, dict):
                 ptype = str(part.get("content_type") or "")
                 if ptype.endswith("asset_pointer") and ("audio" in ptype or "video" in ptype):
-                    continue  # a voice-mode recording: its words come as an audio_transcription part
+                    recordings += 1  # a voice-mode recording: its words come as an audio_transcription part
+                    continue
                 if ptype == "image_asset_pointer" or "asset_pointer" in part:
                     images.append(str(part.get("asset_pointer") or ""))
                 elif isinstance(part.get("text"), str):  # audio transcriptions and the like
                     texts.append(part["text"])
     elif isinstance(content.get("text"), str):
         texts.append(content["text"])
-    return "\n".join(t for t in texts if t), images, "text"
+    text = "\n".join(t for t in texts if t)
+    # a turn of only a recording (no words transcribed) is media, as a picture alone is
+    return text, images, "text" if text or not recordings else "recording"
 
 
 # Canvas ("canmore"): the assistant writes a document by calling a tool; the document is what the
@@ -202,6 +207,34 @@ def _canvas(msg: dict[str, Any], current: str) -> tuple[str, str] | None:
     return (name, text) if isinstance(text, str) and text.strip() else None
 
 
+def _task(msg: dict[str, Any], tasks: dict[str, dict[str, str]]) -> dict[str, str] | None:
+    """The task a task call sets, as it stands after the call: a creation's fields, or an update's over
+    the task it names (its id, else the conversation's last task); None for a call that does not parse
+    or updates a task this conversation never set (what it changes is not known)."""
+    call = gpt_tasks.read(_message_text(msg)[0])
+    if call is None or not set(call) - {"id"}:
+        return None
+    if msg.get("recipient") == "automations.update":
+        base = tasks.get(call.get("id", "")) or tasks.get("")
+        if base is None:
+            return None
+        call = {**base, **call}
+    elif not (call.get("title") or call.get("prompt")):
+        return None
+    tasks[""] = call
+    if call.get("id"):
+        tasks[call["id"]] = call
+    return call
+
+
+def _task_receipt(msg: dict[str, Any], tasks: dict[str, dict[str, str]]) -> None:
+    """A task tool's receipt names the task just set (``jawbone_id``): later updates find it by it."""
+    receipt = gpt_tasks.read(_message_text(msg)[0]) if tasks.get("") is not None else None
+    if receipt and receipt.get("id") and not tasks[""].get("id"):
+        tasks[""]["id"] = receipt["id"]
+        tasks[receipt["id"]] = tasks[""]
+
+
 def _uploads(meta: dict[str, Any], images: list[str]) -> list[str]:
     """Names of the documents a user uploaded with a message (``metadata.attachments``); images
     are media (already in ``images``), not named."""
@@ -222,6 +255,8 @@ def _speaker(msg: dict[str, Any]) -> str:
     role = str(author.get("role") or "unknown")
     if role == "tool":
         return str(author.get("name") or "Tool")
+    if role == "user" and isinstance(author.get("name"), str) and author["name"].strip():
+        return " ".join(author["name"].split())  # a group chat: each person under their own name
     return role.capitalize()
 
 
@@ -291,6 +326,7 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         on = set(active)
         ordered += [(k, True) for k in _tree_order(mapping) if k not in on]
     position = 0
+    tasks: dict[str, dict[str, str]] = {}  # the scheduled tasks set so far, by id ("" = the last one)
     canvas_name = ""  # the canvas document edits apply to (the last one created)
     last_time = fallback  # a message without create_time is dated by the one before it
     for key, alt in ordered:
@@ -310,6 +346,10 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         canvas = _canvas(msg, canvas_name) if role == "assistant" and recipient in _CANVAS_CALLS else None
         # a memory ("bio" tool call): what ChatGPT saved about the user, a fact of theirs, not a turn
         memory = role == "assistant" and recipient == "bio"
+        # a scheduled task the user set ("automations.create"/"update"): the task as it now stands
+        task = _task(msg, tasks) if role == "assistant" and recipient in gpt_tasks.TASK_CALLS and not alt else None
+        if role == "tool" and str((msg.get("author") or {}).get("name") or "") in gpt_tasks.TASK_CALLS:
+            _task_receipt(msg, tasks)
         if canvas is not None:
             canvas_name = canvas[0]
         if ctype == "user_editable_context" and not alt and context is not None:
@@ -319,7 +359,7 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
                     context.setdefault(rec.ref, rec)
                 report.messages_seen -= 1  # counted with the memories they make, at the end
                 continue
-        if canvas is None and not memory and (
+        if canvas is None and not memory and task is None and (
             meta.get("is_visually_hidden_from_conversation")
             or role == "system"
             or ctype in _HIDDEN_TYPES
@@ -337,6 +377,8 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             report.skipped_tool += 1
             continue
         text, images, kind = _message_text(msg)
+        if task is not None:
+            text, kind = gpt_tasks.content(task), "task"
         if canvas is not None:
             text, kind = f"[canvas: {canvas[0]}]\n{canvas[1]}", "canvas"
         files = _uploads(meta, images)
@@ -349,7 +391,7 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             continue
         text = _clean(text)
         if not text:
-            if images:
+            if images or kind == "recording":
                 report.skipped_media += 1
             else:
                 report.skipped_empty += 1
@@ -370,14 +412,16 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             metadata["branch"] = "alt"
         if memory:
             metadata["memory"] = "bio"
+        if task is not None:
+            metadata["task"] = {k: v for k, v in task.items() if k in ("title", "prompt", "schedule")}
         if gizmo:
             metadata["gizmo"] = gizmo  # the project ("g-p-…") or custom GPT ("g-…") it was held in
         msg_id = str(msg.get("id") or key)
         yield Record(
-            content=f"ChatGPT memory: {text}" if memory else f"{speaker}: {text}",
+            content=f"ChatGPT memory: {text}" if memory else text if task is not None else f"{speaker}: {text}",
             ref=f"chatgpt:{conv_id}:{msg_id}",
             source="chatgpt",
-            memory_type="semantic" if memory else "episodic",
+            memory_type="semantic" if memory or task is not None else "episodic",
             event_at=when,
             author=speaker,
             thread=conv_id,
