@@ -16,7 +16,8 @@ supported on your current device yet." placeholder of tool and artifact blocks.
 
 An ``artifacts`` tool call that writes a whole document (``create``, ``rewrite``), or a file
 written whole (``create_file``), is part of the answer where it stands (``[artifact: title]`` then
-the text); partial edits (``update``, ``str_replace``) are not.
+the text); an edit of one (``update``, ``str_replace``: old_str -> new_str) is the document as edited,
+whole, when the conversation wrote it and old_str is in it once (:func:`edited`), else a tool call.
 The export's example project (``is_starter_project``) is not the user's: left out.
 
 Documents uploaded as ``files`` are named in their message (``[attachments: lease.pdf]``); a
@@ -179,23 +180,67 @@ def artifact(block: dict[str, Any]) -> tuple[str, str] | None:
     return uncut(str(title)).strip(), text.strip()
 
 
-def _text(msg: dict[str, Any], include_tools: bool) -> tuple[str, int, list[str]]:
+def _doc_key(block: dict[str, Any]) -> str:
+    """What names the document a tool call writes or edits: an artifact's id, a file's path."""
+    call = block.get("input")
+    if not isinstance(call, dict):
+        return ""
+    return str(call.get("id") or call.get("path") or "") if block.get("name") == "artifacts" else str(
+        call.get("path") or call.get("id") or "")
+
+
+def edited(block: dict[str, Any], docs: dict[str, tuple[str, str]]) -> tuple[str, str, str] | None:
+    """(key, title, text) of the document an edit (an ``artifacts`` ``update``, a ``str_replace`` of a
+    file: old_str -> new_str) leaves, when the document is one this conversation wrote (``docs``: key ->
+    (title, text)) and old_str is found in it once, as the tools require; None otherwise (what the
+    document then says is not known)."""
+    if block.get("type") != "tool_use":
+        return None
+    call = block.get("input")
+    if not isinstance(call, dict) or not isinstance(call.get("old_str"), str) or not isinstance(call.get("new_str"), str):
+        return None
+    if block.get("name") == "artifacts" and call.get("command") != "update":
+        return None
+    if block.get("name") != "artifacts" and call.get("command", "str_replace") != "str_replace":
+        return None
+    key = _doc_key(block)  # an update naming no document edits the last one written
+    title, text = docs.get(key) or ("", "")
+    old = call["old_str"]
+    if not title or not old or text.count(old) != 1:
+        return None
+    if not key:
+        key = next((k for k, v in docs.items() if k and v == docs[""]), "")
+    return key, title, text.replace(old, call["new_str"])
+
+
+def _text(msg: dict[str, Any], include_tools: bool,
+          docs: dict[str, tuple[str, str]] | None = None) -> tuple[str, int, list[str]]:
     """(text, tool blocks left out, artifact titles) of a message: ``text`` content blocks and
-    the documents of artifacts (:func:`artifact`), and with ``include_tools`` the text of tool
+    the documents of artifacts (:func:`artifact`) and of their edits (:func:`edited`; ``docs``, the
+    conversation's documents so far, is kept up to date), and with ``include_tools`` the text of tool
     results (cut to TOOL_OUTPUT_CHARS)."""
     content = msg.get("content")
     tools = 0
     titles: list[str] = []
+    docs = {} if docs is None else docs
     if isinstance(content, list):
         parts: list[str] = []
+        shown: dict[str, int] = {}  # document key -> index of its part in this message
         for c in content:
             if not isinstance(c, dict):
                 continue
             kind = c.get("type")
             doc = artifact(c)
-            if doc is not None:
-                titles.append(doc[0])
-                parts.append(f"[artifact: {doc[0]}]\n{doc[1]}")
+            edit = edited(c, docs) if doc is None else None
+            if doc is not None or edit is not None:
+                key, title, body = (_doc_key(c), *doc) if doc is not None else edit  # type: ignore[misc]
+                docs[key] = docs[""] = (title, body)
+                if key in shown:  # edited again in this message: shown once, after its last edit
+                    parts[shown[key]] = ""
+                else:
+                    titles.append(title)
+                shown[key] = len(parts)
+                parts.append(f"[artifact: {title}]\n{body.strip()}")
             elif kind == "text" or (kind not in _TOOL_BLOCKS and kind not in _HIDDEN_BLOCKS
                                     and isinstance(c.get("text"), str)):
                 parts.append(str(c.get("text") or ""))  # text, and the words of voice notes and the like
@@ -339,9 +384,10 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
     if alt and not all_branches:
         indexed = [m for m in indexed if id(m) not in alt]
     position = 0
+    written: dict[str, tuple[str, str]] = {}  # the documents written so far, by key ("" = the last one)
     for msg in indexed:
         report.messages_seen += 1
-        text, tools, titles = _text(msg, include_tools)
+        text, tools, titles = _text(msg, include_tools, written)
         if not include_tools:
             report.skipped_tool += tools
         if CUT_MARK in text:

@@ -304,10 +304,11 @@ def test_claude_create_file_writes_a_document_of_the_answer() -> None:
     recs, rep = _claude("create_file")
     assert [r.content for r in recs] == [
         "User: Make me a budget file for the flat",
-        "Assistant: I'll create the budget.\n\n[artifact: budget.md]\n# Budget\n- kitchen 9000 EUR\n- floors 6000 EUR"
+        "Assistant: I'll create the budget.\n\n[artifact: budget.md]\n# Budget\n- kitchen 9000 EUR\n- floors 6500 EUR"
         "\n\nThe budget is in budget.md: 15500 EUR in all."]
-    # the create_file receipt, the str_replace edit and its receipt are tool blocks
-    assert (rep.skipped_tool, rep.warnings) == (3, [])
+    # the create_file receipt and the str_replace receipt are tool blocks; the edit is applied to the file it
+    # edits, shown once as edited (round 9)
+    assert (rep.skipped_tool, rep.warnings) == (2, [])
     assert recs[1].metadata["artifacts"] == ["budget.md"]
 
 
