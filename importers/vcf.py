@@ -27,7 +27,7 @@ from typing import IO, Any
 
 import vobject
 
-from importers import ImportFormatError, ImportReport, Record
+from importers import ImportFormatError, ImportReport, Record, vcf_reach
 from importers._common import (
     decodes_as,
     is_zip,
@@ -61,6 +61,7 @@ class _Contact:
     uid: str = ""
     categories: list[str] = field(default_factory=list)
     related: list[tuple[str, str]] = field(default_factory=list)  # (name, relation): ("Maria", "spouse")
+    reach: vcf_reach.Reach = field(default_factory=vcf_reach.Reach)  # IM handles, social profiles, web pages
 
 
 def _join_qp_soft_breaks(card: str) -> str:
@@ -243,10 +244,11 @@ def _fallback(card: str) -> _Contact:
             charset = next((p.split("=", 1)[1] for p in params if p.startswith("CHARSET=")), "UTF-8")
             value = quopri.decodestring(value.encode("latin-1", "replace")).decode(_codec(charset), "replace")
         fields = [_unescape(v) for v in re.split(r"(?<!\\);", value)]
-        types = ",".join(
-            p.split("=", 1)[-1].lower()
+        types = ",".join(  # "X-Climbing club": a label the user typed, as _types reads it
+            re.sub(r"^x-", "", t.lower())
             for p in params
             if not p.startswith(("CHARSET", "ENCODING", "VALUE", "PREF")) and p not in ("VOICE", "INTERNET")
+            for t in p.split("=", 1)[-1].split(",") if t
         )
         if name == "FN":
             c.fn = _unescape(value).strip()
@@ -338,6 +340,7 @@ def _record(c: _Contact, line: int, rel: str) -> Record | None:
         tel = re.sub(r"^tel:", "", tel, flags=re.IGNORECASE)
         facts.append(f"phone {tel}" + (f" ({kind})" if kind else ""))
     facts += [f"email {e}" + (f" ({c.email_kinds[e]})" if c.email_kinds.get(e) else "") for e in c.emails]
+    facts += c.reach.facts()  # the other ways to reach them, after the e-mails
     if c.org and c.org != name:  # an organisation's own card (KIND:org) names it once
         facts.append(f"org {c.org}")
     if c.title:
@@ -673,11 +676,27 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         report.variant.update({"versions": sorted(versions), "cards": cards})
 
 
+# Android 2.1 writes a label the user typed as a bare parameter, spaces and all ("EMAIL;X-Climbing club:…"),
+# which vobject refuses: such a card is read by the built-in reader, without a warning (nothing is wrong with it).
+_SPACED_LABEL_RE = re.compile(r"^[A-Za-z][\w.-]*(?:;[^:;\n]*)*;X-[^:;=\n]* [^:;=\n]*[:;]", re.MULTILINE)
+
+
+class _Spaced(Exception):
+    """A card holding a spaced custom label (see :data:`_SPACED_LABEL_RE`)."""
+
+
+_AB_LABEL_RE = re.compile(r"^(item\d+)\.X-ABLABEL:(.*?)\r?$", re.IGNORECASE | re.MULTILINE)
+
+
 def _card_record(raw: str, line: int, rel: str, report: ImportReport) -> Record | None:
     """The record of one card's text, or None (counted) when it names no one."""
     prepared = _join_qp_soft_breaks(raw)
     try:
+        if _SPACED_LABEL_RE.search(prepared):
+            raise _Spaced  # Android's own custom labels: the built-in reader reads them, as it should
         contact = _from_vobject(vobject.readOne(prepared))
+    except _Spaced:
+        contact = _fallback(prepared)
     except Exception as exc:  # noqa: BLE001 - vobject raises ParseError, ValueError, binascii.Error, ...
         report.warn(f"vobject could not parse this card ({type(exc).__name__}); used the fallback reader", line)
         contact = _fallback(prepared)
@@ -704,6 +723,13 @@ def _card_record(raw: str, line: int, rel: str, report: ImportReport) -> Record 
         elif kind.strip().lower() == "vnd.android.cursor.item/relation" and nick:
             fields = split_escaped(rest, ";")
             _add_related(contact, nick, _ANDROID_RELATIONS.get(fields[1].strip() if len(fields) > 1 else "", ""))
+    # IM handles, social profiles, web pages; relations and anniversaries in other address books' own fields
+    labels = {m.group(1).lower(): ab_label(m.group(2)) for m in _AB_LABEL_RE.finditer(prepared)}
+    contact.reach = vcf_reach.read(prepared, labels)
+    for name, kind in contact.reach.related:
+        if name not in {n for n, _ in contact.related}:
+            _add_related(contact, name, kind)
+    contact.dates += contact.reach.dates
     record = _record(contact, line, rel)
     if record is None:
         report.skipped_empty += 1

@@ -301,7 +301,9 @@ _PLACEHOLDER_RE = re.compile(r"<(?=[^<>]{3,60}>$)[^\W\d_][^<>\d_:/=\"'@#&;(){}\[
 def placeholder(text: str) -> bool:
     """True for a whole message that is a ``<…>`` placeholder of two to six words (see above)."""
     text = text.strip()
-    return (text[:1] == "<" and not text[1:2].islower() and _PLACEHOLDER_RE.fullmatch(text) is not None
+    first = text[1:2]  # a lower-case first letter a sentence would capitalise ("he"; not Georgian's "მ")
+    return (text[:1] == "<" and not (first.islower() and first.title() != first) and _PLACEHOLDER_RE.fullmatch(text)
+            is not None
             and 2 <= len(text.split()) <= 6 and _EDITED_RE.search(text) is None)
 
 

@@ -467,8 +467,9 @@ def test_vcard_apple_labels_google_groups_and_4_0() -> None:
     apple, _ = _cards("apple_30.vcf")
     assert apple[0].content == (
         "Contact: Yuki Nakamura — phone +81 90-1234-5678 (Tokyo office); phone +81 80 0000 1111 (cell); email "
-        "yuki@acme.example; org Acme Corp, Design; title Lead designer; birthday 1990-04-01; address 1-2-3 Shibuya, "
-        "Tokyo, 150-0002, Japan")  # the base64 PHOTO is nowhere
+        "yuki@acme.example; profile https://twitter.com/yuki (twitter); org Acme Corp, Design; title Lead designer; "
+        "birthday 1990-04-01; address 1-2-3 Shibuya, Tokyo, 150-0002, Japan")  # the base64 PHOTO is nowhere; the
+    # social profile is a way to reach her since round 9
     assert apple[1].tags == ["Family"]
     google, _ = _cards("google.vcf")
     assert google[0].tags == ["starred"]  # "myContacts" is every Google contact's group

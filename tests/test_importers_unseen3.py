@@ -345,9 +345,12 @@ VCF_CASES: dict[str, tuple[list[str], str | None]] = {  # file: (contents, the w
     "softbank_sjis_raw.vcf": (["Contact: 佐藤 花子 — phone 080-9876-5432 (cell)"],  # raw Shift_JIS bytes
                               ":3: not UTF-8 or UTF-16 text (invalid start byte); read as SHIFT_JIS (its CHARSET)"),
     "nextcloud_40.vcf": (["Contact: Marta Nowak — phone +48-600-100-200 (cell); phone +48-22-555-0100 ext. 12 (work); "
-                          "email marta@example.pl (home); birthday 1988-03-04; anniversary 2015-06-20"], None),
+                          "email marta@example.pl (home); im marta@jabber.example (xmpp); birthday 1988-03-04; "
+                          "anniversary 2015-06-20"], None),  # IMPP read since round 9
     "windows_utf16.vcf": (["Contact: Kari Ødegård — phone +47 912 34 567 (cell)"], None),
-    "apple_company.vcf": (["Contact: Acme Plumbing — phone +44 20 7946 0000 (main)"], None),
+    "apple_company.vcf": (["Contact: Acme Plumbing — phone +44 20 7946 0000 (main); profile "
+                           "https://twitter.com/acmeplumbing (twitter); web https://acme-plumbing.example (home page)"],
+                          None),  # profiles and web pages read since round 9
     "outlook_21_photo.vcf": (["Contact: Chidi Okafor — phone +44 161 496 0000 (work); email chidi@brightside.example; "
                               "org Brightside Ltd; title Site manager"], None),  # no base64 in the text
 }

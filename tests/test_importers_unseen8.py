@@ -365,10 +365,12 @@ VCF_CASES: dict[str, list[tuple[str, list[str]]]] = {  # file: [(content, tags)]
         ("Contact: Bea Silva — phone +55 11 91234-5678 (cell); birthday 1990-07-04", []),
         ("Contact: Min Park — phone +82 2 123 4567 (home)", []),
     ],
-    # iOS 17: a labelled e-mail, a related name, a birthday of no year; social profiles and IMPP are no facts
+    # iOS 17: a labelled e-mail, a related name, a birthday of no year; social profiles, IMPP and the home page
+    # are ways to reach her since round 9
     "ios17_social.vcf": [
-        ("Contact: Lena Berg — phone +46 70 123 45 67 (cell); email lena@berg.example (Studio); birthday 2 November; "
-         "related Erik Berg (spouse)", []),
+        ("Contact: Lena Berg — phone +46 70 123 45 67 (cell); email lena@berg.example (Studio); im lena.berg (Skype); "
+         "profile lenaberg (instagram); web https://berg.example (home page); birthday 2 November; related Erik Berg "
+         "(spouse)", []),
     ],
     # Nokia 2.1: a quoted-printable UTF-8 name and a note of two lines with a soft break inside a number
     "nokia_21_note_qp.vcf": [
