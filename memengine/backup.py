@@ -158,6 +158,11 @@ def doctor_notes(db: Path, conn: Any, fix: bool, now: datetime | None = None) ->
         notes.append(f"no backup in {backup_dir(db)}: run `mem.py backup` (a checked copy there)")
     elif last["age_hours"] > STALE_DAYS * 24:
         notes.append(f"the last backup is {age_text(last['age_hours'])} old ({last['path']}): run `mem.py backup`")
+    from memengine import walholders
+
+    out["log_held_by"], held = walholders.note(db, conn)  # another program's open transaction pins the log
+    if held:
+        notes.append(held)
     wal = Path(f"{db}-wal")
     size = wal.stat().st_size if wal.exists() else 0
     out["log_bytes"] = size
