@@ -833,12 +833,12 @@ def _reopen_warm(old: core.MemoryStore, same_file: bool = False) -> None:
     the file in place (memengine/restore.py): its log is the file's own, only what is in memory is stale."""
     from memengine.storewatch import empty_old_log
 
+    if _CALLS.checkpointer is not None:  # (first: its checkpoint of the old log would keep the one below out)
+        _CALLS.checkpointer.close()
+        _CALLS.checkpointer = None
     if not same_file:
         empty_old_log(old.path, old.conn)  # (MemError if another process keeps the old file's log: refused, retried)
     _CALLS.drop_later()  # (a reinforcement for the content replaced)
-    if _CALLS.checkpointer is not None:
-        _CALLS.checkpointer.close()
-        _CALLS.checkpointer = None
     old.close()
     Ctx.warm_store = None
     what = "restored from a backup" if same_file else "replaced"

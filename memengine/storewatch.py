@@ -27,11 +27,14 @@ the cache): a few microseconds per call, measured against calls of milliseconds.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
 from memengine.errors import Busy, NewerSchema
 from memengine.migrations import MIGRATIONS
+
+EMPTY_WAIT = 2.0  # seconds a replaced file's old log may take to empty while others let go of it
 
 
 def identity(path: Path) -> tuple[int, int] | None:
@@ -91,8 +94,18 @@ def empty_old_log(path: Path, conn: Any) -> None:
     """Before a server lets go of a replaced file: fold the log at ``path`` (still the old file's) into the old
     file and empty it, so that the new file's first connection finds no log to replay into it (SQLite itself
     neither folds nor removes the log of a moved file when its last connection closes). :class:`Busy` when a
-    reader in another process keeps it (the call is refused, the next one tries again)."""
-    busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+    reader in another process keeps it (the call is refused, the next one tries again).
+
+    A checkpoint of the old log running elsewhere (the server's checkpointer that started one just before
+    the file was replaced, another process's commit) holds SQLite's checkpoint lock, which a checkpoint never
+    waits for: ``busy`` at once. Such a checkpoint ends in milliseconds, so the TRUNCATE is tried again
+    for up to EMPTY_WAIT seconds (it failed once under load: tests/test_wal_replaced.py)."""
+    deadline = time.monotonic() + EMPTY_WAIT
+    while True:
+        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        if not busy or time.monotonic() >= deadline:
+            break
+        time.sleep(0.02)
     wal = Path(f"{path}-wal")
     if busy or (wal.exists() and wal.stat().st_size > 0):
         raise Busy(f"{path}: the file was replaced while this server ran and another process still uses the old "
