@@ -11,7 +11,7 @@ from memengine import fts_check, signplane
 from memengine.context import refresh_context
 from memengine.db import is_busy, select_in, sqlite3, write_tx
 from memengine.errors import LockedError, MissingDependency
-from memengine.storebase import StoreBase
+from memengine.storebase import REINDEX_KEY, StoreBase
 
 # quick_check's lines about an index whose entries disagree with its table's rows (REINDEX mends these)
 _INDEX_PROBLEM = re.compile(r"(?:wrong # of entries in index|missing from index|non-unique entry in index) (\S+)")
@@ -142,6 +142,11 @@ class Maintenance(StoreBase):
         for key, ids in gaps.items():
             if ids:
                 problems.append(f"{len(ids)} {key.replace('_', ' ')}")
+        pending = self.meta(REINDEX_KEY)
+        if pending:
+            problems.append(f"a reindex to {pending!r} was interrupted ({len(gaps['missing_vectors'])} memories "
+                            "without a vector, found by keywords only): run `mem.py reindex` (or doctor --fix) "
+                            "to finish it")
         problems += [f"sign plane of {t} out of step ({c['missing']} missing, {c['stale']} stale, {c['extra']} extra)"
                      for t, c in signs.items()]
         report["problems"] = problems
@@ -227,16 +232,23 @@ class Maintenance(StoreBase):
         emb = self.embedder
         if emb is None:
             raise MissingDependency(f"cannot reindex without the embedding model: {self._embedder_failed}")
-        if only_missing:
+        # a model-change reindex that did not finish (killed): this model's vectors are in, the rest is left
+        resumed = self.meta(REINDEX_KEY) == emb.model_id and self.meta("embedding_model") == emb.model_id
+        if only_missing or resumed:
             self._check_model(emb)
             ids = [r[0] for r in self.conn.execute(
                 "SELECT id FROM memories WHERE id NOT IN (SELECT memory_id FROM vec_memories) ORDER BY id")]
         else:
             ids = [r[0] for r in self.conn.execute("SELECT id FROM memories ORDER BY id")]
-        if not only_missing and self.meta("embedding_model") != emb.model_id:
+        # the memories whose context vectors are rebuilt: all of them after a model change (every context
+        # vector went with the old model's vectors), else those embedded now
+        scope = [r[0] for r in self.conn.execute("SELECT id FROM memories ORDER BY id")] if resumed else ids
+        if not only_missing and not resumed and self.meta("embedding_model") != emb.model_id:
             # another model's vectors cannot stand beside this one's: all go first. With the same model each
             # vector is replaced where it is (_write_vector), so a reindex killed midway leaves every memory
-            # with a vector of that model, and recall as it was, not most memories without one.
+            # with a vector of that model, and recall as it was, not most memories without one. Here memories
+            # are without one until it finishes: REINDEX_KEY says so to every recall and to doctor (loud), and
+            # the next `reindex` (or `doctor --fix`) embeds only what is left (resumed).
             with write_tx(self.conn):
                 self.conn.execute("DELETE FROM vec_memories")
                 self.conn.execute("DELETE FROM vec_contexts")
@@ -245,6 +257,7 @@ class Maintenance(StoreBase):
                 self.conn.execute("DELETE FROM _mem_meta WHERE key = 'embedding_model'")
                 self._set_meta("embedding_model", emb.model_id)
                 self._set_meta("dims", str(emb.dims))
+                self._set_meta(REINDEX_KEY, emb.model_id)
         # episodes get the mean of their messages' vectors, as an import gives them (chat_episodes)
         episodes = {int(r[0]) for r in select_in(
             self.conn, "SELECT DISTINCT a.target_id FROM associations a JOIN memories m ON m.id = a.target_id "
@@ -282,7 +295,7 @@ class Maintenance(StoreBase):
         touched: dict[str, list[int]] = {}
         for thread, pos in select_in(
                 self.conn, "SELECT thread, position FROM memories WHERE id IN ({ids}) "
-                "AND thread IS NOT NULL AND position IS NOT NULL", ids):
+                "AND thread IS NOT NULL AND position IS NOT NULL", scope):
             touched.setdefault(thread, []).append(pos)
         for thread, positions in touched.items():
             positions.sort()
@@ -291,7 +304,8 @@ class Maintenance(StoreBase):
                     refresh_context(self, {thread: positions[j : j + 200]})
         with write_tx(self.conn):
             self._bump_vectors_generation()
-        return {"embedded": done, "model": emb.model_id}
+            self.conn.execute("DELETE FROM _mem_meta WHERE key = ?", (REINDEX_KEY,))  # (finished)
+        return {"embedded": done, "model": emb.model_id, "resumed": resumed}
 
     def backup(self, dest: Path | str) -> dict[str, Any]:
         """Consistent copy with ``VACUUM INTO`` (safe while others write), checked (integrity, a mem store)

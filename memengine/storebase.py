@@ -47,6 +47,9 @@ WARM_AFTER = 2
 # From this many memories on (0: always), hybrid recall runs the keyword search on a worker
 # thread (own read connection) while the query is embedded and the vectors scanned.
 PARALLEL_MIN_ROWS = 0
+# ``_mem_meta`` key of a model-change reindex under way (memengine/maintenance.py): the model it embeds with.
+# Set with the old vectors' deletion, removed when every memory has a new one; while set, recall warns.
+REINDEX_KEY = "reindex_to"
 
 
 _P = ParamSpec("_P")
@@ -105,6 +108,7 @@ class StoreBase:
             raise
         self._embedder = embedder
         self._embedder_failed: str | None = None
+        self._reindex_pending: str | None = None  # REINDEX_KEY as the last model check read it
         self._fast_start = fast_start
         self._people_cache: tuple[tuple[int, int], tuple[Any, ...], dict[str, str]] | None = None
         self._df_cache: tuple[float, int, dict[tuple[str, str | None], int]] | None = None
@@ -234,12 +238,27 @@ class StoreBase:
             raise
 
     def _check_model(self, emb: Embedder) -> None:
-        stored = self.meta("embedding_model")
+        # (one statement for both keys: a recall reads them every time, at the cost it read one before)
+        got = dict(self.conn.execute("SELECT key, value FROM _mem_meta WHERE key IN ('embedding_model', ?)",
+                                     (REINDEX_KEY,)).fetchall())
+        stored = got.get("embedding_model")
+        self._reindex_pending = got.get(REINDEX_KEY)
         if stored is not None and stored != emb.model_id:
             raise ModelMismatch(
                 f"this file's vectors come from {stored!r}, the embedder is {emb.model_id!r}: "
                 "run `mem.py reindex` to re-embed everything with the current model"
             )
+
+    def reindex_note(self) -> str | None:
+        """A warning while a model-change reindex is unfinished (killed midway): how many memories have no
+        vector (found by keywords only) and what to run; None otherwise. Read after ``_check_model``."""
+        if not self._reindex_pending:
+            return None
+        total = int(self.conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+        have = int(self.conn.execute("SELECT count(*) FROM vec_memories_rowids").fetchone()[0])
+        return (f"{self.path}: a reindex to {self._reindex_pending!r} was interrupted: {max(0, total - have)} of "
+                f"{total} memories have no vector yet and are found by keywords only; run `mem.py reindex` to "
+                "finish it")
 
     @property
     def degraded_reason(self) -> str | None:

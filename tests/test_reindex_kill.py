@@ -59,3 +59,65 @@ def test_a_reindex_killed_midway_leaves_every_vector_and_a_rerun_completes(tmp_p
     again = subprocess.run([sys.executable, str(ROOT / "mem.py"), "reindex"], env=env, capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["data"]["embedded"] == 3000 and _vectors(db) == (3000, 3000)
+
+
+def _set_model(db: Path, model: str) -> None:
+    c = core.sqlite3.connect(str(db), timeout=30)
+    try:
+        c.execute("UPDATE _mem_meta SET value = ? WHERE key = 'embedding_model'", (model,))
+        c.commit()
+    finally:
+        c.close()
+
+
+def _run(env: dict[str, str], *argv: str) -> dict[str, object]:
+    done = subprocess.run([sys.executable, str(ROOT / "mem.py"), *argv, "--json"] if argv[0] == "recall" else
+                          [sys.executable, str(ROOT / "mem.py"), *argv], env=env, capture_output=True, text=True,
+                          timeout=600)
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert isinstance(out, dict)
+    return out
+
+
+def test_a_model_change_reindex_killed_midway_is_loud_and_a_rerun_finishes_only_what_is_left(tmp_path: Path) -> None:
+    """Another model's vectors must all go before this model's come in (they cannot stand side by side), so a
+    model-change reindex killed midway leaves memories without a vector. Until it is finished, every recall
+    says so (and how many), doctor says what to run, and `mem.py reindex` resumes: it embeds only what is
+    left (and the context vectors), not everything again."""
+    db = tmp_path / "memory.db"
+    n = 5000
+    s = core.MemoryStore(db)
+    s.store_many([core.NewMemory(content=f"note {i}: the garden, the bicycle and the trip to Lisbon number {i}",
+                                 ref=f"n{i}") for i in range(n)])
+    s.close()
+    _set_model(db, "an-older-model-384")  # the vectors were made by another model: a reindex replaces them all
+    env = {**os.environ, "MEM_DB": str(db), "MEM_NO_SERVER": "1"}
+    proc = subprocess.Popen([sys.executable, str(ROOT / "mem.py"), "reindex"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seen = n
+    try:
+        while proc.poll() is None:  # killed once the old vectors are gone and some new ones are in
+            seen = _vectors(db)[0]
+            if 0 < seen < n - 1000:
+                proc.send_signal(signal.SIGKILL)
+                break
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the reindex finished before it could be killed"
+    have, total = _vectors(db)
+    assert 0 < have < total == n
+    got = _run(env, "recall", "bicycle trip to Lisbon")
+    assert got["ok"] is True
+    warned = [w for w in got.get("warnings", []) if "reindex" in w]
+    assert len(warned) == 1 and f"{n - have} of {n}" in warned[0] and "mem.py reindex" in warned[0], got
+    doc = _run(env, "doctor")
+    assert any("reindex" in p and "interrupted" in p for p in doc["data"]["problems"]), doc["data"]["problems"]
+    again = _run(env, "reindex")
+    assert again["ok"] is True and again["data"]["resumed"] is True
+    assert again["data"]["embedded"] == n - have  # only what was left
+    assert _vectors(db) == (n, n)
+    got = _run(env, "recall", "bicycle trip to Lisbon")
+    assert not [w for w in got.get("warnings", []) if "reindex" in w], got
+    assert _run(env, "doctor")["data"]["problems"] == []
