@@ -6,7 +6,11 @@ neighbour text from its thread: the check recomputes it for every row (46-51 s a
 turns, ~10x that at 1M). So above ``FULL_MAX_ROWS`` rows ``doctor`` runs, by default:
 
 * FTS5's ``integrity-check`` with rank 0: the index's own structure (segments, doclists,
-  checksums of what it holds), without reading the content (1.1 s of CPU at 100k);
+  checksums of what it holds), without reading the content (1.1 s of CPU at 100k), run as a read:
+  ``PRAGMA quick_check`` calls FTS5's xIntegrity method, which is that check (SQLite 3.44 on), where the
+  ``INSERT ... 'integrity-check'`` command is a write statement and held the file's write lock throughout
+  (4-5 s at 100k on a loaded host: every writer waited; tests/test_doctor_locks.py). doctor hands in the
+  lines of the quick_check it ran on the whole file, so the check is not run twice;
 * the row sets, exactly: every memory has a row in the index (``memories_fts_docsize``)
   and the index has no row for a memory that is gone (integer scans);
 * a sample of rows (``SAMPLE_ROWS`` in runs of ``RUN`` consecutive ids, from random
@@ -41,13 +45,15 @@ _TERMS = "_fts_check_terms"
 
 
 def check(conn: Any, full: bool = False, sample_rows: int = SAMPLE_ROWS, seed: int | None = None,
-          full_max_rows: int | None = None) -> dict[str, Any]:
+          full_max_rows: int | None = None, quick_lines: list[str] | None = None) -> dict[str, Any]:
     """Check ``memories_fts`` against the memories; a report with ``ok``, ``mode`` and ``problems``.
 
     ``full`` (or a store of at most ``full_max_rows`` rows, default ``FULL_MAX_ROWS``): FTS5's comparison of every
     row. Otherwise the structure, the row sets and ``sample_rows`` sampled rows (module
     docstring). A read-only file cannot run FTS5's checks (they are INSERT commands):
     the row sets and the sample still run, and the report says the structure was not checked.
+    ``quick_lines``: what ``PRAGMA quick_check`` said of the whole file, if the caller ran it (it includes
+    the structure check of the sampled mode).
     """
     t0 = time.perf_counter()
     rows = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
@@ -64,7 +70,7 @@ def check(conn: Any, full: bool = False, sample_rows: int = SAMPLE_ROWS, seed: i
             problems.append(f"FTS5 integrity-check against the memories: {done}")
     else:
         report["mode"] = "sampled"
-        structure = _fts5_check(conn, rank=0)
+        structure = _structure(conn, quick_lines)
         if structure is None:
             report["structure"] = "not checked (read-only file)"
         elif structure:
@@ -80,6 +86,22 @@ def check(conn: Any, full: bool = False, sample_rows: int = SAMPLE_ROWS, seed: i
     report["ok"] = not problems
     report["seconds"] = round(time.perf_counter() - t0, 2)
     return report
+
+
+def _structure(conn: Any, quick_lines: list[str] | None) -> str | None:
+    """FTS5's structure check (``integrity-check`` rank 0) as a read: '' if it passed, the error if not.
+
+    ``PRAGMA quick_check`` runs it through FTS5's xIntegrity method, a read (no write lock: writers go on);
+    from the lines of a whole-file quick_check when given, else of one limited to the index. SQLite before
+    3.44 has no xIntegrity: the INSERT command then (None if the file is read-only)."""
+    if tuple(int(x) for x in sqlite3.sqlite_version.split(".")[:2]) < (3, 44):
+        return _fts5_check(conn, rank=0)
+    try:
+        lines = quick_lines if quick_lines is not None else [
+            str(r[0]) for r in conn.execute("PRAGMA quick_check('memories_fts')")]
+    except sqlite3.DatabaseError as exc:
+        return str(exc) or type(exc).__name__
+    return "; ".join(line for line in lines if "memories_fts" in line)
 
 
 def _fts5_check(conn: Any, rank: int) -> str | None:

@@ -107,7 +107,7 @@ class Maintenance(StoreBase):
         }
         checks = _quick_check(c)
         report["integrity"] = checks[0]
-        fts = fts_check.check(c, full=full)
+        fts = fts_check.check(c, full=full, quick_lines=checks)  # (its FTS5 structure check is in quick_check)
         report["fts_ok"] = fts["ok"]
         report["fts_check"] = _fts_summary(fts)
         gaps = self.index_gaps()

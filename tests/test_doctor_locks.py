@@ -1,0 +1,73 @@
+"""doctor's check of the keyword index takes no write lock (real processes, real files).
+
+FTS5's structure check was run as its ``INSERT ... 'integrity-check'`` command: a write statement, so it
+held the file's write lock for its whole length (4-5 s at 100k memories on a loaded host, measured: every
+writer waited that long; at 1M past a writer's 10 s busy timeout, a failed write). ``PRAGMA quick_check``
+runs the same FTS5 check (its xIntegrity method, rank 0) as a read. Here another process holds the write
+lock during the check: the check must neither wait for it nor fail, and must still find a damaged index.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import memory_core as core
+from memengine import fts_check
+from memengine.db import connect
+
+WRITER = """
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+c.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES ('held', '1')")
+print("holding", flush=True)
+sys.stdin.read()
+c.execute("ROLLBACK")
+"""
+
+
+def _filled(db: Path, n: int = 80) -> None:
+    s = core.MemoryStore(db)
+    try:
+        s.store_many([core.NewMemory(content=f"note {i}: the garden gate, the bicycle and Lisbon number {i}",
+                                     ref=f"r{i}") for i in range(n)])
+    finally:
+        s.close()
+
+
+def test_the_sampled_keyword_index_check_runs_while_another_process_holds_the_write_lock(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    _filled(db)
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    conn = connect(db)
+    try:
+        assert writer.stdout is not None and writer.stdout.readline().strip() == "holding"
+        conn.execute("PRAGMA busy_timeout = 200")  # (a check that needed the lock would fail after this)
+        rep = fts_check.check(conn, full_max_rows=10, seed=1)
+        assert rep["mode"] == "sampled" and rep["problems"] == [] and rep["ok"] is True, rep
+    finally:
+        assert writer.stdin is not None
+        writer.stdin.close()
+        writer.wait(timeout=60)
+        conn.close()
+
+
+def test_the_read_only_structure_check_still_finds_a_damaged_segment(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    _filled(db)
+    conn = connect(db)
+    try:
+        rid, blk = conn.execute("SELECT id, block FROM memories_fts_data WHERE id > 10 "
+                                "ORDER BY length(block) DESC LIMIT 1").fetchone()
+        damaged = bytearray(blk)
+        for j in range(20, min(len(damaged), 60)):
+            damaged[j] ^= 0x5A
+        conn.execute("UPDATE memories_fts_data SET block = ? WHERE id = ?", (bytes(damaged), rid))
+        rep = fts_check.check(conn, full_max_rows=10, seed=1)
+        assert rep["ok"] is False
+        assert any("structure" in p and "malformed" in p for p in rep["problems"]), rep["problems"]
+    finally:
+        conn.close()
