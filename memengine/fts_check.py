@@ -62,8 +62,10 @@ def check(conn: Any, full: bool = False, sample_rows: int = SAMPLE_ROWS, seed: i
     if full or rows <= (FULL_MAX_ROWS if full_max_rows is None else full_max_rows):
         report["mode"] = "full"
         done = _fts5_check(conn, rank=1)
-        if done is None:  # read-only: what can be checked without writing
-            report["mode"] = "full (read-only file: FTS5's check cannot run; row sets and every row compared instead)"
+        if done is None or done == BUSY:  # read-only, or another process's write lock: what a read can check
+            report["mode"] = ("full (read-only file: FTS5's check cannot run; row sets and every row compared instead)"
+                              if done is None else "full (the write lock FTS5's check needs was held by another "
+                              "process: row sets and every row compared instead)")
             problems += _row_sets(conn)
             problems += _compare_rows(conn, [r[0] for r in conn.execute("SELECT id FROM memories ORDER BY id")])
         elif done:
@@ -73,6 +75,8 @@ def check(conn: Any, full: bool = False, sample_rows: int = SAMPLE_ROWS, seed: i
         structure = _structure(conn, quick_lines)
         if structure is None:
             report["structure"] = "not checked (read-only file)"
+        elif structure == BUSY:  # (SQLite before 3.44 only: the INSERT command)
+            report["structure"] = "not checked (another process held the write lock)"
         elif structure:
             problems.append(f"FTS5 integrity-check of the index's structure: {structure}")
         problems += _row_sets(conn)
@@ -104,16 +108,29 @@ def _structure(conn: Any, quick_lines: list[str] | None) -> str | None:
     return "; ".join(line for line in lines if "memories_fts" in line)
 
 
+BUSY = "busy"  # _fts5_check: another process held the write lock past LOCK_WAIT_MS
+LOCK_WAIT_MS = 1000  # what the INSERT command waits for another process's write lock (then: BUSY)
+
+
 def _fts5_check(conn: Any, rank: int) -> str | None:
     """FTS5's ``integrity-check`` (rank 1: against the content too): '' if it passed, the
-    error if not, None if the file is read-only."""
+    error if not, None if the file is read-only, BUSY if another process held the write lock the command
+    needs (an INSERT) past LOCK_WAIT_MS: it waited out the whole busy timeout and then failed, which read as
+    a damaged index (tests/test_doctor_locks.py)."""
+    wait = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
+    conn.execute(f"PRAGMA busy_timeout = {min(wait, LOCK_WAIT_MS)}")
     try:
         conn.execute("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', ?)", (rank,))
         return ""
     except sqlite3.DatabaseError as exc:
-        if dbfile.classify(exc) == "read_only":
+        kind = dbfile.classify(exc)
+        if kind == "read_only":
             return None
+        if kind == "busy":
+            return BUSY
         return str(exc) or type(exc).__name__
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {wait}")
 
 
 def _row_sets(conn: Any) -> list[str]:

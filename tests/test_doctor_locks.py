@@ -71,3 +71,28 @@ def test_the_read_only_structure_check_still_finds_a_damaged_segment(tmp_path: P
         assert any("structure" in p and "malformed" in p for p in rep["problems"]), rep["problems"]
     finally:
         conn.close()
+
+
+def test_the_full_check_of_a_small_store_under_another_process_write_lock_is_no_false_problem(
+        tmp_path: Path) -> None:
+    """Up to FULL_MAX_ROWS rows doctor runs FTS5's full comparison, an INSERT command that needs the write lock.
+    With another process holding it, the command waited out the busy timeout and then failed, and doctor reported
+    the keyword index out of step (a false problem, which `doctor --fix` "mended" by rebuilding it). Now it
+    compares every row as a read instead, and says why."""
+    db = tmp_path / "memory.db"
+    _filled(db, 40)
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    conn = connect(db)
+    try:
+        assert writer.stdout is not None and writer.stdout.readline().strip() == "holding"
+        conn.execute("PRAGMA busy_timeout = 200")
+        rep = fts_check.check(conn)
+        assert rep["ok"] is True and rep["problems"] == [], rep
+        assert rep["mode"].startswith("full (the write lock"), rep["mode"]
+        assert int(conn.execute("PRAGMA busy_timeout").fetchone()[0]) == 200  # (given back as it was)
+    finally:
+        assert writer.stdin is not None
+        writer.stdin.close()
+        writer.wait(timeout=60)
+        conn.close()
