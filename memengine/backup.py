@@ -163,6 +163,9 @@ def doctor_notes(db: Path, conn: Any, fix: bool, now: datetime | None = None) ->
     out["log_held_by"], held = walholders.note(db, conn)  # another program's open transaction pins the log
     if held:
         notes.append(held)
+    out["write_lock_held_by"], writing = walholders.writer_note(db)  # ... or keeps every writer waiting
+    if writing:
+        notes.append(writing)
     wal = Path(f"{db}-wal")
     size = wal.stat().st_size if wal.exists() else 0
     out["log_bytes"] = size

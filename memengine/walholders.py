@@ -26,6 +26,7 @@ from typing import Any
 LOOKS = 3  # checkpoints that must all leave frames behind
 PAUSE = 0.2  # seconds between two looks
 SHM_READ_LOCKS = range(123, 128)  # WAL_READ_LOCK(0..4): byte 120 + 3 + i of the -shm file (sqlite3 os_unix.c)
+SHM_WRITE_LOCK = range(120, 121)  # WAL_WRITE_LOCK: held by the one writer of the moment
 
 
 def _passive(conn: Any) -> tuple[int, int] | None:
@@ -58,8 +59,9 @@ def held(conn: Any) -> tuple[int, int] | None:
     return last
 
 
-def _lock_holders(shm: Path) -> list[int]:
-    """Pids with a read-mark lock on ``shm`` (Linux ``/proc/locks``), this process left out."""
+def _lock_holders(shm: Path, locks: range = SHM_READ_LOCKS) -> list[int]:
+    """Pids with a lock on one of the bytes ``locks`` of ``shm`` (Linux ``/proc/locks``; by default the
+    read-mark locks), this process left out."""
     try:
         st = shm.stat()
         lines = Path("/proc/locks").read_text().splitlines()
@@ -77,7 +79,7 @@ def _lock_holders(shm: Path) -> list[int]:
             stop = int(end) if end != "EOF" else 1 << 62
         except ValueError:
             continue
-        if pid != os.getpid() and any(start <= b <= stop for b in SHM_READ_LOCKS):
+        if pid != os.getpid() and any(start <= b <= stop for b in locks):
             pids.add(pid)
     return sorted(pids)
 
@@ -127,4 +129,24 @@ def note(db: Path, conn: Any) -> tuple[list[int], str | None]:
     return pids, (f"another program holds a read transaction open on this store ({who}): the write-ahead log "
                   f"({size / 2**20:.1f} MB, {frames - folded} of {frames} frames) cannot be folded or emptied "
                   "past its snapshot and grows with every write until it ends: commit or close that program's "
+                  "transaction")
+
+
+def writer_note(db: Path) -> tuple[list[int], str | None]:
+    """(pids, doctor's line) when another process has held the write lock (an open write transaction) at
+    LOOKS looks PAUSE apart: every writer waits for it (and fails after its busy timeout); ([], None) if not.
+    A writer of the moment holds it for milliseconds."""
+    shm = Path(f"{db}-shm")
+    seen = set(_lock_holders(shm, SHM_WRITE_LOCK))
+    for _ in range(LOOKS - 1):
+        if not seen:
+            return [], None
+        time.sleep(PAUSE)
+        seen &= set(_lock_holders(shm, SHM_WRITE_LOCK))
+    if not seen:
+        return [], None
+    pids = sorted(seen)
+    who = "; ".join(f"pid {p}: {command_of(p)}" for p in pids)
+    return pids, (f"another program holds the write lock of this store ({who}): an open write transaction; "
+                  "every writer waits for it and fails after its busy timeout: commit or close that program's "
                   "transaction")
