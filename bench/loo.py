@@ -131,7 +131,7 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "episodes resolved to messages": (D, replace(D, resolve_episodes=False)),
     # issue 19 rounds 8-9 (memengine/recall/answerable.py, updates.py, counter.py)
     "priors by content words (answer_words 1)": (replace(D, answer_words=1), replace(D, answer_words=0)),
-    "chat updates newest first (named:pool)": (replace(D, newer_first="named:pool"), replace(D, newer_first="")),
+    "chat updates newest first (forms:pool)": (replace(D, newer_first="forms:pool"), replace(D, newer_first="")),
     # multi-hop expansion (memengine/recall/expand.py), the settings leave-one-out chose most in bench/expand_loo.py
     "expansion: coverage (w 0.2, seeds 1)": (replace(D, w_coverage=0.2, expand_seeds=1), D),
     "expansion: second hop (w 0.05, seeds 1, share 0.03)": (replace(D, w_hop=0.05, expand_seeds=1,

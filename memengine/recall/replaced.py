@@ -119,15 +119,18 @@ def kin(v: Value, w: Value) -> bool:
 
 
 def names_replaced(old_values: Iterable[Value], new_values: Iterable[Value],
-                   replaced: Iterable[Value]) -> set[str]:
+                   replaced: Iterable[Value], pm: Iterable[Value] = ()) -> set[str]:
     """The kinds of the earlier turn's values that the later turn names as replaced (a value of
     ``replaced`` equal to one of ``old_values``) while stating another of that kind (one of
-    ``new_values``, outside the replaced fragments, not equal to it); empty when it names none."""
+    ``new_values``, outside the replaced fragments, not equal to it); empty when it names none.
+    ``pm``: those of ``replaced`` said as a bare hour ("instead of 7", not "pas le 3"), which name the
+    earlier turn's pm time too (:func:`pm_same`, round 11)."""
     out: set[str] = set()
-    news = list(new_values)
+    news, bare = list(new_values), set(pm)
     for r in replaced:
         for o in old_values:
-            if same_value(r, o) and any(kin(n, o) and not same_value(n, o) for n in news):
+            if ((same_value(r, o) or (r in bare and pm_same(r, o)))
+                    and any(kin(n, o) and not same_value(n, o) for n in news)):
                 out.add(o[0])
     return out
 
@@ -136,3 +139,81 @@ def settled(old_values: Iterable[Value], new_values: Iterable[Value]) -> set[str
     """The kinds of the earlier turn's values that a settlement gives another value of."""
     olds, news = list(old_values), list(new_values)
     return {o[0] for o in olds if any(kin(n, o) for n in news) and not any(same_value(n, o) for n in news)}
+
+
+# --------------------------------------------------------------------------- round 11
+
+# A value restated in the same form, with no change word: "cabin guy emailed, 200 a night now" after "180 a
+# night", "le loueur m'a renvoyé le contrat : 110 € la journée" after "95 € la journée", "pullman prenotato,
+# 75 a testa" after "60 a testa" (an amount per unit: the unit word is the form); "dice que él puede del 31 al
+# 2" after "libre del 28 al 30 de julio", "la nonna può solo dal 5 al 9" after "dal 3 al 6" (a range of days).
+_RATE = (r"(?<![\d:.,])(\d+(?:[.,]\d+)?)\s*(?:€|\$|£|eur|euros?|dollars?|bucks|quid|pounds?|francs?|reais)?\s*"
+         r"(?:a|an|per|par|pro|al|la|le|por|the)\s+([^\W\d_]{3,})")
+# (a time of day after an hour is no unit: "9 le matin", "7 la mattina", "8 la tarde")
+_NOT_UNIT = frozenset(("matin", "soir", "soiree", "mattina", "sera", "pomeriggio", "manana", "tarde", "morning",
+                       "evening", "afternoon", "abend", "morgen", "nachmittag", "manha", "noite", "next", "same",
+                       "first", "last", "end", "latest", "most", "least", "plus", "moins"))
+_RANGE = (r"\b(?:from(?: the)?|du|del|dal|dall'|vom|von|desde el|do|entre el|entre le)\s*(\d{1,2})(?:st|nd|rd|th|er|\.)?"
+          r"\s*(?:to(?: the)?|au|al|bis(?: zum)?|a|till|until|-|–)\s*(\d{1,2})(?:st|nd|rd|th|\.)?"
+          r"(?!\s*(?:h\b|:|\d|uhr|pm|am\b|p\.m|a\.m|hours?|heures?|ore\b|horas?|min|people|persons?|personnes))")
+FormValue = tuple[str, tuple[float, ...]]
+
+
+@functools.lru_cache(maxsize=4096)
+def forms(text: str) -> frozenset[FormValue]:
+    """The values of a chat turn's bare text said in a form that names its slot without a subject: an amount
+    per unit (``("rate:night", (180.0,))``) and a range of days of the month (``("range", (28.0, 30.0))``)."""
+    low = _fold(text)
+    out: set[FormValue] = set()
+    for m in _compiled(_RATE).finditer(low):
+        if m.group(2) not in _NOT_UNIT:
+            out.add((f"rate:{m.group(2)[:5]}", (float(m.group(1).replace(",", ".")),)))
+    for m in _compiled(_RANGE).finditer(low):
+        a, b = int(m.group(1)), int(m.group(2))
+        if 1 <= a <= 31 and 1 <= b <= 31 and a != b:
+            out.add(("range", (float(a), float(b))))
+    return frozenset(out)
+
+
+def restated(old: frozenset[FormValue], new: frozenset[FormValue]) -> set[str]:
+    """The forms the later turn states again with other values ("200 a night" / "180 a night"): the value
+    kind each answers ("number" for an amount, "date" for a range of days)."""
+    out = set()
+    for kind, val in new:
+        same = [v for k, v in old if k == kind]
+        if same and val not in same:
+            out.add("date" if kind == "range" else "number")
+    return out
+
+
+# A settlement that opens on an agreement ("ok 4:30 then", "bon va pour 10h30", "d'accordo, 9 e un quarto",
+# "pues a las 11 y comemos en ruta"): read only after a counter-proposal (updates.py: a chain of three turns).
+_AGREE = (r"^(?:ok(?:ay|ey)?|k|fine|deal|sure|alright|right|so|bon|d'accord|d'acc|dac|va|alors|daccordo|d'accordo|"
+          r"va bene|vale|pues|bueno|dale|vale pues|entonces|ok pues|beleza|combinado|entao|fechado|gut|okay dann|"
+          r"einverstanden|passt|dann|also)\b")
+AGREE_WORDS = 10
+
+
+@functools.lru_cache(maxsize=4096)
+def agrees(text: str) -> bool:
+    """Whether a short chat turn opens on an agreement, or settles (:func:`settles`)."""
+    low = _fold(text).strip(" .!?")
+    return settles(text) or (len(_TOKENS.findall(low)) <= AGREE_WORDS and _compiled(_AGREE).search(low) is not None)
+
+
+_BARE_HOUR = re.compile(r"\d{1,2}")
+
+
+def bare_hours(fragments: Iterable[str]) -> tuple[str, ...]:
+    """The replaced fragments that are a bare number of one or two digits ("7" in "6 instead of 7")."""
+    return tuple(f for f in fragments if _BARE_HOUR.fullmatch(f.strip()))
+
+
+def pm_same(v: Value, w: Value) -> bool:
+    """A bare hour read in the other side's half of the day: "6 instead of 7" names "friday 7pm" (19:00)."""
+    for a, b in ((v, w), (w, v)):
+        if a[0] == "number" and a[1] and b[0] == "time" and b[1]:
+            n = a[1][0]
+            if isinstance(n, (int, float)) and float(n).is_integer() and 1 <= n <= 11 and b[1][0] == (int(n) + 12) * 60:
+                return True
+    return False

@@ -23,6 +23,11 @@ and not the same ones. Who decides that the later turn changes the earlier one's
   a later turn naming the earlier one's value as replaced ("wednesday not tuesday", "16h30 au lieu de
   15h", "Mittwoch statt Dienstag"), and a short settlement ("yep 12 then", "ok dann 8") within CLOSE
   turns after a top hit of the thread.
+* ``forms`` — ``named``, and (round 11) a value restated in the same form with no change word ("200 a night
+  now" / "180 a night", "puede del 31 al 2" / "libre del 28 al 30"), a settlement after a counter-proposal
+  that no proposal holds ("leaving at 3?" / "I finish at 4" / "ok 4:30 then"), a bare hour naming a pm time
+  ("6 instead of 7" / "friday 7pm"), and a named update answering the earlier turn it shares a word with
+  ("grandpa gets tired late, 6 instead of 7?" names "grandpa's 80th, 7pm", not "soccer at 7").
 
 Costs nothing with the switch off; on, the facts modules load on the first recall that has two
 turns of one chat holding values in its top k (~0.25 s once per process).
@@ -38,11 +43,24 @@ from typing import Any
 
 from memengine.recall.counter import asked_kinds, asks_first, counters, kind_fits
 from memengine.recall.episodes import is_episode
-from memengine.recall.replaced import may_name, names_replaced, replaced_fragments, same_value, settled, settles
+from memengine.recall.replaced import (
+    agrees,
+    bare_hours,
+    forms,
+    kin,
+    may_name,
+    names_replaced,
+    pm_same,
+    replaced_fragments,
+    restated,
+    same_value,
+    settled,
+    settles,
+)
 from memengine.records import Candidate
 from memengine.text import bare_text, count_words, query_terms
 
-MODES = ("", "rules", "slot", "either", "turns", "named")
+MODES = ("", "rules", "slot", "either", "turns", "named", "forms")
 # ``turns`` (round 9): ``slot``, and a later turn holding a counter / preference / settlement idiom
 # (memengine/recall/counter.py: "sunday works better, 7pm?", "can't do 11, 1pm?") counts as a cue too;
 # within CLOSE positions of the earlier turn (a reply in the same exchange), both in the top k, such a
@@ -140,10 +158,10 @@ def updates(old: str, new: str, mode: str, memo: dict[tuple[str, str], Any] | No
             memo[kind, text] = fn(text)
         return memo[kind, text]
 
-    counter = mode in ("turns", "named") and got("counter", new, counters)
+    counter = mode in ("turns", "named", "forms") and got("counter", new, counters)
     if close and not counter:
         return False
-    if (mode in ("slot", "turns", "named") and not counter and "memengine.fact_cue" in sys.modules
+    if (mode in ("slot", "turns", "named", "forms") and not counter and "memengine.fact_cue" in sys.modules
             and not (got("may", new, _may_cue) and got("cue", new, _slot_update))):
         return False  # (a warm process: the cue first, ~0.2 ms a text against ~0.5 for the values)
     a, b = got("values", old, _values), got("values", new, _values)
@@ -235,8 +253,73 @@ def _replaced(text: str) -> frozenset[tuple[str, tuple[object, ...]]]:
     return frozenset(out)
 
 
+def _text(c: Candidate, text: dict[int, str]) -> str:
+    if c.id not in text:
+        text[c.id] = bare_text(c.content, c.author)
+    return text[c.id]
+
+
+def more_link(a: Candidate, b: Candidate, seen: list[Candidate], text: dict[int, str],
+              asked: frozenset[str] | None) -> bool:
+    """Round 11's two links that need no change word (mode ``forms``):
+
+    * the later turn restates a value of the earlier one in the same form with other values ("200 a night
+      now" / "180 a night", "del 31 al 2" / "del 28 al 30": replaced.forms);
+    * the later turn settles ("ok 4:30 then", "bon va pour 10h30", "d'accordo, 9 e un quarto") a value of the
+      earlier one's kind after a counter-proposal: within CLOSE turns after the earlier one, another person
+      said a value of that kind that is not the earlier one's ("I finish at 4" after "leaving at 3?"), and
+      the settlement comes within CLOSE turns after that; no turn need hold the settled value."""
+    ta, tb = text[a.id], text[b.id]
+    kinds = restated(forms(ta), forms(tb))
+    if kinds and kind_fits(kinds, asked):
+        return True
+    if ("?" not in ta or not agrees(tb) or a.position is None or b.position is None
+            or not 1 < b.position - a.position <= 2 * CLOSE):
+        return False  # (a negotiation opens on a proposal: "leaving at 3 on friday?", "on part à 8h ?")
+    old, new = _values(ta), _values(tb)
+    # the settled value is of the proposal's kind, or a bare hour against its time ("d'accordo, 9 e un quarto")
+    # (a bare number is no proposal's kind: "Hanna hat am 14. Geburtstag?" / "ok dann 8")
+    moved = {o[0] for o in old for n in new if not same_value(n, o) and o[0] != "number"
+             and (n[0] == o[0] or (n[0] == "number" and o[0] == "time" and kin(n, o)))}
+    if not moved or not kind_fits(moved, asked):
+        return False
+    for p in seen:
+        if (p.thread == b.thread and p.author not in (a.author, b.author) and _close(a, p) and _close(p, b)
+                and p.id not in (a.id, b.id) and not is_episode(p)):
+            said = _values(_text(p, text))
+            if any(kin(w, o) and not same_value(w, o) for w in said for o in old if o[0] in moved):
+                return True
+    return False
+
+
+def _answers(a: Candidate, b: Candidate, seen: list[Candidate], text: dict[int, str],
+             gone: frozenset[tuple[str, tuple[object, ...]]]) -> bool:
+    """Whether, of the earlier turns read that state a value ``b`` names as replaced, ``a`` is the one it
+    answers: one sharing a content word with it before one that does not ("grandpa gets tired late, 6
+    instead of 7?" answers "grandpa's 80th, friday 7pm", not "Theo's soccer is at 7 on saturday mornings")."""
+    mine = _stems(text[b.id])
+    if mine & _stems(text[a.id]):
+        return True
+    for p in seen:
+        if p.thread != b.thread or p.id in (a.id, b.id) or _when(p) >= _when(b) or is_episode(p):
+            continue
+        tp = _text(p, text)
+        if mine & _stems(tp) and any(same_value(r, v) or pm_same(r, v) for r in gone for v in _values(tp)):
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=_CACHE)
+def _bare_replaced(text: str) -> frozenset[tuple[str, tuple[object, ...]]]:
+    """The values a turn names as replaced by a bare hour ("7" in "6 instead of 7")."""
+    out: set[tuple[str, tuple[object, ...]]] = set()
+    for fragment in bare_hours(replaced_fragments(text)):
+        out |= _values(fragment)
+    return frozenset(out)
+
+
 def named_links(linked: list[tuple[Candidate, Candidate]], seen: list[Candidate], text: dict[int, str],
-                asked: frozenset[str] | None) -> list[tuple[Candidate, Candidate]]:
+                asked: frozenset[str] | None, more: bool = False) -> list[tuple[Candidate, Candidate]]:
     """The pairs of ``linked`` (an earlier top hit, a later turn of its thread) that need no shared word:
 
     * the later turn names a value of the earlier one as replaced and states another of its kind
@@ -248,16 +331,23 @@ def named_links(linked: list[tuple[Candidate, Candidate]], seen: list[Candidate]
 
     ``seen``: the turns read (top hits and later turns), where proposals are looked for. One of the
     kinds the question asks (``asked``) must be among those changed; two persons each telling their own
-    are no pair."""
+    are no pair. ``more`` (mode ``forms``, round 11): the links of :func:`more_links` too."""
     out: dict[int, list[tuple[Candidate, Candidate]]] = {}
     for a, b in linked:
         named, settling = bool(replaced_fragments(text[b.id])), settles(text[b.id])  # (~2 us; the values ~0.3 ms)
+        if more and not named and not _other_persons(a, b, text) and more_link(a, b, seen, text, asked):
+            out.setdefault(b.id, []).append((a, b))
+            continue
         if not (named or settling) or _other_persons(a, b, text):
             continue
         old, new = _values(text[a.id]), _values(text[b.id])
         gone = _replaced(text[b.id]) if named else frozenset()
-        kinds = names_replaced(old, [v for v in new if not any(same_value(v, r) for r in gone)], gone) if gone else set()
+        pm = _bare_replaced(text[b.id]) if more and gone else frozenset()
+        kinds = (names_replaced(old, [v for v in new if not any(same_value(v, r) for r in gone)], gone, pm)
+                 if gone else set())
         if kinds and kind_fits(kinds, asked):
+            if more and not _answers(a, b, seen, text, gone):
+                continue
             out.setdefault(b.id, []).append((a, b))
             continue
         if not gone and settling:
@@ -314,13 +404,19 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
     limit = UPDATE_WORDS * 12  # (UPDATE_WORDS words are rarely over 12 characters each)
     extra: set[int] = set()
     near: list[Candidate] = []
-    if mode == "named":  # (the candidates fusion did not score, for the two links that need no shared word only:
+    named = mode in ("named", "forms")
+    before: list[Candidate] = []
+    if named:  # (the candidates fusion did not score, for the links that need no shared word only:
         # ~150 a recall at 100k, most gone on the thread and time tests, then a word a link can be made of)
         near = [c for c in unscored if c.thread in first and len(c.content) <= NAMED_CHARS
                 and _when(c) > first[c.thread]]  # (where a settlement's proposal may be too)
-        got = [c for c in near if may_name(c.content) and _valued_raw(c.content)]
+        got = [c for c in near if (may_name(c.content) or (mode == "forms" and forms(c.content)))
+               and _valued_raw(c.content)]
         extra = {c.id for c in got}
         pool = [*pool, *got]
+        if mode == "forms":  # (the earlier turns a named update may answer instead of a top hit: _answers)
+            before = [c for c in unscored if c.thread in first and len(c.content) <= NAMED_CHARS
+                      and _when(c) <= first[c.thread] and c.id not in in_top]
     later = [c for c in [*top, *(c for c in pool if c.id not in in_top)]
              if c.thread in first and len(c.content) <= limit and _when(c) > first[c.thread]
              and seen.get(c.id, True) and _valued_raw(c.content) and (mode != "slot" or _may_cue_raw(c.content))]
@@ -330,14 +426,15 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
     linked = [(a, b) for a in olds for b in later if a.thread == b.thread and _when(a) < _when(b)]
     pairs = [(a, b, False) for a, b in linked if _stems(text[a.id]) & _stems(text[b.id])
              and not _other_persons(a, b, text) and b.id not in extra]
-    if mode in ("turns", "named"):  # (a reply in the same exchange: "dinner sat 8pm?" / "sunday works better,
+    if mode in ("turns", "named", "forms"):  # (a reply in the same exchange: "dinner sat 8pm?" / "sunday works better,
         # 7pm?"; both top hits: a turn brought in from below on nearness alone answers the slot of another question)
         paired = {(a.id, b.id) for a, b, _ in pairs}
         pairs += [(a, b, True) for a, b in linked if (a.id, b.id) not in paired and b.id in in_top and _close(a, b)]
     asked = asked_kinds(query) if query else None
     marks: dict[int, list[int]] = {}
-    if mode == "named":  # the replaced value, or a settlement near a top hit, is the link (no shared word)
-        for a, b in named_links(linked, [*olds, *later, *(c for c in near if c.id not in extra)], text, asked):
+    if named:  # the replaced value, or a settlement near a top hit, is the link (no shared word)
+        for a, b in named_links(linked, [*olds, *later, *(c for c in near if c.id not in extra), *before], text,
+                                asked, mode == "forms"):
             marks.setdefault(a.id, []).append(b.id)
         pairs = [(a, b, c) for a, b, c in pairs if b.id not in marks.get(a.id, ())]
     if not pairs and not marks:
