@@ -243,7 +243,8 @@ def own(directory: Path, sets: list[str], dev: bool) -> None:
     emb = loo.QueryCache(get_embedder())
     base = RecallConfig()
     configs = {"off": replace(base, newer_first=""), "named:pool (round 10)": replace(base, newer_first="named:pool"),
-               "forms:pool (round 11)": replace(base, newer_first="forms:pool")}
+               "forms:pool (round 11)": replace(base, newer_first="forms:pool"),
+               "restate:pool (round 11, off)": replace(base, newer_first="restate:pool")}
     table = []
     for label, path in SETS.items():
         if label in sets:
@@ -255,7 +256,7 @@ def own(directory: Path, sets: list[str], dev: bool) -> None:
 
         items = loo.load_items(Path(DEFAULT_LOCOMO), Path(DEFAULT_DATA), Path(DEFAULT_QUESTIONS), directory)
         scorer = loo.Scorer(items, None)
-        ref = configs["named:pool (round 10)"] if base.newer_first != "named:pool" else base
+        ref = configs["named:pool (round 10)"]
         got = {lab: scorer.scores(cfg) for lab, cfg in configs.items() if cfg != ref}
         print("\n# Both dev sets: against round 10's named:pool\n")
         print(md_table(["family", "best in-sample", "LoCoMo r@5 base / best / LOO", "LoCoMo gain in-sample",

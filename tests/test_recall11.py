@@ -127,3 +127,26 @@ def test_the_rounds_own_questions_name_one_message_each() -> None:
         for snippet in r["evidence"] + r.get("outdated", []) + r.get("distractor", []):
             assert sum(snippet in line for line in lines) == 1, (r["id"], snippet)
         assert (r["kind"] == "update") == ("outdated" in r)
+
+
+def test_forms_reads_an_hour_in_either_half_of_the_day_so_a_cancellation_changes_no_value() -> None:
+    dentist = cand(1, "Tobias", "dentist thursday 3pm, back after", 2, "2027-01-12T09:20", 0.9)
+    other = cand(2, "Wen", "tight", 3, "2027-01-12T09:25", 0.5)
+    gone = cand(3, "Priscilla", "the vendor call at 3 on thursday is no longer happening", 20, "2027-01-19T13:05", 0.1)
+    q = "when is Tobias at the dentist?"
+    _, marks = newer_first([dentist, other], 2, "named", [gone], q)
+    assert marks == {1: [3]}  # round 10: "at 3" read 3:00 against 15:00, a change
+    dentist.score, other.score, gone.score = 0.9, 0.5, 0.1
+    out, marks = newer_first([dentist, other], 2, "forms", [gone], q)
+    assert marks == {} and [x.id for x in out] == [1, 2]
+
+
+def test_restate_off_by_default_links_a_restated_value_with_no_change_word() -> None:
+    quote = cand(1, "Sylvie", "le piano part avec des déménageurs pro, devis à 350", 5, "2027-04-03T08:05", 0.9)
+    ouch = cand(2, "Yanis", "ça pique", 6, "2027-04-03T08:07", 0.5)
+    new = cand(3, "Sylvie", "déménageurs rappelés : le piano c'est 420 avec l'escalier", 22, "2027-04-05T20:30", 0.1)
+    q = "combien pour déménager le piano ?"
+    _, marks = newer_first([quote, ouch], 2, "forms", [new], q)
+    assert marks == {}
+    _, marks = newer_first([quote, ouch], 2, "restate", [new], q)
+    assert marks == {1: [3]}

@@ -350,7 +350,7 @@ class Recall(KeywordSearch, People):
             mode, _, where = run.cfg.newer_first.partition(":")
             pool = scored[k:] if where == "pool" else []
             unscored: list[Candidate] = []
-            if where == "pool" and mode in ("named", "forms"):  # (and the candidates fusion did not score: an update
+            if where == "pool" and mode in ("named", "forms", "restate"):  # (and the candidates fusion did not score: an update
                 # naming the replaced value is worded away from the question; newer_first gates them cheaply)
                 have = {c.id for c in scored}
                 unscored = [c for c in rows.values() if c.id not in have]

@@ -60,7 +60,12 @@ from memengine.recall.replaced import (
 from memengine.records import Candidate
 from memengine.text import bare_text, count_words, query_terms
 
-MODES = ("", "rules", "slot", "either", "turns", "named", "forms")
+MODES = ("", "rules", "slot", "either", "turns", "named", "forms", "restate")
+# ``restate`` (round 11, off: bench/README.md): ``forms``, and a later short turn sharing a word with an earlier
+# top hit and stating another value of the kind the question asks counts as an update with no change word
+# ("le piano c'est 420 avec l'escalier" / "le piano ... devis à 350")
+FORMS = ("forms", "restate")
+RESTATE_WORDS = 12
 # ``turns`` (round 9): ``slot``, and a later turn holding a counter / preference / settlement idiom
 # (memengine/recall/counter.py: "sunday works better, 7pm?", "can't do 11, 1pm?") counts as a cue too;
 # within CLOSE positions of the earlier turn (a reply in the same exchange), both in the top k, such a
@@ -135,6 +140,11 @@ def _rules_update(old: str, new: str) -> bool:
     return (facts.compare(old, fb) or facts.restated(old, fb)) is not None
 
 
+def _half_day(values: frozenset[tuple[str, tuple[object, ...]]]) -> frozenset[tuple[str, tuple[object, ...]]]:
+    """``values`` with each time of day read modulo twelve hours."""
+    return frozenset((k, (v[0] % 720,) if k == "time" and v and isinstance(v[0], int) else v) for k, v in values)
+
+
 def updates(old: str, new: str, mode: str, memo: dict[tuple[str, str], Any] | None = None,
             close: bool = False, asked: frozenset[str] | None = None) -> bool:
     """Whether the chat turn ``new`` (said later) changes the value the turn ``old`` gave, by ``mode``.
@@ -158,13 +168,16 @@ def updates(old: str, new: str, mode: str, memo: dict[tuple[str, str], Any] | No
             memo[kind, text] = fn(text)
         return memo[kind, text]
 
-    counter = mode in ("turns", "named", "forms") and got("counter", new, counters)
+    counter = mode in ("turns", "named", *FORMS) and got("counter", new, counters)
     if close and not counter:
         return False
     if (mode in ("slot", "turns", "named", "forms") and not counter and "memengine.fact_cue" in sys.modules
             and not (got("may", new, _may_cue) and got("cue", new, _slot_update))):
         return False  # (a warm process: the cue first, ~0.2 ms a text against ~0.5 for the values)
     a, b = got("values", old, _values), got("values", new, _values)
+    if mode in FORMS:  # (round 11: an hour reads in either half of the day: "the vendor call at 3 on thursday
+        # is no longer happening" keeps "dentist thursday 3pm"'s time, so it changes no value of it)
+        a, b = _half_day(a), _half_day(b)
     kinds = {k for k, _ in a} & {k for k, _ in b}
     changed = {k for k in kinds if {v for v in a if v[0] == k} != {v for v in b if v[0] == k}}
     if not changed or not kind_fits(changed, asked):
@@ -173,6 +186,8 @@ def updates(old: str, new: str, mode: str, memo: dict[tuple[str, str], Any] | No
     if counter:
         return True
     if mode != "rules" and got("may", new, _may_cue) and got("cue", new, _slot_update):
+        return True
+    if mode == "restate" and asked is not None and "?" not in new and count_words(new, RESTATE_WORDS + 1) <= RESTATE_WORDS:
         return True
     return mode in ("rules", "either") and _rules_update(old, new)
 
@@ -404,17 +419,17 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
     limit = UPDATE_WORDS * 12  # (UPDATE_WORDS words are rarely over 12 characters each)
     extra: set[int] = set()
     near: list[Candidate] = []
-    named = mode in ("named", "forms")
+    named = mode in ("named", *FORMS)
     before: list[Candidate] = []
     if named:  # (the candidates fusion did not score, for the links that need no shared word only:
         # ~150 a recall at 100k, most gone on the thread and time tests, then a word a link can be made of)
         near = [c for c in unscored if c.thread in first and len(c.content) <= NAMED_CHARS
                 and _when(c) > first[c.thread]]  # (where a settlement's proposal may be too)
-        got = [c for c in near if (may_name(c.content) or (mode == "forms" and forms(c.content)))
+        got = [c for c in near if (may_name(c.content) or (mode in FORMS and forms(c.content)))
                and _valued_raw(c.content)]
         extra = {c.id for c in got}
         pool = [*pool, *got]
-        if mode == "forms":  # (the earlier turns a named update may answer instead of a top hit: _answers)
+        if mode in FORMS:  # (the earlier turns a named update may answer instead of a top hit: _answers)
             before = [c for c in unscored if c.thread in first and len(c.content) <= NAMED_CHARS
                       and _when(c) <= first[c.thread] and c.id not in in_top]
     later = [c for c in [*top, *(c for c in pool if c.id not in in_top)]
@@ -426,7 +441,7 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
     linked = [(a, b) for a in olds for b in later if a.thread == b.thread and _when(a) < _when(b)]
     pairs = [(a, b, False) for a, b in linked if _stems(text[a.id]) & _stems(text[b.id])
              and not _other_persons(a, b, text) and b.id not in extra]
-    if mode in ("turns", "named", "forms"):  # (a reply in the same exchange: "dinner sat 8pm?" / "sunday works better,
+    if mode in ("turns", "named", *FORMS):  # (a reply in the same exchange: "dinner sat 8pm?" / "sunday works better,
         # 7pm?"; both top hits: a turn brought in from below on nearness alone answers the slot of another question)
         paired = {(a.id, b.id) for a, b, _ in pairs}
         pairs += [(a, b, True) for a, b in linked if (a.id, b.id) not in paired and b.id in in_top and _close(a, b)]
@@ -434,7 +449,7 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
     marks: dict[int, list[int]] = {}
     if named:  # the replaced value, or a settlement near a top hit, is the link (no shared word)
         for a, b in named_links(linked, [*olds, *later, *(c for c in near if c.id not in extra), *before], text,
-                                asked, mode == "forms"):
+                                asked, mode in FORMS):
             marks.setdefault(a.id, []).append(b.id)
         pairs = [(a, b, c) for a, b, c in pairs if b.id not in marks.get(a.id, ())]
     if not pairs and not marks:
