@@ -21,6 +21,8 @@ import re
 from pathlib import Path
 from urllib.parse import unquote
 
+from importers import ImportFormatError
+from importers._common import decode_text, split_lines
 from importers.orgmode import CANCELLED_KEYWORDS, DONE_KEYWORDS, OPEN_KEYWORDS
 
 _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
@@ -86,3 +88,31 @@ def resolve_refs(line: str, blocks: dict[str, tuple[str, str]]) -> tuple[str, li
         return hit[0]
 
     return re.sub(r"[ \t]+$", "", _REF_RE.sub(repl, line)), pages
+
+
+def page_lines(lines: list[str], blocks: dict[str, tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """A Logseq page's lines with task markers as to-do boxes and block references as the blocks'
+    words (:mod:`importers.logseq`), and the pages those blocks are on."""
+    out: list[str] = []
+    pages: list[str] = []
+    for line in lines:
+        line, on = resolve_refs(markers(line), blocks)
+        out.append(line)
+        pages += on
+    return out, list(dict.fromkeys(pages))
+
+
+def graph_blocks(root: Path, files: list[Path]) -> dict[str, tuple[str, str]]:
+    """{block uuid: (its words, its page's path)} of a Logseq graph's pages (empty for other notes)."""
+    if not is_graph(root):
+        return {}
+    found: dict[str, tuple[str, str]] = {}
+    for file in files:
+        if file.suffix.lower() in (".md", ".markdown"):
+            rel = file.relative_to(root).as_posix()
+            try:
+                lines = split_lines(decode_text(file.read_bytes(), str(file)))
+            except ImportFormatError:
+                continue  # not UTF-8: the note is read (and warned about) later; its blocks are not referable
+            found.update({k: (v, rel) for k, v in block_texts(lines).items()})
+    return found

@@ -46,6 +46,7 @@ from importers import (
     keep,
     logseq,
     markdown_apps,
+    note_layouts,
     note_marks,
     notion,
     orgmode,
@@ -450,10 +451,11 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
 
 
 def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, tuple[str, str]] | None = None,
-                joplin_tags: dict[str, list[str]] | None = None) -> tuple[list[Record], list[list[str]], str]:
+                joplin_tags: dict[str, list[str]] | None = None,
+                hierarchy: dict[str, str] | None = None) -> tuple[list[Record], list[list[str]], str]:
     """Records of one note plus, per record, the raw wikilink targets to resolve later (``blocks``:
     a Logseq graph's blocks by id, for its block references; ``joplin_tags``: a Joplin note's tags
-    by its id, :func:`importers.jex.tags`)."""
+    by its id, :func:`importers.jex.tags`; ``hierarchy``: a Dendron vault's titles by note name)."""
     rel = file.relative_to(root).as_posix()
     suffix = file.suffix.lower()
     if suffix == ".csv":  # a Notion database: a record a row
@@ -475,16 +477,21 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     plain = suffix == ".txt"  # a plain-text note: no markup, no headings, no front matter
     lines = html_notes.to_lines(text, file.stem) if html else _without_title_line(split_lines(text), file.stem)
     joplin = None if html or plain else markdown_apps.joplin_raw(lines)
+    org = suffix == orgmode.ORG_SUFFIX or (not html and not plain and note_layouts.is_org_md(lines))
+    drawer: dict[str, Any] = {}  # an Org drawer opening a .md note: its properties
+    if not (org or html or plain):
+        drawer, lines = note_layouts.drawers(lines) if ":END:" in text else ({}, lines)
+        lines = note_layouts.blocks_and_markers(lines) if "#+" in text or "{{" in text else lines
     front: dict[str, Any] = {}
     start = 0
     ref_pages: list[str] = []
     section_tags: dict[int, list[str]] = {}  # Org headline tags, by the index of their heading line
     graph = logseq.is_graph(root)
-    if suffix == orgmode.ORG_SUFFIX:
+    if org:
         front, lines, section_tags = orgmode.convert(lines)
     elif graph:
-        lines, ref_pages = _logseq_lines(lines, blocks or {})
-    if html or plain or suffix == orgmode.ORG_SUFFIX:
+        lines, ref_pages = logseq.page_lines(lines, blocks or {})
+    if html or plain or org:
         pass  # a web page or a plain-text note has no front matter; Org's is read already
     elif joplin is not None:
         front, lines = joplin
@@ -497,8 +504,12 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
         front, start = _front_matter(lines)
         if not front:
             front, start = markdown_apps.logseq_properties(lines)
+        front = front or drawer
     stem = _NOTION_ID_RE.sub("", file.stem) or file.stem
     thread, parents = _notion_thread(rel) if stem != file.stem else (rel, [])
+    dendron = bool(hierarchy) and file.stem in (hierarchy or {}) and file.parent == root
+    if dendron:  # home.boiler.service.md: under home.boiler and home, their titles first
+        parents = note_layouts.dendron_parents(file.stem, hierarchy or {})
     if stem != file.stem and not front:
         front = markdown_apps.notion_properties(lines)
     stem = logseq.page_name(stem) if graph else stem
@@ -518,6 +529,8 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     targets: list[list[str]] = []
     occurrences: dict[str, int] = {}
     sections = [_Section([], 1, lines)] if plain else _split_sections(lines[start:], start + 1)
+    if note_layouts.is_excalidraw(front):  # a drawing's words are its Text Elements, nothing else
+        sections = [s for s in sections if s.headings[-1:] == [note_layouts.TEXT_ELEMENTS]]
     for section in sections:
         raw_body = "\n".join(section.body)
         body = raw_body.strip("\n") if plain else _strip_markup(_COMMENT_RE.sub("", raw_body)).strip("\n")
@@ -526,6 +539,8 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
         if not plain:  # a line of tags only is no text; Dataview fields read "key: value" (not in a Logseq graph)
             body, line_tags = note_marks.tag_lines(body, _tags)
             body, fields = (body, {}) if graph else note_marks.dataview_fields(body)
+            line_tags += [t for k, v in fields.items() if k.casefold() in note_layouts.TAG_FIELDS
+                          for t in note_layouts.field_tags(v)]  # Roam's "Tags:: [[a]] [[b]]"
         # Thematic breaks alone ("---" separators between sessions) carry nothing.
         if not re.sub(r"(?m)^\s*(?:-{3,}|\*{3,}|_{3,})\s*$", "", body).strip():
             if section.heading_line is not None:
@@ -533,10 +548,11 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
                 report.skipped_empty += 1
             continue
         when = base_date
-        for title in section.headings:
-            when = _heading_date(title, file_date or base_date) or when
+        for heading in section.headings:
+            when = _heading_date(heading, file_date or base_date) or when
         path_str = " > ".join(section.headings)
-        prefix = " > ".join([*parents, str(path_str or title)])  # a nested Notion page: its parents' titles first
+        # a nested Notion page: its parents' titles first; a Dendron note's too, then its own before a heading
+        prefix = " > ".join([*parents, *([str(title)] if dendron and path_str else []), str(path_str or title)])
         embeds = [m.group(2) for m in _WIKILINK_RE.finditer(body) if m.group(1)]
         for piece in _chunks(body.strip()):
             report.messages_seen += 1  # one per chunk: a memory-sized unit seen
@@ -568,8 +584,10 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
                 )
             )
             targets.append([m.group(2) for m in _WIKILINK_RE.finditer(piece)] + note_targets + ref_pages)
-    if not records and front:
-        # A note that is only front matter still says something (dates, places, people).
+    if not records and front and not (dendron and set(front) <= note_layouts.DENDRON_KEYS and not front.get("desc")) \
+            and not note_layouts.is_excalidraw(front):
+        # A note that is only front matter still says something (dates, places, people); a Dendron note
+        # of only its ids and times (the vault's root) and a drawing of no words do not.
         summary = "; ".join(f"{k}: {_display_links(str(_jsonable(v)))}" for k, v in front.items() if v not in (None, [], ""))
         if summary:
             report.messages_seen += 1
@@ -621,18 +639,6 @@ def _notion_thread(rel: str) -> tuple[str, list[str]]:
     return "/".join([*names, (_NOTION_ID_RE.sub("", stem) or stem) + dot + suffix]), parents
 
 
-def _logseq_lines(lines: list[str], blocks: dict[str, tuple[str, str]]) -> tuple[list[str], list[str]]:
-    """A Logseq page's lines with task markers as to-do boxes and block references as the blocks'
-    words (:mod:`importers.logseq`), and the pages those blocks are on."""
-    out: list[str] = []
-    pages: list[str] = []
-    for line in lines:
-        line, on = logseq.resolve_refs(logseq.markers(line), blocks)
-        out.append(line)
-        pages += on
-    return out, list(dict.fromkeys(pages))
-
-
 def _without_title_line(lines: list[str], title: str) -> list[str]:
     """``lines`` with a first line that only repeats the note's title blanked (Apple Notes, Simplenote
     and Keep exporters write the title as the note's first plain line and name the file by it): the
@@ -669,22 +675,6 @@ def _decode_note(data: bytes, file: Path, rel: str, report: ImportReport) -> str
                 text, codec = data.decode("latin-1"), "Latin-1"
         report.warn(f"{rel}:{exc.line}: {exc.reason.split(';')[0]}; read as {codec}")
         return text.lstrip("\ufeff")
-
-
-def _logseq_blocks(root: Path, files: list[Path]) -> dict[str, tuple[str, str]]:
-    """{block uuid: (its words, its page's path)} of a Logseq graph's pages (empty for other notes)."""
-    if not logseq.is_graph(root):
-        return {}
-    found: dict[str, tuple[str, str]] = {}
-    for file in files:
-        if file.suffix.lower() in (".md", ".markdown"):
-            rel = file.relative_to(root).as_posix()
-            try:
-                lines = split_lines(decode_text(file.read_bytes(), str(file)))
-            except ImportFormatError:
-                continue  # not UTF-8: the note is read (and warned about) later; its blocks are not referable
-            found.update({k: (v, rel) for k, v in logseq.block_texts(lines).items()})
-    return found
 
 
 def _longest_line(file: Path, chunk: int = 1 << 20) -> int:
@@ -759,10 +749,11 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
         kept.append(file)
     first_ref: dict[str, str] = {}
     scratch = ImportReport(report.file, report.format)  # pass 1 counts nothing
-    blocks = _logseq_blocks(root, kept)
+    blocks = logseq.graph_blocks(root, kept)
     tagged = jex.tags(kept)
+    hierarchy = note_layouts.dendron_titles(root, kept)
     for file in kept:
-        records, _targets, rel = _parse_file(file, root, scratch, blocks, tagged)
+        records, _targets, rel = _parse_file(file, root, scratch, blocks, tagged, hierarchy)
         if records:
             first_ref.setdefault(_note_key(rel), records[0].ref)
             first_ref.setdefault(_note_key(file.stem), records[0].ref)
@@ -772,7 +763,7 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
         for alias in markdown_apps.aliases(records[0].metadata.get("frontmatter") if records else None):
             first_ref.setdefault(_note_key(alias), records[0].ref)  # Obsidian: [[Heating]] is the note "Boiler"
     report.variant.update({"files": len(files), "layout": "directory" if path.is_dir() else "file"})
-    parsed = (_parse_file(file, root, report, blocks, tagged) for file in kept)
+    parsed = (_parse_file(file, root, report, blocks, tagged, hierarchy) for file in kept)
     for records, targets, _rel in parsed:
         for record, names in zip(records, targets, strict=True):
             unresolved: list[str] = []

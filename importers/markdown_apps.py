@@ -61,7 +61,8 @@ def joplin_raw(lines: list[str]) -> tuple[dict[str, Any], list[str]] | None:
 _LOGSEQ_PROP_RE = re.compile(r"^([A-Za-z][\w-]*):: ?(.*)$")
 # The app's own bookkeeping under a block: a block's uuid, whether it is folded. Not the user's words.
 LOGSEQ_NOISE_RE = re.compile(
-    r"^\s*(?:id:: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|collapsed:: (?:true|false))\s*$",
+    r"^\s*(?:id:: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|collapsed:: (?:true|false)|"
+    r"heading:: (?:true|false|[1-6])|background-color:: \S+|logseq\.order-list-type:: \w+)\s*$",
     re.IGNORECASE)
 
 

@@ -64,7 +64,7 @@ def dataview_fields(text: str) -> tuple[str, dict[str, str]]:
         fields.setdefault(key, value)
         return value if m.group(1) == "(" else f"{key}: {value}"
 
-    def line_fn(line: str) -> str:
+    def line_fn(line: str) -> str | None:
         if "::" not in line:
             return line
         line = _FIELD_INLINE_RE.sub(inline, line)
@@ -72,7 +72,8 @@ def dataview_fields(text: str) -> tuple[str, dict[str, str]]:
         if m and "://" not in m.group(2):
             key, value = m.group(2).strip(), m.group(3).strip()
             fields.setdefault(key, value)
-            return f"{m.group(1)}{key}: {value}"
+            # a "Tags::" attribute (Roam, Dataview) tags the note (the caller reads the field): no text
+            return None if key.casefold() in ("tags", "tag") else f"{m.group(1)}{key}: {value}"
         return line
 
     return _outside_fences(text, line_fn), fields

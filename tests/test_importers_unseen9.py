@@ -30,7 +30,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_cli
 from importer_cli import check_whatsapp_layout, wa
+from importer_cli import one_envelope as _envelope
 from importer_cli import write_zip as _zip
 
 from importers import ImportReport, Record, chatgpt, claude, markdown, vcf
@@ -417,12 +419,13 @@ NOTE_CASES: dict[str, list[tuple[Any, ...]]] = {  # folder: [(thread, content, d
          "- Gas smell: call 800 200 200 first.\n- Parts\n\t- Pressure valve replaced in 2023", D(2024, 3, 12, 9, 15),
          []),
     ],
-    # Org-mode's file keywords written in a .md (#+title, #+date, #+filetags): the note's title, date and tags,
-    # not text nor "#+title" tags; an Org headline ("* Parts") in a .md is a heading
+    # Org-mode's file keywords written in a .md (#+title, #+date, #+filetags): the note is Org, its keywords its
+    # title, date and tags (not text nor "#+title" tags); its headline "* Parts" a heading under the title, as
+    # round 6 reads an .org file
     "org_headers": [
         ("Boiler service.md", "Boiler service: Oscar comes every April; last service 12 April 2023.",
          D(2024, 3, 12), ["home", "boiler"]),
-        ("Boiler service.md", "Parts: The pressure valve was replaced in 2023.", D(2024, 3, 12),
+        ("Boiler service.md", "Boiler service > Parts: The pressure valve was replaced in 2023.", D(2024, 3, 12),
          ["home", "boiler"]),
     ],
     # Dendron: a note's place in the dotted hierarchy is its parents' titles first (as Notion's nested pages),
@@ -449,11 +452,7 @@ def _when(value: datetime | None) -> datetime | None:
     return value.astimezone(UTC).replace(tzinfo=None) if value is not None and value.tzinfo else value
 
 
-_NOT_YET = {"roam", "logseq_drawers", "org_headers", "dendron", "excalidraw"}  # the notes slice lands next
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="notes slice next"))
-                                  if n in _NOT_YET else n for n in sorted(NOTE_CASES)])
+@pytest.mark.parametrize("name", sorted(NOTE_CASES))
 def test_notes_of_round_9(name: str) -> None:
     recs, rep = _notes(NOTES / name)
     assert [(r.thread, r.content, _when(r.event_at), r.tags) for r in recs] == NOTE_CASES[name]
@@ -481,3 +480,62 @@ def test_notion_export_zipped_in_a_zip(tmp_path: Path) -> None:
 
 def test_every_unseen9_notes_fixture_has_a_case() -> None:
     assert sorted(p.name for p in NOTES.iterdir()) == sorted([*NOTE_CASES, "notion_parts"])
+
+
+# --- bad input in the new layouts: no traceback, nothing lost that can be read ---------------------------
+
+
+def test_odd_drawers_blocks_and_drawings_are_kept_or_skipped_whole(tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    # a drawer never closed may be someone's text: kept as written; a block never closed keeps its words
+    (folder / "Open.md").write_text(":PROPERTIES:\n:ID: x\nStill writing this\n- #+BEGIN_QUOTE\n  cut here\n",
+                                    encoding="utf-8")
+    # a drawing of no Text Elements says nothing; an Org keyword with nothing after it is an empty Org note
+    (folder / "Empty.excalidraw.md").write_text("---\nexcalidraw-plugin: parsed\n---\n# Excalidraw Data\n## Drawing\n"
+                                                "```json\n{}\n```\n", encoding="utf-8")
+    (folder / "Bare.md").write_text("#+title:\n", encoding="utf-8")
+    recs, rep = _notes(folder)
+    assert [(r.thread, r.content) for r in recs] == [
+        ("Open.md", "Open: :PROPERTIES:\n:ID: x\nStill writing this\n- cut here")]
+    assert rep.warnings == []
+
+
+def test_a_dendron_note_that_is_not_utf8_is_read_with_a_warning(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "dendron.yml").write_text("version: 5\n", encoding="utf-8")
+    (vault / "home.md").write_bytes("---\nid: a\ntitle: Casa\n---\n\nCaf\xe9 downstairs.\n".encode("latin-1"))
+    (vault / "home.kitchen.md").write_text("---\nid: b\ntitle: Kitchen\n---\n\nNew oven.\n", encoding="utf-8")
+    recs, rep = _notes(vault)
+    assert [r.content for r in recs] == ["Casa > Kitchen: New oven.", "Casa: Café downstairs."]
+    assert len(rep.warnings) == 1 and "home.md" in rep.warnings[0] and "Windows-1252" in rep.warnings[0]
+
+
+def test_odd_task_and_edit_calls_are_tool_calls(tmp_path: Path) -> None:
+    conv = json.loads((CLAUDE / "str_replace" / "conversations.json").read_text(encoding="utf-8"))
+    edit = conv[0]["chat_messages"][3]["content"][0]
+    edit["input"] = {"path": "/mnt/user-data/outputs/garden.md", "old_str": None, "new_str": 5}
+    (tmp_path / "conversations.json").write_text(json.dumps(conv), encoding="utf-8")
+    rep = ImportReport(str(tmp_path), "claude")
+    recs = list(claude.parse(tmp_path, rep))
+    assert "- basil: windowsill\n- water: every 2 days" in recs[3].content and rep.warnings == []
+
+
+def test_empty_reach_fields_say_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "c.vcf"
+    path.write_text("BEGIN:VCARD\nVERSION:3.0\nFN:Ana\nTEL:+351 912 000 000\nIMPP:\nX-SOCIALPROFILE;type=x:\nURL:\n"
+                    "X-MS-SPOUSE:\nX-ANDROID-CUSTOM:vnd.android.cursor.item/contact_event;;1;\nEND:VCARD\n",
+                    encoding="utf-8")
+    rep = ImportReport(str(path), "vcf")
+    assert [r.content for r in vcf.parse(path, rep)] == ["Contact: Ana — phone +351 912 000 000"]
+    assert rep.warnings == []
+
+
+@pytest.mark.parametrize(("path", "added"), [(GPT / "tasks", 10), (NOTES / "dendron", 3), (CLAUDE / "str_replace", 6),
+                                             (VCF / "ios_social_impp.vcf", 1)])
+def test_the_cli_imports_the_new_layouts_once(path: Path, added: int, tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(path)))
+    assert out["ok"] and out["data"]["memories_added"] == added, out
+    assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == 0

@@ -1,0 +1,129 @@
+"""Note layouts of round 9 of unseen exports, read for :mod:`importers.markdown`:
+
+* Org-mode in a ``.md``: a note whose first line is an Org file keyword (``#+title:``, ``#+date:``,
+  ``#+filetags:``; org-roam and Logseq users write them) is Org (:func:`is_org_md`): read as an ``.org``
+  file is, so its keywords are its title, date and tags, not text nor ``#+title`` tags;
+* Org drawers in a ``.md`` (Logseq writes ``:LOGBOOK:`` clock lines under a task, pages moved from
+  org-roam keep a ``:PROPERTIES:`` drawer): no text; a drawer that opens the note is its properties
+  (front matter: its ``:CREATED:`` dates the note) (:func:`drawers`);
+* Logseq's ``#+BEGIN_QUOTE`` … ``#+END_QUOTE`` (and NOTE, TIP …) blocks in Markdown: the block's words, the
+  bullet that opens it keeping them; Roam's ``{{[[TODO]]}}``/``{{[[DONE]]}}`` the to-do boxes every other
+  importer writes (:func:`blocks_and_markers`);
+* a ``Tags::`` attribute (Roam, Dataview) tags the note (:func:`field_tags`);
+* Dendron vaults (``dendron.yml``): a note named ``home.boiler.service.md`` sits under ``home.boiler`` and
+  ``home``: its parents' titles come first (:func:`dendron_titles`, :func:`dendron_parents`);
+* Obsidian Excalidraw drawings (front matter ``excalidraw-plugin``): the drawing's words are its
+  "Text Elements" section; the plugin's banner and the compressed drawing are not (:func:`is_excalidraw`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from importers import ImportFormatError, orgmode
+from importers._common import decode_text, split_lines
+from importers.frontmatter import front_matter
+
+_ORG_KEYWORD_RE = re.compile(r"^#\+[A-Za-z_]+:")
+_DRAWER_START_RE = re.compile(r"^\s*:([A-Z][A-Z_-]*):\s*$")
+_DRAWER_END_RE = re.compile(r"^\s*:END:\s*$")
+_PROPERTY_RE = re.compile(r"^\s*:([A-Za-z_-]+):\s*(.*)$")
+_BLOCK_RE = re.compile(r"^(\s*)(?:([-*+]\s+))?#\+(?:BEGIN|END)_\w+.*$", re.IGNORECASE)
+_ROAM_MARKER_RE = re.compile(r"\{\{\s*(?:\[\[)?(TODO|DONE)(?:\]\])?\s*\}\}\s*")
+_WIKI_RE = re.compile(r"\[\[([^\[\]]+)\]\]|#\[\[([^\[\]]+)\]\]|#([^\s#,\[\]]+)")
+TAG_FIELDS = frozenset({"tags", "tag"})
+DENDRON_CONFIG = "dendron.yml"
+DENDRON_KEYS = frozenset({"id", "title", "desc", "updated", "created"})  # its bookkeeping, no words
+TEXT_ELEMENTS = "Text Elements"
+
+
+def is_org_md(lines: list[str]) -> bool:
+    """True for a ``.md`` note whose first line is an Org file keyword (Markdown never starts ``#+``)."""
+    first = next((ln for ln in lines if ln.strip()), "")
+    return _ORG_KEYWORD_RE.match(first) is not None
+
+
+def drawers(lines: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """(the properties of a drawer opening the note, the lines without any drawer). A drawer is
+    ``:NAME:`` … ``:END:``; one never closed is left as written (it may be someone's text)."""
+    if not any(_DRAWER_END_RE.match(ln) for ln in lines):
+        return {}, lines
+    props: dict[str, Any] = {}
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        start = _DRAWER_START_RE.match(lines[i])
+        end = next((j for j in range(i + 1, min(len(lines), i + 200)) if _DRAWER_END_RE.match(lines[j])), None) \
+            if start and start.group(1) != "END" else None
+        if end is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        if not any(ln.strip() for ln in out) and start is not None and start.group(1) == "PROPERTIES":
+            for ln in lines[i + 1:end]:
+                m = _PROPERTY_RE.match(ln)
+                if m:
+                    props[m.group(1).lower()] = orgmode.timestamp(m.group(2).strip())
+        i = end + 1
+    return props, out
+
+
+def blocks_and_markers(lines: list[str]) -> list[str]:
+    """``lines`` without ``#+BEGIN_X``/``#+END_X`` marker lines (a bullet holding the opening marker takes
+    the block's first line, "- Gas smell: …"), and Roam's task markers as to-do boxes."""
+    out: list[str] = []
+    carry: str | None = None  # the bullet of an opening marker, waiting for the block's first line
+    for line in lines:
+        if "{{" in line:
+            line = _ROAM_MARKER_RE.sub(lambda m: "[x] " if m.group(1) == "DONE" else "[ ] ", line)
+        if "#+" in line and (m := _BLOCK_RE.match(line)) is not None:
+            carry = f"{m.group(1)}{m.group(2)}" if m.group(2) and carry is None else carry
+            continue
+        if carry is not None and line.strip():
+            line, carry = carry + line.strip(), None
+        out.append(line)
+    if carry is not None:
+        out.append(carry.rstrip())
+    return out
+
+
+def field_tags(value: str) -> list[str]:
+    """The tags a ``Tags::`` attribute names: ``[[people]] [[home]]``, ``#a #b``, ``a, b``."""
+    found = [next(g for g in m.groups() if g) for m in _WIKI_RE.finditer(value)]
+    if not found:
+        found = [t.strip() for t in value.split(",")]
+    return [t.strip().lstrip("#") for t in found if t.strip().lstrip("#")]
+
+
+def dendron_titles(root: Path, files: list[Path]) -> dict[str, str]:
+    """{note name (``home.boiler``): its title} of a Dendron vault (its ``dendron.yml`` at the root);
+    {} for other notes."""
+    if not (root / DENDRON_CONFIG).is_file():
+        return {}
+    titles: dict[str, str] = {}
+    for file in files:
+        if file.suffix.lower() != ".md" or file.parent != root:
+            continue
+        data = file.read_bytes()[:65536]
+        try:
+            text = decode_text(data, str(file))
+        except ImportFormatError:  # not UTF-8: read as the note importer reads it (and warns about it then)
+            text = data.decode("cp1252", "replace")
+        front, _ = front_matter(split_lines(text))
+        title = front.get("title")
+        titles[file.stem] = title.strip() if isinstance(title, str) and title.strip() else file.stem.rsplit(".", 1)[-1]
+    return titles
+
+
+def dendron_parents(stem: str, titles: dict[str, str]) -> list[str]:
+    """The titles of the notes above ``stem`` in its vault's hierarchy, top first (a missing note by
+    its name's part); the root note is nobody's parent."""
+    parts = stem.split(".")
+    return [titles.get(".".join(parts[:k]), parts[k - 1]) for k in range(1, len(parts))]
+
+
+def is_excalidraw(front: dict[str, Any]) -> bool:
+    """True for an Obsidian Excalidraw drawing saved as Markdown."""
+    return "excalidraw-plugin" in front
