@@ -17,6 +17,8 @@ When readers keep it from that, the next try comes after :data:`RETRY_GROWTH` mo
 reader whose *older* snapshot kept frames from being folded at all (a keyword index being built, an open
 transaction: whatever anyone does, every frame after such a snapshot stays in the log until it ends), so a
 snapshot held for minutes costs the writer a 0.1 s wait once a minute, and never more than one a second.
+While such a pause runs, each commit looks (a PASSIVE checkpoint, which never waits) whether every frame
+can be folded now: then the snapshot has ended and the log is emptied at once, not at the pause's end.
 The checkpoint never loses a commit (a committed transaction is in the log or in the file) and runs outside
 the writer's transaction, after its commit.
 
@@ -85,12 +87,12 @@ def after_commit(conn: Any) -> bool:
         size = os.stat(state[0]).st_size
     except OSError:
         return False
-    if size <= state[1]:
-        if size < BOUND_BYTES:  # (emptied meanwhile by someone else: back to the plain bound)
+    if size < BOUND_BYTES:  # (emptied meanwhile by someone else: back to the plain bound)
+        if size <= state[1]:
             state[1], state[2], state[3] = BOUND_BYTES, FIRST_BACKOFF, 0.0
         return False
     now = _clock()
-    if now < state[3]:
+    if (size <= state[1] or now < state[3]) and not (state[2] > FIRST_BACKOFF and _unpinned(conn)):
         return False
     t0 = time.perf_counter()
     outcome = _truncate(conn, WAIT_MS)
@@ -106,6 +108,18 @@ def after_commit(conn: Any) -> bool:
     # folded but readers of the moment still in the log: they are gone in milliseconds, try again soon
     state[2] = min(2 * state[2], MAX_BACKOFF) if outcome == "held" else FIRST_BACKOFF
     return False
+
+
+def _unpinned(conn: Any) -> bool:
+    """Whether nothing pins the log any more: a PASSIVE checkpoint (it never waits, and it folds what a commit's
+    automatic one would) leaves no frame behind. Asked at each commit while a long pause runs, so that the log is
+    emptied as soon as the snapshot that made the pause grow ends, not up to MAX_BACKOFF later (the pause only
+    spares the writer TRUNCATEs that would wait WAIT_MS in vain: this look does not wait)."""
+    try:
+        busy, log, done = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    except Exception:
+        return False
+    return int(busy) == 0 and int(log) > 0 and int(done) == int(log)
 
 
 def _truncate(conn: Any, wait_ms: int) -> str:

@@ -76,3 +76,38 @@ def test_an_exempt_connection_stays_exempt_and_is_bounded_again_once_released(tm
         assert _write_past(conn, path, 1 << 20)
     finally:
         conn.close()
+
+
+def test_a_log_held_long_is_emptied_at_the_first_commit_after_the_snapshot_ends(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot held for long (doctor's quick_check: 10 s at 100k; another program's open transaction) makes
+    the writer's tries fail and its pause double (up to 60 s). Once the snapshot ends, the log used to stay at
+    its size until that pause was over (61.5 MB still 4 s after a doctor run at 100k): the first commit after
+    it now sees that nothing pins the log (a PASSIVE checkpoint that folds every frame) and empties it."""
+    monkeypatch.setattr(walbound, "BOUND_BYTES", 256 << 10)
+    now = [1000.0]
+    monkeypatch.setattr(walbound, "_clock", lambda: now[0])
+    path = tmp_path / "memory.db"
+    writer = _make(path)
+    reader = db.connect(path)
+    try:
+        with db.write_tx(writer):
+            writer.execute("INSERT INTO t VALUES (randomblob(16384))")
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM t").fetchone()  # the long snapshot
+        for _ in range(6):  # tries that meet it: the pause doubles each time
+            assert not _write_past(writer, path, _wal(path) + (2 << 20))
+            now[0] += 100.0  # (past any pause: the next commit past the bound tries again)
+        state = walbound._STATE[writer]
+        assert state[2] >= 8.0, state  # the pause has grown
+        with db.write_tx(writer):
+            writer.execute("INSERT INTO t VALUES (randomblob(16384))")
+        assert _wal(path) > 256 << 10 and now[0] < state[3]  # (a try is not due: the pause runs)
+        reader.execute("COMMIT")  # the snapshot ends
+        with db.write_tx(writer):
+            writer.execute("INSERT INTO t VALUES (randomblob(16384))")
+        assert _wal(path) == 0, "the log waited for the pause though nothing held it any more"
+        assert walbound._STATE[writer][2] == walbound.FIRST_BACKOFF
+    finally:
+        reader.close()
+        writer.close()
