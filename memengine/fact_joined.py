@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memengine import fact_mood
+from memengine import fact_mood, fact_owner
 from memengine.fact_lexicon import STOPWORDS, fold
 from memengine.fact_lexicon import same_stem as _same
 from memengine.fact_types import Verdict
@@ -58,6 +58,9 @@ _QUIT_RE = re.compile(
     r"gekundigt|abgemeldet|aufgehort|"
     r"cancelei|larguei|sai\s+d[ao]|"
     r"disdett[oa]|l'ho\s+disdett[oa]|lasciat[oa]|l'ho\s+lasciat[oa]|cancellat[oa])\b")
+# Someone else as the subject of joining (folded): he, she, they, il, elle, el, ella, er, sie, ele, ela, lui, lei.
+_OTHERS_RE = re.compile(r"\b(?:he|she|they|il|elle|ils|elles|el|ella|ellos|ellas|er|sie|ele|ela|eles|elas|lui|lei|"
+                        r"loro)\b")
 _FILLER = frozenset(fold(w) for w in (
     "new nuevo nueva nouveau nouvelle neu neue neues novo nova nuovo nuova the el la le les il lo der die das o a "
     "one uno una un el de del di da do du".split()))
@@ -86,6 +89,8 @@ def joined(old: str, new: str) -> Verdict | None:
     j, q = _JOIN_RE.search(ln), _QUIT_RE.search(ln)
     if j is None or q is None:
         return None
+    if fact_owner.kin_named(new) or _OTHERS_RE.search(ln[:j.start()]):
+        return None  # "my wife joined ...", "she signed up ...": someone else's place
     old_words = _words(lo[m.end():])
     new_words = _words(ln)
     if not old_words:

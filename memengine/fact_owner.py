@@ -7,7 +7,8 @@ where those rules do not look:
 - **after the value** ("9am is when my sister's shift starts", "10 is when my daughter's class
   starts") or anywhere in the sentence: a first-person possessive and a relative or a neighbour
   owning the thing, in six languages ("my brother's", "de ma mère", "de mi sobrino", "meiner
-  Schwester", "da minha sogra", "di mia sorella", "der Nachbarn");
+  Schwester", "da minha sogra", "di mia sorella", "der Nachbarn"), or relatives with an article ("dei
+  bambini", "des enfants", "de los niños", "das crianças");
 - **in a German genitive after the head noun** ("Der Elternabend der 3b", "der Flohmarkt der
   Nachbarschule", "die Probe des Jugendchors"): an article of the genitive right after the older's
   head noun and a word the older does not have.
@@ -33,7 +34,7 @@ _MORE_OWNERS = frozenset(fold(w) for w in (
     "sister-in-law brother-in-law mother-in-law father-in-law in-laws nachbarn vecinos vizinhos vicini voisins "
     "belle-mere beau-pere belle-soeur beau-frere suegra suegro cunada cunado schwiegermutter schwiegervater "
     "schwagerin schwager sogra sogro cunhada cunhado suocera suocero cognata cognato nipote nipoti "
-    "stepson stepdaughter niece nephew nieces nephews").split())
+    "stepson stepdaughter niece nephew nieces nephews bambini bambino bambina bambine bimbi bimbo bimba").split())
 _FIRST_POSSESSIVES = (
     "my", "our", "mon", "ma", "mes", "notre", "nos", "mi", "mis", "nuestro", "nuestra", "nuestros", "nuestras",
     "mein", "meine", "meiner", "meines", "meinem", "meinen", "unser", "unsere", "unserer", "unseres",
@@ -46,6 +47,9 @@ _EN_OWNER = re.compile(rf"(?<![\w'-])(?<!at )(?<!to )(?:{_POSS})\s+([\w-]+?)(?:'
 # "de ma mère", "de mi hermano", "da minha irmã", "di mia sorella", "do meu filho", "del mio capo"
 _OF_OWNER = re.compile(rf"(?<![\w'-])(?:de|del|da|do|das|dos|di|della|dello|dei|delle|of|von|vom)\s+"
                        rf"(?:(?:la|le|il|lo|o|a|os|as|i|the)\s+)?(?:{_POSS})\s+([\w-]+)")
+# "il corso di nuoto dei bambini", "le cours des enfants", "la clase de los niños", "a aula das crianças", "the
+# class of the kids": relatives owning it with the article, no possessive
+_OF_THE_OWNER = re.compile(r"(?<![\w'-])(?:of\s+the|des|de\s+los|de\s+las|das|dos|dei|delle|degli)\s+([\w-]+)")
 # "die Kita meiner Schwester", "der Hund der Nachbarn": a German genitive with no preposition; "der" /
 # "des" only right after a noun (first in the sentence or after a preposition it is another case:
 # "Der Chef ist ...", "mit der Nachbarin")
@@ -70,7 +74,7 @@ def _owners(text: str) -> frozenset[str]:
     """The relatives and neighbours ``text`` names as owners (their KIN group when listed)."""
     low = _low(text)
     out = set()
-    for pattern in (_EN_OWNER, _OF_OWNER, _DE_GENITIVE):
+    for pattern in (_EN_OWNER, _OF_OWNER, _OF_THE_OWNER, _DE_GENITIVE):
         for m in pattern.finditer(low):
             w = m.group(m.lastindex or 1)
             if _is_owner(w):

@@ -66,7 +66,21 @@ _CHANGE_RE = re.compile(
     r"riorganizzazione|ristrutturazione)\b")
 _KEEPS_RE = re.compile(r"\b(?:still|toujours|todavia|aun|sigo|noch immer|immer noch|weiterhin|ainda|continuo|ancora)\b")
 _FUNCTION = frozenset("the a an my our her his la le el los las o a os as il lo un una uno der die das dem den "
-                      "him her them lui ella ele lei ihm ihr".split())
+                      "him her them lui ella ele lei ihm ihr mis mi tu su sus mes mon ma ses meu minha meus minhas "
+                      "seu sua mio mia miei mie tutti tutte todos todas tous toutes alle".split())
+# What one reports to that is no person ("i report to work at 8 now", "reporting to hr about the incident").
+_NOT_A_PERSON = frozenset(
+    "work duty hr reception security office desk headquarters hq base school class court police management board "
+    "site shift travail bureau trabajo oficina arbeit buro dienst trabalho escritorio lavoro ufficio clientes "
+    "cliente clients client kunden kunde clienti".split())
+# Verbs that also mean answering or depending on anything ("agora respondo pro cliente", "dependo de mis
+# padres"): whom I report to only with a reorganisation said, a title or a capitalised name.
+_WEAK = ("es", "it")
+_TITLE_RE = re.compile(r"\b(?:frau|herrn?|mr|mrs|ms|dr|mme|m|sr|sra|senor|senora|dona|don|sig|sigra|signor|signora)\.?"
+                       r"\s+$")
+_REORG_RE = re.compile(r"\b(?:reorg\w*|re-org\w*|restructur\w*|reorganis\w*|reorganiz\w*|reestructur\w*|"
+                       r"umstrukturier\w*|neuorganis\w*|reestrutur\w*|reorganiz\w*|riorganizz\w*|ristruttur\w*|"
+                       r"neue\s+struktur|nouvelle\s+organisation|new\s+structure|nova\s+estrutura|nuova\s+struttura)")
 
 
 def _low(text: str) -> str:
@@ -75,11 +89,26 @@ def _low(text: str) -> str:
 
 @lru_cache(maxsize=2048)
 def _person(text: str) -> str | None:
-    m = _NEW_RE.search(_low(text))
+    low = _low(text)
+    m = _NEW_RE.search(low)
     if m is None:
         return None
-    name = next(g for g in m.groups() if g)
-    return None if name in _FUNCTION else name
+    group, name = next((k, g) for k, g in m.groupdict().items() if g)
+    if name in _FUNCTION or name in _NOT_A_PERSON:
+        return None
+    start = m.start(group)
+    # (folding keeps the offsets: the name as written)
+    said = text[start:start + len(name)] if len(text) == len(low) else ""
+    if _SCOPED_RE.match(low[m.end():]):
+        return None  # "i now report to Tim on the side project": for one thing, not my manager
+    if _REORG_RE.search(low) or _TITLE_RE.search(low[:start]) or said[:1].isupper() or group not in _WEAK:
+        return name
+    return None
+
+
+# After the person (and a second name), a scope: for one project or matter only.
+_SCOPED_RE = re.compile(r"^(?:\s+[^\W\d_]+)?\s+(?:on|for|about|regarding|re|sur|pour|concernant|para|sobre|en|fur|"
+                        r"uber|bei|zu|em|sobre|per|su|sul|sulla|riguardo)\s")
 
 
 def reports(text: str) -> bool:

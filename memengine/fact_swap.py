@@ -123,6 +123,9 @@ _CURRENCY = _set("$ € £ dollars dollar bucks usd euros euro eur pounds quid r
 _KEEPS = _set("still", "toujours", "todavia aun", "weiterhin", "ainda", "tuttora")  # no change
 _ADDS = _set("also too another extra additional", "aussi autre", "tambien ademas otro otra",
              "auch zusatzlich weitere", "tambem outro outra", "anche altro altra")
+# A first-person possessive (folded): the newer's thing is mine, not the relative's the older names.
+_MINE_RE = re.compile(r"(?:^|[\s,;:(])(?:my|mon|ma|mes|mi|mis|mein|meine|meinen|meinem|meiner|meu|minha|meus|minhas|"
+                      r"mio|mia|miei|mie)\s")
 _PAST = _set("yesterday", "hier", "ayer", "gestern", "ontem", "ieri")  # a day told, not a value now
 _NEGATIONS = _set("not", "pas", "no", "nicht", "nao", "non")
 _DAY_WORDS = frozenset(WEEKDAYS) | frozenset(SHORT_WEEKDAYS)
@@ -346,6 +349,8 @@ def detect(old: str, new: str) -> Verdict | None:
         return None
     if fact_owner.kin_named(new) - fact_owner.kin_named(old):
         return None  # "my son's phone plan": someone else's, however it is said
+    if fact_owner.kin_named(old) and _MINE_RE.search(_low(new)):
+        return None  # "The kids' swim class ..." / "my swim class switched to ...": mine is another one
     rn = _without_comment(rn, ro)
     go, gn = _groups(ro.values), _groups(rn.values)
     if not set(gn) <= set(go):

@@ -26,10 +26,11 @@ import re
 from functools import lru_cache
 
 from memengine import fact_mood, fact_occasion
-from memengine.fact_lexicon import STOPWORDS, fold
+from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold
 from memengine.fact_lexicon import same_stem as _same
 from memengine.fact_tokens import guess_lang
 from memengine.fact_types import Verdict
+from memengine.fact_when import OPENERS, TIME_NOUNS
 
 __all__ = ["moved"]
 
@@ -69,15 +70,19 @@ _NOT_CONTENT = frozenset(fold(w) for w in (
     "nuovo nuevo nouveau neu new novo nueva nouvelle neue nova nuova").split())
 
 
+_WHEN = frozenset(WEEKDAYS) | frozenset(MONTHS) | OPENERS | TIME_NOUNS | frozenset(
+    "tonight tomorrow weekend later soon afternoon morning evening night ce soir demain manana noche abend morgen "
+    "amanha noite stasera domani sera".split())
+
+
 def _low(text: str) -> str:
     return fold(text).replace("’", "'").strip(" .!")
 
 
 def _words(text: str) -> list[str]:
-    from memengine.fact_lexicon import WEEKDAYS  # (the day a market is held is not its place)
-
+    # (a day, a month or "next week" is when, not where: "book club moved to next week" is no new venue)
     return [w for w in re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text)
-            if len(w) >= 3 and w not in STOPWORDS and w not in _NOT_CONTENT and w not in WEEKDAYS
+            if len(w) >= 3 and w not in STOPWORDS and w not in _NOT_CONTENT and w not in _WHEN
             and not re.match(r"^(?:d|l|s)'", w)]
 
 

@@ -118,6 +118,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         if verdict is None or vetoed(old_text, new_text):
             continue
         old_time = str(row[2])
+        if verdict.kind == "correction" and fact_meant.meant(said_text) and not _recent(old_time, new_time):
+            continue  # "i meant the medium one" corrects what was just said, not a fact of last month
         if verdict.kind == fact_slot.MAY_UPDATE:  # the later in time is the probable update
             maybe.append(Decision(new_id, int(row[0]), new_time, verdict, maybe=True) if old_time <= new_time
                          else Decision(int(row[0]), new_id, old_time, verdict, maybe=True))
@@ -134,6 +136,22 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     # a fact the new one surely updates, or that surely updates it, is not also "maybe"
     decided = {d.loser for d in sure} | {d.winner for d in sure}
     return sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided]
+
+
+# A fragment correction ("i meant the medium one", memengine/fact_meant.py) corrects a fact said this recently.
+MEANT_WITHIN_HOURS = 24
+
+
+def _recent(old_time: str, new_time: str) -> bool:
+    """Whether ``old_time`` is at most :data:`MEANT_WITHIN_HOURS` before ``new_time`` (ISO; unreadable: no)."""
+    from datetime import datetime
+
+    try:
+        a, b = datetime.fromisoformat(old_time.replace("Z", "+00:00")), datetime.fromisoformat(
+            new_time.replace("Z", "+00:00"))
+        return abs((b - a).total_seconds()) <= MEANT_WITHIN_HOURS * 3600
+    except (ValueError, TypeError):  # (also naive against aware)
+        return False
 
 
 def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, cos: float | None) -> facts.Verdict | None:

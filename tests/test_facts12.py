@@ -221,3 +221,46 @@ def test_meant_in_a_store_retires_only_a_lone_candidate(tmp_path: Path) -> None:
     s.store("The kids want the large pizza")
     assert s.store("oops i meant the small one").supersedes == []
     s.close()
+
+
+def test_reorg_needs_a_person() -> None:
+    # what one reports to that is no person, or an ambiguous verb with no reorganisation, title or name
+    assert fact_reorg.new_boss("My manager is Olu Adebayo", "i report to work at 8 now") is None
+    assert fact_reorg.new_boss("My manager is Olu Adebayo", "i'm now reporting to hr about the incident") is None
+    assert fact_reorg.new_boss("Mi jefa es Carmen", "ahora dependo de mis padres para el coche") is None
+    assert fact_reorg.new_boss("Minha gestora é a Paula", "agora respondo pro cliente direto") is None
+    assert fact_reorg.new_boss("Minha gestora é a Paula", "agora respondo pra Juliana") is not None  # a name
+    assert fact_reorg.new_boss("Minha gestora é a Paula", "reestruturação: agora respondo pra juliana") is not None
+
+
+def test_venue_is_no_date_and_swap_keeps_a_relatives_thing() -> None:
+    assert fact_venue.moved("Book club is at Anna's place", "book club moved to next week") is None
+    assert fact_venue.moved("Book club is at Anna's place", "book club moved to march") is None
+    assert fact_swap.detect("The kids' swim class is Tuesday evenings", "my swim class switched to thursday mornings") \
+        is None
+    assert fact_swap.detect("The kids' swim class is Tuesday evenings", "swim class switched to thursday mornings")
+
+
+def test_meant_corrects_only_a_recent_fact() -> None:
+    row = (1, "We're renting the big trailer for the move", "2026-01-01T10:00:00", "user")
+    fresh = supersession.plan(2, "oops i meant the small one", "2026-01-01T10:05:00", [(row, 0.2)], new_source="user")
+    assert [(d.loser, d.verdict.kind) for d in fresh] == [(1, "correction")]
+    assert supersession.plan(2, "oops i meant the small one", "2026-02-01T10:05:00", [(row, 0.2)],
+                             new_source="user") == []
+
+
+def test_someone_elses_join_and_a_scoped_report() -> None:
+    assert fact_joined.joined("I go to the gym on Elm Street",
+                              "my wife joined the gym on Oak street and quit the elm street one") is None
+    assert fact_joined.joined("I go to the gym on Elm Street", "she signed up at oak street, cancelled elm street") \
+        is None
+    assert fact_reorg.new_boss("My boss is Sarah", "i now report to Tim on the side project") is None
+    assert fact_reorg.new_boss("My boss is Sarah", "i now report to Tim") is not None
+
+
+def test_relatives_named_with_an_article_own_the_thing() -> None:
+    assert supersession.vetoed("Il corso di nuoto è il lunedì sera", "il corso di nuoto dei bambini adesso è il martedì")
+    assert supersession.vetoed("Le cours de judo est le mardi", "le cours de judo des enfants passe au jeudi")
+    assert supersession.vetoed("La clase de inglés es el lunes", "la clase de inglés de los niños ahora es el martes")
+    assert not supersession.vetoed("Il corso di nuoto dei bambini è il lunedì", "il corso di nuoto dei bambini "
+                                   "adesso è il martedì")  # the older names them too
