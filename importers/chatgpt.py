@@ -416,6 +416,8 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             metadata["task"] = {k: v for k, v in task.items() if k in ("title", "prompt", "schedule")}
         if gizmo:
             metadata["gizmo"] = gizmo  # the project ("g-p-…") or custom GPT ("g-…") it was held in
+        if role == "user" and speaker != "User":
+            metadata["role"] = "user"  # a person of a group chat, named (titles.name_untitled looks for them)
         msg_id = str(msg.get("id") or key)
         yield Record(
             content=f"ChatGPT memory: {text}" if memory else text if task is not None else f"{speaker}: {text}",

@@ -224,6 +224,9 @@ def _text(msg: dict[str, Any], include_tools: bool,
     titles: list[str] = []
     docs = {} if docs is None else docs
     if isinstance(content, list):
+        # an edit its tool refused (its result an error) changed nothing
+        refused = {str(c.get("tool_use_id")) for c in content if isinstance(c, dict) and c.get("type") == "tool_result"
+                   and c.get("is_error") is True}
         parts: list[str] = []
         shown: dict[str, int] = {}  # document key -> index of its part in this message
         for c in content:
@@ -231,7 +234,7 @@ def _text(msg: dict[str, Any], include_tools: bool,
                 continue
             kind = c.get("type")
             doc = artifact(c)
-            edit = edited(c, docs) if doc is None else None
+            edit = edited(c, docs) if doc is None and str(c.get("id")) not in refused else None
             if doc is not None or edit is not None:
                 key, title, body = (_doc_key(c), *doc) if doc is not None else edit  # type: ignore[misc]
                 docs[key] = docs[""] = (title, body)

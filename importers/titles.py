@@ -39,8 +39,10 @@ def name_untitled(records: list[Record], user: str = "User") -> None:
     if not records or not is_placeholder(records[0].metadata.get("title")):
         return
     for rec in records:
-        if rec.author == user and rec.content.startswith(f"{user}: "):
-            words = _ATTACHMENT_LINE_RE.sub("", rec.content[len(user) + 2:]).strip()
+        # the user, or one of the people of a group chat (named, marked by the parser as a user)
+        who = rec.author if rec.metadata.get("role") == "user" and rec.author else user
+        if rec.author == who and rec.content.startswith(f"{who}: "):
+            words = _ATTACHMENT_LINE_RE.sub("", rec.content[len(who) + 2:]).strip()
             if words and not words.startswith("[attachment"):
                 title = title_from(words)
                 for each in records:

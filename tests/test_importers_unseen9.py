@@ -539,3 +539,36 @@ def test_the_cli_imports_the_new_layouts_once(path: Path, added: int, tmp_path: 
     out = _envelope(run_cli("--db", str(db), "import", str(path)))
     assert out["ok"] and out["data"]["memories_added"] == added, out
     assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == 0
+
+
+def test_a_nested_notion_page_keeps_its_title_before_its_headings(tmp_path: Path) -> None:
+    """A nested Notion page's own "# Title" heads its headings ("Home > Boiler > 2024"), as Dendron's titles now
+    do: pinned (it passed on the session-start tree too; written after the Dendron fix)."""
+    home = tmp_path / "Export" / "Home 0a1b2c3d4e5f40718293a4b5c6d7e8f9"
+    home.mkdir(parents=True)
+    (tmp_path / "Export" / "Home 0a1b2c3d4e5f40718293a4b5c6d7e8f9.md").write_text("# Home\n\nThe flat.\n",
+                                                                                  encoding="utf-8")
+    (home / "Boiler 1b2c3d4e5f6a41829304b5c6d7e8f9a0.md").write_text("# Boiler\n\nVaillant.\n\n## 2024\nService "
+                                                                     "booked for April.\n", encoding="utf-8")
+    recs, rep = _notes(tmp_path / "Export")
+    assert [(r.thread, r.content) for r in recs] == [
+        ("Home.md", "Home: The flat."), ("Home/Boiler.md", "Home > Boiler: Vaillant."),
+        ("Home/Boiler.md", "Home > Boiler > 2024: Service booked for April.")]
+
+
+def test_a_claude_edit_its_tool_refused_changes_nothing(tmp_path: Path) -> None:
+    """Written after round 9's edit code: an applicable edit whose tool result is an error leaves the file."""
+    conv = json.loads((CLAUDE / "str_replace" / "conversations.json").read_text(encoding="utf-8"))
+    conv[0]["chat_messages"][3]["content"][1]["is_error"] = True  # the receipt of "every 2 days" -> "every 3 days"
+    (tmp_path / "conversations.json").write_text(json.dumps(conv), encoding="utf-8")
+    rep = ImportReport(str(tmp_path), "claude")
+    recs = list(claude.parse(tmp_path, rep))
+    assert "- basil: windowsill\n- water: every 2 days" in recs[3].content and rep.skipped_tool == 6
+
+
+def test_an_untitled_group_chat_is_named_by_its_first_words(tmp_path: Path) -> None:
+    convs = json.loads((GPT / "group_chat" / "conversations.json").read_text(encoding="utf-8"))
+    convs[0]["title"] = None
+    (tmp_path / "conversations.json").write_text(json.dumps(convs), encoding="utf-8")
+    recs = list(chatgpt.parse(tmp_path, ImportReport(str(tmp_path), "chatgpt")))
+    assert {r.metadata["title"] for r in recs} == {"Where should we stay in Lisbon for three nights?"}
