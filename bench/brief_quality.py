@@ -21,6 +21,7 @@ Topic names (every ``T12 · name`` the brief shows, and every cluster label cons
 * generic    one word that occurs in more than GENERIC_SHARE of the store's memories
 * fragment   (round 7) starts or ends with a stop word, or stands right after a number in at least half of
              its occurrences ("hour drive" of "a 2 hour drive")
+* piece      (round 8) always next to the same content word: a piece of a longer name ("man" of "best man")
 * bare       (round 7) one lower-case word ("price", "wall"): the price of what?
 * person     only a person's name (the people section says who they are)
 * none       no name: "mixed subjects" / "untitled"
@@ -39,6 +40,7 @@ or for chats a ``.keys`` file of substrings) shown, and never the replaced versi
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout5   # round 5: a group, a Claude export
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout6   # round 6: titles, cheers, news
     python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout7   # round 7: exchanges, small talk
+    python bench/brief_quality.py --before DIR --no-shared --data bench/data/brief_heldout8   # round 8: trips, moved deadlines
 
 Topic headings (round 5): ``headings say`` counts those that state something (``says_something``: >= 4
 content words and a verb or a number) rather than a keyword label; ``name in lines`` those whose name is
@@ -50,6 +52,10 @@ the workers (a measurement of a variant; every tree compared gets them). Round 7
 ``small talk as topic`` (``.expect`` kind ``chat``: small talk that must not head a topic, found in a topic's heading
 line), ``mixed topics`` (stored topics in which two expected ``topic`` subjects each hold >= 2 members and >= 20%),
 and names judged ``fragment`` ("hour drive" of "a 2 hour drive") and ``bare`` (one lower-case word: "price").
+Round 8 (bench/data/brief_heldout8): ``split topics`` (``.expect`` kind ``split``: one subject planned over many days,
+counted in every stored topic where it holds >= 2 members and >= a third), ``dates from names`` (kind ``nodate``:
+a line holding an event's name must not carry ``→ DAY``, the day the name alone suggests), names judged ``piece``
+(always next to the same word: "man" of "best man"), Portuguese and Dutch stop words and chat filler.
 
 A folder in a data directory is a markdown vault (``mem.py import FOLDER``; ``<folder>.keys`` and
 ``<folder>.expect`` next to it). A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
@@ -95,7 +101,14 @@ video audio sticker gif attached file null
 bonjour bonsoir salut merci bravo super top génial parfait enfin allez ouais voilà coucou bisous
 hallo danke schön bitte gern genau toll wunderbar super tschüss servus
 hola gracias claro vale genial igualmente buenas sí adiós
-ciao grazie bene perfetto obrigado obrigada tchau""".split())
+ciao grazie bene perfetto obrigado obrigada tchau
+buongiorno buonanotte buonasera notte evviva brava bravo bravi dai daiii certo grande bellissimo
+oi valeu beleza blz tmj rsrs kkk kkkk fechou ufa top amo boa bom
+hoi doei dank bedankt graag leuk lekker mooi prima fijn gezellig toppie""".split())
+# Dutch stop words (the judge's own short list: the stop_words package's Dutch list holds "man", a word a
+# name must not be excused for)
+_NL_STOP = set("""de het een en van in op te met voor naar is zijn dat die niet maar ook als bij nog wel om of dan
+uit aan tot er was wordt werd""".split())
 # Titles and honorifics, the judge's own list: a topic named by one names nobody ("Mrs", "Herr")
 TITLES = set("""mr mrs ms miss mx dr doctor prof professor sir dame madam madame mme mlle monsieur m mister
 sr sra srta señor señora senor senora don doña dña herr frau fräulein hr fr signor signora sig dott
@@ -149,8 +162,9 @@ def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
     for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip() and not line.startswith("#"):
             parts = [p.strip() for p in line.split("|", 2)]
-            if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic", "chat"):
-                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat | date | substring'")
+            if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic", "chat", "nodate", "split"):
+                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split | date | "
+                                 "substring'")
             out.append((parts[0], parts[1], [a.strip() for a in parts[2].split(" || ")]))
     return out
 
@@ -330,9 +344,9 @@ def _stop() -> set[str]:
         import stop_words
 
         out = set()
-        for lang in ("english", "german", "french", "italian", "spanish"):
+        for lang in ("english", "german", "french", "italian", "spanish", "portuguese"):  # (round 8: + pt)
             out |= {w.lower() for w in stop_words.get_stop_words(lang)}
-        return out
+        return out | _NL_STOP
     except ImportError:
         return set()
 
@@ -380,6 +394,8 @@ def judge_name(name: str | None, texts: list[str], live_texts: list[list[str]], 
         return "generic"
     if is_fragment(words, phrase, docs):
         return "fragment"
+    if is_piece(phrase, docs):
+        return "piece"
     if len(words) == 1 and words[0].islower() and not any(ch.isdigit() for ch in words[0]):
         return "bare"  # one common word ("price", "wall"): the price of what? (round 7)
     return "good"
@@ -387,6 +403,23 @@ def judge_name(name: str | None, texts: list[str], live_texts: list[list[str]], 
 
 _NUMBER_WORDS = set("""one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty
 hundred half couple few several""".split())
+
+
+def is_piece(phrase: list[str], docs: list[list[str]]) -> bool:
+    """A name that is a piece of a longer fixed name (the judge's rule, round 8): in every one of its >= 2
+    occurrences the same content word stands right before it, or the same right after ("man" of "best man",
+    "Mud" of "Mud & Co", "Horizonte" of "Clínica Horizonte"); numbers and stop words around it do not count."""
+    n = len(phrase)
+    at = [(d, i) for d in docs for i in range(len(d) - n + 1) if d[i: i + n] == phrase]
+    if len(at) < 2:
+        return False
+    for side in (-1, n):
+        near = {d[i + side] if 0 <= i + side < len(d) else None for d, i in at}
+        if len(near) == 1:
+            w = next(iter(near))
+            if w is not None and not is_filler(w) and not any(ch.isdigit() for ch in w):
+                return True
+    return False
 
 
 def is_fragment(words: list[str], phrase: list[str], docs: list[list[str]]) -> bool:
@@ -472,6 +505,7 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
     score_outside(spec, info, out, c)
     if spec.get("expect"):
         score_mixed(read_expect(Path(spec["expect"])), members, c)
+        score_split(read_expect(Path(spec["expect"])), members, c)
     if spec.get("expect"):
         score_expect(read_expect(Path(spec["expect"])), b, c)
     return {"counts": c, "names": names, "cpu": out["cpu"]}
@@ -501,6 +535,21 @@ def score_outside(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any
         if versions[-1] not in in_topic:
             c["keyout:outside"] += 1
             c["keyout:outside_shown"] += versions[-1] in shown_ids
+
+
+def score_split(expect: list[tuple[str, str, list[str]]], members: dict[int, list[str]], c: Counter[str]) -> None:
+    """One subject over many days in how many stored topics (the judge's rule, round 8): for each ``split`` subject,
+    the level-1 clusters of >= 3 where it holds >= 2 members and >= a third of them (1 is best)."""
+    for kind, _d, alts in expect:
+        if kind != "split":
+            continue
+        low = [a.lower() for a in alts]
+        c["split:n"] += 1
+        for texts in members.values():
+            if len(texts) < 3:
+                continue
+            held = sum(any(re.search(rf"\b{re.escape(a)}", t.lower()) for a in low) for t in texts)
+            c["split:topics"] += held >= 2 and 3 * held >= len(texts)
 
 
 def score_mixed(expect: list[tuple[str, str, list[str]]], members: dict[int, list[str]], c: Counter[str]) -> None:
@@ -625,6 +674,11 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
             c["topic:n"] += 1
             c["topic:in_heading"] += any(a.lower() in h.lower() for h, _ in blocks for a in alts)
             c["topic:in_block"] += any(a.lower() in "\n".join([h] + ls).lower() for h, ls in blocks for a in alts)
+        elif kind == "nodate":  # (round 8) a day the brief must not give a line holding the substring: an event's
+            c["nodate:n"] += 1  # NAME ("Christmas concert") says no day; the day said for it does
+            c["nodate:wrong"] += sum(any(a in ln for a in alts) and f"→ {date}" in ln for ln in lines)
+        elif kind == "split":  # scored on the stored topics: score_split
+            pass
         elif kind == "chat":  # small talk that must not head a topic (round 7): in a topic's heading line
             c["chat:n"] += 1
             c["chat:as_topic"] += any(re.search(rf"\b{re.escape(a.lower())}", h.lower())
@@ -640,7 +694,8 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
 
 # --------------------------------------------------------------------------- main
 
-KINDS = ("good", "filler", "title", "bag", "single", "generic", "fragment", "bare", "person", "none", "duplicate")
+KINDS = ("good", "filler", "title", "bag", "single", "generic", "fragment", "piece", "bare", "person", "none",
+         "duplicate")
 LINE_KINDS = ("line:duplicate", "line:filler", "line:superseded_as_current", "line:date_wrong", "people_missing",
               "contradictions_hidden")
 
@@ -694,7 +749,7 @@ def main(argv: list[str] | None = None) -> int:
         # (the tree that builds is part of the stamp: a store built by a newer schema cannot be briefed by older code)
         inputs = list(spec.get("paths") or [spec["path"]]) + ([spec["notes"]] if spec.get("notes") else [])
         if spec["kind"] == "vault":
-            inputs = sorted(str(f) for f in Path(spec["path"]).rglob("*.md"))
+            inputs = sorted(str(f) for f in Path(spec["path"]).rglob("*") if f.is_file())  # (a Keep export: .json)
         stamp = [os.stat(p).st_mtime for p in inputs] + [str(trees[0][1])]
         got = json.loads(side.read_text()) if side.exists() else {}
         if not raw.exists() or got.get("stamp") != stamp:
@@ -728,7 +783,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"({c['keyout:outside_shown']} of them shown); topic names that are titles {c['name:title']}")
             print(f"   small talk heading a topic {c['chat:as_topic']}/{c['chat:n']}; stored topics that mix subjects "
                   f"{c['mixed:mixed']}/{c['mixed:n']} ({c['mixed:mixed_members']} members), largest topic "
-                  f"{c['mixed:largest']}")
+                  f"{c['mixed:largest']}; one subject in {c['split:topics']} stored topics ({c['split:n']} "
+                  f"subjects); dates read from an event's name {c['nodate:wrong']}")
             print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
                   f"topics of <= 2 memories shown {c['topic:tiny']}, stored {c['label:tiny']}; "
                   f"'no topics yet' warning {c['warn:no_topics']}")
@@ -742,7 +798,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  "tiny shown", "no-topics warning", "headings say", "name in lines",
                                                  "topics in heading", "topics in block", "in a topic",
                                                  "leads that react", "lines that react", "keys outside topics",
-                                                 "outside shown", "small talk as topic", "mixed topics"]
+                                                 "outside shown", "small talk as topic", "mixed topics",
+                                                 "split topics", "dates from names"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -760,7 +817,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{c['topic:in_block']}/{c['topic:n']}", f"{c['mem:in_topic']}/{c['mem:live']}",
                 f"{c['lead:reaction']}/{c['lead:n']}", str(c["line:reaction"]),
                 f"{c['keyout:outside']}/{c['keyout:n']}", f"{c['keyout:outside_shown']}/{c['keyout:outside']}",
-                f"{c['chat:as_topic']}/{c['chat:n']}", f"{c['mixed:mixed']}/{c['mixed:n']}"]
+                f"{c['chat:as_topic']}/{c['chat:n']}", f"{c['mixed:mixed']}/{c['mixed:n']}",
+                f"{c['split:topics']}/{c['split:n']}", str(c["nodate:wrong"])]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
