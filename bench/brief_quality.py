@@ -408,18 +408,28 @@ hundred half couple few several""".split())
 def is_piece(phrase: list[str], docs: list[list[str]]) -> bool:
     """A name that is a piece of a longer fixed name (the judge's rule, round 8): in every one of its >= 2
     occurrences the same content word stands right before it, or the same right after ("man" of "best man",
-    "Mud" of "Mud & Co", "Horizonte" of "Clínica Horizonte"); numbers and stop words around it do not count."""
+    "Mud" of "Mud & Co", "Horizonte" of "Clínica Horizonte"); numbers, articles and prepositions around it do not
+    count, nor one sentence quoted twice."""
     n = len(phrase)
     at = [(d, i) for d in docs for i in range(len(d) - n + 1) if d[i: i + n] == phrase]
-    if len(at) < 2:
+    # the same sentence quoted twice (a chat turn and its episode) is one occurrence: its words around it differ
+    # nowhere, so it says nothing of what usually stands next to the name
+    if len({(tuple(d[max(0, i - 3): i]), tuple(d[i + n: i + n + 3])) for d, i in at}) < 2:
         return False
     for side in (-1, n):
         near = {d[i + side] if 0 <= i + side < len(d) else None for d, i in at}
         if len(near) == 1:
             w = next(iter(near))
-            if w is not None and not is_filler(w) and not any(ch.isdigit() for ch in w):
+            if w is not None and w not in _ARTICLES and not any(ch.isdigit() for ch in w):
                 return True
     return False
+
+
+# articles, prepositions and possessives that stand next to any noun: no evidence of a longer name (the judge's
+# own short list; "best" of "best man" or "co" of "Mud & Co" are stop words elsewhere, but are part of the name)
+_ARTICLES = set("""the a an my your his her our their its to of in on at for with and or is was be by from this that
+il la le lo gli i un una di da del della dei al alla o os as um uma em no na nos nas do dos das des du et les l d
+der die das den dem des ein eine einen und zu von im am het een van en op""".split())
 
 
 def is_fragment(words: list[str], phrase: list[str], docs: list[list[str]]) -> bool:

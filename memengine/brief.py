@@ -450,7 +450,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
         # the first person adds to what a line says, never makes a line of it ("works for me", "I'm in")
         info[i] = units + (first_person if (units or not FIRST_PERSON_NEEDS_INFO) and _FIRST_PERSON.search(text)
                            else 0.0)
-    brief_reactions.credit(pool, texts, info)
+    reacting = brief_reactions.credit(pool, texts, info)
     value = (density_floor + info) / np.power(cost, cost_exp)
 
     chat_of = [p[3] for p in pool]
@@ -462,6 +462,9 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     chat_factor = np.ones(len(chat_index))
     max_sim = np.zeros(len(pool), dtype=np.float64)
     alive = np.ones(len(pool), dtype=bool)
+    # a chat's reaction takes no line (round 8): it says nothing of its own, and its news gained its credit; shown,
+    # the "haha"s and "🔥"s of every exchange sat inside the topics (bench/README.md, "Brief, round 8")
+    alive[sorted(reacting)] = False
     per_topic: Counter[tuple[int | None, int]] = Counter()
     pick = 0
     capped = np.zeros(len(pool), dtype=bool)  # left out only because their topic part had its lines
@@ -512,7 +515,8 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
                 continue  # does not fit even with the shortest heading: no need to name its topic
             # a topic's first line is its lead: its heading carries it (Topic.heading), counted as one line; a
             # line that only reacts ("LETS GOOOO", "merci Madame Dubois": brief_reactions) leads nothing
-            lead = not per_topic[t] and t[0] is not None and not brief_reactions.is_reaction(texts[best])
+            lead = not per_topic[t] and t[0] is not None and best not in reacting \
+                and not brief_reactions.is_reaction(texts[best])
             need = int(cost[best]) if per_topic[t] else \
                 b.count(f"### {topics[t].title()}{LEAD_SEP}{lines[best]}\n") if lead else \
                 int(cost[best]) + b.count(f"### {topics[t].title()}\n")

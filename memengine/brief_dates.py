@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 
+from memengine.text import STOPWORDS as TEXT_STOPWORDS
 from memengine.timeparse import WEEKDAYS
 
 _MONTH_WORDS: dict[int, tuple[str, ...]] = {
@@ -141,9 +142,41 @@ def _explicit(text: str, written: date, out: list[date], taken: list[tuple[int, 
         month, day = _HOLIDAY_DAY.get(" ".join(m.group("h").lower().split()), (12, 25))
         d = _in_year(month, day, written)
         if d is not None:
-            out.append(d)
-            named.add(day)
+            if not _event_name(text, m):
+                out.append(d)
+            named.add(day)  # ("the Christmas concert ... on the 25th": still December's 25th)
     return named
+
+
+# Round 8: "Christmas concert", "concerto di Natale", "festa de Natal" name an event held at some day of the
+# season, not the holiday's day: shown as "(→ 2026-12-25)", the wrong day stood next to the one said for it
+# (or alone). A season's holiday names its day only where it stands as a time ("at Christmas", "a Natale",
+# "Christmas Eve"); the days that are one day by name (Christmas Eve, New Year's Eve, Silvester...) keep it
+# as a modifier too ("New Year's Eve party" is on the 31st).
+_SEASON = frozenset("christmas xmas noël noel natale natal navidad weihnachten kerstmis halloween".split())
+_SEASON_EN = frozenset(("christmas", "xmas", "halloween"))
+# what may follow a holiday that still says its day: time words and the words that join a sentence
+_TIME_AFTER = frozenset("""eve day days morning night evening time break holiday holidays hols week weeks weekend
+period season break""".split())
+_EVENT_AFTER = re.compile(r"[ \t]+(?P<w>[^\W\d_]{3,})\b")  # the word right after it (a noun it modifies)
+# "concerto di Natale": a noun, then "of" (Romance / Dutch / German), then the holiday
+_EVENT_BEFORE = re.compile(r"(?P<w>[^\W\d_]{3,})\s+(?:di|de|du|del|della|da|do|des|der|van|voor)\s+"
+                           r"(?:la\s+|le\s+|il\s+|o\s+|el\s+|l['’]\s*)?$", re.IGNORECASE)
+_DAY_NOUNS = frozenset("""giorno giornata dia jour journée día tag dag vigilia véspera veille notte noite nuit noche
+nacht avond mattina manhã matin mañana morgen sera soir soirée tarde abend""".split())
+
+
+def _event_name(text: str, m: re.Match[str]) -> bool:
+    """Whether the holiday matched by ``m`` is part of an event's name ("Christmas concert", "concerto di
+    Natale") rather than a day said ("at Christmas", "Christmas Eve", "il giorno di Natale")."""
+    h = m.group("h").lower()
+    if h not in _SEASON:
+        return False
+    after = _EVENT_AFTER.match(text, m.end()) if h in _SEASON_EN else None  # (English puts the noun after)
+    if after and after.group("w").lower() not in _TIME_AFTER and after.group("w").lower() not in TEXT_STOPWORDS:
+        return True
+    before = _EVENT_BEFORE.search(text, 0, m.start())
+    return before is not None and before.group("w").lower() not in _DAY_NOUNS
 
 
 _MONTH_WORD = re.compile(r"[^\W\d_]{3,10}")

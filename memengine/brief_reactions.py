@@ -20,6 +20,7 @@ from memengine import summarize, topic_names
 REACT_MINUTES = 30  # a reaction answers a turn at most this long before it
 REACTION_CREDIT = 1.0  # information a turn gains per reaction to it...
 REACTION_CREDIT_MAX = 3.0  # ...at most
+LANGUAGE_SAMPLE = 200  # a chat's language is read from this many of its turns in the pool
 REACTION_MAX_CHARS = 160  # a longer turn (its author's name and a media placeholder included) is no reaction
 _PLACEHOLDER = re.compile(r"<[^<>\n]{0,80}>")  # "<Media omitted>", "<attached: 0001-PHOTO.jpg>"
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -27,17 +28,20 @@ _AUTHOR = re.compile(r"^[^:\n]{1,60}:\s")  # a chat turn's "Name: " prefix
 _DIGIT = re.compile(r"\d")
 
 
-def is_reaction(text: str) -> bool:
+def is_reaction(text: str, stop: frozenset[str] | None = None) -> bool:
     """A turn of at most one content word (not a stop word, filler, a title or a contraction, 3+ letters, its
-    drawn-out letters read once: "YESSS" is "yes") and no digit."""
+    drawn-out letters read once: "YESSS" is "yes") and no digit. ``stop``: the stop words of the chat's language
+    (summarize.stopwords_for; English by default)."""
     if len(text) > REACTION_MAX_CHARS:
         return False  # (most turns of a large store: no need to read their words)
-    return content_words(text, 2) <= 1
+    return content_words(text, 2, stop) <= 1
 
 
-def content_words(text: str, cap: int) -> int:
+def content_words(text: str, cap: int, stop: frozenset[str] | None = None) -> int:
     """min(cap, the content words of a chat turn), as :func:`is_reaction` counts them; a digit counts
-    as ``cap`` (a number says something). Recall reads it too (memengine/recall/answerable.py)."""
+    as ``cap`` (a number says something). Recall reads it too (memengine/recall/answerable.py), with the
+    English stop words (``stop`` None)."""
+    stop = summarize.STOPWORDS if stop is None else stop
     body = _PLACEHOLDER.sub(" ", _AUTHOR.sub("", text, count=1))
     if _DIGIT.search(body):
         return cap
@@ -45,7 +49,7 @@ def content_words(text: str, cap: int) -> int:
     content = 0
     for w in _WORD.findall(body):
         low = w.lower()
-        if len(low) >= 3 and low not in summarize.STOPWORDS and not topic_names.is_filler(low) \
+        if len(low) >= 3 and low not in stop and not topic_names.is_filler(low) \
                 and low not in topic_names.CONTRACTIONS and low not in topic_names.TITLES:
             content += 1
             if content >= cap:
@@ -60,23 +64,29 @@ def _minutes(when: str | None) -> float | None:
         return None
 
 
-def credit(pool: list[tuple[int, str, str | None, str, int | None, float]], texts: list[str], info: Any) -> None:
-    """Zero the information (``info``, one per pool row) of chat reactions and credit the turns they answer.
+def credit(pool: list[tuple[int, str, str | None, str, int | None, float]], texts: list[str], info: Any) -> set[int]:
+    """Zero the information (``info``, one per pool row) of chat reactions and credit the turns they answer;
+    returns the pool indexes of the reactions.
 
     ``pool`` rows are (id, content, date, chat key, ...); a chat key ending in "/" is no chat
-    (a memory without a thread): its rows are left alone."""
+    (a memory without a thread): its rows are left alone. A chat's reactions are read with the stop words of
+    the language it is written in (round 8: "brava, pausa però" of an Italian chat is a reaction; with the
+    English list alone "però" was a content word)."""
     by_chat: dict[str, list[tuple[str, int, int]]] = {}
     for i, p in enumerate(pool):
         if p[2] and not p[3].endswith("/"):
             by_chat.setdefault(p[3], []).append((str(p[2]), int(p[0]), i))
+    reacting: set[int] = set()
     for rows in by_chat.values():
         rows.sort()  # ISO dates sort as text
+        stop = summarize.stopwords_for([texts[i] for _w, _m, i in rows[:LANGUAGE_SAMPLE]])
         gained: dict[int, float] = {}
         last: int | None = None  # pool index of the latest informative turn
         for when, _mid, i in rows:
-            if not is_reaction(texts[i]):
+            if not is_reaction(texts[i], stop):
                 last = i
                 continue
+            reacting.add(i)
             info[i] = 0.0
             if last is None or gained.get(last, 0.0) >= REACTION_CREDIT_MAX:
                 continue
@@ -84,3 +94,4 @@ def credit(pool: list[tuple[int, str, str | None, str, int | None, float]], text
             if t is not None and t_last is not None and t - t_last <= REACT_MINUTES:
                 gained[last] = gained.get(last, 0.0) + REACTION_CREDIT
                 info[last] += REACTION_CREDIT
+    return reacting

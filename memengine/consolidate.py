@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from memengine import cluster_context, decay, graph_rank, memorymd, summarize
+from memengine import cluster_background, cluster_context, decay, graph_rank, memorymd, summarize
 from memengine.chat_episodes import PRELOAD_MIN
 from memengine.clustering import BATCH_MAX, MIN_CLUSTER_SIZE, ClusterSteps
 from memengine.consolidate_jobs import _doc_freq, _subject, _summary_job, _summary_members, _verdict
@@ -346,8 +346,10 @@ class Consolidator(ClusterSteps):
         eligible = np.array([status.get(int(m)) == "active" for m in idx.ids], dtype=bool)
         # chat turns grouped by subject, not by who spoke, and in their exchange (cluster_context.py)
         group_vecs = cluster_context.grouping_vectors(self.conn, idx.ids, idx.vecs)
-        counts: dict[str, Any] = self._cluster_level(1, idx.ids, idx.vecs, eligible, None, idx, self._threshold(1),
-                                                     group_vecs)
+        # the threshold read above the store's background (an embedder's compressed languages: cluster_background.py)
+        gv = idx.vecs if group_vecs is None else group_vecs
+        threshold = cluster_background.distance(self._threshold(1), gv[eligible])
+        counts: dict[str, Any] = self._cluster_level(1, idx.ids, idx.vecs, eligible, None, idx, threshold, group_vecs)
         counts["clustered"] = int(self.conn.execute(
             """SELECT count(DISTINCT cm.memory_id) FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
                WHERE c.level = 1 AND c.status = 'active'""").fetchone()[0])

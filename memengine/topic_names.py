@@ -19,6 +19,8 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from memengine.brief_dates import MONTH_OF
+
 MIXED = "mixed subjects"  # the name of a group whose members share no word run
 UNTITLED = "untitled"  # a one-member group with no content word
 MAX_WORDS = 3
@@ -42,6 +44,10 @@ hoi doei dank bedankt
 """.split())
 # ...greetings, thanks and cheers of the other languages a chat is often written in (round 6: a group's
 # "merci" and "danke schön" named its topics).
+# Endearments name no topic (round 8: a couple's "poor baby" named one; "baby" itself stays a word: a baby is
+# due). Names only: recall's reading of a reaction (brief_reactions.content_words) is left as it was.
+ENDEARMENTS: frozenset[str] = frozenset("""babe hun hon sweetie sweetheart darling cutie bestie tesoro amore amor
+schatz liebling chérie chéri querida querido schat lieverd""".split())
 # Titles and honorifics: a title names nobody alone ("Mrs", from "Mrs. Nguyen"), so it is no content
 # word of a name (nor of a turn: "merci Madame Dubois" only thanks someone). Not the ones that are common
 # words too ("Miss" a verb, "Pan" a pan, "Don", "Dame").
@@ -65,10 +71,23 @@ going doing having being getting making coming taking saying also just really ac
 full whole big small large little long short high low old early late free open different similar same
 important possible available certain main real true false other last next entire current recent latest
 final total extra usual
+poor sad happy lucky proud tired cute sweet lovely crazy funny silly bad worse worst terrible awful horrible
+beautiful gorgeous stressed excited weird strange honest honestly literally totally seriously basically
 january february march april may june july august september october november december monday tuesday
 wednesday thursday friday saturday sunday today tonight tomorrow yesterday morning afternoon evening night
 day week weekend month year time
-""".split())
+""".split()) | frozenset("""
+lundi mardi mercredi jeudi vendredi samedi dimanche aujourd'hui demain hier matin soir soirée nuit jour semaine mois
+montag dienstag mittwoch donnerstag freitag samstag sonntag heute morgen gestern abend nacht tag woche monat jahr
+lunes martes miércoles jueves viernes sábado domingo hoy mañana ayer tarde noche día semana mes año
+segunda terça quarta quinta sexta sábado domingo hoje amanhã ontem manhã tarde noite dia semana mês ano
+lunedì martedì mercoledì giovedì venerdì sabato domenica oggi domani ieri stasera stamattina mattina pomeriggio sera
+notte giorno giorni settimana mese anno
+maandag dinsdag woensdag donderdag vrijdag zaterdag zondag vandaag morgen gisteren ochtend middag avond nacht dag
+week maand jaar
+""".split()) | frozenset(w for w in MONTH_OF if len(w) >= 4)
+# ...the calendar words of the other languages the brief reads dates in (round 8: an Italian family chat's
+# topics were named "dicembre", "giorno", "stasera" and "oggi nebbia fitta": when, not what)
 # Nouns so general that alone they name no subject ("thing", "course", "stuff", "people"): never a
 # one-word name; inside a longer run they stay ("golf course", "people ops").
 GENERIC: frozenset[str] = frozenset("""
@@ -177,7 +196,7 @@ def _plain_word(low: str) -> bool:
     asked once per distinct word, since ``runs`` reads every member of every cluster."""
     low = unstretched(low)  # "GOOOO" is "go", "yesss" "yes": no subject
     return len(low) >= MIN_WORD_CHARS and not low.isdigit() and not _ORDINAL.match(low) and not is_filler(low) \
-        and low not in TITLES and low not in CONTRACTIONS
+        and low not in TITLES and low not in CONTRACTIONS and low not in ENDEARMENTS
 
 
 @functools.lru_cache(maxsize=65536)
@@ -257,14 +276,75 @@ def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
     """The name of a group of member texts: its best run not in ``taken`` (lower-cased names
     already given to other groups), or MIXED / UNTITLED."""
     memo: dict[str, tuple[str, bool, str] | None] = {}
+    texts = list(texts)
     member_runs = [runs(t, stop, exclude, memo) for t in texts]
     best = ranked_names(member_runs, rarity)
     for n in best:
+        if (taken is None or n.lower() not in taken) and not is_piece(n, texts, exclude):
+            return n
+    for n in best:  # every name is a piece of a longer one: the best that is free
         if taken is None or n.lower() not in taken:
             return n
     if best:  # every good name is taken: the best, told apart by what it is the second name of
         return best[0]
     return MIXED if len(member_runs) > 1 else UNTITLED
+
+
+# Words that stand next to any noun: a name is no piece of a longer one because of them ("the boat", "di Vienna")
+FUNCTION: frozenset[str] = frozenset("""
+the a an my your his her our their its to of in on at for with and or is was be by from this that these those
+il la le lo gli i un una uno di da del della dei degli al alla ai agli nel nella su sul per con e o è
+o os as um uma em no na nos nas do dos das pelo pela ao à com para é
+des du et les l d au aux un une en sur avec pour dans est de
+der die das den dem des ein eine einen einem und zu von im am mit für auf ist
+el los las del y con por es
+het een van en op met voor is
+""".split())
+_GAP = re.compile(r"[ \t]*(?:[&+-][ \t]*)?")
+_NEIGHBOUR = 3  # words on each side that tell two occurrences of a name apart (a quoted sentence is one)
+
+
+def is_piece(phrase: str, texts: Sequence[str], exclude: set[str]) -> bool:
+    """Whether ``phrase`` is a piece of a longer fixed name: "man" of "best man", "Mud" of "Mud & Co", "council"
+    of "Arts Council". Runs stop at stop words and punctuation, so the piece that recurs can be taken for the
+    name. It is one when, in at least two different places (a sentence quoted twice, as a chat turn and its
+    episode, is one), the same word stands right before it (or right after it), and that word is no article or
+    preposition, no number, no filler and no person's name: the name is the longer phrase, which the members do
+    not let a name be (a stop word, a short word, punctuation inside), so another name is taken."""
+    key = [fold(w) for w in _WORD.findall(phrase)]
+    n = len(key)
+    if not n:
+        return False
+    first = phrase.split()[0].lower()
+    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    before: set[str] = set()
+    after: set[str] = set()
+    for text in texts:
+        if first not in text.lower():
+            continue  # (most members: no need to split their words)
+        body = _STAMP.sub("", text, count=1)
+        spans = [(m.start(), m.end()) for m in _WORD.finditer(body)]
+        folded = [fold(body[a:b]) for a, b in spans]
+        for i in range(len(spans) - n + 1):
+            if folded[i: i + n] != key:
+                continue
+            ctx = (tuple(folded[max(0, i - _NEIGHBOUR): i]), tuple(folded[i + n: i + n + _NEIGHBOUR]))
+            if ctx in seen:
+                continue
+            seen.add(ctx)
+            # a neighbour only when nothing but spaces, "&", "+" or "-" stands between ("Mud & Co", "best man")
+            before.add(folded[i - 1] if i and _GAP.fullmatch(body[spans[i - 1][1]: spans[i][0]]) else "")
+            last = spans[i + n - 1][1]
+            after.add(folded[i + n] if i + n < len(spans) and _GAP.fullmatch(body[last: spans[i + n][0]]) else "")
+    if len(seen) < 2:
+        return False
+
+    def joined(side: set[str]) -> bool:
+        low = next(iter(side)) if len(side) == 1 else ""
+        return bool(low) and low not in FUNCTION and not any(ch.isdigit() for ch in low) and not is_filler(low) \
+            and low not in exclude and not is_title(low)
+
+    return joined(before) or joined(after)
 
 
 def idf(df: Callable[[str], int], n_docs: int) -> Callable[[tuple[str, ...]], float]:
