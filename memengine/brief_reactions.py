@@ -20,7 +20,7 @@ from memengine import summarize, topic_names
 REACT_MINUTES = 30  # a reaction answers a turn at most this long before it
 REACTION_CREDIT = 1.0  # information a turn gains per reaction to it...
 REACTION_CREDIT_MAX = 3.0  # ...at most
-LANGUAGE_SAMPLE = 200  # a chat's language is read from this many of its turns in the pool
+LANGUAGE_SAMPLE = 300  # the chats' language is read from this many of their turns in the pool
 REACTION_MAX_CHARS = 160  # a longer turn (its author's name and a media placeholder included) is no reaction
 _PLACEHOLDER = re.compile(r"<[^<>\n]{0,80}>")  # "<Media omitted>", "<attached: 0001-PHOTO.jpg>"
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -69,17 +69,19 @@ def credit(pool: list[tuple[int, str, str | None, str, int | None, float]], text
     returns the pool indexes of the reactions.
 
     ``pool`` rows are (id, content, date, chat key, ...); a chat key ending in "/" is no chat
-    (a memory without a thread): its rows are left alone. A chat's reactions are read with the stop words of
-    the language it is written in (round 8: "brava, pausa però" of an Italian chat is a reaction; with the
+    (a memory without a thread): its rows are left alone. The chats' reactions are read with the stop words of
+    the language they are written in (round 8: "brava, pausa però" of an Italian chat is a reaction; with the
     English list alone "però" was a content word)."""
     by_chat: dict[str, list[tuple[str, int, int]]] = {}
     for i, p in enumerate(pool):
         if p[2] and not p[3].endswith("/"):
             by_chat.setdefault(p[3], []).append((str(p[2]), int(p[0]), i))
     reacting: set[int] = set()
+    # the chats' language, read once from a sample of their turns (one detection per chat cost ~20 ms at 100k)
+    sample = [texts[i] for rows in by_chat.values() for _w, _m, i in rows][:LANGUAGE_SAMPLE]
+    stop = summarize.stopwords_for(sample) if sample else summarize.STOPWORDS
     for rows in by_chat.values():
         rows.sort()  # ISO dates sort as text
-        stop = summarize.stopwords_for([texts[i] for _w, _m, i in rows[:LANGUAGE_SAMPLE]])
         gained: dict[int, float] = {}
         last: int | None = None  # pool index of the latest informative turn
         for when, _mid, i in rows:
