@@ -77,23 +77,6 @@ def test_a_piece_names_no_topic_when_another_name_is_there() -> None:
     assert topic_names.name(texts[:2], stop, set(), rare) == "Mud"
 
 
-@pytest.mark.parametrize("text", ["ho spostato il pranzo a domenica 6 dicembre", "spostiamo tutto dal 29 dicembre",
-                                  "te water laten verzet naar zaterdag 3 april", "a reunião foi adiada para terça",
-                                  "la cena se aplaza al viernes"])
-def test_a_plan_moved_in_another_language_says_it_changed(text: str) -> None:
-    from memengine.brief_upcoming import _says_changed
-
-    assert _says_changed(text)
-
-
-@pytest.mark.parametrize("text", ["the anticipated launch is on 5 May", "the dentist is on Friday",
-                                  "a decal for the bike on 3 June"])
-def test_a_plan_that_did_not_move(text: str) -> None:
-    from memengine.brief_upcoming import _says_changed
-
-    assert not _says_changed(text)
-
-
 def test_an_italian_chats_reactions_take_no_topic_line() -> None:
     from memengine import brief_reactions
 

@@ -83,3 +83,12 @@ def test_without_the_correction_the_compressed_store_is_one_topic(tmp_path: Path
     store = _store(tmp_path / "shared.db", shared=True)
     assert _groups(store) == [["bike", "boat", "bread"]]
     store.close()
+
+
+def test_a_rerun_changes_nothing(tmp_path: Path) -> None:
+    store = _store(tmp_path / "shared.db", shared=True)
+    first = _groups(store)
+    members = store.conn.execute("SELECT cluster_id, memory_id FROM cluster_members ORDER BY 1, 2").fetchall()
+    assert _groups(store) == first  # the same background, the same threshold: a fixed point
+    assert store.conn.execute("SELECT cluster_id, memory_id FROM cluster_members ORDER BY 1, 2").fetchall() == members
+    store.close()

@@ -78,4 +78,6 @@ EXPECTED_TERMS = ["est", "restarts", "certificates", "billing", "backups"]
 EXPECTED_PEOPLE = ["Oscar", "Ana", "Dr Smith"]
 # re-pinned when key terms stopped taking chat filler and words that name no subject ("thanks",
 # "week", "march": topic_names.is_filler / WEAK); the one cluster above kept every byte
-EXPECTED_DIGEST = "a79db6a78d1d6c21235b738d266be6c42d00518801c78af796954781b22c1964"
+# re-pinned (round 8) when the calendar words of six more languages stopped being key terms ("nuit":
+# topic_names.WEAK); 6 of the 80 summaries lost one such term, no other byte changed
+EXPECTED_DIGEST = "01e92b514e24f1ea025bc87281732fed7124ed821575530b4df72dcc297ed0dc"
