@@ -293,6 +293,7 @@ def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
 # Words that stand next to any noun: a name is no piece of a longer one because of them ("the boat", "di Vienna")
 FUNCTION: frozenset[str] = frozenset("""
 the a an my your his her our their its to of in on at for with and or is was be by from this that these those
+i you he she we they me him us them it not no so but if as are were been has have had do does did will can
 il la le lo gli i un una uno di da del della dei degli al alla ai agli nel nella su sul per con e o è
 o os as um uma em no na nos nas do dos das pelo pela ao à com para é
 des du et les l d au aux un une en sur avec pour dans est de
@@ -309,14 +310,19 @@ def is_piece(phrase: str, texts: Sequence[str], exclude: set[str]) -> bool:
     of "Arts Council". Runs stop at stop words and punctuation, so the piece that recurs can be taken for the
     name. It is one when, in at least two different places (a sentence quoted twice, as a chat turn and its
     episode, is one), the same word stands right before it (or right after it), and that word is no article or
-    preposition, no number, no filler and no person's name: the name is the longer phrase, which the members do
-    not let a name be (a stop word, a short word, punctuation inside), so another name is taken."""
+    preposition, no number, no filler, no verb or calendar word (WEAK) and no person's name: the name is the
+    longer phrase, which the members do not let a name be (a stop word, a short word, punctuation inside), so
+    another name is taken."""
     key = [fold(w) for w in _WORD.findall(phrase)]
     n = len(key)
     if not n:
         return False
     first = phrase.split()[0].lower()
-    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    # places told apart by the words around them: a sentence quoted again (a chat turn and the episode that
+    # quotes it, whose next words may differ where the turn ended) shares the words on one side at least
+    seen_before: set[tuple[str, ...]] = set()
+    seen_after: set[tuple[str, ...]] = set()
+    places = 0
     before: set[str] = set()
     after: set[str] = set()
     for text in texts:
@@ -328,21 +334,24 @@ def is_piece(phrase: str, texts: Sequence[str], exclude: set[str]) -> bool:
         for i in range(len(spans) - n + 1):
             if folded[i: i + n] != key:
                 continue
-            ctx = (tuple(folded[max(0, i - _NEIGHBOUR): i]), tuple(folded[i + n: i + n + _NEIGHBOUR]))
-            if ctx in seen:
+            ctx_before, ctx_after = tuple(folded[max(0, i - _NEIGHBOUR): i]), tuple(folded[i + n: i + n + _NEIGHBOUR])
+            if ctx_before in seen_before or ctx_after in seen_after:
                 continue
-            seen.add(ctx)
+            seen_before.add(ctx_before)
+            seen_after.add(ctx_after)
+            places += 1
             # a neighbour only when nothing but spaces, "&", "+" or "-" stands between ("Mud & Co", "best man")
             before.add(folded[i - 1] if i and _GAP.fullmatch(body[spans[i - 1][1]: spans[i][0]]) else "")
             last = spans[i + n - 1][1]
             after.add(folded[i + n] if i + n < len(spans) and _GAP.fullmatch(body[last: spans[i + n][0]]) else "")
-    if len(seen) < 2:
+    if places < 2:
         return False
 
     def joined(side: set[str]) -> bool:
         low = next(iter(side)) if len(side) == 1 else ""
         return bool(low) and low not in FUNCTION and not any(ch.isdigit() for ch in low) and not is_filler(low) \
-            and low not in exclude and not is_title(low)
+            and low not in exclude and not is_title(low) and not weak(low) and "'" not in low \
+            and low not in CONTRACTIONS  # ("went" of "visa appointment went", "I'm" of "I'm crying")
 
     return joined(before) or joined(after)
 
