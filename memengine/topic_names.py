@@ -83,6 +83,7 @@ lunes martes miércoles jueves viernes sábado domingo hoy mañana ayer tarde no
 segunda terça quarta quinta sexta sábado domingo hoje amanhã ontem manhã tarde noite dia semana mês ano
 lunedì martedì mercoledì giovedì venerdì sabato domenica oggi domani ieri stasera stamattina mattina pomeriggio sera
 notte giorno giorni settimana mese anno
+hour hours minute minutes uur uren minuut minuten ora ore minuto minuti hora horas minutos heure heures stunde stunden
 maandag dinsdag woensdag donderdag vrijdag zaterdag zondag vandaag morgen gisteren ochtend middag avond nacht dag
 week maand jaar
 """.split()) | frozenset(w for w in MONTH_OF if len(w) >= 4)
@@ -341,7 +342,9 @@ def is_piece(phrase: str, texts: Sequence[str], exclude: set[str]) -> bool:
             seen_after.add(ctx_after)
             places += 1
             # a neighbour only when nothing but spaces, "&", "+" or "-" stands between ("Mud & Co", "best man")
-            before.add(folded[i - 1] if i and _GAP.fullmatch(body[spans[i - 1][1]: spans[i][0]]) else "")
+            # (a unit after a number is no name's part: "500 g bloem")
+            before.add(folded[i - 1] if i and _GAP.fullmatch(body[spans[i - 1][1]: spans[i][0]])
+                       and not (i >= 2 and any(ch.isdigit() for ch in folded[i - 2])) else "")
             last = spans[i + n - 1][1]
             after.add(folded[i + n] if i + n < len(spans) and _GAP.fullmatch(body[last: spans[i + n][0]]) else "")
     if places < 2:
@@ -349,7 +352,7 @@ def is_piece(phrase: str, texts: Sequence[str], exclude: set[str]) -> bool:
 
     def joined(side: set[str]) -> bool:
         low = next(iter(side)) if len(side) == 1 else ""
-        return bool(low) and low not in FUNCTION and not any(ch.isdigit() for ch in low) and not is_filler(low) \
+        return len(low) >= 2 and low not in FUNCTION and not any(ch.isdigit() for ch in low) and not is_filler(low) \
             and low not in exclude and not is_title(low) and not weak(low) and "'" not in low \
             and low not in CONTRACTIONS  # ("went" of "visa appointment went", "I'm" of "I'm crying")
 

@@ -87,3 +87,7 @@ def test_an_italian_chats_reactions_take_no_topic_line() -> None:
     reacting = brief_reactions.credit(pool, texts, info)
     assert {texts[i] for i in reacting} == {"Marco: brava, pausa però", "Giulia: anche a te", "Sofia: la capisco"}
     assert not brief_reactions.is_reaction("Marco: brava, pausa però")  # English stop words alone: "però" says
+
+
+def test_a_unit_after_a_number_makes_no_piece() -> None:
+    assert not topic_names.is_piece("bloem", ["500 g bloem (400 wit)", "Deeg: 500 g bloem, 250 ml melk"], set())
