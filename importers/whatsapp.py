@@ -363,6 +363,9 @@ class _DateStats:
         self.twelve = False
         self.markers = clock.MarkerEvidence()  # which 12-hour marker is which, told by the file
         self.padded = False  # a day or month field written with a leading zero ("03")
+        # What US English iOS never writes: a 4-digit year last ("3/11/2026") or a 12-hour marker other than
+        # AM/PM ("م", "오후"); either rules out its month-first default.
+        self.not_us = False
         self.seconds = False
         self.dot_time = False
 
@@ -399,6 +402,7 @@ class _DateStats:
         self.twelve = self.twelve or bool(e.marker)
         if e.marker not in _PLAIN_MARKERS:  # AM/PM need no evidence: the others' order is followed
             self.markers.add(e.date, e.marker, int(e.time[:2]) if e.time[1:2].isdigit() else int(e.time[:1]))
+        self.not_us = self.not_us or len(f[2]) == 4 or e.marker not in _PLAIN_MARKERS
         if not self.padded:
             self.padded = (len(f[0]) == 2 and f[0][0] == "0") or (len(f[1]) == 2 and f[1][0] == "0")
         self.seconds = self.seconds or e.time.count(":") + e.time.count(".") == 2
@@ -429,7 +433,7 @@ class _DateStats:
         if dmy != mdy:
             return ("dmy", "fewer backward jumps") if dmy < mdy else ("mdy", "fewer backward jumps")
         sep = re.search(r"[./-]", self.first_date)
-        if sep and sep.group() == "/" and not self.padded and ios:
+        if sep and sep.group() == "/" and not self.padded and not self.not_us and ios:
             return "mdy", "ambiguous: unpadded US-style iOS date"
         return "dmy", "ambiguous: defaulted to day first"
 

@@ -155,3 +155,20 @@ def test_utf16_export(tmp_path: Path) -> None:
     p.write_bytes((FIX / "ymd_dots.txt").read_text(encoding="utf-8").encode("utf-16"))
     recs, _ = run(p)
     assert [r.content for r in recs] == ["Liisa: Huomenta", "Pekka: Moi"]
+
+
+@pytest.mark.parametrize(("stamp", "order", "when"), [
+    # Arabic iOS: unpadded d/m/yyyy, Arabic-Indic digits, "م" for p.m. — no US English export.
+    ("\u200f[٣\u200f/١١\u200f/٢٠٢٦، ٧:٠٤:١١ م]", "dmy", datetime(2026, 11, 3, 19, 4, 11)),
+    # a 4-digit year is not what US iOS writes either, whatever the marker
+    ("[3/11/2026, 7:04:11 PM]", "dmy", datetime(2026, 11, 3, 19, 4, 11)),
+    # US English iOS: unpadded m/d/yy with AM/PM stays month first
+    ("[3/11/26, 7:04:11 PM]", "mdy", datetime(2026, 3, 11, 19, 4, 11)),
+])
+def test_undecided_ios_dates_are_month_first_only_when_us_english(tmp_path: Path, stamp: str, order: str,
+                                                                  when: datetime) -> None:
+    chat = tmp_path / "chat.txt"
+    chat.write_text(f"{stamp} Omar: hello\n{stamp} Sara: hi\n", encoding="utf-8")
+    recs, rep = run(chat)
+    assert [r.event_at for r in recs] == [when, when]
+    assert rep.variant["date_order"] == order
