@@ -14,6 +14,12 @@ one slot. :func:`joined` accepts a pair when
    résilié, gekündigt, cancelei), the words it quits all being the older's place words;
 3. the kind of place is the same: a word of the newer is the older's noun, its stem or its loanword.
 
+:func:`instead` takes the same shape with any kind on both sides when the newer says the one is *instead*
+of the other ("cancelled pottery, joined a life drawing class instead", "yoga gekündigt, bin stattdessen
+beim pilates", "dejé la salsa, me apunté a bachata en su lugar", "ho disdetto la piscina, mi sono iscritto
+a boxe al suo posto"): what I quit is all the older's words, and nobody but me quits it ("my friend
+cancelled pottery", "mi hermana dejó la salsa" are someone else's).
+
 Pure: no SQL, no I/O.
 """
 
@@ -27,7 +33,7 @@ from memengine.fact_lexicon import STOPWORDS, fold
 from memengine.fact_lexicon import same_stem as _same
 from memengine.fact_types import Verdict
 
-__all__ = ["SAME_KIND", "joined"]
+__all__ = ["SAME_KIND", "instead", "joined"]
 
 # One kind of place, named in several languages or by a loanword (folded).
 SAME_KIND = tuple(frozenset(g.split()) for g in (
@@ -64,6 +70,16 @@ _OTHERS_RE = re.compile(r"\b(?:he|she|they|il|elle|ils|elles|el|ella|ellos|ellas
 _FILLER = frozenset(fold(w) for w in (
     "new nuevo nueva nouveau nouvelle neu neue neues novo nova nuovo nuova the el la le les il lo der die das o a "
     "one uno una un el de del di da do du".split()))
+
+
+# "instead" in six languages (folded): the newer's thing takes the older's place.
+_INSTEAD_RE = re.compile(r"\b(?:instead|stattdessen|dafur|a\s+la\s+place|en\s+su\s+lugar|en\s+vez|en\s+cambio|"
+                         r"em\s+vez\s+disso|no\s+lugar|al\s+suo\s+posto|invece)\b")
+# doing an activity, first person (folded), besides going to a place (_GOES_RE)
+_DOES_RE = re.compile(r"^\W*(?:i\s+(?:do|take|play|have)|je\s+(?:fais|prends|joue)|(?:yo\s+)?(?:hago|tomo|juego)|"
+                      r"ich\s+(?:mache|spiele|habe)|(?:eu\s+)?(?:faco|jogo)|(?:io\s+)?(?:faccio|gioco))\b")
+# the words that may stand before my quitting: I, the auxiliaries of the perfect (folded)
+_MINE = frozenset("i we je j'ai ai yo eu io ich hab habe ho me mi".split())
 
 
 def _low(text: str) -> str:
@@ -105,3 +121,33 @@ def joined(old: str, new: str) -> Verdict | None:
     if not all(any(_same(w, o) for o in old_words) for w in quit_words) or all(_kind([w]) for w in quit_words):
         return None  # something else quit, or only the kind named ("quit the gym": which?)
     return Verdict("slot", f"joined another ({ln[j.start():j.end()]}), quit '{' '.join(quit_words)}'", 0.75)
+
+
+@lru_cache(maxsize=4096)
+def instead(old: str, new: str) -> Verdict | None:
+    """A verdict of kind "slot" when ``new`` says I quit what ``old`` says I go to or do and took up
+    another thing instead (see the module docstring), else None."""
+    lo, ln = _low(old), _low(new)
+    m = _GOES_RE.match(lo) or _DOES_RE.match(lo)
+    if m is None or fact_mood.unasserted(new) or fact_mood.unasserted(old):
+        return None
+    q, i = _QUIT_RE.search(ln), _INSTEAD_RE.search(ln)
+    if q is None or i is None or fact_owner.kin_named(new):
+        return None
+    old_words = _words(lo[m.end():])
+    if not old_words:
+        return None
+    # the clause I quit in: its words before the verb are mine or what I quit, the older's
+    before = re.split(r"[,;.]|\b(?:and|y|et|und|e)\b", ln[:q.start()])[-1]
+    after = re.split(r"[,;.]|\b(?:and|but|y|pero|et|mais|und|aber|e|mas|ma)\b", ln[q.end():])[0]
+    if any(w not in _MINE and not any(_same(w, o) for o in old_words) for w in re.findall(r"[^\W\d_]+(?:'\w+)?", before)
+           if w not in STOPWORDS and w not in _FILLER):
+        return None  # someone else quits ("my friend cancelled pottery")
+    quit_words = [w for w in _words(before + " " + after) if not _QUIT_RE.fullmatch(w)]
+    if not quit_words or not all(any(_same(w, o) for o in old_words) for w in quit_words):
+        return None
+    # what I took up instead: a word the older does not have, in the rest of the sentence
+    rest = ln[:q.start()][:-len(before) or None] + " " + ln[q.end() + len(after):]
+    if not any(not any(_same(w, o) for o in old_words) and not _INSTEAD_RE.fullmatch(w) for w in _words(rest)):
+        return None
+    return Verdict("slot", f"quit '{' '.join(quit_words)}', another instead ({ln[i.start():i.end()]})", 0.75)

@@ -31,7 +31,9 @@ def _set(*blocks: str) -> frozenset[str]:
 # "birthday"): the same word for :func:`same_stem` (folded; a prefix abbreviation needs no entry).
 SHORT_FORMS = {"xmas": "christmas", "x-mas": "christmas", "bday": "birthday", "b-day": "birthday",
                "appt": "appointment", "mtg": "meeting", "anniv": "anniversary", "hols": "holidays",
-               "geburi": "geburtstag", "cumple": "cumpleanos", "niver": "aniversario"}
+               "geburi": "geburtstag", "cumple": "cumpleanos", "niver": "aniversario",
+               # a password / a combination typed short: the start of the word in every language
+               "pw": "passw", "pwd": "passw", "passwd": "passw", "combo": "combin"}
 
 
 def same_stem(a: str, b: str) -> bool:

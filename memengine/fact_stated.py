@@ -11,6 +11,9 @@
   "macht ... zu" is "schließt", "fängt ... an" is "beginnt" — so the other
   end of a thing stays another end ("macht um 16 Uhr zu" never updates "macht um 7:30 auf"), and the
   same end with a new time is an update.
+- **"changed the X, new one is V"** is "the X is now V" ("hab das wlan pw geändert, das neue ist Ahorn55",
+  "j'ai changé le code du portail, le nouveau c'est 2290", "ho cambiato il codice, quello nuovo è 8803"):
+  left as it is, "one" / "nouveau" reads as the new value and the thing changed as no subject.
 - **"Open until X"** is the closing time ("Der Hort hat bis 17 Uhr auf", "the shop is open until 8pm", "ouvert
   jusqu'à 19h", "abierto hasta las 9", "aberto até às 18h", "aperto fino alle 19"): "schließt um 17 Uhr", so a
   later "macht schon um 16 Uhr zu" is the same end with a new time.
@@ -111,6 +114,38 @@ def _open_until(text: str) -> str:
     return text
 
 
+# "changed the wifi pw, new one is tangerine77": the thing changed, then its new value said of "the new one".
+# Read as "the wifi pw is now tangerine77" (the thing as the subject, a change marker), in six languages (folded).
+_SEP = r"\s*(?:[,;:]|\s-)\s*(?:and\s+|und\s+|et\s+|y\s+|e\s+)?"
+_NEW_ONE = (
+    (re.compile(rf"^(?:(?:i|we)\s+)?(?:just\s+)?(?:changed|reset|updated)\s+(?P<np>(?:the|my|our)\s+[^,;:]+?){_SEP}"
+                r"(?:the\s+)?new\s+one(?:'s|\s+is)\s+(?P<v>.+)$"), "{np} is now {v}"),
+    (re.compile(rf"^(?P<np>[^,;:]+?)\s+(?:got\s+|was\s+|has\s+been\s+)?(?:changed|reset|updated){_SEP}"
+                r"(?:the\s+)?new\s+one(?:'s|\s+is)\s+(?P<v>.+)$"), "{np} is now {v}"),
+    (re.compile(rf"^(?:ich\s+)?(?:hab|habe|haben)\s+(?:ich\s+|wir\s+)?(?P<np>(?:das|den|die|unser|unsere|unseren|mein|"
+                rf"meine|meinen)\s+[^,;:]+?)\s+(?:geandert|geaendert|gewechselt|zuruckgesetzt){_SEP}"
+                r"(?:das|der|die)\s+neue[nrs]?\s+(?:ist|lautet)\s+(?P<v>.+)$"), "{np} ist jetzt {v}"),
+    (re.compile(rf"^(?:j'ai|on\s+a|nous\s+avons)\s+change\s+(?P<np>(?:le|la|l'|les|mon|ma|notre)\s*[^,;:]+?){_SEP}"
+                r"(?:le|la)\s+(?:nouveau|nouvelle)\s+(?:c'est|est)\s+(?P<v>.+)$"), "{np} est maintenant {v}"),
+    (re.compile(rf"^(?:cambie|cambiamos|he\s+cambiado|hemos\s+cambiado)\s+(?P<np>(?:el|la|mi|nuestr[oa])\s+[^,;:]+?)"
+                rf"{_SEP}(?:el|la)\s+nuev[oa]\s+es\s+(?P<v>.+)$"), "{np} es ahora {v}"),
+    (re.compile(rf"^(?:troquei|mudei|alterei|trocamos|mudamos)\s+(?P<np>(?:o|a|meu|minha|nosso|nossa)\s+[^,;:]+?)"
+                rf"{_SEP}(?:o|a)\s+nov[oa]\s+e\s+(?P<v>.+)$"), "{np} é agora {v}"),
+    (re.compile(rf"^(?:ho|abbiamo)\s+cambiato\s+(?P<np>(?:il|la|lo|l'|i|le|il\s+mio|la\s+mia)\s*[^,;:]+?){_SEP}"
+                r"(?:(?:il|la|lo)\s+nuov[oa]|quell[oa]\s+nuov[oa])\s+e\s+(?P<v>.+)$"), "{np} è ora {v}"),
+)
+
+
+def _new_one(text: str) -> str:
+    """"changed the X, new one is V" read as "the X is now V" (see :data:`_NEW_ONE`)."""
+    low = _fold(text.replace("’", "'"))
+    for pattern, form in _NEW_ONE:
+        m = pattern.match(low)
+        if m is not None:
+            return form.format(np=text[m.start("np"):m.end("np")], v=text[m.start("v"):m.end("v")])
+    return text
+
+
 def _joined(text: str) -> str:
     """German separable verbs joined ("macht ... auf" -> "öffnet ...")."""
     for pattern, verbs in _SEPARABLE:
@@ -126,5 +161,5 @@ def _joined(text: str) -> str:
 def stated(text: str) -> str:
     """The sentence the update rules compare: the clause reported, a correction's frame off, German
     separable verbs joined (see the module docstring)."""
-    out = _joined(_open_until(_corrected(fact_said.reported(text))))
+    out = _joined(_open_until(_new_one(_corrected(fact_said.reported(text)))))
     return out if len(out.split()) >= 2 else text

@@ -82,7 +82,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
 
     A cosine of ``None`` is a candidate found by its words (no vectors, or beyond the kNN):
     the frame comparison alone decides. Reported speech is compared as the clause said
-    (memengine/fact_said.py: "Ana said the meeting moved" states that it moved). When it finds nothing, memengine/fact_cue.py gets a
+    (memengine/fact_said.py: "Ana said the meeting moved" states that it moved), without what it says stays
+    as the candidate has it (memengine/fact_kept.py: "same time"). When it finds nothing, memengine/fact_cue.py gets a
     second chance ("New X: ...", "raised the rent to ...", "left A and joined B"), with the
     pair's cosine from ``cosines`` (id -> cosine) when the candidate's own is None. When the rules
     say nothing, memengine/fact_slot.py's learned same-slot decision is asked last (it needs ``embed``
@@ -92,7 +93,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     time is later than ``new_time`` wins instead (the new fact is history): at most one
     such decision, the earliest later fact.
     """
-    from memengine import fact_elliptic, fact_meant, fact_reorg, fact_slot, fact_stated, fact_swap, facts
+    from memengine import fact_elliptic, fact_kept, fact_meant, fact_reorg, fact_slot, fact_stated, fact_swap, facts
 
     # "Ana said the meeting moved to Tuesday": what was said; "correction: ..., not X": the corrected value
     said_text, new_text = new_text, fact_stated.stated(new_text)
@@ -110,11 +111,17 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             continue
         cos = sim if sim is not None else (cosines or {}).get(int(row[0]))
         old_text = fact_stated.stated(str(row[1]))
+        # what the newer says stays as the older has it ("same time", "still elm street") is no new value
+        kept_new, kept_said, kept_fact = new_text, said_text, fact
+        if fact_kept.without(old_text, said_text) != said_text:
+            kept_said = fact_kept.without(old_text, said_text)
+            kept_new = fact_kept.without(old_text, new_text)
+            kept_fact = facts.analyse(kept_new)
         if sim is not None and sim < floor:  # (far in meaning: only a new value in shorthand, word for word)
-            verdict = fact_swap.detect(old_text, new_text)
+            verdict = fact_swap.detect(old_text, kept_new)
         else:
-            verdict = rules(old_text, fact, said_text, sim, cos) or fact_slot.decide(old_text, new_text, cos, embed,
-                                                                                    model_id)
+            verdict = rules(old_text, kept_fact, kept_said, sim, cos) or fact_slot.decide(old_text, kept_new, cos,
+                                                                                          embed, model_id)
         if verdict is None or vetoed(old_text, new_text):
             continue
         old_time = str(row[2])
@@ -161,7 +168,8 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
     (memengine/fact_swap.py: read as written too, a correction's "not X" names what it corrects), a
     task passed from one person to another (memengine/fact_passed.py), whom I report to now
     (memengine/fact_reorg.py), an event held elsewhere from now on (memengine/fact_venue.py) and a place
-    I go to left for another of its kind (memengine/fact_joined.py: "gym" / "gimnasio"); a size or colour
+    I go to left for another of its kind (memengine/fact_joined.py: "gym" / "gimnasio"), or any kind said
+    "instead" ("quit karate, joined a climbing club instead"); a size or colour
     corrected as a fragment (memengine/fact_meant.py: "i meant the medium one")."""
     from memengine import fact_cue, fact_joined, fact_meant, fact_passed, fact_reorg, fact_swap, fact_venue, facts
 
@@ -171,7 +179,8 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or (fact_swap.detect(old_text, said_text) if said_text != new_text else None) \
         or fact_passed.passed_on(old_text, new_text) or fact_passed.provider_left(old_text, said_text) \
         or fact_reorg.new_boss(old_text, said_text) or fact_venue.moved(old_text, said_text) \
-        or fact_joined.joined(old_text, said_text) or fact_meant.corrects(old_text, said_text)
+        or fact_joined.joined(old_text, said_text) or fact_joined.instead(old_text, said_text) \
+        or fact_meant.corrects(old_text, said_text)
 
 
 def vetoed(old_text: str, new_text: str) -> str:
