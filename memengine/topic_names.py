@@ -34,6 +34,7 @@ ok okay okey okk kk yes yess yeah yea yep yup yas nope nah lol lols lmao lmfao r
 hey hi hii hello hallo bye byee cya thanks thank thx tnx ty tysm pls plz cool nice great good fine
 perfect sure alright awesome amazing yay woohoo yippee oops ugh hmm hmmm umm uhm ehm meh congrats
 congratulations sorry btw idk tbh imo imho fyi xoxo aww awww ooh oooh ahh ahhh
+phew oof yikes whoa welp sigh ouch argh gosh jeez dang omw np
 omitted
 bonjour bonsoir salut coucou merci bravo enfin voilà génial parfait bisous bonne journée soirée
 hallo moin servus tschüss danke dankeschön schön bitte gern gerne toll prima wunderbar
@@ -86,7 +87,9 @@ notte giorno giorni settimana mese anno
 hour hours minute minutes uur uren minuut minuten ora ore minuto minuti hora horas minutos heure heures stunde stunden
 maandag dinsdag woensdag donderdag vrijdag zaterdag zondag vandaag morgen gisteren ochtend middag avond nacht dag
 week maand jaar
-""".split()) | frozenset(w for w in MONTH_OF if len(w) >= 4)
+""".split()) | frozenset(w for w in MONTH_OF if len(w) >= 4) | frozenset(
+    # the short forms chats write ("nov 14 in austin"), but not "jan" / "mar" / "may" (a name, "sea", a verb)
+    "feb apr jun jul aug sep sept oct nov dec".split())
 # ...the calendar words of the other languages the brief reads dates in (round 8: an Italian family chat's
 # topics were named "dicembre", "giorno", "stasera" and "oggi nebbia fitta": when, not what)
 # Nouns so general that alone they name no subject ("thing", "course", "stuff", "people"): never a
