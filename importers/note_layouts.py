@@ -28,8 +28,6 @@ from importers.frontmatter import front_matter
 
 _ORG_KEYWORD_RE = re.compile(r"^#\+[A-Za-z_]+:")
 _DRAWER_START_RE = re.compile(r"^\s*:([A-Z][A-Z_-]*):\s*$")
-_DRAWER_END_RE = re.compile(r"^\s*:END:\s*$")
-_PROPERTY_RE = re.compile(r"^\s*:([A-Za-z_-]+):\s*(.*)$")
 _BLOCK_RE = re.compile(r"^(\s*)(?:([-*+]\s+))?#\+(?:BEGIN|END)_\w+.*$", re.IGNORECASE)
 _ROAM_MARKER_RE = re.compile(r"\{\{\s*(?:\[\[)?(TODO|DONE)(?:\]\])?\s*\}\}\s*")
 _WIKI_RE = re.compile(r"\[\[([^\[\]]+)\]\]|#\[\[([^\[\]]+)\]\]|#([^\s#,\[\]]+)")
@@ -48,14 +46,14 @@ def is_org_md(lines: list[str]) -> bool:
 def drawers(lines: list[str]) -> tuple[dict[str, Any], list[str]]:
     """(the properties of a drawer opening the note, the lines without any drawer). A drawer is
     ``:NAME:`` … ``:END:``; one never closed is left as written (it may be someone's text)."""
-    if not any(_DRAWER_END_RE.match(ln) for ln in lines):
+    if not any(orgmode.DRAWER_END_RE.match(ln) for ln in lines):
         return {}, lines
     props: dict[str, Any] = {}
     out: list[str] = []
     i = 0
     while i < len(lines):
         start = _DRAWER_START_RE.match(lines[i])
-        end = next((j for j in range(i + 1, min(len(lines), i + 200)) if _DRAWER_END_RE.match(lines[j])), None) \
+        end = next((j for j in range(i + 1, min(len(lines), i + 200)) if orgmode.DRAWER_END_RE.match(lines[j])), None) \
             if start and start.group(1) != "END" else None
         if end is None:
             out.append(lines[i])
@@ -63,7 +61,7 @@ def drawers(lines: list[str]) -> tuple[dict[str, Any], list[str]]:
             continue
         if not any(ln.strip() for ln in out) and start is not None and start.group(1) == "PROPERTIES":
             for ln in lines[i + 1:end]:
-                m = _PROPERTY_RE.match(ln)
+                m = orgmode.PROPERTY_RE.match(ln)
                 if m:
                     props[m.group(1).lower()] = orgmode.timestamp(m.group(2).strip())
         i = end + 1

@@ -36,8 +36,9 @@ _KEYWORDS = "|".join(OPEN_KEYWORDS + DONE_KEYWORDS + CANCELLED_KEYWORDS)
 _HEADLINE_RE = re.compile(rf"^(\*+)\s+(?:({_KEYWORDS})\s+)?(?:\[#([A-Z0-9])\]\s*)?(.*?)(?:\s+(:[\w@#%:]+:))?\s*$")
 _FILE_KEYWORD_RE = re.compile(r"^#\+([A-Za-z_]+):\s*(.*)$")
 _DRAWER_START_RE = re.compile(r"^\s*:([A-Za-z_-]+):\s*$")
-_DRAWER_END_RE = re.compile(r"^\s*:END:\s*$", re.IGNORECASE)
-_PROPERTY_RE = re.compile(r"^\s*:([A-Za-z_-]+):\s*(.*)$")
+# (public: the Markdown importer reads the same drawers in a .md, importers/note_layouts.py)
+DRAWER_END_RE = re.compile(r"^\s*:END:\s*$", re.IGNORECASE)
+PROPERTY_RE = re.compile(r"^\s*:([A-Za-z_-]+):\s*(.*)$")
 _PLANNING_RE = re.compile(r"\b(SCHEDULED|DEADLINE|CLOSED):\s*")
 _BLOCK_RE = re.compile(r"^\s*#\+(BEGIN|END)_(\w+)(?:\s+(\S+))?.*$", re.IGNORECASE)
 _TIMESTAMP_RE = re.compile(r"[<\[](\d{4}-\d{2}-\d{2})(?:\s+[^\s\d>\]]+\.?)?(?:\s+(\d{1,2}:\d{2})(?:-\d{1,2}:\d{2})?)?"
@@ -107,9 +108,9 @@ def convert(lines: list[str]) -> tuple[dict[str, Any], list[str], dict[int, list
             body.append("" if fence == "QUOTE" else "```" + (block.group(3) or "").lower())
             continue
         if drawer is not None:
-            if _DRAWER_END_RE.match(line):
+            if DRAWER_END_RE.match(line):
                 drawer = None
-            elif drawer == "PROPERTIES" and at_top and (prop := _PROPERTY_RE.match(line)):
+            elif drawer == "PROPERTIES" and at_top and (prop := PROPERTY_RE.match(line)):
                 front.setdefault(prop.group(1).lower(), prop.group(2).strip())
             continue
         start = _DRAWER_START_RE.match(line)
