@@ -7,6 +7,7 @@ are exact and fast; tests marked ``real_model`` load the real MiniLM ONNX model.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -143,3 +144,28 @@ def runtime_dir() -> Iterator[Path]:
     d = Path(tempfile.mkdtemp(prefix="mem-rt-", dir="/tmp"))
     yield d
     shutil.rmtree(d, ignore_errors=True)
+
+
+_WRITE_LOCK_HOLDER = """
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+c.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES ('held', '1')")
+print("holding", flush=True)
+sys.stdin.read()
+c.execute("ROLLBACK")
+"""
+
+
+@contextlib.contextmanager
+def write_lock_held(db: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another program holding ``db``'s write lock (an open write transaction) for the block's length."""
+    holder = subprocess.Popen([sys.executable, "-c", _WRITE_LOCK_HOLDER, str(db)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        yield holder
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=60)

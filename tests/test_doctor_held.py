@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import write_lock_held
+
 import memory_core as core
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,34 +97,16 @@ def test_doctor_says_nothing_of_a_log_nobody_holds(tmp_path: Path) -> None:
         idle.wait(timeout=60)
 
 
-WRITER = """
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1], isolation_level=None)
-c.execute("BEGIN IMMEDIATE")
-c.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES ('held', '1')")
-print("holding", flush=True)
-sys.stdin.read()
-c.execute("ROLLBACK")
-"""
-
-
 def test_doctor_names_the_process_that_holds_the_write_lock(tmp_path: Path) -> None:
     """An open write transaction in another program: every writer waits for it; doctor says who, once."""
     db = tmp_path / "memory.db"
     _store(db, [f"note {i}: the attic key is in drawer {i}" for i in range(5)])
-    holder = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+    with write_lock_held(db) as holder:
         data = _doctor(db)
         notes = data["notes"]
         assert isinstance(notes, list)
         lines = [n for n in notes if "write lock" in n]
         assert len(lines) == 1 and f"pid {holder.pid}" in lines[0] and "commit or close" in lines[0], notes
         assert data["write_lock_held_by"] == [holder.pid]
-    finally:
-        assert holder.stdin is not None
-        holder.stdin.close()
-        holder.wait(timeout=60)
     data = _doctor(db)
     assert data["write_lock_held_by"] == [] and not [n for n in data["notes"] if "write lock" in n]

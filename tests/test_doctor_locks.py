@@ -9,23 +9,13 @@ lock during the check: the check must neither wait for it nor fail, and must sti
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
+
+from conftest import write_lock_held
 
 import memory_core as core
 from memengine import fts_check
 from memengine.db import connect
-
-WRITER = """
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1], isolation_level=None)
-c.execute("BEGIN IMMEDIATE")
-c.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES ('held', '1')")
-print("holding", flush=True)
-sys.stdin.read()
-c.execute("ROLLBACK")
-"""
 
 
 def _filled(db: Path, n: int = 80) -> None:
@@ -40,19 +30,14 @@ def _filled(db: Path, n: int = 80) -> None:
 def test_the_sampled_keyword_index_check_runs_while_another_process_holds_the_write_lock(tmp_path: Path) -> None:
     db = tmp_path / "memory.db"
     _filled(db)
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
     conn = connect(db)
-    try:
-        assert writer.stdout is not None and writer.stdout.readline().strip() == "holding"
-        conn.execute("PRAGMA busy_timeout = 200")  # (a check that needed the lock would fail after this)
-        rep = fts_check.check(conn, full_max_rows=10, seed=1)
-        assert rep["mode"] == "sampled" and rep["problems"] == [] and rep["ok"] is True, rep
-    finally:
-        assert writer.stdin is not None
-        writer.stdin.close()
-        writer.wait(timeout=60)
-        conn.close()
+    with write_lock_held(db):
+        try:
+            conn.execute("PRAGMA busy_timeout = 200")  # (a check that needed the lock would fail after this)
+            rep = fts_check.check(conn, full_max_rows=10, seed=1)
+            assert rep["mode"] == "sampled" and rep["problems"] == [] and rep["ok"] is True, rep
+        finally:
+            conn.close()
 
 
 def test_the_read_only_structure_check_still_finds_a_damaged_segment(tmp_path: Path) -> None:
@@ -81,18 +66,13 @@ def test_the_full_check_of_a_small_store_under_another_process_write_lock_is_no_
     compares every row as a read instead, and says why."""
     db = tmp_path / "memory.db"
     _filled(db, 40)
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
     conn = connect(db)
-    try:
-        assert writer.stdout is not None and writer.stdout.readline().strip() == "holding"
-        conn.execute("PRAGMA busy_timeout = 200")
-        rep = fts_check.check(conn)
-        assert rep["ok"] is True and rep["problems"] == [], rep
-        assert rep["mode"].startswith("full (the write lock"), rep["mode"]
-        assert int(conn.execute("PRAGMA busy_timeout").fetchone()[0]) == 200  # (given back as it was)
-    finally:
-        assert writer.stdin is not None
-        writer.stdin.close()
-        writer.wait(timeout=60)
-        conn.close()
+    with write_lock_held(db):
+        try:
+            conn.execute("PRAGMA busy_timeout = 200")
+            rep = fts_check.check(conn)
+            assert rep["ok"] is True and rep["problems"] == [], rep
+            assert rep["mode"].startswith("full (the write lock"), rep["mode"]
+            assert int(conn.execute("PRAGMA busy_timeout").fetchone()[0]) == 200  # (given back as it was)
+        finally:
+            conn.close()
