@@ -29,7 +29,7 @@ import re
 from functools import lru_cache
 
 from memengine import fact_mood, fact_owner
-from memengine.fact_lexicon import STOPWORDS, fold
+from memengine.fact_lexicon import STOPWORDS, fold, fold_text
 from memengine.fact_lexicon import same_stem as _same
 from memengine.fact_types import Verdict
 
@@ -82,10 +82,6 @@ _DOES_RE = re.compile(r"^\W*(?:i\s+(?:do|take|play|have)|je\s+(?:fais|prends|jou
 _MINE = frozenset("i we je j'ai ai yo eu io ich hab habe ho me mi".split())
 
 
-def _low(text: str) -> str:
-    return fold(text).replace("’", "'")
-
-
 def _words(text: str) -> list[str]:
     return [w for w in re.findall(r"[^\W\d_]+", text) if w not in STOPWORDS and w not in _FILLER and len(w) >= 3]
 
@@ -98,7 +94,7 @@ def _kind(words: list[str]) -> set[int]:
 def joined(old: str, new: str) -> Verdict | None:
     """A verdict of kind "slot" when ``new`` says I joined another place of ``old``'s kind and quit
     ``old``'s (see the module docstring), else None."""
-    lo, ln = _low(old), _low(new)
+    lo, ln = fold_text(old), fold_text(new)
     m = _GOES_RE.match(lo)
     if m is None or fact_mood.unasserted(new) or fact_mood.unasserted(old):
         return None
@@ -127,7 +123,7 @@ def joined(old: str, new: str) -> Verdict | None:
 def instead(old: str, new: str) -> Verdict | None:
     """A verdict of kind "slot" when ``new`` says I quit what ``old`` says I go to or do and took up
     another thing instead (see the module docstring), else None."""
-    lo, ln = _low(old), _low(new)
+    lo, ln = fold_text(old), fold_text(new)
     m = _GOES_RE.match(lo) or _DOES_RE.match(lo)
     if m is None or fact_mood.unasserted(new) or fact_mood.unasserted(old):
         return None

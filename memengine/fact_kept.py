@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memengine.fact_lexicon import STOPWORDS, fold, same_stem
+from memengine.fact_lexicon import STOPWORDS, fold_text, same_stem
 
 __all__ = ["without"]
 
@@ -70,7 +70,7 @@ def _restates(rest: str, old_words: list[str]) -> bool:
 def without(old: str, new: str) -> str:
     """``new`` without the clauses that say what stays as ``old`` has it (see the module docstring);
     ``new`` itself when it has none."""
-    low = fold(new).replace("’", "'")
+    low = fold_text(new)
     if len(low) != len(new):  # (offsets on the folded text must cut the original)
         return new
     cuts = [0]
@@ -91,7 +91,7 @@ def without(old: str, new: str) -> str:
         s = _STILL_RE.match(clause)
         if s is not None:
             if old_words is None:
-                old_words = _WORD_RE.findall(fold(old).replace("’", "'"))
+                old_words = _WORD_RE.findall(fold_text(old))
             if _restates(s.group("rest"), old_words):
                 dropped = True
                 continue

@@ -23,6 +23,12 @@ def fold(word: str) -> str:
     return w.replace("œ", "oe").replace("æ", "ae") if "œ" in w or "æ" in w else w  # "sœur" = "soeur"
 
 
+def fold_text(text: str) -> str:
+    """A sentence folded as :func:`fold` folds a word, its typographic apostrophe written "'"
+    ("l’école" -> "l'ecole"): the form the fact rules' patterns are written in."""
+    return fold(text).replace("’", "'")
+
+
 def _set(*blocks: str) -> frozenset[str]:
     return frozenset(fold(w) for block in blocks for w in block.split())
 

@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 
 from memengine import fact_mood
-from memengine.fact_lexicon import fold
+from memengine.fact_lexicon import fold, fold_text
 from memengine.fact_swap import REASON
 from memengine.fact_types import Verdict
 
@@ -47,7 +47,7 @@ _MEANT_RE = re.compile(
 def meant(text: str) -> tuple[str, str] | None:
     """(class, word) when ``text`` is a fragment correcting a size or colour ("sorry i meant the medium
     one"), else None."""
-    m = _MEANT_RE.match(fold(text).replace("’", "'"))
+    m = _MEANT_RE.match(fold_text(text))
     if m is None or len(text) > 120:
         return None
     word = m.group("word")

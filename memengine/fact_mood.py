@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memengine.fact_lexicon import fold
+from memengine.fact_lexicon import fold_text
 from memengine.fact_tokens import guess_lang
 
 __all__ = ["unasserted"]
@@ -156,7 +156,7 @@ def unasserted(text: str) -> str:
     stripped = text.strip()
     if _QUESTION.search(stripped.lower()) or _EN_INVERSION.match(stripped[:1].lower() + stripped[1:]):
         return "question"
-    low = fold(stripped).replace("’", "'")
+    low = fold_text(stripped)
     if "sí" in stripped.lower() or " si " in f" {low} " and (guess_lang(stripped) == "it" or _IT_SI.search(low)):
         # "sí": yes, not "if"; Italian "si" is a pronoun ("il mercato si sposta al giovedì"): its "if" is "se"
         low = re.sub(r"(?<!\w)si(?!\w)", "", low)

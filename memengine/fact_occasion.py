@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memengine.fact_lexicon import MONTHS, SHORT_FORMS, SHORT_WEEKDAYS, WEEKDAYS, fold
+from memengine.fact_lexicon import MONTHS, SHORT_FORMS, SHORT_WEEKDAYS, WEEKDAYS, fold, fold_text
 
 __all__ = ["older_one_off", "one_off"]
 
@@ -135,10 +135,6 @@ _NO_DAY_MARKER = re.compile(r"(?:la|de la|por la|cada|toda la|en la|a la)\s+$|(?
 _TIME_OR_AMOUNT = re.compile(r"\d")
 
 
-def _low(text: str) -> str:
-    return fold(text).replace("’", "'")
-
-
 def _markers(low: str, pattern: re.Pattern[str], before: re.Pattern[str] | None = _START_TO_RE) -> set[str]:
     """The scoping markers ``pattern`` finds in ``low``, but those ``before`` reads as when the change
     starts or as its new value ("from tomorrow", "moved to next monday")."""
@@ -187,7 +183,7 @@ _NUMBER_RE = re.compile(r"\d+(?:[.,:h]\d+)?")
 def one_off(old: str, new: str) -> str:
     """Why ``new`` states an exception to the standing fact ``old`` ("one day", "holiday", "exception",
     "stand-in", "until", "one day's value"), or "" when it does not."""
-    lo, ln = _low(old), _low(new)
+    lo, ln = fold_text(old), fold_text(new)
     dated = bool(_DATED_RE.search(lo))  # an appointment on March 12: itself one day
     why = _occasion(lo, ln, dated) or _stand_in(lo, ln)
     if why:
@@ -234,7 +230,7 @@ def _standing(low: str) -> bool:
 def older_one_off(old: str, new: str) -> str:
     """Why the OLDER ``old`` is an exception (one day, one occasion, one day's opening hours) that the
     standing ``new`` does not update, or "" (see the module docstring)."""
-    lo, ln = _low(old), _low(new)
+    lo, ln = fold_text(old), fold_text(new)
     if not _standing(ln):
         return ""  # (the newer is itself one day's value: "moved to friday", "tomorrow at 3")
     why = _occasion(ln, lo, False)  # what the older names and the newer does not

@@ -25,7 +25,7 @@ import re
 from functools import lru_cache
 
 from memengine.fact_cue_lexicon import KIN
-from memengine.fact_lexicon import fold
+from memengine.fact_lexicon import fold, fold_text
 
 __all__ = ["kin_named", "owner_added"]
 
@@ -61,10 +61,6 @@ _HEAD_GENITIVE = re.compile(r"^\W*(?:(?:der|die|das|den|dem)\s+)?([\w-]+)\s+(?:d
 _WORD = re.compile(r"[\w-]+")
 
 
-def _low(text: str) -> str:
-    return fold(text).replace("’", "'")
-
-
 def _is_owner(word: str) -> bool:
     return word in KIN or word in _MORE_OWNERS
 
@@ -72,7 +68,7 @@ def _is_owner(word: str) -> bool:
 @lru_cache(maxsize=4096)
 def _owners(text: str) -> frozenset[str]:
     """The relatives and neighbours ``text`` names as owners (their KIN group when listed)."""
-    low = _low(text)
+    low = fold_text(text)
     out = set()
     for pattern in (_EN_OWNER, _OF_OWNER, _OF_THE_OWNER, _DE_GENITIVE):
         for m in pattern.finditer(low):
@@ -85,7 +81,7 @@ def _owners(text: str) -> frozenset[str]:
 @lru_cache(maxsize=4096)
 def kin_named(text: str) -> frozenset[str]:
     """Every relative or neighbour ``text`` names, in any form ("My sister pays ...")."""
-    return frozenset(KIN.get(w, w) for w in _WORD.findall(_low(text)) if _is_owner(w))
+    return frozenset(KIN.get(w, w) for w in _WORD.findall(fold_text(text)) if _is_owner(w))
 
 
 def _stem_in(word: str, words: set[str]) -> bool:
@@ -100,7 +96,7 @@ def owner_added(old: str, new: str) -> str:
     genitive after the older's head noun with a word the older lacks ("Der Elternabend der 3b")."""
     if _owners(new) - _owners(old) - kin_named(old):
         return "owner"  # ("My sister pays 900 in rent" / "my sister's rent went up": her fact both times)
-    lo, ln = _low(old), _low(new)
+    lo, ln = fold_text(old), fold_text(new)
     m = _HEAD_GENITIVE.match(ln)
     if m is not None:
         old_words = set(_WORD.findall(lo))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memengine.fact_lexicon import STOPWORDS, _set, fold
+from memengine.fact_lexicon import STOPWORDS, _set, fold, fold_text
 from memengine.fact_lexicon import same_stem as _same
 from memengine.fact_types import Verdict
 
@@ -54,10 +54,6 @@ _DE_TAKE_RE = re.compile(r"^\W*(?P<one>.+?)\s+hat\s+(?:jetzt\s+|nun\s+|inzwische
 _TITLES = _set("frau herr dr mr mrs ms mme m sr sra senhor senhora dona dott dottssa signora signor")
 _ARTICLES = _set("the a an", "le la les l un une", "el la los las", "der die das den dem", "o a os as", "il lo la i gli")
 _WORD = re.compile(r"[^\W\d_][\w'-]*|\d+")
-
-
-def _low(text: str) -> str:
-    return fold(text).replace("’", "'")
 
 
 def _holder(old: str) -> list[str]:
@@ -109,11 +105,11 @@ def passed_on(old: str, new: str) -> Verdict | None:
     holder = _holder(old)
     if not holder:
         return None
-    parts = _parts(_low(new))
+    parts = _parts(fold_text(new))
     if parts is None:
         return None
     giver, receiver, thing = parts
-    old_words = [w for w in _WORD.findall(_low(old))]
+    old_words = [w for w in _WORD.findall(fold_text(old))]
     if not receiver or any(r in old_words for r in receiver):
         return None  # nobody new: "priya passed the newsletter to priya's team" is no new holder
     if giver and not all(g in holder for g in giver):
@@ -150,13 +146,13 @@ def provider_left(old: str, new: str) -> Verdict | None:
     walker is Jenny") and ``new`` says I switched to someone or something else, naming the old holder as left
     behind ("switched to the optometrist at costco, way cheaper than dr lin", "we use the h&r block office now,
     helen retired"): the new provider may be named by another noun ("the optometrist", "a dog walking service")."""
-    m = _HOLDER_RE.match(_low(old))
+    m = _HOLDER_RE.match(fold_text(old))
     if m is None:
         return None
     names = [w for w in _WORD.findall(m.group("name")) if w not in _TITLES and w not in _ARTICLES and len(w) >= 3]
     if not names or len(names) > 3:
         return None
-    low = _low(new)
+    low = fold_text(new)
     words = _WORD.findall(low)
     spots = [i for i, w in enumerate(words) if w in names]
     if not spots:

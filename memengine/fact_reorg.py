@@ -31,7 +31,7 @@ import re
 from functools import lru_cache
 
 from memengine import fact_mood
-from memengine.fact_lexicon import fold
+from memengine.fact_lexicon import fold_text
 from memengine.fact_types import Verdict
 
 __all__ = ["new_boss", "reports"]
@@ -83,13 +83,9 @@ _REORG_RE = re.compile(r"\b(?:reorg\w*|re-org\w*|restructur\w*|reorganis\w*|reor
                        r"neue\s+struktur|nouvelle\s+organisation|new\s+structure|nova\s+estrutura|nuova\s+struttura)")
 
 
-def _low(text: str) -> str:
-    return fold(text).replace("’", "'")
-
-
 @lru_cache(maxsize=2048)
 def _person(text: str) -> str | None:
-    low = _low(text)
+    low = fold_text(text)
     m = _NEW_RE.search(low)
     if m is None:
         return None
@@ -114,7 +110,7 @@ _SCOPED_RE = re.compile(r"^(?:\s+[^\W\d_]+)?\s+(?:on|for|about|regarding|re|sur|
 def reports(text: str) -> bool:
     """Whether ``text`` says whom I report to now ("reorg happened, i now report to anjali"): far in
     meaning from the role fact it updates, so memengine/supersession.py compares it whatever the cosine."""
-    return len(text) < 200 and _person(text) is not None and _CHANGE_RE.search(_low(text)) is not None
+    return len(text) < 200 and _person(text) is not None and _CHANGE_RE.search(fold_text(text)) is not None
 
 
 @lru_cache(maxsize=4096)
@@ -123,7 +119,7 @@ def new_boss(old: str, new: str) -> Verdict | None:
     says who my manager is (see the module docstring), else None."""
     if not reports(new) or fact_mood.unasserted(new) or fact_mood.unasserted(old):
         return None
-    lo, ln = _low(old), _low(new)
+    lo, ln = fold_text(old), fold_text(new)
     if _OLD_RE.search(lo) is None or _KEEPS_RE.search(ln):
         return None
     name = _person(new)

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memengine import fact_mood, fact_occasion, fact_owner
-from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, STOPWORDS, WEEKDAYS, _set, fold
+from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, STOPWORDS, WEEKDAYS, _set, fold_text
 from memengine.fact_lexicon import same_stem as _same
 from memengine.fact_types import Verdict
 from memengine.fact_when import OPENERS, TIME_NOUNS
@@ -190,7 +190,7 @@ class _Read:
 
 
 def _low(text: str) -> str:
-    return fold(text).replace("’", "'").replace("'s ", " ").replace("s' ", "s ")
+    return fold_text(text).replace("'s ", " ").replace("s' ", "s ")
 
 
 def _number(tok: str) -> float | None:

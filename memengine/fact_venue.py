@@ -26,7 +26,7 @@ import re
 from functools import lru_cache
 
 from memengine import fact_mood, fact_occasion
-from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold
+from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold, fold_text
 from memengine.fact_lexicon import same_stem as _same
 from memengine.fact_tokens import guess_lang
 from memengine.fact_types import Verdict
@@ -76,7 +76,7 @@ _WHEN = frozenset(WEEKDAYS) | frozenset(MONTHS) | OPENERS | TIME_NOUNS | frozens
 
 
 def _low(text: str) -> str:
-    return fold(text).replace("’", "'").strip(" .!")
+    return fold_text(text).strip(" .!")
 
 
 def _words(text: str) -> list[str]:
