@@ -433,7 +433,9 @@ class _DateStats:
         if dmy != mdy:
             return ("dmy", "fewer backward jumps") if dmy < mdy else ("mdy", "fewer backward jumps")
         sep = re.search(r"[./-]", self.first_date)
-        if sep and sep.group() == "/" and not self.padded and not self.not_us and ios:
+        # US English iOS writes a 12-hour clock; a file with no AM/PM at all is a 24-hour locale
+        # (es, it, de … write the same unpadded "3/11/26"), so it keeps the day-first default.
+        if sep and sep.group() == "/" and not self.padded and not self.not_us and self.twelve and ios:
             return "mdy", "ambiguous: unpadded US-style iOS date"
         return "dmy", "ambiguous: defaulted to day first"
 

@@ -162,6 +162,9 @@ def test_utf16_export(tmp_path: Path) -> None:
     ("\u200f[٣\u200f/١١\u200f/٢٠٢٦، ٧:٠٤:١١ م]", "dmy", datetime(2026, 11, 3, 19, 4, 11)),
     # a 4-digit year is not what US iOS writes either, whatever the marker
     ("[3/11/2026, 7:04:11 PM]", "dmy", datetime(2026, 11, 3, 19, 4, 11)),
+    # Spanish (or Italian, German …) iOS: the same unpadded d/m/yy, but a 24-hour clock, which US English never writes
+    ("[3/11/26, 19:04:11]", "dmy", datetime(2026, 11, 3, 19, 4, 11)),
+    ("[3/11/26, 8:15:00]", "dmy", datetime(2026, 11, 3, 8, 15, 0)),
     # US English iOS: unpadded m/d/yy with AM/PM stays month first
     ("[3/11/26, 7:04:11 PM]", "mdy", datetime(2026, 3, 11, 19, 4, 11)),
 ])
