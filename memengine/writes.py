@@ -293,12 +293,15 @@ class Writes(StoreBase):
         conversational = m.memory_type == "episodic" or m.thread is not None
         if dedup:
             row = self.conn.execute(
-                # (the index holds the hash's first 16 hex digits: m012_people_threads)
+                # (the index holds the hash's first 16 hex digits: m012_people_threads). An event is the same
+                # one only at the same time, in the same chat, said by the same author: "ok" from two people
+                # (or in two chats) is two turns, the same turn sent again (a retried call) is one.
                 """SELECT id FROM memories WHERE substr(content_hash, 1, 16) = ? AND content_hash = ?
-                   AND memory_type = ? AND status = 'active' AND valid_to IS NULL AND (? = 0 OR event_at IS ?)
+                   AND memory_type = ? AND status = 'active' AND valid_to IS NULL
+                   AND (? = 0 OR (event_at IS ? AND thread IS ? AND author IS ?))
                    LIMIT 1""",
                 (values["content_hash"][:16], values["content_hash"], m.memory_type, int(conversational),
-                 values["event_at"]),
+                 values["event_at"], m.thread, m.author),
             ).fetchone()
             if row:
                 self._reinforce(int(row[0]), now)
@@ -541,16 +544,28 @@ class Writes(StoreBase):
         while True:
             page = self.conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id > ? {where} ORDER BY id "
                                      f"LIMIT {self.EXPORT_PAGE}", (last,)).fetchall()
+            shared = self._older_same_text([(int(r["id"]), r["content_hash"]) for r in page if r["ref"] is None])
             for r in page:
                 m = Memory.from_row(r).to_dict()
                 out = {k: m[k] for k in self.EXPORT_KEYS}
                 if out["ref"] is None:
-                    # a stable ref makes export → import → import idempotent even for hand-stored memories
-                    out["ref"] = f"hash:{r['content_hash'][:24]}"
+                    # a stable ref makes export → import → import idempotent even for hand-stored memories;
+                    # unique too (import skips a second row of one source and ref): a text an older memory
+                    # also has (another type, another author's "ok", another day's event) adds its id
+                    out["ref"] = f"hash:{r['content_hash'][:24]}" + (f":{r['id']}" if r["id"] in shared else "")
                 yield out
             if len(page) < self.EXPORT_PAGE:
                 return
             last = int(page[-1]["id"])
+
+    def _older_same_text(self, rows: list[tuple[int, str]]) -> set[int]:
+        """The ids of ``rows`` (id, content hash) whose text an older memory (lower id, any status) also has."""
+        out = set()
+        for mid, h in rows:
+            if self.conn.execute("SELECT 1 FROM memories WHERE substr(content_hash, 1, 16) = ? AND content_hash = ? "
+                                 "AND id < ? LIMIT 1", (h[:16], h, mid)).fetchone():
+                out.add(mid)
+        return out
 
     def validate(self, m: NewMemory) -> NewMemory:
         """``m`` checked (and normalised) as a write would: a UserError says why it cannot be stored.
