@@ -22,7 +22,7 @@ is a semantic record "ChatGPT memory: ..."; a conversation of no title (null,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -179,12 +179,38 @@ def _message_text(msg: dict[str, Any]) -> tuple[str, list[str], str]:
 # Canvas ("canmore"): the assistant writes a document by calling a tool; the document is what the
 # user reads and keeps, so its text is a memory (the tool's receipt is not).
 _CANVAS_CALLS = {"canmore.create_textdoc", "canmore.update_textdoc"}
+_CANVAS_FAILED = "failed"  # how the tool's receipt of an edit that did not apply starts ("Failed with error ...")
 
 
-def _canvas(msg: dict[str, Any], current: str) -> tuple[str, str] | None:
-    """(document name, text) of a canvas call that writes a whole document: a creation, or an
-    update whose one pattern is ``.*`` (a rewrite); None for partial edits (their result is not
-    in the export) and calls that do not parse."""
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement for ``re.sub`` that inserts ``text`` as written (no ``\\1`` or ``\\n`` read in it)."""
+    return lambda _match: text
+
+
+def _edited(text: str, updates: list[Any]) -> str | None:
+    """``text`` after a canvas call's ``updates`` (a regular expression and its replacement each, applied in
+    order, to the first match or to every one with ``multiple``); None when one does not parse or is not
+    found: what the document then said is not known. The replacement is taken as written (the model writes
+    the new text, not a template)."""
+    for update in updates:
+        if not isinstance(update, dict) or not isinstance(update.get("pattern"), str) \
+                or not isinstance(update.get("replacement"), str):
+            return None
+        try:
+            pattern = re.compile(update["pattern"])
+        except (re.error, RecursionError, OverflowError):
+            return None
+        text, count = pattern.subn(_literal(update["replacement"]), text,
+                                   count=0 if update.get("multiple") is True else 1)
+        if not count:
+            return None
+    return text
+
+
+def _canvas(msg: dict[str, Any], current: str, docs: dict[str, str]) -> tuple[str, str] | None:
+    """(document name, text) of a canvas call: a creation, a rewrite (one pattern ``.*``), or edits in
+    place of the document ``current`` (the last one written, its text in ``docs``), as edited; None for
+    calls that do not parse and edits that cannot be applied."""
     import json
 
     content = msg.get("content") or {}
@@ -199,12 +225,26 @@ def _canvas(msg: dict[str, Any], current: str) -> tuple[str, str] | None:
         name = str(call.get("name") or current or "document")
     else:
         updates = call.get("updates")
-        if not (isinstance(updates, list) and len(updates) == 1 and isinstance(updates[0], dict)
-                and updates[0].get("pattern") == ".*"):
+        if not (isinstance(updates, list) and updates):
             return None
-        text = updates[0].get("replacement")
         name = current or "document"
+        if len(updates) == 1 and isinstance(updates[0], dict) and updates[0].get("pattern") == ".*":
+            text = updates[0].get("replacement")
+        elif current in docs:
+            text = _edited(docs[current], updates)
+        else:
+            return None
     return (name, text) if isinstance(text, str) and text.strip() else None
+
+
+def _receipt_failed(mapping: dict[str, Any], ordered: list[tuple[str, bool]], index: int) -> bool:
+    """True when the message after a canvas edit on its path is the tool's receipt saying it failed."""
+    if index + 1 >= len(ordered) or ordered[index + 1][1]:
+        return False
+    nxt = mapping[ordered[index + 1][0]].get("message")
+    if not isinstance(nxt, dict) or (nxt.get("author") or {}).get("role") != "tool":
+        return False
+    return _message_text(nxt)[0].strip().lower().startswith(_CANVAS_FAILED)
 
 
 def _task(msg: dict[str, Any], tasks: dict[str, dict[str, str]]) -> dict[str, str] | None:
@@ -327,9 +367,10 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         ordered += [(k, True) for k in _tree_order(mapping) if k not in on]
     position = 0
     tasks: dict[str, dict[str, str]] = {}  # the scheduled tasks set so far, by id ("" = the last one)
-    canvas_name = ""  # the canvas document edits apply to (the last one created)
+    canvas_name = ""  # the canvas document edits apply to (the last one written)
+    canvas_docs: dict[str, str] = {}  # the canvas documents' texts so far, by name
     last_time = fallback  # a message without create_time is dated by the one before it
-    for key, alt in ordered:
+    for index, (key, alt) in enumerate(ordered):
         msg = mapping[key].get("message")
         if not isinstance(msg, dict) or not isinstance(msg.get("content") or {}, dict):
             continue
@@ -343,16 +384,21 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         role = (msg.get("author") or {}).get("role")
         ctype = (msg.get("content") or {}).get("content_type", "text")
         recipient = msg.get("recipient") or "all"
-        canvas = _canvas(msg, canvas_name) if role == "assistant" and recipient in _CANVAS_CALLS else None
+        canvas = _canvas(msg, canvas_name, canvas_docs) if role == "assistant" and recipient in _CANVAS_CALLS \
+            and not _receipt_failed(mapping, ordered, index) else None
         # a memory ("bio" tool call): what ChatGPT saved about the user, a fact of theirs, not a turn
         memory = role == "assistant" and recipient == "bio"
         # a scheduled task the user set ("automations.create"/"update"): the task as it now stands
         task = _task(msg, tasks) if role == "assistant" and recipient in gpt_tasks.TASK_CALLS and not alt else None
         if role == "tool" and str((msg.get("author") or {}).get("name") or "") in gpt_tasks.TASK_CALLS:
             _task_receipt(msg, tasks)
-        if canvas is not None:
+        if canvas is not None and not alt:
             canvas_name = canvas[0]
-        if ctype == "user_editable_context" and not alt and context is not None:
+            canvas_docs[canvas_name] = canvas[1]
+        # custom instructions: their own node type since 2024; in 2023 a system message carrying the user's
+        # words in metadata.user_context_message_data
+        if (ctype == "user_editable_context" or isinstance(meta.get("user_context_message_data"), dict)) \
+                and not alt and context is not None:
             found = _context_records(msg, when)
             if found:  # the user's words about themselves: memories, once, after the conversations
                 for rec in found:

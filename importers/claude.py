@@ -129,9 +129,10 @@ def is_project(obj: Any) -> bool:
 
 
 def _project(proj: dict[str, Any], report: ImportReport) -> Iterator[Record]:
-    """What the user wrote about a project: its description and its instructions (the
-    prompt every chat of it starts with), one semantic memory each; its documents are
-    reference files, named in the metadata, not memories."""
+    """What the user wrote about a project and gave it to know: its description and its
+    instructions (the prompt every chat of it starts with), then each of its documents (a text
+    pasted in, an uploaded file's text: "Claude project Home, document budget.md: ..."), one
+    memory each; an empty document is none."""
     name = uncut(str(proj.get("name") or "untitled")).strip()
     when = iso_time(proj.get("created_at"))
     docs = [str(d.get("filename") or "") for d in proj.get("docs") or [] if isinstance(d, dict)]
@@ -149,6 +150,24 @@ def _project(proj: dict[str, Any], report: ImportReport) -> Iterator[Record]:
         yield Record(content=f"Claude project {name}{label}: {text}", ref=f"claude:project:{proj['uuid']}:{key}",
                      source="claude", memory_type="procedural" if label else "semantic", event_at=when,
                      metadata=meta)
+    for doc in proj.get("docs") or []:
+        if not isinstance(doc, dict):
+            continue
+        report.messages_seen += 1
+        file = uncut(str(doc.get("filename") or "")).strip() or "untitled"
+        text = doc["content"].strip() if isinstance(doc.get("content"), str) else ""
+        if not text:
+            report.skipped_empty += 1
+            continue
+        if CUT_MARK in text:
+            report.skipped_oversized += 1
+            report.warn(f"project {name!r} (id {proj['uuid']}): document {file!r} is over {MAX_JSON_STRING_BYTES} "
+                        "bytes; refused")
+            continue
+        ident = str(doc.get("uuid") or sha1_hex(file)[:16])
+        yield Record(content=f"Claude project {name}, document {file}: {text}",
+                     ref=f"claude:project:{proj['uuid']}:doc:{ident}", source="claude", memory_type="semantic",
+                     event_at=iso_time(doc.get("created_at")) or when, metadata={**meta, "doc": file})
 
 
 # What claude.ai writes into a message's plain ``text`` where a tool call or artifact was:

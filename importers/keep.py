@@ -3,17 +3,21 @@ file, beside an ``.html`` rendering of it, its attachments and ``Labels.txt``).
 
 The markdown importer reads them with the notes of other apps (:mod:`importers.markdown`): a
 folder or zip holding a ``Keep`` folder of such JSON files. A note is a semantic memory
-"Title: text" (a checklist as ``- [ ] item`` / ``- [x] item`` lines), its labels its tags, dated
+"Title: text" (a checklist as ``- [ ] item`` / ``- [x] item`` lines, a web link Keep found in it as a
+"Link: <page title> <URL>" line), its labels its tags, dated
 by its creation (``createdTimestampUsec``; older exports only have ``userEditedTimestampUsec``).
 Trashed notes are not memories, nor is a note of only a picture (counted as media); archived and
 pinned ones are, marked in the metadata. The
-``.html`` files say the same again and are not read.
+``.html`` files say the same again and are not read, unless there is no JSON beside them (older Takeouts):
+then the page is read (:func:`html_records`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -45,11 +49,23 @@ def _when(obj: dict[str, Any]) -> datetime | None:
     return None
 
 
+def _links(obj: dict[str, Any]) -> list[tuple[str, str]]:
+    """(title, URL) of the web links Keep found in a note (``annotations`` of source ``WEBLINK``)."""
+    out: list[tuple[str, str]] = []
+    for a in obj.get("annotations") or []:
+        if isinstance(a, dict) and isinstance(a.get("url"), str) and a["url"].strip() and \
+                str(a.get("source") or "WEBLINK").upper() == "WEBLINK":
+            out.append((" ".join(str(a.get("title") or "").split()), a["url"].strip()))
+    return out
+
+
 def _body(obj: dict[str, Any]) -> str:
     text = str(obj.get("textContent") or "").strip()
     items = [i for i in obj.get("listContent") or [] if isinstance(i, dict) and str(i.get("text") or "").strip()]
     checklist = "\n".join(f"- [{'x' if i.get('isChecked') else ' '}] {str(i['text']).strip()}" for i in items)
-    return "\n".join(p for p in (text, checklist) if p)
+    # a web link Keep shows under the note (its page's title and address) is part of what the note says
+    links = "\n".join(f"Link: {title} {url}" if title else f"Link: {url}" for title, url in _links(obj))
+    return "\n".join(p for p in (text, checklist, links) if p)
 
 
 def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
@@ -88,6 +104,113 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
     files = [str(a.get("filePath")) for a in obj.get("attachments") or [] if isinstance(a, dict) and a.get("filePath")]
     if files:
         metadata["attachments"] = files
+    urls = [url for _, url in _links(obj)]
+    if urls:
+        metadata["urls"] = urls
     return [Record(content=f"{title}: {body}" if title else body, ref=f"markdown:{rel}::0", source="markdown",
                    memory_type="semantic", event_at=_when(obj), thread=rel, position=0, tags=labels,
                    metadata=metadata, line=1)]
+
+
+# --- Keep's older Takeout: an .html page per note and no JSON ------------------------------------------------
+# <div class="note DEFAULT"><div class="heading">Mar 14, 2018, 10:00:00 AM</div><div class="title">Gate code</div>
+# <div class="content">Garage gate: 4821<br>Front door: 1357</div> ... <span class="label-name">Home</span>;
+# a checklist is <li class="listitem checked"><span class="bullet">☑</span><span class="text">rice</span></li>;
+# web links are <a class="annotation-link" href="...">title</a>.
+_KEEP_HTML_RE = re.compile(r'<div class="note\b[^"]*">.*?<div class="(?:title|content)">', re.DOTALL)
+_HEADING_FORMATS = ("%b %d, %Y, %I:%M:%S %p", "%b %d, %Y, %H:%M:%S", "%d %b %Y, %H:%M:%S")
+
+
+def is_keep_html(text: str) -> bool:
+    """True for a page Keep's Takeout wrote for a note (its ``note``/``title``/``content`` divs)."""
+    return _KEEP_HTML_RE.search(text[:65536]) is not None
+
+
+class _KeepPage(HTMLParser):
+    """The parts of one Keep note page, told by the classes of its elements."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []  # the class of each open element ("" for none)
+        self.parts: dict[str, list[str]] = {"heading": [], "title": [], "content": [], "label-name": []}
+        self.lines: list[str] = []
+        self.links: list[tuple[str, str]] = []
+        self.href = ""
+
+    def _inside(self, cls: str) -> bool:
+        return any(cls in c.split() for c in self.stack)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        cls = str(a.get("class") or "")
+        if tag == "br" and self._inside("content"):
+            self.parts["content"].append("\n")
+            return
+        if tag in ("br", "img", "meta", "link", "input", "hr"):
+            return
+        if tag == "li" and "listitem" in cls.split():
+            self.parts["content"].append(f"\n- [{'x' if 'checked' in cls.split() else ' '}] ")
+        if tag == "a" and "annotation-link" in cls.split():
+            self.href = str(a.get("href") or "")
+        self.stack.append(cls if tag not in ("head", "style", "script") else "skip")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("br", "img", "meta", "link", "input", "hr"):
+            return
+        if self.stack:
+            self.stack.pop()
+        if tag == "a" and self.href:
+            self.links.append(("", self.href))
+            self.href = ""
+
+    def handle_data(self, data: str) -> None:
+        if self._inside("skip") or self._inside("bullet") or self._inside("meta-icons"):
+            return
+        if self.href:
+            self.links.append((" ".join(data.split()), self.href))
+            self.href = ""
+            return
+        for part in ("label-name", "title", "content", "heading"):  # innermost first: a label sits in no title
+            if self._inside(part):
+                self.parts[part].append(data)
+                return
+
+
+def _heading_time(text: str) -> datetime | None:
+    """The time in a page's heading, as the exporter's clock wrote it (naive): "Mar 14, 2018, 10:00:00 AM"."""
+    value = " ".join(text.replace("\u202f", " ").split())
+    for fmt in _HEADING_FORMATS:
+        try:
+            return datetime.strptime(value, fmt)
+        except ValueError:
+            continue
+    return None
+
+
+def html_records(file: Path, rel: str, report: ImportReport) -> list[Record]:
+    """The memory of one Keep note page (older Takeouts wrote no JSON): as :func:`records` makes of a JSON
+    note, its heading's time its date; an empty page is none."""
+    if file.stat().st_size > MAX_NOTE_BYTES:
+        report.skipped_oversized += 1
+        report.warn(f"{rel}: over {MAX_NOTE_BYTES} bytes, no Keep note; skipped")
+        return []
+    page = _KeepPage()
+    page.feed(file.read_bytes().decode("utf-8", errors="replace"))
+    page.close()
+    report.messages_seen += 1
+    content = "".join(page.parts["content"])
+    lines = [" ".join(ln.split()) for ln in content.split("\n")]
+    body = "\n".join(ln for ln in lines if ln)
+    links = [(t, u) for t, u in page.links if u.strip()]
+    body = "\n".join(p for p in (body, "\n".join(f"Link: {t} {u}" if t else f"Link: {u}" for t, u in links)) if p)
+    if not body:
+        report.skipped_empty += 1
+        return []
+    title = " ".join("".join(page.parts["title"]).split())
+    labels = [" ".join(x.split()) for x in page.parts["label-name"] if x.strip()]
+    metadata: dict[str, Any] = {"path": rel, "title": title, "app": "keep"}
+    if links:
+        metadata["urls"] = [u for _, u in links]
+    return [Record(content=f"{title}: {body}" if title else body, ref=f"markdown:{rel}::0", source="markdown",
+                   memory_type="semantic", event_at=_heading_time("".join(page.parts["heading"])), thread=rel,
+                   position=0, tags=labels, metadata=metadata, line=1)]

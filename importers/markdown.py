@@ -152,7 +152,8 @@ _CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 
 _QUERY_FENCES = {"dataview", "dataviewjs", "query", "tasks"}  # Obsidian plugins' queries: no words of the note
-_CALLOUT_RE = re.compile(r"^(\s*>\s*)\[!([\w-]+)\][+-]?\s?")  # "> [!note] Title" -> "> Title"
+# "> [!note] Title" -> "> Title"; nested in another callout, "> > [!tip] Title" -> "> > Title"
+_CALLOUT_RE = re.compile(r"^(\s*>(?:\s*>)*\s*)\[!([\w-]+)\][+-]?\s?")
 _BLOCK_ID_RE = re.compile(r"\s\^[A-Za-z0-9-]+$")  # Obsidian's " ^block-id" at a line's end
 
 
@@ -472,6 +473,9 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
         return notes, [[] for _ in notes], rel
     data = file.read_bytes()
     text = _decode_note(data, file, rel, report)
+    if suffix in html_notes.HTML_SUFFIXES and keep.is_keep_html(text):  # Keep's older Takeout: pages, no JSON
+        notes = keep.html_records(file, rel, report)
+        return notes, [[] for _ in notes], rel
     # a page saved under a .md name (Apple Notes exporters) is read as the page it is
     html = suffix in html_notes.HTML_SUFFIXES or (suffix in (".md", ".markdown") and note_marks.is_html_body(text))
     plain = suffix == ".txt"  # a plain-text note: no markup, no headings, no front matter
@@ -762,6 +766,9 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
                 first_ref.setdefault(_note_key(rec.metadata["page"]), rec.ref)
         for alias in markdown_apps.aliases(records[0].metadata.get("frontmatter") if records else None):
             first_ref.setdefault(_note_key(alias), records[0].ref)  # Obsidian: [[Heating]] is the note "Boiler"
+        joplin_id = markdown_apps.joplin_key(records[0].metadata.get("frontmatter")) if records else None
+        if joplin_id:  # Joplin: [text](:/<id>) is the note of that id
+            first_ref.setdefault(joplin_id, records[0].ref)
     report.variant.update({"files": len(files), "layout": "directory" if path.is_dir() else "file"})
     parsed = (_parse_file(file, root, report, blocks, tagged, hierarchy) for file in kept)
     for records, targets, _rel in parsed:

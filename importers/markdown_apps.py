@@ -186,6 +186,11 @@ class _capped(io.RawIOBase):
 
 
 # A Markdown link to another note of the export (Notion, Bear, Typora): "[Porto](Trips%20x/Porto%20y.md)".
+# Joplin links notes by id: "[Boiler service](:/7e6d…)" (a picture or file is "![name](:/<id>)", left to the
+# picture rule); the target is named ":/<id>", which :func:`joplin_key` gives the note of that id.
+JOPLIN_LINK = ":/"
+_JOPLIN_LINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\(:/([0-9a-fA-F]{32})\)")
+_JOPLIN_HEX_RE = re.compile(r"[0-9a-fA-F]{32}")
 _NOTE_LINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\((?!\w+://)([^()\s]+?\.(?:md|markdown|html?|org|txt))\)", re.IGNORECASE)
 
 
@@ -219,7 +224,19 @@ def note_links(text: str, rel: str) -> tuple[str, list[str]]:
         targets.append("/".join(parts))
         return m.group(1)
 
+    def joplin(m: re.Match[str]) -> str:
+        targets.append(JOPLIN_LINK + m.group(2).lower())
+        return m.group(1)
+
+    if "](:/" in text:  # Joplin: [Boiler service](:/<the note's id>)
+        text = _JOPLIN_LINK_RE.sub(joplin, text)
     return (_NOTE_LINK_RE.sub(repl, text) if "](" in text else text), targets
+
+
+def joplin_key(front: Any) -> str | None:
+    """The name a Joplin note's links give it (``:/<id>``), from its front matter's 32-hex ``id``."""
+    ident = front.get("id") if isinstance(front, dict) else None
+    return JOPLIN_LINK + ident.lower() if isinstance(ident, str) and _JOPLIN_HEX_RE.fullmatch(ident) else None
 
 
 def other_note(file: Path, keep_dir: bool) -> bool:

@@ -335,7 +335,8 @@ def _record(c: _Contact, line: int, rel: str) -> Record | None:
     name = _display(c)
     if not name:
         return None
-    facts: list[str] = []
+    # RFC 9554 PRONOUNS: the person's own words about themselves, first
+    facts: list[str] = [f"pronouns {', '.join(c.reach.pronouns)}"] if c.reach.pronouns else []
     for kind, tel in c.tels:
         tel = re.sub(r"^tel:", "", tel, flags=re.IGNORECASE)
         facts.append(f"phone {tel}" + (f" ({kind})" if kind else ""))

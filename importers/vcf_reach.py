@@ -6,9 +6,16 @@ in their own fields, read from a vCard's lines for :mod:`importers.vcf`.
   (Evolution, Android, old Apple) and ``X-MS-IMADDRESS`` (Outlook): the handle, and the service from
   X-SERVICE-TYPE, else the URI's scheme, else the property's name;
 * social profiles: ``X-SOCIALPROFILE;TYPE=instagram;X-USER=ana:http://instagram.com/ana`` (Apple,
-  Nextcloud): the user name when given, else the URL, and the network;
+  Nextcloud) and RFC 9554's ``SOCIALPROFILE;SERVICE-TYPE=Mastodon:https://...``: the user name when given
+  (``X-USER``, a ``VALUE=text`` value), else the URL, and the network (``SERVICE-TYPE``, else a TYPE that
+  is no place, else the item's label);
+* a handle or profile's home/work type is shown after its service, as an e-mail's is ("xmpp, home");
+  Apple's ``x-apple:`` prefix and %-escapes are no part of a handle; a Matrix URI (``matrix:u/ana:x.org``)
+  names ``@ana:x.org``; RFC 9554's ``CONTACT-URI`` is a web page "(contact)";
 * web pages: ``URL`` (its TYPE or Apple's item label) and blog fields (``X-EVOLUTION-BLOG-URL``,
   KDE's ``BlogFeed``); a free/busy or calendar URL (``FBURL``, ``CALURI``) is none;
+* RFC 9554's ``PRONOUNS`` (shown first by :mod:`importers.vcf`); its GRAMGENDER, LANGUAGE and CREATED are
+  not shown;
 * relations written as Outlook's ``X-MS-SPOUSE``/``X-MS-MANAGER``/``X-MS-ASSISTANT``, Evolution's
   ``X-EVOLUTION-SPOUSE`` ..., KDE's ``X-KADDRESSBOOK-X-SpousesName`` ...; anniversaries as
   ``X-MS-ANNIVERSARY`` or KDE's ``X-KADDRESSBOOK-X-Anniversary``; Android's contact events
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from importers._common import split_lines
 
@@ -35,6 +43,8 @@ _ANDROID_EVENTS = {"1": "anniversary", "2": "date"}
 # read by importers.vcf already (RELATED and Apple's dates, the anniversaries it knows)
 _KNOWN = frozenset({"X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY", "X-ABRELATEDNAMES", "X-ABDATE"})
 _TYPE_SKIP = frozenset({"pref", "voice", "internet", "text", "uri"})
+_PLACES = frozenset({"home", "work", "other", "personal", "business", "cell", "mobile"})
+_MATRIX_SIGILS = {"u": "@", "r": "#", "roomid": "!"}
 
 
 @dataclass
@@ -46,6 +56,7 @@ class Reach:
     webs: list[tuple[str, str]] = field(default_factory=list)  # (URL, label)
     related: list[tuple[str, str]] = field(default_factory=list)  # (name, relation)
     dates: list[tuple[str, str]] = field(default_factory=list)  # (label, date as written)
+    pronouns: list[str] = field(default_factory=list)  # RFC 9554 PRONOUNS, as written ("she/her")
 
     def facts(self) -> list[str]:
         """The ways to reach, as the contact's record writes them: "im h (Skype)", "profile u (github)", "web u"."""
@@ -72,6 +83,32 @@ def _types(params: dict[str, list[str]]) -> list[str]:
     return [t.lower() for t in params.get("TYPE", []) if t.lower() not in _TYPE_SKIP]
 
 
+def _service(params: dict[str, list[str]], label: str = "") -> str:
+    """The service or network a handle or profile is on, and its place ("xmpp, home"): SERVICE-TYPE
+    (RFC 9554) or Apple's X-SERVICE-TYPE, else a TYPE that is no place, else the item's label."""
+    types = _types(params)
+    named = (params.get("SERVICE-TYPE") or params.get("X-SERVICE-TYPE") or [""])[0]
+    network = named or next((t for t in types if t not in _PLACES), "") or label
+    places = [t for t in types if t in _PLACES and t != network.lower()]
+    return ", ".join(p for p in (network, *places) if p)
+
+
+def handle(value: str) -> tuple[str, str]:
+    """(handle, URI scheme) of an IMPP value: ``xmpp:ben@x`` -> ("ben@x", "xmpp"), Apple's
+    ``x-apple:%2B4477...`` -> ("+4477...", ""), ``matrix:u/ana:x.org`` -> ("@ana:x.org", "matrix"); a web
+    URL is kept whole."""
+    scheme = _SCHEME_RE.match(value)
+    if not scheme or scheme.group(1).lower() in ("http", "https"):
+        return value, ""
+    name = scheme.group(1).lower()
+    rest = unquote(value[scheme.end():])
+    if name == "matrix":
+        kind, slash, ident = rest.partition("/")
+        if slash and kind in _MATRIX_SIGILS:
+            rest = _MATRIX_SIGILS[kind] + ident.split("?")[0]
+    return rest, "" if name == "x-apple" else name
+
+
 def read(card: str, labels: dict[str, str]) -> Reach:
     """The ways to reach, relations and dates of one card's text (see the module docstring); ``labels``
     are Apple's item labels by group (``item1`` -> "home page")."""
@@ -83,26 +120,31 @@ def read(card: str, labels: dict[str, str]) -> Reach:
         parts = head.split(";")
         group, _, name = parts[0].rpartition(".")
         name = name.strip().upper()
-        if not name.startswith(("X-", "IMPP", "URL")) or name in _KNOWN:
+        if not name.startswith(("X-", "IMPP", "URL", "SOCIALPROFILE", "CONTACT-URI", "PRONOUNS")) or name in _KNOWN:
             continue
         params = _params(parts[1:])
         value = _unescape(raw)
         label = labels.get(group.lower(), "") if group else ""
-        if name == "IMPP":
-            scheme = _SCHEME_RE.match(value)
-            service = (params.get("X-SERVICE-TYPE") or [""])[0]
-            if scheme and scheme.group(1).lower() not in ("http", "https"):
-                value = value[scheme.end():]
-                service = service or ("" if scheme.group(1).lower() == "x-apple" else scheme.group(1).lower())
+        if name == "PRONOUNS":
+            if value not in found.pronouns:
+                found.pronouns.append(value)
+        elif name == "IMPP":
+            value, scheme = handle(value)
+            service = _service(params)
+            if scheme and not (params.get("SERVICE-TYPE") or params.get("X-SERVICE-TYPE")):
+                service = ", ".join(p for p in (scheme, service) if p)
             found.ims.append((value, service))
         elif (m := _LEGACY_IM_RE.match(name)) is not None:
             found.ims.append((value, _LEGACY_IM[m.group(1)]))
         elif name.endswith("IMADDRESS"):
             found.ims.append((value, ""))
-        elif name == "X-SOCIALPROFILE":
-            network = next(iter(_types(params)), "")
+        elif name in ("X-SOCIALPROFILE", "SOCIALPROFILE"):
             user = next((u for u in params.get("X-USER", []) if u), "")
-            found.profiles.append((user or value, network))
+            if value.lower().startswith("x-apple:"):  # iOS 18: the user name behind Apple's own scheme
+                value = unquote(value[len("x-apple:"):])
+            found.profiles.append((user or value, _service(params, label)))
+        elif name == "CONTACT-URI":
+            found.webs.append((value, "contact"))
         elif name == "URL":
             found.webs.append((value, label or ",".join(_types(params))))
         elif "BLOG" in name:

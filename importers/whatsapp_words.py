@@ -120,6 +120,16 @@ _SYSTEM_BODY_PATTERNS = (
             r"javobsiz (?:audio|video) qo[‘'ʻ`]ng[‘'ʻ`]iroq|مسڈ (?:وائس|ویڈیو) کال|"
             r"გამოტოვებული (?:ხმოვანი|ვიდეო) ზარი|բաց թողնված (?:ձայնային զանգ|տեսազանգ)|छुटेको (?:भ्वाइस|भिडियो) कल|"
             r"મિસ્ડ (?:વૉઇસ|વીડિયો) કૉલ|(?:ahots|bideo)-dei galdua|videochamada perdida)\b",
+            # round 10: deleted, in Kannada, Malayalam, Lao, Kyrgyz, Irish, Kinyarwanda and European Portuguese
+            # (Android writes them as the sender's whole text)
+            r"^(?:ಈ ಸಂದೇಶವನ್ನು ಅಳಿಸಲಾಗಿದೆ|ನೀವು ಈ ಸಂದೇಶವನ್ನು ಅಳಿಸಿದ್ದೀರಿ|ഈ സന്ദേശം ഇല്ലാതാക്കി|"
+            r"നിങ്ങൾ ഈ സന്ദേശം ഇല്ലാതാക്കി|ຂໍ້ຄວາມນີ້ຖືກລຶບແລ້ວ|ທ່ານໄດ້ລຶບຂໍ້ຄວາມນີ້|бул билдирүү өчүрүлдү|"
+            r"сиз бул билдирүүнү өчүрдүңүз|scriosadh an teachtaireacht seo|scrios tú an teachtaireacht seo|"
+            r"ubu butumwa bwasibwe|wasibye ubu butumwa|esta mensagem foi eliminada|eliminou esta mensagem)$",
+            # ... and missed calls in those languages (Malayalam's words hold a zero-width non-joiner, or not)
+            r"^(?:ಮಿಸ್ಡ್ (?:ವಾಯ್ಸ್|ವೀಡಿಯೊ) ಕಾಲ್|(?:വോയ്\u200c?സ്|വീഡിയോ) കോൾ നഷ്\u200c?ടമായി|"
+            r"ສາຍໂທ(?:ສຽງ|ວິດີໂອ)ທີ່ບໍ່ໄດ້ຮັບ|кабыл алынбаган (?:үн|видео) чалуу|glao (?:gutha|físe) caillte|"
+            r"ihamagara ry['’](?:ijwi|amashusho) ritakiriwe|chamada de (?:voz|vídeo) não atendida)(?!\w)",
             # events: a person's RSVP ("Going to “Street dinner”"), written as their message on Android
             r"^(?:not )?going to [\"“„«‘].*[\"”“»’]$",
             # Meta AI's disclaimers in a chat it was added to
@@ -253,7 +263,9 @@ _EDITED_WORDS = (
     r"редактиран[оа]|uređen[ao]|измењен[ао]|izmenjen[ao]|redaguot[ao]|muudeti|muudetud|rediģēt[sa]|urejen[oa]|"
     r"na-edit|өңделді|redaktə edil|"
     # round 9: mk, af, gl, gu, hy, ka, ne, ur, uz
-    r"уреден[ао]?|geredigeer|editouse|સંપાદિત|խմբագրվ|რედაქტირებულ|सम्पादन गरिएको|ترمیم شدہ|tahrirla"
+    r"уреден[ао]?|geredigeer|editouse|સંપાદિત|խմբագրվ|რედაქტირებულ|सम्पादन गरिएको|ترمیم شدہ|tahrirla|"
+    # round 10: kn, ml, lo, ky, ga, rw
+    r"ಎಡಿಟ್ ಮಾಡಲಾಗಿದೆ|എഡിറ്റ് ചെയ്\u200c?തു|ແກ້ໄຂແລ້ວ|түзөтүлдү|in eagar|bwahinduwe"
 )
 _EDITED_RE = re.compile(rf"\s*<(?=[^<>\n]{{1,60}}>\s*$)[^<>\n]*(?:{_EDITED_WORDS})[^<>\n]*>\s*$", re.IGNORECASE)
 
@@ -298,13 +310,32 @@ def _live_location(text: str) -> bool:
 _PLACEHOLDER_RE = re.compile(r"<(?=[^<>]{3,60}>$)[^\W\d_][^<>\d_:/=\"'@#&;(){}\[\]]*\s[^<>\d_:/=\"'@#&;(){}\[\]]*>")
 
 
+# Scripts that put no space between words (Thai, Lao, Myanmar, Khmer, Tibetan): there a placeholder is one run of
+# letters and marks, "<ບໍ່ລວມມີເດຍ>" (Lao "media omitted"), of at least four characters.
+_UNSPACED_PLACEHOLDER_RE = re.compile(r"<[\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff]{4,40}>")
+
+
+def _title_case(words: list[str]) -> bool:
+    """"<Sent From My Phone>", "<Insert Excuse Here>": every later word capitalised (a word such as "iPhone"
+    aside), or two of them at least. WhatsApp writes its placeholders as a sentence ("<Media omitted>", German
+    "<Medien ausgeschlossen>"): a bracket of capitalised words is a person's, a signature or a joke."""
+    later = [w for w in words[1:] if not (w[:1].islower() and any(c.isupper() for c in w[1:]))]
+    capitals = sum(1 for w in later if w[:1].isupper())
+    return capitals >= 2 or (bool(later) and capitals == len(later))
+
+
 def placeholder(text: str) -> bool:
-    """True for a whole message that is a ``<…>`` placeholder of two to six words (see above)."""
+    """True for a whole message that is a ``<…>`` placeholder of two to six words, or one run of a script
+    without spaces (see above)."""
     text = text.strip()
+    if text[:1] != "<":
+        return False
+    if _UNSPACED_PLACEHOLDER_RE.fullmatch(text) is not None:
+        return _EDITED_RE.search(text) is None
     first = text[1:2]  # a lower-case first letter a sentence would capitalise ("he"; not Georgian's "მ")
-    return (text[:1] == "<" and not (first.islower() and first.title() != first) and _PLACEHOLDER_RE.fullmatch(text)
-            is not None
-            and 2 <= len(text.split()) <= 6 and _EDITED_RE.search(text) is None)
+    words = text[1:-1].split()
+    return (not (first.islower() and first.title() != first) and _PLACEHOLDER_RE.fullmatch(text) is not None
+            and 2 <= len(words) <= 6 and _EDITED_RE.search(text) is None and not _title_case(words))
 
 
 def bare_omitted(text: str) -> bool:

@@ -345,11 +345,14 @@ def test_claude_blocks_and_the_export_zip(tmp_path: Path) -> None:
     export = _zip(tmp_path / "data-2024-06-22-10-00-00.zip", {
         name: (CLAUDE / name).read_bytes() for name in ("conversations.json", "projects.json", "users.json")})
     assert detect(export) == "claude"
-    project = ["Claude project Bakery: Home baking", "Claude project Bakery instructions: Answer like a baker."]
+    # round 10: a project's document is a memory of its own (before: named only)
+    project = ["Claude project Bakery: Home baking", "Claude project Bakery instructions: Answer like a baker.",
+               "Claude project Bakery, document recipes.md: Rye: 20% whole rye."]
     recs = list(claude.parse(export, ImportReport(str(export), "claude")))
     assert [r.content for r in recs] == CLAUDE_EXPECTED + project  # users.json left alone
-    assert [r.memory_type for r in recs[-2:]] == ["semantic", "procedural"]
-    assert recs[-1].metadata == {"project": "Bakery", "docs": ["recipes.md"]}  # documents named, not imported
+    assert [r.memory_type for r in recs[-3:]] == ["semantic", "procedural", "semantic"]
+    assert recs[-2].metadata == {"project": "Bakery", "docs": ["recipes.md"]}
+    assert recs[-1].metadata == {"project": "Bakery", "docs": ["recipes.md"], "doc": "recipes.md"}
     assert recs[-1].thread is None  # not a conversation: no episode
     assert detect(CLAUDE / "projects.json") == "claude"
     alone = CLAUDE / "projects.json"
@@ -507,7 +510,7 @@ def test_cli_dry_run_then_import_then_again(kind: str, tmp_path: Path) -> None:
     elif kind == "claude":
         path = _zip(tmp_path / "claude.zip", {n: (CLAUDE / n).read_bytes() for n in (
             "conversations.json", "projects.json", "users.json")})
-        expected = len(CLAUDE_EXPECTED) + 2
+        expected = len(CLAUDE_EXPECTED) + 3  # round 10: the project document too
     elif kind == "markdown":
         path = tmp_path / "vault"
         shutil.copytree(VAULT, path)

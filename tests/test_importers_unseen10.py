@@ -31,7 +31,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from importer_cli import check_whatsapp_layout, wa
+from conftest import run_cli
+from importer_cli import assert_broken_import_fails, check_whatsapp_layout, wa
+from importer_cli import one_envelope as _envelope
 
 from importers import ImportReport, Record, chatgpt, claude, markdown, vcf
 from importers.detect import detect
@@ -141,7 +143,7 @@ def test_words_like_the_new_notices_stay_a_persons(tmp_path: Path) -> None:
     """A person's words holding a notice's words are no notice: only the whole body is; a bracket of a
     person's, in sentence case but with a digit or after other words, is theirs too."""
     texts = ["Scriosadh an teachtaireacht seo ar dtús, seo arís", "Esta mensagem foi eliminada por engano?",
-             "Chamada de voz não atendida, liga-me", "I wrote <this message was edited> as a joke",
+             "A chamada de voz não atendida era minha", "I wrote <this message was edited> as a joke",
              "<Back In 5 Minutes>", "Ubu butumwa bwasibwe n'umwana"]
     chat = tmp_path / "chat.txt"
     chat.write_text("".join(f"14/03/2024, 15:{i:02d} - Ana: {t}\n" for i, t in enumerate(texts)), encoding="utf-8")
@@ -199,7 +201,7 @@ GPT_CASES: dict[str, tuple[list[tuple[str, datetime]], tuple[int, int, int, int]
         ("User: How far is it from Porto to Braga?", _t(2)),
         ("Assistant: About 55 km by road.", _t(4)),
         ("Custom instructions, about me: I live in Porto and cycle to work.", _t(1)),
-        ("Custom instructions, how to answer: Answer in metric units, briefly.", _t(1))], (1, 0, 0, 4)),
+        ("Custom instructions, how to answer: Answer in metric units, briefly.", _t(1))], (1, 0, 0, 5)),
     # o-series thoughts and the "Thought for 4 seconds" recap: hidden, as the chain of thought is
     "thoughts": ([("User: Is 2027 a leap year?", _t(1)),
                   ("Assistant: No: 2027 is not divisible by 4. The next leap year is 2028.", _t(4))], (2, 0, 0, 4)),
@@ -444,7 +446,7 @@ def test_notes_of_round_10(name: str) -> None:
 
 def test_keep_web_links_are_kept_in_the_metadata() -> None:
     recs, _ = _notes(NOTES / "keep_annotations")
-    assert recs[0].metadata["links"] == ["https://ttsl.pt/horarios/"]
+    assert recs[0].metadata["urls"] == ["https://ttsl.pt/horarios/"]
 
 
 def test_joplin_link_between_notes_is_an_edge() -> None:
@@ -455,3 +457,44 @@ def test_joplin_link_between_notes_is_an_edge() -> None:
 
 def test_every_unseen10_notes_fixture_has_a_case() -> None:
     assert sorted(p.name for p in NOTES.iterdir()) == sorted(NOTE_CASES)
+
+
+# --- bad input in the new layouts: no traceback, nothing half-written ----------------------------------
+
+
+def test_odd_project_documents_and_canvas_calls_are_skipped(tmp_path: Path) -> None:
+    """Documents that are no objects or hold no text, and a canvas edit of no document: skipped, no error."""
+    proj = json.loads((CLAUDE / "project_docs" / "projects.json").read_text(encoding="utf-8"))
+    proj[0]["docs"] = ["budget.md", {"filename": "a.md", "content": ["not", "text"]}, {"content": "No name."}, None]
+    (tmp_path / "projects.json").write_text(json.dumps(proj), encoding="utf-8")
+    rep = ImportReport(str(tmp_path), "claude")
+    recs = list(claude.parse(tmp_path / "projects.json", rep))
+    assert [r.content for r in recs][2:] == ["Claude project Flat renovation, document untitled: No name."]
+    assert rep.skipped_empty == 1 and rep.warnings == []
+
+
+def test_a_broken_keep_page_is_read_as_far_as_it_goes(tmp_path: Path) -> None:
+    keep = tmp_path / "Takeout" / "Keep"
+    keep.mkdir(parents=True)
+    (keep / "Cut.html").write_bytes(b'<html><body><div class="note DEFAULT"><div class="heading">Not a date</div>'
+                                    b'<div class="title">Cut</div><div class="content">Half a li\xff')
+    (keep / "Empty.html").write_text('<html><body><div class="note DEFAULT"><div class="title">Empty</div>'
+                                     '<div class="content"></div></div></body></html>', encoding="utf-8")
+    recs, rep = _notes(tmp_path)
+    assert [(r.content, r.event_at) for r in recs] == [("Cut: Half a li\ufffd", None)]
+    assert rep.skipped_empty == 1
+
+
+def test_a_broken_canvas_export_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    data = (GPT / "canvas_edits" / "conversations.json").read_bytes()
+    assert_broken_import_fails(tmp_path, "conversations.json", data[: len(data) // 2], "invalid or truncated JSON")
+
+
+@pytest.mark.parametrize(("path", "added"), [
+    (WA / "android_pt_PT.txt", 4), (GPT / "canvas_edits", 12), (CLAUDE / "project_docs", 6),
+    (VCF / "rfc9554_v40.vcf", 1), (NOTES / "keep_html_only", 2), (NOTES / "joplin_links", 2)])
+def test_the_cli_imports_the_new_layouts_once(path: Path, added: int, tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(path)))
+    assert out["ok"] and out["data"]["memories_added"] == added and out["data"]["warnings"] == [], out
+    assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == 0

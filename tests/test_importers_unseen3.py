@@ -259,8 +259,11 @@ def test_claude_starter_project_is_not_the_users(tmp_path: Path) -> None:
     recs = list(claude.parse(export, rep))
     assert [(r.content, r.event_at) for r in recs] == CLAUDE_EXPECTED + [
         ("Claude project Climbing: Trips and gear for the climbing club.", _utc("2024-08-01T09:00:00")),
-        ("Claude project Climbing instructions: Answer in metric units.", _utc("2024-08-01T09:00:00"))]
-    assert recs[-1].metadata == {"project": "Climbing", "docs": ["gear.md"]}
+        ("Claude project Climbing instructions: Answer in metric units.", _utc("2024-08-01T09:00:00")),
+        # round 10: a project's document is a memory of its own
+        ("Claude project Climbing, document gear.md: rope, draws", _utc("2024-08-01T09:00:00"))]
+    assert recs[-2].metadata == {"project": "Climbing", "docs": ["gear.md"]}
+    assert recs[-1].metadata == {"project": "Climbing", "docs": ["gear.md"], "doc": "gear.md"}
     assert rep.variant["projects"] == 1 and rep.skipped_system == 1  # Anthropic's example project
 
 
@@ -269,8 +272,9 @@ def test_claude_starter_project_is_not_the_users(tmp_path: Path) -> None:
 MD = FIX / "markdown"
 UTC = timezone.utc
 KEEP = [  # (thread, content, time, tags, flags)
-    ("Takeout/Keep/2024-03-14T08_30_00.000+01_00.json", "Wifi password is on the router sticker",
-     D(2024, 3, 14, 7, 30, tzinfo=UTC), [], {}),  # an untitled note: Keep names the file by its time
+    # an untitled note: Keep names the file by its time; its web link is read since round 10
+    ("Takeout/Keep/2024-03-14T08_30_00.000+01_00.json", "Wifi password is on the router sticker\n"
+     "Link: Router https://router.example", D(2024, 3, 14, 7, 30, tzinfo=UTC), [], {}),
     ("Takeout/Keep/Boiler.json", "Boiler: Plumber quoted 2,400 EUR for a condensing boiler.\nCall back before Friday.",
      D(2024, 3, 12, 9, 15, tzinfo=UTC), ["House", "Money"], {"pinned": True}),
     ("Takeout/Keep/Gate code.json", "Gate code: 4711", D(2023, 11, 14, 22, 13, 20, tzinfo=UTC), [], {"archived": True}),
@@ -481,7 +485,7 @@ def test_evernote_export_zipped_and_cut(tmp_path: Path) -> None:
 CLI_CASES = {  # name: (path, format, memories)
     "whatsapp": (WA / "android_pa_12h.txt", "whatsapp", 3),
     "chatgpt": (GPT / "reasoning_2025.json", "chatgpt", 4),
-    "claude": (CL, "claude", len(CLAUDE_EXPECTED) + 2),
+    "claude": (CL, "claude", len(CLAUDE_EXPECTED) + 3),
     "keep": (MD / "keep", "markdown", 4),
     "evernote": (MD / "evernote" / "House.enex", "markdown", 2),
     "vcf": (VCF / "softbank_sjis_raw.vcf", "vcf", 1),

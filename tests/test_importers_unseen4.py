@@ -354,6 +354,9 @@ def test_claude_project_pasted_attachment_and_thinking() -> None:
          D(2024, 3, 12, 9, 15, 5, tzinfo=UTC), "episodic"),
         ("Claude project House: Repairs and bills for the flat in Porto.", D(2024, 3, 1, 8, 0, tzinfo=UTC), "semantic"),
         ("Claude project House instructions: Quote prices in EUR.", D(2024, 3, 1, 8, 0, tzinfo=UTC), "procedural"),
+        # round 10: a project's document is a memory of its own
+        ("Claude project House, document house-rules.md: No drilling after 20:00.", D(2024, 3, 1, 8, 0, tzinfo=UTC),
+         "semantic"),
     ]
     assert recs[0].metadata["files"] == ["boiler-photo.jpg"] and recs[2].metadata["docs"] == ["house-rules.md"]
     assert "Typical prices" not in " ".join(r.content for r in recs) and rep.warnings == []
@@ -410,7 +413,7 @@ def test_an_export_forced_as_the_wrong_format_names_what_it_is(tmp_path: Path) -
 CLI_CASES = {  # name: (path, format, memories)
     "whatsapp": (WA / "android_mr_deva_digits.txt", "whatsapp", 5),
     "chatgpt": (FIX / "chatgpt" / "conversations.json", "chatgpt", 7),  # 4 messages, a memory, the custom instructions
-    "claude": (FIX / "claude", "claude", 4),
+    "claude": (FIX / "claude", "claude", 5),
     "apple_html": (NOTES / "apple_html", "markdown", 2),
     "standard_notes": (NOTES / "standard_notes" / SN_FILE, "markdown", 2),
     "simplenote": (NOTES / "simplenote", "markdown", 2),

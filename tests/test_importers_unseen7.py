@@ -131,6 +131,9 @@ GPT_RECORDS = [  # (content, time, thread, title, memory type)
     ("User: Make me a packing list for Porto", _t(T + 101), C[1], "Packing list", "episodic"),
     ("Assistant: [canvas: porto_packing]\n# Porto\n- rain jacket\n- adapter", _t(T + 104), C[1], "Packing list",
      "episodic"),
+    # round 10: the partial edit (pattern "adapter") is applied: the document as edited
+    ("Assistant: [canvas: porto_packing]\n# Porto\n- rain jacket\n- EU adapter", _t(T + 106), C[1], "Packing list",
+     "episodic"),
     ("Assistant: I made the list in the canvas.", _t(T + 107), C[1], "Packing list", "episodic"),
     ("User: I'm vegetarian, remember that. Dinner ideas?", _t(T + 201), C[2], "Dinner ideas", "episodic"),
     ("ChatGPT memory: Is vegetarian.", _t(T + 203), C[2], "Dinner ideas", "semantic"),
@@ -160,13 +163,14 @@ def _gpt(**options: Any) -> tuple[list[Record], ImportReport]:
 def test_chatgpt_2025_titles_reasoning_canvas_memory_uploads_branches() -> None:
     recs, rep = _gpt()
     assert [(r.content, r.event_at, r.thread, r.metadata["title"], r.memory_type) for r in recs] == GPT_RECORDS
-    # reasoning (thoughts, its recap), the hidden system message and the canvas's partial edit are no memories;
-    # the canvas's and the memory's tool receipts are tool output; the picture alone is media
+    # reasoning (thoughts, its recap) and the hidden system message are no memories (the canvas's partial edit
+    # is, since round 10: the document as edited); the canvas's and the memory's tool receipts are tool output;
+    # the picture alone is media
     assert (rep.skipped_system, rep.skipped_tool, rep.skipped_empty, rep.skipped_media, rep.messages_seen) == (
-        4, 2, 0, 1, 26)
-    assert recs[12].metadata["images"] == ["sediment://file_00000000aa"] and recs[10].metadata["attachments"] == [
+        3, 2, 0, 1, 26)
+    assert recs[13].metadata["images"] == ["sediment://file_00000000aa"] and recs[11].metadata["attachments"] == [
         "annex-B.docx"]
-    assert recs[6].metadata["memory"] == "bio" and recs[6].author == "Assistant" and rep.warnings == []
+    assert recs[7].metadata["memory"] == "bio" and recs[7].author == "Assistant" and rep.warnings == []
     assert [r.position for r in recs if r.thread == C[2]] == [0, 1, 2]
 
 

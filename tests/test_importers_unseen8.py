@@ -437,7 +437,8 @@ NOTE_CASES: dict[str, list[tuple[Any, ...]]] = {  # folder: [(thread, content, d
     "keep_2024": [
         ("Takeout/Keep/Paint.json", "Paint: - [x] White for the ceiling\n- [ ] Sage green for the bedroom",
          D(2024, 3, 13, 9, 30, tzinfo=UTC), ["Renovation"]),
-        ("Takeout/Keep/Tile shop.json", "Tile shop: Tiles: 24 boxes of the grey ones, ask for the 5% discount.",
+        ("Takeout/Keep/Tile shop.json", "Tile shop: Tiles: 24 boxes of the grey ones, ask for the 5% discount.\n"
+         "Link: Azulejos Porto - tiles https://tiles.example/porto",  # its web link: read since round 10
          D(2024, 3, 12, 9, 30, tzinfo=UTC), ["Renovation"]),
     ],
     # Evernote: to-dos as checkboxes; an encrypted section's cipher text is no words of the note
