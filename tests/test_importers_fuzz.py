@@ -59,11 +59,13 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("chat.html", _read("unseen2/chatgpt/chat.html")[:6000]),
         ("conversations.json", _read("unseen5/chatgpt/utf16le/conversations.json")),  # UTF-16 recoded as it streams
         ("conversations.json", _read("unseen5/chatgpt/jsonlines/conversations.json")),
+        ("conversations.json", _read("unseen10/chatgpt/canvas_edits/conversations.json")),  # patterns applied
     ],
     "claude": [
         ("conversations.json", _read("unseen3/claude/conversations.json")),
         ("projects.json", _read("unseen3/claude/projects.json")),
         ("conversations.json", _read("unseen5/claude/2025/conversations.json")),  # branches
+        ("projects.json", _read("unseen10/claude/project_docs/projects.json")),  # documents
     ],
     "markdown": [
         ("note.md", _read("unseen2/markdown/obsidian_daily/Daily/2024-03-14.md")),
@@ -76,6 +78,7 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("Journal/Journal.json", _read("unseen5/notes/dayone/Journal.json")),  # Day One
         ("Export/Reading list 9f8e7d6c5b4a49382716a5b4c3d2e1f0_all.csv",  # a Notion database
          _read("unseen5/notion/Export-7d1c/Reading list 9f8e7d6c5b4a49382716a5b4c3d2e1f0_all.csv")),
+        ("Keep/Groceries.html", _read("unseen10/notes/keep_html_only/Takeout/Keep/Groceries.html")),  # no JSON
     ],
     "vcf": [
         ("contacts.vcf", _read("unseen3/vcf/outlook_21_photo.vcf")),
@@ -83,6 +86,7 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("related.vcf", _read("unseen2/vcf/related_names.vcf")),
         ("fold.vcf", _read("unseen4/vcf/fold_mid_character.vcf")),
         ("v40.vcf", _read("unseen4/vcf/v40_altid_pid.vcf")),
+        ("rfc9554.vcf", _read("unseen10/vcf/rfc9554_v40.vcf")),
         ("cards.zip", _zip_bytes({"a.zip": _zip_bytes({"Dan Lee.vcf": _read("unseen4/whatsapp_nested/Dan Lee.vcf")})})),
     ],
     "jsonl": [
