@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             st = stores[r["file"]]
 
-            def text(ref: str) -> str:
+            def text(ref: str, st: Any = st) -> str:
                 got = st.conn.execute("SELECT author, content FROM memories WHERE ref = ?", (ref,)).fetchone()
                 return f"{got[0]}: {got[1][:90]}" if got else ref
 
