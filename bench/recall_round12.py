@@ -39,6 +39,29 @@ def _engine(tree: Path) -> tuple[Any, Any, Any]:
     return realchat, score_ranking, get_embedder
 
 
+def _config(pairs: list[str]) -> Any:
+    """A RecallConfig of the tree's engine with ``FIELD=VALUE`` pairs set (values read as Python literals,
+    else as text); None for none."""
+    import ast
+    from dataclasses import fields, replace
+
+    from memory_core import RecallConfig
+
+    if not pairs:
+        return None
+    known = {f.name for f in fields(RecallConfig)}
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, raw = pair.partition("=")
+        if key not in known:
+            raise SystemExit(f"--config {pair}: RecallConfig has no field {key!r}")
+        try:
+            out[key] = ast.literal_eval(raw)
+        except (ValueError, SyntaxError):
+            out[key] = raw
+    return replace(RecallConfig(), **out)
+
+
 def _rank(refs: list[str], ref: str) -> int | None:
     return refs.index(ref) + 1 if ref in refs else None
 
@@ -57,6 +80,25 @@ def score(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "newer_above_older": sum(r["newer_first"] for r in upd)}
 
 
+def own_chats(directory: Path, embedder: Any) -> int:
+    """Rounds 8-11's update chats (bench/data/recall_updates*): recall@5, MRR, the newer value above the
+    older / the evidence above its look-alike, with ``follow`` off and as the engine ships it."""
+    from dataclasses import replace
+
+    from bench.common import md_table
+    from bench.recall_round9 import own_questions, own_table
+    from bench.recall_round11 import SETS
+    from memory_core import RecallConfig
+
+    base = RecallConfig()
+    configs = {"follow off": replace(base, follow=""), f"engine (follow {base.follow or 'off'})": base}
+    table = []
+    for label, path in SETS.items():
+        table += own_table(own_questions(path, directory, embedder), configs, label)
+    print(md_table(["chats", "variant", "kind", "n", "recall@5", "MRR", "above"], table))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tree", default=str(HERE), help="repository whose engine is scored (default: this one)")
@@ -65,10 +107,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reuse", metavar="DIR", required=True, help="stores live here (one DIR per tree)")
     ap.add_argument("--depth", type=int, default=30, help="how deep to read each ranking for --misses")
     ap.add_argument("--misses", action="store_true", help="print every miss with its top 10 and evidence ranks")
+    ap.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE",
+                    help="a RecallConfig field for the recalls (repeatable; e.g. newer_first=restate:pool)")
+    ap.add_argument("--own", action="store_true",
+                    help="rounds 8-11's update chats instead, with follow off and the engine's default")
     ap.add_argument("--json", metavar="OUT", help="write the figures and per-question rows as JSON")
     args = ap.parse_args(argv)
 
     realchat, score_ranking, get_embedder = _engine(Path(args.tree).resolve())
+    config = _config(args.config)
+    if args.own:
+        return own_chats(Path(args.reuse), get_embedder())
     questions = realchat.load_questions(Path(args.set))
     extra = {}
     for line in Path(args.set).read_text(encoding="utf-8").splitlines():
@@ -84,8 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     for q in questions:
         st = stores[q.file]
         # scored at k = 10 as bench/realchat.py does (k sizes the pool); read deeper for --misses only
-        refs = [m.ref or "" for m in st.recall(q.question, k=10, touch=False).results]
-        deep = [m.ref or "" for m in st.recall(q.question, k=args.depth, touch=False).results] if args.misses else refs
+        refs = [m.ref or "" for m in st.recall(q.question, k=10, touch=False, config=config).results]
+        deep = [m.ref or "" for m in st.recall(q.question, k=args.depth, touch=False, config=config).results] if args.misses else refs
         s = score_ranking(refs[:10], q.evidence)
         old = extra[q.id].get("outdated", [])
         new_rank = _rank(refs[:10], q.evidence[0])
@@ -97,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
                      "outdated_ranks": [_rank(deep, o) for o in old], **s})
     figures = score(rows)
     by_file = {f: score([r for r in rows if r["file"] == f]) for f in sorted({r["file"] for r in rows})}
-    print(f"engine of {args.tree}; {args.set}")
+    print(f"engine of {args.tree}; {args.set}; config {' '.join(args.config) or 'default'}")
     print("| set | n | recall@5 | recall@10 | all@10 | MRR | multi-hop all@10 | updates r@5 | newer above older |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name, f in [*by_file.items(), ("**all**", figures)]:

@@ -35,6 +35,7 @@ from memengine.recall.config import (
 )
 from memengine.recall.episodes import is_episode, members_of, resolve_episodes
 from memengine.recall.expand import EXPAND_POOL, expand
+from memengine.recall.follow import follow
 from memengine.recall.fusion import More, combine_sims, fuse
 from memengine.recall.keyword import KeywordSearch
 from memengine.recall.people import People
@@ -345,6 +346,10 @@ class Recall(KeywordSearch, People):
         if cover:
             scored = cover_sessions(scored, k, run.cfg.session_coverage, explain)
         outdated: dict[int, list[int]] = {}
+        if run.strategy == "hybrid" and run.cfg.follow:  # the value asked, said right after its subject (before
+            # the update links: a value brought in that a later turn changed is theirs to rank below it)
+            scored, outdated = follow(scored, k, run.query, lambda seeds, span: self._next_turns(seeds, span, run),
+                                      run.cfg.follow)
         if run.strategy == "hybrid" and run.cfg.newer_first:  # a later turn that changes an earlier one's value
             # "slot:pool": the update may also be one of the candidates fusion scored below the top k
             mode, _, where = run.cfg.newer_first.partition(":")
@@ -354,7 +359,9 @@ class Recall(KeywordSearch, People):
                 # naming the replaced value is worded away from the question; newer_first gates them cheaply)
                 have = {c.id for c in scored}
                 unscored = [c for c in rows.values() if c.id not in have]
-            scored, outdated = newer_first(scored, k, mode, pool, run.query, unscored)
+            scored, later = newer_first(scored, k, mode, pool, run.query, unscored)
+            for old_id, new_ids in later.items():
+                outdated[old_id] = sorted({*outdated.get(old_id, []), *new_ids})
         whole = self.rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:
@@ -366,6 +373,18 @@ class Recall(KeywordSearch, People):
                 results.append(m)
         mark_weak(results, query_terms(run.query), vs if run.qvec is not None else None)
         return results
+
+    def _next_turns(self, seeds: list[Candidate], span: int, run: _Run) -> dict[int, list[Candidate]]:
+        """The next ``span`` turns of each seed's thread that pass the recall's filter, in order (one
+        indexed range read per seed: memories_thread)."""
+        out: dict[int, list[Candidate]] = {}
+        for seed in seeds:
+            rows = self.conn.execute(
+                f"SELECT {Candidate.COLUMNS} FROM memories m WHERE m.thread = ? AND m.position > ? "
+                f"AND m.position <= ? AND {run.where} ORDER BY m.position",
+                [seed.thread, seed.position, (seed.position or 0) + span, *run.args]).fetchall()
+            out[seed.id] = [Candidate(r) for r in rows]
+        return out
 
     def _read_candidates(self, cand: set[int], have: dict[int, Candidate]) -> dict[int, Candidate]:
         """``_candidates(list(cand))``, reading only those not in ``have`` (read ahead on the worker):
