@@ -135,6 +135,7 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     # issue 19 round 12 (memengine/recall/follow.py): the value asked, said right after the turn naming its subject
     "value after its subject (follow: after)": (replace(D, follow="after"), replace(D, follow="")),
     "value after its subject, newest first (follow: newer)": (replace(D, follow="newer"), replace(D, follow="")),
+    "a place said changed above the older (moved)": (replace(D, moved="on"), replace(D, moved="")),
     # multi-hop expansion (memengine/recall/expand.py), the settings leave-one-out chose most in bench/expand_loo.py
     "expansion: coverage (w 0.2, seeds 1)": (replace(D, w_coverage=0.2, expand_seeds=1), D),
     "expansion: second hop (w 0.05, seeds 1, share 0.03)": (replace(D, w_hop=0.05, expand_seeds=1,

@@ -176,3 +176,32 @@ def test_the_held_out_refs_are_the_importers_refs_of_their_snippets(store: Memor
         for ref, snippet in pairs:
             got = store.conn.execute("SELECT content FROM memories WHERE ref = ?", (ref,)).fetchone()
             assert got is not None and snippet in got[0], (r["id"], ref)
+
+
+def test_a_place_said_changed_goes_above_the_older_place_for_where_questions() -> None:
+    from memengine.recall.moved import MODES as MOVED_MODES
+    from memengine.recall.moved import moved_first
+
+    def rolf() -> list[Candidate]:
+        return [cand(1, "Jonas", "Mama fragt ob wir am 16. zu Onkel Rolfs 70. kommen", 50, "2027-05-03T19:00", 0.9),
+                cand(2, "Jonas", "bei ihm im Garten, ab 15 Uhr", 52, "2027-05-03T19:03", 0.8),
+                cand(3, "Jonas", "Rolf feiert jetzt im Vereinsheim vom Tennisclub, soll regnen", 53, "2027-05-05T12:40", 0.7)]
+    t = rolf()
+    out, marks = moved_first(t, 3, "Wo feiert Onkel Rolf seinen 70.?")
+    assert [c.id for c in out] == [1, 3, 2] and marks == {} and t[2].score == 0.8
+    t = rolf()
+    out, marks = moved_first(t, 3, "where is uncle Rolf's party?")
+    assert [c.id for c in out] == [1, 3, 2]
+    thanksgiving = [cand(1, "Ann", "Thanksgiving at mom's in Milwaukee this year", 0, "2027-10-01T10:00", 0.9),
+                    cand(2, "Ann", "Thanksgiving is at my sister's in Madison now", 9, "2027-10-20T10:00", 0.5)]
+    out, marks = moved_first(list(thanksgiving), 2, "where is Thanksgiving this year?")
+    assert [c.id for c in out] == [2, 1] and marks == {1: [2]}
+    # not a "where" question, a question turn, no word of change, no word of the question: nothing moves
+    for q, later in (("when is Thanksgiving?", "Thanksgiving is at my sister's in Madison now"),
+                     ("where is Thanksgiving this year?", "Thanksgiving at my sister's in Madison now?"),
+                     ("where is Thanksgiving this year?", "Thanksgiving is at my sister's in Madison"),
+                     ("where is Thanksgiving this year?", "we are at my sister's in Madison now")):
+        t = [thanksgiving[0], cand(2, "Ann", later, 9, "2027-10-20T10:00", 0.5)]
+        out, _ = moved_first(t, 2, q)
+        assert [c.id for c in out] == [1, 2], (q, later)
+    assert MOVED_MODES == ("", "on")

@@ -132,9 +132,15 @@ NEWER_FIRST = "forms:pool"
 # (memengine/recall/follow.py, issue 19 round 12). '' = off, 'after' (placed after that hit), 'newer' (and
 # above an earlier hit of the thread stating another value of the kind asked, which is marked outdated).
 # Round 12's held-out chats (bench/data/realchat_heldout12, written before the code): recall@5 0.659 ->
-# 0.716, recall@10 0.778 -> 0.812, newer above older 11/29 -> 15/29. Dev sets (bench/loo.py): LoCoMo no
-# change; real chats +0.003 r@5 in-sample, leave-one-out gain +0.000 on both (26/27 folds chose on).
+# 0.705, recall@10 0.778 -> 0.812, newer above older 11/29 -> 14/29 (moved off); its post-hoc chats
+# (written after the code, never used for a change) 0.771 -> 0.833. Dev sets (bench/loo.py): LoCoMo no
+# change; real chats +0.003 r@5 in-sample and leave-one-out (bench/README.md, "Round 12").
 FOLLOW = "newer"
+# A chat turn saying a place changed ("Thanksgiving is at my sister's in Madison now") above the earlier top
+# turn of its thread saying a place, for "where" questions (memengine/recall/moved.py, round 12); '' = off.
+# Round 12's held-out chats: newer above older 14/29 -> 15/29 (recall@5 equal); round 9's chats 11/15 -> 12/15;
+# dev sets (bench/loo.py): no top 10 changes, leave-one-out gain 0 / 0.
+MOVED = "on"
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
@@ -204,4 +210,6 @@ class RecallConfig:
     # After a top hit that names the subject but states no value of the kind the question asks, the first
     # short turn of its next few that does (follow.py); '' = off.
     follow: str = FOLLOW
+    # For a "where" question, a top chat turn saying a place changed goes above the earlier one (moved.py).
+    moved: str = MOVED
 

@@ -95,8 +95,8 @@ def follow(ranked: list[Candidate], k: int, query: str, next_turns: NextTurns,
     after each seed, in order, that pass the recall's filter. Runs before updates.newer_first: a value
     brought in that a later turn changed is ranked below that turn there.
 
-    ``newer``: a turn so placed (or found in the top ``k`` already after a hit sharing a content word with
-    the question: "Fulton guy rescheduled" / "saturday 11 now", not "should be fine" / "my shift ends at
+    ``newer``: a turn so found after a hit sharing a content word with the question (placed, or in the top
+    ``k`` already: "Fulton guy rescheduled" / "saturday 11 now", not "should be fine" / "my shift ends at
     6:40") that is later than a hit above it of the same thread stating another value of the kind asked
     goes just above that hit, which is returned as outdated (``{earlier id: [later ids]}``):
     both came for the question, the later says the value now ("Brandt hat abgesagt, krank" / "hat gerade
@@ -125,8 +125,9 @@ def follow(ranked: list[Candidate], k: int, query: str, next_turns: NextTurns,
                 continue
             at = next(i for i, c in enumerate(out) if c.id == seed.id)
             have = next((i for i, c in enumerate(out) if c.id == turn.id), None)
+            subject = bool(named & stems(bare_text(seed.content, seed.author)))
             if have is not None and have < k:
-                if mode == "newer" and named & stems(bare_text(seed.content, seed.author)):
+                if subject:
                     placed.append(out[have])  # (its subject named: "Fulton guy rescheduled" / "saturday 11 now")
                 break  # (shown already: it keeps its place, fusion's order among the shown stands: "booked, table
                 # for 5 at 7:30" must not pass "they double booked, best is 6"; "last month was 142" not pass "186
@@ -135,7 +136,8 @@ def follow(ranked: list[Candidate], k: int, query: str, next_turns: NextTurns,
                 turn = out.pop(have)
             turn.score = seed.score
             out.insert(at + 1, turn)
-            placed.append(turn)
+            if subject:  # (a reply naming nothing of the question, "I can take it in", may be followed by
+                placed.append(turn)  # another plan: "mum's birthday lunch is at Ortega, 12:30 saturday")
             break
     marks: dict[int, list[int]] = {}
     if mode == "newer":

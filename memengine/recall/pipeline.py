@@ -38,6 +38,7 @@ from memengine.recall.expand import EXPAND_POOL, expand
 from memengine.recall.follow import follow
 from memengine.recall.fusion import More, combine_sims, fuse
 from memengine.recall.keyword import KeywordSearch
+from memengine.recall.moved import moved_first
 from memengine.recall.people import People
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
@@ -360,6 +361,10 @@ class Recall(KeywordSearch, People):
                 have = {c.id for c in scored}
                 unscored = [c for c in rows.values() if c.id not in have]
             scored, later = newer_first(scored, k, mode, pool, run.query, unscored)
+            for old_id, new_ids in later.items():
+                outdated[old_id] = sorted({*outdated.get(old_id, []), *new_ids})
+        if run.strategy == "hybrid" and run.cfg.moved:  # a place said changed, above the older place
+            scored, later = moved_first(scored, k, run.query)
             for old_id, new_ids in later.items():
                 outdated[old_id] = sorted({*outdated.get(old_id, []), *new_ids})
         whole = self.rows([c.id for c in scored[:k]])
