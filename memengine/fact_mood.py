@@ -95,13 +95,16 @@ _NOW_WORDS = ("now", "nowadays", "maintenant", "desormais", "ahora", "jetzt", "n
 _PAST_COPULA_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(_PAST_COPULA) + r")\s+(\S+)")
 _PAST_MOMENT_RE = _alternation(_PAST_MOMENT)
 _NOW_RE = _alternation(_NOW_WORDS)
+# ... or at a moment told by a clause ("council tax was 120 a month when we moved in", "le loyer était de
+# 700 quand on est arrivés", "era de 40 cuando empecé"): with a past copula, a value that held then
+_PAST_WHEN_RE = re.compile(r"(?<![\w'-])(?:when|quand|lorsque|cuando|quando)\s+\w+")
 _PARTICIPLE = re.compile(r"^(?:\w{2,}(?:ed|en|é|ée|és|ées|ado|ada|ados|adas|ido|ida|idos|idas)|ge\w+t)\W*$")
 
 
 def _past_event(low: str, lower: str) -> bool:
     """A past copula (not a passive: "was moved", accents kept in ``lower``) and a past moment (in the
     folded ``low``), and no "now"."""
-    if not _PAST_MOMENT_RE.search(low) or _NOW_RE.search(low):
+    if not (_PAST_MOMENT_RE.search(low) or _PAST_WHEN_RE.search(low)) or _NOW_RE.search(low):
         return False
     return any(not _PARTICIPLE.match(m.group(1)) for m in _PAST_COPULA_RE.finditer(lower))
 

@@ -39,13 +39,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from memengine import fact_cue, fact_elliptic, fact_handover, fact_mood, fact_occasion, fact_same, facts
+from memengine import fact_cue, fact_elliptic, fact_handover, fact_mood, fact_occasion, fact_same, fact_template, facts
 from memengine import fact_cue_lexicon as C
 from memengine.fact_change_words import change_words
 from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS, fold
 from memengine.fact_tokens import guess_lang
 
-__all__ = ["FEATURES", "GUARDS", "MAY_UPDATE", "Pair", "band", "decide", "features", "guarded", "masked", "score", "status"]
+__all__ = ["FEATURES", "GUARDS", "MAY_UPDATE", "Pair", "band", "decide", "features", "guarded", "masked", "same_template",
+           "score", "status", "threshold_for"]
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,7 @@ FEATURES: tuple[str, ...] = (
     "slot_x_change", "cue_x_shared", "subject_disjoint", "no_new_value",
     "said_change", "said_now", "said_x_cos",
     "kin_added", "owner_swapped", "trip", "values_kept",
+    *fact_template.NAMES,
 )
 # The look-alike readings of the rules that hold on natural phrasing too: a pair showing any of them
 # is never superseded by the learned decision, whatever it scores (another thing of the kind, another
@@ -201,6 +203,7 @@ def _vector(old: str, new: str, cos: float, cos_slot: float) -> tuple[float, ...
     x += [float(verb), float(now), cos * float(verb or now)]
     x += _slot_structure(old, new, sa, sb)
     x.append(float(_values_kept(ga, gb)))
+    x += fact_template.features(old, new)  # the two as templates, values as their kinds (no change word read)
     return tuple(x)
 
 
@@ -233,6 +236,32 @@ def with_slot(pair: Pair, cos_slot: float) -> Pair:
     x = list(pair.x)
     x[_SLOT_AT[0]], x[_SLOT_AT[1]], x[_SLOT_AT[2]] = cos_slot, cos_slot - x[0], cos_slot * x[_CHANGE_AT]
     return Pair(tuple(x), pair.veto)
+
+
+_T = {name: FEATURES.index(name) for name in fact_template.NAMES}
+
+
+def same_template(pair: Pair) -> bool:
+    """Whether the pair says one slot with a new value and no change word is needed to see it
+    (memengine/fact_template.py): every content word of the older is in the newer, a value of the same
+    kind (and unit) stands where the older's stood with another value, no older value is kept, and
+    nothing marks another thing (a word swapped or added inside the frame or right before the older's
+    first word, a name changed with another value, two values changed apart). Such a pair supersedes at
+    a lower learned score (``gate_threshold``), chosen leave-one-set-out (bench/fact_slot.py)."""
+    x = pair.x
+    return (x[_T["old_covered"]] >= 0.99 and bool(x[_T["aligned_changed"]] or x[_T["unit_changed"]])
+            and not any(x[_T[f]] for f in ("unit_same_value", "enclosed_swap", "changed_apart", "head_modified",
+                                           "value_reused")))
+
+
+def threshold_for(pair: Pair, weights: dict[str, Any] | None = None) -> float:
+    """The score at which the pair is superseded: ``threshold``, or ``gate_threshold`` when the two
+    read as one template with a new value (:func:`same_template`)."""
+    w = weights if weights is not None else _weights()
+    t = float(w["threshold"])
+    if "gate_threshold" in w and same_template(pair):
+        return min(t, float(w["gate_threshold"]))
+    return t
 
 
 def guarded(pair: Pair) -> str | None:
@@ -308,7 +337,8 @@ def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], A
     pair = Pair(_vector(old, new, cos, 0.0), None)  # (the veto, just read, is None)
     if guarded(pair) is not None:
         return None  # (read before the masked pair is embedded: most candidates stop here)
-    floor = band(w)
+    sure = threshold_for(pair, w)  # (the template features do not read the masked pair's cosine)
+    floor = min(band(w), sure)
     # the score is monotone in the masked pair's cosine (it enters the logit linearly): when even its
     # best end in [-1, 1] stays under the lowest threshold, the masked pair is never embedded
     if max(score(with_slot(pair, c).x, w) for c in (-1.0, 1.0)) < floor:
@@ -317,8 +347,9 @@ def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], A
     if vecs is None:
         return None
     p = score(with_slot(pair, float(vecs[0] @ vecs[1])).x, w)
-    if p >= w["threshold"]:
-        return facts.Verdict("learned", f"same slot, another value (learned, p={p:.2f})", round(0.5 + p / 4, 3))
+    if p >= sure:
+        how = "one template, a new value; " if sure < w["threshold"] else ""
+        return facts.Verdict("learned", f"same slot, another value ({how}learned, p={p:.2f})", round(0.5 + p / 4, 3))
     if p >= floor:
         return facts.Verdict(MAY_UPDATE, f"probably the same slot, another value (learned, p={p:.2f})",
                              round(p, 3))

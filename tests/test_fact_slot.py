@@ -114,8 +114,10 @@ def test_real_model_updates_the_rules_miss_are_superseded(real, tmp_path: Path, 
             # (since facts7's refit, margin 0.05: the learned score keeps them in the middle band, both
             # current and the newer ranked first, rather than superseding)
             assert first not in res.supersedes
-            # (the look-alike is one of the band's known false flags: both current, the older marked)
-            assert (first in res.may_update) == (flag == "1"), (a, b, flag)
+            # (round 14's refit on the pairs the rules leave, with the template features: Slack / Teams
+            # stays in the band; Zoe's teacher dropped out of it, and the Skoda look-alike is no longer a
+            # false flag)
+            assert (first in res.may_update) == (flag == "1" and i == 0), (a, b, flag)
             s.close()
 
 

@@ -1,0 +1,85 @@
+"""Round 14: an update said plainly, with no change word, read as one template with a new value
+(memengine/fact_template.py, memengine/fact_slot.py's template band), and a past value told with a
+"when" clause (memengine/fact_mood.py). Pairs of this file's own (none from tests/data/fact_heldout18.jsonl,
+the round's blind set)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import memory_core as core
+from memengine import fact_mood, fact_slot, fact_template
+from memengine.fact_slot_weights import WEIGHTS
+
+DOSE = ("I take 40 mg of sertraline every day", "the doctor put me on 60 mg of sertraline")
+KIN = ("I take 40 mg of sertraline every day", "my husband takes 60 mg of sertraline")
+OTHER_BILL = ("Our water bill is 30 a month with Thames", "our gas bill is 34 a month")
+
+
+def _f(old: str, new: str) -> dict[str, float]:
+    return dict(zip(fact_template.NAMES, fact_template.features(old, new)))
+
+
+def test_template_replaces_values_by_their_kind() -> None:
+    # (the project's stop words, units and light verbs are no content: "take", "mg", "every day")
+    assert fact_template.template("I take 40 mg of sertraline every day") == (("#num", "40"), ("sertraline", "sertraline"))
+    assert [t for t, _ in fact_template.template("Standup is at 9:15 on Monday")] == ["standup", "#time", "#date"]
+
+
+def test_a_new_dose_of_the_same_thing_is_one_template_with_a_new_value() -> None:
+    f = _f(*DOSE)
+    assert f["old_covered"] == 1.0 and f["unit_changed"] == 1.0 and f["aligned_changed"] == 1.0
+    assert f["unit_same_value"] == f["enclosed_swap"] == f["changed_apart"] == f["head_modified"] == 0.0
+    assert fact_slot.same_template(fact_slot.features(*DOSE, 0.8, 0.8)) is True
+
+
+def test_another_thing_of_the_frame_is_not_one_template() -> None:
+    # a word swapped inside the frame, a word put before the older's first word, a value kept
+    # (German nouns after a preposition read as names: a name and a value changed together)
+    assert _f("Wir zahlen 60 Euro für Miete im Monat", "Wir zahlen 40 Euro für Parken im Monat")["changed_apart"] == 1.0
+    assert _f("The museum closes at 6pm", "the museum shop closes at 5pm")["enclosed_swap"] == 1.0
+    assert _f("The gateway listens on port 8080", "The admin gateway listens on port 9090")["head_modified"] == 1.0
+    assert _f("Jugamos al pádel los martes", "los martes jugamos al pádel y los jueves al tenis")["value_reused"] == 1.0
+    assert _f("Le foot de Hugo c'est le mercredi à 14h", "le foot de Nathan c'est le samedi à 10h")["changed_apart"] == 1.0
+    for old, new in (OTHER_BILL, ("The museum closes at 6pm", "the museum shop closes at 5pm")):
+        assert fact_slot.same_template(fact_slot.features(old, new, 0.8, 0.8)) is False
+
+
+def test_the_template_band_sits_under_the_supersession_threshold() -> None:
+    assert 0.0 < WEIGHTS["gate_threshold"] < WEIGHTS["may_update"] < WEIGHTS["threshold"]
+    pair = fact_slot.features(*DOSE, 0.8, 0.8)
+    assert fact_slot.threshold_for(pair) == WEIGHTS["gate_threshold"]
+    assert fact_slot.threshold_for(fact_slot.features(*OTHER_BILL, 0.8, 0.8)) == WEIGHTS["threshold"]
+
+
+def test_a_past_value_told_with_a_when_clause_is_an_anecdote() -> None:
+    assert fact_mood.unasserted("council tax was 120 a month when we moved in") == "anecdote"
+    assert fact_mood.unasserted("le loyer était de 700 euros quand on est arrivés") == "anecdote"
+    assert fact_mood.unasserted("The meeting was moved to Friday when we talked") == ""  # a passive change
+    assert fact_mood.unasserted("Council tax is 140 a month") == ""
+
+
+# --------------------------------------------------------------------------- with the real model
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    from embedder import OnnxEmbedder
+
+    return OnnxEmbedder(cache_dir=tmp_path_factory.mktemp("model-cache"))
+
+
+@pytest.mark.parametrize(("old", "new", "superseded"), [
+    (*DOSE, True), (*KIN, False), (*OTHER_BILL, False),
+    ("Mi casillero en el gimnasio es el 12", "mi casillero en el trabajo es el 48", False),
+])
+def test_real_model_a_plain_update_supersedes_and_its_look_alikes_do_not(  # type: ignore[no-untyped-def]
+        real, tmp_path: Path, old: str, new: str, superseded: bool) -> None:
+    s = core.MemoryStore(tmp_path / "r.db", embedder=real)
+    try:
+        first = s.store(old).id
+        res = s.store(new)
+        assert (first in res.supersedes) is superseded and not res.deduplicated
+    finally:
+        s.close()
