@@ -69,6 +69,7 @@ class Week:
     forgotten: set[int] = field(default_factory=set)
     turns: dict[int, tuple[str, str, str]] = field(default_factory=dict)  # id -> (content, thread, author)
     calls: int = 0
+    serve: bool = False  # a `mem.py serve` runs each day (killed with SIGKILL once mid-day)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -181,8 +182,20 @@ class Week:
             text = rng.choice(FACTS).format(who=who, topic=topic, day=rng.choice(DAYS), hour=rng.randint(8, 17),
                                             n=f"{name}-{day}-{i}")
             kind = rng.choice(("semantic", "episodic", "procedural"))
-            self.store(text, "--type", kind, "--tag", name, "--source", "agent", "--importance",
-                       f"{rng.choice((0.2, 0.5, 0.8)):.1f}")
+            mid = self.store(text, "--type", kind, "--tag", name, "--source", "agent", "--importance",
+                             f"{rng.choice((0.2, 0.5, 0.8)):.1f}")
+            if mid is not None and i % 4 == 3:  # a correction, a pin, a link: the old version stays as history
+                fixed = f"{text} (corrected by {name})"
+                env = self.run("update", str(mid), fixed)
+                if env and env.get("ok"):
+                    new_id = int(env["data"].get("id", -1))
+                    with self.lock:
+                        self.stored.setdefault(new_id, fixed)
+                    self.run("pin", str(new_id))
+                    self.run("link", str(new_id), str(mid), "--type", "explicit")
+                    got = self.run("get", str(mid))
+                    if got and got.get("ok") and got["data"].get("valid_to") is None:
+                        self.fault(f"get #{mid} after `update`: no valid_to (it should be history)")
             # a turn of the chat the agent takes part in (SKILL.md: --thread, --author, episodic)
             turn = rng.choice(REPLIES) if rng.random() < 0.5 else f"{name} on {topic}: {rng.choice(DAYS)} works"
             self.turn(turn, f"chat-day{day}", name)
@@ -305,6 +318,7 @@ def day(week: Week, d: int, agents: int, per_agent: int, rng: random.Random) -> 
     threads.append(threading.Thread(target=week.run, args=("doctor",), kwargs={"expect": None}))
     for t in threads:
         t.start()
+    server = start_server(week) if week.serve else None
     # mid-day: a chat export imported while the agents work
     export = week.dir / f"WhatsApp Chat with Ana day{d}.txt"
     n_msgs = chat_export(export, d, rng)
@@ -319,6 +333,11 @@ def day(week: Week, d: int, agents: int, per_agent: int, rng: random.Random) -> 
         again = env2["data"].get("memories_added")
         if again:
             week.fault(f"import twice: the second run imported {again} again")
+    if server is not None:  # killed while the agents' calls are handed to it: they must run on their own
+        time.sleep(rng.uniform(0.5, 3.0))
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+        server = start_server(week)
     for t in threads:
         t.join()
     # the same fact twice: one memory, deduplicated
@@ -364,6 +383,47 @@ def day(week: Week, d: int, agents: int, per_agent: int, rng: random.Random) -> 
         if not path.is_file():
             week.fault(f"backup: data.path {path} is not a file")
     bad_inputs(week)
+    # the whole store put back from the backup just taken, then the restore undone: nothing may be lost
+    if env and env.get("ok"):
+        backup = env["data"]["path"]
+        dry = week.run("restore", backup, "--dry-run")
+        res = week.run("restore", backup)
+        if res and res.get("ok"):
+            if dry and dry.get("ok") and dry["data"].get("memories_after") != res["data"].get("memories_after"):
+                week.fault(f"restore --dry-run said {dry['data'].get('memories_after')} memories after, "
+                           f"the restore gave {res['data'].get('memories_after')}")
+            kept = res["data"].get("previous_kept_in")
+            if not kept:
+                week.fault(f"restore: no previous_kept_in ({sorted(res['data'])})")
+            else:
+                week.run("restore", kept)  # undo
+    # an import killed in its middle, then run again: every message once
+    big = week.dir / f"WhatsApp Chat with Oscar day{d}.txt"
+    lines = [f"{10 + d:02d}/11/2026, {8 + i // 60:02d}:{i % 60:02d} - Oscar Ruiz: night {d} line {i} about "
+             f"{rng.choice(TOPICS)}" for i in range(600)]
+    big.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kill_in_middle(week, ["import", str(big)], after=rng.uniform(0.8, 2.5))
+    week.run("import", str(big))
+    env = week.run("recall", f"night {d} line", "--strategy", "keyword", "-k", "5")
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{week.db}?mode=ro", uri=True)
+    got = conn.execute("SELECT count(*), count(DISTINCT content) FROM memories WHERE content LIKE ? AND status = "
+                       "'active' AND ref NOT LIKE 'episode:%'", (f"%: night {d} line %",)).fetchone()
+    conn.close()
+    if tuple(got) != (600, 600):
+        week.fault(f"import killed then run again: {got[0]} memories of {got[1]} distinct lines, want 600 of 600")
+    # two consolidates at once: one runs, the other is told another job holds the lock (exit 6)
+    both: list[dict[str, Any] | None] = []
+    pair = [threading.Thread(target=lambda: both.append(week.run("consolidate", "--phases", "links", expect=None)))
+            for _ in range(2)]
+    for t in pair:
+        t.start()
+    for t in pair:
+        t.join()
+    codes = sorted("ok" if e and e.get("ok") else (e or {}).get("error", {}).get("code", "?") for e in both)
+    if codes not in (["locked", "ok"], ["ok", "ok"]):
+        week.fault(f"two consolidates at once: {codes}")
     # the night: the user edits MEMORY.md, a consolidate is killed, then one runs to the end
     keep, inside = user_edits(week, d, rng)
     before = week.memory_md.read_text(encoding="utf-8")
@@ -391,6 +451,24 @@ def day(week: Week, d: int, agents: int, per_agent: int, rng: random.Random) -> 
     env = week.run("doctor")
     if env and env.get("ok") and env["data"].get("ok") is not True:
         week.fault(f"doctor after night {d}: {env['data'].get('problems')}")
+    if server is not None:
+        server.terminate()
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            week.fault(f"night {d}: the server did not stop within 60 s of SIGTERM")
+            server.kill()
+            server.wait()
+        if server.returncode not in (0, -signal.SIGTERM, 128 + signal.SIGTERM):
+            week.fault(f"night {d}: the server exited {server.returncode} on SIGTERM")
+
+
+def start_server(week: Week) -> subprocess.Popen[str]:
+    """`mem.py serve` for the store; one-shot calls with JSON output hand themselves to it."""
+    proc = subprocess.Popen([*MEM, "--db", str(week.db), "serve"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=week.env)
+    time.sleep(2.0)  # (not waited for: a call before it listens runs on its own, as it should)
+    return proc
 
 
 def final_check(week: Week) -> None:
@@ -452,14 +530,20 @@ def main() -> int:
     ap.add_argument("--embedder", default="hash", help="MEM_EMBEDDER (hash: fast and exact; 'real': the model)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--keep", action="store_true", help="keep the folder")
+    ap.add_argument("--serve", action="store_true", help="run `mem.py serve` each day (and kill it once mid-day)")
     args = ap.parse_args()
     directory = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="mem-week-"))
     directory.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, MEM_NO_SERVER="1", XDG_CACHE_HOME=str(directory / "cache"),
-               XDG_DATA_HOME=str(directory / "data"))
+    env = dict(os.environ, XDG_CACHE_HOME=str(directory / "cache"), XDG_DATA_HOME=str(directory / "data"))
+    if args.serve:
+        runtime = Path(tempfile.mkdtemp(prefix="mem-week-rt-", dir="/tmp"))  # (a socket path must be short)
+        env["XDG_RUNTIME_DIR"] = str(runtime)
+        env.pop("MEM_NO_SERVER", None)
+    else:
+        env["MEM_NO_SERVER"] = "1"
     if args.embedder != "real":
         env["MEM_EMBEDDER"] = args.embedder
-    week = Week(directory, env)
+    week = Week(directory, env, serve=args.serve)
     rng = random.Random(args.seed)
     t0 = time.time()
     try:

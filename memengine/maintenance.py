@@ -350,4 +350,5 @@ def _fts_summary(res: dict[str, Any]) -> str:
     if res["mode"] == "sampled":
         return (f"sampled: structure and row set of all {res['rows']:,} rows, text of {res['rows_sampled']:,} "
                 f"compared ({res['seconds']} s); `doctor --full` compares every row")
-    return f"{res['mode']}: every one of {res['rows']:,} rows compared ({res['seconds']} s)"
+    where = ", on a snapshot copy: no write lock held" if res.get("ran_on") == "snapshot copy" else ""
+    return f"{res['mode']}: every one of {res['rows']:,} rows compared ({res['seconds']} s{where})"

@@ -116,13 +116,16 @@ def test_a_sample_that_misses_the_drift_says_it_was_a_sample(chat: memory_core.M
     assert not fts_check.check(chat.conn, full=True)["ok"]
 
 
-def test_read_only_file(chat: memory_core.MemoryStore) -> None:
+def test_read_only_file(chat: memory_core.MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
     chat.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     path = chat.path
     ro = raw_connect(f"file:{path}?immutable=1")
     try:
         res = fts_check.check(ro, full_max_rows=0, sample_rows=10_000, seed=1)
         assert res["ok"] and "structure" not in res  # (checked: a read now, tests/test_doctor_locks.py)
+        full = fts_check.check(ro, full=True)  # FTS5's comparison, on a copy (a read-only file cannot run it)
+        assert full["ok"] and (full["mode"], full["ran_on"]) == ("full", "snapshot copy"), full
+        monkeypatch.setattr(fts_check, "_fts5_check_on_copy", lambda _c: (None, "file (no room)"))
         full = fts_check.check(ro, full=True)
         assert full["ok"] and full["mode"].startswith("full (read-only file")
     finally:
