@@ -377,11 +377,15 @@ def day(week: Week, d: int, agents: int, per_agent: int, rng: random.Random) -> 
     env = week.run("doctor")
     if env and env.get("ok") and env["data"].get("ok") is not True:
         week.fault(f"doctor after the killed store: {env['data'].get('problems')}")
+    kill_in_middle(week, ["backup"], after=rng.uniform(0.3, 1.2))  # a killed backup, then one to the end
     env = week.run("backup")
     if env and env.get("ok"):
         path = Path(env["data"].get("path", ""))
         if not path.is_file():
             week.fault(f"backup: data.path {path} is not a file")
+        left = [p.name for p in path.parent.iterdir() if ".mem-tmp" in p.name]
+        if left:
+            week.fault(f"backup after a killed backup: left in {path.parent}: {left}")
     bad_inputs(week)
     # the whole store put back from the backup just taken, then the restore undone: nothing may be lost
     if env and env.get("ok"):

@@ -46,7 +46,7 @@ def write_checked(conn: Any, db: Path, dest: Path) -> dict[str, Any]:
 
     Raises :class:`UserError` if ``dest`` exists, the check's error (:class:`~memengine.errors.DamagedFile`,
     exit 8) if the copy fails it; nothing is left under ``dest`` or beside it then."""
-    from memengine.privfile import private_dir, vacuum_into
+    from memengine.privfile import private_dir, sweep_leftovers, vacuum_into
     from memengine.restore import describe_file
 
     if dest.exists():
@@ -55,6 +55,7 @@ def write_checked(conn: Any, db: Path, dest: Path) -> dict[str, Any]:
     if dest.parent.exists() and not dest.parent.is_dir():
         raise UserError(f"{dest.parent}: is not a folder")
     private_dir(dest.parent)
+    sweep_leftovers(dest.parent)  # (what a killed backup left there)
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.mem-tmp")
     started = time.monotonic()
     try:

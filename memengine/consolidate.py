@@ -20,6 +20,7 @@ The module never imports click: ``memengine.cli.consolidate`` renders what it re
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -682,16 +683,27 @@ def backup(store: MemoryStore, keep: int, now: datetime) -> Path:
 
     Older backups are pruned by :func:`prune_backups` once this one is known to be kept.
     """
-    from memengine.privfile import private_dir, vacuum_into
+    from memengine.privfile import fsync_path, private_dir, sweep_leftovers, vacuum_into
 
     directory = private_dir(store.path.parent / "backups")
+    sweep_leftovers(directory)  # (a killed run's temporary copy)
     stamp = now.strftime("%Y%m%dT%H%M%S")
     dest = directory / f"{store.path.name}.{stamp}.consolidate.db"
     n = 1
     while dest.exists():
         n += 1
         dest = directory / f"{store.path.name}.{stamp}-{n}.consolidate.db"
-    vacuum_into(store.conn, dest)
+    # written under a temporary name and renamed once whole: a run killed during the copy left a half-written
+    # file under a backup's name, which `restore --list` offered and the retention counted as one of those kept
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.mem-tmp")
+    try:
+        vacuum_into(store.conn, tmp)
+        fsync_path(tmp)
+        os.replace(tmp, dest)
+    finally:
+        for suffix in ("", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{tmp}{suffix}")
     return dest
 
 

@@ -123,17 +123,19 @@ def _fts5_check_on_copy(conn: Any) -> tuple[str | None, str]:
     deleted. The copy holds the same rows and index as the snapshot, so the check says what it said on the
     file. It needs free space the size of the file in the temporary folder (``TMPDIR``): without it, on the file.
     """
+    import os
     import shutil
     import tempfile
     from pathlib import Path
 
     from memengine.db import conn_path
-    from memengine.privfile import private_umask
+    from memengine.privfile import private_umask, sweep_leftovers
 
     if conn_path(conn) is None:
         return None, "file (an in-memory store)"
     size = int(conn.execute("PRAGMA page_count").fetchone()[0]) * int(conn.execute("PRAGMA page_size").fetchone()[0])
     folder = Path(tempfile.gettempdir())
+    sweep_leftovers(folder)  # (a killed doctor's copy)
     try:
         free = shutil.disk_usage(folder).free
     except OSError:
@@ -141,7 +143,7 @@ def _fts5_check_on_copy(conn: Any) -> tuple[str | None, str]:
     if free < size + (64 << 20):
         return None, f"file (no room for a snapshot copy in {folder}: {size >> 20} MB needed)"
     with private_umask():
-        where = Path(tempfile.mkdtemp(prefix="mem-doctor-"))
+        where = Path(tempfile.mkdtemp(prefix=f"mem-doctor-{os.getpid()}-"))  # (the pid: see sweep_leftovers)
     try:
         copy = sqlite3.connect(str(where / "snapshot.db"), isolation_level=None)
         try:

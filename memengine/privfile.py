@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -65,3 +67,49 @@ def fsync_path(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+# What a killed copy leaves, with the pid of the process that made it in the name: a store's temporary copy
+# (`.<name>.db.<pid>.mem-tmp`: backup, consolidate's backup, restore's pre-restore copy; `.<name>.db.restore-<pid>
+# .mem-tmp`: restore's prepared copy) with its journal, and doctor's snapshot folder (`mem-doctor-<pid>-*`).
+# MEMORY.md's own temp file (random name, not `.db.`) never matches.
+_LEFTOVER = re.compile(r"^(?:\..+\.db\.(?:restore-)?(\d+)\.mem-tmp(?:-journal|-wal|-shm)?|mem-doctor-(\d+)-.+)$")
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs (one of another user counts as running)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (EPERM: someone else's process)
+        return True
+    return True
+
+
+def sweep_leftovers(folder: Path) -> list[str]:
+    """Remove from ``folder`` what a copy killed half-way left (names above) when its process is gone.
+
+    A killed `mem.py backup` left a temporary file as large as the store in ``backups/`` and nothing ever removed
+    it; each command that writes such a copy calls this first. A file whose process still runs is left alone (a
+    reused pid too: the next sweep takes it). Returns the names removed."""
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        m = _LEFTOVER.match(entry.name)
+        if m is None or _alive(int(m.group(1) or m.group(2))):
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
+        except OSError:  # (gone meanwhile, or not ours to remove)
+            continue
+        removed.append(entry.name)
+    return removed

@@ -349,6 +349,10 @@ def restore(db: Path, backup: Path, dry_run: bool = False, now: datetime | None 
     except Timeout:
         raise LockedError(f"a consolidate or another restore is running on {db} (lock {lock_path(db)}); "
                           "try again when it has finished") from None
+    from memengine.privfile import sweep_leftovers
+
+    sweep_leftovers(db.parent)  # (what a killed restore left: its prepared copy, its pre-restore copy)
+    sweep_leftovers(backup_dir(db))
     tmp = db.with_name(f".{db.name}.restore-{os.getpid()}.mem-tmp")
     try:
         prepared = _prepare(backup, tmp, (current or {}).get("page_size") if report["mode"] == "in_place" else None,
