@@ -115,7 +115,10 @@ class Week:
         if "Traceback (most recent call last)" in err:
             self.fault(f"{what}: a traceback on stderr: {err.strip().splitlines()[-1][:200]!r}")
         if env.get("ok") is True:
-            if rc != 0:
+            data = env.get("data")
+            if rc == 1 and isinstance(data, dict) and data.get("ok") is False and "problems" in data:
+                self.fault(f"{what}: found problems: {data['problems']}")  # (doctor: exit 1 says so)
+            elif rc != 0:
                 self.fault(f"{what}: ok true with exit {rc}")
             for key in ("command", "took_ms", "data"):
                 if key not in env:

@@ -280,6 +280,31 @@ def write_tx(conn: Any) -> Iterator[Any]:
         walbound.after_commit(conn)  # a log past its bound is emptied (memengine/walbound.py); never raises
 
 
+@contextmanager
+def read_snapshot(conn: Any) -> Iterator[Any]:
+    """One read transaction for the block: its statements all see the same committed state (in WAL mode
+    writers go on meanwhile). A check that reads one table, then another, otherwise sees a write committed in
+    between in one and not the other, and reports it as damage (doctor under agents that store). Inside a
+    transaction already: that one's view. Keep the block short: no log frame after its start can be folded
+    until it ends (memengine/walbound.py)."""
+    if conn.in_transaction:
+        yield conn
+        return
+    conn.execute("BEGIN")
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master")  # (a deferred BEGIN takes its snapshot at the first read)
+        yield conn
+    except BaseException:
+        _rollback(conn)
+        raise
+    else:
+        if conn.in_transaction:
+            try:
+                conn.execute("COMMIT")  # (nothing written: ends the read)
+            except sqlite3.DatabaseError:
+                _rollback(conn)
+
+
 def _rollback(conn: Any) -> None:
     """ROLLBACK if a transaction is still open (SQLite ends some failed ones itself)."""
     if conn.in_transaction:

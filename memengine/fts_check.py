@@ -35,7 +35,7 @@ import time
 from typing import Any
 
 from memengine import dbfile
-from memengine.db import sqlite3
+from memengine.db import read_snapshot, sqlite3
 
 FULL_MAX_ROWS = 5_000  # up to this many memories the full comparison is cheap (~2 s): always run it
 SAMPLE_ROWS = 500  # rows compared with the view in a sampled check
@@ -70,8 +70,9 @@ def check(conn: Any, full: bool = False, sample_rows: int = SAMPLE_ROWS, seed: i
             report["mode"] = ("full (read-only file: FTS5's check cannot run; row sets and every row compared instead)"
                               if done is None else "full (the write lock FTS5's check needs was held by another "
                               "process: row sets and every row compared instead)")
-            problems += _row_sets(conn)
-            problems += _compare_rows(conn, [r[0] for r in conn.execute("SELECT id FROM memories ORDER BY id")])
+            with read_snapshot(conn):  # (the text and the index as of one moment: agents may store meanwhile)
+                problems += _row_sets(conn)
+                problems += _compare_rows(conn, [r[0] for r in conn.execute("SELECT id FROM memories ORDER BY id")])
         elif done:
             problems.append(f"FTS5 integrity-check against the memories: {done}")
     else:
@@ -83,10 +84,11 @@ def check(conn: Any, full: bool = False, sample_rows: int = SAMPLE_ROWS, seed: i
             report["structure"] = "not checked (another process held the write lock)"
         elif structure:
             problems.append(f"FTS5 integrity-check of the index's structure: {structure}")
-        problems += _row_sets(conn)
-        ids = sample_ids(conn, sample_rows, random.Random(seed))
-        report["rows_sampled"] = len(ids)
-        problems += _compare_rows(conn, ids)
+        with read_snapshot(conn):  # (the text and the index as of one moment: agents may store meanwhile)
+            problems += _row_sets(conn)
+            ids = sample_ids(conn, sample_rows, random.Random(seed))
+            report["rows_sampled"] = len(ids)
+            problems += _compare_rows(conn, ids)
         report["note"] = (f"sampled: the index's structure and row set in full, {len(ids):,} of {rows:,} rows "
                           "compared with their text; `doctor --full` compares every row (slow: the view derives "
                           "each turn's neighbour text)")

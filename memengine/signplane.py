@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from memengine.db import select_in, sqlite3
+from memengine.db import read_snapshot, select_in, sqlite3
 from memengine.signrank import rank_rows, width
 from memengine.vectors import DIMS, vectors_from_blobs
 
@@ -237,7 +237,8 @@ def problems(conn: Any) -> dict[str, dict[str, int]]:
             n = int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
             found[table] = {"missing": n, "stale": 0, "extra": 0, "rows": n, "table_missing": 1}
             continue
-        c = check(conn, table)
+        with read_snapshot(conn):  # the plane and the vectors as of one moment (agents may store meanwhile)
+            c = check(conn, table)
         if c["missing"] or c["stale"] or c["extra"]:
             found[table] = c
     return found
