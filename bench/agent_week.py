@@ -435,8 +435,8 @@ def day(week: Week, d: int, agents: int, per_agent: int, rng: random.Random) -> 
     keep, inside = user_edits(week, d, rng)
     before = week.memory_md.read_text(encoding="utf-8")
     edited_before = set(week.dir.glob("MEMORY.md.edited-*"))
-    for t in (rng.uniform(0.5, 1.5), rng.uniform(1.5, 4.0)):
-        kill_in_middle(week, ["consolidate", "--memory-md", str(week.memory_md)], after=t)
+    for after in (rng.uniform(0.5, 1.5), rng.uniform(1.5, 4.0)):
+        kill_in_middle(week, ["consolidate", "--memory-md", str(week.memory_md)], after=after)
     after_kill = week.memory_md.read_text(encoding="utf-8")
     for line in keep:
         if line not in after_kill:
@@ -542,6 +542,7 @@ def main() -> int:
     directory = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="mem-week-"))
     directory.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, XDG_CACHE_HOME=str(directory / "cache"), XDG_DATA_HOME=str(directory / "data"))
+    runtime = None
     if args.serve:
         runtime = Path(tempfile.mkdtemp(prefix="mem-week-rt-", dir="/tmp"))  # (a socket path must be short)
         env["XDG_RUNTIME_DIR"] = str(runtime)
@@ -562,6 +563,8 @@ def main() -> int:
               f"{len(week.stored)} memories given ids; {len(week.faults)} faults", flush=True)
         if not args.keep and not args.dir:
             shutil.rmtree(directory, ignore_errors=True)
+        if runtime is not None:
+            shutil.rmtree(runtime, ignore_errors=True)
     return min(len(week.faults), 100)
 
 
