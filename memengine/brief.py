@@ -41,6 +41,7 @@ import numpy as np
 
 from memengine import (
     brief_dates,
+    brief_outdated,
     brief_people,
     brief_reactions,
     brief_smalltalk,
@@ -86,6 +87,7 @@ from memengine.timeparse import to_iso
 # Section shares of the budget (at most); what a section leaves unused goes to the topics.
 SHARE_FACTS, SHARE_PROCEDURES, SHARE_RECENT, SHARE_CONTRADICTIONS, SHARE_PEOPLE = 0.25, 0.12, 0.12, 0.08, 0.12
 SHARE_UPCOMING, UPCOMING_MAX = 0.12, 8  # "Coming up": plans still ahead, soonest first (memengine/brief_upcoming.py)
+UPCOMING_ASKED = 40  # the soonest plans asked whether a later turn of their chat updates them (brief_outdated)
 NEW_FACT_MIN_WORDS = 6  # a new "fact" of fewer words is a heading or a stub ("Clippings > Author")
 RECENT_DAYS = 7  # "recently": superseded or stored within this many days of now
 CONTRADICTIONS_MAX = 5
@@ -345,6 +347,9 @@ def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, 
     today = now.date()
     found, moved = brief_upcoming.plans(store, now, days_of)
     shown.update(moved)  # an older plan a newer one moved or restates: shown nowhere
+    # ...or a later turn of its chat updates ("he offered 2100 a month, move in from November 15" / "Kowalczyk
+    # agreed: 2050 a month"), by recall's rule on turns of one subject (memengine/brief_outdated.py)
+    shown.update(brief_outdated.outdated(store, [int(f[0][0]) for f in found[:UPCOMING_ASKED]]))
     for r, day, days in found:
         if len(sections["upcoming"]) >= UPCOMING_MAX:
             break

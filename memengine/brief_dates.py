@@ -272,7 +272,7 @@ def named_days(text: str, written: date, context: ContextOf = ()) -> list[date]:
                 out.append(d)
                 taken.append((m.start(), m.end()))
     for m in _RELATIVE.finditer(text):
-        if not free(m):
+        if not free(m) or _dated_weekday(text, m.end(), taken):
             continue
         if m.group("tomorrow"):
             out.append(written + timedelta(days=2 if m.group("tomorrow").lower().startswith("the") else 1))
@@ -280,6 +280,17 @@ def named_days(text: str, written: date, context: ContextOf = ()) -> list[date]:
             ahead = (WEEKDAYS.index(m.group("wd").lower()) - written.weekday()) % 7 or 7
             out.append(written + timedelta(days=ahead))
     return out
+
+
+_JOIN = re.compile(r"[\s,]{1,3}")
+
+
+def _dated_weekday(text: str, end: int, taken: list[tuple[int, int]]) -> bool:
+    """Whether the weekday ending at ``end`` is the weekday of a day said right after it ("on Saturday
+    December 5", "by Friday, 4 December"): one day, not the next Saturday and then the 5th (round 9)."""
+    gap = _JOIN.match(text, end)
+    start = gap.end() if gap else end
+    return any(a == start for a, _ in taken)
 
 
 def _next_day_of_month(day: int, written: date, weekday: int | None = None) -> date | None:

@@ -150,8 +150,13 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         came_from = [_from_days(str(f[0][1]), _written(str(f[0][2])) or f[1]) for f in found]
         replaces = np.array([[not came_from[j] or bool(days[i] & came_from[j]) for j in range(len(found))]
                              for i in range(len(found))])
+        # (round 9: a cosine of MOVED_COS alone is no subject: short turns of one chat are that close whatever
+        # they say, "the board presentation is Thursday November 19" / "ok. move day is Saturday November 28
+        # now" 0.66; below RESTATED_COS the two must name one event too: a rare word of both, "Gasthaus Linde",
+        # "dad" of "my dad is having his hip replacement" / "update on dad: surgery moved to 8 December")
+        subject = _same_event(found, changed_only=False, min_len=3) | (sim >= RESTATED_COS)
         by_newer = newer & replaces & (
-            ((sim >= MOVED_COS) & (cue[None, :] | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS))))
+            ((sim >= MOVED_COS) & ((cue[None, :] & subject) | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS))))
             | (event & cue[None, :] & other_days))
         gone = by_newer.any(axis=1)
         kept: list[tuple[Any, date, list[date]]] = []
@@ -169,7 +174,8 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
     return found, []
 
 
-_CLAUSE = re.compile(r"[,;:.!?()\[\]—–]+|\s-\s|\b(?:because|since|as|but|so)\b", re.IGNORECASE)
+# (round 9: no colon: what stands before one names what follows, "called Bluebird: moved to Saturday 28")
+_CLAUSE = re.compile(r"[,;.!?()\[\]—–]+|\s-\s|\b(?:because|since|as|but|so)\b", re.IGNORECASE)
 _FROM = re.compile(r"\bfrom\s+", re.IGNORECASE)
 
 
@@ -182,9 +188,10 @@ def _from_days(text: str, written: date) -> frozenset[date]:
     return frozenset(out)
 
 
-def _event_words(text: str, changed_only: bool = False) -> set[str]:
-    """The words of a plan that may name its event: 4+ letters, folded, not a stop word, filler, common
-    verb or calendar word (topic_names.WEAK), and not the chat turn's "Name:" prefix.
+def event_words(text: str, changed_only: bool = False, min_len: int = 4) -> set[str]:
+    """The words of a plan that may name its event: ``min_len``+ letters or an acronym ("AGM", "MOT"),
+    folded, not a stop word, filler, common verb or calendar word (topic_names.WEAK), and not the chat
+    turn's "Name:" prefix.
 
     ``changed_only``: of a plan that says it changed, only the clauses that say so ("housewarming is now
     the 12th instead, the worktops won't be in before": the housewarming moved, not the worktops, which
@@ -198,18 +205,18 @@ def _event_words(text: str, changed_only: bool = False) -> set[str]:
     out = set()
     for w in _WORD.findall(body):
         low = w.lower()
-        if len(low) >= 4 and not low.isdigit() and low not in summarize.STOPWORDS and not topic_names.is_filler(low) \
+        if (len(low) >= min_len or (len(w) >= 2 and w.isupper())) and not low.isdigit() and low not in summarize.STOPWORDS and not topic_names.is_filler(low) \
                 and not topic_names.weak(w) and low not in brief_dates.MONTH_OF:
             out.add(topic_names.fold(w))
     return out
 
 
-def _same_event(found: list[tuple[Any, date, list[date]]]) -> Any:
+def _same_event(found: list[tuple[Any, date, list[date]]], changed_only: bool = True, min_len: int = 4) -> Any:
     """(n, n) bool: plan i names the event plan j says changed: a word of i that is in a clause of j
-    saying it changed (``_event_words``), held by at most EVENT_SHARE of the plans (and at least
-    two): the event both name, not a word every plan says."""
-    words = [_event_words(str(f[0][1])) for f in found]
-    changed = [_event_words(str(f[0][1]), changed_only=True) for f in found]
+    saying it changed (``event_words``; ``changed_only`` False: anywhere in j), held by at most
+    EVENT_SHARE of the plans (and at least two): the event both name, not a word every plan says."""
+    words = [event_words(str(f[0][1]), min_len=min_len) for f in found]
+    changed = [event_words(str(f[0][1]), changed_only=True, min_len=min_len) for f in found] if changed_only else words
     df: dict[str, int] = {}
     for ws in words:
         for w in ws:
