@@ -84,14 +84,40 @@ lunes martes miércoles jueves viernes sábado domingo hoy mañana ayer tarde no
 segunda terça quarta quinta sexta sábado domingo hoje amanhã ontem manhã tarde noite dia semana mês ano
 lunedì martedì mercoledì giovedì venerdì sabato domenica oggi domani ieri stasera stamattina mattina pomeriggio sera
 notte giorno giorni settimana mese anno
-hour hours minute minutes uur uren minuut minuten ora ore minuto minuti hora horas minutos heure heures stunde stunden
+hour hours minute minutes min mins hr hrs uur uren minuut minuten ora ore minuto minuti hora horas minutos heure heures stunde stunden
 maandag dinsdag woensdag donderdag vrijdag zaterdag zondag vandaag morgen gisteren ochtend middag avond nacht dag
 week maand jaar
+måndag tisdag onsdag torsdag fredag lördag söndag idag imorgon igår ikväll morgon kväll natt dag dagen vecka veckan
+månad år timme timmar minut minuter
+mandag tirsdag onsdag torsdag fredag lørdag søndag i dag i morgen i går aften nat uge måned time timer
+poniedziałek wtorek środa czwartek piątek sobota niedziela dzisiaj dziś jutro wczoraj rano wieczór noc dzień
+tydzień miesiąc rok godzina godziny minuta minut
 """.split()) | frozenset(w for w in MONTH_OF if len(w) >= 4) | frozenset(
     # the short forms chats write ("nov 14 in austin"), but not "jan" / "mar" / "may" (a name, "sea", a verb)
     "feb apr jun jul aug sep sept oct nov dec".split())
 # ...the calendar words of the other languages the brief reads dates in (round 8: an Italian family chat's
-# topics were named "dicembre", "giorno", "stasera" and "oggi nebbia fitta": when, not what)
+# topics were named "dicembre", "giorno", "stasera" and "oggi nebbia fitta": when, not what), and (round 9) of
+# Swedish, Danish / Norwegian and Polish, whose chats a brief meets too ("lördag" named a team's topic)
+# ...and (round 9) the commonest verbs of the other languages the brief meets, in the forms a chat writes them
+# (present, infinitive, participle): a Portuguese chat's "fica" ("it stays"), a Swedish team's "tror" ("think")
+# and "betalat" ("paid") named topics; English verbs were WEAK since round 2
+WEAK = WEAK | frozenset("""
+fica ficar ficou fico vou vai vamos foi fui ser estar está estou tem tenho ter teve fez fazer faz acho achei
+pode posso quero quer precisa preciso sei sabe vem vir dar deu dou pegar pegou pagar pagou ver vi viu resta
+sta stai stare stato stata sono siamo sarà fa faccio vado andare andato andata penso pensa credo voglio vuole
+posso puoi può devo deve dice detto dire vedere preso prendere pagato pagare arriva arrivato arrivata sembra
+trovato venuto viene messo queda quedar quedó voy vamos fue ser estar está estoy tengo tiene tener hizo
+hacer hace creo pienso quiero quiere puedo puede sé sabe viene venir dar dio pagar pagó pagado llega llegó
+parece reste rester resté vais va allons être suis est sommes été avoir ai avons eu fait faire fais crois
+pense veux veut peux peut dois doit sais sait viens vient venu donné pris mis payé payer arrive arrivé semble
+trouvé bleibt bleiben geblieben gehe geht gehen gegangen ist sind gewesen habe haben hatte gehabt mache macht
+machen gemacht glaube denke wollen kann können muss müssen weiß kommt kommen gekommen gegeben genommen bezahlt
+zahlen scheint gefunden blijft blijven ga gaat gaan gegaan zijn was geweest heb heeft hebben had gehad doe
+doet doen gedaan maak maakt maken gemaakt denk denkt wil kan kunnen moet moeten weet komt komen gekomen
+gegeven genomen betaald stannar stanna går gå gick gått är vara var varit har ha hade haft gör göra gjorde
+gjort tror tänker vill kan kunna måste vet kommer komma kom kommit ger ge gav gett ta tog tagit betalar betala
+betalade betalat verkar hittade
+""".split())
 # Nouns so general that alone they name no subject ("thing", "course", "stuff", "people"): never a
 # one-word name; inside a longer run they stay ("golf course", "people ops").
 GENERIC: frozenset[str] = frozenset("""
@@ -103,6 +129,8 @@ image images audio sticker gif document deleted attached attachment
 """.split())
 _PARTICIPLE = re.compile(r"^[^\W\d_]{3,}(?<!e)ed$")  # "dropped", "confirmed" (not "need", "speed", "bed")
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|er|e|°)$")  # "14th", "3rd": a date's part, not a subject
+# a time of day ("4pm", "10am", "19h", "8h30", "20uhr"): when, not what (round 9: "6pm", "4pm" named topics)
+_CLOCK = re.compile(r"^\d{1,2}(?:[:.h]\d{2}(?:am|pm|h)?|am|pm|h|hs|hrs|uhr|u)$")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _WORD_SPLIT = re.compile(r"([^\W_]+(?:['’][^\W_]+)*)")  # _WORD, captured: split keeps the words
 _JOIN = re.compile(r"[\s_'’-]*")  # what may stand between two words of a run (the whole gap)
@@ -199,7 +227,8 @@ def _plain_word(low: str) -> bool:
     """The checks of a content word that depend on the word alone (length, digits, ordinals, filler):
     asked once per distinct word, since ``runs`` reads every member of every cluster."""
     low = unstretched(low)  # "GOOOO" is "go", "yesss" "yes": no subject
-    return len(low) >= MIN_WORD_CHARS and not low.isdigit() and not _ORDINAL.match(low) and not is_filler(low) \
+    return len(low) >= MIN_WORD_CHARS and not low.isdigit() and not _ORDINAL.match(low) and not _CLOCK.match(low) \
+        and not is_filler(low) \
         and low not in TITLES and low not in CONTRACTIONS and low not in ENDEARMENTS
 
 
