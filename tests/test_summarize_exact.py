@@ -68,16 +68,17 @@ def test_many_clusters_summaries_are_byte_for_byte_the_pinned_ones() -> None:
 
 
 EXPECTED_TEXT = (
-    "Summary of 6 memories (2024-01-02 – 2024-01-03; people: Oscar, Ana, Dr Smith; key terms: est, restarts, "
-    "certificates, billing, backups)\n"
+    "Summary of 6 memories (2024-01-02 – 2024-01-03; people: Oscar, Ana, Dr Smith; key terms: restarts, "
+    "certificates, billing, backups, gateway)\n"
     "- User: can you summarise the billing backups for me?\n"
     "- Le serveur de facturation est tombé pendant la nuit, donc pas de rapports.\n"
     "- Dr. Smith said the restarting gateways need new certificates, e.g. the TLS ones."
 )
-EXPECTED_TERMS = ["est", "restarts", "certificates", "billing", "backups"]
+EXPECTED_TERMS = ["restarts", "certificates", "billing", "backups", "gateway"]
 EXPECTED_PEOPLE = ["Oscar", "Ana", "Dr Smith"]
 # re-pinned when key terms stopped taking chat filler and words that name no subject ("thanks",
-# "week", "march": topic_names.is_filler / WEAK); the one cluster above kept every byte
+# "week", "march": topic_names.is_filler / WEAK); the one cluster above kept every byte; re-pinned (round 9)
+# when the commonest verbs of the other languages became WEAK: French "est" ("is") is no key term, "gateway" is
 # re-pinned (round 8) when the calendar words of six more languages stopped being key terms ("nuit":
 # topic_names.WEAK), nor "hour", "minutes" and theirs: 8 of the 80 summaries lost one such term, no other byte changed
-EXPECTED_DIGEST = "febc287fc5eafa77e6a33d628202da3d8277efc59b8acb140c07abf3ddb5a80c"
+EXPECTED_DIGEST = "3a4276273552448eb2ea7a2775632f618ba9a8837371885c6805f9ad72e697d3"
