@@ -404,6 +404,13 @@ NOTE_CASES: dict[str, list[tuple[Any, ...]]] = {  # folder: [(thread, content, d
         ("Takeout/Keep/Gate code.html", "Gate code: Garage gate: 4821\nFront door: 1357", D(2018, 3, 14, 10, 0),
          ["Home"]),
         ("Takeout/Keep/Groceries.html", "Groceries: - [x] rice\n- [ ] lemons", D(2018, 3, 15, 18, 30), [])],
+    # written after round 10's first fixes, before their code: Keep pages of a German and a French Takeout (the
+    # heading's time in the account's language: "14.03.2018, 10:00:00", "15 mars 2018 à 18:30:00"), a web link
+    # and a picture (its file, not words)
+    "keep_html_locales": [
+        ("Takeout/Keep/Fähre.html", "Fähre: Letzte Fähre nach Barreiro um 01:30\nLink: Transtejo Soflusa - Horários "
+         "https://ttsl.pt/horarios/", D(2018, 3, 14, 10, 0), ["Reisen"]),
+        ("Takeout/Keep/Plombier.html", "Plombier: Oscar passe jeudi pour la chaudière", D(2018, 3, 15, 18, 30), [])],
     # Obsidian: Dataview fields read "key: value" ("(key:: value)" shows its value only, as Dataview renders
     # it); a dataview/dataviewjs query is no text (its result is not in the file)
     "obsidian_dataview": [
@@ -483,6 +490,21 @@ def test_a_broken_keep_page_is_read_as_far_as_it_goes(tmp_path: Path) -> None:
     recs, rep = _notes(tmp_path)
     assert [(r.content, r.event_at) for r in recs] == [("Cut: Half a li\ufffd", None)]
     assert rep.skipped_empty == 1
+
+
+def test_a_canvas_pattern_that_could_run_for_ever_is_not_applied(tmp_path: Path) -> None:
+    """A pattern of nested repeats ("(a+)+$") on a long text backtracks for hours: such an edit is not applied
+    (what the document then says is not known), and the import goes on."""
+    conv = json.loads((GPT / "canvas_edits" / "conversations.json").read_text(encoding="utf-8"))
+    create = json.loads(conv[0]["mapping"]["a1"]["message"]["content"]["text"])
+    create["content"] = "a" * 5000 + "!"
+    conv[0]["mapping"]["a1"]["message"]["content"]["text"] = json.dumps(create)
+    conv[0]["mapping"]["a3"]["message"]["content"]["text"] = json.dumps(
+        {"updates": [{"pattern": "(a+)+$", "multiple": False, "replacement": "b"}]})
+    (tmp_path / "conversations.json").write_text(json.dumps(conv), encoding="utf-8")
+    rep = ImportReport(str(tmp_path), "chatgpt")
+    texts = [r.content for r in chatgpt.parse(tmp_path, rep)]
+    assert sum(1 for t in texts if t.startswith("Assistant: [canvas: packing_list]")) == 1 and rep.warnings == []
 
 
 def test_a_broken_canvas_export_is_one_line_naming_the_file(tmp_path: Path) -> None:
