@@ -187,6 +187,29 @@ def _literal(text: str) -> Callable[[re.Match[str]], str]:
     return lambda _match: text
 
 
+def _runs_away(pattern: str) -> bool:
+    """True for a pattern with a repeated group that itself repeats ("(a+)+", "(\\w*x)*"): on a text it
+    does not match it backtracks for hours. The model writes literal text or ".*"; such a pattern is not
+    applied (a bad export must not hang the import)."""
+    stack: list[bool] = [False]  # per open group: whether it holds a quantifier
+    escaped = False
+    for i, ch in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == "(":
+            stack.append(False)
+        elif ch == ")" and len(stack) > 1:
+            inner = stack.pop()
+            if inner and pattern[i + 1:i + 2] in ("+", "*", "{"):
+                return True
+            stack[-1] = stack[-1] or inner
+        elif ch in "+*{":
+            stack[-1] = True
+    return False
+
+
 def _edited(text: str, updates: list[Any]) -> str | None:
     """``text`` after a canvas call's ``updates`` (a regular expression and its replacement each, applied in
     order, to the first match or to every one with ``multiple``); None when one does not parse or is not
@@ -195,6 +218,8 @@ def _edited(text: str, updates: list[Any]) -> str | None:
     for update in updates:
         if not isinstance(update, dict) or not isinstance(update.get("pattern"), str) \
                 or not isinstance(update.get("replacement"), str):
+            return None
+        if _runs_away(update["pattern"]):
             return None
         try:
             pattern = re.compile(update["pattern"])

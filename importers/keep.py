@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from datetime import datetime, timezone
 from html.parser import HTMLParser
 from pathlib import Path
@@ -118,7 +119,10 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
 # a checklist is <li class="listitem checked"><span class="bullet">☑</span><span class="text">rice</span></li>;
 # web links are <a class="annotation-link" href="...">title</a>.
 _KEEP_HTML_RE = re.compile(r'<div class="note\b[^"]*">.*?<div class="(?:title|content)">', re.DOTALL)
-_HEADING_FORMATS = ("%b %d, %Y, %I:%M:%S %p", "%b %d, %Y, %H:%M:%S", "%d %b %Y, %H:%M:%S")
+# the heading's time as the Takeout account's language writes it: English (US, UK), numeric day-first with dots
+# (German, Russian, Polish ...); other languages' month names are read by the caller's ``written`` reader
+_HEADING_FORMATS = ("%b %d, %Y, %I:%M:%S %p", "%b %d, %Y, %H:%M:%S", "%d %b %Y, %H:%M:%S", "%d.%m.%Y, %H:%M:%S",
+                    "%d.%m.%Y %H:%M:%S")
 
 
 def is_keep_html(text: str) -> bool:
@@ -176,20 +180,23 @@ class _KeepPage(HTMLParser):
                 return
 
 
-def _heading_time(text: str) -> datetime | None:
-    """The time in a page's heading, as the exporter's clock wrote it (naive): "Mar 14, 2018, 10:00:00 AM"."""
+def _heading_time(text: str, written: Callable[[str], datetime | None] | None) -> datetime | None:
+    """The time in a page's heading, as the exporter's clock wrote it (naive): "Mar 14, 2018, 10:00:00 AM",
+    "14.03.2018, 10:00:00", else what ``written`` reads ("15 mars 2018 à 18:30:00")."""
     value = " ".join(text.replace("\u202f", " ").split())
     for fmt in _HEADING_FORMATS:
         try:
             return datetime.strptime(value, fmt)
         except ValueError:
             continue
-    return None
+    return written(value) if written is not None and value else None
 
 
-def html_records(file: Path, rel: str, report: ImportReport) -> list[Record]:
+def html_records(file: Path, rel: str, report: ImportReport,
+                 written: Callable[[str], datetime | None] | None = None) -> list[Record]:
     """The memory of one Keep note page (older Takeouts wrote no JSON): as :func:`records` makes of a JSON
-    note, its heading's time its date; an empty page is none."""
+    note, its heading's time its date (``written`` reads one with a month name of any language); an empty
+    page is none."""
     if file.stat().st_size > MAX_NOTE_BYTES:
         report.skipped_oversized += 1
         report.warn(f"{rel}: over {MAX_NOTE_BYTES} bytes, no Keep note; skipped")
@@ -212,5 +219,5 @@ def html_records(file: Path, rel: str, report: ImportReport) -> list[Record]:
     if links:
         metadata["urls"] = [u for _, u in links]
     return [Record(content=f"{title}: {body}" if title else body, ref=f"markdown:{rel}::0", source="markdown",
-                   memory_type="semantic", event_at=_heading_time("".join(page.parts["heading"])), thread=rel,
+                   memory_type="semantic", event_at=_heading_time("".join(page.parts["heading"]), written), thread=rel,
                    position=0, tags=labels, metadata=metadata, line=1)]

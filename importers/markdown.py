@@ -474,7 +474,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     data = file.read_bytes()
     text = _decode_note(data, file, rel, report)
     if suffix in html_notes.HTML_SUFFIXES and keep.is_keep_html(text):  # Keep's older Takeout: pages, no JSON
-        notes = keep.html_records(file, rel, report)
+        notes = keep.html_records(file, rel, report, _written_date)
         return notes, [[] for _ in notes], rel
     # a page saved under a .md name (Apple Notes exporters) is read as the page it is
     html = suffix in html_notes.HTML_SUFFIXES or (suffix in (".md", ".markdown") and note_marks.is_html_body(text))
