@@ -35,7 +35,10 @@ def _fill(db: Path, n: int, size: int = 900) -> None:
 
 
 def _log_emptied(db: Path) -> tuple[int, int, int]:
-    """Commit twice from a fresh connection, then TRUNCATE waiting up to 3 s for readers: (busy, log, folded).
+    """Commit twice from a fresh connection, then TRUNCATE waiting up to 15 s for readers: (busy, log, folded).
+
+    15 s, not less: the server's own short reads after a call can take seconds on a
+    loaded 2-CPU machine (3 s failed there twice); a snapshot held between calls holds for good and still fails.
 
     The driver mem uses (another SQLite library in the same process would not see this process's locks)."""
     c = core.sqlite3.connect(str(db), isolation_level=None, timeout=10)
@@ -44,7 +47,7 @@ def _log_emptied(db: Path) -> tuple[int, int, int]:
             c.execute("BEGIN IMMEDIATE")
             c.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES ('snapshot-probe', ?)", (str(i),))
             c.execute("COMMIT")
-        c.execute("PRAGMA busy_timeout = 3000")
+        c.execute("PRAGMA busy_timeout = 15000")
         busy, log, folded = c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         return int(busy), int(log), int(folded)
     finally:
