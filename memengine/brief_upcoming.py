@@ -32,6 +32,7 @@ FOUND_MAX = 200  # plans looked at, soonest first
 CONTEXT_TURNS = 40  # a day named by its number alone is placed by this many earlier turns of its chat...
 CONTEXT_DAYS = 45  # ...written at most this many days before it (memengine/brief_dates.py, _placed)
 EVENT_SHARE = 0.1  # a word in at most this share of the plans looked at (and at least two) names an event
+ANSWERING = frozenset(("assistant", "ai", "bot", "system"))  # the roles that answer, in a conversation export
 _WORD = re.compile(r"[^\W_]+")
 _AUTHOR = re.compile(r"^[^:\n]{1,60}:\s")  # a chat turn's "Name: " prefix
 
@@ -93,13 +94,13 @@ def plans(store: Store, now: datetime, days_of: PlanDays | None = None
     """(row, first day from today, planned days) of the live plans ahead of ``now``, soonest first,
     and the ids of those a newer plan moved or restates (left out).
 
-    ``row`` is (id, content, date, source, chat key, dated ahead). Ties by date go to the newer memory.
+    ``row`` is (id, content, date, source, chat key, dated ahead, author). Ties by date go to the newer memory.
     """
     today = now.date()
     days_of = days_of or PlanDays(store)
     since = to_iso(now - timedelta(days=LOOKBACK_DAYS))
     cols = ("m.id, m.content, coalesce(m.event_at, m.created_at), m.source, m.source || '/' || coalesce(m.thread, ''), "
-            "m.thread IS NULL AND m.event_at > m.created_at")
+            "m.thread IS NULL AND m.event_at > m.created_at, m.author")
     live = LIVE.replace("m.status", "+m.status")  # (the unary +: the date / id index, not the status one)
     rows = store.conn.execute(f"""SELECT {cols} FROM memories m WHERE m.event_at >= ? AND {live}
                                   AND m.source != 'vcf' ORDER BY m.event_at DESC LIMIT ?""",
@@ -142,6 +143,10 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         # "Harbour Bar") before the older one's day had come: "housewarming: Saturday 5 December" then
         # "housewarming is now the 12th instead" are far apart in meaning (short texts, few words)
         newer = (age[None, :] > age[:, None]) & (chat[None, :] == chat[:, None])
+        # an assistant's answer moves no plan of the person it answers (round 9: "Good news on the hotel. With
+        # slides due on 15 February..." restated a user's moved talk 0.60 apart with a word of change, and "moved" it)
+        answer = np.array([str(f[0][6] if len(f[0]) > 6 else "").strip().lower() in ANSWERING for f in found])
+        newer &= ~(answer[None, :] & ~answer[:, None])
         written = np.array([(_written(str(f[0][2])) or f[1]).toordinal() for f in found])
         days = [frozenset(f[2]) for f in found]
         other_days = np.array([[days[i] != days[j] for j in range(len(found))] for i in range(len(found))])

@@ -73,3 +73,17 @@ def test_a_named_subject_links_a_later_change(store: core.MemoryStore) -> None:
                         ("2026-11-02", "Jordan", "called Bluebird: moved to Saturday November 28 at 8am, same 720")])
     assert brief_outdated.outdated(store, [ids[0]]) == {ids[0]: [ids[2]]}
     assert brief_outdated.outdated(store, []) == {}
+
+
+def test_an_assistants_answer_moves_no_plan_of_the_user(store: core.MemoryStore) -> None:
+    thread = "claude/talk"
+    user = store.store("User: The organisers moved my talk to Saturday 6 March 2027 at 11:30, same room. Slides are "
+                       "due by 15 February.", "episodic", thread=thread, author="User", importance=0.5,
+                       event_at=datetime(2026, 11, 10, 9, 0), dedup=False).id
+    answer = store.store("Assistant: Good news. The talk moved to Saturday 6 March 2027 at 11:30, so with the slides "
+                         "due on 15 February a dry run in early February works.", "episodic", thread=thread,
+                         author="Assistant", importance=0.5, event_at=datetime(2026, 11, 10, 9, 1), dedup=False).id
+    from memengine import brief_upcoming
+
+    found, gone = brief_upcoming.plans(store, NOW)
+    assert user not in gone and {user, answer} <= {int(f[0][0]) for f in found}
