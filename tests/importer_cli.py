@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from importers import ImportReport, Record, whatsapp
+from importers import ImportReport, Record, markdown, vcf, whatsapp
 from importers.detect import detect
 
 
@@ -54,6 +54,20 @@ def wa(path: Path, **options: object) -> tuple[list[Record], ImportReport]:
     """The records and report of ``whatsapp.parse`` on ``path``."""
     rep = ImportReport(str(path), "whatsapp")
     return list(whatsapp.parse(path, rep, **options)), rep
+
+
+def notes(path: Path) -> tuple[list[Record], ImportReport]:
+    """The records and report of ``markdown.parse`` on ``path``, which must be detected as notes."""
+    assert detect(path) == "markdown"
+    rep = ImportReport(str(path), "markdown")
+    return list(markdown.parse(path, rep)), rep
+
+
+def vcards(path: Path) -> tuple[list[Record], ImportReport]:
+    """The records and report of ``vcf.parse`` on ``path``, which must be detected as contacts."""
+    assert detect(path) == "vcf"
+    rep = ImportReport(str(path), "vcf")
+    return list(vcf.parse(path, rep)), rep
 
 
 def check_whatsapp_layout(path: Path, case: tuple, warning: tuple[str, str] | None = None) -> None:

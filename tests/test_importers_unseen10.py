@@ -32,10 +32,11 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import assert_broken_import_fails, check_whatsapp_layout, wa
+from importer_cli import assert_broken_import_fails, check_whatsapp_layout, vcards, wa
+from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 
-from importers import ImportReport, Record, chatgpt, claude, markdown, vcf
+from importers import ImportReport, Record, chatgpt, claude
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen10"
@@ -358,9 +359,7 @@ VCF_CASES: dict[str, str] = {
 @pytest.mark.parametrize("name", sorted(VCF_CASES))
 def test_vcards_of_round_10(name: str) -> None:
     path = VCF / name
-    assert detect(path) == "vcf"
-    rep = ImportReport(str(path), "vcf")
-    recs = list(vcf.parse(path, rep))
+    recs, rep = vcards(path)
     assert [r.content for r in recs] == [VCF_CASES[name]]
     assert rep.warnings == []
 
@@ -372,12 +371,6 @@ def test_every_unseen10_vcard_fixture_has_a_case() -> None:
 # --- notes --------------------------------------------------------------------------------------------
 
 NOTES = FIX / "notes"
-
-
-def _notes(path: Path) -> tuple[list[Record], ImportReport]:
-    assert detect(path) == "markdown"
-    rep = ImportReport(str(path), "markdown")
-    return list(markdown.parse(path, rep)), rep
 
 
 def _naive(value: datetime | None) -> datetime | None:

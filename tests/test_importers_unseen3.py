@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import check_whatsapp_layout
+from importer_cli import check_whatsapp_layout, vcards
 from importer_cli import memory_count as _count
 from importer_cli import one_envelope as _envelope
 from importer_cli import wa as _wa
@@ -363,9 +363,7 @@ VCF_CASES: dict[str, tuple[list[str], str | None]] = {  # file: (contents, the w
 @pytest.mark.parametrize("name", sorted(VCF_CASES))
 def test_vcard_layout(name: str) -> None:
     path = VCF / name
-    assert detect(path) == "vcf"
-    rep = ImportReport(str(path), "vcf")
-    recs = list(vcf.parse(path, rep))
+    recs, rep = vcards(path)
     contents, warning = VCF_CASES[name]
     assert [r.content for r in recs] == contents
     assert rep.warnings == ([f"{path}{warning}"] if warning else [])

@@ -28,11 +28,12 @@ import pytest
 from conftest import run_cli
 from importer_cli import check_whatsapp_layout
 from importer_cli import memory_count as _count
+from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 from importer_cli import wa as _wa
 from importer_cli import write_zip as _zip
 
-from importers import ImportReport, Record, chatgpt, claude, markdown, vcf
+from importers import ImportReport, Record, chatgpt, claude, vcf
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen4"
@@ -219,12 +220,6 @@ def test_vcard_folded_inside_a_utf8_character() -> None:
 # --- notes ------------------------------------------------------------------------------------
 
 NOTES = FIX / "notes"
-
-
-def _notes(path: Path) -> tuple[list[Record], ImportReport]:
-    assert detect(path) == "markdown"
-    rep = ImportReport(str(path), "markdown")
-    return list(markdown.parse(path, rep)), rep
 
 
 def _rows(recs: list[Record]) -> list[tuple[Any, ...]]:

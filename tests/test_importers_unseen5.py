@@ -25,11 +25,13 @@ from typing import Any
 import pytest
 from conftest import run_cli
 from importer_cli import memory_count as _count
+from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
+from importer_cli import vcards
 from importer_cli import wa as _wa
 from importer_cli import write_zip as _zip
 
-from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown, vcf
+from importers import ImportFormatError, ImportReport, Record, chatgpt, claude
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen5"
@@ -186,12 +188,6 @@ PAGES = [
 ]
 
 
-def _notes(path: Path) -> tuple[list[Record], ImportReport]:
-    assert detect(path) == "markdown"
-    rep = ImportReport(str(path), "markdown")
-    return list(markdown.parse(path, rep)), rep
-
-
 def _rows(recs: list[Record]) -> list[tuple[Any, ...]]:
     return [(r.thread, r.content, r.event_at, r.tags) for r in recs]
 
@@ -319,9 +315,7 @@ VCF_CASES: dict[str, list[tuple[str, list[str]]]] = {  # file: [(content, tags)]
 @pytest.mark.parametrize("name", sorted(VCF_CASES))
 def test_vcard_layouts(name: str) -> None:
     path = VCF / name
-    assert detect(path) == "vcf"
-    rep = ImportReport(str(path), "vcf")
-    recs = list(vcf.parse(path, rep))
+    recs, rep = vcards(path)
     assert [(r.content, r.tags) for r in recs] == VCF_CASES[name]
     assert rep.warnings == [] and all("base64" not in r.content and "iVBOR" not in r.content for r in recs)
 

@@ -28,8 +28,9 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import check_whatsapp_layout
+from importer_cli import check_whatsapp_layout, vcards
 from importer_cli import memory_count as _count
+from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 from importer_cli import write_zip as _zip
 
@@ -76,9 +77,7 @@ VCF_CASES: dict[str, list[tuple[str, list[str], str | None]]] = {  # file: [(con
 @pytest.mark.parametrize("name", sorted(VCF_CASES))
 def test_vcard_labels_and_dates(name: str) -> None:
     path = VCF / name
-    assert detect(path) == "vcf"
-    rep = ImportReport(str(path), "vcf")
-    recs = list(vcf.parse(path, rep))
+    recs, rep = vcards(path)
     assert [(r.content, r.tags, r.metadata["birthday"]) for r in recs] == VCF_CASES[name]
     assert rep.warnings == []
 
@@ -96,12 +95,6 @@ def test_vcard_4_names_of_every_language_are_aliases() -> None:
 # --- notes: plain text, Org-mode, Logseq, Notion's nested pages ------------------------------------------
 
 NOTES = FIX / "notes"
-
-
-def _notes(path: Path) -> tuple[list[Record], ImportReport]:
-    assert detect(path) == "markdown"
-    rep = ImportReport(str(path), "markdown")
-    return list(markdown.parse(path, rep)), rep
 
 
 def _rows(recs: list[Record]) -> list[tuple[Any, ...]]:

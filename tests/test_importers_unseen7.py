@@ -29,10 +29,11 @@ from typing import Any
 import pytest
 from conftest import run_cli
 from importer_cli import check_whatsapp_layout
+from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 from importer_cli import write_zip as _zip
 
-from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown
+from importers import ImportFormatError, ImportReport, Record, chatgpt, claude
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen7"
@@ -228,12 +229,6 @@ def test_claude_2025_content_blocks_attachments_and_names() -> None:
 # --- notes ------------------------------------------------------------------------------------------------
 
 NOTES = FIX / "notes"
-
-
-def _notes(path: Path) -> tuple[list[Record], ImportReport]:
-    assert detect(path) == "markdown"
-    rep = ImportReport(str(path), "markdown")
-    return list(markdown.parse(path, rep)), rep
 
 
 def _tree_zip(src: Path, dest: Path) -> Path:

@@ -32,11 +32,12 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import check_whatsapp_layout, wa
+from importer_cli import check_whatsapp_layout, vcards, wa
+from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 from importer_cli import write_zip as _zip
 
-from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown, vcf
+from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, vcf
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen8"
@@ -383,9 +384,7 @@ VCF_CASES: dict[str, list[tuple[str, list[str]]]] = {  # file: [(content, tags)]
 @pytest.mark.parametrize("name", sorted(VCF_CASES))
 def test_vcards_of_round_8(name: str) -> None:
     path = VCF / name
-    assert detect(path) == "vcf"
-    rep = ImportReport(str(path), "vcf")
-    recs = list(vcf.parse(path, rep))
+    recs, rep = vcards(path)
     assert [(r.content, r.tags) for r in recs] == VCF_CASES[name]
     assert rep.warnings == []
 
@@ -402,12 +401,6 @@ def test_every_unseen8_vcard_fixture_has_a_case() -> None:
 # --- notes --------------------------------------------------------------------------------------------
 
 NOTES = FIX / "notes"
-
-
-def _notes(path: Path) -> tuple[list[Record], ImportReport]:
-    assert detect(path) == "markdown"
-    rep = ImportReport(str(path), "markdown")
-    return list(markdown.parse(path, rep)), rep
 
 
 NOTE_CASES: dict[str, list[tuple[Any, ...]]] = {  # folder: [(thread, content, date, tags)]
