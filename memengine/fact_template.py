@@ -59,11 +59,19 @@ def template(text: str) -> tuple[tuple[str, str], ...]:
                 out.append((unit, unit))
         elif t.key in _DATE_WORDS:
             out.append(("#date", t.key))
-        elif fact_cue._is_name(toks, i, f.lang) or t.key in kinds:
+        elif fact_cue._is_name(toks, i, f.lang) or t.key in kinds or _letter_id(toks, i):
             out.append(("#name", t.key))
         elif t.key not in fact_cue._NOT_CONTENT and len(t.key) > 1:
             out.append((t.key, t.key))
     return tuple(out)
+
+
+def _letter_id(toks: list[fact_cue._Tok], i: int) -> bool:
+    """A capital letter standing alone right after a word names the thing ("Server A", "Plan B", "vitamin D",
+    "row F"): an identifier, though "A" is an article to the stop words (so "Server A has 32 GB" / "Server B
+    has 64 GB" reads as another thing with another value, not one slot's new value). Not "I"."""
+    t = toks[i]
+    return len(t.text) == 1 and t.text.isupper() and t.text != "I" and i > 0 and toks[i - 1].word
 
 
 def _unified(ta: tuple[tuple[str, str], ...], tb: tuple[tuple[str, str], ...]) -> tuple[

@@ -47,6 +47,16 @@ def test_another_thing_of_the_frame_is_not_one_template() -> None:
         assert fact_slot.same_template(fact_slot.features(old, new, 0.8, 0.8)) is False
 
 
+def test_a_capital_letter_after_a_word_names_the_thing() -> None:
+    # "A" is an article to the stop words: "Server A" / "Server B" read as one server with more RAM (lead, 27 Nov)
+    assert fact_template.template("Server A has 32 GB of RAM")[:2] == (("server", "server"), ("#name", "a"))
+    assert _f("Server A has 32 GB of RAM", "Server B has 64 GB of RAM")["changed_apart"] == 1.0
+    # the letter as the only value changed stays one slot's new value; "I" is no identifier
+    f = _f("my seat is in row F", "my seat is in row K")
+    assert f["aligned_changed"] == 1.0 and f["changed_apart"] == 0.0
+    assert [t for t, _ in fact_template.template("Yesterday I ran 5 km")] == ["ran", "#num"]
+
+
 def test_the_template_band_sits_under_the_supersession_threshold() -> None:
     assert 0.0 < WEIGHTS["gate_threshold"] < WEIGHTS["may_update"] < WEIGHTS["threshold"]
     pair = fact_slot.features(*DOSE, 0.8, 0.8)
@@ -73,6 +83,7 @@ def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-d
 @pytest.mark.parametrize(("old", "new", "superseded"), [
     (*DOSE, True), (*KIN, False), (*OTHER_BILL, False),
     ("Mi casillero en el gimnasio es el 12", "mi casillero en el trabajo es el 48", False),
+    ("Server A has 32 GB of RAM", "Server B has 64 GB of RAM", False),
 ])
 def test_real_model_a_plain_update_supersedes_and_its_look_alikes_do_not(  # type: ignore[no-untyped-def]
         real, tmp_path: Path, old: str, new: str, superseded: bool) -> None:
