@@ -7,6 +7,9 @@ the thing is (its owner). Used by memengine/facts.py's frame rules.
 - :func:`values_differ_in_kind`: one side states a kind of value (a number, a time, an identifier such as
   "room 12") the other does not state at all: a word swapped beside them ("I sleep 7 hours a night" / "I
   sleep in room 12") is not the slot's new value.
+- :func:`scope_added`: the newer ends by naming whom or what its value is for, a group the older never names
+  ("The max upload size is 10 MB" / "... is 100 MB for admins", "the cache TTL is 60 seconds for session
+  tokens"): a value of a narrower slot, not the slot's new value.
 - :func:`owner` / :func:`owner_dropped`: whose the slot is. A newer sentence that names no owner at all
   ("school starts at 8:40") keeps the older's ("The kids' school starts at 8:15"); one that names another
   ("my rent is 950" after "my sister's rent is 900", "our son's swim practice") is another fact.
@@ -16,14 +19,15 @@ Pure functions over tokens: no SQL, no model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from memengine.fact_lexicon import STOPWORDS, _set, fold
+from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, _set, fold, fold_text
 from memengine.fact_tokens import Tok, prepare, read_tokens
 from memengine.fact_view import Fact
 
-__all__ = ["owner", "owner_dropped", "purpose_words", "values_differ_in_kind"]
+__all__ = ["owner", "owner_dropped", "purpose_words", "scope_added", "values_differ_in_kind"]
 
 
 # "pour" / "para" / "per" + an infinitive (read by its ending), in five languages; English and German below.
@@ -139,3 +143,30 @@ def owner_dropped(old: str, new: str) -> bool:
     """Whether ``new`` names no owner at all while ``old`` names someone's ("The kids' school" /
     "school"): the newer keeps the older's owner."""
     return owner(old)[0] == "other" and owner(new)[0] == ""
+
+
+# "for" / "für" / "pour" + one to four words closing the sentence: whom or what the value is for. Not
+# Spanish/Portuguese "para" nor Italian "per": "mudou para quinta", "20 euro per month" say where and how often.
+_SCOPE_TAIL = re.compile(r"\b(?:for|fur|pour)\s+((?:[^\W\d_]+\s+){0,3}[^\W\d_]+)\s*[.!]?\s*$")
+_LETTERS = re.compile(r"[^\W\d_]+")
+# "for now", "for good", "for the summer", "pour le moment": how long, not for whom
+_SPAN_WORDS = _set("now good ever once today tomorrow while time being moment instance example change week weeks month "
+                   "months year years summer winter season weekend instant maintenant moment toujours semaine mois an "
+                   "annee immer jetzt woche monat jahr")
+
+
+@lru_cache(maxsize=4096)
+def scope_added(old: str, new: str) -> bool:
+    """Whether ``new`` closes on a "for <group>" the older lacks ("... is 100 MB for admins" after "The max
+    upload size is 10 MB"): the value of a narrower slot. Not when the older has such a close itself, when
+    the group is a span of time ("for now", "pour le moment") or the older names any of its words ("la
+    cantine ... pour la cantine")."""
+    lo, ln = fold_text(old), fold_text(new)
+    m = _SCOPE_TAIL.search(ln)
+    if m is None or _SCOPE_TAIL.search(lo) is not None:
+        return False
+    words = [w for w in _LETTERS.findall(m.group(1)) if w not in STOPWORDS]
+    if not words or any(w in _SPAN_WORDS or w in MONTHS or w in WEEKDAYS for w in words):
+        return False
+    olds = set(_LETTERS.findall(lo))
+    return not any(w in olds or any(len(w) >= 5 and o[:5] == w[:5] for o in olds) for w in words)

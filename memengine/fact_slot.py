@@ -39,7 +39,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from memengine import fact_cue, fact_elliptic, fact_handover, fact_mood, fact_occasion, fact_same, fact_template, facts
+from memengine import (
+    fact_cue,
+    fact_elliptic,
+    fact_handover,
+    fact_mood,
+    fact_occasion,
+    fact_same,
+    fact_scope,
+    fact_template,
+    facts,
+)
 from memengine import fact_cue_lexicon as C
 from memengine.fact_change_words import change_words
 from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS, fold
@@ -151,8 +161,11 @@ def features(old: str, new: str, cos: float, cos_slot: float) -> Pair:
 
 
 def _one_off(old: str, new: str) -> str | None:
-    """An exception to the older, standing value: one day, one occasion, a stand-in (fact_occasion.py)."""
-    return "occasion" if fact_occasion.one_off(old, new) else None
+    """An exception to the older, standing value: one day, one occasion, a stand-in (fact_occasion.py), or
+    the value for a narrower group ("... 100 MB for admins": fact_scope.py)."""
+    if fact_occasion.one_off(old, new):
+        return "occasion"
+    return "scope" if fact_scope.scope_added(old, new) else None
 
 
 # where the value-group features sit in :data:`FEATURES`: changed, appeared, gone (one per group)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import memory_core as core
-from memengine import fact_mood, fact_slot, fact_template
+from memengine import fact_mood, fact_scope, fact_slot, fact_template
 from memengine.fact_slot_weights import WEIGHTS
 
 DOSE = ("I take 40 mg of sertraline every day", "the doctor put me on 60 mg of sertraline")
@@ -71,6 +71,19 @@ def test_a_past_value_told_with_a_when_clause_is_an_anecdote() -> None:
     assert fact_mood.unasserted("Council tax is 140 a month") == ""
 
 
+def test_a_value_for_a_narrower_group_is_another_slot() -> None:
+    # "for <group>" closing the newer, a group the older never names: a narrower slot (lead, 27 Nov)
+    assert fact_scope.scope_added("The max upload size is 10 MB", "The max upload size is 100 MB for admins")
+    assert fact_scope.scope_added("The cache TTL is 300 seconds", "The cache TTL is 60 seconds for session tokens")
+    assert fact_scope.scope_added("Le forfait coûte 20 euros", "le forfait coûte 10 euros pour les étudiants")
+    # how long, not for whom; a group the older names; the older closes the same way
+    assert not fact_scope.scope_added("The gym costs 35 a month", "the gym is 42 a month for now")
+    assert not fact_scope.scope_added("La cantine coûte 3,20 euros le repas", "la mairie a voté 3,50 euros le repas pour la cantine")
+    assert not fact_scope.scope_added("The limit is 5 for admins", "The limit is 8 for admins")
+    assert fact_slot.features("The cache TTL is 300 seconds", "The cache TTL is 60 seconds for session tokens",
+                              0.9, 0.9).veto == "scope"
+
+
 # --------------------------------------------------------------------------- with the real model
 
 @pytest.fixture(scope="module")
@@ -84,6 +97,7 @@ def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-d
     (*DOSE, True), (*KIN, False), (*OTHER_BILL, False),
     ("Mi casillero en el gimnasio es el 12", "mi casillero en el trabajo es el 48", False),
     ("Server A has 32 GB of RAM", "Server B has 64 GB of RAM", False),
+    ("The cache TTL is 300 seconds", "The cache TTL is 60 seconds for session tokens", False),
 ])
 def test_real_model_a_plain_update_supersedes_and_its_look_alikes_do_not(  # type: ignore[no-untyped-def]
         real, tmp_path: Path, old: str, new: str, superseded: bool) -> None:
