@@ -151,7 +151,7 @@ _SCOPE_TAIL = re.compile(r"\b(?:for|fur|pour)\s+((?:[^\W\d_]+\s+){0,3}[^\W\d_]+)
 _LETTERS = re.compile(r"[^\W\d_]+")
 # "for now", "for good", "for the summer", "pour le moment": how long, not for whom
 _SPAN_WORDS = _set("now good ever once today tomorrow while time being moment instance example change week weeks month "
-                   "months year years summer winter season weekend instant maintenant moment toujours semaine mois an "
+                   "months year years summer winter season weekend instant maintenant toujours semaine mois an "
                    "annee immer jetzt woche monat jahr")
 
 

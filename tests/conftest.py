@@ -157,6 +157,18 @@ c.execute("ROLLBACK")
 """
 
 
+def stored(db: Path, texts: list[str]) -> None:
+    """``texts`` stored one by one into ``db`` (no duplicate merging), the store closed again."""
+    import memory_core as core
+
+    s = core.MemoryStore(db)
+    try:
+        for text in texts:
+            s.store(text, dedup=False)
+    finally:
+        s.close()
+
+
 @contextlib.contextmanager
 def write_lock_held(db: Path) -> Iterator[subprocess.Popen[str]]:
     """Another program holding ``db``'s write lock (an open write transaction) for the block's length."""

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import stored as _fill
 
 import memory_core as core
 from memengine import backup as bk
@@ -26,14 +27,6 @@ sqlite3 = core.sqlite3
 ROOT = Path(__file__).resolve().parents[1]
 OLD = ["The VPN gateway is vpn-2", "Oscar prefers morning meetings", "The NAS is named atlas"]
 
-
-def _fill(db: Path, contents: list[str]) -> None:
-    s = core.MemoryStore(db)
-    try:
-        for c in contents:
-            s.store(c, dedup=False)
-    finally:
-        s.close()
 
 
 def _json(*args: str) -> tuple[int, dict]:

@@ -14,9 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import write_lock_held
-
-import memory_core as core
+from conftest import stored, write_lock_held
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,14 +27,6 @@ sys.stdin.read()  # holds the transaction until the test closes stdin
 c.execute("COMMIT")
 """
 
-
-def _store(db: Path, texts: list[str]) -> None:
-    s = core.MemoryStore(db)
-    try:
-        for t in texts:
-            s.store(t, dedup=False)
-    finally:
-        s.close()
 
 
 def _doctor(db: Path) -> dict[str, object]:
@@ -57,12 +47,12 @@ def _held_lines(data: dict[str, object]) -> list[str]:
 
 def test_doctor_names_the_process_whose_open_read_transaction_holds_the_log(tmp_path: Path) -> None:
     db = tmp_path / "memory.db"
-    _store(db, [f"note {i}: the garden gate code is {1000 + i}" for i in range(5)])
+    stored(db, [f"note {i}: the garden gate code is {1000 + i}" for i in range(5)])
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(db)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "5"
-        _store(db, [f"later note {i}: the wifi password is hunter{i}" for i in range(5)])
+        stored(db, [f"later note {i}: the wifi password is hunter{i}" for i in range(5)])
         data = _doctor(db)
         lines = _held_lines(data)
         assert len(lines) == 1, data["notes"]
@@ -74,7 +64,7 @@ def test_doctor_names_the_process_whose_open_read_transaction_holds_the_log(tmp_
         holder.stdin.close()
         holder.wait(timeout=60)
     assert holder.returncode == 0
-    _store(db, ["after: the printer is on floor 3"])
+    stored(db, ["after: the printer is on floor 3"])
     data = _doctor(db)
     assert _held_lines(data) == [] and data["log_held_by"] == []
 
@@ -82,13 +72,13 @@ def test_doctor_names_the_process_whose_open_read_transaction_holds_the_log(tmp_
 def test_doctor_says_nothing_of_a_log_nobody_holds(tmp_path: Path) -> None:
     """Another process connected but idle (no transaction): the log folds; no line, nobody named."""
     db = tmp_path / "memory.db"
-    _store(db, [f"note {i}: the boiler service is due in month {i}" for i in range(5)])
+    stored(db, [f"note {i}: the boiler service is due in month {i}" for i in range(5)])
     idle = subprocess.Popen([sys.executable, "-c", "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
                              "c.execute('SELECT count(*) FROM memories').fetchone()\nprint('up', flush=True)\n"
                              "sys.stdin.read()", str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert idle.stdout is not None and idle.stdout.readline().strip() == "up"
-        _store(db, [f"later note {i}: the boiler pressure is {i}.5 bar" for i in range(5)])
+        stored(db, [f"later note {i}: the boiler pressure is {i}.5 bar" for i in range(5)])
         data = _doctor(db)
         assert _held_lines(data) == [] and data["log_held_by"] == []
     finally:
@@ -100,7 +90,7 @@ def test_doctor_says_nothing_of_a_log_nobody_holds(tmp_path: Path) -> None:
 def test_doctor_names_the_process_that_holds_the_write_lock(tmp_path: Path) -> None:
     """An open write transaction in another program: every writer waits for it; doctor says who, once."""
     db = tmp_path / "memory.db"
-    _store(db, [f"note {i}: the attic key is in drawer {i}" for i in range(5)])
+    stored(db, [f"note {i}: the attic key is in drawer {i}" for i in range(5)])
     with write_lock_held(db) as holder:
         data = _doctor(db)
         notes = data["notes"]

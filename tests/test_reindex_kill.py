@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import memory_core as core
@@ -29,6 +30,23 @@ def _vectors(db: Path) -> tuple[int, int]:
         c.close()
 
 
+def _reindex_killed_when(env: dict[str, str], ready: Callable[[], bool]) -> None:
+    """`mem.py reindex` in its own process, killed with SIGKILL as soon as ``ready()`` holds (polled while it runs);
+    fails if it finished first."""
+    proc = subprocess.Popen([sys.executable, str(ROOT / "mem.py"), "reindex"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while proc.poll() is None:
+            if ready():
+                proc.send_signal(signal.SIGKILL)
+                break
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the reindex finished before it could be killed"
+
+
 def test_a_reindex_killed_midway_leaves_every_vector_and_a_rerun_completes(tmp_path: Path) -> None:
     db = tmp_path / "memory.db"
     s = core.MemoryStore(db)
@@ -40,18 +58,8 @@ def test_a_reindex_killed_midway_leaves_every_vector_and_a_rerun_completes(tmp_p
     env = {**os.environ, "MEM_DB": str(db), "MEM_NO_SERVER": "1"}
     wal = Path(f"{db}-wal")
     start = wal.stat().st_size if wal.exists() else 0
-    proc = subprocess.Popen([sys.executable, str(ROOT / "mem.py"), "reindex"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        while proc.poll() is None:  # killed once it has written ~1 MB: some transactions in, most not
-            if (wal.stat().st_size if wal.exists() else 0) > start + (1 << 20):
-                proc.send_signal(signal.SIGKILL)
-                break
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-    assert proc.returncode == -signal.SIGKILL, "the reindex finished before it could be killed"
+    # killed once it has written ~1 MB: some transactions in, most not
+    _reindex_killed_when(env, lambda: (wal.stat().st_size if wal.exists() else 0) > start + (1 << 20))
     assert _vectors(db) == (3000, 3000)  # every memory still found by meaning
     done = subprocess.run([sys.executable, str(ROOT / "mem.py"), "doctor"], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -92,20 +100,8 @@ def test_a_model_change_reindex_killed_midway_is_loud_and_a_rerun_finishes_only_
     s.close()
     _set_model(db, "an-older-model-384")  # the vectors were made by another model: a reindex replaces them all
     env = {**os.environ, "MEM_DB": str(db), "MEM_NO_SERVER": "1"}
-    proc = subprocess.Popen([sys.executable, str(ROOT / "mem.py"), "reindex"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    seen = n
-    try:
-        while proc.poll() is None:  # killed once the old vectors are gone and some new ones are in
-            seen = _vectors(db)[0]
-            if 0 < seen < n - 1000:
-                proc.send_signal(signal.SIGKILL)
-                break
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-    assert proc.returncode == -signal.SIGKILL, "the reindex finished before it could be killed"
+    # killed once the old vectors are gone and some new ones are in
+    _reindex_killed_when(env, lambda: 0 < _vectors(db)[0] < n - 1000)
     have, total = _vectors(db)
     assert 0 < have < total == n
     got = _run(env, "recall", "bicycle trip to Lisbon")
