@@ -119,6 +119,9 @@ _DATE_SEP_RE = re.compile(r"\s?[./-]\s?|年|月")
 _TIME_SEP_RE = re.compile(r"[:.]|\s?h\s?")
 _TILDE_RE = re.compile(r"^~\s*")
 _AUTHOR_RE = re.compile(r"^(?P<author>[^:\n\"“”„«»‘‚‹›「」『』]{1,100}?):(?: (?P<text>.*)|\s*$)", re.DOTALL)  # no quote in a name
+# iOS writes a group's notices under the group's name, the notice starting with U+200E (U+200F): a name may hold a
+# colon ("[…] Lisbon: March: \u200eAna added Ben"), and then the mark, not the first colon, ends it.
+_IOS_GROUP_NOTICE_RE = re.compile(r"^([^\n\"“”„«»‘‚‹›「」『』]{1,100}?): ?[\u200e\u200f](?P<notice>.*)$", re.DOTALL)
 
 from importers.whatsapp_words import (  # noqa: E402  (the word tables, moved out of the parser)
     _ATTACHED_RE,
@@ -526,10 +529,29 @@ def _acted_by_speaker(author: str, speakers: dict[str, int] | None) -> bool:
     return any(speakers.get(" ".join(words[:k]), 0) for k in range(1, len(words) - 2))
 
 
+# iOS names a document's pages after it ("Boarding pass.pdf • 1 page", "• 3 Seiten"); its file is "00000008-<name>".
+_PAGES_RE = re.compile(r"\s*•\s*\d+\s+\w+\s*$")
+_IOS_FILE_PREFIX_RE = re.compile(r"^\d{8}-")
+
+
+def _no_file_names(lines: list[str], media: list[str]) -> list[str]:
+    """``lines`` without those that only name an attached file: a document's caption is its file name (Android
+    writes it on the line after "(file attached)", iOS before "<attached: …>" with its page count); no words."""
+    names = {_IOS_FILE_PREFIX_RE.sub("", m).strip().lower() for m in media}
+    return [ln for ln in lines if _PAGES_RE.sub("", ln).strip().lower() not in names]
+
+
 def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedupe,
             report: ImportReport, ios: bool = False, speakers: dict[str, int] | None = None) -> Record | None:
     """The record of one message, or None (system line, media only, empty), counted."""
     m = _AUTHOR_RE.match(e.rest)
+    if ios and m is not None and not e.more and ":" in (m.group("text") or ""):
+        named = _IOS_GROUP_NOTICE_RE.match(e.raw_rest)
+        notice = strip_marks_fast(named.group("notice")).strip() if named else ""
+        if named and len(named.group(1)) > len(m.group("author")) and "://" not in notice \
+                and _media_line(named.group("notice"), notice) is None:
+            report.skipped_system += 1  # a notice of a group whose name holds a colon (see _IOS_GROUP_NOTICE_RE)
+            return None
     author_raw = m.group("author") if m else None
     if m is None or _SYSTEM_LINE_RE.search(author_raw or "") or '"' in (author_raw or "") or "“" in (author_raw or "") \
             or _acted_by_speaker(_TILDE_RE.sub("", author_raw or "").strip(), speakers):
@@ -550,7 +572,8 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
     # shared locations/links (a URL) are a person's.
     # (U+200F in right-to-left locales: Hebrew, Arabic, Persian iOS.)
     notice = (ios and ios_event and "://" not in whole
-              and _media_line(raw_first, whole) is None and not _EDITED_RE.search(whole))
+              and _media_line(raw_first, whole) is None and not _EDITED_RE.search(whole)
+              and _ATTACHED_RE.search(whole) is None)  # "\u200eBoarding pass.pdf • 1 page \u200e<attached: …>"
     if notice or _SYSTEM_BODY_RE.search(check) or (ios_event and _SYSTEM_LINE_RE.search(whole)):
         report.skipped_system += 1
         return None
@@ -577,6 +600,8 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
             media.extend(inline)
             line = _ATTACHED_RE.sub("", line).rstrip()
         kept.append(line)
+    if media and kept:
+        kept = _no_file_names(kept, media)
     body = "\n".join(kept).strip("\n").rstrip()
     body = body.strip() if "\n" not in body else body
     if not body.strip():

@@ -221,7 +221,8 @@ _MEDIA_BRACKET = {
 # Android placeholders of other languages: the whole line is "<...>" of a few words, one of
 # them the word for media ("<Media jätetty pois>", "<Média kihagyva>", "<تم استبعاد الوسائط>").
 _MEDIA_STEM_RE = re.compile(
-    r"(?<![^\W\d_])(?:m[eé]e?di[aeijo]|mídia|média|multim[eéè]dia|multivide)|меди[аяј]|медіа|мультимедиа|πολυμέσ|מדיה|"
+    r"(?<![^\W\d_])(?:m[eé]e?di[aeijoá]|mídia|média|multim[eéè]dia|multivide|meáin|itangazamakuru)|меди[аяјум]|медіа|"
+    r"мультимедиа|πολυμέσ|מדיה|մեդիա|"
     r"मीडिया|মিডিয়া|மீடியா|"
     r"미디어|メディア|媒体|媒體|影音|สื่อ|وسائط|رسانه|ميديا|phương tiện",
     re.IGNORECASE,
@@ -303,10 +304,12 @@ def _live_location(text: str) -> bool:
             and _LOCATION_RE.search(text) is not None)
 
 
-# A whole one-line message "<A few words>" of letters only: WhatsApp's placeholder for what the export left out
-# (media, a view-once photo, a cart, an order), in whatever language the phone speaks ("<Медиумите се изоставени>",
-# "<მედია გამოტოვებულია>"). WhatsApp starts them with a capital (or a letter of a script of no case): a person's
-# "<he omitted the tip>" does not; "<div class=x>" or "<3" have other characters; a single "<Sigh>" is kept.
+# A whole one-line message "<A few words>" of letters only, in a script of no case: WhatsApp's placeholder for what
+# the export left out (media, a view-once photo, a cart, an order) in a language no list here holds
+# ("<მედია გამოტოვებულია>"). In a script with capitals it cannot be told from a person's words by its look: a
+# person writes "<Sigh loudly>", "<Insert joke here>" in sentence case as WhatsApp writes "<Media omitted>"; there
+# only the lists (the media and "omitted" words of every cased language WhatsApp speaks) make a placeholder.
+# "<div class=x>" or "<3" have other characters; a single "<Sigh>" is kept.
 _PLACEHOLDER_RE = re.compile(r"<(?=[^<>]{3,60}>$)[^\W\d_][^<>\d_:/=\"'@#&;(){}\[\]]*\s[^<>\d_:/=\"'@#&;(){}\[\]]*>")
 
 
@@ -315,13 +318,10 @@ _PLACEHOLDER_RE = re.compile(r"<(?=[^<>]{3,60}>$)[^\W\d_][^<>\d_:/=\"'@#&;(){}\[
 _UNSPACED_PLACEHOLDER_RE = re.compile(r"<[\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff]{4,40}>")
 
 
-def _title_case(words: list[str]) -> bool:
-    """"<Sent From My Phone>", "<Insert Excuse Here>": every later word capitalised (a word such as "iPhone"
-    aside), or two of them at least. WhatsApp writes its placeholders as a sentence ("<Media omitted>", German
-    "<Medien ausgeschlossen>"): a bracket of capitalised words is a person's, a signature or a joke."""
-    later = [w for w in words[1:] if not (w[:1].islower() and any(c.isupper() for c in w[1:]))]
-    capitals = sum(1 for w in later if w[:1].isupper())
-    return capitals >= 2 or (bool(later) and capitals == len(later))
+def _cased(text: str) -> bool:
+    """Whether ``text`` holds a letter of a script with capitals (Latin, Cyrillic, Greek, Armenian). Georgian's
+    Mkhedruli letters have capitals in Unicode since 2018 but nobody writes them in a sentence: no case."""
+    return any((c.isupper() or c.islower()) and not "\u10d0" <= c <= "\u10ff" for c in text)
 
 
 def placeholder(text: str) -> bool:
@@ -332,10 +332,10 @@ def placeholder(text: str) -> bool:
         return False
     if _UNSPACED_PLACEHOLDER_RE.fullmatch(text) is not None:
         return _EDITED_RE.search(text) is None
-    first = text[1:2]  # a lower-case first letter a sentence would capitalise ("he"; not Georgian's "მ")
+    if _cased(text):
+        return False  # a cased script: its placeholders are in the lists (see above), the rest a person's words
     words = text[1:-1].split()
-    return (not (first.islower() and first.title() != first) and _PLACEHOLDER_RE.fullmatch(text) is not None
-            and 2 <= len(words) <= 6 and _EDITED_RE.search(text) is None and not _title_case(words))
+    return _PLACEHOLDER_RE.fullmatch(text) is not None and 2 <= len(words) <= 6 and _EDITED_RE.search(text) is None
 
 
 def bare_omitted(text: str) -> bool:
@@ -362,7 +362,7 @@ def _media_line(raw_line: str, clean_line: str) -> list[str] | None:
     if m:
         return [m.group("file")]
     m = _ATTACHED_RE.search(text)
-    if m and (m.end() == len(text)):
+    if m and m.start() == 0 and m.end() == len(text):  # after a caption: the caption is kept (whatsapp._record)
         return [m.group("file").strip()]
     if _OMITTED_EXACT_RE.match(text):
         return [text]
