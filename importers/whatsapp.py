@@ -547,9 +547,9 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
     m = _AUTHOR_RE.match(e.rest)
     if ios and m is not None and not e.more and ":" in (m.group("text") or ""):
         named = _IOS_GROUP_NOTICE_RE.match(e.raw_rest)
-        notice = strip_marks_fast(named.group("notice")).strip() if named else ""
-        if named and len(named.group(1)) > len(m.group("author")) and "://" not in notice \
-                and _media_line(named.group("notice"), notice) is None:
+        said = strip_marks_fast(named.group("notice")).strip() if named else ""
+        if named and len(named.group(1)) > len(m.group("author")) and "://" not in said \
+                and _media_line(named.group("notice"), said) is None:
             report.skipped_system += 1  # a notice of a group whose name holds a colon (see _IOS_GROUP_NOTICE_RE)
             return None
     author_raw = m.group("author") if m else None
