@@ -92,13 +92,17 @@ def _when(value: Any) -> datetime | None:
 
 
 def active_path(mapping: dict[str, Any], current: str | None) -> list[str]:
-    """Node ids from the root to ``current`` (or to the latest leaf), cycle-safe."""
+    """Node ids from the root to ``current`` (or to the latest leaf), cycle-safe. A damaged mapping (a parent
+    link to a node that is not there, to itself, or round a cycle) is walked on through the node that names
+    the current one among its children, when there is one (:func:`_named_as_child`)."""
     if not current or current not in mapping:
         leaves = [k for k, n in mapping.items() if not [c for c in (n.get("children") or []) if c in mapping]]
+        if not leaves:  # every node is a parent (a cycle, a node its own child): the latest message ends it
+            leaves = list(mapping)
 
         def leaf_time(key: str) -> float:
             msg = mapping[key].get("message") or {}
-            t = msg.get("create_time")
+            t = msg.get("create_time") if isinstance(msg, dict) else None
             return float(t) if isinstance(t, (int, float)) else 0.0
 
         # Latest leaf by time; later in the mapping wins ties (newer nodes are appended).
@@ -106,13 +110,29 @@ def active_path(mapping: dict[str, Any], current: str | None) -> list[str]:
         current = max(leaves, key=lambda k: (leaf_time(k), order[k])) if leaves else None
     path: list[str] = []
     seen: set[str] = set()
+    parents: dict[str, str] | None = None  # built once, only for a damaged mapping
     node = current
     while node and node in mapping and node not in seen:
         seen.add(node)
         path.append(node)
-        node = mapping[node].get("parent")
+        parent = mapping[node].get("parent")
+        if parent and (not isinstance(parent, str) or parent not in mapping or parent in seen):
+            if parents is None:
+                parents = _named_as_child(mapping)
+            parent = parents.get(node)
+        node = parent
     path.reverse()
     return path
+
+
+def _named_as_child(mapping: dict[str, Any]) -> dict[str, str]:
+    """{node id: the first other node listing it among its children}: the parent links read the other way."""
+    out: dict[str, str] = {}
+    for key, node in mapping.items():
+        for child in node.get("children") or []:
+            if isinstance(child, str) and child != key:
+                out.setdefault(child, key)
+    return out
 
 
 def _tree_order(mapping: dict[str, Any]) -> list[str]:
@@ -232,10 +252,12 @@ def _edited(text: str, updates: list[Any]) -> str | None:
     return text
 
 
-def _canvas(msg: dict[str, Any], current: str, docs: dict[str, str]) -> tuple[str, str] | None:
+def _canvas(msg: dict[str, Any], current: str, docs: dict[str, str], ids: dict[str, str]) -> tuple[str, str] | None:
     """(document name, text) of a canvas call: a creation, a rewrite (one pattern ``.*``), or edits in
-    place of the document ``current`` (the last one written, its text in ``docs``), as edited; None for
-    calls that do not parse and edits that cannot be applied."""
+    place of a document, as edited: the one the call names by its ``textdoc_id`` (``ids``: the names of the
+    ids the tool's receipts gave), else ``current`` (the one the user has open, else the last one written;
+    its text in ``docs``); None for calls that do not parse, edits that cannot be applied and edits of a
+    document the export does not hold."""
     import json
 
     content = msg.get("content") or {}
@@ -252,6 +274,11 @@ def _canvas(msg: dict[str, Any], current: str, docs: dict[str, str]) -> tuple[st
         updates = call.get("updates")
         if not (isinstance(updates, list) and updates):
             return None
+        doc_id = call.get("textdoc_id")
+        if isinstance(doc_id, str) and doc_id:
+            if doc_id not in ids:
+                return None
+            current = ids[doc_id]
         name = current or "document"
         if len(updates) == 1 and isinstance(updates[0], dict) and updates[0].get("pattern") == ".*":
             text = updates[0].get("replacement")
@@ -394,6 +421,7 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
     tasks: dict[str, dict[str, str]] = {}  # the scheduled tasks set so far, by id ("" = the last one)
     canvas_name = ""  # the canvas document edits apply to (the last one written)
     canvas_docs: dict[str, str] = {}  # the canvas documents' texts so far, by name
+    canvas_ids: dict[str, str] = {}  # the canvas documents' names by the textdoc_id their receipts gave
     last_time = fallback  # a message without create_time is dated by the one before it
     for index, (key, alt) in enumerate(ordered):
         msg = mapping[key].get("message")
@@ -409,7 +437,13 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         role = (msg.get("author") or {}).get("role")
         ctype = (msg.get("content") or {}).get("content_type", "text")
         recipient = msg.get("recipient") or "all"
-        canvas = _canvas(msg, canvas_name, canvas_docs) if role == "assistant" and recipient in _CANVAS_CALLS \
+        doc_id = (meta.get("canvas") or {}).get("textdoc_id") if isinstance(meta.get("canvas"), dict) else None
+        if isinstance(doc_id, str) and doc_id and not alt:
+            if role == "tool" and canvas_name:
+                canvas_ids.setdefault(doc_id, canvas_name)  # the receipt of the document just written
+            elif role == "user" and doc_id in canvas_ids:
+                canvas_name = canvas_ids[doc_id]  # the canvas open on the user's screen as they asked
+        canvas = _canvas(msg, canvas_name, canvas_docs, canvas_ids) if role == "assistant" and recipient in _CANVAS_CALLS \
             and not _receipt_failed(mapping, ordered, index) else None
         # a memory ("bio" tool call): what ChatGPT saved about the user, a fact of theirs, not a turn
         memory = role == "assistant" and recipient == "bio"
