@@ -18,6 +18,8 @@ An ``artifacts`` tool call that writes a whole document (``create``, ``rewrite``
 written whole (``create_file``), is part of the answer where it stands (``[artifact: title]`` then
 the text); an edit of one (``update``, ``str_replace``: old_str -> new_str) is the document as edited,
 whole, when the conversation wrote it and old_str is in it once (:func:`edited`), else a tool call.
+The 2024 layout wrote artifacts into the answer's words as ``<antArtifact title="…">…</antArtifact>`` tags:
+read the same way, each version where it stands (:func:`ant_artifacts`).
 The export's example project (``is_starter_project``) is not the user's: left out.
 
 Documents uploaded as ``files`` are named in their message (``[attachments: lease.pdf]``); a
@@ -232,6 +234,38 @@ def edited(block: dict[str, Any], docs: dict[str, tuple[str, str]]) -> tuple[str
     return key, title, text.replace(old, call["new_str"])
 
 
+# The 2024 layout wrote an artifact inside the answer's words: <antArtifact identifier="x" type="…"
+# title="Garden plan">…</antArtifact>, and the model's note on why (<antThinking>…</antThinking>, not shown).
+_ANT_OPEN_RE = re.compile(r"<antArtifact\b(?P<attrs>[^<>]{0,2000})>")
+_ANT_ATTR_RE = re.compile(r'\b(title|identifier)\s*=\s*"([^"]*)"')
+_ANT_THINKING_RE = re.compile(r"<antThinking>[^<]{0,20000}</antThinking>\s*")
+
+
+def ant_artifacts(text: str) -> tuple[str, list[str]]:
+    """(text, titles) with each ``<antArtifact …>body</antArtifact>`` of the 2024 layout written as the tool
+    calls' artifacts are ("[artifact: title]" then the body; a tag cut before its end keeps the words after it)
+    and ``<antThinking>`` notes left out. One pass, no backtracking: a hostile text costs its length."""
+    if "<ant" not in text:
+        return text, []
+    text = _ANT_THINKING_RE.sub("", text)
+    out: list[str] = []
+    titles: list[str] = []
+    at = 0
+    for m in _ANT_OPEN_RE.finditer(text):
+        if m.start() < at:
+            continue  # a tag inside the body of the one before
+        attrs = dict((k, v) for k, v in _ANT_ATTR_RE.findall(m.group("attrs")))
+        title = (attrs.get("title") or attrs.get("identifier") or "artifact").strip()
+        end = text.find("</antArtifact>", m.end())
+        body = text[m.end():] if end < 0 else text[m.end():end]
+        out.append(text[at:m.start()])
+        out.append(f"[artifact: {title}]\n{body.strip()}")
+        titles.append(title)
+        at = len(text) if end < 0 else end + len("</antArtifact>")
+    out.append(text[at:])
+    return "".join(out).strip(), titles
+
+
 def _text(msg: dict[str, Any], include_tools: bool,
           docs: dict[str, tuple[str, str]] | None = None) -> tuple[str, int, list[str]]:
     """(text, tool blocks left out, artifact titles) of a message: ``text`` content blocks and
@@ -276,8 +310,10 @@ def _text(msg: dict[str, Any], include_tools: bool,
                     parts.append(raw[:TOOL_OUTPUT_CHARS].rstrip() + " …" if len(raw) > TOOL_OUTPUT_CHARS else raw)
         joined = "\n\n".join(p.strip() for p in parts if p.strip())
         if joined.strip():
-            return joined.strip(), tools, titles
-    return _UNSUPPORTED_RE.sub("\n\n", str(msg.get("text") or "")).strip(), tools, []
+            joined, inline = ant_artifacts(joined.strip())
+            return joined, tools, titles + inline
+    plain, inline = ant_artifacts(_UNSUPPORTED_RE.sub("\n\n", str(msg.get("text") or "")).strip())
+    return plain, tools, inline
 
 
 def malformed(conv: Any) -> str | None:
