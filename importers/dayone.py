@@ -7,17 +7,22 @@ pictures as ``![](dayone-moment://<id>)``, ``tags``, ``starred``, a ``location``
 An entry is one episodic memory (a journal says what happened): "Title: text" when its first line is
 a heading, else "Journal: text", dated by its creation, tagged by its tags; the place it was written
 ends it (``[place: Casa da Ana, Lisbon]``). Pictures are media, not text: an entry of pictures only
-is counted in ``skipped_media``."""
+is counted in ``skipped_media``.
+
+Its older plain-text export (``Journal.txt``: tab-indented Date/Location/Weather/Tags fields heading each
+entry) is read the same way, an entry a memory (:func:`text_records`)."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
-from importers._common import head_matches, iso_time
+from importers._common import head_matches, iso_time, sha1_hex, split_lines
 
 HEAD_BYTES = 64 * 1024
 MAX_EXPORT_BYTES = 256 * 1024 * 1024
@@ -48,7 +53,7 @@ def _place(entry: dict[str, Any]) -> str:
 def _entry(entry: dict[str, Any], journal: str, rel: str, position: int) -> Record | None:
     """One entry's record, or None when it holds no words (pictures only, or nothing)."""
     text = _ESCAPE_RE.sub(r"\1", _MOMENT_RE.sub("", str(entry.get("text") or ""))).strip()
-    text = re.sub(r"\n{3,}", "\n\n", text)
+    text = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]+(?=\n|$)", "", text))  # no spaces left where a moment was
     if not text:
         return None
     lines = text.split("\n")
@@ -94,4 +99,54 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
                 report.skipped_empty += 1
             continue
         out.append(rec)
+    return out
+
+
+# Day One's plain-text export (``Journal.txt``, older apps): each entry under a block of tab-indented fields,
+# "\tDate:\t14 March 2024 at 21:10:00 WET", then "\tLocation:\t…", "\tWeather:\t…", "\tTags:\t…", a blank line,
+# and the entry's words up to the next "\tDate:" line.
+_FIELD_RE = re.compile(r"^\t(?P<key>[A-Z][A-Za-z ]{1,20}):\t(?P<value>.*)$")
+_ZONE_RE = re.compile(r"\s+(?:[A-Z]{2,5}|GMT[+-]\d{1,2}(?::?\d{2})?|UTC[+-]\d{1,2}(?::?\d{2})?)$")
+
+
+def text_records(text: str, journal: str, rel: str, report: ImportReport,
+                 read_date: Callable[[str], datetime | None]) -> list[Record] | None:
+    """The entries of a Day One plain-text export, one episodic memory each as the JSON export's are
+    (:func:`_entry`): dated by its Date field (the local time as written: a zone abbreviation such as WET is
+    ambiguous and dropped; ``read_date`` reads the written date), tagged by Tags, its Location its place; the
+    weather is no fact of the user's. None when ``text`` is no such export (its first line is no Date field, or
+    no Date field holds a date): then it is a plain note."""
+    lines = split_lines(text)
+    first = next((ln for ln in lines if ln.strip()), "")
+    m = _FIELD_RE.match(first)
+    if m is None or m.group("key") != "Date":
+        return None
+    entries: list[tuple[dict[str, str], list[str]]] = []  # (fields, body lines) of each entry
+    for line in lines:
+        field = _FIELD_RE.match(line)
+        if field and field.group("key") == "Date":
+            entries.append(({}, []))
+        if field and entries and not entries[-1][1]:  # a field of the block heading the entry
+            entries[-1][0][field.group("key")] = field.group("value").strip()
+        elif entries:
+            entries[-1][1].append(line)
+    dates = [read_date(_ZONE_RE.sub("", f.get("Date", ""))) for f, _ in entries]
+    if not any(dates):
+        return None
+    out: list[Record] = []
+    seen: dict[str, int] = {}
+    for (fields, body_lines), when in zip(entries, dates, strict=True):
+        report.messages_seen += 1
+        body = re.sub(r"\n{3,}", "\n\n", "\n".join(ln.rstrip() for ln in body_lines)).strip()
+        if not body:
+            report.skipped_empty += 1
+            continue
+        place = fields.get("Location", "")
+        key = f"{when.isoformat() if when else ''}:{sha1_hex(body)[:12]}"
+        n = seen[key] = seen.get(key, -1) + 1
+        tags = [t.strip() for t in fields.get("Tags", "").split(",") if t.strip()]
+        out.append(Record(content=f"{journal}: {body}" + (f"\n[place: {place}]" if place else ""),
+                          ref=f"markdown:dayone:{rel}:{key}:{n}", source="markdown", memory_type="episodic",
+                          event_at=when, thread=rel, position=len(out), tags=tags,
+                          metadata={"path": rel, "title": journal, "app": "dayone", "journal": journal}, line=1))
     return out

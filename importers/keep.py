@@ -7,7 +7,7 @@ folder or zip holding a ``Keep`` folder of such JSON files. A note is a semantic
 "Link: <page title> <URL>" line), its labels its tags, dated
 by its creation (``createdTimestampUsec``; older exports only have ``userEditedTimestampUsec``).
 Trashed notes are not memories, nor is a note of only a picture (counted as media); archived and
-pinned ones are, marked in the metadata. The
+pinned ones are, marked in the metadata, as are the addresses a note is shared with (``sharees``: no text). The
 ``.html`` files say the same again and are not read, unless there is no JSON beside them (older Takeouts):
 then the page is read (:func:`html_records`).
 """
@@ -108,6 +108,11 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
     urls = [url for _, url in _links(obj)]
     if urls:
         metadata["urls"] = urls
+    # who else the note is shared with (Takeout lists the owner too): people of the note, not its words
+    shared = [str(x["email"]).strip() for x in obj.get("sharees") or []
+              if isinstance(x, dict) and x.get("isOwner") is not True and isinstance(x.get("email"), str) and x["email"].strip()]
+    if shared:
+        metadata["shared_with"] = shared
     return [Record(content=f"{title}: {body}" if title else body, ref=f"markdown:{rel}::0", source="markdown",
                    memory_type="semantic", event_at=_when(obj), thread=rel, position=0, tags=labels,
                    metadata=metadata, line=1)]

@@ -83,20 +83,29 @@ def resolve_refs(line: str, blocks: dict[str, tuple[str, str]]) -> tuple[str, li
     def repl(m: re.Match[str]) -> str:
         hit = blocks.get((m.group(1) or m.group(2)).lower())
         if hit is None:
-            return ""
+            return "\x00"  # dropped below with the space before it: "asked about ((…)) too" -> "asked about too"
         pages.append(hit[1])
         return hit[0]
 
-    return re.sub(r"[ \t]+$", "", _REF_RE.sub(repl, line)), pages
+    return re.sub(r"[ \t]+$", "", re.sub(r"[ \t]?\x00", "", _REF_RE.sub(repl, line))), pages
 
 
-def page_lines(lines: list[str], blocks: dict[str, tuple[str, str]]) -> tuple[list[str], list[str]]:
+# A property of the block above it, indented under it ("  type:: visit"; a page's own are its first lines): the user's own field, read "type: visit" as Roam's
+# attributes and Dataview's fields are (the app's own, id:: and collapsed::, are dropped before: LOGSEQ_NOISE_RE).
+_BLOCK_PROP_RE = re.compile(r"^(\s+)([A-Za-z][\w-]*):: (\S.*)$")
+
+
+def page_lines(lines: list[str], blocks: dict[str, tuple[str, str]],
+               noise: re.Pattern[str]) -> tuple[list[str], list[str]]:
     """A Logseq page's lines with task markers as to-do boxes and block references as the blocks'
-    words (:mod:`importers.logseq`), and the pages those blocks are on."""
+    words (:mod:`importers.logseq`), a block's own properties as "key: value" (``noise``: the app's own ones,
+    left as they are for the caller to drop), and the pages those blocks are on."""
     out: list[str] = []
     pages: list[str] = []
     for line in lines:
         line, on = resolve_refs(markers(line), blocks)
+        if "::" in line and not noise.match(line):
+            line = _BLOCK_PROP_RE.sub(r"\1\2: \3", line)
         out.append(line)
         pages += on
     return out, list(dict.fromkeys(pages))

@@ -361,8 +361,8 @@ def _file_date(stem: str) -> datetime | None:
 
 
 def _heading_date(title: str, base: datetime | None) -> datetime | None:
-    dt = _to_datetime(title)
-    if dt is not None:
+    dt = _to_datetime(title) or note_layouts.weekday_date(title)  # "Thursday, 14/03/24": its weekday tells
+    if dt is not None and _DATE_RE.search(title):
         if dt.hour == 0 and dt.minute == 0:
             tm = _TIME_RE.search(title[_DATE_RE.search(title).end():])  # type: ignore[union-attr]
             if tm:
@@ -370,6 +370,7 @@ def _heading_date(title: str, base: datetime | None) -> datetime | None:
                     return dt.replace(hour=int(tm.group(1)), minute=int(tm.group(2)), second=int(tm.group(3) or 0))
                 except ValueError:
                     return dt
+    if dt is not None:
         return dt
     tm = _TIME_RE.search(title)
     if tm and base is not None:
@@ -473,6 +474,8 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
         return notes, [[] for _ in notes], rel
     data = file.read_bytes()
     text = _decode_note(data, file, rel, report)
+    if suffix == ".txt" and (entries := dayone.text_records(text, file.stem, rel, report, _written_date)) is not None:
+        return entries, [[] for _ in entries], rel  # Day One's plain-text export: an entry a memory
     if suffix in html_notes.HTML_SUFFIXES and keep.is_keep_html(text):  # Keep's older Takeout: pages, no JSON
         notes = keep.html_records(file, rel, report, _written_date)
         return notes, [[] for _ in notes], rel
@@ -494,7 +497,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     if org:
         front, lines, section_tags = orgmode.convert(lines)
     elif graph:
-        lines, ref_pages = logseq.page_lines(lines, blocks or {})
+        lines, ref_pages = logseq.page_lines(lines, blocks or {}, markdown_apps.LOGSEQ_NOISE_RE)
     if html or plain or org:
         pass  # a web page or a plain-text note has no front matter; Org's is read already
     elif joplin is not None:
@@ -526,7 +529,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     base_date = _front_date(front) or file_date or zettel_date
     fm_type = str(front.get("type") or "").strip().lower()
     memory_type = fm_type if fm_type in MEMORY_TYPES else ("episodic" if file_date else "semantic")
-    fm_tags = _fm_tags(front.get("tags") if "tags" in front else front.get("Tags"))
+    fm_tags = _fm_tags(next((front[k] for k in ("tags", "Tags", "tag") if k in front), None))  # Obsidian: "tag:" too
     title = front.get("title") if isinstance(front.get("title"), str) and front["title"].strip() else stem
     fm_links = [m.group(2) for m in _WIKILINK_RE.finditer(str(front))]
     records: list[Record] = []
@@ -553,7 +556,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
             continue
         when = base_date
         for heading in section.headings:
-            when = _heading_date(heading, file_date or base_date) or when
+            when = _heading_date(heading, when or file_date) or when  # "09:15 Plumber" under its day's heading
         path_str = " > ".join(section.headings)
         # a nested Notion page: its parents' titles first; a Dendron note's too, then its own before a heading
         prefix = " > ".join([*parents, *([str(title)] if dendron and path_str else []), str(path_str or title)])

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -125,3 +126,32 @@ def dendron_parents(stem: str, titles: dict[str, str]) -> list[str]:
 def is_excalidraw(front: dict[str, Any]) -> bool:
     """True for an Obsidian Excalidraw drawing saved as Markdown."""
     return "excalidraw-plugin" in front
+
+
+# A day's heading of a journal (org-journal's "* Thursday, 14/03/24", a diary's "Monday 3/4/2024"): a numeric
+# date alone is ambiguous (day or month first), but its weekday tells which reading is meant.
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY_DATE_RE = re.compile(r"^\s*(?P<wd>[A-Za-z]{3,9})\.?,?\s+(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<y>\d{2}|\d{4})\b")
+
+
+def weekday_date(title: str) -> datetime | None:
+    """The day a heading "<weekday>, <n>/<n>/<year>" names when its weekday fits one reading of the numbers
+    only (English weekday names, whole or cut to three letters); None otherwise."""
+    m = _WEEKDAY_DATE_RE.match(title)
+    if m is None:
+        return None
+    name = m.group("wd").lower()
+    weekday = next((i for i, w in enumerate(_WEEKDAYS) if w == name or (len(name) == 3 and w.startswith(name))), None)
+    if weekday is None:
+        return None
+    year = int(m.group("y")) + (2000 if len(m.group("y")) == 2 else 0)
+    a, b = int(m.group("a")), int(m.group("b"))
+    fits: set[datetime] = set()
+    for day, month in ((a, b), (b, a)):
+        try:
+            when = datetime(year, month, day)
+        except ValueError:
+            continue
+        if when.weekday() == weekday:
+            fits.add(when)
+    return fits.pop() if len(fits) == 1 else None

@@ -466,7 +466,7 @@ NOTE_CASES: dict[str, list[tuple[Any, ...]]] = {  # folder: [(thread, content, d
         ("Journal.txt", "Journal: Pena Palace at opening time: no queue.\n[place: Palácio da Pena, Sintra, Portugal]",
          D(2024, 3, 16, 10, 30), ["travel"])],
     # org-journal: a day's headline ("Thursday, 14/03/24": its weekday tells the day from the month) dates its
-    # entries, an entry's leading "09:15" its time; a :CREATED: property dates its section
+    # entries, an entry's leading "09:15" its time (the :CREATED: drawer is no text)
     "org_journal": [
         ("journal/2024-03.org", "March 2024 > Thursday, 14/03/24 > 09:15 Plumber: Oscar came to fix the boiler pressure "
          "valve.", D(2024, 3, 14, 9, 15), []),

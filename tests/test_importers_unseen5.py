@@ -359,7 +359,7 @@ def test_logseq_graph_journal_and_block_ids() -> None:
     recs, _ = _notes(NOTES / "logseq")  # logseq/config.edn is the app's
     assert _rows(recs) == [
         ("journals/2024_03_01.md", "2024-03-01: - Called Oscar about the boiler\n\t- he comes on Thursday\n- [ ] buy "
-         "descaler\n  priority:: high\n- [x] pay the water bill", D(2024, 3, 1), []),  # round 6: the day, to-do boxes
+         "descaler\n  priority: high\n- [x] pay the water bill", D(2024, 3, 1), []),  # round 6: the day, to-do boxes; round 11: a block property "key: value", as Roam's
         ("pages/Oscar.md", "Oscar: - Plumber, works Saturdays", None, []),  # its id:: line is the app's
     ]
     assert recs[0].memory_type == "episodic" and recs[0].links == [(recs[1].ref, "explicit")]
