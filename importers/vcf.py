@@ -166,10 +166,12 @@ _ANDROID_RELATIONS = {"1": "assistant", "2": "brother", "3": "child", "4": "dome
 
 
 def _add_related(c: _Contact, value: str, kind: str) -> None:
-    """A related person (Apple's X-ABRELATEDNAMES with its label, vCard 4.0 RELATED;TYPE=...):
-    a name, not a reference to another card (``urn:uuid:``, a URI)."""
+    """A related person (Apple's X-ABRELATEDNAMES with its label, vCard 4.0 RELATED;TYPE=...): a name, a
+    web page (kept as written), or another card's ``urn:uuid:`` (named by :func:`_card_record` when that card
+    is in the file); other URIs are no one's name."""
     name = value.strip()
-    if not name or re.match(r"^(?:urn:|[a-z][\w+.-]*://)", name, re.IGNORECASE):
+    if not name or (re.match(r"^(?:urn:|[a-z][\w+.-]*:)", name, re.IGNORECASE)
+                    and not re.match(r"^(?:urn:uuid:|https?://)\S+$", name, re.IGNORECASE)):
         return
     kinds = [k for k in kind.split(",") if k and k not in ("pref", "text")]
     c.related.append((name, kinds[0] if kinds else ""))
@@ -511,20 +513,25 @@ def _member_key(value: str) -> str:
     return re.sub(r"^urn:uuid:", "", value.strip(), flags=re.IGNORECASE).lower()
 
 
-def _groups(opener: Callable[[], IO[bytes]], file: str) -> dict[str, list[str]]:
-    """Member id -> names of the group cards listing it (iCloud's X-ADDRESSBOOKSERVER-KIND:group,
-    vCard 4.0's KIND:group): a group is not a contact, it is a label of its members, who can come
-    before it in the file (hence a first pass)."""
+def _groups(opener: Callable[[], IO[bytes]], file: str) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """(member id -> names of the group cards listing it, UID -> a card's name). A group card (iCloud's
+    X-ADDRESSBOOKSERVER-KIND:group, vCard 4.0's KIND:group) is not a contact, it is a label of its members;
+    a RELATED urn:uuid names another card. Both can come before the card they name (hence a first pass)."""
     groups: dict[str, list[str]] = {}
+    names: dict[str, str] = {}
     for _line, raw in _cards(opener, file, ImportReport(file, "vcf")):
-        if not _GROUP_RE.search(raw):
-            continue
+        group = _GROUP_RE.search(raw) is not None
         unfolded = re.sub(r"\r?\n[ \t]", "", raw)
         name = next((_unescape(v).strip() for v in _raw_values(unfolded, "FN")), "")
+        if not group:
+            uid = next((_member_key(v) for v in _raw_values(unfolded, "UID")), "")
+            if uid and name:
+                names.setdefault(uid, name)
+            continue
         for member in _MEMBER_RE.findall(unfolded):
             if name:
                 groups.setdefault(_member_key(member), []).append(name)
-    return groups
+    return groups, names
 
 
 def _sources(path: Path, stack: ExitStack) -> list[tuple[str, str, Callable[[], IO[bytes]]]]:
@@ -647,7 +654,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         refs: dict[str, int] = {}
         for file, rel, raw_opener in sources:
             opener = _decoded(_joined(raw_opener), file, report)
-            groups = _groups(opener, file)
+            groups, names = _groups(opener, file)
             for line, raw in _inline_agents(_cards(opener, file, report)):
                 cards += 1
                 report.messages_seen += 1
@@ -657,7 +664,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                 if _GROUP_RE.search(raw):
                     report.skipped_system += 1  # a group: its name tags its members
                     continue
-                record = _card_record(raw, line, rel, report)
+                record = _card_record(raw, line, rel, report, names)
                 if record is None:
                     continue
                 uid = _member_key(str(record.metadata.pop("uid", "") or ""))
@@ -689,8 +696,10 @@ class _Spaced(Exception):
 _AB_LABEL_RE = re.compile(r"^(item\d+)\.X-ABLABEL:(.*?)\r?$", re.IGNORECASE | re.MULTILINE)
 
 
-def _card_record(raw: str, line: int, rel: str, report: ImportReport) -> Record | None:
-    """The record of one card's text, or None (counted) when it names no one."""
+def _card_record(raw: str, line: int, rel: str, report: ImportReport,
+                 names: dict[str, str] | None = None) -> Record | None:
+    """The record of one card's text, or None (counted) when it names no one; ``names``: the file's cards'
+    names by UID, for the relations that name a card by its urn:uuid (one not in the file is dropped)."""
     prepared = _join_qp_soft_breaks(raw)
     try:
         if _SPACED_LABEL_RE.search(prepared):
@@ -731,6 +740,8 @@ def _card_record(raw: str, line: int, rel: str, report: ImportReport) -> Record 
         if name not in {n for n, _ in contact.related}:
             _add_related(contact, name, kind)
     contact.dates += contact.reach.dates
+    contact.related = [(n, k) for n, k in ((((names or {}).get(_member_key(n), "") if n.lower().startswith("urn:")
+                                             else n), k) for n, k in contact.related) if n]
     record = _record(contact, line, rel)
     if record is None:
         report.skipped_empty += 1

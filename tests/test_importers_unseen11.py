@@ -560,7 +560,7 @@ def test_every_unseen11_vcard_fixture_has_a_case() -> None:
 
 
 def test_a_related_urn_resolves_to_a_card_later_in_the_file(tmp_path: Path) -> None:
-    lines = (VCF / "related_40.vcf").read_text(encoding="utf-8").split("END:VCARD\r\n")
+    lines = (VCF / "related_40.vcf").read_bytes().decode("utf-8").split("END:VCARD\r\n")
     (tmp_path / "c.vcf").write_text(lines[1] + "END:VCARD\r\n" + lines[0] + "END:VCARD\r\n", encoding="utf-8")
     recs, _ = vcards(tmp_path / "c.vcf")
     assert recs[0].content.startswith("Contact: Marta Alves — related Pedro Alves (spouse)")
