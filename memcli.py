@@ -46,6 +46,7 @@ from memengine.cli.common import (  # noqa: E402
 from memengine.serving import Calls  # noqa: E402
 
 EXIT_USAGE = 2
+DEFAULT_GC_THRESHOLD = (700, 10, 10)  # CPython's: what a server's calls run with
 
 
 # --------------------------------------------------------------------------- the group
@@ -823,6 +824,7 @@ def _new_warm_store(db: Path | None) -> tuple[core.MemoryStore, Callable[[], Non
             # that no call pays for a full collection over it (~100k objects: 15-30 ms)
             gc.collect()
             gc.freeze()
+            gc.set_threshold(*DEFAULT_GC_THRESHOLD)  # (mem.py raised it for one-shot calls)
     return s, warm
 
 
