@@ -136,6 +136,10 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "value after its subject (follow: after)": (replace(D, follow="after"), replace(D, follow="")),
     "value after its subject, newest first (follow: newer)": (replace(D, follow="newer"), replace(D, follow="")),
     "a place said changed above the older (moved)": (replace(D, moved="on"), replace(D, moved="")),
+    # issue 19 round 13 (memengine/recall/instances.py): the names said around a category word of the question
+    "instances: names said near the question's words (w 0.3)": (D, replace(D, w_instances=0.0)),
+    "instances: names said near the question's words (w 0.5)": (replace(D, w_instances=0.5),
+                                                                replace(D, w_instances=0.0)),
     # multi-hop expansion (memengine/recall/expand.py), the settings leave-one-out chose most in bench/expand_loo.py
     "expansion: coverage (w 0.2, seeds 1)": (replace(D, w_coverage=0.2, expand_seeds=1), D),
     "expansion: second hop (w 0.05, seeds 1, share 0.03)": (replace(D, w_hop=0.05, expand_seeds=1,

@@ -141,13 +141,22 @@ FOLLOW = "newer"
 # Round 12's held-out chats: newer above older 14/29 -> 15/29 (recall@5 equal); round 9's chats 11/15 -> 12/15;
 # dev sets (bench/loo.py): no top 10 changes, leave-one-out gain 0 / 0.
 MOVED = "on"
+# The instance a category word of the question stands for ("internet provider" -> "Beanfield"), learned at
+# recall time from the names said around that word in the chat (memengine/recall/instances.py, issue 19
+# round 13): a turn naming it keeps the larger of its keyword score and this share of the best one (scaled by
+# its bm25 for the names); 0 = off. Round 13's held-out chats (bench/data/realchat_heldout13, written before the
+# code): recall@5 0.488 -> 0.517, recall@10 0.716 -> 0.731, multi-hop all@10 0.467 -> 0.600; round 12's
+# held-out chats unchanged, its post-hoc chats recall@10 0.875 -> 0.917; dev sets (bench/loo.py): recall@5
+# +0.001 / +0.000 in-sample (LoCoMo / real chats), +0.000 / +0.000 leave-one-out, recall@10 +0.000 both.
+# 0.5: held-out 13 recall@10 0.746, but LoCoMo recall@10 -0.001 leave-one-out (bench/README.md, "Round 13").
+W_INSTANCES = 0.3
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
 # others only change fusion and what follows it (bench/loo.py scores every fusion variant
 # from one retrieval per question and these fields).
 RETRIEVAL_FIELDS = ("fts_weights", "drop_person_terms", "max_df", "df_column", "w_phrase", "context_vectors",
-                    "context_mix", "query_adapter")
+                    "context_mix", "query_adapter", "w_instances")
 
 
 @dataclass
@@ -212,4 +221,6 @@ class RecallConfig:
     follow: str = FOLLOW
     # For a "where" question, a top chat turn saying a place changed goes above the earlier one (moved.py).
     moved: str = MOVED
+    # Keyword bonus for turns naming what a category word of the question stands for in the chat (instances.py).
+    w_instances: float = W_INSTANCES
 

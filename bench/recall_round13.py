@@ -1,0 +1,80 @@
+"""Issue 19, round 13: recall on the held-out chats written for it (bench/data/realchat_heldout13), by kind.
+
+``bench/recall_round12.py`` on round 13's set (each chat imported into its own store as ``mem.py import``
+does, turn-level scoring, "newer above older" for the questions about a value that changed), plus the
+figures of the round's subject: the **vocabulary-gap** questions (``gap: true``: the question names a
+category or role, the answer turn only the instance) apart from the others, and the questions asked in
+English of a chat in another language apart.
+
+    python bench/recall_round13.py --reuse /tmp/r13                              # this tree
+    python bench/recall_round13.py --reuse /tmp/r13b --tree /work/base-start     # the session start
+    python bench/recall_round13.py --reuse /tmp/r13 --config w_instances=0.0     # the round's switch off
+    python bench/recall_round13.py --reuse /tmp/r13 --misses                     # every miss, one by one
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE))
+
+DATA = HERE / "bench" / "data" / "realchat_heldout13"
+QUESTIONS = HERE / "bench" / "data" / "realchat_heldout13.jsonl"
+
+
+def by_kind(rows: list[dict[str, Any]], questions: Path) -> list[list[Any]]:
+    """Rows of (subset, n, recall@5, recall@10, MRR) for the gap / other / cross-lingual subsets."""
+    meta = {}
+    for line in questions.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            obj = json.loads(line)
+            meta[obj["id"]] = obj
+    lang_of_chat = {"energie.txt": "nl", "nonna.txt": "it", "hund.txt": "sv", "housemates.txt": "en"}
+    subsets = {
+        "vocabulary gap": [r for r in rows if meta[r["id"]].get("gap")],
+        "other": [r for r in rows if not meta[r["id"]].get("gap")],
+        "asked in English of another language's chat": [
+            r for r in rows if r["lang"] == "en" and lang_of_chat.get(r["file"], "en") != "en"],
+        "all": rows,
+    }
+    out = []
+    for name, sub in subsets.items():
+        def mean(key: str, sub: list[dict[str, Any]] = sub) -> float:
+            return round(statistics.fmean(r[key] for r in sub), 3) if sub else 0.0
+        out.append([name, len(sub), mean("recall@5"), mean("recall@10"), mean("mrr")])
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tree", default=str(HERE), help="repository whose engine is scored (default: this one)")
+    ap.add_argument("--reuse", metavar="DIR", required=True, help="stores live here (one DIR per tree)")
+    ap.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE",
+                    help="a RecallConfig field for the recalls (repeatable)")
+    ap.add_argument("--misses", action="store_true", help="print every miss with its top 10 and evidence ranks")
+    args = ap.parse_args(argv)
+    from bench import recall_round12
+    from bench.common import md_table
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "r13.json"
+        extra = [f"--config={c}" for c in args.config] + (["--misses"] if args.misses else [])
+        code = recall_round12.main(["--tree", args.tree, "--data", str(DATA), "--set", str(QUESTIONS),
+                                    "--reuse", args.reuse, "--json", str(out), *extra])
+        if code:
+            return code
+        rows = json.loads(out.read_text())["rows"]
+    print()
+    print(md_table(["questions", "n", "recall@5", "recall@10", "MRR"], by_kind(rows, QUESTIONS)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
