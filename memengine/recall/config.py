@@ -147,7 +147,7 @@ MOVED = "on"
 # its bm25 for the names); 0 = off. Round 13's held-out chats (bench/data/realchat_heldout13, written before the
 # code): recall@5 0.488 -> 0.517, recall@10 0.716 -> 0.731, multi-hop all@10 0.467 -> 0.600; round 12's
 # held-out chats unchanged, its post-hoc chats recall@10 0.875 -> 0.917; dev sets (bench/loo.py): recall@5
-# +0.001 / +0.000 in-sample (LoCoMo / real chats), +0.000 / +0.000 leave-one-out, recall@10 +0.000 both.
+# +0.001 / +0.000 in-sample and leave-one-out (LoCoMo / real chats; 27/27 folds), recall@10 +0.000 both.
 # 0.5: held-out 13 recall@10 0.746, but LoCoMo recall@10 -0.001 leave-one-out (bench/README.md, "Round 13").
 W_INSTANCES = 0.3
 

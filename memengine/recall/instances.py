@@ -185,11 +185,14 @@ def instance_bonus(st: Room, query: str, terms: Sequence[str], kw: dict[int, flo
     best = max(kw.values(), default=0.0)
     if best <= 0 or not terms:
         return {}
-    shares = st.doc_shares(list(terms), "content")
+    long = [t for t in terms if len(t) >= WORD_MIN]
+    if not long:
+        return {}
+    shares = st.doc_shares(long, "content")
     n = st._df_cache[1] if st._df_cache else 0
     anchor_of: list[tuple[int, float]] = []  # (anchor id, its word's weight)
     cap = max(WORD_MIN_DOCS, min(WORD_SHARE * n, WORD_DOCS))
-    words = [t for t in terms if len(t) >= WORD_MIN and 0 < shares.get(t, 0.0) * n <= cap]
+    words = [t for t in long if 0 < shares.get(t, 0.0) * n <= cap]
     for t in sorted(words, key=lambda t: (shares[t], t))[:WORDS]:
         idf = math.log((n + 1) / (shares[t] * n))
         anchor_of += [(mid, idf) for mid, _ in st._keyword(quote_fts(t), where, args, ANCHORS, CONTENT_ONLY)]
