@@ -732,6 +732,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="where raw stores are kept between runs (rebuilt when the data file changed)")
     ap.add_argument("--show", action="store_true", help="print every brief (dev sets only)")
     ap.add_argument("--no-shared", action="store_true", help="only the sets of --data")
+    ap.add_argument("--dump", type=Path, help="write every brief's text to DIR/<set>.<tree>.md (for reading)")
     ap.add_argument("--data", type=Path, action="append",
                     help="a folder of sets (repeatable; default bench/data/brief_heldout; bench/data/brief_heldout2 "
                          "holds four more held-out sets, in English, Spanish, French and German)")
@@ -799,6 +800,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"topics of <= 2 memories shown {c['topic:tiny']}, stored {c['label:tiny']}; "
                   f"'no topics yet' warning {c['warn:no_topics']}")
             print("   topic names: " + "; ".join(f"{t} «{n}» {v}" for t, n, v in res["names"]))
+            if args.dump:
+                args.dump.mkdir(parents=True, exist_ok=True)
+                (args.dump / f"{spec['name']}.{tag}.md").write_text(out["brief"]["text"], encoding="utf-8")
+                (args.dump / f"{spec['name']}.{tag}.topics.json").write_text(json.dumps(
+                    {"labels": out["labels"], "members": out["members"]}, ensure_ascii=False, indent=1),
+                    encoding="utf-8")
             if args.show and spec["split"] == "dev":
                 print(out["brief"]["text"])
     print("\n## totals (topic names shown in the brief; cluster labels consolidate stores; brief lines)\n")

@@ -16,7 +16,8 @@ and ``on / by / next / this Friday`` (the next such weekday); and the days with 
 and Day, Halloween, in the same languages). A day named without a year is taken in the year that puts it
 nearest the day the memory was written (at most ~10 months ahead, ~2 months back). "May" and
 "March" count as months only capitalised (the verbs "may", "march"). Nothing else is guessed:
-numeric dates like ``03/12`` are left alone (day-first or month-first cannot be told).
+numeric dates like ``03/12`` are left alone (day-first or month-first cannot be told). A day said under a
+negation is no plan ("we're NOT going on the 5th any more", "Vi holder den IKKE lørdag den 21.": ``negated_days``).
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ Context = Sequence[tuple[str, date]]  # earlier turns of the same chat, newest f
 ContextOf = Context | Callable[[], Context]  # ...or what reads them, asked only when a day needs them
 MONTH_TURNS = 6  # a month named in this many turns before a bare "the 18th" (and within MONTH_DAYS)...
 MONTH_DAYS = 1  # ...is the month that "18th" means
+REPEAT_DAYS = 14  # a bare "the 26th" said again within this many days is the 26th it was then (round 10)
 
 
 def maybe_dated(text: str) -> bool:
@@ -204,7 +206,9 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
 
     1. the same day with its month, in this text or an earlier turn ("we now play Friday 18
        December" ... "soundcheck on the 18th"; "plumber booked for Tuesday 3 November" ...
-       "the plumber who came on the 3rd");
+       "the plumber who came on the 3rd"); else the same day by its number alone in a turn of the last
+       REPEAT_DAYS, as placed there ("the weekend of the 26th", said on 20 September, is September's: a later
+       "train booked for 3 october, and the 26th is still on" means it, not October's 26th), unless a deadline;
     2. else a month named before it in this text, or in the last MONTH_TURNS turns ("we said
        January, let's do the 9th"; "Christmas at ours?" ... "we arrive on the 24th") unless it is
        a deadline ("by the 1st", said after "the December gig": the next 1st).
@@ -221,6 +225,19 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
             for d in found:
                 if d.day == day:
                     return d
+    if not deadline:  # (round 10) the same day said by its number alone a few days before: the day it meant then
+        for ctx_text, ctx_written in context:
+            if (written - ctx_written).days > REPEAT_DAYS:
+                break
+            m = re.search(rf"\bthe\s+0?{day}(?:st|nd|rd|th)\b(?:\s+(?:of\s+)?(?P<next>[^\W\d_]+))?", ctx_text,
+                          re.IGNORECASE) if _MAYBE.search(ctx_text) else None
+            if m is not None and (m.group("next") or "").lower() not in MONTH_OF \
+                    and (m.group("next") or "").lower() not in _NOT_A_DAY:
+                said = _months(ctx_text[:m.start()])
+                got = _in_year(said[-1], day, ctx_written) if said else \
+                    _next_day_of_month(day, ctx_written - timedelta(days=1))
+                if got is not None:
+                    return got
     months = _months(text[:at]) or ([] if before_only else _months(text[at:]))
     if not months and not deadline:
         for ctx_text, ctx_written in context[:MONTH_TURNS]:
@@ -312,9 +329,63 @@ def _next_day_of_month(day: int, written: date, weekday: int | None = None) -> d
     return first  # a weekday that fits none of them (a slip of the writer's): the day decides
 
 
+# Round 10: a day said under a negation is no plan ("we're NOT going on the 5th any more", "the engineer can't do
+# the 4th", "Vi holder den IKKE lørdag den 21."): the word of negation of the languages the brief reads, or of the
+# Scandinavian ones, at most NEG_WORDS words before the day in one clause; not the idioms that plan ("can't wait for",
+# "don't forget", "not until", "no later than", "n'oubliez pas").
+NEG_WORDS = 4
+_NEGATION = re.compile(
+    r"\b(?:not|never|n['’]t|cannot|can['’]?t|won['’]?t|no\s+longer|ikke|inte|icke|nicht|kein|keine|pas|non|"
+    r"não|nao|niet|geen|nie)\b", re.IGNORECASE)
+_NEG_IDIOM = re.compile(r"\s*(?:\w+\s+)?(?:wait|forget|miss|until|till|before|later|sooner|earlier|only|just|"
+                        r"vergessen|oublie[rz]?|olvides|esquecer|dimenticare|vergeten|glem|glöm)\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"(?<!\d)\.|[;!?\n,]|\s[—–-]\s|\b(?:but|and|instead|men|og|och|aber|mais|ma|pero|mas|maar)\b",
+                         re.IGNORECASE)
+_DAY_AT = re.compile(r"\b[0-3]?\d(?:st|nd|rd|th|\.)?(?!\d)|\b(?:tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+                     re.IGNORECASE)
+
+
+def _negated_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` a negation covers: from a word of negation to the end of its clause, at most NEG_WORDS
+    words on (the day must follow it closely: "can't make it, see you on the 5th" plans the 5th)."""
+    out = []
+    for m in _NEGATION.finditer(text):
+        if _NEG_IDIOM.match(text, m.end()):
+            continue
+        end = _CLAUSE_END.search(text, m.end())
+        stop = end.start() if end else len(text)
+        words = list(re.finditer(r"\S+", text[m.end():stop]))
+        if len(words) > NEG_WORDS + 2:  # (a day's own words: "lørdag den 21.", "on the 5th")
+            stop = m.end() + words[NEG_WORDS + 1].end()
+        out.append((m.start(), stop))
+    return out
+
+
+def negated_days(text: str, written: date, context: ContextOf = ()) -> set[date]:
+    """The days ``text`` names only under a negation ("not on the 5th any more"): said, not planned."""
+    if not _NEGATION.search(text):
+        return set()
+    spans = _negated_spans(text)
+    if not spans:
+        return set()
+    out: set[date] = set()
+    kept: set[date] = set()
+    for a, b in spans:
+        out.update(named_days(text[a:b], written, context))
+    plain = text
+    for a, b in spans:
+        plain = plain[:a] + " " * (b - a) + plain[b:]
+    kept.update(named_days(plain, written, context))
+    return out - kept
+
+
 def plan_days(text: str, written: date, context: ContextOf = ()) -> list[date]:
-    """The days ``text`` names that were after the day it was written, sorted: what it planned."""
-    return sorted({d for d in named_days(text, written, context) if d > written})
+    """The days ``text`` names that were after the day it was written, sorted: what it planned (a day said only under
+    a negation is none: ``negated_days``)."""
+    days = {d for d in named_days(text, written, context) if d > written}
+    if days:
+        days -= negated_days(text, written, context)
+    return sorted(days)
 
 
 def when_note(days: list[date], today: date) -> str:

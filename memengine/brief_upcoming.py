@@ -14,6 +14,7 @@ December" then "dinner moved to Sunday 20 December" is one plan, moved; the same
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -31,10 +32,12 @@ RESTATED_COS = 0.85  # ...or naming the same day this close: the same plan said 
 FOUND_MAX = 200  # plans looked at, soonest first
 CONTEXT_TURNS = 40  # a day named by its number alone is placed by this many earlier turns of its chat...
 CONTEXT_DAYS = 45  # ...written at most this many days before it (memengine/brief_dates.py, _placed)
-EVENT_SHARE = 0.1  # a word in at most this share of the plans looked at (and at least two) names an event
+EVENT_SHARE = 0.1  # a word in at most this share of the plans looked at (or EVENT_MIN) names an event
+EVENT_MIN = 3  # (round 10: 2 before; a plan proposed, confirmed and moved is said three times: "Kroen" of all three)
 ANSWERING = frozenset(("assistant", "ai", "bot", "system"))  # the roles that answer, in a conversation export
 _WORD = re.compile(r"[^\W_]+")
 _AUTHOR = re.compile(r"^[^:\n]{1,60}:\s")  # a chat turn's "Name: " prefix
+_CAPITALISED = re.compile(r"(?<![^\s(\"“])[A-ZÀ-Þ][^\W\d_A-Z]{2,}")  # "Kroen", "Pelikan" (not "AGM", not "Name:")
 
 
 def _written(when: str | None) -> date | None:
@@ -150,7 +153,11 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         written = np.array([(_written(str(f[0][2])) or f[1]).toordinal() for f in found])
         days = [frozenset(f[2]) for f in found]
         other_days = np.array([[days[i] != days[j] for j in range(len(found))] for i in range(len(found))])
-        event = _same_event(found) & (day[:, None] >= written[None, :])
+        # (round 10) ...at least as close as two plans of the store usually are: a town both name is no event ("hip
+        # operation on 10 December at Vejle hospital" / "the party changed to Sunday 22 November, lunch at the
+        # brewery in Vejle instead", 0.53 apart where this chat's plans are 0.6 apart on the median)
+        off = sim[~np.eye(len(found), dtype=bool)]
+        event = _same_event(found, minimum=2) & (day[:, None] >= written[None, :]) & (sim >= float(np.median(off)))
         # "moves from 16 November to ...": what it replaces is a plan of 16 November, no other
         came_from = [_from_days(str(f[0][1]), _written(str(f[0][2])) or f[1]) for f in found]
         replaces = np.array([[not came_from[j] or bool(days[i] & came_from[j]) for j in range(len(found))]
@@ -160,9 +167,21 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         # now" 0.66; below RESTATED_COS the two must name one event too: a rare word of both, "Gasthaus Linde",
         # "dad" of "my dad is having his hip replacement" / "update on dad: surgery moved to 8 December")
         subject = _same_event(found, changed_only=False, min_len=3) | (sim >= RESTATED_COS)
-        by_newer = newer & replaces & (
+        # (round 10) a newer plan that says the older one's day under a negation took it back ("fireworks: Victoria
+        # Park, Thursday 5 November" ... "we're NOT going on the 5th any more, Alexandra Palace Saturday 7 November";
+        # "the engineer can't do the 4th, install moved to Wednesday 11 November"), when the two name one subject
+        negated = [brief_dates.negated_days(str(f[0][1])[:600], _written(str(f[0][2])) or f[1]) for f in found]
+        took_back = np.array([[bool(days[i] & negated[j]) for j in range(len(found))] for i in range(len(found))])
+        by_newer = newer & ((replaces & (
             ((sim >= MOVED_COS) & ((cue[None, :] & subject) | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS))))
-            | (event & cue[None, :] & other_days))
+            | (event & cue[None, :] & other_days))) | (took_back & (subject | cue[None, :])))
+        # (round 10) one change moves one plan: of the older plans a newer one would move, only those of the day
+        # nearest its own ("Spårvägen moved the match: now Sunday 22 November" moves the league match of the 21st,
+        # not the cup's "first match" on 12 December, which names "match" too)
+        for j in np.nonzero(by_newer.sum(axis=0) > 1)[0]:
+            olds = np.nonzero(by_newer[:, j])[0]
+            dist = np.abs(day[olds] - day[j])
+            by_newer[olds[dist > dist.min()], j] = False
         gone = by_newer.any(axis=1)
         kept: list[tuple[Any, date, list[date]]] = []
         for j, f in enumerate(found):
@@ -193,10 +212,12 @@ def _from_days(text: str, written: date) -> frozenset[date]:
     return frozenset(out)
 
 
-def event_words(text: str, changed_only: bool = False, min_len: int = 4) -> set[str]:
+def event_words(text: str, changed_only: bool = False, min_len: int = 4, stop: frozenset[str] | None = None
+                ) -> set[str]:
     """The words of a plan that may name its event: ``min_len``+ letters or an acronym ("AGM", "MOT"),
     folded, not a stop word, filler, common verb or calendar word (topic_names.WEAK), and not the chat
-    turn's "Name:" prefix.
+    turn's "Name:" prefix, nor a word of change itself ("stedet" of "i stedet": round 10). ``stop``: the stop
+    words of the plans' language (default English).
 
     ``changed_only``: of a plan that says it changed, only the clauses that say so ("housewarming is now
     the 12th instead, the worktops won't be in before": the housewarming moved, not the worktops, which
@@ -210,27 +231,51 @@ def event_words(text: str, changed_only: bool = False, min_len: int = 4) -> set[
     out = set()
     for w in _WORD.findall(body):
         low = w.lower()
-        if (len(low) >= min_len or (len(w) >= 2 and w.isupper())) and not low.isdigit() and low not in summarize.STOPWORDS and not topic_names.is_filler(low) \
+        if (len(low) >= min_len or (len(w) >= 2 and w.isupper())) and not low.isdigit() \
+                and low not in (summarize.STOPWORDS if stop is None else stop) and not topic_names.is_filler(low) \
                 and not topic_names.weak(w) and low not in brief_dates.MONTH_OF:
             out.add(topic_names.fold(w))
-    return out
+    return out - _change_words()
 
 
-def _same_event(found: list[tuple[Any, date, list[date]]], changed_only: bool = True, min_len: int = 4) -> Any:
+@functools.lru_cache(maxsize=1)
+def _change_words() -> frozenset[str]:
+    """The single words of change (the fact lexicon's and ``_MORE_CHANGE``, with the words of the "instead"
+    phrases), folded as event_words folds: they say that something changed, not what."""
+    from memengine import topic_names
+    from memengine.fact_cue_lexicon import CHANGE_NOUNS, CHANGE_VERBS, MOTION_VERBS, NOW_PHRASES
+
+    words = [*CHANGE_VERBS, *MOTION_VERBS, *CHANGE_NOUNS, *(p for p in NOW_PHRASES if " " not in p), *_MORE_CHANGE,
+             "stället", "stallet", "stedet", "steden", "plaats", "daarvan", "posto"]
+    return frozenset(topic_names.fold(w) for w in words)
+
+
+def _same_event(found: list[tuple[Any, date, list[date]]], changed_only: bool = True, min_len: int = 4,
+                minimum: int = EVENT_MIN) -> Any:
     """(n, n) bool: plan i names the event plan j says changed: a word of i that is in a clause of j
     saying it changed (``event_words``; ``changed_only`` False: anywhere in j), held by at most
     EVENT_SHARE of the plans (and at least two): the event both name, not a word every plan says."""
-    words = [event_words(str(f[0][1]), min_len=min_len) for f in found]
-    changed = [event_words(str(f[0][1]), changed_only=True, min_len=min_len) for f in found] if changed_only else words
+    from memengine import summarize, topic_names
+
+    # the plans' own language's stop words (round 10: "blir" of two Swedish plans named no event)
+    stop = summarize.stopwords_for([_AUTHOR.sub("", str(f[0][1])[:600], count=1) for f in found])
+    words = [event_words(str(f[0][1]), min_len=min_len, stop=stop) for f in found]
+    changed = [event_words(str(f[0][1]), changed_only=True, min_len=min_len, stop=stop) for f in found] \
+        if changed_only else words
     df: dict[str, int] = {}
     for ws in words:
         for w in ws:
             df[w] = df.get(w, 0) + 1
     limit = max(2, int(EVENT_SHARE * len(found)))
+    # (round 10) a name (written capitalised) may be said by ``minimum`` plans: a plan proposed, confirmed and moved
+    # names its inn three times ("Kroen"); a common noun stays at two ("matchen" of three matches is no one event)
+    names = {topic_names.fold(w) for f in found for w in _CAPITALISED.findall(str(f[0][1])[:600])} \
+        if minimum > 2 else set()
+    name_limit = max(minimum, limit)
     holders: dict[str, list[int]] = {}  # each rare word's plans (at most ``limit``): pairs from them only
     for i, ws in enumerate(words):
         for w in ws:
-            if 2 <= df[w] <= limit:
+            if 2 <= df[w] <= (name_limit if w in names else limit):
                 holders.setdefault(w, []).append(i)
     out = np.zeros((len(found), len(found)), dtype=bool)
     for w, idx in holders.items():
@@ -241,14 +286,40 @@ def _same_event(found: list[tuple[Any, date, list[date]]], changed_only: bool = 
     return out
 
 
+# Round 10: words of a moved plan in the languages the fact rules' lexicon (memengine/fact_cue_lexicon.py, five
+# languages) does not read, folded: Swedish, Danish / Norwegian, Italian, Dutch ("har flyttat", "rykket", "ændret",
+# "spostato", "verzet", "uitgesteld"); and their "instead" ("i stället", "i stedet", "invece", "in plaats daarvan").
+# Only the brief's moved plans read them (a pair must still name one event: ``_same_event``).
+_MORE_CHANGE = frozenset("""
+flyttat flyttats flyttades flyttade flyttad flyttas flytta nu ändrat ändrad ändrade ändras uppskjuten uppskjutet framflyttad framflyttat
+senarelagd senarelagt tidigarelagd tidigarelagt ombokad ombokat istället
+flyttet flyttede flytter rykket rykker ændret ændrede ændres endret endra endres udsat udskudt utsatt utsett
+ombooket omlagt istedet istedenfor
+spostato spostata spostati spostate spostiamo spostare rinviato rinviata rimandato rimandata anticipato anticipata
+cambiato cambiata invece
+verzet verplaatst verschoven uitgesteld gewijzigd veranderd omgeboekt
+""".split())
+_MORE_INSTEAD = re.compile(r"\bi\s+(?:stället|stallet|stedet|steden)\b|\bin\s+plaats\s+(?:daarvan|van)\b|"
+                           r"\bal\s+posto\b", re.IGNORECASE)
+
+
 def _says_changed(text: str) -> bool:
     """Whether ``text`` holds a word of change (memengine/fact_cue_lexicon.py: "moved", "postponed",
-    "instead", "now", "verschoben", "reporté", ...), folded."""
+    "instead", "now", "verschoben", "reporté", ...; and ``_MORE_CHANGE``), folded."""
     from memengine.fact_cue_lexicon import CHANGE_NOUNS, CHANGE_VERBS, MOTION_VERBS, NOW_PHRASES
     from memengine.fact_lexicon import fold
 
     words = {fold(w) for w in _WORD.findall(text[:600])}
-    return bool(words & (CHANGE_VERBS | MOTION_VERBS | CHANGE_NOUNS | {p for p in NOW_PHRASES if " " not in p}))
+    return bool(words & (CHANGE_VERBS | MOTION_VERBS | CHANGE_NOUNS | {p for p in NOW_PHRASES if " " not in p})) \
+        or bool(words & _more_change()) or _MORE_INSTEAD.search(text[:600]) is not None
+
+
+@functools.lru_cache(maxsize=1)
+def _more_change() -> frozenset[str]:
+    """``_MORE_CHANGE`` folded as the fact rules fold (asked once: the fact lexicon loads only when a plan is read)."""
+    from memengine.fact_lexicon import fold
+
+    return frozenset(fold(w) for w in _MORE_CHANGE)
 
 
 def _ranks(keys: list[tuple[str, int]]) -> list[int]:

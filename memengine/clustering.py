@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from memengine import cluster_hubs
+from memengine import cluster_hubs, cluster_names
 from memengine.db import write_tx
 from memengine.knn import QUERY_BLOCK, VectorIndex
 from memengine.knn import normalise as _normalise
@@ -46,7 +46,8 @@ class ClusterSteps:
 
     def _cluster_level(self, level: int, keys: np.ndarray, vecs: np.ndarray, eligible: np.ndarray,
                        child_cluster: dict[int, int] | None, index: VectorIndex | None,
-                       threshold: float, group_vecs: np.ndarray | None = None) -> dict[str, int]:
+                       threshold: float, group_vecs: np.ndarray | None = None,
+                       names: tuple[list[frozenset[str]], set[str], float] | None = None) -> dict[str, int]:
         """Incremental average-linkage clustering of ``keys`` (memory ids) into level-``level`` clusters.
 
         Existing active clusters keep their members; unassigned ``eligible`` items first
@@ -58,7 +59,9 @@ class ClusterSteps:
         point and does nothing. ``child_cluster`` maps summary memory id → child
         cluster id for levels ≥ 2. ``group_vecs`` (rows of ``vecs`` with the speaker's
         direction taken out: memengine/cluster_authors.py) decide who groups with whom;
-        centroids and member similarities are written from ``vecs``.
+        centroids and member similarities are written from ``vecs``. ``names`` (level 1: each row's
+        words, the names among them, the store's background) merges clusters that name the same rare
+        things (memengine/cluster_names.py).
         """
         gv = vecs if group_vecs is None else group_vecs
         min_sim = 1.0 - threshold
@@ -122,6 +125,10 @@ class ClusterSteps:
                     changed |= self._join_small(small, clusters, assign, gv, min_sim - SMALL_JOIN_SLACK)
             # 3. merge clusters whose members are, on average, close enough
             if self._merge_step(clusters, assign, means, min_sim, merged):
+                changed = True
+            # 4. ...and those that name the same rare things (one subject over several days: cluster_names.py)
+            if names is not None and cluster_names.merge_step(clusters, assign, gv, names[0], names[1], names[2],
+                                                               int(eligible.sum()), self._merge_order, merged):
                 changed = True
             if not changed:
                 break

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from memengine import cluster_background, cluster_context, decay, graph_rank, memorymd, summarize
+from memengine import cluster_background, cluster_context, cluster_names, decay, graph_rank, memorymd, summarize
 from memengine.chat_episodes import PRELOAD_MIN
 from memengine.clustering import BATCH_MAX, MIN_CLUSTER_SIZE, ClusterSteps
 from memengine.consolidate_jobs import _doc_freq, _subject, _summary_job, _summary_members, _verdict
@@ -350,7 +350,12 @@ class Consolidator(ClusterSteps):
         # the threshold read above the store's background (an embedder's compressed languages: cluster_background.py)
         gv = idx.vecs if group_vecs is None else group_vecs
         threshold = cluster_background.distance(self._threshold(1), gv[eligible])
-        counts: dict[str, Any] = self._cluster_level(1, idx.ids, idx.vecs, eligible, None, idx, threshold, group_vecs)
+        names = None
+        if cluster_names.ENABLED:  # one subject over several days in one topic: clusters that name the same things
+            words, name_words = cluster_names.words_of(self.conn, [int(k) for k in idx.ids])
+            names = (words, name_words, cluster_background.background(gv[eligible]))
+        counts: dict[str, Any] = self._cluster_level(1, idx.ids, idx.vecs, eligible, None, idx, threshold, group_vecs,
+                                                     names)
         counts["clustered"] = int(self.conn.execute(
             """SELECT count(DISTINCT cm.memory_id) FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
                WHERE c.level = 1 AND c.status = 'active'""").fetchone()[0])

@@ -118,6 +118,15 @@ gegeven genomen betaald stannar stanna går gå gick gått är vara var varit ha
 gjort tror tänker vill kan kunna måste vet kommer komma kom kommit ger ge gav gett ta tog tagit betalar betala
 betalade betalat verkar hittade
 """.split())
+# ...and (round 10) the adjectives and verbs a chat names its exchanges with in English ("split 5 ways", "top",
+# "close to perfect", "car ready Thursday"), and the commonest verbs and adjectives of Danish ("god idé", "klar",
+# "bestilt"), which round 9's Swedish and Norwegian list left out
+WEAK = WEAK | frozenset("""
+split close top ready sure fine nice good great cool busy quick fair perfect drive driving sending owe owes
+er var har havde skal skulle kan kunne vil ville må måtte siger sagde synes tror troede kommer kom går gik
+laver lavede holder holdt skriver skrev ringer ringede ringet bestilt bestilte betalt betalte købt købte
+bekræftet fundet gemt tegnet klar god godt gode fint perfekt søde stolt passer
+""".split())
 # Nouns so general that alone they name no subject ("thing", "course", "stuff", "people"): never a
 # one-word name; inside a longer run they stay ("golf course", "people ops").
 GENERIC: frozenset[str] = frozenset("""
