@@ -178,10 +178,10 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         # (round 10) one change moves one plan: of the older plans a newer one would move, only those of the day
         # nearest its own ("Spårvägen moved the match: now Sunday 22 November" moves the league match of the 21st,
         # not the cup's "first match" on 12 December, which names "match" too)
-        for j in np.nonzero(by_newer.sum(axis=0) > 1)[0]:
-            olds = np.nonzero(by_newer[:, j])[0]
-            dist = np.abs(day[olds] - day[j])
-            by_newer[olds[dist > dist.min()], j] = False
+        for col in np.nonzero(by_newer.sum(axis=0) > 1)[0]:
+            olds = np.nonzero(by_newer[:, col])[0]
+            dist = np.abs(day[olds] - day[col])
+            by_newer[olds[dist > dist.min()], col] = False
         gone = by_newer.any(axis=1)
         kept: list[tuple[Any, date, list[date]]] = []
         for j, f in enumerate(found):
