@@ -13,6 +13,8 @@ languages of memengine/fact_lexicon.py (English, French, Spanish, German, Portug
 - **hypothesis**: "might", "maybe", "perhaps", "could", "if", "unless", "thinking about";
   peut-être, pourrait, si; quizás, tal vez, a lo mejor, podría, si; vielleicht, eventuell,
   könnte, falls; talvez, poderia, "se" first;
+- **plan**: "plan to", "intend to"; prévoit de; planeamos, tenemos pensado; wir planen, haben vor;
+  planejamos, pretendemos; abbiamo in programma, prevediamo di;
 - **anecdote**: "used to", "once" (not "once a week"), "back in", "years ago", "when I was",
   "as a kid"; autrefois, une fois, à l'époque; una vez, cuando era, de niño; einmal, früher,
   damals, als Kind; uma vez, antigamente, quando eu era;
@@ -143,6 +145,20 @@ def _todo(low: str) -> bool:
     return bool(_TODO_RE.search(low)) and not _NOW_RE.search(low)
 
 
+# A plan someone has, not yet what holds ("We plan to upgrade the cluster to 1.29 next quarter", "On prévoit de
+# déplacer le point hebdo"): a verb of planning followed by what is planned. Not the noun ("our plan is 40 a
+# month", "le forfait prévoit 20 Go": what a plan holds).
+_PLAN = (
+    "plan to", "plans to", "planning to", "planned to", "intend to", "intends to", "intending to",
+    "on prevoit de", "prevoit de", "prevoyons de", "prevoient de", "on projette de", "projetons de",
+    "planeamos", "planeo", "planea", "planean", "tenemos pensado", "tengo pensado", "tenemos previsto",
+    "wir planen", "ich plane", "haben vor", "habe vor", "ist geplant",
+    "planejamos", "planejo", "planeja", "pretendemos", "temos previsto",
+    "abbiamo in programma", "ho in programma", "prevediamo di", "pianifichiamo", "intendiamo",
+)
+_PLAN_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(re.escape(w) for w in sorted(_PLAN, key=len, reverse=True))
+                      + r")[\s,]+(?!\d)[^\W\d_]")  # (a verb follows: "bumped my plan to 15 dollars" is a price plan)
+_PLAN_NOUN = re.compile(r"(?<![\w'-])(?:my|our|your|his|her|their|the|a|this|that|data|phone|price)\s+plans?\s+to\b")
 _HYPOTHESIS_RE = _alternation(_HYPOTHESIS)
 _ANECDOTE_RE = _alternation(_ANECDOTE)
 # Portuguese "se" is "if" only first in the sentence (elsewhere it is mostly reflexive: "reformou-se");
@@ -155,7 +171,7 @@ _IT_SI = re.compile(r"(?:^|[\s,;:])(?:il|lo|gli|l'|un)\s*[^\W\d_][\w']*(?:\s+[\w
 
 @lru_cache(maxsize=4096)  # (a write compares its new fact with ~20 candidates: read its mood once)
 def unasserted(text: str) -> str:
-    """"question", "hypothesis", "anecdote" or "todo" when ``text`` does not assert a current fact, else ""."""
+    """"question", "hypothesis", "plan", "anecdote" or "todo" when ``text`` does not assert a current fact, else ""."""
     stripped = text.strip()
     if _QUESTION.search(stripped.lower()) or _EN_INVERSION.match(stripped[:1].lower() + stripped[1:]):
         return "question"
@@ -165,6 +181,8 @@ def unasserted(text: str) -> str:
         low = re.sub(r"(?<!\w)si(?!\w)", "", low)
     if _HYPOTHESIS_RE.search(low) or _SE_FIRST.match(low):
         return "hypothesis"
+    if _PLAN_RE.search(low) and not _PLAN_NOUN.search(low):
+        return "plan"
     if _ANECDOTE_RE.search(low) or _ONCE.search(low) or _past_event(low, stripped.lower()) or _told_of_a_day(low):
         return "anecdote"
     if _todo(low):

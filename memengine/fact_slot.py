@@ -43,6 +43,7 @@ from memengine import (
     fact_cue,
     fact_elliptic,
     fact_handover,
+    fact_instance,
     fact_mood,
     fact_occasion,
     fact_same,
@@ -55,7 +56,8 @@ from memengine.fact_change_words import change_words
 from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS, fold
 from memengine.fact_tokens import guess_lang
 
-__all__ = ["FEATURES", "GUARDS", "MAY_UPDATE", "Pair", "band", "decide", "features", "guarded", "masked", "same_template",
+__all__ = ["FEATURES", "GUARDS", "MAY_UPDATE", "Pair", "band", "decide", "features", "guarded", "masked", "named_within",
+           "same_template",
            "score", "status", "threshold_for"]
 
 log = logging.getLogger(__name__)
@@ -165,7 +167,11 @@ def _one_off(old: str, new: str) -> str | None:
     the value for a narrower group ("... 100 MB for admins": fact_scope.py)."""
     if fact_occasion.one_off(old, new):
         return "occasion"
-    return "scope" if fact_scope.scope_added(old, new) else None
+    if fact_scope.scope_added(old, new):
+        return "scope"
+    # another instance of the frame (memengine/fact_instance.py: another day's session, "... in staging"):
+    # supersession.vetoed reads it too; here so that the decision alone never says otherwise
+    return fact_instance.another_instance(old, new) or None
 
 
 # where the value-group features sit in :data:`FEATURES`: changed, appeared, gone (one per group)
@@ -267,13 +273,36 @@ def same_template(pair: Pair) -> bool:
                                            "value_reused")))
 
 
-def threshold_for(pair: Pair, weights: dict[str, Any] | None = None) -> float:
-    """The score at which the pair is superseded: ``threshold``, or ``gate_threshold`` when the two
-    read as one template with a new value (:func:`same_template`)."""
+def named_within(pair: Pair, old: str | None = None, new: str | None = None) -> bool:
+    """Whether the newer names the older's slot with fewer of its words and a new value, and nothing
+    else (memengine/fact_template.py): every content word of the newer is in the older ("the standup is
+    at 9:30" after "the team standup is at 9:15 every day", "Staging ist auf Ubuntu 22.04" after "Der
+    Staging-Server läuft auf Ubuntu 20.04"), a value of the same kind changed at the aligned place, none of
+    the marks of another thing (:func:`same_template`'s), and not one template already. Such a pair
+    supersedes at ``subset_threshold``, chosen leave-one-set-out (bench/fact_slot.py). Given the texts,
+    the two must name one owner too (memengine/fact_scope.py), and the older no kinship word the newer
+    drops (memengine/fact_same.py: "my rent is 950" names fewer of "My sister pays 900 a month in rent"'s
+    words, and another owner)."""
+    x = pair.x
+    if old is not None and new is not None and (fact_scope.owner(old) != fact_scope.owner(new)
+                                                or fact_same.kin_added(new, old, None)):
+        return False
+    return (x[_T["new_covered"]] >= 0.99 and bool(x[_T["aligned_changed"]] or x[_T["unit_changed"]])
+            and not any(x[_T[f]] for f in ("unit_same_value", "enclosed_swap", "changed_apart", "head_modified",
+                                           "value_reused")) and not same_template(pair))
+
+
+def threshold_for(pair: Pair, weights: dict[str, Any] | None = None, old: str | None = None,
+                  new: str | None = None) -> float:
+    """The score at which the pair is superseded: ``threshold``, ``gate_threshold`` when the two read as
+    one template with a new value (:func:`same_template`), ``subset_threshold`` when the newer names the
+    slot with fewer of the older's words (:func:`named_within`, the owner read when ``old`` / ``new`` are given)."""
     w = weights if weights is not None else _weights()
     t = float(w["threshold"])
     if "gate_threshold" in w and same_template(pair):
         return min(t, float(w["gate_threshold"]))
+    if "subset_threshold" in w and named_within(pair, old, new):
+        return min(t, float(w["subset_threshold"]))
     return t
 
 
@@ -350,7 +379,7 @@ def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], A
     pair = Pair(_vector(old, new, cos, 0.0), None)  # (the veto, just read, is None)
     if guarded(pair) is not None:
         return None  # (read before the masked pair is embedded: most candidates stop here)
-    sure = threshold_for(pair, w)  # (the template features do not read the masked pair's cosine)
+    sure = threshold_for(pair, w, old, new)  # (the template features do not read the masked pair's cosine)
     floor = min(band(w), sure)
     # the score is monotone in the masked pair's cosine (it enters the logit linearly): when even its
     # best end in [-1, 1] stays under the lowest threshold, the masked pair is never embedded

@@ -122,6 +122,11 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         else:
             verdict = rules(old_text, kept_fact, kept_said, sim, cos) or fact_slot.decide(old_text, kept_new, cos,
                                                                                           embed, model_id)
+        if verdict is None and cos is not None and (sim is None or sim >= floor):
+            # the same slot named in other words ("pg pool max" / "Postgres connection pool size", "he" /
+            # "Tom"): asked again with the newer in the older's words (memengine/fact_alias.py), when the
+            # two are known near in meaning (a cosine: a word read by its letters alone is no proof)
+            verdict = _aliased(old_text, kept_new, sim, cos, embed, model_id)
         if verdict is None or vetoed(old_text, new_text):
             continue
         old_time = str(row[2])
@@ -143,6 +148,25 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     # a fact the new one surely updates, or that surely updates it, is not also "maybe"
     decided = {d.loser for d in sure} | {d.winner for d in sure}
     return sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided]
+
+
+def _aliased(old_text: str, new_text: str, sim: float | None, cos: float | None,
+             embed: Callable[[list[str]], Any] | None, model_id: str | None) -> facts.Verdict | None:
+    """The rules' and the learned decision's verdict on the newer rewritten in the older's words
+    (memengine/fact_alias.py), when a word of one names a word of the other by its letters or the newer's
+    subject is a pronoun for the older's named one; None when nothing is rewritten. What vetoes the
+    rewritten pair vetoes it here (:func:`vetoed` reads the newer as written in :func:`plan`)."""
+    from memengine import fact_alias, fact_slot, facts
+
+    other = fact_alias.aliased(old_text, new_text)
+    if other == new_text or vetoed(old_text, other):
+        return None
+    verdict = rules(old_text, facts.analyse(other), other, sim, cos) or fact_slot.decide(old_text, other, cos,
+                                                                                        embed, model_id)
+    if verdict is None:
+        return None
+    return facts.Verdict(verdict.kind, f"{verdict.reason} (the slot named in other words: {other!r})",
+                         verdict.confidence)
 
 
 # A fragment correction ("i meant the medium one", memengine/fact_meant.py) corrects a fact said this recently.
@@ -185,11 +209,14 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
 
 def vetoed(old_text: str, new_text: str) -> str:
     """Why no verdict on the pair stands, whoever gave it: the new names an owner the old does not ("my
-    sister's shift", "Der Elternabend der 3b": memengine/fact_owner.py), or the old was one day's exception
-    and the new is a standing rule (memengine/fact_occasion.py: a one-off and a rule are two facts)."""
-    from memengine import fact_occasion, fact_owner
+    sister's shift", "Der Elternabend der 3b": memengine/fact_owner.py), the old was one day's exception
+    and the new is a standing rule (memengine/fact_occasion.py: a one-off and a rule are two facts), or the
+    new is another instance of the old's frame (memengine/fact_instance.py: another day's session, the
+    value for a narrower scope, "... for admins", "... in the test environment")."""
+    from memengine import fact_instance, fact_occasion, fact_owner
 
-    return fact_owner.owner_added(old_text, new_text) or fact_occasion.older_one_off(old_text, new_text)
+    return fact_owner.owner_added(old_text, new_text) or fact_occasion.older_one_off(old_text, new_text) \
+        or fact_instance.another_instance(old_text, new_text)
 
 
 def _one_owner(decisions: list[Decision]) -> list[Decision]:
