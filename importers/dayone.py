@@ -116,11 +116,9 @@ def text_records(text: str, journal: str, rel: str, report: ImportReport,
     ambiguous and dropped; ``read_date`` reads the written date), tagged by Tags, its Location its place; the
     weather is no fact of the user's. None when ``text`` is no such export (its first line is no Date field, or
     no Date field holds a date): then it is a plain note."""
+    if not text.lstrip("\r\n").startswith("\tDate:\t"):
+        return None  # every .txt note passes here: told by its first bytes, before any split
     lines = split_lines(text)
-    first = next((ln for ln in lines if ln.strip()), "")
-    m = _FIELD_RE.match(first)
-    if m is None or m.group("key") != "Date":
-        return None
     entries: list[tuple[dict[str, str], list[str]]] = []  # (fields, body lines) of each entry
     for line in lines:
         field = _FIELD_RE.match(line)
