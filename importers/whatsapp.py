@@ -545,7 +545,8 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
             report: ImportReport, ios: bool = False, speakers: dict[str, int] | None = None) -> Record | None:
     """The record of one message, or None (system line, media only, empty), counted."""
     m = _AUTHOR_RE.match(e.rest)
-    if ios and m is not None and not e.more and ":" in (m.group("text") or ""):
+    if ios and m is not None and not e.more and ("\u200e" in e.raw_rest or "\u200f" in e.raw_rest) \
+            and ":" in (m.group("text") or ""):
         named = _IOS_GROUP_NOTICE_RE.match(e.raw_rest)
         said = strip_marks_fast(named.group("notice")).strip() if named else ""
         if named and len(named.group(1)) > len(m.group("author")) and "://" not in said \

@@ -597,3 +597,19 @@ def test_a_huge_whatsapp_line_in_a_zip_is_refused_with_its_line(tmp_path: Path) 
     recs, rep = wa(path)
     assert [r.content for r in recs][-1] == "Ana: Dinner at 8?"
     assert len(rep.warnings) == 1 and ":8:" in rep.warnings[0], rep.warnings
+
+
+def test_claude_hostile_ant_tags_are_read_in_one_pass(tmp_path: Path) -> None:
+    """150,000 opening tags and one close, 50,000 unclosed <antThinking> (7 MB, under the cap of one string):
+    read in one pass; the first tag takes the words up to the close as its body, no close left in the words."""
+    conv = json.loads((CLAUDE / "ant_artifact_text" / "conversations.json").read_text(encoding="utf-8"))
+    msg = conv[0]["chat_messages"][1]
+    text = "Start. " + '<antArtifact identifier="x" title="X">a ' * 150_000 + "</antArtifact> end " + \
+        "<antThinking>hm " * 50_000
+    msg["text"] = msg["content"][0]["text"] = text
+    (tmp_path / "conversations.json").write_text(json.dumps(conv), encoding="utf-8")
+    rep = ImportReport(str(tmp_path), "claude")
+    recs = list(claude.parse(tmp_path, rep))
+    assert rep.warnings == [] and recs[1].content.startswith('Assistant: Start. [artifact: X]\na <antArtifact identifier')
+    assert recs[1].metadata["artifacts"] == ["X"] and "</antArtifact>" not in recs[1].content
+    assert " end <antThinking>hm <antThinking>hm" in recs[1].content  # unclosed: a damaged note, kept as written
