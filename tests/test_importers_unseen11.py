@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import check_whatsapp_layout, vcards, wa, write_zip
+from importer_cli import assert_broken_import_fails, check_whatsapp_layout, vcards, wa, write_zip
 from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 
@@ -613,3 +613,14 @@ def test_claude_hostile_ant_tags_are_read_in_one_pass(tmp_path: Path) -> None:
     assert rep.warnings == [] and recs[1].content.startswith('Assistant: Start. [artifact: X]\na <antArtifact identifier')
     assert recs[1].metadata["artifacts"] == ["X"] and "</antArtifact>" not in recs[1].content
     assert " end <antThinking>hm <antThinking>hm" in recs[1].content  # unclosed: a damaged note, kept as written
+
+
+@pytest.mark.parametrize("name", ["ant_artifact_text", "artifacts_interleaved"])
+def test_a_cut_claude_export_of_the_new_layouts_is_one_line_naming_the_file(name: str, tmp_path: Path) -> None:
+    data = (CLAUDE / name / "conversations.json").read_bytes()
+    assert_broken_import_fails(tmp_path, "conversations.json", data[: len(data) // 2], "invalid or truncated JSON")
+
+
+def test_a_cut_chatgpt_export_with_a_cycle_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    data = (GPT / "mapping_cycle" / "conversations.json").read_bytes()
+    assert_broken_import_fails(tmp_path, "conversations.json", data[: len(data) * 2 // 3], "invalid or truncated JSON")
