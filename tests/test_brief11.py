@@ -138,20 +138,38 @@ def test_words_of_leave_out_people_and_read_names(tmp_path: Path) -> None:
 
 
 def _subject_store(path: Path) -> core.MemoryStore:
-    """Two exchanges of one subject on different days (a garage, a clutch), among exchanges of banter."""
+    """Two exchanges of one subject on different days that share only its names (the Brightside garage, the clutch),
+    among exchanges of banter."""
     store = core.MemoryStore(path)
     t0 = datetime(2026, 10, 1, 9, 0)
     texts = []
-    for day in range(6):
+    for day in range(18):
         texts += [f"rain again today grey sky cold bus late {day}a", f"rain bus sky grey cold today {day}b",
                   f"grey cold rain bus today sky {day}c"]
-    texts += ["Brightside garage clutch quote 480 parts", "Brightside clutch garage quote parts fair",
-              "clutch garage Brightside parts quote ok"]
-    texts += ["car ready Thursday Brightside clutch early", "Brightside called clutch car ready early",
-              "car early ready Brightside clutch"]
+    texts += ["quote from the Brightside garage for the clutch 480 parts included",
+              "the Brightside clutch quote is 480 parts included from the garage",
+              "480 parts included the garage quote Brightside clutch"]
+    texts += ["car ready Thursday at Brightside the clutch came early",
+              "early at Brightside car ready Thursday clutch came",
+              "clutch came early car ready Thursday said Brightside"]
     for i, t in enumerate(texts):
         store.store(t, "semantic", importance=0.5, event_at=t0 + timedelta(hours=5 * i), dedup=False)
     return store
+
+
+def _garage_clusters(store: core.MemoryStore) -> list[int]:
+    return sorted({int(r[0]) for r in store.conn.execute(
+        """SELECT cm.cluster_id FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
+           JOIN memories m ON m.id = cm.memory_id WHERE c.status = 'active' AND c.level = 1
+           AND m.content LIKE '%Brightside%'""")})
+
+
+def test_one_subject_on_two_days_is_one_topic(tmp_path: Path) -> None:
+    # (the hash embedder's small store groups the two exchanges by cosine already: the merge itself is shown on
+    # vectors above, test_clusters_that_name_the_same_rare_things_merge; here consolidate keeps them one topic)
+    store = _subject_store(tmp_path / "a.db")
+    consolidate.run(store, now=datetime(2026, 11, 1), keep_backups=0)
+    assert len(_garage_clusters(store)) == 1
 
 
 def test_consolidate_reruns_change_nothing_with_name_merges(tmp_path: Path) -> None:
