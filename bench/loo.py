@@ -140,6 +140,7 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "instances: names said near the question's words (w 0.3)": (D, replace(D, w_instances=0.0)),
     "instances: names said near the question's words (w 0.5)": (replace(D, w_instances=0.5),
                                                                 replace(D, w_instances=0.0)),
+    "word parts: heads and tails of question words no memory holds": (D, replace(D, word_parts=False)),
     # multi-hop expansion (memengine/recall/expand.py), the settings leave-one-out chose most in bench/expand_loo.py
     "expansion: coverage (w 0.2, seeds 1)": (replace(D, w_coverage=0.2, expand_seeds=1), D),
     "expansion: second hop (w 0.05, seeds 1, share 0.03)": (replace(D, w_hop=0.05, expand_seeds=1,

@@ -129,3 +129,36 @@ def test_the_held_out_refs_are_the_importers_refs_of_their_snippets(store: Memor
         for ref, snippet in pairs:
             got = store.conn.execute("SELECT content FROM memories WHERE ref = ?", (ref,)).fetchone()
             assert got is not None and snippet in got[0], (r["id"], ref)
+
+
+def test_a_question_word_no_memory_holds_is_searched_by_its_head_and_tail(store: MemoryStore, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from memengine.recall import parts as parts_module
+    from memengine.recall.parts import parts_of, word_parts
+
+    lines = [("Sanne", "meterstanden doorgegeven aan de nieuwe leverancier", 0),
+             ("Lotte", "Hakan heeft een examen voor me aangevraagd, 2 juni 9:40", 60),
+             ("Elin", "Solrosen har planeringsdag 30 april, stängt", 120),
+             ("Elin", "veterinären vill att han går ner 2 kilo", 180)]
+    lines += [("Kenji", f"filler line {i} about the dishes and the bins", 240 + i) for i in range(20)]
+    chat(store, lines)
+    conn = store.conn
+
+    def parts(word: str) -> list[str]:
+        return word_parts(conn, [word], {word: 0.0})
+
+    assert parts("energieleverancier") == ['"leveranci"']  # the tail, as the index spells it (porter)
+    assert parts("rijexamen") == ['"examen"']
+    assert parts("planeringsdagen") == ['"planeringsdag" *']  # the head: an inflection
+    assert parts("veterinärbesöket") == []  # "veterinar" is 7 letters shorter: a compound's head, too far
+    assert parts_of(conn, "examen") == []  # short words are no compounds
+    terms = ["rijexamen", "leverancier", "wanneer"]
+    # only words no memory holds: "leverancier" is held, "wanneer" has no part
+    assert word_parts(conn, terms, store.doc_shares(terms)) == ['"examen"']
+    cfg = replace(RecallConfig(), fts_weights=(1.0, 0.5, 0.4, 0.0, 0.0), context_vectors=False, w_instances=0.0)
+    q = "wanneer doet Lotte rijexamen?"
+    on = [m.content for m in store.recall(q, k=1, touch=False, config=replace(cfg, word_parts=True)).results]
+    assert on == ["Lotte: Hakan heeft een examen voor me aangevraagd, 2 juni 9:40"]
+    assert "word_parts" in RETRIEVAL_FIELDS
+    # a part in more memories than PART_DOCS is left out (it discriminates little; its postings cost)
+    monkeypatch.setattr(parts_module, "PART_DOCS", 0)
+    assert parts("rijexamen") == [] and parts("planeringsdagen") == []

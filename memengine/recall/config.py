@@ -150,13 +150,20 @@ MOVED = "on"
 # +0.001 / +0.000 in-sample and leave-one-out (LoCoMo / real chats; 27/27 folds), recall@10 +0.000 both.
 # 0.5: held-out 13 recall@10 0.746, but LoCoMo recall@10 -0.001 leave-one-out (bench/README.md, "Round 13").
 W_INSTANCES = 0.3
+# Question words no memory holds searched by their head and tail the index holds ("energieleverancier" ->
+# "leverancier", "rijexamen" -> "examen", "planeringsdagen" -> "planeringsdag"*): compounds and inflections of
+# languages the English stemmer does not know (memengine/recall/parts.py, issue 19 round 13). Round 13's held-out
+# chats: recall@5 0.517 -> 0.540, recall@10 0.731 -> 0.746, multi-hop all@10 0.600 -> 0.667; dev sets
+# (bench/loo.py): recall@5 +0.001 / +0.003 in-sample and leave-one-out (LoCoMo / real chats, 27/27 folds);
+# round 12's held-out chats recall@5 0.705 -> 0.693 (one question), MRR 0.510 -> 0.521.
+WORD_PARTS = True
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
 # others only change fusion and what follows it (bench/loo.py scores every fusion variant
 # from one retrieval per question and these fields).
 RETRIEVAL_FIELDS = ("fts_weights", "drop_person_terms", "max_df", "df_column", "w_phrase", "context_vectors",
-                    "context_mix", "query_adapter", "w_instances")
+                    "context_mix", "query_adapter", "w_instances", "word_parts")
 
 
 @dataclass
@@ -223,4 +230,6 @@ class RecallConfig:
     moved: str = MOVED
     # Keyword bonus for turns naming what a category word of the question stands for in the chat (instances.py).
     w_instances: float = W_INSTANCES
+    # Question words no memory holds searched by the heads and tails of them the index holds (parts.py).
+    word_parts: bool = WORD_PARTS
 

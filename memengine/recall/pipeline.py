@@ -40,6 +40,7 @@ from memengine.recall.fusion import More, combine_sims, fuse
 from memengine.recall.instances import instance_bonus
 from memengine.recall.keyword import KeywordSearch
 from memengine.recall.moved import moved_first
+from memengine.recall.parts import word_parts
 from memengine.recall.people import People
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
@@ -201,6 +202,14 @@ class Recall(KeywordSearch, People):
             run.kw = dict(run.kw_future.result())
         if run.kw_later is not None:  # (no query vector after all)
             run.kw = dict(run.kw_later())
+        if run.strategy == "hybrid" and run.cfg.word_parts and not run.raw:
+            # question words no memory holds (compounds, inflections the English stemmer does not know), by the
+            # parts of them the index holds (parts.py): their bm25 adds to the keyword score, as their words would
+            terms = self._keyword_terms(run)
+            parts = word_parts(self.conn, terms, self.doc_shares(terms)) if terms else []
+            if parts:
+                for mid, score in self._keyword(" OR ".join(parts), run.where, run.args, run.pool, run.cfg.fts_weights):
+                    run.kw[mid] = run.kw.get(mid, 0.0) + score
         if run.strategy == "hybrid" and run.cfg.w_instances > 0 and run.kw:
             # the instance a category word of the question stands for, said near it in the chat (instances.py):
             # a turn naming it scores as if it held the question's words (the larger of the two, not their sum:

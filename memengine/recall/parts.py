@@ -1,0 +1,86 @@
+"""Parts of a question word the store never holds: compounds and inflections of languages the stemmer does not
+know (issue 19, round 13).
+
+The keyword index stems English only (FTS5's porter). A Dutch, German or Swedish question word is often a
+compound or an inflection of what the chat says: "energieleverancier" / "de nieuwe leverancier", "rijexamen"
+/ "een examen", "planeringsdagen" / "planeringsdag", "veterinärbesöket" / "veterinären". Such a word matches
+no memory at all, so it adds nothing to the keyword side.
+
+For each question word of ``MIN_WORD`` letters or more that no memory holds (its document count is 0), the
+index's own vocabulary (``fts5vocab``) is asked for its longest *head* (a prefix of ``MIN_PART`` letters or
+more, ``MAX_CUT`` letters shorter at most, that begins some indexed word: searched as a prefix) and its
+longest *tail* (a suffix of ``MIN_PART`` letters or more that is an indexed word), each when in at most
+``PART_DOCS`` memories. They are searched apart (bm25, FTS5) and their score added to each memory's keyword
+score, as if they had been words of the question (bm25 adds up over the words of an OR query). Each part is
+one vocabulary range or equality lookup per length tried; a question whose words are all in the store pays
+one document-count lookup per word (cached 30 s).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from memengine.text import fts_tokens, quote_fts
+
+MIN_WORD = 8  # shorter words are not compounds, and their prefixes match too much
+MIN_PART = 5  # "examen", "leverancier", "planeringsdag"; never "el", "rij", "zorg"
+MAX_CUT = 4  # a head keeps all but at most this many letters: an inflection ("-en", "-et", "-ene"), not a stem
+# a part in more memories than this is left out: it discriminates little, and its postings are what the search
+# reads (the parts are searched by FTS5 apart from the question's words, which the in-process index answers)
+PART_DOCS = 200
+
+
+def _vocab(conn: Any) -> None:
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_row USING fts5vocab(main, memories_fts, row)")
+
+
+def _prefix_docs(conn: Any, head: str) -> int:
+    """Memories holding a word that begins with ``head`` (summed over at most 20 such words: a bound, and
+    an overcount when one memory holds two of them), 0 for none: one range read of the vocabulary."""
+    row = conn.execute("SELECT sum(doc) FROM (SELECT doc FROM temp.mem_vocab_row WHERE term >= ? AND term < ? "
+                       "LIMIT 20)", (head, head + "\U0010ffff")).fetchone()
+    return int(row[0] or 0)
+
+
+def _word_docs(conn: Any, word: str) -> int:
+    row = conn.execute("SELECT doc FROM temp.mem_vocab_row WHERE term = ?", (word,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def parts_of(conn: Any, word: str) -> list[str]:
+    """FTS5 expressions for the head and tail of ``word`` (as the index spells words: lower case, accents
+    removed), longest first; none for a word the index holds or too short to be a compound."""
+    if len(word) < MIN_WORD:
+        return []
+    out: list[str] = []
+    for cut in range(1, MAX_CUT + 1):
+        head = word[:-cut]
+        if len(head) < MIN_PART:
+            break
+        docs = _prefix_docs(conn, head)
+        if docs:
+            if docs <= PART_DOCS:
+                out.append(quote_fts(head) + " *")
+            break
+    for start in range(1, len(word) - MIN_PART + 1):
+        tail = word[start:]
+        docs = _word_docs(conn, tail)
+        if docs:
+            if docs <= PART_DOCS:
+                out.append(quote_fts(tail))
+            break
+    return out
+
+
+def word_parts(conn: Any, terms: Sequence[str], shares: dict[str, float]) -> list[str]:
+    """The parts (FTS5 expressions) of the question's ``terms`` that no memory holds (``shares`` 0)."""
+    missing = [t for t in terms if len(t) >= MIN_WORD and shares.get(t, 1.0) == 0.0]
+    if not missing:
+        return []
+    _vocab(conn)
+    out: list[str] = []
+    for toks in fts_tokens(conn, missing):
+        if len(toks) == 1:  # (a word the tokenizer splits is no compound of one word)
+            out += [p for p in parts_of(conn, toks[0]) if p not in out]
+    return out
