@@ -537,11 +537,14 @@ def compact() -> None:
 @click.option("--keep", type=click.IntRange(0, 100_000), default=None, show_default=False,
               help="Without DEST: how many of these timestamped backups to keep, newest first (default 7; 0 keeps "
                    "all). Consolidate's, pre-restore and damaged files are never deleted.")
-def backup(dest: str | None, keep: int | None) -> None:
+@click.option("--parents", is_flag=True, help="Create DEST's folder if it does not exist (default: an error "
+                                             "naming it, as a typo in the path would make it).")
+def backup(dest: str | None, keep: int | None, parents: bool) -> None:
     """Write a checked copy of the memory file (VACUUM INTO, then integrity_check), safe while others write.
 
     Without DEST: backups/<name>.<UTC time>.backup.db next to the file (where consolidate
     and restore keep theirs; `mem.py restore --list` shows them), keeping the newest 7.
+    DEST's folder must exist (or add --parents).
 
     \b
     Examples:
@@ -553,9 +556,11 @@ def backup(dest: str | None, keep: int | None) -> None:
 
     if dest is not None and keep is not None:
         raise click.UsageError("--keep is for backups into backups/ (no DEST)")
+    if dest is None and parents:
+        raise click.UsageError("--parents is for a DEST in a folder to create (backups/ is always created)")
     s = current_ctx().store(fast_start=True)
     res = bk.take(s.conn, s.path, Path(dest).expanduser() if dest else None,
-                  bk.DEFAULT_KEEP if keep is None else keep)
+                  bk.DEFAULT_KEEP if keep is None else keep, parents=parents)
 
     def human() -> None:
         click.echo(f"backed up to {res['path']} ({res['size_bytes']:,} bytes, {res['memories']:,} memories, "

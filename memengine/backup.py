@@ -94,11 +94,18 @@ def prune(db: Path, keep: int) -> tuple[list[str], list[str]]:
 
 
 def take(conn: Any, db: Path, dest: Path | None = None, keep: int = DEFAULT_KEEP,
-         now: datetime | None = None) -> dict[str, Any]:
+         now: datetime | None = None, parents: bool = False) -> dict[str, Any]:
     """A checked backup of ``db`` (open as ``conn``) into ``dest``, or timestamped into ``backups/`` with the
-    retention rule (see the module docstring). The report: path, size, memories, what was kept and deleted."""
+    retention rule (see the module docstring). The report: path, size, memories, what was kept and deleted.
+
+    ``dest``'s folder must exist unless ``parents``: a missing one is far more often a typo ("/mnt/usbb")
+    than a wish, and a copy reported ok in a folder nobody looks at is a backup lost (:class:`UserError`
+    naming the folder, nothing created)."""
     now = now or datetime.now(timezone.utc)
     default = dest is None
+    if dest is not None and not parents and not dest.parent.exists():
+        missing = dest.parent
+        raise UserError(f"{missing}: no such folder (nothing written; create it first, or add --parents to create it)")
     target = default_dest(db, now) if dest is None else dest
     report = write_checked(conn, db, target)
     report["path"] = str(target.resolve())

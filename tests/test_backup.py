@@ -114,6 +114,31 @@ def test_bad_backup_commands_are_one_line_and_write_nothing(tmp_path: Path, monk
     assert code == 8 and not [p for p in tmp_path.iterdir() if "elsewhere" in p.name]
 
 
+def test_a_typo_in_the_folder_is_one_line_naming_it_and_creates_nothing(tmp_path: Path) -> None:
+    # `mem.py backup /mnt/usbb/x.db` for /mnt/usb: a backup reported ok in a folder nobody looks at is worse
+    # than an error; the folder is named, nothing is created, exit 1
+    db = tmp_path / "memory.db"
+    _fill(db, OLD)
+    (tmp_path / "usb").mkdir()
+    typo = tmp_path / "usbb" / "deeper" / "x.db"
+    done = run_cli("--db", str(db), "backup", str(typo), "--json")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    out = json.loads(done.stdout)
+    assert out["error"]["code"] == "invalid_input"
+    assert out["error"]["message"] == (f"{typo.parent}: no such folder (nothing written; create it first, "
+                                       "or add --parents to create it)")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["memory.db", "usb"]
+    done = run_cli("--db", str(db), "backup", str(typo), "--plain")
+    assert done.returncode == 1 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
+    assert f"{typo.parent}: no such folder" in done.stderr
+    # asked for: created (private, as backups/ is), the copy checked as always
+    code, out = _json("--db", str(db), "backup", str(typo), "--parents")
+    assert code == 0 and Path(out["data"]["path"]) == typo.resolve() and out["data"]["memories"] == 3
+    assert oct(typo.parent.stat().st_mode & 0o777) == "0o700"
+    code, out = _json("--db", str(db), "backup", "--parents")  # (backups/ is always created: a usage error)
+    assert code == 2 and out["error"]["code"] == "usage"
+
+
 def test_restore_list_from_another_folder_and_restore_by_name_from_it(tmp_path: Path) -> None:
     db = tmp_path / "memory.db"
     _fill(db, OLD)

@@ -174,7 +174,8 @@ def test_outputs_are_private_under_umask_000(tmp_path: Path, capsys: pytest.Capt
            for i in range(3)]
     old = os.umask(0)
     try:
-        status, _ = run(capsys, "backup", str(tmp_path / "new" / "copy.db"))
+        # (a missing folder is an error unless asked for: a typo must not be created; asked, it is private)
+        status, _ = run(capsys, "backup", str(tmp_path / "new" / "copy.db"), "--parents")
         assert status == 0
         status, _ = run(capsys, "graph", "export", "-o", str(tmp_path / "g.json"))
         assert status == 0
