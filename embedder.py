@@ -382,7 +382,8 @@ class OnnxEmbedder:
         self._session = None
         self._int8 = False  # running the int8 form: one text per call (see embed)
         self._pool: Any = None  # threads for bulk embedding in the int8 form
-        self._tokenizer: Any = None
+        self._tokenizer: Any = None  # tokenizers' Tokenizer, loaded for the first text WordPiece leaves to it
+        self._wordpiece: Any = None  # memengine.wordpiece.WordPiece (False: not for this tokenizer)
         self._counter: Any = None  # an untruncated, unpadded tokenizer for counting
         self._input_names: list[str] = []
         self._lock = threading.Lock()
@@ -407,7 +408,6 @@ class OnnxEmbedder:
                 return
             try:
                 import onnxruntime as ort
-                from tokenizers import Tokenizer
             except ImportError as exc:
                 raise EmbedderError(f"cannot import the embedding runtime: {exc}") from exc
             path = self._model_path or default_model_path()
@@ -424,10 +424,6 @@ class OnnxEmbedder:
                         print(f"mem: warning: {exc}; running the published model (slower)", file=sys.stderr)
             if not self._tokenizer_path.exists():
                 raise EmbedderError(f"tokenizer not found: {self._tokenizer_path}")
-            tok = Tokenizer.from_file(str(self._tokenizer_path))
-            # The shipped tokenizer.json pads every input to 128; embed() pads per batch itself.
-            tok.no_padding()
-            tok.enable_truncation(max_length=MAX_TOKENS)
             try:
                 session = self._session_for(ort, path, int8)
             except EmbedderError as exc:
@@ -443,7 +439,6 @@ class OnnxEmbedder:
             out_dims = session.get_outputs()[0].shape[-1]
             if isinstance(out_dims, int):
                 self.dims = out_dims
-            self._tokenizer = tok
             self._session = session
             self._int8 = int8
             self.runs = path
@@ -519,6 +514,37 @@ class OnnxEmbedder:
         self.loaded = path
         return session
 
+    def _token_ids(self, texts: list[str]) -> list[list[int]]:
+        """Each text's ids, truncated to MAX_TOKENS: pure-Python WordPiece for the ASCII texts it reproduces
+        exactly with the shipped tokenizer (memengine/wordpiece.py: a cold query skips ``tokenizers``'
+        import and build), ``tokenizers`` for anything else."""
+        texts = [t or " " for t in texts]
+        if self._wordpiece is None:
+            self._wordpiece = False
+            if not self._custom and self._tokenizer_path == MODELS_DIR / self.manifest.tokenizer:
+                from memengine.wordpiece import WordPiece
+
+                try:
+                    self._wordpiece = WordPiece(self._tokenizer_path)
+                except (OSError, ValueError, KeyError) as exc:
+                    raise EmbedderError(f"cannot read the tokenizer {self._tokenizer_path}: {exc}") from exc
+        wp = self._wordpiece
+        if wp and all(wp.handles(t) for t in texts):
+            return [wp.ids(t, MAX_TOKENS) for t in texts]
+        if self._tokenizer is None:
+            with self._lock:
+                if self._tokenizer is None:
+                    try:
+                        from tokenizers import Tokenizer
+                    except ImportError as exc:
+                        raise EmbedderError(f"cannot import the embedding runtime: {exc}") from exc
+                    tok = Tokenizer.from_file(str(self._tokenizer_path))
+                    # The shipped tokenizer.json pads every input to 128; embed() pads per batch itself.
+                    tok.no_padding()
+                    tok.enable_truncation(max_length=MAX_TOKENS)
+                    self._tokenizer = tok
+        return [e.ids for e in self._tokenizer.encode_batch(texts)]
+
     def count_tokens(self, text: str) -> int:
         """Word pieces in ``text`` without truncation (used for token budgets).
 
@@ -542,19 +568,19 @@ class OnnxEmbedder:
         import numpy as np
 
         self._load()
-        assert self._session is not None and self._tokenizer is not None
+        assert self._session is not None
         out = np.zeros((len(texts), self.dims), dtype=np.float32)
         if not texts:
             return out
         # Tokenize everything once (without padding), then batch by token count: padding to
         # the longest of similar-length neighbours wastes far less than sorting by characters.
-        encs = self._tokenizer.encode_batch([t or " " for t in texts])
+        encs = self._token_ids(texts)
         if self._int8:
             # The int8 form quantizes activations with one scale per call: batched with others
             # (and their padding), a text's vector would depend on its neighbours (cosine to
             # its own down to 0.95 in batches of 16). One text per call keeps it a function of
             # the text alone.
-            ids = [e.ids for e in encs]
+            ids = encs
             if len(ids) == 1 or (self._threads or _cores()) == 1:
                 rows = map(self._embed_one, ids)
             else:
@@ -566,15 +592,15 @@ class OnnxEmbedder:
             for i, row in enumerate(rows):
                 out[i] = row
             return out
-        order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
+        order = sorted(range(len(texts)), key=lambda i: len(encs[i]))
         for start in range(0, len(order), batch_size):
             idx = order[start : start + batch_size]
-            width = max(len(encs[i].ids) for i in idx)
+            width = max(len(encs[i]) for i in idx)
             ids = np.zeros((len(idx), width), dtype=np.int64)
             mask = np.zeros((len(idx), width), dtype=np.int64)
             for row, i in enumerate(idx):
-                n = len(encs[i].ids)
-                ids[row, :n] = encs[i].ids
+                n = len(encs[i])
+                ids[row, :n] = encs[i]
                 mask[row, :n] = 1
             feeds = {"input_ids": ids, "attention_mask": mask}
             if "token_type_ids" in self._input_names:
