@@ -148,6 +148,28 @@ def age_text(hours: float) -> str:
     return f"{hours / 24:.0f} days"
 
 
+# Free space under which doctor says so: a store's writes, a backup (about the file's size) and consolidate's
+# copy need room, and each fails with disk_full once it is gone (doctor itself still runs on a full disk).
+LOW_DISK_BYTES = 64 << 20
+
+
+def disk_room_note(db: Path, log_bytes: int) -> tuple[int | None, str | None]:
+    """(free bytes on the disk holding ``db``, doctor's line when that is under LOW_DISK_BYTES or the room a
+    backup needs); (None, None) when the disk cannot be asked."""
+    import shutil
+
+    try:
+        free = shutil.disk_usage(db.parent).free
+        need = db.stat().st_size + log_bytes
+    except OSError:
+        return None, None
+    if free >= max(LOW_DISK_BYTES, need):
+        return free, None
+    return free, (f"only {free:,} bytes free on the disk holding {db.parent}: new memories fail with disk_full when "
+                  f"it runs out, and a backup there needs about {need:,}: free some space (or `mem.py backup` to "
+                  "another disk)")
+
+
 def doctor_notes(db: Path, conn: Any, fix: bool, now: datetime | None = None) -> tuple[dict[str, Any], list[str]]:
     """What ``doctor`` says about backups and the write-ahead log: (report fields, notes for a person).
 
@@ -177,6 +199,10 @@ def doctor_notes(db: Path, conn: Any, fix: bool, now: datetime | None = None) ->
     wal = Path(f"{db}-wal")
     size = wal.stat().st_size if wal.exists() else 0
     out["log_bytes"] = size
+    room = disk_room_note(db, size)
+    out["disk_free_bytes"] = room[0]
+    if room[1]:
+        notes.append(room[1])
     out["log_large"] = size > walbound.BOUND_BYTES
     if out["log_large"]:
         if fix:

@@ -18,10 +18,11 @@ file open (``/proc/PID/fd``).
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
+
+from memengine.db import sqlite3  # the driver's errors (sqlean's are not the standard library's)
 
 LOOKS = 3  # checkpoints that must all leave frames behind
 PAUSE = 0.2  # seconds between two looks
@@ -33,7 +34,7 @@ def _passive(conn: Any) -> tuple[int, int] | None:
     """(frames in the log, frames folded) after a PASSIVE checkpoint; None if there is no log to look at."""
     try:
         row = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-    except sqlite3.Error:  # (a read-only or immutable handle: nothing to say)
+    except sqlite3.Error:  # (a read-only or immutable handle, a full disk the fold cannot write to: nothing to say)
         return None
     if row is None or int(row[1]) < 0:  # (-1: not in WAL mode)
         return None
