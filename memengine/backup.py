@@ -100,10 +100,11 @@ def take(conn: Any, db: Path, dest: Path | None = None, keep: int = DEFAULT_KEEP
 
     ``dest``'s folder must exist unless ``parents``: a missing one is far more often a typo ("/mnt/usbb")
     than a wish, and a copy reported ok in a folder nobody looks at is a backup lost (:class:`UserError`
-    naming the folder, nothing created)."""
+    naming the folder, nothing created); the store's own ``backups/`` is created as for a backup without DEST."""
     now = now or datetime.now(timezone.utc)
     default = dest is None
-    if dest is not None and not parents and not dest.parent.exists():
+    # (the store's own backups/ is made as a backup without DEST makes it)
+    if dest is not None and not parents and not dest.parent.exists() and dest.parent.resolve() != backup_dir(db.resolve()):
         missing = dest.parent
         raise UserError(f"{missing}: no such folder (nothing written; create it first, or add --parents to create it)")
     target = default_dest(db, now) if dest is None else dest

@@ -143,6 +143,7 @@ def test_restore_list_from_another_folder_and_restore_by_name_from_it(tmp_path: 
     db = tmp_path / "memory.db"
     _fill(db, OLD)
     away = tmp_path / "away"
+    away.mkdir()
     assert run_cli("--db", str(db), "backup", str(away / "memory-2026-11-01.db")).returncode == 0
     _fill(db, ["After the backup: the printer is on floor 3"])
     assert run_cli("--db", str(db), "backup", str(away / "memory-2026-11-02.db")).returncode == 0
