@@ -538,6 +538,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--keep", action="store_true", help="keep the folder")
     ap.add_argument("--serve", action="store_true", help="run `mem.py serve` each day (and kill it once mid-day)")
+    ap.add_argument("--edges", action="store_true", help="then the storage edges (bench/agent_week_edges.py)")
     args = ap.parse_args()
     directory = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="mem-week-"))
     directory.mkdir(parents=True, exist_ok=True)
@@ -557,6 +558,10 @@ def main() -> int:
     try:
         for d in range(1, args.days + 1):
             day(week, d, args.agents, args.per_agent, rng)
+        if args.edges:
+            from agent_week_edges import edges
+
+            edges(week)
         final_check(week)
     finally:
         print(f"{week.calls} calls in {time.time() - t0:.0f} s (load {os.getloadavg()[0]:.1f}); "
