@@ -169,6 +169,20 @@ def stored(db: Path, texts: list[str]) -> None:
         s.close()
 
 
+def pair_outcome(db: Path, old: str, new: str, embedder: object) -> tuple[bool, bool]:
+    """``old`` then ``new`` stored into a new store at ``db`` with ``embedder``: whether the newer superseded
+    the older, and whether it was merged into it as a duplicate."""
+    import memory_core as core
+
+    s = core.MemoryStore(db, embedder=embedder)
+    try:
+        first = s.store(old).id
+        res = s.store(new)
+        return first in res.supersedes, res.deduplicated
+    finally:
+        s.close()
+
+
 @contextlib.contextmanager
 def write_lock_held(db: Path) -> Iterator[subprocess.Popen[str]]:
     """Another program holding ``db``'s write lock (an open write transaction) for the block's length."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from importers import ImportReport, Record, markdown, vcf, whatsapp
+from importers import ImportReport, Record, chatgpt, markdown, vcf, whatsapp
 from importers.detect import detect
 
 
@@ -54,6 +54,13 @@ def wa(path: Path, **options: object) -> tuple[list[Record], ImportReport]:
     """The records and report of ``whatsapp.parse`` on ``path``."""
     rep = ImportReport(str(path), "whatsapp")
     return list(whatsapp.parse(path, rep, **options)), rep
+
+
+def conversations(path: Path, **options: object) -> tuple[list[Record], ImportReport]:
+    """The records and report of ``chatgpt.parse`` on ``path``, which must be detected as a ChatGPT export."""
+    assert detect(path) == "chatgpt"
+    rep = ImportReport(str(path), "chatgpt")
+    return list(chatgpt.parse(path, rep, **options)), rep
 
 
 def notes(path: Path) -> tuple[list[Record], ImportReport]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import pair_outcome
 
-import memory_core as core
 from memengine import fact_mood, facts, supersession
 
 
@@ -141,10 +141,4 @@ def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-d
 ])
 def test_real_model_the_slot_in_other_words_supersedes_and_its_look_alikes_do_not(  # type: ignore[no-untyped-def]
         real, tmp_path: Path, old: str, new: str, superseded: bool) -> None:
-    s = core.MemoryStore(tmp_path / "r.db", embedder=real)
-    try:
-        first = s.store(old).id
-        res = s.store(new)
-        assert (first in res.supersedes) is superseded and not res.deduplicated
-    finally:
-        s.close()
+    assert pair_outcome(tmp_path / "r.db", old, new, real) == (superseded, False)

@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import assert_broken_import_fails, check_whatsapp_layout, vcards, wa
+from importer_cli import assert_broken_import_fails, check_whatsapp_layout, conversations, vcards, wa
 from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 
@@ -164,10 +164,7 @@ def _t(seconds: int) -> datetime:
 
 
 def _gpt(name: str) -> tuple[list[Record], ImportReport]:
-    path = GPT / name
-    assert detect(path) == "chatgpt"
-    rep = ImportReport(str(path), "chatgpt")
-    return list(chatgpt.parse(path, rep)), rep
+    return conversations(GPT / name)
 
 
 PACK = "[canvas: packing_list]\n# Packing list\n- passport\n"

@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import assert_broken_import_fails, check_whatsapp_layout, vcards, wa, write_zip
+from importer_cli import assert_broken_import_fails, check_whatsapp_layout, conversations, vcards, wa, write_zip
 from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 
@@ -209,10 +209,7 @@ def _t(seconds: int) -> datetime:
 
 
 def _gpt(name: str) -> tuple[list[Record], ImportReport]:
-    path = GPT / name
-    assert detect(path) == "chatgpt"
-    rep = ImportReport(str(path), "chatgpt")
-    return list(chatgpt.parse(path, rep)), rep
+    return conversations(GPT / name)
 
 
 MENU = "Assistant: [canvas: dinner_menu]\n# Dinner menu\n- starter: caldo verde\n"

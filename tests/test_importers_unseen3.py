@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import check_whatsapp_layout, vcards
+from importer_cli import check_whatsapp_layout, conversations, vcards
 from importer_cli import memory_count as _count
 from importer_cli import one_envelope as _envelope
 from importer_cli import wa as _wa
 from importer_cli import write_zip as _zip
 
-from importers import ImportFormatError, ImportReport, Record, chatgpt, claude, markdown, vcf, whatsapp
+from importers import ImportFormatError, ImportReport, Record, claude, markdown, vcf, whatsapp
 from importers.detect import detect
 from importers.registry import PARSERS
 
@@ -396,10 +396,7 @@ GPT = FIX / "chatgpt"
 
 
 def _gpt(name: str, **options: Any) -> tuple[list[Record], ImportReport]:
-    path = GPT / name
-    assert detect(path) == "chatgpt"
-    rep = ImportReport(str(path), "chatgpt")
-    return list(chatgpt.parse(path, rep, **options)), rep
+    return conversations(GPT / name, **options)
 
 
 def _t(seconds: float) -> datetime:

@@ -28,12 +28,12 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import check_whatsapp_layout
+from importer_cli import check_whatsapp_layout, conversations
 from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 from importer_cli import write_zip as _zip
 
-from importers import ImportFormatError, ImportReport, Record, chatgpt, claude
+from importers import ImportFormatError, ImportReport, Record, claude
 from importers.detect import detect
 
 FIX = Path(__file__).parent / "fixtures" / "unseen7"
@@ -156,9 +156,7 @@ GPT_RECORDS = [  # (content, time, thread, title, memory type)
 
 
 def _gpt(**options: Any) -> tuple[list[Record], ImportReport]:
-    assert detect(GPT) == "chatgpt"
-    rep = ImportReport(str(GPT), "chatgpt")
-    return list(chatgpt.parse(GPT, rep, **options)), rep
+    return conversations(GPT, **options)
 
 
 def test_chatgpt_2025_titles_reasoning_canvas_memory_uploads_branches() -> None:

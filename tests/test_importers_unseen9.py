@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import check_whatsapp_layout, vcards, wa
+from importer_cli import check_whatsapp_layout, conversations, vcards, wa
 from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 from importer_cli import write_zip as _zip
@@ -216,10 +216,7 @@ GPT_CASES: dict[str, tuple[list[tuple[str, datetime, str]], tuple[int, int, int,
 
 
 def _gpt(name: str) -> tuple[list[Record], ImportReport]:
-    path = GPT / name
-    assert detect(path) == "chatgpt"
-    rep = ImportReport(str(path), "chatgpt")
-    return list(chatgpt.parse(path, rep)), rep
+    return conversations(GPT / name)
 
 
 @pytest.mark.parametrize("name", sorted(GPT_CASES))
