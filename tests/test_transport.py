@@ -21,7 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import run_cli, stored
 
 import memory_core as core
 from memengine import handoff
@@ -35,12 +35,7 @@ QUERIES = ["which host runs postgres", "redis port", "nginx on db", "kafka host"
 
 
 def _filled(db: Path) -> None:
-    s = core.MemoryStore(db)
-    try:
-        for fact in FACTS:
-            s.store(fact, dedup=False)
-    finally:
-        s.close()
+    stored(db, FACTS)
 
 
 def _frames(db: Path, deadline: float = 60.0) -> tuple[int, int]:

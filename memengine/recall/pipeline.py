@@ -202,20 +202,23 @@ class Recall(KeywordSearch, People):
             run.kw = dict(run.kw_future.result())
         if run.kw_later is not None:  # (no query vector after all)
             run.kw = dict(run.kw_later())
-        if run.strategy == "hybrid" and run.cfg.word_parts and not run.raw:
+        parts_on, instances_on = run.cfg.word_parts and not run.raw, run.cfg.w_instances > 0
+        if run.strategy != "hybrid" or not (parts_on or (instances_on and run.kw)):
+            return
+        terms = self._keyword_terms(run)  # (once for both steps below)
+        if parts_on:
             # question words no memory holds (compounds, inflections the English stemmer does not know), by the
             # parts of them the index holds (parts.py): their bm25 adds to the keyword score, as their words would
-            terms = self._keyword_terms(run)
             parts = word_parts(self.conn, terms, self.doc_shares(terms)) if terms else []
             if parts:
                 for mid, score in self._keyword(" OR ".join(parts), run.where, run.args, run.pool, run.cfg.fts_weights):
                     run.kw[mid] = run.kw.get(mid, 0.0) + score
-        if run.strategy == "hybrid" and run.cfg.w_instances > 0 and run.kw:
+        if instances_on and run.kw:
             # the instance a category word of the question stands for, said near it in the chat (instances.py):
             # a turn naming it scores as if it held the question's words (the larger of the two, not their sum:
             # a turn holding both must not leap over the others; summed, LoCoMo dev lost 0.008 recall@5)
-            for mid, extra in instance_bonus(self, run.query, self._keyword_terms(run), run.kw, run.where, run.args,
-                                             run.pool, run.cfg.w_instances).items():
+            for mid, extra in instance_bonus(self, run.query, terms, run.kw, run.where, run.args, run.pool,
+                                             run.cfg.w_instances).items():
                 run.kw[mid] = max(run.kw.get(mid, 0.0), extra)
 
     def _keyword_terms(self, run: _Run) -> list[str]:
