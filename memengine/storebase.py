@@ -111,7 +111,7 @@ class StoreBase:
         self._reindex_pending: str | None = None  # REINDEX_KEY as the last model check read it
         self._fast_start = fast_start
         self._people_cache: tuple[tuple[int, int], tuple[Any, ...], dict[str, str]] | None = None
-        self._df_cache: tuple[float, int, dict[tuple[str, str | None], int]] | None = None
+        self._df_cache: tuple[float, int, dict[tuple[Any, ...], int]] | None = None  # recall/keyword.py's doc_shares
         self._matrices: dict[str, VectorMatrix] = {}
         self._keyword_worker: tuple[Any, Any] | None = None  # (executor, its connection), at scale only
         if keyword_index is None:

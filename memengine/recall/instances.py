@@ -148,9 +148,14 @@ def candidate_names(anchors: Sequence[Candidate], neighbourhoods: Sequence[Seque
     return scores
 
 
+def name_cap(n_memories: int) -> float:
+    """The most memories a name is in (more: a greeting, a word of the chat's, not a name)."""
+    return max(NAME_DOCS, NAME_SHARE * n_memories)
+
+
 def best_names(counts: dict[str, float], docs: dict[str, float], n_memories: int) -> list[str]:
     """The ``TERMS`` names said near the most anchors (ties: the rarer in the store), frequent ones left out."""
-    cap = max(NAME_DOCS, NAME_SHARE * n_memories)
+    cap = name_cap(n_memories)
     kept = [w for w in counts if 0 < docs.get(w, 0.0) * n_memories <= cap]
     kept.sort(key=lambda w: (-counts[w], docs.get(w, 0.0), w))
     return kept[:TERMS]
@@ -163,9 +168,11 @@ class Room(Protocol):
     """What :func:`instance_bonus` reads of the recall room (memengine/recall/pipeline.py's ``Recall``)."""
 
     conn: Any
-    _df_cache: Any
 
-    def doc_shares(self, terms: list[str], column: str | None = None) -> dict[str, float]: ...
+    def _df_state(self) -> tuple[int, dict[tuple[Any, ...], int]]: ...
+
+    def doc_shares(self, terms: list[str], column: str | None = None,
+                   upto: int | None = None) -> dict[str, float]: ...
 
     def _keyword(self, match: str, where: str, args: list[Any], limit: int,
                  weights: tuple[float, ...] = ..., conn: Any = None,
@@ -188,10 +195,12 @@ def instance_bonus(st: Room, query: str, terms: Sequence[str], kw: dict[int, flo
     long = [t for t in terms if len(t) >= WORD_MIN]
     if not long:
         return {}
-    shares = st.doc_shares(long, "content")
-    n = st._df_cache[1] if st._df_cache else 0
-    anchor_of: list[tuple[int, float]] = []  # (anchor id, its word's weight)
+    n = st._df_state()[0]
     cap = max(WORD_MIN_DOCS, min(WORD_SHARE * n, WORD_DOCS))
+    # (counted up to the cap only: a word in more memories is left out whatever its count, and counting a
+    # common word to the end cost a warm recall 1.5-5 ms at 100k)
+    shares = st.doc_shares(long, "content", int(cap) + 1)
+    anchor_of: list[tuple[int, float]] = []  # (anchor id, its word's weight)
     words = [t for t in long if 0 < shares.get(t, 0.0) * n <= cap]
     for t in sorted(words, key=lambda t: (shares[t], t))[:WORDS]:
         idf = math.log((n + 1) / (shares[t] * n))
@@ -221,7 +230,7 @@ def instance_bonus(st: Room, query: str, terms: Sequence[str], kw: dict[int, flo
         return {}
     # (the best few only: each name's share is an index lookup)
     counts = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3 * TERMS])
-    names = best_names(counts, st.doc_shares(list(counts), "content"), n)
+    names = best_names(counts, st.doc_shares(list(counts), "content", int(name_cap(n)) + 1), n)
     if not names:
         return {}
     hits = st._keyword(" OR ".join(quote_fts(w) for w in names), where, args, pool, CONTENT_ONLY)

@@ -11,7 +11,7 @@ from memengine.db import sqlite3
 from memengine.errors import UserError
 from memengine.recall.config import FTS_WEIGHTS, KEYWORD_TIE_DECIMALS
 from memengine.storebase import StoreBase
-from memengine.text import FTS_COLUMNS, fts_tokens
+from memengine.text import FTS_COLUMNS, fts_tokens, quote_fts
 
 
 class KeywordSearch(StoreBase):
@@ -99,26 +99,36 @@ class KeywordSearch(StoreBase):
                 return hits[:limit]
             want *= 4
 
-    def doc_shares(self, terms: list[str], column: str | None = None) -> dict[str, float]:
+    def doc_shares(self, terms: list[str], column: str | None = None, upto: int | None = None) -> dict[str, float]:
         """Share of memories whose indexed text contains each query term (0..1).
 
-        Read from FTS5's own vocabulary (``fts5vocab``, an index lookup per term, no
-        doclist scan); terms are stemmed by a scratch FTS5 table with the same
-        tokenizer. A term the tokenizer splits ("a-b") counts as its rarest part.
-        Cached for 30 s like :meth:`known_people`.
+        Read from FTS5's own vocabulary (``fts5vocab``, an index lookup per term); terms are
+        stemmed by a scratch FTS5 table with the same tokenizer. A term the tokenizer splits
+        ("a-b") counts as its rarest part. Cached for 30 s like :meth:`known_people`.
+
+        ``upto``: only shares of at most ``upto`` memories are needed exactly; a term in more reads
+        as in ``upto + 1`` or more (never fewer), so its share still compares above ``upto / n``.
+        A one-token term is then counted by FTS5 itself, stopping after ``upto + 1`` rows:
+        fts5vocab counts a term by reading its whole doclist (and, for a column, every position
+        list), ~1.5-5 ms for a word in most of 100k turns, which a recall's rare-word tests paid
+        for each common word of the question (bench/README.md, serve12).
         """
-        now = time.monotonic()
-        if not self._df_cache or now - self._df_cache[0] >= 30:
-            c = self.conn
-            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_row USING fts5vocab(main, memories_fts, row)")
-            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_col USING fts5vocab(main, memories_fts, col)")
-            n = int(c.execute("SELECT count(*) FROM memories WHERE status = 'active'").fetchone()[0])
-            self._df_cache = (now, n, {})
-        _, n, cache = self._df_cache
-        todo = [t for t in terms if (t, column) not in cache]
+        n, cache = self._df_state()
+        todo = [t for t in terms if (t, column) not in cache and (t, column, upto) not in cache]
         if todo:
             c = self.conn
             for t, stems in zip(todo, fts_tokens(c, todo)):
+                if upto is not None and len(stems) == 1:
+                    # (the word itself: MATCH tokenizes it into the one stem above; a quoted stem would be
+                    # stemmed again, and porter is not idempotent)
+                    match = ("{" + column + "} : " if column else "") + quote_fts(t)
+                    got = int(c.execute("SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts "
+                                        "MATCH ? LIMIT ?)", (match, upto + 1)).fetchone()[0])
+                    if got > upto:
+                        cache[(t, column, upto)] = got  # (a bound: kept apart from the exact counts)
+                        continue
+                    cache[(t, column)] = got
+                    continue
                 counts = []
                 for stem in stems:
                     if column is None:
@@ -128,8 +138,18 @@ class KeywordSearch(StoreBase):
                                         (stem, column)).fetchone()
                     counts.append(int(row[0]) if row else 0)
                 cache[(t, column)] = min(counts) if counts else 0
-        return {t: cache[(t, column)] / max(1, n) for t in terms}
+        return {t: cache.get((t, column), cache.get((t, column, upto), 0)) / max(1, n) for t in terms}
 
+    def _df_state(self) -> tuple[int, dict[tuple[Any, ...], int]]:
+        """(active memories, term counts) of :meth:`doc_shares`' cache, renewed every 30 s."""
+        now = time.monotonic()
+        if not self._df_cache or now - self._df_cache[0] >= 30:
+            c = self.conn
+            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_row USING fts5vocab(main, memories_fts, row)")
+            c.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_vocab_col USING fts5vocab(main, memories_fts, col)")
+            n = int(c.execute("SELECT count(*) FROM memories WHERE status = 'active'").fetchone()[0])
+            self._df_cache = (now, n, {})
+        return self._df_cache[1], self._df_cache[2]
 
 
 # Rows fetched past the cut by fts_ranked: a group of scores equal to KEYWORD_TIE_DECIMALS that

@@ -40,7 +40,7 @@ from memengine.recall.fusion import More, combine_sims, fuse
 from memengine.recall.instances import instance_bonus
 from memengine.recall.keyword import KeywordSearch
 from memengine.recall.moved import moved_first
-from memengine.recall.parts import word_parts
+from memengine.recall.parts import MIN_WORD, word_parts
 from memengine.recall.people import People
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
@@ -209,7 +209,9 @@ class Recall(KeywordSearch, People):
         if parts_on:
             # question words no memory holds (compounds, inflections the English stemmer does not know), by the
             # parts of them the index holds (parts.py): their bm25 adds to the keyword score, as their words would
-            parts = word_parts(self.conn, terms, self.doc_shares(terms)) if terms else []
+            # (only whether a long word is held at all: counted up to one memory)
+            long = [t for t in terms if len(t) >= MIN_WORD]
+            parts = word_parts(self.conn, long, self.doc_shares(long, upto=0)) if long else []
             if parts:
                 for mid, score in self._keyword(" OR ".join(parts), run.where, run.args, run.pool, run.cfg.fts_weights):
                     run.kw[mid] = run.kw.get(mid, 0.0) + score
