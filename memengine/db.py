@@ -136,15 +136,18 @@ def _connect(path: Path, create_parents: bool) -> Any:
             conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
         except sqlite3.OperationalError as exc:
             conn, immutable = _read_only_fallback(path, exc), True
-        if not hasattr(conn, "enable_load_extension"):
-            raise MissingDependency("this Python's sqlite3 cannot load extensions: install sqlean-py")
         try:
-            conn.enable_load_extension(True)
-            conn.load_extension(_vec_extension_path())
-            conn.enable_load_extension(False)
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA busy_timeout = 10000")
-            mode = "wal" if immutable else _journal_mode(conn)
+            _prepare(conn)
+            try:
+                mode = "wal" if immutable else _journal_mode(conn)
+            except sqlite3.OperationalError as exc:
+                ro = _rollback_file_read_only(path, exc)
+                if ro is None:
+                    raise
+                conn.close()
+                conn = ro
+                _prepare(conn)
+                mode = "wal"  # (read as it is: no writer can exist, see _rollback_file_read_only)
             if mode.lower() != "wal" and str(path) != ":memory:":
                 raise IOFailure(f"{path}: cannot switch to WAL journal mode (got {mode})")
             conn.execute("PRAGMA synchronous = NORMAL")
@@ -156,6 +159,34 @@ def _connect(path: Path, create_parents: bool) -> Any:
     finally:
         os.umask(old_umask)
     return conn
+
+
+def _prepare(conn: Any) -> None:
+    """sqlite-vec loaded, rows by name, waits on locks: every connection :func:`connect` hands out."""
+    if not hasattr(conn, "enable_load_extension"):
+        raise MissingDependency("this Python's sqlite3 cannot load extensions: install sqlean-py")
+    conn.enable_load_extension(True)
+    conn.load_extension(_vec_extension_path())
+    conn.enable_load_extension(False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA busy_timeout = 10000")
+
+
+def _rollback_file_read_only(path: Path, exc: BaseException) -> Any:
+    """A read-only connection to a rollback-journal file that cannot be switched to WAL, or None.
+
+    A copy made by ``VACUUM INTO`` or sqlite3's ``.backup`` (and by mem.py backup before serve12) is in
+    rollback-journal mode; on a read-only mount or share the switch to WAL is a write SQLite refuses.
+    Nothing can write such a file there, so, without a hot ``-journal`` (an interrupted write to roll
+    back: reading past it would see half a transaction), it is read as immutable, and writes fail with
+    ReadOnly naming it. Only the read-only case: a busy or damaged file keeps its own error.
+    """
+    if dbfile.classify(exc) != "read_only" or not path.is_file():
+        return None
+    journal = Path(f"{path}-journal")
+    if journal.exists() and journal.stat().st_size > 0:
+        return None
+    return _immutable(path, "read_only")
 
 
 def _read_only_fallback(path: Path, exc: BaseException) -> Any:
@@ -171,11 +202,16 @@ def _read_only_fallback(path: Path, exc: BaseException) -> Any:
     wal = dbfile.side_files(path)[0]
     if kind not in ("cantopen", "disk_full") or not path.is_file() or (wal.exists() and wal.stat().st_size > 0):
         raise exc  # a non-empty -wal holds commits that an immutable read would not see
+    return _immutable(path, "disk_full" if kind == "disk_full" else "read_only")
+
+
+def _immutable(path: Path, why: str) -> Any:
+    """``path`` opened as immutable (no locks, no side files), its folder noted as ``why`` (read_only, disk_full)."""
     from urllib.parse import quote
 
     conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?immutable=1", uri=True, isolation_level=None,
                            timeout=10.0, check_same_thread=False, factory=Connection)
-    _READ_ONLY_FOLDERS[str(path.resolve().parent)] = "disk_full" if kind == "disk_full" else "read_only"
+    _READ_ONLY_FOLDERS[str(path.resolve().parent)] = why
     return conn
 
 

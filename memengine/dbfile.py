@@ -122,6 +122,14 @@ def fix_side_file_modes(path: Path) -> list[str]:
     return fixed
 
 
+def _read_only_mount(path: Path) -> bool:
+    """Whether ``path``'s file system is mounted read-only (chmod cannot help there)."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # (no statvfs on Windows)
+        return False
+
+
 def describe(kind: str, path: Path, exc: BaseException | None = None, backups: Path | None = None,
              folder_read_only: bool = False) -> tuple[str, str]:
     """``(kind, one line)`` for a problem with the memory file at ``path``.
@@ -159,6 +167,9 @@ def describe(kind: str, path: Path, exc: BaseException | None = None, backups: P
         if stuck and os.access(path, os.W_OK):
             return "read_only", (f"{path}: {' and '.join(stuck)} are read-only (left by a read-only spell): "
                                  f"chmod 600 {' '.join(str(path.parent / n) for n in stuck)}")
+        if path.exists() and _read_only_mount(path):
+            return "read_only", (f"{path}: is on a read-only mount; reads work, writes need a copy on a writable "
+                                 f"disk (mem.py --db {path} backup COPY.db)")
         if path.exists() and not os.access(path, os.W_OK):
             return "read_only", (f"{path}: the memory file is read-only; reads work, writes need write access "
                                  "(chmod u+w, or use a copy: mem.py backup COPY.db)")
