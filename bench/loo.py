@@ -113,6 +113,7 @@ GRIDS: dict[str, dict[str, RecallConfig]] = {
                          for w in (1.0, 0.9, 0.8)},
     "context_mix": {**{f"{w}{'*' if w == D.context_mix else ''}": replace(D, context_mix=w) for w in (0.5, 1.0)},
                     "max": replace(D, context_mix=None)},
+    "w_absent": {f"{w}{'*' if w == D.w_absent else ''}": replace(D, w_absent=w) for w in (0.0, 0.15, 0.3, 0.5)},
     "context_columns": {f"x{s}{'*' if s == 1.0 else ''}": replace(D, fts_weights=_ctx(s))
                         for s in (0.0, 0.5, 1.0, 1.5)},
 }
@@ -141,6 +142,14 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "instances: names said near the question's words (w 0.5)": (replace(D, w_instances=0.5),
                                                                 replace(D, w_instances=0.0)),
     "word parts: heads and tails of question words no memory holds": (D, replace(D, word_parts=False)),
+    # issue 19 round 14 (memengine/recall/absent.py): question words no memory holds, embedded apart
+    "absent words: each alone, who-questions, named turns (w 0.3)": (D, replace(D, absent="")),
+    "absent words: each alone, every question and turn (w 0.3)": (replace(D, absent="words"), replace(D, absent="")),
+    "absent words: the rest of the question, every question and turn (w 0.3)": (replace(D, absent="rest"),
+                                                                                replace(D, absent="")),
+    "absent words: the rest, who-questions (w 0.3)": (replace(D, absent="rest:who"), replace(D, absent="")),
+    "absent words: the rest, who-questions, named turns (w 0.3)": (replace(D, absent="rest:who:named"),
+                                                                 replace(D, absent="")),
     # multi-hop expansion (memengine/recall/expand.py), the settings leave-one-out chose most in bench/expand_loo.py
     "expansion: coverage (w 0.2, seeds 1)": (replace(D, w_coverage=0.2, expand_seeds=1), D),
     "expansion: second hop (w 0.05, seeds 1, share 0.03)": (replace(D, w_hop=0.05, expand_seeds=1,

@@ -157,13 +157,20 @@ W_INSTANCES = 0.3
 # (bench/loo.py): recall@5 +0.001 / +0.003 in-sample and leave-one-out (LoCoMo / real chats, 27/27 folds);
 # round 12's held-out chats recall@5 0.705 -> 0.693 (one question), MRR 0.510 -> 0.521.
 WORD_PARTS = True
+# Question words no memory holds (a role or category the chat never says: "dog sitter", "surgeon") embedded
+# apart, a share of each candidate's cosine to them added to its vector score (memengine/recall/absent.py,
+# issue 19 round 14); '' = off, "words" (each word alone, the best cosine) or "rest" (the question without
+# the words the store holds), gated by ":who" (questions asking for someone or something by name) and
+# ":named" (only turns naming someone other than their author). Figures: bench/README.md, "Round 14".
+ABSENT = "words:who:named"
+W_ABSENT = 0.3
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
 # others only change fusion and what follows it (bench/loo.py scores every fusion variant
 # from one retrieval per question and these fields).
 RETRIEVAL_FIELDS = ("fts_weights", "drop_person_terms", "max_df", "df_column", "w_phrase", "context_vectors",
-                    "context_mix", "query_adapter", "w_instances", "word_parts")
+                    "context_mix", "query_adapter", "w_instances", "word_parts", "absent")
 
 
 @dataclass
@@ -232,4 +239,8 @@ class RecallConfig:
     w_instances: float = W_INSTANCES
     # Question words no memory holds searched by the heads and tails of them the index holds (parts.py).
     word_parts: bool = WORD_PARTS
+    # Question words no memory holds, embedded apart: their cosine to a candidate, times w_absent, added to its
+    # vector score (absent.py); '' = off.
+    absent: str = ABSENT
+    w_absent: float = W_ABSENT
 

@@ -19,6 +19,7 @@ from memengine.cleantext import check_text
 from memengine.db import IN_CHUNK, write_tx
 from memengine.edges import add_edges
 from memengine.errors import DiskFull, ReadOnly, UserError
+from memengine.recall.absent import absent_probe, names_someone
 from memengine.recall.adapter import adapted
 from memengine.recall.confidence import mark_weak
 from memengine.recall.config import (
@@ -102,6 +103,7 @@ class _Run:
     vs: dict[int, float] = field(default_factory=dict)  # vector score per candidate
     degraded: str | None = None
     rows: dict[int, Candidate] = field(default_factory=dict)  # candidates read ahead (by the keyword side)
+    absent: dict[int, float] = field(default_factory=dict)  # cosine to the question's words no memory holds
 
 
 class Recall(KeywordSearch, People):
@@ -203,9 +205,10 @@ class Recall(KeywordSearch, People):
         if run.kw_later is not None:  # (no query vector after all)
             run.kw = dict(run.kw_later())
         parts_on, instances_on = run.cfg.word_parts and not run.raw, run.cfg.w_instances > 0
-        if run.strategy != "hybrid" or not (parts_on or (instances_on and run.kw)):
+        absent_on = bool(run.cfg.absent) and run.qvec is not None and not run.raw
+        if run.strategy != "hybrid" or not (parts_on or (instances_on and run.kw) or absent_on):
             return
-        terms = self._keyword_terms(run)  # (once for both steps below)
+        terms = self._keyword_terms(run)  # (once for the steps below)
         if parts_on:
             # question words no memory holds (compounds, inflections the English stemmer does not know), by the
             # parts of them the index holds (parts.py): their bm25 adds to the keyword score, as their words would
@@ -222,6 +225,11 @@ class Recall(KeywordSearch, People):
             for mid, extra in instance_bonus(self, run.query, terms, run.kw, run.where, run.args, run.pool,
                                              run.cfg.w_instances).items():
                 run.kw[mid] = max(run.kw.get(mid, 0.0), extra)
+        if absent_on:
+            # words of the question no memory holds, read by the model apart (absent.py): the fusion adds
+            # a share of each candidate's cosine to them to its vector score
+            run.absent = absent_probe(self, run.query, terms, set(run.kw) | set(run.vs) | set(run.phrase),
+                                      run.cfg.absent)
 
     def _keyword_terms(self, run: _Run) -> list[str]:
         """The query's content words the keyword side searches for (``run.pruned``: those left out)."""
@@ -342,6 +350,14 @@ class Recall(KeywordSearch, People):
         cover = (run.strategy == "hybrid" and run.cfg.session_coverage < 1.0 and k > COVER_FROM
                  and asks_for_many(run.query))
         rows = self._read_candidates(cand, run.rows)
+        if run.absent and run.cfg.w_absent and vs:
+            # what the question says in words no memory holds, read by the model apart (absent.py)
+            low = min(run.absent.values())
+            named = ":named" in run.cfg.absent
+            asked = set(query_terms(run.query)) if named else set()
+            vs = {mid: v + run.cfg.w_absent * (run.absent.get(mid, low) if not named or (
+                mid in rows and names_someone(rows[mid].content, rows[mid].author, asked)) else low)
+                for mid, v in vs.items()}
         members: dict[int, list[int]] = {}
 
         def episode_members(top: list[Candidate]) -> list[int]:
