@@ -457,8 +457,9 @@ def test_hostile_dayone_dates_and_qp_soft_breaks_do_not_hang(tmp_path: Path) -> 
     """A Date field of 100,000 month names; a vCard whose quoted-printable value is 200,000 soft breaks: each
     read in bounded work (the written-date reader looks at no more than a field's first 200 characters)."""
     text = "\tDate:\t" + "14 Μαρτίου 2024 " * 100_000 + "\n\nWords.\n"
-    (tmp_path / "Journal.txt").write_text(text, encoding="utf-8")
-    recs, _ = _notes(tmp_path / "Journal.txt")
+    (tmp_path / "journal").mkdir()
+    (tmp_path / "journal" / "Journal.txt").write_text(text, encoding="utf-8")
+    recs, _ = _notes(tmp_path / "journal")
     assert len(recs) == 1 and recs[0].content.endswith("Words.") and recs[0].event_at is None
     card = b"BEGIN:VCARD\r\nVERSION:2.1\r\nFN:Ana\r\nNOTE;ENCODING=QUOTED-PRINTABLE:" + b"ab=\r\n" * 200_000 + \
         b"end\r\nEND:VCARD\r\n"
