@@ -119,15 +119,22 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
 
 
 # --- Keep's older Takeout: an .html page per note and no JSON ------------------------------------------------
-# <div class="note DEFAULT"><div class="heading">Mar 14, 2018, 10:00:00 AM</div><div class="title">Gate code</div>
+# <div class="note DEFAULT"><div class="heading"><div class="meta-icons"><span class="pinned" title="Note pinned">
+# </span></div>Mar 14, 2018, 10:00:00 AM</div><div class="title">Gate code</div>
 # <div class="content">Garage gate: 4821<br>Front door: 1357</div> ... <span class="label-name">Home</span>;
 # a checklist is <li class="listitem checked"><span class="bullet">☑</span><span class="text">rice</span></li>;
-# web links are <a class="annotation-link" href="...">title</a>.
-_KEEP_HTML_RE = re.compile(r'<div class="note\b[^"]*">.*?<div class="(?:title|content)">', re.DOTALL)
+# web links are <a class="annotation-link" href="...">title</a>; attachments <div class="attachments"> of
+# <img src>, <audio src>, <a href>; the people it is shared with <div class="sharees"> of <li class="sharee">
+# holding an address (as the text, a title attribute or a mailto: link), the owner's marked "owner".
+_KEEP_HTML_RE = re.compile(r'<div class="note\b[^"]*">.*?<div class="(?:title|content|attachments)">', re.DOTALL)
 # the heading's time as the Takeout account's language writes it: English (US, UK), numeric day-first with dots
 # (German, Russian, Polish ...); other languages' month names are read by the caller's ``written`` reader
 _HEADING_FORMATS = ("%b %d, %Y, %I:%M:%S %p", "%b %d, %Y, %H:%M:%S", "%d %b %Y, %H:%M:%S", "%d.%m.%Y, %H:%M:%S",
                     "%d.%m.%Y %H:%M:%S")
+_EMAIL_RE = re.compile(r"[^\s<>\"'@:;,()]{1,64}@[^\s<>\"'@:;,()]{1,255}\.[^\s<>\"'@:;,()]{2,63}")
+_VOID = frozenset({"br", "img", "meta", "link", "input", "hr", "source", "wbr", "area", "col", "embed", "param", "track"})
+MAX_PAGE_PEOPLE = 1000  # Keep shares a note with at most 50 people: more is no real page
+MAX_PAGE_FILES = 1000
 
 
 def is_keep_html(text: str) -> bool:
@@ -136,44 +143,71 @@ def is_keep_html(text: str) -> bool:
 
 
 class _KeepPage(HTMLParser):
-    """The parts of one Keep note page, told by the classes of its elements."""
+    """The parts of one Keep note page, told by the classes of its elements. How many open elements carry
+    each class is counted (not searched in a stack), so a page of deeply nested elements costs linear time."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.stack: list[str] = []  # the class of each open element ("" for none)
+        self.stack: list[tuple[str, ...]] = []  # the classes of each open element
+        self.open: dict[str, int] = {}  # class -> open elements carrying it
         self.parts: dict[str, list[str]] = {"heading": [], "title": [], "content": [], "label-name": []}
-        self.lines: list[str] = []
         self.links: list[tuple[str, str]] = []
+        self.files: list[str] = []
+        self.people: list[str] = []
+        self.flags: set[str] = set()
         self.href = ""
 
     def _inside(self, cls: str) -> bool:
-        return any(cls in c.split() for c in self.stack)
+        return self.open.get(cls, 0) > 0
+
+    def _person(self, text: str) -> None:
+        for email in _EMAIL_RE.findall(text):
+            if email not in self.people and len(self.people) < MAX_PAGE_PEOPLE:
+                self.people.append(email)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
-        cls = str(a.get("class") or "")
+        classes = tuple(str(a.get("class") or "").split())
+        if self._inside("meta-icons") and ({"pinned", "archived", "trashed"} & set(classes)):
+            self.flags.update({"pinned", "archived", "trashed"} & set(classes))
+        if self._inside("attachments") and len(self.files) < MAX_PAGE_FILES:
+            src = str(a.get("src") or a.get("href") or "").strip()
+            if src and src not in self.files and tag in ("img", "audio", "video", "source", "a", "embed", "object"):
+                self.files.append(src)
+        if (self._inside("sharees") or "sharee" in classes) and "owner" not in classes and not self._inside("owner"):
+            for key in ("title", "href", "data-email"):
+                self._person(str(a.get(key) or "").removeprefix("mailto:"))
         if tag == "br" and self._inside("content"):
             self.parts["content"].append("\n")
             return
-        if tag in ("br", "img", "meta", "link", "input", "hr"):
+        if tag in _VOID:
             return
-        if tag == "li" and "listitem" in cls.split():
-            self.parts["content"].append(f"\n- [{'x' if 'checked' in cls.split() else ' '}] ")
-        if tag == "a" and "annotation-link" in cls.split():
+        if tag == "li" and "listitem" in classes:
+            self.parts["content"].append(f"\n- [{'x' if 'checked' in classes else ' '}] ")
+        if tag == "a" and "annotation-link" in classes:
             self.href = str(a.get("href") or "")
-        self.stack.append(cls if tag not in ("head", "style", "script") else "skip")
+        if tag in ("head", "style", "script"):
+            classes = ("skip",)
+        self.stack.append(classes)
+        for c in classes:
+            self.open[c] = self.open.get(c, 0) + 1
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("br", "img", "meta", "link", "input", "hr"):
+        if tag in _VOID:
             return
         if self.stack:
-            self.stack.pop()
+            for c in self.stack.pop():
+                self.open[c] -= 1
         if tag == "a" and self.href:
             self.links.append(("", self.href))
             self.href = ""
 
     def handle_data(self, data: str) -> None:
-        if self._inside("skip") or self._inside("bullet") or self._inside("meta-icons"):
+        if self._inside("skip") or self._inside("bullet") or self._inside("meta-icons") or self._inside("attachments"):
+            return
+        if self._inside("sharees"):  # who it is shared with is no text of the note
+            if not self._inside("owner"):
+                self._person(data)
             return
         if self.href:
             self.links.append((" ".join(data.split()), self.href))
@@ -200,8 +234,9 @@ def _heading_time(text: str, written: Callable[[str], datetime | None] | None) -
 def html_records(file: Path, rel: str, report: ImportReport,
                  written: Callable[[str], datetime | None] | None = None) -> list[Record]:
     """The memory of one Keep note page (older Takeouts wrote no JSON): as :func:`records` makes of a JSON
-    note, its heading's time its date (``written`` reads one with a month name of any language); an empty
-    page is none."""
+    note, its heading's time its date (``written`` reads one with a month name of any language), its
+    attachments, pinned/archived icons and sharees in the metadata; a trashed page is none, a page of
+    attachments only is media, an empty page is none."""
     if file.stat().st_size > MAX_NOTE_BYTES:
         report.skipped_oversized += 1
         report.warn(f"{rel}: over {MAX_NOTE_BYTES} bytes, no Keep note; skipped")
@@ -210,19 +245,32 @@ def html_records(file: Path, rel: str, report: ImportReport,
     page.feed(file.read_bytes().decode("utf-8", errors="replace"))
     page.close()
     report.messages_seen += 1
+    if "trashed" in page.flags:
+        report.skipped_system += 1
+        return []
     content = "".join(page.parts["content"])
     lines = [" ".join(ln.split()) for ln in content.split("\n")]
     body = "\n".join(ln for ln in lines if ln)
     links = [(t, u) for t, u in page.links if u.strip()]
     body = "\n".join(p for p in (body, "\n".join(f"Link: {t} {u}" if t else f"Link: {u}" for t, u in links)) if p)
     if not body:
-        report.skipped_empty += 1
+        if page.files:
+            report.skipped_media += 1
+        else:
+            report.skipped_empty += 1
         return []
     title = " ".join("".join(page.parts["title"]).split())
     labels = [" ".join(x.split()) for x in page.parts["label-name"] if x.strip()]
     metadata: dict[str, Any] = {"path": rel, "title": title, "app": "keep"}
+    for flag in ("pinned", "archived"):
+        if flag in page.flags:
+            metadata[flag] = True
+    if page.files:
+        metadata["attachments"] = page.files
     if links:
         metadata["urls"] = [u for _, u in links]
+    if page.people:
+        metadata["shared_with"] = page.people
     return [Record(content=f"{title}: {body}" if title else body, ref=f"markdown:{rel}::0", source="markdown",
                    memory_type="semantic", event_at=_heading_time("".join(page.parts["heading"]), written), thread=rel,
                    position=0, tags=labels, metadata=metadata, line=1)]
