@@ -15,7 +15,6 @@ display name, so the engine can put names on WhatsApp senders.
 from __future__ import annotations
 
 import codecs
-import io
 import quopri
 import re
 import zipfile
@@ -27,17 +26,14 @@ from typing import IO, Any
 
 import vobject
 
-from importers import ImportFormatError, ImportReport, Record, vcf_reach
+from importers import ImportFormatError, ImportReport, Record, vcf_charsets, vcf_reach
 from importers._common import (
-    decodes_as,
     is_zip,
     iter_lines,
-    legacy_codec,
     normalise_phone,
     open_members,
     sha1_hex,
     split_lines,
-    windows_1252,
 )
 
 NOTE_CHARS = 300
@@ -65,18 +61,52 @@ class _Contact:
 
 
 def _join_qp_soft_breaks(card: str) -> str:
-    """vCard 2.1 QP values continue on the next line after a trailing '=': join them."""
+    """vCard 2.1 QP values continue on the next line after a trailing '=': join them (in one pass: a value
+    of many soft breaks costs linear time). RFC 2045: trailing white space of an encoded line is no part of
+    it, so "=  " is a soft break too."""
     out: list[str] = []
-    carry = False
+    pieces: list[str] | None = None  # the quoted-printable value being joined
     for line in split_lines(card):
-        if carry and out:
-            out[-1] = out[-1][:-1] + line
-        else:
+        if pieces is None and "QUOTED-PRINTABLE" not in line.split(":", 1)[0].upper():
             out.append(line)
-        last = out[-1]
-        carry = "QUOTED-PRINTABLE" in last.upper().split(":", 1)[0] or (carry and bool(last))
-        carry = carry and last.endswith("=")
+            continue
+        line = line.rstrip(" \t")
+        if line.endswith("="):
+            pieces = [] if pieces is None else pieces
+            pieces.append(line[:-1])
+            continue
+        out.append("".join(pieces) + line if pieces is not None else line)
+        pieces = None
+    if pieces is not None:
+        out.append("".join(pieces))
     return "\r\n".join(out) + "\r\n"
+
+
+_BASE64_LINE_RE = re.compile(r"[A-Za-z0-9+/]+=*")
+
+
+def _indent_base64(card: str) -> str:
+    """A 2.1 card whose base64 value (a photo) runs on unindented lines up to a blank line, as vCard 2.1 allows
+    and older phones write, with those lines folded as later writers fold them (which vobject reads). A line of
+    a property always holds a ":", which base64 never does."""
+    if "BASE64" not in card.upper():
+        return card
+    out: list[str] = []
+    inside = False
+    for line in split_lines(card):
+        if inside and line and _BASE64_LINE_RE.fullmatch(line):
+            out.append(" " + line)
+            continue
+        inside = (inside and line[:1] in (" ", "\t")) or (
+            ":" in line and "BASE64" in line.split(":", 1)[0].upper())
+        out.append(line)
+    return "\r\n".join(out) + "\r\n"
+
+
+def _lines_joined(value: str) -> str:
+    """An address part's lines as one ("Rua do Bonfim 12\r\n2.º andar": a street of two lines, CRLF in a 2.1
+    quoted-printable value) joined by ", "."""
+    return ", ".join(part.strip() for part in re.split(r"\r\n|\r|\n", value) if part.strip())
 
 
 def _types(params: dict[str, Any], bare: list[str] | None = None) -> str:
@@ -147,7 +177,7 @@ def _from_vobject(card: Any) -> _Contact:
         elif name == "ADR":
             parts = [value.street, value.city, value.region, value.code, value.country]
             flat = [" ".join(p) if isinstance(p, list) else str(p or "") for p in parts]
-            c.adr.append(", ".join(p.replace("\n", ", ").strip() for p in flat if p and p.strip()))
+            c.adr.append(", ".join(_lines_joined(p) for p in flat if p and p.strip()))
         elif name == "NOTE":
             c.note = str(value).strip()
         elif name == "UID":
@@ -272,7 +302,7 @@ def _fallback(card: str) -> _Contact:
         elif name in _DATE_PROPS:
             c.dates.append((_DATE_PROPS[name] or "date", value.strip()))
         elif name == "ADR":
-            c.adr.append(", ".join(f.replace("\n", ", ").strip() for f in fields if f.strip()))
+            c.adr.append(", ".join(_lines_joined(f) for f in fields if f.strip()))
         elif name == "NOTE":
             c.note = _unescape(value).strip()
         elif name == "UID":
@@ -557,92 +587,6 @@ def _sources(path: Path, stack: ExitStack) -> list[tuple[str, str, Callable[[], 
     return [(where, where.rsplit("!", 1)[-1], opener) for where, opener in members]
 
 
-_CHARSET_RE = re.compile(rb";CHARSET=([A-Za-z][A-Za-z0-9_-]{1,30})", re.IGNORECASE)
-CHARSET_SCAN_BYTES = 4 * 1024 * 1024  # of a non-UTF-8 file, looked through for a CHARSET parameter
-
-
-def _declared_codec(opener: Callable[[], IO[bytes]]) -> tuple[str, str] | None:
-    """(codec, name as written) of the first legacy CHARSET the cards declare (Japanese phones write
-    raw ``N;CHARSET=SHIFT_JIS:`` bytes), when Python knows it; None otherwise."""
-    seen = b""
-    with opener() as fh:
-        while len(seen) < CHARSET_SCAN_BYTES and (chunk := fh.read(1 << 16)):
-            seen = seen[-64:] + chunk  # a parameter cut between two chunks is found whole
-            for m in _CHARSET_RE.finditer(seen):
-                name = m.group(1).decode("ascii")
-                try:
-                    codec = codecs.lookup(name).name
-                except LookupError:
-                    continue
-                if codec not in ("utf-8", "utf-8-sig", "ascii"):
-                    return codec, name
-    return None
-
-
-_SPLIT_FOLD_RE = re.compile(rb"\r?\n[ \t](?=[\x80-\xbf])")
-
-
-class _JoinSplitCharacters(io.RawIOBase):
-    """A vCard's bytes with the folds that split a UTF-8 character undone: RFC 6350 folds lines at 75
-    octets, and writers that count octets cut "Ø" (C3 98) into "\\xc3" CRLF SPACE "\\x98", which no
-    decoder reads line by line. A fold before a continuation byte (0x80-0xBF, which starts no
-    character) is always such a cut; unfolding it is what any vCard reader does. Streamed: the
-    last bytes of a read wait for the next, so a fold across reads is found too."""
-
-    def __init__(self, raw: IO[bytes]) -> None:
-        self._raw = raw
-        self._out = b""
-        self._tail = b""
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        while not self._out:
-            chunk = self._raw.read(1 << 16)
-            data = self._tail + chunk
-            if not chunk:
-                self._out, self._tail = _SPLIT_FOLD_RE.sub(b"", data), b""
-                break
-            data = _SPLIT_FOLD_RE.sub(b"", data)
-            self._out, self._tail = data[:-3], data[-3:]
-        n = min(len(buffer), len(self._out))
-        buffer[:n] = self._out[:n]
-        self._out = self._out[n:]
-        return n
-
-    def close(self) -> None:
-        self._raw.close()
-        super().close()
-
-
-def _joined(opener: Callable[[], IO[bytes]]) -> Callable[[], IO[bytes]]:
-    """``opener`` through :class:`_JoinSplitCharacters`."""
-    return lambda: io.BufferedReader(_JoinSplitCharacters(opener()), 1 << 16)  # type: ignore[arg-type]
-
-
-def _decoded(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> Callable[[], IO[bytes]]:
-    """``opener`` as UTF-8 bytes: an address book from before UTF-8 is read in the code page its
-    cards declare (``CHARSET=SHIFT_JIS``) when the whole file decodes so, else as Windows-1252
-    (Outlook writes 2.1 cards in the Windows code page: "N:M\xfcller"), with a warning naming the
-    first undecodable line; not refused."""
-    try:
-        with opener() as fh:
-            for _ in iter_lines(fh, file):
-                pass
-        return opener
-    except ImportFormatError as exc:
-        if not exc.reason.startswith("not UTF-8"):
-            raise
-        declared = _declared_codec(opener)
-        if declared is not None and decodes_as(opener, declared[0]):
-            report.warn(f"{exc.reason.split(';')[0]}; read as {declared[1]} (its CHARSET)", exc.line)
-            return windows_1252(opener, declared[0])
-        codec, name = legacy_codec(opener)
-        report.warn(f"{exc.reason.split(';')[0]}; read as {name}", exc.line)
-    return windows_1252(opener, codec)
-
-
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     """Parse a .vcf file (or a zip of them) into one semantic record per contact (see module
     docstring); streamed a card at a time. Group cards are no contacts: they tag their members."""
@@ -653,7 +597,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         position = cards = 0
         refs: dict[str, int] = {}
         for file, rel, raw_opener in sources:
-            opener = _decoded(_joined(raw_opener), file, report)
+            opener = vcf_charsets.decoded(vcf_charsets.joined(raw_opener), file, report)
             groups, names = _groups(opener, file)
             for line, raw in _inline_agents(_cards(opener, file, report)):
                 cards += 1
@@ -700,7 +644,7 @@ def _card_record(raw: str, line: int, rel: str, report: ImportReport,
                  names: dict[str, str] | None = None) -> Record | None:
     """The record of one card's text, or None (counted) when it names no one; ``names``: the file's cards'
     names by UID, for the relations that name a card by its urn:uuid (one not in the file is dropped)."""
-    prepared = _join_qp_soft_breaks(raw)
+    prepared = _indent_base64(_join_qp_soft_breaks(raw))
     try:
         if _SPACED_LABEL_RE.search(prepared):
             raise _Spaced  # Android's own custom labels: the built-in reader reads them, as it should

@@ -25,14 +25,13 @@ Decisions on layouts that can be read two ways are written beside their cases.""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import assert_broken_import_fails, check_whatsapp_layout, conversations, vcards, wa
+from importer_cli import assert_broken_import_fails, check_whatsapp_layout, conversations, vcards
 from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 
