@@ -33,6 +33,7 @@ from importers._common import (
     DEFAULT_MAX_JSON_BYTES,
     MAX_JSON_STRING_BYTES,
     describe,
+    is_zip,
     iter_objects,
     iter_page_array,
     json_sources,
@@ -75,6 +76,36 @@ def _sources(path: Path) -> list[tuple[Path, str | None]]:
     sources = json_sources(path, _accept_page)
     data = [s for s in sources if not _is_page(s)]
     return data or sources
+
+
+SHARED_FILE = "shared_conversations.json"  # the links the user shared: {id, conversation_id, title, is_anonymous}
+SHARE_URL = "https://chatgpt.com/share/"
+MAX_SHARED_LINKS = 100_000
+_SHARE_ID_RE = re.compile(r"[A-Za-z0-9-]{1,100}")
+
+
+def _shared_links(path: Path, limit: int, report: ImportReport) -> tuple[dict[str, str], list[tuple[Path, str | None]]]:
+    """(conversation id -> its share link, the files read) of an export's shared_conversations.json: a link
+    is the conversation's, no memory (the messages of the conversation carry it in their metadata). A damaged
+    file costs its links only, with a warning."""
+    if not (path.is_dir() or is_zip(path)):
+        return {}, []
+    try:
+        sources = json_sources(path, lambda name: name.lower() == SHARED_FILE)
+    except ImportFormatError:
+        return {}, []
+    links: dict[str, str] = {}
+    for source in sources:
+        try:
+            for obj in iter_objects(source, "shared_conversations", limit):
+                conv, share = (obj.get("conversation_id"), obj.get("id")) if isinstance(obj, dict) else (None, None)
+                if isinstance(conv, str) and isinstance(share, str) and _SHARE_ID_RE.fullmatch(share):
+                    links.setdefault(conv, SHARE_URL + share)
+                if len(links) >= MAX_SHARED_LINKS:
+                    break
+        except ImportFormatError as exc:
+            report.warn(f"{exc}; its shared links are not read")
+    return links, sources
 
 
 def _when(value: Any) -> datetime | None:
@@ -538,6 +569,18 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         position += 1
 
 
+def _mark(records: list[Record], conv: dict[str, Any], shared: dict[str, str]) -> None:
+    """What the export says of a conversation as a whole, on each of its messages: its share link, archived
+    (the user's still: kept, marked, as Keep's archived notes are), starred."""
+    conv_id = str(conv.get("conversation_id") or conv.get("id") or "")
+    marks: dict[str, Any] = {"shared_url": shared[conv_id]} if conv_id in shared else {}
+    for key, mark in (("is_archived", "archived"), ("is_starred", "starred")):
+        if conv.get(key) is True:
+            marks[mark] = True
+    for record in records if marks else []:
+        record.metadata.update(marks)
+
+
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     """Parse a ChatGPT export (json file, directory of split files, or zip) into records.
 
@@ -554,7 +597,8 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     include_tools = bool(options.get("include_tools", False))
     limit = int(options.get("max_member_bytes") or DEFAULT_MAX_JSON_BYTES)
     sources = _sources(path)
-    left = unread_files(path, sources)
+    shared, shared_sources = _shared_links(path, limit, report)
+    left = unread_files(path, [*sources, *shared_sources])
     if left:  # user.json, message_feedback.json, chat.html beside conversations.json: no more history
         report.variant["not_read"] = left
     count = 0
@@ -573,6 +617,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                 continue
             try:  # a whole conversation or none of it: one odd node must not leave half of it
                 records = list(_conversation(conv, where, report, all_branches, include_tools, context))
+                _mark(records, conv, shared)
                 titles.name_untitled(records)  # a null title (or "New chat"): the user's first words
             except (AttributeError, TypeError, ValueError, KeyError) as exc:
                 report.skipped_malformed += 1
