@@ -380,11 +380,20 @@ def _with_attachments(text: str, msg: dict[str, Any]) -> str:
 _IMAGE_NAME_RE = re.compile(r"\.(?:jpe?g|png|gif|webp|heic|heif|bmp|tiff?)$", re.IGNORECASE)
 
 
+def _files(msg: dict[str, Any]) -> Any:
+    """A message's files: ``files``, or 2025's ``files_v2`` (the same with a ``file_uuid``) when that is all
+    (a ``files`` of another shape is returned as it is: the conversation is then malformed, as before)."""
+    files = msg.get("files")
+    if not files and isinstance(msg.get("files_v2"), list):
+        return msg["files_v2"]
+    return files or []
+
+
 def _documents(msg: dict[str, Any]) -> list[str]:
     """Names of the documents among a message's ``files`` (``file_kind`` "document", or a name of no
     picture when the kind is missing); pictures are media, named in the metadata only."""
     names: list[str] = []
-    for f in msg.get("files") or []:
+    for f in _files(msg):
         if not isinstance(f, dict) or not str(f.get("file_name") or "").strip():
             continue
         kind, name = str(f.get("file_kind") or ""), str(f["file_name"]).strip()
@@ -454,7 +463,7 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
                         f"{MAX_JSON_STRING_BYTES} bytes; refused")
             continue
         atts = _attachments(msg)
-        files = [str(f.get("file_name")) for f in (msg.get("files") or []) if isinstance(f, dict)]
+        files = [str(f.get("file_name")) for f in _files(msg) if isinstance(f, dict)]
         if atts:
             text = _with_attachments(text, msg)
         docs = _documents(msg)
@@ -491,6 +500,34 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
         position += 1
 
 
+def _project_names(sources: list[tuple[Path, str | None]], limit: int) -> dict[str, str]:
+    """Project uuid -> name, from the export's projects.json (read first: conversations.json names a project
+    only by its uuid). A damaged file names none here (it is reported when it is read in turn)."""
+    names: dict[str, str] = {}
+    for source in sources:
+        if not (source[1] or source[0].name).rsplit("/", 1)[-1].lower().startswith("projects"):
+            continue
+        try:
+            for obj in iter_objects(source, "conversations", limit, _OWN_KEYS):
+                if is_project(obj):
+                    names[str(obj["uuid"])] = uncut(str(obj.get("name") or "untitled")).strip()
+        except ImportFormatError:
+            continue
+    return names
+
+
+def _in_project(records: list[Record], conv: dict[str, Any], names: dict[str, str]) -> None:
+    """The project a conversation was held in (``project_uuid``, or a ``project`` object), on its messages:
+    by its name when projects.json gives it, else by its uuid."""
+    project = conv.get("project")
+    uuid = conv.get("project_uuid") or (project.get("uuid") if isinstance(project, dict) else None)
+    name = names.get(str(uuid)) if uuid else None
+    if name is None and isinstance(project, dict) and isinstance(project.get("name"), str):
+        name = uncut(project["name"]).strip() or None
+    for record in records if uuid or name else []:
+        record.metadata.update({"project": name} if name else {"project_uuid": str(uuid)})
+
+
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     """Parse a Claude.ai export (json file, directory or zip) into episodic records.
 
@@ -513,7 +550,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     if left:  # the account (users.json) and other files of the export: no history, named in the summary
         report.variant["not_read"] = left
     memories: list[dict[str, Any]] = []  # read after the projects, whose names they use
-    project_names: dict[str, str] = {}
+    project_names = _project_names(sources, limit)  # a conversation of a project names it (projects.json may come later)
     for source in sources:
         for conv in iter_objects(source, "conversations", limit, _OWN_KEYS):
             if is_memories(conv):
@@ -532,6 +569,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
             if why is None:
                 try:  # a whole conversation or none of it
                     records = list(_conversation(conv, report, include_tools, all_branches))
+                    _in_project(records, conv, project_names)
                     titles.name_untitled(records)  # no name (empty, null): the user's first words
                 except (AttributeError, TypeError, ValueError, KeyError) as exc:
                     why = f"unexpected shape ({type(exc).__name__}: {exc})"

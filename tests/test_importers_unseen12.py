@@ -407,9 +407,10 @@ def test_every_unseen12_claude_fixture_has_a_case() -> None:
     assert sorted(p.name for p in CLAUDE.iterdir()) == sorted(CLAUDE_CASES)
 
 
-def test_claude_files_v2_pictures_are_named_in_the_metadata() -> None:
+def test_claude_files_v2_are_named_in_the_metadata() -> None:
+    """As "files" are (round 11): every file's name in the metadata; the message of a picture only is media."""
     recs, _ = _claude("files_v2")
-    assert [r.metadata.get("files") for r in recs] == [None, None, ["IMG_2211.jpeg"]]
+    assert [r.metadata.get("files") for r in recs] == [["quote_A.pdf", "quote_B.pdf"], None, None]
 
 
 # Decision: a conversation of a project (project_uuid) names it in its metadata, by projects.json's name; the
