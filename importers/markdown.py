@@ -224,7 +224,7 @@ def _strip_markup(text: str) -> str:
             line = cleaned.rstrip()
         cleaned = _HTML_TAG_RE.sub("", line) if "<" in line else line
         cleaned = _BLOCK_ID_RE.sub("", _CALLOUT_RE.sub(_callout, cleaned))
-        cleaned = _unmask_code(note_marks.inline_marks(cleaned) if "=" in cleaned or "[^" in cleaned else cleaned, spans)
+        cleaned = _unmask_code(note_marks.inline_marks(cleaned) if "=" in cleaned or "[^" in cleaned or "::" in cleaned else cleaned, spans)
         if cleaned.strip() or not original.strip():
             out.append(cleaned.rstrip() if cleaned != original else original)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out))
@@ -469,7 +469,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     rel = file.relative_to(root).as_posix()
     suffix = file.suffix.lower()
     if suffix == ".csv":  # a Notion database: a record a row
-        rows, links = notion.records(file, rel, report, lambda t: _strip_markup(t).strip(),
+        rows, links = notion.records(file, rel, report, lambda t, page: markdown_apps.note_links(_strip_markup(t).strip(), page),
                                      lambda v: _to_datetime(v, True) or _written_date(v))
         return rows, links, rel
     if suffix in (".json", ".enex") or markdown_apps.streamed(file):  # Keep's notes; an Evernote notebook; a Standard Notes backup
@@ -539,6 +539,8 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     memory_type = fm_type if fm_type in MEMORY_TYPES else ("episodic" if file_date else "semantic")
     fm_tags = _fm_tags(next((front[k] for k in ("tags", "Tags", "tag") if k in front), None))  # Obsidian: "tag:" too
     title = front.get("title") if isinstance(front.get("title"), str) and front["title"].strip() else stem
+    if joplin is not None and isinstance(title, str) and title != stem:
+        stem = title  # a Joplin RAW item's file is named by its id: the note is its title
     fm_links = [m.group(2) for m in _WIKILINK_RE.finditer(str(front))]
     records: list[Record] = []
     targets: list[list[str]] = []

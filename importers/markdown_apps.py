@@ -185,13 +185,14 @@ class _capped(io.RawIOBase):
         return len(data)
 
 
-# A Markdown link to another note of the export (Notion, Bear, Typora): "[Porto](Trips%20x/Porto%20y.md)".
+# A Markdown link to another note of the export (Notion, Bear, Typora): "[Porto](Trips%20x/Porto%20y.md)", or to a
+# Notion database's table ("[Projects](Home%20x/Projects%20y.csv)": the database, read by its rows).
 # Joplin links notes by id: "[Boiler service](:/7e6d…)" (a picture or file is "![name](:/<id>)", left to the
 # picture rule); the target is named ":/<id>", which :func:`joplin_key` gives the note of that id.
 JOPLIN_LINK = ":/"
 _JOPLIN_LINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\(:/([0-9a-fA-F]{32})\)")
 _JOPLIN_HEX_RE = re.compile(r"[0-9a-fA-F]{32}")
-_NOTE_LINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\((?!\w+://)([^()\s]+?\.(?:md|markdown|html?|org|txt))\)", re.IGNORECASE)
+_NOTE_LINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\((?!\w+://)([^()\s]+?\.(?:md|markdown|html?|org|txt|csv))\)", re.IGNORECASE)
 
 
 # A picture of the note's own folder (Bear's TextBundle assets, Typora, Obsidian with Markdown links):

@@ -115,12 +115,16 @@ def is_html_body(text: str) -> bool:
 # whose "==" has spaces on both sides), a footnote's caret ("[^1]" reads "[1]"; its definition "[^1]: …"
 # reads "[1] …").
 _HIGHLIGHT_RE = re.compile(r"==(?=\S)([^=\n]+?)(?<=\S)==")
+# Bear 1's ("Polar Bear" markup) highlight: "::words::", never touching a word (C++'s "std::map::at" is no mark)
+# and never a Dataview or Logseq field, whose "key:: value" has a space after the colons
+_BEAR_HIGHLIGHT_RE = re.compile(r"(?<![\w:])::(?=[^\s:])([^:\n]+?)(?<=\S)::(?![\w:])")
 _FOOTNOTE_DEF_RE = re.compile(r"^\[\^([^\]\s]{1,40})\]:\s*")
 _FOOTNOTE_RE = re.compile(r"\[\^([^\]\s]{1,40})\]")
 
 
 def inline_marks(line: str) -> str:
-    """``line`` without highlight marks and footnote carets (see above)."""
-    line = _HIGHLIGHT_RE.sub(r"\1", line)
+    """``line`` without highlight marks (``==x==``, Bear 1's ``::x::``) and footnote carets (see above)."""
+    line = _HIGHLIGHT_RE.sub(r"\1", line) if "==" in line else line
+    line = _BEAR_HIGHLIGHT_RE.sub(r"\1", line) if "::" in line else line
     line = _FOOTNOTE_DEF_RE.sub(r"[\1] ", line)
     return _FOOTNOTE_RE.sub(r"[\1]", line)

@@ -127,17 +127,30 @@ def _date(row: dict[str, str], written: Callable[[Any], datetime | None]) -> dat
     return None
 
 
-def records(table: Path, rel: str, report: ImportReport, clean: Callable[[str], str],
+def parents(rel: str) -> list[str]:
+    """The titles of the pages a table at ``rel`` sits in (its folders named "Title <id>", outermost first; a
+    plain folder above them ends the chain): a database inside a page, or inside a row's page of another."""
+    names: list[str] = []
+    for part in reversed(rel.split("/")[:-1]):
+        name = _PAGE_ID_RE.sub("", part)
+        if name == part or not name:
+            break
+        names.insert(0, name)
+    return names
+
+
+def records(table: Path, rel: str, report: ImportReport, clean: Callable[[str, str], tuple[str, list[str]]],
             written: Callable[[Any], datetime | None]) -> tuple[list[Record], list[list[str]]]:
     """The records of one database table (a row each; see the module docstring) and, per record,
-    the pages its relation cells point at. ``clean`` turns a page's Markdown into text,
-    ``written`` reads a date as the note importer does."""
+    the pages its relation cells and its page's links point at. ``clean`` turns a page's Markdown (and its
+    path) into text and the pages it links to, ``written`` reads a date as the note importer does."""
     header, rows = _rows(table)
     m = DATABASE_RE.match(table.name)
     name = m.group("name") if m else table.stem
     base = f"{m.group('name')} {m.group('id')}.csv" if m else table.name
     ref_rel = rel.rsplit("/", 1)[0] + "/" + base if "/" in rel else base
     pages = row_pages(table)
+    heading = " > ".join([*parents(rel), name])  # "Home > Projects": a database in a page reads under it
     out: list[Record] = []
     links: list[list[str]] = []
     seen: dict[str, int] = {}
@@ -150,8 +163,10 @@ def records(table: Path, rel: str, report: ImportReport, clean: Callable[[str], 
         cells = {h: (row[k].strip() if k < len(row) else "") for k, h in enumerate(header)}
         shown = {h: _relations(v, rel) for h, v in list(cells.items())[1:] if h and v}
         props = [f"{h}: {v}" for h, (v, _) in shown.items()]
-        links.append([t for _, targets in shown.values() for t in targets])
-        body = clean(page_text(pages[title], header)) if title in pages else ""
+        page_rel = (PurePosixPath(rel).parent / _folder(table).name / pages[title].name).as_posix() \
+            if title in pages else ""
+        body, page_links = clean(page_text(pages[title], header), page_rel) if title in pages else ("", [])
+        links.append([t for _, targets in shown.values() for t in targets] + page_links)
         text = "\n".join(props) + (f"\n\n{body}" if body and props else body)
         k = seen.get(title, 0)
         seen[title] = k + 1
@@ -160,9 +175,9 @@ def records(table: Path, rel: str, report: ImportReport, clean: Callable[[str], 
         metadata: dict[str, Any] = {"database": name, "title": title, "path": rel,
                                     "properties": {h: v for h, v in cells.items() if v}}
         if title in pages:  # links to the row's page lead to the row
-            metadata["page"] = (PurePosixPath(rel).parent / _folder(table).name / pages[title].name).as_posix()
+            metadata["page"] = page_rel
         out.append(Record(
-            content=f"{name} > {title}: {text}" if text else f"{name}: {title}", ref=f"markdown:{ref_rel}:{title}:{k}",
+            content=f"{heading} > {title}: {text}" if text else f"{heading}: {title}", ref=f"markdown:{ref_rel}:{title}:{k}",
             source="markdown", memory_type="semantic", event_at=_date(cells, written), author=None, thread=ref_rel,
             position=len(out), tags=tags, metadata=metadata, line=n))
     return out, links

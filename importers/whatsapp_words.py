@@ -233,8 +233,12 @@ _OMITTED_WORD_LIST = (
     r"vynechán[aoy]?|отсутствует|не добавлен[аоы]?|含まれていません|省略|omess[oa]|oculto|ocultad[oa]|"
     r"pominięt[oay]|dahil edilmedi|생략됨|הושמט[הו]?|udeladt|utelatt|utelämnad|utelämnat|jätetty pois|kihagyva|"
     r"tidak disertakan|omes[ao]|omis[ăa]|bị bỏ qua|izostavljen[aoi]?|vynechan[ýáé]|пропущен[оа]?|αφαιρέθηκε|παραλείφθηκε|"
-    r"已略去)")
-_OMITTED_WORDS = re.compile(_OMITTED_WORD_LIST + r"\s*$|^لم يتم إدراج|^تم حذف الملصق", re.IGNORECASE)
+    r"已略去|省略されました|छोड़ी गई|छोड़ा गया|छोड़े गए)")
+# iOS placeholders that put the "omitted" word first (Arabic "تم استبعاد الصورة", Thai "ละเว้นรูปภาพ") or say
+# "removed" of a media noun (Persian "تصویر حذف شد", where "این پیام حذف شد" is a deleted message, a notice)
+_OMITTED_FIRST = (r"^لم يتم إدراج|^تم حذف الملصق|^تم استبعاد|^ละเว้น|"
+                  r"^(?:تصویر|عکس|ویدیو|ویدئو|صدا|پیام صوتی|استیکر|برچسب|سند|گیف|مخاطب) حذف شد")
+_OMITTED_WORDS = re.compile(_OMITTED_WORD_LIST + r"\s*$|" + _OMITTED_FIRST, re.IGNORECASE)
 # Android's "<...>" placeholders of a few words that start or end with "omitted" in the phone's language:
 # "<View once message omitted>", "<Pominięto wiadomość do jednorazowego wyświetlenia>" (not "<he omitted it>").
 _OMITTED_ANYWHERE = re.compile(rf"^{_OMITTED_WORD_LIST}(?![^\W\d_])|(?<![^\W\d_]){_OMITTED_WORD_LIST}\.?$",
