@@ -36,7 +36,6 @@ with a warning naming its line, never cut silently.
 from __future__ import annotations
 
 import re
-import zipfile
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -45,7 +44,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from importers import ImportFormatError, ImportReport, Record, clock, kinds
+from importers import ImportFormatError, ImportReport, Record, clock, kinds, whatsapp_files
 from importers._common import (
     DEFAULT_MAX_MEMBER_BYTES,
     INVISIBLE_MARKS,
@@ -53,16 +52,11 @@ from importers._common import (
     MAX_MESSAGE_CHARS,
     MAX_MESSAGE_LINES,
     Line,
-    is_zip,
-    iter_lines,
     legacy_codec,
-    open_members,
     sha1_hex,
     strip_marks_fast,
     windows_1252,
 )
-
-_SPACE_CHARS = "\u00a0\u202f\u2007\u2009"
 
 # --- the header layouts -------------------------------------------------------------------
 
@@ -133,19 +127,7 @@ from importers.whatsapp_words import (  # noqa: E402  (the word tables, moved ou
     placeholder,
 )
 
-_THREAD_RE = re.compile(
-    r"^.*?whats\s?app[\s_-]*(?:chat|-chat|conversa|discussion|sohbeti)?\s*"
-    r"(?:-|–|with|mit|con|avec|met|com|di|med|z|ile|s uživatelem|с контактом|с|do|dengan|với|bersama|na|"
-    r"kanssa|ve|cu|με|עם|مع|با)?\s+(?P<name>.+)$",
-    re.IGNORECASE,
-)
-_THREAD_PREFIX_RE = re.compile(
-    r"^(?:chat|discussion|conversa|conversación|чат)\s+(?:de\s+|do\s+)?whats\s?app\s+"
-    r"(?:with|mit|con|avec|met|com|di|med|s uživatelem|с контактом|с)\s+(?P<name>.+)$",
-    re.IGNORECASE,
-)
-
-
+thread_name = whatsapp_files.thread_name  # re-exported: the chat's name from an export's file name
 
 
 @dataclass
@@ -211,105 +193,6 @@ def sniff(lines: list[str]) -> bool:
     # A chat whose first message is long (a pasted list of 60 lines) has few headers among its
     # first lines; that it starts with one says as much.
     return hits >= max(1, len(clean) // 4) or layout.pattern.match(strip_marks_fast(clean[0])) is not None
-
-
-# "Ayşe ile WhatsApp Sohbeti" (Turkish: "chat with Ayşe on WhatsApp"): the person comes first.
-_NAME_FIRST_RE = re.compile(r"^(?P<name>.+?)\s+(?:ile)\s+whats\s?app(?:[\s_-]+\S+)?$", re.IGNORECASE)
-
-
-def thread_name(name: str) -> str:
-    """Chat name from an export file name ("WhatsApp Chat with Ana.txt" -> "Ana")."""
-    stem = re.sub(r"\.(txt|zip)$", "", name, flags=re.IGNORECASE)
-    stem = re.sub(f"[{_SPACE_CHARS}]", " ", stem).strip()
-    # "WhatsApp Chat with Ana (1).txt": a browser's second download of the same chat. The
-    # chat name is part of every message's ref, so the copy must name the same chat.
-    stem = re.sub(r"\s?\(\d{1,3}\)$", "", stem).strip() or stem
-    for rx in (_NAME_FIRST_RE, _THREAD_PREFIX_RE, _THREAD_RE):
-        m = rx.match(stem)
-        if m and m.group("name").strip():
-            return m.group("name").strip()
-    return stem
-
-
-def _base(info: zipfile.ZipInfo) -> str:
-    return info.filename.rsplit("/", 1)[-1]
-
-
-def _choose(file: str) -> Callable[[list[zipfile.ZipInfo]], list[zipfile.ZipInfo]]:
-    """The chats of a zip's members: every ``_chat.txt`` (iOS) and every ``.txt`` named for
-    WhatsApp (Android), or its only ``.txt``; none (look in nested zips) when it has no ``.txt``."""
-
-    def choose(members: list[zipfile.ZipInfo]) -> list[zipfile.ZipInfo]:
-        txt = [m for m in members if m.filename.lower().endswith(".txt")]
-        chats = [m for m in txt if _base(m) == "_chat.txt" or "whatsapp" in _base(m).lower()]
-        if chats:
-            return chats
-        if len(txt) == 1:
-            return txt
-        if len(txt) > 1:
-            names = ", ".join(m.filename for m in txt[:5])
-            raise ImportFormatError(f"zip holds several .txt files and no _chat.txt ({names})", file)
-        return []
-
-    return choose
-
-
-def _thread_of(where: str, path: Path, several: bool) -> str:
-    """The chat a zip member holds. One chat: named by its file when that names WhatsApp, else by
-    the zip (as ever: the name is part of every message's ref). Several (a zip of exports): each
-    by its own file, folder ("WhatsApp Chat - Ana/_chat.txt") or nested zip."""
-    segments = where.split("!")
-    member = segments[-1]
-    base = member.rsplit("/", 1)[-1]
-    if base != "_chat.txt" and "whatsapp" in base.lower():
-        return thread_name(base)
-    if not several:
-        return thread_name(path.name)
-    if "/" in member:
-        return thread_name(member.rsplit("/", 1)[0].rsplit("/", 1)[-1])
-    return thread_name(segments[-2].rsplit("/", 1)[-1] if len(segments) > 2 else base)
-
-
-def _sources(path: Path, max_bytes: int, stack: ExitStack) -> list[tuple[str, Callable[[], IO[bytes]], str]]:
-    """(display file, a function opening the chat text as bytes, thread) of each chat of a .txt
-    or .zip export (a zip of several exports holds several)."""
-    file = str(path)
-    if is_zip(path):
-        members = open_members(path, file, _choose(file), stack, max_bytes)
-        return [(where, opener, _thread_of(where, path, len(members) > 1)) for where, opener in members]
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
-    if size > max_bytes:
-        raise ImportFormatError(f"file too large ({size} bytes > limit {max_bytes})", file)
-
-    def opener() -> IO[bytes]:
-        try:
-            return path.open("rb")
-        except OSError as exc:
-            raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
-
-    # an unzipped iOS export is "WhatsApp Chat - Ana/_chat.txt": the chat is named by its folder
-    named = path.parent.name if path.name.lower() == "_chat.txt" and path.parent.name else path.name
-    return [(file, opener, thread_name(named))]
-
-
-def _lines(opener: Callable[[], IO[bytes]], where: str) -> Iterator[Line]:
-    with opener() as raw:
-        yield from iter_lines(raw, where)
-
-
-def _first_lines(opener: Callable[[], IO[bytes]], where: str) -> list[str]:
-    out: list[str] = []
-    chars = 0
-    for ln in _lines(opener, where):
-        if ln.text.strip():
-            out.append(ln.text[:4096])
-        chars += len(ln.text)
-        if len(out) >= SNIFF_LINES or chars >= SNIFF_CHARS:
-            break
-    return out
 
 
 def _date_fields(date: str) -> tuple[str, str, str]:
@@ -677,7 +560,7 @@ def _entries(lines: Iterator[Line], layout: Layout, report: ImportReport | None)
 def _survey(opener: Callable[[], IO[bytes]], file: str) -> tuple[Layout, _DateStats, dict[str, int]]:
     """Pass 1: the layout (from the first lines), then the dates and senders of every header, to
     decide the date order and calendar over the whole file."""
-    first = _first_lines(opener, file)
+    first = whatsapp_files.first_lines(opener, file, SNIFF_LINES, SNIFF_CHARS)
     layout = pick_layout(first)
     if layout is None:
         # say what the file is when its shape tells (a note, a Telegram copy, a log ...): a lone .txt in a
@@ -690,7 +573,7 @@ def _survey(opener: Callable[[], IO[bytes]], file: str) -> tuple[Layout, _DateSt
                                 "'date, time - Name: text')" + (f": {what}" if what else ""), file, 1)
     stats = _DateStats()
     speakers: dict[str, int] = {}
-    for e in _entries(_lines(opener, file), layout, None):
+    for e in _entries(whatsapp_files.lines(opener, file), layout, None):
         stats.add(e)
         who = _who(e)
         if who is not None and (who in speakers or len(speakers) < MAX_SPEAKERS):
@@ -708,7 +591,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     path = Path(path)
     max_bytes = int(options.get("max_member_bytes") or DEFAULT_MAX_MEMBER_BYTES)
     with ExitStack() as stack:
-        sources = _sources(path, max_bytes, stack)
+        sources = whatsapp_files.sources(path, max_bytes, stack)
         if options.get("thread") and len(sources) > 1:
             raise ImportFormatError(f"--thread names one chat; this zip holds {len(sources)}", str(path))
         for i, (file, opener, thread) in enumerate(sources):
@@ -758,7 +641,7 @@ def _chat(file: str, opener: Callable[[], IO[bytes]], thread: str, report: Impor
     dedupe = _Dedupe()
     position = 0
     unknown_markers: set[str] = set()
-    for e in _in_time_order(_entries(_lines(opener, file), layout, report), order, calendar, markers):
+    for e in _in_time_order(_entries(whatsapp_files.lines(opener, file), layout, report), order, calendar, markers):
         report.messages_seen += 1
         if e.refused:
             report.skipped_oversized += 1
