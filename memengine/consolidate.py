@@ -20,7 +20,6 @@ The module never imports click: ``memengine.cli.consolidate`` renders what it re
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -38,6 +37,7 @@ import numpy as np
 from memengine import cluster_background, cluster_context, cluster_names, decay, graph_rank, memorymd, summarize
 from memengine.chat_episodes import PRELOAD_MIN
 from memengine.clustering import BATCH_MAX, MIN_CLUSTER_SIZE, ClusterSteps
+from memengine.consolidate_backup import backup, lock_path, prune_backups
 from memengine.consolidate_jobs import _doc_freq, _subject, _summary_job, _summary_members, _verdict
 from memengine.consolidate_review import cluster_tree, list_contradictions, resolve_contradiction
 from memengine.db import write_tx
@@ -667,11 +667,6 @@ class Consolidator(ClusterSteps):
 
 # --------------------------------------------------------------------------- entry points
 
-def lock_path(db: Path) -> Path:
-    """The lock file that keeps consolidate runs on one database exclusive."""
-    return Path(str(db) + ".consolidate.lock")
-
-
 def parse_phases(text: str | None) -> list[str]:
     """``"links,cluster"`` → ordered phase names (all by default); unknown names are a UserError."""
     if not text:
@@ -681,45 +676,6 @@ def parse_phases(text: str | None) -> list[str]:
     if unknown:
         raise UserError(f"--phases: unknown phase {unknown[0]!r} (choose from {', '.join(ALL_PHASES)})")
     return [p for p in ALL_PHASES if p in asked]
-
-
-def backup(store: MemoryStore, keep: int, now: datetime) -> Path:
-    """``VACUUM INTO <db dir>/backups/<name>.<time>.consolidate.db`` (0600, folder 0700).
-
-    Older backups are pruned by :func:`prune_backups` once this one is known to be kept.
-    """
-    from memengine.privfile import fsync_path, private_dir, sweep_leftovers, vacuum_into
-
-    directory = private_dir(store.path.parent / "backups")
-    sweep_leftovers(directory)  # (a killed run's temporary copy)
-    stamp = now.strftime("%Y%m%dT%H%M%S")
-    dest = directory / f"{store.path.name}.{stamp}.consolidate.db"
-    n = 1
-    while dest.exists():
-        n += 1
-        dest = directory / f"{store.path.name}.{stamp}-{n}.consolidate.db"
-    # written under a temporary name and renamed once whole: a run killed during the copy left a half-written
-    # file under a backup's name, which `restore --list` offered and the retention counted as one of those kept
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.mem-tmp")
-    try:
-        vacuum_into(store.conn, tmp)
-        fsync_path(tmp)
-        os.replace(tmp, dest)
-    finally:
-        for suffix in ("", "-journal"):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(f"{tmp}{suffix}")
-    return dest
-
-
-def prune_backups(store: MemoryStore, keep: int) -> list[str]:
-    """Delete all but the newest ``keep`` consolidate backups of this store; return the names deleted."""
-    directory = store.path.parent / "backups"
-    old = sorted(directory.glob(f"{store.path.name}.*.consolidate.db"), key=lambda p: (p.stat().st_mtime, p.name))
-    gone = old[: max(0, len(old) - keep)]
-    for p in gone:
-        p.unlink(missing_ok=True)
-    return [p.name for p in gone]
 
 
 def run(store: MemoryStore, *, phases: Sequence[str] = ALL_PHASES, now: datetime | None = None,
@@ -813,4 +769,4 @@ def memory_md_default() -> Path | None:
 
 __all__ = ["ALL_PHASES", "EDGE_DECAY_PER_DAY", "EDGE_MIN_WEIGHT", "Consolidator", "Report", "PhaseReport", "VectorIndex", "run", "parse_phases",
            "resolve_contradiction", "list_contradictions", "cluster_tree", "lock_path", "backup",
-           "memory_md_default", "content_hash"]
+           "memory_md_default", "content_hash", "prune_backups"]
