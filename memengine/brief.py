@@ -41,6 +41,7 @@ import numpy as np
 
 from memengine import (
     brief_dates,
+    brief_keyfacts,
     brief_outdated,
     brief_people,
     brief_reactions,
@@ -79,7 +80,6 @@ from memengine.brief_text import (  # noqa: F401 (re-exported)
 from memengine.brief_text import WORD as _WORD
 from memengine.brief_text import day as _day  # noqa: F401 (re-exported)
 from memengine.brief_text import shared as _shared
-from memengine.supersession import probably_outdated
 from memengine.timeparse import to_iso
 
 # --------------------------------------------------------------------------- tuning
@@ -263,7 +263,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     # a fact a later one probably updates (memengine/supersession.py, the may_update links) is left out; the
     # later one says what it may replace
     may_replace: dict[int, list[int]] = {}
-    outdated = probably_outdated(conn)
+    outdated = brief_keyfacts.outdated_links(conn)
     for old, newer in outdated.items():
         shown.add(old)
         for n in newer:
@@ -308,8 +308,10 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
             # not mark as one; the agent sees the current one, and what it may replace
             why["may_update"] = [int(o[0]) for o in older]
             text += " (may update " + "; ".join(f"#{o[0]} \"{trim(o[1], 60)}\"" for o in older[:2]) + ")"
-        if add("facts", SHARE_FACTS, Item("facts", text, 0, int(r[0]), why=why), not sections["facts"]):
-            shown.update(int(o[0]) for o in older)
+        add("facts", SHARE_FACTS, Item("facts", text, 0, int(r[0]), why=why), not sections["facts"])
+        # what it may replace is shown nowhere, whether it took a line here or not (round 11: a group the
+        # section had no room for showed its replaced fact among the topics' lines)
+        shown.update(int(o[0]) for o in older)
     for r in conn.execute(
             f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.importance, m.access_count, m.source
                 FROM memories m WHERE {_LIVE} AND m.memory_type = 'procedural'
@@ -519,9 +521,10 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
             if b.used + cost[best] + (0 if per_topic[t] else 4) > b.total:
                 continue  # does not fit even with the shortest heading: no need to name its topic
             # a topic's first line is its lead: its heading carries it (Topic.heading), counted as one line; a
-            # line that only reacts ("LETS GOOOO", "merci Madame Dubois": brief_reactions) leads nothing
+            # line that only reacts ("LETS GOOOO", "merci Madame Dubois": brief_reactions) or greets ("tell Grandpa I
+            # said hi and ...") leads nothing
             lead = not per_topic[t] and t[0] is not None and best not in reacting \
-                and not brief_reactions.is_reaction(texts[best])
+                and not brief_reactions.is_reaction(texts[best]) and not brief_reactions.is_greeting(texts[best])
             need = int(cost[best]) if per_topic[t] else \
                 b.count(f"### {topics[t].title()}{LEAD_SEP}{lines[best]}\n") if lead else \
                 int(cost[best]) + b.count(f"### {topics[t].title()}\n")

@@ -22,6 +22,7 @@ negation is no plan ("we're NOT going on the 5th any more", "Vi holder den IKKE 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
@@ -43,15 +44,23 @@ _MONTH_WORDS: dict[int, tuple[str, ...]] = {
     11: ("november", "nov", "novembre", "noviembre", "novembro"),
     12: ("december", "dec", "décembre", "decembre", "dezember", "diciembre", "dezembro", "dicembre"),
 }
-MONTH_OF = {w: n for n, words in _MONTH_WORDS.items() for w in words}
+# round 12: Polish, the genitive a day is said with ("w sobotę 14 listopada") and the nominative
+_MONTHS_PL: dict[int, tuple[str, ...]] = {
+    1: ("stycznia", "styczeń", "styczen"), 2: ("lutego", "luty"), 3: ("marca", "marzec"),
+    4: ("kwietnia", "kwiecień", "kwiecien"), 5: ("maja",), 6: ("czerwca", "czerwiec"), 7: ("lipca", "lipiec"),
+    8: ("sierpnia", "sierpień", "sierpien"), 9: ("września", "wrzesnia", "wrzesień", "wrzesien"),
+    10: ("października", "pazdziernika", "październik", "pazdziernik"), 11: ("listopada", "listopad"),
+    12: ("grudnia", "grudzień", "grudzien"),
+}
+MONTH_OF = {w: n for table in (_MONTH_WORDS, _MONTHS_PL) for n, words in table.items() for w in words}
 _CAPITAL_ONLY = {"may", "march", "mar"}  # English verbs / words: a month only when capitalised
 _ORD = r"(?:st|nd|rd|th|er|e|º|ª)?"
 _YEAR = r"(?:,?\s+(?P<y>(?:19|20)\d\d)\b)?"
 # (a month is any word here, looked up in MONTH_OF after the match: an alternation of the 80
 # month names costs ~15 ms to compile, paid by every one-shot `mem.py brief`)
-_DAY_MONTH = re.compile(rf"\b(?P<d>[0-3]?\d){_ORD}\.?\s+(?:of\s+|de\s+)?(?P<m>[^\W\d_]{{3,10}})\b\.?{_YEAR}",
+_DAY_MONTH = re.compile(rf"\b(?P<d>[0-3]?\d){_ORD}\.?\s+(?:of\s+|de\s+)?(?P<m>[^\W\d_]{{3,12}})\b\.?{_YEAR}",
                         re.IGNORECASE)
-_MONTH_DAY = re.compile(rf"\b(?P<m>[^\W\d_]{{3,10}})\.?\s+(?P<d>[0-3]?\d){_ORD}\b(?!\s*[:.]\d){_YEAR}",
+_MONTH_DAY = re.compile(rf"\b(?P<m>[^\W\d_]{{3,12}})\.?\s+(?P<d>[0-3]?\d){_ORD}\b(?!\s*[:.]\d){_YEAR}",
                         re.IGNORECASE)
 _ISO = re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<mn>[01]\d)-(?P<d>[0-3]\d)\b")
 # English day-of-month alone: "on the 25th", "Thursday 23rd", "by the 3rd" (the next such day);
@@ -181,7 +190,7 @@ def _event_name(text: str, m: re.Match[str]) -> bool:
     return before is not None and before.group("w").lower() not in _DAY_NOUNS
 
 
-_MONTH_WORD = re.compile(r"[^\W\d_]{3,10}")
+_MONTH_WORD = re.compile(r"[^\W\d_]{3,12}")
 
 
 def _months(text: str) -> list[int]:
@@ -361,11 +370,40 @@ def _negated_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
+@functools.cache
+def _dismissal() -> re.Pattern[str]:
+    from memengine.recall.replaced import DISMISSALS
+
+    return re.compile(rf"\b(?:{DISMISSALS})(?=\s*(?:[,;.!?)\n]|$|\s[—–-]\s|\s(?:so|because|and|but)\b))",
+                      re.IGNORECASE)
+
+
+def _dismissed_spans(text: str) -> list[tuple[int, int]]:
+    """Round 12: the spans of ``text`` that say a value dismissed at the end of their clause ("the Dec 3 slot fell
+    through", "the Tuesday flight went up": memengine/recall/replaced.DISMISSALS): from the clause's start, at most
+    NEG_WORDS + 2 words back, to the dismissal."""
+    out = []
+    for m in _dismissal().finditer(text):
+        start = 0
+        for end in _CLAUSE_END.finditer(text, 0, m.start()):
+            start = end.end()
+        words = list(re.finditer(r"\S+", text[start:m.start()]))
+        if len(words) > NEG_WORDS + 2:
+            start += words[-(NEG_WORDS + 2)].start()
+        out.append((start, m.end()))
+    return out
+
+
+_MAY_DISMISS = re.compile(r"through|went up|sold out|cancel|taken|gone|full", re.IGNORECASE)
+
+
 def negated_days(text: str, written: date, context: ContextOf = ()) -> set[date]:
-    """The days ``text`` names only under a negation ("not on the 5th any more"): said, not planned."""
-    if not _NEGATION.search(text):
+    """The days ``text`` names only under a negation ("not on the 5th any more") or said dismissed ("the Dec 3
+    slot fell through"): said, not planned."""
+    negated = _NEGATION.search(text) is not None
+    if not negated and not _MAY_DISMISS.search(text):
         return set()
-    spans = _negated_spans(text)
+    spans = (_negated_spans(text) if negated else []) + _dismissed_spans(text)
     if not spans:
         return set()
     out: set[date] = set()

@@ -53,9 +53,11 @@ def outdated(store: Store, ids: list[int]) -> dict[int, list[int]]:
         later += [c for c in (Candidate(r) for r in conn.execute(
             f"""SELECT {cols} FROM memories m WHERE m.thread = ? AND m.position > ? AND {LIVE}
                 ORDER BY m.position LIMIT ?""", (thread, pos, LATER_MAX))) if c.id not in have]
-    if not later:
+    if not later and len(asked) < 2:
         return {}
-    pairs = _one_subject(asked, later)
+    # (a later turn that is itself asked about may update an earlier one: "$235 a night if we take 6 nights ...
+    # we took the 6 nights" is a plan of its own, and updates "$260 a night for 5 nights", round 11)
+    pairs = _one_subject(asked, [*asked, *later])
     if not pairs:
         return {}  # (most briefs: recall's rules, and the facts modules they load, are never asked)
     from memengine.recall.updates import newer_first

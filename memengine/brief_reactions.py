@@ -37,6 +37,28 @@ def is_reaction(text: str, stop: frozenset[str] | None = None) -> bool:
     return content_words(text, 2, stop) <= 1
 
 
+# Round 12: a greeting, or one passed on, opens the turn: "tell Grandpa I said hi and to do his exercises",
+# "Grandma Rose says hi to everyone", "happy birthday Aunt Carol", "good night everyone": it says the chat is
+# fond of someone, not the news of its topic, and leads no topic (it headed a knee injury's topic). English and
+# the greetings of the languages the brief reads most.
+_GREETING = re.compile(
+    r"^(?:(?:please\s+)?(?:tell|give)\s+(?:[^\W\d_]+\s+){1,2}(?:i\s+said\s+|we\s+said\s+)?"
+    r"(?:hi|hello|hey|my\s+love|our\s+love|a\s+hug|hugs)\b|(?:say|said)\s+hi\s+to\b|"
+    r"(?:[^\W\d_]+\s+){1,2}(?:says|said|sends)\s+(?:hi|hello|(?:her|his|their)\s+love)\b|"
+    r"happy\s+birthday|good\s*(?:morning|night|nite)|"
+    r"(?:g')?night(?:\s+(?:all|everyone|everybody|guys|folks))?\s*(?:[!.,]|$)|love\s+you|miss\s+you|"
+    r"dis\s+bonjour|bisous|gr[üu](?:ß|ss)\s+|saluda\s+a|saludos|manda\s+saludos|pozdr[óo]w|buona?\s*notte|"
+    r"buongiorno|bonne\s+nuit|gute\s+nacht|buenas\s+noches|dobranoc|dzie[ńn]\s+dobry|godnat|god\s+morgen)",
+    re.IGNORECASE)
+
+
+def is_greeting(text: str) -> bool:
+    """Whether a chat turn opens on a greeting, or passes one on ("tell Grandpa I said hi and ...", "Grandma says hi
+    to everyone"): it leads no topic (the brief still shows it as a line when it says more)."""
+    body = _PLACEHOLDER.sub(" ", _AUTHOR.sub("", text, count=1)).strip(" \t\"“(")
+    return _GREETING.match(body) is not None
+
+
 def content_words(text: str, cap: int, stop: frozenset[str] | None = None) -> int:
     """min(cap, the content words of a chat turn), as :func:`is_reaction` counts them; a digit counts
     as ``cap`` (a number says something). Recall reads it too (memengine/recall/answerable.py), with the

@@ -212,19 +212,20 @@ def _from_days(text: str, written: date) -> frozenset[date]:
     return frozenset(out)
 
 
-def event_words(text: str, changed_only: bool = False, min_len: int = 4, stop: frozenset[str] | None = None
-                ) -> set[str]:
+def event_words(text: str, changed_only: bool = False, min_len: int = 4, stop: frozenset[str] | None = None,
+                chat: bool = True) -> set[str]:
     """The words of a plan that may name its event: ``min_len``+ letters or an acronym ("AGM", "MOT"),
     folded, not a stop word, filler, common verb or calendar word (topic_names.WEAK), and not the chat
     turn's "Name:" prefix, nor a word of change itself ("stedet" of "i stedet": round 10). ``stop``: the stop
-    words of the plans' language (default English).
+    words of the plans' language (default English). ``chat`` False: a note, whose text before a first colon is
+    no author ("Rolled back from Expo SDK 51 to SDK 50: the maps module crashes").
 
     ``changed_only``: of a plan that says it changed, only the clauses that say so ("housewarming is now
     the 12th instead, the worktops won't be in before": the housewarming moved, not the worktops, which
     are its cause), when one does."""
     from memengine import summarize, topic_names
 
-    body = _AUTHOR.sub("", text[:600], count=1)
+    body = _AUTHOR.sub("", text[:600], count=1) if chat else text[:600]
     if changed_only:
         said = [c for c in _CLAUSE.split(body) if c and _says_changed(c)]
         body = " ".join(said) or body
@@ -298,6 +299,8 @@ ombooket omlagt istedet istedenfor
 spostato spostata spostati spostate spostiamo spostare rinviato rinviata rimandato rimandata anticipato anticipata
 cambiato cambiata invece
 verzet verplaatst verschoven uitgesteld gewijzigd veranderd omgeboekt
+przełożył przełożyła przełożyli przełożone przełożony przesunął przesunęła przesunięte przesunięty zmieniłam
+zmieniłem zmienili zmienione zmieniony zmiana zamiast
 """.split())
 _MORE_INSTEAD = re.compile(r"\bi\s+(?:stället|stallet|stedet|steden)\b|\bin\s+plaats\s+(?:daarvan|van)\b|"
                            r"\bal\s+posto\b", re.IGNORECASE)

@@ -39,6 +39,7 @@ import numpy as np
 from memengine.db import select_in
 
 ENABLED = True  # bench/brief_quality.py measures with and without (BRIEF_QUALITY_SET)
+JOIN = True  # memories in no cluster join the one that names what they name (join_step; round 12)
 RARE_SHARE = 0.1  # a word held by at most this share of the memories clustered...
 RARE_MIN = 4  # ...(never fewer than this many: a small store's subject is said in a few turns)...
 RARE_MAX = 40  # ...(nor more: in a large store a subject is still a few dozen memories) is rare
@@ -182,3 +183,47 @@ def merge_step(clusters: dict[int, list[int]], assign: np.ndarray, gv: np.ndarra
         if not merged_now:
             break
     return changed
+
+
+def join_step(clusters: dict[int, list[int]], assign: np.ndarray, free: np.ndarray, gv: np.ndarray,
+              words: list[frozenset[str]], names: set[str], floor: float, n: int) -> bool:
+    """Memories in no cluster (rows ``free``) join the cluster that names the same rare things (round 12); True if
+    any joined. A turn of a subject said on another day, away from its exchange ("Hertz came back on the car:
+    $295 for a midsize or $340 for the SUV, I took the midsize", the settled price, the deed's new day) stayed
+    in no topic: it is close to no cluster by meaning, only by its names. A row joins when it shares rare words
+    worth EVIDENCE points (module docstring: a name 2, another word 1) with at least two members of the cluster,
+    is at least as close to the members that say them, on average, as two memories of the store are (``floor``), and
+    the cluster stays under the merge's size cap; of several, the one it shares most with, then the closest."""
+    if not clusters or not len(free):
+        return False
+    df: Counter[str] = Counter()
+    for ws in words:
+        df.update(ws)
+    rare_limit = max(RARE_MIN, min(RARE_MAX, int(RARE_SHARE * n)))
+    cap = max(MAX_MIN, int(MAX_SHARE * n))
+    holders: dict[str, dict[int, int]] = {}  # rare word -> cluster -> members saying it
+    for cid, rows in clusters.items():
+        for r in rows:
+            for w in words[r]:
+                if df[w] <= rare_limit:
+                    by = holders.setdefault(w, {})
+                    by[cid] = by.get(cid, 0) + 1
+    joins: dict[int, list[int]] = {}
+    for r in (int(x) for x in free):
+        points: Counter[int] = Counter()
+        for w in words[r]:
+            for cid, k in holders.get(w, {}).items():
+                if k >= 2:
+                    points[cid] += 2 if w in names else 1
+        cand = [cid for cid, p in points.items() if p >= EVIDENCE and len(clusters[cid]) < cap]
+        if not cand:
+            continue
+        mine = {w for w in words[r] if df[w] <= rare_limit}
+        sims = {cid: float((gv[[m for m in clusters[cid] if words[m] & mine]] @ gv[r]).mean()) for cid in cand}
+        best = max(cand, key=lambda c: (points[c], sims[c], -c))
+        if sims[best] >= floor:
+            joins.setdefault(best, []).append(r)
+    for cid, rows in joins.items():
+        clusters[cid] = sorted(set(clusters[cid]) | set(rows))
+        assign[rows] = cid
+    return bool(joins)

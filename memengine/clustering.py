@@ -130,6 +130,11 @@ class ClusterSteps:
             if names is not None and cluster_names.merge_step(clusters, assign, gv, names[0], names[1], names[2],
                                                                int(eligible.sum()), self._merge_order, merged):
                 changed = True
+            # 5. ...and a memory in no cluster joins the one that names what it names (round 12)
+            if names is not None and cluster_names.JOIN and cluster_names.join_step(
+                    clusters, assign, np.nonzero((assign == -1) & eligible)[0], gv, names[0], names[1], names[2],
+                    int(eligible.sum())):
+                changed = True
             if not changed:
                 break
         self._write_clusters(level, keys, vecs, clusters, merged, child_cluster, counts)

@@ -54,7 +54,12 @@ _TOKENS = re.compile(r"\S+")
 # marker or a settlement can be made of, accents either way (a set lookup per word: ~3 us a turn).
 _MAY_NAME = frozenset(("not instead rather longer place lieu non pas plutot plutôt statt anstatt anstelle nicht vez "
                        "lugar nao não inves invés invece anziche anziché then alors dann entonces entao então "
-                       "allora").split())
+                       "allora "
+                       # (round 12: a choice among alternatives, a value said dismissed)
+                       "took taking chose picked booked went going opted settled decided ended pris choisi "
+                       "quedamos quede quedé elegimos escogimos ficamos escolhemos preso scelto haben namen kozen "
+                       "tog valde valgte wzielismy wzięliśmy wybralismy wybraliśmy "
+                       "through sold cancelled canceled taken gone full").split())
 _LOW_WORDS = re.compile(r"[^\W\d_]+")
 
 
@@ -75,9 +80,78 @@ def _fold(text: str) -> str:
 @functools.lru_cache(maxsize=4096)
 def replaced_fragments(text: str) -> tuple[str, ...]:
     """The fragments of a chat turn's bare text that name a replaced value ("tuesday" in "wednesday not
-    tuesday", "le 3" in "le bijoutier dit le 10, pas le 3"), in order; () when it names none."""
+    tuesday", "le 3" in "le bijoutier dit le 10, pas le 3"), in order; () when it names none. Round 12:
+    also the alternatives a choice did not take (:func:`not_chosen`) and the values said dismissed
+    (:func:`dismissed`)."""
     low = _fold(text)
-    return tuple(m.group(1).rstrip(".") for m in _compiled(_REPLACED).finditer(low))
+    marked = tuple(m.group(1).rstrip(".") for m in _compiled(_REPLACED).finditer(low))
+    return marked + not_chosen(low) + dismissed(low)
+
+
+# --------------------------------------------------------------------------- round 12 (brief12)
+
+# A choice among alternatives said in one turn: "$295 for a midsize or $340 for the SUV, I took the midsize",
+# "1,050 for 4 nights or 1,150 for 3, we took the 4 nights", "2050 on a 2 year, 2100 on 1 year — we took the 2
+# year". The settling turn names the old offer again beside the one taken, so it read as restating it ("Coming
+# up" kept "they want 2100 from dec 1"); the alternatives not taken are the values it replaces.
+_CHOICE = (r"\b(?:(?:we|i|they|she|he)(?:'ve|'ll|'re|'d| have| will| are| had)?\s+"
+           r"(?:took|taking|chose|picked|booked|went with|going with|opted for|settled on|decided on|"
+           r"ended up with|ended up taking)|"
+           r"on a (?:pris|choisi)|j'ai (?:pris|choisi)|nos quedamos con|me quede con|elegimos|escogimos|"
+           r"ficamos com|escolhemos|abbiamo (?:preso|scelto)|wir haben (?:die|den|das)|we (?:namen|kozen)|"
+           r"vi (?:tog|valde|valgte)|wzielismy|wybralismy)"
+           r"\s+(?:(?:the|a|an|le|la|les|el|los|o|a|il|lo|die|den|das|de|het)\s+)?"
+           r"([^\s,;.!?:—–()]+(?:\s+[^\s,;.!?:—–()]+)?)")
+_OR = re.compile(r"\s(?:or|vs\.?|versus|ou|o|oder|of|eller|albo|lub)\s")
+_LIST = re.compile(r"[,;]|\s[—–-]\s")
+_DIGIT = re.compile(r"\d")
+
+
+def not_chosen(low: str) -> tuple[str, ...]:
+    """The alternatives a turn lists before saying which it took, other than the one taken (``low``: folded):
+    "$340 for the suv" of "$295 for a midsize or $340 for the suv, i took the midsize". The alternatives are
+    the parts of what precedes the choice split on "or" (or, with none, on commas and dashes) that hold a
+    digit; the one taken is the one holding the choice's object (its first two words, else its first), and it
+    must be exactly one; () otherwise."""
+    m = _compiled(_CHOICE).search(low)
+    if m is None:
+        return ()
+    before = low[:m.start()]
+    parts = _OR.split(before)
+    if len(parts) < 2:
+        parts = _LIST.split(before)
+    parts = [p.strip(" ,;.:—–-") for p in parts if _DIGIT.search(p)]
+    if len(parts) < 2:
+        return ()
+    words = m.group(1).split()
+    for n in (len(words), 1):
+        said = re.compile(rf"(?<![\w.,]){re.escape(' '.join(words[:n]))}(?![\w])")
+        taken = [i for i, p in enumerate(parts) if said.search(p)]
+        if len(taken) == 1:
+            return tuple(p for i, p in enumerate(parts) if i != taken[0])
+        if len(taken) > 1:
+            return ()
+    return ()
+
+
+# A value said dismissed, at the end of its clause: "the Dec 3 slot fell through", "the Tuesday flight went
+# up", "the 6:10 one sold out", "the 14th got cancelled": the value it names is replaced (by the one the turn
+# states instead). DISMISSALS is read by memengine/brief_dates.py too (a day so said is no plan).
+DISMISSALS = (r"fell through|went up|sold out|(?:is|was|got|has been) (?:cancell?ed|taken|gone)|is full|"
+              r"(?:is|was) fully booked")
+_DISMISSED = (rf"((?:[^\s,;.!?:—–()]+\s+){{0,3}}?[^\s,;.!?:—–()]*\d[^\s,;!?:—–()]*"
+              rf"(?:\s+[^\s,;.!?:—–()]+){{0,2}}|"
+              rf"(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:\s+[^\s,;.!?:—–()]+){{0,2}})"
+              rf"\s+(?:{DISMISSALS})(?=\s*(?:[,;.!?)\n]|$|\s[—–-]\s|\s(?:so|because|and|but)\b))")
+
+
+def dismissed(low: str) -> tuple[str, ...]:
+    """The fragments of a turn (``low``: folded) that name a value said dismissed at the end of its clause:
+    "the dec 3 slot" of "moved it to thursday dec 10, the dec 3 slot fell through"; () when none."""
+    if "through" not in low and " up" not in low and "out" not in low and "cancel" not in low \
+            and "taken" not in low and "gone" not in low and "full" not in low:
+        return ()
+    return tuple(m.group(1) for m in _compiled(_DISMISSED).finditer(low))
 
 
 @functools.lru_cache(maxsize=4096)
