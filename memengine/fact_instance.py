@@ -8,6 +8,10 @@ general (no word list beyond the project's weekday and stop words, and a few pre
 - :func:`another_day`: the two name different weekdays AND different amounts of one unit ("I cycle 20 km on
   Wednesdays" / "I cycle 45 km on Sundays"): one session a day, two days; an update of a schedule moves
   the day and keeps its amount, or says so ("now"). The frame rules read "date changed".
+- :func:`another_activity`: the two name the same weekday, each names something of its own (the activity:
+  "rows" / "swims", "piano" / "swimming"), and the amounts or the times differ, no change said ("Lena rows
+  8 km on Thursdays" / "Lena swims 2 km on Thursdays"): two sessions of one day, both true. The frame rules
+  read a verb or a noun swapped with a new number; an update keeps the activity, or says so ("now").
 - :func:`scope_tail`: the newer closes on a phrase that narrows whom or where its value holds, a phrase
   the older lacks: "for <group>" (memengine/fact_scope.py: "... 100 MB for admins") or "in / en / dans /
   im / em / di <words>" naming no value, no name, nothing the older names ("... 5 in the test environment",
@@ -23,9 +27,10 @@ from functools import lru_cache
 
 from memengine import fact_scope, fact_template, facts
 from memengine.fact_align import by_kind
+from memengine.fact_change_words import change_words
 from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold_text
 
-__all__ = ["another_day", "another_instance", "scope_tail"]
+__all__ = ["another_activity", "another_day", "another_instance", "scope_tail"]
 
 
 @lru_cache(maxsize=4096)
@@ -42,6 +47,29 @@ def another_day(old: str, new: str) -> bool:
     units_b = {n[0] for n in vb.get("number", set()) if n and n[0]}
     return any(not ({n for n in va["number"] if n[0] == u} & {n for n in vb["number"] if n[0] == u})
                for u in units_a & units_b)
+
+
+# the value kinds whose change tells two sessions apart: an amount (km, hours, a count) or a clock time
+_SESSION_KINDS = ("number", "time")
+
+
+@lru_cache(maxsize=4096)
+def another_activity(old: str, new: str) -> bool:
+    """Whether the two name a weekday in common, each side has a content word of its own (what is done),
+    an amount or a time of one kind differs, and the newer says no change ("On Fridays I play tennis for 2
+    hours" / "On Fridays I play chess for 1 hour"). A name of its own is another owner, read elsewhere."""
+    fa, fb = facts.analyse(old), facts.analyse(new)
+    if fb.change or change_words(old, new)[1]:
+        return False  # "... swims on Mondays now": a change said
+    va, vb = by_kind(fa), by_kind(fb)
+    if not va.get("weekday") or not vb.get("weekday") or not va["weekday"] & vb["weekday"]:
+        return False
+    if not any(k in va and k in vb and not va[k] & vb[k] for k in _SESSION_KINDS):
+        return False  # no amount or time changed ("vendredi, pas jeudi"): nothing tells two sessions apart
+    al = facts._align(fa, fb)
+    own_a = [i for i in al.only_a if not fa.words[i].name]
+    own_b = [i for i in al.only_b if not fb.words[i].name]
+    return bool(own_a) and bool(own_b)
 
 
 # "in the test environment", "en preproducción", "dans l'environnement de recette", "im Staging", "di staging":
@@ -79,7 +107,9 @@ def scope_tail(old: str, new: str) -> bool:
 
 
 def another_instance(old: str, new: str) -> str:
-    """Why ``new`` is another instance of ``old``'s frame ("day", "scope"), or ""."""
+    """Why ``new`` is another instance of ``old``'s frame ("day", "activity", "scope"), or ""."""
     if another_day(old, new):
         return "day"
+    if another_activity(old, new):
+        return "activity"
     return "scope" if scope_tail(old, new) else ""
