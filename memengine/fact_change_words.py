@@ -39,26 +39,31 @@ def _romance(lang: str, block: str) -> set[str]:
 _EN = ("change switch replace swap trade move raise lower increase decrease reduce cut bump hike drop "
        "ditch cancel quit stop end sell give hand pass retire resign leave kill dump delay postpone "
        "reschedule push slip extend shorten renew upgrade downgrade transfer relocate migrate convert "
-       "buy join sign start begin pick adopt become turn fill")
+       "buy join sign start begin pick adopt become turn fill "
+       # doing it anew: "rewrote the app in Svelte", "ported the tests to Vitest", "rehosted the docs on Pages"
+       "rewrite rebuild redo redesign reimplement port rehost replatform")
 _EN_IRREGULAR = ("got gotten bought sold gave given left quit cut became went gone took taken began begun "
                  "stepped handed passed picked signed moved upped bumped dropped ditched cancelled canceled "
-                 "killed dumped swapped switched traded retired resigned")
+                 "killed dumped swapped switched traded retired resigned rewrote rewritten rebuilt redid redone")
 _FR = _romance("fr", "changer remplacer echanger deplacer demenager augmenter baisser reduire arreter annuler "
                      "quitter vendre acheter passer decaler repousser reporter prolonger resilier abandonner "
-                     "rejoindre commencer adopter devenir transferer basculer troquer")
+                     "rejoindre commencer adopter devenir transferer basculer troquer reecrire refaire") | {
+    "reecrit", "reecrite", "refait", "refaite"}
 _ES = _romance("es", "cambiar reemplazar sustituir mover mudar subir bajar aumentar reducir dejar cancelar "
                      "vender comprar pasar aplazar posponer retrasar trasladar abandonar unir empezar "
-                     "comenzar adoptar transferir")
+                     "comenzar adoptar transferir reescribir rehacer") | {"reescrito", "rehecho", "rehicimos"}
 _PT = _romance("pt", "mudar trocar substituir aumentar baixar reduzir deixar cancelar vender comprar passar "
-                     "adiar atrasar transferir abandonar comecar sair entrar largar")
+                     "adiar atrasar transferir abandonar comecar sair entrar largar reescrever refazer") | {
+    "reescrito", "refeito", "refizemos"}
 _IT = _romance("es", "cambiar spostar passar lasciar vender comprar aumentar abbassar cancellar") | {
     "cambiato", "cambiata", "spostato", "spostata", "passato", "passata", "lasciato", "lasciata", "venduto",
-    "venduta", "comprato", "comprata", "aumentato", "abbassato", "cancellato", "nuovo", "nuova"}
+    "venduta", "comprato", "comprata", "aumentato", "abbassato", "cancellato", "nuovo", "nuova", "riscritto",
+    "riscritta", "rifatto", "rifatta"}
 _DE = {fold(w) for w in (
     "gewechselt gewechselt wechseln geandert verschoben verlegt umgezogen gezogen ersetzt getauscht erhoht "
     "gesenkt gekurzt gekundigt verkauft gekauft abgegeben aufgegeben ubernommen ubergeben angefangen "
     "aufgehort verlassen beigetreten umgestiegen umgestellt abgemeldet angemeldet abgeschafft storniert "
-    "zugemacht neu neue neuer neues neuen").split()}
+    "zugemacht neu neue neuer neues neuen umgeschrieben neugeschrieben portiert").split()}
 _IRREGULAR = {"dejo", "deje", "dejamos", "sai", "saiu", "saimos", "vendi", "vendio",
               "vendeu", "troquei", "trocou", "cancelei", "cancelou", "pasamos", "paso", "passou", "passei"}
 

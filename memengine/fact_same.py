@@ -67,12 +67,16 @@ _SON_OWNERS = frozenset("my our your his her their".split())  # (French "son" is
 KIN_OPENING = 3  # the words a subject's kinship word stands within ("my son is", "la hermana de Marta")
 # "moved to Kyoto with my wife": who comes along, not whose fact it is
 _WITH = frozenset(fold(w) for w in "with avec con com mit insieme".split())
+# German "Frau" / "Mann" are "Mrs" / "man" unless a possessive owns them: "meine Frau", "bei meinem Mann"
+_SPOUSE = {"frau": "wife", "mann": "husband"}
+_GERMAN_POSSESSIVE = re.compile(r"(?:mein|dein|sein|ihr|unser|euer)(?:e|er|em|en|es)?$")
 
 
-def _kin(words: Sequence[str]) -> set[str]:
+def _kin(words: Sequence[str], spouse: bool = False) -> set[str]:
     out = set()
     for i, w in enumerate(words):
-        g = fact_cue_lexicon.KIN.get(w)
+        g = fact_cue_lexicon.KIN.get(w) or (
+            _SPOUSE.get(w) if spouse and i and _GERMAN_POSSESSIVE.match(words[i - 1]) else None)
         if g is None or w in ("son", "sons") and (i == 0 or words[i - 1] not in _SON_OWNERS):
             continue
         if any(b in _WITH for b in words[max(0, i - 2):i]):
@@ -81,12 +85,14 @@ def _kin(words: Sequence[str]) -> set[str]:
     return out
 
 
-def kin_added(old: str, new: str, opening: int | None = KIN_OPENING) -> bool:
+def kin_added(old: str, new: str, opening: int | None = KIN_OPENING, spouse: bool = False) -> bool:
     """Whether ``new`` holds a kinship word ``old`` does not hold anywhere — in its first ``opening`` words
-    (None: anywhere, but after "with"): someone else's fact, never an update of ``old``."""
+    (None: anywhere, but after "with"): someone else's fact, never an update of ``old``. ``spouse``: German
+    "Frau" / "Mann" after a possessive count too ("bei meiner Frau"; the learned decision's features and the
+    rules read them as before, where its thresholds were fitted)."""
     words = [fold(w) for w in _WORDS.findall(new)]
-    found = _kin(words[:opening] if opening is not None else words)
-    return bool(found) and not found <= _kin([fold(w) for w in _WORDS.findall(old)])
+    found = _kin(words[:opening] if opening is not None else words, spouse)
+    return bool(found) and not found <= _kin([fold(w) for w in _WORDS.findall(old)], spouse)
 
 
 # A trip, a holiday, a stay away (six languages): for a while, not a new value of where or who.

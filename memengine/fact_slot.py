@@ -41,6 +41,7 @@ from typing import Any
 
 from memengine import (
     fact_cue,
+    fact_disposed,
     fact_elliptic,
     fact_handover,
     fact_instance,
@@ -57,7 +58,7 @@ from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS, fold
 from memengine.fact_tokens import guess_lang
 
 __all__ = ["FEATURES", "GUARDS", "MAY_UPDATE", "Pair", "band", "decide", "features", "guarded", "masked", "named_within",
-           "same_template",
+           "rephrased", "same_template",
            "score", "status", "threshold_for"]
 
 log = logging.getLogger(__name__)
@@ -292,17 +293,68 @@ def named_within(pair: Pair, old: str | None = None, new: str | None = None) -> 
                                            "value_reused")) and not same_template(pair))
 
 
+_VALUE_CHANGED = tuple(FEATURES.index(f"changed_{g}") for g in _GROUP_NAMES)
+
+
+def rephrased(pair: Pair, old: str, new: str) -> bool:
+    """Whether the newer says, in words of its own, that the older's slot now holds another value of the
+    same kind: a value of one kind was replaced (a number, a time, a date, a code, or a name by another
+    name: memengine/fact_cue.py's reading, where a German noun is no name), a change is said ("now", "these
+    days", "raised", "switched", "rewrote"), and nothing marks another thing: the newer adds no word to a
+    subject the two share ("the market" / "the organic market", "the retro" / "the design review" aside:
+    their subjects share nothing and the score decides), names no possessor, owner or kinship word of its
+    own, repeats the verb of a named person's relation ("Ben works at Acme in Leeds" / "Ben moved to Bristol":
+    which of his relations changed is not said), gives up nothing but the older's value (memengine/fact_disposed.py's verbs: "sold my bike, I take the
+    bus now" after "I drive a Golf"), and is not one of the two shapes above (their own bands). "The service is
+    deployed on Heroku" / "we host the service on Fly.io now", "The cache TTL is 5 minutes" / "cached
+    entries now expire after 15 minutes": the slot named by a synonym, a related phrase or the verb that
+    takes the value. Such a pair supersedes at ``rephrase_threshold``, above the score of every labelled
+    look-alike of that shape, chosen leave-one-set-out (bench/fact_slot.py)."""
+    if same_template(pair) or named_within(pair, old, new):
+        return False
+    fa, fb = facts.analyse(old), facts.analyse(new)
+    verb, now = change_words(old, new)
+    if not (fb.change or verb or now):
+        return False
+    sa, sb = fact_cue._side(old, fa), fact_cue._side(new, fb)
+    names_a, names_b = sa.names - C.KIN.keys(), sb.names - C.KIN.keys()
+    if not (any(pair.x[i] for i in _VALUE_CHANGED) or (names_a - names_b and names_b - names_a)):
+        return False
+    if sb.possessors - sa.possessors:
+        return False  # "My 1:1 with Tom", "Maya's coach": whose it is, named anew
+    subject_a, subject_b = fa.words[:fa.subject_end], fb.words[:fb.subject_end]
+    if any(facts._same_word(w.key, u.key) for w in subject_a for u in subject_b) and not all(
+            any(facts._same_word(u.key, w.key) for w in fa.words) for u in subject_b):
+        return False  # a word of its own on the thing both name: another one of its kind
+    if fa.predicate is not None and subject_a and all(w.name and not w.text.isupper() for w in subject_a) and not any(
+            facts._same_word(fa.words[fa.predicate].key, w.key) for w in fb.words):
+        return False  # a person's relation, the verb not repeated ("works in Leeds" / "moved to Bristol"): which one?
+        # (a name in capitals is a thing: "the API", "CI")
+    if fb.keys & fact_disposed.DISPOSAL_VERBS and not any(
+            part in fb.keys for i, w in enumerate(fa.words) if i >= fa.subject_end and i != fa.predicate
+            for part in w.key.split()):  # (a name's key is its words: "vw golf")
+        return False  # something given up, and nothing of the older's value named: another thing's change
+    owner_a, owner_b = fact_scope.owner(old), fact_scope.owner(new)
+    if owner_b[0] == "other" and owner_b != owner_a or owner_b[0] == "self" and owner_a[0] == "other":
+        return False  # someone else's ("the kids' ...", "his ..."), or mine after someone else's
+    return not fact_same.kin_added(old, new, None, spouse=True)  # ("we moved the docs": who did it, not whose)
+
+
 def threshold_for(pair: Pair, weights: dict[str, Any] | None = None, old: str | None = None,
                   new: str | None = None) -> float:
     """The score at which the pair is superseded: ``threshold``, ``gate_threshold`` when the two read as
     one template with a new value (:func:`same_template`), ``subset_threshold`` when the newer names the
-    slot with fewer of the older's words (:func:`named_within`, the owner read when ``old`` / ``new`` are given)."""
+    slot with fewer of the older's words (:func:`named_within`, the owner read when ``old`` / ``new`` are given),
+    ``rephrase_threshold`` when it names the older's thing again and its value in words of its own
+    (:func:`rephrased`, read only when ``old`` / ``new`` are given)."""
     w = weights if weights is not None else _weights()
     t = float(w["threshold"])
     if "gate_threshold" in w and same_template(pair):
         return min(t, float(w["gate_threshold"]))
     if "subset_threshold" in w and named_within(pair, old, new):
         return min(t, float(w["subset_threshold"]))
+    if "rephrase_threshold" in w and old is not None and new is not None and rephrased(pair, old, new):
+        return min(t, float(w["rephrase_threshold"]))
     return t
 
 
@@ -390,7 +442,8 @@ def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], A
         return None
     p = score(with_slot(pair, float(vecs[0] @ vecs[1])).x, w)
     if p >= sure:
-        how = "one template, a new value; " if sure < w["threshold"] else ""
+        how = "" if sure >= w["threshold"] else "the slot in other words; " if "rephrase_threshold" in w and sure == float(
+            w["rephrase_threshold"]) else "one template, a new value; "
         return facts.Verdict("learned", f"same slot, another value ({how}learned, p={p:.2f})", round(0.5 + p / 4, 3))
     if p >= floor:
         return facts.Verdict(MAY_UPDATE, f"probably the same slot, another value (learned, p={p:.2f})",

@@ -582,7 +582,11 @@ def _modifier_swap(fa: Fact, fb: Fact, al: _Alignment, similarity: float | None)
 
 
 def _verb_like(f: Fact, i: int) -> bool:
-    """Whether word ``i`` is the sentence's verb, or a passive one ("led by")."""
+    """Whether word ``i`` is the sentence's verb, or a passive one ("led by"); never the thing a number
+    measures, read as the verb when "has" is left out ("has 32 GB of memory": "memory" names the quantity,
+    and "2 TB of disk" is another one)."""
+    if any(v.kind == "number" and 0 < f.words[i].pos - v.pos <= 3 for v in f.values):
+        return False
     return i == f.predicate or f.words[i].agent or f.words[i].key in ("AX:likes", "AX:prefers")
 
 
