@@ -4,6 +4,8 @@
 * a MEMORY.md that is a symlink into a dotfiles folder, with CRLF line ends and no trailing newline, written
   by consolidate on two nights with the user's edits between them;
 * a store's export imported into a new store while consolidate runs on that store;
+* a store's export imported back into the store itself (undoing a mistake from an older export): nothing is
+  added twice (serve12: every hand-stored memory was, its ref in the export being a hash of its text);
 * as root only (else skipped, said so): a store on a full disk (a 6 MB tmpfs) and on a read-only mount.
 
 Each violation is a FAULT line of the week (its exit status counts them).
@@ -27,6 +29,7 @@ def edges(week: Week) -> None:
     doctor_with_writes_capped(week)
     linked_memory_md(week)
     import_while_consolidating(week)
+    import_own_export(week)
     if os.geteuid() != 0:
         print("edges: not root: the full disk and the read-only mount are skipped", flush=True)
         return
@@ -111,14 +114,37 @@ def import_while_consolidating(week: Week) -> None:
             week.fault(f"import while consolidate runs: {len(lost)} of the export's memories missing, e.g. "
                        f"{lost[0]['content'][:60]!r}")
         summaries = [r for r in rows if r.get("level") and r["content"] not in have]
-        if summaries:  # (a summary's ref is its cluster's id in the exporting store: the importing store's own
-            # consolidate may have made a cluster of that id, and the import takes the ref as "already there")
-            print(f"NOTE import while consolidate runs: {len(summaries)} of the export's {lines} lines are summaries "
-                  "whose refs (cluster:N) the store's own clusters already hold: skipped as duplicates", flush=True)
+        if summaries:  # (a summary's ref is its cluster's id in the exporting store: the import keeps it under its
+            # own ref, memengine/ingest.py's _summary_ref; 9 of 680 were skipped as duplicates before serve12)
+            week.fault(f"import while consolidate runs: {len(summaries)} of the export's {lines} lines are summaries "
+                       f"missing after the import, e.g. {summaries[0]['ref']}")
     doctor = subprocess.run([*MEM, "--db", str(copy), "doctor"], capture_output=True, text=True, env=week.env)
     env = week.check(["doctor", "(edges copy)"], doctor.returncode, doctor.stdout, doctor.stderr, "ok")
     if env is not None and env.get("ok") and env["data"].get("ok") is not True:
         week.fault(f"doctor after an import during consolidate: {env['data'].get('problems')}")
+
+
+def import_own_export(week: Week) -> None:
+    import json
+
+    proc = subprocess.run([*MEM, "--db", str(week.db), "export"], capture_output=True, text=True, env=week.env)
+    if proc.returncode != 0:
+        week.fault(f"export for the re-import: exit {proc.returncode}")
+        return
+    dump = week.dir / "edges-own-export.jsonl"
+    dump.write_text(proc.stdout, encoding="utf-8")
+    lines = sum(1 for line in proc.stdout.splitlines() if line.strip())
+    for extra in (["--dry-run"], []):
+        p = subprocess.run([*MEM, "--db", str(week.db), "import", "jsonl", str(dump), *extra], capture_output=True,
+                           text=True, env=week.env)
+        env = week.check(["import", "jsonl", "(its own export)", *extra], p.returncode, p.stdout, p.stderr, "ok")
+        if env is not None and env["data"]["memories_added"]:
+            week.fault(f"the store's own export imported back{' (dry run)' if extra else ''}: "
+                       f"{env['data']['memories_added']} of {lines} lines added again")
+    again = subprocess.run([*MEM, "--db", str(week.db), "export"], capture_output=True, text=True, env=week.env)
+    if again.returncode == 0 and [json.loads(x) for x in again.stdout.splitlines() if x.strip()] != \
+            [json.loads(x) for x in proc.stdout.splitlines() if x.strip()]:
+        week.fault("the store's own export imported back: the store's export changed")
 
 
 def _mount(args: list[str]) -> bool:
