@@ -9,14 +9,10 @@ every call, a handed-over one included (~40 % of its CPU). ``import mem`` gives 
 
 from __future__ import annotations
 
-import gc  # noqa: E402
-import io  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
-import threading  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
-from contextlib import redirect_stderr, redirect_stdout  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -27,7 +23,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import click  # noqa: E402
 
 import memory_core as core  # noqa: E402
-from importers.registry import NAMES as IMPORTERS  # noqa: E402
 from memengine.bootstrap import wants_json  # noqa: E402
 from memengine.cli import fastargs  # noqa: E402
 from memengine.cli.common import (  # noqa: E402
@@ -43,10 +38,8 @@ from memengine.cli.common import (  # noqa: E402
     parse_date,
     progress_bar,
 )
-from memengine.serving import Calls  # noqa: E402
 
 EXIT_USAGE = 2
-DEFAULT_GC_THRESHOLD = (700, 10, 10)  # CPython's: what a server's calls run with
 
 
 # --------------------------------------------------------------------------- the group
@@ -67,6 +60,10 @@ LAZY_COMMANDS: dict[str, str] = {
     "update": "memengine.cli.facts:update",
     "pin": "memengine.cli.facts:pin",
     "unpin": "memengine.cli.facts:unpin",
+    "export": "memengine.cli.transfer:export",
+    "import": "memengine.cli.transfer:import_cmd",
+    "serve": "memengine.cli.servers:serve",
+    "mcp": "memengine.cli.servers:mcp",
 }
 
 
@@ -587,356 +584,6 @@ def path() -> None:
     """
     p = current_ctx().db or core.default_db_path()
     emit({"path": str(p)}, lambda: click.echo(str(p)))
-
-
-@cli.command()
-@click.option("--include-deleted", is_flag=True, help="Also export forgotten memories.")
-def export(include_deleted: bool) -> None:
-    """Write every memory as JSON lines (the `import jsonl` format) to stdout.
-
-    \b
-    Example:
-      mem.py export > all.jsonl && mem.py --db new.db import jsonl all.jsonl
-    """
-    n = 0
-    for row in current_ctx().store().export(include_deleted=include_deleted):
-        click.echo(json.dumps(row, ensure_ascii=False))
-        n += 1
-    click.echo(f"exported {n} memories", err=True)
-
-
-# --------------------------------------------------------------------------- import
-
-IMPORT_FORMATS = IMPORTERS  # importers/registry.py lists them once
-
-
-@cli.command("import", help=f"""Import chats, notes, contacts or JSON lines. Idempotent: re-imports add only what is new.
-
-    FORMAT is one of {", ".join(IMPORT_FORMATS)}; without it the format is detected.
-
-    \b
-    Examples:
-      mem.py import whatsapp "WhatsApp Chat with Ana.zip"
-      mem.py import whatsapp ~/exports/          # every chat (.txt, .zip) in the folder
-      mem.py import chatgpt ~/Downloads/chatgpt-export.zip
-      mem.py import claude conversations.json
-      mem.py import markdown ~/agent/workspace
-      mem.py import vcf contacts.vcf
-      mem.py import jsonl memories.jsonl
-      mem.py import ~/Downloads/export.zip --dry-run
-    """)
-@click.argument("args", nargs=-1, required=True, metavar="[FORMAT] PATH")
-@click.option("--dry-run", is_flag=True, help="Parse and report what would be added; write nothing.")
-@click.option("--date-order", type=click.Choice(["dmy", "mdy", "ymd"]), help="WhatsApp: force the date order.")
-@click.option("--all-branches", is_flag=True, help="ChatGPT, Claude: keep edited/regenerated branches too.")
-@click.option("--include-tools", is_flag=True,
-              help="ChatGPT/Claude: keep tool, browser and code-interpreter output (left out by default).")
-@click.option("--thread", help="WhatsApp: name of the chat (default: from the file name).")
-@click.option("--no-episodes", is_flag=True, help="Do not group chat messages into episodes.")
-def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all_branches: bool,
-               include_tools: bool, thread: str | None,
-               no_episodes: bool) -> None:
-    """Import chats, notes, contacts or JSON lines (help: the decorator's, naming the formats)."""
-    from memengine import ingest
-
-    if len(args) == 2 and args[0] in IMPORT_FORMATS:
-        fmt: str | None = args[0]
-        target = args[1]
-    elif len(args) == 1:
-        fmt, target = None, args[0]
-    else:
-        raise click.UsageError(f"expected [FORMAT] PATH with FORMAT one of {', '.join(IMPORT_FORMATS)}")
-    p = Path(target).expanduser()
-    folder_fmt = None
-    if (p.is_dir() and fmt is None) or (p.is_file() and fmt in (None, "whatsapp")):
-        from memengine import ingest_mixed
-
-        # a chat, contacts and notes side by side, or a chat zip carrying contact cards: each as what it is
-        plan = ingest_mixed.mixed_plan(p) if p.is_dir() else ingest_mixed.zip_plan(p)
-        if plan is not None:
-            s = current_ctx().store(fast_start=False)
-            with progress_bar(None, f"importing {p.name}") as advance:
-                summaries = ingest_mixed.import_mixed(s, *plan, dry_run=dry_run, episodes=not no_episodes,
-                                                      progress=advance, date_order=date_order,
-                                                      all_branches=all_branches or None,
-                                                      include_tools=include_tools or None, thread=thread)
-            _emit_folder(p, "mixed", summaries, s)
-            return
-    if p.is_dir():  # a folder of one-chat (WhatsApp) or one-contact (vCard) files: each is imported
-        if fmt in ingest.FOLDER_SUFFIXES:
-            folder_fmt = fmt
-        elif fmt is None:
-            try:  # what a folder was before (a ChatGPT/Claude export, markdown notes) comes first
-                fmt = ingest.detect_format(p)
-            except core.UserError:
-                folder_fmt = ingest.detect_folder(p)
-                if folder_fmt is None:
-                    raise
-    s = current_ctx().store(fast_start=False)
-    if folder_fmt is not None:
-        with progress_bar(None, f"importing {p.name}") as advance:
-            summaries = ingest.import_folder(s, p, folder_fmt, dry_run=dry_run, episodes=not no_episodes,
-                                             progress=advance, date_order=date_order, thread=thread)
-        _emit_folder(p, folder_fmt, summaries, s)
-        return
-    with progress_bar(None, f"importing {p.name}") as advance:
-        summary = ingest.import_path(s, p, fmt, dry_run=dry_run, episodes=not no_episodes, progress=advance,
-                                     date_order=date_order, all_branches=all_branches or None,
-                                     include_tools=include_tools or None, thread=thread)
-    data = summary.to_dict()
-
-    def human() -> None:
-        click.echo(ingest.summary_line(summary))
-        for w in summary.warnings[:20]:
-            click.secho(f"  warning: {w}", fg="yellow", err=True)
-        if len(summary.warnings) > 20:
-            click.secho(f"  … {len(summary.warnings) - 20} more warnings (use --json to see all)", fg="yellow", err=True)
-
-    emit(data, human, [degraded_warning(summary.degraded, s.degraded_reason)])
-
-
-def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
-    """A folder import's result: each file's summary, and the totals."""
-    from memengine import ingest
-
-    totals = {key: sum(getattr(x, key) for x in summaries)
-              for key in ("messages_seen", "memories_added", "skipped_duplicates", "episodes")}
-    data = {"folder": str(folder), "format": fmt, "files": [x.to_dict() for x in summaries], **totals,
-            "dry_run": bool(summaries and summaries[0].dry_run)}
-    warnings = [w if w.startswith(x.file) else f"{x.file}: {w}" for x in summaries for w in x.warnings]
-
-    def human() -> None:
-        for x in summaries:
-            click.echo(ingest.summary_line(x))
-        verb = "would add" if data["dry_run"] else "added"
-        files = f"{len(summaries)} {fmt} file{'' if len(summaries) == 1 else 's'}"
-        click.echo(f"{folder}: {files} — {totals['messages_seen']} messages seen, "
-                   f"{verb} {totals['memories_added']}, {totals['skipped_duplicates']} duplicates")
-        for w in warnings[:20]:
-            click.secho(f"  warning: {w}", fg="yellow", err=True)
-        if len(warnings) > 20:
-            click.secho(f"  … {len(warnings) - 20} more warnings (use --json to see all)", fg="yellow", err=True)
-
-    degraded = next((x.degraded for x in summaries if x.degraded), None)
-    emit(data, human, [degraded_warning(degraded, s.degraded_reason)])
-
-
-# --------------------------------------------------------------------------- servers: the warm path
-
-# one call at a time on the warm store (socket callers and MCP tools alike), checkpoints between
-# calls, a recall's reinforcement after its reply (memengine/serving.py)
-_CALLS = Calls()
-_RUN_LOCK = _CALLS.lock
-
-
-def run_captured(argv: list[str], stdin: bytes | None = None, defer: bool = False) -> tuple[int, str, str]:
-    """Run the CLI in this process on the warm store as a one-shot call would: (exit code, stdout, stderr).
-
-    ``defer``: the caller runs ``_CALLS.after_reply()`` once the reply is out (memengine/serving.py)."""
-    from memengine import handoff
-
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with _CALLS.one(defer):
-        db = _CALLS.path  # (a call reads the store inside one(): it reopens it if its file was replaced)
-        saved_stdin = sys.stdin
-        sys.stdin = handoff.stdin_from(stdin or b"")
-        try:
-            with redirect_stdout(out), redirect_stderr(err):
-                try:
-                    main(["--db", str(db), *argv])
-                except SystemExit as exc:
-                    code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-                except Exception:  # a bug: what the one-shot process would print, and its exit status
-                    import traceback
-
-                    err.write(traceback.format_exc())
-                    code = 1
-        finally:
-            sys.stdin = saved_stdin
-    return code, out.getvalue(), err.getvalue()
-
-
-def _choice(value: str, choices: Sequence[str], option: str) -> None:
-    """click's refusal of a value outside ``choices`` (a usage error, exit 2), for calls that skip click."""
-    if value not in choices:
-        raise click.UsageError(f"Invalid value for '{option}': {value!r} is not one of "
-                               f"{', '.join(repr(c) for c in choices)}.")
-
-
-def _recall_direct(s: core.MemoryStore, args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    _choice(args.get("strategy", "hybrid"), core.ALL_STRATEGIES, "--strategy")
-    for t in args.get("types", ()):
-        _choice(t, core.MEMORY_TYPES, "--type")
-    data, warnings, _ = recall_data(s, **args)
-    return data, warnings
-
-
-DIRECT: dict[str, Callable[[core.MemoryStore, dict[str, Any]], tuple[dict[str, Any], list[str]]]] = {
-    "recall": _recall_direct,
-}
-
-
-def run_direct(command: str, args: dict[str, Any], defer: bool = False) -> tuple[int, dict[str, Any]]:
-    """Run a command of :data:`DIRECT` on the warm store without the CLI's parser and JSON round
-    trip (the MCP server's hot tools): (exit code, the envelope ``--json`` prints, without
-    ``command``/``took_ms``), with the same data, warnings and error codes as the CLI call
-    (``defer``: as for :func:`run_captured`)."""
-    with _CALLS.one(defer):
-        try:
-            warm = Ctx.warm_store
-            if _CALLS.refused is not None or warm is None:
-                raise (_CALLS.refused or core.IOFailure(f"{_CALLS.path}: not open")).with_traceback(None)
-            data, warnings = DIRECT[command](warm, args)
-        except (Exception, KeyboardInterrupt) as exc:
-            code, message, exit_code = _error_of(exc, _CALLS.path)
-            return exit_code, {"ok": False, "error": {"code": code, "message": message}}
-    envelope: dict[str, Any] = {"ok": True, "data": data}
-    if warnings:
-        envelope["warnings"] = warnings
-    return 0, envelope
-
-
-def _new_warm_store(db: Path | None) -> tuple[core.MemoryStore, Callable[[], None]]:
-    """Open the store for a server (checkpointer, file watch) and the function that warms it (under the lock)."""
-    from memengine.db import opened_read_only
-    from memengine.storewatch import StoreWatch
-    from memengine.walcheckpoint import Checkpointer
-
-    Ctx.serving = _CALLS
-    s = core.MemoryStore(db, fast_start=False)
-    Ctx.warm_store = s
-    _CALLS.path = s.path
-    watch = StoreWatch(s.path, s.conn)
-    def fresh() -> None:
-        change = watch.check(s.conn)
-        if change is not None:  # "replaced" (another file at the path) or "restored" (a backup copied into it)
-            _reopen_warm(s, same_file=change == "restored")
-
-    _CALLS.fresh = fresh
-    # WAL checkpoints on a thread of their own, not in the commit of whichever call crosses the line; it
-    # also looks at the path, and a file replaced there is reopened at once, not at the next call
-    _CALLS.checkpointer = Checkpointer(s.path, s.conn, on_replaced=_CALLS.check_now)
-    _CALLS.checkpointer.start()
-    # a store that cannot take the write reinforces inside the call: its warning is in the reply
-    _CALLS.deferring = not opened_read_only(s.path) and os.access(s.path, os.W_OK)
-
-    def warm() -> None:
-        with _RUN_LOCK:
-            s.warm_up()
-            s.recall("warm up", k=1, touch=False)  # loads the embedding model now, not in the first call
-            # what the warm-up built lives as long as the server: out of the collector's sight, so
-            # that no call pays for a full collection over it (~100k objects: 15-30 ms)
-            gc.collect()
-            gc.freeze()
-            gc.set_threshold(*DEFAULT_GC_THRESHOLD)  # (mem.py raised it for one-shot calls)
-    return s, warm
-
-
-def _reopen_warm(old: core.MemoryStore, same_file: bool = False) -> None:
-    """The file at the store's path was replaced (memengine/storewatch.py): close every connection to the
-    old one first (the last close folds its log and removes the -wal the new file must not inherit), then
-    open and warm the new one, before the call that noticed runs. ``same_file``: a backup was restored into
-    the file in place (memengine/restore.py): its log is the file's own, only what is in memory is stale."""
-    from memengine.storewatch import empty_old_log
-
-    if _CALLS.checkpointer is not None:  # (first: its checkpoint of the old log would keep the one below out)
-        _CALLS.checkpointer.close()
-        _CALLS.checkpointer = None
-    if not same_file:
-        empty_old_log(old.path, old.conn)  # (MemError if another process keeps the old file's log: refused, retried)
-    _CALLS.drop_later()  # (a reinforcement for the content replaced)
-    old.close()
-    Ctx.warm_store = None
-    what = "restored from a backup" if same_file else "replaced"
-    print(f"mem: {old.path} was {what} while serving; reopening it", file=sys.__stderr__, flush=True)
-    _CALLS.fresh = lambda: _new_warm_store(old.path)[1]()  # (if the new file fails to open: each call tries again)
-    _CALLS.fresh()
-
-
-def _open_warm(background: bool = False) -> core.MemoryStore:
-    """Open the store once for a server and warm it (matrices, keyword index, the model)."""
-    s, warm = _new_warm_store(current_ctx().db)
-    if background:  # the MCP handshake must not wait; the first call does (it takes the lock)
-        threading.Thread(target=warm, name="mem-warm-up", daemon=True).start()
-    else:
-        warm()
-    return s
-
-
-def _socket_server(s: core.MemoryStore) -> Any:
-    from memengine import handoff, handoff_server
-
-    try:
-        server = handoff_server.Server(s.path, lambda argv, stdin: run_captured(argv, stdin, defer=True),
-                                       after_reply=_CALLS.after_reply)
-        server.bind()
-    except handoff.HandoffError as exc:
-        raise core.LockedError(str(exc)) from exc
-    return server
-
-
-@cli.command()
-def serve() -> None:
-    """Keep the memory file open and warm: one-shot calls (JSON output) hand themselves to it.
-
-    Listens on an owner-only Unix socket for this database file only (no network); a
-    `mem.py recall ... --json` then answers in milliseconds instead of ~0.4 s, with the
-    same output. Calls fall back to running in-process when no server answers.
-    Stop it with Ctrl-C or SIGTERM. MEM_NO_SERVER=1 keeps a call in-process.
-
-    \b
-    Example:
-      mem.py serve &     # then: mem.py recall "deploy rules" --json
-    """
-    import signal
-
-    s = _open_warm()
-    server = _socket_server(s)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    emit({"socket": str(server.path), "db": str(s.path), "pid": os.getpid()},
-         lambda: click.echo(f"serving {s.path} on {server.path} (Ctrl-C stops)"))
-    sys.stdout.flush()
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.close()
-        _CALLS.close()
-
-
-@cli.command()
-@click.option("--no-socket", is_flag=True, help="Do not also serve one-shot CLI calls over the local socket.")
-def mcp(no_socket: bool) -> None:
-    """Run the MCP server on stdio, for Claude Desktop, Claude Code and other MCP hosts.
-
-    Tools: store, recall, get, forget, restore, update, pin, unpin, brief, surface, link, stats. The store is
-    opened once and warmed; one-shot CLI calls for the same file are served too (see serve).
-
-    \b
-    Example (Claude Code):
-      claude mcp add mem -- mem --db ~/agent/memory.db mcp
-    """
-    from memengine import handoff, mcp_server
-
-    s = _open_warm(background=True)
-    server = None
-    if not no_socket:
-        try:
-            server = _socket_server(s)
-            server.start()
-        except (core.MemError, handoff.HandoffError) as exc:
-            click.echo(f"mem mcp: one-shot calls not served ({exc})", err=True)
-            server = None
-    choices = {"memory_types": core.MEMORY_TYPES, "strategies": core.ALL_STRATEGIES, "edge_types": core.EDGE_TYPES}
-    try:
-        mcp_server.run_stdio(run_captured, choices, update_tools="update" in cli.list_commands(click.get_current_context()),
-                             direct=run_direct, lock=_RUN_LOCK, after_reply=_CALLS.after_reply)
-    finally:
-        if server is not None:
-            server.close()
-        _CALLS.close()
 
 
 # --------------------------------------------------------------------------- entry point

@@ -3,7 +3,7 @@
     .venv/bin/python bench/transport_steps.py --store /tmp/scl/scale-100000.v1.db [--runs 40] [--dir /tmp/transport]
 
 Opens a copy of the store (recalls that reinforce write to it) as `mem serve` / `mem mcp` open it
-(``mem._open_warm``: warmed, collector frozen), then runs each LoCoMo question (bench/common.py's
+(``memengine.cli.servers._open_warm``: warmed, collector frozen), then runs each LoCoMo question (bench/common.py's
 questions, as agent_latency.py asks them) through every step below, the steps in rotating order so
 that none always runs first on a cold cache. Wall p50 / p95 and CPU (process time, all threads) per call:
 
@@ -12,9 +12,9 @@ that none always runs first on a cold cache. Wall p50 / p95 and CPU (process tim
   one ``BEGIN IMMEDIATE`` transaction, an UPDATE per result and the co-retrieval edges);
 * ``data``: ``mem.recall_data`` (engine + ``to_dict`` of each result), no touch;
 * ``json``: ``json.dumps`` of the envelope ``data`` makes (what `--json` prints);
-* ``socket body``: ``mem.run_captured(["--json", "recall", q, "--no-touch"])``, what the socket server
+* ``socket body``: ``servers.run_captured(["--json", "recall", q, "--no-touch"])``, what the socket server
   runs per call (argv parse, click contexts, stdout capture, JSON), and ``+ touch`` without ``--no-touch``;
-* ``mcp body``: ``mem.run_direct("recall", ...)`` plus the lean results and the tool result's JSON,
+* ``mcp body``: ``servers.run_direct("recall", ...)`` plus the lean results and the tool result's JSON,
   what the MCP ``recall`` tool runs per call (it reinforces, as an agent's recall does).
 
 The difference between a body and a round trip measured by agent_latency.py is the transport
@@ -60,13 +60,13 @@ def reinforcement_tail(store: Any, queries: list[str], touches: int) -> None:
     of BLOCK alternating between SQLite's automatic checkpoint (a commit that leaves the log at 1000
     pages folds it: copy and fsync inside that call) and the server's checkpointer
     (memengine/walcheckpoint.py: between calls). Wall p50 / p99 / max, and the calls over 5 ms."""
-    import mem
+    from memengine.cli import servers
     from memengine.walcheckpoint import Checkpointer
 
     ids = [[m.id for m in store.recall(q, k=10, touch=False).results] for q in queries]
-    if mem._CALLS.checkpointer is not None:  # (block by block below)
-        mem._CALLS.checkpointer.close()
-        mem._CALLS.checkpointer = None
+    if servers._CALLS.checkpointer is not None:  # (block by block below)
+        servers._CALLS.checkpointer.close()
+        servers._CALLS.checkpointer = None
     wall: dict[str, list[float]] = {"automatic (in the commit)": [], "checkpointer (between calls)": []}
     cpu = {k: 0.0 for k in wall}
     for b in range(0, touches, BLOCK):
@@ -106,6 +106,7 @@ def main() -> None:
 
     import mem
     from bench.agent_latency import locomo_questions
+    from memengine.cli import servers
     from memengine.cli.common import Ctx
     from memengine.mcp_server import lean_result
 
@@ -114,9 +115,9 @@ def main() -> None:
     print(f"load average at start {os.getloadavg()[0]:.2f}")
     try:
         with click.Context(mem.cli, obj=Ctx(str(db), True)):
-            store = mem._open_warm()
+            store = servers._open_warm()
         for q in queries[:3]:
-            mem.run_captured(["--json", "recall", q])
+            servers.run_captured(["--json", "recall", q])
 
         def engine(q: str) -> Any:
             return store.recall(q, k=10, touch=False)
@@ -128,7 +129,7 @@ def main() -> None:
             store.touch(ids)
 
         def mcp_body(q: str) -> str:
-            code, env = mem.run_direct("recall", {"query": q, "k": 10, "strategy": "hybrid", "types": [], "tags": [],
+            code, env = servers.run_direct("recall", {"query": q, "k": 10, "strategy": "hybrid", "types": [], "tags": [],
                                                   "sources": [], "since": None, "until": None, "explain": False,
                                                   "with_context": False, "include_archived": False, "history": False,
                                                   "as_of": None})
@@ -138,8 +139,8 @@ def main() -> None:
         steps: dict[str, Callable[[str], Any]] = {
             "engine": engine,
             "data": data,
-            "socket body (--no-touch)": lambda q: mem.run_captured(["--json", "recall", q, "--no-touch"]),
-            "socket body + touch": lambda q: mem.run_captured(["--json", "recall", q]),
+            "socket body (--no-touch)": lambda q: servers.run_captured(["--json", "recall", q, "--no-touch"]),
+            "socket body + touch": lambda q: servers.run_captured(["--json", "recall", q]),
             "mcp body (touch)": mcp_body,
         }
         wall: dict[str, list[float]] = {k: [] for k in [*steps, "reinforce", "json"]}

@@ -1,0 +1,249 @@
+"""The command line's servers: ``mem.py serve`` (one-shot calls handed over a socket) and ``mem.py mcp`` (MCP on
+stdio), and the warm path they share: the store opened once and warmed, one call at a time on it
+(memengine/serving.py), CLI calls run in process (:func:`run_captured`) or, for the MCP server's hot tools,
+without the CLI's parser (:func:`run_direct`). Loaded when a server starts (memcli.LAZY_COMMANDS): a one-shot
+call never imports it."""
+
+from __future__ import annotations
+
+import gc
+import io
+import os
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import click
+
+import memory_core as core
+from memcli import _error_of, main, recall_data
+from memengine.cli.common import Ctx, current_ctx, emit
+from memengine.serving import Calls
+
+
+DEFAULT_GC_THRESHOLD = (700, 10, 10)  # CPython's: what a server's calls run with (mem.py raised it for one-shot calls)
+
+
+def _commands() -> list[str]:
+    """The command line's commands (the root group of the call running)."""
+    ctx = click.get_current_context().find_root()
+    return ctx.command.list_commands(ctx) if isinstance(ctx.command, click.Group) else []
+
+
+# one call at a time on the warm store (socket callers and MCP tools alike), checkpoints between
+# calls, a recall's reinforcement after its reply (memengine/serving.py)
+_CALLS = Calls()
+_RUN_LOCK = _CALLS.lock
+
+
+def run_captured(argv: list[str], stdin: bytes | None = None, defer: bool = False) -> tuple[int, str, str]:
+    """Run the CLI in this process on the warm store as a one-shot call would: (exit code, stdout, stderr).
+
+    ``defer``: the caller runs ``_CALLS.after_reply()`` once the reply is out (memengine/serving.py)."""
+    from memengine import handoff
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with _CALLS.one(defer):
+        db = _CALLS.path  # (a call reads the store inside one(): it reopens it if its file was replaced)
+        saved_stdin = sys.stdin
+        sys.stdin = handoff.stdin_from(stdin or b"")
+        try:
+            with redirect_stdout(out), redirect_stderr(err):
+                try:
+                    main(["--db", str(db), *argv])
+                except SystemExit as exc:
+                    code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+                except Exception:  # a bug: what the one-shot process would print, and its exit status
+                    import traceback
+
+                    err.write(traceback.format_exc())
+                    code = 1
+        finally:
+            sys.stdin = saved_stdin
+    return code, out.getvalue(), err.getvalue()
+
+
+def _choice(value: str, choices: Sequence[str], option: str) -> None:
+    """click's refusal of a value outside ``choices`` (a usage error, exit 2), for calls that skip click."""
+    if value not in choices:
+        raise click.UsageError(f"Invalid value for '{option}': {value!r} is not one of "
+                               f"{', '.join(repr(c) for c in choices)}.")
+
+
+def _recall_direct(s: core.MemoryStore, args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    _choice(args.get("strategy", "hybrid"), core.ALL_STRATEGIES, "--strategy")
+    for t in args.get("types", ()):
+        _choice(t, core.MEMORY_TYPES, "--type")
+    data, warnings, _ = recall_data(s, **args)
+    return data, warnings
+
+
+DIRECT: dict[str, Callable[[core.MemoryStore, dict[str, Any]], tuple[dict[str, Any], list[str]]]] = {
+    "recall": _recall_direct,
+}
+
+
+def run_direct(command: str, args: dict[str, Any], defer: bool = False) -> tuple[int, dict[str, Any]]:
+    """Run a command of :data:`DIRECT` on the warm store without the CLI's parser and JSON round
+    trip (the MCP server's hot tools): (exit code, the envelope ``--json`` prints, without
+    ``command``/``took_ms``), with the same data, warnings and error codes as the CLI call
+    (``defer``: as for :func:`run_captured`)."""
+    with _CALLS.one(defer):
+        try:
+            warm = Ctx.warm_store
+            if _CALLS.refused is not None or warm is None:
+                raise (_CALLS.refused or core.IOFailure(f"{_CALLS.path}: not open")).with_traceback(None)
+            data, warnings = DIRECT[command](warm, args)
+        except (Exception, KeyboardInterrupt) as exc:
+            code, message, exit_code = _error_of(exc, _CALLS.path)
+            return exit_code, {"ok": False, "error": {"code": code, "message": message}}
+    envelope: dict[str, Any] = {"ok": True, "data": data}
+    if warnings:
+        envelope["warnings"] = warnings
+    return 0, envelope
+
+
+def _new_warm_store(db: Path | None) -> tuple[core.MemoryStore, Callable[[], None]]:
+    """Open the store for a server (checkpointer, file watch) and the function that warms it (under the lock)."""
+    from memengine.db import opened_read_only
+    from memengine.storewatch import StoreWatch
+    from memengine.walcheckpoint import Checkpointer
+
+    Ctx.serving = _CALLS
+    s = core.MemoryStore(db, fast_start=False)
+    Ctx.warm_store = s
+    _CALLS.path = s.path
+    watch = StoreWatch(s.path, s.conn)
+    def fresh() -> None:
+        change = watch.check(s.conn)
+        if change is not None:  # "replaced" (another file at the path) or "restored" (a backup copied into it)
+            _reopen_warm(s, same_file=change == "restored")
+
+    _CALLS.fresh = fresh
+    # WAL checkpoints on a thread of their own, not in the commit of whichever call crosses the line; it
+    # also looks at the path, and a file replaced there is reopened at once, not at the next call
+    _CALLS.checkpointer = Checkpointer(s.path, s.conn, on_replaced=_CALLS.check_now)
+    _CALLS.checkpointer.start()
+    # a store that cannot take the write reinforces inside the call: its warning is in the reply
+    _CALLS.deferring = not opened_read_only(s.path) and os.access(s.path, os.W_OK)
+
+    def warm() -> None:
+        with _RUN_LOCK:
+            s.warm_up()
+            s.recall("warm up", k=1, touch=False)  # loads the embedding model now, not in the first call
+            # what the warm-up built lives as long as the server: out of the collector's sight, so
+            # that no call pays for a full collection over it (~100k objects: 15-30 ms)
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(*DEFAULT_GC_THRESHOLD)  # (mem.py raised it for one-shot calls)
+    return s, warm
+
+
+def _reopen_warm(old: core.MemoryStore, same_file: bool = False) -> None:
+    """The file at the store's path was replaced (memengine/storewatch.py): close every connection to the
+    old one first (the last close folds its log and removes the -wal the new file must not inherit), then
+    open and warm the new one, before the call that noticed runs. ``same_file``: a backup was restored into
+    the file in place (memengine/restore.py): its log is the file's own, only what is in memory is stale."""
+    from memengine.storewatch import empty_old_log
+
+    if _CALLS.checkpointer is not None:  # (first: its checkpoint of the old log would keep the one below out)
+        _CALLS.checkpointer.close()
+        _CALLS.checkpointer = None
+    if not same_file:
+        empty_old_log(old.path, old.conn)  # (MemError if another process keeps the old file's log: refused, retried)
+    _CALLS.drop_later()  # (a reinforcement for the content replaced)
+    old.close()
+    Ctx.warm_store = None
+    what = "restored from a backup" if same_file else "replaced"
+    print(f"mem: {old.path} was {what} while serving; reopening it", file=sys.__stderr__, flush=True)
+    _CALLS.fresh = lambda: _new_warm_store(old.path)[1]()  # (if the new file fails to open: each call tries again)
+    _CALLS.fresh()
+
+
+def _open_warm(background: bool = False) -> core.MemoryStore:
+    """Open the store once for a server and warm it (matrices, keyword index, the model)."""
+    s, warm = _new_warm_store(current_ctx().db)
+    if background:  # the MCP handshake must not wait; the first call does (it takes the lock)
+        threading.Thread(target=warm, name="mem-warm-up", daemon=True).start()
+    else:
+        warm()
+    return s
+
+
+def _socket_server(s: core.MemoryStore) -> Any:
+    from memengine import handoff, handoff_server
+
+    try:
+        server = handoff_server.Server(s.path, lambda argv, stdin: run_captured(argv, stdin, defer=True),
+                                       after_reply=_CALLS.after_reply)
+        server.bind()
+    except handoff.HandoffError as exc:
+        raise core.LockedError(str(exc)) from exc
+    return server
+
+
+@click.command()
+def serve() -> None:
+    """Keep the memory file open and warm: one-shot calls (JSON output) hand themselves to it.
+
+    Listens on an owner-only Unix socket for this database file only (no network); a
+    `mem.py recall ... --json` then answers in milliseconds instead of ~0.4 s, with the
+    same output. Calls fall back to running in-process when no server answers.
+    Stop it with Ctrl-C or SIGTERM. MEM_NO_SERVER=1 keeps a call in-process.
+
+    \b
+    Example:
+      mem.py serve &     # then: mem.py recall "deploy rules" --json
+    """
+    import signal
+
+    s = _open_warm()
+    server = _socket_server(s)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    emit({"socket": str(server.path), "db": str(s.path), "pid": os.getpid()},
+         lambda: click.echo(f"serving {s.path} on {server.path} (Ctrl-C stops)"))
+    sys.stdout.flush()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+        _CALLS.close()
+
+
+@click.command()
+@click.option("--no-socket", is_flag=True, help="Do not also serve one-shot CLI calls over the local socket.")
+def mcp(no_socket: bool) -> None:
+    """Run the MCP server on stdio, for Claude Desktop, Claude Code and other MCP hosts.
+
+    Tools: store, recall, get, forget, restore, update, pin, unpin, brief, surface, link, stats. The store is
+    opened once and warmed; one-shot CLI calls for the same file are served too (see serve).
+
+    \b
+    Example (Claude Code):
+      claude mcp add mem -- mem --db ~/agent/memory.db mcp
+    """
+    from memengine import handoff, mcp_server
+
+    s = _open_warm(background=True)
+    server = None
+    if not no_socket:
+        try:
+            server = _socket_server(s)
+            server.start()
+        except (core.MemError, handoff.HandoffError) as exc:
+            click.echo(f"mem mcp: one-shot calls not served ({exc})", err=True)
+            server = None
+    choices = {"memory_types": core.MEMORY_TYPES, "strategies": core.ALL_STRATEGIES, "edge_types": core.EDGE_TYPES}
+    try:
+        mcp_server.run_stdio(run_captured, choices, update_tools="update" in _commands(),
+                             direct=run_direct, lock=_RUN_LOCK, after_reply=_CALLS.after_reply)
+    finally:
+        if server is not None:
+            server.close()
+        _CALLS.close()

@@ -1,0 +1,146 @@
+"""The command line's import and export (``mem.py import``, ``mem.py export``): loaded when invoked
+(memcli.LAZY_COMMANDS), so a cold ``store``/``recall`` never pays for them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+import memory_core as core
+from importers.registry import NAMES as IMPORTERS
+from memengine.cli.common import current_ctx, degraded_warning, emit, progress_bar
+
+
+@click.command()
+@click.option("--include-deleted", is_flag=True, help="Also export forgotten memories.")
+def export(include_deleted: bool) -> None:
+    """Write every memory as JSON lines (the `import jsonl` format) to stdout.
+
+    \b
+    Example:
+      mem.py export > all.jsonl && mem.py --db new.db import jsonl all.jsonl
+    """
+    n = 0
+    for row in current_ctx().store().export(include_deleted=include_deleted):
+        click.echo(json.dumps(row, ensure_ascii=False))
+        n += 1
+    click.echo(f"exported {n} memories", err=True)
+
+
+# --------------------------------------------------------------------------- import
+
+IMPORT_FORMATS = IMPORTERS  # importers/registry.py lists them once
+
+
+@click.command("import", help=f"""Import chats, notes, contacts or JSON lines. Idempotent: re-imports add only what is new.
+
+    FORMAT is one of {", ".join(IMPORT_FORMATS)}; without it the format is detected.
+
+    \b
+    Examples:
+      mem.py import whatsapp "WhatsApp Chat with Ana.zip"
+      mem.py import whatsapp ~/exports/          # every chat (.txt, .zip) in the folder
+      mem.py import chatgpt ~/Downloads/chatgpt-export.zip
+      mem.py import claude conversations.json
+      mem.py import markdown ~/agent/workspace
+      mem.py import vcf contacts.vcf
+      mem.py import jsonl memories.jsonl
+      mem.py import ~/Downloads/export.zip --dry-run
+    """)
+@click.argument("args", nargs=-1, required=True, metavar="[FORMAT] PATH")
+@click.option("--dry-run", is_flag=True, help="Parse and report what would be added; write nothing.")
+@click.option("--date-order", type=click.Choice(["dmy", "mdy", "ymd"]), help="WhatsApp: force the date order.")
+@click.option("--all-branches", is_flag=True, help="ChatGPT, Claude: keep edited/regenerated branches too.")
+@click.option("--include-tools", is_flag=True,
+              help="ChatGPT/Claude: keep tool, browser and code-interpreter output (left out by default).")
+@click.option("--thread", help="WhatsApp: name of the chat (default: from the file name).")
+@click.option("--no-episodes", is_flag=True, help="Do not group chat messages into episodes.")
+def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all_branches: bool,
+               include_tools: bool, thread: str | None,
+               no_episodes: bool) -> None:
+    """Import chats, notes, contacts or JSON lines (help: the decorator's, naming the formats)."""
+    from memengine import ingest
+
+    if len(args) == 2 and args[0] in IMPORT_FORMATS:
+        fmt: str | None = args[0]
+        target = args[1]
+    elif len(args) == 1:
+        fmt, target = None, args[0]
+    else:
+        raise click.UsageError(f"expected [FORMAT] PATH with FORMAT one of {', '.join(IMPORT_FORMATS)}")
+    p = Path(target).expanduser()
+    folder_fmt = None
+    if (p.is_dir() and fmt is None) or (p.is_file() and fmt in (None, "whatsapp")):
+        from memengine import ingest_mixed
+
+        # a chat, contacts and notes side by side, or a chat zip carrying contact cards: each as what it is
+        plan = ingest_mixed.mixed_plan(p) if p.is_dir() else ingest_mixed.zip_plan(p)
+        if plan is not None:
+            s = current_ctx().store(fast_start=False)
+            with progress_bar(None, f"importing {p.name}") as advance:
+                summaries = ingest_mixed.import_mixed(s, *plan, dry_run=dry_run, episodes=not no_episodes,
+                                                      progress=advance, date_order=date_order,
+                                                      all_branches=all_branches or None,
+                                                      include_tools=include_tools or None, thread=thread)
+            _emit_folder(p, "mixed", summaries, s)
+            return
+    if p.is_dir():  # a folder of one-chat (WhatsApp) or one-contact (vCard) files: each is imported
+        if fmt in ingest.FOLDER_SUFFIXES:
+            folder_fmt = fmt
+        elif fmt is None:
+            try:  # what a folder was before (a ChatGPT/Claude export, markdown notes) comes first
+                fmt = ingest.detect_format(p)
+            except core.UserError:
+                folder_fmt = ingest.detect_folder(p)
+                if folder_fmt is None:
+                    raise
+    s = current_ctx().store(fast_start=False)
+    if folder_fmt is not None:
+        with progress_bar(None, f"importing {p.name}") as advance:
+            summaries = ingest.import_folder(s, p, folder_fmt, dry_run=dry_run, episodes=not no_episodes,
+                                             progress=advance, date_order=date_order, thread=thread)
+        _emit_folder(p, folder_fmt, summaries, s)
+        return
+    with progress_bar(None, f"importing {p.name}") as advance:
+        summary = ingest.import_path(s, p, fmt, dry_run=dry_run, episodes=not no_episodes, progress=advance,
+                                     date_order=date_order, all_branches=all_branches or None,
+                                     include_tools=include_tools or None, thread=thread)
+    data = summary.to_dict()
+
+    def human() -> None:
+        click.echo(ingest.summary_line(summary))
+        for w in summary.warnings[:20]:
+            click.secho(f"  warning: {w}", fg="yellow", err=True)
+        if len(summary.warnings) > 20:
+            click.secho(f"  … {len(summary.warnings) - 20} more warnings (use --json to see all)", fg="yellow", err=True)
+
+    emit(data, human, [degraded_warning(summary.degraded, s.degraded_reason)])
+
+
+def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
+    """A folder import's result: each file's summary, and the totals."""
+    from memengine import ingest
+
+    totals = {key: sum(getattr(x, key) for x in summaries)
+              for key in ("messages_seen", "memories_added", "skipped_duplicates", "episodes")}
+    data = {"folder": str(folder), "format": fmt, "files": [x.to_dict() for x in summaries], **totals,
+            "dry_run": bool(summaries and summaries[0].dry_run)}
+    warnings = [w if w.startswith(x.file) else f"{x.file}: {w}" for x in summaries for w in x.warnings]
+
+    def human() -> None:
+        for x in summaries:
+            click.echo(ingest.summary_line(x))
+        verb = "would add" if data["dry_run"] else "added"
+        files = f"{len(summaries)} {fmt} file{'' if len(summaries) == 1 else 's'}"
+        click.echo(f"{folder}: {files} — {totals['messages_seen']} messages seen, "
+                   f"{verb} {totals['memories_added']}, {totals['skipped_duplicates']} duplicates")
+        for w in warnings[:20]:
+            click.secho(f"  warning: {w}", fg="yellow", err=True)
+        if len(warnings) > 20:
+            click.secho(f"  … {len(warnings) - 20} more warnings (use --json to see all)", fg="yellow", err=True)
+
+    degraded = next((x.degraded for x in summaries if x.degraded), None)
+    emit(data, human, [degraded_warning(degraded, s.degraded_reason)])
