@@ -60,7 +60,8 @@ class Room(Protocol):
     @property
     def embedder(self) -> Any: ...
 
-    def doc_shares(self, terms: list[str], column: str | None = None) -> dict[str, float]: ...
+    def doc_shares(self, terms: list[str], column: str | None = None,
+                   upto: int | None = None) -> dict[str, float]: ...
 
     def embed_or_none(self, texts: list[str]) -> Any: ...
 
@@ -72,7 +73,7 @@ def absent_words(st: Room, terms: Sequence[str]) -> list[str]:
     words = [t for t in terms if len(t) >= MIN_LETTERS and t.isalpha()]
     if not words:
         return []
-    shares = st.doc_shares(words)
+    shares = st.doc_shares(words, upto=0)  # (held or not: counted up to one memory, keyword.py)
     return [t for t in words if shares.get(t, 1.0) == 0.0]
 
 
