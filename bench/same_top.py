@@ -12,7 +12,7 @@ process (``--emit``: its own ``memengine`` first on the path), ``store.recall(q,
   parts look up (memengine/recall/parts.py), and which the instance step reads anchors for.
 
 ``--chats DIR``: instead of ``--store`` and LoCoMo, a store of the held-out real chats (bench/data/
-realchat_heldout12, realchat_heldout13, realchat_posthoc12: Dutch, Swedish, German, Italian compounds,
+realchat_heldout12-14, realchat_posthoc12: Dutch, Swedish, German, Italian compounds, four more locales,
 vocabulary-gap questions), built in DIR by this tree's ``mem.py import`` with the embedder chosen, asked
 their own questions: small stores, where the instance and word-part steps fire on most questions.
 
@@ -56,7 +56,7 @@ def queries(n_questions: int, n_compounds: int) -> list[str]:
     return out
 
 
-CHAT_SETS = ("realchat_heldout12", "realchat_heldout13", "realchat_posthoc12")
+CHAT_SETS = ("realchat_heldout12", "realchat_heldout13", "realchat_heldout14", "realchat_posthoc12")
 
 
 def chat_store(directory: Path, embedder: str) -> tuple[str, list[str]]:

@@ -4,7 +4,8 @@
 
 Each side opens its copy of the store in a new process, calls ``warm_up()`` (vector matrices,
 keyword index), recalls 10 queries to settle, then times 150 of bench/latency.py's synthetic
-queries (hybrid, k=10, no reinforcement). Printed per side and round: p50/p95, warm-up time,
+queries (hybrid, k=10, no reinforcement). Printed per side and round: p50/p95 (wall; and the CPU of the calling
+thread, and of the whole process per call: the recall's worker threads too), warm-up time,
 the vector matrices' bytes, peak RSS and the load average; and the share of top-10 ids both
 sides returned.
 """
@@ -35,13 +36,18 @@ s = MemoryStore(db)
 t = time.perf_counter(); s.warm_up(); warm = time.perf_counter() - t
 for q in qs[:10]:
     s.recall(q, k=10, touch=False)
-lat, ids = [], []
+lat, cpu, ids = [], [], []
+p0 = time.process_time()
 for q in qs:
-    t = time.perf_counter(); r = s.recall(q, k=10, touch=False)
-    lat.append((time.perf_counter() - t) * 1000); ids.append([m.id for m in r.results])
-lat.sort()
+    t = time.perf_counter(); c = time.thread_time(); r = s.recall(q, k=10, touch=False)
+    lat.append((time.perf_counter() - t) * 1000); cpu.append((time.thread_time() - c) * 1000)
+    ids.append([m.id for m in r.results])
+proc_ms = (time.process_time() - p0) * 1000 / len(qs)
+lat.sort(); cpu.sort()
 mats = sum(getattr(m, "nbytes", 0) or (m.mat.nbytes + m.ids.nbytes) for m in s._matrices.values())
 print(json.dumps({"p50_ms": round(lat[len(lat) // 2], 1), "p95_ms": round(lat[int(len(lat) * 0.95)], 1),
+                  "thread_cpu_p50_ms": round(cpu[len(cpu) // 2], 1), "thread_cpu_p95_ms": round(cpu[int(len(cpu) * 0.95)], 1),
+                  "process_cpu_ms_per_call": round(proc_ms, 1),
                   "warm_up_s": round(warm, 1), "matrices_mb": round(mats / 2**20, 1),
                   "rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
                   "load": round(os.getloadavg()[0], 1), "ids": ids}))
