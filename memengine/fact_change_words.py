@@ -12,7 +12,8 @@ word classes rather than from any labelled pair:
   sign up, pick up, upgrade) — lemmas inflected by fact_cue_lexicon's regular rules, plus the cue
   rule's own verb tables;
 - markers of a new state: now, these days, lately, from now on, no longer, new, this year / term
-  (the cue rule's NOW phrases and NEW words, plus the chat forms "lately", "anymore", "adesso").
+  (the cue rule's NOW phrases and NEW words, plus the chat forms "lately", "anymore", "adesso"), and a
+  revert ("rolled back", "reverted", "back on": fact_cue_lexicon.REVERT_PHRASES).
 
 Pure: words in, two booleans out; folded comparison (memengine.fact_lexicon.fold).
 """
@@ -76,11 +77,11 @@ CHANGE_WORDS: frozenset[str] = frozenset(
     "sao", "une", "unen", "unes", "uno", "uni", "bajo", "hand", "foi", "fui"}
 # One-word markers of a new state (the cue rule's phrases of one word, plus chat forms); phrases below.
 NOW_WORDS: frozenset[str] = frozenset(
-    {p for p in C.NOW_PHRASES if " " not in p} | set(C.NEW_WORDS)
+    {p for p in C.NOW_PHRASES + C.REVERT_PHRASES if " " not in p} | set(C.NEW_WORDS)
     | {"lately", "recently", "currently", "anymore", "adesso", "ora", "ormai", "nuovo", "nuova", "ultimamente",
        "dernierement", "recemment", "ahorita", "actualmente", "atualmente", "derzeit", "aktuell"}
 ) - {"again", "wieder", "finalement", "finalmente"}
-_NOW_PHRASES = tuple(p for p in C.NOW_PHRASES if " " in p) + (
+_NOW_PHRASES = tuple(p for p in C.NOW_PHRASES + C.REVERT_PHRASES if " " in p) + (
     "this year", "this term", "this semester", "this season", "from now", "cette annee", "este ano", "este año",
     "dieses jahr", "quest anno", "da ora", "d ora in poi", "a partir de", "ab sofort")
 _WORD = re.compile(r"[^\W\d_]+")

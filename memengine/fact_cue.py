@@ -188,8 +188,32 @@ def _cue(toks: list[_Tok], keys: list[str], old: set[str], lang: str) -> Cue | N
     return _first_cue(rest, [t.key for t in rest if t.word], lang)
 
 
+# the first word of a bare "back on" / "back to" (the revert phrases read against a date after them)
+_BARE_BACK = frozenset({"back", "zuruck", "revenu", "revenus", "retour", "vuelta", "volta"})
+_DATE_DIGITS = re.compile(r"\d+(?:st|nd|rd|th|am|pm|h)$|\d+[:.h]\d+")  # "9th", "5pm", "9:30": a day or a time
+
+
+def _reverted(toks: list[_Tok]) -> str | None:
+    """A revert phrase of ``toks`` (fact_cue_lexicon.REVERT_PHRASES: "rolled back", "reverted", "back on").
+    A bare "back on" / "back to" (any language's) followed by a day, a month or a time is a return in time
+    or a visit, not a revert: "Tom is back on Monday", "back on the 9th", "I go back to the dentist on June 10"."""
+    keys = [t.key for t in toks]
+    for p in C.REVERT_PHRASES:
+        words = p.split()
+        n = len(words)
+        for i in range(len(keys) - n + 1):
+            if keys[i:i + n] != words:
+                continue
+            if len(words) == 2 and words[0] in _BARE_BACK and any(
+                    t.key in L.WEEKDAYS or t.key in L.MONTHS or t.key in L.SHORT_WEEKDAYS
+                    or _DATE_DIGITS.match(t.key) for t in toks[i + n:]):
+                continue
+            return p
+    return None
+
+
 def _first_cue(toks: list[_Tok], keys: list[str], lang: str) -> Cue | None:
-    p = _phrase_at(keys, C.NOW_PHRASES) or _discontinuous(keys)
+    p = _phrase_at(keys, C.NOW_PHRASES) or _reverted(toks) or _discontinuous(keys)
     if p is not None:
         return Cue("now", p)
     for i, t in enumerate(toks):  # "New gym fee: 42", "the new one is", "Neuer Türcode:"

@@ -132,6 +132,16 @@ NOW_PHRASES = (
     "adesso", "ora", "ormai", "oramai", "da ora in poi", "d ora in poi", "invece", "al suo posto", "non piu",
     "alla fine", "di nuovo", "nuovamente",
 )
+# A revert: the slot back on an earlier value ("Reverted the Zustand migration: back on Redux Toolkit", "Rolled
+# back to SDK 50", "CI is back on GitHub Actions"): a change said as plainly as "now". Read as a cue only
+# (memengine/fact_cue.py, memengine/fact_change_words.py), never as words without content: "back" stays a word.
+REVERT_PHRASES = (
+    "reverted", "revert", "reverting", "rolled back", "roll back", "rolling back", "rollback", "back on", "back to",
+    "zuruck auf", "zuruck zu", "zuruck zum", "zuruck zur", "zuruckgerollt", "zuruckgedreht",
+    "revenu a", "revenus a", "revenu sur", "revenus sur", "de retour sur", "de retour a",
+    "de vuelta a", "de vuelta en", "volvimos a", "revertimos", "revertido",
+    "de volta ao", "de volta a", "voltamos ao", "voltamos para", "revertemos",
+)
 # "Instead": the verb stays and its object is replaced ("I take the bus instead"), so a shared
 # everyday verb ("take", "apanho") anchors the slot when one of these is said.
 INSTEAD_PHRASES = ("instead", "a la place", "en su lugar", "en vez de eso", "stattdessen", "em vez disso",

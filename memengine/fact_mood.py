@@ -159,7 +159,31 @@ _PLAN = (
 _PLAN_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(re.escape(w) for w in sorted(_PLAN, key=len, reverse=True))
                       + r")[\s,]+(?!\d)[^\W\d_]")  # (a verb follows: "bumped my plan to 15 dollars" is a price plan)
 _PLAN_NOUN = re.compile(r"(?<![\w'-])(?:my|our|your|his|her|their|the|a|this|that|data|phone|price)\s+plans?\s+to\b")
+# A plan said with a verb of wanting or going to and a time still to come ("Wir wollen dem Server nächstes Jahr
+# 64 GB RAM geben", "we want to move CI to Buildkite next quarter", "On va passer à Postgres 16 le mois
+# prochain"): both are needed, a want alone is often a standing preference ("Ich will kein Fleisch mehr").
+_INTENT = (
+    "want to", "wants to", "going to", "gonna",
+    "wollen", "will", "mochten", "mochte", "werden", "wird",
+    "voulons", "veut", "veux", "voulez", "allons", "on va", "va",
+    "queremos", "quiero", "quiere", "vamos a", "va a",
+    "quero", "quer", "vamos",
+    "vogliamo", "voglio", "vuole",
+)
+_LATER = (
+    "next year", "next month", "next week", "next quarter", "next sprint", "next spring", "next summer",
+    "next autumn", "next fall", "next winter", "later this year", "later this month",
+    "nachstes jahr", "nachsten jahr", "nachsten monat", "nachste woche", "nachstes quartal", "nachsten quartal",
+    "nachsten sommer", "nachsten winter", "nachsten fruhling", "nachsten herbst", "demnachst",
+    "l annee prochaine", "l an prochain", "le mois prochain", "la semaine prochaine", "le trimestre prochain",
+    "el ano que viene", "el proximo ano", "el mes que viene", "el proximo mes", "la semana que viene",
+    "la proxima semana", "el proximo trimestre",
+    "no proximo ano", "ano que vem", "mes que vem", "no proximo mes", "semana que vem", "na proxima semana",
+    "il prossimo anno", "l anno prossimo", "il prossimo mese", "il mese prossimo", "la prossima settimana",
+)
 _HYPOTHESIS_RE = _alternation(_HYPOTHESIS)
+_INTENT_RE = _alternation(_INTENT)
+_LATER_RE = _alternation(_LATER)
 _ANECDOTE_RE = _alternation(_ANECDOTE)
 # Portuguese "se" is "if" only first in the sentence (elsewhere it is mostly reflexive: "reformou-se");
 # "si" is "if" in French and Spanish but "yes" with its accent ("sí"), which folding removes.
@@ -181,7 +205,7 @@ def unasserted(text: str) -> str:
         low = re.sub(r"(?<!\w)si(?!\w)", "", low)
     if _HYPOTHESIS_RE.search(low) or _SE_FIRST.match(low):
         return "hypothesis"
-    if _PLAN_RE.search(low) and not _PLAN_NOUN.search(low):
+    if _PLAN_RE.search(low) and not _PLAN_NOUN.search(low) or _INTENT_RE.search(low) and _LATER_RE.search(low):
         return "plan"
     if _ANECDOTE_RE.search(low) or _ONCE.search(low) or _past_event(low, stripped.lower()) or _told_of_a_day(low):
         return "anecdote"

@@ -15,6 +15,10 @@ nothing: a ``contradicts`` edge new -> old whose metadata holds ``may_update`` (
 recall ranks the newer above the older and marks the older ``possibly_outdated``
 (:func:`outdated_marked`), brief shows the newer (:func:`probably_outdated`).
 
+An older note that states something the newer neither repeats nor changes (an agent's description of a
+project, a person, a server, then one attribute of it: memengine/fact_untouched.py) is never retired by
+whichever path decided: the pair is linked ``may_update`` instead, so no statement is lost.
+
 Only facts (semantic / procedural memories outside any conversation) take part; chat turns
 and episodes are events, never updates of each other. SQL runs inside the caller's write
 transaction; this module never opens one.
@@ -129,6 +133,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             verdict = _aliased(old_text, kept_new, sim, cos, embed, model_id)
         if verdict is None or vetoed(old_text, new_text):
             continue
+        verdict = _covered(old_text, said_text, verdict)
         old_time = str(row[2])
         if verdict.kind == "correction" and fact_meant.meant(said_text) and not _recent(old_time, new_time):
             continue  # "i meant the medium one" corrects what was just said, not a fact of last month
@@ -167,6 +172,22 @@ def _aliased(old_text: str, new_text: str, sim: float | None, cos: float | None,
         return None
     return facts.Verdict(verdict.kind, f"{verdict.reason} (the slot named in other words: {other!r})",
                          verdict.confidence)
+
+
+def _covered(old_text: str, said_text: str, verdict: facts.Verdict) -> facts.Verdict:
+    """``verdict``, or a ``may_update`` one when the older says something the newer neither repeats nor
+    changes (memengine/fact_untouched.py: "Marta is our backend lead; she lives in Lisbon and owns the
+    deploy pipeline" / "Marta lives in Porto now"): retiring it would retire that statement too, which
+    nothing replaced, so the two are linked (the newer ranked first, the older marked) and both stay."""
+    from memengine import fact_slot, fact_untouched, facts
+
+    if verdict.kind == fact_slot.MAY_UPDATE:
+        return verdict
+    rest = fact_untouched.untouched(old_text, said_text)
+    if not rest:
+        return verdict
+    return facts.Verdict(fact_slot.MAY_UPDATE, f"{verdict.reason} (the older says more: {rest!r})",
+                         min(verdict.confidence, 0.8))
 
 
 # A fragment correction ("i meant the medium one", memengine/fact_meant.py) corrects a fact said this recently.
