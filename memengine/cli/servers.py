@@ -23,7 +23,6 @@ from memcli import _error_of, main, recall_data
 from memengine.cli.common import Ctx, current_ctx, emit
 from memengine.serving import Calls
 
-
 DEFAULT_GC_THRESHOLD = (700, 10, 10)  # CPython's: what a server's calls run with (mem.py raised it for one-shot calls)
 
 
