@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, orgmode
+from importers import ImportFormatError, orgmode, written_dates
 from importers._common import decode_text, split_lines
 from importers.frontmatter import front_matter
 
@@ -128,20 +128,24 @@ def is_excalidraw(front: dict[str, Any]) -> bool:
     return "excalidraw-plugin" in front
 
 
-# A day's heading of a journal (org-journal's "* Thursday, 14/03/24", a diary's "Monday 3/4/2024"): a numeric
-# date alone is ambiguous (day or month first), but its weekday tells which reading is meant.
+# A day's heading of a journal (org-journal's "* Thursday, 14/03/24", a diary's "Monday 3/4/2024", "Donnerstag,
+# 14.03.24"): a numeric date alone is ambiguous (day or month first), but its weekday tells which reading is meant.
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_WEEKDAY_DATE_RE = re.compile(r"^\s*(?P<wd>[A-Za-z]{3,9})\.?,?\s+(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<y>\d{2}|\d{4})\b")
+_WEEKDAY_DATE_RE = re.compile(
+    r"^\s*(?P<wd>[^\W\d_]{2,14})\.?,?\s+(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<y>\d{2}|\d{4})\b")
 
 
 def weekday_date(title: str) -> datetime | None:
     """The day a heading "<weekday>, <n>/<n>/<year>" names when its weekday fits one reading of the numbers
-    only (English weekday names, whole or cut to three letters); None otherwise."""
+    only (English weekday names, whole or cut to three letters; other languages' by their CLDR names,
+    :func:`written_dates.weekday`); None otherwise."""
     m = _WEEKDAY_DATE_RE.match(title)
     if m is None:
         return None
     name = m.group("wd").lower()
     weekday = next((i for i, w in enumerate(_WEEKDAYS) if w == name or (len(name) == 3 and w.startswith(name))), None)
+    if weekday is None:
+        weekday = written_dates.weekday(name)
     if weekday is None:
         return None
     year = int(m.group("y")) + (2000 if len(m.group("y")) == 2 else 0)

@@ -55,6 +55,33 @@ def month_names() -> tuple[dict[str, int], dict[str, int]]:
     return full, short
 
 
+@lru_cache(maxsize=1)
+def weekday_names() -> dict[str, int]:
+    """Weekday name (every CLDR width and context of the WhatsApp locales, casefolded) → 0 (Monday) .. 6;
+    names two languages give to different days are left out. Built once per process."""
+    from babel import Locale, UnknownLocaleError
+
+    found: dict[str, set[int]] = {}
+    for ident in clock.WHATSAPP_LOCALES:
+        try:
+            locale = Locale.parse(ident)
+        except (UnknownLocaleError, ValueError):
+            continue
+        for context in locale.days.values():
+            for width, names in context.items():
+                if width in ("wide", "abbreviated"):
+                    for number, name in names.items():
+                        key = _key(str(name))
+                        if len(key) >= 2 and not key.isdigit():
+                            found.setdefault(key, set()).add(int(number))
+    return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
+
+
+def weekday(name: str) -> int | None:
+    """0 (Monday) .. 6 for a weekday's name in any CLDR language ("Thursday", "Do.", "czwartek"), else None."""
+    return weekday_names().get(_key(name)) if name and len(name) <= 40 else None
+
+
 def _key(word: str) -> str:
     return unicodedata.normalize("NFC", word).casefold().strip(".")
 
