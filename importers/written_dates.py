@@ -127,11 +127,11 @@ def written_date(value: str) -> datetime | None:
         year, month, day = (int(g) for g in cjk.groups())
     else:
         years = _YEAR_RE.findall(rest)
-        month_no = _month(rest) if len(years) == 1 else None
-        if month_no is None:
-            return None
         days = _NUMBER_RE.findall(_YEAR_RE.sub(" ", rest))
-        if len(days) != 1:
+        if len(years) != 1 or len(days) != 1:
+            return None  # told before the month table is built ("Note 2024" costs no CLDR load)
+        month_no = _month(rest)
+        if month_no is None:
             return None
         year, month, day = int(years[0]), month_no, int(days[0])
     try:
