@@ -60,12 +60,14 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("conversations.json", _read("unseen5/chatgpt/utf16le/conversations.json")),  # UTF-16 recoded as it streams
         ("conversations.json", _read("unseen5/chatgpt/jsonlines/conversations.json")),
         ("conversations.json", _read("unseen10/chatgpt/canvas_edits/conversations.json")),  # patterns applied
+        ("Sintra day trip.json", _read("unseen12/chatgpt/share_page/Sintra day trip.json")),  # one object
     ],
     "claude": [
         ("conversations.json", _read("unseen3/claude/conversations.json")),
         ("projects.json", _read("unseen3/claude/projects.json")),
         ("conversations.json", _read("unseen5/claude/2025/conversations.json")),  # branches
         ("projects.json", _read("unseen10/claude/project_docs/projects.json")),  # documents
+        ("conversations.json", _read("unseen12/claude/files_v2/conversations.json")),  # files_v2
     ],
     "markdown": [
         ("note.md", _read("unseen2/markdown/obsidian_daily/Daily/2024-03-14.md")),
@@ -79,6 +81,8 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("Export/Reading list 9f8e7d6c5b4a49382716a5b4c3d2e1f0_all.csv",  # a Notion database
          _read("unseen5/notion/Export-7d1c/Reading list 9f8e7d6c5b4a49382716a5b4c3d2e1f0_all.csv")),
         ("Keep/Groceries.html", _read("unseen10/notes/keep_html_only/Takeout/Keep/Groceries.html")),  # no JSON
+        ("Keep/Shared shopping.html", _read("unseen12/notes/keep_html_sharees/Takeout/Keep/Shared shopping.html")),
+        ("Journal/Ημερολόγιο.txt", _read("unseen12/notes/dayone_text_el/Ημερολόγιο.txt")),  # written dates
     ],
     "vcf": [
         ("contacts.vcf", _read("unseen3/vcf/outlook_21_photo.vcf")),
@@ -87,6 +91,9 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("fold.vcf", _read("unseen4/vcf/fold_mid_character.vcf")),
         ("v40.vcf", _read("unseen4/vcf/v40_altid_pid.vcf")),
         ("rfc9554.vcf", _read("unseen10/vcf/rfc9554_v40.vcf")),
+        ("mixed.vcf", _read("unseen12/vcf/mixed_charsets_21.vcf")),  # a code page per property
+        ("outlook.vcf", _read("unseen12/vcf/outlook_21_qp_soft.vcf")),  # soft breaks, trailing spaces
+        ("photo.vcf", _read("unseen12/vcf/photo_21_unindented.vcf")),  # base64 on unindented lines
         ("cards.zip", _zip_bytes({"a.zip": _zip_bytes({"Dan Lee.vcf": _read("unseen4/whatsapp_nested/Dan Lee.vcf")})})),
     ],
     "jsonl": [
