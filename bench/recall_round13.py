@@ -19,6 +19,7 @@ import json
 import statistics
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +32,7 @@ QUESTIONS = HERE / "bench" / "data" / "realchat_heldout13.jsonl"
 
 def by_kind(rows: list[dict[str, Any]], questions: Path) -> list[list[Any]]:
     """Rows of (subset, n, recall@5, recall@10, MRR) for the gap / other / cross-lingual subsets."""
-    meta = {}
-    for line in questions.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            obj = json.loads(line)
-            meta[obj["id"]] = obj
+    meta = question_meta(questions)
     lang_of_chat = {"energie.txt": "nl", "nonna.txt": "it", "hund.txt": "sv", "housemates.txt": "en"}
     subsets = {
         "vocabulary gap": [r for r in rows if meta[r["id"]].get("gap")],
@@ -44,6 +41,21 @@ def by_kind(rows: list[dict[str, Any]], questions: Path) -> list[list[Any]]:
             r for r in rows if r["lang"] == "en" and lang_of_chat.get(r["file"], "en") != "en"],
         "all": rows,
     }
+    return subset_rows(subsets)
+
+
+def question_meta(questions: Path) -> dict[str, dict[str, Any]]:
+    """The questions of a held-out set's jsonl by id (their kinds and flags)."""
+    meta = {}
+    for line in questions.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            obj = json.loads(line)
+            meta[obj["id"]] = obj
+    return meta
+
+
+def subset_rows(subsets: dict[str, list[dict[str, Any]]]) -> list[list[Any]]:
+    """Rows of (subset, n, recall@5, recall@10, MRR), one per named subset of scored questions."""
     out = []
     for name, sub in subsets.items():
         def mean(key: str, sub: list[dict[str, Any]] = sub) -> float:
@@ -52,8 +64,10 @@ def by_kind(rows: list[dict[str, Any]], questions: Path) -> list[list[Any]]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def run_by_kind(argv: list[str] | None, doc: str, data: Path, questions: Path,
+                kinds: Callable[[list[dict[str, Any]], Path], list[list[Any]]]) -> int:
+    """``bench/recall_round12.py`` on one round's held-out set, then its table by ``kinds`` (the CLI of rounds 13+)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tree", default=str(HERE), help="repository whose engine is scored (default: this one)")
     ap.add_argument("--reuse", metavar="DIR", required=True, help="stores live here (one DIR per tree)")
     ap.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE",
@@ -64,16 +78,21 @@ def main(argv: list[str] | None = None) -> int:
     from bench.common import md_table
 
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "r13.json"
+        out = Path(tmp) / "rows.json"
         extra = [f"--config={c}" for c in args.config] + (["--misses"] if args.misses else [])
-        code = recall_round12.main(["--tree", args.tree, "--data", str(DATA), "--set", str(QUESTIONS),
+        code = recall_round12.main(["--tree", args.tree, "--data", str(data), "--set", str(questions),
                                     "--reuse", args.reuse, "--json", str(out), *extra])
         if code:
             return code
         rows = json.loads(out.read_text())["rows"]
     print()
-    print(md_table(["questions", "n", "recall@5", "recall@10", "MRR"], by_kind(rows, QUESTIONS)))
+    print(md_table(["questions", "n", "recall@5", "recall@10", "MRR"], kinds(rows, questions)))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Round 13's held-out chats, scored by kind."""
+    return run_by_kind(argv, __doc__ or "", DATA, QUESTIONS, by_kind)
 
 
 if __name__ == "__main__":

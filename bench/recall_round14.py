@@ -14,16 +14,14 @@ sitter's name?" over "Marta next door said she'd pop in and feed Biscuit") apart
 
 from __future__ import annotations
 
-import argparse
-import json
-import statistics
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
+
+from bench.recall_round13 import question_meta, run_by_kind, subset_rows  # noqa: E402
 
 DATA = HERE / "bench" / "data" / "realchat_heldout14"
 QUESTIONS = HERE / "bench" / "data" / "realchat_heldout14.jsonl"
@@ -31,11 +29,7 @@ QUESTIONS = HERE / "bench" / "data" / "realchat_heldout14.jsonl"
 
 def by_kind(rows: list[dict[str, Any]], questions: Path) -> list[list[Any]]:
     """Rows of (subset, n, recall@5, recall@10, MRR) for the never-said / other / Polish-chat subsets."""
-    meta = {}
-    for line in questions.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            obj = json.loads(line)
-            meta[obj["id"]] = obj
+    meta = question_meta(questions)
     subsets = {
         "role or category the chat never says": [r for r in rows if meta[r["id"]].get("never")],
         "  of the English chats": [r for r in rows if meta[r["id"]].get("never") and r["file"] != "remont.txt"],
@@ -43,36 +37,12 @@ def by_kind(rows: list[dict[str, Any]], questions: Path) -> list[list[Any]]:
         "the Polish chat": [r for r in rows if r["file"] == "remont.txt"],
         "all": rows,
     }
-    out = []
-    for name, sub in subsets.items():
-        def mean(key: str, sub: list[dict[str, Any]] = sub) -> float:
-            return round(statistics.fmean(r[key] for r in sub), 3) if sub else 0.0
-        out.append([name, len(sub), mean("recall@5"), mean("recall@10"), mean("mrr")])
-    return out
+    return subset_rows(subsets)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tree", default=str(HERE), help="repository whose engine is scored (default: this one)")
-    ap.add_argument("--reuse", metavar="DIR", required=True, help="stores live here (one DIR per tree)")
-    ap.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE",
-                    help="a RecallConfig field for the recalls (repeatable)")
-    ap.add_argument("--misses", action="store_true", help="print every miss with its top 10 and evidence ranks")
-    args = ap.parse_args(argv)
-    from bench import recall_round12
-    from bench.common import md_table
-
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "r14.json"
-        extra = [f"--config={c}" for c in args.config] + (["--misses"] if args.misses else [])
-        code = recall_round12.main(["--tree", args.tree, "--data", str(DATA), "--set", str(QUESTIONS),
-                                    "--reuse", args.reuse, "--json", str(out), *extra])
-        if code:
-            return code
-        rows = json.loads(out.read_text())["rows"]
-    print()
-    print(md_table(["questions", "n", "recall@5", "recall@10", "MRR"], by_kind(rows, QUESTIONS)))
-    return 0
+    """Round 14's held-out chats, scored by kind."""
+    return run_by_kind(argv, __doc__ or "", DATA, QUESTIONS, by_kind)
 
 
 if __name__ == "__main__":
