@@ -131,6 +131,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             # "Tom"): asked again with the newer in the older's words (memengine/fact_alias.py), when the
             # two are known near in meaning (a cosine: a word read by its letters alone is no proof)
             verdict = _aliased(old_text, kept_new, sim, cos, embed, model_id)
+        if verdict is None or verdict.kind == fact_slot.MAY_UPDATE:
+            verdict = _undone(old_text, said_text, verdict, cos is not None and cos >= floor)
         if verdict is None or vetoed(old_text, new_text):
             continue
         verdict = _covered(old_text, said_text, verdict)
@@ -172,6 +174,25 @@ def _aliased(old_text: str, new_text: str, sim: float | None, cos: float | None,
         return None
     return facts.Verdict(verdict.kind, f"{verdict.reason} (the slot named in other words: {other!r})",
                          verdict.confidence)
+
+
+def _undone(old_text: str, said_text: str, verdict: facts.Verdict | None, near: bool) -> facts.Verdict | None:
+    """``verdict`` (None or the middle band's), made sure when the newer says the older's change was
+    undone, naming it (memengine/fact_undone.py: "Reverted the Zustand migration: the app is back on
+    Redux Toolkit" after "The app's state moves to Zustand"); a pair nothing linked is flagged
+    ``may_update`` for it when the two are ``near`` in meaning (the older may not state a change: "Priya
+    likes Zustand" is not retired by a revert of the Zustand migration)."""
+    from memengine import fact_slot, fact_undone, facts
+
+    if verdict is None and not near:
+        return None
+    why = fact_undone.undone(old_text, said_text)
+    if not why:
+        return verdict
+    if verdict is None:
+        return facts.Verdict(fact_slot.MAY_UPDATE, f"the older's change said undone: {why!r}", 0.8)
+    return facts.Verdict("revert", f"the older's change said undone: {why!r} ({verdict.reason})",
+                         max(verdict.confidence, 0.8))
 
 
 def _covered(old_text: str, said_text: str, verdict: facts.Verdict) -> facts.Verdict:
