@@ -157,7 +157,7 @@ def untouched(old: str, new: str) -> str:
 def _topic(first: tuple[str, ...], new: list[str]) -> set[str]:
     """The subject both notes open with: the content tokens the older's first statement and the newer
     share from their start ("admin panel", "Atlas"), one word in two inflections counting."""
-    out = set()
+    out: set[str] = set()
     for a, b in zip(first, new):
         if not _same(a, b):
             # a value where the other has one ("API runs Node 18" / "... Node 20"): the run shared was the
