@@ -22,7 +22,8 @@ from typing import Any, Protocol
 
 from memengine.recall.counter import asked_kinds
 from memengine.recall.instances import names_in
-from memengine.text import STOPWORDS, TOKEN_RE, bare_text
+from memengine.recall.parts import MAX_CUT, MIN_PART, MIN_WORD
+from memengine.text import STOPWORDS, TOKEN_RE, bare_text, fts_tokens
 
 MIN_LETTERS = 3  # shorter tokens ("ok", "cv") are no role or category a model reads alone
 MAX_WORDS = 3  # absent words embedded per question (each ~1.5 ms CPU the first time a process sees it)
@@ -60,6 +61,9 @@ class Room(Protocol):
     @property
     def embedder(self) -> Any: ...
 
+    @property
+    def conn(self) -> Any: ...
+
     def doc_shares(self, terms: list[str], column: str | None = None,
                    upto: int | None = None) -> dict[str, float]: ...
 
@@ -68,13 +72,43 @@ class Room(Protocol):
     def cosines(self, vec: Any, ids: list[int], table: str = "vec_memories") -> dict[int, float]: ...
 
 
+def held_in_some_form(conn: Any, stem: str) -> bool:
+    """Whether the index holds a word (as ``stem``, the index's own spelling of a question word no memory
+    holds) in another form: an indexed word begins with the stem or with a head of it at most ``MAX_CUT``
+    letters shorter and ``MIN_PART`` long ("delivers" -> "deliv" begins "deliveri", the store's "delivery";
+    "supplier" -> "suppli", its "supplies"), or, for a word of ``MIN_WORD`` letters or more, a tail of
+    ``MIN_PART`` letters is an indexed word (a compound: "rijinstructeur" / "instructeur"; parts.py).
+    Each head is one range read of the vocabulary stopping at its first term, each tail one equality
+    lookup."""
+    for cut in range(0, MAX_CUT + 1):
+        head = stem[:len(stem) - cut]
+        if len(head) < MIN_PART:
+            break
+        if conn.execute("SELECT 1 FROM temp.mem_vocab_row WHERE term >= ? AND term < ? LIMIT 1",
+                        (head, head + "\U0010ffff")).fetchone():
+            return True
+    if len(stem) >= MIN_WORD:
+        for start in range(1, len(stem) - MIN_PART + 1):
+            if conn.execute("SELECT 1 FROM temp.mem_vocab_row WHERE term = ?", (stem[start:],)).fetchone():
+                return True
+    return False
+
+
 def absent_words(st: Room, terms: Sequence[str]) -> list[str]:
-    """The question's content words (``terms``) that no memory holds in any indexed column."""
+    """The question's content words (``terms``) that no memory holds in any indexed column, in any form
+    (:func:`held_in_some_form`: a word held only as another inflection or a compound's part is no role
+    the chat never says; counted absent, it pulled the wrong turns up on the lead's blind chats)."""
     words = [t for t in terms if len(t) >= MIN_LETTERS and t.isalpha()]
     if not words:
         return []
     shares = st.doc_shares(words, upto=0)  # (held or not: counted up to one memory, keyword.py)
-    return [t for t in words if shares.get(t, 1.0) == 0.0]
+    missing = [t for t in words if shares.get(t, 1.0) == 0.0]
+    if not missing:
+        return missing
+    conn = st.conn
+    # (doc_shares made the vocabulary table: keyword.py's _df_state)
+    return [t for t, stems in zip(missing, fts_tokens(conn, missing))
+            if not (len(stems) == 1 and held_in_some_form(conn, stems[0]))]
 
 
 def rest_of(query: str, held: Collection[str]) -> str:
