@@ -98,6 +98,7 @@ def _ctx(scale: float) -> tuple[float, ...]:
 
 
 D = RecallConfig()
+ABSENT_ON = "words:who:named"  # round 14's absent-words variant (memengine/recall/absent.py), off by default
 # constant -> {label: config}; each grid holds the default (label marked *)
 GRIDS: dict[str, dict[str, RecallConfig]] = {
     "w_keyword": {f"{wk}{'*' if wk == D.w_keyword else ''}": replace(D, w_keyword=wk, w_vector=round(1 - wk, 2))
@@ -113,7 +114,10 @@ GRIDS: dict[str, dict[str, RecallConfig]] = {
                          for w in (1.0, 0.9, 0.8)},
     "context_mix": {**{f"{w}{'*' if w == D.context_mix else ''}": replace(D, context_mix=w) for w in (0.5, 1.0)},
                     "max": replace(D, context_mix=None)},
-    "w_absent": {f"{w}{'*' if w == D.w_absent else ''}": replace(D, w_absent=w) for w in (0.0, 0.15, 0.3, 0.5)},
+    # (absent off by default since round 14's review: the weights are then tried with it on, beside off)
+    "w_absent": ({f"{w}{'*' if w == D.w_absent else ''}": replace(D, w_absent=w) for w in (0.0, 0.15, 0.3, 0.5)}
+                 if D.absent else {"off*": D, **{f"{w}": replace(D, absent=ABSENT_ON, w_absent=w)
+                                                 for w in (0.15, 0.3, 0.5)}}),
     "context_columns": {f"x{s}{'*' if s == 1.0 else ''}": replace(D, fts_weights=_ctx(s))
                         for s in (0.0, 0.5, 1.0, 1.5)},
 }
@@ -143,7 +147,8 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
                                                                 replace(D, w_instances=0.0)),
     "word parts: heads and tails of question words no memory holds": (D, replace(D, word_parts=False)),
     # issue 19 round 14 (memengine/recall/absent.py): question words no memory holds, embedded apart
-    "absent words: each alone, who-questions, named turns (w 0.3)": (D, replace(D, absent="")),
+    "absent words: each alone, who-questions, named turns (w 0.3)": (replace(D, absent=D.absent or ABSENT_ON),
+                                                                     replace(D, absent="")),
     "absent words: each alone, every question and turn (w 0.3)": (replace(D, absent="words"), replace(D, absent="")),
     "absent words: the rest of the question, every question and turn (w 0.3)": (replace(D, absent="rest"),
                                                                                 replace(D, absent="")),
