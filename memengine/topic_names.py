@@ -321,7 +321,11 @@ def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
     texts = list(texts)
     member_runs = [runs(t, stop, exclude, memo) for t in texts]
     best = ranked_names(member_runs, rarity)
+    judge = _SubjectJudge(texts)
     for n in best:
+        if (taken is None or n.lower() not in taken) and not is_piece(n, texts, exclude) and judge.subject(n):
+            return n
+    for n in best:  # no word the members use as a subject: the best that is no piece (as before round 13)
         if (taken is None or n.lower() not in taken) and not is_piece(n, texts, exclude):
             return n
     for n in best:  # every name is a piece of a longer one: the best that is free
@@ -398,6 +402,117 @@ def is_piece(phrase: str, texts: Sequence[str], exclude: set[str]) -> bool:
             and low not in CONTRACTIONS  # ("went" of "visa appointment went", "I'm" of "I'm crying")
 
     return joined(before) or joined(after)
+
+
+# Determiners and possessives of the languages the brief reads (closed classes: the whole class, not a sample of
+# words): a word right after one heads a noun phrase ("the boat", "our flat", "die Wohnung", "la fiesta", "het huis").
+# Not "i" (a lower-case "I" before a verb: "i left"), "to" (Polish "it", English "to"), "that" (a conjunction).
+DETERMINERS: frozenset[str] = frozenset("""
+the a an my your his her our their its this these those every each another some any no
+le la les l un une des du mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs ce cet cette ces
+der die das den dem des ein eine einen einem einer eines mein meine meinen meinem meiner dein deine deinen
+sein seine seinen ihr ihre ihren unser unsere unseren euer eure dieser diese dieses diesen
+el la los las un una unos unas mi mis tu tus su sus nuestro nuestra nuestros nuestras este esta estos estas
+il lo gli un uno una mio mia miei mie tuo tua suo sua nostro nostra nostri nostre questo questa quel quella
+os as um uma uns umas meu minha meus minhas teu seu nosso nossa esse essa
+de het een mijn jouw zijn haar ons onze hun deze dit
+en ett et ei den det min mitt mit mina mine din ditt dit dina dine sitt sit sina sine vår vårt våra våre vores jeres deres ert era
+mój moja moje mojego nasz nasza nasze twój twoja ten tego tej
+""".split())
+# Words after which "the X" is a place or direction said of something else, not an argument: "on the left",
+# "put it in the calendar". English and the commonest of the other languages ("dans le", "auf der", "en el").
+PLACE_PREPOSITIONS: frozenset[str] = frozenset("""
+on in at to into onto from off near behind under over inside outside across towards toward
+dans sur sous à chez auf an unter über hinter neben en sobre bajo tras su sotto dietro op onder boven achter på
+""".split())
+# A copula or auxiliary right after a word: the word is what the clause is about ("the calendar is full")
+_COPULA: frozenset[str] = frozenset("""is was are were has had will isn't wasn't ist war sind es está son è sono
+é são est sont er var är""".split())
+_NUMBER_WORDS: frozenset[str] = frozenset("""two three four five six seven eight nine ten eleven twelve twenty
+thirty forty fifty hundred couple few several""".split())
+_SENTENCE_END = re.compile(r"[.!?:;\n]\s*[\"“(]*\s*$")
+_SUBJECT_SHARE = 0.03  # determiners per word under which a group's language has none to judge by (Polish, Finnish)
+
+
+class _SubjectJudge:
+    """Whether a one-word name is a word the members use as a subject (see :func:`used_as_subject`); the members'
+    words are split once, for all the names one group tries."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.texts = texts
+        self._split: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
+
+    def bodies(self, texts: Sequence[str]) -> list[tuple[str, list[tuple[int, int]], list[str]]]:
+        """Each text without its stamp, its words' spans and its lower-cased words (split once per text)."""
+        out = []
+        for text in texts:
+            got = self._split.get(text)
+            if got is None:
+                body = _STAMP.sub("", text, count=1)
+                spans = [(m.start(), m.end()) for m in _WORD.finditer(body)]
+                got = self._split[text] = (body, spans, [body[a:b].lower() for a, b in spans])
+            out.append(got)
+        return out
+
+    @staticmethod
+    def judges(bodies: Sequence[tuple[str, list[tuple[int, int]], list[str]]]) -> bool:
+        """Whether the members that write the word write determiners at all (a language without articles, as
+        Polish, is not judged: its nouns never follow one)."""
+        words = sum(len(low) for _b, _s, low in bodies)
+        dets = sum(w in DETERMINERS for _b, _s, low in bodies for w in low)
+        return words > 0 and dets >= _SUBJECT_SHARE * words
+
+    def subject(self, phrase: str) -> bool:
+        """True for a name of two words or more, and for one word the members use as a subject somewhere."""
+        words = _WORD.findall(phrase)
+        if len(words) != 1:
+            return True
+        key = fold(words[0])
+        # only the members that write the word are split (consolidate names ~5,000 clusters at 100k): its folded
+        # key without its last letter is in each spelling of it ("party" of "parties": "part")
+        stem = key[:-1] if len(key) > 3 else key
+        bodies = self.bodies([t for t in self.texts if stem in t.lower()])
+        if not self.judges(bodies):
+            return True
+        for body, spans, low in bodies:
+            for i, w in enumerate(low):
+                if fold(w) == key and _heads_phrase(body, spans, low, i):
+                    return True
+        return False
+
+
+def _heads_phrase(body: str, spans: list[tuple[int, int]], low: list[str], i: int) -> bool:
+    """Whether the word at ``i`` heads a noun phrase that is an argument: right after a determiner, a possessive
+    or a number (not after a place preposition and its article: "on the left"), right before a copula, or written
+    capitalised inside a sentence."""
+    start = spans[i][0]
+    word = body[start: spans[i][1]]
+    if i >= 2 and low[i - 1] in DETERMINERS and low[i - 2] in PLACE_PREPOSITIONS:
+        return False  # "on the left is Marco": where, not what
+    if i and word[:1].isupper() and not _SENTENCE_END.search(body[:start]) and not (
+            word.isupper() and any(body[a:b].isupper() for a, b in spans[i - 1: i + 2] if (a, b) != spans[i])):
+        return True  # a name: "we go to Gdańsk", "FCM vandt" (not a word of a shouted "SO FULLY BOOKED")
+    if i + 1 < len(low) and low[i + 1] in _COPULA and body[spans[i][1]: spans[i + 1][0]].strip() == "":
+        return True  # "the calendar is full", "tickets are in my inbox"
+    if word.lower().endswith(("'s", "’s")):
+        return True  # a possessor: "the boat's engine"
+    if not i or body[spans[i - 1][1]: start].strip():
+        return False  # first word, or punctuation between it and the word before
+    prev = low[i - 1]
+    if prev.endswith(("'s", "’s")) or any(ch.isdigit() for ch in prev) or prev in _NUMBER_WORDS:
+        return True  # "Mum's birthday", "2 tickets", "three rooms"
+    return prev in DETERMINERS
+
+
+def used_as_subject(word: str, texts: Sequence[str]) -> bool:
+    """Whether ``word`` heads a noun phrase somewhere in ``texts`` (a topic's members), so may name their subject.
+
+    A word the members only use as a modifier of a verb or an adjective ("fully booked", "mostly packed") or in a
+    place adjunct ("on the left", "put it in the calendar") names no subject. Evidence is structural and the word
+    lists behind it are closed classes: a determiner, possessive or number right before the word (not after a place
+    preposition), a copula right after it, or a capital inside a sentence. Members that write no determiners (a
+    language without articles) are not judged."""
+    return _SubjectJudge(texts).subject(word)
 
 
 def idf(df: Callable[[str], int], n_docs: int) -> Callable[[tuple[str, ...]], float]:
