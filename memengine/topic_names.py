@@ -440,6 +440,7 @@ class _SubjectJudge:
 
     def __init__(self, texts: Sequence[str]) -> None:
         self.texts = texts
+        self._lower: list[str] | None = None  # (lower-cased once: a group tries up to five names)
         self._split: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
 
     def bodies(self, texts: Sequence[str]) -> list[tuple[str, list[tuple[int, int]], list[str]]]:
@@ -471,7 +472,9 @@ class _SubjectJudge:
         # only the members that write the word are split (consolidate names ~5,000 clusters at 100k): its folded
         # key without its last letter is in each spelling of it ("party" of "parties": "part")
         stem = key[:-1] if len(key) > 3 else key
-        bodies = self.bodies([t for t in self.texts if stem in t.lower()])
+        if self._lower is None:
+            self._lower = [t.lower() for t in self.texts]
+        bodies = self.bodies([t for t, low in zip(self.texts, self._lower) if stem in low])
         if not self.judges(bodies):
             return True
         for body, spans, low in bodies:
