@@ -8,7 +8,8 @@ Chat filler ("ok", "lol", "haha", "thanks", "good") and stop words are never par
 nor are people's names (the People section says who they are). Runs score (members holding
 it) x idf of its rarest word x (1 + 0.3 per extra word): what these members share and the
 rest of the store does not. When nothing recurs, the name is :data:`MIXED`: a phrase of one
-member would pass for the subject of all of them.
+member would pass for the subject of all of them. A one-word name must be a word the members use as a
+subject (:func:`used_as_subject`: "fully" of "fully booked", "left" of "on the left" are none).
 """
 
 from __future__ import annotations
