@@ -183,6 +183,28 @@ def pair_outcome(db: Path, old: str, new: str, embedder: object) -> tuple[bool, 
         s.close()
 
 
+def pair_links(db: Path, old: str, new: str, embedder: object) -> tuple[bool, bool]:
+    """``old`` then ``new`` stored into a new store at ``db`` with ``embedder``: whether the newer superseded
+    the older, and whether it flagged it ``may_update`` instead."""
+    import memory_core as core
+
+    s = core.MemoryStore(db, embedder=embedder)
+    try:
+        first = s.store(old).id
+        res = s.store(new)
+        return first in res.supersedes, first in (getattr(res, "may_update", None) or [])
+    finally:
+        s.close()
+
+
+@pytest.fixture(scope="session")
+def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """The real MiniLM embedder, loaded once per test process (the fact tests that need the model share it)."""
+    from embedder import OnnxEmbedder
+
+    return OnnxEmbedder(cache_dir=tmp_path_factory.mktemp("model-cache"))
+
+
 @contextlib.contextmanager
 def write_lock_held(db: Path) -> Iterator[subprocess.Popen[str]]:
     """Another program holding ``db``'s write lock (an open write transaction) for the block's length."""

@@ -93,13 +93,6 @@ def test_an_update_told_through_its_consequence_is_not_a_dated_fact() -> None:
 
 # --------------------------------------------------------------------------- with the real model
 
-@pytest.fixture(scope="module")
-def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    from embedder import OnnxEmbedder
-
-    return OnnxEmbedder(cache_dir=tmp_path_factory.mktemp("model-cache"))
-
-
 def test_real_model_updates_the_rules_miss_are_superseded(real, tmp_path: Path,  # type: ignore[no-untyped-def]
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     assert real.model_id == WEIGHTS["model_id"]

@@ -86,13 +86,6 @@ def test_a_value_for_a_narrower_group_is_another_slot() -> None:
 
 # --------------------------------------------------------------------------- with the real model
 
-@pytest.fixture(scope="module")
-def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    from embedder import OnnxEmbedder
-
-    return OnnxEmbedder(cache_dir=tmp_path_factory.mktemp("model-cache"))
-
-
 @pytest.mark.parametrize(("old", "new", "superseded"), [
     (*DOSE, True), (*KIN, False), (*OTHER_BILL, False),
     ("Mi casillero en el gimnasio es el 12", "mi casillero en el trabajo es el 48", False),

@@ -117,13 +117,6 @@ def test_named_within_is_the_newer_with_fewer_of_the_older_words() -> None:
 
 # --------------------------------------------------------------------------- with the real model
 
-@pytest.fixture(scope="module")
-def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    from embedder import OnnxEmbedder
-
-    return OnnxEmbedder(cache_dir=tmp_path_factory.mktemp("model-cache"))
-
-
 @pytest.mark.parametrize(("old", "new", "superseded"), [
     # the slot named in other words
     ("The staging database password is kiwi-11", "staging db pwd: mango-12", True),

@@ -108,13 +108,6 @@ def test_the_rephrased_band_supersedes_between_the_band_and_the_threshold() -> N
 
 # --------------------------------------------------------------------------- with the real model
 
-@pytest.fixture(scope="module")
-def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    from embedder import OnnxEmbedder
-
-    return OnnxEmbedder(cache_dir=tmp_path_factory.mktemp("model-cache"))
-
-
 @pytest.mark.parametrize(("old", "new", "superseded"), [
     *((old, new, False) for old, new in SAME_DAY_OTHER_ACTIVITY[:2]),
     ("The build box has 64 GB of RAM", "The build box has 1 TB of storage", False),

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import pair_links
 
 from memengine import fact_cue, fact_mood, fact_untouched, supersession
 from memengine.fact_change_words import change_words
@@ -117,37 +118,17 @@ def test_a_plan_with_a_want_and_a_time_to_come(text: str, mood: str) -> None:
 
 # --------------------------------------------------------------------------- with the real model
 
-@pytest.fixture(scope="module")
-def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    from embedder import OnnxEmbedder
-
-    return OnnxEmbedder(cache_dir=tmp_path_factory.mktemp("model-cache"))
-
-
-def _outcome(db: Path, old: str, new: str, embedder: object) -> tuple[bool, bool]:
-    """Whether ``new`` superseded ``old`` through the store path, and whether it flagged it ``may_update``."""
-    import memory_core as core
-
-    s = core.MemoryStore(db, embedder=embedder)
-    try:
-        first = s.store(old).id
-        res = s.store(new)
-        return first in res.supersedes, first in (getattr(res, "may_update", None) or [])
-    finally:
-        s.close()
-
-
 @pytest.mark.parametrize(("old", "new"), DESCRIPTION_THEN_ATTRIBUTE[:4])
 def test_real_model_description_not_retired(real, tmp_path: Path, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
-    superseded, _flagged = _outcome(tmp_path / "r.db", old, new, real)
+    superseded, _flagged = pair_links(tmp_path / "r.db", old, new, real)
     assert not superseded
 
 
 @pytest.mark.parametrize(("old", "new"), REVERTS[:2])
 def test_real_model_revert_supersedes(real, tmp_path: Path, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
-    assert _outcome(tmp_path / "r.db", old, new, real) == (True, False)
+    assert pair_links(tmp_path / "r.db", old, new, real) == (True, False)
 
 
 def test_real_model_description_flagged(real, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     old, new = DESCRIPTION_THEN_ATTRIBUTE[1]  # (the rules read an update of one attribute: flagged)
-    assert _outcome(tmp_path / "r.db", old, new, real) == (False, True)
+    assert pair_links(tmp_path / "r.db", old, new, real) == (False, True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import pair_links
 
 from memengine import fact_undone, fact_untouched
 
@@ -75,36 +76,16 @@ def test_with_splits_only_after_a_named_thing() -> None:
 
 # --------------------------------------------------------------------------- with the real model
 
-@pytest.fixture(scope="module")
-def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    from embedder import OnnxEmbedder
-
-    return OnnxEmbedder(cache_dir=tmp_path_factory.mktemp("model-cache"))
-
-
-def _outcome(db: Path, old: str, new: str, embedder: object) -> tuple[bool, bool]:
-    """Whether ``new`` superseded ``old`` through the store path, and whether it flagged it ``may_update``."""
-    import memory_core as core
-
-    s = core.MemoryStore(db, embedder=embedder)
-    try:
-        first = s.store(old).id
-        res = s.store(new)
-        return first in res.supersedes, first in (getattr(res, "may_update", None) or [])
-    finally:
-        s.close()
-
-
 @pytest.mark.parametrize(("old", "new"), ONE_CLAUSE_DESCRIPTIONS)
 def test_real_model_one_clause_description_not_retired(real, tmp_path: Path, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
-    assert not _outcome(tmp_path / "r.db", old, new, real)[0]
+    assert not pair_links(tmp_path / "r.db", old, new, real)[0]
 
 
 @pytest.mark.parametrize(("old", "new"), NOT_UNDONE)
 def test_real_model_not_undone_not_retired(real, tmp_path: Path, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
-    assert not _outcome(tmp_path / "r.db", old, new, real)[0]
+    assert not pair_links(tmp_path / "r.db", old, new, real)[0]
 
 
 @pytest.mark.parametrize(("old", "new"), REVERTS_NAMED[:4])
 def test_real_model_named_revert_supersedes(real, tmp_path: Path, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
-    assert _outcome(tmp_path / "r.db", old, new, real) == (True, False)
+    assert pair_links(tmp_path / "r.db", old, new, real) == (True, False)

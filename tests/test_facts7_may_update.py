@@ -124,13 +124,6 @@ def test_another_end_in_german_and_a_bare_spanish_hour() -> None:
 
 # --------------------------------------------------------------------------- with the real model
 
-@pytest.fixture(scope="module")
-def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    from embedder import OnnxEmbedder
-
-    return OnnxEmbedder(cache_dir=tmp_path_factory.mktemp("model-cache"))
-
-
 def test_real_model_a_probable_update_is_flagged_ranked_first_never_merged(  # type: ignore[no-untyped-def]
         real, tmp_path: Path) -> None:
     s = core.MemoryStore(tmp_path / "m.db", embedder=real)

@@ -199,13 +199,6 @@ def test_a_newer_sentence_keeping_every_old_value_and_adding_none_is_never_asked
 
 # --------------------------------------------------------------------------- with the real model
 
-@pytest.fixture(scope="module")
-def real(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    from embedder import OnnxEmbedder
-
-    return OnnxEmbedder(cache_dir=tmp_path_factory.mktemp("model-cache"))
-
-
 def test_real_model_reported_updates_and_a_todo(real, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Training pairs of tests/data/fact_pairs_dev11.jsonl, stored as a write does with the shipped weights."""
     s = core.MemoryStore(tmp_path / "r.db", embedder=real)
