@@ -17,6 +17,7 @@ import traceback
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click import formatting as click_formatting
@@ -181,6 +182,28 @@ def pair_outcome(db: Path, old: str, new: str, embedder: object) -> tuple[bool, 
         return first in res.supersedes, res.deduplicated
     finally:
         s.close()
+
+
+def held_out_chat_rows(name: str, flag: str) -> list[dict[str, Any]]:
+    """bench/data/<name>.jsonl checked well formed: >= 60 questions with unique ids, >= 15 multi-hop, >= 10 about
+    a changed value, >= 20 carrying ``flag``, >= 4 chats, and every evidence / outdated snippet on exactly one
+    line of its chat. Returns the rows for the round's own checks."""
+    import json
+
+    root = Path(__file__).resolve().parent.parent
+    rows = [json.loads(line) for line in (root / f"bench/data/{name}.jsonl").read_text().splitlines()]
+    assert len(rows) >= 60 and len({r["id"] for r in rows}) == len(rows)
+    assert sum(r["category"] == "multi-hop" for r in rows) >= 15
+    assert sum(r.get("kind") == "update" for r in rows) >= 10
+    assert sum(bool(r.get(flag)) for r in rows) >= 20
+    assert len({r["file"] for r in rows}) >= 4
+    for r in rows:
+        lines = (root / f"bench/data/{name}" / r["file"]).read_text(encoding="utf-8").splitlines()
+        assert len(r["evidence"]) == len(r["evidence_text"])
+        assert len(r.get("outdated", [])) == len(r.get("outdated_text", []))
+        for snippet in [*r["evidence_text"], *r.get("outdated_text", [])]:
+            assert sum(snippet in line for line in lines) == 1, (r["id"], snippet)
+    return rows
 
 
 def pair_links(db: Path, old: str, new: str, embedder: object) -> tuple[bool, bool]:
