@@ -206,6 +206,24 @@ def held_out_chat_rows(name: str, flag: str) -> list[dict[str, Any]]:
     return rows
 
 
+def assert_held_out_refs(store: Any, name: str) -> None:
+    """Each chat of bench/data/<name> imported into ``store``: every evidence / outdated ref of the set's
+    questions is the importer's ref of a memory holding its snippet."""
+    import json
+
+    from memengine import ingest
+
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted((root / f"bench/data/{name}").glob("*.txt")):
+        ingest.import_path(store, path)
+    for line in (root / f"bench/data/{name}.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        pairs = [*zip(r["evidence"], r["evidence_text"]), *zip(r.get("outdated", []), r.get("outdated_text", []))]
+        for ref, snippet in pairs:
+            got = store.conn.execute("SELECT content FROM memories WHERE ref = ?", (ref,)).fetchone()
+            assert got is not None and snippet in got[0], (r["id"], ref)
+
+
 def pair_links(db: Path, old: str, new: str, embedder: object) -> tuple[bool, bool]:
     """``old`` then ``new`` stored into a new store at ``db`` with ``embedder``: whether the newer superseded
     the older, and whether it flagged it ``may_update`` instead."""

@@ -4,12 +4,11 @@ round's held-out chats."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from conftest import held_out_chat_rows
+from conftest import assert_held_out_refs, held_out_chat_rows
 
 from memengine.recall.config import RETRIEVAL_FIELDS
 from memengine.recall.instances import best_names, candidate_names, names_in
@@ -110,16 +109,7 @@ def test_the_held_out_questions_name_a_message_each_and_are_well_formed() -> Non
 
 
 def test_the_held_out_refs_are_the_importers_refs_of_their_snippets(store: MemoryStore) -> None:
-    from memengine import ingest
-
-    for path in sorted((ROOT / f"bench/data/{SET}").glob("*.txt")):
-        ingest.import_path(store, path)
-    for line in (ROOT / f"bench/data/{SET}.jsonl").read_text().splitlines():
-        r = json.loads(line)
-        pairs = [*zip(r["evidence"], r["evidence_text"]), *zip(r.get("outdated", []), r.get("outdated_text", []))]
-        for ref, snippet in pairs:
-            got = store.conn.execute("SELECT content FROM memories WHERE ref = ?", (ref,)).fetchone()
-            assert got is not None and snippet in got[0], (r["id"], ref)
+    assert_held_out_refs(store, SET)
 
 
 def test_a_question_word_no_memory_holds_is_searched_by_its_head_and_tail(store: MemoryStore, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -3,12 +3,11 @@ memengine/recall/absent.py), and the round's held-out chats (a role or category 
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from conftest import held_out_chat_rows
+from conftest import assert_held_out_refs, held_out_chat_rows
 
 from memengine.recall.absent import absent_probe, absent_words, asks_who, names_someone, rest_of
 from memengine.recall.config import RETRIEVAL_FIELDS
@@ -110,13 +109,4 @@ def test_the_held_out_questions_are_well_formed_and_their_roles_never_said() -> 
 
 
 def test_the_held_out_refs_are_the_importers_refs_of_their_snippets(store: MemoryStore) -> None:
-    from memengine import ingest
-
-    for path in sorted((ROOT / f"bench/data/{SET}").glob("*.txt")):
-        ingest.import_path(store, path)
-    for line in (ROOT / f"bench/data/{SET}.jsonl").read_text().splitlines():
-        r = json.loads(line)
-        pairs = [*zip(r["evidence"], r["evidence_text"]), *zip(r.get("outdated", []), r.get("outdated_text", []))]
-        for ref, snippet in pairs:
-            got = store.conn.execute("SELECT content FROM memories WHERE ref = ?", (ref,)).fetchone()
-            assert got is not None and snippet in got[0], (r["id"], ref)
+    assert_held_out_refs(store, SET)
