@@ -141,6 +141,9 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "value after its subject (follow: after)": (replace(D, follow="after"), replace(D, follow="")),
     "value after its subject, newest first (follow: newer)": (replace(D, follow="newer"), replace(D, follow="")),
     "a place said changed above the older (moved)": (replace(D, moved="on"), replace(D, moved="")),
+    # issue 19 round 16 (memengine/recall/mention.py): the next mention of a top hit's rare words in its thread
+    **{f"next mention of a top hit's subject (mention: {m})": (replace(D, mention=m), replace(D, mention=""))
+       for m in ("next:4", "next:6", "end:4", "end:6", "end:8")},
     # issue 19 round 13 (memengine/recall/instances.py): the names said around a category word of the question
     "instances: names said near the question's words (w 0.3)": (D, replace(D, w_instances=0.0)),
     "instances: names said near the question's words (w 0.5)": (replace(D, w_instances=0.5),

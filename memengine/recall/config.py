@@ -136,6 +136,9 @@ NEWER_FIRST = "forms:pool"
 # (written after the code, never used for a change) 0.771 -> 0.833. Dev sets (bench/loo.py): LoCoMo no
 # change; real chats +0.003 r@5 in-sample and leave-one-out (bench/README.md, "Round 12").
 FOLLOW = "newer"
+# The next mention of a top hit's own subject later in its thread, placed right after the hit ("Gosselin
+# quoted 4,200" / "we went with Gosselin"; memengine/recall/mention.py, issue 19 round 16); '' = off.
+MENTION = "end"
 # A chat turn saying a place changed ("Thanksgiving is at my sister's in Madison now") above the earlier top
 # turn of its thread saying a place, for "where" questions (memengine/recall/moved.py, round 12); '' = off.
 # Round 12's held-out chats: newer above older 14/29 -> 15/29 (recall@5 equal); round 9's chats 11/15 -> 12/15;
@@ -239,6 +242,8 @@ class RecallConfig:
     # After a top hit that names the subject but states no value of the kind the question asks, the first
     # short turn of its next few that does (follow.py); '' = off.
     follow: str = FOLLOW
+    # After each of the first few hits, the next turn of its thread saying one of its rare words (mention.py).
+    mention: str = MENTION
     # For a "where" question, a top chat turn saying a place changed goes above the earlier one (moved.py).
     moved: str = MOVED
     # Keyword bonus for turns naming what a category word of the question stands for in the chat (instances.py).

@@ -40,6 +40,7 @@ from memengine.recall.follow import follow
 from memengine.recall.fusion import More, combine_sims, fuse
 from memengine.recall.instances import instance_bonus
 from memengine.recall.keyword import KeywordSearch
+from memengine.recall.mention import next_mention
 from memengine.recall.moved import moved_first
 from memengine.recall.parts import MIN_WORD, word_parts
 from memengine.recall.people import People
@@ -389,6 +390,9 @@ class Recall(KeywordSearch, People):
             # the update links: a value brought in that a later turn changed is theirs to rank below it)
             scored, outdated = follow(scored, k, run.query, lambda seeds, span: self._next_turns(seeds, span, run),
                                       run.cfg.follow)
+        if run.strategy == "hybrid" and run.cfg.mention:  # how a top hit's subject turned out, later in its thread
+            scored = next_mention(scored, k, run.query, lambda seeds, span: self._next_turns(seeds, span, run),
+                                  self._content_counts, run.cfg.mention)
         if run.strategy == "hybrid" and run.cfg.newer_first:  # a later turn that changes an earlier one's value
             # "slot:pool": the update may also be one of the candidates fusion scored below the top k
             mode, _, where = run.cfg.newer_first.partition(":")
@@ -436,6 +440,11 @@ class Recall(KeywordSearch, People):
             return self._candidates(list(cand))
         fetched = self._candidates([i for i in cand if i not in have])
         return {i: have[i] if i in have else fetched[i] for i in sorted(cand) if i in have or i in fetched}
+
+    def _content_counts(self, words: list[str], cap: int) -> dict[str, int]:
+        """How many memories' own text holds each word (a count above ``cap`` may read as ``cap + 1``)."""
+        n = self._df_state()[0]
+        return {w: round(s * n) for w, s in self.doc_shares(words, "content", cap).items()}
 
     def _content_shares(self, words: list[str]) -> tuple[dict[str, float], int]:
         """Share of memories whose own text holds each word, and the number of memories."""
