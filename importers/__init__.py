@@ -60,6 +60,8 @@ class Record:
     level: int = 0
     status: str = "active"
     created_at: datetime | None = None
+    # JSON lines only: ``<store id>:<memory id>``, the exporting store's name for this memory (memengine/storeid.py)
+    origin: str | None = None
 
 
 @dataclass

@@ -10,6 +10,7 @@ zip archive is refused.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,9 @@ EXPORT_KEYS = ("content", "memory_type", "source", "ref", "importance", "event_a
 IGNORED_KEYS = ("id", "content_hash", "strength", "access_count", "last_accessed_at", "updated_at", "valid_from",
                 "valid_to")
 MAX_JSONL_LINE_CHARS = 16_000_000  # a 1 MB memory JSON-escaped, with its metadata, fits many times over
-_ALLOWED = set(EXPORT_KEYS) | set(IGNORED_KEYS)
+_ALLOWED = set(EXPORT_KEYS) | set(IGNORED_KEYS) | {"origin"}
+# ``origin``: the exporting store's id and the memory's id there (an export names each memory so)
+ORIGIN_RE = re.compile(r"[0-9a-f]{16}:[0-9]{1,18}")
 
 
 def _fields(obj: Any, file: str, no: int) -> Record:
@@ -64,6 +67,10 @@ def _fields(obj: Any, file: str, no: int) -> Record:
         value = obj.get(name)
         if value is not None and not isinstance(value, str):
             raise ImportFormatError(f"field {name!r} must be text", file, no)
+    origin = obj.get("origin")
+    if origin is not None and not (isinstance(origin, str) and ORIGIN_RE.fullmatch(origin)):
+        raise ImportFormatError("field 'origin' must be '<16 hex digits>:<memory id>', as mem.py export writes it",
+                                file, no)
     # A stable ref makes export -> import -> import idempotent even for hand-stored memories.
     ref = obj.get("ref") or f"hash:{content_hash(content)[:24]}"
     return Record(
@@ -73,7 +80,7 @@ def _fields(obj: Any, file: str, no: int) -> Record:
         tags=tags if isinstance(tags, list) else ([tags] if tags else []), metadata=meta, line=no,
         importance=float(obj["importance"]) if obj.get("importance") is not None else None,
         pinned=bool(obj.get("pinned", False)), level=int(obj.get("level") or 0),
-        status=obj.get("status") or "active", created_at=created_at,
+        status=obj.get("status") or "active", created_at=created_at, origin=origin,
     )
 
 

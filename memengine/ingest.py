@@ -25,9 +25,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, jsonl
+from importers import ImportFormatError, ImportReport, Record
 from importers._common import normalise_phone
 from importers.registry import PARSERS
+from memengine import jsonl_import
 from memengine.chat_episodes import (  # noqa: F401  (re-exported: the import's episodes)
     EPISODE_GAP,
     EPISODE_MAX,
@@ -41,9 +42,10 @@ from memengine.chat_episodes import (  # noqa: F401  (re-exported: the import's 
 )
 from memengine.db import write_tx
 from memengine.errors import UserError
-from memengine.records import MEMORY_TYPES, BatchStats, NewMemory
+from memengine.jsonl_import import import_jsonl, jsonl_items  # noqa: F401  (re-exported: callers name them here)
+from memengine.records import MEMORY_TYPES, NewMemory
 from memengine.store import MemoryStore
-from memengine.text import content_hash, without_author
+from memengine.text import without_author
 from memengine.timeparse import to_iso
 from memengine.writes import MAX_CONTENT_BYTES
 
@@ -70,6 +72,7 @@ class ImportSummary:
     warnings: list[str] = field(default_factory=list)
     dry_run: bool = False
     degraded: str | None = None
+    summaries_replaced: int = 0  # (jsonl) another store's summaries imported before, archived: its newer export's won
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -174,14 +177,14 @@ def import_path(
     fmt = fmt or detect_format(path)
     if fmt == "jsonl":
         if dry_run:  # every line checked as the store will check it; nothing written
-            here = [0]
-            items = list(_refs(jsonl_items(store, path, here)))
+            here, items = jsonl_import.count_new(store, path)
             added = _count_new_refs(store, items)
-            return ImportSummary(file=str(path), format="jsonl", messages_seen=len(items) + here[0],
-                                 memories_added=added, skipped_duplicates=len(items) + here[0] - added, dry_run=True)
-        stats = import_jsonl(store, path, progress=progress)
+            return ImportSummary(file=str(path), format="jsonl", messages_seen=len(items) + here,
+                                 memories_added=added, skipped_duplicates=len(items) + here - added, dry_run=True)
+        stats, replaced = jsonl_import.import_file(store, path, progress=progress)
         return ImportSummary(file=str(path), format="jsonl", messages_seen=stats.seen, memories_added=stats.added,
                              skipped_duplicates=stats.duplicates, degraded=stats.degraded,
+                             summaries_replaced=replaced,
                              warnings=[] if stats.seen else [_NOTHING.format(path=path, fmt="JSON lines")])
     # Pass 1: parse everything, write nothing. Bad input fails here, before any row lands.
     report, count = _parse_all(path, fmt, options, store)
@@ -243,94 +246,6 @@ def import_path(
         for thread in sorted(threads):
             summary.episodes += build_episodes(store, fmt, thread)
     return summary
-
-
-def jsonl_items(store: MemoryStore, path: Path, here: list[int] | None = None) -> Iterator[NewMemory]:
-    """The memories of a JSON lines file (``importers.jsonl`` parses), each checked as the
-    store will check it; streamed. Bad input: one UserError naming the file and line.
-
-    ``here`` (given): lines that are this store's own memories (:func:`_already_here`) are counted in
-    ``here[0]`` instead of yielded."""
-    report = ImportReport(str(path), "jsonl")
-    try:
-        for rec in jsonl.parse(path, report):
-            if here is not None and _already_here(store, rec):
-                here[0] += 1
-                continue
-            item = NewMemory(
-                content=rec.content, memory_type=rec.memory_type, source=rec.source, ref=_summary_ref(store, rec),
-                importance=0.5 if rec.importance is None else rec.importance, tags=rec.tags,
-                metadata=rec.metadata, event_at=rec.event_at, author=rec.author, thread=rec.thread,
-                position=rec.position, pinned=rec.pinned, level=rec.level, status=rec.status,
-                created_at=rec.created_at,
-            )
-            try:
-                yield store.validate(item)
-            except UserError as exc:
-                raise UserError(f"{path}:{rec.line}: {exc.message}") from None
-    except ImportFormatError as exc:
-        raise UserError(one_line(exc)) from None
-
-
-_HASH_REF = re.compile(r"hash:([0-9a-f]{24})(?::\d+)?")
-
-
-def _already_here(store: MemoryStore, rec: Record) -> bool:
-    """Whether ``rec`` is one of this store's own ref-less memories, exported (``hash:<text's hash>[:id]``,
-    memengine/writes.py's export) and imported back: the same source, text, type and time of storing.
-
-    Such a memory has no ref to find it by, so importing a store's export back into it (undoing a mistake
-    from last week's export) added every hand-stored memory a second time (bench/agent_week.py --edges,
-    serve12). Another store's memory of the same text was stored at another time: it is imported.
-    """
-    m = _HASH_REF.fullmatch(rec.ref)
-    if m is None or rec.created_at is None:
-        return False
-    digest = content_hash(rec.content)
-    if not digest.startswith(m.group(1)):
-        return False  # (the text was edited in the file: not the memory exported)
-    return store.conn.execute(
-        "SELECT 1 FROM memories WHERE substr(content_hash, 1, 16) = ? AND content_hash = ? AND ref IS NULL "
-        "AND source = ? AND memory_type = ? AND created_at = ? LIMIT 1",
-        (digest[:16], digest, rec.source, rec.memory_type, to_iso(rec.created_at))).fetchone() is not None
-
-
-SUMMARY_SOURCE = "consolidate"  # (memengine.consolidate's: not imported, consolidate is heavy for the CLI)
-_CLUSTER_REF = re.compile(r"cluster:\d+")
-
-
-def _summary_ref(store: MemoryStore, rec: Record) -> str:
-    """The ref a summary of another store is imported under: ``rec.ref`` for anything else.
-
-    A summary's ref, ``cluster:N``, is its cluster's id in the store that made it; the importing store's
-    own summary of its cluster N has the same (source, ref), so the import skipped it as already there
-    (9 of 680 lines in bench/agent_week.py --edges), and consolidate would later have rewritten it as
-    its own. Imported, it is ``imported:cluster:N:<its text's hash>`` (stable: a second import of the
-    same export skips it). The same text already summarised here (a store importing its own export)
-    takes that summary's ref, so the import skips it as before.
-    """
-    if rec.source != SUMMARY_SOURCE or not rec.level:
-        return rec.ref
-    digest = content_hash(rec.content)
-    row = store.conn.execute("SELECT ref FROM memories WHERE substr(content_hash, 1, 16) = ? AND content_hash = ? "
-                             "AND source = ? AND level > 0 AND ref IS NOT NULL ORDER BY id LIMIT 1",
-                             (digest[:16], digest, SUMMARY_SOURCE)).fetchone()
-    if row is not None:
-        return str(row[0])
-    return f"imported:{rec.ref}:{digest[:16]}" if _CLUSTER_REF.fullmatch(rec.ref) else rec.ref
-
-
-def import_jsonl(store: MemoryStore, path: Path, batch_size: int = 256,
-                 progress: Callable[[int], None] | None = None) -> BatchStats:
-    """Import one JSON object per line (the ``export`` format): every line is checked before
-    anything is written (the file is read twice, a line at a time, so its size does not matter)."""
-    for _ in jsonl_items(store, path):
-        pass
-    here = [0]
-    stats = store.store_many(jsonl_items(store, path, here), batch_size=batch_size, progress=progress)
-    stats.seen += here[0]
-    stats.duplicates += here[0]
-    return stats
 
 
 def _plainly_storable(rec: Record) -> bool:
@@ -430,11 +345,6 @@ def _count_new(store: MemoryStore, path: Path, fmt: str, options: dict[str, Any]
     """How many records of ``path`` a real import would add (dry run)."""
     report = ImportReport(file=str(path), format=fmt)
     return _count_new_refs(store, ((rec.source, rec.ref) for rec in _parse(path, fmt, report, options, store)))
-
-
-def _refs(items: Iterator[NewMemory]) -> Iterator[tuple[str, str]]:
-    for item in items:
-        yield item.source, item.ref or ""
 
 
 def _count_new_refs(store: MemoryStore, pairs: Iterable[tuple[str, str]]) -> int:

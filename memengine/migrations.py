@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from memengine import storeid
 from memengine.db import conn_path, split_sql, write_tx
 from memengine.errors import NewerSchema
 from memengine.migration_sql import (  # the frozen texts (re-exported: tests and readers name them here)
@@ -262,4 +263,7 @@ def migrate(conn: Any, upto: str | None = None) -> list[str]:
                     applied.append(name)
         if name == upto:
             break
+    if not has_table and not upto:  # a new file: its own id, made once (memengine.storeid)
+        with write_tx(conn):
+            storeid.put_new(conn)
     return applied

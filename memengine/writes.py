@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memengine import supersession, timeparse
+from memengine import storeid, supersession, timeparse
 from memengine.cleantext import MAX_TAG_CHARS, check_text
 from memengine.context import bracket_batch, refresh_context
 from memengine.db import select_in, write_tx
@@ -540,6 +540,9 @@ class Writes(StoreBase):
         whole; a memory written during a long export is in it if its id comes after the page being read.
         """
         where = "" if include_deleted else "AND status != 'deleted'"
+        # each line names its memory by this store's id and its own (``origin``): what an import into another
+        # store, or back into this one, knows it by (memengine/jsonl_import.py); never by its text
+        sid = storeid.ensure(self.conn)
         last = -1
         while True:
             page = self.conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id > ? {where} ORDER BY id "
@@ -553,6 +556,8 @@ class Writes(StoreBase):
                     # unique too (import skips a second row of one source and ref): a text an older memory
                     # also has (another type, another author's "ok", another day's event) adds its id
                     out["ref"] = f"hash:{r['content_hash'][:24]}" + (f":{r['id']}" if r["id"] in shared else "")
+                if sid is not None:
+                    out["origin"] = f"{sid}:{r['id']}"
                 yield out
             if len(page) < self.EXPORT_PAGE:
                 return

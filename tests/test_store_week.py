@@ -68,7 +68,12 @@ def test_export_import_keeps_memories_that_share_a_text(tmp_path: Path) -> None:
     assert (first["memories_added"], first["skipped_duplicates"]) == (6, 0)
     again = _data(run_cli_subprocess("--db", str(copy), "import", "jsonl", str(dump)))
     assert (again["memories_added"], again["skipped_duplicates"]) == (0, 6)
-    assert run_cli_subprocess("--db", str(copy), "export").stdout == exported.stdout
+    # the copy holds the same memories, each under a ref naming the store and the id it came from (serve13)
+    mine = [json.loads(line) for line in lines]
+    theirs = [json.loads(line) for line in run_cli_subprocess("--db", str(copy), "export").stdout.splitlines()]
+    assert [{k: v for k, v in r.items() if k not in ("ref", "origin")} for r in theirs] == \
+        [{k: v for k, v in r.items() if k not in ("ref", "origin")} for r in mine]
+    assert [r["ref"] for r in theirs] == [f"hash:{r['ref'].split(':')[1]}@{r['origin']}" for r in mine]
     assert run_cli_subprocess("--db", str(db), "export").stdout == exported.stdout  # the same refs each time
 
 
