@@ -12,7 +12,6 @@ from __future__ import annotations
 import json  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -37,10 +36,9 @@ from memengine.cli.common import (  # noqa: E402
     one_line,
     parse_date,
     progress_bar,
+    set_entry,
 )
-
-EXIT_USAGE = 2
-
+from memengine.cli.recall_body import recall_data  # noqa: E402  (bench/transport_steps.py names mem.recall_data)
 
 # --------------------------------------------------------------------------- the group
 
@@ -259,38 +257,6 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
                 click.echo(_context_line(r["id"], r.get("context") or {}))
 
     emit(data, human, warnings)
-
-
-def recall_data(s: core.MemoryStore, query: str, k: int = 10, strategy: str = "hybrid", types: Sequence[str] = (),
-                sources: Sequence[str] = (), tags: Sequence[str] = (), since: str | None = None,
-                until: str | None = None, include_archived: bool = False, raw: bool = False, explain: bool = False,
-                touch: bool = True, shared: bool = False, summaries: bool = False, with_context: bool = False,
-                history: bool = False, as_of: str | None = None) -> tuple[dict[str, Any], list[str], Any]:
-    """What `recall --json` prints as ``data``, its warnings, and the RecallResult: the one body of
-    the CLI command and of the MCP ``recall`` tool (which calls it without the CLI's parser)."""
-    later = Ctx.serving.later() if touch and Ctx.serving is not None else None  # a server: after the reply
-    res = s.recall(query, k=k, strategy=strategy, types=types or None, sources=sources or None, tags=tags or None,
-                   since=parse_date(since, "--since"), until=parse_date(until, "--until"),
-                   include_archived=include_archived, raw=raw, touch=touch and later is None, explain=explain,
-                   shared=shared, summaries=summaries, history=history, as_of=parse_date(as_of, "--as-of"))
-    if later is not None and res.results:
-        ids = [m.id for m in res.results]
-        later.append(lambda: s.touch_if_writable(ids))
-    results = [m.to_dict() for m in res.results]
-    for r in results:
-        if r["source"].startswith(core.SHARED_SOURCE_PREFIX):
-            r["shared"] = True
-    if with_context:
-        from memengine import graph_nav
-
-        contexts = graph_nav.structural_context(s, [m.id for m in res.results])
-        for r in results:
-            r["context"] = contexts.get(r["id"])
-    data: dict[str, Any] = {"query": query, "strategy": res.strategy, "count": len(results), "results": results}
-    if res.degraded:
-        data["degraded"] = res.degraded
-    warnings = [w for w in (degraded_warning(res.degraded, s.degraded_reason), *res.warnings) if w]
-    return data, warnings, res
 
 
 def _context_line(mid: int, ctx: dict[str, Any]) -> str:
@@ -641,25 +607,12 @@ def main(argv: list[str] | None = None) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
     except (Exception, KeyboardInterrupt) as exc:
-        _emit_error(*_error_of(exc, _DB_FOR_ERRORS), as_json)
+        from memengine.cli.errors import error_of  # (a failing call only)
+
+        _emit_error(*error_of(exc, _DB_FOR_ERRORS), as_json)
 
 
-def _error_of(exc: BaseException, db: Path | None) -> tuple[str, str, int]:
-    """(code, one-line message, exit code) of a failure: the CLI's documented codes."""
-    if isinstance(exc, core.MemError):
-        return _error_triple(exc)
-    if isinstance(exc, OSError):
-        return _error_triple(core.os_error(exc, db))
-    if isinstance(exc, core.sqlite3.DatabaseError):
-        return _error_triple(core.db_error(exc, db) or _internal(exc))
-    if isinstance(exc, click.exceptions.Abort):
-        return "aborted", "aborted", 130
-    if isinstance(exc, click.ClickException):
-        usage = isinstance(exc, click.UsageError)
-        return ("usage" if usage else "invalid_input"), exc.format_message(), EXIT_USAGE if usage else 1
-    if isinstance(exc, KeyboardInterrupt):
-        return "interrupted", "interrupted", 130
-    return _error_triple(_internal(exc))  # a bug: still one line and a documented code, the traceback on request
+set_entry(main)  # the servers run calls in process through it (memengine/cli/servers.py)
 
 
 def _check_argv(argv: list[str]) -> None:
@@ -671,18 +624,3 @@ def _check_argv(argv: list[str]) -> None:
             check_text(a, f"argument {i} ({a.encode('utf-8', 'replace').decode('utf-8')[:40]!r})", strip_nul=False)
         except ValueError as exc:
             raise core.UserError(str(exc)) from exc
-
-
-def _internal(exc: BaseException) -> core.MemError:
-    if os.environ.get("MEM_DEBUG"):
-        import traceback
-
-        traceback.print_exception(exc, file=sys.stderr)
-    first = (str(exc).splitlines() or [""])[0][:300]
-    return core.InternalError(f"internal error {type(exc).__name__}: {first} (a bug: please report it; "
-                              "MEM_DEBUG=1 shows the traceback)")
-
-
-def _error_triple(err: core.MemError) -> tuple[str, str, int]:
-    return err.code, err.message, err.exit_code
-

@@ -88,6 +88,22 @@ class Ctx:
         return self.db or default_db_path()
 
 
+_ENTRY: list[Callable[[list[str]], None]] = []  # the CLI's entry (memcli.main), registered when it loads
+
+
+def set_entry(main: Callable[[list[str]], None]) -> None:
+    """Register the CLI's entry point (memcli does, as it loads): what a server runs a call through."""
+    _ENTRY[:] = [main]
+
+
+def entry() -> Callable[[list[str]], None]:
+    """The CLI's entry point, as one-shot calls run it (memcli.main; loaded if nothing has loaded it yet:
+    a server started from Python rather than from ``mem.py``)."""
+    if not _ENTRY:
+        importlib.import_module("memcli")  # (it registers itself: this room never names the one above)
+    return _ENTRY[0]
+
+
 def current_ctx() -> Ctx:
     """The running invocation's :class:`Ctx`."""
     return click.get_current_context().find_object(Ctx)  # type: ignore[return-value]

@@ -19,8 +19,9 @@ from typing import Any
 import click
 
 import memory_core as core
-from memcli import _error_of, main, recall_data
-from memengine.cli.common import Ctx, current_ctx, emit
+from memengine.cli.common import Ctx, current_ctx, emit, entry
+from memengine.cli.errors import error_of
+from memengine.cli.recall_body import recall_data
 from memengine.serving import Calls
 
 DEFAULT_GC_THRESHOLD = (700, 10, 10)  # CPython's: what a server's calls run with (mem.py raised it for one-shot calls)
@@ -53,7 +54,7 @@ def run_captured(argv: list[str], stdin: bytes | None = None, defer: bool = Fals
         try:
             with redirect_stdout(out), redirect_stderr(err):
                 try:
-                    main(["--db", str(db), *argv])
+                    entry()(["--db", str(db), *argv])
                 except SystemExit as exc:
                     code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
                 except Exception:  # a bug: what the one-shot process would print, and its exit status
@@ -98,7 +99,7 @@ def run_direct(command: str, args: dict[str, Any], defer: bool = False) -> tuple
                 raise (_CALLS.refused or core.IOFailure(f"{_CALLS.path}: not open")).with_traceback(None)
             data, warnings = DIRECT[command](warm, args)
         except (Exception, KeyboardInterrupt) as exc:
-            code, message, exit_code = _error_of(exc, _CALLS.path)
+            code, message, exit_code = error_of(exc, _CALLS.path)
             return exit_code, {"ok": False, "error": {"code": code, "message": message}}
     envelope: dict[str, Any] = {"ok": True, "data": data}
     if warnings:
