@@ -6,6 +6,12 @@
 * a store's export imported into a new store while consolidate runs on that store;
 * a store's export imported back into the store itself (undoing a mistake from an older export): nothing is
   added twice (serve12: every hand-stored memory was, its ref in the export being a hash of its text);
+* two stores whose agents keep storing while each imports the other's export, over and over (serve13): every
+  memory of each is in the other once, the same text stored in both is two memories, a last exchange adds nothing;
+* a restore while an MCP server (`mem.py mcp`) serves the store: the server's next calls answer from the restored
+  file and write into it, never into the file the restore replaced (serve13);
+* an import into a store whose disk fills in its middle (the file size capped for its process): one line, a code
+  of README's table, nothing half-written, and the same import run again brings every line once (serve13);
 * as root only (else skipped, said so): a store on a full disk (a 6 MB tmpfs) and on a read-only mount.
 
 Each violation is a FAULT line of the week (its exit status counts them).
@@ -30,6 +36,11 @@ def edges(week: Week) -> None:
     linked_memory_md(week)
     import_while_consolidating(week)
     import_own_export(week)
+    from agent_week_exchange import exchange_while_storing, import_disk_fills, restore_under_mcp
+
+    exchange_while_storing(week)
+    restore_under_mcp(week)
+    import_disk_fills(week)
     if os.geteuid() != 0:
         print("edges: not root: the full disk and the read-only mount are skipped", flush=True)
         return
