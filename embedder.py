@@ -514,11 +514,8 @@ class OnnxEmbedder:
         self.loaded = path
         return session
 
-    def _token_ids(self, texts: list[str]) -> list[list[int]]:
-        """Each text's ids, truncated to MAX_TOKENS: pure-Python WordPiece for the ASCII texts it reproduces
-        exactly with the shipped tokenizer (memengine/wordpiece.py: a cold query skips ``tokenizers``'
-        import and build), ``tokenizers`` for anything else."""
-        texts = [t or " " for t in texts]
+    def _word_pieces(self) -> Any:
+        """The pure-Python WordPiece of the shipped tokenizer (memengine/wordpiece.py), False for a custom one."""
         if self._wordpiece is None:
             self._wordpiece = False
             if not self._custom and self._tokenizer_path == MODELS_DIR / self.manifest.tokenizer:
@@ -528,7 +525,14 @@ class OnnxEmbedder:
                     self._wordpiece = WordPiece(self._tokenizer_path)
                 except (OSError, ValueError, KeyError) as exc:
                     raise EmbedderError(f"cannot read the tokenizer {self._tokenizer_path}: {exc}") from exc
-        wp = self._wordpiece
+        return self._wordpiece
+
+    def _token_ids(self, texts: list[str]) -> list[list[int]]:
+        """Each text's ids, truncated to MAX_TOKENS: pure-Python WordPiece for the ASCII texts it reproduces
+        exactly with the shipped tokenizer (memengine/wordpiece.py: a cold query skips ``tokenizers``'
+        import and build), ``tokenizers`` for anything else."""
+        texts = [t or " " for t in texts]
+        wp = self._word_pieces()
         if wp and all(wp.handles(t) for t in texts):
             return [wp.ids(t, MAX_TOKENS) for t in texts]
         if self._tokenizer is None:
@@ -550,6 +554,10 @@ class OnnxEmbedder:
 
         Loads only the tokenizer (a few ms), never the model: budgets need counts, not vectors.
         """
+        wp = self._word_pieces()
+        counted = wp.count(text) if wp else None  # (the same count: a brief rarely needs ``tokenizers`` now)
+        if counted is not None:
+            return counted
         if self._counter is None:
             try:
                 from tokenizers import Tokenizer

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 # After normalisation an ASCII text holds spaces, [0-9a-z] and punctuation only: words, or one mark each.
@@ -57,6 +58,35 @@ class WordPiece:
         del out[room + 1:]
         out.append(self.sep)
         return out
+
+    def count(self, text: str) -> int | None:
+        """How many word pieces ``text`` is, without ``[CLS]``/``[SEP]`` and uncut (a budget's count), or None
+        when this cannot say exactly (``tokenizers`` then counts).
+
+        Beyond ASCII: the normalizer strips accents (NFD, then the nonspacing marks dropped: lower case implies
+        it when ``strip_accents`` is unset), and the pre-tokenizer makes each punctuation character (Unicode
+        P*: "…", "—", "’") a word of its own, one piece whatever it is (in the vocabulary, or ``[UNK]``). So
+        such a character counts 1 and splits the text like a space; a text that is ASCII after that is
+        counted as ASCII. Anything else (ß, €, CJK, other spaces or controls) gives None.
+        """
+        extra = 0
+        if not text.isascii():
+            kept = []
+            for c in unicodedata.normalize("NFD", text):
+                if c.isascii():
+                    kept.append(c)
+                    continue
+                cat = unicodedata.category(c)
+                if cat == "Mn":
+                    continue
+                if not cat.startswith("P"):
+                    return None
+                kept.append(" ")
+                extra += 1
+            text = "".join(kept)
+        if "[" in text:
+            return None
+        return len(self.ids(text, len(text) + 2)) - 2 + extra
 
     def _word(self, word: str) -> list[int]:
         """Greedy longest-match-first pieces of one word; [UNK] for the whole word if any part has none."""

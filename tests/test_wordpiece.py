@@ -79,3 +79,49 @@ def test_an_ascii_query_embeds_without_importing_tokenizers_and_others_with_it(t
     done = subprocess.run([sys.executable, "-c", code, str(ROOT)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True", "True"]
+
+
+COUNTED = [*CASES, "word " * 3000, "café au lait", "[MASK] me", "Tomás runs 日本語", "Ana said… then — “ok”",
+           "São Paulo’s façade…", "Straße", "5 €", "a\u00a0b", "zero\u200bwidth", "İstanbul", "ǅ ǆ ﬁ"]
+
+
+@pytest.fixture(scope="module")
+def counter() -> Tokenizer:
+    tok = Tokenizer.from_file(str(SHIPPED))
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
+@pytest.mark.parametrize("text", COUNTED)
+def test_a_count_is_the_tokenizers_or_none(pair: tuple[WordPiece, Tokenizer], counter: Tokenizer, text: str) -> None:
+    got = pair[0].count(text)
+    assert got is None or got == len(counter.encode(text, add_special_tokens=False).ids)
+
+
+@given(st.text(alphabet=string.printable.replace("[", "") + "éèêëàáâãäåçñóòôõöúùûüíìîïýÿÉÀÇÑÖÜ…—–’‘“”«»¡¿·•†",
+               max_size=600))
+def test_a_count_is_the_tokenizers_on_accented_and_punctuated_text(pair: tuple[WordPiece, Tokenizer],
+                                                                     counter: Tokenizer, text: str) -> None:
+    got = pair[0].count(text)
+    assert got is not None and got == len(counter.encode(text, add_special_tokens=False).ids)
+
+
+def test_token_counts_are_the_tokenizers_and_an_ascii_brief_never_loads_it() -> None:
+    import json
+
+    # (a brief's budget counts word pieces without truncation: ASCII text through the pure-Python pieces, anything
+    # else through `tokenizers`; the same counts either way)
+    code = ("import sys, json; sys.path.insert(0, sys.argv[1]); from embedder import OnnxEmbedder;"
+            "e = OnnxEmbedder(); texts = json.loads(sys.argv[2]);"
+            "a = [e.count_tokens(t) for t in texts if t.isascii() and '[' not in t];"
+            "print(json.dumps(['tokenizers' in sys.modules, [e.count_tokens(t) for t in texts]]))")
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT), json.dumps(COUNTED)], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    loaded_before, counts = json.loads(done.stdout)
+    assert loaded_before is False  # every ASCII text counted before the first non-ASCII one loads it
+    tok = Tokenizer.from_file(str(SHIPPED))
+    tok.no_truncation()
+    tok.no_padding()
+    assert counts == [len(tok.encode(t, add_special_tokens=False).ids) for t in COUNTED]
