@@ -459,7 +459,9 @@ def _extra_skips(s: ImportSummary) -> str:
     """The rarer skips, named only when they happened."""
     parts = [f"{n} {what}" for n, what in ((s.skipped_tool, "tool outputs skipped"),
                                            (s.skipped_malformed, "malformed conversations skipped"),
-                                           (s.skipped_oversized, "oversized messages refused")) if n]
+                                           (s.skipped_oversized, "oversized messages refused"),
+                                           (s.summaries_replaced, "older summaries of the exporting store archived"))
+             if n]
     return "".join(p + ", " for p in parts)
 
 
