@@ -41,7 +41,7 @@ from memengine.fact_dropped import FREQUENCY
 from memengine.fact_lexicon import DETERMINERS, NEGATIONS, STOPWORDS, fold
 from memengine.fact_tokens import MAX_CHARS, guess_lang
 
-__all__ = ["MIN_COSINE", "Cue", "detect", "find_cue"]
+__all__ = ["MIN_COSINE", "NOT_CONTENT", "NOT_NAME", "Cue", "Tok", "detect", "find_cue", "is_name", "reverted", "tokens"]
 
 # The least cosine (int8 MiniLM) at which two sentences may be about one slot. The cue, the
 # anchors and the value decide; the cosine only keeps unrelated sentences out (dev set: updates
@@ -62,12 +62,14 @@ PREFIX_SHARE = 0.75
 _TOKEN_RE = re.compile(r"\d+(?:[.,:h]\d+)*[^\W\d_]*|[^\W\d_]+|[,;:!?()]")  # "9am", "40mg": one token
 _POSSESSIVE_RE = re.compile(r"([^\W\d_][\w-]*)['’]s\s+[^\W\d_]")  # "Mia's bedtime", not "at Luigi's."
 _BREAKS = frozenset(",;:!?()")
-_NOT_CONTENT = STOPWORDS | C.GENERIC | C.TITLES | NEGATIONS | C.NEW_WORDS | C.ADDITIVE | C.COPULAS | C.DEPARTURE \
+# Words that never say what a fact is about (function words, copulas, "now" words, days, months): public,
+# the description check (fact_untouched) and the template (fact_template) read content the same way.
+NOT_CONTENT = STOPWORDS | C.GENERIC | C.TITLES | NEGATIONS | C.NEW_WORDS | C.ADDITIVE | C.COPULAS | C.DEPARTURE \
     | C.TRADE_PREPOSITIONS | C.REQUEST | (C.DESTINATIONS - {"back", "front", "up", "down"}) | frozenset(
     w for p in C.NOW_PHRASES for w in p.split()).union(*L.LANG_COPULA.values(), *L.LANG_AUX.values(), L.WEEKDAYS,
                                                        L.MONTHS, L.SHORT_WEEKDAYS, ("feira",))
 # Capitalised words that never name anyone at the start of a sentence.
-_NOT_NAME = STOPWORDS | C.GENERIC | C.TITLES | NEGATIONS | C.NEW_WORDS | C.ADDITIVE | C.COPULAS | frozenset(
+NOT_NAME = STOPWORDS | C.GENERIC | C.TITLES | NEGATIONS | C.NEW_WORDS | C.ADDITIVE | C.COPULAS | frozenset(
     w for p in C.NOW_PHRASES for w in p.split())
 _FUNCTION = STOPWORDS.union(*L.LANG_COPULA.values(), *L.LANG_AUX.values())
 _VALUE_GROUPS = {"date": "date", "weekday": "date", "time": "time", "number": "number", "code": "ident",
@@ -76,7 +78,9 @@ _SON_OWNERS = frozenset(fold(w) for w in "my our your his her their a the".split
 
 
 @dataclass(frozen=True)
-class _Tok:
+class Tok:
+    """One token of a sentence as the fact rules read it: as written, folded, capitalised, a word."""
+
     text: str
     key: str  # folded, lower-case
     cap: bool
@@ -91,11 +95,13 @@ class Cue:
     words: str
 
 
-def _tokens(text: str) -> list[_Tok]:
+def tokens(text: str) -> list[Tok]:
+    """The tokens of ``text`` (its first MAX_CHARS characters): words, numbers with their unit ("9am",
+    "40mg"), and the punctuation that breaks a clause."""
     out = []
     for m in _TOKEN_RE.finditer(text[:MAX_CHARS]):
         t = m.group(0)
-        out.append(_Tok(t, fold(t), t[:1].isupper(), t[:1].isalpha()))
+        out.append(Tok(t, fold(t), t[:1].isupper(), t[:1].isalpha()))
     return out
 
 
@@ -114,7 +120,7 @@ def _discontinuous(keys: list[str]) -> str | None:
     return None
 
 
-def _verb_cue(toks: list[_Tok], lang: str) -> Cue | None:
+def _verb_cue(toks: list[Tok], lang: str) -> Cue | None:
     """A change verb ("raised", "switched"), a motion verb with a destination ("pushed back to",
     "passés chez"), a holder verb ("joined", "took over"), a leaving verb with the name it leaves
     ("left Deloitte") or a habit verb with a verb after it ("started eating", "a recommencé à
@@ -141,7 +147,7 @@ def _verb_cue(toks: list[_Tok], lang: str) -> Cue | None:
     return None
 
 
-def _habit_follows(toks: list[_Tok], i: int) -> bool:
+def _habit_follows(toks: list[Tok], i: int) -> bool:
     """A verb after a habit verb: "started eating", "started to eat", "a recommencé à manger",
     "volvió a comer", German "aufgehört zu rauchen" / "mit dem Rauchen"."""
     k = toks[i].key
@@ -158,7 +164,7 @@ def _habit_follows(toks: list[_Tok], i: int) -> bool:
     return False
 
 
-def _destination_follows(toks: list[_Tok], i: int, lang: str) -> bool:
+def _destination_follows(toks: list[Tok], i: int, lang: str) -> bool:
     """A destination within the clause after a motion verb: "pushed Leo's bedtime back to"."""
     dest = C.DESTINATIONS_BY_LANG.get(lang, C.DESTINATIONS)
     for t in toks[i + 1:i + 1 + MOTION_REACH]:
@@ -171,14 +177,14 @@ def _destination_follows(toks: list[_Tok], i: int, lang: str) -> bool:
 
 def find_cue(text: str) -> Cue | None:
     """The change ``text`` states, or None; None too when it also states an addition ("also")."""
-    toks = _tokens(text)
+    toks = tokens(text)
     keys = [t.key for t in toks if t.word]
     if any(k in C.ADDITIVE for k in keys) or _phrase_at(keys, C.ADDITIVE_PHRASES):
         return None
     return _cue(toks, keys, set(), guess_lang(text))
 
 
-def _cue(toks: list[_Tok], keys: list[str], old: set[str], lang: str) -> Cue | None:
+def _cue(toks: list[Tok], keys: list[str], old: set[str], lang: str) -> Cue | None:
     """The first cue of ``keys`` whose words are not all in ``old`` (the old fact's words: "joined"
     in both "joined in January" and "joined on January 15" tells no change)."""
     cue = _first_cue(toks, keys, lang)
@@ -193,7 +199,7 @@ _BARE_BACK = frozenset({"back", "zuruck", "revenu", "revenus", "retour", "vuelta
 _DATE_DIGITS = re.compile(r"\d+(?:st|nd|rd|th|am|pm|h)$|\d+[:.h]\d+")  # "9th", "5pm", "9:30": a day or a time
 
 
-def _reverted(toks: list[_Tok]) -> str | None:
+def reverted(toks: list[Tok]) -> str | None:
     """A revert phrase of ``toks`` (fact_cue_lexicon.REVERT_PHRASES: "rolled back", "reverted", "back on").
     A bare "back on" / "back to" (any language's) followed by a day, a month or a time is a return in time
     or a visit, not a revert: "Tom is back on Monday", "back on the 9th", "I go back to the dentist on June 10"."""
@@ -212,8 +218,8 @@ def _reverted(toks: list[_Tok]) -> str | None:
     return None
 
 
-def _first_cue(toks: list[_Tok], keys: list[str], lang: str) -> Cue | None:
-    p = _phrase_at(keys, C.NOW_PHRASES) or _reverted(toks) or _discontinuous(keys)
+def _first_cue(toks: list[Tok], keys: list[str], lang: str) -> Cue | None:
+    p = _phrase_at(keys, C.NOW_PHRASES) or reverted(toks) or _discontinuous(keys)
     if p is not None:
         return Cue("now", p)
     for i, t in enumerate(toks):  # "New gym fee: 42", "the new one is", "Neuer Türcode:"
@@ -227,7 +233,7 @@ def _first_cue(toks: list[_Tok], keys: list[str], lang: str) -> Cue | None:
 
 # --------------------------------------------------------------------------- who, which slot
 
-def _kin(toks: list[_Tok]) -> set[str]:
+def _kin(toks: list[Tok]) -> set[str]:
     out = set()
     for i, t in enumerate(toks):
         group = C.KIN.get(t.key) if t.word else None
@@ -239,7 +245,7 @@ def _kin(toks: list[_Tok]) -> set[str]:
     return out
 
 
-def _possessors(text: str, toks: list[_Tok]) -> set[str]:
+def _possessors(text: str, toks: list[Tok]) -> set[str]:
     """Names that own the fact: "Mia's bedtime", "la hermana de Marta", "le loyer de Sam"."""
     out = {fold(m.group(1)) for m in _POSSESSIVE_RE.finditer(text) if m.group(1)[:1].isupper()}
     for i in range(1, len(toks) - 1):
@@ -250,9 +256,9 @@ def _possessors(text: str, toks: list[_Tok]) -> set[str]:
     return out
 
 
-def _content(toks: list[_Tok]) -> list[str]:
+def _content(toks: list[Tok]) -> list[str]:
     return [t.key for t in toks if t.word and (len(t.key) >= 3 or t.text.isupper() and len(t.key) == 2)
-            and t.key not in _NOT_CONTENT
+            and t.key not in NOT_CONTENT
             and t.key not in C.KIN and t.key not in _VERBS]
 
 
@@ -270,7 +276,7 @@ def _same_stem(a: str, b: str) -> bool:
     return n >= MIN_PREFIX + 1 and n >= PREFIX_SHARE * len(short)
 
 
-def _is_name(toks: list[_Tok], i: int, lang: str) -> bool:
+def is_name(toks: list[Tok], i: int, lang: str) -> bool:
     """A capitalised word that names someone or something: not the sentence's first word (see
     :func:`_initial_name`), not a title or function word, and in German (where every noun is
     capitalised) not right after an article or possessive."""
@@ -290,7 +296,7 @@ _DE_BEFORE_NOUN = DETERMINERS | frozenset(
     "jeder jede jedes diese dieser dieses neue neuer neues neuen".split())
 
 
-def _departing(toks: list[_Tok], j: int, trade: bool) -> bool:
+def _departing(toks: list[Tok], j: int, trade: bool) -> bool:
     """Whether the token ``j`` (a name of the old value) is what ``new`` leaves behind: right
     after "left" / "from" / "traded" ("stopped training with Helen"), unless a destination
     comes first ("from Trello to Jira"), or right before a verb that leaves it (German
@@ -314,7 +320,7 @@ def _departing(toks: list[_Tok], j: int, trade: bool) -> bool:
 _NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")
 
 
-def _value_groups(values: list[facts.Value], toks: list[_Tok] | None = None) -> dict[str, set[tuple[object, ...]]]:
+def _value_groups(values: list[facts.Value], toks: list[Tok] | None = None) -> dict[str, set[tuple[object, ...]]]:
     """Values by group; a number as (unit without its rate, the number as written): "35 euros a
     month" and "35 euros" are one value, "42 euros" another; a number with no unit counts the
     word after it ("8 engineers" and "3 designers" are two slots)."""
@@ -326,7 +332,7 @@ def _value_groups(values: list[facts.Value], toks: list[_Tok] | None = None) -> 
             unit = str(norm[0]).split("/")[0]
             if not unit and toks is not None:
                 i = _tok_index(toks, v.text) + 1
-                if i < len(toks) and toks[i].word and toks[i].key not in _NOT_CONTENT:
+                if i < len(toks) and toks[i].word and toks[i].key not in NOT_CONTENT:
                     unit = toks[i].key
             if unit == "ordinal":
                 group = "date"  # "on the 25th"
@@ -391,7 +397,7 @@ class _Side:
 
     text: str
     fact: facts.Fact
-    toks: list[_Tok]
+    toks: list[Tok]
     keys: set[str]
     content: list[str]
     boundary: int  # token index where the subject ends
@@ -401,8 +407,8 @@ class _Side:
     possessors: set[str]
 
 
-def _side(text: str, fact: facts.Fact | None, toks: list[_Tok] | None = None) -> _Side:
-    toks = toks if toks is not None else _tokens(text)
+def _side(text: str, fact: facts.Fact | None, toks: list[Tok] | None = None) -> _Side:
+    toks = toks if toks is not None else tokens(text)
     f = fact if fact is not None else facts.analyse(text)
     boundary = len(toks)
     if f.subject_end < len(f.words):
@@ -411,10 +417,10 @@ def _side(text: str, fact: facts.Fact | None, toks: list[_Tok] | None = None) ->
     verbs = L.LANG_COPULA.get(f.lang, frozenset()) | L.LANG_AUX.get(f.lang, frozenset())
     boundary = min(boundary, next((i for i, t in enumerate(toks) if t.word and (
         t.key in verbs and (t.key != "e" or t.text == "é") or t.key in _VERBS
-        or i > 0 and t.key not in _NOT_CONTENT and t.key not in _PHRASE_LINKS and not _in_phrase(toks, i, f.lang))),
+        or i > 0 and t.key not in NOT_CONTENT and t.key not in _PHRASE_LINKS and not _in_phrase(toks, i, f.lang))),
         len(toks)))
-    names = {t.key for i, t in enumerate(toks) if _is_name(toks, i, f.lang)}
-    subject_names = {toks[i].key for i in range(min(boundary, len(toks))) if _is_name(toks, i, f.lang)}
+    names = {t.key for i, t in enumerate(toks) if is_name(toks, i, f.lang)}
+    subject_names = {toks[i].key for i in range(min(boundary, len(toks))) if is_name(toks, i, f.lang)}
     first_name = _initial_name(toks, f)
     if first_name:
         names.add(first_name)
@@ -437,11 +443,11 @@ def detect(old: str | facts.Fact, new: str | facts.Fact, similarity: float | Non
         return None  # one day, one occasion, a stand-in (memengine/fact_occasion.py)
     if fact_handover.handover(new_text):
         return None  # "X left, so now Y is our ...": the frame rules read the second clause (fact_handover.py)
-    tb = _tokens(new_text)
+    tb = tokens(new_text)
     keys_b = [t.key for t in tb if t.word]
     if any(k in C.ADDITIVE or k in C.CONTINUITY for k in keys_b) or _phrase_at(keys_b, C.ADDITIVE_PHRASES):
         return None  # "also", "another": a second value, not a new one; "still": no change
-    ta = _tokens(old_text)
+    ta = tokens(old_text)
     fb0 = new if isinstance(new, facts.Fact) else None
     cue = _cue(tb, keys_b, {t.key for t in ta if t.word}, fb0.lang if fb0 is not None else guess_lang(new_text))
     if cue is None:
@@ -515,7 +521,7 @@ def _not_same_slot(a: _Side, b: _Side, cue: Cue, similarity: float) -> str | Non
         for t in b.toks[i + 1:]:
             if not t.word and t.text == ":" or t.key in C.COPULAS:
                 break
-            if t.word and t.key not in _NOT_CONTENT:
+            if t.word and t.key not in NOT_CONTENT:
                 what.append(t.key)
         if what and not any(_same_stem(w, x) for w in what for x in a.content):
             return "new-what"
@@ -609,7 +615,7 @@ def _boundaries(side: _Side) -> set[str]:
     return {C.BOUNDARY[k] for k in side.keys if k in C.BOUNDARY}
 
 
-def _tok_index(toks: list[_Tok], text: str) -> int:
+def _tok_index(toks: list[Tok], text: str) -> int:
     m = _TOKEN_RE.search(text)
     key = fold(m.group(0)) if m else ""
     return next((i for i, t in enumerate(toks) if t.key == key or key and t.key.startswith(key)), len(toks))
@@ -626,11 +632,11 @@ def _negated(f: facts.Fact) -> int:
     return sum(fold(n) in NEGATIONS or fold(n) in ("pas", "plus", "jamais") for n in f.negations) % 2
 
 
-def _initial_name(toks: list[_Tok], f: facts.Fact) -> str:
+def _initial_name(toks: list[Tok], f: facts.Fact) -> str:
     """The first word when it names a person: capitalised, read as a name, not a verb (a
     sentence-initial verb is followed by an article: "Traded the Skoda", "Tengo un Seat")."""
     if not toks or not toks[0].word or not toks[0].cap or toks[0].key in _VERBS or toks[0].key in C.TITLES \
-            or toks[0].key in STOPWORDS or toks[0].key in _NOT_NAME:
+            or toks[0].key in STOPWORDS or toks[0].key in NOT_NAME:
         return ""
     if len(toks) > 1 and toks[1].key in DETERMINERS and not (f.lang == "fr" and toks[1].key == "a"):
         return ""
@@ -670,7 +676,7 @@ def _phrases(side: _Side, other: _Side) -> set[int]:
     return out
 
 
-def _in_phrase(toks: list[_Tok], j: int, lang: str = "en") -> bool:
+def _in_phrase(toks: list[Tok], j: int, lang: str = "en") -> bool:
     """Whether token ``j`` belongs to a noun phrase: a link word, a number right after one ("the
     7:15 tram") or a content word that is no verb (a word followed by an article or a number is
     read as a verb: "catch | the 7:15 tram", "beträgt | 1100 Euro")."""
@@ -680,7 +686,7 @@ def _in_phrase(toks: list[_Tok], j: int, lang: str = "en") -> bool:
         return t.text[:1].isdigit() and j > 0 and toks[j - 1].key in _PHRASE_LINKS
     if t.key in _PHRASE_LINKS or t.key in L.WEEKDAYS:  # "the Monday class"
         return True
-    if t.key in _NOT_CONTENT or t.key in _VERBS or t.key in _FUNCTION:
+    if t.key in NOT_CONTENT or t.key in _VERBS or t.key in _FUNCTION:
         return False
     if nxt is not None and nxt.key == "a" and lang in ("fr", "es"):
         return True  # French "a" (has), Spanish "a" (to): no article
@@ -731,7 +737,7 @@ def _slot_shared(a: _Side, b: _Side, anchors: list[str]) -> bool:
     return not a.possessors and _has_copula(a.toks) and _has_copula(b.toks)
 
 
-def _has_copula(toks: list[_Tok]) -> bool:
+def _has_copula(toks: list[Tok]) -> bool:
     for i, t in enumerate(toks):
         if t.key in C.COPULAS or i > 0 and toks[i - 1].key in _PRONOUN_COPULA.get(t.key, ()):
             return True
@@ -756,7 +762,7 @@ def _value_name_runs(side: _Side) -> list[list[str]]:
     runs: list[list[str]] = []
     prev = -2
     for i, t in enumerate(side.toks):
-        if t.key in side.names and t.key not in side.subject_names and _is_name(side.toks, i, side.fact.lang):
+        if t.key in side.names and t.key not in side.subject_names and is_name(side.toks, i, side.fact.lang):
             if i == prev + 1 and runs:
                 runs[-1].append(t.key)
             else:

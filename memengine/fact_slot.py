@@ -114,7 +114,7 @@ def veto(new_text: str) -> str | None:
         return "fragment"  # "Now at 78 kg": whose number is fact_elliptic's question (one owner only)
     if fact_handover.handover(new_text):
         return "handover"  # "X left, so now Y is our ...": the frame rules read the second clause
-    toks = fact_cue._tokens(new_text)
+    toks = fact_cue.tokens(new_text)
     keys = [t.key for t in toks if t.word]
     if "also" in keys and guess_lang(new_text) == "de":  # German "also" is "so" ("..., also gehen wir dann")
         keys = [k for k in keys if k != "also"]
@@ -134,10 +134,10 @@ def masked(text: str) -> str:
     ("The standup is at" / "We moved the standup to"). A sentence with nothing left is itself."""
     f = facts.analyse(text)
     in_values = {fold(w) for v in f.values + f.old_values for w in _WORD_RE.findall(v.text)}
-    toks = fact_cue._tokens(text)
+    toks = fact_cue.tokens(text)
     kept = [t.text for i, t in enumerate(toks)
             if t.word and not any(ch.isdigit() for ch in t.text) and t.key not in in_values
-            and t.key not in _DATE_WORDS and not fact_cue._is_name(toks, i, f.lang)]
+            and t.key not in _DATE_WORDS and not fact_cue.is_name(toks, i, f.lang)]
     return " ".join(kept) or text
 
 

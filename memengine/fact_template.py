@@ -24,7 +24,7 @@ from functools import lru_cache
 from memengine import fact_cue, facts
 from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS
 
-__all__ = ["NAMES", "features", "template"]
+__all__ = ["NAMES", "features", "same_inflection", "template"]
 
 # the feature names, in the order :func:`features` gives them (memengine/fact_slot.py appends them)
 NAMES: tuple[str, ...] = ("tmpl_ratio", "old_covered", "new_covered", "kinds_kept", "unit_changed",
@@ -44,9 +44,9 @@ def template(text: str) -> tuple[tuple[str, str], ...]:
     f = facts.analyse(text)
     kinds: dict[str, str] = {}
     for v in f.values + f.old_values:
-        for part in fact_cue._tokens(v.text):
+        for part in fact_cue.tokens(v.text):
             kinds.setdefault(part.key, _KIND.get(v.kind, "#num"))
-    toks = fact_cue._tokens(text)
+    toks = fact_cue.tokens(text)
     out: list[tuple[str, str]] = []
     for i, t in enumerate(toks):
         if not t.word and not any(ch.isdigit() for ch in t.text):
@@ -59,14 +59,14 @@ def template(text: str) -> tuple[tuple[str, str], ...]:
                 out.append((unit, unit))
         elif t.key in _DATE_WORDS:
             out.append(("#date", t.key))
-        elif fact_cue._is_name(toks, i, f.lang) or t.key in kinds or _letter_id(toks, i):
+        elif fact_cue.is_name(toks, i, f.lang) or t.key in kinds or _letter_id(toks, i):
             out.append(("#name", t.key))
-        elif t.key not in fact_cue._NOT_CONTENT and len(t.key) > 1:
+        elif t.key not in fact_cue.NOT_CONTENT and len(t.key) > 1:
             out.append((t.key, t.key))
     return tuple(out)
 
 
-def _letter_id(toks: list[fact_cue._Tok], i: int) -> bool:
+def _letter_id(toks: list[fact_cue.Tok], i: int) -> bool:
     """A capital letter standing alone right after a word names the thing ("Server A", "Plan B", "vitamin D",
     "row F"): an identifier, though "A" is an article to the stop words (so "Server A has 32 GB" / "Server B
     has 64 GB" reads as another thing with another value, not one slot's new value). Not "I"."""
@@ -84,10 +84,10 @@ def _unified(ta: tuple[tuple[str, str], ...], tb: tuple[tuple[str, str], ...]) -
     tb = tuple((r if t == "#name" and r in raw_a else t, r) for t, r in tb)
     # a word of the newer in another inflection of the older's is the older's word ("weigh" / "weighs")
     words_a = [t for t, _ in ta if not t.startswith("#")]
-    return ta, tuple((next((x for x in words_a if _same(x, t)), t) if not t.startswith("#") else t, r) for t, r in tb)
+    return ta, tuple((next((x for x in words_a if same_inflection(x, t)), t) if not t.startswith("#") else t, r) for t, r in tb)
 
 
-def _same(a: str, b: str) -> bool:
+def same_inflection(a: str, b: str) -> bool:
     """One word in two inflections: equal, or a shared start of 5 letters covering most of the shorter
     ("costs" / "costava", "Spind" / "spinde"; not "gym" / "gas")."""
     if a == b:
@@ -109,7 +109,7 @@ def _covered(a: list[str], b: list[str]) -> float:
     """The share of ``a``'s content words that ``b`` carries (0.5 when ``a`` has none)."""
     if not a:
         return 0.5
-    return sum(any(_same(x, y) for y in b) for x in a) / len(a)
+    return sum(any(same_inflection(x, y) for y in b) for x in a) / len(a)
 
 
 def _unit_after(tpl: tuple[tuple[str, str], ...], i: int) -> str | None:
@@ -166,9 +166,9 @@ def features(old: str, new: str) -> tuple[float, ...]:
     kinds_a = {t for t in ka if t.startswith("#") and t != "#name"}
     kinds_b = {t for t in kb if t.startswith("#") and t != "#name"}
     ua, ub = _units(ta), _units(tb)
-    shared_units = [u for u in ua if any(_same(u, v) for v in ub)]
-    unit_changed = any(not (ua[u] & ub[v]) for u in shared_units for v in ub if _same(u, v))
-    unit_same = any(ua[u] & ub[v] for u in shared_units for v in ub if _same(u, v))
+    shared_units = [u for u in ua if any(same_inflection(u, v) for v in ub)]
+    unit_changed = any(not (ua[u] & ub[v]) for u in shared_units for v in ub if same_inflection(u, v))
+    unit_same = any(ua[u] & ub[v] for u in shared_units for v in ub if same_inflection(u, v))
     sm = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
     aligned_changed = swapped = enclosed = False
     changed_at: list[int] = []  # where, in the older's template, an aligned value differs
@@ -179,7 +179,7 @@ def features(old: str, new: str) -> tuple[float, ...]:
         else:
             left = [t for t in ka[i1:i2] if not t.startswith("#") and len(t) > 2]
             right = [t for t in kb[j1:j2] if not t.startswith("#") and len(t) > 2]
-            word_swap = op == "replace" and bool(left and right and not any(_same(x, y) for x in left for y in right))
+            word_swap = op == "replace" and bool(left and right and not any(same_inflection(x, y) for x in left for y in right))
             swapped = swapped or word_swap
             # a word replaced or added inside the frame, the same words on both sides of it ("60 Euro für
             # Strom im Monat" / "40 Euro für Gas im Monat", "The museum closes" / "the museum shop
@@ -206,5 +206,5 @@ def features(old: str, new: str) -> tuple[float, ...]:
     slot = _content(ta[:first]) or ca
     return (sm.ratio(), _covered(ca, cb), _covered(cb, ca), float(bool(kinds_a) and kinds_a <= kinds_b),
             float(unit_changed), float(unit_same), float(aligned_changed), float(swapped),
-            float(bool(ca) and any(_same(ca[0], y) for y in cb)), _covered(slot, cb), _covered(_context(ta), cb),
+            float(bool(ca) and any(same_inflection(ca[0], y) for y in cb)), _covered(slot, cb), _covered(_context(ta), cb),
             float(enclosed), float(apart), float(head_modified), float(reused))

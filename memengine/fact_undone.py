@@ -19,7 +19,7 @@ from __future__ import annotations
 from memengine import fact_cue
 from memengine import fact_cue_lexicon as C
 from memengine.fact_lexicon import fold
-from memengine.fact_template import _same
+from memengine.fact_template import same_inflection
 from memengine.fact_tokens import guess_lang
 
 __all__ = ["CHANGE_WORDS", "UNDO_WORDS", "WINDOW", "undone"]
@@ -50,18 +50,18 @@ WINDOW = 3
 def _things(text: str) -> set[str]:
     """The names and values of ``text`` (folded): names as fact_cue reads them (in German not a noun
     after its article, "der App"), tokens with a digit."""
-    toks = fact_cue._tokens(text)
+    toks = fact_cue.tokens(text)
     lang = guess_lang(text)
     return {t.key for i, t in enumerate(toks) if any(ch.isdigit() for ch in t.text)
-            or t.key not in fact_cue._NOT_NAME and fact_cue._is_name(toks, i, lang)}
+            or t.key not in fact_cue.NOT_NAME and fact_cue.is_name(toks, i, lang)}
 
 
 def undone(old: str, new: str) -> str:
     """The change noun and the older's thing it names when ``new`` says that change was undone
     ("Zustand migration"), else ""."""
-    toks = fact_cue._tokens(new)
+    toks = fact_cue.tokens(new)
     keys = [t.key for t in toks]
-    if fact_cue._reverted(toks) is None and not any(k in UNDO_WORDS for k in keys):
+    if fact_cue.reverted(toks) is None and not any(k in UNDO_WORDS for k in keys):
         return ""
     theirs = _things(old)
     if not theirs:
@@ -72,6 +72,6 @@ def undone(old: str, new: str) -> str:
             continue
         for j in range(max(0, i - WINDOW), min(len(toks), i + WINDOW + 1)):
             t = toks[j]
-            if j != i and t.key in mine and any(_same(t.key, w) for w in theirs):
+            if j != i and t.key in mine and any(same_inflection(t.key, w) for w in theirs):
                 return f"{toks[min(i, j)].text} {toks[max(i, j)].text}"
     return ""

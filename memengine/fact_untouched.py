@@ -32,7 +32,7 @@ import re
 from functools import lru_cache
 
 from memengine import fact_cue
-from memengine.fact_template import _same
+from memengine.fact_template import same_inflection
 
 __all__ = ["MIN_CONTENT", "statements", "untouched"]
 
@@ -58,12 +58,12 @@ _LINK = "#"
 def _content(text: str) -> list[str]:
     """The content tokens of ``text`` (folded): words of three letters or more that are not function
     words, names, and anything holding a digit (a value)."""
-    toks = fact_cue._tokens(text)
+    toks = fact_cue.tokens(text)
     out = []
     for i, t in enumerate(toks):
         if any(ch.isdigit() for ch in t.text):
             out.append(t.key)
-        elif t.word and (t.key not in fact_cue._NOT_CONTENT and len(t.key) > 2 or fact_cue._is_name(toks, i, "en")):
+        elif t.word and (t.key not in fact_cue.NOT_CONTENT and len(t.key) > 2 or fact_cue.is_name(toks, i, "en")):
             out.append(t.key)
     return out
 
@@ -71,12 +71,12 @@ def _content(text: str) -> list[str]:
 def _named(text: str, skip_first: bool) -> bool:
     """Whether ``text`` names a thing: a capitalised word past its first word or a value (a digit); with
     ``skip_first``, one past its first content word (the subject's)."""
-    toks = fact_cue._tokens(text)
+    toks = fact_cue.tokens(text)
     seen_content = False
     for i, t in enumerate(toks):
         named = any(ch.isdigit() for ch in t.text) or i > 0 and t.word and t.cap or t.text[:1].isupper() and len(
             t.text) >= 2 and t.text.isupper()
-        content = named or t.word and t.key not in fact_cue._NOT_CONTENT and len(t.key) > 2
+        content = named or t.word and t.key not in fact_cue.NOT_CONTENT and len(t.key) > 2
         if named and (seen_content or not skip_first):
             return True
         seen_content = seen_content or content
@@ -149,7 +149,7 @@ def untouched(old: str, new: str) -> str:
         words = [w for w in part if not w.startswith(_LINK)]
         if part[0] in links or set(words) <= topic:
             continue  # (the same preposition said again, or a statement the shared subject says whole)
-        if not any(w not in topic and (w in mine or any(_same(w, m) for m in mine)) for w in words):
+        if not any(w not in topic and (w in mine or any(same_inflection(w, m) for m in mine)) for w in words):
             return " ".join(words)
     return ""
 
@@ -159,7 +159,7 @@ def _topic(first: tuple[str, ...], new: list[str]) -> set[str]:
     share from their start ("admin panel", "Atlas"), one word in two inflections counting."""
     out: set[str] = set()
     for a, b in zip(first, new):
-        if not _same(a, b):
+        if not same_inflection(a, b):
             # a value where the other has one ("API runs Node 18" / "... Node 20"): the run shared was the
             # slot, changed in place, not a subject
             return set() if _value(a) and _value(b) else out

@@ -199,6 +199,6 @@ def test_store_keeps_an_addition(store: core.MemoryStore) -> None:
 
 def test_long_input_is_read_up_to_the_cap() -> None:
     long = "The rent is now 900 euros " + "and more words " * 2000
-    assert len(fact_cue._tokens(long)) == 401  # (memories are short: the first 2000 characters)
+    assert len(fact_cue.tokens(long)) == 401  # (memories are short: the first 2000 characters)
     v = fact_cue.detect("The rent is 800 euros", long, 0.9)
     assert v is not None and v.reason == "'now': new value for 'rent': 800 -> 900"
