@@ -103,23 +103,25 @@ def _is_content(key: str) -> bool:
 
 def _acronym_run(raw: str, words: list[tuple[int, int, str, str]]) -> tuple[int, int] | None:
     """The (first, last) index of the words of ``words`` whose initials spell ``raw``, an acronym written
-    in capitals (stop words inside skipped, at least two words), or None."""
+    in capitals (stop words inside skipped, at least two words; else every word's initial counted: French
+    "BDD" / "base de données"), or None."""
     acro = fold(raw)
     if not (2 <= len(acro) <= 4) or not acro.isalpha() or not raw.isupper():
         return None
-    for i in range(len(words)):
-        if not _is_content(words[i][2]) or words[i][2][0] != acro[0]:
-            continue
-        k, j = 1, i + 1
-        while k < len(acro) and j < len(words):
-            key = words[j][2]
-            if _is_content(key):
-                if key[0] != acro[k]:
-                    break
-                k += 1
-            j += 1
-        if k == len(acro):
-            return i, j - 1
+    for every in (False, True):
+        for i in range(len(words)):
+            if not _is_content(words[i][2]) or words[i][2][0] != acro[0]:
+                continue
+            k, j = 1, i + 1
+            while k < len(acro) and j < len(words):
+                key = words[j][2]
+                if every and not key.isdigit() or _is_content(key):
+                    if key[0] != acro[k]:
+                        break
+                    k += 1
+                j += 1
+            if k == len(acro) and _is_content(words[j - 1][2]):
+                return i, j - 1
     return None
 
 

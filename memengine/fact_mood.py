@@ -55,7 +55,33 @@ _HYPOTHESIS = (
     "vielleicht", "eventuell", "moglicherweise", "konnte", "konnten", "falls", "uberlegen", "mal sehen",
     "talvez", "poderia", "poderiam", "pode ser que", "a pensar em", "pensando em", "vamos ver",
     "forse", "magari", "potrebbe", "potrebbero", "potremmo", "stiamo pensando", "sto pensando", "vedremo",
+    # a choice still being weighed ("estamos valorando pasar el correo a Mailgun", "stiamo valutando Vercel")
+    "weighing", "mulling", "toying with", "debating whether", "on reflechit", "nous reflechissons",
+    "valorando", "barajando", "considerando", "nos planteamos", "estudiando la posibilidad",
+    "erwagen", "erwagt", "in betracht", "a ponderar", "ponderando", "estamos a considerar",
+    "valutando", "stiamo valutando", "sto valutando",
+    # Dutch
+    "misschien", "wellicht", "eventueel", "mogelijk", "overwegen", "overweeg", "overweegt", "denken erover",
+    "we zien wel",
 )
+# Someone's advice or preference, not what holds: "ops says staging should be on a t3.large", "Dana thinks
+# HubSpot would be a better CRM", "Julien trouve que npm est mieux", "Marco dice che il sito starebbe meglio su
+# Netlify" (after memengine/fact_said.py the clause said is read: "staging should be on a t3.large"). A modal of
+# advice or a conditional, or a third person's verb of opinion; a "now" word keeps it asserted ("deploys should
+# go through ArgoCD now" is the rule restated).
+_OPINION = (
+    "should", "shouldn't", "ought to", "would", "wouldn't", "had better", "thinks", "reckons", "believes",
+    "suggests",
+    "devrait", "devraient", "devrions", "serait", "seraient", "trouve que", "pense que", "estime que", "suggere",
+    "deberia", "deberian", "deberiamos", "seria mejor", "cree que", "piensa que", "opina que", "sugiere",
+    "sollte", "sollten", "ware", "waren besser", "findet dass", "findet, dass", "glaubt", "schlagt vor",
+    "deveria", "deveriam", "deveriamos", "seria melhor", "acha que", "sugere",
+    "dovrebbe", "dovrebbero", "dovremmo", "sarebbe", "starebbe", "starebbero", "pensa che", "trova che",
+    "crede che", "suggerisce",
+    "zou moeten", "zouden moeten", "zou beter", "vindt dat", "vindt het", "denkt dat", "stelt voor",
+)
+# (not "recommended" / "empfiehlt": "the recommended dose is 20 mg" states a value; not "findet" / "vindt"
+# alone: "das Meeting findet montags statt", "de vergadering vindt plaats op dinsdag" take place)
 _ANECDOTE = (
     "used to", "back in", "years ago", "when i was", "as a kid", "as a child", "growing up", "at the time",
     "autrefois", "a l'epoque", "quand j'etais", "quand j etais", "il y a des annees",
@@ -63,6 +89,7 @@ _ANECDOTE = (
     "fruher", "damals", "als ich", "als kind", "vor jahren",
     "antigamente", "quando eu era", "quando era", "em crianca", "ha anos", "naquela altura", "naquela epoca",
     "da bambino", "da bambina", "da piccolo", "da piccola", "anni fa", "a quei tempi", "quando ero", "una volta",
+    "vroeger", "destijds", "jaren geleden", "toen ik", "als kind",
 )
 # "once" / "une fois" / "una vez" / "einmal" / "uma vez" tell an anecdote, unless a frequency follows
 # ("once a week", "une fois par mois", "una vez al mes", "einmal pro Woche", "uma vez por semana").
@@ -169,6 +196,7 @@ _INTENT = (
     "queremos", "quiero", "quiere", "vamos a", "va a",
     "quero", "quer", "vamos",
     "vogliamo", "voglio", "vuole",
+    "willen", "wil", "gaan",
 )
 _LATER = (
     "next year", "next month", "next week", "next quarter", "next sprint", "next spring", "next summer",
@@ -180,11 +208,13 @@ _LATER = (
     "la proxima semana", "el proximo trimestre",
     "no proximo ano", "ano que vem", "mes que vem", "no proximo mes", "semana que vem", "na proxima semana",
     "il prossimo anno", "l anno prossimo", "il prossimo mese", "il mese prossimo", "la prossima settimana",
+    "volgend jaar", "volgende maand", "volgende week", "volgend kwartaal", "volgende sprint",
 )
 _HYPOTHESIS_RE = _alternation(_HYPOTHESIS)
 _INTENT_RE = _alternation(_INTENT)
 _LATER_RE = _alternation(_LATER)
 _ANECDOTE_RE = _alternation(_ANECDOTE)
+_OPINION_RE = _alternation(_OPINION)
 # Portuguese "se" is "if" only first in the sentence (elsewhere it is mostly reflexive: "reformou-se");
 # "si" is "if" in French and Spanish but "yes" with its accent ("sí"), which folding removes.
 _SE_FIRST = re.compile(r"^se\s")
@@ -195,7 +225,7 @@ _IT_SI = re.compile(r"(?:^|[\s,;:])(?:il|lo|gli|l'|un)\s*[^\W\d_][\w']*(?:\s+[\w
 
 @lru_cache(maxsize=4096)  # (a write compares its new fact with ~20 candidates: read its mood once)
 def unasserted(text: str) -> str:
-    """"question", "hypothesis", "plan", "anecdote" or "todo" when ``text`` does not assert a current fact, else ""."""
+    """"question", "hypothesis", "plan", "opinion", "anecdote" or "todo" when ``text`` does not assert a current fact, else ""."""
     stripped = text.strip()
     if _QUESTION.search(stripped.lower()) or _EN_INVERSION.match(stripped[:1].lower() + stripped[1:]):
         return "question"
@@ -207,6 +237,8 @@ def unasserted(text: str) -> str:
         return "hypothesis"
     if _PLAN_RE.search(low) and not _PLAN_NOUN.search(low) or _INTENT_RE.search(low) and _LATER_RE.search(low):
         return "plan"
+    if _OPINION_RE.search(low) and not _NOW_RE.search(low):
+        return "opinion"
     if _ANECDOTE_RE.search(low) or _ONCE.search(low) or _past_event(low, stripped.lower()) or _told_of_a_day(low):
         return "anecdote"
     if _todo(low):

@@ -97,7 +97,17 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     time is later than ``new_time`` wins instead (the new fact is history): at most one
     such decision, the earliest later fact.
     """
-    from memengine import fact_elliptic, fact_kept, fact_meant, fact_reorg, fact_slot, fact_stated, fact_swap, facts
+    from memengine import (
+        fact_elliptic,
+        fact_kept,
+        fact_meant,
+        fact_reorg,
+        fact_slot,
+        fact_stated,
+        fact_swap,
+        fact_undone,
+        facts,
+    )
 
     # "Ana said the meeting moved to Tuesday": what was said; "correction: ..., not X": the corrected value
     said_text, new_text = new_text, fact_stated.stated(new_text)
@@ -110,8 +120,18 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     # and "sorry i meant the medium one")
     floor = -1.0 if len(new_text) < 80 and fact_elliptic.fragment(new_text) or fact_swap.fragment(said_text) \
         or fact_reorg.reports(said_text) or fact_meant.meant(said_text) else MIN_COSINE
+    back = bool(fact_undone.bare(said_text))  # "Back to Gradle.": far from what it undoes, shares no word
     for row, sim in candidates:
-        if (sim is not None and sim < min(floor, SWAP_COSINE)) or int(row[0]) == new_id:
+        if int(row[0]) == new_id:
+            continue
+        returned = _returned(str(row[1]), said_text, str(row[2]), new_time) if back else None
+        if returned is not None:
+            if not vetoed(fact_stated.stated(str(row[1])), new_text):
+                got = _covered(fact_stated.stated(str(row[1])), said_text, returned)
+                # (a linked one too goes through _one_owner: two changes it may undo, neither is marked)
+                out.append(Decision(new_id, int(row[0]), new_time, got, maybe=got.kind == fact_slot.MAY_UPDATE))
+            continue
+        if sim is not None and sim < min(floor, SWAP_COSINE):
             continue
         cos = sim if sim is not None else (cosines or {}).get(int(row[0]))
         old_text = fact_stated.stated(str(row[1]))
@@ -122,15 +142,20 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             kept_new = fact_kept.without(old_text, new_text)
             kept_fact = facts.analyse(kept_new)
         if sim is not None and sim < floor:  # (far in meaning: only a new value in shorthand, word for word)
-            verdict = fact_swap.detect(old_text, kept_new)
+            verdict = fact_swap.detect(old_text, kept_new) or _relative(old_text, said_text) \
+                or _labelled(old_text, said_text)
         else:
             verdict = rules(old_text, kept_fact, kept_said, sim, cos) or fact_slot.decide(old_text, kept_new, cos,
                                                                                           embed, model_id)
-        if verdict is None and cos is not None and (sim is None or sim >= floor):
+        if (verdict is None or verdict.kind == fact_slot.MAY_UPDATE) and cos is not None \
+                and (sim is None or sim >= floor):
             # the same slot named in other words ("pg pool max" / "Postgres connection pool size", "he" /
-            # "Tom"): asked again with the newer in the older's words (memengine/fact_alias.py), when the
-            # two are known near in meaning (a cosine: a word read by its letters alone is no proof)
-            verdict = _aliased(old_text, kept_new, sim, cos, embed, model_id)
+            # "Tom", "la BDD" / "la base de données"): asked again with the newer in the older's words
+            # (memengine/fact_alias.py), when the two are known near in meaning (a cosine: a word read by its
+            # letters alone is no proof); a sure verdict so replaces the middle band's
+            other = _aliased(old_text, kept_new, sim, cos, embed, model_id)
+            if other is not None and (verdict is None or other.kind != fact_slot.MAY_UPDATE):
+                verdict = other
         if verdict is None or verdict.kind == fact_slot.MAY_UPDATE:
             verdict = _undone(old_text, said_text, verdict, cos is not None and cos >= floor)
         if verdict is None or vetoed(old_text, new_text):
@@ -155,6 +180,25 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     # a fact the new one surely updates, or that surely updates it, is not also "maybe"
     decided = {d.loser for d in sure} | {d.winner for d in sure}
     return sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided]
+
+
+# A bare return ("Back to Gradle.", memengine/fact_undone.py) undoes a change made this recently: it names
+# neither the slot nor the older's thing, so an older change (and one from the future) is never read so.
+RETURN_WITHIN_DAYS = 30
+
+
+def _returned(old: str, said_text: str, old_time: str, new_time: str) -> facts.Verdict | None:
+    """A ``revert`` verdict marked :data:`memengine.fact_undone.RETURNED` when the bare return ``said_text``
+    undoes the change the candidate ``old`` states, stored at ``old_time`` at most :data:`RETURN_WITHIN_DAYS`
+    before ``new_time`` (:func:`_one_owner` keeps it only when no other candidate reads so), else None."""
+    from memengine import fact_stated, fact_undone, facts
+
+    if old_time > new_time or not _recent(old_time, new_time, RETURN_WITHIN_DAYS * 24):
+        return None
+    back = fact_undone.returned(fact_stated.stated(old), said_text)
+    if not back:
+        return None
+    return facts.Verdict("revert", f"{fact_undone.RETURNED} to {back!r} undoes the older's change", 0.75)
 
 
 def _aliased(old_text: str, new_text: str, sim: float | None, cos: float | None,
@@ -215,14 +259,14 @@ def _covered(old_text: str, said_text: str, verdict: facts.Verdict) -> facts.Ver
 MEANT_WITHIN_HOURS = 24
 
 
-def _recent(old_time: str, new_time: str) -> bool:
-    """Whether ``old_time`` is at most :data:`MEANT_WITHIN_HOURS` before ``new_time`` (ISO; unreadable: no)."""
+def _recent(old_time: str, new_time: str, hours: float = MEANT_WITHIN_HOURS) -> bool:
+    """Whether ``old_time`` is at most ``hours`` from ``new_time`` (ISO; unreadable: no)."""
     from datetime import datetime
 
     try:
         a, b = datetime.fromisoformat(old_time.replace("Z", "+00:00")), datetime.fromisoformat(
             new_time.replace("Z", "+00:00"))
-        return abs((b - a).total_seconds()) <= MEANT_WITHIN_HOURS * 3600
+        return abs((b - a).total_seconds()) <= hours * 3600
     except (ValueError, TypeError):  # (also naive against aware)
         return False
 
@@ -236,7 +280,9 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
     (memengine/fact_reorg.py), an event held elsewhere from now on (memengine/fact_venue.py) and a place
     I go to left for another of its kind (memengine/fact_joined.py: "gym" / "gimnasio"), or any kind said
     "instead" ("quit karate, joined a climbing club instead"); a size or colour
-    corrected as a fragment (memengine/fact_meant.py: "i meant the medium one")."""
+    corrected as a fragment (memengine/fact_meant.py: "i meant the medium one"); a value moved by a relative
+    word (memengine/fact_relative.py: "the Q3 marketing budget doubled", "pushed the launch a week"); a note
+    of the slot's label and its new value (memengine/fact_terse.py: "staging → t3.large")."""
     from memengine import fact_cue, fact_joined, fact_meant, fact_passed, fact_reorg, fact_swap, fact_venue, facts
 
     new_text = fact.text
@@ -246,7 +292,25 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_passed.passed_on(old_text, new_text) or fact_passed.provider_left(old_text, said_text) \
         or fact_reorg.new_boss(old_text, said_text) or fact_venue.moved(old_text, said_text) \
         or fact_joined.joined(old_text, said_text) or fact_joined.instead(old_text, said_text) \
-        or fact_meant.corrects(old_text, said_text)
+        or fact_meant.corrects(old_text, said_text) or _relative(old_text, said_text) or _labelled(old_text, said_text)
+
+
+def _relative(old_text: str, said_text: str) -> facts.Verdict | None:
+    """A ``relative`` verdict when the newer says by how much the older's value moved
+    (memengine/fact_relative.py: "halved the API rate limit", "Release um zwei Wochen verschoben")."""
+    from memengine import fact_relative, facts
+
+    how = fact_relative.moved_by(old_text, said_text)
+    return facts.Verdict("relative", f"the value moved by a relative word: {how!r}", 0.75) if how else None
+
+
+def _labelled(old_text: str, said_text: str) -> facts.Verdict | None:
+    """A ``labelled`` verdict when the newer notes the older's slot and another value as a label and a value
+    (memengine/fact_terse.py: "correo saliente → Mailgun", "deploys: ArgoCD from today")."""
+    from memengine import fact_terse, facts
+
+    what = fact_terse.labelled(old_text, said_text)
+    return facts.Verdict("labelled", f"the slot noted with another value: {what!r}", 0.75) if what else None
 
 
 def vetoed(old_text: str, new_text: str) -> str:
@@ -265,9 +329,10 @@ def _one_owner(decisions: list[Decision]) -> list[Decision]:
     """A number restated without its subject ("Now at 78 kg", memengine/fact_elliptic.py) updates the
     one fact it can belong to: when several candidates read so ("I weigh 82 kg", "My suitcase weighs
     23 kg"), nobody can tell whose it is, and none is superseded."""
-    from memengine import fact_elliptic, fact_swap
+    from memengine import fact_elliptic, fact_swap, fact_undone
 
-    elliptic = [d for d in decisions if fact_elliptic.REASON in d.verdict.reason or fact_swap.REASON in d.verdict.reason]
+    elliptic = [d for d in decisions if fact_elliptic.REASON in d.verdict.reason or fact_swap.REASON in d.verdict.reason
+                or fact_undone.RETURNED in d.verdict.reason]
     return [d for d in decisions if d not in elliptic] if len(elliptic) > 1 else decisions
 
 
