@@ -120,12 +120,12 @@ def _subject(toks: list[fact_cue.Tok]) -> list[str]:
     return _content(toks[:end], set())
 
 
-@lru_cache(maxsize=4096)
-def moved_by(old: str, new: str) -> str:
-    """How ``new`` says ``old``'s value moved ("doubled", "pushed ... a week"), when it names ``old``'s slot
-    and nothing else (see the module docstring), else ""."""
+@lru_cache(maxsize=1024)
+def _marked(new: str) -> tuple[str, list[fact_cue.Tok], frozenset[int]] | None:
+    """The kind of move ``new`` says ("factor" or "shift"), its tokens and the positions of the words that
+    say it (the marker and the duration), or None: read once a write, whatever the candidate."""
     if len(new) > 120:
-        return ""
+        return None
     toks = fact_cue.tokens(new)
     keys = [t.key for t in toks]
     low = fold_text(new)
@@ -138,17 +138,28 @@ def moved_by(old: str, new: str) -> str:
     if not kind and span and any(k in SHIFTS for k in keys):
         kind, marker = "shift", span | {i for i, k in enumerate(keys) if k in SHIFTS}
     if not kind:
-        return ""
+        return None
     if kind == "factor":
         marker |= {i for i, k in enumerate(keys) if k in _RISE_FALL or k in ("in", "half", "moitie", "mitad",
                                                                                   "metade", "meta", "deux")}
+    return kind, toks, frozenset(marker | span)
+
+
+@lru_cache(maxsize=4096)
+def moved_by(old: str, new: str) -> str:
+    """How ``new`` says ``old``'s value moved ("doubled", "pushed ... a week"), when it names ``old``'s slot
+    and nothing else (see the module docstring), else ""."""
+    read = _marked(new)
+    if read is None:
+        return ""
+    kind, toks, marker = read
     otoks = fact_cue.tokens(old)
     if kind == "factor" and not any(t.text[:1].isdigit() for t in otoks):
         return ""  # (a number to multiply)
     if kind == "shift" and not any(t.text[:1].isdigit() or t.key in WEEKDAYS or t.key in MONTHS
                                    or t.key in SHORT_WEEKDAYS for t in otoks):
         return ""  # (a date, a day or a time to move)
-    mine = _content(toks, marker | span)
+    mine = _content(toks, set(marker))
     theirs = _content(otoks, set())
     if not mine or any(not any(w == o or same_inflection(w, o) or same_stem(w, o) for o in theirs) for w in mine):
         return ""  # (another thing, or no subject at all)
@@ -158,4 +169,4 @@ def moved_by(old: str, new: str) -> str:
         return ""  # (a part of the older's subject: "sales doubled" / "the sales target is 1M")
     if fact_mood.unasserted(new) or fact_mood.unasserted(old):
         return ""
-    return f"{' '.join(dict.fromkeys(mine))}: {' '.join(toks[i].text for i in sorted(marker | span))}"
+    return f"{' '.join(dict.fromkeys(mine))}: {' '.join(toks[i].text for i in sorted(marker))}"

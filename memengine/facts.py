@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from memengine import (
     fact_change,
@@ -298,7 +299,14 @@ def _key_of(t: Tok) -> str:
 
 
 def analyse(text: str) -> Fact:
-    """Read one sentence into a :class:`Fact` (never raises on str input)."""
+    """Read one sentence into a :class:`Fact` (never raises on str input). The reading is kept for the next
+    asks (a write compares its fact with ~10 candidates, and each path reads both sides again): treat the
+    Fact as read-only."""
+    return _analysed(text)
+
+
+@lru_cache(maxsize=512)  # (a write reads ~20 texts; consolidate's passes thrash it harmlessly)
+def _analysed(text: str) -> Fact:
     lang = guess_lang(text)
     toks = read_tokens(prepare(text), text)
     keys = frozenset(fold(t.low) for t in toks if t.kind == "word")
