@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from importers import ImportFormatError
+from importers.recode import utf16_codec
 
 # Resource caps (README "Bounded resources"): parsers read line by line and never hold a
 # line, a message or a JSON string past these, whatever the input, so memory stays bounded.
@@ -23,6 +24,27 @@ def looks_binary(data: bytes) -> bool:
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return False
     return b"\x00" in head
+
+
+STRAY_NULS = 1000  # bytes of text per NUL a damaged text file may hold; more is binary data
+_CONTROL_RE = re.compile(rb"[\x01-\x08\x0e-\x1a\x1c-\x1f\x7f]")  # no text's: tab, line ends, form feed, ESC are
+
+
+def damaged_text(head: bytes) -> bool:
+    """True when the NULs in the first bytes of a text export are damage, not binary data: text comes
+    first, and the NULs are a tail (a copy cut by a crash leaves a zero-filled block) or a few strays
+    (at most 8, or one per STRAY_NULS bytes of text), and the rest is UTF-8 with no control character
+    text has no use for. Binary files hold NULs throughout, control bytes and bytes UTF-8 has no use for;
+    UTF-16 is told before this (:func:`importers.recode.utf16_codec`)."""
+    body = head.rstrip(b"\x00")
+    if not body.strip() or body[:1] == b"\x00" or body.count(b"\x00") > max(8, len(body) // STRAY_NULS) \
+            or _CONTROL_RE.search(body):
+        return False
+    try:  # not final: the head may end inside a character
+        codecs.getincrementaldecoder("utf-8")("strict").decode(body.replace(b"\x00", b""), False)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 @dataclass
@@ -45,8 +67,9 @@ READ_CHUNK = 1 << 16
 
 
 def _encoding(raw: IO[bytes], where: str) -> tuple[str, bytes]:
-    """(codec, first bytes already read) for export bytes: UTF-16 with a BOM, else UTF-8
-    (BOM optional). Binary data (NULs without a UTF-16 BOM) and empty files are refused."""
+    """(codec, first bytes already read) for export bytes: UTF-16 with a BOM, or without one when a NUL
+    stands beside each of its first ASCII characters (a Windows tool's "Unicode"), else UTF-8 (BOM
+    optional). Binary data (NULs that are no damage: :func:`damaged_text`) and empty files are refused."""
     head = raw.read(READ_CHUNK)
     if not head.strip(b" \t\r\n\xef\xbb\xbf"):
         more = raw.read(READ_CHUNK)
@@ -55,19 +78,49 @@ def _encoding(raw: IO[bytes], where: str) -> tuple[str, bytes]:
         head += more
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "utf-16", head
-    if looks_binary(head):
+    bare = utf16_codec(head[:8])
+    if bare is not None:
+        return bare, head
+    if looks_binary(head) and not damaged_text(head):
         raise ImportFormatError("binary data, not a text export", where)
     return "utf-8-sig", head
 
 
-def iter_lines(raw: IO[bytes], where: str, cap: int = MAX_LINE_CHARS) -> Iterator[Line]:
+NUL_TAIL = "NUL bytes at the end of the file (a copy cut short?); dropped"
+NUL_STRAY = "NUL bytes inside lines; dropped"
+CUT_CHAR = "the file ends inside a character (cut short?); the broken bytes are dropped"
+
+
+class _Nuls:
+    """Where a text's NULs were (dropped as they pass): the line of the first, and whether text followed."""
+
+    def __init__(self) -> None:
+        self.line = 0
+        self.text_after = False
+
+    def drop(self, text: str, line: int) -> str:
+        """``text`` without its NULs, noting the first one's line (``line``: the line ``text`` starts on)."""
+        if not self.line:
+            before, _, rest = text.partition("\x00")
+            self.line = line + len(_NEWLINE_RE.findall(before))
+            self.text_after = bool(rest.replace("\x00", "").strip())
+        elif not self.text_after:
+            self.text_after = bool(text.replace("\x00", "").strip())
+        return text.replace("\x00", "")
+
+
+def iter_lines(raw: IO[bytes], where: str, cap: int = MAX_LINE_CHARS,
+               damage: list[tuple[int, str]] | None = None) -> Iterator[Line]:
     """Lines of a text export, streamed: never more than ``cap`` characters of one line in memory.
 
     A longer line yields its first ``cap`` characters with its true ``length`` (the caller
     refuses what it belongs to, loudly). Undecodable bytes raise a one-line error naming the line.
+    A copy damaged on the way is read with its damage dropped, each kind noted once in ``damage``
+    as (line, what): NUL bytes (a zero-filled tail, or strays), a last character cut in two.
     """
     encoding, chunk = _encoding(raw, where)
     decoder = codecs.getincrementaldecoder(encoding)("strict")
+    nuls = _Nuls()
     no = 0
     buf = ""
     length = 0
@@ -77,10 +130,20 @@ def iter_lines(raw: IO[bytes], where: str, cap: int = MAX_LINE_CHARS) -> Iterato
         try:
             text = decoder.decode(chunk, final)
         except UnicodeDecodeError as exc:
+            if final and encoding == "utf-8-sig" and exc.reason == "unexpected end of data":
+                # the lead bytes of a character cut in two by the copy: dropped (an odd byte ending UTF-16 stays
+                # an error: half a code unit may as well be damage anywhere)
+                if damage is not None:
+                    damage.append((no + 1, CUT_CHAR))
+                if length:
+                    yield Line(no + 1, buf, length)
+                break
             line = no + 1 + chunk[: max(0, exc.start)].count(b"\n")
-            if encoding == "utf-16":  # a BOM said UTF-16: broken UTF-16, not another code page
+            if encoding.startswith("utf-16"):  # a BOM (or NULs beside ASCII) said UTF-16: broken UTF-16, not another code page
                 raise ImportFormatError(f"invalid UTF-16 text ({exc.reason})", where, line) from None
             raise ImportFormatError(f"not UTF-8 or UTF-16 text ({exc.reason}); re-export as UTF-8", where, line) from None
+        if "\x00" in text:
+            text = nuls.drop(text, no + 1)
         pos = 1 if pending_cr and text.startswith("\n") else 0
         pending_cr = False
         for m in _NEWLINE_RE.finditer(text, pos):
@@ -100,8 +163,10 @@ def iter_lines(raw: IO[bytes], where: str, cap: int = MAX_LINE_CHARS) -> Iterato
         if final:
             if length:
                 yield Line(no + 1, buf, length)
-            return
+            break
         chunk = raw.read(READ_CHUNK)
+    if nuls.line and damage is not None:
+        damage.insert(0, (nuls.line, NUL_STRAY if nuls.text_after else NUL_TAIL))
 
 
 def windows_1252(opener: Callable[[], IO[bytes]], codec: str = "cp1252") -> Callable[[], IO[bytes]]:

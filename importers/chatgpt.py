@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, gpt_tasks, titles
+from importers import ImportFormatError, ImportReport, Record, gpt_projects, gpt_tasks, titles
 from importers._common import (
     CUT_MARK,
     DEFAULT_MAX_JSON_BYTES,
@@ -231,6 +231,13 @@ def _message_text(msg: dict[str, Any]) -> tuple[str, list[str], str]:
 # user reads and keeps, so its text is a memory (the tool's receipt is not).
 _CANVAS_CALLS = {"canmore.create_textdoc", "canmore.update_textdoc"}
 _CANVAS_FAILED = "failed"  # how the tool's receipt of an edit that did not apply starts ("Failed with error ...")
+
+
+def _spoken(msg: dict[str, Any]) -> bool:
+    """True for a voice-mode turn: its words are an ``audio_transcription`` part."""
+    parts = (msg.get("content") or {}).get("parts")
+    return isinstance(parts, list) and any(isinstance(p, dict) and p.get("content_type") == "audio_transcription"
+                                           for p in parts)
 
 
 def _literal(text: str) -> Callable[[re.Match[str]], str]:
@@ -552,6 +559,8 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             metadata["task"] = {k: v for k, v in task.items() if k in ("title", "prompt", "schedule")}
         if gizmo:
             metadata["gizmo"] = gizmo  # the project ("g-p-…") or custom GPT ("g-…") it was held in
+        if meta.get("voice_mode_message") is True or _spoken(msg):
+            metadata["voice"] = True  # spoken in voice mode: the words are a transcript
         if role == "user" and speaker != "User":
             metadata["role"] = "user"  # a person of a group chat, named (titles.name_untitled looks for them)
         msg_id = str(msg.get("id") or key)
@@ -569,11 +578,16 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         position += 1
 
 
-def _mark(records: list[Record], conv: dict[str, Any], shared: dict[str, str]) -> None:
+def _mark(records: list[Record], conv: dict[str, Any], shared: dict[str, str], gizmos: dict[str, str]) -> None:
     """What the export says of a conversation as a whole, on each of its messages: its share link, archived
-    (the user's still: kept, marked, as Keep's archived notes are), starred."""
+    (the user's still: kept, marked, as Keep's archived notes are), starred, the name of the project
+    ("project") or custom GPT ("gpt") it was held in when another file of the export gives it
+    (:mod:`importers.gpt_projects`)."""
     conv_id = str(conv.get("conversation_id") or conv.get("id") or "")
     marks: dict[str, Any] = {"shared_url": shared[conv_id]} if conv_id in shared else {}
+    gizmo = str(conv.get("gizmo_id") or "")
+    if gizmo in gizmos:
+        marks["project" if gizmo.startswith("g-p-") else "gpt"] = gizmos[gizmo]
     for key, mark in (("is_archived", "archived"), ("is_starred", "starred")):
         if conv.get(key) is True:
             marks[mark] = True
@@ -598,7 +612,8 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     limit = int(options.get("max_member_bytes") or DEFAULT_MAX_JSON_BYTES)
     sources = _sources(path)
     shared, shared_sources = _shared_links(path, limit, report)
-    left = unread_files(path, [*sources, *shared_sources])
+    gizmos, named_by = gpt_projects.names(path, {*sources, *shared_sources}, limit)
+    left = unread_files(path, [*sources, *shared_sources, *named_by])
     if left:  # user.json, message_feedback.json, chat.html beside conversations.json: no more history
         report.variant["not_read"] = left
     count = 0
@@ -617,7 +632,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                 continue
             try:  # a whole conversation or none of it: one odd node must not leave half of it
                 records = list(_conversation(conv, where, report, all_branches, include_tools, context))
-                _mark(records, conv, shared)
+                _mark(records, conv, shared, gizmos)
                 titles.name_untitled(records)  # a null title (or "New chat"): the user's first words
             except (AttributeError, TypeError, ValueError, KeyError) as exc:
                 report.skipped_malformed += 1

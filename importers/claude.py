@@ -282,10 +282,22 @@ def _text(msg: dict[str, Any], include_tools: bool,
                    and c.get("is_error") is True}
         parts: list[str] = []
         shown: dict[str, int] = {}  # document key -> index of its part in this message
+        # claude.ai cuts an answer's text into blocks where a citation starts or ends: a text block beside a
+        # cited one goes on the same part as written ("18:30" + "; the last entry…"); other blocks are parts
+        last_cited: bool | None = None  # whether the last part was a text block with citations (None: no text)
         for c in content:
             if not isinstance(c, dict):
                 continue
             kind = c.get("type")
+            if kind == "text" and isinstance(c.get("text"), str):
+                cited = bool(c.get("citations"))
+                if parts and last_cited is not None and (last_cited or cited):
+                    parts[-1] += c["text"]
+                else:
+                    parts.append(c["text"])
+                last_cited = cited
+                continue
+            last_cited = None
             doc = artifact(c)
             edit = edited(c, docs) if doc is None and str(c.get("id")) not in refused else None
             if doc is not None or edit is not None:

@@ -104,31 +104,50 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
 
 # Day One's plain-text export (``Journal.txt``, older apps): each entry under a block of tab-indented fields,
 # "\tDate:\t14 March 2024 at 21:10:00 WET", then "\tLocation:\t…", "\tWeather:\t…", "\tTags:\t…", a blank line,
-# and the entry's words up to the next "\tDate:" line.
-_FIELD_RE = re.compile(r"^\t(?P<key>[A-Z][A-Za-z ]{1,20}):\t(?P<value>.*)$")
+# and the entry's words up to the next date field. The app names the fields in its own language ("\tDatum:\t",
+# "\tFecha:\t", "\tДата:\t", "\t日付:\t"): the block's first field is always the date, whatever its name; the
+# place and the tags are told by their names (below); any other field (the weather) is no fact of the user's.
+_FIELD_RE = re.compile(r"^\t(?P<key>[^\W\d_][^\t:]{0,29}):\t(?P<value>.*)$")
 _ZONE_RE = re.compile(r"\s+(?:[A-Z]{2,5}|GMT[+-]\d{1,2}(?::?\d{2})?|UTC[+-]\d{1,2}(?::?\d{2})?)$")
+# The names Day One's languages give the Location and Tags fields (case-folded; the words the apps of those
+# languages use for "place" and "tags" where Day One's own were not at hand).
+_PLACE_NAMES = frozenset("""location ort standort ubicación localización lugar localização local lieu emplacement
+    luogo posizione locatie plaats sted plats placering sijainti paikka helyszín hely lokalizacja miejsce
+    umístění poloha miesto locație lokacija lokacioni konum yer местоположение местонахождение место розташування
+    місцезнаходження місце местоположба τοποθεσία מיקום موقع الموقع مکان स्थान ตำแหน่ง lokasi 場所 位置 地点
+    위치 장소""".split()) | {"vị trí"}
+_TAG_NAMES = frozenset("""tags tag schlagwörter stichwörter etiquetas étiquettes etichette labels label tagi
+    etiketler tunnisteet címkék štítky etichete oznake oznaky taggar tagger emneord merker теги метки мітки
+    теґи ознаки ετικέτες תגיות وسوم العلامات برچسب‌ها टैग แท็ก thẻ tanda タグ 标签 標籤 태그""".split())
+
+
+def _field(fields: dict[str, str], names: frozenset[str]) -> str:
+    return next((v for k, v in fields.items() if k.casefold() in names), "")
 
 
 def text_records(text: str, journal: str, rel: str, report: ImportReport,
                  read_date: Callable[[str], datetime | None]) -> list[Record] | None:
     """The entries of a Day One plain-text export, one episodic memory each as the JSON export's are
-    (:func:`_entry`): dated by its Date field (the local time as written: a zone abbreviation such as WET is
-    ambiguous and dropped; ``read_date`` reads the written date), tagged by Tags, its Location its place; the
-    weather is no fact of the user's. None when ``text`` is no such export (its first line is no Date field, or
-    no Date field holds a date): then it is a plain note."""
-    if not text.lstrip("\r\n").startswith("\tDate:\t"):
-        return None  # every .txt note passes here: told by its first bytes, before any split
+    (:func:`_entry`): dated by its date field (the block's first; the local time as written: a zone
+    abbreviation such as WET is ambiguous and dropped; ``read_date`` reads the written date), tagged by its
+    tags, its location its place, in whatever language the fields are named; the weather is no fact of the
+    user's. None when ``text`` is no such export (its first line is no field, or no date field holds a
+    date): then it is a plain note."""
+    first = _FIELD_RE.match(text[:1024].lstrip("\r\n").split("\n", 1)[0].rstrip("\r"))
+    if first is None:
+        return None  # every .txt note passes here: told by its first line, before any split
+    date_key = first.group("key")
     lines = split_lines(text)
     entries: list[tuple[dict[str, str], list[str]]] = []  # (fields, body lines) of each entry
     for line in lines:
         field = _FIELD_RE.match(line)
-        if field and field.group("key") == "Date":
+        if field and field.group("key") == date_key:
             entries.append(({}, []))
         if field and entries and not entries[-1][1]:  # a field of the block heading the entry
-            entries[-1][0][field.group("key")] = field.group("value").strip()
+            entries[-1][0].setdefault(field.group("key"), field.group("value").strip())
         elif entries:
             entries[-1][1].append(line)
-    dates = [read_date(_ZONE_RE.sub("", f.get("Date", ""))) for f, _ in entries]
+    dates = [read_date(_ZONE_RE.sub("", f.get(date_key, ""))) for f, _ in entries]
     if not any(dates):
         return None
     out: list[Record] = []
@@ -139,10 +158,10 @@ def text_records(text: str, journal: str, rel: str, report: ImportReport,
         if not body:
             report.skipped_empty += 1
             continue
-        place = fields.get("Location", "")
+        place = _field(fields, _PLACE_NAMES)
         key = f"{when.isoformat() if when else ''}:{sha1_hex(body)[:12]}"
         n = seen[key] = seen.get(key, -1) + 1
-        tags = [t.strip() for t in fields.get("Tags", "").split(",") if t.strip()]
+        tags = [t.strip() for t in _field(fields, _TAG_NAMES).split(",") if t.strip()]
         out.append(Record(content=f"{journal}: {body}" + (f"\n[place: {place}]" if place else ""),
                           ref=f"markdown:dayone:{rel}:{key}:{n}", source="markdown", memory_type="episodic",
                           event_at=when, thread=rel, position=len(out), tags=tags,

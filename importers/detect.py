@@ -33,6 +33,7 @@ from importers import (
     whatsapp,
 )
 from importers._common import ZIP_OPEN_ERRORS, is_junk_member
+from importers._textlines import damaged_text
 from importers.keep import is_keep_path
 from importers.recode import utf16_codec
 from importers.registry import NAMES, PARSERS, Parser
@@ -224,10 +225,10 @@ def detect(path: Path | str) -> str:
         raise ImportFormatError(_unknown("not an export", what), file)
     if utf16_codec(raw[:8]):
         text = _head_text(raw)
-    elif b"\x00" in raw:
+    elif b"\x00" in raw and not damaged_text(raw):
         raise ImportFormatError(_unknown("binary data", None), file)
-    else:
-        text = raw.decode("utf-8", "replace").lstrip("\ufeff")
+    else:  # NULs of a damaged copy (a zero-filled tail, strays) are no text: the reader drops them too
+        text = raw.decode("utf-8", "replace").lstrip("\ufeff").replace("\x00", "")
     suffix = path.suffix.lower()
     stripped = text.lstrip()
     if stripped.upper().startswith("BEGIN:VCARD") or suffix == ".vcf":

@@ -29,9 +29,14 @@ from importers import ImportFormatError, ImportReport, Record
 from importers._common import sha1_hex
 
 MAX_NOTE_CHARS = 4_000_000  # of one note's ENML; more is no note but a pasted dump: refused
+MAX_TASKS, MAX_TASK_CHARS = 1000, 2000  # Evernote 10 tasks of one note, and of one task's field
 _BLOCKS = {"div", "p", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "hr", "table",
            "ul", "ol"}
-_FIELDS = {"title", "content", "created", "updated", "tag", "source-url", "file-name"}
+# a field is read in the element it belongs to: Evernote 10's <task> has its own <title> and <created>,
+# a <resource> its own <file-name>, a <reminder> its own dates
+_FIELDS = {("note", "title"), ("note", "content"), ("note", "created"), ("note", "updated"), ("note", "tag"),
+           ("note-attributes", "source-url"), ("resource-attributes", "file-name"), ("task", "title"),
+           ("task", "taskStatus"), ("task", "dueDate")}
 
 
 class _Text(HTMLParser):
@@ -66,6 +71,9 @@ class _Text(HTMLParser):
         elif tag == "en-todo":
             self.current.append(self.prefix + ("[x] " if dict(attrs).get("checked") == "true" else "[ ] "))
             self.prefix = ""
+        elif tag in ("td", "th"):  # a table's cells kept apart on their row's line
+            if "".join(self.current).strip():
+                self.current.append(" | ")
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "en-crypt":
@@ -93,6 +101,20 @@ def enml_text(enml: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
+def _tasks(tasks: list[dict[str, str]]) -> str:
+    """Evernote 10's tasks of a note, as its to-dos read: "[ ] title (due 2025-03-01)", "[x]" when completed.
+    The due date is the day (the app shows a date; the time is its zone's midnight or the user's hour)."""
+    lines = []
+    for task in tasks:
+        title = " ".join(task.get("title", "").split())
+        if not title:
+            continue
+        due = _when(task.get("dueDate", ""))
+        mark = "[x]" if task.get("taskStatus", "").strip() == "completed" else "[ ]"
+        lines.append(f"{mark} {title}" + (f" (due {due.date().isoformat()})" if due else ""))
+    return "\n".join(lines)
+
+
 def _when(value: str) -> datetime | None:
     try:
         return datetime.strptime(value.strip(), "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
@@ -113,12 +135,16 @@ class _Notes:
         self.records: list[Record] = []
         self.refs: dict[str, int] = {}
         self.line = 0  # set by the parser before each element starts (expat's current line)
+        self.task: dict[str, str] | None = None  # the fields of the Evernote 10 task being read
 
     def start(self, name: str, _attrs: dict[str, str]) -> None:
+        parent = self.stack[-1] if self.stack else ""
         self.stack.append(name)
         if name == "note":
-            self.note = {"tag": [], "file-name": [], "line": self.line}
-        elif self.note is not None and name in _FIELDS and "data" not in self.stack:
+            self.note = {"tag": [], "file-name": [], "tasks": [], "line": self.line}
+        elif self.note is not None and name == "task" and parent == "note":
+            self.task = {}
+        elif self.note is not None and (parent, name) in _FIELDS:
             self.field, self.buf, self.size = name, [], 0
 
     def data(self, text: str) -> None:
@@ -130,7 +156,15 @@ class _Notes:
 
     def end(self, name: str) -> None:
         self.stack.pop()
-        if self.note is not None and name == self.field:
+        parent = self.stack[-1] if self.stack else ""
+        if self.note is not None and name == self.field and parent == "task" and self.task is not None:
+            self.task[name] = "".join(self.buf)[:MAX_TASK_CHARS]
+            self.field = None
+        elif self.note is not None and name == "task" and parent == "note" and self.task is not None:
+            if len(self.note["tasks"]) < MAX_TASKS:
+                self.note["tasks"].append(self.task)
+            self.task = None
+        elif self.note is not None and name == self.field:
             value = "".join(self.buf) if self.size <= MAX_NOTE_CHARS else None
             if name in ("tag", "file-name"):
                 if value and value.strip():
@@ -150,7 +184,7 @@ class _Notes:
             report.skipped_oversized += 1
             report.warn(f"{self.rel}: note {title!r} over {MAX_NOTE_CHARS} characters; refused", note["line"])
             return
-        body = enml_text(str(note.get("content") or ""))
+        body = "\n".join(p for p in (enml_text(str(note.get("content") or "")), _tasks(note["tasks"])) if p)
         if not body:
             report.skipped_empty += 1
             return

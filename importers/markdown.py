@@ -424,8 +424,8 @@ def _display_links(text: str) -> str:
 
     def repl(m: re.Match[str]) -> str:
         target, anchor, alias = m.group(2).strip(), m.group(3), m.group(4)
-        if anchor and anchor.strip().startswith("^"):
-            anchor = None  # a block reference ("#^lunch-2024"): an id, no words
+        if anchor and (anchor.strip().startswith("^") or re.fullmatch(r"\s*(?:page|height)=\d+\s*", anchor)):
+            anchor = None  # a block reference ("#^lunch-2024"): an id; a PDF's "#page=2": where it opens
         if alias and m.group(1) and re.fullmatch(r"\s*\d+(?:x\d+)?\s*", alias):
             alias = None  # "![[photo.jpg|300]]": an embed's display size, not a name
         if alias:
@@ -448,8 +448,8 @@ def _files(path: Path) -> tuple[Path, list[Path]]:
     if path.is_dir():
         found: list[Path] = []
         for dirpath, dirnames, filenames in os.walk(path):
-            # Hidden directories (.obsidian, .git, .trash) hold app state, not notes.
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            # Hidden directories (.obsidian, .git, .trash) hold app state, not notes; a trash folder old ones
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d.casefold() not in note_layouts.TRASH_FOLDERS)
             keep_dir = Path(dirpath).name.lower() == "keep"  # Google Takeout's Keep notes, as JSON
             found += [Path(dirpath) / f for f in sorted(filenames) if not f.startswith(".") and (
                 f.lower().endswith(NOTE_SUFFIXES + (".enex",)) or (keep_dir and f.lower().endswith(".json"))
@@ -531,7 +531,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     if file.parent.suffix.lower() == ".textbundle" and file.stem.lower() == "text":
         stem = file.parent.stem  # Bear's "Trip notes.textbundle/text.markdown" is the note "Trip notes"
     stem, zettel_date = _zettel(stem)
-    file_date = _file_date(stem) if zettel_date is None else None
+    file_date = (note_layouts.daily_date(root, rel) or _file_date(stem)) if zettel_date is None else None
     if file_date and (day := _FILE_DATE_RE.fullmatch(stem)) and day.group("sep") != "-":
         stem = file_date.strftime("%Y-%m-%d %H:%M" if day.group("h") else "%Y-%m-%d")  # Logseq's 2024_03_12: the day
     base_date = _front_date(front) or file_date or zettel_date

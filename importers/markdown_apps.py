@@ -22,6 +22,7 @@ from urllib.parse import unquote
 from importers import ImportFormatError, dayone, html_notes, simplenote, standardnotes
 from importers._common import DEFAULT_MAX_MEMBER_BYTES, ZIP_ERRORS, is_junk_member, open_zip
 from importers.keep import is_keep_path
+from importers.note_layouts import TRASH_FOLDERS
 
 _JOPLIN_ID_RE = re.compile(r"^id: [0-9a-f]{32}$")
 _JOPLIN_TYPE_RE = re.compile(r"^type_: (\d+)$")
@@ -263,7 +264,8 @@ def plain_notes(folder: Path) -> list[Path]:
     from importers import whatsapp  # the chat sniffer: a folder of chats is no folder of notes
 
     found = sorted(p for p in folder.rglob("*" + PLAIN_SUFFIX) if p.is_file() and not any(
-        part.startswith(".") for part in p.relative_to(folder).parts))
+        part.startswith(".") or part.casefold() in TRASH_FOLDERS for part in p.relative_to(folder).parts[:-1])
+        and not p.name.startswith("."))
     for file in found:
         with file.open("rb") as fh:
             head = fh.read(_PLAIN_SNIFF)

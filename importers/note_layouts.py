@@ -1,4 +1,4 @@
-"""Note layouts of round 9 of unseen exports, read for :mod:`importers.markdown`:
+"""Note layouts of round 9 of unseen exports (and later rounds'), read for :mod:`importers.markdown`:
 
 * Org-mode in a ``.md``: a note whose first line is an Org file keyword (``#+title:``, ``#+date:``,
   ``#+filetags:``; org-roam and Logseq users write them) is Org (:func:`is_org_md`): read as an ``.org``
@@ -13,11 +13,14 @@
 * Dendron vaults (``dendron.yml``): a note named ``home.boiler.service.md`` sits under ``home.boiler`` and
   ``home``: its parents' titles come first (:func:`dendron_titles`, :func:`dendron_parents`);
 * Obsidian Excalidraw drawings (front matter ``excalidraw-plugin``): the drawing's words are its
-  "Text Elements" section; the plugin's banner and the compressed drawing are not (:func:`is_excalidraw`).
+  "Text Elements" section; the plugin's banner and the compressed drawing are not (:func:`is_excalidraw`);
+* Obsidian daily notes named by the vault's own format (round 13, :func:`daily_date`); the trash folders of
+  note apps (:data:`TRASH_FOLDERS`).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime
 from pathlib import Path
@@ -36,6 +39,9 @@ TAG_FIELDS = frozenset({"tags", "tag"})
 DENDRON_CONFIG = "dendron.yml"
 DENDRON_KEYS = frozenset({"id", "title", "desc", "updated", "created"})  # its bookkeeping, no words
 TEXT_ELEMENTS = "Text Elements"
+# Apple Notes' trash, as its iCloud data copy and exporters name the folder (in the languages met): deleted notes
+TRASH_FOLDERS = frozenset({"recently deleted", "zuletzt gelöscht", "suppressions récentes", "eliminados recientemente",
+                           "eliminati di recente", "apagadas recentemente", "recentemente apagadas", "最近削除した項目"})
 
 
 def is_org_md(lines: list[str]) -> bool:
@@ -159,3 +165,89 @@ def weekday_date(title: str) -> datetime | None:
         if when.weekday() == weekday:
             fits.add(when)
     return fits.pop() if len(fits) == 1 else None
+
+
+# --- Obsidian daily notes named by the vault's own format --------------------------------------------------
+# The Daily notes core plugin (.obsidian/daily-notes.json: {"folder", "format"}) and the Periodic Notes plugin
+# (.obsidian/plugins/periodic-notes/data.json: {"daily": {"folder", "format"}}) name each day's note by a
+# Moment.js format the user chose: "DD.MM.YYYY" makes 05.04.2024 the 5th of April, which no guess can tell.
+_DAILY_CONFIGS = (".obsidian/daily-notes.json", ".obsidian/plugins/periodic-notes/data.json")
+_MOMENT_TOKENS = {  # longest first: the format is read left to right, a token at a time
+    "YYYY": r"(?P<y>\d{4})", "YY": r"(?P<yy>\d{2})", "MMMM": r"(?P<mon>[^\W\d_]{3,20})", "MMM": r"(?P<mon>[^\W\d_]{3,20}\.?)",
+    "MM": r"(?P<mo>\d{2})", "M": r"(?P<mo>\d{1,2})", "Do": r"(?P<d>\d{1,2})(?:st|nd|rd|th|\.|º)?", "DD": r"(?P<d>\d{2})",
+    "D": r"(?P<d>\d{1,2})", "dddd": r"[^\W\d_]{2,20}", "ddd": r"[^\W\d_]{2,10}\.?", "dd": r"[^\W\d_]{1,4}",
+}
+_MOMENT_RE = re.compile(r"\[[^\]]*\]|" + "|".join(sorted(map(re.escape, _MOMENT_TOKENS), key=len, reverse=True)))
+# (vault root, its settings' times) -> [(folder, file-name pattern)]: read once per import, again when changed
+_day_formats: dict[tuple[str, tuple[float, ...]], list[tuple[str, re.Pattern[str]]]] = {}
+
+
+def _moment_pattern(fmt: str) -> re.Pattern[str] | None:
+    """A regular expression of a Moment.js date format; None when it cannot name a day (no D, or no year)."""
+    out: list[str] = []
+    pos = 0
+    for m in _MOMENT_RE.finditer(fmt):
+        out.append(re.escape(fmt[pos:m.start()]))
+        token = m.group()
+        out.append(re.escape(token[1:-1]) if token.startswith("[") else _MOMENT_TOKENS[token])
+        pos = m.end()
+    out.append(re.escape(fmt[pos:]))
+    pattern = "".join(out)
+    if "(?P<d>" not in pattern or not ("(?P<y>" in pattern or "(?P<yy>" in pattern) or pattern.count("(?P<d>") > 1:
+        return None
+    if pattern.count("(?P<mo>") + pattern.count("(?P<mon>") != 1 or pattern.count("(?P<y") > 1:
+        return None
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error:
+        return None
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _formats(root: Path) -> list[tuple[str, re.Pattern[str]]]:
+    key = (str(root), tuple(_mtime(root / name) for name in _DAILY_CONFIGS))
+    if key not in _day_formats:
+        found: list[tuple[str, re.Pattern[str]]] = []
+        for name in _DAILY_CONFIGS:
+            config = root / name
+            try:
+                data = json.loads(config.read_bytes()[:65536]) if config.is_file() else None
+            except (OSError, ValueError, RecursionError):
+                data = None
+            daily = data.get("daily", data) if isinstance(data, dict) else None
+            fmt = daily.get("format") if isinstance(daily, dict) else None
+            if isinstance(fmt, str) and 0 < len(fmt) <= 100 and (pattern := _moment_pattern(fmt)) is not None:
+                folder = str(daily.get("folder") or "").strip("/") if isinstance(daily, dict) else ""
+                found.append((folder, pattern))
+        if len(_day_formats) > 64:
+            _day_formats.clear()
+        _day_formats[key] = found
+    return _day_formats[key]
+
+
+def daily_date(root: Path, rel: str) -> datetime | None:
+    """The day a note of an Obsidian vault is the daily note of, by the vault's own name format (``rel``: its
+    path in the vault); None when the vault sets none, or the note is not named by it."""
+    formats = _formats(root) if rel.lower().endswith(".md") else []
+    for folder, pattern in formats:
+        name = rel[:-3]
+        if folder and name.startswith(folder + "/"):
+            name = name[len(folder) + 1:]
+        m = pattern.fullmatch(name) or pattern.fullmatch(name.rsplit("/", 1)[-1])
+        if m is None:
+            continue
+        groups = m.groupdict()
+        year = int(groups["y"]) if groups.get("y") else 2000 + int(groups["yy"])
+        if groups.get("mon"):
+            return written_dates.written_date(f"{int(groups['d'])} {groups['mon']} {year}")
+        try:
+            return datetime(year, int(groups["mo"]), int(groups["d"]))
+        except ValueError:
+            continue
+    return None

@@ -644,7 +644,7 @@ def _card_record(raw: str, line: int, rel: str, report: ImportReport,
                  names: dict[str, str] | None = None) -> Record | None:
     """The record of one card's text, or None (counted) when it names no one; ``names``: the file's cards'
     names by UID, for the relations that name a card by its urn:uuid (one not in the file is dropped)."""
-    prepared = _indent_base64(_join_qp_soft_breaks(raw))
+    prepared = vcf_charsets.base64_text(_indent_base64(_join_qp_soft_breaks(raw)), _BLOB_PROPERTIES)
     try:
         if _SPACED_LABEL_RE.search(prepared):
             raise _Spaced  # Android's own custom labels: the built-in reader reads them, as it should

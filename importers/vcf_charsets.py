@@ -185,3 +185,54 @@ def decoded(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) ->
         codec, name = legacy_codec(opener)
         report.warn(f"{exc.reason.split(';')[0]}; read as {name}", exc.line)
     return windows_1252(opener, codec)
+
+
+# A text property in base64: vCard 3.0's ``NOTE;ENCODING=b:…`` and 2.1's ``FN;CHARSET=UTF-8;ENCODING=BASE64:…``
+# (older Sony and Android phones wrote names so). Decoded to the text it holds, in its CHARSET (UTF-8 when it
+# names none), before the card is read; a blob (a photo, a key) stays as it is, unread.
+_B64_PARAM_RE = re.compile(r";(?:ENCODING=)?(?:B|BASE64)(?=[;:])", re.IGNORECASE)
+_B64_LOGICAL_RE = re.compile(r"\r?\n(?![ \t])")
+_TEXT_ESCAPED = {"FN", "NOTE", "TITLE", "ROLE"}  # one text each: a decoded "," or ";" is the text's own
+
+
+def base64_text(card: str, blobs: set[str]) -> str:
+    """``card`` with each base64 value of a text property (not in ``blobs``) replaced by its text, escaped as a
+    vCard value is; a value that is no base64, or decodes to bytes no text has, stays as written."""
+    if not _B64_PARAM_RE.search(card):
+        return card
+    out: list[str] = []
+    for logical in _B64_LOGICAL_RE.split(card):
+        head, sep, value = logical.partition(":")
+        name = head.split(";", 1)[0].split(".")[-1].upper()
+        if not sep or name in blobs or not _B64_PARAM_RE.search(head + ":"):
+            out.append(logical)
+            continue
+        text = _b64_decoded(re.sub(r"\s+", "", value), head)
+        if text is None:
+            out.append(logical)
+            continue
+        text = text.replace("\\", "\\\\").replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
+        if name in _TEXT_ESCAPED:
+            text = text.replace(",", "\\,").replace(";", "\\;")
+        params = [p for p in head.split(";")[1:] if not re.fullmatch(r"(?:ENCODING=)?(?:B|BASE64)|CHARSET=.*", p, re.I)]
+        out.append(";".join([head.split(";", 1)[0], *params]) + ":" + text)
+    return "\r\n".join(out)
+
+
+def _b64_decoded(value: str, head: str) -> str | None:
+    import base64
+    import binascii
+
+    try:
+        data = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if b"\x00" in data:
+        return None  # a blob under a text property's name
+    charset = re.search(r";CHARSET=([A-Za-z][A-Za-z0-9_-]{1,30})", head, re.IGNORECASE)
+    for codec in ([charset.group(1)] if charset else []) + ["utf-8"]:
+        try:
+            return data.decode(codec)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return data.decode("cp1252", "replace")

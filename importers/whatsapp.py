@@ -641,7 +641,9 @@ def _chat(file: str, opener: Callable[[], IO[bytes]], thread: str, report: Impor
     dedupe = _Dedupe()
     position = 0
     unknown_markers: set[str] = set()
-    for e in _in_time_order(_entries(whatsapp_files.lines(opener, file), layout, report), order, calendar, markers):
+    damage: list[tuple[int, str]] = []  # a copy damaged on the way (NULs, a character cut): said once each
+    for e in _in_time_order(_entries(whatsapp_files.lines(opener, file, damage), layout, report), order, calendar,
+                            markers):
         report.messages_seen += 1
         if e.refused:
             report.skipped_oversized += 1
@@ -660,6 +662,8 @@ def _chat(file: str, opener: Callable[[], IO[bytes]], thread: str, report: Impor
         if rec is not None:
             position += 1
             yield rec
+    for line, what in damage:
+        report.warn(what, line)
 
 
 OUT_OF_ORDER = 3600  # seconds a header may stray from its neighbours' times and still be one

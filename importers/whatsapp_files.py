@@ -112,9 +112,10 @@ def sources(path: Path, max_bytes: int, stack: ExitStack) -> list[tuple[str, Cal
     return [(file, opener, thread_name(named))]
 
 
-def lines(opener: Callable[[], IO[bytes]], where: str) -> Iterator[Line]:
+def lines(opener: Callable[[], IO[bytes]], where: str, damage: list[tuple[int, str]] | None = None) -> Iterator[Line]:
+    """The chat's lines (:func:`importers._textlines.iter_lines`; what a damaged copy lost noted in ``damage``)."""
     with opener() as raw:
-        yield from iter_lines(raw, where)
+        yield from iter_lines(raw, where, damage=damage)
 
 
 def first_lines(opener: Callable[[], IO[bytes]], where: str, most: int, most_chars: int) -> list[str]:

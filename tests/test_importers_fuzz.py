@@ -53,6 +53,8 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("WhatsApp exports.zip", _zip_bytes({"WhatsApp Chat with Dan.zip": _zip_bytes({  # cards in a nested chat zip
             "_chat.txt": _read("unseen4/whatsapp_nested/_chat.txt"),
             "Dan Lee.vcf": _read("unseen4/whatsapp_nested/Dan Lee.vcf")})})),
+        ("chat.txt", _read("unseen13/whatsapp/android_en_trailing_nuls.txt")),  # a NUL tail dropped
+        ("chat.txt", _read("unseen13/whatsapp/android_en_utf16le_nobom.txt")),  # UTF-16 told by its NULs
     ],
     "chatgpt": [
         ("conversations.json", _read("unseen3/chatgpt/reasoning_2025.json")),
@@ -61,6 +63,7 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("conversations.json", _read("unseen5/chatgpt/jsonlines/conversations.json")),
         ("conversations.json", _read("unseen10/chatgpt/canvas_edits/conversations.json")),  # patterns applied
         ("Sintra day trip.json", _read("unseen12/chatgpt/share_page/Sintra day trip.json")),  # one object
+        ("conversations.json", _read("unseen13/chatgpt/voice_mode_2025/conversations.json")),  # transcripts
     ],
     "claude": [
         ("conversations.json", _read("unseen3/claude/conversations.json")),
@@ -68,6 +71,7 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("conversations.json", _read("unseen5/claude/2025/conversations.json")),  # branches
         ("projects.json", _read("unseen10/claude/project_docs/projects.json")),  # documents
         ("conversations.json", _read("unseen12/claude/files_v2/conversations.json")),  # files_v2
+        ("conversations.json", _read("unseen13/claude/web_search_citations/conversations.json")),  # cited blocks
     ],
     "markdown": [
         ("note.md", _read("unseen2/markdown/obsidian_daily/Daily/2024-03-14.md")),
@@ -83,6 +87,8 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("Keep/Groceries.html", _read("unseen10/notes/keep_html_only/Takeout/Keep/Groceries.html")),  # no JSON
         ("Keep/Shared shopping.html", _read("unseen12/notes/keep_html_sharees/Takeout/Keep/Shared shopping.html")),
         ("Journal/Ημερολόγιο.txt", _read("unseen12/notes/dayone_text_el/Ημερολόγιο.txt")),  # written dates
+        ("Journal/Дневник.txt", _read("unseen13/notes/dayone_fields_ru/Дневник.txt")),  # fields named in Russian
+        ("Home.enex", _read("unseen13/notes/enex_v10_tasks/Home.enex")),  # Evernote 10 tasks
     ],
     "vcf": [
         ("contacts.vcf", _read("unseen3/vcf/outlook_21_photo.vcf")),
@@ -94,6 +100,8 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("mixed.vcf", _read("unseen12/vcf/mixed_charsets_21.vcf")),  # a code page per property
         ("outlook.vcf", _read("unseen12/vcf/outlook_21_qp_soft.vcf")),  # soft breaks, trailing spaces
         ("photo.vcf", _read("unseen12/vcf/photo_21_unindented.vcf")),  # base64 on unindented lines
+        ("b.vcf", _read("unseen13/vcf/encoding_b_text_30.vcf")),  # base64 text properties
+        ("b21.vcf", _read("unseen13/vcf/base64_text_21.vcf")),
         ("cards.zip", _zip_bytes({"a.zip": _zip_bytes({"Dan Lee.vcf": _read("unseen4/whatsapp_nested/Dan Lee.vcf")})})),
     ],
     "jsonl": [
