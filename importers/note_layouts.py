@@ -21,7 +21,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -178,8 +180,10 @@ _MOMENT_TOKENS = {  # longest first: the format is read left to right, a token a
     "D": r"(?P<d>\d{1,2})", "dddd": r"[^\W\d_]{2,20}", "ddd": r"[^\W\d_]{2,10}\.?", "dd": r"[^\W\d_]{1,4}",
 }
 _MOMENT_RE = re.compile(r"\[[^\]]*\]|" + "|".join(sorted(map(re.escape, _MOMENT_TOKENS), key=len, reverse=True)))
-# (vault root, its settings' times) -> [(folder, file-name pattern)]: read once per import, again when changed
-_day_formats: dict[tuple[str, tuple[float, ...]], list[tuple[str, re.Pattern[str]]]] = {}
+# vault root -> (when its settings were last looked at, their times, [(folder, file-name pattern)]): a vault's
+# settings are read once per import (looked at again a second later: a long-lived server sees them change)
+_day_formats: dict[str, tuple[float, tuple[float, ...], list[tuple[str, re.Pattern[str]]]]] = {}
+RECHECK_SECONDS = 1.0
 
 
 def _moment_pattern(fmt: str) -> re.Pattern[str] | None:
@@ -203,32 +207,41 @@ def _moment_pattern(fmt: str) -> re.Pattern[str] | None:
         return None
 
 
-def _mtime(path: Path) -> float:
+def _mtime(path: str) -> float:
     try:
-        return path.stat().st_mtime
+        return os.stat(path).st_mtime
     except OSError:
         return 0.0
 
 
+def _read_formats(root: Path) -> list[tuple[str, re.Pattern[str]]]:
+    found: list[tuple[str, re.Pattern[str]]] = []
+    for name in _DAILY_CONFIGS:
+        config = root / name
+        try:
+            data = json.loads(config.read_bytes()[:65536]) if config.is_file() else None
+        except (OSError, ValueError, RecursionError):
+            data = None
+        daily = data.get("daily", data) if isinstance(data, dict) else None
+        fmt = daily.get("format") if isinstance(daily, dict) else None
+        if isinstance(fmt, str) and 0 < len(fmt) <= 100 and (pattern := _moment_pattern(fmt)) is not None:
+            folder = str(daily.get("folder") or "").strip("/") if isinstance(daily, dict) else ""
+            found.append((folder, pattern))
+    return found
+
+
 def _formats(root: Path) -> list[tuple[str, re.Pattern[str]]]:
-    key = (str(root), tuple(_mtime(root / name) for name in _DAILY_CONFIGS))
-    if key not in _day_formats:
-        found: list[tuple[str, re.Pattern[str]]] = []
-        for name in _DAILY_CONFIGS:
-            config = root / name
-            try:
-                data = json.loads(config.read_bytes()[:65536]) if config.is_file() else None
-            except (OSError, ValueError, RecursionError):
-                data = None
-            daily = data.get("daily", data) if isinstance(data, dict) else None
-            fmt = daily.get("format") if isinstance(daily, dict) else None
-            if isinstance(fmt, str) and 0 < len(fmt) <= 100 and (pattern := _moment_pattern(fmt)) is not None:
-                folder = str(daily.get("folder") or "").strip("/") if isinstance(daily, dict) else ""
-                found.append((folder, pattern))
-        if len(_day_formats) > 64:
-            _day_formats.clear()
-        _day_formats[key] = found
-    return _day_formats[key]
+    """The daily-note formats a vault's settings give (cached: see ``_day_formats``)."""
+    key, now = str(root), time.monotonic()
+    cached = _day_formats.get(key)
+    if cached is not None and now - cached[0] < RECHECK_SECONDS:
+        return cached[2]
+    times = tuple(_mtime(os.path.join(key, name)) for name in _DAILY_CONFIGS)
+    found = cached[2] if cached is not None and cached[1] == times else _read_formats(root)
+    if len(_day_formats) > 64:
+        _day_formats.clear()
+    _day_formats[key] = (now, times, found)
+    return found
 
 
 def daily_date(root: Path, rel: str) -> datetime | None:
