@@ -96,7 +96,8 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         if fh.read(4) == b"PK\x03\x04":
             raise ImportFormatError("a zip archive, not JSON lines (unzip it, or import the archive itself)", file)
         fh.seek(0)
-        for ln in iter_lines(fh, file, MAX_JSONL_LINE_CHARS):
+        damage: list[tuple[int, str]] = []  # a copy damaged on the way: its NULs or cut character dropped, said
+        for ln in iter_lines(fh, file, MAX_JSONL_LINE_CHARS, damage):
             if ln.overlong:
                 raise ImportFormatError(f"line of {ln.length} characters, over the {MAX_JSONL_LINE_CHARS} limit",
                                         file, ln.no)
@@ -108,3 +109,5 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
             except ValueError as exc:
                 raise ImportFormatError(str(exc).replace("JSON: ", "", 1), file, ln.no) from None
             yield _fields(obj, file, ln.no)
+        for line, what in damage:
+            report.warn(what, line)

@@ -444,7 +444,8 @@ def _cards(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> 
         agent: list[str] | None = None  # the nested card being read, and those read, of this card
         agents: list[tuple[int, str]] = []
         agent_start = 0
-        for ln in iter_lines(fh, file):
+        damage: list[tuple[int, str]] = []  # a copy damaged on the way: its NULs or cut character dropped, said
+        for ln in iter_lines(fh, file, damage=damage):
             text = ln.text
             if card is None:
                 if text.strip().upper() == "BEGIN:VCARD":
@@ -496,6 +497,8 @@ def _cards(opener: Callable[[], IO[bytes]], file: str, report: ImportReport) -> 
                 _close_agent(card, [*agent, "END:VCARD"], agent_start, agents)
             yield start, "\r\n".join([*card, "END:VCARD"]) + "\r\n"
             yield from agents
+        for line, what in damage:
+            report.warn(what, line)
 
 
 _INLINE_AGENT_RE = re.compile(r"^(?:[\w-]+\.)?AGENT(?:;[^:\r\n]*)?:(BEGIN:VCARD\\[nN].*)$", re.IGNORECASE | re.MULTILINE)

@@ -503,3 +503,17 @@ def test_hostile_dayone_fields_and_base64_cards(tmp_path: Path) -> None:
     recs, rep = vcards(tmp_path / "c.vcf")
     assert len(recs) == 1 and recs[0].content.startswith("Contact: Ana")
 
+
+
+def test_a_nul_tail_in_contacts_and_json_lines_is_said_once(tmp_path: Path) -> None:
+    """The same damage in the other line-read exports: read, dropped, one warning naming the line."""
+    from importers import jsonl
+
+    (tmp_path / "c.vcf").write_bytes(b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ana\r\nTEL:123\r\nEND:VCARD\r\n" + b"\x00" * 5000)
+    recs, rep = vcards(tmp_path / "c.vcf")
+    assert [r.content for r in recs] == ["Contact: Ana — phone 123"]
+    assert rep.warnings == [f"{tmp_path / 'c.vcf'}:6: NUL bytes at the end of the file (a copy cut short?); dropped"]
+    (tmp_path / "m.jsonl").write_bytes(b'{"content": "Ana likes tea"}\n' + b"\x00" * 5000)
+    rep = ImportReport(str(tmp_path / "m.jsonl"), "jsonl")
+    assert [r.content for r in jsonl.parse(tmp_path / "m.jsonl", rep)] == ["Ana likes tea"]
+    assert rep.warnings == [f"{tmp_path / 'm.jsonl'}:2: NUL bytes at the end of the file (a copy cut short?); dropped"]
