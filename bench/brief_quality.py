@@ -162,8 +162,10 @@ def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
     for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip() and not line.startswith("#"):
             parts = [p.strip() for p in line.split("|", 2)]
-            if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic", "chat", "nodate", "split"):
-                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split | date | "
+            if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic", "chat", "nodate", "split",
+                                                         "noname"):
+                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split|noname | "
+                                 "date | "
                                  "substring'")
             out.append((parts[0], parts[1], [a.strip() for a in parts[2].split(" || ")]))
     return out
@@ -516,6 +518,8 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
     if spec.get("expect"):
         score_mixed(read_expect(Path(spec["expect"])), members, c)
         score_split(read_expect(Path(spec["expect"])), members, c)
+        score_noname(read_expect(Path(spec["expect"])), [t["name"] for t in b["topics"]] +
+                     list(out["labels"].values()), c)
     if spec.get("expect"):
         score_expect(read_expect(Path(spec["expect"])), b, c)
     return {"counts": c, "names": names, "cpu": out["cpu"]}
@@ -577,6 +581,23 @@ def score_mixed(expect: list[tuple[str, str, list[str]]], members: dict[int, lis
         if len(big) >= 2:
             c["mixed:mixed"] += 1
             c["mixed:mixed_members"] += len(texts)
+        # (round 12) turns a topic absorbed: members that name another expected subject and not the topic's own
+        # (the subject most of its members name), however few: "a milk topic that also holds rota turns"
+        if subjects and max(held) > 0:
+            own = held.index(max(held))
+            hits = [[any(re.search(rf"\b{re.escape(a)}", t) for a in alts) for alts in subjects] for t in low]
+            c["mixed:absorbed"] += sum(not h[own] and any(h) for h in hits)
+
+
+def score_noname(expect: list[tuple[str, str, list[str]]], names: list[str], c: Counter[str]) -> None:
+    """(round 12) Words that are no subject of the chat ("calendar" of "put it in the calendar", "ahead" of "go
+    ahead"): kind ``noname``; counts the topic names (shown or stored) that hold one as a word."""
+    for kind, _d, alts in expect:
+        if kind != "noname":
+            continue
+        c["noname:n"] += 1
+        c["noname:named"] += sum(any(re.search(rf"\b{re.escape(a.lower())}\b", n.lower()) for a in alts)
+                                 for n in names)
 
 
 # the fixed sections' headings (anything else after "### " is a topic)
@@ -687,7 +708,7 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
         elif kind == "nodate":  # (round 8) a day the brief must not give a line holding the substring: an event's
             c["nodate:n"] += 1  # NAME ("Christmas concert") says no day; the day said for it does
             c["nodate:wrong"] += sum(any(a in ln for a in alts) and f"→ {date}" in ln for ln in lines)
-        elif kind == "split":  # scored on the stored topics: score_split
+        elif kind in ("split", "noname"):  # scored on the stored topics: score_split, score_noname
             pass
         elif kind == "chat":  # small talk that must not head a topic (round 7): in a topic's heading line
             c["chat:n"] += 1
@@ -794,7 +815,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"({c['keyout:outside_shown']} of them shown); topic names that are titles {c['name:title']}")
             print(f"   small talk heading a topic {c['chat:as_topic']}/{c['chat:n']}; stored topics that mix subjects "
                   f"{c['mixed:mixed']}/{c['mixed:n']} ({c['mixed:mixed_members']} members), largest topic "
-                  f"{c['mixed:largest']}; one subject in {c['split:topics']} stored topics ({c['split:n']} "
+                  f"{c['mixed:largest']}, turns absorbed {c['mixed:absorbed']}; no-subject names {c['noname:named']}; "
+                  f"one subject in {c['split:topics']} stored topics ({c['split:n']} "
                   f"subjects); dates read from an event's name {c['nodate:wrong']}")
             print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
                   f"topics of <= 2 memories shown {c['topic:tiny']}, stored {c['label:tiny']}; "
@@ -816,7 +838,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  "topics in heading", "topics in block", "in a topic",
                                                  "leads that react", "lines that react", "keys outside topics",
                                                  "outside shown", "small talk as topic", "mixed topics",
-                                                 "split topics", "dates from names"]
+                                                 "split topics", "dates from names", "absorbed turns",
+                                                 "no-subject names"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -835,7 +858,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{c['lead:reaction']}/{c['lead:n']}", str(c["line:reaction"]),
                 f"{c['keyout:outside']}/{c['keyout:n']}", f"{c['keyout:outside_shown']}/{c['keyout:outside']}",
                 f"{c['chat:as_topic']}/{c['chat:n']}", f"{c['mixed:mixed']}/{c['mixed:n']}",
-                f"{c['split:topics']}/{c['split:n']}", str(c["nodate:wrong"])]
+                f"{c['split:topics']}/{c['split:n']}", str(c["nodate:wrong"]), str(c["mixed:absorbed"]),
+                str(c["noname:named"])]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
