@@ -33,13 +33,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memengine import fact_cue_lexicon as C
-from memengine import fact_handover, fact_mood, fact_occasion, facts
 from memengine import fact_lexicon as L
+from memengine import fact_mood
 from memengine.fact_dropped import FREQUENCY
 from memengine.fact_lexicon import DETERMINERS, NEGATIONS, STOPWORDS, fold
 from memengine.fact_tokens import MAX_CHARS, guess_lang
+
+if TYPE_CHECKING:
+    from memengine import facts
+# facts, fact_occasion and fact_handover (~40 ms of a cold process's imports) are loaded by detect() and the
+# frames it reads, not here: find_cue(), all recall's chat updates and the brief ask, needs none of them
 
 __all__ = ["MIN_COSINE", "NOT_CONTENT", "NOT_NAME", "Cue", "Tok", "detect", "find_cue", "is_name", "reverted", "tokens"]
 
@@ -408,6 +414,8 @@ class _Side:
 
 
 def _side(text: str, fact: facts.Fact | None, toks: list[Tok] | None = None) -> _Side:
+    from memengine import facts
+
     toks = toks if toks is not None else tokens(text)
     f = fact if fact is not None else facts.analyse(text)
     boundary = len(toks)
@@ -433,6 +441,8 @@ def detect(old: str | facts.Fact, new: str | facts.Fact, similarity: float | Non
     """Whether ``new`` states a change of ``old``'s value (see the module docstring): a
     :class:`memengine.facts.Verdict` of kind "cue", or None. ``similarity`` is the embedding
     cosine of the two; None (unknown) never supersedes."""
+    from memengine import fact_handover, fact_occasion, facts
+
     if similarity is None or similarity < MIN_COSINE:
         return None
     new_text = new.text if isinstance(new, facts.Fact) else new
@@ -703,6 +713,8 @@ def _phrase_values(side: _Side, other: _Side) -> dict[str, set[tuple[object, ...
 
 def _weekday_values(side: _Side) -> list[facts.Value]:
     """Weekday words ("the Monday class") as values, positioned in ``side.toks``."""
+    from memengine import facts
+
     return [facts.Value("weekday", (L.WEEKDAYS[t.key],), t.text, i) for i, t in enumerate(side.toks)
             if t.key in L.WEEKDAYS]
 
