@@ -130,9 +130,11 @@ def _covers(a: list[int], b: list[int], words: list[frozenset[str]], df: Counter
 
 
 def merge_step(clusters: dict[int, list[int]], assign: np.ndarray, gv: np.ndarray, words: list[frozenset[str]],
-               names: set[str], floor: float, n: int, merge_order: Any, merged: list[tuple[int, int]]) -> bool:
+               names: set[str], floor: float, n: int, merge_order: Any, merged: list[tuple[int, int]],
+               apart: Any = None) -> bool:
     """Merge the clusters (cluster id -> rows) that name the same rare things (module docstring); True if any
-    merged. ``words`` are per row of ``gv``; ``floor`` the store's background; ``n`` the memories clustered."""
+    merged. ``words`` are per row of ``gv``; ``floor`` the store's background; ``n`` the memories clustered;
+    ``apart(a, b)``: a pair left apart (two subjects a split would separate: memengine/cluster_split.py)."""
     if len(clusters) < 2:
         return False
     df: Counter[str] = Counter()
@@ -170,7 +172,7 @@ def merge_step(clusters: dict[int, list[int]], assign: np.ndarray, gv: np.ndarra
         touched: set[int] = set()
         merged_now = False
         for _p, sim, a, b in scored:
-            if sim < floor or a in touched or b in touched:
+            if sim < floor or a in touched or b in touched or (apart is not None and apart(a, b)):
                 continue
             keep, drop = merge_order(a, b, {a: len(clusters[a]), b: len(clusters[b])})
             clusters[keep] = sorted(set(clusters[keep]) | set(clusters[drop]))

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from memengine import cluster_hubs, cluster_names
+from memengine import cluster_hubs, cluster_names, cluster_split
 from memengine.db import write_tx
 from memengine.knn import QUERY_BLOCK, VectorIndex
 from memengine.knn import normalise as _normalise
@@ -47,7 +47,8 @@ class ClusterSteps:
     def _cluster_level(self, level: int, keys: np.ndarray, vecs: np.ndarray, eligible: np.ndarray,
                        child_cluster: dict[int, int] | None, index: VectorIndex | None,
                        threshold: float, group_vecs: np.ndarray | None = None,
-                       names: tuple[list[frozenset[str]], set[str], float] | None = None) -> dict[str, int]:
+                       names: tuple[list[frozenset[str]], set[str], float] | None = None,
+                       split: cluster_split.Words | None = None) -> dict[str, int]:
         """Incremental average-linkage clustering of ``keys`` (memory ids) into level-``level`` clusters.
 
         Existing active clusters keep their members; unassigned ``eligible`` items first
@@ -61,7 +62,8 @@ class ClusterSteps:
         direction taken out: memengine/cluster_authors.py) decide who groups with whom;
         centroids and member similarities are written from ``vecs``. ``names`` (level 1: each row's
         words, the names among them, the store's background) merges clusters that name the same rare
-        things (memengine/cluster_names.py).
+        things (memengine/cluster_names.py); ``split`` (level 1: the same words, which rows are episodes) splits
+        a new cluster of separable subjects (memengine/cluster_split.py).
         """
         gv = vecs if group_vecs is None else group_vecs
         min_sim = 1.0 - threshold
@@ -84,6 +86,18 @@ class ClusterSteps:
             return np.stack([gv[clusters[c]].mean(axis=0) for c in ids]) if ids else np.zeros((0, gv.shape[1]))
 
         next_tmp = -2  # new clusters get ids -2, -3, ...: -1 in ``assign`` means "in no cluster"
+        # (level 1) the words of the rows, for the split of clusters holding separable subjects (cluster_split.py)
+        split_words = split if names is not None and cluster_split.ENABLED else None
+        read_whole: dict[tuple[int, ...], bool] = {}
+
+        def apart(a: int, b: int) -> bool:
+            return split_words is not None and cluster_split.apart(clusters[a], clusters[b], split_words)
+
+        def new_id() -> int:
+            nonlocal next_tmp
+            next_tmp -= 1
+            return next_tmp + 1
+
         for _round in range(MAX_ROUNDS):
             changed = False
             # 1. join the closest existing cluster
@@ -116,24 +130,28 @@ class ClusterSteps:
                         if len(member_rows) < min_size:
                             small.append(member_rows)
                             continue
-                        cid = next_tmp
-                        next_tmp -= 1
+                        cid = new_id()
                         clusters[cid] = member_rows
                         assign[member_rows] = cid
                         changed = True
                 if SMALL_JOIN_SLACK > 0 and small and clusters:
                     changed |= self._join_small(small, clusters, assign, gv, min_sim - SMALL_JOIN_SLACK)
             # 3. merge clusters whose members are, on average, close enough
-            if self._merge_step(clusters, assign, means, min_sim, merged):
+            if self._merge_step(clusters, assign, means, min_sim, merged, apart):
                 changed = True
             # 4. ...and those that name the same rare things (one subject over several days: cluster_names.py)
             if names is not None and cluster_names.merge_step(clusters, assign, gv, names[0], names[1], names[2],
-                                                               int(eligible.sum()), self._merge_order, merged):
+                                                               int(eligible.sum()), self._merge_order, merged,
+                                                               apart):
                 changed = True
             # 5. ...and a memory in no cluster joins the one that names what it names (round 12)
             if names is not None and cluster_names.JOIN and cluster_names.join_step(
                     clusters, assign, np.nonzero((assign == -1) & eligible)[0], gv, names[0], names[1], names[2],
                     int(eligible.sum())):
+                changed = True
+            # 6. ...and a new cluster that holds two subjects of separable words is split (round 13)
+            if split_words is not None and cluster_split.split_all(clusters, assign, gv, split_words, new_id,
+                                                                   read_whole):
                 changed = True
             if not changed:
                 break
@@ -158,8 +176,9 @@ class ClusterSteps:
         return changed
 
     def _merge_step(self, clusters: dict[int, list[int]], assign: np.ndarray,
-                    means: Any, min_sim: float, merged: list[tuple[int, int]]) -> bool:
-        """Merge cluster pairs whose mean vectors are close enough, best first; True if any merged."""
+                    means: Any, min_sim: float, merged: list[tuple[int, int]], apart: Any = None) -> bool:
+        """Merge cluster pairs whose mean vectors are close enough, best first; True if any merged. ``apart(a, b)``:
+        a pair left apart (two subjects a split would separate: cluster_split.apart)."""
         changed = False
         cids = sorted(clusters)
         if len(cids) <= 1:
@@ -176,7 +195,7 @@ class ClusterSteps:
         for _s, a, b in scored:
             if a not in alive or b not in alive:
                 continue
-            if float(mean_of[a] @ mean_of[b]) < min_sim:
+            if float(mean_of[a] @ mean_of[b]) < min_sim or (apart is not None and apart(a, b)):
                 continue
             keep, drop = self._merge_order(a, b, size)
             mean_of[keep] = (mean_of[keep] * size[keep] + mean_of[drop] * size[drop]) / (size[keep] + size[drop])

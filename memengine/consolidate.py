@@ -34,7 +34,16 @@ from typing import Any
 
 import numpy as np
 
-from memengine import cluster_background, cluster_context, cluster_names, decay, graph_rank, memorymd, summarize
+from memengine import (
+    cluster_background,
+    cluster_context,
+    cluster_names,
+    cluster_split,
+    decay,
+    graph_rank,
+    memorymd,
+    summarize,
+)
 from memengine.chat_episodes import PRELOAD_MIN
 from memengine.clustering import BATCH_MAX, MIN_CLUSTER_SIZE, ClusterSteps
 from memengine.consolidate_backup import backup, lock_path, prune_backups
@@ -354,8 +363,11 @@ class Consolidator(ClusterSteps):
         if cluster_names.ENABLED:  # one subject over several days in one topic: clusters that name the same things
             words, name_words = cluster_names.words_of(self.conn, [int(k) for k in idx.ids])
             names = (words, name_words, cluster_background.background(gv[eligible]))
+        split = None
+        if names is not None and cluster_split.ENABLED:  # one topic, one subject: separable subjects split
+            split = cluster_split.Words(names[0], names[1])
         counts: dict[str, Any] = self._cluster_level(1, idx.ids, idx.vecs, eligible, None, idx, threshold, group_vecs,
-                                                     names)
+                                                     names, split)
         counts["clustered"] = int(self.conn.execute(
             """SELECT count(DISTINCT cm.memory_id) FROM cluster_members cm JOIN clusters c ON c.id = cm.cluster_id
                WHERE c.level = 1 AND c.status = 'active'""").fetchone()[0])

@@ -95,7 +95,9 @@ poniedziałek wtorek środa czwartek piątek sobota niedziela dzisiaj dziś jutr
 tydzień miesiąc rok godzina godziny minuta minut
 """.split()) | frozenset(w for w in MONTH_OF if len(w) >= 4) | frozenset(
     # the short forms chats write ("nov 14 in austin"), but not "jan" / "mar" / "may" (a name, "sea", a verb)
-    "feb apr jun jul aug sep sept oct nov dec".split())
+    "feb apr jun jul aug sep sept oct nov dec".split()) | frozenset(
+    # (round 14) and the weekdays' ("Fri 20 Nov", "Tue 24 Nov at 2 pm"), but not "mon", "sat", "sun" (words)
+    "tue tues wed thu thur thurs fri".split())
 # ...the calendar words of the other languages the brief reads dates in (round 8: an Italian family chat's
 # topics were named "dicembre", "giorno", "stasera" and "oggi nebbia fitta": when, not what), and (round 9) of
 # Swedish, Danish / Norwegian and Polish, whose chats a brief meets too ("lördag" named a team's topic)
@@ -323,10 +325,11 @@ def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
     member_runs = [runs(t, stop, exclude, memo) for t in texts]
     best = ranked_names(member_runs, rarity)
     judge = _SubjectJudge(texts)
+    # (round 14) only a name the members use as a subject: when none is, the group is named by none of its words
+    # (rounds 13's fallback to the best run named unseen chats' topics "calendar", "ahead", and the group of
+    # memories in no topic "left")
+    best = [n for n in best if judge.subject(n)]
     for n in best:
-        if (taken is None or n.lower() not in taken) and not is_piece(n, texts, exclude) and judge.subject(n):
-            return n
-    for n in best:  # no word the members use as a subject: the best that is no piece (as before round 13)
         if (taken is None or n.lower() not in taken) and not is_piece(n, texts, exclude):
             return n
     for n in best:  # every name is a piece of a longer one: the best that is free
@@ -478,11 +481,47 @@ class _SubjectJudge:
         bodies = self.bodies([t for t, low in zip(self.texts, self._lower) if stem in low])
         if not self.judges(bodies):
             return True
+        # (round 14) each line counted once (a chat's episode repeats its turns); the word must head a noun phrase in
+        # more lines than it stands in a place adjunct: "put it in the calendar" said three times and "the calendar
+        # is full" once is where things go, not what the topic is about
+        heads: set[str] = set()
+        adjunct: set[str] = set()
         for body, spans, low in bodies:
             for i, w in enumerate(low):
-                if fold(w) == key and _heads_phrase(body, spans, low, i):
-                    return True
-        return False
+                if fold(w) != key:
+                    continue
+                line = _line_at(body, spans[i][0])
+                det = _determiner_before(body, spans, low, i)
+                if det >= 1 and low[det - 1] in PLACE_PREPOSITIONS:
+                    adjunct.add(line)  # "in the calendar", "on the far left"
+                elif det >= 0 or _heads_phrase(body, spans, low, i):
+                    heads.add(line)  # "the new deploy days", "our flat", "the calendar is full"
+        return len(heads - adjunct) > len(adjunct)
+
+
+_BETWEEN = 2  # words that may stand between a determiner and the word its phrase is about ("the new deploy")
+
+
+def _determiner_before(body: str, spans: list[tuple[int, int]], low: list[str], i: int) -> int:
+    """The index of the determiner whose noun phrase the word at ``i`` is in (at most _BETWEEN content words
+    between them, in one clause: no punctuation), or -1."""
+    for j in range(i - 1, max(-1, i - _BETWEEN - 2), -1):
+        if body[spans[j][1]: spans[j + 1][0]].strip():
+            return -1  # punctuation: another clause or list item
+        if low[j] in DETERMINERS:
+            return j
+        if low[j] in FUNCTION or any(ch.isdigit() or ch in "'’" for ch in low[j]):
+            return -1  # (a contraction, "she's near": a clause of its own; a possessor is _heads_phrase's)
+    return -1
+
+
+def _line_at(body: str, at: int) -> str:
+    """The line of ``body`` around offset ``at``, without its "Name: " label (an episode's line is its turn)."""
+    start = body.rfind("\n", 0, at) + 1
+    end = body.find("\n", at)
+    line = body[start: end if end >= 0 else len(body)]
+    head, sep, rest = line.partition(": ")
+    return (rest if sep and len(head) <= 40 and start + len(head) < at else line).strip()
 
 
 def _heads_phrase(body: str, spans: list[tuple[int, int]], low: list[str], i: int) -> bool:
@@ -503,7 +542,10 @@ def _heads_phrase(body: str, spans: list[tuple[int, int]], low: list[str], i: in
     if not i or body[spans[i - 1][1]: start].strip():
         return False  # first word, or punctuation between it and the word before
     prev = low[i - 1]
-    if prev.endswith(("'s", "’s")) or any(ch.isdigit() for ch in prev) or prev in _NUMBER_WORDS:
+    # (round 14: "she's near the shops" is no possessor: a pronoun's or a function word's "'s" is "is" / "has")
+    possessor = prev.endswith(("'s", "’s")) and prev[:-2] not in FUNCTION and \
+        prev.replace("'", "").replace("’", "") not in CONTRACTIONS
+    if possessor or any(ch.isdigit() for ch in prev) or prev in _NUMBER_WORDS:
         return True  # "Mum's birthday", "2 tickets", "three rooms"
     return prev in DETERMINERS
 
