@@ -6,6 +6,7 @@ Split out of memengine/brief.py (round 4).
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,7 @@ KEY_FACT_IMPORTANCE = 0.7  # a semantic memory this important is a key fact even
 UPDATE_COS = 0.65  # two key facts of one source this close: the newer may update the older (fold_updates)
 SAME_SITTING_HOURS = 6  # ...if written further apart than this, or the fact rules read a change (may_update)
 RARE_LINK_SHARE = 0.25  # a word named by at most this share of the linked facts read is a rare one (outdated_links)
+SUBJECT_COS = 0.6  # two key facts this close that name a rare word of both (held by two of them) may be one subject
 
 
 def key_fact_rows(conn: Any, limit: int = 200) -> list[Any]:
@@ -61,8 +63,14 @@ def fold_updates(store: Store, rows: list[Any]) -> list[tuple[Any, list[Any]]]:
     # is 0.80 from "raised to 16" and 0.67 from "offline_maps is rolled back to 10%", so the flag's current
     # value was folded under the iOS revert (round 11, an agent's notes).
     order = sorted(range(len(rows)), key=lambda k: (str(rows[k][2] or ""), int(rows[k][0])))
+    subject = _rare_subject_words(rows)
     for n, j in enumerate(order):
-        olders = sorted((i for i in order[:n] if sim[i, j] >= UPDATE_COS and rows[i][5] == rows[j][5]),
+        # (round 14) or its closest older one at SUBJECT_COS when both name the same rare subject word ("On-call for
+        # Kestrel this week is Marek" / "On-call for Kestrel from 9 November is Lina", 0.62; "Der Jour fixe ...
+        # Montag" / "Ab Oktober ist der Jour fixe dienstags", 0.64): a replaced value shown as current is the
+        # brief's worst error, and a shared rare subject says what the cosine of two short facts does not
+        olders = sorted((i for i in order[:n] if rows[i][5] == rows[j][5] and (
+            sim[i, j] >= UPDATE_COS or sim[i, j] >= SUBJECT_COS and subject[i] & subject[j])),
                         key=lambda i: -float(sim[i, j]))
         best = next((i for i in olders if may_update(rows[i], rows[j], sim[i, j])), None)
         if best is not None:
@@ -79,6 +87,21 @@ def fold_updates(store: Store, rows: list[Any]) -> list[tuple[Any, list[Any]]]:
         by_age = sorted(members, key=lambda k: (str(rows[k][2] or ""), int(rows[k][0])), reverse=True)
         out.append((rows[by_age[0]], [rows[k] for k in by_age[1:]]))
     return out
+
+
+_COMPOUND = re.compile(r"\b[^\W\d_]{2,}-[^\W\d_]{2,}\b")
+
+
+def _rare_subject_words(rows: list[Any]) -> list[set[str]]:
+    """Each key fact's subject words (``_subject_words``) that no other key fact but one names: the subject of a
+    pair ("on-call", "jour fixe"), not the project every note names."""
+    # (a hyphenated compound is one word here: "on-call", "e-bike", whose parts name nothing alone)
+    words = [_subject_words(str(r[1])) | {m.lower() for m in _COMPOUND.findall(str(r[1]))} for r in rows]
+    df: dict[str, int] = {}
+    for ws in words:
+        for w in ws:
+            df[w] = df.get(w, 0) + 1
+    return [{w for w in ws if df[w] == 2} for ws in words]
 
 
 def may_update(a: Any, b: Any, cosine: float) -> bool:
