@@ -124,7 +124,9 @@ def import_while_consolidating(week: Week) -> None:
         if lost:
             week.fault(f"import while consolidate runs: {len(lost)} of the export's memories missing, e.g. "
                        f"{lost[0]['content'][:60]!r}")
-        summaries = [r for r in rows if r.get("level") and r["content"] not in have]
+        # (an archived summary of the exporting store arrives archived: only its active ones must be active here)
+        summaries = [r for r in rows if r.get("level") and r.get("status", "active") == "active"
+                     and r["content"] not in have]
         if summaries:  # (a summary's ref is its cluster's id in the exporting store: the import keeps it under its
             # own ref, memengine/ingest.py's _summary_ref; 9 of 680 were skipped as duplicates before serve12)
             week.fault(f"import while consolidate runs: {len(summaries)} of the export's {lines} lines are summaries "
