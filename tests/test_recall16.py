@@ -120,8 +120,8 @@ def test_mention_in_a_real_store_reads_the_later_turns_of_the_thread(store: Memo
     assert ids[-1] not in on
 
 
-def _rows() -> list[dict[str, object]]:
-    return [json.loads(line) for line in (ROOT / f"bench/data/{SET}.jsonl").read_text().splitlines() if line.strip()]
+def _rows(name: str = SET) -> list[dict[str, object]]:
+    return [json.loads(line) for line in (ROOT / f"bench/data/{name}.jsonl").read_text().splitlines() if line.strip()]
 
 
 def test_the_held_out_set_has_the_kinds_the_round_asks_for() -> None:
@@ -139,12 +139,13 @@ def test_the_held_out_set_has_the_kinds_the_round_asks_for() -> None:
 
 
 def test_each_snippet_is_in_exactly_one_message_and_its_ref_is_the_importers(store: MemoryStore) -> None:
-    for path in sorted((ROOT / f"bench/data/{SET}").iterdir()):
-        ingest.import_path(store, path)
+    for name in (SET, "realchat_posthoc16"):
+        for path in sorted((ROOT / f"bench/data/{name}").iterdir()):
+            ingest.import_path(store, path)
     messages = store.conn.execute(
         "SELECT ref, content FROM memories WHERE ref IS NOT NULL AND ref NOT LIKE 'episode:%'").fetchall()
-    assert len(messages) == 28 + 59 + 40 + 39  # the Claude export, pinsan, helsinki, coloc
-    for r in _rows():
+    assert len(messages) == 28 + 59 + 40 + 39 + 39  # the Claude export, pinsan, helsinki, coloc; the post-hoc shamba
+    for r in _rows() + _rows("realchat_posthoc16"):
         pairs = [*zip(r["evidence"], r["evidence_text"]),  # type: ignore[call-overload]
                  *zip(r.get("outdated", []), r.get("outdated_text", []))]  # type: ignore[call-overload]
         for ref, snippet in pairs:
