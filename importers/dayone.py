@@ -36,6 +36,15 @@ def is_export_head(head: bytes) -> bool:
     return bool(_HEAD_RE.match(head.lstrip(b"\xef\xbb\xbf")))
 
 
+# the plain-text export's first line: a tab-indented field (named in any language) whose value holds a year
+_TEXT_HEAD_RE = re.compile(rb"^(?:\xef\xbb\xbf)?[\r\n]*\t[^\t:\r\n]{1,60}:\t[^\r\n]{0,200}?\d{4}")
+
+
+def is_text_head(head: bytes) -> bool:
+    """True when the first bytes of a ``.txt`` are those of Day One's plain-text export (:func:`text_records`)."""
+    return bool(_TEXT_HEAD_RE.match(head))
+
+
 def is_export(path: Path) -> bool:
     """True for a Day One journal (``Journal.json``), by its first bytes."""
     return head_matches(path, is_export_head, HEAD_BYTES)

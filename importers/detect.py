@@ -110,7 +110,8 @@ def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
         try:
             with zf.open(name) as fh:
                 head = fh.read(standardnotes.HEAD_BYTES)
-                if standardnotes.is_backup_head(head) or simplenote.is_export_head(head) or dayone.is_export_head(head):
+                if standardnotes.is_backup_head(head) or simplenote.is_export_head(head) or dayone.is_export_head(head) \
+                        or (name.lower().endswith(".txt") and dayone.is_text_head(head)):
                     return True  # a Standard Notes backup zip; Simplenote's notes.zip
         except ZIP_OPEN_ERRORS:
             return False
@@ -253,7 +254,8 @@ def detect(path: Path | str) -> str:
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"
     if suffix in (".md", ".markdown", ".org", ".enex") or notion.is_database(path) or dayone.is_export_head(raw) or \
-            standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw):
+            standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw) or (
+                suffix == ".txt" and dayone.is_text_head(raw)):  # Day One's plain-text journal
         return "markdown"
     if suffix in (".html", ".htm") and _page_kind(path):
         return "chatgpt"

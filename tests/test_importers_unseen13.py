@@ -517,3 +517,15 @@ def test_a_nul_tail_in_contacts_and_json_lines_is_said_once(tmp_path: Path) -> N
     rep = ImportReport(str(tmp_path / "m.jsonl"), "jsonl")
     assert [r.content for r in jsonl.parse(tmp_path / "m.jsonl", rep)] == ["Ana likes tea"]
     assert rep.warnings == [f"{tmp_path / 'm.jsonl'}:2: NUL bytes at the end of the file (a copy cut short?); dropped"]
+
+
+# Written after this round's code: a Day One text journal given alone, or zipped alone, was "plain text with no
+# chat header" (the English one too): its first line (a tab-indented field holding a year) says what it is
+@pytest.mark.parametrize("journal", ["dayone_fields_de/Tagebuch.txt", "dayone_fields_ja/日記.txt"])
+def test_a_day_one_text_journal_alone_or_zipped_is_detected(journal: str, tmp_path: Path) -> None:
+    path = NOTES / journal
+    recs, _ = _notes(path)
+    assert [r.content for r in recs] == [c for _, c, _, _ in NOTE_CASES[journal.split("/")[0]]]
+    zipped = write_zip(tmp_path / "journal.zip", {path.name: path.read_bytes()})
+    recs, _ = _notes(zipped)
+    assert len(recs) == len(NOTE_CASES[journal.split("/")[0]])
