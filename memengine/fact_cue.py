@@ -185,9 +185,41 @@ def find_cue(text: str) -> Cue | None:
     """The change ``text`` states, or None; None too when it also states an addition ("also")."""
     toks = tokens(text)
     keys = [t.key for t in toks if t.word]
-    if any(k in C.ADDITIVE for k in keys) or _phrase_at(keys, C.ADDITIVE_PHRASES):
+    if adds(toks) or _phrase_at(keys, C.ADDITIVE_PHRASES):
         return None
     return _cue(toks, keys, set(), guess_lang(text))
+
+
+# Words that may open a sentence before its first word proper ("Oh and also, ...", "Ok so also ...").
+_OPENERS = frozenset({"and", "oh", "ok", "okay", "btw", "so", "ah", "und", "et", "y", "e"})
+# What starts a clause's subject right after a sentence-opening "also": a definite determiner or possessive
+# (DETERMINERS without the indefinites, which may start an added value: "Also a second repo: …").
+_SUBJECT_START = DETERMINERS - frozenset(
+    "a an some no one every each un une des una unos unas ein eine einen einem einer eines um uma uns umas uno".split())
+_PRONOUNS_ANY = frozenset().union(*L.PRONOUNS.values())
+
+
+def adds(toks: list[Tok]) -> bool:
+    """Whether ``toks`` state an addition ("also", "too", "another", "auch"...): a second value beside the
+    old one, not a new one. An additive word that opens a sentence before its subject ("Also, the install
+    moved", "Also the standup moved to 10", "Auch der Termin ist verschoben") adds a piece of news or
+    another subject, not a value: it adds nothing beside the value the clause changes. A subjectless
+    "Also uses Vim", "uses Vim too" and "now also accepts cards" still add."""
+    opening = True
+    for i, t in enumerate(toks):
+        if not t.word:
+            continue  # (a comma keeps a sentence's opening: "Oh, also, ...")
+        starts = opening or t.cap
+        if t.key in C.ADDITIVE:
+            nxt = toks[i + 1] if i + 1 < len(toks) else None
+            if starts and nxt is not None and (
+                    not nxt.word and nxt.text == ","
+                    or nxt.word and (nxt.key in _SUBJECT_START or nxt.text.lower() in _PRONOUNS_ANY or nxt.cap)):
+                opening = False
+                continue
+            return True
+        opening = starts and t.key in _OPENERS
+    return False
 
 
 def _cue(toks: list[Tok], keys: list[str], old: set[str], lang: str) -> Cue | None:
