@@ -202,3 +202,24 @@ def test_long_input_is_read_up_to_the_cap() -> None:
     assert len(fact_cue.tokens(long)) == 401  # (memories are short: the first 2000 characters)
     v = fact_cue.detect("The rent is 800 euros", long, 0.9)
     assert v is not None and v.reason == "'now': new value for 'rent': 800 -> 900"
+
+
+@pytest.mark.parametrize(("text", "cue"), [
+    ("Also the install moved, Meyer can only come on 17 November now because of a delivery delay.", "now"),
+    ("Also, the install moved to 17 November", "moved"),
+    ("Oh and also the standup moved to 10", "moved"),
+    ("Also Ana moved to Berlin", "moved"),
+    ("Auch der Termin ist jetzt verschoben", "jetzt"),
+])
+def test_an_also_opening_a_sentence_hides_no_change(text: str, cue: str) -> None:
+    """"Also" before the subject adds a piece of news or another subject, not a second value."""
+    found = fact_cue.find_cue(text)
+    assert found is not None and found.words == cue
+
+
+@pytest.mark.parametrize("text", [
+    "Also uses Vim now", "we now also accept cards", "uses Vim too now", "Also a second repo now",
+    "We also moved the standup to 10", "Wir nutzen jetzt auch Linear",
+])
+def test_an_also_beside_the_value_still_adds(text: str) -> None:
+    assert fact_cue.find_cue(text) is None
