@@ -12,8 +12,9 @@ nor the shorthand reader (memengine/fact_swap.py) see one; yet the older's value
    number; or a verb of putting off / bringing forward with a duration ("a week", "zwei Wochen", "un día"),
    and the older gives a date, a day or a time;
 2. every content word of the newer beyond those words repeats a word of the older ("the Q3 *travel* budget
-   doubled", "pushed the *offsite* a week" name another thing), and they are at least half of the older's
-   content words before its value (its subject);
+   doubled", "pushed the *offsite* a week" name another thing), and every content word of the older before its
+   value (its subject) is one of them ("sales doubled" does not move "the sales target"; "the gym's fee doubled"
+   is not "the fee"); a shift does not move a recurring older ("releases go out on Thursday mornings");
 3. both are asserted (memengine/fact_mood.py: "our API rate limit should be halved", "¿adelantamos la demo un
    día?" are not).
 
@@ -93,6 +94,18 @@ _UNITS = _words(
     "giorno giorni settimana settimane mese mesi ora ore",
     "dag dagen week weken maand maanden uur",
 )
+# A standing schedule, not one date (folded).
+_RECURRING = _words(
+    "every each daily weekly monthly mondays tuesdays wednesdays thursdays fridays saturdays sundays mornings "
+    "evenings afternoons nights weekends",
+    "chaque tous toutes hebdomadaire quotidien",
+    "cada todos todas semanal diario",
+    "jeden jede jedes jeweils täglich wöchentlich montags dienstags mittwochs donnerstags freitags samstags sonntags "
+    "morgens abends",
+    "toda todos semanal diário",
+    "ogni tutti tutte settimanale quotidiano",
+    "elke iedere wekelijks dagelijks",
+)
 # Words that say nothing of the slot beyond the marker ("has", "been", "got", "è stato", "se ha", "by", "um").
 _EMPTY = _words("got been stato stata stati state wurde wurden foi sido ist est heeft is werd zijn is het een")
 
@@ -164,9 +177,10 @@ def moved_by(old: str, new: str) -> str:
     if not mine or any(not any(w == o or same_inflection(w, o) or same_stem(w, o) for o in theirs) for w in mine):
         return ""  # (another thing, or no subject at all)
     subject = _subject(otoks)
-    if subject and 2 * sum(any(w == o or same_inflection(w, o) or same_stem(w, o) for w in mine) for o in subject) \
-            <= len(subject):
+    if not subject or not all(any(w == o or same_inflection(w, o) or same_stem(w, o) for w in mine) for o in subject):
         return ""  # (a part of the older's subject: "sales doubled" / "the sales target is 1M")
+    if kind == "shift" and any(t.key in _RECURRING for t in otoks):
+        return ""  # (a standing schedule is not put off by a week: "releases go out on Thursday mornings")
     if fact_mood.unasserted(new) or fact_mood.unasserted(old):
         return ""
     return f"{' '.join(dict.fromkeys(mine))}: {' '.join(toks[i].text for i in sorted(marker))}"
