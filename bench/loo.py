@@ -137,6 +137,9 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     # issue 19 rounds 8-9 (memengine/recall/answerable.py, updates.py, counter.py)
     "priors by content words (answer_words 1)": (replace(D, answer_words=1), replace(D, answer_words=0)),
     "chat updates newest first (forms:pool)": (replace(D, newer_first="forms:pool"), replace(D, newer_first="")),
+    # issue 19 round 17 (updates.py): the update said in another conversation of one person's export
+    "chat updates across one export's conversations (newer_first across)": (replace(D, updates_across=True),
+                                                                            replace(D, updates_across=False)),
     # issue 19 round 12 (memengine/recall/follow.py): the value asked, said right after the turn naming its subject
     "value after its subject (follow: after)": (replace(D, follow="after"), replace(D, follow="")),
     "value after its subject, newest first (follow: newer)": (replace(D, follow="newer"), replace(D, follow="")),

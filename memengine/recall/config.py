@@ -127,6 +127,11 @@ ANSWER_PRIORS = ("person", "reply", "time")
 # 10 keeps; bench/data/recall_updates11*): newer above older 6/16 -> 14/16, recall@5 0.688 -> 0.875, keeps
 # 1.000 both, look-alikes below their answer 6/8 -> 7/8; rounds 8-10's chats unchanged; no dev top 10 changes.
 NEWER_FIRST = "forms:pool"
+# Round 17: the pair may be formed across the conversations of one person's assistant export (ChatGPT,
+# Claude: the user's own turns) or across one notes import's files, when the later one states the change by
+# the tests above and shares a content-word stem with the earlier one (updates.ACROSS_CHATS / ACROSS_NOTES);
+# never across chats with other people (WhatsApp) nor across sources. bench/README.md, "Round 17".
+UPDATES_ACROSS = True
 # The value a question asks for, said in a short turn right after the one naming its subject ("Sandra hat
 # mir Dr. Kessler empfohlen" / "mach einen Termin" / "morgen 17:15"): placed right after that hit
 # (memengine/recall/follow.py, issue 19 round 12). '' = off, 'after' (placed after that hit), 'newer' (and
@@ -242,6 +247,8 @@ class RecallConfig:
     # A later chat turn that updates an earlier one in the top k is ranked above it and the earlier
     # one marked ``possibly_outdated`` (updates.py); '' = off.
     newer_first: str = NEWER_FIRST
+    # With ``newer_first`` on, the update may be said in another conversation of the same export (updates.py).
+    updates_across: bool = UPDATES_ACROSS
     # After a top hit that names the subject but states no value of the kind the question asks, the first
     # short turn of its next few that does (follow.py); '' = off.
     follow: str = FOLLOW

@@ -402,7 +402,7 @@ class Recall(KeywordSearch, People):
                 # naming the replaced value is worded away from the question; newer_first gates them cheaply)
                 have = {c.id for c in scored}
                 unscored = [c for c in rows.values() if c.id not in have]
-            scored, later = newer_first(scored, k, mode, pool, run.query, unscored)
+            scored, later = newer_first(scored, k, mode, pool, run.query, unscored, run.cfg.updates_across)
             for old_id, new_ids in later.items():
                 outdated[old_id] = sorted({*outdated.get(old_id, []), *new_ids})
         if run.strategy == "hybrid" and run.cfg.moved:  # a place said changed, above the older place

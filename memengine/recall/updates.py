@@ -29,6 +29,16 @@ and not the same ones. Who decides that the later turn changes the earlier one's
   ("6 instead of 7" / "friday 7pm"), and a named update answering the earlier turn it shares a word with
   ("grandpa gets tired late, 6 instead of 7?" names "grandpa's 80th, 7pm", not "soccer at 7").
 
+Across threads (round 17, ``across``): people come back to a subject in a new conversation with an assistant
+days later ("we signed with the kitchen fitter, install is 3 March" / two weeks on, another chat: "the fitter
+moved the kitchen install to 17 March"), and a notes folder keeps one file per thread. A pair may join two
+threads of one import source of one person: the user's own turns of a ChatGPT / Claude export (ACROSS_CHATS),
+or the files of a notes import (ACROSS_NOTES, one author); the later one said at a later time, sharing
+ACROSS_STEMS content-word stems with the earlier one (its subject named again: two conversations share no
+context) and changing its value by the tests above that need no nearness (a cue or a counter idiom, a value
+named as replaced, a value restated in the same form). Never across a chat with other people (WhatsApp: each
+chat its own thread), never across sources (another store's shared memories included).
+
 Costs nothing with the switch off; on, the facts modules load on the first recall that has two
 turns of one chat holding values in its top k (~0.25 s once per process).
 """
@@ -78,6 +88,17 @@ _WORDS = re.compile(r"[^\W\d_]+")
 # A turn fusion did not score is read only if it is a short message (a named update or a settlement is a
 # line: "garage rang, wednesday not tuesday"): ~150 such candidates a recall at 100k, most of them long.
 NAMED_CHARS = 200
+# Round 17: the import sources whose threads are one person's own (``across``): an assistant export's
+# conversations, where only the user's turns are that person's ("User" in both importers), and a notes import.
+ACROSS_CHATS = frozenset({"chatgpt", "claude"})
+ACROSS_USER = "User"
+ACROSS_NOTES = frozenset({"markdown"})
+# Two conversations share no context: the later turn names the subject again ("the fitter moved the kitchen
+# install" / "we signed with the kitchen fitter"), by two stems at least. (One is chance across months of
+# chats: round 16's held-out Claude export paired "the Yaris seller dropped to 12,800 €. The mechanic ...
+# found the brake discs are worn; 280 € to replace" with "Ana found a place in Alvalade ... asking 1,750 €"
+# by "found" alone, asked what the flat cost: bench/README.md, "Round 17".)
+ACROSS_STEMS = 2
 
 
 # Per-text results are kept per process (a warm server meets the same turns again; each is a pure
@@ -397,8 +418,50 @@ def named_links(linked: list[tuple[Candidate, Candidate]], seen: list[Candidate]
                                      _when(ab[0]))) for got in out.values()]
 
 
+def _subject(text: str) -> frozenset[str]:
+    """A turn's stems that may name a subject: :func:`stems` without the words of a value ("march", "week",
+    "tomorrow": two threads of one person state many dates; a month shared is no subject shared)."""
+    return frozenset(s for s in _stems(text) if not _VALUE_WORD.match(s))
+
+
+def person_source(c: Candidate) -> tuple[str, str] | None:
+    """The (import source, author) whose threads ``c`` may pair across (round 17), or None: the user's turn
+    of an assistant export, a note of a notes import; a group chat, an assistant's answer, a memory stored
+    by hand or received from another store never."""
+    source = getattr(c, "source", None)
+    if c.thread is None or not c.event_at:
+        return None
+    if source in ACROSS_CHATS:
+        return (source, ACROSS_USER) if c.author == ACROSS_USER else None
+    return (source, c.author or "") if source in ACROSS_NOTES else None
+
+
+def _across_link(a: Candidate, b: Candidate, text: dict[int, str], mode: str, memo: dict[tuple[str, str], Any],
+                 asked: frozenset[str] | None) -> bool:
+    """Whether ``b``, said in another thread of ``a``'s person and source, changes ``a``'s value by the links
+    that need no nearness: a change cue or counter idiom (:func:`updates`), a value named as replaced
+    (``named``), a value restated in the same form (``forms``). (The settlements and replies of one
+    exchange are turns of one thread: positions of two threads say nothing of nearness.)"""
+    if updates(text[a.id], text[b.id], mode, memo, False, asked):
+        return True
+    if mode not in ("named", *FORMS):
+        return False
+    ta, tb = text[a.id], text[b.id]
+    if mode in FORMS:
+        kinds = restated(forms(ta), forms(tb))
+        if kinds and kind_fits(kinds, asked):
+            return True
+    gone = _replaced(tb) if replaced_fragments(tb) else frozenset()
+    if not gone:
+        return False
+    new = [v for v in _values(tb) if not any(same_value(v, r) for r in gone)]
+    kinds = names_replaced(_values(ta), new, gone, frozenset())
+    return bool(kinds) and kind_fits(kinds, asked)
+
+
 def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candidate] = (), query: str = "",
-                unscored: Iterable[Candidate] = ()) -> tuple[list[Candidate], dict[int, list[int]]]:
+                unscored: Iterable[Candidate] = (), across: bool = False
+                ) -> tuple[list[Candidate], dict[int, list[int]]]:
     """``ranked`` (best first) with every later turn that updates an earlier one of the same chat in the
     top ``k`` moved to just above it; and ``{earlier id: [later ids]}`` (the earlier ones to mark).
 
@@ -411,7 +474,10 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
     down. Cheapest test first, on the raw text (round 9: ~0.2 instead of ~0.7 ms a warm recall at
     100k): a top-``k`` chat turn holding a digit or a date word (1 turn in 6 of LoCoMo's), then a
     later turn of its thread, short enough, holding one too and a word a cue can be made of; only then
-    bare text, word counts, stems and values (each text's kept per process): most recalls read no pair."""
+    bare text, word counts, stems and values (each text's kept per process): most recalls read no pair.
+    ``across`` (round 17): the later turn may be of another thread of the earlier one's person and import
+    source (:func:`person_source`), said at a later time, sharing ACROSS_STEMS stems with it, and linked by
+    :func:`_across_link`."""
     if not mode or k < 2 or (query and asks_first(query)):  # ("what did the movers quote at first?")
         return ranked, {}
     top = ranked[:k]
@@ -433,6 +499,22 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
         w = _when(c)
         if c.thread not in first or w < first[c.thread]:
             first[c.thread] = w
+    # (round 17: the earliest time of each person's source among the top hits, for the later turns of
+    # their other threads)
+    since: dict[tuple[str, str], str] = {}
+    for c in olds if across else ():
+        who = person_source(c)
+        if who is not None and (who not in since or (c.event_at or "") < since[who]):
+            since[who] = c.event_at or ""
+
+    def after(c: Candidate) -> bool:
+        if c.thread in first and _when(c) > first[c.thread]:
+            return True
+        if not since:
+            return False
+        who = person_source(c)
+        return who is not None and who in since and (c.event_at or "") > since[who]
+
     in_top = {c.id for c in top}
     limit = UPDATE_WORDS * 12  # (UPDATE_WORDS words are rarely over 12 characters each)
     extra: set[int] = set()
@@ -451,8 +533,8 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
             before = [c for c in unscored if c.thread in first and len(c.content) <= NAMED_CHARS
                       and _when(c) <= first[c.thread] and c.id not in in_top]
     later = [c for c in [*top, *(c for c in pool if c.id not in in_top)]
-             if c.thread in first and len(c.content) <= limit and _when(c) > first[c.thread]
-             and seen.get(c.id, True) and _valued_raw(c.content) and (mode != "slot" or _may_cue_raw(c.content))]
+             if len(c.content) <= limit and after(c) and seen.get(c.id, True) and _valued_raw(c.content)
+             and (mode != "slot" or _may_cue_raw(c.content))]
     later = [c for c in later if not is_episode(c) and valued(c)
              and count_words(text[c.id], UPDATE_WORDS + 1) <= UPDATE_WORDS
              and (mode != "slot" or _may_cue(text[c.id]))]
@@ -465,14 +547,20 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
         pairs += [(a, b, True) for a, b in linked if (a.id, b.id) not in paired and b.id in in_top and _close(a, b)]
     asked = asked_kinds(query) if query else None
     marks: dict[int, list[int]] = {}
+    cross = [(a, b) for a in olds for b in later if since and a.thread != b.thread and (who := person_source(a))
+             is not None and who == person_source(b) and (a.event_at or "") < (b.event_at or "")
+             and b.id not in extra and len(_subject(text[a.id]) & _subject(text[b.id])) >= ACROSS_STEMS]
     if named:  # the replaced value, or a settlement near a top hit, is the link (no shared word)
         for a, b in named_links(linked, [*olds, *later, *(c for c in near if c.id not in extra), *before], text,
                                 asked, mode in FORMS):
             marks.setdefault(a.id, []).append(b.id)
         pairs = [(a, b, c) for a, b, c in pairs if b.id not in marks.get(a.id, ())]
-    if not pairs and not marks:
+    if not pairs and not marks and not cross:
         return ranked, {}
     memo: dict[tuple[str, str], Any] = {}
+    for a, b in cross:
+        if _across_link(a, b, text, mode, memo, asked):
+            marks.setdefault(a.id, []).append(b.id)
     for a, b, close in pairs:
         if updates(text[a.id], text[b.id], mode, memo, close, asked):
             marks.setdefault(a.id, []).append(b.id)
