@@ -53,6 +53,17 @@ def from_iso(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text.rstrip("Z")).replace(tzinfo=None)
 
 
+def hours_between(a: str | None, b: str | None) -> float:
+    """Hours from ``a`` to ``b`` (ISO times; negative when ``b`` is earlier); 0 when either is unknown or unreadable
+    (recall's steps that read "a later turn within N hours/days" treat an undated turn as near)."""
+    if not a or not b:
+        return 0.0
+    try:
+        return (datetime.fromisoformat(b) - datetime.fromisoformat(a)).total_seconds() / 3600
+    except ValueError:
+        return 0.0
+
+
 def parse_when(text: str, now: datetime | None = None) -> datetime:
     """Parse an ``--at``/``--since`` value: ISO dates first, then natural phrases.
 

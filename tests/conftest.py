@@ -258,3 +258,21 @@ def write_lock_held(db: Path) -> Iterator[subprocess.Popen[str]]:
         assert holder.stdin is not None
         holder.stdin.close()
         holder.wait(timeout=60)
+
+
+def cand(mid: int, author: str, text: str, position: int, when: str, score: float, thread: str = "t") -> Any:
+    """A recall candidate of a hand-written chat turn ("Author: text") with its fused ``score`` (recall unit tests)."""
+    from memengine.records import Candidate
+
+    c = Candidate((mid, f"{author}: {text}", author, thread, position, when, "{}", 1.0, 0.5))
+    c.score = score
+    return c
+
+
+def turns_after(thread: list[Any]):  # type: ignore[no-untyped-def]
+    """A ``next_turns`` / ``later_turns`` over one hand-written thread (as the store's indexed range read gives
+    them): each seed's turns within ``span`` positions after it."""
+    def next_turns(seeds: list[Any], span: int) -> dict[int, list[Any]]:
+        return {s.id: [c for c in thread if s.position is not None and c.position is not None
+                       and s.position < c.position <= s.position + span] for s in seeds}
+    return next_turns

@@ -8,17 +8,13 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from conftest import cand
+
 from memengine.recall.counter import asked_kinds, asks_first
 from memengine.recall.replaced import kin, names_replaced, replaced_fragments, same_value, settled, settles
 from memengine.recall.updates import _values, newer_first
 from memengine.records import Candidate
 from memory_core import MemoryStore, NewMemory, RecallConfig
-
-
-def cand(mid: int, author: str, text: str, position: int, when: str, score: float, thread: str = "t") -> Candidate:
-    c = Candidate((mid, f"{author}: {text}", author, thread, position, when, "{}", 1.0, 0.5))
-    c.score = score
-    return c
 
 
 def test_the_replaced_value_is_read_after_its_marker_in_each_language() -> None:

@@ -7,15 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from conftest import cand
+
 from memengine.recall.replaced import agrees, bare_hours, forms, names_replaced, pm_same, restated
 from memengine.recall.updates import MODES, _values, newer_first
 from memengine.records import Candidate
-
-
-def cand(mid: int, author: str, text: str, position: int, when: str, score: float, thread: str = "t") -> Candidate:
-    c = Candidate((mid, f"{author}: {text}", author, thread, position, when, "{}", 1.0, 0.5))
-    c.score = score
-    return c
 
 
 def test_values_said_in_a_form_that_names_their_slot() -> None:

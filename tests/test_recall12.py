@@ -8,25 +8,13 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from conftest import cand, turns_after
+
 from memengine.recall.follow import FOLLOW_SPAN, MODES, follow
 from memengine.records import Candidate
 from memory_core import MemoryStore, NewMemory, RecallConfig
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def cand(mid: int, author: str, text: str, position: int, when: str, score: float, thread: str = "t") -> Candidate:
-    c = Candidate((mid, f"{author}: {text}", author, thread, position, when, "{}", 1.0, 0.5))
-    c.score = score
-    return c
-
-
-def turns_after(thread: list[Candidate]):  # type: ignore[no-untyped-def]
-    """A ``next_turns`` over one hand-written thread (as the store's indexed range read gives them)."""
-    def next_turns(seeds: list[Candidate], span: int) -> dict[int, list[Candidate]]:
-        return {s.id: [c for c in thread if s.position is not None and c.position is not None
-                       and s.position < c.position <= s.position + span] for s in seeds}
-    return next_turns
 
 
 def vet() -> list[Candidate]:

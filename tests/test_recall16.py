@@ -8,6 +8,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from conftest import cand, turns_after
+
 from memengine import ingest
 from memengine.recall.mention import MENTION_DAYS, MODES, next_mention, words_of
 from memengine.records import Candidate
@@ -15,20 +17,6 @@ from memory_core import MemoryStore, NewMemory, RecallConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 SET = "realchat_heldout15"
-
-
-def cand(mid: int, author: str, text: str, position: int, when: str, score: float, thread: str = "t") -> Candidate:
-    c = Candidate((mid, f"{author}: {text}", author, thread, position, when, "{}", 1.0, 0.5))
-    c.score = score
-    return c
-
-
-def later(thread: list[Candidate]):  # type: ignore[no-untyped-def]
-    """A ``later_turns`` over one hand-written thread (as the store's indexed range read gives them)."""
-    def later_turns(seeds: list[Candidate], span: int) -> dict[int, list[Candidate]]:
-        return {s.id: [c for c in thread if s.position is not None and c.position is not None
-                       and s.position < c.position <= s.position + span] for s in seeds}
-    return later_turns
 
 
 def counts_in(thread: list[Candidate]):  # type: ignore[no-untyped-def]
@@ -64,7 +52,7 @@ def test_the_end_gate_reads_a_question_asking_how_a_thing_turned_out() -> None:
 
 def test_an_outcome_question_gets_the_next_mention_of_a_top_hits_subject_right_after_it() -> None:
     t = movers()
-    out = next_mention([t[0], t[1], t[2]], 3, "which removal company did we pick in the end?", later(t),
+    out = next_mention([t[0], t[1], t[2]], 3, "which removal company did we pick in the end?", turns_after(t),
                        counts_in(t), "end")
     # the next turn saying "gosselin" (a word of the hit the question does not say, in few turns)
     assert [c.id for c in out] == [1, 5, 2, 3]
@@ -72,10 +60,10 @@ def test_an_outcome_question_gets_the_next_mention_of_a_top_hits_subject_right_a
     # a question asking no outcome, or the switch off: nothing moves
     for q, mode in (("which removal company quoted what?", "end"), ("which removal company did we pick in the end?", "")):
         t = movers()
-        assert [c.id for c in next_mention([t[0], t[1], t[2]], 3, q, later(t), counts_in(t), mode)] == [1, 2, 3]
+        assert [c.id for c in next_mention([t[0], t[1], t[2]], 3, q, turns_after(t), counts_in(t), mode)] == [1, 2, 3]
     # "next" reads every question
     t = movers()
-    assert [c.id for c in next_mention([t[0], t[1], t[2]], 3, "which removal company quoted what?", later(t),
+    assert [c.id for c in next_mention([t[0], t[1], t[2]], 3, "which removal company quoted what?", turns_after(t),
                                        counts_in(t), "next")] == [1, 5, 2, 3]
     assert MODES == ("", "next", "tail", "end")
 
@@ -83,18 +71,18 @@ def test_an_outcome_question_gets_the_next_mention_of_a_top_hits_subject_right_a
 def test_a_word_in_many_turns_a_turn_already_above_or_a_mention_too_late_brings_nothing() -> None:
     t = movers()
     # every subject word of the hit said in more than the cap's turns: no subject, nothing read
-    out = next_mention([t[0], t[1]], 3, "what did we end up paying?", later(t), lambda ws, cap: {w: cap + 1 for w in ws},
+    out = next_mention([t[0], t[1]], 3, "what did we end up paying?", turns_after(t), lambda ws, cap: {w: cap + 1 for w in ws},
                        "end")
     assert [c.id for c in out] == [1, 2]
     # the next mention ranks right after the hit already: it stays
     t = movers()
-    out = next_mention([t[0], t[4], t[1]], 3, "what did we end up paying?", later(t), counts_in(t), "end")
+    out = next_mention([t[0], t[4], t[1]], 3, "what did we end up paying?", turns_after(t), counts_in(t), "end")
     assert [c.id for c in out] == [1, 5, 6, 2]  # (5 stays; as a seed itself, its own next mention follows it)
     # later than MENTION_DAYS after the hit: not the same story any more
     t = movers()
     t[4].event_at = (datetime(2027, 3, 15, 12, 10) + timedelta(days=MENTION_DAYS + 1)).isoformat()
     t[5].event_at = t[4].event_at
-    out = next_mention([t[0], t[1]], 3, "what did we end up paying?", later(t), counts_in(t), "end")
+    out = next_mention([t[0], t[1]], 3, "what did we end up paying?", turns_after(t), counts_in(t), "end")
     assert [c.id for c in out] == [1, 2]
 
 

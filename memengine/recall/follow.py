@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime
 
 from memengine.recall.counter import asked_kinds, asks_first, kind_fits
 from memengine.recall.episodes import is_episode
 from memengine.recall.updates import may_hold_value, stems, values_of
 from memengine.records import Candidate
 from memengine.text import bare_text, count_words
+from memengine.timeparse import hours_between
 
 FOLLOW_SEEDS = 5  # the top hits whose next turns are read
 FOLLOW_SPAN = 3  # how many turns after one ("decidme fecha pronto" / "sábado 3 de julio?": the third)
@@ -38,16 +38,6 @@ _CLOCK = re.compile(r"\b(?:what time|at what time|a que hora|a quelle heure|um w
                     r"a que horas|que horas|which time)\b")
 
 NextTurns = Callable[[list[Candidate], int], dict[int, list[Candidate]]]
-
-
-def _hours(a: str | None, b: str | None) -> float:
-    """Hours from ``a`` to ``b`` (ISO times); 0 when either is unknown."""
-    if not a or not b:
-        return 0.0
-    try:
-        return (datetime.fromisoformat(b) - datetime.fromisoformat(a)).total_seconds() / 3600
-    except ValueError:
-        return 0.0
 
 
 def _asked(query: str) -> frozenset[str] | None:
@@ -116,7 +106,7 @@ def follow(ranked: list[Candidate], k: int, query: str, next_turns: NextTurns,
     placed: list[Candidate] = []
     for seed in seeds:
         for turn in after.get(seed.id, []):
-            if _hours(seed.event_at, turn.event_at) > FOLLOW_HOURS:
+            if hours_between(seed.event_at, turn.event_at) > FOLLOW_HOURS:
                 break
             if is_episode(turn) or count_words(bare_text(turn.content, turn.author), FOLLOW_WORDS + 1) > FOLLOW_WORDS:
                 continue

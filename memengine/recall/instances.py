@@ -26,12 +26,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 from typing import Any, Protocol
 
 from memengine.recall.episodes import is_episode
 from memengine.records import Candidate
 from memengine.text import STOPWORDS, bare_text, count_words, query_terms, quote_fts
+from memengine.timeparse import hours_between
 
 ANCHORS = 5  # turns holding the question's word that are read with their neighbours (per word)
 SPAN = 3  # neighbours each side ("internet's been dropping" … three turns on … "Beanfield is 65")
@@ -55,16 +55,6 @@ _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _UPPER = "".join(ch for ch in map(chr, range(0x590)) if ch.isupper() and ch.isalpha())
 _CAPWORD = re.compile(rf"(?<![\w'’-])[{re.escape(_UPPER)}][\w'’-]*")
 _POSSESSIVE = re.compile(r"['’]s$")
-
-
-def _hours(a: str | None, b: str | None) -> float:
-    """|b - a| in hours (ISO times); 0 when either is unknown."""
-    if not a or not b:
-        return 0.0
-    try:
-        return abs((datetime.fromisoformat(b) - datetime.fromisoformat(a)).total_seconds()) / 3600
-    except ValueError:
-        return 0.0
 
 
 def names_in(text: str) -> tuple[list[str], bool | None]:
@@ -121,7 +111,7 @@ def candidate_names(anchors: Sequence[Candidate], neighbourhoods: Sequence[Seque
                 read[c.id] = (words, text)
                 if first is not None:
                     firsts.append(first)
-            if anchor.event_at and c.event_at and _hours(anchor.event_at, c.event_at) > HOURS:
+            if anchor.event_at and c.event_at and abs(hours_between(anchor.event_at, c.event_at)) > HOURS:
                 continue
             said.update(read[c.id][0])
         per_anchor.append(said)

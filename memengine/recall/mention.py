@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime
 
 from memengine.recall.episodes import is_episode
 from memengine.records import Candidate
 from memengine.text import STOPWORDS, bare_text
+from memengine.timeparse import hours_between
 
 MODES = ("", "next", "tail", "end")
 # ``end``: ``next`` for a question asking how a thing turned out only ("what did we end up paying…?", "how
@@ -73,16 +73,6 @@ def words_of(text: str) -> set[str]:
     return out
 
 
-def _days(a: str | None, b: str | None) -> float:
-    """Days from ``a`` to ``b`` (ISO times); 0 when either is unknown."""
-    if not a or not b:
-        return 0.0
-    try:
-        return (datetime.fromisoformat(b) - datetime.fromisoformat(a)).total_seconds() / 86400
-    except ValueError:
-        return 0.0
-
-
 def next_mention(ranked: list[Candidate], k: int, query: str, later_turns: LaterTurns, counts: Counts,
                  mode: str = "next") -> list[Candidate]:
     """``ranked`` with, after each of its first MENTION_SEEDS chat turns, the first of its later turns (in its
@@ -110,7 +100,7 @@ def next_mention(ranked: list[Candidate], k: int, query: str, later_turns: Later
         # answer, is not read: an outcome is said in a line)
         turns: list[tuple[Candidate, str]] = []
         for turn in after.get(seed.id, []):
-            if _days(seed.event_at, turn.event_at) > MENTION_DAYS:
+            if hours_between(seed.event_at, turn.event_at) / 24 > MENTION_DAYS:
                 break
             text = bare_text(turn.content, turn.author)
             if len(text) <= MENTION_CHARS and not is_episode(turn):
