@@ -15,8 +15,11 @@ deadline, "by the 1st"; else the next such day of a month), ``tomorrow``, ``the 
 and ``on / by / next / this Friday`` (the next such weekday); and the days with a name (Christmas, Christmas Eve, New Year's Eve
 and Day, Halloween, in the same languages). A day named without a year is taken in the year that puts it
 nearest the day the memory was written (at most ~10 months ahead, ~2 months back). "May" and
-"March" count as months only capitalised (the verbs "may", "march"). Nothing else is guessed:
-numeric dates like ``03/12`` are left alone (day-first or month-first cannot be told). A day said under a
+"March" count as months only capitalised (the verbs "may", "march"). Round 15: dotted numeric dates, day first
+(``bis 30.11.``, ``am 28.12.``, ``30.11.2026``, ``2026.12.05``), not versions, times, amounts or IP runs; slash dates
+(``03/12``) only when the chat's order is known (``order``) or one part is > 12; a day by its number alone after a
+weekday or preposition in the other languages (``Freitag den 11.``, ``le 11``, ``el 11``, ``il 16``, ``dia 11``,
+``op de 11e``, ``den 11:e``), placed as the English "the 25th". A day said under a
 negation is no plan ("we're NOT going on the 5th any more", "Vi holder den IKKE lørdag den 21.": ``negated_days``).
 """
 
@@ -121,7 +124,8 @@ def maybe_dated(text: str) -> bool:
 def needs_context(text: str) -> bool:
     """Whether ``text`` (that may be dated) names a day by its number alone ("on the 18th"), which
     earlier turns may place."""
-    return _ORDINAL_DAY.search(text) is not None or _BARE_ORDINAL.search(text) is not None
+    return _ORDINAL_DAY.search(text) is not None or _BARE_ORDINAL.search(text) is not None \
+        or _OTHER_DAY.search(text) is not None
 
 
 def _explicit(text: str, written: date, out: list[date], taken: list[tuple[int, int]]) -> set[int]:
@@ -263,9 +267,10 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
     return None
 
 
-def named_days(text: str, written: date, context: ContextOf = ()) -> list[date]:
+def named_days(text: str, written: date, context: ContextOf = (), order: str | None = None) -> list[date]:
     """Every day ``text`` names (see the module docstring), resolved against the day it was written
-    and, for a day named by its number alone, the earlier turns of its chat (``context``)."""
+    and, for a day named by its number alone, the earlier turns of its chat (``context``). ``order``: the
+    chat's numeric date order ("dmy" / "mdy", as its importer read it), which lets a slash date be read."""
     if not _MAYBE.search(text):
         return []
     out: list[date] = []
@@ -275,6 +280,7 @@ def named_days(text: str, written: date, context: ContextOf = ()) -> list[date]:
         return all(m.end() <= a or m.start() >= b for a, b in taken)
 
     named = _explicit(text, written, out, taken)
+    _numeric(text, written, out, taken, order)
     own = list(out)
     for m in _ORDINAL_DAY.finditer(text):
         after = (m.group("next") or "").lower()
@@ -297,6 +303,7 @@ def named_days(text: str, written: date, context: ContextOf = ()) -> list[date]:
             if d is not None:
                 out.append(d)
                 taken.append((m.start(), m.end()))
+    _other_days(text, written, out, taken, own, named, context)
     for m in _RELATIVE.finditer(text):
         if not free(m) or _dated_weekday(text, m.end(), taken):
             continue
@@ -336,6 +343,162 @@ def _next_day_of_month(day: int, written: date, weekday: int | None = None) -> d
             pass
         y, m = (y + 1, 1) if m == 12 else (y, m + 1)
     return first  # a weekday that fits none of them (a slip of the writer's): the day decides
+
+
+# Round 15: numeric dates as most of Europe writes them, and a day by its number alone in the other languages.
+# A dotted D.M. is day-first wherever it is used (German, Nordic, Polish, Czech, Russian, Turkish, Finnish...);
+# a slash date is read only when the chat's order is known (``order``: "dmy" / "mdy", from the importer) or when
+# one part is > 12. Without a year such a number is a date only with a cue (a word that dates it before it, a
+# Turkish case suffix after it, or at the head of a line): "the score was 2.5" is no 2 May.
+_WEEKDAY_OF: dict[str, int] = {w: i for i, words in enumerate((
+    "montag lundi lunes segunda lunedì lunedi maandag mandag måndag",
+    "dienstag mardi martes terça terca martedì martedi dinsdag tirsdag tisdag",
+    "mittwoch mercredi miércoles miercoles quarta mercoledì mercoledi woensdag onsdag",
+    "donnerstag jeudi jueves quinta giovedì giovedi donderdag torsdag",
+    "freitag vendredi viernes sexta venerdì venerdi vrijdag fredag",
+    "samstag sonnabend samedi sábado sabado sabato zaterdag lørdag lordag lördag",
+    "sonntag dimanche domingo domenica zondag søndag sondag söndag")) for w in words.split()}
+_WD_ALT = "|".join(sorted(_WEEKDAY_OF, key=len, reverse=True))
+_EN_WD = "(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+# words that date the number right after them (a day's prepositions, "Termin", weekdays; for a dotted date not the
+# English prepositions: "grew by 1.5", "from 1.5 to 2.5" are decimals), or a line's head / a colon or bullet
+_CUE_WORDS = (r"due|deadline|am|bis(?:\s+zum)?|zum|vom|ab|ab\s+dem|den|der|termin|frist|abgabe|datum|le|au|"
+              r"jusqu['’]au|du|avant|dès|el|hasta(?:\s+el)?|desde(?:\s+el)?|para(?:\s+el)?|dia|até|il|entro(?:\s+il)?|"
+              r"dal|fino\s+al|op|tot|vanaf|uiterlijk|til|innen|fra|senest|innan|till|från|do|od|na|dnia|dne|до|с|к|"
+              rf"на|mennessä|viimeistään|{_WD_ALT}|{_EN_WD}|mo|fr|sa|ma|ti|ke|pe|la|su")
+_CUE_TAIL = r"[\s,.]*(?:(?:den|der|le|el|il|o|dia)\s+)?$"
+_NUM_CUE = re.compile(rf"(?:\b(?:{_CUE_WORDS})|[:(\-–•*]|^){_CUE_TAIL}", re.IGNORECASE)
+_SLASH_CUE = re.compile(rf"(?:\b(?:{_CUE_WORDS}|on|by|until|till|from|before|after|for)|[:(\-–•*]|^){_CUE_TAIL}",
+                        re.IGNORECASE)
+_DOTTED = re.compile(
+    r"(?<![\w.,/])(?:(?P<y0>(?:19|20)\d\d)\.(?P<m0>[01]?\d)\.(?P<d0>[0-3]?\d)\.?"
+    r"|(?P<d>[0-3]?\d)\.(?P<mn>[01]?\d)(?:(?P<dot>\.)(?P<y>(?:19|20)?\d\d)?)?)(?![.,]?\d)(?P<suf>['’][^\W\d_]+)?")
+_SLASH = re.compile(r"(?<![\w./])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?:/(?P<y>(?:19|20)?\d\d))?(?![/.,]?\d)")
+_VERSION_BEFORE = re.compile(r"(?:\bv|\b(?:version|ver|release|python|node|nodejs|java|php|ruby|perl|go|rust|"
+                             r"ios|android|macos|windows|ubuntu|debian|fedora|kernel|linux|chrome|firefox|safari|"
+                             r"npm|pip|sdk|api|firmware|build|patch|update|app|postgres|postgresql|mysql|redis|"
+                             r"django|rails|react|angular|vue|gcc|clang|llvm|cuda|qt|gtk)\s*)$", re.IGNORECASE)
+# a time or an amount: "8.30 Uhr", "10.30 h", "klo 9.15", "3.10 €", "4.5 %", "2.5 km"
+_TIME_BEFORE = re.compile(r"\b(?:um|kl|klo|kello|at|à|a\s+las|às|alle|ore|om|godz|o)\.?\s*$", re.IGNORECASE)
+_AMOUNT_AFTER = re.compile(r"\s*(?:[%‰€$£]|(?:uhr|h|hrs?|hours?|heures?|uur|timer|tim|ore|horas|godz|am|pm|min|"
+                           r"eur|euro|euros|usd|chf|kr|zł|zl|pln|czk|kč|sek|nok|dkk|km|kg|g|m|cm|mm|l|ml|mb|gb|"
+                           r"tb|mio|mrd|prozent|percent|procent|por\s+ciento|pour\s+cent|per\s+cento|x)\b)",
+                           re.IGNORECASE)
+_AMOUNT_BEFORE = re.compile(r"(?:[€$£]|\b(?:eur|usd|chf|kr|zł|pln|r\$))\s*$", re.IGNORECASE)
+_IDIOMS = frozenset(((24, 7), (50, 50)))  # "open 24/7", "50/50"
+
+
+def _cued(text: str, start: int, cue: re.Pattern[str] = _NUM_CUE) -> bool:
+    """Whether the number at ``start`` is dated by what stands right before it on its line: a cue word (with at most
+    ", den" / "bis zum" between), a colon or bullet, or nothing (the head of a line)."""
+    line = text[max(0, start - 32):start].rsplit("\n", 1)[-1]
+    if start >= 32 and "\n" not in text[max(0, start - 32):start]:
+        line = " " + line  # (a cut word is no cue: never the line's head)
+    return cue.search(line) is not None
+
+
+def _amount(text: str, start: int, end: int) -> bool:
+    """A version, a time or an amount, not a date: "Python 3.11", "um 8.30", "8.30 Uhr", "3.10 €"."""
+    before = text[max(0, start - 24):start]
+    return _VERSION_BEFORE.search(before) is not None or _TIME_BEFORE.search(before) is not None or \
+        _AMOUNT_BEFORE.search(before) is not None or _AMOUNT_AFTER.match(text, end) is not None
+
+
+def _numeric(text: str, written: date, out: list[date], taken: list[tuple[int, int]], order: str | None) -> None:
+    """Dotted and slash dates of ``text`` (see above), appended to ``out`` (their spans to ``taken``)."""
+    if "." not in text and "/" not in text:
+        return
+    for m in _DOTTED.finditer(text):
+        if m.group("y0"):
+            y, mn, d, dated = int(m.group("y0")), int(m.group("m0")), int(m.group("d0")), True
+        else:
+            mn, d = int(m.group("mn")), int(m.group("d"))
+            y = int(m.group("y")) if m.group("y") else 0
+            y += 2000 if 0 < y < 100 else 0
+            dated = y > 0
+        if not (1 <= mn <= 12 and 1 <= d <= 31) or _amount(text, m.start(), m.end()):
+            continue
+        if not dated and not m.group("suf") and not _cued(text, m.start()):
+            continue
+        _add(y, mn, d, written, m, out, taken)
+    if "/" not in text:
+        return
+    for m in _SLASH.finditer(text):
+        a, b = int(m.group("a")), int(m.group("b"))
+        if (a, b) in _IDIOMS or _amount(text, m.start(), m.end()):
+            continue
+        if a > 12 and b <= 12:
+            d, mn = a, b
+        elif b > 12 and a <= 12:
+            d, mn = b, a
+        elif order in ("dmy", "mdy") and a <= 12 and b <= 12:
+            d, mn = (a, b) if order == "dmy" else (b, a)
+        else:
+            continue
+        if order == "ymd" or not 1 <= d <= 31 or not 1 <= mn <= 12:
+            continue
+        y = int(m.group("y")) if m.group("y") else 0
+        y += 2000 if 0 < y < 100 else 0
+        if y == 0 and not _cued(text, m.start(), _SLASH_CUE):
+            continue
+        _add(y, mn, d, written, m, out, taken)
+
+
+def _add(y: int, mn: int, d: int, written: date, m: re.Match[str], out: list[date], taken: list[tuple[int, int]]
+         ) -> None:
+    try:
+        got: date | None = date(y, mn, d) if y else _in_year(mn, d, written)
+    except ValueError:
+        got = None
+    if got is not None and all(m.end() <= a or m.start() >= b for a, b in taken):
+        out.append(got)
+        taken.append((m.start(), m.end()))
+
+
+# "Freitag den 11.", "am 11.", "bis zum 1.", "le 11", "jusqu'au 11", "el 11", "il 16", "dia 11", "op de 11e",
+# "den 11:e", "lørdag den 21.", "11-го": the English "on the 25th" in the other languages. The German and Nordic
+# forms need the ordinal's dot (or ":e"), Dutch its "e"/"ste"/"de"; what follows must not make it a time, an amount
+# or a count ("le 11h", "el 11 %", "el 11 jugador": a word of 5+ letters after it).
+_OTHER_DAY = re.compile(
+    rf"\b(?:(?P<wd>{_WD_ALT})(?:-feira)?,?(?:\s+(?:den|der|le|el|il|o|dia))?"
+    r"|(?P<ger>am|bis\s+zum|zum|vom|ab\s+dem|den|til\s+den|innen\s+den|fra\s+den|senest\s+den|till\s+den)"
+    r"|(?P<rom>le|au|jusqu['’]au|du|el|hasta\s+el|desde\s+el|para\s+el|el\s+d[ií]a|dia|no\s+dia|at[ée]\s+(?:o\s+)?"
+    r"dia|il|entro\s+il|dal|fino\s+al)"
+    r"|(?P<nl>op\s+de|tot\s+de|de))\s+(?P<d>[0-3]?\d)(?P<suf>\.|:[ea]|er|e|ste|de|º|ª|-го)?(?![.,:/]?\d)",
+    re.IGNORECASE)
+_OTHER_DEADLINE = re.compile(r"^(?:bis|til|innen|senest|till|jusqu|hasta|até|ate|entro|fino|tot)", re.IGNORECASE)
+_STREET = frozenset("rue av ave via vía rua calle str gate vej väg weg".split())
+_NEXT_WORD = re.compile(r"\s*([^\W\d_]+|[%€$£]|\d+\s*h\b|\d+(?:[:.]\d\d)?)?", re.IGNORECASE)
+
+
+def _other_days(text: str, written: date, out: list[date], taken: list[tuple[int, int]], own: list[date],
+                named: set[int], context: ContextOf) -> None:
+    """Days named by their number alone in the other languages (``_OTHER_DAY``), placed as the English "the 25th"."""
+    for m in _OTHER_DAY.finditer(text):
+        suf = (m.group("suf") or "").lower()
+        if m.group("ger") and suf not in (".", ":e", ":a"):
+            continue
+        if m.group("nl") and suf not in ("e", "ste", "de"):
+            continue
+        if m.group("rom") and suf == ".":
+            continue  # ("le 11." at a sentence end: a count as often as a day)
+        nxt = _NEXT_WORD.match(text, m.end())
+        word = (nxt.group(1) or "").lower() if nxt else ""
+        counted = not m.group("ger") and not m.group("nl") and not suf  # ("el 11 jugador", "au 11 rue")
+        if word in MONTH_OF or word[:1].isdigit() and "h" in word or _AMOUNT_AFTER.match(text, m.end()) \
+                or counted and (len(word) >= 5 or word in _STREET) and not word[:1].isdigit():
+            continue
+        day = int(m.group("d"))
+        if not all(m.end() <= a or m.start() >= b for a, b in taken) or day in named:
+            continue
+        first = m.group().split(None, 1)[0]
+        wd = _WEEKDAY_OF.get(m.group("wd").lower()) if m.group("wd") else None
+        d = _placed(day, text, m.start(), written, own, context, _OTHER_DEADLINE.match(first) is not None)
+        if d is None:
+            d = _next_day_of_month(day, written, wd)
+        if d is not None:
+            out.append(d)
+            taken.append((m.start(), m.end()))
 
 
 # Round 10: a day said under a negation is no plan ("we're NOT going on the 5th any more", "the engineer can't do
@@ -397,7 +560,7 @@ def _dismissed_spans(text: str) -> list[tuple[int, int]]:
 _MAY_DISMISS = re.compile(r"through|went up|sold out|cancel|taken|gone|full", re.IGNORECASE)
 
 
-def negated_days(text: str, written: date, context: ContextOf = ()) -> set[date]:
+def negated_days(text: str, written: date, context: ContextOf = (), order: str | None = None) -> set[date]:
     """The days ``text`` names only under a negation ("not on the 5th any more") or said dismissed ("the Dec 3
     slot fell through"): said, not planned."""
     negated = _NEGATION.search(text) is not None
@@ -409,20 +572,20 @@ def negated_days(text: str, written: date, context: ContextOf = ()) -> set[date]
     out: set[date] = set()
     kept: set[date] = set()
     for a, b in spans:
-        out.update(named_days(text[a:b], written, context))
+        out.update(named_days(text[a:b], written, context, order))
     plain = text
     for a, b in spans:
         plain = plain[:a] + " " * (b - a) + plain[b:]
-    kept.update(named_days(plain, written, context))
+    kept.update(named_days(plain, written, context, order))
     return out - kept
 
 
-def plan_days(text: str, written: date, context: ContextOf = ()) -> list[date]:
+def plan_days(text: str, written: date, context: ContextOf = (), order: str | None = None) -> list[date]:
     """The days ``text`` names that were after the day it was written, sorted: what it planned (a day said only under
     a negation is none: ``negated_days``)."""
-    days = {d for d in named_days(text, written, context) if d > written}
+    days = {d for d in named_days(text, written, context, order) if d > written}
     if days:
-        days -= negated_days(text, written, context)
+        days -= negated_days(text, written, context, order)
     return sorted(days)
 
 

@@ -67,9 +67,17 @@ class PlanDays:
             if written is None or not brief_dates.maybe_dated(text):
                 got = []  # (most chat turns: no digit, no day word)
             else:  # the earlier turns are read only if a day is named by its number alone
-                got = brief_dates.plan_days(text, written, lambda: self._context(mid, written))
+                got = brief_dates.plan_days(text, written, lambda: self._context(mid, written),
+                                            self._order(mid) if "/" in text else None)
             self.cache[mid] = got
         return got
+
+    def _order(self, mid: int) -> str | None:
+        """The numeric date order ("dmy" / "mdy") memory ``mid``'s importer recorded in its metadata, if any: a
+        slash date ("3/12") is read only with it (or with a part > 12)."""
+        row = self.store.conn.execute("SELECT json_extract(metadata, '$.date_order') FROM memories WHERE id = ?",
+                                      (mid,)).fetchone()
+        return str(row[0]) if row and row[0] in ("dmy", "mdy", "ymd") else None
 
     def _context(self, mid: int, written: date) -> list[tuple[str, date]]:
         """The earlier turns of memory ``mid``'s chat, newest first (none for a note)."""
