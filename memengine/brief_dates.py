@@ -361,15 +361,15 @@ _WEEKDAY_OF: dict[str, int] = {w: i for i, words in enumerate((
 _WD_ALT = "|".join(sorted(_WEEKDAY_OF, key=len, reverse=True))
 _EN_WD = "(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 # words that date the number right after them (a day's prepositions, "Termin", weekdays; for a dotted date not the
-# English prepositions: "grew by 1.5", "from 1.5 to 2.5" are decimals), or a line's head / a colon or bullet
+# English prepositions: "grew by 1.5", "from 1.5 to 2.5" are decimals); not a colon ("VERSION:2.1", "score: 2.5")
 _CUE_WORDS = (r"due|deadline|am|bis(?:\s+zum)?|zum|vom|ab|ab\s+dem|den|der|termin|frist|abgabe|datum|le|au|"
               r"jusqu['’]au|du|avant|dès|el|hasta(?:\s+el)?|desde(?:\s+el)?|para(?:\s+el)?|dia|até|il|entro(?:\s+il)?|"
               r"dal|fino\s+al|op|tot|vanaf|uiterlijk|til|innen|fra|senest|innan|till|från|do|od|na|dnia|dne|до|с|к|"
               rf"на|mennessä|viimeistään|{_WD_ALT}|{_EN_WD}|mo|fr|sa|ma|ti|ke|pe|la|su")
-_CUE_TAIL = r"[\s,.]*(?:(?:den|der|le|el|il|o|dia)\s+)?$"
-_NUM_CUE = re.compile(rf"(?:\b(?:{_CUE_WORDS})|[:(\-–•*]|^){_CUE_TAIL}", re.IGNORECASE)
-_SLASH_CUE = re.compile(rf"(?:\b(?:{_CUE_WORDS}|on|by|until|till|from|before|after|for)|[:(\-–•*]|^){_CUE_TAIL}",
-                        re.IGNORECASE)
+_CUE_TAIL = r"[\s,.:]*(?:(?:den|der|le|el|il|o|dia)\s+)?$"
+_NUM_CUE = re.compile(rf"\b(?:{_CUE_WORDS}){_CUE_TAIL}", re.IGNORECASE)
+_SLASH_CUE = re.compile(rf"\b(?:{_CUE_WORDS}|on|by|until|till|from|before|after|for){_CUE_TAIL}", re.IGNORECASE)
+_LINE_HEAD = re.compile(r"^\s*(?:[-–•*]\s*)?$")  # "30.11. Abgabe" / "- 28.12. Umzug" heading a line
 _DOTTED = re.compile(
     r"(?<![\w.,/])(?:(?P<y0>(?:19|20)\d\d)\.(?P<m0>[01]?\d)\.(?P<d0>[0-3]?\d)\.?"
     r"|(?P<d>[0-3]?\d)\.(?P<mn>[01]?\d)(?:(?P<dot>\.)(?P<y>(?:19|20)?\d\d)?)?)(?![.,]?\d)(?P<suf>['’][^\W\d_]+)?")
@@ -377,7 +377,7 @@ _SLASH = re.compile(r"(?<![\w./])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)(?:/(?P<y>(?:19|
 _VERSION_BEFORE = re.compile(r"(?:\bv|\b(?:version|ver|release|python|node|nodejs|java|php|ruby|perl|go|rust|"
                              r"ios|android|macos|windows|ubuntu|debian|fedora|kernel|linux|chrome|firefox|safari|"
                              r"npm|pip|sdk|api|firmware|build|patch|update|app|postgres|postgresql|mysql|redis|"
-                             r"django|rails|react|angular|vue|gcc|clang|llvm|cuda|qt|gtk)\s*)$", re.IGNORECASE)
+                             r"django|rails|react|angular|vue|gcc|clang|llvm|cuda|qt|gtk)[\s:=]*)$", re.IGNORECASE)
 # a time or an amount: "8.30 Uhr", "10.30 h", "klo 9.15", "3.10 €", "4.5 %", "2.5 km"
 _TIME_BEFORE = re.compile(r"\b(?:um|kl|klo|kello|at|à|a\s+las|às|alle|ore|om|godz|o)\.?\s*$", re.IGNORECASE)
 _AMOUNT_AFTER = re.compile(r"\s*(?:[%‰€$£]|(?:uhr|h|hrs?|hours?|heures?|uur|timer|tim|ore|horas|godz|am|pm|min|"
@@ -388,12 +388,13 @@ _AMOUNT_BEFORE = re.compile(r"(?:[€$£]|\b(?:eur|usd|chf|kr|zł|pln|r\$))\s*$"
 _IDIOMS = frozenset(((24, 7), (50, 50)))  # "open 24/7", "50/50"
 
 
-def _cued(text: str, start: int, cue: re.Pattern[str] = _NUM_CUE) -> bool:
+def _cued(text: str, start: int, cue: re.Pattern[str] = _NUM_CUE, head: bool = False) -> bool:
     """Whether the number at ``start`` is dated by what stands right before it on its line: a cue word (with at most
-    ", den" / "bis zum" between), a colon or bullet, or nothing (the head of a line)."""
-    line = text[max(0, start - 32):start].rsplit("\n", 1)[-1]
-    if start >= 32 and "\n" not in text[max(0, start - 32):start]:
-        line = " " + line  # (a cut word is no cue: never the line's head)
+    ", den" / "bis zum" between), or (``head``: a "30.11." with its final dot) nothing but a bullet."""
+    window = text[max(0, start - 32):start]
+    line = window.rsplit("\n", 1)[-1]
+    if head and (start < 32 or "\n" in window) and _LINE_HEAD.match(line):
+        return True
     return cue.search(line) is not None
 
 
@@ -418,7 +419,7 @@ def _numeric(text: str, written: date, out: list[date], taken: list[tuple[int, i
             dated = y > 0
         if not (1 <= mn <= 12 and 1 <= d <= 31) or _amount(text, m.start(), m.end()):
             continue
-        if not dated and not m.group("suf") and not _cued(text, m.start()):
+        if not dated and not m.group("suf") and not _cued(text, m.start(), head=m.group("dot") is not None):
             continue
         _add(y, mn, d, written, m, out, taken)
     if "/" not in text:
@@ -457,14 +458,15 @@ def _add(y: int, mn: int, d: int, written: date, m: re.Match[str], out: list[dat
 
 # "Freitag den 11.", "am 11.", "bis zum 1.", "le 11", "jusqu'au 11", "el 11", "il 16", "dia 11", "op de 11e",
 # "den 11:e", "lørdag den 21.", "11-го": the English "on the 25th" in the other languages. The German and Nordic
-# forms need the ordinal's dot (or ":e"), Dutch its "e"/"ste"/"de"; what follows must not make it a time, an amount
-# or a count ("le 11h", "el 11 %", "el 11 jugador": a word of 5+ letters after it).
+# forms need the ordinal's dot (or ":e"), Dutch its "e"/"ste"/"de"; what follows must not make it a time, an amount,
+# a range of hours or a count ("le 11h", "el 11 %", "venerdì 9-13", "el 12-hour", "el 11 jugador": a word of 5+
+# letters after it).
 _OTHER_DAY = re.compile(
     rf"\b(?:(?P<wd>{_WD_ALT})(?:-feira)?,?(?:\s+(?:den|der|le|el|il|o|dia))?"
     r"|(?P<ger>am|bis\s+zum|zum|vom|ab\s+dem|den|til\s+den|innen\s+den|fra\s+den|senest\s+den|till\s+den)"
     r"|(?P<rom>le|au|jusqu['’]au|du|el|hasta\s+el|desde\s+el|para\s+el|el\s+d[ií]a|dia|no\s+dia|at[ée]\s+(?:o\s+)?"
     r"dia|il|entro\s+il|dal|fino\s+al)"
-    r"|(?P<nl>op\s+de|tot\s+de|de))\s+(?P<d>[0-3]?\d)(?P<suf>\.|:[ea]|er|e|ste|de|º|ª|-го)?(?![.,:/]?\d)",
+    r"|(?P<nl>op\s+de|tot\s+de|de))\s+(?P<d>[0-3]?\d)(?P<suf>\.|:[ea]|er|e|ste|de|º|ª|-го)?(?![.,:/\-–]?\d|-[^\W\d_])",
     re.IGNORECASE)
 _OTHER_DEADLINE = re.compile(r"^(?:bis|til|innen|senest|till|jusqu|hasta|até|ate|entro|fino|tot)", re.IGNORECASE)
 _STREET = frozenset("rue av ave via vía rua calle str gate vej väg weg".split())
@@ -484,7 +486,7 @@ def _other_days(text: str, written: date, out: list[date], taken: list[tuple[int
             continue  # ("le 11." at a sentence end: a count as often as a day)
         nxt = _NEXT_WORD.match(text, m.end())
         word = (nxt.group(1) or "").lower() if nxt else ""
-        counted = not m.group("ger") and not m.group("nl") and not suf  # ("el 11 jugador", "au 11 rue")
+        counted = not m.group("ger") and not m.group("nl")  # ("el 11 jugador", "au 11 rue", "au 18e siècle")
         if word in MONTH_OF or word[:1].isdigit() and "h" in word or _AMOUNT_AFTER.match(text, m.end()) \
                 or counted and (len(word) >= 5 or word in _STREET) and not word[:1].isdigit():
             continue

@@ -109,3 +109,11 @@ def test_the_brief_shows_a_dotted_plan_and_a_slash_plan_of_a_known_order(store: 
     assert up[move] == "2026-12-28"
     assert up[known] == "2026-12-03"
     assert unknown not in up and version not in up
+
+
+@pytest.mark.parametrize("text", ["Oksana, lunedì-venerdì 9-13", "el 12-hour clock", "au 18e siècle",
+                                  "VERSION:2.1", "score: 2.5", "- 1/2 cuillère à café", "grew by 1.5 to 2.5"])
+def test_not_days_found_in_real_text(text: str) -> None:
+    # (found by reading every line of ../shared's exports and bench/data through before and after: hours, a
+    # compound, a century, a vCard header, a score, a recipe's fraction, decimals after English prepositions)
+    assert brief_dates.named_days(text, W, order="dmy") == []
