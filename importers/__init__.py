@@ -79,6 +79,9 @@ class ImportReport:
     skipped_malformed: int = 0  # conversations of the wrong shape, skipped with a warning naming them
     skipped_oversized: int = 0  # messages over a size cap, refused with a warning naming their line
     warnings: list[str] = field(default_factory=list)  # "file:line: message"
+    # thread -> the numeric date order ("dmy"/"mdy"/"ymd") the parser decided for it (evidence, locale or option;
+    # not a default): kept by the import so the brief can read that chat's "03/12" (memengine/ingest.py)
+    date_orders: dict[str, str] = field(default_factory=dict)
 
     def warn(self, message: str, line: int | None = None) -> None:
         """Record a non-fatal problem with its location."""

@@ -323,7 +323,7 @@ class _DateStats:
         # (es, it, de … write the same unpadded "3/11/26"), so it keeps the day-first default.
         if sep and sep.group() == "/" and not self.padded and not self.not_us and self.twelve and ios:
             return "mdy", "ambiguous: unpadded US-style iOS date"
-        return "dmy", "ambiguous: defaulted to day first"
+        return "dmy", DEFAULTED + " to day first"
 
     def calendar(self, order: str, today: datetime) -> tuple[str, str]:
         """The calendar for the whole file and why: an era word wins, then years no Gregorian
@@ -619,6 +619,8 @@ def _chat(file: str, opener: Callable[[], IO[bytes]], thread: str, report: Impor
     if calendar in ("persian", "islamic") and reason.startswith("ambiguous"):
         order, reason = "dmy", "ambiguous: day first, as in the Hijri calendars' locales"
     markers = stats.markers.inferred() if stats.twelve else {}
+    if not reason.startswith(DEFAULTED):  # a guess is not kept: its chat's "03/12" stays unread by the brief
+        report.date_orders[thread] = order
     if first:
         report.variant.update(
             {
@@ -666,6 +668,7 @@ def _chat(file: str, opener: Callable[[], IO[bytes]], thread: str, report: Impor
         report.warn(what, line)
 
 
+DEFAULTED = "ambiguous: defaulted"  # the start of the reason of a date order nothing in the file decided
 OUT_OF_ORDER = 3600  # seconds a header may stray from its neighbours' times and still be one
 
 

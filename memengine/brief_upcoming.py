@@ -57,6 +57,7 @@ class PlanDays:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.cache: dict[int, list[date]] = {}
+        self.orders: dict[str, str] | None = None  # thread -> its importer's date order, read at the first "/"
 
     def of(self, mid: int, content: str, when: str | None) -> list[date]:
         """The days memory ``mid`` (``content``, dated ``when``) planned, sorted."""
@@ -73,11 +74,21 @@ class PlanDays:
         return got
 
     def _order(self, mid: int) -> str | None:
-        """The numeric date order ("dmy" / "mdy") memory ``mid``'s importer recorded in its metadata, if any: a
-        slash date ("3/12") is read only with it (or with a part > 12)."""
-        row = self.store.conn.execute("SELECT json_extract(metadata, '$.date_order') FROM memories WHERE id = ?",
-                                      (mid,)).fetchone()
-        return str(row[0]) if row and row[0] in ("dmy", "mdy", "ymd") else None
+        """The numeric date order ("dmy" / "mdy") memory ``mid``'s importer recorded, if any: in its metadata, or
+        for its chat (one ``_mem_meta`` row per chat, ``date_order:<thread>``, written by memengine/ingest.py and
+        read once per brief). A slash date ("3/12") is read only with it (or with a part > 12)."""
+        conn = self.store.conn
+        row = conn.execute("SELECT json_extract(metadata, '$.date_order'), thread FROM memories WHERE id = ?",
+                           (mid,)).fetchone()
+        if row is None:
+            return None
+        if row[0] in ("dmy", "mdy", "ymd"):
+            return str(row[0])
+        if self.orders is None:  # (the key prefix: memengine.ingest.DATE_ORDER_KEY)
+            self.orders = {str(k)[len("date_order:"):]: str(v) for k, v in conn.execute(
+                "SELECT key, value FROM _mem_meta WHERE key >= 'date_order:' AND key < 'date_order;'")}
+        got = self.orders.get(row[1]) if row[1] is not None else None
+        return got if got in ("dmy", "mdy", "ymd") else None
 
     def _context(self, mid: int, written: date) -> list[tuple[str, date]]:
         """The earlier turns of memory ``mid``'s chat, newest first (none for a note)."""

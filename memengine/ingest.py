@@ -241,11 +241,24 @@ def import_path(
     summary.skipped_duplicates = stats.duplicates
     summary.degraded = stats.degraded
     summary.links = _write_links(store, pending_links)
+    _keep_date_orders(store, {t: o for t, o in report2.date_orders.items() if t in threads})
     if episodes and PARSERS[fmt].conversational:
         # (Not `WHERE id IN (<every new id>)`: past 32766 ids SQLite refuses the statement.)
         for thread in sorted(threads):
             summary.episodes += build_episodes(store, fmt, thread)
     return summary
+
+
+DATE_ORDER_KEY = "date_order:"  # _mem_meta key prefix: + thread -> the date order its importer decided
+
+
+def _keep_date_orders(store: MemoryStore, orders: dict[str, str]) -> None:
+    """One ``_mem_meta`` row per chat whose importer decided its numeric date order (not in every memory:
+    disk per chat turn is budgeted), read once per brief (memengine/brief_upcoming.py, PlanDays._order)."""
+    if orders:
+        with write_tx(store.conn):
+            store.conn.executemany("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)",
+                                   [(DATE_ORDER_KEY + t, o) for t, o in sorted(orders.items())])
 
 
 def _plainly_storable(rec: Record) -> bool:
