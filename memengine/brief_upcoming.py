@@ -88,7 +88,9 @@ class PlanDays:
             self.orders = {str(k)[len("date_order:"):]: str(v) for k, v in conn.execute(
                 "SELECT key, value FROM _mem_meta WHERE key >= 'date_order:' AND key < 'date_order;'")}
         got = self.orders.get(row[1]) if row[1] is not None else None
-        return got if got in ("dmy", "mdy", "ymd") else None
+        # (a year-first chat's kept "ymd" is not passed on: brief_dates would then drop even its "12/20", which a
+        # chat written in Japanese or Chinese means as month/day and is read as a day > 12 without an order)
+        return got if got in ("dmy", "mdy") else None
 
     def _context(self, mid: int, written: date) -> list[tuple[str, date]]:
         """The earlier turns of memory ``mid``'s chat, newest first (none for a note)."""
