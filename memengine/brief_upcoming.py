@@ -70,6 +70,8 @@ class PlanDays:
             else:  # the earlier turns are read only if a day is named by its number alone
                 got = brief_dates.plan_days(text, written, lambda: self._context(mid, written),
                                             self._order(mid) if "/" in text else None)
+                if got and _REFUSAL_MAY.search(text):  # (round 16) "le 12 ne marche pas, vendredi 11 ?" plans the 11th
+                    got = _less_refused(got, text, written, lambda: self._context(mid, written))
             self.cache[mid] = got
         return got
 
@@ -193,9 +195,16 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         # "the engineer can't do the 4th, install moved to Wednesday 11 November"), when the two name one subject
         negated = [brief_dates.negated_days(str(f[0][1])[:600], _written(str(f[0][2])) or f[1]) for f in found]
         took_back = np.array([[bool(days[i] & negated[j]) for j in range(len(found))] for i in range(len(found))])
+        # (round 16) ...or refuses it by its day and names another, with no word of change, in the languages the
+        # brief reads ("Abschiedsparty am 12.12.?" ... "12. geht nicht, machen wir Freitag den 11.?", "el 12 no puedo,
+        # ¿el viernes 11?"): the refused day is the older plan's, still ahead when the newer one was written
+        refused = [refused_days(str(f[0][1])) for f in found]
+        turned_down = np.array([[any((d.day, None) in refused[j] or (d.day, d.month) in refused[j] for d in days[i]
+                                     if d.toordinal() >= written[j] and d not in days[j]) and bool(days[j])
+                                 for j in range(len(found))] for i in range(len(found))])
         by_newer = newer & ((replaces & (
             ((sim >= MOVED_COS) & ((cue[None, :] & subject) | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS))))
-            | (event & cue[None, :] & other_days))) | (took_back & (subject | cue[None, :])))
+            | (event & cue[None, :] & other_days))) | (took_back & (subject | cue[None, :])) | (turned_down & other_days))
         # (round 10) one change moves one plan: of the older plans a newer one would move, only those of the day
         # nearest its own ("Spårvägen moved the match: now Sunday 22 November" moves the league match of the 21st,
         # not the cup's "first match" on 12 December, which names "match" too)
@@ -217,6 +226,61 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         kept.sort(key=lambda f: (f[1], -int(f[0][0])))
         return kept, [int(f[0][0]) for f, g in zip(found, gone) if g]
     return found, []
+
+
+# Round 16: a day refused by its number at the head of a clause, in the languages the brief reads: "12. geht nicht",
+# "Der 12. passt mir nicht", "am 12.12. kann ich nicht", "le 12 ne marche pas", "el 12 no puedo", "il 12 non posso",
+# "the 12th doesn't work", "den 12. kan jeg ikke". The number needs an ordinal's mark ("12.", "12th", "12e", "12:e")
+# or a day's article before it ("le 12", "el 12"): "5 Leute kommen nicht", "12 people can't come" are counts.
+_REFUSED = re.compile(
+    r"(?:^|(?<=[.,;:!?¿¡(\n—–]))\s*(?:(?P<art>der|den|am|the|on|le|el|il|dia|o|op\s+de)\s+)?"
+    r"(?P<d>[0-3]?\d)(?:(?P<dot>\.)(?:(?P<m>[01]?\d)\.(?:\d{2,4})?)?|(?P<suf>st|nd|rd|th|er|e|º|ª|:e))?"
+    r"(?=[\s,])(?P<rest>(?:\s+[^\s,;.!?]+){1,3})", re.IGNORECASE)
+_REFUSING = frozenset(("nicht", "not", "cannot", "pas", "no", "non", "não", "nao", "niet", "ikke", "inte", "nie", "kein"))
+_NOT_REFUSAL = frozenset(("nur", "only", "just", "seulement", "solo", "solamente", "sólo", "soltanto", "alleen",
+                          "bara", "kun", "vergessen", "forget", "oublier", "oubliez", "olvides", "dimenticare"))
+_REFUSAL_MAY = re.compile(r"n['’]t\b|\b(?:nicht|not|cannot|pas|no|non|não|nao|niet|ikke|inte|nie|kein)\b", re.IGNORECASE)
+
+
+def refused_days(text: str) -> set[tuple[int, int | None]]:
+    """The days ``text`` refuses by their number at the head of a clause ("12. geht nicht", "le 12 ne marche pas",
+    "the 12th doesn't work"), as (day, month or None)."""
+    text = text[:600]
+    if not _REFUSAL_MAY.search(text):
+        return set()
+    out: set[tuple[int, int | None]] = set()
+    for m in _REFUSED.finditer(text):
+        if m.start() and not text[:m.start()].rstrip().endswith(tuple(".,;:!?¿¡(\n—–")):
+            continue
+        art = (m.group("art") or "").lower()
+        marked = m.group("dot") or m.group("suf")
+        if not (marked or art in ("le", "el", "il", "dia", "o", "op de")) or (art == "the" and not m.group("suf")):
+            continue
+        words = [w.strip("\"'“”():").lower() for w in m.group("rest").split()]
+        for k, w in enumerate(words):
+            if w in _REFUSING or w.endswith(("n't", "n’t")):
+                if k + 1 < len(words) and words[k + 1] in _NOT_REFUSAL:
+                    break
+                day = int(m.group("d"))
+                month = int(m.group("m")) if m.group("m") else None
+                if 1 <= day <= 31 and (month is None or 1 <= month <= 12):
+                    out.add((day, month))
+                break
+    return out
+
+
+def _less_refused(days: list[date], text: str, written: date, context: Any) -> list[date]:
+    """``days`` less those ``text`` refuses by their number ("le 12 ne marche pas, on fait vendredi 11 ?") and does
+    not name again outside the refusal."""
+    refused = refused_days(text)
+    if not refused:
+        return days
+    plain = text
+    for m in _REFUSED.finditer(text[:600]):
+        if any(int(m.group("d")) == d for d, _ in refused):
+            plain = plain[:m.start()] + " " * (m.end() - m.start()) + plain[m.end():]
+    again = set(brief_dates.named_days(plain[:600], written, context))
+    return [d for d in days if d in again or not ((d.day, None) in refused or (d.day, d.month) in refused)]
 
 
 # (round 9: no colon: what stands before one names what follows, "called Bluebird: moved to Saturday 28")
