@@ -231,7 +231,8 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
 # Round 16: a day refused by its number at the head of a clause, in the languages the brief reads: "12. geht nicht",
 # "Der 12. passt mir nicht", "am 12.12. kann ich nicht", "le 12 ne marche pas", "el 12 no puedo", "il 12 non posso",
 # "the 12th doesn't work", "den 12. kan jeg ikke". The number needs an ordinal's mark ("12.", "12th", "12e", "12:e")
-# or a day's article before it ("le 12", "el 12"): "5 Leute kommen nicht", "12 people can't come" are counts.
+# or a day's article before it ("le 12", "el 12"): "5 Leute kommen nicht", "12 people can't come" are counts; an
+# English ordinal needs its article ("1st one not second one" is no day, found in ../shared's Claude export).
 _REFUSED = re.compile(
     r"(?:^|(?<=[.,;:!?¿¡(\n—–]))\s*(?:(?P<art>der|den|am|the|on|le|el|il|dia|o|op\s+de)\s+)?"
     r"(?P<d>[0-3]?\d)(?:(?P<dot>\.)(?:(?P<m>[01]?\d)\.(?:\d{2,4})?)?|(?P<suf>st|nd|rd|th|er|e|º|ª|:e))?"
@@ -254,7 +255,8 @@ def refused_days(text: str) -> set[tuple[int, int | None]]:
             continue
         art = (m.group("art") or "").lower()
         marked = m.group("dot") or m.group("suf")
-        if not (marked or art in ("le", "el", "il", "dia", "o", "op de")) or (art == "the" and not m.group("suf")):
+        if not (marked or art in ("le", "el", "il", "dia", "o", "op de")) or (art == "the" and not m.group("suf")) \
+                or (not art and (m.group("suf") or "").lower() in ("st", "nd", "rd", "th")):  # ("1st one not second")
             continue
         words = [w.strip("\"'“”():").lower() for w in m.group("rest").split()]
         for k, w in enumerate(words):

@@ -64,4 +64,6 @@ def test_refused_days_read() -> None:
     assert brief_upcoming.refused_days("il 12 non posso") == {(12, None)}
     assert brief_upcoming.refused_days("the 12th won't work") == {(12, None)}
     assert brief_upcoming.refused_days("12 people can't come") == set()
+    assert brief_upcoming.refused_days("So. 1st one not second one.") == set()
     assert brief_upcoming.refused_days("am 12. nicht vergessen: Geschenk") == set()
+
