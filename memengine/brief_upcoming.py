@@ -199,9 +199,10 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         # brief reads ("Abschiedsparty am 12.12.?" ... "12. geht nicht, machen wir Freitag den 11.?", "el 12 no puedo,
         # ¿el viernes 11?"): the refused day is the older plan's, still ahead when the newer one was written
         refused = [refused_days(str(f[0][1])) for f in found]
-        turned_down = np.array([[any((d.day, None) in refused[j] or (d.day, d.month) in refused[j] for d in days[i]
-                                     if d.toordinal() >= written[j] and d not in days[j]) and bool(days[j])
-                                 for j in range(len(found))] for i in range(len(found))])
+        turned_down = np.zeros((len(found), len(found)), dtype=bool)
+        for j in (j for j, r in enumerate(refused) if r and days[j]):  # (few turns refuse a day: most briefs none)
+            turned_down[:, j] = [any((d.day, None) in refused[j] or (d.day, d.month) in refused[j] for d in days[i]
+                                     if d.toordinal() >= written[j] and d not in days[j]) for i in range(len(found))]
         by_newer = newer & ((replaces & (
             ((sim >= MOVED_COS) & ((cue[None, :] & subject) | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS))))
             | (event & cue[None, :] & other_days))) | (took_back & (subject | cue[None, :])) | (turned_down & other_days))
