@@ -58,7 +58,8 @@ MAX_PARTS = 4  # parts one cluster is cut into at most
 
 class Words:
     """The words of the rows being clustered (cluster_names.words_of) and the store's document frequencies, read
-    once per run."""
+    once per run: each row's words as ids (ids in the words' sorted order, so a sort by id is one by word), so a
+    cluster's matrix is a few array operations rather than a loop over its members' words."""
 
     def __init__(self, words: list[frozenset[str]], names: set[str]) -> None:
         self.words = words
@@ -68,61 +69,82 @@ class Words:
             df.update(ws)
         self.df = df
         self.limit = max(4, int(GENERIC_SHARE * len(words)))
+        vocab = sorted(df)
+        ids = {w: i for i, w in enumerate(vocab)}
+        # row r's words: _flat[_start[r] : _start[r + 1]] (one array: no 100k small ones to build)
+        self._flat = np.array([ids[w] for ws in words for w in ws], dtype=np.int64)
+        self._start = np.concatenate(([0], np.cumsum([len(ws) for ws in words]))).astype(np.int64)
+        self._df = np.array([df[w] for w in vocab], dtype=np.int64)
+        self._weight = np.array([2.0 if w in names else 1.0 for w in vocab], dtype=np.float64)
+        self._apart: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}  # apart() asked again of a pair
 
     def matrix(self, rows: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """The members x graph words matrix (words held by >= 2 members, not the store's background; the
-        VOCAB_MAX most held) and each word's weight (a name 2, another word 1)."""
-        held: Counter[str] = Counter()
-        for r in rows:
-            held.update(self.words[r])
-        vocab = sorted((w for w, k in held.items() if k >= 2 and self.df[w] <= self.limit),
-                       key=lambda w: (-held[w], w))[:VOCAB_MAX]
-        col = {w: i for i, w in enumerate(vocab)}
+        VOCAB_MAX most held, ties by word) and each word's weight (a name 2, another word 1)."""
+        at = np.asarray(rows, dtype=np.int64)
+        starts, lens = self._start[at], self._start[at + 1] - self._start[at]
+        total = int(lens.sum())
+        if not total:
+            return np.zeros((len(rows), 0), dtype=np.float64), np.zeros(0, dtype=np.float64)
+        ends = np.cumsum(lens)
+        flat = self._flat[np.arange(total) + np.repeat(starts - (ends - lens), lens)]
+        uniq, held = np.unique(flat, return_counts=True)  # uniq ascending: by word
+        keep = (held >= 2) & (self._df[uniq] <= self.limit)
+        uniq, held = uniq[keep], held[keep]
+        order = np.lexsort((uniq, -held))[:VOCAB_MAX]  # most held first, then by word
+        vocab = uniq[order]
         m = np.zeros((len(rows), len(vocab)), dtype=np.float64)
-        for i, r in enumerate(rows):
-            for w in self.words[r]:
-                j = col.get(w)
-                if j is not None:
-                    m[i, j] = 1.0
-        return m, np.array([2.0 if w in self.names else 1.0 for w in vocab])
+        if len(vocab):
+            by_id = np.argsort(vocab)
+            sorted_vocab = vocab[by_id]
+            pos = np.minimum(np.searchsorted(sorted_vocab, flat), len(vocab) - 1)
+            hit = sorted_vocab[pos] == flat
+            row_of = np.repeat(np.arange(len(rows)), lens)
+            m[row_of[hit], by_id[pos[hit]]] = 1.0
+        return m, self._weight[vocab]
 
 
-def _bridges(m: np.ndarray, side: np.ndarray) -> np.ndarray:
-    """The members that name something of the other side: each graph word belongs to the side more of whose
-    members hold it, a word held as often by both to both; a bridge holds a word of the other side's."""
-    na, nb = m[side].sum(axis=0), m[~side].sum(axis=0)
+def _separable_many(m: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """:func:`separable` of each row of ``sides`` (cuts x members), read together: the cuts along one vector are a
+    few matrix products rather than one pass each (the weights are whole numbers: the sums are exact)."""
+    s = sides.T  # members x cuts
+    sf = s.astype(np.float64)
+    na = sf.T @ m  # cuts x words: the members holding each word on the side...
+    nb = m.sum(axis=0)[None, :] - na  # ...and on the other side
+    # each graph word belongs to the side more of whose members hold it, a word held as often by both to both;
+    # a bridge holds a word of the other side's
     of_a, of_b = na >= nb, nb >= na
-    return np.where(side, m[:, ~of_a & of_b].sum(axis=1) + m[:, of_a & of_b & (na > 0)].sum(axis=1) > 0,
-                    m[:, of_a & ~of_b].sum(axis=1) + m[:, of_a & of_b & (na > 0)].sum(axis=1) > 0)
-
-
-def _own_word(m: np.ndarray, side: np.ndarray, plain: np.ndarray) -> bool:
-    """Whether the members ``side`` have a word held by >= 2 and >= COVER of their worded members that are no bridge
-    (``plain``) and by no plain member of the others."""
-    mine = m[side & plain]
-    theirs = m[~side & plain]
-    worded = int((mine.sum(axis=1) > 0).sum())
-    need = max(2.0, COVER * worded)
-    return bool(((mine.sum(axis=0) >= need) & (theirs.sum(axis=0) == 0)).any())
+    both = of_a & of_b & (na > 0)
+    names_b = m @ ((~of_a & of_b) | both).astype(np.float64).T > 0  # members x cuts
+    names_a = m @ ((of_a & ~of_b) | both).astype(np.float64).T > 0
+    bridge = np.where(s, names_b, names_a)
+    worded = m.sum(axis=1) > 0
+    plain = worded[:, None] & ~bridge
+    mine_a, mine_b = s & plain, ~s & plain
+    pa, pb = mine_a.sum(axis=0), mine_b.sum(axis=0)
+    small = np.minimum(pa, pb)
+    held_a = mine_a.T.astype(np.float64) @ m
+    held_b = mine_b.T.astype(np.float64) @ m
+    # a side's own word: held by >= 2 and >= COVER of its plain members (plain members are worded), by no plain
+    # member of the other side
+    own_a = ((held_a >= np.maximum(2.0, COVER * pa)[:, None]) & (held_b == 0)).any(axis=1)
+    own_b = ((held_b >= np.maximum(2.0, COVER * pb)[:, None]) & (held_a == 0)).any(axis=1)
+    return (small >= WORDED_MIN) & (bridge.sum(axis=0) <= BRIDGE_SHARE * small) & own_a & own_b
 
 
 def separable(m: np.ndarray, side: np.ndarray) -> bool:
     """Whether the members split as ``side`` / ``~side`` hold two subjects: each side keeps WORDED_MIN members with
-    words that are no bridge and a word of its own, and the bridges (members naming both) are at most BRIDGE_SHARE
-    of the smaller side's other worded members."""
-    bridge = _bridges(m, side)
-    worded = m.sum(axis=1) > 0
-    plain = worded & ~bridge
-    small = min(int((side & plain).sum()), int((~side & plain).sum()))
-    return small >= WORDED_MIN and int(bridge.sum()) <= BRIDGE_SHARE * small \
-        and _own_word(m, side, plain) and _own_word(m, ~side, plain)
+    words that are no bridge (a member naming something of the other side: each word belongs to the side more of
+    whose members hold it) and a word of its own, held by >= 2 and >= COVER of its members that are no bridge and by
+    none of the other side's; and the bridges are at most BRIDGE_SHARE of the smaller side's other worded members."""
+    return bool(_separable_many(m, side[None, :])[0])
 
 
 def _cut_rows(rows: list[int], gv: np.ndarray, words: Words) -> list[list[int]] | None:
     """Two parts of ``rows`` (module docstring), or None: the cuts along the member graph's Fiedler vector, least
     conductance first, until one is separable."""
     m, weight = words.matrix(rows)
-    worded = [i for i in range(len(rows)) if m[i].any()]
+    worded = np.nonzero(m.any(axis=1))[0]
     if len(worded) < 2 * WORDED_MIN:
         return None
     sub = (m[worded] * weight) @ m[worded].T
@@ -133,26 +155,28 @@ def _cut_rows(rows: list[int], gv: np.ndarray, words: Words) -> list[list[int]] 
     inv = 1.0 / np.sqrt(np.where(deg > 0, deg, 1.0))
     lap = np.eye(len(worded)) - inv[:, None] * sub * inv[None, :]
     _vals, vecs = np.linalg.eigh(lap)
-    order = [int(j) for j in np.argsort(vecs[:, 1] * inv, kind="stable")]
+    order = np.argsort(vecs[:, 1] * inv, kind="stable")
     total = float(deg.sum())
-    cuts: list[tuple[float, int]] = []
-    cut = vol = 0.0
-    for k in range(1, len(order)):
-        i = order[k - 1]
-        cut += float(deg[i]) - 2.0 * float(sub[i, order[: k - 1]].sum())
-        vol += float(deg[i])
-        small = min(vol, total - vol)
-        if small > 0 and WORDED_MIN <= k <= len(order) - WORDED_MIN:
-            cuts.append((cut / small, k))
-    vecs_rows = gv[rows]
-    for _phi, k in sorted(cuts)[:CUTS_TRIED]:
-        side = np.zeros(len(rows), dtype=bool)
-        side[[worded[j] for j in order[:k]]] = True
-        decided = np.zeros(len(rows), dtype=bool)
-        decided[worded] = True
-        if not separable(m, side):
+    # the cut and the volume of the first k members along the vector, for every k at once: the weights are whole
+    # numbers (a name 2, another word 1), so these sums are exact in any order (the same cuts as one by one)
+    d = deg[order]
+    inner = np.tril(sub[np.ix_(order, order)], -1).sum(axis=1)  # member k-1's links to the k-1 before it
+    ks = np.arange(WORDED_MIN, len(order) - WORDED_MIN + 1)
+    cut = np.cumsum(d - 2.0 * inner)[ks - 1]
+    vol = np.cumsum(d)[ks - 1]
+    small = np.minimum(vol, total - vol)
+    ks, cut, small = ks[small > 0], cut[small > 0], small[small > 0]
+    decided = np.zeros(len(rows), dtype=bool)
+    decided[worded] = True
+    tried = np.lexsort((ks, cut / small))[:CUTS_TRIED]  # least conductance first, then the fewer members
+    sides = np.zeros((len(tried), len(rows)), dtype=bool)
+    for t, j in enumerate(tried):
+        sides[t, worded[order[: int(ks[j])]]] = True
+    for side, ok in zip(sides, _separable_many(m, sides)):
+        if not ok:
             continue
         # members with no graph word ("go ahead", "done") go with the side they are closer to by meaning
+        vecs_rows = gv[rows]
         ma = vecs_rows[side & decided].mean(axis=0)
         mb = vecs_rows[~side & decided].mean(axis=0)
         side = np.where(decided, side, vecs_rows @ ma >= vecs_rows @ mb)
@@ -183,8 +207,12 @@ def apart(a: list[int], b: list[int], words: Words) -> bool:
     such a pair apart, so the parts of a split are not merged back."""
     if not ENABLED or len(a) + len(b) < SPLIT_MIN or len(a) < TOPIC_MIN or len(b) < TOPIC_MIN:
         return False
-    m, _weight = words.matrix(list(a) + list(b))
-    return separable(m, np.arange(len(a) + len(b)) < len(a))
+    key = (tuple(a), tuple(b))
+    known = words._apart.get(key)
+    if known is None:  # the merge steps ask again of a pair that did not change (a third of the asks at 100k)
+        m, _weight = words.matrix(list(a) + list(b))
+        known = words._apart[key] = separable(m, np.arange(len(a) + len(b)) < len(a))
+    return known
 
 
 def split_all(clusters: dict[int, list[int]], assign: np.ndarray, gv: np.ndarray, words: Words,

@@ -128,3 +128,59 @@ def test_consolidate_keeps_two_projects_of_one_week_apart(tmp_path: Path) -> Non
     topics = _topics(tmp_path, "split")
     assert ["harlow"] * 5 in topics and ["kite"] * 5 in topics
     assert not any("harlow" in t and "kite" in t for t in topics)
+
+
+# The array forms below (word ids read once, every cut read together, apart() remembered) must give what one
+# member, one word and one cut at a time gave (serve15: cost only). A reference of that reading, on random words:
+def _matrix_by_words(words: cluster_split.Words, rows: list[int]) -> np.ndarray:
+    held: dict[str, int] = {}
+    for r in rows:
+        for w in words.words[r]:
+            held[w] = held.get(w, 0) + 1
+    vocab = sorted((w for w, k in held.items() if k >= 2 and words.df[w] <= words.limit),
+                   key=lambda w: (-held[w], w))[:cluster_split.VOCAB_MAX]
+    return np.array([[1.0 if w in words.words[r] else 0.0 for w in vocab] for r in rows]).reshape(len(rows), len(vocab))
+
+
+def _separable_one_by_one(m: np.ndarray, side: np.ndarray) -> bool:
+    na, nb = m[side].sum(axis=0), m[~side].sum(axis=0)
+    of_a, of_b = na >= nb, nb >= na
+    bridge = np.where(side, m[:, (~of_a & of_b) | (of_a & of_b & (na > 0))].sum(axis=1) > 0,
+                      m[:, (of_a & ~of_b) | (of_a & of_b & (na > 0))].sum(axis=1) > 0)
+    plain = (m.sum(axis=1) > 0) & ~bridge
+
+    def own(s: np.ndarray) -> bool:
+        mine, theirs = m[s & plain], m[~s & plain]
+        need = max(2.0, cluster_split.COVER * int((mine.sum(axis=1) > 0).sum()))
+        return bool(((mine.sum(axis=0) >= need) & (theirs.sum(axis=0) == 0)).any())
+
+    small = min(int((side & plain).sum()), int((~side & plain).sum()))
+    return small >= cluster_split.WORDED_MIN and int(bridge.sum()) <= cluster_split.BRIDGE_SHARE * small \
+        and own(side) and own(~side)
+
+
+def test_array_reading_is_the_word_by_word_reading() -> None:
+    rng = np.random.default_rng(7)
+    vocab = [f"w{i:03d}" for i in range(60)]
+    groups = [set(rng.choice(vocab[:30] if i % 2 else vocab[25:], size=int(rng.integers(0, 6)), replace=False))
+              for i in range(300)]
+    words = cluster_split.Words([frozenset(g) for g in groups], names={"w001", "w040"})
+    separable_seen = 0
+    for _ in range(200):
+        rows = sorted(int(r) for r in rng.choice(300, size=int(rng.integers(2, 40)), replace=False))
+        m, weight = words.matrix(rows)
+        ref = _matrix_by_words(words, rows)
+        assert m.shape == ref.shape and (m == ref).all()
+        if not m.shape[1]:
+            continue
+        sides = rng.random((6, len(rows))) < 0.5
+        many = cluster_split._separable_many(m, sides)
+        for side, got in zip(sides, many):
+            assert bool(got) == _separable_one_by_one(m, side) == cluster_split.separable(m, side)
+            separable_seen += int(got)
+    assert separable_seen > 0  # the random words do hold separable cuts: both answers were compared
+    a, b = list(range(0, 20, 2)), list(range(1, 20, 2))
+    first = cluster_split.apart(a, b, words)
+    assert cluster_split.apart(a, b, words) == first  # remembered: the same answer
+    m = words.matrix(a + b)[0]
+    assert first == _separable_one_by_one(m, np.arange(len(a) + len(b)) < len(a))
