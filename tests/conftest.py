@@ -276,3 +276,12 @@ def turns_after(thread: list[Any]):  # type: ignore[no-untyped-def]
         return {s.id: [c for c in thread if s.position is not None and c.position is not None
                        and s.position < c.position <= s.position + span] for s in seeds}
     return next_turns
+
+
+def chat_turns(store: Any, thread: str, turns: list[tuple[str, str, str]]) -> list[int]:
+    """Store ``(ISO time, author, text)`` chat turns of one thread as episodic memories ("Author: text"), every
+    one kept (no dedup); their ids in order (the brief's tests of plans and reactions)."""
+    from datetime import datetime
+
+    return [store.store(f"{who}: {text}", "episodic", thread=thread, author=who, event_at=datetime.fromisoformat(at),
+                        dedup=False).id for at, who, text in turns]

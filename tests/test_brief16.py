@@ -4,27 +4,15 @@ languages the brief reads ("12. geht nicht ... machen wir Freitag den 11.", "le 
 from __future__ import annotations
 
 from datetime import date, datetime
-from pathlib import Path
 
 import pytest
+from conftest import chat_turns
 
 import memory_core as core
 from memengine import brief_upcoming, graph_rank
 
 NOW = datetime(2026, 11, 20, 9, 0)
 W = date(2026, 11, 19)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> core.MemoryStore:
-    s = core.MemoryStore(tmp_path / "m.db")
-    yield s
-    s.close()
-
-
-def _turns(store: core.MemoryStore, thread: str, turns: list[tuple[str, str, str]]) -> list[int]:
-    return [store.store(f"{who}: {text}", "episodic", thread=thread, author=who, event_at=datetime.fromisoformat(at),
-                        dedup=False).id for at, who, text in turns]
 
 
 @pytest.mark.parametrize(("first", "reply"), [
@@ -36,7 +24,7 @@ def _turns(store: core.MemoryStore, thread: str, turns: list[tuple[str, str, str
     ("leaving do for Jonas on 12 December?", "the 12th doesn't work for me, Friday the 11th?"),
 ])
 def test_a_refused_day_and_another_day_move_the_plan(store: core.MemoryStore, first: str, reply: str) -> None:
-    ids = _turns(store, "freunde", [("2026-11-18T10:00:00", "Lena", first),
+    ids = chat_turns(store, "freunde", [("2026-11-18T10:00:00", "Lena", first),
                                     ("2026-11-18T10:05:00", "Tom", "bin dabei"),
                                     ("2026-11-19T08:00:00", "Jonas", reply)])
     kept, moved = brief_upcoming.plans(store, NOW)
@@ -52,7 +40,7 @@ def test_a_refused_day_and_another_day_move_the_plan(store: core.MemoryStore, fi
     "am 12. geht nicht nur die Party, auch der Markt ist am 11.",  # no refusal: "nicht nur"
 ])
 def test_no_refusal_no_move(store: core.MemoryStore, reply: str) -> None:
-    ids = _turns(store, "freunde", [("2026-11-18T10:00:00", "Lena", "Abschiedsparty für Jonas am 12.12.?"),
+    ids = chat_turns(store, "freunde", [("2026-11-18T10:00:00", "Lena", "Abschiedsparty für Jonas am 12.12.?"),
                                     ("2026-11-19T08:00:00", "Jonas", reply)])
     assert ids[0] not in brief_upcoming.plans(store, NOW)[1]
 

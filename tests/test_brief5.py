@@ -3,28 +3,15 @@ event they name, no tiny or generic topics, the people a notes-only store names,
 from __future__ import annotations
 
 from datetime import date, datetime
-from pathlib import Path
 
 import numpy as np
-import pytest
+from conftest import chat_turns
 
 import memory_core as core
 from memengine import brief, brief_dates, brief_namedpeople, brief_reactions, graph_rank, topic_names
 from memengine import consolidate as cons
 
 NOW = datetime(2026, 11, 20, 9, 0)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> core.MemoryStore:
-    s = core.MemoryStore(tmp_path / "m.db")
-    yield s
-    s.close()
-
-
-def _turns(store: core.MemoryStore, thread: str, turns: list[tuple[str, str, str]]) -> list[int]:
-    return [store.store(f"{who}: {text}", "episodic", thread=thread, author=who, event_at=datetime.fromisoformat(at),
-                        dedup=False).id for at, who, text in turns]
 
 
 def test_a_reaction_says_nothing_and_credits_the_turn_it_answers() -> None:
@@ -50,7 +37,7 @@ def test_the_news_among_reactions_is_shown_and_the_reactions_are_not(store: core
     turns += [(f"2026-09-04T08:2{k + 1}:00", who, text) for k, (who, text) in enumerate(
         [("Imke", "haha"), ("Callum", "omg"), ("Rosa", "nice!!"), ("Imke", "legend"), ("Callum", "woohoo")])]
     turns += [(f"2026-09-{10 + k}T20:00:00", "Rosa", t) for k, t in enumerate(["amazing", "agreed", "stop", "yesss"])]
-    ids = _turns(store, "band", turns)
+    ids = chat_turns(store, "band", turns)
     cons.run(store, now=NOW, keep_backups=0)
     data = graph_rank.brief(store, 2000, now=NOW)
     shown = {i["id"] for i in data["chosen"] if i["section"] == "topics"}
@@ -79,7 +66,7 @@ def test_a_day_named_by_its_number_is_placed_by_the_turns_before() -> None:
 
 
 def test_coming_up_reads_a_chat_turn_with_the_turns_before_it(store: core.MemoryStore) -> None:
-    ids = _turns(store, "band", [("2026-11-09T19:30:00", "Rosa", "change of plan: we now play Friday 18 December"),
+    ids = chat_turns(store, "band", [("2026-11-09T19:30:00", "Rosa", "change of plan: we now play Friday 18 December"),
                                  ("2026-11-09T19:31:00", "Dev", "ugh ok"),
                                  ("2026-11-09T19:40:00", "Rosa", "soundcheck on the 18th at 6")])
     up = graph_rank.brief(store, 2000, now=datetime(2026, 11, 14))["sections"]["upcoming"]
@@ -87,14 +74,14 @@ def test_coming_up_reads_a_chat_turn_with_the_turns_before_it(store: core.Memory
 
 
 def test_a_plan_moved_in_other_words_is_shown_once(store: core.MemoryStore) -> None:
-    ids = _turns(store, "house", [("2026-11-12T12:15:00", "Sven", "housewarming: Saturday 5 December, 7pm, I'll tell everyone"),
+    ids = chat_turns(store, "house", [("2026-11-12T12:15:00", "Sven", "housewarming: Saturday 5 December, 7pm, I'll tell everyone"),
                                   ("2026-11-14T10:00:00", "Nadia", "dentist for Sven on Friday 4 December at 10"),
                                   ("2026-11-17T19:30:00", "Sven", "housewarming moved to the 12th instead, the worktops won't be in before")])
     data = graph_rank.brief(store, 2000, now=datetime(2026, 11, 19))
     assert [i["id"] for i in data["sections"]["upcoming"]] == [ids[1], ids[2]]
     assert ids[0] not in {i["id"] for i in data["chosen"]}
     # a plan whose day had gone by when the newer one was written is another event
-    store2_ids = _turns(store, "club", [("2026-10-01T10:00:00", "Ana", "quiz night at the Crown on Friday 2 October"),
+    store2_ids = chat_turns(store, "club", [("2026-10-01T10:00:00", "Ana", "quiz night at the Crown on Friday 2 October"),
                                         ("2026-11-18T10:00:00", "Ana", "next quiz night moved to Friday 27 November instead")])
     assert brief.brief_upcoming.plans(store, datetime(2026, 11, 19))[1] == [ids[0]]
     assert store2_ids[0] not in brief.brief_upcoming.plans(store, datetime(2026, 9, 1))[1]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import chat_turns
 
 import memory_core as core
 from memengine import brief, brief_dates, brief_upcoming, clustering, graph_rank, memorymd
@@ -15,18 +16,6 @@ from memengine import consolidate as cons
 from memengine.timeparse import utcnow
 
 NOW = utcnow().replace(microsecond=0)  # (consolidate at a later "now" would archive them: decay)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> core.MemoryStore:
-    s = core.MemoryStore(tmp_path / "m.db")
-    yield s
-    s.close()
-
-
-def _turns(store: core.MemoryStore, thread: str, turns: list[tuple[str, str, str]]) -> list[int]:
-    return [store.store(f"{who}: {text}", "episodic", thread=thread, author=who, event_at=datetime.fromisoformat(at),
-                        dedup=False).id for at, who, text in turns]
 
 
 def _clustered(store: core.MemoryStore) -> None:
@@ -98,7 +87,7 @@ def test_a_bare_day_number_is_placed_by_the_month_said_before_it() -> None:
 
 
 def test_a_moved_plan_hides_only_the_plan_its_change_names(store: core.MemoryStore) -> None:
-    ids = _turns(store, "house", [
+    ids = chat_turns(store, "house", [
         ("2026-11-06T18:20:00", "Sven", "Kev says the kitchen worktops are delayed, the fitting moves from 16 November "
                                         "to Monday 30 November"),
         ("2026-11-12T12:15:00", "Sven", "housewarming: Saturday 5 December, 7pm, I'll tell everyone"),
@@ -109,7 +98,7 @@ def test_a_moved_plan_hides_only_the_plan_its_change_names(store: core.MemorySto
 
 
 def test_moved_from_a_day_replaces_only_a_plan_of_that_day(store: core.MemoryStore) -> None:
-    ids = _turns(store, "club", [
+    ids = chat_turns(store, "club", [
         ("2026-10-04T18:20:00", "Jess", "AGM is Thursday 26 November, 7pm, upstairs at the Rambler Inn"),
         ("2026-10-25T20:05:00", "Owen", "Christmas dinner at the Rambler Inn on Saturday 12 December"),
         ("2026-11-10T12:10:00", "Jess", "the AGM moves from Thursday 26 November to Thursday 3 December, the "
