@@ -285,3 +285,13 @@ def chat_turns(store: Any, thread: str, turns: list[tuple[str, str, str]]) -> li
 
     return [store.store(f"{who}: {text}", "episodic", thread=thread, author=who, event_at=datetime.fromisoformat(at),
                         dedup=False).id for at, who, text in turns]
+
+
+def exported(db: Path, out: Path) -> list[dict[str, Any]]:
+    """``mem.py export`` of ``db`` through the CLI, written to ``out`` (for an import) and parsed line by line."""
+    import json
+
+    p = run_cli("--db", str(db), "export")
+    assert p.returncode == 0, p.stderr
+    out.write_text(p.stdout, encoding="utf-8")
+    return [json.loads(line) for line in p.stdout.splitlines() if line.strip()]

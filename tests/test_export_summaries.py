@@ -8,7 +8,7 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import exported, run_cli
 
 import memory_core as core
 from memengine import consolidate as cons
@@ -39,13 +39,6 @@ def _summaries(db: Path) -> list[str]:
         store.close()
 
 
-def _export(db: Path, out: Path) -> list[dict]:
-    p = run_cli("--db", str(db), "export")
-    assert p.returncode == 0, p.stderr
-    out.write_text(p.stdout, encoding="utf-8")
-    return [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
-
-
 def _import(db: Path, dump: Path) -> dict:
     p = run_cli("--db", str(db), "import", "jsonl", str(dump))
     assert p.returncode == 0, p.stdout + p.stderr
@@ -59,7 +52,7 @@ def test_an_imported_stores_summaries_are_kept_beside_the_stores_own(tmp_path: P
     ours = _consolidated(b, {"hiking": "hiking trip in the alps mountains with the group {i}",
                              "choir": "choir rehearsal moved to the church hall on thursday {i}"})
     assert len(theirs) == 2 and len(ours) == 2
-    rows = _export(a, tmp_path / "a.jsonl")
+    rows = exported(a, tmp_path / "a.jsonl")
     assert sorted(r["ref"] for r in rows if r["level"]) == ["cluster:1", "cluster:2"]  # (b's own refs too)
     _import(b, tmp_path / "a.jsonl")
     assert _summaries(b) == sorted(theirs + ours)
@@ -81,7 +74,7 @@ def test_a_store_reimporting_its_own_export_adds_no_summary(tmp_path: Path) -> N
     a = tmp_path / "a.db"
     theirs = _consolidated(a, {"garden": "we planted tomatoes and basil in the garden beds {i}",
                                "gateway": "the gateway server crashed and was restarted again {i}"})
-    _export(a, tmp_path / "a.jsonl")
+    exported(a, tmp_path / "a.jsonl")
     _import(a, tmp_path / "a.jsonl")
     assert _summaries(a) == theirs
 
@@ -93,13 +86,13 @@ def test_a_store_reimporting_its_own_export_adds_nothing(tmp_path: Path) -> None
     for args in (["Oscar likes tea"], ["ok", "--type", "episodic"], ["ok", "--type", "semantic"],
                  ["the deploy failed", "--at", "2026-11-02"]):
         assert run_cli("--db", str(db), "store", *args).returncode == 0
-    rows = _export(db, tmp_path / "e.jsonl")
+    rows = exported(db, tmp_path / "e.jsonl")
     assert [r["ref"][:5] for r in rows] == ["hash:"] * 4
     p = run_cli("--db", str(db), "import", "jsonl", str(tmp_path / "e.jsonl"), "--dry-run")
     assert json.loads(p.stdout)["data"]["memories_added"] == 0, p.stdout
     got = _import(db, tmp_path / "e.jsonl")
     assert (got["memories_added"], got["skipped_duplicates"]) == (0, 4)
-    assert _export(db, tmp_path / "again.jsonl") == rows
+    assert exported(db, tmp_path / "again.jsonl") == rows
     # another store's memory of the same text is another memory: imported
     other = tmp_path / "other.db"
     assert run_cli("--db", str(other), "store", "Oscar likes tea").returncode == 0

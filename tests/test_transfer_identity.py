@@ -12,7 +12,7 @@ import re
 from datetime import datetime
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import exported, run_cli
 
 import memory_core as core
 from memengine import consolidate as cons
@@ -33,13 +33,6 @@ def _store(db: Path, *texts: str) -> None:
         conn.close()
 
 
-def _export(db: Path, out: Path) -> list[dict]:
-    p = run_cli("--db", str(db), "export")
-    assert p.returncode == 0, p.stderr
-    out.write_text(p.stdout, encoding="utf-8")
-    return [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
-
-
 def _import(db: Path, dump: Path, *extra: str) -> dict:
     p = run_cli("--db", str(db), "import", "jsonl", str(dump), *extra)
     assert p.returncode == 0, p.stdout + p.stderr
@@ -58,14 +51,14 @@ def test_the_same_text_stored_at_the_same_second_in_two_stores_is_two_memories(t
     ana, bob, team = tmp_path / "ana.db", tmp_path / "bob.db", tmp_path / "team.db"
     _store(ana, "standup moved to 10:00", "Ana owns the release notes")
     _store(bob, "standup moved to 10:00")
-    ana_rows = _export(ana, tmp_path / "ana.jsonl")
+    ana_rows = exported(ana, tmp_path / "ana.jsonl")
     assert all(re.fullmatch(r"[0-9a-f]{16}:\d+", r["origin"]) for r in ana_rows)
     got = _import(bob, tmp_path / "ana.jsonl")
     assert (got["memories_added"], got["skipped_duplicates"]) == (2, 0)
     assert _texts(bob) == ["Ana owns the release notes", "standup moved to 10:00", "standup moved to 10:00"]
     assert _import(bob, tmp_path / "ana.jsonl")["memories_added"] == 0  # idempotent
     # a third store importing both exports keeps both people's memory
-    _export(bob, tmp_path / "bob.jsonl")
+    exported(bob, tmp_path / "bob.jsonl")
     assert _import(team, tmp_path / "ana.jsonl")["memories_added"] == 2
     got = _import(team, tmp_path / "bob.jsonl")  # bob's own, and his copy of ana's two (already here)
     assert (got["memories_added"], got["skipped_duplicates"]) == (1, 2)
@@ -88,7 +81,7 @@ def test_a_diverged_copy_of_a_store_is_told_apart_by_its_texts(tmp_path: Path) -
     b.write_bytes(a.read_bytes())
     run_cli("--db", str(a), "store", "Ana is on call this week")
     run_cli("--db", str(b), "store", "Bob is on call this week")
-    _export(b, tmp_path / "b.jsonl")
+    exported(b, tmp_path / "b.jsonl")
     got = _import(a, tmp_path / "b.jsonl")
     assert (got["memories_added"], got["skipped_duplicates"]) == (1, 1)
     assert "Bob is on call this week" in _texts(a)
@@ -98,7 +91,7 @@ def test_an_export_without_origins_still_imports_as_before(tmp_path: Path) -> No
     # (exports written before serve13 carry no origin: the time-of-storing rule of serve12 stays for them)
     a = tmp_path / "a.db"
     _store(a, "Oscar likes tea")
-    rows = _export(a, tmp_path / "a.jsonl")
+    rows = exported(a, tmp_path / "a.jsonl")
     legacy = tmp_path / "legacy.jsonl"
     legacy.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "origin"}) + "\n" for r in rows))
     assert _import(a, legacy)["memories_added"] == 0
@@ -142,7 +135,7 @@ def test_a_newer_export_replaces_the_summaries_an_older_one_brought(tmp_path: Pa
     _notes(a, "we planted tomatoes and basil in the garden beds {i}", 6)
     first = _consolidate(a)
     assert len(first) == 1
-    _export(a, tmp_path / "e1.jsonl")
+    exported(a, tmp_path / "e1.jsonl")
     _notes(b, "choir rehearsal moved to the church hall on thursday {i}", 6)
     ours = _consolidate(b)
     _import(b, tmp_path / "e1.jsonl")
@@ -151,7 +144,7 @@ def test_a_newer_export_replaces_the_summaries_an_older_one_brought(tmp_path: Pa
     _notes(a, "the garden beds got compost and new basil seedlings {i}", 6, start=6)
     second = _consolidate(a)
     assert second != first
-    _export(a, tmp_path / "e2.jsonl")
+    exported(a, tmp_path / "e2.jsonl")
     got = _import(b, tmp_path / "e2.jsonl")
     assert got["summaries_replaced"] == 1
     assert _texts(b, "level > 0 AND status = 'active'") == sorted(second + ours)
