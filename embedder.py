@@ -535,6 +535,13 @@ class OnnxEmbedder:
         wp = self._word_pieces()
         if wp and all(wp.handles(t) for t in texts):
             return [wp.ids(t, MAX_TOKENS) for t in texts]
+        return [e.ids for e in self.load_tokenizer().encode_batch(texts)]
+
+    def load_tokenizer(self) -> Any:
+        """``tokenizers``' Tokenizer for the texts WordPiece leaves to it (non-ASCII ones), loaded once.
+
+        A warm server loads it while it warms up (memengine/cli/servers.py): else the first non-ASCII
+        query pays its import and build (~30-50 ms of CPU) inside a call."""
         if self._tokenizer is None:
             with self._lock:
                 if self._tokenizer is None:
@@ -547,7 +554,7 @@ class OnnxEmbedder:
                     tok.no_padding()
                     tok.enable_truncation(max_length=MAX_TOKENS)
                     self._tokenizer = tok
-        return [e.ids for e in self._tokenizer.encode_batch(texts)]
+        return self._tokenizer
 
     def count_tokens(self, text: str) -> int:
         """Word pieces in ``text`` without truncation (used for token budgets).
