@@ -78,6 +78,38 @@ def cpu_flags() -> str:
     return f"{model.group(1).strip() if model else '?'}; {' '.join(shown) or 'no avx2'}"
 
 
+def host_probe(repeats: int = 5) -> str:
+    """CPU ms of a fixed piece of work, the least of ``repeats`` (this thread's CPU: waiting for a core does not
+    count): a dict-and-string loop in Python and an int8 scan of a 100k x 384 matrix in numpy. The same work
+    on a slower host (a busy neighbour on the physical core, a shared cache) costs more CPU; printed at a
+    run's start and end, it tells a host that runs slower this hour from code that got slower (the quiet
+    reruns of 26-27 Nov: bench/README.md "serve16")."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    matrix = rng.integers(-128, 127, size=(100_000, 384), dtype=np.int8)
+    query = rng.integers(-128, 127, size=384, dtype=np.int8).astype(np.int16)
+
+    def python_work() -> None:
+        counts: dict[str, int] = {}
+        for i in range(200_000):
+            key = f"w{i % 5000}"
+            counts[key] = counts.get(key, 0) + len(key)
+
+    def numpy_work() -> None:
+        int(np.argmax(matrix.astype(np.int16) @ query))
+
+    def least(fn: Any) -> float:
+        out = []
+        for _ in range(repeats):
+            c0 = time.thread_time()
+            fn()
+            out.append((time.thread_time() - c0) * 1000)
+        return min(out)
+
+    return f"host probe (fixed work, CPU ms, least of {repeats}): Python {least(python_work):.1f}, numpy {least(numpy_work):.1f}"
+
+
 def stats_ms(ms: list[float]) -> dict[str, float]:
     return {"p50": round(statistics.median(ms), 1), "p95": round(percentile(ms, 95), 1), "n": len(ms)}
 
@@ -290,6 +322,7 @@ def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], tr
             shutil.rmtree(folder, ignore_errors=True)
 
     mcp_thread: dict[str, list[float]] = {k: [] for k in trees}  # the server's event-loop (main) thread
+    replies: dict[str, list[str]] = {k: [] for k in trees}  # each recall's reply text (the JSON an agent reads)
 
     async def mcp_ab() -> tuple[dict[str, list[float]], dict[str, float]]:
         async with AsyncExitStack() as stack:
@@ -315,6 +348,7 @@ def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], tr
                     mcp_thread[k].append(_thread_cpu_ms(pids[k]) - c1)
                     if res.is_error:
                         raise SystemExit(f"MCP recall on {trees[k]} failed: {res.content}")
+                    replies[k].append(res.content[0].text if res.content else "")  # type: ignore[union-attr]
             return out, {k: (_cpu_ms(pids[k]) - c0[k]) / len(queries) for k in trees}
 
     mcp, mcp_cpu = anyio.run(mcp_ab)
@@ -323,6 +357,14 @@ def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], tr
         d = stats_ms(ms)
         return f"{d['p50']} / {d['p95']} / {percentile(ms, 99):.1f}"
 
+    # both trees' stores get the same calls in the same order (their reinforcement included): a change that
+    # keeps every result keeps every reply's bytes (the scores' digits too)
+    base_replies, this_replies = replies.values()
+    same = sum(a == b for a, b in zip(base_replies, this_replies))
+    ids = sum([r["id"] for r in json.loads(a)["results"]] == [r["id"] for r in json.loads(b)["results"]]
+              for a, b in zip(base_replies, this_replies))
+    print(f"MCP recall replies byte-identical in both trees: {same} / {len(base_replies)}; the same ids in the "
+          f"same order: {ids} / {len(base_replies)}")
     for k, t in trees.items():
         rows.append(f"| {k} ({t}) | {pair(mcp[k])} | {mcp_cpu[k]:.1f} | {pair(mcp_thread[k])} | {pair(sock[k])} | "
                     f"{sock_cpu[k]:.1f} | {pair(sock_thread[k])} | {pair(whole[k])} | {whole_cpu[k]:.1f} |")
@@ -377,6 +419,7 @@ def measure(args: argparse.Namespace, real: Any, directory: Path, runtime: Path)
     want = max(args.runs, args.cold_runs) + 3
     print(f"CPU: {cpu_flags()}; {os.cpu_count()} cpus; load average at start {os.getloadavg()[0]:.2f}; "
           f"bytecode cache {'off' if 'PYTHONPYCACHEPREFIX' not in env else 'on'} in the processes started")
+    print(host_probe())
     stores: list[tuple[str, Path, list[str]]] = []
     if args.store is not None:
         db = directory / f"copy-{args.store.name}"
@@ -402,7 +445,7 @@ def measure(args: argparse.Namespace, real: Any, directory: Path, runtime: Path)
             log(f"{label}: base and this tree, alternating ...")
             for row in ab_rounds(db, queries[: args.runs], env, trees, args.cold_runs):
                 print(row.replace("| base", f"| {label}: base", 1).replace("| this", f"| {label}: this", 1))
-        print(f"load average at end {os.getloadavg()[0]:.2f}")
+        print(f"load average at end {os.getloadavg()[0]:.2f}; {host_probe()}")
         return
     rows = []
     for label, db, queries in stores:
@@ -417,7 +460,7 @@ def measure(args: argparse.Namespace, real: Any, directory: Path, runtime: Path)
             log(f"{label}: in-process ...")
             inproc = in_process(db, queries[: args.runs])
         rows.append((label, cold, mcp, handed, inproc))
-    print(f"load average at end {os.getloadavg()[0]:.2f}\n")
+    print(f"load average at end {os.getloadavg()[0]:.2f}; {host_probe()}\n")
     print("| memories | one-shot cold p50 / p95 ms | MCP recall p50 / p95 ms | handed over, whole process p50 / p95 ms "
           "| handed over, socket round trip p50 / p95 ms | in-process store.recall p50 / p95 ms |")
     print("|---|---|---|---|---|---|")
