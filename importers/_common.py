@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -173,3 +173,10 @@ def normalise_phone(raw: str) -> str:
     if value.lstrip().startswith("00") and len(digits) > 9:
         return "+" + digits[2:]
     return digits
+
+
+def todo_line(label: str, due: datetime | None, done: bool) -> str:
+    """A note app's to-do or reminder as the note's last line, as Evernote 10's tasks read (:mod:`importers.enex`):
+    ``[ ] Reminder (due 2024-03-20 09:00 UTC)``, ``[x]`` once done; ``due`` is aware (shown in UTC) or None."""
+    when = f" (due {due.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC)" if due is not None else ""
+    return f"[{'x' if done else ' '}] {label}{when}"

@@ -130,9 +130,9 @@ def iter_lines(raw: IO[bytes], where: str, cap: int = MAX_LINE_CHARS,
         try:
             text = decoder.decode(chunk, final)
         except UnicodeDecodeError as exc:
-            if final and encoding == "utf-8-sig" and exc.reason == "unexpected end of data":
-                # the lead bytes of a character cut in two by the copy: dropped (an odd byte ending UTF-16 stays
-                # an error: half a code unit may as well be damage anywhere)
+            if final and exc.reason in ("unexpected end of data", "truncated data"):
+                # the first bytes of a character cut in two by the copy: dropped. UTF-8's lead bytes, UTF-16's odd
+                # byte or lone high surrogate: only the file's end can hold them (damage inside the text stays an error)
                 if damage is not None:
                     damage.append((no + 1, CUT_CHAR))
                 if length:

@@ -461,6 +461,7 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
     canvas_docs: dict[str, str] = {}  # the canvas documents' texts so far, by name
     canvas_ids: dict[str, str] = {}  # the canvas documents' names by the textdoc_id their receipts gave
     last_time = fallback  # a message without create_time is dated by the one before it
+    held: Record | None = None  # an answer cut at max_tokens, waiting for its continuation
     for index, (key, alt) in enumerate(ordered):
         msg = mapping[key].get("message")
         if not isinstance(msg, dict) or not isinstance(msg.get("content") or {}, dict):
@@ -532,7 +533,19 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             report.warn(f"conversation {title!r} (id {conv_id}): message {msg.get('id') or key} is over "
                         f"{MAX_JSON_STRING_BYTES} bytes; refused")
             continue
+        gap = "\n" if text[:1] == "\n" else " " if text[:1].isspace() else ""  # how a continuation goes on
         text = _clean(text)
+        plain = role == "assistant" and not alt and canvas is None and task is None and not memory
+        if held is not None and plain and text:
+            # "Continue generating": the next answer on the path goes on with the cut one's text, as one answer
+            held.content += gap + text
+            if (meta.get("finish_details") or {}).get("type") != "max_tokens":
+                yield held
+                held = None
+            continue
+        if held is not None and text:
+            yield held
+            held = None
         if not text:
             if images or kind == "recording":
                 report.skipped_media += 1
@@ -564,7 +577,7 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
         if role == "user" and speaker != "User":
             metadata["role"] = "user"  # a person of a group chat, named (titles.name_untitled looks for them)
         msg_id = str(msg.get("id") or key)
-        yield Record(
+        record = Record(
             content=f"ChatGPT memory: {text}" if memory else text if task is not None else f"{speaker}: {text}",
             ref=f"chatgpt:{conv_id}:{msg_id}",
             source="chatgpt",
@@ -576,6 +589,12 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
             metadata=metadata,
         )
         position += 1
+        if plain and (meta.get("finish_details") or {}).get("type") == "max_tokens":
+            held = record
+            continue
+        yield record
+    if held is not None:
+        yield held
 
 
 def _mark(records: list[Record], conv: dict[str, Any], shared: dict[str, str], gizmos: dict[str, str]) -> None:

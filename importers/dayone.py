@@ -115,7 +115,8 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
 # "\tDate:\t14 March 2024 at 21:10:00 WET", then "\tLocation:\t…", "\tWeather:\t…", "\tTags:\t…", a blank line,
 # and the entry's words up to the next date field. The app names the fields in its own language ("\tDatum:\t",
 # "\tFecha:\t", "\tДата:\t", "\t日付:\t"): the block's first field is always the date, whatever its name; the
-# place and the tags are told by their names (below); any other field (the weather) is no fact of the user's.
+# place and the tags are told by their names (below), or, for names no table holds, by the order Day One writes
+# the fields in (:func:`_learn_names`); any other field (the weather) is no fact of the user's.
 _FIELD_RE = re.compile(r"^\t(?P<key>[^\W\d_][^\t:]{0,29}):\t(?P<value>.*)$")
 _ZONE_RE = re.compile(r"\s+(?:[A-Z]{2,5}|GMT[+-]\d{1,2}(?::?\d{2})?|UTC[+-]\d{1,2}(?::?\d{2})?)$")
 # The names Day One's languages give the Location and Tags fields (case-folded; the words the apps of those
@@ -130,8 +131,50 @@ _TAG_NAMES = frozenset("""tags tag schlagwörter stichwörter etiquetas étiquet
     теґи ознаки ετικέτες תגיות وسوم العلامات برچسب‌ها टैग แท็ก thẻ tanda タグ 标签 標籤 태그""".split())
 
 
-def _field(fields: dict[str, str], names: frozenset[str]) -> str:
-    return next((v for k, v in fields.items() if k.casefold() in names), "")
+def _field(fields: dict[str, str], names: frozenset[str], learnt: frozenset[str] = frozenset()) -> str:
+    return next((v for k, v in fields.items() if k.casefold() in names or k in learnt), "")
+
+
+_TEMPERATURE_RE = re.compile(r"^[-−]?\d{1,3}(?:[.,]\d)?\s*°")  # the weather field's value starts with one
+_TAG_SPLIT_RE = re.compile(r"[,،、，]")  # the comma of the app's language between tags
+
+
+def _learn_names(blocks: list[dict[str, str]], date_key: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(place names, tag names) of the fields no table knows, told by the order Day One writes an entry's
+    fields in whatever their names, Date, Location, Weather, Tags: the weather is the field whose values are
+    temperatures ("9°C Cloudy"); an unknown field before the weather or a known tags field, or after a known
+    place field, is the place; one after the weather or a known place, or before a known tags field, the tags;
+    with none of those in a block, its only two unknown fields are the place then the tags. Votes over the
+    whole journal decide (an entry may lack any field); one linear pass over each block's fields."""
+    weather = {k for fields in blocks for k, v in fields.items() if k != date_key and _TEMPERATURE_RE.match(v)}
+    votes: dict[str, int] = {}  # > 0: the place, < 0: the tags
+    for fields in blocks:
+        keys = [k for k in fields if k != date_key]
+        kinds = ["w" if k in weather else "p" if k.casefold() in _PLACE_NAMES else "t" if k.casefold() in _TAG_NAMES
+                 else "" for k in keys]
+        unknown = [i for i, kind in enumerate(kinds) if not kind]
+        if not unknown:
+            continue
+        anchors = [(i, kind) for i, kind in enumerate(kinds) if kind]
+        if not anchors:
+            if len(unknown) == 2:
+                votes[keys[unknown[0]]] = votes.get(keys[unknown[0]], 0) + 1
+                votes[keys[unknown[1]]] = votes.get(keys[unknown[1]], 0) - 1
+            continue
+        first = {kind: next((i for i, k in anchors if k == kind), None) for kind in "wpt"}
+        for i in unknown:
+            vote = 0
+            if first["w"] is not None:
+                vote = 1 if i < first["w"] else -1
+            elif first["p"] is not None and i > first["p"]:
+                vote = -1
+            elif first["t"] is not None and i < first["t"]:
+                vote = 1
+            if vote:
+                votes[keys[i]] = votes.get(keys[i], 0) + vote
+    places = frozenset(k for k, v in votes.items() if v > 0)
+    tags = frozenset(k for k, v in votes.items() if v < 0)
+    return places, tags
 
 
 def text_records(text: str, journal: str, rel: str, report: ImportReport,
@@ -159,6 +202,7 @@ def text_records(text: str, journal: str, rel: str, report: ImportReport,
     dates = [read_date(_ZONE_RE.sub("", f.get(date_key, ""))) for f, _ in entries]
     if not any(dates):
         return None
+    places, tag_keys = _learn_names([f for f, _ in entries], date_key)
     out: list[Record] = []
     seen: dict[str, int] = {}
     for (fields, body_lines), when in zip(entries, dates, strict=True):
@@ -167,10 +211,10 @@ def text_records(text: str, journal: str, rel: str, report: ImportReport,
         if not body:
             report.skipped_empty += 1
             continue
-        place = _field(fields, _PLACE_NAMES)
+        place = _field(fields, _PLACE_NAMES, places)
         key = f"{when.isoformat() if when else ''}:{sha1_hex(body)[:12]}"
         n = seen[key] = seen.get(key, -1) + 1
-        tags = [t.strip() for t in _field(fields, _TAG_NAMES).split(",") if t.strip()]
+        tags = [t.strip() for t in _TAG_SPLIT_RE.split(_field(fields, _TAG_NAMES, tag_keys)) if t.strip()]
         out.append(Record(content=f"{journal}: {body}" + (f"\n[place: {place}]" if place else ""),
                           ref=f"markdown:dayone:{rel}:{key}:{n}", source="markdown", memory_type="episodic",
                           event_at=when, thread=rel, position=len(out), tags=tags,

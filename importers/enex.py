@@ -26,7 +26,7 @@ from typing import Any
 from xml.parsers import expat
 
 from importers import ImportFormatError, ImportReport, Record
-from importers._common import sha1_hex
+from importers._common import sha1_hex, todo_line
 
 MAX_NOTE_CHARS = 4_000_000  # of one note's ENML; more is no note but a pasted dump: refused
 MAX_TASKS, MAX_TASK_CHARS = 1000, 2000  # Evernote 10 tasks of one note, and of one task's field
@@ -36,7 +36,8 @@ _BLOCKS = {"div", "p", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "bl
 # a <resource> its own <file-name>, a <reminder> its own dates
 _FIELDS = {("note", "title"), ("note", "content"), ("note", "created"), ("note", "updated"), ("note", "tag"),
            ("note-attributes", "source-url"), ("resource-attributes", "file-name"), ("task", "title"),
-           ("task", "taskStatus"), ("task", "dueDate")}
+           ("task", "taskStatus"), ("task", "dueDate"), ("note-attributes", "reminder-time"),
+           ("note-attributes", "reminder-done-time"), ("note-attributes", "reminder-order")}
 
 
 class _Text(HTMLParser):
@@ -115,6 +116,17 @@ def _tasks(tasks: list[dict[str, str]]) -> str:
     return "\n".join(lines)
 
 
+def _reminder(note: dict[str, Any]) -> tuple[datetime | None, bool, str]:
+    """(due time, done, to-do line) of a note's reminder (``<note-attributes>``' reminder-time, reminder-done-time,
+    reminder-order; all empty when it has none). An undated reminder (only its place in the reminders list)
+    is a to-do all the same: Evernote lists it with a checkbox."""
+    due = _when(str(note.get("reminder-time") or ""))
+    done = bool(str(note.get("reminder-done-time") or "").strip())
+    if due is None and not done and not str(note.get("reminder-order") or "").strip():
+        return None, False, ""
+    return due, done, todo_line("Reminder", due, done)
+
+
 def _when(value: str) -> datetime | None:
     try:
         return datetime.strptime(value.strip(), "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
@@ -184,7 +196,8 @@ class _Notes:
             report.skipped_oversized += 1
             report.warn(f"{self.rel}: note {title!r} over {MAX_NOTE_CHARS} characters; refused", note["line"])
             return
-        body = "\n".join(p for p in (enml_text(str(note.get("content") or "")), _tasks(note["tasks"])) if p)
+        due, done, reminder = _reminder(note)
+        body = "\n".join(p for p in (enml_text(str(note.get("content") or "")), _tasks(note["tasks"]), reminder) if p)
         if not body:
             report.skipped_empty += 1
             return
@@ -197,6 +210,10 @@ class _Notes:
         metadata: dict[str, Any] = {"path": self.rel, "title": title, "app": "evernote"}
         if note["file-name"]:
             metadata["attachments"] = note["file-name"]
+        if due is not None:
+            metadata["due"] = due.isoformat()
+        if done:
+            metadata["done"] = True
         if note.get("source-url"):
             metadata["source_url"] = str(note["source-url"]).strip()
         self.records.append(Record(

@@ -537,7 +537,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     base_date = _front_date(front) or file_date or zettel_date
     fm_type = str(front.get("type") or "").strip().lower()
     memory_type = fm_type if fm_type in MEMORY_TYPES else ("episodic" if file_date else "semantic")
-    fm_tags = _fm_tags(next((front[k] for k in ("tags", "Tags", "tag") if k in front), None))  # Obsidian: "tag:" too
+    fm_tags = [t for k in ("tags", "Tags", "tag") if k in front for t in _fm_tags(front[k])]  # Obsidian: "tag:" too
     title = front.get("title") if isinstance(front.get("title"), str) and front["title"].strip() else stem
     if joplin is not None and isinstance(title, str) and title != stem:
         stem = title  # a Joplin RAW item's file is named by its id: the note is its title
@@ -546,6 +546,9 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     targets: list[list[str]] = []
     occurrences: dict[str, int] = {}
     sections = [_Section([], 1, lines)] if plain else _split_sections(lines[start:], start + 1)
+    todo, todo_meta = markdown_apps.todo(front)  # a Joplin to-do's line ends its note; its due time is metadata
+    if todo and sections:
+        sections[-1].body = [*sections[-1].body, todo]
     if note_layouts.is_excalidraw(front):  # a drawing's words are its Text Elements, nothing else
         sections = [s for s in sections if s.headings[-1:] == [note_layouts.TEXT_ELEMENTS]]
     for section in sections:
@@ -575,7 +578,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
             report.messages_seen += 1  # one per chunk: a memory-sized unit seen
             n = occurrences.get(path_str, 0)
             occurrences[path_str] = n + 1
-            metadata: dict[str, Any] = {"heading_path": list(section.headings), "path": rel, "title": stem}
+            metadata: dict[str, Any] = {"heading_path": list(section.headings), "path": rel, "title": stem, **todo_meta}
             if front:
                 metadata["frontmatter"] = _jsonable(front)
             if embeds:

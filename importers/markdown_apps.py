@@ -8,6 +8,8 @@
 * **Notion** pages: ``Key: value`` property lines right under the title (``Created: March 12,
   2024 9:15 AM``, ``Tags: House, Money``); they stay text, and date and tag the page.
 * **Bear** tags of several words, closed by a second ``#``: ``#family trip#``.
+* **Joplin to-dos**: ``completed?`` and ``due`` in its front matter export, ``is_todo``, ``todo_due`` and
+  ``todo_completed`` (ms) in its RAW one: a to-do line ends the note (:func:`todo`).
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from __future__ import annotations
 import io
 import re
 import shutil
+from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 from urllib.parse import unquote
 
 from importers import ImportFormatError, dayone, html_notes, simplenote, standardnotes
-from importers._common import DEFAULT_MAX_MEMBER_BYTES, ZIP_ERRORS, is_junk_member, open_zip
+from importers._common import DEFAULT_MAX_MEMBER_BYTES, ZIP_ERRORS, is_junk_member, open_zip, todo_line
 from importers.keep import is_keep_path
 from importers.note_layouts import TRASH_FOLDERS
 
@@ -51,12 +54,47 @@ def joplin_raw(lines: list[str]) -> tuple[dict[str, Any], list[str]] | None:
     front: dict[str, Any] = {"type_": meta.get("type_", ""), "id": meta.get("id", "")}
     if title:
         front["title"] = title
-    for key in ("parent_id", "user_created_time", "created_time", "user_updated_time", "updated_time"):
+    for key in ("parent_id", "user_created_time", "created_time", "user_updated_time", "updated_time", "is_todo",
+                "todo_due", "todo_completed"):
         if meta.get(key):
             front[key.removeprefix("user_")] = front.get(key.removeprefix("user_")) or meta[key]
     if front.get("created_time"):
         front["created"] = front.pop("created_time")
     return front, ([f"# {title}", ""] if title else []) + body
+
+
+def _ms_time(value: Any) -> datetime | None:
+    """A Joplin RAW time in milliseconds since 1970 ("0": none); one no calendar holds is none too."""
+    try:
+        ms = int(str(value).strip())
+        return datetime.fromtimestamp(ms / 1000, tz=timezone.utc) if 0 < ms < 10**14 else None
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
+def _aware(value: Any) -> datetime | None:
+    """A front matter time (parsed by YAML, or the string Joplin writes, "2024-03-20 09:00:00Z"), in UTC."""
+    if not isinstance(value, datetime):
+        try:
+            value = datetime.fromisoformat(str(value).strip())
+        except ValueError:
+            return None
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+def todo(front: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """(the to-do line that ends the note, metadata) of a Joplin to-do, ("", {}) for any other note: its front
+    matter export writes ``completed?: yes/no`` (only to-dos have it) and ``due``, its RAW export ``is_todo: 1``,
+    ``todo_due`` and ``todo_completed`` (ms, 0 for none). Read as Evernote's reminders are:
+    ``[ ] To-do (due 2024-03-20 09:00 UTC)``, ``[x]`` once completed."""
+    if str(front.get("is_todo", "")).strip() == "1":
+        due, done = _ms_time(front.get("todo_due")), _ms_time(front.get("todo_completed")) is not None
+    elif "completed?" in front:
+        due, done = _aware(front.get("due")), str(front["completed?"]).strip().lower() in ("yes", "true")
+    else:
+        return "", {}
+    meta: dict[str, Any] = {"due": due.isoformat()} if due else {}
+    return todo_line("To-do", due, done), meta | ({"done": True} if done else {})
 
 
 _LOGSEQ_PROP_RE = re.compile(r"^([A-Za-z][\w-]*):: ?(.*)$")

@@ -50,6 +50,7 @@ class _Contact:
     email_kinds: dict[str, str] = field(default_factory=dict)  # email -> its label ("work", "Climbing club")
     org: str = ""
     title: str = ""
+    role: str = ""
     bday: str = ""
     dates: list[tuple[str, str]] = field(default_factory=list)  # (label, date): ("anniversary", "2015-06-20")
     adr: list[str] = field(default_factory=list)
@@ -348,7 +349,8 @@ def _omit_year(value: str, params: dict[str, Any]) -> str:
 def _date(value: str) -> str:
     """A BDAY/ANNIVERSARY as shown: vCard 4.0's basic form ``19880304`` as ``1988-03-04``; a date of
     no year (RFC 6350 ``--0415``, ``--04-15``) as ``15 April``; others as written."""
-    value = value.strip()
+    # a day written with a time (Apple's 3.0 "1985-03-14T00:00:00Z"): a birthday is the day, the time no fact
+    value = re.sub(r"^(\d{4}-?\d{2}-?\d{2})T\d{2}:?\d{2}(?::?\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$", r"\1", value.strip())
     m = re.fullmatch(r"(\d{4})(\d{2})(\d{2})", value)
     if m:
         return f"{m.group(1)}-{m.group(2)}-{m.group(3)}"
@@ -378,6 +380,8 @@ def _record(c: _Contact, line: int, rel: str) -> Record | None:
         facts.append(f"org {c.org}")
     if c.title:
         facts.append(f"title {c.title}")
+    if c.role:  # what they do there, as their title says what they are
+        facts.append(f"role {c.role}")
     if c.bday:
         facts.append(f"birthday {c.bday}")
     facts += [f"{label} {_date(d)}" for label, d in c.dates if d.strip()]
@@ -668,6 +672,7 @@ def _card_record(raw: str, line: int, rel: str, report: ImportReport,
     titles = [_unescape(v).strip() for v in _raw_values(prepared, "TITLE")]
     if any(titles):
         contact.title = next(t for t in titles if t)
+    contact.role = next((r for r in (_unescape(v).strip() for v in _raw_values(prepared, "ROLE")) if r), "")
     nicknames = _raw_values(prepared, "NICKNAME")
     if nicknames:
         contact.nicknames = [n.strip() for v in nicknames for n in split_escaped(v) if n.strip()]

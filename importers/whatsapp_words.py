@@ -359,7 +359,9 @@ def _media_line(raw_line: str, clean_line: str) -> list[str] | None:
         return ["live location"]
     if low.startswith("<") and low.endswith(">"):
         inner = low[1:-1].strip()
-        if inner in _MEDIA_BRACKET or (len(inner.split()) <= 5 and "<" not in inner and _MEDIA_STEM_RE.search(inner)) \
+        # a few words, or (Vietnamese writes every syllable apart) a short line of more of them
+        few = len(inner.split()) <= 5 or (len(inner.split()) <= 8 and len(inner) <= 32)
+        if inner in _MEDIA_BRACKET or (few and "<" not in inner and _MEDIA_STEM_RE.search(inner)) \
                 or (len(inner.split()) <= 7 and "<" not in inner and _OMITTED_ANYWHERE.search(inner)):
             return [text[1:-1].strip()]
     m = _FILE_ATTACHED_RE.match(text)

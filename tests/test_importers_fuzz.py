@@ -55,6 +55,7 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
             "Dan Lee.vcf": _read("unseen4/whatsapp_nested/Dan Lee.vcf")})})),
         ("chat.txt", _read("unseen13/whatsapp/android_en_trailing_nuls.txt")),  # a NUL tail dropped
         ("chat.txt", _read("unseen13/whatsapp/android_en_utf16le_nobom.txt")),  # UTF-16 told by its NULs
+        ("chat.txt", _read("unseen14/whatsapp/android_en_utf16le_odd_tail.txt")),  # UTF-16 cut one byte short
     ],
     "chatgpt": [
         ("conversations.json", _read("unseen3/chatgpt/reasoning_2025.json")),
@@ -64,6 +65,7 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("conversations.json", _read("unseen10/chatgpt/canvas_edits/conversations.json")),  # patterns applied
         ("Sintra day trip.json", _read("unseen12/chatgpt/share_page/Sintra day trip.json")),  # one object
         ("conversations.json", _read("unseen13/chatgpt/voice_mode_2025/conversations.json")),  # transcripts
+        ("conversations.json", _read("unseen14/chatgpt/hidden_system_2023/conversations.json")),  # a continued answer
     ],
     "claude": [
         ("conversations.json", _read("unseen3/claude/conversations.json")),
@@ -89,6 +91,9 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("Journal/Ημερολόγιο.txt", _read("unseen12/notes/dayone_text_el/Ημερολόγιο.txt")),  # written dates
         ("Journal/Дневник.txt", _read("unseen13/notes/dayone_fields_ru/Дневник.txt")),  # fields named in Russian
         ("Home.enex", _read("unseen13/notes/enex_v10_tasks/Home.enex")),  # Evernote 10 tasks
+        ("Journal/Dziennik.txt", _read("unseen14/notes/dayone_fields_pl/Dziennik.txt")),  # fields of no table
+        ("Reminders.enex", _read("unseen14/notes/enex_reminders/Reminders.enex")),  # Evernote reminders
+        ("d4e5f60718293a4b5c6d7e8f90a1b2c3.md", _read("unseen14/notes/joplin_raw_todo/d4e5f60718293a4b5c6d7e8f90a1b2c3.md")),
     ],
     "vcf": [
         ("contacts.vcf", _read("unseen3/vcf/outlook_21_photo.vcf")),
@@ -102,6 +107,7 @@ SEEDS: dict[str, list[tuple[str, bytes]]] = {
         ("photo.vcf", _read("unseen12/vcf/photo_21_unindented.vcf")),  # base64 on unindented lines
         ("b.vcf", _read("unseen13/vcf/encoding_b_text_30.vcf")),  # base64 text properties
         ("b21.vcf", _read("unseen13/vcf/base64_text_21.vcf")),
+        ("cut.vcf", _read("unseen14/vcf/windows_utf16_cut.vcf")),  # UTF-16 cut one byte short
         ("cards.zip", _zip_bytes({"a.zip": _zip_bytes({"Dan Lee.vcf": _read("unseen4/whatsapp_nested/Dan Lee.vcf")})})),
     ],
     "jsonl": [

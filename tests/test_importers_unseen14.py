@@ -371,3 +371,8 @@ def test_hostile_joplin_due_and_reminder_values(tmp_path: Path) -> None:
         src.replace("todo_due: 1710925200000", "todo_due: " + "1" * 31), encoding="utf-8")
     recs, _ = _notes(tmp_path)
     assert recs[0].content.endswith("\n[ ] To-do")
+    enex = (NOTES / "enex_reminders" / "Reminders.enex").read_text(encoding="utf-8")
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r" / "R.enex").write_text(enex.replace("20240320T090000Z", "soon"), encoding="utf-8")
+    recs, _ = _notes(tmp_path / "r")
+    assert recs[0].content.endswith("\n[ ] Reminder") and "due" not in recs[0].metadata

@@ -273,8 +273,9 @@ def test_org_headline_tags_tag_their_subtree() -> None:
 
 
 NOTE_CASES: dict[str, list[tuple[Any, ...]]] = {  # folder: [(thread, content, date, tags)]
-    # Joplin "Markdown + Front Matter": the title, the dates (UTC, "Z"), the tags list; its heading repeats the title
-    "joplin_md": [("Home/Boiler service.md", "Boiler service: Oscar comes Thursday at 8.",
+    # Joplin "Markdown + Front Matter": the title, the dates (UTC, "Z"), the tags list; its heading repeats the title;
+    # "completed?" (Joplin writes it for to-dos only) and "due" make its to-do line (round 14)
+    "joplin_md": [("Home/Boiler service.md", "Boiler service: Oscar comes Thursday at 8.\n[ ] To-do (due 2024-03-20 09:00 UTC)",
                    D(2024, 3, 12, 9, 15, tzinfo=timezone.utc), ["home", "boiler"])],
     # Joplin plain Markdown: a folder a notebook, pictures in _resources (no notes)
     "joplin_plain": [("Travel/Ferry times.md", "Ferry times: The 8:30 ferry to Barreiro, back at 18:10.\n\nticket.png",
