@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record
+from importers import ImportFormatError, ImportReport, Record, written_dates
 from importers._common import head_matches, iso_time, sha1_hex, split_lines
 
 HEAD_BYTES = 64 * 1024
@@ -199,7 +199,9 @@ def text_records(text: str, journal: str, rel: str, report: ImportReport,
             entries[-1][0].setdefault(field.group("key"), field.group("value").strip())
         elif entries:
             entries[-1][1].append(line)
-    dates = [read_date(_ZONE_RE.sub("", f.get(date_key, ""))) for f, _ in entries]
+    # the CLDR reader first: it reads Day One's dates as dateparser does at a fraction of its cost (dateparser
+    # tries every locale on each date: 16 ms a date, minutes for a journal of years), which stays the fallback
+    dates = [written_dates.written_date(v) or read_date(v) for v in (_ZONE_RE.sub("", f.get(date_key, "")) for f, _ in entries)]
     if not any(dates):
         return None
     places, tag_keys = _learn_names([f for f, _ in entries], date_key)
