@@ -10,7 +10,19 @@ int8 MiniLM. Per pair: its older superseded by the newer's write, or flagged ``m
 (label false) superseded or flagged falsely. ``--show`` prints every pair whose outcome differs between the two
 stores, and for the chat store whether the older fact was among the newer's candidates at all (vector: among
 its 10 nearest memories; words: among ``supersession.lexical_candidates``), and each write that retired
-another pair's older fact in one store and not in the other.
+another pair's older fact in one store and not in the other. Without ``--store`` only the empty store is run
+(and ``--show`` lists every write retiring another pair's older, with the verdict's reason).
+
+    .venv/bin/python bench/fact_crowded.py --store /tmp/scl/scale-100000.v1.db --show   # both stores
+    .venv/bin/python bench/fact_crowded.py --show                                       # the empty store only
+    .venv/bin/python bench/fact_crowded.py --heldout tests/data/fact_crowded_heldout1.jsonl --show
+
+``--heldout FILE`` (facts21) reads one agent's store instead of pairs: lines ``{"id", "fact", "lang"}`` are
+the older facts, stored first in file order; lines ``{"write", "lang", "updates"}`` are the newer writes,
+stored next in file order, ``updates`` naming the one older fact id the write updates, or null for a
+change about a subject no older fact is about (it must retire nothing). Printed: updates superseded /
+flagged, and every write that retires (or flags) a fact other than its own older (any stored text, an
+earlier write too).
 """
 
 from __future__ import annotations
@@ -71,9 +83,12 @@ def run(db: Path, rows: list[dict[str, Any]], emb: Any) -> list[dict[str, Any]]:
             t0 = time.process_time()
             res = s.store(r["b"], "semantic")
             cpu += time.process_time() - t0
+            why = dict(s.conn.execute("SELECT CASE WHEN memory_a = ? THEN memory_b ELSE memory_a END, reason "
+                                      "FROM contradictions WHERE ? IN (memory_a, memory_b)", (res.id, res.id)))
             out.append({"superseded": a in (res.supersedes or []) or res.superseded_by == a, "gone": not live, "flagged": a in (res.may_update or []),
                         "dup": res.deduplicated,
-                        "others": sorted(text[i] for i in res.supersedes or [] if i != a and i in text), "near": a in near, "lex": a in lex})
+                        "others": sorted(text[i] for i in res.supersedes or [] if i != a and i in text), "near": a in near, "lex": a in lex,
+                        "why": sorted(f"{text[i]!r}: {why.get(i)}" for i in res.supersedes or [] if i != a and i in text)})
         print(f"  {db.name}: {len(rows)} newer writes, CPU {1000 * cpu / len(rows):.1f} ms each "
               f"(load {os.getloadavg()[0]:.1f})", flush=True)
         return out
@@ -108,25 +123,107 @@ def table(rows: list[dict[str, Any]], empty: list[dict[str, Any]], chat: list[di
           f"{sum(not (chat[i]['near'] or chat[i]['lex']) for i in ups)} |")
 
 
+def heldout(path: Path, emb: Any, show: bool) -> None:
+    """Store the held-out file's facts, then its writes, into one empty store; print what each write retired."""
+    facts: list[dict[str, Any]] = []
+    writes: list[dict[str, Any]] = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError as e:
+            sys.exit(f"fact_crowded: {path}:{n}: not JSON ({e.msg})")
+        if isinstance(r.get("fact"), str) and isinstance(r.get("id"), str):
+            facts.append(r)
+        elif isinstance(r.get("write"), str) and (r.get("updates") is None or isinstance(r.get("updates"), str)):
+            writes.append(r)
+        else:
+            sys.exit(f"fact_crowded: {path}:{n}: a line needs 'id' and 'fact', or 'write' and 'updates' (id or null)")
+    known = {f["id"] for f in facts}
+    for w in writes:
+        if w["updates"] is not None and w["updates"] not in known:
+            sys.exit(f"fact_crowded: {path}: 'updates' names no fact id: {w['updates']!r}")
+    with tempfile.TemporaryDirectory(prefix="fact-crowded-") as d:
+        s = MemoryStore(Path(d) / "one.db", embedder=emb)
+        try:
+            ids = {f["id"]: s.store(f["fact"], "semantic").id for f in facts}
+            text = {ids[f["id"]]: f["fact"] for f in facts}
+            cpu = 0.0
+            out = []
+            for w in writes:
+                t0 = time.process_time()
+                res = s.store(w["write"], "semantic")
+                cpu += time.process_time() - t0
+                text[res.id] = w["write"]
+                own = ids[w["updates"]] if w["updates"] else None
+                gone = [i for i in res.supersedes or [] if i != own] + (
+                    [res.superseded_by] if res.superseded_by and res.superseded_by != own else [])
+                flags = [i for i in res.may_update or [] if i != own]
+                why = dict(s.conn.execute("SELECT CASE WHEN memory_a = ? THEN memory_b ELSE memory_a END, reason "
+                                          "FROM contradictions WHERE ? IN (memory_a, memory_b)", (res.id, res.id)))
+                out.append({"w": w, "superseded": own is not None and (own in (res.supersedes or [])
+                                                                       or res.superseded_by == own),
+                            "flagged": own is not None and own in (res.may_update or []),
+                            "wrong": [f"{text.get(i, i)!r} ({why.get(i)})" for i in gone],
+                            "wrong_flags": [repr(text.get(i, i)) for i in flags]})
+            print(f"  {path.name}: {len(facts)} facts, {len(writes)} writes, CPU {1000 * cpu / len(writes):.1f} ms "
+                  f"per write (load {os.getloadavg()[0]:.1f})", flush=True)
+        finally:
+            s.close()
+    ups = [o for o in out if o["w"]["updates"]]
+    none = [o for o in out if not o["w"]["updates"]]
+    print(f"\n| {path.name} (one store) | count |\n|---|---|")
+    print(f"| updates superseded | {sum(o['superseded'] for o in ups)}/{len(ups)} |")
+    print(f"| updates flagged may_update | {sum(o['flagged'] for o in ups)}/{len(ups)} |")
+    print(f"| writes retiring a fact not theirs | {sum(bool(o['wrong']) for o in out)}/{len(out)} "
+          f"({sum(len(o['wrong']) for o in out)} facts) |")
+    print(f"| of which writes with no older fact | {sum(bool(o['wrong']) for o in none)}/{len(none)} |")
+    print(f"| writes flagging a fact not theirs | {sum(bool(o['wrong_flags']) for o in out)}/{len(out)} |")
+    for o in out:
+        if o["wrong"]:
+            print(f"  WRONG {o['w']['write']!r} retired {'; '.join(o['wrong'])}")
+    if show:
+        for o in out:
+            if o["wrong_flags"]:
+                print(f"  flag {o['w']['write']!r} flagged {'; '.join(o['wrong_flags'])}")
+        for o in ups:
+            if not o["superseded"]:
+                print(f"  update {'flagged' if o['flagged'] else 'missed'}: {o['w']['write']!r} ({o['w']['updates']})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--store", required=True, help="a chat-heavy store (copied, never written)")
+    ap.add_argument("--store", help="a chat-heavy store (copied, never written); without it the empty store only")
     ap.add_argument("--files", nargs="*", default=FILES)
+    ap.add_argument("--heldout", help="one agent's store of facts and newer writes (see the module docstring)")
     ap.add_argument("--show", action="store_true")
     a = ap.parse_args()
-    if not Path(a.store).is_file():
+    emb = OnnxEmbedder(cache_dir=Path.home() / ".cache" / "mem")
+    if a.heldout:
+        if not Path(a.heldout).is_file():
+            sys.exit(f"fact_crowded: no file at {a.heldout}")
+        heldout(Path(a.heldout), emb, a.show)
+        return
+    if a.store and not Path(a.store).is_file():
         sys.exit(f"fact_crowded: no store at {a.store}")
     rows = pairs(a.files)
-    emb = OnnxEmbedder(cache_dir=Path.home() / ".cache" / "mem")
     with tempfile.TemporaryDirectory(prefix="fact-crowded-") as d:
+        print(f"{len(rows)} pairs of {', '.join(a.files)}", flush=True)
+        empty = run(Path(d) / "empty.db", rows, emb)
+        if not a.store:
+            table(rows, empty, empty)
+            if a.show:
+                for r, e in zip(rows, empty):
+                    for w in e["why"]:
+                        print(f"  {r['b']!r} also retired {w}")
+            return
         chat_db = Path(d) / "chat.db"
         src = sqlite3.connect(f"file:{a.store}?mode=ro", uri=True)
         dst = sqlite3.connect(chat_db)
         src.backup(dst)
         src.close()
         dst.close()
-        print(f"{len(rows)} pairs of {', '.join(a.files)}", flush=True)
-        empty = run(Path(d) / "empty.db", rows, emb)
         chat = run(chat_db, rows, emb)
     table(rows, empty, chat)
     if a.show:
