@@ -158,6 +158,10 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             verdict = _undone(old_text, said_text, verdict, cos is not None and cos >= floor)
         if verdict is None or vetoed(old_text, new_text):
             continue
+        if floor > 0:  # (a fragment names no subject by its shape: its own guards decide)
+            verdict = _unnamed(old_text, new_text, said_text, verdict)
+            if verdict is None:
+                continue
         verdict = _covered(old_text, said_text, verdict)
         old_time = str(row[2])
         if verdict.kind == "correction" and fact_meant.meant(said_text) and not _recent(old_time, new_time):
@@ -235,6 +239,21 @@ def _undone(old_text: str, said_text: str, verdict: facts.Verdict | None, near: 
         return facts.Verdict(fact_slot.MAY_UPDATE, f"the older's change said undone: {why!r}", 0.8)
     return facts.Verdict("revert", f"the older's change said undone: {why!r} ({verdict.reason})",
                          max(verdict.confidence, 0.8))
+
+
+def _unnamed(old_text: str, new_text: str, said_text: str, verdict: facts.Verdict) -> facts.Verdict | None:
+    """``verdict``, or None when the newer names nothing of the older but values, frame words and change
+    words (memengine/fact_shared.py: "o correio eletrônico agora é o Outlook" / "A minha operadora é a MEO,
+    35 euros"). In a store of many facts the nearest ones share the newer's frame and change cue, not its
+    thing; a reading with no named evidence neither retires the older nor marks it (a ``may_update`` mark
+    hides the older from the brief too: :func:`probably_outdated`). A fragment said without its subject
+    ("Now at 78 kg", "Back to Gradle.") is read before this and kept apart by :func:`_one_owner`."""
+    from memengine import fact_shared
+
+    if fact_shared.shares_subject(old_text, new_text) or said_text != new_text and fact_shared.shares_subject(
+            old_text, said_text):
+        return verdict
+    return None
 
 
 def _covered(old_text: str, said_text: str, verdict: facts.Verdict) -> facts.Verdict:

@@ -1,0 +1,112 @@
+"""Whether a newer sentence gives any evidence that it is about the older's thing at all.
+
+In one store holding many facts (an agent's months of notes), a write that states a change ("o correio
+eletrônico agora é o Outlook", "Die Ferien sind jetzt vom 10. bis 17. August") is compared with the ten
+facts nearest to it, most of them about other things in the same frame ("X is now Y", "X läuft auf Y", in
+any language). The learned decision (memengine/fact_slot.py) and the cue rules read a change cue and a value
+of one kind replaced; a pair of two facts labelled one at a time never showed them a dozen near-neighbours,
+and in a crowded store they retired "A minha operadora é a MEO, 35 euros" for the Outlook write
+(bench/fact_crowded.py, facts21). An update names its slot again in some way: a word both say (inflected,
+"deployment" / "deployments"), a short form, an acronym or a pronoun for the older's named subject
+(memengine/fact_alias.py). :func:`shares_subject` says whether any such evidence is there;
+memengine/supersession.py neither retires nor marks ``may_update`` an older the newer names nothing of
+(a mark hides the older from the brief as well). A fragment without its subject ("Now at 78 kg", "Back to
+Gradle.") is not asked: its own guards decide.
+
+Values are no evidence: a number, a date, a unit or a version said by both ("17", "GB", "euros") is the
+frame's, not the thing's ("bis 17. August" / "Java 17"); nor are the words a frame is made of, which the
+analyser keeps as content ("bis", "hat"), nor the words a change is told with ("moved", "passou":
+memengine/fact_change_words.py). Pure: no SQL, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memengine import fact_alias, facts
+from memengine.fact_align import same_word
+from memengine.fact_change_words import CHANGE_WORDS, NOW_WORDS
+from memengine.fact_cue_lexicon import CHANGE_NOUNS
+from memengine.fact_lexicon import STOPWORDS, fold
+
+__all__ = ["FRAME_WORDS", "shares_subject"]
+
+# Words the analyser keeps as content that name no thing: prepositions and auxiliaries of the frames the
+# labelled facts are written in ("von 6 bis 14 Uhr", "hat 16 GB", "tem 16 GB", "has 8 GB"), and the units a
+# value is counted in (a value's unit names its kind, not whose it is).
+FRAME_WORDS = frozenset({
+    "re", "ve", "ll", "bis", "ab", "seit", "hat", "haben", "ist", "sind", "wird", "until", "till", "has", "have", "had", "is", "are",
+    "was", "tem", "tiene", "ha", "heeft", "hebben", "a", "est", "sont", "jusqu", "hasta", "ate", "fino", "tot",
+    "gb", "mb", "kb", "tb", "go", "mo", "ko", "to", "gib", "mib", "ram", "euro", "euros", "eur", "dollar", "dollars",
+    "usd", "minute", "minutes", "minuten", "minutos", "minuti", "hour", "hours", "stunden", "uhr", "h", "ms",
+    "seconds", "sekunden", "secondes", "segundos", "secondi", "month", "monat", "mois", "mes", "mese",
+    "maand", "week", "woche", "semaine", "semana", "settimana", "day", "days", "tag", "tage", "jour", "jours",
+    "dia", "dias", "giorno", "giorni", "dag", "dagen", "year", "jahr", "an", "ano", "anno", "jaar",
+})
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+_MEASURE = re.compile(r"\d+(?:am|pm|h|hs|uhr|mg|g|kg|gb|mb|go|mo|km|m|cm|ml|l|min|s|ms|eur|usd|x)")
+# the words before a noun (articles, possessives): a change word right after one names a thing ("my shift")
+_DETERMINERS = frozenset({
+    "the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that",
+    "le", "la", "les", "un", "une", "mon", "ma", "mes", "notre", "nos", "ton", "ta", "votre", "son", "sa",
+    "el", "los", "las", "una", "mi", "mis", "nuestro", "nuestra", "tu", "su",
+    "o", "os", "as", "um", "uma", "meu", "minha", "nosso", "nossa", "seu", "sua",
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "mein", "meine", "unser", "unsere",
+    "il", "lo", "gli", "uno", "mio", "mia", "nostro", "nostra", "de", "het", "een", "mijn", "onze", "ons"})
+
+
+def _no_evidence(raw: str) -> bool:
+    """Whether the folded word ``raw`` names nothing: a stop word, a frame word, a value with digits, a change or a
+    "now" word (a change noun names the event itself: "le déménagement", "der Umzug")."""
+    if raw in STOPWORDS or raw in FRAME_WORDS or raw.isdigit():
+        return True
+    return (raw in CHANGE_WORDS or raw in NOW_WORDS) and raw not in CHANGE_NOUNS
+
+
+@lru_cache(maxsize=4096)
+def _keys(text: str) -> tuple[str, ...]:
+    """The words of ``text`` that may name its thing: every folded word of two letters or more that
+    :func:`_no_evidence` keeps or that is a name (capitalised inside the sentence: "the Volvo" is no
+    Spanish "volver"), and the analyser's keys of its content words (a synonym mapped to one key,
+    the older value a change names: "von GitLab zu GitHub"), the same left out. (A verb both say counts:
+    "Wir nutzen Jira" / "Wir nutzen jetzt Linear" name one slot by it; analysed, "6pm closing at the
+    library" has "library" for its verb, so the main verb cannot be told from the thing.)"""
+    f = facts.analyse(text)
+    tokens = [fold(t) for t in _TOKEN.findall(text)]
+    raw = _TOKEN.findall(text)
+    out = set()
+    for n, (t, r) in enumerate(zip(tokens, raw)):
+        if len(t) < 2 or t.isdigit() or t in STOPWORDS or t in FRAME_WORDS:
+            continue
+        if any(ch.isdigit() for ch in t) and (not any(ch.isalpha() for ch in t[-2:] + t[:1]) or _MEASURE.fullmatch(t)):
+            continue  # ("7am", "25mg": values; kept: "10k", "14th", "w1", "k8s": a value that names a thing)
+        if not _no_evidence(t) or n and r[0].isupper() and r.isalpha():
+            out.add(t)  # (a name: "the Volvo" is no Spanish "volver")
+        elif n and tokens[n - 1] in _DETERMINERS:
+            out.add(t)  # a change word used as a noun: "my shift", "the move", "la mudanza"
+    for key in [w.key for w in f.words] + [fold(w) for w in f.old_words]:
+        if key.startswith("AX:"):
+            continue
+        out |= {p for p in key.split() if len(p) > 1 and not _no_evidence(p)}
+    return tuple(sorted(out))
+
+
+def _part(short: str, long: str) -> bool:
+    """Whether ``short`` (four letters or more) opens the compound ``long``: "Kurs" / "Kurspreis", "ergo" /
+    "Ergotherapie". Another thing for the slot ("team" / "Teamleiter"), but named: evidence enough here."""
+    return len(short) >= 4 and len(long) > len(short) and long.startswith(short)
+
+
+def shares_subject(old: str, new: str) -> bool:
+    """Whether ``new`` names anything of ``old`` other than a value or a frame word: a content word of
+    both (memengine/fact_align.py's one-word reading: an inflection, a shared prefix; or one word opening
+    the other, a compound), or a word of one
+    that names a word of the other by its letters, an acronym, a pronoun for the older's named subject
+    (memengine/fact_alias.py rewrites the newer)."""
+    ka, kb = _keys(old), _keys(new)
+    if any(same_word(a, b) or _part(a, b) or _part(b, a) for a in ka for b in kb):
+        return True
+    return fact_alias.aliased(old, new) != new
