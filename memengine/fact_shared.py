@@ -10,7 +10,9 @@ and in a crowded store they retired "A minha operadora é a MEO, 35 euros" for t
 "deployment" / "deployments"), a short form, an acronym or a pronoun for the older's named subject
 (memengine/fact_alias.py). :func:`shares_subject` says whether any such evidence is there;
 memengine/supersession.py neither retires nor marks ``may_update`` an older the newer names nothing of
-(a mark hides the older from the brief as well). A fragment without its subject ("Now at 78 kg", "Back to
+(a mark hides the older from the brief as well); a unit both values are counted in (:func:`shares_unit`:
+"Le loyer est de 900 euros" / "je paie maintenant 950 euros pour l'appartement") is evidence only when it
+points at one candidate of the write, as a number without its subject does (memengine/fact_elliptic.py). A fragment without its subject ("Now at 78 kg", "Back to
 Gradle.") is not asked: its own guards decide.
 
 Values are no evidence: a number, a date, a unit or a version said by both ("17", "GB", "euros") is the
@@ -30,7 +32,11 @@ from memengine.fact_change_words import CHANGE_WORDS, NOW_WORDS
 from memengine.fact_cue_lexicon import CHANGE_NOUNS
 from memengine.fact_lexicon import STOPWORDS, fold
 
-__all__ = ["FRAME_WORDS", "shares_subject"]
+__all__ = ["FRAME_WORDS", "UNIT_ONLY", "shares_subject", "shares_unit"]
+
+# The mark memengine/supersession.py puts on a verdict whose only evidence is a unit both values are
+# counted in (:func:`shares_unit`): kept only when no other candidate of the same write reads so.
+UNIT_ONLY = "named by its unit alone"
 
 # Words the analyser keeps as content that name no thing: prepositions and auxiliaries of the frames the
 # labelled facts are written in ("von 6 bis 14 Uhr", "hat 16 GB", "tem 16 GB", "has 8 GB"), and the units a
@@ -110,3 +116,11 @@ def shares_subject(old: str, new: str) -> bool:
     if any(same_word(a, b) or _part(a, b) or _part(b, a) for a in ka for b in kb):
         return True
     return fact_alias.aliased(old, new) != new
+
+
+def shares_unit(old: str, new: str) -> bool:
+    """Whether a value of ``old`` and one of ``new`` are counted in the same unit ("25mg" / "50mg", "10 MB" /
+    "25 MB", "8 hours" / "7 hours", "900 euros" / "950 euros"): weak evidence, as many facts of one store
+    hold euros or hours; memengine/supersession.py trusts it only when one candidate of a write has it."""
+    units_a = {v.norm[0] for v in facts.analyse(old).values if v.kind == "number" and v.norm and v.norm[0]}
+    return any(v.kind == "number" and v.norm and v.norm[0] in units_a for v in facts.analyse(new).values)

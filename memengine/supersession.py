@@ -181,7 +181,17 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     sure = _one_owner(out)
     # a fact the new one surely updates, or that surely updates it, is not also "maybe"
     decided = {d.loser for d in sure} | {d.winner for d in sure}
-    return sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided]
+    return _one_unit(sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided])
+
+
+def _one_unit(decisions: list[Decision]) -> list[Decision]:
+    """The decisions, less those named by a unit alone (:func:`_unnamed`) when more than one reads so: "je
+    paie maintenant 950 euros" after "Le loyer est de 900 euros" and "Il condominio costa 90 euro al mese"
+    updates one of them, and nobody can tell which."""
+    from memengine import fact_shared
+
+    unit = [d for d in decisions if fact_shared.UNIT_ONLY in d.verdict.reason]
+    return [d for d in decisions if d not in unit] if len(unit) > 1 else decisions
 
 
 # A bare return ("Back to Gradle.", memengine/fact_undone.py) undoes a change made this recently: it names
@@ -247,12 +257,16 @@ def _unnamed(old_text: str, new_text: str, said_text: str, verdict: facts.Verdic
     35 euros"). In a store of many facts the nearest ones share the newer's frame and change cue, not its
     thing; a reading with no named evidence neither retires the older nor marks it (a ``may_update`` mark
     hides the older from the brief too: :func:`probably_outdated`). A fragment said without its subject
-    ("Now at 78 kg", "Back to Gradle.") is read before this and kept apart by :func:`_one_owner`."""
-    from memengine import fact_shared
+    ("Now at 78 kg", "Back to Gradle.") is read before this and kept apart by :func:`_one_owner`. A unit
+    both values are counted in ("900 euros" / "950 euros pour l'appartement") is evidence when no other
+    candidate has it: the verdict is marked :data:`memengine.fact_shared.UNIT_ONLY` for :func:`_one_owner`."""
+    from memengine import fact_shared, facts
 
     if fact_shared.shares_subject(old_text, new_text) or said_text != new_text and fact_shared.shares_subject(
             old_text, said_text):
         return verdict
+    if fact_shared.shares_unit(old_text, new_text):  # (:func:`_one_owner` keeps it only when alone)
+        return facts.Verdict(verdict.kind, f"{verdict.reason} ({fact_shared.UNIT_ONLY})", verdict.confidence)
     return None
 
 

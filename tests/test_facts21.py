@@ -95,3 +95,27 @@ def test_real_model_one_store_of_many_facts(real, tmp_path: Path) -> None:  # ty
         assert live >= {i for t, i in ids.items() if t != "The daily standup is at 9:15"}
     finally:
         s.close()
+
+
+def test_a_unit_both_count_in_is_weak_evidence() -> None:
+    assert fact_shared.shares_unit("Le loyer est de 900 euros", "je paie maintenant 950 euros pour l'appartement")
+    assert fact_shared.shares_unit("Max upload size is 10 MB", "attachments can now be up to 25 MB")
+    assert not fact_shared.shares_unit("The laptop has 16 GB of RAM", "the rent is 900 euros now")
+    assert not fact_shared.shares_unit("The office is on floor 3", "the canteen is on floor 5 now")  # (no unit)
+
+
+def test_real_model_unit_alone_names_one_candidate_only(real, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Alone, the unit points at the one older counted in it: retired. With two such olders in the store,
+    nobody can tell which the newer updates: neither is retired."""
+    import memory_core as core
+
+    assert pair_links(tmp_path / "r.db", "Le loyer est de 900 euros",
+                      "je paie maintenant 950 euros pour l'appartement", real) == (True, False)
+    s = core.MemoryStore(tmp_path / "two.db", embedder=real)
+    try:
+        a = s.store("Le loyer est de 900 euros", "semantic").id
+        b = s.store("Die Miete beträgt 980 Euro warm", "semantic").id
+        res = s.store("je paie maintenant 950 euros pour l'appartement", "semantic")
+        assert a not in res.supersedes and b not in res.supersedes
+    finally:
+        s.close()
