@@ -318,20 +318,18 @@ def _front_date(front: dict[str, Any]) -> datetime | None:
 
 
 def written_date(value: Any) -> datetime | None:
-    """A date written with a month name and a 4-digit year, in any language dateparser or CLDR knows
-    (:mod:`importers.written_dates` reads what dateparser does not: "14 Μαρτίου 2024 στις 9:10:00 μ.μ.",
-    "klo 21.10.00", "2024年3月14日"); numeric day/month orders are ambiguous and relative words
-    ("yesterday") no date, so neither is read."""
+    """A date written with a month name and a 4-digit year, in any language CLDR or dateparser knows
+    (:mod:`importers.written_dates` first, at a fraction of dateparser's cost; it also reads what dateparser
+    does not: "14 Μαρτίου 2024 στις 9:10:00 μ.μ.", "klo 21.10.00", "2024年3月14日"); numeric day/month orders
+    are ambiguous and relative words ("yesterday") no date, so neither is read."""
     if not isinstance(value, str) or len(value) > 80 or not _YEAR_RE.search(value):
         return None
-    when = None
-    if re.search(r"[^\W\d_]{3}", value):
+    when = written_dates.written_date(value)  # first: dateparser tries every locale, 16 ms a date
+    if when is None and re.search(r"[^\W\d_]{3}", value):
         import dateparser  # only for such notes: most front matter dates are ISO
 
         when = dateparser.parse(value, settings={"REQUIRE_PARTS": ["day", "month", "year"],
                                                  "RETURN_AS_TIMEZONE_AWARE": False})
-    if when is None:
-        when = written_dates.written_date(value)
     return when.replace(microsecond=0) if when is not None else None
 
 
