@@ -56,6 +56,8 @@ Round 8 (bench/data/brief_heldout8): ``split topics`` (``.expect`` kind ``split`
 counted in every stored topic where it holds >= 2 members and >= a third), ``dates from names`` (kind ``nodate``:
 a line holding an event's name must not carry ``→ DAY``, the day the name alone suggests), names judged ``piece``
 (always next to the same word: "man" of "best man"), Portuguese and Dutch stop words and chat filler.
+Round 13 (bench/data/brief_heldout13): ``.expect`` kind ``goodname`` (a good name that looks odd: "Flat 3B", "Ruta del
+Cares", "Windows error 0x80070005"; ``good odd names held`` counts the entries one topic name, shown or stored, is).
 
 A folder in a data directory is a markdown vault (``mem.py import FOLDER``; ``<folder>.keys`` and
 ``<folder>.expect`` next to it). A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
@@ -163,8 +165,8 @@ def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
         if line.strip() and not line.startswith("#"):
             parts = [p.strip() for p in line.split("|", 2)]
             if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic", "chat", "nodate", "split",
-                                                         "noname"):
-                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split|noname | "
+                                                         "noname", "goodname"):
+                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split|noname|goodname | "
                                  "date | "
                                  "substring'")
             out.append((parts[0], parts[1], [a.strip() for a in parts[2].split(" || ")]))
@@ -520,6 +522,8 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
         score_split(read_expect(Path(spec["expect"])), members, c)
         score_noname(read_expect(Path(spec["expect"])), [t["name"] for t in b["topics"]] +
                      list(out["labels"].values()), c)
+        score_goodname(read_expect(Path(spec["expect"])), [t["name"] for t in b["topics"]] +
+                       list(out["labels"].values()), c)
     if spec.get("expect"):
         score_expect(read_expect(Path(spec["expect"])), b, c)
     return {"counts": c, "names": names, "cpu": out["cpu"]}
@@ -598,6 +602,18 @@ def score_noname(expect: list[tuple[str, str, list[str]]], names: list[str], c: 
         c["noname:n"] += 1
         c["noname:named"] += sum(any(re.search(rf"\b{re.escape(a.lower())}\b", n.lower()) for a in alts)
                                  for n in names)
+
+
+def score_goodname(expect: list[tuple[str, str, list[str]]], names: list[str], c: Counter[str]) -> None:
+    """(round 13) Good names that look odd ("Windows error 0x8007045D", "Casa Verde", "Flat 3B", "Ruta del Cares"):
+    kind ``goodname``; counts the entries of which some topic name (shown or stored) is one of the alternatives,
+    case folded: a name a shape test must not take away."""
+    have = {" ".join(n.lower().split()) for n in names if n}
+    for kind, _d, alts in expect:
+        if kind != "goodname":
+            continue
+        c["goodname:n"] += 1
+        c["goodname:held"] += any(" ".join(a.lower().split()) in have for a in alts)
 
 
 # the fixed sections' headings (anything else after "### " is a topic)
@@ -708,7 +724,7 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
         elif kind == "nodate":  # (round 8) a day the brief must not give a line holding the substring: an event's
             c["nodate:n"] += 1  # NAME ("Christmas concert") says no day; the day said for it does
             c["nodate:wrong"] += sum(any(a in ln for a in alts) and f"→ {date}" in ln for ln in lines)
-        elif kind in ("split", "noname"):  # scored on the stored topics: score_split, score_noname
+        elif kind in ("split", "noname", "goodname"):  # scored on the stored topics: score_split, score_noname
             pass
         elif kind == "chat":  # small talk that must not head a topic (round 7): in a topic's heading line
             c["chat:n"] += 1
@@ -816,6 +832,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"   small talk heading a topic {c['chat:as_topic']}/{c['chat:n']}; stored topics that mix subjects "
                   f"{c['mixed:mixed']}/{c['mixed:n']} ({c['mixed:mixed_members']} members), largest topic "
                   f"{c['mixed:largest']}, turns absorbed {c['mixed:absorbed']}; no-subject names {c['noname:named']}; "
+                  f"good odd names held {c['goodname:held']}/{c['goodname:n']}; "
                   f"one subject in {c['split:topics']} stored topics ({c['split:n']} "
                   f"subjects); dates read from an event's name {c['nodate:wrong']}")
             print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
@@ -839,7 +856,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  "leads that react", "lines that react", "keys outside topics",
                                                  "outside shown", "small talk as topic", "mixed topics",
                                                  "split topics", "dates from names", "absorbed turns",
-                                                 "no-subject names"]
+                                                 "no-subject names", "good odd names held"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -859,7 +876,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{c['keyout:outside']}/{c['keyout:n']}", f"{c['keyout:outside_shown']}/{c['keyout:outside']}",
                 f"{c['chat:as_topic']}/{c['chat:n']}", f"{c['mixed:mixed']}/{c['mixed:n']}",
                 f"{c['split:topics']}/{c['split:n']}", str(c["nodate:wrong"]), str(c["mixed:absorbed"]),
-                str(c["noname:named"])]
+                str(c["noname:named"]), f"{c['goodname:held']}/{c['goodname:n']}"]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
