@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from memengine import topic_shape
 from memengine.brief_dates import MONTH_OF
 
 MIXED = "mixed subjects"  # the name of a group whose members share no word run
@@ -277,12 +278,14 @@ def _add_runs(out: Runs, run: list[tuple[str, bool, str]]) -> None:
                 out[key] = _unpossessed(" ".join(words[k: k + n]))
 
 
-def ranked_names(member_runs: Sequence[Runs], rarity: Callable[[tuple[str, ...]], float], limit: int = 5
-                 ) -> list[str]:
+def ranked_names(member_runs: Sequence[Runs], rarity: Callable[[tuple[str, ...]], float], limit: int = 5,
+                 keep: Callable[[str], bool] | None = None) -> list[str]:
     """The best names of a group, best first (at most ``limit``); ``rarity(key)`` is the key's idf.
 
     A run must recur in two members (in the one member of a group of one). The spelling shown
-    is the one most members use (ties: lower case, then first seen).
+    is the one most members use (ties: lower case, then first seen). ``keep(name)``: a name it refuses is
+    left out and hides none of its own words ("Haus" of the adverbial "direkt vorm Haus" stays a candidate); the
+    ``limit`` best are asked as before, and the phrases refused on top (their test reads only the phrase).
     """
     held: Counter[tuple[str, ...]] = Counter()
     spellings: dict[tuple[str, ...], dict[str, int]] = {}
@@ -305,15 +308,26 @@ def ranked_names(member_runs: Sequence[Runs], rarity: Callable[[tuple[str, ...]]
         return (-round(held[k] * rarity(k) * (1 + RUN_BONUS * (len(k) - 1)), 9), spelling(k))
 
     out: list[str] = []
+    slots = 0  # names taken, and one-word names ``keep`` refused: the ``limit`` best candidates, as without ``keep``
     for k in sorted(cands, key=score):
         # a run inside a better run that recurs as often adds nothing ("invoice" after "invoice runner")
         name = spelling(k)
         if any(name.lower() in o.lower() for o in out):
             continue
+        if keep is not None and not keep(name):
+            # a phrase refused by its shape takes no slot and hides none of its words; a word refused takes one
+            slots += len(k) == 1
+            if slots >= limit:
+                break
+            continue
         out.append(name)
-        if len(out) >= limit:
+        slots += 1
+        if slots >= limit:
             break
     return out
+
+
+
 
 
 def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
@@ -323,12 +337,12 @@ def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
     memo: dict[str, tuple[str, bool, str] | None] = {}
     texts = list(texts)
     member_runs = [runs(t, stop, exclude, memo) for t in texts]
-    best = ranked_names(member_runs, rarity)
-    judge = _SubjectJudge(texts)
+    judge = _SubjectJudge(texts, stop)
     # (round 14) only a name the members use as a subject: when none is, the group is named by none of its words
     # (rounds 13's fallback to the best run named unseen chats' topics "calendar", "ahead", and the group of
-    # memories in no topic "left")
-    best = [n for n in best if judge.subject(n)]
+    # memories in no topic "left"); (round 15) of a name's shape: no adverbial or clause ("direkt vorm Haus"), whose
+    # refusal leaves its words to the next candidates
+    best = ranked_names(member_runs, rarity, keep=judge.subject)
     for n in best:
         if (taken is None or n.lower() not in taken) and not is_piece(n, texts, exclude):
             return n
@@ -442,10 +456,32 @@ class _SubjectJudge:
     """Whether a one-word name is a word the members use as a subject (see :func:`used_as_subject`); the members'
     words are split once, for all the names one group tries."""
 
-    def __init__(self, texts: Sequence[str]) -> None:
+    def __init__(self, texts: Sequence[str], stop: frozenset[str] | None = None) -> None:
         self.texts = texts
+        self.stop = stop  # the group's stop words: its language's closed classes (every language's when None)
+        self.classes = topic_shape.closed(stop)
         self._lower: list[str] | None = None  # (lower-cased once: a group tries up to five names)
         self._split: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
+        self._capitalised: bool | None = None
+
+    def capitalised(self) -> bool:
+        """Whether the members write their nouns capitalised (German), read once per group from its first members
+        (their words split only when German's function words are there at all: most groups are not German)."""
+        if self._capitalised is None:
+            if self._lower is None:
+                self._lower = [t.lower() for t in self.texts]
+            sample = self.texts[:CAPITALS_READ]
+            german = self.classes.german if self.stop is not None else \
+                topic_shape.may_be_german(self._lower[:CAPITALS_READ])
+            self._capitalised = german and \
+                topic_shape.capitalises_nouns([[(body[a:b], low[i]) for i, (a, b) in enumerate(spans)]
+                                               for body, spans, low in self.bodies(sample)], DETERMINERS)
+        return self._capitalised
+
+    def shaped(self, phrase: str) -> bool:
+        """Whether a name of two words or more has a name's shape (memengine/topic_shape.py)."""
+        return topic_shape.phrase_shaped(phrase, self.capitalised(), DETERMINERS,
+                                         lambda low: low in FUNCTION or low in CONTRACTIONS or weak(low), self.classes)
 
     def bodies(self, texts: Sequence[str]) -> list[tuple[str, list[tuple[int, int]], list[str]]]:
         """Each text without its stamp, its words' spans and its lower-cased words (split once per text)."""
@@ -468,10 +504,13 @@ class _SubjectJudge:
         return words > 0 and dets >= _SUBJECT_SHARE * words
 
     def subject(self, phrase: str) -> bool:
-        """True for a name of two words or more, and for one word the members use as a subject somewhere."""
+        """True for a name of two words or more that has a name's shape (not an adverbial or a clause), and for one
+        word the members use as a subject somewhere that is no adverb, unit or measure."""
         words = _WORD.findall(phrase)
         if len(words) != 1:
-            return True
+            return self.shaped(phrase)
+        if topic_shape.stray(words[0], self.classes):
+            return False  # "overnight", "upfront", "Uhr", "200ms"
         key = fold(words[0])
         # only the members that write the word are split (consolidate names ~5,000 clusters at 100k): its folded
         # key without its last letter is in each spelling of it ("party" of "parties": "part")
@@ -479,6 +518,8 @@ class _SubjectJudge:
         if self._lower is None:
             self._lower = [t.lower() for t in self.texts]
         bodies = self.bodies([t for t, low in zip(self.texts, self._lower) if stem in low])
+        if self.capitalised() and not _written_capitalised(bodies, key):
+            return False  # where nouns are written capitalised, a word never so is none: "520 warm", "direkt"
         if not self.judges(bodies):
             return True
         # (round 14) each line counted once (a chat's episode repeats its turns); the word must head a noun phrase in
@@ -492,11 +533,39 @@ class _SubjectJudge:
                     continue
                 line = _line_at(body, spans[i][0])
                 det = _determiner_before(body, spans, low, i)
-                if det >= 1 and low[det - 1] in PLACE_PREPOSITIONS:
-                    adjunct.add(line)  # "in the calendar", "on the far left"
+                if det >= 1 and low[det - 1] in PLACE_PREPOSITIONS or \
+                        i and low[i - 1] in topic_shape.FUSED_PLACE and low[i - 1] in self.classes.fused and \
+                        low[i - 1] not in DETERMINERS and \
+                        not body[spans[i - 1][1]: spans[i][0]].strip():
+                    adjunct.add(line)  # "in the calendar", "on the far left", "im Hof" ("in dem Hof"), "al mare"
                 elif det >= 0 or _heads_phrase(body, spans, low, i):
                     heads.add(line)  # "the new deploy days", "our flat", "the calendar is full"
         return len(heads - adjunct) > len(adjunct)
+
+
+CAPITALS_READ = 60  # members read to tell whether a group writes its nouns capitalised
+
+
+def _written_capitalised(bodies: Sequence[tuple[str, list[tuple[int, int]], list[str]]], key: str) -> bool:
+    """Whether the word (folded ``key``) is written capitalised inside a sentence, or never inside one."""
+    inside = False
+    for body, spans, low in bodies:
+        for i, w in enumerate(low):
+            if fold(w) != key:
+                continue
+            a = spans[i][0]
+            if i and not _SENTENCE_END.search(body[:a]) and body[a - 1: a] != "\n" and \
+                    not _line_at(body, a).startswith(body[a: spans[i][1]]):
+                if body[a].isupper():
+                    return True
+                inside = True
+    return not inside
+
+
+def name_shaped(phrase: str, texts: Sequence[str]) -> bool:
+    """Whether ``phrase`` may name a topic of ``texts`` by its shape and use: a run of two words or more that is no
+    adverbial or clause (memengine/topic_shape.py), one word the members use as a subject that is no adverb or unit."""
+    return _SubjectJudge(texts).subject(phrase)
 
 
 _BETWEEN = 2  # words that may stand between a determiner and the word its phrase is about ("the new deploy")

@@ -1,0 +1,280 @@
+"""Whether a topic name has the shape of a name a person would write, not of an adverbial, a clause or a stray word.
+
+``topic_names`` names a topic by a run of content words its members repeat. A run is whatever stands between two
+stop words, so in the languages whose stop-word lists miss a preposition, a fused preposition + article, a clitic
+or an adverb, a repeated adverbial or clause became a name: "wenn's nochmal ausfällt" ("if it fails again"),
+"direkt vorm Haus" ("right in front of the house"), "laut Plan" ("according to plan"), "flashing EA229 upstairs",
+"landlord asap"; and one word that is an adverb, a unit or a measure named a topic: "overnight", "upfront", "Uhr",
+"200ms", "warm" (of "520 warm"). Requiring every word of a name to be used as a subject broke good names that look
+odd ("Windows error 0x8007045D" sentence-initial, "Casa Verde" only written "Casa Verde's"), so the test here reads
+the phrase's own shape, with the closed classes of English and of the group's language (told by its stop words; every
+language's when unknown) among those the brief reads (German, French, Spanish, Italian, Portuguese, Dutch, the
+Scandinavian languages, Polish): Dutch "van" is a preposition, an English "van" a vehicle.
+
+* it starts with a preposition, a fused preposition + article ("vorm", "zum", "al", "nel"), a subordinating
+  conjunction, a personal pronoun, an adverb or a unit (not an article: "vores trampolin", "our flat" are names);
+* it ends with any of those, or with a determiner ("Habt ihr das");
+* a word of it is a conjunction or a clitic ("wenn's", "geht's", "qu'il"): a clause;
+* a preposition inside follows an adverb or a verb ("direkt vorm Haus"), not a noun ("Picos de Europa", "Voix du
+  Rhône", "Haus am See" stay);
+* where the members write their nouns capitalised (German: most words right after an article are), a lower-case
+  head is no noun ("nochmal ausfällt"), nor a lower-case word before a preposition inside; in German and Dutch a
+  lower-case participle ("ge...t", "ge...en") ends no name ("Tür gelegt").
+
+For one word: an adverb (the closed list, or an adverb's suffix: "-ously", "-mente", "-erweise"), a unit ("Uhr",
+"Mbps", "euros") or a number with its unit ("200ms", "512MB") is no name; where nouns are written capitalised, a word
+the members never write capitalised inside a sentence is none either ("warm", "direkt"); nor, in lower case, a
+fused preposition, conjunction or pronoun. The one-word test (topic_names._SubjectJudge) also takes a word after a
+fused preposition + article of place ("im Hof", "al mare") for a place adjunct, as it takes "in the calendar".
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Sequence
+
+# The closed classes by language: prepositions, fused prepositions + article, subordinating conjunctions, personal
+# pronouns, frequent adverbs (of place, time, degree, manner). A group is judged by English's and by those of the
+# language its stop words are (`language_of`): Dutch "van" is a preposition, an English "van" a vehicle.
+# English's prepositions are stop words already; listed for the gaps ("till", "per", "via").
+_CLASSES: dict[str, tuple[str, str, str, str, str]] = {
+    "english": (
+        """in on at to into onto from off near behind under over inside outside across towards toward by with without
+        for of about after before during since until till via per upon within beyond between among around through
+        against along amid beside despite except versus vs ago""",
+        "",
+        "if when because unless while whether although though until",
+        "i you he she we they it me him us them",
+        """ahead overnight upfront asap upstairs downstairs anyway anyways beforehand afterwards afterward meanwhile
+        somewhere anywhere everywhere nowhere later soon already again almost maybe perhaps instead together abroad
+        away often always never sometimes yet anymore somehow otherwise therefore hence thus rather quite very too
+        enough twice nearby indoors outdoors online offline pronto"""),
+    "german": (
+        """an auf aus bei bis durch für gegen hinter in mit nach neben ohne seit statt trotz über um unter von vor
+        während wegen zu zwischen laut ab außer gegenüber entlang innerhalb außerhalb""",
+        "im ins am ans vorm hinterm unterm überm aufs übers zum zur beim vom",
+        "wenn falls weil dass daß ob obwohl damit sobald bevor nachdem",
+        "ich du er sie es wir ihr mich dich uns euch ihn ihm ihnen",
+        """nochmal nochmals noch schon gleich direkt wieder immer nie niemals oft halt eben echt ganz sehr ziemlich
+        eigentlich vielleicht wirklich sofort bald später früher gerade grad genau einfach endlich immerhin leider
+        hoffentlich natürlich übrigens trotzdem deshalb daher dann danach vorher nachher jetzt hier dort drüben oben
+        unten vorne vorn hinten links rechts draußen drinnen zusammen alleine fast kaum bestimmt wahrscheinlich
+        irgendwie sowieso ohnehin außerdem zuerst zuletzt erstmal erst spät früh mal doch auch nur"""),
+    "french": (
+        "à de dans sur sous chez avec sans pour par vers près pendant depuis avant après entre contre selon malgré",
+        "au aux du des",
+        "si quand lorsque parce puisque quoique lorsqu puisqu",
+        "je tu il elle on nous vous ils elles moi toi lui leur eux",
+        """encore déjà toujours jamais souvent parfois aussi très trop vraiment ensemble bientôt tard tôt maintenant
+        ensuite puis alors ici là dedans dehors dessus dessous partout vite plutôt surtout presque assez beaucoup
+        tellement tout peut-être"""),
+    "spanish": (
+        "a de en con sin por para sobre bajo tras hasta desde hacia según durante entre contra mediante",
+        "al del",
+        "si cuando porque aunque mientras",
+        "yo tú él ella nosotros nosotras vosotros ellas ellos usted ustedes",
+        """siempre nunca todavía ya también tampoco muy luego después antes ahora aquí allí allá ahí lejos pronto
+        temprano quizás quizá acaso juntos casi bastante demasiado mucho poco encima debajo delante detrás enseguida
+        además entonces"""),
+    "italian": (
+        "di da in con su per tra fra verso senza durante dopo prima presso",
+        """al allo alla ai agli alle nel nella nelle nei negli nello sul sulla sulle sui sugli sullo dal dalla
+        dalle dai dagli dallo del dello della dei degli delle""",
+        "se quando perché mentre benché sebbene",
+        "io tu lui lei noi voi loro",
+        """ancora già sempre mai spesso anche molto troppo subito poi dopo adesso qui qua lì là lontano forse insieme
+        quasi abbastanza davvero proprio magari allora comunque infatti sotto sopra dentro fuori davanti dietro"""),
+    "portuguese": (
+        "a em de com sem por para sobre até desde após entre contra perante",
+        "ao aos à às no na nos nas num numa do da dos das dum duma pelo pela pelos pelas",
+        "se quando porque embora enquanto",
+        "eu tu ele ela nós eles elas você vocês",
+        """ainda já sempre nunca também muito logo depois antes agora aqui ali lá perto longe cedo tarde talvez
+        juntos quase demais então embaixo dentro fora"""),
+    "dutch": (
+        """in op aan bij met van voor naar uit over onder tussen tegen zonder door na tot om achter naast tijdens
+        sinds vanaf""",
+        "",
+        "als omdat wanneer indien hoewel terwijl zodat",
+        "ik jij je hij zij wij jullie",
+        """nog weer altijd nooit vaak ook heel erg echt meteen straks eerst daarna nu hier daar boven beneden buiten
+        binnen samen misschien eigenlijk gewoon toch alvast even"""),
+    "swedish": (
+        "på i till från med av för om under över efter före utan hos mellan vid genom mot",
+        "",
+        "om när eftersom medan",
+        "jag du han hon vi ni de dem mig dig",
+        """igen redan alltid aldrig ofta också mycket väldigt direkt snart senare sedan nu här där uppe nere ute inne
+        tillsammans kanske faktiskt bara"""),
+    "danish": (
+        "på i til fra med af for om under over efter før uden hos mellem ved gennem mod mellom etter",
+        "",
+        "hvis når fordi mens",
+        "jeg du han hun vi i de dem mig dig dere",
+        """igen allerede altid aldrig ofte også meget direkte snart senere nu her der oppe nede ude inde sammen måske
+        faktisk bare"""),
+    "polish": (
+        "w we na z ze do od po przy o u za przed pod nad bez dla przez między obok",
+        "",
+        "jeśli jeżeli gdy kiedy bo że ponieważ chociaż",
+        "ja ty on ona ono my wy oni one",
+        """znowu jeszcze już zawsze nigdy często też także bardzo zaraz potem teraz tutaj tu tam razem może prawie
+        naprawdę chyba"""),
+}
+_CLASSES["norwegian"] = _CLASSES["danish"]
+# One word of a group's stop words that tells its language (summarize.stopwords_for adds one language's list)
+_MARKERS = {"german": "und", "french": "nous", "spanish": "los", "italian": "gli", "portuguese": "não", "dutch": "het",
+            "swedish": "och", "danish": "og", "polish": "się"}
+# Fused prepositions + article that say where or whither (the word after one is a place adjunct, as after "in
+# the"): not "zum"/"zur"/"beim" ("zum Geburtstag" is what for), not "du"/"del"/"do"/"da" ("of the"), not "no"/"nos"
+# (determiners too), not "à" (French's bare "à Lyon")
+FUSED_PLACE: frozenset[str] = frozenset("""im ins am ans vorm hinterm unterm überm aufs au aux al nel nella nelle nei
+negli nello sul sulla sulle sui sugli sullo dal dalla dalle dagli dallo ao aos às na nas num numa""".split())
+
+
+_ADVERB_SUFFIX = re.compile(r"^[^\W\d_]{3,}(?:ously|ively|fully|lessly|ably|ibly|ently|antly|edly|ingly|ically)$"
+                            r"|^[^\W\d_]{5,}mente$|^[^\W\d_]{4,}erweise$")
+
+
+class Closed:
+    """The closed classes a group is judged by: English's and its language's (all languages when unknown)."""
+
+    def __init__(self, languages: Sequence[str]) -> None:
+        parts = [_CLASSES[lang] for lang in languages]
+        self.prepositions = frozenset(w for p in parts for w in p[0].split())
+        self.fused = frozenset(w for p in parts for w in p[1].split())
+        self.conjunctions = frozenset(w for p in parts for w in p[2].split())
+        self.pronouns = frozenset(w for p in parts for w in p[3].split())
+        self.adverbs = frozenset(w for p in parts for w in p[4].split())
+        self.german = "german" in languages  # nouns written capitalised
+        self.germanic = self.german or "dutch" in languages  # participles "ge...t" / "ge...en"
+
+    def adverb(self, low: str) -> bool:
+        """An adverb (lower-cased): the classes' list, or an adverb's suffix ("seriously", "finalmente")."""
+        return low in self.adverbs or bool(_ADVERB_SUFFIX.match(low))
+
+    def function(self, low: str) -> bool:
+        """A preposition (bare or fused), conjunction or pronoun."""
+        return low in self.prepositions or low in self.fused or low in self.conjunctions or low in self.pronouns
+
+
+@functools.lru_cache(maxsize=64)
+def closed(stop: frozenset[str] | None) -> Closed:
+    """The closed classes of a group whose stop words are ``stop`` (None: every language's)."""
+    if stop is None:
+        return Closed(sorted(_CLASSES))
+    return Closed(["english"] + [lang for lang, m in _MARKERS.items() if m in stop])
+
+
+ALL = closed(None)
+
+
+# Units of measure, money and time a number goes with ("16 Uhr", "100 Mbit", "540 euros"): a measure, not a subject.
+# Not the short ones that are also acronyms ("HR", "ML", "TB", "MS"): a run's word has three letters at least, and
+# a number glued to its unit is _MEASURE's
+UNITS: frozenset[str] = frozenset("""
+uhr mbit mbits mbps gbit gbps kbps kbit mbyte gbyte kwh mah mph kph kmh kms secs lbs sqm sqft
+euro euros eur usd gbp chf dollars pounds quid bucks cents pence kronor kroner złotych zloty zł reais franken
+prozent percent pourcent kilos kilogramm gramm grams litres liters litros metres mètres metros kilometres
+kilometers kilometer kilómetros chilometri quilômetros
+""".split())
+_MEASURE = re.compile(r"^\d+(?:[.,]\d+)?(?:k|m|h|ms|sec|secs|s|min|mins|hr|hrs|km|kms|cm|mm|mi|kg|mg|lb|lbs|oz|ml|"
+                      r"mb|gb|kb|tb|mbit|mbps|gbps|kbps|kwh|kw|mah|eur|usd|€|x)$")
+_CLITIC = re.compile(r"^(?:[^\W\d_]+['’](?:s|n|m|ll|re|ve|d|t|nt)|(?:qu|j|c|s|n|m|t)['’][^\W\d_]+)$")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+CAPITALISED_SHARE = 0.5  # of the words right after an article: above it, the members write their nouns capitalised
+CAPITALISED_MIN = 3  # ...judged from at least this many
+# German's commonest function words (none a word of another language the brief reads: not "der", Danish "there",
+# nor "das", Portuguese "of the"): only German writes every noun capitalised; English notes full of product names
+# ("the Windows runner", "the Greenstar") have as many capitals after an article
+GERMAN: frozenset[str] = frozenset("und nicht ist ich mit auf ein eine wir auch sind wird noch".split())
+GERMAN_SHARE = 0.04  # of a group's words: German's function words in any German text are more
+
+
+_PARTICIPLE = re.compile(r"^ge[^\W\d_]{3,}(?:t|en|d)$")  # German / Dutch: "gelegt", "gesehen", "geboekt"
+
+
+def unit(low: str) -> bool:
+    """True for a unit or a number with its unit ("Uhr", "Mbps", "euros", "200ms", "512MB", "54k"), lower-cased."""
+    return low in UNITS or bool(_MEASURE.match(low))
+
+
+def stray(word: str, classes: Closed = ALL) -> bool:
+    """True for one word that names no subject by its own kind: an adverb, a unit, a measure; or, written in lower
+    case, a preposition, conjunction or pronoun ("wenn" of "wenn's": a run's "'s" is taken for a possessor's) of
+    English or the group's language (``classes``). Not a bare preposition: an English "van", "till" or "op" is a
+    noun."""
+    low = word.lower()
+    return classes.adverb(low) or unit(low) or word.islower() and (
+        low in classes.fused or low in classes.conjunctions or low in classes.pronouns)
+
+
+def _clitic(word: str, classes: Closed, function: Callable[[str], bool]) -> bool:
+    """A word with a clitic: a function word's or a verb's "'s" ("wenn's", "geht's"), "'ll", "'re", an elided
+    "qu'", "j'", "c'" ("qu'il"). A noun's "'s" is a possessor ("Casa Verde's", "Flat 3B's")."""
+    low = word.lower().replace("’", "'")
+    if not _CLITIC.match(low):
+        return False
+    stem, _, tail = low.partition("'")
+    if tail in ("s", "n", "m") and len(stem) > 1:  # "'s": "is" after a function word or verb, else a possessor
+        return classes.function(stem) or function(stem)
+    return True
+
+
+_GERMAN_WORD = re.compile(r"\b(?:" + "|".join(sorted(GERMAN)) + r")\b")
+_ANY_WORD = re.compile(r"\w+")
+
+
+def may_be_german(lowered: Sequence[str]) -> bool:
+    """Whether lower-cased texts hold German's function words at GERMAN_SHARE of their words at least (for a group
+    whose stop words are not known: tells German from English notes full of product names)."""
+    text = "\n".join(lowered)
+    german = len(_GERMAN_WORD.findall(text))
+    return german > 0 and german >= GERMAN_SHARE * len(_ANY_WORD.findall(text))
+
+
+def capitalises_nouns(bodies: Sequence[list[tuple[str, str]]], determiners: frozenset[str]) -> bool:
+    """Whether the members (of a German group) write their nouns capitalised: most words right after an article
+    are (a chat written all in lower case does not). ``bodies``: per text, its words as (written, lower-cased)."""
+    after = capital = 0
+    for words in bodies:
+        for (_w, low), (nxt, nlow) in zip(words, words[1:]):
+            if low in determiners and nlow.isalpha():
+                after += 1
+                capital += nxt[:1].isupper()
+    return after >= CAPITALISED_MIN and capital >= CAPITALISED_SHARE * after
+
+
+def phrase_shaped(phrase: str, nouns_capitalised: bool, determiners: frozenset[str],
+                  function: Callable[[str], bool], classes: Closed = ALL) -> bool:
+    """Whether a name of two words or more has a name's shape, not an adverbial's or a clause's (module docstring).
+    ``function(low)``: the caller's test of a verb or function word (topic_names.weak / its stop words);
+    ``classes``: the closed classes of English and the group's language."""
+    words = _WORD.findall(phrase)
+    if len(words) < 2:
+        return True
+    lows = [w.lower() for w in words]
+    first, last = lows[0], lows[-1]
+
+    def opener(low: str) -> bool:
+        return classes.function(low) or classes.adverb(low) or unit(low)
+
+    if opener(first) or _clitic(words[0], classes, function):
+        return False
+    tail = words[-1]
+    if (tail.islower() or tail.isupper() and len(tail) <= 3) and (opener(last) or last in determiners):
+        return False  # "landlord asap", "cold showers till", "Habt ihr das"
+    if tail.islower() and classes.germanic and _PARTICIPLE.match(last):
+        return False  # "Tür gelegt", "das Spiel gesehen": a clause's rest
+    for i, (w, low) in enumerate(zip(words, lows)):
+        if _clitic(w, classes, function) or (w.islower() and low in classes.conjunctions):
+            return False
+        if i and (low in classes.prepositions or low in classes.fused) and w.islower():
+            before, prev = words[i - 1], lows[i - 1]
+            if classes.adverb(prev) or function(prev) or (nouns_capitalised and before.islower()):
+                return False  # "direkt vorm Haus": where something is, not what
+    if nouns_capitalised and tail.islower() and not any(ch.isdigit() for ch in tail):
+        return False  # the head of a German noun phrase is a noun, written capitalised: "nochmal ausfällt" is none
+    return True
