@@ -111,11 +111,26 @@ def shares_subject(old: str, new: str) -> bool:
     both (memengine/fact_align.py's one-word reading: an inflection, a shared prefix; or one word opening
     the other, a compound), or a word of one
     that names a word of the other by its letters, an acronym, a pronoun for the older's named subject
-    (memengine/fact_alias.py rewrites the newer)."""
+    (memengine/fact_alias.py rewrites the newer). The main verb of both, each with a named subject, is the
+    frame's and no evidence (:func:`_verb`)."""
     ka, kb = _keys(old), _keys(new)
-    if any(same_word(a, b) or _part(a, b) or _part(b, a) for a in ka for b in kb):
+    va, vb = _verb(old), _verb(new)
+    if any((same_word(a, b) or _part(a, b) or _part(b, a)) and not (a in va and b in vb) for a in ka for b in kb):
         return True
     return fact_alias.aliased(old, new) != new
+
+
+@lru_cache(maxsize=4096)
+def _verb(text: str) -> frozenset[str]:
+    """The main verb of ``text`` (folded and as the analyser keys it) when its subject is named, not a pronoun:
+    a verb both sentences take as their main one is the frame's ("La API de pagos usa Stripe" / "la app usa
+    Supabase ahora"); with a pronoun for a subject the verb is all that names the slot ("Wir nutzen Jira" /
+    "Wir nutzen jetzt Linear")."""
+    f = facts.analyse(text)
+    if f.predicate is None or f.pronoun:
+        return frozenset()
+    w = f.words[f.predicate]
+    return frozenset({fold(w.text), w.key})
 
 
 def shares_unit(old: str, new: str) -> bool:

@@ -28,6 +28,7 @@ UNNAMED = [
     ("Il parcheggio è a 3 euro all'ora", "La palestra ora viene 50 euro al mese"),
     ("Mijn tandarts is dokter Jansen", "De afvalbak wordt nu op maandag geleegd"),
     ("Our DNS is on Route 53", "The newsletter now goes out on Tuesdays"),
+    ("La API de pagos usa Stripe", "la app usa Supabase ahora"),  # (the main verb of both: the frame's)
 ]
 
 # an update naming its older's thing: a word both say, inflected, a short form, an acronym, a pronoun
@@ -39,7 +40,8 @@ NAMED = [
     ("O monitoramento passou para o Grafana Cloud", "O monitoramento agora é no Zabbix"),
     ("La base de données est sur MySQL 5.7", "la BDD tourne sur MySQL 8 maintenant"),
     ("Der Chor probt montags", "Der Chor probt jetzt am Donnerstag"),
-    ("The website runs on WordPress", "The homepage runs on Astro now"),
+    ("The website runs on WordPress", "The website runs on Astro now"),
+    ("Wir nutzen Jira", "Wir nutzen jetzt Linear"),  # (a pronoun subject: the verb names the slot)
 ]
 
 
