@@ -135,7 +135,9 @@ def _field(fields: dict[str, str], names: frozenset[str], learnt: frozenset[str]
     return next((v for k, v in fields.items() if k.casefold() in names or k in learnt), "")
 
 
-_TEMPERATURE_RE = re.compile(r"^[-−]?\d{1,3}(?:[.,]\d)?\s*°")  # the weather field's value starts with one
+# the weather field's value holds a temperature ("9°C Cloudy", "Bewölkt, -2 °C"); a coordinate's degrees
+# ("38.7223° N") are no temperature
+_TEMPERATURE_RE = re.compile(r"(?<![\d.,])[-−]?\d{1,3}(?:[.,]\d)?\s*°(?!\s*[NSEW](?![^\W\d_]))")
 _TAG_SPLIT_RE = re.compile(r"[,،、，]")  # the comma of the app's language between tags
 
 
@@ -146,7 +148,7 @@ def _learn_names(blocks: list[dict[str, str]], date_key: str) -> tuple[frozenset
     place field, is the place; one after the weather or a known place, or before a known tags field, the tags;
     with none of those in a block, its only two unknown fields are the place then the tags. Votes over the
     whole journal decide (an entry may lack any field); one linear pass over each block's fields."""
-    weather = {k for fields in blocks for k, v in fields.items() if k != date_key and _TEMPERATURE_RE.match(v)}
+    weather = {k for fields in blocks for k, v in fields.items() if k != date_key and _TEMPERATURE_RE.search(v)}
     votes: dict[str, int] = {}  # > 0: the place, < 0: the tags
     for fields in blocks:
         keys = [k for k in fields if k != date_key]

@@ -376,3 +376,17 @@ def test_hostile_joplin_due_and_reminder_values(tmp_path: Path) -> None:
     (tmp_path / "r" / "R.enex").write_text(enex.replace("20240320T090000Z", "soon"), encoding="utf-8")
     recs, _ = _notes(tmp_path / "r")
     assert recs[0].content.endswith("\n[ ] Reminder") and "due" not in recs[0].metadata
+
+
+def test_dayone_weather_written_after_its_words_and_a_place_of_coordinates(tmp_path: Path) -> None:
+    """Written after this round's code: the weather is told by a temperature anywhere in its value ("Pochmurno,
+    9 °C"), and a place Day One gives as coordinates ("38.7223° N") is no temperature: it stays the place."""
+    (tmp_path / "j").mkdir()
+    (tmp_path / "j" / "Dziennik.txt").write_text(
+        "\tData:\tczwartek, 14 marca 2024 o 21:10:00 CET\n\tPołożenie:\t38.7223° N, 9.1393° W\n\tPogoda:\tPochmurno, 9 °C\n"
+        "\tZnaczniki:\trodzina\n\nWpis.\n\n\n\tData:\tpiątek, 15 marca 2024 o 08:05:00 CET\n\tPołożenie:\tKraków, Polska\n"
+        "\tPogoda:\tDeszcz, 5 °C\n\nDrugi wpis.\n", encoding="utf-8")
+    recs, _ = _notes(tmp_path / "j")
+    assert [(r.content, r.tags) for r in recs] == [
+        ("Dziennik: Wpis.\n[place: 38.7223° N, 9.1393° W]", ["rodzina"]),
+        ("Dziennik: Drugi wpis.\n[place: Kraków, Polska]", [])]
