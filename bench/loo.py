@@ -109,6 +109,7 @@ GRIDS: dict[str, dict[str, RecallConfig]] = {
     "w_person": {f"{w}{'*' if w == D.w_person else ''}": replace(D, w_person=w) for w in (0.0, 0.1, 0.2, 0.3, 0.4)},
     "w_time": {f"{w}{'*' if w == D.w_time else ''}": replace(D, w_time=w) for w in (0.0, 0.05, 0.1, 0.15)},
     "w_length": {f"{w}{'*' if w == D.w_length else ''}": replace(D, w_length=w) for w in (0.0, 0.05, 0.1, 0.2)},
+    "w_amount": {f"{w}{'*' if w == D.w_amount else ''}": replace(D, w_amount=w) for w in (0.0, 0.05, 0.1, 0.15)},
     "w_reply": {f"{w}{'*' if w == D.w_reply else ''}": replace(D, w_reply=w) for w in (0.0, 0.05, 0.1, 0.15, 0.25)},
     "session_coverage": {f"{w}{'*' if w == D.session_coverage else ''}": replace(D, session_coverage=w)
                          for w in (1.0, 0.9, 0.8)},
@@ -147,6 +148,18 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     # issue 19 round 16 (memengine/recall/mention.py): the next mention of a top hit's rare words in its thread
     **{f"next mention of a top hit's subject (mention: {m})": (replace(D, mention=m), replace(D, mention=""))
        for m in ("next:4", "next:6", "end:4", "end:6", "end:8")},
+    # issue 19 round 18 (calendar_words.py, fusion.py): the time prior's "when" and time words in the other languages
+    # recall reads; a number in a turn for a question asking how much / how many
+    "time prior in every language read (time_words all)": (replace(D, time_words="all"), replace(D, time_words="en")),
+    "a number for a how-much question (amount: much, w 0.1)": (replace(D, amount="much", w_amount=0.1),
+                                                               replace(D, amount="")),
+    "a number for a how-much / how-many question (amount: all, w 0.1)": (replace(D, amount="all", w_amount=0.1),
+                                                                         replace(D, amount="")),
+    "a number for a how-much question (amount: much, w 0.05)": (replace(D, amount="much", w_amount=0.05),
+                                                                replace(D, amount="")),
+    # round 18: a scale between min-max's and the z-score's (their mean), for a fusion choice the folds agree on
+    "blend of min-max and z-score 0.25 (vs min-max)": (replace(D, normalise="blend", z_scale=0.25),
+                                                       replace(D, normalise="minmax")),
     # issue 19 round 13 (memengine/recall/instances.py): the names said around a category word of the question
     "instances: names said near the question's words (w 0.3)": (D, replace(D, w_instances=0.0)),
     "instances: names said near the question's words (w 0.5)": (replace(D, w_instances=0.5),
@@ -288,15 +301,40 @@ def objective(items: Sequence[Item], sc: dict[str, dict[str, float]]) -> float:
     return mean(per)
 
 
+# Round 18: ``--margin M``: a fold leaves the current (shipped) value only for one whose training gain is more than
+# M paired standard errors of the objective (the one-standard-error rule); 0 = the best on the training folds.
+MARGIN = 0.0
+
+
+def objective_se(items: Sequence[Item], a: dict[str, dict[str, float]], b: dict[str, dict[str, float]]) -> float:
+    """The standard error of ``objective(a) - objective(b)``: the sets' paired errors, each set weighing half."""
+    per = [paired_se([it for it in items if it.set == s], a, b) for s in SETS if any(it.set == s for it in items)]
+    return (sum(e * e for e in per) ** 0.5) / len(per) if per else 0.0
+
+
+def better(train: Sequence[Item], cand: dict[str, dict[str, float]], cur: dict[str, dict[str, float]],
+           margin: float) -> bool:
+    """Whether ``cand`` beats ``cur`` on ``train`` by more than ``margin`` standard errors (by anything at 0)."""
+    gain = objective(train, cand) - objective(train, cur)
+    return gain > (margin * objective_se(train, cand, cur) if margin > 0 else 0.0)
+
+
 def loo_choose(items: Sequence[Item], variants: dict[str, dict[str, dict[str, float]]],
-               same_set_only: bool = False) -> dict[str, str]:
+               same_set_only: bool = False, margin: float | None = None) -> dict[str, str]:
     """For every fold, the variant label with the best objective on all other folds (of both
-    sets, or with ``same_set_only`` of the held-out fold's own set); ties go to the default."""
+    sets, or with ``same_set_only`` of the held-out fold's own set); ties go to the default. With a
+    ``margin`` (default MARGIN), the best leaves the default only when it beats it by that many
+    standard errors."""
+    margin = MARGIN if margin is None else margin
     folds = sorted({(it.set, it.fold) for it in items})
     chosen = {}
+    default = next((lab for lab in variants if lab.endswith("*")), None)
     for s, held in folds:
         train = [it for it in items if it.fold != held and (not same_set_only or it.set == s)]
-        chosen[held] = max(variants, key=lambda lab: (objective(train, variants[lab]), lab.endswith("*")))
+        best = max(variants, key=lambda lab: (objective(train, variants[lab]), lab.endswith("*")))
+        if margin > 0 and default is not None and not better(train, variants[best], variants[default], margin):
+            best = default
+        chosen[held] = best
     return chosen
 
 
@@ -350,7 +388,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--own-set", action="store_true",
                     help="also the LOO trained on each fold's own set alone (LoCoMo: the old protocol; slow)")
     ap.add_argument("--json", metavar="OUT", help="write the tables as JSON")
+    ap.add_argument("--margin", type=float, default=0.0, metavar="M",
+                    help="a fold leaves the shipped value only for a training gain over M paired standard errors "
+                         "(the one-standard-error rule at 1; default 0: the best on the training folds)")
     args = ap.parse_args(argv)
+    global MARGIN
+    MARGIN = args.margin
     for p, what in ((Path(args.locomo), "LoCoMo file"), (Path(args.data), "real-chat data folder")):
         if not p.exists():
             print(f"error: {what} not found: {p}", file=sys.stderr)
@@ -518,7 +561,11 @@ def _sequential(items: Sequence[Item], scorer: Scorer, same_set_only: bool) -> t
         cfg = D
         for name, grid in GRIDS.items():
             options = {lab: _merge(cfg, c, name) for lab, c in grid.items()}
-            cfg = max(options.values(), key=lambda c: (objective(train, scorer.scores(c, train)), c == cfg))
+            best = max(options.values(), key=lambda c: (objective(train, scorer.scores(c, train)), c == cfg))
+            if MARGIN > 0 and best != cfg and not better(train, scorer.scores(best, train),
+                                                         scorer.scores(cfg, train), MARGIN):
+                best = cfg  # (the one-standard-error rule: keep the value already chosen)
+            cfg = best
         configs[held] = cfg
         fold_items = [it for it in items if group[it.fold] == held]
         sc = scorer.scores(cfg, fold_items)

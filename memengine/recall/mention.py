@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from memengine.recall.calendar_words import is_calendar_word
 from memengine.recall.episodes import is_episode
 from memengine.records import Candidate
 from memengine.text import STOPWORDS, bare_text
@@ -58,8 +59,8 @@ Counts = Callable[[list[str], int], dict[str, int]]
 
 
 def words_of(text: str) -> set[str]:
-    """The lower-cased words of ``text`` a subject may be: letters (``MENTION_MIN`` or more, no stop word)
-    or a number of three digits or more, its separators dropped ("2,150" -> "2150")."""
+    """The lower-cased words of ``text`` a subject may be: letters (``MENTION_MIN`` or more, no stop word, no
+    calendar word) or a number of three digits or more, its separators dropped ("2,150" -> "2150")."""
     out = set()
     for w in _WORD.findall(text):
         if w[0].isdigit():
@@ -68,7 +69,9 @@ def words_of(text: str) -> set[str]:
                 out.add(digits)
         else:
             w = w.replace("’", "'").lower().split("'")[0]
-            if len(w) >= MENTION_MIN and w not in STOPWORDS:
+            # (a month, a weekday, "tomorrow", in any language recall reads, dates like a year: "rains start
+            # March" is about the rains, and a later "starts Monday 1 March" is not its next mention; round 18)
+            if len(w) >= MENTION_MIN and w not in STOPWORDS and not is_calendar_word(w):
                 out.add(w)
     return out
 

@@ -23,12 +23,38 @@ TIME_WORD_RE = re.compile(
     r"\b(yesterday|today|tonight|tomorrow|last|next|ago|week|weekend|month|year|monday|tuesday|wednesday|thursday|"
     r"friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|"
     r"december|since|recently|\d{4}|\d{1,2}(st|nd|rd|th))\b")
+# Round 18: "when" in the other languages recall reads (a French "Quand ai-je posé…", a Turkish "ne zaman"); the
+# unambiguous words anywhere in the question, the ones that are also a conjunction ("cuando", "quando", "när")
+# only at its head
+WHEN_OTHER_RE = re.compile(
+    r"\b(?:quand|à quelle (?:heure|date)|wann|um wie ?viel uhr|an welchem tag|cuándo|a qué hora|qué día|wanneer|"
+    r"hoe laat|hvornår|kiedy|o której|milloin|ne zaman|hangi gün|saat kaçta|kailan|anong oras)\b"
+    r"|^\s*(?:cuando|quando|que dia|che giorno|a che ora|när|når)\b", re.I)
+# A question asking for an amount or a count, in the languages recall reads ("how much", "combien", "wie viel",
+# "cuánto", "quanto", "hoeveel", "hur mycket", "hvor mye", "kuinka paljon", "ile", "kaç", "ne kadar", "magkano")
+_MUCH = (r"how much|combien|wie ?viel(?!e)|wie teuer|cuánto|cuánta|quanto|quanta|hoeveel|hur mycket|hvor (?:mye|meget)|"
+         r"kuinka paljon|paljonko|ne kadar|magkano")
+_MANY = r"how many|wie ?viele|cuántos|cuántas|quantos|quantas|quanti|quante|hur många|hvor mange|kuinka monta|montako|kaç|ilan"
+AMOUNT_RES = {"much": re.compile(rf"\b(?:{_MUCH})\b|^\s*ile\b", re.I),
+              "all": re.compile(rf"\b(?:{_MUCH}|{_MANY})\b|^\s*ile\b", re.I)}
 _MANY_RE = re.compile(r"^\s*(how many|how often)\b|\bboth\b|\b(what|which)\s+(are|were)\b", re.I)
 # what/which + up to four words + an auxiliary: "What video games does", "Which TV series has"
 _WH_PHRASE_RE = re.compile(r"^\s*(?:what|which)\s+((?:[\w'/+-]+\s+){0,3}?[\w'/+-]+)\s+"
                            r"(?:do|does|did|has|have|had|is|are|was|were|can|could|would|will)\b", re.I)
 _NOT_PLURAL = frozenset("is was has does this his yes its us as always perhaps various previous famous serious "
                         "gas bus news".split())
+
+
+def asks_when(question: str, time_words: str) -> bool:
+    """Whether a question asks when: English (WHEN_RE), and with ``time_words`` "all" the other languages too."""
+    return bool(WHEN_RE.search(question) or (time_words == "all" and WHEN_OTHER_RE.search(question)))
+
+
+def asks_amount(question: str, amount: str) -> bool:
+    """Whether a question asks for an amount ("much": how much, combien, wie viel...) or also a count ("all":
+    how many, wie viele...); ``amount`` '' never."""
+    rx = AMOUNT_RES.get(amount)
+    return bool(rx and rx.search(question))
 
 
 def asks_for_many(question: str) -> bool:
