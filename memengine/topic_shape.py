@@ -133,7 +133,7 @@ FUSED_PLACE: frozenset[str] = frozenset("""im ins am ans vorm hinterm unterm üb
 negli nello sul sulla sulle sui sugli sullo dal dalla dalle dagli dallo ao aos às na nas num numa""".split())
 
 
-_ADVERB_SUFFIX = re.compile(r"^[^\W\d_]{3,}(?:ously|ively|fully|lessly|ably|ibly|ently|antly|edly|ingly|ically)$"
+_ADVERB_SUFFIX = re.compile(r"^[^\W\d_]{3,}(?:ously|ively|fully|lessly|ably|ibly|ently|antly|edly|ingly|ically|ately|etely|itely|utely)$"
                             r"|^[^\W\d_]{5,}mente$|^[^\W\d_]{4,}erweise$")
 
 

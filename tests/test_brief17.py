@@ -60,6 +60,7 @@ DE = ["Die Katze sitzt wieder auf dem Balkon und der Nachbar ruft die Polizei", 
     ("direkt vorm Haus", True), ("mehr direkt vorm", True), ("laut Plan", True), ("wenn's nochmal ausfällt", True),
     ("nochmal ausfällt", True), ("Habt ihr das", True), ("Tür gelegt", True),
     ("flashing EA229 upstairs", False), ("landlord asap", False), ("broadband dropped overnight", False),
+    ("plotter died completely", False), ("absolutely gorgeous", False),
     ("cold showers till", False), ("al lado del río", False), ("acaso llevamos frontales", False), ("euros ida", False),
     ("vers Lyon", False), ("tout de suite", False),
 ])
