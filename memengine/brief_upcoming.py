@@ -58,6 +58,7 @@ class PlanDays:
         self.store = store
         self.cache: dict[int, list[date]] = {}
         self.orders: dict[str, str] | None = None  # thread -> its importer's date order, read at the first "/"
+        self.unavailable: dict[int, frozenset[date]] = {}  # (round 18) the days each plan calls unavailable
 
     def of(self, mid: int, content: str, when: str | None) -> list[date]:
         """The days memory ``mid`` (``content``, dated ``when``) planned, sorted."""
@@ -72,6 +73,10 @@ class PlanDays:
                                             self._order(mid) if "/" in text else None)
                 if got and _REFUSAL_MAY.search(text):  # (round 16) "le 12 ne marche pas, vendredi 11 ?" plans the 11th
                     got = _less_refused(got, text, written, lambda: self._context(mid, written))
+                if got and _UNAVAILABLE_MAY.search(text):  # (round 18) "el 14 está completo, nos dan el 16": the 16th
+                    gone, again = _unavailable(text, written, lambda: self._context(mid, written))
+                    self.unavailable[mid] = gone
+                    got = [d for d in got if d not in gone or d in again]
             self.cache[mid] = got
         return got
 
@@ -145,10 +150,10 @@ def plans(store: Store, now: datetime, days_of: PlanDays | None = None
         ahead = [d for d in days if d >= today]
         if ahead:
             found.append((r, ahead[0], days))
-    return _drop_moved(store, found)
+    return _drop_moved(store, found, days_of)
 
 
-def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
+def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]], days_of: PlanDays | None = None
                 ) -> tuple[list[tuple[Any, date, list[date]]], list[int]]:
     """The plans less those a newer close plan of the same chat restates or moves, soonest first;
     and the ids of those left out.
@@ -206,6 +211,7 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         by_newer = newer & ((replaces & (
             ((sim >= MOVED_COS) & ((cue[None, :] & subject) | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS))))
             | (event & cue[None, :] & other_days))) | (took_back & (subject | cue[None, :])) | (turned_down & other_days))
+        by_newer |= newer & _replaced_unsaid(found, days, written, subject, days_of)
         # (round 10) one change moves one plan: of the older plans a newer one would move, only those of the day
         # nearest its own ("Spårvägen moved the match: now Sunday 22 November" moves the league match of the 21st,
         # not the cup's "first match" on 12 December, which names "match" too)
@@ -227,6 +233,100 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]]
         kept.sort(key=lambda f: (f[1], -int(f[0][0])))
         return kept, [int(f[0][0]) for f, g in zip(found, gone) if g]
     return found, []
+
+
+# Round 18: a plan replaced with no word of change: a later turn of its chat calls its day unavailable ("they double
+# booked June 11, they're offering June 18", "the 14th is taken", "el 14 está completo, nos dan el 16", "am 14. ist
+# alles ausgebucht") or calls its event off ("Notar hat abgesagt, neuer Termin 10.12."), and plans another day. A
+# word that says so whatever stands around it (``_UNAVAILABLE``) names the days of its clause; a word that also says
+# other things ("taken", "full", "pris", "voll": "I've taken June 11 off", "a full day") only a day right before it
+# ("the 14th is taken", "June 11 is full"). Words of the languages brief_dates reads, folded as written.
+_UNAVAILABLE = (r"double[\s-]booked|fully\s+booked|booked\s+up|sold\s+out|cancell?ed|called\s+off|unavailable|"
+                r"ausgebucht|abgesagt|storniert|ausgefallen|f[äa]llt\s+aus|belegt|besetzt|"
+                r"completo|completa|cancelad[oa]|anulad[oa]|suspendid[oa]|ocupad[oa]|lotad[oa]|esgotad[oa]|"
+                r"complet|compl[èe]te|annul[ée]e?s?|"
+                r"al\s+completo|annullat[oa]|cancellat[oa]|occupat[oa]|"
+                r"volgeboekt|afgezegd|geannuleerd|afgelast|bezet|"
+                r"fullbokat|fullbokad|fullbooket|fullbooka|inst[äa]llt|inst[äa]lld|aflyst|avlyst|optaget|opptatt")
+_UNAVAILABLE_AFTER = r"taken|full|pris|prise|voll|vol|llen[oa]|pien[oa]|occup[ée]e?|fuld|fullt"
+_UNAVAILABLE_MAY = re.compile(rf"(?<![^\W\d_])(?:{_UNAVAILABLE}|{_UNAVAILABLE_AFTER})(?![^\W\d_])", re.IGNORECASE)
+_UNAVAILABLE_ANY = re.compile(rf"(?<![^\W\d_])(?:{_UNAVAILABLE})(?![^\W\d_])", re.IGNORECASE)
+# ...called off: the event, whatever day its clause names or not ("Notar hat abgesagt")
+_CALLED_OFF = re.compile(r"(?<![^\W\d_])(?:cancell?ed|called\s+off|abgesagt|storniert|ausgefallen|f[äa]llt\s+aus|"
+                         r"cancelad[oa]|anulad[oa]|suspendid[oa]|annul[ée]e?s?|annullat[oa]|cancellat[oa]|afgezegd|"
+                         r"geannuleerd|afgelast|inst[äa]llt|inst[äa]lld|aflyst|avlyst)(?![^\W\d_])", re.IGNORECASE)
+_UNAVAILABLE_CLAUSE = re.compile(r"[,;:!?()\[\]\n—–]+|(?<=[^\W\d_])\.(?=\s|$)|\s-\s|"
+                                 r"\b(?:but|aber|pero|mais|ma|mas|maar|men|instead)\b", re.IGNORECASE)
+_UNAVAILABLE_NOT = re.compile(r"\b(?:not|isn['’]t|wasn['’]t|aren['’]t|nicht|kein|no|pas|non|não|nao|niet|geen|ikke|inte|"
+                              r"nie|never)\s+(?:\S+\s+)?$", re.IGNORECASE)
+# a recurring plan: one of its days refused is no new plan for the series ("choir every Thursday, next one the 14th")
+_RECURRING = re.compile(r"\b(?:every|each|weekly|monthly|jede[nrs]?|wöchentlich|monatlich|chaque|tous\s+les|toutes\s+les|"
+                        r"cada|todos\s+los|todas\s+las|ogni|tutti\s+i|elke|iedere|wekelijks|varje|hver|hvert)\b",
+                        re.IGNORECASE)
+AFTER_WORDS = 4  # a word of ``_UNAVAILABLE_AFTER`` names a day at most this many words before it
+
+
+def _unavailable(text: str, written: date, context: Any = ()) -> tuple[frozenset[date], frozenset[date]]:
+    """The days ``text`` calls unavailable, and the days it names in its other clauses (said again, plainly)."""
+    text = text[:600]
+    if not _UNAVAILABLE_MAY.search(text):
+        return frozenset(), frozenset()
+    gone: set[date] = set()
+    plain: list[str] = []
+    start = 0
+    for end in [*(m.start() for m in _UNAVAILABLE_CLAUSE.finditer(text)), len(text)]:
+        clause, start = text[start:end], end
+        said: list[date] = []
+        for m in _UNAVAILABLE_MAY.finditer(clause):
+            if _UNAVAILABLE_NOT.search(clause[:m.start()]):  # "isn't full", "no está completo"
+                continue
+            if _UNAVAILABLE_ANY.fullmatch(m.group()):
+                said += brief_dates.named_days(clause, written, context)
+            else:  # "the 14th is taken": the day right before the word
+                before = clause[:m.start()].split()[-AFTER_WORDS:]
+                said += brief_dates.named_days(" ".join(before), written, context)
+        if said:
+            gone.update(said)
+        else:
+            plain.append(clause)
+    again = brief_dates.named_days(" , ".join(plain), written, context) if gone else []
+    return frozenset(gone), frozenset(again)
+
+
+def unavailable_days(text: str, written: date, context: Any = ()) -> set[date]:
+    """The days ``text`` (written on ``written``) calls unavailable ("they double booked June 11", "the 14th is
+    taken", "el 14 está completo", "am 14. ist alles ausgebucht") and does not plan again in another clause."""
+    gone, again = _unavailable(text, written, context)
+    return set(gone - again)
+
+
+def _replaced_unsaid(found: list[tuple[Any, date, list[date]]], days: list[frozenset[date]], written: Any,
+                     subject: Any, days_of: PlanDays | None) -> Any:
+    """(n, n) bool (round 18): plan i replaced by plan j with no word of change: j calls i's day unavailable, or
+    calls i's event off (a rare word of both: ``subject``), while i's day was still ahead; and j plans another day.
+    A recurring plan is no such plan. Of the plans of one day j refuses, those naming its event when some do (the
+    plumber and Luca's dinner both on the 14th: "the 14th is taken, Luca has people over" moves the dinner)."""
+    n = len(found)
+    out = np.zeros((n, n), dtype=bool)
+    texts = [str(f[0][1])[:600] for f in found]
+    for j in range(n):
+        if not days[j] or not _UNAVAILABLE_MAY.search(texts[j]):  # (few turns say so: most briefs none)
+            continue
+        mid = int(found[j][0][0])
+        gone = days_of.unavailable.get(mid, frozenset()) if days_of is not None else \
+            frozenset(unavailable_days(texts[j], date.fromordinal(int(written[j]))))
+        off = _CALLED_OFF.search(texts[j]) is not None
+        for i in range(n):
+            if i == j or _RECURRING.search(texts[i]):
+                continue
+            ahead = {d for d in days[i] if d.toordinal() >= written[j] and d not in days[j]}
+            if not ahead or not (days[j] - days[i]):
+                continue
+            out[i, j] = bool(ahead & gone) or (off and bool(subject[i, j]))
+        named = out[:, j] & subject[:, j]
+        if named.any():
+            out[:, j] = named
+    return out
 
 
 # Round 16: a day refused by its number at the head of a clause, in the languages the brief reads: "12. geht nicht",
