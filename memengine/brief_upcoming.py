@@ -9,7 +9,9 @@ one chat or source (cosine >= MOVED_COS) where the newer says it changed ("moved
 "instead", in the fact rules' five languages), only the newer is shown: "dinner on Saturday 19
 December" then "dinner moved to Sunday 20 December" is one plan, moved; the same plan said again
 (the same day, cosine >= RESTATED_COS) is one too. Other close plans stay ("dentist on 3 December",
-"dentist on 10 January").
+"dentist on 10 January"). A later turn of the chat that calls a plan's day unavailable ("they double booked June
+11, they're offering June 18", "el 14 está completo, nos dan el 16") or its event off ("Notar hat abgesagt, neuer
+Termin 10.12.") and plans another day replaces it too, with no word of change (round 18: ``unavailable_days``).
 """
 
 from __future__ import annotations
@@ -242,13 +244,14 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]], days_of
 # other things ("taken", "full", "pris", "voll": "I've taken June 11 off", "a full day") only a day right before it
 # ("the 14th is taken", "June 11 is full"). Words of the languages brief_dates reads, folded as written.
 _UNAVAILABLE = (r"double[\s-]booked|fully\s+booked|booked\s+up|sold\s+out|cancell?ed|called\s+off|unavailable|"
-                r"ausgebucht|abgesagt|storniert|ausgefallen|f[äa]llt\s+aus|belegt|besetzt|"
-                r"completo|completa|cancelad[oa]|anulad[oa]|suspendid[oa]|ocupad[oa]|lotad[oa]|esgotad[oa]|"
-                r"complet|compl[èe]te|annul[ée]e?s?|"
-                r"al\s+completo|annullat[oa]|cancellat[oa]|occupat[oa]|"
+                r"ausgebucht|abgesagt|storniert|ausgefallen|f[äa]llt\s+aus|"
+                r"cancelad[oa]|anulad[oa]|suspendid[oa]|ocupad[oa]|lotad[oa]|esgotad[oa]|annul[ée]e?s?|"
+                r"annullat[oa]|cancellat[oa]|occupat[oa]|"
                 r"volgeboekt|afgezegd|geannuleerd|afgelast|bezet|"
                 r"fullbokat|fullbokad|fullbooket|fullbooka|inst[äa]llt|inst[äa]lld|aflyst|avlyst|optaget|opptatt")
-_UNAVAILABLE_AFTER = r"taken|full|pris|prise|voll|vol|llen[oa]|pien[oa]|occup[ée]e?|fuld|fullt"
+# ("complet" / "completo" / "belegt" say a file complete, a sandwich filled: "envoie le dossier complet le 14")
+_UNAVAILABLE_AFTER = (r"taken|full|pris|prise|voll|vol|llen[oa]|pien[oa]|occup[ée]e?|fuld|fullt|belegt|besetzt|"
+                      r"completo|completa|al\s+completo|complet|compl[èe]te")
 _UNAVAILABLE_MAY = re.compile(rf"(?<![^\W\d_])(?:{_UNAVAILABLE}|{_UNAVAILABLE_AFTER})(?![^\W\d_])", re.IGNORECASE)
 _UNAVAILABLE_ANY = re.compile(rf"(?<![^\W\d_])(?:{_UNAVAILABLE})(?![^\W\d_])", re.IGNORECASE)
 # ...called off: the event, whatever day its clause names or not ("Notar hat abgesagt")

@@ -111,4 +111,5 @@ def test_unavailable_days_read() -> None:
     assert brief_upcoming.unavailable_days("am 14. ist alles ausgebucht, am 16. geht", w) == {date(2027, 1, 14)}
     assert brief_upcoming.unavailable_days("I booked June 11 for us", w) == set()
     assert brief_upcoming.unavailable_days("I've taken June 11 off", w) == set()
+    assert brief_upcoming.unavailable_days("envoie le dossier complet le 14", w) == set()  # a file complete
     assert brief_upcoming.unavailable_days("Notar hat abgesagt, neuer Termin 10.12.", w) == set()
