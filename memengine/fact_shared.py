@@ -32,7 +32,7 @@ from memengine.fact_change_words import CHANGE_WORDS, NOW_WORDS
 from memengine.fact_cue_lexicon import CHANGE_NOUNS
 from memengine.fact_lexicon import STOPWORDS, fold
 
-__all__ = ["FRAME_WORDS", "UNIT_ONLY", "shares_subject", "shares_unit"]
+__all__ = ["FRAME_WORDS", "OWNER_MIN_CANDIDATES", "OWNER_SHARE", "UNIT_ONLY", "owners", "shares_subject", "shares_unit"]
 
 # The mark memengine/supersession.py puts on a verdict whose only evidence is a unit both values are
 # counted in (:func:`shares_unit`): kept only when no other candidate of the same write reads so.
@@ -106,18 +106,52 @@ def _part(short: str, long: str) -> bool:
     return len(short) >= 4 and len(long) > len(short) and long.startswith(short)
 
 
-def shares_subject(old: str, new: str) -> bool:
+def shares_subject(old: str, new: str, owner: frozenset[str] = frozenset()) -> bool:
     """Whether ``new`` names anything of ``old`` other than a value or a frame word: a content word of
     both (memengine/fact_align.py's one-word reading: an inflection, a shared prefix; or one word opening
     the other, a compound), or a word of one
     that names a word of the other by its letters, an acronym, a pronoun for the older's named subject
     (memengine/fact_alias.py rewrites the newer). The main verb of both, each with a named subject, is the
-    frame's and no evidence (:func:`_verb`)."""
+    frame's and no evidence (:func:`_verb`). A word of ``owner`` (:func:`owners`: what most facts of the
+    store are about, "The user …", "O usuário …") is no evidence either; said by both with the main verb of
+    both, it names the slot as a pronoun subject would ("The user lives in Edinburgh" / "The user relocated
+    to Glasgow": the owner lives somewhere else now)."""
     ka, kb = _keys(old), _keys(new)
     va, vb = _verb(old), _verb(new)
-    if any((same_word(a, b) or _part(a, b) or _part(b, a)) and not (a in va and b in vb) for a in ka for b in kb):
+    owned = verb = False
+    for a in ka:
+        for b in kb:
+            if not (same_word(a, b) or _part(a, b) or _part(b, a)):
+                continue
+            if b in owner:
+                owned = True
+            elif a in va and b in vb:
+                verb = True
+            else:
+                return True
+    if owned and verb:
         return True
     return fact_alias.aliased(old, new) != new
+
+
+# A word of the newer most candidates of its write hold names whom the store is about, not the slot: asked
+# only of a write with this many candidates (a pair, or a store of a few facts, has no owner), held by this
+# share of them. (Not a list of owner words: the store says which word it is, in any language.)
+OWNER_MIN_CANDIDATES = 6
+OWNER_SHARE = 0.5
+
+
+def owners(new: str, olders: list[str]) -> frozenset[str]:
+    """The words of ``new`` (as :func:`_keys` reads them) that at least :data:`OWNER_SHARE` of ``olders``
+    (the candidates of its write, :data:`OWNER_MIN_CANDIDATES` or more) say too: a store-relative document
+    frequency. In one agent's notes "The user …", "O usuário …", "We …" begin most facts; a change of one of
+    them shares that word with all the others, which is no evidence that it is about any of them."""
+    if len(olders) < OWNER_MIN_CANDIDATES:
+        return frozenset()
+    held = [_keys(o) for o in olders]
+    need = OWNER_SHARE * len(olders)
+    return frozenset(b for b in _keys(new)
+                     if sum(any(same_word(a, b) for a in ka) for ka in held) >= need)
 
 
 @lru_cache(maxsize=4096)

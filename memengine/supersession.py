@@ -102,6 +102,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_kept,
         fact_meant,
         fact_reorg,
+        fact_shared,
         fact_slot,
         fact_stated,
         fact_swap,
@@ -121,6 +122,9 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     floor = -1.0 if len(new_text) < 80 and fact_elliptic.fragment(new_text) or fact_swap.fragment(said_text) \
         or fact_reorg.reports(said_text) or fact_meant.meant(said_text) else MIN_COSINE
     back = bool(fact_undone.bare(said_text))  # "Back to Gradle.": far from what it undoes, shares no word
+    # what most candidates say too ("The user …") names whom the store is about: no evidence of the slot
+    owner = fact_shared.owners(new_text, [fact_stated.stated(str(row[1])) for row, _ in candidates
+                                          if int(row[0]) != new_id])
     for row, sim in candidates:
         if int(row[0]) == new_id:
             continue
@@ -159,7 +163,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         if verdict is None or vetoed(old_text, new_text):
             continue
         if floor > 0:  # (a fragment names no subject by its shape: its own guards decide)
-            verdict = _unnamed(old_text, new_text, said_text, verdict)
+            verdict = _unnamed(old_text, new_text, said_text, verdict, owner)
             if verdict is None:
                 continue
         verdict = _covered(old_text, said_text, verdict)
@@ -251,7 +255,8 @@ def _undone(old_text: str, said_text: str, verdict: facts.Verdict | None, near: 
                          max(verdict.confidence, 0.8))
 
 
-def _unnamed(old_text: str, new_text: str, said_text: str, verdict: facts.Verdict) -> facts.Verdict | None:
+def _unnamed(old_text: str, new_text: str, said_text: str, verdict: facts.Verdict,
+             owner: frozenset[str] = frozenset()) -> facts.Verdict | None:
     """``verdict``, or None when the newer names nothing of the older but values, frame words and change
     words (memengine/fact_shared.py: "o correio eletrônico agora é o Outlook" / "A minha operadora é a MEO,
     35 euros"). In a store of many facts the nearest ones share the newer's frame and change cue, not its
@@ -259,11 +264,13 @@ def _unnamed(old_text: str, new_text: str, said_text: str, verdict: facts.Verdic
     hides the older from the brief too: :func:`probably_outdated`). A fragment said without its subject
     ("Now at 78 kg", "Back to Gradle.") is read before this and kept apart by :func:`_one_owner`. A unit
     both values are counted in ("900 euros" / "950 euros pour l'appartement") is evidence when no other
-    candidate has it: the verdict is marked :data:`memengine.fact_shared.UNIT_ONLY` for :func:`_one_owner`."""
+    candidate has it: the verdict is marked :data:`memengine.fact_shared.UNIT_ONLY` for :func:`_one_owner`.
+    A word of ``owner`` (:func:`memengine.fact_shared.owners`: what most candidates of the write say too, "The
+    user …") is no evidence of its own."""
     from memengine import fact_shared, facts
 
-    if fact_shared.shares_subject(old_text, new_text) or said_text != new_text and fact_shared.shares_subject(
-            old_text, said_text):
+    if fact_shared.shares_subject(old_text, new_text, owner) or said_text != new_text and fact_shared.shares_subject(
+            old_text, said_text, owner):
         return verdict
     if fact_shared.shares_unit(old_text, new_text):  # (:func:`_one_owner` keeps it only when alone)
         return facts.Verdict(verdict.kind, f"{verdict.reason} ({fact_shared.UNIT_ONLY})", verdict.confidence)
