@@ -277,7 +277,7 @@ def _unavailable(text: str, written: date, context: Any = ()) -> tuple[frozenset
     gone: set[date] = set()
     plain: list[str] = []
     start = 0
-    for end in [*(m.start() for m in _UNAVAILABLE_CLAUSE.finditer(text)), len(text)]:
+    for end in _clause_ends(text):
         clause, start = text[start:end], end
         said: list[date] = []
         for m in _UNAVAILABLE_MAY.finditer(clause):
@@ -294,6 +294,20 @@ def _unavailable(text: str, written: date, context: Any = ()) -> tuple[frozenset
             plain.append(clause)
     again = brief_dates.named_days(" , ".join(plain), written, context) if gone else []
     return frozenset(gone), frozenset(again)
+
+
+def _clause_ends(text: str) -> list[int]:
+    """Where ``text``'s clauses end for :func:`_unavailable`: ``_UNAVAILABLE_CLAUSE``, and a full stop after a day's
+    number when a capitalised word that is no month follows ("double booked June 11. They're offering June 18" is two
+    sentences; "am 14. Dezember" and "12.12." stay one): else a refusal's "anywhere" word refuses the next sentence's
+    day too (lead, found on an unseen chat)."""
+    ends = {m.start() for m in _UNAVAILABLE_CLAUSE.finditer(text)}
+    ends.update(m.start() + 1 for m in _DIGIT_STOP.finditer(text) if m.group("w")[0].isupper()
+                and m.group("w").lower() not in brief_dates.MONTH_OF)
+    return [*sorted(ends), len(text)]
+
+
+_DIGIT_STOP = re.compile(r"\d\.\s+(?P<w>[^\W\d_][^\W\d_'’]*)(?=[\s'’,.!?]|$)")
 
 
 def unavailable_days(text: str, written: date, context: Any = ()) -> set[date]:

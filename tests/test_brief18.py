@@ -113,3 +113,20 @@ def test_unavailable_days_read() -> None:
     assert brief_upcoming.unavailable_days("I've taken June 11 off", w) == set()
     assert brief_upcoming.unavailable_days("envoie le dossier complet le 14", w) == set()  # a file complete
     assert brief_upcoming.unavailable_days("Notar hat abgesagt, neuer Termin 10.12.", w) == set()
+
+
+def test_a_full_stop_after_the_refused_day_ends_its_sentence(tmp_path: Path) -> None:
+    """(lead) "double booked June 11. They're offering June 18": the full stop after the 11 ends the refusal's
+    sentence, so the 18th offered in the next one is no refused day and the plan of the 11th moves; a month after
+    the number ("am 14. Dezember") keeps one sentence."""
+    w = date(2026, 10, 14)
+    two = "bad news: Willow Creek double booked June 11. They're offering June 18 at the same rate or a refund"
+    assert brief_upcoming.unavailable_days(two, w) == {date(2027, 6, 11)}
+    assert brief_upcoming.unavailable_days("am 14. Dezember ist alles ausgebucht", w) == {date(2026, 12, 14)}
+    turns = [("08/08/2026 16:50", "Renee", "I'll ask for Friday June 11 2027 and hold it"),
+             ("14/10/2026 09:00", "Renee", two),
+             ("14/10/2026 09:20", "Alex", "she says yes. ok June 18 then")]
+    kept, moved, shown = _brief(tmp_path, turns, datetime(2026, 11, 25, 9, 0))
+    assert moved == ["I'll ask for Friday June 11 2027 and hold it"]
+    assert {d for _, d in kept} == {date(2027, 6, 18)}
+    assert not any("June 11 2027" in s for s in shown)
