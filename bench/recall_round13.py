@@ -64,18 +64,39 @@ def subset_rows(subsets: dict[str, list[dict[str, Any]]]) -> list[list[Any]]:
     return out
 
 
+def kind_subsets(rows: list[dict[str, Any]], meta: dict[str, dict[str, Any]], chats: dict[str, str],
+                 **extra: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The subsets every round's table shows (rounds 16+): asked in other words (``gap``), multi-hop, a value that
+    changed, then ``extra``, each chat of ``chats`` (file -> name), and all."""
+    return {
+        "asked in words the chat does not use": [r for r in rows if meta[r["id"]].get("gap")],
+        "multi-hop": [r for r in rows if r["category"] == "multi-hop"],
+        "a value that changed": [r for r in rows if meta[r["id"]].get("kind") == "update"],
+        **extra,
+        **{name: [r for r in rows if r["file"] == f] for f, name in chats.items()},
+        "all": rows,
+    }
+
+
 def run_by_kind(argv: list[str] | None, doc: str, data: Path, questions: Path,
                 kinds: Callable[[list[dict[str, Any]], Path], list[list[Any]]]) -> int:
-    """``bench/recall_round12.py`` on one round's held-out set, then its table by ``kinds`` (the CLI of rounds 13+)."""
+    """``bench/recall_round12.py`` on one round's held-out set, then its table by ``kinds`` (the CLI of rounds 13+);
+    ``--rows OUT.json`` tables a saved ``recall_round12.py --json`` run of any tree instead."""
+    from bench.common import md_table
+
+    args_in = sys.argv[1:] if argv is None else argv
+    if args_in[:1] == ["--rows"] and len(args_in) == 2:
+        rows = json.loads(Path(args_in[1]).read_text())["rows"]
+        print(md_table(["questions", "n", "recall@5", "recall@10", "MRR"], kinds(rows, questions)))
+        return 0
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tree", default=str(HERE), help="repository whose engine is scored (default: this one)")
     ap.add_argument("--reuse", metavar="DIR", required=True, help="stores live here (one DIR per tree)")
     ap.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE",
                     help="a RecallConfig field for the recalls (repeatable)")
     ap.add_argument("--misses", action="store_true", help="print every miss with its top 10 and evidence ranks")
-    args = ap.parse_args(argv)
+    args = ap.parse_args(args_in)
     from bench import recall_round12
-    from bench.common import md_table
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "rows.json"

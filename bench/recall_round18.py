@@ -18,7 +18,6 @@ run in any tree: the way to score a tree whose bench/ predates this file.)
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 
-from bench.recall_round13 import question_meta, run_by_kind, subset_rows  # noqa: E402
+from bench.recall_round13 import kind_subsets, question_meta, run_by_kind, subset_rows  # noqa: E402
 from memengine.recall.priors import asks_amount  # noqa: E402
 
 DATA = HERE / "bench" / "data" / "realchat_heldout16"
@@ -38,27 +37,14 @@ CHATS = {"agentur.txt": "the work chat of two projects", "chatgpt_export.json": 
 def by_kind(rows: list[dict[str, Any]], questions: Path) -> list[list[Any]]:
     """Rows of (subset, n, recall@5, recall@10, MRR) by kind of question and by chat."""
     meta = question_meta(questions)
-    subsets = {
-        "asked in words the chat does not use": [r for r in rows if meta[r["id"]].get("gap")],
-        "multi-hop": [r for r in rows if r["category"] == "multi-hop"],
-        "a value that changed": [r for r in rows if meta[r["id"]].get("kind") == "update"],
-        "asking how much (the amount prior's)": [r for r in rows if asks_amount(meta[r["id"]]["question"], "much")],
-        **{name: [r for r in rows if r["file"] == f] for f, name in CHATS.items()},
-        "all": rows,
-    }
+    much = [r for r in rows if asks_amount(meta[r["id"]]["question"], "much")]
+    subsets = kind_subsets(rows, meta, CHATS, **{"asking how much (the amount prior's)": much})
     return subset_rows(subsets)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Round 18's held-out chats, scored by kind."""
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["--rows"] and len(args) == 2:
-        from bench.common import md_table
-
-        rows = json.loads(Path(args[1]).read_text())["rows"]
-        print(md_table(["questions", "n", "recall@5", "recall@10", "MRR"], by_kind(rows, QUESTIONS)))
-        return 0
-    return run_by_kind(args, __doc__ or "", DATA, QUESTIONS, by_kind)
+    return run_by_kind(argv, __doc__ or "", DATA, QUESTIONS, by_kind)
 
 
 if __name__ == "__main__":
