@@ -480,8 +480,14 @@ class _SubjectJudge:
 
     def shaped(self, phrase: str) -> bool:
         """Whether a name of two words or more has a name's shape (memengine/topic_shape.py)."""
+        if self._lower is None:
+            self._lower = [t.lower() for t in self.texts]
+        # (brief19) the phrase's lower-case words the members write as verbs ("foi cancelado", "non dice")
+        lower = [w for w in _WORD.findall(phrase) if w.islower()]
+        verbs = topic_shape.verbs_in(self._lower, lower) if lower else frozenset()
         return topic_shape.phrase_shaped(phrase, self.capitalised(), DETERMINERS,
-                                         lambda low: low in FUNCTION or low in CONTRACTIONS or weak(low), self.classes)
+                                         lambda low: low in FUNCTION or low in CONTRACTIONS or weak(low), self.classes,
+                                         verbs.__contains__)
 
     def bodies(self, texts: Sequence[str]) -> list[tuple[str, list[tuple[int, int]], list[str]]]:
         """Each text without its stamp, its words' spans and its lower-cased words (split once per text)."""

@@ -195,10 +195,52 @@ GERMAN_SHARE = 0.04  # of a group's words: German's function words in any German
 
 _PARTICIPLE = re.compile(r"^ge[^\W\d_]{3,}(?:t|en|d)$")  # German / Dutch: "gelegt", "gesehen", "geboekt"
 
+# (brief19) Beyond the languages brief17 tested. A group's stop words are English's alone when its language is not
+# told (short chats, mixed languages): then "ha chiamato", "foi cancelado", "bella giornata" are runs, and only
+# English's closed classes judged them. These tables are read whatever the group's language, so they hold no word
+# that is a content word of another language the brief reads ("war", "hat", "son", "zijn", "ma", "he" are left out).
+# Finite forms of "be" and "have" of Italian, Portuguese, Spanish, French, German, Dutch, the Scandinavian languages
+# and Polish: one inside a name makes it a clause ("tecnico ha chiamato"), and the word right after one in the
+# members' own text is a verb there, a participle or a predicate ("foi cancelado", "è arrivato").
+AUXILIARIES: frozenset[str] = frozenset("""
+ha hai ho hanno abbiamo avete è sono sei siamo siete era erano fu stato stata
+tem têm tinha foi foram está estão estava estavam é são
+hay hemos habéis han había fue fueron está están estaba es somos
+est sont était ont avons avez
+ist sind wird wurde wurden haben habe
+heeft hebben heb wordt werd worden
+har hade är blev
+jest są był była było były
+""".split())
+# Words a verb follows in those languages and before nothing else: a negation ("non dice", "não tem", "nie działa"),
+# a clitic or subject pronoun ("mi ha detto", "si chiama", "ela diz", "hij zegt", "hon säger"). Not English's: a
+# cue read on English text would make nouns verbs ("I" + a name).
+VERB_CUES: frozenset[str] = AUXILIARIES | frozenset("""
+non não nie ne inte ikke
+mi ti ci si lhe
+io lui lei noi voi eu ele ela nós eles elas você vocês yo él ella nosotros ellos ellas usted ustedes
+ik jij hij wij jag hon vi jeg ja ty my wy oni
+""".split())
+# Adjectives of praise or complaint the members' small talk says of a day, a place, a meal ("bella giornata", "que
+# dia lindo", "mooi weer"): written in lower case in a name they make it an evaluation, not a subject (English's are
+# topic_names.WEAK already). A name written capitalised keeps them ("Bella Vista", "Casa Linda").
+EVALUATIVE: frozenset[str] = frozenset("""
+bello bella belli belle bellissimo bellissima brutto brutta bravo brava ottimo ottima buono buona buonissimo
+lindo linda lindos lindas bonito bonita bonitos bonitas ótimo ótima maravilhoso maravilhosa feio feia
+precioso preciosa hermoso hermosa estupendo estupenda
+magnifique superbe génial géniale
+mooi mooie leuk leuke fijn fijne heerlijk heerlijke prachtig prachtige lekker lekkere
+härlig härligt härliga underbar underbart dejlig dejligt dejlige skøn skønt skønne
+piękny piękna piękne fajny fajna fajne
+""".split())
+# Limits and approximations a number goes with ("max 2 ore", "circa 1800 euro", "mín. 3 noites"): a measure's
+# word, no subject
+LIMITS: frozenset[str] = frozenset("max min approx ca cca circa ungefähr etwa máx mín maks mindst".split())
+
 
 def unit(low: str) -> bool:
     """True for a unit or a number with its unit ("Uhr", "Mbps", "euros", "200ms", "512MB", "54k"), lower-cased."""
-    return low in UNITS or bool(_MEASURE.match(low))
+    return low in UNITS or low in LIMITS or bool(_MEASURE.match(low))
 
 
 def stray(word: str, classes: Closed = ALL) -> bool:
@@ -248,10 +290,12 @@ def capitalises_nouns(bodies: Sequence[list[tuple[str, str]]], determiners: froz
 
 
 def phrase_shaped(phrase: str, nouns_capitalised: bool, determiners: frozenset[str],
-                  function: Callable[[str], bool], classes: Closed = ALL) -> bool:
+                  function: Callable[[str], bool], classes: Closed = ALL,
+                  verb: Callable[[str], bool] | None = None) -> bool:
     """Whether a name of two words or more has a name's shape, not an adverbial's or a clause's (module docstring).
     ``function(low)``: the caller's test of a verb or function word (topic_names.weak / its stop words);
-    ``classes``: the closed classes of English and the group's language."""
+    ``classes``: the closed classes of English and the group's language; ``verb(low)``: whether the members' own
+    text writes the word as a verb (:func:`verbs_in`)."""
     words = _WORD.findall(phrase)
     if len(words) < 2:
         return True
@@ -271,6 +315,8 @@ def phrase_shaped(phrase: str, nouns_capitalised: bool, determiners: frozenset[s
     for i, (w, low) in enumerate(zip(words, lows)):
         if _clitic(w, classes, function) or (w.islower() and low in classes.conjunctions):
             return False
+        if w.islower() and (low in AUXILIARIES or low in EVALUATIVE or verb is not None and verb(low)):
+            return False  # "tecnico ha chiamato", "foi cancelado", "bella giornata": a clause or an evaluation
         if i and (low in classes.prepositions or low in classes.fused) and w.islower():
             before, prev = words[i - 1], lows[i - 1]
             if classes.adverb(prev) or function(prev) or (nouns_capitalised and before.islower()):
@@ -278,3 +324,15 @@ def phrase_shaped(phrase: str, nouns_capitalised: bool, determiners: frozenset[s
     if nouns_capitalised and tail.islower() and not any(ch.isdigit() for ch in tail):
         return False  # the head of a German noun phrase is a noun, written capitalised: "nochmal ausfällt" is none
     return True
+
+
+def verbs_in(lowered: Sequence[str], words: Sequence[str]) -> frozenset[str]:
+    """Those of ``words`` (lower-cased) the lower-cased texts write as a verb: right after an auxiliary, a negation
+    or a clitic or subject pronoun of a language the brief reads ("ha chiamato", "non dice", "ela diz"). Evidence
+    from the store's own text, not an ending: "mercato", "sábado", "avvocato" end as participles do."""
+    asked = [w for w in words if w not in VERB_CUES and not unit(w)]
+    if not asked:
+        return frozenset()
+    found = re.compile(r"(?<![\w'’])(?:" + "|".join(sorted(VERB_CUES)) + r")\s+(" +
+                       "|".join(re.escape(w) for w in asked) + r")(?![\w'’])")
+    return frozenset(m.group(1) for text in lowered for m in found.finditer(text))
