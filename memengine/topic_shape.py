@@ -26,6 +26,12 @@ For one word: an adverb (the closed list, or an adverb's suffix: "-ously", "-men
 the members never write capitalised inside a sentence is none either ("warm", "direkt"); nor, in lower case, a
 fused preposition, conjunction or pronoun. The one-word test (topic_names._SubjectJudge) also takes a word after a
 fused preposition + article of place ("im Hof", "al mare") for a place adjunct, as it takes "in the calendar".
+
+(brief19) Whatever the group's language, since a group whose language is not told is cut by English's stop words
+alone: a lower-case finite "be" / "have" of a language the brief reads inside a name ("tecnico ha chiamato"), a
+lower-case word the members' own text writes as a verb (right after an auxiliary, a negation, a clitic or subject
+pronoun: "voo foi cancelado", "Marco dice" where "non dice" is written), or a lower-case adjective of praise ("bella
+giornata", "que dia lindo") refuses a name; a limit's word ("max", "circa", "mín") is a unit's.
 """
 
 from __future__ import annotations
@@ -198,14 +204,15 @@ _PARTICIPLE = re.compile(r"^ge[^\W\d_]{3,}(?:t|en|d)$")  # German / Dutch: "gele
 # (brief19) Beyond the languages brief17 tested. A group's stop words are English's alone when its language is not
 # told (short chats, mixed languages): then "ha chiamato", "foi cancelado", "bella giornata" are runs, and only
 # English's closed classes judged them. These tables are read whatever the group's language, so they hold no word
-# that is a content word of another language the brief reads ("war", "hat", "son", "zijn", "ma", "he" are left out).
+# that is a content word or a determiner of another language the brief reads ("war", "hat", "son", "hay", "fu" of
+# "kung fu", "sei" = six, "são" of "são paulo", "my", "mi" = my, "yo", "ja" = yes are left out).
 # Finite forms of "be" and "have" of Italian, Portuguese, Spanish, French, German, Dutch, the Scandinavian languages
 # and Polish: one inside a name makes it a clause ("tecnico ha chiamato"), and the word right after one in the
 # members' own text is a verb there, a participle or a predicate ("foi cancelado", "è arrivato").
 AUXILIARIES: frozenset[str] = frozenset("""
-ha hai ho hanno abbiamo avete è sono sei siamo siete era erano fu stato stata
-tem têm tinha foi foram está estão estava estavam é são
-hay hemos habéis han había fue fueron está están estaba es somos
+ha hai ho hanno abbiamo avete è sono siamo siete era erano
+tem têm tinha foi foram está estão estava estavam é
+hemos habéis han había fue fueron está están estaba es somos
 est sont était ont avons avez
 ist sind wird wurde wurden haben habe
 heeft hebben heb wordt werd worden
@@ -213,13 +220,13 @@ har hade är blev
 jest są był była było były
 """.split())
 # Words a verb follows in those languages and before nothing else: a negation ("non dice", "não tem", "nie działa"),
-# a clitic or subject pronoun ("mi ha detto", "si chiama", "ela diz", "hij zegt", "hon säger"). Not English's: a
+# a clitic or subject pronoun ("ci ha detto", "si chiama", "ela diz", "hij zegt", "hon säger"). Not English's: a
 # cue read on English text would make nouns verbs ("I" + a name).
 VERB_CUES: frozenset[str] = AUXILIARIES | frozenset("""
 non não nie ne inte ikke
-mi ti ci si lhe
-io lui lei noi voi eu ele ela nós eles elas você vocês yo él ella nosotros ellos ellas usted ustedes
-ik jij hij wij jag hon vi jeg ja ty my wy oni
+ci si lhe
+io lui lei noi voi eu ele ela nós eles elas você vocês él ella nosotros ellos ellas usted ustedes
+ik jij hij wij jag hon vi jeg ty wy oni
 """.split())
 # Adjectives of praise or complaint the members' small talk says of a day, a place, a meal ("bella giornata", "que
 # dia lindo", "mooi weer"): written in lower case in a name they make it an evaluation, not a subject (English's are
