@@ -96,8 +96,13 @@ def follow(ranked: list[Candidate], k: int, query: str, next_turns: NextTurns,
     asked = _asked(query)
     if asked is None or asks_first(query):
         return ranked, {}
+    # A seed states no value itself; whether it does is read only once one of its next turns states a value of
+    # the kind asked (serve17): a seed is often a long turn (~1-4 ms to read, a new text on each new question),
+    # its next turns short ones that mostly state none. ``next_turns`` reads each seed's thread alone, so
+    # asking it for more seeds changes no seed's turns, and nothing in the loop acts before that read: the
+    # same result as filtering the seeds first.
     seeds = [c for c in ranked[:min(k, FOLLOW_SEEDS)] if c.thread is not None and c.position is not None
-             and not is_episode(c) and not _any_value(c)]
+             and not is_episode(c)]
     if not seeds:
         return ranked, {}
     after = next_turns(seeds, FOLLOW_SPAN)
@@ -113,6 +118,8 @@ def follow(ranked: list[Candidate], k: int, query: str, next_turns: NextTurns,
             said = _stated(turn, asked)
             if not said:
                 continue
+            if _any_value(seed):
+                break  # (a seed stating a value answers by itself: no seed)
             at = next(i for i, c in enumerate(out) if c.id == seed.id)
             have = next((i for i, c in enumerate(out) if c.id == turn.id), None)
             subject = bool(named & stems(bare_text(seed.content, seed.author)))
