@@ -296,6 +296,10 @@ def _unavailable(text: str, written: date, context: Any = ()) -> tuple[frozenset
     return frozenset(gone), frozenset(again)
 
 
+# a full stop after a day's number, and the word after it (:func:`_clause_ends`)
+_DIGIT_STOP = re.compile(r"\d\.\s+(?P<w>[^\W\d_][^\W\d_'’]*)(?=[\s'’,.!?]|$)")
+
+
 def _clause_ends(text: str) -> list[int]:
     """Where ``text``'s clauses end for :func:`_unavailable`: ``_UNAVAILABLE_CLAUSE``, and a full stop after a day's
     number when a capitalised word that is no month follows ("double booked June 11. They're offering June 18" is two
@@ -305,9 +309,6 @@ def _clause_ends(text: str) -> list[int]:
     ends.update(m.start() + 1 for m in _DIGIT_STOP.finditer(text) if m.group("w")[0].isupper()
                 and m.group("w").lower() not in brief_dates.MONTH_OF)
     return [*sorted(ends), len(text)]
-
-
-_DIGIT_STOP = re.compile(r"\d\.\s+(?P<w>[^\W\d_][^\W\d_'’]*)(?=[\s'’,.!?]|$)")
 
 
 def unavailable_days(text: str, written: date, context: Any = ()) -> set[date]:

@@ -461,6 +461,7 @@ class _SubjectJudge:
         self.stop = stop  # the group's stop words: its language's closed classes (every language's when None)
         self.classes = topic_shape.closed(stop)
         self._lower: list[str] | None = None  # (lower-cased once: a group tries up to five names)
+        self._after_cues: frozenset[str] | None = None  # (the words after a verb cue, read once per group)
         self._split: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
         self._capitalised: bool | None = None
 
@@ -484,7 +485,9 @@ class _SubjectJudge:
             self._lower = [t.lower() for t in self.texts]
         # (brief19) the phrase's lower-case words the members write as verbs ("foi cancelado", "non dice")
         lower = [w for w in _WORD.findall(phrase) if w.islower()]
-        verbs = topic_shape.verbs_in(self._lower, lower) if lower else frozenset()
+        if lower and self._after_cues is None:
+            self._after_cues = topic_shape.after_cues(self._lower)
+        verbs = topic_shape.verbs_in(self._lower, lower, self._after_cues) if lower else frozenset()
         return topic_shape.phrase_shaped(phrase, self.capitalised(), DETERMINERS,
                                          lambda low: low in FUNCTION or low in CONTRACTIONS or weak(low), self.classes,
                                          verbs.__contains__)

@@ -333,13 +333,26 @@ def phrase_shaped(phrase: str, nouns_capitalised: bool, determiners: frozenset[s
     return True
 
 
-def verbs_in(lowered: Sequence[str], words: Sequence[str]) -> frozenset[str]:
+@functools.lru_cache(maxsize=1)
+def _after_cue() -> re.Pattern[str]:
+    """A verb cue and the whole word right after it (a lookahead: "ha ha chiamato" reads both words after "ha")."""
+    return re.compile(r"(?<![\w'’])(?:" + "|".join(sorted(VERB_CUES)) + r")\s+(?=([\w'’]+))")
+
+
+def after_cues(lowered: Sequence[str]) -> frozenset[str]:
+    """Every word the lower-cased texts write right after an auxiliary, a negation or a clitic or subject pronoun:
+    read once per group, whatever names it tries (:func:`verbs_in`)."""
+    rx = _after_cue()
+    return frozenset(m.group(1) for text in lowered for m in rx.finditer(text))
+
+
+def verbs_in(lowered: Sequence[str], words: Sequence[str], after: frozenset[str] | None = None) -> frozenset[str]:
     """Those of ``words`` (lower-cased) the lower-cased texts write as a verb: right after an auxiliary, a negation
     or a clitic or subject pronoun of a language the brief reads ("ha chiamato", "non dice", "ela diz"). Evidence
-    from the store's own text, not an ending: "mercato", "sábado", "avvocato" end as participles do."""
+    from the store's own text, not an ending: "mercato", "sábado", "avvocato" end as participles do. ``after``:
+    :func:`after_cues` of ``lowered``, when the caller keeps it."""
     asked = [w for w in words if w not in VERB_CUES and not unit(w)]
     if not asked:
         return frozenset()
-    found = re.compile(r"(?<![\w'’])(?:" + "|".join(sorted(VERB_CUES)) + r")\s+(" +
-                       "|".join(re.escape(w) for w in asked) + r")(?![\w'’])")
-    return frozenset(m.group(1) for text in lowered for m in found.finditer(text))
+    seen = after_cues(lowered) if after is None else after
+    return frozenset(w for w in asked if w in seen)
