@@ -22,6 +22,9 @@ are embedded by the real model in every mode. Measured, p50 / p95 over ``--runs`
 * **in-process**: ``store.recall`` on a warm store in this process (no transport: the floor the
   two warm paths stand on), the same queries (``--no-inprocess`` skips it: it loads the store here).
 
+``--store-calls N`` (with ``--base``): the same trees' ``store`` beside their recall, N calls of each kind (chat
+turns, facts that supersede) over MCP and ``--cold-runs`` cold ``mem.py store`` calls (bench/store_latency.py).
+
 ``--base DIR`` (a checkout of an older tree, e.g. ``git worktree add /tmp/mem-base main``) compares
 the warm paths of both trees instead, alternating call by call on the same store (the only
 comparison that survives a shared host's load), with each server's CPU time per call (all its
@@ -383,6 +386,9 @@ def main() -> None:
     ap.add_argument("--base", type=Path, default=None,
                     help="a checkout of an older tree (git worktree add /tmp/mem-base main): measure its warm paths "
                          "and this tree's, alternating call by call, instead of the usual columns")
+    ap.add_argument("--store-calls", type=int, default=0,
+                    help="with --base: also this many `store` calls of each kind (chat turns, facts) over MCP and "
+                         "--cold-runs cold `mem.py store` calls, both trees alternating (bench/store_latency.py)")
     ap.add_argument("--no-bytecode-cache", action="store_true",
                     help="start processes as the caller's environment says (PYTHONDONTWRITEBYTECODE included)")
     args = ap.parse_args()
@@ -445,6 +451,11 @@ def measure(args: argparse.Namespace, real: Any, directory: Path, runtime: Path)
             log(f"{label}: base and this tree, alternating ...")
             for row in ab_rounds(db, queries[: args.runs], env, trees, args.cold_runs):
                 print(row.replace("| base", f"| {label}: base", 1).replace("| this", f"| {label}: this", 1))
+        for label, db, queries in stores if args.store_calls > 0 else []:
+            from bench.store_latency import store_ab
+
+            log(f"{label}: store, base and this tree, alternating ...")
+            store_ab(db, trees, env, args.store_calls, args.cold_runs, queries[:3], directory)
         print(f"load average at end {os.getloadavg()[0]:.2f}; {host_probe()}")
         return
     rows = []

@@ -76,3 +76,71 @@ def test_a_server_on_the_fake_embedder_warms_without_a_tokenizer(tmp_path: Path)
                           env={**os.environ, "MEM_EMBEDDER": "hash"}, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == ["HashEmbedder", ["Tomás moved the standup to 9:30"], []]
+
+
+def _write_path_imports() -> list[str]:
+    """WRITE_MODULES and, transitively, the memengine modules each imports inside a function (by the parser)."""
+    from memengine.cli.servers import WRITE_MODULES
+
+    seen: set[str] = set()
+    todo = list(WRITE_MODULES)
+    while todo:
+        name = todo.pop()
+        path = ROOT.joinpath(*name.split(".")).with_suffix(".py")
+        if name in seen or not path.is_file():
+            continue
+        seen.add(name)
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(fn):
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "memengine":
+                    todo += [f"memengine.{a.name}" for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("memengine."):
+                    todo.append(str(node.module))
+    return sorted(seen)
+
+
+def test_write_imports_are_the_write_paths_function_level_imports_followed() -> None:
+    from memengine.cli.servers import write_imports
+
+    got = write_imports()
+    want = _write_path_imports()
+    assert set(want) <= set(got)
+    # more only where the text reader also sees an indented import outside a function (``if TYPE_CHECKING:``):
+    # modules any store has loaded already
+    import memory_core  # noqa: F401
+
+    assert [m for m in set(got) - set(want) if m not in sys.modules] == []
+    # supersession's rules, the near-duplicate check and a live thread's episodes
+    assert {"memengine.fact_slot", "memengine.facts", "memengine.chat_episodes", "memengine.fact_occasion"} <= set(got)
+
+
+_WARM_THEN_STORE = (
+    "import json, sys; sys.path.insert(0, sys.argv[1]); import click, memcli;"
+    "from memengine.cli import servers; from memengine.cli.common import Ctx;"
+    "ctx = click.Context(memcli.cli, obj=Ctx(sys.argv[2], True)); ctx.__enter__();"
+    "s = servers._open_warm() if sys.argv[3] == 'warm' else Ctx.store(ctx.obj);"
+    "missing = [m for m in servers.write_imports() if m not in sys.modules];"
+    "before = [s.conn.execute(f'SELECT count(*) FROM {t}').fetchone()[0] for t in ('memories', 'associations')];"
+    "a = s.store('The wifi password is tiger-42', 'semantic', source='agent');"
+    "b = s.store('The wifi password is now tiger-43', 'semantic', source='agent');"
+    "c = s.store('Ana: the standup moved to 9:30', 'episodic', source='agent', thread='t1', author='Ana');"
+    "print(json.dumps({'missing': missing, 'before': before, 'stores': [[r.id, r.deduplicated, r.supersedes,"
+    " r.superseded_by, r.may_update, r.contradicts] for r in (a, b, c)]}));"
+    "servers._CALLS.close(); s.close()"
+)
+
+
+def test_a_warmed_server_has_the_write_path_loaded_wrote_nothing_and_stores_as_a_cold_process(tmp_path: Path) -> None:
+    # real processes on the fake embedder: one warmed as `mem mcp` warms its store, one opened as a one-shot call
+    got = {}
+    for how in ("warm", "cold"):
+        done = subprocess.run([sys.executable, "-c", _WARM_THEN_STORE, str(ROOT), str(tmp_path / f"{how}.db"), how],
+                              env={**os.environ, "MEM_EMBEDDER": "hash"}, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        got[how] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["warm"]["missing"] == []
+    assert got["warm"]["before"] == [0, 0]  # the warm-up's decision is made in memory
+    assert got["warm"]["stores"] == got["cold"]["stores"]
+    assert got["warm"]["stores"][1][2] == [1]  # the update supersedes the older value in both

@@ -139,6 +139,8 @@ def _new_warm_store(db: Path | None) -> tuple[core.MemoryStore, Callable[[], Non
             s.warm_up()
             s.recall("warm up", k=1, touch=False)  # loads the embedding model now, not in the first call
             preload_recall(s)
+            preload_writes(s)
+            preload_brief()
             # what the warm-up built lives as long as the server: out of the collector's sight, so
             # that no call pays for a full collection over it (~100k objects: 15-30 ms)
             gc.collect()
@@ -147,12 +149,38 @@ def _new_warm_store(db: Path | None) -> tuple[core.MemoryStore, Callable[[], Non
     return s, warm
 
 
-# a function-level import in the recall package: ``from memengine[.x] import a, b`` (also in parentheses)
+# a function-level import: ``from memengine[.x] import a, b`` (also in parentheses)
 _LAZY_IMPORT = re.compile(r"^[ \t]+from (memengine(?:\.\w+)*) import (\([^)]*\)|[^\n]*)", re.M)
+_TOP_IMPORT = re.compile(r"^from (memengine(?:\.\w+)*) import (\([^)]*\)|[^\n]*)", re.M)  # (the same at a file's top)
 
 
 # questions of the shapes recall's steps read (a time, an amount, the value first said), asked once at warm-up
 WARM_QUESTIONS = ("When did we move it, and how much was it at first?",)
+
+# where a store's work begins: the modules a write runs (writes.py's dedup and supersession, a live thread's
+# episodes, the reply's rendering); what they import inside functions is followed from their source
+WRITE_MODULES = ("memengine.writes", "memengine.supersession", "memengine.chat_episodes", "memengine.cli.facts")
+
+# where a brief's work begins (graph_rank imports the selection when a brief runs)
+BRIEF_MODULES = ("memengine.graph_rank", "memengine.brief")
+
+# an older fact and its update (a new value for its slot), decided once at warm-up (in memory, nothing written)
+WARM_FACTS = (("The wifi password is tiger-42", "The wifi password is now tiger-43"),)
+
+
+def _imports_in(path: Path, top: bool = False) -> set[str]:
+    """The memengine modules (or names of them) the file at ``path`` imports inside its functions (``top``:
+    at its top too)."""
+    out: set[str] = set()
+    text = path.read_text(encoding="utf-8")
+    for module, names in _LAZY_IMPORT.findall(text) + (_TOP_IMPORT.findall(text) if top else []):
+        if module != "memengine":
+            out.add(module)
+            continue
+        for name in names.strip("()").replace("\n", " ").split(","):
+            if name.split():
+                out.add(f"memengine.{name.split()[0]}")
+    return out
 
 
 def recall_imports() -> list[str]:
@@ -163,14 +191,51 @@ def recall_imports() -> list[str]:
 
     out: set[str] = set()
     for path in sorted(Path(recall.__file__).parent.glob("*.py")):
-        for module, names in _LAZY_IMPORT.findall(path.read_text(encoding="utf-8")):
-            if module != "memengine":
-                out.add(module)
-                continue
-            for name in names.strip("()").replace("\n", " ").split(","):
-                if name.split():
-                    out.add(f"memengine.{name.split()[0]}")
+        out |= _imports_in(path)
     return sorted(out)
+
+
+def _followed(start: Sequence[str], top: bool = False) -> list[str]:
+    """``start`` and, transitively, the memengine modules each imports inside its functions (``top``: at its top
+    too), read from the source, so that a new step's module is found without a list to keep."""
+    root = Path(__file__).resolve().parents[2]
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        path = root.joinpath(*name.split(".")).with_suffix(".py")
+        if path.is_file():  # (``from memengine import f`` names a function: nothing to read)
+            todo += sorted(_imports_in(path, top) - seen)
+    return sorted(m for m in seen if root.joinpath(*m.split(".")).with_suffix(".py").is_file())
+
+
+def write_imports() -> list[str]:
+    """The memengine modules a store may import on first use: :data:`WRITE_MODULES` and what they import
+    inside functions, transitively (supersession's rules import the fact modules they ask)."""
+    return _followed(WRITE_MODULES)
+
+
+def brief_imports() -> list[str]:
+    """The memengine modules a brief may import on first use: :data:`BRIEF_MODULES` and what they import, at
+    their top (the selection's helpers) or inside functions, transitively."""
+    return _followed(BRIEF_MODULES, top=True)
+
+
+def _load_modules(names: Sequence[str]) -> None:
+    """Import ``names`` and build their tables of no argument (cached builders: lexicons, patterns)."""
+    for name in names:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # (``from memengine import f``: a function, not a module)
+            continue
+        for fn in list(vars(module).values()):
+            # a table built on first use (a cached function of no argument: a lexicon, its patterns)
+            if callable(fn) and hasattr(fn, "cache_info") and getattr(fn, "__module__", None) == name \
+                    and not inspect.signature(fn).parameters:
+                fn()
 
 
 def preload_recall(s: core.MemoryStore) -> None:
@@ -182,16 +247,7 @@ def preload_recall(s: core.MemoryStore) -> None:
 
     folder = Path(recall.__file__).parent
     names = [f"memengine.recall.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
-    for name in [*names, *recall_imports()]:
-        try:
-            module = importlib.import_module(name)
-        except ImportError:  # (``from memengine import f``: a function, not a module)
-            continue
-        for fn in list(vars(module).values()):
-            # a table built on first use (a cached function of no argument: a lexicon, its patterns)
-            if callable(fn) and hasattr(fn, "cache_info") and getattr(fn, "__module__", None) == name \
-                    and not inspect.signature(fn).parameters:
-                fn()
+    _load_modules([*names, *recall_imports()])
     for question in WARM_QUESTIONS:  # the question-shape patterns, compiled on first use
         s.recall(question, k=10, touch=False)
     load = getattr(s.embedder, "load_tokenizer", None)  # (an embedder without one tokenizes all in one way)
@@ -200,6 +256,34 @@ def preload_recall(s: core.MemoryStore) -> None:
             load()
         except Exception:  # (the call that needs it says why, as it did before)
             pass
+
+
+def preload_writes(s: core.MemoryStore) -> None:
+    """What a store loads on first use, loaded at warm-up: the modules of the write path (:func:`write_imports`:
+    a first fact's supersession imported ~40 modules and compiled their patterns, ~50-100 ms of CPU in an
+    agent's first ``store``), then one decision of :data:`WARM_FACTS` by ``supersession.plan`` (the patterns its
+    rules compile on first use), in memory: nothing is written, no result changes (every cache on the way is of a
+    pure function of its text)."""
+    from memengine import facts, supersession
+    from memengine.timeparse import to_iso, utcnow
+
+    _load_modules(write_imports())
+    now = to_iso(utcnow()) or ""
+    emb = s.embedder
+    for old, new in WARM_FACTS:
+        facts.same_fact(old, new)
+        supersession.query_terms(new)
+        vecs = s.embed_or_none([old, new])
+        cos = {-1: float(vecs[0] @ vecs[1])} if vecs is not None else {}
+        supersession.plan(0, new, now, [((-1, old, now, "agent"), cos.get(-1))], new_source="agent", cosines=cos,
+                          embed=s.embed_or_none, model_id=emb.model_id if emb is not None else None)
+
+
+def preload_brief() -> None:
+    """What a brief loads on first use, loaded at warm-up (an agent's session starts with one): the modules of
+    the selection, its helpers', and their tables of no argument (the language word lists, patterns). No
+    brief is made (it reads the whole store): only the imports and tables move, no result changes."""
+    _load_modules(brief_imports())
 
 
 def _reopen_warm(old: core.MemoryStore, same_file: bool = False) -> None:
