@@ -455,7 +455,7 @@ def measure(args: argparse.Namespace, real: Any, directory: Path, runtime: Path)
             from bench.store_latency import store_ab
 
             log(f"{label}: store, base and this tree, alternating ...")
-            store_ab(db, trees, env, args.store_calls, args.cold_runs, queries[:3], directory)
+            store_ab(db, trees, env, args.store_calls, args.cold_runs, queries[:3], queries[3:], directory)
         print(f"load average at end {os.getloadavg()[0]:.2f}; {host_probe()}")
         return
     rows = []

@@ -12,6 +12,9 @@ Two kinds of writes, each ``--runs`` calls:
   agent: each newer write is compared with its candidates and may supersede the older (the full supersession
   path: embedding, vector and word candidates, the decision, the writes).
 
+Then ``--runs`` chat stores each followed by a recall (synthetic questions), the recall measured: what a store
+costs the agent's next call (the warm server brings its in-memory state up to the write first).
+
 Per tree and kind: wall p50 / p95 / p99, the server's CPU per call (all threads), its calling thread's CPU per
 call (the event loop: ``schedstat``) and the **first** store's calling-thread CPU (what an agent's first write in a
 fresh server pays: modules and tables the write path loads on first use). The cold CLI: a new ``python mem.py
@@ -103,8 +106,10 @@ def copies(db: Path, trees: dict[str, Path], folder: Path, tag: str) -> dict[str
 
 
 def mcp_store_ab(dbs: dict[str, Path], trees: dict[str, Path], env: dict[str, str], runs: int,
-                 warm_queries: list[str]) -> list[str]:
-    """Store tool calls of each kind to each tree's ``mem.py mcp``, alternating call by call: markdown rows."""
+                 warm_queries: list[str], queries: list[str]) -> list[str]:
+    """Store tool calls of each kind to each tree's ``mem.py mcp``, alternating call by call, then ``runs`` chat
+    stores each followed by a recall of ``queries`` (the recall measured: what a store costs the next call):
+    markdown rows."""
     from contextlib import AsyncExitStack
 
     import anyio
@@ -144,13 +149,31 @@ def mcp_store_ab(dbs: dict[str, Path], trees: dict[str, Path], env: dict[str, st
                         replies[kind, k].append(res.content[0].text if res.content else "")  # type: ignore[union-attr]
                 for k in trees:
                     server[kind, k] = (_cpu_ms(pids[k]) - c0[k]) / len(calls)
+            # a recall right after a store (the server catches up with the write first)
+            kind = "recall after a chat store"
+            for k in trees:
+                wall[kind, k], thread[kind, k], replies[kind, k] = [], [], []
+            cpu = {k: 0.0 for k in trees}
+            for i, args in enumerate(store_calls("chat", 2 * runs)[runs:]):  # (turns the first phase did not store)
+                for k in (list(trees) if i % 2 == 0 else list(trees)[::-1]):
+                    await sessions[k].call_tool("store", args)
+                    c0[k], c1, t0 = _cpu_ms(pids[k]), _thread_cpu_ms(pids[k]), time.perf_counter()
+                    res = await sessions[k].call_tool("recall", {"query": queries[i % len(queries)]})
+                    wall[kind, k].append((time.perf_counter() - t0) * 1000)
+                    thread[kind, k].append(_thread_cpu_ms(pids[k]) - c1)
+                    cpu[k] += _cpu_ms(pids[k]) - c0[k]
+                    if res.is_error:
+                        raise SystemExit(f"MCP recall on {trees[k]} failed: {res.content}")
+                    replies[kind, k].append(res.content[0].text if res.content else "")  # type: ignore[union-attr]
+            for k in trees:
+                server[kind, k] = cpu[k] / runs
 
     anyio.run(run)
     rows = []
     base, this = list(trees)
-    for kind in KINDS:
+    for kind in (*KINDS, "recall after a chat store"):
         same = sum(a == b for a, b in zip(replies[kind, base], replies[kind, this]))
-        print(f"MCP store replies ({kind}) byte-identical in both trees: {same} / {len(replies[kind, base])}")
+        print(f"MCP replies ({kind}) byte-identical in both trees: {same} / {len(replies[kind, base])}")
         for k in trees:
             rows.append(f"| {kind}: {k} | {triple(wall[kind, k])} | {server[kind, k]:.1f} | {triple(thread[kind, k][1:])} "
                         f"| {thread[kind, k][0]:.1f} |")
@@ -188,7 +211,7 @@ def cold_store_ab(dbs: dict[str, Path], trees: dict[str, Path], env: dict[str, s
 
 
 def store_ab(db: Path, trees: dict[str, Path], env: dict[str, str], runs: int, cold_runs: int,
-             warm_queries: list[str], folder: Path) -> None:
+             warm_queries: list[str], queries: list[str], folder: Path) -> None:
     """Print the MCP and the cold CLI store tables of two trees (``trees``: base first) on copies of ``db``."""
     dbs = copies(db, trees, folder, "mcp")
     try:
@@ -196,7 +219,7 @@ def store_ab(db: Path, trees: dict[str, Path], env: dict[str, str], runs: int, c
         print("| kind: tree | MCP store p50 / p95 / p99 ms | server CPU ms/call | calling thread CPU p50 / p95 / p99 ms "
               "| first store's calling thread CPU ms |")
         print("|---|---|---|---|---|")
-        for row in mcp_store_ab(dbs, trees, env, runs, warm_queries):
+        for row in mcp_store_ab(dbs, trees, env, runs, warm_queries, queries):
             print(row)
     finally:
         for p in dbs.values():
@@ -227,6 +250,7 @@ def main() -> None:
     ap.add_argument("--cold-runs", type=int, default=10, help="cold CLI stores of each kind (0: none)")
     args = ap.parse_args()
     from bench.agent_latency import cpu_flags, host_probe
+    from bench.latency import synthetic_queries
 
     runtime = Path(tempfile.mkdtemp(prefix="mem-st-", dir="/tmp"))
     env = {k: v for k, v in os.environ.items() if k not in ("MEM_EMBEDDER", "MEM_DB", "MEM_NO_SERVER",
@@ -237,7 +261,7 @@ def main() -> None:
     try:
         log(f"{args.store.name}: base and this tree, alternating ...")
         store_ab(args.store, {"base": args.base.resolve(), "this": REPO}, env, args.runs, args.cold_runs,
-                 list(WARM_QUERIES), folder)
+                 list(WARM_QUERIES), synthetic_queries(args.runs, seed=29), folder)
     finally:
         shutil.rmtree(runtime, ignore_errors=True)
         shutil.rmtree(folder, ignore_errors=True)
