@@ -22,7 +22,8 @@ the older facts, stored first in file order; lines ``{"write", "lang", "updates"
 stored next in file order, ``updates`` naming the one older fact id the write updates, or null for a
 change about a subject no older fact is about (it must retire nothing). Printed: updates superseded /
 flagged, and every write that retires (or flags) a fact other than its own older (any stored text, an
-earlier write too).
+earlier write too); since facts23 also how many updates' olders are no candidate of their write at all (not
+among the 10 nearest memories nor the word candidates, read just before the write, outside its timed store).
 """
 
 from __future__ import annotations
@@ -152,17 +153,21 @@ def heldout(path: Path, emb: Any, show: bool) -> None:
             cpu = 0.0
             out = []
             for w in writes:
+                own = ids[w["updates"]] if w["updates"] else None
+                found = True
+                if own is not None:  # (outside the timed store: the candidates the write will compare)
+                    near = {i for i, _ in s._nearest(emb.embed([w["write"]])[0], supersession.CANDIDATES)}
+                    found = own in near or own in set(supersession.lexical_candidates(s.conn, w["write"]))
                 t0 = time.process_time()
                 res = s.store(w["write"], "semantic")
                 cpu += time.process_time() - t0
                 text[res.id] = w["write"]
-                own = ids[w["updates"]] if w["updates"] else None
                 gone = [i for i in res.supersedes or [] if i != own] + (
                     [res.superseded_by] if res.superseded_by and res.superseded_by != own else [])
                 flags = [i for i in res.may_update or [] if i != own]
                 why = dict(s.conn.execute("SELECT CASE WHEN memory_a = ? THEN memory_b ELSE memory_a END, reason "
                                           "FROM contradictions WHERE ? IN (memory_a, memory_b)", (res.id, res.id)))
-                out.append({"w": w, "superseded": own is not None and (own in (res.supersedes or [])
+                out.append({"w": w, "candidate": found, "superseded": own is not None and (own in (res.supersedes or [])
                                                                        or res.superseded_by == own),
                             "flagged": own is not None and own in (res.may_update or []),
                             "wrong": [f"{text.get(i, i)!r} ({why.get(i)})" for i in gone],
@@ -180,6 +185,8 @@ def heldout(path: Path, emb: Any, show: bool) -> None:
           f"({sum(len(o['wrong']) for o in out)} facts) |")
     print(f"| of which writes with no older fact | {sum(bool(o['wrong']) for o in none)}/{len(none)} |")
     print(f"| writes flagging a fact not theirs | {sum(bool(o['wrong_flags']) for o in out)}/{len(out)} |")
+    print(f"| updates whose older is no candidate (10 nearest + word candidates) | "
+          f"{sum(not o['candidate'] for o in ups)}/{len(ups)} |")
     for o in out:
         if o["wrong"]:
             print(f"  WRONG {o['w']['write']!r} retired {'; '.join(o['wrong'])}")
@@ -189,7 +196,8 @@ def heldout(path: Path, emb: Any, show: bool) -> None:
                 print(f"  flag {o['w']['write']!r} flagged {'; '.join(o['wrong_flags'])}")
         for o in ups:
             if not o["superseded"]:
-                print(f"  update {'flagged' if o['flagged'] else 'missed'}: {o['w']['write']!r} ({o['w']['updates']})")
+                print(f"  update {'flagged' if o['flagged'] else 'missed'}: {o['w']['write']!r} ({o['w']['updates']})"
+                      + ("" if o["candidate"] else ", not a candidate"))
 
 
 def main() -> None:

@@ -100,6 +100,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     from memengine import (
         fact_elliptic,
         fact_kept,
+        fact_kind,
         fact_meant,
         fact_reorg,
         fact_shared,
@@ -161,6 +162,11 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         if verdict is None or verdict.kind == fact_slot.MAY_UPDATE:
             verdict = _undone(old_text, said_text, verdict, cos is not None and cos >= floor)
         if verdict is None or vetoed(old_text, new_text):
+            continue
+        if verdict.kind != "relative" and fact_kind.another_attribute(old_text, new_text) and (
+                said_text == new_text or fact_kind.another_attribute(old_text, said_text)):
+            # another attribute of the older's thing ("… tem 32 GB de RAM" / "… roda Java 11"): kept, unmarked
+            # (a value moved by a relative word is a difference, of its own kind: "um zwei Wochen verschoben")
             continue
         if floor > 0:  # (a fragment names no subject by its shape: its own guards decide)
             verdict = _unnamed(old_text, new_text, said_text, verdict, owner)
