@@ -27,14 +27,19 @@ from memengine import facts
 from memengine.fact_align import same_word
 from memengine.fact_lexicon import STOPWORDS, UNITS, WORD_NUMBERS, fold
 
-__all__ = ["ANY", "another_attribute", "kinds"]
+__all__ = ["ANY", "NAMED", "VERSION", "another_attribute", "kinds"]
 
 # The kind of a number read with nothing that says what it counts: compatible with every kind.
 ANY = "number"
 NAMED = "named"
+# a name with its number ("Debian 12", "ThinkPad T14"): a product, a model, a house; it may replace a plain name
+# and be replaced by one (a product changed with or without its version). (A place is not told from a product:
+# the analyser reads "moved to MySQL" as it reads "moved to Amsterdam".)
+VERSION = "version"
 # the analyser's unit classes (memengine/fact_lexicon.py UNITS) -> the kind of amount they measure
 _UNIT_KIND = {"bytes": "memory", "eur": "money", "usd": "money", "gbp": "money", "duration": "duration",
               "metres": "length", "litres": "volume", "grams": "mass", "%": "percent"}
+_DAY_SECONDS = 86400.0  # the multiplier of the analyser's day words ("day", "dia", "jour", "Tag")
 _IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _THOUSANDS = re.compile(r"\d{1,3}(?:[.,]\d{3})+")
 _WORD = re.compile(r"[^\W\d_][\w'/-]*")
@@ -104,6 +109,9 @@ def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if noun:
             bound.add(noun)
         raw = v.text.strip()
+        at = text.find(v.text)
+        if v.kind == "number" and at >= 0 and re.match(r"\s\d{3}\b", text[at + len(v.text):]):
+            continue  # the first group of "62 000 km": the analyser reads the rest as the amount
         if v.kind in ("email", "url"):
             out.append(v.kind)
         elif v.kind in ("phone", "code") and _IP.fullmatch(raw):
@@ -116,7 +124,7 @@ def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
             out.append("clock")
         elif v.kind == "code":
             if named_before or any(ch.isalpha() for ch in raw):
-                out.append(NAMED)  # "Ubuntu 20.04", "ThinkPad T14", "eu-west-1"
+                out.append(VERSION)  # "Ubuntu 20.04", "ThinkPad T14", "eu-west-1"
                 bound.add(fold(before))
             elif _THOUSANDS.fullmatch(raw) and fold(after) in UNITS:
                 out.append(_kind_of_unit(UNITS[fold(after)][0]) or ANY)  # "120.000 Kilometer"
@@ -131,9 +139,11 @@ def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
                 out.append(ANY)  # ("the 3rd": a day of the month, a floor, a place in a race)
             elif unit:
                 out.append(_kind_of_unit(unit) or ANY)
-            elif named_before:
-                out.append(NAMED)  # a version or a model: "Debian 12", "Peugeot 208", "Alcalá 45"
+            elif named_before or f.lang == "de" and before[:1].isupper() and not noun:
+                out.append(VERSION)  # a version, a model, a house: "Debian 12", "Peugeot 208", "Schillerstraße 12"
                 bound.add(fold(before))
+            elif UNITS.get(fold(before), ("", 0.0))[1] == _DAY_SECONDS:
+                out.append("day")  # a day of the month: "no dia 10", "le jour 5", "am Tag 3"
             elif noun in content and noun not in WORD_NUMBERS and len(noun) > 2 and not after[:1].isupper():
                 out.append("count:" + noun)  # "8 cores", "vier Festplatten", "12 núcleos", "2000 reais"
             elif re.fullmatch(r"(?:19|20)\d\d", raw):
@@ -168,7 +178,8 @@ def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def kinds(text: str) -> frozenset[str]:
     """The kinds of the values ``text`` states (a name counts as a value of the kind :data:`NAMED`), e.g.
-    {"memory"} for "The build server now has 64 GB of RAM", {"named"} for "Priya works for Deloitte"."""
+    {"memory"} for "The build server now has 64 GB of RAM", {"named"} for "Priya works for Deloitte", {"version"}
+    for "O servidor roda Java 11"."""
     vals, names = _read(text)
     return frozenset(vals) | (frozenset({NAMED}) if names else frozenset())
 
@@ -177,6 +188,8 @@ def _compatible(a: str, b: str) -> bool:
     """Whether a value of kind ``a`` may replace one of kind ``b``: the same kind, or either unsaid; two
     counts only of one thing ("8 cores" / "12 cores")."""
     if a == ANY or b == ANY or a == b:
+        return True
+    if {a, b} == {NAMED, VERSION}:
         return True
     if a.startswith("count:") and b.startswith("count:"):
         return same_word(a[6:], b[6:])

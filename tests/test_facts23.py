@@ -16,7 +16,8 @@ from memengine import fact_kind
 
 def test_kinds_of_values() -> None:
     assert fact_kind.kinds("The build server now has 64 GB of RAM") == frozenset({"memory"})
-    assert fact_kind.kinds("O servidor de aplicação roda Java 11") == frozenset({"named"})
+    assert fact_kind.kinds("O servidor de aplicação roda Java 11") == frozenset({"version"})
+    assert fact_kind.kinds("Priya works for Deloitte") == frozenset({"named"})
     assert fact_kind.kinds("L'adresse IP du serveur web est 51.38.12.9") == frozenset({"ip"})
     assert fact_kind.kinds("Priya's phone number is +44 7700 900123") == frozenset({"phone"})
     assert fact_kind.kinds("Camille a maintenant l'adresse camille.r@free.fr") == frozenset({"email"})
@@ -63,30 +64,37 @@ def test_the_same_attribute_stays_comparable() -> None:
 
 # --------------------------------------------------------------------------- with the real model, real stores
 
-SERVER = ["O servidor de aplicação roda Java 11", "O servidor de aplicação fica em São Paulo",
+THINGS = ["O servidor de aplicação roda Java 11", "O servidor de aplicação fica em São Paulo",
           "O servidor de aplicação tem 16 GB de RAM", "O IP do servidor de aplicação é 172.16.0.8",
           "O servidor de aplicação usa CentOS 7",
-          "The build server runs Debian 12", "The build server is hosted in Frankfurt",
-          "The build server's IP address is 10.0.4.17", "The build server uses Java 17 for the pipelines",
-          "The build server has 8 CPU cores",
-          "Priya's phone number is +44 7700 900123", "Priya lives in Leeds", "Priya works for Deloitte"]
+          "El servidor de base de datos usa PostgreSQL 14", "El servidor de base de datos tiene 64 GB de RAM",
+          "El servidor de base de datos está en Madrid", "La IP del servidor de base de datos es 10.1.2.3",
+          "El servidor de base de datos corre sobre Rocky Linux 9",
+          "Priya's phone number is +44 7700 900123", "Priya lives in Leeds", "Priya works for Deloitte",
+          "Priya's partner is called Tom", "Priya's birthday is on 14 March"]
 
 
 def test_real_model_store_of_things_with_attributes(real, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """A store of three things with several attributes each: a change of an attribute no fact states retires
-    and flags nothing; a change of a stated attribute retires that fact alone."""
+    """A store of three things with five attributes each: a change of an attribute no fact states retires
+    and flags nothing (on the session-start tree the database server's backups retired its RAM and its OS and
+    flagged its other three facts); a change of a stated attribute retires that fact alone."""
     import memory_core as core
 
     s = core.MemoryStore(tmp_path / "things.db", embedder=real)
     try:
-        ids = {t: s.store(t, "semantic").id for t in SERVER}
-        for write in ("O servidor de aplicação agora tem 12 núcleos", "The build server now has 64 GB of RAM",
+        ids = {t: s.store(t, "semantic").id for t in THINGS}
+        for write in ("O servidor de aplicação agora tem 12 núcleos",
+                      "El servidor de base de datos ahora hace copias de seguridad cada 6 horas",
                       "Priya's email address is now priya.k@proton.me"):
             res = s.store(write, "semantic")
             assert (write, res.supersedes, res.superseded_by, res.may_update or []) == (write, [], None, [])
         res = s.store("O servidor de aplicação agora tem 32 GB de RAM", "semantic")
         assert (res.supersedes, res.may_update or []) == ([ids["O servidor de aplicação tem 16 GB de RAM"]], [])
+        res = s.store("Priya now works for KPMG", "semantic")
+        assert (res.supersedes, res.may_update or []) == ([ids["Priya works for Deloitte"]], [])
+        gone = {"O servidor de aplicação tem 16 GB de RAM", "Priya works for Deloitte"}
         live = {int(r[0]) for r in s.conn.execute("SELECT id FROM memories WHERE valid_to IS NULL")}
-        assert live >= {i for t, i in ids.items() if t != "O servidor de aplicação tem 16 GB de RAM"}
+        assert live >= {i for t, i in ids.items() if t not in gone}
+        assert not live & {ids[t] for t in gone}
     finally:
         s.close()
