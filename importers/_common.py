@@ -175,8 +175,11 @@ def normalise_phone(raw: str) -> str:
     return digits
 
 
-def todo_line(label: str, due: datetime | None, done: bool) -> str:
+def todo_line(label: str, due: datetime | None, done: bool, done_at: datetime | None = None) -> str:
     """A note app's to-do or reminder as the note's last line, as Evernote 10's tasks read (:mod:`importers.enex`):
-    ``[ ] Reminder (due 2024-03-20 09:00 UTC)``, ``[x]`` once done; ``due`` is aware (shown in UTC) or None."""
-    when = f" (due {due.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC)" if due is not None else ""
-    return f"[{'x' if done else ' '}] {label}{when}"
+    ``[ ] Reminder (due 2024-03-20 09:00 UTC)``, ``[x]`` once done, with when it was done if the app says
+    (``[x] To-do (due 2024-03-20 09:00 UTC; done 2024-03-19 18:30 UTC)``); times are aware (shown in UTC) or None."""
+    when = [f"due {due.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"] if due is not None else []
+    if done and done_at is not None:
+        when.append(f"done {done_at.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC")
+    return f"[{'x' if done else ' '}] {label}" + (f" ({'; '.join(when)})" if when else "")

@@ -21,6 +21,7 @@ is a semantic record "ChatGPT memory: ..."; a conversation of no title (null,
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
@@ -46,6 +47,25 @@ TOOL_OUTPUT_CHARS = 500
 
 # 【12†source】 (browsing era) and \ue200cite\ue202turn0search1\ue201 (private-use, 2025+).
 _CITATION_RE = re.compile(r"\s*(?:【\d+(?::\d+)?†[^】]*】|\ue200[^\ue201]*\ue201|[\ue200-\ue2ff])")
+# 2025's entity markup: \ue200entity\ue202["restaurant","Cantinho do Avillez","Porto"]\ue201 is shown as its name
+# (the second item; the first is its kind, the third what tells it apart); other markup (cite, image_group,
+# navlist ...) is links and pictures, dropped with the citations
+_ENTITY_RE = re.compile(r"(\s*)\ue200entity\ue202(\[[^\ue200\ue201]*\])\ue201")
+
+
+def _entity_name(match: re.Match[str]) -> str:
+    """The name an entity marker shows (with the space before it), or nothing (nor that space) when its
+    list is no JSON list of names."""
+    try:
+        items = json.loads(match.group(2))
+    except ValueError:
+        items = None
+    name = ""
+    if isinstance(items, list) and len(items) > 1 and isinstance(items[1], str):
+        name = items[1]
+    elif isinstance(items, list) and len(items) == 1 and isinstance(items[0], str):
+        name = items[0]
+    return match.group(1) + name if name.strip() else ""
 _HIDDEN_TYPES = {"user_editable_context", "model_editable_context", "thoughts", "reasoning_recap", "system_error"}
 _TOOL_TYPES = {"execution_output", "tether_browsing_display", "tether_quote"}
 
@@ -184,6 +204,8 @@ def _tree_order(mapping: dict[str, Any]) -> list[str]:
 
 
 def _clean(text: str) -> str:
+    if "\ue200entity" in text:
+        text = _ENTITY_RE.sub(_entity_name, text)
     return _CITATION_RE.sub("", text).strip()
 
 

@@ -37,7 +37,7 @@ _BLOCKS = {"div", "p", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "bl
 _FIELDS = {("note", "title"), ("note", "content"), ("note", "created"), ("note", "updated"), ("note", "tag"),
            ("note-attributes", "source-url"), ("resource-attributes", "file-name"), ("task", "title"),
            ("task", "taskStatus"), ("task", "dueDate"), ("note-attributes", "reminder-time"),
-           ("note-attributes", "reminder-done-time"), ("note-attributes", "reminder-order")}
+           ("note-attributes", "reminder-done-time"), ("note-attributes", "reminder-order"), ("reminder", "reminderDate")}
 
 
 class _Text(HTMLParser):
@@ -102,18 +102,25 @@ def enml_text(enml: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
-def _tasks(tasks: list[dict[str, str]]) -> str:
-    """Evernote 10's tasks of a note, as its to-dos read: "[ ] title (due 2025-03-01)", "[x]" when completed.
-    The due date is the day (the app shows a date; the time is its zone's midnight or the user's hour)."""
-    lines = []
+def _tasks(tasks: list[dict[str, str]]) -> tuple[str, list[str]]:
+    """Evernote 10's tasks of a note, as its to-dos read: "[ ] title (due 2025-03-01)", "[x]" when completed,
+    and the ISO times of their reminders. The due date is the day (the app shows a date; the time is its
+    zone's midnight or the user's hour); a reminder is the time Evernote will remind, shown in UTC after it
+    ("(due 2025-03-01; reminder 2025-02-28 09:00 UTC)"); a completed task's reminder is spent: not shown."""
+    lines, reminders = [], []
     for task in tasks:
         title = " ".join(task.get("title", "").split())
         if not title:
             continue
         due = _when(task.get("dueDate", ""))
-        mark = "[x]" if task.get("taskStatus", "").strip() == "completed" else "[ ]"
-        lines.append(f"{mark} {title}" + (f" (due {due.date().isoformat()})" if due else ""))
-    return "\n".join(lines)
+        done = task.get("taskStatus", "").strip() == "completed"
+        remind = None if done else _when(task.get("reminderDate", ""))
+        when = [f"due {due.date().isoformat()}"] if due else []
+        if remind is not None:
+            when.append(f"reminder {remind:%Y-%m-%d %H:%M} UTC")
+            reminders.append(remind.isoformat())
+        lines.append(f"{'[x]' if done else '[ ]'} {title}" + (f" ({'; '.join(when)})" if when else ""))
+    return "\n".join(lines), reminders
 
 
 def _reminder(note: dict[str, Any]) -> tuple[datetime | None, bool, str]:
@@ -169,8 +176,8 @@ class _Notes:
     def end(self, name: str) -> None:
         self.stack.pop()
         parent = self.stack[-1] if self.stack else ""
-        if self.note is not None and name == self.field and parent == "task" and self.task is not None:
-            self.task[name] = "".join(self.buf)[:MAX_TASK_CHARS]
+        if self.note is not None and name == self.field and parent in ("task", "reminder") and self.task is not None:
+            self.task.setdefault(name, "".join(self.buf)[:MAX_TASK_CHARS])  # a task's first reminder is its own
             self.field = None
         elif self.note is not None and name == "task" and parent == "note" and self.task is not None:
             if len(self.note["tasks"]) < MAX_TASKS:
@@ -197,7 +204,8 @@ class _Notes:
             report.warn(f"{self.rel}: note {title!r} over {MAX_NOTE_CHARS} characters; refused", note["line"])
             return
         due, done, reminder = _reminder(note)
-        body = "\n".join(p for p in (enml_text(str(note.get("content") or "")), _tasks(note["tasks"]), reminder) if p)
+        tasks, reminders = _tasks(note["tasks"])
+        body = "\n".join(p for p in (enml_text(str(note.get("content") or "")), tasks, reminder) if p)
         if not body:
             report.skipped_empty += 1
             return
@@ -214,6 +222,8 @@ class _Notes:
             metadata["due"] = due.isoformat()
         if done:
             metadata["done"] = True
+        if reminders:
+            metadata["reminders"] = reminders
         if note.get("source-url"):
             metadata["source_url"] = str(note["source-url"]).strip()
         self.records.append(Record(

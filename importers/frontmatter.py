@@ -114,3 +114,29 @@ def front_matter(lines: list[str]) -> tuple[dict[str, Any], int]:
 
 # --- sections ---------------------------------------------------------------------
 
+
+# --- tags -----------------------------------------------------------------------
+
+_WIKI_TAG_RE = re.compile(r"\[\[([^\[\]|]+)(?:\|[^\[\]]*)?\]\]")
+
+
+def _fm_tag(value: Any) -> str:
+    """One front matter tag: "#home" is "home"; a tag written as a wiki link ("[[Home Renovation]]", as
+    Capacities writes tags; unquoted YAML reads ``[[Kitchen]]`` as a list in a list) is the page's name."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    text = str(value).strip()
+    link = _WIKI_TAG_RE.fullmatch(text)
+    return link.group(1).strip() if link else text.lstrip("#").strip()
+
+
+def front_tags(value: Any) -> list[str]:
+    """The tags of a front matter value: a list, or a string split at commas and spaces."""
+    if isinstance(value, str):
+        # "[[Home Renovation]] [[Kitchen]]": links hold spaces, so they are read whole before splitting
+        links = [m.group(1).strip() for m in _WIKI_TAG_RE.finditer(value)]
+        value = links + re.split(r"[,\s]+", _WIKI_TAG_RE.sub(" ", value))
+    if not isinstance(value, list):
+        return []
+    tags = [_fm_tag(v) for v in value if v is not None and str(v).strip()]
+    return [t for t in tags if t]

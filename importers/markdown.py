@@ -56,6 +56,7 @@ from importers import (
 )
 from importers._common import MAX_LINE_CHARS, decode_text, is_zip, split_lines
 from importers.frontmatter import front_matter as _front_matter
+from importers.frontmatter import front_tags
 from importers.frontmatter import parse_front_matter as parse_front_matter  # re-exported (tests, callers)
 
 CHUNK_CHARS = 1500
@@ -337,8 +338,9 @@ _written_date = written_date
 
 
 # Obsidian's unique note creator (and Zettelkasten tools) name a note by its creation minute:
-# "202403120915 Boiler quote". The id dates the note and is no part of its title.
-_ZETTEL_RE = re.compile(r"^(?P<y>(?:19|20)\d{2})(?P<mo>\d{2})(?P<d>\d{2})(?P<h>\d{2})(?P<mi>\d{2})(?:\d{2})?(?!\d)\s*")
+# "202403120915 Boiler quote" (Zettlr's default id adds the second: "20240312091500"). The id dates the note
+# and is no part of its title.
+_ZETTEL_RE = re.compile(r"^(?P<y>(?:19|20)\d{2})(?P<mo>\d{2})(?P<d>\d{2})(?P<h>\d{2})(?P<mi>\d{2})(?P<s>\d{2})?(?!\d)\s*")
 
 
 def _zettel(stem: str) -> tuple[str, datetime | None]:
@@ -348,7 +350,7 @@ def _zettel(stem: str) -> tuple[str, datetime | None]:
         return stem, None
     try:
         y, mo, d, h, mi = (int(m.group(k)) for k in ("y", "mo", "d", "h", "mi"))
-        when = datetime(y, mo, d, h, mi)
+        when = datetime(y, mo, d, h, mi, int(m.group("s") or 0))
     except ValueError:
         return stem, None
     return stem[m.end():].strip() or stem, when
@@ -397,14 +399,6 @@ def _tags(text: str) -> list[str]:
     multi, plain = markdown_apps.bear_tags(plain)  # "#family trip#"
     found = roam + multi + [(m.start(), m.group(1).rstrip("/")) for m in _TAG_RE.finditer(plain)]
     return [t for _, t in sorted(found)]
-
-
-def _fm_tags(value: Any) -> list[str]:
-    if isinstance(value, str):
-        value = re.split(r"[,\s]+", value)
-    if not isinstance(value, list):
-        return []
-    return [str(v).lstrip("#").strip() for v in value if v is not None and str(v).strip()]
 
 
 def _jsonable(value: Any) -> Any:
@@ -535,7 +529,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
     base_date = _front_date(front) or file_date or zettel_date
     fm_type = str(front.get("type") or "").strip().lower()
     memory_type = fm_type if fm_type in MEMORY_TYPES else ("episodic" if file_date else "semantic")
-    fm_tags = [t for k in ("tags", "Tags", "tag") if k in front for t in _fm_tags(front[k])]  # Obsidian: "tag:" too
+    fm_tags = [t for k in ("tags", "Tags", "tag") if k in front for t in front_tags(front[k])]  # Obsidian: "tag:" too
     title = front.get("title") if isinstance(front.get("title"), str) and front["title"].strip() else stem
     if joplin is not None and isinstance(title, str) and title != stem:
         stem = title  # a Joplin RAW item's file is named by its id: the note is its title

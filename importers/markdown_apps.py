@@ -86,15 +86,20 @@ def todo(front: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """(the to-do line that ends the note, metadata) of a Joplin to-do, ("", {}) for any other note: its front
     matter export writes ``completed?: yes/no`` (only to-dos have it) and ``due``, its RAW export ``is_todo: 1``,
     ``todo_due`` and ``todo_completed`` (ms, 0 for none). Read as Evernote's reminders are:
-    ``[ ] To-do (due 2024-03-20 09:00 UTC)``, ``[x]`` once completed."""
+    ``[ ] To-do (due 2024-03-20 09:00 UTC)``, ``[x]`` once completed, with the completion time when known
+    (``[x] To-do (due …; done 2024-03-19 18:30 UTC)``)."""
+    done_at = None
     if str(front.get("is_todo", "")).strip() == "1":
-        due, done = _ms_time(front.get("todo_due")), _ms_time(front.get("todo_completed")) is not None
+        due, done_at = _ms_time(front.get("todo_due")), _ms_time(front.get("todo_completed"))
+        done = done_at is not None
     elif "completed?" in front:
         due, done = _aware(front.get("due")), str(front["completed?"]).strip().lower() in ("yes", "true")
     else:
         return "", {}
     meta: dict[str, Any] = {"due": due.isoformat()} if due else {}
-    return todo_line("To-do", due, done), meta | ({"done": True} if done else {})
+    if done:  # when it was done: the RAW export's todo_completed (the front matter export does not say)
+        meta |= {"done": True} | ({"done_at": done_at.isoformat()} if done_at is not None else {})
+    return todo_line("To-do", due, done, done_at), meta
 
 
 _LOGSEQ_PROP_RE = re.compile(r"^([A-Za-z][\w-]*):: ?(.*)$")

@@ -30,6 +30,13 @@ _PAGE_ID_RE = re.compile(r"\s+[0-9a-f]{32}$")
 # A relation or page link in a cell: "Trip plan (Trip%20plan%201a2b….md)"; several are comma-separated.
 _RELATION_RE = re.compile(r"([^,()\n]+?) \(([^()\s]+?\.(?:md|csv))\)")
 _DATE_COLUMNS = ("created", "created time", "date created", "created at", "date")
+# A workspace in another language names its columns in it: the default tags column is "Etiquetas", "Tags" ...
+_TAG_COLUMNS = frozenset({"tags", "tag", "etiquetas", "etiqueta", "étiquettes", "etichette", "schlagwörter",
+                          "stichwörter", "labels", "tagi", "etiketler", "štítky", "címkék", "теги", "мітки", "метки",
+                          "ετικέτες", "タグ", "标签", "標籤", "태그"})
+# A cell that is a date with its time and nothing else ("March 14, 2024 6:01 PM", "14/03/2024 18:01"): what a
+# created or edited time column holds, whatever the column is called
+_DATE_TIME_RE = re.compile(r"(?:[^\W\d_]+\.? \d{1,2}, \d{4}|\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}) \d{1,2}:\d{2}(?: ?[AaPp][Mm])?")
 MAX_TABLE_BYTES = 64 * 1024 * 1024
 csv.field_size_limit(MAX_TABLE_BYTES)
 
@@ -116,7 +123,10 @@ def _relations(value: str, rel: str) -> tuple[str, list[str]]:
     return (_RELATION_RE.sub(repl, value) if " (" in value else value), targets
 
 
-def _date(row: dict[str, str], written: Callable[[Any], datetime | None]) -> datetime | None:
+def _date(row: dict[str, str], written: Callable[[Any], datetime | None], timed: list[str]) -> datetime | None:
+    """A row's date: its created (or date) column by the English name; else the earliest of its ``timed``
+    columns' times (a created time is never after an edited one; a date without a time is a due date or a
+    day, not when the row was written)."""
     lowered = {k.strip().lower(): v for k, v in row.items()}
     for key in _DATE_COLUMNS:
         value = lowered.get(key)
@@ -124,7 +134,18 @@ def _date(row: dict[str, str], written: Callable[[Any], datetime | None]) -> dat
             when = written(value)
             if when is not None:
                 return when
-    return None
+    times = [w for w in (written(row[h]) for h in timed if row.get(h)) if w is not None]
+    return min(times, key=lambda w: w.replace(tzinfo=None)) if times else None
+
+
+def timed_columns(header: list[str], rows: list[list[str]]) -> list[str]:
+    """The columns (not the title) whose every filled cell is a date with its time."""
+    out = []
+    for k, h in enumerate(header[1:], start=1):
+        values = [r[k].strip() for r in rows if k < len(r) and r[k].strip()]
+        if h and values and all(_DATE_TIME_RE.fullmatch(v) for v in values):
+            out.append(h)
+    return out
 
 
 def parents(rel: str) -> list[str]:
@@ -154,6 +175,7 @@ def records(table: Path, rel: str, report: ImportReport, clean: Callable[[str, s
     out: list[Record] = []
     links: list[list[str]] = []
     seen: dict[str, int] = {}
+    timed = timed_columns(header, rows)
     for n, row in enumerate(rows, start=2):
         report.messages_seen += 1
         title = (row[0] if row else "").strip()
@@ -171,13 +193,13 @@ def records(table: Path, rel: str, report: ImportReport, clean: Callable[[str, s
         k = seen.get(title, 0)
         seen[title] = k + 1
         tags = next(([t.strip().lstrip("#") for t in v.split(",") if t.strip()] for h, v in cells.items()
-                     if h.lower() == "tags"), [])
+                     if h.lower() in _TAG_COLUMNS), [])
         metadata: dict[str, Any] = {"database": name, "title": title, "path": rel,
                                     "properties": {h: v for h, v in cells.items() if v}}
         if title in pages:  # links to the row's page lead to the row
             metadata["page"] = page_rel
         out.append(Record(
             content=f"{heading} > {title}: {text}" if text else f"{heading}: {title}", ref=f"markdown:{ref_rel}:{title}:{k}",
-            source="markdown", memory_type="semantic", event_at=_date(cells, written), author=None, thread=ref_rel,
+            source="markdown", memory_type="semantic", event_at=_date(cells, written, timed), author=None, thread=ref_rel,
             position=len(out), tags=tags, metadata=metadata, line=n))
     return out, links

@@ -59,6 +59,7 @@ class _Contact:
     categories: list[str] = field(default_factory=list)
     related: list[tuple[str, str]] = field(default_factory=list)  # (name, relation): ("Maria", "spouse")
     reach: vcf_reach.Reach = field(default_factory=vcf_reach.Reach)  # IM handles, social profiles, web pages
+    other_names: list[str] = field(default_factory=list)  # a second FN without ALTID: another name they go by
 
 
 def _join_qp_soft_breaks(card: str) -> str:
@@ -320,7 +321,9 @@ def _display(c: _Contact) -> str:
         return c.fn
     family, given = (c.n_parts + ["", ""])[:2]
     joined = " ".join(p for p in (given, family) if p.strip()).strip()
-    return joined or (c.nicknames[0] if c.nicknames else "") or (c.emails[0] if c.emails else "") or (
+    # no name at all: what the person is called (a nickname), else the company the card is of (Apple's
+    # X-ABShowAs:COMPANY card, an ORG alone), before a way to reach them
+    return joined or (c.nicknames[0] if c.nicknames else "") or c.org or (c.emails[0] if c.emails else "") or (
         c.tels[0][1] if c.tels else ""
     )
 
@@ -384,12 +387,19 @@ def _record(c: _Contact, line: int, rel: str) -> Record | None:
         facts.append(f"role {c.role}")
     if c.bday:
         facts.append(f"birthday {c.bday}")
+    facts += [f"{label} {_date(v) if label == 'died' else v}" for label, v in c.reach.life]
     facts += [f"{label} {_date(d)}" for label, d in c.dates if d.strip()]
     facts += [f"address {a}" for a in c.adr if a]
-    if c.nicknames:
-        facts.append("nickname " + ", ".join(c.nicknames))
+    nicknames = [n for n in c.nicknames if n != name]  # a nickname that names the card is not said twice
+    if nicknames:
+        facts.append("nickname " + ", ".join(nicknames))
+    if c.other_names:
+        facts.append("also known as " + ", ".join(c.other_names))
+    if c.reach.reading():
+        facts.append(f"reading {c.reach.reading()}")
     if c.related:
         facts.append("related " + ", ".join(f"{n} ({k})" if k else n for n, k in c.related))
+    facts += [f"{label} {value}" for label, value in c.reach.interests]
     if c.note:
         note = re.sub(r"\s+", " ", c.note)
         facts.append("note " + (note[:NOTE_CHARS] + " …" if len(note) > NOTE_CHARS else note))
@@ -403,7 +413,7 @@ def _record(c: _Contact, line: int, rel: str) -> Record | None:
             aliases[norm] = name
     family, given, additional, _prefix, _suffix = (c.n_parts + [""] * 5)[:5]
     variants = [c.fn, f"{given} {family}", f"{family}, {given}" if family and given else "", given if not family else "",
-                f"{given} {additional} {family}", *c.nicknames]
+                f"{given} {additional} {family}", *c.nicknames, *c.other_names, c.reach.reading()]
     for v in variants:
         v = re.sub(r"\s+", " ", v or "").strip().strip(",").strip()
         if v:
@@ -644,6 +654,7 @@ class _Spaced(Exception):
     """A card holding a spaced custom label (see :data:`_SPACED_LABEL_RE`)."""
 
 
+_OTHER_FN_RE = re.compile(r"^(?:[\w-]+\.)?FN(?![^:\r\n]*ALTID)(?:;[^:\r\n]*)?:(.*?)\r?$", re.IGNORECASE | re.MULTILINE)
 _AB_LABEL_RE = re.compile(r"^(item\d+)\.X-ABLABEL:(.*?)\r?$", re.IGNORECASE | re.MULTILINE)
 
 
@@ -664,6 +675,11 @@ def _card_record(raw: str, line: int, rel: str, report: ImportReport,
     fn = _raw_values(prepared, "FN")
     if fn:
         contact.fn = _unescape(fn[0]).strip()
+    # FN;ALTID=1;LANGUAGE=ja: the same name in another script (an alias, below); an FN of its own is another name
+    for other in _OTHER_FN_RE.findall(prepared)[1:]:
+        other = re.sub(r"\s+", " ", _unescape(other)).strip()
+        if other and other != contact.fn and other not in contact.other_names:
+            contact.other_names.append(other)
     # vobject cuts a text value at its first unescaped comma ("Met at the gym, likes bouldering" became
     # "Met at the gym"); Android 2.1 and Outlook cards do not escape commas, so these are read raw too.
     notes = [_unescape(v).strip() for v in _raw_values(prepared, "NOTE")]

@@ -16,6 +16,11 @@ in their own fields, read from a vCard's lines for :mod:`importers.vcf`.
   KDE's ``BlogFeed``); a free/busy or calendar URL (``FBURL``, ``CALURI``) is none;
 * RFC 9554's ``PRONOUNS`` (shown first by :mod:`importers.vcf`); its GRAMGENDER, LANGUAGE and CREATED are
   not shown;
+* RFC 6474's ``BIRTHPLACE``, ``DEATHDATE`` and ``DEATHPLACE`` (a place given as a ``geo:`` URI is none);
+  RFC 6715's ``EXPERTISE``, ``HOBBY`` and ``INTEREST`` (their LEVEL is not shown; ``ORG-DIRECTORY`` is a
+  lookup service of the employer, no fact about the person);
+* a name's reading: ``X-PHONETIC-LAST-NAME`` / ``X-PHONETIC-FIRST-NAME`` (Google, Apple) and the same names
+  with ``X-PHONETIC-MIDDLE-NAME``, family name first as N writes it;
 * relations written as Outlook's ``X-MS-SPOUSE``/``X-MS-MANAGER``/``X-MS-ASSISTANT``, Evolution's
   ``X-EVOLUTION-SPOUSE`` ..., KDE's ``X-KADDRESSBOOK-X-SpousesName`` ...; anniversaries as
   ``X-MS-ANNIVERSARY`` or KDE's ``X-KADDRESSBOOK-X-Anniversary``; Android's contact events
@@ -42,6 +47,10 @@ _SCHEME_RE = re.compile(r"^([a-z][a-z0-9+.-]{1,20}):(?!//)", re.IGNORECASE)
 _ANDROID_EVENTS = {"1": "anniversary", "2": "date"}
 # read by importers.vcf already (RELATED and Apple's dates, the anniversaries it knows)
 _KNOWN = frozenset({"X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY", "X-ABRELATEDNAMES", "X-ABDATE"})
+# RFC 6474 (life events) and RFC 6715 (what the person knows and likes), as the record names them
+_LIFE = {"BIRTHPLACE": "birthplace", "DEATHDATE": "died", "DEATHPLACE": "place of death"}
+_INTERESTS = {"EXPERTISE": "expertise", "HOBBY": "hobby", "INTEREST": "interest"}
+_PHONETIC_RE = re.compile(r"^X-PHONETIC-(FIRST|MIDDLE|LAST)-NAME$")
 _TYPE_SKIP = frozenset({"pref", "voice", "internet", "text", "uri"})
 _PLACES = frozenset({"home", "work", "other", "personal", "business", "cell", "mobile"})
 _MATRIX_SIGILS = {"u": "@", "r": "#", "roomid": "!"}
@@ -57,6 +66,13 @@ class Reach:
     related: list[tuple[str, str]] = field(default_factory=list)  # (name, relation)
     dates: list[tuple[str, str]] = field(default_factory=list)  # (label, date as written)
     pronouns: list[str] = field(default_factory=list)  # RFC 9554 PRONOUNS, as written ("she/her")
+    life: list[tuple[str, str]] = field(default_factory=list)  # RFC 6474: ("birthplace", "Viseu"), ("died", date)
+    interests: list[tuple[str, str]] = field(default_factory=list)  # RFC 6715: ("hobby", "birdwatching")
+    phonetic: dict[str, str] = field(default_factory=dict)  # "LAST"/"MIDDLE"/"FIRST" -> the reading of that part
+
+    def reading(self) -> str:
+        """The name's reading, family name first (as N writes a name), or ""."""
+        return " ".join(self.phonetic[k] for k in ("LAST", "FIRST", "MIDDLE") if self.phonetic.get(k))
 
     def facts(self) -> list[str]:
         """The ways to reach, as the contact's record writes them: "im h (Skype)", "profile u (github)", "web u"."""
@@ -120,12 +136,21 @@ def read(card: str, labels: dict[str, str]) -> Reach:
         parts = head.split(";")
         group, _, name = parts[0].rpartition(".")
         name = name.strip().upper()
+        if name in _LIFE or name in _INTERESTS:
+            value = _unescape(raw)
+            if name in _LIFE and not value.lower().startswith("geo:"):
+                found.life.append((_LIFE[name], value))
+            elif name in _INTERESTS:
+                found.interests.append((_INTERESTS[name], value))
+            continue
         if not name.startswith(("X-", "IMPP", "URL", "SOCIALPROFILE", "CONTACT-URI", "PRONOUNS")) or name in _KNOWN:
             continue
         params = _params(parts[1:])
         value = _unescape(raw)
         label = labels.get(group.lower(), "") if group else ""
-        if name == "PRONOUNS":
+        if (phonetic := _PHONETIC_RE.match(name)) is not None:
+            found.phonetic.setdefault(phonetic.group(1), value)
+        elif name == "PRONOUNS":
             if value not in found.pronouns:
                 found.pronouns.append(value)
         elif name == "IMPP":

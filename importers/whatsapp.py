@@ -644,8 +644,8 @@ def _chat(file: str, opener: Callable[[], IO[bytes]], thread: str, report: Impor
     position = 0
     unknown_markers: set[str] = set()
     damage: list[tuple[int, str]] = []  # a copy damaged on the way (NULs, a character cut): said once each
-    for e in _in_time_order(_entries(whatsapp_files.lines(opener, file, damage), layout, report), order, calendar,
-                            markers):
+    entries = _entries(whatsapp_files.lines(opener, file, damage), layout, report)
+    for e in _pasted(_in_time_order(entries, order, calendar, markers), order, calendar, markers):
         report.messages_seen += 1
         if e.refused:
             report.skipped_oversized += 1
@@ -714,3 +714,53 @@ def _in_time_order(entries: Iterator[_Entry], order: str, calendar: str,
         out = held
     if out is not None:
         yield out
+
+
+def _pasted(entries: Iterator[_Entry], order: str, calendar: str, markers: dict[str, bool] | None = None) -> Iterator[_Entry]:
+    """``entries`` with a sender's header that a person pasted from another chat put back into the message above.
+
+    "Copying Oscar's message:" followed by "20/03/2024, 09:00 - Oscar: I'll come at 9" reads as a message of
+    Oscar's; but WhatsApp writes messages in the order they came, so a header dated more than OUT_OF_ORDER
+    away from the message above it, between two headers that agree with each other (within OUT_OF_ORDER),
+    is a line of the message above. Only a header of another day than the message above is looked at (a
+    same-day stamp cannot be told from a reply), one at a time. A chat whose times jump about (a phone's
+    clock set wrong, messages that came late: real exports have them) keeps its headers unless the
+    headers around the stray one are that close.
+    """
+
+    def when(e: _Entry) -> float | None:
+        try:
+            return _timestamp(e, order, calendar, markers).timestamp()
+        except ValueError:
+            return None
+
+    out: _Entry | None = None  # the message not yet given out
+    held: _Entry | None = None  # a header of another day, far from ``out``: pasted or the chat moving on
+    t_out = t_held = None
+    for e in entries:
+        if held is not None:
+            t_next = when(e)
+            assert out is not None and t_out is not None and t_held is not None
+            if t_next is not None and abs(t_next - t_out) <= OUT_OF_ORDER and (  # and the message stays within its caps
+                    out.chars + held.chars <= MAX_MESSAGE_CHARS and len(out.more) + 1 + len(held.more) <= MAX_MESSAGE_LINES):
+                out.more.extend([held.head + held.rest, *held.more])
+                out.chars += held.chars
+            else:
+                yield out
+                out, t_out = held, t_held
+            held = None
+        if (out is not None and not out.refused and not e.refused and e.date != out.date and _who(e) is not None
+                and _who(out) is not None):
+            t_out = when(out) if t_out is None else t_out
+            t_e = when(e)
+            if t_out is not None and t_e is not None and abs(t_e - t_out) > OUT_OF_ORDER:
+                held, t_held = e, t_e
+                continue
+        if out is not None:
+            yield out
+        out, t_out = e, None
+    if out is not None:
+        yield out
+    if held is not None:  # the last header of the file: nothing after it to compare with
+        yield held
+

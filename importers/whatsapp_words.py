@@ -82,7 +82,7 @@ _SYSTEM_BODY_PATTERNS = (
             r"verpasster (?:sprach|video)anruf|appel (?:vocal|vidéo) manqué|chiamata vocale persa|videochiamata persa|"
             r"gemiste (?:spraak|video-?)oproep|cevapsız (?:sesli|görüntülü) arama|пропущенный (?:аудио|видео)звонок|"
             r"nieodebrane połączenie (?:głosowe|wideo)|panggilan (?:suara|video) tak terjawab|"
-            r"cuộc gọi (?:thoại|video) bị nhỡ|simu ya (?:sauti|video) ambayo haikupokelewa|"
+            r"cuộc gọi (?:thoại|video) bị nhỡ|simu ya (?:sauti|video) (?:ambayo haikupokelewa|uliyokosa)|"
             # ... and of the other languages whose notices are read here (round 7)
             r"missat (?:röst|video)samtal|ubesvaret (?:tale|video)opkald|tapt (?:tale|video)anrop|"
             r"vastaamaton (?:ääni|video)puhelu|zmeškaný (?:hlasový hovor|videohovor)|пропущений (?:аудіо|відео)дзвінок|"
@@ -233,7 +233,9 @@ _OMITTED_WORD_LIST = (
     r"vynechán[aoy]?|отсутствует|не добавлен[аоы]?|含まれていません|省略|omess[oa]|oculto|ocultad[oa]|"
     r"pominięt[oay]|dahil edilmedi|생략됨|הושמט[הו]?|udeladt|utelatt|utelämnad|utelämnat|jätetty pois|kihagyva|"
     r"tidak disertakan|omes[ao]|omis[ăa]|bị bỏ qua|izostavljen[aoi]?|vynechan[ýáé]|пропущен[оа]?|αφαιρέθηκε|παραλείφθηκε|"
-    r"已略去|省略されました|छोड़ी गई|छोड़ा गया|छोड़े गए)")
+    r"已略去|省略されました|छोड़ी गई|छोड़ा गया|छोड़े गए|"
+    # round 15: Bengali, Swahili
+    r"বাদ দেওয়া হয়েছে|imeachwa|imeondolewa)")
 # iOS placeholders that put the "omitted" word first (Arabic "تم استبعاد الصورة", Thai "ละเว้นรูปภาพ") or say
 # "removed" of a media noun (Persian "تصویر حذف شد", where "این پیام حذف شد" is a deleted message, a notice)
 _OMITTED_FIRST = (r"^لم يتم إدراج|^تم حذف الملصق|^تم استبعاد|^ละเว้น|"
@@ -270,7 +272,9 @@ _EDITED_WORDS = (
     # round 9: mk, af, gl, gu, hy, ka, ne, ur, uz
     r"уреден[ао]?|geredigeer|editouse|સંપાદિત|խմբագրվ|რედაქტირებულ|सम्पादन गरिएको|ترمیم شدہ|tahrirla|"
     # round 10: kn, ml, lo, ky, ga, rw
-    r"ಎಡಿಟ್ ಮಾಡಲಾಗಿದೆ|എഡിറ്റ് ചെയ്\u200c?തു|ແກ້ໄຂແລ້ວ|түзөтүлдү|in eagar|bwahinduwe"
+    r"ಎಡಿಟ್ ಮಾಡಲಾಗಿದೆ|എഡിറ്റ് ചെയ്\u200c?തു|ແກ້ໄຂແລ້ວ|түзөтүлдү|in eagar|bwahinduwe|"
+    # round 15: sw, bn
+    r"[iu]mehaririwa|সম্পাদিত"
 )
 _EDITED_RE = re.compile(rf"\s*<(?=[^<>\n]{{1,60}}>\s*$)[^<>\n]*(?:{_EDITED_WORDS})[^<>\n]*>\s*$", re.IGNORECASE)
 

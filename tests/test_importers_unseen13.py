@@ -219,10 +219,11 @@ NOTE_CASES: dict[str, list[tuple[Any, ...]]] = {  # folder: [(thread, content, d
         ("iCloud Notes/Notes/Tile order/Tile order.txt", "Tile order: Zellige 10x10, 6 m², colour verde.\nDelivery on 28 March.",
          None, [])],
     # Decision: Evernote 10's tasks are the note's, as its to-dos: "[ ]"/"[x]" lines after its text, with their due
-    # date; a task's own <title>/<created> never replace the note's; table cells are kept apart by " | "
+    # date; a task's own <title>/<created> never replace the note's; table cells are kept apart by " | "; (round 15)
+    # an open task's reminder is shown after its due date
     "enex_v10_tasks": [
         ("Home.enex#Boiler", "Boiler: Oscar serviced it: 85 EUR.\nPart | Price\nValve | 25 EUR\n"
-         "[ ] Book next service (due 2025-03-01)\n[x] Pay Oscar", D(2024, 3, 14, 9, 15), ["home"]),
+         "[ ] Book next service (due 2025-03-01; reminder 2025-02-15 09:00 UTC)\n[x] Pay Oscar", D(2024, 3, 14, 9, 15), ["home"]),
         ("Home.enex#Boiler", "Boiler: Last year: 80 EUR.", D(2023, 3, 10, 8, 0), [])],
 }
 

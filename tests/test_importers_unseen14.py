@@ -191,7 +191,7 @@ NOTE_CASES: dict[str, list[tuple[Any, ...]]] = {  # folder: [(thread, content, d
         ("d4e5f60718293a4b5c6d7e8f90a1b2c3.md", "Book boiler service: Call Oscar before Friday: 912 345 678.\n"
          "[ ] To-do (due 2024-03-20 09:00 UTC)", D(2024, 3, 14, 9, 15), []),
         ("e5f60718293a4b5c6d7e8f90a1b2c3d4.md", "Renew insurance: Fidelidade, policy 123-456, 310 EUR a year.\n"
-         "[x] To-do (due 2024-03-02 09:00 UTC)", D(2024, 3, 1, 8, 0), []),
+         "[x] To-do (due 2024-03-02 09:00 UTC; done 2024-03-02 10:00 UTC)", D(2024, 3, 1, 8, 0), []),  # round 15: when done
         ("f60718293a4b5c6d7e8f90a1b2c3d4e5.md", "Call the bank: Ask about the mortgage rate.\n[ ] To-do", D(2024, 3, 12, 12, 0), [])],
 }
 

@@ -252,6 +252,8 @@ def test_every_unseen15_vcard_fixture_has_a_case() -> None:
 
 def test_other_names_are_aliases_of_the_contact() -> None:
     """The second FN and the reading find the contact as its name does."""
+    recs, _ = vcards(VCF / "google_phonetic.vcf")
+    assert recs[0].aliases.get("さとう けん") == "佐藤 健"
     recs, _ = vcards(VCF / "two_names_40.vcf")
     assert recs[0].aliases.get("Maria Sousa") == "Maria Sousa Costa"
     recs, _ = vcards(VCF / "names_missing.vcf")
@@ -341,3 +343,52 @@ def test_the_cli_imports_the_new_layouts_once(path: Path, added: int, tmp_path: 
     out = _envelope(run_cli("--db", str(db), "import", str(path)))
     assert out["ok"] and out["data"]["memories_added"] == added, out
     assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == 0
+
+
+def test_hostile_pasted_stamps_stay_within_a_messages_caps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Written after this round's code: 3,000 pasted stamps, each between two headers of the chat's own time,
+    all join their messages in one pass; a message that would pass its line cap keeps the stamp as a message."""
+    from importer_cli import wa
+
+    from importers import whatsapp
+
+    lines = []
+    for i in range(3000):
+        lines += [f"14/03/2024, 18:{i % 60:02d} - Ana: pasting:", f"20/03/2024, 09:00 - Oscar: line {i}"]
+    lines.append("14/03/2024, 18:59 - Ben: ok")
+    path = tmp_path / "chat.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    recs, rep = wa(path)
+    assert len(recs) == 3001 and recs[0].content == "Ana: pasting:\n20/03/2024, 09:00 - Oscar: line 0"
+    assert rep.warnings == []
+    monkeypatch.setattr(whatsapp, "MAX_MESSAGE_LINES", 1)
+    path.write_text("14/03/2024, 18:01 - Ana: pasting:\nsecond line\n20/03/2024, 09:00 - Oscar: hi\n"
+                    "14/03/2024, 18:02 - Ben: ok\n", encoding="utf-8")
+    recs, _ = wa(path)
+    assert [r.content for r in recs] == ["Ana: pasting:\nsecond line", "Oscar: hi", "Ben: ok"]
+
+
+def test_hostile_and_broken_entity_markup(tmp_path: Path) -> None:
+    """100,000 entity markers never closed, and markers whose list is no JSON: read in linear time; a broken
+    marker shows nothing, the text around it stays."""
+    import json
+
+    src = json.loads((GPT / "entity_markup_2025" / "conversations.json").read_text(encoding="utf-8"))
+    node = src[0]["mapping"]["m2"]["message"]["content"]
+    node["parts"] = ["Try \ue200entity\ue202[restaurant, Avillez]\ue201 today." + "\ue200entity\ue202[\"x\"," * 100_000]
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "conversations.json").write_text(json.dumps(src), encoding="utf-8")
+    recs, rep = conversations(tmp_path / "c")
+    assert recs[1].content.startswith("Assistant: Try today.") and len(recs[1].content) < 2_000_000
+    assert rep.warnings == []
+
+
+def test_hostile_notion_table_of_many_timed_columns(tmp_path: Path) -> None:
+    """A table of 2,000 rows and 50 columns of times: the columns are told once per table, each row dated by
+    its earliest time."""
+    nid = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+    header = "Nome," + ",".join(f"Quando {k}" for k in range(50))
+    rows = [f"Linha {i}," + ",".join(f'"March {1 + (k + i) % 28}, 2024 6:01 PM"' for k in range(50)) for i in range(2000)]
+    (tmp_path / f"Tabela {nid}.csv").write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    recs, _ = _notes(tmp_path)
+    assert len(recs) == 2000 and all(r.event_at is not None and r.event_at.day == 1 for r in recs)
