@@ -1,0 +1,51 @@
+"""Issue 19, round 19: recall on the held-out chats written for it (bench/data/realchat_heldout17), by kind.
+
+``bench/recall_round12.py`` on the set (each chat imported into its own store as ``mem.py import`` does,
+turn-level scoring, "newer above older" for the questions about a value that changed), then the figures
+by kind: the questions asked in words the chat does not use (``gap: true``: a paraphrase, a category, a
+time said differently, another language), the multi-hop ones, the updates, the questions asking how much,
+and each chat (a Polish landlord-tenant thread over a year, a Swedish family group of three generations, a US
+astronomy club, a ChatGPT export of a long technical project).
+
+    python bench/recall_round19.py --reuse /tmp/r19                              # this tree
+    python bench/recall_round19.py --reuse /tmp/r19b --tree /work/base-start     # the session start
+    python bench/recall_round19.py --reuse /tmp/r19 --misses                     # every miss, one by one
+    python bench/recall_round19.py --rows OUT.json                               # the table of a saved run
+
+(``--rows`` reads the ``--json`` output of ``bench/recall_round12.py --set bench/data/realchat_heldout17.jsonl``
+run in any tree: the way to score a tree whose bench/ predates this file.)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE))
+
+from bench.recall_round13 import kind_subsets, question_meta, run_by_kind, subset_rows  # noqa: E402
+from memengine.recall.priors import asks_amount  # noqa: E402
+
+DATA = HERE / "bench" / "data" / "realchat_heldout17"
+QUESTIONS = HERE / "bench" / "data" / "realchat_heldout17.jsonl"
+CHATS = {"wynajem.txt": "the Polish landlord-tenant thread", "familjen.txt": "the Swedish family group",
+         "stargazers.txt": "the astronomy club", "studioflow_export.json": "the ChatGPT export (a technical project)"}
+
+
+def by_kind(rows: list[dict[str, Any]], questions: Path) -> list[list[Any]]:
+    """Rows of (subset, n, recall@5, recall@10, MRR) by kind of question and by chat."""
+    meta = question_meta(questions)
+    much = [r for r in rows if asks_amount(meta[r["id"]]["question"], "much")]
+    subsets = kind_subsets(rows, meta, CHATS, **{"asking how much (the amount prior's)": much})
+    return subset_rows(subsets)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Round 19's held-out chats, scored by kind."""
+    return run_by_kind(argv, __doc__ or "", DATA, QUESTIONS, by_kind)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
