@@ -237,6 +237,12 @@ class CachingEmbedder:
     def _key(text: str) -> str:
         return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
+    def __getattr__(self, name: str) -> Any:
+        """What the wrapper does not define is the inner embedder's (its tokenizer's vocabulary, recall reads)."""
+        if name == "inner":  # (unpickling: before __init__ set it)
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
     def embed(self, texts: list[str], batch_size: int = 32) -> Any:
         import numpy as np
 

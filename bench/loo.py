@@ -79,6 +79,12 @@ class QueryCache:
         self.inner, self.model_id, self.dims = inner, inner.model_id, inner.dims
         self.cache: dict[str, Any] = {}
 
+    def __getattr__(self, name: str) -> Any:
+        """What the wrapper does not define is the inner embedder's (its tokenizer's vocabulary, recall reads)."""
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
     def embed(self, texts: list[str], batch_size: int = 32) -> Any:
         import numpy as np
 
@@ -165,6 +171,16 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "instances: names said near the question's words (w 0.5)": (replace(D, w_instances=0.5),
                                                                 replace(D, w_instances=0.0)),
     "word parts: heads and tails of question words no memory holds": (D, replace(D, word_parts=False)),
+    # issue 19 round 19 (parts.py word_endings): question words in the other endings the index holds of them
+    "word endings: other endings of question words (all)": (replace(D, word_endings="all"),
+                                                             replace(D, word_endings="")),
+    "word endings: other endings of question words the model does not know": (replace(D, word_endings="model"),
+                                                                               replace(D, word_endings="")),
+    "word endings: of a question the model does not read": (replace(D, word_endings="question"),
+                                                            replace(D, word_endings="")),
+    # round 19 (fusion.py peaked_weights): per-query weights towards the list whose best score stands out more
+    **{f"per-query weights by how peaked each list is (peaked {p})": (replace(D, peaked=p), replace(D, peaked=0.0))
+       for p in (0.1, 0.2, 0.4)},
     # issue 19 round 14 (memengine/recall/absent.py): question words no memory holds, embedded apart
     "absent words: each alone, who-questions, named turns (w 0.3)": (replace(D, absent=D.absent or ABSENT_ON),
                                                                      replace(D, absent="")),

@@ -180,6 +180,18 @@ W_INSTANCES = 0.3
 # (bench/loo.py): recall@5 +0.001 / +0.003 in-sample and leave-one-out (LoCoMo / real chats, 27/27 folds);
 # round 12's held-out chats recall@5 0.705 -> 0.693 (one question), MRR 0.510 -> 0.521.
 WORD_PARTS = True
+# Question words searched in the other endings the index holds of them too ("zimnej" -> "zimna", "studenten" ->
+# "student"): inflections of languages the English stemmer does not know (parts.py ``word_endings``, issue 19
+# round 19); "" = off, "all" = every question word of STEM_WORD letters or more, "model" = those the embedding
+# model's vocabulary does not hold as a whole word (not English: the stemmer folds English endings already),
+# "question" = those, in a question at least half of whose words the model does not hold (a language it does not
+# read; an English question's rare words -- "login", "sanitizes" -- are left alone). "question": round 19's
+# held-out chats recall@5 0.606 -> 0.620 (recall@10 0.718 both); dev sets (bench/loo.py): recall@5 +0.000 /
+# +0.005 in-sample (LoCoMo / real chats, 26/27 folds choose it), +0.000 / +0.000 leave-one-out (the real chats'
+# gain is one chat's); earlier held-out chats: 13 0.570 -> 0.597, 12 0.699 -> 0.688, 14 0.795 -> 0.780 (one
+# question each), 15 and 16 unchanged. "all" lost 0.011 / 0.037 in-sample (English rare words' "endings" are
+# other words). Figures: bench/README.md, "Round 19".
+WORD_ENDINGS = "question"
 # Question words no memory holds (a role or category the chat never says: "dog sitter", "surgeon") embedded
 # apart, a share of each candidate's cosine to them added to its vector score (memengine/recall/absent.py,
 # issue 19 round 14); '' = off, "words" (each word alone, the best cosine) or "rest" (the question without
@@ -199,7 +211,8 @@ W_ABSENT = 0.3
 # others only change fusion and what follows it (bench/loo.py scores every fusion variant
 # from one retrieval per question and these fields).
 RETRIEVAL_FIELDS = ("fts_weights", "drop_person_terms", "max_df", "df_column", "w_phrase", "context_vectors",
-                    "context_mix", "query_adapter", "w_instances", "word_parts", "absent")
+                    "context_mix", "query_adapter", "w_instances", "word_parts", "absent",
+                    "word_endings")
 
 
 @dataclass
@@ -277,6 +290,11 @@ class RecallConfig:
     w_instances: float = W_INSTANCES
     # Question words no memory holds searched by the heads and tails of them the index holds (parts.py).
     word_parts: bool = WORD_PARTS
+    # Question words searched in the other endings the index holds of them (parts.py ``word_endings``).
+    word_endings: str = WORD_ENDINGS
+    # Per-query keyword / vector weights moved towards the list whose best score stands out more (fusion.py
+    # ``peaked_weights``, round 19); 0 = off, else the share of the weights' sum that can move.
+    peaked: float = 0.0
     # Question words no memory holds, embedded apart: their cosine to a candidate, times w_absent, added to its
     # vector score (absent.py); '' = off.
     absent: str = ABSENT

@@ -78,6 +78,33 @@ def combine_sims(own: dict[int, float], ctx: dict[int, float], mix: float | None
 
 
 
+def peakedness(d: dict[int, float]) -> float:
+    """How far one retriever's best score stands out of its list: the best score's z-score over the list
+    (0 for fewer than Z_MIN_SCORES scores or all equal)."""
+    if len(d) < Z_MIN_SCORES:
+        return 0.0
+    import numpy as np
+
+    vals = np.fromiter(d.values(), dtype=np.float64, count=len(d))
+    sd = float(vals.std())
+    return (float(vals.max()) - float(vals.mean())) / sd if sd > 1e-12 else 0.0
+
+
+def peaked_weights(kw: dict[int, float], vs: dict[int, float], wk: float, wv: float,
+                   shift: float) -> tuple[float, float]:
+    """The keyword and vector weights for one query (round 19, off by default): ``shift`` of their sum moves
+    towards the list whose best score stands out more (``peakedness``), by the share it stands out more. A
+    question in a language the model does not read gets a flat cosine list and leans on its words; a question
+    whose words are everywhere gets a flat bm25 list and leans on the model."""
+    pk, pv = peakedness(kw), peakedness(vs)
+    if pk + pv <= 0:
+        return wk, wv
+    total = wk + wv
+    move = shift * total * (pk - pv) / (pk + pv)
+    k = min(max(wk + move, 0.1 * total), 0.9 * total)
+    return k, total - k
+
+
 class Fusion:
     """One recall's scoring state: normalised signals, base scores and the bounds on priors."""
 
@@ -100,8 +127,10 @@ class Fusion:
         elif strategy == "vector":
             self.bases = {mid: self.vn.get(mid, 0.0) for mid in rows}
         else:
-            self.bases = {mid: cfg.w_keyword * self.kn.get(mid, 0.0) + cfg.w_vector * self.vn.get(mid, 0.0)
-                          for mid in rows}
+            wk, wv = cfg.w_keyword, cfg.w_vector
+            if cfg.peaked:
+                wk, wv = peaked_weights(kw, vs, wk, wv, cfg.peaked)
+            self.bases = {mid: wk * self.kn.get(mid, 0.0) + wv * self.vn.get(mid, 0.0) for mid in rows}
         self.weights = ((cfg.w_person, cfg.w_time, cfg.w_date, cfg.w_phrase, cfg.w_length, cfg.w_amount, cfg.w_reply)
                         if hybrid else ())
         # the largest sum of priors any candidate can get for this query (a prior whose

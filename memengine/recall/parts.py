@@ -14,11 +14,15 @@ longest *tail* (a suffix of ``MIN_PART`` letters or more that is an indexed word
 score, as if they had been words of the question (bm25 adds up over the words of an OR query). Each part is
 one vocabulary range or equality lookup per length tried; a question whose words are all in the store pays
 one document-count lookup per word (cached 30 s).
+
+``word_endings`` (round 19): a question word the store holds only in another ending ("zimnej wody" / "woda
+zimna"), searched in the endings the index holds of its longest head, for a question in a language the
+embedding model does not read (most of its words are not whole words of the model's vocabulary).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Any
 
 from memengine.text import fts_tokens, quote_fts
@@ -83,4 +87,67 @@ def word_parts(conn: Any, terms: Sequence[str], shares: dict[str, float]) -> lis
     for toks in fts_tokens(conn, missing):
         if len(toks) == 1:  # (a word the tokenizer splits is no compound of one word)
             out += [p for p in parts_of(conn, toks[0]) if p not in out]
+    return out
+
+
+# ---------------------------------------------------------------- other endings of a held word (round 19)
+# A question word the store holds in another ending only: "zimnej wody" / "woda zimna", "studenten" / "Elsas
+# student", "co mu pękło" / "pękł wąż" -- inflections of languages the English stemmer does not know, where the
+# word itself is not absent (so ``word_parts`` leaves it) or too short to be read as a compound.
+STEM_WORD = 5  # shorter words' heads (3 letters) match unrelated words
+STEM_HEAD = 4  # "zimn" (zimnej / zimna), "pekl" (pękło / pękł)
+STEM_CUT = 3  # an ending of at most three letters: "-ej", "-en", "-ade"; longer cuts reach other words
+STEM_TERMS = 12  # a head beginning more indexed words than this is a common prefix, not one word's stem
+
+
+def endings_of(conn: Any, stem: str) -> list[str]:
+    """The indexed words (FTS5 expressions) that share ``stem``'s longest head (``STEM_CUT`` letters shorter at
+    most, ``STEM_HEAD`` long at least) with any indexed word other than ``stem`` itself; none when that head begins
+    more than ``STEM_TERMS`` words or they are in more than ``PART_DOCS`` memories. One range read per head."""
+    if len(stem) < STEM_WORD or not stem.isalpha():
+        return []
+    for cut in range(1, STEM_CUT + 1):
+        head = stem[:-cut]
+        if len(head) < STEM_HEAD:
+            break
+        rows = conn.execute("SELECT term, doc FROM temp.mem_vocab_row WHERE term >= ? AND term < ? LIMIT ?",
+                            (head, head + "\U0010ffff", STEM_TERMS + 2)).fetchall()
+        others = [(str(t), int(d)) for t, d in rows if t != stem]
+        if others:
+            if len(others) <= STEM_TERMS and sum(d for _, d in others) <= PART_DOCS:
+                return [quote_fts(t) for t, _ in others]
+            return []
+    return []
+
+
+def model_words(embedder: Any) -> Container[str] | None:
+    """The whole words of the embedding model's vocabulary (the shipped WordPiece tokenizer's), None when the
+    model has none (a custom tokenizer, no embedder). Read from the embedder, which loads it for its own queries;
+    its accessor is private to it, hence ``getattr``."""
+    get = getattr(embedder, "_word_pieces", None)
+    try:
+        pieces = get() if callable(get) else None
+    except Exception:  # an embedder that cannot load its tokenizer recalls by keywords; so does this step
+        return None
+    vocab = getattr(pieces, "vocab", None)
+    return vocab if isinstance(vocab, dict) else None
+
+
+def word_endings(conn: Any, terms: Sequence[str], known: Container[str] | None = None,
+                 whole: bool = False) -> list[str]:
+    """The other endings (FTS5 expressions) the index holds of the question's ``terms`` (``endings_of``), of
+    the words not in ``known`` (the model's own words: English, whose endings the stemmer already folds; an
+    English word's other "endings" are other words: "painting" / "paint", "share" / "shared"); with ``whole``,
+    only when at least half the question's words are not in ``known`` (a question in a language the model does
+    not read; an English question's rare words, "login", "sanitizes", are left as they are)."""
+    words = [t for t in terms if len(t) >= STEM_WORD and (known is None or not t.isascii() or t not in known)]
+    if whole and known is not None and 2 * sum(not t.isascii() or t not in known for t in terms) < len(terms):
+        return []  # a question the model reads (most of its words are the model's): its rare words stay as they are
+    if not words:
+        return []
+    _vocab(conn)
+    out: list[str] = []
+    for toks in fts_tokens(conn, words):
+        if len(toks) == 1:
+            out += [e for e in endings_of(conn, toks[0]) if e not in out]
     return out

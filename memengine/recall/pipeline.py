@@ -42,7 +42,7 @@ from memengine.recall.instances import instance_bonus
 from memengine.recall.keyword import KeywordSearch
 from memengine.recall.mention import next_mention
 from memengine.recall.moved import moved_first
-from memengine.recall.parts import MIN_WORD, word_parts
+from memengine.recall.parts import MIN_WORD, model_words, word_endings, word_parts
 from memengine.recall.people import People
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
@@ -207,7 +207,8 @@ class Recall(KeywordSearch, People):
             run.kw = dict(run.kw_later())
         parts_on, instances_on = run.cfg.word_parts and not run.raw, run.cfg.w_instances > 0
         absent_on = bool(run.cfg.absent) and run.qvec is not None and not run.raw
-        if run.strategy != "hybrid" or not (parts_on or (instances_on and run.kw) or absent_on):
+        endings_on = bool(run.cfg.word_endings) and not run.raw
+        if run.strategy != "hybrid" or not (parts_on or (instances_on and run.kw) or absent_on or endings_on):
             return
         terms = self._keyword_terms(run)  # (once for the steps below)
         if parts_on:
@@ -218,6 +219,17 @@ class Recall(KeywordSearch, People):
             parts = word_parts(self.conn, long, self.doc_shares(long, upto=0)) if long else []
             if parts:
                 for mid, score in self._keyword(" OR ".join(parts), run.where, run.args, run.pool, run.cfg.fts_weights):
+                    run.kw[mid] = run.kw.get(mid, 0.0) + score
+        if endings_on:
+            # question words in the other endings the index holds of them (parts.py ``word_endings``): inflections
+            # the English stemmer does not know; their bm25 adds to the keyword score as the words' own would
+            gated = run.cfg.word_endings in ("model", "question")
+            known = model_words(self.embedder) if gated else None
+            endings = word_endings(self.conn, terms, known, run.cfg.word_endings == "question") \
+                if not gated or known else []
+            if endings:
+                for mid, score in self._keyword(" OR ".join(endings), run.where, run.args, run.pool,
+                                                run.cfg.fts_weights):
                     run.kw[mid] = run.kw.get(mid, 0.0) + score
         if instances_on and run.kw:
             # the instance a category word of the question stands for, said near it in the chat (instances.py):
