@@ -1,6 +1,6 @@
-"""A plan said again in other words in one conversation is one line of "Coming up" (lead, session 7): "they're
-offering June 18", "ok June 18 then" and "the barn confirmed Friday June 18 in writing" were three lines; two
-events of one day, each named by name, stay two. End to end: a WhatsApp export imported into a real SQLite store
+"""A plan said again in one conversation is one line of "Coming up" (lead, session 7): "they're offering June 18",
+"ok June 18 then" and "the barn confirmed Friday June 18 in writing" were three lines; a bare "ok June 18 then"
+is none now, one event named again the same day is one; two events of one day, or a reply about that day, stay. End to end: a WhatsApp export imported into a real SQLite store
 (the real model: the decision reads the plans' cosines), consolidated, briefed."""
 from __future__ import annotations
 
@@ -38,9 +38,13 @@ WEDDING = [("8/8/26, 4:50 PM", "Renee", "I'll ask the barn for Friday June 11 20
            ("10/15/26, 8:10 AM", "Renee", "I moved the Creekside hotel block to the 18th, same rate")]
 
 
-def test_a_plan_said_three_times_in_one_day_is_one_line(tmp_path: Path) -> None:
+def test_a_bare_restatement_of_the_day_is_no_line_of_its_own(tmp_path: Path) -> None:
     shown = _shown(tmp_path, WEDDING, datetime(2026, 11, 27, 9, 0))
-    assert [s for s in shown if "June 18" in s] == ["done, the barn confirmed Friday June 18 in writing and took 500 off"]
+    # "ok June 18 then" names nothing but the day; the two that name the venue share no word ("Willow Creek" /
+    # "the barn"): they stay two rather than risk folding two events
+    assert sorted(s for s in shown if "June 18" in s) == [
+        "bad news: Willow Creek double booked June 11. They're offering June 18 at the same rate or a refund",
+        "done, the barn confirmed Friday June 18 in writing and took 500 off"]
     assert "I moved the Creekside hotel block to the 18th, same rate" in shown  # a change of its own: it stays
     assert not any("June 11" in s and "June 18" not in s for s in shown)
 
@@ -50,6 +54,22 @@ def test_a_bare_restatement_keeps_the_plan_that_names_the_event(tmp_path: Path) 
                               ("1/10/27, 6:05 PM", "Sam", "yes! Saturday January 16 then")],
                    datetime(2027, 1, 11, 9, 0))
     assert shown == ["dinner at Casa Verde on Saturday January 16?"]
+
+
+def test_one_event_said_again_the_same_day_is_one_line(tmp_path: Path) -> None:
+    shown = _shown(tmp_path, [("1/10/27, 6:00 PM", "Maya", "shall we try Casa Verde for dinner on Saturday January 16?"),
+                              ("1/10/27, 6:02 PM", "Sam", "love it"),
+                              ("1/10/27, 9:40 PM", "Maya", "Casa Verde confirmed our table for Saturday January 16, 8pm")],
+                   datetime(2027, 1, 11, 9, 0))
+    assert shown == ["Casa Verde confirmed our table for Saturday January 16, 8pm"]
+
+
+def test_a_reply_about_the_same_day_does_not_hide_the_plan(tmp_path: Path) -> None:
+    shown = _shown(tmp_path, [("11/19/26, 7:00 PM", "Elena", "Christmas: Mum wants everyone at her house on the 25th, "
+                                                             "lunch at 13:00"),
+                              ("11/19/26, 7:10 PM", "Sofia", "I'm with Marco's family on the 25th, I'll come on the 26th")],
+                   datetime(2026, 11, 20, 9, 0))
+    assert "Christmas: Mum wants everyone at her house on the 25th, lunch at 13:00" in shown
 
 
 def test_two_events_of_one_day_named_by_name_stay_two(tmp_path: Path) -> None:
