@@ -46,9 +46,9 @@ from importers._common import (
 TOOL_OUTPUT_CHARS = 500
 
 # 【12†source】 (browsing era) and \ue200cite\ue202turn0search1\ue201 (private-use, 2025+).
-# A marker holds no marker's start: "[^\ue200\ue201]" keeps a text of unclosed starts linear (a start's scan ends at
+# A marker holds no marker's start: "[^\ue200\ue201]" (and "[^【】]") keeps a text of unclosed starts linear (a start's scan ends at
 # the next start, where "[^\ue201]" scanned to the end of the text from every start).
-_CITATION_RE = re.compile(r"\s*(?:【\d+(?::\d+)?†[^】]*】|\ue200[^\ue200\ue201]*\ue201|[\ue200-\ue2ff])")
+_CITATION_RE = re.compile(r"\s*(?:【\d+(?::\d+)?†[^【】]*】|\ue200[^\ue200\ue201]*\ue201|[\ue200-\ue2ff])")
 # 2025's entity markup: \ue200entity\ue202["restaurant","Cantinho do Avillez","Porto"]\ue201 is shown as its name
 # (the second item; the first is its kind, the third what tells it apart); other markup (cite, image_group,
 # navlist ...) is links and pictures, dropped with the citations

@@ -552,7 +552,8 @@ def _close_agent(card: list[str], agent: list[str], start: int, agents: list[tup
 
 _AGENT_RE = re.compile(r"^(?:[\w-]+\.)?AGENT(?:;[^:]*)?:\s*$", re.IGNORECASE)  # a nested card follows
 _GROUP_RE = re.compile(r"^(?:[\w-]+\.)?(?:X-ADDRESSBOOKSERVER-KIND|KIND)\s*:\s*group\s*$", re.IGNORECASE | re.MULTILINE)
-_MEMBER_RE = re.compile(r"^(?:[\w-]+\.)?(?:X-ADDRESSBOOKSERVER-MEMBER|MEMBER)(?:;[^:]*)?:(.+)$", re.IGNORECASE | re.MULTILINE)
+# parameters end at their line: "[^:]*" crossed lines, each of many colon-less MEMBER lines scanning to the card's end
+_MEMBER_RE = re.compile(r"^(?:[\w-]+\.)?(?:X-ADDRESSBOOKSERVER-MEMBER|MEMBER)(?:;[^:\r\n]*)?:(.+)$", re.IGNORECASE | re.MULTILINE)
 
 
 def _member_key(value: str) -> str:

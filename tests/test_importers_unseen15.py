@@ -393,3 +393,21 @@ def test_hostile_notion_table_of_many_timed_columns(tmp_path: Path) -> None:
     (tmp_path / f"Tabela {nid}.csv").write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
     recs, _ = _notes(tmp_path)
     assert len(recs) == 500 and all(r.event_at is not None and r.event_at.day == 1 for r in recs)
+
+
+def test_hostile_unclosed_browsing_citations_and_colonless_members(tmp_path: Path) -> None:
+    """Written after this round's code: 100,000 "【1†" never closed in an answer, a group card of 100,000 MEMBER
+    lines without a colon: each start's scan ends at the next one (linear), the text and cards still read."""
+    import json
+
+    src = json.loads((GPT / "null_part" / "conversations.json").read_text(encoding="utf-8"))
+    src[0]["mapping"]["n2"]["message"]["content"]["parts"] = ["Noted." + " 【1†source" * 100_000]
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "conversations.json").write_text(json.dumps(src, ensure_ascii=False), encoding="utf-8")
+    recs, _ = conversations(tmp_path / "c")
+    assert recs[1].content.startswith("Assistant: Noted.")
+    members = "".join("MEMBER;X-A=b\r\n" for _ in range(100_000))
+    card = f"BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nFN:Climbing\r\n{members}END:VCARD\r\n"
+    (tmp_path / "g.vcf").write_text(card + "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ana\r\nEND:VCARD\r\n", encoding="utf-8")
+    recs, _ = vcards(tmp_path / "g.vcf")
+    assert [r.content for r in recs] == ["Contact: Ana"]
