@@ -10,6 +10,12 @@ something: at least one of its lines says a number, a date or a name, or says a 
 (:func:`is_specific`). A cluster of chat turns none of which does is small talk: the brief shows its
 turns with the memories in no topic (they still compete for lines by what they say), and gives it no
 heading. Notes are left alone (a note's group is its subject whatever its words).
+
+(brief20) A group of greetings and wishes is small talk too, whatever they name: "buon Ognissanti a tutti", "FELIZ
+CUMPLEAÑOS MEMO", "happy birthday Dad" say a holiday's or a person's name, and an episode that quotes four of them
+says a lot, yet none is news: a turn is judged without its greetings ("god morgon, snö i Farsta!" still says a
+place), and a cluster of chat turns at least half of whose members are greetings (memengine/brief_greetings.py)
+is small talk whatever else they say.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Set
 
-from memengine import summarize, topic_names
+from memengine import brief_greetings, summarize, topic_names
 
 LONG_WORDS = 12  # a turn of this many words says enough to be about something
 _AUTHOR = re.compile(r"^[^:\n]{1,60}:\s")  # a chat turn's "Name: " prefix
@@ -48,11 +54,21 @@ def is_specific(text: str, people: Set[str]) -> bool:
 
 def small_talk(pool: Iterable[tuple[int, str, str | None, str, int | None, float]], people: Set[str]) -> set[int]:
     """The clusters of ``pool`` rows (id, content, date, chat key, cluster, similarity) whose rows are all chat
-    turns (a chat key not ending in "/") and none of them specific."""
-    chat: dict[int, bool] = {}  # cluster -> still small talk
+    turns (a chat key not ending in "/") and none of them specific once its greetings are left out, or at least
+    half of them greetings (brief_greetings.mostly_greetings)."""
+    texts: dict[int, list[str]] = {}  # cluster -> its rows' texts, while all are chat turns
+    notes: set[int] = set()
     for p in pool:
         cid = p[4]
-        if cid is None or chat.get(cid) is False:
+        if cid is None or cid in notes:
             continue
-        chat[cid] = not p[3].endswith("/") and not is_specific(p[1][:600], people)
-    return {c for c, light in chat.items() if light}
+        if p[3].endswith("/"):  # a note: its group is a subject whatever its words
+            notes.add(cid)
+            texts.pop(cid, None)
+            continue
+        texts.setdefault(cid, []).append(p[1][:600])
+    # a greeting's own words are no news: "buon Ognissanti a tutti", "FELIZ CUMPLEAÑOS MEMO" ("x" keeps a name
+    # after a greeting inside its sentence: "God morgen 🌞 Bamse har gravet" still names Bamse)
+    return {c for c, ts in texts.items()
+            if not any(is_specific(brief_greetings.without_greetings(t, "x"), people) for t in ts)
+            or brief_greetings.mostly_greetings(ts)}

@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from memengine import topic_shape
+from memengine import brief_greetings, topic_shape
 from memengine.brief_dates import MONTH_OF
 
 MIXED = "mixed subjects"  # the name of a group whose members share no word run
@@ -336,8 +336,17 @@ def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
     already given to other groups), or MIXED / UNTITLED."""
     memo: dict[str, tuple[str, bool, str] | None] = {}
     texts = list(texts)
-    member_runs = [runs(t, stop, exclude, memo) for t in texts]
+    # (brief20) a greeting's words name nothing: "buon compleanno", and "tutti" of "buongiorno a tutti"; a group
+    # of greetings is small talk ("jullie" of "gefeliciteerd!" / "dank jullie wel" names it no better)
+    lowered = [t.lower() for t in texts]
+    wishing = [brief_greetings.has_opener(t) for t in texts]
+    if len(texts) > 1 and any(wishing) and brief_greetings.mostly_greetings(
+            [t for t, w in zip(texts, wishing) if w], len(texts)):
+        return MIXED
+    member_runs = [runs(brief_greetings.without_greetings(t) if w else t, stop, exclude, memo)
+                   for t, w in zip(texts, wishing)]
     judge = _SubjectJudge(texts, stop)
+    judge._lower, judge.greeted = lowered, any(wishing)
     # (round 14) only a name the members use as a subject: when none is, the group is named by none of its words
     # (rounds 13's fallback to the best run named unseen chats' topics "calendar", "ahead", and the group of
     # memories in no topic "left"); (round 15) of a name's shape: no adverbial or clause ("direkt vorm Haus"), whose
@@ -461,9 +470,115 @@ class _SubjectJudge:
         self.stop = stop  # the group's stop words: its language's closed classes (every language's when None)
         self.classes = topic_shape.closed(stop)
         self._lower: list[str] | None = None  # (lower-cased once: a group tries up to five names)
-        self._after_cues: frozenset[str] | None = None  # (the words after a verb cue, read once per group)
         self._split: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
         self._capitalised: bool | None = None
+        self._vocabulary: frozenset[str] | None = None  # (the members' lower-cased words, read once if asked)
+        self.greeted = True  # whether a member holds a wish word (name() tells; unknown: assumed)
+
+    def vocabulary(self) -> frozenset[str]:
+        """The members' words, lower-cased (read once per group, only when a name's verb is asked)."""
+        if self._vocabulary is None:
+            if self._lower is None:
+                self._lower = [t.lower() for t in self.texts]
+            self._vocabulary = frozenset(w for t in self._lower for w in _WORD.findall(t))
+        return self._vocabulary
+
+    def occurrences(self, word: str) -> list[tuple[str, list[tuple[int, int]], list[str], int]]:
+        """(body, spans, lower-cased words, index) of each place the members write ``word`` (folded)."""
+        key = fold(word)
+        stem = key[:-1] if len(key) > 3 else key
+        if self._lower is None:
+            self._lower = [t.lower() for t in self.texts]
+        out: list[tuple[str, list[tuple[int, int]], list[str], int]] = []
+        for body, spans, low in self.bodies([t for t, lt in zip(self.texts, self._lower) if stem in lt]):
+            out.extend((body, spans, low, i) for i, w in enumerate(low) if fold(w) == key)
+        return out
+
+    def greeting(self, words: Sequence[str]) -> bool:
+        """(brief20) Whether a name is a greeting or a wish, or what one wishes: it opens with a wish word or a
+        greeting the members never write capitalised inside a sentence ("buon compleanno", "Prettig weekend
+        allemaal", "gefeliciteerd"; not "al Buongiorno Caffè"), or its first word mostly stands right after a wish
+        word ("birthday" of "happy birthday", "Ognissanti" of "buon Ognissanti")."""
+        if not words or not self.greeted:
+            return False  # (most groups: no wish word at all)
+        first = words[0]
+        if brief_greetings.opens_wish(first.lower()):  # spelled in lower case: as most members write it, a wish
+            return first.islower() or not any(_capital_inside(body, spans, i)
+                                              for body, spans, _low, i in self.occurrences(first))
+        if not first.islower():
+            return False  # a holiday's or a person's name: "Halloween" of "happy Halloween" is still a subject
+        places = self.occurrences(first)
+        wished = 0
+        for body, spans, low, i in places:
+            if i and low[i - 1] in brief_greetings.OPENERS and not body[spans[i - 1][1]: spans[i][0]].strip() and \
+                    not _capital_inside(body, spans, i - 1):
+                wished += 1
+        return wished > 0 and 2 * wished >= len(places)
+
+    def exclaimed(self, word: str) -> bool:
+        """(brief20) Whether a lower-case word is a feeling the members exclaim, not a subject: said after an
+        intensifier or exclamative ("qué chido", "so exciting", "wat spannend") or alone in its line ("chido!",
+        "stupendo davvero") in two lines and at least half of its places, and never right after a determiner."""
+        said = 0
+        places = self.occurrences(word)
+        lines = set()
+        for body, spans, low, i in places:
+            joined = i and not body[spans[i - 1][1]: spans[i][0]].strip()
+            if joined and low[i - 1] in DETERMINERS:
+                return False
+            if joined and low[i - 1] in topic_shape.INTENSIFIERS or self._alone(body, spans, low, i):
+                said += 1
+                lines.add(_line_at(body, spans[i][0]))
+        return len(lines) >= 2 and 2 * said >= len(places)
+
+    def _alone(self, body: str, spans: list[tuple[int, int]], low: list[str], i: int) -> bool:
+        """Whether the word at ``i`` stands alone in its line but for filler, adverbs, itself and a "Name:" label
+        ("chido!", "stupendo davvero", "Memo: chido chido"): its line's words read outward from it, at most four."""
+        for step in (-1, 1):
+            j = i
+            for _ in range(5):
+                k = j + step
+                if not 0 <= k < len(low):
+                    break
+                gap = body[min(spans[j][1], spans[k][1]): max(spans[j][0], spans[k][0])]
+                if "\n" in gap or step < 0 and gap.strip() == ":":
+                    break  # another line, or the "Name:" label of this one
+                w = low[k]
+                if w != low[i] and not is_filler(w) and not self.classes.adverb(w):
+                    return False
+                j = k
+            else:
+                return False  # a long line
+        return True
+
+    def verb_after_name(self, words: Sequence[str]) -> bool:
+        """(brief20) Whether a name is a subject and its verb: a name written capitalised, then a lower-case last
+        word the members never write where a noun stands (right after a determiner, a number, a preposition or a
+        possessor: "Pepe mangia", "Canela ladra", "Bobbie blaft", "Bia pediu"). In English a noun follows a name
+        ("Windows runner", "TAP flights"): only a third person's "-s" the members never write as a noun is a verb
+        there ("Grandpa sleeps", "Biscuit chews"); in the other languages the brief reads a modifier follows its noun
+        capitalised or compounds are one word ("Casa Lola", "lantaarnpaal")."""
+        last = words[-1]
+        if len(words) < 2 or not words[0][:1].isupper() or not (last.isalpha() and last.islower()):
+            return False
+        if not any(_capital_inside(body, spans, i) for body, spans, _low, i in self.occurrences(words[0])):
+            return False  # capitalised only where a sentence starts: no name ("Nya matchtröjor": "new" + a noun)
+        english = self.stop is None or len(self.classes.languages) == 1  # (not told: English's rule)
+        low = last.lower()
+        if english and not (len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is"))):
+            return False
+        asked = [low, fold(low)] if english else [low]
+        for w in asked:
+            for body, spans, lows, i in self.occurrences(w):
+                if not i or body[spans[i - 1][1]: spans[i][0]].strip():
+                    continue
+                prev = lows[i - 1]
+                if prev in DETERMINERS or prev in self.classes.prepositions or prev in self.classes.fused or \
+                        prev.endswith(("'s", "’s")) or english and (
+                            any(ch.isdigit() for ch in prev) or prev in _NUMBER_WORDS or
+                            _determiner_before(body, spans, lows, i) >= 0):
+                    return False  # a noun: "the flight", "per la taille", "2 tickets" (not "nummer 12 blaft")
+        return True
 
     def capitalised(self) -> bool:
         """Whether the members write their nouns capitalised (German), read once per group from its first members
@@ -485,12 +600,19 @@ class _SubjectJudge:
             self._lower = [t.lower() for t in self.texts]
         # (brief19) the phrase's lower-case words the members write as verbs ("foi cancelado", "non dice")
         lower = [w for w in _WORD.findall(phrase) if w.islower()]
-        if lower and self._after_cues is None:
-            self._after_cues = topic_shape.after_cues(self._lower)
-        verbs = topic_shape.verbs_in(self._lower, lower, self._after_cues) if lower else frozenset()
-        return topic_shape.phrase_shaped(phrase, self.capitalised(), DETERMINERS,
+        # (brief20: each asked word looked for in the texts that hold it, not every word after a cue read first)
+        verbs = topic_shape.verbs_in(self._lower, lower) if lower else frozenset()
+        if not topic_shape.phrase_shaped(phrase, self.capitalised(), DETERMINERS,
                                          lambda low: low in FUNCTION or low in CONTRACTIONS or weak(low), self.classes,
-                                         verbs.__contains__)
+                                         verbs.__contains__):
+            return False
+        words = _WORD.findall(phrase)
+        last = words[-1]
+        # (brief20) a clause whose verb no cue marks: another form of the last word's stem in the members' text
+        # ("il tetto perde" where "perdeva" is written), or a name and a word never written as a noun ("Pepe mangia")
+        if last.islower() and topic_shape.verb_by_stem(last, self.vocabulary(), self.classes.languages):
+            return False
+        return not self.verb_after_name(words)
 
     def bodies(self, texts: Sequence[str]) -> list[tuple[str, list[tuple[int, int]], list[str]]]:
         """Each text without its stamp, its words' spans and its lower-cased words (split once per text)."""
@@ -516,10 +638,14 @@ class _SubjectJudge:
         """True for a name of two words or more that has a name's shape (not an adverbial or a clause), and for one
         word the members use as a subject somewhere that is no adverb, unit or measure."""
         words = _WORD.findall(phrase)
+        if self.greeting(words):
+            return False  # "buon compleanno", "gefeliciteerd", "birthday" of "happy birthday"
         if len(words) != 1:
             return self.shaped(phrase)
         if topic_shape.stray(words[0], self.classes):
             return False  # "overnight", "upfront", "Uhr", "200ms"
+        if words[0].islower() and topic_shape.superlative(words[0]):
+            return False  # "padrísimo", "bellissimo"
         key = fold(words[0])
         # only the members that write the word are split (consolidate names ~5,000 clusters at 100k): its folded
         # key without its last letter is in each spelling of it ("party" of "parties": "part")
@@ -530,7 +656,7 @@ class _SubjectJudge:
         if self.capitalised() and not _written_capitalised(bodies, key):
             return False  # where nouns are written capitalised, a word never so is none: "520 warm", "direkt"
         if not self.judges(bodies):
-            return True
+            return not (words[0].islower() and self.exclaimed(words[0]))  # (brief20) "chido", "wat spannend"
         # (round 14) each line counted once (a chat's episode repeats its turns); the word must head a noun phrase in
         # more lines than it stands in a place adjunct: "put it in the calendar" said three times and "the calendar
         # is full" once is where things go, not what the topic is about
@@ -549,10 +675,22 @@ class _SubjectJudge:
                     adjunct.add(line)  # "in the calendar", "on the far left", "im Hof" ("in dem Hof"), "al mare"
                 elif det >= 0 or _heads_phrase(body, spans, low, i):
                     heads.add(line)  # "the new deploy days", "our flat", "the calendar is full"
-        return len(heads - adjunct) > len(adjunct)
+        return len(heads - adjunct) > len(adjunct) and not (words[0].islower() and self.exclaimed(words[0]))
 
 
 CAPITALS_READ = 60  # members read to tell whether a group writes its nouns capitalised
+
+
+_LABEL_ONLY = re.compile(r"\s*[^:\n]{1,40}:\s*")
+
+
+def _capital_inside(body: str, spans: list[tuple[int, int]], i: int) -> bool:
+    """Whether the word at ``i`` is written capitalised inside a sentence (a name: "al Buongiorno Caffè")."""
+    a = spans[i][0]
+    if not body[a].isupper() or not i or _SENTENCE_END.search(body[:a]):
+        return False
+    before = body[body.rfind("\n", 0, a) + 1: a]  # the line up to the word: a "Name: " label alone starts it
+    return bool(before.strip()) and not _LABEL_ONLY.fullmatch(before)
 
 
 def _written_capitalised(bodies: Sequence[tuple[str, list[tuple[int, int]], list[str]]], key: str) -> bool:
@@ -571,10 +709,11 @@ def _written_capitalised(bodies: Sequence[tuple[str, list[tuple[int, int]], list
     return not inside
 
 
-def name_shaped(phrase: str, texts: Sequence[str]) -> bool:
+def name_shaped(phrase: str, texts: Sequence[str], stop: frozenset[str] | None = None) -> bool:
     """Whether ``phrase`` may name a topic of ``texts`` by its shape and use: a run of two words or more that is no
-    adverbial or clause (memengine/topic_shape.py), one word the members use as a subject that is no adverb or unit."""
-    return _SubjectJudge(texts).subject(phrase)
+    adverbial or clause (memengine/topic_shape.py), one word the members use as a subject that is no adverb or unit,
+    no greeting or feeling. ``stop``: the group's stop words (its language; every language's when None)."""
+    return _SubjectJudge(texts, stop).subject(phrase)
 
 
 _BETWEEN = 2  # words that may stand between a determiner and the word its phrase is about ("the new deploy")

@@ -148,6 +148,7 @@ class Closed:
 
     def __init__(self, languages: Sequence[str]) -> None:
         parts = [_CLASSES[lang] for lang in languages]
+        self.languages = tuple(languages)
         self.prepositions = frozenset(w for p in parts for w in p[0].split())
         self.fused = frozenset(w for p in parts for w in p[1].split())
         self.conjunctions = frozenset(w for p in parts for w in p[2].split())
@@ -183,7 +184,7 @@ UNITS: frozenset[str] = frozenset("""
 uhr mbit mbits mbps gbit gbps kbps kbit mbyte gbyte kwh mah mph kph kmh kms secs lbs sqm sqft
 euro euros eur usd gbp chf dollars pounds quid bucks cents pence kronor kroner złotych zloty zł reais franken
 prozent percent pourcent kilos kilogramm gramm grams litres liters litros metres mètres metros kilometres
-kilometers kilometer kilómetros chilometri quilômetros
+kilometers kilometer kilómetros chilometri quilômetros degrees grados gradi graus
 """.split())
 _MEASURE = re.compile(r"^\d+(?:[.,]\d+)?(?:k|m|h|ms|sec|secs|s|min|mins|hr|hrs|km|kms|cm|mm|mi|kg|mg|lb|lbs|oz|ml|"
                       r"mb|gb|kb|tb|mbit|mbps|gbps|kbps|kwh|kw|mah|eur|usd|€|x)$")
@@ -240,6 +241,16 @@ mooi mooie leuk leuke fijn fijne heerlijk heerlijke prachtig prachtige lekker le
 härlig härligt härliga underbar underbart dejlig dejligt dejlige skøn skønt skønne
 piękny piękna piękne fajny fajna fajne
 """.split())
+# (brief20) An absolute superlative is praise whatever its stem ("padrísimo", "bellissimo", "lindíssima"): the
+# suffix of Spanish, Italian and Portuguese
+_SUPERLATIVE = re.compile(r"^[^\W\d_]{3,}(?:ísim|issim|íssim)[oaie]s?$")
+
+
+def superlative(low: str) -> bool:
+    """An absolute superlative, lower-cased ("padrísimo", "bellissimo", "lindíssima"): praise, no subject."""
+    return bool(_SUPERLATIVE.match(low))
+
+
 # Limits and approximations a number goes with ("max 2 ore", "circa 1800 euro", "mín. 3 noites"): a measure's
 # word, no subject
 LIMITS: frozenset[str] = frozenset("max min approx ca cca circa ungefähr etwa máx mín maks mindst".split())
@@ -322,7 +333,8 @@ def phrase_shaped(phrase: str, nouns_capitalised: bool, determiners: frozenset[s
     for i, (w, low) in enumerate(zip(words, lows)):
         if _clitic(w, classes, function) or (w.islower() and low in classes.conjunctions):
             return False
-        if w.islower() and (low in AUXILIARIES or low in EVALUATIVE or verb is not None and verb(low)):
+        if w.islower() and (low in AUXILIARIES or low in EVALUATIVE or _SUPERLATIVE.match(low) or
+                            verb is not None and verb(low)):
             return False  # "tecnico ha chiamato", "foi cancelado", "bella giornata": a clause or an evaluation
         if i and (low in classes.prepositions or low in classes.fused) and w.islower():
             before, prev = words[i - 1], lows[i - 1]
@@ -350,9 +362,117 @@ def verbs_in(lowered: Sequence[str], words: Sequence[str], after: frozenset[str]
     """Those of ``words`` (lower-cased) the lower-cased texts write as a verb: right after an auxiliary, a negation
     or a clitic or subject pronoun of a language the brief reads ("ha chiamato", "non dice", "ela diz"). Evidence
     from the store's own text, not an ending: "mercato", "sábado", "avvocato" end as participles do. ``after``:
-    :func:`after_cues` of ``lowered``, when the caller keeps it."""
+    :func:`after_cues` of ``lowered``, when the caller keeps it; without it (brief20) only the texts that hold an
+    asked word are read, each place of it asked for the word before it (the same verbs, a fraction of the cost)."""
     asked = [w for w in words if w not in VERB_CUES and not unit(w)]
     if not asked:
         return frozenset()
-    seen = after_cues(lowered) if after is None else after
-    return frozenset(w for w in asked if w in seen)
+    if after is not None:
+        return frozenset(w for w in asked if w in after)
+    return frozenset(w for w in asked if _after_a_cue(lowered, w))
+
+
+_BEFORE = re.compile(r"(?<![\w'’])([\w'’]+)\s+$")  # the word before a place and the whitespace after it
+
+
+def _after_a_cue(lowered: Sequence[str], word: str) -> bool:
+    """Whether ``word`` stands right after a verb cue, whitespace between, in a lower-cased text (as
+    :func:`after_cues` reads it: the cue a whole word, the word all of the word-run after it)."""
+    rx: re.Pattern[str] | None = None
+    for text in lowered:
+        if word not in text:
+            continue
+        if rx is None:
+            rx = re.compile(r"(?<![\w'’])" + re.escape(word) + r"(?![\w'’])")
+        for m in rx.finditer(text):
+            before = _BEFORE.search(text, max(0, m.start() - 40), m.start())
+            if before is not None and before.group(1) in VERB_CUES:
+                return True
+    return False
+
+
+# (brief20) A clause whose verb no cue marks: "Pepe mangia poco", "Canela ladra", "il tetto perde", "de lantaarnpaal
+# knippert", "le voisin tond". A third person's present form ends as nouns and adjectives do in most European
+# languages (it. -a/-e, es./pt. -a/-e, fr. -e/-t/-d, nl./de. -t, sv. -ar/-er, da. -er, en. -s), so the ending alone
+# tells nothing ("mercato centrale", "rastrelliera bici"); another form of the same stem in the members' own text
+# does: an infinitive, a participle, an imperfect, another person ("perdeva", "knipperen", "tondre", "dormir").
+# Per language: (the endings of a third person's present, the endings of the stem's other verb forms). The endings
+# of nouns' plurals are left out ("-i", "-os", "-as", "-ten"): "porta" / "porte" is a door and its plural.
+_STEM_FORMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "italian": (("a", "e"), ("are", "ere", "ire", "ato", "uto", "ito", "ando", "endo", "ava", "eva", "iva", "avano",
+                             "evano", "ivano", "ono", "ano", "iamo", "ete", "ò", "ì", "erà", "irà", "erà")),
+    "spanish": (("a", "e"), ("ar", "er", "ir", "ado", "ido", "ando", "iendo", "aba", "ía", "amos", "emos", "imos",
+                             "ó", "ió", "aron", "ieron", "aría", "ería", "iría")),
+    "portuguese": (("a", "e"), ("ar", "er", "ir", "ado", "ido", "ando", "endo", "indo", "ava", "ia", "amos", "emos",
+                                "imos", "ou", "eu", "iu", "aram", "eram", "iram")),
+    "french": (("e", "t", "d"), ("er", "ir", "re", "é", "ée", "ait", "aient", "ent", "ons", "ez", "ant", "it")),
+    "dutch": (("t",), ("en", "te", "ten", "de", "den", "end")),
+    "german": (("t",), ("en", "te", "ten", "end")),
+    "swedish": (("ar", "er"), ("a", "ade", "at", "de", "t", "te")),
+    "danish": (("er",), ("e", "ede", "et", "te")),
+}
+_STEM_FORMS["norwegian"] = _STEM_FORMS["danish"]
+_LONG_VOWEL = re.compile(r"(aa|ee|oo|uu)(?=[^aeiouy]$)")  # Dutch "slaap" -> "slap" + "en": an open syllable
+
+
+def _stems(low: str, lang: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The stems of a lower-case word read as a third person's present of ``lang``, each with the endings its other
+    forms would carry."""
+    forms = _STEM_FORMS.get(lang)
+    if forms is None:
+        return []
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for end in forms[0]:
+        if not low.endswith(end) or len(low) - len(end) < 3:
+            continue
+        stem = low[: len(low) - len(end)]
+        if lang == "french" and end in ("t", "d"):
+            stem = low  # "tond" -> "tondre", "finit" -> "finir" (below)
+            out.append((low[:-1], ("r", "ssent", "ssait")))
+        out.append((stem, forms[1]))
+        if lang == "dutch":
+            out.append((stem + stem[-1], ("en",)))  # "blaft" -> "blaffen"
+            short = _LONG_VOWEL.sub(lambda m: m.group(1)[0], stem)
+            if short != stem:
+                out.append((short, ("en",)))  # "slaapt" -> "slapen"
+    return out
+
+
+def verb_by_stem(low: str, vocabulary: frozenset[str] | set[str], languages: Sequence[str]) -> bool:
+    """Whether the members' words (``vocabulary``, lower-cased) hold another verb form of ``low``'s stem in one of
+    ``languages``: an infinitive, a participle, an imperfect, another person ("perde" and "perdeva", "knippert" and
+    "knipperen", "dorme" and "dormir", "tond" and "tondre"); English: "leaks" and "leaking" / "leaked"."""
+    if not low.isalpha() or len(low) < 4:
+        return False
+    for lang in languages:
+        if lang == "english":
+            if low.endswith("s") and not low.endswith(("ss", "us", "is")):
+                stem = low[:-2] if low.endswith(("ches", "shes", "xes", "sses")) else low[:-1]
+                base = stem[:-1] if stem.endswith("e") else stem
+                if {base + "ing", stem + "d" if stem.endswith("e") else stem + "ed"} & vocabulary:
+                    return True
+            continue
+        for stem, ends in _stems(low, lang):
+            if any(stem + e != low and stem + e in vocabulary for e in ends):
+                return True
+        if lang in ("dutch", "german") and low.endswith("t") and "ge" + low in vocabulary:
+            return True  # "geknippert" is no form; "ge" + stem + "t/d" is the participle
+        if lang in ("dutch", "german") and low.endswith("t") and ("ge" + low[:-1] + "d") in vocabulary:
+            return True
+    return False
+
+
+# (brief20) Words that make the next word an exclamation ("qué chido", "so exciting", "wat spannend", "che
+# stupendo", "super gezellig"): intensifiers and exclamatives of the languages the brief reads. A word the members
+# mostly say so, or alone, and never after a determiner, is a feeling, not a subject.
+INTENSIFIERS: frozenset[str] = frozenset("""
+so too very really how soo sooo
+qué que tan muy bien re súper super bastante
+che come molto troppo così proprio davvero
+tão muito bem
+si très trop vraiment tellement
+sehr echt voll mega total ganz ziemlich wie
+zo heel erg wat best hartstikke
+så väldigt jätte riktigt meget virkelig
+tak bardzo ale jak
+""".split())
