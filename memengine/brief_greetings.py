@@ -121,8 +121,15 @@ def is_greeting(text: str) -> bool:
     return 2 * sum(greeting_line(ln) for ln in lines) > len(lines)
 
 
+def says_more(text: str) -> bool:
+    """Whether a line of ``text`` is no greeting and says more than REST_WORDS words: not a reply to a greeting
+    ("jullie ook", "gracias cuates", "grazie a tutti")."""
+    return any(len(_WORD.findall(_AUTHOR.sub("", ln, count=1))) > REST_WORDS and not greeting_line(ln)
+               for ln in text.split("\n"))
+
+
 def mostly_greetings(texts: Sequence[str], of: int | None = None) -> bool:
-    """A group at least half of whose texts (two at least) are greetings: small talk, named by no subject. ``of``:
+    """A group more than half of whose texts (two at least) are greetings: small talk, named by no subject. ``of``:
     the group's size when ``texts`` are only those of its texts that may be greetings."""
     greetings = sum(is_greeting(t) for t in texts)
-    return greetings >= 2 and 2 * greetings >= (len(texts) if of is None else of)
+    return greetings >= 2 and 2 * greetings > (len(texts) if of is None else of)

@@ -14,7 +14,7 @@ heading. Notes are left alone (a note's group is its subject whatever its words)
 (brief20) A group of greetings and wishes is small talk too, whatever they name: "buon Ognissanti a tutti", "FELIZ
 CUMPLEAÑOS MEMO", "happy birthday Dad" say a holiday's or a person's name, and an episode that quotes four of them
 says a lot, yet none is news: a turn is judged without its greetings ("god morgon, snö i Farsta!" still says a
-place), and a cluster of chat turns at least half of whose members are greetings (memengine/brief_greetings.py)
+place), and a cluster of chat turns more than half of whose members are greetings (memengine/brief_greetings.py)
 is small talk whatever else they say.
 """
 
@@ -55,7 +55,7 @@ def is_specific(text: str, people: Set[str]) -> bool:
 def small_talk(pool: Iterable[tuple[int, str, str | None, str, int | None, float]], people: Set[str]) -> set[int]:
     """The clusters of ``pool`` rows (id, content, date, chat key, cluster, similarity) whose rows are all chat
     turns (a chat key not ending in "/") and none of them specific once its greetings are left out, or at least
-    half of them greetings (brief_greetings.mostly_greetings)."""
+    more than half of them greetings (brief_greetings.mostly_greetings)."""
     texts: dict[int, list[str]] = {}  # cluster -> its rows' texts, while all are chat turns
     notes: set[int] = set()
     for p in pool:

@@ -338,11 +338,16 @@ def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
     texts = list(texts)
     # (brief20) a greeting's words name nothing: "buon compleanno", and "tutti" of "buongiorno a tutti"; a group
     # of greetings is small talk ("jullie" of "gefeliciteerd!" / "dank jullie wel" names it no better)
-    lowered = [t.lower() for t in texts]
     wishing = [brief_greetings.has_opener(t) for t in texts]
     if len(texts) > 1 and any(wishing) and brief_greetings.mostly_greetings(
             [t for t, w in zip(texts, wishing) if w], len(texts)):
-        return MIXED
+        # named by what its other members say at length, if two do ("jullie" of "dank jullie wel" names nothing)
+        texts = [t for t, w in zip(texts, wishing) if brief_greetings.says_more(t) and not
+                 (w and brief_greetings.is_greeting(t))]
+        if len(texts) < 2:
+            return MIXED
+        wishing = [brief_greetings.has_opener(t) for t in texts]
+    lowered = [t.lower() for t in texts]
     member_runs = [runs(brief_greetings.without_greetings(t) if w else t, stop, exclude, memo)
                    for t, w in zip(texts, wishing)]
     judge = _SubjectJudge(texts, stop)

@@ -230,6 +230,9 @@ ROWS_IT = [
     (14, 9, "Davide", "buon compleanno! 🎉"), (14, 10, "Enrico", "grazie a tutti ❤️"),
     (20, 10, "Enrico", "Edil Rossi scrive: lavori al tetto spostati a lunedì 16 novembre"),
     (24, 8, "Paola", "buongiorno e buon sabato ☀️"), (24, 9, "Pina", "buon sabato!"),
+    (17, 8, "Chiara", "buongiorno a tutti, buon sabato"), (17, 9, "Davide", "buon sabato a tutti!"),
+    (18, 8, "Pina", "buona domenica a tutti"), (18, 9, "Paola", "buona domenica cari"),
+    (21, 8, "Enrico", "buon compleanno Pina!! auguri"), (21, 9, "Chiara", "auguri Pina, buon compleanno"),
 ]
 
 
