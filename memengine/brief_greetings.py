@@ -99,8 +99,9 @@ def greeting_line(line: str) -> bool:
 def without_greetings(text: str, instead: str = "") -> str:
     """``text`` with the greetings of its lines replaced by ``instead`` ("God morgen. Frost på bilruden" ->
     ". Frost på bilruden"): what a topic name is taken from (the punctuation and emoji around a greeting stay, so
-    runs never join across it). ``instead="x"`` keeps what follows a greeting inside its sentence ("God morgen 🌞
-    Bamse har gravet" -> "x 🌞 Bamse har gravet": "Bamse" is still a name written inside a sentence)."""
+    runs never join across it). ``instead="x"`` puts an "x" for each of a greeting's words: what follows it stays
+    inside its sentence and the line as long ("God morgen 🌞 Bamse har gravet" -> "x x🌞 Bamse har gravet": "Bamse"
+    is still a name written inside a sentence)."""
     if not has_opener(text):
         return text
     out = []
@@ -109,7 +110,8 @@ def without_greetings(text: str, instead: str = "") -> str:
             out.append(line)
             continue
         label, parts = _parts(line)
-        out.append(label + "".join(instead if i % 2 == 0 and _greeting_part(p) else p for i, p in enumerate(parts)))
+        out.append(label + "".join(" ".join(instead for _w in _WORD.findall(p)) if i % 2 == 0 and _greeting_part(p)
+                                   else p for i, p in enumerate(parts)))
     return "\n".join(out)
 
 
