@@ -134,6 +134,14 @@ def shares_subject(old: str, new: str, owner: frozenset[str] = frozenset()) -> b
     return fact_alias.aliased(old, new) != new
 
 
+def shared_words(old: str, new: str) -> frozenset[str]:
+    """The words of ``new`` (as :func:`_keys` reads them) that name a word of ``old``: the same word, an
+    inflection, one opening the other. What :func:`shares_subject` found its evidence in, for
+    memengine/supersession.py's ``_one_subject``."""
+    ka = _keys(old)
+    return frozenset(b for b in _keys(new) if any(same_word(a, b) or _part(a, b) or _part(b, a) for a in ka))
+
+
 # A word of the newer most candidates of its write hold names whom the store is about, not the slot: asked
 # only of a write with this many candidates (a pair, or a store of a few facts, has no owner), held by this
 # share of them. (Not a list of owner words: the store says which word it is, in any language.)

@@ -126,6 +126,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     # what most candidates say too ("The user …") names whom the store is about: no evidence of the slot
     owner = fact_shared.owners(new_text, [fact_stated.stated(str(row[1])) for row, _ in candidates
                                           if int(row[0]) != new_id])
+    evidence: dict[int, frozenset[str]] = {}  # the words each older was named by (for _one_subject)
     for row, sim in candidates:
         if int(row[0]) == new_id:
             continue
@@ -172,6 +173,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             verdict = _unnamed(old_text, new_text, said_text, verdict, owner)
             if verdict is None:
                 continue
+            evidence[int(row[0])] = fact_shared.shared_words(old_text, new_text)
         verdict = _covered(old_text, said_text, verdict)
         old_time = str(row[2])
         if verdict.kind == "correction" and fact_meant.meant(said_text) and not _recent(old_time, new_time):
@@ -188,10 +190,41 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     if later:
         old_time, old_id, verdict = min(later)
         out.append(Decision(old_id, new_id, old_time, verdict))
+    out, maybe = _one_subject(out, maybe, evidence)
     sure = _one_owner(out)
     # a fact the new one surely updates, or that surely updates it, is not also "maybe"
     decided = {d.loser for d in sure} | {d.winner for d in sure}
     return _one_unit(sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided])
+
+
+# Olders named by one word alone that make the word whom they are about: two may be one thing's two attributes
+# a change cannot tell apart ("moved retro → 10:00": "retro every other Friday at 4pm", "retro on Fridays at
+# 3pm", one of them its older: crowded dev lost two updates at 2); three or more saying different things are a
+# person's or a team's facts ("usuário": where they live, their dog, their wife).
+ONE_SUBJECT_MIN = 3
+
+
+def _one_subject(sure: list[Decision], maybe: list[Decision], evidence: dict[int, frozenset[str]]
+                 ) -> tuple[list[Decision], list[Decision]]:
+    """The decisions (sure, maybe), less those whose older was named by one and the same word alone when
+    ONE_SUBJECT_MIN or more were: a change retires one slot, and a word it shares with several facts that say
+    different things is whom they are about ("o usuário agora é coordenador de dados na Nubank" named "O usuário mora em Campinas", "O
+    usuário tem um cachorro" and "O usuário é casado com a Juliana" by "usuário" alone, and retired all three
+    with the job it changed, which it named by "Nubank" and "dados"). In a store of a few facts
+    memengine/fact_shared.py's ``owners`` cannot see it (fewer than OWNER_MIN_CANDIDATES candidates hold it);
+    this needs none. Lead, session 7."""
+    by_word: dict[str, int] = {}
+    for d in sure + maybe:
+        words = evidence.get(d.loser)
+        if words is not None and len(words) == 1:
+            by_word[next(iter(words))] = by_word.get(next(iter(words)), 0) + 1
+    alone = {w for w, n in by_word.items() if n >= ONE_SUBJECT_MIN}
+    if not alone:
+        return sure, maybe
+
+    def kept(ds: list[Decision]) -> list[Decision]:
+        return [d for d in ds if not (len(evidence.get(d.loser, ())) == 1 and evidence[d.loser] <= alone)]
+    return kept(sure), kept(maybe)
 
 
 def _one_unit(decisions: list[Decision]) -> list[Decision]:
