@@ -78,6 +78,19 @@ def kind_subsets(rows: list[dict[str, Any]], meta: dict[str, dict[str, Any]], ch
     }
 
 
+def amount_kinds(chats: dict[str, str]) -> Callable[[list[dict[str, Any]], Path], list[list[Any]]]:
+    """The by-kind table of rounds 18+: :func:`kind_subsets` with the questions asking how much (the amount
+    prior's, memengine/recall/priors.py) after the updates."""
+    from memengine.recall.priors import asks_amount
+
+    def by_kind(rows: list[dict[str, Any]], questions: Path) -> list[list[Any]]:
+        """Rows of (subset, n, recall@5, recall@10, MRR) by kind of question and by chat."""
+        meta = question_meta(questions)
+        much = [r for r in rows if asks_amount(meta[r["id"]]["question"], "much")]
+        return subset_rows(kind_subsets(rows, meta, chats, **{"asking how much (the amount prior's)": much}))
+    return by_kind
+
+
 def run_by_kind(argv: list[str] | None, doc: str, data: Path, questions: Path,
                 kinds: Callable[[list[dict[str, Any]], Path], list[list[Any]]]) -> int:
     """``bench/recall_round12.py`` on one round's held-out set, then its table by ``kinds`` (the CLI of rounds 13+);

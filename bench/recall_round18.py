@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 
-from bench.recall_round13 import kind_subsets, question_meta, run_by_kind, subset_rows  # noqa: E402
-from memengine.recall.priors import asks_amount  # noqa: E402
+from bench.recall_round13 import amount_kinds, run_by_kind  # noqa: E402
 
 DATA = HERE / "bench" / "data" / "realchat_heldout16"
 QUESTIONS = HERE / "bench" / "data" / "realchat_heldout16.jsonl"
@@ -34,12 +32,7 @@ CHATS = {"agentur.txt": "the work chat of two projects", "chatgpt_export.json": 
          "mezuniyet.txt": "the Turkish reunion group", "spiti.txt": "the Greeklish couple"}
 
 
-def by_kind(rows: list[dict[str, Any]], questions: Path) -> list[list[Any]]:
-    """Rows of (subset, n, recall@5, recall@10, MRR) by kind of question and by chat."""
-    meta = question_meta(questions)
-    much = [r for r in rows if asks_amount(meta[r["id"]]["question"], "much")]
-    subsets = kind_subsets(rows, meta, CHATS, **{"asking how much (the amount prior's)": much})
-    return subset_rows(subsets)
+by_kind = amount_kinds(CHATS)
 
 
 def main(argv: list[str] | None = None) -> int:
