@@ -133,5 +133,13 @@ def says_more(text: str) -> bool:
 def mostly_greetings(texts: Sequence[str], of: int | None = None) -> bool:
     """A group more than half of whose texts (two at least) are greetings: small talk, named by no subject. ``of``:
     the group's size when ``texts`` are only those of its texts that may be greetings."""
-    greetings = sum(is_greeting(t) for t in texts)
-    return greetings >= 2 and 2 * greetings > (len(texts) if of is None else of)
+    size = len(texts) if of is None else of
+    greetings, others = 0, size - len(texts)  # (the texts left out are no greetings)
+    for t in texts:  # (stops once the others are half the group: most groups greet nobody)
+        if is_greeting(t):
+            greetings += 1
+        else:
+            others += 1
+            if 2 * others >= size:
+                return False
+    return greetings >= 2 and 2 * greetings > size
