@@ -251,13 +251,29 @@ def ab_rounds(db: Path, queries: list[str], env: dict[str, str], trees: dict[str
                 Path(f"{dbs[k]}{suffix}").unlink(missing_ok=True)
 
 
+async def open_servers(stack: Any, trees: dict[str, Path], dbs: dict[str, Path], env: dict[str, str]
+                       ) -> tuple[dict[str, Any], dict[str, int]]:
+    """One stdio MCP server (``mem.py --db DB mcp --no-socket``) per tree on its own store, entered into ``stack``
+    (an AsyncExitStack): their client sessions and process ids (for the server's CPU), by tree key."""
+    from mcp import Client, StdioServerParameters
+
+    sessions, pids = {}, {}
+    for k, t in trees.items():
+        params = StdioServerParameters(command=sys.executable, args=[str(t / "mem.py"), "--db", str(dbs[k]),
+                                                                   "mcp", "--no-socket"], env=env)
+        sessions[k] = await stack.enter_async_context(Client(params, read_timeout_seconds=600))
+        found = subprocess.run(["pgrep", "-n", "-f", f"{t / 'mem.py'} --db {dbs[k]} mcp"], capture_output=True,
+                               text=True).stdout.split()
+        pids[k] = int(found[0])
+    return sessions, pids
+
+
 def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], trees: dict[str, Path],
                cold_runs: int, rows: list[str]) -> list[str]:
     import importlib.util
     from contextlib import AsyncExitStack
 
     import anyio
-    from mcp import Client, StdioServerParameters
 
     def order(i: int) -> list[str]:
         keys = list(trees)
@@ -329,14 +345,7 @@ def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], tr
 
     async def mcp_ab() -> tuple[dict[str, list[float]], dict[str, float]]:
         async with AsyncExitStack() as stack:
-            sessions, pids = {}, {}
-            for k, t in trees.items():
-                params = StdioServerParameters(command=sys.executable, args=[str(t / "mem.py"), "--db", str(dbs[k]),
-                                                                           "mcp", "--no-socket"], env=env)
-                sessions[k] = await stack.enter_async_context(Client(params, read_timeout_seconds=600))
-                found = subprocess.run(["pgrep", "-n", "-f", f"{t / 'mem.py'} --db {dbs[k]} mcp"], capture_output=True,
-                                       text=True).stdout.split()
-                pids[k] = int(found[0])
+            sessions, pids = await open_servers(stack, trees, dbs, env)
             for q in queries[:3]:
                 for k in trees:
                     await sessions[k].call_tool("recall", {"query": q})

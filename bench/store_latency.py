@@ -113,7 +113,8 @@ def mcp_store_ab(dbs: dict[str, Path], trees: dict[str, Path], env: dict[str, st
     from contextlib import AsyncExitStack
 
     import anyio
-    from mcp import Client, StdioServerParameters
+
+    from bench.agent_latency import open_servers
 
     wall: dict[tuple[str, str], list[float]] = {}
     thread: dict[tuple[str, str], list[float]] = {}
@@ -122,14 +123,7 @@ def mcp_store_ab(dbs: dict[str, Path], trees: dict[str, Path], env: dict[str, st
 
     async def run() -> None:
         async with AsyncExitStack() as stack:
-            sessions, pids = {}, {}
-            for k, t in trees.items():
-                params = StdioServerParameters(command=sys.executable, args=[str(t / "mem.py"), "--db", str(dbs[k]),
-                                                                           "mcp", "--no-socket"], env=env)
-                sessions[k] = await stack.enter_async_context(Client(params, read_timeout_seconds=600))
-                found = subprocess.run(["pgrep", "-n", "-f", f"{t / 'mem.py'} --db {dbs[k]} mcp"], capture_output=True,
-                                       text=True).stdout.split()
-                pids[k] = int(found[0])
+            sessions, pids = await open_servers(stack, trees, dbs, env)
             for q in warm_queries:  # waits for the warm-up (an agent's session starts with a recall or a brief)
                 for k in trees:
                     await sessions[k].call_tool("recall", {"query": q})
