@@ -466,6 +466,23 @@ _SENTENCE_END = re.compile(r"[.!?:;\n]\s*[\"“(]*\s*$")
 _SUBJECT_SHARE = 0.03  # determiners per word under which a group's language has none to judge by (Polish, Finnish)
 
 
+class _Vocabulary:
+    """A group's lower-cased words, for membership tests (``in``): a word is looked for in the members' joined text
+    first, and the words are split only when an asked one is there (most asked verb forms are not: brief21)."""
+
+    def __init__(self, lowered: Sequence[str]) -> None:
+        self._lowered = lowered
+        self._joined = "\n".join(lowered)
+        self._words: frozenset[str] | None = None
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str) or word not in self._joined:
+            return False  # (a word of the texts is in their joined text)
+        if self._words is None:
+            self._words = frozenset(w for t in self._lowered for w in _WORD.findall(t))
+        return word in self._words
+
+
 class _SubjectJudge:
     """Whether a one-word name is a word the members use as a subject (see :func:`used_as_subject`); the members'
     words are split once, for all the names one group tries."""
@@ -477,27 +494,43 @@ class _SubjectJudge:
         self._lower: list[str] | None = None  # (lower-cased once: a group tries up to five names)
         self._split: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
         self._capitalised: bool | None = None
-        self._vocabulary: frozenset[str] | None = None  # (the members' lower-cased words, read once if asked)
+        self._vocabulary: _Vocabulary | None = None  # (the members' lower-cased words, read once if asked)
+        self._places: dict[str, list[tuple[str, list[tuple[int, int]], list[str], int]]] = {}  # occurrences()
+        self._verbs: dict[str, bool] = {}  # shaped(): whether a lower-case word is written as a verb
         self.greeted = True  # whether a member holds a wish word (name() tells; unknown: assumed)
 
-    def vocabulary(self) -> frozenset[str]:
-        """The members' words, lower-cased (read once per group, only when a name's verb is asked)."""
+    def vocabulary(self) -> _Vocabulary:
+        """The members' words, lower-cased (asked only when a name's verb is; the words split only if an asked form
+        is in their text at all: brief21)."""
         if self._vocabulary is None:
             if self._lower is None:
                 self._lower = [t.lower() for t in self.texts]
-            self._vocabulary = frozenset(w for t in self._lower for w in _WORD.findall(t))
+            self._vocabulary = _Vocabulary(self._lower)
         return self._vocabulary
 
     def occurrences(self, word: str) -> list[tuple[str, list[tuple[int, int]], list[str], int]]:
-        """(body, spans, lower-cased words, index) of each place the members write ``word`` (folded)."""
+        """(body, spans, lower-cased words, index) of each place the members write ``word`` (folded); kept per
+        folded word (brief21: a group's greeting, feeling and subject tests ask the same word)."""
         key = fold(word)
+        got = self._places.get(key)
+        if got is not None:
+            return got
+        # a word that folds to ``key`` starts with ``key`` but for its last letter ("parties" -> "party"), as the
+        # texts asked hold the key without its last letter (4 letters or more)
+        head = key[:-1] if "'" not in key else ""
+        out: list[tuple[str, list[tuple[int, int]], list[str], int]] = []
+        for body, spans, low in self.holding(key):
+            out.extend((body, spans, low, i) for i, w in enumerate(low) if w.startswith(head) and fold(w) == key)
+        self._places[key] = out
+        return out
+
+    def holding(self, key: str) -> list[tuple[str, list[tuple[int, int]], list[str]]]:
+        """:meth:`bodies` of the members whose lower-cased text holds the folded ``key`` without its last letter
+        (with it, 3 letters or fewer): those that may write the word."""
         stem = key[:-1] if len(key) > 3 else key
         if self._lower is None:
             self._lower = [t.lower() for t in self.texts]
-        out: list[tuple[str, list[tuple[int, int]], list[str], int]] = []
-        for body, spans, low in self.bodies([t for t, lt in zip(self.texts, self._lower) if stem in lt]):
-            out.extend((body, spans, low, i) for i, w in enumerate(low) if fold(w) == key)
-        return out
+        return self.bodies([t for t, lt in zip(self.texts, self._lower) if stem in lt])
 
     def greeting(self, words: Sequence[str]) -> bool:
         """(brief20) Whether a name is a greeting or a wish, or what one wishes: it opens with a wish word or a
@@ -606,7 +639,12 @@ class _SubjectJudge:
         # (brief19) the phrase's lower-case words the members write as verbs ("foi cancelado", "non dice")
         lower = [w for w in _WORD.findall(phrase) if w.islower()]
         # (brief20: each asked word looked for in the texts that hold it, not every word after a cue read first)
-        verbs = topic_shape.verbs_in(self._lower, lower) if lower else frozenset()
+        # (brief21: each word's verdict kept, a group tries up to five names)
+        new = [w for w in lower if w not in self._verbs]
+        if new:
+            found = topic_shape.verbs_in(self._lower, new)
+            self._verbs.update((w, w in found) for w in new)
+        verbs = {w for w in lower if self._verbs[w]}
         if not topic_shape.phrase_shaped(phrase, self.capitalised(), DETERMINERS,
                                          lambda low: low in FUNCTION or low in CONTRACTIONS or weak(low), self.classes,
                                          verbs.__contains__):
@@ -654,11 +692,8 @@ class _SubjectJudge:
         key = fold(words[0])
         # only the members that write the word are split (consolidate names ~5,000 clusters at 100k): its folded
         # key without its last letter is in each spelling of it ("party" of "parties": "part")
-        stem = key[:-1] if len(key) > 3 else key
-        if self._lower is None:
-            self._lower = [t.lower() for t in self.texts]
-        bodies = self.bodies([t for t, low in zip(self.texts, self._lower) if stem in low])
-        if self.capitalised() and not _written_capitalised(bodies, key):
+        bodies = self.holding(key)
+        if self.capitalised() and not _written_capitalised(self.occurrences(words[0])):
             return False  # where nouns are written capitalised, a word never so is none: "520 warm", "direkt"
         if not self.judges(bodies):
             return not (words[0].islower() and self.exclaimed(words[0]))  # (brief20) "chido", "wat spannend"
@@ -667,19 +702,16 @@ class _SubjectJudge:
         # is full" once is where things go, not what the topic is about
         heads: set[str] = set()
         adjunct: set[str] = set()
-        for body, spans, low in bodies:
-            for i, w in enumerate(low):
-                if fold(w) != key:
-                    continue
-                line = _line_at(body, spans[i][0])
-                det = _determiner_before(body, spans, low, i)
-                if det >= 1 and low[det - 1] in PLACE_PREPOSITIONS or \
-                        i and low[i - 1] in topic_shape.FUSED_PLACE and low[i - 1] in self.classes.fused and \
-                        low[i - 1] not in DETERMINERS and \
-                        not body[spans[i - 1][1]: spans[i][0]].strip():
-                    adjunct.add(line)  # "in the calendar", "on the far left", "im Hof" ("in dem Hof"), "al mare"
-                elif det >= 0 or _heads_phrase(body, spans, low, i):
-                    heads.add(line)  # "the new deploy days", "our flat", "the calendar is full"
+        for body, spans, low, i in self.occurrences(words[0]):  # (brief21: the places greeting() read)
+            line = _line_at(body, spans[i][0])
+            det = _determiner_before(body, spans, low, i)
+            if det >= 1 and low[det - 1] in PLACE_PREPOSITIONS or \
+                    i and low[i - 1] in topic_shape.FUSED_PLACE and low[i - 1] in self.classes.fused and \
+                    low[i - 1] not in DETERMINERS and \
+                    not body[spans[i - 1][1]: spans[i][0]].strip():
+                adjunct.add(line)  # "in the calendar", "on the far left", "im Hof" ("in dem Hof"), "al mare"
+            elif det >= 0 or _heads_phrase(body, spans, low, i):
+                heads.add(line)  # "the new deploy days", "our flat", "the calendar is full"
         return len(heads - adjunct) > len(adjunct) and not (words[0].islower() and self.exclaimed(words[0]))
 
 
@@ -698,19 +730,17 @@ def _capital_inside(body: str, spans: list[tuple[int, int]], i: int) -> bool:
     return bool(before.strip()) and not _LABEL_ONLY.fullmatch(before)
 
 
-def _written_capitalised(bodies: Sequence[tuple[str, list[tuple[int, int]], list[str]]], key: str) -> bool:
-    """Whether the word (folded ``key``) is written capitalised inside a sentence, or never inside one."""
+def _written_capitalised(places: Sequence[tuple[str, list[tuple[int, int]], list[str], int]]) -> bool:
+    """Whether the word (its ``places``: :meth:`_SubjectJudge.occurrences`) is written capitalised inside a sentence,
+    or never inside one."""
     inside = False
-    for body, spans, low in bodies:
-        for i, w in enumerate(low):
-            if fold(w) != key:
-                continue
-            a = spans[i][0]
-            if i and not _SENTENCE_END.search(body[:a]) and body[a - 1: a] != "\n" and \
-                    not _line_at(body, a).startswith(body[a: spans[i][1]]):
-                if body[a].isupper():
-                    return True
-                inside = True
+    for body, spans, _low, i in places:
+        a = spans[i][0]
+        if i and not _SENTENCE_END.search(body[:a]) and body[a - 1: a] != "\n" and \
+                not _line_at(body, a).startswith(body[a: spans[i][1]]):
+            if body[a].isupper():
+                return True
+            inside = True
     return not inside
 
 

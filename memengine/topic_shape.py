@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 
 # The closed classes by language: prepositions, fused prepositions + article, subordinating conjunctions, personal
 # pronouns, frequent adverbs (of place, time, degree, manner). A group is judged by English's and by those of the
@@ -438,7 +438,7 @@ def _stems(low: str, lang: str) -> list[tuple[str, tuple[str, ...]]]:
     return out
 
 
-def verb_by_stem(low: str, vocabulary: frozenset[str] | set[str], languages: Sequence[str]) -> bool:
+def verb_by_stem(low: str, vocabulary: Container[str], languages: Sequence[str]) -> bool:
     """Whether the members' words (``vocabulary``, lower-cased) hold another verb form of ``low``'s stem in one of
     ``languages``: an infinitive, a participle, an imperfect, another person ("perde" and "perdeva", "knippert" and
     "knipperen", "dorme" and "dormir", "tond" and "tondre"); English: "leaks" and "leaking" / "leaked"."""
@@ -449,7 +449,7 @@ def verb_by_stem(low: str, vocabulary: frozenset[str] | set[str], languages: Seq
             if low.endswith("s") and not low.endswith(("ss", "us", "is")):
                 stem = low[:-2] if low.endswith(("ches", "shes", "xes", "sses")) else low[:-1]
                 base = stem[:-1] if stem.endswith("e") else stem
-                if {base + "ing", stem + "d" if stem.endswith("e") else stem + "ed"} & vocabulary:
+                if base + "ing" in vocabulary or (stem + "d" if stem.endswith("e") else stem + "ed") in vocabulary:
                     return True
             continue
         for stem, ends in _stems(low, lang):
