@@ -216,42 +216,7 @@ def another_attribute(old: str, new: str) -> bool:
     words_a, words_b = _words(old), _words(new)
     ka = {ANY if k.startswith("count:") and any(same_word(k[6:], w) for w in words_b) else k for k in ka}
     kb = {ANY if k.startswith("count:") and any(same_word(k[6:], w) for w in words_a) else k for k in kb}
-    if VERSION in ka and kb == {NAMED} and _runs(old) and not _runs(new) and _placed_only(new, own_b) and not any(
-            same_word(b, w) for b in own_b for w in words_a):  # ("… vuelve a Java" / "… draait op Java 17": its own)
-        return True  # what a thing runs is no place it is in (facts24)
     return not any(_compatible(a, b) for a in ka for b in kb)
-
-
-# A name right after a verb of running software (with its preposition) is what a thing runs: an OS, a runtime
-# ("runs Debian 12", "roda Java 11", "gira su Debian 11", "draait op Fedora 39", "tourne sous Ubuntu 22.04",
-# "läuft auf Debian 12"). A generic verb ("uses", "is") says no such thing: "We use Postgres 14" may be moved
-# "to MySQL", and a name after "moved to" cannot be told from a place, so only "runs" separates the two (facts24).
-_RUNS_VERBS = frozenset(
-    "run runs running ran roda rodando rodava gira girano tourne tournent draait draaien lauft laufen corre "
-    "corren ejecuta".split())
-_RUNS_PREPOSITIONS = frozenset("on su sous sur op auf mit em en con com under unter".split())
-
-
-def _runs(text: str) -> bool:
-    """Whether ``text`` says what a thing runs with a version: a running verb, perhaps a preposition, then a
-    capitalised name followed by a number ("runs Debian 12", "gira su Debian 11")."""
-    toks = re.findall(r"[^\W\d_][\w'/.+-]*|\d[\w.]*", text)
-    for n, t in enumerate(toks):
-        if fold(t) not in _RUNS_VERBS:
-            continue
-        m = n + 1
-        if m < len(toks) and fold(toks[m]) in _RUNS_PREPOSITIONS:
-            m += 1
-        if m + 1 < len(toks) and toks[m][:1].isupper() and toks[m + 1][:1].isdigit():
-            return True
-    return False
-
-
-def _placed_only(text: str, names: list[str]) -> bool:
-    """Whether every one of ``names`` (folded, of ``text``) follows a place word ("moved to Amsterdam", "si
-    trova a Torino"): the newer states a place and nothing else."""
-    placed = {p for w in facts.analyse(text).words if w.place for p in _WORD.findall(fold(w.text))}
-    return bool(names) and all(any(same_word(n, p) for p in placed) for n in names)
 
 
 def _words(text: str) -> list[str]:
