@@ -266,15 +266,17 @@ def _restated(found: list[tuple[Any, date, list[date]]], newer: Any, sim: Any, d
     if not same.any():  # (most briefs: no two plans of one day written together)
         return out
     close = sim >= float(np.median(sim[~np.eye(n, dtype=bool)]))
-    stop = summarize.stopwords_for([_AUTHOR.sub("", str(f[0][1])[:600], count=1) for f in found])
+    bodies = [_AUTHOR.sub("", str(f[0][1])[:600], count=1) for f in found]
+    stop = summarize.stopwords_for(bodies)
     # (a day's ordinal, "25th", "14.", is the day both plan, not an event both name)
     words = [{w for w in event_words(str(f[0][1]), stop=stop) if not w[0].isdigit()} for f in found]
-    names = [{topic_names.fold(w) for w in _CAPITALISED.findall(_AUTHOR.sub("", str(f[0][1])[:600], count=1))}
-             & words[i] for i, f in enumerate(found)]
+    names = [{topic_names.fold(w) for w in _CAPITALISED.findall(body)} & ws for body, ws in zip(bodies, words)]
     for i, j in zip(*np.nonzero(same)):
         if not words[j] and words[i]:
             out[j, i] = True  # the newer only says the day again: the older, which names the event, stays
-        elif not words[i] or (subject[i, j] and words[i] & words[j] and close[i, j] and not (names[i] - names[j] and names[j] - names[i])):
+            continue
+        own_names = bool(names[i] - names[j]) and bool(names[j] - names[i])
+        if not words[i] or (subject[i, j] and words[i] & words[j] and close[i, j] and not own_names):
             out[i, j] = True
     return out
 

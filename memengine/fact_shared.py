@@ -106,6 +106,12 @@ def _part(short: str, long: str) -> bool:
     return len(short) >= 4 and len(long) > len(short) and long.startswith(short)
 
 
+def _names(a: str, b: str) -> bool:
+    """Whether the keys ``a`` and ``b`` name one word: the same word or an inflection (fact_align's reading),
+    or one opening the other (a compound)."""
+    return same_word(a, b) or _part(a, b) or _part(b, a)
+
+
 def shares_subject(old: str, new: str, owner: frozenset[str] = frozenset()) -> bool:
     """Whether ``new`` names anything of ``old`` other than a value or a frame word: a content word of
     both (memengine/fact_align.py's one-word reading: an inflection, a shared prefix; or one word opening
@@ -121,7 +127,7 @@ def shares_subject(old: str, new: str, owner: frozenset[str] = frozenset()) -> b
     owned = verb = False
     for a in ka:
         for b in kb:
-            if not (same_word(a, b) or _part(a, b) or _part(b, a)):
+            if not _names(a, b):
                 continue
             if b in owner:
                 owned = True
@@ -139,7 +145,7 @@ def shared_words(old: str, new: str) -> frozenset[str]:
     inflection, one opening the other. What :func:`shares_subject` found its evidence in, for
     memengine/supersession.py's ``_one_subject``."""
     ka = _keys(old)
-    return frozenset(b for b in _keys(new) if any(same_word(a, b) or _part(a, b) or _part(b, a) for a in ka))
+    return frozenset(b for b in _keys(new) if any(_names(a, b) for a in ka))
 
 
 # A word of the newer most candidates of its write hold names whom the store is about, not the slot: asked

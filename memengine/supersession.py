@@ -26,6 +26,7 @@ transaction; this module never opens one.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -208,22 +209,21 @@ def _one_subject(sure: list[Decision], maybe: list[Decision], evidence: dict[int
                  ) -> tuple[list[Decision], list[Decision]]:
     """The decisions (sure, maybe), less those whose older was named by one and the same word alone when
     ONE_SUBJECT_MIN or more were: a change retires one slot, and a word it shares with several facts that say
-    different things is whom they are about ("o usuário agora é coordenador de dados na Nubank" named "O usuário mora em Campinas", "O
-    usuário tem um cachorro" and "O usuário é casado com a Juliana" by "usuário" alone, and retired all three
-    with the job it changed, which it named by "Nubank" and "dados"). In a store of a few facts
-    memengine/fact_shared.py's ``owners`` cannot see it (fewer than OWNER_MIN_CANDIDATES candidates hold it);
-    this needs none. Lead, session 7."""
-    by_word: dict[str, int] = {}
-    for d in sure + maybe:
-        words = evidence.get(d.loser)
-        if words is not None and len(words) == 1:
-            by_word[next(iter(words))] = by_word.get(next(iter(words)), 0) + 1
-    alone = {w for w, n in by_word.items() if n >= ONE_SUBJECT_MIN}
-    if not alone:
+    different things is whom they are about ("o usuário agora é coordenador de dados na Nubank" named "O
+    usuário mora em Campinas", "O usuário tem um cachorro" and "O usuário é casado com a Juliana" by "usuário"
+    alone, and retired all three with the job it changed, which it named by "Nubank" and "dados"). In a store
+    of a few facts memengine/fact_shared.py's ``owners`` cannot see it (fewer than OWNER_MIN_CANDIDATES
+    candidates hold it); this needs none. Lead, session 7."""
+    def alone(d: Decision) -> frozenset[str]:
+        words = evidence.get(d.loser, frozenset())
+        return words if len(words) == 1 else frozenset()
+
+    counts = Counter(w for d in sure + maybe for w in alone(d))
+    if not any(n >= ONE_SUBJECT_MIN for n in counts.values()):
         return sure, maybe
 
     def kept(ds: list[Decision]) -> list[Decision]:
-        return [d for d in ds if not (len(evidence.get(d.loser, ())) == 1 and evidence[d.loser] <= alone)]
+        return [d for d in ds if not any(counts[w] >= ONE_SUBJECT_MIN for w in alone(d))]
     return kept(sure), kept(maybe)
 
 
