@@ -100,7 +100,7 @@ def connect(path: Path | str, create_parents: bool = True) -> Any:
     path = Path(path)
     try:
         return _connect(path, create_parents)
-    except (sqlite3.DatabaseError, OSError) as exc:
+    except (sqlite3.DatabaseError, OSError, UnicodeDecodeError) as exc:
         err = db_error(exc, path)
         if err is None:
             raise

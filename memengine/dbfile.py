@@ -48,6 +48,8 @@ def classify(exc: BaseException) -> str | None:
         if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             return "read_only"
         return None
+    if isinstance(exc, UnicodeDecodeError):  # (SQLite's own message quoting a schema name a spoilt page garbled)
+        return "damaged"
     code = _sqlite_code(exc)
     msg = str(exc).lower()
     if code is not None:

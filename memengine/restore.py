@@ -48,6 +48,9 @@ from memengine.privfile import fsync_path
 BUSY_SECONDS = 60.0  # how long the copy waits for the write lock (other writers' transactions) before `busy`
 STEP_PAGES = 1024  # pages copied per step of the backup API (the lock is held from the first step to the commit)
 KINDS = ("consolidate", "backup", "pre-restore", "damaged")  # the backups mem writes into backups/ (by their name)
+# What reading a damaged file raises: SQLite's own errors, or a text value a spoilt page no longer holds as UTF-8
+# (the driver decodes it; a damaged sqlite_master row gives a UnicodeDecodeError, not a DatabaseError)
+UNREADABLE = (sqlite3.DatabaseError, UnicodeDecodeError)
 
 
 def lock_path(db: Path) -> Path:
@@ -74,7 +77,7 @@ def _counts(conn: Any) -> dict[str, int]:
     try:
         rows = conn.execute("SELECT status, sum(n) FROM _mem_counts WHERE what = 'memories' GROUP BY status")
         by = {str(s): int(n) for s, n in rows.fetchall() if n}
-    except sqlite3.DatabaseError:
+    except sqlite3.DatabaseError:  # (no counts table: an older store; a damaged page is the caller's to report)
         by = {str(s): int(n) for s, n in conn.execute("SELECT status, count(*) FROM memories GROUP BY status")}
     return by
 
@@ -94,7 +97,7 @@ def describe_file(path: Path, check: bool = False) -> dict[str, Any]:
     try:
         try:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        except sqlite3.DatabaseError as exc:
+        except UNREADABLE as exc:
             raise (UserError if "not a database" in str(exc) else DamagedFile)(
                 f"{path}: not a readable SQLite database ({exc})") from exc
         if not {"memories", "_mem_migrations", "_mem_meta"} <= tables:
@@ -114,7 +117,7 @@ def describe_file(path: Path, check: bool = False) -> dict[str, Any]:
                                  "('embedding_model', 'restore_id', 'restored_from', 'restored_at')").fetchall())
         by = _counts(conn)
         page_size = int(conn.execute("PRAGMA page_size").fetchone()[0])
-    except sqlite3.DatabaseError as exc:
+    except UNREADABLE as exc:
         raise DamagedFile(f"{path}: damaged ({exc}); choose another backup (mem.py restore --list)") from exc
     finally:
         conn.close()
@@ -201,7 +204,7 @@ def _current(db: Path) -> dict[str, Any] | None:
             row = conn.execute("SELECT value FROM _mem_meta WHERE key = 'embedding_model'").fetchone()
             info["model"] = row[0] if row else None
         return info
-    except sqlite3.DatabaseError as exc:
+    except UNREADABLE as exc:
         return {"damaged": str(exc)}
     finally:
         conn.close()

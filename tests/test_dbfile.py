@@ -94,6 +94,27 @@ def test_not_a_database_from_every_command(tmp_path: Path, capsys: pytest.Captur
     assert not (tmp_path / "notes.txt-wal").exists()
 
 
+def test_a_schema_name_that_is_no_longer_utf8_is_damage_from_every_command(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A spoilt page can garble a schema row's name: SQLite's "malformed database schema (<name>)" then holds bytes
+    # the driver cannot decode, a UnicodeDecodeError rather than an SQLite error (CI met it once in ~30 damaged files)
+    db = healthy(tmp_path / "memory.db")
+    conn = core.sqlite3.connect(db)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute("UPDATE sqlite_master SET name = CAST(x'b0ff' AS TEXT), tbl_name = 'x' WHERE name = '_mem_counts'")
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    jsonl = tmp_path / "in.jsonl"
+    jsonl.write_text('{"content": "x"}\n')
+    for args in EVERY_COMMAND:
+        args = [a.format(jsonl=jsonl, out=tmp_path / "out.db") for a in args]
+        status, env = run(capsys, "--db", str(db), *args)
+        assert_one_line_error(status, env, "damaged", db)
+        assert "doctor --recover" in env["error"]["message"], args
+    assert db.read_bytes() == before
+
+
 def test_doctor_on_a_file_that_is_not_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "notes.txt"
     db.write_text("hello\n")

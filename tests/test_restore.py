@@ -142,6 +142,16 @@ def _damaged(p: Path) -> None:
     p.write_bytes(bytes(data))
 
 
+def _bad_text(p: Path) -> None:
+    """Damage as the driver met it 1 time in ~30 of ``_damaged``: a schema row's name no longer UTF-8, so SQLite's
+    "malformed database schema (<name>)" cannot be decoded (a UnicodeDecodeError, not an SQLite error)."""
+    conn = sqlite3.connect(p)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute("UPDATE sqlite_master SET name = CAST(x'b0ff' AS TEXT), tbl_name = 'x' WHERE name = '_mem_counts'")
+    conn.commit()
+    conn.close()
+
+
 def _newer(p: Path) -> None:
     conn = sqlite3.connect(p)
     conn.execute("INSERT INTO _mem_migrations(name, applied_at) VALUES ('m999_future', '2027-01-01T00:00:00Z')")
@@ -154,6 +164,7 @@ def _newer(p: Path) -> None:
     ("text", "invalid_input", "not a readable SQLite database"),
     ("sqlite", "invalid_input", "not a mem store"),
     ("damaged", "damaged", ""),
+    ("bad_text", "damaged", "can't decode"),
     ("newer", "newer_schema", "m999_future"),
 ])
 def test_a_bad_backup_is_one_line_and_leaves_the_store_as_it_was(tmp_path: Path, spoil: str, code: str,
@@ -167,7 +178,7 @@ def test_a_bad_backup_is_one_line_and_leaves_the_store_as_it_was(tmp_path: Path,
         _not_a_store(bad)
     elif spoil != "missing":
         assert run_cli("--db", str(db), "backup", str(bad)).returncode == 0
-        (_damaged if spoil == "damaged" else _newer)(bad)
+        {"damaged": _damaged, "bad_text": _bad_text, "newer": _newer}[spoil](bad)
     before = _digest(db)
     for extra in ((), ("--dry-run",)):
         rc, out = _restore(db, str(bad), *extra)
