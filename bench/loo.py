@@ -144,6 +144,9 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     # issue 19 rounds 8-9 (memengine/recall/answerable.py, updates.py, counter.py)
     "priors by content words (answer_words 1)": (replace(D, answer_words=1), replace(D, answer_words=0)),
     "chat updates newest first (forms:pool)": (replace(D, newer_first="forms:pool"), replace(D, newer_first="")),
+    # issue 19 round 20 (updates.py unit_forms): a later turn stating another number beside the same word, any language
+    "chat updates: a number restated beside its unit (units:pool, vs forms:pool)": (
+        replace(D, newer_first="units:pool"), replace(D, newer_first="forms:pool")),
     # issue 19 round 17 (updates.py): the update said in another conversation of one person's export
     "chat updates across one export's conversations (newer_first across)": (replace(D, updates_across=True),
                                                                             replace(D, updates_across=False)),

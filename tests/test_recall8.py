@@ -129,7 +129,7 @@ def test_recall_ranks_a_chat_update_above_the_turn_it_updates(store: MemoryStore
     q = "when is the cabin trip?"
     base = store.recall(q, k=5, touch=False, config=replace(RecallConfig(), newer_first="")).results
     assert ids[4] not in [r.id for r in base[:base.index(next(r for r in base if r.id == ids[0]))]]
-    assert RecallConfig().newer_first == "forms:pool"  # (on by default again: bench/README.md, "Round 9")
+    assert RecallConfig().newer_first == "units:pool"  # (on by default again: bench/README.md, "Round 9"; units: round 20)
     got = store.recall(q, k=5, touch=False, config=replace(RecallConfig(), newer_first="slot:pool")).results
     order = [r.id for r in got]
     assert order.index(ids[4]) == order.index(ids[0]) - 1

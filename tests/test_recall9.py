@@ -90,7 +90,7 @@ def test_newer_first_turns_pairs_a_close_reply_without_a_shared_word_only_in_the
 
 def test_recall_by_default_ranks_a_counter_proposal_above_the_proposal(store: MemoryStore) -> None:
     ids = chat(store, DINNER)
-    assert RecallConfig().newer_first == "forms:pool"
+    assert RecallConfig().newer_first == "units:pool"  # (round 20: forms, and a number restated beside its unit)
     q = "what time is the birthday dinner on sat?"
     off = store.recall(q, k=5, touch=False, config=replace(RecallConfig(), newer_first="")).results
     got = store.recall(q, k=5, touch=False).results

@@ -46,7 +46,7 @@ from memengine.recall.parts import MIN_WORD, model_words, word_endings, word_par
 from memengine.recall.people import People
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
-from memengine.recall.updates import newer_first
+from memengine.recall.updates import FORMS, newer_first
 from memengine.records import Candidate, Memory, RecallResult
 from memengine.storebase import one_size_read
 from memengine.supersession import outdated_marked, versions_marked
@@ -410,7 +410,7 @@ class Recall(KeywordSearch, People):
             mode, _, where = run.cfg.newer_first.partition(":")
             pool = scored[k:] if where == "pool" else []
             unscored: list[Candidate] = []
-            if where == "pool" and mode in ("named", "forms", "restate"):  # (and the candidates fusion did not score: an update
+            if where == "pool" and mode in ("named", *FORMS):  # (and the candidates fusion did not score: an update
                 # naming the replaced value is worded away from the question; newer_first gates them cheaply)
                 have = {c.id for c in scored}
                 unscored = [c for c in rows.values() if c.id not in have]

@@ -70,11 +70,15 @@ from memengine.recall.replaced import (
 from memengine.records import Candidate
 from memengine.text import bare_text, count_words, query_terms
 
-MODES = ("", "rules", "slot", "either", "turns", "named", "forms", "restate")
+MODES = ("", "rules", "slot", "either", "turns", "named", "forms", "restate", "units")
 # ``restate`` (round 11, off: bench/README.md): ``forms``, and a later short turn sharing a word with an earlier
 # top hit and stating another value of the kind the question asks counts as an update with no change word
 # ("le piano c'est 420 avec l'escalier" / "le piano ... devis à 350")
-FORMS = ("forms", "restate")
+FORMS = ("forms", "restate", "units")
+# ``units`` (round 20): ``forms``, and a later turn stating another number right beside the same word as the
+# earlier one, in any language ("300 porsi" / "nambah jadi 350 porsi", "Rp 38.000/kg" / "naik jadi Rp
+# 42.000/kg", "89 kg now" / "down to 84 kg", "por 3 canciones" / "son 4 canciones"): the unit or counted thing
+# names the slot, the number its value, and no change word need be read (the cue lexicon reads six languages).
 RESTATE_WORDS = 12
 # ``turns`` (round 9): ``slot``, and a later turn holding a counter / preference / settlement idiom
 # (memengine/recall/counter.py: "sunday works better, 7pm?", "can't do 11, 1pm?") counts as a cue too;
@@ -216,7 +220,68 @@ def updates(old: str, new: str, mode: str, memo: dict[tuple[str, str], Any] | No
         return True
     if mode == "restate" and asked is not None and "?" not in new and count_words(new, RESTATE_WORDS + 1) <= RESTATE_WORDS:
         return True
+    if mode == "units" and unit_link(old, new):
+        return True
     return mode in ("rules", "either") and _rules_update(old, new)
+
+
+_UNIT_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+|[$€£¥₹]")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_THOUSANDS = re.compile(r"\d{1,3}(?:([.,])\d{3})(?:\1\d{3})*")
+# Words after a number that name no slot: an hour's ("6 pm", "9 Uhr"), a currency (every price of a chat stands
+# beside it: "Rp 42.000/kg" for the chicken, "harga tetap Rp 25.000" for the lunch boxes; the thing priced names
+# the slot), a span of time ("7 days" of antibiotics, "3 days 2 nights" of camp).
+_NO_UNIT = frozenset("""am pm uhr hrs h rp usd eur euro euros gbp chf nok sek dkk pln zł zl kr kc tl try inr rs php mxn
+brl sgd aud cad nzd zar kes jpy yen won dollars dollar bucks pesos peso reais rupees lira zloty zlotych kronor kroner
+mil juta ribu rb jt lei forint ft
+day days night nights hour hours hr minutes minute min mins sec secs seconds weeks wks hari malam jam menit minggu
+bulan tahun dias dia noches horas hora minutos semanas meses anos jours jour nuits heures heure semaines mois ans
+tage tag nachte stunden stunde minuten wochen monate jahre dni dzien godzin godziny minut tygodni miesiecy lat
+dagar dag timmar minuter veckor manader ar gun saat dakika hafta ay yil""".split())
+# month words the calendar pattern above does not start (other languages'; "7 Juni" is read there already)
+_MONTH_WORD = re.compile(r"(?:mei|agu|okt|des|ene|abr|ago|dic|mai|avr|aout|maj|sty|lut|kwi|cze|lip|sie|wrz|paz|lis|gru)")
+
+
+def _number(token: str) -> str:
+    """A number token as one spelling: "12,000", "12.000" and "12000" alike ("3.25" kept)."""
+    return re.sub(r"[.,]", "", token) if _THOUSANDS.fullmatch(token) else token.replace(",", ".")
+
+
+@functools.lru_cache(maxsize=_CACHE)
+def unit_forms(text: str) -> frozenset[tuple[str, str]]:
+    """``(word, number)`` for each number of ``text`` and the word right after it ("300 porsi", "38.000/kg", "por
+    3 canciones": ("porsi", "300"), ("kg", "38000"), ("canciones", "3")): a unit or counted thing, in any language
+    that names it after the number. The word before a number is most often a verb or a preposition ("wynoszą
+    720", "mulai 13", "jadi 55") and gives none; nor does a function word, a currency, a span of time or a
+    calendar word ("at 5", "720 zł", "7 days", "7 Juni"), nor a number written into a word or a time ("6pm",
+    "10:30")."""
+    from memengine.fact_lexicon import STOPWORDS, fold
+
+    toks = [(m.group(), m.start(), m.end()) for m in _UNIT_TOKEN.finditer(text)]
+    out: set[tuple[str, str]] = set()
+    for (tok, start, end), (word, ws, _) in zip(toks, toks[1:]):
+        if (not _NUMBER.fullmatch(tok) or text[end:ws].strip(" /") or (start and text[start - 1] in ":")
+                or (end < len(text) and text[end] == ":")):
+            continue  # (only a space or a slash between: "38.000/kg", not "300, and")
+        w = fold(word)
+        if (len(w) >= 2 and w.isalpha() and w not in STOPWORDS and w not in _NO_UNIT
+                and not _VALUE_WORD.match(w) and not _MONTH_WORD.match(w)):
+            out.add((w, _number(tok)))
+    return frozenset(out)
+
+
+def unit_link(old: str, new: str) -> bool:
+    """Whether the later turn ``new`` states another number beside a word the earlier ``old`` states one beside,
+    and none of ``old``'s numbers there (a restated figure is no change): "40 kotak per hari" / "55 kotak per
+    hari". (The values' kinds are checked by :func:`updates` before.)"""
+    a, b = unit_forms(old), unit_forms(new)
+    if not a or not b:
+        return False
+    for word in {w for w, _ in a} & {w for w, _ in b}:
+        was, now = {n for w, n in a if w == word}, {n for w, n in b if w == word}
+        if now - was and not (was & now):
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=_CACHE)
