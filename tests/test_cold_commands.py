@@ -131,3 +131,58 @@ def test_model_free_commands_import_no_model_or_numpy(args: list[str], tmp_path:
     assert rc == 0
     assert "memory_core" in mods  # the command really ran through the engine
     assert sorted(m for m in mods if m.split(".")[0] in HEAVY or m in WRITE_ONLY) == []
+
+
+# What an agent's cold store / recall / brief never needs (names only: the cost lives in bench/cold_cli.py).
+NEVER = ("rich", "tokenizers", "scipy", "sklearn", "mcp", "anyio", "memengine.consolidate", "memengine.keyword_index",
+         "memengine.cli.servers", "memengine.cli.transfer", "importers", "memengine.sharing")
+NOT_FOR = {
+    "store": ("memengine.brief", "memengine.graph_rank", "memengine.summarize", "memengine.facts"),  # a chat turn
+    "recall": ("memengine.brief", "memengine.graph_rank", "memengine.facts", "memengine.fact_slot",
+               "memengine.chat_episodes"),
+    "brief": ("onnxruntime", "memengine.facts", "memengine.fact_slot", "memengine.chat_episodes"),
+}
+
+
+@pytest.fixture(scope="module")
+def chat_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """A store of a few chat turns written by cold ``mem.py store`` calls with the real model (its cache shared
+    by the module's calls: the int8 form is derived once)."""
+    home = tmp_path_factory.mktemp("cold-surface")
+    env = {k: v for k, v in os.environ.items() if k not in ("MEM_EMBEDDER", "MEM_DB")}
+    env.update(MEM_NO_SERVER="1", XDG_CACHE_HOME=str(home / "cache"), XDG_DATA_HOME=str(home / "data"))
+    db = home / "chat.db"
+    for author, text in (("Ana", "we moved the standup to 9:30 on Tuesdays"), ("Oscar", "ok, 9:30 works for me"),
+                         ("Ana", "the gateway restarts nightly at 2am")):
+        proc = subprocess.run([sys.executable, str(REPO / "mem.py"), "--db", str(db), "--json", "store", text,
+                               "--type", "episodic", "--author", author, "--thread", "team"],
+                              capture_output=True, text=True, env=env)
+        assert proc.returncode == 0, proc.stderr
+    return db, env
+
+
+@pytest.mark.parametrize("args", [
+    ["store", "Ana: the standup is at 10 now", "--type", "episodic", "--author", "Ana", "--thread", "team"],
+    ["recall", "when is the standup?"], ["brief"],
+])
+def test_cold_store_recall_brief_import_surface(args: list[str], chat_store: tuple[Path, dict[str, str]],
+                                                tmp_path: Path) -> None:
+    db, env = chat_store
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(db.read_bytes())
+    out = tmp_path / "modules.json"
+    code = (
+        "import atexit, json, runpy, sys\n"
+        f"atexit.register(lambda: open({str(out)!r}, 'w').write(json.dumps(sorted(sys.modules))))\n"
+        f"sys.path.insert(0, {str(REPO)!r})\n"
+        f"sys.argv = [{str(REPO / 'mem.py')!r}, '--db', {str(copy)!r}, '--json', *sys.argv[1:]]\n"
+        "runpy.run_path(sys.argv[0], run_name='__main__')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    mods = set(json.loads(out.read_text()))
+    assert "memory_core" in mods
+    if args[0] != "brief":
+        assert "onnxruntime" in mods  # (the real model ran: the surface is a real call's)
+    unwanted = NEVER + NOT_FOR[args[0]]
+    assert sorted(m for m in mods if any(m == u or m.startswith(u + ".") for u in unwanted)) == []
