@@ -36,6 +36,10 @@ def _held_worker(store: mc.MemoryStore, monkeypatch: pytest.MonkeyPatch) -> list
     index = store._keyword_index
     assert index is not None
     search = index.search
+    # the matrices exist from here on (made before the worker is held: held, this first recall's read-ahead
+    # waited out its 30 s safety net, since nothing spied on the context scan yet to free it)
+    store.recall(QUERIES[0], touch=False)
+    matrix = store._matrices["vec_contexts"]
 
     def slow_search(conn: Any, words: Any, k: int) -> Any:
         if threading.current_thread() is not threading.main_thread():
@@ -44,8 +48,6 @@ def _held_worker(store: mc.MemoryStore, monkeypatch: pytest.MonkeyPatch) -> list
         return search(conn, words, k)
 
     monkeypatch.setattr(index, "search", slow_search)
-    store.recall(QUERIES[0], touch=False)  # the matrices exist from here on
-    matrix = store._matrices["vec_contexts"]
     ctx_search = matrix.search
 
     def spy(vec: Any, k: int) -> Any:

@@ -11,10 +11,17 @@ process's checkpoint of the old file can (real files, a real SQLite lock): the l
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
-import threading
+import struct
+import subprocess
+import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 
 import memory_core as core
 from memengine import storewatch
@@ -31,7 +38,29 @@ def _filled(db: Path) -> None:
         s.close()
 
 
-def test_the_old_log_is_emptied_though_another_checkpoint_holds_it_a_moment(tmp_path: Path) -> None:
+# Another process's TRUNCATE checkpoint of the file: it holds SQLite's checkpoint lock while it waits for a reader.
+_CHECKPOINTER = """
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("PRAGMA busy_timeout = 120000")
+print(list(c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()), flush=True)
+"""
+_CKPT_LOCK = 120 + 1  # the checkpoint lock's byte in the -shm file (os_unix.c: UNIX_SHM_BASE + WAL_CKPT_LOCK)
+
+
+def _checkpoint_lock_held(shm: int) -> bool:
+    """Whether another process holds the checkpoint lock of the -shm file open as ``shm`` (fcntl locks: a process
+    sees no lock of its own). The caller closes ``shm`` only after its own connections: closing any descriptor of
+    a file drops every fcntl lock the process holds on it, its readers' too."""
+    probe = struct.pack("hhqqi", fcntl.F_WRLCK, os.SEEK_SET, _CKPT_LOCK, 1, 0)
+    return struct.unpack("hhqqi", fcntl.fcntl(shm, fcntl.F_GETLK, probe))[0] != fcntl.F_UNLCK
+
+
+def test_the_old_log_is_emptied_though_another_checkpoint_holds_it_a_moment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deterministic: the other checkpoint is seen holding its lock (not assumed after a sleep), and it ends
+    right after the call's first refused try (not after a timer a loaded machine can delay past the call's
+    wait), so the call must try again and succeed."""
     db = tmp_path / "served.db"
     _filled(db)
     server = connect(db)  # the server's store connection (its automatic checkpoint off, as a server's is)
@@ -41,32 +70,40 @@ def test_the_old_log_is_emptied_though_another_checkpoint_holds_it_a_moment(tmp_
     reader = connect(db)  # a reader of the moment that makes the other checkpoint wait (and hold its lock)
     reader.execute("BEGIN")
     reader.execute("SELECT count(*) FROM memories").fetchone()
-    other = core.sqlite3.connect(str(db), isolation_level=None, check_same_thread=False)
-    other.execute("PRAGMA busy_timeout = 5000")
-    started, result = threading.Event(), []
-
-    def checkpoint() -> None:
-        started.set()
-        result.append(other.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
-
-    t = threading.Thread(target=checkpoint)
-    t.start()
-    started.wait()
-    time.sleep(0.2)  # (it holds the checkpoint lock now, waiting for the reader)
-    copy = tmp_path / "copy.db"
-    copy.write_bytes(b"")
-    os.replace(copy, db)  # a backup put back: the connections above keep the old file
-    threading.Timer(0.3, lambda: reader.execute("COMMIT")).start()
+    shm = os.open(f"{db}-shm", os.O_RDONLY)
+    other = subprocess.Popen([sys.executable, "-c", _CHECKPOINTER, str(db)], stdout=subprocess.PIPE, text=True)
     try:
-        storewatch.empty_old_log(db, server)  # (raised Busy at once before)
-    except Busy as exc:
-        raise AssertionError(f"refused while another checkpoint held the old log a moment: {exc}") from exc
+        deadline = time.monotonic() + 120  # (a safety net only)
+        while not _checkpoint_lock_held(shm):
+            assert other.poll() is None and time.monotonic() < deadline, "the other checkpoint never started"
+            time.sleep(0.01)
+        copy = tmp_path / "copy.db"
+        copy.write_bytes(b"")
+        os.replace(copy, db)  # a backup put back: the connections above keep the old file
+        pauses: list[float] = []
+
+        def pause(seconds: float) -> None:  # empty_old_log's pause between two tries
+            if not pauses:  # its first try was refused: the other checkpoint ends now, as it does a moment later
+                reader.execute("COMMIT")
+                other.wait(timeout=120)
+            pauses.append(seconds)
+
+        monkeypatch.setattr(storewatch, "time", SimpleNamespace(monotonic=time.monotonic, sleep=pause))
+        try:
+            storewatch.empty_old_log(db, server)  # (raised Busy at once before)
+        except Busy as exc:
+            raise AssertionError(f"refused while another checkpoint held the old log a moment: {exc}") from exc
+        assert pauses  # its first try met the other checkpoint's lock, and it tried again
+        out, _ = other.communicate(timeout=120)
+        assert json.loads(out)[0] == 0  # the other checkpoint was not refused either
     finally:
-        t.join(timeout=30)
-    assert result and result[0][0] == 0
+        if other.poll() is None:
+            other.kill()
+            other.wait()
     assert Path(f"{db}-wal").stat().st_size == 0
-    for c in (server, reader, other):
+    for c in (server, reader):
         c.close()
+    os.close(shm)
 
 
 def test_the_old_log_held_by_a_reader_for_long_is_still_refused(tmp_path: Path) -> None:
