@@ -318,16 +318,16 @@ NON_EXCLUSIVE = _set(
 
 # A number right after one of these names which thing is meant ("version 2", "room 4"):
 # it is part of the subject, not a value.
+IDENTIFIER_WORDS_DE = _set("raum zimmer stock etage")  # (German writes them capitalised, as every noun)
 IDENTIFIER_WORDS = _set(
     "version v release issue ticket pr room floor step phase sprint chapter section line item case node "
     "build iteration apartment flat building gate platform season episode level tier number no # note task "
     "bug job server host team group",
     "salle etage chambre appartement bureau",
     "sala planta piso habitacion",
-    "raum zimmer stock etage",
     "sala andar quarto",
     "stanza camera piano aula",
-)
+) | IDENTIFIER_WORDS_DE
 
 # Of those, the ones that also introduce a stated value ("runs version 2.4", "on build 7"):
 # they name a thing only at the start of a sentence.

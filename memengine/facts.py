@@ -346,6 +346,10 @@ def _analysed(text: str) -> Fact:
         for v in inside:
             idents.add(f"{v.kind}#{v.norm}")
         values = [v for v in values if v.pos not in {x.pos for x in inside}]
+    verb = words[predicate].pos if predicate is not None and predicate < len(words) else (
+        boundary[0] if boundary is not None else None)
+    if verb is not None:
+        values, idents = _told_identifiers(toks, verb, values, idents)
     exclusive = True
     if change is not None:
         exclusive = True  # a change replaces the value: "now uses Linear" retires "uses Jira"
@@ -360,6 +364,28 @@ def _analysed(text: str) -> Fact:
     return Fact(text, lang, words, values, r.negations, frozenset(r.modals), subject_end, predicate, exclusive,
                 idents, change.marker if change else "", r.old_words, old_values,
                 frozenset(change.new) if change else frozenset(), pronoun, adding, changer, keys)
+
+
+def _told_identifiers(toks: list[Tok], verb: int, values: list[Value], idents: set[str]
+                      ) -> tuple[list[Value], set[str]]:
+    """A thing's number told after the main verb is the value the fact states, not which thing it is about:
+    "the office is on floor 3", "the printer is in room 204", "Ana's locker is number 17" ("floor 3" / "floor 4"
+    is one slot with another value; "room 4 has a projector" / "room 5 has a projector" stay two things).
+    Before: each was an identifier, and "floor 3" / "floor 4" read as two things, so a plain update was a new fact."""
+    # (a capitalised word before the number is a product's name and version, "en Node 20", "auf Node 18": left as
+    # it was; German capitalises every noun, "im Raum 14")
+    told = [i for i, t in enumerate(toks) if t.role == "ident" and i > verb and i > 0
+            and (toks[i - 1].text[:1].islower() or fold(toks[i - 1].low) in L.IDENTIFIER_WORDS_DE)]
+    if not told:
+        return values, idents
+    values = list(values)
+    for i in told:
+        key = f"{fold(toks[i - 1].low)}#{toks[i].low}"
+        if key in idents:
+            idents = idents - {key}
+            toks[i].role = "value"
+            values.append(Value("code", (key,), toks[i].text, i))
+    return values, idents
 
 
 # --------------------------------------------------------------------------- comparing
