@@ -346,10 +346,8 @@ def _analysed(text: str) -> Fact:
         for v in inside:
             idents.add(f"{v.kind}#{v.norm}")
         values = [v for v in values if v.pos not in {x.pos for x in inside}]
-    verb = words[predicate].pos if predicate is not None and predicate < len(words) else (
-        boundary[0] if boundary is not None else None)
-    if verb is not None:
-        values, idents = _told_identifiers(toks, verb, values, idents)
+    if boundary is not None:  # (after a copula or auxiliary only: "coffee note number 2" tells no value)
+        values, idents = _told_identifiers(toks, boundary[0], values, idents)
     exclusive = True
     if change is not None:
         exclusive = True  # a change replaces the value: "now uses Linear" retires "uses Jira"

@@ -36,6 +36,7 @@ def test_a_number_told_after_the_verb_is_the_value(real, tmp_path: Path, old: st
     ("Version 2 was released in May", "Version 3 was released in May"),
     ("Faro es una API en Node con MongoDB desplegada en AWS", "Faro es una API en Node 20 ahora"),  # a version
     ("The office is on floor 3", "The office is on floor 3 next to the kitchen"),
+    ("coffee note number 1", "coffee note number 2"),  # no verb: numbered notes, two things
 ])
 def test_a_number_naming_the_thing_or_a_product_version_changes_nothing(old: str, new: str) -> None:
     assert facts.compare(old, new) is None
