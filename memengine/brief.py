@@ -555,8 +555,52 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     chosen.sort(key=lambda topic: (topic.id is None, min(i.why["pick"] for i in topic.items)))
     for topic in chosen:
         topic.items.sort(key=lambda i: (i.text[:10], i.id or 0))
-    _plans_in_order(chosen, {p[0]: p for p in pool}, days, today)
+    by_id = {p[0]: p for p in pool}
+    _newer_lead(chosen, by_id, days, today, b)
+    _plans_in_order(chosen, by_id, days, today)
     return chosen
+
+
+def _newer_lead(chosen: list[Topic], by_id: Mapping[int, tuple[Any, ...]], days: brief_upcoming.PlanDays,
+                today: date, b: _Budget) -> None:
+    """(brief22) A topic's lead is what an agent reads of it first, in its heading: a lead that plans only days
+    already past ("rendez-vous chez le Dr Morel mardi 13 octobre", read on the 31st) is history when a later line of
+    the topic says what came of it ("Dr Morel : bronchite ..."). The line written after the lead that says most
+    (its information, at least half the lead's), names the topic's subject (a word of its name), is no reaction or
+    greeting and no past plan itself, leads instead; the
+    old lead stays one of its lines (nothing is added or dropped; the tokens are counted again and the swap is left
+    out if they no longer fit)."""
+    def past_plan(item: Item) -> bool:
+        p = by_id.get(item.id) if item.id is not None else None
+        planned = days.of(p[0], p[1], p[2]) if p is not None else []
+        return bool(planned) and max(planned) < today
+
+    for topic in chosen:
+        lead = topic.lead()
+        if lead is None or topic.name == MIXED or not past_plan(lead):
+            continue
+        # a line of the topic's own subject (its name's words): a topic's members are not all of one subject
+        named = {topic_names.fold(w) for w in _WORD.findall(topic.name)}
+        later = [i for i in topic.items if i is not lead and i.id is not None and i.text[:10] > lead.text[:10]
+                 and named & {topic_names.fold(w) for w in _WORD.findall(str(by_id[i.id][1]))}
+                 and not past_plan(i) and not brief_reactions.is_reaction(str(by_id[i.id][1]))
+                 and not brief_reactions.is_greeting(str(by_id[i.id][1]))]
+        if not later:
+            continue
+        # the one that says most (a reply, "super nouvelle", says little), at least half what the lead says
+        new = max(later, key=lambda i: (float(i.why.get("information", 0.0)), i.text[:10], i.id or 0))
+        if float(new.why.get("information", 0.0)) < 0.5 * float(lead.why.get("information", 0.0)) or \
+                not float(new.why.get("information", 0.0)):
+            continue
+        heading = b.count(f"### {topic.title()}{LEAD_SEP}{new.text}\n")
+        line = b.count(f"- {lead.text}\n")
+        delta = heading + line - lead.tokens - new.tokens
+        if b.used + delta > b.total:
+            continue
+        b.used += delta
+        lead.why.pop("lead", None)
+        new.why["lead"] = True
+        lead.tokens, new.tokens = line, heading
 
 
 def _plans_in_order(chosen: list[Topic], by_id: Mapping[int, tuple[Any, ...]], days: brief_upcoming.PlanDays,

@@ -358,7 +358,7 @@ def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
     # refusal leaves its words to the next candidates
     best = ranked_names(member_runs, rarity, keep=judge.subject)
     for n in best:
-        if (taken is None or n.lower() not in taken) and not is_piece(n, texts, exclude):
+        if (taken is None or n.lower() not in taken) and not is_piece(n, texts, exclude, judge.verb_after(n)):
             return n
     for n in best:  # every name is a piece of a longer one: the best that is free
         if taken is None or n.lower() not in taken:
@@ -368,7 +368,8 @@ def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
     return MIXED if len(member_runs) > 1 else UNTITLED
 
 
-# Words that stand next to any noun: a name is no piece of a longer one because of them ("the boat", "di Vienna")
+# Words that stand next to any noun: a name is no piece of a longer one because of them ("the boat", "di Vienna");
+# (brief22) and the reflexive "se" of the Romance languages ("la lavadora se rompió": a clitic, no name's part)
 FUNCTION: frozenset[str] = frozenset("""
 the a an my your his her our their its to of in on at for with and or is was be by from this that these those
 i you he she we they me him us them it not no so but if as are were been has have had do does did will can
@@ -376,21 +377,23 @@ il la le lo gli i un una uno di da del della dei degli al alla ai agli nel nella
 o os as um uma em no na nos nas do dos das pelo pela ao à com para é
 des du et les l d au aux un une en sur avec pour dans est de
 der die das den dem des ein eine einen einem und zu von im am mit für auf ist
-el los las del y con por es
+el los las del y con por es se
 het een van en op met voor is
 """.split())
 _GAP = re.compile(r"[ \t]*(?:[&+-][ \t]*)?")
 _NEIGHBOUR = 3  # words on each side that tell two occurrences of a name apart (a quoted sentence is one)
 
 
-def is_piece(phrase: str, texts: Sequence[str], exclude: set[str]) -> bool:
+def is_piece(phrase: str, texts: Sequence[str], exclude: set[str],
+             verb: Callable[[str], bool] | None = None) -> bool:
     """Whether ``phrase`` is a piece of a longer fixed name: "man" of "best man", "Mud" of "Mud & Co", "council"
     of "Arts Council". Runs stop at stop words and punctuation, so the piece that recurs can be taken for the
     name. It is one when, in at least two different places (a sentence quoted twice, as a chat turn and its
     episode, is one), the same word stands right before it (or right after it), and that word is no article or
     preposition, no number, no filler, no verb or calendar word (WEAK) and no person's name: the name is the
     longer phrase, which the members do not let a name be (a stop word, a short word, punctuation inside), so
-    another name is taken."""
+    another name is taken. ``verb(word)``: (brief22) a word after the phrase that is its verb ("Legia" of "Legia
+    wygrała", "Palmeiras" of "o Palmeiras ganhou") makes it no piece: a clause's subject is the name."""
     key = [fold(w) for w in _WORD.findall(phrase)]
     n = len(key)
     if not n:
@@ -433,7 +436,7 @@ def is_piece(phrase: str, texts: Sequence[str], exclude: set[str]) -> bool:
             and low not in exclude and not is_title(low) and not weak(low) and "'" not in low \
             and low not in CONTRACTIONS  # ("went" of "visa appointment went", "I'm" of "I'm crying")
 
-    return joined(before) or joined(after)
+    return joined(before) or joined(after) and not (verb is not None and len(after) == 1 and verb(next(iter(after))))
 
 
 # Determiners and possessives of the languages the brief reads (closed classes: the whole class, not a sample of
@@ -655,7 +658,49 @@ class _SubjectJudge:
         # ("il tetto perde" where "perdeva" is written), or a name and a word never written as a noun ("Pepe mangia")
         if last.islower() and topic_shape.verb_by_stem(last, self.vocabulary(), self.classes.languages):
             return False
-        return not self.verb_after_name(words)
+        # (brief22) a past form said where no noun stands ("winda stanęła", "casero contestó", "mandou mensagem"), or
+        # a name and its present said only as a clause, where the name only starts sentences ("Briciola vomita")
+        return not (self.verb_after_name(words) or self.past_clause(words) or self.present_clause(words))
+
+    def verb_after(self, name: str) -> Callable[[str], bool]:
+        """(brief22) For :func:`is_piece`: whether a (folded) word right after ``name`` is its verb, as this judge
+        reads a name's last word (a past form said where no noun stands, a present said only as a clause)."""
+        last = name.split()[-1] if name.split() else name
+
+        def verb(w: str) -> bool:
+            places = self.occurrences(w)
+            if not places or any(body[spans[i][0]].isupper() for body, spans, _low, i in places):
+                return False  # written capitalised: a name's next word ("Auto Center Boa" of "... Boa Vista")
+            return self.past_clause([w]) or self.present_clause([last, w])
+        return verb
+
+    def noun_place(self, low: str) -> bool:
+        """(brief22) Whether the members write the lower-case word where a noun stands (topic_shape.noun_place)."""
+        return topic_shape.noun_place(self.occurrences(low), DETERMINERS, self.classes, _NUMBER_WORDS)
+
+    def past_clause(self, words: Sequence[str]) -> bool:
+        """(brief22) Whether a lower-case word of a name ends as a past third person of the group's language
+        (topic_shape.past_form: "wygrała", "quebrou", "contestó") and the members never write it where a noun stands:
+        a clause ("Legia wygrała", "geladeira quebrou"), or a verb and its object ("mandou mensagem")."""
+        langs = self.classes.languages
+        return any(w.islower() and topic_shape.past_form(w, langs) and not self.noun_place(w) for w in words)
+
+    def present_clause(self, words: Sequence[str]) -> bool:
+        """(brief22) Whether a name ends with a name written capitalised and a lower-case word the members say only
+        as its verb (topic_shape.present_clause: "Briciola vomita", "Papi tousse" where the name only starts
+        sentences; brief20's :meth:`verb_after_name` asks it capitalised inside one)."""
+        if len(words) < 2:
+            return False
+        head, last = words[-2], words[-1]
+        if not head[:1].isupper() or not (last.isalpha() and last.islower()) or \
+                not topic_shape.present_form(last, self.classes.languages) or self.noun_place(last):
+            return False
+        return topic_shape.present_clause(self.occurrences(head), last, DETERMINERS, self.classes)
+
+    def locution(self, word: str) -> bool:
+        """(brief22) Whether a lower-case word is the middle of a fixed phrase ("partir" of "a partir de"):
+        topic_shape.locution over its places."""
+        return topic_shape.locution(self.occurrences(word), self.classes)
 
     def bodies(self, texts: Sequence[str]) -> list[tuple[str, list[tuple[int, int]], list[str]]]:
         """Each text without its stamp, its words' spans and its lower-cased words (split once per text)."""
@@ -689,6 +734,9 @@ class _SubjectJudge:
             return False  # "overnight", "upfront", "Uhr", "200ms"
         if words[0].islower() and topic_shape.superlative(words[0]):
             return False  # "padrísimo", "bellissimo"
+        if words[0].islower() and (topic_shape.past_form(words[0], self.classes.languages) and
+                                   not self.noun_place(words[0]) or self.locution(words[0])):
+            return False  # (brief22) "rompió", "uciekł"; "partir" of "a partir de", "base" of "in base al"
         key = fold(words[0])
         # only the members that write the word are split (consolidate names ~5,000 clusters at 100k): its folded
         # key without its last letter is in each spelling of it ("party" of "parties": "part")

@@ -32,6 +32,11 @@ alone: a lower-case finite "be" / "have" of a language the brief reads inside a 
 lower-case word the members' own text writes as a verb (right after an auxiliary, a negation, a clitic or subject
 pronoun: "voo foi cancelado", "Marco dice" where "non dice" is written), or a lower-case adjective of praise ("bella
 giornata", "que dia lindo") refuses a name; a limit's word ("max", "circa", "mín") is a unit's.
+
+(brief22) A clause nothing marks: a lower-case word ending as a past third person of the group's language
+(:func:`past_form`, a table per language: "wygrała", "quebrou", "contestó") that the members never write where a noun
+stands (:func:`noun_place`), or a name and a third person's present said only as a clause (:func:`present_clause`:
+"Briciola vomita"); and one word that is the middle of a fixed phrase (:func:`locution`: "partir" of "a partir de").
 """
 
 from __future__ import annotations
@@ -68,7 +73,7 @@ _CLASSES: dict[str, tuple[str, str, str, str, str]] = {
         unten vorne vorn hinten links rechts draußen drinnen zusammen alleine fast kaum bestimmt wahrscheinlich
         irgendwie sowieso ohnehin außerdem zuerst zuletzt erstmal erst spät früh mal doch auch nur"""),
     "french": (
-        "à de dans sur sous chez avec sans pour par vers près pendant depuis avant après entre contre selon malgré",
+        "à de en dans sur sous chez avec sans pour par vers près pendant depuis avant après entre contre selon malgré",
         "au aux du des",
         "si quand lorsque parce puisque quoique lorsqu puisqu",
         "je tu il elle on nous vous ils elles moi toi lui leur eux",
@@ -84,7 +89,7 @@ _CLASSES: dict[str, tuple[str, str, str, str, str]] = {
         temprano quizás quizá acaso juntos casi bastante demasiado mucho poco encima debajo delante detrás enseguida
         además entonces"""),
     "italian": (
-        "di da in con su per tra fra verso senza durante dopo prima presso",
+        "a di da in con su per tra fra verso senza durante dopo prima presso",
         """al allo alla ai agli alle nel nella nelle nei negli nello sul sulla sulle sui sugli sullo dal dalla
         dalle dai dagli dallo del dello della dei degli delle""",
         "se quando perché mentre benché sebbene",
@@ -476,3 +481,115 @@ zo heel erg wat best hartstikke
 så väldigt jätte riktigt meget virkelig
 tak bardzo ale jak
 """.split())
+
+
+# (brief22) A past form a chat writes where its subject is said ("winda stanęła", "Legia wygrała", "a geladeira
+# quebrou", "el casero contestó"): the endings of a past (preterite) third person that few nouns of the language
+# have, one small table per language, no list of verbs: pl. "-ła" / "-ł" / "-li" after a vowel or a stem's "k d g z"
+# (not "-oła", "-ół": "szkoła", "stół"), pt. "-ou" / "-iu" / "-eu" / "-aram", es. "-ó" / "-ió" / "-aron", it. the
+# passato remoto's "-ò" / "-ì". The ending alone decides nothing: a noun with it ("museu", "dominó") is said where
+# nouns stand, right after a determiner or a preposition, and the judge asks that of the members' text
+# (topic_names._SubjectJudge.past_clause). The participles of "it. -ato + aux", "de. ge...t" are brief17/19's.
+_PAST: dict[str, re.Pattern[str]] = {
+    "polish": re.compile(r"^[^\W\d_]{2,}(?:[aeiyąę]ł[aoy]?|[aeiyąę]li|[kdgz]ł[ay]?|[kdgz]li)$"),
+    "portuguese": re.compile(r"^[^\W\d_]{2,}(?:ou|iu|eu|aram|eram|iram)$"),
+    "spanish": re.compile(r"^[^\W\d_]{2,}(?:ó|aron|ieron)$"),
+    "italian": re.compile(r"^[^\W\d_]{3,}(?:ò|ì)$"),
+}
+# (brief22) The endings of a third person's present (brief20's table, and Polish's "-a" / "-e" / "-i" / "-y"): a
+# name written capitalised and a lower-case word with one, said only as a clause's subject and verb, is a clause
+# ("Briciola vomita", "Papi tousse") even where the name only starts sentences (brief20 asked it capitalised inside)
+_PRESENT: dict[str, tuple[str, ...]] = {lang: forms[0] for lang, forms in _STEM_FORMS.items()}
+_PRESENT["polish"] = ("a", "e", "i", "y")
+
+
+def past_form(low: str, languages: Sequence[str]) -> bool:
+    """Whether a lower-case word ends as a past third person of one of ``languages`` does ("wygrała", "quebrou",
+    "contestó", "bloccò"); the ending only: whether it is one is the members' text's to tell. A group whose
+    language its stop words do not tell (English's alone: short lines, "Legia wygrała 3:1") is read with every
+    table, for an ending no English word has (a letter beyond ASCII: "-ła", "-ó", "-ò"; not "-ou", "-eu")."""
+    if not low.isalpha():
+        return False
+    if tuple(languages) == ("english",):
+        return not low[-2:].isascii() and any(rx.match(low) for rx in _PAST.values())
+    return any(rx.match(low) for lang in languages if (rx := _PAST.get(lang)) is not None)
+
+
+def present_form(low: str, languages: Sequence[str]) -> bool:
+    """Whether a lower-case word of four letters or more ends as a third person's present of one of ``languages``
+    (not English: its "-s" is brief20's test) does ("vomita", "tousse", "miaule")."""
+    return low.isalpha() and len(low) >= 4 and any(
+        low.endswith(ends) for lang in languages if lang != "english" and (ends := _PRESENT.get(lang)))
+
+
+Place = tuple[str, list[tuple[int, int]], list[str], int]  # (text, word spans, lower-cased words, the word's index)
+
+
+def _joined(body: str, spans: list[tuple[int, int]], a: int, b: int) -> bool:
+    """Whether only whitespace stands between the words at ``a`` and ``b`` (a < b)."""
+    return not body[spans[a][1]: spans[b][0]].strip()
+
+
+def noun_place(places: Sequence[Place], determiners: frozenset[str], classes: Closed,
+               numbers: frozenset[str] = frozenset()) -> bool:
+    """(brief22) Whether a word is written, in one of its ``places`` at least, where a noun stands: right after a
+    determiner, a preposition (bare or fused), a possessor or a number (a digit or one of ``numbers``), nothing but
+    spaces between ("o museu", "no museu", "el dominó", "3 gatti")."""
+    for body, spans, lows, i in places:
+        if not i or not _joined(body, spans, i - 1, i):
+            continue
+        prev = lows[i - 1]
+        if prev in determiners or prev in classes.prepositions or prev in classes.fused or \
+                prev.endswith(("'s", "’s")) or any(ch.isdigit() for ch in prev) or prev in numbers:
+            return True
+    return False
+
+
+def present_clause(places: Sequence[Place], last: str, determiners: frozenset[str], classes: Closed) -> bool:
+    """(brief22) Whether a name (its ``places``) and the lower-case word ``last`` after it are said only as a clause's
+    subject and verb: together in two places at least, never after a preposition, bare or fused, with or without
+    an article (an argument's noun phrase: "al mercato centrale"), never before an auxiliary (a noun phrase and its
+    predicate: "il mercato centrale è chiuso"). The caller asks ``last``'s ending and that it stands where no noun
+    does."""
+    together = 0
+    for body, spans, lows, i in places:
+        if i + 1 >= len(lows) or lows[i + 1] != last or not _joined(body, spans, i, i + 1):
+            continue
+        together += 1
+        j = i - 1
+        if j >= 0 and lows[j] in determiners and _joined(body, spans, j, i):
+            j -= 1  # "la gatta", "le toit": the phrase's own article
+        if j >= 0 and _joined(body, spans, j, j + 1) and (lows[j] in classes.prepositions or lows[j] in classes.fused):
+            return False
+        if i + 2 < len(lows) and lows[i + 2] in AUXILIARIES and _joined(body, spans, i + 1, i + 2):
+            return False
+    return together >= 2
+
+
+def locution(places: Sequence[Place], classes: Closed) -> bool:
+    """(brief22) Whether a word stands, in every place it is written in lower case (two lines at least), right
+    between two prepositions (bare or fused) of English or the group's language: the middle of a fixed phrase ("a
+    partir de", "de acordo com", "in base al", "a causa della", "au lieu de", "en fonction du", "w związku z"), no
+    subject. Not when a name mostly follows right after: "a casa di Marco" says whose house."""
+    preps = classes.prepositions | classes.fused
+    lines: set[tuple[str, int]] = set()
+    together = named = 0
+    for body, spans, lows, i in places:
+        if not body[spans[i][0]].islower():
+            continue  # a name's word: "Partir Ensemble"
+        if not i or i + 1 >= len(lows) or not _joined(body, spans, i - 1, i) or not _joined(body, spans, i, i + 1) \
+                or lows[i - 1] not in preps or lows[i + 1] not in preps:
+            return False
+        together += 1
+        lines.add((body, body.rfind("\n", 0, spans[i][0])))  # (a chat's episode repeats its turns: lines counted once)
+        if i + 2 < len(lows) and body[spans[i + 2][0]].isupper() and _joined(body, spans, i + 1, i + 2):
+            named += 1  # "a casa di Marco"
+    return len({_line_text(b, at) for b, at in lines}) >= 2 and 2 * named < together
+
+
+def _line_text(body: str, at: int) -> str:
+    """The line of ``body`` that starts after offset ``at`` (a newline's, or -1), without its "Name: " label."""
+    end = body.find("\n", at + 1)
+    line = body[at + 1: end if end >= 0 else len(body)]
+    head, sep, rest = line.partition(": ")
+    return (rest if sep and len(head) <= 40 else line).strip()
