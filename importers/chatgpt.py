@@ -464,6 +464,16 @@ def malformed(conv: Any) -> str | None:
     return None
 
 
+def _first_time(mapping: dict[str, Any], keys: list[str]) -> datetime | None:
+    """The time of the first message on ``keys`` that has one."""
+    for key in keys:
+        msg = mapping[key].get("message")
+        when = _when(msg.get("create_time")) if isinstance(msg, dict) else None
+        if when is not None:
+            return when
+    return None
+
+
 def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_branches: bool,
                   include_tools: bool, context: dict[str, Record] | None = None) -> Iterator[Record]:
     mapping = conv["mapping"]
@@ -472,9 +482,12 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
     if not conv_id:
         conv_id = sha1_hex(f"{title}|{conv.get('create_time')}")[:16]
         report.warn(f"conversation {title!r} has no id; using a hash of title and time")
-    fallback = _when(conv.get("create_time")) or _when(conv.get("update_time"))
     gizmo = str(conv.get("gizmo_id") or "")
     active = active_path(mapping, conv.get("current_node"))
+    # a message without a time is dated by the one before it; before the first timed one, by the conversation's
+    # creation, else by that first time: the last update comes after every answer and would put the opening of
+    # the conversation after them (it dates a conversation none of whose messages has a time)
+    fallback = _when(conv.get("create_time")) or _first_time(mapping, active) or _when(conv.get("update_time"))
     ordered: list[tuple[str, bool]] = [(k, False) for k in active]
     if all_branches:
         on = set(active)

@@ -28,6 +28,7 @@ from importers import (
     kinds,
     markdown_apps,
     notion,
+    roam,
     simplenote,
     standardnotes,
     whatsapp,
@@ -111,7 +112,7 @@ def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
             with zf.open(name) as fh:
                 head = fh.read(standardnotes.HEAD_BYTES)
                 if standardnotes.is_backup_head(head) or simplenote.is_export_head(head) or dayone.is_export_head(head) \
-                        or (name.lower().endswith(".txt") and dayone.is_text_head(head)):
+                        or roam.is_export_head(head) or (name.lower().endswith(".txt") and dayone.is_text_head(head)):
                     return True  # a Standard Notes backup zip; Simplenote's notes.zip
         except ZIP_OPEN_ERRORS:
             return False
@@ -253,8 +254,8 @@ def detect(path: Path | str) -> str:
                 obj = None
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"
-    if suffix in (".md", ".markdown", ".org", ".enex") or notion.is_database(path) or dayone.is_export_head(raw) or \
-            standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw) or (
+    if suffix in (".md", ".markdown", ".org", ".enex", ".canvas") or notion.is_database(path) or dayone.is_export_head(raw) or \
+            standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw) or roam.is_export_head(raw) or (
                 suffix == ".txt" and dayone.is_text_head(raw)):  # Day One's plain-text journal
         return "markdown"
     if suffix in (".html", ".htm") and _page_kind(path):
@@ -286,7 +287,7 @@ def other_notes(folder: Path) -> bool:
         for page in list(path_iter(folder, pattern))[:20]:
             if html_notes.is_note_page(page):
                 return True
-    return any(standardnotes.is_backup(p) or simplenote.is_export(p) or dayone.is_export(p)
+    return any(standardnotes.is_backup(p) or simplenote.is_export(p) or dayone.is_export(p) or roam.is_export(p)
                for pattern in ("*.txt", "*.json") for p in list(path_iter(folder, pattern))[:20])
 
 

@@ -36,6 +36,13 @@ _ORG_KEYWORD_RE = re.compile(r"^#\+[A-Za-z_]+:")
 _DRAWER_START_RE = re.compile(r"^\s*:([A-Z][A-Z_-]*):\s*$")
 _BLOCK_RE = re.compile(r"^(\s*)(?:([-*+]\s+))?#\+(?:BEGIN|END)_\w+.*$", re.IGNORECASE)
 _ROAM_MARKER_RE = re.compile(r"\{\{\s*(?:\[\[)?(TODO|DONE)(?:\]\])?\s*\}\}\s*")
+# Roam's block ref "((a1B2c3D4e))" (a nine-character uid) and embed "{{embed: ((…))}}" / "{{[[embed]]: ((…))}}" in an
+# outline's bullet: a ref its export does not resolve (Roam's markdown export writes the uid, not the words) says
+# nothing, dropped with the space before it; a bullet left empty goes too (a Roam JSON export's refs are resolved by
+# importers.roam before this)
+_ROAM_REF_RE = re.compile(r"[ \t]?(?:\{\{\s*(?:\[\[)?embed(?:\]\])?\s*:?\s*\(\([\w-]{9}\)\)\s*\}\}|\(\([\w-]{9}\)\))")
+_BULLET_RE = re.compile(r"^\s*[-*+]\s")
+_EMPTY_BULLET_RE = re.compile(r"^\s*[-*+]\s*$")
 _WIKI_RE = re.compile(r"\[\[([^\[\]]+)\]\]|#\[\[([^\[\]]+)\]\]|#([^\s#,\[\]]+)")
 TAG_FIELDS = frozenset({"tags", "tag"})
 DENDRON_CONFIG = "dendron.yml"
@@ -79,10 +86,16 @@ def drawers(lines: list[str]) -> tuple[dict[str, Any], list[str]]:
 
 def blocks_and_markers(lines: list[str]) -> list[str]:
     """``lines`` without ``#+BEGIN_X``/``#+END_X`` marker lines (a bullet holding the opening marker takes
-    the block's first line, "- Gas smell: …"), and Roam's task markers as to-do boxes."""
+    the block's first line, "- Gas smell: …"), Roam's task markers as to-do boxes, and Roam's block refs its
+    export left unresolved (see _ROAM_REF_RE)."""
     out: list[str] = []
     carry: str | None = None  # the bullet of an opening marker, waiting for the block's first line
     for line in lines:
+        if "((" in line and _BULLET_RE.match(line):
+            dropped = _ROAM_REF_RE.sub("", line)
+            if dropped != line and _EMPTY_BULLET_RE.match(dropped):
+                continue
+            line = dropped
         if "{{" in line:
             line = _ROAM_MARKER_RE.sub(lambda m: "[x] " if m.group(1) == "DONE" else "[ ] ", line)
         if "#+" in line and (m := _BLOCK_RE.match(line)) is not None:

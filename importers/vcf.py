@@ -614,6 +614,9 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         versions: set[str] = set()
         position = cards = 0
         refs: dict[str, int] = {}
+        # A card written twice word for word (two address books merged, an export run over both) is one contact:
+        # told by what it says (content, tags, other names); a card of the same name saying more is kept.
+        said: set[str] = set()
         for file, rel, raw_opener in sources:
             opener = vcf_charsets.decoded(vcf_charsets.joined(raw_opener), file, report)
             groups, names = _groups(opener, file)
@@ -633,6 +636,11 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                 for group in groups.get(uid, []) if uid else []:
                     if group not in record.tags:
                         record.tags.append(group)
+                twice = sha1_hex("\x00".join([record.content, *record.tags, *sorted(record.aliases)]))
+                if twice in said:
+                    report.variant["duplicates"] = report.variant.get("duplicates", 0) + 1
+                    continue
+                said.add(twice)
                 record.position = position
                 position += 1
                 # Two cards can share a UID-less identity: keep refs unique by numbering repeats.

@@ -124,6 +124,7 @@ from importers.whatsapp_words import (  # noqa: E402  (the word tables, moved ou
     _SYSTEM_LINE_RE,
     _media_line,
     bare_omitted,
+    edited_tail,
     placeholder,
 )
 
@@ -464,11 +465,16 @@ def _record(e: _Entry, when: datetime, thread: str, position: int, dedupe: _Dedu
     edited = False
     media: list[str] = []
     kept: list[str] = []
-    for raw_line, line in zip(raw_lines, body_lines, strict=True):
+    last = len(body_lines) - 1
+    for i, (raw_line, line) in enumerate(zip(raw_lines, body_lines, strict=True)):
         if line.endswith(">") and _EDITED_RE.search(line):
             line = _EDITED_RE.sub("", line)
             raw_line = _EDITED_RE.sub("", raw_line)
             edited = True
+        elif i == last and line.endswith(">"):
+            unmarked = edited_tail(line)  # a marker of a script without capitals: it closes the message
+            if unmarked is not None:  # the raw line ends as the clean one does: cut at its own last "<"
+                line, raw_line, edited = unmarked, raw_line[:raw_line.rfind("<")].rstrip(" "), True
         # Android writes a view-once photo or video as the bare word "null".
         found = ["view once"] if line.strip() == "null" and len(body_lines) == 1 else _media_line(raw_line, line)
         if found is None and ios and len(body_lines) == 1 and bare_omitted(line):

@@ -130,6 +130,11 @@ _SYSTEM_BODY_PATTERNS = (
             r"^(?:ಮಿಸ್ಡ್ (?:ವಾಯ್ಸ್|ವೀಡಿಯೊ) ಕಾಲ್|(?:വോയ്\u200c?സ്|വീഡിയോ) കോൾ നഷ്\u200c?ടമായി|"
             r"ສາຍໂທ(?:ສຽງ|ວິດີໂອ)ທີ່ບໍ່ໄດ້ຮັບ|кабыл алынбаган (?:үн|видео) чалуу|glao (?:gutha|físe) caillte|"
             r"ihamagara ry['’](?:ijwi|amashusho) ritakiriwe|chamada de (?:voz|vídeo) não atendida)(?!\w)",
+            # round 16: deleted, in Tamil and Telugu (the loanword "மெசேஜ்"/"మెసేజ్" WhatsApp writes, or the native
+            # word), Punjabi and Albanian (Android writes them as the sender's whole text)
+            r"^(?:இந்த (?:மெசேஜ்|செய்தி) நீக்கப்பட்டது|நீங்கள் இந்த (?:மெசேஜை|செய்தியை) நீக்கினீர்கள்|"
+            r"ఈ (?:మెసేజ్|సందేశం) తొలగించబడింది|మీరు ఈ (?:మెసేజ్‌ను|మెసేజ్ను|సందేశాన్ని) తొలగించారు|"
+            r"ਇਹ ਸੁਨੇਹਾ ਮਿਟਾ ਦਿੱਤਾ ਗਿਆ(?: ਸੀ)?|ਤੁਸੀਂ ਇਹ ਸੁਨੇਹਾ ਮਿਟਾ ਦਿੱਤਾ|ky mesazh u fshi|e fshive këtë mesazh)$",
             # events: a person's RSVP ("Going to “Street dinner”"), written as their message on Android
             r"^(?:not )?going to [\"“„«‘].*[\"”“»’]$",
             # Meta AI's disclaimers in a chat it was added to
@@ -274,7 +279,9 @@ _EDITED_WORDS = (
     # round 10: kn, ml, lo, ky, ga, rw
     r"ಎಡಿಟ್ ಮಾಡಲಾಗಿದೆ|എഡിറ്റ് ചെയ്\u200c?തു|ແກ້ໄຂແລ້ວ|түзөтүлдү|in eagar|bwahinduwe|"
     # round 15: sw, bn
-    r"[iu]mehaririwa|সম্পাদিত"
+    r"[iu]mehaririwa|সম্পাদিত|"
+    # round 16: sq (a cased script: the general rule of edited_tail does not reach it)
+    r"u redaktua|redaktuar"
 )
 _EDITED_RE = re.compile(rf"\s*<(?=[^<>\n]{{1,60}}>\s*$)[^<>\n]*(?:{_EDITED_WORDS})[^<>\n]*>\s*$", re.IGNORECASE)
 
@@ -344,6 +351,30 @@ def placeholder(text: str) -> bool:
         return False  # a cased script: its placeholders are in the lists (see above), the rest a person's words
     words = text[1:-1].split()
     return _PLACEHOLDER_RE.fullmatch(text) is not None and 2 <= len(words) <= 6 and _EDITED_RE.search(text) is None
+
+
+# An edit marker of a language no list above holds, in a script without capitals: a "<…>" of two to eight words
+# closing a message after its words ("… <수정된 메시지입니다>", "… <ఈ మెసేజ్ ఎడిట్ చేయబడింది>"). As for
+# placeholder(): a person writing such a script does not close a line with several words in angle brackets; in a
+# cased script a person's "<sigh loudly>" looks like WhatsApp's "<Ky mesazh u redaktua>", and only the lists tell.
+_TAIL_MARKER_RE = re.compile(r"<[^\W\d_][^<>\d_:/=\"'@#&;(){}\[\]]*\s[^<>\d_:/=\"'@#&;(){}\[\]]*>\s*$")
+
+
+def edited_tail(line: str) -> str | None:
+    """``line`` without an edit marker of a script without capitals closing it (see _TAIL_MARKER_RE above; the
+    caller tries _EDITED_RE's words first), or None when it has none. Only the last "<" of the line is tried:
+    linear in the line."""
+    if not line.rstrip().endswith(">"):
+        return None
+    start = line.rfind("<")
+    tail = line[start:]
+    if start <= 0 or line[start - 1] not in " \u200e\u200f" or len(tail) > 64 or not _TAIL_MARKER_RE.fullmatch(tail):
+        return None
+    inner = tail.strip()[1:-1]
+    before = line[:start].rstrip(" \u200e\u200f")
+    if not before.strip() or _cased(inner) or not 2 <= len(inner.split()) <= 8:
+        return None
+    return line[:start].rstrip(" ")
 
 
 def bare_omitted(text: str) -> bool:
