@@ -21,13 +21,14 @@ product changed with or without its version: "Postgres 14" / "MySQL"), a date, a
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 
-from memengine import facts
+from memengine import fact_name_kind, facts
 from memengine.fact_align import same_word
 from memengine.fact_lexicon import STOPWORDS, UNITS, WORD_NUMBERS, fold
 
-__all__ = ["ANY", "NAMED", "VERSION", "another_attribute", "kinds"]
+__all__ = ["ANY", "NAMED", "VERSION", "another_attribute", "kinds", "names"]
 
 # The kind of a number read with nothing that says what it counts: compatible with every kind.
 ANY = "number"
@@ -36,6 +37,7 @@ NAMED = "named"
 # and be replaced by one (a product changed with or without its version). (A place is not told from a product:
 # the analyser reads "moved to MySQL" as it reads "moved to Amsterdam".)
 VERSION = "version"
+_NAMED_AS = "named:"  # a name read as one kind: "named:org@hosted" (memengine/fact_name_kind.py)
 # the analyser's unit classes (memengine/fact_lexicon.py UNITS) -> the kind of amount they measure
 _UNIT_KIND = {"bytes": "memory", "eur": "money", "usd": "money", "gbp": "money", "duration": "duration",
               "metres": "length", "litres": "volume", "grams": "mass", "%": "percent"}
@@ -124,7 +126,7 @@ def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
             out.append("clock")
         elif v.kind == "code":
             if named_before or any(ch.isalpha() for ch in raw):
-                out.append(VERSION)  # "Ubuntu 20.04", "ThinkPad T14", "eu-west-1"
+                out.append(_versioned(text, before, f.lang))  # "Ubuntu 20.04", "ThinkPad T14", "eu-west-1"
                 bound.add(fold(before))
             elif _THOUSANDS.fullmatch(raw) and fold(after) in UNITS:
                 out.append(_kind_of_unit(UNITS[fold(after)][0]) or ANY)  # "120.000 Kilometer"
@@ -139,8 +141,10 @@ def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
                 out.append(ANY)  # ("the 3rd": a day of the month, a floor, a place in a race)
             elif unit:
                 out.append(_kind_of_unit(unit) or ANY)
-            elif named_before or f.lang == "de" and before[:1].isupper() and not noun:
-                out.append(VERSION)  # a version, a model, a house: "Debian 12", "Peugeot 208", "Schillerstraße 12"
+            elif named_before or f.lang == "de" and before[:1].isupper() and not (noun and after[:1].isupper()):
+                # (a German noun is capitalised: a number before a lowercase word counts nothing, "auf Debian 12
+                # migriert")
+                out.append(_versioned(text, before, f.lang))  # a version, a model, a house: "Debian 12", "Peugeot 208", "Schillerstraße 12"
                 bound.add(fold(before))
             elif UNITS.get(fold(before), ("", 0.0))[1] == _DAY_SECONDS:
                 out.append("day")  # a day of the month: "no dia 10", "le jour 5", "am Tag 3"
@@ -184,31 +188,77 @@ def kinds(text: str) -> frozenset[str]:
     return frozenset(vals) | (frozenset({NAMED}) if names else frozenset())
 
 
+def _named(kind: str) -> bool:
+    """Whether ``kind`` is a name's: unread (:data:`NAMED`), a version, or read (``named:org@hosted``)."""
+    return kind in (NAMED, VERSION) or kind.startswith(_NAMED_AS)
+
+
+def _name_kind(kind: str) -> tuple[str, str]:
+    """The kind of name and its cue word of a read name kind ("named:org@hosted" -> ("org", "hosted")); a version
+    is a system's, read from its number."""
+    if kind == VERSION:
+        return fact_name_kind.SYSTEM, ""
+    what, _, cue = kind[len(_NAMED_AS):].partition("@")
+    return what, cue
+
+
+def names(text: str) -> tuple[str, ...]:
+    """The names ``text`` states as values (folded; not its subject's, not a quantity's or a version's word)."""
+    return _read(text)[1]
+
+
 def _compatible(a: str, b: str) -> bool:
     """Whether a value of kind ``a`` may replace one of kind ``b``: the same kind, or either unsaid; two
-    counts only of one thing ("8 cores" / "12 cores")."""
+    counts only of one thing ("8 cores" / "12 cores"); two names unless both are read as names of other kinds
+    (a system against a host, a place against a person: memengine/fact_name_kind.py), and even then when one
+    cue word governs both ("managed by Mr. Hughes" / "now managed by Foxtons": one slot)."""
     if a == ANY or b == ANY or a == b:
         return True
-    if {a, b} == {NAMED, VERSION}:
-        return True
+    if _named(a) and _named(b):
+        if NAMED in (a, b):
+            return True
+        (ka, ca), (kb, cb) = _name_kind(a), _name_kind(b)
+        return ka == kb or bool(ca and cb and same_word(ca, cb))
     if a.startswith("count:") and b.startswith("count:"):
         return same_word(a[6:], b[6:])
     return False
 
 
-def another_attribute(old: str, new: str) -> bool:
+def _versioned(text: str, name: str, lang: str) -> str:
+    """The kind of a name said with a number ("Debian 12", "Peugeot 208", "Bergmannstraße 5"): a version (a
+    system's) unless the word governing it says a place, a company or a person ("wohnt in der Bergmannstraße 5")."""
+    kind, cue = fact_name_kind.kinds_of(text, lang).get(fold(name), ("", ""))
+    return VERSION if kind in ("", fact_name_kind.SYSTEM) else f"{_NAMED_AS}{kind}@{cue}"
+
+
+def _own(text: str, names: list[str], known: Mapping[str, str] | None) -> set[str]:
+    """The kinds of ``names`` (said by ``text`` alone): each read from its own sentence, else from the store's
+    other uses of it (``known``: memengine/fact_name_kind.py), else :data:`NAMED` (no evidence)."""
+    read = fact_name_kind.kinds_of(text, facts.analyse(text).lang)
+    out: set[str] = set()
+    for name in names:
+        kind, cue = read.get(name, ("", ""))
+        kind = kind or (known or {}).get(name, "")
+        out.add(f"{_NAMED_AS}{kind}@{cue}" if kind else NAMED)
+    return out
+
+
+def another_attribute(old: str, new: str, known: Mapping[str, str] | None = None) -> bool:
     """Whether ``new`` changes another attribute of ``old``'s thing rather than ``old``'s own: both state
     values, and none of ``new``'s is of a kind ``old`` states a value of ("O servidor agora tem 32 GB de
     RAM" / "O servidor roda Java 11": memory against a version; "Priya's email is now …" / "Priya lives in
     Leeds"; "The team retro is now on Thursdays" / "The team retro is at 4 pm": a day against a clock time).
     Names both say are the thing's, not a value ("Priya", "Jonas"); a move from one place to another, a
-    price for a price stay of one kind."""
+    price for a price stay of one kind. A name is read as a system, a place, a company or a person where its own
+    sentence or ``known`` (the kind of each name in the store's other facts: memengine/fact_name_kind.py) says so:
+    "… migrated to Rocky Linux 9" changes another attribute than "… is hosted by Hetzner"."""
     vals_a, names_a = _read(old)
     vals_b, names_b = _read(new)
-    own_a = [a for a in names_a if not any(same_word(a, b) for b in names_b)]
-    own_b = [b for b in names_b if not any(same_word(a, b) for a in names_a)]
-    ka = set(vals_a) | ({NAMED} if own_a else set())
-    kb = set(vals_b) | ({NAMED} if own_b else set())
+    # (a name the other sentence says anywhere, its subject too, is the thing's: "den Backup-Server")
+    own_a = [a for a in names_a if not any(same_word(a, b) for b in names_b + tuple(_words(new)))]
+    own_b = [b for b in names_b if not any(same_word(a, b) for a in names_a + tuple(_words(old)))]
+    ka = set(vals_a) | _own(old, own_a, known)
+    kb = set(vals_b) | _own(new, own_b, known)
     if not ka or not kb:
         return False
     # what a number is followed by, said by the other sentence too, is the slot's word ("unsere miete beträgt

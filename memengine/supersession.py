@@ -103,6 +103,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_kept,
         fact_kind,
         fact_meant,
+        fact_name_kind,
+        fact_promoted,
         fact_reorg,
         fact_shared,
         fact_slot,
@@ -127,7 +129,12 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     # what most candidates say too ("The user …") names whom the store is about: no evidence of the slot
     owner = fact_shared.owners(new_text, [fact_stated.stated(str(row[1])) for row, _ in candidates
                                           if int(row[0]) != new_id])
+    # the kind of each name the write and its candidates say (a system, a place, a company, a person), where one
+    # of them says it: another fact's "Rocky Linux 8" makes "vers Rocky Linux" a system (memengine/fact_kind.py)
+    known = fact_name_kind.known([new_text, said_text] + [fact_stated.stated(str(row[1])) for row, _ in candidates
+                                                          if int(row[0]) != new_id])
     evidence: dict[int, frozenset[str]] = {}  # the words each older was named by (for _one_subject)
+    aside: dict[int, frozenset[str]] = {}  # the same, of olders another attribute's kind set aside (counted only)
     for row, sim in candidates:
         if int(row[0]) == new_id:
             continue
@@ -165,16 +172,24 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             verdict = _undone(old_text, said_text, verdict, cos is not None and cos >= floor)
         if verdict is None or vetoed(old_text, new_text):
             continue
-        if verdict.kind != "relative" and fact_kind.another_attribute(old_text, new_text) and (
-                said_text == new_text or fact_kind.another_attribute(old_text, said_text)):
+        if verdict.kind != "relative" and fact_kind.another_attribute(old_text, new_text, known) and (
+                said_text == new_text or fact_kind.another_attribute(old_text, said_text, known)):
             # another attribute of the older's thing ("… tem 32 GB de RAM" / "… roda Java 11"): kept, unmarked
-            # (a value moved by a relative word is a difference, of its own kind: "um zwei Wochen verschoben")
+            # (a value moved by a relative word is a difference, of its own kind: "um zwei Wochen verschoben");
+            # still counted by ``_one_subject``: a word it was named by alone is whom the facts are about as before
+            if floor > 0 and _unnamed(old_text, new_text, said_text, verdict, owner) is not None:
+                aside[int(row[0])] = fact_shared.shared_words(old_text, new_text)
             continue
-        if floor > 0:  # (a fragment names no subject by its shape: its own guards decide)
+        framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE))
+        if floor > 0 and not framed:  # (a fragment names no subject by its shape: its own guards decide)
             verdict = _unnamed(old_text, new_text, said_text, verdict, owner)
             if verdict is None:
                 continue
             evidence[int(row[0])] = fact_shared.shared_words(old_text, new_text)
+        elif framed:
+            # the slot named by its frame (memengine/fact_promoted.py: the same subject, the same cue word or the same
+            # organisation): evidence of its own, more than whom the write is about (the owner word, ``_one_subject``)
+            evidence[int(row[0])] = frozenset({verdict.reason})
         verdict = _covered(old_text, said_text, verdict)
         old_time = str(row[2])
         if verdict.kind == "correction" and fact_meant.meant(said_text) and not _recent(old_time, new_time):
@@ -191,7 +206,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     if later:
         old_time, old_id, verdict = min(later)
         out.append(Decision(old_id, new_id, old_time, verdict))
-    out, maybe = _one_subject(out, maybe, evidence)
+    out, maybe = _one_subject(out, maybe, evidence, aside)
     sure = _one_owner(out)
     # a fact the new one surely updates, or that surely updates it, is not also "maybe"
     decided = {d.loser for d in sure} | {d.winner for d in sure}
@@ -205,20 +220,23 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
 ONE_SUBJECT_MIN = 3
 
 
-def _one_subject(sure: list[Decision], maybe: list[Decision], evidence: dict[int, frozenset[str]]
-                 ) -> tuple[list[Decision], list[Decision]]:
+def _one_subject(sure: list[Decision], maybe: list[Decision], evidence: dict[int, frozenset[str]],
+                 aside: dict[int, frozenset[str]] | None = None) -> tuple[list[Decision], list[Decision]]:
     """The decisions (sure, maybe), less those whose older was named by one and the same word alone when
     ONE_SUBJECT_MIN or more were: a change retires one slot, and a word it shares with several facts that say
     different things is whom they are about ("o usuário agora é coordenador de dados na Nubank" named "O
     usuário mora em Campinas", "O usuário tem um cachorro" and "O usuário é casado com a Juliana" by "usuário"
     alone, and retired all three with the job it changed, which it named by "Nubank" and "dados"). In a store
     of a few facts memengine/fact_shared.py's ``owners`` cannot see it (fewer than OWNER_MIN_CANDIDATES
-    candidates hold it); this needs none. Lead, session 7."""
+    candidates hold it); this needs none. Lead, session 7. ``aside``: the words olders were named by whose verdict
+    memengine/fact_kind.py set aside as another attribute (facts25): counted too, so that reading one of three
+    correctly as another attribute does not let the other two through."""
     def alone(d: Decision) -> frozenset[str]:
         words = evidence.get(d.loser, frozenset())
         return words if len(words) == 1 else frozenset()
 
     counts = Counter(w for d in sure + maybe for w in alone(d))
+    counts.update(w for words in (aside or {}).values() if len(words) == 1 for w in words)
     if not any(n >= ONE_SUBJECT_MIN for n in counts.values()):
         return sure, maybe
 
@@ -358,8 +376,19 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
     I go to left for another of its kind (memengine/fact_joined.py: "gym" / "gimnasio"), or any kind said
     "instead" ("quit karate, joined a climbing club instead"); a size or colour
     corrected as a fragment (memengine/fact_meant.py: "i meant the medium one"); a value moved by a relative
-    word (memengine/fact_relative.py: "the Q3 marketing budget doubled", "pushed the launch a week")."""
-    from memengine import fact_cue, fact_joined, fact_meant, fact_passed, fact_reorg, fact_swap, fact_venue, facts
+    word (memengine/fact_relative.py: "the Q3 marketing budget doubled", "pushed the launch a week"); a new
+    role at the same organisation (memengine/fact_promoted.py: "Marcus is now a senior data engineer at Spotify")."""
+    from memengine import (
+        fact_cue,
+        fact_joined,
+        fact_meant,
+        fact_passed,
+        fact_promoted,
+        fact_reorg,
+        fact_swap,
+        fact_venue,
+        facts,
+    )
 
     new_text = fact.text
     return facts.compare(old_text, fact, similarity=sim) or facts.restated(old_text, fact) \
@@ -368,7 +397,8 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_passed.passed_on(old_text, new_text) or fact_passed.provider_left(old_text, said_text) \
         or fact_reorg.new_boss(old_text, said_text) or fact_venue.moved(old_text, said_text) \
         or fact_joined.joined(old_text, said_text) or fact_joined.instead(old_text, said_text) \
-        or fact_meant.corrects(old_text, said_text) or _relative(old_text, said_text)
+        or fact_meant.corrects(old_text, said_text) or _relative(old_text, said_text) \
+        or fact_promoted.new_role(old_text, said_text) or fact_promoted.new_name(old_text, said_text)
 
 
 def _relative(old_text: str, said_text: str) -> facts.Verdict | None:
