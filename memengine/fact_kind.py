@@ -53,6 +53,37 @@ _DE_NAMING = frozenset({"bei", "von", "nach", "zu", "zur", "zum", "aus"})
 _DE_ARTICLES = frozenset({"der", "die", "das", "den", "dem"})
 
 
+# Lengths the analyser reads no unit of (folded), a thousand said as a word, and the words a price is said after.
+_LENGTHS = frozenset(fold(w) for w in ("mile miles yard yards feet foot ft inch inches meile meilen milha milhas milla "
+                                       "millas miglio miglia mijl mijlen quilometro quilometros kilometro kilometros "
+                                       "chilometro chilometri kilometre kilometres").split())
+_THOUSAND = frozenset("thousand tausend mille mil mila duizend".split())
+_PRICE = frozenset(fold(w) for w in ("cost costs price priced rent fee fees kostet kosten preis miete gebuhr coute "
+                                     "coutent prix loyer tarif cuesta cuestan precio alquiler cuota custa custam preco "
+                                     "aluguel mensalidade costa costano prezzo affitto canone kost prijs huur").split())
+
+
+def _priced(text: str, value: str) -> str:
+    """"money" when one of the three words before ``value`` is a price word ("costs 40 now", "Miete 980"), else ""."""
+    at = text.find(value)
+    return "money" if at >= 0 and any(fold(w) in _PRICE for w in _WORD.findall(text[:at])[-3:]) else ""
+
+
+def _thousands(text: str, value: str, content: set[str]) -> str:
+    """The kind of a number said with a thousand word ("80 mil quilómetros", "120 tausend Kilometer", "300 mil
+    reais"): that of the word after the thousand, as if said right after the number."""
+    at = text.find(value)
+    words = [fold(w) for w in _WORD.findall(text[at + len(value):])[:2]] if at >= 0 else []
+    after = words[1] if len(words) > 1 else ""
+    if after in UNITS:
+        return _kind_of_unit(UNITS[after][0]) or ANY
+    if after in _LENGTHS:
+        return "length"
+    if after in content and after not in STOPWORDS and len(after) > 2:
+        return "count:" + after
+    return _priced(text, value) or ANY
+
+
 def _kind_of_unit(unit: object) -> str:
     """The kind an analyser unit ("eur/duration", "bytes", "") names; "" for none."""
     head = str(unit or "").split("/")[0]
@@ -125,11 +156,15 @@ def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         elif v.kind == "time":
             out.append("clock")
         elif v.kind == "code":
-            if named_before or any(ch.isalpha() for ch in raw):
+            if re.fullmatch(r"\d+(?:[.,]\d+)?[kK]", raw):
+                out.append(_priced(text, v.text) or _kind_of_unit(UNITS.get(fold(after), ("", 0.0))[0]) or ANY)  # "65k"
+            elif named_before or any(ch.isalpha() for ch in raw):
                 out.append(_versioned(text, before, f.lang))  # "Ubuntu 20.04", "ThinkPad T14", "eu-west-1"
                 bound.add(fold(before))
             elif _THOUSANDS.fullmatch(raw) and fold(after) in UNITS:
                 out.append(_kind_of_unit(UNITS[fold(after)][0]) or ANY)  # "120.000 Kilometer"
+            elif _THOUSANDS.fullmatch(raw) and fold(after) in _LENGTHS:
+                out.append("length")  # "152.000 millas"
             else:
                 out.append(ANY)  # ("10.99": a price, a version? unsaid)
         elif v.kind == "number" and raw[:1].isupper() and text.find(raw) > 0:
@@ -141,6 +176,10 @@ def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
                 out.append(ANY)  # ("the 3rd": a day of the month, a floor, a place in a race)
             elif unit:
                 out.append(_kind_of_unit(unit) or ANY)
+            elif noun in _LENGTHS:
+                out.append("length")  # a length the analyser has no unit of: "45,000 miles", "80 quilómetros"
+            elif noun in _THOUSAND:
+                out.append(_thousands(text, v.text, content))  # "80 mil quilómetros", "300 mil reais"
             elif named_before or f.lang == "de" and before[:1].isupper() and not (noun and after[:1].isupper()):
                 # (a German noun is capitalised: a number before a lowercase word counts nothing, "auf Debian 12
                 # migriert")
@@ -156,7 +195,9 @@ def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
             elif noun in content and len(noun) > 2:
                 out.append("count:" + noun)  # ("8 CPU cores", "500 Mbit/s": what a name counts)
             else:
-                out.append(ANY)  # ("on est à 890 depuis janvier", "subiu pra 119 esse mês")
+                # a bare number after a price word is money ("costs 40 now", "the rent is 1200 a month"); else
+                # any kind ("on est à 890 depuis janvier", "subiu pra 119 esse mês")
+                out.append(_priced(text, v.text) or ANY)
         else:
             out.append(ANY)
     bound |= {fold(w) for v in f.values for w in _WORD.findall(v.text)}  # ("14 March", "Thursdays")

@@ -40,6 +40,10 @@ _COPULAS = _set("is became becomes", "ist wurde wird", "est devenu devenue devie
                 "e foi virou", "e diventato diventata", "is werd wordt")
 _PROMOTED = _set("promoted", "befordert", "promu promue", "ascendido ascendida promovido promovida",
                  "promossa promosso", "gepromoveerd bevorderd")
+# Auxiliaries and reflexives a change's verb is said with ("has moved", "ist gezogen", "s'est installée", "si è
+# trasferita", "heeft", "se ha mudado")
+_AUXILIARIES = _set("has have had was were been", "hat haben sind war sich", "ont sont etait", "han hemos fue",
+                    "tem foi", "hanno sono era", "heeft hebben zijn was zich")
 _ALSO = ADDITIVE | _set("ook eveneens")  # a second value said "also" adds one, it replaces none
 _NOW = _set("nu inmiddels tegenwoordig")  # (Dutch "now": not among the change words memengine/fact_change_words.py reads)
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
@@ -108,11 +112,25 @@ def _same_cue(a: str, b: str) -> bool:
     return same_word(a, b) or a in fact_name_kind.RESIDE and b in fact_name_kind.RESIDE
 
 
+def _before(words: list[str], cue: str) -> list[str]:
+    """The content words (folded) said before ``cue`` in ``words``: the slot's subject phrase ("user sister" of
+    "The user's sister is called Mhairi"), less change and "now" words ("nu", "new")."""
+    at = words.index(cue) if cue in words else len(words)
+    return [w for w in words[:at] if w not in STOPWORDS and w not in NOW_WORDS and w not in _NOW
+            and w not in CHANGE_WORDS and w not in _COPULAS and w not in _AUXILIARIES and len(w) > 2]
+
+
+def _same_words(a: list[str], b: list[str]) -> bool:
+    """Whether every word of ``a`` is said in ``b`` and every word of ``b`` in ``a`` (inflected alike)."""
+    return all(any(same_word(x, y) for y in b) for x in a) and all(any(same_word(x, y) for y in a) for x in b)
+
+
 def new_name(old: str, new: str) -> Verdict | None:
     """A ``slot`` verdict when ``new`` says a change and puts another name where ``old`` had one, governed by the
     same cue word in both ("De databaseserver wordt gehost door TransIP" / "De databaseserver wordt nu gehost door
     Hetzner", "Sanne woont in Utrecht" / "Sanne is verhuisd naar Amersfoort"), about the same subject (the first
-    content word of both), not said "also" ("Nina now also uses Obsidian"), else None."""
+    content word of both, and the same words before the cue: "The user's new landlord is called Gordon" is not "The
+    user's sister is called Mhairi"), not said "also" ("Nina now also uses Obsidian"), else None."""
     ow, nw = [fold(w) for w in _WORD.findall(old)], [fold(w) for w in _WORD.findall(new)]
     lead = [w for w in ow if w not in STOPWORDS][:1]
     new_lead = [w for w in nw if w not in STOPWORDS][:1]
@@ -130,7 +148,8 @@ def new_name(old: str, new: str) -> Verdict | None:
     kn = fact_name_kind.kinds_of(new, facts.analyse(new).lang)
     cues_o = {ko[w][1] for w in names_o if w in ko and ko[w][1] and ko[w][1] not in _PREPOSITION_CUES}
     cues_n = {kn[w][1] for w in names_n if w in kn and kn[w][1] and kn[w][1] not in _PREPOSITION_CUES}
-    both = [(a, b) for a in cues_o for b in cues_n if _same_cue(a, b)]
+    both = [(a, b) for a in cues_o for b in cues_n if _same_cue(a, b)
+            and _same_words(_before(ow, a), _before(nw, b))]
     if not both:
         return None
     return Verdict("slot", f"{FRAME} ({both[0][0]} / {both[0][1]}), another name: {' '.join(names_o)} -> "

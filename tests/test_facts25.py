@@ -112,6 +112,7 @@ def test_no_new_role(old: str, new: str) -> None:
     ("Noor woont in Haarlem", "Tim is verhuisd naar Leiden", False),  # another person
     ("Noor woont in Haarlem", "De zus van Noor woont nu in Leiden", False),  # someone of hers
     ("Nina uses Notion for notes", "Nina now also uses Obsidian for notes", False),  # one more, said "also"
+    ("The user's sister is called Mhairi", "The user's new landlord is called Gordon", False),  # another slot
 ])
 def test_another_name_in_the_same_frame(old: str, new: str, update: bool) -> None:
     assert (fact_promoted.new_name(old, new) is not None) is update
