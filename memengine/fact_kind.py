@@ -259,7 +259,11 @@ def _compatible(a: str, b: str) -> bool:
         if NAMED in (a, b):
             return True
         (ka, ca), (kb, cb) = _name_kind(a), _name_kind(b)
-        return ka == kb or bool(ca and cb and same_word(ca, cb))
+        if ca and cb and same_word(ca, cb):
+            return True
+        # two companies serving in two ways (an insurer, a garage: memengine/fact_name_kind.py SERVICE) are two
+        return ka == kb and not (fact_name_kind.SERVICE.get(ca, ca) != fact_name_kind.SERVICE.get(cb, cb)
+                                 and ca in fact_name_kind.SERVICE and cb in fact_name_kind.SERVICE)
     if a.startswith("count:") and b.startswith("count:"):
         return same_word(a[6:], b[6:])
     return False

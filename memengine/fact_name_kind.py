@@ -32,7 +32,8 @@ from functools import lru_cache
 
 from memengine.fact_lexicon import _set, fold
 
-__all__ = ["FROM", "MOVED", "NameKind", "ORG", "PERSON", "PLACE", "RESIDE", "SYSTEM", "kinds_of", "known"]
+__all__ = ["FROM", "MOVED", "NameKind", "ORG", "PERSON", "PLACE", "ORG_PREPOSITIONS", "RESIDE", "SERVICE", "SYSTEM", "kinds_of",
+           "known"]
 
 SYSTEM, PLACE, ORG, PERSON = "system", "place", "org", "person"
 NameKind = tuple[str, str]  # (kind or "", the governing cue word folded or "")
@@ -79,6 +80,26 @@ _ORG = _set(
     "assicuratore banca conto ospitato ospitata gestito gestita agenzia officina contratto presso",
     "werkt werken werkte werkzaam verzekerd verzekering verzekeraar rekening gehost beheerd "
     "makelaar bij")
+# The prepositions of a company among the organisation cues: the verb governing them names the service.
+ORG_PREPOSITIONS = _set("bei beim bij chez presso")
+# What a company does for someone, one family each: two companies governed by verbs of two families are two
+# attributes ("assurée chez la MACIF" / "entretenue chez Norauto": an insurer, a garage).
+_SERVICES = {
+    "employ": _set("works working worked employed employer", "arbeitet arbeite arbeiten arbeitete angestellt "
+                   "beschaftigt arbeitgeber", "travaille travaillent travaillais employe employee employeur",
+                   "trabaja trabajan trabajaba empleado empleada", "trabalha trabalham trabalhava empregado empregada",
+                   "lavora lavorano lavorava impiegato impiegata dipendente", "werkt werken werkte werkzaam"),
+    "insure": _set("insured insurer insurance", "versichert versicherung versicherer krankenkasse",
+                   "assure assuree assures assurance assureur", "asegurado asegurada aseguradora seguro",
+                   "seguradora segurado segurada", "assicurato assicurata assicurazione assicuratore",
+                   "verzekerd verzekering verzekeraar"),
+    "bank": _set("bank banks banking account", "konto", "banque compte", "banco cuenta", "conta", "banca conto",
+                 "rekening"),
+    "host": _set("hosted hosting", "gehostet", "heberge hebergee hebergement hebergeur", "alojado alojada",
+                 "hospedado hospedada hospedagem", "ospitato ospitata", "gehost"),
+    "service": _set("serviced", "gewartet", "entretenu entretenue", "taller", "oficina", "officina"),
+}
+SERVICE = {w: family for family, words in _SERVICES.items() for w in words}
 # Running software: what a machine, a site or a service runs on.
 # Using, building with, monitoring with a tool: what is used is software far more often than a company.
 _SYSTEM = _set(
@@ -152,11 +173,15 @@ def _governed(toks: list[str], start: int, end: int, lang: str) -> NameKind:
     """The kind and cue word governing the name ``toks[start:end + 1]``: the nearest cue among the few words
     before it (a comma, or another name in between, ends the look), else a cue right after it (a verb at the end
     of a German or Dutch clause: "von Vonovia verwaltet"; only a place, a company or a system there)."""
+    preposition = ""
     for k in range(start - 1, max(start - 1 - _WINDOW, -1), -1):
         t = toks[k]
         if t in _STOP_SCAN:
             break
         f = _ELIDED.sub("", fold(t))  # "s'appelle", "l'agence"
+        if f in ORG_PREPOSITIONS and not preposition:
+            preposition = f  # a company's ("chez", "bei"): the verb before or after it says which service
+            continue
         if f in _CUES:
             return _CUES[f], f
         if k > 0 and _strong_name(t, lang) and f not in _TITLES:
@@ -169,9 +194,9 @@ def _governed(toks: list[str], start: int, end: int, lang: str) -> NameKind:
                 return _governed(toks, first, k, lang)
             break
     after = fold(toks[end + 1]) if end + 1 < len(toks) else ""
-    if _CUES.get(after, PERSON) != PERSON:
+    if _CUES.get(after, PERSON) != PERSON and (not preposition or _CUES[after] == ORG):
         return _CUES[after], after
-    return "", ""
+    return (ORG, preposition) if preposition else ("", "")
 
 
 def known(texts: Iterable[str]) -> dict[str, str]:

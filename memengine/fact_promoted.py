@@ -103,7 +103,7 @@ def new_role(old: str, new: str) -> Verdict | None:
 
 
 # A cue that is a preposition governs many slots ("Konto bei der Sparkasse", "bei der TK versichert"): no frame.
-_PREPOSITION_CUES = _set("bei beim bij chez presso")
+_PREPOSITION_CUES = fact_name_kind.ORG_PREPOSITIONS
 
 
 def _same_cue(a: str, b: str) -> bool:
