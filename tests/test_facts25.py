@@ -139,3 +139,26 @@ def test_real_model_one_store_of_name_valued_attributes(real, tmp_path: Path) ->
         assert live >= {ids[t] for t in texts[2:3] + texts[4:]}
     finally:
         s.close()
+
+
+def test_companies_serving_in_two_ways_are_two_attributes() -> None:
+    assert fact_name_kind.kinds_of("La voiture est assurée chez la MAIF", "fr")["maif"] == ("org", "assuree")
+    assert fact_name_kind.kinds_of("Unser Auto ist bei der HUK-Coburg versichert", "de")["huk-coburg"] == (
+        "org", "versichert")  # the verb after "bei der …"
+    assert fact_kind.another_attribute("My car is serviced at Halfords", "My car is now insured with Admiral")
+    assert not fact_kind.another_attribute("Ana works at Google", "Ana is now employed by Spotify")  # one service
+    assert not fact_kind.another_attribute("My car is insured with Aviva", "I switched my car insurance to Admiral")
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("The car has done 45,000 miles", "length"),  # a length the analyser has no unit of
+    ("El coche ya tiene 152.000 millas", "length"),
+    ("O carro tem 80 mil quilómetros", "length"),  # a thousand said as a word: the kind of what follows
+    ("Das Auto hat jetzt 120 tausend Kilometer", "length"),
+    ("The gym costs 40 now", "money"),  # a bare number after a price word
+    ("A casa custa 300 mil", "money"),
+    ("The rent is 65k a year", "money"),
+    ("The salary is 65k now", "number"),  # "65k": no version, a number of any kind
+])
+def test_kinds_read_since_facts25(text: str, kind: str) -> None:
+    assert fact_kind.kinds(text) == frozenset({kind})
