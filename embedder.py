@@ -24,10 +24,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import logging
 import os
 import sys
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -211,6 +209,9 @@ def int8_model(source: Path, source_sha256: str, cache_dir: Path) -> Path:
             from onnxruntime.quantization import QuantType, quantize_dynamic
         except ImportError as exc:
             raise EmbedderError(f"cannot derive the int8 model: {exc}") from exc
+        import logging
+        import tempfile
+
         print(f"mem: preparing the int8 model for this machine (once, a few seconds): {target}", file=sys.stderr)
         with tempfile.TemporaryDirectory(dir=cache_dir) as tmp:
             folded = Path(tmp) / "folded.onnx"
@@ -473,6 +474,8 @@ class OnnxEmbedder:
     def _saving_session(self, ort: Any, path: Path, version: str) -> Any:
         """A session on the int8 file that saves its optimised form on the way (another process saving it
         meanwhile: this one just loads)."""
+        import tempfile
+
         from filelock import FileLock, Timeout
 
         graph = optimized_paths(path, version)[0]

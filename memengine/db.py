@@ -4,7 +4,6 @@ and the one-line errors for a memory file SQLite cannot use (memengine.dbfile cl
 from __future__ import annotations
 
 import os
-import random
 import sqlite3 as _std_sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -29,6 +28,13 @@ class Connection(sqlite3.Connection):
 
 BUSY_RETRY_SECONDS = 30.0  # on top of busy_timeout, for BEGIN IMMEDIATE under heavy contention
 IN_CHUNK = 500  # ids per "IN (...)" query: well under SQLite's bound-parameter limit
+
+
+def _jitter() -> float:
+    """A random fraction for a busy retry's sleep (``random`` imported here: a cold call that never waits skips it)."""
+    import random
+
+    return random.random()
 
 
 def db_error(exc: BaseException, path: Path | str | None) -> MemError | None:
@@ -252,7 +258,7 @@ def _journal_mode(conn: Any) -> str:
         except sqlite3.OperationalError as exc:
             if not is_busy(exc) or time.monotonic() > deadline:
                 raise
-            time.sleep(delay * (1 + random.random()))
+            time.sleep(delay * (1 + _jitter()))
             delay = min(delay * 2, 0.25)
 
 
@@ -294,7 +300,7 @@ def write_tx(conn: Any) -> Iterator[Any]:
         except sqlite3.DatabaseError as exc:
             if not is_busy(exc) or time.monotonic() > deadline:
                 raise _tx_error(conn, exc, "database is busy") from exc
-            time.sleep(delay * (1 + random.random()))
+            time.sleep(delay * (1 + _jitter()))
             delay = min(delay * 2, 0.5)
     try:
         yield conn

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -78,6 +77,8 @@ def classify(exc: BaseException) -> str | None:
 
 def _free_bytes(path: Path) -> int | None:
     folder = path.parent if path.parent.exists() else Path(".")
+    import shutil  # (here: a cold call that reads no free space skips shutil's imports)
+
     try:
         return shutil.disk_usage(folder).free
     except OSError:

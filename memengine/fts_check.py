@@ -30,12 +30,14 @@ on a copy of the file taken in one read (:func:`_fts5_check_on_copy`), so writer
 
 from __future__ import annotations
 
-import random
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memengine import dbfile
 from memengine.db import read_snapshot, sqlite3
+
+if TYPE_CHECKING:  # (random is imported where a sample is drawn: every cold call imports this module)
+    import random
 
 FULL_MAX_ROWS = 5_000  # up to this many memories the full comparison is cheap (~2 s): always run it
 SAMPLE_ROWS = 500  # rows compared with the view in a sampled check
@@ -86,6 +88,8 @@ def check(conn: Any, full: bool = False, sample_rows: int = SAMPLE_ROWS, seed: i
             problems.append(f"FTS5 integrity-check of the index's structure: {structure}")
         with read_snapshot(conn):  # (the text and the index as of one moment: agents may store meanwhile)
             problems += _row_sets(conn)
+            import random
+
             ids = sample_ids(conn, sample_rows, random.Random(seed))
             report["rows_sampled"] = len(ids)
             problems += _compare_rows(conn, ids)

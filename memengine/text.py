@@ -3,7 +3,6 @@ content hashes, tags, and a turn's bare words (without its ``[date]`` stamp and 
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -25,6 +24,8 @@ STOPWORDS = frozenset(
 
 def content_hash(text: str) -> str:
     """sha256 of whitespace-normalised text (what exact dedup compares)."""
+    import hashlib  # (here: hashlib loads OpenSSL, ~2 ms of a cold call that hashes nothing: stats, get)
+
     return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()
 
 

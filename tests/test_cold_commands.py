@@ -133,6 +133,19 @@ def test_model_free_commands_import_no_model_or_numpy(args: list[str], tmp_path:
     assert sorted(m for m in mods if m.split(".")[0] in HEAVY or m in WRITE_ONLY) == []
 
 
+STDLIB_UNUSED = ("hashlib", "_hashlib", "random", "shutil", "tempfile", "bz2", "lzma", "logging", "subprocess")
+
+
+@pytest.mark.parametrize("args", [["stats"], ["get", "1"], ["path"]])
+def test_stats_and_get_import_no_stdlib_they_never_use(args: list[str], tmp_path: Path) -> None:
+    """(each ~1-3 ms of a ~90 ms call: OpenSSL's hashes, random, shutil's compressors, logging)"""
+    db = tmp_path / "m.db"
+    with MemoryStore(db) as s:
+        s.store("Ana moved to Lisbon", "semantic")
+    _, mods = _modules_after(args, db, tmp_path)
+    assert sorted(m for m in mods if m in STDLIB_UNUSED) == []
+
+
 # What an agent's cold store / recall / brief never needs (names only: the cost lives in bench/cold_cli.py).
 NEVER = ("rich", "tokenizers", "scipy", "sklearn", "mcp", "anyio", "memengine.consolidate", "memengine.keyword_index",
          "memengine.cli.servers", "memengine.cli.transfer", "importers", "memengine.sharing")
