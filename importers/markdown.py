@@ -380,8 +380,14 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
         return notes, [[] for _ in notes], rel
     text = _decode_note(file.read_bytes(), file, rel, report)
     if suffix == json_canvas.CANVAS_SUFFIX:  # an Obsidian canvas: its text cards, as one note
-        return _parse_text(json_canvas.text(text, rel), file, root, rel, report, blocks, joplin_tags, hierarchy,
-                           name=file.stem)
+        try:
+            cards = json_canvas.text(text, str(file))
+        except ImportFormatError as exc:
+            if Path(report.file) == file:
+                raise  # the canvas imported alone: refused; in a vault one broken canvas does not stop the rest
+            report.warn(f"{rel}: {exc.reason}; skipped")
+            return [], [], rel
+        return _parse_text(cards, file, root, rel, report, blocks, joplin_tags, hierarchy, name=file.stem)
     return _parse_text(text, file, root, rel, report, blocks, joplin_tags, hierarchy)
 
 

@@ -26,8 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from importer_cli import check_whatsapp_layout, conversations, vcards
+from conftest import run_cli
+from importer_cli import assert_broken_import_fails, check_whatsapp_layout, conversations, vcards
 from importer_cli import notes as _notes
+from importer_cli import one_envelope as _envelope
 
 from importers import ImportReport, Record, claude
 
@@ -317,3 +319,79 @@ def test_claude_layouts_of_round_16(name: str) -> None:
 
 def test_every_unseen16_claude_fixture_has_a_case() -> None:
     assert sorted(p.name for p in CLAUDE.iterdir()) == sorted(CLAUDE_CASES)
+
+
+# --- the CLI, bad input, hostile input (written after this round's code) ---------------------------------
+
+
+@pytest.mark.parametrize(("path", "added"), [
+    (WA / "android_ko_edited_deleted.txt", 3), (NOTES / "roam_json", 2), (NOTES / "obsidian_canvas", 3),
+    (VCF / "thunderbird_duplicates_40.vcf", 2), (GPT / "null_title_time", 4)])
+def test_the_cli_imports_the_new_layouts_once(path: Path, added: int, tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    out = _envelope(run_cli("--db", str(db), "import", str(path)))
+    assert out["ok"] and out["data"]["memories_added"] == added, out
+    assert _envelope(run_cli("--db", str(db), "import", str(path)))["data"]["memories_added"] == 0
+
+
+def test_a_roam_export_nested_past_the_cap_or_cut_short_is_refused_in_one_line(tmp_path: Path) -> None:
+    """2,000 levels of blocks (ijson's items() cost n² on it: 5,000 levels took half a gigabyte) are refused at
+    once; a file cut mid-page says it is truncated; neither writes anything."""
+    n = 2000
+    deep = '[{"title":"a","create-time":1,"children":' + '[{"string":"x","uid":"aaaaaaaaa","children":' * n + "[]" + "}]" * n + "}]"
+    assert_broken_import_fails(tmp_path, "deep.json", deep.encode(), "Roam export nested over 1024 levels")
+    whole = (NOTES / "roam_json" / "household.json").read_bytes()
+    assert_broken_import_fails(tmp_path, "cut.json", whole[: len(whole) * 2 // 3], "invalid or truncated JSON")
+
+
+def test_roam_refs_in_a_cycle_and_many_open_parentheses(tmp_path: Path) -> None:
+    """Two blocks that refer to each other read one level deep (no loop: the ref inside the words taken is dropped
+    as an unresolved one is); 400 pages of blocks of 20,000 "((" and
+    refs to blocks not exported read in one pass each: words kept, refs dropped."""
+    import json
+
+    pages = [{"title": "Loop", "create-time": 1710439272000, "children": [
+        {"string": "A says ((bbbbbbbbb))", "uid": "aaaaaaaaa"}, {"string": "B says ((aaaaaaaaa))", "uid": "bbbbbbbbb"}]}]
+    pages += [{"title": f"P{i}", "create-time": 1710439272000, "children": [
+        {"string": "((" * 20_000 + f" word{i} ((zzzzzzzzz))", "uid": f"p{i:08d}"}]} for i in range(400)]
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "graph.json").write_text(json.dumps(pages), encoding="utf-8")
+    recs, rep = _notes(tmp_path / "g")
+    assert recs[0].content == "Loop: - A says B says\n- B says A says"
+    last = {r.thread: r.content for r in recs}  # a long block is cut into chunks: its words end the last one
+    assert len(last) == 401 and all(last[f"graph.json#P{i}"].endswith(f"word{i}") for i in range(400))
+
+
+def test_a_canvas_that_is_no_json_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Alone it is refused; in a vault it is skipped with a warning naming it, the other notes read."""
+    broken = b'{"nodes": [{"id": "a", "type": "text", "text": "x"'
+    assert_broken_import_fails(tmp_path, "Board.canvas", broken, "invalid JSON canvas")
+    (tmp_path / "vault").mkdir()
+    (tmp_path / "vault" / "Board.canvas").write_bytes(broken)
+    (tmp_path / "vault" / "Boiler.md").write_text("Serviced in March.\n", encoding="utf-8")
+    recs, rep = _notes(tmp_path / "vault")
+    assert [r.content for r in recs] == ["Boiler: Serviced in March."]
+    assert rep.warnings == [f"{tmp_path / 'vault'}: Board.canvas: invalid JSON canvas (JSONDecodeError); skipped"]
+
+
+def test_a_closing_angle_phrase_is_an_edit_marker_only_in_a_script_without_capitals(tmp_path: Path) -> None:
+    """A person's "<sigh loudly>" (a cased script) and a one-word "<중요>" stay their words; a line of 100,000 "<"
+    closing in ">" is read in one pass and kept."""
+    from importer_cli import wa
+
+    path = tmp_path / "chat.txt"
+    path.write_text("14/03/2024, 18:01 - Ana: I'm fine <sigh loudly>\n14/03/2024, 18:02 - 민준: 내일 회의 <중요>\n"
+                    "14/03/2024, 18:03 - Ben: " + "<" * 100_000 + "a b>\n14/03/2024, 18:04 - 서연: 좋아요 <다시 확인할게요>\n",
+                    encoding="utf-8")
+    recs, _ = wa(path)
+    assert [r.content[:40] for r in recs] == ["Ana: I'm fine <sigh loudly>", "민준: 내일 회의 <중요>", "Ben: " + "<" * 35, "서연: 좋아요"]
+    assert [bool(r.metadata.get("edited")) for r in recs] == [False, False, False, True]
+
+
+def test_twenty_thousand_copies_of_a_card_are_one_contact(tmp_path: Path) -> None:
+    card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ana Sousa\r\nTEL;TYPE=CELL:+351 912 345 678\r\nEND:VCARD\r\n"
+    (tmp_path / "c.vcf").write_text(card * 20_000 + card.replace("Ana Sousa", "Ben Silva"), encoding="utf-8")
+    recs, rep = vcards(tmp_path / "c.vcf")
+    assert [r.content for r in recs] == ["Contact: Ana Sousa — phone +351 912 345 678 (cell)",
+                                         "Contact: Ben Silva — phone +351 912 345 678 (cell)"]
+    assert rep.variant["duplicates"] == 19_999
