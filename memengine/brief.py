@@ -296,6 +296,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     today = now.date()
     # Key facts: pinned first, then important semantic facts (contacts are people, not facts)
     rows = [r for r in _key_fact_rows(conn) if int(r[0]) not in outdated]  # (not what a later fact may update)
+    kept: set[int] = set()  # (brief22) shown key facts that plan only days already past: an appointment kept
     for r, older in _fold_updates(store, rows):
         if int(r[0]) in planned:
             shown.update(int(o[0]) for o in older)
@@ -308,10 +309,15 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
             # not mark as one; the agent sees the current one, and what it may replace
             why["may_update"] = [int(o[0]) for o in older]
             text += " (may update " + "; ".join(f"#{o[0]} \"{trim(o[1], 60)}\"" for o in older[:2]) + ")"
-        add("facts", SHARE_FACTS, Item("facts", text, 0, int(r[0]), why=why), not sections["facts"])
+        if add("facts", SHARE_FACTS, Item("facts", text, 0, int(r[0]), why=why), not sections["facts"]) and \
+                not r[3] and (planned_days := days.of(int(r[0]), r[1], r[2])) and max(planned_days) < today:
+            kept.add(int(r[0]))
         # what it may replace is shown nowhere, whether it took a line here or not (round 11: a group the
         # section had no room for showed its replaced fact among the topics' lines)
         shown.update(int(o[0]) for o in older)
+    # (brief22) what is true now before what already happened: the key facts that only planned days now past ("Visita
+    # fissata per venerdì 9 ottobre", read on the 29th) show after the others; the same facts, the same tokens
+    sections["facts"].sort(key=lambda item: item.id in kept)
     for r in conn.execute(
             f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.importance, m.access_count, m.source
                 FROM memories m WHERE {_LIVE} AND m.memory_type = 'procedural'

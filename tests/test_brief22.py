@@ -263,3 +263,16 @@ def test_a_name_before_its_verb_is_no_piece_but_a_name_before_a_name_is() -> Non
           "Auto Center Boa Vista: o HB20 treme por causa de uma roda empenada."]
     judge = topic_names._SubjectJudge(pt, summarize.stopwords_for(pt))
     assert topic_names.is_piece("Auto Center Boa", pt, set(), judge.verb_after("Auto Center Boa"))
+
+
+def test_a_key_fact_that_only_planned_a_day_now_past_shows_after_the_others(store: core.MemoryStore) -> None:
+    store.store("Visita di Briciola dal veterinario fissata per venerdì 9 ottobre alle 18:00.", "semantic",
+                importance=0.9, event_at=datetime(2026, 10, 6))
+    store.store("L'utente si chiama Francesca, vive a Torino e fa la farmacista.", "semantic", importance=0.8,
+                event_at=datetime(2026, 10, 1))
+    store.store("Il figlio Matteo suona la batteria nel gruppo I Ritrovati.", "semantic", importance=0.8,
+                event_at=datetime(2026, 10, 2))
+    out = graph_rank.brief(store, 2000, now=datetime(2026, 10, 29))
+    facts = [i["text"] for i in out["sections"]["facts"]]
+    assert len(facts) == 3, facts
+    assert "veterinario" in facts[-1] and "past" in facts[-1], facts  # the appointment kept, after what is true now
