@@ -116,6 +116,8 @@ GRIDS: dict[str, dict[str, RecallConfig]] = {
     "w_time": {f"{w}{'*' if w == D.w_time else ''}": replace(D, w_time=w) for w in (0.0, 0.05, 0.1, 0.15)},
     "w_length": {f"{w}{'*' if w == D.w_length else ''}": replace(D, w_length=w) for w in (0.0, 0.05, 0.1, 0.2)},
     "w_amount": {f"{w}{'*' if w == D.w_amount else ''}": replace(D, w_amount=w) for w in (0.0, 0.05, 0.1, 0.15)},
+    # round 21: the depth the steps after fusion rank before the cut to k (10 = the k asked here: today's ranking)
+    "step_depth": {f"{d}{'*' if d == D.step_depth else ''}": replace(D, step_depth=d) for d in (10, 15, 20, 30)},
     "w_reply": {f"{w}{'*' if w == D.w_reply else ''}": replace(D, w_reply=w) for w in (0.0, 0.05, 0.1, 0.15, 0.25)},
     "session_coverage": {f"{w}{'*' if w == D.session_coverage else ''}": replace(D, session_coverage=w)
                          for w in (1.0, 0.9, 0.8)},

@@ -158,6 +158,12 @@ MENTION = "end"
 # Round 12's held-out chats: newer above older 14/29 -> 15/29 (recall@5 equal); round 9's chats 11/15 -> 12/15;
 # dev sets (bench/loo.py): no top 10 changes, leave-one-out gain 0 / 0.
 MOVED = "on"
+# Round 21: the depth the steps after fusion (episodes, coverage, follow, mention, updates, moved, the facts' may-update
+# links) work on, whatever k the caller asked for; the list is cut to k after them. So the first k results are the
+# same for any k <= STEP_DEPTH (`recall -k 5` is the head of `recall -k 10`); a larger k runs them on k. Chosen by
+# bench/loo.py on both dev sets (bench/README.md, "recall21"). Keep STEP_DEPTH * 3 <= POOL: the retrievers' pool
+# (max(POOL, depth * 3)) must not grow with k below it.
+STEP_DEPTH = 15
 # Round 18 (calendar_words.py): the time prior's "when" questions and time words in the other languages recall
 # reads too ("Quand…", "ne zaman"; "19 Haziran'a", "kesäkuussa", "vendredi"); "en" reads English alone. Off:
 # the real chats' French "Quand ai-je…" questions ask when a conversation took place, which its stamp says, and
@@ -292,6 +298,8 @@ class RecallConfig:
     w_amount: float = W_AMOUNT
     # For a "where" question, a top chat turn saying a place changed goes above the earlier one (moved.py).
     moved: str = MOVED
+    # The steps after fusion rank the top max(k, step_depth), then the list is cut to k (prefix-consistent k).
+    step_depth: int = STEP_DEPTH
     # Keyword bonus for turns naming what a category word of the question stands for in the chat (instances.py).
     w_instances: float = W_INSTANCES
     # Question words no memory holds searched by the heads and tails of them the index holds (parts.py).

@@ -107,6 +107,11 @@ class _Run:
     absent: dict[int, float] = field(default_factory=dict)  # cosine to the question's words no memory holds
 
 
+def step_depth(k: int, cfg: RecallConfig) -> int:
+    """How deep the steps after fusion rank for a recall of ``k``: ``cfg.step_depth``, or ``k`` when larger."""
+    return max(k, cfg.step_depth)
+
+
 class Recall(KeywordSearch, People):
     """The recall room of :class:`memengine.store.MemoryStore`."""
 
@@ -176,10 +181,11 @@ class Recall(KeywordSearch, People):
         index_ready = self._keyword_index is not None and self._keyword_index.ready
         if at_scale and self._is_warm:
             one_thread()  # BLAS: small products, two at a time (memengine/blas.py)
-        run = _Run(query, k, strategy, raw, config or RecallConfig(), where, args, max(POOL, k * 3), people,
+        cfg = config or RecallConfig()
+        run = _Run(query, k, strategy, raw, cfg, where, args, max(POOL, step_depth(k, cfg) * 3), people,
                    at_scale, index_ready)
         self._retrieve(run)
-        results = outdated_marked(self.conn, self._rank(run, explain))  # (a probable update ranks first)
+        results = self._rank(run, explain)
         if history or as_of is not None:
             results = versions_marked(self.conn, results)
         warnings = self.touch_if_writable([m.id for m in results]) if touch and results else []
@@ -353,8 +359,11 @@ class Recall(KeywordSearch, People):
         return own, ctx
 
     def _rank(self, run: _Run, explain: bool) -> list[Memory]:
-        """Candidates of both sides fused, ordered (session coverage if asked), read whole."""
-        k, vs = run.k, run.vs
+        """Candidates of both sides fused, ordered (session coverage if asked), read whole.
+
+        Every step works on the top ``step_depth(run.k, run.cfg)``, and the list is cut to ``run.k`` only at
+        the end: the results for k are the head of those for any larger k up to ``cfg.step_depth``."""
+        k, vs = step_depth(run.k, run.cfg), run.vs
         cand = set(run.kw) | set(vs) | set(run.phrase)
         if run.qvec is not None and cand:
             # candidates beyond the kNN horizon are at most as similar as its farthest member
@@ -430,6 +439,8 @@ class Recall(KeywordSearch, People):
                 if c.id in outdated:
                     m.possibly_outdated, m.possibly_outdated_by = True, outdated[c.id]
                 results.append(m)
+        # (a probable update ranks first; on the whole depth, so that the cut below keeps the prefix property)
+        results = outdated_marked(self.conn, results)[:run.k]
         mark_weak(results, query_terms(run.query), vs if run.qvec is not None else None)
         return results
 
