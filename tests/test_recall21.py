@@ -42,13 +42,17 @@ def test_the_top_k_is_the_head_of_any_longer_list_where_the_steps_move_results(s
     assert STEP_DEPTH == 15  # (the documented maximum: README's recall section and config.py)
     for q in questions:
         five, ten, deep = _ids(store, q, 5), _ids(store, q, 10), _ids(store, q, STEP_DEPTH)
-        assert five == ten[:5] == deep[:5], q
-        assert ten == deep[:10], q
-        assert [_ids(store, q, k) for k in (1, 3)] == [deep[:1], deep[:3]], q
+        # (more than k when an older that a newer at the cut marks stays under it: still the longer list's head)
+        assert five == ten[:len(five)] == deep[:len(five)] and len(five) >= 5, q
+        assert ten == deep[:len(ten)], q
+        for k in (1, 3):
+            short = _ids(store, q, k)
+            assert short == deep[:len(short)] and len(short) >= k, q
         moved += _ids(store, q, 10, NO_STEPS) != ten  # an update / follow / mention step changed this top 10
         # with a depth of 30 (the steps' depth is a setting), k = 30 has the same head too
         wide = replace(RecallConfig(), step_depth=30)
-        assert _ids(store, q, 5, wide) == _ids(store, q, 30, wide)[:5], q
+        five_wide = _ids(store, q, 5, wide)
+        assert five_wide == _ids(store, q, 30, wide)[:len(five_wide)], q
     assert moved >= 5  # (the property is tested where the steps fire, not only on plain fusion)
 
 
@@ -64,6 +68,6 @@ def test_the_marks_of_a_result_do_not_depend_on_k(store: MemoryStore) -> None:
     questions = _questions(store)
     for q in questions:
         short = store.recall(q, k=5, touch=False).results
-        long = store.recall(q, k=STEP_DEPTH, touch=False).results[:5]
+        long = store.recall(q, k=STEP_DEPTH, touch=False).results[:len(short)]
         assert [(m.id, m.possibly_outdated, m.possibly_outdated_by, m.weak) for m in short] == \
             [(m.id, m.possibly_outdated, m.possibly_outdated_by, m.weak) for m in long], q

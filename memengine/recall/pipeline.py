@@ -440,7 +440,13 @@ class Recall(KeywordSearch, People):
                     m.possibly_outdated, m.possibly_outdated_by = True, outdated[c.id]
                 results.append(m)
         # (a probable update ranks first; on the whole depth, so that the cut below keeps the prefix property)
-        results = outdated_marked(self.conn, results)[:run.k]
+        marked = outdated_marked(self.conn, results)
+        results = marked[:run.k]
+        # the older a newer at the cut marks stays right under it (one more than k: outdated_marked never drops
+        # it for the newer); the list for k is still the head of the list for any larger k
+        while len(results) < len(marked) and results and marked[len(results)].possibly_outdated \
+                and results[-1].id in (marked[len(results)].possibly_outdated_by or []):
+            results.append(marked[len(results)])
         mark_weak(results, query_terms(run.query), vs if run.qvec is not None else None)
         return results
 
