@@ -3,14 +3,13 @@ group, bursts months apart, a French / English flat-share), checked well formed 
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import heldout_sets
 from conftest import cand, turns_after
 
-from memengine import ingest
 from memengine.recall.mention import MENTION_DAYS, MODES, next_mention, words_of
 from memengine.records import Candidate
 from memory_core import MemoryStore, NewMemory, RecallConfig
@@ -109,33 +108,14 @@ def test_mention_in_a_real_store_reads_the_later_turns_of_the_thread(store: Memo
 
 
 def _rows(name: str = SET) -> list[dict[str, object]]:
-    return [json.loads(line) for line in (ROOT / f"bench/data/{name}.jsonl").read_text().splitlines() if line.strip()]
+    return heldout_sets.rows(name)
 
 
 def test_the_held_out_set_has_the_kinds_the_round_asks_for() -> None:
     rows = _rows()
-    assert len(rows) == 64 and len({r["id"] for r in rows}) == 64
-    assert sum(r["category"] == "multi-hop" for r in rows) == 20
-    assert sum(r.get("kind") == "update" for r in rows) == 18
-    assert sum(bool(r.get("gap")) for r in rows) == 31
-    assert {r["file"] for r in rows} == {"claude_export.json", "pinsan.txt", "helsinki.txt", "coloc.txt"}
-    for r in rows:
-        assert isinstance(r["evidence"], list) and isinstance(r["evidence_text"], list)
-        assert len(r["evidence"]) == len(r["evidence_text"])
-        assert bool(r.get("outdated")) == (r.get("kind") == "update")
-        assert len(r.get("outdated", [])) == len(r.get("outdated_text", []))  # type: ignore[arg-type]
+    heldout_sets.check_kinds(rows, 64, 20, 18, 31, {"claude_export.json", "pinsan.txt", "helsinki.txt", "coloc.txt"})
 
 
 def test_each_snippet_is_in_exactly_one_message_and_its_ref_is_the_importers(store: MemoryStore) -> None:
-    for name in (SET, "realchat_posthoc16"):
-        for path in sorted((ROOT / f"bench/data/{name}").iterdir()):
-            ingest.import_path(store, path)
-    messages = store.conn.execute(
-        "SELECT ref, content FROM memories WHERE ref IS NOT NULL AND ref NOT LIKE 'episode:%'").fetchall()
-    assert len(messages) == 28 + 59 + 40 + 39 + 39  # the Claude export, pinsan, helsinki, coloc; the post-hoc shamba
-    for r in _rows() + _rows("realchat_posthoc16"):
-        pairs = [*zip(r["evidence"], r["evidence_text"]),  # type: ignore[call-overload]
-                 *zip(r.get("outdated", []), r.get("outdated_text", []))]  # type: ignore[call-overload]
-        for ref, snippet in pairs:
-            holding = [m[0] for m in messages if snippet in m[1]]
-            assert holding == [ref], (r["id"], snippet, holding)
+    # the Claude export, pinsan, helsinki, coloc; the post-hoc shamba
+    heldout_sets.check_snippets(store, (SET, "realchat_posthoc16"), 28 + 59 + 40 + 39 + 39)

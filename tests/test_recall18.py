@@ -4,12 +4,11 @@ months, a Greeklish couple's short turns), checked well formed against the impor
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+import heldout_sets
 from conftest import cand, turns_after
 
-from memengine import ingest
 from memengine.recall.mention import next_mention, words_of
 from memengine.records import Candidate
 from memory_core import MemoryStore
@@ -20,21 +19,12 @@ FILES = {"agentur.txt", "chatgpt_export.json", "mezuniyet.txt", "spiti.txt"}
 
 
 def _rows(name: str = SET) -> list[dict[str, object]]:
-    return [json.loads(line) for line in (ROOT / f"bench/data/{name}.jsonl").read_text().splitlines() if line.strip()]
+    return heldout_sets.rows(name)
 
 
 def test_the_held_out_set_has_the_kinds_the_round_asks_for() -> None:
     rows = _rows()
-    assert len(rows) == 68 and len({r["id"] for r in rows}) == 68
-    assert sum(r["category"] == "multi-hop" for r in rows) == 20
-    assert sum(r.get("kind") == "update" for r in rows) == 14
-    assert sum(bool(r.get("gap")) for r in rows) == 47
-    assert {r["file"] for r in rows} == FILES
-    for r in rows:
-        assert isinstance(r["evidence"], list) and isinstance(r["evidence_text"], list)
-        assert len(r["evidence"]) == len(r["evidence_text"])
-        assert bool(r.get("outdated")) == (r.get("kind") == "update")
-        assert len(r.get("outdated", [])) == len(r.get("outdated_text", []))  # type: ignore[arg-type]
+    heldout_sets.check_kinds(rows, 68, 20, 14, 47, FILES)
     # updates said in a later conversation of the export than the value they replace
     across = [r for r in rows if r["file"] == "chatgpt_export.json" and r.get("kind") == "update"
               and {str(e).split(":")[1] for e in r["evidence"]}  # type: ignore[attr-defined]
@@ -43,17 +33,8 @@ def test_the_held_out_set_has_the_kinds_the_round_asks_for() -> None:
 
 
 def test_each_snippet_is_in_exactly_one_message_and_its_ref_is_the_importers(store: MemoryStore) -> None:
-    for path in sorted((ROOT / f"bench/data/{SET}").iterdir()):
-        ingest.import_path(store, path)
-    messages = store.conn.execute(
-        "SELECT ref, content FROM memories WHERE ref IS NOT NULL AND ref NOT LIKE 'episode:%'").fetchall()
-    assert len(messages) == 49 + 24 + 45 + 57  # agentur, the ChatGPT export, mezuniyet, spiti
-    for r in _rows():
-        pairs = [*zip(r["evidence"], r["evidence_text"]),  # type: ignore[call-overload]
-                 *zip(r.get("outdated", []), r.get("outdated_text", []))]  # type: ignore[call-overload]
-        for ref, snippet in pairs:
-            holding = [m[0] for m in messages if snippet in m[1]]
-            assert holding == [ref], (r["id"], snippet, holding)
+    # agentur, the ChatGPT export, mezuniyet, spiti
+    heldout_sets.check_snippets(store, (SET,), 49 + 24 + 45 + 57)
 
 
 def _counts(thread: list[Candidate]):  # type: ignore[no-untyped-def]

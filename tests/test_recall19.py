@@ -4,13 +4,13 @@ project), checked well formed against the importers."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 
-from memengine import ingest
+import heldout_sets
+
 from memengine.recall.config import RETRIEVAL_FIELDS
 from memengine.recall.parts import endings_of, model_words, word_endings
 from memory_core import MemoryStore, NewMemory, RecallConfig
@@ -21,37 +21,19 @@ FILES = {"wynajem.txt", "familjen.txt", "stargazers.txt", "studioflow_export.jso
 
 
 def _rows(name: str = SET) -> list[dict[str, object]]:
-    return [json.loads(line) for line in (ROOT / f"bench/data/{name}.jsonl").read_text().splitlines() if line.strip()]
+    return heldout_sets.rows(name)
 
 
 def test_the_held_out_set_has_the_kinds_the_round_asks_for() -> None:
     rows = _rows()
-    assert len(rows) == 71 and len({r["id"] for r in rows}) == 71
-    assert sum(r["category"] == "multi-hop" for r in rows) == 24
-    assert sum(r.get("kind") == "update" for r in rows) == 18
-    assert sum(bool(r.get("gap")) for r in rows) == 29
-    assert {r["file"] for r in rows} == FILES
+    heldout_sets.check_kinds(rows, 71, 24, 18, 29, FILES)
     # questions in the chat's own language where the chat is not English
     assert sum(r["lang"] == "pl" for r in rows) == 16 and sum(r["lang"] == "sv" for r in rows) == 15
-    for r in rows:
-        assert isinstance(r["evidence"], list) and isinstance(r["evidence_text"], list)
-        assert len(r["evidence"]) == len(r["evidence_text"])
-        assert bool(r.get("outdated")) == (r.get("kind") == "update")
-        assert len(r.get("outdated", [])) == len(r.get("outdated_text", []))  # type: ignore[arg-type]
 
 
 def test_each_snippet_is_in_exactly_one_message_and_its_ref_is_the_importers(store: MemoryStore) -> None:
-    for path in sorted((ROOT / f"bench/data/{SET}").iterdir()):
-        ingest.import_path(store, path)
-    messages = store.conn.execute(
-        "SELECT ref, content FROM memories WHERE ref IS NOT NULL AND ref NOT LIKE 'episode:%'").fetchall()
-    assert len(messages) == 48 + 45 + 37 + 35  # wynajem, familjen, stargazers, the ChatGPT export
-    for r in _rows():
-        pairs = [*zip(r["evidence"], r["evidence_text"]),  # type: ignore[call-overload]
-                 *zip(r.get("outdated", []), r.get("outdated_text", []))]  # type: ignore[call-overload]
-        for ref, snippet in pairs:
-            holding = [m[0] for m in messages if snippet in m[1]]
-            assert holding == [ref], (r["id"], snippet, holding)
+    # wynajem, familjen, stargazers, the ChatGPT export
+    heldout_sets.check_snippets(store, (SET,), 48 + 45 + 37 + 35)
 
 
 def _chat(store: MemoryStore, lines: list[tuple[str, str]]) -> list[int]:

@@ -4,12 +4,12 @@ against the importers."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from memengine import ingest
+import heldout_sets
+
 from memengine.recall.updates import unit_forms, unit_link
 from memory_core import MemoryStore, NewMemory, RecallConfig
 
@@ -19,36 +19,18 @@ FILES = {"coparents.txt", "banda.txt", "katering.txt", "claude_export.json"}
 
 
 def _rows() -> list[dict[str, object]]:
-    return [json.loads(line) for line in (ROOT / f"bench/data/{SET}.jsonl").read_text().splitlines() if line.strip()]
+    return heldout_sets.rows(SET)
 
 
 def test_the_held_out_set_has_the_kinds_the_round_asks_for() -> None:
     rows = _rows()
-    assert len(rows) == 64 and len({r["id"] for r in rows}) == 64
-    assert sum(r["category"] == "multi-hop" for r in rows) == 22
-    assert sum(r.get("kind") == "update" for r in rows) == 18
-    assert sum(bool(r.get("gap")) for r in rows) == 19
-    assert {r["file"] for r in rows} == FILES
+    heldout_sets.check_kinds(rows, 64, 22, 18, 19, FILES)
     assert sum(r["lang"] == "es" for r in rows) == 11 and sum(r["lang"] == "id" for r in rows) == 10
-    for r in rows:
-        assert isinstance(r["evidence"], list) and isinstance(r["evidence_text"], list)
-        assert len(r["evidence"]) == len(r["evidence_text"])
-        assert bool(r.get("outdated")) == (r.get("kind") == "update")
-        assert len(r.get("outdated", [])) == len(r.get("outdated_text", []))  # type: ignore[arg-type]
 
 
 def test_each_snippet_is_in_exactly_one_message_and_its_ref_is_the_importers(store: MemoryStore) -> None:
-    for path in sorted((ROOT / f"bench/data/{SET}").iterdir()):
-        ingest.import_path(store, path)
-    messages = store.conn.execute(
-        "SELECT ref, content FROM memories WHERE ref IS NOT NULL AND ref NOT LIKE 'episode:%'").fetchall()
-    assert len(messages) == 43 + 40 + 36 + 23  # coparents, banda, katering, the Claude export
-    for r in _rows():
-        pairs = [*zip(r["evidence"], r["evidence_text"]),  # type: ignore[call-overload]
-                 *zip(r.get("outdated", []), r.get("outdated_text", []))]  # type: ignore[call-overload]
-        for ref, snippet in pairs:
-            holding = [m[0] for m in messages if snippet in m[1]]
-            assert holding == [ref], (r["id"], snippet, holding)
+    # coparents, banda, katering, the Claude export
+    heldout_sets.check_snippets(store, (SET,), 43 + 40 + 36 + 23)
 
 
 def test_a_number_is_read_with_the_word_right_after_it_in_any_language() -> None:
