@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from importers import ImportReport, Record, chatgpt, markdown, vcf, whatsapp
+from importers import ImportReport, Record, chatgpt, claude, markdown, vcf, whatsapp
 from importers.detect import detect
 
 
@@ -61,6 +61,12 @@ def conversations(path: Path, **options: object) -> tuple[list[Record], ImportRe
     assert detect(path) == "chatgpt"
     rep = ImportReport(str(path), "chatgpt")
     return list(chatgpt.parse(path, rep, **options)), rep
+
+
+def claude_chats(path: Path) -> tuple[list[Record], ImportReport]:
+    """The records and report of ``claude.parse`` on ``path``."""
+    rep = ImportReport(str(path), "claude")
+    return list(claude.parse(path, rep)), rep
 
 
 def notes(path: Path) -> tuple[list[Record], ImportReport]:

@@ -70,6 +70,19 @@ def assert_one_line_error(status: int, env: dict, code: str, path: Path) -> None
     assert str(path) in err["message"] and "\n" not in err["message"]
 
 
+def assert_damaged_from_every_command(capsys: pytest.CaptureFixture[str], db: Path, words: str) -> None:
+    """Every command on ``db`` fails with one line of ``damaged`` naming it and saying ``words``; the file unchanged."""
+    before = db.read_bytes()
+    jsonl = db.parent / "in.jsonl"
+    jsonl.write_text('{"content": "x"}\n')
+    for args in EVERY_COMMAND:
+        args = [a.format(jsonl=jsonl, out=db.parent / "out.db") for a in args]
+        status, env = run(capsys, "--db", str(db), *args)
+        assert_one_line_error(status, env, "damaged", db)
+        assert words in env["error"]["message"], args
+    assert db.read_bytes() == before
+
+
 def test_every_code_that_reaches_stdout_is_in_readme() -> None:
     table = README[README.index("Exit codes:"):]
     table = table[:table.index("`doctor` on a damaged")]
@@ -88,15 +101,7 @@ def test_an_error_is_one_line_whatever_it_quotes() -> None:
 def test_not_a_database_from_every_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "notes.txt"
     db.write_text("these are my notes, not a database\n" * 20)
-    before = db.read_bytes()
-    jsonl = tmp_path / "in.jsonl"
-    jsonl.write_text('{"content": "x"}\n')
-    for args in EVERY_COMMAND:
-        args = [a.format(jsonl=jsonl, out=tmp_path / "out.db") for a in args]
-        status, env = run(capsys, "--db", str(db), *args)
-        assert_one_line_error(status, env, "damaged", db)
-        assert "not a memory database" in env["error"]["message"], args
-    assert db.read_bytes() == before
+    assert_damaged_from_every_command(capsys, db, "not a memory database")
     assert not (tmp_path / "notes.txt-wal").exists()
 
 
@@ -112,15 +117,7 @@ def test_a_garbled_schema_name_is_one_line_of_damage_from_every_command(
     conn.execute(f"UPDATE sqlite_master SET name = {garbled}, tbl_name = 'x' WHERE name = '_mem_counts'")
     conn.commit()
     conn.close()
-    before = db.read_bytes()
-    jsonl = tmp_path / "in.jsonl"
-    jsonl.write_text('{"content": "x"}\n')
-    for args in EVERY_COMMAND:
-        args = [a.format(jsonl=jsonl, out=tmp_path / "out.db") for a in args]
-        status, env = run(capsys, "--db", str(db), *args)
-        assert_one_line_error(status, env, "damaged", db)
-        assert "doctor --recover" in env["error"]["message"], args
-    assert db.read_bytes() == before
+    assert_damaged_from_every_command(capsys, db, "doctor --recover")
 
 
 def test_doctor_on_a_file_that_is_not_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

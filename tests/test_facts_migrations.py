@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import pair_outcome
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -15,11 +16,5 @@ import pytest
 ])
 def test_a_system_migrated_to_another_is_an_update(real, tmp_path: Path, old: str, new: str
                                                    ) -> None:  # type: ignore[no-untyped-def]
-    import memory_core as core
-
-    s = core.MemoryStore(tmp_path / "m.db", embedder=real)
-    try:
-        older = s.store(old, "semantic").id
-        assert s.store(new, "semantic").supersedes == [older]
-    finally:
-        s.close()
+    superseded, _ = pair_outcome(tmp_path / "m.db", old, new, real)
+    assert superseded

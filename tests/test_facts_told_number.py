@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import pair_outcome
 
 from memengine import facts
 
@@ -19,15 +20,9 @@ from memengine import facts
 ])
 def test_a_number_told_after_the_verb_is_the_value(real, tmp_path: Path, old: str, new: str
                                                    ) -> None:  # type: ignore[no-untyped-def]
-    import memory_core as core
-
     assert facts.compare(old, new) is not None
-    s = core.MemoryStore(tmp_path / "m.db", embedder=real)
-    try:
-        older = s.store(old, "semantic").id
-        assert s.store(new, "semantic").supersedes == [older]
-    finally:
-        s.close()
+    superseded, _ = pair_outcome(tmp_path / "m.db", old, new, real)
+    assert superseded
 
 
 @pytest.mark.parametrize(("old", "new"), [

@@ -26,11 +26,9 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import check_whatsapp_layout, conversations, vcards, wa
+from importer_cli import check_whatsapp_layout, claude_chats, conversations, vcards, wa
 from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
-
-from importers import ImportReport, Record, claude
 
 FIX = Path(__file__).parent / "fixtures" / "unseen14"
 D = datetime
@@ -306,12 +304,6 @@ def test_every_unseen14_chatgpt_fixture_has_a_case() -> None:
 CLAUDE = FIX / "claude"
 
 
-def _claude(name: str) -> tuple[list[Record], ImportReport]:
-    path = CLAUDE / name
-    rep = ImportReport(str(path), "claude")
-    return list(claude.parse(path, rep)), rep
-
-
 CLAUDE_CASES: dict[str, list[str]] = {
     # the past chats and Drive files Claude looked through are no memory of this chat
     "memory_tools": ["User: Which boiler brand did we pick last month?",
@@ -324,7 +316,7 @@ CLAUDE_CASES: dict[str, list[str]] = {
 
 @pytest.mark.parametrize("name", sorted(CLAUDE_CASES))
 def test_claude_layouts_of_round_14(name: str) -> None:
-    recs, rep = _claude(name)
+    recs, rep = claude_chats(CLAUDE / name)
     assert [r.content for r in recs] == CLAUDE_CASES[name]
     assert rep.warnings == [] and len({r.ref for r in recs}) == len(recs)
 

@@ -26,11 +26,11 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import check_whatsapp_layout, conversations, vcards
+from importer_cli import check_whatsapp_layout, claude_chats, conversations, vcards
 from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 
-from importers import ImportReport, Record, claude
+from importers import Record
 
 FIX = Path(__file__).parent / "fixtures" / "unseen15"
 D = datetime
@@ -303,12 +303,6 @@ def test_every_unseen15_chatgpt_fixture_has_a_case() -> None:
 CLAUDE = FIX / "claude"
 
 
-def _claude(name: str) -> tuple[list[Record], ImportReport]:
-    path = CLAUDE / name
-    rep = ImportReport(str(path), "claude")
-    return list(claude.parse(path, rep)), rep
-
-
 CLAUDE_CASES: dict[str, list[str]] = {
     # a research task's launch is a tool call; its report is an artifact, kept as round 9's artifacts are
     "research_report": ["User: Research heat pump grants in Portugal for 2025",
@@ -323,7 +317,7 @@ CLAUDE_CASES: dict[str, list[str]] = {
 
 @pytest.mark.parametrize("name", sorted(CLAUDE_CASES))
 def test_claude_layouts_of_round_15(name: str) -> None:
-    recs, rep = _claude(name)
+    recs, rep = claude_chats(CLAUDE / name)
     assert [r.content for r in recs] == CLAUDE_CASES[name]
     assert rep.warnings == [] and len({r.ref for r in recs}) == len(recs)
 

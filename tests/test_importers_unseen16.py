@@ -27,11 +27,9 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import assert_broken_import_fails, check_whatsapp_layout, conversations, vcards
+from importer_cli import assert_broken_import_fails, check_whatsapp_layout, claude_chats, conversations, vcards
 from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
-
-from importers import ImportReport, Record, claude
 
 FIX = Path(__file__).parent / "fixtures" / "unseen16"
 D = datetime
@@ -289,12 +287,6 @@ def test_every_unseen16_chatgpt_fixture_has_a_case() -> None:
 CLAUDE = FIX / "claude"
 
 
-def _claude(name: str) -> tuple[list[Record], ImportReport]:
-    path = CLAUDE / name
-    rep = ImportReport(str(path), "claude")
-    return list(claude.parse(path, rep)), rep
-
-
 CLAUDE_CASES: dict[str, list[str]] = {
     # Decision: a conversation's summary is Claude's later account of it, no turn of either side: not a record
     "summary_filled": ["User: My boiler pressure reads 0.6 bar, what do I do?",
@@ -312,7 +304,7 @@ CLAUDE_CASES: dict[str, list[str]] = {
 
 @pytest.mark.parametrize("name", sorted(CLAUDE_CASES))
 def test_claude_layouts_of_round_16(name: str) -> None:
-    recs, rep = _claude(name)
+    recs, rep = claude_chats(CLAUDE / name)
     assert [r.content for r in recs] == CLAUDE_CASES[name]
     assert rep.warnings == [] and len({r.ref for r in recs}) == len(recs)
 
