@@ -165,8 +165,8 @@ def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
         if line.strip() and not line.startswith("#"):
             parts = [p.strip() for p in line.split("|", 2)]
             if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic", "chat", "nodate", "split",
-                                                         "noname", "goodname"):
-                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split|noname|goodname | "
+                                                         "noname", "goodname", "badname", "personfact"):
+                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split|noname|goodname|badname|personfact | "
                                  "date | "
                                  "substring'")
             out.append((parts[0], parts[1], [a.strip() for a in parts[2].split(" || ")]))
@@ -524,6 +524,8 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
                      list(out["labels"].values()), c)
         score_goodname(read_expect(Path(spec["expect"])), [t["name"] for t in b["topics"]] +
                        list(out["labels"].values()), c)
+        score_badname(read_expect(Path(spec["expect"])), [t["name"] for t in b["topics"]] +
+                      list(out["labels"].values()), c)
     if spec.get("expect"):
         score_expect(read_expect(Path(spec["expect"])), b, c)
     return {"counts": c, "names": names, "cpu": out["cpu"]}
@@ -614,6 +616,15 @@ def score_goodname(expect: list[tuple[str, str, list[str]]], names: list[str], c
             continue
         c["goodname:n"] += 1
         c["goodname:held"] += any(" ".join(a.lower().split()) in have for a in alts)
+
+
+def score_badname(expect: list[tuple[str, str, list[str]]], names: list[str], c: Counter[str]) -> None:
+    """(round 16) Names that are a function word or a weak fallback as a whole ("todo", "tudo certo", "rien", "vamos
+    ver"): kind ``badname``; counts the topic names (shown or stored) equal to an alternative, case folded (a good
+    name that holds the word, "Padaria Todo Dia", is not counted)."""
+    bad = {" ".join(a.lower().split()) for kind, _d, alts in expect if kind == "badname" for a in alts}
+    c["badname:n"] += sum(kind == "badname" for kind, _d, _a in expect)
+    c["badname:named"] += sum(" ".join(n.lower().split()) in bad for n in names if n)
 
 
 # the fixed sections' headings (anything else after "### " is a topic)
@@ -724,7 +735,11 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
         elif kind == "nodate":  # (round 8) a day the brief must not give a line holding the substring: an event's
             c["nodate:n"] += 1  # NAME ("Christmas concert") says no day; the day said for it does
             c["nodate:wrong"] += sum(any(a in ln for a in alts) and f"→ {date}" in ln for ln in lines)
-        elif kind in ("split", "noname", "goodname"):  # scored on the stored topics: score_split, score_noname
+        elif kind == "personfact":  # (round 16) the People line of a person (the date column) says their state
+            c["personfact:n"] += 1
+            own = [i["text"] for i in b["sections"].get("people", []) if i["text"].lstrip("- ").startswith(date)]
+            c["personfact:shown"] += any(a.lower() in t.lower() for t in own for a in alts)
+        elif kind in ("split", "noname", "goodname", "badname"):  # scored on the stored topics: score_split, score_noname
             pass
         elif kind == "chat":  # small talk that must not head a topic (round 7): in a topic's heading line
             c["chat:n"] += 1
@@ -833,6 +848,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{c['mixed:mixed']}/{c['mixed:n']} ({c['mixed:mixed_members']} members), largest topic "
                   f"{c['mixed:largest']}, turns absorbed {c['mixed:absorbed']}; no-subject names {c['noname:named']}; "
                   f"good odd names held {c['goodname:held']}/{c['goodname:n']}; "
+                  f"function words / fallbacks as names {c['badname:named']}; "
+                  f"people lines with their state {c['personfact:shown']}/{c['personfact:n']}; "
                   f"one subject in {c['split:topics']} stored topics ({c['split:n']} "
                   f"subjects); dates read from an event's name {c['nodate:wrong']}")
             print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
@@ -856,7 +873,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  "leads that react", "lines that react", "keys outside topics",
                                                  "outside shown", "small talk as topic", "mixed topics",
                                                  "split topics", "dates from names", "absorbed turns",
-                                                 "no-subject names", "good odd names held"]
+                                                 "no-subject names", "good odd names held", "function-word names",
+                                                 "people's state"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -876,7 +894,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{c['keyout:outside']}/{c['keyout:n']}", f"{c['keyout:outside_shown']}/{c['keyout:outside']}",
                 f"{c['chat:as_topic']}/{c['chat:n']}", f"{c['mixed:mixed']}/{c['mixed:n']}",
                 f"{c['split:topics']}/{c['split:n']}", str(c["nodate:wrong"]), str(c["mixed:absorbed"]),
-                str(c["noname:named"]), f"{c['goodname:held']}/{c['goodname:n']}"]
+                str(c["noname:named"]), f"{c['goodname:held']}/{c['goodname:n']}", str(c["badname:named"]),
+                f"{c['personfact:shown']}/{c['personfact:n']}"]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
