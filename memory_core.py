@@ -10,6 +10,8 @@ recall strategies (graph: graph, activation, bridge).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from memengine import graph as _graph  # noqa: F401  (registers the graph strategies)
 from memengine.context import CONTEXT_CHARS, CONTEXT_FAR, CONTEXT_MAX_GAP_HOURS, CONTEXT_NEAR, CONTEXT_VEC_DECAY
 from memengine.db import (
@@ -75,7 +77,6 @@ from memengine.recall.config import (
     Z_SCALE,
     RecallConfig,
 )
-from memengine.recall.fusion import normalise_scores
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.records import (
     EDGE_TYPES,
@@ -106,6 +107,25 @@ from memengine.text import (
 from memengine.timeparse import from_iso, to_iso, utcnow
 from memengine.vectors import DIMS, VEC_PARAM, VectorMatrix, as_stored, vectors_from_blobs
 from memengine.writes import MAX_CONTENT_BYTES, NEAR_DUP_COSINE
+
+if TYPE_CHECKING:
+    from memengine.recall.fusion import normalise_scores
+
+# Names of the recall's steps, imported when first read: a command that never recalls (store, stats, get)
+# does not load the fusion with the engine (memengine/recall/pipeline.py loads the steps on the first recall).
+_LAZY = {"normalise_scores": "memengine.recall.fusion"}
+
+
+def __getattr__(name: str) -> Any:
+    """A lazily imported public name (``from memory_core import normalise_scores`` works as before)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "ALL_STRATEGIES", "BUSY_RETRY_SECONDS", "CONTEXT_CHARS", "CONTEXT_FAR", "CONTEXT_MAX_GAP_HOURS", "CONTEXT_NEAR",

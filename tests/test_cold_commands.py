@@ -23,6 +23,14 @@ from memory_core import MemoryStore
 REPO = Path(__file__).resolve().parent.parent
 HEAVY = ("numpy", "onnxruntime", "tokenizers", "embedder", "rich")
 WRITE_ONLY = ("memengine.facts", "memengine.fact_lexicon", "memengine.fact_tokens", "memengine.fact_change")  # fact rules: loaded by writes that compare facts
+# The recall's steps (memengine/recall/pipeline.py ``_load_steps``): imported by the first recall, never by a
+# command that does not recall (~17 modules, ~7 ms of a cold call).
+RECALL_STEPS = ("memengine.recall.absent", "memengine.recall.adapter", "memengine.recall.episodes",
+                "memengine.recall.expand", "memengine.recall.follow", "memengine.recall.fusion",
+                "memengine.recall.instances", "memengine.recall.mention", "memengine.recall.moved",
+                "memengine.recall.parts", "memengine.recall.updates", "memengine.recall.replaced",
+                "memengine.recall.counter", "memengine.recall.answerable", "memengine.recall.calendar_words",
+                "memengine.recall.replypair")
 
 
 def _counted(store: MemoryStore) -> dict[str, object]:
@@ -131,6 +139,7 @@ def test_model_free_commands_import_no_model_or_numpy(args: list[str], tmp_path:
     assert rc == 0
     assert "memory_core" in mods  # the command really ran through the engine
     assert sorted(m for m in mods if m.split(".")[0] in HEAVY or m in WRITE_ONLY) == []
+    assert sorted(m for m in mods if m in RECALL_STEPS) == []
 
 
 STDLIB_UNUSED = ("hashlib", "_hashlib", "random", "shutil", "tempfile", "bz2", "lzma", "logging", "subprocess")
@@ -150,7 +159,8 @@ def test_stats_and_get_import_no_stdlib_they_never_use(args: list[str], tmp_path
 NEVER = ("rich", "tokenizers", "scipy", "sklearn", "mcp", "anyio", "memengine.consolidate", "memengine.keyword_index",
          "memengine.cli.servers", "memengine.cli.transfer", "importers", "memengine.sharing")
 NOT_FOR = {
-    "store": ("memengine.brief", "memengine.graph_rank", "memengine.summarize", "memengine.facts"),  # a chat turn
+    "store": ("memengine.brief", "memengine.graph_rank", "memengine.summarize", "memengine.facts",  # a chat turn
+              *RECALL_STEPS),
     "recall": ("memengine.brief", "memengine.graph_rank", "memengine.facts", "memengine.fact_slot",
                "memengine.chat_episodes"),
     "brief": ("onnxruntime", "memengine.facts", "memengine.fact_slot", "memengine.chat_episodes"),
@@ -199,3 +209,5 @@ def test_cold_store_recall_brief_import_surface(args: list[str], chat_store: tup
         assert "onnxruntime" in mods  # (the real model ran: the surface is a real call's)
     unwanted = NEVER + NOT_FOR[args[0]]
     assert sorted(m for m in mods if any(m == u or m.startswith(u + ".") for u in unwanted)) == []
+    if args[0] == "recall":  # (the names above are real: a recall loads every step)
+        assert sorted(m for m in RECALL_STEPS if m not in mods) == []

@@ -12,16 +12,13 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memengine.blas import one_thread
 from memengine.cleantext import check_text
 from memengine.db import IN_CHUNK, write_tx
 from memengine.edges import add_edges
 from memengine.errors import DiskFull, ReadOnly, UserError
-from memengine.recall.absent import absent_probe, names_someone
-from memengine.recall.adapter import adapted
-from memengine.recall.confidence import mark_weak
 from memengine.recall.config import (
     ALL_STRATEGIES,
     COVER_FROM,
@@ -34,25 +31,79 @@ from memengine.recall.config import (
     VEC_POOL,
     RecallConfig,
 )
-from memengine.recall.episodes import is_episode, members_of, resolve_episodes
-from memengine.recall.expand import EXPAND_POOL, expand
-from memengine.recall.follow import follow
-from memengine.recall.fusion import More, combine_sims, fuse
-from memengine.recall.instances import instance_bonus
 from memengine.recall.keyword import KeywordSearch
-from memengine.recall.mention import next_mention
-from memengine.recall.moved import moved_first
-from memengine.recall.parts import MIN_WORD, model_words, word_endings, word_parts
 from memengine.recall.people import People
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
-from memengine.recall.updates import FORMS, newer_first
 from memengine.records import Candidate, Memory, RecallResult
 from memengine.storebase import one_size_read
 from memengine.supersession import outdated_marked, versions_marked
 from memengine.text import fts_query, query_terms, quote_fts
 from memengine.timeparse import to_iso, utcnow
 from memengine.vectors import as_stored
+
+# The steps of a recall, imported by its first call (``_load_steps``), not with the store: `store`, `stats`,
+# `get` and every other command that never recalls skip ~17 modules (~7 ms of a cold call's CPU). The names
+# stay this module's globals (tests and benches swap them here: ``monkeypatch.setattr(pipeline, ...)``).
+if TYPE_CHECKING:
+    from memengine.recall.absent import absent_probe, names_someone
+    from memengine.recall.adapter import adapted
+    from memengine.recall.confidence import mark_weak
+    from memengine.recall.episodes import is_episode, members_of, resolve_episodes
+    from memengine.recall.expand import EXPAND_POOL, expand
+    from memengine.recall.follow import follow
+    from memengine.recall.fusion import More, combine_sims, fuse
+    from memengine.recall.instances import instance_bonus
+    from memengine.recall.mention import next_mention
+    from memengine.recall.moved import moved_first
+    from memengine.recall.parts import MIN_WORD, model_words, word_endings, word_parts
+    from memengine.recall.updates import FORMS, newer_first
+_steps_loaded = False
+
+
+def _load_steps() -> None:
+    """Import the recall's steps into this module's globals, once (a name already set here is kept: a swap
+    made before the first recall stands, as it would have over the module-level import)."""
+    global _steps_loaded
+    if _steps_loaded:
+        return
+    from memengine.recall.absent import absent_probe, names_someone
+    from memengine.recall.adapter import adapted
+    from memengine.recall.confidence import mark_weak
+    from memengine.recall.episodes import is_episode, members_of, resolve_episodes
+    from memengine.recall.expand import EXPAND_POOL, expand
+    from memengine.recall.follow import follow
+    from memengine.recall.fusion import More, combine_sims, fuse
+    from memengine.recall.instances import instance_bonus
+    from memengine.recall.mention import next_mention
+    from memengine.recall.moved import moved_first
+    from memengine.recall.parts import MIN_WORD, model_words, word_endings, word_parts
+    from memengine.recall.updates import FORMS, newer_first
+
+    steps: dict[str, Any] = {
+        "absent_probe": absent_probe, "names_someone": names_someone, "adapted": adapted, "mark_weak": mark_weak,
+        "is_episode": is_episode, "members_of": members_of, "resolve_episodes": resolve_episodes,
+        "EXPAND_POOL": EXPAND_POOL, "expand": expand, "follow": follow, "More": More, "combine_sims": combine_sims,
+        "fuse": fuse, "instance_bonus": instance_bonus, "next_mention": next_mention, "moved_first": moved_first,
+        "MIN_WORD": MIN_WORD, "model_words": model_words, "word_endings": word_endings, "word_parts": word_parts,
+        "FORMS": FORMS, "newer_first": newer_first,
+    }
+    here = globals()
+    for name, value in steps.items():
+        here.setdefault(name, value)
+    _steps_loaded = True
+
+
+def __getattr__(name: str) -> Any:
+    """A step's name read from outside before the first recall (``pipeline.fuse``): the steps are loaded."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    _load_steps()
+    try:
+        return globals()[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
 
 # True: a warm recall at scale runs the keyword index here while two workers scan the two vector
 # tables; False: the memories' table is scanned here after the keyword side. Off: at 1M, in one
@@ -152,6 +203,7 @@ class Recall(KeywordSearch, People):
         ``as_of`` answers with what was valid at that time.
         """
         t0 = time.perf_counter()
+        _load_steps()
         if not isinstance(query, str):
             raise UserError(f"query must be text (got {type(query).__name__})")
         try:
@@ -203,6 +255,7 @@ class Recall(KeywordSearch, People):
     def _retrieve(self, run: _Run) -> None:
         """Both retrievers' scores into ``run`` (kw, vs, ...). What they compute depends only on
         RETRIEVAL_FIELDS of the config: bench/loo.py reuses one retrieval for every fusion variant."""
+        _load_steps()  # (benches call this step alone)
         if run.strategy in ("hybrid", "keyword"):
             self._keyword_side(run)
         if run.strategy in ("hybrid", "vector"):
@@ -363,6 +416,7 @@ class Recall(KeywordSearch, People):
 
         Every step works on the top ``step_depth(run.k, run.cfg)``, and the list is cut to ``run.k`` only at
         the end: the results for k are the head of those for any larger k up to ``cfg.step_depth``."""
+        _load_steps()  # (benches call this step alone)
         k, vs = step_depth(run.k, run.cfg), run.vs
         cand = set(run.kw) | set(vs) | set(run.phrase)
         if run.qvec is not None and cand:
@@ -487,6 +541,7 @@ class Recall(KeywordSearch, People):
         more: More | None = None,
     ) -> list[Candidate]:
         """``fusion.fuse`` (a method, so benchmarks can wrap it)."""
+        _load_steps()
         return fuse(rows, kw, vs, strategy, explain, cfg, query, people, phrase, k, more)
 
     def touch_if_writable(self, ids: list[int]) -> list[str]:
