@@ -547,7 +547,7 @@ class OnnxEmbedder:
                 from memengine.wordpiece import WordPiece
 
                 try:
-                    self._wordpiece = WordPiece(self._tokenizer_path)
+                    self._wordpiece = WordPiece(self._tokenizer_path, self._cache_dir)  # (the vocabulary kept)
                 except (OSError, ValueError, KeyError) as exc:
                     raise EmbedderError(f"cannot read the tokenizer {self._tokenizer_path}: {exc}") from exc
         return self._wordpiece

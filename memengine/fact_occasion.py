@@ -40,7 +40,11 @@ __all__ = ["older_one_off", "one_off"]
 
 
 def _alternation(words: tuple[str, ...] | frozenset[str]) -> str:
-    return "|".join(re.escape(fold(w)) for w in sorted(words, key=len, reverse=True))
+    # (a set's words in one order, whatever the hash seed: a cold call then finds the pattern compiled by the
+    # last one, memengine/recache.py; equal-length words are never a prefix of one another, so no order of
+    # them matches differently)
+    ordered = sorted(words) if isinstance(words, frozenset) else words
+    return "|".join(re.escape(fold(w)) for w in sorted(ordered, key=len, reverse=True))
 
 
 _DAYS = _alternation(frozenset(WEEKDAYS) | frozenset(SHORT_WEEKDAYS))

@@ -46,7 +46,7 @@ _THAT = r"(?:that|que|qu'|dass|daß|che|ch')"
 # the speaker: one to four words, none of them a verb of saying itself or "if" / "whether"
 _SPEAKER = r"((?:[\w.'’&-]+\s+){0,3}?[\w.'’&-]+)"
 _SAY_RE = re.compile(
-    rf"^\s*{_SPEAKER}\s+(?:{'|'.join(re.escape(s) for s in sorted(set(_SAY), key=len, reverse=True))})"
+    rf"^\s*{_SPEAKER}\s+(?:{'|'.join(re.escape(s) for s in sorted(sorted(set(_SAY)), key=len, reverse=True))})"
     rf"\s*,?\s+(?:{_THAT}\s*)?(?P<clause>\S.*)$", re.IGNORECASE | re.DOTALL)
 # told without a speaker: "we were told the flight leaves at 11:15", "nos acaban de avisar que ...", "on m'a dit que"
 _TOLD = (

@@ -148,3 +148,39 @@ def test_a_cli_call_answers_the_same_from_the_file(tmp_path: Path) -> None:
         got = mem(tmp_path / "a.db", *args)
         assert got == mem(tmp_path / "b.db", *args, MEM_RE_CACHE="0")
         assert '"ok": true' in got
+
+
+# The pattern texts the engine's own modules hand ``re`` at import (the caller's file under memengine/ or a
+# top-level module: what a cold store / recall / brief imports), under the hash seed the process runs with.
+_TEXTS = """
+import importlib, json, pkgutil, re, sys
+sys.path.insert(0, {repo!r})
+seen = set()
+original = re._compiler.compile
+def compile(p, flags=0):
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename.startswith({stdlib!r}):
+        f = f.f_back
+    if f is not None and f.f_code.co_filename.startswith({engine}) and isinstance(p, str):
+        seen.add((p, int(flags)))
+    return original(p, flags)
+re._compiler.compile = compile
+import memengine
+names = ["memcli", "memory_core", "embedder"]
+names += [m.name for m in pkgutil.walk_packages(memengine.__path__, "memengine.")]
+for name in names:
+    importlib.import_module(name)
+print(json.dumps(sorted(seen)))
+"""
+
+
+def test_no_pattern_the_engine_compiles_at_import_depends_on_the_hash_seed(tmp_path: Path) -> None:
+    """A pattern joined from a set's words in the set's order changed its text with each process's hash seed:
+    the file never held the next process's order, so every cold call compiled it again (fact_occasion's and
+    fact_said's, ~7 ms of a fact store). Their words are sorted first now: one text under every seed."""
+    stdlib = str(Path(re.__file__).resolve().parent.parent)
+    engine = tuple(str(REPO / f) for f in ("memengine/", "memcli.py", "memory_core.py", "embedder.py"))
+    code = _TEXTS.format(repo=str(REPO), stdlib=stdlib, engine=engine)
+    texts = [json.loads(_run(code, tmp_path, PYTHONHASHSEED=seed)) for seed in ("1", "2", "3")]
+    assert len(texts[0]) > 300
+    assert texts[0] == texts[1] == texts[2]
