@@ -199,6 +199,10 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "expansion: coverage (w 0.2, seeds 1)": (replace(D, w_coverage=0.2, expand_seeds=1), D),
     "expansion: second hop (w 0.05, seeds 1, share 0.03)": (replace(D, w_hop=0.05, expand_seeds=1,
                                                                      hop_rare_share=0.03), D),
+    # issue 19 round 22 (expand.py expand_keep; bench/recall_tail.py): the expansion on ranks 6+ only, the first
+    # five left as they are (recall@5 can only move through the steps after it)
+    "expansion on ranks 6+: second hop (w 0.5, seeds 3, share 0.03, keep 5)": (
+        replace(D, w_hop=0.5, expand_seeds=3, hop_rare_share=0.03, expand_keep=5), D),
 }
 
 

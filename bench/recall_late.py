@@ -29,7 +29,7 @@ from bench.common import log, md_table  # noqa: E402
 from bench.common import score_ranking as _score  # noqa: E402
 
 WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.5)
-HELDOUT = ("heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18")
+HELDOUT = ("heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17", "heldout18", "heldout19")
 
 
 def static_vectors() -> np.ndarray:

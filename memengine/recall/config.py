@@ -314,3 +314,6 @@ class RecallConfig:
     absent: str = ABSENT
     w_absent: float = W_ABSENT
 
+    # Round 22: the expansion's first ranks that never move, when more than its seeds (expand.py ``expand``): 5 keeps
+    # the top five as fusion and the steps before gave them (recall@5 unmoved), the bonuses re-rank ranks 6+ only.
+    expand_keep: int = 0

@@ -97,10 +97,12 @@ def hop_terms(shares_of: Shares, query: str, seeds: list[Candidate], rare_share:
 
 
 def hop_bonus(search: Search, shares_of: Shares, query: str, ranked: list[Candidate], seeds: int, weight: float,
-              rare_share: float) -> list[Candidate]:
-    """Ranks after ``seeds`` re-sorted by score + the second hop's bonus (see the module doc).
-    Scores of the moved candidates become the sum (the order returned is by it)."""
-    if weight <= 0 or len(ranked) <= seeds:
+              rare_share: float, keep: int = 0) -> list[Candidate]:
+    """Ranks after ``max(seeds, keep)`` re-sorted by score + the second hop's bonus (see the module doc), the
+    rare words read from the first ``seeds``. Scores of the moved candidates become the sum (the order returned
+    is by it)."""
+    fixed = max(seeds, keep)
+    if weight <= 0 or len(ranked) <= fixed:
         return ranked
     first = ranked[:seeds]
     terms = hop_terms(shares_of, query, first, rare_share)
@@ -115,25 +117,26 @@ def hop_bonus(search: Search, shares_of: Shares, query: str, ranked: list[Candid
     if top <= 0:
         return ranked
     taken = {_session(c) for c in first}
-    rest = ranked[seeds:]
+    rest = ranked[fixed:]
     bonus = {c.id: weight * hits[c.id] / top for c in rest if c.id in hits and _session(c) not in taken}
     for c in rest:
         if c.id in bonus:
             c.score = round((c.score or 0.0) + bonus[c.id], 6)
     rest.sort(key=lambda c: (-(c.score or 0.0), c.id))
-    return first + rest
+    return ranked[:fixed] + rest
 
 
 def expand(run: Any, ranked: list[Candidate], search: Search, shares_of: Shares) -> list[Candidate]:
     """The fused ranking (best first) after the second hop and the coverage re-rank that
-    ``run.cfg`` switches on; ranks before ``cfg.expand_seeds`` never move."""
+    ``run.cfg`` switches on; ranks before ``cfg.expand_seeds`` (or ``cfg.expand_keep``, when more) never move."""
     cfg = run.cfg
     pool, tail = ranked[:EXPAND_POOL], ranked[EXPAND_POOL:]
+    keep = max(cfg.expand_seeds, cfg.expand_keep)
     if cfg.w_hop > 0:
-        pool = hop_bonus(search, shares_of, run.query, pool, cfg.expand_seeds, cfg.w_hop, cfg.hop_rare_share)
+        pool = hop_bonus(search, shares_of, run.query, pool, cfg.expand_seeds, cfg.w_hop, cfg.hop_rare_share, keep)
     if cfg.w_coverage > 0:
         terms = _query_terms(run)
-        pool = coverage_rerank(pool, terms, cfg.expand_seeds, cfg.w_coverage)
+        pool = coverage_rerank(pool, terms, keep, cfg.w_coverage)
     return pool + tail
 
 
