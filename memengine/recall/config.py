@@ -217,6 +217,10 @@ WORD_ENDINGS = "question"
 # still off. Opt in with "words:who:named".
 ABSENT = ""
 W_ABSENT = 0.3
+# Round 23 (memengine/recall/renamed.py): a later turn of a top hit's thread naming one of its names again and a
+# name the thread first says there (a provider, a venue, a doctor replaced) goes above it. Figures: bench/README.md,
+# "Round 23".
+RENAMED = "cue"
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
@@ -317,3 +321,6 @@ class RecallConfig:
     # Round 22: the expansion's first ranks that never move, when more than its seeds (expand.py ``expand``): 5 keeps
     # the top five as fusion and the steps before gave them (recall@5 unmoved), the bonuses re-rank ranks 6+ only.
     expand_keep: int = 0
+    # A later turn naming a top hit's name and a name first said there goes above it (renamed.py, round 23);
+    # '' = off, "cue" = with a word of change, "any" = any wording.
+    renamed: str = RENAMED

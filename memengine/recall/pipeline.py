@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from memengine.recall.mention import next_mention
     from memengine.recall.moved import moved_first
     from memengine.recall.parts import MIN_WORD, model_words, word_endings, word_parts
+    from memengine.recall.renamed import renamed_first
     from memengine.recall.updates import FORMS, newer_first
 _steps_loaded = False
 
@@ -78,6 +79,7 @@ def _load_steps() -> None:
     from memengine.recall.mention import next_mention
     from memengine.recall.moved import moved_first
     from memengine.recall.parts import MIN_WORD, model_words, word_endings, word_parts
+    from memengine.recall.renamed import renamed_first
     from memengine.recall.updates import FORMS, newer_first
 
     steps: dict[str, Any] = {
@@ -86,7 +88,7 @@ def _load_steps() -> None:
         "EXPAND_POOL": EXPAND_POOL, "expand": expand, "follow": follow, "More": More, "combine_sims": combine_sims,
         "fuse": fuse, "instance_bonus": instance_bonus, "next_mention": next_mention, "moved_first": moved_first,
         "MIN_WORD": MIN_WORD, "model_words": model_words, "word_endings": word_endings, "word_parts": word_parts,
-        "FORMS": FORMS, "newer_first": newer_first,
+        "FORMS": FORMS, "newer_first": newer_first, "renamed_first": renamed_first,
     }
     here = globals()
     for name, value in steps.items():
@@ -484,6 +486,13 @@ class Recall(KeywordSearch, People):
             scored, later = moved_first(scored, k, run.query)
             for old_id, new_ids in later.items():
                 outdated[old_id] = sorted({*outdated.get(old_id, []), *new_ids})
+        if run.strategy == "hybrid" and run.cfg.renamed:  # a name replaced by a name first said later (round 23)
+            have = {c.id for c in scored}
+            scored, later = renamed_first(scored, k, run.cfg.renamed, run.query,
+                                          [*scored[k:], *(c for c in rows.values() if c.id not in have)],
+                                          self._said_before)
+            for old_id, new_ids in later.items():
+                outdated[old_id] = sorted({*outdated.get(old_id, []), *new_ids})
         whole = self.rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:
@@ -515,6 +524,13 @@ class Recall(KeywordSearch, People):
                 [seed.thread, seed.position, (seed.position or 0) + span, *run.args]).fetchall()
             out[seed.id] = [Candidate(r) for r in rows]
         return out
+
+    def _said_before(self, turn: Candidate, word: str) -> bool:
+        """Whether ``turn``'s thread says ``word`` (as written) in a turn before it (renamed.py: a name first said
+        in a turn is a new value; one indexed range read of the thread, rare: only for a pair passing the rest)."""
+        return self.conn.execute(
+            "SELECT 1 FROM memories WHERE thread = ? AND position < ? AND instr(content, ?) > 0 LIMIT 1",
+            (turn.thread, turn.position if turn.position is not None else -1, word)).fetchone() is not None
 
     def _read_candidates(self, cand: set[int], have: dict[int, Candidate]) -> dict[int, Candidate]:
         """``_candidates(list(cand))``, reading only those not in ``have`` (read ahead on the worker):

@@ -157,6 +157,33 @@ def _may_cue(text: str) -> bool:
     return any(w in words or w.endswith(suffixes) for w in (fold(t) for t in _WORDS.findall(text)))
 
 
+@functools.lru_cache(maxsize=1)
+def _change_words() -> frozenset[str]:
+    """fact_cue's change lexicon as words (memengine/fact_cue_lexicon.py): each one-word cue ("now", "agora",
+    "jetzt", "retired"), and the words of its phrases that are no stop word ("fin" of "à la fin", not its "à")."""
+    from memengine import fact_cue_lexicon as C
+    from memengine.fact_lexicon import STOPWORDS
+
+    out: set[str] = set()
+    for group in (C.NOW_PHRASES, C.NEW_WORDS, C.CHANGE_NOUNS, C.CHANGE_VERBS, C.MOTION_VERBS, C.HOLDER_VERBS,
+                  C.LEAVE_VERBS, C.LEAVE_VERBS_LAST, C.HABIT_VERBS):
+        for phrase in group:
+            words = phrase.split()
+            out.update(words if len(words) == 1 else (w for w in words if w not in STOPWORDS))
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=_CACHE)
+def change_word(text: str) -> bool:
+    """Whether a turn's bare text holds a word of fact_cue's change lexicon (:func:`_change_words`: "agora",
+    "saiu", "now", "retired", "jetzt", "finalement"; not the "a", "de", "que" its phrases are made of too): the
+    lexicon's words, read without its phrases' grammar (~2 us a text, kept per text per process)."""
+    from memengine.fact_lexicon import fold
+
+    words, suffixes = _change_words(), _cue_words()[1]
+    return any(w in words or w.endswith(suffixes) for w in (fold(t) for t in _WORDS.findall(text)))
+
+
 @functools.lru_cache(maxsize=_CACHE)
 def _slot_update(new: str) -> bool:
     from memengine import fact_cue, fact_mood
