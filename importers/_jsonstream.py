@@ -212,32 +212,106 @@ def _first_char(fh: IO[bytes], where: str) -> str:
     return chr(text[0]) if text else ""
 
 
-def _list_key(fh: IO[bytes], wanted: str, own_keys: frozenset[str]) -> str | None:
+def _list_key(fh: IO[bytes], wanted: str, own_keys: frozenset[str], where: str = "") -> str | None:
     """The key of the first top-level object under which the export's list stands: ``wanted``
     (``{"conversations": [...]}``) when present, else the first key holding a list of objects
     (a third-party exporter's ``{"exported_at": ..., "items": [...]}``); None when the object is
     itself an item (it has one of ``own_keys``, e.g. a conversation's ``chat_messages``) or holds
-    no such list. Reads the first top-level value only."""
+    no such list. Reads the first top-level value only, from ijson's bare events (its prefixed ones
+    cost the depth on every event: a value nested n deep cost n²) and refuses one nested over
+    ``MAX_JSON_DEPTH`` levels."""
     found: str | None = None
     key = ""
-    opened = ""
-    for prefix, event, value in ijson.parse(fh, use_float=True, multiple_values=True):
-        if prefix == "" and event == "map_key":
+    depth = 0
+    last = ""  # what the previous event opened: "key" (a top-level key), "list" (its list) or ""
+    for event, value in ijson.basic_parse(fh, use_float=True, multiple_values=True):
+        if event in ("start_map", "start_array"):
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise ImportFormatError(f"JSON nested over {MAX_JSON_DEPTH} levels", where)
+            if event == "start_array" and depth == 2 and last == "key":
+                last = "list"
+                continue
+            if event == "start_map" and depth == 3 and last == "list":
+                found = found or key
+        elif event in ("end_map", "end_array"):
+            depth -= 1
+            if depth == 0:
+                break
+        elif event == "map_key" and depth == 1:
             key = str(value)
             if key == wanted:
                 return key
             if key in own_keys:
                 return None
-        elif event == "start_array" and prefix == key and "." not in key:
-            opened = key
-        elif event == "start_map" and opened and prefix == f"{opened}.item":
-            found = found or opened
-            opened = ""
-        elif prefix == "" and event == "end_map":
-            break
-        else:
-            opened = ""
+            last = "key"
+            continue
+        last = ""
     return found
+
+
+MAX_JSON_DEPTH = 512  # levels of a chat or notes export (real ones: under 30); deeper is refused
+
+
+def _build_items(events: Iterator[tuple[str, Any]], path: tuple[str, ...], where: str, what: str = "object",
+                 first_only: bool = False) -> Iterator[Any]:
+    """The values at ``path`` ("item" for a list's element, else a key: ``("conversations", "item")``; ``()``
+    for each top-level value) built from ijson's bare events, one at a time. Not ``ijson.items``: each of
+    its events carries the path from the top, so a value nested n deep cost n² time and memory (80 KB
+    nested 40,000 deep took 3.9 GB); here each event costs O(1) and a value nested over ``MAX_JSON_DEPTH``
+    levels is refused, naming which ``what`` of the export it was. ``first_only`` stops where the first
+    top-level value closes (a web page's array, the script after it unread)."""
+    slots: list[str] = []  # per open container above the values wanted: "item" or the current key
+    target = len(path)
+    room = MAX_JSON_DEPTH - target  # levels left for the value being built
+    built: list[Any] = []  # the containers of the value being built, outermost first
+    keys: list[Any] = []
+    count = 0
+    for event, value in events:
+        if built:  # inside a value wanted: most events, so tested first and kept short
+            if event == "map_key":
+                keys[-1] = value
+                continue
+            if event == "start_map" or event == "start_array":
+                if len(built) >= room:
+                    raise ImportFormatError(f"JSON nested over {MAX_JSON_DEPTH} levels in {what} {count + 1}", where)
+                built.append({} if event == "start_map" else [])
+                keys.append(None)
+                continue
+            if event == "end_map" or event == "end_array":
+                value = built.pop()
+                keys.pop()
+                if not built:
+                    count += 1
+                    yield value
+                    continue
+            parent = built[-1]
+            if parent.__class__ is list:
+                parent.append(value)
+            else:
+                parent[keys[-1]] = value
+            continue
+        if event == "map_key":
+            slots[-1] = value
+            continue
+        opening = event == "start_map" or event == "start_array"
+        at_target = len(slots) == target and (not target or slots == list(path))
+        if opening and at_target:
+            built.append({} if event == "start_map" else [])
+            keys.append(None)
+            continue
+        if opening:
+            if len(slots) >= MAX_JSON_DEPTH:
+                raise ImportFormatError(f"JSON nested over {MAX_JSON_DEPTH} levels", where)
+            slots.append("item" if event == "start_array" else "")
+            continue
+        if event == "end_map" or event == "end_array":
+            slots.pop()
+        elif at_target:
+            count += 1
+            yield value
+        if first_only and not slots:
+            return
 
 
 @contextmanager
@@ -277,11 +351,13 @@ def iter_objects(
             prefix = "item"
         else:
             with _opened(source, limit) as fh:
-                key = _list_key(fh, wrapper_key, own_keys)
+                key = _list_key(fh, wrapper_key, own_keys, where)
             prefix = f"{key}.item" if key else ""
+        path = tuple(prefix.split(".")) if prefix else ()
         with _opened(source, limit) as fh:
             # multiple_values: JSON lines (a conversation a line) are a list without brackets
-            yield from ijson.items(fh, prefix, use_float=True, multiple_values=True)
+            yield from _build_items(ijson.basic_parse(fh, use_float=True, multiple_values=True), path, where,
+                                    "conversation")
 
 
 class _AfterMarker(io.RawIOBase):
@@ -337,14 +413,7 @@ def iter_page_array(source: tuple[Path, str | None], marker: bytes, limit: int =
             fh = io.BufferedReader(_CapStrings(io.BufferedReader(after, 1 << 16), MAX_JSON_STRING_BYTES), 1 << 16)
             if not fh.peek(1) and not after.found:
                 raise ImportFormatError(f"no {marker.decode().strip()} array in this page", where)
-
-            def events() -> Iterator[tuple[str, str, Any]]:
-                for prefix, event, value in ijson.parse(fh, use_float=True):
-                    yield prefix, event, value
-                    if prefix == "" and event in ("end_array", "end_map"):
-                        return
-
-            yield from ijson.items(events(), "item")
+            yield from _build_items(ijson.basic_parse(fh, use_float=True), ("item",), where, "conversation", first_only=True)
 
 
 # --- streaming text: one capped line at a time --------------------------------------

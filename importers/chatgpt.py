@@ -60,7 +60,7 @@ def _entity_name(match: re.Match[str]) -> str:
     list is no JSON list of names."""
     try:
         items = json.loads(match.group(2))
-    except ValueError:
+    except (ValueError, RecursionError):  # nested past json's depth is no list of names either
         items = None
     name = ""
     if isinstance(items, list) and len(items) > 1 and isinstance(items[1], str):
@@ -325,7 +325,7 @@ def _canvas(msg: dict[str, Any], current: str, docs: dict[str, str], ids: dict[s
     content = msg.get("content") or {}
     try:
         call = json.loads(str(content.get("text") or ""))
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(call, dict):
         return None

@@ -240,7 +240,7 @@ def detect(path: Path | str) -> str:
         if first.startswith("{") and suffix != ".json":
             try:
                 obj: Any = json.loads(first)
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested past json's depth: no JSON line
                 obj = None
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"
@@ -250,7 +250,7 @@ def detect(path: Path | str) -> str:
         if first.startswith("{"):
             try:
                 obj = json.loads(first)
-            except ValueError:
+            except (ValueError, RecursionError):
                 obj = None
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"

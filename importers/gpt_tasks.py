@@ -29,7 +29,7 @@ def read(text: str) -> dict[str, str] | None:
     or None when its text is no JSON object holding any of them."""
     try:
         call = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # a text nested past json's depth is no task call
         return None
     if not isinstance(call, dict):
         return None

@@ -271,6 +271,10 @@ def html_records(file: Path, rel: str, report: ImportReport,
         metadata["urls"] = [u for _, u in links]
     if page.people:
         metadata["shared_with"] = page.people
+    heading = " ".join("".join(page.parts["heading"]).split())
+    when = _heading_time(heading, written)
+    if when is None and heading:  # a date the page shows but no reader can read: said, never guessed
+        report.warn(f"{rel}: unreadable date {heading[:80]!r}; no date")
     return [Record(content=f"{title}: {body}" if title else body, ref=f"markdown:{rel}::0", source="markdown",
-                   memory_type="semantic", event_at=_heading_time("".join(page.parts["heading"]), written), thread=rel,
+                   memory_type="semantic", event_at=when, thread=rel,
                    position=0, tags=labels, metadata=metadata, line=1)]

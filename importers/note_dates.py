@@ -77,6 +77,18 @@ def _front_date(front: dict[str, Any]) -> datetime | None:
     return None
 
 
+# A number run into Latin letters that are no ordinal or clock suffix ("1m5", "2O18", "1O:00": a typo, a
+# misread scan, damage) is no date: dateparser drops the letters and guesses ("Mar 1m5, 2018" read as 1 May
+# 2018, "1O:00" as 01:00) after trying every locale (1.5 s on its first call).
+_GARBLED_RE = re.compile(r"[a-z]\d|\d(?!(?:st|nd|rd|th|er|re|e|am|pm|h)(?![a-z]))[a-z]", re.IGNORECASE)
+_GLUED_TIME_RE = re.compile(r"(?<=\d)[hT](?=\d)")  # French "18h30", ISO's "2024-03-14T18:30": no damage
+
+
+def garbled(value: str) -> bool:
+    """True when ``value`` holds a number run into letters that make it no date (:data:`_GARBLED_RE`)."""
+    return _GARBLED_RE.search(_GLUED_TIME_RE.sub(" ", value)) is not None
+
+
 def written_date(value: Any) -> datetime | None:
     """A date written with a month name and a 4-digit year, in any language CLDR or dateparser knows
     (:mod:`importers.written_dates` first, at a fraction of dateparser's cost; it also reads what dateparser
@@ -85,7 +97,7 @@ def written_date(value: Any) -> datetime | None:
     if not isinstance(value, str) or len(value) > 80 or not _YEAR_RE.search(value):
         return None
     when = written_dates.written_date(value)  # first: dateparser tries every locale, 16 ms a date
-    if when is None and re.search(r"[^\W\d_]{3}", value):
+    if when is None and re.search(r"[^\W\d_]{3}", value) and not garbled(value):
         import dateparser  # only for such notes: most front matter dates are ISO
 
         when = dateparser.parse(value, settings={"REQUIRE_PARTS": ["day", "month", "year"],
