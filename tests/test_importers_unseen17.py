@@ -31,6 +31,15 @@ from importer_cli import check_whatsapp_layout, claude_chats, conversations, vca
 from importer_cli import notes as _notes
 
 FIX = Path(__file__).parent / "fixtures" / "unseen17"
+# the cases the session-start tree failed, until this round's code reads them (strict: a pass must lift the mark)
+NOT_YET: set[str] = {"ios_2013_colon_uk_2digit.txt", "ios_2013_colon_us.txt", "wp_2014_colon_uk.txt",
+                     "tiddlywiki_json", "tiddlywiki_tid", "zettlr_keywords", "zim_wiki", "android_event_no_year.vcf",
+                     "multiple_notes_30.vcf"}
+
+
+def _cases(names: dict[str, Any]) -> list[Any]:
+    return [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="not read yet")) if n in NOT_YET else n
+            for n in sorted(names)]
 D = datetime
 UTC = timezone.utc
 
@@ -102,7 +111,7 @@ WA_CASES: dict[str, tuple[Any, ...]] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(WA_CASES))
+@pytest.mark.parametrize("name", _cases(WA_CASES))
 def test_whatsapp_layouts_of_round_17(name: str) -> None:
     check_whatsapp_layout(WA / name, WA_CASES[name])
 
@@ -165,7 +174,7 @@ def _naive(value: datetime | None) -> datetime | None:
     return value.astimezone(UTC).replace(tzinfo=None) if value is not None and value.tzinfo else value
 
 
-@pytest.mark.parametrize("name", sorted(NOTE_CASES))
+@pytest.mark.parametrize("name", _cases(NOTE_CASES))
 def test_note_layouts_of_round_17(name: str) -> None:
     recs, rep = _notes(NOTES / name)
     got = [(r.thread, r.content, _naive(r.event_at), r.tags) for r in recs]
@@ -174,6 +183,7 @@ def test_note_layouts_of_round_17(name: str) -> None:
     assert len({r.ref for r in recs}) == len(recs)
 
 
+@pytest.mark.xfail(strict=True, reason="not read yet")
 def test_a_zettlr_note_is_titled_by_its_front_matter() -> None:
     recs, _ = _notes(NOTES / "zettlr_keywords")
     assert [r.metadata.get("title") for r in recs] == ["Boiler service"]
@@ -202,7 +212,7 @@ VCF_CASES: dict[str, list[str]] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(VCF_CASES))
+@pytest.mark.parametrize("name", _cases(VCF_CASES))
 def test_vcards_of_round_17(name: str) -> None:
     recs, rep = vcards(VCF / name)
     assert [r.content for r in recs] == VCF_CASES[name]
