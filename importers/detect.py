@@ -31,6 +31,7 @@ from importers import (
     roam,
     simplenote,
     standardnotes,
+    tiddlywiki,
     whatsapp,
 )
 from importers._common import ZIP_OPEN_ERRORS, is_junk_member
@@ -93,7 +94,7 @@ def _page_kind(path: Path) -> bool:
         return b"var jsonData = " in fh.read(4 * 1024 * 1024)
 
 
-_NOTE_SUFFIXES = (".md", ".markdown", ".org")
+_NOTE_SUFFIXES = (".md", ".markdown", ".org", tiddlywiki.TID_SUFFIX)
 
 
 def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
@@ -112,7 +113,8 @@ def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
             with zf.open(name) as fh:
                 head = fh.read(standardnotes.HEAD_BYTES)
                 if standardnotes.is_backup_head(head) or simplenote.is_export_head(head) or dayone.is_export_head(head) \
-                        or roam.is_export_head(head) or (name.lower().endswith(".txt") and dayone.is_text_head(head)):
+                        or roam.is_export_head(head) or tiddlywiki.is_export_head(head) \
+                        or (name.lower().endswith(".txt") and dayone.is_text_head(head)):
                     return True  # a Standard Notes backup zip; Simplenote's notes.zip
         except ZIP_OPEN_ERRORS:
             return False
@@ -204,7 +206,7 @@ def detect(path: Path | str) -> str:
             kind = _scan_json_keys(files[i])
             if kind:
                 return kind
-        if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "*.org", "Keep/*.json", "*.enex")) or any(
+        if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "*.org", "*.tid", "Keep/*.json", "*.enex")) or any(
                 notion.is_database(p) for p in path.rglob("*.csv")):
             return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) and Evernote's too
         if other_notes(path) or markdown_apps.plain_notes(path):
@@ -254,8 +256,9 @@ def detect(path: Path | str) -> str:
                 obj = None
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"
-    if suffix in (".md", ".markdown", ".org", ".enex", ".canvas") or notion.is_database(path) or dayone.is_export_head(raw) or \
-            standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw) or roam.is_export_head(raw) or (
+    if suffix in (".md", ".markdown", ".org", ".enex", ".canvas", ".tid") or notion.is_database(path) or \
+            dayone.is_export_head(raw) or standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw) or \
+            roam.is_export_head(raw) or tiddlywiki.is_export_head(raw) or (
                 suffix == ".txt" and dayone.is_text_head(raw)):  # Day One's plain-text journal
         return "markdown"
     if suffix in (".html", ".htm") and _page_kind(path):
@@ -288,7 +291,7 @@ def other_notes(folder: Path) -> bool:
             if html_notes.is_note_page(page):
                 return True
     return any(standardnotes.is_backup(p) or simplenote.is_export(p) or dayone.is_export(p) or roam.is_export(p)
-               for pattern in ("*.txt", "*.json") for p in list(path_iter(folder, pattern))[:20])
+               or tiddlywiki.is_export(p) for pattern in ("*.txt", "*.json") for p in list(path_iter(folder, pattern))[:20])
 
 
 def path_iter(folder: Path, pattern: str) -> Iterator[Path]:

@@ -54,6 +54,7 @@ from importers import (
     roam,
     simplenote,
     standardnotes,
+    tiddlywiki,
 )
 from importers._common import MAX_LINE_CHARS, decode_text, is_zip, split_lines
 from importers.frontmatter import front_matter as _front_matter
@@ -64,7 +65,7 @@ from importers.note_dates import written_date as written_date  # re-exported (te
 
 CHUNK_CHARS = 1500
 # ".markdown": Bear's TextBundles (text.markdown), iA Writer, Typora; ".org": Org-mode (importers.orgmode)
-NOTE_SUFFIXES = (".md", ".markdown", orgmode.ORG_SUFFIX)
+NOTE_SUFFIXES = (".md", ".markdown", orgmode.ORG_SUFFIX, tiddlywiki.TID_SUFFIX)
 MAX_NOTE_BYTES = 32 * 1024 * 1024  # one note file; larger ones are refused (a vault's notes are KBs)
 MEMORY_TYPES = {"episodic", "semantic", "procedural"}
 
@@ -359,12 +360,17 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
         rows, links = notion.records(file, rel, report, lambda t, page: markdown_apps.note_links(_strip_markup(t).strip(), page),
                                      lambda v: _to_datetime(v, True) or _written_date(v))
         return rows, links, rel
-    if suffix == ".json" and roam.is_export(file):  # Roam's JSON export: a note a page, as its markdown export
+    tid = suffix == tiddlywiki.TID_SUFFIX
+    if tid or suffix == ".json" and (roam.is_export(file) or tiddlywiki.is_export(file)):
+        # Roam's JSON export: a note a page, as its markdown export; TiddlyWiki's tiddlers (a .tid file, a JSON
+        # export), as Markdown with their fields as front matter
         records: list[Record] = []
         targets: list[list[str]] = []
-        for title, outline in roam.pages(file, report):
-            found, links, _rel = _parse_text(outline, file, root, f"{rel}#{title}", report, blocks, joplin_tags, hierarchy,
-                                             name=title)
+        pages = (tiddlywiki.notes(file, _decode_note(file.read_bytes(), file, rel, report) if tid else None, report)
+                 if tid or not roam.is_export(file) else roam.pages(file, report))
+        for title, outline in pages:
+            found, links, _rel = _parse_text(outline, file, root, rel if tid else f"{rel}#{title}", report, blocks,
+                                             joplin_tags, hierarchy, name=title)
             for rec in found:
                 rec.metadata["page"] = title  # [[title]] links to it (_parse_tree)
             records += found
@@ -406,6 +412,9 @@ def _parse_text(text: str, file: Path, root: Path, rel: str, report: ImportRepor
     # a page saved under a .md name (Apple Notes exporters) is read as the page it is
     html = suffix in html_notes.HTML_SUFFIXES or (suffix in (".md", ".markdown") and note_marks.is_html_body(text))
     plain = suffix == ".txt"  # a plain-text note: no markup, no headings, no front matter
+    zim = note_layouts.zim_page(text, file_stem) if plain else None  # a Zim wiki page: its header lines its front
+    if zim is not None:
+        text = zim[1]
     lines = html_notes.to_lines(text, file_stem) if html else _without_title_line(split_lines(text), file_stem)
     joplin = None if html or plain else markdown_apps.joplin_raw(lines)
     org = suffix == orgmode.ORG_SUFFIX or (not html and not plain and note_layouts.is_org_md(lines))
@@ -423,7 +432,7 @@ def _parse_text(text: str, file: Path, root: Path, rel: str, report: ImportRepor
     elif graph:
         lines, ref_pages = logseq.page_lines(lines, blocks or {}, markdown_apps.LOGSEQ_NOISE_RE)
     if html or plain or org:
-        pass  # a web page or a plain-text note has no front matter; Org's is read already
+        front = zim[0] if zim is not None else front  # a web page or a plain-text note has none; Org's is read already
     elif joplin is not None:
         front, lines = joplin
         start = 0
@@ -454,8 +463,11 @@ def _parse_text(text: str, file: Path, root: Path, rel: str, report: ImportRepor
     fm_type = str(front.get("type") or "").strip().lower()
     memory_type = fm_type if fm_type in MEMORY_TYPES else ("episodic" if file_date else "semantic")
     # Obsidian: "tag:" too; Jekyll's and Hugo's categories (a list, or words apart) are tags as well
-    fm_tags = [t for k in ("tags", "Tags", "tag", "categories", "category") if k in front for t in front_tags(front[k])]
+    # Zettlr's (and Pandoc's) keywords are tags too
+    fm_tags = [t for k in ("tags", "Tags", "tag", "categories", "category", "keywords") if k in front for t in front_tags(front[k])]
     title = front.get("title") if isinstance(front.get("title"), str) and front["title"].strip() else stem
+    if zettel_date is not None and stem.isdigit() and title != stem:
+        stem = str(title)  # a note named by its id alone ("20240314180112.md", Zettlr's) is named by its title
     if joplin is not None and isinstance(title, str) and title != stem:
         stem = title  # a Joplin RAW item's file is named by its id: the note is its title
     fm_links = [m.group(2) for m in _WIKILINK_RE.finditer(str(front))]

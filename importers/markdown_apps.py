@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 from urllib.parse import unquote
 
-from importers import ImportFormatError, dayone, html_notes, roam, simplenote, standardnotes
+from importers import ImportFormatError, dayone, html_notes, roam, simplenote, standardnotes, tiddlywiki
 from importers._common import DEFAULT_MAX_MEMBER_BYTES, ZIP_ERRORS, is_junk_member, open_zip, todo_line
 from importers.keep import is_keep_path
 from importers.note_layouts import TRASH_FOLDERS
@@ -291,7 +291,8 @@ def other_note(file: Path, keep_dir: bool) -> bool:
     if low.endswith(html_notes.HTML_SUFFIXES):
         return html_notes.is_note_page(file)
     return not keep_dir and low.endswith((".txt", ".json")) and (standardnotes.is_backup(file) or simplenote.is_export(file)
-                                                                 or dayone.is_export(file) or roam.is_export(file))
+                                                                 or dayone.is_export(file) or roam.is_export(file)
+                                                                 or tiddlywiki.is_export(file))
 
 
 PLAIN_SUFFIX = ".txt"

@@ -277,3 +277,30 @@ def daily_date(root: Path, rel: str) -> datetime | None:
         except ValueError:
             continue
     return None
+
+
+_ZIM_TYPE = "Content-Type: text/x-zim-wiki"
+_ZIM_TITLE_RE = re.compile(r"^(={2,6})\s*(.+?)\s*\1\s*$")
+_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+
+
+def zim_page(text: str, stem: str) -> tuple[dict[str, str], str] | None:
+    """(front matter, text) of a Zim wiki page (a ``.txt`` opening with ``Content-Type: text/x-zim-wiki``);
+    None for any other text. The header lines (Content-Type, Wiki-Format, Creation-Date) are the app's: the
+    creation date dates the page. The page's title heading ("====== Boiler ======", the page's name) and the
+    "Created Thursday 14 March 2024" line Zim writes under it (in the app's language) repeat the name and
+    date: no text. The rest is kept as written."""
+    if not text.lstrip("\ufeff").startswith(_ZIM_TYPE):
+        return None
+    head, _, body = text.lstrip("\ufeff").replace("\r\n", "\n").partition("\n\n")
+    fields = {k.strip().lower(): v.strip() for k, _, v in (ln.partition(":") for ln in head.split("\n")) if v.strip()}
+    lines = body.split("\n")
+    i = next((n for n, ln in enumerate(lines) if ln.strip()), len(lines))
+    title = _ZIM_TITLE_RE.match(lines[i]) if i < len(lines) else None
+    if title and title.group(2).replace("_", " ").casefold() == stem.replace("_", " ").casefold():
+        i += 1
+        after = next((n for n in range(i, len(lines)) if lines[n].strip()), len(lines))
+        if after < len(lines) and len(lines[after]) <= 60 and _YEAR_RE.search(lines[after]):
+            i = after + 1
+    front = {"created": fields["creation-date"]} if fields.get("creation-date") else {}
+    return front, "\n".join(lines[i:]).strip("\n") + "\n"

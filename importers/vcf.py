@@ -37,6 +37,7 @@ from importers._common import (
 )
 
 NOTE_CHARS = 300
+_NOTES_APART = "\u2029"  # between the values of several NOTE lines (a paragraph separator: never in a vCard value)
 _CARD_RE = re.compile(r"^BEGIN:VCARD\s*$(.*?)^END:VCARD\s*$", re.IGNORECASE | re.MULTILINE | re.DOTALL)
 
 
@@ -400,9 +401,10 @@ def _record(c: _Contact, line: int, rel: str) -> Record | None:
     if c.related:
         facts.append("related " + ", ".join(f"{n} ({k})" if k else n for n, k in c.related))
     facts += [f"{label} {value}" for label, value in c.reach.interests]
-    if c.note:
-        note = re.sub(r"\s+", " ", c.note)
-        facts.append("note " + (note[:NOTE_CHARS] + " …" if len(note) > NOTE_CHARS else note))
+    for one in c.note.split(_NOTES_APART) if c.note else []:
+        note = re.sub(r"\s+", " ", one).strip()
+        if note:
+            facts.append("note " + (note[:NOTE_CHARS] + " …" if len(note) > NOTE_CHARS else note))
     content = f"Contact: {name}" + (" — " + "; ".join(facts) if facts else "")
     aliases: dict[str, str] = {}
     for _kind, tel in c.tels:
@@ -692,8 +694,8 @@ def _card_record(raw: str, line: int, rel: str, report: ImportReport,
     # vobject cuts a text value at its first unescaped comma ("Met at the gym, likes bouldering" became
     # "Met at the gym"); Android 2.1 and Outlook cards do not escape commas, so these are read raw too.
     notes = [_unescape(v).strip() for v in _raw_values(prepared, "NOTE")]
-    if any(notes):
-        contact.note = "\n".join(n for n in notes if n)
+    if any(notes):  # each NOTE line a note of its own (said apart), as each TEL is a phone
+        contact.note = _NOTES_APART.join(n for n in notes if n)
     titles = [_unescape(v).strip() for v in _raw_values(prepared, "TITLE")]
     if any(titles):
         contact.title = next(t for t in titles if t)
@@ -716,7 +718,11 @@ def _card_record(raw: str, line: int, rel: str, report: ImportReport,
     for name, kind in contact.reach.related:
         if name not in {n for n, _ in contact.related}:
             _add_related(contact, name, kind)
-    contact.dates += contact.reach.dates
+    for what, day in contact.reach.dates:
+        if what != "birthday":
+            contact.dates.append((what, day))
+        elif not contact.bday:  # Android's birthday row: the card's birthday when it wrote no BDAY
+            contact.bday = day
     contact.related = [(n, k) for n, k in ((((names or {}).get(_member_key(n), "") if n.lower().startswith("urn:")
                                              else n), k) for n, k in contact.related) if n]
     record = _record(contact, line, rel)

@@ -25,7 +25,8 @@ in their own fields, read from a vCard's lines for :mod:`importers.vcf`.
   ``X-EVOLUTION-SPOUSE`` ..., KDE's ``X-KADDRESSBOOK-X-SpousesName`` ...; anniversaries as
   ``X-MS-ANNIVERSARY`` or KDE's ``X-KADDRESSBOOK-X-Anniversary``; Android's contact events
   (``X-ANDROID-CUSTOM:vnd.android.cursor.item/contact_event;2015-06-20;1;...``: 1 anniversary, 2 other,
-  0 a label of the user's).
+  3 the birthday (kept as the card's birthday when it has no BDAY: a birthday of no year is written only
+  there), 0 a label of the user's).
 
 A handle names an account, not the person: none of these become aliases.
 """
@@ -44,7 +45,7 @@ _LEGACY_IM = {"AIM": "AIM", "ICQ": "ICQ", "JABBER": "Jabber", "MSN": "MSN", "YAH
 _LEGACY_IM_RE = re.compile(r"^X-(?:EVOLUTION-)?(" + "|".join(map(re.escape, _LEGACY_IM)) + r")$")
 _RELATION_RE = re.compile(r"SPOUSE|MANAGER|ASSISTANT")
 _SCHEME_RE = re.compile(r"^([a-z][a-z0-9+.-]{1,20}):(?!//)", re.IGNORECASE)
-_ANDROID_EVENTS = {"1": "anniversary", "2": "date"}
+_ANDROID_EVENTS = {"1": "anniversary", "2": "date", "3": "birthday"}  # ContactsContract's Event types
 # read by importers.vcf already (RELATED and Apple's dates, the anniversaries it knows)
 _KNOWN = frozenset({"X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY", "X-ABRELATEDNAMES", "X-ABDATE"})
 # RFC 6474 (life events) and RFC 6715 (what the person knows and likes), as the record names them

@@ -103,8 +103,11 @@ LAYOUTS = (
     Layout("dashed", "android", re.compile(rf"{_DATE}{_JOIN}{_CLOCK}\s+[-–]\s")),
     Layout("bracketed, time first", "ios", re.compile(rf"\[{_CLOCK}[,،]?\s*{_DATE}\]\s?")),
     Layout("dashed, time first", "android", re.compile(rf"{_CLOCK}[,،]?\s*{_DATE}\s+[-–]\s")),
-    Layout("legacy colon", "ios", re.compile(rf"{_DATE},\s*{_CLOCK}:\s")),
+    # iPhone 2013 ("3/14/13 6:01:12 PM: Ana: hi") and Windows Phone 2014 wrote it without the comma
+    Layout("legacy colon", "ios", re.compile(rf"{_DATE}(?:,\s*|\s+){_CLOCK}:\s")),
 )
+# After a legacy colon header, a sender and a colon: a log's "2024-03-13 15:00:01: server started" has none.
+_SENDER_RE = re.compile(r"[^:\n]{1,80}:\s")
 SNIFF_LINES = 200  # non-empty lines read to pick the layout
 SNIFF_CHARS = 4_000_000  # ... or this many characters, whichever comes first
 DEDUPE_WINDOW = 4096  # distinct minutes remembered to number repeated identical messages
@@ -190,10 +193,14 @@ def sniff(lines: list[str]) -> bool:
     layout = pick_layout(clean)
     if layout is None:
         return False
-    hits = sum(1 for ln in clean if layout.pattern.match(strip_marks_fast(ln)))
+    heads = [m for m in (layout.pattern.match(strip_marks_fast(ln)) for ln in clean) if m]
+    if layout.name == "legacy colon":  # a header and a colon are a log line too: most must name a sender
+        said = sum(1 for m in heads if _SENDER_RE.match(m.string, m.end()))
+        if said * 2 <= len(heads):
+            return False
     # A chat whose first message is long (a pasted list of 60 lines) has few headers among its
     # first lines; that it starts with one says as much.
-    return hits >= max(1, len(clean) // 4) or layout.pattern.match(strip_marks_fast(clean[0])) is not None
+    return len(heads) >= max(1, len(clean) // 4) or layout.pattern.match(strip_marks_fast(clean[0])) is not None
 
 
 def _date_fields(date: str) -> tuple[str, str, str]:
