@@ -60,7 +60,16 @@ from importers._common import MAX_LINE_CHARS, decode_text, is_zip, split_lines
 from importers.frontmatter import front_matter as _front_matter
 from importers.frontmatter import front_tags
 from importers.frontmatter import parse_front_matter as parse_front_matter  # re-exported (tests, callers)
-from importers.note_dates import _DATE_RE, _FILE_DATE_RE, _file_date, _front_date, _to_datetime, _written_date, _zettel
+from importers.note_dates import (
+    _DATE_RE,
+    _FILE_DATE_RE,
+    _file_date,
+    _front_date,
+    _to_datetime,
+    _written_date,
+    _zettel,
+    garbled_front_date,
+)
 from importers.note_dates import written_date as written_date  # re-exported (tests, callers)
 
 CHUNK_CHARS = 1500
@@ -460,6 +469,8 @@ def _parse_text(text: str, file: Path, root: Path, rel: str, report: ImportRepor
     if file_date and (day := _FILE_DATE_RE.fullmatch(stem)) and day.group("sep") != "-":
         stem = file_date.strftime("%Y-%m-%d %H:%M" if day.group("h") else "%Y-%m-%d")  # Logseq's 2024_03_12: the day
     base_date = _front_date(front) or file_date or zettel_date
+    if base_date is None and front and (bad := garbled_front_date(front)) is not None:
+        report.warn(f"{rel}: unreadable date {bad[:80]!r}; no date")  # said, never guessed
     fm_type = str(front.get("type") or "").strip().lower()
     memory_type = fm_type if fm_type in MEMORY_TYPES else ("episodic" if file_date else "semantic")
     # Obsidian: "tag:" too; Jekyll's and Hugo's categories (a list, or words apart) are tags as well

@@ -65,6 +65,12 @@ _FRONT_DATE_KEYS = ("date", "created", "createdat", "creationdate", "datecreated
 _YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 
 
+def garbled_front_date(front: dict[str, Any]) -> str | None:
+    """The value of a dating key of ``front`` that is a garbled date (:func:`garbled`), for a warning; else None."""
+    lowered = {re.sub(r"[\s_-]", "", str(k).lower()): v for k, v in front.items()}
+    return next((v for v in (lowered.get(k) for k in _FRONT_DATE_KEYS) if isinstance(v, str) and garbled(v)), None)
+
+
 def _front_date(front: dict[str, Any]) -> datetime | None:
     """The date a note's front matter gives: ISO (``2024-03-12``, ``2023-11-05T10:00:00Z``) or
     written out (``March 12, 2024``, ``12. März 2024 9:15``) under a dating key."""

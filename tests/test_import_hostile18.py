@@ -102,3 +102,11 @@ def test_keep_pages_with_garbled_dates_are_kept_undated_with_a_warning_each(tmp_
     assert [(r.content, r.event_at) for r in recs] == [
         ("Note 0: Code 0", None), ("Note 1: Code 1", None), ("Note 2: Code 2", written_date(dates[2]))]
     assert rep.warnings == [f"{tmp_path}: Takeout/Keep/Note {i}.html: unreadable date {dates[i]!r}; no date" for i in (0, 1)]
+
+
+def test_a_garbled_front_matter_date_is_no_date_and_said(tmp_path: Path) -> None:
+    (tmp_path / "Boiler.md").write_text("---\ndate: Mar 1m5, 2018\n---\n\nServiced.\n", encoding="utf-8")
+    (tmp_path / "Tiles.md").write_text("---\ndate: March 15th, 2024\n---\n\nOrdered.\n", encoding="utf-8")
+    recs, rep = _notes(tmp_path)
+    assert [(r.content, r.event_at) for r in recs] == [("Boiler: Serviced.", None), ("Tiles: Ordered.", written_date("March 15th, 2024"))]
+    assert rep.warnings == [f"{tmp_path}: Boiler.md: unreadable date 'Mar 1m5, 2018'; no date"]
