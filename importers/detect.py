@@ -27,6 +27,7 @@ from importers import (
     jex,
     kinds,
     markdown_apps,
+    note_layouts,
     notion,
     roam,
     simplenote,
@@ -258,7 +259,7 @@ def detect(path: Path | str) -> str:
                 return "jsonl"
     if suffix in (".md", ".markdown", ".org", ".enex", ".canvas", ".tid") or notion.is_database(path) or \
             dayone.is_export_head(raw) or standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw) or \
-            roam.is_export_head(raw) or tiddlywiki.is_export_head(raw) or (
+            roam.is_export_head(raw) or tiddlywiki.is_export_head(raw) or note_layouts.is_zim_head(raw) or (
                 suffix == ".txt" and dayone.is_text_head(raw)):  # Day One's plain-text journal
         return "markdown"
     if suffix in (".html", ".htm") and _page_kind(path):

@@ -280,6 +280,11 @@ def daily_date(root: Path, rel: str) -> datetime | None:
 
 
 _ZIM_TYPE = "Content-Type: text/x-zim-wiki"
+
+
+def is_zim_head(head: bytes) -> bool:
+    """True when a file's first bytes open a Zim wiki page (its Content-Type header line)."""
+    return head.lstrip(b"\xef\xbb\xbf").startswith(_ZIM_TYPE.encode())
 _ZIM_TITLE_RE = re.compile(r"^(={2,6})\s*(.+?)\s*\1\s*$")
 _YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 

@@ -298,7 +298,8 @@ def test_every_unseen17_claude_fixture_has_a_case() -> None:
 
 @pytest.mark.parametrize(("path", "added"), [
     (WA / "ios_2013_colon_us.txt", 3), (NOTES / "tiddlywiki_tid", 2), (NOTES / "tiddlywiki_json", 2), (NOTES / "zim_wiki", 2),
-    (VCF / "multiple_notes_30.vcf", 1)])
+    (VCF / "multiple_notes_30.vcf", 1), (NOTES / "zim_wiki" / "Home" / "Boiler.txt", 1),
+    (NOTES / "tiddlywiki_tid" / "Boiler.tid", 1)])
 def test_the_cli_imports_the_new_layouts_once(path: Path, added: int, tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     out = _envelope(run_cli("--db", str(db), "import", str(path)))
