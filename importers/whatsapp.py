@@ -194,9 +194,11 @@ def sniff(lines: list[str]) -> bool:
     if layout is None:
         return False
     heads = [m for m in (layout.pattern.match(strip_marks_fast(ln)) for ln in clean) if m]
-    if layout.name == "legacy colon":  # a header and a colon are a log line too: most must name a sender
-        said = sum(1 for m in heads if _SENDER_RE.match(m.string, m.end()))
-        if said * 2 <= len(heads):
+    if layout.name == "legacy colon":
+        # "date time: " without the comma is a log line too: a quarter at least must name a sender (a group's
+        # first lines can be mostly notices of people added, which name none)
+        bare = [m for m in heads if "," not in m.string[m.end("date"):m.start("time")]]
+        if bare and sum(1 for m in bare if _SENDER_RE.match(m.string, m.end())) * 4 < len(bare):
             return False
     # A chat whose first message is long (a pasted list of 60 lines) has few headers among its
     # first lines; that it starts with one says as much.

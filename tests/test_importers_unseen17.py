@@ -329,3 +329,12 @@ def test_a_system_or_empty_tiddler_alone_is_no_note(tmp_path: Path) -> None:
     (tmp_path / "w" / "Bins.tid").write_text("title: Bins\ncreated: 2024031418\n\nRecycling on //Tuesdays//, see https://x.example/a", encoding="utf-8")
     recs, _ = _notes(tmp_path / "w")
     assert [(r.content, r.event_at) for r in recs] == [("Bins: Recycling on *Tuesdays*, see https://x.example/a", None)]
+
+
+def test_a_legacy_group_opening_with_notices_is_still_a_chat(tmp_path: Path) -> None:
+    """Twelve "added" notices (no sender) before four messages: a quarter of the headers name a sender, enough."""
+    lines = [f"14/03/13 18:00:{i:02d}: Ana added P{i}" for i in range(12)]
+    lines += [f"14/03/13 18:01:{i:02d}: Ana Sousa: message {i}" for i in range(4)]
+    path = tmp_path / "chat.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert detect(path) == "whatsapp"
