@@ -32,6 +32,7 @@ MAX_ENTRIES = 4000  # the engine's modules compile ~600 at import; past this the
 FORMAT = 2
 _CODE = "I"  # the code's words, kept as bytes (a list of ints is rebuilt only for the patterns a process asks)
 _DIGEST = 4
+_TABLE = 1  # the format of a kept table's file
 
 _known: dict[Any, Any] = {}  # (pattern, flags) -> the rest of _sre.compile's arguments, from the file
 _new: dict[Any, Any] = {}  # compiled by this process at import, not in the file
@@ -192,6 +193,50 @@ def save() -> None:
         _new.clear()
     except Exception:  # a read-only or full cache dir: the next process compiles again
         pass
+
+
+def kept(name: str, key: str, build: Any) -> Any:
+    """``build()``: a table of no argument that a one-shot call builds from files (a package's word lists), kept
+    beside the patterns for the next call. The file ``<name>-<digest>.table`` holds ``(key, table)`` (marshal:
+    dicts, tuples, frozensets, str, int), checked by a CRC and by the ``key`` it was built for (the source
+    files' paths, sizes and times: a changed file builds it anew). Missing, damaged or of another key: built and
+    written whole. While not installed (servers, tests, ``MEM_RE_CACHE=0``) it only builds."""
+    path = _state.get("path")
+    if not path:
+        return build()
+    key = f"{sys.hexversion:x}\n{key}"
+    import zlib
+
+    file = os.path.join(os.path.dirname(path), f"{name}-{zlib.crc32(key.encode()):08x}.table")
+    try:
+        with open(file, "rb") as f:
+            data = f.read()
+        payload = data[_DIGEST:]
+        if len(data) > _DIGEST and _digest(payload) == data[:_DIGEST]:
+            fmt, stored, table = marshal.loads(payload)
+            if fmt == _TABLE and stored == key:
+                return table
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    table = build()
+    try:
+        payload = marshal.dumps((_TABLE, key, table))
+        os.makedirs(os.path.dirname(file), mode=0o700, exist_ok=True)
+        tmp = f"{file}.{os.getpid()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(_digest(payload) + payload)
+            os.replace(tmp, file)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except Exception:  # (a table marshal cannot write, a read-only or full cache dir: built again next time)
+        pass
+    return table
 
 
 def uninstall() -> None:
