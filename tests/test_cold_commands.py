@@ -30,7 +30,7 @@ RECALL_STEPS = ("memengine.recall.absent", "memengine.recall.adapter", "memengin
                 "memengine.recall.instances", "memengine.recall.mention", "memengine.recall.moved",
                 "memengine.recall.parts", "memengine.recall.updates", "memengine.recall.replaced",
                 "memengine.recall.counter", "memengine.recall.answerable", "memengine.recall.calendar_words",
-                "memengine.recall.replypair")
+                "memengine.recall.replypair", "memengine.recall.renamed")
 
 
 def _counted(store: MemoryStore) -> dict[str, object]:
