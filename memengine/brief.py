@@ -339,12 +339,32 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
                                                          why={"contradiction": int(r[0])}),
             not sections["contradictions"])
     named: set[str] = set()  # people the notes name (brief_namedpeople): they name no topic either
-    for line, why in brief_people.with_named(store):
+    people = brief_people.with_named(store)
+    for line, why in people:
         named.update(w.lower() for w in str(why.get("name", "")).split())
-        if not add("people", SHARE_PEOPLE, Item("people", line, 0, None, why=why), not sections["people"]):
+        plain = line.split(brief_people.STATE_SEP, 1)[0]
+        if not add("people", SHARE_PEOPLE, Item("people", plain, 0, None, why=why), not sections["people"]):
             break
+    _people_said(b, sections["people"], [line for line, _ in people], int(SHARE_PEOPLE * budget))
     topics = _topics(store, b, shown, warnings, params or {}, ranked_ids, today, days, named)
     return Selection(budget, b.used, how, sections, topics, warnings, header)
+
+
+def _people_said(b: _Budget, items: list[Item], lines: list[str], cap: int) -> None:
+    """(brief23) Each shown person's line with the latest news they gave (brief_people.STATE_SEP ...), in the
+    section's order while its share and the budget hold it: every person's line first, then what they said (a
+    person's news is worth less than another person's line)."""
+    for item, line in zip(items, lines):
+        if line == item.text:
+            continue
+        own = b.count(f"- {item.text}\n")
+        heading = item.tokens - own  # (the first line carries the section's heading)
+        n = b.count(f"- {line}\n")
+        spent = sum(i.tokens for i in items)
+        if b.used + n - own > b.total or spent + n - own > cap:
+            continue
+        b.used += n - own
+        item.text, item.tokens = line, n + heading
 
 
 def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, float, Item, bool], bool],

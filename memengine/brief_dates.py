@@ -128,6 +128,68 @@ def needs_context(text: str) -> bool:
         or _OTHER_DAY.search(text) is not None
 
 
+# (brief23) A day and month that is part of a place's name: "rua 25 de Março", "Avenida 9 de Julio", "Straße des 17.
+# Juni", "la 9 de Julio y Tucumán" (the avenue), "na 25 de Março" (the street): no date. Told by a street word right
+# before it (an article between: "Straße des", "rue du"), or a feminine article right before the number, which no
+# language the brief reads puts before a date ("el 9 de julio", "le 14 juillet", "no dia 25", "il 25 marzo").
+_STREET_WORDS = frozenset("""rua avenida av avda calle rue boulevard bd bld via viale vía piazza praça plaza paseo
+largo travessa estação estación straße strasse str platz allee ulica ul aleja plac street st avenue ave road rd square
+station""".split())
+_NAME_BEFORE = re.compile(r"(?:^|[^\w])(?P<w>[^\W\d_]+)\.?\s+(?:(?P<art>des|der|du|de|da|do|del|della|di|dos|das|"
+                          r"of|the)\s+)?$", re.IGNORECASE)
+_FEMININE_BEFORE = frozenset("la na pela nella della alla sulla".split())
+
+
+def _place_name(text: str, m: re.Match[str]) -> bool:
+    """Whether the day and month matched by ``m`` is part of a place's name ("rua 25 de Março", "Avenida 9 de Julio",
+    "Straße des 17. Juni", "la 9 de Julio"): a street word before it, or a feminine article right before the number."""
+    before = _NAME_BEFORE.search(text, max(0, m.start() - 40), m.start())
+    if before is None:
+        return False
+    w = before.group("w").lower()
+    return w in _STREET_WORDS or before.group("art") is None and w in _FEMININE_BEFORE
+
+
+# months the languages that capitalise them write so (English, German, Dutch forms): a capital says nothing there
+_CAPITALISED_MONTHS = frozenset("""january jan february feb march mar april apr may june jun july jul august aug september
+sep sept october oct november nov december dec januar jänner februar märz maerz mai juni juli oktober dezember januari
+februari maart mei augustus""".split())
+
+
+def _named_again(text: str, context_of: ContextOf, taken: list[tuple[int, int]]) -> None:
+    """(brief23) A day and month written as a name ("25 de Março", its month capitalised where the language writes
+    months in lower case) that an earlier turn of the chat wrote as a place's name ("rua 25 de Março"): the place
+    again ("25 de Março foi um caos"), its span added to ``taken``. The earlier turns are read only for such a one."""
+    asked = [m for m in _DAY_MONTH.finditer(text) if m.group("m")[:1].isupper()
+             and m.group("m").lower() in MONTH_OF and m.group("m").lower() not in _CAPITALISED_MONTHS
+             and not _place_name(text, m)]
+    if not asked:
+        return
+    context = context_of() if callable(context_of) else context_of
+    for m in asked:
+        phrase = m.group()
+        for ctx_text, _w in context:
+            at = ctx_text.find(phrase)
+            if at >= 0 and any(c.start() == at and _place_name(ctx_text, c) for c in _DAY_MONTH.finditer(ctx_text)):
+                taken.append((m.start(), m.end()))
+                break
+
+
+def says_a_date(text: str) -> bool:
+    """(brief23) Whether ``text`` names a day with its month ("Saturday 5 December", "piątek 30 października", "sexta
+    6 de novembro"), not as a place's name: a plan, which Coming up shows, moved or past as it is (the People line of
+    its author quotes none)."""
+    if not _MAYBE.search(text):
+        return False
+    for rx in (_ISO, _DAY_MONTH, _MONTH_DAY):
+        for m in rx.finditer(text):
+            word = (m.groupdict().get("m") or "").lower()
+            if rx is _ISO or word in MONTH_OF and not (word in _CAPITAL_ONLY and not m.group("m")[0].isupper()) \
+                    and not (rx is _DAY_MONTH and _place_name(text, m)):
+                return True
+    return False
+
+
 def _explicit(text: str, written: date, out: list[date], taken: list[tuple[int, int]]) -> set[int]:
     """Days with their month (ISO, day + month, month + day) and named days (holidays) of ``text``,
     appended to ``out`` (their spans to ``taken``); returns the days of the month the holidays name."""
@@ -138,6 +200,9 @@ def _explicit(text: str, written: date, out: list[date], taken: list[tuple[int, 
     for rx in (_ISO, _DAY_MONTH, _MONTH_DAY):
         for m in rx.finditer(text):
             if not free(m):
+                continue
+            if rx is _DAY_MONTH and _place_name(text, m):
+                taken.append((m.start(), m.end()))  # (its number is no day of another reading either)
                 continue
             g = m.groupdict()
             word = (g.get("m") or "").lower()
@@ -279,6 +344,7 @@ def named_days(text: str, written: date, context: ContextOf = (), order: str | N
     def free(m: re.Match[str]) -> bool:
         return all(m.end() <= a or m.start() >= b for a, b in taken)
 
+    _named_again(text, context, taken)
     named = _explicit(text, written, out, taken)
     _numeric(text, written, out, taken, order)
     own = list(out)
@@ -484,6 +550,8 @@ def _other_days(text: str, written: date, out: list[date], taken: list[tuple[int
             continue
         if m.group("rom") and suf == ".":
             continue  # ("le 11." at a sentence end: a count as often as a day)
+        if m.group("rom") and suf == "e":
+            continue  # (brief23) "dans le 7e", "la mairie du 6e": an arrondissement, a floor; French says "le 1er"
         nxt = _NEXT_WORD.match(text, m.end())
         word = (nxt.group(1) or "").lower() if nxt else ""
         # a count? ("el 11 jugador", "au 11 rue", "au 18e siècle"; not "lørdag den 21. alligevel": an ordinal's dot)

@@ -5,15 +5,27 @@ Split out of memengine/brief.py (round 4).
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from memengine import summarize
+from memengine import brief_dates, brief_greetings, brief_text, summarize
 from memengine.brief_pool import Store
 from memengine.brief_text import day, trim
 
 PEOPLE_MAX = 10
 PEOPLE_CONTACTS = 3  # of which at least this many are contacts who wrote nothing in the store, if any
+# (brief23) a chat author's line says the latest news they gave: read from the last STATE_READ
+# turns of the chat they wrote in last (one indexed read per chat), their turns that say at least STATE_MIN_INFO
+# informative things (brief_text.information: numbers, names, words rare among those turns), no greeting
+STATE_READ = 40
+STATE_TRIES = 4  # of an author's turns, newest first, judged at most (the cost of a chat whose turns say little)
+STATE_MIN_INFO = 3
+STATE_CHARS = 60  # each quoted turn, trimmed
+STATE_READ_CHARS = 200  # of each turn read
+STATE_SEP = " — said "  # between a line and what its person said (brief.py drops it when the line does not fit)
+_RARE_WORD = re.compile(r"[^\W\d_]{4,}")
 
 
 def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
@@ -36,7 +48,7 @@ def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
         name = str(meta.get("name") or "")
         if name:
             cards[name] = (int(r[0]), _card_facts(r[1], meta))
-    stats = _author_stats(conn, known, names, cards)
+    stats, authors_of = _author_stats(conn, known, names, cards)
     out: list[tuple[int, str, str, dict[str, Any]]] = []
     for name in names:
         if not _showable(name):
@@ -61,7 +73,59 @@ def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
     cards_only = sorted((o for o in out if o[0] == 0), key=lambda o: (-len(o[2]), o[1]))
     keep = writers[: PEOPLE_MAX - min(len(cards_only), PEOPLE_CONTACTS)]
     keep += cards_only[: PEOPLE_MAX - len(keep)]
-    return [(line, why) for _, _, line, why in keep]
+    said = _states(conn, {name: authors_of.get(name, []) for n, name, _l, _w in keep if n > 0})
+    return [(line + (STATE_SEP + said[name] if said.get(name) else ""), why) for _, name, line, why in keep]
+
+
+def _rare(df: Mapping[str, int], at: int, low: str) -> bool:
+    """Whether a lower-cased word is held by at most ``at`` of the turns read (``df``)."""
+    return df.get(low, 0) <= at
+
+
+def _states(conn: Any, authors: Mapping[str, list[str]]) -> dict[str, str]:
+    """(brief23) Per shown author, the latest news they gave: in a group chat the People line said only who talks
+    ("wrote 17 memories in 1 chat"), nothing of anyone's move, new job, baby or trip. Their latest turn that says
+    STATE_MIN_INFO informative things or more (brief_text.informative_words: numbers, names, words rare among the
+    turns read) among the last STATE_READ turns of the chat they wrote in last, and no greeting ("cheguei em
+    Curitiba! apartamento no Batel"), as ``#id "text"`` trimmed. Not a turn that dates a plan ("housewarming:
+    Saturday 5 December"): Coming up shows plans, moved or past as they are; quoted here, a moved one read as
+    current. (Their most informative turn as well took the section's share from the people after them: one line
+    each is worth more.) Each author's turns are judged newest first, up to the first that says enough, at most
+    STATE_TRIES of them."""
+    last_thread: dict[str, str] = {}
+    for name, names in authors.items():
+        best: tuple[str, str] | None = None
+        for author in names:
+            for thread, at in conn.execute("SELECT thread, last_at FROM memory_author_threads WHERE author = ? "
+                                           "AND thread != '' ORDER BY last_at DESC LIMIT 1", (author,)):
+                if best is None or str(at or "") > best[1]:
+                    best = (str(thread), str(at or ""))
+        if best is not None:
+            last_thread[name] = best[0]
+    out: dict[str, str] = {}
+    for thread in sorted(set(last_thread.values())):
+        rows = conn.execute("SELECT id, author, content, event_at FROM memories WHERE thread = ? AND level = 0 "
+                            "AND status = 'active' AND valid_to IS NULL ORDER BY position DESC LIMIT ?",
+                            (thread, STATE_READ)).fetchall()
+        # (each turn's first STATE_READ_CHARS: a turn is quoted trimmed, and a pasted log costs no more)
+        texts = [summarize._without_label(str(r[2])[:STATE_READ_CHARS], r[1]) for r in rows]
+        df: dict[str, int] = {}
+        for t in texts:
+            for w in {w.lower() for w in _RARE_WORD.findall(t)}:
+                df[w] = df.get(w, 0) + 1
+        rare = functools.partial(_rare, df, max(2, len(texts) // 50))
+        newest = sorted(range(len(rows)), key=lambda i: (str(rows[i][3] or ""), int(rows[i][0])), reverse=True)
+        for name, names in authors.items():
+            if last_thread.get(name) != thread:
+                continue
+            mine = [i for i in newest if rows[i][1] in names][:STATE_TRIES]
+            for i in mine:
+                t = texts[i]
+                if brief_text.informative_words(t, rare)[0] >= STATE_MIN_INFO and \
+                        not brief_greetings.is_greeting(t) and not brief_dates.says_a_date(t):
+                    out[name] = f'#{int(rows[i][0])} "{brief_text.trim(brief_text.one_line(t), STATE_CHARS)}"'
+                    break
+    return out
 
 
 def with_named(store: Store) -> list[tuple[str, dict[str, Any]]]:
@@ -76,13 +140,13 @@ def with_named(store: Store) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _author_stats(conn: Any, known: dict[str, str], names: list[str], cards: Mapping[str, Any]
-                  ) -> dict[str, tuple[int, int, str | None, str | None]]:
+                  ) -> tuple[dict[str, tuple[int, int, str | None, str | None]], dict[str, list[str]]]:
     """(memories, chats, first date, last date) of the people :func:`people_lines` can show.
 
     Memories per name come from ``memory_authors`` (m007, kept by triggers) less the summaries
     (level > 0, few, by their index); chats and dates come from ``memory_author_threads`` (m012,
     kept by triggers; dates only widen), for the PEOPLE_MAX busiest names only. Several authors
-    of one name (case variants) add up, as one line.
+    of one name (case variants) add up, as one line. Also each name's authors (as written).
     """
     per_name: dict[str, int] = {}
     authors: dict[str, list[str]] = {}
@@ -112,7 +176,7 @@ def _author_stats(conn: Any, known: dict[str, str], names: list[str], cards: Map
             lo = min(filter(None, (lo, a)), default=None)
             hi = max(filter(None, (hi, z)), default=None)
         stats[name] = (per_name[name], threads, lo, hi)
-    return stats
+    return stats, authors
 
 
 def _showable(name: str) -> bool:

@@ -230,7 +230,26 @@ def name(texts: Iterable[str], stop: frozenset[str], exclude: set[str],
     # (rounds 13's fallback to the best run named unseen chats' topics "calendar", "ahead", and the group of
     # memories in no topic "left"); (round 15) of a name's shape: no adverbial or clause ("direkt vorm Haus"), whose
     # refusal leaves its words to the next candidates
-    best = ranked_names(member_runs, rarity, keep=judge.subject)
+    # (brief23) the fallback a refused name leaves must pass every check too: in lower case, it is said in two places
+    # ("zapisz datę" after "Legia wygrała", "capisco" after "Briciola dorme": one turn each, quoted by its episode,
+    # which ranked_names counts as two members), else the group is MIXED; a name written capitalised says what it
+    # names once ("Banco Galicia", then "el Galicia"). Not asked of a group's first choice: a small group's subject
+    # is often said in one turn and its episode ("pedalboard", "gas meter reading")
+    refused: list[str] = []
+    failed: list[str] = []  # a fallback that failed: nothing after it names the group (not "Name" after it)
+
+    def keep(n: str) -> bool:
+        if failed:
+            return False
+        ok = judge.subject(n)
+        if ok and refused and n.islower() and not judge.recurs(n):
+            failed.append(n)
+            return False
+        if not ok:
+            refused.append(n)
+        return ok
+
+    best = ranked_names(member_runs, rarity, keep=keep)
     for n in best:
         if (taken is None or n.lower() not in taken) and not is_piece(n, texts, exclude, judge.verb_after(n)):
             return n

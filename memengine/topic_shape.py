@@ -65,7 +65,7 @@ _CLASSES: dict[str, tuple[str, str, str, str, str]] = {
         """an auf aus bei bis durch für gegen hinter in mit nach neben ohne seit statt trotz über um unter von vor
         während wegen zu zwischen laut ab außer gegenüber entlang innerhalb außerhalb""",
         "im ins am ans vorm hinterm unterm überm aufs übers zum zur beim vom",
-        "wenn falls weil dass daß ob obwohl damit sobald bevor nachdem",
+        "wenn falls weil dass daß ob obwohl damit sobald bevor nachdem aber sondern",
         "ich du er sie es wir ihr mich dich uns euch ihn ihm ihnen",
         """nochmal nochmals noch schon gleich direkt wieder immer nie niemals oft halt eben echt ganz sehr ziemlich
         eigentlich vielleicht wirklich sofort bald später früher gerade grad genau einfach endlich immerhin leider
@@ -75,7 +75,7 @@ _CLASSES: dict[str, tuple[str, str, str, str, str]] = {
     "french": (
         "à de en dans sur sous chez avec sans pour par vers près pendant depuis avant après entre contre selon malgré",
         "au aux du des",
-        "si quand lorsque parce puisque quoique lorsqu puisqu",
+        "si quand lorsque parce puisque quoique lorsqu puisqu mais",
         "je tu il elle on nous vous ils elles moi toi lui leur eux",
         """encore déjà toujours jamais souvent parfois aussi très trop vraiment ensemble bientôt tard tôt maintenant
         ensuite puis alors ici là dedans dehors dessus dessous partout vite plutôt surtout presque assez beaucoup
@@ -83,7 +83,7 @@ _CLASSES: dict[str, tuple[str, str, str, str, str]] = {
     "spanish": (
         "a de en con sin por para sobre bajo tras hasta desde hacia según durante entre contra mediante",
         "al del",
-        "si cuando porque aunque mientras",
+        "si cuando porque aunque mientras pero sino",
         "yo tú él ella nosotros nosotras vosotros ellas ellos usted ustedes",
         """siempre nunca todavía ya también tampoco muy luego después antes ahora aquí allí allá ahí lejos pronto
         temprano quizás quizá acaso juntos casi bastante demasiado mucho poco encima debajo delante detrás enseguida
@@ -92,14 +92,14 @@ _CLASSES: dict[str, tuple[str, str, str, str, str]] = {
         "a di da in con su per tra fra verso senza durante dopo prima presso",
         """al allo alla ai agli alle nel nella nelle nei negli nello sul sulla sulle sui sugli sullo dal dalla
         dalle dai dagli dallo del dello della dei degli delle""",
-        "se quando perché mentre benché sebbene",
+        "se quando perché mentre benché sebbene però",
         "io tu lui lei noi voi loro",
         """ancora già sempre mai spesso anche molto troppo subito poi dopo adesso qui qua lì là lontano forse insieme
         quasi abbastanza davvero proprio magari allora comunque infatti sotto sopra dentro fuori davanti dietro"""),
     "portuguese": (
         "a em de com sem por para sobre até desde após entre contra perante",
         "ao aos à às no na nos nas num numa do da dos das dum duma pelo pela pelos pelas",
-        "se quando porque embora enquanto",
+        "se quando porque embora enquanto mas porém",
         "eu tu ele ela nós eles elas você vocês",
         """ainda já sempre nunca também muito logo depois antes agora aqui ali lá perto longe cedo tarde talvez
         juntos quase demais então embaixo dentro fora"""),
@@ -107,33 +107,55 @@ _CLASSES: dict[str, tuple[str, str, str, str, str]] = {
         """in op aan bij met van voor naar uit over onder tussen tegen zonder door na tot om achter naast tijdens
         sinds vanaf""",
         "",
-        "als omdat wanneer indien hoewel terwijl zodat",
+        "als omdat wanneer indien hoewel terwijl zodat maar",
         "ik jij je hij zij wij jullie",
         """nog weer altijd nooit vaak ook heel erg echt meteen straks eerst daarna nu hier daar boven beneden buiten
         binnen samen misschien eigenlijk gewoon toch alvast even"""),
     "swedish": (
         "på i till från med av för om under över efter före utan hos mellan vid genom mot",
         "",
-        "om när eftersom medan",
+        "om när eftersom medan men",
         "jag du han hon vi ni de dem mig dig",
         """igen redan alltid aldrig ofta också mycket väldigt direkt snart senare sedan nu här där uppe nere ute inne
         tillsammans kanske faktiskt bara"""),
     "danish": (
         "på i til fra med af for om under over efter før uden hos mellem ved gennem mod mellom etter",
         "",
-        "hvis når fordi mens",
+        "hvis når fordi mens men",
         "jeg du han hun vi i de dem mig dig dere",
         """igen allerede altid aldrig ofte også meget direkte snart senere nu her der oppe nede ude inde sammen måske
         faktisk bare"""),
     "polish": (
         "w we na z ze do od po przy o u za przed pod nad bez dla przez między obok",
         "",
-        "jeśli jeżeli gdy kiedy bo że ponieważ chociaż",
+        "jeśli jeżeli gdy kiedy bo że ponieważ chociaż ale",
         "ja ty on ona ono my wy oni one",
         """znowu jeszcze już zawsze nigdy często też także bardzo zaraz potem teraz tutaj tu tam razem może prawie
         naprawdę chyba"""),
 }
 _CLASSES["norwegian"] = _CLASSES["danish"]
+# (brief23) Quantifiers and indefinite pronouns: "todo mundo", "tudo certo", "cobra pouco", "ein paar", "rien", "chaque
+# jour" named topics; the stop-word lists lack them ("tudo", "algum", "pouco", "paar") and adding them there moves topics
+# (clustering reads the stop words: memengine/cluster_names.py), so they are a closed class of names' shape only: a name
+# neither is one in lower case nor starts or ends with one ("Padaria Todo Dia" is a name: capitalised, in the middle).
+_QUANTIFIERS: dict[str, str] = {
+    "english": "everything something anything nothing everyone someone anyone nobody everybody somebody few several",
+    "german": """alles alle jeder jede jedes jeden jedem jemand niemand nichts etwas paar bisschen viel viele wenig
+        wenige manche mehrere beide""",
+    "french": """tout toute tous toutes rien chaque peu quelque quelques quelqu'un plusieurs aucun aucune autre autres
+        même mêmes beaucoup""",
+    "spanish": """todo toda todos todas algo alguno alguna algunos algunas algún alguien poco poca pocos pocas cada nada
+        nadie ninguno ninguna ningún cualquier cualquiera otro otra otros otras mismo misma mucho mucha muchos muchas""",
+    "italian": """tutto tutta tutti tutte ogni ognuno qualche qualcosa qualcuno poco poca pochi poche niente nulla
+        nessuno altro altra altri stesso stessa molto molti molte""",
+    "portuguese": """todo toda todos todas tudo algum alguma alguns algumas alguém pouco pouca poucos poucas muito muita
+        muitos muitas cada nada ninguém nenhum nenhuma qualquer outro outra outros outras mesmo mesma""",
+    "dutch": "alles alle elke ieder iedereen iemand niemand niets iets paar beetje veel weinig sommige beide",
+    "swedish": "allt alla varje något någon några inget ingen inga många",
+    "danish": "alt alle hver hvert noget nogen nogle intet ingen mange lidt",
+    "polish": "wszystko wszyscy każdy każda każde coś ktoś nic nikt kilka trochę wiele mało",
+}
+_QUANTIFIERS["norwegian"] = _QUANTIFIERS["danish"]
 # One word of a group's stop words that tells its language (summarize.stopwords_for adds one language's list)
 _MARKERS = {"german": "und", "french": "nous", "spanish": "los", "italian": "gli", "portuguese": "não", "dutch": "het",
             "swedish": "och", "danish": "og", "polish": "się"}
@@ -159,6 +181,7 @@ class Closed:
         self.conjunctions = frozenset(w for p in parts for w in p[2].split())
         self.pronouns = frozenset(w for p in parts for w in p[3].split())
         self.adverbs = frozenset(w for p in parts for w in p[4].split())
+        self.quantifiers = frozenset(w for lang in languages for w in _QUANTIFIERS[lang].split())
         self.german = "german" in languages  # nouns written capitalised
         self.germanic = self.german or "dutch" in languages  # participles "ge...t" / "ge...en"
 
@@ -193,7 +216,7 @@ kilometers kilometer kilómetros chilometri quilômetros degrees grados gradi gr
 """.split())
 _MEASURE = re.compile(r"^\d+(?:[.,]\d+)?(?:k|m|h|ms|sec|secs|s|min|mins|hr|hrs|km|kms|cm|mm|mi|kg|mg|lb|lbs|oz|ml|"
                       r"mb|gb|kb|tb|mbit|mbps|gbps|kbps|kwh|kw|mah|eur|usd|€|x)$")
-_CLITIC = re.compile(r"^(?:[^\W\d_]+['’](?:s|n|m|ll|re|ve|d|t|nt)|(?:qu|j|c|s|n|m|t)['’][^\W\d_]+)$")
+_CLITIC = re.compile(r"^(?:[^\W\d_]+['’](?:s|n|m|ll|re|ve|d|t|nt)|(?:qu|jusqu|lorsqu|puisqu|quoiqu|j|c|s|n|m|t)['’][^\W\d_]+)$")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 CAPITALISED_SHARE = 0.5  # of the words right after an article: above it, the members write their nouns capitalised
@@ -273,7 +296,7 @@ def stray(word: str, classes: Closed = ALL) -> bool:
     noun."""
     low = word.lower()
     return classes.adverb(low) or unit(low) or word.islower() and (
-        low in classes.fused or low in classes.conjunctions or low in classes.pronouns)
+        low in classes.fused or low in classes.conjunctions or low in classes.pronouns or low in classes.quantifiers)
 
 
 def _clitic(word: str, classes: Closed, function: Callable[[str], bool]) -> bool:
@@ -330,6 +353,8 @@ def phrase_shaped(phrase: str, nouns_capitalised: bool, determiners: frozenset[s
 
     if opener(first) or _clitic(words[0], classes, function):
         return False
+    if words[0].islower() and first in classes.quantifiers or words[-1].islower() and last in classes.quantifiers:
+        return False  # (brief23) "todo mundo", "tudo certo", "cobra pouco", "chaque jour"
     tail = words[-1]
     if (tail.islower() or tail.isupper() and len(tail) <= 3) and (opener(last) or last in determiners):
         return False  # "landlord asap", "cold showers till", "Habt ihr das"

@@ -75,6 +75,8 @@ class _SubjectJudge:
         self._places: dict[str, list[tuple[str, list[tuple[int, int]], list[str], int]]] = {}  # occurrences()
         self._verbs: dict[str, bool] = {}  # shaped(): whether a lower-case word is written as a verb
         self.greeted = True  # whether a member holds a wish word (name() tells; unknown: assumed)
+        self._lines: list[str] | None = None  # recurs(): the members' distinct lines, read once if asked
+        self._longest: int | None = None  # ...and the words of the longest
 
     def vocabulary(self) -> _Vocabulary:
         """The members' words, lower-cased (asked only when a name's verb is; the words split only if an asked form
@@ -275,6 +277,43 @@ class _SubjectJudge:
         """(brief22) Whether a lower-case word is the middle of a fixed phrase ("partir" of "a partir de"):
         topic_shape.locution over its places."""
         return topic_shape.locution(self.occurrences(word), self.classes)
+
+    def _distinct_lines(self) -> list[str]:
+        """The members' distinct lines, without a "Name: " label, lower-cased (read once, if asked)."""
+        if self._lines is None:
+            seen: dict[str, None] = {}
+            for text in self.texts:
+                for line in text.lower().split("\n"):
+                    head, sep, rest = line.partition(": ")
+                    line = (rest if sep and len(head) <= 40 else line).strip()
+                    if line:
+                        seen[line] = None
+            self._lines = list(seen)
+        return self._lines
+
+    def recurs(self, phrase: str) -> bool:
+        """(brief23) Whether a name is said in two different lines of the members, or in the longest one (a group's
+        one exchange says its subject once: "does anyone have a ladder I can borrow?"). A chat turn and the episode
+        that quotes it are one place, so "capisco" of the reply "la capisco" and "zapisz datę" of one reply, each in a
+        turn and its episode, recur nowhere. A group of one line has nothing to recur in. Only the lines that hold
+        the name's first word (its folded key but the last letter) are split."""
+        key = [fold(w) for w in _WORD.findall(phrase)]
+        lines = self._distinct_lines()
+        if not key or len(lines) < 2:
+            return bool(key)
+        if self._longest is None:
+            self._longest = max(len(line.split()) for line in lines)
+        stem = key[0][:-1] if len(key[0]) > 3 else key[0]
+        n, found = len(key), 0
+        for line in lines:
+            if stem not in line:
+                continue
+            words = [fold(w) for w in _WORD.findall(_STAMP.sub("", line, count=1))]
+            if any(words[i: i + n] == key for i in range(len(words) - n + 1)):
+                found += 1
+                if found >= 2 or len(line.split()) == self._longest:
+                    return True
+        return False
 
     def bodies(self, texts: Sequence[str]) -> list[tuple[str, list[tuple[int, int]], list[str]]]:
         """Each text without its stamp, its words' spans and its lower-cased words (split once per text)."""
