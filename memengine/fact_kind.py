@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 
-from memengine import fact_name_kind, facts
+from memengine import fact_name_kind, fact_period, facts
 from memengine.fact_align import same_word
 from memengine.fact_lexicon import STOPWORDS, UNITS, WORD_NUMBERS, fold
 
@@ -156,7 +156,9 @@ def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         elif v.kind == "time":
             out.append("clock")
         elif v.kind == "code":
-            if re.fullmatch(r"\d+(?:[.,]\d+)?[kK]", raw):
+            if fact_period.periods(raw):
+                out.append("day")  # a quarter of a year: "Q3" (memengine/fact_period.py)
+            elif re.fullmatch(r"\d+(?:[.,]\d+)?[kK]", raw):
                 out.append(_priced(text, v.text) or _kind_of_unit(UNITS.get(fold(after), ("", 0.0))[0]) or ANY)  # "65k"
             elif named_before or any(ch.isalpha() for ch in raw):
                 out.append(_versioned(text, before, f.lang))  # "Ubuntu 20.04", "ThinkPad T14", "eu-west-1"
@@ -201,6 +203,11 @@ def _read(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         else:
             out.append(ANY)
     bound |= {fold(w) for v in f.values for w in _WORD.findall(v.text)}  # ("14 March", "Thursdays")
+    # a period of a month or a year ("fim de março", "Mitte Mai", "next spring"): a day (memengine/fact_period.py)
+    periods = fact_period.periods(text)
+    if periods and not any(fact_period.periods(v.text) for v in f.values if v.kind == "code"):
+        out.append("day")
+    bound |= fact_period.period_words(text)
     placed = {fold(w.text) for w in f.words if w.place}  # a name after a place word ("nach Stuttgart")
     # a name in the subject phrase is the thing's or the attribute's ("Priya's phone", "The build server's IP
     # address is …"), not a value

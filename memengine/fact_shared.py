@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memengine import fact_alias, facts
+from memengine import fact_alias, fact_period, facts
 from memengine.fact_align import same_word
 from memengine.fact_change_words import CHANGE_WORDS, NOW_WORDS
 from memengine.fact_cue_lexicon import CHANGE_NOUNS
@@ -84,8 +84,9 @@ def _keys(text: str) -> tuple[str, ...]:
     tokens = [fold(t) for t in _TOKEN.findall(text)]
     raw = _TOKEN.findall(text)
     out = set()
+    periods = fact_period.period_words(text)  # a value's words ("fim de março", "finales de"), no thing's
     for n, (t, r) in enumerate(zip(tokens, raw)):
-        if len(t) < 2 or t.isdigit() or t in STOPWORDS or t in FRAME_WORDS:
+        if len(t) < 2 or t.isdigit() or t in STOPWORDS or t in FRAME_WORDS or t in periods:
             continue
         if any(ch.isdigit() for ch in t) and (not any(ch.isalpha() for ch in t[-2:] + t[:1]) or _MEASURE.fullmatch(t)):
             continue  # ("7am", "25mg": values; kept: "10k", "14th", "w1", "k8s": a value that names a thing)
@@ -96,7 +97,7 @@ def _keys(text: str) -> tuple[str, ...]:
     for key in [w.key for w in f.words] + [fold(w) for w in f.old_words]:
         if key.startswith("AX:"):
             continue
-        out |= {p for p in key.split() if len(p) > 1 and not _no_evidence(p)}
+        out |= {p for p in key.split() if len(p) > 1 and not _no_evidence(p) and p not in periods}
     return tuple(sorted(out))
 
 

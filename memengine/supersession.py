@@ -104,6 +104,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_kind,
         fact_meant,
         fact_name_kind,
+        fact_period,
         fact_promoted,
         fact_reorg,
         fact_shared,
@@ -172,15 +173,17 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             verdict = _undone(old_text, said_text, verdict, cos is not None and cos >= floor)
         if verdict is None or vetoed(old_text, new_text):
             continue
-        if verdict.kind != "relative" and fact_kind.another_attribute(old_text, new_text, known) and (
-                said_text == new_text or fact_kind.another_attribute(old_text, said_text, known)):
+        framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE))
+        if verdict.kind != "relative" and (fact_kind.another_attribute(old_text, new_text, known) and (
+                said_text == new_text or fact_kind.another_attribute(old_text, said_text, known))
+                or not verdict.reason.startswith(fact_promoted.ROLE) and _another_role(old_text, new_text, said_text)
+                or fact_period.other_subject(old_text, said_text)):
             # another attribute of the older's thing ("… tem 32 GB de RAM" / "… roda Java 11"): kept, unmarked
             # (a value moved by a relative word is a difference, of its own kind: "um zwei Wochen verschoben");
             # still counted by ``_one_subject``: a word it was named by alone is whom the facts are about as before
             if floor > 0 and _unnamed(old_text, new_text, said_text, verdict, owner) is not None:
                 aside[int(row[0])] = fact_shared.shared_words(old_text, new_text)
             continue
-        framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE))
         if floor > 0 and not framed:  # (a fragment names no subject by its shape: its own guards decide)
             verdict = _unnamed(old_text, new_text, said_text, verdict, owner)
             if verdict is None:
@@ -211,6 +214,22 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     # a fact the new one surely updates, or that surely updates it, is not also "maybe"
     decided = {d.loser for d in sure} | {d.winner for d in sure}
     return _one_unit(sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided])
+
+
+def _another_role(old_text: str, new_text: str, said_text: str) -> bool:
+    """Whether the two facts give their values two different jobs (memengine/fact_role.py: "runs Alma Linux 9" /
+    "uses Memcached as its cache"): asked of two facts that both state a name, the values whose job is said around
+    them (not of days: "Die Besprechung" and "Das Meeting" are one thing in other words, whose day is the value).
+    (Not asked of a new role at the same company: memengine/fact_promoted.py reads a role said "as" a role.)"""
+    from memengine import fact_kind, fact_role
+
+    def named(text: str) -> bool:
+        return any(k in (fact_kind.NAMED, fact_kind.VERSION) or k.startswith("named:") for k in fact_kind.kinds(text))
+
+    if not named(old_text) or not named(new_text):
+        return False
+    return fact_role.another_role(old_text, new_text) and (said_text == new_text
+                                                           or fact_role.another_role(old_text, said_text))
 
 
 # Olders named by one word alone that make the word whom they are about: two may be one thing's two attributes
@@ -380,9 +399,11 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
     role at the same organisation (memengine/fact_promoted.py: "Marcus is now a senior data engineer at Spotify")."""
     from memengine import (
         fact_cue,
+        fact_frame,
         fact_joined,
         fact_meant,
         fact_passed,
+        fact_period,
         fact_promoted,
         fact_reorg,
         fact_swap,
@@ -398,7 +419,8 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_reorg.new_boss(old_text, said_text) or fact_venue.moved(old_text, said_text) \
         or fact_joined.joined(old_text, said_text) or fact_joined.instead(old_text, said_text) \
         or fact_meant.corrects(old_text, said_text) or _relative(old_text, said_text) \
-        or fact_promoted.new_role(old_text, said_text) or fact_promoted.new_name(old_text, said_text)
+        or fact_promoted.new_role(old_text, said_text) or fact_promoted.new_name(old_text, said_text) \
+        or fact_frame.another_name(old_text, said_text) or fact_period.moved(old_text, said_text)
 
 
 def _relative(old_text: str, said_text: str) -> facts.Verdict | None:

@@ -1,0 +1,180 @@
+"""A period of a month or a year said as a date: "fim de março", "early April", "Mitte Mai", "Q3", "next spring" (facts26).
+
+Appointments and deadlines are often put in a part of a month ("A reunião é no fim de março", "finales de marzo",
+"fin mars", "Ende März", "mid-May", "na segunda quinzena de maio", "begin mei") or of a year ("in Q3", "next spring").
+The analyser (memengine/fact_tokens.py) reads a month with its day, or capitalised, or after a year's preposition;
+a lowercase month after a period word ("fim de março") and a Dutch month are no value to it, so a moved appointment
+reached no verdict, and its words ("fim", "finales") were read as the thing's ("El viaje de fin de curso" shares
+"finales" with "La revisión del coche es a finales de marzo"). :func:`periods` reads each period phrase: a period
+word (the only hand list here: the words for the start, the middle, the end, a half of a month, and the seasons) and
+the month after it, whose names come from dateparser's locale data for the languages the engine reads (no month
+list of ours), or a quarter ("Q3"), or a season. memengine/fact_kind.py reads them as days; memengine/fact_shared.py
+does not count their words as naming a thing; :func:`moved` reads a period moved to another one of the same
+thing as an update. Pure: no SQL, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memengine.fact_align import same_word
+from memengine.fact_change_words import CHANGE_WORDS, NOW_WORDS
+from memengine.fact_lexicon import MONTHS, STOPWORDS, _set, fold
+from memengine.fact_types import Verdict
+
+__all__ = ["Period", "moved", "other_subject", "period_words", "periods"]
+
+Period = tuple[str, "int | str"]  # (the part: "start" / "mid" / "end" / "half1" / "half2" / "", month 1-12 or "q3", "spring")
+
+# The languages dateparser's month names are read for: those the engine reads.
+_LANGS = ("en", "de", "fr", "es", "pt", "it", "nl")
+# The part of a month a word names (folded; one set for every language: a short sentence's language is often
+# guessed wrong).
+_PARTS = {
+    **{w: "start" for w in _set("early beginning start", "anfang beginn", "debut", "principios comienzos inicio",
+                                "comeco inicio principio", "inizio primi", "begin")},
+    **{w: "mid" for w in _set("mid middle", "mitte", "mi milieu", "mediados mitad", "meio meados", "meta",
+                              "half midden")},
+    **{w: "end" for w in _set("end late", "ende", "fin", "finales fines final", "fim final finais", "fine", "eind")},
+}
+# A half of a month: "first half of May", "segunda quinzena de maio", "zweite Hälfte des Mai", "prima quindicina".
+_HALF_WORDS = _set("half", "halfte", "quinzaine", "quincena", "quinzena", "quindicina", "helft")
+_FIRST = _set("first", "erste ersten", "premiere", "primera", "primeira", "prima", "eerste")
+_SECOND = _set("second", "zweite zweiten", "deuxieme seconde", "segunda", "segunda", "seconda", "tweede")
+# Seasons: a part of a year.
+_SEASONS = {
+    **{w: "spring" for w in _set("spring", "fruhling fruhjahr", "printemps", "primavera", "lente")},
+    **{w: "summer" for w in _set("summer", "sommer", "ete", "verano", "verao", "estate", "zomer")},
+    **{w: "autumn" for w in _set("autumn fall", "herbst", "automne", "otono", "outono", "autunno", "herfst")},
+    **{w: "winter" for w in _set("winter", "hiver", "invierno", "inverno")},
+}
+# Words between a period word and its month: "end of March", "fim de março", "Ende des Monats", "metà di maggio".
+_LINKS = _set("of the", "des", "de du", "de del", "de do da", "di del della", "van")
+_QUARTER = re.compile(r"^[qQ]([1-4])$")
+_TOKEN = re.compile(r"[^\W_]+")
+_WINDOW = 3  # words from a period word to its month ("the end of June", "na segunda quinzena de maio")
+
+
+@lru_cache(maxsize=1)
+def _months() -> dict[str, int]:
+    """Month names (folded) -> 1-12: the engine's table and dateparser's locale names of every language it reads
+    (Dutch "maart", "mei" are in dateparser's only)."""
+    out = dict(MONTHS)
+    try:
+        from dateparser.languages.loader import default_loader
+    except ImportError:  # (a dependency; the engine's table still serves)
+        return out
+    keys = ("january february march april may june july august september october november december").split()
+    for lang in _LANGS:
+        info = default_loader.get_locale(lang).info
+        for n, key in enumerate(keys, 1):
+            names = [fold(str(name)) for name in info.get(key, [])]
+            for f in names:
+                # (not a short form of a longer name: "mar" is the sea, "gen" a gene; "mei", "mai" are full names)
+                if len(f) > 2 and not any(other != f and other.startswith(f) for other in names):
+                    out.setdefault(f, n)
+    return out
+
+
+def _month(word: str) -> int | None:
+    """The month ``word`` (folded) names, else None."""
+    return _months().get(word)
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str) -> tuple[tuple[Period, ...], frozenset[str]]:
+    """The periods ``text`` states and the words (folded) they are said with."""
+    toks = [fold(t) for t in _TOKEN.findall(text.replace("-", " "))]
+    out: list[Period] = []
+    used: set[str] = set()
+    for n, t in enumerate(toks):
+        q = _QUARTER.match(t)
+        if q:
+            out.append(("", "q" + q.group(1)))
+            used.add(t)
+            continue
+        if t in _SEASONS:
+            out.append(("", _SEASONS[t]))
+            used.add(t)
+            continue
+        part = _PARTS.get(t, "")
+        if t in _HALF_WORDS and n > 0 and (toks[n - 1] in _FIRST or toks[n - 1] in _SECOND):
+            part = "half1" if toks[n - 1] in _FIRST else "half2"
+        if not part:
+            continue
+        for k in range(n + 1, min(n + 1 + _WINDOW, len(toks))):
+            month = _month(toks[k])
+            if month is not None:
+                out.append((part, month))
+                used |= {t, toks[k], *toks[n + 1:k]} | ({toks[n - 1]} if part.startswith("half") else set())
+                break
+            if toks[k] not in _LINKS:
+                break
+    return tuple(out), frozenset(used)
+
+
+def periods(text: str) -> tuple[Period, ...]:
+    """The periods of a month or a year ``text`` states, in order: ``(("end", 3),)`` for "A reunião é no fim de
+    março", ``(("", "q3"),)`` for "The launch is in Q3", ``(("", "spring"),)`` for "next spring"; () when none."""
+    return _read(text)[0]
+
+
+def period_words(text: str) -> frozenset[str]:
+    """The words (folded) ``text``'s periods are said with ("fim", "de", "marco"): a value's, no thing's."""
+    return _read(text)[1]
+
+
+_MARKERS = _set("still", "noch immer", "toujours encore", "todavia sigue", "ainda continua", "ancora sempre",
+                "nog steeds")  # the same period said again ("still planned for early April")
+_NOW_NL = _set("nu inmiddels tegenwoordig")  # (Dutch "now": not among memengine/fact_change_words.py's)
+# Copulas and auxiliaries a change is said with and the particles of a later date ("has been moved", "wurde verschoben", "è stata
+# spostata", "se ha movido"; "only", "erst", "pas"): no word of the thing's.
+_AUXILIARIES = _set("is are has have had was were been being only", "ist sind hat haben war wurde wurden worden erst",
+                    "est ont sont etait ete seulement", "es son ha han hemos fue sido solo", "e sao tem foi sido so apenas",
+                    "e sono hanno era stata stato stati state solo soltanto", "is zijn heeft hebben was werd pas")
+
+
+def _content(text: str, drop: frozenset[str]) -> list[str]:
+    """The folded content words of ``text`` (no stop word, no period word, no change or "now" word)."""
+    return [w for w in (fold(t) for t in _TOKEN.findall(text.replace("-", " ")))
+            if w not in STOPWORDS and w not in drop and not w.isdigit() and len(w) > 1
+            and w not in CHANGE_WORDS and w not in NOW_WORDS and w not in _NOW_NL and w not in _AUXILIARIES]
+
+
+def moved(old: str, new: str) -> Verdict | None:
+    """A ``date`` verdict when ``new`` says that ``old``'s period moved to another one of the same thing ("A
+    consulta é no fim de março" / "A consulta passou para o começo de abril", "The launch is in Q2" / "The launch
+    slipped to Q3"): both state a period, the newer another one and a change ("now", a change verb), and every
+    content word of the newer outside its period and its change words is said by the older, as every word of the
+    older's subject phrase is by the newer. Else None."""
+    po, pn = periods(old), periods(new)
+    if not po or not pn or set(pn) <= set(po):
+        return None
+    nw = [fold(t) for t in _TOKEN.findall(new)]
+    if not any(w in CHANGE_WORDS or w in NOW_WORDS or w in _NOW_NL for w in nw) or any(w in _MARKERS for w in nw):
+        return None
+    co, cn = _content(old, period_words(old)), _content(new, period_words(new))
+    if not cn or not all(any(same_word(a, b) for b in co) for a in cn):
+        return None
+    from memengine import facts
+
+    fo = facts.analyse(old)
+    subject = [w for w in _content(" ".join(x.text for x in fo.words[:fo.subject_end]), period_words(old))]
+    if not subject or not all(any(same_word(a, b) for b in cn) for a in subject):
+        return None
+    return Verdict("date", f"a period moved: {po[0]} -> {pn[0]}", 0.8)
+
+
+def other_subject(old: str, new: str) -> bool:
+    """Whether ``old`` and ``new`` both put something in a period and ``new`` says none of the words of ``old``'s
+    subject phrase ("Der Umzug ins neue Büro ist für Anfang Oktober geplant" / "Das Firmenjubiläum ist jetzt für Ende
+    Mai geplant"): two events, the same frame ("geplant", "prévu") is no evidence that one moved."""
+    if not periods(old) or not periods(new):
+        return False
+    from memengine import facts
+
+    fo = facts.analyse(old)
+    subject = _content(" ".join(x.text for x in fo.words[:fo.subject_end]), period_words(old))
+    words = [fold(t) for t in _TOKEN.findall(new)]
+    return bool(subject) and not any(same_word(a, b) for a in subject for b in words)
