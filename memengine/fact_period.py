@@ -49,6 +49,11 @@ _SEASONS = {
     **{w: "autumn" for w in _set("autumn fall", "herbst", "automne", "otono", "outono", "autunno", "herfst")},
     **{w: "winter" for w in _set("winter", "hiver", "invierno", "inverno")},
 }
+# The words a season is said after as a time ("next spring", "im Frühjahr", "au printemps", "na primavera"): a season
+# word alone is often something else ("a Volvo estate", "a hot spring", "fall behind").
+_SEASON_BEFORE = _set("in next this last coming", "im nachsten nachstes kommenden kommendes diesen dieses", "au en ce cet",
+                      "en la proxima esta este", "na no proxima proximo nesta neste", "in nella prossima prossimo questa",
+                      "in de het volgende komende deze")
 # Words between a period word and its month: "end of March", "fim de março", "Ende des Monats", "metà di maggio".
 _LINKS = _set("of the", "des", "de du", "de del", "de do da", "di del della", "van")
 _QUARTER = re.compile(r"^[qQ]([1-4])$")
@@ -94,7 +99,7 @@ def _read(text: str) -> tuple[tuple[Period, ...], frozenset[str]]:
             out.append(("", "q" + q.group(1)))
             used.add(t)
             continue
-        if t in _SEASONS:
+        if t in _SEASONS and n > 0 and toks[n - 1] in _SEASON_BEFORE:
             out.append(("", _SEASONS[t]))
             used.add(t)
             continue

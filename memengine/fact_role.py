@@ -35,33 +35,44 @@ __all__ = ["another_role", "roles"]
 _AS = _set("as", "als", "comme", "como", "come")
 # A purpose said after the name: "uses Notion for the docs", "usa Asana per i progetti", "für die Backups".
 _FOR = _set("for", "fur", "pour", "para", "per", "voor")
-# Possessives beyond the lexicon's determiners (folded): the noun after one is what the thing has.
-_POSSESSIVES = _set("its our their his her my your", "sein seine seinen seiner ihr ihre ihren unser unsere "
-                    "unseren", "son sa ses notre nos leur leurs", "su sus nuestro nuestra nuestros nuestras",
-                    "seu sua seus suas nosso nossa nossos nossas", "suo sua suoi sue nostro nostra nostri nostre",
-                    "zijn haar hun ons onze mijn")
-_DUTCH = _set("het de een")  # Dutch articles (not among the lexicon's determiners; "de" is a Romance "of" too)
-_ARTICLES = DETERMINERS | _DUTCH
+# The definite articles and possessives of each language (folded): the noun phrase after one names something the
+# thing has or the fact is about, as an indefinite one ("lives in a flat", "drives a blue Toyota") describes a value.
+# Read in the sentence's own language only: "i" is an Italian article and an English pronoun, "a" a Portuguese
+# article and a French verb.
+_DEFINITE = {
+    "en": _set("the"), "de": _set("der die das den dem des"), "fr": _set("le la les"), "es": _set("el la los las"),
+    "pt": _set("o a os as"), "it": _set("il lo la i gli le"), "nl": _set("de het"),
+}
+_POSSESSIVE = {
+    "en": _set("its our their his her my your"),
+    "de": _set("sein seine seinen seinem seiner ihr ihre ihren ihrem ihrer unser unsere unseren unserem unserer mein "
+               "meine meinen"),
+    "fr": _set("son sa ses notre nos leur leurs mon ma mes"), "es": _set("su sus nuestro nuestra nuestros nuestras mi mis"),
+    "pt": _set("seu sua seus suas nosso nossa nossos nossas meu minha"),
+    "it": _set("suo sua suoi sue nostro nostra nostri nostre mio mia"), "nl": _set("zijn haar hun ons onze mijn"),
+}
 _POSSESSIVE_S = re.compile(r"['’]s$")
-_NONE = _set("no every each some one")  # quantifiers: "no longer", "every week" put no job after them
-_ELIDED = re.compile(r"^[dlnmst]['’](?=\w)|^qu['’](?=\w)")  # "l'audit", "d'équipe": the article elided
-# A genitive link: the noun before it is the job of the thing after it ("backups of the server").
+_ELIDED = re.compile(r"^[dlnmst]['’](?=\w)|^qu['’](?=\w)")  # "l'audit", "d'équipe", "s'est": elided
+_THE_ELIDED = re.compile(r"^l['’](?=\w)")  # the definite article elided: "l'audit", "l'antispam"
+# A genitive link: in the subject phrase, the noun before it is the job of the thing after it ("backups of the
+# server", "L'antispam du serveur").
 _OF = _set("of", "des", "du", "del", "do da dos das", "della dello dei degli delle", "van")
 _NOW_NL = _set("nu inmiddels tegenwoordig now")
 _TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d[\w.,]*")
+Phrase = tuple[str, ...]
+_RUN = 3  # words of a role phrase ("health insurance", "copias de seguridad")
 
 
-def _skip(word: str, noun: bool = False) -> bool:
+def _skip(word: str) -> bool:
     """Whether the folded ``word`` names no job: a stop word, a change or "now" word, a short word, a unit ("these
-    days"). After an article (``noun``) a change word is a noun ("der Umzug", "the move")."""
-    return (len(word) < 3 or word in STOPWORDS or (word in CHANGE_WORDS or word in NOW_WORDS) and not noun
-            or word in _NOW_NL or word in _ARTICLES or word in _POSSESSIVES or word in UNITS)
+    days")."""
+    return (len(word) < 3 or word in STOPWORDS or word in CHANGE_WORDS or word in NOW_WORDS or word in _NOW_NL
+            or word in DETERMINERS or word in UNITS)
 
 
 def _name_like(raw: str, n: int, toks: list[str]) -> bool:
     """Whether the token ``raw`` at ``n`` is a name (a value): an acronym, a word with an inner capital, a capitalised
-    word before a number ("Redis 7"), any word with a digit; in a language other than German a capitalised word
-    inside the sentence is one too (German capitalises its nouns: a role noun there is capitalised)."""
+    word before a number ("Redis 7"), any word with a digit."""
     if any(ch.isdigit() for ch in raw):
         return True
     if not raw[:1].isupper() or n == 0:
@@ -76,99 +87,132 @@ def _bare(token: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _read(text: str) -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, str], ...]]:
-    """The role words of ``text`` (folded), its strong ones (after a role marker, a purpose said after a name, a
-    possessive, or before a genitive: not only after an article, "the primary DNS provider"), and each name (folded)
-    with the cue word governing it (memengine/fact_name_kind.py: "runs", "hosted", "assicurata"; "" when none)."""
+def _read(text: str) -> tuple[frozenset[Phrase], frozenset[Phrase], frozenset[Phrase], tuple[tuple[str, str], ...]]:
+    """The role phrases of ``text`` (folded words), its strong ones (after a role marker, a purpose said after a
+    name, a possessive, before a genitive in the subject phrase, or an object's definite article: not one an article
+    puts in the subject, "the primary DNS provider"), those of them said as a purpose ("for the job": a reason as
+    often as a job), and each name (folded) with the cue word governing it (memengine/fact_name_kind.py: "runs",
+    "hosted", "assicurata"; "" when none)."""
     from memengine import facts
 
     f = facts.analyse(text)
+    definite, possessive = _DEFINITE.get(f.lang, frozenset()), _POSSESSIVE.get(f.lang, frozenset())
     toks = _TOKEN.findall(text)
-    elided = [bool(_ELIDED.match(fold(t))) for t in toks]
     folded = [_bare(t) for t in toks]
     periods = fact_period.period_words(text)
     # the subject phrase: a noun an article puts there ("the primary DNS provider") is the thing's as often
     subject = {p for w in f.words[:f.subject_end] for p in _ELIDED.sub("", fold(w.text)).split()}
     # the values: names as written, the names memengine/fact_kind.py reads (German ones too: "einen Tesla Model 3"),
-    # the analyser's values ("le jeudi soir", "al giovedì")
+    # the analyser's values ("le jeudi soir", "al giovedì"); a capitalised word inside the sentence but in German
     valued = set(fact_kind.names(text)) | {p for v in f.values for p in _TOKEN.findall(fold(v.text))}
-    names = [n for n, t in enumerate(toks) if _name_like(t, n, toks) or f.lang != "de" and n and t[:1].isupper()
-             or folded[n] in valued or any(ch.isupper() for ch in t[1:])]
-    roles: set[str] = set()
-    strong: set[str] = set()
+    names = {n for n, t in enumerate(toks) if _name_like(t, n, toks) or f.lang != "de" and n and t[:1].isupper()
+             or folded[n] in valued or any(ch.isupper() for ch in t[1:])}
     cues = fact_name_kind.kinds_of(text, f.lang)
+    roles: set[Phrase] = set()
+    strong: set[Phrase] = set()
+    purpose: set[Phrase] = set()
 
-    def noun(k: int) -> str:
-        """The first word from ``k`` past determiners and possessives, if it may name a job."""
-        while k < len(toks) and (folded[k] in _ARTICLES or folded[k] in _POSSESSIVES):
+    def content(k: int) -> bool:
+        return k < len(toks) and k not in names and not _skip(folded[k]) and folded[k] not in periods
+
+    def run(k: int) -> Phrase:
+        """The content words from ``k`` on (at most :data:`_RUN`), up to a name, a function word or a value: () when a
+        name comes first (the article introduced the value: "the Volvo")."""
+        end = k
+        while content(end) and end - k < _RUN:
+            end += 1
+            if fold(toks[end - 1]).endswith(("'s", "’s")):
+                break  # "the analytics server's backups": what follows is what the server has
+        return tuple(folded[k:end])
+
+    def determined(k: int) -> Phrase:
+        """The phrase after a definite article or a possessive at ``k`` (none, or one of them), else ()."""
+        if k < len(toks) and (folded[k] in definite or folded[k] in possessive):
             k += 1
-        if k >= len(toks) or k in names or _skip(folded[k], True) or folded[k] in periods:
-            return ""
-        return folded[k]
+        return run(k)
 
-    for n, w in enumerate(folded):
-        # a role marker right after a name or opening the sentence ("PostgreSQL 12 as its database", "Als Datenbank
-        # nutzt …"); after a verb its noun is the value ("travaille comme infirmière"), after a person it is the
-        # person's ("le docteur Petit comme généraliste")
-        if w in _AS and (n == 0 or n - 1 in names and cues.get(fold(toks[n - 1]), ("", ""))[0] != fact_name_kind.PERSON) \
-                or w in _FOR and names and names[0] < n:
-            got = noun(n + 1)
+    n = 0
+    while n < len(toks):
+        w = folded[n]
+        marker = w in _AS and (n == 0 or n - 1 in names and cues.get(fold(toks[n - 1]), ("", ""))[0] != fact_name_kind.PERSON)
+        aim = w in _FOR and any(k < n for k in names) and n - 1 in names
+        if marker or aim:
+            # a role marker right after a name or opening the sentence ("PostgreSQL 12 as its database", "Als
+            # Datenbank nutzt …"); after a verb its noun is the value ("travaille comme infirmière"), after a person
+            # the person's ("le docteur Petit comme généraliste")
+            got = determined(n + 1)
             if got:
-                strong.add(got)
                 roles.add(got)
+                strong.add(got)
+                if aim:
+                    purpose.add(got)
+            n += 1
             continue
-        before = folded[n - 1] if n else ""
-        after = folded[n + 1] if n + 1 < len(folded) else ""
-        article = before in DETERMINERS and before not in _NONE or before in _DUTCH and f.lang == "nl" or elided[n]
-        # (a change word is a noun after a possessive or an article of two letters or more: "a annulé" is a verb)
-        if n in names or _skip(w, len(before) > 1 and (article or before in _POSSESSIVES)) or w in periods:
-            continue
-        if before in _POSSESSIVES or n and fold(toks[n - 1]).endswith(("'s", "’s")) or after in _OF:
-            strong.add(w)  # what the thing has: "keeps its data in", "Lena's health insurance", "backups of"
-            roles.add(w)
-        elif article:
-            roles.add(w)
-            if w not in subject:
-                strong.add(w)  # an object: "manda el correo con SendGrid" ("the primary DNS provider": the thing's)
+        after_det = bool(n) and (folded[n - 1] in definite or folded[n - 1] in possessive
+                                 or fold(toks[n - 1]).endswith(("'s", "’s"))) or bool(_THE_ELIDED.match(fold(toks[n])))
+        if after_det and content(n):
+            got = run(n)
+            if got:
+                roles.add(got)
+                if not (folded[n - 1] in definite or _THE_ELIDED.match(fold(toks[n]))) or not set(got) & subject \
+                        or n + len(got) < len(toks) and folded[n + len(got)] in _OF:
+                    # what the thing has ("its data", "Lena's health insurance"), an object, what is of the thing
+                    # ("Les journaux du serveur")
+                    strong.add(got)
+                n += len(got)
+                continue
+        if content(n) and n + 1 < len(toks) and folded[n + 1] in _OF and w in subject:
+            roles.add((w,))
+            strong.add((w,))  # "Nightly backups of the billing server", "L'antispam du serveur"
+        n += 1
     # each name with the cue word governing it, where one says what it is ("runs", "assicurata", "hosted"): a name
-    # whose job its verb says ("The API server runs Alma Linux 9"; "The user got an iPhone 15" says no job at all)
-    governed = [(folded[at], cues.get(fold(toks[at]), ("", ""))[1]) for at in names]
-    return frozenset(roles), frozenset(strong), tuple(governed)
+    # whose job its verb says ("The API server runs Alma Linux 9"; "The user got an iPhone 15" says no job at all;
+    # a person's naming verb, "called", says none either)
+    governed = tuple((folded[at], cue if kind != fact_name_kind.PERSON else "")
+                     for at in sorted(names) for kind, cue in [cues.get(fold(toks[at]), ("", ""))])
+    return frozenset(roles), frozenset(strong), frozenset(purpose), governed
 
 
-def roles(text: str) -> frozenset[str]:
-    """The words (folded) ``text`` says the job of its name in: {"mail"} of "The API server sends its mail through
-    Postmark" (with the thing's own words: "server" after "the")."""
+def roles(text: str) -> frozenset[Phrase]:
+    """The phrases (folded words) ``text`` says the job of its name in: {("mail",)} of "The API server sends its mail
+    through Postmark" (with the thing's own: ("api",)... when an article puts it before the name)."""
     return _read(text)[0]
 
 
-def _said(word: str, words: list[str]) -> bool:
-    return any(same_word(word, w) for w in words)
+def _one(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are one word: inflected alike, or of two genders ("jefe" / "jefa", "amigo" / "amiga")."""
+    return same_word(a, b) or len(a) > 3 and len(a) == len(b) and a[:-1] == b[:-1] and a[-1] in "aeo" and b[-1] in "aeo"
+
+
+def _said(phrase: Phrase, words: list[str]) -> bool:
+    """Whether any word of ``phrase`` is said in ``words`` (inflected alike)."""
+    return any(_one(p, w) for p in phrase for w in words)
 
 
 def another_role(old: str, new: str) -> bool:
-    """Whether ``old`` and ``new`` give their names two different jobs: each says a strong role word (after a role
-    marker, a possessive, before a genitive, or an object's article) the other says nowhere ("keeps its data in
-    MariaDB 11" / "uses Memcached as its cache"), or one says a strong role the other does not while the other says
-    none and its own name is governed by a cue word the first does not say ("runs Alma Linux 9" / "uses Memcached
-    as its cache"). A thing's own words are said by both and cancel out."""
-    ro, so, go = _read(old)
-    rn, sn, gn = _read(new)
+    """Whether ``old`` and ``new`` give their names two different jobs: each says a strong role phrase (after a role
+    marker, a possessive, before a genitive, or an object's definite article) the other says no word of ("keeps its
+    data in MariaDB 11" / "uses Memcached as its cache"), or one says a strong role the other does not while the
+    other says none and its own name is governed by a cue word the first does not say ("runs Alma Linux 9" / "uses
+    Memcached as its cache"; not a purpose: "relocated to Seattle for the job"). A thing's own words are said by
+    both and cancel out."""
+    ro, so, po, go = _read(old)
+    rn, sn, pn, gn = _read(new)
     wo = [_bare(t) for t in _TOKEN.findall(old)]
     wn = [_bare(t) for t in _TOKEN.findall(new)]
-    only_o = [w for w in ro if not _said(w, wn)]
-    only_n = [w for w in rn if not _said(w, wo)]
-    if any(w in so for w in only_o) and any(w in sn for w in only_n):
+    only_o = [r for r in ro if not _said(r, wn)]
+    only_n = [r for r in rn if not _said(r, wo)]
+    if any(r in so for r in only_o) and any(r in sn for r in only_n):
         return True  # (a noun only an article puts in the subject is no job: "Die Besprechung" / "Das Meeting")
 
     def governor(governed: tuple[tuple[str, str], ...], other: list[str]) -> str:
         """The cue word governing the first name not said by the other fact (its value's), "" when none."""
-        return next((g for name, g in governed if not _said(name, other)), "")
+        return next((g for name, g in governed if not _said((name,), other)), "")
 
-    if not only_o and any(not _said(w, wo) for w in sn):
+    if not only_o and any(r not in pn and not _said(r, wo) for r in sn):
         g = governor(go, wn)
-        return bool(g) and not _said(g, wn)
-    if not only_n and any(not _said(w, wn) for w in so):
+        return bool(g) and not _said((g,), wn)
+    if not only_n and any(r not in po and not _said(r, wn) for r in so):
         g = governor(gn, wo)
-        return bool(g) and not _said(g, wo)
+        return bool(g) and not _said((g,), wo)
     return False
