@@ -333,3 +333,32 @@ def test_readme_exit_code_table_is_the_codes() -> None:
     rows = {code: int(status) for codes, status in re.findall(r"^\s*\| (`[^|]+`) \| `(\d+)` \|", table, re.M)
             for code in re.findall(r"`(\w+)`", codes)}
     assert rows == core.EXIT_CODES
+
+
+def test_readme_python_api_example_runs(tmp_path: Path) -> None:
+    """README's "Python API" block, run as written (in a subprocess: its `memory.db` is relative)."""
+    code = next(body for info, body in _fenced(README) if info == "python" and "from memory_core" in body)
+    env = _env(tmp_path, tmp_path / "unused.db", real=False)
+    env["PYTHONPATH"] = str(REPO)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    first, hit = proc.stdout.splitlines()[:2]
+    assert first == "1 False"  # res.id, res.deduplicated
+    assert hit.startswith("1 ") and hit.endswith(" semantic None None Oscar prefers morning meetings"), hit
+    assert (tmp_path / "memory.db").exists()
+
+
+def test_the_mcp_recall_fields_the_docs_list_are_the_servers() -> None:
+    from memengine.mcp_server import LEAN_FIELDS, LEAN_IF_SET
+
+    skill = re.search(r"results carry only ([\w, ]+) \(([\w, ]+) when set\)", SKILL.replace("\n", " "))
+    assert skill is not None
+    assert tuple(skill.group(1).split(", ")) == LEAN_FIELDS
+    assert set(LEAN_IF_SET) <= set(re.split(r", ", skill.group(2)))
+    readme = README.replace("\n", " ")
+    lean = readme[readme.index("results are lean by default:"):]
+    lean = lean[:lean.index("when set")]
+    head, _, extra = lean.partition(", plus ")
+    assert tuple(re.findall(r"`(\w+)`", head)) == LEAN_FIELDS
+    assert set(re.findall(r"`(\w+)`", extra)) == set(LEAN_IF_SET)
