@@ -26,6 +26,9 @@ STATE_CHARS = 60  # each quoted turn, trimmed
 STATE_READ_CHARS = 200  # of each turn read
 STATE_SEP = " — said "  # between a line and what its person said (brief.py drops it when the line does not fit)
 _RARE_WORD = re.compile(r"[^\W\d_]{4,}")
+# a turn that ends asking ("quem vai mixar o EP?", "todo mundo chegou bem? 😅") tells nothing of its author's state:
+# what is left after the last question mark (Latin or Arabic) is no word, only emoji, spaces or closing marks
+_ENDS_ASKING = re.compile(r"[?？؟][^\w]*$")
 
 
 def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
@@ -86,7 +89,7 @@ def _states(conn: Any, authors: Mapping[str, list[str]]) -> dict[str, str]:
     """(brief23) Per shown author, the latest news they gave: in a group chat the People line said only who talks
     ("wrote 17 memories in 1 chat"), nothing of anyone's move, new job, baby or trip. Their latest turn that says
     STATE_MIN_INFO informative things or more (brief_text.informative_words: numbers, names, words rare among the
-    turns read) among the last STATE_READ turns of the chat they wrote in last, and no greeting ("cheguei em
+    turns read) among the last STATE_READ turns of the chat they wrote in last, no question, and no greeting ("cheguei em
     Curitiba! apartamento no Batel"), as ``#id "text"`` trimmed. Not a turn that dates a plan ("housewarming:
     Saturday 5 December"): Coming up shows plans, moved or past as they are; quoted here, a moved one read as
     current. (Their most informative turn as well took the section's share from the people after them: one line
@@ -122,7 +125,8 @@ def _states(conn: Any, authors: Mapping[str, list[str]]) -> dict[str, str]:
             for i in mine:
                 t = texts[i]
                 if brief_text.informative_words(t, rare)[0] >= STATE_MIN_INFO and \
-                        not brief_greetings.is_greeting(t) and not brief_dates.says_a_date(t):
+                        not brief_greetings.is_greeting(t) and not brief_dates.says_a_date(t) and \
+                        not _ENDS_ASKING.search(t):
                     out[name] = f'#{int(rows[i][0])} "{brief_text.trim(brief_text.one_line(t), STATE_CHARS)}"'
                     break
     return out
