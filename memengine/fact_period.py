@@ -138,35 +138,57 @@ _NOW_NL = _set("nu inmiddels tegenwoordig")  # (Dutch "now": not among memengine
 _AUXILIARIES = _set("is are has have had was were been being only", "ist sind hat haben war wurde wurden worden erst",
                     "est ont sont etait ete seulement", "es son ha han hemos fue sido solo", "e sao tem foi sido so apenas",
                     "e sono hanno era stata stato stati state solo soltanto", "is zijn heeft hebben was werd pas")
+# Modal and future auxiliaries ("will be ready", "soll fertig sein" / "wird erst fertig", "doit être", "va a ser"): how a
+# period is said, no word of the thing's (lead: "Die Renovierung soll Anfang Mai fertig sein" / "… wird erst Ende Juni
+# fertig" differed only in them)
+_MODALS = _set("will would shall should must can could may might", "wird werden soll sollen muss mussen kann konnen",
+               "va vont doit doivent devrait sera", "va van debe deberia sera", "vai vao deve deveria sera",
+               "deve dovrebbe sara", "zal zullen moet moeten")
 
 
-def _content(text: str, drop: frozenset[str]) -> list[str]:
-    """The folded content words of ``text`` (no stop word, no period word, no change or "now" word)."""
+def _content(text: str, drop: frozenset[str], keep: frozenset[str] = frozenset()) -> list[str]:
+    """The folded content words of ``text`` (no stop word, no period word, no auxiliary, no change or "now" word
+    unless ``keep`` holds it: "la mudanza", "le déménagement", "der Umzug" are things whose names are change words)."""
     return [w for w in (fold(t) for t in _TOKEN.findall(text.replace("-", " ")))
             if w not in STOPWORDS and w not in drop and not w.isdigit() and len(w) > 1
-            and w not in CHANGE_WORDS and w not in NOW_WORDS and w not in _NOW_NL and w not in _AUXILIARIES]
+            and (w in keep or (w not in CHANGE_WORDS and w not in NOW_WORDS and w not in _NOW_NL))
+            and w not in _AUXILIARIES and w not in _MODALS]
+
+
+def _upto_period(text: str) -> str:
+    """``text`` up to its last period's last word: what follows a moved period is said of the move ("launch moved
+    to Q4 after the funding delay"), not of the thing."""
+    words = period_words(text)
+    ends = [m.end() for m in _TOKEN.finditer(text.replace("-", " ")) if fold(m.group()) in words]
+    return text[:ends[-1]] if ends else text
 
 
 def moved(old: str, new: str) -> Verdict | None:
     """A ``date`` verdict when ``new`` says that ``old``'s period moved to another one of the same thing ("A
     consulta é no fim de março" / "A consulta passou para o começo de abril", "The launch is in Q2" / "The launch
-    slipped to Q3"): both state a period, the newer another one and a change ("now", a change verb), and every
-    content word of the newer outside its period and its change words is said by the older, as every word of the
-    older's subject phrase is by the newer. Else None."""
+    slipped to Q3"): both state a period, the newer another one, and every content word of the newer outside its
+    period and its change words (with a change word: up to its period) is said by the older, and a word of the
+    older's subject phrase by the newer ("The product launch …" / "launch moved to …"). Else None."""
     po, pn = periods(old), periods(new)
     if not po or not pn or set(pn) <= set(po):
         return None
     nw = [fold(t) for t in _TOKEN.findall(new)]
-    if not any(w in CHANGE_WORDS or w in NOW_WORDS or w in _NOW_NL for w in nw) or any(w in _MARKERS for w in nw):
+    if any(w in _MARKERS for w in nw):
         return None
-    co, cn = _content(old, period_words(old)), _content(new, period_words(new))
+    said = frozenset(fold(t) for t in _TOKEN.findall(old.replace("-", " ")))
+    changed = any((w in CHANGE_WORDS or w in NOW_WORDS or w in _NOW_NL) and w not in said for w in nw)
+    # The same frame with another period is a new value, as another day is to memengine/facts.py (no change word
+    # needed: "… soll Anfang Mai fertig sein" / "… wird erst Ende Juni fertig"); a change word lets the newer add
+    # why after the period ("… moved to Q4 after the funding delay").
+    co = _content(old, period_words(old), said)
+    cn = _content(_upto_period(new) if changed else new, period_words(new), said)
     if not cn or not all(any(same_word(a, b) for b in co) for a in cn):
         return None
     from memengine import facts
 
     fo = facts.analyse(old)
-    subject = [w for w in _content(" ".join(x.text for x in fo.words[:fo.subject_end]), period_words(old))]
-    if not subject or not all(any(same_word(a, b) for b in cn) for a in subject):
+    subject = [w for w in _content(" ".join(x.text for x in fo.words[:fo.subject_end]), period_words(old), said)]
+    if not subject or not any(any(same_word(a, b) for b in cn) for a in subject):
         return None
     return Verdict("date", f"a period moved: {po[0]} -> {pn[0]}", 0.8)
 
