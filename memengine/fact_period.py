@@ -49,11 +49,13 @@ _SEASONS = {
     **{w: "autumn" for w in _set("autumn fall", "herbst", "automne", "otono", "outono", "autunno", "herfst")},
     **{w: "winter" for w in _set("winter", "hiver", "invierno", "inverno")},
 }
-# The words a season is said after as a time ("next spring", "im Frühjahr", "au printemps", "na primavera"): a season
+# The words a season is said after as a date ("next spring", "im Frühjahr", "au printemps", "na primavera"): a season
 # word alone is often something else ("a Volvo estate", "a hot spring", "fall behind").
-_SEASON_BEFORE = _set("in next this last coming", "im nachsten nachstes kommenden kommendes diesen dieses", "au en ce cet",
-                      "en la proxima esta este", "na no proxima proximo nesta neste", "in nella prossima prossimo questa",
-                      "in de het volgende komende deze")
+# Not after "this" / "last" ("cet été", "this summer", "diesen Sommer"): said of the event, when it happened or
+# happens, as "last week" is ("julien a déménagé à Nantes cet été" changes where he lives, not a date; lead)
+_SEASON_BEFORE = _set("in next coming", "im nachsten nachstes kommenden kommendes", "au en",
+                      "en la proxima", "na no proxima proximo", "in nella prossima prossimo",
+                      "in de het volgende komende")
 # Words between a period word and its month: "end of March", "fim de março", "Ende des Monats", "metà di maggio".
 _LINKS = _set("of the", "des", "de du", "de del", "de do da", "di del della", "van")
 _QUARTER = re.compile(r"^[qQ]([1-4])$")

@@ -97,7 +97,8 @@ def _read(text: str) -> tuple[frozenset[Phrase], frozenset[Phrase], frozenset[Ph
 
     f = facts.analyse(text)
     definite, possessive = _DEFINITE.get(f.lang, frozenset()), _POSSESSIVE.get(f.lang, frozenset())
-    toks = _TOKEN.findall(text)
+    spans = [m.span() for m in _TOKEN.finditer(text)]
+    toks = [text[a:b] for a, b in spans]
     folded = [_bare(t) for t in toks]
     periods = fact_period.period_words(text)
     # the subject phrase: a noun an article puts there ("the primary DNS provider") is the thing's as often
@@ -152,6 +153,12 @@ def _read(text: str) -> tuple[frozenset[Phrase], frozenset[Phrase], frozenset[Ph
                                  or fold(toks[n - 1]).endswith(("'s", "’s"))) or bool(_THE_ELIDED.match(fold(toks[n])))
         if after_det and content(n):
             got = run(n)
+            at = n + len(got)
+            if got and at in names and folded[n - 1] in definite and "," not in text[spans[at - 1][1]:spans[at][0]]:
+                # after a definite article, the kind of the name right after it, no job: "la clínica San Antón",
+                # "the café Blue Door" (the apposition "the database, PostgreSQL 12" is set off by a comma; lead)
+                n = at
+                continue
             if got:
                 roles.add(got)
                 if not (folded[n - 1] in definite or _THE_ELIDED.match(fold(toks[n]))) or not set(got) & subject \

@@ -41,3 +41,40 @@ def test_a_moved_period_is_an_update(old: str, new: str) -> None:
 ])
 def test_another_thing_or_the_same_period_is_no_update(old: str, new: str) -> None:
     assert fact_period.moved(old, new) is None
+
+
+# --------------------------------------------------------------------------- what facts26 cost the lead's blind probe
+# "julien a déménagé à Nantes cet été" (after "Julien habite à Lyon") and "cambiamos a Luna al veterinario de la calle
+# Mayor" (after "el veterinario de Luna es la clínica San Antón") superseded before facts26 and were new facts after:
+# "cet été" was read as a date the older states none of (another attribute), "la clínica" / "la calle" as two jobs.
+
+
+@pytest.mark.parametrize("text", ["julien a déménagé à Nantes cet été", "my sister moved to York this summer",
+                                  "Wir sind diesen Sommer nach Kiel gezogen", "nos mudamos a Bilbao este verano"])
+def test_this_season_is_when_it_happened_no_date(text: str) -> None:
+    assert fact_period.periods(text) == ()
+
+
+@pytest.mark.parametrize("text", ["The launch is next spring", "Der Umzug ist im Frühjahr", "On déménage au printemps"])
+def test_a_coming_season_is_a_date(text: str) -> None:
+    assert fact_period.periods(text)
+
+
+def test_the_kind_word_before_a_name_is_no_job() -> None:
+    from memengine import fact_role
+
+    assert not fact_role.another_role("el veterinario de Luna es la clínica San Antón",
+                                      "cambiamos a Luna al veterinario de la calle Mayor, más cerca")
+    # a job said as an apposition, or after a possessive, still is one
+    assert ("database",) in fact_role.roles("The API server uses the database, PostgreSQL 12")
+    assert ("mail", "through") in fact_role.roles("The API server sends its mail through Postmark")
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Julien habite à Lyon", "julien a déménagé à Nantes cet été"),
+    ("el veterinario de Luna es la clínica San Antón", "cambiamos a Luna al veterinario de la calle Mayor, más cerca"),
+])
+def test_real_model_the_moves_supersede_again(real, tmp_path, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
+    from conftest import pair_outcome
+
+    assert pair_outcome(tmp_path / "s.db", old, new, real) == (True, False)
