@@ -160,6 +160,24 @@ def install(folder: str | None = None) -> bool:
     return True
 
 
+def _write(path: str, payload: bytes) -> None:
+    """``payload`` behind its digest into ``path``, whole or not at all: a temp file of this process, then
+    ``os.replace`` (another process reading meanwhile sees the old file or the new one). Raises OSError."""
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(_digest(payload) + payload)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 def save() -> None:
     """Write the file when this process compiled a pattern it did not hold (never raises: only a cache)."""
     path = _state.get("path")
@@ -175,20 +193,7 @@ def save() -> None:
         if len(entries) > MAX_ENTRIES:
             entries = {k: v for k, v in _known.items() if k in _used}
             entries.update(new)
-        payload = marshal.dumps((FORMAT, entries))
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(_digest(payload) + payload)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        _write(path, marshal.dumps((FORMAT, entries)))
         _known.update(new)
         _new.clear()
     except Exception:  # a read-only or full cache dir: the next process compiles again
@@ -220,20 +225,7 @@ def kept(name: str, key: str, build: Any) -> Any:
         pass
     table = build()
     try:
-        payload = marshal.dumps((_TABLE, key, table))
-        os.makedirs(os.path.dirname(file), mode=0o700, exist_ok=True)
-        tmp = f"{file}.{os.getpid()}.tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(_digest(payload) + payload)
-            os.replace(tmp, file)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        _write(file, marshal.dumps((_TABLE, key, table)))
     except Exception:  # (a table marshal cannot write, a read-only or full cache dir: built again next time)
         pass
     return table

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 
 from memengine.recall.counter import asks_first
 from memengine.recall.episodes import is_episode
-from memengine.recall.updates import UPDATE_WORDS, person_source
+from memengine.recall.updates import UPDATE_WORDS, lift_newer, person_source
 from memengine.records import Candidate
 from memengine.text import bare_text, count_words
 
@@ -188,18 +188,7 @@ def renamed_first(ranked: list[Candidate], k: int, mode: str, query: str, pool: 
             marks.setdefault(a.id, []).append(b.id)
     if not marks:
         return ranked, {}
-    out = list(ranked)
-    by_id = {c.id: c for c in later}
-    for old_id, newer in marks.items():
-        for new_id in sorted(newer, key=lambda i: _when(by_id[i])):
-            o, n = next(c for c in out if c.id == old_id), by_id[new_id]
-            if n in out and out.index(n) < out.index(o):
-                continue
-            if n in out:
-                out.remove(n)
-            out.insert(out.index(o), n)
-            n.score = o.score
-    return out, {o: sorted(ls) for o, ls in marks.items()}
+    return lift_newer(ranked, marks, later), {o: sorted(ls) for o, ls in marks.items()}
 
 
 def names_of(text: str, sure: bool = False) -> frozenset[str]:

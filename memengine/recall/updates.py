@@ -387,6 +387,24 @@ def _when(c: Candidate) -> tuple[str, int]:
     return c.event_at or "", c.position if c.position is not None else -1
 
 
+def lift_newer(ranked: list[Candidate], marks: dict[int, list[int]], later: Iterable[Candidate]) -> list[Candidate]:
+    """``ranked`` with each newer of ``marks`` (older id -> newer ids, candidates of ``later``) put right above its
+    older, oldest newer first, scored as the older (a newer already above it stays where it is). Used by this
+    module's update links and by memengine/recall/renamed.py."""
+    out = list(ranked)
+    by_id = {c.id: c for c in later}
+    for old_id, newer in marks.items():
+        for new_id in sorted(newer, key=lambda i: _when(by_id[i])):
+            old, new = next(c for c in out if c.id == old_id), by_id[new_id]
+            if new in out and out.index(new) < out.index(old):
+                continue
+            if new in out:
+                out.remove(new)
+            out.insert(out.index(old), new)
+            new.score = old.score
+    return out
+
+
 _MAYBE_VALUE = re.compile(rf"\d|\b({_VALUE_WORDS})", re.I)
 
 
@@ -658,16 +676,6 @@ def newer_first(ranked: list[Candidate], k: int, mode: str, pool: Iterable[Candi
             marks.setdefault(a.id, []).append(b.id)
     if not marks:
         return ranked, {}
-    out = list(top)
-    by_id = {c.id: c for c in later}
-    for old_id, newer in marks.items():
-        for new_id in sorted(newer, key=lambda i: _when(by_id[i])):
-            old, new = next(c for c in out if c.id == old_id), by_id[new_id]
-            if new in out and out.index(new) < out.index(old):
-                continue
-            if new in out:
-                out.remove(new)
-            out.insert(out.index(old), new)
-            new.score = old.score
+    out = lift_newer(top, marks, later)
     rest = [c for c in ranked[k:] if c not in out]
     return out[:k] + out[k:] + rest, {o: sorted(ls) for o, ls in marks.items()}
