@@ -96,6 +96,12 @@ def _load_steps() -> None:
     _steps_loaded = True
 
 
+def _marked_later(outdated: dict[int, list[int]], later: dict[int, list[int]]) -> None:
+    """Fold a step's ``later`` (older id -> the newer ids it marks) into ``outdated``, each list sorted, once."""
+    for old_id, new_ids in later.items():
+        outdated[old_id] = sorted({*outdated.get(old_id, []), *new_ids})
+
+
 def __getattr__(name: str) -> Any:
     """A step's name read from outside before the first recall (``pipeline.fuse``): the steps are loaded."""
     if name.startswith("__"):
@@ -480,19 +486,16 @@ class Recall(KeywordSearch, People):
                 have = {c.id for c in scored}
                 unscored = [c for c in rows.values() if c.id not in have]
             scored, later = newer_first(scored, k, mode, pool, run.query, unscored, run.cfg.updates_across)
-            for old_id, new_ids in later.items():
-                outdated[old_id] = sorted({*outdated.get(old_id, []), *new_ids})
+            _marked_later(outdated, later)
         if run.strategy == "hybrid" and run.cfg.moved:  # a place said changed, above the older place
             scored, later = moved_first(scored, k, run.query)
-            for old_id, new_ids in later.items():
-                outdated[old_id] = sorted({*outdated.get(old_id, []), *new_ids})
+            _marked_later(outdated, later)
         if run.strategy == "hybrid" and run.cfg.renamed:  # a name replaced by a name first said later (round 23)
             have = {c.id for c in scored}
             scored, later = renamed_first(scored, k, run.cfg.renamed, run.query,
                                           [*scored[k:], *(c for c in rows.values() if c.id not in have)],
                                           self._said_before)
-            for old_id, new_ids in later.items():
-                outdated[old_id] = sorted({*outdated.get(old_id, []), *new_ids})
+            _marked_later(outdated, later)
         whole = self.rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:
