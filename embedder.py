@@ -137,10 +137,11 @@ def _file_sha256(path: Path, cache_dir: Path | None) -> str:
 
 
 def default_cache_dir() -> Path:
-    """Where derived model files and checksum markers live (the user cache dir)."""
-    from platformdirs import user_cache_dir
+    """Where derived model files and checksum markers live (the user cache dir: platformdirs' path, without its
+    import where memengine.recache can tell it)."""
+    from memengine.recache import user_cache_folder
 
-    return Path(user_cache_dir("mem", appauthor=False))
+    return Path(user_cache_folder())
 
 
 @functools.lru_cache(maxsize=1)

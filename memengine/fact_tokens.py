@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from memengine import fact_change
+from memengine import fact_change, recache
 from memengine import fact_lexicon as L
 from memengine.fact_lexicon import fold
 
@@ -60,7 +60,9 @@ def _fold_keep_case(text: str) -> str:
     return "".join(ch for ch in w if not unicodedata.combining(ch))
 
 
-_NOT_A_PLACE = "|".join(sorted(set(L.MONTHS) | set(L.WEEKDAYS), key=len, reverse=True))
+# longest first; a tie by the words (not the set's order, which changes with the hash seed: the same pattern in
+# every process, which memengine/recache.py can then keep between one-shot calls)
+_NOT_A_PLACE = "|".join(sorted(set(L.MONTHS) | set(L.WEEKDAYS), key=lambda w: (-len(w), w)))
 
 
 _CONTRACTED = {"ve": "have", "re": "are", "ll": "will", "m": "am", "d": "would"}  # "We've switched"
@@ -88,13 +90,13 @@ _PHRASE_REPL = {p: r for p, r in L.PHRASES + L.MULTIWORD + fact_change.INSTEAD_P
 def _phrase_patterns() -> re.Pattern[str]:
     """The rewritten phrases as one pattern (longest first)."""
     alternation = "|".join(re.escape(p) for p in sorted(_PHRASE_REPL, key=len, reverse=True))
-    return re.compile(rf"(?<![\w'])(?:{alternation})(?![\w'])", re.I)
+    return recache.fixed(rf"(?<![\w'])(?:{alternation})(?![\w'])", re.I)  # (kept between calls: recache.py)
 
 
 @lru_cache(maxsize=16)
 def _move_pattern(phrase: str) -> re.Pattern[str]:
     """The house-move pattern of one MOVE_TO_PLACE phrase (an ASCII phrase: found case-blind by ``in``)."""
-    return re.compile(rf"(?<![\w'])(?i:{re.escape(phrase)})(?= (?:the )?[A-Z])(?! (?i:(?:the )?(?:{_NOT_A_PLACE}))\b)")
+    return recache.fixed(rf"(?<![\w'])(?i:{re.escape(phrase)})(?= (?:the )?[A-Z])(?! (?i:(?:the )?(?:{_NOT_A_PLACE}))\b)")
 
 
 @lru_cache(maxsize=1)

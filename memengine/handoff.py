@@ -91,9 +91,9 @@ def socket_dir() -> str:
     if runtime and os.path.isdir(runtime):
         folder = os.path.join(runtime, "mem")
     else:
-        from platformdirs import user_cache_dir
+        from memengine.recache import user_cache_folder  # (platformdirs' path, without its import)
 
-        folder = os.path.join(user_cache_dir("mem", appauthor=False), "sockets")
+        folder = os.path.join(user_cache_folder(), "sockets")
     try:
         st = os.stat(folder)
     except FileNotFoundError:

@@ -9,7 +9,10 @@ instead of parsing, so the ``Pattern`` is the same object value (``==`` compares
 same. tests/test_cold_recache.py checks every pattern the engine's modules compile at import.
 
 Only patterns compiled while a module is being imported are kept: they come from the source and its word
-tables. A pattern built at run time may hold a memory's words (``re.escape(name)``) and never reaches the file.
+tables. A pattern built at run time may hold a memory's words (``re.escape(name)``) and never reaches the file,
+unless its module compiles it through :func:`fixed`, which says it is the code's own (a pattern compiled on first
+use from the module's word lists, so that a call that never needs it does not pay for it: 3-10 ms of a cold
+recall's or fact store's CPU when each call compiled them again).
 The file (``re-<python>.cache`` in the user cache dir, beside the model's derived forms) is read once per
 process; it is keyed by the interpreter's exact version and ``_sre``'s magic, checked by a digest (a damaged or
 foreign file is ignored), written whole through a temporary file and ``os.replace`` when a process compiled
@@ -29,7 +32,7 @@ if TYPE_CHECKING:
 
 ENV = "MEM_RE_CACHE"
 MAX_ENTRIES = 4000  # the engine's modules compile ~600 at import; past this the file holds one process's
-FORMAT = 2
+FORMAT = 3  # (3: with fixed()'s patterns; a file of 2 may hold an order of a pattern no process builds now)
 _CODE = "I"  # the code's words, kept as bytes (a list of ints is rebuilt only for the patterns a process asks)
 _DIGEST = 4
 _TABLE = 1  # the format of a kept table's file
@@ -38,6 +41,25 @@ _known: dict[Any, Any] = {}  # (pattern, flags) -> the rest of _sre.compile's ar
 _new: dict[Any, Any] = {}  # compiled by this process at import, not in the file
 _used: set[Any] = set()  # keys this process took from the file
 _state: dict[str, Any] = {}
+
+
+def user_cache_folder() -> str:
+    """``platformdirs.user_cache_dir("mem", appauthor=False)``: the same path, without platformdirs' import on
+    Linux and macOS (3-5 ms of every cold call that opens the model or this file; tests/test_serve21_paths.py
+    compares the two). Elsewhere, or with a HOME that is not absolute, platformdirs itself answers."""
+    android = hasattr(sys, "getandroidapilevel") or (os.environ.get("ANDROID_DATA") == "/data"
+                                                     and os.environ.get("ANDROID_ROOT") == "/system")
+    home = os.environ.get("HOME")
+    if sys.platform in ("linux", "darwin") and not android and (home is None or os.path.isabs(home)):
+        xdg = os.environ.get("XDG_CACHE_HOME", "")  # (platformdirs reads it on macOS too; only an absolute one)
+        if os.path.isabs(xdg):
+            return os.path.join(xdg, "mem")
+        base = os.path.expanduser("~/.cache" if sys.platform == "linux" else "~/Library/Caches")
+        if os.path.isabs(base):
+            return os.path.join(base, "mem")
+    from platformdirs import user_cache_dir
+
+    return user_cache_dir("mem", appauthor=False)
 
 
 def _folder() -> str:
@@ -55,7 +77,8 @@ def cache_path(folder: str | None = None) -> str:
     import _sre
 
     tag = f"{sys.implementation.name}{sys.hexversion:x}-{_sre.MAGIC}"
-    return os.path.join(folder or _folder(), f"re-{tag}.cache")
+    # (the format in the name: two releases of mem side by side each keep their own file, not one in turn)
+    return os.path.join(folder or _folder(), f"re-{tag}-f{FORMAT}.cache")
 
 
 def _digest(payload: bytes) -> bytes:
@@ -124,7 +147,7 @@ def install(folder: str | None = None) -> bool:
         key = getattr(local, "key", None)
         if key is not None and key[0] is pattern:
             local.key = None
-            if _importing():
+            if getattr(local, "fixed", False) or _importing():
                 # (plain ints: the compiler's opcodes are an int subclass, which marshal does not write)
                 _new[key] = (int(flags), array.array(_CODE, code).tobytes(), int(groups),
                              {str(k): int(v) for k, v in groupindex.items()}, tuple(indexgroup), _shape(key))
@@ -153,11 +176,27 @@ def install(folder: str | None = None) -> bool:
 
     compiler._sre = recorder
     compiler.compile = compile
-    _state.update(path=path, original=original, real_sre=real_sre, compiler=compiler)
+    _state.update(path=path, original=original, real_sre=real_sre, compiler=compiler, local=local)
     import atexit
 
     atexit.register(save)
     return True
+
+
+def fixed(pattern: str, flags: int = 0) -> Any:
+    """``re.compile(pattern, flags)`` of a pattern that is the code's own (a constant, or built from the module's
+    word lists; never from a memory's text), compiled on first use rather than at import: kept in the file as an
+    import's patterns are, so the next one-shot call does not parse it again."""
+    import re
+
+    local = _state.get("local")
+    if local is None:
+        return re.compile(pattern, flags)
+    local.fixed = True
+    try:
+        return re.compile(pattern, flags)
+    finally:
+        local.fixed = False
 
 
 def _write(path: str, payload: bytes) -> None:

@@ -201,9 +201,9 @@ class StoreBase:
 
     def _cache_dir(self) -> Path | None:
         try:
-            from platformdirs import user_cache_dir
+            from memengine.recache import user_cache_folder  # (platformdirs' path, without its import)
 
-            return Path(user_cache_dir("mem", appauthor=False))
+            return Path(user_cache_folder())
         except Exception:  # a cache is an optimisation only
             return None
 

@@ -7,6 +7,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from memengine import recache
+
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are aren't as at be because been before being
     below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down
@@ -105,7 +107,7 @@ def count_words(text: str, cap: int) -> int:
         return min(len(TOKEN_RE.findall(text[: cap * 32])), cap)  # (as before: no caller asks this)
     first = _FIRST_WORDS.get(cap)
     if first is None:
-        first = _FIRST_WORDS[cap] = re.compile(r"(?:\W*(?=(\w[\w'’]*))\1){" + str(cap) + "}", re.UNICODE)
+        first = _FIRST_WORDS[cap] = recache.fixed(r"(?:\W*(?=(\w[\w'’]*))\1){" + str(cap) + "}", re.UNICODE)
     return cap if first.match(text) else len(TOKEN_RE.findall(text))
 
 

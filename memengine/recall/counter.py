@@ -17,6 +17,8 @@ from __future__ import annotations
 import functools
 import re
 
+from memengine import recache
+
 # (compiled on first use, as the lexicon's fold is imported: a recall that reads no pair pays neither)
 _IDIOMS = (
     r"\b(?:"
@@ -44,7 +46,7 @@ def _fold(text: str) -> str:
 
 @functools.cache
 def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+    return recache.fixed(pattern)  # (the module's own: kept for the next one-shot call, memengine/recache.py)
 
 
 def counters(text: str) -> bool:

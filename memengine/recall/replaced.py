@@ -22,6 +22,8 @@ import functools
 import re
 from collections.abc import Iterable
 
+from memengine import recache
+
 Value = tuple[str, tuple[object, ...]]
 
 # A marker, then up to three short words before the value ("not the 19th", "pas le 3", "nicht am 14.",
@@ -41,7 +43,7 @@ _REPLACED = (rf"\b(?:{_MARKERS})\s+((?:{_FUNCTION}\s+){{0,2}}(?:[^\s,;!?]*\d[^\s
              rf"{_WEEKDAY}[^\s,;!?]*))")  # (compiled on first use: ~1 ms a cold CLI call that reads no pair saves)
 @functools.cache
 def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
+    return recache.fixed(pattern)  # (the module's own: kept for the next one-shot call, memengine/recache.py)
 
 
 # A settlement: a few words ending on (or holding) "then" and its kin
