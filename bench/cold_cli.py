@@ -6,7 +6,8 @@
 Every call is a new ``python mem.py --db COPY --json COMMAND ...`` process (``MEM_NO_SERVER=1``: no warm server
 answers), as an agent without an MCP client pays it. Each tree runs on its own copy of ``--store`` (stores write;
 copied into ``--work`` first, deleted after), the two trees take turns call by call (who goes first alternates), so
-both see the same load. Commands (``--commands``, in this order within a round):
+both see the same load. Each tree has a cache dir of its own (``XDG_CACHE_HOME``: a copy of the user's, model forms
+included), so that two releases never take turns rewriting one file of compiled patterns. Commands (``--commands``, in this order within a round):
 
 * ``store-chat``: a LoCoMo turn logged as a live chat (episodic, one thread, the speaker as author; no supersession);
 * ``store-fact``: a fact of tests/data's labelled pairs (older then newer: supersession decides on every newer one);
@@ -27,6 +28,7 @@ import argparse
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -106,11 +108,12 @@ def run(trees: dict[str, Path], db: Path, work: Path, commands: list[str], runs:
     dbs = copies(db, trees, work, "cold")
     env = {k: v for k, v in os.environ.items() if k not in ("MEM_EMBEDDER", "MEM_DB")}
     env["MEM_NO_SERVER"] = "1"
+    envs = {k: dict(env, XDG_CACHE_HOME=str(cache_folder(work, k))) for k in trees}
     try:
         for k, tree in trees.items():  # byte-compiled, and each copy migrated by its own tree (unmeasured)
             subprocess.run([str(tree / ".venv" / "bin" / "python"), "-m", "compileall", "-q", "mem.py", "memcli.py",
                             "memory_core.py", "embedder.py", "memengine", "importers"], cwd=tree, capture_output=True)
-            one(tree, dbs[k], ["stats"], env)
+            one(tree, dbs[k], ["stats"], envs[k])
         import sqlite3
 
         with closing(sqlite3.connect(f"file:{next(iter(dbs.values()))}?mode=ro", uri=True)) as conn:
@@ -124,7 +127,7 @@ def run(trees: dict[str, Path], db: Path, work: Path, commands: list[str], runs:
                 order = list(trees) if (i + commands.index(c)) % 2 == 0 else list(trees)[::-1]
                 replies = {}
                 for k in order:
-                    wall, cpu, replies[k] = one(trees[k], dbs[k], plan[c][i], env)
+                    wall, cpu, replies[k] = one(trees[k], dbs[k], plan[c][i], envs[k])
                     times[c, k][0].append(wall)
                     times[c, k][1].append(cpu)
                 a, b = replies.values()
@@ -139,6 +142,24 @@ def run(trees: dict[str, Path], db: Path, work: Path, commands: list[str], runs:
         for p in dbs.values():
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{p}{suffix}").unlink(missing_ok=True)
+        for k in trees:
+            shutil.rmtree(work / f"cache-{k}", ignore_errors=True)
+
+
+def cache_folder(work: Path, tree: str) -> Path:
+    """A cache dir of ``tree``'s own (its ``XDG_CACHE_HOME``), a copy of the user's ``mem`` cache folder: the model's
+    derived forms as the user has them, and no pattern file (memengine/recache.py) another tree could rewrite in its
+    own format between two calls of this one."""
+    from memengine.recache import user_cache_folder
+
+    folder = work / f"cache-{tree}"
+    shutil.rmtree(folder, ignore_errors=True)
+    src = Path(user_cache_folder())
+    if src.is_dir():
+        shutil.copytree(src, folder / "mem", ignore=shutil.ignore_patterns("sockets", "*.tmp"), symlinks=True)
+    else:
+        (folder / "mem").mkdir(parents=True)
+    return folder
 
 
 def main(argv: list[str] | None = None) -> int:
