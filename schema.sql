@@ -537,3 +537,50 @@ END;
 CREATE TRIGGER _mem_counts_associations_ad AFTER DELETE ON associations BEGIN
     UPDATE _mem_counts SET n = n - 1 WHERE what = 'associations' AND status = '' AND memory_type = '';
 END;
+
+-- m014_brief_cache: _mem_version moves with every write to a table the brief reads (one trigger per
+-- table and event); _brief_cache keeps a brief per token budget made at one version
+-- (memengine/briefcache.py: what else a kept brief is checked against: time, code, settings).
+CREATE TABLE _mem_version (n INTEGER NOT NULL);
+INSERT INTO _mem_version(n) VALUES (0);
+CREATE TABLE _brief_cache (
+    budget  INTEGER PRIMARY KEY,
+    version INTEGER NOT NULL,
+    entry   TEXT    NOT NULL
+);
+CREATE TRIGGER _mem_version_memories_ai AFTER INSERT ON memories BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_memories_au AFTER UPDATE ON memories BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_memories_ad AFTER DELETE ON memories BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_associations_ai AFTER INSERT ON associations BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_associations_au AFTER UPDATE ON associations BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_associations_ad AFTER DELETE ON associations BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_clusters_ai AFTER INSERT ON clusters BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_clusters_au AFTER UPDATE ON clusters BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_clusters_ad AFTER DELETE ON clusters BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_cluster_members_ai AFTER INSERT ON cluster_members BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_cluster_members_au AFTER UPDATE ON cluster_members BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_cluster_members_ad AFTER DELETE ON cluster_members BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_contradictions_ai AFTER INSERT ON contradictions BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_contradictions_au AFTER UPDATE ON contradictions BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_contradictions_ad AFTER DELETE ON contradictions BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_aliases_ai AFTER INSERT ON aliases BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_aliases_au AFTER UPDATE ON aliases BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_aliases_ad AFTER DELETE ON aliases BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_shared_memories_ai AFTER INSERT ON shared_memories BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_shared_memories_au AFTER UPDATE ON shared_memories BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_shared_memories_ad AFTER DELETE ON shared_memories BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_share_offers_ai AFTER INSERT ON share_offers BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_share_offers_au AFTER UPDATE ON share_offers BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_share_offers_ad AFTER DELETE ON share_offers BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_share_bundles_ai AFTER INSERT ON share_bundles BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_share_bundles_au AFTER UPDATE ON share_bundles BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_share_bundles_ad AFTER DELETE ON share_bundles BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version__mem_meta_ai AFTER INSERT ON _mem_meta BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version__mem_meta_au AFTER UPDATE ON _mem_meta BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version__mem_meta_ad AFTER DELETE ON _mem_meta BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_sign_memories_ai AFTER INSERT ON sign_memories BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_sign_memories_au AFTER UPDATE ON sign_memories BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_sign_memories_ad AFTER DELETE ON sign_memories BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_sign_contexts_ai AFTER INSERT ON sign_contexts BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_sign_contexts_au AFTER UPDATE ON sign_contexts BEGIN UPDATE _mem_version SET n = n + 1; END;
+CREATE TRIGGER _mem_version_sign_contexts_ad AFTER DELETE ON sign_contexts BEGIN UPDATE _mem_version SET n = n + 1; END;

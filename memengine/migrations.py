@@ -28,6 +28,7 @@ from memengine.migration_sql import (  # the frozen texts (re-exported: tests an
     M011_BRIEF_SQL,
     M012_PEOPLE_THREADS_SQL,
     M013_CONTRADICTS_SQL,
+    M014_BRIEF_CACHE_SQL,
 )
 from memengine.paths import data_file
 from memengine.timeparse import to_iso, utcnow
@@ -220,6 +221,11 @@ def _m013_contradicts(conn: Any) -> None:
     _run(conn, M013_CONTRADICTS_SQL)
 
 
+def _m014_brief_cache(conn: Any) -> None:
+    """The write counter and the kept briefs (M014_BRIEF_CACHE_SQL; memengine/briefcache.py): empty, nothing to fill."""
+    _run(conn, M014_BRIEF_CACHE_SQL)
+
+
 # Ordered, named, never edited once released; each runs in its own transaction.
 MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m001_initial", _m001_initial),
@@ -235,6 +241,7 @@ MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m011_brief", _m011_brief),
     ("m012_people_threads", _m012_people_threads),
     ("m013_contradicts", _m013_contradicts),
+    ("m014_brief_cache", _m014_brief_cache),
 ]
 
 

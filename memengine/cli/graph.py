@@ -197,7 +197,12 @@ def brief(budget: int) -> None:
       mem.py brief --budget 2000
       mem.py --json brief
     """
-    data = graph_rank.brief(current_ctx().store(), budget)
+    from memengine import briefcache
+
+    store = current_ctx().store()
+    # (the same brief as the last call's while the store, the clock's day and bounds, the code and the settings
+    # are as they were: memengine/briefcache.py)
+    data = briefcache.brief(store.conn, budget, lambda now: graph_rank.brief(store, budget, now=now))
     emit(data, lambda: click.echo(data["text"]), data["warnings"])
 
 
