@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import sqlite3
+from contextlib import closing
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from conftest import run_cli, run_cli_subprocess
 
 import memory_core as core
 from memengine import briefcache, graph_rank, migrations
-from memengine.db import connect
+from memengine.db import connect, sqlite3  # (the store's driver: the standard module's SQLite may be older)
 
 _TOOK = re.compile(r'"took_ms": [0-9.eE+-]+')
 # the tables a write to which need not move the counter: itself and the kept briefs, what only triggers on the
@@ -37,12 +37,12 @@ def _same(a: str, b: str) -> bool:
 
 
 def _version(db: Path) -> int:
-    with sqlite3.connect(db) as c:
+    with closing(connect(db)) as c:
         return int(c.execute("SELECT n FROM _mem_version").fetchone()[0])
 
 
 def _kept(db: Path) -> list[tuple[int, int]]:
-    with sqlite3.connect(db) as c:
+    with closing(connect(db)) as c:
         return [tuple(r) for r in c.execute("SELECT budget, version FROM _brief_cache ORDER BY budget")]
 
 
@@ -66,8 +66,8 @@ def test_an_m013_store_opens_migrates_and_its_brief_is_kept(tmp_path: Path) -> N
     old.close()
     first = run_cli_subprocess("--db", str(db), "--json", "brief")
     assert first.returncode == 0, first.stderr
-    with sqlite3.connect(db) as c:
-        assert c.execute("SELECT 1 FROM _mem_migrations WHERE name = 'm014_brief_cache'").fetchone() == (1,)
+    with closing(connect(db)) as c:
+        assert tuple(c.execute("SELECT 1 FROM _mem_migrations WHERE name = 'm014_brief_cache'").fetchone()) == (1,)
     assert _version(db) == 0 and _kept(db) == [(2000, 0)]
     second = run_cli_subprocess("--db", str(db), "--json", "brief")
     assert second.returncode == 0 and _same(first.stdout, second.stdout)
@@ -77,7 +77,7 @@ def test_an_m013_store_opens_migrates_and_its_brief_is_kept(tmp_path: Path) -> N
 def test_every_table_a_brief_may_read_moves_the_version_on_each_write(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     _notes(db)
-    with sqlite3.connect(db) as c:
+    with closing(connect(db)) as c:
         tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         virtual = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'")}
         shadows = {t for t in tables for v in virtual if t.startswith(f"{v}_")}
@@ -131,7 +131,7 @@ def test_a_brief_made_while_another_connection_writes_is_not_kept(tmp_path: Path
     db = tmp_path / "m.db"
     _notes(db)
     s = core.MemoryStore(db)
-    other = sqlite3.connect(db, isolation_level=None)
+    other = connect(db)
 
     def make(now: datetime) -> dict:
         data = graph_rank.brief(s, 2000, now=now)
@@ -144,6 +144,13 @@ def test_a_brief_made_while_another_connection_writes_is_not_kept(tmp_path: Path
     finally:
         other.close()
         s.close()
+
+
+def _dated(db: Path, when: str) -> None:
+    """Every stored time of every memory set to ``when`` (none left at the real clock's)."""
+    with closing(connect(db)) as c:
+        c.execute("UPDATE memories SET created_at = ?1, updated_at = ?1, decay_ref_at = ?1, "
+                  "valid_from = CASE WHEN valid_from IS NULL THEN NULL ELSE ?1 END, last_accessed_at = NULL", (when,))
 
 
 def _saved(db: Path, made: datetime, budget: int = 2000) -> tuple[core.MemoryStore, dict]:
@@ -159,16 +166,14 @@ def test_the_kept_brief_holds_until_a_stored_time_leaves_a_window_it_read(tmp_pa
     db = tmp_path / "m.db"
     _notes(db)
     made = datetime(2026, 11, 28, 9, 0, 0)
-    with sqlite3.connect(db) as c:  # fact 2 stored 7 days minus 30 s before: "recently changed" for 30 s more
-        c.execute("UPDATE memories SET created_at = '2026-11-21T09:00:30', updated_at = '2026-11-21T09:00:30'")
+    _dated(db, "2026-11-21T09:00:30")  # stored 7 days minus 30 s before: "recently changed" for 30 s more
     s, data = _saved(db, made)
     try:
         assert briefcache.lookup(s.conn, 2000, made + timedelta(seconds=29)) == json.loads(json.dumps(data, default=str))
         assert briefcache.lookup(s.conn, 2000, made + timedelta(seconds=30)) is None  # the bound reached it
         assert briefcache.lookup(s.conn, 2000, made - timedelta(seconds=1)) is None  # a clock set back
         assert briefcache.lookup(s.conn, 1000, made) is None  # another budget
-        with sqlite3.connect(db) as c:  # none after the bound: it holds to the end of the day
-            c.execute("UPDATE memories SET created_at = '2026-11-01T09:00:00', updated_at = '2026-11-01T09:00:00'")
+        _dated(db, "2026-11-01T09:00:00")  # none near a bound: it holds to the end of the day
     finally:
         s.close()
     s, data = _saved(db, made)
