@@ -221,6 +221,15 @@ W_ABSENT = 0.3
 # name the thread first says there (a provider, a venue, a doctor replaced) goes above it. Figures: bench/README.md,
 # "Round 23".
 RENAMED = "cue"
+# Round 24 (memengine/recall/answers.py): the answer to a question a top hit asks (or a prompt right after it asks,
+# "and??"), by another author, placed right after the hit below the first ANSWER_KEEP results; 0 seeds = off.
+# Measured, not kept (bench/recall_round24.py --loo; bench/README.md, "Round 24"): 10 seeds lift round 22's and 24's
+# long held-out chats (recall@10 0.663 -> 0.692, 0.649 -> 0.661) but cost LoCoMo dev recall@10 0.823 -> 0.816 and
+# multi-hop all@10 0.289 -> 0.268, the real chats 0.851 -> 0.843, and held-out 12 / 16 / 17 recall@10 0.014-0.023;
+# leave-one-out chose off in 26/27 folds. ANSWER_GATE "self" / "prompt" read one of the two kinds of seed alone.
+ANSWER_SEEDS = 0
+ANSWER_KEEP = 5
+ANSWER_GATE = ""
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
@@ -324,3 +333,7 @@ class RecallConfig:
     # A later turn naming a top hit's name and a name first said there goes above it (renamed.py, round 23);
     # '' = off, "cue" = with a word of change, "any" = any wording.
     renamed: str = RENAMED
+    # The answers of the first answer_seeds hits' questions, right after them below the first answer_keep (answers.py).
+    answer_seeds: int = ANSWER_SEEDS
+    answer_keep: int = ANSWER_KEEP
+    answer_gate: str = ANSWER_GATE

@@ -48,6 +48,7 @@ from memengine.vectors import as_stored
 if TYPE_CHECKING:
     from memengine.recall.absent import absent_probe, names_someone
     from memengine.recall.adapter import adapted
+    from memengine.recall.answers import answer_tail
     from memengine.recall.confidence import mark_weak
     from memengine.recall.episodes import is_episode, members_of, resolve_episodes
     from memengine.recall.expand import EXPAND_POOL, expand
@@ -70,6 +71,7 @@ def _load_steps() -> None:
         return
     from memengine.recall.absent import absent_probe, names_someone
     from memengine.recall.adapter import adapted
+    from memengine.recall.answers import answer_tail
     from memengine.recall.confidence import mark_weak
     from memengine.recall.episodes import is_episode, members_of, resolve_episodes
     from memengine.recall.expand import EXPAND_POOL, expand
@@ -84,6 +86,7 @@ def _load_steps() -> None:
 
     steps: dict[str, Any] = {
         "absent_probe": absent_probe, "names_someone": names_someone, "adapted": adapted, "mark_weak": mark_weak,
+        "answer_tail": answer_tail,
         "is_episode": is_episode, "members_of": members_of, "resolve_episodes": resolve_episodes,
         "EXPAND_POOL": EXPAND_POOL, "expand": expand, "follow": follow, "More": More, "combine_sims": combine_sims,
         "fuse": fuse, "instance_bonus": instance_bonus, "next_mention": next_mention, "moved_first": moved_first,
@@ -476,6 +479,9 @@ class Recall(KeywordSearch, People):
         if run.strategy == "hybrid" and run.cfg.mention:  # how a top hit's subject turned out, later in its thread
             scored = next_mention(scored, k, run.query, lambda seeds, span: self._next_turns(seeds, span, run),
                                   self._content_counts, run.cfg.mention)
+        if run.strategy == "hybrid" and run.cfg.answer_seeds:  # the answer to a top hit's question, in the tail
+            scored = answer_tail(scored, k, run.cfg.answer_seeds, run.cfg.answer_keep,
+                                 lambda seeds, span: self._turns_after(seeds, span, run), run.query, run.cfg.answer_gate)
         if run.strategy == "hybrid" and run.cfg.newer_first:  # a later turn that changes an earlier one's value
             # "slot:pool": the update may also be one of the candidates fusion scored below the top k
             mode, _, where = run.cfg.newer_first.partition(":")
@@ -526,6 +532,22 @@ class Recall(KeywordSearch, People):
                 f"AND m.position <= ? AND {run.where} ORDER BY m.position",
                 [seed.thread, seed.position, (seed.position or 0) + span, *run.args]).fetchall()
             out[seed.id] = [Candidate(r) for r in rows]
+        return out
+
+    def _turns_after(self, seeds: list[Candidate], span: int, run: _Run) -> dict[int, list[Candidate]]:
+        """:meth:`_next_turns` in one read for every seed (an OR of indexed thread ranges: ~0.1 ms for ten seeds
+        where ten reads cost ~1 ms)."""
+        out: dict[int, list[Candidate]] = {s.id: [] for s in seeds}
+        ranges = [(s.id, s.thread, s.position or 0) for s in seeds if s.thread is not None]
+        if not ranges:
+            return out
+        cond = " OR ".join("(m.thread = ? AND m.position > ? AND m.position <= ?)" for _ in ranges)
+        args = [a for _, thread, pos in ranges for a in (thread, pos, pos + span)]
+        rows = self.conn.execute(f"SELECT {Candidate.COLUMNS} FROM memories m WHERE ({cond}) AND {run.where} "
+                                 f"ORDER BY m.thread, m.position, m.id", [*args, *run.args]).fetchall()
+        turns = [Candidate(r) for r in rows]
+        for sid, thread, pos in ranges:
+            out[sid] = [t for t in turns if t.thread == thread and t.position is not None and pos < t.position <= pos + span]
         return out
 
     def _said_before(self, turn: Candidate, word: str) -> bool:
