@@ -204,7 +204,9 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "expansion on ranks 6+: second hop (w 0.5, seeds 3, share 0.03, keep 5)": (
         replace(D, w_hop=0.5, expand_seeds=3, hop_rare_share=0.03, expand_keep=5), D),
     # issue 19 round 23 (memengine/recall/renamed.py): a later turn naming a top hit's name and a name first said there
-    "a name replaced by a name first said later (renamed: cue)": (D, replace(D, renamed="")),
+    "a name replaced by a name first said later (renamed: cue)": (replace(D, renamed="cue"), replace(D, renamed="")),
+    # issue 19 round 25 (renamed.py "switch"): the broader change lexicon, "what" questions, later turns read by name
+    "a name replaced, broader (renamed: switch vs cue)": (D, replace(D, renamed="cue")),
 }
 
 

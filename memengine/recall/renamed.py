@@ -20,6 +20,12 @@ other conversations in an assistant export, as updates.py's ``across``) that
 * is a short message (updates.UPDATE_WORDS words), no question.
 
 It goes just above the earlier one, which is returned as possibly outdated by it: nothing leaves the results.
+
+Round 25 (mode ``switch``, the default): the change word is read in the facts engine's broader lexicon too
+(:func:`switch_word`: "j'ai résilié Bouygues", "siamo passati alla Cascina Vallera", "cancelei a Vivo"), and a "what"
+question asking no value ("What kiln do I have?", "c'est quoi la mutuelle") is read as asking a name, its update
+saying the change beside the old name ("sold the Rohde ... bought a new Skutt"; not "got a bigger flat in Vallila,
+Nalle needs space" for "what's the dog called?").
 """
 
 from __future__ import annotations
@@ -30,11 +36,13 @@ from collections.abc import Callable, Iterable
 
 from memengine.recall.counter import asks_first
 from memengine.recall.episodes import is_episode
-from memengine.recall.updates import UPDATE_WORDS, lift_newer, person_source
+from memengine.recall.updates import UPDATE_WORDS, change_word, lift_newer, person_source
 from memengine.records import Candidate
 from memengine.text import bare_text, count_words
 
-MODES = ("", "cue", "any")
+MODES = ("", "cue", "any", "switch")
+# ``switch`` (round 25): ``cue`` with the broader change lexicon of :func:`switch_word`, and for "what" questions
+# asking no value too (:func:`asks_name`), whose update must say the change beside the old name (:func:`_near_change`)
 # the top hits whose names are read as the slot's old value (the answer an agent reads first)
 SEEDS = 3
 _WORD = re.compile(r"[^\W\d_]+")
@@ -121,8 +129,10 @@ def renamed_first(ranked: list[Candidate], k: int, mode: str, query: str, pool: 
         return ranked, {}
     from memengine.fact_lexicon import fold
 
-    if not _ASKS_NAME.search(fold(query.lower())) and "où" not in query.lower():
+    if not asks_name(query, what=mode == "switch"):
         return ranked, {}
+    # (a "what" question asks for a name less surely: its update must say the change beside the old name)
+    weak = not asks_name(query)
 
     top = ranked[:k]
     seeds = [c for c in top[:SEEDS] if c.thread is not None and not is_episode(c)]
@@ -158,12 +168,20 @@ def renamed_first(ranked: list[Candidate], k: int, mode: str, query: str, pool: 
              and len(c.content) <= UPDATE_WORDS * 12 and any(w in c.content for w in written) and not is_episode(c)]
     if not later:
         return ranked, {}
-    from memengine.recall.updates import change_word
-
     def known(b: Candidate, word: str) -> bool:
         """Whether a candidate said before ``b`` (any thread: an assistant export's other conversations) holds
         ``word``: read from the texts at hand, before the thread is asked."""
         return any(word in c.content for c in everyone if (c.event_at or "") < (b.event_at or ""))
+
+    def changed(tb: str, old: dict[str, str]) -> bool:
+        """The later turn says a change: any wording (``any``), a change word anywhere (``cue``; ``switch`` for a
+        who / which / where question), or one of the broader lexicon beside the old name (``switch``)."""
+        if mode == "any":
+            return True
+        if mode == "cue" or not weak:
+            if change_word(tb):
+                return True
+        return mode == "switch" and _near_change(tb, old)
 
     marks: dict[int, list[int]] = {}
     for a in seeds:
@@ -181,7 +199,7 @@ def renamed_first(ranked: list[Candidate], k: int, mode: str, query: str, pool: 
             if not any(f in old for f in names(_said(tb), sure=False)):
                 continue  # (the old value said again, a sentence's first word too: "Vauban a fermé")
             new = [w for f, w in names(_said(tb)).items() if f not in old and f not in names_of(bare(a))]
-            if not new or (mode == "cue" and not change_word(tb)):
+            if not new or not changed(tb, old):
                 continue
             if all(known(b, w) or said_before(b, w) for w in new):
                 continue  # (no name first said here: a third party the chat knows, not a new value)
@@ -189,6 +207,71 @@ def renamed_first(ranked: list[Candidate], k: int, mode: str, query: str, pool: 
     if not marks:
         return ranked, {}
     return lift_newer(ranked, marks, later), {o: sorted(ls) for o, ls in marks.items()}
+
+
+# "what" asks for a name too when it asks for no value ("what kiln do I have?", "¿qué compañía tenemos?", "c'est quoi
+# la mutuelle"; not "what time", "what date", "what does it cost": counter.asked_kinds names a kind for those), said
+# among the question's first words (a Romance "que" later is a conjunction)
+_ASKS_WHAT = re.compile(r"^\W*(?:\w+\W+)?(?:what|que|quoi|qu|cosa|che)\b")
+_ASKS_WHAT_ANYWHERE = re.compile(r"\bquoi\b")
+
+
+def asks_name(query: str, what: bool = False) -> bool:
+    """Whether a question asks for a name: who, which, where in the languages recall reads, or with ``what``
+    (round 25) "what" asking for no value kind (counter.asked_kinds)."""
+    from memengine.fact_lexicon import fold
+
+    low = fold(query.lower())
+    if _ASKS_NAME.search(low) or "où" in query.lower():
+        return True
+    if not what or not (_ASKS_WHAT.search(low) or _ASKS_WHAT_ANYWHERE.search(low)):
+        return False
+    from memengine.recall.counter import asked_kinds
+
+    return asked_kinds(query) is None
+
+
+@functools.lru_cache(maxsize=1)
+def _lexicon() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The change words the facts engine reads, folded: fact_cue's (updates.change_word's) and fact_change_words'
+    (change verbs and now-words, six languages), and fact_cue's compound-noun suffixes ("Kassenwechsel")."""
+    from memengine.fact_change_words import CHANGE_WORDS, NOW_WORDS
+    from memengine.recall.updates import _change_words, _cue_words
+
+    return frozenset(CHANGE_WORDS | NOW_WORDS | _change_words()), _cue_words()[1]
+
+
+def _switches(word: str) -> bool:
+    """Whether one folded word is a change word (:func:`_lexicon`), an Italian or Portuguese participle read in any
+    number and gender too ("passati", "cambiate": the lists hold the singular)."""
+    words, suffixes = _lexicon()
+    return (word in words or word.endswith(suffixes)
+            or (len(word) > 4 and word[-1] in "ie" and (word[:-1] + "o") in words))
+
+
+@functools.lru_cache(maxsize=4096)
+def switch_word(text: str) -> bool:
+    """Whether ``text`` holds a change word of the facts engine's lexicons (:func:`_switches`): fact_cue's
+    ("agora", "now", "jetzt", "retired") and fact_change_words' broad lists ("résilié", "cancelei", "ditched")."""
+    from memengine.fact_lexicon import fold
+
+    return any(_switches(fold(t.lower())) for t in _WORD.findall(text))
+
+
+# ``switch``: a change word within NEAR words of the old name said again ("sold the Rohde", "j'ai résilié Bouygues",
+# "Sonnenschein hab ich gekündigt"); a turn naming the old name apart from its change is about something else
+# ("got a bigger flat in Vallila, 62 m2, 1150/month, Nalle needs space": the dog named, the flat changed)
+NEAR = 4
+
+
+def _near_change(text: str, old: Iterable[str]) -> bool:
+    """Whether a change word (:func:`_switches`) stands within NEAR words of one of the folded names ``old``."""
+    from memengine.fact_lexicon import fold
+
+    words = [fold(w.lower()) for w in _WORD.findall(text)]
+    names = set(old)
+    at = [i for i, w in enumerate(words) if w in names]
+    return any(_switches(words[j]) for i in at for j in range(max(0, i - NEAR), min(len(words), i + NEAR + 1)))
 
 
 def names_of(text: str, sure: bool = False) -> frozenset[str]:
