@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
-from importers import ImportFormatError
+from importers import ImportFormatError, codepages
 from importers.recode import utf16_codec
 
 # Resource caps (README "Bounded resources"): parsers read line by line and never hold a
@@ -183,18 +183,22 @@ def windows_1252(opener: Callable[[], IO[bytes]], codec: str = "cp1252") -> Call
 def legacy_codec(opener: Callable[[], IO[bytes]]) -> tuple[str, str]:
     """(codec, name) to read a text export that is not valid UTF-8 with: ``utf-8`` (bad bytes as
     U+FFFD) when it is UTF-8 with a few damaged bytes (its valid multi-byte characters outnumber
-    the bad bytes: reading it as a code page would garble every one of them), else Windows-1252
-    (a file saved as "ANSI", whose accented letters are single bytes)."""
+    the bad bytes: reading it as a code page would garble every one of them), else the code page its first
+    bytes read as (:func:`importers.codepages.guess`: Windows-1252 for a Western file saved as "ANSI", 1251
+    for a Russian one, Shift_JIS for a Japanese one ...)."""
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
     wide = bad = 0
+    head = bytearray()
     with opener() as fh:
         while chunk := fh.read(READ_CHUNK):
+            if len(head) < codepages.SAMPLE_BYTES:
+                head += chunk[:codepages.SAMPLE_BYTES - len(head)]
             text = decoder.decode(chunk)
             bad += text.count("\ufffd")
             wide += sum(1 for ch in text if ch > "\x7f") - text.count("\ufffd")
     if wide > bad:
         return "utf-8", "UTF-8, undecodable bytes as U+FFFD"
-    return "cp1252", "Windows-1252"
+    return codepages.guess(bytes(head))
 
 
 def decodes_as(opener: Callable[[], IO[bytes]], codec: str) -> bool:

@@ -39,6 +39,7 @@ from importers import (
     ImportFormatError,
     ImportReport,
     Record,
+    codepages,
     dayone,
     enex,
     html_notes,
@@ -617,8 +618,8 @@ def _without_title_line(lines: list[str], title: str) -> list[str]:
 
 def _decode_note(data: bytes, file: Path, rel: str, report: ImportReport) -> str:
     """A note's text: UTF-8 or UTF-16 (:func:`decode_text`); a note from before UTF-8
-    (Windows-1252, Latin-1: "caf\\xe9") is read as such with a warning, not refused, so one
-    old note does not stop a vault of years."""
+    (Windows-1252, Latin-1: "caf\\xe9"; Windows-1251, Shift_JIS ...: :func:`codepages.guess`) is read as
+    such with a warning, not refused, so one old note does not stop a vault of years."""
     try:
         return decode_text(data, str(file))
     except ImportFormatError as exc:
@@ -629,10 +630,11 @@ def _decode_note(data: bytes, file: Path, rel: str, report: ImportReport) -> str
         if sum(1 for ch in damaged if ch > "\x7f") - bad > bad:  # UTF-8 with a few damaged bytes
             text, codec = damaged, "UTF-8, undecodable bytes as U+FFFD"
         else:
+            code, codec = codepages.guess(data)  # the code page its letters make words in (Russian: 1251)
             try:
-                text, codec = data.decode("cp1252"), "Windows-1252"
-            except UnicodeDecodeError:
-                text, codec = data.decode("latin-1"), "Latin-1"
+                text = data.decode(code)
+            except UnicodeDecodeError:  # a byte the code page leaves undefined
+                text, codec = (data.decode("latin-1"), "Latin-1") if code == "cp1252" else (data.decode(code, "replace"), codec)
         report.warn(f"{rel}:{exc.line}: {exc.reason.split(';')[0]}; read as {codec}")
         return text.lstrip("\ufeff")
 

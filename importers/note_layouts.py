@@ -28,7 +28,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, orgmode, written_dates
+from importers import ImportFormatError, codepages, orgmode, written_dates
 from importers._common import decode_text, split_lines
 from importers.frontmatter import front_matter
 
@@ -130,7 +130,7 @@ def dendron_titles(root: Path, files: list[Path]) -> dict[str, str]:
         try:
             text = decode_text(data, str(file))
         except ImportFormatError:  # not UTF-8: read as the note importer reads it (and warns about it then)
-            text = data.decode("cp1252", "replace")
+            text = data.decode(codepages.guess(data)[0], "replace")
         front, _ = front_matter(split_lines(text))
         title = front.get("title")
         titles[file.stem] = title.strip() if isinstance(title, str) and title.strip() else file.stem.rsplit(".", 1)[-1]

@@ -150,8 +150,7 @@ def test_note_layouts_of_round_18(name: str) -> None:
     recs, rep = _notes(NOTES / name)
     got = [(r.thread, r.content, _naive(r.event_at), r.tags) for r in recs]
     assert got == NOTE_CASES[name]
-    assert rep.warnings == [f"{NOTES / name}/{w}" if name != "dayone_garbled_date" else f"{NOTES / name}/{w}"
-                            for w in NOTE_WARNINGS.get(name, [])]
+    assert rep.warnings == [f"{NOTES / name}: {w}" for w in NOTE_WARNINGS.get(name, [])]
     assert len({r.ref for r in recs}) == len(recs)
 
 
