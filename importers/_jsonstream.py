@@ -25,6 +25,18 @@ MAX_JSON_STRING_BYTES = 8_000_000  # one JSON string (a message's text); longer:
 CUT_MARK = "\ufdd0"  # a Unicode noncharacter: never in real text, marks a string cut at the cap
 _CUT_BYTES = b"\\ufdd0"  # the same as a JSON escape, written where a string is cut
 _ESCAPE_RE = re.compile(rb"\\.", re.DOTALL)  # a backslash and the byte it escapes
+# A lone half of a surrogate pair written as an escape ("\ud83c" not followed by its low half: an emoji cut in two
+# by a title's cut): yajl reads it as "?", which reads as the writer's own question mark. It is U+FFFD, as a viewer
+# shows it. An escape counts after an even run of backslashes ("\\ud83c" is a backslash and the letters "ud83c").
+_LONE_SURROGATE_RE = re.compile(rb"(?<!\\)((?:\\\\)*)\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+                                rb"|(?<!\\)(?<!\\u[dD][89abAB][0-9a-fA-F]{2})((?:\\\\)*)\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def _lone_surrogates(data: bytes) -> bytes:
+    """``data`` with every lone surrogate escape replaced by ``\\ufffd`` (see above)."""
+    if b"\\ud" not in data and b"\\uD" not in data:
+        return data
+    return _LONE_SURROGATE_RE.sub(lambda m: (m.group(1) or m.group(2) or b"") + b"\\ufffd", data)
 
 
 class _CapStrings(io.RawIOBase):
@@ -100,7 +112,7 @@ class _CapStrings(io.RawIOBase):
             out.append(b'"')
             self._in_string = False
             pos = quote + 1
-        return b"".join(out)
+        return _lone_surrogates(b"".join(out))
 
 
 def _boundary(chunk: bytes, start: int, end: int) -> int:
@@ -112,7 +124,9 @@ def _boundary(chunk: bytes, start: int, end: int) -> int:
         while first > start and chunk[first - 1] == 0x5C:
             first -= 1
         # From a boundary, a run of backslashes alternates escape start, escaped backslash, ...
-        if (slash - first) % 2 == 0 and (slash + 1 >= end or (chunk[slash + 1] == 0x75 and slash + 6 > end)):
+        # (a whole high surrogate escape at the end waits for its low half too: the pair is told apart from a lone half)
+        if (slash - first) % 2 == 0 and (slash + 1 >= end or (chunk[slash + 1] == 0x75 and (
+                slash + 6 > end or chunk[slash + 2:slash + 4].lower() in (b"d8", b"d9", b"da", b"db")))):
             return slash
     k = end - 1
     while k > start and end - k < 4 and 0x80 <= chunk[k] < 0xC0:
