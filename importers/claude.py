@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, titles
+from importers import ImportFormatError, ImportReport, Record, claude_code, titles
 from importers._common import (
     CUT_MARK,
     DEFAULT_MAX_JSON_BYTES,
@@ -557,6 +557,23 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     limit = int(options.get("max_member_bytes") or DEFAULT_MAX_JSON_BYTES)
     report.variant.setdefault("empty_conversations", 0)
     count = projects = 0
+    # Claude Code's sessions (a session file, or a folder of them: ~/.claude/projects/<project>/)
+    sessions = [path] if claude_code.is_session(path) else sorted(
+        p for p in path.rglob("*.jsonl") if claude_code.is_session(p)) if path.is_dir() else []
+    for session in sessions:
+        conv = claude_code.conversation(session, report, include_tools)
+        if conv is None:
+            report.skipped_empty += 1
+            continue
+        said = list(_conversation(conv, report, include_tools, all_branches))
+        titles.name_untitled(said)  # a session with no summary: the user's first words
+        count += 1
+        yield from said
+    if sessions and (path.is_file() or not any(_accept(p.name) for p in path.rglob("*.json*"))):
+        report.variant["conversations"] = count
+        if not count:
+            raise ImportFormatError("no message in the Claude Code session files", str(path))
+        return
     sources = json_sources(path, _accept)
     left = unread_files(path, sources)
     if left:  # the account (users.json) and other files of the export: no history, named in the summary

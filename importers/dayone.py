@@ -107,6 +107,9 @@ def records(file: Path, rel: str, report: ImportReport) -> list[Record]:
             else:
                 report.skipped_empty += 1
             continue
+        stamp = entry.get("creationDate")
+        if rec.event_at is None and stamp not in (None, ""):  # a damaged date is said, not dropped in silence
+            report.warn(f"{rel}: unreadable date {str(stamp)[:80]!r}; no date")
         out.append(rec)
     return out
 

@@ -15,6 +15,7 @@ import re
 import tarfile
 import zipfile
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,11 @@ from importers import (
     ImportFormatError,
     ImportReport,
     Record,
+    claude_code,
     dayone,
     html_notes,
     jex,
+    journey,
     kinds,
     markdown_apps,
     note_layouts,
@@ -33,6 +36,7 @@ from importers import (
     simplenote,
     standardnotes,
     tiddlywiki,
+    vcf_forms,
     whatsapp,
 )
 from importers._common import ZIP_OPEN_ERRORS, is_junk_member
@@ -114,7 +118,7 @@ def _notes_zip(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> bool:
             with zf.open(name) as fh:
                 head = fh.read(standardnotes.HEAD_BYTES)
                 if standardnotes.is_backup_head(head) or simplenote.is_export_head(head) or dayone.is_export_head(head) \
-                        or roam.is_export_head(head) or tiddlywiki.is_export_head(head) \
+                        or roam.is_export_head(head) or tiddlywiki.is_export_head(head) or journey.is_export_head(head) \
                         or (name.lower().endswith(".txt") and dayone.is_text_head(head)):
                     return True  # a Standard Notes backup zip; Simplenote's notes.zip
         except ZIP_OPEN_ERRORS:
@@ -207,6 +211,8 @@ def detect(path: Path | str) -> str:
             kind = _scan_json_keys(files[i])
             if kind:
                 return kind
+        if any(claude_code.is_session(p) for p in islice(path.rglob("*.jsonl"), 20)):
+            return "claude"  # Claude Code's sessions of a project (~/.claude/projects/<project>/)
         if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "*.org", "*.tid", "Keep/*.json", "*.enex")) or any(
                 notion.is_database(p) for p in path.rglob("*.csv")):
             return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) and Evernote's too
@@ -236,8 +242,10 @@ def detect(path: Path | str) -> str:
         text = raw.decode("utf-8", "replace").lstrip("\ufeff").replace("\x00", "")
     suffix = path.suffix.lower()
     stripped = text.lstrip()
-    if stripped.upper().startswith("BEGIN:VCARD") or suffix == ".vcf":
-        return "vcf"
+    if stripped.upper().startswith("BEGIN:VCARD") or (suffix == ".vcf" and not stripped.upper().startswith("BEGIN:VCALENDAR")):
+        return "vcf"  # (a calendar named .vcf is said to be one below, by kinds.text_kind)
+    if vcf_forms.form_of(stripped[:4096]):
+        return "vcf"  # a jCard (JSON) or xCard (XML) address book
     if stripped.startswith(("[", "{")):
         first = next((ln for ln in stripped.splitlines() if ln.strip()), "")
         if first.startswith("{") and suffix != ".json":
@@ -247,6 +255,8 @@ def detect(path: Path | str) -> str:
                 obj = None
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"
+            if claude_code.is_session_line(obj):
+                return "claude"  # a Claude Code session (~/.claude/projects/<project>/<session>.jsonl)
         kind = _json_kind(text) or (_scan_json_keys(path) if len(raw) == 64 * 1024 else None)
         if kind:
             return kind
@@ -259,7 +269,8 @@ def detect(path: Path | str) -> str:
                 return "jsonl"
     if suffix in (".md", ".markdown", ".org", ".enex", ".canvas", ".tid") or notion.is_database(path) or \
             dayone.is_export_head(raw) or standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw) or \
-            roam.is_export_head(raw) or tiddlywiki.is_export_head(raw) or note_layouts.is_zim_head(raw) or (
+            roam.is_export_head(raw) or tiddlywiki.is_export_head(raw) or note_layouts.is_zim_head(raw) or \
+            (suffix == ".json" and journey.is_export_head(raw)) or (
                 suffix == ".txt" and dayone.is_text_head(raw)):  # Day One's plain-text journal
         return "markdown"
     if suffix in (".html", ".htm") and _page_kind(path):
@@ -292,7 +303,7 @@ def other_notes(folder: Path) -> bool:
             if html_notes.is_note_page(page):
                 return True
     return any(standardnotes.is_backup(p) or simplenote.is_export(p) or dayone.is_export(p) or roam.is_export(p)
-               or tiddlywiki.is_export(p) for pattern in ("*.txt", "*.json") for p in list(path_iter(folder, pattern))[:20])
+               or tiddlywiki.is_export(p) or journey.is_export(p) for pattern in ("*.txt", "*.json") for p in list(path_iter(folder, pattern))[:20])
 
 
 def path_iter(folder: Path, pattern: str) -> Iterator[Path]:

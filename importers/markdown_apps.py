@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 from urllib.parse import unquote
 
-from importers import ImportFormatError, dayone, html_notes, roam, simplenote, standardnotes, tiddlywiki
+from importers import ImportFormatError, dayone, html_notes, journey, roam, simplenote, standardnotes, tiddlywiki
 from importers._common import DEFAULT_MAX_MEMBER_BYTES, ZIP_ERRORS, is_junk_member, open_zip, todo_line
 from importers.keep import is_keep_path
 from importers.note_layouts import TRASH_FOLDERS
@@ -244,6 +244,17 @@ _NOTE_LINK_RE = re.compile(r"(?<!!)\[([^\[\]\n]+)\]\((?!\w+://)([^()\s]+?\.(?:md
 _LOCAL_IMAGE_RE = re.compile(r"!\[([^\[\]\n]*)\]\((?!\w+://)(?:<([^<>\n]+)>|([^()\s]+))(?:\s+\"[^\"\n]*\")?\)")
 
 
+# A picture by reference, "![alt][image1]" (Google Docs' Markdown download: its data at the note's end), or one
+# whose data is written in the link, "![](data:image/png;base64,...)": its alt text, else nothing (neither the
+# reference's label nor the data is a name)
+_REF_IMAGE_RE = re.compile(r"!\[([^\[\]\n]*)\](?:\[[^\[\]\n]*\]|\(\s*<?data:[^()\s<>]*>?\s*\))")
+
+
+def ref_images(text: str) -> str:
+    """``text`` with pictures by reference or of inline data (see above) shown as their alt text."""
+    return _REF_IMAGE_RE.sub(lambda m: m.group(1).strip(), text) if "![" in text else text
+
+
 def local_images(text: str) -> str:
     """``text`` with pictures of the note's folder shown as their alt text, or their file's path when
     they have none (as Obsidian's ``![[assets/x.jpg]]`` embeds read)."""
@@ -292,7 +303,7 @@ def other_note(file: Path, keep_dir: bool) -> bool:
         return html_notes.is_note_page(file)
     return not keep_dir and low.endswith((".txt", ".json")) and (standardnotes.is_backup(file) or simplenote.is_export(file)
                                                                  or dayone.is_export(file) or roam.is_export(file)
-                                                                 or tiddlywiki.is_export(file))
+                                                                 or tiddlywiki.is_export(file) or journey.is_export(file))
 
 
 PLAIN_SUFFIX = ".txt"
@@ -326,6 +337,7 @@ def streamed(file: Path) -> bool:
     return low.endswith(".enex") or (low.endswith((".txt", ".json")) and (standardnotes.is_backup(file)
                                                                           or simplenote.is_export(file)
                                                                           or dayone.is_export(file)
+                                                                          or journey.is_export(file)
                                                                           or roam.is_export(file)))
 
 

@@ -26,7 +26,7 @@ from typing import IO, Any
 
 import vobject
 
-from importers import ImportFormatError, ImportReport, Record, vcf_charsets, vcf_reach
+from importers import ImportFormatError, ImportReport, Record, vcf_charsets, vcf_forms, vcf_reach
 from importers._common import (
     is_zip,
     iter_lines,
@@ -594,7 +594,7 @@ def _sources(path: Path, stack: ExitStack) -> list[tuple[str, str, Callable[[], 
                 return path.open("rb")
             except OSError as exc:
                 raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
-        return [(file, path.name, open_file)]
+        return [(file, path.name, vcf_forms.as_vcard(open_file, file) or open_file)]  # jCard, xCard: as .vcf
     def cards(members: list[zipfile.ZipInfo]) -> list[zipfile.ZipInfo]:
         return [i for i in members if i.filename.lower().endswith(".vcf")]
 
@@ -652,7 +652,10 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                     record.ref = f"{record.ref}:{n}"
                 yield record
             if not cards:
-                raise ImportFormatError("no BEGIN:VCARD ... END:VCARD block found", file, 1)
+                with opener() as fh:
+                    calendar = fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")[:15].upper() == b"BEGIN:VCALENDAR"
+                raise ImportFormatError("an iCalendar file (events), not vCard contacts" if calendar
+                                        else "no BEGIN:VCARD ... END:VCARD block found", file, 1)
         report.variant.update({"versions": sorted(versions), "cards": cards})
 
 

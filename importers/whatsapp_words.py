@@ -135,6 +135,11 @@ _SYSTEM_BODY_PATTERNS = (
             r"^(?:இந்த (?:மெசேஜ்|செய்தி) நீக்கப்பட்டது|நீங்கள் இந்த (?:மெசேஜை|செய்தியை) நீக்கினீர்கள்|"
             r"ఈ (?:మెసేజ్|సందేశం) తొలగించబడింది|మీరు ఈ (?:మెసేజ్‌ను|మెసేజ్ను|సందేశాన్ని) తొలగించారు|"
             r"ਇਹ ਸੁਨੇਹਾ ਮਿਟਾ ਦਿੱਤਾ ਗਿਆ(?: ਸੀ)?|ਤੁਸੀਂ ਇਹ ਸੁਨੇਹਾ ਮਿਟਾ ਦਿੱਤਾ|ky mesazh u fshi|e fshive këtë mesazh)$",
+            # round 18: deleted, in Bengali, Marathi (the loanword "মেসেজ"/"मेसेज" WhatsApp writes, or the native
+            # word) and Amharic (Android writes them as the sender's whole text)
+            r"^(?:এই (?:মেসেজটি|বার্তাটি) মুছে ফেলা হয়েছে|আপনি এই (?:মেসেজটি|বার্তাটি) মুছে ফেলেছেন|"
+            r"हा (?:मेसेज|संदेश) हटवला (?:गेला|आहे)|तुम्ही हा (?:मेसेज|संदेश) हटवला|"
+            r"ይህ መልዕክት ተሰርዟል|ይህን መልዕክት ሰርዘዋል)$",
             # events: a person's RSVP ("Going to “Street dinner”"), written as their message on Android
             r"^(?:not )?going to [\"“„«‘].*[\"”“»’]$",
             # Meta AI's disclaimers in a chat it was added to
