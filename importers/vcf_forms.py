@@ -124,6 +124,8 @@ def _xcard_property(elem: ElementTree.Element, group: str) -> str:
 
 
 def _xcard_text(data: bytes, where: str) -> str:
+    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:  # xCard declares none; entities that expand are a bomb
+        raise ImportFormatError("xCard with a DTD or entity declarations (an xCard has none); not read", where)
     try:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:

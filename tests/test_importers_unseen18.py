@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
-from importer_cli import assert_broken_import_fails, check_whatsapp_layout, claude_chats, conversations, vcards
+from importer_cli import assert_broken_import_fails, check_whatsapp_layout, claude_chats, conversations, vcards, wa
 from importer_cli import notes as _notes
 from importer_cli import one_envelope as _envelope
 
@@ -307,3 +307,146 @@ def test_the_cli_imports_the_new_layouts_once(path: Path, added: int, tmp_path: 
 def test_detect_refuses_an_icalendar_file() -> None:
     with pytest.raises(ImportFormatError, match="iCalendar"):
         detect(VCF / "calendar_not_contacts.vcf")
+
+
+# --- written after this round's code: code pages, bad input, the faster readers -------------------------
+
+from importers import codepages, enex, markdown  # noqa: E402
+from importers._jsonstream import _lone_surrogates  # noqa: E402
+
+CODE_PAGE_TEXTS = [  # (language, text, the code page it was saved in)
+    ("ru", "Насос для колодца заменили 14 марта. Мастер: Сергей.", "cp1251"),
+    ("uk", "Привіт, я приїду в п'ятницю ввечері.", "cp1251"),
+    ("bg", "Утре ще дойда с колата, ще донеса хляб и сирене.", "cp1251"),
+    ("pl", "Żółte płytki do łazienki — 12 m2, odbiór w środę.", "cp1250"),
+    ("cs", "Přijedu zítra ve čtvrtek, ať je to hotové. Děkuji.", "cp1250"),
+    ("sk", "Zajtra prídem autom, donesiem chlieb a syr. Ďakujem, ľúbim ťa.", "cp1250"),
+    ("ro", "Mâine la ora zece în piaţă; aduc cafea şi prăjituri.", "cp1250"),
+    ("el", "Καλημέρα, θα έρθω αύριο το πρωί και θα φέρω το κλειδί.", "cp1253"),
+    ("ja", "牛乳、卵、パン。土曜日に田中さんと市場へ行く。", "cp932"),
+    ("zh", "我们明天在市场见面，他说这个东西很好。", "gb18030"),
+    ("zh-TW", "我們明天在市場見面，他說這個東西很好。", "big5"),
+    ("ko", "내일 시장에서 만나요. 커피 가져갈게요.", "cp949"),
+    # Western code pages stay Windows-1252 (the tie's winner): nothing read otherwise than before
+    ("de", "Müller: Straße gesperrt, Umleitung über die Brücke.", "cp1252"),
+    ("fr", "Très bien, à demain. Le café est prêt, où es-tu ?", "cp1252"),
+    ("es", "¿Mañana? Sí, llevo el jamón y la paella. ¡Olé!", "cp1252"),
+    ("da", "Kære Søren, vi ses på fredag. Hilsen Åse.", "cp1252"),
+    ("is", "Hittumst á laugardaginn, ég kem með kaffi. Þetta er frábært.", "cp1252"),
+    ("pt", "Amanhã às 10h na praça. Não esqueças o pão, está bem? 1º andar.", "cp1252"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text", "codec"), CODE_PAGE_TEXTS, ids=[c[0] for c in CODE_PAGE_TEXTS])
+def test_the_code_page_of_an_old_file_is_the_one_its_words_are_read_in(lang: str, text: str, codec: str) -> None:
+    data = text.encode(codec)
+    assert data.decode(codepages.guess(data)[0]) == text
+
+
+def test_an_old_chat_in_windows_1251_is_read_so_and_said(tmp_path: Path) -> None:
+    """The same guess reads a WhatsApp chat (and a vCard file) re-saved as "ANSI" on a Russian Windows."""
+    chat = tmp_path / "chat.txt"
+    chat.write_bytes("14.03.2024, 18:01 - Сергей: Насос заменили, всё работает\n"
+                     "14.03.2024, 18:05 - Ольга: Спасибо!\n".encode("cp1251"))
+    recs, rep = wa(chat)
+    assert [r.content for r in recs] == ["Сергей: Насос заменили, всё работает", "Ольга: Спасибо!"]
+    assert len(rep.warnings) == 1 and rep.warnings[0].endswith("read as Windows-1251")
+
+
+def test_a_lone_surrogate_escape_is_told_from_a_pair_and_an_escaped_backslash() -> None:
+    assert _lone_surrogates(rb'"a \ud83c b"') == rb'"a \ufffd b"'
+    assert _lone_surrogates(rb'"\ud83d\ude00 \udc00"') == rb'"\ud83d\ude00 \ufffd"'
+    assert _lone_surrogates(rb'"\\ud83c"') == rb'"\\ud83c"'  # a backslash, then the letters "ud83c"
+    assert _lone_surrogates(rb'"\\\ud83c"') == rb'"\\\ufffd"'
+
+
+def test_a_surrogate_pair_cut_by_a_read_stays_one_emoji(tmp_path: Path) -> None:
+    """The pair's high half ends exactly where a 64 KB read does: it waits for its low half."""
+    head = '[{"title": "T", "create_time": 1760000000, "current_node": "m1", "id": "c1", "mapping": {"m1": {"id": "m1", ' \
+           '"parent": null, "children": [], "message": {"id": "m1", "author": {"role": "user"}, "create_time": 1760000001, ' \
+           '"content": {"content_type": "text", "parts": ["'
+    pad = "x" * (65536 - len(head.encode()) - len("\\ud83d"))
+    (tmp_path / "conversations.json").write_text(head + pad + '\\ud83d\\ude00"]}}}}}]', encoding="utf-8")
+    recs, _ = conversations(tmp_path)
+    assert recs[0].content == "User: " + pad + "😀"
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    ("s.jsonl", (SESSION.read_text(encoding="utf-8")[:1500]).encode(), "invalid JSON line of a Claude Code session"),
+    ("contacts.json", b'[["vcard", [["version", {}, "text", "4.0"], ["fn", {}, "text"', "invalid jCard JSON"),
+    ("contacts.json", b'["vcard", [["fn", "Ana"]]]', "a property is not [name, {parameters}, type, value]"),
+    ("contacts.xml", b'<?xml version="1.0"?><vcards xmlns="urn:ietf:params:xml:ns:vcard-4.0"><vcard><fn><text>Ana',
+     "invalid xCard XML"),
+    ("contacts.xml", b'<?xml version="1.0"?><!DOCTYPE vcards [<!ENTITY a "ha">]><vcards xmlns="urn:ietf:params:xml:ns:'
+                     b'vcard-4.0"><vcard><fn><text>&a;</text></fn></vcard></vcards>', "DTD or entity declarations"),
+    ("1710439272000-3fd5b2c1a9e8d7f6.json", b'{"text": "Hiked to Pico Ruivo", "date_journal": 1710439272000, "tags": ["tra',
+     "invalid Journey entry"),
+])
+def test_a_broken_export_of_the_new_layouts_is_refused_in_one_line(name: str, content: bytes, message: str,
+                                                                   tmp_path: Path) -> None:
+    assert_broken_import_fails(tmp_path, name, content, message)
+
+
+def _naive_chunks(text: str) -> list[str]:
+    """Round 17's _chunks (each cut copied what was left): the reference the offsets must equal."""
+    size = markdown.CHUNK_CHARS
+    if len(text) <= size:
+        return [text]
+    out: list[str] = []
+    cur = ""
+    for para in __import__("re").split(r"\n\s*\n", text):
+        while len(para) > size:
+            cut = para.rfind("\n", 0, size)
+            if cut < size // 3:
+                cut = para.rfind(" ", 0, size)
+            if cut < size // 3:
+                cut = size
+            if cur:
+                out.append(cur)
+                cur = ""
+            out.append(para[:cut].rstrip())
+            para = para[cut:].lstrip()
+        if cur and len(cur) + 2 + len(para) > size:
+            out.append(cur)
+            cur = para
+        else:
+            cur = f"{cur}\n\n{para}" if cur else para
+    if cur.strip():
+        out.append(cur)
+    return [c for c in out if c.strip()]
+
+
+def test_a_long_paragraph_is_cut_where_it_was() -> None:
+    import random
+    rng = random.Random(18)
+    bits = ["a", "word ", " ", "\n", "\n\n", "  ", "x" * 60, "\u3000", "\t", "y" * 700]
+    for _ in range(400):
+        text = "".join(rng.choice(bits) for _ in range(rng.randint(0, 2500)))
+        assert markdown._chunks(text) == _naive_chunks(text)
+
+
+def test_runs_of_quiet_tags_read_as_they_did_tag_by_tag(monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+    import re
+    rng = random.Random(18)
+    bits = ["<div>", "</div>", "<p>", "</p>", "<span>", "</span>", "<b>", "</b>", "<br/>", "<li>", "</li>", "<ul>", "</ul>",
+            '<en-todo checked="true"/>', "<en-todo/>", "<td>", "</td>", "<tr>", "</tr>", " ", "\n", "word", "&amp;",
+            '<div style="x">', "<DIV>", "<font color=red>", "</font>", "<hr/>", "<en-crypt>", "abc</en-crypt>", "\u00a0"]
+    notes = ["".join(rng.choice(bits) for _ in range(rng.randint(0, 40))) for _ in range(1500)]
+    collapsed = [enex.enml_text(n) for n in notes]
+    monkeypatch.setattr(enex, "_TAG_RUN_RE", re.compile(r"(?!)"))  # every tag read by HTMLParser, one by one
+    assert collapsed == [enex.enml_text(n) for n in notes]
+    assert enex.enml_text("<div>" * 5000 + "Gate code 4821" + "</div>" * 5000) == "Gate code 4821"
+
+
+def test_a_note_read_alone_links_its_sections_as_in_a_vault(tmp_path: Path) -> None:
+    """Read once when alone: its later sections still link to the note's first record, as in a folder."""
+    (tmp_path / "v").mkdir()
+    note = tmp_path / "v" / "Boiler.md"
+    note.write_text("# Boiler\n\nVaillant.\n\n## Service\n\nSee [[Boiler]] and [[Oscar]].\n", encoding="utf-8")
+    alone, _ = _notes(note)
+    (tmp_path / "v" / "Gate.md").write_text("Code 4821\n", encoding="utf-8")
+    vault, _ = _notes(tmp_path / "v")
+    assert [(r.content, r.links, r.metadata.get("unresolved_links")) for r in alone] == \
+        [(r.content, r.links, r.metadata.get("unresolved_links")) for r in vault if r.thread == "Boiler.md"]
+    assert alone[1].links == [(alone[0].ref, "explicit")]
