@@ -59,6 +59,10 @@ a line holding an event's name must not carry ``→ DAY``, the day the name alon
 Round 13 (bench/data/brief_heldout13): ``.expect`` kind ``goodname`` (a good name that looks odd: "Flat 3B", "Ruta del
 Cares", "Windows error 0x80070005"; ``good odd names held`` counts the entries one topic name, shown or stored, is).
 
+Round 17 (bench/data/brief_heldout17): kinds ``dated`` (a line holding the substring carries ``→ DATE``: a plan said
+colloquially, "dia 16", "am 3.", "le 12", read as the day it means) and ``notstate`` (the People line of a person holds
+none of the substrings: a plan they moved, quoted as their news).
+
 A folder in a data directory is a markdown vault (``mem.py import FOLDER``; ``<folder>.keys`` and
 ``<folder>.expect`` next to it). A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
 bench/data/brief_heldout3/README.md) and a chat set a ``.notes`` file (facts stored after the import).
@@ -165,8 +169,10 @@ def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
         if line.strip() and not line.startswith("#"):
             parts = [p.strip() for p in line.split("|", 2)]
             if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic", "chat", "nodate", "split",
-                                                         "noname", "goodname", "badname", "personfact"):
-                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split|noname|goodname|badname|personfact | "
+                                                         "noname", "goodname", "badname", "personfact", "dated",
+                                                         "notstate"):
+                raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split|noname|goodname|badname|"
+                                 "personfact|dated|notstate | "
                                  "date | "
                                  "substring'")
             out.append((parts[0], parts[1], [a.strip() for a in parts[2].split(" || ")]))
@@ -739,6 +745,13 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
             c["personfact:n"] += 1
             own = [i["text"] for i in b["sections"].get("people", []) if i["text"].lstrip("- ").startswith(date)]
             c["personfact:shown"] += any(a.lower() in t.lower() for t in own for a in alts)
+        elif kind == "dated":  # (round 17) a plan said colloquially ("dia 16", "am 3.") shown with the day it means
+            c["dated:n"] += 1
+            c["dated:right"] += any(a in ln and f"→ {date}" in ln for ln in lines for a in alts)
+        elif kind == "notstate":  # (round 17) what the People line of a person must not say (a plan they moved)
+            c["notstate:n"] += 1
+            own = [i["text"] for i in b["sections"].get("people", []) if i["text"].lstrip("- ").startswith(date)]
+            c["notstate:shown"] += any(a.lower() in t.lower() for t in own for a in alts)
         elif kind in ("split", "noname", "goodname", "badname"):  # scored on the stored topics: score_split, score_noname
             pass
         elif kind == "chat":  # small talk that must not head a topic (round 7): in a topic's heading line
@@ -850,6 +863,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"good odd names held {c['goodname:held']}/{c['goodname:n']}; "
                   f"function words / fallbacks as names {c['badname:named']}; "
                   f"people lines with their state {c['personfact:shown']}/{c['personfact:n']}; "
+                  f"colloquial plans dated right {c['dated:right']}/{c['dated:n']}; "
+                  f"moved plans quoted as a person's state {c['notstate:shown']}/{c['notstate:n']}; "
                   f"one subject in {c['split:topics']} stored topics ({c['split:n']} "
                   f"subjects); dates read from an event's name {c['nodate:wrong']}")
             print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
@@ -874,7 +889,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  "outside shown", "small talk as topic", "mixed topics",
                                                  "split topics", "dates from names", "absorbed turns",
                                                  "no-subject names", "good odd names held", "function-word names",
-                                                 "people's state"]
+                                                 "people's state", "dated right", "stale state"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -895,7 +910,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{c['chat:as_topic']}/{c['chat:n']}", f"{c['mixed:mixed']}/{c['mixed:n']}",
                 f"{c['split:topics']}/{c['split:n']}", str(c["nodate:wrong"]), str(c["mixed:absorbed"]),
                 str(c["noname:named"]), f"{c['goodname:held']}/{c['goodname:n']}", str(c["badname:named"]),
-                f"{c['personfact:shown']}/{c['personfact:n']}"]
+                f"{c['personfact:shown']}/{c['personfact:n']}", f"{c['dated:right']}/{c['dated:n']}",
+                f"{c['notstate:shown']}/{c['notstate:n']}"]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
