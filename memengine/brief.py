@@ -54,7 +54,7 @@ from memengine.brief_keyfacts import KEY_FACT_IMPORTANCE, SAME_SITTING_HOURS, UP
 from memengine.brief_keyfacts import fold_updates as _fold_updates
 from memengine.brief_keyfacts import key_fact_rows as _key_fact_rows
 from memengine.brief_keyfacts import may_update as _may_update  # noqa: F401 (re-exported)
-from memengine.brief_people import PEOPLE_CONTACTS, PEOPLE_MAX, people_lines  # noqa: F401 (re-exported)
+from memengine.brief_people import PEOPLE_CONTACTS, PEOPLE_MAX, STATE_SEP, people_lines  # noqa: F401 (re-exported)
 from memengine.brief_pool import LIVE as _LIVE
 from memengine.brief_pool import (  # noqa: F401 (re-exported: POOL_*, similarities)
     POOL_MAX,
@@ -351,20 +351,23 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
 
 
 def _people_said(b: _Budget, items: list[Item], lines: list[str], cap: int) -> None:
-    """(brief23) Each shown person's line with the latest news they gave (brief_people.STATE_SEP ...), in the
+    """(brief23) Each shown person's line with the latest news they gave (STATE_SEP ...), in the
     section's order while its share and the budget hold it: every person's line first, then what they said (a
     person's news is worth less than another person's line)."""
-    for item, line in zip(items, lines):
-        if line == item.text:
-            continue
-        own = b.count(f"- {item.text}\n")
-        heading = item.tokens - own  # (the first line carries the section's heading)
-        n = b.count(f"- {line}\n")
-        spent = sum(i.tokens for i in items)
-        if b.used + n - own > b.total or spent + n - own > cap:
-            continue
-        b.used += n - own
-        item.text, item.tokens = line, n + heading
+    # (brief24) first every person's news without their dates, then their dates back while the share holds: five
+    # quoted lines outgrew the share, and the last person's line lost its news
+    for pass_lines in ([brief_people.compact(line) for line in lines], lines):
+        for item, line in zip(items, pass_lines):
+            if line == item.text or STATE_SEP not in line:
+                continue
+            own = b.count(f"- {item.text}\n")
+            heading = item.tokens - own  # (the first line carries the section's heading)
+            n = b.count(f"- {line}\n")
+            spent = sum(i.tokens for i in items)
+            if b.used + n - own > b.total or spent + n - own > cap:
+                continue
+            b.used += n - own
+            item.text, item.tokens = line, n + heading
 
 
 def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, float, Item, bool], bool],

@@ -187,7 +187,18 @@ def says_a_date(text: str) -> bool:
             if rx is _ISO or word in MONTH_OF and not (word in _CAPITAL_ONLY and not m.group("m")[0].isupper()) \
                     and not (rx is _DAY_MONTH and _place_name(text, m)):
                 return True
-    return False
+    # (brief24) a day by its number alone, as named_days reads it: "viajo dia 5", "le 12", "am 3.", "domingo 29",
+    # "on the 25th", "bis 30.11." (a plan as much as "Saturday 5 December"); read against any day, no context
+    if any(m.group("next") is None or m.group("next").lower() not in _NOT_A_DAY for m in _ORDINAL_DAY.finditer(text)):
+        return True
+    got: list[date] = []
+    _other_days(text, _ANY_DAY, got, [], [], set(), ())
+    if not got:
+        _numeric(text, _ANY_DAY, got, [], None)
+    return bool(got)
+
+
+_ANY_DAY = date(2026, 1, 1)  # (says_a_date: whether a day is named, not which)
 
 
 def _explicit(text: str, written: date, out: list[date], taken: list[tuple[int, int]]) -> set[int]:

@@ -10,25 +10,30 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from memengine import brief_dates, brief_greetings, brief_text, summarize
+from memengine import brief_dates, brief_greetings, brief_news, brief_text, summarize
 from memengine.brief_pool import Store
 from memengine.brief_text import day, trim
 
 PEOPLE_MAX = 10
 PEOPLE_CONTACTS = 3  # of which at least this many are contacts who wrote nothing in the store, if any
 # (brief23) a chat author's line says the latest news they gave: read from the last STATE_READ
-# turns of the chat they wrote in last (one indexed read per chat), their turns that say at least STATE_MIN_INFO
+# turns of the chat they wrote in last (one indexed read per chat; (brief24) turns with an author: its episodes
+# took the places of its older turns), their turns that say at least STATE_MIN_INFO
 # informative things (brief_text.information: numbers, names, words rare among those turns), no greeting
 STATE_READ = 40
 STATE_TRIES = 4  # of an author's turns, newest first, judged at most (the cost of a chat whose turns say little)
 STATE_MIN_INFO = 3
 STATE_CHARS = 60  # each quoted turn, trimmed
 STATE_READ_CHARS = 200  # of each turn read
+# (brief24) a person's news quoted is their newest that at least this share of the answers of their most answered drew:
+# "wer hat meine Hafermilch leer gemacht" (one "🙊") is no news beside "Emre hat die Stelle bekommen!!!" (three)
+NEWS_SHARE = 0.5
 STATE_SEP = " — said "  # between a line and what its person said (brief.py drops it when the line does not fit)
 _RARE_WORD = re.compile(r"[^\W\d_]{4,}")
 # a turn that ends asking ("quem vai mixar o EP?", "todo mundo chegou bem? 😅") tells nothing of its author's state:
 # what is left after the last question mark (Latin or Arabic) is no word, only emoji, spaces or closing marks
 _ENDS_ASKING = re.compile(r"[?？؟][^\w]*$")
+_SAID_BEFORE = re.compile(r"\w\s?[.!]+\s+\w")  # a sentence ended before the question
 
 
 def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
@@ -80,6 +85,15 @@ def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
     return [(line + (STATE_SEP + said[name] if said.get(name) else ""), why) for _, name, line, why in keep]
 
 
+_SPAN = re.compile(r" \(\d{4}-\d\d-\d\d(?: – \d{4}-\d\d-\d\d)?\)(?=" + re.escape(STATE_SEP) + ")")
+
+
+def compact(line: str) -> str:
+    """(brief24) A line that quotes its person's news without their dates (brief.py shows it when the whole line does not
+    fit: five quoted lines outgrew the section's share, and the last person's line lost its news)."""
+    return _SPAN.sub("", line, count=1)
+
+
 def _rare(df: Mapping[str, int], at: int, low: str) -> bool:
     """Whether a lower-cased word is held by at most ``at`` of the turns read (``df``)."""
     return df.get(low, 0) <= at
@@ -108,7 +122,8 @@ def _states(conn: Any, authors: Mapping[str, list[str]]) -> dict[str, str]:
     out: dict[str, str] = {}
     for thread in sorted(set(last_thread.values())):
         rows = conn.execute("SELECT id, author, content, event_at FROM memories WHERE thread = ? AND level = 0 "
-                            "AND status = 'active' AND valid_to IS NULL ORDER BY position DESC LIMIT ?",
+                            "AND status = 'active' AND valid_to IS NULL AND author IS NOT NULL "
+                            "ORDER BY position DESC LIMIT ?",
                             (thread, STATE_READ)).fetchall()
         # (each turn's first STATE_READ_CHARS: a turn is quoted trimmed, and a pasted log costs no more)
         texts = [summarize._without_label(str(r[2])[:STATE_READ_CHARS], r[1]) for r in rows]
@@ -118,17 +133,41 @@ def _states(conn: Any, authors: Mapping[str, list[str]]) -> dict[str, str]:
                 df[w] = df.get(w, 0) + 1
         rare = functools.partial(_rare, df, max(2, len(texts) // 50))
         newest = sorted(range(len(rows)), key=lambda i: (str(rows[i][3] or ""), int(rows[i][0])), reverse=True)
-        for name, names in authors.items():
-            if last_thread.get(name) != thread:
-                continue
-            mine = [i for i in newest if rows[i][1] in names][:STATE_TRIES]
-            for i in mine:
-                t = texts[i]
-                if brief_text.informative_words(t, rare)[0] >= STATE_MIN_INFO and \
-                        not brief_greetings.is_greeting(t) and not brief_dates.says_a_date(t) and \
-                        not _ENDS_ASKING.search(t):
-                    out[name] = f'#{int(rows[i][0])} "{brief_text.trim(brief_text.one_line(t), STATE_CHARS)}"'
+
+        # (a news turn may end asking when it said something before: "Mathis a été pris chez Ubisoft ! ... pot de
+        # départ jeudi 29 ?"; quoted as trimmed, and judged moved on what the quote shows)
+        quotable = [brief_text.informative_words(t, rare)[0] >= STATE_MIN_INFO and not brief_greetings.is_greeting(t)
+                    and not (_ENDS_ASKING.search(t) and not _SAID_BEFORE.search(t)) for t in texts]
+        quote = [brief_text.trim(brief_text.one_line(t), STATE_CHARS) for t in texts]
+
+        # (brief24) the news turns of the chat and whom each is about (memengine/brief_news.py), in the order written
+        order = newest[::-1]
+        pos = {i: k for k, i in enumerate(order)}
+        stop = summarize.stopwords_for([texts[i] for i in order])
+        here = {name: names for name, names in authors.items() if last_thread.get(name) == thread}
+        name_of = {a: name for name, names in here.items() for a in names}
+        told, answers = brief_news.news([rows[i] for i in order], [texts[i] for i in order], name_of,
+                               [quotable[i] for i in order])
+        skip = {w.lower() for name in here for w in name.split()}
+        quoted = [quote[i] for i in order]
+        for name, names in here.items():
+            pick: tuple[int, str] | None = None
+            # their newest news that about as many answered as their most answered (NEWS_SHARE of it), whoever told it,
+            # not moved since
+            theirs = told.get(name, [])
+            most = max((n for _k, n in theirs), default=0)
+            for k, _n in sorted(((k, n) for k, n in theirs if n >= NEWS_SHARE * most), key=lambda kn: -kn[0]):
+                if not brief_news.moved_later(k, quoted, stop, skip):
+                    i = order[k]
+                    pick = (i, "" if rows[i][1] in names else f"by {rows[i][1]} ")
                     break
+            if pick is None:  # else their newest turn that says enough, no plan, no answer to someone's news
+                mine = [i for i in newest if rows[i][1] in names and pos[i] not in answers][:STATE_TRIES]
+                pick = next(((i, "") for i in mine if quotable[i] and not _ENDS_ASKING.search(texts[i])
+                             and not brief_dates.says_a_date(texts[i])), None)
+            if pick is not None:
+                i, by = pick
+                out[name] = f'{by}#{int(rows[i][0])} "{quote[i]}"'
     return out
 
 

@@ -1,0 +1,121 @@
+"""(brief24) Which chat turns tell news, and whose news it is, for the People section's lines.
+
+A group chat's news about someone is often told by someone else: "a Rita entrou no mestrado!" said by her sister,
+"Emre hat die Stelle bei Siemens Energy bekommen!!!" said by his flatmate, "Camille est enceinte !!!" said by her
+partner. The People line of a person quoted only what they wrote themselves, so Rita's line said "alguém tem um
+estirador?" and Emre's "wer hat meine Hafermilch leer gemacht". What marks news in any language is how the chat
+answers it: within REPLY_TURNS turns and REPLY_MINUTES minutes, someone else answers excited (an exclamation mark, an
+emoji, a word in capitals: "WAS Glückwunsch Emre!!!", "boa Rita!!!", "QUOI 😭😭"), or the person the turn names
+answers it ("danke danke 🙈", "ja sorry Leute, das Angebot von BMW war zu gut"), or an answer names them ("bravo
+Léa, fais gaffe aux ronds-points"). A news turn is about the chat member it names first (not its author), else about
+its author. A person's line quotes their newest news that drew about as many answers as their most answered
+(brief_people.NEWS_SHARE): "wer hat meine Hafermilch leer gemacht" answered "🙊" is newer than "Emre hat die Stelle
+bei Siemens Energy bekommen!!!", answered by three.
+
+A news turn may date a plan ("comprámos casa em Gaia!!! escritura dia 30", "ho firmato il contratto a Milano, inizio
+il 7 gennaio"): quoted unless a later turn of the chat names a day and shares one of its rare words ("mi hanno
+spostato l'inizio all'11 gennaio"): a plan moved since, which the quote would show as current. Turns of no author (a
+chat's episodes) are no turns here.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from memengine import brief_dates
+
+REPLY_TURNS = 4  # a turn's answers: the next this many turns of its chat...
+REPLY_MINUTES = 180  # ...written at most this long after it
+_RARE_WORD = re.compile(r"[^\W\d_]{4,}")
+_CAPS_WORD = re.compile(r"\b[^\W\d_]{3,}\b")
+_CALENDAR = frozenset(brief_dates.MONTH_OF) | frozenset(brief_dates._WEEKDAY_OF)
+
+
+# agreement, not excitement: "28. passt 👍"
+_AGREEING = frozenset("👍👌✅🆗🙂")
+
+
+def excited(text: str) -> bool:
+    """Whether a reply is excited: an exclamation mark, "??", an emoji (not a thumbs-up) or a word in capitals
+    ("WAS", "QUOI")."""
+    if "!" in text or "??" in text:
+        return True
+    if any((ord(ch) >= 0x1F300 or unicodedata.category(ch) == "So") and ch not in _AGREEING for ch in text):
+        return True
+    return any(w.isupper() for w in _CAPS_WORD.findall(text))
+
+
+def _when(value: object) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(value)[:19])
+    except ValueError:
+        return None
+
+
+def name_pattern(name: str) -> re.Pattern[str]:
+    """A chat member's name as a word of a turn: the whole name or its first word (3+ letters), as written."""
+    words = [re.escape(name)] + [re.escape(w) for w in name.split()[:1] if len(w) >= 3 and w != name]
+    return re.compile(rf"(?<![\w@])(?:{'|'.join(words)})(?![\w'’])")
+
+
+def news(rows: Sequence[Sequence[object]], texts: Sequence[str], name_of: Mapping[str, str],
+         candidate: Sequence[bool]) -> tuple[dict[str, list[tuple[int, int]]], set[int]]:
+    """Per member (display name), the news turns about them as (index, support), oldest first: support is the number
+    of others who answered it excited, named its subject, or (told by someone else) were its subject, plus one when
+    its subject told it excited.
+
+    ``rows``: (id, author, content, event_at) of one chat's turns in the order written; ``texts`` their text without
+    the author's label; ``name_of``: author as written -> display name of the members to find; ``candidate``: whether
+    a turn may be quoted at all (informative, no greeting). An excited answer to a news turn is no news itself ("a
+    minha menina 😍 parabéns querida", answered "obrigada 🥹"): their indices are returned as well."""
+    members = sorted(set(name_of.values()))
+    patterns = {m: name_pattern(m) for m in members}
+    out: dict[str, list[tuple[int, int]]] = {}
+    answers: set[int] = set()
+    for i, row in enumerate(rows):
+        author = name_of.get(str(row[1]), str(row[1]))
+        if not candidate[i] or i in answers:
+            continue
+        text = texts[i]
+        named = sorted((hit.start(), m) for m, p in patterns.items() if m != author for hit in [p.search(text)] if hit)
+        subject = named[0][1] if named else author
+        if subject not in patterns:
+            continue
+        at = _when(row[3])
+        support: set[str] = set()
+        excited_answers: list[int] = []
+        for j in range(i + 1, min(len(rows), i + 1 + REPLY_TURNS)):
+            later = _when(rows[j][3])
+            if at is not None and later is not None and (later - at).total_seconds() > REPLY_MINUTES * 60:
+                break
+            who = name_of.get(str(rows[j][1]), str(rows[j][1]))
+            if who == author:
+                continue
+            if excited(texts[j]):
+                excited_answers.append(j)
+                support.add(who)
+            elif who == subject or patterns[subject].search(texts[j]):
+                support.add(who)
+        # (its author's own news told excited counts as one answer: "cheguei em Curitiba! apartamento no Batel", said
+        # when the chat had gone quiet)
+        n = len(support) + (subject == author and excited(text))
+        if n:
+            out.setdefault(subject, []).append((i, n))
+            answers.update(excited_answers)
+    return out, answers
+
+
+def moved_later(i: int, texts: Sequence[str], stop: frozenset[str], skip: set[str]) -> bool:
+    """Whether turn ``i`` dates a plan that a later turn (index > i) names a day for again, sharing a word of 4+ letters
+    with it (not a stop word of the chat's language, a month, a weekday, nor the words of ``skip``: the members'
+    names): moved since ("viajo dia 20 para Londres" ... "mudaram a entrevista em Londres, afinal só vou dia 26"), or
+    restated."""
+    if not brief_dates.says_a_date(texts[i]):
+        return False
+    words = {w.lower() for w in _RARE_WORD.findall(texts[i])} - _CALENDAR - skip - stop
+    if not words:
+        return False
+    return any(words & {w.lower() for w in _RARE_WORD.findall(t)} and brief_dates.says_a_date(t) for t in texts[i + 1:])
