@@ -24,6 +24,10 @@ from typing import Any
 
 from memengine import summarize
 from memengine.brief_pool import LIVE, POOL_MAX, Store
+from memengine.brief_text import one_line, trim
+
+STATE_SEP = " — said "  # (as brief_people.STATE_SEP, which imports this module: between a line and its news)
+STATE_CHARS = 60
 
 MIN_MEMORIES = 2  # a person named in fewer memories is not shown
 EVIDENCE_MIN = 2  # points of evidence (see the module docstring) a name needs
@@ -38,7 +42,19 @@ landlady doctor nurse dentist physio therapist accountant lawyer solicitor teach
 plumber electrician contact owner founder ceo cto cfo assistant intern flatmate roommate housemate
 nanny babysitter illustrator designer developer engineer head lead user editor advisor adviser
 director chair professor lecturer researcher parents friends colleagues flatmates roommates kids children sons
-daughters brothers sisters neighbours neighbors grandparents in-laws""".split())
+daughters brothers sisters neighbours neighbors grandparents in-laws""".split()) | frozenset(
+    # (brief24) the roles of the other languages the store reads: "Pablo, el hermano de Carmen", "mi amiga Lucía",
+    # "Jorge, compañero de Carmen", "ma sœur Claire", "meine Kollegin Jana" (notes of an assistant in Spanish had no
+    # People section at all)
+    """hermano hermana madre padre hijo hija amigo amiga novio novia marido esposo esposa pareja compañero compañera
+    jefe jefa vecino vecina primo prima tío tía abuelo abuela sobrino sobrina suegro suegra cuñado cuñada
+    irmão irmã mãe pai filho filha namorado namorada colega chefe vizinho vizinha tio avô avó sogro sogra
+    frère sœur soeur mère père fils fille ami amie copain copine mari femme collègue patron patronne voisin voisine
+    cousin cousine oncle tante compagnon compagne
+    bruder schwester mutter vater sohn tochter freund freundin ehemann ehefrau kollege kollegin chef chefin
+    nachbar nachbarin cousine onkel tante oma opa partnerin verlobte
+    fratello sorella figlio figlia amico amica ragazzo ragazza marito moglie capo vicino vicina cugino cugina zio zia
+    nonno nonna fidanzato fidanzata""".split())
 _CALENDAR = frozenset("""january february march april may june july august september october november december
 monday tuesday wednesday thursday friday saturday sunday today tomorrow""".split())
 _HUMAN_VERBS = frozenset("""says said thinks thought wants wanted asked asks told tells agreed agrees prefers preferred
@@ -59,6 +75,14 @@ def named_people(store: Store, known: set[str]) -> list[tuple[str, int, str | No
     """(name, memories naming them, first date, last date, first memory id) of the people the
     store's notes name, most named first; ``known`` (lower-cased names of authors and contacts)
     are left out: the People section has them already."""
+    return _named(store, known)[0]
+
+
+def _named(store: Store, known: set[str]) -> tuple[list[tuple[str, int, str | None, str | None, int]],
+                                                   dict[str, tuple[int, str]]]:
+    """:func:`named_people`, and (brief24) each one's news: the note most important, then newest, that names them
+    before any other of these people ("Pablo, el hermano de Carmen, ha sacado plaza de profesor ... en Valencia"), as
+    (id, content)."""
     conn = store.conn
     # the best SCAN_MAX memories by the rank index, notes among them (a chat turn has an author): the
     # author is not in that index, so a filter on it would walk every row of a store of chats
@@ -70,8 +94,11 @@ def named_people(store: Store, known: set[str]) -> list[tuple[str, int, str | No
     points: dict[str, int] = {}
     strong: set[str] = set()  # names with a title or a role somewhere
     seen_in: dict[str, list[tuple[str, int]]] = {}
+    in_order: list[tuple[int, str, list[str]]] = []  # each note's names as they come (the rows' order: the best first)
     for mid, content, when in rows:
-        for name, got in _mentions(str(content)[:2000]).items():
+        found = _mentions(str(content)[:2000])
+        in_order.append((int(mid), str(content), list(found)))
+        for name, got in found.items():
             points[name] = points.get(name, 0) + got
             if got >= 2:
                 strong.add(name)
@@ -93,7 +120,13 @@ def named_people(store: Store, known: set[str]) -> list[tuple[str, int, str | No
         out.append((name, len({m for _, m in mems}), mems[0][0] or None, mems[-1][0] or None,
                     min(m for _, m in mems)))
     out.sort(key=lambda o: (-o[1], o[0]))
-    return out
+    people = {o[0] for o in out}
+    news: dict[str, tuple[int, str]] = {}
+    for mid, content, names in in_order:
+        lead = next((merged[n] for n in names if merged[n] in people), None)
+        if lead is not None and lead not in news:
+            news[lead] = (mid, content)
+    return out, news
 
 
 def _is_name_word(w: str) -> bool:
@@ -170,8 +203,12 @@ def lines(store: Store, known: set[str], room: int) -> list[tuple[str, dict[str,
     if room <= 0:
         return []
     out = []
-    for name, n, lo, hi, first in named_people(store, known)[:room]:
+    people, news = _named(store, known)
+    for name, n, lo, hi, first in people[:room]:
         span = (lo or "")[:10] if (lo or "")[:10] == (hi or "")[:10] else f"{(lo or '')[:10]} – {(hi or '')[:10]}"
-        out.append((f"{name}: named in {n} memories ({span}; first #{first})",
-                    {"named_in": n, "first": first, "name": name}))
+        line = f"{name}: named in {n} memories ({span}; first #{first})"
+        if name in news:  # (brief24) what the notes say of them (brief.py drops it when the line does not fit)
+            mid, content = news[name]
+            line += f"{STATE_SEP}#{mid} \"{trim(one_line(content), STATE_CHARS)}\""
+        out.append((line, {"named_in": n, "first": first, "name": name}))
     return out
