@@ -273,13 +273,19 @@ def _event_name(text: str, m: re.Match[str]) -> bool:
 _MONTH_WORD = re.compile(r"[^\W\d_]{3,12}")
 
 
+# (brief24) a month's spelling that is a given name too: capitalised, the name ("Marco: per Capodanno ... partiamo il
+# 27?" placed the 27th in March: the author's label of a turn named the month), a month only in lower case ("em marco")
+_NAME_TOO = frozenset(("marco",))
+
+
 def _months(text: str) -> list[int]:
     """The months ``text`` names, in order: a month word of 4+ letters ("May" capitalised), or a holiday."""
     out: list[tuple[int, int]] = []
     for m in _MONTH_WORD.finditer(text):
         w = m.group()
         low = w.lower()
-        if low in MONTH_OF and (len(low) >= 4 or w == "May") and (low not in _CAPITAL_ONLY or w[0].isupper()):
+        if low in MONTH_OF and (len(low) >= 4 or w == "May") and (low not in _CAPITAL_ONLY or w[0].isupper()) \
+                and not (low in _NAME_TOO and w[0].isupper()):
             out.append((m.start(), MONTH_OF[low]))
     for m in _HOLIDAYS.finditer(text):
         out.append((m.start(), _HOLIDAY_DAY.get(" ".join(m.group("h").lower().split()), (12, 25))[0]))

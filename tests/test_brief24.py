@@ -7,7 +7,7 @@ domingo 29" were quoted as news (says_a_date missed a day said by its number).""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 import pytest
 from conftest import chat_turns
@@ -116,3 +116,11 @@ def test_a_quoted_line_without_its_persons_dates_when_the_whole_does_not_fit() -
     assert brief_people.compact(line) == f"Rita: wrote 6 memories in 1 chat{brief_people.STATE_SEP}by Bia #3 \"...\""
     plain = "Rita: wrote 6 memories in 1 chat (2026-11-02 – 2026-11-11)"
     assert brief_people.compact(plain) == plain  # (no news quoted: its dates stay)
+
+
+def test_a_turns_author_named_marco_names_no_month_for_the_days_after_it() -> None:
+    context = [("Marco: ma daiii Fede! non ci hai detto niente!", date(2026, 12, 4))]
+    assert brief_dates.named_days("Marco: per Capodanno: settimana bianca, partiamo il 27?", date(2026, 12, 8),
+                                  context) == [date(2026, 12, 27)]
+    assert brief_dates._months("Marco: ci vediamo") == []
+    assert brief_dates._months("chegamos em marco") == [3] and brief_dates._months("25 de Março") == [3]
