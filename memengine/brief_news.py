@@ -14,8 +14,9 @@ bei Siemens Energy bekommen!!!", answered by three.
 
 A news turn may date a plan ("comprámos casa em Gaia!!! escritura dia 30", "ho firmato il contratto a Milano, inizio
 il 7 gennaio"): quoted unless a later turn of the chat names a day and shares one of its rare words ("mi hanno
-spostato l'inizio all'11 gennaio"): a plan moved since, which the quote would show as current. Turns of no author (a
-chat's episodes) are no turns here.
+spostato l'inizio all'11 gennaio"): a plan moved since, which the quote would show as current; and only when every day
+it names is ahead of it (a transcript stamps each turn with its own day). Turns of no author (a chat's episodes) are no
+turns here.
 """
 
 from __future__ import annotations
@@ -106,6 +107,19 @@ def news(rows: Sequence[Sequence[object]], texts: Sequence[str], name_of: Mappin
             out.setdefault(subject, []).append((i, n))
             answers.update(excited_answers)
     return out, answers
+
+
+def ahead(text: str, written: object) -> bool:
+    """Whether every day ``text`` names is after the day it was written (a plan: "escritura dia 30"), or it names none;
+    not a turn stamped with its own day ("[6:46 pm on 23 July, 2023] Gina: Remember Jon, Just do it!": a transcript's
+    every turn), nor one that tells of a day gone by."""
+    if not brief_dates.says_a_date(text):
+        return True
+    at = _when(written)
+    if at is None:
+        return False
+    days = brief_dates.named_days(text, at.date())
+    return bool(days) and all(d > at.date() for d in days)
 
 
 def moved_later(i: int, texts: Sequence[str], stop: frozenset[str], skip: set[str]) -> bool:

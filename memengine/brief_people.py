@@ -157,7 +157,7 @@ def _states(conn: Any, authors: Mapping[str, list[str]]) -> dict[str, str]:
             theirs = told.get(name, [])
             most = max((n for _k, n in theirs), default=0)
             for k, _n in sorted(((k, n) for k, n in theirs if n >= NEWS_SHARE * most), key=lambda kn: -kn[0]):
-                if not brief_news.moved_later(k, quoted, stop, skip):
+                if brief_news.ahead(texts[order[k]], rows[order[k]][3]) and not brief_news.moved_later(k, quoted, stop, skip):
                     i = order[k]
                     pick = (i, "" if rows[i][1] in names else f"by {rows[i][1]} ")
                     break
