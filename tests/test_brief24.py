@@ -13,7 +13,7 @@ import pytest
 from conftest import chat_turns
 
 import memory_core as core
-from memengine import brief_dates, brief_news, brief_people, consolidate, graph_rank
+from memengine import brief_dates, brief_namedpeople, brief_news, brief_people, consolidate, graph_rank
 
 # --------------------------------------------------------------------------- days said by their number alone
 
@@ -124,3 +124,27 @@ def test_a_turns_author_named_marco_names_no_month_for_the_days_after_it() -> No
                                   context) == [date(2026, 12, 27)]
     assert brief_dates._months("Marco: ci vediamo") == []
     assert brief_dates._months("chegamos em marco") == [3] and brief_dates._months("25 de Março") == [3]
+
+
+def test_a_news_turn_that_names_its_own_day_or_a_day_gone_by_is_no_plan_to_quote() -> None:
+    assert brief_news.ahead("comprámos casa em Gaia!!! escritura dia 30", "2026-11-09T18:40:00")
+    assert brief_news.ahead("Giulia si è laureata oggi!!!", "2026-12-02T18:40:00")  # (no day at all)
+    # a transcript stamps each turn with its own day; a day gone by is no plan
+    assert not brief_news.ahead("[6:46 pm on 23 July, 2023] Gina: Remember Jon, just do it!", "2023-07-23T18:46:00")
+    assert not brief_news.ahead("the party on 3 March was great!", "2026-03-10T10:00:00")
+
+
+def test_the_people_notes_name_in_spanish_have_lines_that_say_their_news(store: core.MemoryStore) -> None:
+    notes = ["Pablo, el hermano de Carmen, ha sacado plaza de profesor de Historia en Valencia.",
+             "Pablo se muda a Valencia el 25; Carmen le ayuda con la mudanza.",
+             "Lucía, la mejor amiga de Carmen, ha dado a luz a Martina.",
+             "Carmen visitó a Lucía y a Martina en casa; Martina duerme poco."]
+    for text, imp in zip(notes, (0.7, 0.6, 0.7, 0.5)):
+        store.store(text, "semantic", importance=imp)
+    assert brief_namedpeople.STATE_SEP == brief_people.STATE_SEP  # (brief.py drops a quote that does not fit by it)
+    lines = {line.split(":")[0]: line for line, _why in brief_people.with_named(store)}
+    assert set(lines) >= {"Pablo", "Lucía"}
+    # the most important note that names them first (not "Carmen visitó a Lucía")
+    assert lines["Pablo"].endswith(f'{brief_people.STATE_SEP}#1 "Pablo, el hermano de Carmen, ha sacado plaza de '
+                                   'profesor…"')
+    assert "#3 \"Lucía, la mejor amiga de Carmen, ha dado a luz a Martina.\"" in lines["Lucía"]
