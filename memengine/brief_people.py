@@ -138,7 +138,7 @@ def _states(conn: Any, authors: Mapping[str, list[str]]) -> dict[str, str]:
         # départ jeudi 29 ?"; quoted as trimmed, and judged moved on what the quote shows)
         quotable = [brief_text.informative_words(t, rare)[0] >= STATE_MIN_INFO and not brief_greetings.is_greeting(t)
                     and not (_ENDS_ASKING.search(t) and not _SAID_BEFORE.search(t)) for t in texts]
-        quote = [brief_text.trim(brief_text.one_line(t), STATE_CHARS) for t in texts]
+        quote = [brief_text.trim(brief_text.one_line(_ungreeted(t)), STATE_CHARS) for t in texts]
 
         # (brief24) the news turns of the chat and whom each is about (memengine/brief_news.py), in the order written
         order = newest[::-1]
@@ -169,6 +169,15 @@ def _states(conn: Any, authors: Mapping[str, list[str]]) -> dict[str, str]:
                 i, by = pick
                 out[name] = f'{by}#{int(rows[i][0])} "{quote[i]}"'
     return out
+
+
+def _ungreeted(text: str) -> str:
+    """(brief24) A turn quoted without the greeting it opens with: "bom dia, já tenho a receita dos colírios para depois
+    da operação" spent its quote's first characters on "bom dia" and lost "operação" to the trim."""
+    if not brief_greetings.has_opener(text):
+        return text
+    rest = brief_greetings.without_greetings(text).lstrip(" ,;:!.-–—")
+    return rest or text
 
 
 def with_named(store: Store) -> list[tuple[str, dict[str, Any]]]:

@@ -148,3 +148,10 @@ def test_the_people_notes_name_in_spanish_have_lines_that_say_their_news(store: 
     assert lines["Pablo"].endswith(f'{brief_people.STATE_SEP}#1 "Pablo, el hermano de Carmen, ha sacado plaza de '
                                    'profesor…"')
     assert "#3 \"Lucía, la mejor amiga de Carmen, ha dado a luz a Martina.\"" in lines["Lucía"]
+
+
+def test_a_quoted_turn_loses_the_greeting_it_opens_with() -> None:
+    assert brief_people._ungreeted("bom dia, já tenho a receita dos colírios para depois da operação") == \
+        "já tenho a receita dos colírios para depois da operação"
+    assert brief_people._ungreeted("bom dia") == "bom dia"  # (nothing else: the turn as it is)
+    assert brief_people._ungreeted("the flat is ours") == "the flat is ours"
