@@ -81,7 +81,7 @@ def named_people(store: Store, known: set[str]) -> list[tuple[str, int, str | No
 def _named(store: Store, known: set[str]) -> tuple[list[tuple[str, int, str | None, str | None, int]],
                                                    dict[str, tuple[int, str]]]:
     """:func:`named_people`, and (brief24) each one's news: the note most important, then newest, that names them
-    before any other of these people ("Pablo, el hermano de Carmen, ha sacado plaza de profesor ... en Valencia"), as
+    before any other name ("Pablo, el hermano de Carmen, ha sacado plaza de profesor ... en Valencia"), as
     (id, content)."""
     conn = store.conn
     # the best SCAN_MAX memories by the rank index, notes among them (a chat turn has an author): the
@@ -123,8 +123,10 @@ def _named(store: Store, known: set[str]) -> tuple[list[tuple[str, int, str | No
     people = {o[0] for o in out}
     news: dict[str, tuple[int, str]] = {}
     for mid, content, names in in_order:
-        lead = next((merged[n] for n in names if merged[n] in people), None)
-        if lead is not None and lead not in news:
+        # (the first name it holds, a person's or not: "Decision: Kestrel switches from npm to pnpm; Marek approved it"
+        # is Kestrel's news, not Marek's)
+        lead = merged[names[0]] if names else None
+        if lead in people and lead not in news:
             news[lead] = (mid, content)
     return out, news
 
