@@ -339,7 +339,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
                                                          why={"contradiction": int(r[0])}),
             not sections["contradictions"])
     named: set[str] = set()  # people the notes name (brief_namedpeople): they name no topic either
-    people = brief_people.with_named(store)
+    people = brief_people.with_named(store, today)
     for line, why in people:
         named.update(w.lower() for w in str(why.get("name", "")).split())
         plain = line.split(brief_people.STATE_SEP, 1)[0]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 
 from memengine import brief_dates
 
@@ -109,8 +109,9 @@ def news(rows: Sequence[Sequence[object]], texts: Sequence[str], name_of: Mappin
     return out, answers
 
 
-def ahead(text: str, written: object) -> bool:
-    """Whether every day ``text`` names is after the day it was written (a plan: "escritura dia 30"), or it names none;
+def ahead(text: str, written: object, today: date | None = None) -> bool:
+    """Whether every day ``text`` names is after the day it was written (a plan: "escritura dia 30"), and not before
+    ``today`` (the brief's day: "sábado 17 a las 14:00", said on the 12th, has gone by on the 28th), or it names none;
     not a turn stamped with its own day ("[6:46 pm on 23 July, 2023] Gina: Remember Jon, Just do it!": a transcript's
     every turn), nor one that tells of a day gone by."""
     if not brief_dates.says_a_date(text):
@@ -119,7 +120,7 @@ def ahead(text: str, written: object) -> bool:
     if at is None:
         return False
     days = brief_dates.named_days(text, at.date())
-    return bool(days) and all(d > at.date() for d in days)
+    return bool(days) and all(d > at.date() and (today is None or d >= today) for d in days)
 
 
 def moved_later(i: int, texts: Sequence[str], stop: frozenset[str], skip: set[str]) -> bool:

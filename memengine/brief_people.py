@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from memengine import brief_dates, brief_greetings, brief_news, brief_text, summarize
@@ -36,7 +37,7 @@ _ENDS_ASKING = re.compile(r"[?？؟][^\w]*$")
 _SAID_BEFORE = re.compile(r"\w\s?[.!]+\s+\w")  # a sentence ended before the question
 
 
-def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
+def people_lines(store: Store, today: date | None = None) -> list[tuple[str, dict[str, Any]]]:
     """One line per person the store knows, most present first: who they are, from the store.
 
     People are authors of memories and vCard contacts (their names and aliases); a line says
@@ -81,7 +82,7 @@ def people_lines(store: Store) -> list[tuple[str, dict[str, Any]]]:
     cards_only = sorted((o for o in out if o[0] == 0), key=lambda o: (-len(o[2]), o[1]))
     keep = writers[: PEOPLE_MAX - min(len(cards_only), PEOPLE_CONTACTS)]
     keep += cards_only[: PEOPLE_MAX - len(keep)]
-    said = _states(conn, {name: authors_of.get(name, []) for n, name, _l, _w in keep if n > 0})
+    said = _states(conn, {name: authors_of.get(name, []) for n, name, _l, _w in keep if n > 0}, today)
     return [(line + (STATE_SEP + said[name] if said.get(name) else ""), why) for _, name, line, why in keep]
 
 
@@ -99,7 +100,7 @@ def _rare(df: Mapping[str, int], at: int, low: str) -> bool:
     return df.get(low, 0) <= at
 
 
-def _states(conn: Any, authors: Mapping[str, list[str]]) -> dict[str, str]:
+def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = None) -> dict[str, str]:
     """(brief23) Per shown author, the latest news they gave: in a group chat the People line said only who talks
     ("wrote 17 memories in 1 chat"), nothing of anyone's move, new job, baby or trip. Their latest turn that says
     STATE_MIN_INFO informative things or more (brief_text.informative_words: numbers, names, words rare among the
@@ -157,7 +158,7 @@ def _states(conn: Any, authors: Mapping[str, list[str]]) -> dict[str, str]:
             theirs = told.get(name, [])
             most = max((n for _k, n in theirs), default=0)
             for k, _n in sorted(((k, n) for k, n in theirs if n >= NEWS_SHARE * most), key=lambda kn: -kn[0]):
-                if brief_news.ahead(texts[order[k]], rows[order[k]][3]) and not brief_news.moved_later(k, quoted, stop, skip):
+                if brief_news.ahead(texts[order[k]], rows[order[k]][3], today) and not brief_news.moved_later(k, quoted, stop, skip):
                     i = order[k]
                     pick = (i, "" if rows[i][1] in names else f"by {rows[i][1]} ")
                     break
@@ -180,12 +181,12 @@ def _ungreeted(text: str) -> str:
     return rest or text
 
 
-def with_named(store: Store) -> list[tuple[str, dict[str, Any]]]:
+def with_named(store: Store, today: date | None = None) -> list[tuple[str, dict[str, Any]]]:
     """:func:`people_lines`, then (room left) the people the notes name often (memengine/brief_namedpeople.py):
     a store of notes has no authors, and its People section was empty however often they named someone."""
     from memengine import brief_namedpeople
 
-    out = people_lines(store)
+    out = people_lines(store, today)
     known = set(store.known_people())
     return out + brief_namedpeople.lines(store, known | {line.split(":")[0].lower() for line, _ in out},
                                          PEOPLE_MAX - len(out))

@@ -132,6 +132,10 @@ def test_a_news_turn_that_names_its_own_day_or_a_day_gone_by_is_no_plan_to_quote
     # a transcript stamps each turn with its own day; a day gone by is no plan
     assert not brief_news.ahead("[6:46 pm on 23 July, 2023] Gina: Remember Jon, just do it!", "2023-07-23T18:46:00")
     assert not brief_news.ahead("the party on 3 March was great!", "2026-03-10T10:00:00")
+    # ahead when said, gone by on the brief's day
+    said = "reservo en Aquí Me Quedo para 4, sábado 17 de octubre a las 14:00"
+    assert brief_news.ahead(said, "2026-10-12T20:35:40", date(2026, 10, 17))
+    assert not brief_news.ahead(said, "2026-10-12T20:35:40", date(2026, 10, 28))
 
 
 def test_the_people_notes_name_in_spanish_have_lines_that_say_their_news(store: core.MemoryStore) -> None:
