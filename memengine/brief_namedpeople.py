@@ -24,7 +24,7 @@ from typing import Any
 
 from memengine import summarize
 from memengine.brief_pool import LIVE, POOL_MAX, Store
-from memengine.brief_text import one_line, trim
+from memengine.brief_text import one_line
 
 STATE_SEP = " — said "  # (as brief_people.STATE_SEP, which imports this module: between a line and its news)
 STATE_CHARS = 60
@@ -94,10 +94,11 @@ def _named(store: Store, known: set[str]) -> tuple[list[tuple[str, int, str | No
     points: dict[str, int] = {}
     strong: set[str] = set()  # names with a title or a role somewhere
     seen_in: dict[str, list[tuple[str, int]]] = {}
-    in_order: list[tuple[int, str, list[str]]] = []  # each note's names as they come (the rows' order: the best first)
+    # each note's names as they come, and its day (the rows' order: the best first)
+    in_order: list[tuple[int, str, list[str], str]] = []
     for mid, content, when in rows:
         found = _mentions(str(content)[:2000])
-        in_order.append((int(mid), str(content), list(found)))
+        in_order.append((int(mid), str(content), list(found), str(when or "")))
         for name, got in found.items():
             points[name] = points.get(name, 0) + got
             if got >= 2:
@@ -122,13 +123,37 @@ def _named(store: Store, known: set[str]) -> tuple[list[tuple[str, int, str | No
     out.sort(key=lambda o: (-o[1], o[0]))
     people = {o[0] for o in out}
     news: dict[str, tuple[int, str]] = {}
-    for mid, content, names in in_order:
+    stop = summarize.stopwords_for([c for _m, c, _n, _w in in_order[:50]]) if people else frozenset()
+    for mid, content, names, when in in_order:
         # (the first name it holds, a person's or not: "Decision: Kestrel switches from npm to pnpm; Marek approved it"
         # is Kestrel's news, not Marek's)
         lead = merged[names[0]] if names else None
-        if lead in people and lead not in news:
+        if lead in people and lead not in news and not _restated(lead, content, when, in_order, merged, stop):
             news[lead] = (mid, content)
     return out, news
+
+
+RESTATED_WORDS = 3  # a newer note naming the person that shares this many words with a note may update it
+
+
+def _restated(person: str, content: str, when: str, notes: list[tuple[int, str, list[str], str]],
+              merged: dict[str, str], stop: frozenset[str]) -> bool:
+    """(brief24) Whether a newer note naming ``person`` shares RESTATED_WORDS words (4+ letters, no stop word of the
+    notes' language, no name)
+    with ``content``: "Dmitri Volkov owns the maps module (src/maps)", then "Hana Sato owns the maps module now
+    (src/maps); Dmitri moved to the bookings backend" — the older, still live, is no news of Dmitri's."""
+    own = {w.lower() for w in _LONG_WORD.findall(content)} - stop
+    own -= {w.lower() for n in merged for w in n.split()}
+    if len(own) < RESTATED_WORDS:
+        return False
+    for _mid, other, names, at in notes:
+        if at > when and any(merged[n] == person for n in names):
+            if len(own & {w.lower() for w in _LONG_WORD.findall(other)}) >= RESTATED_WORDS:
+                return True
+    return False
+
+
+_LONG_WORD = re.compile(r"[^\W\d_]{4,}")
 
 
 def _is_name_word(w: str) -> bool:
@@ -199,6 +224,14 @@ def _merge(points: dict[str, int]) -> dict[str, str]:
     return out
 
 
+def _head(text: str, limit: int) -> str:
+    """``text`` cut at a word to at most ``limit`` characters (with "…" when cut)."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:")
+    return cut + "…"
+
+
 def lines(store: Store, known: set[str], room: int) -> list[tuple[str, dict[str, Any]]]:
     """At most ``room`` People lines for the people the notes name: ``Tomás Ruiz: named in 7 memories
     (2026-08-04 – 2026-11-16; first #12)``."""
@@ -211,6 +244,8 @@ def lines(store: Store, known: set[str], room: int) -> list[tuple[str, dict[str,
         line = f"{name}: named in {n} memories ({span}; first #{first})"
         if name in news:  # (brief24) what the notes say of them (brief.py drops it when the line does not fit)
             mid, content = news[name]
-            line += f"{STATE_SEP}#{mid} \"{trim(one_line(content), STATE_CHARS)}\""
+            # (its head, where it names them: trim's informative clause of "Aisha Mensah is the mobile lead; Dmitri
+            # Volkov and Hana Sato are the app developers" was the developers)
+            line += f"{STATE_SEP}#{mid} \"{_head(one_line(content), STATE_CHARS)}\""
         out.append((line, {"named_in": n, "first": first, "name": name}))
     return out
