@@ -123,14 +123,22 @@ def ahead(text: str, written: object, today: date | None = None) -> bool:
     return bool(days) and all(d > at.date() and (today is None or d >= today) for d in days)
 
 
-def moved_later(i: int, texts: Sequence[str], stop: frozenset[str], skip: set[str]) -> bool:
+def moved_later(i: int, texts: Sequence[str], stop: frozenset[str], skip: set[str], shown: str | None = None) -> bool:
     """Whether turn ``i`` dates a plan that a later turn (index > i) names a day for again, sharing a word of 4+ letters
     with it (not a stop word of the chat's language, a month, a weekday, nor the words of ``skip``: the members'
     names): moved since ("viajo dia 20 para Londres" ... "mudaram a entrevista em Londres, afinal só vou dia 26"), or
     restated."""
-    if not brief_dates.says_a_date(texts[i]):
+    said = texts[i] if shown is None else shown  # (what the quote shows of it, trimmed; the later turns whole)
+    if not brief_dates.says_a_date(said):
         return False
-    words = {w.lower() for w in _RARE_WORD.findall(texts[i])} - _CALENDAR - skip - stop
+    words = {w.lower() for w in _RARE_WORD.findall(said)} - _CALENDAR - skip - stop
     if not words:
         return False
-    return any(words & {w.lower() for w in _RARE_WORD.findall(t)} and brief_dates.says_a_date(t) for t in texts[i + 1:])
+    for t in texts[i + 1:]:
+        # (a word or its inflection: "Avslutningsmiddag fredag 4 december" ... "avslutningsmiddagen blir lördag 5
+        # december")
+        later = {w.lower() for w in _RARE_WORD.findall(t)}
+        if any(a.startswith(b) or b.startswith(a) for a in words for b in later if min(len(a), len(b)) >= 5
+               or a == b) and brief_dates.says_a_date(t):
+            return True
+    return False

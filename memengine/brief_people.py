@@ -151,6 +151,7 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
                                [quotable[i] for i in order])
         skip = {w.lower() for name in here for w in name.split()}
         quoted = [quote[i] for i in order]
+        ordered = [texts[i] for i in order]
         for name, names in here.items():
             pick: tuple[int, str] | None = None
             # their newest news that about as many answered as their most answered (NEWS_SHARE of it), whoever told it,
@@ -158,7 +159,7 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
             theirs = told.get(name, [])
             most = max((n for _k, n in theirs), default=0)
             for k, _n in sorted(((k, n) for k, n in theirs if n >= NEWS_SHARE * most), key=lambda kn: -kn[0]):
-                if brief_news.ahead(texts[order[k]], rows[order[k]][3], today) and not brief_news.moved_later(k, quoted, stop, skip):
+                if brief_news.ahead(texts[order[k]], rows[order[k]][3], today) and not brief_news.moved_later(k, ordered, stop, skip, quoted[k]):
                     i = order[k]
                     pick = (i, "" if rows[i][1] in names else f"by {rows[i][1]} ")
                     break

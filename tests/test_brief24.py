@@ -159,3 +159,9 @@ def test_a_quoted_turn_loses_the_greeting_it_opens_with() -> None:
         "já tenho a receita dos colírios para depois da operação"
     assert brief_people._ungreeted("bom dia") == "bom dia"  # (nothing else: the turn as it is)
     assert brief_people._ungreeted("the flat is ours") == "the flat is ours"
+
+
+def test_a_plan_moved_by_a_turn_that_inflects_its_words_is_moved() -> None:
+    texts = ["Avslutningsmiddag fredag 4 december kl 19 på Restaurang Pelikan",
+             "Pelikan hade inget bord på fredagen, avslutningsmiddagen blir lördag 5 december kl 19 i stället"]
+    assert brief_news.moved_later(0, texts, frozenset(("inget", "bord")), set())
