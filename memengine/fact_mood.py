@@ -220,7 +220,11 @@ _OPINION_RE = _alternation(_OPINION)
 _SE_FIRST = re.compile(r"^se\s")
 # Italian "si" after a subject an Italian article opens ("il mercatino dell'usato si fa in piazza", "gli
 # allenamenti si tengono"): a pronoun, even when the sentence's language is guessed otherwise.
-_IT_SI = re.compile(r"(?:^|[\s,;:])(?:il|lo|gli|l'|un)\s*[^\W\d_][\w']*(?:\s+[\w']+){0,2}\s+si\s+[^\W\d_]")
+_IT_SI = re.compile(r"(?:^|[\s,;:])(?:il|lo|gli|l'|un)\s*[^\W\d_][\w']*(?:\s+[\w']+){0,2}\s+si\s+[^\W\d_]"
+                    # "la" / "le" / "una" are French and Spanish articles too: Italian when an Italian "di" follows
+                    # the noun ("la riunione di studio si sposta al lunedì"; facts27)
+                    r"|(?:^|[\s,;:])(?:la|le|una)\s+[^\W\d_][\w']*\s+(?:di|del|della|dello|dei|degli|delle)\s+"
+                    r"(?:[\w']+\s+){0,2}si\s+[^\W\d_]")
 
 
 @lru_cache(maxsize=4096)  # (a write compares its new fact with ~20 candidates: read its mood once)

@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memengine.fact_align import same_word
+from memengine.fact_align import PREFIX_SHARE, same_word
 from memengine.fact_change_words import CHANGE_WORDS, NOW_WORDS
+from memengine.fact_due import due_word
 from memengine.fact_lexicon import MONTHS, STOPWORDS, _set, fold
 from memengine.fact_types import Verdict
 
@@ -53,7 +54,7 @@ _SEASONS = {
 # word alone is often something else ("a Volvo estate", "a hot spring", "fall behind").
 # Not after "this" / "last" ("cet été", "this summer", "diesen Sommer"): said of the event, when it happened or
 # happens, as "last week" is ("julien a déménagé à Nantes cet été" changes where he lives, not a date; lead)
-_SEASON_BEFORE = _set("in next coming", "im nachsten nachstes kommenden kommendes", "au en",
+_SEASON_BEFORE = _set("in next coming", "im nachsten nachstes kommenden kommendes den aufs ins", "au en",
                       "en la proxima", "na no proxima proximo", "in nella prossima prossimo",
                       "in de het volgende komende")
 # Words between a period word and its month: "end of March", "fim de março", "Ende des Monats", "metà di maggio".
@@ -133,7 +134,9 @@ def period_words(text: str) -> frozenset[str]:
 
 
 _MARKERS = _set("still", "noch immer", "toujours encore", "todavia sigue", "ainda continua", "ancora sempre",
-                "nog steeds")  # the same period said again ("still planned for early April")
+                "nog steeds",  # the same period said again ("still planned for early April")
+                # another day of the same thing ("Agora também há consulta às segundas")
+                "also too", "auch", "aussi", "tambien", "tambem", "anche pure", "ook")
 _NOW_NL = _set("nu inmiddels tegenwoordig")  # (Dutch "now": not among memengine/fact_change_words.py's)
 # Copulas and auxiliaries a change is said with and the particles of a later date ("has been moved", "wurde verschoben", "è stata
 # spostata", "se ha movido"; "only", "erst", "pas"): no word of the thing's.
@@ -150,46 +153,128 @@ _MODALS = _set("will would shall should must can could may might", "wird werden 
 
 def _content(text: str, drop: frozenset[str], keep: frozenset[str] = frozenset()) -> list[str]:
     """The folded content words of ``text`` (no stop word, no period word, no auxiliary, no change or "now" word
-    unless ``keep`` holds it: "la mudanza", "le déménagement", "der Umzug" are things whose names are change words)."""
+    unless ``keep`` holds it: "la mudanza", "le déménagement", "der Umzug" are things whose names are change words),
+    no word a date is said with (memengine/fact_due.py: "deadline", "Frist", "prévu", "pushed back", "bis")."""
     return [w for w in (fold(t) for t in _TOKEN.findall(text.replace("-", " ")))
             if w not in STOPWORDS and w not in drop and not w.isdigit() and len(w) > 1
             and (w in keep or (w not in CHANGE_WORDS and w not in NOW_WORDS and w not in _NOW_NL))
-            and w not in _AUXILIARIES and w not in _MODALS]
+            and w not in _AUXILIARIES and w not in _MODALS and not due_word(w)]
+
+
+def _days(text: str) -> tuple[tuple[str, object], ...]:
+    """The weekdays and dated days ``text`` states, as the analyser reads them (memengine/fact_tokens.py)."""
+    from memengine import facts
+
+    return tuple((v.kind, v.norm) for v in facts.analyse(text).values if v.kind in ("weekday", "date"))
+
+
+def _day_words(text: str) -> frozenset[str]:
+    """The words (folded) ``text``'s periods, weekdays and dated days are said with."""
+    from memengine import facts
+
+    return period_words(text) | {fold(w) for v in facts.analyse(text).values if v.kind in ("weekday", "date")
+                                 for w in _TOKEN.findall(v.text)}
 
 
 def _upto_period(text: str) -> str:
-    """``text`` up to its last period's last word: what follows a moved period is said of the move ("launch moved
-    to Q4 after the funding delay"), not of the thing."""
-    words = period_words(text)
+    """``text`` up to its last period's (or day's) last word: what follows a moved period is said of the move
+    ("launch moved to Q4 after the funding delay"), not of the thing."""
+    words = _day_words(text)
     ends = [m.end() for m in _TOKEN.finditer(text.replace("-", " ")) if fold(m.group()) in words]
     return text[:ends[-1]] if ends else text
 
 
+# A verb in another tense keeps its stem, often of three letters only ("fica" / "ficou", "va" / "iba" not): the
+# stem's share of the shorter word, as memengine/fact_align.py's prefix rule asks, with a shorter prefix.
+_TENSE_STEM = 3
+
+
+def _one_verb(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` (folded) are one word in two tenses ("fica" / "ficou", "est" / "etait" not)."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n >= _TENSE_STEM and n >= PREFIX_SHARE * min(len(a), len(b))
+
+
+def _subject_words(text: str) -> frozenset[str]:
+    """The words (folded) of ``text``'s subject phrase, as the analyser reads it."""
+    from memengine import facts
+
+    f = facts.analyse(text)
+    return frozenset(fold(x.text) for x in f.words[:f.subject_end])
+
+
+def _other_values(old: str, new: str) -> bool:
+    """Whether ``new`` states a number or a code ``old`` does not ("Version 3 was released in 2022" / "Version 2 …
+    in 2021", "I swim 1 km on Thursdays" / "2 km on Mondays"): another thing of the frame, not its date moved."""
+    from memengine import facts
+
+    def own(text: str) -> set[tuple[str, object]]:
+        return {(v.kind, v.norm) for v in facts.analyse(text).values if v.kind in ("number", "code")}
+    return bool(own(new) - own(old)) or _renumbered(old, new)
+
+
+_NUMBERED = re.compile(r"([^\W\d_]+)\s+(\d+)\b")
+
+
+def _renumbered(old: str, new: str) -> bool:
+    """Whether a content word both say is numbered differently ("Version 2" / "Version 3", "Sprint 14" / "Sprint
+    15"): another thing of one name, whatever its date."""
+    def numbered(text: str) -> dict[str, str]:
+        return {fold(w): n for w, n in _NUMBERED.findall(text) if fold(w) not in STOPWORDS and _month(fold(w)) is None}
+    a, b = numbered(old), numbered(new)
+    return any(a[w] != b[w] for w in a.keys() & b.keys())
+
+
 def moved(old: str, new: str) -> Verdict | None:
-    """A ``date`` verdict when ``new`` says that ``old``'s period moved to another one of the same thing ("A
-    consulta é no fim de março" / "A consulta passou para o começo de abril", "The launch is in Q2" / "The launch
-    slipped to Q3"): both state a period, the newer another one, and every content word of the newer outside its
-    period and its change words (with a change word: up to its period) is said by the older, and a word of the
-    older's subject phrase by the newer ("The product launch …" / "launch moved to …"). Else None."""
-    po, pn = periods(old), periods(new)
-    if not po or not pn or set(pn) <= set(po):
+    """A ``date`` verdict when ``new`` says that ``old``'s period or day moved to another one of the same thing
+    ("A consulta é no fim de março" / "A consulta passou para o começo de abril", "The launch is in Q2" / "The
+    launch slipped to Q3", "A entrega fica na quinta" / "A entrega ficou para sexta"): both state a period or a
+    day, the newer another one, none that agrees with one of the older's ("in January" / "on January 15") and not
+    all of the older's (a day added: "Mondays and Thursdays now"), no number or code of its own, asserted
+    (memengine/fact_mood.py) and not for one occasion (memengine/fact_occasion.py); every content word of the
+    newer outside its dates, its change words and the words a date is said with (memengine/fact_due.py; with a
+    change word: up to its date) is said by the older (a verb outside both subjects in another tense too), and a
+    word of the older's subject phrase by the newer ("The product launch …" / "launch moved to …"). Else None."""
+    po, pn = periods(old) + _days(old), periods(new) + _days(new)
+    if not po or not pn or set(pn) <= set(po) or set(po) <= set(pn):
+        return None
+    from memengine.fact_align import dates_agree
+
+    if any(a[0] == b[0] == "date" and dates_agree(a[1], b[1]) for a in po for b in pn):  # type: ignore[arg-type]
         return None
     nw = [fold(t) for t in _TOKEN.findall(new)]
-    if any(w in _MARKERS for w in nw):
+    if any(w in _MARKERS for w in nw) or _other_values(old, new):
+        return None
+    from memengine import fact_mood, fact_occasion
+
+    if fact_mood.unasserted(new) or fact_occasion.one_off(old, new):
         return None
     said = frozenset(fold(t) for t in _TOKEN.findall(old.replace("-", " ")))
     changed = any((w in CHANGE_WORDS or w in NOW_WORDS or w in _NOW_NL) and w not in said for w in nw)
     # The same frame with another period is a new value, as another day is to memengine/facts.py (no change word
     # needed: "… soll Anfang Mai fertig sein" / "… wird erst Ende Juni fertig"); a change word lets the newer add
     # why after the period ("… moved to Q4 after the funding delay").
-    co = _content(old, period_words(old), said)
-    cn = _content(_upto_period(new) if changed else new, period_words(new), said)
-    if not cn or not all(any(same_word(a, b) for b in co) for a in cn):
-        return None
-    from memengine import facts
+    co = _content(old, _day_words(old), said)
+    cn = _content(_upto_period(new) if changed else new, _day_words(new), said)
+    so, sn = _subject_words(old), _subject_words(new)  # (a noun's two genders are two people: "hijo" / "hija")
+    def said_again(a: str, b: str) -> bool:
+        return same_word(a, b) or a not in sn and b not in so and _one_verb(a, b)
 
-    fo = facts.analyse(old)
-    subject = [w for w in _content(" ".join(x.text for x in fo.words[:fo.subject_end]), period_words(old), said)]
+    if not cn or not all(any(said_again(a, b) for b in co) for a in cn):
+        return None
+    # a day moved is said with a change word or in the older's whole frame ("fica na quinta" / "ficou para sexta"):
+    # a day said of fewer of its words may be another meeting's ("Das wöchentliche Team-Meeting ist montags um 10
+    # Uhr" / "Team-Meeting ist mittwochs um 15 Uhr", the update of "Die Teamsitzung ist dienstags um 14 Uhr")
+    if not periods(new) and not changed and not all(any(said_again(a, b) for a in cn) for b in co):
+        return None
+    subject = _content(" ".join(sorted(so)), _day_words(old), said)
+    # a subject that names the date alone ("La scadenza del bilancio", "De oplevering van het portaal") puts its
+    # thing after it: the older's other content words are its thing's
+    subject = subject or co
     if not subject or not any(any(same_word(a, b) for b in cn) for a in subject):
         return None
     return Verdict("date", f"a period moved: {po[0]} -> {pn[0]}", 0.8)

@@ -402,6 +402,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         fact_frame,
         fact_joined,
         fact_meant,
+        fact_migrated,
         fact_passed,
         fact_period,
         fact_promoted,
@@ -420,7 +421,8 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_joined.joined(old_text, said_text) or fact_joined.instead(old_text, said_text) \
         or fact_meant.corrects(old_text, said_text) or _relative(old_text, said_text) \
         or fact_promoted.new_role(old_text, said_text) or fact_promoted.new_name(old_text, said_text) \
-        or fact_frame.another_name(old_text, said_text) or fact_period.moved(old_text, said_text)
+        or fact_frame.another_name(old_text, said_text) or fact_period.moved(old_text, said_text) \
+        or fact_migrated.left_for(old_text, said_text)
 
 
 def _relative(old_text: str, said_text: str) -> facts.Verdict | None:
@@ -448,10 +450,10 @@ def _one_owner(decisions: list[Decision]) -> list[Decision]:
     """A number restated without its subject ("Now at 78 kg", memengine/fact_elliptic.py) updates the
     one fact it can belong to: when several candidates read so ("I weigh 82 kg", "My suitcase weighs
     23 kg"), nobody can tell whose it is, and none is superseded."""
-    from memengine import fact_elliptic, fact_swap, fact_undone
+    from memengine import fact_elliptic, fact_migrated, fact_swap, fact_undone
 
     elliptic = [d for d in decisions if fact_elliptic.REASON in d.verdict.reason or fact_swap.REASON in d.verdict.reason
-                or fact_undone.RETURNED in d.verdict.reason]
+                or fact_undone.RETURNED in d.verdict.reason or fact_migrated.REASON in d.verdict.reason]
     return [d for d in decisions if d not in elliptic] if len(elliptic) > 1 else decisions
 
 
