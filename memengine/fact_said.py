@@ -41,12 +41,14 @@ _SAY = (
     # Italian
     "ha detto", "dice", "mi ha detto", "ci ha detto", "ha confermato", "ha scritto", "ha avvisato",
     "mi ha scritto",
+    # Dutch (facts27)
+    "zegt", "zei", "heeft gezegd", "vertelde", "vertelt", "liet weten", "schreef",
 )
-_THAT = r"(?:that|que|qu'|dass|daß|che|ch')"
+_THAT = r"(?:that|que|qu'|dass|daß|che|ch'|dat)"
 # the speaker: one to four words, none of them a verb of saying itself or "if" / "whether"
 _SPEAKER = r"((?:[\w.'’&-]+\s+){0,3}?[\w.'’&-]+)"
 _SAY_RE = re.compile(
-    rf"^\s*{_SPEAKER}\s+(?:{'|'.join(re.escape(s) for s in sorted(sorted(set(_SAY)), key=len, reverse=True))})"
+    rf"^\s*{_SPEAKER}\s+(?P<verb>{'|'.join(re.escape(s) for s in sorted(sorted(set(_SAY)), key=len, reverse=True))})"
     rf"\s*,?\s+(?:{_THAT}\s*)?(?P<clause>\S.*)$", re.IGNORECASE | re.DOTALL)
 # told without a speaker: "we were told the flight leaves at 11:15", "nos acaban de avisar que ...", "on m'a dit que"
 _TOLD = (
@@ -81,4 +83,10 @@ def reported(text: str) -> str:
     if m is None:
         return text
     clause = m.group("clause").strip()
-    return clause if len(clause.split()) >= 2 else text
+    if len(clause.split()) < 2:
+        return text
+    if m.re is _SAY_RE:  # (the speaker is whom a clause with no subject of its own is about: memengine/fact_speaker.py)
+        from memengine import fact_speaker
+
+        clause = fact_speaker.about_speaker(m.group(1), m.group("verb"), clause)
+    return clause

@@ -108,3 +108,23 @@ def test_real_model_one_store_of_dates_and_migrations(real, tmp_path: Path) -> N
         assert live >= {ids[t] for t in (texts[4], texts[5], texts[6])}
     finally:
         s.close()
+
+
+@pytest.mark.parametrize(("text", "clause"), [
+    ("Noor says she's at Deliveroo now", "Noor is at Deliveroo now"),
+    ("Omar said he works from Cardiff these days", "Omar works from Cardiff these days"),
+    ("Inès dit qu'elle habite à Rennes maintenant", "Inès habite à Rennes maintenant"),
+    ("Jana sagt, sie arbeitet jetzt bei Bosch", "Jana arbeitet jetzt bei Bosch"),
+    ("Lucía dice que ahora vive en Cádiz", "Lucía ahora vive en Cádiz"),  # no subject of its own
+    ("Renato disse que agora trabalha no Itaú", "Renato agora trabalha no Itaú"),
+    ("Chiara dice che adesso abita a Padova", "Chiara adesso abita a Padova"),
+    ("Bram zegt dat hij nu in Gent woont", "Bram woont nu in Gent"),  # the Dutch verb put back after its subject
+    # a clause with a subject of its own keeps it
+    ("Lucía dice que la reunión pasa al jueves", "la reunión pasa al jueves"),
+    ("Chiara ha detto che il corso è spostato a martedì", "il corso è spostato a martedì"),
+    ("Omar said the gym closes at 10 now", "the gym closes at 10 now"),
+])
+def test_the_speaker_is_the_subject_of_a_clause_without_one(text: str, clause: str) -> None:
+    from memengine import fact_stated
+
+    assert fact_stated.stated(text) == clause
