@@ -213,7 +213,9 @@ def _other_values(old: str, new: str) -> bool:
     from memengine import facts
 
     def own(text: str) -> set[tuple[str, object]]:
-        return {(v.kind, v.norm) for v in facts.analyse(text).values if v.kind in ("number", "code")}
+        said = period_words(text)  # (a quarter is a period, though the analyser reads "Q3" as a code)
+        return {(v.kind, v.norm) for v in facts.analyse(text).values if v.kind in ("number", "code")
+                and fold(v.text) not in said}
     return bool(own(new) - own(old)) or _renumbered(old, new)
 
 
