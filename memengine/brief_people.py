@@ -139,7 +139,7 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
         # départ jeudi 29 ?"; quoted as trimmed, and judged moved on what the quote shows)
         quotable = [brief_text.informative_words(t, rare)[0] >= STATE_MIN_INFO and not brief_greetings.is_greeting(t)
                     and not (_ENDS_ASKING.search(t) and not _SAID_BEFORE.search(t)) for t in texts]
-        quote = [brief_text.trim(brief_text.one_line(_ungreeted(t)), STATE_CHARS) for t in texts]
+        quote = _Quotes(texts)
 
         # (brief24) the news turns of the chat and whom each is about (memengine/brief_news.py), in the order written
         order = newest[::-1]
@@ -150,7 +150,7 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
         told, answers = brief_news.news([rows[i] for i in order], [texts[i] for i in order], name_of,
                                [quotable[i] for i in order])
         skip = {w.lower() for name in here for w in name.split()}
-        quoted = [quote[i] for i in order]
+        quoted = _Quotes([texts[i] for i in order])
         ordered = [texts[i] for i in order]
         for name, names in here.items():
             pick: tuple[int, str] | None = None
@@ -158,7 +158,9 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
             # not moved since
             theirs = told.get(name, [])
             most = max((n for _k, n in theirs), default=0)
-            for k, _n in sorted(((k, n) for k, n in theirs if n >= NEWS_SHARE * most), key=lambda kn: -kn[0]):
+            # (at most STATE_TRIES of them judged: a transcript's every turn names its own day, judged in vain)
+            for k, _n in sorted(((k, n) for k, n in theirs if n >= NEWS_SHARE * most), key=lambda kn: -kn[0])[
+                    :STATE_TRIES]:
                 if brief_news.ahead(texts[order[k]], rows[order[k]][3], today) and not brief_news.moved_later(k, ordered, stop, skip, quoted[k]):
                     i = order[k]
                     pick = (i, "" if rows[i][1] in names else f"by {rows[i][1]} ")
@@ -171,6 +173,18 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
                 i, by = pick
                 out[name] = f'{by}#{int(rows[i][0])} "{quote[i]}"'
     return out
+
+
+class _Quotes(dict[int, str]):
+    """Each turn's quote (without its opening greeting, trimmed), made when first asked for: most are never shown."""
+
+    def __init__(self, texts: list[str]) -> None:
+        super().__init__()
+        self.texts = texts
+
+    def __missing__(self, i: int) -> str:
+        self[i] = q = brief_text.trim(brief_text.one_line(_ungreeted(self.texts[i])), STATE_CHARS)
+        return q
 
 
 def _ungreeted(text: str) -> str:
