@@ -292,6 +292,12 @@ def _months(text: str) -> list[int]:
     return [month for _, month in sorted(out)]
 
 
+def names_a_month(text: str) -> bool:
+    """Whether ``text`` places something in a month without its day ("nos mudamos en abril", "launch in June",
+    "à Noël"): a plan that a later turn can move as much as a dated one."""
+    return bool(_MONTH_WORD.search(text)) and bool(_months(text))
+
+
 _DEADLINE = frozenset(("by", "before", "until", "till"))  # "by the 1st": the next 1st, whatever month was talked of
 
 

@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
-from memengine import brief_dates
+from memengine import brief_dates, fact_change_words
 
 REPLY_TURNS = 4  # a turn's answers: the next this many turns of its chat...
 REPLY_MINUTES = 180  # ...written at most this long after it
@@ -127,18 +127,32 @@ def moved_later(i: int, texts: Sequence[str], stop: frozenset[str], skip: set[st
     """Whether turn ``i`` dates a plan that a later turn (index > i) names a day for again, sharing a word of 4+ letters
     with it (not a stop word of the chat's language, a month, a weekday, nor the words of ``skip``: the members'
     names): moved since ("viajo dia 20 para Londres" ... "mudaram a entrevista em Londres, afinal só vou dia 26"), or
-    restated."""
+    restated. A plan placed by its month alone counts ("nos mudamos en abril" ... "cambio: al final la mudanza es en
+    mayo"); there the shared word may be another form of one stem ("mudamos" / "mudanza") when the later turn tells a
+    change (memengine/fact_change_words.py: "cambio", "al final", "moved", "verschoben")."""
     said = texts[i] if shown is None else shown  # (what the quote shows of it, trimmed; the later turns whole)
-    if not brief_dates.says_a_date(said):
+    if not _names_a_time(said):
         return False
     words = {w.lower() for w in _RARE_WORD.findall(said)} - _CALENDAR - skip - stop
     if not words:
         return False
     for t in texts[i + 1:]:
+        if not _names_a_time(t):
+            continue
+        later = {w.lower() for w in _RARE_WORD.findall(t)} - _CALENDAR - skip - stop
         # (a word or its inflection: "Avslutningsmiddag fredag 4 december" ... "avslutningsmiddagen blir lördag 5
         # december")
-        later = {w.lower() for w in _RARE_WORD.findall(t)}
-        if any(a.startswith(b) or b.startswith(a) for a in words for b in later if min(len(a), len(b)) >= 5
-               or a == b) and brief_dates.says_a_date(t):
+        if any(a == b or min(len(a), len(b)) >= 5 and (a.startswith(b) or b.startswith(a))
+               for a in words for b in later):
+            return True
+        if any(min(len(a), len(b)) >= 5 and a[:_STEM] == b[:_STEM] for a in words for b in later) \
+                and any(fact_change_words.change_words(said, t)):
             return True
     return False
+
+
+_STEM = 4  # ("mudamos" / "mudanza", "verschieben" / "verschoben": one stem, told changed)
+
+
+def _names_a_time(text: str) -> bool:
+    return brief_dates.says_a_date(text) or brief_dates.names_a_month(text)
