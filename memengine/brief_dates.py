@@ -559,6 +559,9 @@ _OTHER_DAY = re.compile(
     re.IGNORECASE)
 _OTHER_DEADLINE = re.compile(r"^(?:bis|til|innen|senest|till|jusqu|hasta|até|ate|entro|fino|tot)", re.IGNORECASE)
 _STREET = frozenset("rue av ave via vía rua calle str gate vej väg weg".split())
+# "with" right before the article of a bare number: the number a thing is ("velas con el 8 y el 0", "avec le 12", "com o
+# 7 nas costas"), no day
+_WITH_BEFORE = re.compile(r"(?<![\w])(?:con|com|avec|col|coi|mit)\s+$", re.IGNORECASE)
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+|[%€$£]|\d+\s*h\b|\d+(?:[:.]\d\d)?)?", re.IGNORECASE)
 
 
@@ -582,6 +585,8 @@ def _other_days(text: str, written: date, out: list[date], taken: list[tuple[int
         if word in MONTH_OF or word[:1].isdigit() and "h" in word or _AMOUNT_AFTER.match(text, m.end()) \
                 or counted and (len(word) >= 5 or word in _STREET) and not word[:1].isdigit():
             continue
+        if m.group("rom") and _WITH_BEFORE.search(text, 0, m.start()):
+            continue  # (lead) "velas con el 8 y el 0", "avec le 12": the number a thing is, no day
         day = int(m.group("d"))
         if not all(m.end() <= a or m.start() >= b for a, b in taken) or day in named:
             continue

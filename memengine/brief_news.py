@@ -31,6 +31,7 @@ from memengine import brief_dates, fact_change_words
 REPLY_TURNS = 4  # a turn's answers: the next this many turns of its chat...
 REPLY_MINUTES = 180  # ...written at most this long after it
 _RARE_WORD = re.compile(r"[^\W\d_]{4,}")
+_WORD = re.compile(r"[^\W\d_]+")
 _CAPS_WORD = re.compile(r"\b[^\W\d_]{3,}\b")
 _CALENDAR = frozenset(brief_dates.MONTH_OF) | frozenset(brief_dates._WEEKDAY_OF)
 
@@ -145,8 +146,10 @@ def moved_later(i: int, texts: Sequence[str], stop: frozenset[str], skip: set[st
         if any(a == b or min(len(a), len(b)) >= 5 and (a.startswith(b) or b.startswith(a))
                for a in words for b in later):
             return True
-        if any(min(len(a), len(b)) >= 5 and a[:_STEM] == b[:_STEM] for a in words for b in later) \
-                and any(fact_change_words.change_words(said, t)):
+        stems = {b for b in later for a in words if min(len(a), len(b)) >= 5 and a[:_STEM] == b[:_STEM]}
+        # (the change told by another word than the shared one: "mudanza" is itself a change word)
+        if stems and any(fact_change_words.change_words(said, " ".join(
+                w for w in _WORD.findall(t) if w.lower() not in stems))):
             return True
     return False
 
