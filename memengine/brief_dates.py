@@ -292,10 +292,10 @@ def _months(text: str) -> list[int]:
     return [month for _, month in sorted(out)]
 
 
-def names_a_month(text: str) -> bool:
-    """Whether ``text`` places something in a month without its day ("nos mudamos en abril", "launch in June",
-    "à Noël"): a plan that a later turn can move as much as a dated one."""
-    return bool(_MONTH_WORD.search(text)) and bool(_months(text))
+def months_named(text: str) -> set[int]:
+    """The months ``text`` names, a day with them or not ("nos mudamos en abril", "launch in June", "à Noël"): a plan
+    placed by its month, which a later turn can move as much as a dated one."""
+    return set(_months(text)) if _MONTH_WORD.search(text) else set()
 
 
 _DEADLINE = frozenset(("by", "before", "until", "till"))  # "by the 1st": the next 1st, whatever month was talked of

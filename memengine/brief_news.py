@@ -128,17 +128,22 @@ def moved_later(i: int, texts: Sequence[str], stop: frozenset[str], skip: set[st
     """Whether turn ``i`` dates a plan that a later turn (index > i) names a day for again, sharing a word of 4+ letters
     with it (not a stop word of the chat's language, a month, a weekday, nor the words of ``skip``: the members'
     names): moved since ("viajo dia 20 para Londres" ... "mudaram a entrevista em Londres, afinal só vou dia 26"), or
-    restated. A plan placed by its month alone counts ("nos mudamos en abril" ... "cambio: al final la mudanza es en
-    mayo"); there the shared word may be another form of one stem ("mudamos" / "mudanza") when the later turn tells a
-    change (memengine/fact_change_words.py: "cambio", "al final", "moved", "verschoben")."""
+    restated. A plan placed by its month alone counts when a later turn names another month ("nos mudamos en abril"
+    ... "cambio: al final la mudanza es en mayo"); there the shared word may be another form of one stem ("mudamos" /
+    "mudanza") when another word of the later turn tells a change (memengine/fact_change_words.py: "cambio", "al
+    final", "moved", "verschoben")."""
     said = texts[i] if shown is None else shown  # (what the quote shows of it, trimmed; the later turns whole)
-    if not _names_a_time(said):
+    dated = brief_dates.says_a_date(said)
+    months = set() if dated else brief_dates.months_named(said)
+    if not dated and not months:
         return False
     words = {w.lower() for w in _RARE_WORD.findall(said)} - _CALENDAR - skip - stop
     if not words:
         return False
     for t in texts[i + 1:]:
-        if not _names_a_time(t):
+        # (a plan placed by its month alone is moved by another month: "Kofi starts at Siemens in January and can only
+        # take holidays in August" restates "start in January")
+        if dated and not brief_dates.says_a_date(t) or not dated and _restates(months, brief_dates.months_named(t)):
             continue
         later = {w.lower() for w in _RARE_WORD.findall(t)} - _CALENDAR - skip - stop
         # (a word or its inflection: "Avslutningsmiddag fredag 4 december" ... "avslutningsmiddagen blir lördag 5
@@ -157,5 +162,6 @@ def moved_later(i: int, texts: Sequence[str], stop: frozenset[str], skip: set[st
 _STEM = 4  # ("mudamos" / "mudanza", "verschieben" / "verschoben": one stem, told changed)
 
 
-def _names_a_time(text: str) -> bool:
-    return brief_dates.says_a_date(text) or brief_dates.names_a_month(text)
+def _restates(months: set[int], later: set[int]) -> bool:
+    """Whether a later turn names no month, or every month a plan was placed in (it names no other for it)."""
+    return not later or months <= later

