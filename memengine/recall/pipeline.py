@@ -48,7 +48,6 @@ from memengine.vectors import as_stored
 if TYPE_CHECKING:
     from memengine.recall.absent import absent_probe, names_someone
     from memengine.recall.adapter import adapted
-    from memengine.recall.answers import answer_tail
     from memengine.recall.confidence import mark_weak
     from memengine.recall.episodes import is_episode, members_of, resolve_episodes
     from memengine.recall.expand import EXPAND_POOL, expand
@@ -71,7 +70,6 @@ def _load_steps() -> None:
         return
     from memengine.recall.absent import absent_probe, names_someone
     from memengine.recall.adapter import adapted
-    from memengine.recall.answers import answer_tail
     from memengine.recall.confidence import mark_weak
     from memengine.recall.episodes import is_episode, members_of, resolve_episodes
     from memengine.recall.expand import EXPAND_POOL, expand
@@ -86,7 +84,6 @@ def _load_steps() -> None:
 
     steps: dict[str, Any] = {
         "absent_probe": absent_probe, "names_someone": names_someone, "adapted": adapted, "mark_weak": mark_weak,
-        "answer_tail": answer_tail,
         "is_episode": is_episode, "members_of": members_of, "resolve_episodes": resolve_episodes,
         "EXPAND_POOL": EXPAND_POOL, "expand": expand, "follow": follow, "More": More, "combine_sims": combine_sims,
         "fuse": fuse, "instance_bonus": instance_bonus, "next_mention": next_mention, "moved_first": moved_first,
@@ -480,6 +477,9 @@ class Recall(KeywordSearch, People):
             scored = next_mention(scored, k, run.query, lambda seeds, span: self._next_turns(seeds, span, run),
                                   self._content_counts, run.cfg.mention)
         if run.strategy == "hybrid" and run.cfg.answer_seeds:  # the answer to a top hit's question, in the tail
+            # (imported here: the step is off by default, and a cold recall should not load it)
+            from memengine.recall.answers import answer_tail
+
             scored = answer_tail(scored, k, run.cfg.answer_seeds, run.cfg.answer_keep,
                                  lambda seeds, span: self._turns_after(seeds, span, run), run.query, run.cfg.answer_gate)
         if run.strategy == "hybrid" and run.cfg.newer_first:  # a later turn that changes an earlier one's value
