@@ -207,6 +207,8 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "a name replaced by a name first said later (renamed: cue)": (replace(D, renamed="cue"), replace(D, renamed="")),
     # issue 19 round 25 (renamed.py "switch"): the broader change lexicon, "what" questions, later turns read by name
     "a name replaced, broader (renamed: switch vs cue)": (D, replace(D, renamed="cue")),
+    # issue 19 round 27 (memengine/recall/succeeded.py): the successor told after news of the old name, without it
+    "a name succeeded after news of the old one (succeeded)": (D, replace(D, succeeded=False)),
 }
 
 

@@ -221,6 +221,10 @@ W_ABSENT = 0.3
 # name the thread first says there (a provider, a venue, a doctor replaced) goes above it. Figures: bench/README.md,
 # "Round 23".
 RENAMED = "switch"
+# Round 27 (memengine/recall/succeeded.py): the successor of a top hit's name told after news of the old one, the
+# new name said without the old ("Van Dijk belt af" ... "Kees Hoogendoorn heeft getekend"). Figures: bench/README.md,
+# "Round 27".
+SUCCEEDED = True
 # Round 25 ("switch", renamed.py): the broader change lexicon the facts engine reads (fact_change_words: "résilié",
 # "cancelei", "passati"), and "what" questions asking no value, whose update must say the change beside the old name.
 # Held-out 22: recall@5 0.734 -> 0.747, newer above older 23/42 -> 24/42, traps moved 0; held-outs 13-19 unchanged,
@@ -339,6 +343,9 @@ class RecallConfig:
     # '' = off, "cue" = with a word of change, "any" = any wording, "switch" = "cue" with the broader change lexicon,
     # and for "what" questions too (round 25).
     renamed: str = RENAMED
+    # A top hit's name succeeded after news of it: a later turn introducing a new name, said without the old one,
+    # within SPAN turns after a turn naming the old one again, goes above it (succeeded.py, round 27).
+    succeeded: bool = SUCCEEDED
     # The answers of the first answer_seeds hits' questions, right after them below the first answer_keep (answers.py).
     answer_seeds: int = ANSWER_SEEDS
     answer_keep: int = ANSWER_KEEP

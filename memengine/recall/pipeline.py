@@ -502,6 +502,13 @@ class Recall(KeywordSearch, People):
                                           [*scored[k:], *(c for c in rows.values() if c.id not in have)],
                                           self._said_before)
             _marked_later(outdated, later)
+        if run.strategy == "hybrid" and run.cfg.succeeded:  # a name succeeded after news of the old one (round 27)
+            from memengine.recall.succeeded import mentions_after, successor_first
+
+            scored, later = successor_first(
+                scored, k, run.query, lambda seeds, n: mentions_after(self.conn, seeds, n, run.where, run.args),
+                lambda turns, span: self._turns_after(turns, span, run), self._said_before)
+            _marked_later(outdated, later)
         whole = self.rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:

@@ -56,7 +56,7 @@ SaidBefore = Callable[[Candidate, str], bool]
 # not how much, when or why (a turn that names another name answers none of those).
 _ASKS_NAME = re.compile(r"\b(?:which|who|whom|whose|where|qual|quais|quem|onde|quel|quelle|quels|quelles|qui|"
                         r"wer|wem|wen|welche|welcher|welches|welchem|welchen|wo|cual|cuales|quien|quienes|donde|"
-                        r"quale|quali|chi|dove|welke|waar|vem|vilken|vilket|vilka|hvem|hvilken|hvilket|hvor|"
+                        r"quale|quali|chi|dove|welke|welk|wie|waar|vem|vilken|vilket|vilka|hvem|hvilken|hvilket|hvor|"
                         r"kto|ktory|ktora|ktore|gdzie|siapa|mana|kim|hangi|nerede)\b")
 
 
