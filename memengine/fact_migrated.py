@@ -88,6 +88,16 @@ def left_for(old: str, new: str) -> Verdict | None:
     names = _value_names(old)
     if not names or any(ch.isdigit() for ch in old.replace(".", "")) and not _versioned(old):
         return None
+    from memengine import fact_mood
+
+    got = _left(old, new, names)
+    if got is None:
+        got = _cancelled(old, new, names)
+    return None if got is None or fact_mood.unasserted(new) else got
+
+
+def _left(old: str, new: str, names: set[str]) -> Verdict | None:
+    """The first reading of :func:`left_for`: the name left after a word of leaving, another name after it."""
     toks = _TOKEN.findall(new)
     low = [fold(t) for t in toks]
     said = {fold(t) for t in _TOKEN.findall(old)}
@@ -108,11 +118,55 @@ def left_for(old: str, new: str) -> Verdict | None:
         if not _left_by_verb(low, j) and not any(w in CHANGE_WORDS or w in _VERBS for w in low) and not any(
                 w in _TO for w in low[j + 1:after[0]]):
             return None
-        from memengine import fact_mood
-
-        if fact_mood.unasserted(new):
-            return None
         return Verdict("slot", f"{REASON}: {toks[j]} -> {toks[after[0]]}", 0.8)
+    return None
+
+
+# "Owen cancelled his Three contract and went with giffgaff", "Jana hat bei der Telekom gekündigt und ist zu 1&1
+# gegangen", "se dio de baja en Movistar y ahora tiene Digi", "cancelou a inscrição no Fitness Hut e entrou para a
+# piscina municipal": the older's value cancelled in one clause, another taken in the next. Verbs of ending a
+# subscription beyond the disposal verbs:
+_CANCEL = DISPOSAL_VERBS | _set("terminated ended closed unsubscribed", "beendet gekundigt", "baja rescindi rescindio",
+                                "encerrei encerrou rescindi rescindiu", "chiuso chiusa", "opgezegd afgemeld gestopt")
+# Verbs of taking another: the second clause's.
+_TAKE = _set("joined went signed got took switched moved picked chose",
+             "gegangen gewechselt abgeschlossen genommen angemeldet eingetreten geholt",
+             "pris prise rejoint inscrit inscrite abonne abonnee passe passee souscrit choisi",
+             "tiene tengo tenemos contratado contrato contrate apuntado apunto apunte cogido pasado paso pase fue fui",
+             "entrou entrei aderiu aderi inscreveu inscrevi contratou contratei pegou peguei passou passei foi fui tem",
+             "preso presa iscritto iscritta passata passato passati attivato attivata scelto andato andata",
+             "genomen overgestapt ingeschreven aangemeld gekozen gegaan afgesloten")
+_AND = _set("and", "und", "et", "y e", "e ed", "en")
+# The light verb of a cancelling phrase ("se dio de baja", "deu baixa"): no word of another subject.
+_LIGHT = _set("dio di dimos doy damos dado", "dei deu demos dou damos")
+_NOUN_GAP = 4  # tokens from the verb of cancelling to the value ("cancelou a inscrição no Fitness Hut")
+
+
+def _cancelled(old: str, new: str, names: set[str]) -> Verdict | None:
+    """A ``slot`` verdict when ``new`` cancels the older's value (a name of ``names``) in one clause and takes
+    another in the next, joined by "and" (see :data:`_CANCEL`), else None."""
+    toks = _TOKEN.findall(new)
+    low = [fold(t) for t in toks]
+    said = {fold(t) for t in _TOKEN.findall(old)}
+    for c, w in enumerate(low):
+        if w not in _AND:
+            continue
+        first, second = low[:c], low[c + 1:]
+        verb = next((i for i, x in enumerate(first) if x in _CANCEL), None)
+        if verb is None:
+            continue
+        at = [j for j, x in enumerate(first) if x in names and abs(j - verb) <= _NOUN_GAP and sum(
+            y not in _FUNCTION for y in first[min(j, verb) + 1:max(j, verb)]) <= 1]
+        if not at:
+            continue
+        before = [x for x in first[:min(at[0], verb)] if x not in _FUNCTION and x not in _FIRST
+                  and not any(same_word(x, y) for y in said) and x not in _CANCEL and x not in _LIGHT]
+        take = next((i for i, x in enumerate(second) if x in _TAKE), None)
+        fresh = [x for x in second if x not in _FUNCTION and x not in _TAKE and x not in said
+                 and x not in CHANGE_WORDS and x not in _FIRST]
+        if before or take is None or not fresh:
+            continue
+        return Verdict("slot", f"{REASON}: {toks[at[0]]} -> {' '.join(fresh[:3])}", 0.8)
     return None
 
 

@@ -103,9 +103,11 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_kept,
         fact_kind,
         fact_meant,
+        fact_migrated,
         fact_name_kind,
         fact_period,
         fact_promoted,
+        fact_relocated,
         fact_reorg,
         fact_shared,
         fact_slot,
@@ -157,7 +159,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             kept_new = fact_kept.without(old_text, new_text)
             kept_fact = facts.analyse(kept_new)
         if sim is not None and sim < floor:  # (far in meaning: only a new value in shorthand, word for word)
-            verdict = fact_swap.detect(old_text, kept_new) or _relative(old_text, said_text)
+            verdict = fact_swap.detect(old_text, kept_new) or _relative(old_text, said_text) \
+                or fact_relocated.moved(old_text, said_text)
         else:
             verdict = rules(old_text, kept_fact, kept_said, sim, cos) or fact_slot.decide(old_text, kept_new, cos,
                                                                                           embed, model_id)
@@ -174,9 +177,14 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         if verdict is None or vetoed(old_text, new_text):
             continue
         framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE))
+        # a role of its own: a new role, a person who moved, the older's value said left for another in the newer's
+        # own words ("cancelled the gym membership at A and joined the climbing wall at B": two jobs' words, one
+        # value left; not a value the alias path wrote into the newer)
+        own_role = verdict.reason.startswith((fact_promoted.ROLE, fact_relocated.REASON)) or verdict.reason.startswith(
+            fact_migrated.REASON) and fact_migrated.left_for(old_text, said_text) is not None
         if verdict.kind != "relative" and (fact_kind.another_attribute(old_text, new_text, known) and (
                 said_text == new_text or fact_kind.another_attribute(old_text, said_text, known))
-                or not verdict.reason.startswith(fact_promoted.ROLE) and _another_role(old_text, new_text, said_text)
+                or not own_role and _another_role(old_text, new_text, said_text)
                 or fact_period.other_subject(old_text, said_text)):
             # another attribute of the older's thing ("… tem 32 GB de RAM" / "… roda Java 11"): kept, unmarked
             # (a value moved by a relative word is a difference, of its own kind: "um zwei Wochen verschoben");
@@ -358,11 +366,13 @@ def _covered(old_text: str, said_text: str, verdict: facts.Verdict) -> facts.Ver
     changes (memengine/fact_untouched.py: "Marta is our backend lead; she lives in Lisbon and owns the
     deploy pipeline" / "Marta lives in Porto now"): retiring it would retire that statement too, which
     nothing replaced, so the two are linked (the newer ranked first, the older marked) and both stay."""
-    from memengine import fact_slot, fact_untouched, facts
+    from memengine import fact_relocated, fact_slot, fact_untouched, facts
 
     if verdict.kind == fact_slot.MAY_UPDATE:
         return verdict
-    rest = fact_untouched.untouched(old_text, said_text)
+    if verdict.reason.startswith(fact_relocated.REASON):  # (whose sister the mover is: no statement of its own)
+        old_text = fact_relocated.remainder(old_text)
+    rest = fact_untouched.untouched(old_text, said_text) if old_text else ""
     if not rest:
         return verdict
     return facts.Verdict(fact_slot.MAY_UPDATE, f"{verdict.reason} (the older says more: {rest!r})",
@@ -406,6 +416,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         fact_passed,
         fact_period,
         fact_promoted,
+        fact_relocated,
         fact_reorg,
         fact_swap,
         fact_venue,
@@ -422,7 +433,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_meant.corrects(old_text, said_text) or _relative(old_text, said_text) \
         or fact_promoted.new_role(old_text, said_text) or fact_promoted.new_name(old_text, said_text) \
         or fact_frame.another_name(old_text, said_text) or fact_period.moved(old_text, said_text) \
-        or fact_migrated.left_for(old_text, said_text)
+        or fact_migrated.left_for(old_text, said_text) or fact_relocated.moved(old_text, said_text)
 
 
 def _relative(old_text: str, said_text: str) -> facts.Verdict | None:
@@ -440,10 +451,10 @@ def vetoed(old_text: str, new_text: str) -> str:
     and the new is a standing rule (memengine/fact_occasion.py: a one-off and a rule are two facts), or the
     new is another instance of the old's frame (memengine/fact_instance.py: another day's session, the
     value for a narrower scope, "... for admins", "... in the test environment")."""
-    from memengine import fact_instance, fact_occasion, fact_owner
+    from memengine import fact_instance, fact_occasion, fact_owner, fact_relocated
 
     return fact_owner.owner_added(old_text, new_text) or fact_occasion.older_one_off(old_text, new_text) \
-        or fact_instance.another_instance(old_text, new_text)
+        or fact_instance.another_instance(old_text, new_text) or fact_relocated.another_mover(old_text, new_text)
 
 
 def _one_owner(decisions: list[Decision]) -> list[Decision]:
