@@ -239,6 +239,11 @@ SUCCEEDED = True
 ANSWER_SEEDS = 0
 ANSWER_KEEP = 5
 ANSWER_GATE = ""
+# Round 26 (memengine/recall/vocab_cover.py): the keyword weight in proportion to the share of the question's words the
+# store holds, up to this share (the whole weight from there on); what it loses goes to the vector weight. 0 = off.
+# KW_COVER_BY: "idf" (each word by its idf, a word no memory holds as the rarest) or "words" (each word the same).
+KW_COVER = 0.0
+KW_COVER_BY = "idf"
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
@@ -350,3 +355,7 @@ class RecallConfig:
     answer_seeds: int = ANSWER_SEEDS
     answer_keep: int = ANSWER_KEEP
     answer_gate: str = ANSWER_GATE
+    # The keyword weight in proportion to the share of the question's words the store holds, up to kw_cover
+    # (vocab_cover.py); 0 = off. kw_cover_by: how the words weigh ("idf", "words").
+    kw_cover: float = KW_COVER
+    kw_cover_by: str = KW_COVER_BY

@@ -458,7 +458,9 @@ class Recall(KeywordSearch, People):
         expanding = run.strategy == "hybrid" and (run.cfg.w_coverage > 0 or run.cfg.w_hop > 0)
         if cover or expanding:
             want = max(want, COVER_POOL if cover else 0, EXPAND_POOL if expanding else 0)
-        scored = self._fuse(rows, run.kw, vs, run.strategy, explain, run.cfg, run.query,
+        fuse_cfg = self._vocab_weights(run) if run.strategy == "hybrid" and run.cfg.kw_cover > 0 and run.kw \
+            and not run.raw else run.cfg  # (round 26: the keyword weight a question's words can earn; vocab_cover.py)
+        scored = self._fuse(rows, run.kw, vs, run.strategy, explain, fuse_cfg, run.query,
                             run.people, run.phrase, k=want, more=more)
         scored.sort(key=lambda m: (-(m.score or 0.0), m.id))
         if expanding:
@@ -581,6 +583,28 @@ class Recall(KeywordSearch, People):
         """Share of memories whose own text holds each word, and the number of memories."""
         shares = self.doc_shares(words, "content")
         return shares, self._df_cache[1] if self._df_cache else 0
+
+    def _vocab_weights(self, run: _Run) -> RecallConfig:
+        """``run.cfg`` with the keyword weight the question's words can earn in this store (vocab_cover.py): in
+        proportion to the share of them the store holds, up to ``kw_cover``; what the keyword side loses goes to
+        the vector side."""
+        from dataclasses import replace
+
+        from memengine.recall.absent import absent_words
+        from memengine.recall.vocab_cover import CAP, cover_weights, held_share
+
+        terms = self._keyword_terms(run)
+        if not terms:
+            return run.cfg
+        n = self._df_state()[0]
+        # a word is absent only if no memory holds it in any form (absent.py: not as another inflection, nor as a
+        # compound's part); a word held in another form counts as held by one memory
+        absent = set(absent_words(self, terms))
+        counts = {t: 0 if t in absent else max(1, round(share * n))
+                  for t, share in self.doc_shares(terms, None, CAP).items()}
+        share = held_share(counts, n, run.cfg.kw_cover_by)
+        wk, wv = cover_weights(run.cfg.w_keyword, run.cfg.w_vector, share, run.cfg.kw_cover)
+        return replace(run.cfg, w_keyword=wk, w_vector=wv) if wk != run.cfg.w_keyword else run.cfg
 
     def _fuse(
         self, rows: dict[int, Candidate], kw: dict[int, float], vs: dict[int, float], strategy: str, explain: bool,
