@@ -10,6 +10,7 @@ names), never the whole export. The formats themselves are listed in
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 import tarfile
@@ -24,6 +25,7 @@ from importers import (
     ImportReport,
     Record,
     claude_code,
+    codepages,
     dayone,
     html_notes,
     jex,
@@ -213,12 +215,16 @@ def detect(path: Path | str) -> str:
                 return kind
         if any(claude_code.is_session(p) for p in islice(path.rglob("*.jsonl"), 20)):
             return "claude"  # Claude Code's sessions of a project (~/.claude/projects/<project>/)
+        what = kinds.folder_kind(path)
+        if what is not None:  # another app's export, whose pages and JSON are no notes
+            raise ImportFormatError(_unknown("not an export", what), file)
         if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "*.org", "*.tid", "Keep/*.json", "*.enex")) or any(
                 notion.is_database(p) for p in path.rglob("*.csv")):
             return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) and Evernote's too
         if other_notes(path) or markdown_apps.plain_notes(path):
             return "markdown"  # web pages, backups of note apps; a folder of plain .txt notes
-        raise ImportFormatError(_unknown("directory holds no conversations*.json nor notes", None), file)
+        raise ImportFormatError(_unknown("directory holds no conversations*.json nor notes", kinds.folder_kind(path, deep=True)),
+                                file)
     with path.open("rb") as fh:
         raw = fh.read(64 * 1024)
     if raw.startswith(b"PK\x03\x04"):
@@ -239,7 +245,7 @@ def detect(path: Path | str) -> str:
     elif b"\x00" in raw and not damaged_text(raw):
         raise ImportFormatError(_unknown("binary data", None), file)
     else:  # NULs of a damaged copy (a zero-filled tail, strays) are no text: the reader drops them too
-        text = raw.decode("utf-8", "replace").lstrip("\ufeff").replace("\x00", "")
+        text = _legacy_head(raw).lstrip("\ufeff").replace("\x00", "")
     suffix = path.suffix.lower()
     stripped = text.lstrip()
     if stripped.upper().startswith("BEGIN:VCARD") or (suffix == ".vcf" and not stripped.upper().startswith("BEGIN:VCALENDAR")):
@@ -255,7 +261,7 @@ def detect(path: Path | str) -> str:
                 obj = None
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"
-            if claude_code.is_session_line(obj):
+            if claude_code.is_session_head(raw):
                 return "claude"  # a Claude Code session (~/.claude/projects/<project>/<session>.jsonl)
         kind = _json_kind(text) or (_scan_json_keys(path) if len(raw) == 64 * 1024 else None)
         if kind:
@@ -275,11 +281,28 @@ def detect(path: Path | str) -> str:
         return "markdown"
     if suffix in (".html", ".htm") and _page_kind(path):
         return "chatgpt"
+    what = kinds.other_app(text)
+    if what is not None:  # Telegram's messages.html is a web page, no note; Discord's "[14/03/2024 18:01]" no chat
+        raise ImportFormatError(_unknown("unrecognised format", what), file)
     if html_notes.is_note_page(path):
         return "markdown"  # a note exported as a web page
     if whatsapp.sniff(text.splitlines()[:50]):  # the parser's own header layouts
         return "whatsapp"
     raise ImportFormatError(_unknown("unrecognised format", kinds.text_kind(text, suffix)), file)
+
+
+def _legacy_head(raw: bytes) -> str:
+    """The text of a file's first bytes: UTF-8 (a character cut by the read's end is no error), or, when they are
+    not, the code page the reader will read them in (:func:`importers.codepages.guess`): an Arabic chat saved as
+    "ANSI" writes U+200F in its dates as the byte 0xFE, a header only its code page reads."""
+    try:
+        return codecs.getincrementaldecoder("utf-8")("strict").decode(raw, final=False)
+    except UnicodeDecodeError:
+        text = raw.decode("utf-8", "replace")
+        bad = text.count("\ufffd")
+        if sum(1 for ch in text if ch > "\x7f") - bad > bad:
+            return text  # UTF-8 with a few damaged bytes, as the reader takes it
+        return raw.decode(codepages.guess(raw)[0], "replace")
 
 
 def _tar_names(path: Path, limit: int = 2000) -> list[str]:

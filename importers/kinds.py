@@ -102,6 +102,12 @@ _OTHER_TEXT = (
     (re.compile(r"^(?:(?:Return-Path|Received|Delivered-To|MIME-Version|Message-ID|From|To|Subject|Date|X-[\w-]+):"
                 r" .*\r?\n){3}", re.IGNORECASE), "an email message"),
     (re.compile(r'<div class="message (?:default|service)'), "a Telegram chat as a web page"),
+    # DiscordChatExporter: its plain text ("=====", "Guild: ...", "Channel: ...") and its CSV's header
+    (re.compile(r"^={20,}\r?\nGuild: [^\n]*\r?\nChannel: "), "a Discord chat export"),
+    (re.compile(r'^"?AuthorID"?,"?Author"?,"?Date"?,"?Content"?,'), "a Discord chat export"),
+    # imessage-exporter's text: "Mar 14, 2024  6:01:12 PM (Read by you after 1 minute)", the sender, the words
+    (re.compile(r"^[A-Z][a-z]{2} \d{1,2}, \d{4} {1,2}\d{1,2}:\d{2}:\d{2} [AP]M(?: \([^)\n]*\))?\r?\n[^\n]+\r?\n"),
+     "an iMessage chat export"),
     # Telegram Desktop's "copy": "Ana Sousa, [13.03.24 15:00]" then the message, a blank line between
     (re.compile(r"^[^\n,\[\]]{1,80}, \[\d{1,2}[./]\d{1,2}[./]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AaPp]\.? ?[Mm]\.?)?\]\r?\n"),
      "a Telegram chat copied as text"),
@@ -123,6 +129,40 @@ _LOG_LINE_RE = re.compile(r"^\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}[\d.,:]
                           r"(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|CRITICAL|FATAL|SEVERE)\b|"
                           r"[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \S+ [\w./-]+(?:\[\d+\])?: )")
 NOT_SUPPORTED = " (not an export mem reads)"
+
+
+def other_app(text: str) -> str | None:
+    """Which other app's export a text file is, by its shape (the first of :data:`_OTHER_TEXT` found), or None:
+    asked before a web page is taken for a note (Telegram's messages.html is a page too)."""
+    head = text.lstrip("\ufeff \t\r\n")[:20000]
+    return next((what + NOT_SUPPORTED for pattern, what in _OTHER_TEXT if pattern.search(head)), None)
+
+
+_TELEGRAM_PAGE_RE = re.compile(r"messages\d*\.html|export_results\.html")
+
+
+def folder_kind(folder: Path, deep: bool = False) -> str | None:
+    """Which other app's export a folder is, or None: Slack's (channels.json and users.json), Telegram's (its
+    result.json, or its pages: messages.html, a full export's export_results.html), by the folder's own names;
+    with ``deep``, a Facebook or Instagram data download (messages/inbox/<chat>/message_1.json below it: the
+    whole tree is walked, so only once nothing else was found)."""
+    try:
+        names = {p.name.lower(): p for p in folder.iterdir() if p.is_file()}
+    except OSError:
+        return None
+    if {"channels.json", "users.json"} <= set(names):
+        return "a Slack workspace export" + NOT_SUPPORTED
+    if "result.json" in names:
+        return "a Telegram export" + NOT_SUPPORTED
+    for name, page in sorted(names.items()):
+        if _TELEGRAM_PAGE_RE.fullmatch(name):
+            with page.open("rb") as fh:
+                what = other_app(fh.read(20000).decode("utf-8", "replace"))
+            if what is not None or name == "export_results.html":
+                return what or "a Telegram export" + NOT_SUPPORTED
+    if deep and next(folder.glob("**/inbox/*/message_*.json"), None) is not None:
+        return "a Facebook or Instagram data download" + NOT_SUPPORTED
+    return None
 
 
 def text_kind(text: str, suffix: str) -> str | None:
@@ -159,7 +199,8 @@ def text_kind(text: str, suffix: str) -> str | None:
     return None
 
 
-_JSON_START_RE = re.compile(r'[\[{]\s*(?:[\[{"\]}]|-?\d|true\b|false\b|null\b|$)')
+# (a number is JSON's when a comma or a bracket follows it: "[2024-03-14 18 h 01]" is a chat's header, no list)
+_JSON_START_RE = re.compile(r'[\[{]\s*(?:[\[{"\]}]|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\s*[,\]]|true\b|false\b|null\b|$)')
 # The header of Google's, Outlook's and Apple's contact tables.
 _CONTACT_COLUMNS_RE = re.compile(r"(?:^|[,;\t])\"?(?:Given Name|First Name|Phone 1 - Value|E-mail Address|Mobile Phone|"
                                  r"E-mail 1 - Value)\"?(?:[,;\t]|$)", re.IGNORECASE)

@@ -66,7 +66,8 @@ _DATE = (
     r"(?P<date>\d{1,4}(?:\s?[./-]\s?|年)\d{1,2}(?:\s?[./-]\s?|月)\d{1,4}(?:\.|日)?)(?:\s?г\.)?"  # bg: "12.03.23 г."
     rf"(?:\s?(?P<era_post>{clock.era_pattern('suffixes')}))?"
 )
-_TIME = r"(?P<time>\d{1,2}(?:[:.]|\s?h\s?)\d{2}(?:[:.]\d{2})?)"  # "09 h 15": Canadian French
+# "09 h 15" and, with seconds, "18 h 01 min 12 s": Canadian French (CLDR's fr_CA short and medium times)
+_TIME = r"(?P<time>\d{1,2}(?:[:.]|\s?h\s?)\d{2}(?:[:.]\d{2}|\s?min\s?\d{2}\s?s)?)"
 # A 12-hour marker: one to four words of letters (with dots and combining marks), checked
 # against CLDR's words afterwards (clock.known_marker): "PM", "p. m.", "in the morning", "ص".
 _LETTER = r"[^\W\d_]"
@@ -113,7 +114,7 @@ SNIFF_CHARS = 4_000_000  # ... or this many characters, whichever comes first
 DEDUPE_WINDOW = 4096  # distinct minutes remembered to number repeated identical messages
 
 _DATE_SEP_RE = re.compile(r"\s?[./-]\s?|年|月")
-_TIME_SEP_RE = re.compile(r"[:.]|\s?h\s?")
+_TIME_SEP_RE = re.compile(r"[:.]|\s?h\s?|\s?min\s?")
 _TILDE_RE = re.compile(r"^~\s*")
 _AUTHOR_RE = re.compile(r"^(?P<author>[^:\n\"“”„«»‘‚‹›「」『』]{1,100}?):(?: (?P<text>.*)|\s*$)", re.DOTALL)  # no quote in a name
 # iOS writes a group's notices under the group's name, the notice starting with U+200E (U+200F): a name may hold a
@@ -364,7 +365,7 @@ MIN_YEAR, MAX_YEAR = 1970, 2100  # a phone whose clock was reset says 1970; noth
 
 def _timestamp(e: _Entry, order: str, calendar: str, markers: dict[str, bool] | None = None) -> datetime:
     year, month, day = _make_date(order, _date_fields(e.date), calendar, e.era)
-    parts = [int(p) for p in _TIME_SEP_RE.split(e.time)]
+    parts = [int(p) for p in _TIME_SEP_RE.split(e.time.rstrip(" s"))]
     hour, minute = parts[0], parts[1]
     second = parts[2] if len(parts) > 2 else 0
     if e.marker:
