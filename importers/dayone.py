@@ -27,7 +27,8 @@ from importers._common import head_matches, iso_time, sha1_hex, split_lines
 HEAD_BYTES = 64 * 1024
 MAX_EXPORT_BYTES = 256 * 1024 * 1024
 _HEAD_RE = re.compile(rb'^\s*\{\s*"metadata"\s*:\s*\{[^{}]*"version"[^{}]*\}\s*,\s*"entries"\s*:')
-_ESCAPE_RE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~<])")  # Day One escapes Markdown's punctuation
+# Day One escapes Markdown's punctuation ("4821\\.", "10\\:00"): any ASCII punctuation, as CommonMark reads it
+_ESCAPE_RE = re.compile(r"\\([!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])")
 _MOMENT_RE = re.compile(r"!\[[^\]\n]*\]\(dayone-moment:/*[^)\s]*\)")
 
 

@@ -96,14 +96,41 @@ def parse_toml_front_matter(lines: list[str]) -> dict[str, Any]:
     return data
 
 
+# MultiMarkdown's metadata: "Key: value" lines from line 1 to a blank line (nvALT, iA Writer, Ulysses, Marked).
+# Only its known keys make such a block metadata: a note that starts "Note: call Oscar" keeps its words.
+_MMD_KEYS = frozenset(("title", "date", "tags", "keywords", "author", "created", "modified", "updated", "category",
+                       "categories", "subtitle", "summary", "slug", "aliases", "status", "lang", "language", "css",
+                       "base header level", "affiliation", "copyright", "format"))
+_MMD_NAMING = frozenset(("title", "date", "tags", "keywords", "created"))  # one of these at least
+_MMD_LINE_RE = re.compile(r"^([A-Za-z][A-Za-z0-9 _-]{0,30}):[ \t]+(\S.*?)\s*$")
+
+
+def _multimarkdown(lines: list[str]) -> tuple[dict[str, Any], int]:
+    """MultiMarkdown's metadata block (see :data:`_MMD_KEYS`) and the index of the body's first line, else ({}, 0);
+    keys lowercased, tags and keywords split at commas."""
+    data: dict[str, Any] = {}
+    for i, line in enumerate(lines):
+        if not line.strip():
+            if data and data.keys() & _MMD_NAMING and i + 1 < len(lines):
+                return data, i + 1
+            return {}, 0
+        m = _MMD_LINE_RE.match(line)
+        if not m or m.group(1).lower() not in _MMD_KEYS:
+            return {}, 0
+        key, value = m.group(1).lower(), m.group(2)
+        data[key] = [v.strip() for v in value.split(",") if v.strip()] if key in ("tags", "keywords") else value
+    return {}, 0
+
+
 def front_matter(lines: list[str]) -> tuple[dict[str, Any], int]:
     """(front matter, index of the first body line): YAML between ``---`` lines (closed by
-    ``---`` or ``...``) or TOML between ``+++`` lines, only when the fence is line 1."""
+    ``---`` or ``...``) or TOML between ``+++`` lines, only when the fence is line 1; else
+    MultiMarkdown's metadata lines (:func:`_multimarkdown`)."""
     if not lines:
         return {}, 0
     fence = lines[0].rstrip()
     if fence not in ("---", "+++"):
-        return {}, 0
+        return _multimarkdown(lines[:40])
     ends = ("---", "...") if fence == "---" else ("+++",)
     for i in range(1, len(lines)):
         if lines[i].rstrip() in ends:

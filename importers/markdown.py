@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -69,8 +70,8 @@ from importers.note_dates import (
     _front_date,
     _to_datetime,
     _written_date,
-    _zettel,
     garbled_front_date,
+    name_parts,
 )
 from importers.note_dates import written_date as written_date  # re-exported (tests, callers)
 
@@ -355,7 +356,7 @@ def _display_links(text: str) -> str:
 
 
 def _note_key(name: str) -> str:
-    name = name.strip().replace("\\", "/")
+    name = unicodedata.normalize("NFC", name.strip().replace("\\", "/"))
     if name.lower().endswith(".md"):
         name = name[:-3]
     return name.lower()
@@ -382,8 +383,9 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
                 hierarchy: dict[str, str] | None = None) -> tuple[list[Record], list[list[str]], str]:
     """Records of one note plus, per record, the raw wikilink targets to resolve later (``blocks``:
     a Logseq graph's blocks by id, for its block references; ``joplin_tags``: a Joplin note's tags
-    by its id, :func:`importers.jex.tags`; ``hierarchy``: a Dendron vault's titles by note name)."""
-    rel = file.relative_to(root).as_posix()
+    by its id, :func:`importers.jex.tags`; ``hierarchy``: a Dendron vault's titles by note name). Names and text
+    are read composed (NFC): a Mac writes "Café.md" decomposed, the user types [[Café]] and searches "café"."""
+    rel = unicodedata.normalize("NFC", file.relative_to(root).as_posix())
     suffix = file.suffix.lower()
     if suffix == ".csv":  # a Notion database: a record a row
         rows, links = notion.records(file, rel, report, lambda t, page: markdown_apps.note_links(_strip_markup(t).strip(), page),
@@ -413,7 +415,7 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
                       else dayone if dayone.is_export(file) else journey if journey.is_export(file) else keep)
             notes = reader.records(file, rel, report)
         return notes, [[] for _ in notes], rel
-    text = _decode_note(file.read_bytes(), file, rel, report)
+    text = unicodedata.normalize("NFC", _decode_note(file.read_bytes(), file, rel, report))
     if suffix == json_canvas.CANVAS_SUFFIX:  # an Obsidian canvas: its text cards, as one note
         try:
             cards = json_canvas.text(text, str(file))
@@ -432,7 +434,7 @@ def _parse_text(text: str, file: Path, root: Path, rel: str, report: ImportRepor
     """:func:`_parse_file` of a note's ``text``; ``name``: the note's name when the text is no file of its own
     (a page of a Roam export, read as Markdown; a canvas's cards), else the file's stem."""
     suffix = ".md" if name is not None else file.suffix.lower()
-    file_stem = name if name is not None else file.stem
+    file_stem = name if name is not None else unicodedata.normalize("NFC", file.stem)
     if suffix == ".txt" and (entries := dayone.text_records(text, file_stem, rel, report, _written_date)) is not None:
         return entries, [[] for _ in entries], rel  # Day One's plain-text export: an entry a memory
     if suffix in html_notes.HTML_SUFFIXES and keep.is_keep_html(text):  # Keep's older Takeout: pages, no JSON
@@ -484,11 +486,11 @@ def _parse_text(text: str, file: Path, root: Path, rel: str, report: ImportRepor
     stem = logseq.page_name(stem) if graph else stem
     if file.parent.suffix.lower() == ".textbundle" and file_stem.lower() == "text":
         stem = file.parent.stem  # Bear's "Trip notes.textbundle/text.markdown" is the note "Trip notes"
-    stem, zettel_date = _zettel(stem)
+    stem, zettel_date, name_tags = name_parts(stem)  # a Zettelkasten id, a Denote name
     file_date = (note_layouts.daily_date(root, rel) or _file_date(stem)) if zettel_date is None else None
     if file_date and (day := _FILE_DATE_RE.fullmatch(stem)) and day.group("sep") != "-":
         stem = file_date.strftime("%Y-%m-%d %H:%M" if day.group("h") else "%Y-%m-%d")  # Logseq's 2024_03_12: the day
-    base_date = _front_date(front) or file_date or zettel_date
+    base_date = _front_date(front) or file_date or zettel_date or markdown_apps.bundle_date(file)  # Bear's info.json
     if base_date is None and front and (bad := garbled_front_date(front)) is not None:
         report.warn(f"{rel}: unreadable date {bad[:80]!r}; no date")  # said, never guessed
     fm_type = str(front.get("type") or "").strip().lower()
@@ -496,6 +498,7 @@ def _parse_text(text: str, file: Path, root: Path, rel: str, report: ImportRepor
     # Obsidian: "tag:" too; Jekyll's and Hugo's categories (a list, or words apart) are tags as well
     # Zettlr's (and Pandoc's) keywords are tags too
     fm_tags = [t for k in ("tags", "Tags", "tag", "categories", "category", "keywords") if k in front for t in front_tags(front[k])]
+    fm_tags = list(dict.fromkeys(fm_tags + name_tags))
     title = front.get("title") if isinstance(front.get("title"), str) and front["title"].strip() else stem
     if zettel_date is not None and stem.isdigit() and title != stem:
         stem = str(title)  # a note named by its id alone ("20240314180112.md", Zettlr's) is named by its title

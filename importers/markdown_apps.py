@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 import shutil
 from datetime import datetime, timezone
@@ -23,7 +24,7 @@ from typing import IO, Any
 from urllib.parse import unquote
 
 from importers import ImportFormatError, dayone, html_notes, journey, roam, simplenote, standardnotes, tiddlywiki
-from importers._common import DEFAULT_MAX_MEMBER_BYTES, ZIP_ERRORS, is_junk_member, open_zip, todo_line
+from importers._common import DEFAULT_MAX_MEMBER_BYTES, ZIP_ERRORS, is_junk_member, iso_time, open_zip, todo_line
 from importers.keep import is_keep_path
 from importers.note_layouts import TRASH_FOLDERS
 
@@ -157,6 +158,20 @@ def notion_properties(lines: list[str]) -> dict[str, Any]:
 
 
 _BEAR_TAG_RE = re.compile(r"(?<!\S)#([^\s#][^#\n]{0,60}?[^\s#])#(?!\w)")
+
+
+def bundle_date(file: Path) -> datetime | None:
+    """When Bear made a TextBundle's note (``text.markdown`` beside an ``info.json`` whose "net.shinyfrog.bear"
+    holds its creationDate: Bear 2's backups and exports), else None."""
+    info = file.parent / "info.json"
+    if file.parent.suffix.lower() not in (".textbundle", ".textpack") or not info.is_file():
+        return None
+    try:
+        data = json.loads(info.read_bytes()[:1 << 20])
+    except (OSError, ValueError, RecursionError):
+        return None  # an unreadable info.json dates nothing; the note is read all the same
+    bear = data.get("net.shinyfrog.bear") if isinstance(data, dict) else None
+    return iso_time(bear.get("creationDate")) if isinstance(bear, dict) else None
 
 
 def bear_tags(text: str) -> tuple[list[tuple[int, str]], str]:

@@ -133,6 +133,25 @@ def _zettel(stem: str) -> tuple[str, datetime | None]:
     return stem[m.end():].strip() or stem, when
 
 
+# Denote (Emacs) names a note "IDENTIFIER==SIGNATURE--TITLE__KEYWORDS": "20240314T180112--boiler-service__home_maintenance"
+_DENOTE_RE = re.compile(r"^(?P<y>\d{4})(?P<mo>\d{2})(?P<d>\d{2})T(?P<h>\d{2})(?P<mi>\d{2})(?P<s>\d{2})"
+                        r"(?:==[^-_]+)?(?:--(?P<title>[^_]+?))?(?:__(?P<keywords>[^.]+))?$")
+
+
+def name_parts(stem: str) -> tuple[str, datetime | None, list[str]]:
+    """(title, creation time, keywords) a note's file name says: a Denote name's identifier, title words (its
+    hyphens spaces) and keywords (its "_"-joined tags), a Zettelkasten id's time (:func:`_zettel`), else the stem."""
+    m = _DENOTE_RE.match(stem)
+    if m is None:
+        return (*_zettel(stem), [])
+    try:
+        when = datetime(*(int(m.group(k)) for k in ("y", "mo", "d", "h", "mi", "s")))
+    except ValueError:
+        return stem, None, []
+    title = (m.group("title") or "").replace("-", " ").strip() or stem
+    return title, when, [k for k in (m.group("keywords") or "").split("_") if k]
+
+
 def _file_date(stem: str) -> datetime | None:
     m = _FILE_DATE_RE.search(stem)
     if not m:
