@@ -154,7 +154,7 @@ def single_byte_score(text: str) -> int:
             continue
         if cat == "Cc":
             bad += 3  # a C1 control: a byte this code page leaves undefined
-        elif cat[0] == "S" or cat == "No" or ch in _ORDINALS:
+        elif cat[0] == "S" or cat == "No" or ch in _ORDINALS or ch in "¶§":  # (¶ and § are punctuation to Unicode)
             before = text[i - 1] if i else " "
             after = text[i + 1] if i + 1 < len(text) else " "
             if (before.isalpha() and before not in _ORDINALS) or (after.isalpha() and after not in _ORDINALS):

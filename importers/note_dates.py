@@ -145,7 +145,8 @@ def name_parts(stem: str) -> tuple[str, datetime | None, list[str]]:
     if m is None:
         return (*_zettel(stem), [])
     try:
-        when = datetime(*(int(m.group(k)) for k in ("y", "mo", "d", "h", "mi", "s")))
+        y, mo, d, h, mi, sec = (int(m.group(k)) for k in ("y", "mo", "d", "h", "mi", "s"))
+        when = datetime(y, mo, d, h, mi, sec)
     except ValueError:
         return stem, None, []
     title = (m.group("title") or "").replace("-", " ").strip() or stem
