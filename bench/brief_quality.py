@@ -63,6 +63,10 @@ Round 17 (bench/data/brief_heldout17): kinds ``dated`` (a line holding the subst
 colloquially, "dia 16", "am 3.", "le 12", read as the day it means) and ``notstate`` (the People line of a person holds
 none of the substrings: a plan they moved, quoted as their news).
 
+Round 18 (bench/data/brief_heldout18): kinds ``gone`` (a plan placed by its month alone, gone by: no line of People,
+Coming up or Key facts presents it without a past mark) and ``newsctx`` (``NAME | needle :: subject || subject``: the
+People line of NAME quoting news that means nothing alone, "1:58:41!!!", says what it is about).
+
 A folder in a data directory is a markdown vault (``mem.py import FOLDER``; ``<folder>.keys`` and
 ``<folder>.expect`` next to it). A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
 bench/data/brief_heldout3/README.md) and a chat set a ``.notes`` file (facts stored after the import).
@@ -170,9 +174,9 @@ def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
             parts = [p.strip() for p in line.split("|", 2)]
             if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic", "chat", "nodate", "split",
                                                          "noname", "goodname", "badname", "personfact", "dated",
-                                                         "notstate"):
+                                                         "notstate", "gone", "newsctx"):
                 raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split|noname|goodname|badname|"
-                                 "personfact|dated|notstate | "
+                                 "personfact|dated|notstate|gone|newsctx | "
                                  "date | "
                                  "substring'")
             out.append((parts[0], parts[1], [a.strip() for a in parts[2].split(" || ")]))
@@ -532,6 +536,8 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
                        list(out["labels"].values()), c)
         score_badname(read_expect(Path(spec["expect"])), [t["name"] for t in b["topics"]] +
                       list(out["labels"].values()), c)
+        score_gone(read_expect(Path(spec["expect"])), b, rows, c)
+        score_newsctx(read_expect(Path(spec["expect"])), b, c)
     if spec.get("expect"):
         score_expect(read_expect(Path(spec["expect"])), b, c)
     return {"counts": c, "names": names, "cpu": out["cpu"]}
@@ -631,6 +637,49 @@ def score_badname(expect: list[tuple[str, str, list[str]]], names: list[str], c:
     bad = {" ".join(a.lower().split()) for kind, _d, alts in expect if kind == "badname" for a in alts}
     c["badname:n"] += sum(kind == "badname" for kind, _d, _a in expect)
     c["badname:named"] += sum(" ".join(n.lower().split()) in bad for n in names if n)
+
+
+# the sections that present a line as current or to come (a topic's lines are dated history)
+_CURRENT_SECTIONS = ("people", "upcoming", "facts")
+
+
+def score_gone(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], rows: dict[int, dict[str, Any]],
+               c: Counter[str]) -> None:
+    """(round 18) A plan placed by its month alone that has gone by ("we move in April" in June): kind ``gone``;
+    counts the entries some line of People, Coming up or Key facts presents without a mark that it has gone by
+    (``_PAST_MARK``): the line holds the substring, or quotes (``#N``) a memory whose whole text holds it (a People
+    line shows a cut quote)."""
+    lines = [i["text"] for sec in _CURRENT_SECTIONS for i in b["sections"].get(sec, [])]
+    for kind, _d, alts in expect:
+        if kind != "gone":
+            continue
+        c["gone:n"] += 1
+        low = [a.lower() for a in alts]
+        c["gone:shown"] += any(_holds(ln, low, rows) and not _PAST_MARK.search(ln) for ln in lines)
+
+
+def _holds(line: str, low: list[str], rows: dict[int, dict[str, Any]]) -> bool:
+    """Whether ``line`` or a memory it quotes (``#N``) holds one of ``low`` (case folded)."""
+    texts = [line] + [rows[int(n)]["content"] for n in re.findall(r"#(\d+)", line) if int(n) in rows]
+    return any(a in t.lower() for t in texts for a in low)
+
+
+def score_newsctx(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c: Counter[str]) -> None:
+    """(round 18) News that means nothing alone ("1:58:41!!!", "GESLAAGD", "¡¡SÍ!!"): kind ``newsctx``, ``NAME |
+    needle || needle :: subject || subject``; the People line of NAME that holds a needle should say what it is
+    about (a subject word: "half", "rijexamen", "visa"). ``told`` counts entries whose line holds a needle and a
+    subject, ``bare`` those whose line holds a needle and no subject (case folded)."""
+    for kind, name, alts in expect:
+        if kind != "newsctx":
+            continue
+        needles, _, subjects = " || ".join(alts).partition(" :: ")
+        ns = [a.strip().lower() for a in needles.split(" || ")]
+        ss = [a.strip().lower() for a in subjects.split(" || ")]
+        c["newsctx:n"] += 1
+        own = [i["text"].lower() for i in b["sections"].get("people", []) if i["text"].lstrip("- ").startswith(name)]
+        with_needle = [t for t in own if any(a in t for a in ns)]
+        c["newsctx:told"] += any(any(s in t for s in ss) for t in with_needle)
+        c["newsctx:bare"] += bool(with_needle) and not any(any(s in t for s in ss) for t in with_needle)
 
 
 # the fixed sections' headings (anything else after "### " is a topic)
@@ -752,7 +801,7 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
             c["notstate:n"] += 1
             own = [i["text"] for i in b["sections"].get("people", []) if i["text"].lstrip("- ").startswith(date)]
             c["notstate:shown"] += any(a.lower() in t.lower() for t in own for a in alts)
-        elif kind in ("split", "noname", "goodname", "badname"):  # scored on the stored topics: score_split, score_noname
+        elif kind in ("split", "noname", "goodname", "badname", "gone", "newsctx"):  # scored on the stored topics: score_split, score_noname
             pass
         elif kind == "chat":  # small talk that must not head a topic (round 7): in a topic's heading line
             c["chat:n"] += 1
@@ -865,6 +914,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"people lines with their state {c['personfact:shown']}/{c['personfact:n']}; "
                   f"colloquial plans dated right {c['dated:right']}/{c['dated:n']}; "
                   f"moved plans quoted as a person's state {c['notstate:shown']}/{c['notstate:n']}; "
+                  f"plans of a month gone by quoted as current {c['gone:shown']}/{c['gone:n']}; "
+                  f"people's news told with its subject {c['newsctx:told']}/{c['newsctx:n']} "
+                  f"({c['newsctx:bare']} bare); "
                   f"one subject in {c['split:topics']} stored topics ({c['split:n']} "
                   f"subjects); dates read from an event's name {c['nodate:wrong']}")
             print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
@@ -889,7 +941,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  "outside shown", "small talk as topic", "mixed topics",
                                                  "split topics", "dates from names", "absorbed turns",
                                                  "no-subject names", "good odd names held", "function-word names",
-                                                 "people's state", "dated right", "stale state"]
+                                                 "people's state", "dated right", "stale state",
+                                                 "gone month quoted", "news with subject", "bare news"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -911,7 +964,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{c['split:topics']}/{c['split:n']}", str(c["nodate:wrong"]), str(c["mixed:absorbed"]),
                 str(c["noname:named"]), f"{c['goodname:held']}/{c['goodname:n']}", str(c["badname:named"]),
                 f"{c['personfact:shown']}/{c['personfact:n']}", f"{c['dated:right']}/{c['dated:n']}",
-                f"{c['notstate:shown']}/{c['notstate:n']}"]
+                f"{c['notstate:shown']}/{c['notstate:n']}", f"{c['gone:shown']}/{c['gone:n']}",
+                f"{c['newsctx:told']}/{c['newsctx:n']}", str(c["newsctx:bare"])]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
