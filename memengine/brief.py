@@ -303,14 +303,16 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
             continue
         why: dict[str, Any] = {"pinned": True} if r[3] else {"importance": r[4]}
         why.update(_shared(r[5]))
-        text = memory_line(r[0], r[1], r[2], source=r[5]) + days.note(int(r[0]), r[1], r[2], today)
+        note = days.note(int(r[0]), r[1], r[2], today)
+        text = memory_line(r[0], r[1], r[2], source=r[5]) + note
         if older:
             # a newer statement of the same thing from the same source: likely an update the store did
             # not mark as one; the agent sees the current one, and what it may replace
             why["may_update"] = [int(o[0]) for o in older]
             text += " (may update " + "; ".join(f"#{o[0]} \"{trim(o[1], 60)}\"" for o in older[:2]) + ")"
+        # (brief25: or only a month gone by, "Jana will im Mai … fahren" read in June: the note says it, as for days)
         if add("facts", SHARE_FACTS, Item("facts", text, 0, int(r[0]), why=why), not sections["facts"]) and \
-                not r[3] and (planned_days := days.of(int(r[0]), r[1], r[2])) and max(planned_days) < today:
+                not r[3] and note.endswith(": past)"):
             kept.add(int(r[0]))
         # what it may replace is shown nowhere, whether it took a line here or not (round 11: a group the
         # section had no room for showed its replaced fact among the topics' lines)

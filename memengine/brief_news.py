@@ -23,13 +23,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 
-from memengine import brief_dates, fact_change_words
+from memengine import brief_dates, brief_months, fact_change_words
 
 REPLY_TURNS = 4  # a turn's answers: the next this many turns of its chat...
 REPLY_MINUTES = 180  # ...written at most this long after it
+# (brief25) the questions a turn answers: the turns right before it, of others, each asking, the oldest at most this long
+# before it ("hoje sai o resultado da OAB né?" at 9:00, "e aí Lelê??" at 13:40, "PASSEEEEI 😭😭😭" at 13:52)
+ASKED_TURNS = 3
+ASKED_HOURS = 12
+ENDS_ASKING = re.compile(r"[?？؟][^\w]*$")  # what is left after the last question mark is no word
 _RARE_WORD = re.compile(r"[^\W\d_]{4,}")
 _WORD = re.compile(r"[^\W\d_]+")
 _CAPS_WORD = re.compile(r"\b[^\W\d_]{3,}\b")
@@ -110,13 +115,46 @@ def news(rows: Sequence[Sequence[object]], texts: Sequence[str], name_of: Mappin
     return out, answers
 
 
+def asked(i: int, rows: Sequence[Sequence[object]], texts: Sequence[str], weight: Callable[[str], int]) -> int | None:
+    """(brief25) The question turn ``i`` answers, if it answers one: of the turns right before it written by others
+    and asking (at most ASKED_TURNS of them, none of its author's between, the oldest at most ASKED_HOURS before it),
+    the one of the most ``weight`` (its informative words): "1:58:41!!! under two hours" answers "how did the half
+    go??"; "PASSEEEEI" answers "hoje sai o resultado da OAB né?" more than the "e aí Lelê??" after it. A news turn
+    that says nothing of what it is about reads with it."""
+    at = _when(rows[i][3])
+    best: tuple[int, int] | None = None
+    first = i
+    for j in range(i - 1, max(-1, i - 1 - ASKED_TURNS), -1):
+        before = _when(rows[j][3])
+        if rows[j][1] == rows[i][1] or not ENDS_ASKING.search(texts[j]) or at is None or before is None \
+                or (at - before).total_seconds() > ASKED_HOURS * 3600:
+            break
+        first = j
+        w = weight(texts[j])
+        if best is None or w > best[0]:
+            best = (w, j)
+    # a question that answers the same person's turn is their talk going on, not a question about their news ("au fait
+    # je me suis fait opérer du genou" ... "tu veux que je passe avec des courses ?" ... "oui volontiers, merci ❤️")
+    if best is None or first and rows[first - 1][1] == rows[i][1] and _within(rows[first - 1][3], rows[first][3]):
+        return None
+    return best[1]
+
+
+def _within(earlier: object, later: object) -> bool:
+    """Whether ``later`` was written at most REPLY_MINUTES after ``earlier``."""
+    a, b = _when(earlier), _when(later)
+    return a is not None and b is not None and (b - a).total_seconds() <= REPLY_MINUTES * 60
+
+
 def ahead(text: str, written: object, today: date | None = None) -> bool:
     """Whether every day ``text`` names is after the day it was written (a plan: "escritura dia 30"), and not before
     ``today`` (the brief's day: "sábado 17 a las 14:00", said on the 12th, has gone by on the 28th), or it names none;
     not a turn stamped with its own day ("[6:46 pm on 23 July, 2023] Gina: Remember Jon, Just do it!": a transcript's
-    every turn), nor one that tells of a day gone by."""
+    every turn), nor one that tells of a day gone by. (brief25) A plan placed by its month alone is ahead until its
+    month has gone by ("we move in April", written in February, is no news in June: memengine/brief_months.py)."""
     if not brief_dates.says_a_date(text):
-        return True
+        at = _when(written)
+        return brief_months.gone(text, at.date() if at else None, today) is None
     at = _when(written)
     if at is None:
         return False

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
@@ -144,6 +144,7 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
         # (brief24) the news turns of the chat and whom each is about (memengine/brief_news.py), in the order written
         order = newest[::-1]
         pos = {i: k for k, i in enumerate(order)}
+        asks = _asked(rows, texts, order, quotable, rare)
         stop = summarize.stopwords_for([texts[i] for i in order])
         here = {name: names for name, names in authors.items() if last_thread.get(name) == thread}
         name_of = {a: name for name, names in here.items() for a in names}
@@ -168,11 +169,49 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
             if pick is None:  # else their newest turn that says enough, no plan, no answer to someone's news
                 mine = [i for i in newest if rows[i][1] in names and pos[i] not in answers][:STATE_TRIES]
                 pick = next(((i, "") for i in mine if quotable[i] and not _ENDS_ASKING.search(texts[i])
-                             and not brief_dates.says_a_date(texts[i])), None)
+                             and not brief_dates.says_a_date(texts[i]) and brief_news.ahead(texts[i], rows[i][3], today)),
+                            None)
             if pick is not None:
                 i, by = pick
-                out[name] = f'{by}#{int(rows[i][0])} "{quote[i]}"'
+                out[name] = f'{by}#{int(rows[i][0])} "{quote[i]}"' + _context(rows, texts, asks.get(i), quote[i])
     return out
+
+
+ASKED_CHARS = 50  # the question a quoted answer answers, trimmed
+
+
+def _asked(rows: list[Any], texts: list[str], order: list[int], quotable: list[bool],
+           rare: Callable[[str], bool]) -> dict[int, int]:
+    """(brief25) Per turn (index into ``rows``, newest first), the question it answers (brief_news.asked), if any; an
+    excited answer that says too little alone becomes ``quotable`` with its question ("GOT IT 😭😭 they rang this
+    afternoon" answering "Hannah any news from Leeds General?"): news that reads as news only with what it answers."""
+    def weight(text: str) -> int:
+        return brief_text.informative_words(text, rare)[0]
+
+    written = [rows[i] for i in order]
+    said = [texts[i] for i in order]
+    out: dict[int, int] = {}
+    for k, i in enumerate(order):
+        j = brief_news.asked(k, written, said, weight)
+        if j is None:
+            continue
+        out[i] = order[j]
+        if not quotable[i] and brief_news.excited(texts[i]) and not brief_greetings.is_greeting(texts[i]) \
+                and not _ENDS_ASKING.search(texts[i]) and weight(texts[i]) + weight(said[j]) >= STATE_MIN_INFO:
+            quotable[i] = True
+    return out
+
+
+def _context(rows: list[Any], texts: list[str], j: int | None, quoted: str) -> str:
+    """`` answering NAME #id "question"`` when the quote answers question ``j`` and shares none of its words of 4+
+    letters ("1:58:41!!! under two hours" answering "how did the half go??"), else ""."""
+    if j is None:
+        return ""
+    theirs = {w.lower() for w in _RARE_WORD.findall(texts[j])} - summarize.STOPWORDS
+    if not theirs or theirs & {w.lower() for w in _RARE_WORD.findall(quoted)}:
+        return ""
+    asked = brief_text.trim(brief_text.one_line(_ungreeted(texts[j])), ASKED_CHARS)
+    return f' answering {rows[j][1]} #{int(rows[j][0])} "{asked}"'
 
 
 class _Quotes(dict[int, str]):

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from memengine import brief_dates
+from memengine import brief_dates, brief_months
 from memengine.brief_pool import LIVE, Store, similarities
 from memengine.timeparse import to_iso
 
@@ -118,8 +118,12 @@ class PlanDays:
         return out
 
     def note(self, mid: int, content: str, when: str | None, today: date) -> str:
-        """What a brief line adds about its plan: `` (→ day, in N days)``, `` (day: past)`` or ""."""
-        return brief_dates.when_note(self.of(mid, content, when), today)
+        """What a brief line adds about its plan: `` (→ day, in N days)``, `` (day: past)`` or ""; (brief25) for a plan
+        placed by its month alone whose month has gone by, `` (2026-04: past)`` (memengine/brief_months.py)."""
+        days = self.of(mid, content, when)
+        if days:
+            return brief_dates.when_note(days, today)
+        return brief_months.note(content[:600], _written(when), today)
 
 
 def plans(store: Store, now: datetime, days_of: PlanDays | None = None
