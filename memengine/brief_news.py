@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 
 from memengine import brief_dates, brief_months, fact_change_words
+from memengine.topic_words import GENERIC
 
 REPLY_TURNS = 4  # a turn's answers: the next this many turns of its chat...
 REPLY_MINUTES = 180  # ...written at most this long after it
@@ -38,6 +39,7 @@ ENDS_ASKING = re.compile(r"[?？؟][^\w]*$")  # what is left after the last ques
 _RARE_WORD = re.compile(r"[^\W\d_]{4,}")
 _WORD = re.compile(r"[^\W\d_]+")
 _CAPS_WORD = re.compile(r"\b[^\W\d_]{3,}\b")
+_THREE = re.compile(r"\b[^\W\d_]{3}\b")  # an acronym, when in capitals: "OAB", "NHS"
 _CALENDAR = frozenset(brief_dates.MONTH_OF) | frozenset(brief_dates._WEEKDAY_OF)
 
 
@@ -138,6 +140,35 @@ def asked(i: int, rows: Sequence[Sequence[object]], texts: Sequence[str], weight
     if best is None or first and rows[first - 1][1] == rows[i][1] and _within(rows[first - 1][3], rows[first][3]):
         return None
     return best[1]
+
+
+def follows_up(j: int, i: int, rows: Sequence[Sequence[object]], texts: Sequence[str], stop: frozenset[str]) -> bool:
+    """(brief25) Whether question ``j`` asks after something turn ``i``'s author told or was told of before it: it
+    shares a word of 4+ letters (not a stop word, a month or a weekday; a word or its inflection) with an earlier turn
+    that author wrote or that names them ("Hannah any news from Leeds General?" after Hannah's "applied for the physio
+    job at Leeds General"; "how did the half go??" after "good luck at the Leeds Half today Priya"). An invitation to
+    all ("Priya is doing Friendsgiving at her place, who's in?") asks after no one's news: "yes! I'll bring the pie"
+    answering it is none."""
+    author = str(rows[i][1])
+    # (a word so general it names nothing, "place" of "at her place" and "the new place", nor a member's name; an
+    # acronym of three letters is a subject: "OAB", "NHS")
+    asked = {w.lower() for w in _RARE_WORD.findall(texts[j]) + _acronyms(texts[j])} - stop - _CALENDAR - GENERIC
+    asked -= {w.lower() for r in rows for w in _WORD.findall(str(r[1]))}
+    if not asked:
+        return False
+    named = name_pattern(author)
+    for k in range(j):
+        if str(rows[k][1]) != author and not named.search(texts[k]):
+            continue
+        told = {w.lower() for w in _RARE_WORD.findall(texts[k]) + _acronyms(texts[k])} - stop
+        if any(a == b or min(len(a), len(b)) >= 5 and (a.startswith(b) or b.startswith(a)) for a in asked for b in told):
+            return True
+    return False
+
+
+def _acronyms(text: str) -> list[str]:
+    """The words of three letters ``text`` writes in capitals ("OAB", "NHS")."""
+    return [w for w in _THREE.findall(text) if w.isupper()]
 
 
 def _within(earlier: object, later: object) -> bool:

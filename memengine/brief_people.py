@@ -182,9 +182,10 @@ ASKED_CHARS = 50  # the question a quoted answer answers, trimmed
 
 def _asked(rows: list[Any], texts: list[str], order: list[int], quotable: list[bool],
            rare: Callable[[str], bool]) -> dict[int, int]:
-    """(brief25) Per turn (index into ``rows``, newest first), the question it answers (brief_news.asked), if any; an
-    excited answer that says too little alone becomes ``quotable`` with its question ("GOT IT 😭😭 they rang this
-    afternoon" answering "Hannah any news from Leeds General?"): news that reads as news only with what it answers."""
+    """(brief25) Per turn (index into ``rows``, newest first), the question it answers (brief_news.asked) when that
+    asks after what its author told or was told of before (brief_news.follows_up), if any; an excited answer that says
+    too little alone becomes ``quotable`` with its question ("GOT IT 😭😭 they rang this afternoon" answering "Hannah
+    any news from Leeds General?"): news that reads as news only with what it answers."""
     def weight(text: str) -> int:
         return brief_text.informative_words(text, rare)[0]
 
@@ -193,7 +194,7 @@ def _asked(rows: list[Any], texts: list[str], order: list[int], quotable: list[b
     out: dict[int, int] = {}
     for k, i in enumerate(order):
         j = brief_news.asked(k, written, said, weight)
-        if j is None:
+        if j is None or not brief_news.follows_up(j, k, written, said, summarize.STOPWORDS):
             continue
         out[i] = order[j]
         if not quotable[i] and brief_news.excited(texts[i]) and not brief_greetings.is_greeting(texts[i]) \
