@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 
 from memengine import brief_dates, brief_months, fact_change_words
+from memengine.timeparse import WEEKDAYS
 from memengine.topic_words import GENERIC
 
 REPLY_TURNS = 4  # a turn's answers: the next this many turns of its chat...
@@ -41,6 +42,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 _CAPS_WORD = re.compile(r"\b[^\W\d_]{3,}\b")
 _THREE = re.compile(r"\b[^\W\d_]{3}\b")  # an acronym, when in capitals: "OAB", "NHS"
 _CALENDAR = frozenset(brief_dates.MONTH_OF) | frozenset(brief_dates._WEEKDAY_OF)
+_DAYS = _CALENDAR | frozenset(WEEKDAYS)  # (and the English weekdays: "Saturday" asks after nothing)
 
 
 # agreement, not excitement: "28. passt 👍"
@@ -152,7 +154,7 @@ def follows_up(j: int, i: int, rows: Sequence[Sequence[object]], texts: Sequence
     author = str(rows[i][1])
     # (a word so general it names nothing, "place" of "at her place" and "the new place", nor a member's name; an
     # acronym of three letters is a subject: "OAB", "NHS")
-    asked = {w.lower() for w in _RARE_WORD.findall(texts[j]) + _acronyms(texts[j])} - stop - _CALENDAR - GENERIC
+    asked = {w.lower() for w in _RARE_WORD.findall(texts[j]) + _acronyms(texts[j])} - stop - _DAYS - GENERIC
     asked -= {w.lower() for r in rows for w in _WORD.findall(str(r[1]))}
     if not asked:
         return False

@@ -139,8 +139,9 @@ def test_a_persons_news_reads_with_the_question_it_answers_and_a_month_gone_by_i
 
 def test_a_question_asks_after_news_when_it_shares_a_word_with_what_its_answerer_told_or_was_told_of() -> None:
     rows = [(1, "Hannah", "applied for the physio job at Leeds General, interview on the 17th", "2026-03-03T18:00:00"),
-            (2, "Maya", "great, I can work from the new place that week", "2026-03-04T10:00:00"),
-            (3, "Jordan", "Priya is doing Friendsgiving at her place on Saturday, we're in?", "2026-03-05T10:00:00"),
+            (2, "Maya", "great, I can work from the new place that week, move day Saturday", "2026-03-04T10:00:00"),
+            (3, "Jordan", "Priya is doing Friendsgiving at her place on Saturday December 5, we're in?",
+             "2026-03-05T10:00:00"),
             (4, "Maya", "yes! I'll bring the pie", "2026-03-05T10:02:00"),
             (5, "Kwame", "Hannah any news from Leeds General?", "2026-04-02T19:40:00"),
             (6, "Hannah", "GOT IT 😭😭 they rang this afternoon", "2026-04-02T19:52:00"),
@@ -151,5 +152,5 @@ def test_a_question_asks_after_news_when_it_shares_a_word_with_what_its_answerer
     stop = frozenset(("from", "that", "week", "with", "news", "they"))
     assert brief_news.follows_up(4, 5, rows, texts, stop)  # "Leeds General", told by Hannah before
     assert brief_news.follows_up(7, 8, rows, texts, stop)  # "OAB": an acronym of three letters
-    # an invitation to all shares only "place", a word that names nothing, with what Maya told
+    # an invitation to all shares only "place", a word that names nothing, and a weekday with what Maya told
     assert not brief_news.follows_up(2, 3, rows, texts, stop)
