@@ -505,11 +505,11 @@ class Recall(KeywordSearch, People):
                                           self._said_before)
             _marked_later(outdated, later)
         if run.strategy == "hybrid" and run.cfg.succeeded:  # a name succeeded after news of the old one (round 27)
-            from memengine.recall.succeeded import mentions_after, successor_first
+            from memengine.recall.succeeded import mentions_after, said_before_in, successor_first
 
             scored, later = successor_first(
                 scored, k, run.query, lambda seeds, n: mentions_after(self.conn, seeds, n, run.where, run.args),
-                lambda turns, span: self._turns_after(turns, span, run), self._said_before)
+                lambda turns, span: self._next_turns(turns, span, run), said_before_in(self.conn))
             _marked_later(outdated, later)
         whole = self.rows([c.id for c in scored[:k]])
         results = []

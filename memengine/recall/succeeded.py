@@ -12,7 +12,7 @@ of the question (or one beginning alike: "aannemer", "prep", "despedida"; a top 
 of its own),
 
 1. the later turns of its thread (or of its person's other conversations in an assistant export) that name one of
-   its names again, the first NEWS of them, read from the keyword index (a rare name: a few postings), and of those
+   its names again, the last NEWS of them, read from the keyword index (a rare name: a few postings), and of those
    the ones saying it ends: a word of :data:`_END` (closing, retiring, leaving, cancelled, bust, in seven languages)
    within END_NEAR words of the name ("Van Dijk belt net af", "Merceria Lolli chiude"; not "noi stiamo benissimo da
    Gianni", not "Buxton's mince was 30% fat again"). News naming a new name itself is renamed.py's link: no chain;
@@ -48,9 +48,10 @@ from memengine.records import Candidate
 from memengine.text import bare_text, quote_fts
 
 SEEDS = 3
-NEWS = 4  # the first mentions of the old name after a seed read as news
+NEWS = 40  # the last mentions of the old name after a seed read for news
 SPAN = 10  # the turns after a news turn where its successor may be
 END_NEAR = 4  # words between an old name and the word saying it ends
+POSTINGS = 400  # keyword-index postings read per name lookup (a bound at any store size)
 STEM = 5  # letters a question's word and a seed's share to say the same ("tocadas" / "tocada")
 
 # (seeds with their old names as written) -> {seed id: later turns naming one of them, oldest first}
@@ -129,22 +130,27 @@ def successor_first(ranked: list[Candidate], k: int, query: str, mentions: Menti
     if not asks:
         return ranked, {}
     news = mentions(asks, NEWS)
-    heard = [b for a, _ in asks for b in news.get(a.id, []) if b.id != a.id and _when(b) > _when(a)]
-    if not heard:
+    # (the news of each seed: said after it, saying one of its names ends, naming no new name itself; read from the
+    # texts at hand before any further row is)
+    told: dict[int, list[Candidate]] = {}
+    for a, _ in asks:
+        for b in news.get(a.id, []):
+            if b.id == a.id or _when(b) <= _when(a) or not ends(_said(bare(b)), olds[a.id]):
+                continue  # (a mention that says nothing ends is no news: "noi stiamo benissimo da Gianni")
+            if any(f not in olds[a.id] and not said_before(b, w) for f, w in names(_said(bare(b)), True).items()):
+                break  # (the news names the successor itself: renamed.py's link, "cancelled it; ManyPets quoted")
+            told.setdefault(a.id, []).append(b)
+    if not told:
         return ranked, {}
-    after = turns_after(heard, SPAN)
+    after = turns_after([b for bs in told.values() for b in bs], SPAN)
     in_top = {c.id for c in top}
     marks: dict[int, list[int]] = {}
     fetched: dict[int, Candidate] = {}
     for a, _ in asks:
         old = olds[a.id]
         person = person_source(a)
-        for b in news.get(a.id, []):
-            if b.id == a.id or _when(b) <= _when(a) or not ends(_said(bare(b)), old):
-                continue  # (a mention that says nothing ends is no news: "noi stiamo benissimo da Gianni")
+        for b in told.get(a.id, []):
             known = set(names(bare(a), False)) | set(names(bare(b), False))
-            if any(f not in old and not said_before(b, w) for f, w in names(_said(bare(b)), True).items()):
-                break  # (the news names the successor itself: renamed.py's link, "cancelled it; ManyPets quoted")
             slot = _content_words(bare(a)) | _content_words(bare(b))
             got = _successor(after.get(b.id, []), a, person, old, known, slot, bare, names, said_before)
             if got is not None:
@@ -185,15 +191,15 @@ def _successor(turns: list[Candidate], a: Candidate, person: tuple[str, str] | N
 
 def mentions_after(conn: Any, seeds: list[tuple[Candidate, list[str]]], n: int, where: str,
                    args: list[Any]) -> dict[int, list[Candidate]]:
-    """The first ``n`` turns after each seed, in its thread (or, for a person's turn of an assistant export, in any
-    conversation of that person: updates.person_source) whose text names one of its ``words``: the keyword index's
-    postings of those names (rare words: a few rows), then the thread or person filter. ``where``/``args``: the
-    recall's filter on ``memories m``."""
+    """Turns after each seed, in its thread (or, for a person's turn of an assistant export, in any conversation of
+    that person: updates.person_source) whose text names one of its ``words``, oldest first: of the keyword index's
+    postings of those names after the seed's row (rows are stored in time order: an import, a live thread), the
+    LAST ``n`` (the news that a provider ends comes after the turns that use it: a name said 300 times costs 40 row
+    reads), then the thread or person filter. ``where``/``args``: the recall's filter on ``memories m``."""
     out: dict[int, list[Candidate]] = {}
     for seed, words in seeds:
         if not words or seed.thread is None:
             continue
-        match = "content : (" + " OR ".join(quote_fts(w) for w in words) + ")"
         person = person_source(seed)
         if person is not None:
             cond = "((m.thread = ? AND m.position > ?) OR (m.source = ? AND m.author = ? AND m.event_at > ?))"
@@ -202,8 +208,31 @@ def mentions_after(conn: Any, seeds: list[tuple[Candidate, list[str]]], n: int, 
             cond = "m.thread = ? AND m.position > ?"
             near = [seed.thread, seed.position or 0]
         rows = conn.execute(
-            f"SELECT {Candidate.COLUMNS} FROM memories m WHERE m.id IN (SELECT rowid FROM memories_fts WHERE "
-            f"memories_fts MATCH ?) AND {cond} AND {where} ORDER BY m.event_at, m.position, m.id LIMIT ?",
-            [match, *near, *args, n]).fetchall()
+            # (CROSS JOIN: the postings first, each row read by id; the thread's index would read every later turn)
+            f"SELECT {Candidate.COLUMNS} FROM (SELECT rowid AS fid FROM memories_fts WHERE memories_fts MATCH ? "
+            f"AND rowid > ? ORDER BY rowid DESC LIMIT ?) AS f CROSS JOIN memories m ON m.id = f.fid WHERE {cond} "
+            f"AND {where} ORDER BY m.event_at, m.position, m.id LIMIT ?",
+            [_match(words), seed.id, n, *near, *args, n]).fetchall()
         out[seed.id] = [Candidate(r) for r in rows]
     return out
+
+
+def said_before_in(conn: Any) -> SaidBefore:
+    """``said_before(turn, word)`` read from the keyword index: whether one of the last POSTINGS rows before the
+    turn's holding ``word`` is a turn of its thread said before it. (pipeline's ``_said_before`` scans the thread's
+    earlier turns: for a name said nowhere, every one of them, ~100k texts in a long chat; here a name said nowhere
+    has no posting at all.)"""
+    def said(turn: Candidate, word: str) -> bool:
+        if turn.thread is None:
+            return False
+        return conn.execute(
+            "SELECT 1 FROM (SELECT rowid AS fid FROM memories_fts WHERE memories_fts MATCH ? AND rowid < ? "
+            "ORDER BY rowid DESC LIMIT ?) AS f CROSS JOIN memories m ON m.id = f.fid WHERE m.thread = ? "
+            "AND m.position < ? LIMIT 1",
+            [_match([word]), turn.id, POSTINGS, turn.thread,
+             turn.position if turn.position is not None else -1]).fetchone() is not None
+    return said
+
+
+def _match(words: list[str]) -> str:
+    return "content : (" + " OR ".join(quote_fts(w) for w in words) + ")"
