@@ -8,7 +8,7 @@ and associations.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
@@ -82,6 +82,20 @@ class ImportReport:
     # thread -> the numeric date order ("dmy"/"mdy"/"ymd") the parser decided for it (evidence, locale or option;
     # not a default): kept by the import so the brief can read that chat's "03/12" (memengine/ingest.py)
     date_orders: dict[str, str] = field(default_factory=dict)
+
+    def absorb(self, part: ImportReport) -> None:
+        """Add what ``part`` (the report of one file of this parse, read ahead) saw: its counts and warnings,
+        its variant and date orders."""
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(part, f.name)
+            if isinstance(mine, bool) or isinstance(mine, str):
+                continue
+            if isinstance(mine, int):
+                setattr(self, f.name, mine + theirs)
+            elif isinstance(mine, list):
+                mine.extend(theirs)
+            elif isinstance(mine, dict):
+                mine.update(theirs)
 
     def warn(self, message: str, line: int | None = None) -> None:
         """Record a non-fatal problem with its location."""

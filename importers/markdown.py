@@ -79,6 +79,7 @@ CHUNK_CHARS = 1500
 # ".markdown": Bear's TextBundles (text.markdown), iA Writer, Typora; ".org": Org-mode (importers.orgmode)
 NOTE_SUFFIXES = (".md", ".markdown", orgmode.ORG_SUFFIX, tiddlywiki.TID_SUFFIX)
 MAX_NOTE_BYTES = 32 * 1024 * 1024  # one note file; larger ones are refused (a vault's notes are KBs)
+READ_AHEAD_CHARS = 16_000_000  # words of a vault's notes kept from pass 1 for pass 2 (_parse_tree): memory stays bounded
 MEMORY_TYPES = {"episodic", "semantic", "procedural"}
 
 _HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -700,6 +701,16 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         report.variant["layout"] = "zip"
 
 
+def _read_again(kept: tuple[list[Record], list[list[str]], str, ImportReport] | None,
+                report: ImportReport) -> tuple[list[Record], list[list[str]], str] | None:
+    """A file's records as pass 1 read them, its report's counts and warnings added to ``report`` now (where pass
+    2 would have said them); None when pass 1 did not keep them."""
+    if kept is None:
+        return None
+    report.absorb(kept[3])
+    return kept[:3]
+
+
 def _learn_refs(first_ref: dict[str, str], file: Path, rel: str, records: list[Record]) -> None:
     """What a link can name a note of ``file`` by (its path, its name, a Roam page's or Notion row's page, its
     aliases, a Joplin id), to the ref of the record it points at (the first pass of :func:`_parse_tree`)."""
@@ -720,8 +731,8 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
     """Parse a markdown file or a directory of notes into records (see module docstring).
 
     Links are resolved across all files of the import: a first pass reads every note for
-    the ref its links point at, the second yields the records, a note at a time (memory
-    stays that of one note, whatever the vault's size). A note over ``MAX_NOTE_BYTES``
+    the ref its links point at, the second yields the records, a note at a time (what the first read is kept
+    for the second up to ``READ_AHEAD_CHARS``: memory stays bounded, whatever the vault's size). A note over ``MAX_NOTE_BYTES``
     or with a line over ``MAX_LINE_CHARS`` bytes is refused: an error for a single file, a warning
     naming it in a directory.
     """
@@ -748,18 +759,25 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
             continue
         kept.append(file)
     first_ref: dict[str, str] = {}
-    scratch = ImportReport(report.file, report.format)  # pass 1 counts nothing
     blocks = logseq.graph_blocks(root, kept)
     tagged = jex.tags(kept)
     hierarchy = note_layouts.dendron_titles(root, kept)
     # (a single file is read once, not twice: what its notes are named by is learnt from its records before its
-    # links are resolved, as the first pass would have; a vault's files link to files read later)
+    # links are resolved, as the first pass would have; a vault's files link to files read later). What pass 1
+    # read is kept, up to READ_AHEAD_CHARS of words, with what its report saw: pass 2 reads only the rest again.
     alone = len(kept) == 1
+    ahead: dict[Path, tuple[list[Record], list[list[str]], str, ImportReport]] = {}
+    budget = READ_AHEAD_CHARS
     for file in [] if alone else kept:
-        records, _targets, rel = _parse_file(file, root, scratch, blocks, tagged, hierarchy)
+        part = ImportReport(report.file, report.format)
+        records, targets, rel = _parse_file(file, root, part, blocks, tagged, hierarchy)
         _learn_refs(first_ref, file, rel, records)
+        size = sum(len(r.content) for r in records)
+        if size <= budget:
+            ahead[file], budget = (records, targets, rel, part), budget - size
     report.variant.update({"files": len(files), "layout": "directory" if path.is_dir() else "file"})
-    parsed = (_parse_file(file, root, report, blocks, tagged, hierarchy) for file in kept)
+    parsed = (_read_again(ahead.pop(file, None), report) or _parse_file(file, root, report, blocks, tagged, hierarchy)
+              for file in kept)
     for records, targets, rel in parsed:
         if alone:  # what the first pass would have learnt: its sections link to its first
             _learn_refs(first_ref, kept[0], rel, records)

@@ -63,6 +63,7 @@ def _epoch(value: float) -> datetime | None:
 _FRONT_DATE_KEYS = ("date", "created", "createdat", "creationdate", "datecreated", "createdtime", "createdon",
                     "creationtime", "createddate", "published", "day")
 _YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_NUMBER_RUN_RE = re.compile(r"\d+")
 
 
 def garbled_front_date(front: dict[str, Any]) -> str | None:
@@ -103,7 +104,9 @@ def written_date(value: Any) -> datetime | None:
     if not isinstance(value, str) or len(value) > 80 or not _YEAR_RE.search(value):
         return None
     when = written_dates.written_date(value)  # first: dateparser tries every locale, 16 ms a date
-    if when is None and re.search(r"[^\W\d_]{3}", value) and not garbled(value):
+    # (a date needs its day's number besides the year: "Taxes 2023", "Trip to Porto 2024" — a note's name — are
+    # never sent to dateparser, which would try every locale to say so)
+    if when is None and re.search(r"[^\W\d_]{3}", value) and not garbled(value) and len(_NUMBER_RUN_RE.findall(value)) >= 2:
         import dateparser  # only for such notes: most front matter dates are ISO
 
         when = dateparser.parse(value, settings={"REQUIRE_PARTS": ["day", "month", "year"],

@@ -449,3 +449,56 @@ def test_a_claude_code_session_cut_after_its_snapshot_names_its_line(tmp_path: P
 def test_write_zip_helper_is_the_one_the_refusals_use(tmp_path: Path) -> None:
     path = write_zip(tmp_path / "x.zip", {"a.txt": b"x"})
     assert path.read_bytes().startswith(b"PK")
+
+
+# --- a vault is read once when it fits, a note's name is no date to guess --------------------------------
+
+from importers import ImportReport, markdown, note_dates  # noqa: E402
+
+
+def _vault(folder: Path) -> Path:
+    folder.mkdir()
+    (folder / "Boiler 2023.md").write_text("# Boiler 2023\n\nServiced by [[Oscar]].\n\n## Parts\n\nValve, see [[Gate]].\n",
+                                           encoding="utf-8")
+    (folder / "Oscar.md").write_text("---\ntags: [people]\n---\nPlumber, 912 345 678. [[Nobody]]\n", encoding="utf-8")
+    (folder / "Gate.md").write_bytes("Código 4821, portão da garagem.\n".encode("cp1252"))  # a warning to say once
+    return folder
+
+
+def _read(folder: Path) -> tuple[list[tuple[Any, ...]], ImportReport]:
+    rep = ImportReport(str(folder), "markdown")
+    recs = [(r.content, r.ref, r.links, r.metadata.get("unresolved_links"), r.event_at, r.tags)
+            for r in markdown.parse(folder, rep)]
+    return recs, rep
+
+
+def test_a_vault_read_ahead_gives_what_reading_it_twice_gave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pass 1 keeps what it read (under READ_AHEAD_CHARS): the records, links, warnings and counts are those of
+    reading every note again (READ_AHEAD_CHARS = 0), each note parsed once instead of twice."""
+    folder = _vault(tmp_path / "v")
+    calls: list[str] = []
+    parse_file = markdown._parse_file
+
+    def counted(file: Path, *args: Any, **kwargs: Any) -> Any:
+        calls.append(file.name)
+        return parse_file(file, *args, **kwargs)
+
+    monkeypatch.setattr(markdown, "_parse_file", counted)
+    ahead, rep_ahead = _read(folder)
+    assert sorted(calls) == ["Boiler 2023.md", "Gate.md", "Oscar.md"]
+    calls.clear()
+    monkeypatch.setattr(markdown, "READ_AHEAD_CHARS", 0)
+    twice, rep_twice = _read(folder)
+    assert sorted(calls) == sorted(["Boiler 2023.md", "Gate.md", "Oscar.md"] * 2)
+    assert ahead == twice and len(ahead) == 4 and ahead[0][2] and ahead[1][2]
+    assert rep_ahead == rep_twice and len(rep_ahead.warnings) == 1 and rep_ahead.messages_seen == 4
+
+
+def test_a_note_named_with_a_year_is_no_date_for_dateparser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Budget 2023", "Trip to Porto 2024": a year and no day, never sent to dateparser (every locale tried, then
+    nothing); a date written out is read as before, by the month names."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "dateparser", None)  # importing it would fail the test
+    assert note_dates.written_date("Budget 2023") is None and note_dates.written_date("Trip to Porto 2024") is None
+    assert note_dates.written_date("March 12th, 2024") == D(2024, 3, 12)
