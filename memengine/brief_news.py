@@ -59,7 +59,8 @@ def excited(text: str) -> bool:
     return any(w.isupper() for w in _CAPS_WORD.findall(text))
 
 
-def _when(value: object) -> datetime | None:
+def when(value: object) -> datetime | None:
+    """A stored time (``event_at``) as a datetime to the second, or None when it is missing or unreadable."""
     try:
         return datetime.fromisoformat(str(value)[:19])
     except ValueError:
@@ -95,11 +96,11 @@ def news(rows: Sequence[Sequence[object]], texts: Sequence[str], name_of: Mappin
         subject = named[0][1] if named else author
         if subject not in patterns:
             continue
-        at = _when(row[3])
+        at = when(row[3])
         support: set[str] = set()
         excited_answers: list[int] = []
         for j in range(i + 1, min(len(rows), i + 1 + REPLY_TURNS)):
-            later = _when(rows[j][3])
+            later = when(rows[j][3])
             if at is not None and later is not None and (later - at).total_seconds() > REPLY_MINUTES * 60:
                 break
             who = name_of.get(str(rows[j][1]), str(rows[j][1]))
@@ -125,11 +126,11 @@ def asked(i: int, rows: Sequence[Sequence[object]], texts: Sequence[str], weight
     the one of the most ``weight`` (its informative words): "1:58:41!!! under two hours" answers "how did the half
     go??"; "PASSEEEEI" answers "hoje sai o resultado da OAB né?" more than the "e aí Lelê??" after it. A news turn
     that says nothing of what it is about reads with it."""
-    at = _when(rows[i][3])
+    at = when(rows[i][3])
     best: tuple[int, int] | None = None
     first = i
     for j in range(i - 1, max(-1, i - 1 - ASKED_TURNS), -1):
-        before = _when(rows[j][3])
+        before = when(rows[j][3])
         if rows[j][1] == rows[i][1] or not ENDS_ASKING.search(texts[j]) or at is None or before is None \
                 or (at - before).total_seconds() > ASKED_HOURS * 3600:
             break
@@ -175,7 +176,7 @@ def _acronyms(text: str) -> list[str]:
 
 def _within(earlier: object, later: object) -> bool:
     """Whether ``later`` was written at most REPLY_MINUTES after ``earlier``."""
-    a, b = _when(earlier), _when(later)
+    a, b = when(earlier), when(later)
     return a is not None and b is not None and (b - a).total_seconds() <= REPLY_MINUTES * 60
 
 
@@ -186,9 +187,9 @@ def ahead(text: str, written: object, today: date | None = None) -> bool:
     every turn), nor one that tells of a day gone by. (brief25) A plan placed by its month alone is ahead until its
     month has gone by ("we move in April", written in February, is no news in June: memengine/brief_months.py)."""
     if not brief_dates.says_a_date(text):
-        at = _when(written)
+        at = when(written)
         return brief_months.gone(text, at.date() if at else None, today) is None
-    at = _when(written)
+    at = when(written)
     if at is None:
         return False
     days = brief_dates.named_days(text, at.date())

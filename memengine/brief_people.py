@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
-from memengine import brief_dates, brief_greetings, brief_news, brief_text, summarize
+from memengine import brief_dates, brief_greetings, brief_months, brief_news, brief_text, summarize
 from memengine.brief_pool import Store
 from memengine.brief_text import day, trim
 
@@ -166,14 +166,20 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
                     i = order[k]
                     pick = (i, "" if rows[i][1] in names else f"by {rows[i][1]} ")
                     break
-            if pick is None:  # else their newest turn that says enough, no plan, no answer to someone's news
+            past = ""
+            if pick is None:  # else their newest turn that says enough, no dated plan, no answer to someone's news
                 mine = [i for i in newest if rows[i][1] in names and pos[i] not in answers][:STATE_TRIES]
                 pick = next(((i, "") for i in mine if quotable[i] and not _ENDS_ASKING.search(texts[i])
-                             and not brief_dates.says_a_date(texts[i]) and brief_news.ahead(texts[i], rows[i][3], today)),
-                            None)
+                             and not brief_dates.says_a_date(texts[i])), None)
+                # (a plan placed by a month gone by is still their newest word, marked past rather than passed over
+                # for a filler: "al final la mudanza es en mayo" (2026-05: past), not "os lo digo ahora jaja")
+                if pick is not None and today is not None:
+                    at = brief_news.when(rows[pick[0]][3])
+                    past = brief_months.note(texts[pick[0]], at.date() if at else None, today)
             if pick is not None:
                 i, by = pick
-                out[name] = f'{by}#{int(rows[i][0])} "{quote[i]}"' + _context(rows, texts, asks.get(i), quote[i])
+                out[name] = (f'{by}#{int(rows[i][0])} "{quote[i]}"' + past
+                             + _context(rows, texts, asks.get(i), quote[i]))
     return out
 
 
