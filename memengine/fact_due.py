@@ -52,7 +52,18 @@ _MOVED = _set("back forward brought extended slipped slid finally eventually", "
 _PREPOSITIONS = _set("to until till by for", "bis auf aufs zu zum fur", "jusqu jusqua pour", "hasta para",
                      "ate para", "fino entro per", "tot naar voor")
 
-DUE_WORDS: frozenset[str] = _NOUNS | _SET | _MOVED | _PREPOSITIONS
+# The verbs a recurring thing is held with ("takes place", "findet statt", "a lieu", "se reúne", "vindt plaats") and
+# the words that pick its day in a month ("the first Wednesday", "el último viernes de cada mes", "jeden zweiten"):
+# the day's phrase, no thing (facts28: "Die Teambesprechung findet ab sofort mittwochs statt" / "… ist donnerstags").
+_HELD = _set("takes place held meets meet first last second third every each",
+             "findet statt stattfinden trifft erste ersten letzte letzten zweite zweiten jeden jede",
+             "lieu tient reunit premier premiere dernier derniere deuxieme chaque",
+             "lugar celebra reune reunirse primer primero primera ultimo ultima segundo segunda cada",
+             "acontece realiza reune reunir primeiro primeira ultimo ultima segunda cada",
+             "luogo riunisce riunirsi primo prima ultimo ultima secondo seconda ogni",
+             "plaats vindt eerste laatste tweede elke iedere")
+
+DUE_WORDS: frozenset[str] = _NOUNS | _SET | _MOVED | _PREPOSITIONS | _HELD
 
 
 def due_word(word: str) -> bool:

@@ -124,6 +124,11 @@ _STOP_SCAN = frozenset({",", ";", ":", "(", ")", "—", "–"})
 _TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d[\d.,]*|[,;:()—–]")
 FROM = _set("from", "von vom aus", "de", "desde", "da do", "dal", "van uit")  # what a change leaves
 _ELIDED = re.compile(r"^[a-z]['’]")
+# Verbs of switching to another value: a cue word before one is its subject, not the new name's kind ("L'agenzia è
+# passata a Notion": the agency is no evidence that Notion is an organisation).
+_SWITCHED = _set("switched moved migrated", "gewechselt umgestiegen migriert", "passe passee passes passees migre",
+                 "pasado pasada pasamos paso migrado", "passou passamos passaram mudou mudamos trocou migrou",
+                 "passato passata passati passate migrato migrata", "overgestapt overgegaan gemigreerd")
 _WINDOW = 4  # words looked back for a cue (past articles, prepositions, "now": "is now hosted by", "ist jetzt bei der")
 
 
@@ -179,6 +184,8 @@ def _governed(toks: list[str], start: int, end: int, lang: str) -> NameKind:
         if t in _STOP_SCAN:
             break
         f = _ELIDED.sub("", fold(t))  # "s'appelle", "l'agence"
+        if f in _SWITCHED and f not in _CUES:  # ("mudou" is a cue of its own: a person's move)
+            break
         if f in ORG_PREPOSITIONS and not preposition:
             preposition = f  # a company's ("chez", "bei"): the verb before or after it says which service
             continue

@@ -27,7 +27,7 @@ from memengine.fact_lexicon import STOPWORDS, _set, fold
 from memengine.fact_tokens import guess_lang
 from memengine.fact_types import Verdict
 
-__all__ = ["REASON", "another_mover", "moved", "remainder"]
+__all__ = ["REASON", "another_mover", "appositive", "moved", "remainder"]
 
 REASON = "the person moved"
 
@@ -317,3 +317,28 @@ def remainder(old: str) -> str:
     for t in toks[:end]:
         pos = old.find(t, pos) + len(t)
     return old[pos:].strip(" ,.;")
+
+
+_APPOSITION = re.compile(r"^(?P<desc>[^,;:]+),\s*(?P<name>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*)?)\s*,\s*(?P<rest>\S.*)$")
+
+
+def appositive(old: str, new: str) -> str:
+    """``old`` with a person's description before their name left out ("Le compagnon de Mathilde, Yanis, travaille
+    chez Airbus" -> "Yanis travaille chez Airbus"): whose partner or brother the person is names the person, as
+    their name does; it is no statement a change of their job or home leaves untouched (memengine/fact_untouched.py
+    would read "Le compagnon de Mathilde" as one), when ``new`` names the person too. Unchanged when the stretch
+    before the name says anything else."""
+    m = _APPOSITION.match(old)
+    if m is None or not all(w[:1].isupper() for w in m.group("name").split()):
+        return old
+    if not {fold(w) for w in m.group("name").split()} & {fold(t) for t in _tokens(new)}:
+        return old  # (another person's fact: the description stays a statement)
+    toks = _tokens(m.group("desc"))
+    if not any(_kin(t) for t in toks):
+        return old
+    for i, t in enumerate(toks):
+        f = fold(t)
+        if t in ("'", "’") or _kin(t) or f in STOPWORDS or f == "s" or _name(t, i) and _owner(toks, i):
+            continue
+        return old
+    return f"{m.group('name')} {m.group('rest')}"

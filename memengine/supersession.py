@@ -372,7 +372,7 @@ def _covered(old_text: str, said_text: str, verdict: facts.Verdict) -> facts.Ver
         return verdict
     if verdict.reason.startswith(fact_relocated.REASON):  # (whose sister the mover is: no statement of its own)
         old_text = fact_relocated.remainder(old_text)
-    rest = fact_untouched.untouched(old_text, said_text) if old_text else ""
+    rest = fact_untouched.untouched(fact_relocated.appositive(old_text, said_text), said_text) if old_text else ""
     if not rest:
         return verdict
     return facts.Verdict(fact_slot.MAY_UPDATE, f"{verdict.reason} (the older says more: {rest!r})",

@@ -136,3 +136,42 @@ def test_real_model_a_migration_whose_names_do_two_jobs(real, tmp_path: Path) ->
         assert live >= {ids[texts[1]], ids[texts[2]], ids[texts[4]]}
     finally:
         s.close()
+
+
+@pytest.mark.parametrize(("old", "new", "out"), [
+    ("Die Freundin von Jonas, Mia, arbeitet bei Zalando", "Mia ist jetzt bei Otto",
+     "Mia arbeitet bei Zalando"),  # whose friend she is: her name's description
+    ("Il cugino di Sara, Piero, fa il barista a Lecce", "Piero adesso lavora a Bari", "Piero fa il barista a Lecce"),
+    # another person's fact, or a description that says more: unchanged
+    ("Die Freundin von Jonas, Mia, arbeitet bei Zalando", "Jonas ist jetzt bei Otto",
+     "Die Freundin von Jonas, Mia, arbeitet bei Zalando"),
+    ("The API server, Atlas, runs on Go", "Atlas runs on Rust now", "The API server, Atlas, runs on Go"),
+    ("Marta's old flatmate from Porto, Rui, works at Sonae", "Rui works at NOS now",
+     "Marta's old flatmate from Porto, Rui, works at Sonae"),
+])
+def test_a_persons_description_is_no_statement_of_its_own(old: str, new: str, out: str) -> None:
+    assert fact_relocated.appositive(old, new) == out
+
+
+@pytest.mark.parametrize(("text", "name", "kind"), [
+    ("Die Kanzlei ist zu Nextcloud gewechselt", "nextcloud", ""),  # the subject's noun is no evidence of the name
+    ("La redazione è passata a Slack", "slack", ""),
+    ("La banque de Hugo est le Crédit Agricole", "agricole", "org"),  # (the copula: the subject's noun names it)
+])
+def test_a_switch_verb_stops_the_look_for_a_names_kind(text: str, name: str, kind: str) -> None:
+    from memengine import fact_name_kind, facts
+
+    assert fact_name_kind.kinds_of(text, facts.analyse(text).lang).get(name, ("", ""))[0] == kind
+
+
+@pytest.mark.parametrize(("old", "new", "update"), [
+    ("Die Chorprobe ist dienstags", "Die Chorprobe findet jetzt donnerstags statt", True),
+    ("El club de ajedrez se reúne el último jueves de cada mes", "El club de ajedrez pasa a reunirse el primer martes "
+     "del mes", True),
+    ("The choir meets on Tuesdays", "The choir now takes place on Thursdays", True),
+    ("The choir meets on Tuesdays", "The orchestra now meets on Thursdays", False),  # another group
+])
+def test_a_meeting_day_said_with_how_it_is_held(old: str, new: str, update: bool) -> None:
+    from memengine import fact_period
+
+    assert (fact_period.moved(old, new) is not None) is update
