@@ -225,7 +225,11 @@ def _described_alike(old: str, new: str) -> bool:
     """Whether every kinship word the newer's subject holds is the older's too ("My brother Tomás moved …" after
     "My brother Tomás lives …"; not "My brother's friend Tomás moved …")."""
     said = {fold(t) for t in _tokens(old)}
-    return all(fold(t) in said for t in _tokens(new) if _kin(t))
+    toks = _tokens(new)
+    # (the subject ends at the verb: whom they moved with is no description of the mover, "Diego se ha mudado a
+    # Málaga con su novia")
+    verb = next((i for i, t in enumerate(toks) if _verb(t) in MOVE or _verb(t) in GO or _verb(t) in LIVE), len(toks))
+    return all(fold(t) in said for t in toks[:verb] if _kin(t))
 
 
 _NEGATION = _set("not never no", "nicht nie kein", "ne pas jamais", "no nunca", "nao nunca", "non mai", "niet nooit geen")
