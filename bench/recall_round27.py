@@ -22,12 +22,10 @@ scoring, "newer above older" for the questions about a fact that changed), then 
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -157,41 +155,9 @@ def resolve(draft: Path, reuse: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Round 27's held-out chats, scored by kind (``--rows OUT.json`` tables a saved run)."""
-    from bench.common import md_table
-    from bench.recall_round13 import question_meta
+    from bench import recall_updates25
 
-    head = ["questions", "n", "recall@5", "recall@10", "MRR", "newer above older", "decoys above"]
-    args_in = sys.argv[1:] if argv is None else argv
-    if args_in[:1] == ["--rows"] and len(args_in) == 2:
-        meta = question_meta(QUESTIONS)
-        print(md_table(head, kinds(json.loads(Path(args_in[1]).read_text())["rows"], meta)))
-        return 0
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tree", default=str(HERE), help="repository whose engine is scored (default: this one)")
-    ap.add_argument("--reuse", metavar="DIR", required=True, help="stores live here (one DIR per tree)")
-    ap.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE",
-                    help="a RecallConfig field for the recalls (repeatable)")
-    ap.add_argument("--misses", action="store_true", help="print every miss with its top 10 and evidence ranks")
-    ap.add_argument("--json", metavar="OUT", help="keep the per-question rows")
-    ap.add_argument("--resolve", metavar="DRAFT", help="authoring: turn a draft's texts into refs")
-    args = ap.parse_args(args_in)
-    if args.resolve:
-        return resolve(Path(args.resolve), Path(args.reuse))
-    meta = question_meta(QUESTIONS)
-    from bench import recall_round12
-
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(args.json) if args.json else Path(tmp) / "rows.json"
-        extra = [f"--config={c}" for c in args.config] + (["--misses"] if args.misses else [])
-        code = recall_round12.main(["--tree", args.tree, "--data", str(DATA), "--set", str(QUESTIONS),
-                                    "--reuse", args.reuse, "--json", str(out), *extra])
-        if code:
-            return code
-        rows = json.loads(out.read_text())["rows"]
-    print()
-    print(md_table(head, kinds(rows, meta)))
-    return 0
-
+    return recall_updates25.run(argv, __doc__, DATA, QUESTIONS, kinds, resolve)
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -27,6 +27,7 @@ import json
 import statistics
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -111,18 +112,21 @@ def resolve(draft: Path, reuse: Path) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Round 25's held-out chats, scored by kind (``--rows OUT.json`` tables a saved run)."""
+def run(argv: list[str] | None, doc: str | None, data: Path, questions: Path,
+        kinds_of: Callable[[list[dict[str, Any]], dict[str, dict[str, Any]]], list[list[Any]]],
+        resolve_draft: Callable[[Path, Path], int]) -> int:
+    """A held-out set of update questions scored by kind (``--rows OUT.json`` tables a saved run): the command line
+    of this round and of the later rounds that reuse it (bench/recall_round27.py), each with its own set and kinds."""
     from bench.common import md_table
     from bench.recall_round13 import question_meta
 
     head = ["questions", "n", "recall@5", "recall@10", "MRR", "newer above older", "decoys above"]
     args_in = sys.argv[1:] if argv is None else argv
     if args_in[:1] == ["--rows"] and len(args_in) == 2:
-        meta = question_meta(QUESTIONS)
-        print(md_table(head, kinds(json.loads(Path(args_in[1]).read_text())["rows"], meta)))
+        meta = question_meta(questions)
+        print(md_table(head, kinds_of(json.loads(Path(args_in[1]).read_text())["rows"], meta)))
         return 0
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tree", default=str(HERE), help="repository whose engine is scored (default: this one)")
     ap.add_argument("--reuse", metavar="DIR", required=True, help="stores live here (one DIR per tree)")
     ap.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE",
@@ -132,22 +136,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resolve", metavar="DRAFT", help="authoring: turn a draft's texts into refs")
     args = ap.parse_args(args_in)
     if args.resolve:
-        return resolve(Path(args.resolve), Path(args.reuse))
-    meta = question_meta(QUESTIONS)
+        return resolve_draft(Path(args.resolve), Path(args.reuse))
+    meta = question_meta(questions)
     from bench import recall_round12
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(args.json) if args.json else Path(tmp) / "rows.json"
         extra = [f"--config={c}" for c in args.config] + (["--misses"] if args.misses else [])
-        code = recall_round12.main(["--tree", args.tree, "--data", str(DATA), "--set", str(QUESTIONS),
+        code = recall_round12.main(["--tree", args.tree, "--data", str(data), "--set", str(questions),
                                     "--reuse", args.reuse, "--json", str(out), *extra])
         if code:
             return code
         rows = json.loads(out.read_text())["rows"]
     print()
-    print(md_table(head, kinds(rows, meta)))
+    print(md_table(head, kinds_of(rows, meta)))
     return 0
 
+
+def main(argv: list[str] | None = None) -> int:
+    """Round 25's held-out chats, scored by kind (``--rows OUT.json`` tables a saved run)."""
+    return run(argv, __doc__, DATA, QUESTIONS, kinds, resolve)
 
 if __name__ == "__main__":
     raise SystemExit(main())
