@@ -32,6 +32,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 
+from bench.recall_updates25 import decoy_above  # noqa: E402  (the same decoy test as round 25)
+
 DATA = HERE / "bench" / "data" / "realchat_heldout24"
 QUESTIONS = HERE / "bench" / "data" / "realchat_heldout24.jsonl"
 CHATS = {"huis_utrecht.txt": "the Utrecht house (nl)", "predio_porto.txt": "the Porto building (pt)",
@@ -50,17 +52,6 @@ chi che cosa dove quando come perché per con una del della dei delle nel nella 
 def words(text: str) -> set[str]:
     """Content words of ``text``: lower-case runs of 3+ letters outside a short stop list of the five languages."""
     return {w for w in re.findall(r"[^\W\d_]{3,}", text.lower()) if w not in _STOP}
-
-
-def _rank(refs: list[str], ref: str) -> int | None:
-    return refs.index(ref) + 1 if ref in refs else None
-
-
-def decoy_above(row: dict[str, Any], q: dict[str, Any]) -> bool:
-    """A decoy of ``q`` ranks above its first evidence in the top 10 (or is there while the evidence is not)."""
-    top = row["top"][:10]
-    ev = _rank(top, q["evidence"][0]) or 99
-    return any((_rank(top, d) or 100) < ev for d in q.get("decoy", []))
 
 
 def kinds(rows: list[dict[str, Any]], meta: dict[str, dict[str, Any]]) -> list[list[Any]]:
