@@ -63,6 +63,9 @@ _HYPOTHESIS = (
     # Dutch
     "misschien", "wellicht", "eventueel", "mogelijk", "overwegen", "overweeg", "overweegt", "denken erover",
     "we zien wel",
+    # a third person weighing it (facts29: "Katrin überlegt, ob ...", "Femke denkt erover ...", "Élodie pense
+    # changer de mutuelle", "O Rui está a pensar aprender alemão", "Giulia pensa di cambiare medico")
+    "uberlegt", "uberlege", "denkt erover", "denk erover", "pense", "pensent", "a pensar", "pensa di", "penso di",
 )
 # Someone's advice or preference, not what holds: "ops says staging should be on a t3.large", "Dana thinks
 # HubSpot would be a better CRM", "Julien trouve que npm est mieux", "Marco dice che il sito starebbe meglio su

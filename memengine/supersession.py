@@ -410,12 +410,15 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
     from memengine import (
         fact_cue,
         fact_frame,
+        fact_instead,
         fact_joined,
         fact_meant,
         fact_migrated,
+        fact_own,
         fact_passed,
         fact_period,
         fact_promoted,
+        fact_quit,
         fact_relocated,
         fact_reorg,
         fact_swap,
@@ -433,7 +436,9 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_meant.corrects(old_text, said_text) or _relative(old_text, said_text) \
         or fact_promoted.new_role(old_text, said_text) or fact_promoted.new_name(old_text, said_text) \
         or fact_frame.another_name(old_text, said_text) or fact_period.moved(old_text, said_text) \
-        or fact_migrated.left_for(old_text, said_text) or fact_relocated.moved(old_text, said_text)
+        or fact_migrated.left_for(old_text, said_text) or fact_relocated.moved(old_text, said_text) \
+        or fact_quit.gave_up(old_text, said_text) or fact_own.on_own_account(old_text, said_text) \
+        or fact_instead.replaced(old_text, said_text)
 
 
 def _relative(old_text: str, said_text: str) -> facts.Verdict | None:
@@ -450,10 +455,11 @@ def vetoed(old_text: str, new_text: str) -> str:
     sister's shift", "Der Elternabend der 3b": memengine/fact_owner.py), the old was one day's exception
     and the new is a standing rule (memengine/fact_occasion.py: a one-off and a rule are two facts), or the
     new is another instance of the old's frame (memengine/fact_instance.py: another day's session, the
-    value for a narrower scope, "... for admins", "... in the test environment")."""
-    from memengine import fact_instance, fact_occasion, fact_owner, fact_relocated
+    value for a narrower scope, "... for admins", "... in the test environment"), or the two name two people
+    as whom they are about (memengine/fact_person.py: "Pablo ha empezado a fumar" / "Javier ha dejado de fumar")."""
+    from memengine import fact_instance, fact_occasion, fact_owner, fact_person, fact_relocated
 
-    return fact_owner.owner_added(old_text, new_text) or fact_occasion.older_one_off(old_text, new_text) \
+    return fact_person.other_person(old_text, new_text) or fact_owner.owner_added(old_text, new_text) or fact_occasion.older_one_off(old_text, new_text) \
         or fact_instance.another_instance(old_text, new_text) or fact_relocated.another_mover(old_text, new_text)
 
 
