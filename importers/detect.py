@@ -24,6 +24,7 @@ from importers import (
     ImportFormatError,
     ImportReport,
     Record,
+    apps,
     claude_code,
     codepages,
     dayone,
@@ -178,6 +179,9 @@ def _zip_kind(path: Path) -> str:
                 kind = _json_kind(head)
                 if kind:
                     return kind
+            app = apps.zip_app(zf, names, bases)  # a chat app's export (Slack, Telegram, Facebook's download)
+            if app:
+                return app
             if _notes_zip(zf, names, bases):
                 return "markdown"
             if _plain_notes_zip(zf, names, bases):
@@ -215,6 +219,9 @@ def detect(path: Path | str) -> str:
                 return kind
         if any(claude_code.is_session(p) for p in islice(path.rglob("*.jsonl"), 20)):
             return "claude"  # Claude Code's sessions of a project (~/.claude/projects/<project>/)
+        app = apps.folder_app(path)  # a chat app's export folder (Slack, Telegram, a Messenger chat)
+        if app:
+            return app
         what = kinds.folder_kind(path)
         if what is not None:  # another app's export, whose pages and JSON are no notes
             raise ImportFormatError(_unknown("not an export", what), file)
@@ -223,6 +230,9 @@ def detect(path: Path | str) -> str:
             return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) and Evernote's too
         if other_notes(path) or markdown_apps.plain_notes(path):
             return "markdown"  # web pages, backups of note apps; a folder of plain .txt notes
+        app = apps.deep_folder_app(path)  # Facebook's or Instagram's download: its chats lie deep below it
+        if app:
+            return app
         raise ImportFormatError(_unknown("directory holds no conversations*.json nor notes", kinds.folder_kind(path, deep=True)),
                                 file)
     with path.open("rb") as fh:
@@ -266,6 +276,9 @@ def detect(path: Path | str) -> str:
         kind = _json_kind(text) or (_scan_json_keys(path) if len(raw) == 64 * 1024 else None)
         if kind:
             return kind
+        app = apps.json_app(text, path)  # a chat app's JSON: Telegram, Discord, Messenger, a Slack day
+        if app:
+            return app
         if first.startswith("{"):
             try:
                 obj = json.loads(first)
@@ -281,6 +294,9 @@ def detect(path: Path | str) -> str:
         return "markdown"
     if suffix in (".html", ".htm") and _page_kind(path):
         return "chatgpt"
+    app = apps.text_app(text)  # Telegram's pages, DiscordChatExporter's text and CSV, imessage-exporter's text
+    if app:
+        return app
     what = kinds.other_app(text)
     if what is not None:  # Telegram's messages.html is a web page, no note; Discord's "[14/03/2024 18:01]" no chat
         raise ImportFormatError(_unknown("unrecognised format", what), file)

@@ -14,7 +14,8 @@ from pathlib import Path
 EXPECTED = ("expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export (conversations.json, "
             "chat.html or the export .zip), notes (.md, .html, .enex, a Notion, Keep, Standard Notes or Day One "
             "export), "
-            "contacts (.vcf) or JSON lines (.jsonl)")
+            "contacts (.vcf), JSON lines (.jsonl) or a chat of Telegram, Slack, Discord (DiscordChatExporter), Messenger, "
+            "Instagram or iMessage (imessage-exporter)")
 
 _MAGIC = (
     (b"%PDF", "a PDF document"),

@@ -62,6 +62,13 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
                module="importers.markdown"),
     ParserSpec("vcf", (".vcf",), one_per_file=True, conversational=False, module="importers.vcf"),
     ParserSpec("jsonl", (".jsonl", ".ndjson"), one_per_file=False, conversational=False, module="importers.jsonl"),
+    # the chat apps: each message a chat turn, as WhatsApp's
+    ParserSpec("telegram", (".json", ".html", ".zip"), one_per_file=False, conversational=True,
+               module="importers.telegram"),
+    ParserSpec("slack", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.slack"),
+    ParserSpec("discord", (".json", ".csv", ".txt"), one_per_file=True, conversational=True, module="importers.discord"),
+    ParserSpec("messenger", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.messenger"),
+    ParserSpec("imessage", (".txt",), one_per_file=True, conversational=True, module="importers.imessage"),
 )}
 NAMES = tuple(PARSERS)
 

@@ -1,0 +1,139 @@
+"""Which chat app's export a path is (Telegram, Slack, Discord, Messenger/Instagram, iMessage), for
+:mod:`importers.detect`: by the keys in a JSON file's first bytes, the shape of a text's first lines, a folder's
+or a zip's names. Each answer is a parser's name (:mod:`importers.registry`) or None; nothing is parsed here."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+
+_TELEGRAM_TYPES = r'"type"\s*:\s*"(?:personal_chat|bot_chat|private_group|private_supergroup|public_supergroup|' \
+                  r'private_channel|public_channel|saved_messages|replies)"'
+_JSON_APPS = (
+    ("telegram", (_TELEGRAM_TYPES, r'"messages"\s*:')),
+    ("telegram", (r'"chats"\s*:\s*\{', r'"(?:personal_information|about)"\s*:')),
+    ("discord", (r'"guild"\s*:', r'"channel"\s*:', r'"messages"\s*:')),
+    ("messenger", (r'"sender_name"', r'"timestamp_ms"')),
+    ("messenger", (r'"participants"\s*:', r'"(?:threadName|senderName)"\s*:')),
+)
+# a Slack day: YYYY-MM-DD.json, a list of messages with their "ts"
+SLACK_DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}\.json")
+_SLACK_MESSAGE_RE = re.compile(r'^\s*\[\s*(?:\]|\{[^\[\]]*?"(?:type|ts|user|text|subtype)"\s*:)')
+_TEXT_APPS = (
+    # DiscordChatExporter: its plain text ("=====", "Guild: ...", "Channel: ...") and its CSV's header
+    ("discord", re.compile(r"^={20,}\r?\nGuild: [^\n]*\r?\nChannel: ")),
+    ("discord", re.compile(r'^"?AuthorID"?,"?Author"?,"?Date"?,"?Content"?,')),
+    # imessage-exporter: "Mar 14, 2024  6:01:12 PM (Read by you after 1 minute)", the sender, the words
+    ("imessage", re.compile(r"^[A-Z][a-z]{2} \d{1,2}, \d{4} {1,2}\d{1,2}:\d{2}:\d{2} [AP]M(?: \([^)\n]*\))?\r?\n[^\n]+\r?\n")),
+    # Telegram Desktop's web page of a chat
+    ("telegram", re.compile(r'<div class="message (?:default|service)')),
+)
+_PAGE_RE = re.compile(r"messages\d*\.html", re.IGNORECASE)
+_INBOX_RE = re.compile(r"(?:^|/)messages/(?:inbox|archived_threads|filtered_threads|message_requests|e2ee_cutover)/"
+                       r"[^/]+/message_\d+\.json$")
+
+
+def json_app(head: str, path: Path) -> str | None:
+    """The app whose JSON export starts with ``head`` (a file's first bytes as text), or None."""
+    for name, keys in _JSON_APPS:
+        if all(re.search(k, head) for k in keys):
+            return name
+    if SLACK_DAY_RE.fullmatch(path.name) and _SLACK_MESSAGE_RE.match(head) and re.search(r'"ts"\s*:', head):
+        return "slack"
+    return None
+
+
+def text_app(head: str) -> str | None:
+    """The app whose text export (a page, a CSV, plain text) starts with ``head``, or None."""
+    head = head.lstrip("\ufeff \t\r\n")[:20000]
+    return next((name for name, pattern in _TEXT_APPS if pattern.search(head)), None)
+
+
+def folder_app(folder: Path) -> str | None:
+    """The app whose export ``folder`` is, by its own names (one level, and a Messenger chat's message_N.json);
+    a Facebook or Instagram download, whose chats lie deep below it, by :func:`deep_folder_app`."""
+    try:
+        names = {p.name.lower() for p in folder.iterdir()}
+    except OSError:
+        return None
+    if {"channels.json", "users.json"} <= names:
+        return "slack"
+    if "result.json" in names and (folder / "result.json").is_file():
+        return "telegram"
+    if any(_PAGE_RE.fullmatch(n) for n in names):
+        page = folder / ("messages.html" if "messages.html" in names else sorted(n for n in names if _PAGE_RE.fullmatch(n))[0])
+        try:
+            with page.open("rb") as fh:
+                head = fh.read(20000).decode("utf-8", "replace")
+        except OSError:
+            return None
+        if text_app(head) == "telegram":
+            return "telegram"
+    if "message_1.json" in names:
+        return "messenger"
+    days = [n for n in names if SLACK_DAY_RE.fullmatch(n)]
+    if days and len(days) * 2 >= len(names):  # a channel's folder of days (exported alone)
+        try:
+            head = (folder / sorted(days)[0]).read_bytes()[:4096].decode("utf-8", "replace")
+        except OSError:
+            return None
+        if json_app(head, folder / sorted(days)[0]) == "slack":
+            return "slack"
+    if "export_results.html" in names and any(p.is_dir() for p in folder.glob("chats/chat_*")):
+        return "telegram"  # a whole account's web pages: chats/chat_001/messages.html, ...
+    return files_app(folder)
+
+
+def files_app(folder: Path) -> str | None:
+    """``imessage`` or ``discord`` for a folder whose text files (the first few looked at) are all that app's
+    exports: imessage-exporter writes a folder of them, one per conversation."""
+    texts = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".txt", ".csv") and p.is_file()
+                   and not p.name.startswith("."))
+    found = set()
+    for p in texts[:5]:
+        try:
+            with p.open("rb") as fh:
+                found.add(text_app(fh.read(4096).decode("utf-8", "replace")))
+        except OSError:
+            return None
+    return found.pop() if len(found) == 1 and found <= {"imessage", "discord"} else None
+
+
+def app_files(folder: Path, app: str) -> list[Path]:
+    """The files of ``folder`` (top level, sorted) that are ``app``'s text exports."""
+    out = []
+    for p in sorted(folder.iterdir()):
+        if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in (".txt", ".csv", ".json"):
+            with p.open("rb") as fh:
+                head = fh.read(4096).decode("utf-8", "replace")
+            if text_app(head) == app or json_app(head, p) == app:
+                out.append(p)
+    return out
+
+
+def deep_folder_app(folder: Path) -> str | None:
+    """``messenger`` for a folder holding Facebook's or Instagram's chats below it (messages/inbox/<chat>/message_1.json)."""
+    for pattern in ("**/messages/inbox/*/message_*.json", "**/messages/*/*/message_*.json"):
+        if next(folder.glob(pattern), None) is not None:
+            return "messenger"
+    return None
+
+
+def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | None:
+    """The app whose export a zip is, by its members' names (a Telegram page by its first bytes too)."""
+    if {"channels.json", "users.json"} <= set(bases):
+        return "slack"
+    if "result.json" in bases:
+        return "telegram"
+    if any(_INBOX_RE.search(n.lower()) for n in names):
+        return "messenger"
+    for name, base in zip(names, bases, strict=True):
+        if _PAGE_RE.fullmatch(base):
+            try:
+                with zf.open(name) as fh:
+                    head = fh.read(20000).decode("utf-8", "replace")
+            except (OSError, zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError):
+                return None
+            return "telegram" if text_app(head) == "telegram" else None
+    return None

@@ -1,0 +1,186 @@
+"""Facebook Messenger's and Instagram's chats from "Download your information" (JSON): a download's folder or zip
+(every ``messages/<inbox|archived_threads|...>/<chat>/message_N.json`` below it), one chat's folder, one file;
+and Messenger's end-to-end encrypted chats as messenger.com downloads them (``participants``, ``threadName``,
+``messages`` with ``senderName``, ``text``, ``timestamp``).
+
+Facebook writes each UTF-8 byte of a text as its own ``\\u00XX`` escape ("Ã©" for "é"): read back as UTF-8. A
+chat's files hold its newest messages first (message_1.json the newest): the chat is read oldest first, the
+records of a chat in time order. An unsent message, a call, a member added or leaving, a rename, Instagram's
+"Reacted ❤️ to your message" are system lines; photos, videos, stickers, files without words are media;
+reactions and a shared link stay in metadata. Times are ``timestamp_ms``, UTC instants.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from importers import ImportFormatError, ImportReport, Record
+from importers._zips import (
+    DEFAULT_MAX_MEMBER_BYTES,
+    ZIP_OPEN_ERRORS,
+    check_member_name,
+    is_junk_member,
+    is_zip,
+    read_member,
+)
+from importers.chatturns import SYSTEM, Turn, Turns, epoch, fix_mojibake, text_of
+
+NAME = "messenger"
+MAX_FILE_BYTES = 256 * 1024 * 1024  # one message_N.json (Facebook writes 10,000 messages a file: a few MB)
+_FILE_RE = re.compile(r"message_(\d+)\.json")
+_CHAT_RE = re.compile(r"(?:^|/)messages/[^/]+/[^/]+/message_\d+\.json$")
+_MEDIA_KEYS = ("photos", "videos", "audio_files", "gifs", "files", "sticker")
+_SYSTEM_TYPES = frozenset({"Call", "Subscribe", "Unsubscribe"})
+_SYSTEM_RE = re.compile(
+    r"^(?:Reacted .{1,40} to your message|Liked a message|You are now connected on Messenger\.?|"
+    r".{1,120} (?:added|removed) .{1,200} (?:to|from) the group\.|.{1,120} left the group\.|"
+    r".{1,120} (?:named the group|changed the group photo|set (?:the|your|his|her|their) nickname|"
+    r"created the group|unsent a message|changed the theme|set the emoji)[^\n]{0,200}|"
+    r".{1,120} (?:called you|missed your call|started a video chat|joined the video chat)\.?)$")
+
+Reader = Callable[[], bytes]
+
+
+def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
+    """Records of a Messenger or Instagram download (folder, zip, chat folder, file); bad input: a one-line error."""
+    report.variant["platform"] = "instagram" if "instagram" in str(path).lower() else "facebook"
+    turns = Turns(NAME, report)
+    for files in _chats(path):
+        yield from _chat(files, turns)
+
+
+def _chats(path: Path) -> list[list[tuple[str, Reader]]]:
+    """The export's chats, each its files (display path, reader) in file order (message_1.json first)."""
+    file = str(path)
+    groups: dict[str, list[tuple[int, str, Reader]]] = {}
+    if path.is_dir():
+        found = [p for p in path.glob("message_*.json") if _FILE_RE.fullmatch(p.name)] or \
+            [p for p in path.rglob("message_*.json") if _FILE_RE.fullmatch(p.name) and _CHAT_RE.search(p.as_posix())]
+        for p in found:
+            groups.setdefault(str(p.parent), []).append((_number(p.name), str(p), _reader(p)))
+        if not groups:
+            raise ImportFormatError("folder holds no messages/inbox/<chat>/message_1.json of a Facebook or "
+                                    "Instagram download", file)
+    elif is_zip(path):
+        try:
+            with zipfile.ZipFile(path) as zf:
+                infos = [i for i in zf.infolist() if not is_junk_member(i.filename)]
+        except ZIP_OPEN_ERRORS as exc:
+            raise ImportFormatError(f"malformed zip archive ({exc})", file) from None
+        for info in infos:
+            check_member_name(info.filename, file)
+            if _CHAT_RE.search(info.filename):
+                parent = PurePosixPath(info.filename)
+                groups.setdefault(parent.parent.as_posix(), []).append(
+                    (_number(parent.name), f"{file}!{info.filename}", _zip_reader(path, info)))
+        if not groups:
+            raise ImportFormatError("zip holds no messages/inbox/<chat>/message_1.json of a Facebook or "
+                                    "Instagram download", file)
+    else:
+        return [[(file, _reader(path))]]
+    return [[(where, read) for _, where, read in sorted(files, key=lambda f: f[0])] for _, files in sorted(groups.items())]
+
+
+def _number(name: str) -> int:
+    m = _FILE_RE.fullmatch(name)
+    return int(m.group(1)) if m else 0
+
+
+def _reader(p: Path) -> Reader:
+    def read() -> bytes:
+        with p.open("rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise ImportFormatError(f"file larger than {MAX_FILE_BYTES} bytes", str(p))
+        return data
+    return read
+
+
+def _zip_reader(path: Path, info: zipfile.ZipInfo) -> Reader:
+    def read() -> bytes:
+        with zipfile.ZipFile(path) as zf:
+            return read_member(zf, info, str(path), min(MAX_FILE_BYTES, DEFAULT_MAX_MEMBER_BYTES))
+    return read
+
+
+def _load(where: str, read: Reader) -> dict[str, Any]:
+    data = read()
+    if not data.strip():
+        raise ImportFormatError("empty file", where)
+    try:
+        value = json.load(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig"))
+    except UnicodeDecodeError:
+        raise ImportFormatError("JSON is not valid UTF-8", where) from None
+    except ValueError as exc:
+        raise ImportFormatError(f"invalid or truncated JSON ({getattr(exc, 'msg', exc)})", where,
+                                getattr(exc, "lineno", None)) from None
+    except RecursionError:
+        raise ImportFormatError("JSON nested too deep", where) from None
+    if not isinstance(value, dict) or not isinstance(value.get("messages"), list):
+        raise ImportFormatError('not a Messenger chat (no "messages" list)', where)
+    return value
+
+
+def _chat(files: list[tuple[str, Reader]], turns: Turns) -> Iterator[Record]:
+    """One chat's records, oldest first (its files hold the newest first)."""
+    title = ""
+    timed: list[tuple[datetime, int, dict[str, Any]]] = []  # (time, order, message)
+    order = 0
+    for where, read in files:
+        chat = _load(where, read)
+        e2ee = "threadName" in chat or any(isinstance(m, dict) and "senderName" in m for m in chat["messages"][:5])
+        title = title or (text_of(chat.get("threadName")) if e2ee else fix_mojibake(text_of(chat.get("title"))))
+        if not title:
+            people = [p if isinstance(p, str) else text_of(p.get("name")) for p in chat.get("participants") or []
+                      if isinstance(p, (str, dict))]
+            title = ", ".join(fix_mojibake(p) for p in people if p)
+        for i, msg in enumerate(chat["messages"], start=1):
+            if not isinstance(msg, dict):
+                turns.report.skipped_malformed += 1
+                turns.report.warn(f"{where}: message {i} is a {type(msg).__name__}, not an object; skipped")
+                continue
+            key = "timestamp" if e2ee else "timestamp_ms"
+            when = epoch(msg.get(key), 1000, f'message {i}: "{key}"', where)
+            msg = _normal(msg) if e2ee else msg
+            timed.append((when, -order, msg))
+            order += 1
+    timed.sort(key=lambda t: (t[0], t[1]))  # newest first in the files: the later in file order, the older
+    for when, _, msg in timed:
+        rec = _message(msg, title or "Messenger chat", when, turns)
+        if rec is not None:
+            yield rec
+
+
+def _normal(msg: dict[str, Any]) -> dict[str, Any]:
+    """An end-to-end encrypted chat's message (camelCase, plain UTF-8) in the download's words (mojibake-free)."""
+    return {"sender_name": msg.get("senderName"), "content": msg.get("text"), "is_unsent": msg.get("isUnsent"),
+            "files": msg.get("media") or [], "reactions": msg.get("reactions") or [], "_utf8": True}
+
+
+def _message(msg: dict[str, Any], title: str, when: datetime, turns: Turns) -> Record | None:
+    fix = (lambda s: s) if msg.get("_utf8") else fix_mojibake
+    content = fix(text_of(msg.get("content")))
+    if msg.get("is_unsent") is True or "call_duration" in msg or text_of(msg.get("type")) in _SYSTEM_TYPES \
+            or _SYSTEM_RE.match(content.strip()):
+        turns.skip(SYSTEM)
+        return None
+    meta: dict[str, Any] = {}
+    media = [key for key in _MEDIA_KEYS if msg.get(key)]
+    if media:
+        meta["media"] = media
+    share = msg.get("share")
+    if isinstance(share, dict) and share.get("link"):
+        meta["link"] = fix(text_of(share["link"]))
+    reactions = [{"reaction": fix(text_of(r.get("reaction"))), "actor": fix(text_of(r.get("actor")))}
+                 for r in msg.get("reactions") or [] if isinstance(r, dict)]
+    if reactions:
+        meta["reactions"] = reactions
+    return turns.record(Turn(thread=title, author=fix(text_of(msg.get("sender_name"))) or "Unknown", when=when,
+                             text=content, metadata=meta))
