@@ -193,6 +193,11 @@ def json_errors_where(where: str) -> Any:
     return _json_errors(where)
 
 
+def listed(value: Any) -> list[Any]:
+    """A field that should be a list, as one (empty for anything else: a damaged field is no reason to refuse a chat)."""
+    return value if isinstance(value, list) else []
+
+
 def text_of(value: Any) -> str:
     """A field that should be text, as text ("" for none)."""
     if value is None:

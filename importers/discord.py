@@ -22,7 +22,7 @@ from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
 from importers._textlines import iter_lines
-from importers.chatturns import SYSTEM, Turn, Turns, iso_date, json_errors_where, stream_json, text_of
+from importers.chatturns import SYSTEM, Turn, Turns, iso_date, json_errors_where, listed, stream_json, text_of
 
 NAME = "discord"
 _USER_TYPES = frozenset({"Default", "Reply", "ThreadStarterMessage", "ChatInputCommand", "ContextMenuCommand", "0", "19"})
@@ -111,14 +111,14 @@ def _json_message(msg: Any, thread: str, cid: str, where: str, turns: Turns) -> 
     author: dict[str, Any] = msg["author"] if isinstance(msg.get("author"), dict) else {}
     name = text_of(author.get("nickname")) or text_of(author.get("name")) or "Unknown"
     names = {text_of(m.get("id")): text_of(m.get("nickname") or m.get("name"))
-             for m in msg.get("mentions") or [] if isinstance(m, dict)}
+             for m in listed(msg.get("mentions")) if isinstance(m, dict)}
     text = _MENTION_RE.sub(lambda m: "@" + (names.get(m.group(1)) or m.group(1)), text_of(msg.get("content")))
     meta: dict[str, Any] = {}
-    media = [text_of(a.get("fileName") or a.get("url")) for a in msg.get("attachments") or [] if isinstance(a, dict)]
-    media += [text_of(s.get("name") or "sticker") for s in msg.get("stickers") or [] if isinstance(s, dict)]
+    media = [text_of(a.get("fileName") or a.get("url")) for a in listed(msg.get("attachments")) if isinstance(a, dict)]
+    media += [text_of(s.get("name") or "sticker") for s in listed(msg.get("stickers")) if isinstance(s, dict)]
     if media:
         meta["media"] = media
-    embeds = [e for e in msg.get("embeds") or [] if isinstance(e, dict)]
+    embeds = [e for e in listed(msg.get("embeds")) if isinstance(e, dict)]
     if embeds:
         meta["embeds"] = [text_of(e.get("url") or e.get("title")) for e in embeds]
         if not text.strip():  # a bot's card: its title and description are its words
@@ -128,7 +128,7 @@ def _json_message(msg: Any, thread: str, cid: str, where: str, turns: Turns) -> 
     if author.get("isBot") is True:
         meta["bot"] = True
     reactions = [{"emoji": text_of((r.get("emoji") or {}).get("name")), "count": r.get("count")}
-                 for r in msg.get("reactions") or [] if isinstance(r, dict) and isinstance(r.get("emoji"), dict)]
+                 for r in listed(msg.get("reactions")) if isinstance(r, dict) and isinstance(r.get("emoji"), dict)]
     if reactions:
         meta["reactions"] = reactions
     links: list[tuple[str, str]] = []

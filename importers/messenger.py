@@ -30,7 +30,7 @@ from importers._zips import (
     is_zip,
     read_member,
 )
-from importers.chatturns import SYSTEM, Turn, Turns, epoch, fix_mojibake, text_of
+from importers.chatturns import SYSTEM, Turn, Turns, epoch, fix_mojibake, listed, text_of
 
 NAME = "messenger"
 MAX_FILE_BYTES = 256 * 1024 * 1024  # one message_N.json (Facebook writes 10,000 messages a file: a few MB)
@@ -138,7 +138,7 @@ def _chat(files: list[tuple[str, Reader]], turns: Turns) -> Iterator[Record]:
         e2ee = "threadName" in chat or any(isinstance(m, dict) and "senderName" in m for m in chat["messages"][:5])
         title = title or (text_of(chat.get("threadName")) if e2ee else fix_mojibake(text_of(chat.get("title"))))
         if not title:
-            people = [p if isinstance(p, str) else text_of(p.get("name")) for p in chat.get("participants") or []
+            people = [p if isinstance(p, str) else text_of(p.get("name")) for p in listed(chat.get("participants"))
                       if isinstance(p, (str, dict))]
             title = ", ".join(fix_mojibake(p) for p in people if p)
         for i, msg in enumerate(chat["messages"], start=1):
@@ -161,7 +161,7 @@ def _chat(files: list[tuple[str, Reader]], turns: Turns) -> Iterator[Record]:
 def _normal(msg: dict[str, Any]) -> dict[str, Any]:
     """An end-to-end encrypted chat's message (camelCase, plain UTF-8) in the download's words (mojibake-free)."""
     return {"sender_name": msg.get("senderName"), "content": msg.get("text"), "is_unsent": msg.get("isUnsent"),
-            "files": msg.get("media") or [], "reactions": msg.get("reactions") or [], "_utf8": True}
+            "files": listed(msg.get("media")), "reactions": listed(msg.get("reactions")), "_utf8": True}
 
 
 def _message(msg: dict[str, Any], title: str, when: datetime, turns: Turns) -> Record | None:
@@ -179,7 +179,7 @@ def _message(msg: dict[str, Any], title: str, when: datetime, turns: Turns) -> R
     if isinstance(share, dict) and share.get("link"):
         meta["link"] = fix(text_of(share["link"]))
     reactions = [{"reaction": fix(text_of(r.get("reaction"))), "actor": fix(text_of(r.get("actor")))}
-                 for r in msg.get("reactions") or [] if isinstance(r, dict)]
+                 for r in listed(msg.get("reactions")) if isinstance(r, dict)]
     if reactions:
         meta["reactions"] = reactions
     return turns.record(Turn(thread=title, author=fix(text_of(msg.get("sender_name"))) or "Unknown", when=when,

@@ -30,7 +30,7 @@ from importers._zips import (
     read_member,
 )
 from importers.apps import SLACK_DAY_RE
-from importers.chatturns import SYSTEM, Turn, Turns, text_of
+from importers.chatturns import SYSTEM, Turn, Turns, listed, text_of
 
 NAME = "slack"
 MAX_FILE_BYTES = 256 * 1024 * 1024  # one day of one channel, or users.json; past this: refused
@@ -71,11 +71,11 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
                 channels[cid] = name
                 convs.append((name, f"#{name}", cid or name))
             else:
-                members = [text_of(m) for m in c.get("members") or []]
+                members = [text_of(m) for m in listed(c.get("members"))]
                 convs.append((name or cid, ", ".join(users.get(m, m) for m in members) or name or cid, cid or name))
-    listed = {folder for folder, _, _ in convs}
+    named = {folder for folder, _, _ in convs}
     for folder in folders:
-        if folder not in listed:  # a conversation no list names (a channel's folder exported alone: base)
+        if folder not in named:  # a conversation no list names (a channel's folder exported alone: base)
             name = base if folder == "." else folder.rsplit("/", 1)[-1]
             convs.append((folder, f"#{name}", name))
     if not users:  # no users.json: the names the messages' profiles carry, read first (a mention may come first)
@@ -200,7 +200,7 @@ def _message(msg: Any, thread: str, cid: str, users: dict[str, str], channels: d
         if user not in users and isinstance(msg.get("user_profile"), dict):
             users[user] = _user_name(msg["user_profile"])
         author = users.get(user, user or "Unknown")
-    files = [text_of(f.get("name") or f.get("title") or "file") for f in msg.get("files") or [] if isinstance(f, dict)]
+    files = [text_of(f.get("name") or f.get("title") or "file") for f in listed(msg.get("files")) if isinstance(f, dict)]
     if files:
         meta["media"] = files
     if isinstance(msg.get("edited"), dict):

@@ -32,7 +32,18 @@ from importers._zips import (
     is_junk_member,
     is_zip,
 )
-from importers.chatturns import SYSTEM, Turn, Turns, epoch, iso_date, json_errors_where, stream_json, text_of, zoned
+from importers.chatturns import (
+    SYSTEM,
+    Turn,
+    Turns,
+    epoch,
+    iso_date,
+    json_errors_where,
+    listed,
+    stream_json,
+    text_of,
+    zoned,
+)
 
 NAME = "telegram"
 _CHAT_LISTS = ("messages", "chats.list.item.messages", "left_chats.list.item.messages")
@@ -223,7 +234,7 @@ def _media(msg: dict[str, Any]) -> list[str]:
 
 
 def _poll(poll: dict[str, Any]) -> str:
-    answers = [text_of(a.get("text")) for a in poll.get("answers") or [] if isinstance(a, dict)]
+    answers = [text_of(a.get("text")) for a in listed(poll.get("answers")) if isinstance(a, dict)]
     question = text_of(poll.get("question"))
     return f"Poll: {question}" + (" — " + " / ".join(answers) if answers else "")
 
