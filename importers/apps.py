@@ -13,6 +13,8 @@ _TELEGRAM_TYPES = r'"type"\s*:\s*"(?:personal_chat|bot_chat|private_group|privat
 _JSON_APPS = (
     ("telegram", (_TELEGRAM_TYPES, r'"messages"\s*:')),
     ("telegram", (r'"chats"\s*:\s*\{', r'"(?:personal_information|about)"\s*:')),
+    # a whole account's export whose contacts list fills the first bytes ("chats" comes after it)
+    ("telegram", (r'^\s*\{\s*"about"\s*:', r'"personal_information"\s*:\s*\{')),
     ("discord", (r'"guild"\s*:', r'"channel"\s*:', r'"messages"\s*:')),
     ("messenger", (r'"sender_name"', r'"timestamp_ms"')),
     ("messenger", (r'"participants"\s*:', r'"(?:threadName|senderName)"\s*:')),

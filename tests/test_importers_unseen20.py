@@ -464,3 +464,46 @@ def test_every_unseen20_fixture_has_a_case() -> None:
     left = {p for p in files if p not in covered and p not in BAD_CASES and not any(f in p.parents for f in folders)}
     assert left == set()
     assert len(files) >= 30
+
+
+# --- the same exports as they also come: zipped, a whole account's pages, a long contact list ---------------------
+
+
+def test_telegram_web_pages_zipped(tmp_path: Path) -> None:
+    chat = TG / "html_chat" / "ChatExport_2024-04-09"
+    members = {f"ChatExport_2024-04-09/{p.relative_to(chat).as_posix()}": p.read_bytes() for p in chat.rglob("*") if p.is_file()}
+    recs, _ = parsed(write_zip(tmp_path / "Telegram Desktop.zip", members), "telegram")
+    assert turns(recs) == HTML
+
+
+def test_telegram_whole_account_as_web_pages(tmp_path: Path) -> None:
+    """"Export Telegram data" as HTML: export_results.html, and a folder of pages per chat below chats/."""
+    root = tmp_path / "DataExport_2024-04-09"
+    shutil.copytree(TG / "html_chat" / "ChatExport_2024-04-09", root / "chats" / "chat_001")
+    shutil.copytree(TG / "html_2020", root / "chats" / "chat_002")
+    (root / "export_results.html").write_text("<!DOCTYPE html>\n<html><body><div class=\"page_wrap\">Exported Data"
+                                              "</div></body></html>\n", encoding="utf-8")
+    recs, rep = parsed(root, "telegram")
+    assert [r.thread for r in recs] == ["Chorprobe Dienstag"] * 6 + ["Giulia Romano"] * 2
+    assert turns(recs)[:6] == HTML and counts(rep) == (13, 3, 2)
+
+
+def test_telegram_whole_account_whose_contacts_fill_the_first_bytes(tmp_path: Path) -> None:
+    """A long contact list comes before "chats" in result.json: the export is told by its "about" and
+    "personal_information"."""
+    text = (TG / "full_export" / "result.json").read_text(encoding="utf-8")
+    contacts = ",\n".join(f'   {{"user_id": {i}, "first_name": "Contact {i}", "last_name": "", "phone_number": '
+                          f'"+351 91 000 {i:04d}", "date": "2021-05-02T10:00:00", "date_unixtime": "1619946000"}}'
+                          for i in range(2000))
+    head, tail = text.split('"list": [', 1)  # the contacts' list is the export's first
+    path = tmp_path / "result.json"
+    path.write_text(head + '"list": [\n' + contacts + ",\n" + tail.lstrip(), encoding="utf-8")
+    assert path.stat().st_size > 256 * 1024
+    recs, _ = parsed(path, "telegram")
+    assert [(r.thread, *t) for r, t in zip(recs, turns(recs), strict=True)] == FULL
+
+
+def test_facebook_download_zipped(tmp_path: Path) -> None:
+    members = {p.relative_to(FB).as_posix(): p.read_bytes() for p in FB.rglob("*.json")}
+    recs, rep = parsed(write_zip(tmp_path / "facebook-ruicosta-2024-04-20-AbCdEf.zip", members), "messenger")
+    assert sorted(turns(recs)) == sorted(ANA_FB + FAMILIA) and counts(rep) == (10, 3, 1)
