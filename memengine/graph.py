@@ -474,7 +474,7 @@ def _bridge_scores(store: MemoryStore, query: str, walk: Activation) -> tuple[di
     are direct matches and excluded. Degraded (no vectors): plain non-seed activation.
     """
     cand = [i for i in walk.score if i not in walk.seed]
-    vec = store.embed_or_none([query])
+    vec = store.embed_or_none([query], query=True)
     if vec is None:
         return {i: walk.score[i] for i in cand}, {}
     cos = store.cosines(vec[0], cand)

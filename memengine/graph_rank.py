@@ -269,7 +269,7 @@ def surface(store: MemoryStore, utterance: str, k: int = SURFACE_K, seed_k: int 
     cand_ids = [i for i in cand if i not in _hubs(store, cand)]
     rows = store.rows(cand_ids)
     said = _content_words(utterance)
-    vec = store.embed_or_none([utterance])
+    vec = store.embed_or_none([utterance], query=True)
     vecs = store.vectors(cand_ids) if vec is not None else {}
     qv = vec[0] if vec is not None else None
     kept: list[int] = []

@@ -219,15 +219,17 @@ class StoreBase:
                 self._embedder_failed = str(exc)
         return self._embedder
 
-    def embed_or_none(self, texts: list[str]) -> np.ndarray | None:
+    def embed_or_none(self, texts: list[str], query: bool = False) -> np.ndarray | None:
         """Vectors of ``texts`` by the store's embedder (model checked against the file), or
-        None in degraded (keyword-only) mode."""
+        None in degraded (keyword-only) mode. ``query``: the texts are questions, embedded by the
+        embedder's ``embed_query`` where it has one (E5 reads "query: …" and "passage: …" apart)."""
         emb = self.embedder
         if emb is None:
             return None
         self._check_model(emb)
         try:
-            return emb.embed(texts)
+            as_query = getattr(emb, "embed_query", None) if query else None
+            return as_query(texts) if as_query is not None else emb.embed(texts)
         except Exception as exc:  # model load happens lazily inside embed()
             from embedder import EmbedderError
 

@@ -67,7 +67,7 @@ class Room(Protocol):
     def doc_shares(self, terms: list[str], column: str | None = None,
                    upto: int | None = None) -> dict[str, float]: ...
 
-    def embed_or_none(self, texts: list[str]) -> Any: ...
+    def embed_or_none(self, texts: list[str], query: bool = False) -> Any: ...
 
     def cosines(self, vec: Any, ids: list[int], table: str = "vec_memories") -> dict[int, float]: ...
 
@@ -125,7 +125,7 @@ def _word_vectors(st: Room, words: Sequence[str]) -> list[Any] | None:
     for w in words:
         vec = _vectors.get((model, w))
         if vec is None:
-            got = st.embed_or_none([w])
+            got = st.embed_or_none([w], query=True)
             if got is None:
                 return None
             if len(_vectors) >= CACHE_WORDS:
@@ -148,7 +148,7 @@ def absent_probe(st: Room, query: str, terms: Sequence[str], cand: Collection[in
         held = {t for t in terms if t not in absent}
         if not held:  # nothing to take out: the question's own vector
             return {}
-        vecs = st.embed_or_none([rest_of(query, held)])
+        vecs = st.embed_or_none([rest_of(query, held)], query=True)
     else:
         vecs = _word_vectors(st, absent[:MAX_WORDS])
     if vecs is None:

@@ -74,7 +74,7 @@ def mark_weak_by_query(store: Any, query: str, results: Sequence[Any]) -> None:
     """
     if not results:
         return
-    vecs = store.embed_or_none([query])
+    vecs = store.embed_or_none([query], query=True)
     cosines: dict[int, float] | None = None
     if vecs is not None:
         ids = [m.id for m in results]

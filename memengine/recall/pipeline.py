@@ -360,7 +360,7 @@ class Recall(KeywordSearch, People):
 
     def _vector_side(self, run: _Run) -> None:
         """Vector score of the best candidates (own and context vectors), filtered like the keyword side."""
-        vecs = self.embed_or_none([run.query])
+        vecs = self.embed_or_none([run.query], query=True)
         if vecs is None:
             run.degraded = "no-vectors"
             if run.strategy == "vector":  # degrade loudly to keyword rather than return nothing
