@@ -104,6 +104,8 @@ class E5Embedder:
         # known before the model loads (a store records the id before its first vector)
         self.model_id = (self.manifest.model_id if self._pinned
                          else f"custom-e5-{_file_sha256(self._weights, self._cache_dir)[:16]}")
+        self.expected_sha256 = self.manifest.sha256 if self._pinned else None  # (doctor reports it)
+        self.runs: Path | None = None  # the weights file, once loaded (doctor reports it)
         self._lib: Any = None
         self._model: int | None = None
         self._prefix_tokens = 0  # what count_tokens subtracts: specials and the "passage: " prefix
@@ -140,7 +142,7 @@ class E5Embedder:
             dims = int(lib.e5_dim(model))
             if dims != self.dims:
                 raise EmbedderError(f"{self._weights}: {dims} dimensions, the manifest says {self.dims}")
-            self._lib, self._model = lib, model
+            self._lib, self._model, self.runs = lib, model, self._weights
             self._prefix_tokens = int(lib.e5_token_count(model, b"", 0))
 
     def _encode(self, texts: list[str], is_query: bool) -> np.ndarray:

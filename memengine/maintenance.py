@@ -117,8 +117,9 @@ class Maintenance(StoreBase):
         from embedder import EmbedderError, load_manifest
 
         man = load_manifest()
-        report["model_expected_sha256"] = man.sha256
         emb = self.embedder
+        # (the optional e5 embedder pins its own weights: memengine/embed_e5.py)
+        report["model_expected_sha256"] = getattr(emb, "expected_sha256", None) or man.sha256
         if emb is not None and hasattr(emb, "_load"):
             try:
                 emb._load()  # verifies the checksum

