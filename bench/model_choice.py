@@ -124,10 +124,45 @@ def cost(argv: list[str]) -> int:
         bulk = time.process_time() - t, time.perf_counter() - w
         rows.append([emb.model_id, f"{load[0]:.0f} / {load[1]:.0f}", f"{statistics.median(per_q):.1f}",
                      f"{percentile(per_q, 95):.1f}", f"{bulk[0]:.1f} / {bulk[1]:.1f}"])
+        rows[-1].append(_cold_recall(kind, turns[:200]))
     print(f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}, load {os.getloadavg()[0]:.1f}\n")
     print(md_table(["model", "first load + first text, CPU / wall ms", "question CPU ms, median",
-                    "question CPU ms, p95", "1,000 turns CPU / wall s"], rows))
+                    "question CPU ms, p95", "1,000 turns CPU / wall s",
+                    "cold `mem.py recall` (200 turns), CPU / wall ms, median of 10"], rows))
     return 0
+
+
+def _cold_recall(kind: str, turns: list[str], runs: int = 10) -> str:
+    """Median process CPU and wall of a cold ``mem.py --json recall`` (no server) on a 200-turn store of ``kind``."""
+    import os
+    import resource
+    import statistics
+    import subprocess
+    import tempfile
+    import time
+
+    from embedder import get_embedder
+    from memory_core import MemoryStore
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "cold.db"
+        st = MemoryStore(db, embedder=get_embedder())
+        for t in turns:
+            st.store(t, "episodic")
+        st.close()
+        env = {**os.environ, "MEM_EMBEDDER": kind, "MEM_NO_SERVER": "1"}
+        cpu, wall = [], []
+        for i in range(runs + 1):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            w = time.perf_counter()
+            subprocess.run([sys.executable, str(HERE / "mem.py"), "--db", str(db), "--json", "recall",
+                            QUESTIONS_SAMPLE[i % len(QUESTIONS_SAMPLE)], "-k", "10"],
+                           env=env, check=True, capture_output=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if i:  # the first call may derive and save model forms: not a cold call's cost
+                wall.append((time.perf_counter() - w) * 1000)
+                cpu.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
+    return f"{statistics.median(cpu):.0f} / {statistics.median(wall):.0f}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 MANIFEST_PATH = data_file("models") / "multilingual-e5-small.json"
+MAX_TOKENS = 512  # the model's window: a longer text is cut to its first window (see E5Embedder._window)
+SHORT_BYTES = 1024  # texts this short (UTF-8 bytes) are not counted: real text this short holds < 512 tokens
 
 
 @dataclass(frozen=True)
@@ -153,7 +155,7 @@ class E5Embedder:
         if not texts:
             return out
         ptr = out.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
-        raw = [(t or " ").encode("utf-8", "replace") for t in texts]
+        raw = [self._window((t or " ").encode("utf-8", "replace"), is_query) for t in texts]
         if len(raw) == 1:
             code = self._lib.e5_embed(self._model, raw[0], int(is_query), ptr)
         else:
@@ -164,6 +166,20 @@ class E5Embedder:
 
             raise EmbedderError(f"the e5 engine failed ({code}) on {len(raw)} text(s)")
         return out
+
+    def _window(self, raw: bytes, is_query: bool) -> bytes:
+        """``raw`` cut to the model's one window of MAX_TOKENS (prefix and specials included).
+
+        The engine would embed a longer text window by window (a 3,000-token assistant answer: six forward passes);
+        the first window is what MiniLM's truncation keeps too (at 256), at a bounded cost per stored text."""
+        if len(raw) <= SHORT_BYTES:
+            return raw
+        for _ in range(4):  # each cut is proportional to the overshoot: two rounds nearly always do
+            n = int(self._lib.e5_token_count(self._model, raw, int(is_query)))
+            if n <= MAX_TOKENS:
+                break
+            raw = raw[: int(len(raw) * (MAX_TOKENS - 8) / n)].decode("utf-8", "ignore").encode("utf-8")
+        return raw
 
     def embed(self, texts: list[str], batch_size: int = 16) -> np.ndarray:
         """Stored texts → (n, dims) float32, L2-normalised (``passage: …``)."""

@@ -108,6 +108,18 @@ def test_fake_engine_through_get_embedder(fake_env: Path, fake_engine: tuple[Pat
     assert (emb.runs, emb.expected_sha256) == (fake_engine[1], None)  # (doctor: a file given by path pins nothing)
 
 
+def test_a_long_text_is_cut_to_one_window(fake_env: Path) -> None:
+    emb = embedder.get_embedder(cache_dir=fake_env / "cache")
+    words = " ".join(f"w{i}" for i in range(900))  # 900 words: 903 fake tokens as a passage
+    emb.embed(["load"])
+    cut = emb._window(words.encode(), False).decode()
+    assert words.startswith(cut) and emb._lib.e5_token_count(emb._model, cut.encode(), 0) <= embed_e5.MAX_TOKENS
+    assert len(cut.split()) > 400  # (a cut by the overshoot, not by half)
+    assert np.array_equal(emb.embed([words])[0], emb.embed([cut])[0])
+    short = "kurz und gut"
+    assert emb._window(short.encode(), True) == short.encode()
+
+
 def test_store_embeds_questions_as_queries(fake_env: Path) -> None:
     emb = embedder.get_embedder(cache_dir=fake_env / "cache")
     store = MemoryStore(fake_env / "m.db", embedder=emb)
