@@ -5,7 +5,6 @@ Split out of memengine/brief.py (round 4).
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime
 from typing import Any
@@ -143,7 +142,7 @@ def outdated_links(conn: Any) -> dict[int, list[int]]:
     "Rolled back from Expo SDK 51 to SDK 50: the maps module crashes on 51", whose subject with "Upgraded
     to Expo SDK 51" is Expo and the SDK): a revert or a settled value is the current state of its subject.
     """
-    from memengine.supersession import MAY_UPDATE_META, probably_outdated
+    from memengine.supersession import link_score, probably_outdated
 
     linked = probably_outdated(conn)
     if not linked:
@@ -159,7 +158,7 @@ def outdated_links(conn: Any) -> dict[int, list[int]]:
                 f"""SELECT source_id, target_id, edge_type, metadata FROM associations
                     WHERE source_id IN ({marks}) AND edge_type IN ('supersedes', 'contradicts')""", chunk):
             # a fact superseded outright is the strongest link there is: the newer replaced that one
-            value = 1.0 if kind == "supersedes" else _may_update_score(meta, MAY_UPDATE_META)
+            value = 1.0 if kind == "supersedes" else link_score(meta)
             if value is None:
                 continue  # (a contradiction, not an update)
             older.setdefault(int(src), set()).add(int(dst))
@@ -187,19 +186,14 @@ def outdated_links(conn: Any) -> dict[int, list[int]]:
     for n, o in kept:
         subject = set().union(*(words.get(o, set()) & words.get(p, set()) for p in older.get(o, ()))) \
             if older.get(o) else set()
+        # (lead, s12) a word more than half the linked facts say is whom the store is about, not this chain's
+        # subject: "Rafa" of "Rafa left Lumen Health; he starts at Kaya Pay" / "Rafa works … at Lumen Health" is no
+        # proof that "Rafa and Inês are moving to Lisbon" updates the job; "Lumen Health" would be
+        subject = {w for w in subject if 2 * df[w] <= len(words)} or subject
         if subject and not subject & words.get(n, set()):
             continue  # the newer names nothing of the older one's own subject
         out.setdefault(o, []).append(n)
     return out
-
-
-def _may_update_score(meta: Any, key: str) -> float | None:
-    """The may_update score of a link's metadata (None when it has none)."""
-    try:
-        value = json.loads(meta or "{}").get(key)
-    except (ValueError, AttributeError):
-        return None
-    return float(value) if isinstance(value, (int, float)) else None
 
 
 def _contents(conn: Any, ids: list[int]) -> dict[int, str]:

@@ -26,6 +26,7 @@ transaction; this module never opens one.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -603,6 +604,7 @@ def outdated_marked(conn: Any, results: list[Memory]) -> list[Memory]:
         links.setdefault(int(dst), []).append(int(src))
     if not links:
         return results
+    links = _strongest(conn, links)
     newer = {n for ns in links.values() for n in ns}
     live = {int(r[0]): r for r in select_in(
         conn, f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({{ids}}) AND status = 'active' "
@@ -636,6 +638,39 @@ def outdated_marked(conn: Any, results: list[Memory]) -> list[Memory]:
     while len(out) > len(results) and out[-1].id not in keep:
         out.pop()
     return out
+
+
+def _strongest(conn: Any, links: dict[int, list[int]]) -> dict[int, list[int]]:
+    """``links`` (older id -> the later ids that may update it) less the links that are not their later fact's
+    strongest: a fact replaces one earlier value, so a later fact linked to several olders marks only the one
+    it scored highest with (ties kept), and none when it superseded another outright (the brief's rule,
+    memengine/brief_keyfacts.outdated_links, which also weighs the rare words the two name).
+
+    The middle band links a write to every near fact it scored above the band: "Rafa and Inês are moving
+    to Lisbon" to the job in Lisbon, the partner and the dog, and the December flight (lead, session 12);
+    each link put the move above the fact a question asked for (the dog's name, the flight's day)."""
+    best: dict[int, float] = {}
+    scored: dict[tuple[int, int], float] = {}
+    for src, dst, kind, meta in select_in(
+            conn, "SELECT source_id, target_id, edge_type, metadata FROM associations WHERE source_id IN ({ids}) "
+            "AND edge_type IN ('supersedes', 'contradicts')", sorted({n for ns in links.values() for n in ns})):
+        value = 1.0 if kind == "supersedes" else link_score(meta)
+        if value is None:
+            continue  # (a contradiction, not an update)
+        scored[int(src), int(dst)] = value
+        best[int(src)] = max(best.get(int(src), 0.0), value)
+    out = {o: kept for o, ns in links.items()
+           if (kept := [n for n in ns if scored.get((n, o), 0.0) >= best.get(n, 0.0)])}
+    return out
+
+
+def link_score(meta: Any) -> float | None:
+    """The may_update score a link's metadata holds (None: no score, a contradiction)."""
+    try:
+        value = json.loads(meta or "{}").get(MAY_UPDATE_META)
+    except (ValueError, AttributeError):
+        return None
+    return float(value) if isinstance(value, (int, float)) else None
 
 
 def probably_outdated(conn: Any) -> dict[int, list[int]]:

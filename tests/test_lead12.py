@@ -1,0 +1,80 @@
+"""Lead, session 12: a probable update marks one earlier value, not every near fact.
+
+The middle band (memengine/fact_slot.py) links a write to each near fact it scores above the band. An agent's
+notes about one person are all near each other: "Rafa and Inês are moving from Porto to Lisbon" was linked to
+the new job in Lisbon, the partner and her dog, and a December flight. Recall then ranked the move above the
+dog's name and the flight's day, and the brief hid the job. Now recall marks only the later fact's strongest
+link (supersession._strongest, the brief's own rule), and the brief's chain rule reads a chain's subject from
+its rare words, not from the name every note says (brief_keyfacts.outdated_links).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import memory_core as core
+from memengine import fact_slot, facts, graph_rank, supersession
+
+
+def _link(s: core.MemoryStore, newer: int, older: int, p: float, kind: str = "maybe") -> None:
+    """A write's link as supersession.apply writes it: may_update (``maybe``) or superseded outright."""
+    s.conn.execute("BEGIN IMMEDIATE")
+    verdict = facts.Verdict(fact_slot.MAY_UPDATE if kind == "maybe" else "slot", "test", p)
+    supersession.apply(s.conn, [supersession.Decision(newer, older, "2026-11-26T10:00:00Z", verdict,
+                                                      maybe=kind == "maybe")], "2026-11-26T10:00:00Z")
+    s.conn.execute("COMMIT")
+
+
+def test_recall_marks_only_the_strongest_link_of_a_later_fact(store: core.MemoryStore) -> None:
+    dog = store.store("Rafa's partner is Ines; they have a dog called Biscoito.").id
+    flight = store.store("Rafa and Ines are flying to Lagos on 18 December.").id
+    job = store.store("Rafa starts at Kaya Pay, a payments company in Lisbon, on 1 December.").id
+    move = store.store("Rafa and Ines are moving from Porto to Lisbon in late November.", dedup=False).id
+    _link(store, move, dog, 0.75)
+    _link(store, move, flight, 0.85)
+    _link(store, move, job, 0.94)
+    res = store.recall("what is the name of the dog called Biscoito", k=2, strategy="keyword").results
+    assert res[0].id == dog and res[0].possibly_outdated is None
+    res = store.recall("flying to Lagos on 18 December", k=2, strategy="keyword").results
+    assert res[0].id == flight and res[0].possibly_outdated is None
+    res = store.recall("Kaya Pay payments company", k=1, strategy="keyword").results
+    assert [m.id for m in res] == [move, job] and res[1].possibly_outdated_by == [move]
+    # every link is kept in the file: only what recall marks changed
+    assert supersession.probably_outdated(store.conn) == {dog: [move], flight: [move], job: [move]}
+
+
+def test_a_later_fact_that_superseded_one_outright_marks_nothing_else(store: core.MemoryStore) -> None:
+    old_host = store.store("The staging database host is pg-staging-2.internal.").id
+    backups = store.store("Staging database backups run nightly at 02:00.").id
+    new_host = store.store("The staging database moved to pg-staging-3.internal.", dedup=False).id
+    _link(store, new_host, old_host, 1.0, kind="sure")
+    _link(store, new_host, backups, 0.7)
+    res = store.recall("staging database backups nightly", k=1, strategy="keyword").results
+    assert res[0].id == backups and res[0].possibly_outdated is None
+
+
+def test_the_brief_keeps_a_new_job_a_move_is_only_linked_to_by_the_owner_name(store: core.MemoryStore) -> None:
+    for n in ["Rafa prefers short answers.", "Rafa is allergic to penicillin."]:
+        store.store(n, importance=0.9)
+    # other probable updates about Rafa: the linked facts that tell whom the store is about (his name, said by most)
+    for old, newer in [("Rafa uses Neovim with LazyVim.", "Rafa switched to Zed for Go work."),
+                       ("The team deploys on Tuesdays.", "The team now deploys on Wednesdays only.")]:
+        older = store.store(old, importance=0.9).id
+        _link(store, store.store(newer, importance=0.9, dedup=False).id, older, 0.7)
+    old_job = store.store("Rafa works as a backend engineer at Lumen Health in Porto.", importance=0.9).id
+    job = store.store("Rafa left Lumen Health; he starts at Kaya Pay in Lisbon.", importance=0.9, dedup=False).id
+    _link(store, job, old_job, 1.0, kind="sure")
+    move = store.store("Rafa and Ines are moving from Porto to Lisbon.", importance=0.9, dedup=False).id
+    _link(store, move, job, 0.94)
+    now = datetime.now(timezone.utc).replace(tzinfo=None)
+    text = graph_rank.brief(store, budget=3000, now=now)["text"]
+    assert f"#{job} Rafa left Lumen Health; he starts at Kaya Pay in Lisbon." in text
+    assert f"(may update #{job})" not in text
+    # a move that names the chain's own subject still stands as a probable update of it
+    store.conn.execute("BEGIN IMMEDIATE")
+    store.conn.execute("DELETE FROM associations WHERE source_id = ?", (move,))
+    store.conn.execute("COMMIT")
+    quits = store.store("Rafa quit Kaya Pay and went back to Lumen Health.", importance=0.9, dedup=False).id
+    _link(store, quits, job, 0.9)
+    text = graph_rank.brief(store, budget=3000, now=now)["text"]
+    assert f"(may update #{job})" in text and f"#{job} Rafa left" not in text
