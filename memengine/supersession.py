@@ -456,12 +456,15 @@ def vetoed(old_text: str, new_text: str) -> str:
     sister's shift", "Der Elternabend der 3b": memengine/fact_owner.py), the old was one day's exception
     and the new is a standing rule (memengine/fact_occasion.py: a one-off and a rule are two facts), or the
     new is another instance of the old's frame (memengine/fact_instance.py: another day's session, the
-    value for a narrower scope, "... for admins", "... in the test environment"), or the two name two people
-    as whom they are about (memengine/fact_person.py: "Pablo ha empezado a fumar" / "Javier ha dejado de fumar")."""
-    from memengine import fact_instance, fact_occasion, fact_owner, fact_person, fact_relocated
+    value for a narrower scope, "... for admins", "... in the test environment"), the two name two people
+    as whom they are about (memengine/fact_person.py: "Pablo ha empezado a fumar" / "Javier ha dejado de fumar"),
+    or the newer is the other leg of a journey (memengine/fact_legs.py: "Flight back from Lagos on 3 January"
+    after "Flight to Lagos on 18 December")."""
+    from memengine import fact_instance, fact_legs, fact_occasion, fact_owner, fact_person, fact_relocated
 
-    return fact_person.other_person(old_text, new_text) or fact_owner.owner_added(old_text, new_text) or fact_occasion.older_one_off(old_text, new_text) \
-        or fact_instance.another_instance(old_text, new_text) or fact_relocated.another_mover(old_text, new_text)
+    return fact_person.other_person(old_text, new_text) or fact_owner.owner_added(old_text, new_text) \
+        or fact_occasion.older_one_off(old_text, new_text) or fact_instance.another_instance(old_text, new_text) \
+        or fact_relocated.another_mover(old_text, new_text) or fact_legs.another_leg(old_text, new_text)
 
 
 def _one_owner(decisions: list[Decision]) -> list[Decision]:

@@ -78,3 +78,40 @@ def test_the_brief_keeps_a_new_job_a_move_is_only_linked_to_by_the_owner_name(st
     _link(store, quits, job, 0.9)
     text = graph_rank.brief(store, budget=3000, now=now)["text"]
     assert f"(may update #{job})" in text and f"#{job} Rafa left" not in text
+
+
+# --------------------------------------------------------------------------- the other leg of a journey
+
+LEGS = [  # (older, newer, the other leg?)
+    ("Flight to Lagos on 18 December at 07:10", "Flight back from Lagos on 3 January at 22:40", True),
+    ("Train to Paris on Friday at 8:15", "Train back from Paris on Sunday at 19:30", True),
+    ("Outbound flight LH123 on 3 May", "Return flight LH124 on 10 May", True),
+    ("Ferry to Mallorca on 2 August", "Ferry from Mallorca on 16 August", True),
+    ("Vuelo a Lagos el 18 de diciembre", "Vuelo de vuelta desde Lagos el 3 de enero", True),
+    ("Hinflug nach Lissabon am 3. Mai", "Rückflug von Lissabon am 10. Mai", True),
+    ("Volo per Roma il 3 maggio", "Volo di ritorno da Roma il 9 maggio", True),
+    ("Le vol pour Montréal part le 2 juin", "Vol retour de Montréal le 20 juin", True),
+    ("Vlucht naar Lissabon op 3 mei", "Terugvlucht uit Lissabon op 10 mei", True),
+    # the same leg moved, a revert, no journey: updates as before
+    ("Flight to Lagos on 18 December", "The flight to Lagos moved to 19 December", False),
+    ("Return flight on 3 January", "Return flight now on 4 January", False),
+    ("The train to Leeds leaves at 7:05", "The train to Leeds now leaves at 7:20", False),
+    ("The event bus is Kafka", "Rolled back the event bus to RabbitMQ", False),
+    ("We build with Maven", "Back to Gradle.", False),
+    ("Die Preise steigen im Januar", "Rückfahrt am Sonntag", False),
+]
+
+
+def test_the_other_leg_of_a_journey_is_read_as_such() -> None:
+    from memengine import fact_legs
+
+    assert [bool(fact_legs.another_leg(old, new)) for old, new, _ in LEGS] == [leg for _, _, leg in LEGS]
+
+
+def test_a_flight_back_keeps_the_flight_there(store: core.MemoryStore) -> None:
+    """Through the write path (the period rule read the way back as the flight moved and retired it)."""
+    there = store.store("Flight to Lagos on 18 December at 07:10").id
+    back = store.store("Flight back from Lagos on 3 January at 22:40")
+    assert back.supersedes == [] and not back.may_update
+    moved = store.store("The flight to Lagos moved to 19 December at 07:10")
+    assert moved.supersedes == [there]
