@@ -192,6 +192,34 @@ def test_telegram_web_page_of_2020_without_offsets() -> None:
     assert {r.thread for r in recs} == {"Giulia Romano"} and counts(rep) == (4, 1, 1)
 
 
+# Telegram Desktop's "Copy selected as text": "Name, [date time]", the words, a blank line; the date in the computer's
+# locale (day first with dots; "3/14/24 6:01 PM" month first), no zone; "[In reply to ...]", "[Forwarded from ...]"
+# lines are no words of the sender; "[ Photo ]", "[ Sticker 👍 ]" are media. The chat is the file's name.
+COPIED = {
+    "Porto trip.txt": ([("Ana Sousa: Já compraste os bilhetes do comboio para o Porto?", "2024-03-13T15:00:00"),
+                        ("Rui Costa: Sim, Alfa Pendular às 9h09 de sábado\nCarruagem 4, lugares 51 e 52",
+                         "2024-03-13T15:02:00"),
+                        ("Ana Sousa: Greve parcial no dia 16: consulte os horários", "2024-03-13T15:05:00"),
+                        ("Rui Costa: Obrigado, vou ver", "2024-03-13T15:07:00")], (5, 0, 1)),
+    "Chat with Ben.txt": ([("Ben Okafor: Are we still on for climbing on Saturday?", "2024-03-14T18:01:00"),
+                           ("Rui Costa: Yes! 10 AM at the wall, I'll bring the rope", "2024-03-14T18:03:00")], (3, 0, 1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COPIED))
+def test_telegram_chat_copied_as_text(name: str) -> None:
+    recs, rep = parsed(TG / "copied" / name, "telegram")
+    assert turns(recs) == COPIED[name][0] and counts(rep) == COPIED[name][1]
+    check_chat_shape(recs, "telegram")
+    assert {r.thread for r in recs} == {name[:-4]}
+
+
+def test_telegram_copy_keeps_who_a_forward_came_from() -> None:
+    recs, _ = parsed(TG / "copied" / "Porto trip.txt", "telegram")
+    assert recs[2].metadata.get("forwarded_from") == "CP - Comboios de Portugal"
+    assert recs[1].metadata.get("reply_to_author") == "Ana Sousa"
+
+
 # --- Slack ----------------------------------------------------------------------------------------------
 
 SL = FIX / "slack" / "Acme Slack export Mar 14 2024 - Mar 16 2024"
@@ -451,7 +479,7 @@ def test_signal_backup_stays_refused_in_one_line(tmp_path: Path) -> None:
 
 
 def test_every_unseen20_fixture_has_a_case() -> None:
-    covered: set[Path] = {TG / "personal_chat" / "result.json", TG / "full_export" / "result.json",
+    covered: set[Path] = {*(TG / "copied" / n for n in COPIED), TG / "personal_chat" / "result.json", TG / "full_export" / "result.json",
                           TG / "group_2019" / "result.json", TG / "html_2020" / "messages.html", GERAL,
                           DC / "Direct Messages - ben.okafor [1219000000000000000].json",
                           DC / "Clube do Livro - Text Channels - off-topic [900000000000000011].csv",
