@@ -30,6 +30,9 @@ _TEXT_APPS = (
     ("imessage", re.compile(r"^[A-Z][a-z]{2} \d{1,2}, \d{4} {1,2}\d{1,2}:\d{2}:\d{2} [AP]M(?: \([^)\n]*\))?\r?\n[^\n]+\r?\n")),
     # Telegram Desktop's web page of a chat
     ("telegram", re.compile(r'<div class="message (?:default|service)')),
+    # Telegram Desktop's "copy as text": "Ana Sousa, [13.03.24 15:00]" then the message, a blank line between
+    ("telegram", re.compile(r"^[^\n,\[\]]{1,80}, \[\d{1,2}[./]\d{1,2}[./]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?"
+                            r"(?: ?[AaPp]\.? ?[Mm]\.?)?\]\r?\n")),
 )
 _PAGE_RE = re.compile(r"messages\d*\.html", re.IGNORECASE)
 _INBOX_RE = re.compile(r"(?:^|/)messages/(?:inbox|archived_threads|filtered_threads|message_requests|e2ee_cutover)/"

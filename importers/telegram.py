@@ -60,6 +60,12 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
     from importers import telegram_html
 
     turns = Turns(NAME, report)
+    if path.is_file() and _is_copy(path):
+        from importers import telegram_copy
+
+        report.variant["layout"] = "copied text"
+        yield from telegram_copy.records(path, turns)
+        return
     json_sources, page_groups = _sources(path)
     for opener, where in json_sources:
         report.variant.setdefault("layout", "json")
@@ -96,6 +102,15 @@ def _sources(path: Path) -> tuple[list[tuple[Opener, str]], list[list[tuple[Open
             else [path]
         return [], [[(_file_opener(p), str(p)) for p in _page_order(pages)]]
     return [(_file_opener(path), file)], []
+
+
+def _is_copy(path: Path) -> bool:
+    """A chat copied as text: its first line is "Name, [date time]" (not JSON, not a page, not a zip)."""
+    from importers.telegram_copy import HEADER_RE
+
+    with path.open("rb") as fh:
+        head = fh.read(4096).decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+    return bool(HEADER_RE.match(head.split("\n", 1)[0].rstrip("\r")))
 
 
 def _page_order(pages: list[Path]) -> list[Path]:
