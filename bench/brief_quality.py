@@ -473,6 +473,7 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
         v = judge_name(t["name"], texts, live, people, seen)
         c[f"name:{v}"] += 1
         names.append((f"T{t['id']}", t["name"], v))
+    score_overlap([t["name"] for t in b["topics"]], c)
     seen = set()
     for cid, label in sorted(out["labels"].items(), key=lambda kv: int(kv[0])):
         v = judge_name(label, members.get(int(cid), []), live, people, seen)
@@ -567,6 +568,15 @@ def score_outside(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any
         if versions[-1] not in in_topic:
             c["keyout:outside"] += 1
             c["keyout:outside_shown"] += versions[-1] in shown_ids
+
+
+def score_overlap(names: list[str | None], c: Counter[str]) -> None:
+    """(round 19) Topic names of one brief that do not tell their topics apart: pairs of shown names sharing a
+    content word after folding ("Lisbon trip" / "camping trip", "cita cardiólogo" / "cita dentista"; filler and stop
+    words do not count). Column ``overlapping names`` (pairs; lower is better)."""
+    keys = [{fold(w) for w in _WORD.findall(n) if not is_filler(w)} for n in names if n and n.strip().lower() not in
+            ("mixed subjects", "untitled", "other memories")]
+    c["overlap:pairs"] += sum(bool(a & b) for i, a in enumerate(keys) for b in keys[i + 1:])
 
 
 def score_split(expect: list[tuple[str, str, list[str]]], members: dict[int, list[str]], c: Counter[str]) -> None:
@@ -916,7 +926,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"moved plans quoted as a person's state {c['notstate:shown']}/{c['notstate:n']}; "
                   f"plans of a month gone by quoted as current {c['gone:shown']}/{c['gone:n']}; "
                   f"people's news told with its subject {c['newsctx:told']}/{c['newsctx:n']} "
-                  f"({c['newsctx:bare']} bare); "
+                  f"({c['newsctx:bare']} bare); overlapping names {c['overlap:pairs']}; "
                   f"one subject in {c['split:topics']} stored topics ({c['split:n']} "
                   f"subjects); dates read from an event's name {c['nodate:wrong']}")
             print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
@@ -942,7 +952,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  "split topics", "dates from names", "absorbed turns",
                                                  "no-subject names", "good odd names held", "function-word names",
                                                  "people's state", "dated right", "stale state",
-                                                 "gone month quoted", "news with subject", "bare news"]
+                                                 "gone month quoted", "news with subject", "bare news",
+                                                 "overlapping names"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -965,7 +976,7 @@ def main(argv: list[str] | None = None) -> int:
                 str(c["noname:named"]), f"{c['goodname:held']}/{c['goodname:n']}", str(c["badname:named"]),
                 f"{c['personfact:shown']}/{c['personfact:n']}", f"{c['dated:right']}/{c['dated:n']}",
                 f"{c['notstate:shown']}/{c['notstate:n']}", f"{c['gone:shown']}/{c['gone:n']}",
-                f"{c['newsctx:told']}/{c['newsctx:n']}", str(c["newsctx:bare"])]
+                f"{c['newsctx:told']}/{c['newsctx:n']}", str(c["newsctx:bare"]), str(c["overlap:pairs"])]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
