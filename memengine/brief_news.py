@@ -37,6 +37,10 @@ REPLY_MINUTES = 180  # ...written at most this long after it
 ASKED_TURNS = 3
 ASKED_HOURS = 12
 ENDS_ASKING = re.compile(r"[?？؟][^\w]*$")  # what is left after the last question mark is no word
+# (brief26) the turn an excited outcome follows: its author's own turn before it, at most this long before ("test at 2,
+# the instructor says stay calm" at 10:05, "PASSED 🚗🚗🚗 zero minors" at 15:20; "mañana me ponen los brackets 😬" the
+# evening before "YA LOS TENGO 😁🦷")
+OWN_HOURS = 24
 _RARE_WORD = re.compile(r"[^\W\d_]{4,}")
 _WORD = re.compile(r"[^\W\d_]+")
 _CAPS_WORD = re.compile(r"\b[^\W\d_]{3,}\b")
@@ -143,6 +147,26 @@ def asked(i: int, rows: Sequence[Sequence[object]], texts: Sequence[str], weight
     if best is None or first and rows[first - 1][1] == rows[i][1] and _within(rows[first - 1][3], rows[first][3]):
         return None
     return best[1]
+
+
+def own_before(i: int, rows: Sequence[Sequence[object]], texts: Sequence[str]) -> int | None:
+    """(brief26) The turn an excited outcome with no question before it follows: its author's own newest turn before
+    it, written at most OWN_HOURS before, that does not ask (what it asked, others answered), when no turn between asks
+    anything of anyone (a question between is what ``asked`` reads). "can't feel my legs after Bath lol" then
+    "1:54:20!!! PB by four minutes"; "heute um 14 Uhr mündliche Prüfung in Statik" then, hours later, "BESTANDEN!!!
+    1,7 🎉": news whose subject its author said before, in their own words."""
+    at = when(rows[i][3])
+    if at is None:
+        return None
+    for j in range(i - 1, -1, -1):
+        before = when(rows[j][3])
+        if before is None or (at - before).total_seconds() > OWN_HOURS * 3600:
+            return None
+        if rows[j][1] == rows[i][1]:
+            return None if ENDS_ASKING.search(texts[j]) else j
+        if ENDS_ASKING.search(texts[j]):
+            return None
+    return None
 
 
 def follows_up(j: int, i: int, rows: Sequence[Sequence[object]], texts: Sequence[str], stop: frozenset[str]) -> bool:

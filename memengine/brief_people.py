@@ -179,11 +179,12 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
             if pick is not None:
                 i, by = pick
                 out[name] = (f'{by}#{int(rows[i][0])} "{quote[i]}"' + past
-                             + _context(rows, texts, asks.get(i), quote[i]))
+                             + _context(rows, texts, i, asks.get(i), quote[i]))
     return out
 
 
 ASKED_CHARS = 50  # the question a quoted answer answers, trimmed
+OWN_MIN_INFO = 2  # (brief26) informative words of the own turn an outcome reads with (a "morning all ☀️" says none)
 
 
 def _asked(rows: list[Any], texts: list[str], order: list[int], quotable: list[bool],
@@ -201,7 +202,11 @@ def _asked(rows: list[Any], texts: list[str], order: list[int], quotable: list[b
     for k, i in enumerate(order):
         j = brief_news.asked(k, written, said, weight)
         if j is None or not brief_news.follows_up(j, k, written, said, summarize.STOPWORDS):
-            continue
+            # (brief26) no question: an excited outcome reads with its author's own turn before it ("can't feel my
+            # legs after Bath lol" ... "1:54:20!!! PB by four minutes"), when that says something
+            j = None if not brief_news.excited(texts[i]) else brief_news.own_before(k, written, said)
+            if j is None or brief_greetings.is_greeting(said[j]) or weight(said[j]) < OWN_MIN_INFO:
+                continue
         out[i] = order[j]
         if not quotable[i] and brief_news.excited(texts[i]) and not brief_greetings.is_greeting(texts[i]) \
                 and not _ENDS_ASKING.search(texts[i]) and weight(texts[i]) + weight(said[j]) >= STATE_MIN_INFO:
@@ -209,15 +214,19 @@ def _asked(rows: list[Any], texts: list[str], order: list[int], quotable: list[b
     return out
 
 
-def _context(rows: list[Any], texts: list[str], j: int | None, quoted: str) -> str:
-    """`` answering NAME #id "question"`` when the quote answers question ``j`` and shares none of its words of 4+
-    letters ("1:58:41!!! under two hours" answering "how did the half go??"), else ""."""
+def _context(rows: list[Any], texts: list[str], i: int, j: int | None, quoted: str) -> str:
+    """`` answering NAME #id "question"`` when the quote (of turn ``i``) answers question ``j`` and shares none of its
+    words of 4+ letters ("1:58:41!!! under two hours" answering "how did the half go??"); `` after #id "turn"`` when
+    ``j`` is its author's own turn before it (brief26: "PASSED 🚗🚗🚗 zero minors" after "test at 2, the instructor
+    says …"); else ""."""
     if j is None:
         return ""
     theirs = {w.lower() for w in _RARE_WORD.findall(texts[j])} - summarize.STOPWORDS
     if not theirs or theirs & {w.lower() for w in _RARE_WORD.findall(quoted)}:
         return ""
     asked = brief_text.trim(brief_text.one_line(_ungreeted(texts[j])), ASKED_CHARS)
+    if rows[j][1] == rows[i][1]:  # (brief26) their own turn before it: what the outcome is of
+        return f' after #{int(rows[j][0])} "{asked}"'
     return f' answering {rows[j][1]} #{int(rows[j][0])} "{asked}"'
 
 
