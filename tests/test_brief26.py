@@ -63,8 +63,11 @@ CHAT = [  # (day, month, hour, minute, author, text): friends in Manchester, 202
     (26, 3, 15, 22, "Marcus", "sound"),
     (8, 4, 20, 0, "Jade", "Lisbon airbnb booked in Alfama, £96 each for three nights"),
     (8, 4, 20, 2, "Ellie", "mint"),
+    (8, 4, 20, 3, "Jade", "💀💀"),  # (no word: no news, whatever came before it)
     (22, 4, 19, 30, "Marcus", "new job news: I start at the Co-op head office on 1 June, data team"),
     (22, 4, 19, 31, "Sam", "buzzing for you"),
+    (30, 4, 9, 0, "Marcus", "car's in for its MOT at Kwik Fit this morning"),
+    (30, 4, 11, 0, "Marcus", "Co-op sent the contract and the start date is confirmed, first week is induction!!"),
 ]
 
 
@@ -82,5 +85,8 @@ def test_a_persons_outcome_reads_with_their_own_turn_before_it(mates: dict) -> N
     assert '#11 "PASSED 🚗🚗🚗 zero minors" after #10 "test at 2, the instructor says stay calm on the…"' \
         in people["Sam"]
     assert '#5 "1:54:20!!! PB by four minutes 🏃‍♀️" after #4 "can\'t feel my legs after Bath lol"' in people["Ellie"]
-    # a turn that is no excited outcome is quoted alone, as before
+    # a turn that is no excited outcome is quoted alone, as before, and "💀💀" after it is no news
     assert people["Jade"].endswith('said #14 "Lisbon airbnb booked in Alfama, £96 each for three nights"')
+    # news that says what it is about is quoted alone: not read with its author's car of the same morning
+    assert people["Marcus"].endswith('said #20 "Co-op sent the contract and the start date is confirmed…"')
+
