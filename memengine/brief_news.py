@@ -63,6 +63,12 @@ def excited(text: str) -> bool:
     return any(w.isupper() for w in _CAPS_WORD.findall(text))
 
 
+def shouted(text: str) -> bool:
+    """(brief26) Whether a turn is said out loud: an exclamation mark or a word in capitals ("PASSED 🚗🚗🚗 zero
+    minors", "1:54:20!!!", "YA LOS TENGO 😁🦷"), not an emoji alone ("night ❤️", "🥳"): an outcome told, not a mood."""
+    return "!" in text or any(w.isupper() for w in _CAPS_WORD.findall(text))
+
+
 def when(value: object) -> datetime | None:
     """A stored time (``event_at``) as a datetime to the second, or None when it is missing or unreadable."""
     try:

@@ -204,10 +204,11 @@ def _asked(rows: list[Any], texts: list[str], order: list[int], quotable: list[b
     for k, i in enumerate(order):
         j = brief_news.asked(k, written, said, weight)
         if j is None or not brief_news.follows_up(j, k, written, said, summarize.STOPWORDS):
-            # (brief26) no question: an excited outcome of a few words reads with its author's own turn before it
-            # ("can't feel my legs after Bath lol" ... "1:54:20!!! PB by four minutes"), when that says something;
-            # not "💀💀" (no word), nor news that says what it is about ("Mathis a été pris chez Ubisoft à Montpellier !")
-            j = None if not brief_news.excited(texts[i]) or not 0 < len(_LETTERS.findall(texts[i])) <= OWN_MAX_WORDS \
+            # (brief26) no question: an outcome of a few words said out loud reads with its author's own turn before
+            # it ("can't feel my legs after Bath lol" ... "1:54:20!!! PB by four minutes"), when that says something;
+            # not "💀💀" or "night ❤️" (a mood), nor news that says what it is about ("Mathis a été pris chez Ubisoft à
+            # Montpellier !")
+            j = None if not brief_news.shouted(texts[i]) or not 0 < len(_LETTERS.findall(texts[i])) <= OWN_MAX_WORDS \
                 else brief_news.own_before(k, written, said)
             if j is None or brief_greetings.is_greeting(said[j]) or weight(said[j]) < OWN_MIN_INFO:
                 continue

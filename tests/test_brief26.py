@@ -64,6 +64,7 @@ CHAT = [  # (day, month, hour, minute, author, text): friends in Manchester, 202
     (8, 4, 20, 0, "Jade", "Lisbon airbnb booked in Alfama, £96 each for three nights"),
     (8, 4, 20, 2, "Ellie", "mint"),
     (8, 4, 20, 3, "Jade", "💀💀"),  # (no word: no news, whatever came before it)
+    (8, 4, 20, 4, "Jade", "night ❤️"),  # (a mood, not an outcome)
     (22, 4, 19, 30, "Marcus", "new job news: I start at the Co-op head office on 1 June, data team"),
     (22, 4, 19, 31, "Sam", "buzzing for you"),
     (30, 4, 9, 0, "Marcus", "car's in for its MOT at Kwik Fit this morning"),
@@ -88,5 +89,12 @@ def test_a_persons_outcome_reads_with_their_own_turn_before_it(mates: dict) -> N
     # a turn that is no excited outcome is quoted alone, as before, and "💀💀" after it is no news
     assert people["Jade"].endswith('said #14 "Lisbon airbnb booked in Alfama, £96 each for three nights"')
     # news that says what it is about is quoted alone: not read with its author's car of the same morning
-    assert people["Marcus"].endswith('said #20 "Co-op sent the contract and the start date is confirmed…"')
+    assert people["Marcus"].endswith('said #21 "Co-op sent the contract and the start date is confirmed…"')
 
+
+
+def test_an_outcome_is_said_out_loud_not_with_an_emoji_alone() -> None:
+    for said in ("PASSED 🚗🚗🚗 zero minors", "1:54:20!!! PB by four minutes", "YA LOS TENGO 😁🦷 me duele todo"):
+        assert brief_news.shouted(said)
+    for said in ("night ❤️", "🥳", "Pickle slept in a box all night", "ok TV"):
+        assert not brief_news.shouted(said)
