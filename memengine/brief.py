@@ -92,6 +92,7 @@ NEW_FACT_MIN_WORDS = 6  # a new "fact" of fewer words is a heading or a stub ("C
 RECENT_DAYS = 7  # "recently": superseded or stored within this many days of now
 CONTRADICTIONS_MAX = 5
 NAME_SOURCE_CHARS = 400  # a topic name is taken from the first this-many characters of its members
+LANGUAGE_SAMPLE = 300  # (brief26) members of the pool read to tell its language
 MIXED = topic_names.MIXED  # the name of a group whose members share no word run
 
 PER_TOPIC_MAX = 3  # representatives shown per topic
@@ -712,6 +713,7 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         self.rarity = topic_names.idf(lambda w: self.word_df[w], sum(len(t) for t in self.members.values()))
         self.stop: dict[int | None, frozenset[str]] = {}
         self.taken: set[str] = set()
+        self.language: list[str | None] = []  # (brief26) the pool's, read when a group is first named here
 
     def __missing__(self, k: tuple[int | None, int]) -> Topic:
         texts = self.members[k]
@@ -720,7 +722,10 @@ class _Shells(dict[tuple[int | None, int], Topic]):
             name = label  # consolidate's name for the whole cluster
         else:
             if k[0] not in self.stop:  # the parts of a cluster share its language ("peuvent varier" is no name)
-                self.stop[k[0]] = summarize.stopwords_for(texts[:50])
+                if not self.language:  # a small group too short to tell its own reads the pool's stop words too
+                    self.language.append(summarize.detect_language(
+                        [t for ts in self.members.values() for t in ts][:LANGUAGE_SAMPLE]))
+                self.stop[k[0]] = summarize.stopwords_for(texts[:50], self.language[0])
             name = topic_names.name(texts, self.stop[k[0]], self.exclude, self.rarity, self.taken)
         if name not in (MIXED, topic_names.UNTITLED):
             self.taken.add(name.lower())

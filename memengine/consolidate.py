@@ -92,6 +92,7 @@ ROOT_TARGET = 5  # stop building levels once this few top clusters remain
 SUMMARY_SOURCE = "consolidate"
 SUMMARY_IMPORTANCE = 0.5
 DF_SAMPLE = 20_000  # documents sampled for background term frequencies (key terms)
+LANGUAGE_SAMPLE = 300  # (brief26) of which the newest this many tell the store's language
 EXTERNAL_TIMEOUT_S = 60.0
 EXTERNAL_MAX_CHARS = 2000
 
@@ -222,7 +223,7 @@ class Consolidator(ClusterSteps):
         self._no_vec: set[int] = set()  # raw memories found to have no stored vector
         self._uses_index = bool(INDEX_PHASES & set(phases))
         self._people: dict[str, str] | None = None
-        self._df: tuple[dict[str, int], int] | None = None  # read when a cluster needs a summary (not on a quiet rerun)
+        self._df: tuple[dict[str, int], int, str | None] | None = None  # read when a cluster needs a summary (not on a quiet rerun)
         self._max_id = int(self.conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
 
     # ------------------------------------------------------------ snapshot
@@ -414,8 +415,9 @@ class Consolidator(ClusterSteps):
             "SELECT count(*) FROM clusters WHERE status = 'active' AND parent_id IS NULL").fetchone()[0])
         return totals
 
-    def _background_df(self) -> tuple[dict[str, int], int]:
-        """Document frequencies of the newest DF_SAMPLE raw memories, counted in the worker processes."""
+    def _background_df(self) -> tuple[dict[str, int], int, str | None]:
+        """Document frequencies of the newest DF_SAMPLE raw memories, counted in the worker processes, their number
+        and (brief26) their language (summarize.detect_language of the newest LANGUAGE_SAMPLE)."""
         if self._df is None:
             texts = [r[0] for r in self.conn.execute(
                 "SELECT content FROM memories WHERE level = 0 AND status = 'active' ORDER BY id DESC LIMIT ?",
@@ -424,7 +426,8 @@ class Consolidator(ClusterSteps):
             for part in ordered_map(_doc_freq, list(_chunks(texts, 1000)), min_items=4):
                 for t, n in part.items():
                     df[t] = df.get(t, 0) + n
-            self._df = (df, len(texts))
+            # (brief26) and the language they are written in: a small cluster's label reads its stop words too
+            self._df = (df, len(texts), summarize.detect_language(texts[:LANGUAGE_SAMPLE]))
         return self._df
 
     def _summarize_level(self, level: int) -> tuple[int, int]:

@@ -37,9 +37,9 @@ def _summary_members(job: tuple[Any, ...], index: VectorIndex) -> tuple[list[sum
 
 def _summary_job(shared: tuple[Any, ...], job: tuple[Any, ...]) -> tuple[str, list[str]]:
     """(extractive summary text, [topic name] + key terms) of one cluster: pure, so it runs in a forked worker."""
-    (df, n_docs), people, index = shared
+    (df, n_docs, language), people, index = shared
     mem, total = _summary_members(job, index)
-    s = summarize.summarize_cluster(mem, df=df, n_docs=n_docs, known_people=people)
+    s = summarize.summarize_cluster(mem, df=df, n_docs=n_docs, known_people=people, language=language)
     text = s.text
     if len(mem) < total:
         text = text.replace(f"Summary of {len(mem)} memories", f"Summary of {total} memories", 1)

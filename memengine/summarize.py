@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memengine import topic_names
+from memengine.stopword_lists import _language_lists, _lists_key, _word_languages  # noqa: F401  (re-exported)
 from memengine.text import STOPWORDS as TEXT_STOPWORDS
 
 if TYPE_CHECKING:  # scipy is imported where a summary is made: brief imports this module on a cold start
@@ -233,43 +234,6 @@ def _content_sets(stopwords: frozenset[str]) -> tuple[set[str], set[str]]:
     return sets
 
 
-@functools.cache
-def _lists_key() -> str:
-    """The ``stop-words`` package's files (path, size, modification time): what its lists are built from."""
-    import importlib.util
-    import os
-
-    spec = importlib.util.find_spec("stop_words")
-    if spec is None or not spec.origin:
-        return ""
-    folder = os.path.dirname(spec.origin)
-    parts = []
-    for root in (folder, os.path.join(folder, "stop-words")):
-        for entry in sorted(os.scandir(root), key=lambda e: e.name):
-            if entry.is_file():
-                st = entry.stat()
-                parts.append(f"{entry.path}:{st.st_size}:{st.st_mtime_ns}")
-    return "\n".join(parts)
-
-
-@functools.cache
-def _language_lists() -> dict[str, frozenset[str]]:
-    """Every stopword list of the ``stop-words`` package (~10 ms, once per process; a one-shot ``mem.py`` call
-    reads them as the last call built them: memengine/recache.py ``kept``); {} without it."""
-    from memengine import recache
-
-    return recache.kept("stopword-lists", _lists_key(), _read_language_lists)  # type: ignore[no-any-return]
-
-
-def _read_language_lists() -> dict[str, frozenset[str]]:
-    try:
-        import stop_words
-    except ImportError:  # pragma: no cover - a declared dependency; English alone then
-        return {}
-    return {lang: frozenset(w.lower() for w in stop_words.get_stop_words(lang))
-            for lang in stop_words.AVAILABLE_LANGUAGES}
-
-
 def detect_language(texts: Sequence[str]) -> str | None:
     """The language whose stopwords cover the largest share of the words of ``texts``,
     if at least LANGUAGE_MIN_SHARE of them; else None (too short, or no list fits)."""
@@ -292,29 +256,29 @@ def detect_language(texts: Sequence[str]) -> str | None:
     return best if share >= LANGUAGE_MIN_SHARE else None
 
 
-@functools.cache
-def _word_languages() -> dict[str, tuple[str, ...]]:
-    """Stopword -> the languages whose list holds it (one dict probe per word, not one per language; kept for
-    the next one-shot call as :func:`_language_lists`)."""
-    from memengine import recache
-
-    return recache.kept("stopword-languages", _lists_key(), _build_word_languages)  # type: ignore[no-any-return]
-
-
-def _build_word_languages() -> dict[str, tuple[str, ...]]:
-    out: dict[str, list[str]] = {}
-    for lang, stop in sorted(_language_lists().items()):
-        for w in stop:
-            out.setdefault(w, []).append(lang)
-    return {w: tuple(langs) for w, langs in out.items()}
-
-
-def stopwords_for(texts: Sequence[str]) -> frozenset[str]:
-    """English stopwords, plus those of the language ``texts`` are written in (see detect_language)."""
+def stopwords_for(texts: Sequence[str], around: str | None = None) -> frozenset[str]:
+    """English stopwords, plus those of the language ``texts`` are written in (see detect_language). (brief26)
+    ``around``: the language of the store or chat the texts come from; a group too small to tell its own (fewer than
+    SMALL_GROUP_WORDS words, or no list fits) takes its stop words too: "De Zwaan bevestigd voor opa's 80ste" and
+    "ik ben erbij" read as English named a topic "Zwaan bevestigd voor"."""
     lang = detect_language(texts)
+    if around is not None and around != lang and around != "english" and around in _language_lists() and (
+            lang is None or sum(len(_word_tuple(t)) for t in texts) < SMALL_GROUP_WORDS):
+        return _with_languages(tuple(sorted({around} | ({lang} if lang and lang != "english" else set()))))
     if lang is None or lang == "english":
         return STOPWORDS
     return _with_language(lang)
+
+
+SMALL_GROUP_WORDS = 40  # (brief26) a group of fewer words tells its language no better than its store does
+
+
+@functools.cache
+def _with_languages(langs: tuple[str, ...]) -> frozenset[str]:
+    """English stopwords and those of ``langs`` (one object per tuple, as :func:`_with_language`)."""
+    if len(langs) == 1:
+        return _with_language(langs[0])
+    return STOPWORDS.union(*(_language_lists()[lang] for lang in langs))
 
 
 @functools.cache
@@ -663,6 +627,7 @@ def summarize_cluster(
     n_docs: int = 0,
     max_terms: int = DEFAULT_MAX_TERMS,
     known_people: Mapping[str, str] | None = None,
+    language: str | None = None,
 ) -> Summary:
     """Summarise a cluster of memories within ``max_sentences`` and ``max_chars``.
 
@@ -671,8 +636,8 @@ def summarize_cluster(
     one, else TF-IDF alone. ``df``/``n_docs`` are background document
     frequencies of the whole store, so key terms are what is *specific* to the
     cluster rather than merely frequent. ``known_people`` (lower-cased name or alias ->
-    name) are the people the store knows; besides the authors, only they are named.
-    ``len(text) <= max_chars`` always
+    name) are the people the store knows; besides the authors, only they are named. ``language``: the store's
+    (brief26: a small cluster reads its stop words too, :func:`stopwords_for`). ``len(text) <= max_chars`` always
     holds; if no whole sentence fits after the header, the best one is cut
     with an ellipsis. Output sentences are in chronological order.
     """
@@ -683,7 +648,7 @@ def summarize_cluster(
     all_sentences = [s for m in ordered for s in split[m.id]]
 
     span = _date_span(ordered)
-    stop = stopwords_for([m.content for m in ordered])
+    stop = stopwords_for([m.content for m in ordered], language)
     people = _people(ordered, all_sentences, known_people)
     terms = _key_terms(ordered, people, df, n_docs, max_terms, stop)
     header = _fit_header(len(ordered), span, people, terms, max_chars)
