@@ -1,6 +1,6 @@
 """Brief, round 26 (brief26): a small group's language. Two or three short turns tell no language (or the wrong one):
 their stop words were English's alone, and a Dutch group was named "Zwaan bevestigd voor" (bench/data/brief_heldout18);
-22 of the groups of held-outs 1-19 were read as no language or another than their store's."""
+44 of the 620 stored groups of held-outs 1-19 were read as another language than their store's (34 as none)."""
 
 from __future__ import annotations
 
