@@ -67,6 +67,9 @@ Round 18 (bench/data/brief_heldout18): kinds ``gone`` (a plan placed by its mont
 Coming up or Key facts presents it without a past mark) and ``newsctx`` (``NAME | needle :: subject || subject``: the
 People line of NAME quoting news that means nothing alone, "1:58:41!!!", says what it is about).
 
+Round 19 (bench/data/brief_heldout19): column ``overlapping names`` (pairs of topic names shown in one brief that share a
+content word after folding: "Lisbon trip" / "camping trip" do not tell their topics apart).
+
 A folder in a data directory is a markdown vault (``mem.py import FOLDER``; ``<folder>.keys`` and
 ``<folder>.expect`` next to it). A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
 bench/data/brief_heldout3/README.md) and a chat set a ``.notes`` file (facts stored after the import).
