@@ -223,7 +223,8 @@ class Consolidator(ClusterSteps):
         self._no_vec: set[int] = set()  # raw memories found to have no stored vector
         self._uses_index = bool(INDEX_PHASES & set(phases))
         self._people: dict[str, str] | None = None
-        self._df: tuple[dict[str, int], int, str | None] | None = None  # read when a cluster needs a summary (not on a quiet rerun)
+        self._df: tuple[dict[str, int], int] | None = None  # read when a cluster needs a summary (not on a quiet rerun)
+        self._language: str | None = None  # (brief26) the language of those texts (read with them)
         self._max_id = int(self.conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
 
     # ------------------------------------------------------------ snapshot
@@ -415,9 +416,9 @@ class Consolidator(ClusterSteps):
             "SELECT count(*) FROM clusters WHERE status = 'active' AND parent_id IS NULL").fetchone()[0])
         return totals
 
-    def _background_df(self) -> tuple[dict[str, int], int, str | None]:
-        """Document frequencies of the newest DF_SAMPLE raw memories, counted in the worker processes, their number
-        and (brief26) their language (summarize.detect_language of the newest LANGUAGE_SAMPLE)."""
+    def _background_df(self) -> tuple[dict[str, int], int]:
+        """Document frequencies of the newest DF_SAMPLE raw memories, counted in the worker processes (and, brief26,
+        ``_language``: summarize.detect_language of the newest LANGUAGE_SAMPLE)."""
         if self._df is None:
             texts = [r[0] for r in self.conn.execute(
                 "SELECT content FROM memories WHERE level = 0 AND status = 'active' ORDER BY id DESC LIMIT ?",
@@ -426,8 +427,9 @@ class Consolidator(ClusterSteps):
             for part in ordered_map(_doc_freq, list(_chunks(texts, 1000)), min_items=4):
                 for t, n in part.items():
                     df[t] = df.get(t, 0) + n
-            # (brief26) and the language they are written in: a small cluster's label reads its stop words too
-            self._df = (df, len(texts), summarize.detect_language(texts[:LANGUAGE_SAMPLE]))
+            self._df = (df, len(texts))
+            # (brief26) a small cluster's label reads the stop words of its store's language too
+            self._language = summarize.detect_language(texts[:LANGUAGE_SAMPLE])
         return self._df
 
     def _summarize_level(self, level: int) -> tuple[int, int]:
@@ -457,7 +459,7 @@ class Consolidator(ClusterSteps):
             jobs = [(level, [(int(r["id"]), r["content"], r["event_at"], r["author"]) for r in members],
                      None if level == 1 else self.store.vectors([int(r["id"]) for r in members]), cent)
                     for _cid, _sid, _sig, members, cent in window]
-            shared = (self._background_df(), self._known_people(), self.raw_index())
+            shared = ((*self._background_df(), self._language), self._known_people(), self.raw_index())
             made = ordered_map(_summary_job, jobs, shared, min_items=16)
             if self.summarizer:
                 made = [self._external_summary(job, text) for job, text in zip(jobs, made)]
