@@ -33,7 +33,10 @@ class Value:
 
 TOKEN_RE = re.compile(
     r"""
-    (?P<url>https?://[^\s,;]+|www\.[^\s,;]+)
+    (?P<url>(?:https?|s3|gs|ftp|sftp|ssh|git|file|smb|postgres(?:ql)?|mysql|redis|mongodb)://[^\s,;]+|www\.[^\s,;]+
+      |(?<![\w/])(?:~|\.{1,2})?/[\w.~@+-]+(?:/[\w.~@+-]*)+      # ~/vpn/office.ovpn, /etc/nginx/conf.d (a path)
+      |\b[A-Za-z]:\\[^\s,;]+                                    # C:\Users\ana\app.ini
+      |\b[\w.-]+(?:/[\w.-]+)*/[\w-]+\.[A-Za-z]\w{0,5}\b)           # src/maps/index.ts (a relative path with an extension)
   | (?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
   | (?P<iso>\b\d{4}-\d{1,2}-\d{1,2}\b)
   | (?P<slash>\b\d{1,2}/\d{1,2}/\d{2,4}\b)

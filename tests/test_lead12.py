@@ -115,3 +115,29 @@ def test_a_flight_back_keeps_the_flight_there(store: core.MemoryStore) -> None:
     assert back.supersedes == [] and not back.may_update
     moved = store.store("The flight to Lagos moved to 19 December at 07:10")
     assert moved.supersedes == [there]
+
+
+# --------------------------------------------------------------------------- paths and storage addresses are values
+
+PATHS = [  # (older, newer): the same slot, another path or address
+    ("The VPN config lives in ~/vpn/office.ovpn", "The VPN config lives in ~/vpn/office2.ovpn"),
+    ("The nginx config is at /etc/nginx/sites-enabled/app.conf", "The nginx config is at /etc/nginx/conf.d/app.conf"),
+    ("Backups go to s3://acme-backups/prod", "Backups go to s3://acme-backups-eu/prod"),
+    ("The app config is in C:\\Users\\ana\\app.ini", "The app config is in D:\\cfg\\app.ini"),
+    ("The entry point is src/maps/index.ts", "The entry point is src/app/main.ts"),
+]
+
+
+def test_a_path_is_one_value() -> None:
+    assert [[(v.kind, v.text) for v in facts.analyse(old).values] for old, _ in PATHS] == [
+        [("url", "~/vpn/office.ovpn")], [("url", "/etc/nginx/sites-enabled/app.conf")],
+        [("url", "s3://acme-backups/prod")], [("url", "C:\\Users\\ana\\app.ini")], [("url", "src/maps/index.ts")]]
+    # slashes that are no path stay what they were
+    assert sorted((v.kind, v.text) for v in facts.analyse("and/or he/she 24/7 on 12/03/2024, 1.5/2.0 km/h").values) \
+        == [("code", "1.5"), ("code", "2.0"), ("date", "12/03/2024"), ("number", "24"), ("number", "7")]
+
+
+def test_another_path_supersedes_on_store(store: core.MemoryStore) -> None:
+    for old, new in PATHS:
+        older = store.store(old).id
+        assert store.store(new).supersedes == [older], new
