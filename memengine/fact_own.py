@@ -36,9 +36,10 @@ WORK_VERBS = _set("works worked working", "travaille travaillait", "trabaja trab
 _SELF_WORDS = _set("freelance freelancer freelancing selfemployed", "liberal liberale independant independante",
                    "autonomo autonoma", "selbststandig selbstandig freiberuflich freiberufler freiberuflerin",
                    "zelfstandig zzp zzper", "autonomo autonoma", "autonomo")
-_SELF_PHRASES = ("self employed", "for himself", "for herself", "for themselves", "a son compte", "por su cuenta",
-                 "por cuenta propia", "voor zichzelf", "por conta propria", "in proprio", "libero professionista",
-                 "auto entrepreneur", "auto entrepreneuse")
+# (matched on the sentence in lower case, accents kept: "Élodie a son compte courant" is her bank account)
+_SELF_PHRASES = ("self employed", "self-employed", "for himself", "for herself", "for themselves", "à son compte",
+                 "à mon compte", "por su cuenta", "por cuenta propia", "voor zichzelf", "por conta própria", "in proprio",
+                 "libero professionista", "auto-entrepreneur", "auto-entrepreneuse", "auto entrepreneur")
 # "own" and its kin, and the verbs of opening or starting a business (folded)
 _OWN = _set("own", "propre", "propia propio", "eigene eigenen eigenes eigener eigen", "propria proprio")
 _OPENED = _set("opened opens started starts set founded launched runs run took",
@@ -47,6 +48,10 @@ _OPENED = _set("opened opens started starts set founded launched runs run took",
                "eroffnet gegrundet gestartet ubernommen", "abriu abre montou fundou lancou",
                "aperto aperta apre fondato lanciato rilevato", "geopend opgericht begonnen gestart overgenomen")
 _WORD = re.compile(r"[^\W\d_]+")
+# a role said with a copula and where it is held ("es profesora ... en una academia")
+_COPULAS = _set("is", "est", "es", "ist", "e", "is")
+_AT = _set("at", "chez au dans", "en", "bei beim", "no na num numa", "al alla nel nella presso", "bij")
+_ROLE_REACH = 4
 # the shortest stem two words must share to be one trade ("boulanger" / "boulangerie")
 _TRADE_STEM = 6
 
@@ -63,6 +68,24 @@ def _trade(old: list[str], new: list[str]) -> str | None:
     return None
 
 
+def _role_at(words: list[str]) -> bool:
+    """Whether folded ``words`` say a role held at a place: a copula, then a workplace preposition within
+    :data:`_ROLE_REACH` words ("es profesora de inglés en una academia", "is verpleegkundige in het UMC", "ist
+    Lokführer bei der Bahn", "é cozinheiro num restaurante")."""
+    for i, w in enumerate(words[:-1]):
+        if w in _COPULAS and not _participle(words[i + 1]) and any(x in _AT for x in words[i + 2:i + 2 + _ROLE_REACH]):
+            return True
+    return False
+
+
+def _participle(word: str) -> bool:
+    """Whether a folded word after a copula reads as a participle, not a role ("is verzekerd bij CZ", "está
+    inscrita en", "è iscritto al"): a state held at a place, not a job."""
+    if word.startswith(("ge", "ver", "be")) and word.endswith(("d", "t", "en")) and len(word) > 5:
+        return True  # "verzekerd", "versichert", "geboren"
+    return word.endswith(("ed", "ado", "ada", "ido", "ida", "ato", "ata", "ito", "ita", "itto", "itta"))
+
+
 def _own_account(words: list[str], joined: str) -> bool:
     """Whether a sentence's words say one works for oneself (a word of it, or "own" with a verb of opening)."""
     if set(words) & _SELF_WORDS or any(f" {p} " in joined for p in _SELF_PHRASES):
@@ -77,14 +100,15 @@ def on_own_account(old: str, new: str) -> Verdict | None:
         return None
     ow = [fold(w) for w in _WORD.findall(old)]
     nw = [fold(w) for w in _WORD.findall(new.replace("-", ""))]
-    joined = " " + " ".join(fold(w) for w in _WORD.findall(new)) + " "
-    if set(ow) & CHANGE_WORDS or _own_account(ow, " " + " ".join(ow) + " "):
+    joined = " " + " ".join(re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)?", new.lower())) + " "
+    if set(ow) & CHANGE_WORDS or _own_account(ow, " " + " ".join(re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)?",
+                                                                              old.lower())) + " "):
         return None  # the older reports a change, or works on its own account already
     if facts.analyse(old).values:
         return None  # "Hugo travaille de 4h à 12h": another fact of the job
     names = fact_person.subject_names(old)
     trade = _trade([w for w in ow if w not in names], [w for w in nw if w not in names])
-    if not set(ow) & WORK_VERBS and trade is None:
+    if not set(ow) & WORK_VERBS and trade is None and not _role_at(ow):
         return None  # not a job ("A Mariana é vegetariana")
     own = set(nw) & _OWN
     if set(nw) & _SELF_WORDS or any(f" {p} " in joined for p in _SELF_PHRASES) or own and (

@@ -58,6 +58,8 @@ _PREPOSITIONS = _set("since from in on at after before", "depuis dans en apres a
 # kinship words: the lexicon's, and Dutch ("Femkes zoon Siem", "Daans broer")
 _KIN = frozenset(KIN) | _set("zoon dochter broer zus zuster vader moeder man vrouw vriend vriendin partner opa oma "
                              "oom tante neef nicht schoonmoeder schoonvader schoonzus zwager kind kinderen ouders")
+# the words after which English "'s" is "is" or "has", not a possessive ("Owen's back", "Dev's been")
+_IS_NEXT = _set("back been got gone now not no also still finally just a an the off on out in at with over done")
 # the longest subject read (a name and its kin, "La sorella del marito di Giulia")
 _MAX_SUBJECT = 8
 
@@ -104,6 +106,9 @@ def _subject(text: str) -> tuple[frozenset[str], frozenset[str]]:
             return none  # "Compré un Toyota", "Ahora trabaja en …": a verb or an adverb, no subject said
         if cap and not (i == 0 and k in STOPWORDS) and k not in STOPWORDS:
             names.add(k)
+            if w.endswith(("'s", "’s")) and _key(nxt_word) and (_key(nxt_word) in _IS_NEXT or _key(nxt_word).endswith(
+                    ("ed", "ing"))):
+                return frozenset(names), frozenset(owners)  # "Owen's back to eating meat": "'s" is "is" / "has"
             if w.endswith(("'s", "’s", "'", "’")) or prev in GENITIVE or k.endswith("s") and nxt_word and (
                     _key(nxt_word) in _KIN or nxt_word[:1].isupper()):
                 owners.add(k)  # "Priya's daughter", "la hermana de Carmen", "Marcos Schwester"
@@ -166,3 +171,22 @@ def same_person(old: str, new: str) -> bool:
     is that no cosine gives (a change in other words is far in meaning: 0.38 here)."""
     a, b = subject_person(old), subject_person(new)
     return bool(a and b and a & b)
+
+
+# The reasons of the rules that read a change of one person's slot (memengine/fact_quit.py, fact_own.py,
+# fact_instead.py, fact_diet.py): the person named by both and the slot read is their evidence, so
+# memengine/supersession.py neither asks for a word of the older beside the person's name (every fact of that
+# person says it) nor reads the older's description of who the person is as a statement of its own.
+PERSON_REASONS = ("activity given up", "now works on their own account", "the older's value replaced",
+                  "the person's diet turned")
+
+
+def described(text: str) -> str:
+    """``text`` from its subject person's name on: who the person is ("Le compagnon d'Élodie, Hugo, est boulanger"
+    -> "Hugo, est boulanger") is no statement a change of their slot leaves standing; ``text`` itself when its
+    subject names nobody."""
+    names = subject_person(text)
+    folded = [(m.start(), _key(m.group())) for m in _WORD.finditer(text)]
+    at = next((i for i, k in folded if k in names), None)
+    return text if at is None else text[at:]
+

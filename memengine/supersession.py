@@ -107,6 +107,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_migrated,
         fact_name_kind,
         fact_period,
+        fact_person,
         fact_promoted,
         fact_relocated,
         fact_reorg,
@@ -177,7 +178,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             verdict = _undone(old_text, said_text, verdict, cos is not None and cos >= floor)
         if verdict is None or vetoed(old_text, new_text):
             continue
-        framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE))
+        # (a person's slot read by a rule of its own, memengine/fact_person.py: named by the person and the slot)
+        framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE, *fact_person.PERSON_REASONS))
         # a role of its own: a new role, a person who moved, the older's value said left for another in the newer's
         # own words ("cancelled the gym membership at A and joined the climbing wall at B": two jobs' words, one
         # value left; not a value the alias path wrote into the newer)
@@ -367,12 +369,14 @@ def _covered(old_text: str, said_text: str, verdict: facts.Verdict) -> facts.Ver
     changes (memengine/fact_untouched.py: "Marta is our backend lead; she lives in Lisbon and owns the
     deploy pipeline" / "Marta lives in Porto now"): retiring it would retire that statement too, which
     nothing replaced, so the two are linked (the newer ranked first, the older marked) and both stay."""
-    from memengine import fact_relocated, fact_slot, fact_untouched, facts
+    from memengine import fact_person, fact_relocated, fact_slot, fact_untouched, facts
 
     if verdict.kind == fact_slot.MAY_UPDATE:
         return verdict
     if verdict.reason.startswith(fact_relocated.REASON):  # (whose sister the mover is: no statement of its own)
         old_text = fact_relocated.remainder(old_text)
+    elif verdict.reason.startswith(fact_person.PERSON_REASONS):  # (nor is it when their job or diet changed)
+        old_text = fact_person.described(old_text)
     rest = fact_untouched.untouched(fact_relocated.appositive(old_text, said_text), said_text) if old_text else ""
     if not rest:
         return verdict
@@ -410,6 +414,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
     role at the same organisation (memengine/fact_promoted.py: "Marcus is now a senior data engineer at Spotify")."""
     from memengine import (
         fact_cue,
+        fact_diet,
         fact_frame,
         fact_instead,
         fact_joined,
@@ -439,7 +444,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_frame.another_name(old_text, said_text) or fact_period.moved(old_text, said_text) \
         or fact_migrated.left_for(old_text, said_text) or fact_relocated.moved(old_text, said_text) \
         or fact_quit.gave_up(old_text, said_text) or fact_own.on_own_account(old_text, said_text) \
-        or fact_instead.replaced(old_text, said_text)
+        or fact_instead.replaced(old_text, said_text) or fact_diet.turned(old_text, said_text)
 
 
 def _relative(old_text: str, said_text: str) -> facts.Verdict | None:
