@@ -58,6 +58,13 @@ def open_zip(data: bytes | Path | IO[bytes], archive: str) -> zipfile.ZipFile:
     return zf
 
 
+def zip_members(path: Path, archive: str) -> list[zipfile.ZipInfo]:
+    """The members of the zip at ``path`` that are no junk (:func:`is_junk_member`), every name checked for zip
+    slip first; the zip is closed again (callers open each member when they read it)."""
+    with open_zip(path, archive) as zf:
+        return [i for i in zf.infolist() if not is_junk_member(i.filename)]
+
+
 def read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, archive: str, max_bytes: int) -> bytes:
     """Read one member into memory, refusing it past ``max_bytes`` (headers can lie, so count)."""
     where = f"{archive}!{info.filename}"

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import io
 import re
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import IO, Any
 
 import ijson
@@ -19,6 +21,7 @@ import ijson
 from importers import ImportFormatError, ImportReport, Record
 from importers._common import sha1_hex, strip_marks_fast
 from importers._jsonstream import MAX_JSON_DEPTH, _json_stream, uncut
+from importers._zips import DEFAULT_MAX_MEMBER_BYTES, read_member
 
 SYSTEM = "system"
 MEDIA = "media"
@@ -203,3 +206,23 @@ def text_of(value: Any) -> str:
     if value is None:
         return ""
     return value if isinstance(value, str) else str(value)
+
+
+def file_reader(path: Path, max_bytes: int) -> Callable[[], bytes]:
+    """A reader of one export file, called when the file's turn comes (a folder of many files is never all in
+    memory); a file past ``max_bytes`` is refused by name."""
+    def read() -> bytes:
+        with path.open("rb") as fh:
+            data = fh.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise ImportFormatError(f"file larger than {max_bytes} bytes", str(path))
+        return data
+    return read
+
+
+def member_reader(path: Path, info: zipfile.ZipInfo, max_bytes: int) -> Callable[[], bytes]:
+    """:func:`file_reader` for one member of the zip at ``path`` (opened when it is read)."""
+    def read() -> bytes:
+        with zipfile.ZipFile(path) as zf:
+            return read_member(zf, info, str(path), min(max_bytes, DEFAULT_MAX_MEMBER_BYTES))
+    return read

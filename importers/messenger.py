@@ -15,7 +15,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import zipfile
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path, PurePosixPath
@@ -23,14 +22,10 @@ from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
 from importers._zips import (
-    DEFAULT_MAX_MEMBER_BYTES,
-    ZIP_OPEN_ERRORS,
-    check_member_name,
-    is_junk_member,
     is_zip,
-    read_member,
+    zip_members,
 )
-from importers.chatturns import SYSTEM, Turn, Turns, epoch, fix_mojibake, listed, text_of
+from importers.chatturns import SYSTEM, Turn, Turns, epoch, file_reader, fix_mojibake, listed, member_reader, text_of
 
 NAME = "messenger"
 MAX_FILE_BYTES = 256 * 1024 * 1024  # one message_N.json (Facebook writes 10,000 messages a file: a few MB)
@@ -64,27 +59,22 @@ def _chats(path: Path) -> list[list[tuple[str, Reader]]]:
         found = [p for p in path.glob("message_*.json") if _FILE_RE.fullmatch(p.name)] or \
             [p for p in path.rglob("message_*.json") if _FILE_RE.fullmatch(p.name) and _CHAT_RE.search(p.as_posix())]
         for p in found:
-            groups.setdefault(str(p.parent), []).append((_number(p.name), str(p), _reader(p)))
+            groups.setdefault(str(p.parent), []).append((_number(p.name), str(p), file_reader(p, MAX_FILE_BYTES)))
         if not groups:
             raise ImportFormatError("folder holds no messages/inbox/<chat>/message_1.json of a Facebook or "
                                     "Instagram download", file)
     elif is_zip(path):
-        try:
-            with zipfile.ZipFile(path) as zf:
-                infos = [i for i in zf.infolist() if not is_junk_member(i.filename)]
-        except ZIP_OPEN_ERRORS as exc:
-            raise ImportFormatError(f"malformed zip archive ({exc})", file) from None
+        infos = zip_members(path, file)
         for info in infos:
-            check_member_name(info.filename, file)
             if _CHAT_RE.search(info.filename):
                 parent = PurePosixPath(info.filename)
                 groups.setdefault(parent.parent.as_posix(), []).append(
-                    (_number(parent.name), f"{file}!{info.filename}", _zip_reader(path, info)))
+                    (_number(parent.name), f"{file}!{info.filename}", member_reader(path, info, MAX_FILE_BYTES)))
         if not groups:
             raise ImportFormatError("zip holds no messages/inbox/<chat>/message_1.json of a Facebook or "
                                     "Instagram download", file)
     else:
-        return [[(file, _reader(path))]]
+        return [[(file, file_reader(path, MAX_FILE_BYTES))]]
     return [[(where, read) for _, where, read in sorted(files, key=lambda f: f[0])] for _, files in sorted(groups.items())]
 
 
@@ -93,21 +83,8 @@ def _number(name: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-def _reader(p: Path) -> Reader:
-    def read() -> bytes:
-        with p.open("rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:
-            raise ImportFormatError(f"file larger than {MAX_FILE_BYTES} bytes", str(p))
-        return data
-    return read
 
 
-def _zip_reader(path: Path, info: zipfile.ZipInfo) -> Reader:
-    def read() -> bytes:
-        with zipfile.ZipFile(path) as zf:
-            return read_member(zf, info, str(path), min(MAX_FILE_BYTES, DEFAULT_MAX_MEMBER_BYTES))
-    return read
 
 
 def _load(where: str, read: Reader) -> dict[str, Any]:

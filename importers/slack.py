@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import zipfile
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path, PurePosixPath
@@ -22,15 +21,11 @@ from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
 from importers._zips import (
-    DEFAULT_MAX_MEMBER_BYTES,
-    ZIP_OPEN_ERRORS,
-    check_member_name,
-    is_junk_member,
     is_zip,
-    read_member,
+    zip_members,
 )
 from importers.apps import SLACK_DAY_RE
-from importers.chatturns import SYSTEM, Turn, Turns, listed, text_of
+from importers.chatturns import SYSTEM, Turn, Turns, file_reader, listed, member_reader, text_of
 
 NAME = "slack"
 MAX_FILE_BYTES = 256 * 1024 * 1024  # one day of one channel, or users.json; past this: refused
@@ -109,39 +104,20 @@ def _files(path: Path) -> tuple[Files, str]:
     if path.is_dir():
         found = {p.relative_to(path).as_posix(): p for p in sorted(path.rglob("*.json"))
                  if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)}
-        return {k: _reader(p) for k, p in found.items()}, path.name
+        return {k: file_reader(p, MAX_FILE_BYTES) for k, p in found.items()}, path.name
     if is_zip(path):
-        try:
-            with zipfile.ZipFile(path) as zf:
-                infos = [i for i in zf.infolist() if not is_junk_member(i.filename)]
-        except ZIP_OPEN_ERRORS as exc:
-            raise ImportFormatError(f"malformed zip archive ({exc})", file) from None
-        for info in infos:
-            check_member_name(info.filename, file)
+        infos = zip_members(path, file)
         members = [i for i in infos if i.filename.lower().endswith(".json")]
         roots = {i.filename.split("/", 1)[0] for i in members if "/" in i.filename}
         strip = ""
         if not any("/" not in i.filename for i in members) and len(roots) == 1:  # the export in one folder of the zip
             strip = next(iter(roots)) + "/"
-        return {i.filename[len(strip):]: _zip_reader(path, i) for i in members}, path.stem
-    return {path.name: _reader(path)}, path.parent.name
+        return {i.filename[len(strip):]: member_reader(path, i, MAX_FILE_BYTES) for i in members}, path.stem
+    return {path.name: file_reader(path, MAX_FILE_BYTES)}, path.parent.name
 
 
-def _reader(p: Path) -> Callable[[], bytes]:
-    def read() -> bytes:
-        with p.open("rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:
-            raise ImportFormatError(f"file larger than {MAX_FILE_BYTES} bytes", str(p))
-        return data
-    return read
 
 
-def _zip_reader(path: Path, info: zipfile.ZipInfo) -> Callable[[], bytes]:
-    def read() -> bytes:
-        with zipfile.ZipFile(path) as zf:
-            return read_member(zf, info, str(path), min(MAX_FILE_BYTES, DEFAULT_MAX_MEMBER_BYTES))
-    return read
 
 
 def _load(files: Files, name: str, where: str, kind: type) -> Any:
