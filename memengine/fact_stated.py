@@ -17,6 +17,9 @@
 - **"Open until X"** is the closing time ("Der Hort hat bis 17 Uhr auf", "the shop is open until 8pm", "ouvert
   jusqu'à 19h", "abierto hasta las 9", "aberto até às 18h", "aperto fino alle 19"): "schließt um 17 Uhr", so a
   later "macht schon um 16 Uhr zu" is the same end with a new time.
+- **Someone moved it** is "it was moved" ("Oscar moved the weekly planning to Tuesdays", "we pushed the launch to
+  May 3", "Dr Lee rescheduled the appointment to 5 December"): who moved a thing is no subject of its frame; as
+  the passive it is the thing's new value (lead, session 12: the demo's own update was read as no update).
 
 :func:`stated` is what memengine/supersession.py compares (both sides); ``text`` itself when there is
 nothing to take off. Pure: no SQL, no I/O.
@@ -28,6 +31,7 @@ import re
 from functools import lru_cache
 
 from memengine import fact_said
+from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS
 
 __all__ = ["stated"]
 
@@ -157,9 +161,37 @@ def _joined(text: str) -> str:
     return text
 
 
+# "<someone> moved the <thing> to <value>": a name (two with "and"), a pronoun or "the team", a verb of moving a
+# date or time, the thing, then "to"/"until" and the rest (English; the other languages say it reflexively or in the
+# passive already: "se movió", "wurde verschoben", "a été décalé")
+_MOVED_BY_RE = re.compile(
+    r"^(?:(?:I|we|they|he|she|the team|our team|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)?(?:\s+(?:and|&)\s+[A-Z][\w'.-]*)?)\s+)"
+    r"(?:have\s+|has\s+|just\s+|finally\s+)?"
+    r"(?P<verb>moved|pushed|shifted|rescheduled|postponed|delayed|bumped|brought\s+forward|pulled\s+forward)\s+"
+    r"(?P<thing>(?:the|our|my|his|her|their|this\s+week's|next\s+week's)\s+[^,;.!?]+?)\s+"
+    r"(?P<rest>(?:to|until|till|back\s+to|forward\s+to)\s+.+)$", re.IGNORECASE)
+
+
+# what a date or time is moved to: a weekday, a month, a day's number, a clock time, "next …", "tomorrow", "later"
+_WHEN_RE = re.compile(
+    r"(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b|\d{1,2}[:.h]\d{2}|\d{1,2}\s*[ap]\.?m\b|next\b|tomorrow\b|tonight\b|"
+    r"later\b|after\b|early\b|mid\b|the\s+end\b|(?:" + "|".join(sorted(WEEKDAYS | MONTHS | SHORT_WEEKDAYS,
+                                                                           key=lambda w: (-len(w), w))) + r")s?\b)",
+    re.IGNORECASE)
+
+
+def _moved_by(text: str) -> str:
+    """"Oscar moved the weekly planning to Tuesdays" -> "The weekly planning was moved to Tuesdays"; else ``text``."""
+    m = _MOVED_BY_RE.match(text.strip())
+    if m is None or not _WHEN_RE.match(m.group("rest").split(None, 1)[-1]):
+        return text  # (a thing moved to a place or a system: "we moved the build server to Debian" is a migration)
+    thing = m.group("thing")
+    return f"{thing[0].upper()}{thing[1:]} was {m.group('verb').lower()} {m.group('rest')}"
+
+
 @lru_cache(maxsize=4096)
 def stated(text: str) -> str:
     """The sentence the update rules compare: the clause reported, a correction's frame off, German
     separable verbs joined (see the module docstring)."""
-    out = _joined(_open_until(_new_one(_corrected(fact_said.reported(text)))))
+    out = _moved_by(_joined(_open_until(_new_one(_corrected(fact_said.reported(text))))))
     return out if len(out.split()) >= 2 else text

@@ -141,3 +141,31 @@ def test_another_path_supersedes_on_store(store: core.MemoryStore) -> None:
     for old, new in PATHS:
         older = store.store(old).id
         assert store.store(new).supersedes == [older], new
+
+
+# --------------------------------------------------------------------------- someone moved it
+
+MOVED_BY = [
+    ("Oscar moved the weekly planning to Tuesdays", "The weekly planning was moved to Tuesdays"),
+    ("We pushed the launch to May 3", "The launch was pushed to May 3"),
+    ("Dr Lee rescheduled the dentist appointment to 5 December", "The dentist appointment was rescheduled to 5 December"),
+    ("Ana and Ben moved the party to Saturday", "The party was moved to Saturday"),
+    ("The team has moved the retro to Thursday at 4pm", "The retro was moved to Thursday at 4pm"),
+    ("Oscar moved to Berlin", "Oscar moved to Berlin"),  # a person who moved: no thing moved
+    ("The weekly planning moved to Tuesdays", "The weekly planning moved to Tuesdays"),
+]
+
+
+def test_someone_moved_it_is_read_as_it_was_moved() -> None:
+    from memengine import fact_stated
+
+    assert [fact_stated.stated(said) for said, _ in MOVED_BY] == [read for _, read in MOVED_BY]
+
+
+def test_the_demo_update_marks_the_older_planning(store: core.MemoryStore) -> None:
+    """The demo's own update (demo/run_demo.py) was read as no update at all: the older now probably outdated (it
+    says more than the day: the room, the printout), the newer ranked first."""
+    old = store.store("Weekly planning is on Mondays at 9:30 in the small meeting room; bring the sprint board "
+                      "printout.").id
+    new = store.store("Oscar moved the weekly planning to Tuesdays")
+    assert new.supersedes == [] and new.may_update == [old]
