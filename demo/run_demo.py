@@ -35,17 +35,24 @@ def main() -> None:
     again = mem("import", "jsonl", str(HERE / "sample.jsonl"))["data"]
     print(f"re-import is idempotent: {again['memories_added']} added, {again['skipped_duplicates']} already present\n")
     # the same owner as the imported notes ("demo"): a newer value supersedes the old fact (kept,
-    # restorable, reachable with --history); from another source both would stay, as a contradiction
+    # restorable, reachable with --history), or, when the older says more than the value, marks it probably
+    # outdated; from another source both would stay, as a contradiction
     stored = mem("store", "Oscar moved the weekly planning to Tuesdays", "--type", "semantic",
                  "--source", "demo")["data"]
     old = ", ".join(f"#{i}" for i in stored.get("supersedes", []))
-    print(f"stored a new fact as #{stored['id']}" + (f", superseding {old} (see recall --history)" if old else "") + "\n")
+    # a probable update (the older says more than the day: the room, the printout) keeps both, the newer first
+    maybe = ", ".join(f"#{i}" for i in stored.get("may_update") or [])
+    print(f"stored a new fact as #{stored['id']}" + (f", superseding {old} (see recall --history)" if old else "")
+          + (f", probably updating {maybe} (both kept; recall ranks the newer first and marks the older)"
+             if maybe else "") + "\n")
     for query in ("when is the weekly planning?", "when does Oscar like to meet?", "error 0x8007045D", "how do I restart the gateway?",
                   "what caused the outage in March?", "food allergies", "what happened on 12 March?"):
         res = mem("recall", query, "-k", "3", "--no-touch")["data"]
         print(f"recall {query!r}  ({res['count']} results)")
         for r in res["results"]:
-            print(f"  #{r['id']:<3} {r['score']:.3f}  [{r['memory_type']}] {r['content'][:90]}")
+            later = ", ".join(f"#{i}" for i in r.get("possibly_outdated_by") or [])
+            print(f"  #{r['id']:<3} {r['score']:.3f}  [{r['memory_type']}] {r['content'][:90]}"
+                  + (f"  (maybe outdated by {later})" if later else ""))
         print()
     stats = mem("stats")["data"]
     print(f"{stats['memories']} memories, {stats['vectors']} vectors, model {stats['embedding_model']}, "
