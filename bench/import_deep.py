@@ -85,17 +85,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'case':34} {'MB':>6} " + " ".join(f"{name + ' CPU-s':>12} {name + ' MB':>8}" for name in trees)
               + "  records")
         for label, path in cases:
-            best: dict[str, dict[str, float]] = {}
-            for _ in range(args.rounds):
-                for name, tree in trees.items():
-                    got = run(tree, path)
-                    if name not in best or got["cpu"] < best[name]["cpu"]:
-                        best[name] = got
-            same = len({str(b["digest"]) for b in best.values()}) == 1
-            print(f"{label:34} {path.stat().st_size / 1e6:6.1f} "
-                  + " ".join(f"{b['cpu']:12.2f} {b['rss_mb']:8.0f}" for b in best.values())
-                  + f"  {best['this']['records']:.0f}" + ("" if same else "  RECORDS DIFFER"))
+            print(compare_row(f"{label:34}", path.stat().st_size, path, trees, args.rounds))
     return 0
+
+
+def compare_row(label: str, size: int, path: Path, trees: dict[str, Path], rounds: int) -> str:
+    """One table row: ``path`` parsed by each tree ``rounds`` times (the least CPU kept), its size in MB, each
+    tree's CPU-s and peak MB, the records "this" tree read, and a mark when the trees' records differ."""
+    best: dict[str, dict[str, float]] = {}
+    for _ in range(rounds):
+        for name, tree in trees.items():
+            got = run(tree, path)
+            if name not in best or got["cpu"] < best[name]["cpu"]:
+                best[name] = got
+    same = len({str(b["digest"]) for b in best.values()}) == 1
+    return (f"{label} {size / 1e6:6.1f} " + " ".join(f"{b['cpu']:12.2f} {b['rss_mb']:8.0f}" for b in best.values())
+            + f"  {best['this']['records']:.0f}" + ("" if same else "  RECORDS DIFFER"))
 
 
 if __name__ == "__main__":

@@ -20,9 +20,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from import_deep import REPO, run
-
-_CHILD_DIGEST = "records"  # import_deep's child prints CPU, RSS, records and a digest of the contents
+from import_deep import REPO, compare_row
 
 WORDS = ("boiler oscar tiles kitchen porto lisbon garden bike train coffee meeting plan budget invoice roof "
          "plumber ferry school dentist insurance car rent lease paint window door").split()
@@ -70,16 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             n = args.notes // 2 * scale
             folder = vault(work / f"vault{scale}", n)
             size = sum(p.stat().st_size for p in folder.iterdir())
-            best: dict[str, dict[str, float]] = {}
-            for _ in range(args.rounds):
-                for name, tree in trees.items():
-                    got = run(tree, folder)
-                    if name not in best or got["cpu"] < best[name]["cpu"]:
-                        best[name] = got
-            same = len({str(b["digest"]) for b in best.values()}) == 1
-            print(f"{f'vault of {n:,} notes':24} {size / 1e6:6.1f} "
-                  + " ".join(f"{b['cpu']:12.2f} {b['rss_mb']:8.0f}" for b in best.values())
-                  + f"  {best['this'][_CHILD_DIGEST]:.0f}" + ("" if same else "  RECORDS DIFFER"))
+            print(compare_row(f"{f'vault of {n:,} notes':24}", size, folder, trees, args.rounds))
     return 0
 
 
