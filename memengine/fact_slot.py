@@ -45,6 +45,7 @@ from memengine import (
     fact_elliptic,
     fact_handover,
     fact_instance,
+    fact_langs,
     fact_mood,
     fact_occasion,
     fact_same,
@@ -170,6 +171,8 @@ def _one_off(old: str, new: str) -> str | None:
         return "occasion"
     if fact_scope.scope_added(old, new):
         return "scope"
+    if fact_langs.other_language(old, new):
+        return "language"  # two people's facts in two languages, each clearly its own (memengine/fact_langs.py)
     # another instance of the frame (memengine/fact_instance.py: another day's session, "... in staging"):
     # supersession.vetoed reads it too; here so that the decision alone never says otherwise
     return fact_instance.another_instance(old, new) or None
