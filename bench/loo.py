@@ -221,6 +221,8 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "a name replaced, broader (renamed: switch vs cue)": (D, replace(D, renamed="cue")),
     # issue 19 round 27 (memengine/recall/succeeded.py): the successor told after news of the old name, without it
     "a name succeeded after news of the old one (succeeded)": (D, replace(D, succeeded=False)),
+    # round 30 (memengine/recall/notes.py): an agent's own note restating a top note's subject as a change
+    "an agent's note restated as a change, above the older (notes_newer)": (D, replace(D, notes_newer=False)),
 }
 
 

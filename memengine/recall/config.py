@@ -225,6 +225,9 @@ RENAMED = "switch"
 # new name said without the old ("Van Dijk belt af" ... "Kees Hoogendoorn heeft getekend"). Figures: bench/README.md,
 # "Round 27".
 SUCCEEDED = True
+# Round 30 (memengine/recall/notes.py): an agent's own notes (no thread) — a later note of the same source saying a
+# top note's subject again as a change goes above it. Figures: bench/README.md, "Round 30".
+NOTES_NEWER = True
 # Round 25 ("switch", renamed.py): the broader change lexicon the facts engine reads (fact_change_words: "résilié",
 # "cancelei", "passati"), and "what" questions asking no value, whose update must say the change beside the old name.
 # Held-out 22: recall@5 0.734 -> 0.747, newer above older 23/42 -> 24/42, traps moved 0; held-outs 13-19 unchanged,
@@ -351,6 +354,8 @@ class RecallConfig:
     # A top hit's name succeeded after news of it: a later turn introducing a new name, said without the old one,
     # within SPAN turns after a turn naming the old one again, goes above it (succeeded.py, round 27).
     succeeded: bool = SUCCEEDED
+    # A later note restating a top note's subject as a change goes above it, the older marked (notes.py, round 30).
+    notes_newer: bool = NOTES_NEWER
     # The answers of the first answer_seeds hits' questions, right after them below the first answer_keep (answers.py).
     answer_seeds: int = ANSWER_SEEDS
     answer_keep: int = ANSWER_KEEP

@@ -511,6 +511,11 @@ class Recall(KeywordSearch, People):
                 scored, k, run.query, lambda seeds, n: mentions_after(self.conn, seeds, n, run.where, run.args),
                 lambda turns, span: self._next_turns(turns, span, run), said_before_in(self.conn))
             _marked_later(outdated, later)
+        if run.strategy == "hybrid" and run.cfg.notes_newer:  # an agent's note restated as a change (round 30)
+            from memengine.recall.notes import newer_notes_first
+
+            scored, later = newer_notes_first(scored, k, run.query)
+            _marked_later(outdated, later)
         whole = self.rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:

@@ -534,6 +534,11 @@ def _subject(text: str) -> frozenset[str]:
     return frozenset(s for s in _stems(text) if not _VALUE_WORD.match(s))
 
 
+def subject_stems(text: str) -> frozenset[str]:
+    """A text's stems that may name a subject (:func:`stems` without the words of a value: "march", "week")."""
+    return _subject(text)
+
+
 def person_source(c: Candidate) -> tuple[str, str] | None:
     """The (import source, author) whose threads ``c`` may pair across (round 17), or None: the user's turn
     of an assistant export, a note of a notes import; a group chat, an assistant's answer, a memory stored

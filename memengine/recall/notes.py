@@ -1,0 +1,97 @@
+"""An agent's own notes that update each other: the newer version first (round 30, held-out 29).
+
+An agent stores short notes one at a time (``mem.py store "..."``, no thread) over weeks; a later note often
+restates an earlier one with a new value: "Maya's dental cleaning with Dr. Haddad for October 14" and, weeks on,
+"Maya has a cold, so the November 3 cleaning is off; Dr. Haddad can see her on December 9 at 8:30am instead";
+"Flour ... from Marriage's: delivered every Monday, order by Friday noon" and "Marriage's moved the cut-off: orders
+for Monday delivery must be in by Thursday 5pm". The store retires the older one only when the facts engine reads
+the pair as one slot with another value (memengine/supersession.py), and never an episodic note (FACT_SQL reads
+semantic and procedural ones): most such pairs stay current, and the older one, worded closer to the question,
+ranks first. The chat steps (updates.py, renamed.py, succeeded.py) pair turns of one thread; a note has none.
+
+Here the question is the slot: among the scored candidates of a recall (the top ``k`` of the steps' depth), a later
+note of the same source that
+
+* says the subject of a top-``SEEDS`` note again: at least ``SUBJECT_STEMS`` content-word stems of both (no value
+  word: "march", "monday") that at most ``RARE_IN`` of the candidates say — the words of that slot's versions,
+  not the user's name, which every note of a store about one person holds, nor a place half of them name;
+* is worded as a change: a word of fact_cue's change lexicon (updates.change_word: "moved", "now", "instead",
+  "raised", "switched") and no question or plan (fact_mood.unasserted);
+
+goes just above it (the newest of several first; one already above stays), and the older one is returned marked
+``possibly_outdated`` by it. Nothing leaves the results. Chat turns (a thread), episodes, shared memories and other sources are never
+paired: two sources disagreeing stay both current (contradictions), as the store keeps them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from memengine.recall.counter import asks_first
+from memengine.recall.episodes import is_episode
+from memengine.records import Candidate
+
+# The top hits read as the older version (an agent takes the first 1-3 hits).
+SEEDS = 3
+# Two stems name a subject again (updates.ACROSS_STEMS: a later conversation naming the earlier one's subject).
+SUBJECT_STEMS = 2
+# A stem of the slot is said by its versions and little else: the older, the newer and one more (a chain of
+# three: booked, moved, moved again) among the candidates.
+RARE_IN = 3
+# A short note: an agent's note states a fact or two (updates.UPDATE_WORDS' bound on a chat update, in characters).
+NOTE_CHARS = 40 * 12
+
+
+def is_note(c: Candidate) -> bool:
+    """A memory stored as a note: no thread (no chat turn), no import episode, not received from another store."""
+    return c.thread is None and not is_episode(c) and not (c.source or "").startswith("shared:")
+
+
+def _later(a: Candidate, b: Candidate) -> bool:
+    """``b`` was true after ``a``: by their event times when both have one (``--at``), else by store order."""
+    if a.event_at and b.event_at:
+        return b.event_at > a.event_at
+    return b.id > a.id
+
+
+def newer_notes_first(ranked: list[Candidate], k: int, query: str = "") -> tuple[list[Candidate], dict[int, list[int]]]:
+    """``ranked`` (best first) with each later note that restates a top note's subject as a change moved just
+    above it (see the module's text), and ``{older id: [newer ids]}`` (the older ones to mark). Costs nothing
+    on a store of chat turns (no note among the top hits); on notes ~0.1 ms warm (stems and the change
+    lexicon are kept per text per process)."""
+    if k < 2 or (query and asks_first(query)):  # ("what was the first dentist date?": the older is asked)
+        return ranked, {}
+    top = ranked[:k]
+    seeds = [c for c in top[:SEEDS] if is_note(c)]
+    if not seeds:
+        return ranked, {}
+    from memengine import fact_mood
+    from memengine.recall.updates import change_word, subject_stems
+
+    notes = [c for c in top if is_note(c) and len(c.content) <= NOTE_CHARS]
+    said = {c.id: subject_stems(c.content) for c in notes}
+    df = Counter(s for c in top for s in (said.get(c.id) or subject_stems(c.content)))
+    marks: dict[int, list[int]] = {}
+    for a in seeds:
+        if a.id not in said:
+            continue
+        for b in notes:
+            if b.id == a.id or b.source != a.source or not _later(a, b):
+                continue
+            if sum(1 for s in said[a.id] & said[b.id] if df[s] <= RARE_IN) < SUBJECT_STEMS:
+                continue
+            if not change_word(b.content) or fact_mood.unasserted(b.content):
+                continue
+            marks.setdefault(a.id, []).append(b.id)
+    if not marks:
+        return ranked, {}
+    out = list(top)
+    for old_id, newer in marks.items():
+        old = next(c for c in out if c.id == old_id)
+        for new in sorted((c for c in out if c.id in set(newer)), key=lambda c: (c.event_at or "", c.id), reverse=True):
+            if out.index(new) < out.index(old):
+                continue  # (already above it)
+            out.remove(new)
+            out.insert(out.index(old), new)  # (the newest first: each next one goes between it and the older)
+            new.score = old.score
+    return out + ranked[k:], {o: sorted(ns) for o, ns in marks.items()}
