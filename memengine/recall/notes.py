@@ -14,7 +14,9 @@ note of the same source that
 
 * says the subject of a top-``SEEDS`` note again: at least ``SUBJECT_STEMS`` content-word stems of both (no value
   word: "march", "monday") that at most ``RARE_IN`` of the candidates say — the words of that slot's versions,
-  not the user's name, which every note of a store about one person holds, nor a place half of them name;
+  not the user's name, which every note of a store about one person holds, nor a place half of them name —
+  and no stem of the newer's own change words: "Sofia moved to the data platform team" says "move" and "Sofia"
+  of "Decided with Sofia to move the invoice PDFs to R2", but the move is its change, not the PDFs' subject;
 * is worded as a change: a word of fact_cue's change lexicon (updates.change_word: "moved", "now", "instead",
   "raised", "switched") and no question or plan (fact_mood.unasserted);
 
@@ -66,7 +68,7 @@ def newer_notes_first(ranked: list[Candidate], k: int, query: str = "") -> tuple
     if not seeds:
         return ranked, {}
     from memengine import fact_mood
-    from memengine.recall.updates import change_word, subject_stems
+    from memengine.recall.updates import change_stems, change_word, subject_stems
 
     notes = [c for c in top if is_note(c) and len(c.content) <= NOTE_CHARS]
     said = {c.id: subject_stems(c.content) for c in notes}
@@ -78,7 +80,8 @@ def newer_notes_first(ranked: list[Candidate], k: int, query: str = "") -> tuple
         for b in notes:
             if b.id == a.id or b.source != a.source or not _later(a, b):
                 continue
-            if sum(1 for s in said[a.id] & said[b.id] if df[s] <= RARE_IN) < SUBJECT_STEMS:
+            shared = (said[a.id] & said[b.id]) - change_stems(b.content)
+            if sum(1 for s in shared if df[s] <= RARE_IN) < SUBJECT_STEMS:
                 continue
             if not change_word(b.content) or fact_mood.unasserted(b.content):
                 continue

@@ -184,6 +184,16 @@ def change_word(text: str) -> bool:
     return any(w in words or w.endswith(suffixes) for w in (fold(t) for t in _WORDS.findall(text)))
 
 
+def change_stems(text: str) -> frozenset[str]:
+    """The :func:`stems` of a text's change words (:func:`change_word`'s: "moved" → "move", "switched" →
+    "swit"): the words that say a change, which name no subject a newer and an older text share."""
+    from memengine.fact_lexicon import fold
+
+    words, suffixes = _change_words(), _cue_words()[1]
+    found = " ".join(t for t in _WORDS.findall(text) if (w := fold(t)) in words or w.endswith(suffixes))
+    return _stems(found) if found else frozenset()
+
+
 @functools.lru_cache(maxsize=_CACHE)
 def _slot_update(new: str) -> bool:
     from memengine import fact_cue, fact_mood
