@@ -1,4 +1,5 @@
-"""Which chat app's export a path is (Telegram, Slack, Discord, Messenger/Instagram, iMessage), for
+"""Which chat app's export a path is (Telegram, Slack, Discord, Messenger/Instagram, iMessage, LINE, KakaoTalk,
+SMS Backup & Restore, Google Chat/Hangouts, Signal via signal-export, Skype), for
 :mod:`importers.detect`: by the keys in a JSON file's first bytes, the shape of a text's first lines, a folder's
 or a zip's names. Each answer is a parser's name (:mod:`importers.registry`) or None; nothing is parsed here."""
 
@@ -18,6 +19,12 @@ _JSON_APPS = (
     ("discord", (r'"guild"\s*:', r'"channel"\s*:', r'"messages"\s*:')),
     ("messenger", (r'"sender_name"', r'"timestamp_ms"')),
     ("messenger", (r'"participants"\s*:', r'"(?:threadName|senderName)"\s*:')),
+    # Skype's messages.json: the owner's id, then the conversations and their MessageList
+    ("skype", (r'"userId"\s*:', r'"conversations"\s*:\s*\[')),
+    # Google Chat's Groups/<space>/messages.json; Hangouts.json of the older Takeout
+    ("googlechat", (r'"creator"\s*:', r'"created_date"\s*:')),
+    ("googlechat", (r'"conversations"\s*:\s*\[', r'"(?:conversation_id|participant_data|event_type)"\s*:')),
+    ("googlechat", (r'"conversation_state"\s*:\s*\[', r'"(?:conversation_id|participant_data|event_type)"\s*:')),
 )
 # a Slack day: YYYY-MM-DD.json, a list of messages with their "ts"
 SLACK_DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}\.json")
@@ -33,8 +40,18 @@ _TEXT_APPS = (
     # Telegram Desktop's "copy as text": "Ana Sousa, [13.03.24 15:00]" then the message, a blank line between
     ("telegram", re.compile(r"^[^\n,\[\]]{1,80}, \[\d{1,2}[./]\d{1,2}[./]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?"
                             r"(?: ?[AaPp]\.? ?[Mm]\.?)?\]\r?\n")),
+    # LINE: "[LINE] Chat history with Ana" (any UI language), tab-separated lines after
+    ("line", re.compile(r"^\[LINE\] ")),
+    # KakaoTalk: its text's header (Korean, English), its CSV's
+    ("kakaotalk", re.compile(r"^[^\n]{1,80}님과 카카오톡 대화|^KakaoTalk Chats with |^Talk with [^\n]{1,80}\r?\nDate Saved ?: ")),
+    ("kakaotalk", re.compile(r'^"?Date"?,"?User"?,"?Message"?\r?\n')),
+    # SMS Backup & Restore: <smses> after the XML declaration, its comment and its style sheet
+    ("sms", re.compile(r"^<\?xml[^>]*\?>\s*(?:<!--.*?-->\s*|<\?xml-stylesheet[^>]*\?>\s*)*<smses[\s>]", re.DOTALL)),
 )
+_CALLS_RE = re.compile(r"^<\?xml[^>]*\?>\s*(?:<!--.*?-->\s*|<\?xml-stylesheet[^>]*\?>\s*)*<calls[\s>]", re.DOTALL)
+_FILE_APPS = {"imessage", "discord", "line", "kakaotalk", "sms"}
 _PAGE_RE = re.compile(r"messages\d*\.html", re.IGNORECASE)
+_TAKEOUT_RE = re.compile(r"(?:^|/)(?:Google Chat/Groups/[^/]+/messages\.json|Hangouts/Hangouts\.json)$")
 _INBOX_RE = re.compile(r"(?:^|/)messages/(?:inbox|archived_threads|filtered_threads|message_requests|e2ee_cutover)/"
                        r"[^/]+/message_\d+\.json$")
 
@@ -87,22 +104,52 @@ def folder_app(folder: Path) -> str | None:
             return "slack"
     if "export_results.html" in names and any(p.is_dir() for p in folder.glob("chats/chat_*")):
         return "telegram"  # a whole account's web pages: chats/chat_001/messages.html, ...
-    return files_app(folder)
+    return chat_folder_app(folder, names) or files_app(folder)
 
 
 def files_app(folder: Path) -> str | None:
-    """``imessage`` or ``discord`` for a folder whose text files (the first few looked at) are all that app's
-    exports: imessage-exporter writes a folder of them, one per conversation."""
-    texts = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".txt", ".csv") and p.is_file()
+    """The app of a folder whose text files (the first few looked at) are all that app's exports: imessage-exporter
+    writes a folder of them, one per conversation; LINE, KakaoTalk and SMS Backup & Restore one file per chat or
+    backup (a call log beside the messages is left out)."""
+    texts = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".txt", ".csv", ".xml") and p.is_file()
                    and not p.name.startswith("."))
     found = set()
     for p in texts[:5]:
         try:
             with p.open("rb") as fh:
-                found.add(text_app(fh.read(4096).decode("utf-8", "replace")))
+                head = fh.read(4096).decode("utf-8", "replace")
         except OSError:
             return None
-    return found.pop() if len(found) == 1 and found <= {"imessage", "discord"} else None
+        if not _CALLS_RE.match(head.lstrip("\ufeff \t\r\n")):
+            found.add(text_app(head))
+    return found.pop() if len(found) == 1 and found <= _FILE_APPS else None
+
+
+def chat_folder_app(folder: Path, names: set[str]) -> str | None:
+    """Google Chat or Hangouts (a Takeout, its "Google Chat" folder, a space's folder), Skype's export folder, or
+    signal-export's folder of chats (a chat.md per chat), by the folder's names and a look at one file's head."""
+    from importers import signal
+
+    for rel in ("Groups", "Google Chat/Groups", "Takeout/Google Chat/Groups"):
+        if next((folder / rel).glob("*/messages.json"), None) is not None:
+            return "googlechat"
+    for rel in ("Hangouts.json", "Hangouts/Hangouts.json", "Takeout/Hangouts/Hangouts.json"):
+        if (folder / rel).is_file():
+            return "googlechat"
+    if "messages.json" in names and (folder / "messages.json").is_file():
+        try:
+            with (folder / "messages.json").open("rb") as fh:
+                app = json_app(fh.read(65536).decode("utf-8", "replace"), folder / "messages.json")
+        except OSError:
+            return None
+        if app in ("googlechat", "skype"):
+            return app
+    if "chat.md" in names and signal.is_chat(folder / "chat.md"):
+        return "signal"
+    subs = sorted(p / "chat.md" for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if any(signal.is_chat(p) for p in subs[:20] if p.is_file()):
+        return "signal"
+    return None
 
 
 def app_files(folder: Path, app: str) -> list[Path]:
@@ -133,6 +180,8 @@ def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | No
         return "telegram"
     if any(_INBOX_RE.search(n.lower()) for n in names):
         return "messenger"
+    if any(_TAKEOUT_RE.search(n) for n in names):
+        return "googlechat"
     for name, base in zip(names, bases, strict=True):
         if _PAGE_RE.fullmatch(base):
             try:
@@ -141,4 +190,15 @@ def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | No
             except (OSError, zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError):
                 return None
             return "telegram" if text_app(head) == "telegram" else None
+    texts = [n for n, b in zip(names, bases, strict=True) if b.endswith(".txt")]
+    if texts and len(texts) <= 20:  # chats copied from Telegram Desktop as text, zipped
+        heads = []
+        for name in texts:
+            try:
+                with zf.open(name) as fh:
+                    heads.append(text_app(fh.read(4096).decode("utf-8", "replace")))
+            except (OSError, zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError):
+                return None
+        if set(heads) == {"telegram"}:
+            return "telegram"
     return None

@@ -36,6 +36,7 @@ from importers import (
     note_layouts,
     notion,
     roam,
+    signal,
     simplenote,
     standardnotes,
     tiddlywiki,
@@ -244,8 +245,11 @@ def detect(path: Path | str) -> str:
     if not raw.strip():
         raise ImportFormatError(f"empty file ({_TRIED})", file)
     if jex.is_tar_head(raw):  # Joplin's JEX (a tar of its RAW items): notes
-        if any(jex.ITEM_RE.fullmatch(n.rsplit("/", 1)[-1]) for n in _tar_names(path)):
+        names = _tar_names(path)
+        if any(jex.ITEM_RE.fullmatch(n.rsplit("/", 1)[-1]) for n in names):
             return "markdown"
+        if any(n.rsplit("/", 1)[-1] == "messages.json" for n in names):
+            return "skype"  # Skype's export: a tar of messages.json and its media
         raise ImportFormatError(_unknown("tar archive holds no Joplin notes", None), file)
     what = kinds.binary_kind(raw, path)
     if what is not None:
@@ -286,6 +290,8 @@ def detect(path: Path | str) -> str:
                 obj = None
             if isinstance(obj, dict) and "content" in obj:
                 return "jsonl"
+    if suffix == ".md" and signal.is_chat(path):
+        return "signal"  # signal-export's chat.md: "[2024-03-13 19:02] Name: text"
     if suffix in (".md", ".markdown", ".org", ".enex", ".canvas", ".tid") or notion.is_database(path) or \
             dayone.is_export_head(raw) or standardnotes.is_backup_head(raw) or simplenote.is_export_head(raw) or \
             roam.is_export_head(raw) or tiddlywiki.is_export_head(raw) or note_layouts.is_zim_head(raw) or \

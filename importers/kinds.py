@@ -15,7 +15,8 @@ EXPECTED = ("expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export (
             "chat.html or the export .zip), notes (.md, .html, .enex, a Notion, Keep, Standard Notes or Day One "
             "export), "
             "contacts (.vcf), JSON lines (.jsonl) or a chat of Telegram, Slack, Discord (DiscordChatExporter), Messenger, "
-            "Instagram or iMessage (imessage-exporter)")
+            "Instagram, iMessage (imessage-exporter), LINE, KakaoTalk, SMS Backup & Restore, Google Chat or Hangouts "
+            "(Takeout), Signal Desktop (signal-export) or Skype")
 
 _MAGIC = (
     (b"%PDF", "a PDF document"),
@@ -94,7 +95,6 @@ _OTHER_JSON = (
      "a Telegram chat export"),
     ((r'"chats"\s*:\s*\{', r'"personal_information"'), "a Telegram export"),
     ((r'"guild"\s*:', r'"channel"\s*:', r'"messages"\s*:'), "a Discord chat export"),
-    ((r'"creator"\s*:', r'"created_date"\s*:'), "a Google Chat export"),
     ((r'"client_msg_id"|"subtype"\s*:\s*"channel_join"',), "a Slack channel export"),
 )
 _OTHER_TEXT = (
@@ -112,12 +112,10 @@ _OTHER_TEXT = (
     # Telegram Desktop's "copy": "Ana Sousa, [13.03.24 15:00]" then the message, a blank line between
     (re.compile(r"^[^\n,\[\]]{1,80}, \[\d{1,2}[./]\d{1,2}[./]\d{2,4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AaPp]\.? ?[Mm]\.?)?\]\r?\n"),
      "a Telegram chat copied as text"),
-    # SMS Backup & Restore (Android): the messages and the call log, as XML
-    (re.compile(r"^\[LINE\] "), "a LINE chat export"),  # "[LINE] Chat history with Ana", then tab-separated lines
-    (re.compile(r"^[^\n]{1,80}님과 카카오톡 대화|^KakaoTalk Chats with |^Talk with [^\n]{1,80}\r?\nDate Saved ?: "),
-     "a KakaoTalk chat export"),
-    (re.compile(r"^<\?xml[^>]*\?>\s*(?:<!--.*?-->\s*)?<smses[\s>]", re.DOTALL), "an SMS Backup & Restore file of text messages"),
-    (re.compile(r"^<\?xml[^>]*\?>\s*(?:<!--.*?-->\s*)?<calls[\s>]", re.DOTALL), "an SMS Backup & Restore call log"),
+    # SMS Backup & Restore's call log (its messages are read: importers.sms): a call holds no words to remember, and a
+    # record per call would bury the chats' episodes
+    (re.compile(r"^<\?xml[^>]*\?>\s*(?:<!--.*?-->\s*|<\?xml-stylesheet[^>]*\?>\s*)*<calls[\s>]", re.DOTALL),
+     "an SMS Backup & Restore call log"),
 )
 # Text of no export that is not another app's either: subtitles, a program's log (said before "a CSV
 # table": a log's lines have commas too).

@@ -69,6 +69,13 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("discord", (".json", ".csv", ".txt"), one_per_file=True, conversational=True, module="importers.discord"),
     ParserSpec("messenger", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.messenger"),
     ParserSpec("imessage", (".txt",), one_per_file=True, conversational=True, module="importers.imessage"),
+    ParserSpec("line", (".txt",), one_per_file=True, conversational=True, module="importers.line"),
+    ParserSpec("kakaotalk", (".txt", ".csv"), one_per_file=True, conversational=True, module="importers.kakaotalk"),
+    ParserSpec("sms", (".xml",), one_per_file=True, conversational=True, module="importers.sms"),
+    ParserSpec("googlechat", (".json", ".zip"), one_per_file=False, conversational=True,
+               module="importers.googlechat"),
+    ParserSpec("signal", (".md",), one_per_file=False, conversational=True, module="importers.signal"),
+    ParserSpec("skype", (".json", ".tar"), one_per_file=False, conversational=True, module="importers.skype"),
 )}
 NAMES = tuple(PARSERS)
 

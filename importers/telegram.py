@@ -66,6 +66,14 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
         report.variant["layout"] = "copied text"
         yield from telegram_copy.records(path, turns)
         return
+    copies = _zipped_copies(path) if path.is_file() and is_zip(path) else []
+    if copies:  # a zip of chats copied as text (nothing else of an export in it)
+        from importers import telegram_copy
+
+        report.variant["layout"] = "copied text"
+        for member in copies:
+            yield from telegram_copy.records(Path(member), turns, zip_opener(path, member), f"{path}!{member}")
+        return
     json_sources, page_groups = _sources(path)
     for opener, where in json_sources:
         report.variant.setdefault("layout", "json")
@@ -111,6 +119,29 @@ def _is_copy(path: Path) -> bool:
     with path.open("rb") as fh:
         head = fh.read(4096).decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
     return bool(HEADER_RE.match(head.split("\n", 1)[0].rstrip("\r")))
+
+
+def _zipped_copies(path: Path) -> list[str]:
+    """The members of a zip that are chats copied as text, when the zip holds no result.json nor page."""
+    from importers.telegram_copy import HEADER_RE
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = [n for n in zf.namelist() if not is_junk_member(n)]
+            bases = [n.rsplit("/", 1)[-1].lower() for n in names]
+            if "result.json" in bases or any(PAGE_RE.fullmatch(b) for b in bases):
+                return []
+            found = []
+            for name in names:
+                if name.lower().endswith(".txt"):
+                    check_member_name(name, str(path))
+                    with zf.open(name) as fh:
+                        head = fh.read(4096).decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+                    if HEADER_RE.match(head.split("\n", 1)[0].rstrip("\r")):
+                        found.append(name)
+            return found
+    except ZIP_OPEN_ERRORS as exc:
+        raise ImportFormatError(f"malformed zip archive ({exc})", str(path)) from None
 
 
 def _page_order(pages: list[Path]) -> list[Path]:

@@ -8,10 +8,11 @@ are media. The chat is the file's name."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from importers import ImportFormatError, Record
 from importers._textlines import iter_lines
@@ -24,14 +25,17 @@ _FORWARD_RE = re.compile(r"^\[Forwarded from (.{1,200})\]$")
 _MEDIA_RE = re.compile(r"^\[ [^\[\]]{1,200} \]$")
 
 
-def records(path: Path, turns: Turns) -> Iterator[Record]:
-    """The records of one copied chat."""
-    where = str(path)
-    day_first = _day_first(path)
+def records(path: Path, turns: Turns, opener: Callable[[], AbstractContextManager[IO[bytes]]] | None = None,
+            where: str | None = None) -> Iterator[Record]:
+    """The records of one copied chat: the file ``path``, or (a member of a zip) what ``opener`` opens, named
+    ``where`` in errors; the chat is named by ``path``'s stem either way."""
+    where = where or str(path)
+    open_it = opener or (lambda: path.open("rb"))
+    day_first = _day_first(open_it, where)
     thread = path.stem
     cur: tuple[str, datetime, int] | None = None
     body: list[str] = []
-    with path.open("rb") as raw:
+    with open_it() as raw:
         for ln in iter_lines(raw, where):
             m = HEADER_RE.match(ln.text)
             if m:
@@ -69,10 +73,10 @@ def _message(cur: tuple[str, datetime, int], body: list[str], thread: str, turns
         yield rec
 
 
-def _day_first(path: Path) -> bool:
+def _day_first(open_it: Callable[[], AbstractContextManager[IO[bytes]]], where: str) -> bool:
     twelve = False
-    with path.open("rb") as raw:
-        for ln in iter_lines(raw, str(path)):
+    with open_it() as raw:
+        for ln in iter_lines(raw, where):
             m = HEADER_RE.match(ln.text)
             if not m:
                 continue

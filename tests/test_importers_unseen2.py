@@ -550,7 +550,9 @@ def test_cli_mixed_folder_skips_a_stray_text_loudly_and_fails_whole_on_a_broken_
     out = _envelope(run_cli("--db", str(db), "import", str(folder), "--dry-run"))
     warnings = [w for f in out["data"]["files"] for w in f["warnings"]]
     assert warnings == [f"{folder / 'readme.txt'}: skipped: unrecognised format (tried whatsapp, chatgpt, claude, "
-                        "markdown, vcf, jsonl, telegram, slack, discord, messenger, imessage): plain text with no chat header (`mem.py import markdown FILE` reads it as a note)"]
+                        "markdown, vcf, jsonl, telegram, slack, discord, messenger, imessage, line, kakaotalk, sms, "
+                        "googlechat, signal, skype): plain text with no chat header (`mem.py import markdown FILE` reads "
+                        "it as a note)"]
     assert out["data"]["memories_added"] == 4
     bad = _zip(folder / "WhatsApp Chat with Bad.zip", {"_chat.txt": b"hello\nthis is no chat\n"})
     proc = run_cli("--db", str(db), "import", str(folder))

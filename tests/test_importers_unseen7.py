@@ -326,14 +326,14 @@ NOT_EXPORT = {
     "Episode 3.srt": "subtitles of a video (SubRip)",
     "captions.vtt": "subtitles of a video (WebVTT)",
     "server.log": "a program's log",
-    "sms-20240313150000.xml": "an SMS Backup & Restore file of text messages (not an export mem reads)",
     "calls-20240313150000.xml": "an SMS Backup & Restore call log (not an export mem reads)",
     "contacts.csv": "a contacts table (CSV: export the contacts as vCard, .vcf, to import them)",
     "Budget.numbers": "an Apple Pages, Numbers or Keynote document",
     "signal-2024-03-13-15-00-00.backup": "an encrypted Signal backup (not an export mem reads)",
-    "[LINE] Chat with Ana.txt": "a LINE chat export (not an export mem reads)",
-    "KakaoTalk_20240313_1530.txt": "a KakaoTalk chat export (not an export mem reads)",
 }
+# Refused here until round 21 (tests/test_importers_unseen21.py): chats now, each with its two turns.
+READ_SINCE_21 = {"sms-20240313150000.xml": "sms", "[LINE] Chat with Ana.txt": "line",
+                 "KakaoTalk_20240313_1530.txt": "kakaotalk"}
 
 
 @pytest.mark.parametrize("name", sorted(NOT_EXPORT))
@@ -343,7 +343,23 @@ def test_a_file_that_is_no_export_says_what_it_is(name: str) -> None:
 
 
 def test_every_unseen7_non_export_has_a_case() -> None:
-    assert sorted(p.name for p in (FIX / "notexport").iterdir()) == sorted([*NOT_EXPORT, "Telegram copy.txt"])
+    assert sorted(p.name for p in (FIX / "notexport").iterdir()) == sorted([*NOT_EXPORT, *READ_SINCE_21,
+                                                                            "Telegram copy.txt"])
+
+
+@pytest.mark.parametrize("name", sorted(READ_SINCE_21))
+def test_line_kakaotalk_and_sms_are_read_since_round_21(name: str) -> None:
+    from importers import ImportReport
+    from importers.registry import PARSERS
+
+    path = FIX / "notexport" / name
+    kind = READ_SINCE_21[name]
+    assert detect(path) == kind
+    recs = list(PARSERS[kind].parse(path, ImportReport(str(path), kind)))
+    assert [r.content for r in recs] == {
+        "sms": ["Oscar: Boiler fixed"],
+        "line": ["Ana: Are you coming tonight?", "Ben: Yes, at 8"],
+        "kakaotalk": ["Ana: 오늘 올 거야?", "Ben: 응, 8시에"]}[kind]
 
 
 def test_a_telegram_chat_copied_as_text_is_read_since_round_20() -> None:

@@ -170,7 +170,6 @@ def test_a_chat_zip_with_its_media_files(tmp_path: Path) -> None:
 # of a layout not read yet would become one big note), a Telegram copy and binary data are named.
 SINGLE_TXT = {
     "Packing list.txt": "plain text with no chat header",
-    "Chat with Ana.txt": "a Telegram chat copied as text",
     "data.txt": "binary data",
 }
 
@@ -184,6 +183,19 @@ def test_a_zip_of_one_txt_that_is_no_chat_names_what_it_is(tmp_path: Path, name:
         wa(path)
     message = str(err.value)
     assert f"{path}!{name}" in message and SINGLE_TXT[name] in message and "\n" not in message
+
+
+def test_a_zip_of_a_telegram_copy_is_read_since_round_21(tmp_path: Path) -> None:
+    """Refused here until round 21 (tests/test_importers_unseen21.py): the zipped copy reads as the file alone."""
+    from importers import ImportReport
+    from importers.registry import PARSERS
+
+    name = "Chat with Ana.txt"
+    path = _zip(tmp_path / "export.zip", {name: (FIX / "single_txt" / name).read_bytes()})
+    assert detect(path) == "telegram"
+    alone = FIX / "single_txt" / name
+    zipped = [r.content for r in PARSERS["telegram"].parse(path, ImportReport(str(path), "telegram"))]
+    assert zipped and zipped == [r.content for r in PARSERS["telegram"].parse(alone, ImportReport(str(alone), "telegram"))]
 
 
 def test_the_cli_names_the_member_of_a_zip_of_one_note(tmp_path: Path) -> None:
