@@ -1,6 +1,9 @@
 """Parse cost of the chat apps' exports: a Telegram Desktop result.json of N messages (a full export: several chats,
-entity lists, replies, service lines) and a Slack workspace folder of N messages (channels, days, threads,
-mentions), each at two sizes (the second twice the first: linear means the CPU time doubles, not quadruples).
+entity lists, replies, service lines), a Slack workspace folder of N messages (channels, days, threads,
+mentions), an SMS Backup & Restore XML of N messages (sms sent and received, 1 in 10 an MMS with a base64 photo)
+and a LINE text export of N lines (day lines, 1 in 8 a quoted message of three lines, stickers), each at two sizes
+(the second twice the first: linear means the CPU time doubles, not quadruples; streamed means the peak RSS stays
+flat).
 
 Each parse runs in a fresh subprocess (the registry's parser, as ``mem.py import`` calls it, without the store):
 the table prints CPU seconds, records per CPU second, peak RSS and the records it gave.
@@ -106,6 +109,60 @@ def slack(folder: Path, messages: int) -> Path:
     return folder
 
 
+def sms_xml(path: Path, messages: int) -> Path:
+    """An SMS Backup & Restore file of ``messages`` messages with 12 contacts: 1 in 10 an MMS carrying a 20 kB photo
+    (base64) and a text part."""
+    from xml.sax.saxutils import quoteattr
+
+    rng = random.Random(5)
+    photo = "/9j/" + "A" * 20_000
+    with path.open("w", encoding="utf-8") as fh:
+        fh.write("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n"
+                 f'<smses count="{messages}" backup_set="bench" backup_date="1711000000000" type="full">\n')
+        for i in range(messages):
+            t = 1_700_000_000_000 + i * 61_000
+            local = datetime.fromtimestamp(t / 1000, timezone.utc).replace(tzinfo=None) - timedelta(hours=3)
+            who = f"Contact {i % 12}"
+            address = f"+55119876500{i % 12:02d}"
+            readable = local.strftime("%d/%m/%Y %H:%M:%S")
+            if i % 10 == 9:
+                fh.write(f'  <mms date="{t}" msg_box="{1 + i % 2}" address="{address}" readable_date="{readable}" '
+                         f'contact_name="{who}">\n    <parts>\n'
+                         f'      <part seq="0" ct="image/jpeg" name="IMG_{i}.jpg" data="{photo}" />\n'
+                         f'      <part seq="1" ct="text/plain" text={quoteattr(_sentence(rng))} />\n'
+                         f'    </parts>\n    <addrs>\n      <addr address="{address}" type="137" charset="106" />\n'
+                         '    </addrs>\n  </mms>\n')
+            else:
+                fh.write(f'  <sms protocol="0" address="{address}" date="{t}" type="{1 + i % 2}" '
+                         f'body={quoteattr(_sentence(rng))} readable_date="{readable}" contact_name="{who}" />\n')
+        fh.write("</smses>\n")
+    return path
+
+
+def line_text(path: Path, lines: int) -> Path:
+    """A LINE export of ``lines`` lines: a day line every 200, 1 in 8 messages quoted over three lines, 1 in 20 a
+    sticker."""
+    rng = random.Random(9)
+    out = ["[LINE] Chat history with Ana Sousa", "Saved on: 2024/03/14 18:30", ""]
+    day = datetime(2020, 1, 1)
+    i = 0
+    while len(out) < lines:
+        if i % 200 == 0:
+            day += timedelta(days=1)
+            out += ["", f"{day:%a, %m/%d/%Y}"]
+        who = ("Ana Sousa", "Rui Costa")[i % 2]
+        stamp = f"{(i // 10) % 24:02d}:{i % 60:02d}"
+        if i % 20 == 19:
+            out.append(f"{stamp}\t{who}\t[Sticker]")
+        elif i % 8 == 7:
+            out += [f'{stamp}\t{who}\t"{_sentence(rng)}', _sentence(rng), f'{_sentence(rng)}"']
+        else:
+            out.append(f"{stamp}\t{who}\t{_sentence(rng)}")
+        i += 1
+    path.write_text("\n".join(out[:lines]) + "\n", encoding="utf-8")
+    return path
+
+
 def run(path: Path) -> dict[str, float]:
     out = subprocess.run([sys.executable, "-c", _CHILD, str(REPO), str(path)], capture_output=True, text=True,
                          timeout=3600, check=True)
@@ -122,7 +179,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for n in (args.messages // 2, args.messages):
             for label, make in (("Telegram result.json", lambda d, k: telegram(d / f"result{k}.json", k)),
-                                ("Slack workspace folder", lambda d, k: slack(d / f"slack{k}", k))):
+                                ("Slack workspace folder", lambda d, k: slack(d / f"slack{k}", k)),
+                                ("SMS Backup & Restore XML", lambda d, k: sms_xml(d / f"sms-{k}.xml", k)),
+                                ("LINE text (lines)", lambda d, k: line_text(d / f"line{k}.txt", k))):
                 path = make(Path(tmp), n)
                 best = min((run(path) for _ in range(args.rounds)), key=lambda r: r["cpu"])
                 print(f"| {label} | {n} | {best['records']} | {best['cpu']:.2f} | {best['records'] / best['cpu']:.0f} "
