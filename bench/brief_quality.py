@@ -70,6 +70,11 @@ People line of NAME quoting news that means nothing alone, "1:58:41!!!", says wh
 Round 19 (bench/data/brief_heldout19): column ``overlapping names`` (pairs of topic names shown in one brief that share a
 content word after folding: "Lisbon trip" / "camping trip" do not tell their topics apart).
 
+Round 20 (bench/data/brief_heldout20): a notes file with the header ``# via: cli`` is stored through the command line
+(one ``mem.py store`` call per note, in process, the clock at the note's time; 4th field: tags), as an agent stores its
+own notes; kinds ``fact`` (a current value's text is shown: column ``current facts``) and ``named | NAME | N`` (a
+People line of NAME must not say "named in M memories" with M > N: column ``names counted twice``).
+
 A folder in a data directory is a markdown vault (``mem.py import FOLDER``; ``<folder>.keys`` and
 ``<folder>.expect`` next to it). A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
 bench/data/brief_heldout3/README.md) and a chat set a ``.notes`` file (facts stored after the import).
@@ -177,9 +182,9 @@ def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
             parts = [p.strip() for p in line.split("|", 2)]
             if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic", "chat", "nodate", "split",
                                                          "noname", "goodname", "badname", "personfact", "dated",
-                                                         "notstate", "gone", "newsctx"):
+                                                         "notstate", "gone", "newsctx", "fact", "named"):
                 raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split|noname|goodname|badname|"
-                                 "personfact|dated|notstate|gone|newsctx | "
+                                 "personfact|dated|notstate|gone|newsctx|fact|named | "
                                  "date | "
                                  "substring'")
             out.append((parts[0], parts[1], [a.strip() for a in parts[2].split(" || ")]))
@@ -228,6 +233,56 @@ def build_with(tree: Path, spec: dict[str, Any], db: Path) -> dict[str, Any]:
     return dict(json.loads(r.stdout.splitlines()[-1]))
 
 
+def store_notes_cli(path: Path, db: Path, info: dict[str, Any]) -> datetime:
+    """(round 20) Store a notes file as an agent does: one ``mem.py store`` call per note (the command line's
+    own parsing of ``--type``, ``--importance``, ``--source``, ``--tag``, ``--at``; supersession on), run in this
+    process with the clock at each note's time (an agent stores on the day it learns); the 4th field holds the
+    note's tags (comma-separated). Returns the last note's date."""
+    import contextlib
+    import io
+
+    import memcli
+    from memengine import timeparse  # noqa: F401  (loaded first: its clock is one of those set below)
+
+    head, notes = read_notes(path)
+    source = head.get("default", "source=agent").split()[0].split("=", 1)[1]
+    real: dict[Any, Any] = {}  # each module's own clock, put back at the end
+    auto = 0
+    try:
+        for n in notes:
+            at = n["at"]
+            for m in list(sys.modules.values()):  # every module's clock (some import utcnow by name)
+                if getattr(m, "__name__", "").startswith("memengine") and getattr(m, "utcnow", None) is not None:
+                    real.setdefault(m, m.utcnow)
+                    m.utcnow = lambda at=at: at  # type: ignore[attr-defined]
+            argv = ["--db", str(db), "--json", "store", n["content"], "--type", n["type"],
+                    "--importance", str(n["importance"]), "--source", source, "--at", at.isoformat()]
+            for tag in (t.strip() for t in n["thread"].split(",")):
+                if tag and tag != "-":
+                    argv += ["--tag", tag]
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                try:
+                    memcli.main(argv)
+                except SystemExit as exc:
+                    if exc.code:
+                        raise SystemExit(f"{path}:{n['line']}: mem.py store failed: {buf.getvalue()[-300:]}") from exc
+            res = json.loads(buf.getvalue().strip().splitlines()[-1])["data"]
+            if n["key"]:
+                before = info["keys"].setdefault(n["key"], [])
+                if before and before[-1] in (res.get("supersedes") or []):
+                    auto += 1
+                if not before or before[-1] != res["id"]:
+                    before.append(res["id"])
+    finally:
+        for m, f in real.items():
+            m.utcnow = f  # type: ignore[attr-defined]
+    info["updates"] = sum(len(v) - 1 for v in info["keys"].values())
+    info["auto_superseded"] = auto
+    last: datetime = notes[-1]["at"]
+    return last
+
+
 def build(spec: dict[str, Any], db: Path, tree: Path = ROOT) -> dict[str, Any]:
     """Write the raw store of one set (no consolidate); returns what scoring needs to know."""
     sys.path.insert(0, str(tree))
@@ -262,7 +317,10 @@ def build(spec: dict[str, Any], db: Path, tree: Path = ROOT) -> dict[str, Any]:
         return last
 
     if spec["kind"] == "notes":
-        info["now"] = (store_notes(Path(spec["path"])) + timedelta(days=1)).isoformat()
+        head, _ = read_notes(Path(spec["path"]))
+        via_cli = head.get("via") == "cli"
+        last_at = store_notes_cli(Path(spec["path"]), db, info) if via_cli else store_notes(Path(spec["path"]))
+        info["now"] = (last_at + timedelta(days=1)).isoformat()
         return info
     if spec["kind"] in ("chat", "shared", "vault"):
         paths = spec.get("paths") or [spec["path"]]
@@ -779,6 +837,7 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
     in the order of their dates (first occurrence). A past plan counts when a line holding it carries no mark
     that it has gone by (``_PAST_MARK``); an ``old`` value counts whenever it is shown."""
     text = b["text"]
+    low_text = text.lower()
     lines = text.splitlines()
     people_text = "\n".join(i["text"] for i in b["sections"].get("people", []))
     first: list[tuple[str, int]] = []
@@ -814,6 +873,17 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
             c["notstate:n"] += 1
             own = [i["text"] for i in b["sections"].get("people", []) if i["text"].lstrip("- ").startswith(date)]
             c["notstate:shown"] += any(a.lower() in t.lower() for t in own for a in alts)
+        elif kind == "fact":  # (round 20) a current fact (the latest value of something that changed) is shown
+            c["fact:n"] += 1
+            c["fact:shown"] += any(a.lower() in low_text for a in alts)
+        elif kind == "named":  # (round 20) a People line of a person named N times must not count more
+            c["named:n"] += 1
+            for item in b["sections"].get("people", []):
+                head_, _, rest = item["text"].lstrip("- ").partition(":")
+                m = re.search(r"\bnamed in (\d+) memor", rest)
+                if any(a.lower() in head_.lower() for a in alts) and m and int(m.group(1)) > int(date):
+                    c["named:over"] += 1
+                    break
         elif kind in ("split", "noname", "goodname", "badname", "gone", "newsctx"):  # scored on the stored topics: score_split, score_noname
             pass
         elif kind == "chat":  # small talk that must not head a topic (round 7): in a topic's heading line
@@ -930,6 +1000,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"plans of a month gone by quoted as current {c['gone:shown']}/{c['gone:n']}; "
                   f"people's news told with its subject {c['newsctx:told']}/{c['newsctx:n']} "
                   f"({c['newsctx:bare']} bare); overlapping names {c['overlap:pairs']}; "
+                  f"current facts shown {c['fact:shown']}/{c['fact:n']}; "
+                  f"names counted more than said {c['named:over']}/{c['named:n']}; "
                   f"one subject in {c['split:topics']} stored topics ({c['split:n']} "
                   f"subjects); dates read from an event's name {c['nodate:wrong']}")
             print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
@@ -956,7 +1028,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  "no-subject names", "good odd names held", "function-word names",
                                                  "people's state", "dated right", "stale state",
                                                  "gone month quoted", "news with subject", "bare news",
-                                                 "overlapping names"]
+                                                 "overlapping names", "current facts", "names counted twice"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -979,7 +1051,8 @@ def main(argv: list[str] | None = None) -> int:
                 str(c["noname:named"]), f"{c['goodname:held']}/{c['goodname:n']}", str(c["badname:named"]),
                 f"{c['personfact:shown']}/{c['personfact:n']}", f"{c['dated:right']}/{c['dated:n']}",
                 f"{c['notstate:shown']}/{c['notstate:n']}", f"{c['gone:shown']}/{c['gone:n']}",
-                f"{c['newsctx:told']}/{c['newsctx:n']}", str(c["newsctx:bare"]), str(c["overlap:pairs"])]
+                f"{c['newsctx:told']}/{c['newsctx:n']}", str(c["newsctx:bare"]), str(c["overlap:pairs"]),
+                f"{c['fact:shown']}/{c['fact:n']}", f"{c['named:over']}/{c['named:n']}"]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
