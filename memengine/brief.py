@@ -298,7 +298,9 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     # Key facts: pinned first, then important semantic facts (contacts are people, not facts)
     rows = [r for r in _key_fact_rows(conn) if int(r[0]) not in outdated]  # (not what a later fact may update)
     kept: set[int] = set()  # (brief22) shown key facts that plan only days already past: an appointment kept
+    folded: set[int] = set(outdated)  # (brief27) facts a later one may update: no one's news in People either
     for r, older in _fold_updates(store, rows):
+        folded.update(int(o[0]) for o in older)
         if int(r[0]) in planned:
             shown.update(int(o[0]) for o in older)
             continue
@@ -342,7 +344,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
                                                          why={"contradiction": int(r[0])}),
             not sections["contradictions"])
     named: set[str] = set()  # people the notes name (brief_namedpeople): they name no topic either
-    people = brief_people.with_named(store, today)
+    people = brief_people.with_named(store, today, folded)
     for line, why in people:
         named.update(w.lower() for w in str(why.get("name", "")).split())
         plain = line.split(brief_people.STATE_SEP, 1)[0]

@@ -20,6 +20,7 @@ the titles of the other languages the store reads; a name without such evidence 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from memengine import summarize
@@ -34,7 +35,7 @@ EVIDENCE_MIN = 2  # points of evidence (see the module docstring) a name needs
 SCAN_MAX = POOL_MAX  # notes read: all of a small store, else the best by importance and date
 
 _TITLES = frozenset("""dr dr. prof prof. professor mr mr. mrs mrs. ms ms. miss mx dra dra. sr sr. sra sra. herr frau
-mme mme. madame monsieur dott dott. sig sig. signora""".split())
+mme mme. madame monsieur dott dott. sig sig. signora herrn m. mlle""".split())
 _ROLES = frozenset("""supervisor boss manager colleague coworker co-worker co-author coauthor postdoc student phd
 friend partner wife husband girlfriend boyfriend fiancé fiancée fiance fiancee brother sister mother father mum mom
 dad son daughter aunt uncle cousin grandma grandpa grandmother grandfather nephew niece neighbour neighbor landlord
@@ -54,7 +55,20 @@ daughters brothers sisters neighbours neighbors grandparents in-laws""".split())
     bruder schwester mutter vater sohn tochter freund freundin ehemann ehefrau kollege kollegin chef chefin
     nachbar nachbarin cousine onkel tante oma opa partnerin verlobte
     fratello sorella figlio figlia amico amica ragazzo ragazza marito moglie capo vicino vicina cugino cugina zio zia
-    nonno nonna fidanzato fidanzata""".split())
+    nonno nonna fidanzato fidanzata""".split()) | frozenset(
+    # (brief27) the roles of a workplace an agent's notes name people by: "Marco Bellini is Priya's teammate", "Théo
+    # Moreau est l'apprenti de Claire", "Davide Ferri, collega di dottorato" (an assistant's notes of a job had no
+    # People line for them)
+    """teammate teammates apprentice trainee collaborator supplier conseiller conseillère apprenti apprentie
+    vendeur vendeuse aprendiz asesor asesora collega colleghi relatore relatrice tesista dottorando dottoranda
+    azubi betreuer betreuerin teamleiter teamleiterin""".split())
+# (brief27) a copula in the languages the notes are written in: "Paco es la pareja de Lucía", "Inès est la vendeuse",
+# "Sabine ist die Kollegin", "Davide è il collega"
+_COPULAS = frozenset("is was es era est était ist war è é".split())
+# words that stand between a copula and a role ("the", "la", "Priya's" / "de", "di", "von" before the one named)
+_ROLE_LEADS = frozenset("""a an the my our his her their your el la los las un una le les l un une der die das ein
+eine il lo i gli un una o os as um uma""".split())
+_OF = frozenset("of de di von du da del della des do dos".split())
 _CALENDAR = frozenset("""january february march april may june july august september october november december
 monday tuesday wednesday thursday friday saturday sunday today tomorrow""".split())
 _HUMAN_VERBS = frozenset("""says said thinks thought wants wanted asked asks told tells agreed agrees prefers preferred
@@ -64,8 +78,10 @@ reviewed reviews sent booked will""".split())
 _BELONGINGS = frozenset("""partner wife husband parents mum mom dad mother father sister brother kids children son
 daughter baby birthday wedding comments comment feedback office desk phone email notes thesis team family
 girlfriend boyfriend friend flat house car""".split())
+# live memories and those the nightly decay archived (brief27; never a superseded or deleted one)
+FADED = LIVE.replace("m.status = 'active'", "+m.status IN ('active', 'archived')")
 _CAP = r"[A-ZÀ-ÖØ-Þ][\w'’-]*"
-_SPAN = re.compile(rf"(?<![\w'’-]){_CAP}(?:\s+{_CAP}){{0,2}}")
+_SPAN = re.compile(rf"(?<![\w'’-]){_CAP}(?:\s+{_CAP}){{0,3}}")  # (4 words: "Jonas' Kollegin Sabine Roth")
 _WORDS_AFTER = re.compile(r"^(?:'s|’s)?[\s,]*((?:[\w'’-]+[\s,]*){0,4})")
 _WORD = re.compile(r"[\w'’-]+")
 _ARTICLES = frozenset("a an the my our his her their your".split())
@@ -78,17 +94,21 @@ def named_people(store: Store, known: set[str]) -> list[tuple[str, int, str | No
     return _named(store, known)[0]
 
 
-def _named(store: Store, known: set[str]) -> tuple[list[tuple[str, int, str | None, str | None, int]],
-                                                   dict[str, tuple[int, str]]]:
+def _named(store: Store, known: set[str], outdated: Collection[int] = ()
+           ) -> tuple[list[tuple[str, int, str | None, str | None, int]], dict[str, tuple[int, str]]]:
     """:func:`named_people`, and (brief24) each one's news: the note most important, then newest, that names them
     before any other name ("Pablo, el hermano de Carmen, ha sacado plaza de profesor ... en Valencia"), as
-    (id, content)."""
+    (id, content); never one of ``outdated`` (brief27: facts a later fact probably updates, the brief's may_update
+    links: "Mia wird um 16:00 Uhr abgeholt" was Mia's news beside "Mia muss um 15:30 Uhr abgeholt werden")."""
     conn = store.conn
     # the best SCAN_MAX memories by the rank index, notes among them (a chat turn has an author): the
     # author is not in that index, so a filter on it would walk every row of a store of chats
+    # (brief27) notes the nightly decay archived count too: an agent's episodic notes of importance 0.5 fade after
+    # five weeks, and with them every mention of the colleagues and family they named ("Marta ha tenido al bebé");
+    # archived is not untrue (a superseded note, with its valid_to, stays out)
     rows = [r[:3] for r in conn.execute(
         f"""SELECT m.id, CASE WHEN m.author IS NULL THEN m.content END, coalesce(m.event_at, m.created_at),
-                   m.author IS NULL FROM memories m WHERE {LIVE.replace('m.status', '+m.status')} AND m.source != 'vcf'
+                   m.author IS NULL FROM memories m WHERE {FADED} AND m.source != 'vcf'
             ORDER BY m.pinned DESC, m.importance DESC, coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""",
         (SCAN_MAX,)) if r[3]]
     points: dict[str, int] = {}
@@ -124,11 +144,17 @@ def _named(store: Store, known: set[str]) -> tuple[list[tuple[str, int, str | No
     people = {o[0] for o in out}
     news: dict[str, tuple[int, str]] = {}
     stop = summarize.stopwords_for([c for _m, c, _n, _w in in_order[:50]]) if people else frozenset()
-    for mid, content, names, when in in_order:
+    # (brief27) the note of the latest day first: a person's news is what happened last ("Marta ha tenido al bebé"),
+    # not the more important note of weeks before that says who they are ("Marta es la hermana de Lucía; está
+    # embarazada"); of one day, the most important (a stable sort keeps the rows' order)
+    for mid, content, names, when in sorted(in_order, key=lambda n: n[3][:10], reverse=True):
         # (the first name it holds, a person's or not: "Decision: Kestrel switches from npm to pnpm; Marek approved it"
         # is Kestrel's news, not Marek's)
+        # (brief27: a sentence's capitalised article is no name: "La boda de Irene Soler …", "Il relatore di Giulia …")
+        names = [n for n in names if not all(w.lower() in stop for w in n.split())]
         lead = merged[names[0]] if names else None
-        if lead in people and lead not in news and not _restated(lead, content, when, in_order, merged, stop):
+        if lead in people and lead not in news and mid not in outdated and \
+                not _restated(lead, content, when, in_order, merged, stop):
             news[lead] = (mid, content)
     return out, news
 
@@ -177,6 +203,11 @@ def _mentions(text: str) -> dict[str, int]:
         lead = 0  # a title inside the span: "Dr Kalle Niemi"
         while lead < len(words) and words[lead].lower() in _TITLES:
             lead += 1
+        # (brief27) a capitalised role inside the span, as German writes every noun: "Jonas' Kollegin Sabine Roth",
+        # "Oma Gisela": the name is what follows it, and the role is its evidence
+        role_at = max((i for i, w in enumerate(words[:-1]) if w.lower() in _ROLES), default=-1)
+        if role_at >= lead:
+            lead = role_at + 1
         names = [words[lead:]]
         if len(names[0]) > 1 and _SENTENCE_START.search(text[max(0, m.start() - 4): m.start()]):
             names.append(names[0][1:])
@@ -187,14 +218,17 @@ def _mentions(text: str) -> dict[str, int]:
         if after and after[0] in ("s",) and tail[:1] in ("'", "’"):  # "Sven's" read as "Sven" + "'s"
             possessive, after = True, after[1:]
         comma = tail.lstrip()[:1] == ","
-        pts = 2 if lead or (before and before[-1] in _TITLES) else 0
-        if (before and before[-1] in _ROLES) or (len(before) >= 2 and before[-1] in ("is", "was")
-                                                 and any(w in _ROLES for w in before[-3:-1])):
+        pts = 2 if lead or (before and before[-1] in _TITLES) else 0  # (a title or a role in the span)
+        if (before and before[-1] in _ROLES) or (len(before) >= 2 and before[-1] in _COPULAS
+                                                 and any(_role(w) for w in before[-3:-1])):
             pts += 2  # "my partner Miguel", "the user is Rita Campos", "her contact there is Tiago Rocha"
-        elif after[:1] in (["is"], ["was"]) and len(after) >= 3 and after[1] in _ARTICLES and \
-                any(w in _ROLES for w in after[2:4]):
-            pts += 2  # "Tomás Ruiz is a postdoc", "Bea is the lab manager"
-        elif comma and any(w in _ROLES for w in after[:3]):
+        elif len(before) == 3 and before[0] in _ROLES and before[1] in _OF and tail.lstrip()[:1] != "'":
+            pts += 2  # (brief27) "la amiga de Lucía, Irene Soler", "the sister of Ana, Marta"
+        elif after[:1] and after[0] in _COPULAS and len(after) >= 3 and _role_lead(after[1]) and \
+                any(_role(w) for w in after[1:4]):
+            pts += 2  # "Tomás Ruiz is a postdoc", "Bea is the lab manager", (brief27) "Dana is Priya's manager",
+            # "Paco es la pareja de Lucía", "Théo est l'apprenti de Claire"
+        elif comma and any(_role(w) for w in after[:3]):
             pts += 2  # "Marta Silva, head of product", "Bea Lindqvist, the lab manager", "Tiago Rocha, product manager"
         if possessive and after and after[0] in _BELONGINGS:
             pts += 1  # "Sven's parents", "Adaeze's comments"
@@ -206,6 +240,17 @@ def _mentions(text: str) -> dict[str, int]:
             name = " ".join(w.removesuffix("'s").removesuffix("’s") for w in name_words)
             out[name] = max(out.get(name, 0), pts)
     return out
+
+
+def _role(word: str) -> bool:
+    """A role word, an elided article before it or not ("l'apprenti", "dell'amica")."""
+    return word in _ROLES or word.rsplit("'", 1)[-1].rsplit("’", 1)[-1] in _ROLES
+
+
+def _role_lead(word: str) -> bool:
+    """(brief27) What stands between a copula and a role: an article, a possessive ("Priya's"), or the role itself
+    with its elided article ("l'apprenti")."""
+    return word in _ROLE_LEADS or word.endswith(("'s", "’s")) or _role(word)
 
 
 def _merge(points: dict[str, int]) -> dict[str, str]:
@@ -232,13 +277,13 @@ def _head(text: str, limit: int) -> str:
     return cut + "…"
 
 
-def lines(store: Store, known: set[str], room: int) -> list[tuple[str, dict[str, Any]]]:
+def lines(store: Store, known: set[str], room: int, outdated: Collection[int] = ()) -> list[tuple[str, dict[str, Any]]]:
     """At most ``room`` People lines for the people the notes name: ``Tomás Ruiz: named in 7 memories
     (2026-08-04 – 2026-11-16; first #12)``."""
     if room <= 0:
         return []
     out = []
-    people, news = _named(store, known)
+    people, news = _named(store, known, outdated)
     for name, n, lo, hi, first in people[:room]:
         span = (lo or "")[:10] if (lo or "")[:10] == (hi or "")[:10] else f"{(lo or '')[:10]} – {(hi or '')[:10]}"
         line = f"{name}: named in {n} memories ({span}; first #{first})"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import date
 from typing import Any
 
@@ -256,7 +256,8 @@ def _ungreeted(text: str) -> str:
     return rest or text
 
 
-def with_named(store: Store, today: date | None = None) -> list[tuple[str, dict[str, Any]]]:
+def with_named(store: Store, today: date | None = None, outdated: Collection[int] = ()
+               ) -> list[tuple[str, dict[str, Any]]]:
     """:func:`people_lines`, then (room left) the people the notes name often (memengine/brief_namedpeople.py):
     a store of notes has no authors, and its People section was empty however often they named someone."""
     from memengine import brief_namedpeople
@@ -264,7 +265,7 @@ def with_named(store: Store, today: date | None = None) -> list[tuple[str, dict[
     out = people_lines(store, today)
     known = set(store.known_people())
     return out + brief_namedpeople.lines(store, known | {line.split(":")[0].lower() for line, _ in out},
-                                         PEOPLE_MAX - len(out))
+                                         PEOPLE_MAX - len(out), outdated)
 
 
 def _author_stats(conn: Any, known: dict[str, str], names: list[str], cards: Mapping[str, Any]

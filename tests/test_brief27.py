@@ -1,0 +1,101 @@
+"""Brief, round 27 (brief27): the brief of a store of an agent's OWN notes (bench/data/brief_heldout20). What reached
+users: the People section of an assistant's notes held the user and one plumber, not the manager, the teammate, the
+sister or the partner the notes named with a role ("Dana Whitfield is Priya's engineering manager", "Paco es la
+pareja de Lucía", "Jonas' Kollegin Sabine Roth"); the nightly decay had archived the notes that told their news
+("Marta ha tenido al bebé"); a person's quoted news was a value a later note updates ("Mia wird um 16:00 Uhr
+abgeholt"), or nobody's, a sentence's article read as a name ("La boda de Irene Soler …")."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+import memory_core as core
+from memengine import brief_namedpeople, consolidate, graph_rank, writes
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Dana Whitfield is Priya's engineering manager.", "Dana Whitfield"),
+    ("Marco Bellini is Priya's teammate on the billing service.", "Marco Bellini"),
+    ("Paco es la pareja de Lucía; es profesor de música.", "Paco"),
+    ("Théo Moreau est l'apprenti de Claire, en CAP boulanger.", "Théo Moreau"),
+    ("La amiga de Lucía, Irene Soler, se casa el 12 de septiembre.", "Irene Soler"),
+    ("Jonas' Kollegin Sabine Roth hat das Projekt übernommen.", "Sabine Roth"),
+    ("Davide Ferri, collega di dottorato di Giulia, si sposa il 20 giugno.", "Davide Ferri"),
+    ("Entretien avec Herrn Demir am Montag.", "Demir"),
+])
+def test_a_role_said_with_a_copula_a_possessive_or_inside_a_capitalised_span_is_evidence(text: str,
+                                                                                          name: str) -> None:
+    assert brief_namedpeople._mentions(text).get(name, 0) >= brief_namedpeople.EVIDENCE_MIN
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Bristol is the city where the meetup is.", "Bristol"),        # no role after the copula
+    ("The Moulin Girard est le fournisseur de farine.", "Moulin Girard"),  # a role a firm holds is no role here
+])
+def test_a_copula_without_a_persons_role_is_no_evidence(text: str, name: str) -> None:
+    assert brief_namedpeople._mentions(text).get(name, 0) == 0
+
+
+NOTES = [  # (days after the first, type, importance, text): an assistant's notes in Spanish, as stored
+    (0, "semantic", 0.9, "La usuaria se llama Lucía Ferrer y vive en Valencia."),
+    (1, "semantic", 0.6, "Marta es la hermana de Lucía; está embarazada."),
+    (2, "semantic", 0.6, "Paco es la pareja de Lucía; es profesor de música."),
+    (3, "episodic", 0.5, "Paco y Lucía han reservado una casa rural en Cangas de Onís."),
+    (5, "episodic", 0.5, "La amiga de Lucía, Irene Soler, se casa el 12 de septiembre en Xàtiva."),
+    (9, "episodic", 0.5, "Marta ha tenido al bebé: un niño, Leo, 3,4 kilos."),
+    (70, "episodic", 0.6, "La boda de Irene Soler en Xàtiva fue ayer; Lucía dio el discurso."),
+]
+
+
+@pytest.fixture
+def notes_brief(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
+    """The brief of NOTES stored one by one at their days (the clock too), consolidated 10 weeks on: the nightly
+    decay archives the episodic notes older than five weeks."""
+    start = datetime(2026, 6, 1, 9, 0)
+    store = core.MemoryStore(db_path)
+    try:
+        for days, kind, imp, text in NOTES:
+            at = start + timedelta(days=days)
+            monkeypatch.setattr(writes, "utcnow", lambda at=at: at)
+            store.store(text, kind, source="agent", importance=imp, event_at=at)
+        now = start + timedelta(days=71)
+        consolidate.run(store, now=now, keep_backups=0)
+        archived = store.conn.execute("SELECT count(*) FROM memories WHERE status = 'archived' AND level = 0").fetchone()
+        assert archived[0] >= 2  # (the decay ran: Marta's baby and the wedding's plan are archived)
+        return graph_rank.brief(store, 2000, now=now)
+    finally:
+        store.close()
+
+
+def test_people_the_notes_name_with_a_role_are_in_people_with_news_the_decay_archived(notes_brief: dict) -> None:
+    people = {i["text"].split(":")[0]: i["text"] for i in notes_brief["sections"]["people"]}
+    assert {"Marta", "Paco", "Irene Soler"} <= set(people)
+    # Marta's news is the archived note of her baby, not her pregnancy
+    assert "bebé" in people["Marta"] and "embarazada" not in people["Marta"]
+    # the wedding told after it, though the note opens with "La": Irene's news
+    assert "fue ayer" in people["Irene Soler"]
+
+
+def test_a_persons_news_is_never_a_fact_a_later_note_may_update(db_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    start = datetime(2026, 3, 2, 8, 0)
+    notes = [(0, "Jonas ist mit Anna verheiratet; ihre Tochter Mia geht in die Kita Sonnenblume."),
+             (0, "Mia wird aus der Kita um 16:00 Uhr abgeholt, meistens von Jonas."),
+             (3, "Oma Gisela holt Mia freitags aus der Kita ab."),
+             (39, "Die Kita schließt jetzt früher: Mia muss um 15:30 Uhr abgeholt werden.")]
+    store = core.MemoryStore(db_path)
+    try:
+        ids = []
+        for days, text in notes:
+            at = start + timedelta(days=days)
+            monkeypatch.setattr(writes, "utcnow", lambda at=at: at)
+            ids.append(store.store(text, "semantic", source="agent", importance=0.7, event_at=at).id)
+        people, news = brief_namedpeople._named(store, set(), outdated=())
+        assert news["Mia"][0] == ids[1]  # (without the links: the 16:00 note, the most important then newest)
+        people, news = brief_namedpeople._named(store, set(), outdated={ids[1]})
+        assert "Mia" in {p[0] for p in people} and news.get("Mia", (0, ""))[0] != ids[1]
+    finally:
+        store.close()
