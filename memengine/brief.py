@@ -100,6 +100,8 @@ END_SHARE = 0.02  # the topics stop when less than this share of the budget is l
 LAST_QUANTILE = 0.0  # ...then, budget still left, any line above this quantile of the informative ones, whatever its part
 LEFTOVER_PER_TOPIC_MAX = 6  # ...or up to this many, when budget is left once every part has its PER_TOPIC_MAX
 TOPIC_MIN_MEMBERS = 3  # a cluster of fewer members is no topic: its memories show with those in no topic
+COMMON_NAME_SHARE = 0.25  # (brief27) a word said in more than this share of the pool names no topic...
+COMMON_NAME_MIN = 20  # ...in a pool of at least this many memories (the user's name in an assistant's notes)
 SMALL_TALK_OUT = True  # nor is a cluster of chat turns that names nothing (brief_smalltalk)
 PART_SIZE = 20  # a cluster with more candidates than this is shown as parts of about this size
 DUPLICATE_COS = 0.92  # a candidate this close to a chosen memory says the same thing: never chosen
@@ -716,19 +718,34 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         self.stop: dict[int | None, frozenset[str]] = {}
         self.taken: set[str] = set()
         self.language: list[str | None] = []  # (brief26) the pool's, read when a group is first named here
+        # (brief27) names are chosen together: in how many groups several members say each word; and the words of
+        # a large share of the pool (the user's own name in an assistant's notes) name no topic at all
+        self.saying = topic_names.groups_saying(self.members.values())
+        n_texts = sum(len(t) for t in self.members.values())
+        self.common = {w for w, n in self.word_df.items() if n > COMMON_NAME_SHARE * n_texts} \
+            if n_texts >= COMMON_NAME_MIN else set()
 
     def __missing__(self, k: tuple[int | None, int]) -> Topic:
         texts = self.members[k]
         label, size = self.labels.get(k[0], (None, 0)) if k[0] is not None else (None, 0)
-        if label and ", " not in label and label.lower() not in self.taken:
-            name = label  # consolidate's name for the whole cluster
+        if k[0] not in self.stop:  # the parts of a cluster share its language ("peuvent varier" is no name)
+            if not self.language:  # a small group too short to tell its own reads the pool's stop words too
+                self.language.append(summarize.detect_language(
+                    [t for ts in self.members.values() for t in ts][:LANGUAGE_SAMPLE]))
+            self.stop[k[0]] = summarize.stopwords_for(texts[:50], self.language[0])
+        own = topic_names.said_twice(texts)
+        # consolidate's name for the whole cluster, if it tells the topic apart from the other groups (brief27: not
+        # the user's own name, said in most groups of an assistant's notes, nor "trip" of a Lisbon and a camping trip)
+        fit = bool(label) and ", " not in str(label) and str(label).lower() not in self.taken
+        if fit and not topic_names.shared_label(str(label), self.saying, own, self.exclude | self.common,
+                                                self.stop[k[0]]):
+            name = str(label)
         else:
-            if k[0] not in self.stop:  # the parts of a cluster share its language ("peuvent varier" is no name)
-                if not self.language:  # a small group too short to tell its own reads the pool's stop words too
-                    self.language.append(summarize.detect_language(
-                        [t for ts in self.members.values() for t in ts][:LANGUAGE_SAMPLE]))
-                self.stop[k[0]] = summarize.stopwords_for(texts[:50], self.language[0])
-            name = topic_names.name(texts, self.stop[k[0]], self.exclude, self.rarity, self.taken)
+            name = topic_names.name(texts, self.stop[k[0]], self.exclude | self.common,
+                                    topic_names.apart(self.rarity, self.saying, own), self.taken)
+            if fit and name in (MIXED, topic_names.UNTITLED) and not all(
+                    w.lower() in self.exclude | self.common for w in _WORD.findall(str(label))):
+                name = str(label)  # no better name: the stored one, shared or not ("Ship Inn" of the party's venue)
         if name not in (MIXED, topic_names.UNTITLED):
             self.taken.add(name.lower())
         topic = Topic(k[0], k[1], name, max(size, len(texts)), parts=self.parts[k[0]])

@@ -61,7 +61,11 @@ daughters brothers sisters neighbours neighbors grandparents in-laws""".split())
     # People line for them)
     """teammate teammates apprentice trainee collaborator supplier conseiller conseillère apprenti apprentie
     vendeur vendeuse aprendiz asesor asesora collega colleghi relatore relatrice tesista dottorando dottoranda
-    azubi betreuer betreuerin teamleiter teamleiterin""".split())
+    azubi betreuer betreuerin teamleiter teamleiterin
+    usuario usuaria utilisateur utilisatrice nutzer nutzerin utente utilizador utilizadora gebruiker""".split())
+# (brief27) "the user is called …" in the languages the notes are written in: "La usuaria se llama Lucía Ferrer", "Der
+# Nutzer heißt Jonas Becker", "L'utilisatrice s'appelle Claire Dubois"
+_CALLED = frozenset("called named llama heißt heisst s'appelle appelle chiama chama heet".split())
 # (brief27) a copula in the languages the notes are written in: "Paco es la pareja de Lucía", "Inès est la vendeuse",
 # "Sabine ist die Kollegin", "Davide è il collega"
 _COPULAS = frozenset("is was es era est était ist war è é".split())
@@ -219,7 +223,7 @@ def _mentions(text: str) -> dict[str, int]:
             possessive, after = True, after[1:]
         comma = tail.lstrip()[:1] == ","
         pts = 2 if lead or (before and before[-1] in _TITLES) else 0  # (a title or a role in the span)
-        if (before and before[-1] in _ROLES) or (len(before) >= 2 and before[-1] in _COPULAS
+        if (before and before[-1] in _ROLES) or (len(before) >= 2 and (before[-1] in _COPULAS or before[-1] in _CALLED)
                                                  and any(_role(w) for w in before[-3:-1])):
             pts += 2  # "my partner Miguel", "the user is Rita Campos", "her contact there is Tiago Rocha"
         elif len(before) == 3 and before[0] in _ROLES and before[1] in _OF and tail.lstrip()[:1] != "'":

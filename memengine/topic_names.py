@@ -21,7 +21,7 @@ import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 
 from memengine import brief_greetings
 from memengine.topic_subject import (  # noqa: F401  (re-exported: callers read them here)
@@ -334,3 +334,47 @@ def folded_df(df: Mapping[str, int]) -> Callable[[str], int]:
         n = df.get(w, 0) + df.get(w + "s", 0) + df.get(w + "es", 0)
         return n + (df.get(w[:-1] + "ies", 0) if w.endswith("y") else 0)
     return of
+
+
+# --------------------------------------------------------------------------- (brief27) names chosen together
+
+def said_twice(texts: Iterable[str]) -> frozenset[str]:
+    """The folded words at least two of ``texts`` say (a group's own vocabulary: what several members share)."""
+    per: Counter[str] = Counter()
+    for t in texts:
+        per.update({fold(w) for w in _WORD.findall(t)})
+    return frozenset(w for w, n in per.items() if n >= 2)
+
+
+def groups_saying(groups: Iterable[Iterable[str]]) -> Counter[str]:
+    """(brief27) For each folded word, in how many of ``groups`` (each a list of member texts) two or more members
+    say it: "trip" of a Lisbon trip and of a camping trip, the user's own name in most groups of an assistant's
+    notes. A name made of such a word does not tell its topic apart from the others."""
+    out: Counter[str] = Counter()
+    for texts in groups:
+        out.update(said_twice(texts))
+    return out
+
+
+def apart(rarity: Callable[[tuple[str, ...]], float], saying: Mapping[str, int], own: Set[str]
+          ) -> Callable[[tuple[str, ...]], float]:
+    """``rarity`` of a run divided by one plus the number of OTHER groups that say its most shared word: topics are
+    named together, each by what the others do not say ("Lisbon" rather than "trip", "Cangas de Onís" rather than
+    "Lucía"). ``own``: the group's :func:`said_twice` words (its own saying is not counted against it)."""
+    def of(k: tuple[str, ...]) -> float:
+        others = max(saying.get(w, 0) - (w in own) for w in k)
+        return rarity(k) / (1.0 + max(0, others))
+    return of
+
+
+def shared_label(label: str, saying: Mapping[str, int], own: Set[str], exclude: Set[str], stop: Set[str]) -> bool:
+    """(brief27) Whether a stored label does not tell its topic apart: every word of it is a person's name
+    (``exclude``: "Marini" names the supervisor of both papers, and the People section says who he is), or one of
+    its words is said by two members of another group ("trip" of "Lisbon trip" beside a camping trip)."""
+    words = [w for w in _WORD.findall(label) if len(w) >= MIN_WORD_CHARS and w.lower() not in stop
+             and not is_filler(w.lower())]  # (content words: "de" of "Cangas de Onís" is in every group)
+    if not words:
+        return False
+    if all(w.lower() in exclude for w in words):
+        return True
+    return any(saying.get(fold(w), 0) - (fold(w) in own) > 0 for w in words)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import memory_core as core
-from memengine import brief_namedpeople, consolidate, graph_rank, writes
+from memengine import brief, brief_namedpeople, consolidate, graph_rank, topic_names, writes
 
 
 @pytest.mark.parametrize("text, name", [
@@ -99,3 +99,46 @@ def test_a_persons_news_is_never_a_fact_a_later_note_may_update(db_path: Path, m
         assert "Mia" in {p[0] for p in people} and news.get("Mia", (0, ""))[0] != ids[1]
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("text, name", [
+    ("La usuaria se llama Lucía Ferrer, vive en Valencia.", "Lucía Ferrer"),
+    ("Der Nutzer heißt Jonas Becker, wohnt in München.", "Jonas Becker"),
+    ("L'utilisatrice s'appelle Claire Dubois ; elle tient une boulangerie.", "Claire Dubois"),
+    ("L'utente è Giulia Conti, dottoranda a Bologna.", "Giulia Conti"),
+])
+def test_the_user_named_by_the_notes_is_a_person_in_every_language(text: str, name: str) -> None:
+    assert brief_namedpeople._mentions(text).get(name, 0) >= brief_namedpeople.EVIDENCE_MIN
+
+
+def test_groups_saying_counts_the_groups_where_two_members_say_a_word() -> None:
+    lisbon = ["Lisbon trip: flights booked for 15 May", "the Lisbon trip airbnb is in Alfama", "tram 28 in Lisbon"]
+    camping = ["camping trip in July, Llyn Gwynant", "the camping trip kit list", "Llyn Gwynant campsite booked"]
+    saying = topic_names.groups_saying([lisbon, camping])
+    assert saying["trip"] == 2 and saying["lisbon"] == 1 and saying["alfama"] == 0
+    own = topic_names.said_twice(lisbon)
+    rarity = topic_names.apart(lambda k: 1.0, saying, own)
+    assert rarity(("lisbon",)) == 1.0 and rarity(("lisbon", "trip")) == 0.5  # "trip" is said by the other group too
+    # a stored label that does not tell its topic apart: a word the other group says, or only a person's name
+    assert topic_names.shared_label("Lisbon trip", saying, own, set(), frozenset())
+    assert not topic_names.shared_label("Lisbon", saying, own, set(), frozenset())
+    assert topic_names.shared_label("Marini", saying, own, {"marini"}, frozenset())
+
+
+def test_a_word_said_in_most_of_a_notes_store_names_no_topic(store: core.MemoryStore,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user's name, in most notes of an assistant's store, is no topic's name: the topic is named by what its
+    own notes share (a group that says "Brigitte" in every note and "Moulin Girard" in three)."""
+    mill = ["Brigitte reçoit la farine du Moulin Girard le mardi.", "Brigitte a commandé au Moulin Girard du sarrasin.",
+            "Le Moulin Girard augmente ses prix, Brigitte râle.", "Brigitte range la réserve le soir."]
+    rest = [f"Brigitte a noté la recette {w} du carnet." for w in
+            ("fougasse", "brioche", "baguette", "ficelle", "tourte", "couronne", "miche", "bâtard", "épi", "boule")]
+    rest += [f"Le carnet de recettes, page {w}." for w in ("seigle", "épeautre", "levain", "sarrasin", "maïs", "orge")]
+    rest += ["Brigitte ferme le mercredi.", "Brigitte cherche une vendeuse."]
+    pool = [(i + 1, t, "2026-01-05", "agent", None, 0.0) for i, t in enumerate(mill + rest)]
+    key = [(None, 0)] * len(mill) + [(None, 1)] * len(rest)
+    assert sum("Brigitte" in t for t in mill + rest) > brief.COMMON_NAME_SHARE * len(pool)
+    shells = brief._Shells(store, pool, key)
+    assert "brigitte" in shells.common and shells[(None, 0)].name == "Moulin Girard"
+    monkeypatch.setattr(brief, "COMMON_NAME_MIN", 10**6)  # (a small pool: no word is common)
+    assert not brief._Shells(store, pool, key).common
