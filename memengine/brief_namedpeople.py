@@ -24,7 +24,7 @@ from collections.abc import Collection
 from typing import Any
 
 from memengine import summarize
-from memengine.brief_pool import LIVE, POOL_MAX, Store
+from memengine.brief_pool import FADED, POOL_MAX, Store
 from memengine.brief_text import one_line
 
 STATE_SEP = " — said "  # (as brief_people.STATE_SEP, which imports this module: between a line and its news)
@@ -82,8 +82,6 @@ reviewed reviews sent booked will""".split())
 _BELONGINGS = frozenset("""partner wife husband parents mum mom dad mother father sister brother kids children son
 daughter baby birthday wedding comments comment feedback office desk phone email notes thesis team family
 girlfriend boyfriend friend flat house car""".split())
-# live memories and those the nightly decay archived (brief27; never a superseded or deleted one)
-FADED = LIVE.replace("m.status = 'active'", "+m.status IN ('active', 'archived')")
 _CAP = r"[A-ZÀ-ÖØ-Þ][\w'’-]*"
 _SPAN = re.compile(rf"(?<![\w'’-]){_CAP}(?:\s+{_CAP}){{0,3}}")  # (4 words: "Jonas' Kollegin Sabine Roth")
 _WORDS_AFTER = re.compile(r"^(?:'s|’s)?[\s,]*((?:[\w'’-]+[\s,]*){0,4})")

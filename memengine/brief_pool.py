@@ -21,6 +21,11 @@ POOL_PER_TOPIC = 24  # with a larger store: this many most central members per c
 # a live memory: what any section may show
 LIVE = ("m.status = 'active' AND m.valid_to IS NULL AND m.level = 0 "
         "AND json_extract(m.metadata, '$.kind') IS NOT 'episode'")
+# (brief27) LIVE, and the memories the nightly decay archived (never a superseded or deleted one): an agent's episodic
+# notes of importance 0.5 fade after five weeks, and with them the people they named and the plans still ahead
+# ("Viaje a Japón del 8 al 22 de octubre", noted in June, archived in September); the unary + keeps the planner off the
+# status index
+FADED = LIVE.replace("m.status = 'active'", "+m.status IN ('active', 'archived')")
 
 
 class Store(Protocol):

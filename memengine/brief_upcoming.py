@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from memengine import brief_dates, brief_months
-from memengine.brief_pool import LIVE, Store, similarities
+from memengine.brief_pool import FADED, Store, similarities
 from memengine.timeparse import to_iso
 
 LOOKBACK_DAYS = 180  # plans written this long ago may still be ahead
@@ -138,7 +138,9 @@ def plans(store: Store, now: datetime, days_of: PlanDays | None = None
     since = to_iso(now - timedelta(days=LOOKBACK_DAYS))
     cols = ("m.id, m.content, coalesce(m.event_at, m.created_at), m.source, m.source || '/' || coalesce(m.thread, ''), "
             "m.thread IS NULL AND m.event_at > m.created_at, m.author")
-    live = LIVE.replace("m.status", "+m.status")  # (the unary +: the date / id index, not the status one)
+    # (brief27) a plan the nightly decay archived is still ahead: FADED, not LIVE (the unary +: the date / id index,
+    # not the status one)
+    live = FADED
     rows = store.conn.execute(f"""SELECT {cols} FROM memories m WHERE m.event_at >= ? AND {live}
                                   AND m.source != 'vcf' ORDER BY m.event_at DESC LIMIT ?""",
                               (since, SCAN_MAX)).fetchall()

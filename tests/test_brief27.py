@@ -142,3 +142,23 @@ def test_a_word_said_in_most_of_a_notes_store_names_no_topic(store: core.MemoryS
     assert "brigitte" in shells.common and shells[(None, 0)].name == "Moulin Girard"
     monkeypatch.setattr(brief, "COMMON_NAME_MIN", 10**6)  # (a small pool: no word is common)
     assert not brief._Shells(store, pool, key).common
+
+
+def test_a_plan_still_ahead_shows_under_coming_up_after_the_nightly_decay_archived_its_note(
+        db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    start = datetime(2026, 2, 13, 12, 0)
+    store = core.MemoryStore(db_path)
+    try:
+        at = start
+        monkeypatch.setattr(writes, "utcnow", lambda: at)
+        wedding = store.store("Davide Ferri, collega di dottorato di Giulia, si sposa il 20 giugno a Modena.",
+                              "episodic", source="agent", importance=0.5, event_at=at).id
+        now = datetime(2026, 5, 15, 9, 0)  # (three months on: the note is archived, the wedding is ahead)
+        consolidate.run(store, now=now, keep_backups=0)
+        status = store.conn.execute("SELECT status FROM memories WHERE id = ?", (wedding,)).fetchone()[0]
+        assert status == "archived"
+        out = graph_rank.brief(store, 2000, now=now)
+    finally:
+        store.close()
+    lines = [i["text"] for i in out["sections"]["upcoming"]]
+    assert any(f"#{wedding} " in line and "(→ 2026-06-20, in 36 days)" in line for line in lines)
