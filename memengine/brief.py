@@ -301,6 +301,9 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     rows = [r for r in _key_fact_rows(conn) if int(r[0]) not in outdated]  # (not what a later fact may update)
     kept: set[int] = set()  # (brief22) shown key facts that plan only days already past: an appointment kept
     folded: set[int] = set(outdated)  # (brief27) facts a later one may update: no one's news in People either
+    # (brief27) and the lesser facts a later one replaces by the fact rules: shown nowhere
+    folded |= brief_keyfacts.lesser_updates(store)
+    shown.update(folded)
     for r, older in _fold_updates(store, rows):
         folded.update(int(o[0]) for o in older)
         if int(r[0]) in planned:
@@ -721,6 +724,7 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         # (brief27) names are chosen together: in how many groups several members say each word; and the words of
         # a large share of the pool (the user's own name in an assistant's notes) name no topic at all
         self.saying = topic_names.groups_saying(self.members.values())
+        self.taken_words: frozenset[str] = frozenset()  # the content words of the names given
         n_texts = sum(len(t) for t in self.members.values())
         self.common = {w for w, n in self.word_df.items() if n > COMMON_NAME_SHARE * n_texts} \
             if n_texts >= COMMON_NAME_MIN else set()
@@ -733,21 +737,30 @@ class _Shells(dict[tuple[int | None, int], Topic]):
                 self.language.append(summarize.detect_language(
                     [t for ts in self.members.values() for t in ts][:LANGUAGE_SAMPLE]))
             self.stop[k[0]] = summarize.stopwords_for(texts[:50], self.language[0])
-        own = topic_names.said_twice(texts)
-        # consolidate's name for the whole cluster, if it tells the topic apart from the other groups (brief27: not
-        # the user's own name, said in most groups of an assistant's notes, nor "trip" of a Lisbon and a camping trip)
-        fit = bool(label) and ", " not in str(label) and str(label).lower() not in self.taken
-        if fit and not topic_names.shared_label(str(label), self.saying, own, self.exclude | self.common,
-                                                self.stop[k[0]]):
-            name = str(label)
-        else:
-            name = topic_names.name(texts, self.stop[k[0]], self.exclude | self.common,
-                                    topic_names.apart(self.rarity, self.saying, own), self.taken)
-            if fit and name in (MIXED, topic_names.UNTITLED) and not all(
-                    w.lower() in self.exclude | self.common for w in _WORD.findall(str(label))):
-                name = str(label)  # no better name: the stored one, shared or not ("Ship Inn" of the party's venue)
+        name = self._named(k, texts, label)
         if name not in (MIXED, topic_names.UNTITLED):
             self.taken.add(name.lower())
+            self.taken_words |= topic_names.content_words(name, self.stop[k[0]])
         topic = Topic(k[0], k[1], name, max(size, len(texts)), parts=self.parts[k[0]])
         self[k] = topic
         return topic
+
+    def _named(self, k: tuple[int | None, int], texts: list[str], label: str | None) -> str:
+        """(brief27) A group's name, chosen with the names already given: consolidate's label for the whole cluster,
+        unless it names only a person or the user (``names_nobody``), or shares a word with a name given ("Lisbon
+        trip" beside "camping trip"): then the run that tells this group apart from the others (``topic_names.apart``:
+        scored down by the other groups that say it), if one is free of the names given, else the label."""
+        stop = self.stop[k[0]]
+        exclude = self.exclude | self.common
+        fit = bool(label) and ", " not in str(label) and str(label).lower() not in self.taken
+        if fit and not topic_names.names_nobody(str(label), exclude, stop):
+            if not topic_names.content_words(str(label), stop) & self.taken_words:
+                return str(label)
+            other = topic_names.name(texts, stop, exclude, topic_names.apart(
+                self.rarity, self.saying, topic_names.said_twice(texts)), self.taken)
+            if other in (MIXED, topic_names.UNTITLED) or topic_names.content_words(other, stop) & self.taken_words:
+                return str(label)  # no better name: the stored one ("Ship Inn", the party's new venue)
+            return other
+        # a label naming only a person or the user is named anew without the store's common words; a group with no
+        # label (a part of a large cluster, the memories in no topic) as before
+        return topic_names.name(texts, stop, exclude if fit else self.exclude, self.rarity, self.taken)

@@ -212,3 +212,51 @@ def _subject_words(text: str) -> set[str]:
     from memengine.brief_upcoming import event_words
 
     return event_words(text, min_len=3, chat=False)
+
+
+LESSER_MAX = 200  # (brief27) the newest facts below KEY_FACT_IMPORTANCE read for updates the store did not mark
+
+
+def lesser_updates(store: Store, limit: int = LESSER_MAX) -> set[int]:
+    """(brief27) Facts below KEY_FACT_IMPORTANCE that a later fact of the same source replaces, by the fact rules
+    (``facts.compare``: what write-time supersession asks), at cosine >= SUBJECT_COS: left out of every section.
+    An agent's notes of importance 0.5-0.6 are no key facts, so :func:`fold_updates` never read them, and a topic
+    showed "Lucía tiene un Seat Ibiza de 2012" under "Lucía ha vendido el Seat Ibiza y ahora tiene un Toyota
+    Corolla híbrido". Stricter than the key facts' fold (no cosine alone): nothing says here what the newer may
+    replace, so only a rare subject both name, written on another day, or a change the rules read hides the
+    older."""
+    cols = "m.id, m.content, coalesce(m.event_at, m.created_at), m.pinned, m.importance, m.source"
+    rows = store.conn.execute(
+        f"""SELECT {cols} FROM memories m WHERE {_LIVE} AND m.source != 'vcf' AND m.pinned = 0
+            AND m.importance < ? AND m.memory_type = 'semantic' AND m.thread IS NULL
+            ORDER BY coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""",
+        (KEY_FACT_IMPORTANCE, limit)).fetchall()
+    if len(rows) < 2:
+        return set()
+    sim = similarities(store, [int(r[0]) for r in rows])
+    order = sorted(range(len(rows)), key=lambda k: (str(rows[k][2] or ""), int(rows[k][0])))
+    subject = _rare_subject_words(rows)
+    out: set[int] = set()
+    for n, j in enumerate(order):
+        for i in order[:n]:
+            if rows[i][5] != rows[j][5] or float(sim[i, j]) < SUBJECT_COS or int(rows[i][0]) in out:
+                continue
+            # written on another day and naming the same rare subject ("Seat Ibiza": no other fact read names it),
+            # or a change the fact rules read
+            if subject[i] & subject[j] and _apart(rows[i], rows[j]):
+                out.add(int(rows[i][0]))
+                continue
+            from memengine import facts  # ~100 patterns: loaded only when such a pair is there
+
+            if facts.compare(str(rows[i][1]), str(rows[j][1]), float(sim[i, j])) is not None:
+                out.add(int(rows[i][0]))
+    return out
+
+
+def _apart(old: Any, new: Any) -> bool:
+    """Whether two facts were written more than SAME_SITTING_HOURS apart (an unreadable date: not)."""
+    try:
+        gap = (datetime.fromisoformat(str(new[2])[:19]) - datetime.fromisoformat(str(old[2])[:19])).total_seconds()
+    except ValueError:
+        return False
+    return gap >= SAME_SITTING_HOURS * 3600

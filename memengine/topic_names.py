@@ -367,14 +367,15 @@ def apart(rarity: Callable[[tuple[str, ...]], float], saying: Mapping[str, int],
     return of
 
 
-def shared_label(label: str, saying: Mapping[str, int], own: Set[str], exclude: Set[str], stop: Set[str]) -> bool:
-    """(brief27) Whether a stored label does not tell its topic apart: every word of it is a person's name
-    (``exclude``: "Marini" names the supervisor of both papers, and the People section says who he is), or one of
-    its words is said by two members of another group ("trip" of "Lisbon trip" beside a camping trip)."""
-    words = [w for w in _WORD.findall(label) if len(w) >= MIN_WORD_CHARS and w.lower() not in stop
-             and not is_filler(w.lower())]  # (content words: "de" of "Cangas de Onís" is in every group)
-    if not words:
-        return False
-    if all(w.lower() in exclude for w in words):
-        return True
-    return any(saying.get(fold(w), 0) - (fold(w) in own) > 0 for w in words)
+def content_words(name: str, stop: Set[str]) -> frozenset[str]:
+    """The folded content words of a name (no stop word, filler or word shorter than MIN_WORD_CHARS)."""
+    return frozenset(fold(w) for w in _WORD.findall(name) if len(w) >= MIN_WORD_CHARS and w.lower() not in stop
+                     and not is_filler(w.lower()))  # ("de" of "Cangas de Onís" is no word of the name)
+
+
+def names_nobody(label: str, exclude: Set[str], stop: Set[str]) -> bool:
+    """(brief27) Whether every content word of a stored label is a person's name or a word of most of the store
+    (``exclude``): "Marini", the supervisor of both papers (the People section says who he is), "Lucía", the user
+    every note of her assistant names."""
+    words = [w for w in _WORD.findall(label) if fold(w) in content_words(w, stop)]
+    return bool(words) and all(w.lower() in exclude for w in words)

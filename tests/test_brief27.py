@@ -13,7 +13,16 @@ from pathlib import Path
 import pytest
 
 import memory_core as core
-from memengine import brief, brief_namedpeople, consolidate, graph_rank, topic_names, writes
+from memengine import (
+    brief,
+    brief_keyfacts,
+    brief_namedpeople,
+    consolidate,
+    graph_rank,
+    summarize,
+    topic_names,
+    writes,
+)
 
 
 @pytest.mark.parametrize("text, name", [
@@ -119,10 +128,9 @@ def test_groups_saying_counts_the_groups_where_two_members_say_a_word() -> None:
     own = topic_names.said_twice(lisbon)
     rarity = topic_names.apart(lambda k: 1.0, saying, own)
     assert rarity(("lisbon",)) == 1.0 and rarity(("lisbon", "trip")) == 0.5  # "trip" is said by the other group too
-    # a stored label that does not tell its topic apart: a word the other group says, or only a person's name
-    assert topic_names.shared_label("Lisbon trip", saying, own, set(), frozenset())
-    assert not topic_names.shared_label("Lisbon", saying, own, set(), frozenset())
-    assert topic_names.shared_label("Marini", saying, own, {"marini"}, frozenset())
+    # a stored label that names nobody but a person
+    assert topic_names.names_nobody("Marini", {"marini"}, frozenset())
+    assert not topic_names.names_nobody("prof. Marini's course", {"marini"}, frozenset({"prof"}))
 
 
 def test_a_word_said_in_most_of_a_notes_store_names_no_topic(store: core.MemoryStore,
@@ -139,9 +147,30 @@ def test_a_word_said_in_most_of_a_notes_store_names_no_topic(store: core.MemoryS
     key = [(None, 0)] * len(mill) + [(None, 1)] * len(rest)
     assert sum("Brigitte" in t for t in mill + rest) > brief.COMMON_NAME_SHARE * len(pool)
     shells = brief._Shells(store, pool, key)
-    assert "brigitte" in shells.common and shells[(None, 0)].name == "Moulin Girard"
-    monkeypatch.setattr(brief, "COMMON_NAME_MIN", 10**6)  # (a small pool: no word is common)
-    assert not brief._Shells(store, pool, key).common
+    shells.stop[None] = summarize.stopwords_for(mill)
+    assert "brigitte" in shells.common
+    # the stored label "Brigitte" names nobody but the user: the group is named anew, by what its members share
+    assert shells._named((None, 0), mill, "Brigitte") == "Moulin Girard"
+    monkeypatch.setattr(brief, "COMMON_NAME_MIN", 10**6)  # (a small pool: no word is common, the label stays)
+    shells = brief._Shells(store, pool, key)
+    shells.stop[None] = summarize.stopwords_for(mill)
+    assert not shells.common and shells._named((None, 0), mill, "Brigitte") == "Brigitte"
+
+
+def test_a_label_sharing_a_word_with_a_name_given_gives_way_to_the_word_that_tells_it_apart(
+        store: core.MemoryStore) -> None:
+    lisbon = ["Lisbon trip is happening, flights booked", "sorting my Lisbon flights tonight",
+              "Lisbon trip airbnb booked in Alfama", "back from the Lisbon trip, Alfama was unreal"]
+    camping = ["camping trip in July? a campsite at Llyn Gwynant", "Llyn Gwynant campsite is booked",
+               "the camping trip kit list: tent, stove", "camping trip: we leave Friday"]
+    pool = [(i + 1, t, "2026-03-03", "chat", None, 0.0) for i, t in enumerate(camping + lisbon)]
+    key = [(None, 0)] * len(camping) + [(None, 1)] * len(lisbon)
+    shells = brief._Shells(store, pool, key)
+    shells.stop[None] = summarize.stopwords_for(camping + lisbon)
+    shells.taken, shells.taken_words = {"camping trip"}, frozenset({"camping", "trip"})
+    other = shells._named((None, 1), lisbon, "Lisbon trip")
+    assert other in ("Lisbon", "Alfama") and "trip" not in other.lower()  # (what the camping trip does not say)
+    assert shells._named((None, 1), lisbon, "Lisbon flights") == "Lisbon flights"  # (no word given: kept)
 
 
 def test_a_plan_still_ahead_shows_under_coming_up_after_the_nightly_decay_archived_its_note(
@@ -162,3 +191,23 @@ def test_a_plan_still_ahead_shows_under_coming_up_after_the_nightly_decay_archiv
         store.close()
     lines = [i["text"] for i in out["sections"]["upcoming"]]
     assert any(f"#{wedding} " in line and "(→ 2026-06-20, in 36 days)" in line for line in lines)
+
+
+def test_a_lesser_fact_a_later_one_replaces_is_shown_nowhere(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Notes of importance 0.6 are no key facts: the older car stood in a topic under the note that it was sold."""
+    start = datetime(2026, 6, 3, 9, 0)
+    notes = [(0, "Lucía tiene un Seat Ibiza de 2012, color rojo."),
+             (1, "Paco es la pareja de Lucía; es profesor de música."),
+             (78, "Lucía ha vendido el Seat Ibiza y ahora tiene un Toyota Corolla híbrido.")]
+    store = core.MemoryStore(db_path)
+    try:
+        ids = []
+        for days, text in notes:
+            at = start + timedelta(days=days)
+            monkeypatch.setattr(writes, "utcnow", lambda at=at: at)
+            ids.append(store.store(text, "semantic", source="agent", importance=0.6, event_at=at, dedup=False).id)
+        monkeypatch.setattr(brief_keyfacts, "similarities", lambda _s, got: __import__("numpy").array(
+            [[1.0 if a == b else (0.65 if {a, b} == {ids[0], ids[2]} else 0.2) for b in got] for a in got]))
+        assert brief_keyfacts.lesser_updates(store) == {ids[0]}
+    finally:
+        store.close()
