@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from datetime import datetime
 from typing import Any
 
 from memengine import summarize
@@ -65,6 +66,8 @@ daughters brothers sisters neighbours neighbors grandparents in-laws""".split())
     usuario usuaria utilisateur utilisatrice nutzer nutzerin utente utilizador utilizadora gebruiker""".split())
 # (brief27) "the user is called …" in the languages the notes are written in: "La usuaria se llama Lucía Ferrer", "Der
 # Nutzer heißt Jonas Becker", "L'utilisatrice s'appelle Claire Dubois"
+_USER_ROLES = frozenset("user usuario usuaria utilisateur utilisatrice nutzer nutzerin utente utilizador utilizadora "
+                        "gebruiker".split())
 _CALLED = frozenset("called named llama heißt heisst s'appelle appelle chiama chama heet".split())
 # (brief27) a copula in the languages the notes are written in: "Paco es la pareja de Lucía", "Inès est la vendeuse",
 # "Sabine ist die Kollegin", "Davide è il collega"
@@ -108,18 +111,21 @@ def _named(store: Store, known: set[str], outdated: Collection[int] = ()
     # (brief27) notes the nightly decay archived count too: an agent's episodic notes of importance 0.5 fade after
     # five weeks, and with them every mention of the colleagues and family they named ("Marta ha tenido al bebé");
     # archived is not untrue (a superseded note, with its valid_to, stays out)
-    rows = [r[:3] for r in conn.execute(
+    got = [r for r in conn.execute(
         f"""SELECT m.id, CASE WHEN m.author IS NULL THEN m.content END, coalesce(m.event_at, m.created_at),
-                   m.author IS NULL FROM memories m WHERE {FADED} AND m.source != 'vcf'
+                   m.author IS NULL, m.importance FROM memories m WHERE {FADED} AND m.source != 'vcf'
             ORDER BY m.pinned DESC, m.importance DESC, coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""",
         (SCAN_MAX,)) if r[3]]
+    rows = [r[:3] for r in got]
+    importance = {int(r[0]): float(r[4] or 0.0) for r in got}
+    users: set[str] = set()  # (brief27) the names the notes give the user ("La usuaria se llama Lucía Ferrer")
     points: dict[str, int] = {}
     strong: set[str] = set()  # names with a title or a role somewhere
     seen_in: dict[str, list[tuple[str, int]]] = {}
     # each note's names as they come, and its day (the rows' order: the best first)
     in_order: list[tuple[int, str, list[str], str]] = []
     for mid, content, when in rows:
-        found = _mentions(str(content)[:2000])
+        found = _mentions(str(content)[:2000], users)
         in_order.append((int(mid), str(content), list(found), str(when or "")))
         for name, got in found.items():
             points[name] = points.get(name, 0) + got
@@ -142,23 +148,42 @@ def _named(store: Store, known: set[str], outdated: Collection[int] = ()
             continue
         out.append((name, len({m for _, m in mems}), mems[0][0] or None, mems[-1][0] or None,
                     min(m for _, m in mems)))
-    out.sort(key=lambda o: (-o[1], o[0]))
+    # (brief27) the user last: the people the user knows come first, and the section's share drops the last news
+    users = {merged.get(u, u) for u in users}
+    out.sort(key=lambda o: (o[0] in users, -o[1], o[0]))
     people = {o[0] for o in out}
     news: dict[str, tuple[int, str]] = {}
+    dated: dict[str, str] = {}  # the day of each one's news
     stop = summarize.stopwords_for([c for _m, c, _n, _w in in_order[:50]]) if people else frozenset()
-    # (brief27) the note of the latest day first: a person's news is what happened last ("Marta ha tenido al bebé"),
-    # not the more important note of weeks before that says who they are ("Marta es la hermana de Lucía; está
-    # embarazada"); of one day, the most important (a stable sort keeps the rows' order)
-    for mid, content, names, when in sorted(in_order, key=lambda n: n[3][:10], reverse=True):
+    for mid, content, names, when in in_order:
         # (the first name it holds, a person's or not: "Decision: Kestrel switches from npm to pnpm; Marek approved it"
         # is Kestrel's news, not Marek's)
         # (brief27: a sentence's capitalised article is no name: "La boda de Irene Soler …", "Il relatore di Giulia …")
         names = [n for n in names if not all(w.lower() in stop for w in n.split())]
         lead = merged[names[0]] if names else None
-        if lead in people and lead not in news and mid not in outdated and \
-                not _restated(lead, content, when, in_order, merged, stop):
-            news[lead] = (mid, content)
+        if lead in people and mid not in outdated and not _restated(lead, content, when, in_order, merged, stop):
+            if lead not in news:
+                news[lead] = (mid, content)
+                dated[lead] = when
+            elif _later_news(when, dated[lead], importance[mid], importance[news[lead][0]]):
+                news[lead] = (mid, content)  # (brief27) weeks later, about as important: what happened since
+                dated[lead] = when
     return out, news
+
+
+NEWS_NEWER_DAYS = 30  # (brief27) a note naming a person first this many days after their news, and at most...
+NEWS_IMPORTANCE_SLACK = 0.1  # ...this much less important, is their news instead ("Marta ha tenido al bebé" after
+# "Marta es la hermana de Lucía; está embarazada", seven weeks before and 0.1 more important; not "La furgoneta para
+# la mudanza de Pablo está reservada", two weeks after "Pablo ha sacado plaza de profesor")
+
+
+def _later_news(when: str, before: str, imp: float, imp_before: float) -> bool:
+    """Whether a note of ``when`` replaces as a person's news their note of ``before`` (see NEWS_NEWER_DAYS)."""
+    try:
+        gap = (datetime.fromisoformat(when[:19]) - datetime.fromisoformat(before[:19])).days
+    except ValueError:
+        return False
+    return gap >= NEWS_NEWER_DAYS and imp_before - imp <= NEWS_IMPORTANCE_SLACK + 1e-9
 
 
 RESTATED_WORDS = 3  # a newer note naming the person that shares this many words with a note may update it
@@ -194,7 +219,7 @@ def _is_name_word(w: str) -> bool:
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*#>]+\s*)*)$")
 
 
-def _mentions(text: str) -> dict[str, int]:
+def _mentions(text: str, users: set[str] | None = None) -> dict[str, int]:
     """Each capitalised name of ``text`` with the evidence points it has in this text (0 or more).
 
     A span at a sentence's start may begin with a capitalised verb ("Read Adaeze's comments"):
@@ -220,10 +245,12 @@ def _mentions(text: str) -> dict[str, int]:
         if after and after[0] in ("s",) and tail[:1] in ("'", "’"):  # "Sven's" read as "Sven" + "'s"
             possessive, after = True, after[1:]
         comma = tail.lstrip()[:1] == ","
+        user = False
         pts = 2 if lead or (before and before[-1] in _TITLES) else 0  # (a title or a role in the span)
         if (before and before[-1] in _ROLES) or (len(before) >= 2 and (before[-1] in _COPULAS or before[-1] in _CALLED)
                                                  and any(_role(w) for w in before[-3:-1])):
             pts += 2  # "my partner Miguel", "the user is Rita Campos", "her contact there is Tiago Rocha"
+            user = users is not None and any(w.rsplit("'", 1)[-1] in _USER_ROLES for w in before[-3:])
         elif len(before) == 3 and before[0] in _ROLES and before[1] in _OF and tail.lstrip()[:1] != "'":
             pts += 2  # (brief27) "la amiga de Lucía, Irene Soler", "the sister of Ana, Marta"
         elif after[:1] and after[0] in _COPULAS and len(after) >= 3 and _role_lead(after[1]) and \
@@ -241,6 +268,8 @@ def _mentions(text: str) -> dict[str, int]:
                 continue
             name = " ".join(w.removesuffix("'s").removesuffix("’s") for w in name_words)
             out[name] = max(out.get(name, 0), pts)
+            if user and users is not None:
+                users.add(name)
     return out
 
 

@@ -54,7 +54,7 @@ NOTES = [  # (days after the first, type, importance, text): an assistant's note
     (2, "semantic", 0.6, "Paco es la pareja de Lucía; es profesor de música."),
     (3, "episodic", 0.5, "Paco y Lucía han reservado una casa rural en Cangas de Onís."),
     (5, "episodic", 0.5, "La amiga de Lucía, Irene Soler, se casa el 12 de septiembre en Xàtiva."),
-    (9, "episodic", 0.5, "Marta ha tenido al bebé: un niño, Leo, 3,4 kilos."),
+    (31, "episodic", 0.5, "Marta ha tenido al bebé: un niño, Leo, 3,4 kilos."),
     (70, "episodic", 0.6, "La boda de Irene Soler en Xàtiva fue ayer; Lucía dio el discurso."),
 ]
 
@@ -211,3 +211,13 @@ def test_a_lesser_fact_a_later_one_replaces_is_shown_nowhere(db_path: Path, monk
         assert brief_keyfacts.lesser_updates(store) == {ids[0]}
     finally:
         store.close()
+
+
+def test_news_weeks_later_and_about_as_important_replaces_a_persons_news_and_the_user_comes_last() -> None:
+    assert brief_namedpeople._later_news("2026-07-24T08:15", "2026-06-04T12:00", 0.5, 0.6)  # (7 weeks, 0.1 less)
+    assert not brief_namedpeople._later_news("2026-09-14T09:10", "2026-09-01T09:10", 0.6, 0.7)  # (2 weeks)
+    assert not brief_namedpeople._later_news("2026-08-24T09:10", "2026-06-01T09:10", 0.5, 0.9)  # (far less)
+    users: set[str] = set()
+    brief_namedpeople._mentions("La usuaria se llama Lucía Ferrer, vive en Valencia.", users)
+    brief_namedpeople._mentions("Paco es la pareja de Lucía.", users)
+    assert users == {"Lucía Ferrer"}
