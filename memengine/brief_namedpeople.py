@@ -111,13 +111,13 @@ def _named(store: Store, known: set[str], outdated: Collection[int] = ()
     # (brief27) notes the nightly decay archived count too: an agent's episodic notes of importance 0.5 fade after
     # five weeks, and with them every mention of the colleagues and family they named ("Marta ha tenido al bebé");
     # archived is not untrue (a superseded note, with its valid_to, stays out)
-    got = [r for r in conn.execute(
+    fetched = [r for r in conn.execute(
         f"""SELECT m.id, CASE WHEN m.author IS NULL THEN m.content END, coalesce(m.event_at, m.created_at),
                    m.author IS NULL, m.importance FROM memories m WHERE {FADED} AND m.source != 'vcf'
             ORDER BY m.pinned DESC, m.importance DESC, coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""",
         (SCAN_MAX,)) if r[3]]
-    rows = [r[:3] for r in got]
-    importance = {int(r[0]): float(r[4] or 0.0) for r in got}
+    rows = [r[:3] for r in fetched]
+    importance = {int(r[0]): float(r[4] or 0.0) for r in fetched}
     users: set[str] = set()  # (brief27) the names the notes give the user ("La usuaria se llama Lucía Ferrer")
     points: dict[str, int] = {}
     strong: set[str] = set()  # names with a title or a role somewhere
