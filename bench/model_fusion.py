@@ -244,6 +244,39 @@ def cost(pairs: list[tuple[Any, Any, str]], emb_a: Any, emb_b: Any, w: float | s
     return [[name, len(v), round(statistics.median(v), 1), round(statistics.fmean(v), 1)] for name, v in out.items()]
 
 
+def grid_loo(args: argparse.Namespace, items_a: list[loo.Item], items_b: list[loo.Item], sc_a: loo.Scorer,
+             sc_b: loo.Scorer, sc_f: loo.Scorer, w_dev: float | str, out: dict[str, Any]) -> None:
+    """bench/loo.py's per-constant table for each vector leg: one constant's grid (the others as shipped), its best
+    value in-sample and the LOO of choosing it per fold (the shipped constants were chosen with MiniLM: does e5, or
+    the fusion, want another?)."""
+    rows = []
+    for name in [g for g in args.grids.split(",") if g]:
+        grid = loo.GRIDS[name]
+        for model, its, scorer, conv in (("MiniLM", items_a, sc_a, lambda c: c), ("e5", items_b, sc_b, lambda c: c),
+                                         (f"fused w={w_dev}", items_a, sc_f, lambda c: as_fused(c, w_dev))):
+            log(f"constant {name}, {model}")
+            variants = {lab: scorer.scores(conv(cfg)) for lab, cfg in grid.items()}
+            chosen = loo.loo_choose(its, variants)
+            ho = loo.held_out(its, chosen, variants)
+            best = max(variants, key=lambda lab: loo.objective(its, variants[lab]))
+            shipped = next(lab for lab in variants if lab.endswith("*"))
+            counts: dict[str, int] = {}
+            for lab in chosen.values():
+                counts[lab] = counts.get(lab, 0) + 1
+            row: list[Any] = [name, model, best]
+            for s in loo.SETS:
+                sub = loo.by_set(its, s)
+                row += [loo.set_metrics(sub, variants[shipped])["recall@5"], loo.set_metrics(sub, variants[best])["recall@5"],
+                        loo.set_metrics(sub, ho)["recall@5"]]
+            row.append(", ".join(f"{lab}×{n}" for lab, n in sorted(counts.items(), key=lambda x: -x[1])))
+            rows.append(row)
+    print("## One constant re-chosen per vector leg (the others as shipped): recall@5 shipped / best in-sample / LOO\n")
+    print(md_table(["constant", "vectors", "best in-sample", "LoCoMo shipped", "LoCoMo best", "LoCoMo LOO",
+                    "real shipped", "real best", "real LOO", "chosen per fold (* = shipped)"], rows))
+    print()
+    out["grid_loo"] = rows
+
+
 def miss_table(items: list[loo.Item], ho: dict[str, dict[str, float]], configs: dict[str, RecallConfig],
                other: dict[str, dict[str, float]] | None = None) -> list[list[Any]]:
     """LoCoMo's recall@5 misses under the LOO engine (each question asked with its fold's constants), by what
@@ -306,6 +339,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--weight", type=float, default=0.5, help="the fusion weight without the dev sets (%(default)s)")
     ap.add_argument("--loo", default="", metavar="MODELS",
                     help="bench/loo.py's engine LOO (slow: ~100 configurations) for these: minilm,e5,fused")
+    ap.add_argument("--grids", default="", metavar="NAMES",
+                    help="bench/loo.py's per-constant LOO for these constants under each vector leg (e.g. w_keyword)")
     ap.add_argument("--cost", type=int, default=0, metavar="N", help="CPU per question over N LoCoMo questions")
     ap.add_argument("--json", metavar="OUT", help="write every table as JSON")
     ap.add_argument("--cache", default="fused-cache.json", help="the fused runs' cache file name (two runs at once: "
@@ -364,6 +399,8 @@ def dev(args: argparse.Namespace, out: dict[str, Any]) -> float | str:
     print("\nweight per held-out fold: " + ", ".join(f"{f} {lab}" for f, lab in sorted(chosen.items())) + "\n")
     out["dev_weight_loo"], out["weight_per_fold"] = rows, chosen
 
+    if args.grids:
+        grid_loo(args, items_a, items_b, sc_a, sc_b, sc_f, w_dev, out)
     loo_rows: dict[str, dict[str, dict[str, float]]] = {}
     loo_cfgs: dict[str, dict[str, RecallConfig]] = {}
     runs: dict[str, tuple[list[loo.Item], loo.Scorer, dict[str, dict[str, RecallConfig]], RecallConfig]] = {
