@@ -23,6 +23,11 @@ and scored:
     .venv/bin/python bench/recall_notes.py --reuse /tmp/notes29 --misses    # every question not top-1, its top 5
     .venv/bin/python bench/recall_notes.py --reuse /tmp/notes29 --config FIELD=VALUE   # a RecallConfig switch
     .venv/bin/python bench/recall_notes.py --json out.json                  # per-question rows too
+    .venv/bin/python bench/recall_notes.py --data bench/data/recall_heldout29/after --reuse /tmp/notes29b
+
+``--data``: another folder of the same layout (``after/``: two more users written after round 30's step was built,
+never tuned on: Sam, whose agent stores undated notes — store order is their time — and Inês in Lisbon, in
+Portuguese and English). A note's ``at`` may be null: stored with no ``--at``.
 """
 
 from __future__ import annotations
@@ -51,9 +56,16 @@ KINDS = ("changed", "person", "other_words", "trap", "decision", "procedure", "l
 
 
 def load_notes(user: str, data: Path = DATA) -> list[dict[str, Any]]:
-    """A user's notes in the order they were written (date, then file order)."""
+    """A user's notes in the order they were written (date, then file order; undated ones in file order)."""
     rows = [json.loads(line) for line in (data / f"{user}.jsonl").read_text(encoding="utf-8").splitlines() if line]
-    return [r for _, r in sorted(enumerate(rows), key=lambda p: (p[1]["at"], p[0]))]
+    return [r for _, r in sorted(enumerate(rows), key=lambda p: (p[1]["at"] or "", p[0]))]
+
+
+def users_of(data: Path) -> dict[str, str]:
+    """The users of a set folder: USERS for held-out 29, else each notes file's name."""
+    if data.resolve() == DATA.resolve():
+        return USERS
+    return {p.stem: p.stem for p in sorted(data.glob("*.jsonl")) if p.stem != "questions"}
 
 
 def load_questions(data: Path = DATA) -> list[dict[str, Any]]:
@@ -61,7 +73,7 @@ def load_questions(data: Path = DATA) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (data / "questions.jsonl").read_text(encoding="utf-8").splitlines() if line]
 
 
-def build(user: str, directory: Path, reuse: bool) -> tuple[Any, dict[int, str], dict[str, Any]]:
+def build(user: str, directory: Path, reuse: bool, data: Path = DATA) -> tuple[Any, dict[int, str], dict[str, Any]]:
     """The user's store (built note by note, or reopened), its id -> note map and the store's answers."""
     from memory_core import MemoryStore
 
@@ -75,8 +87,8 @@ def build(user: str, directory: Path, reuse: bool) -> tuple[Any, dict[int, str],
     store = MemoryStore(db)
     ids: dict[int, str] = {}
     answers: dict[str, Any] = {"superseded": {}, "may_update": {}, "deduplicated": []}
-    for note in load_notes(user):
-        at = datetime.fromisoformat(note["at"]).replace(hour=9)
+    for note in load_notes(user, data):
+        at = datetime.fromisoformat(note["at"]).replace(hour=9) if note["at"] else None
         res = store.store(note["text"], note.get("type", "semantic"), source="agent", tags=note.get("tags") or [],
                           importance=float(note.get("importance", 0.5)), event_at=at)
         if res.deduplicated:
@@ -136,15 +148,16 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "decoy_above": (sum(dec), len(dec))}
 
 
-def run(directory: Path, reuse: bool, config: Any, only: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def run(directory: Path, reuse: bool, config: Any, only: str | None = None,
+        data: Path = DATA) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Per-question rows (with warm CPU ms) and the stores' answers, per user."""
-    questions = load_questions()
+    questions = load_questions(data)
     rows: list[dict[str, Any]] = []
     stores: dict[str, Any] = {}
-    for user in USERS:
+    for user in users_of(data):
         if only and user != only:
             continue
-        store, ids, answers = build(user, directory, reuse)
+        store, ids, answers = build(user, directory, reuse, data)
         stores[user] = answers
         mine = [q for q in questions if q["user"] == user]
         for q in mine:  # first pass: warms the model, caches and the page cache (not timed)
@@ -161,7 +174,8 @@ def run(directory: Path, reuse: bool, config: Any, only: str | None = None) -> t
     return rows, stores
 
 
-def print_report(rows: list[dict[str, Any]], stores: dict[str, Any], questions: dict[str, dict[str, Any]]) -> None:
+def print_report(rows: list[dict[str, Any]], stores: dict[str, Any], questions: dict[str, dict[str, Any]],
+                 users: dict[str, str] = USERS) -> None:
     """The table: overall, per kind, per user; the store's supersession answers; CPU."""
     def line(label: str, sub: list[dict[str, Any]]) -> str:
         s = summarise(sub)
@@ -176,7 +190,7 @@ def print_report(rows: list[dict[str, Any]], stores: dict[str, Any], questions: 
         sub = [r for r in rows if kind in questions[r["id"]].get("kinds", [])]
         if sub:
             print(line(kind, sub))
-    for user, label in USERS.items():
+    for user, label in users.items():
         sub = [r for r in rows if r["user"] == user]
         if sub:
             print(line(label, sub))
@@ -199,21 +213,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reuse", type=Path, help="keep the stores in DIR and reuse them when there")
     ap.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE")
     ap.add_argument("--misses", action="store_true", help="print every question whose first hit is no evidence")
-    ap.add_argument("--only", choices=list(USERS), help="one user")
+    ap.add_argument("--only", help="one user")
+    ap.add_argument("--data", type=Path, default=DATA, help="the set's folder (default: held-out 29)")
     ap.add_argument("--json", type=Path, help="write the per-question rows here")
     args = ap.parse_args(argv)
     config = config_of(args.config)
-    questions = {q["id"]: q for q in load_questions()}
+    questions = {q["id"]: q for q in load_questions(args.data)}
+    users = users_of(args.data)
     if args.reuse:
         args.reuse.mkdir(parents=True, exist_ok=True)
-        rows, stores = run(args.reuse, True, config, args.only)
+        rows, stores = run(args.reuse, True, config, args.only, args.data)
     else:
         with tempfile.TemporaryDirectory(prefix="notes29-") as tmp:
-            rows, stores = run(Path(tmp), False, config, args.only)
-    print(f"config {' '.join(args.config) or 'default'}")
-    print_report(rows, stores, questions)
+            rows, stores = run(Path(tmp), False, config, args.only, args.data)
+    print(f"{args.data.name}; config {' '.join(args.config) or 'default'}")
+    print_report(rows, stores, questions, users)
     if args.misses:
-        texts = {n["n"]: n["text"] for u in USERS for n in load_notes(u)}
+        texts = {n["n"]: n["text"] for u in users for n in load_notes(u, args.data)}
         kinds = Counter()
         for r in rows:
             if r["top1"]:
