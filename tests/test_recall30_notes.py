@@ -131,3 +131,15 @@ def test_the_cli_returns_the_newer_note_first(tmp_path: Path) -> None:
     results = json.loads(out.stdout)["data"]["results"]
     assert [r["id"] for r in results[:2]] == [ids[3], ids[0]]
     assert results[1]["possibly_outdated"] is True and results[1]["possibly_outdated_by"] == [ids[3]]
+
+
+def test_two_authors_and_summaries_are_never_paired() -> None:
+    def cand(mid: int, text: str, author: str | None, source: str = "user") -> Candidate:
+        return Candidate((mid, text, author, None, None, None, "{}", 1.0, 0.5, source))
+
+    ana = cand(1, "Ana: I started painting landscapes on weekends", "Ana")
+    oscar = cand(2, "Oscar: I started painting portraits of my cat, now weekly", "Oscar")
+    assert newer_notes_first([ana, oscar], 2, "What did Ana start painting?")[1] == {}
+    garden = cand(3, "Summary: tomatoes and basil in the garden, moved to the greenhouse", None, "consolidate")
+    later = cand(4, "Summary: the garden tomatoes now moved to the greenhouse beds", None, "consolidate")
+    assert not is_note(garden) and newer_notes_first([garden, later], 2, "tomatoes garden")[1] == {}

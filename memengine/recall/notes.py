@@ -21,8 +21,10 @@ note of the same source that
   "raised", "switched") and no question or plan (fact_mood.unasserted);
 
 goes just above it (the newest of several first; one already above stays), and the older one is returned marked
-``possibly_outdated`` by it. Nothing leaves the results. Chat turns (a thread), episodes, shared memories and other sources are never
-paired: two sources disagreeing stay both current (contradictions), as the store keeps them.
+``possibly_outdated`` by it. Nothing leaves the results. Chat turns (a thread), episodes, consolidation summaries and
+shared memories are never paired, nor notes of two sources (they stay both current, as contradictions do in the
+store) or of two authors ("Ana: I started painting landscapes" / "Oscar: I started painting portraits": each tells
+their own).
 """
 
 from __future__ import annotations
@@ -44,9 +46,16 @@ RARE_IN = 3
 NOTE_CHARS = 40 * 12
 
 
+# consolidate's summaries (memengine/consolidate.py SUMMARY_SOURCE; not imported: consolidate is heavy for a recall)
+SUMMARY_SOURCE = "consolidate"
+
+
 def is_note(c: Candidate) -> bool:
-    """A memory stored as a note: no thread (no chat turn), no import episode, not received from another store."""
-    return c.thread is None and not is_episode(c) and not (c.source or "").startswith("shared:")
+    """A memory stored as a note: no thread (no chat turn), no import episode, no consolidation summary, not
+    received from another store."""
+    source = c.source or ""
+    return (c.thread is None and not is_episode(c) and source != SUMMARY_SOURCE
+            and not source.startswith("shared:"))
 
 
 def _later(a: Candidate, b: Candidate) -> bool:
@@ -78,7 +87,7 @@ def newer_notes_first(ranked: list[Candidate], k: int, query: str = "") -> tuple
         if a.id not in said:
             continue
         for b in notes:
-            if b.id == a.id or b.source != a.source or not _later(a, b):
+            if b.id == a.id or b.source != a.source or b.author != a.author or not _later(a, b):
                 continue
             shared = (said[a.id] & said[b.id]) - change_stems(b.content)
             if sum(1 for s in shared if df[s] <= RARE_IN) < SUBJECT_STEMS:
