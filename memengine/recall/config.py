@@ -364,3 +364,19 @@ class RecallConfig:
     # (vocab_cover.py); 0 = off. kw_cover_by: how the words weigh ("idf", "words").
     kw_cover: float = KW_COVER
     kw_cover_by: str = KW_COVER_BY
+
+
+# The keyword/vector weights of a model other than the one the constants were tuned with, by its model id's
+# start. multilingual-e5-small (MEM_EMBEDDER=e5): bench/model_fusion.py --grids w_keyword re-chose 0.3 on all 27
+# leave-one-out folds of the dev sets (real chats 0.738 → 0.756, LoCoMo 0.758 → 0.751), and the seven held-out
+# chat sets agreed (mean recall@5 0.665 → 0.686, up on five); MiniLM keeps 0.5 on every fold (recall29, round 29).
+MODEL_WEIGHTS: dict[str, tuple[float, float]] = {"multilingual-e5-small": (0.3, 0.7)}
+
+
+def config_for(model_id: str | None) -> RecallConfig:
+    """The default :class:`RecallConfig` for vectors of ``model_id``: the tuned constants, with the keyword and
+    vector weights of :data:`MODEL_WEIGHTS` when the model is one of its (a config a caller passes wins)."""
+    for prefix, (wk, wv) in MODEL_WEIGHTS.items():
+        if model_id and model_id.startswith(prefix):
+            return RecallConfig(w_keyword=wk, w_vector=wv)
+    return RecallConfig()

@@ -30,6 +30,7 @@ from memengine.recall.config import (
     STRATEGIES,
     VEC_POOL,
     RecallConfig,
+    config_for,
 )
 from memengine.recall.keyword import KeywordSearch
 from memengine.recall.people import People
@@ -241,7 +242,7 @@ class Recall(KeywordSearch, People):
         index_ready = self._keyword_index is not None and self._keyword_index.ready
         if at_scale and self._is_warm:
             one_thread()  # BLAS: small products, two at a time (memengine/blas.py)
-        cfg = config or RecallConfig()
+        cfg = config or config_for(getattr(self.embedder, "model_id", None))  # (e5's own weights)
         run = _Run(query, k, strategy, raw, cfg, where, args, max(POOL, step_depth(k, cfg) * 3), people,
                    at_scale, index_ready)
         self._retrieve(run)
