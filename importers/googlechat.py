@@ -16,7 +16,7 @@ import re
 import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
@@ -26,8 +26,10 @@ from importers.chatturns import SYSTEM, Turn, Turns, json_errors_where, listed, 
 
 NAME = "googlechat"
 Opener = Callable[[], AbstractContextManager[IO[bytes]]]
-_DATE_RE = re.compile(r"^(?:[A-Za-z]+, )?(?P<mon>[A-Za-z]+) (?P<d>\d{1,2}), (?P<y>\d{4}),? (?:at )?"
-                      r"(?P<h>\d{1,2}):(?P<mi>\d{2})(?::(?P<s>\d{2}))?\s*(?P<ampm>[AaPp][Mm])?\s*(?P<zone>[A-Za-z]{1,5})?$")
+# "Monday, April 8, 2024 at 9:01:15 AM UTC" (American English), "Monday, 8 April 2024 at 09:01:15 UTC" (British)
+_DATE_RE = re.compile(r"^(?:[A-Za-z]+,? )?(?:(?P<mon>[A-Za-z]+)\.? (?P<d>\d{1,2}),|(?P<d2>\d{1,2}) (?P<mon2>[A-Za-z]+)\.?,?) "
+                      r"(?P<y>\d{4}),? (?:at )?(?P<h>\d{1,2}):(?P<mi>\d{2})(?::(?P<s>\d{2}))?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?"
+                      r"\s*(?P<zone>[A-Za-z]{1,5})?(?P<off>[+-]\d{1,2}(?::?\d{2})?)?$")
 _MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
                                         "dec"), start=1)}
 _UTC_NAMES = {"UTC", "GMT", "Z"}
@@ -173,18 +175,27 @@ def created(value: Any, what: str, where: str) -> datetime:
     """Takeout's "Monday, April 8, 2024 at 9:01:15 AM UTC" (a narrow no-break space before the AM in newer ones):
     aware in UTC (or GMT), naive under a zone's name it does not spell out; anything else a one-line error."""
     m = _DATE_RE.match(text_of(value).replace("\u202f", " ").replace("\u00a0", " ").strip())
-    month = _MONTHS.get(m.group("mon")[:3].lower(), 0) if m else 0
+    month = _MONTHS.get((m.group("mon") or m.group("mon2"))[:3].lower(), 0) if m else 0
     if m is None or not month:
         raise ImportFormatError(f"{what} is no date ({str(value)[:40]!r})", where)
     hour = int(m.group("h"))
     if m.group("ampm"):
-        hour = hour % 12 + (12 if m.group("ampm").lower() == "pm" else 0)
+        hour = hour % 12 + (12 if m.group("ampm").lower().startswith("p") else 0)
     zone = (m.group("zone") or "").upper()
     try:
-        when = datetime(int(m.group("y")), month, int(m.group("d")), hour, int(m.group("mi")), int(m.group("s") or 0))
+        when = datetime(int(m.group("y")), month, int(m.group("d") or m.group("d2")), hour, int(m.group("mi")),
+                        int(m.group("s") or 0))
     except ValueError:
         raise ImportFormatError(f"{what} is no date ({str(value)[:40]!r})", where) from None
-    return when.replace(tzinfo=timezone.utc) if zone in _UTC_NAMES else when
+    if zone in _UTC_NAMES or (not zone and m.group("off")):
+        off = m.group("off") or ""
+        sign = -1 if off.startswith("-") else 1
+        hours, _, minutes = off[1:].partition(":") if ":" in off else (off[1:3] if len(off) > 3 else off[1:], "", off[3:])
+        delta = timedelta(hours=int(hours or 0), minutes=int(minutes or 0))
+        if delta > timedelta(hours=14):
+            raise ImportFormatError(f"{what} is no date ({str(value)[:40]!r})", where)
+        return when.replace(tzinfo=timezone(sign * delta))
+    return when
 
 
 def _message(msg: Any, thread: str, turns: Turns, what: str, where: str) -> Record | None:

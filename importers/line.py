@@ -29,7 +29,10 @@ _CHAT_RES = (
     re.compile(r"^\[LINE\] (.+?)のトーク履歴$"),
     re.compile(r"^\[LINE\] ประวัติการแชทกับ ?(.+)$"),
     re.compile(r"^\[LINE\] (.+?) ?(?:님과의 대화|와의 대화|과의 대화)$"),
-    re.compile(r"^\[LINE\] (.+?) ?的聊天記錄$"),
+    re.compile(r"^\[LINE\] (?:與|与)(.+?) ?的聊天[記记]錄?录?$"),
+    re.compile(r"^\[LINE\] (.+?) ?的聊天[記记]錄?录?$"),
+    # other UI languages: the name after their "with" ("Riwayat obrolan dengan Ana", "Historial de chat con Ana")
+    re.compile(r"^\[LINE\] .{0,40}?\b(?:with|in|dengan|con|avec|mit|com|med|met|z|với)\s+(.+)$", re.IGNORECASE),
     re.compile(r"^\[LINE\] (.+)$"),
 )
 # a day line: year first ("2024/03/13(Wed)", "2024.03.13 Wednesday") or last ("Wed, 03/13/2024", "20/03/2024")

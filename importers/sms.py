@@ -47,7 +47,7 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
     root_seen = False
     try:
         with path.open("rb") as raw:
-            context = ElementTree.iterparse(raw, events=("start", "end"))
+            context = ElementTree.iterparse(_CharRefs(raw), events=("start", "end"))
             depth = 0
             root: ElementTree.Element | None = None
             for event, elem in context:
@@ -74,6 +74,56 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
         raise ImportFormatError(f"invalid or truncated XML ({str(exc).split(':')[0]})", where, line) from None
     if not root_seen:
         raise ImportFormatError("no <smses> of SMS Backup & Restore in this file", where)
+
+
+# SMS Backup & Restore writes a character past U+FFFF (an emoji) as the two numeric references of its UTF-16
+# surrogates ("&#55357;&#56832;"), and keeps control characters of a message as references ("&#1;"): XML forbids
+# both, so the reader would refuse the whole backup. They are made the character itself (a pair) or U+FFFD.
+_REF_RE = re.compile(rb"&#(?:x([0-9A-Fa-f]{1,6})|([0-9]{1,7}));")
+
+
+def _fix_ref(m: re.Match[bytes]) -> bytes:
+    n = int(m.group(1), 16) if m.group(1) else int(m.group(2))
+    if 0xD800 <= n <= 0xDFFF or (n < 0x20 and n not in (0x9, 0xA, 0xD)) or n in (0xFFFE, 0xFFFF) or n > 0x10FFFF:
+        return b"&#65533;"
+    return m.group(0)
+
+
+_PAIR_RE = re.compile(rb"&#(5[56][0-9]{3});&#(5[67][0-9]{3});")
+_HIGH_END_RE = re.compile(rb"&#5[56][0-9]{3};$")
+
+
+def _fix_pair(m: re.Match[bytes]) -> bytes:
+    high, low = int(m.group(1)), int(m.group(2))
+    if 0xD800 <= high <= 0xDBFF and 0xDC00 <= low <= 0xDFFF:
+        return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)).encode("utf-8")
+    return m.group(0)
+
+
+class _CharRefs:
+    """The backup's bytes with its surrogate and control-character references fixed (:data:`_REF_RE`), read in
+    chunks: a reference cut by a chunk's end waits for the next."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.tail = b""
+
+    def read(self, size: int = 65536) -> bytes:
+        """Up to about ``size`` bytes (never b"" before the end: the reader takes it for the end)."""
+        while True:
+            chunk = self.raw.read(max(size, 64))
+            data, self.tail = self.tail + chunk, b""
+            if chunk:  # the last 32 bytes from their first "&" wait: a reference (or a pair) may go on
+                keep = data.find(b"&", max(0, len(data) - 32))
+                if keep >= 0:
+                    high = _HIGH_END_RE.search(data, max(0, keep - 9), keep)
+                    keep = high.start() if high else keep  # the first of a pair waits with the second
+                    data, self.tail = data[:keep], data[keep:]
+                if not data:
+                    continue
+            if b"&#" in data:
+                data = _REF_RE.sub(_fix_ref, _PAIR_RE.sub(_fix_pair, data))
+            return data
 
 
 def is_sms(path: Path) -> bool:

@@ -469,3 +469,41 @@ def test_a_damaged_fixture_is_read_or_refused_in_one_line(source: Path, tmp_path
             assert str(target) in str(exc) and "\n" not in str(exc), str(exc)
             refused += 1
     assert read + refused == 16
+
+
+# --- beyond the held-out (written after the parsers): what the same exporters also write ------------------------
+
+def test_sms_backup_writes_an_emoji_as_two_surrogate_references(tmp_path: Path) -> None:
+    """SMS Backup & Restore escapes a character past U+FFFF as its UTF-16 surrogates ("&#55357;&#56832;") and keeps
+    control characters as references: XML forbids both, so a parser as strict as XML would refuse the backup."""
+    body = "Parabéns! &#55357;&#56832;&#55356;&#57225; até logo&#1;" * 300  # long: pairs fall across read chunks
+    path = tmp_path / "sms-20240401100000.xml"
+    path.write_text("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n<smses count=\"1\">\n"
+                    f'  <sms protocol="0" address="+5511987650001" date="1711976400000" type="1" body="{body}" '
+                    'readable_date="01/04/2024 10:00:00" contact_name="Beatriz Lima" />\n</smses>\n', encoding="utf-8")
+    recs, _ = parsed(path, "sms")
+    assert recs[0].content == "Beatriz Lima: " + ("Parabéns! 😀🎉 até logo\ufffd" * 300)
+    assert recs[0].event_at is not None and recs[0].event_at.isoformat() == "2024-04-01T10:00:00-03:00"
+
+
+def test_line_chat_names_in_other_ui_languages(tmp_path: Path) -> None:
+    for header, chat in (("[LINE] 與王小明的聊天記錄", "王小明"), ("[LINE] Riwayat obrolan dengan Budi Santoso", "Budi Santoso")):
+        path = tmp_path / "chat.txt"
+        path.write_text(f"{header}\nSaved on: 2024/03/14 18:30\n\n2024/03/13（三）\n下午03:05\t{chat}\t你好\n",
+                        encoding="utf-8")
+        recs, _ = parsed(path, "line")
+        assert turns(recs) == [(f"{chat}: 你好", "2024-03-13T15:05:00")] and recs[0].thread == chat
+
+
+def test_google_chat_dates_of_a_british_account_and_an_offset(tmp_path: Path) -> None:
+    folder = tmp_path / "Groups" / "Space AAAA"
+    folder.mkdir(parents=True)
+    creator = {"name": "Ana Sousa", "email": "ana@example.com", "user_type": "Human"}
+    import json
+
+    (folder / "messages.json").write_text(json.dumps({"messages": [
+        {"creator": creator, "created_date": "Monday, 8 April 2024 at 09:01:15 UTC", "text": "Bom dia"},
+        {"creator": creator, "created_date": "Monday, April 8, 2024 at 9:05:00 PM GMT+2", "text": "Boa noite"}]}))
+    recs, _ = parsed(tmp_path, "googlechat")
+    assert turns(recs) == [("Ana Sousa: Bom dia", "2024-04-08T09:01:15+00:00"),
+                           ("Ana Sousa: Boa noite", "2024-04-08T21:05:00+02:00")]
