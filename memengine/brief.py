@@ -721,9 +721,9 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         self.stop: dict[int | None, frozenset[str]] = {}
         self.taken: set[str] = set()
         self.language: list[str | None] = []  # (brief26) the pool's, read when a group is first named here
-        # (brief27) names are chosen together: in how many groups several members say each word; and the words of
-        # a large share of the pool (the user's own name in an assistant's notes) name no topic at all
-        self.saying = topic_names.groups_saying(self.members.values())
+        # (brief27) names are chosen together: in how many groups several members say each word (``_named``); and the
+        # words of a large share of the pool (the user's own name in an assistant's notes) name no topic at all
+        self._saying: Counter[str] | None = None  # (read when a label overlaps a name given: rare)
         self.taken_words: frozenset[str] = frozenset()  # the content words of the names given
         n_texts = sum(len(t) for t in self.members.values())
         self.common = {w for w, n in self.word_df.items() if n > COMMON_NAME_SHARE * n_texts} \
@@ -756,8 +756,10 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         if fit and not topic_names.names_nobody(str(label), exclude, stop):
             if not topic_names.content_words(str(label), stop) & self.taken_words:
                 return str(label)
+            if self._saying is None:
+                self._saying = topic_names.groups_saying(self.members.values())
             other = topic_names.name(texts, stop, exclude, topic_names.apart(
-                self.rarity, self.saying, topic_names.said_twice(texts)), self.taken)
+                self.rarity, self._saying, topic_names.said_twice(texts)), self.taken)
             if other in (MIXED, topic_names.UNTITLED) or topic_names.content_words(other, stop) & self.taken_words:
                 return str(label)  # no better name: the stored one ("Ship Inn", the party's new venue)
             return other

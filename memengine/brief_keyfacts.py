@@ -227,8 +227,10 @@ def lesser_updates(store: Store, limit: int = LESSER_MAX) -> set[int]:
     older."""
     cols = "m.id, m.content, coalesce(m.event_at, m.created_at), m.pinned, m.importance, m.source"
     rows = store.conn.execute(
-        f"""SELECT {cols} FROM memories m WHERE {_LIVE} AND m.source != 'vcf' AND m.pinned = 0
-            AND m.importance < ? AND m.memory_type = 'semantic' AND m.thread IS NULL
+        # (the unary +: the (status, memory_type) index reads the semantic rows only; the rank index walked every
+        # chat turn of a 100k store below the importance, +0.14 s of its brief)
+        f"""SELECT {cols} FROM memories m WHERE {_LIVE} AND m.source != 'vcf' AND +m.pinned = 0
+            AND +m.importance < ? AND m.memory_type = 'semantic' AND m.thread IS NULL
             ORDER BY coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""",
         (KEY_FACT_IMPORTANCE, limit)).fetchall()
     if len(rows) < 2:
