@@ -168,6 +168,8 @@ def _named(store: Store, known: set[str], outdated: Collection[int] = ()
             elif _later_news(when, dated[lead], importance[mid], importance[news[lead][0]]):
                 news[lead] = (mid, content)  # (brief27) weeks later, about as important: what happened since
                 dated[lead] = when
+    for user in users:  # (brief27) the user's "news" is every note: the topics show it; the share keeps the others'
+        news.pop(user, None)
     return out, news
 
 

@@ -86,6 +86,8 @@ def test_people_the_notes_name_with_a_role_are_in_people_with_news_the_decay_arc
     assert "bebé" in people["Marta"] and "embarazada" not in people["Marta"]
     # the wedding told after it, though the note opens with "La": Irene's news
     assert "fue ayer" in people["Irene Soler"]
+    # the user the notes name comes last, without a quote (the topics show her notes)
+    assert list(people)[-1] == "Lucía Ferrer" and brief_namedpeople.STATE_SEP not in people["Lucía Ferrer"]
 
 
 def test_a_persons_news_is_never_a_fact_a_later_note_may_update(db_path: Path, monkeypatch: pytest.MonkeyPatch
