@@ -20,6 +20,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from importers import ImportFormatError, ImportReport, Record
+from importers._common import sha1_hex
 from importers.chatturns import SYSTEM, Turn, Turns, epoch, zoned
 
 NAME = "sms"
@@ -171,8 +172,9 @@ def _sms(elem: ElementTree.Element, turns: Turns, what: str, where: str) -> Reco
     author = "me" if kind in _SENT else (names[0] if names else (addresses[0] if addresses else thread))
     body = elem.get("body") or ""
     meta: dict[str, Any] = {"address": elem.get("address") or ""}
-    return turns.record(Turn(thread=thread, author=author, when=when, text="" if body == "null" else body,
-                             metadata=meta))
+    text = "" if body == "null" else body
+    return turns.record(Turn(thread=thread, author=author, when=when, text=text, metadata=meta,
+                             ref=_ref(thread, elem, author, text)))
 
 
 def _mms(elem: ElementTree.Element, turns: Turns, what: str, where: str) -> Record | None:
@@ -208,7 +210,16 @@ def _mms(elem: ElementTree.Element, turns: Turns, what: str, where: str) -> Reco
     subject = elem.get("sub") or ""
     if subject and subject != "null":
         words.insert(0, subject)
-    return turns.record(Turn(thread=thread, author=author, when=when, text="\n".join(words), metadata=meta))
+    text = "\n".join(words)
+    return turns.record(Turn(thread=thread, author=author, when=when, text=text, metadata=meta,
+                             ref=_ref(thread, elem, author, text)))
+
+
+def _ref(thread: str, elem: ElementTree.Element, author: str, text: str) -> str:
+    """A message's ref from what the backup says of it (chat, millisecond, sender, words): the same message in two
+    backups is one memory, and no table of the refs made grows with the backup (two messages alike to the
+    millisecond are one)."""
+    return f"{NAME}:{thread}:{elem.get('date')}:{author}:{sha1_hex(text)[:12]}"
 
 
 def _same_number(a: str, b: str) -> bool:
