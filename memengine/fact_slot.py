@@ -40,6 +40,7 @@ from functools import lru_cache
 from typing import Any
 
 from memengine import (
+    fact_attr,
     fact_cue,
     fact_disposed,
     fact_elliptic,
@@ -173,6 +174,8 @@ def _one_off(old: str, new: str) -> str | None:
         return "scope"
     if fact_langs.other_language(old, new):
         return "language"  # two people's facts in two languages, each clearly its own (memengine/fact_langs.py)
+    if fact_attr.other_attribute(old, new):
+        return "attribute"  # a move and a job, a commute and a home (memengine/fact_attr.py)
     # another instance of the frame (memengine/fact_instance.py: another day's session, "... in staging"):
     # supersession.vetoed reads it too; here so that the decision alone never says otherwise
     return fact_instance.another_instance(old, new) or None
