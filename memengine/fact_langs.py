@@ -16,14 +16,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["LEAD", "hits", "other_language"]
+__all__ = ["FUNCTION_WORDS", "LEAD", "hits", "other_language"]
 
 # How many more of its own language's words than of the other's each sentence must hold.
 LEAD = 2
 
 _WORDS: dict[str, frozenset[str]] = {lang: frozenset(words.split()) for lang, words in {
     "en": """the a an and or of to in on at for with from by is are was were be been has have had do does did
-        not my his her their our your its this that these those who which he she they we it now also just
+        not my his her him them their our your its this that these those who which he she they we it now also just
         will would can could up out into about than after before still""",
     "de": """der die das den dem des ein eine einen einem einer und oder zu zum zur im am auf aus bei mit nach
         von vom für über unter ist sind war waren hat haben hatte wird werden wurde nicht kein keine sein seine
@@ -44,6 +44,7 @@ _WORDS: dict[str, frozenset[str]] = {lang: frozenset(words.split()) for lang, wo
         su sul sulla è sono era ha hanno aveva sarà non suo sua suoi mio mia nostro nostra lui lei loro noi
         io adesso ora anche ancora già da che si gli""",
 }.items()}
+FUNCTION_WORDS: frozenset[str] = frozenset().union(*_WORDS.values())  # (of any of the seven languages)
 _WORD = re.compile(r"[^\W\d_]+")
 
 

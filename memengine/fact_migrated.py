@@ -205,3 +205,13 @@ def _versioned(old: str) -> bool:
     version goes with its name, an amount is another value a swap says nothing of."""
     rest = _VERSION.sub(" ", old)
     return not any(ch.isdigit() for ch in rest)
+
+
+def left_names(new: str) -> frozenset[str]:
+    """The names (folded words) ``new`` says were left: after a word of leaving or as the object of a verb of
+    leaving or trading ("switched from Notion", "trocou o SketchUp", "est passée de WebStorm")."""
+    toks = _TOKEN.findall(new)
+    low = [fold(t) for t in toks]
+    names = _names(new)
+    lang = guess_lang(new)
+    return frozenset(w for j, w in enumerate(low) if w in names and _left_at(low, j, lang))

@@ -220,11 +220,31 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     if later:
         old_time, old_id, verdict = min(later)
         out.append(Decision(old_id, new_id, old_time, verdict))
+    out, maybe = _one_switch(new_id, said_text, out, maybe, candidates)
     out, maybe = _one_subject(out, maybe, evidence, aside)
     sure = _one_owner(out)
     # a fact the new one surely updates, or that surely updates it, is not also "maybe"
     decided = {d.loser for d in sure} | {d.winner for d in sure}
     return _one_unit(sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided])
+
+
+def _one_switch(new_id: int, said_text: str, sure: list[Decision], maybe: list[Decision],
+                candidates: list[tuple[Any, float | None]]) -> tuple[list[Decision], list[Decision]]:
+    """A write naming the value it left retires only olders holding it, and, said for one purpose, only those
+    about it (memengine/fact_purpose.py: "switched from Notion to Linear for sprint planning"); when none
+    of several olders holding it names the purpose, all are flagged ``may_update``."""
+    from memengine import fact_purpose, fact_slot, fact_stated, facts
+
+    texts = {int(row[0]): fact_stated.stated(str(row[1])) for row, _ in candidates}
+    mine = {d.loser: texts[d.loser] for d in sure if d.winner == new_id and d.loser in texts}
+    got = fact_purpose.narrowed(said_text, mine)
+    if not got.dropped and not got.flagged:
+        return sure, maybe
+    kept = [d for d in sure if d.winner != new_id or d.loser not in got.dropped | got.flagged]
+    flags = [Decision(d.winner, d.loser, d.at, facts.Verdict(fact_slot.MAY_UPDATE, f"{d.verdict.reason} (which of "
+                      f"the olders holding the value left, the write does not say)", 0.6), maybe=True)
+             for d in sure if d.winner == new_id and d.loser in got.flagged]
+    return kept, maybe + flags
 
 
 def _another_role(old_text: str, new_text: str, said_text: str) -> bool:
@@ -444,7 +464,18 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_frame.another_name(old_text, said_text) or fact_period.moved(old_text, said_text) \
         or fact_migrated.left_for(old_text, said_text) or fact_relocated.moved(old_text, said_text) \
         or fact_quit.gave_up(old_text, said_text) or fact_own.on_own_account(old_text, said_text) \
-        or fact_instead.replaced(old_text, said_text) or fact_diet.turned(old_text, said_text)
+        or fact_instead.replaced(old_text, said_text) or fact_diet.turned(old_text, said_text) \
+        or _dose(old_text, said_text)
+
+
+def _dose(old_text: str, said_text: str) -> facts.Verdict | None:
+    """A ``slot`` verdict when the newer changes the dose of a substance the older states a dose of
+    (memengine/fact_dose.py: "The GP doubled his ramipril to 10 mg"), or restricts the older's standing rule
+    to fewer days (memengine/fact_only.py: "the team now deploys only on Tuesdays")."""
+    from memengine import fact_dose, fact_only, facts
+
+    why = fact_dose.changed(old_text, said_text) or fact_only.restricted(old_text, said_text)
+    return facts.Verdict("slot", why, 0.8) if why else None
 
 
 def _relative(old_text: str, said_text: str) -> facts.Verdict | None:
