@@ -389,6 +389,17 @@ for _names in (
         WEEKDAYS.setdefault(_d, _i)
         WEEKDAYS.setdefault(_d + "s", _i)
         WEEKDAYS.setdefault(_d.replace("-feira", "s-feiras"), _i)
+# Dutch weekdays (facts30: no table had them, so "verschoven naar dinsdag" read no day), and the German and Dutch
+# weekday written as one word with a part of the day ("dinsdagmiddag", "Montagabend"): the day it names.
+for _i, _d in enumerate("maandag dinsdag woensdag donderdag vrijdag zaterdag zondag".split()):
+    WEEKDAYS.setdefault(_d, _i)
+    WEEKDAYS.setdefault(_d + "s", _i)
+    for _part in ("ochtend", "middag", "avond", "nacht"):
+        WEEKDAYS.setdefault(_d + _part, _i)
+for _i, _d in enumerate("montag dienstag mittwoch donnerstag freitag samstag sonntag".split()):
+    for _part in ("morgen", "vormittag", "mittag", "nachmittag", "abend", "nacht"):
+        WEEKDAYS.setdefault(_d + _part, _i)
+        WEEKDAYS.setdefault(_d + _part + "s", _i)
 # Portuguese weekdays without "-feira" are also ordinals ("a quinta vez"): a weekday only after these.
 SHORT_WEEKDAYS = {"segunda": 0, "terca": 1, "quarta": 2, "quinta": 3, "sexta": 4,
                   "segundas": 0, "tercas": 1, "quartas": 2, "quintas": 3, "sextas": 4}  # ("às quartas")

@@ -73,9 +73,10 @@ def _key(word: str) -> str:
 
 
 def _keys(text: str) -> set[str]:
-    """Every word of ``text`` folded, with and without a genitive ending."""
+    """Every word of ``text`` folded, with and without a genitive ending (an elided article off, as
+    :func:`_subject` reads it: "L'équipe d'Inès" says "Inès")."""
     out: set[str] = set()
-    for w in _WORD.findall(text):
+    for w in _WORD.findall(_ELIDED.sub(r"\1 ", text)):
         k = _key(w)
         out.add(k)
         if len(k) > 3 and k.endswith("s"):

@@ -48,7 +48,8 @@ QUIT_VERBS = DISPOSAL_VERBS | CESSATION | _set(
 _PARTICLES = _set("up")
 # verbs said last in their clause (German, Dutch): the object comes before ("hat mit der Geige aufgehört")
 _VERB_LAST = _set("aufgehort gekundigt abgebrochen aufgegeben verlassen verkauft", "gestopt opgezegd opgegeven verlaten")
-_FUNCTION = STOPWORDS.union(*LANG_AUX.values(), *LANG_COPULA.values()) | _PARTICLES | _set("with", "mit", "met")
+_WITH = _set("mit", "met")
+_FUNCTION = STOPWORDS.union(*LANG_AUX.values(), *LANG_COPULA.values()) | _PARTICLES | _set("with") | _WITH
 # the words that start what was taken up instead: the clause of giving up ends there
 _AND = _set("and but so", "et mais", "y pero", "und aber", "e mas", "e ma", "en maar")
 REACH = 4  # tokens from the verb to its object (function words only in between)
@@ -65,12 +66,13 @@ def _object(words: list[str], verb: int) -> list[str]:
     """The words a verb of giving up at ``verb`` governs: after it (function words between) or, for a verb
     said last, before it back to the clause's subject."""
     out: list[str] = []
-    if words[verb] in _VERB_LAST:
+    if words[verb] in _VERB_LAST and not (verb + 1 < len(words) and words[verb + 1] in _WITH):
         for k in reversed(words[max(0, verb - REACH - 1):verb]):
             if k in _FUNCTION:
                 continue
             out.append(k)
         return out
+    # (a Dutch or German participle with its object after it, "is gestopt met hockey": read forward)
     for k in words[verb + 1:verb + 2 + REACH]:
         if k in _AND or k in QUIT_VERBS and k not in _PARTICLES:
             break
