@@ -106,6 +106,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_meant,
         fact_migrated,
         fact_name_kind,
+        fact_only,
         fact_period,
         fact_person,
         fact_promoted,
@@ -185,7 +186,10 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         # value left; not a value the alias path wrote into the newer)
         own_role = verdict.reason.startswith((fact_promoted.ROLE, fact_relocated.REASON)) or verdict.reason.startswith(
             fact_migrated.REASON) and fact_migrated.left_for(old_text, said_text) is not None
-        if verdict.kind != "relative" and (fact_kind.another_attribute(old_text, new_text, known) and (
+        # a rule restricted to fewer days (memengine/fact_only.py) names its days in place of the older's "every
+        # night at 02:00": a day for a time of day is the restriction, not another attribute
+        restricts = verdict.reason.startswith(fact_only.REASON)
+        if verdict.kind != "relative" and (not restricts and fact_kind.another_attribute(old_text, new_text, known) and (
                 said_text == new_text or fact_kind.another_attribute(old_text, said_text, known))
                 or not own_role and _another_role(old_text, new_text, said_text)
                 or fact_period.other_subject(old_text, said_text)):

@@ -61,3 +61,18 @@ def test_e5_vectors_get_their_own_keyword_weight(tmp_path) -> None:
                             config=replace(RecallConfig(), w_keyword=0.9, w_vector=0.1)).results[0].explain["weights"]
         assert (mine["keyword"], mine["vector"]) == (0.9, 0.1)
         store.close()
+
+
+def test_real_model_a_rule_restricted_to_days_replaces_its_time_of_day(real, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # fact_only reads "now only on Fridays" as the older rule restricted; fact_kind read a weekday against a time of
+    # day as another attribute and kept both (the lead's blind probe: a nightly job "now only on Sundays")
+    from memory_core import MemoryStore
+
+    s = MemoryStore(tmp_path / "r.db", embedder=real)
+    try:
+        old = s.store("The office printer is serviced every morning at 8:00", "semantic").id
+        other = s.store("The office coffee machine is descaled every Friday", "semantic").id
+        res = s.store("The office printer is now only serviced on Fridays", "semantic")
+        assert res.supersedes == [old] and other not in res.may_update
+    finally:
+        s.close()
