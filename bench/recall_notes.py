@@ -33,14 +33,12 @@ Portuguese and English). A note's ``at`` may be null: stored with no ``--at``.
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import fields, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -104,22 +102,11 @@ def build(user: str, directory: Path, reuse: bool, data: Path = DATA) -> tuple[A
 
 
 def config_of(pairs: list[str]) -> Any:
-    """A RecallConfig with ``FIELD=VALUE`` pairs set (Python literals, else text); None for none."""
-    from memory_core import RecallConfig
+    """A RecallConfig with ``FIELD=VALUE`` pairs set (Python literals, else text); None for none (round 12's
+    reading of ``--config``, this tree's engine)."""
+    from bench.recall_round12 import _config
 
-    if not pairs:
-        return None
-    known = {f.name for f in fields(RecallConfig)}
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, _, raw = pair.partition("=")
-        if key not in known:
-            raise SystemExit(f"--config {pair}: RecallConfig has no field {key!r}")
-        try:
-            out[key] = ast.literal_eval(raw)
-        except (ValueError, SyntaxError):
-            out[key] = raw
-    return replace(RecallConfig(), **out)
+    return _config(pairs)
 
 
 def score_row(q: dict[str, Any], top: list[str]) -> dict[str, Any]:

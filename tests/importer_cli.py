@@ -10,6 +10,7 @@ from conftest import run_cli
 
 from importers import ImportReport, Record, chatgpt, claude, markdown, vcf, whatsapp
 from importers.detect import detect
+from importers.registry import PARSERS
 
 
 def write_zip(path: Path, members: dict[str, bytes]) -> Path:
@@ -105,3 +106,32 @@ def check_whatsapp_layout(path: Path, case: tuple, warning: tuple[str, str] | No
     assert all(r.author and r.content.startswith(f"{r.author}: ") for r in recs)
     assert [r.position for r in recs] == list(range(len(recs)))
     assert len({r.ref for r in recs}) == len(recs)
+
+
+# --- chat apps' exports (tests/test_importers_unseen20.py, unseen21.py) ---
+
+def parsed(path: Path, kind: str) -> tuple[list[Record], ImportReport]:
+    """``path`` detected as ``kind``, and its records and report."""
+    assert detect(path) == kind
+    rep = ImportReport(str(path), kind)
+    return list(PARSERS[kind].parse(path, rep)), rep
+
+
+def turns(recs: list[Record]) -> list[tuple[str, str]]:
+    """(content, time in ISO 8601 as stored: with its offset when aware) of each record."""
+    return [(r.content, r.event_at.isoformat() if r.event_at else "") for r in recs]
+
+
+def counts(rep: ImportReport) -> tuple[int, int, int]:
+    return rep.messages_seen, rep.skipped_system, rep.skipped_media
+
+
+def check_chat_shape(recs: list[Record], source: str) -> None:
+    """Every record is a chat turn: its author leads its content, a thread, positions 0.. per thread, unique refs."""
+    assert recs
+    assert all(r.source == source and r.memory_type == "episodic" and r.author and r.thread for r in recs)
+    assert all(r.content.startswith(f"{r.author}: ") for r in recs)
+    assert all(r.ref.startswith(f"{source}:") for r in recs)
+    assert len({r.ref for r in recs}) == len(recs)
+    for thread in {r.thread for r in recs}:
+        assert [r.position for r in recs if r.thread == thread] == list(range(sum(r.thread == thread for r in recs)))
