@@ -36,14 +36,21 @@ def assert_broken_import_fails(tmp_path: Path, name: str, content: dict[str, byt
         write_zip(path, content)
     else:
         path.write_bytes(content)
+    assert_import_refused(path, tmp_path, message)
+    return path
+
+
+def assert_import_refused(path: Path, tmp_path: Path, message: str, where: tuple[Path, ...] = ()) -> None:
+    """`mem.py import PATH` into a store in ``tmp_path``: exit 1, code invalid_input, one line holding ``message``
+    and naming the path (or one of ``where``), no traceback, nothing written."""
     db = tmp_path / "m.db"
     proc = run_cli("--db", str(db), "import", str(path))
     out = one_envelope(proc)
     assert proc.returncode == 1 and out["error"]["code"] == "invalid_input", out
-    assert str(path) in out["error"]["message"] and message in out["error"]["message"], out
-    assert "\n" not in out["error"]["message"] and "Traceback" not in proc.stderr  # type: ignore[attr-defined]
+    said = out["error"]["message"]
+    assert message in said and any(str(p) in said for p in where or (path,)), out
+    assert "\n" not in said and "Traceback" not in proc.stderr  # type: ignore[attr-defined]
     assert not db.exists() or memory_count(db) == 0
-    return path
 
 
 def memory_count(db: Path) -> int:

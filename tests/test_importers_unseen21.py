@@ -25,7 +25,15 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from importer_cli import assert_broken_import_fails, check_chat_shape, counts, memory_count, parsed, turns
+from importer_cli import (
+    assert_broken_import_fails,
+    assert_import_refused,
+    check_chat_shape,
+    counts,
+    memory_count,
+    parsed,
+    turns,
+)
 from importer_cli import one_envelope as _envelope
 
 from importers import ImportFormatError, ImportReport
@@ -368,14 +376,7 @@ BAD_CASES: dict[Path, str] = {
 
 @pytest.mark.parametrize("path", sorted(BAD_CASES), ids=lambda p: p.name)
 def test_a_broken_export_is_refused_in_one_line_and_nothing_is_written(path: Path, tmp_path: Path) -> None:
-    db = tmp_path / "m.db"
-    proc = run_cli("--db", str(db), "import", str(path))
-    out = _envelope(proc)
-    assert proc.returncode == 1 and out["error"]["code"] == "invalid_input", out
-    message = out["error"]["message"]
-    assert "\n" not in message and "Traceback" not in proc.stderr and BAD_CASES[path] in message, message
-    assert str(path) in message, message
-    assert not db.exists() or memory_count(db) == 0
+    assert_import_refused(path, tmp_path, BAD_CASES[path])
 
 
 @pytest.mark.parametrize(("source", "cut"), [(SMS / "sms-20240316080000.xml", 3000), (SK / "messages.json", 2000),
