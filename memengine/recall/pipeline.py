@@ -242,7 +242,10 @@ class Recall(KeywordSearch, People):
         index_ready = self._keyword_index is not None and self._keyword_index.ready
         if at_scale and self._is_warm:
             one_thread()  # BLAS: small products, two at a time (memengine/blas.py)
-        cfg = config or config_for(getattr(self.embedder, "model_id", None))  # (e5's own weights)
+        # e5's own keyword/vector weights: asked of hybrid recall only, which loads the embedder anyway (a keyword
+        # recall never builds it: cold start)
+        cfg = config or (config_for(getattr(self.embedder, "model_id", None)) if strategy == "hybrid"
+                         else RecallConfig())
         run = _Run(query, k, strategy, raw, cfg, where, args, max(POOL, step_depth(k, cfg) * 3), people,
                    at_scale, index_ready)
         self._retrieve(run)
