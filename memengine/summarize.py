@@ -41,6 +41,7 @@ import numpy.typing as npt
 from memengine import topic_names
 from memengine.stopword_lists import _language_lists, _lists_key, _word_languages  # noqa: F401  (re-exported)
 from memengine.text import STOPWORDS as TEXT_STOPWORDS
+from memengine.text import TALK_STOPWORDS
 
 if TYPE_CHECKING:  # scipy is imported where a summary is made: brief imports this module on a cold start
     from scipy import sparse
@@ -86,27 +87,11 @@ LANGUAGE_MIN_SHARE = 0.2
 ELLIPSIS = "…"
 DATE_FORMAT = "%Y-%m-%d"
 
-def _words(text: str) -> list[str]:
-    return text.split()
-
 
 # Recall's English stopwords (memengine.text) plus the words of chat and everyday talk that
-# name no topic ("yeah", "thanks", "went", "today"); the stop-words package adds the
-# language a cluster is written in (stopwords_for).
-STOPWORDS: frozenset[str] = TEXT_STOPWORDS | frozenset(
-    _words("""
-    ago almost along already although always among another anybody anyone anything anyway anywhere
-    around ask asked away back became become began behind best better came either else enough etc even
-    ever every everyone everything find first four gets getting give given go goes going gone gotten
-    however instead it'd it'll keep kept know last later least less let likely made make makes making
-    many may maybe might mine mostly much must need needs never new next nobody none nothing now often
-    oh ok okay one onto others otherwise per perhaps please put quite rather really right said say says
-    see seem seemed seems seen several shall since somebody someone something sometimes soon still sure
-    take taken thank thanks therefore thing things think though three thus today told tomorrow took
-    toward towards two upon us use used using via want wanted way well went whatever whether whose will
-    within without yeah yes yesterday yet
-    """)
-)
+# name no topic (text.TALK_STOPWORDS: "yeah", "thanks", "went", "today"); the stop-words package adds
+# the language a cluster is written in (stopwords_for).
+STOPWORDS: frozenset[str] = TEXT_STOPWORDS | TALK_STOPWORDS
 
 # Authors that are roles, not people (chat exports label turns this way).
 ROLE_AUTHORS: frozenset[str] = frozenset({"user", "assistant", "system", "bot", "ai", "me", "you", "unknown"})

@@ -22,6 +22,24 @@ STOPWORDS = frozenset(
     you've your yours yourself yourselves did does do done also just like get got s t""".split()
 )
 
+# The words of chat and everyday talk that name no topic ("yeah", "thanks", "went", "today"): with
+# STOPWORDS, what the brief (summarize.STOPWORDS) and recall's subject stems leave out. Here, not in
+# summarize, so that recall reads them without importing the brief's modules (a cold CLI's time).
+TALK_STOPWORDS: frozenset[str] = frozenset(
+    """    ago almost along already although always among another anybody anyone anything anyway anywhere
+    around ask asked away back became become began behind best better came either else enough etc even
+    ever every everyone everything find first four gets getting give given go goes going gone gotten
+    however instead it'd it'll keep kept know last later least less let likely made make makes making
+    many may maybe might mine mostly much must need needs never new next nobody none nothing now often
+    oh ok okay one onto others otherwise per perhaps please put quite rather really right said say says
+    see seem seemed seems seen several shall since somebody someone something sometimes soon still sure
+    take taken thank thanks therefore thing things think though three thus today told tomorrow took
+    toward towards two upon us use used using via want wanted way well went whatever whether whose will
+    within without yeah yes yesterday yet
+
+    """.split()
+)
+
 
 
 def content_hash(text: str) -> str:

@@ -325,10 +325,13 @@ def unit_link(old: str, new: str) -> bool:
 def _stems(text: str) -> frozenset[str]:
     """Content-word stems, crudely (the first four letters of content words of four letters or more, as
     the brief counts content words: no stop word, no filler): "booked" / "booking" share "book"."""
-    from memengine import summarize, topic_names
+    # (the talk words from memengine.text and fillers from topic_words, not summarize: a note store's cold recall
+    # would import the brief's modules, ~20 ms)
+    from memengine.text import STOPWORDS, TALK_STOPWORDS
+    from memengine.topic_words import is_filler
 
     return frozenset(w[:4] for w in query_terms(text) if len(w) >= 4 and w.isalpha()
-                     and w not in summarize.STOPWORDS and not topic_names.is_filler(w))
+                     and w not in STOPWORDS and w not in TALK_STOPWORDS and not is_filler(w))
 
 
 def stems(text: str) -> frozenset[str]:
