@@ -149,7 +149,10 @@ def chat_folder_app(folder: Path, names: set[str]) -> str | None:
     subs = sorted(p / "chat.md" for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
     if any(signal.is_chat(p) for p in subs[:20] if p.is_file()):
         return "signal"
-    return None
+    pages = [folder / "index.html", *(p.parent / "index.html" for p in subs[:20])]
+    if any(p.is_file() and signal.is_page(p) for p in pages):
+        return "signal"  # signal-export's web pages without their chat.md
+    return round22_folder_app(folder, names)
 
 
 def app_files(folder: Path, app: str) -> list[Path]:
@@ -182,6 +185,9 @@ def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | No
         return "messenger"
     if any(_TAKEOUT_RE.search(n) for n in names):
         return "googlechat"
+    app = round22_zip_app(zf, names, bases)
+    if app:
+        return app
     for name, base in zip(names, bases, strict=True):
         if _PAGE_RE.fullmatch(base):
             try:
@@ -201,4 +207,94 @@ def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | No
                 return None
         if set(heads) == {"telegram"}:
             return "telegram"
+    return None
+
+
+# --- round 22: Viber, WeChat (MemoTrace), Threema, Element (Matrix), X archive DMs, Google Voice, signal-export's HTML
+
+
+def head_app(path: Path, head: str) -> str | None:
+    """The app whose export a file is by its name and first bytes (``head`` as text), for the layouts whose first
+    line alone is no proof: a Threema messages.txt (WhatsApp's lines look alike), a script of X's archive, a web
+    page of Google Voice or signal-export, a CSV of Viber or MemoTrace, MemoTrace's text."""
+    from importers import googlevoice, matrix, signal_html, threema, twitter, viber, wechat
+
+    suffix = path.suffix.lower()
+    body = head.lstrip("\ufeff")
+    if suffix == ".js" or body.startswith("window.YTD."):
+        return "twitter" if twitter.is_dm_head(body) else None
+    if body.lstrip().startswith("{") and matrix.is_export_head(body):
+        return "matrix"
+    if suffix in (".html", ".htm"):
+        if googlevoice.is_page_head(body):
+            return "googlevoice"
+        if signal_html.is_page_head(body):
+            return "signal"
+        return None
+    if path.name.lower() == threema.MESSAGES and threema.is_messages(body):
+        return "threema"
+    if wechat.CSV_HEAD_RE.match(body) or wechat.is_txt_head(body):
+        return "wechat"
+    if viber.is_head(body):
+        return "viber"
+    return None
+
+
+def round22_folder_app(folder: Path, names: set[str]) -> str | None:
+    """The app of a folder of round 22's exports, by its names and a look at a few files' heads (one level down at
+    most: a notes vault is never walked for this)."""
+    from importers import googlevoice, threema, twitter
+
+    if googlevoice.calls_folder(folder) is not None:
+        return "googlevoice"
+    data = folder / "data" if "data" in names else folder
+    try:
+        if any(twitter.FILE_RE.fullmatch(p.name) for p in data.iterdir() if p.is_file()):
+            return "twitter"
+    except OSError:
+        return None
+    if threema.MESSAGES in names and (folder / threema.MESSAGES).is_file():
+        return _head_kind(folder / threema.MESSAGES)
+    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")
+                   and p.suffix.lower() in (".csv", ".json", ".txt"))
+    subs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    for sub in subs[:50]:  # MemoTrace: 聊天记录/<chat>/<chat>.csv; Threema: <chat>/messages.txt
+        files += [sub / f"{sub.name}.csv", sub / f"{sub.name}.txt", sub / threema.MESSAGES]
+    found = {_head_kind(p) for p in files[:60] if p.is_file()} - {None}
+    if len(found) == 1:
+        return found.pop()
+    if any(p.suffix.lower() == ".zip" and p.name.lower().startswith("viber") for p in folder.iterdir()):
+        return "viber"
+    return None
+
+
+def _head_kind(path: Path) -> str | None:
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(8192).decode("utf-8", "replace")
+    except OSError:
+        return None
+    return head_app(path, head)
+
+
+def round22_zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | None:
+    """The app whose export a zip is, among round 22's: X's archive (data/direct-messages.js), a Threema export
+    (messages.txt, no WhatsApp _chat.txt), a Google Voice Takeout (Voice/Calls/*.html), a zip of Viber's CSVs."""
+    from importers import threema, twitter, viber
+
+    if any(twitter.FILE_RE.fullmatch(b) for b in bases):
+        return "twitter"
+    if threema.MESSAGES in bases and "_chat.txt" not in bases:
+        return "threema"
+    if any(re.search(r"(?:^|/)Voice/Calls/[^/]+\.html?$", n) for n in names):
+        return "googlevoice"
+    csvs = [n for n, b in zip(names, bases, strict=True) if b.endswith(".csv")]
+    if csvs and len(csvs) == len([b for b in bases if not b.endswith("/")]):
+        try:
+            with zf.open(csvs[0]) as fh:
+                head = fh.read(4096).decode("utf-8", "replace")
+        except (OSError, zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError):
+            return None
+        if viber.is_head(head):
+            return "viber"
     return None

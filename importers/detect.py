@@ -266,6 +266,9 @@ def detect(path: Path | str) -> str:
         return "vcf"  # (a calendar named .vcf is said to be one below, by kinds.text_kind)
     if vcf_forms.form_of(stripped[:4096]):
         return "vcf"  # a jCard (JSON) or xCard (XML) address book
+    app = apps.head_app(path, text)  # Viber, WeChat, Threema, Element, X's DMs, Google Voice, signal-export's pages
+    if app:
+        return app
     if stripped.startswith(("[", "{")):
         first = next((ln for ln in stripped.splitlines() if ln.strip()), "")
         if first.startswith("{") and suffix != ".json":

@@ -16,7 +16,8 @@ EXPECTED = ("expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export (
             "export), "
             "contacts (.vcf), JSON lines (.jsonl) or a chat of Telegram, Slack, Discord (DiscordChatExporter), Messenger, "
             "Instagram, iMessage (imessage-exporter), LINE, KakaoTalk, SMS Backup & Restore, Google Chat or Hangouts "
-            "(Takeout), Signal Desktop (signal-export) or Skype")
+            "(Takeout), Signal Desktop (signal-export), Skype, Viber (its CSV), WeChat (MemoTrace's CSV or TXT), Threema, "
+            "Element (Matrix, JSON), X/Twitter DMs (the archive) or Google Voice (Takeout)")
 
 _MAGIC = (
     (b"%PDF", "a PDF document"),
@@ -103,6 +104,9 @@ _OTHER_TEXT = (
     (re.compile(r"^(?:(?:Return-Path|Received|Delivered-To|MIME-Version|Message-ID|From|To|Subject|Date|X-[\w-]+):"
                 r" .*\r?\n){3}", re.IGNORECASE), "an email message"),
     (re.compile(r'<div class="message (?:default|service)'), "a Telegram chat as a web page"),
+    # Element's web page of a room: its JSON export is the same room, exact and with ids
+    (re.compile(r'class="mx_(?:Export_EventWrapper|EventTile|MatrixChat)'),
+     "an Element (Matrix) room exported as HTML; export it as JSON (Export chat > Format: JSON) to import it"),
     # DiscordChatExporter: its plain text ("=====", "Guild: ...", "Channel: ...") and its CSV's header
     (re.compile(r"^={20,}\r?\nGuild: [^\n]*\r?\nChannel: "), "a Discord chat export"),
     (re.compile(r'^"?AuthorID"?,"?Author"?,"?Date"?,"?Content"?,'), "a Discord chat export"),

@@ -74,8 +74,15 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("sms", (".xml",), one_per_file=True, conversational=True, module="importers.sms"),
     ParserSpec("googlechat", (".json", ".zip"), one_per_file=False, conversational=True,
                module="importers.googlechat"),
-    ParserSpec("signal", (".md",), one_per_file=False, conversational=True, module="importers.signal"),
+    ParserSpec("signal", (".md", ".html"), one_per_file=False, conversational=True, module="importers.signal"),
     ParserSpec("skype", (".json", ".tar"), one_per_file=False, conversational=True, module="importers.skype"),
+    ParserSpec("viber", (".csv", ".zip"), one_per_file=False, conversational=True, module="importers.viber"),
+    ParserSpec("wechat", (".csv", ".txt"), one_per_file=False, conversational=True, module="importers.wechat"),
+    ParserSpec("threema", (".txt", ".zip"), one_per_file=False, conversational=True, module="importers.threema"),
+    ParserSpec("matrix", (".json",), one_per_file=False, conversational=True, module="importers.matrix"),
+    ParserSpec("twitter", (".js", ".zip"), one_per_file=False, conversational=True, module="importers.twitter"),
+    ParserSpec("googlevoice", (".html", ".zip"), one_per_file=False, conversational=True,
+               module="importers.googlevoice"),
 )}
 NAMES = tuple(PARSERS)
 

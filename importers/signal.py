@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record
+from importers import ImportFormatError, ImportReport, Record, signal_html
 from importers._textlines import iter_lines
 from importers.chatturns import Turn, Turns
 
@@ -30,15 +30,20 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
     """Records of one chat.md of signal-export, or of every chat in its folder; bad input: a one-line
     ImportFormatError."""
     if path.is_dir():
-        chats = sorted((p for p in path.rglob("chat.md") if is_chat(p)), key=lambda p: p.parent.as_posix())
+        chats = chat_files(path)
         if not chats:
-            raise ImportFormatError("folder holds no chat.md of signal-export", str(path))
+            raise ImportFormatError("folder holds no chat.md (nor index.html) of signal-export", str(path))
         for p in chats:
             yield from parse(p, report)
         return
     where = str(path)
     thread = path.parent.name if path.name == "chat.md" else path.stem
     turns = Turns(NAME, report)
+    if path.suffix.lower() in (".html", ".htm"):  # its web page (signal_html)
+        yield from signal_html.parse_page(path, turns)
+        if not report.messages_seen:
+            raise ImportFormatError("no Signal message in this page", where, 1)
+        return
     cur: tuple[str, datetime, int] | None = None
     body: list[str] = []
     with path.open("rb") as raw:
@@ -57,6 +62,25 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
         yield from _message(cur, body, thread, turns)
     if not report.messages_seen:
         raise ImportFormatError("no Signal message in this file", where, 1)
+
+
+def chat_files(folder: Path) -> list[Path]:
+    """signal-export's chats below ``folder``: each chat's chat.md, else its web page (index.html)."""
+    out = {p.parent: p for p in folder.rglob("chat.md") if is_chat(p)}
+    for page in folder.rglob("*.htm*"):
+        if page.parent not in out and is_page(page):
+            out[page.parent] = page
+    return [out[d] for d in sorted(out, key=lambda d: d.as_posix())]
+
+
+def is_page(path: Path) -> bool:
+    """Whether ``path`` is a chat page of signal-export (:mod:`importers.signal_html`)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(65536).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return signal_html.is_page_head(head)
 
 
 def is_chat(path: Path) -> bool:

@@ -408,4 +408,4 @@ def test_a_damaged_fixture_is_read_or_refused_in_one_line(source: Path, tmp_path
 def test_a_zip_of_the_wrong_things_is_refused(tmp_path: Path) -> None:
     """A Threema-looking zip whose messages.txt is no chat: refused, not read as nothing."""
     path = write_zip(tmp_path / "threema-export-X.zip", {"messages.txt": b"just some words\nand more\n"})
-    assert_import_refused(path, tmp_path, "no Threema message")
+    assert_import_refused(path, tmp_path, "line of Threema before the first words")

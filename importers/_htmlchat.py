@@ -1,0 +1,110 @@
+"""What the parsers of chats written as web pages share (signal-export's HTML, Google Voice's Takeout pages): an
+HTML parser that knows which classes are open around each piece of text, fed a page in chunks (a long chat is never
+all in memory at once), and the text of a message as a reader sees it (source line breaks are spaces, ``<br>`` and
+paragraphs are line breaks)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+from importers import ImportFormatError
+
+VOID = frozenset({"br", "img", "meta", "link", "hr", "input", "source", "col", "area", "base", "wbr", "embed", "param",
+                  "track"})
+_SPACES_RE = re.compile(r"[ \t\r\n\f]+")
+CHUNK = 1 << 16
+
+
+class ClassTree(HTMLParser):
+    """An HTML parser that calls :meth:`opened` and :meth:`closed` with each element's tag, attributes and classes,
+    and :meth:`text` with text, while :attr:`stack` holds the open elements' (tag, classes). Results go to
+    :attr:`out`, drained by :func:`feed_file` after each chunk."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, frozenset[str]]] = []
+        self.out: list[Any] = []
+
+    def inside(self, cls: str) -> bool:
+        """Whether an element of class ``cls`` is open."""
+        return any(cls in c for _, c in self.stack)
+
+    def opened(self, tag: str, attrs: dict[str, str], classes: frozenset[str]) -> None:
+        """An element opened (void ones too)."""
+
+    def closed(self, tag: str, classes: frozenset[str]) -> None:
+        """An element closed (void ones right after they open)."""
+
+    def text(self, data: str) -> None:
+        """Text between tags, character references read."""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k: v or "" for k, v in attrs}
+        classes = frozenset(values.get("class", "").split())
+        self.opened(tag, values, classes)
+        if tag in VOID:
+            self.closed(tag, classes)
+        else:
+            self.stack.append((tag, classes))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k: v or "" for k, v in attrs}
+        classes = frozenset(values.get("class", "").split())
+        self.opened(tag, values, classes)
+        self.closed(tag, classes)
+
+    def handle_endtag(self, tag: str) -> None:
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                while len(self.stack) > i:  # elements left open inside it close with it
+                    t, c = self.stack.pop()
+                    self.closed(t, c)
+                return
+
+    def handle_data(self, data: str) -> None:
+        self.text(data)
+
+
+def feed_file(path: Path, parser: ClassTree, max_bytes: int = 256 * 1024 * 1024) -> Iterator[Any]:
+    """Feed ``path`` (UTF-8) to ``parser`` in chunks, yielding what it put in ``out`` after each; a file that is no
+    UTF-8 or past ``max_bytes`` is a one-line error."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8-sig")("strict")
+    read = 0
+    with path.open("rb") as fh:
+        while True:
+            chunk = fh.read(CHUNK)
+            read += len(chunk)
+            if read > max_bytes:
+                raise ImportFormatError(f"page larger than {max_bytes} bytes", str(path))
+            try:
+                text = decoder.decode(chunk, final=not chunk)
+            except UnicodeDecodeError as exc:
+                raise ImportFormatError(f"not UTF-8 text ({exc.reason})", str(path), parser.getpos()[0]) from None
+            if text:
+                parser.feed(text.replace(BREAK, ""))  # a NUL of the page is no line break
+            if not chunk:
+                parser.close()
+            yield from parser.out
+            parser.out.clear()
+            if not chunk:
+                return
+
+
+def words(pieces: list[str]) -> str:
+    """Text pieces of a message (``"\\n"`` pieces for ``<br>`` and paragraph ends) as its words: runs of source
+    whitespace are one space, each line stripped, blank lines at either end dropped."""
+    lines = [_SPACES_RE.sub(" ", line).strip() for line in "".join(pieces).split("\x00")]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+BREAK = "\x00"  # a line break the page asked for (<br>, a paragraph's end), kept apart from source line ends
