@@ -1,7 +1,9 @@
 """Parse cost of the chat apps' exports: a Telegram Desktop result.json of N messages (a full export: several chats,
 entity lists, replies, service lines), a Slack workspace folder of N messages (channels, days, threads,
-mentions), an SMS Backup & Restore XML of N messages (sms sent and received, 1 in 10 an MMS with a base64 photo)
-and a LINE text export of N lines (day lines, 1 in 8 a quoted message of three lines, stickers), each at two sizes
+mentions), an SMS Backup & Restore XML of N messages (sms sent and received, 1 in 10 an MMS with a base64 photo),
+a LINE text export of N lines (day lines, 1 in 8 a quoted message of three lines, stickers), and round 22's: a Viber
+CSV, a WeChat CSV (MemoTrace), a Threema messages.txt, an Element JSON room, an X archive's DMs, Google Voice pages
+and signal-export's HTML of N messages each, each at two sizes
 (the second twice the first: linear means the CPU time doubles, not quadruples; streamed means the peak RSS stays
 flat).
 
@@ -10,7 +12,7 @@ the table prints CPU seconds, records per CPU second, peak RSS and the records i
 
 Usage::
 
-    python bench/import_apps.py [--messages 50000] [--rounds 1]
+    python bench/import_apps.py [--messages 50000] [--rounds 1] [--only LABEL]
 """
 
 from __future__ import annotations
@@ -163,6 +165,158 @@ def line_text(path: Path, lines: int) -> Path:
     return path
 
 
+# --- round 22's formats (Viber, WeChat, Threema, Element, X DMs, Google Voice, signal-export's HTML) ------------------
+
+
+def viber_csv(path: Path, messages: int) -> Path:
+    """A Viber CSV of ``messages`` rows (1 in 8 quoted over two lines, 1 in 20 empty: a photo)."""
+    import csv
+
+    rng = random.Random(21)
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh)
+        for i in range(messages):
+            t = datetime(2021, 1, 1) + timedelta(seconds=i * 67)
+            who, phone = (("Ana Sousa", "+351912345678"), ("Me", "+351934567890"))[i % 2]
+            text = "" if i % 20 == 19 else (_sentence(rng) + "\n" + _sentence(rng) if i % 8 == 7 else _sentence(rng))
+            out.writerow([f"{t:%d/%m/%Y}", f"{t:%H:%M:%S}", who, phone, text])
+    return path
+
+
+def wechat_csv(path: Path, messages: int) -> Path:
+    """A MemoTrace CSV of ``messages`` rows: 1 in 10 a photo, 1 in 25 a service line, 1 in 15 a link (appmsg XML)."""
+    import csv
+
+    rng = random.Random(22)
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow("localId,TalkerId,Type,SubType,IsSender,CreateTime,Status,StrContent,StrTime,Remark,NickName,Sender"
+                     .split(","))
+        for i in range(messages):
+            t = 1_700_000_000 + i * 61
+            local = datetime.fromtimestamp(t, timezone.utc).replace(tzinfo=None) + timedelta(hours=8)
+            kind, sub, text = 1, 0, _sentence(rng)
+            if i % 10 == 9:
+                kind, text = 3, ""
+            elif i % 25 == 24:
+                kind = 10000
+            elif i % 15 == 14:
+                kind, sub = 49, 5
+                text = f"<msg><appmsg><title>{_sentence(rng)}</title><url>https://example.com/{i}</url></appmsg></msg>"
+            mine = i % 2
+            out.writerow([i, "wxid_bench01", kind, sub, mine, t, 2, text, f"{local:%Y-%m-%d %H:%M:%S}", "", "张伟",
+                          "" if mine else "张伟"])
+    return path
+
+
+def threema_txt(folder: Path, messages: int) -> Path:
+    """A Threema export folder: messages.txt of ``messages`` messages (1 in 8 over two lines)."""
+    rng = random.Random(23)
+    folder.mkdir()
+    with (folder / "messages.txt").open("w", encoding="utf-8") as fh:
+        for i in range(messages):
+            t = datetime(2021, 1, 1) + timedelta(seconds=i * 67)
+            fh.write(f"[{t:%d/%m/%Y, %H:%M}] {('Ana Sousa', 'Me')[i % 2]}: {_sentence(rng)}\n")
+            if i % 8 == 7:
+                fh.write(_sentence(rng) + "\n")
+    return folder
+
+
+def matrix_json(path: Path, messages: int) -> Path:
+    """An Element JSON export of ``messages`` events: 1 in 20 a member event, 1 in 15 a reply, 1 in 30 an image."""
+    rng = random.Random(24)
+    events = []
+    for i in range(messages):
+        sender = f"@user{i % 7}:matrix.org"
+        ev: dict[str, object] = {"type": "m.room.message", "sender": sender, "origin_server_ts": 1_700_000_000_000 + i * 61_000,
+                                 "event_id": f"$ev{i}", "room_id": "!bench:matrix.org", "unsigned": {"age": 1}}
+        if i % 20 == 0:
+            ev.update(type="m.room.member", state_key=sender, content={"membership": "join", "displayname": f"Person {i % 7}"})
+        elif i % 15 == 14:
+            ev["content"] = {"msgtype": "m.text", "body": f"> <@user1:matrix.org> {_sentence(rng)}\n\n{_sentence(rng)}",
+                             "m.relates_to": {"m.in_reply_to": {"event_id": f"$ev{i - 1}"}}}
+        elif i % 30 == 29:
+            ev["content"] = {"msgtype": "m.image", "body": "photo.jpg", "url": "mxc://matrix.org/x"}
+        else:
+            ev["content"] = {"msgtype": "m.text", "body": _sentence(rng)}
+        events.append(ev)
+    path.write_text(json.dumps({"room_name": "Bench room", "room_creator": "@user0:matrix.org", "topic": "",
+                                "export_date": "3/14/2024", "exported_by": "@user0:matrix.org", "messages": events},
+                               indent=2))
+    return path
+
+
+def twitter_js(folder: Path, messages: int) -> Path:
+    """An X archive whose data/direct-messages.js holds ``messages`` messages in conversations of 250, 1 in 10 with a
+    t.co link, 1 in 40 a photo alone."""
+    rng = random.Random(25)
+    data = folder / "data"
+    data.mkdir(parents=True)
+    me = "1450000000000000001"
+    (data / "account.js").write_text("window.YTD.account.part0 = " + json.dumps([{"account": {"accountId": me}}]))
+    convs = []
+    for c in range(0, messages, 250):
+        other = str(900000 + c)
+        msgs = []
+        for i in range(c, min(messages, c + 250)):
+            sender, recipient = (me, other) if i % 2 else (other, me)
+            created = datetime.fromtimestamp(1_700_000_000 + i * 61, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+            m: dict[str, object] = {"recipientId": recipient, "reactions": [], "urls": [], "text": _sentence(rng),
+                                    "mediaUrls": [], "senderId": sender, "id": str(10**18 + i), "createdAt": created}
+            if i % 10 == 3:
+                m["text"] = f"{m['text']} https://t.co/x{i}"
+                m["urls"] = [{"url": f"https://t.co/x{i}", "expanded": f"https://example.com/{i}", "display": "example.com"}]
+            elif i % 40 == 39:
+                m["text"] = f"https://t.co/p{i}"
+                m["urls"] = [{"url": f"https://t.co/p{i}", "expanded": f"https://twitter.com/messages/media/{i}",
+                              "display": "pic.twitter.com/p"}]
+                m["mediaUrls"] = [f"https://ton.twitter.com/dm/{i}/p.jpg"]
+            msgs.append({"messageCreate": m})
+        convs.append({"dmConversation": {"conversationId": f"{other}-{me}", "messages": msgs[::-1]}})
+    (data / "direct-messages.js").write_text("window.YTD.direct_messages.part0 = " + json.dumps(convs, indent=2))
+    return folder
+
+
+def googlevoice_pages(folder: Path, messages: int) -> Path:
+    """A Takeout's Voice/Calls of ``messages`` text messages in pages of 100 (1 in 3 the owner's)."""
+    rng = random.Random(26)
+    calls = folder / "Takeout" / "Voice" / "Calls"
+    calls.mkdir(parents=True)
+    for p in range(0, messages, 100):
+        t0 = datetime(2021, 1, 1, tzinfo=timezone(timedelta(hours=-5))) + timedelta(hours=p)
+        body = []
+        for i in range(p, min(messages, p + 100)):
+            t = t0 + timedelta(seconds=(i - p) * 61)
+            fn = '<abbr class="fn" title="">Me</abbr>' if i % 3 == 0 else f'<span class="fn">Contact {p}</span>'
+            body.append(f'<div class="message"><abbr class="dt" title="{t.isoformat(timespec="milliseconds")}">x</abbr>:\n'
+                        f'<cite class="sender vcard"><a class="tel" href="tel:+1555{p:07d}">{fn}</a></cite>:\n'
+                        f"<q>{_sentence(rng)}</q>\n</div>")
+        stamp = t0.astimezone(timezone.utc).strftime("%Y-%m-%dT%H_%M_%SZ")
+        (calls / f"Contact {p} - Text - {stamp}.html").write_text(
+            '<?xml version="1.0" ?>\n<html><head><title>Contact</title></head><body><div class="hChatLog hfeed">\n'
+            + "\n".join(body) + "\n</div></body></html>\n", encoding="utf-8")
+    return folder
+
+
+def signal_html(folder: Path, messages: int) -> Path:
+    """signal-export's web page of one chat of ``messages`` messages (1 in 8 with a line break, 1 in 25 a photo)."""
+    rng = random.Random(27)
+    chat = folder / "Ana Sousa"
+    chat.mkdir(parents=True)
+    with (chat / "index.html").open("w", encoding="utf-8") as fh:
+        fh.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Ana Sousa</title></head><body>\n'
+                 '<div class="page" id="pg-0">\n')
+        for i in range(messages):
+            t = datetime(2021, 1, 1) + timedelta(seconds=i * 67)
+            body = (f'<figure><img src="./media/{i}.jpg" alt="{i}.jpg"></figure>' if i % 25 == 24 else
+                    f"<p>{_sentence(rng)}<br>\n{_sentence(rng)}</p>" if i % 8 == 7 else f"<p>{_sentence(rng)}</p>")
+            fh.write(f'<div class="msg {("incoming", "outgoing")[i % 2]}">\n  <span class="date">{t:%Y-%m-%d}</span>\n'
+                     f'  <span class="time">{t:%H:%M}</span>\n  <span class="sender">{("Ana Sousa", "Me")[i % 2]}</span>\n'
+                     f'  <span class="body">{body}</span>\n</div>\n')
+        fh.write("</div>\n</body>\n</html>\n")
+    return folder
+
+
 def run(path: Path) -> dict[str, float]:
     out = subprocess.run([sys.executable, "-c", _CHILD, str(REPO), str(path)], capture_output=True, text=True,
                          timeout=3600, check=True)
@@ -173,6 +327,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--messages", type=int, default=50_000)
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--only", default="", help="run the exports whose label holds this text (e.g. 'Viber')")
     args = ap.parse_args()
     print("| export | messages | records | CPU s | records / CPU s | peak RSS MB |")
     print("|---|---:|---:|---:|---:|---:|")
@@ -181,7 +336,16 @@ def main() -> None:
             for label, make in (("Telegram result.json", lambda d, k: telegram(d / f"result{k}.json", k)),
                                 ("Slack workspace folder", lambda d, k: slack(d / f"slack{k}", k)),
                                 ("SMS Backup & Restore XML", lambda d, k: sms_xml(d / f"sms-{k}.xml", k)),
-                                ("LINE text (lines)", lambda d, k: line_text(d / f"line{k}.txt", k))):
+                                ("LINE text (lines)", lambda d, k: line_text(d / f"line{k}.txt", k)),
+                                ("Viber CSV", lambda d, k: viber_csv(d / f"Viber Ana {k}.csv", k)),
+                                ("WeChat MemoTrace CSV", lambda d, k: wechat_csv(d / f"wechat{k}.csv", k)),
+                                ("Threema messages.txt", lambda d, k: threema_txt(d / f"threema{k}", k)),
+                                ("Element (Matrix) JSON", lambda d, k: matrix_json(d / f"matrix{k}.json", k)),
+                                ("X archive DMs", lambda d, k: twitter_js(d / f"twitter{k}", k)),
+                                ("Google Voice pages", lambda d, k: googlevoice_pages(d / f"voice{k}", k)),
+                                ("signal-export HTML", lambda d, k: signal_html(d / f"signal{k}", k))):
+                if args.only and args.only.lower() not in label.lower():
+                    continue
                 path = make(Path(tmp), n)
                 best = min((run(path) for _ in range(args.rounds)), key=lambda r: r["cpu"])
                 print(f"| {label} | {n} | {best['records']} | {best['cpu']:.2f} | {best['records'] / best['cpu']:.0f} "

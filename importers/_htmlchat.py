@@ -28,10 +28,22 @@ class ClassTree(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.stack: list[tuple[str, frozenset[str]]] = []
         self.out: list[Any] = []
+        self._open: dict[str, int] = {}  # class -> how many open elements carry it: inside() in O(1)
 
     def inside(self, cls: str) -> bool:
         """Whether an element of class ``cls`` is open."""
-        return any(cls in c for _, c in self.stack)
+        return self._open.get(cls, 0) > 0
+
+    def _push(self, tag: str, classes: frozenset[str]) -> None:
+        self.stack.append((tag, classes))
+        for c in classes:
+            self._open[c] = self._open.get(c, 0) + 1
+
+    def _pop(self) -> tuple[str, frozenset[str]]:
+        tag, classes = self.stack.pop()
+        for c in classes:
+            self._open[c] -= 1
+        return tag, classes
 
     def opened(self, tag: str, attrs: dict[str, str], classes: frozenset[str]) -> None:
         """An element opened (void ones too)."""
@@ -49,7 +61,7 @@ class ClassTree(HTMLParser):
         if tag in VOID:
             self.closed(tag, classes)
         else:
-            self.stack.append((tag, classes))
+            self._push(tag, classes)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {k: v or "" for k, v in attrs}
@@ -61,7 +73,7 @@ class ClassTree(HTMLParser):
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
                 while len(self.stack) > i:  # elements left open inside it close with it
-                    t, c = self.stack.pop()
+                    t, c = self._pop()
                     self.closed(t, c)
                 return
 

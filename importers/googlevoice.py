@@ -136,7 +136,7 @@ class _Page(ClassTree):
             self.cur["summary"].append(data)  # "Voicemail from Ana Sousa", "Missed call from …"
 
     def _in(self, tag: str) -> bool:
-        return any(t == tag for t, _ in self.stack)
+        return any(t == tag for t, _ in reversed(self.stack[self.depth:]))
 
     def _add(self, key: str, data: str) -> None:
         assert self.cur is not None

@@ -24,9 +24,10 @@ from importers.chatturns import Turn, Turns
 
 NAME = "viber"
 _DATE_RE = re.compile(r"^(\d{1,2})([./-])(\d{1,2})\2(\d{4})$")
+_YMD_RE = re.compile(r"^(\d{4})([./-])(\d{1,2})\2(\d{1,2})$")  # a phone set to a year-first locale
 _TIME_RE = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?([AaPp])\.?[Mm]\.?)?$")
 # a row as Viber writes it: date, time, a sender, a phone number (or none), then the message
-ROW_RE = re.compile(r"^\ufeff?\d{1,2}[./-]\d{1,2}[./-]\d{4},\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?,"
+ROW_RE = re.compile(r"^\ufeff?(?:\d{1,2}[./-]\d{1,2}[./-]\d{4}|\d{4}[./-]\d{1,2}[./-]\d{1,2}),\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?,"
                     r"[^,\n]*,\+?[\d ()-]*,")
 _HEADER_RE = re.compile(r"^\ufeff?\"?Date\"?,\"?Time\"?,\"?Sender", re.IGNORECASE)
 _NAME_RE = re.compile(r"^Viber[ _-]+(.+)$", re.IGNORECASE)
@@ -85,7 +86,8 @@ def _thread(name: str) -> str:
 
 
 def _order(opener: Callable[[], IO[bytes]], where: str) -> str:
-    """"dmy" or "mdy" for a file's dates: a number over 12 tells, dots are day first, a 12-hour clock month first."""
+    """"dmy", "mdy" or "ymd" for a file's dates: a number over 12 tells, dots are day first, a 12-hour clock month
+    first."""
     twelve = False
     with opener() as raw, io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline="") as fh:
         for n, row in enumerate(csv.reader(fh)):
@@ -93,6 +95,8 @@ def _order(opener: Callable[[], IO[bytes]], where: str) -> str:
                 break
             if len(row) < 2:
                 continue
+            if _YMD_RE.match(row[0].strip()):
+                return "ymd"
             m = _DATE_RE.match(row[0].strip())
             if m is None:
                 continue
@@ -138,14 +142,17 @@ def _chat(opener: Callable[[], IO[bytes]], where: str, thread: str, turns: Turns
 
 
 def _when(day: str, clock: str, order: str, row: int, where: str, line: int) -> datetime:
-    d = _DATE_RE.match(day.strip())
+    d = _DATE_RE.match(day.strip()) if order != "ymd" else _YMD_RE.match(day.strip())
     if d is None:
         raise ImportFormatError(f"row {row}: \"Date\" is no date ({day[:40]!r})", where, line)
     t = _TIME_RE.match(clock.strip())
     if t is None:
         raise ImportFormatError(f"row {row}: \"Time\" is no time ({clock[:40]!r})", where, line)
-    a, b, year = int(d.group(1)), int(d.group(3)), int(d.group(4))
-    dd, mm = (a, b) if order == "dmy" else (b, a)
+    if order == "ymd":
+        year, mm, dd = int(d.group(1)), int(d.group(3)), int(d.group(4))
+    else:
+        a, b, year = int(d.group(1)), int(d.group(3)), int(d.group(4))
+        dd, mm = (a, b) if order == "dmy" else (b, a)
     hour = int(t.group(1))
     if t.group(4):
         if not 1 <= hour <= 12:

@@ -409,3 +409,14 @@ def test_a_zip_of_the_wrong_things_is_refused(tmp_path: Path) -> None:
     """A Threema-looking zip whose messages.txt is no chat: refused, not read as nothing."""
     path = write_zip(tmp_path / "threema-export-X.zip", {"messages.txt": b"just some words\nand more\n"})
     assert_import_refused(path, tmp_path, "line of Threema before the first words")
+
+
+# --- beyond the held-out (written after the parsers): what the same exporters also write ------------------------
+
+def test_viber_of_a_year_first_locale(tmp_path: Path) -> None:
+    path = tmp_path / "Viber 王芳.csv"
+    path.write_text("2024/03/13,20:01:05,王芳,+8613800138000,周六见\n2024/03/13,20:02:30,Me,+8613900139000,好的\n",
+                    encoding="utf-8")
+    recs, rep = parsed(path, "viber")
+    assert turns(recs) == [("王芳: 周六见", "2024-03-13T20:01:05"), ("Me: 好的", "2024-03-13T20:02:30")]
+    assert rep.date_orders == {"王芳": "ymd"}
