@@ -255,8 +255,10 @@ def round22_folder_app(folder: Path, names: set[str]) -> str | None:
         return None
     if threema.MESSAGES in names and (folder / threema.MESSAGES).is_file():
         return _head_kind(folder / threema.MESSAGES)
+    # a plain .txt is looked at only where MemoTrace puts it (<chat>/<chat>.txt): a folder of notes that start with
+    # a time is no chat
     files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")
-                   and p.suffix.lower() in (".csv", ".json", ".txt"))
+                   and (p.suffix.lower() in (".csv", ".json") or p.name == f"{folder.name}.txt"))
     subs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
     for sub in subs[:50]:  # MemoTrace: 聊天记录/<chat>/<chat>.csv; Threema: <chat>/messages.txt
         files += [sub / f"{sub.name}.csv", sub / f"{sub.name}.txt", sub / threema.MESSAGES]

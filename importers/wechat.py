@@ -165,8 +165,9 @@ def _row(row: list[str], col: dict[str, int], thread: str, turns: Turns, what: s
     if not sender:
         sender = "me" if _cell(row, col, "IsSender").strip() == "1" else (
             _cell(row, col, "Remark").strip() or _cell(row, col, "NickName").strip() or talker)
-    ref = f"{NAME}:{talker}:{_cell(row, col, 'localId').strip()}" if talker and _cell(row, col, "localId").strip() else None
-    return turns.record(Turn(thread=thread, author=sender, when=when, text=content, ref=ref, metadata=meta, line=line))
+    # the ref is made of the time, the sender and the words (localId is a row of one phone's database: a chat
+    # exported again from another phone numbers its rows anew)
+    return turns.record(Turn(thread=thread, author=sender, when=when, text=content, metadata=meta, line=line))
 
 
 def _tag(xml: str, name: str) -> str:
