@@ -247,6 +247,11 @@ ANSWER_GATE = ""
 # KW_COVER_BY: "idf" (each word by its idf, a word no memory holds as the rarest) or "words" (each word the same).
 KW_COVER = 0.0
 KW_COVER_BY = "idf"
+# Round 32 (memengine/recall/newname.py): for a question opening with a wh-word ("who": who / which / whose and kin;
+# "wh": any), a chat turn of the first step_depth that first says a name in its thread gains W_NEWNAME x the spread of
+# those scores. '' = off.
+NEWNAME = ""
+W_NEWNAME = 0.0
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
@@ -364,6 +369,9 @@ class RecallConfig:
     # (vocab_cover.py); 0 = off. kw_cover_by: how the words weigh ("idf", "words").
     kw_cover: float = KW_COVER
     kw_cover_by: str = KW_COVER_BY
+    # A chat turn first saying a name, for a question asking which one (newname.py, round 32); '' = off.
+    newname: str = NEWNAME
+    w_newname: float = W_NEWNAME
 
 
 # The keyword/vector weights of a model other than the one the constants were tuned with, by its model id's

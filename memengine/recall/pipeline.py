@@ -474,6 +474,12 @@ class Recall(KeywordSearch, People):
             scored = resolve_episodes(scored, len(scored), members)
         if cover:
             scored = cover_sessions(scored, k, run.cfg.session_coverage, explain)
+        if run.strategy == "hybrid" and run.cfg.newname and run.cfg.w_newname > 0:  # a turn first saying a name,
+            # for a question asking which one (round 32; imported here: off by default)
+            from memengine.recall.newname import new_names_first
+
+            scored = new_names_first(scored, k, run.query, run.cfg.newname, run.cfg.w_newname, self._named_before,
+                                     query_terms(run.query))
         outdated: dict[int, list[int]] = {}
         if run.strategy == "hybrid" and run.cfg.follow:  # the value asked, said right after its subject (before
             # the update links: a value brought in that a later turn changed is theirs to rank below it)
@@ -574,6 +580,14 @@ class Recall(KeywordSearch, People):
         return self.conn.execute(
             "SELECT 1 FROM memories WHERE thread = ? AND position < ? AND instr(content, ?) > 0 LIMIT 1",
             (turn.thread, turn.position if turn.position is not None else -1, word)).fetchone() is not None
+
+    def _named_before(self, turn: Candidate, word: str) -> bool:
+        """Whether ``turn``'s thread says ``word`` in a turn before it (newname.py): one keyword-index read of the
+        word's own-text postings, not a scan of the thread."""
+        return self.conn.execute(
+            "SELECT 1 FROM memories_fts f JOIN memories m ON m.id = f.rowid WHERE memories_fts MATCH ? "
+            "AND m.thread = ? AND m.position < ? LIMIT 1",
+            ("{content} : " + quote_fts(word), turn.thread, turn.position)).fetchone() is not None
 
     def _read_candidates(self, cand: set[int], have: dict[int, Candidate]) -> dict[int, Candidate]:
         """``_candidates(list(cand))``, reading only those not in ``have`` (read ahead on the worker):
