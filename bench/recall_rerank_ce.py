@@ -364,12 +364,25 @@ def heldout_tables(sets: dict[int, list[loo.Item]], pools: dict[str, Pool], choi
     out["heldouts"] = rows
 
 
-def cost(items: Sequence[loo.Item], n: int, depth: int, out: dict[str, Any]) -> None:
-    """CPU ms per question, cold: the engine's recall of 10, and the e5 pass over the question + ``depth`` texts."""
-    from memengine.embed_e5 import E5Embedder
+def cost(items: Sequence[loo.Item], n: int, depth: int, out: dict[str, Any], model: str = "e5") -> None:
+    """CPU ms per question, cold: the engine's recall of ``depth``, and the model's pass over the question and the
+    ``depth`` texts (e5: both embedded; maxsim: MiniLM's token states of each, nothing kept between questions)."""
+    pass_of: Any
+    if model == "e5":
+        from memengine.embed_e5 import E5Embedder
 
-    e5 = E5Embedder()
-    e5.embed_query(["load"])
+        e5 = E5Embedder()
+        e5.embed_query(["load"])
+
+        def pass_of(question: str, texts: list[str]) -> None:
+            e5.embed_query([question])
+            e5.embed(texts)
+    else:
+        ms = MaxSimScorer(items[0].store._embedder)
+
+        def pass_of(question: str, texts: list[str]) -> None:
+            ms.states.clear()
+            ms.cosines(question, texts)
     eng_ms, rr_ms = [], []
     for it in items[:n]:
         inner = getattr(it.store._embedder, "inner", None)
@@ -383,11 +396,10 @@ def cost(items: Sequence[loo.Item], n: int, depth: int, out: dict[str, Any]) -> 
         finally:
             it.store._embedder = old
         t = time.process_time()
-        e5.embed_query([it.question])
-        e5.embed([m.content for m in res])
+        pass_of(it.question, [m.content for m in res])
         rr_ms.append((time.process_time() - t) * 1000)
     rows = [[name, len(v), round(statistics.median(v), 1), round(statistics.fmean(v), 1), round(percentile(v, 95), 1)]
-            for name, v in ((f"engine recall (k={depth})", eng_ms), (f"e5 re-rank of {depth}", rr_ms))]
+            for name, v in ((f"engine recall (k={depth})", eng_ms), (f"{model} re-rank of {depth}", rr_ms))]
     print(f"## CPU per question (process time, one thread, cold; {n} LoCoMo questions)\n")
     print(md_table(["path", "questions", "median ms", "mean ms", "p95 ms"], rows) + "\n")
     out["cost"] = rows
@@ -434,8 +446,8 @@ def main(argv: list[str] | None = None) -> int:
     print(md_table(["set", "questions", "(evidence, other) pairs", "engine's order right", "model alone right",
                     "evidence turns at ranks 6-10", "the model puts in its first five"], rows) + "\n")
     out["pairs"] = rows
-    if args.cost and args.model == "e5":
-        cost([it for it in items if it.set == "locomo"], args.cost, parse_label(choice)[0], out)
+    if args.cost:
+        cost([it for it in items if it.set == "locomo"], args.cost, parse_label(choice)[0], out, args.model)
     log(f"{args.model} passages: {scorer.hits} cached, {scorer.misses} embedded")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1, default=str))
