@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import statistics
 import sys
@@ -147,7 +148,7 @@ class E5Scorer:
 
         if self.save_path and self.new:
             keys = list(self.new)
-            tmp = self.save_path.with_name(self.save_path.name + ".tmp.npz")
+            tmp = self.save_path.with_name(f"{self.save_path.name}.{os.getpid()}.tmp.npz")
             np.savez(tmp, keys=np.array(keys), vecs=np.stack([self.new[k] for k in keys]), model_id=self.e5.model_id)
             tmp.replace(self.save_path)
 
@@ -218,6 +219,13 @@ def engine_pool(it: loo.Item, depth: int) -> tuple[list[str], list[str], list[fl
     return [m.ref or "" for m in rows], [m.content for m in rows], [float(m.score or 0.0) for m in rows]
 
 
+def _write(path: Path, data: Any) -> None:
+    """``data`` as JSON in ``path``, whole or not at all (two runs may share the stores' folder)."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data))
+    tmp.replace(path)
+
+
 def pools_for(items: Sequence[loo.Item], scorer: Any, cache: Path) -> dict[str, Pool]:
     """Every item's pool (the engine's lists cached in ``cache``, keyed by the engine's code)."""
     fp = loo.engine_fingerprint()
@@ -236,10 +244,10 @@ def pools_for(items: Sequence[loo.Item], scorer: Any, cache: Path) -> dict[str, 
         if i and i % 200 == 0:
             log(f"    {i} pools ({time.perf_counter() - t0:.0f} s; e5 passages {scorer.hits} cached, "
                 f"{scorer.misses} embedded)")
-            cache.write_text(json.dumps({"engine": fp, "pools": saved}))
+            _write(cache, {"engine": fp, "pools": saved})
             scorer.save()
     scorer.save()
-    cache.write_text(json.dumps({"engine": fp, "pools": saved}))
+    _write(cache, {"engine": fp, "pools": saved})
     return out
 
 
