@@ -40,7 +40,7 @@ MESSAGES_RE = re.compile(r"(?:^|/)Groups/[^/]+/messages\.json$")
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
     """Records of a Google Chat or Hangouts Takeout (a folder, a zip, one space's folder, a messages.json or a
     Hangouts.json); bad input: a one-line ImportFormatError."""
-    from importers import hangouts
+    from importers import googlevoice, hangouts
 
     turns = Turns(NAME, report)
     files = _files(path)
@@ -54,6 +54,7 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
     for name in sorted(n for n in files if HANGOUTS_RE.search(n)):
         report.variant["layout"] = "hangouts" if not spaces else "google chat and hangouts"
         yield from hangouts.records(files[name][0], files[name][1], turns)
+    yield from googlevoice.takeout_records(path, report)  # the same Takeout's Google Voice pages, as googlevoice's
 
 
 def _files(path: Path) -> dict[str, tuple[Opener, str]]:

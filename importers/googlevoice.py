@@ -65,6 +65,23 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
         raise ImportFormatError("no Google Voice message or call in this export", str(path))
 
 
+def takeout_records(path: Path, report: ImportReport) -> Iterator[Record]:
+    """The Google Voice records of a whole Takeout (its folder or zip) read for Google Chat: one export of a user
+    is imported whole; nothing when it holds no Voice pages."""
+    if path.is_dir():
+        calls = next((path / rel for rel in _CALLS if (path / rel).is_dir()), None)
+        if calls is not None and any(calls.glob("*.htm*")):
+            yield from parse(calls, report)
+    elif path.suffix.lower() == ".zip":
+        try:
+            with zipfile.ZipFile(path) as zf:
+                found = any(re.search(r"(?:^|/)Voice/Calls/[^/]+\.html?$", n) for n in zf.namelist())
+        except ZIP_OPEN_ERRORS:
+            found = False
+        if found:
+            yield from parse(path, report)
+
+
 def _zip(path: Path, turns: Turns) -> Iterator[Record]:
     try:
         with zipfile.ZipFile(path) as zf:

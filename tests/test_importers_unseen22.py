@@ -420,3 +420,18 @@ def test_viber_of_a_year_first_locale(tmp_path: Path) -> None:
     recs, rep = parsed(path, "viber")
     assert turns(recs) == [("王芳: 周六见", "2024-03-13T20:01:05"), ("Me: 好的", "2024-03-13T20:02:30")]
     assert rep.date_orders == {"王芳": "ymd"}
+
+
+def test_a_google_takeout_of_chat_and_voice_imports_both(tmp_path: Path) -> None:
+    """Decision: a Takeout holding Google Chat and Google Voice is one export of one user: imported whole (the Voice
+    records are googlevoice's, the same refs as when the Voice pages are imported alone)."""
+    takeout = tmp_path / "Takeout"
+    shutil.copytree(FIX.parent / "unseen21" / "googlechat" / "Takeout", takeout)
+    shutil.copytree(GV / "Voice", takeout / "Voice")
+    chat = parsed(FIX.parent / "unseen21" / "googlechat" / "Takeout", "googlechat")[0]
+    voice = parsed(GV, "googlevoice")[0]
+    for path in (takeout, Path(shutil.make_archive(str(tmp_path / "takeout-001"), "zip", tmp_path, "Takeout"))):
+        recs, rep = parsed(path, "googlechat")
+        assert turns(recs) == turns(chat) + turns(voice)
+        assert [r.source for r in recs] == ["googlechat"] * len(chat) + ["googlevoice"] * len(voice)
+        assert [r.ref for r in recs[len(chat):]] == [r.ref for r in voice]
