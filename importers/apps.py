@@ -1,5 +1,6 @@
 """Which chat app's export a path is (Telegram, Slack, Discord, Messenger/Instagram, iMessage, LINE, KakaoTalk,
-SMS Backup & Restore, Google Chat/Hangouts, Signal via signal-export, Skype), for
+SMS Backup & Restore, Google Chat/Hangouts, Signal via signal-export, Skype, Viber, WeChat via MemoTrace, Threema,
+Element/Matrix, X archive DMs, Google Voice), for
 :mod:`importers.detect`: by the keys in a JSON file's first bytes, the shape of a text's first lines, a folder's
 or a zip's names. Each answer is a parser's name (:mod:`importers.registry`) or None; nothing is parsed here."""
 

@@ -2,7 +2,8 @@
 chat.md", its media beside it), each message "[2024-03-13 19:02] Name: text" ("Me" for the owner, as written),
 its next lines continuing it. In a message, "> " lines first are the message it quotes, "![name](./media/…)" lines
 are attachments (media) and "(- Name: ❤️, Me: 👍 -)" its reactions: all three go to metadata. Times are the
-computer's wall time (naive). The chat is the folder's name.
+computer's wall time (naive). The chat is the folder's name. A chat written as a web page only (index.html) is read
+by :mod:`importers.signal_html`; where both are, the markdown.
 
 Signal's own backup (signal-*.backup) is encrypted with the phone's passphrase: refused by detection
 (:mod:`importers.kinds`)."""
