@@ -30,7 +30,7 @@ from memengine.fact_cue_lexicon import KIN, TITLES
 from memengine.fact_dropped import ARTICLES, GENITIVE, POSSESSIVES
 from memengine.fact_lexicon import STOPWORDS, _set, fold
 
-__all__ = ["other_person", "same_person", "subject_names", "subject_person"]
+__all__ = ["other_person", "relative_of", "same_person", "subject_names", "subject_person"]
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _ELIDED = re.compile(r"\b([dlnsjcmtDLNSJCMT]|qu|Qu)['’]")  # "d'Élodie", "l'école": the article apart
@@ -56,6 +56,7 @@ _PREPOSITIONS = _set("since from in on at after before", "depuis dans en apres a
                      "seit ab im am nach vor bei", "desde em apos antes", "dal dopo prima in",
                      "sinds vanaf na voor bij")
 # kinship words: the lexicon's, and Dutch ("Femkes zoon Siem", "Daans broer")
+_AND = _set("and", "et", "y", "und", "e", "en")
 _KIN = frozenset(KIN) | _set("zoon dochter broer zus zuster vader moeder man vrouw vriend vriendin partner opa oma "
                              "oom tante neef nicht schoonmoeder schoonvader schoonzus zwager kind kinderen ouders")
 # the words after which English "'s" is "is" or "has", not a possessive ("Owen's back", "Dev's been")
@@ -100,7 +101,9 @@ def _subject(text: str) -> tuple[frozenset[str], frozenset[str]]:
         if k in _KIN or k in TITLES or k.rstrip(".") in TITLES or w.isupper() and len(w) <= 4:
             prev = k  # (an acronym is a role or a thing: "Priya's GP", "the NHS")
             continue
-        if cap and i > 0 and (prev in _NOUN_ARTICLES or prev in POSSESSIVES or prev in _PREPOSITIONS):
+        # (English "son" after a possessor is kin, not French "son": "Nadia's son Tobi plays rugby" is about Tobi)
+        kin_of = prev in _KIN and i >= 2 and words[i - 2].endswith(("'s", "’s"))
+        if cap and i > 0 and (prev in _NOUN_ARTICLES or prev in POSSESSIVES and not kin_of or prev in _PREPOSITIONS):
             # "Die Musikschule", "Meine Zahnärztin", "Seit Januar": a noun, not whom the sentence is about
             return (frozenset(names), frozenset(owners)) if _subject_person(words, i) else none
         if i == 0 and cap and (k in NOW_WORDS or k in CHANGE_WORDS or len(words) > 1 and _key(words[1]) in _OBJECT):
@@ -165,6 +168,30 @@ def other_person(old: str, new: str) -> str:
     return f"another person: {sorted(b)} / {sorted(a)}"
 
 
+def relative_of(old: str, new: str) -> str:
+    """``"<kin> of <name>"`` when ``old`` is about a relative of a person ``new`` is about itself ("Lukas' Eltern
+    wohnen in Bonn-Beuel" / "Katrin und Lukas sind nach Sülz gezogen": the parents did not move; facts31), else "":
+    the older's subject holds a kinship word and a possessor the newer's subject names as its own person, and the
+    newer's subject holds no kinship word ("Owen's sister moved" stays the sister's)."""
+    _names, owners = _subject(old)
+    if not owners:
+        return ""
+    head = [_key(w) for w in _WORD.findall(_ELIDED.sub(r"\1 ", old))[:_MAX_SUBJECT]]
+    kin = next((k for k in head if k in _KIN), None)
+    if kin is None or any(_key(w) in _KIN for w in _WORD.findall(_ELIDED.sub(r"\1 ", new))[:_MAX_SUBJECT]):
+        return ""
+    words = _WORD.findall(_ELIDED.sub(r"\1 ", new))
+    # whom the newer is about: its subject's person, and ("Katrin und Lukas sind …", which the subject reading
+    # stops at "und") the capitalised words of its first clause joined by "and"
+    people = set(subject_person(new))
+    if len(words) > 2 and _key(words[1]) in _AND:
+        people |= {_key(w) for w in words[:4] if w[:1].isupper() and _key(w) not in _AND}
+    # (a German genitive "Katrins" is Katrin)
+    own = {o if o in people else o[:-1] for o in owners
+           if o in people or len(o) > 3 and o.endswith("s") and o[:-1] in people}
+    return f"{kin} of {sorted(own)[0]}" if own else ""
+
+
 def same_person(old: str, new: str) -> bool:
     """Whether both sentences are about one person named in both subjects ("Siem gaat sinds september naar het
     Stedelijk Gymnasium" / "Femkes zoon Siem zit op de Montessorischool"; not "Carmen ha montado su propia
@@ -175,11 +202,11 @@ def same_person(old: str, new: str) -> bool:
 
 
 # The reasons of the rules that read a change of one person's slot (memengine/fact_quit.py, fact_own.py,
-# fact_instead.py, fact_diet.py): the person named by both and the slot read is their evidence, so
+# fact_instead.py, fact_diet.py, fact_hired.py, fact_provider.py): the person named by both and the slot read is their evidence, so
 # memengine/supersession.py neither asks for a word of the older beside the person's name (every fact of that
 # person says it) nor reads the older's description of who the person is as a statement of its own.
 PERSON_REASONS = ("activity given up", "now works on their own account", "the older's value replaced",
-                  "the person's diet turned")
+                  "the person's diet turned", "taken on elsewhere", "provider switched")
 
 
 def described(text: str) -> str:

@@ -36,7 +36,7 @@ REASON = "activity given up"
 # Verbs of stopping or giving up, with the disposal verbs (memengine/fact_disposed.py) and the verbs of stopping
 # the lexicon reads as a negation (CESSATION).
 QUIT_VERBS = DISPOSAL_VERBS | CESSATION | _set(
-    "gave give gives giving stopped abandoned",
+    "gave give gives giving given stopped abandoned",
     "arrete arretee arretes abandonne abandonnee renonce",
     "dejado dejo dejaron abandonado abandono",
     "aufgehort gekundigt abgebrochen aufgegeben",
@@ -44,8 +44,11 @@ QUIT_VERBS = DISPOSAL_VERBS | CESSATION | _set(
     "smesso smessa lasciato lasciata mollato abbandonato",
     "gestopt opgezegd opgegeven verlaten verkocht",
 )
-# "gave up" / "given up": the verb and its particle
+# "gave up" / "given up": the verb and its particle; English "give" stops something only with it ("gave it up",
+# "has given up rugby"), within _UP_REACH words
 _PARTICLES = _set("up")
+_GIVE = _set("gave give gives giving given")
+_UP_REACH = 3
 # verbs said last in their clause (German, Dutch): the object comes before ("hat mit der Geige aufgehört")
 _VERB_LAST = _set("aufgehort gekundigt abgebrochen aufgegeben verlassen verkauft", "gestopt opgezegd opgegeven verlaten")
 _WITH = _set("mit", "met")
@@ -104,6 +107,8 @@ def gave_up(old: str, new: str) -> Verdict | None:
         for j, k in enumerate(words):
             if k not in QUIT_VERBS or k in _PARTICLES:
                 continue
+            if k in _GIVE and "up" not in words[j + 1:j + 1 + _UP_REACH]:
+                continue  # "is giving a talk at the Manchester meetup": giving, not giving up
             before = [w for w in words[:j] if w not in _FUNCTION and w not in QUIT_VERBS]
             if k in _VERB_LAST:
                 before = before[:1]  # ("Femke heeft haar tuintje opgezegd": the rest is the object)

@@ -49,6 +49,7 @@ from memengine import (
     fact_langs,
     fact_mood,
     fact_occasion,
+    fact_person,
     fact_same,
     fact_scope,
     fact_template,
@@ -172,8 +173,11 @@ def _one_off(old: str, new: str) -> str | None:
         return "occasion"
     if fact_scope.scope_added(old, new):
         return "scope"
-    if fact_langs.other_language(old, new):
-        return "language"  # two people's facts in two languages, each clearly its own (memengine/fact_langs.py)
+    if fact_langs.other_language(old, new) and not fact_person.subject_names(old) & fact_person.subject_names(new):
+        # two people's facts in two languages, each clearly its own (memengine/fact_langs.py); one person named in
+        # both subjects (or as their owner) is one person's fact told in two languages (a bilingual user: "Katrin
+        # singt mittwochs im Chor" / "Katrin's choir has moved rehearsals to Thursdays"), left to the score (facts31)
+        return "language"
     if fact_attr.other_attribute(old, new):
         return "attribute"  # a move and a job, a commute and a home (memengine/fact_attr.py)
     # another instance of the frame (memengine/fact_instance.py: another day's session, "... in staging"):

@@ -101,15 +101,18 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     """
     from memengine import (
         fact_elliptic,
+        fact_hired,
         fact_kept,
         fact_kind,
         fact_meant,
         fact_migrated,
+        fact_moved_to,
         fact_name_kind,
         fact_only,
         fact_period,
         fact_person,
         fact_promoted,
+        fact_provider,
         fact_relocated,
         fact_reorg,
         fact_shared,
@@ -139,6 +142,10 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     # of them says it: another fact's "Rocky Linux 8" makes "vers Rocky Linux" a system (memengine/fact_kind.py)
     known = fact_name_kind.known([new_text, said_text] + [fact_stated.stated(str(row[1])) for row, _ in candidates
                                                           if int(row[0]) != new_id])
+    # where people moved to is a place (memengine/fact_moved_to.py): no new value of their pet's name
+    moved_to = fact_moved_to.destination(said_text)
+    if moved_to is not None:
+        known = {**known, moved_to: fact_name_kind.PLACE}
     evidence: dict[int, frozenset[str]] = {}  # the words each older was named by (for _one_subject)
     aside: dict[int, frozenset[str]] = {}  # the same, of olders another attribute's kind set aside (counted only)
     for row, sim in candidates:
@@ -177,15 +184,24 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             verdict = _aliased(old_text, kept_new, sim, cos, embed, model_id)
         if verdict is None or verdict.kind == fact_slot.MAY_UPDATE:
             verdict = _undone(old_text, said_text, verdict, cos is not None and cos >= floor)
-        if verdict is None or vetoed(old_text, new_text):
+        if verdict is None:
+            continue
+        if vetoed(old_text, new_text):
+            # (a relative's fact set aside by whose it is, memengine/fact_person.relative_of, still counts for
+            # ``_one_subject`` as the other-attribute olders do: the person's name alone named it)
+            if floor > 0 and fact_person.relative_of(old_text, new_text) \
+                    and _unnamed(old_text, new_text, said_text, verdict, owner) is not None:
+                aside[int(row[0])] = fact_shared.shared_words(old_text, new_text)
             continue
         # (a person's slot read by a rule of its own, memengine/fact_person.py: named by the person and the slot)
         framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE, *fact_person.PERSON_REASONS))
-        # a role of its own: a new role, a person who moved, the older's value said left for another in the newer's
+        # a role of its own: a new role, a person who moved, was taken on elsewhere (memengine/fact_hired.py) or went
+        # over to another provider (memengine/fact_provider.py), the older's value said left for another in the newer's
         # own words ("cancelled the gym membership at A and joined the climbing wall at B": two jobs' words, one
         # value left; not a value the alias path wrote into the newer)
-        own_role = verdict.reason.startswith((fact_promoted.ROLE, fact_relocated.REASON)) or verdict.reason.startswith(
-            fact_migrated.REASON) and fact_migrated.left_for(old_text, said_text) is not None
+        own_role = verdict.reason.startswith((fact_promoted.ROLE, fact_relocated.REASON, fact_hired.REASON,
+                                              fact_provider.REASON)) \
+            or verdict.reason.startswith(fact_migrated.REASON) and fact_migrated.left_for(old_text, said_text) is not None
         # a rule restricted to fewer days (memengine/fact_only.py) names its days in place of the older's "every
         # night at 02:00": a day for a time of day is the restriction, not another attribute
         restricts = verdict.reason.startswith(fact_only.REASON)
@@ -440,6 +456,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         fact_cue,
         fact_diet,
         fact_frame,
+        fact_hired,
         fact_instead,
         fact_joined,
         fact_meant,
@@ -457,7 +474,9 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
     )
 
     new_text = fact.text
-    return facts.compare(old_text, fact, similarity=sim) or facts.restated(old_text, fact) \
+    # (a provider switch first: read by whose provider it is, not by the one word the frame rules find shared)
+    return _provider(old_text, said_text) or facts.compare(old_text, fact, similarity=sim) \
+        or facts.restated(old_text, fact) \
         or fact_cue.detect(old_text, fact, cos) or fact_swap.detect(old_text, new_text) \
         or (fact_swap.detect(old_text, said_text) if said_text != new_text else None) \
         or fact_passed.passed_on(old_text, new_text) or fact_passed.provider_left(old_text, said_text) \
@@ -469,7 +488,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_migrated.left_for(old_text, said_text) or fact_relocated.moved(old_text, said_text) \
         or fact_quit.gave_up(old_text, said_text) or fact_own.on_own_account(old_text, said_text) \
         or fact_instead.replaced(old_text, said_text) or fact_diet.turned(old_text, said_text) \
-        or _dose(old_text, said_text)
+        or _dose(old_text, said_text) or fact_hired.hired(old_text, said_text)
 
 
 def _dose(old_text: str, said_text: str) -> facts.Verdict | None:
@@ -479,6 +498,16 @@ def _dose(old_text: str, said_text: str) -> facts.Verdict | None:
     from memengine import fact_dose, fact_only, facts
 
     why = fact_dose.changed(old_text, said_text) or fact_only.restricted(old_text, said_text)
+    return facts.Verdict("slot", why, 0.8) if why else None
+
+
+def _provider(old_text: str, said_text: str) -> facts.Verdict | None:
+    """A ``slot`` verdict when the newer says the person whose provider the older states went over to another
+    (memengine/fact_provider.py: "Nadia has gone over to Monzo, she likes the savings pots"), naming the kind of
+    provider the older's is."""
+    from memengine import fact_provider, facts
+
+    why = fact_provider.switched(old_text, said_text)
     return facts.Verdict("slot", why, 0.8) if why else None
 
 
@@ -497,12 +526,14 @@ def vetoed(old_text: str, new_text: str) -> str:
     and the new is a standing rule (memengine/fact_occasion.py: a one-off and a rule are two facts), or the
     new is another instance of the old's frame (memengine/fact_instance.py: another day's session, the
     value for a narrower scope, "... for admins", "... in the test environment"), the two name two people
-    as whom they are about (memengine/fact_person.py: "Pablo ha empezado a fumar" / "Javier ha dejado de fumar"),
+    as whom they are about (memengine/fact_person.py: "Pablo ha empezado a fumar" / "Javier ha dejado de fumar"; a
+    relative's fact and the person's own: "Lukas' Eltern wohnen in Bonn" / "Katrin und Lukas sind nach Sülz gezogen"),
     or the newer is the other leg of a journey (memengine/fact_legs.py: "Flight back from Lagos on 3 January"
     after "Flight to Lagos on 18 December")."""
     from memengine import fact_instance, fact_legs, fact_occasion, fact_owner, fact_person, fact_relocated
 
-    return fact_person.other_person(old_text, new_text) or fact_owner.owner_added(old_text, new_text) \
+    return fact_person.other_person(old_text, new_text) or fact_person.relative_of(old_text, new_text) \
+        or fact_owner.owner_added(old_text, new_text) \
         or fact_occasion.older_one_off(old_text, new_text) or fact_instance.another_instance(old_text, new_text) \
         or fact_relocated.another_mover(old_text, new_text) or fact_legs.another_leg(old_text, new_text)
 
