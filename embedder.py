@@ -22,7 +22,6 @@ vectors of different models are never mixed silently.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import sys
@@ -639,6 +638,7 @@ class HashEmbedder:
 
     def embed(self, texts: list[str], batch_size: int = DEFAULT_BATCH) -> np.ndarray:
         """Sum of hashed word one-hots, L2-normalised."""
+        import hashlib  # (this embedder only: hashlib loads OpenSSL, ~3 ms of every cold call that imported it)
         import re
 
         import numpy as np

@@ -7,9 +7,10 @@ can import that one without a cycle). embedder.py re-exports every name.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
+
+from memengine.digests import sha1_hex  # (not hashlib: memengine/digests.py)
 
 
 class EmbedderError(RuntimeError):
@@ -17,6 +18,8 @@ class EmbedderError(RuntimeError):
 
 
 def _sha256(path: Path) -> str:
+    import hashlib  # (a file is hashed once per path/size/mtime: hashlib loads OpenSSL, ~3 ms of a cold call)
+
     digest = hashlib.sha256()
     with path.open("rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
@@ -26,7 +29,7 @@ def _sha256(path: Path) -> str:
 
 def _verified_marker(path: Path, cache_dir: Path) -> Path:
     st = path.stat()
-    key = hashlib.sha1(f"{path}:{st.st_size}:{st.st_mtime_ns}".encode()).hexdigest()[:16]
+    key = sha1_hex(f"{path}:{st.st_size}:{st.st_mtime_ns}".encode())[:16]
     return cache_dir / f"verified-{key}"
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from memengine import recache
+from memengine.digests import sha256_hex  # (not hashlib, which loads OpenSSL: ~3 ms of a cold store)
 
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are aren't as at be because been before being
@@ -44,9 +45,7 @@ TALK_STOPWORDS: frozenset[str] = frozenset(
 
 def content_hash(text: str) -> str:
     """sha256 of whitespace-normalised text (what exact dedup compares)."""
-    import hashlib  # (here: hashlib loads OpenSSL, ~2 ms of a cold call that hashes nothing: stats, get)
-
-    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()
+    return sha256_hex(" ".join(text.split()).encode("utf-8"))
 
 
 def normalise_tags(tags: Iterable[str] | str | None) -> str:

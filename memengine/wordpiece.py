@@ -18,6 +18,8 @@ import re
 import unicodedata
 from pathlib import Path
 
+from memengine.digests import sha1_hex  # (not hashlib: memengine/digests.py)
+
 # After normalisation an ASCII text holds spaces, [0-9a-z] and punctuation only: words, or one mark each.
 _PIECES = re.compile(r"[0-9a-z]+|[^0-9a-z ]")
 # Dropped by BertNormalizer: control characters other than tab, newline and carriage return (which become
@@ -115,10 +117,8 @@ _Fields = tuple[dict[str, int], int, str, int, int, int]
 
 def kept_path(path: Path, cache_dir: Path) -> Path:
     """Where the vocabulary read from the tokenizer at ``path`` is kept in ``cache_dir``."""
-    import hashlib
-
     st = path.stat()
-    key = hashlib.sha1(f"{path.resolve()}:{st.st_size}:{st.st_mtime_ns}:{_FORMAT}".encode()).hexdigest()[:16]
+    key = sha1_hex(f"{path.resolve()}:{st.st_size}:{st.st_mtime_ns}:{_FORMAT}".encode())[:16]
     return cache_dir / f"wordpiece-{key}.marshal"
 
 
