@@ -75,6 +75,13 @@ Round 20 (bench/data/brief_heldout20): a notes file with the header ``# via: cli
 own notes; kinds ``fact`` (a current value's text is shown: column ``current facts``) and ``named | NAME | N`` (a
 People line of NAME must not say "named in M memories" with M > N: column ``names counted twice``).
 
+Round 21 (bench/data/brief_heldout21): a notes file with ``# nights: every`` runs consolidate at 03:00 of every night
+between its notes (the clock at that night: the decay archives what faded), and each tree compared builds its own store
+of such a set; a chat's ``.notes`` file of ``# via: cli`` is stored so with the chat imported at its ``# import: DATE
+TIME`` (a MIXED store); kinds ``moved`` (a plan that moved or was called off: its old substring in no line of People,
+Coming up or Key facts: column ``moved old as current``) and ``faded`` (a subject whose notes the decay archived: in a
+topic heading / block).
+
 A folder in a data directory is a markdown vault (``mem.py import FOLDER``; ``<folder>.keys`` and
 ``<folder>.expect`` next to it). A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
 bench/data/brief_heldout3/README.md) and a chat set a ``.notes`` file (facts stored after the import).
@@ -182,9 +189,10 @@ def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
             parts = [p.strip() for p in line.split("|", 2)]
             if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic", "chat", "nodate", "split",
                                                          "noname", "goodname", "badname", "personfact", "dated",
-                                                         "notstate", "gone", "newsctx", "fact", "named"):
+                                                         "notstate", "gone", "newsctx", "fact", "named", "moved",
+                                                         "faded"):
                 raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split|noname|goodname|badname|"
-                                 "personfact|dated|notstate|gone|newsctx|fact|named | "
+                                 "personfact|dated|notstate|gone|newsctx|fact|named|moved|faded | "
                                  "date | "
                                  "substring'")
             out.append((parts[0], parts[1], [a.strip() for a in parts[2].split(" || ")]))
@@ -233,7 +241,47 @@ def build_with(tree: Path, spec: dict[str, Any], db: Path) -> dict[str, Any]:
     return dict(json.loads(r.stdout.splitlines()[-1]))
 
 
-def store_notes_cli(path: Path, db: Path, info: dict[str, Any]) -> datetime:
+def _set_clock(at: datetime, real: dict[Any, Any]) -> None:
+    """Every memengine module's clock (some import utcnow by name) at ``at``; ``real`` keeps the originals."""
+    for m in list(sys.modules.values()):
+        if getattr(m, "__name__", "").startswith("memengine") and getattr(m, "utcnow", None) is not None:
+            real.setdefault(m, m.utcnow)
+            m.utcnow = lambda at=at: at  # type: ignore[attr-defined]
+
+
+def _nightly(db: Path, night: datetime, real: dict[Any, Any]) -> None:
+    """(round 21) The nightly ``mem.py consolidate`` of an agent's store, run at ``night`` (its own clock): the
+    decay archives what has faded by then, clusters and names are what that night made of them."""
+    from memengine import consolidate
+    from memory_core import MemoryStore
+
+    _set_clock(night, real)
+    store = MemoryStore(db)
+    try:
+        consolidate.run(store, now=night, keep_backups=0)
+    finally:
+        store.close()
+
+
+def _import_at(db: Path, export: Path, at: datetime, real: dict[Any, Any]) -> None:
+    """(round 21) ``mem.py import EXPORT`` in process with the clock at ``at``: an export imported in the middle of an
+    agent's notes (its turns' decay starts on the day of the import, as it would live)."""
+    import contextlib
+    import io
+
+    import memcli
+
+    _set_clock(at, real)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        try:
+            memcli.main(["--db", str(db), "--json", "import", str(export)])
+        except SystemExit as exc:
+            if exc.code:
+                raise SystemExit(f"{export}: mem.py import failed: {buf.getvalue()[-300:]}") from exc
+
+
+def store_notes_cli(path: Path, db: Path, info: dict[str, Any], export: Path | None = None) -> datetime:
     """(round 20) Store a notes file as an agent does: one ``mem.py store`` call per note (the command line's
     own parsing of ``--type``, ``--importance``, ``--source``, ``--tag``, ``--at``; supersession on), run in this
     process with the clock at each note's time (an agent stores on the day it learns); the 4th field holds the
@@ -248,13 +296,24 @@ def store_notes_cli(path: Path, db: Path, info: dict[str, Any]) -> datetime:
     source = head.get("default", "source=agent").split()[0].split("=", 1)[1]
     real: dict[Any, Any] = {}  # each module's own clock, put back at the end
     auto = 0
+    # (round 21) "# nights: every": consolidate at 03:00 of every night from the first note's to the last note's;
+    # "# import: DATE TIME": the chat export next to the notes is imported at that moment
+    nightly = head.get("nights") == "every"
+    night = (notes[0]["at"] + timedelta(days=1)).replace(hour=3, minute=0)
+    imp = datetime.strptime(head["import"], "%Y-%m-%d %H:%M") if head.get("import") and export else None
     try:
         for n in notes:
             at = n["at"]
-            for m in list(sys.modules.values()):  # every module's clock (some import utcnow by name)
-                if getattr(m, "__name__", "").startswith("memengine") and getattr(m, "utcnow", None) is not None:
-                    real.setdefault(m, m.utcnow)
-                    m.utcnow = lambda at=at: at  # type: ignore[attr-defined]
+            while nightly and night <= at:
+                if imp is not None and imp <= night:
+                    _import_at(db, export, imp, real)  # type: ignore[arg-type]
+                    imp = None
+                _nightly(db, night, real)
+                night += timedelta(days=1)
+            if imp is not None and imp <= at:
+                _import_at(db, export, imp, real)  # type: ignore[arg-type]
+                imp = None
+            _set_clock(at, real)
             argv = ["--db", str(db), "--json", "store", n["content"], "--type", n["type"],
                     "--importance", str(n["importance"]), "--source", source, "--at", at.isoformat()]
             for tag in (t.strip() for t in n["thread"].split(",")):
@@ -274,6 +333,8 @@ def store_notes_cli(path: Path, db: Path, info: dict[str, Any]) -> datetime:
                     auto += 1
                 if not before or before[-1] != res["id"]:
                     before.append(res["id"])
+        if imp is not None:
+            _import_at(db, export, imp, real)  # type: ignore[arg-type]
     finally:
         for m, f in real.items():
             m.utcnow = f  # type: ignore[attr-defined]
@@ -321,6 +382,15 @@ def build(spec: dict[str, Any], db: Path, tree: Path = ROOT) -> dict[str, Any]:
         via_cli = head.get("via") == "cli"
         last_at = store_notes_cli(Path(spec["path"]), db, info) if via_cli else store_notes(Path(spec["path"]))
         info["now"] = (last_at + timedelta(days=1)).isoformat()
+        return info
+    if spec["kind"] == "chat" and spec.get("notes") and read_notes(Path(spec["notes"]))[0].get("via") == "cli":
+        # (round 21) a mixed store: the agent's notes through the command line, the chat imported among them
+        last_at = store_notes_cli(Path(spec["notes"]), db, info, export=Path(spec["path"]))
+        info["chat_keys"] = read_keys(Path(spec["path"]).with_suffix(".keys"))
+        store = MemoryStore(db)
+        last = store.conn.execute("SELECT max(coalesce(event_at, created_at)) FROM memories").fetchone()[0]
+        store.close()
+        info["now"] = (max(last_at, datetime.fromisoformat(str(last)[:19])) + timedelta(days=1)).isoformat()
         return info
     if spec["kind"] in ("chat", "shared", "vault"):
         paths = spec.get("paths") or [spec["path"]]
@@ -884,6 +954,16 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
                 if any(a.lower() in head_.lower() for a in alts) and m and int(m.group(1)) > int(date):
                     c["named:over"] += 1
                     break
+        elif kind == "moved":  # (round 21) a plan that moved or was called off: its old place / day as current
+            c["moved:n"] += 1
+            cur = [i["text"].lower() for sec in _CURRENT_SECTIONS for i in b["sections"].get(sec, [])]
+            c["moved:current"] += any(a.lower() in t for t in cur for a in alts)
+            c["moved:anywhere"] += any(a.lower() in ln.lower() for ln in lines for a in alts)
+        elif kind == "faded":  # (round 21) a subject whose notes the nightly decay archived: still a topic
+            blocks = topic_blocks(text)
+            c["faded:n"] += 1
+            c["faded:in_heading"] += any(a.lower() in h.lower() for h, _ in blocks for a in alts)
+            c["faded:in_block"] += any(a.lower() in "\n".join([h] + ls).lower() for h, ls in blocks for a in alts)
         elif kind in ("split", "noname", "goodname", "badname", "gone", "newsctx"):  # scored on the stored topics: score_split, score_noname
             pass
         elif kind == "chat":  # small talk that must not head a topic (round 7): in a topic's heading line
@@ -920,6 +1000,60 @@ def run_tree(tree: Path, raw: Path, work: Path, now: str, budget: int) -> dict[s
     return dict(json.loads(r.stdout.splitlines()[-1]))
 
 
+def report(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any], tag: str,
+           totals: dict[tuple[str, str], Counter[str]], cpu: dict[str, list[float]], args: Any) -> None:
+    """Score one brief, add it to the totals and print its lines."""
+    res = score_set(spec, info, out)
+    cpu[tag].append(out["cpu"]["brief"])
+    totals.setdefault((spec["split"], tag), Counter()).update(res["counts"])
+    c = res["counts"]
+    print(f"\n## {spec['name']} ({spec['split']}) — {tag}: {c['lines']} lines, {c['tokens']} tokens; "
+          f"key facts {c['key:current_shown']}/{c['key:n']} current shown, {c['key:old_shown']} replaced "
+          f"shown; updates auto-superseded {info.get('auto_superseded', '-')}/{info.get('updates', '-')}")
+    if c["plan:n"] or c["person:n"]:
+        print(f"   plans {c['plan:shown']}/{c['plan:n']} shown ({c['plan:in_order_pairs']}/{c['plan:pairs']} "
+              f"pairs in date order), past shown as open {c['past:shown_as_open']}/{c['past:n']}, "
+              f"replaced shown {c['old:shown']}/{c['old:n']}, people {c['person:shown']}/{c['person:n']} "
+              f"({c['person:in_section']} in People), "
+              f"filler lines {c['line:filler']}")
+    print(f"   topic headings that say something {c['topicline:says']}/{c['topicline:n']}, name in its lines "
+          f"{c['topicline:name_in_lines']}/{c['topicline:n']}; expected topics in a heading "
+          f"{c['topic:in_heading']}/{c['topic:n']}, in a topic block {c['topic:in_block']}/{c['topic:n']}")
+    print(f"   lead lines that react {c['lead:reaction']}/{c['lead:n']}, topic lines that react "
+          f"{c['line:reaction']}; key facts / plans outside every topic {c['keyout:outside']}/{c['keyout:n']} "
+          f"({c['keyout:outside_shown']} of them shown); topic names that are titles {c['name:title']}")
+    print(f"   small talk heading a topic {c['chat:as_topic']}/{c['chat:n']}; stored topics that mix subjects "
+          f"{c['mixed:mixed']}/{c['mixed:n']} ({c['mixed:mixed_members']} members), largest topic "
+          f"{c['mixed:largest']}, turns absorbed {c['mixed:absorbed']}; no-subject names {c['noname:named']}; "
+          f"good odd names held {c['goodname:held']}/{c['goodname:n']}; "
+          f"function words / fallbacks as names {c['badname:named']}; "
+          f"people lines with their state {c['personfact:shown']}/{c['personfact:n']}; "
+          f"colloquial plans dated right {c['dated:right']}/{c['dated:n']}; "
+          f"moved plans quoted as a person's state {c['notstate:shown']}/{c['notstate:n']}; "
+          f"plans of a month gone by quoted as current {c['gone:shown']}/{c['gone:n']}; "
+          f"people's news told with its subject {c['newsctx:told']}/{c['newsctx:n']} "
+          f"({c['newsctx:bare']} bare); overlapping names {c['overlap:pairs']}; "
+          f"current facts shown {c['fact:shown']}/{c['fact:n']}; "
+          f"names counted more than said {c['named:over']}/{c['named:n']}; "
+          f"moved / called-off plans shown with the old place or day as current {c['moved:current']}/"
+          f"{c['moved:n']} (anywhere {c['moved:anywhere']}); subjects of faded notes in a topic heading "
+          f"{c['faded:in_heading']}/{c['faded:n']}, in a topic block {c['faded:in_block']}/{c['faded:n']}; "
+          f"one subject in {c['split:topics']} stored topics ({c['split:n']} "
+          f"subjects); dates read from an event's name {c['nodate:wrong']}")
+    print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
+          f"topics of <= 2 memories shown {c['topic:tiny']}, stored {c['label:tiny']}; "
+          f"'no topics yet' warning {c['warn:no_topics']}")
+    print("   topic names: " + "; ".join(f"{t} «{n}» {v}" for t, n, v in res["names"]))
+    if args.dump:
+        args.dump.mkdir(parents=True, exist_ok=True)
+        (args.dump / f"{spec['name']}.{tag}.md").write_text(out["brief"]["text"], encoding="utf-8")
+        (args.dump / f"{spec['name']}.{tag}.topics.json").write_text(json.dumps(
+            {"labels": out["labels"], "members": out["members"]}, ensure_ascii=False, indent=1),
+            encoding="utf-8")
+    if args.show and spec["split"] == "dev":
+        print(out["brief"]["text"])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--before", help="a code tree to compare with (e.g. git archive main | tar -x -C DIR)")
@@ -954,6 +1088,21 @@ def main(argv: list[str] | None = None) -> int:
             continue
         raw = cache / f"{spec['name']}.db"
         side = raw.with_suffix(".json")
+        notes_file = spec.get("notes") or (spec["path"] if spec["kind"] == "notes" else None)
+        if notes_file and read_notes(Path(notes_file))[0].get("nights"):
+            # (round 21) the nightly consolidate is part of how the store came to be: each tree builds its own
+            # (its decay and clusters every night), always afresh (the tree's code may have changed since)
+            for tag, tree in trees:
+                own = cache / f"{spec['name']}.{tag}.db"
+                for p in cache.glob(f"{spec['name']}.{tag}.db*"):
+                    p.unlink()
+                log(f"building {spec['name']} with {tag} (consolidate every night) ...")
+                t0 = time.time()
+                info = build_with(tree, spec, own)
+                log(f"  built in {time.time() - t0:.1f} s (wall)")
+                out = run_tree(tree, own, cache / "work", info["now"], args.budget)
+                report(spec, info, out, tag, totals, cpu, args)
+            continue
         # (the tree that builds is part of the stamp: a store built by a newer schema cannot be briefed by older code)
         inputs = list(spec.get("paths") or [spec["path"]]) + ([spec["notes"]] if spec.get("notes") else [])
         if spec["kind"] == "vault":
@@ -970,52 +1119,7 @@ def main(argv: list[str] | None = None) -> int:
             info = got["info"]
         for tag, tree in trees:
             out = run_tree(tree, raw, cache / "work", info["now"], args.budget)
-            res = score_set(spec, info, out)
-            cpu[tag].append(out["cpu"]["brief"])
-            totals.setdefault((spec["split"], tag), Counter()).update(res["counts"])
-            c = res["counts"]
-            print(f"\n## {spec['name']} ({spec['split']}) — {tag}: {c['lines']} lines, {c['tokens']} tokens; "
-                  f"key facts {c['key:current_shown']}/{c['key:n']} current shown, {c['key:old_shown']} replaced "
-                  f"shown; updates auto-superseded {info.get('auto_superseded', '-')}/{info.get('updates', '-')}")
-            if c["plan:n"] or c["person:n"]:
-                print(f"   plans {c['plan:shown']}/{c['plan:n']} shown ({c['plan:in_order_pairs']}/{c['plan:pairs']} "
-                      f"pairs in date order), past shown as open {c['past:shown_as_open']}/{c['past:n']}, "
-                      f"replaced shown {c['old:shown']}/{c['old:n']}, people {c['person:shown']}/{c['person:n']} "
-                      f"({c['person:in_section']} in People), "
-                      f"filler lines {c['line:filler']}")
-            print(f"   topic headings that say something {c['topicline:says']}/{c['topicline:n']}, name in its lines "
-                  f"{c['topicline:name_in_lines']}/{c['topicline:n']}; expected topics in a heading "
-                  f"{c['topic:in_heading']}/{c['topic:n']}, in a topic block {c['topic:in_block']}/{c['topic:n']}")
-            print(f"   lead lines that react {c['lead:reaction']}/{c['lead:n']}, topic lines that react "
-                  f"{c['line:reaction']}; key facts / plans outside every topic {c['keyout:outside']}/{c['keyout:n']} "
-                  f"({c['keyout:outside_shown']} of them shown); topic names that are titles {c['name:title']}")
-            print(f"   small talk heading a topic {c['chat:as_topic']}/{c['chat:n']}; stored topics that mix subjects "
-                  f"{c['mixed:mixed']}/{c['mixed:n']} ({c['mixed:mixed_members']} members), largest topic "
-                  f"{c['mixed:largest']}, turns absorbed {c['mixed:absorbed']}; no-subject names {c['noname:named']}; "
-                  f"good odd names held {c['goodname:held']}/{c['goodname:n']}; "
-                  f"function words / fallbacks as names {c['badname:named']}; "
-                  f"people lines with their state {c['personfact:shown']}/{c['personfact:n']}; "
-                  f"colloquial plans dated right {c['dated:right']}/{c['dated:n']}; "
-                  f"moved plans quoted as a person's state {c['notstate:shown']}/{c['notstate:n']}; "
-                  f"plans of a month gone by quoted as current {c['gone:shown']}/{c['gone:n']}; "
-                  f"people's news told with its subject {c['newsctx:told']}/{c['newsctx:n']} "
-                  f"({c['newsctx:bare']} bare); overlapping names {c['overlap:pairs']}; "
-                  f"current facts shown {c['fact:shown']}/{c['fact:n']}; "
-                  f"names counted more than said {c['named:over']}/{c['named:n']}; "
-                  f"one subject in {c['split:topics']} stored topics ({c['split:n']} "
-                  f"subjects); dates read from an event's name {c['nodate:wrong']}")
-            print(f"   memories in a cluster of >= 3 {c['mem:in_topic']}/{c['mem:live']}; "
-                  f"topics of <= 2 memories shown {c['topic:tiny']}, stored {c['label:tiny']}; "
-                  f"'no topics yet' warning {c['warn:no_topics']}")
-            print("   topic names: " + "; ".join(f"{t} «{n}» {v}" for t, n, v in res["names"]))
-            if args.dump:
-                args.dump.mkdir(parents=True, exist_ok=True)
-                (args.dump / f"{spec['name']}.{tag}.md").write_text(out["brief"]["text"], encoding="utf-8")
-                (args.dump / f"{spec['name']}.{tag}.topics.json").write_text(json.dumps(
-                    {"labels": out["labels"], "members": out["members"]}, ensure_ascii=False, indent=1),
-                    encoding="utf-8")
-            if args.show and spec["split"] == "dev":
-                print(out["brief"]["text"])
+            report(spec, info, out, tag, totals, cpu, args)
     print("\n## totals (topic names shown in the brief; cluster labels consolidate stores; brief lines)\n")
     head = ["split", "tree"] + [f"name {k}" for k in KINDS] + ["label good", "label bag", "labels"] + \
         [k.split(":")[-1] for k in LINE_KINDS] + ["key current", "key replaced shown", "plans", "in order",
@@ -1028,7 +1132,9 @@ def main(argv: list[str] | None = None) -> int:
                                                  "no-subject names", "good odd names held", "function-word names",
                                                  "people's state", "dated right", "stale state",
                                                  "gone month quoted", "news with subject", "bare news",
-                                                 "overlapping names", "current facts", "names counted twice"]
+                                                 "overlapping names", "current facts", "names counted twice",
+                                                 "moved old as current", "moved old anywhere", "faded in heading",
+                                                 "faded in block"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -1052,7 +1158,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"{c['personfact:shown']}/{c['personfact:n']}", f"{c['dated:right']}/{c['dated:n']}",
                 f"{c['notstate:shown']}/{c['notstate:n']}", f"{c['gone:shown']}/{c['gone:n']}",
                 f"{c['newsctx:told']}/{c['newsctx:n']}", str(c["newsctx:bare"]), str(c["overlap:pairs"]),
-                f"{c['fact:shown']}/{c['fact:n']}", f"{c['named:over']}/{c['named:n']}"]
+                f"{c['fact:shown']}/{c['fact:n']}", f"{c['named:over']}/{c['named:n']}",
+                f"{c['moved:current']}/{c['moved:n']}", f"{c['moved:anywhere']}/{c['moved:n']}",
+                f"{c['faded:in_heading']}/{c['faded:n']}", f"{c['faded:in_block']}/{c['faded:n']}"]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
