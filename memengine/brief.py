@@ -42,8 +42,10 @@ import numpy as np
 from memengine import (
     brief_dates,
     brief_keyfacts,
+    brief_moves,
     brief_outdated,
     brief_people,
+    brief_pool,
     brief_reactions,
     brief_smalltalk,
     brief_upcoming,
@@ -388,6 +390,8 @@ def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, 
     today = now.date()
     found, moved = brief_upcoming.plans(store, now, days_of)
     shown.update(moved)  # an older plan a newer one moved or restates: shown nowhere
+    found, moved = brief_moves.settle(store, found, days_of, now)  # (brief28) ...or a later memory calls off or moves
+    shown.update(moved)
     # ...or a later turn of its chat updates ("he offered 2100 a month, move in from November 15" / "Kowalczyk
     # agreed: 2050 a month"), by recall's rule on turns of one subject (memengine/brief_outdated.py)
     shown.update(brief_outdated.outdated(store, [int(f[0][0]) for f in found[:UPCOMING_ASKED]]))
@@ -497,7 +501,10 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
         info[i] = units + (first_person if (units or not FIRST_PERSON_NEEDS_INFO) and _FIRST_PERSON.search(text)
                            else 0.0)
     reacting = brief_reactions.credit(pool, texts, info)
-    value = (density_floor + info) / np.power(cost, cost_exp)
+    # (brief28) what the nightly decay archived is chosen after what is live (brief_pool.FADED_VALUE)
+    faded = brief_pool.faded_ids(store, ids) if brief_pool.FADED_TOPICS else set()
+    weight = np.array([brief_pool.FADED_VALUE if i in faded else 1.0 for i in ids])
+    value = weight * (density_floor + info) / np.power(cost, cost_exp)
 
     chat_of = [p[3] for p in pool]
     chat_picks: Counter[str] = Counter()
@@ -512,6 +519,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
     # the "haha"s and "🔥"s of every exchange sat inside the topics (bench/README.md, "Brief, round 8")
     alive[sorted(reacting)] = False
     per_topic: Counter[tuple[int | None, int]] = Counter()
+    per_faded: Counter[tuple[int | None, int]] = Counter()
     pick = 0
     capped = np.zeros(len(pool), dtype=bool)  # left out only because their topic part had its lines
     end_tokens = float(params.get("END_SHARE", END_SHARE)) * b.total
@@ -528,7 +536,8 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
             informative = info[info > 0]
             if not len(informative):
                 break
-            alive = capped & (info > 0) & (info >= float(np.quantile(informative, quantile)))
+            # (brief28) what faded takes no leftover line: its topic's first PER_TOPIC_MAX say what it was
+            alive = capped & (info > 0) & (info >= float(np.quantile(informative, quantile))) & (weight >= 1.0)
             for t_full, n_shown in per_topic.items():  # a part that has ``cap`` lines already takes none
                 if n_shown >= cap:
                     alive &= topic_of != index_of[t_full]
@@ -550,7 +559,7 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
                 cost[best] = b.count(f"- {lines[best]}\n")
                 counted[best] = True
                 one = slice(best, best + 1)
-                value[one] = (density_floor + info[one]) / np.power(cost[one], cost_exp)
+                value[one] = weight[one] * (density_floor + info[one]) / np.power(cost[one], cost_exp)
                 score[one] = value[one] * novelty[one] * chat_factor[chat_arr[one]]
                 best = int(np.argmax(score))
             if score[best] <= 0:
@@ -584,6 +593,9 @@ def _topics(store: Store, b: _Budget, shown: set[int], warnings: list[str],
             max_sim = np.maximum(max_sim, col)
             alive &= col < DUPLICATE_COS  # the same thing said again
             capped &= col < DUPLICATE_COS
+            per_faded[t] += weight[best] < 1.0
+            if per_faded[t] >= brief_pool.FADED_PER_TOPIC:  # (brief28) what faded: its lead and one more line
+                alive &= (topic_of != index_of[t]) | (weight >= 1.0)
             if per_topic[t] >= cap:
                 full = topic_of == index_of[t]
                 capped |= alive & full

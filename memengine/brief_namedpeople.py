@@ -36,7 +36,7 @@ EVIDENCE_MIN = 2  # points of evidence (see the module docstring) a name needs
 SCAN_MAX = POOL_MAX  # notes read: all of a small store, else the best by importance and date
 
 _TITLES = frozenset("""dr dr. prof prof. professor mr mr. mrs mrs. ms ms. miss mx dra dra. sr sr. sra sra. herr frau
-mme mme. madame monsieur dott dott. sig sig. signora herrn m. mlle""".split())
+mme mme. madame monsieur dott dott. sig sig. signora herrn m. mlle dona doña""".split())
 _ROLES = frozenset("""supervisor boss manager colleague coworker co-worker co-author coauthor postdoc student phd
 friend partner wife husband girlfriend boyfriend fiancé fiancée fiance fiancee brother sister mother father mum mom
 dad son daughter aunt uncle cousin grandma grandpa grandmother grandfather nephew niece neighbour neighbor landlord
@@ -63,7 +63,17 @@ daughters brothers sisters neighbours neighbors grandparents in-laws""".split())
     """teammate teammates apprentice trainee collaborator supplier conseiller conseillère apprenti apprentie
     vendeur vendeuse aprendiz asesor asesora collega colleghi relatore relatrice tesista dottorando dottoranda
     azubi betreuer betreuerin teamleiter teamleiterin
-    usuario usuaria utilisateur utilisatrice nutzer nutzerin utente utilizador utilizadora gebruiker""".split())
+    usuario usuaria utilisateur utilisatrice nutzer nutzerin utente utilizador utilizadora gebruiker""".split()) | frozenset(
+    # (brief28) roles said of several people at once and a contract's roles: "Friedas zwei Töchter, Paula und Greta",
+    # "os dois filhos, Caio e Lara", "Los padres de Nuria, Jordi y Montse", "Dev Malhotra, the new contractor"
+    """töchter söhne kinder eltern geschwister hijos hijas padres hermanos hermanas filhos filhas irmãos irmãs
+    enfants frères sœurs soeurs figli figlie genitori fratelli sorelle contractor consultant freelancer""".split())
+# (brief28) what joins two names of one role ("his two sisters, Inês and Marta"), and a possessive before a role
+# ("Rita and her kids", "Marta and her husband Rui", "Herr Özdemir und seine Frau Leyla", "A Renata e o marido dela")
+_AND = frozenset("and e und y et i en och og".split())
+_POSSESSIVES = frozenset("""her his their seine seiner ihre ihren ihr su sus sua seu suas seus o a os as sa son ses
+leur leurs la il lo i le""".split())
+_OF_HER = frozenset("dela dele delas deles".split())  # "o marido dela, Paulo"
 # (brief27) "the user is called …" in the languages the notes are written in: "La usuaria se llama Lucía Ferrer", "Der
 # Nutzer heißt Jonas Becker", "L'utilisatrice s'appelle Claire Dubois"
 _USER_ROLES = frozenset("user usuario usuaria utilisateur utilisatrice nutzer nutzerin utente utilizador utilizadora "
@@ -227,6 +237,7 @@ def _mentions(text: str, users: set[str] | None = None) -> dict[str, int]:
     A span at a sentence's start may begin with a capitalised verb ("Read Adaeze's comments"):
     it counts as the span and as the span without its first word."""
     out: dict[str, int] = {}
+    prev: tuple[int, int] = (-1, 0)  # (brief28) the previous span's end and points
     for m in _SPAN.finditer(text):
         words = m.group().split()
         lead = 0  # a title inside the span: "Dr Kalle Niemi"
@@ -259,12 +270,19 @@ def _mentions(text: str, users: set[str] | None = None) -> dict[str, int]:
                 any(_role(w) for w in after[1:4]):
             pts += 2  # "Tomás Ruiz is a postdoc", "Bea is the lab manager", (brief27) "Dana is Priya's manager",
             # "Paco es la pareja de Lucía", "Théo est l'apprenti de Claire"
-        elif comma and any(_role(w) for w in after[:3]):
-            pts += 2  # "Marta Silva, head of product", "Bea Lindqvist, the lab manager", "Tiago Rocha, product manager"
+        elif (comma or tail.lstrip()[:1] == "(") and any(_role(w) for w in after[:3]):
+            pts += 2  # "Marta Silva, head of product", "Bea Lindqvist, the lab manager", (brief28) "Joel (Sam's manager)"
+        elif len(after) >= 3 and after[0] in _AND and after[1] in _POSSESSIVES and any(_role(w) for w in after[2:4]):
+            pts += 2  # (brief28) "Rita and her kids", "Marta and her husband Rui", "A Renata e o marido dela"
+        elif len(before) >= 2 and before[-1] in _OF_HER and before[-2] in _ROLES:
+            pts += 2  # (brief28) "o marido dela, Paulo"
+        elif prev[1] >= 2 and text[prev[0]: m.start()].strip(" ,").lower() in _AND:
+            pts += 2  # (brief28) the second of two names of one role: "his two sisters, Inês and Marta"
         if possessive and after and after[0] in _BELONGINGS:
             pts += 1  # "Sven's parents", "Adaeze's comments"
         elif not possessive and after and (after[0] in _HUMAN_VERBS or after[0] in ("she", "he")):
             pts += 1  # "Tomás says", "Adaeze wants", "Adaeze: she wants"
+        prev = (m.end(), pts)
         for name_words in names:
             if not name_words or not all(_is_name_word(w) for w in name_words):
                 continue

@@ -26,6 +26,13 @@ LIVE = ("m.status = 'active' AND m.valid_to IS NULL AND m.level = 0 "
 # ("Viaje a Japón del 8 al 22 de octubre", noted in June, archived in September); the unary + keeps the planner off the
 # status index
 FADED = LIVE.replace("m.status = 'active'", "+m.status IN ('active', 'archived')")
+# (brief28) the topics read faded members too: consolidate clusters archived notes with the live ones, and a topic whose
+# every note faded (a project worked on for five weeks, then a quiet week; an imported chat six weeks on) vanished from
+# the brief. A faded line is worth this share of a live one saying as much (the greedy's value), so what is live is
+# chosen first and what faded fills what budget is left; a faded memory in no topic is left out.
+FADED_TOPICS = True
+FADED_VALUE = 0.5
+FADED_PER_TOPIC = 2  # ...and a topic part shows at most this many faded lines (its lead and one more)
 
 
 class Store(Protocol):
@@ -42,11 +49,31 @@ def topic_pool(store: Store, ranked_ids: list[int] | None = None,
                ) -> list[tuple[int, str, str | None, str, int | None, float]]:
     """Topic candidates: (id, content, date, chat key, cluster id, similarity to its centroid).
 
-    The whole store when it has at most POOL_MAX live memories; else the POOL_PER_TOPIC most
-    central members of the largest clusters, then ``ranked_ids``, then by importance and date.
+    The whole store when it has at most POOL_MAX live (or, FADED_TOPICS, faded) memories; else the
+    POOL_PER_TOPIC most central members of the largest clusters, then ``ranked_ids``, then by
+    importance and date. A faded memory (:func:`faded_ids`) is a candidate only in a cluster.
     """
+    pool = _pool(store, ranked_ids)
+    if not FADED_TOPICS:
+        return pool
+    faded = faded_ids(store, [p[0] for p in pool])
+    return [p for p in pool if p[4] is not None or p[0] not in faded]
+
+
+def faded_ids(store: Store, ids: list[int]) -> set[int]:
+    """Those of ``ids`` the nightly decay archived (read by primary key, 500 at a time)."""
+    out: set[int] = set()
+    for chunk in range(0, len(ids), 500):
+        part = ids[chunk: chunk + 500]
+        out.update(int(r[0]) for r in store.conn.execute(
+            f"SELECT id FROM memories WHERE id IN ({','.join('?' * len(part))}) AND status = 'archived'", part))
+    return out
+
+
+def _pool(store: Store, ranked_ids: list[int] | None) -> list[tuple[int, str, str | None, str, int | None, float]]:
+    """:func:`topic_pool` before faded memories in no cluster are left out."""
     conn = store.conn
-    live = f"{LIVE} AND m.source != 'vcf'"
+    live = f"{FADED if FADED_TOPICS else LIVE} AND m.source != 'vcf'"
     n = int(conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE {live} LIMIT ?)",
                          (POOL_MAX + 1,)).fetchone()[0])  # only whether it is more than POOL_MAX
     # CROSS JOIN: the memory's few memberships first; the planner otherwise walks every cluster per memory

@@ -1,0 +1,138 @@
+"""Plans a later memory calls off or moves, when that memory is no plan of the same chat (brief28).
+
+``brief_upcoming.plans`` folds a plan into a newer PLAN of its own chat that moved it. Three cases stayed in
+"Coming up" with their old place or day (bench/data/brief_heldout21, 6 of 12 moved plans):
+
+* the later memory calls the plan off and plans nothing ("Finley Foods cancelled the 13 May demo", "O show do Djavan
+  de 26 de setembro foi cancelado", "se suspende lo de La Pedriza, dan tormentas todo el finde 3-4 de octubre"): the
+  days it calls off leave the plan (the plan goes when none is left), and leave the memory itself;
+* it moves the place and keeps the day unsaid ("O churrasco do Caio mudou para o salão de festas do prédio, mesmo
+  dia"): it is the plan now, on the older plan's days;
+* it is an agent's NOTE about a plan of an imported chat ("Sommerfest des Vereins verlegt: jetzt am Samstag, 20.
+  Juni, in der Gaststätte Zur Linde" after the club's "Sommerfest am Samstag, 13. Juni, im Vereinsheim"): another
+  source than the plan's, so no pair of ``_drop_moved``; the older plan's day nearest the new one leaves it.
+
+One subject: a word of both (``brief_upcoming.event_words``, part of the same name: ``brief_outdated._one_name``) that
+few of the memories read say (at most ``RARE_SHARE`` of them, or ``RARE_MIN``): "Finley", "churrasco", "Pedriza",
+"Sommerfest", not the user's name every note says. The later memory is written after the plan and before its day;
+a memory that moves says so (a word of change, in the clause that names the subject). Bounded: the ASKED soonest
+plans, at most SCAN_MAX memories read, each scanned once for the plans' words (one pattern of them all).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from memengine import brief_dates, brief_outdated, brief_upcoming
+from memengine.brief_pool import FADED, Store
+from memengine.timeparse import to_iso
+
+ASKED = 40  # the soonest plans asked about (Coming up shows a few)
+SCAN_MAX = 1000  # memories read (the newest of brief_upcoming.LOOKBACK_DAYS): what a rare word is rare among
+RARE_SHARE = 0.1  # a word said by at most this share of the memories read (or RARE_MIN) names one subject
+RARE_MIN = 3  # (a plan proposed, confirmed and called off names its event three times)
+NEXT_DAYS = 1  # a memory calling a plan off plans nothing this close to the plan's days (the weekend it names)
+
+# called off, in the languages the brief reads: brief_upcoming's words, and the present tense of a chat ("se
+# suspende lo de La Pedriza", "entfällt", "is off")
+_OFF = re.compile(rf"{brief_upcoming._CALLED_OFF.pattern}|(?<![^\W\d_])(?:se\s+suspende|se\s+cancela|suspended|"
+                  r"entf[äa]llt|is\s+off|annulé|annulée|sospes[oa]|gecanceld)(?![^\W\d_])", re.IGNORECASE)
+
+Found = tuple[Any, date, list[date]]
+
+
+def settle(store: Store, found: list[Found], days_of: brief_upcoming.PlanDays, now: datetime
+           ) -> tuple[list[Found], list[int]]:
+    """``found`` (``brief_upcoming.plans``: row, first day ahead, days) less the days later memories call off or
+    move, a plan moved without a day of its own shown as the memory that moved it; and the ids left out."""
+    from memengine import summarize
+
+    asked = found[:ASKED]
+    if not asked:
+        return found, []
+    today = now.date()
+    rows = store.conn.execute(
+        f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.source, m.source || '/' || coalesce(m.thread, ''),
+                   m.thread IS NULL AND m.event_at > m.created_at, m.author, m.thread IS NULL
+            FROM memories m WHERE m.event_at >= ? AND {FADED} AND m.source != 'vcf'
+            ORDER BY m.event_at DESC LIMIT ?""",
+        (to_iso(now - timedelta(days=brief_upcoming.LOOKBACK_DAYS)), SCAN_MAX)).fetchall()
+    texts = [str(f[0][1])[:600] for f in asked]
+    stop = summarize.stopwords_for(texts)
+    # the plans' words (a note's text before a colon is no author) and, for each, the memories read that say it
+    plan_words = [brief_upcoming.event_words(t, stop=stop, chat=bool(f[0][4].split("/", 1)[1])) for t, f in
+                  zip(texts, asked)]
+    said = {w for ws in plan_words for w in ws}
+    if not said:
+        return found, []
+    rx = re.compile(r"(?<![^\W\d_])(" + "|".join(map(re.escape, sorted(said, key=lambda w: (-len(w), w)))) + ")",
+                    re.IGNORECASE)
+    hits = {int(r[0]): {m.group(1).lower() for m in rx.finditer(str(r[1])[:600])} for r in rows}
+    df: dict[str, int] = {}
+    for hs in hits.values():
+        for w in hs:
+            df[w] = df.get(w, 0) + 1
+    limit = max(RARE_MIN, int(RARE_SHARE * len(rows)))
+    plan_ids = {int(f[0][0]): n for n, f in enumerate(found)}
+    days = [list(f[2]) for f in found]
+    rows_of: list[Any] = [f[0] for f in found]
+    gone: set[int] = set()
+    later = sorted(rows, key=lambda r: (str(r[2]), int(r[0])))
+    for n, f in enumerate(asked):
+        pid = int(f[0][0])
+        rare = {w for w in plan_words[n] if df.get(w, 0) <= limit}
+        for r in later if rare else ():
+            mid, text = int(r[0]), str(r[1])[:600]
+            if mid == pid or (str(r[2]), mid) <= (str(f[0][2]), pid) or not rare & hits[mid]:
+                continue  # not written after the plan, or no word of its subject
+            written = brief_upcoming._written(r[2])
+            ahead = [d for d in days[n] if written is not None and d >= written]
+            shared = {w for w in rare & hits[mid] if brief_outdated._one_name(texts[n], text, w)}
+            if not ahead or not shared:
+                continue
+            if _OFF.search(text):
+                off = set(_called_off_days(text, written)) or set(ahead)  # (no day said: the event is off)
+                days[n] = [d for d in days[n] if d not in off]
+                if mid in plan_ids:  # the memory that calls it off plans nothing of its days, nor the next to them
+                    k = plan_ids[mid]  # ("se suspende lo de La Pedriza, dan tormentas todo el finde 3-4 de octubre")
+                    days[k] = [d for d in days[k] if min(abs(d.toordinal() - o.toordinal()) for o in off) > NEXT_DAYS]
+                continue
+            if not brief_upcoming._says_changed(text) or not shared & brief_upcoming.event_words(
+                    text, changed_only=True, stop=stop, chat=not r[7]):
+                continue
+            if mid in plan_ids:
+                own = set(days[plan_ids[mid]])
+                if not r[7] or str(r[4]) == str(f[0][4]) or not own or own & set(ahead):
+                    continue  # a plan of the same chat is brief_upcoming's pair; the same day is no move
+                first = min(own)
+                nearest = min(ahead, key=lambda d: (abs(d.toordinal() - first.toordinal()), d))
+                days[n] = [d for d in days[n] if d != nearest]
+            elif not any(d >= today for d in days_of.of(mid, str(r[1]), r[2])):
+                rows_of[n] = r[:7]  # moved, its day unsaid: the newer memory is the plan, on the older's days
+                gone.add(pid)
+    out: list[Found] = []
+    for n, f in enumerate(found):
+        ahead = [d for d in days[n] if d >= today]
+        if not ahead:
+            gone.add(int(f[0][0]))
+            continue
+        out.append((rows_of[n], ahead[0], days[n]))
+    out.sort(key=lambda f: (f[1], -int(f[0][0])))
+    # (a plan shown as the memory that moved it keeps its id out of the other sections: the newer one shows)
+    return out, sorted(gone - {int(f[0][0]) for f in out})
+
+
+def _called_off_days(text: str, written: date | None) -> list[date]:
+    """The days ``text`` calls off: those its clauses that say so name ("Finley Foods cancelled the 13 May demo");
+    none when they name none (the event is off: "se suspende lo de La Pedriza, dan tormentas ... 3-4 de octubre")."""
+    if written is None:
+        return []
+    said: list[date] = []
+    start = 0
+    for end in brief_upcoming._clause_ends(text):
+        clause, start = text[start:end], end
+        if _OFF.search(clause):
+            said += brief_dates.named_days(clause, written)
+    return said
