@@ -7,7 +7,8 @@
   de 26 de setembro foi cancelado", "se suspende lo de La Pedriza, dan tormentas todo el finde 3-4 de octubre"): the
   days it calls off leave the plan (the plan goes when none is left), and leave the memory itself;
 * it moves the place and keeps the day unsaid ("O churrasco do Caio mudou para o salão de festas do prédio, mesmo
-  dia"): it is the plan now, on the older plan's days;
+  dia"), a memory of the plan's own chat or notes: it is the plan now, on the older plan's days (a note of another
+  source changing a rare word of a chat's plan, "the renovation budget went up after the worktop delay", is none);
 * it is an agent's NOTE about a plan of an imported chat ("Sommerfest des Vereins verlegt: jetzt am Samstag, 20.
   Juni, in der Gaststätte Zur Linde" after the club's "Sommerfest am Samstag, 13. Juni, im Vereinsheim"): another
   source than the plan's, so no pair of ``_drop_moved``; the older plan's day nearest the new one leaves it.
@@ -15,7 +16,7 @@
 One subject: a word of both (``brief_upcoming.event_words``, part of the same name: ``brief_outdated._one_name``) that
 few of the memories read say (at most ``RARE_SHARE`` of them, or ``RARE_MIN``): "Finley", "churrasco", "Pedriza",
 "Sommerfest", not the user's name every note says. The later memory is written after the plan and before its day;
-a memory that moves says so (a word of change, in the clause that names the subject). Bounded: the ASKED soonest
+a memory that moves says so (a verb or noun of change, in the clause that names the subject: :func:`_changes`). Bounded: the ASKED soonest
 plans, at most SCAN_MAX memories read, each scanned once for the plans' words (one pattern of them all).
 """
 
@@ -41,6 +42,7 @@ _OFF = re.compile(rf"{brief_upcoming._CALLED_OFF.pattern}|(?<![^\W\d_])(?:se\s+s
                   r"entf[äa]llt|is\s+off|annulé|annulée|sospes[oa]|gecanceld)(?![^\W\d_])", re.IGNORECASE)
 
 Found = tuple[Any, date, list[date]]
+_WORD = re.compile(r"[^\W_]+")
 
 
 def settle(store: Store, found: list[Found], days_of: brief_upcoming.PlanDays, now: datetime
@@ -99,7 +101,7 @@ def settle(store: Store, found: list[Found], days_of: brief_upcoming.PlanDays, n
                     k = plan_ids[mid]  # ("se suspende lo de La Pedriza, dan tormentas todo el finde 3-4 de octubre")
                     days[k] = [d for d in days[k] if min(abs(d.toordinal() - o.toordinal()) for o in off) > NEXT_DAYS]
                 continue
-            if not brief_upcoming._says_changed(text) or not shared & brief_upcoming.event_words(
+            if not _changes(text) or not shared & brief_upcoming.event_words(
                     text, changed_only=True, stop=stop, chat=not r[7]):
                 continue
             if mid in plan_ids:
@@ -109,7 +111,7 @@ def settle(store: Store, found: list[Found], days_of: brief_upcoming.PlanDays, n
                 first = min(own)
                 nearest = min(ahead, key=lambda d: (abs(d.toordinal() - first.toordinal()), d))
                 days[n] = [d for d in days[n] if d != nearest]
-            elif not any(d >= today for d in days_of.of(mid, str(r[1]), r[2])):
+            elif str(r[4]) == str(f[0][4]) and not any(d >= today for d in days_of.of(mid, str(r[1]), r[2])):
                 rows_of[n] = r[:7]  # moved, its day unsaid: the newer memory is the plan, on the older's days
                 gone.add(pid)
     out: list[Found] = []
@@ -136,3 +138,14 @@ def _called_off_days(text: str, written: date | None) -> list[date]:
         if _OFF.search(clause):
             said += brief_dates.named_days(clause, written)
     return said
+
+
+def _changes(text: str) -> bool:
+    """Whether ``text`` says something changed with a verb or noun of change ("mudou", "verlegt", "moved", "changed",
+    "cambio"; brief_upcoming's other languages): not a verb of motion alone ("I'll bring the tape", "he's bringing
+    his famous chili to Thanksgiving" moved no plan: held-outs 11 and 12) nor "now"."""
+    from memengine.fact_cue_lexicon import CHANGE_NOUNS, CHANGE_VERBS
+    from memengine.fact_lexicon import fold
+
+    words = {fold(w) for w in _WORD.findall(text[:600])}
+    return bool(words & (CHANGE_VERBS | CHANGE_NOUNS)) or bool(words & brief_upcoming._more_change())
