@@ -39,7 +39,7 @@ D = RecallConfig()
 def grids() -> dict[str, dict[str, RecallConfig]]:
     """The grids of this round (each holds the default, marked *)."""
     newname = {"off*": D}
-    for gate, weights in (("who", (0.5, 0.75)), ("wh", (0.25, 0.5, 0.75, 1.0))):
+    for gate, weights in (("wh", (0.5, 0.75)), ("wh:rare", (0.75, 1.0, 1.5))):
         for w in weights:
             newname[f"{gate} {w}"] = replace(D, newname=gate, w_newname=w)
     return {"newname": newname}

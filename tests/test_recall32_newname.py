@@ -75,6 +75,11 @@ def test_a_first_naming_turn_in_the_head_rises_by_the_weight_times_the_spread() 
     assert [c.id for c in new_names_first(unchanged, 3, "How much is it?", "who", 0.5, before, [])] == [1, 3, 5]
     asked = [_cand(1, "x", 1.0), _cand(3, "do you know a Lurdes?", 0.6), _cand(5, "y", 0.5)]
     assert [c.id for c in new_names_first(asked, 3, "Who?", "who", 1.0, before, [])] == [1, 3, 5]  # asked, not told
+    # ":rare": the lift times the share of the head's readable turns that do NOT first say a name (here 1 of 2)
+    rare = [_cand(1, "x", 1.0), _cand(7, "met Bruno today", 0.8), _cand(3, "a Lurdes começa segunda", 0.6),
+            _cand(5, "y", 0.5)]
+    out = new_names_first(rare, 4, "Who?", "who:rare", 1.0, before, [])
+    assert [c.id for c in out] == [7, 1, 3, 5] and [c.score for c in out] == [1.05, 1.0, 0.85, 0.5]
     notes = [_cand(1, "x", 1.0, thread=None), _cand(3, "a Lurdes começa segunda", 0.6, thread=None)]
     assert [c.score for c in new_names_first(notes, 2, "Who?", "who", 0.5, before, [])] == [1.0, 0.6]
 

@@ -10,7 +10,8 @@ long chat (bench/README.md, "Round 32").
 So, for a question opening with a wh-word (``gate``: "who" for who / which / whose and their kin in the languages
 recall reads, "wh" for any wh-word), each chat turn of the first ``depth`` of the fused ranking that says a name its
 thread has not said before gets ``weight`` × (the first score − the score at ``depth``) added, and the first
-``depth`` are re-sorted. A turn asking something ("Quelle est la molécule de Vivald ?", "shall I design a smart
+``depth`` are re-sorted; with ``gate`` + ":rare" the lift is scaled by the share of the head's turns that do NOT first
+say a name (in an assistant export nearly every prompt names something new: there it tells little). A turn asking something ("Quelle est la molécule de Vivald ?", "shall I design a smart
 Pokeball?") tells no news: it is left as it is. A name is a capitalised word inside a turn (not the one a keyboard capitalises at a
 sentence's start), never the turn's author, a word of the question, or an acronym; whether the thread said it before
 is one keyword-index read per name (the content column, the turns before it). Nothing is stored.
@@ -77,6 +78,8 @@ def new_names_first(scored: list[Candidate], depth: int, query: str, gate: str, 
     """``scored`` with each of its first ``depth`` chat turns that first says a name raised by ``weight`` × the
     spread of the first ``depth`` scores, those re-sorted (the rest untouched: a list for k is the head of the list
     for any larger k up to ``depth``)."""
+    gate, _, how = gate.partition(":")
+    rare = how == "rare"
     if weight <= 0 or len(scored) < 2 or not asks_which(query, gate):
         return scored
     head = scored[:depth]
@@ -84,13 +87,19 @@ def new_names_first(scored: list[Candidate], depth: int, query: str, gate: str, 
     if spread <= 0:
         return scored
     words = {w.lower() for w in asked}
-    lifted = False
+    lifted, read = [], 0
     for c in head:
         if c.thread is None or c.position is None or "?" in c.content:
             continue  # no order to say "before" in (a note stored live); a name asked about is no news told
+        read += 1
         if any(not said_before(c, n) for n in names_said(c.content, c.author, words)):
-            c.score = (c.score or 0.0) + weight * spread
-            lifted = True
+            lifted.append(c)
     if not lifted:
         return scored
+    if rare:
+        # where most turns of the head first say a name (an assistant export's prompts, each naming new things),
+        # first saying one tells little: the lift shrinks with the share of them
+        weight *= 1.0 - len(lifted) / read
+    for c in lifted:
+        c.score = (c.score or 0.0) + weight * spread
     return sorted(head, key=lambda c: (-(c.score or 0.0), c.id)) + scored[depth:]
