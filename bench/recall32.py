@@ -11,6 +11,7 @@ then by kind.
     python bench/recall32.py heldout --reuse /tmp/recall32/h30                 # held-out 30, this tree
     python bench/recall32.py heldout --reuse /tmp/recall32/h30 --misses
     python bench/recall32.py heldout --resolve DRAFT.json --reuse DIR          # authoring: texts -> refs, flags
+    python bench/recall32.py cost --reuse /tmp/recall32                        # CPU per recall, newname on / off
 """
 
 from __future__ import annotations
@@ -59,11 +60,59 @@ def heldout(argv: list[str]) -> int:
     return recall_updates25.run(argv, __doc__, DATA, QUESTIONS, kinds, resolve)
 
 
+def cost(argv: list[str]) -> int:
+    """CPU per recall with newname.py's step on and off, alternating question by question over chat stores (turns
+    with threads, where the step reads the keyword index): ``cost --reuse DIR [--rounds N]``; the stores of the
+    real-chat dev set's and held-outs' folders under DIR (bench/recall32_loso.py's layout)."""
+    import argparse
+    import statistics
+    import time
+    from dataclasses import replace
+
+    from bench import loo
+    from bench.realchat import DEFAULT_DATA, DEFAULT_QUESTIONS, build_chat_stores, load_questions
+    from embedder import get_embedder
+    from memory_core import RecallConfig
+
+    ap = argparse.ArgumentParser(prog="recall32.py cost")
+    ap.add_argument("--reuse", required=True, metavar="DIR")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args(argv)
+    emb = loo.QueryCache(get_embedder())
+    reuse = Path(args.reuse)
+    asks: list[tuple[Any, str]] = []
+    rq = load_questions(DEFAULT_QUESTIONS) if DEFAULT_DATA.exists() else []
+    stores = build_chat_stores(rq, DEFAULT_DATA, reuse / "loo" / "realchat", emb, reuse=True) if rq else {}
+    asks += [(stores[q.file], q.question) for q in rq]
+    for n in ("19", "21", "23"):  # the long held-out chats (300-390 turns each)
+        hq = load_questions(HERE / "bench" / "data" / f"realchat_heldout{n}.jsonl")
+        hs = build_chat_stores(hq, HERE / "bench" / "data" / f"realchat_heldout{n}", reuse / f"base-h{n}", emb,
+                               reuse=True)
+        asks += [(hs[q.file], q.question) for q in hq]
+    on, off = RecallConfig(), replace(RecallConfig(), newname="")
+    for st, q in asks:  # warm: every query vector cached, every store's pages read once
+        st.recall(q, k=10, touch=False, config=on)
+    cpu: dict[str, list[float]] = {"on": [], "off": []}
+    for _ in range(args.rounds):
+        for st, q in asks:
+            for label, cfg in (("on", on), ("off", off)):
+                t0 = time.process_time()
+                st.recall(q, k=10, touch=False, config=cfg)
+                cpu[label].append((time.process_time() - t0) * 1000)
+    for label, xs in cpu.items():
+        xs.sort()
+        print(f"newname {label}: {len(xs)} recalls, CPU ms median {statistics.median(xs):.2f}, "
+              f"mean {statistics.fmean(xs):.2f}, p95 {xs[int(0.95 * (len(xs) - 1))]:.2f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``heldout ...``."""
+    """``heldout ...`` or ``cost ...``."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["heldout"]:
         return heldout(args[1:])
+    if args[:1] == ["cost"]:
+        return cost(args[1:])
     print(__doc__)
     return 2
 

@@ -58,13 +58,11 @@ def _cand(i: int, text: str, score: float, author: str = "A", thread: str | None
 
 def test_a_first_naming_turn_in_the_head_rises_by_the_weight_times_the_spread() -> None:
     head = [_cand(1, "ok the stairs are a mess", 1.0), _cand(2, "yes she does them monday", 0.9),
-            _cand(3, "a Lurdes começa segunda", 0.6), _cand(4, "Lurdes again tomorrow", 0.55),
+            _cand(3, "a Lurdes começa segunda", 0.6), _cand(4, "ok so Lurdes again tomorrow", 0.55),
             _cand(5, "lol", 0.5)]
     tail = [_cand(6, "Bruno starts soon", 0.4)]
-    said = {("Lurdes", 4)}  # the name was said before turn 4, not before turn 3
-
-    def before(c: Candidate, w: str) -> bool:
-        return (w, c.position) in said
+    def before(c: Candidate, w: str) -> bool:  # "Lurdes" first said at position 3 of thread "t"; "Bruno" at 7
+        return c.position is not None and c.position > {"Lurdes": 3, "Bruno": 7}.get(w, 99)
 
     out = new_names_first(head + tail, 5, "Who cleans the stairs?", "who", 1.0, before, [])
     assert [c.id for c in out] == [3, 1, 2, 4, 5, 6]  # 0.6 + 1.0 x (1.0 - 0.5) = 1.1
@@ -100,8 +98,10 @@ def test_recall_lifts_the_turn_where_the_name_entered_the_chat(store: MemoryStor
                         ("Albano", "ótimo, obrigado"),
                         ("Fernanda", "falei com a Lurdes sobre o corrimão")])
     first, again = ids[8], ids[10]
-    assert not store._named_before(store._candidates([first])[first], "Lurdes")
-    assert store._named_before(store._candidates([again])[again], "Lurdes")
+    cands = store._candidates([first, again])
+    assert not store._said_earlier(cands[first], "Lurdes") and store._said_earlier(cands[again], "Lurdes")
+    other = _chat(store, [("Bia", "a Lurdes ligou")], thread="other")[0]  # another thread's later mention
+    assert not store._said_earlier(store._candidates([other])[other], "Lurdes")
     q = "Quem limpa as escadas agora?"
     off = [m.id for m in store.recall(q, k=10, touch=False).results]
     cfg = replace(RecallConfig(), newname="who", w_newname=5.0)

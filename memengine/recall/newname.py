@@ -13,8 +13,8 @@ thread has not said before gets ``weight`` × (the first score − the score at 
 ``depth`` are re-sorted; with ``gate`` + ":rare" the lift is scaled by the share of the head's turns that do NOT first
 say a name (in an assistant export nearly every prompt names something new: there it tells little). A turn asking something ("Quelle est la molécule de Vivald ?", "shall I design a smart
 Pokeball?") tells no news: it is left as it is. A name is a capitalised word inside a turn (not the one a keyboard capitalises at a
-sentence's start), never the turn's author, a word of the question, or an acronym; whether the thread said it before
-is one keyword-index read per name (the content column, the turns before it). Nothing is stored.
+sentence's start), never the turn's author, a word of the question, or an acronym; whether its thread said it before
+is one keyword-index read of the name's few postings just below the turn. Nothing is stored.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def names_said(text: str, author: str | None, asked: set[str]) -> list[str]:
 
 
 def new_names_first(scored: list[Candidate], depth: int, query: str, gate: str, weight: float,
-                    said_before: Callable[[Candidate, str], bool], asked: Sequence[str]) -> list[Candidate]:
+                    said_earlier: Callable[[Candidate, str], bool], asked: Sequence[str]) -> list[Candidate]:
     """``scored`` with each of its first ``depth`` chat turns that first says a name raised by ``weight`` × the
     spread of the first ``depth`` scores, those re-sorted (the rest untouched: a list for k is the head of the list
     for any larger k up to ``depth``)."""
@@ -92,7 +92,7 @@ def new_names_first(scored: list[Candidate], depth: int, query: str, gate: str, 
         if c.thread is None or c.position is None or "?" in c.content:
             continue  # no order to say "before" in (a note stored live); a name asked about is no news told
         read += 1
-        if any(not said_before(c, n) for n in names_said(c.content, c.author, words)):
+        if any(not said_earlier(c, n) for n in names_said(c.content, c.author, words)):
             lifted.append(c)
     if not lifted:
         return scored

@@ -167,6 +167,11 @@ class _Run:
     absent: dict[int, float] = field(default_factory=dict)  # cosine to the question's words no memory holds
 
 
+# newname.py: the postings of a name below a turn read to tell whether its thread said it before (an import stores a
+# chat's turns in order: the nearest earlier posting is nearly always in the same thread)
+SAID_EARLIER_READS = 8
+
+
 def step_depth(k: int, cfg: RecallConfig) -> int:
     """How deep the steps after fusion rank for a recall of ``k``: ``cfg.step_depth``, or ``k`` when larger."""
     return max(k, cfg.step_depth)
@@ -478,7 +483,7 @@ class Recall(KeywordSearch, People):
             # for a question asking which one (round 32; imported here: off by default)
             from memengine.recall.newname import new_names_first
 
-            scored = new_names_first(scored, k, run.query, run.cfg.newname, run.cfg.w_newname, self._named_before,
+            scored = new_names_first(scored, k, run.query, run.cfg.newname, run.cfg.w_newname, self._said_earlier,
                                      query_terms(run.query))
         outdated: dict[int, list[int]] = {}
         if run.strategy == "hybrid" and run.cfg.follow:  # the value asked, said right after its subject (before
@@ -581,13 +586,15 @@ class Recall(KeywordSearch, People):
             "SELECT 1 FROM memories WHERE thread = ? AND position < ? AND instr(content, ?) > 0 LIMIT 1",
             (turn.thread, turn.position if turn.position is not None else -1, word)).fetchone() is not None
 
-    def _named_before(self, turn: Candidate, word: str) -> bool:
-        """Whether ``turn``'s thread says ``word`` in a turn before it (newname.py): one keyword-index read of the
-        word's own-text postings, not a scan of the thread."""
-        return self.conn.execute(
-            "SELECT 1 FROM memories_fts f JOIN memories m ON m.id = f.rowid WHERE memories_fts MATCH ? "
-            "AND m.thread = ? AND m.position < ? LIMIT 1",
-            ("{content} : " + quote_fts(word), turn.thread, turn.position)).fetchone() is not None
+    def _said_earlier(self, turn: Candidate, word: str) -> bool:
+        """Whether a turn of ``turn``'s thread before it says ``word`` in its own text (newname.py): the word's
+        postings below the turn's id read from the keyword index, newest first, a few at most (a chat's turns are
+        stored in order; a name said thousands of times costs what a rare one does)."""
+        rows = self.conn.execute(
+            "SELECT m.thread, m.position FROM memories m WHERE m.id IN (SELECT rowid FROM memories_fts "
+            "WHERE memories_fts MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?)",
+            ("{content} : " + quote_fts(word), turn.id, SAID_EARLIER_READS)).fetchall()
+        return any(t == turn.thread and p is not None and p < (turn.position or 0) for t, p in rows)
 
     def _read_candidates(self, cand: set[int], have: dict[int, Candidate]) -> dict[int, Candidate]:
         """``_candidates(list(cand))``, reading only those not in ``have`` (read ahead on the worker):
