@@ -59,8 +59,9 @@ def test_short_answers_inherit_more_of_their_question(store: MemoryStore) -> Non
     ids = chat(store, MARATHON)
     answer, cool = ids[4], ids[5]
     query = "where is the marathon?"
-    base = store.recall(query, k=8, touch=False, explain=True).results
-    on = store.recall(query, k=8, touch=False, explain=True, config=replace(RecallConfig(), w_short_reply=0.2)).results
+    plain = replace(RecallConfig(), newname="")  # (the reply prior alone: round 32's step would lift "in Évora")
+    base = store.recall(query, k=8, touch=False, explain=True, config=plain).results
+    on = store.recall(query, k=8, touch=False, explain=True, config=replace(plain, w_short_reply=0.2)).results
     b = {r.id: r for r in base}
     o = {r.id: r for r in on}
     # the answer's reply bonus is (0.05 + 0.2) / 0.05 = 5 times the engine's (same question score, same floor)
