@@ -265,7 +265,6 @@ def test_session_coverage_returns_k_results_beyond_its_pool(store: MemoryStore) 
 
 def test_graph_strategies_cover_sessions_too(store: MemoryStore, monkeypatch) -> None:
     import memengine.graph
-
     import memengine.recall.newname
 
     monkeypatch.setattr(memengine.graph, "SESSION_COVERAGE", 0.9)  # (off by default)
