@@ -98,9 +98,11 @@ def job(old: str) -> bool:
     words = [fold(w) for w in _WORD.findall(old)]
     if set(words) & CHANGE_WORDS:
         return False  # the older reports a change itself
-    if set(words) & _GOES or "commute" in fact_attr.attributes(old):
+    if set(words) & _GOES:
         return False  # how one gets to work
-    if not (set(words) & fact_own.WORK_VERBS or _role_at(words) or "work" in fact_attr.attributes(old)):
+    # (a role said where it is held is a job, whatever it drives: "Karim est chauffeur de bus aux TCL")
+    attrs = fact_attr.attributes(old)
+    if not (set(words) & fact_own.WORK_VERBS or _role_at(words) or "work" in attrs and "commute" not in attrs):
         return False
     return not facts.analyse(old).values
 

@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 import memory_core as core
-from memengine import fact_hired, fact_moved_to, fact_person, fact_provider, fact_quit, fact_slot, supersession
+from memengine import (
+    fact_hired,
+    fact_moved_to,
+    fact_person,
+    fact_provider,
+    fact_quit,
+    fact_slot,
+    supersession,
+)
 from memengine.fact_slot_weights import WEIGHTS
 
 
@@ -30,6 +38,9 @@ from memengine.fact_slot_weights import WEIGHTS
     ("Wiebke arbeitet als Buchhalterin in Kiel", "Wiebke wurde von der Stadt Flensburg als Kämmerin eingestellt",
      "von der stadt flensburg als kammerin eingestellt"),
     ("Femke werkt als verpleegkundige in het UMC", "Femke is aangenomen bij een huisartsenpraktijk", "is aangenomen"),
+    # a role held where it is, whatever it drives, is a job
+    ("Le frère d'Élodie, Malik, est conducteur de bus aux TAN", "Malik a été embauché comme chauffeur de car",
+     "a ete embauche"),
     # a teacher now teaching at another school, said with a word of time
     ("Ines ist Lehrerin an einer Grundschule in Kiel", "Ines unterrichtet seit Februar an einem Gymnasium in Eckernförde",
      "einem"),
@@ -157,3 +168,4 @@ def test_a_move_retires_no_pet_name() -> None:
     got = supersession.plan(3, "O Tiago e a Mariana mudaram-se para Setúbal", "2026-02-01T00:00:00Z",
                             [(old, 0.7), (home, 0.8)])
     assert [d.loser for d in got if not d.maybe] == [2]
+
