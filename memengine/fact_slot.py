@@ -30,7 +30,6 @@ callable it is handed; numpy only.
 
 from __future__ import annotations
 
-import logging
 import math
 import os
 import re
@@ -64,7 +63,6 @@ __all__ = ["FEATURES", "GUARDS", "MAY_UPDATE", "Pair", "band", "decide", "featur
            "rephrased", "same_template",
            "score", "status", "threshold_for"]
 
-log = logging.getLogger(__name__)
 
 # Value groups: a changed value counts once per group (a weekday and a date are one "date").
 _GROUPS = {"date": "date", "weekday": "date", "time": "time", "number": "number", "money": "number",
@@ -432,7 +430,10 @@ def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], A
     if why is not None:
         if why not in _told:
             _told.add(why)
-            log.warning("learned same-slot decision off: %s (the rules alone decide updates)", why)
+            import logging  # (here: logging, ~2 ms of a cold fact store's CPU, for a warning said once)
+
+            logging.getLogger(__name__).warning("learned same-slot decision off: %s (the rules alone decide "
+                                                "updates)", why)
         return None
     w = _weights()
     if cos is None or embed is None or cos < w["min_cosine"] or veto(new) is not None \

@@ -1,5 +1,6 @@
 """serve22: a cold store or recall with the real model imports no ``hashlib`` (it loads OpenSSL: ~3 ms of CPU);
-its digests come from memengine/digests.py, the same hex strings as hashlib's."""
+its digests come from memengine/digests.py, the same hex strings as hashlib's. A cold fact store imports no
+``logging`` (fact_slot's one warning imports it when said)."""
 
 from __future__ import annotations
 
@@ -66,6 +67,8 @@ def test_cold_store_and_recall_import_no_hashlib(args: list[str], cold: tuple[Pa
     mods = _modules_after(args, copy, env, tmp_path)
     assert "onnxruntime" in mods and "memengine.wordpiece" in mods  # (the real model ran: its files were keyed)
     assert sorted(m for m in mods if m in ("hashlib", "_hashlib")) == []
+    if args[1:] and args[-1] == "semantic":  # (a fact store weighs supersession; fact_slot's warning is rare)
+        assert "memengine.fact_slot" in mods and "logging" not in mods
     if args[0] == "store":
         with sqlite3.connect(copy) as conn:
             content, digest = conn.execute("SELECT content, content_hash FROM memories ORDER BY id DESC").fetchone()
