@@ -46,7 +46,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import loo  # noqa: E402
+from bench import loo, model_fusion  # noqa: E402
 from bench.common import log, md_table, percentile  # noqa: E402
 from bench.common import score_ranking as _score  # noqa: E402
 
@@ -256,20 +256,14 @@ def pools_for(items: Sequence[loo.Item], scorer: Any, cache: Path) -> dict[str, 
 
 def heldout_items(n: int, stores: Path, emb: Any) -> list[loo.Item]:
     """Held-out set ``n``'s questions as Items on its MiniLM stores (``h{n}-onnx``), fold = chat file."""
-    from bench.realchat import build_chat_stores, load_questions
-
-    data, qpath = HERE / "bench" / "data" / f"realchat_heldout{n}", HERE / "bench" / "data" / f"realchat_heldout{n}.jsonl"
-    qs = load_questions(qpath)
-    built = build_chat_stores(qs, data, stores / f"h{n}-onnx", emb, reuse=True)
-    return [loo.Item(f"h{n}", q.file, f"H{n}:{q.id}", built[q.file], q.question, q.evidence,
-                     q.category == "multi-hop") for q in qs]
+    return model_fusion.heldout_items(n, stores, "onnx", emb)
 
 
 # --------------------------------------------------------------------------- tables
 
 def row_of(items: Sequence[loo.Item], sc: dict[str, dict[str, float]]) -> list[Any]:
-    m = loo.set_metrics(items, sc)
-    return [m["recall@5"], m["recall@10"], m["multi_all@10"] if any(it.multi for it in items) else "", m["mrr"]]
+    """recall@5, recall@10, multi-hop all@10 (blank for a set without multi-hop questions), MRR."""
+    return model_fusion.metrics_row(list(items), sc)
 
 
 def dev_tables(items: list[loo.Item], pools: dict[str, Pool], out: dict[str, Any]) -> str:
