@@ -53,6 +53,22 @@ def assert_import_refused(path: Path, tmp_path: Path, message: str, where: tuple
     assert not db.exists() or memory_count(db) == 0
 
 
+def assert_imports_by_cli(db: Path, expected: dict[Path, tuple[str, int]]) -> list[dict]:
+    """Each path imported into ``db`` through ``mem.py import``: detected as its format, adding its count of
+    memories; imported again, it adds none (idempotent: the same refs); the store then holds those memories and the
+    episodes the imports made. The first imports' envelopes, in ``expected``'s order."""
+    outs, episodes = [], 0
+    for path, (kind, added) in expected.items():
+        out = one_envelope(run_cli("--db", str(db), "import", str(path)))
+        assert out["ok"] and out["data"]["format"] == kind and out["data"]["memories_added"] == added, out
+        episodes += out["data"]["episodes"]
+        again = one_envelope(run_cli("--db", str(db), "import", str(path)))
+        assert again["data"]["memories_added"] == 0 and again["data"]["skipped_duplicates"] == added, again
+        outs.append(out)
+    assert memory_count(db) == sum(n for _, n in expected.values()) + episodes  # the chats' turns and episodes
+    return outs
+
+
 def memory_count(db: Path) -> int:
     """Memories in ``db``, as `mem.py stats` counts them."""
     return int(one_envelope(run_cli("--db", str(db), "stats"))["data"]["memories"])

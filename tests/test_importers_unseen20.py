@@ -33,9 +33,9 @@ from conftest import run_cli
 from importer_cli import (
     assert_broken_import_fails,
     assert_import_refused,
+    assert_imports_by_cli,
     check_chat_shape,
     counts,
-    memory_count,
     parsed,
     turns,
     write_zip,
@@ -396,17 +396,10 @@ def test_imessage_group() -> None:
 
 def test_cli_imports_each_app_by_itself(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
-    episodes = 0
     expected = {TG / "full_export" / "result.json": ("telegram", 8), SL: ("slack", 14), GERAL: ("discord", 4),
                 FB: ("messenger", 6), IM / "Book Club.txt": ("imessage", 4)}
-    for path, (kind, added) in expected.items():
-        out = _envelope(run_cli("--db", str(db), "import", str(path)))
-        assert out["ok"] and out["data"]["format"] == kind and out["data"]["memories_added"] == added, out
-        assert out["data"]["episodes"] >= 1
-        episodes += out["data"]["episodes"]
-        again = _envelope(run_cli("--db", str(db), "import", str(path)))  # idempotent: the same refs
-        assert again["data"]["memories_added"] == 0 and again["data"]["skipped_duplicates"] == added, again
-    assert memory_count(db) == sum(n for _, n in expected.values()) + episodes  # the chats' turns and episodes
+    outs = assert_imports_by_cli(db, expected)
+    assert all(out["data"]["episodes"] >= 1 for out in outs)
     found = _envelope(run_cli("--db", str(db), "recall", "spare key of the flat", "--no-touch"))["data"]["results"]
     assert found and found[0]["content"] == "Tomás Reis: Who still has the spare key of the flat?"
 

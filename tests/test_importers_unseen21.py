@@ -28,9 +28,9 @@ from conftest import run_cli
 from importer_cli import (
     assert_broken_import_fails,
     assert_import_refused,
+    assert_imports_by_cli,
     check_chat_shape,
     counts,
-    memory_count,
     parsed,
     turns,
 )
@@ -340,17 +340,10 @@ def test_telegram_copy_in_a_zip() -> None:
 
 def test_cli_imports_each_app_by_itself(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
-    episodes = 0
     expected = {LN / "LINE_Ana_Sousa.txt": ("line", 6), KK / "KakaoTalkChats.txt": ("kakaotalk", 4),
                 SMS / "sms-20240316080000.xml": ("sms", 9), GC: ("googlechat", 11), SG: ("signal", 10),
                 SK / "messages.json": ("skype", 5), FIX / "telegram" / "Chat with Lena.zip": ("telegram", 2)}
-    for path, (kind, added) in expected.items():
-        out = _envelope(run_cli("--db", str(db), "import", str(path)))
-        assert out["ok"] and out["data"]["format"] == kind and out["data"]["memories_added"] == added, out
-        episodes += out["data"]["episodes"]
-        again = _envelope(run_cli("--db", str(db), "import", str(path)))  # idempotent: the same refs
-        assert again["data"]["memories_added"] == 0 and again["data"]["skipped_duplicates"] == added, again
-    assert memory_count(db) == sum(n for _, n in expected.values()) + episodes
+    assert_imports_by_cli(db, expected)
     found = _envelope(run_cli("--db", str(db), "recall", "fridge repair ready", "--no-touch"))["data"]["results"]
     assert found
 

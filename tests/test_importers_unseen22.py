@@ -28,9 +28,9 @@ import pytest
 from conftest import run_cli
 from importer_cli import (
     assert_import_refused,
+    assert_imports_by_cli,
     check_chat_shape,
     counts,
-    memory_count,
     parsed,
     turns,
     write_zip,
@@ -302,17 +302,10 @@ def test_google_voice_one_page() -> None:
 
 def test_cli_imports_each_app_by_itself(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
-    episodes = 0
     expected = {VB / "Viber messages.zip": ("viber", 7), WX / "张伟" / "张伟.csv": ("wechat", 6),
                 TH / "threema-export-Ana Sousa.zip": ("threema", 4), FIX / "signal" / "signal-chats": ("signal", 4),
                 MX_VAAD_FILE: ("matrix", 3), TW: ("twitter", 7), GV: ("googlevoice", 9)}
-    for path, (kind, added) in expected.items():
-        out = _envelope(run_cli("--db", str(db), "import", str(path)))
-        assert out["ok"] and out["data"]["format"] == kind and out["data"]["memories_added"] == added, out
-        episodes += out["data"]["episodes"]
-        again = _envelope(run_cli("--db", str(db), "import", str(path)))  # idempotent: the same refs
-        assert again["data"]["memories_added"] == 0 and again["data"]["skipped_duplicates"] == added, again
-    assert memory_count(db) == sum(n for _, n in expected.values()) + episodes
+    assert_imports_by_cli(db, expected)
     found = _envelope(run_cli("--db", str(db), "recall", "apartment parking garage", "--no-touch"))["data"]["results"]
     assert found
 
