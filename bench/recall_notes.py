@@ -50,7 +50,7 @@ if str(REPO) not in sys.path:
 DATA = REPO / "bench" / "data" / "recall_heldout29"
 USERS = {"maya": "Maya, a Seattle engineer (en)", "ken": "Ken, a Leeds baker (en)",
          "lucia": "Lucía in Berlin (es/de/en)", "hattie": "Hattie, a retired teacher in Norwich (en)"}
-KINDS = ("changed", "person", "other_words", "trap", "decision", "procedure", "lang", "crosslang", "plain")
+KINDS = ("changed", "person", "other_words", "trap", "decision", "procedure", "lang", "crosslang", "plain", "past")
 
 
 def load_notes(user: str, data: Path = DATA) -> list[dict[str, Any]]:
@@ -170,7 +170,7 @@ def print_report(rows: list[dict[str, Any]], stores: dict[str, Any], questions: 
         dec = f"{s['decoy_above'][0]}/{s['decoy_above'][1]}" if s["decoy_above"][1] else "—"
         return f"| {label} | {s['n']} | {s['top1']:.3f} | {s['r3']:.3f} | {s['r5']:.3f} | {cur} | {dec} |"
 
-    print("| held-out 29 | n | top-1 | r@3 | r@5 | current above outdated | decoy above |")
+    print("| set | n | top-1 | r@3 | r@5 | current above outdated | decoy above |")
     print("|---|---|---|---|---|---|---|")
     print(line("all", rows))
     for kind in KINDS:
