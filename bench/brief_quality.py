@@ -170,6 +170,18 @@ def read_notes(path: Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
     return head, notes
 
 
+def read_imports(path: Path) -> list[tuple[datetime, Path]]:
+    """(round 22) The chats a notes file imports among its notes: ``# import: DATE TIME | FILE`` lines (FILE in the
+    folder ``<notes stem>.chats/`` next to it), in time order (a store with several imported chats)."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# import:") and "|" in line:
+            when, _, name = line.split(":", 1)[1].partition("|")
+            out.append((datetime.strptime(when.strip(), "%Y-%m-%d %H:%M"),
+                        path.parent / f"{path.stem}.chats" / name.strip()))
+    return sorted(out)
+
+
 def read_keys(path: Path) -> list[tuple[str, str, str | None]]:
     """(key, current substring, superseded substring or None) of a chat set's ``.keys`` file."""
     out = []
@@ -212,7 +224,8 @@ def sets(include_shared: bool, data: list[Path] | None = None) -> list[dict[str,
             if p.with_suffix(f".{side}").exists():
                 spec[side] = str(p.with_suffix(f".{side}"))
         out.append(spec)
-    for p in sorted(p for d in (data or [DATA]) for p in d.iterdir() if p.is_dir()):  # a markdown vault
+    for p in sorted(p for d in (data or [DATA]) for p in d.iterdir()
+                    if p.is_dir() and p.suffix != ".chats"):  # a markdown vault (not a notes file's chats)
         spec = {"name": p.name, "split": "dev" if p.name.startswith("dev_") else "heldout", "kind": "vault",
                 "path": str(p)}
         for side in ("keys", "expect"):
@@ -300,19 +313,22 @@ def store_notes_cli(path: Path, db: Path, info: dict[str, Any], export: Path | N
     # "# import: DATE TIME": the chat export next to the notes is imported at that moment
     nightly = head.get("nights") == "every"
     night = (notes[0]["at"] + timedelta(days=1)).replace(hour=3, minute=0)
-    imp = datetime.strptime(head["import"], "%Y-%m-%d %H:%M") if head.get("import") and export else None
+    # (round 22) "# import: DATE TIME | FILE" lines import each chat of the folder <notes>.chats/ at its moment
+    imports = read_imports(path)
+    if not imports and head.get("import") and export:
+        imports = [(datetime.strptime(head["import"], "%Y-%m-%d %H:%M"), export)]
     try:
         for n in notes:
             at = n["at"]
             while nightly and night <= at:
-                if imp is not None and imp <= night:
-                    _import_at(db, export, imp, real)  # type: ignore[arg-type]
-                    imp = None
+                while imports and imports[0][0] <= night:
+                    _import_at(db, imports[0][1], imports[0][0], real)
+                    imports.pop(0)
                 _nightly(db, night, real)
                 night += timedelta(days=1)
-            if imp is not None and imp <= at:
-                _import_at(db, export, imp, real)  # type: ignore[arg-type]
-                imp = None
+            while imports and imports[0][0] <= at:
+                _import_at(db, imports[0][1], imports[0][0], real)
+                imports.pop(0)
             _set_clock(at, real)
             argv = ["--db", str(db), "--json", "store", n["content"], "--type", n["type"],
                     "--importance", str(n["importance"]), "--source", source, "--at", at.isoformat()]
@@ -333,8 +349,8 @@ def store_notes_cli(path: Path, db: Path, info: dict[str, Any], export: Path | N
                     auto += 1
                 if not before or before[-1] != res["id"]:
                     before.append(res["id"])
-        if imp is not None:
-            _import_at(db, export, imp, real)  # type: ignore[arg-type]
+        for imp_at, imp_path in imports:
+            _import_at(db, imp_path, imp_at, real)
     finally:
         for m, f in real.items():
             m.utcnow = f  # type: ignore[attr-defined]
@@ -381,6 +397,11 @@ def build(spec: dict[str, Any], db: Path, tree: Path = ROOT) -> dict[str, Any]:
         head, _ = read_notes(Path(spec["path"]))
         via_cli = head.get("via") == "cli"
         last_at = store_notes_cli(Path(spec["path"]), db, info) if via_cli else store_notes(Path(spec["path"]))
+        if read_imports(Path(spec["path"])):  # (round 22) chats imported among the notes: now is after both
+            store = MemoryStore(db)
+            last = store.conn.execute("SELECT max(coalesce(event_at, created_at)) FROM memories").fetchone()[0]
+            store.close()
+            last_at = max(last_at, datetime.fromisoformat(str(last)[:19]))
         info["now"] = (last_at + timedelta(days=1)).isoformat()
         return info
     if spec["kind"] == "chat" and spec.get("notes") and read_notes(Path(spec["notes"]))[0].get("via") == "cli":
