@@ -109,16 +109,25 @@ def config_of(pairs: list[str]) -> Any:
     return _config(pairs)
 
 
-def score_row(q: dict[str, Any], top: list[str]) -> dict[str, Any]:
-    """One question's marks from its ranked note ids (top 10)."""
+def score_row(q: dict[str, Any], top: list[str], marked: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """One question's marks from its ranked note ids (top 10); ``marked``: the hits returned
+    ``possibly_outdated`` (note -> the notes said to update it), what an agent reads in the JSON."""
     ev = set(q["evidence"])
+    marked = marked or {}
     first = next((i + 1 for i, n in enumerate(top) if n in ev), None)
     row: dict[str, Any] = {"id": q["id"], "user": q["user"], "top": top, "rank": first,
                            "top1": first == 1, "r3": first is not None and first <= 3,
                            "r5": first is not None and first <= 5}
+    # the first hit flagged outdated although it is the answer (the agent is told not to trust it)
+    row["answer_flagged"] = first is not None and top[first - 1] in marked and "past" not in q.get("kinds", [])
     if q.get("outdated"):
         old = [i + 1 for i, n in enumerate(top) if n in set(q["outdated"])]
         row["current_above"] = first is not None and all(r > first for r in old)
+        # an outdated note in the first three hits, and whether the JSON says so (possibly_outdated)
+        shown = [n for n in top[:3] if n in set(q["outdated"])]
+        if shown:
+            row["old_shown"] = len(shown)
+            row["old_flagged"] = sum(1 for n in shown if n in marked)
     if q.get("decoy"):
         dec = [i + 1 for i, n in enumerate(top) if n in set(q["decoy"])]
         row["decoy_above"] = any(r < (first or 99) for r in dec)
@@ -132,7 +141,9 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     dec = [r["decoy_above"] for r in rows if "decoy_above" in r]
     return {"n": len(rows), "top1": sum(r["top1"] for r in rows) / n, "r3": sum(r["r3"] for r in rows) / n,
             "r5": sum(r["r5"] for r in rows) / n, "current_above": (sum(cur), len(cur)),
-            "decoy_above": (sum(dec), len(dec))}
+            "decoy_above": (sum(dec), len(dec)),
+            "old_flagged": (sum(r.get("old_flagged", 0) for r in rows), sum(r.get("old_shown", 0) for r in rows)),
+            "answer_flagged": sum(1 for r in rows if r.get("answer_flagged"))}
 
 
 def run(directory: Path, reuse: bool, config: Any, only: str | None = None,
@@ -154,7 +165,9 @@ def run(directory: Path, reuse: bool, config: Any, only: str | None = None,
             res = store.recall(q["question"], k=10, touch=False, config=config)
             cpu = (time.process_time() - t0) * 1000
             top = [ids.get(m.id, f"#{m.id}") for m in res.results]
-            row = score_row(q, top)
+            marked = {ids.get(m.id, f"#{m.id}"): [ids.get(b, f"#{b}") for b in m.possibly_outdated_by or []]
+                      for m in res.results if m.possibly_outdated}
+            row = score_row(q, top, marked)
             row["cpu_ms"] = cpu
             rows.append(row)
         store.close()
@@ -184,7 +197,10 @@ def print_report(rows: list[dict[str, Any]], stores: dict[str, Any], questions: 
     outdated = [(q["id"], o) for q in questions.values() for o in q.get("outdated", []) if q["user"] in stores]
     sup = sum(1 for qid, o in outdated if o in stores[questions[qid]["user"]]["superseded"])
     may = sum(1 for qid, o in outdated if o in stores[questions[qid]["user"]]["may_update"])
-    print(f"\noutdated notes of the questions: {len(outdated)}; superseded on store {sup}, may_update {may}")
+    s = summarise(rows)
+    print(f"\noutdated notes in the first 3 hits: {s['old_flagged'][1]}, returned possibly_outdated "
+          f"{s['old_flagged'][0]}; first evidence hit returned possibly_outdated: {s['answer_flagged']} questions")
+    print(f"outdated notes of the questions: {len(outdated)}; superseded on store {sup}, may_update {may}")
     for user, ans in stores.items():
         print(f"  {user}: superseded {ans['superseded']} may_update {ans['may_update']} dedup {ans['deduplicated']}")
     cpu = sorted(r["cpu_ms"] for r in rows)

@@ -19,6 +19,9 @@ note of the same source that
   of "Decided with Sofia to move the invoice PDFs to R2", but the move is its change, not the PDFs' subject;
 * is worded as a change: a word of fact_cue's change lexicon (updates.change_word: "moved", "now", "instead",
   "raised", "switched") and no question or plan (fact_mood.unasserted);
+* or (round 34) shares ONE such stem and its vector is close to the older's: a change word and a cosine of at
+  least ``SAME_COS``, or no change word and ``RESTATE_COS`` (the value restated: "From 1 November the sourdough
+  is £4.50" after "Prices: sourdough loaf £4.20"), asserted;
 
 goes just above it (the newest of several first; one already above stays), and the older one is returned marked
 ``possibly_outdated`` by it. Nothing leaves the results. Chat turns (a thread), episodes, consolidation summaries and
@@ -30,6 +33,8 @@ their own).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 from memengine.recall.counter import asks_first
 from memengine.recall.episodes import is_episode
@@ -65,7 +70,29 @@ def _later(a: Candidate, b: Candidate) -> bool:
     return b.id > a.id
 
 
-def newer_notes_first(ranked: list[Candidate], k: int, query: str = "") -> tuple[list[Candidate], dict[int, list[int]]]:
+# Round 34: the same subject read by the two notes' vectors as well as their words. An update often shares one
+# word with the note it replaces ("Maya climbs at Vertical World …" / "Maya switched to Edgeworks in Fremont …";
+# "Prices: sourdough loaf £4.20 …" / "From 1 November the sourdough is £4.50 …"): one rare stem of both and
+# * a change word and a cosine of at least SAME_COS — brief_keyfacts.SUBJECT_COS's reading, "two key facts this
+#   close that name a rare word of both may be one subject" (not chosen on any recall set);
+# * or, with no change word, a cosine of at least RESTATE_COS — brief_upcoming.RESTATED_COS's reading, "the same
+#   plan said again" (the value restated: a price, a time).
+SAME_COS = 0.6
+RESTATE_COS = 0.85
+
+
+def _cos(vecs: dict[int, Any], a: int, b: int) -> float:
+    """The cosine of two candidates' stored vectors; -1 when one has none."""
+    va, vb = vecs.get(a), vecs.get(b)
+    if va is None or vb is None:
+        return -1.0
+    norm = float((va @ va) * (vb @ vb)) ** 0.5
+    return float(va @ vb) / norm if norm > 0 else -1.0
+
+
+def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
+                      vectors: Callable[[list[int]], dict[int, Any]] | None = None,
+                      ) -> tuple[list[Candidate], dict[int, list[int]]]:
     """``ranked`` (best first) with each later note that restates a top note's subject as a change moved just
     above it (see the module's text), and ``{older id: [newer ids]}`` (the older ones to mark). Costs nothing
     on a store of chat turns (no note among the top hits); on notes, the change lexicon of each candidate first
@@ -80,21 +107,29 @@ def newer_notes_first(ranked: list[Candidate], k: int, query: str = "") -> tuple
     from memengine import fact_mood
     from memengine.recall.updates import change_stems, change_word, subject_stems
 
-    # (the cheapest test first: a later note worded as a change, ~2 us a text; only then stems, ~20-50 us a text)
-    later = [c for c in top if is_note(c) and len(c.content) <= NOTE_CHARS and change_word(c.content)]
+    # (the cheapest test first: a later note, its change word ~2 us a text; only then stems, ~20-50 us a text,
+    # and the vectors of the candidates, one read of ~15 stored vectors, only when a pair shares too few words)
+    said_change = {c.id: change_word(c.content) for c in top if is_note(c) and len(c.content) <= NOTE_CHARS}
+    later = [c for c in top if c.id in said_change and (vectors is not None or said_change[c.id])]
     if not later or not any(_later(a, b) for a in seeds for b in later):
         return ranked, {}
     said = {c.id: subject_stems(c.content) for c in top}
     df = Counter(s for stems in said.values() for s in stems)
+    vecs: dict[int, Any] | None = None
     marks: dict[int, list[int]] = {}
     for a in seeds:
         for b in later:
             if b.id == a.id or b.source != a.source or b.author != a.author or not _later(a, b):
                 continue
             shared = (said[a.id] & said[b.id]) - change_stems(b.content)
-            if sum(1 for s in shared if df[s] <= RARE_IN) < SUBJECT_STEMS:
-                continue
-            if fact_mood.unasserted(b.content):
+            rare = sum(1 for s in shared if df[s] <= RARE_IN)
+            said_it = said_change[b.id] and rare >= SUBJECT_STEMS
+            if not said_it and rare >= 1 and vectors is not None:
+                if vecs is None:
+                    vecs = vectors([c.id for c in top])
+                cos = _cos(vecs, a.id, b.id)
+                said_it = cos >= RESTATE_COS or (said_change[b.id] and cos >= SAME_COS)
+            if not said_it or fact_mood.unasserted(b.content):
                 continue
             marks.setdefault(a.id, []).append(b.id)
     if not marks:
