@@ -10,6 +10,8 @@ import re
 import zipfile
 from pathlib import Path
 
+from importers import apps23
+
 _TELEGRAM_TYPES = r'"type"\s*:\s*"(?:personal_chat|bot_chat|private_group|private_supergroup|public_supergroup|' \
                   r'private_channel|public_channel|saved_messages|replies)"'
 _JSON_APPS = (
@@ -170,7 +172,8 @@ def app_files(folder: Path, app: str) -> list[Path]:
 
 def deep_folder_app(folder: Path) -> str | None:
     """``messenger`` for a folder holding Facebook's or Instagram's chats below it (messages/inbox/<chat>/message_1.json)."""
-    for pattern in ("**/messages/inbox/*/message_*.json", "**/messages/*/*/message_*.json"):
+    for pattern in ("**/messages/inbox/*/message_*.json", "**/messages/*/*/message_*.json",
+                    "**/messages/inbox/*/message_*.html"):  # a download asked in HTML
         if next(folder.glob(pattern), None) is not None:
             return "messenger"
     return None
@@ -186,7 +189,7 @@ def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | No
         return "messenger"
     if any(_TAKEOUT_RE.search(n) for n in names):
         return "googlechat"
-    app = round22_zip_app(zf, names, bases)
+    app = round22_zip_app(zf, names, bases) or apps23.zip_app(zf, names, bases)
     if app:
         return app
     for name, base in zip(names, bases, strict=True):
@@ -222,6 +225,9 @@ def head_app(path: Path, head: str) -> str | None:
 
     suffix = path.suffix.lower()
     body = head.lstrip("\ufeff")
+    found = apps23.head_app(path, body)  # Zoom, Snapchat, Meta's and imessage-exporter's pages
+    if found:
+        return found
     if suffix == ".js" or body.startswith("window.YTD."):
         return "twitter" if twitter.is_dm_head(body) else None
     if body.lstrip().startswith("{") and matrix.is_export_head(body):
@@ -268,7 +274,7 @@ def round22_folder_app(folder: Path, names: set[str]) -> str | None:
         return found.pop()
     if any(p.suffix.lower() == ".zip" and p.name.lower().startswith("viber") for p in folder.iterdir()):
         return "viber"
-    return None
+    return apps23.folder_app(folder, names)
 
 
 def _head_kind(path: Path) -> str | None:

@@ -25,9 +25,11 @@ from importers import (
     ImportReport,
     Record,
     apps,
+    apps23,
     claude_code,
     codepages,
     dayone,
+    docx,
     html_notes,
     jex,
     journey,
@@ -173,6 +175,8 @@ def _zip_kind(path: Path) -> str:
     try:
         with zipfile.ZipFile(path) as zf:
             names = [n for n in zf.namelist() if not is_junk_member(n)]
+            if docx.is_docx_names(names):
+                return "markdown"  # a Word document: a note (importers.docx)
             bases = [n.rsplit("/", 1)[-1].lower() for n in names]
             for i in _export_jsons(bases):
                 with zf.open(names[i]) as fh:
@@ -226,7 +230,7 @@ def detect(path: Path | str) -> str:
         what = kinds.folder_kind(path)
         if what is not None:  # another app's export, whose pages and JSON are no notes
             raise ImportFormatError(_unknown("not an export", what), file)
-        if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "*.org", "*.tid", "Keep/*.json", "*.enex")) or any(
+        if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "*.org", "*.tid", "Keep/*.json", "*.enex", "*.docx")) or any(
                 notion.is_database(p) for p in path.rglob("*.csv")):
             return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) and Evernote's too
         if other_notes(path) or markdown_apps.plain_notes(path):
@@ -306,7 +310,7 @@ def detect(path: Path | str) -> str:
     app = apps.text_app(text)  # Telegram's pages, DiscordChatExporter's text and CSV, imessage-exporter's text
     if app:
         return app
-    what = kinds.other_app(text)
+    what = kinds.other_app(text) or apps23.refused(path)
     if what is not None:  # Telegram's messages.html is a web page, no note; Discord's "[14/03/2024 18:01]" no chat
         raise ImportFormatError(_unknown("unrecognised format", what), file)
     if html_notes.is_note_page(path):

@@ -46,7 +46,12 @@ _HEAD_RE = re.compile(rb"<(head|style|title)\b.*?</\1\s*>", re.IGNORECASE | re.D
 def is_note_head(head: bytes) -> bool:
     """True when the first bytes of a page are a note's: no script, and some words in its body."""
     low = head.lower()
-    return b"<script" not in low and b"<" in low and bool(_TAG_RE.sub(b" ", _HEAD_RE.sub(b" ", head)).strip())
+    return b"<script" not in low and b"<" in low and bool(_TAG_RE.sub(b" ", _HEAD_RE.sub(b" ", head)).strip()) \
+        and not _CHAT_PAGE_RE.search(head)
+
+
+# a chat's page is no note: Meta's download in HTML (importers.messenger_html), imessage-exporter's (imessage_html)
+_CHAT_PAGE_RE = re.compile(rb'<div class="pam [^"]*\buiBoxWhite\b|<div class="message">\s*<div class="(?:sent|received)\b')
 
 
 class _Lines(HTMLParser):

@@ -28,12 +28,19 @@ _ATTACHMENT_RE = re.compile(r"^(?:~?/|[A-Za-z]:\\)\S.*\.[A-Za-z0-9]{2,5}$|^Attac
 
 
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
-    """Records of one imessage-exporter text file, or of each in a folder; bad input: a one-line ImportFormatError."""
+    """Records of one imessage-exporter text file or page (its HTML), or of each in a folder; bad input: a one-line
+    ImportFormatError."""
     if path.is_dir():
         from importers.apps import app_files
+        from importers.apps23 import imessage_pages
 
-        for p in app_files(path, NAME):
+        for p in sorted(app_files(path, NAME) + imessage_pages(path)):
             yield from parse(p, report)
+        return
+    if path.suffix.lower() in (".html", ".htm"):
+        from importers.imessage_html import parse_page
+
+        yield from parse_page(path, report)
         return
     where = str(path)
     thread = path.stem

@@ -42,6 +42,7 @@ from importers import (
     Record,
     codepages,
     dayone,
+    docx,
     enex,
     html_notes,
     jex,
@@ -392,6 +393,8 @@ def _parse_file(file: Path, root: Path, report: ImportReport, blocks: dict[str, 
         rows, links = notion.records(file, rel, report, lambda t, page: markdown_apps.note_links(_strip_markup(t).strip(), page),
                                      lambda v: _to_datetime(v, True) or _written_date(v))
         return rows, links, rel
+    if suffix == docx.SUFFIX:  # a Word document: the Markdown note its paragraphs make
+        return _parse_text(unicodedata.normalize("NFC", docx.markdown(file)), file, root, rel, report, blocks, joplin_tags, hierarchy)
     tid = suffix == tiddlywiki.TID_SUFFIX
     if tid or suffix == ".json" and (roam.is_export(file) or tiddlywiki.is_export(file)):
         # Roam's JSON export: a note a page, as its markdown export; TiddlyWiki's tiddlers (a .tid file, a JSON
@@ -690,7 +693,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
             yield from _parse_tree(Path(tmp), report)
             report.variant["layout"] = "jex"
         return
-    if not (path.is_file() and is_zip(path)):
+    if not (path.is_file() and is_zip(path)) or docx.is_docx(path):
         yield from _parse_tree(path, report)
         return
     with tempfile.TemporaryDirectory(prefix="mem-notes-") as tmp:

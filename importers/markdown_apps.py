@@ -316,6 +316,8 @@ def other_note(file: Path, keep_dir: bool) -> bool:
     low = file.name.lower()
     if low.endswith(html_notes.HTML_SUFFIXES):
         return html_notes.is_note_page(file)
+    if low.endswith(".docx"):  # a Word document (importers.docx)
+        return not low.startswith("~$")  # Word's lock file beside an open document is none
     return not keep_dir and low.endswith((".txt", ".json")) and (standardnotes.is_backup(file) or simplenote.is_export(file)
                                                                  or dayone.is_export(file) or roam.is_export(file)
                                                                  or tiddlywiki.is_export(file) or journey.is_export(file))
@@ -349,7 +351,7 @@ def plain_notes(folder: Path) -> list[Path]:
 def streamed(file: Path) -> bool:
     """An export of many notes read as a stream (Evernote's ``.enex``, a Standard Notes backup)."""
     low = file.name.lower()
-    return low.endswith(".enex") or (low.endswith((".txt", ".json")) and (standardnotes.is_backup(file)
+    return low.endswith((".enex", ".docx")) or (low.endswith((".txt", ".json")) and (standardnotes.is_backup(file)
                                                                           or simplenote.is_export(file)
                                                                           or dayone.is_export(file)
                                                                           or journey.is_export(file)

@@ -26,6 +26,7 @@ KEYS_RE = (re.compile(r'"room_name"\s*:'), re.compile(r'"exported_by"\s*:|"expor
 _FILE_RE = re.compile(r"^matrix - (.+) - Chat Export - [\dT:.-]+Z?$")
 _TEXT = {"m.text", "m.notice", "m.emote"}
 _FALLBACK_RE = re.compile(r"^> <[^>\n]+> ?")
+_LOCALPART_RE = re.compile(r"^@([^:\s]+):\S+$")  # "@kofi:matrix.org": "kofi"
 
 
 def is_export_head(head: str) -> bool:
@@ -125,5 +126,9 @@ def _event(ev: dict[str, Any], n: int, thread: str, names: dict[str, str], turns
         meta["notice"] = True  # a bot's message
     room, eid = text_of(ev.get("room_id")), text_of(ev.get("event_id"))
     ref = f"{NAME}:{room}:{eid}" if room and eid else None
-    author = names.get(sender) or sender
+    author = names.get(sender)
+    if not author:  # no member event named them (an export "from a date"): the id's user part, the id in metadata
+        author = _LOCALPART_RE.sub(r"\1", sender)
+        if author != sender:
+            meta["sender_id"] = sender
     return turns.record(Turn(thread=thread, author=author, when=when, text=body, ref=ref, metadata=meta)), 0

@@ -29,8 +29,8 @@ from importers.chatturns import SYSTEM, Turn, Turns, epoch, file_reader, fix_moj
 
 NAME = "messenger"
 MAX_FILE_BYTES = 256 * 1024 * 1024  # one message_N.json (Facebook writes 10,000 messages a file: a few MB)
-_FILE_RE = re.compile(r"message_(\d+)\.json")
-_CHAT_RE = re.compile(r"(?:^|/)messages/[^/]+/[^/]+/message_\d+\.json$")
+_FILE_RE = re.compile(r"message_(\d+)\.(?:json|html)")  # the pages of a download in HTML too
+_CHAT_RE = re.compile(r"(?:^|/)messages/[^/]+/[^/]+/message_\d+\.(?:json|html)$")
 _MEDIA_KEYS = ("photos", "videos", "audio_files", "gifs", "files", "sticker")
 _SYSTEM_TYPES = frozenset({"Call", "Subscribe", "Unsubscribe"})
 _SYSTEM_RE = re.compile(
@@ -56,8 +56,8 @@ def _chats(path: Path) -> list[list[tuple[str, Reader]]]:
     file = str(path)
     groups: dict[str, list[tuple[int, str, Reader]]] = {}
     if path.is_dir():
-        found = [p for p in path.glob("message_*.json") if _FILE_RE.fullmatch(p.name)] or \
-            [p for p in path.rglob("message_*.json") if _FILE_RE.fullmatch(p.name) and _CHAT_RE.search(p.as_posix())]
+        found = [p for p in path.glob("message_*") if _FILE_RE.fullmatch(p.name)] or \
+            [p for p in path.rglob("message_*") if _FILE_RE.fullmatch(p.name) and _CHAT_RE.search(p.as_posix())]
         for p in found:
             groups.setdefault(str(p.parent), []).append((_number(p.name), str(p), file_reader(p, MAX_FILE_BYTES)))
         if not groups:
@@ -75,7 +75,14 @@ def _chats(path: Path) -> list[list[tuple[str, Reader]]]:
                                     "Instagram download", file)
     else:
         return [[(file, file_reader(path, MAX_FILE_BYTES))]]
-    return [[(where, read) for _, where, read in sorted(files, key=lambda f: f[0])] for _, files in sorted(groups.items())]
+    return [[(where, read) for _, where, read in sorted(_one_format(files), key=lambda f: f[0])]
+            for _, files in sorted(groups.items())]
+
+
+def _one_format(files: list[tuple[int, str, Reader]]) -> list[tuple[int, str, Reader]]:
+    """A chat's JSON files, or its pages when it has no JSON (a download asked in both formats is read once)."""
+    json_files = [f for f in files if f[1].endswith(".json")]
+    return json_files or files
 
 
 def _number(name: str) -> int:
@@ -111,6 +118,14 @@ def _chat(files: list[tuple[str, Reader]], turns: Turns) -> Iterator[Record]:
     timed: list[tuple[datetime, int, dict[str, Any]]] = []  # (time, order, message)
     order = 0
     for where, read in files:
+        if where.lower().endswith(".html"):  # the chat's page: its title and messages in the JSON's words
+            from importers.messenger_html import page
+
+            head, rows = page(where, read())
+            title = title or head
+            timed += [(when, -(order + i), msg) for i, (when, msg) in enumerate(rows)]
+            order += len(rows)
+            continue
         chat = _load(where, read)
         e2ee = "threadName" in chat or any(isinstance(m, dict) and "senderName" in m for m in chat["messages"][:5])
         title = title or (text_of(chat.get("threadName")) if e2ee else fix_mojibake(text_of(chat.get("title"))))

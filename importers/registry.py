@@ -83,6 +83,8 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("twitter", (".js", ".zip"), one_per_file=False, conversational=True, module="importers.twitter"),
     ParserSpec("googlevoice", (".html", ".zip"), one_per_file=False, conversational=True,
                module="importers.googlevoice"),
+    ParserSpec("zoom", (".txt",), one_per_file=False, conversational=True, module="importers.zoom"),
+    ParserSpec("snapchat", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.snapchat"),
 )}
 NAMES = tuple(PARSERS)
 

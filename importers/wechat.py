@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from importers import ImportFormatError, ImportReport, Record
 from importers._textlines import iter_lines
@@ -92,7 +92,8 @@ def _file(path: Path, turns: Turns) -> Iterator[Record]:
 def _csv(path: Path, turns: Turns) -> Iterator[Record]:
     where = str(path)
     thread = path.stem
-    with path.open("rb") as raw, io.TextIOWrapper(raw, encoding="utf-8-sig", newline="") as fh:
+    codec = _csv_codec(path, turns.report)
+    with path.open("rb") as raw, io.TextIOWrapper(raw, encoding=codec, newline="") as fh:
         reader = csv.reader(fh)
         try:
             header = next(reader, None)
@@ -118,6 +119,32 @@ def _csv(path: Path, turns: Turns) -> Iterator[Record]:
                                     reader.line_num + 1) from None
         except csv.Error as exc:
             raise ImportFormatError(f"invalid CSV ({exc})", where, reader.line_num) from None
+
+
+def _csv_codec(path: Path, report: ImportReport) -> str:
+    """UTF-8, as MemoTrace writes its CSV; for one opened and saved again by Excel (GBK on a Chinese Windows, the
+    code page of its language elsewhere), the code page its words read in (:func:`importers.codepages.guess`), said
+    in one warning; a file that reads in none stays UTF-8 (its first bad byte is the error)."""
+    from importers import codepages
+    from importers._textlines import decodes_as
+
+    def opener() -> IO[bytes]:
+        return path.open("rb")
+
+    if decodes_as(opener, "utf-8-sig"):
+        return "utf-8-sig"
+    with path.open("rb") as fh:
+        sample = fh.read(codepages.SAMPLE_BYTES)
+    wide = [ch for ch in sample.decode("gb18030", "replace") if ch > "\x7f"]
+    if sum("\u4e00" <= ch <= "\u9fff" or "\u3000" <= ch <= "\u303f" or "\uff00" <= ch <= "\uffef" for ch in wide) * 2 \
+            >= len(wide):  # WeChat's words are mostly Chinese: GBK first (a short one would pass for Cyrillic)
+        codec, name = "gb18030", "GBK"
+    else:
+        codec, name = codepages.guess(sample)
+    if not decodes_as(opener, codec):
+        return "utf-8-sig"
+    report.warn(f"not UTF-8; read as {name} ({codec}), as Excel saves a CSV again")
+    return codec
 
 
 def _cell(row: list[str], col: dict[str, int], name: str) -> str:

@@ -190,11 +190,11 @@ MX_LISBOA = [("Ana Sousa: Olá a todos! Reunião com o empreiteiro quinta às 15
              ("Rui Costa: Posso levar o projetor", "2024-03-12T09:06:30+00:00"),  # the reply's quoted fallback dropped
              ("Rui Costa: Posso levar o projetor e o cabo HDMI", "2024-03-12T09:08:10+00:00"),  # its edit
              ("Inês Almeida: chega 10 minutos atrasada à reunião", "2024-03-12T10:02:30+00:00"),
-             ("@cal:matrix.org: Lembrete: reunião com o empreiteiro às 15:00 (sala 2)", "2024-03-14T14:45:00+00:00"),
+             ("cal: Lembrete: reunião com o empreiteiro às 15:00 (sala 2)", "2024-03-14T14:45:00+00:00"),
              ("Rui C.: Ata da reunião: obra começa a 2 de abril", "2024-03-14T16:30:00+00:00")]  # renamed himself
 MX_VAAD = [("נועה לוי: שלום לכולם! אסיפת דיירים ביום שלישי בשעה 20:00 בלובי", "2024-04-20T06:05:00+00:00"),
            ("דן כהן: אני אביא את דוח ההוצאות של ועד הבית\nכולל הצעת המחיר למעלית", "2024-04-20T07:02:00+00:00"),
-           ("@sara:example.org: Can someone translate the agenda for me? 🙏", "2024-04-21T18:00:00+00:00")]
+           ("sara: Can someone translate the agenda for me? 🙏", "2024-04-21T18:00:00+00:00")]
 MX_LISBOA_FILE = MX / "matrix - Equipa Lisboa - Chat Export - 2024-03-14T18-30-00.000Z.json"
 MX_VAAD_FILE = MX / "matrix - ועד הבית - Chat Export - 2024-04-22T09-00-00.000Z.json"
 
@@ -317,7 +317,6 @@ BAD_CASES: dict[Path, str] = {
     BAD / "viber_bad_date.csv": "row 2: \"Date\" is no date",
     BAD / "viber_short_row.csv": "row 3: 3 fields",
     BAD / "wechat_bad_createtime.csv": 'row 3: "CreateTime" is no time',
-    BAD / "wechat_gbk.csv": "not UTF-8",
     BAD / "wechat_txt_bad_time.txt": "no such date",
     BAD / "matrix_cut.json": "truncated",
     BAD / "matrix_bad_ts.json": 'event 3: "origin_server_ts" is no time',
@@ -342,7 +341,8 @@ def test_every_unseen22_fixture_has_a_case() -> None:
     covered = {VB / "Viber Ana Sousa.csv", VB / "Viber Jake Miller.csv", VB / "Viber messages.zip",
                WX / "张伟" / "张伟.csv", WX / "周末羽毛球群" / "周末羽毛球群.csv", WX / "李娜" / "李娜.txt",
                TH / "threema-export-Ana Sousa.zip", TH / "Familie Weber" / "messages.txt", MX_LISBOA_FILE, MX_VAAD_FILE,
-               MX / "matrix - Equipa Lisboa - Chat Export - 2024-03-14T18-31-00.000Z.html", *BAD_CASES}
+               MX / "matrix - Equipa Lisboa - Chat Export - 2024-03-14T18-31-00.000Z.html", *BAD_CASES,
+               BAD / "wechat_gbk.csv"}  # read since round 23 (tests/test_importers_unseen23.py)
     folders = [FIX / "signal", TW, GV, *[p for p in BAD_CASES if p.is_dir()]]
     files = {p for p in FIX.rglob("*") if p.is_file() and p.name != "README.md"}
     left = {p for p in files if p not in covered and not any(f in p.parents for f in folders)}

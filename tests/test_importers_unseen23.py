@@ -126,7 +126,7 @@ def test_snapchat_chat_history(path: Path) -> None:
     check_chat_shape(recs, "snapchat")
     assert turns(recs) == SNAP_NEW
     assert [r.thread for r in recs] == ["emma.r"] * 3 + ["Ski trip 🎿"] * 3  # a group by its title
-    assert counts(rep) == (11, 2, 4)  # a screenshot and a member removed; a snap, a voice note, a sticker
+    assert counts(rep) == (11, 2, 3)  # a screenshot and a member removed; a snap, a voice note, a sticker
     assert [bool(r.metadata.get("from_me")) for r in recs] == [False, False, True, False, True, False]
     assert rep.warnings == []
 
@@ -168,7 +168,7 @@ def test_facebook_messages_as_web_pages(path: Path) -> None:
     check_chat_shape(recs, "messenger")
     assert turns(recs) == JULIEN and {r.thread for r in recs} == {"Julien Martin"}
     assert counts(rep) == (6, 1, 1)  # a rename; a photo
-    assert recs[2].metadata.get("reactions") == ["❤️ Ana Sousa"]
+    assert recs[2].metadata.get("reactions") == [{"reaction": "❤️", "actor": "Ana Sousa"}]  # as its JSON writes them
     assert rep.warnings == []
 
 
@@ -228,7 +228,7 @@ DOCX_AS_MARKDOWN = {
 
 
 def _fields(recs: list) -> list[tuple]:
-    return [(r.content, r.event_at, r.author, r.thread, r.position, r.tags) for r in recs]
+    return [(r.content, r.event_at, r.author, r.thread.rsplit(".", 1)[0], r.position, r.tags) for r in recs]
 
 
 @pytest.mark.parametrize("name", sorted(DOCX_AS_MARKDOWN))
@@ -257,6 +257,13 @@ def test_wechat_csv_resaved_in_gbk() -> None:
                            ("妈妈: 好啊，想吃红烧肉", "2024-03-30T17:02:00+08:00")]
     assert counts(rep) == (3, 0, 1)
     assert len(rep.warnings) == 1 and "GB" in rep.warnings[0]
+
+
+def test_round22s_gbk_csv_once_refused_is_read() -> None:
+    """unseen22's WeChat CSV in GBK, refused by round 22, is read now: Chinese words in GBK, one warning."""
+    recs, rep = parsed(FIX.parent / "unseen22" / "bad" / "wechat_gbk.csv", "wechat")
+    assert turns(recs) == [("王芳: 明天见", "2024-03-13T20:00:00+08:00")]
+    assert len(rep.warnings) == 1 and rep.warnings[0].endswith("read as GBK (gb18030), as Excel saves a CSV again")
 
 
 def test_element_export_without_member_events_shortens_ids() -> None:
@@ -293,7 +300,7 @@ BAD_CASES: dict[Path, str] = {
     BAD / "imessage_latin1.html": "not UTF-8",
     BAD / "docx_cut.docx": "malformed zip",
     BAD / "docx_bad_xml.docx": "word/document.xml",
-    BAD / "wechat_gbk_bad_time": '"CreateTime" is no time',
+    BAD / "wechat_gbk_bad_time" / "聊天记录": '"CreateTime" is no time',
 }
 
 
