@@ -3,7 +3,9 @@ entity lists, replies, service lines), a Slack workspace folder of N messages (c
 mentions), an SMS Backup & Restore XML of N messages (sms sent and received, 1 in 10 an MMS with a base64 photo),
 a LINE text export of N lines (day lines, 1 in 8 a quoted message of three lines, stickers), and round 22's: a Viber
 CSV, a WeChat CSV (MemoTrace), a Threema messages.txt, an Element JSON room, an X archive's DMs, Google Voice pages
-and signal-export's HTML of N messages each, each at two sizes
+and signal-export's HTML of N messages each; and round 23's: a Zoom saved chat, a Snapchat chat_history.json, a Facebook
+chat's pages (message_N.html, 10,000 messages a page as Meta writes them), an imessage-exporter page, a Word document
+of N paragraphs, each at two sizes
 (the second twice the first: linear means the CPU time doubles, not quadruples; streamed means the peak RSS stays
 flat).
 
@@ -317,6 +319,87 @@ def signal_html(folder: Path, messages: int) -> Path:
     return folder
 
 
+def zoom_chat(folder: Path, messages: int) -> Path:
+    """A meeting's meeting_saved_chat.txt of ``messages`` messages (1 in 6 of two lines, 1 in 20 a reaction)."""
+    rng = random.Random(28)
+    meeting = folder / "2024-03-14 08.00.00 All hands 84512345678"
+    meeting.mkdir(parents=True)
+    with (meeting / "meeting_saved_chat.txt").open("w", encoding="utf-8") as fh:
+        for i in range(messages):
+            t = datetime(2024, 3, 14, 8) + timedelta(seconds=i)
+            words = (f'Reacted to "{_sentence(rng)[:20]}..." with 👍' if i % 20 == 19 else
+                     f"{_sentence(rng)}\n\t{_sentence(rng)}" if i % 6 == 5 else _sentence(rng))
+            fh.write(f"{t:%H:%M:%S} From Person {i % 40} to Everyone:\n\t{words}\n")
+    return meeting / "meeting_saved_chat.txt"
+
+
+def snapchat_json(path: Path, messages: int) -> Path:
+    """A chat_history.json of ``messages`` rows in 50 chats, newest first (1 in 10 a snap without words)."""
+    rng = random.Random(29)
+    chats: dict[str, list[dict[str, object]]] = {}
+    for i in range(messages):
+        t = datetime(2024, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=i * 37)
+        chats.setdefault(f"friend.{i % 50}", []).insert(0, {
+            "From": f"friend.{i % 50}" if i % 2 else "owner", "Media Type": "MEDIA" if i % 10 == 9 else "TEXT",
+            "Created": f"{t:%Y-%m-%d %H:%M:%S} UTC", "Content": "" if i % 10 == 9 else _sentence(rng),
+            "Conversation Title": None, "IsSender": i % 2 == 0, "Created(microseconds)": int(t.timestamp() * 1000)})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(chats, indent=1), encoding="utf-8")
+    return path
+
+
+def facebook_pages(folder: Path, messages: int) -> Path:
+    """One Facebook chat as pages of 10,000 messages (message_1.html the newest; 1 in 25 a photo)."""
+    rng = random.Random(30)
+    chat = folder / "messages" / "inbox" / "anasousa_1"
+    chat.mkdir(parents=True)
+    for page, start in enumerate(range(0, messages, 10000), start=1):
+        rows = []
+        for i in range(min(messages, start + 10000) - 1, start - 1, -1):
+            t = datetime(2021, 1, 1) + timedelta(seconds=(messages - i) * 67)
+            body = ('<div><a href="photos/1.jpg"><img src="photos/1.jpg" /></a></div>' if i % 25 == 24 else
+                    f"<div>{_sentence(rng)}</div>")
+            rows.append(f'<div class="pam _3-95 _2ph- _a6-g uiBoxWhite noborder"><div class="_a6-h">'
+                        f'{("Ana Sousa", "Rui Costa")[i % 2]}</div><div class="_a6-p"><div><div></div>{body}</div></div>'
+                        f'<div class="_a6-o">{t:%b %d, %Y} {t.hour % 12 or 12}:{t:%M:%S} {("am", "pm")[t.hour >= 12]}'
+                        f"</div></div>")
+        (chat / f"message_{page}.html").write_text(
+            '<html><head><meta charset="utf-8" /><title>Ana Sousa</title></head><body><div role="main">'
+            + "\n".join(rows) + "</div></body></html>\n", encoding="utf-8")
+    return folder
+
+
+def imessage_page(folder: Path, messages: int) -> Path:
+    """imessage-exporter's page of one chat of ``messages`` messages (1 in 20 a picture)."""
+    rng = random.Random(31)
+    folder.mkdir(parents=True)
+    with (folder / "+15551234567.html").open("w", encoding="utf-8") as fh:
+        fh.write('<html>\n<head>\n<meta charset="UTF-8">\n</head>\n<body>\n')
+        for i in range(messages):
+            t = datetime(2021, 1, 1) + timedelta(seconds=i * 67)
+            part = ('<div class="attachment"><img src="a.heic"></div>' if i % 20 == 19 else
+                    f'<span class="bubble">{_sentence(rng)}</span>')
+            fh.write(f'<div class="message">\n<div class="{("sent iMessage", "received")[i % 2]}">\n<p><span class='
+                     f'"timestamp"><a title="Reply">{t:%b} {t.day}, {t.year}  {t.hour % 12 or 12}:{t:%M:%S} '
+                     f'{("AM", "PM")[t.hour >= 12]}</a></span>\n<span class="sender">{("Me", "+15551234567")[i % 2]}'
+                     f'</span></p>\n<hr><div class="message_part">\n{part}\n</div>\n</div>\n</div>\n')
+        fh.write("</body>\n</html>\n")
+    return folder
+
+
+def word_document(path: Path, paragraphs: int) -> Path:
+    """A .docx of ``paragraphs`` paragraphs, a heading every 20."""
+    import zipfile
+
+    rng = random.Random(32)
+    body = "".join(f'<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Section {i}</w:t></w:r></w:p>'
+                   if i % 20 == 0 else f"<w:p><w:r><w:t>{_sentence(rng)}</w:t></w:r></w:p>" for i in range(paragraphs))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("word/document.xml", '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/'
+                    f'wordprocessingml/2006/main"><w:body>{body}</w:body></w:document>')
+    return path
+
+
 def run(path: Path) -> dict[str, float]:
     out = subprocess.run([sys.executable, "-c", _CHILD, str(REPO), str(path)], capture_output=True, text=True,
                          timeout=3600, check=True)
@@ -343,7 +426,13 @@ def main() -> None:
                                 ("Element (Matrix) JSON", lambda d, k: matrix_json(d / f"matrix{k}.json", k)),
                                 ("X archive DMs", lambda d, k: twitter_js(d / f"twitter{k}", k)),
                                 ("Google Voice pages", lambda d, k: googlevoice_pages(d / f"voice{k}", k)),
-                                ("signal-export HTML", lambda d, k: signal_html(d / f"signal{k}", k))):
+                                ("signal-export HTML", lambda d, k: signal_html(d / f"signal{k}", k)),
+                                ("Zoom saved chat", lambda d, k: zoom_chat(d / f"zoom{k}", k)),
+                                ("Snapchat chat_history.json", lambda d, k: snapchat_json(d / f"snap{k}" / "json" /
+                                                                                          "chat_history.json", k)),
+                                ("Facebook chat pages", lambda d, k: facebook_pages(d / f"facebook{k}", k)),
+                                ("imessage-exporter HTML", lambda d, k: imessage_page(d / f"imessage{k}", k)),
+                                ("Word document (paragraphs)", lambda d, k: word_document(d / f"notes{k}.docx", k))):
                 if args.only and args.only.lower() not in label.lower():
                     continue
                 path = make(Path(tmp), n)

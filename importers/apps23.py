@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 
 _META_PAGE_RE = re.compile(r"(?:^|/)messages/[^/]+/[^/]+/message_\d+\.html$")
+_META_NAME_RE = re.compile(r"message_\d+\.html")
 _HEAD_BYTES = 16384
 
 
@@ -19,8 +20,8 @@ def head_app(path: Path, body: str) -> str | None:
 
     suffix = path.suffix.lower()
     if suffix in (".html", ".htm"):
-        if messenger_html.is_page_head(body):
-            return "messenger"
+        if messenger_html.is_page_head(body) and _META_NAME_RE.fullmatch(path.name.lower()):
+            return "messenger"  # (by its name too: Meta's other pages — posts, comments — have the same blocks)
         if imessage_html.is_page_head(body):
             return "imessage"
         return None

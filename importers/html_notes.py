@@ -36,6 +36,8 @@ def is_note_page(path: Path) -> bool:
             head = fh.read(SNIFF_BYTES)
     except OSError:
         return False
+    if _META_CHAT_RE.fullmatch(path.name.lower()) and _META_BLOCK_RE.search(head):
+        return False  # a chat of Meta's download in HTML (importers.messenger_html)
     return is_note_head(head)
 
 
@@ -50,8 +52,10 @@ def is_note_head(head: bytes) -> bool:
         and not _CHAT_PAGE_RE.search(head)
 
 
-# a chat's page is no note: Meta's download in HTML (importers.messenger_html), imessage-exporter's (imessage_html)
-_CHAT_PAGE_RE = re.compile(rb'<div class="pam [^"]*\buiBoxWhite\b|<div class="message">\s*<div class="(?:sent|received)\b')
+# a chat's page is no note: imessage-exporter's (importers.imessage_html); Meta's message_N.html (is_note_page)
+_CHAT_PAGE_RE = re.compile(rb'<div class="message">\s*<div class="(?:sent|received)\b[^"]*">\s*<p>\s*<span class="timestamp">')
+_META_CHAT_RE = re.compile(r"message_\d+\.html")
+_META_BLOCK_RE = re.compile(rb'<div class="pam [^"]*\buiBoxWhite\b')
 
 
 class _Lines(HTMLParser):

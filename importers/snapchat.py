@@ -30,8 +30,8 @@ NAME = "snapchat"
 FILE = "chat_history.json"
 _OLD_KEYS = ("Received Saved Chat History", "Sent Saved Chat History")
 _CREATED_RE = re.compile(r"^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})(?:\.\d+)? ?(UTC|GMT|Z)?$")
-HEAD_RE = re.compile(r'^\s*\{\s*"(?:[^"\\]|\\.){1,200}"\s*:\s*\[\s*(?:\]|\{\s*"(?:From|To)"\s*:\s*"[^"]*"\s*,\s*'
-                     r'"Media Type"\s*:)')
+HEAD_RE = re.compile(r'^\s*\{\s*"(?:[^"\\]|\\.){1,200}"\s*:\s*\[\s*\{\s*"(?:From|To)"\s*:\s*"[^"]*"\s*,\s*'
+                     r'"Media Type"\s*:')
 
 
 def is_export_head(head: str) -> bool:

@@ -370,3 +370,17 @@ def test_a_damaged_fixture_is_read_or_refused_in_one_line(source: Path, tmp_path
             assert str(target) in str(exc) and "\n" not in str(exc), str(exc)
             refused += 1
     assert read + refused == 16
+
+
+# --- beyond the held-out (written after the parsers) ---------------------------------------------------------------
+
+def test_metas_other_pages_stay_notes(tmp_path: Path) -> None:
+    """Meta's download writes the owner's posts in the same blocks as its chats: a page not named message_N.html is
+    still read as a note (as before round 23), never as a chat."""
+    page = tmp_path / "your_posts_1.html"
+    page.write_text('<html><head><meta charset="utf-8" /><title>Your posts</title></head><body><div role="main">'
+                    '<div class="pam _3-95 _2ph- _a6-g uiBoxWhite noborder"><div class="_a6-h">Ana Sousa updated her '
+                    'status.</div><div class="_a6-p"><div>Finally finished the Camino de Santiago!</div></div>'
+                    '<div class="_a6-o">Jun 02, 2023 7:15:00 pm</div></div></div></body></html>\n', encoding="utf-8")
+    recs, _ = notes(page)
+    assert [r.source for r in recs] == ["markdown"] and "Camino de Santiago" in recs[0].content

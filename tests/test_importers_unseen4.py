@@ -362,14 +362,10 @@ def test_claude_project_pasted_attachment_and_thinking() -> None:
 EXPECTED = "expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export"
 
 
-def _docx(path: Path) -> bytes:
-    return _zip(path, {"[Content_Types].xml": b"<Types/>", "word/document.xml": b"<w:document/>"}).read_bytes()
-
-
 NOT_EXPORTS: dict[str, tuple[Any, str]] = {  # file name: (bytes or a function of a scratch path, what it is)
     "scan.pdf": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n", "a PDF document"),
     "photo.jpg": (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01", "a JPEG image"),
-    "report.docx": (_docx, "a Word document"),
+    # (a Word document is read as a note since round 23: tests/test_importers_unseen23.py)
     "budget.csv": (b"date,amount\n2024-03-12,12.50\n2024-03-13,8.00\n", "a CSV table"),
     "settings.json": (b'{"theme": "dark", "fontSize": 14}\n', "JSON without conversations or notes"),
 }
@@ -387,7 +383,7 @@ def test_a_file_that_is_no_export_says_what_it_is_and_what_was_expected(name: st
     assert proc.returncode == 1 and out["error"]["code"] == "invalid_input", out
     message = out["error"]["message"]
     # "PATH: <what failed> (tried whatsapp, …): <what the file is>; expected …"
-    assert message.startswith(f"{path}: ") and f"googlevoice): {what}; {EXPECTED}" in message, message
+    assert message.startswith(f"{path}: ") and f"snapchat): {what}; {EXPECTED}" in message, message
     assert "\n" not in message and "Traceback" not in proc.stderr
     assert not db.exists() or _count(db) == 0
 
