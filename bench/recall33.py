@@ -1,0 +1,71 @@
+"""Issue 19, round 33: chat evidence said in other words than the question.
+
+Held-out 31 (``bench/data/realchat_heldout31``, committed with the base score before any engine code): a Birmingham
+narrowboat owner and her friend in Leeds (a boat bought, a dog adopted, an engagement, a hen do that moved), a
+Filipino-Canadian mother and son in Toronto (Tagalog and English: a basement flat, a knee operation that cancelled a
+Christmas trip, a balikbayan box) and three Nigerian cousins in London, Manchester and Lagos (English and Pidgin: a
+grandmother's 80th, a viva that moved, a DJ replaced). 77 questions asked as a person remembers, 18 multi-hop, most in
+words the turn does not use. Scored as every held-out chat set is (``bench/recall_round12.py``).
+
+    python bench/recall33.py heldout --reuse /tmp/recall33/h31                 # held-out 31, this tree
+    python bench/recall33.py heldout --reuse /tmp/recall33/h31 --misses
+    python bench/recall33.py heldout --resolve DRAFT.json --reuse DIR          # authoring: texts -> refs, flags
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE))
+
+DATA = HERE / "bench" / "data" / "realchat_heldout31"
+QUESTIONS = HERE / "bench" / "data" / "realchat_heldout31.jsonl"
+CHATS = {"narrowboat.txt": "the narrowboat friends (en)", "mama_pao.txt": "mother and son (tl/en)",
+         "cousins_ibadan.txt": "the cousins (en/pidgin)"}
+
+
+def kinds(rows: list[dict[str, Any]], meta: dict[str, dict[str, Any]]) -> list[list[Any]]:
+    """Rows of (subset, n, recall@5, recall@10, MRR, newer above older, decoys above) by kind and by chat."""
+    from bench.recall_round27 import kinds as by_kind
+
+    subsets = {
+        "other words (none in the evidence)": [r for r in rows if meta[r["id"]].get("other_words")],
+        "multi-hop": [r for r in rows if meta[r["id"]].get("category") == "multi-hop"],
+        "temporal": [r for r in rows if meta[r["id"]].get("category") == "temporal"],
+        "a value that changed": [r for r in rows if meta[r["id"]].get("kind") == "update"],
+        **{name: [r for r in rows if r["file"] == f] for f, name in CHATS.items()},
+        "all": rows,
+    }
+    # round 27's table for one subset: its last row ("all") is that subset's figures
+    return [[name, *by_kind(sub, meta)[-1][1:]] for name, sub in subsets.items()]
+
+
+def resolve(draft: Path, reuse: Path) -> int:
+    """Authoring: round 27's resolver pointed at this set (texts -> refs, the measured ``other_words`` flags)."""
+    from bench import recall_round27
+
+    recall_round27.DATA, recall_round27.QUESTIONS = DATA, QUESTIONS
+    return recall_round27.resolve(draft, reuse)
+
+
+def heldout(argv: list[str]) -> int:
+    """Held-out 31 by kind (round 25's command line: ``--reuse``, ``--config``, ``--misses``, ``--json``)."""
+    from bench import recall_updates25
+
+    return recall_updates25.run(argv, __doc__, DATA, QUESTIONS, kinds, resolve)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``heldout ...``."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["heldout"]:
+        return heldout(args[1:])
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
