@@ -259,6 +259,13 @@ KW_COVER_BY = "idf"
 # MRR 0.643 -> 0.631 and ~2 ms CPU a warm call at 10k.
 NEWNAME = ""
 W_NEWNAME = 1.0
+# Round 33 (memengine/recall/bridge.py): the question's content words bridged to the store's words the model's own word
+# table holds as alike ("loo" -> toilet, "thesis" -> dissertation, "truck" -> pickup): those neighbours at least
+# BRIDGE_FLOOR alike are searched as one more keyword query, W_BRIDGE x its bm25 added to the keyword score. '' = off;
+# "all" every question word, "rare" only those in at most 1 % of the memories. Figures: bench/README.md, "Round 33".
+BRIDGE = ""
+BRIDGE_FLOOR = 0.45
+W_BRIDGE = 0.3
 
 
 # The RecallConfig fields the retrievers read (keyword terms and columns, vector mix); the
@@ -266,7 +273,7 @@ W_NEWNAME = 1.0
 # from one retrieval per question and these fields).
 RETRIEVAL_FIELDS = ("fts_weights", "drop_person_terms", "max_df", "df_column", "w_phrase", "context_vectors",
                     "context_mix", "query_adapter", "w_instances", "word_parts", "absent",
-                    "word_endings")
+                    "word_endings", "bridge", "bridge_floor", "w_bridge")
 
 
 @dataclass
@@ -379,6 +386,10 @@ class RecallConfig:
     # A chat turn first saying a name, for a question asking which one (newname.py, round 32); '' = off.
     newname: str = NEWNAME
     w_newname: float = W_NEWNAME
+    # Question words bridged to the store's words said otherwise (bridge.py, round 33); '' = off.
+    bridge: str = BRIDGE
+    bridge_floor: float = BRIDGE_FLOOR
+    w_bridge: float = W_BRIDGE
 
 
 # The keyword/vector weights of a model other than the one the constants were tuned with, by its model id's

@@ -284,7 +284,9 @@ class Recall(KeywordSearch, People):
         parts_on, instances_on = run.cfg.word_parts and not run.raw, run.cfg.w_instances > 0
         absent_on = bool(run.cfg.absent) and run.qvec is not None and not run.raw
         endings_on = bool(run.cfg.word_endings) and not run.raw
-        if run.strategy != "hybrid" or not (parts_on or (instances_on and run.kw) or absent_on or endings_on):
+        bridge_on = bool(run.cfg.bridge) and run.cfg.w_bridge > 0 and not run.raw
+        if run.strategy != "hybrid" or not (parts_on or (instances_on and run.kw) or absent_on or endings_on
+                                            or bridge_on):
             return
         terms = self._keyword_terms(run)  # (once for the steps below)
         if parts_on:
@@ -307,6 +309,8 @@ class Recall(KeywordSearch, People):
                 for mid, score in self._keyword(" OR ".join(endings), run.where, run.args, run.pool,
                                                 run.cfg.fts_weights):
                     run.kw[mid] = run.kw.get(mid, 0.0) + score
+        if bridge_on and terms:
+            self._bridge(run, terms)
         if instances_on and run.kw:
             # the instance a category word of the question stands for, said near it in the chat (instances.py):
             # a turn naming it scores as if it held the question's words (the larger of the two, not their sum:
@@ -319,6 +323,19 @@ class Recall(KeywordSearch, People):
             # a share of each candidate's cosine to them to its vector score
             run.absent = absent_probe(self, run.query, terms, set(run.kw) | set(run.vs) | set(run.phrase),
                                       run.cfg.absent)
+
+    def _bridge(self, run: _Run, terms: list[str]) -> None:
+        """The store's words the question's words are said otherwise with, searched as one more keyword query whose
+        bm25 times ``w_bridge`` adds to the keyword score (bridge.py, round 33; imported here: off by default)."""
+        from memengine.recall.bridge import RARE_SHARE, bridge_words
+
+        upto = max(1, int(RARE_SHARE * self._df_state()[0]))  # (a count past the rare share needs no exact figure)
+        words = bridge_words(terms, run.cfg.bridge_floor, run.cfg.bridge,
+                             lambda ws: self.doc_shares(ws, "content", upto))
+        if words:
+            for mid, score in self._keyword(" OR ".join(quote_fts(w) for w in words), run.where, run.args, run.pool,
+                                            run.cfg.fts_weights):
+                run.kw[mid] = run.kw.get(mid, 0.0) + run.cfg.w_bridge * score
 
     def _keyword_terms(self, run: _Run) -> list[str]:
         """The query's content words the keyword side searches for (``run.pruned``: those left out)."""
