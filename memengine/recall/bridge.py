@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import numpy as np
 
-TABLE = Path(__file__).resolve().parents[2] / "models" / "word_neighbours.npz"
+from memengine.paths import data_file
+
+TABLE = data_file("models", "word_neighbours.npz")  # (the checkout's, else the installed copy)
 RARE_SHARE = 0.01  # "rare": a question word held by at most this share of the memories
 MAX_WORDS = 12  # neighbours searched per question at most, the most alike first (one keyword query)
 MIN_KNOWN = 0.5  # a question is bridged only when at least this share of its content words are in the table
