@@ -62,6 +62,12 @@ class Record:
     created_at: datetime | None = None
     # JSON lines only: ``<store id>:<memory id>``, the exporting store's name for this memory (memengine/storeid.py)
     origin: str | None = None
+    # JSON lines only, what an export says of a memory's place among the others, by their origins: the memories
+    # it replaced (``supersedes``), when it was itself replaced (``valid_to``), the links it was given (``edges``:
+    # (origin, edge type, weight)); memengine/jsonl_import.py restores them once every line is in
+    supersedes: list[str] = field(default_factory=list)
+    valid_to: datetime | None = None
+    edges: list[tuple[str, str, float]] = field(default_factory=list)
 
 
 @dataclass

@@ -24,10 +24,13 @@ from memengine.text import content_hash
 EXPORT_KEYS = ("content", "memory_type", "source", "ref", "importance", "event_at", "created_at",
                "tags", "metadata", "author", "thread", "position", "status", "pinned", "level")
 # Bookkeeping a store writes about itself: accepted in a line, not imported.
-IGNORED_KEYS = ("id", "content_hash", "strength", "access_count", "last_accessed_at", "updated_at", "valid_from",
-                "valid_to")
+IGNORED_KEYS = ("id", "content_hash", "strength", "access_count", "last_accessed_at", "updated_at", "valid_from")
+# Relations to other lines of the export, by origin (MemoryStore._export_edges writes them): read, and restored once
+# every line is in (memengine/jsonl_import.py). ``valid_to``: when the memory was replaced (history, not current).
+RELATION_KEYS = ("valid_to", "supersedes", "links")
+LINK_TYPES = ("explicit", "causal")
 MAX_JSONL_LINE_CHARS = 16_000_000  # a 1 MB memory JSON-escaped, with its metadata, fits many times over
-_ALLOWED = set(EXPORT_KEYS) | set(IGNORED_KEYS) | {"origin"}
+_ALLOWED = set(EXPORT_KEYS) | set(IGNORED_KEYS) | set(RELATION_KEYS) | {"origin"}
 # ``origin``: the exporting store's id and the memory's id there (an export names each memory so)
 ORIGIN_RE = re.compile(r"[0-9a-f]{16}:[0-9]{1,18}")
 
@@ -71,6 +74,7 @@ def _fields(obj: Any, file: str, no: int) -> Record:
     if origin is not None and not (isinstance(origin, str) and ORIGIN_RE.fullmatch(origin)):
         raise ImportFormatError("field 'origin' must be '<16 hex digits>:<memory id>', as mem.py export writes it",
                                 file, no)
+    supersedes, valid_to, edges = _relations(obj, file, no)
     # A stable ref makes export -> import -> import idempotent even for hand-stored memories.
     ref = obj.get("ref") or f"hash:{content_hash(content)[:24]}"
     return Record(
@@ -81,7 +85,32 @@ def _fields(obj: Any, file: str, no: int) -> Record:
         importance=float(obj["importance"]) if obj.get("importance") is not None else None,
         pinned=bool(obj.get("pinned", False)), level=int(obj.get("level") or 0),
         status=obj.get("status") or "active", created_at=created_at, origin=origin,
+        supersedes=supersedes, valid_to=valid_to, edges=edges,
     )
+
+
+def _relations(obj: dict[str, Any], file: str, no: int) -> tuple[list[str], Any, list[tuple[str, str, float]]]:
+    """A line's ``supersedes`` (origins), ``valid_to`` (a time) and ``links`` (``{"to": origin, "type", "weight"}``),
+    checked field by field (a one-line error naming the line)."""
+    supersedes = obj.get("supersedes") or []
+    if not isinstance(supersedes, list) or not all(isinstance(o, str) and ORIGIN_RE.fullmatch(o) for o in supersedes):
+        raise ImportFormatError("field 'supersedes' must be a list of origins ('<16 hex digits>:<memory id>')",
+                                file, no)
+    try:
+        valid_to = timeparse.from_iso(obj["valid_to"]) if obj.get("valid_to") else None
+    except (ValueError, TypeError, AttributeError):
+        raise ImportFormatError("field 'valid_to': not an ISO timestamp", file, no) from None
+    links = obj.get("links") or []
+    edges: list[tuple[str, str, float]] = []
+    for link in links if isinstance(links, list) else [None]:
+        if not (isinstance(link, dict) and isinstance(link.get("to"), str) and ORIGIN_RE.fullmatch(link["to"])
+                and link.get("type", "explicit") in LINK_TYPES
+                and isinstance(link.get("weight", 0.8), (int, float)) and not isinstance(link.get("weight"), bool)
+                and 0 <= link.get("weight", 0.8) <= 1):
+            raise ImportFormatError("field 'links' must be a list of {\"to\": origin, \"type\": "
+                                    f"{' or '.join(LINK_TYPES)}, \"weight\": 0..1}}", file, no)
+        edges.append((link["to"], link.get("type", "explicit"), float(link.get("weight", 0.8))))
+    return supersedes, valid_to, edges
 
 
 def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:

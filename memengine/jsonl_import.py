@@ -54,6 +54,10 @@ class Origins:
     summaries: dict[str, dict[str, str]] = field(default_factory=dict)  # store id -> {ref as imported: status}
     older: set[str] = field(default_factory=set)  # stores whose export here is older than one imported before
     relabel: dict[int, str] = field(default_factory=dict)  # serve12-form summary id -> its ref now
+    # (second pass) where each line's memory is here: its id (this store's own, home again) or (source, ref)
+    placed: dict[str, int | tuple[str, str]] = field(default_factory=dict)
+    relations: list[tuple[str, str, str, float]] = field(default_factory=list)  # (from, to origin, edge type, weight)
+    valid_to: dict[str, str] = field(default_factory=dict)  # origin -> when it was replaced there
 
 
 def _one_line(exc: BaseException) -> str:
@@ -175,6 +179,8 @@ def jsonl_items(store: MemoryStore, path: Path, here: list[int] | None = None,
                 origins.newest[sid] = max(mid, origins.newest.get(sid, 0))
                 if ref is not None and ref.startswith(f"imported:{sid}:"):
                     origins.summaries.setdefault(sid, {})[ref] = rec.status
+            if here is not None and rec.origin is not None:
+                _note_relations(rec, ref, org, origins)
             if ref is None:
                 if here is not None:
                     here[0] += 1
@@ -196,6 +202,65 @@ def jsonl_items(store: MemoryStore, path: Path, here: list[int] | None = None,
                 raise UserError(f"{path}:{rec.line}: {exc.message}") from None
     except ImportFormatError as exc:
         raise UserError(_one_line(exc)) from None
+
+
+def _note_relations(rec: Record, ref: str | None, org: tuple[str, int] | None, origins: Origins) -> None:
+    """(Second pass.) Where ``rec``'s memory will be found once the lines are in, and what it says of the others."""
+    assert rec.origin is not None
+    if ref is not None:
+        origins.placed[rec.origin] = (rec.source, ref)
+    elif org is not None and org[0] == origins.mine:
+        origins.placed[rec.origin] = org[1]  # this store's own memory, home again: its id here
+    origins.relations += [(rec.origin, old, "supersedes", 1.0) for old in rec.supersedes]
+    origins.relations += [(rec.origin, to, kind, weight) for to, kind, weight in rec.edges]
+    if rec.valid_to is not None:
+        origins.valid_to[rec.origin] = to_iso(rec.valid_to) or ""
+
+
+def _restore_relations(store: MemoryStore, origins: Origins) -> int:
+    """After the rows are in: the facts the export had replaced are history here too (``valid_to`` and the
+    ``supersedes`` edge, as `update` writes them), and its hand-made links are links here. A line's memory is
+    found by the ref it was imported under (or is this store's own); a relation to a memory the file does not
+    carry, or that could not be placed, is left out. Idempotent (a fact already replaced keeps its date; an
+    edge already here stays), so a re-run after a killed import finishes the job. Returns the relations written."""
+    from memengine import supersession
+    from memengine.edges import add_edges
+    from memengine.fact_types import Verdict
+
+    if not origins.relations:
+        return 0
+    c = store.conn
+    ids: dict[str, int] = {}
+
+    def local(origin: str) -> int | None:
+        if origin not in ids:
+            where = origins.placed.get(origin)
+            if isinstance(where, int):
+                ids[origin] = where
+            elif where is not None:
+                row = c.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", where).fetchone()
+                ids[origin] = int(row[0]) if row is not None else 0
+            else:
+                ids[origin] = 0
+        return ids[origin] or None
+
+    now = to_iso(utcnow()) or ""
+    written = 0
+    verdict = Verdict("correction", "replaced in the store this was exported from", 1.0)
+    with write_tx(c):
+        for src, dst, kind, weight in origins.relations:
+            a, b = local(src), local(dst)
+            if a is None or b is None or a == b:
+                continue
+            if kind != "supersedes":
+                written += add_edges(c, [(a, b, kind, weight)], now)
+                continue
+            if c.execute("SELECT 1 FROM memories WHERE id = ? AND valid_to IS NULL", (b,)).fetchone() is None:
+                continue  # already history here (this import's earlier run, or this store's own say)
+            at = origins.valid_to.get(dst) or now
+            supersession.apply(c, [supersession.Decision(a, b, at, verdict)], now)
+            written += 1
+    return written
 
 
 def _judge(store: MemoryStore, origins: Origins) -> None:
@@ -247,6 +312,7 @@ def import_file(store: MemoryStore, path: Path, batch_size: int = 256,
     stats = store.store_many(jsonl_items(store, path, here, origins), batch_size=batch_size, progress=progress)
     stats.seen += here[0]
     stats.duplicates += here[0]
+    _restore_relations(store, origins)
     return stats, _settle_summaries(store, origins)
 
 

@@ -548,6 +548,7 @@ class Writes(StoreBase):
             page = self.conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id > ? {where} ORDER BY id "
                                      f"LIMIT {self.EXPORT_PAGE}", (last,)).fetchall()
             shared = self._older_same_text([(int(r["id"]), r["content_hash"]) for r in page if r["ref"] is None])
+            edges = self._export_edges([int(r["id"]) for r in page], sid) if sid is not None else {}
             for r in page:
                 m = Memory.from_row(r).to_dict()
                 out = {k: m[k] for k in self.EXPORT_KEYS}
@@ -558,10 +559,36 @@ class Writes(StoreBase):
                     out["ref"] = f"hash:{r['content_hash'][:24]}" + (f":{r['id']}" if r["id"] in shared else "")
                 if sid is not None:
                     out["origin"] = f"{sid}:{r['id']}"
+                if m.get("valid_to"):  # history: what replaced it is named by the newer line's "supersedes"
+                    out["valid_to"] = m["valid_to"]
+                out.update(edges.get(int(r["id"]), {}))
                 yield out
             if len(page) < self.EXPORT_PAGE:
                 return
             last = int(page[-1]["id"])
+
+    EXPORT_LINK_TYPES = ("explicit", "causal")  # edges a person or an agent made (`link`, `store --link`)
+
+    def _export_edges(self, ids: list[int], sid: str) -> dict[int, dict[str, Any]]:
+        """Per memory of ``ids``: the memories it supersedes (``supersedes``: their origins) and the links it
+        was given by hand (``links``: ``{"to": origin, "type", "weight"}``), as ``import jsonl`` reads them.
+
+        Without them a store moved by export and import came back with every replaced fact current again
+        (users25: "the wifi password is lion-12" answered beside "… tiger-43") and its links gone. What
+        consolidate derives (semantic, temporal, episode edges) is left out: it derives them again."""
+        out: dict[int, dict[str, Any]] = {}
+        kinds = ("supersedes", *self.EXPORT_LINK_TYPES)
+        for src, dst, kind, weight in select_in(
+                self.conn, "SELECT source_id, target_id, edge_type, weight FROM associations WHERE source_id IN "
+                f"({{ids}}) AND edge_type IN ({','.join('?' * len(kinds))}) ORDER BY source_id, target_id",
+                ids, kinds):
+            one = out.setdefault(int(src), {})
+            if kind == "supersedes":
+                one.setdefault("supersedes", []).append(f"{sid}:{int(dst)}")
+            else:
+                one.setdefault("links", []).append({"to": f"{sid}:{int(dst)}", "type": kind,
+                                                    "weight": round(float(weight), 4)})
+        return out
 
     def _older_same_text(self, rows: list[tuple[int, str]]) -> set[int]:
         """The ids of ``rows`` (id, content hash) whose text an older memory (lower id, any status) also has."""
