@@ -197,8 +197,10 @@ def parse_date(value: str | None, field: str) -> Any:
     if re.fullmatch(r"\s*[+-]?\d{1,3}\s*|\s*[+-]?\d{5,}\s*", value):
         raise UserError(f"{field}: {value!r} is a bare number, not a date (write '5 days ago', a year like "
                         "2024, or an ISO date like 2024-03-12)")
+    from memengine.cli import dates  # a named period read as one (``--until`` its end), local time read as UTC
+
     try:
-        return timeparse.parse_when(value)
+        return dates.parse(value, field)
     except timeparse.DateParseError as exc:
         raise UserError(f"{field}: {exc}") from exc
     except (OverflowError, ValueError) as exc:  # "99999999999 days ago": beyond any calendar
