@@ -364,14 +364,23 @@ def _note_key(name: str) -> str:
     return name.lower()
 
 
-def _files(path: Path) -> tuple[Path, list[Path]]:
+def _files(path: Path, report: ImportReport | None = None) -> tuple[Path, list[Path]]:
     if path.is_dir():
         found: list[Path] = []
         for dirpath, dirnames, filenames in os.walk(path):
             # Hidden directories (.obsidian, .git, .trash) hold app state, not notes; a trash folder old ones
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d.casefold() not in note_layouts.TRASH_FOLDERS)
             keep_dir = Path(dirpath).name.lower() == "keep"  # Google Takeout's Keep notes, as JSON
-            found += [Path(dirpath) / f for f in sorted(filenames) if not f.startswith(".") and (
+            names = [f for f in sorted(filenames) if not f.startswith(".")]
+            # a link to a moved file, a cloud placeholder, a pipe: nothing to read, and a pipe would block the
+            # import for ever (users25: one broken link failed a whole vault's import); a note's name is said
+            odd = [f for f in names if not os.path.isfile(os.path.join(dirpath, f))]
+            if report is not None:
+                for f in odd:
+                    if f.lower().endswith(NOTE_SUFFIXES + (".enex", json_canvas.CANVAS_SUFFIX)):
+                        report.warn(f"{(Path(dirpath) / f).relative_to(path).as_posix()}: not a readable file "
+                                    "(a broken link or a pipe); skipped")
+            found += [Path(dirpath) / f for f in names if f not in odd and (
                 f.lower().endswith(NOTE_SUFFIXES + (".enex", json_canvas.CANVAS_SUFFIX)) or (keep_dir and f.lower().endswith(".json"))
                 or notion.is_database(f) or markdown_apps.other_note(Path(dirpath) / f, keep_dir))]
         return path, found or markdown_apps.plain_notes(path)  # a folder of plain .txt notes and nothing else
@@ -739,7 +748,7 @@ def _parse_tree(path: Path, report: ImportReport) -> Iterator[Record]:
     or with a line over ``MAX_LINE_CHARS`` bytes is refused: an error for a single file, a warning
     naming it in a directory.
     """
-    root, files = _files(path)
+    root, files = _files(path, report)
     if not files:
         raise ImportFormatError("no .md files found", str(path))
     read = notion.tables(files)  # a database's "_all" table, not its view's too; its rows' pages are rows
