@@ -28,6 +28,7 @@ longer has that digest someone edited it, so the whole file is first copied next
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import hashlib
 import os
@@ -264,14 +265,31 @@ def strip_block(text: str) -> str:
 # --------------------------------------------------------------------------- write
 
 
-def _decode(data: bytes) -> str:
+_UTF16 = ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+
+def _codec(data: bytes) -> tuple[bytes, str]:
+    """(BOM, codec) the file is written in: UTF-16 when it starts with a UTF-16 BOM and reads as UTF-16 (Windows
+    Notepad's "Unicode"; UTF-8 appended to it made it neither: users25), else UTF-8 (no BOM to add: a UTF-8 BOM is
+    text, kept as the file's first character)."""
+    for bom, codec in _UTF16:
+        if data.startswith(bom) and not data.startswith(codecs.BOM_UTF32_LE) and len(data) % 2 == 0:
+            try:
+                data[len(bom):].decode(codec)
+            except UnicodeDecodeError:
+                break
+            return bom, codec
+    return b"", "utf-8"
+
+
+def _decode(data: bytes, how: tuple[bytes, str] = (b"", "utf-8")) -> str:
     # surrogateescape round-trips any bytes, so a file that is not valid UTF-8
     # still comes back byte-identical outside the block.
-    return data.decode("utf-8", errors="surrogateescape")
+    return data[len(how[0]):].decode(how[1], errors="surrogateescape")
 
 
-def _encode(text: str) -> bytes:
-    return text.encode("utf-8", errors="surrogateescape")
+def _encode(text: str, how: tuple[bytes, str] = (b"", "utf-8")) -> bytes:
+    return how[0] + text.encode(how[1], errors="surrogateescape")
 
 
 Snapshot = tuple[int, int, str]  # (mtime_ns, size, sha256 hex) of a file's content
@@ -352,8 +370,9 @@ def write_managed_block(
             original_bytes, before, mode = b"", None, _default_mode()
         else:
             original_bytes, before, mode = current
-        original = _decode(original_bytes)
-        new_bytes = _encode(splice(original, block))
+        how = _codec(original_bytes)
+        original = _decode(original_bytes, how)
+        new_bytes = _encode(splice(original, block), how)
         if before is not None and new_bytes == original_bytes:
             return False
         if before is not None and not mode & stat.S_IWUSR:
