@@ -206,7 +206,8 @@ def same_person(old: str, new: str) -> bool:
 # memengine/supersession.py neither asks for a word of the older beside the person's name (every fact of that
 # person says it) nor reads the older's description of who the person is as a statement of its own.
 PERSON_REASONS = ("activity given up", "now works on their own account", "the older's value replaced",
-                  "the person's diet turned", "taken on elsewhere", "provider switched")
+                  "the person's diet turned", "taken on elsewhere", "provider switched",
+                  "one person's fact in another language")
 
 
 def described(text: str) -> str:

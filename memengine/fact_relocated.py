@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import re
 
+from memengine import fact_kin
 from memengine.fact_cue_lexicon import KIN, TITLES
+from memengine.fact_langs import FUNCTION_WORDS
 from memengine.fact_lexicon import STOPWORDS, _set, fold
 from memengine.fact_tokens import guess_lang
 from memengine.fact_types import Verdict
@@ -278,6 +280,12 @@ def _about_without_place(old: str, movers: frozenset[str]) -> bool:
                    for i, t in enumerate(toks))
 
 
+def _kin_said(words: frozenset[str]) -> frozenset[str]:
+    """A subject's words with each kinship word as its concept and no function word: "De ouders van Bram" and
+    "Bram's parents" are one subject told in two languages (facts32)."""
+    return frozenset(fact_kin.concept(w) for w in words if w not in FUNCTION_WORDS)
+
+
 def another_mover(old: str, new: str) -> str:
     """Why ``new`` is no update of ``old`` when both say where someone lives or that they moved: someone else moved
     ("O cunhado do Rui mudou-se para o Porto" / "A Inês mudou-se para o Porto"), or the newer says how the person
@@ -289,7 +297,7 @@ def another_mover(old: str, new: str) -> str:
             return "a move says nothing of it"
     if a is None or b is None:
         return ""
-    if b[0] == "said" and a[:2] != b[:2]:
+    if b[0] == "said" and a[:2] != b[:2] and (a[0], _kin_said(a[1])) != (b[0], _kin_said(b[1])):
         return "someone else moved"  # (a person described by whose they are: "O cunhado do Rui")
     if a[2] and not b[2] and any(fold(t) in LIVE for t in _tokens(new)):
         return "how the person lives, not where"

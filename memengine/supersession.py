@@ -100,6 +100,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     such decision, the earliest later fact.
     """
     from memengine import (
+        fact_crossed,
         fact_elliptic,
         fact_hired,
         fact_kept,
@@ -170,7 +171,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             kept_fact = facts.analyse(kept_new)
         if sim is not None and sim < floor:  # (far in meaning: only a new value in shorthand, word for word)
             verdict = fact_swap.detect(old_text, kept_new) or _relative(old_text, said_text) \
-                or fact_relocated.moved(old_text, said_text)
+                or fact_relocated.moved(old_text, said_text) or _crossed(old_text, said_text)
         else:
             verdict = rules(old_text, kept_fact, kept_said, sim, cos) or fact_slot.decide(old_text, kept_new, cos,
                                                                                           embed, model_id)
@@ -200,7 +201,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         # own words ("cancelled the gym membership at A and joined the climbing wall at B": two jobs' words, one
         # value left; not a value the alias path wrote into the newer)
         own_role = verdict.reason.startswith((fact_promoted.ROLE, fact_relocated.REASON, fact_hired.REASON,
-                                              fact_provider.REASON)) \
+                                              fact_provider.REASON, fact_crossed.REASON)) \
             or verdict.reason.startswith(fact_migrated.REASON) and fact_migrated.left_for(old_text, said_text) is not None
         # a rule restricted to fewer days (memengine/fact_only.py) names its days in place of the older's "every
         # night at 02:00": a day for a time of day is the restriction, not another attribute
@@ -409,10 +410,10 @@ def _covered(old_text: str, said_text: str, verdict: facts.Verdict) -> facts.Ver
     changes (memengine/fact_untouched.py: "Marta is our backend lead; she lives in Lisbon and owns the
     deploy pipeline" / "Marta lives in Porto now"): retiring it would retire that statement too, which
     nothing replaced, so the two are linked (the newer ranked first, the older marked) and both stay."""
-    from memengine import fact_person, fact_relocated, fact_slot, fact_untouched, facts
+    from memengine import fact_crossed, fact_person, fact_relocated, fact_slot, fact_untouched, facts
 
-    if verdict.kind == fact_slot.MAY_UPDATE:
-        return verdict
+    if verdict.kind == fact_slot.MAY_UPDATE or verdict.reason.startswith(fact_crossed.REASON):
+        return verdict  # (told in another language, the older's every word is "not repeated": no reading)
     if verdict.reason.startswith(fact_relocated.REASON):  # (whose sister the mover is: no statement of its own)
         old_text = fact_relocated.remainder(old_text)
     elif verdict.reason.startswith(fact_person.PERSON_REASONS):  # (nor is it when their job or diet changed)
@@ -488,7 +489,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_migrated.left_for(old_text, said_text) or fact_relocated.moved(old_text, said_text) \
         or fact_quit.gave_up(old_text, said_text) or fact_own.on_own_account(old_text, said_text) \
         or fact_instead.replaced(old_text, said_text) or fact_diet.turned(old_text, said_text) \
-        or _dose(old_text, said_text) or fact_hired.hired(old_text, said_text)
+        or _dose(old_text, said_text) or fact_hired.hired(old_text, said_text) or _crossed(old_text, said_text)
 
 
 def _dose(old_text: str, said_text: str) -> facts.Verdict | None:
@@ -509,6 +510,16 @@ def _provider(old_text: str, said_text: str) -> facts.Verdict | None:
 
     why = fact_provider.switched(old_text, said_text)
     return facts.Verdict("slot", why, 0.8) if why else None
+
+
+def _crossed(old_text: str, said_text: str) -> facts.Verdict | None:
+    """A ``slot`` verdict when the newer, in another language, says a new value of the one attribute of the
+    person (or relative) the older states (memengine/fact_crossed.py: "Sanne gaat met de trein naar haar werk" /
+    "Sanne bikes to work now that her office moved to Leidsche Rijn"), which no cosine nor pattern reads."""
+    from memengine import fact_crossed, facts
+
+    why = fact_crossed.crossed(old_text, said_text)
+    return facts.Verdict("slot", why, 0.75) if why else None
 
 
 def _relative(old_text: str, said_text: str) -> facts.Verdict | None:

@@ -1,0 +1,76 @@
+"""facts32: one person's fact told again in another language with a new value (memengine/fact_crossed.py).
+
+Sentences of my own (not held-out 10's or 11's).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import memory_core as core
+from memengine import fact_crossed
+from memengine.fact_slot_weights import WEIGHTS
+
+
+@pytest.mark.parametrize(("old", "new", "attr"), [
+    # where a relative lives, the kinship word in two languages
+    ("Die Eltern von Timo wohnen in Kassel", "Timo's parents have moved to Göttingen", "home"),
+    ("A mãe do Tiago vive em Faro", "Tiago's mum has moved into a flat in Lagos", "home"),
+    # how one gets to work: another vehicle
+    ("Inge fietst naar haar werk", "Inge takes the bus to work since her knee operation", "commute"),
+    ("Matteo va al lavoro in treno", "Matteo now drives to work, the line is closed", "commute"),
+    # a child's school
+    ("Noé, le fils de Claire, est à l'école Jules-Ferry", "Noé started at the Collège Pasteur in September", "school"),
+    # a gym, a course, a doctor
+    ("Lars trainiert im Fitnessstudio am Hauptbahnhof", "Lars now trains at PureGym in Altona", "gym"),
+    ("Ana va a clases de alemán los martes", "Ana's German classes have moved to Thursdays", "course"),
+    ("De huisarts van Pieter is dokter Visser", "Pieter's GP is Dr. Smit now", "doctor"),
+    # a job: a role where it is held, then "joined … as"
+    ("Giulia è infermiera al Policlinico", "Giulia has joined a private clinic in Parma as a nurse", "work"),
+])
+def test_crossed(old: str, new: str, attr: str) -> None:
+    assert fact_crossed.crossed(old, new) == f"{fact_crossed.REASON}: {attr}"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Die Eltern von Timo wohnen in Kassel", "Mia's parents have moved to Göttingen"),  # another person's parents
+    ("Die Eltern von Timo wohnen in Kassel", "Timo's sister has moved to Göttingen"),  # another relative
+    ("Die Eltern von Timo wohnen in Kassel", "Timo has moved to Göttingen"),  # Timo, not his parents
+    ("Inge fietst naar haar werk", "Inge's husband takes the bus to work now"),  # someone else's commute
+    ("Inge fietst naar haar werk", "Inge might take the bus to work in winter"),  # not asserted
+    ("Inge fietst naar haar werk", "Inge cycles to work too, along the canal"),  # the same said again
+    ("Lars trainiert im Fitnessstudio am Hauptbahnhof", "Lars went to the cinema at Hauptbahnhof now and then"),
+    ("Ana va a clases de alemán los martes", "Ana's sister has German classes on Thursdays now"),
+    ("De huisarts van Pieter is dokter Visser", "Pieter saw Dr. Visser about his knee"),  # no new value, no change
+    ("Lars trainiert im Fitnessstudio am Hauptbahnhof", "Lars now works at PureGym in Altona"),  # another attribute
+    ("Lars trainiert im Fitnessstudio am Hauptbahnhof", "Lars trainiert jetzt bei PureGym in Altona"),  # one language
+])
+def test_not_crossed(old: str, new: str) -> None:
+    assert fact_crossed.crossed(old, new) is None
+
+
+def test_whose() -> None:
+    assert fact_crossed.whose("De ouders van Bas wonen in Zwolle") == (frozenset({"bas"}), "parents")
+    assert fact_crossed.whose("Bas's parents live in Zwolle") == (frozenset({"bas"}), "parents")
+    assert fact_crossed.whose("Noé, le fils de Claire, est à l'école") == (frozenset({"noe"}), "")
+    assert fact_crossed.whose("Claire's son Noé is at school") == (frozenset({"noe"}), "")
+    assert fact_crossed.whose("Tiagos Handyvertrag läuft bei O2") == (frozenset({"tiagos"}), "")
+
+
+def test_real_model_an_english_note_retires_the_dutch_one(real, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert real.model_id == WEIGHTS["model_id"]
+    s = core.MemoryStore(tmp_path / "m.db", embedder=real)
+    try:
+        train = s.store("Inge gaat met de trein naar haar werk", "semantic").id
+        parents = s.store("De ouders van Inge wonen in Deventer", "semantic").id
+        dog = s.store("Inge heeft een hond, Bolt", "semantic").id
+        res = s.store("Inge cycles to work now that her office moved to the city centre", "semantic")
+        assert res.supersedes == [train]
+        res = s.store("Inge's parents have moved to Apeldoorn", "semantic")
+        assert res.supersedes == [parents]
+        res = s.store("Inge's sister has moved to Zwolle", "semantic")
+        assert res.supersedes == [] and res.may_update == []
+        assert dog not in res.supersedes
+    finally:
+        s.close()
