@@ -51,6 +51,12 @@ ATTRIBUTES: dict[str, frozenset[str]] = {attr: frozenset(fold(w) for w in words.
         universite estudia estudios estudiar universidad estuda estudos universidade studia studiare universita
         studeert studie universiteit""",
 }.items()}
+# Every word of both tables, and those of 5 letters or more a compound may end in
+_ALL_WORDS = frozenset(w for t in ATTRIBUTES.values() for w in t) | frozenset(
+    w for ws in fact_attr.ATTRIBUTES.values() for w in ws.split())
+_ENDINGS = tuple((w, a) for a, ws in fact_attr.ATTRIBUTES.items() for w in ws.split()
+                 if len(w) >= 5 and not w.endswith("*") and a in ("school", "commute")) + tuple(
+    (w, a) for a, t in ATTRIBUTES.items() for w in t if len(w) >= 5)
 # Getting to work said by the vehicle (memengine/fact_attr.py's commute words, and these)
 _COMMUTE_MORE = frozenset(fold(w) for w in """bikes biking walks drives trein treinen auto coche carro voiture macchina
     bus""".split())
@@ -61,10 +67,15 @@ _AS_ROLE = re.compile(r"\b(?:joined|started|starts|began|begun|works|working|hir
 # Words saying the fact is someone else's as well, or a second one: no new value of the older's slot.
 _ADDED = re.compile(r"\b(?:too|as well|also|auch|ebenfalls|aussi|egalement|tambien|tambem|anche|pure|ook)\b")
 # Words saying when a change happened or that a state holds now, beside CHANGE_WORDS / NOW_WORDS.
+# (Dutch verbs of change too: memengine/fact_change_words.py has six languages)
 _SINCE = frozenset(fold(w) for w in """since seit sinds depuis desde dal da tegenwoordig nu inmiddels voortaan
-    mittlerweile inzwischen desormais ya ja""".split())
+    mittlerweile inzwischen desormais ya ja overgestapt overgegaan verhuisd gewisseld veranderd begonnen gestopt
+    verkocht gekocht verhoogd verlaagd opgehoogd geworden""".split())
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _HEAD = 6  # the words a subject is read in
+# The attributes read in one language too (a school, a way to work, a gym, a doctor, a course, a study are each
+# named by a noun of their own; where one works or lives is said by verbs the rules of one language read)
+_SAID_ALIKE = frozenset(("school", "commute", "gym", "doctor", "course", "study"))
 _OF = frozenset("of von van de di do da del della dos das".split())  # a possessor after a noun
 _MOVED_IN = re.compile(r"\bmoved (?:in|into|out)\b")
 _MOVED_WHEN = re.compile(r"\b(?:move|moves|moved|moving)\s+(?:back\s+)?to\s+(?:" + "|".join(
@@ -103,6 +114,8 @@ def attributes(text: str) -> frozenset[str]:
     for attr, table in ATTRIBUTES.items():
         if words & table:
             out.add(attr)
+    for w in words - _ALL_WORDS:  # a compound ending in an attribute's word: "Montessorischool", "Sprachschule"
+        out.update(a for end, a in _ENDINGS if w.endswith(end) and len(w) > len(end) + 2)
     if words & _COMMUTE_MORE and {"work", "werk", "trabajo", "travail", "boulot", "lavoro", "ufficio", "trabalho",
                                    "arbeit", "buro", "school", "ecole", "escola", "scuola"} & words:
         out.add("commute")
@@ -191,15 +204,16 @@ def _two_languages(old: str, new: str) -> bool:
 def crossed(old: str, new: str) -> str | None:
     """``REASON: attribute`` when ``new``, in another language than ``old``, says a new value of the same
     person's (or relative's) one attribute ``old`` states (see the module docstring), else None."""
-    if not _two_languages(old, new) or fact_mood.unasserted(new):
+    if fact_mood.unasserted(new):
         return None
+    crossed_langs = _two_languages(old, new)
     low = fold(new.lower().replace("’", "'"))
     if _ADDED.search(low) or not _same_whose(old, new):
         return None
     a, b = attributes(old), attributes(new)
     if not a and fact_hired.job(old):
         a = frozenset({"work"})  # "Lucía es enfermera en el Hospital La Fe": a role where it is held
-    if len(a) != 1 or a != b:
+    if len(a) != 1 or a != b or not crossed_langs and not a & _SAID_ALIKE:
         return None
     words = set(_words(new))
     if not (words & (CHANGE_WORDS | NOW_WORDS | _SINCE)):

@@ -28,6 +28,9 @@ from memengine.fact_slot_weights import WEIGHTS
     ("De huisarts van Pieter is dokter Visser", "Pieter's GP is Dr. Smit now", "doctor"),
     # a job: a role where it is held, then "joined … as"
     ("Giulia è infermiera al Policlinico", "Giulia has joined a private clinic in Parma as a nurse", "work"),
+    # in one language too, for an attribute named by a noun of its own (a gym, a school, a way to work)
+    ("Lars trainiert im Fitnessstudio am Hauptbahnhof", "Lars trainiert jetzt bei PureGym in Altona", "gym"),
+    ("Sofie zit op de Montessorischool in Zeist", "Sofie is overgestapt naar de Vrije School in Zeist", "school"),
 ])
 def test_crossed(old: str, new: str, attr: str) -> None:
     assert fact_crossed.crossed(old, new) == f"{fact_crossed.REASON}: {attr}"
@@ -44,7 +47,8 @@ def test_crossed(old: str, new: str, attr: str) -> None:
     ("Ana va a clases de alemán los martes", "Ana's sister has German classes on Thursdays now"),
     ("De huisarts van Pieter is dokter Visser", "Pieter saw Dr. Visser about his knee"),  # no new value, no change
     ("Lars trainiert im Fitnessstudio am Hauptbahnhof", "Lars now works at PureGym in Altona"),  # another attribute
-    ("Lars trainiert im Fitnessstudio am Hauptbahnhof", "Lars trainiert jetzt bei PureGym in Altona"),  # one language
+    # in one language, where one lives or works is the rules' (their verbs), not this reading's
+    ("Ana vive en Triana", "Ana se ha mudado a Nervión"),
 ])
 def test_not_crossed(old: str, new: str) -> None:
     assert fact_crossed.crossed(old, new) is None
