@@ -93,8 +93,15 @@ def link(store: MemoryStore, a: int, b: int, edge_type: str = "explicit", weight
     return {"source_id": a, "target_id": b, "edge_type": edge_type, "weight": weight}
 
 
+HISTORY_EDGES = ("supersedes", "contradicts")  # a fact's versions, a contradiction's pair: removed only when named
+
+
 def unlink(store: MemoryStore, a: int, b: int, edge_type: str | None = None) -> dict[str, Any]:
-    """Remove the edges between ``a`` and ``b`` (either direction; one type or all)."""
+    """Remove the edges between ``a`` and ``b`` (either direction; one type, or all but history).
+
+    Without a type the history edges stay (:data:`HISTORY_EDGES`): removing the user's own link between two
+    versions of a fact also cut the ``supersedes`` edge, and the older version lost its successor (``get``: no
+    ``superseded_by``, no ``versions``) while staying history (users25). ``--type supersedes`` removes one."""
     sql = "DELETE FROM associations WHERE ((source_id = ? AND target_id = ?) OR (source_id = ? AND target_id = ?))"
     args: list[Any] = [a, b, b, a]
     if edge_type:
@@ -102,11 +109,23 @@ def unlink(store: MemoryStore, a: int, b: int, edge_type: str | None = None) -> 
             raise UserError(f"--type must be one of {', '.join(EDGE_TYPES)} (got {edge_type!r})")
         sql += " AND edge_type = ?"
         args.append(edge_type)
+    else:
+        sql += f" AND edge_type NOT IN ({','.join('?' * len(HISTORY_EDGES))})"
+        args += HISTORY_EDGES
     with write_tx(store.conn):
         n = store.conn.execute(sql, args).rowcount
+        kept = 0 if edge_type else int(store.conn.execute(
+            "SELECT count(*) FROM associations WHERE ((source_id = ? AND target_id = ?) OR (source_id = ? AND "
+            "target_id = ?))", (a, b, b, a)).fetchone()[0])
     if n == 0:
+        if kept:
+            raise NotFound(f"only history edges between #{a} and #{b} ({' or '.join(HISTORY_EDGES)}): they stay; "
+                           f"name one with --type to remove it")
         raise NotFound(f"no {edge_type + ' ' if edge_type else ''}edge between #{a} and #{b}")
-    return {"source_id": a, "target_id": b, "removed": n}
+    out: dict[str, Any] = {"source_id": a, "target_id": b, "removed": n}
+    if kept:
+        out["kept_history"] = kept
+    return out
 
 
 def neighbourhood(store: MemoryStore, root: int | None, hops: int = 1, limit: int = 200,

@@ -36,7 +36,8 @@ def link(source_id: int, target_id: int, edge_type: str, weight: float) -> None:
 @click.argument("target_id", type=ROW_ID)
 @click.option("--type", "edge_type", type=click.Choice(EDGE_TYPES), default=None, help="Only this edge type.")
 def unlink(source_id: int, target_id: int, edge_type: str | None) -> None:
-    """Remove the edges between two memories (both directions).
+    """Remove the edges between two memories (both directions). A fact's versions (supersedes) and a
+    contradiction's pair (contradicts) stay unless named with --type.
 
     \b
     Example:
