@@ -197,7 +197,8 @@ def _number(tok: str) -> float | None:
     m = re.match(r"\d+(?:[.,]\d+)?", tok)
     if m is None:
         return None
-    return float(m.group(0).replace(",", "."))
+    n = float(m.group(0).replace(",", "."))
+    return n if n != float("inf") else None  # 400 digits in a row are no amount (int(inf) failed a store: users25)
 
 
 def _clock(tok: str, nxt: str) -> float | None:

@@ -24,6 +24,19 @@ if TYPE_CHECKING:
     import numpy as np
 
 MAX_CONTENT_BYTES = 1_000_000  # larger text needs --truncate: never a silent cut
+# Beyond about this many characters the model reads a prefix only (256 word pieces): two long texts that share
+# it embed alike whatever follows (users25: a journal stored again with a new paragraph at its end was merged
+# into the old one, "near-duplicate (cosine 1.000)", and the paragraph lost). Such a text is a near-duplicate
+# only when it says no word the older does not.
+LONG_TEXT_CHARS = 500
+_WORD = re.compile(r"\w+")
+
+
+def _says_more(old: str, new: str) -> bool:
+    """Whether ``new``, a text longer than the model reads whole, has a word ``old`` has not."""
+    if len(new) <= LONG_TEXT_CHARS and len(old) <= LONG_TEXT_CHARS:
+        return False
+    return not set(_WORD.findall(new.casefold())) <= set(_WORD.findall(old.casefold()))
 NEAR_DUP_COSINE = 0.95  # write-time near-duplicate threshold for facts and procedures (+ memengine.facts.same_fact)
 
 
@@ -322,7 +335,7 @@ class Writes(StoreBase):
             ).fetchone()
             # near in meaning is not enough: "tiger-42" / "tiger-43", "is" / "is not" are two facts
             if r and r[0] == m.memory_type and r[1] == "active" and r[3] is None and sim >= NEAR_DUP_COSINE \
-                    and same_fact(r[2], m.content):
+                    and not _says_more(r[2], m.content) and same_fact(r[2], m.content):
                 self._reinforce(mid, now)
                 res = StoreResult(mid, True, f"near-duplicate (cosine {sim:.3f})", self._degraded_tag(),
                                   merged=self._merge_duplicate(mid, values))
