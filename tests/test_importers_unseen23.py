@@ -316,7 +316,8 @@ def test_every_unseen23_fixture_has_a_case() -> None:
                SN / "html" / "chat_history.html", FB_PAGE, FIX / "facebook-ana-html.zip", IM / "+15551234567.html",
                IM / "Inês Sousa, Pedro Sousa.html", FIX / "wechat" / "聊天记录" / "妈妈" / "妈妈.csv", *BAD_CASES,
                *(DOCS / f"{n}.docx" for n in DOCX_AS_MARKDOWN)}
-    folders = [SN / "mydata~1710450000000", IG, FIX / "matrix", *[p for p in BAD_CASES if p.is_dir()]]
+    covered |= {BAD / "matrix - Bad date - Chat Export - 2024-03-14T18-10-00.000Z.txt"}
+    folders = [SN / "mydata~1710450000000", IG, FIX / "matrix", FIX / "element", *[p for p in BAD_CASES if p.is_dir()]]
     files = {p for p in FIX.rglob("*") if p.is_file() and p.name != "README.md"}
     left = {p for p in files if p not in covered and not any(f in p.parents for f in folders)}
     assert left == set()
@@ -384,3 +385,38 @@ def test_metas_other_pages_stay_notes(tmp_path: Path) -> None:
                     '<div class="_a6-o">Jun 02, 2023 7:15:00 pm</div></div></div></body></html>\n', encoding="utf-8")
     recs, _ = notes(page)
     assert [r.source for r in recs] == ["markdown"] and "Camino de Santiago" in recs[0].content
+
+
+# --- Element's plain-text export (held-out, written before its reader: read as a WhatsApp chat until then) ----------
+
+EL = FIX / "element"
+ALFAMA = [("Ana Sousa: Olá a todos! A obra começa segunda-feira às 8h", "2024-03-14T18:02:05"),
+          ("Rui Costa: Perfeito, eu levo as chaves do armazém", "2024-03-14T18:03:00"),
+          ("Ana Sousa: Lista do material:\n- 20 sacos de cimento\n- tinta branca", "2024-03-14T18:06:40")]
+PLATFORM = [("Priya Nair: Standup moved to 10:30 today", "2024-04-02T09:15:03"),
+            ("Tom Becker: thanks, I will dial in from the train", "2024-04-02T09:16:44"),
+            ("Priya Nair: Release notes are in the shared drive", "2024-04-02T13:05:09")]
+
+
+def test_element_text_export_is_a_matrix_room() -> None:
+    """Element's "Export chat" as plain text: the browser's locale writes the dates (en-GB here), the room is the file
+    name's; a reply's "<Name "quote…">" goes to metadata; joins, the room's creation, an emote and an image are left
+    out (the text says no more of them than a line)."""
+    recs, rep = parsed(EL / "matrix - Obra Alfama - Chat Export - 2024-03-14T18-10-00.000Z.txt", "matrix")
+    check_chat_shape(recs, "matrix")
+    assert turns(recs) == ALFAMA and {r.thread for r in recs} == {"Obra Alfama"}
+    assert (recs[1].metadata.get("reply_to"), recs[1].metadata.get("quote")) == ("Ana Sousa", "Olá a todos! A obra começa...")
+    assert counts(rep)[0] == 7 and rep.warnings == []
+
+
+def test_element_text_export_us_locale_and_the_same_refs_from_a_later_export(tmp_path: Path) -> None:
+    path = EL / "matrix - Platform team - Chat Export - 2024-04-02T13-10-00.000Z.txt"
+    recs, _ = parsed(path, "matrix")
+    assert turns(recs) == PLATFORM and {r.thread for r in recs} == {"Platform team"}
+    later = tmp_path / "matrix - Platform team - Chat Export - 2024-05-01T08-00-00.000Z.txt"
+    later.write_bytes(path.read_bytes())
+    assert [r.ref for r in parsed(later, "matrix")[0]] == [r.ref for r in recs]  # a later export: the same memories
+
+
+def test_element_text_export_bad_date_is_refused(tmp_path: Path) -> None:
+    assert_import_refused(BAD / "matrix - Bad date - Chat Export - 2024-03-14T18-10-00.000Z.txt", tmp_path, ":2:")
