@@ -16,7 +16,7 @@ _HEAD_BYTES = 16384
 
 def head_app(path: Path, body: str) -> str | None:
     """The app of a file by its name and first bytes as text (``body``)."""
-    from importers import imessage_html, messenger_html, snapchat, zoom  # (parsers load when first asked for)
+    from importers import imessage_html, matrix_text, messenger_html, snapchat, zoom  # (loaded when first asked for)
 
     suffix = path.suffix.lower()
     if suffix in (".html", ".htm"):
@@ -27,6 +27,8 @@ def head_app(path: Path, body: str) -> str | None:
         return None
     if suffix in (".txt", "") and zoom.is_chat_head(body):
         return "zoom"
+    if matrix_text.is_export_name(path) and body.strip():
+        return "matrix"  # Element's text export: WhatsApp's lines, the room's name in the file's
     if snapchat.is_export_head(body) or (path.name.lower() == snapchat.FILE and body.lstrip().startswith("{")):
         return "snapchat"  # (by its name too: a damaged one is refused saying why)
     return None

@@ -35,9 +35,15 @@ def is_export_head(head: str) -> bool:
 
 
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
-    """Records of one Element JSON export, or of each in a folder; bad input: a one-line ImportFormatError."""
+    """Records of one Element JSON export (or its plain text: :mod:`importers.matrix_text`), or of each in a folder;
+    bad input: a one-line ImportFormatError."""
+    from importers import matrix_text
+
+    if path.is_file() and matrix_text.is_export_name(path):
+        yield from matrix_text.parse(path, report)
+        return
     if path.is_dir():
-        files = []
+        files = [p for p in sorted(path.glob("*.txt")) if matrix_text.is_export_name(p)]
         for p in sorted(path.glob("*.json")):
             with p.open("rb") as fh:
                 if is_export_head(fh.read(65536).decode("utf-8", "replace")):

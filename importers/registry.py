@@ -79,7 +79,7 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("viber", (".csv", ".zip"), one_per_file=False, conversational=True, module="importers.viber"),
     ParserSpec("wechat", (".csv", ".txt"), one_per_file=False, conversational=True, module="importers.wechat"),
     ParserSpec("threema", (".txt", ".zip"), one_per_file=False, conversational=True, module="importers.threema"),
-    ParserSpec("matrix", (".json",), one_per_file=False, conversational=True, module="importers.matrix"),
+    ParserSpec("matrix", (".json", ".txt"), one_per_file=False, conversational=True, module="importers.matrix"),
     ParserSpec("twitter", (".js", ".zip"), one_per_file=False, conversational=True, module="importers.twitter"),
     ParserSpec("googlevoice", (".html", ".zip"), one_per_file=False, conversational=True,
                module="importers.googlevoice"),
