@@ -17,7 +17,7 @@ EXPECTED = ("expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export (
             "contacts (.vcf), JSON lines (.jsonl) or a chat of Telegram, Slack, Discord (DiscordChatExporter), Messenger, "
             "Instagram, iMessage (imessage-exporter), LINE, KakaoTalk, SMS Backup & Restore, Google Chat or Hangouts "
             "(Takeout), Signal Desktop (signal-export), Skype, Viber (its CSV), WeChat (MemoTrace's CSV or TXT), Threema, "
-            "Element (Matrix, JSON), X/Twitter DMs (the archive), Google Voice (Takeout), Zoom (meeting_saved_chat.txt) "
+            "Element (Matrix, JSON or text), X/Twitter DMs (the archive), Google Voice (Takeout), Zoom (meeting_saved_chat.txt) "
             "or Snapchat (chat_history.json); a Word document (.docx) as a note")
 
 _MAGIC = (
