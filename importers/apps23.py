@@ -45,7 +45,7 @@ def _head(path: Path) -> str:
 def folder_app(folder: Path, names: set[str]) -> str | None:
     """The app of a folder: a Snapchat download (json/chat_history.json), Zoom's folder of meetings or one
     meeting's, a folder of imessage-exporter's pages, a Meta chat's folder of pages."""
-    from importers import messenger_html, snapchat, zoom
+    from importers import matrix_text, messenger_html, snapchat, zoom
 
     for rel in (f"json/{snapchat.FILE}", snapchat.FILE):
         if (folder / rel).is_file() and _head(folder / rel).lstrip("\ufeff \t\r\n").startswith("{"):
@@ -60,6 +60,8 @@ def folder_app(folder: Path, names: set[str]) -> str | None:
         return "messenger"
     if imessage_pages(folder, 5):
         return "imessage"
+    if any(matrix_text.is_export_name(p) for p in folder.iterdir() if p.is_file()):
+        return "matrix"  # a folder of Element's text exports
     return None
 
 

@@ -420,3 +420,9 @@ def test_element_text_export_us_locale_and_the_same_refs_from_a_later_export(tmp
 
 def test_element_text_export_bad_date_is_refused(tmp_path: Path) -> None:
     assert_import_refused(BAD / "matrix - Bad date - Chat Export - 2024-03-14T18-10-00.000Z.txt", tmp_path, ":2:")
+
+
+def test_a_folder_of_element_text_exports(tmp_path: Path) -> None:
+    """(Written after the reader.) A folder of Element's text exports imports each room."""
+    recs, _ = parsed(EL, "matrix")
+    assert turns(recs) == ALFAMA + PLATFORM
