@@ -101,6 +101,7 @@ class _Document:
         self.deleted = 0
         self.cells: list[str] | None = None  # the open table row's cells
         self.tables = 0
+        self.outer: list[tuple[list[str], str]] = []
 
     def read(self, data: bytes) -> list[tuple[str, str]]:
         parser = expat.ParserCreate(namespace_separator=" ")
@@ -121,7 +122,8 @@ class _Document:
         ns, _, tag = name.rpartition(" ")
         if ns != _W:
             return
-        if tag == "p":
+        if tag == "p":  # (a text box's paragraphs stand inside a paragraph: the outer one's words are kept aside)
+            self.outer.append((self.text, self.style))
             self.text, self.style = [], ""
         elif tag == "pStyle":
             value = attrs.get(f"{_W} val", "")
@@ -157,7 +159,7 @@ class _Document:
                 self.cells.append(" ".join(text.split()))
             else:
                 self.out.append((self.style, text))
-            self.text = []
+            self.text, self.style = self.outer.pop() if self.outer else ([], "")
         elif tag == "tr" and self.cells is not None:
             self.out.append(("row", " | ".join(self.cells)))
             self.cells = None

@@ -23,6 +23,7 @@ Decisions:
 from __future__ import annotations
 
 import random
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -426,3 +427,16 @@ def test_a_folder_of_element_text_exports(tmp_path: Path) -> None:
     """(Written after the reader.) A folder of Element's text exports imports each room."""
     recs, _ = parsed(EL, "matrix")
     assert turns(recs) == ALFAMA + PLATFORM
+
+
+def test_word_text_box_inside_a_paragraph_keeps_both(tmp_path: Path) -> None:
+    """(Written after the reader.) A text box's paragraph stands inside another: both keep their words."""
+    from importers import docx
+
+    body = ('<w:p><w:r><w:t>Before the box. </w:t></w:r><w:r><w:pict><w:txbxContent><w:p><w:r><w:t>Boxed words</w:t>'
+            '</w:r></w:p></w:txbxContent></w:pict></w:r><w:r><w:t>After the box.</w:t></w:r></w:p>')
+    path = tmp_path / "box.docx"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("word/document.xml", '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/'
+                    f'wordprocessingml/2006/main"><w:body>{body}</w:body></w:document>')
+    assert docx.markdown(path) == "Boxed words\n\nBefore the box. After the box.\n"
