@@ -2,7 +2,8 @@
 notes.py's vector gate: a later note sharing ONE rare word with a top note goes above it when their vectors say one
 subject (a change word and cosine >= SAME_COS, or the value restated at cosine >= RESTATE_COS) — not below those
 cosines, not without vectors, not when the later note is a plan; the bench's "flagged" counts read the JSON's
-possibly_outdated marks."""
+possibly_outdated marks; keyword_floor.py: a keyword side that matched only the user's name (a word most rows hold,
+FTS5's idf floor) is left out of fusion."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 
 from bench.recall_notes import score_row, summarise
 from memengine.recall import notes
+from memengine.recall.keyword_floor import says_nothing
 from memengine.recall.notes import newer_notes_first
 from memengine.records import Candidate
 from memory_core import MemoryStore, RecallConfig
@@ -145,3 +147,38 @@ def test_the_bench_counts_what_the_json_flags() -> None:
     assert past["answer_flagged"] is False
     s = summarise([shown, wrong, past])
     assert s["old_flagged"] == (1, 2) and s["answer_flagged"] == 1 and s["current_above"] == (2, 3)
+
+
+def test_says_nothing_reads_fts5s_idf_floor() -> None:
+    notes_ = {i: _cand(i, f"note {i}", "2026-09-01") for i in range(40)}
+    floor = {i: 1e-6 * (1 + i % 3) for i in range(20)}
+    assert says_nothing(floor, notes_) and not says_nothing({**floor, 7: 0.08}, notes_) and not says_nothing({}, notes_)
+    few = {i: notes_[i] for i in range(19)}  # (fewer candidates than Z_MIN_SCORES: "amlodipine" in 2 notes of 4)
+    assert not says_nothing({i: floor[i] for i in range(10)}, few)
+    turns = {**notes_, 3: Candidate((3, "a chat turn", "ana", "chat-1", 4, "2026-09-01", "{}", 1.0, 0.5, "whatsapp"))}
+    assert not says_nothing(floor, turns)  # (a chat turn among them: LoCoMo lost 0.001 with it)
+
+
+def test_a_keyword_side_holding_only_the_users_name_is_left_out(tmp_path: Path) -> None:
+    """Every note names Noor: a question whose only indexed word is her name gets bm25 at FTS5's idf floor on
+    every note; min-max would give the shortest one the keyword side's full weight (kw_floor off)."""
+    store = MemoryStore(tmp_path / "notes.db")
+    texts = ["Noor is allergic to penicillin.", "Noor swims on Mondays at 7 in Leith.",
+             "Noor's sister Hana lives in Cairo and calls on Sundays.",
+             "Noor leads the redesign of the ticketing app with Sofia; delivery on 20 January.",
+             "Noor drinks oat flat whites; no cow's milk.", "Noor's landlord is Mr Kerr; rent due on the 3rd.",
+             *(f"Noor's reading list, book {i}: {title}." for i, title in enumerate(
+                 ["Middlemarch", "Beloved", "Stoner", "Possession", "Atonement", "Gilead", "Housekeeping",
+                  "Transit", "Outline", "Kudos", "Lanny", "Milkman", "Normal People", "Piranesi"], 1))]
+    for text in texts:
+        store.store(text, "semantic", source="agent")
+
+    def keyword_norms(on: bool) -> dict[str, float]:
+        cfg = replace(RecallConfig(), kw_floor=on)
+        res = store.recall("Which venture is Noor heading?", k=20, touch=False, explain=True, config=cfg)
+        return {m.content: (m.explain or {}).get("keyword_norm", 0.0) for m in res.results}
+
+    off = keyword_norms(False)
+    assert max(off.values()) == 1.0 and off["Noor is allergic to penicillin."] == 1.0
+    assert set(keyword_norms(True).values()) == {0.0}
+    store.close()

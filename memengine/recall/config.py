@@ -228,6 +228,9 @@ SUCCEEDED = True
 # Round 30 (memengine/recall/notes.py): an agent's own notes (no thread) — a later note of the same source saying a
 # top note's subject again as a change goes above it. Figures: bench/README.md, "Round 30".
 NOTES_NEWER = True
+# Round 34 (memengine/recall/keyword_floor.py): a keyword side of notes whose every match is a word held by more than
+# half of the rows (FTS5's idf floor: the user's name in a store of notes about them) is left out of fusion.
+KW_FLOOR = True
 # Round 25 ("switch", renamed.py): the broader change lexicon the facts engine reads (fact_change_words: "résilié",
 # "cancelei", "passati"), and "what" questions asking no value, whose update must say the change beside the old name.
 # Held-out 22: recall@5 0.734 -> 0.747, newer above older 23/42 -> 24/42, traps moved 0; held-outs 13-19 unchanged,
@@ -375,6 +378,8 @@ class RecallConfig:
     succeeded: bool = SUCCEEDED
     # A later note restating a top note's subject as a change goes above it, the older marked (notes.py, round 30).
     notes_newer: bool = NOTES_NEWER
+    # A keyword side of notes that matched only words most rows hold is left out of fusion (keyword_floor.py, round 34).
+    kw_floor: bool = KW_FLOOR
     # The answers of the first answer_seeds hits' questions, right after them below the first answer_keep (answers.py).
     answer_seeds: int = ANSWER_SEEDS
     answer_keep: int = ANSWER_KEEP

@@ -33,6 +33,7 @@ from memengine.recall.config import (
     config_for,
 )
 from memengine.recall.keyword import KeywordSearch
+from memengine.recall.keyword_floor import says_nothing
 from memengine.recall.people import People
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
@@ -486,7 +487,10 @@ class Recall(KeywordSearch, People):
             want = max(want, COVER_POOL if cover else 0, EXPAND_POOL if expanding else 0)
         fuse_cfg = self._vocab_weights(run) if run.strategy == "hybrid" and run.cfg.kw_cover > 0 and run.kw \
             and not run.raw else run.cfg  # (round 26: the keyword weight a question's words can earn; vocab_cover.py)
-        scored = self._fuse(rows, run.kw, vs, run.strategy, explain, fuse_cfg, run.query,
+        kw = run.kw
+        if run.strategy == "hybrid" and run.cfg.kw_floor and says_nothing(kw, rows):  # (round 34: only words most
+            kw = {}  # notes hold, the user's name in a store of notes about them: min-max gave them full weight)
+        scored = self._fuse(rows, kw, vs, run.strategy, explain, fuse_cfg, run.query,
                             run.people, run.phrase, k=want, more=more)
         scored.sort(key=lambda m: (-(m.score or 0.0), m.id))
         if expanding:
