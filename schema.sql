@@ -584,3 +584,44 @@ CREATE TRIGGER _mem_version_sign_memories_ad AFTER DELETE ON sign_memories BEGIN
 CREATE TRIGGER _mem_version_sign_contexts_ai AFTER INSERT ON sign_contexts BEGIN UPDATE _mem_version SET n = n + 1; END;
 CREATE TRIGGER _mem_version_sign_contexts_au AFTER UPDATE ON sign_contexts BEGIN UPDATE _mem_version SET n = n + 1; END;
 CREATE TRIGGER _mem_version_sign_contexts_ad AFTER DELETE ON sign_contexts BEGIN UPDATE _mem_version SET n = n + 1; END;
+
+-- m015_people_faded: the (author, thread) pairs of the archived rows (the brief's People keeps the
+-- members of a chat whose turns faded), kept by triggers like memory_author_threads
+CREATE TABLE memory_author_threads_faded (
+    author   TEXT NOT NULL,
+    thread   TEXT NOT NULL,              -- '' for memories in no thread
+    archived INTEGER NOT NULL,           -- archived level-0 memories of this pair (rows at 0 are deleted)
+    first_at TEXT NOT NULL,              -- min/max of coalesce(event_at, created_at), only ever widened
+    last_at  TEXT NOT NULL,
+    PRIMARY KEY (author, thread)
+) WITHOUT ROWID;
+CREATE TRIGGER memory_author_threads_faded_ai AFTER INSERT ON memories
+    WHEN new.author IS NOT NULL AND new.status = 'archived' AND new.level = 0 BEGIN
+    INSERT INTO memory_author_threads_faded(author, thread, archived, first_at, last_at)
+        VALUES (new.author, coalesce(new.thread, ''), 1, coalesce(new.event_at, new.created_at),
+                coalesce(new.event_at, new.created_at))
+        ON CONFLICT(author, thread) DO UPDATE SET archived = archived + 1,
+            first_at = min(first_at, excluded.first_at), last_at = max(last_at, excluded.last_at);
+END;
+CREATE TRIGGER memory_author_threads_faded_ad AFTER DELETE ON memories
+    WHEN old.author IS NOT NULL AND old.status = 'archived' AND old.level = 0 BEGIN
+    UPDATE memory_author_threads_faded SET archived = archived - 1
+        WHERE author = old.author AND thread = coalesce(old.thread, '');
+    DELETE FROM memory_author_threads_faded
+        WHERE author = old.author AND thread = coalesce(old.thread, '') AND archived <= 0;
+END;
+CREATE TRIGGER memory_author_threads_faded_au AFTER UPDATE OF author, status, level, thread, event_at ON memories
+    WHEN (old.status = 'archived' OR new.status = 'archived') AND (old.author IS NOT new.author
+        OR old.status IS NOT new.status OR old.level IS NOT new.level OR old.thread IS NOT new.thread
+        OR old.event_at IS NOT new.event_at) BEGIN
+    UPDATE memory_author_threads_faded SET archived = archived - 1
+        WHERE author = old.author AND thread = coalesce(old.thread, '') AND old.status = 'archived' AND old.level = 0;
+    DELETE FROM memory_author_threads_faded
+        WHERE author = old.author AND thread = coalesce(old.thread, '') AND archived <= 0;
+    INSERT INTO memory_author_threads_faded(author, thread, archived, first_at, last_at)
+        SELECT new.author, coalesce(new.thread, ''), 1, coalesce(new.event_at, new.created_at),
+               coalesce(new.event_at, new.created_at)
+        WHERE new.author IS NOT NULL AND new.status = 'archived' AND new.level = 0
+        ON CONFLICT(author, thread) DO UPDATE SET archived = archived + 1,
+            first_at = min(first_at, excluded.first_at), last_at = max(last_at, excluded.last_at);
+END;

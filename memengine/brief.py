@@ -88,6 +88,7 @@ from memengine.timeparse import to_iso
 
 # Section shares of the budget (at most); what a section leaves unused goes to the topics.
 SHARE_FACTS, SHARE_PROCEDURES, SHARE_RECENT, SHARE_CONTRADICTIONS, SHARE_PEOPLE = 0.25, 0.12, 0.12, 0.08, 0.12
+SHARE_PEOPLE_FADED = 0.06  # (brief29) more for People when it holds chat members whose turns faded
 SHARE_UPCOMING, UPCOMING_MAX = 0.12, 8  # "Coming up": plans still ahead, soonest first (memengine/brief_upcoming.py)
 UPCOMING_ASKED = 40  # the soonest plans asked whether a later turn of their chat updates them (brief_outdated)
 NEW_FACT_MIN_WORDS = 6  # a new "fact" of fewer words is a heading or a stub ("Clippings > Author")
@@ -352,12 +353,14 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
             not sections["contradictions"])
     named: set[str] = set()  # people the notes name (brief_namedpeople): they name no topic either
     people = brief_people.with_named(store, today, folded)
+    # (brief29) a section that holds the members of a chat whose turns faded as well has more people to say
+    share = SHARE_PEOPLE + (SHARE_PEOPLE_FADED if any(why.get("faded") for _, why in people) else 0.0)
     for line, why in people:
         named.update(w.lower() for w in str(why.get("name", "")).split())
         plain = line.split(brief_people.STATE_SEP, 1)[0]
-        if not add("people", SHARE_PEOPLE, Item("people", plain, 0, None, why=why), not sections["people"]):
+        if not add("people", share, Item("people", plain, 0, None, why=why), not sections["people"]):
             break
-    _people_said(b, sections["people"], [line for line, _ in people], int(SHARE_PEOPLE * budget))
+    _people_said(b, sections["people"], [line for line, _ in people], int(share * budget))
     topics = _topics(store, b, shown, warnings, params or {}, ranked_ids, today, days, named)
     return Selection(budget, b.used, how, sections, topics, warnings, header)
 

@@ -39,7 +39,12 @@ NEXT_DAYS = 1  # a memory calling a plan off plans nothing this close to the pla
 # called off, in the languages the brief reads: brief_upcoming's words, and the present tense of a chat ("se
 # suspende lo de La Pedriza", "entfällt", "is off")
 _OFF = re.compile(rf"{brief_upcoming._CALLED_OFF.pattern}|(?<![^\W\d_])(?:se\s+suspende|se\s+cancela|suspended|"
-                  r"entf[äa]llt|is\s+off|annulé|annulée|sospes[oa]|gecanceld)(?![^\W\d_])", re.IGNORECASE)
+                  r"entf[äa]llt|is\s+off|annulé|annulée|sospes[oa]|gecanceld|"
+                  # (brief29) "will not take place" in the brief's languages, and Polish "called off"
+                  r"won['’]t\s+take\s+place|will\s+not\s+take\s+place|n['’]aura\s+(?:pas|plus)\s+lieu|"
+                  r"findet\s+nicht\s+statt|no\s+tendrá\s+lugar|non\s+(?:si\s+terrà|avrà\s+luogo)|"
+                  r"não\s+(?:vai\s+)?acontecer|gaat\s+niet\s+door|nie\s+odbędzie\s+się|"
+                  r"odwołan[yaeo]|odwołał[aoy]?|odwołali)(?![^\W\d_])", re.IGNORECASE)
 
 Found = tuple[Any, date, list[date]]
 _WORD = re.compile(r"[^\W_]+")

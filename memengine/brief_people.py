@@ -100,7 +100,8 @@ def _rare(df: Mapping[str, int], at: int, low: str) -> bool:
     return df.get(low, 0) <= at
 
 
-def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = None) -> dict[str, str]:
+def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = None, faded: bool = False
+            ) -> dict[str, str]:
     """(brief23) Per shown author, the latest news they gave: in a group chat the People line said only who talks
     ("wrote 17 memories in 1 chat"), nothing of anyone's move, new job, baby or trip. Their latest turn that says
     STATE_MIN_INFO informative things or more (brief_text.informative_words: numbers, names, words rare among the
@@ -109,12 +110,15 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
     Saturday 5 December"): Coming up shows plans, moved or past as they are; quoted here, a moved one read as
     current. (Their most informative turn as well took the section's share from the people after them: one line
     each is worth more.) Each author's turns are judged newest first, up to the first that says enough, at most
-    STATE_TRIES of them."""
+    STATE_TRIES of them. (brief29) ``faded``: authors whose turns the decay archived (memengine/brief_fadedpeople.py):
+    their chats from m015's table, and the chat's archived turns read as well."""
     last_thread: dict[str, str] = {}
+    pairs = "memory_author_threads_faded" if faded else "memory_author_threads"
+    live = "status IN ('active', 'archived')" if faded else "status = 'active'"
     for name, names in authors.items():
         best: tuple[str, str] | None = None
         for author in names:
-            for thread, at in conn.execute("SELECT thread, last_at FROM memory_author_threads WHERE author = ? "
+            for thread, at in conn.execute(f"SELECT thread, last_at FROM {pairs} WHERE author = ? "
                                            "AND thread != '' ORDER BY last_at DESC LIMIT 1", (author,)):
                 if best is None or str(at or "") > best[1]:
                     best = (str(thread), str(at or ""))
@@ -123,7 +127,7 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
     out: dict[str, str] = {}
     for thread in sorted(set(last_thread.values())):
         rows = conn.execute("SELECT id, author, content, event_at FROM memories WHERE thread = ? AND level = 0 "
-                            "AND status = 'active' AND valid_to IS NULL AND author IS NOT NULL "
+                            f"AND {live} AND valid_to IS NULL AND author IS NOT NULL "
                             "ORDER BY position DESC LIMIT ?",
                             (thread, STATE_READ)).fetchall()
         # (each turn's first STATE_READ_CHARS: a turn is quoted trimmed, and a pasted log costs no more)
@@ -162,6 +166,8 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
             # (at most STATE_TRIES of them judged: a transcript's every turn names its own day, judged in vain)
             for k, _n in sorted(((k, n) for k, n in theirs if n >= NEWS_SHARE * most), key=lambda kn: -kn[0])[
                     :STATE_TRIES]:
+                if faded and brief_dates.says_a_date(texts[order[k]]):
+                    continue  # (brief29) a faded chat's plan is no news now: called off or moved since, unseen here
                 if brief_news.ahead(texts[order[k]], rows[order[k]][3], today) and not brief_news.moved_later(k, ordered, stop, skip, quoted[k]):
                     i = order[k]
                     pick = (i, "" if rows[i][1] in names else f"by {rows[i][1]} ")
@@ -260,12 +266,22 @@ def with_named(store: Store, today: date | None = None, outdated: Collection[int
                ) -> list[tuple[str, dict[str, Any]]]:
     """:func:`people_lines`, then (room left) the people the notes name often (memengine/brief_namedpeople.py):
     a store of notes has no authors, and its People section was empty however often they named someone."""
-    from memengine import brief_namedpeople
+    from memengine import brief_fadedpeople, brief_namedpeople
 
     out = people_lines(store, today)
-    known = set(store.known_people())
-    return out + brief_namedpeople.lines(store, known | {line.split(":")[0].lower() for line, _ in out},
-                                         PEOPLE_MAX - len(out), outdated)
+    known = set(store.known_people()) | {line.split(":")[0].lower() for line, _ in out}
+    named = brief_namedpeople.lines(store, known, PEOPLE_MAX - len(out), outdated)
+    if not brief_fadedpeople.FADED_PEOPLE:
+        return out + named
+    # (brief29) ...ranked with the members of imported chats whose turns the decay archived (m015), each with the
+    # latest news they gave, read from their chat's turns archived or not. (An author's name, not a "name": brief.py
+    # keeps the people the notes name out of topic names, and a chat's members named its topics before; held-out 22:
+    # a topic's lead changed with its name.)
+    kept = brief_fadedpeople.merge(store.conn, named, known, PEOPLE_MAX - len(out), _showable)
+    faded = {str(why["author"]): [str(why["author"])] for _line, why in kept if why.get("faded")}
+    said = _states(store.conn, faded, today, faded=True) if faded else {}
+    return out + [(line + (STATE_SEP + said[str(why.get("author"))] if why.get("faded") and said.get(
+        str(why.get("author"))) else ""), why) for line, why in kept]
 
 
 def _author_stats(conn: Any, known: dict[str, str], names: list[str], cards: Mapping[str, Any]

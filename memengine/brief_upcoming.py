@@ -555,7 +555,8 @@ ombooket omlagt istedet istedenfor
 spostato spostata spostati spostate spostiamo spostare rinviato rinviata rimandato rimandata anticipato anticipata
 cambiato cambiata invece
 verzet verplaatst verschoven uitgesteld gewijzigd veranderd omgeboekt
-przełożył przełożyła przełożyli przełożone przełożony przesunął przesunęła przesunięte przesunięty zmieniłam
+reporté reportée reportés reportées avancé avancée avancés avancées déplacé déplacée déplacés déplacées
+przełożona przeniesiony przeniesiona przeniesione przeniesiono przesunięta przełożył przełożyła przełożyli przełożone przełożony przesunął przesunęła przesunięte przesunięty zmieniłam
 zmieniłem zmienili zmienione zmieniony zmiana zamiast
 """.split())
 _MORE_INSTEAD = re.compile(r"\bi\s+(?:stället|stallet|stedet|steden)\b|\bin\s+plaats\s+(?:daarvan|van)\b|"

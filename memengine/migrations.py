@@ -29,6 +29,7 @@ from memengine.migration_sql import (  # the frozen texts (re-exported: tests an
     M012_PEOPLE_THREADS_SQL,
     M013_CONTRADICTS_SQL,
     M014_BRIEF_CACHE_SQL,
+    M015_PEOPLE_FADED_SQL,
 )
 from memengine.paths import data_file
 from memengine.timeparse import to_iso, utcnow
@@ -226,6 +227,17 @@ def _m014_brief_cache(conn: Any) -> None:
     _run(conn, M014_BRIEF_CACHE_SQL)
 
 
+def _m015_people_faded(conn: Any) -> None:
+    """The archived rows' (author, thread) table (M015_PEOPLE_FADED_SQL), filled once from the rows (the only scan of
+    the archived rows: the triggers keep it from then on)."""
+    _run(conn, M015_PEOPLE_FADED_SQL)
+    conn.execute("""INSERT INTO memory_author_threads_faded(author, thread, archived, first_at, last_at)
+                    SELECT author, coalesce(thread, ''), count(*), min(coalesce(event_at, created_at)),
+                           max(coalesce(event_at, created_at))
+                    FROM memories WHERE author IS NOT NULL AND status = 'archived' AND level = 0
+                    GROUP BY author, coalesce(thread, '')""")
+
+
 # Ordered, named, never edited once released; each runs in its own transaction.
 MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m001_initial", _m001_initial),
@@ -242,6 +254,7 @@ MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m012_people_threads", _m012_people_threads),
     ("m013_contradicts", _m013_contradicts),
     ("m014_brief_cache", _m014_brief_cache),
+    ("m015_people_faded", _m015_people_faded),
 ]
 
 

@@ -18,7 +18,8 @@ def test_blank_db_migrates_to_full_schema(db_path: Path) -> None:
     assert memory_core.migrate(conn) == ["m001_initial", "m002_sharing", "m003_keyword_log", "m004_status_log",
                                          "m005_int8_vectors", "m006_context_far", "m007_people", "m008_counts",
                                          "m009_signplane", "m010_derived_context", "m011_brief",
-                                         "m012_people_threads", "m013_contradicts", "m014_brief_cache"]
+                                         "m012_people_threads", "m013_contradicts", "m014_brief_cache",
+                                         "m015_people_faded"]
     assert memory_core.migrate(conn) == []  # idempotent
     tables = _names(conn, "table")
     for t in ("memories", "memories_fts", "vec_memories", "vec_contexts", "associations",

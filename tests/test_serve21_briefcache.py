@@ -24,6 +24,7 @@ _TOOK = re.compile(r'"took_ms": [0-9.eE+-]+')
 # tracked tables fill (the people tables, the counts, the change logs, the FTS deferral flag), the migrations'
 # own record (a schema change is a code change: the kept brief's files say so)
 UNTRACKED = {"_mem_version", "_brief_cache", "_mem_migrations", "memory_authors", "memory_author_threads",
+             "memory_author_threads_faded",
              "_mem_counts", "_keyword_changes", "_status_changes", "_fts_deferred", "sqlite_sequence"}
 
 FACTS = ["Our staging API lives at https://staging.acme.io/v2 and needs the VPN",
