@@ -369,6 +369,7 @@ def named_days(text: str, written: date, context: ContextOf = (), order: str | N
 
     _named_again(text, context, taken)
     named = _explicit(text, written, out, taken)
+    _range_starts(text, out)
     _numeric(text, written, out, taken, order)
     own = list(out)
     for m in _ORDINAL_DAY.finditer(text):
@@ -405,6 +406,22 @@ def named_days(text: str, written: date, context: ContextOf = (), order: str | N
 
 
 _JOIN = re.compile(r"[\s,]{1,3}")
+# (brief29) a range of days that says its month once ("from 26 to 29 May", "29–31 May", "Friday 29 to Sunday 31 May",
+# "del 9 al 12 de octubre", "od 18 do 31 lipca", "vom 2. bis 5. Juni"): its first day too, not only the last
+_RANGE = re.compile(r"(?<![\d.,:/])(?P<d1>\d{1,2})\.?\s*(?:-|–|—|to|till|until|through|au|al|a|bis|do|tot|t/m|ao|fino\s+al)"
+                    r"\s*(?:[^\W\d_]+,?\s+)?(?P<d2>\d{1,2})\.?\s+(?:de\s+|of\s+)?(?P<month>[^\W\d_]+)", re.IGNORECASE)
+
+
+def _range_starts(text: str, out: list[date]) -> None:
+    """The first day of each range of days ``text`` names with one month (:data:`_RANGE`), in the month and year
+    its last day was read as (``out``, :func:`_explicit`'s days), when that is a later day of the month."""
+    for m in _RANGE.finditer(text):
+        d1, d2, month = int(m.group("d1")), int(m.group("d2")), MONTH_OF.get(m.group("month").lower())
+        if month is None or not 1 <= d1 < d2:
+            continue
+        last = next((d for d in out if d.day == d2 and d.month == month), None)
+        if last is not None and date(last.year, month, d1) not in out:
+            out.append(date(last.year, month, d1))
 
 
 def _dated_weekday(text: str, end: int, taken: list[tuple[int, int]]) -> bool:

@@ -294,6 +294,7 @@ def _restated(found: list[tuple[Any, date, list[date]]], newer: Any, sim: Any, d
 # other things ("taken", "full", "pris", "voll": "I've taken June 11 off", "a full day") only a day right before it
 # ("the 14th is taken", "June 11 is full"). Words of the languages brief_dates reads, folded as written.
 _UNAVAILABLE = (r"double[\s-]booked|fully\s+booked|booked\s+up|sold\s+out|cancell?ed|called\s+off|unavailable|"
+                r"(?:is|are|am|will\s+be)\s+away|"  # (brief29) "(Priyanka is away on 30 April)"
                 r"ausgebucht|abgesagt|storniert|ausgefallen|f[äa]llt\s+aus|"
                 r"cancelad[oa]|anulad[oa]|suspendid[oa]|ocupad[oa]|lotad[oa]|esgotad[oa]|annul[ée]e?s?|"
                 r"annullat[oa]|cancellat[oa]|occupat[oa]|"
@@ -309,7 +310,11 @@ _CALLED_OFF = re.compile(r"(?<![^\W\d_])(?:cancell?ed|called\s+off|abgesagt|stor
                          r"cancelad[oa]|anulad[oa]|suspendid[oa]|annul[ée]e?s?|annullat[oa]|cancellat[oa]|afgezegd|"
                          r"geannuleerd|afgelast|inst[äa]llt|inst[äa]lld|aflyst|avlyst)(?![^\W\d_])", re.IGNORECASE)
 _UNAVAILABLE_CLAUSE = re.compile(r"[,;:!?()\[\]\n—–]+|(?<=[^\W\d_])\.(?=\s|$)|\s-\s|"
-                                 r"\b(?:but|aber|pero|mais|ma|mas|maar|men|instead)\b", re.IGNORECASE)
+                                 r"\b(?:but|aber|pero|mais|ma|mas|maar|men|instead|"
+                                 # (brief29) a reason's clause: "moved to Saturday 27 June because the coach firm
+                                 # double-booked the 20th" calls only the 20th unavailable
+                                 r"because|weil|porque|parce\s+que|perché|omdat|fordi|eftersom|ponieważ)\b",
+                                 re.IGNORECASE)
 _UNAVAILABLE_NOT = re.compile(r"\b(?:not|isn['’]t|wasn['’]t|aren['’]t|nicht|kein|no|pas|non|não|nao|niet|geen|ikke|inte|"
                               r"nie|never)\s+(?:\S+\s+)?$", re.IGNORECASE)
 # a recurring plan: one of its days refused is no new plan for the series ("choir every Thursday, next one the 14th")
@@ -330,14 +335,19 @@ def _unavailable(text: str, written: date, context: Any = ()) -> tuple[frozenset
     for end in _clause_ends(text):
         clause, start = text[start:end], end
         said: list[date] = []
+        meant = False
         for m in _UNAVAILABLE_MAY.finditer(clause):
             if _UNAVAILABLE_NOT.search(clause[:m.start()]):  # "isn't full", "no está completo"
                 continue
+            meant = True
             if _UNAVAILABLE_ANY.fullmatch(m.group()):
                 said += brief_dates.named_days(clause, written, context)
             else:  # "the 14th is taken": the day right before the word
                 before = clause[:m.start()].split()[-AFTER_WORDS:]
                 said += brief_dates.named_days(" ".join(before), written, context)
+        if meant and not said:  # (brief29) "... because the coach firm double-booked the 20th": a day the clause
+            nums = {int(n) for n in _DAY_NUMBER.findall(clause)}  # names by its number, placed by the whole text
+            said = [d for d in brief_dates.named_days(text, written, context) if d.day in nums] if nums else []
         if said:
             gone.update(said)
         else:
@@ -346,6 +356,7 @@ def _unavailable(text: str, written: date, context: Any = ()) -> tuple[frozenset
     return frozenset(gone), frozenset(again)
 
 
+_DAY_NUMBER = re.compile(r"(?<![\d.,:])(\d{1,2})(?:st|nd|rd|th|er|e|º|ª|\.)?(?![\d,:])")
 # a full stop after a day's number, and the word after it (:func:`_clause_ends`)
 _DIGIT_STOP = re.compile(r"\d\.\s+(?P<w>[^\W\d_][^\W\d_'’]*)(?=[\s'’,.!?]|$)")
 
