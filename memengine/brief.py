@@ -296,7 +296,8 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     # must not hide among the key facts without saying what it replaces). The sections are shown
     # in their own order.
     days = brief_upcoming.PlanDays(store)  # the days each line plans, read once
-    _upcoming(store, now, shown, add, sections, days)
+    moved: set[int] = set()  # (brief29) plans moved or called off since: no one's news in People either
+    _upcoming(store, now, shown, add, sections, days, moved)
     planned = set(shown)  # in "Coming up", or moved by a newer plan: not a key fact again
     _superseding(store, now, shown, add, sections, days)
     today = now.date()
@@ -352,7 +353,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
                                                          why={"contradiction": int(r[0])}),
             not sections["contradictions"])
     named: set[str] = set()  # people the notes name (brief_namedpeople): they name no topic either
-    people = brief_people.with_named(store, today, folded)
+    people = brief_people.with_named(store, today, folded, moved)
     # (brief29) a section that holds the members of a chat whose turns faded as well has more people to say
     share = SHARE_PEOPLE + (SHARE_PEOPLE_FADED if any(why.get("faded") for _, why in people) else 0.0)
     for line, why in people:
@@ -386,15 +387,20 @@ def _people_said(b: _Budget, items: list[Item], lines: list[str], cap: int) -> N
 
 
 def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, float, Item, bool], bool],
-              sections: dict[str, list[Item]], days_of: brief_upcoming.PlanDays) -> None:
+              sections: dict[str, list[Item]], days_of: brief_upcoming.PlanDays, moved_out: set[int] | None = None
+              ) -> None:
     """Plans still ahead of ``now``, soonest first, each with its day (memengine/brief_upcoming.py).
 
-    The plans a newer one moved or restates join ``shown``: no section shows them."""
+    The plans a newer one moved or restates join ``shown``: no section shows them (and ``moved_out``, if given)."""
     today = now.date()
     found, moved = brief_upcoming.plans(store, now, days_of)
     shown.update(moved)  # an older plan a newer one moved or restates: shown nowhere
+    if moved_out is not None:
+        moved_out.update(moved)
     found, moved = brief_moves.settle(store, found, days_of, now)  # (brief28) ...or a later memory calls off or moves
     shown.update(moved)
+    if moved_out is not None:
+        moved_out.update(moved)
     # ...or a later turn of its chat updates ("he offered 2100 a month, move in from November 15" / "Kowalczyk
     # agreed: 2050 a month"), by recall's rule on turns of one subject (memengine/brief_outdated.py)
     shown.update(brief_outdated.outdated(store, [int(f[0][0]) for f in found[:UPCOMING_ASKED]]))

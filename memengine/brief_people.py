@@ -37,13 +37,14 @@ _ENDS_ASKING = re.compile(r"[?？؟][^\w]*$")
 _SAID_BEFORE = re.compile(r"\w\s?[.!]+\s+\w")  # a sentence ended before the question
 
 
-def people_lines(store: Store, today: date | None = None) -> list[tuple[str, dict[str, Any]]]:
+def people_lines(store: Store, today: date | None = None, moved: Collection[int] = ()
+                 ) -> list[tuple[str, dict[str, Any]]]:
     """One line per person the store knows, most present first: who they are, from the store.
 
     People are authors of memories and vCard contacts (their names and aliases); a line says
     what the contact card holds (organisation, title, note, birthday), how many memories
     they wrote, in how many chats and over which dates. Nothing is guessed from capitalised
-    words in the text.
+    words in the text. (brief29) ``moved``: plans moved or called off since, quoted as no one's news.
     """
     conn = store.conn
     known = store.known_people()
@@ -82,7 +83,7 @@ def people_lines(store: Store, today: date | None = None) -> list[tuple[str, dic
     cards_only = sorted((o for o in out if o[0] == 0), key=lambda o: (-len(o[2]), o[1]))
     keep = writers[: PEOPLE_MAX - min(len(cards_only), PEOPLE_CONTACTS)]
     keep += cards_only[: PEOPLE_MAX - len(keep)]
-    said = _states(conn, {name: authors_of.get(name, []) for n, name, _l, _w in keep if n > 0}, today)
+    said = _states(conn, {name: authors_of.get(name, []) for n, name, _l, _w in keep if n > 0}, today, unquoted=moved)
     return [(line + (STATE_SEP + said[name] if said.get(name) else ""), why) for _, name, line, why in keep]
 
 
@@ -100,8 +101,8 @@ def _rare(df: Mapping[str, int], at: int, low: str) -> bool:
     return df.get(low, 0) <= at
 
 
-def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = None, faded: bool = False
-            ) -> dict[str, str]:
+def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = None, faded: bool = False,
+            unquoted: Collection[int] = ()) -> dict[str, str]:
     """(brief23) Per shown author, the latest news they gave: in a group chat the People line said only who talks
     ("wrote 17 memories in 1 chat"), nothing of anyone's move, new job, baby or trip. Their latest turn that says
     STATE_MIN_INFO informative things or more (brief_text.informative_words: numbers, names, words rare among the
@@ -111,7 +112,8 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
     current. (Their most informative turn as well took the section's share from the people after them: one line
     each is worth more.) Each author's turns are judged newest first, up to the first that says enough, at most
     STATE_TRIES of them. (brief29) ``faded``: authors whose turns the decay archived (memengine/brief_fadedpeople.py):
-    their chats from m015's table, and the chat's archived turns read as well."""
+    their chats from m015's table, and the chat's archived turns read as well. ``unquoted``: turns not quoted (plans moved or
+    called off since: "Your panel is on 30 April", moved by an agent's note)."""
     last_thread: dict[str, str] = {}
     pairs = "memory_author_threads_faded" if faded else "memory_author_threads"
     live = "status IN ('active', 'archived')" if faded else "status = 'active'"
@@ -166,7 +168,7 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
             # (at most STATE_TRIES of them judged: a transcript's every turn names its own day, judged in vain)
             for k, _n in sorted(((k, n) for k, n in theirs if n >= NEWS_SHARE * most), key=lambda kn: -kn[0])[
                     :STATE_TRIES]:
-                if faded and brief_dates.says_a_date(texts[order[k]]):
+                if int(rows[order[k]][0]) in unquoted or faded and brief_dates.says_a_date(texts[order[k]]):
                     continue  # (brief29) a faded chat's plan is no news now: called off or moved since, unseen here
                 if brief_news.ahead(texts[order[k]], rows[order[k]][3], today) and not brief_news.moved_later(k, ordered, stop, skip, quoted[k]):
                     i = order[k]
@@ -174,7 +176,8 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
                     break
             past = ""
             if pick is None:  # else their newest turn that says enough, no dated plan, no answer to someone's news
-                mine = [i for i in newest if rows[i][1] in names and pos[i] not in answers][:STATE_TRIES]
+                mine = [i for i in newest if rows[i][1] in names and pos[i] not in answers
+                        and int(rows[i][0]) not in unquoted][:STATE_TRIES]
                 pick = next(((i, "") for i in mine if quotable[i] and not _ENDS_ASKING.search(texts[i])
                              and not brief_dates.says_a_date(texts[i])), None)
                 # (a plan placed by a month gone by is still their newest word, marked past rather than passed over
@@ -262,13 +265,13 @@ def _ungreeted(text: str) -> str:
     return rest or text
 
 
-def with_named(store: Store, today: date | None = None, outdated: Collection[int] = ()
+def with_named(store: Store, today: date | None = None, outdated: Collection[int] = (), moved: Collection[int] = ()
                ) -> list[tuple[str, dict[str, Any]]]:
     """:func:`people_lines`, then (room left) the people the notes name often (memengine/brief_namedpeople.py):
     a store of notes has no authors, and its People section was empty however often they named someone."""
     from memengine import brief_fadedpeople, brief_namedpeople
 
-    out = people_lines(store, today)
+    out = people_lines(store, today, moved)
     known = set(store.known_people()) | {line.split(":")[0].lower() for line, _ in out}
     named = brief_namedpeople.lines(store, known, PEOPLE_MAX - len(out), outdated)
     if not brief_fadedpeople.FADED_PEOPLE:
@@ -279,7 +282,7 @@ def with_named(store: Store, today: date | None = None, outdated: Collection[int
     # a topic's lead changed with its name.)
     kept = brief_fadedpeople.merge(store.conn, named, known, PEOPLE_MAX - len(out), _showable)
     faded = {str(why["author"]): [str(why["author"])] for _line, why in kept if why.get("faded")}
-    said = _states(store.conn, faded, today, faded=True) if faded else {}
+    said = _states(store.conn, faded, today, faded=True, unquoted=moved) if faded else {}
     return out + [(line + (STATE_SEP + said[str(why.get("author"))] if why.get("faded") and said.get(
         str(why.get("author"))) else ""), why) for line, why in kept]
 

@@ -195,3 +195,59 @@ def test_a_plan_put_off_in_french_leaves_coming_up(db_path: Path, monkeypatch: p
     up = "\n".join(i["text"] for i in out["chosen"] if i["section"] == "upcoming")
     assert "lundi 23 novembre" in up and "→ 2026-11-23" in up
     assert "mercredi 25" not in up and "samedi 5 décembre" not in up
+
+
+@pytest.mark.parametrize("text, first, last", [
+    ("Joan is coming to stay from 26 to 29 May, David will drive her.", "2026-05-26", "2026-05-29"),
+    ("Lake District weekend in Grasmere 29–31 May.", "2026-05-29", "2026-05-31"),
+    ("Wakacje w Chorwacji od 18 do 31 lipca, apartament w Makarskiej.", "2026-07-18", "2026-07-31"),
+    ("Viaje a Asturias del 9 al 12 de octubre.", "2026-10-09", "2026-10-12"),
+])
+def test_a_range_said_with_one_month_plans_its_first_day(text: str, first: str, last: str) -> None:
+    from memengine import brief_dates
+
+    days = sorted(brief_dates.plan_days(text, datetime(2026, 5, 5).date(), lambda: [], None))
+    assert [d.isoformat() for d in days] == [first, last]
+
+
+def test_hours_and_versions_are_no_range() -> None:
+    from memengine import brief_dates
+
+    assert brief_dates.plan_days("I slept 6 to 8 hours in May.", datetime(2026, 5, 5).date(), lambda: [], None) == []
+
+
+def test_a_reason_clause_calls_only_its_own_day_unavailable() -> None:
+    """"moved to Saturday 27 June because the coach firm double-booked the 20th" plans the 27th, not the 20th."""
+    written = datetime(2026, 4, 24).date()
+    text = "Dot says the Malham coach trip is moved to Saturday 27 June because the coach firm double-booked the 20th."
+    gone, again = brief_upcoming._unavailable(text, written)
+    assert [d.isoformat() for d in gone] == ["2026-06-20"] and [d.isoformat() for d in again] == ["2026-06-27"]
+    text = "Claire's promotion panel moved to Thursday 7 May at 2pm (Priyanka is away on 30 April)."
+    gone, again = brief_upcoming._unavailable(text, written)
+    assert [d.isoformat() for d in gone] == ["2026-04-30"] and [d.isoformat() for d in again] == ["2026-05-07"]
+    # "three weeks away" says no one is away
+    assert brief_upcoming._unavailable("The wedding is three weeks away, on 12 June.", written) == (
+        frozenset(), frozenset())
+
+
+def test_a_chat_plan_a_note_moved_is_no_one_s_news(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Priyanka's "Your panel is on 30 April" after the agent's note moving the panel to 7 May: not her news in People,
+    and the note's plan is on 7 May."""
+    store = core.MemoryStore(db_path)
+    try:
+        for k, (at, text) in enumerate(((datetime(2026, 3, 10, 10), "Also - I've put you forward for promotion to Lead "
+                                                                     "Designer. Your panel is on 30 April, 2pm"),
+                                        (datetime(2026, 3, 16, 17), "🙏"))):
+            store.store(text, "episodic", source="telegram", thread="Priyanka Rao", position=k, author="Priyanka Rao",
+                        event_at=at)
+        at = datetime(2026, 4, 15, 12)
+        monkeypatch.setattr(writes, "utcnow", lambda: at)
+        store.store("Claire's promotion panel moved to Thursday 7 May at 2pm (Priyanka is away on 30 April).",
+                    "episodic", source="agent", importance=0.6, event_at=at)
+    finally:
+        store.close()
+    out = _brief(db_path, datetime(2026, 4, 23, 9))
+    up = "\n".join(i["text"] for i in out["chosen"] if i["section"] == "upcoming")
+    assert "→ 2026-05-07" in up and "→ 2026-04-30" not in up
+    people = _people(out)
+    assert people == ["Priyanka Rao: wrote 2 memories in 1 chat (2026-03-10 – 2026-03-16)"]  # (no news left to quote)
