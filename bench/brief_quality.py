@@ -82,6 +82,10 @@ TIME`` (a MIXED store); kinds ``moved`` (a plan that moved or was called off: it
 Coming up or Key facts: column ``moved old as current``) and ``faded`` (a subject whose notes the decay archived: in a
 topic heading / block).
 
+Round 22 (bench/data/brief_heldout22): a notes file may carry any number of ``# import: DATE TIME | FILE`` lines, each FILE
+(in the folder ``<notes stem>.chats/`` next to it, which is no vault) imported among the notes at its moment: a store
+with several imported chats (a family group, a work 1:1, a friend) and months of notes with consolidate every night.
+
 A folder in a data directory is a markdown vault (``mem.py import FOLDER``; ``<folder>.keys`` and
 ``<folder>.expect`` next to it). A set may carry a ``.expect`` file (plans with dates, past plans, replaced values, people: see
 bench/data/brief_heldout3/README.md) and a chat set a ``.notes`` file (facts stored after the import).
