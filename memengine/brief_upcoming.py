@@ -339,8 +339,8 @@ def _unavailable(text: str, written: date, context: Any = ()) -> tuple[frozenset
         for m in _UNAVAILABLE_MAY.finditer(clause):
             if _UNAVAILABLE_NOT.search(clause[:m.start()]):  # "isn't full", "no está completo"
                 continue
-            meant = True
             if _UNAVAILABLE_ANY.fullmatch(m.group()):
+                meant = True  # (not "taken" / "full": "I've taken June 11 off" calls no day unavailable)
                 said += brief_dates.named_days(clause, written, context)
             else:  # "the 14th is taken": the day right before the word
                 before = clause[:m.start()].split()[-AFTER_WORDS:]
