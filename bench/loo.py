@@ -225,6 +225,9 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "an agent's note restated as a change, above the older (notes_newer)": (D, replace(D, notes_newer=False)),
     # round 34 (memengine/recall/keyword_floor.py): a keyword side that matched only words most rows hold, left out
     "keyword side at FTS5's idf floor left out of fusion (kw_floor)": (D, replace(D, kw_floor=False)),
+    # round 33 (memengine/recall/bridge.py): question words bridged to the store's words the model's table holds alike
+    "bridge: question words to the store's words (all, floor 0.45, w 0.3)": (
+        replace(D, bridge="all", bridge_floor=0.45, w_bridge=0.3), replace(D, bridge="")),
 }
 
 

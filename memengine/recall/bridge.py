@@ -60,12 +60,13 @@ def kin(a: str, b: str) -> bool:
     return a.startswith(b) or b.startswith(a) or _stem(a) == _stem(b)
 
 
-def bridge_words(terms: Sequence[str], floor: float, gate: str,
-                 shares: Callable[[list[str]], dict[str, float]]) -> list[str]:
+def bridge_words(terms: Sequence[str], floor: float, gate: str, shares: Callable[[list[str]], dict[str, float]],
+                 held_by: Callable[[list[str]], dict[str, float]] | None = None) -> list[str]:
     """The store's words a question's content words (``terms``) are said otherwise with: each term's neighbours at
-    least ``floor`` alike, neither a question word nor of a question word's family, held by the store (``shares``:
-    word -> share of memories holding it). ``gate`` "rare" bridges only terms in at most RARE_SHARE of them.
-    At most MAX_WORDS, the most alike first."""
+    least ``floor`` alike, neither a question word nor of a question word's family, held by the store (``held_by``:
+    word -> a share above 0 when some memory holds it; ``shares`` when not given). ``gate`` "rare" bridges only
+    terms in at most RARE_SHARE of the memories (``shares``: word -> share). At most MAX_WORDS, the most alike
+    first."""
     index, asked = _table()[0], list(terms)
     if sum(t in index for t in terms) < MIN_KNOWN * len(terms):
         return []  # (a question in a language the table does not read: "war", "hat" are no English words there)
@@ -79,5 +80,5 @@ def bridge_words(terms: Sequence[str], floor: float, gate: str,
     for n, s in pairs:
         best[n] = max(best.get(n, 0.0), s)
     ranked = sorted(best, key=lambda n: (-best[n], n))
-    held = shares(ranked)
+    held = (held_by or shares)(ranked)
     return [n for n in ranked if held.get(n, 0.0) > 0.0][:MAX_WORDS]

@@ -332,10 +332,12 @@ class Recall(KeywordSearch, People):
 
         upto = max(1, int(RARE_SHARE * self._df_state()[0]))  # (a count past the rare share needs no exact figure)
         words = bridge_words(terms, run.cfg.bridge_floor, run.cfg.bridge,
-                             lambda ws: self.doc_shares(ws, "content", upto))
+                             lambda ws: self.doc_shares(ws, "content", upto),
+                             lambda ws: self.doc_shares(ws, "content", 0))  # (held at all: one posting read)
         if words:
+            # (``words``: a warm process's in-process keyword index answers, ~40 ms -> a few at 100k)
             for mid, score in self._keyword(" OR ".join(quote_fts(w) for w in words), run.where, run.args, run.pool,
-                                            run.cfg.fts_weights):
+                                            run.cfg.fts_weights, words=words):
                 run.kw[mid] = run.kw.get(mid, 0.0) + run.cfg.w_bridge * score
 
     def _keyword_terms(self, run: _Run) -> list[str]:
