@@ -327,7 +327,7 @@ class Recall(KeywordSearch, People):
 
     def _bridge(self, run: _Run, terms: list[str]) -> None:
         """The store's words the question's words are said otherwise with, searched as one more keyword query whose
-        bm25 times ``w_bridge`` adds to the keyword score (bridge.py, round 33; imported here: off by default)."""
+        bm25 times ``w_bridge`` adds to the keyword score (bridge.py, round 33)."""
         from memengine.recall.bridge import RARE_SHARE, bridge_words
 
         upto = max(1, int(RARE_SHARE * self._df_state()[0]))  # (a count past the rare share needs no exact figure)
