@@ -170,7 +170,9 @@ def test_no_labelled_lookalike_of_any_set_supersedes() -> None:
 
 
 def test_plan_uses_the_cue_with_the_given_cosine() -> None:
-    old, new = UPDATES[2]  # (round 9: UPDATES[7], "left Barclays", is the frame rules' now: a value given up)
+    # (round 9: UPDATES[7], "left Barclays", is the frame rules' now: a value given up; facts32: UPDATES[2], "Zoe
+    # switched schools", is read without a cosine by fact_crossed's attribute noun; UPDATES[1] needs the cue)
+    old, new = UPDATES[1]
     row = (5, old, "2026-01-01T00:00:00", "user")
     out = supersession.plan(9, new, "2026-02-01T00:00:00", [(row, None)], new_source="user", cosines={5: 0.7})
     assert [(d.winner, d.loser, d.verdict.kind) for d in out] == [(9, 5, "cue")]
