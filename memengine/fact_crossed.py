@@ -33,7 +33,7 @@ from memengine.fact_change_words import CHANGE_WORDS, NOW_WORDS
 from memengine.fact_kin import KIN as _KIN
 from memengine.fact_lexicon import MONTHS, WEEKDAYS, fold
 
-__all__ = ["ATTRIBUTES", "REASON", "attributes", "crossed", "whose"]
+__all__ = ["ATTRIBUTES", "REASON", "attributes", "crossed", "day_of", "same_whose", "whose"]
 
 REASON = "one person's fact in another language"
 
@@ -89,7 +89,7 @@ _DAYS = {fold(w)[:5] if len(w) > 5 else fold(w): i for w, i in WEEKDAYS.items()}
     "segun": 0, "terca": 1, "quart": 2, "quint": 3, "sexta": 4}
 
 
-def _day_of(word: str) -> int | None:
+def day_of(word: str) -> int | None:
     """The weekday ``word`` (folded) names, by its first five letters, else None."""
     return _DAYS.get(word[:5]) if len(word) >= 5 else _DAYS.get(word)
 
@@ -159,7 +159,7 @@ def whose(text: str) -> tuple[frozenset[str], str]:
     return frozenset(owners), _KIN[words[at]]
 
 
-def _same_whose(old: str, new: str) -> bool:
+def same_whose(old: str, new: str) -> bool:
     """Whether both sentences are about one person, or about one relative (one concept) of one person."""
     (a, ka), (b, kb) = whose(old), whose(new)
 
@@ -174,10 +174,10 @@ def _values(text: str, people: set[str]) -> tuple[frozenset[str], frozenset[int]
     names: set[str] = set()
     for m in _NAME.finditer(text):
         k = fold(m.group().replace("’", "'")).split("'")[-1].removesuffix("s").rstrip(".")
-        if m.start() == 0 or k in people or k.removesuffix("s") in people or _day_of(k) is not None or k in MONTHS:
+        if m.start() == 0 or k in people or k.removesuffix("s") in people or day_of(k) is not None or k in MONTHS:
             continue
         names.add(k)
-    days = frozenset(d for d in (_day_of(w) for w in _words(text)) if d is not None)
+    days = frozenset(d for d in (day_of(w) for w in _words(text)) if d is not None)
     return frozenset(names), days, frozenset(_NUMBER.findall(text))
 
 
@@ -208,7 +208,7 @@ def crossed(old: str, new: str) -> str | None:
         return None
     crossed_langs = _two_languages(old, new)
     low = fold(new.lower().replace("’", "'"))
-    if _ADDED.search(low) or not _same_whose(old, new):
+    if _ADDED.search(low) or not same_whose(old, new):
         return None
     a, b = attributes(old), attributes(new)
     if not a and fact_hired.job(old):

@@ -207,7 +207,7 @@ def same_person(old: str, new: str) -> bool:
 # person says it) nor reads the older's description of who the person is as a statement of its own.
 PERSON_REASONS = ("activity given up", "now works on their own account", "the older's value replaced",
                   "the person's diet turned", "taken on elsewhere", "provider switched",
-                  "one person's fact in another language")
+                  "one person's fact in another language", "a new role said as a role")
 
 
 def described(text: str) -> str:

@@ -100,6 +100,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     such decision, the earliest later fact.
     """
     from memengine import (
+        fact_as_role,
         fact_crossed,
         fact_elliptic,
         fact_hired,
@@ -171,7 +172,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             kept_fact = facts.analyse(kept_new)
         if sim is not None and sim < floor:  # (far in meaning: only a new value in shorthand, word for word)
             verdict = fact_swap.detect(old_text, kept_new) or _relative(old_text, said_text) \
-                or fact_relocated.moved(old_text, said_text) or _crossed(old_text, said_text)
+                or fact_relocated.moved(old_text, said_text) or _crossed(old_text, said_text) \
+                or fact_as_role.role_now(old_text, said_text)
         else:
             verdict = rules(old_text, kept_fact, kept_said, sim, cos) or fact_slot.decide(old_text, kept_new, cos,
                                                                                           embed, model_id)
@@ -201,7 +203,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         # own words ("cancelled the gym membership at A and joined the climbing wall at B": two jobs' words, one
         # value left; not a value the alias path wrote into the newer)
         own_role = verdict.reason.startswith((fact_promoted.ROLE, fact_relocated.REASON, fact_hired.REASON,
-                                              fact_provider.REASON, fact_crossed.REASON)) \
+                                              fact_provider.REASON, fact_crossed.REASON, fact_as_role.REASON)) \
             or verdict.reason.startswith(fact_migrated.REASON) and fact_migrated.left_for(old_text, said_text) is not None
         # a rule restricted to fewer days (memengine/fact_only.py) names its days in place of the older's "every
         # night at 02:00": a day for a time of day is the restriction, not another attribute
@@ -454,6 +456,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
     word (memengine/fact_relative.py: "the Q3 marketing budget doubled", "pushed the launch a week"); a new
     role at the same organisation (memengine/fact_promoted.py: "Marcus is now a senior data engineer at Spotify")."""
     from memengine import (
+        fact_as_role,
         fact_cue,
         fact_diet,
         fact_frame,
@@ -489,7 +492,8 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_migrated.left_for(old_text, said_text) or fact_relocated.moved(old_text, said_text) \
         or fact_quit.gave_up(old_text, said_text) or fact_own.on_own_account(old_text, said_text) \
         or fact_instead.replaced(old_text, said_text) or fact_diet.turned(old_text, said_text) \
-        or _dose(old_text, said_text) or fact_hired.hired(old_text, said_text) or _crossed(old_text, said_text)
+        or _dose(old_text, said_text) or fact_hired.hired(old_text, said_text) or _crossed(old_text, said_text) \
+        or fact_as_role.role_now(old_text, said_text)
 
 
 def _dose(old_text: str, said_text: str) -> facts.Verdict | None:

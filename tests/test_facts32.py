@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import memory_core as core
-from memengine import fact_crossed
+from memengine import fact_as_role, fact_crossed
 from memengine.fact_slot_weights import WEIGHTS
 
 
@@ -78,3 +78,31 @@ def test_real_model_an_english_note_retires_the_dutch_one(real, tmp_path: Path) 
         assert dog not in res.supersedes
     finally:
         s.close()
+
+
+@pytest.mark.parametrize(("old", "new", "role"), [
+    ("Kofi is a staff nurse at the Royal Free", "Kofi started as a ward manager at the Whittington in May", "ward"),
+    ("Lena arbeitet als Verkäuferin bei Rewe", "Lena hat als Filialleiterin bei Edeka angefangen", "filialleiterin"),
+    ("Marta es cajera en un Mercadona", "Marta ha empezado como reponedora en Lidl", "reponedora"),
+    ("O Rui é motorista da Carris", "O Rui agora trabalha como taxista no aeroporto", "taxista"),
+    ("Paolo fa il barista in un bar di Brera", "Paolo ora fa il pizzaiolo a Lambrate", "pizzaiolo"),
+    ("Joris werkt als kok in een hotel", "Joris werkt tegenwoordig als bezorger voor Thuisbezorgd", "bezorger"),
+    # the same role, held where the older does not say
+    ("Ana é professora numa escola de Braga", "A Ana começou como professora no Colégio D. Diogo", "professora"),
+])
+def test_role_now(old: str, new: str, role: str) -> None:
+    got = fact_as_role.role_now(old, new)
+    assert got is not None and got.reason == f"{fact_as_role.REASON}: {role}"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Kofi is a staff nurse at the Royal Free", "Kofi's sister started as a ward manager at the Whittington"),
+    ("Kofi is a staff nurse at the Royal Free", "Kofi also works as a bar tender on Saturdays"),  # a second job
+    ("Kofi is a staff nurse at the Royal Free", "Kofi volunteers as a first-aider at parkrun now"),
+    ("Kofi is a staff nurse at the Royal Free", "Kofi might start as a ward manager next year"),  # not asserted
+    ("Kofi cycles to work along the canal", "Kofi started as a ward manager at the Whittington"),  # no job stated
+    ("Kofi's GP is Dr. Mensah", "Kofi started as a ward manager at the Whittington"),  # whose GP, not Kofi's job
+    ("Kofi is a staff nurse at the Royal Free", "Kofi now works as a staff nurse at the Royal Free, nights"),  # same
+])
+def test_no_role_now(old: str, new: str) -> None:
+    assert fact_as_role.role_now(old, new) is None
