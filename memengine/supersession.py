@@ -510,10 +510,12 @@ def _provider(old_text: str, said_text: str) -> facts.Verdict | None:
     """A ``slot`` verdict when the newer says the person whose provider the older states went over to another
     (memengine/fact_provider.py: "Nadia has gone over to Monzo, she likes the savings pots"), naming the kind of
     provider the older's is."""
-    from memengine import fact_provider, facts
+    from memengine import fact_left_named, fact_provider, facts
 
     why = fact_provider.switched(old_text, said_text)
-    return facts.Verdict("slot", why, 0.8) if why else None
+    if why and fact_left_named.names_another(old_text, said_text):
+        why = None  # (the write names another value it left: "…, Ovo kept raising the direct debit")
+    return facts.Verdict("slot", why, 0.8) if why else fact_left_named.left_named(old_text, said_text)
 
 
 def _crossed(old_text: str, said_text: str) -> facts.Verdict | None:

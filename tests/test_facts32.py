@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import memory_core as core
-from memengine import fact_as_role, fact_crossed
+from memengine import fact_as_role, fact_crossed, fact_left_named, fact_provider, supersession
 from memengine.fact_slot_weights import WEIGHTS
 
 
@@ -106,3 +106,19 @@ def test_role_now(old: str, new: str, role: str) -> None:
 ])
 def test_no_role_now(old: str, new: str) -> None:
     assert fact_as_role.role_now(old, new) is None
+
+
+def test_a_switch_naming_what_it_left() -> None:
+    old, bank = "Kofi's electricity supplier is EDF", "Kofi's current account is with Barclays"
+    new = "Kofi is with Octopus now, EDF kept raising the direct debit"
+    got = fact_left_named.left_named(old, new)
+    assert got is not None and got.reason == f"{fact_left_named.REASON}: edf -> octopus"
+    # the bank's kind word ("debit") is no switch from the bank: the write names what it left
+    assert fact_provider.switched(bank, new) is not None and fact_left_named.names_another(bank, new)
+    assert fact_left_named.left_named(bank, new) is None
+    assert supersession._provider(bank, new) is None
+    # a bare switch naming nothing else stands as fact_provider reads it
+    assert not fact_left_named.names_another("Kofi banks with Barclays", "Kofi has switched to Monzo for the savings pots")
+    # someone else's switch, a hypothesis
+    assert fact_left_named.left_named(old, "Kofi's sister is with Octopus now, EDF kept raising the bill") is None
+    assert fact_left_named.left_named(old, "Kofi might move to Octopus, EDF keeps raising the bill") is None
