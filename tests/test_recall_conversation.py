@@ -7,7 +7,8 @@ from datetime import datetime, timedelta
 
 from memory_core import FTS_WEIGHTS, SESSION_COVERAGE, W_REPLY, MemoryStore, NewMemory, RecallConfig, asks_for_many
 
-NO_CONTEXT = replace(RecallConfig(), fts_weights=FTS_WEIGHTS[:3] + (0.0, 0.0), context_vectors=False, newname="")
+NO_CONTEXT = replace(RecallConfig(), fts_weights=FTS_WEIGHTS[:3] + (0.0, 0.0), context_vectors=False, newname="",
+                     bridge="")  # (the reply step alone: no bridged words)
 # the session coverage alone (round 32's newname step would lift "my sister visits in June": June first said there)
 NO_NEWNAME = replace(RecallConfig(), newname="")
 
