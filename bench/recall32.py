@@ -29,8 +29,10 @@ CHATS = {"kawa_krakow.txt": "the Kraków couple (pl/en)", "casa_dublin.txt": "th
          "quince_sa.txt": "the quinceañera family (es/en)"}
 
 
-def kinds(rows: list[dict[str, Any]], meta: dict[str, dict[str, Any]]) -> list[list[Any]]:
-    """Rows of (subset, n, recall@5, recall@10, MRR, newer above older, decoys above) by kind and by chat."""
+def kinds(rows: list[dict[str, Any]], meta: dict[str, dict[str, Any]],
+          chats: dict[str, str] | None = None) -> list[list[Any]]:
+    """Rows of (subset, n, recall@5, recall@10, MRR, newer above older, decoys above) by kind and by chat (``chats``:
+    file -> name, this set's by default)."""
     from bench.recall_round27 import kinds as by_kind
 
     subsets = {
@@ -38,26 +40,29 @@ def kinds(rows: list[dict[str, Any]], meta: dict[str, dict[str, Any]]) -> list[l
         "multi-hop": [r for r in rows if meta[r["id"]].get("category") == "multi-hop"],
         "temporal": [r for r in rows if meta[r["id"]].get("category") == "temporal"],
         "a value that changed": [r for r in rows if meta[r["id"]].get("kind") == "update"],
-        **{name: [r for r in rows if r["file"] == f] for f, name in CHATS.items()},
+        **{name: [r for r in rows if r["file"] == f] for f, name in (chats or CHATS).items()},
         "all": rows,
     }
     # round 27's table for one subset: its last row ("all") is that subset's figures
     return [[name, *by_kind(sub, meta)[-1][1:]] for name, sub in subsets.items()]
 
 
-def resolve(draft: Path, reuse: Path) -> int:
-    """Authoring: round 27's resolver pointed at this set (texts -> refs, the measured ``other_words`` flags)."""
+def resolve(draft: Path, reuse: Path, data: Path = DATA, questions: Path = QUESTIONS) -> int:
+    """Authoring: round 27's resolver pointed at a set (texts -> refs, the measured ``other_words`` flags)."""
     from bench import recall_round27
 
-    recall_round27.DATA, recall_round27.QUESTIONS = DATA, QUESTIONS
+    recall_round27.DATA, recall_round27.QUESTIONS = data, questions
     return recall_round27.resolve(draft, reuse)
 
 
-def heldout(argv: list[str]) -> int:
-    """Held-out 30 by kind (round 25's command line: ``--reuse``, ``--config``, ``--misses``, ``--json``)."""
+def heldout(argv: list[str], data: Path = DATA, questions: Path = QUESTIONS, chats: dict[str, str] | None = None,
+            doc: str | None = __doc__) -> int:
+    """A held-out chat set by kind, held-out 30 by default (round 25's command line: ``--reuse``, ``--config``,
+    ``--misses``, ``--json``); later rounds pass their own set (bench/recall33.py)."""
     from bench import recall_updates25
 
-    return recall_updates25.run(argv, __doc__, DATA, QUESTIONS, kinds, resolve)
+    return recall_updates25.run(argv, doc, data, questions, lambda rows, meta: kinds(rows, meta, chats or CHATS),
+                                lambda draft, reuse: resolve(draft, reuse, data, questions))
 
 
 def cost(argv: list[str]) -> int:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
@@ -28,35 +27,11 @@ CHATS = {"narrowboat.txt": "the narrowboat friends (en)", "mama_pao.txt": "mothe
          "cousins_ibadan.txt": "the cousins (en/pidgin)"}
 
 
-def kinds(rows: list[dict[str, Any]], meta: dict[str, dict[str, Any]]) -> list[list[Any]]:
-    """Rows of (subset, n, recall@5, recall@10, MRR, newer above older, decoys above) by kind and by chat."""
-    from bench.recall_round27 import kinds as by_kind
-
-    subsets = {
-        "other words (none in the evidence)": [r for r in rows if meta[r["id"]].get("other_words")],
-        "multi-hop": [r for r in rows if meta[r["id"]].get("category") == "multi-hop"],
-        "temporal": [r for r in rows if meta[r["id"]].get("category") == "temporal"],
-        "a value that changed": [r for r in rows if meta[r["id"]].get("kind") == "update"],
-        **{name: [r for r in rows if r["file"] == f] for f, name in CHATS.items()},
-        "all": rows,
-    }
-    # round 27's table for one subset: its last row ("all") is that subset's figures
-    return [[name, *by_kind(sub, meta)[-1][1:]] for name, sub in subsets.items()]
-
-
-def resolve(draft: Path, reuse: Path) -> int:
-    """Authoring: round 27's resolver pointed at this set (texts -> refs, the measured ``other_words`` flags)."""
-    from bench import recall_round27
-
-    recall_round27.DATA, recall_round27.QUESTIONS = DATA, QUESTIONS
-    return recall_round27.resolve(draft, reuse)
-
-
 def heldout(argv: list[str]) -> int:
-    """Held-out 31 by kind (round 25's command line: ``--reuse``, ``--config``, ``--misses``, ``--json``)."""
-    from bench import recall_updates25
+    """Held-out 31 by kind: round 32's scorer (bench/recall32.py) pointed at this set."""
+    from bench import recall32
 
-    return recall_updates25.run(argv, __doc__, DATA, QUESTIONS, kinds, resolve)
+    return recall32.heldout(argv, DATA, QUESTIONS, CHATS, __doc__)
 
 
 def cost(argv: list[str]) -> int:
