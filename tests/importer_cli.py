@@ -3,6 +3,7 @@ every round makes."""
 from __future__ import annotations
 
 import json
+import random
 import zipfile
 from pathlib import Path
 
@@ -158,3 +159,28 @@ def check_chat_shape(recs: list[Record], source: str) -> None:
     assert len({r.ref for r in recs}) == len(recs)
     for thread in {r.thread for r in recs}:
         assert [r.position for r in recs if r.thread == thread] == list(range(sum(r.thread == thread for r in recs)))
+
+
+def mutations(data: bytes, seed: int) -> list[tuple[str, bytes]]:
+    """Fuzz cases of an export's bytes (unseen22 and later): the file cut at six places, and ten small damages (a byte changed, a run dropped or doubled, a digit made
+    another character, a quote or bracket put in), the same on every run."""
+    rng = random.Random(seed)
+    out = [(f"cut{frac}", data[: int(len(data) * frac)]) for frac in (0.1, 0.3, 0.5, 0.7, 0.9, 0.97)]
+    for i in range(10):
+        b = bytearray(data)
+        pos = rng.randrange(len(b))
+        op = ("flip", "drop", "double", "digit", "insert")[i % 5]
+        if op == "flip":
+            b[pos] = rng.randrange(256)
+        elif op == "drop":
+            del b[pos: pos + rng.randint(1, 30)]
+        elif op == "double":
+            b[pos:pos] = b[pos: pos + rng.randint(1, 60)]
+        elif op == "digit":
+            digits = [j for j, c in enumerate(b) if 48 <= c <= 57] or [pos]
+            b[rng.choice(digits)] = rng.choice(b"0123456789Xx:-")
+        else:
+            b[pos:pos] = rng.choice([b'"', b"\t", b"\n", b"[", b"}", b"null", b'"x"', b"123", b"<", b">", b"&"])
+        out.append((f"{op}{i}", bytes(b)))
+    return out
+

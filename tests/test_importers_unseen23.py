@@ -22,7 +22,6 @@ Decisions:
 
 from __future__ import annotations
 
-import random
 import zipfile
 from pathlib import Path
 
@@ -35,6 +34,9 @@ from importer_cli import (
     notes,
     parsed,
     turns,
+)
+from importer_cli import (
+    mutations as _mutations,
 )
 
 from importers import ImportFormatError, ImportReport
@@ -323,30 +325,6 @@ def test_every_unseen23_fixture_has_a_case() -> None:
     left = {p for p in files if p not in covered and not any(f in p.parents for f in folders)}
     assert left == set()
     assert len(files) >= 30 and len(BAD_CASES) >= 8
-
-
-def _mutations(data: bytes, seed: int) -> list[tuple[str, bytes]]:
-    """The file cut at six places, and ten small damages (a byte changed, a run dropped or doubled, a digit made
-    another character, a quote or bracket put in), the same on every run."""
-    rng = random.Random(seed)
-    out = [(f"cut{frac}", data[: int(len(data) * frac)]) for frac in (0.1, 0.3, 0.5, 0.7, 0.9, 0.97)]
-    for i in range(10):
-        b = bytearray(data)
-        pos = rng.randrange(len(b))
-        op = ("flip", "drop", "double", "digit", "insert")[i % 5]
-        if op == "flip":
-            b[pos] = rng.randrange(256)
-        elif op == "drop":
-            del b[pos: pos + rng.randint(1, 30)]
-        elif op == "double":
-            b[pos:pos] = b[pos: pos + rng.randint(1, 60)]
-        elif op == "digit":
-            digits = [j for j, c in enumerate(b) if 48 <= c <= 57] or [pos]
-            b[rng.choice(digits)] = rng.choice(b"0123456789Xx:-")
-        else:
-            b[pos:pos] = rng.choice([b'"', b"\t", b"\n", b"[", b"}", b"null", b'"x"', b"123", b"<", b">", b"&"])
-        out.append((f"{op}{i}", bytes(b)))
-    return out
 
 
 FUZZED = sorted(p for p in FIX.rglob("*") if p.is_file() and "bad" not in p.relative_to(FIX).parts
