@@ -182,3 +182,16 @@ def test_a_keyword_side_holding_only_the_users_name_is_left_out(tmp_path: Path) 
     assert max(off.values()) == 1.0 and off["Noor is allergic to penicillin."] == 1.0
     assert set(keyword_norms(True).values()) == {0.0}
     store.close()
+
+
+def test_two_peoples_notes_are_no_update() -> None:
+    """The demo's store (lead, session 15): Oscar's preference and Ana's share "prefers" and close vectors; each
+    names in its subject someone the other never says, so neither is the other's update. The same people said
+    in both ("Oscar moved the weekly planning" over "Weekly planning is on Mondays") still are."""
+    oscar = _cand(1, "Oscar prefers morning meetings, ideally before 10am; he blocks afternoons for deep work.",
+                  "2026-09-02")
+    ana = _cand(2, "Ana prefers written summaries over calls; send her the notes after each meeting.", "2026-10-14")
+    other = _cand(3, OTHER, "2026-09-05")
+    assert newer_notes_first([oscar, other, ana], 3, "when does Oscar like to meet?", _vectors(0.95))[1] == {}
+    assert newer_notes_first([_cand(1, OLD, "2026-09-02"), other, _cand(2, MOVED, "2026-10-14")], 3,
+                             "where does Tariq play football?", _vectors(0.95))[1] == {1: [2]}

@@ -32,6 +32,7 @@ their own).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -53,6 +54,9 @@ NOTE_CHARS = 40 * 12
 
 # consolidate's summaries (memengine/consolidate.py SUMMARY_SOURCE; not imported: consolidate is heavy for a recall)
 SUMMARY_SOURCE = "consolidate"
+
+
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 def is_note(c: Candidate) -> bool:
@@ -88,6 +92,31 @@ def _cos(vecs: dict[int, Any], a: int, b: int) -> float:
         return -1.0
     norm = float((va @ va) * (vb @ vb)) ** 0.5
     return float(va @ vb) / norm if norm > 0 else -1.0
+
+
+def _other_people(a: str, b: str) -> bool:
+    """Whether the two notes are about two people: each names someone in its subject whom the other never says
+    ("Oscar prefers morning meetings" / "Ana prefers written summaries …": the demo's store, where one shared word
+    and close vectors had marked Oscar's note outdated by Ana's; lead, session 15)."""
+    from memengine.fact_lexicon import fold
+    from memengine.fact_person import subject_names
+
+    na, nb = subject_names(a), subject_names(b)
+    if not na or not nb:
+        return False
+    wa, wb = set(_WORD.findall(fold(a))), set(_WORD.findall(fold(b)))
+    if na & wb or nb & wa:
+        return False
+    # a name both say past their first word is the thing they share ("Élodie prend du Levothyrox 75 µg" / "Dr
+    # Benali a augmenté le Levothyrox à 88 µg": her dose, changed by her doctor): one subject
+    return not (_named(a) & _named(b))
+
+
+def _named(text: str) -> set[str]:
+    """The folded words ``text`` capitalises past its first word (the names it says)."""
+    from memengine.fact_lexicon import fold
+
+    return {fold(w) for w in _WORD.findall(text)[1:] if w[:1].isupper()}
 
 
 def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
@@ -129,7 +158,7 @@ def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
                     vecs = vectors([c.id for c in top])
                 cos = _cos(vecs, a.id, b.id)
                 said_it = cos >= RESTATE_COS or (said_change[b.id] and cos >= SAME_COS)
-            if not said_it or fact_mood.unasserted(b.content):
+            if not said_it or fact_mood.unasserted(b.content) or _other_people(a.content, b.content):
                 continue
             marks.setdefault(a.id, []).append(b.id)
     if not marks:
