@@ -184,3 +184,16 @@ def mutations(data: bytes, seed: int) -> list[tuple[str, bytes]]:
         out.append((f"{op}{i}", bytes(b)))
     return out
 
+
+def read_or_refused(target: Path) -> bool:
+    """Whether an export (a fuzzed copy) is read by the parser its detection picks (True) or refused in one line
+    naming it (False); any other exception fails the test."""
+    from importers import ImportFormatError
+
+    try:
+        kind = detect(target)
+        list(PARSERS[kind].parse(target, ImportReport(str(target), kind)))
+        return True
+    except ImportFormatError as exc:
+        assert str(target) in str(exc) and "\n" not in str(exc), str(exc)
+        return False
