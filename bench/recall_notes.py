@@ -50,7 +50,8 @@ if str(REPO) not in sys.path:
 DATA = REPO / "bench" / "data" / "recall_heldout29"
 USERS = {"maya": "Maya, a Seattle engineer (en)", "ken": "Ken, a Leeds baker (en)",
          "lucia": "Lucía in Berlin (es/de/en)", "hattie": "Hattie, a retired teacher in Norwich (en)"}
-KINDS = ("changed", "person", "other_words", "trap", "decision", "procedure", "lang", "crosslang", "plain", "past")
+KINDS = ("changed", "person", "other_words", "trap", "decision", "procedure", "lang", "crosslang", "plain", "past",
+         "detail")
 
 
 def load_notes(user: str, data: Path = DATA) -> list[dict[str, Any]]:
@@ -131,6 +132,9 @@ def score_row(q: dict[str, Any], top: list[str], marked: dict[str, list[str]] | 
     if q.get("decoy"):
         dec = [i + 1 for i, n in enumerate(top) if n in set(q["decoy"])]
         row["decoy_above"] = any(r < (first or 99) for r in dec)
+    if q.get("detail"):  # a later note that only adds a detail to the answer: it must not go above it
+        det = [i + 1 for i, n in enumerate(top) if n in set(q["detail"])]
+        row["detail_above"] = any(r < (first or 99) for r in det)
     return row
 
 
@@ -139,9 +143,10 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(rows) or 1
     cur = [r["current_above"] for r in rows if "current_above" in r]
     dec = [r["decoy_above"] for r in rows if "decoy_above" in r]
+    det = [r["detail_above"] for r in rows if "detail_above" in r]
     return {"n": len(rows), "top1": sum(r["top1"] for r in rows) / n, "r3": sum(r["r3"] for r in rows) / n,
             "r5": sum(r["r5"] for r in rows) / n, "current_above": (sum(cur), len(cur)),
-            "decoy_above": (sum(dec), len(dec)),
+            "decoy_above": (sum(dec), len(dec)), "detail_above": (sum(det), len(det)),
             "old_flagged": (sum(r.get("old_flagged", 0) for r in rows), sum(r.get("old_shown", 0) for r in rows)),
             "answer_flagged": sum(1 for r in rows if r.get("answer_flagged"))}
 
@@ -198,6 +203,8 @@ def print_report(rows: list[dict[str, Any]], stores: dict[str, Any], questions: 
     sup = sum(1 for qid, o in outdated if o in stores[questions[qid]["user"]]["superseded"])
     may = sum(1 for qid, o in outdated if o in stores[questions[qid]["user"]]["may_update"])
     s = summarise(rows)
+    if s["detail_above"][1]:
+        print(f"\na note adding a detail above the note it adds to: {s['detail_above'][0]}/{s['detail_above'][1]}")
     print(f"\noutdated notes in the first 3 hits: {s['old_flagged'][1]}, returned possibly_outdated "
           f"{s['old_flagged'][0]}; first evidence hit returned possibly_outdated: {s['answer_flagged']} questions")
     print(f"outdated notes of the questions: {len(outdated)}; superseded on store {sup}, may_update {may}")
