@@ -94,6 +94,29 @@ def _cos(vecs: dict[int, Any], a: int, b: int) -> float:
     return float(va @ vb) / norm if norm > 0 else -1.0
 
 
+# The kinds of value a restatement names (memengine/fact_tokens.py via updates.values_of); not a code ("v2",
+# "cx-5", "1-year"): a note's model or version name is part of its subject, not its value.
+_NOT_VALUE = ("code",)
+
+
+def other_value(old: str, new: str) -> bool:
+    """Whether ``new`` states another value of a kind ``old`` states too: a date, a time, a weekday, a number (of
+    one unit): "rego due 14 September" / "next due September 2027", "£62,400 a year" / "£56,160 a year"."""
+    from memengine.recall.updates import values_of
+
+    vo, vn = values_of(old), values_of(new)
+    for kind in {k for k, _ in vn if k not in _NOT_VALUE} & {k for k, _ in vo}:
+        if {v for k, v in vn if k == kind} - {v for k, v in vo if k == kind}:  # (one it says anew: "… 18h15 pile"
+            # repeats "ouverte de 8h à 18h15", it adds a detail to that note)
+            return True
+    return False
+
+
+# The role an agent's notes call their user by ("User prefers …", "User's laptop …"): the store's owner, whose
+# own name other notes say ("Sanjay agreed to mypy --strict"): no second person
+_ROLES = frozenset({"user"})
+
+
 def _other_people(a: str, b: str) -> bool:
     """Whether the two notes are about two people: each names someone in its subject whom the other never says
     ("Oscar prefers morning meetings" / "Ana prefers written summaries …": the demo's store, where one shared word
@@ -101,7 +124,7 @@ def _other_people(a: str, b: str) -> bool:
     from memengine.fact_lexicon import fold
     from memengine.fact_person import subject_names
 
-    na, nb = subject_names(a), subject_names(b)
+    na, nb = subject_names(a) - _ROLES, subject_names(b) - _ROLES
     if not na or not nb:
         return False
     wa, wb = set(_WORD.findall(fold(a))), set(_WORD.findall(fold(b)))
@@ -134,15 +157,18 @@ def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
     if not seeds:
         return ranked, {}
     from memengine import fact_mood
-    from memengine.recall.updates import change_stems, change_word, subject_stems
+    from memengine.recall.notes_lexicon import without_function_words, words_of_change
+    from memengine.recall.updates import change_stems, change_word, may_hold_value, stems, subject_stems
 
     # (the cheapest test first: a later note, its change word ~2 us a text; only then stems, ~20-50 us a text,
     # and the vectors of the candidates, one read of ~15 stored vectors, only when a pair shares too few words)
-    said_change = {c.id: change_word(c.content) for c in top if is_note(c) and len(c.content) <= NOTE_CHARS}
-    later = [c for c in top if c.id in said_change and (vectors is not None or said_change[c.id])]
+    said_change = {c.id: change_word(c.content) or bool(words_of_change(c.content))
+                   for c in top if is_note(c) and len(c.content) <= NOTE_CHARS}
+    later = [c for c in top if c.id in said_change
+             and (vectors is not None or said_change[c.id] or may_hold_value(c.content))]
     if not later or not any(_later(a, b) for a in seeds for b in later):
         return ranked, {}
-    said = {c.id: subject_stems(c.content) for c in top}
+    said = {c.id: subject_stems(without_function_words(c.content)) for c in top}
     df = Counter(s for stems in said.values() for s in stems)
     vecs: dict[int, Any] | None = None
     marks: dict[int, list[int]] = {}
@@ -151,8 +177,12 @@ def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
             if b.id == a.id or b.source != a.source or b.author != a.author or not _later(a, b):
                 continue
             shared = (said[a.id] & said[b.id]) - change_stems(b.content)
+            if said_change[b.id] and (extra := words_of_change(b.content)):
+                shared -= stems(" ".join(extra))
             rare = sum(1 for s in shared if df[s] <= RARE_IN)
-            said_it = said_change[b.id] and rare >= SUBJECT_STEMS
+            # (round 36: or its subject said again with another value of a kind both state, no change word:
+            # "docker compose Postgres: port 5432" after "… Postgres runs in docker compose on port 5433")
+            said_it = rare >= SUBJECT_STEMS and (said_change[b.id] or other_value(a.content, b.content))
             if not said_it and rare >= 1 and vectors is not None:
                 if vecs is None:
                     vecs = vectors([c.id for c in top])
