@@ -10,7 +10,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from importers import apps23
+from importers import apps23, apps24
 
 _TELEGRAM_TYPES = r'"type"\s*:\s*"(?:personal_chat|bot_chat|private_group|private_supergroup|public_supergroup|' \
                   r'private_channel|public_channel|saved_messages|replies)"'
@@ -84,6 +84,9 @@ def folder_app(folder: Path) -> str | None:
         return None
     if {"channels.json", "users.json"} <= names:
         return "slack"
+    app = apps24.folder_app(folder)  # Discord's package, Hinge, Tinder, LinkedIn, Mattermost: by their files' names
+    if app:
+        return app
     if "result.json" in names and (folder / "result.json").is_file():
         return "telegram"
     if any(_PAGE_RE.fullmatch(n) for n in names):
@@ -171,12 +174,13 @@ def app_files(folder: Path, app: str) -> list[Path]:
 
 
 def deep_folder_app(folder: Path) -> str | None:
-    """``messenger`` for a folder holding Facebook's or Instagram's chats below it (messages/inbox/<chat>/message_1.json)."""
+    """``messenger`` for a folder holding Facebook's or Instagram's chats below it (messages/inbox/<chat>/message_1.json);
+    ``mail`` for one holding mailboxes or messages (asked only once no notes were found: a vault is no mail)."""
     for pattern in ("**/messages/inbox/*/message_*.json", "**/messages/*/*/message_*.json",
                     "**/messages/inbox/*/message_*.html"):  # a download asked in HTML
         if next(folder.glob(pattern), None) is not None:
             return "messenger"
-    return None
+    return "mail" if apps24.mail_folder(folder) else None
 
 
 def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | None:
@@ -189,7 +193,7 @@ def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | No
         return "messenger"
     if any(_TAKEOUT_RE.search(n) for n in names):
         return "googlechat"
-    app = round22_zip_app(zf, names, bases) or apps23.zip_app(zf, names, bases)
+    app = round22_zip_app(zf, names, bases) or apps23.zip_app(zf, names, bases) or apps24.zip_app(zf, names, bases)
     if app:
         return app
     for name, base in zip(names, bases, strict=True):
@@ -225,7 +229,7 @@ def head_app(path: Path, head: str) -> str | None:
 
     suffix = path.suffix.lower()
     body = head.lstrip("\ufeff")
-    found = apps23.head_app(path, body)  # Zoom, Snapchat, Meta's and imessage-exporter's pages
+    found = apps23.head_app(path, body) or apps24.head_app(path, body)  # Zoom, Snapchat, Meta's pages, …; mail, …
     if found:
         return found
     if suffix == ".js" or body.startswith("window.YTD."):

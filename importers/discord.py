@@ -41,6 +41,12 @@ _RULE_RE = re.compile(r"^={20,}$")
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
     """Records of one DiscordChatExporter file (.json, .csv or .txt), or of each in a folder; bad input raises a
     one-line error."""
+    from importers import discord_package
+
+    if discord_package.is_package(path):  # Discord's own data package: the owner's messages of every channel
+        report.variant["layout"] = "package"
+        yield from discord_package.parse(path, report)
+        return
     if path.is_dir():
         from importers.apps import app_files
 

@@ -18,7 +18,9 @@ EXPECTED = ("expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export (
             "Instagram, iMessage (imessage-exporter), LINE, KakaoTalk, SMS Backup & Restore, Google Chat or Hangouts "
             "(Takeout), Signal Desktop (signal-export), Skype, Viber (its CSV), WeChat (MemoTrace's CSV or TXT), Threema, "
             "Element (Matrix, JSON or text), X/Twitter DMs (the archive), Google Voice (Takeout), Zoom (meeting_saved_chat.txt) "
-            "or Snapchat (chat_history.json); a Word document (.docx) as a note")
+            "Snapchat (chat_history.json), LinkedIn (messages.csv), Discord's data package, Tinder (data.json), Hinge "
+            "(matches.json), Mattermost (bulk export) or Teams (free, its zip); email (.mbox, .eml: Gmail's Takeout, "
+            "Thunderbird, Apple Mail); a Word document (.docx) as a note")
 
 _MAGIC = (
     (b"%PDF", "a PDF document"),
@@ -45,8 +47,14 @@ _ZIP_MEMBERS = (
 
 
 def binary_kind(head: bytes, path: Path) -> str | None:
-    """What a file is by its first bytes (and, for WhatsApp's backups, its name)."""
+    """What a file is by its first bytes (and, for WhatsApp's backups and Outlook's files, its name)."""
     name = path.name.lower()
+    if head.startswith(b"!BDN"):
+        return "an Outlook data file (.pst: export the folder from Outlook as .eml files, or as an .mbox, to import it)"
+    if head.startswith(b"\xd0\xcf\x11\xe0") and name.endswith(".msg"):
+        return "an Outlook message (.msg: save it as .eml, or drag it out of the new Outlook, to import it)"
+    if head.startswith(b"\xe4\x52\x5c\x7b\x8c\xd8\xa7\x4d"):
+        return "a OneNote section (.one: export its pages as .docx or PDF; a .docx imports as a note)"
     if re.search(r"\.crypt\d+$", name):
         return "an encrypted WhatsApp backup (export a chat from the app: More > Export chat)"
     if re.fullmatch(r"signal-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\.backup", name):
@@ -98,6 +106,8 @@ _OTHER_JSON = (
     ((r'"chats"\s*:\s*\{', r'"personal_information"'), "a Telegram export"),
     ((r'"guild"\s*:', r'"channel"\s*:', r'"messages"\s*:'), "a Discord chat export"),
     ((r'"client_msg_id"|"subtype"\s*:\s*"channel_join"',), "a Slack channel export"),
+    ((r'"comments_v2"\s*:',), "Facebook comments (your comments on posts: no conversation, and each says no more "
+                               "than the post it answers)"),
 )
 _OTHER_TEXT = (
     (re.compile(r"^BEGIN:VCALENDAR", re.IGNORECASE), "an iCalendar file (events)"),

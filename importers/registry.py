@@ -85,6 +85,12 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
                module="importers.googlevoice"),
     ParserSpec("zoom", (".txt",), one_per_file=False, conversational=True, module="importers.zoom"),
     ParserSpec("snapchat", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.snapchat"),
+    ParserSpec("mail", (".mbox", ".eml"), one_per_file=False, conversational=True, module="importers.mail"),
+    ParserSpec("linkedin", (".csv", ".zip"), one_per_file=False, conversational=True, module="importers.linkedin"),
+    ParserSpec("tinder", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.tinder"),
+    ParserSpec("hinge", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.hinge"),
+    ParserSpec("mattermost", (".jsonl", ".zip"), one_per_file=False, conversational=True,
+               module="importers.mattermost"),
 )}
 NAMES = tuple(PARSERS)
 

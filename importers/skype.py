@@ -1,5 +1,6 @@
-"""Skype chats as Skype's "Export files and chat history" writes them: messages.json (in the export's .tar, or
-alone) of {"userId", "exportDate", "conversations": [{"id", "displayName", "threadProperties": {"topic"},
+"""Skype chats as Skype's "Export files and chat history" writes them (Microsoft Teams (free) exports the same file,
+zipped): messages.json (in the export's .tar or zip, or alone) of {"userId", "exportDate", "conversations": [{"id",
+"displayName", "threadProperties": {"topic"},
 "MessageList": [...]}]}, each message with its originalarrivaltime (ISO 8601, UTC), messagetype, content (HTML-ish:
 <b>, <ss type="smile">:)</ss>, <at id="…">Name</at>, <quote>…</quote>, entities), from and displayName.
 
@@ -45,6 +46,17 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
             raise ImportFormatError("folder holds no messages.json of a Skype export", str(path.parent))
     if tarfile.is_tarfile(path):
         yield from _records(_tar_opener(path), f"{path}!messages.json", Turns(NAME, report))
+        return
+    with path.open("rb") as fh:
+        zipped = fh.read(4) == b"PK\x03\x04"
+    if zipped:  # Microsoft Teams (free) exports the same messages.json, zipped
+        from importers._tree import Tree
+
+        tree = Tree(path)
+        name = next((n for n in tree.names if n.rsplit("/", 1)[-1] == "messages.json"), None)
+        if name is None:
+            raise ImportFormatError("zip holds no messages.json of a Skype or Teams export", str(path))
+        yield from _records(lambda: tree.open(name), tree.where(name), Turns(NAME, report))
         return
     yield from _records(lambda: path.open("rb"), str(path), Turns(NAME, report))
 

@@ -323,3 +323,29 @@ def test_a_damaged_fixture_is_read_or_refused_in_one_line(source: Path, tmp_path
         else:
             refused += 1
     assert read + refused == 16
+
+
+# --- beyond the held-out (written after the parsers) ---------------------------------------------------------------
+
+def test_a_takeout_zip_of_mail_and_a_crlf_mailbox(tmp_path: Path) -> None:
+    """Google's Takeout comes zipped (Takeout/Mail/*.mbox); a mailbox copied through Windows has CRLF line ends."""
+    import zipfile
+
+    data = GMAIL.read_bytes()
+    with zipfile.ZipFile(tmp_path / "takeout-20240401T120000Z-001.zip", "w") as zf:
+        zf.writestr("Takeout/Mail/All mail Including Spam and Trash.mbox", data)
+    recs, _ = parsed(tmp_path / "takeout-20240401T120000Z-001.zip", "mail")
+    assert turns(recs) == GMAIL_TURNS
+    crlf = tmp_path / "crlf.mbox"
+    crlf.write_bytes(data.replace(b"\n", b"\r\n"))
+    assert turns(parsed(crlf, "mail")[0]) == GMAIL_TURNS
+
+
+def test_an_email_keeps_words_that_only_look_like_a_quote() -> None:
+    """"Here is what she wrote:" names no time nor address: no reply's head; a forward's marker cuts nothing."""
+    from importers.mail_text import own_words
+
+    text = "Here is what she wrote:\nthe boiler is fixed\n\n---------- Forwarded message ---------\nFrom: Bo\nDate: x\nhi"
+    assert own_words(text) == text
+    assert own_words("Yes!\n\nOn Mon, 4 Mar 2024, 10:02 Ana Sousa <\nana@example.com> wrote:\n> ok") == "Yes!"
+    assert own_words("Ja\n\nAm 04.03.2024 um 10:02 schrieb Ana Sousa:\n> ok") == "Ja"

@@ -424,14 +424,15 @@ NOW_READ: dict[str, tuple[Any, str]] = {  # file name: (bytes, or zip members, t
                       b'default clearfix" id="message1"><div class="from_name">Ana</div><div class="text">hi</div></div>'
                       b"</body></html>\n", "telegram"),
     "slack.zip": ({"channels.json": b"[]", "users.json": b"[]", "general/2024-03-12.json": b"[]"}, "slack"),
+    # email, refused until round 24 (tests/test_importers_unseen24.py)
+    "boiler.eml": (b"Return-Path: <ana@example.com>\nReceived: from mail.example.com\nFrom: Ana <ana@example.com>\n"
+                   b"To: ben@example.com\nSubject: Boiler\n\nThe plumber comes Thursday.\n", "mail"),
+    "inbox.mbox": (b"From ana@example.com Tue Mar 12 09:15:00 2024\nFrom: Ana <ana@example.com>\nSubject: Boiler\n\n"
+                   b"Thursday.\n", "mail"),
 }
 NOT_OURS: dict[str, tuple[Any, str]] = {  # file name: (bytes, or zip members, what it is)
     "calendar.ics": (b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nSUMMARY:Dentist\r\nDTSTART:20240315T103000Z"
                      b"\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", "an iCalendar file (events)"),
-    "boiler.eml": (b"Return-Path: <ana@example.com>\nReceived: from mail.example.com\nFrom: Ana <ana@example.com>\n"
-                   b"To: ben@example.com\nSubject: Boiler\n\nThe plumber comes Thursday.\n", "an email message"),
-    "inbox.mbox": (b"From ana@example.com Tue Mar 12 09:15:00 2024\nFrom: Ana <ana@example.com>\nSubject: Boiler\n\n"
-                   b"Thursday.\n", "a mailbox (mbox) of emails"),
     "Telegram Desktop.zip": ({"ChatExport_2024-03-12/messages.html": b"<html><script></script></html>",
                               "ChatExport_2024-03-12/css/style.css": b"body{}"}, "a Telegram export"),
 }
@@ -450,7 +451,7 @@ def test_another_apps_export_says_which_it_is(name: str, tmp_path: Path) -> None
     out = _envelope(proc)
     assert proc.returncode == 1 and out["error"]["code"] == "invalid_input", out
     message = out["error"]["message"]
-    assert message.startswith(f"{path}: ") and f"snapchat): {what}{OTHER}; {EXPECTED}" in message, message
+    assert message.startswith(f"{path}: ") and f"mattermost): {what}{OTHER}; {EXPECTED}" in message, message
     assert "\n" not in message and "Traceback" not in proc.stderr
     assert not db.exists() or _count(db) == 0
 
