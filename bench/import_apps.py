@@ -5,7 +5,8 @@ a LINE text export of N lines (day lines, 1 in 8 a quoted message of three lines
 CSV, a WeChat CSV (MemoTrace), a Threema messages.txt, an Element JSON room, an X archive's DMs, Google Voice pages
 and signal-export's HTML of N messages each; and round 23's: a Zoom saved chat, a Snapchat chat_history.json, a Facebook
 chat's pages (message_N.html, 10,000 messages a page as Meta writes them), an imessage-exporter page, a Word document
-of N paragraphs, each at two sizes
+of N paragraphs; and round 24's: a Gmail Takeout mbox, LinkedIn's messages.csv, Discord's data package, Tinder's
+data.json, Hinge's matches.json, Mattermost's bulk export; each at two sizes
 (the second twice the first: linear means the CPU time doubles, not quadruples; streamed means the peak RSS stays
 flat).
 
@@ -400,6 +401,115 @@ def word_document(path: Path, paragraphs: int) -> Path:
     return path
 
 
+def gmail_mbox(path: Path, messages: int) -> Path:
+    """A Takeout mbox of ``messages`` mails in 200 threads (1 in 3 a reply quoting the last, 1 in 10 multipart with
+    an HTML twin, 1 in 25 a PDF attached)."""
+    rng = random.Random(33)
+    with path.open("w", encoding="utf-8") as fh:
+        for i in range(messages):
+            t = datetime(2022, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=i * 97)
+            words = _sentence(rng)
+            if i % 3 == 1:
+                words += f"\n\nOn {t:%a, %d %b %Y} at {t:%H:%M}, Person <p@example.com> wrote:\n> {_sentence(rng)}\n"
+            head = (f"From 17{i:017d}@xxx {t:%a %b %d %H:%M:%S} +0000 {t:%Y}\nX-GM-THRID: {i % 200}\n"
+                    f"X-Gmail-Labels: {('Inbox', 'Sent')[i % 2]}\nDate: {t:%a, %d %b %Y %H:%M:%S} +0000\n"
+                    f"From: Person {i % 40} <p{i % 40}@example.com>\nTo: owner@example.com\n"
+                    f"Subject: {'Re: ' if i % 3 == 1 else ''}Topic {i % 200}\nMessage-ID: <m{i}@example.com>\n")
+            if i % 10 == 9 or i % 25 == 24:
+                att = ('--b\nContent-Type: application/pdf; name="a.pdf"\nContent-Disposition: attachment\n'
+                       'Content-Transfer-Encoding: base64\n\nJVBERi0xLjQK\n' if i % 25 == 24 else "")
+                fh.write(f"{head}Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain; charset=UTF-8"
+                         f"\n\n{words}\n--b\nContent-Type: text/html\n\n<p>{words}</p>\n{att}--b--\n\n")
+            else:
+                fh.write(f"{head}Content-Type: text/plain; charset=UTF-8\n\n{words}\n\n")
+    return path
+
+
+def linkedin_csv(path: Path, messages: int) -> Path:
+    """messages.csv of ``messages`` rows in 500 conversations, each newest first."""
+    import csv
+
+    rng = random.Random(34)
+    path.parent.mkdir(parents=True)
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["CONVERSATION ID", "CONVERSATION TITLE", "FROM", "SENDER PROFILE URL", "TO", "RECIPIENT PROFILE URLS",
+                    "DATE", "SUBJECT", "CONTENT", "FOLDER", "ATTACHMENTS", "IS MESSAGE DRAFT"])
+        per = max(1, messages // 500)
+        for c in range(0, messages, per):
+            for i in range(min(messages, c + per) - 1, c - 1, -1):
+                t = datetime(2023, 1, 1) + timedelta(seconds=i * 301)
+                who = ("Ana Sousa", f"Person {c % 97}")[i % 2]
+                w.writerow([f"2-{c}", "", who, "", "x", "", f"{t:%Y-%m-%d %H:%M:%S} UTC", "", _sentence(rng), "INBOX", "",
+                            "false"])
+    return path
+
+
+def discord_package(folder: Path, messages: int) -> Path:
+    """A data package of ``messages`` of the owner's messages over 50 channels (1 in 15 an attachment alone)."""
+    rng = random.Random(35)
+    (folder / "messages").mkdir(parents=True)
+    index = {}
+    for c in range(50):
+        cid = str(10**17 + c)
+        index[cid] = f"Direct Message with friend{c}#0"
+        (folder / "messages" / f"c{cid}").mkdir()
+        (folder / "messages" / f"c{cid}" / "channel.json").write_text(json.dumps({"id": cid, "type": 1}))
+        rows = [{"ID": 10**18 + i, "Timestamp": f"{datetime(2023, 1, 1) + timedelta(seconds=i * 53):%Y-%m-%d %H:%M:%S}",
+                 "Contents": "" if i % 15 == 14 else _sentence(rng), "Attachments": "https://cdn/x.png" if i % 15 == 14
+                 else ""} for i in range(c, messages, 50)]
+        (folder / "messages" / f"c{cid}" / "messages.json").write_text(json.dumps(rows[::-1]))
+    (folder / "messages" / "index.json").write_text(json.dumps(index))
+    return folder
+
+
+def tinder_json(path: Path, messages: int) -> Path:
+    """A data.json of ``messages`` messages over 300 matches."""
+    rng = random.Random(36)
+    matches: dict[int, list[dict[str, object]]] = {}
+    for i in range(messages):
+        t = datetime(2023, 1, 1) + timedelta(seconds=i * 71)
+        matches.setdefault(i % 300, []).append({"to": i % 300, "from": "You", "message": _sentence(rng),
+                                                 "sent_date": f"{t:%a, %d %b %Y %H:%M:%S} GMT"})
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"Usage": {"app_opens": {"2023-01-01": 3}},
+                                "Messages": [{"match_id": f"Match {k + 1}", "messages": v} for k, v in matches.items()]}))
+    return path
+
+
+def hinge_json(folder: Path, messages: int) -> Path:
+    """matches.json of ``messages`` chat messages over 300 matches."""
+    rng = random.Random(37)
+    people: dict[int, list[dict[str, str]]] = {}
+    for i in range(messages):
+        t = datetime(2023, 1, 1) + timedelta(seconds=i * 71)
+        people.setdefault(i % 300, []).append({"body": _sentence(rng), "timestamp": f"{t:%Y-%m-%d %H:%M:%S}"})
+    folder.mkdir(parents=True)
+    (folder / "matches.json").write_text(json.dumps([{"match": [{"timestamp": "2023-01-01 00:00:00"}], "chats": v}
+                                                     for v in people.values()]))
+    return folder
+
+
+def mattermost_jsonl(path: Path, messages: int) -> Path:
+    """A bulk export of ``messages`` posts in 20 channels (1 in 5 with two replies counted among them)."""
+    rng = random.Random(38)
+    with path.open("w", encoding="utf-8") as fh:
+        fh.write('{"type":"version","version":1}\n{"type":"team","team":{"name":"t","display_name":"Team"}}\n')
+        for u in range(40):
+            fh.write(json.dumps({"type": "user", "user": {"username": f"u{u}", "first_name": "Person", "last_name": str(u)}}) + "\n")
+        i = 0
+        while i < messages:
+            t = 1_672_531_200_000 + i * 61_000
+            post: dict[str, object] = {"team": "t", "channel": f"c{i % 20}", "user": f"u{i % 40}", "message": _sentence(rng),
+                                       "create_at": t}
+            if i % 5 == 4:
+                post["replies"] = [{"user": f"u{(i + k) % 40}", "message": _sentence(rng), "create_at": t + k} for k in (1, 2)]
+                i += 2
+            fh.write(json.dumps({"type": "post", "post": post}) + "\n")
+            i += 1
+    return path
+
+
 def run(path: Path) -> dict[str, float]:
     out = subprocess.run([sys.executable, "-c", _CHILD, str(REPO), str(path)], capture_output=True, text=True,
                          timeout=3600, check=True)
@@ -432,7 +542,13 @@ def main() -> None:
                                                                                           "chat_history.json", k)),
                                 ("Facebook chat pages", lambda d, k: facebook_pages(d / f"facebook{k}", k)),
                                 ("imessage-exporter HTML", lambda d, k: imessage_page(d / f"imessage{k}", k)),
-                                ("Word document (paragraphs)", lambda d, k: word_document(d / f"notes{k}.docx", k))):
+                                ("Word document (paragraphs)", lambda d, k: word_document(d / f"notes{k}.docx", k)),
+                                ("Gmail Takeout mbox", lambda d, k: gmail_mbox(d / f"mail{k}.mbox", k)),
+                                ("LinkedIn messages.csv", lambda d, k: linkedin_csv(d / f"li{k}" / "messages.csv", k)),
+                                ("Discord data package", lambda d, k: discord_package(d / f"discord{k}", k)),
+                                ("Tinder data.json", lambda d, k: tinder_json(d / f"tinder{k}" / "data.json", k)),
+                                ("Hinge matches.json", lambda d, k: hinge_json(d / f"hinge{k}", k)),
+                                ("Mattermost bulk export", lambda d, k: mattermost_jsonl(d / f"mm{k}.jsonl", k))):
                 if args.only and args.only.lower() not in label.lower():
                     continue
                 path = make(Path(tmp), n)
