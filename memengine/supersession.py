@@ -675,7 +675,8 @@ def versions_marked(conn: Any, results: list[Memory]) -> list[Memory]:
     return out
 
 
-def outdated_marked(conn: Any, results: list[Memory]) -> list[Memory]:
+def outdated_marked(conn: Any, results: list[Memory],
+                    honour: Callable[[Memory, Memory], bool] | None = None) -> list[Memory]:
     """Mark the results a later current fact probably updates (the ``may_update`` links of the middle
     band) and rank that later fact right above each of them.
 
@@ -684,7 +685,8 @@ def outdated_marked(conn: Any, results: list[Memory]) -> list[Memory]:
     them comes in there (with the older one's score). Nothing is left out: the older fact stays
     where it was ranked, and the list grows by at most the facts brought in, less what falls off its
     tail beyond the original length (never a marked fact or the fact that marks it). One indexed
-    query when no result is linked.
+    query when no result is linked. ``honour(older, later)``: a link the caller honours (recall's vet of two
+    notes' links, memengine/recall/notes_links.py); every link when None.
     """
     if not results:
         return results
@@ -704,7 +706,8 @@ def outdated_marked(conn: Any, results: list[Memory]) -> list[Memory]:
     by_id = {m.id: m for m in out}
     keep: set[int] = set()
     for old in results:
-        later = [n for n in links.get(old.id, []) if n in live and n != old.id]
+        later = [n for n in links.get(old.id, []) if n in live and n != old.id
+                 and (honour is None or honour(old, by_id.get(n) or Memory.from_row(live[n])))]
         if not later:
             continue
         old.possibly_outdated, old.possibly_outdated_by = True, later

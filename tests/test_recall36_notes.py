@@ -114,3 +114,42 @@ def test_a_note_calling_its_user_user_is_no_second_person() -> None:
     lena = _cand(1, "Lena wants mypy strict mode on for the billing package.", None)
     tomasz = _cand(3, "Tomasz now wants mypy strict mode off for the billing package.", None)
     assert newer_notes_first([lena, _cand(2, OTHER, None), tomasz], 3, "mypy strict mode?")[1] == {}
+
+
+def _link(s: Any, newer: int, older: int) -> None:
+    """A may_update link as the store's middle band writes it (test_facts7_may_update's helper)."""
+    from memengine import fact_slot, facts, supersession
+
+    s.conn.execute("BEGIN IMMEDIATE")
+    supersession.apply(s.conn, [supersession.Decision(
+        newer, older, "2026-11-26T10:00:00Z", facts.Verdict(fact_slot.MAY_UPDATE, "test", 0.9), maybe=True)],
+        "2026-11-26T10:00:00Z")
+    s.conn.execute("COMMIT")
+
+
+def test_a_stored_link_between_two_notes_sharing_no_word_is_not_honoured(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from memory_core import MemoryStore, RecallConfig
+
+    store = MemoryStore(tmp_path / "notes.db")
+    try:
+        shifts = store.store("From September Tom works day shifts Monday to Thursday, no more nights.",
+                             source="agent").id
+        store.store("The boiler service is booked for Tuesday.", source="agent")
+        rota = store.store("School pick-up this term: Grace Monday to Thursday.", source="agent", dedup=False).id
+        _link(store, rota, shifts)  # (two subjects: the store's middle band joined them)
+        q = "what shifts does Tom work?"
+        got = store.recall(q, k=3, touch=False).results
+        assert got[0].id == shifts and not any(m.possibly_outdated for m in got)
+        off = store.recall(q, k=3, touch=False, config=replace(RecallConfig(), notes_links=False)).results
+        assert [m.id for m in off][:2] == [rota, shifts] and off[1].possibly_outdated_by == [rota]
+        # a link between two notes saying one word of a subject is honoured as before
+        club = store.store("The book club meets at Anna's place on Fridays.", source="agent").id
+        moved = store.store("Book club moved to the library.", source="agent", dedup=False).id
+        _link(store, moved, club)
+        res = store.recall("where does the book club meet?", k=4, touch=False).results
+        ids = [m.id for m in res]
+        assert ids.index(moved) == ids.index(club) - 1 and res[ids.index(club)].possibly_outdated_by == [moved]
+    finally:
+        store.close()

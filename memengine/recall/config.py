@@ -231,6 +231,9 @@ NOTES_NEWER = True
 # Round 34 (memengine/recall/keyword_floor.py): a keyword side of notes whose every match is a word held by more than
 # half of the rows (FTS5's idf floor: the user's name in a store of notes about them) is left out of fusion.
 KW_FLOOR = True
+# Round 36 (memengine/recall/notes_links.py): the store's may_update link between two notes honoured only when the
+# two say one word of a subject or their vectors are close (11 of held-out 34's 17 links joined two subjects).
+NOTES_LINKS = True
 # Round 25 ("switch", renamed.py): the broader change lexicon the facts engine reads (fact_change_words: "résilié",
 # "cancelei", "passati"), and "what" questions asking no value, whose update must say the change beside the old name.
 # Held-out 22: recall@5 0.734 -> 0.747, newer above older 23/42 -> 24/42, traps moved 0; held-outs 13-19 unchanged,
@@ -385,6 +388,8 @@ class RecallConfig:
     notes_newer: bool = NOTES_NEWER
     # A keyword side of notes that matched only words most rows hold is left out of fusion (keyword_floor.py, round 34).
     kw_floor: bool = KW_FLOOR
+    # The store's may_update link between two notes sharing no word of a subject, vectors apart, not honoured (round 36).
+    notes_links: bool = NOTES_LINKS
     # The answers of the first answer_seeds hits' questions, right after them below the first answer_keep (answers.py).
     answer_seeds: int = ANSWER_SEEDS
     answer_keep: int = ANSWER_KEEP

@@ -564,7 +564,12 @@ class Recall(KeywordSearch, People):
                     m.possibly_outdated, m.possibly_outdated_by = True, outdated[c.id]
                 results.append(m)
         # (a probable update ranks first; on the whole depth, so that the cut below keeps the prefix property)
-        marked = outdated_marked(self.conn, results)
+        keep = None
+        if run.strategy == "hybrid" and run.cfg.notes_links and any(m.thread is None for m in results):
+            from memengine.recall.notes_links import link_keeper  # (round 36: two notes' links vetted)
+
+            keep = link_keeper(self.vectors if run.qvec is not None else None)
+        marked = outdated_marked(self.conn, results, keep)
         results = marked[:run.k]
         # the older a newer at the cut marks stays right under it (one more than k: outdated_marked never drops
         # it for the newer); the list for k is still the head of the list for any larger k
