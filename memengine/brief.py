@@ -51,6 +51,7 @@ from memengine import (
     brief_upcoming,
     summarize,
     topic_names,
+    topic_people,
 )
 from memengine.brief_keyfacts import KEY_FACT_IMPORTANCE, SAME_SITTING_HOURS, UPDATE_COS  # noqa: F401 (re-exported)
 from memengine.brief_keyfacts import fold_updates as _fold_updates
@@ -733,13 +734,18 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         # people (authors, contacts, aliases: known_people's lower-cased keys) and chat roles name no topic
         names = set(store.known_people()) | summarize.ROLE_AUTHORS
         self.exclude = names | {w for a in names for w in a.split()} | named
+        # (brief30) and the people the groups' texts name (a title, "X and I", a turn calling them), in a declining
+        # language the forms of the people's names ("Aniu" of Ania): memengine/topic_people.py
+        every = [t for ts in self.members.values() for t in ts]
+        self.language: list[str | None] = [summarize.detect_language(every[:LANGUAGE_SAMPLE])]
+        self.exclude |= topic_people.excluded(every, self.exclude, self.language[0])
+        self.inflected = self.language[0] in topic_people.INFLECTED
         fold = topic_names.fold
         self.word_df: Counter[str] = Counter(chain.from_iterable(
             {fold(w) for w in _WORD.findall(t)} for texts in self.members.values() for t in texts))
         self.rarity = topic_names.idf(lambda w: self.word_df[w], sum(len(t) for t in self.members.values()))
         self.stop: dict[int | None, frozenset[str]] = {}
         self.taken: set[str] = set()
-        self.language: list[str | None] = []  # (brief26) the pool's, read when a group is first named here
         # (brief27) names are chosen together: in how many groups several members say each word (``_named``); and the
         # words of a large share of the pool (the user's own name in an assistant's notes) name no topic at all
         self._saying: Counter[str] | None = None  # (read when a label overlaps a name given: rare)
@@ -752,9 +758,7 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         texts = self.members[k]
         label, size = self.labels.get(k[0], (None, 0)) if k[0] is not None else (None, 0)
         if k[0] not in self.stop:  # the parts of a cluster share its language ("peuvent varier" is no name)
-            if not self.language:  # a small group too short to tell its own reads the pool's stop words too
-                self.language.append(summarize.detect_language(
-                    [t for ts in self.members.values() for t in ts][:LANGUAGE_SAMPLE]))
+            # (a small group too short to tell its own language reads the pool's stop words too)
             self.stop[k[0]] = summarize.stopwords_for(texts[:50], self.language[0])
         name = self._named(k, texts, label)
         if name not in (MIXED, topic_names.UNTITLED):
@@ -778,10 +782,13 @@ class _Shells(dict[tuple[int | None, int], Topic]):
             if self._saying is None:
                 self._saying = topic_names.groups_saying(self.members.values())
             other = topic_names.name(texts, stop, exclude, topic_names.apart(
-                self.rarity, self._saying, topic_names.said_twice(texts)), self.taken)
+                self.rarity, self._saying, topic_names.said_twice(texts)), self.taken, self.inflected)
             if other in (MIXED, topic_names.UNTITLED) or topic_names.content_words(other, stop) & self.taken_words:
                 return str(label)  # no better name: the stored one ("Ship Inn", the party's new venue)
             return other
         # a label naming only a person or the user is named anew without the store's common words; a group with no
         # label (a part of a large cluster, the memories in no topic) as before
-        return topic_names.name(texts, stop, exclude if fit else self.exclude, self.rarity, self.taken)
+        got = topic_names.name(texts, stop, exclude if fit else self.exclude, self.rarity, self.taken, self.inflected)
+        # (brief30) the memories in no topic, shown as one group, are many subjects: named only by what a share of them
+        # say (split in parts, each part is a subject of its own: named as a topic is)
+        return got if k[0] is not None or self.parts[None] > 1 or topic_names.held_by_share(got, texts, stop) else MIXED

@@ -401,9 +401,34 @@ def named_days(text: str, written: date, context: ContextOf = (), order: str | N
         if m.group("tomorrow"):
             out.append(written + timedelta(days=2 if m.group("tomorrow").lower().startswith("the") else 1))
         else:
-            ahead = (WEEKDAYS.index(m.group("wd").lower()) - written.weekday()) % 7 or 7
+            wd = WEEKDAYS.index(m.group("wd").lower())
+            if _said_past(text, m.start(), m.end()):  # (brief30) "the housewarming on Sunday was so lovely"
+                out.append(written - timedelta(days=(written.weekday() - wd) % 7 or 7))
+                continue
+            ahead = (wd - written.weekday()) % 7 or 7
             out.append(written + timedelta(days=ahead))
     return out
+
+
+# (brief30) a weekday said of something that has happened: a past copula right after it ("the bbq on Saturday was
+# class", "on Sunday it was packed"), or a past verb of the event a few words before it in the same clause ("Claire
+# ran 10K in 56:20 on Sunday", "we went to the market on Saturday"); the next such weekday was read (held-out 23:
+# "the housewarming on Sunday was so lovely", said on Monday, was "→ today"). English, as _RELATIVE is.
+_PAST_AFTER = re.compile(r"\s*,?\s*(?:(?:it|that|this|which|everything|everyone|all)\s+)?(?:was|were|went|had\s+been)\b",
+                         re.IGNORECASE)
+_PAST_BEFORE = re.compile(r"\b(?:was|were|went|ran|came|met|saw|did|had|played|loved|enjoyed)\s+(?:[^\s.!?;]+\s+){0,3}$",
+                          re.IGNORECASE)
+_NOT_PAST = re.compile(r"(?:\b(?:will|going|gonna|can|could|shall|should|would|supposed|if|hope|hoping|planning|thinking|"
+                       r"i|we|you|they|he|she|let's|lets|maybe)\b|['’]ll\b)", re.IGNORECASE)
+
+
+def _said_past(text: str, start: int, end: int) -> bool:
+    """Whether the weekday of ``text[start:end]`` ("on Sunday") is said of a day gone by (:data:`_PAST_AFTER`,
+    :data:`_PAST_BEFORE`; nothing of a plan between the verb and the day: "we were hoping to meet on Sunday")."""
+    if _PAST_AFTER.match(text, end):
+        return True
+    m = _PAST_BEFORE.search(text[max(0, start - 60): start])
+    return m is not None and not _NOT_PAST.search(m.group())
 
 
 _JOIN = re.compile(r"[\s,]{1,3}")

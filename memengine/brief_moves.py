@@ -23,10 +23,11 @@ plans, at most SCAN_MAX memories read, each scanned once for the plans' words (o
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from memengine import brief_dates, brief_outdated, brief_upcoming
+from memengine import brief_dates, brief_outdated, brief_upcoming, topic_people
 from memengine.brief_pool import FADED, Store
 from memengine.timeparse import to_iso
 
@@ -45,6 +46,19 @@ _OFF = re.compile(rf"{brief_upcoming._CALLED_OFF.pattern}|(?<![^\W\d_])(?:se\s+s
                   r"findet\s+nicht\s+statt|no\s+tendrá\s+lugar|non\s+(?:si\s+terrà|avrà\s+luogo)|"
                   r"não\s+(?:vai\s+)?acontecer|gaat\s+niet\s+door|nie\s+odbędzie\s+się|"
                   r"odwołan[yaeo]|odwołał[aoy]?|odwołali)(?![^\W\d_])", re.IGNORECASE)
+
+# (brief30) the plan's own author saying they will not go, in the first person ("nie jedziemy 2 lipca", "I can't come
+# on 4 July after all", "je n'irai pas"): the plan is off for the one who made it (another member's "I can't do Porto"
+# is not: the trip goes on without them, so the author must be the plan's)
+_NOT_GOING = re.compile(r"(?<![^\W\d_])(?:i\s+can['’]?t\s+(?:come|make\s+it|go|do)|i\s+won['’]t\s+(?:come|make\s+it|go|be\s+there)|"
+                        r"we['’]re\s+not\s+going|we\s+won['’]t\s+(?:go|come|make\s+it)|we\s+can['’]t\s+(?:go|come|make\s+it)|"
+                        r"i['’]m\s+not\s+(?:coming|going)|not\s+(?:launching|doing\s+it)|"
+                        r"je\s+n['’](?:irai|y\s+vais)\s+pas|on\s+n['’]y\s+va\s+(?:pas|plus)|nous\s+n['’]irons\s+pas|"
+                        r"je\s+ne\s+(?:viendrai|peux\s+pas\s+venir)|"
+                        r"nie\s+(?:jedziemy|jadę|pojadę|pojedziemy|idę|idziemy|przyjdę|przyjadę|mogę\s+przyjść)|"
+                        r"no\s+(?:voy|vamos|puedo\s+ir|iremos)|non\s+(?:vengo|veniamo|vado|andiamo|posso\s+venire)|"
+                        r"não\s+(?:vou|vamos|posso\s+ir)|ich\s+(?:komme|fahre|gehe)\s+nicht|wir\s+(?:kommen|fahren|gehen)\s+nicht|"
+                        r"ik\s+(?:kom|ga)\s+niet|wij\s+(?:komen|gaan)\s+niet)(?![^\W\d_])", re.IGNORECASE)
 
 Found = tuple[Any, date, list[date]]
 _WORD = re.compile(r"[^\W_]+")
@@ -69,8 +83,11 @@ def settle(store: Store, found: list[Found], days_of: brief_upcoming.PlanDays, n
     texts = [str(f[0][1])[:600] for f in asked]
     stop = summarize.stopwords_for(texts)
     # the plans' words (a note's text before a colon is no author) and, for each, the memories read that say it
-    plan_words = [brief_upcoming.event_words(t, stop=stop, chat=bool(f[0][4].split("/", 1)[1])) for t, f in
-                  zip(texts, asked)]
+    # (brief30) in a language that declines its nouns, a word's forms are one word: its first letters ("Olkiem" planned,
+    # "Olek" called it off; memengine/topic_people.py)
+    form = topic_people.form if summarize.detect_language(texts) in topic_people.INFLECTED else None
+    plan_words = [_formed(brief_upcoming.event_words(t, stop=stop, chat=bool(f[0][4].split("/", 1)[1])), form)
+                  for t, f in zip(texts, asked)]
     said = {w for ws in plan_words for w in ws}
     if not said:
         return found, []
@@ -90,24 +107,32 @@ def settle(store: Store, found: list[Found], days_of: brief_upcoming.PlanDays, n
     for n, f in enumerate(asked):
         pid = int(f[0][0])
         rare = {w for w in plan_words[n] if df.get(w, 0) <= limit}
-        for r in later if rare else ():
+        own_author = f[0][6] if len(f[0]) > 6 else None
+        for r in later if rare or own_author else ():
             mid, text = int(r[0]), str(r[1])[:600]
-            if mid == pid or (str(r[2]), mid) <= (str(f[0][2]), pid) or not rare & hits[mid]:
-                continue  # not written after the plan, or no word of its subject
+            if mid == pid or (str(r[2]), mid) <= (str(f[0][2]), pid):
+                continue  # not written after the plan
+            if not rare & hits[mid]:  # no word of its subject: (brief30) its author not going on its day, said so
+                if own_author and r[6] == own_author and _NOT_GOING.search(text):
+                    off = set(_called_off_days(text, brief_upcoming._written(r[2]), _NOT_GOING))
+                    if not off and _loosely_shared(plan_words[n], text):  # no day said: the plan's subject is off
+                        off = set(ahead_of(days[n], r[2]))
+                    days[n] = [d for d in days[n] if d not in off]
+                continue
             written = brief_upcoming._written(r[2])
             ahead = [d for d in days[n] if written is not None and d >= written]
             shared = {w for w in rare & hits[mid] if brief_outdated._one_name(texts[n], text, w)}
             if not ahead or not shared:
                 continue
-            if _OFF.search(text):
+            if _OFF.search(text) or (_NOT_GOING.search(text) and len(f[0]) > 6 and f[0][6] and r[6] == f[0][6]):
                 off = set(_called_off_days(text, written)) or set(ahead)  # (no day said: the event is off)
                 days[n] = [d for d in days[n] if d not in off]
                 if mid in plan_ids:  # the memory that calls it off plans nothing of its days, nor the next to them
                     k = plan_ids[mid]  # ("se suspende lo de La Pedriza, dan tormentas todo el finde 3-4 de octubre")
                     days[k] = [d for d in days[k] if min(abs(d.toordinal() - o.toordinal()) for o in off) > NEXT_DAYS]
                 continue
-            if not _changes(text) or not shared & brief_upcoming.event_words(
-                    text, changed_only=True, stop=stop, chat=not r[7]):
+            if not _changes(text) or not shared & _formed(brief_upcoming.event_words(
+                    text, changed_only=True, stop=stop, chat=not r[7]), form):
                 continue
             if mid in plan_ids:
                 own = set(days[plan_ids[mid]])
@@ -131,7 +156,26 @@ def settle(store: Store, found: list[Found], days_of: brief_upcoming.PlanDays, n
     return out, sorted(gone - {int(f[0][0]) for f in out})
 
 
-def _called_off_days(text: str, written: date | None) -> list[date]:
+def ahead_of(days: list[date], when: Any) -> list[date]:
+    """The ``days`` on or after the day ``when`` was written."""
+    written = brief_upcoming._written(when)
+    return [d for d in days if written is not None and d >= written]
+
+
+def _loosely_shared(words: set[str], text: str) -> bool:
+    """(brief30) Whether ``text`` says a word of ``words`` (a plan's) by its first letters, all but its last two (at
+    least three): "Łeba odpada, nie jedziemy" of "Planuję Łebę". Asked only of the plan's own author saying they will
+    not go (the loose match that named a dress fitting's "Salon" as the wedding's "salę" needs that)."""
+    said = {w.lower()[:max(3, len(w) - 2)] for w in _WORD.findall(text[:600]) if len(w) >= 4}
+    return any(w[:max(3, len(w) - 2)] in said or w[:3] in said for w in words if len(w) >= 4)
+
+
+def _formed(words: set[str], form: Callable[[str], str] | None) -> set[str]:
+    """``words``, each as its first letters when ``form`` is given (a declining language)."""
+    return words if form is None else {form(w) for w in words}
+
+
+def _called_off_days(text: str, written: date | None, off: re.Pattern[str] = _OFF) -> list[date]:
     """The days ``text`` calls off: those its clauses that say so name ("Finley Foods cancelled the 13 May demo");
     none when they name none (the event is off: "se suspende lo de La Pedriza, dan tormentas ... 3-4 de octubre")."""
     if written is None:
@@ -140,7 +184,7 @@ def _called_off_days(text: str, written: date | None) -> list[date]:
     start = 0
     for end in brief_upcoming._clause_ends(text):
         clause, start = text[start:end], end
-        if _OFF.search(clause):
+        if off.search(clause):
             said += brief_dates.named_days(clause, written)
     return said
 

@@ -109,7 +109,7 @@ def named_people(store: Store, known: set[str]) -> list[tuple[str, int, str | No
     return _named(store, known)[0]
 
 
-def _named(store: Store, known: set[str], outdated: Collection[int] = ()
+def _named(store: Store, known: set[str], outdated: Collection[int] = (), users_out: set[str] | None = None
            ) -> tuple[list[tuple[str, int, str | None, str | None, int]], dict[str, tuple[int, str]]]:
     """:func:`named_people`, and (brief24) each one's news: the note most important, then newest, that names them
     before any other name ("Pablo, el hermano de Carmen, ha sacado plaza de profesor ... en Valencia"), as
@@ -180,6 +180,8 @@ def _named(store: Store, known: set[str], outdated: Collection[int] = ()
                 dated[lead] = when
     for user in users:  # (brief27) the user's "news" is every note: the topics show it; the share keeps the others'
         news.pop(user, None)
+    if users_out is not None:  # (brief30) who the user is, for brief_people: the user's own chat turns are no person
+        users_out.update(users)
     return out, news
 
 
@@ -328,13 +330,14 @@ def _head(text: str, limit: int) -> str:
     return cut + "…"
 
 
-def lines(store: Store, known: set[str], room: int, outdated: Collection[int] = ()) -> list[tuple[str, dict[str, Any]]]:
+def lines(store: Store, known: set[str], room: int, outdated: Collection[int] = (), users: set[str] | None = None
+          ) -> list[tuple[str, dict[str, Any]]]:
     """At most ``room`` People lines for the people the notes name: ``Tomás Ruiz: named in 7 memories
-    (2026-08-04 – 2026-11-16; first #12)``."""
+    (2026-08-04 – 2026-11-16; first #12)``. ``users``: (brief30) filled with the names the notes give the user."""
     if room <= 0:
         return []
     out = []
-    people, news = _named(store, known, outdated)
+    people, news = _named(store, known, outdated, users)
     for name, n, lo, hi, first in people[:room]:
         span = (lo or "")[:10] if (lo or "")[:10] == (hi or "")[:10] else f"{(lo or '')[:10]} – {(hi or '')[:10]}"
         line = f"{name}: named in {n} memories ({span}; first #{first})"

@@ -273,7 +273,10 @@ def with_named(store: Store, today: date | None = None, outdated: Collection[int
 
     out = people_lines(store, today, moved)
     known = set(store.known_people()) | {line.split(":")[0].lower() for line, _ in out}
-    named = brief_namedpeople.lines(store, known, PEOPLE_MAX - len(out), outdated)
+    users: set[str] = set()
+    named = brief_namedpeople.lines(store, known, PEOPLE_MAX - len(out), outdated, users)
+    if users:  # (brief30) the user is no person of their own brief: an author of the chats the notes import
+        out = [(line, why) for line, why in out if not _is_user(line.split(":")[0].split(" (#")[0], users)]
     if not brief_fadedpeople.FADED_PEOPLE:
         return out + named
     # (brief29) ...ranked with the members of imported chats whose turns the decay archived (m015), each with the
@@ -285,6 +288,17 @@ def with_named(store: Store, today: date | None = None, outdated: Collection[int
     said = _states(store.conn, faded, today, faded=True, unquoted=moved) if faded else {}
     return out + [(line + (STATE_SEP + said[str(why.get("author"))] if why.get("faded") and said.get(
         str(why.get("author"))) else ""), why) for line, why in kept]
+
+
+def _is_user(name: str, users: Collection[str]) -> bool:
+    """(brief30) Whether a chat author's ``name`` is the user's ("Camille Roux" of "L'utilisatrice est Camille Roux";
+    one of them one word, the other's first: "Camille")."""
+    low = name.lower().split()
+    for u in users:
+        words = u.lower().split()
+        if words == low or (low and words and (len(words) == 1 or len(low) == 1) and words[0] == low[0]):
+            return True
+    return False
 
 
 def _author_stats(conn: Any, known: dict[str, str], names: list[str], cards: Mapping[str, Any]

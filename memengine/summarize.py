@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from memengine import topic_names
+from memengine import topic_names, topic_people
 from memengine.stopword_lists import _language_lists, _lists_key, _word_languages  # noqa: F401  (re-exported)
 from memengine.text import STOPWORDS as TEXT_STOPWORDS
 from memengine.text import TALK_STOPWORDS
@@ -646,7 +646,12 @@ def summarize_cluster(
 
     exclude = {w.lower() for p in people for w in _LETTERS.findall(p)} | {k for k in (known_people or {}) if " " not in k}
     rarity = topic_names.idf(topic_names.folded_df(df), n_docs) if df is not None else lambda _k: 1.0
-    name = topic_names.name([_without_label(m.content, m.author) for m in ordered], stop, exclude, rarity)
+    # (brief30) and the people the members name (a title, "X and I", a turn calling them; in a declining language the
+    # forms of the store's people's names), the forms of a word held together: memengine/topic_people.py
+    texts = [_without_label(m.content, m.author) for m in ordered]
+    lang = language or detect_language([m.content for m in ordered[:50]])
+    exclude |= topic_people.excluded([m.content for m in ordered], set(exclude) | set(people), lang)
+    name = topic_names.name(texts, stop, exclude, rarity, inflected=lang in topic_people.INFLECTED)
     when = {m.id: (_timestamp(m.event_at) if m.event_at else math.inf) for m in ordered}
     picked.sort(key=lambda s: (when[s.member_id], s.member_id, s.position))
     text = "\n".join([header] + [f"- {s.text}" for s in picked])
