@@ -735,10 +735,9 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         names = set(store.known_people()) | summarize.ROLE_AUTHORS
         self.exclude = names | {w for a in names for w in a.split()} | named
         # (brief30) and the people the groups' texts name (a title, "X and I", a turn calling them), in a declining
-        # language the forms of the people's names ("Aniu" of Ania): memengine/topic_people.py
-        every = [t for ts in self.members.values() for t in ts]
-        self.language: list[str | None] = [summarize.detect_language(every[:LANGUAGE_SAMPLE])]
-        self.exclude |= topic_people.excluded(every, self.exclude, self.language[0])
+        # language the forms of the people's names ("Aniu" of Ania): memengine/topic_people.py, asked of a name chosen
+        self.every = [t for ts in self.members.values() for t in ts]
+        self.language: list[str | None] = [summarize.detect_language(self.every[:LANGUAGE_SAMPLE])]
         self.inflected = self.language[0] in topic_people.INFLECTED
         fold = topic_names.fold
         self.word_df: Counter[str] = Counter(chain.from_iterable(
@@ -760,7 +759,8 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         if k[0] not in self.stop:  # the parts of a cluster share its language ("peuvent varier" is no name)
             # (a small group too short to tell its own language reads the pool's stop words too)
             self.stop[k[0]] = summarize.stopwords_for(texts[:50], self.language[0])
-        name = self._named(k, texts, label)
+        name = topic_people.without_people(lambda: self._named(k, texts, label), self.every, self.exclude,
+                                           self.language[0])
         if name not in (MIXED, topic_names.UNTITLED):
             self.taken.add(name.lower())
             self.taken_words |= topic_names.content_words(name, self.stop[k[0]])

@@ -650,8 +650,9 @@ def summarize_cluster(
     # forms of the store's people's names), the forms of a word held together: memengine/topic_people.py
     texts = [_without_label(m.content, m.author) for m in ordered]
     lang = language or detect_language([m.content for m in ordered[:50]])
-    exclude |= topic_people.excluded([m.content for m in ordered], set(exclude) | set(people), lang)
-    name = topic_names.name(texts, stop, exclude, rarity, inflected=lang in topic_people.INFLECTED)
+    exclude |= {w.lower() for p in people for w in p.split()}
+    name = topic_people.without_people(lambda: topic_names.name(texts, stop, exclude, rarity, inflected=lang in
+                                                                topic_people.INFLECTED), texts, exclude, lang)
     when = {m.id: (_timestamp(m.event_at) if m.event_at else math.inf) for m in ordered}
     picked.sort(key=lambda s: (when[s.member_id], s.member_id, s.position))
     text = "\n".join([header] + [f"- {s.text}" for s in picked])
