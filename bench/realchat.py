@@ -127,6 +127,16 @@ def _slug(rel: str) -> str:
     return re.sub(r"[^\w.-]+", "_", rel)
 
 
+def _sha(path: Path) -> str:
+    """An export file's digest; a notes folder's: each file's relative path and bytes, in path order."""
+    if not path.is_dir():
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    h = hashlib.sha256()
+    for f in sorted(p for p in path.rglob("*") if p.is_file()):
+        h.update(str(f.relative_to(path)).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()
+
+
 def build_chat_store(data: Path, rel: str | list[str], directory: Path, embedder: Any,
                      reuse: bool = False) -> MemoryStore:
     """Open (``reuse``) or build the store of one export file (or of several, imported one
@@ -142,7 +152,7 @@ def build_chat_store(data: Path, rel: str | list[str], directory: Path, embedder
     tag = re.sub(r"[^\w.-]+", "_", embedder.model_id)
     db = directory / f"{_slug(name)}.{tag}.db"
     side = directory / f"{_slug(name)}.{tag}.json"
-    expect = {"file_sha": [hashlib.sha256((data / r).read_bytes()).hexdigest() for r in rels],
+    expect = {"file_sha": [_sha(data / r) for r in rels],
               "model_id": embedder.model_id, "import_path": _import_fingerprint()}
     directory.mkdir(parents=True, exist_ok=True)
     if reuse and db.exists() and side.exists():
