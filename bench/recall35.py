@@ -13,6 +13,7 @@ held-out chat set is (``bench/recall_round12.py`` through round 32's scorer, ``b
     python bench/recall35.py heldout --reuse /tmp/recall35/h33 --misses
     python bench/recall35.py heldout --resolve DRAFT.json --reuse DIR          # authoring: texts -> refs, flags
     python bench/recall35.py heldout --history --reuse /tmp/recall35/h33       # one store: a whole history (below)
+    python bench/recall35.py where --reuse /tmp/recall35/ws                    # real-chat dev: where evidence sits
 
 Each file alone is a small store (20-60 messages), where the keyword side finds nearly everything. ``--history`` asks
 the same questions of ONE store holding the three files and, as the rest of a person's history, the AI-assistant
@@ -111,11 +112,55 @@ def _resolve(draft: Path, reuse: Path) -> int:
     return 0
 
 
+def where(argv: list[str]) -> int:
+    """Where the evidence of the real-chat dev set's questions sits: each question's longest evidence message in word
+    pieces (the model reads 254 of them), the questions the engine misses at 5 by that length, and where the answer
+    starts when a long evidence message says it word for word. ``where --reuse DIR`` (the dev stores: ``DIR/loo/
+    realchat``, bench/loo.py's layout)."""
+    import argparse
+
+    from bench.common import md_table
+    from bench.realchat import DEFAULT_DATA, DEFAULT_QUESTIONS, build_chat_stores, load_questions
+    from embedder import get_embedder
+
+    ap = argparse.ArgumentParser(prog="recall35.py where")
+    ap.add_argument("--reuse", required=True, metavar="DIR")
+    args = ap.parse_args(argv)
+    emb = get_embedder()
+    qs = load_questions(DEFAULT_QUESTIONS)
+    stores = build_chat_stores(qs, DEFAULT_DATA, Path(args.reuse) / "loo" / "realchat", emb, reuse=True)
+    groups: dict[str, list[bool]] = {}
+    offsets: list[int] = []
+    for q in qs:
+        st = stores[q.file]
+        lens = []
+        for ref in q.evidence:
+            row = st.conn.execute("SELECT content FROM memories WHERE ref = ?", (ref,)).fetchone()
+            content = row[0] if row else ""
+            lens.append(emb.count_tokens(content))
+            at = content.lower().find(q.answer.lower()) if len(q.answer) >= 4 else -1
+            if at >= 0 and lens[-1] > WINDOW - 2:
+                offsets.append(token_offset(emb, content, content[at:at + len(q.answer)]))
+        refs = [m.ref for m in st.recall(q.question, k=5, touch=False).results]
+        longest = max(lens)
+        key = ("evidence within 254 pieces" if longest <= WINDOW - 2 else
+               "evidence 255-512 pieces" if longest <= 512 else "evidence over 512 pieces")
+        groups.setdefault(key, []).append(any(e in refs for e in q.evidence))
+    rows = [[k, len(v), sum(not hit for hit in v)] for k, v in sorted(groups.items())]
+    print(md_table(["real-chat dev", "questions", "missed at 5"], rows))
+    past = sum(o >= WINDOW - 2 for o in offsets)
+    print(f"\nanswers said word for word in a long evidence message: {len(offsets)}, "
+          f"{past} of them past the first 254 pieces (offsets {sorted(offsets)})")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``heldout ...``."""
+    """``heldout ...`` or ``where ...``."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["heldout"]:
         return heldout(args[1:])
+    if args[:1] == ["where"]:
+        return where(args[1:])
     print(__doc__)
     return 2
 
