@@ -17,6 +17,8 @@ UPDATE_COS = 0.65  # two key facts of one source this close: the newer may updat
 SAME_SITTING_HOURS = 6  # ...if written further apart than this, or the fact rules read a change (may_update)
 RARE_LINK_SHARE = 0.25  # a word named by at most this share of the linked facts read is a rare one (outdated_links)
 SUBJECT_COS = 0.6  # two key facts this close that name a rare word of both (held by two of them) may be one subject
+MUST_SHOW_IMPORTANCE = 0.9  # (users26) a fact this important (SKILL.md: "must never be forgotten") or pinned is never
+# hidden on a "probably": decay never archives it either (memengine/decay.py NEVER_ARCHIVE_IMPORTANCE)
 
 
 def key_fact_rows(conn: Any, limit: int = 200) -> list[Any]:
@@ -182,8 +184,11 @@ def outdated_links(conn: Any) -> dict[int, list[int]]:
     for n, o in score:
         best[n] = max(best.get(n, (0, 0.0)), strength(n, o))
     kept = [(n, o) for n, o in pairs if (n, o) in score and strength(n, o) >= best[n]]
+    must_show = _must_show(conn, sorted({o for _, o in kept}))
     out: dict[int, list[int]] = {}
     for n, o in kept:
+        if o in must_show:
+            continue  # (users26) "Priya started a new job at Figma" hid "Priya is allergic to peanuts" (0.95)
         subject = set().union(*(words.get(o, set()) & words.get(p, set()) for p in older.get(o, ()))) \
             if older.get(o) else set()
         # (lead, s12) a word more than half the linked facts say is whom the store is about, not this chain's
@@ -193,6 +198,18 @@ def outdated_links(conn: Any) -> dict[int, list[int]]:
         if subject and not subject & words.get(n, set()):
             continue  # the newer names nothing of the older one's own subject
         out.setdefault(o, []).append(n)
+    return out
+
+
+def _must_show(conn: Any, ids: list[int]) -> set[int]:
+    """Those of ``ids`` pinned or of importance >= MUST_SHOW_IMPORTANCE: a may_update link (probably, not surely,
+    an update) leaves them in the brief; the newer fact shows too, and recall still marks the pair."""
+    out: set[int] = set()
+    for i in range(0, len(ids), 500):
+        chunk = ids[i:i + 500]
+        out.update(int(r[0]) for r in conn.execute(
+            f"SELECT id FROM memories WHERE id IN ({','.join('?' * len(chunk))}) AND (pinned = 1 OR importance >= ?)",
+            [*chunk, MUST_SHOW_IMPORTANCE]))
     return out
 
 
