@@ -17,8 +17,8 @@ UPDATE_COS = 0.65  # two key facts of one source this close: the newer may updat
 SAME_SITTING_HOURS = 6  # ...if written further apart than this, or the fact rules read a change (may_update)
 RARE_LINK_SHARE = 0.25  # a word named by at most this share of the linked facts read is a rare one (outdated_links)
 SUBJECT_COS = 0.6  # two key facts this close that name a rare word of both (held by two of them) may be one subject
-MUST_SHOW_IMPORTANCE = 0.9  # (users26) a fact this important (SKILL.md: "must never be forgotten") or pinned is never
-# hidden on a "probably": decay never archives it either (memengine/decay.py NEVER_ARCHIVE_IMPORTANCE)
+MUST_SHOW_IMPORTANCE = 0.9  # (users26) a fact this important (SKILL.md: "must never be forgotten") or pinned is hidden
+# on a "probably" only by a newer that names more of it than its first word (decay never archives it either)
 
 
 def key_fact_rows(conn: Any, limit: int = 200) -> list[Any]:
@@ -187,8 +187,10 @@ def outdated_links(conn: Any) -> dict[int, list[int]]:
     must_show = _must_show(conn, sorted({o for _, o in kept}))
     out: dict[int, list[int]] = {}
     for n, o in kept:
-        if o in must_show:
-            continue  # (users26) "Priya started a new job at Figma" hid "Priya is allergic to peanuts" (0.95)
+        if o in must_show and not _said_past_the_subject(words.get(n, set()) & words.get(o, set()), text[n], text[o]):
+            # (users26) "Priya started a new job at Figma" hid "Priya is allergic to peanuts" (0.95): a fact that must
+            # never be forgotten is hidden only by a newer naming more of it than whom it is about
+            continue
         subject = set().union(*(words.get(o, set()) & words.get(p, set()) for p in older.get(o, ()))) \
             if older.get(o) else set()
         # (lead, s12) a word more than half the linked facts say is whom the store is about, not this chain's
@@ -203,7 +205,8 @@ def outdated_links(conn: Any) -> dict[int, list[int]]:
 
 def _must_show(conn: Any, ids: list[int]) -> set[int]:
     """Those of ``ids`` pinned or of importance >= MUST_SHOW_IMPORTANCE: a may_update link (probably, not surely,
-    an update) leaves them in the brief; the newer fact shows too, and recall still marks the pair."""
+    an update) hides them only when the newer names more of them than whom they are about; recall still marks
+    the pair."""
     out: set[int] = set()
     for i in range(0, len(ids), 500):
         chunk = ids[i:i + 500]
@@ -211,6 +214,18 @@ def _must_show(conn: Any, ids: list[int]) -> set[int]:
             f"SELECT id FROM memories WHERE id IN ({','.join('?' * len(chunk))}) AND (pinned = 1 OR importance >= ?)",
             [*chunk, MUST_SHOW_IMPORTANCE]))
     return out
+
+
+def _said_past_the_subject(shared: set[str], *texts: str) -> bool:
+    """Whether ``shared`` (subject words two facts both name) holds one that is neither fact's first word: "Lumen
+    Health" of "Rafa quit Kaya Pay and went back to Lumen Health" / "Rafa left Lumen Health; …", not "Priya" of
+    "Priya is allergic to peanuts" / "Priya started a new job at Figma" (whom they are about, not what)."""
+    first: set[str] = set()
+    for t in texts:
+        head = t.split(maxsplit=1)
+        if head:
+            first |= _subject_words(head[0])
+    return bool(shared - first)
 
 
 def _contents(conn: Any, ids: list[int]) -> dict[int, str]:

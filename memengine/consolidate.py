@@ -660,6 +660,7 @@ class Consolidator(ClusterSteps):
         key = "memory_md.digest:" + os.path.realpath(path)
         previous = self.store.meta(key)
         saved: list[Path] = []
+        edited = False
         try:
             if self.write_files:
                 changed = memorymd.write_managed_block(path, block, previous=previous, saved=saved)
@@ -668,13 +669,17 @@ class Consolidator(ClusterSteps):
                         self.conn.execute("INSERT OR REPLACE INTO _mem_meta(key, value) VALUES (?, ?)",
                                           (key, memorymd.digest(block)))
             else:
-                current = path.read_bytes().decode("utf-8", "surrogateescape") if path.exists() else None
-                changed = current is None or memorymd.splice(current, block) != current
+                changed, edited = memorymd.preview(path, block, previous)
+                if edited:  # (users26) what a careful user runs the dry run for: their edit would be replaced
+                    self.warnings.append(f"{path}: the managed block has been edited; a real run saves the file as "
+                                         f"{path.name}.edited-<time> and replaces the block (keep notes outside it)")
         except memorymd.ManagedBlockError as exc:
             raise UserError(f"{path}: {exc}") from None
         except OSError as exc:
             raise UserError(f"{path}: {exc.strerror or exc}") from None
         out = {"memory_md": str(path), "changed": bool(changed), "block_chars": len(block)}
+        if not self.write_files and edited:
+            out["edited_block_would_be_saved"] = True
         if saved:
             out["edited_block_saved_to"] = str(saved[0])
             self.warnings.append(f"{path}: the managed block had been edited; the file as it was is saved in "

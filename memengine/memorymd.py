@@ -407,6 +407,24 @@ def write_managed_block(
     raise ManagedBlockError(f"{path}: file kept changing while writing the managed block ({max_retries} retries)")
 
 
+def preview(path: Path, block: str, previous: str | None = None) -> tuple[bool, bool]:
+    """What :func:`write_managed_block` would do, without writing: (the file would change, its block was edited and
+    would first be copied aside). Read as the writer reads it, in the file's encoding (users26: a dry run read a
+    UTF-16 file as UTF-8 and always said "changed"). Raises :class:`ManagedBlockError` where the writer would."""
+    current = _read(Path(os.path.realpath(path)))
+    if current is None:
+        return True, False
+    data, _snap, mode = current
+    how = _codec(data)
+    original = _decode(data, how)
+    changed = _encode(splice(original, block), how) != data
+    if changed and not mode & stat.S_IWUSR:
+        raise ManagedBlockError(f"read-only (mode {mode:04o}): left as it is; chmod u+w to let "
+                                "consolidate update its block")
+    found = block_digest(original) if previous is not None else None
+    return changed, changed and found is not None and found not in (previous, digest(block))
+
+
 def _fsync_dir(directory: Path) -> None:
     """Make the rename durable; not every platform can open a directory."""
     try:
