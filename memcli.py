@@ -441,7 +441,7 @@ def doctor(fix: bool, recover_to: str | None, full: bool) -> None:
                 click.echo(f"{key:24} {value}")
             click.secho(f"PROBLEMS FOUND: {problem}", fg="red", err=True)
 
-        emit(report, damaged)
+        emit(report, damaged, failed=(exc.code, exc.message))
         sys.exit(status)
     report = s.doctor(fix=fix, full=full)
 
@@ -460,7 +460,10 @@ def doctor(fix: bool, recover_to: str | None, full: bool) -> None:
                                                else "PROBLEMS FOUND (run: mem.py doctor --fix)"),
                     fg="green" if report["ok"] else "red", err=True)
 
-    emit(report, human)
+    left = report.get("problems_after_fix") if fix else report.get("problems")
+    emit(report, human, failed=None if report["ok"] else (
+        "problems_found", f"{c.path}: {'; '.join(left or ['see data.problems'])} "
+                          f"({'left after --fix: see data' if fix else 'run: mem.py doctor --fix'})"))
     if not report["ok"]:
         sys.exit(1)
 

@@ -114,17 +114,24 @@ def _command_name() -> str:
     return ctx.command_path.split(" ", 1)[1] if ctx and " " in ctx.command_path else "mem"
 
 
-def emit(data: Any, human: Callable[[], None] | None = None, warnings: Sequence[str | None] | None = None) -> None:
-    """Write the result: the JSON envelope for agents, or ``human()`` output for people."""
+def emit(data: Any, human: Callable[[], None] | None = None, warnings: Sequence[str | None] | None = None,
+         failed: tuple[str, str] | None = None) -> None:
+    """Write the result: the JSON envelope for agents, or ``human()`` output for people.
+
+    ``failed`` (code, message): a report that is itself the answer to a failure (``doctor`` on a damaged file):
+    the envelope says ``"ok": false`` with that ``error`` as every failure does, and still carries ``data``
+    (users26: ``"ok": true`` beside exit 8 misled an agent testing ``ok``); the caller exits non-zero."""
     c = current_ctx()
     warnings = [w for w in (warnings or []) if w]
     if c.json:
         env: dict[str, Any] = {
-            "ok": True,
+            "ok": failed is None,
             "command": _command_name(),
             "took_ms": round((time.perf_counter() - c.started) * 1000, 1),
-            "data": data,
         }
+        if failed is not None:
+            env["error"] = {"code": failed[0], "message": failed[1]}
+        env["data"] = data
         if warnings:
             env["warnings"] = warnings
         click.echo(json.dumps(env, ensure_ascii=False, default=str))
