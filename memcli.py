@@ -58,6 +58,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "update": "memengine.cli.facts:update",
     "pin": "memengine.cli.facts:pin",
     "unpin": "memengine.cli.facts:unpin",
+    "list": "memengine.cli.listing:list_cmd",
     "export": "memengine.cli.transfer:export",
     "import": "memengine.cli.transfer:import_cmd",
     "serve": "memengine.cli.servers:serve",
