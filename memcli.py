@@ -447,13 +447,22 @@ def doctor(fix: bool, recover_to: str | None, full: bool) -> None:
     report = s.doctor(fix=fix, full=full)
 
     def human() -> None:
+        import shutil
+        import textwrap
+
         from memengine.backup import age_text
 
+        width = max(60, shutil.get_terminal_size((80, 24)).columns)
         for key, value in report.items():
             if key == "last_backup" and value:
                 value = f"{value['time']} ({age_text(value['age_hours'])} ago, {value['kind']}): {value['path']}"
+            if key == "migrations" and isinstance(value, list) and value:
+                value = f"{len(value)} applied, the last {value[-1]}"  # (users26: the list was 307 characters)
             if key != "notes":
-                click.echo(f"{key:24} {value}")
+                # (users26) wrapped to the terminal, continued under the value (a path stays whole)
+                click.echo(textwrap.fill(f"{key:24} {', '.join(map(str, value)) if isinstance(value, list) else value}",
+                                         width=width, subsequent_indent=" " * 25, break_long_words=False,
+                                         break_on_hyphens=False))
         for note in report.get("notes", []):
             click.secho(f"note: {note}", fg="yellow", err=True)
         left = report.get("problems_after_fix")

@@ -676,7 +676,7 @@ class Consolidator(ClusterSteps):
         except memorymd.ManagedBlockError as exc:
             raise UserError(f"{path}: {exc}") from None
         except OSError as exc:
-            raise UserError(f"{path}: {exc.strerror or exc}") from None
+            raise UserError(f"{path}: {memorymd.missing_folder(path) or exc.strerror or exc}") from None
         out = {"memory_md": str(path), "changed": bool(changed), "block_chars": len(block)}
         if not self.write_files and edited:
             out["edited_block_would_be_saved"] = True

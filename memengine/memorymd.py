@@ -47,6 +47,7 @@ HEADING = "## Memory (managed by mem — edits inside this block are overwritten
 # then uses CRLF too so editors do not flag (or "fix") mixed line endings.
 _CRLF = "\r\n"
 _LF = "\n"
+_CR = "\r"  # a classic-Mac file's line break
 
 # Item text that could be mistaken for a marker would make the *next* run see
 # two begins and refuse; "<!--" is rendered as the visually identical entity.
@@ -122,12 +123,18 @@ def render_block(sections: list[tuple[str, list[str]]], budget_chars: int, stand
 # --------------------------------------------------------------------------- splice
 
 
+def _cr_only(text: str) -> bool:
+    """A classic-Mac file: its lines end with CR alone (users26, users25 #10: the block came in LF after them)."""
+    return "\r" in text and "\n" not in text
+
+
 def _lines_with_offsets(text: str) -> list[tuple[int, int, str]]:
-    """(start, end-without-terminator, content) for every line, split on LF only."""
+    """(start, end-without-terminator, content) for every line, split on LF (on CR in a CR-only file)."""
     out: list[tuple[int, int, str]] = []
     start = 0
+    brk = _CR if _cr_only(text) else _LF
     while start <= len(text):
-        nl = text.find("\n", start)
+        nl = text.find(brk, start)
         stop = len(text) if nl < 0 else nl
         content_end = stop - 1 if stop > start and text[stop - 1] == "\r" else stop
         out.append((start, content_end, text[start:content_end]))
@@ -170,6 +177,8 @@ def _find_block(text: str) -> tuple[int, int] | None:
 
 
 def _newline_of(text: str) -> str:
+    if _cr_only(text):
+        return _CR
     crlf = text.count("\r\n")
     lf_only = text.count("\n") - crlf
     return _CRLF if crlf > lf_only else _LF
@@ -213,15 +222,15 @@ def splice(original: str, block: str) -> str:
     if span is not None:
         start, end = span
         rest = original[end:]
-        if not rest.startswith("\n") and not rest.startswith("\r\n"):
+        if not rest.startswith(("\n", "\r\n")) and not (nl == _CR and rest.startswith(_CR)):
             # the end marker was the file's last line without a line break, or text was
             # appended right after it: the block always ends its own line
             rest = nl + rest
         return original[:start] + body + rest
     if original == "":
         return body + nl
-    if original.endswith("\n"):
-        separator = "" if original.endswith(("\n\n", "\n\r\n")) else nl
+    if original.endswith(nl[-1]):
+        separator = "" if original.endswith(("\n\n", "\n\r\n", "\r\r")) else nl
         return original + separator + body + nl
     return original + nl + nl + body + nl
 
@@ -238,7 +247,7 @@ def block_digest(text: str) -> str | None:
 
 def digest(block: str) -> str:
     """The digest :func:`block_digest` gives a file holding ``block`` (16 hex digits of SHA-256)."""
-    lines = [line.rstrip() for line in block.replace("\r\n", "\n").strip("\n").split("\n")]
+    lines = [line.rstrip() for line in block.replace("\r\n", "\n").replace("\r", "\n").strip("\n").split("\n")]
     return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
@@ -257,7 +266,7 @@ def strip_block(text: str) -> str:
         return text[:start] + text[end:]  # text right after the end marker: it stays, on its own line
     if text.startswith("\r\n", end):
         end += 2
-    elif text.startswith("\n", end):
+    elif text.startswith("\n", end) or _cr_only(text) and text.startswith(_CR, end):
         end += 1
     return text[:start] + text[end:]
 
@@ -423,6 +432,16 @@ def preview(path: Path, block: str, previous: str | None = None) -> tuple[bool, 
                                 "consolidate update its block")
     found = block_digest(original) if previous is not None else None
     return changed, changed and found is not None and found not in (previous, digest(block))
+
+
+def missing_folder(path: Path) -> str | None:
+    """What to tell of a MEMORY.md whose folder is missing (users26: "No such file or directory" named the link, or
+    a file the user meant to be created), else None."""
+    target = Path(os.path.realpath(path))
+    if target.parent.is_dir():
+        return None
+    via = f" (the link points to {target})" if path.is_symlink() else ""
+    return f"its folder {target.parent} does not exist{via}: create it, or give --memory-md a file in a folder that is there"
 
 
 def _fsync_dir(directory: Path) -> None:

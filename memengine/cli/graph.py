@@ -204,7 +204,14 @@ def brief(budget: int) -> None:
     # (the same brief as the last call's while the store, the clock's day and bounds, the code and the settings
     # are as they were: memengine/briefcache.py)
     data = briefcache.brief(store.conn, budget, lambda now: graph_rank.brief(store, budget, now=now))
+    if not data["chosen"] and not data["warnings"] and not store.stats()["by_status"].get("active"):
+        # (users26) an agent's first session: "# Briefing" alone read as a broken command
+        data = {**data, "warnings": [EMPTY_STORE]}
     emit(data, lambda: click.echo(data["text"]), data["warnings"])
+
+
+EMPTY_STORE = ("no memories yet: store what you learn (mem.py store \"...\") or import history once "
+               "(mem.py import PATH)")
 
 
 @click.command()
