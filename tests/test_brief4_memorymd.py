@@ -129,7 +129,8 @@ def test_consolidate_creates_a_missing_file_and_names_a_missing_folder(facts: co
     gone = tmp_path / "no such folder" / "MEMORY.md"
     with pytest.raises(UserError) as err:
         cons.run(facts, now=NOW, keep_backups=0, memory_md=gone, phases=["write"])
-    assert str(err.value) == f"{gone}: No such file or directory"
+    assert str(err.value) == (f"{gone}: its folder {gone.parent} does not exist: create it, or give --memory-md a "
+                              "file in a folder that is there")  # (users26: the folder named)
     assert not gone.parent.exists()
 
 

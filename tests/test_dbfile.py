@@ -124,7 +124,8 @@ def test_doctor_on_a_file_that_is_not_a_database(tmp_path: Path, capsys: pytest.
     db = tmp_path / "notes.txt"
     db.write_text("hello\n")
     status, env = run(capsys, "--db", str(db), "doctor")
-    assert status == core.EXIT_CODES["damaged"] and env["ok"] is True
+    # (users26: a failure like any other, the report still in data)
+    assert status == core.EXIT_CODES["damaged"] and env["ok"] is False and env["error"]["code"] == "damaged"
     rep = env["data"]
     assert rep["ok"] is False and rep["sqlite_header"] is False and rep["error"]["code"] == "damaged"
     assert rep["problems"] == ["not an SQLite database (wrong header)"]
