@@ -28,7 +28,8 @@ IGNORED_KEYS = ("id", "content_hash", "strength", "access_count", "last_accessed
 # Relations to other lines of the export, by origin (MemoryStore._export_edges writes them): read, and restored once
 # every line is in (memengine/jsonl_import.py). ``valid_to``: when the memory was replaced (history, not current).
 RELATION_KEYS = ("valid_to", "supersedes", "links")
-LINK_TYPES = ("explicit", "causal")
+LINK_TYPES = ("explicit", "causal", "may_update", "contradicts")  # (the last two: users26, what two facts say of
+# each other: a probable update, an open contradiction with its "kind" and "reason")
 MAX_JSONL_LINE_CHARS = 16_000_000  # a 1 MB memory JSON-escaped, with its metadata, fits many times over
 _ALLOWED = set(EXPORT_KEYS) | set(IGNORED_KEYS) | set(RELATION_KEYS) | {"origin"}
 # ``origin``: the exporting store's id and the memory's id there (an export names each memory so)
@@ -106,10 +107,14 @@ def _relations(obj: dict[str, Any], file: str, no: int) -> tuple[list[str], Any,
         if not (isinstance(link, dict) and isinstance(link.get("to"), str) and ORIGIN_RE.fullmatch(link["to"])
                 and link.get("type", "explicit") in LINK_TYPES
                 and isinstance(link.get("weight", 0.8), (int, float)) and not isinstance(link.get("weight"), bool)
-                and 0 <= link.get("weight", 0.8) <= 1):
+                and 0 <= link.get("weight", 0.8) <= 1
+                and all(isinstance(link.get(k, ""), str) for k in ("kind", "reason"))):
             raise ImportFormatError("field 'links' must be a list of {\"to\": origin, \"type\": "
                                     f"{' or '.join(LINK_TYPES)}, \"weight\": 0..1}}", file, no)
-        edges.append((link["to"], link.get("type", "explicit"), float(link.get("weight", 0.8))))
+        kind = link.get("type", "explicit")
+        if kind == "contradicts":  # (its kind and reason ride in the type: "contradicts\tKIND\tREASON")
+            kind = "\t".join((kind, link.get("kind") or "imported", " ".join(str(link.get("reason") or "").split())))
+        edges.append((link["to"], kind, float(link.get("weight", 0.8))))
     return supersedes, valid_to, edges
 
 

@@ -252,6 +252,15 @@ def _restore_relations(store: MemoryStore, origins: Origins) -> int:
             a, b = local(src), local(dst)
             if a is None or b is None or a == b:
                 continue
+            if kind == "may_update" or kind.startswith("contradicts\t"):
+                # (users26) a probable update, or an open contradiction, as the exporting store had it
+                why = kind.split("\t") + ["", ""]
+                said = Verdict(why[1] or "learned", why[2] or "carried over from the store this was exported from",
+                                  weight)
+                supersession.apply(c, [supersession.Decision(a, b, now, said, open=kind != "may_update",
+                                                             maybe=kind == "may_update")], now)
+                written += 1
+                continue
             if kind != "supersedes":
                 written += add_edges(c, [(a, b, kind, weight)], now)
                 continue

@@ -589,15 +589,33 @@ class Writes(StoreBase):
         Without them a store moved by export and import came back with every replaced fact current again
         (users25: "the wifi password is lion-12" answered beside "… tiger-43") and its links gone. What
         consolidate derives (semantic, temporal, episode edges) is left out: it derives them again."""
+        from memengine.supersession import link_score
+
         out: dict[int, dict[str, Any]] = {}
-        kinds = ("supersedes", *self.EXPORT_LINK_TYPES)
-        for src, dst, kind, weight in select_in(
-                self.conn, "SELECT source_id, target_id, edge_type, weight FROM associations WHERE source_id IN "
-                f"({{ids}}) AND edge_type IN ({','.join('?' * len(kinds))}) ORDER BY source_id, target_id",
+        kinds = ("supersedes", "contradicts", *self.EXPORT_LINK_TYPES)
+        for src, dst, kind, weight, meta in select_in(
+                self.conn, "SELECT source_id, target_id, edge_type, weight, metadata FROM associations WHERE source_id "
+                f"IN ({{ids}}) AND edge_type IN ({','.join('?' * len(kinds))}) ORDER BY source_id, target_id",
                 ids, kinds):
             one = out.setdefault(int(src), {})
             if kind == "supersedes":
                 one.setdefault("supersedes", []).append(f"{sid}:{int(dst)}")
+            elif kind == "contradicts":
+                # (users26) what the two say of each other travels too: a probable update (may_update: the older
+                # marked, hidden from the brief) and an open contradiction (two sources disagreeing, for review)
+                score = link_score(meta)
+                row = None if score is not None else self.conn.execute(
+                    "SELECT kind, reason, confidence FROM contradictions WHERE memory_a = ? AND memory_b = ? AND "
+                    "status = 'open'", (min(src, dst), max(src, dst))).fetchone()
+                if score is not None:
+                    one.setdefault("links", []).append({"to": f"{sid}:{int(dst)}", "type": "may_update",
+                                                        "weight": round(score, 4)})
+                elif row is not None:
+                    one.setdefault("links", []).append({"to": f"{sid}:{int(dst)}", "type": "contradicts",
+                                                        "weight": round(float(row[2]), 4), "kind": row[0],
+                                                        "reason": row[1]})
+                if not one:
+                    del out[int(src)]
             else:
                 one.setdefault("links", []).append({"to": f"{sid}:{int(dst)}", "type": kind,
                                                     "weight": round(float(weight), 4)})
