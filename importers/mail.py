@@ -5,8 +5,9 @@ turn: ``Sender Name: words``, its time the Date header with the sender's own off
 its "Re:", "AW:", "RE:", "Fwd:" (the words: :mod:`importers.mail_text`), its ref the Message-ID (the same message in
 two mailboxes is one memory).
 
-Left out as system: what Gmail filed as Spam, messages Thunderbird marked deleted (they stay in the file until it is
-compacted), delivery failure reports, drafts; a message of files only is media. Gmail's "Sent" label marks the
+Left out as system: what Gmail filed as Spam or Promotions, messages Thunderbird marked deleted (they stay in the file
+until it is compacted), delivery failure reports, drafts, mail sent in bulk or automatically ("Precedence: bulk",
+"Auto-Submitted"); a message of files only is media. Gmail's "Sent" label marks the
 owner's (``from_me``); the sender's name stays as the header writes it. A mailbox is read a message at a time (one
 message at most ``MAX_MESSAGE_BYTES`` in memory; a larger one is left out with a warning), so its size is no limit."""
 
@@ -255,8 +256,15 @@ def _message(data: bytes, where: str, line: int, turns: Turns, report: ImportRep
 
 
 def _service(msg: Message, labels: list[str]) -> bool:
-    """Mail that is nobody's words to remember: Spam, drafts, what Thunderbird marked deleted, delivery reports."""
-    if any(lb.lower() in ("spam", "draft", "drafts") for lb in labels):
+    """Mail that is nobody's words to remember: Spam, drafts, what Thunderbird marked deleted, delivery reports, and
+    mail a machine sent in bulk (Gmail's Promotions, "Precedence: bulk", an "Auto-Submitted" auto-reply or notice):
+    a Takeout of years holds more of these than of letters, and each would bury the people's words in recall."""
+    if any(lb.lower() in ("spam", "draft", "drafts", "category promotions") for lb in labels):
+        return True
+    auto = str(msg.get("Auto-Submitted") or "").strip().lower()
+    if auto and auto != "no":
+        return True
+    if str(msg.get("Precedence") or "").strip().lower() in ("bulk", "junk"):
         return True
     status = str(msg.get("X-Mozilla-Status") or "").strip()
     if re.fullmatch(r"[0-9A-Fa-f]{4}", status) and int(status, 16) & 0x0008:

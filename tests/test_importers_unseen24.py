@@ -248,6 +248,34 @@ def test_teams_export_zip() -> None:
     assert {r.thread for r in recs} == {"Buurtfeest"} and counts(rep) == (3, 1, 0)
 
 
+# --- Reddit's data download (held-out, written before its reader) --------------------------------------------------
+
+RD = FIX / "reddit" / "export_ana_s_20240401"
+RD_TURNS = [("ana_s: Count me in for the December meetup. I'll bring 'The Dispossessed'.",
+             "2022-11-20T21:00:00+00:00"),
+            ("trailrunner_pt: Hi! Saw your post in r/trailrunning.\n\nThe Torre loop is 18 km, start early, the wind picks up "
+             "after 2pm.", "2024-03-02T10:15:00+00:00"),
+            ("ana_s: Thanks a lot! Is there water on the way?", "2024-03-02T12:40:31+00:00"),
+            ("trailrunner_pt: Only at the Lagoa Comprida fountain, bring 2 litres.", "2024-03-03T08:05:10+00:00"),
+            ("kyoto_walker: 11月の後半が一番きれいです。東福寺は朝8時に行くと空いています。", "2024-03-10T19:22:45+00:00")]
+
+
+def test_reddit_private_messages() -> None:
+    """Reddit's "Request your data": messages.csv and messages_archive.csv (id, permalink, thread_id, date, ip, from,
+    to, subject, body; UTC); a conversation is its subject without "re: "; comments.csv is no conversation."""
+    recs, rep = parsed(RD, "reddit")
+    check_chat_shape(recs, "reddit")
+    assert turns(recs) == RD_TURNS
+    assert [r.thread for r in recs] == ["Book club in December"] + ["Serra da Estrela route"] * 3 + ["京都の紅葉"]
+    assert counts(rep) == (5, 0, 0) and rep.warnings == []
+    assert turns(parsed(RD / "messages.csv", "reddit")[0]) == RD_TURNS[1:]
+
+
+def test_reddit_bad_date_is_refused(tmp_path: Path) -> None:
+    assert_import_refused(BAD / "reddit_bad_date", tmp_path, '"date" is no date', where=(
+        BAD / "reddit_bad_date", BAD / "reddit_bad_date" / "messages.csv"))
+
+
 # --- through the CLI: detected, written, re-imported --------------------------------------------------------------
 
 def test_cli_imports_each_new_layout_by_itself(tmp_path: Path) -> None:
@@ -296,7 +324,8 @@ def test_every_unseen24_fixture_has_a_case() -> None:
                DC / "package-2021.zip", FIX / "tinder" / "data.json", MM / "export.jsonl", MM / "export_2024-04-02.zip",
                FIX / "teams" / "TeamsExport_2024-04-05.zip", BAD / "eml_no_date.eml", BAD / "unknown_charset.mbox",
                *REFUSED, *BAD_CASES}
-    folders = [APPLE, EML, ML / "Thunderbird", DC / "package", FIX / "hinge", *[p for p in BAD_CASES if p.is_dir()]]
+    folders = [APPLE, EML, ML / "Thunderbird", DC / "package", FIX / "hinge", RD, BAD / "reddit_bad_date",
+               *[p for p in BAD_CASES if p.is_dir()]]
     files = {p for p in FIX.rglob("*") if p.is_file() and p.name != "README.md"}
     left = {p for p in files if p not in covered and not any(f in p.parents for f in folders)}
     assert left == set()
@@ -349,3 +378,18 @@ def test_an_email_keeps_words_that_only_look_like_a_quote() -> None:
     assert own_words(text) == text
     assert own_words("Yes!\n\nOn Mon, 4 Mar 2024, 10:02 Ana Sousa <\nana@example.com> wrote:\n> ok") == "Yes!"
     assert own_words("Ja\n\nAm 04.03.2024 um 10:02 schrieb Ana Sousa:\n> ok") == "Ja"
+
+
+def test_mail_a_machine_sent_in_bulk_is_left_out(tmp_path: Path) -> None:
+    """Gmail's Promotions, a newsletter ("Precedence: bulk"), an out-of-office reply ("Auto-Submitted") are no one's
+    words: system, as Spam is; a mailing list's discussion ("Precedence: list") is people's words and stays."""
+    head = "From x@y Mon Apr 01 10:00:00 2024\nDate: Mon, 1 Apr 2024 10:00:00 +0000\nFrom: {0} <a@b.example>\nSubject: {0}\n"
+    mails = [head.format("Shop") + "X-Gmail-Labels: Category Promotions,Inbox\n\n-50% today\n",
+             head.format("News") + "Precedence: bulk\nList-Unsubscribe: <https://x.example/u>\n\nThis week\n",
+             head.format("Away") + "Auto-Submitted: auto-replied\n\nI am away until Monday\n",
+             head.format("Ana Sousa") + "Precedence: list\nList-Id: <hikers.groups.example>\n\nWho joins on Sunday?\n"]
+    path = tmp_path / "bulk.mbox"
+    path.write_text("\n".join(mails), encoding="utf-8")
+    recs, rep = parsed(path, "mail")
+    assert turns(recs) == [("Ana Sousa: Who joins on Sunday?", "2024-04-01T10:00:00+00:00")]
+    assert counts(rep) == (4, 3, 0)
