@@ -6,7 +6,7 @@ CSV, a WeChat CSV (MemoTrace), a Threema messages.txt, an Element JSON room, an 
 and signal-export's HTML of N messages each; and round 23's: a Zoom saved chat, a Snapchat chat_history.json, a Facebook
 chat's pages (message_N.html, 10,000 messages a page as Meta writes them), an imessage-exporter page, a Word document
 of N paragraphs; and round 24's: a Gmail Takeout mbox, LinkedIn's messages.csv, Discord's data package, Tinder's
-data.json, Hinge's matches.json, Mattermost's bulk export; each at two sizes
+data.json, Hinge's matches.json, Mattermost's bulk export, Reddit's messages.csv; each at two sizes
 (the second twice the first: linear means the CPU time doubles, not quadruples; streamed means the peak RSS stays
 flat).
 
@@ -510,6 +510,22 @@ def mattermost_jsonl(path: Path, messages: int) -> Path:
     return path
 
 
+def reddit_csv(path: Path, messages: int) -> Path:
+    """messages.csv of ``messages`` private messages in 400 conversations."""
+    import csv
+
+    rng = random.Random(39)
+    path.parent.mkdir(parents=True)
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["id", "permalink", "thread_id", "date", "ip", "from", "to", "subject", "body"])
+        for i in range(messages):
+            t = datetime(2022, 1, 1) + timedelta(seconds=i * 113)
+            w.writerow([f"m{i}", "", "", f"{t:%Y-%m-%d %H:%M:%S} UTC", "", f"user{i % 50}", "owner",
+                        f"{'re: ' if i % 3 else ''}topic {i % 400}", _sentence(rng)])
+    return path
+
+
 def run(path: Path) -> dict[str, float]:
     out = subprocess.run([sys.executable, "-c", _CHILD, str(REPO), str(path)], capture_output=True, text=True,
                          timeout=3600, check=True)
@@ -548,7 +564,8 @@ def main() -> None:
                                 ("Discord data package", lambda d, k: discord_package(d / f"discord{k}", k)),
                                 ("Tinder data.json", lambda d, k: tinder_json(d / f"tinder{k}" / "data.json", k)),
                                 ("Hinge matches.json", lambda d, k: hinge_json(d / f"hinge{k}", k)),
-                                ("Mattermost bulk export", lambda d, k: mattermost_jsonl(d / f"mm{k}.jsonl", k))):
+                                ("Mattermost bulk export", lambda d, k: mattermost_jsonl(d / f"mm{k}.jsonl", k)),
+                                ("Reddit messages.csv", lambda d, k: reddit_csv(d / f"reddit{k}" / "messages.csv", k))):
                 if args.only and args.only.lower() not in label.lower():
                     continue
                 path = make(Path(tmp), n)

@@ -1,6 +1,6 @@
 """Which of round 24's exports a path is, for :mod:`importers.apps` (and so :mod:`importers.detect`): email (a
-mailbox, a message, Apple Mail's exported mailbox, Thunderbird's folders), LinkedIn's messages.csv, Discord's own data
-package, Tinder's data.json, Hinge's matches.json, Mattermost's bulk export, Microsoft Teams (free)'s zip. By a file's
+mailbox, a message, Apple Mail's exported mailbox, Thunderbird's folders), LinkedIn's and Reddit's messages.csv,
+Discord's own data package, Tinder's data.json, Hinge's matches.json, Mattermost's bulk export, Microsoft Teams (free)'s zip. By a file's
 name and first bytes, a folder's names, a zip's member names and a member's first bytes; nothing is parsed here. Each
 answer is a parser's name (:mod:`importers.registry`) or None."""
 
@@ -26,7 +26,7 @@ def _head(path: Path, size: int = _HEAD_BYTES) -> bytes:
 
 def head_app(path: Path, body: str) -> str | None:
     """The app of a file by its name and first bytes (``body``: as text)."""
-    from importers import hinge, linkedin, mail, mattermost, tinder
+    from importers import hinge, linkedin, mail, mattermost, reddit, tinder
 
     suffix = path.suffix.lower()
     if suffix in (".mbox", ".eml", ".mbx"):
@@ -37,6 +37,8 @@ def head_app(path: Path, body: str) -> str | None:
             return "mail"  # Thunderbird's folder files ("Inbox"), Apple's "mbox"
     if suffix == ".csv" and linkedin.is_head(body):
         return "linkedin"
+    if suffix == ".csv" and reddit.is_head(body):
+        return "reddit"
     if suffix == ".json":
         if tinder.is_head(path.name, body):
             return "tinder"
@@ -50,7 +52,7 @@ def head_app(path: Path, body: str) -> str | None:
 def folder_app(folder: Path) -> str | None:
     """The app of a folder by the names a download puts at its top (Discord's messages/index.json, Hinge's
     matches.json, Tinder's data.json, LinkedIn's messages.csv, Mattermost's import.jsonl)."""
-    from importers import hinge, linkedin, mattermost, tinder
+    from importers import hinge, linkedin, mattermost, reddit, tinder
 
     if (folder / "messages" / "index.json").is_file() or (
             folder.name == "messages" and (folder / "index.json").is_file()
@@ -59,6 +61,7 @@ def folder_app(folder: Path) -> str | None:
     checks = ((hinge.FILE, lambda p, t: hinge.is_head(p.name, t), "hinge"),
               (tinder.FILE, lambda p, t: tinder.is_head(p.name, t), "tinder"),
               (linkedin.FILE, lambda p, t: linkedin.is_head(t), "linkedin"),
+              ("messages.csv", lambda p, t: reddit.is_head(t), "reddit"),
               ("import.jsonl", lambda p, t: mattermost.is_head(t), "mattermost"))
     for name, test, app in checks:
         p = folder / name
@@ -85,7 +88,7 @@ def mail_folder(folder: Path) -> bool:
 def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | None:
     """The app of a zip: Discord's package, LinkedIn's download, Mattermost's export, Teams' (Skype's) messages.json,
     Tinder's and Hinge's downloads, a zip of mail (a Takeout of Gmail)."""
-    from importers import discord_package, hinge, linkedin, mattermost, skype, tinder
+    from importers import discord_package, hinge, linkedin, mattermost, reddit, skype, tinder
 
     if discord_package.is_package_names(names):
         return "discord"
@@ -100,6 +103,8 @@ def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | No
     for name, base in zip(names, bases, strict=True):
         if base == linkedin.FILE and linkedin.is_head(head(name)):
             return "linkedin"
+        if base in reddit.FILES and reddit.is_head(head(name)):
+            return "reddit"
         if base == "messages.json" and all(r.search(head(name)) for r in skype.HEAD_RES):
             return "skype"  # Microsoft Teams (free)'s export
         if base == tinder.FILE and tinder.is_head(base, head(name)):

@@ -18,7 +18,7 @@ EXPECTED = ("expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export (
             "Instagram, iMessage (imessage-exporter), LINE, KakaoTalk, SMS Backup & Restore, Google Chat or Hangouts "
             "(Takeout), Signal Desktop (signal-export), Skype, Viber (its CSV), WeChat (MemoTrace's CSV or TXT), Threema, "
             "Element (Matrix, JSON or text), X/Twitter DMs (the archive), Google Voice (Takeout), Zoom (meeting_saved_chat.txt) "
-            "Snapchat (chat_history.json), LinkedIn (messages.csv), Discord's data package, Tinder (data.json), Hinge "
+            "Snapchat (chat_history.json), LinkedIn or Reddit (messages.csv), Discord's data package, Tinder (data.json), Hinge "
             "(matches.json), Mattermost (bulk export) or Teams (free, its zip); email (.mbox, .eml: Gmail's Takeout, "
             "Thunderbird, Apple Mail); a Word document (.docx) as a note")
 

@@ -91,6 +91,7 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("hinge", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.hinge"),
     ParserSpec("mattermost", (".jsonl", ".zip"), one_per_file=False, conversational=True,
                module="importers.mattermost"),
+    ParserSpec("reddit", (".csv", ".zip"), one_per_file=False, conversational=True, module="importers.reddit"),
 )}
 NAMES = tuple(PARSERS)
 

@@ -282,7 +282,8 @@ def test_cli_imports_each_new_layout_by_itself(tmp_path: Path) -> None:
     assert_imports_by_cli(tmp_path / "m.db", {
         GMAIL: ("mail", 5), THUNDERBIRD: ("mail", 3), LI / "Basic_LinkedInDataExport_03-30-2024.zip": ("linkedin", 5),
         DC / "package": ("discord", 5), FIX / "tinder" / "data.json": ("tinder", 3), FIX / "hinge" / "export": ("hinge", 3),
-        MM / "export.jsonl": ("mattermost", 5), FIX / "teams" / "TeamsExport_2024-04-05.zip": ("skype", 2)})
+        MM / "export.jsonl": ("mattermost", 5), FIX / "teams" / "TeamsExport_2024-04-05.zip": ("skype", 2),
+        RD: ("reddit", 5)})
 
 
 # --- refused in one line saying what the file is ------------------------------------------------------------------
