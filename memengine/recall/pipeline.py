@@ -573,7 +573,8 @@ class Recall(KeywordSearch, People):
         results = marked[:run.k]
         # the older a newer at the cut marks stays right under it (one more than k: outdated_marked never drops
         # it for the newer); the list for k is still the head of the list for any larger k
-        while len(results) < len(marked) and results and marked[len(results)].possibly_outdated \
+        # (one, not a chain: three notes each restating the one before would make `-k 1` three results)
+        if len(results) < len(marked) and results and marked[len(results)].possibly_outdated \
                 and results[-1].id in (marked[len(results)].possibly_outdated_by or []):
             results.append(marked[len(results)])
         mark_weak(results, query_terms(run.query), vs if run.qvec is not None else None)
