@@ -37,9 +37,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from memengine import fact_clause_veto, fact_mood
 from memengine import fact_cue_lexicon as C
 from memengine import fact_lexicon as L
-from memengine import fact_mood
 from memengine.fact_cue_find import BREAKS as _BREAKS
 from memengine.fact_cue_find import TOKEN_RE as _TOKEN_RE
 from memengine.fact_cue_find import Cue, Tok, find_cue, reverted, tokens
@@ -304,8 +304,8 @@ def detect(old: str | facts.Fact, new: str | facts.Fact, similarity: float | Non
         return None  # "X left, so now Y is our ...": the frame rules read the second clause (fact_handover.py)
     tb = tokens(new_text)
     keys_b = [t.key for t in tb if t.word]
-    if any(k in C.ADDITIVE or k in C.CONTINUITY for k in keys_b) or _phrase_at(keys_b, C.ADDITIVE_PHRASES):
-        return None  # "also", "another": a second value, not a new one; "still": no change
+    if fact_clause_veto.additive(tb) or fact_clause_veto.continuity(tb):
+        return None  # "also", "another": a second value, not a new one; "still": no change (memengine/fact_clause_veto.py)
     ta = tokens(old_text)
     fb0 = new if isinstance(new, facts.Fact) else None
     cue = _cue(tb, keys_b, {t.key for t in ta if t.word}, fb0.lang if fb0 is not None else guess_lang(new_text))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from memengine import fact_mood, fact_person
+from memengine import fact_mood, fact_named_switch, fact_person
 from memengine.fact_align import same_word
 from memengine.fact_change_words import CHANGE_WORDS
 from memengine.fact_lexicon import STOPWORDS, fold_text
@@ -69,6 +69,9 @@ def replaced(old: str, new: str) -> Verdict | None:
               and w not in fact_person.subject_names(new) and w not in CHANGE_WORDS]
     if not any(not any(same_word(b, v) for v in ow) for b in before):
         return None  # nothing of its own comes instead
+    if fact_named_switch.dated(hit) and not any(
+            same_word(b, v) for b in before for v in value if b != hit and not fact_named_switch.dated(b)):
+        return None  # a day replaced, and nothing else of the older said: "reviews … instead of Tuesdays" (facts33)
     return Verdict("slot", f"{REASON}: {hit} ({m[0]})", 0.8)
 
 

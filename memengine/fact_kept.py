@@ -46,6 +46,11 @@ _SAME_RE = re.compile(rf"^(?:{_SAME})\s+(?:{_SLOT_NOUNS}){_AS_BEFORE}(?:\s+(?:an
 # "still" in six languages (folded), followed by what stays.
 _STILL_RE = re.compile(r"^(?:but\s+|aber\s+|mais\s+|pero\s+|mas\s+|ma\s+)?(?:still|toujours|immer\s+noch|noch\s+immer|"
                        r"weiterhin|sigue\s+siendo|sigue|todavia|ainda|continua|ancora|sempre)\s+(?P<rest>.+)$")
+# the same with a short subject of its own before the marker (facts33): "pyenv still manages it", "delivery still on
+# Saturday morning", "la entrega sigue los sábados" (an agent's note restating the part that stays)
+_HEAD_STILL_RE = re.compile(r"^(?:and\s+|but\s+|und\s+|aber\s+|et\s+|mais\s+|y\s+|pero\s+|e\s+|mas\s+|ma\s+)?"
+                            r"(?P<head>[^\W\d_]+(?:\s+[^\W\d_]+)?)\s+(?:still|toujours|immer\s+noch|noch\s+immer|"
+                            r"weiterhin|sigue|siguen|todavia|ainda|continua|ancora)\s+(?P<rest>.+)$")
 # a clause's edges: comma, semicolon, dash between spaces, parentheses, the sentence's end
 _CLAUSE_RE = re.compile(r"\s*(?:[,;()]|\s[-–—]\s)\s*")
 _WORD_RE = re.compile(r"[^\W_]+")
@@ -64,6 +69,17 @@ def _restates(rest: str, old_words: list[str]) -> bool:
         elif not any(same_stem(w, o) for o in old_words):
             return False
     return True
+
+
+def _restates_pronoun(rest: str, head: str, old_words: list[str]) -> bool:
+    """Whether ``head`` is a word of the older and ``rest`` is the older's verb with a pronoun for the older's
+    thing ("pyenv still manages it" after "… managed with pyenv")."""
+    words = [w for w in _WORD_RE.findall(rest) if w not in STOPWORDS and w not in _PRONOUNS]
+    heads = [w for w in _WORD_RE.findall(head) if w not in STOPWORDS]
+    return bool(words) and bool(heads) and all(any(same_stem(w, o) for o in old_words) for w in words + heads)
+
+
+_PRONOUNS = frozenset("it them this that es sie ihn lo la los las le les il elle ils elles".split())
 
 
 @lru_cache(maxsize=4096)
@@ -93,6 +109,13 @@ def without(old: str, new: str) -> str:
             if old_words is None:
                 old_words = _WORD_RE.findall(fold_text(old))
             if _restates(s.group("rest"), old_words):
+                dropped = True
+                continue
+        h = _HEAD_STILL_RE.match(clause) if s is None and keep else None
+        if h is not None:  # (never the first clause: the sentence's own subject is no head of a kept part)
+            if old_words is None:
+                old_words = _WORD_RE.findall(fold_text(old))
+            if _restates(h.group("rest"), old_words) or _restates_pronoun(h.group("rest"), h.group("head"), old_words):
                 dropped = True
                 continue
         keep.append((a, b))

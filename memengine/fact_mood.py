@@ -221,6 +221,9 @@ _OPINION_RE = _alternation(_OPINION)
 # Portuguese "se" is "if" only first in the sentence (elsewhere it is mostly reflexive: "reformou-se");
 # "si" is "if" in French and Spanish but "yes" with its accent ("sí"), which folding removes.
 _SE_FIRST = re.compile(r"^se\s")
+# Spanish / Portuguese "se" before a verb in the past is a reflexive pronoun, not "if": "Se pasó del Sabadell a ING",
+# "Se mudou para Braga", "Se ha cambiado de gestor" (read on the unfolded text: the accent tells the tense)
+_SE_REFLEXIVE = re.compile(r"^se\s+(?:[^\W\d_]+(?:ó|aron|ieron|ou|aram|eram)|ha|han|había|habían)(?![\w])")
 # Italian "si" after a subject an Italian article opens ("il mercatino dell'usato si fa in piazza", "gli
 # allenamenti si tengono"): a pronoun, even when the sentence's language is guessed otherwise.
 _IT_SI = re.compile(r"(?:^|[\s,;:])(?:il|lo|gli|l'|un)\s*[^\W\d_][\w']*(?:\s+[\w']+){0,2}\s+si\s+[^\W\d_]"
@@ -240,7 +243,7 @@ def unasserted(text: str) -> str:
     if "sí" in stripped.lower() or " si " in f" {low} " and (guess_lang(stripped) == "it" or _IT_SI.search(low)):
         # "sí": yes, not "if"; Italian "si" is a pronoun ("il mercato si sposta al giovedì"): its "if" is "se"
         low = re.sub(r"(?<!\w)si(?!\w)", "", low)
-    if _HYPOTHESIS_RE.search(low) or _SE_FIRST.match(low):
+    if _HYPOTHESIS_RE.search(low) or _SE_FIRST.match(low) and not _SE_REFLEXIVE.match(stripped.lower()):
         return "hypothesis"
     if _PLAN_RE.search(low) and not _PLAN_NOUN.search(low) or _INTENT_RE.search(low) and _LATER_RE.search(low):
         return "plan"

@@ -82,6 +82,8 @@ def _keys(text: str) -> set[str]:
         out.add(k)
         if len(k) > 3 and k.endswith("s"):
             out.add(k[:-1])
+        if "-" in k:  # ("Windows-Updates" says "Windows": one thing's updates, written joined; facts33)
+            out.update(part for part in k.split("-") if len(part) > 2)
     return out
 
 
@@ -98,7 +100,8 @@ def _subject(text: str) -> tuple[frozenset[str], frozenset[str]]:
         k = _key(w)
         cap = w[:1].isupper()
         nxt_word = words[i + 1] if i + 1 < len(words) else ""
-        if k in _KIN or k in TITLES or k.rstrip(".") in TITLES or w.isupper() and len(w) <= 4:
+        if k in _KIN or k in TITLES or k.rstrip(".") in TITLES or w.isupper() and len(w) <= 4 \
+                or i == 0 and k in _PREPOSITIONS:  # ("Desde enero factura con Quipu": when, not whom)
             prev = k  # (an acronym is a role or a thing: "Priya's GP", "the NHS")
             continue
         # (English "son" after a possessor is kin, not French "son": "Nadia's son Tobi plays rugby" is about Tobi)

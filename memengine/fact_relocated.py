@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from memengine import fact_kin
+from memengine import fact_kin, fact_named_switch
 from memengine.fact_cue_lexicon import KIN, TITLES
 from memengine.fact_langs import FUNCTION_WORDS
 from memengine.fact_lexicon import STOPWORDS, _set, fold
@@ -293,7 +293,9 @@ def another_mover(old: str, new: str) -> str:
     a, b = _mover(old), _mover(new)
     if a is None and b is not None:
         went = _moved(new)  # (a move to a place: "Anna moved on and now Ben is …" is none)
-        if went is not None and _about_without_place(old, frozenset(went[0])):
+        if went is not None and _about_without_place(old, frozenset(went[0])) \
+                and not fact_named_switch.left_value(old, new):
+            # (a move off the older's value says something of it: "CI runs on Jenkins" / "CI moved off Jenkins")
             return "a move says nothing of it"
     if a is None or b is None:
         return ""

@@ -40,12 +40,14 @@ from typing import Any
 
 from memengine import (
     fact_attr,
+    fact_clause_veto,
     fact_cue,
     fact_disposed,
     fact_elliptic,
     fact_handover,
     fact_instance,
     fact_langs,
+    fact_left_clause,
     fact_mood,
     fact_occasion,
     fact_person,
@@ -60,7 +62,7 @@ from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS, fold
 from memengine.fact_tokens import guess_lang
 
 __all__ = ["FEATURES", "GUARDS", "MAY_UPDATE", "Pair", "band", "decide", "features", "guarded", "masked", "named_within",
-           "rephrased", "same_template",
+           "rephrased", "same_template", "value_as_subject",
            "score", "status", "threshold_for"]
 
 
@@ -119,9 +121,13 @@ def veto(new_text: str) -> str | None:
     keys = [t.key for t in toks if t.word]
     if "also" in keys and guess_lang(new_text) == "de":  # German "also" is "so" ("..., also gehen wir dann")
         keys = [k for k in keys if k != "also"]
-    if any(k in C.ADDITIVE for k in keys) or fact_cue._phrase_at(keys, C.ADDITIVE_PHRASES):
+    if "also" not in keys:  # (the German "also" taken off above)
+        toks = [t for t in toks if t.key != "also"]
+    # (read clause by clause, memengine/fact_clause_veto.py: "got too slow" adds nothing; "…; pyenv still manages
+    # it" keeps another part)
+    if fact_clause_veto.additive(toks):
         return "adds"  # "also", "another": a second value, not a new one
-    if any(k in C.CONTINUITY for k in keys):
+    if fact_clause_veto.continuity(toks):
         return "still"
     if any(k in C.REQUEST for k in keys) or fact_cue._phrase_at(keys, C.REQUEST_PHRASES):
         return "request"
@@ -348,6 +354,21 @@ def rephrased(pair: Pair, old: str, new: str) -> bool:
     return not fact_same.kin_added(old, new, None, spouse=True)  # ("we moved the docs": who did it, not whose)
 
 
+def value_as_subject(old: str, new: str) -> bool:
+    """Whether the newer's subject is the older's value, and the older's subject a thing: "Oat milk is Minor
+    Figures now" after "User's usual coffee order is an oat milk flat white" says what the value is, not what the
+    slot holds (facts33). ("Commit messages: …" after "User wants commit messages …": the older's subject is its
+    owner alone, and the newer names the slot.)"""
+    fa, fb = facts.analyse(old), facts.analyse(new)
+    subject_a, subject_b = fa.words[:fa.subject_end], fb.words[:fb.subject_end]
+    if not subject_b or not any(not w.name for w in subject_a):
+        return False
+    if fact_person.subject_names(old) & {part for u in subject_b for part in u.key.split()}:
+        return False  # whose the older's subject is ("O namorado da Beatriz …" / "A Beatriz se mudou …"): the person
+    return all(any(facts._same_word(u.key, w.key) for w in fa.words[fa.subject_end:])
+               and not any(facts._same_word(u.key, w.key) for w in subject_a) for u in subject_b)
+
+
 def threshold_for(pair: Pair, weights: dict[str, Any] | None = None, old: str | None = None,
                   new: str | None = None) -> float:
     """The score at which the pair is superseded: ``threshold``, ``gate_threshold`` when the two read as
@@ -437,10 +458,13 @@ def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], A
         return None
     w = _weights()
     if cos is None or embed is None or cos < w["min_cosine"] or veto(new) is not None \
-            or _one_off(old, new) is not None:
-        return None
+            or fact_mood.unasserted(old) in ("hypothesis", "question"):
+        return None  # (an older "if … we would …" or question states no value to replace; facts33)
+    off = _one_off(old, new)
+    if off is not None and not (off == "language" and fact_left_clause.left_in_clause(old, new)):
+        return None  # (told in two languages, one names the other's value gone: one thing's, facts33)
     pair = Pair(_vector(old, new, cos, 0.0), None)  # (the veto, just read, is None)
-    if guarded(pair) is not None:
+    if guarded(pair) is not None or value_as_subject(old, new):
         return None  # (read before the masked pair is embedded: most candidates stop here)
     sure = threshold_for(pair, w, old, new)  # (the template features do not read the masked pair's cosine)
     floor = min(band(w), sure)
@@ -457,6 +481,10 @@ def decide(old: str, new: str, cos: float | None, embed: Callable[[list[str]], A
             w["rephrase_threshold"]) else "one template, a new value; "
         return facts.Verdict("learned", f"same slot, another value ({how}learned, p={p:.2f})", round(0.5 + p / 4, 3))
     if p >= floor:
+        gone = fact_left_clause.left_in_clause(old, new)
+        if gone:  # probably the slot, and the older's value named apart from the change: no longer its value (facts33)
+            return facts.Verdict("learned", f"{fact_left_clause.REASON}: {gone!r} (same slot, another value; learned, "
+                                            f"p={p:.2f})", round(0.5 + p / 4, 3))
         return facts.Verdict(MAY_UPDATE, f"probably the same slot, another value (learned, p={p:.2f})",
                              round(p, 3))
     return None

@@ -50,6 +50,9 @@ _WITH = re.compile(r"\s+(with|mit|avec|con|com)\s+", re.I)
 # (the with-part's thing may follow an article: "with a Redis cache", "mit einem Cache")
 _ARTICLES = frozenset("a an the un une le la les des du el los las una uno ein eine einem einer einen dem den der "
                       "das um uma o os as il lo gli".split())
+# A note opening with a short label ("Drucker im Büro: Brother MFC-L3770", "Linting: flake8 …"; facts33): the label
+# names the slot, it is one statement with the value after it.
+_LABEL = re.compile(r"^([^:;,.!?]{1,40}):\s")
 # A statement joined by a preposition starts with this mark and its word ("#with"): a newer that
 # says the same preposition touches it.
 _LINK = "#"
@@ -140,15 +143,21 @@ def untouched(old: str, new: str) -> str:
     tokens is in ``new`` (one word in two inflections counts), when ``old`` holds at least two
     statements; "" when ``new`` touches every statement of ``old`` (or ``old`` says one thing)."""
     parts = statements(old)
+    label = _LABEL.match(old)
+    labelled = label is not None and len(parts) >= 2 and set(parts[0]) <= set(_content(label.group(1)))
+    if labelled:
+        parts = (parts[0] + parts[1], *parts[2:])  # a label and its value are one statement ("Drucker im Büro: Brother")
     if len(parts) < 2:
         return ""
     mine = set(_content(new))
     links = {_LINK + m.group(1).lower() for m in _WITH.finditer(" " + new + " ")}
     topic = _topic(parts[0], _content(new))
-    for part in parts:
+    for k, part in enumerate(parts):
         words = [w for w in part if not w.startswith(_LINK)]
         if part[0] in links or set(words) <= topic:
             continue  # (the same preposition said again, or a statement the shared subject says whole)
+        if k == 0 and labelled and topic:
+            continue  # the label said again, a value of its own after it: the slot changed in place
         if not any(w not in topic and (w in mine or any(same_inflection(w, m) for m in mine)) for w in words):
             return " ".join(words)
     return ""

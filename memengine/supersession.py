@@ -106,10 +106,12 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_hired,
         fact_kept,
         fact_kind,
+        fact_left_clause,
         fact_meant,
         fact_migrated,
         fact_moved_to,
         fact_name_kind,
+        fact_named_switch,
         fact_only,
         fact_period,
         fact_person,
@@ -207,7 +209,9 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             or verdict.reason.startswith(fact_migrated.REASON) and fact_migrated.left_for(old_text, said_text) is not None
         # a rule restricted to fewer days (memengine/fact_only.py) names its days in place of the older's "every
         # night at 02:00": a day for a time of day is the restriction, not another attribute
-        restricts = verdict.reason.startswith(fact_only.REASON)
+        # (nor is it when the newer names the older's value as what it switched away from or apart from the change:
+        # memengine/fact_named_switch.py, fact_left_clause.py)
+        restricts = verdict.reason.startswith((fact_only.REASON, fact_named_switch.REASON, fact_left_clause.REASON))
         if verdict.kind != "relative" and (not restricts and fact_kind.another_attribute(old_text, new_text, known) and (
                 said_text == new_text or fact_kind.another_attribute(old_text, said_text, known))
                 or not own_role and _another_role(old_text, new_text, said_text)
@@ -465,6 +469,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         fact_joined,
         fact_meant,
         fact_migrated,
+        fact_named_switch,
         fact_own,
         fact_passed,
         fact_period,
@@ -491,7 +496,8 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_frame.another_name(old_text, said_text) or fact_period.moved(old_text, said_text) \
         or fact_migrated.left_for(old_text, said_text) or fact_relocated.moved(old_text, said_text) \
         or fact_quit.gave_up(old_text, said_text) or fact_own.on_own_account(old_text, said_text) \
-        or fact_instead.replaced(old_text, said_text) or fact_diet.turned(old_text, said_text) \
+        or fact_instead.replaced(old_text, said_text) or fact_named_switch.switched(old_text, said_text) \
+        or fact_diet.turned(old_text, said_text) \
         or _dose(old_text, said_text) or fact_hired.hired(old_text, said_text) or _crossed(old_text, said_text) \
         or fact_as_role.role_now(old_text, said_text)
 
