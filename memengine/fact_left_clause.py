@@ -29,7 +29,7 @@ from memengine.fact_change_words import change_words
 from memengine.fact_cue_lexicon import TITLES
 from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold
 
-__all__ = ["REASON", "left_in_clause"]
+__all__ = ["REASON", "clauses", "left_in_clause"]
 
 REASON = "the older's value said apart from the change"
 
@@ -114,18 +114,23 @@ def _named_in(clause: str, values: frozenset[str], said: set[str]) -> str:
     return ""
 
 
+def clauses(text: str) -> list[str]:
+    """The clauses of ``text``: cut at commas, semicolons, colons, brackets, a dash and "but"."""
+    return [c for c in _CLAUSE.split(text) if c and c.strip()]
+
+
 def left_in_clause(old: str, new: str) -> str:
     """The older's value word that the newer names in a later clause than the one saying the change, none
     before naming it, or "" (see the module docstring)."""
     values = _values(old)
     if not values:
         return ""
-    clauses = [c for c in _CLAUSE.split(new) if c and c.strip()]
-    if len(clauses) < 2:
+    parts = clauses(new)
+    if len(parts) < 2:
         return ""
     said = {_key(w) for w in _WORD.findall(old)}
     changed = False
-    for c in clauses:
+    for c in parts:
         hit = _named_in(c, values, said)
         if hit:
             # (a clause naming a new name or code beside it says the new value: "MacBook Pro M3" after "MacBook Air";

@@ -39,6 +39,8 @@ REASON = "the older's value named as left"
 _WORD = re.compile(r"[^\W_]+")
 _TAKEN = 3  # content words read as the left value
 _SHORT = 3  # an older with at most this many content words besides the left name states nothing else
+# words that name no value of their own ("a new one")
+_NO_VALUE = frozenset("new one ones neu neue neuen nuevo nueva nouveau nouvelle novo nova nuovo nuova".split())
 # the store's owner, named in most notes ("User prefers …"): no evidence of one slot
 _OWNER_WORDS = frozenset("user users usuario usuaria nutzer nutzerin benutzer utilisateur utilisatrice utente "
                          "utilizador utilizadora gebruiker".split())
@@ -142,7 +144,11 @@ def switched(old: str, new: str) -> Verdict | None:
     ow, nw = _WORD.findall(lo), _WORD.findall(ln)
     if set(nw) & ADDITIVE and not _intensifier(ln):
         return None  # a second value ("also")
-    hits = [a for a in span if any(same_word(a, v) for v in _content(ow))]
+    if any(re.search(rf"\b(?:same|gleiche[nrms]?|meme|mism[oa]|mesm[oa]|stess[oa])\s+{re.escape(v)}\b", ln)
+           for v in _content(ow)):
+        return None  # "… for a new one, same plan": the older's slot kept as it was
+    hits = [a for a in span if any(same_word(a, v) for v in _content(ow))
+            and not re.search(rf"\b{re.escape(a)}(?:'s|’s|s')", ln)]  # (not whose: "Joe replaced Rick's old drum kit")
     was = _left(lo)
     if not hits or was is not None and any(same_word(a, v) for a in hits for v in was[1]):
         return None  # (what the older itself says it left is no value of it)
@@ -150,7 +156,7 @@ def switched(old: str, new: str) -> Verdict | None:
     left = set(span)
     # (the newer's subject may be what came: "Renovate replaces Dependabot")
     ours = [w for w in _content(nw) if w not in left and w not in CHANGE_WORDS and w not in _OWNER_WORDS
-            and not any(same_word(w, v) for v in ow)]
+            and w not in _NO_VALUE and not any(same_word(w, v) for v in ow)]
     if not ours:
         return None  # nothing of its own comes in the left value's place
     shared = [w for w in _content(nw) if w not in left and w not in people and w not in CHANGE_WORDS

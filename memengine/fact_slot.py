@@ -365,6 +365,8 @@ def value_as_subject(old: str, new: str) -> bool:
         return False
     if fact_person.subject_names(old) & {part for u in subject_b for part in u.key.split()}:
         return False  # whose the older's subject is ("O namorado da Beatriz …" / "A Beatriz se mudou …"): the person
+    if any(change_words("", c)[1] for c in fact_left_clause.clauses(new)[1:]):
+        return False  # "luca se n'è andato, ora il mio capo è Giulia": a later clause says the slot's new state
     return all(any(facts._same_word(u.key, w.key) for w in fa.words[fa.subject_end:])
                and not any(facts._same_word(u.key, w.key) for w in subject_a) for u in subject_b)
 

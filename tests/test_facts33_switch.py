@@ -176,3 +176,13 @@ def test_a_value_taken_again_is_no_value_left() -> None:
     assert fact_left_clause.left_in_clause("O servidor de produção roda Java 11",
                                            "Revertimos la migración a Kotlin: el backend vuelve a Java") == ""
     assert fact_left_clause.left_in_clause("Docs are built by Sphinx", "Docs build changed, moved to Sphinx") == ""
+
+
+def test_pairs_the_pairwise_diff_showed() -> None:
+    # the older's slot kept; a possessor is whose, not the value left
+    assert fact_named_switch.switched("My phone plan is with Vodafone",
+                                      "they swapped my vodafone sim for a new one, same plan") is None
+    assert fact_named_switch.switched("The band's drummer is Rick", "Joe replaced Rick's old drum kit") is None
+    # a later clause saying the slot's new state: the old value named first is no other thing
+    assert not fact_slot.value_as_subject("Il mio capo è Luca", "luca se n'è andato, ora il mio capo è Giulia")
+    assert fact_slot.value_as_subject("Nora's usual lunch is a tuna sandwich", "Tuna is from Waitrose now, still on offer")
