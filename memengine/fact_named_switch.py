@@ -117,6 +117,8 @@ def _left(ln: str) -> tuple[str, tuple[str, ...]] | None:
             span = [w for w in span if w not in CHANGE_WORDS]
             if i == len(_LEFT) - 1:
                 span = span[-_TAKEN:]
+            if re.search(r"\w(?:'s|’s|s')(?:\s|$)", m.group("x")):
+                continue  # a thing of someone's is left, not a value: "Joe replaced Rick's old drum kit"
             if span:
                 return m.group(0).split()[0], tuple(span[:_TAKEN])
     return None
@@ -147,8 +149,7 @@ def switched(old: str, new: str) -> Verdict | None:
     if any(re.search(rf"\b(?:same|gleiche[nrms]?|meme|mism[oa]|mesm[oa]|stess[oa])\s+{re.escape(v)}\b", ln)
            for v in _content(ow)):
         return None  # "… for a new one, same plan": the older's slot kept as it was
-    hits = [a for a in span if any(same_word(a, v) for v in _content(ow))
-            and not re.search(rf"\b{re.escape(a)}(?:'s|’s|s')", ln)]  # (not whose: "Joe replaced Rick's old drum kit")
+    hits = [a for a in span if any(same_word(a, v) for v in _content(ow))]
     was = _left(lo)
     if not hits or was is not None and any(same_word(a, v) for a in hits for v in was[1]):
         return None  # (what the older itself says it left is no value of it)
