@@ -197,3 +197,19 @@ def read_or_refused(target: Path) -> bool:
     except ImportFormatError as exc:
         assert str(target) in str(exc) and "\n" not in str(exc), str(exc)
         return False
+
+
+def fuzzed_outcomes(source: Path, into: Path, seed: int, keep: int) -> tuple[int, int]:
+    """``(read, refused)`` over every fuzz case of ``source`` (``mutations``), each written under ``into`` as
+    ``<case>/<the last keep parts of its path>`` (its name and its folders' names: a Zoom meeting's date, a Threema
+    messages.txt are told by them) and read or refused in one line (``read_or_refused``)."""
+    read = refused = 0
+    for i, (what, data) in enumerate(mutations(source.read_bytes(), seed=seed)):
+        target = into.joinpath(f"{i}-{what}", *source.parts[-keep:])
+        target.parent.mkdir(parents=True)
+        target.write_bytes(data)
+        if read_or_refused(target):
+            read += 1
+        else:
+            refused += 1
+    return read, refused

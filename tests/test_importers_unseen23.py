@@ -31,15 +31,10 @@ from importer_cli import (
     assert_imports_by_cli,
     check_chat_shape,
     counts,
+    fuzzed_outcomes,
     notes,
     parsed,
     turns,
-)
-from importer_cli import (
-    mutations as _mutations,
-)
-from importer_cli import (
-    read_or_refused as _read_or_refused,
 )
 
 from importers import ImportFormatError
@@ -338,16 +333,8 @@ def test_a_damaged_fixture_is_read_or_refused_in_one_line(source: Path, tmp_path
     """Fuzzed: every cut or damaged copy of every fixture is read (damage inside words is words) or refused with one
     line naming the file; no other exception, no hang. The copy keeps its name and its folders' names (a Zoom
     meeting's date, a Meta chat's place are told by them)."""
-    read = refused = 0
-    for i, (what, data) in enumerate(_mutations(source.read_bytes(), seed=FUZZED.index(source))):
-        rel = source.relative_to(FIX).parts[-5:]
-        target = tmp_path.joinpath(f"{i}-{what}", *rel)
-        target.parent.mkdir(parents=True)
-        target.write_bytes(data)
-        if _read_or_refused(target):
-            read += 1
-        else:
-            refused += 1
+    read, refused = fuzzed_outcomes(source, tmp_path, seed=FUZZED.index(source),
+                                    keep=min(5, len(source.relative_to(FIX).parts)))
     assert read + refused == 16
 
 
