@@ -142,6 +142,13 @@ def _named(text: str) -> set[str]:
     return {fold(w) for w in _WORD.findall(text)[1:] if w[:1].isupper()}
 
 
+def _name_stems(text: str) -> frozenset[str]:
+    """The stems of the capitalised words of ``text`` past its first (the names it says)."""
+    from memengine.recall.updates import stems
+
+    return stems(" ".join(w for w in _WORD.findall(text)[1:] if w[:1].isupper()))
+
+
 def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
                       vectors: Callable[[list[int]], dict[int, Any]] | None = None,
                       ) -> tuple[list[Candidate], dict[int, list[int]]]:
@@ -182,7 +189,11 @@ def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
             rare = sum(1 for s in shared if df[s] <= RARE_IN)
             # (round 36: or its subject said again with another value of a kind both state, no change word:
             # "docker compose Postgres: port 5432" after "… Postgres runs in docker compose on port 5433")
-            said_it = rare >= SUBJECT_STEMS and (said_change[b.id] or other_value(a.content, b.content))
+            said_it = rare >= SUBJECT_STEMS and (said_change[b.id] or (
+                # (lead, session 16: not when the rare words shared are only a name — "manuscript delivered to
+                # Siri Dahl on 18 November" is no new date of "a meeting with Siri Dahl on 2 September")
+                any(df[s] <= RARE_IN for s in shared - _name_stems(b.content))
+                and other_value(a.content, b.content)))
             if not said_it and rare >= 1 and vectors is not None:
                 if vecs is None:
                     vecs = vectors([c.id for c in top])
