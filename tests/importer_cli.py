@@ -161,9 +161,13 @@ def check_chat_shape(recs: list[Record], source: str) -> None:
         assert [r.position for r in recs if r.thread == thread] == list(range(sum(r.thread == thread for r in recs)))
 
 
-def mutations(data: bytes, seed: int) -> list[tuple[str, bytes]]:
-    """Fuzz cases of an export's bytes (unseen22 and later): the file cut at six places, and ten small damages (a byte changed, a run dropped or doubled, a digit made
-    another character, a quote or bracket put in), the same on every run."""
+# What a fuzz case puts in (unseen22 and later); unseen21's cases were drawn from the first eight
+INSERTS = (b'"', b"\t", b"\n", b"[", b"}", b"null", b'"x"', b"123", b"<", b">", b"&")
+
+
+def mutations(data: bytes, seed: int, inserts: tuple[bytes, ...] = INSERTS) -> list[tuple[str, bytes]]:
+    """Fuzz cases of an export's bytes: the file cut at six places, and ten small damages (a byte changed, a run
+    dropped or doubled, a digit made another character, one of ``inserts`` put in), the same on every run."""
     rng = random.Random(seed)
     out = [(f"cut{frac}", data[: int(len(data) * frac)]) for frac in (0.1, 0.3, 0.5, 0.7, 0.9, 0.97)]
     for i in range(10):
@@ -180,7 +184,7 @@ def mutations(data: bytes, seed: int) -> list[tuple[str, bytes]]:
             digits = [j for j, c in enumerate(b) if 48 <= c <= 57] or [pos]
             b[rng.choice(digits)] = rng.choice(b"0123456789Xx:-")
         else:
-            b[pos:pos] = rng.choice([b'"', b"\t", b"\n", b"[", b"}", b"null", b'"x"', b"123", b"<", b">", b"&"])
+            b[pos:pos] = rng.choice(inserts)
         out.append((f"{op}{i}", bytes(b)))
     return out
 

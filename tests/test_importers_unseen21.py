@@ -26,11 +26,13 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 from importer_cli import (
+    INSERTS,
     assert_broken_import_fails,
     assert_import_refused,
     assert_imports_by_cli,
     check_chat_shape,
     counts,
+    mutations,
     parsed,
     turns,
 )
@@ -390,29 +392,8 @@ def test_every_unseen21_fixture_has_a_case() -> None:
 
 
 def _mutations(data: bytes, seed: int) -> list[tuple[str, bytes]]:
-    """The file cut at six places, and ten small damages (a byte changed, a run dropped or doubled, a digit made
-    another character, a quote or bracket put in), the same on every run."""
-    import random
-
-    rng = random.Random(seed)
-    out = [(f"cut{frac}", data[: int(len(data) * frac)]) for frac in (0.1, 0.3, 0.5, 0.7, 0.9, 0.97)]
-    for i in range(10):
-        b = bytearray(data)
-        pos = rng.randrange(len(b))
-        op = ("flip", "drop", "double", "digit", "insert")[i % 5]
-        if op == "flip":
-            b[pos] = rng.randrange(256)
-        elif op == "drop":
-            del b[pos: pos + rng.randint(1, 30)]
-        elif op == "double":
-            b[pos:pos] = b[pos: pos + rng.randint(1, 60)]
-        elif op == "digit":
-            digits = [j for j, c in enumerate(b) if 48 <= c <= 57] or [pos]
-            b[rng.choice(digits)] = rng.choice(b"0123456789Xx:-")
-        else:
-            b[pos:pos] = rng.choice([b'"', b"\t", b"\n", b"[", b"}", b"null", b'"x"', b"123"])
-        out.append((f"{op}{i}", bytes(b)))
-    return out
+    """importer_cli's fuzz cases, drawn from the eight inserts this round was written with (the same cases as then)."""
+    return mutations(data, seed, inserts=INSERTS[:8])
 
 
 FUZZED = sorted(p for p in FIX.rglob("*") if p.is_file() and "bad" not in p.relative_to(FIX).parts
