@@ -21,7 +21,7 @@ demo: setup
 	$(BIN)/python demo/run_demo.py
 
 test: setup
-	$(BIN)/python -m pytest -n 2 -q tests
+	$(BIN)/python -m pytest -n 2 -q --durations=30 tests
 
 lint: setup
 	$(BIN)/ruff check .
