@@ -228,6 +228,11 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     # round 33 (memengine/recall/bridge.py): question words bridged to the store's words the model's table holds alike
     "bridge: question words to the store's words (all, floor 0.45, w 0.3)": (
         replace(D, bridge="all", bridge_floor=0.45, w_bridge=0.3), replace(D, bridge="")),
+    # round 37 (memengine/recall/thin.py): a chat turn of next to no words of its own, sharing none with the question,
+    # lowered by a share of the spread of the first step_depth scores
+    **{f"thin turns lowered (w_thin {w})": (replace(D, w_thin=w), replace(D, w_thin=0.0)) for w in (0.1, 0.25, 0.5)},
+    # round 37 (memengine/recall/twoask.py): a question asking two things, its second turn looked for
+    **{f"two asks: the second turn ({m})": (replace(D, two_asks=m), replace(D, two_asks="")) for m in ("burst", "next")},
 }
 
 

@@ -264,6 +264,17 @@ KW_COVER_BY = "idf"
 # is often the proposal, the answer a later turn: "there's one in Meanwood" above "took the Meanwood one"); LoCoMo
 # MRR 0.643 -> 0.631 and ~2 ms CPU a warm call at 10k.
 NEWNAME = ""
+# Round 37 (memengine/recall/twoask.py): for a question asking two things ("…, and why did it move?", "und wer …"), the
+# turn answering the second part: "burst" the best-scored turn within three of each of the first two chat hits;
+# "next" / "tail" the next mention of a top hit's subject (mention.py's step, for these questions). '' = off.
+TWO_ASKS = ""
+# Round 37 (memengine/recall/thin.py): a chat turn among the first step_depth with fewer than two content words, no
+# digit, no name inside and no word of the question, answering no question just before it, loses W_THIN x the spread
+# of those scores (a reaction found only through its neighbours' context). 0 = off. bench/loo.py on/off at 0.25:
+# LoCoMo r@5 0.763 / 0.763 (in-sample / LOO, +0.000), real chats 0.811 / 0.811 (+0.000), real r@10 +0.005; held-outs
+# (unseen) r@5 / r@10: 35 0.704 -> 0.715 / 0.793 -> 0.789, 30 0.435 -> 0.448 / 0.565 -> 0.604, 31 0.727 / 0.857 ->
+# 0.896, 33 0.987 / 0.994 unchanged (bench/README.md, "Round 37").
+W_THIN = 0.25
 W_NEWNAME = 1.0
 # Round 33 (memengine/recall/bridge.py): the question's content words bridged to the store's words the model's own word
 # table holds as alike ("loo" -> toilet, "thesis" -> dissertation, "truck" -> pickup): those neighbours at least
@@ -401,6 +412,10 @@ class RecallConfig:
     # A chat turn first saying a name, for a question asking which one (newname.py, round 32); '' = off.
     newname: str = NEWNAME
     w_newname: float = W_NEWNAME
+    # A question asking two things: where its second turn is looked for (twoask.py, round 37); '' = off.
+    two_asks: str = TWO_ASKS
+    # A chat turn of next to no words of its own, sharing none with the question, lowered (thin.py, round 37); 0 = off.
+    w_thin: float = W_THIN
     # Question words bridged to the store's words said otherwise (bridge.py, round 33); '' = off.
     bridge: str = BRIDGE
     bridge_floor: float = BRIDGE_FLOOR

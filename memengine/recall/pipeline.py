@@ -500,6 +500,10 @@ class Recall(KeywordSearch, People):
                 match, run.where, run.args, limit, run.cfg.fts_weights)), self._content_shares)
         if members:
             scored = resolve_episodes(scored, len(scored), members)
+        if run.strategy == "hybrid" and run.cfg.w_thin > 0:  # a turn saying next to nothing below those saying
+            from memengine.recall.thin import thin_below  # something (round 37; imported here: off by default)
+
+            scored = thin_below(scored, k, run.query, run.cfg.w_thin)
         if cover:
             scored = cover_sessions(scored, k, run.cfg.session_coverage, explain)
         if run.strategy == "hybrid" and run.cfg.newname and run.cfg.w_newname > 0:  # a turn first saying a name,
@@ -522,6 +526,11 @@ class Recall(KeywordSearch, People):
 
             scored = answer_tail(scored, k, run.cfg.answer_seeds, run.cfg.answer_keep,
                                  lambda seeds, span: self._turns_after(seeds, span, run), run.query, run.cfg.answer_gate)
+        if run.strategy == "hybrid" and run.cfg.two_asks:  # a question asking two things: the second turn
+            from memengine.recall.twoask import two_asks  # (round 37; imported here: off by default)
+
+            scored = two_asks(scored, k, run.query, run.cfg.two_asks, self.conn, run.where, run.args,
+                              lambda seeds, span: self._next_turns(seeds, span, run), self._content_counts)
         if run.strategy == "hybrid" and run.cfg.newer_first:  # a later turn that changes an earlier one's value
             # "slot:pool": the update may also be one of the candidates fusion scored below the top k
             mode, _, where = run.cfg.newer_first.partition(":")
