@@ -12,6 +12,7 @@ event and its date said elsewhere, a question and its reply). Scored as every he
     python bench/recall37.py heldout --reuse /tmp/recall37/h35                 # held-out 35, this tree
     python bench/recall37.py heldout --reuse /tmp/recall37/h35 --misses
     python bench/recall37.py heldout --resolve DRAFT.json --reuse DIR          # authoring: texts -> refs, flags
+    python bench/recall37.py cost --reuse /tmp/recall37 [--db BIG.db]          # warm CPU per recall, thin on / off
 """
 
 from __future__ import annotations
@@ -35,11 +36,70 @@ def heldout(argv: list[str]) -> int:
     return recall32.heldout(argv, DATA, QUESTIONS, CHATS, __doc__)
 
 
+def cost(argv: list[str]) -> int:
+    """Warm CPU per recall with thin.py's step on and off, alternating question by question: over the chat stores of
+    held-outs 35, 30 and 31 (``--reuse DIR``: DIR/h35, h30, h31, as ``heldout`` builds them), and over a large store
+    (``--db``: e.g. LoCoMo turns copied to 100k, bench/scale.py) with the LoCoMo dev questions."""
+    import argparse
+    import os
+    import statistics
+    import time
+    from dataclasses import replace
+
+    from bench import realchat
+    from bench.common import DEFAULT_LOCOMO, load_locomo, percentile
+    from embedder import get_embedder
+    from memory_core import MemoryStore, RecallConfig
+
+    ap = argparse.ArgumentParser(prog="recall37.py cost")
+    ap.add_argument("--reuse", required=True, metavar="DIR")
+    ap.add_argument("--db", help="a large store (its LoCoMo dev questions asked of it)")
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args(argv)
+    on = RecallConfig() if RecallConfig().w_thin > 0 else replace(RecallConfig(), w_thin=0.25)
+    off = replace(on, w_thin=0.0)
+    emb = get_embedder()
+    groups: dict[str, list[tuple[object, str]]] = {"chats (held-outs 35, 30, 31)": []}
+    for name, sub in (("realchat_heldout35", "h35"), ("realchat_heldout30", "h30"), ("realchat_heldout31", "h31")):
+        qs = realchat.load_questions(HERE / "bench" / "data" / f"{name}.jsonl")
+        stores = realchat.build_chat_stores(qs, HERE / "bench" / "data" / name, Path(args.reuse) / sub, emb,
+                                            reuse=True)
+        groups["chats (held-outs 35, 30, 31)"] += [(stores[q.file], q.question) for q in qs]
+    big = None
+    if args.db:
+        big = MemoryStore(Path(args.db), keyword_index=True)
+        big.warm_up()
+        convs, _ = load_locomo(DEFAULT_LOCOMO)
+        label = f"{big.conn.execute('SELECT count(*) FROM memories').fetchone()[0]} memories, LoCoMo questions"
+        groups[label] = [(big, q.question) for c in convs for q in c.questions][: args.queries]
+    for label, asks in groups.items():
+        for st, q in asks:  # warm: every query vector and page read once
+            for cfg in (on, off):
+                st.recall(q, k=10, touch=False, config=cfg)  # type: ignore[attr-defined]
+        cpu: dict[str, list[float]] = {"off": [], "on": []}
+        for _ in range(args.rounds):
+            for st, q in asks:
+                for name, cfg in (("off", off), ("on", on)):
+                    t0 = time.process_time()
+                    st.recall(q, k=10, touch=False, config=cfg)  # type: ignore[attr-defined]
+                    cpu[name].append((time.process_time() - t0) * 1000)
+        print(f"{label}: {len(asks)} questions x {args.rounds}, load {os.getloadavg()[0]:.1f}")
+        for name in ("off", "on"):
+            print(f"  thin {name}: CPU ms p50 {statistics.median(cpu[name]):.2f} mean {statistics.fmean(cpu[name]):.2f}"
+                  f" p95 {percentile(cpu[name], 95):.2f}")
+    if big is not None:
+        big.close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``heldout ...``."""
+    """``heldout ...`` or ``cost ...``."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["heldout"]:
         return heldout(args[1:])
+    if args[:1] == ["cost"]:
+        return cost(args[1:])
     print(__doc__)
     return 2
 
