@@ -33,6 +33,24 @@ def _turns(st: Any) -> dict[str, tuple[int | None, int | None, str, str]]:
     return {r[0]: (r[1], r[2], r[3] or "", r[4]) for r in rows}
 
 
+def _side(ev: dict[str, Any] | None, fifth: dict[str, Any]) -> str:
+    """Why an evidence turn is below the fifth result, by its explain: the keyword side, the vectors, both (its
+    normalised bm25 and cosine each below the fifth's), the priors (its retrieval at least the fifth's, its total not),
+    a step after fusion (neither), or past the depth read."""
+    if not ev or not fifth:
+        return "past the depth read"
+    kw = (ev.get("keyword_norm") or 0.0) < (fifth.get("keyword_norm") or 0.0)
+    vec = (ev.get("vector_norm") or 0.0) < (fifth.get("vector_norm") or 0.0)
+    if kw and vec:
+        return "keyword and vectors"
+    w = fifth.get("weights") or {"keyword": 0.5, "vector": 0.5}
+    def retrieval(e: dict[str, Any]) -> float:
+        return w["keyword"] * (e.get("keyword_norm") or 0.0) + w["vector"] * (e.get("vector_norm") or 0.0)
+    if retrieval(ev) >= retrieval(fifth):
+        return "priors or a later step"
+    return "keyword side" if kw else "vectors"
+
+
 def classify(reuse: Path, names: list[str], listing: bool, config: list[str]) -> list[dict[str, Any]]:
     """Every evidence turn below rank 5 of the sets ``names``, with its class."""
     from bench import realchat
@@ -50,8 +68,11 @@ def classify(reuse: Path, names: list[str], listing: bool, config: list[str]) ->
         turns = {f: _turns(st) for f, st in stores.items()}
         for q in qs:
             t = turns[q.file]
-            refs = [m.ref or "" for m in stores[q.file].recall(q.question, k=DEPTH, touch=False, config=cfg).results]
+            res = stores[q.file].recall(q.question, k=DEPTH, touch=False, config=cfg, explain=True).results
+            refs = [m.ref or "" for m in res]
             rank = {r: i + 1 for i, r in enumerate(refs)}
+            expl = {m.ref: (m.explain or {}) for m in res}
+            fifth = expl.get(refs[4], {}) if len(refs) >= 5 else {}
             top5 = [t[r] for r in refs[:5] if r in t]
             qw = words(q.question)
             for ev in q.evidence:
@@ -66,13 +87,15 @@ def classify(reuse: Path, names: list[str], listing: bool, config: list[str]) ->
                        "after_hit": any(pos - p == 1 for p in near), "before_hit": any(p - pos == 1 for p in near),
                        "burst": any(abs(pos - p) <= 3 for p in near),
                        "second": q.category == "multi-hop" and any(o is not None and o <= 5 for o in others)}
+                row["side"] = _side(expl.get(ev), fifth)
                 row["class"] = ("reply to a top-5 turn" if row["after_hit"] else
                                 "turn a top-5 turn answers" if row["before_hit"] else
                                 "within 3 turns of a top-5 turn" if row["burst"] else
                                 "shares a word, apart" if row["shares"] else "no shared word, apart")
                 out.append(row)
                 if listing:
-                    print(f"{name} {q.id} r{rk} {'2nd ' if row['second'] else ''}[{row['class']}] {q.question} "
+                    print(f"{name} {q.id} r{rk} {'2nd ' if row['second'] else ''}[{row['class']}; {row['side']}] "
+                          f"{q.question} "
                           f"=> {author}: {text[:70]}")
     return out
 
@@ -94,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"held-out {name}, {label}: {len(miss)} evidence turns; "
                   + "; ".join(f"{k} {v}" for k, v in c.most_common())
                   + f"; of them the second of a multi-hop {sum(r['second'] for r in miss)}"
+                  + "; below the fifth on: " + "; ".join(f"{k} {v}" for k, v in
+                                                        Counter(r["side"] for r in miss).most_common())
                   + f", rank 6-10/11-50/past 50 {sum(1 for r in miss if r['rank'] and r['rank'] <= 10)}/"
                   + f"{sum(1 for r in miss if r['rank'] and r['rank'] > 10)}/{sum(1 for r in miss if not r['rank'])}")
     if args.json:
