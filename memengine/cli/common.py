@@ -175,11 +175,67 @@ def degraded_warning(reason: str | None, why: str | None) -> str | None:
     return f"degraded mode ({reason}): keyword search only — {why or 'embedding model unavailable'}; run `mem.py reindex` once it loads"
 
 
+class Advance:
+    """What a progress display hands its job: call it with how many items were done; ``set_total`` once the
+    job knows how many there are (an import counts its messages in its first pass, before writing)."""
+
+    def __init__(self, step: Callable[[int], None], total: Callable[[int], None]) -> None:
+        self._step, self._total = step, total
+
+    def __call__(self, n: int) -> None:
+        self._step(n)
+
+    def set_total(self, total: int) -> None:
+        """The number of items the job will report (the bar's N, the JSON lines' ``total``)."""
+        self._total(total)
+
+
+class JsonProgress:
+    """Progress as JSON lines on stderr, for an agent following a long job (``--progress json``): one line
+    per percent of the total (every 1,000 items while it is unknown) and one at the end, each
+    ``{"progress": LABEL, "done": n, "total": N or null, "elapsed_s": s, "eta_s": s or null}``."""
+
+    def __init__(self, label: str) -> None:
+        self.label, self.done, self._done_at_total = label, 0, 0
+        self.total: int | None = None
+        self._t0 = self._t_total = time.monotonic()
+        self._next = 1000
+
+    def set_total(self, total: int) -> None:
+        self.total, self._t_total, self._done_at_total = total, time.monotonic(), self.done
+        self._next = self.done + max(1, total // 100)
+        self._line()
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        if self.done >= self._next or (self.total is not None and self.done >= self.total):
+            self._line()
+            step = max(1, self.total // 100) if self.total else 1000
+            self._next = self.done + step
+
+    def _line(self) -> None:
+        elapsed = time.monotonic() - self._t0
+        eta = None
+        done = self.done - self._done_at_total
+        if self.total is not None and done > 0:  # the rate since the count was known (pass 1 only parses)
+            eta = round((time.monotonic() - self._t_total) / done * max(0, self.total - self.done), 1)
+        sys.stderr.write(json.dumps({"progress": self.label, "done": self.done, "total": self.total,
+                                     "elapsed_s": round(elapsed, 1), "eta_s": eta}, ensure_ascii=False) + "\n")
+        sys.stderr.flush()
+
+
 @contextmanager
-def progress_bar(total: int | None, label: str) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr for people; silent for agents and pipes."""
-    if current_ctx().json or not sys.stderr.isatty():
-        yield lambda n: None
+def progress_bar(total: int | None, label: str, mode: str = "auto") -> Iterator[Advance]:
+    """A progress bar on stderr for people; silent for agents and pipes unless ``mode`` is ``json``
+    (JSON lines, :class:`JsonProgress`); ``none``: silent everywhere."""
+    if mode == "json":
+        jp = JsonProgress(label)
+        if total is not None:
+            jp.set_total(total)
+        yield Advance(jp.advance, jp.set_total)
+        return
+    if mode == "none" or current_ctx().json or not sys.stderr.isatty():
+        yield Advance(lambda n: None, lambda n: None)
         return
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -189,7 +245,7 @@ def progress_bar(total: int | None, label: str) -> Iterator[Callable[[int], None
     with Progress(TextColumn(shown), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console(stderr=True), transient=True) as prog:
         task = prog.add_task(label, total=total)
-        yield lambda n: prog.advance(task, n)
+        yield Advance(lambda n: prog.advance(task, n), lambda n: prog.update(task, total=n))
 
 
 def parse_date(value: str | None, field: str) -> Any:

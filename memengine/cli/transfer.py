@@ -58,9 +58,13 @@ IMPORT_FORMATS = IMPORTERS  # importers/registry.py lists them once
               help="ChatGPT/Claude: keep tool, browser and code-interpreter output (left out by default).")
 @click.option("--thread", help="WhatsApp: name of the chat (default: from the file name).")
 @click.option("--no-episodes", is_flag=True, help="Do not group chat messages into episodes.")
+@click.option("--progress", "progress_mode", type=click.Choice(["auto", "json", "none"]), default="auto",
+              show_default=True,
+              help="auto: a bar with the total and an ETA on a terminal, nothing when piped; json: JSON lines "
+                   "on stderr ({\"progress\", \"done\", \"total\", \"elapsed_s\", \"eta_s\"}), for agents.")
 def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all_branches: bool,
                include_tools: bool, thread: str | None,
-               no_episodes: bool) -> None:
+               no_episodes: bool, progress_mode: str) -> None:
     """Import chats, notes, contacts or JSON lines (help: the decorator's, naming the formats)."""
     from memengine import ingest
 
@@ -80,7 +84,7 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
         plan = ingest_mixed.mixed_plan(p) if p.is_dir() else ingest_mixed.zip_plan(p)
         if plan is not None:
             s = current_ctx().store(fast_start=False)
-            with progress_bar(None, f"importing {p.name}") as advance:
+            with progress_bar(None, f"importing {p.name}", progress_mode) as advance:
                 summaries = ingest_mixed.import_mixed(s, *plan, dry_run=dry_run, episodes=not no_episodes,
                                                       progress=advance, date_order=date_order,
                                                       all_branches=all_branches or None,
@@ -99,14 +103,14 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
                     raise
     s = current_ctx().store(fast_start=False)
     if folder_fmt is not None:
-        with progress_bar(None, f"importing {p.name}") as advance:
+        with progress_bar(None, f"importing {p.name}", progress_mode) as advance:
             summaries = ingest.import_folder(s, p, folder_fmt, dry_run=dry_run, episodes=not no_episodes,
                                              progress=advance, date_order=date_order, thread=thread)
         _emit_folder(p, folder_fmt, summaries, s)
         return
-    with progress_bar(None, f"importing {p.name}") as advance:
+    with progress_bar(None, f"importing {p.name}", progress_mode) as advance:
         summary = ingest.import_path(s, p, fmt, dry_run=dry_run, episodes=not no_episodes, progress=advance,
-                                     date_order=date_order, all_branches=all_branches or None,
+                                     set_total=advance.set_total, date_order=date_order, all_branches=all_branches or None,
                                      include_tools=include_tools or None, thread=thread)
     data = summary.to_dict()
 
