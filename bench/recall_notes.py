@@ -51,7 +51,7 @@ DATA = REPO / "bench" / "data" / "recall_heldout29"
 USERS = {"maya": "Maya, a Seattle engineer (en)", "ken": "Ken, a Leeds baker (en)",
          "lucia": "Lucía in Berlin (es/de/en)", "hattie": "Hattie, a retired teacher in Norwich (en)"}
 KINDS = ("changed", "person", "other_words", "trap", "decision", "procedure", "lang", "crosslang", "plain", "past",
-         "detail")
+         "detail", "when", "current", "de", "es", "fr")
 
 
 def load_notes(user: str, data: Path = DATA) -> list[dict[str, Any]]:
@@ -132,6 +132,9 @@ def score_row(q: dict[str, Any], top: list[str], marked: dict[str, list[str]] | 
     if q.get("decoy"):
         dec = [i + 1 for i, n in enumerate(top) if n in set(q["decoy"])]
         row["decoy_above"] = any(r < (first or 99) for r in dec)
+    if q.get("newer"):  # held-out 36: a question wanting the OLDER note (or when it changed): above the newer ones?
+        new = [i + 1 for i, n in enumerate(top) if n in set(q["newer"])]
+        row["wanted_above"] = first is not None and all(r > first for r in new)
     if q.get("detail"):  # a later note that only adds a detail to the answer: it must not go above it
         det = [i + 1 for i, n in enumerate(top) if n in set(q["detail"])]
         row["detail_above"] = any(r < (first or 99) for r in det)
@@ -144,15 +147,17 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     cur = [r["current_above"] for r in rows if "current_above" in r]
     dec = [r["decoy_above"] for r in rows if "decoy_above" in r]
     det = [r["detail_above"] for r in rows if "detail_above" in r]
+    wan = [r["wanted_above"] for r in rows if "wanted_above" in r]
     return {"n": len(rows), "top1": sum(r["top1"] for r in rows) / n, "r3": sum(r["r3"] for r in rows) / n,
             "r5": sum(r["r5"] for r in rows) / n, "current_above": (sum(cur), len(cur)),
             "decoy_above": (sum(dec), len(dec)), "detail_above": (sum(det), len(det)),
+            "wanted_above": (sum(wan), len(wan)),
             "old_flagged": (sum(r.get("old_flagged", 0) for r in rows), sum(r.get("old_shown", 0) for r in rows)),
             "answer_flagged": sum(1 for r in rows if r.get("answer_flagged"))}
 
 
 def run(directory: Path, reuse: bool, config: Any, only: str | None = None,
-        data: Path = DATA) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        data: Path = DATA, history: bool = False) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Per-question rows (with warm CPU ms) and the stores' answers, per user."""
     questions = load_questions(data)
     rows: list[dict[str, Any]] = []
@@ -164,16 +169,23 @@ def run(directory: Path, reuse: bool, config: Any, only: str | None = None,
         stores[user] = answers
         mine = [q for q in questions if q["user"] == user]
         for q in mine:  # first pass: warms the model, caches and the page cache (not timed)
-            store.recall(q["question"], k=10, touch=False, config=config)
+            store.recall(q["question"], k=10, touch=False, config=config, history=history)
         for q in mine:
             t0 = time.process_time()
-            res = store.recall(q["question"], k=10, touch=False, config=config)
+            res = store.recall(q["question"], k=10, touch=False, config=config, history=history)
             cpu = (time.process_time() - t0) * 1000
             top = [ids.get(m.id, f"#{m.id}") for m in res.results]
             marked = {ids.get(m.id, f"#{m.id}"): [ids.get(b, f"#{b}") for b in m.possibly_outdated_by or []]
                       for m in res.results if m.possibly_outdated}
             row = score_row(q, top, marked)
             row["cpu_ms"] = cpu
+            # the first hit an older note the store replaced, and whether its JSON says by which (superseded_by or
+            # possibly_outdated_by): an agent reading the old value must be told it is old
+            if res.results:
+                head = res.results[0]
+                row["head_replaced"] = ids.get(head.id, "") in answers["superseded"] or \
+                    ids.get(head.id, "") in answers["may_update"]
+                row["head_told"] = bool(head.superseded_by or head.possibly_outdated_by)
             rows.append(row)
         store.close()
     return rows, stores
@@ -186,10 +198,11 @@ def print_report(rows: list[dict[str, Any]], stores: dict[str, Any], questions: 
         s = summarise(sub)
         cur = f"{s['current_above'][0]}/{s['current_above'][1]}" if s["current_above"][1] else "—"
         dec = f"{s['decoy_above'][0]}/{s['decoy_above'][1]}" if s["decoy_above"][1] else "—"
-        return f"| {label} | {s['n']} | {s['top1']:.3f} | {s['r3']:.3f} | {s['r5']:.3f} | {cur} | {dec} |"
+        wan = f"{s['wanted_above'][0]}/{s['wanted_above'][1]}" if s["wanted_above"][1] else "—"
+        return f"| {label} | {s['n']} | {s['top1']:.3f} | {s['r3']:.3f} | {s['r5']:.3f} | {cur} | {dec} | {wan} |"
 
-    print("| set | n | top-1 | r@3 | r@5 | current above outdated | decoy above |")
-    print("|---|---|---|---|---|---|---|")
+    print("| set | n | top-1 | r@3 | r@5 | current above outdated | decoy above | wanted above newer |")
+    print("|---|---|---|---|---|---|---|---|")
     print(line("all", rows))
     for kind in KINDS:
         sub = [r for r in rows if kind in questions[r["id"]].get("kinds", [])]
@@ -210,6 +223,10 @@ def print_report(rows: list[dict[str, Any]], stores: dict[str, Any], questions: 
     print(f"outdated notes of the questions: {len(outdated)}; superseded on store {sup}, may_update {may}")
     for user, ans in stores.items():
         print(f"  {user}: superseded {ans['superseded']} may_update {ans['may_update']} dedup {ans['deduplicated']}")
+    replaced = [r for r in rows if r.get("head_replaced")]
+    if replaced:
+        print(f"first hit a note the store replaced: {len(replaced)} questions, its JSON says by which: "
+              f"{sum(1 for r in replaced if r.get('head_told'))}")
     cpu = sorted(r["cpu_ms"] for r in rows)
     if cpu:
         p95 = cpu[min(len(cpu) - 1, int(0.95 * len(cpu)))]
@@ -226,17 +243,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="one user")
     ap.add_argument("--data", type=Path, default=DATA, help="the set's folder (default: held-out 29)")
     ap.add_argument("--json", type=Path, help="write the per-question rows here")
+    ap.add_argument("--history", action="store_true", help="recall with history=True (mem.py recall --history)")
     args = ap.parse_args(argv)
     config = config_of(args.config)
     questions = {q["id"]: q for q in load_questions(args.data)}
     users = users_of(args.data)
     if args.reuse:
         args.reuse.mkdir(parents=True, exist_ok=True)
-        rows, stores = run(args.reuse, True, config, args.only, args.data)
+        rows, stores = run(args.reuse, True, config, args.only, args.data, args.history)
     else:
         with tempfile.TemporaryDirectory(prefix="notes29-") as tmp:
-            rows, stores = run(Path(tmp), False, config, args.only, args.data)
-    print(f"{args.data.name}; config {' '.join(args.config) or 'default'}")
+            rows, stores = run(Path(tmp), False, config, args.only, args.data, args.history)
+    print(f"{args.data.name}; config {' '.join(args.config) or 'default'}{'; --history' if args.history else ''}")
     print_report(rows, stores, questions, users)
     if args.misses:
         texts = {n["n"]: n["text"] for u in users for n in load_notes(u, args.data)}
@@ -249,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n{r['id']} {q['question']!r} rank {r['rank']} (evidence {q['evidence']}, outdated "
                   f"{q.get('outdated', [])}, decoy {q.get('decoy', [])})")
             for i, n in enumerate(r["top"][:5], 1):
-                mark = "*" if n in q["evidence"] else ("o" if n in q.get("outdated", []) else " ")
+                mark = "*" if n in q["evidence"] else ("o" if n in q.get("outdated", []) + q.get("newer", []) else " ")
                 print(f"   {i}{mark} {n} {texts.get(n, '?')[:110]}")
         print(f"\nmisses by kind: {dict(kinds)}")
     if args.json:
