@@ -181,12 +181,16 @@ class Advance:
 
     def __init__(self, step: Callable[[int], None], total: Callable[[int], None]) -> None:
         self._step, self._total = step, total
+        self.done = 0  # what a job cut short says it got through
+        self.total: int | None = None
 
     def __call__(self, n: int) -> None:
+        self.done += n
         self._step(n)
 
     def set_total(self, total: int) -> None:
         """The number of items the job will report (the bar's N, the JSON lines' ``total``)."""
+        self.total = total
         self._total(total)
 
 

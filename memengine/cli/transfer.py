@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,38 @@ import click
 
 import memory_core as core
 from importers.registry import NAMES as IMPORTERS
-from memengine.cli.common import current_ctx, degraded_warning, emit, progress_bar
+from memengine.cli.common import Advance, current_ctx, degraded_warning, emit, progress_bar
+
+
+class ImportInterrupted(core.MemError):
+    """Ctrl-C during an import, said with what was written (README's ``interrupted``, exit 130)."""
+
+    code = "interrupted"
+    exit_code = 130
+
+
+def _how_far(advance: Advance, path: Path) -> str:
+    """What an import cut short had written, and what running it again does: the batches are whole
+    transactions keyed by (source, ref), so a re-run skips what landed and adds the rest."""
+    if advance.done == 0:
+        return f"{path}: nothing was written (it stopped before the first batch); run the same import again"
+    if advance.total is not None and advance.done >= advance.total:
+        return (f"{path}: all {advance.total} messages were written, the episodes not all grouped; run the same "
+                "import again to finish them (the messages are skipped as duplicates)")
+    of = f" of {advance.total}" if advance.total is not None else ""
+    return (f"{path}: {advance.done}{of} messages were written, whole batches only (nothing half-written); run "
+            "the same import again to add the rest (what landed is skipped as duplicates)")
+
+
+@contextmanager
+def _said_if_cut_short(advance: Advance, path: Path) -> Iterator[None]:
+    """Ctrl-C or a full disk mid-import: the one-line error says how far it got and that a re-run resumes."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise ImportInterrupted(f"interrupted: {_how_far(advance, path)}") from None
+    except core.DiskFull as exc:
+        raise core.DiskFull(f"{exc.message}; {_how_far(advance, path)} once there is space") from exc
 
 
 @click.command()
@@ -84,7 +117,7 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
         plan = ingest_mixed.mixed_plan(p) if p.is_dir() else ingest_mixed.zip_plan(p)
         if plan is not None:
             s = current_ctx().store(fast_start=False)
-            with progress_bar(None, f"importing {p.name}", progress_mode) as advance:
+            with progress_bar(None, f"importing {p.name}", progress_mode) as advance, _said_if_cut_short(advance, p):
                 summaries = ingest_mixed.import_mixed(s, *plan, dry_run=dry_run, episodes=not no_episodes,
                                                       progress=advance, date_order=date_order,
                                                       all_branches=all_branches or None,
@@ -103,12 +136,12 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
                     raise
     s = current_ctx().store(fast_start=False)
     if folder_fmt is not None:
-        with progress_bar(None, f"importing {p.name}", progress_mode) as advance:
+        with progress_bar(None, f"importing {p.name}", progress_mode) as advance, _said_if_cut_short(advance, p):
             summaries = ingest.import_folder(s, p, folder_fmt, dry_run=dry_run, episodes=not no_episodes,
                                              progress=advance, date_order=date_order, thread=thread)
         _emit_folder(p, folder_fmt, summaries, s)
         return
-    with progress_bar(None, f"importing {p.name}", progress_mode) as advance:
+    with progress_bar(None, f"importing {p.name}", progress_mode) as advance, _said_if_cut_short(advance, p):
         summary = ingest.import_path(s, p, fmt, dry_run=dry_run, episodes=not no_episodes, progress=advance,
                                      set_total=advance.set_total, date_order=date_order, all_branches=all_branches or None,
                                      include_tools=include_tools or None, thread=thread)
