@@ -11,7 +11,7 @@ from memengine import fts_check, signplane
 from memengine.context import refresh_context
 from memengine.db import is_busy, select_in, sqlite3, write_tx
 from memengine.errors import LockedError, MissingDependency
-from memengine.storebase import REINDEX_KEY, StoreBase
+from memengine.storebase import BARE_KEY, REINDEX_KEY, StoreBase
 
 # quick_check's lines about an index whose entries disagree with its table's rows (REINDEX mends these)
 _INDEX_PROBLEM = re.compile(r"(?:wrong # of entries in index|missing from index|non-unique entry in index) (\S+)")
@@ -305,7 +305,8 @@ class Maintenance(StoreBase):
                     refresh_context(self, {thread: positions[j : j + 200]})
         with write_tx(self.conn):
             self._bump_vectors_generation()
-            self.conn.execute("DELETE FROM _mem_meta WHERE key = ?", (REINDEX_KEY,))  # (finished)
+            # (finished; and every memory stored bare in degraded mode has its vector now)
+            self.conn.execute("DELETE FROM _mem_meta WHERE key IN (?, ?)", (REINDEX_KEY, BARE_KEY))
         return {"embedded": done, "model": emb.model_id, "resumed": resumed}
 
     def backup(self, dest: Path | str) -> dict[str, Any]:

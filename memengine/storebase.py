@@ -50,6 +50,10 @@ PARALLEL_MIN_ROWS = 0
 # ``_mem_meta`` key of a model-change reindex under way (memengine/maintenance.py): the model it embeds with.
 # Set with the old vectors' deletion, removed when every memory has a new one; while set, recall warns.
 REINDEX_KEY = "reindex_to"
+# ``_mem_meta`` key set when a memory is written without a vector because the model could not load (degraded
+# mode): a later recall with the model back says how many are found by keywords only, until `reindex` (or
+# `doctor --fix`) embeds them and removes it.
+BARE_KEY = "stored_without_vector"
 
 
 _P = ParamSpec("_P")
@@ -109,6 +113,7 @@ class StoreBase:
         self._embedder = embedder
         self._embedder_failed: str | None = None
         self._reindex_pending: str | None = None  # REINDEX_KEY as the last model check read it
+        self._stored_bare: str | None = None  # BARE_KEY as the last model check read it
         self._fast_start = fast_start
         self._people_cache: tuple[tuple[int, int], tuple[Any, ...], dict[str, str]] | None = None
         self._df_cache: tuple[float, int, dict[tuple[Any, ...], int]] | None = None  # recall/keyword.py's doc_shares
@@ -241,10 +246,11 @@ class StoreBase:
 
     def _check_model(self, emb: Embedder) -> None:
         # (one statement for both keys: a recall reads them every time, at the cost it read one before)
-        got = dict(self.conn.execute("SELECT key, value FROM _mem_meta WHERE key IN ('embedding_model', ?)",
-                                     (REINDEX_KEY,)).fetchall())
+        got = dict(self.conn.execute("SELECT key, value FROM _mem_meta WHERE key IN ('embedding_model', ?, ?)",
+                                     (REINDEX_KEY, BARE_KEY)).fetchall())
         stored = got.get("embedding_model")
         self._reindex_pending = got.get(REINDEX_KEY)
+        self._stored_bare = got.get(BARE_KEY)
         if stored is not None and stored != emb.model_id:
             raise ModelMismatch(
                 f"this file's vectors come from {stored!r}, the embedder is {emb.model_id!r}: "
@@ -252,15 +258,28 @@ class StoreBase:
             )
 
     def reindex_note(self) -> str | None:
-        """A warning while a model-change reindex is unfinished (killed midway): how many memories have no
-        vector (found by keywords only) and what to run; None otherwise. Read after ``_check_model``."""
-        if not self._reindex_pending:
+        """A warning while memories are without a vector: a model-change reindex unfinished (killed midway), or
+        memories stored while the model could not load (degraded mode): how many are found by keywords only and
+        what to run; None otherwise. Read after ``_check_model``."""
+        if not self._reindex_pending and not self._stored_bare:
             return None
         total = int(self.conn.execute("SELECT count(*) FROM memories").fetchone()[0])
         have = int(self.conn.execute("SELECT count(*) FROM vec_memories_rowids").fetchone()[0])
-        return (f"{self.path}: a reindex to {self._reindex_pending!r} was interrupted: {max(0, total - have)} of "
-                f"{total} memories have no vector yet and are found by keywords only; run `mem.py reindex` to "
-                "finish it")
+        if self._reindex_pending:
+            return (f"{self.path}: a reindex to {self._reindex_pending!r} was interrupted: {max(0, total - have)} of "
+                    f"{total} memories have no vector yet and are found by keywords only; run `mem.py reindex` to "
+                    "finish it")
+        if total <= have:
+            return None
+        return (f"{self.path}: {total - have} of {total} memories have no vector (stored in degraded mode, without the "
+                "embedding model) and are found by keywords only; run `mem.py reindex --missing`")
+
+    def _note_bare(self, n: int) -> None:
+        """Inside the write: ``n`` memories went in without a vector. In degraded mode, say so to later recalls
+        (BARE_KEY); a store run keyword-only on purpose (no embedder configured) never reaches recall's vectors."""
+        if n and self._embedder_failed:
+            self.conn.execute("INSERT OR IGNORE INTO _mem_meta(key, value) VALUES (?, ?)",
+                              (BARE_KEY, self._embedder_failed[:200]))
 
     @property
     def degraded_reason(self) -> str | None:

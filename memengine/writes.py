@@ -102,6 +102,8 @@ class Writes(StoreBase):
         mid = int(cur.lastrowid)
         if vec is not None:
             self._write_vector(mid, vec)
+        else:
+            self._note_bare(1)
         return mid
 
     def _insert_many(self, rows: list[dict[str, Any]]) -> list[int]:
@@ -447,6 +449,8 @@ class Writes(StoreBase):
                     if vecs is not None:
                         for i, (_b, mid) in enumerate(written):
                             self._write_vector(mid, vecs[i])
+                    else:
+                        self._note_bare(len(written))
                 if vecs is not None and len(fresh):
                     self._note_model()
                 if touched:

@@ -259,8 +259,10 @@ class Recall(KeywordSearch, People):
         if history or as_of is not None:
             results = versions_marked(self.conn, results)
         warnings = self.touch_if_writable([m.id for m in results]) if touch and results else []
-        if self._reindex_pending and run.qvec is not None:  # (a model change half done: say so, every time)
-            warnings = [*warnings, self.reindex_note() or ""]
+        if (self._reindex_pending or self._stored_bare) and run.qvec is not None:
+            # (a model change half done, or memories stored in degraded mode: say so, every time)
+            note = self.reindex_note()
+            warnings = [*warnings, note] if note else warnings
         if at_scale and strategy in ("hybrid", "keyword") and self._keyword_index is not None:
             note = self._keyword_index.degraded_note()  # past the memory cap: say which path and its cost
             if note:
