@@ -75,3 +75,29 @@ def test_kill_9_leaves_whole_batches_and_a_rerun_adds_exactly_the_rest(tmp_path:
     assert (data["memories_added"], data["skipped_duplicates"]) == (N - landed, landed)
     twice = run_cli_subprocess("--db", str(db), "import", "whatsapp", str(chat), env={"MEM_EMBEDDER": "hash"})
     assert json.loads(twice.stdout)["data"]["memories_added"] == 0
+
+
+def test_a_full_disk_mid_import_says_how_far_and_the_rerun_elsewhere_adds_the_rest(tmp_path: Path) -> None:
+    mnt = tmp_path / "tiny"
+    mnt.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mnt)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    try:
+        db, chat = mnt / "m.db", _chat(tmp_path / "WhatsApp Chat with Ana.txt")
+        proc = run_cli_subprocess("--db", str(db), "import", "whatsapp", str(chat), env={"MEM_EMBEDDER": "hash"})
+        assert proc.returncode == 10, proc.stdout + proc.stderr
+        err = json.loads(proc.stdout)["error"]
+        m = re.search(r"disk is full.*\. .*WhatsApp Chat with Ana\.txt: (\d+) of 3000 messages were written, whole "
+                      r"batches only \(nothing half-written\): once there is space, run the same import again to add "
+                      r"the rest \(what landed is skipped as duplicates\)$", err["message"])
+        landed = _count(db)
+        assert err["code"] == "disk_full" and m and int(m.group(1)) == landed and 0 < landed < N, err
+        moved = tmp_path / "moved.db"  # the user makes space: here, the file moves to a disk with room
+        backup = run_cli_subprocess("--db", str(db), "backup", str(moved))
+        assert backup.returncode == 0, backup.stdout
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)
+    again = run_cli_subprocess("--db", str(moved), "import", "whatsapp", str(chat), env={"MEM_EMBEDDER": "hash"})
+    data = json.loads(again.stdout)["data"]
+    assert (data["memories_added"], data["skipped_duplicates"]) == (N - landed, landed)

@@ -23,17 +23,17 @@ class ImportInterrupted(core.MemError):
     exit_code = 130
 
 
-def _how_far(advance: Advance, path: Path) -> str:
-    """What an import cut short had written, and what running it again does: the batches are whole
-    transactions keyed by (source, ref), so a re-run skips what landed and adds the rest."""
+def _how_far(advance: Advance, path: Path) -> tuple[str, str]:
+    """(what an import cut short had written, what running it again does): the batches are whole transactions
+    keyed by (source, ref), so a re-run skips what landed and adds the rest."""
     if advance.done == 0:
-        return f"{path}: nothing was written (it stopped before the first batch); run the same import again"
+        return f"{path}: nothing was written", "import it"
     if advance.total is not None and advance.done >= advance.total:
-        return (f"{path}: all {advance.total} messages were written, the episodes not all grouped; run the same "
-                "import again to finish them (the messages are skipped as duplicates)")
+        return (f"{path}: all {advance.total} messages were written, the episodes not all grouped",
+                "finish them (the messages are skipped as duplicates)")
     of = f" of {advance.total}" if advance.total is not None else ""
-    return (f"{path}: {advance.done}{of} messages were written, whole batches only (nothing half-written); run "
-            "the same import again to add the rest (what landed is skipped as duplicates)")
+    return (f"{path}: {advance.done}{of} messages were written, whole batches only (nothing half-written)",
+            "add the rest (what landed is skipped as duplicates)")
 
 
 @contextmanager
@@ -42,9 +42,12 @@ def _said_if_cut_short(advance: Advance, path: Path) -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt:
-        raise ImportInterrupted(f"interrupted: {_how_far(advance, path)}") from None
+        done, then = _how_far(advance, path)
+        raise ImportInterrupted(f"interrupted: {done}; run the same import again to {then}") from None
     except core.DiskFull as exc:
-        raise core.DiskFull(f"{exc.message}; {_how_far(advance, path)} once there is space") from exc
+        done, then = _how_far(advance, path)
+        raise core.DiskFull(f"{exc.message}. {done}: once there is space, run the same import again to {then}") \
+            from exc
 
 
 @click.command()
