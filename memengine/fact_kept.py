@@ -16,6 +16,12 @@ gives the newer sentence without its kept clauses, for one older fact:
    the marker is the older's (the same stem); "still at the old office" against an older that names no
    office is a new fact, not a kept part.
 
+3. **another part still** (facts35): a later clause whose "still" has a subject of its own that neither the older
+   nor the newer's first clause names ("…; staging still deploys from develop", "…; waste is still collected on
+   Fridays") says what stays of another thing, not that the older's value stays: taken off, so the "still" veto
+   (memengine/fact_clause_veto.py) reads the change the first clause says. No head ("…, still at Ashley Down"), or a
+   head the older names, and the veto stays.
+
 The sentence keeps at least two words (else it is returned whole). Pure: no SQL, no I/O.
 """
 
@@ -51,6 +57,13 @@ _STILL_RE = re.compile(r"^(?:but\s+|aber\s+|mais\s+|pero\s+|mas\s+|ma\s+)?(?:sti
 _HEAD_STILL_RE = re.compile(r"^(?:and\s+|but\s+|und\s+|aber\s+|et\s+|mais\s+|y\s+|pero\s+|e\s+|mas\s+|ma\s+)?"
                             r"(?P<head>[^\W\d_]+(?:\s+[^\W\d_]+)?)\s+(?:still|toujours|immer\s+noch|noch\s+immer|"
                             r"weiterhin|sigue|siguen|todavia|ainda|continua|ancora)\s+(?P<rest>.+)$")
+# "still" said of another part, with a subject of its own the older never names (facts35): "Deploys are frozen from
+# Thursday 17:00 now; staging still deploys from develop", "The safety officer is Hannah Cole now; waste is still
+# collected on Fridays", "Free UK shipping starts at £50 now; the Etsy listings still mirror Shopify"
+_OTHER_STILL_RE = re.compile(r"^(?:and\s+|but\s+|while\s+|und\s+|aber\s+|et\s+|mais\s+|y\s+|pero\s+|e\s+|mas\s+|"
+                             r"ma\s+)?(?P<head>[^\W\d_]+(?:\s+[^\W\d_]+){0,3}?)\s+(?:(?:is|are|was|were|ist|sind|est|sont|"
+                             r"es|son|e|sao)\s+)?(?:still|toujours|immer\s+noch|noch\s+immer|weiterhin|sigue|siguen|"
+                             r"todavia|ainda|ancora)\s+(?P<rest>.+)$")
 # a clause's edges: comma, semicolon, dash between spaces, parentheses, the sentence's end
 _CLAUSE_RE = re.compile(r"\s*(?:[,;()]|\s[-–—]\s)\s*")
 _WORD_RE = re.compile(r"[^\W_]+")
@@ -71,6 +84,15 @@ def _restates(rest: str, old_words: list[str]) -> bool:
     return True
 
 
+def _another_part(head: str, old_words: list[str], first: str) -> bool:
+    """Whether ``head`` (the words before a later clause's "still") names a thing of its own: a content word, none
+    of them a word of the older or of the newer's first clause ("Arjun is in Year 5 now, still at Ashley Down" has
+    no head: the veto stays; "her brother still lives in York" after "Lucy's brother …" names the older's)."""
+    heads = [w for w in _WORD_RE.findall(head) if w not in STOPWORDS and w not in _PRONOUNS]
+    said = old_words + _WORD_RE.findall(first)
+    return bool(heads) and not any(same_stem(w, o) for w in heads for o in said)
+
+
 def _restates_pronoun(rest: str, head: str, old_words: list[str]) -> bool:
     """Whether ``head`` is a word of the older and ``rest`` is the older's verb with a pronoun for the older's
     thing ("pyenv still manages it" after "… managed with pyenv")."""
@@ -79,6 +101,7 @@ def _restates_pronoun(rest: str, head: str, old_words: list[str]) -> bool:
     return bool(words) and bool(heads) and all(any(same_stem(w, o) for o in old_words) for w in words + heads)
 
 
+_STILL_WORD_RE = re.compile(r"\b(?:still|toujours|immer|weiterhin|sigue|siguen|todavia|ainda|ancora)\b")
 _PRONOUNS = frozenset("it them this that es sie ihn lo la los las le les il elle ils elles".split())
 
 
@@ -116,6 +139,14 @@ def without(old: str, new: str) -> str:
             if old_words is None:
                 old_words = _WORD_RE.findall(fold_text(old))
             if _restates(h.group("rest"), old_words) or _restates_pronoun(h.group("rest"), h.group("head"), old_words):
+                dropped = True
+                continue
+        o = _OTHER_STILL_RE.match(clause) if s is None and keep else None
+        if o is not None:  # (a later clause only, the first holding no "still" of its own: another part stays)
+            if old_words is None:
+                old_words = _WORD_RE.findall(fold_text(old))
+            first = low[keep[0][0]:keep[0][1]]
+            if not _STILL_WORD_RE.search(first) and _another_part(o.group("head"), old_words, first):
                 dropped = True
                 continue
         keep.append((a, b))

@@ -34,6 +34,19 @@ __all__ = ["REASON", "clauses", "left_in_clause"]
 REASON = "the older's value said apart from the change"
 
 _CLAUSE = re.compile(r"\s*(?:[,;:()]|\s[-–—]\s|\bbut\b|\baber\b|\bpero\b|\bmais\b)\s*")
+# a reason given for the change opens a clause of its own (facts35): "Groceries come from Sainsbury's now because Tesco
+# kept substituting things", "FBS is bought from Sigma now since Gibco's lot was back-ordered"
+_REASON = re.compile(r"\s+(?:because|since|cause|weil|porque|parce\s+que|puisque|perche|perché|poiche|poiché|omdat|"
+                     r"ya\s+que|visto\s+que|dado\s+que)\s+", re.IGNORECASE)
+# the older's value said ended in a clause of its own, whatever its place (facts35): "No more Statuspage.io, the
+# status page is on Instatus now", "Prism is no longer licensed"
+_ENDED = re.compile(r"\b(?:no\s+more|no\s+longer|not\s+any\s*more|nicht\s+mehr|kein(?:e|en)?\s+\S+\s+mehr|ya\s+no|"
+                    r"plus\s+de|ne\s+\S+\s+plus|non\s+più|non\s+piu|não\s+mais|nao\s+mais)\b", re.IGNORECASE)
+# a while said with it is a pause, not an end ("No more Disney+ over the summer", "no more Fig & Cedar until the next
+# batch", "keine Pizza mehr bis Ostern")
+_WHILE = re.compile(r"\b(?:until|till|til|for\s+now|for\s+the|for\s+a|over\s+the|during|this\s+(?:week|month|year)|"
+                    r"temporarily|bis|hasta|jusqu|fino|durante|pendant|vorerst|por\s+ahora|pour\s+l'instant|per\s+ora)\b",
+                    re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+(?:[-+.][^\W_]+)*\+?")
 _TICKED = re.compile(r"`([^`]+)`")
 _TICK = "`"
@@ -114,9 +127,11 @@ def _named_in(clause: str, values: frozenset[str], said: set[str]) -> str:
     return ""
 
 
-def clauses(text: str) -> list[str]:
-    """The clauses of ``text``: cut at commas, semicolons, colons, brackets, a dash and "but"."""
-    return [c for c in _CLAUSE.split(text) if c and c.strip()]
+def clauses(text: str, reasons: bool = False) -> list[str]:
+    """The clauses of ``text``: cut at commas, semicolons, colons, brackets, a dash and "but" (and, with
+    ``reasons``, before a reason: "because", "since", "weil", "porque", "parce que", "perché")."""
+    parts = [c for c in _CLAUSE.split(text) if c and c.strip()]
+    return [r for c in parts for r in _REASON.split(c) if r and r.strip()] if reasons else parts
 
 
 def left_in_clause(old: str, new: str) -> str:
@@ -125,10 +140,13 @@ def left_in_clause(old: str, new: str) -> str:
     values = _values(old)
     if not values:
         return ""
-    parts = clauses(new)
+    parts = clauses(new, reasons=True)
     if len(parts) < 2:
         return ""
     said = {_key(w) for w in _WORD.findall(old)}
+    ended = _ended_first(parts, values, said, old)
+    if ended:
+        return ended
     changed = False
     for c in parts:
         hit = _named_in(c, values, said)
@@ -139,4 +157,19 @@ def left_in_clause(old: str, new: str) -> str:
             return hit if changed and not _names_new(c, old) and not _taken(c, hit) else ""
         verb, now = change_words("", c)
         changed = changed or verb or now
+    return ""
+
+
+def _ended_first(parts: list[str], values: frozenset[str], said: set[str], old: str) -> str:
+    """The older's value word a clause says ended ("No more Statuspage.io") while another clause, not naming it,
+    names a new name or code ("the status page is on Instatus now"), or ""."""
+    for i, c in enumerate(parts):
+        if not _ENDED.search(c) or _WHILE.search(c):
+            continue
+        hit = _named_in(c, values, said)
+        if not hit or _names_new(c, old):
+            continue
+        others = parts[:i] + parts[i + 1:]
+        if any(_names_new(o, old) and not _named_in(o, values, said) for o in others):
+            return hit
     return ""

@@ -32,6 +32,7 @@ from functools import lru_cache
 
 from memengine import fact_said
 from memengine.fact_lexicon import MONTHS, SHORT_WEEKDAYS, WEEKDAYS
+from memengine.fact_note_label import unlabelled
 
 __all__ = ["stated"]
 
@@ -192,6 +193,7 @@ def _moved_by(text: str) -> str:
 @lru_cache(maxsize=4096)
 def stated(text: str) -> str:
     """The sentence the update rules compare: the clause reported, a correction's frame off, German
-    separable verbs joined (see the module docstring)."""
-    out = _moved_by(_joined(_open_until(_new_one(_corrected(fact_said.reported(text))))))
+    separable verbs joined (see the module docstring); a note's opening label ("Update: …", "Decided: …") is no
+    word of it (memengine/fact_note_label.py)."""
+    out = _moved_by(_joined(_open_until(_new_one(_corrected(fact_said.reported(unlabelled(text)))))))
     return out if len(out.split()) >= 2 else text

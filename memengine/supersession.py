@@ -102,6 +102,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     from memengine import (
         fact_as_role,
         fact_crossed,
+        fact_effective,
         fact_elliptic,
         fact_hired,
         fact_kept,
@@ -112,6 +113,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_moved_to,
         fact_name_kind,
         fact_named_switch,
+        fact_note_label,
         fact_only,
         fact_period,
         fact_person,
@@ -128,7 +130,9 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     )
 
     # "Ana said the meeting moved to Tuesday": what was said; "correction: ..., not X": the corrected value
-    said_text, new_text = new_text, fact_stated.stated(new_text)
+    # (a note's opening label, "Update: …", "Decided: …", is no word of what was said: memengine/fact_note_label.py)
+    said_text = fact_note_label.unlabelled(new_text)
+    new_text = fact_stated.stated(new_text)
     fact = facts.analyse(new_text)
     out: list[Decision] = []
     maybe: list[Decision] = []
@@ -172,6 +176,10 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             kept_said = fact_kept.without(old_text, said_text)
             kept_new = fact_kept.without(old_text, new_text)
             kept_fact = facts.analyse(kept_new)
+        # when the newer starts to hold ("as of October", "from January") is no value of a slot the older states no
+        # time of (memengine/fact_effective.py): another attribute's test reads the newer without it, and the rules
+        # read it so when they find nothing in the whole
+        attr_new, attr_said = fact_effective.without(old_text, new_text), fact_effective.without(old_text, said_text)
         if sim is not None and sim < floor:  # (far in meaning: only a new value in shorthand, word for word)
             verdict = fact_swap.detect(old_text, kept_new) or _relative(old_text, said_text) \
                 or fact_relocated.moved(old_text, said_text) or _crossed(old_text, said_text) \
@@ -179,6 +187,11 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         else:
             verdict = rules(old_text, kept_fact, kept_said, sim, cos) or fact_slot.decide(old_text, kept_new, cos,
                                                                                           embed, model_id)
+            eff_said = fact_effective.without(old_text, kept_said)
+            if (verdict is None or verdict.kind == fact_slot.MAY_UPDATE) and eff_said != kept_said:
+                eff_new = fact_effective.without(old_text, kept_new)
+                verdict = rules(old_text, facts.analyse(eff_new), eff_said, sim, cos) \
+                    or fact_slot.decide(old_text, eff_new, cos, embed, model_id) or verdict
         if verdict is None and cos is not None and (sim is None or sim >= floor):
             # the same slot named in other words ("pg pool max" / "Postgres connection pool size", "he" /
             # "Tom", "la BDD" / "la base de données"): asked again with the newer in the older's words
@@ -212,8 +225,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         # (nor is it when the newer names the older's value as what it switched away from or apart from the change:
         # memengine/fact_named_switch.py, fact_left_clause.py)
         restricts = verdict.reason.startswith((fact_only.REASON, fact_named_switch.REASON, fact_left_clause.REASON))
-        if verdict.kind != "relative" and (not restricts and fact_kind.another_attribute(old_text, new_text, known) and (
-                said_text == new_text or fact_kind.another_attribute(old_text, said_text, known))
+        if verdict.kind != "relative" and (not restricts and fact_kind.another_attribute(old_text, attr_new, known) and (
+                attr_said == attr_new or fact_kind.another_attribute(old_text, attr_said, known))
                 or not own_role and _another_role(old_text, new_text, said_text)
                 or fact_period.other_subject(old_text, said_text)):
             # another attribute of the older's thing ("… tem 32 GB de RAM" / "… roda Java 11"): kept, unmarked
