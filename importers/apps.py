@@ -10,7 +10,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from importers import apps23, apps24
+from importers import apps23, apps24, apps25
 
 _TELEGRAM_TYPES = r'"type"\s*:\s*"(?:personal_chat|bot_chat|private_group|private_supergroup|public_supergroup|' \
                   r'private_channel|public_channel|saved_messages|replies)"'
@@ -84,7 +84,7 @@ def folder_app(folder: Path) -> str | None:
         return None
     if {"channels.json", "users.json"} <= names:
         return "slack"
-    app = apps24.folder_app(folder)  # Discord's package, Hinge, Tinder, LinkedIn, Mattermost: by their files' names
+    app = apps24.folder_app(folder) or apps25.folder_app(folder)  # Discord's package, …, Mattermost, Zulip: by names
     if app:
         return app
     if "result.json" in names and (folder / "result.json").is_file():
@@ -110,7 +110,7 @@ def folder_app(folder: Path) -> str | None:
             return "slack"
     if "export_results.html" in names and any(p.is_dir() for p in folder.glob("chats/chat_*")):
         return "telegram"  # a whole account's web pages: chats/chat_001/messages.html, ...
-    return chat_folder_app(folder, names) or files_app(folder)
+    return chat_folder_app(folder, names) or files_app(folder) or apps25.late_folder_app(folder)
 
 
 def files_app(folder: Path) -> str | None:
@@ -193,7 +193,8 @@ def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | No
         return "messenger"
     if any(_TAKEOUT_RE.search(n) for n in names):
         return "googlechat"
-    app = round22_zip_app(zf, names, bases) or apps23.zip_app(zf, names, bases) or apps24.zip_app(zf, names, bases)
+    app = round22_zip_app(zf, names, bases) or apps23.zip_app(zf, names, bases) or apps24.zip_app(zf, names, bases) or \
+        apps25.zip_app(zf, names, bases)
     if app:
         return app
     for name, base in zip(names, bases, strict=True):
@@ -229,7 +230,7 @@ def head_app(path: Path, head: str) -> str | None:
 
     suffix = path.suffix.lower()
     body = head.lstrip("\ufeff")
-    found = apps23.head_app(path, body) or apps24.head_app(path, body)  # Zoom, Snapchat, Meta's pages, …; mail, …
+    found = apps23.head_app(path, body) or apps24.head_app(path, body) or apps25.head_app(path, body)
     if found:
         return found
     if suffix == ".js" or body.startswith("window.YTD."):

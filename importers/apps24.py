@@ -13,7 +13,7 @@ from pathlib import Path
 from importers._zips import ZIP_OPEN_ERRORS
 
 _HEAD_BYTES = 16384
-_MAIL_SUFFIXES = (".mbox", ".eml", ".mbx")
+_MAIL_SUFFIXES = (".mbox", ".eml", ".mbx", ".emlx")
 
 
 def _head(path: Path, size: int = _HEAD_BYTES) -> bytes:
@@ -29,7 +29,7 @@ def head_app(path: Path, body: str) -> str | None:
     from importers import hinge, linkedin, mail, mattermost, reddit, tinder
 
     suffix = path.suffix.lower()
-    if suffix in (".mbox", ".eml", ".mbx"):
+    if suffix in (".mbox", ".eml", ".mbx", ".emlx"):
         return "mail"  # (by its name: one that is no mail is refused by the reader saying why)
     if suffix in ("", ".txt") or path.name == "mbox":
         raw = _head(path, 4096)
@@ -82,7 +82,8 @@ def mail_folder(folder: Path) -> bool:
         if (p.suffix.lower() in _MAIL_SUFFIXES or p.suffix == "" or p.name == "mbox") and p.is_file() \
                 and mail.is_mail_file(p):
             return True
-    return False
+    # Apple Mail's store keeps each message seven folders down (V10/<account>/INBOX.mbox/<id>/Data/…/Messages)
+    return any(p.is_file() and mail.is_mail_file(p) for p in islice(folder.rglob("*.emlx"), 3))
 
 
 def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | None:

@@ -26,6 +26,7 @@ from importers import (
     Record,
     apps,
     apps23,
+    apps25,
     claude_code,
     codepages,
     dayone,
@@ -254,7 +255,15 @@ def detect(path: Path | str) -> str:
             return "markdown"
         if any(n.rsplit("/", 1)[-1] == "messages.json" for n in names):
             return "skype"  # Skype's export: a tar of messages.json and its media
+        if apps25.tar_app(path):
+            return "zulip"  # Zulip's export unpacked from its .tar.gz once
         raise ImportFormatError(_unknown("tar archive holds no Joplin notes", None), file)
+    if raw.startswith(b"\x1f\x8b"):
+        if apps25.tar_app(path):
+            return "zulip"  # Zulip's export as its web UI gives it (.tar.gz)
+        damage = apps25.gzip_damage(path)
+        if damage:
+            raise ImportFormatError(_unknown("not an export", damage), file)
     what = kinds.binary_kind(raw, path)
     if what is not None:
         raise ImportFormatError(_unknown("not an export", what), file)
@@ -310,7 +319,7 @@ def detect(path: Path | str) -> str:
     app = apps.text_app(text)  # Telegram's pages, DiscordChatExporter's text and CSV, imessage-exporter's text
     if app:
         return app
-    what = kinds.other_app(text) or apps23.refused(path)
+    what = kinds.other_app(text) or apps23.refused(path) or apps25.refused(path, text)
     if what is not None:  # Telegram's messages.html is a web page, no note; Discord's "[14/03/2024 18:01]" no chat
         raise ImportFormatError(_unknown("unrecognised format", what), file)
     if html_notes.is_note_page(path):

@@ -1,6 +1,6 @@
 """Email as people have it: a mailbox file (mbox: Gmail's Takeout "All mail Including Spam and Trash.mbox",
 Thunderbird's folder files such as "Inbox" with no suffix, Apple Mail's exported "Name.mbox/mbox"), a single message
-(.eml, as Outlook and every mail program save one), a folder of them, or a zip (a Takeout). Each message is a chat
+(.eml, as Outlook and every mail program save one; Apple Mail's own .emlx: :mod:`importers.emlx`), a folder of them, or a zip (a Takeout). Each message is a chat
 turn: ``Sender Name: words``, its time the Date header with the sender's own offset, its thread the subject without
 its "Re:", "AW:", "RE:", "Fwd:" (the words: :mod:`importers.mail_text`), its ref the Message-ID (the same message in
 two mailboxes is one memory).
@@ -25,7 +25,7 @@ from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from pathlib import Path
 from typing import IO, Any
 
-from importers import ImportFormatError, ImportReport, Record
+from importers import ImportFormatError, ImportReport, Record, emlx
 from importers._zips import ZIP_OPEN_ERRORS, is_junk_member
 from importers.chatturns import SYSTEM, Turn, Turns
 from importers.mail_text import body, header_text
@@ -69,6 +69,8 @@ def is_mail_file(path: Path) -> bool:
         head = _head(path)
     except OSError:
         return False
+    if emlx.is_emlx_name(path.name):
+        return emlx.is_emlx_head(head)
     return is_mbox_head(head) or (path.suffix.lower() == ".eml" and is_eml_head(head))
 
 
@@ -80,7 +82,7 @@ def mail_files(folder: Path, limit: int | None = None) -> list[Path]:
     for p in sorted(folder.rglob("*")):
         if any(part.startswith(".") for part in p.relative_to(folder).parts) or not p.is_file():
             continue
-        if p.suffix.lower() in (".mbox", ".eml", ".mbx") or p.suffix == "" or p.name == "mbox":
+        if p.suffix.lower() in (".mbox", ".eml", ".mbx", ".emlx") or p.suffix == "" or p.name == "mbox":
             looked += 1
             if is_mail_file(p):
                 out.append(p)
@@ -116,7 +118,7 @@ def _zip(path: Path, turns: Turns, report: ImportReport) -> Iterator[Record]:
     try:
         with zipfile.ZipFile(path) as zf:
             names = sorted(n for n in zf.namelist() if not n.endswith("/") and not is_junk_member(n)
-                           and n.lower().endswith((".mbox", ".eml")))
+                           and n.lower().endswith((".mbox", ".eml", ".emlx")))
     except ZIP_OPEN_ERRORS as exc:
         raise ImportFormatError(f"malformed zip archive ({exc})", str(path)) from None
     if not names:
@@ -147,6 +149,16 @@ class _ZipMember:
 
 
 def _file(opener: Opener, where: str, eml: bool, turns: Turns, report: ImportReport) -> Iterator[Record]:
+    if emlx.is_emlx_name(where):  # Apple Mail's store: a byte count, the message, Mail's flags
+        with opener() as fh:
+            data, left_out = emlx.read(fh, where, MAX_MESSAGE_BYTES)
+        if left_out:
+            turns.skip(SYSTEM)  # deleted, a draft, junk: as Thunderbird's deleted and Gmail's Spam
+            return
+        if not is_eml_head(data[:4096]):
+            raise ImportFormatError("line 2: no email headers after the byte count", where)
+        yield from _message(data, where, 2, turns, report)
+        return
     with opener() as fh:
         head = fh.read(4096)
         if eml or not is_mbox_head(head):

@@ -92,6 +92,9 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("mattermost", (".jsonl", ".zip"), one_per_file=False, conversational=True,
                module="importers.mattermost"),
     ParserSpec("reddit", (".csv", ".zip"), one_per_file=False, conversational=True, module="importers.reddit"),
+    ParserSpec("gemini", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.gemini"),
+    ParserSpec("zulip", (".json", ".zip", ".gz", ".tar"), one_per_file=False, conversational=True,
+               module="importers.zulip"),
 )}
 NAMES = tuple(PARSERS)
 

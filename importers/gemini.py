@@ -1,0 +1,118 @@
+"""Gemini Apps (formerly Bard) as Google Takeout gives it: "My Activity" in JSON (``Takeout/My Activity/Gemini Apps/
+MyActivity.json``, alone, in its folder or in the Takeout's zip): a list, newest first, of activity entries
+``{"header": "Gemini Apps", "title": "Prompted …", "time": "2024-04-02T07:31:09.502Z", "safeHtmlItem": [{"html":
+"<p>the answer</p>"}]}``. A prompt is the account owner's: "User" (``from_me``), its answer "Gemini" at the same
+time. Other lines ("Used Gemini Apps", "Gave feedback: …", a Gem created) carry no words of a conversation: system.
+
+Takeout keeps no conversation, so the turns of one UTC day are one chat ("Gemini Apps 2024-04-02"). Times are UTC.
+The HTML form of My Activity (Takeout's default) holds the same entries with times in the exporter's locale and zone
+abbreviation, which no parser can place: it is refused saying to export JSON (:func:`refused`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from importers import ImportFormatError, ImportReport, Record, html_notes
+from importers._tree import Tree, load_json
+from importers.chatturns import SYSTEM, Turn, Turns, iso_date, text_of
+
+NAME = "gemini"
+FILE = "myactivity.json"
+HEADERS = ("Gemini Apps", "Bard")
+_FOLDERS = ("gemini apps", "bard")
+_HEAD_RE = re.compile(r'"header"\s*:\s*"(?:Gemini Apps|Bard)"')
+_PROMPTED_RE = re.compile(r"^Prompted\s+", re.IGNORECASE)
+_HTML_HEAD_RE = re.compile(r"mdl-typography--title\">\s*(?:Gemini Apps|Bard)\s*<br", re.IGNORECASE)
+
+
+def is_member(name: str) -> bool:
+    """Whether a relative name is Gemini's activity file (``…/Gemini Apps/MyActivity.json``)."""
+    parts = name.lower().replace("\\", "/").split("/")
+    return parts[-1] == FILE and len(parts) >= 2 and parts[-2] in _FOLDERS
+
+
+def is_head(name: str, head: str) -> bool:
+    """Whether a JSON file is Gemini's activity, by its name and its first entry's header."""
+    return name.lower() == FILE and head.lstrip("\ufeff \t\r\n")[:1] == "[" and bool(_HEAD_RE.search(head[:8192]))
+
+
+def refused(name: str, head: str) -> str | None:
+    """What a My Activity page in HTML is, said so the owner can export what mem reads; None for any other file."""
+    if name.lower() == "myactivity.html" and _HTML_HEAD_RE.search(head):
+        return ("Google Takeout's Gemini Apps My Activity in HTML (its times are in the exporter's locale and zone: "
+                "export My Activity again choosing JSON)")
+    return None
+
+
+def find(folder: Path) -> Path | None:
+    """Gemini's activity file in a Takeout's folder (its top, "Takeout/", "My Activity/" or "Gemini Apps/"), or None."""
+    for rel in ("Takeout/My Activity", "My Activity", "."):
+        for sub in ("Gemini Apps", "Bard"):
+            p = folder / rel / sub / "MyActivity.json"
+            if p.is_file():
+                return p
+    p = folder / "MyActivity.json"
+    return p if folder.name.lower() in _FOLDERS and p.is_file() else None
+
+
+def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
+    """Records of MyActivity.json, its Takeout folder or zip; bad input: a one-line ImportFormatError."""
+    if path.is_file() and path.suffix.lower() == ".json":
+        data, where = path.read_bytes(), str(path)
+    elif path.is_dir() and find(path) is not None:
+        found = find(path)
+        assert found is not None
+        data, where = found.read_bytes(), str(found)
+    else:
+        tree = Tree(path)
+        name = next((n for n in tree.names if is_member(n)), None)
+        if name is None:
+            raise ImportFormatError("no My Activity/Gemini Apps/MyActivity.json of a Google Takeout", str(path))
+        data, where = tree.read(name), tree.where(name)
+    entries = load_json(data, where)
+    if not isinstance(entries, list):
+        raise ImportFormatError("MyActivity.json is not a list of activity entries", where)
+    turns = Turns(NAME, report)
+    read: list[tuple[datetime, int, str, str]] = []
+    for n, entry in enumerate(entries, start=1):
+        what = f"activity {n}"
+        if not isinstance(entry, dict):
+            raise ImportFormatError(f"{what}: not an object", where)
+        if str(entry.get("header") or "") not in HEADERS:
+            continue  # another product's line in a merged file: not Gemini's
+        when = iso_date(entry.get("time"), f'{what}: "time"', where)
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        title = text_of(entry.get("title"))
+        prompt = _PROMPTED_RE.sub("", title, count=1) if _PROMPTED_RE.match(title) else None
+        if prompt is None:
+            turns.skip(SYSTEM)
+            continue
+        read.append((when.astimezone(timezone.utc), -n, prompt, _answer(entry.get("safeHtmlItem"), what, where)))
+    read.sort()  # time order; the file is newest first, so one instant's entries keep theirs reversed
+    for when, _, prompt, answer in read:
+        thread = f"Gemini Apps {when.date().isoformat()}"
+        rec = turns.record(Turn(thread=thread, author="User", when=when, text=prompt, metadata={"from_me": True}))
+        if rec is not None:
+            yield rec
+        rec = turns.record(Turn(thread=thread, author="Gemini", when=when, text=answer))
+        if rec is not None:
+            yield rec
+
+
+def _answer(items: Any, what: str, where: str) -> str:
+    """The answer's words: each ``safeHtmlItem``'s HTML made lines."""
+    if items is None:
+        return ""
+    if not isinstance(items, list):
+        raise ImportFormatError(f'{what}: "safeHtmlItem" is not a list', where)
+    parts = []
+    for item in items:
+        html = item.get("html") if isinstance(item, dict) else None
+        if isinstance(html, str) and html.strip():
+            parts.append("\n".join(html_notes.to_lines(html, "")))
+    return "\n\n".join(parts)
