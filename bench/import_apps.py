@@ -526,6 +526,59 @@ def reddit_csv(path: Path, messages: int) -> Path:
     return path
 
 
+def apple_mail_emlx(folder: Path, messages: int) -> Path:
+    """Apple Mail's store: ``messages`` .emlx files in one mailbox's Messages folder (``V10/<account>/INBOX.mbox``)."""
+    rng = random.Random(40)
+    box = folder / "V10" / "ACCOUNT" / "INBOX.mbox" / "ID" / "Data" / "Messages"
+    box.mkdir(parents=True)
+    for i in range(messages):
+        t = datetime(2022, 1, 1) + timedelta(seconds=i * 97)
+        msg = (f"From: Person {i % 50} <p{i % 50}@example.com>\nTo: owner@example.com\nSubject: topic {i % 400}\n"
+               f"Date: {t:%a, %d %b %Y %H:%M:%S} +0100\nMessage-Id: <m{i}@example.com>\n"
+               f"Content-Type: text/plain; charset=utf-8\n\n{_sentence(rng)}\n").encode()
+        (box / f"{i + 1}.emlx").write_bytes(f"{len(msg)}\n".encode() + msg +
+                                            b"<plist><dict><key>flags</key><integer>1</integer></dict></plist>\n")
+    return folder
+
+
+def gemini_json(folder: Path, messages: int) -> Path:
+    """Takeout's My Activity for Gemini Apps: ``messages`` / 2 prompts with their answers, newest first."""
+    rng = random.Random(41)
+    path = folder / "Takeout" / "My Activity" / "Gemini Apps" / "MyActivity.json"
+    path.parent.mkdir(parents=True)
+    entries = [{"header": "Gemini Apps", "title": f"Prompted {_sentence(rng)}",
+                "time": f"{datetime(2023, 1, 1) + timedelta(seconds=i * 600):%Y-%m-%dT%H:%M:%S}.000Z",
+                "products": ["Gemini Apps"], "safeHtmlItem": [{"html": f"<p>{_sentence(rng)}</p>"}]}
+               for i in range(messages // 2)]
+    path.write_text(json.dumps(entries[::-1]), encoding="utf-8")
+    return folder
+
+
+def zulip_tar(path: Path, messages: int) -> Path:
+    """Zulip's export as a .tar.gz: realm.json (40 users, 20 streams) and messages-N.json of 1,000 messages each."""
+    import io
+    import tarfile
+
+    rng = random.Random(42)
+    realm = {"zerver_realm": [{"id": 1, "string_id": "bench"}],
+             "zerver_userprofile": [{"id": u, "full_name": f"Person {u}", "is_bot": False} for u in range(40)],
+             "zerver_stream": [{"id": s, "name": f"stream {s}"} for s in range(20)],
+             "zerver_recipient": [{"id": 100 + s, "type": 2, "type_id": s} for s in range(20)],
+             "zerver_subscription": []}
+    with tarfile.open(path, "w:gz") as tar:
+        def add(name: str, obj: object) -> None:
+            data = json.dumps(obj).encode()
+            info = tarfile.TarInfo(f"zulip-export-bench/{name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+        add("realm.json", realm)
+        for f in range(0, messages, 1000):
+            add(f"messages-{f // 1000 + 1:06d}.json", {"zerver_message": [
+                {"id": i, "sender": i % 40, "recipient": 100 + i % 20, "subject": f"topic {i % 7}", "content": _sentence(rng),
+                 "date_sent": 1_672_531_200 + i * 61} for i in range(f, min(f + 1000, messages))]})
+    return path
+
+
 def run(path: Path) -> dict[str, float]:
     out = subprocess.run([sys.executable, "-c", _CHILD, str(REPO), str(path)], capture_output=True, text=True,
                          timeout=3600, check=True)
@@ -565,7 +618,10 @@ def main() -> None:
                                 ("Tinder data.json", lambda d, k: tinder_json(d / f"tinder{k}" / "data.json", k)),
                                 ("Hinge matches.json", lambda d, k: hinge_json(d / f"hinge{k}", k)),
                                 ("Mattermost bulk export", lambda d, k: mattermost_jsonl(d / f"mm{k}.jsonl", k)),
-                                ("Reddit messages.csv", lambda d, k: reddit_csv(d / f"reddit{k}" / "messages.csv", k))):
+                                ("Reddit messages.csv", lambda d, k: reddit_csv(d / f"reddit{k}" / "messages.csv", k)),
+                                ("Apple Mail .emlx store", lambda d, k: apple_mail_emlx(d / f"Mail{k}", k)),
+                                ("Gemini Apps activity JSON", lambda d, k: gemini_json(d / f"gemini{k}", k)),
+                                ("Zulip export .tar.gz", lambda d, k: zulip_tar(d / f"zulip-export-{k}.tar.gz", k))):
                 if args.only and args.only.lower() not in label.lower():
                     continue
                 path = make(Path(tmp), n)

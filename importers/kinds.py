@@ -19,8 +19,9 @@ EXPECTED = ("expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export (
             "(Takeout), Signal Desktop (signal-export), Skype, Viber (its CSV), WeChat (MemoTrace's CSV or TXT), Threema, "
             "Element (Matrix, JSON or text), X/Twitter DMs (the archive), Google Voice (Takeout), Zoom (meeting_saved_chat.txt) "
             "Snapchat (chat_history.json), LinkedIn or Reddit (messages.csv), Discord's data package, Tinder (data.json), Hinge "
-            "(matches.json), Mattermost (bulk export) or Teams (free, its zip); email (.mbox, .eml: Gmail's Takeout, "
-            "Thunderbird, Apple Mail); a Word document (.docx) as a note")
+            "(matches.json), Mattermost (bulk export), Zulip (its export, .tar.gz) or Teams (free, its zip); Gemini Apps "
+            "(Takeout's My Activity in JSON); email (.mbox, .eml, .emlx: Gmail's Takeout, Thunderbird, Apple Mail); a Word "
+            "document (.docx) as a note")
 
 _MAGIC = (
     (b"%PDF", "a PDF document"),

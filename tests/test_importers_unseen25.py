@@ -189,3 +189,35 @@ def test_a_damaged_fixture_is_read_or_refused_in_one_line(source: Path, tmp_path
     read, refused = fuzzed_outcomes(source, tmp_path, seed=FUZZED.index(source),
                                     keep=min(5, len(source.relative_to(FIX).parts)))
     assert read + refused == 16
+
+
+# --- beyond the held-out (written after the parsers) -----------------------------------------------------------------
+
+def test_zulip_export_unpacked_once_or_zipped_makes_the_same_memories(tmp_path: Path) -> None:
+    """The .tar.gz gunzipped (a .tar) or its folder zipped: the same records, the same refs."""
+    import gzip
+    import zipfile
+
+    tar = tmp_path / "zulip-export-k3x9a.tar"
+    tar.write_bytes(gzip.decompress((ZU / "zulip-export-k3x9a.tar.gz").read_bytes()))
+    with zipfile.ZipFile(tmp_path / "climbers.zip", "w") as zf:
+        for p in sorted((ZU / "zulip-export-climbers").rglob("*")):
+            if p.is_file():
+                zf.write(p, p.relative_to(ZU).as_posix())
+    want = parsed(ZU / "zulip-export-k3x9a.tar.gz", "zulip")[0]
+    got = parsed(tar, "zulip")[0]
+    assert [(r.content, r.ref) for r in got] == [(r.content, r.ref) for r in want]
+    assert turns(parsed(tmp_path / "climbers.zip", "zulip")[0]) == ZU_TURNS
+
+
+def test_a_whole_takeout_with_google_chat_stays_google_chat(tmp_path: Path) -> None:
+    """Gemini's activity is asked for after the chat apps: a Takeout holding Google Chat is still Chat's."""
+    import shutil
+
+    shutil.copytree(GEM / "Takeout", tmp_path / "Takeout")
+    group = tmp_path / "Takeout" / "Google Chat" / "Groups" / "DM abc"
+    group.mkdir(parents=True)
+    (group / "messages.json").write_text('{"messages": []}', encoding="utf-8")
+    from importers.detect import detect
+
+    assert detect(tmp_path) == "googlechat" and detect(tmp_path / "Takeout" / "My Activity") == "gemini"
