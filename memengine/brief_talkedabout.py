@@ -1,0 +1,141 @@
+"""(brief32) People a chat's authors talk ABOUT, for the brief's People section.
+
+A chat's People section listed its authors only, and brief_namedpeople reads notes (no author): the friend whose
+wedding two friends plan for months ("Jess's hen do", "Jess wants the bridesmaids in sage green"), the colleague whose
+leaving do one of them organises ("Derek is leaving", "your Derek?"), a cousin in a Turkish chat ("Zeynep'e çok
+sevindim", "Zeynep'in düğünü") had no line. A capitalised word is not a person ("York", "Porto", "Tamam" at a turn's
+start), so a name counts when the turns read give evidence that a person is meant (brief_namedpeople's cues: a title
+or role, a verb only people do after it, a person's belonging after "'s"; and here, as chats say them, any "X's …" and
+a case ending written after an apostrophe, "Zeynep'in"), and:
+
+* it is said in at least TURNS_MIN turns, with EVIDENCE_MIN points, or by two authors or more with one point
+  (a person talked about across speakers); or
+* it is said in two turns with a title or a role (brief_namedpeople's rule for notes: "Mrs Kowalski keeps asking").
+
+Never an author's name or a word of one, never a word the turns read also write in lower case (a sentence's first
+word: "Tamam", "Shall"), never a name the People section already has. Language-free apart from the cues.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from typing import Any
+
+from memengine import brief_namedpeople
+from memengine.brief_namedpeople import STATE_CHARS, STATE_SEP
+from memengine.brief_pool import FADED, POOL_MAX, Store
+from memengine.brief_text import one_line
+
+TURNS_MIN = 3  # turns naming a person talked about (fewer: a title or a role is needed)
+EVIDENCE_MIN = 2  # points of evidence in those turns (one, when two authors or more name them)
+READ_CHARS = 600  # of each turn read
+_LOWER = re.compile(r"(?<![\w'’-])[a-zà-öø-ÿğış][\w'’-]*")
+# a case ending written after an apostrophe ("Zeynep'in", "Ankara'dan"): a proper noun's, not "'s" nor "O'Brien"
+_ENDING = re.compile(r"^([^\W\d_][\w-]*?)['’]([a-zà-öø-ÿğış]{1,6})$")
+
+
+def _turns(store: Store) -> list[tuple[int, str, str, str]]:
+    """(id, author, content, day) of the chat turns the brief reads (the rank index's best POOL_MAX rows)."""
+    return [(int(r[0]), str(r[1]), str(r[2] or "")[:READ_CHARS], str(r[3] or "")) for r in store.conn.execute(
+        f"""SELECT m.id, m.author, m.content, coalesce(m.event_at, m.created_at) FROM memories m
+            WHERE {FADED} AND m.source != 'vcf'
+            ORDER BY m.pinned DESC, m.importance DESC, coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""",
+        (POOL_MAX,)) if r[1] is not None]
+
+
+def _name_of(word: str) -> tuple[str, int]:
+    """A span's name without a case ending after an apostrophe, and 1 when it had one ("Zeynep'in" -> "Zeynep")."""
+    m = _ENDING.match(word)
+    if m and m.group(2) != "s":
+        return m.group(1), 1
+    return word, 0
+
+
+def talked_about(store: Store, known: Collection[str]) -> list[dict[str, Any]]:
+    """The people the chat turns talk about (see the module docstring), most named first: each a dict of ``name``,
+    ``turns`` (ids), ``first`` / ``last`` day, ``authors`` (lower-cased, who named them) and ``news`` (the newest
+    turn naming them: id, content)."""
+    turns = _turns(store)
+    if not turns:
+        return []
+    authors = {a.lower() for _i, a, _c, _d in turns}
+    author_words = {w for a in authors for w in a.split()} | {k.lower() for k in known} | \
+        {w for k in known for w in k.lower().split()}
+    lower: set[str] = set()
+    for _i, _a, text, _d in turns:
+        lower.update(w.lower() for w in _LOWER.findall(text))
+    seen: dict[str, dict[str, Any]] = {}
+    for mid, author, text, day in turns:
+        for raw, pts in brief_namedpeople._mentions(text).items():
+            words = [_name_of(w) for w in raw.split()]
+            name = " ".join(w for w, _e in words)
+            if not name or any(w.lower() in author_words for w, _e in words) or \
+                    any(w.lower() in lower for w, _e in words):
+                continue
+            if not re.search(r"(?<!\d\s)(?<!\d)" + re.escape(raw), text):
+                continue  # said only right after a number: a month or a unit ("8 Ekim", "17 Ekim'de"), no one
+            pts += sum(e for _w, e in words)
+            if re.search(re.escape(raw) + r"['’]s\b", text):
+                pts = max(pts, 1)  # "Leila's cakes": a belonging the cues do not list
+            got = seen.setdefault(name, {"name": name, "turns": [], "authors": set(), "points": 0, "strong": False,
+                                         "days": []})
+            if mid in got["turns"]:
+                continue
+            got["turns"].append(mid)
+            got["authors"].add(author.lower())
+            got["points"] += pts
+            got["strong"] = got["strong"] or pts >= 2
+            got["days"].append((day, mid, text))
+    out: list[dict[str, Any]] = []
+    for name, got in _merged(seen).items():
+        n = len(got["turns"])
+        if not (n >= TURNS_MIN and (got["points"] >= EVIDENCE_MIN or (len(got["authors"]) >= 2 and got["points"] >= 1))
+                or (n >= 2 and got["strong"] and got["points"] >= EVIDENCE_MIN)):
+            continue
+        days = sorted(got["days"])
+        out.append({"name": name, "turns": sorted(got["turns"]), "first": days[0][0] or None,
+                    "authors": sorted(got["authors"]),
+                    "last": days[-1][0] or None, "news": (days[-1][1], days[-1][2])})
+    out.sort(key=lambda o: (-len(o["turns"]), o["name"]))
+    return out
+
+
+def _merged(seen: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """One entry per person: a one-word name that is a word of a longer name is counted as the longer one
+    (brief_namedpeople's merge: "Kowalski" / "Mrs Kowalski" read as "Kowalski" twice)."""
+    into = brief_namedpeople._merge({n: g["points"] for n, g in seen.items()})
+    out: dict[str, dict[str, Any]] = {}
+    for name, got in seen.items():
+        target = into.get(name, name)
+        if target not in out:
+            out[target] = {"name": target, "turns": [], "authors": set(), "points": 0, "strong": False, "days": []}
+        acc = out[target]
+        for mid, day in zip(got["turns"], got["days"]):
+            if mid not in acc["turns"]:
+                acc["turns"].append(mid)
+                acc["days"].append(day)
+        acc["authors"] |= got["authors"]
+        acc["points"] += got["points"]
+        acc["strong"] = acc["strong"] or got["strong"]
+    return out
+
+
+def lines(store: Store, known: Collection[str], room: int) -> list[tuple[str, dict[str, Any]]]:
+    """At most ``room`` People lines for the people the chat turns talk about: ``Jess: named in 4 turns (2026-04-22 –
+    2026-06-25; first #11) — said #25 "I have to do a bridesmaid speech at Jess's wedding. Help"``."""
+    if room <= 0:
+        return []
+    out = []
+    for p in talked_about(store, known)[:room]:
+        lo, hi = str(p["first"] or "")[:10], str(p["last"] or "")[:10]
+        span = lo if lo == hi else f"{lo} – {hi}"
+        first = p["turns"][0]
+        mid, content = p["news"]
+        content = content.split(": ", 1)[1] if content.lower().startswith(tuple(
+            a.lower() + ": " for a in p["authors"])) else content  # (a turn's text starts with its author)
+        n = len(p["turns"])
+        line = f"{p['name']}: named in {n} turns ({span}; first #{first})"
+        line += f"{STATE_SEP}#{mid} \"{brief_namedpeople._head(one_line(content), STATE_CHARS)}\""
+        out.append((line, {"named_in": n, "first": first, "talked_about": p["name"]}))
+    return out
