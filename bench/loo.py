@@ -223,6 +223,8 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "a name succeeded after news of the old one (succeeded)": (D, replace(D, succeeded=False)),
     # round 30 (memengine/recall/notes.py): an agent's own note restating a top note's subject as a change
     "an agent's note restated as a change, above the older (notes_newer)": (D, replace(D, notes_newer=False)),
+    # round 38 (memengine/recall/past.py): a question about the past of a fact, the older version above the newer
+    "a question about the past: the older version first (past)": (D, replace(D, past=False)),
     # round 34 (memengine/recall/keyword_floor.py): a keyword side that matched only words most rows hold, left out
     "keyword side at FTS5's idf floor left out of fusion (kw_floor)": (D, replace(D, kw_floor=False)),
     # round 33 (memengine/recall/bridge.py): question words bridged to the store's words the model's table holds alike

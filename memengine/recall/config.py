@@ -234,6 +234,9 @@ KW_FLOOR = True
 # Round 36 (memengine/recall/notes_links.py): the store's may_update link between two notes honoured only when the
 # two say one word of a subject or their vectors are close (11 of held-out 34's 17 links joined two subjects).
 NOTES_LINKS = True
+# Round 38 (recall39, memengine/recall/past.py): a question asking for the past of a fact ("before pnpm", "used to",
+# "früher", "antes", "avant", "in March") admits retired versions and puts the version a result replaced above it.
+PAST = True
 # Round 25 ("switch", renamed.py): the broader change lexicon the facts engine reads (fact_change_words: "résilié",
 # "cancelei", "passati"), and "what" questions asking no value, whose update must say the change beside the old name.
 # Held-out 22: recall@5 0.734 -> 0.747, newer above older 23/42 -> 24/42, traps moved 0; held-outs 13-19 unchanged,
@@ -401,6 +404,8 @@ class RecallConfig:
     kw_floor: bool = KW_FLOOR
     # The store's may_update link between two notes sharing no word of a subject, vectors apart, not honoured (round 36).
     notes_links: bool = NOTES_LINKS
+    # A question asking for the past: retired versions admitted, the older version above the newer (past.py).
+    past: bool = PAST
     # The answers of the first answer_seeds hits' questions, right after them below the first answer_keep (answers.py).
     answer_seeds: int = ANSWER_SEEDS
     answer_keep: int = ANSWER_KEEP

@@ -34,6 +34,7 @@ from memengine.recall.config import (
 )
 from memengine.recall.keyword import KeywordSearch
 from memengine.recall.keyword_floor import says_nothing
+from memengine.recall.past import asks_past, older_first
 from memengine.recall.people import People
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
@@ -238,8 +239,12 @@ class Recall(KeywordSearch, People):
             raise UserError("query is empty")
         if k < 1:
             raise UserError("-k must be at least 1")
+        cfg = config or (config_for(getattr(self.embedder, "model_id", None)) if strategy == "hybrid"
+                         else RecallConfig())
+        # a question about the past of a fact (round 38): the retired versions admitted, the older one first
+        past = strategy == "hybrid" and cfg.past and not history and as_of is None and asks_past(query)[0]
         where, args = self.filter_sql(types, sources, tags, since, until, include_archived, shared=shared,
-                                        summaries=summaries, history=history, as_of=as_of)
+                                        summaries=summaries, history=history or past, as_of=as_of)
         people = self.people_in(query) if strategy == "hybrid" else {}
         self._scale_op()
         at_scale = self._at_scale()
@@ -248,10 +253,6 @@ class Recall(KeywordSearch, People):
         index_ready = self._keyword_index is not None and self._keyword_index.ready
         if at_scale and self._is_warm:
             one_thread()  # BLAS: small products, two at a time (memengine/blas.py)
-        # e5's own keyword/vector weights: asked of hybrid recall only, which loads the embedder anyway (a keyword
-        # recall never builds it: cold start)
-        cfg = config or (config_for(getattr(self.embedder, "model_id", None)) if strategy == "hybrid"
-                         else RecallConfig())
         run = _Run(query, k, strategy, raw, cfg, where, args, max(POOL, step_depth(k, cfg) * 3), people,
                    at_scale, index_ready)
         self._retrieve(run)
@@ -588,6 +589,10 @@ class Recall(KeywordSearch, People):
         if len(results) < len(marked) and results and marked[len(results)].possibly_outdated \
                 and results[-1].id in (marked[len(results)].possibly_outdated_by or []):
             results.append(marked[len(results)])
+        if run.strategy == "hybrid" and run.cfg.past:  # a question about the past: the older version above the newer
+            past_asked, month = asks_past(run.query)  # (round 38; recall() admitted the retired versions)
+            if past_asked:
+                results = older_first(self.conn, results, month)[:max(run.k, len(results))]
         mark_weak(results, query_terms(run.query), vs if run.qvec is not None else None)
         return results
 
