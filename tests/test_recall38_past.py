@@ -16,7 +16,7 @@ from conftest import run_cli_subprocess
 
 from bench.recall_notes import score_row, summarise
 from memengine.recall.config import RecallConfig
-from memengine.recall.past import asks_past
+from memengine.recall.past import asks_past, asks_when
 
 DATA = Path(__file__).resolve().parent.parent / "bench" / "data" / "recall_heldout36"
 USERS = ("tern", "ana", "speiche", "offsite")
@@ -68,15 +68,28 @@ def test_a_question_about_the_past_is_read(question: str) -> None:
 @pytest.mark.parametrize("question", [
     "what's the staging URL?", "what do I run before deploying?", "how old is Mateo?", "what should I do first?",
     "until when is the shop open?", "when did we switch to Fly.io?", "Seit wann buchen Kunden über Shopify?",
-    "which Node version are we on?", "¿qué hago antes de desplegar?", "the kid is 5 years old, which seat?"])
+    "which Node version are we on?", "¿qué hago antes de desplegar?", "the kid is 5 years old, which seat?",
+    "Was muss ich vor dem Deploy tun?", "what is planned in March?"])
 def test_a_current_question_is_not(question: str) -> None:
     assert asks_past(question)[0] is False
+
+
+@pytest.mark.parametrize("question", [
+    "when did we switch to Fly.io?", "Seit wann buchen Kunden über Shopify?", "Wann sind wir auf Node 22 umgestiegen?",
+    "¿cuándo se mudó Carmen a Lisboa?", "Quand avons-nous changé de comptable ?"])
+def test_a_question_asking_when_something_changed_is_read(question: str) -> None:
+    assert asks_when(question)
+
+
+@pytest.mark.parametrize("question", ["when is the offsite?", "Wann ist das Treffen?", "quand est la réunion ?",
+                                      "when does the shop open?"])
+def test_a_question_asking_when_something_will_be_is_not(question: str) -> None:
+    assert not asks_when(question)
 
 
 def test_a_past_month_is_read_with_a_past_tense_only() -> None:
     assert asks_past("which Node version were we on in March?") == (True, 3)
     assert asks_past("¿qué precio tenía en marzo?") == (True, 3)
-    assert asks_past("what is planned in March?") == (False, None)
 
 
 def _cli_store(env: dict[str, str], notes: list[tuple[str, str]]) -> list[int]:

@@ -42,12 +42,14 @@ _ALONE = re.compile(
 _OLD = re.compile(r"\b(?<!how )old(?! is| are)\b(?<!years old)|\balt(?:e|en|er|es|em)\b|\bancien(?:ne)?s?\b",
                   re.IGNORECASE)
 # words that ask for the past only beside a verb in a past tense
-_WITH_TENSE = re.compile(r"\b(before|until|first|use to|bevor|vor|antes|hasta|avant|jusqu'à)\b", re.IGNORECASE)
+_WITH_TENSE = re.compile(r"\b(before|until|first|use to|bevor|antes|hasta|avant|jusqu'à)\b", re.IGNORECASE)
 _PAST_VERB = re.compile(
     r"\b(did|was|were|had|used|(?<!is )(?<!are )(?<!be )(?<!'s )\w{3,}ed|"  # en ("is planned": no past)
-    r"war|waren|hatte|hatten|haben \w+ \w*ge\w+t|ge\w+t|"  # de
+    r"war|waren|hatte|hatten|wurde|wurden|\w*ge\w{2,}(?:t|en)|"  # de (a participle: "umgestiegen", "gebucht")
     r"\w+aba|\w+ábamos|\w+abas|\w+ía|\w+íamos|fue|fueron|tenía|\w+ó|"  # es
-    r"était|étaient|avait|avaient|\w+ait|\w+aient|\w+ions|a été)\b", re.IGNORECASE)
+    r"était|étaient|avait|avaient|\w+ait|\w+aient|\w+ions|a été|"  # fr
+    r"(?:ai|as|a|avons|avez|ont)(?:-nous|-vous|-ils|-elles|-t-il|-t-elle)?\s+\w+é(?:e|s|es)?)(?!\w)",
+    re.IGNORECASE)
 _MONTH = re.compile(r"\b(?:in|im|en|el|au mois de)\s+(" + "|".join(MONTHS) + r")\b", re.IGNORECASE)
 
 
@@ -57,6 +59,16 @@ def asks_past(query: str) -> tuple[bool, int | None]:
     past_tense = _PAST_VERB.search(query) is not None
     asked = bool(_ALONE.search(query) or _OLD.search(query) or (past_tense and (_WITH_TENSE.search(query) or month)))
     return asked, (MONTHS[month.group(1).lower()] if asked and month else None)
+
+
+# "when did X change": the note saying a change is often itself retired since (the €59 price, replaced by €65)
+_WHEN = re.compile(r"\b(when|since when|wann|seit wann|cuándo|desde cuándo|quand|depuis quand)\b", re.IGNORECASE)
+
+
+def asks_when(query: str) -> bool:
+    """Whether ``query`` asks when something happened in the past ("when did we switch to Fly.io?", "Seit wann …",
+    "¿cuándo se mudó …?"): the retired versions are admitted too, the note saying the change may be one."""
+    return _WHEN.search(query) is not None and (_PAST_VERB.search(query) is not None or "seit" in query.lower())
 
 
 def _older_links(conn: Any, ids: list[int]) -> dict[int, list[tuple[int, str]]]:
@@ -89,7 +101,7 @@ def older_first(conn: Any, results: list[Memory], month: int | None = None) -> l
             if n in by_id and (m.id, "may_update") not in older.get(n, []):
                 older.setdefault(n, []).append((m.id, "may_update"))
     if not older:
-        return _told(conn, results)
+        return told(conn, results)
     # one more step back for a month named (a chain 18 -> 20 -> 22 asked "in March")
     if month is not None:
         more = _older_links(conn, sorted({o for olds in older.values() for o, _ in olds} - set(older)))
@@ -129,10 +141,10 @@ def older_first(conn: Any, results: list[Memory], month: int | None = None) -> l
             old.score = newer.score  # (ranked above it: its score says so)
         out.insert(out.index(newer), old)
         moved.add(old.id)
-    return _told(conn, out)
+    return told(conn, out)
 
 
-def _told(conn: Any, results: list[Memory]) -> list[Memory]:
+def told(conn: Any, results: list[Memory]) -> list[Memory]:
     """Every retired version among ``results`` says what replaced it (``superseded_by``), brought in by the question
     with no newer version beside it too: an agent reading an old value must be told it is old."""
     for m in results:

@@ -34,7 +34,7 @@ from memengine.recall.config import (
 )
 from memengine.recall.keyword import KeywordSearch
 from memengine.recall.keyword_floor import says_nothing
-from memengine.recall.past import asks_past, older_first
+from memengine.recall.past import asks_past, asks_when, older_first, told
 from memengine.recall.people import People
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
@@ -242,7 +242,8 @@ class Recall(KeywordSearch, People):
         cfg = config or (config_for(getattr(self.embedder, "model_id", None)) if strategy == "hybrid"
                          else RecallConfig())
         # a question about the past of a fact (round 38): the retired versions admitted, the older one first
-        past = strategy == "hybrid" and cfg.past and not history and as_of is None and asks_past(query)[0]
+        past = strategy == "hybrid" and cfg.past and not history and as_of is None \
+            and (asks_past(query)[0] or asks_when(query))
         where, args = self.filter_sql(types, sources, tags, since, until, include_archived, shared=shared,
                                         summaries=summaries, history=history or past, as_of=as_of)
         people = self.people_in(query) if strategy == "hybrid" else {}
@@ -593,6 +594,8 @@ class Recall(KeywordSearch, People):
             past_asked, month = asks_past(run.query)  # (round 38; recall() admitted the retired versions)
             if past_asked:
                 results = older_first(self.conn, results, month)[:max(run.k, len(results))]
+            elif asks_when(run.query):  # (and "when did X change": a retired version returned says what replaced it)
+                results = told(self.conn, results)
         mark_weak(results, query_terms(run.query), vs if run.qvec is not None else None)
         return results
 
