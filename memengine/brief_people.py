@@ -278,7 +278,8 @@ def with_named(store: Store, today: date | None = None, outdated: Collection[int
     if users:  # (brief30) the user is no person of their own brief: an author of the chats the notes import
         out = [(line, why) for line, why in out if not _is_user(line.split(":")[0].split(" (#")[0], users)]
     if not brief_fadedpeople.FADED_PEOPLE:
-        return out + named + _talked(store, known, named, users, PEOPLE_MAX - len(out) - len(named))
+        return out + named + _talked(store, known, named, users, PEOPLE_MAX - len(out) - len(named),
+                                     set(outdated) | set(moved))
     # (brief29) ...ranked with the members of imported chats whose turns the decay archived (m015), each with the
     # latest news they gave, read from their chat's turns archived or not. (An author's name, not a "name": brief.py
     # keeps the people the notes name out of topic names, and a chat's members named its topics before; held-out 22:
@@ -288,21 +289,22 @@ def with_named(store: Store, today: date | None = None, outdated: Collection[int
     said = _states(store.conn, faded, today, faded=True, unquoted=moved) if faded else {}
     return out + [(line + (STATE_SEP + said[str(why.get("author"))] if why.get("faded") and said.get(
         str(why.get("author"))) else ""), why) for line, why in kept] + _talked(
-        store, known, kept, users, PEOPLE_MAX - len(out) - len(kept))
+        store, known, kept, users, PEOPLE_MAX - len(out) - len(kept), set(outdated) | set(moved))
 
 
 TALKED_ABOUT = True  # (brief32) the people a chat's authors talk about get People lines (room left)
 
 
-def _talked(store: Store, known: set[str], named: list[tuple[str, dict[str, Any]]], users: set[str], room: int
-            ) -> list[tuple[str, dict[str, Any]]]:
-    """(brief32) memengine/brief_talkedabout.py's lines, none for a person a line above has (or the user)."""
+def _talked(store: Store, known: set[str], named: list[tuple[str, dict[str, Any]]], users: set[str], room: int,
+            unquoted: Collection[int]) -> list[tuple[str, dict[str, Any]]]:
+    """(brief32) memengine/brief_talkedabout.py's lines, none for a person a line above has (or the user); no news
+    quoted from ``unquoted`` (plans moved or called off, facts outdated)."""
     from memengine import brief_talkedabout
 
     if not TALKED_ABOUT or room <= 0:
         return []
     have = set(known) | {line.split(":")[0].split(" (#")[0].lower() for line, _ in named} | {u.lower() for u in users}
-    return brief_talkedabout.lines(store, have, room)
+    return brief_talkedabout.lines(store, have, room, unquoted)
 
 
 def _is_user(name: str, users: Collection[str]) -> bool:

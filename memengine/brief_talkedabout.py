@@ -22,26 +22,30 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from memengine import brief_namedpeople
+from memengine import brief_dates, brief_namedpeople, summarize
 from memengine.brief_namedpeople import STATE_CHARS, STATE_SEP
 from memengine.brief_pool import FADED, POOL_MAX, Store
 from memengine.brief_text import one_line
 
 TURNS_MIN = 3  # turns naming a person talked about (fewer: a title or a role is needed)
 EVIDENCE_MIN = 2  # points of evidence in those turns (one, when two authors or more name them)
-READ_CHARS = 600  # of each turn read
+READ_CHARS = 400  # of each turn read
+TURNS_READ = 500  # (cost) of the rank index's best POOL_MAX rows, the turns read: ~40 ms of CPU for 1,000 at 100k
 _LOWER = re.compile(r"(?<![\w'’-])[a-zà-öø-ÿğış][\w'’-]*")
+_OPENS = re.compile(r"(?:^|[.!?:;\n])[\s\"'“‘(¡¿-]*$")  # what comes before a sentence's first word
+_CAPWORD = re.compile(r"(?<![\w'’-])[A-ZÀ-ÖØ-Þ][\w'’-]*")
 # a case ending written after an apostrophe ("Zeynep'in", "Ankara'dan"): a proper noun's, not "'s" nor "O'Brien"
 _ENDING = re.compile(r"^([^\W\d_][\w-]*?)['’]([a-zà-öø-ÿğış]{1,6})$")
 
 
 def _turns(store: Store) -> list[tuple[int, str, str, str]]:
-    """(id, author, content, day) of the chat turns the brief reads (the rank index's best POOL_MAX rows)."""
+    """(id, author, content, day) of the chat turns the brief reads (of the rank index's best POOL_MAX rows, the
+    first TURNS_READ turns)."""
     return [(int(r[0]), str(r[1]), str(r[2] or "")[:READ_CHARS], str(r[3] or "")) for r in store.conn.execute(
         f"""SELECT m.id, m.author, m.content, coalesce(m.event_at, m.created_at) FROM memories m
             WHERE {FADED} AND m.source != 'vcf'
             ORDER BY m.pinned DESC, m.importance DESC, coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""",
-        (POOL_MAX,)) if r[1] is not None]
+        (POOL_MAX,)) if r[1] is not None][:TURNS_READ]
 
 
 def _name_of(word: str) -> tuple[str, int]:
@@ -52,10 +56,12 @@ def _name_of(word: str) -> tuple[str, int]:
     return word, 0
 
 
-def talked_about(store: Store, known: Collection[str]) -> list[dict[str, Any]]:
+def talked_about(store: Store, known: Collection[str], unquoted: Collection[int] = ()) -> list[dict[str, Any]]:
     """The people the chat turns talk about (see the module docstring), most named first: each a dict of ``name``,
     ``turns`` (ids), ``first`` / ``last`` day, ``authors`` (lower-cased, who named them) and ``news`` (the newest
-    turn naming them: id, content)."""
+    turn naming them that says no date, none of ``unquoted``: plans moved or called off, facts outdated; or None:
+    Coming up has the plans, and a plan quoted as a person's news read as current after it was called off — "bad news
+    for the Bristol weekend: I can't come on 4 July", held-out 23)."""
     turns = _turns(store)
     if not turns:
         return []
@@ -65,8 +71,28 @@ def talked_about(store: Store, known: Collection[str]) -> list[dict[str, Any]]:
     lower: set[str] = set()
     for _i, _a, text, _d in turns:
         lower.update(w.lower() for w in _LOWER.findall(text))
+    # (cost) only the turns holding a capitalised word that two turns or more hold, never in lower case nor an author's,
+    # are read for names: brief_namedpeople._mentions over every turn read was ~200 ms at 100k
+    # and somewhere inside a sentence or with an ending ("Jess's", "Zeynep'in"): "Thanks", "Wow" open sentences only
+    holders: dict[str, set[int]] = {}
+    inside: set[str] = set()
+    for mid, _a, text, _d in turns:
+        for m in _CAPWORD.finditer(text):
+            w = m.group()
+            plain = w.removesuffix("'s").removesuffix("’s")
+            bare, ending = _name_of(plain)
+            bare = bare.lower()
+            if len(bare) < 2 or bare in lower or bare in author_words or bare in summarize.STOPWORDS \
+                    or bare in brief_namedpeople._CALENDAR:
+                continue
+            holders.setdefault(bare, set()).add(mid)
+            if ending or plain != w or not _OPENS.search(text[max(0, m.start() - 4): m.start()]):
+                inside.add(bare)
+    worth = set().union(*(ids for w, ids in holders.items() if len(ids) >= 2 and w in inside)) if holders else set()
     seen: dict[str, dict[str, Any]] = {}
     for mid, author, text, day in turns:
+        if mid not in worth:
+            continue
         for raw, pts in brief_namedpeople._mentions(text).items():
             words = [_name_of(w) for w in raw.split()]
             name = " ".join(w for w, _e in words)
@@ -96,7 +122,9 @@ def talked_about(store: Store, known: Collection[str]) -> list[dict[str, Any]]:
         days = sorted(got["days"])
         out.append({"name": name, "turns": sorted(got["turns"]), "first": days[0][0] or None,
                     "authors": sorted(got["authors"]),
-                    "last": days[-1][0] or None, "news": (days[-1][1], days[-1][2])})
+                    "last": days[-1][0] or None,
+                    "news": next(((mid, text) for _d, mid, text in reversed(days) if mid not in unquoted
+                                  and not brief_dates.says_a_date(text)), None)})
     out.sort(key=lambda o: (-len(o["turns"]), o["name"]))
     return out
 
@@ -121,21 +149,26 @@ def _merged(seen: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def lines(store: Store, known: Collection[str], room: int) -> list[tuple[str, dict[str, Any]]]:
+def lines(store: Store, known: Collection[str], room: int, unquoted: Collection[int] = ()
+          ) -> list[tuple[str, dict[str, Any]]]:
     """At most ``room`` People lines for the people the chat turns talk about: ``Jess: named in 4 turns (2026-04-22 –
-    2026-06-25; first #11) — said #25 "I have to do a bridesmaid speech at Jess's wedding. Help"``."""
+    2026-06-25; first #11) — said #25 "I have to do a bridesmaid speech at Jess's wedding. Help"``; ``unquoted``: no
+    news quoted from these (a plan moved or called off since, quoted as news, was shown as current)."""
     if room <= 0:
         return []
     out = []
-    for p in talked_about(store, known)[:room]:
+    for p in talked_about(store, known, unquoted)[:room]:
         lo, hi = str(p["first"] or "")[:10], str(p["last"] or "")[:10]
         span = lo if lo == hi else f"{lo} – {hi}"
         first = p["turns"][0]
+        n = len(p["turns"])
+        line = f"{p['name']}: named in {n} turns ({span}; first #{first})"
+        if p["news"] is None:
+            out.append((line, {"named_in": n, "first": first, "talked_about": p["name"]}))
+            continue
         mid, content = p["news"]
         content = content.split(": ", 1)[1] if content.lower().startswith(tuple(
             a.lower() + ": " for a in p["authors"])) else content  # (a turn's text starts with its author)
-        n = len(p["turns"])
-        line = f"{p['name']}: named in {n} turns ({span}; first #{first})"
         line += f"{STATE_SEP}#{mid} \"{brief_namedpeople._head(one_line(content), STATE_CHARS)}\""
         out.append((line, {"named_in": n, "first": first, "talked_about": p["name"]}))
     return out
