@@ -28,7 +28,7 @@ from typing import Any
 from importers import ImportFormatError, ImportReport, Record
 from importers._common import normalise_phone
 from importers.registry import PARSERS
-from memengine import jsonl_import
+from memengine import ingest_rename, jsonl_import
 from memengine.chat_episodes import (  # noqa: F401  (re-exported: the import's episodes)
     EPISODE_GAP,
     EPISODE_MAX,
@@ -187,12 +187,19 @@ def import_path(
                              summaries_replaced=replaced,
                              warnings=[] if stats.seen else [_NOTHING.format(path=path, fmt="JSON lines")])
     # Pass 1: parse everything, write nothing. Bad input fails here, before any row lands.
-    report, count = _parse_all(path, fmt, options, store)
+    sample: list[Record] = []
+    report, count = _parse_all(path, fmt, options, store, sample)
+    renamed = _known_chat(store, fmt, options, report, sample)
+    if renamed is not None:
+        options = {**options, "thread": renamed[0]}
     summary = ImportSummary(file=str(path), format=fmt, variant=report.variant, messages_seen=report.messages_seen,
                             skipped_system=report.skipped_system, skipped_media=report.skipped_media,
                             skipped_empty=report.skipped_empty, skipped_tool=report.skipped_tool,
                             skipped_malformed=report.skipped_malformed, skipped_oversized=report.skipped_oversized,
                             warnings=report.warnings, dry_run=dry_run)
+    if renamed is not None:
+        summary.variant["chat"] = renamed[0]
+        summary.warnings.append(renamed[1])
     if not report.messages_seen and not report.warnings:
         # a file of the wrong shape parses to nothing: exit 0 is right, silence is not
         summary.warnings.append(_NOTHING.format(path=path, fmt=f"{fmt} export"))
@@ -274,14 +281,32 @@ def _plainly_storable(rec: Record) -> bool:
     return True
 
 
+def _known_chat(store: MemoryStore, fmt: str, options: dict[str, Any], report: ImportReport,
+                sample: list[Record]) -> tuple[str, str] | None:
+    """A WhatsApp chat (named by its file) whose first messages all stand in a chat the store holds under
+    another name: (that name, the warning saying so). ``--thread`` given, or several chats: None."""
+    if fmt != "whatsapp" or options.get("thread") or len(report.variant.get("chats") or []) > 1 or not sample:
+        return None
+    aliases = load_aliases(store)
+    hit = ingest_rename.known_chat(store, sample, [to_new_memory(r, aliases).content for r in sample])
+    if hit is None:
+        return None
+    chat, n = hit
+    return chat, (f"read as chat {chat!r}, imported before under that name (this file's first {n} messages are "
+                  f"in it): only messages new to it are added; --thread {sample[0].thread!r} imports the file as a chat "
+                  "of its own")
+
+
 def _parse_all(path: Path, fmt: str, options: dict[str, Any],
-               store: MemoryStore | None = None) -> tuple[ImportReport, int]:
+               store: MemoryStore | None = None, sample: list[Record] | None = None) -> tuple[ImportReport, int]:
     """Parse ``path`` to the end, writing nothing: (its report, how many records); bad input
-    is a UserError of one line naming the file."""
+    is a UserError of one line naming the file. ``sample``: filled with the first records (ingest_rename)."""
     report = ImportReport(file=str(path), format=fmt)
     count = 0
     try:
-        for _ in _parse(path, fmt, report, options, store):
+        for rec in _parse(path, fmt, report, options, store):
+            if sample is not None and count < ingest_rename.SAMPLE:
+                sample.append(rec)
             count += 1
     except ImportFormatError as exc:
         raise UserError(one_line(exc) + _looks_like(path, fmt)) from None
