@@ -45,17 +45,32 @@ def folder_app(folder: Path) -> str | None:
     return None
 
 
+_TAKEOUT_SIDE = ("my activity", "archive_browser.html")
+
+
 def late_folder_app(folder: Path) -> str | None:
-    """Gemini's activity in a Takeout folder: asked after the chat apps (a Takeout holding Google Chat is Chat's)."""
-    return "gemini" if gemini.find(folder) is not None else None
+    """Gemini's activity in a Takeout folder holding My Activity alone (asked after the chat apps): a whole Takeout
+    (Keep's notes, Google Chat, contacts, mail beside it) stays what the other readers make of it."""
+    if gemini.find(folder) is None:
+        return None
+    if folder.name.lower() in ("my activity", *gemini.FOLDERS):
+        return "gemini"
+    root = folder / "Takeout" if (folder / "Takeout").is_dir() else folder
+    try:
+        others = [p for d in {folder, root} for p in d.iterdir() if not p.name.startswith(".")
+                  and p != root and p.name.lower() not in _TAKEOUT_SIDE]
+    except OSError:
+        return None
+    return "gemini" if not others else None
 
 
 def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | None:
-    """Zulip's export zipped; a Takeout zip holding Gemini's activity in JSON."""
+    """Zulip's export zipped; a Takeout zip of My Activity holding Gemini's activity in JSON."""
     if zulip.is_export_names(bases):
         return "zulip"
-    if any(gemini.is_member(n) for n in names):
-        return "gemini"
+    if any(gemini.is_member(n) for n in names) and all(
+            "my activity/" in n.lower() or n.lower().endswith("archive_browser.html") for n in names):
+        return "gemini"  # a Takeout of My Activity alone; a whole Takeout stays what the other readers make of it
     return None
 
 

@@ -23,7 +23,7 @@ from importers.chatturns import SYSTEM, Turn, Turns, iso_date, text_of
 NAME = "gemini"
 FILE = "myactivity.json"
 HEADERS = ("Gemini Apps", "Bard")
-_FOLDERS = ("gemini apps", "bard")
+FOLDERS = ("gemini apps", "bard")
 _HEAD_RE = re.compile(r'"header"\s*:\s*"(?:Gemini Apps|Bard)"')
 _PROMPTED_RE = re.compile(r"^Prompted\s+", re.IGNORECASE)
 _HTML_HEAD_RE = re.compile(r"mdl-typography--title\">\s*(?:Gemini Apps|Bard)\s*<br", re.IGNORECASE)
@@ -32,7 +32,7 @@ _HTML_HEAD_RE = re.compile(r"mdl-typography--title\">\s*(?:Gemini Apps|Bard)\s*<
 def is_member(name: str) -> bool:
     """Whether a relative name is Gemini's activity file (``…/Gemini Apps/MyActivity.json``)."""
     parts = name.lower().replace("\\", "/").split("/")
-    return parts[-1] == FILE and len(parts) >= 2 and parts[-2] in _FOLDERS
+    return parts[-1] == FILE and len(parts) >= 2 and parts[-2] in FOLDERS
 
 
 def is_head(name: str, head: str) -> bool:
@@ -56,7 +56,7 @@ def find(folder: Path) -> Path | None:
             if p.is_file():
                 return p
     p = folder / "MyActivity.json"
-    return p if folder.name.lower() in _FOLDERS and p.is_file() else None
+    return p if folder.name.lower() in FOLDERS and p.is_file() else None
 
 
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:

@@ -210,14 +210,26 @@ def test_zulip_export_unpacked_once_or_zipped_makes_the_same_memories(tmp_path: 
     assert turns(parsed(tmp_path / "climbers.zip", "zulip")[0]) == ZU_TURNS
 
 
-def test_a_whole_takeout_with_google_chat_stays_google_chat(tmp_path: Path) -> None:
-    """Gemini's activity is asked for after the chat apps: a Takeout holding Google Chat is still Chat's."""
+def test_a_whole_takeout_stays_what_the_other_readers_make_of_it(tmp_path: Path) -> None:
+    """Gemini's activity is read from a Takeout of My Activity alone: one holding Google Chat is still Chat's, one
+    holding Keep's notes still notes, folder or zip; its My Activity folder by itself is Gemini's."""
     import shutil
+    import zipfile
 
-    shutil.copytree(GEM / "Takeout", tmp_path / "Takeout")
-    group = tmp_path / "Takeout" / "Google Chat" / "Groups" / "DM abc"
-    group.mkdir(parents=True)
-    (group / "messages.json").write_text('{"messages": []}', encoding="utf-8")
     from importers.detect import detect
 
-    assert detect(tmp_path) == "googlechat" and detect(tmp_path / "Takeout" / "My Activity") == "gemini"
+    shutil.copytree(GEM / "Takeout", tmp_path / "chat" / "Takeout")
+    group = tmp_path / "chat" / "Takeout" / "Google Chat" / "Groups" / "DM abc"
+    group.mkdir(parents=True)
+    (group / "messages.json").write_text('{"messages": []}', encoding="utf-8")
+    shutil.copytree(GEM / "Takeout", tmp_path / "keep" / "Takeout")
+    keep = tmp_path / "keep" / "Takeout" / "Keep"
+    keep.mkdir()
+    (keep / "Shopping.json").write_text('{"title": "Shopping", "textContent": "eggs", "isTrashed": false, '
+                                        '"userEditedTimestampUsec": 1711900000000000}', encoding="utf-8")
+    with zipfile.ZipFile(tmp_path / "takeout.zip", "w") as zf:
+        for p in sorted((tmp_path / "keep").rglob("*")):
+            if p.is_file():
+                zf.write(p, p.relative_to(tmp_path / "keep").as_posix())
+    assert detect(tmp_path / "chat") == "googlechat" and detect(tmp_path / "chat" / "Takeout" / "My Activity") == "gemini"
+    assert detect(tmp_path / "keep") == "markdown" and detect(tmp_path / "takeout.zip") == "markdown"
