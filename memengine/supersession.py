@@ -566,9 +566,19 @@ def vetoed(old_text: str, new_text: str) -> str:
     relative's fact and the person's own: "Lukas' Eltern wohnen in Bonn" / "Katrin und Lukas sind nach Sülz gezogen"),
     or the newer is the other leg of a journey (memengine/fact_legs.py: "Flight back from Lagos on 3 January"
     after "Flight to Lagos on 18 December")."""
-    from memengine import fact_instance, fact_legs, fact_occasion, fact_owner, fact_person, fact_relocated
+    from memengine import (
+        fact_full_name,
+        fact_instance,
+        fact_legs,
+        fact_occasion,
+        fact_owner,
+        fact_person,
+        fact_relocated,
+    )
 
-    return fact_person.other_person(old_text, new_text) or fact_person.relative_of(old_text, new_text) \
+    # (a shared surname is no same person: "Peter Whitfield …" / "Jenny Whitfield …", memengine/fact_full_name.py)
+    return fact_person.other_person(old_text, new_text) or fact_full_name.another_bearer(old_text, new_text) \
+        or fact_person.relative_of(old_text, new_text) \
         or fact_owner.owner_added(old_text, new_text) \
         or fact_occasion.older_one_off(old_text, new_text) or fact_instance.another_instance(old_text, new_text) \
         or fact_relocated.another_mover(old_text, new_text) or fact_legs.another_leg(old_text, new_text)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memengine import fact_effective, fact_kept, fact_left_clause, fact_note_label, supersession
+from memengine import fact_effective, fact_full_name, fact_kept, fact_left_clause, fact_note_label, supersession
 
 
 @pytest.mark.parametrize(("text", "out"), [
@@ -126,3 +126,23 @@ def test_the_rules_retire_the_older(old: str, new: str) -> None:
 ])
 def test_look_alikes_retire_nothing(old: str, new: str) -> None:
     assert _plan(old, new) == []
+
+
+@pytest.mark.parametrize(("old", "new", "why"), [
+    ("Peter Whitfield lives in Adelaide", "Jenny Whitfield moved to Perth", "another bearer of whitfield: jenny / peter"),
+    ("Lucy Tran packs the orders on weekdays", "Mai Tran packs the orders at the Bristol pop-up",
+     "another bearer of tran: mai / lucy"),
+    # one person; a surname alone; the other's given name said; no full name in a row
+    ("Peter Whitfield lives in Adelaide", "Peter Whitfield moved to Perth", ""),
+    ("Whitfield lives in Adelaide", "Jenny Whitfield moved to Perth", ""),
+    ("Peter Whitfield lives in Adelaide", "Peter and Jenny Whitfield moved to Perth", ""),
+    ("User's husband Emeka Okafor works at Arup", "Obi Okafor, Emeka's brother, now works at Arup as a surveyor", ""),
+])
+def test_a_shared_surname_is_not_the_same_person(old: str, new: str, why: str) -> None:
+    assert fact_full_name.another_bearer(old, new) == why
+
+
+def test_a_shared_surname_retires_nothing() -> None:
+    assert _plan("Peter Whitfield lives in Adelaide", "Jenny Whitfield moved to Perth") == []
+    assert [(d.winner, d.loser) for d in _plan("Peter Whitfield lives in Adelaide", "Peter Whitfield moved to Perth")] \
+        == [(2, 1)]
