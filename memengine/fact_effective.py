@@ -30,10 +30,10 @@ _OPENERS = (r"as\s+of|as\s+from|starting(?:\s+from|\s+in|\s+on)?|effective(?:\s+
 _UNITS = (r"week|month|year|quarter|term|semester|sprint|release|season|woche|monat|jahr|semaine|mois|annee|semana|"
           r"mes|ano|settimana|mese|anno|grant\s+year|financial\s+year|school\s+year|billing\s+cycle")
 _WORD_TIMES = "|".join(sorted((re.escape(w) for w in {*MONTHS, *WEEKDAYS, *SHORT_WEEKDAYS} if len(w) >= 3),
-                              key=len, reverse=True))
+                              key=lambda w: (-len(w), w)))
 # (a bare weekday after "from" is a value as often as a start: "Deploys are frozen from Thursday 17:00 now"; only
 # "from next Monday" is a start)
-_MONTH_WORDS = "|".join(sorted((re.escape(w) for w in MONTHS if len(w) >= 3), key=len, reverse=True))
+_MONTH_WORDS = "|".join(sorted((re.escape(w) for w in MONTHS if len(w) >= 3), key=lambda w: (-len(w), w)))
 _WHEN = (rf"(?:(?:the\s+|this\s+|next\s+|that\s+)?(?:{_MONTH_WORDS})(?:\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?)?"
          rf"(?:\s*,?\s*(?:19|20)\d\d)?"
          rf"|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTH_WORDS})(?:\s*,?\s*(?:19|20)\d\d)?"

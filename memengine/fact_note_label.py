@@ -29,7 +29,7 @@ _LABELS = (
     "aggiornamento", "deciso", "decisione", "modifica", "novità", "novita",
 )
 _LABEL_RE = re.compile(r"^\s*(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+").replace(r"\-", r"[-\s]")
-                                             for w in sorted(set(_LABELS), key=len, reverse=True))
+                                             for w in sorted(set(_LABELS), key=lambda w: (-len(w), w)))
                        + r")\s*(?::|\s[-–—])\s*", re.IGNORECASE)
 
 
