@@ -34,7 +34,8 @@ def head_app(path: Path, body: str) -> str | None:
     return None
 
 
-def _head(path: Path) -> str:
+def head_text(path: Path) -> str:
+    """A file's first bytes as text (undecodable bytes replaced); "" when it cannot be read."""
     try:
         with path.open("rb") as fh:
             return fh.read(_HEAD_BYTES).decode("utf-8", "replace")
@@ -48,15 +49,15 @@ def folder_app(folder: Path, names: set[str]) -> str | None:
     from importers import matrix_text, messenger_html, snapchat, zoom
 
     for rel in (f"json/{snapchat.FILE}", snapchat.FILE):
-        if (folder / rel).is_file() and _head(folder / rel).lstrip("\ufeff \t\r\n").startswith("{"):
+        if (folder / rel).is_file() and head_text(folder / rel).lstrip("\ufeff \t\r\n").startswith("{"):
             return "snapchat"
-    if zoom.FILE in names and zoom.is_chat_head(_head(folder / zoom.FILE)):
+    if zoom.FILE in names and zoom.is_chat_head(head_text(folder / zoom.FILE)):
         return "zoom"
     subs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
     chats = [p / zoom.FILE for p in subs[:500] if (p / zoom.FILE).is_file()]
-    if chats and zoom.is_chat_head(_head(chats[0])):
+    if chats and zoom.is_chat_head(head_text(chats[0])):
         return "zoom"
-    if "message_1.html" in names and messenger_html.is_page_head(_head(folder / "message_1.html")):
+    if "message_1.html" in names and messenger_html.is_page_head(head_text(folder / "message_1.html")):
         return "messenger"
     if imessage_pages(folder, 5):
         return "imessage"
@@ -71,7 +72,7 @@ def imessage_pages(folder: Path, limit: int | None = None) -> list[Path]:
 
     pages = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".html", ".htm") and p.is_file()
                    and not p.name.startswith("."))
-    return [p for p in pages[:limit] if imessage_html.is_page_head(_head(p))]
+    return [p for p in pages[:limit] if imessage_html.is_page_head(head_text(p))]
 
 
 def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | None:

@@ -9,16 +9,7 @@ import zipfile
 from pathlib import Path
 
 from importers import gemini, zulip
-
-_HEAD_BYTES = 16384
-
-
-def _head(path: Path) -> str:
-    try:
-        with path.open("rb") as fh:
-            return fh.read(_HEAD_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return ""
+from importers.apps23 import head_text
 
 
 def head_app(path: Path, body: str) -> str | None:
@@ -40,7 +31,7 @@ def refused(path: Path, body: str) -> str | None:
 def folder_app(folder: Path) -> str | None:
     """Zulip's export folder, by its realm.json or a messages-N.json holding Zulip's keys."""
     for p in (folder / zulip.REALM, folder / "messages-000001.json"):
-        if p.is_file() and zulip.is_head(_head(p)):
+        if p.is_file() and zulip.is_head(head_text(p)):
             return "zulip"
     return None
 
