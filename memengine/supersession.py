@@ -565,7 +565,8 @@ def vetoed(old_text: str, new_text: str) -> str:
     as whom they are about (memengine/fact_person.py: "Pablo ha empezado a fumar" / "Javier ha dejado de fumar"; a
     relative's fact and the person's own: "Lukas' Eltern wohnen in Bonn" / "Katrin und Lukas sind nach Sülz gezogen"),
     or the newer is the other leg of a journey (memengine/fact_legs.py: "Flight back from Lagos on 3 January"
-    after "Flight to Lagos on 18 December")."""
+    after "Flight to Lagos on 18 December"), or the two say the same of two things a qualifier names
+    (memengine/fact_qualifier.py: "... for project Apollo uses port 8001" / "... for project Zeus ...")."""
     from memengine import (
         fact_full_name,
         fact_instance,
@@ -573,6 +574,7 @@ def vetoed(old_text: str, new_text: str) -> str:
         fact_occasion,
         fact_owner,
         fact_person,
+        fact_qualifier,
         fact_relocated,
     )
 
@@ -581,7 +583,9 @@ def vetoed(old_text: str, new_text: str) -> str:
         or fact_person.relative_of(old_text, new_text) \
         or fact_owner.owner_added(old_text, new_text) \
         or fact_occasion.older_one_off(old_text, new_text) or fact_instance.another_instance(old_text, new_text) \
-        or fact_relocated.another_mover(old_text, new_text) or fact_legs.another_leg(old_text, new_text)
+        or fact_relocated.another_mover(old_text, new_text) or fact_legs.another_leg(old_text, new_text) \
+        or ("another named thing in the subject's qualifier (memengine/fact_qualifier.py)"
+            if fact_qualifier.another_qualified(old_text, new_text) else "")
 
 
 def _one_owner(decisions: list[Decision]) -> list[Decision]:
