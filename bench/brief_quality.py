@@ -110,6 +110,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import brief_judge23  # noqa: E402  (round 23's judgments, a module of their own)
+import brief_judge25  # noqa: E402  (round 25: a People line of their own for the people talked about)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "bench" / "data" / "brief_heldout"
@@ -209,9 +210,9 @@ def read_expect(path: Path) -> list[tuple[str, str, list[str]]]:
             if len(parts) != 3 or parts[0] not in ("plan", "past", "old", "person", "topic", "chat", "nodate", "split",
                                                          "noname", "goodname", "badname", "personfact", "dated",
                                                          "notstate", "gone", "newsctx", "fact", "named", "moved",
-                                                         "faded", "oneline", "notperson"):
+                                                         "faded", "oneline", "notperson", "talked"):
                 raise SystemExit(f"{path}:{no}: expected 'plan|past|old|person|topic|chat|nodate|split|noname|goodname|badname|"
-                                 "personfact|dated|notstate|gone|newsctx|fact|named|moved|faded|oneline|notperson | "
+                                 "personfact|dated|notstate|gone|newsctx|fact|named|moved|faded|oneline|notperson|talked | "
                                  "date | "
                                  "substring'")
             out.append((parts[0], parts[1], [a.strip() for a in parts[2].split(" || ")]))
@@ -701,6 +702,7 @@ def score_set(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any]) -
     if spec.get("expect"):
         score_expect(read_expect(Path(spec["expect"])), b, c)
         brief_judge23.score_people(read_expect(Path(spec["expect"])), b, c)
+        brief_judge25.score(read_expect(Path(spec["expect"])), b, c)
     brief_judge23.score_oneword(read_expect(Path(spec["expect"])) if spec.get("expect") else [], b, c)
     return {"counts": c, "names": names, "cpu": out["cpu"]}
 
@@ -994,7 +996,7 @@ def score_expect(expect: list[tuple[str, str, list[str]]], b: dict[str, Any], c:
             c["faded:n"] += 1
             c["faded:in_heading"] += any(a.lower() in h.lower() for h, _ in blocks for a in alts)
             c["faded:in_block"] += any(a.lower() in "\n".join([h] + ls).lower() for h, ls in blocks for a in alts)
-        elif kind in ("split", "noname", "goodname", "badname", "gone", "newsctx", "oneline", "notperson"):  # scored on the stored topics: score_split, score_noname
+        elif kind in ("split", "noname", "goodname", "badname", "gone", "newsctx", "oneline", "notperson", "talked"):  # scored on the stored topics: score_split, score_noname
             pass
         elif kind == "chat":  # small talk that must not head a topic (round 7): in a topic's heading line
             c["chat:n"] += 1
@@ -1074,6 +1076,7 @@ def report(spec: dict[str, Any], info: dict[str, Any], out: dict[str, Any], tag:
           f"topics of <= 2 memories shown {c['topic:tiny']}, stored {c['label:tiny']}; "
           f"'no topics yet' warning {c['warn:no_topics']}")
     print(brief_judge23.line(c))
+    print(brief_judge25.line(c))
     print("   topic names: " + "; ".join(f"{t} «{n}» {v}" for t, n, v in res["names"]))
     if args.dump:
         args.dump.mkdir(parents=True, exist_ok=True)
@@ -1165,7 +1168,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  "gone month quoted", "news with subject", "bare news",
                                                  "overlapping names", "current facts", "names counted twice",
                                                  "moved old as current", "moved old anywhere", "faded in heading",
-                                                 "faded in block", *brief_judge23.COLUMNS]
+                                                 "faded in block", *brief_judge23.COLUMNS, *brief_judge25.COLUMNS]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for (split, tag), c in sorted(totals.items()):
@@ -1192,7 +1195,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{c['fact:shown']}/{c['fact:n']}", f"{c['named:over']}/{c['named:n']}",
                 f"{c['moved:current']}/{c['moved:n']}", f"{c['moved:anywhere']}/{c['moved:n']}",
                 f"{c['faded:in_heading']}/{c['faded:n']}", f"{c['faded:in_block']}/{c['faded:n']}",
-                *brief_judge23.cells(c)]
+                *brief_judge23.cells(c), *brief_judge25.cells(c)]
         print("| " + " | ".join(row) + " |")
     for tag, vals in cpu.items():
         if vals:
