@@ -41,6 +41,7 @@ import numpy as np
 
 from memengine import (
     brief_dates,
+    brief_declined,
     brief_keyfacts,
     brief_moves,
     brief_outdated,
@@ -397,6 +398,9 @@ def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, 
     found, moved = brief_upcoming.plans(store, now, days_of)
     shown.update(moved)  # an older plan a newer one moved or restates: shown nowhere
     found, moved = brief_moves.settle(store, found, days_of, now)  # (brief28) ...or a later memory calls off or moves
+    if brief_declined.DECLINED:  # (brief33) ...or another member turned its day down and another day was named
+        found, declined = brief_declined.settle(store, found, days_of, now)
+        moved = sorted(set(moved) | set(declined))
     shown.update(moved)
     if moved_out is not None:  # (only those a later memory calls off or moves: an older plan brief_upcoming drops
         moved_out.update(moved)  # may be restated by a newer one, and quoted as its author's news still: held-out 17)

@@ -55,7 +55,15 @@ _MONTHS_PL: dict[int, tuple[str, ...]] = {
     10: ("października", "pazdziernika", "październik", "pazdziernik"), 11: ("listopada", "listopad"),
     12: ("grudnia", "grudzień", "grudzien"),
 }
-MONTH_OF = {w: n for table in (_MONTH_WORDS, _MONTHS_PL) for n, words in table.items() for w in words}
+# (brief33) Turkish, read after a day's number only ("8 Ekim Perşembe", "26 Haziran'a", "17 Ekim'de": the case ending
+# comes after an apostrophe); brief_months places no plan by these alone (Turkish says "in June" with an ending, and
+# "aralık" is also "an interval")
+MONTHS_TR: dict[int, tuple[str, ...]] = {
+    1: ("ocak",), 2: ("şubat", "subat"), 3: ("mart",), 4: ("nisan",), 5: ("mayıs", "mayis"), 6: ("haziran",),
+    7: ("temmuz",), 8: ("ağustos", "agustos"), 9: ("eylül", "eylul"), 10: ("ekim",), 11: ("kasım", "kasim"),
+    12: ("aralık", "aralik"),
+}
+MONTH_OF = {w: n for table in (_MONTH_WORDS, _MONTHS_PL, MONTHS_TR) for n, words in table.items() for w in words}
 _CAPITAL_ONLY = {"may", "march", "mar"}  # English verbs / words: a month only when capitalised
 _ORD = r"(?:st|nd|rd|th|er|e|º|ª)?"
 _YEAR = r"(?:,?\s+(?P<y>(?:19|20)\d\d)\b)?"
@@ -69,7 +77,8 @@ _ISO = re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<mn>[01]\d)-(?P<d>[0-3]\d)\b")
 # English day-of-month alone: "on the 25th", "Thursday 23rd", "by the 3rd" (the next such day);
 # not followed by a month (that is _DAY_MONTH's) nor by words of a rank or a recurring day
 _ORDINAL_DAY = re.compile(
-    r"\b(?:(?:on|by|until|till|from|for|before|after|to|now)\s+the|(?P<wd>mon|tues|wednes|thurs|fri|satur|sun)day,?"
+    r"\b(?:(?:on|by|until|till|from|for|before|after|to|now)\s+the|(?P<wd>(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"|mon|tues?|weds?|thu|thur|thurs|fri|sat|sun)\.?,?"
     r"(?:\s+the)?)\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)\b(?:\s+(?:of\s+)?(?P<next>[^\W\d_]+))?", re.IGNORECASE)
 # ...and "the 9th" with no preposition ("we said January, let's do the 9th"): a day only when what was said
 # before places it (its month in this turn or the few before, or the same day with its month)

@@ -30,6 +30,8 @@ _NAME_TOO = frozenset(("marco",))
 _OTHER_WORD = frozenset(("mai", "sept"))
 # months of three letters ("im Mai", "in mei", "in May"; the others of three are abbreviations or names: "Jan")
 _SHORT = frozenset(("may", "mai", "mei"))
+# (brief33) months read only after a day's number (Turkish places a month by an ending, "Haziran'da": not read here)
+_DAY_ONLY = frozenset(w for words in brief_dates.MONTHS_TR.values() for w in words)
 _MONTH_CUE = re.compile(r"(?:\b(?:en|de|d'|début|debut|fin|mi|mi-|au|pour|dès|des|depuis|avant|après|apres|jusqu'en)"
                         r"\s*(?:mois\s+de\s+|mois\s+d')?)$", re.I)
 # a plan is placed IN a month, or by its start or end: the word before the month ("we move in April", "pay by the end
@@ -57,7 +59,7 @@ def placed(text: str, written: date) -> list[date]:
         w = m.group()
         low = w.lower()
         month = brief_dates.MONTH_OF.get(low)
-        if month is None or len(low) < 4 and low not in _SHORT:
+        if month is None or len(low) < 4 and low not in _SHORT or low in _DAY_ONLY:
             continue
         if low in _CAPITAL_ONLY and not w[0].isupper() or low in _NAME_TOO and w[0].isupper():
             continue

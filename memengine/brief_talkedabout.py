@@ -22,11 +22,12 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from memengine import brief_dates, brief_namedpeople, summarize
+from memengine import brief_dates, brief_namedpeople, brief_talkedcues, summarize
 from memengine.brief_namedpeople import STATE_CHARS, STATE_SEP
 from memengine.brief_pool import FADED, POOL_MAX, Store
 from memengine.brief_text import one_line
 
+LOWER_NAMES = True  # (brief33) names in lower case / not always capitalised, places and glued openers (off: brief32)
 TURNS_MIN = 3  # turns naming a person talked about (fewer: a title or a role is needed)
 EVIDENCE_MIN = 2  # points of evidence in those turns (one, when two authors or more name them)
 READ_CHARS = 400  # of each turn read
@@ -71,6 +72,14 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
     lower: set[str] = set()
     for _i, _a, text, _d in turns:
         lower.update(w.lower() for w in _LOWER.findall(text))
+    cued: dict[str, int] = {}
+    original = {i: t for i, _a, t, _d in turns}  # (news is quoted as written, not as recased below)
+    if LOWER_NAMES:  # (brief33) names written in lower case, or not always capitalised (brief_talkedcues)
+        texts = [t for _i, _a, t, _d in turns]
+        cued = brief_talkedcues.lower_names(texts, author_words)
+        mixed = (lower & brief_talkedcues.mid_capitalised(texts)) - author_words
+        lower -= set(cued) | mixed
+        turns = [(i, a, brief_talkedcues.recased(t, set(cued) | mixed), d) for i, a, t, d in turns]
     # (cost) only the turns holding a capitalised word that two turns or more hold, never in lower case nor an author's,
     # are read for names: brief_namedpeople._mentions over every turn read was ~200 ms at 100k
     # and somewhere inside a sentence or with an ending ("Jess's", "Zeynep'in"): "Thanks", "Wow" open sentences only
@@ -90,11 +99,17 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
                 inside.add(bare)
     worth = set().union(*(ids for w, ids in holders.items() if len(ids) >= 2 and w in inside)) if holders else set()
     seen: dict[str, dict[str, Any]] = {}
+    places = _places(turns) if LOWER_NAMES else set()
     for mid, author, text, day in turns:
         if mid not in worth:
             continue
-        for raw, pts in brief_namedpeople._mentions(text).items():
+        found = brief_namedpeople._mentions(text)
+        for raw, pts in found.items():
+            if LOWER_NAMES and _opener_glued(raw, found, inside):
+                continue  # (brief33) "Evet Burak" of "Evet Burak'la": a sentence's first word glued to a name
             words = [_name_of(w) for w in raw.split()]
+            if any(w.lower() in places for w, _e in words):
+                continue  # (brief33) said with a case ending of place ("Kaş'ta", "Bodrum'da"): a place
             name = " ".join(w for w, _e in words)
             if not name or any(w.lower() in author_words for w, _e in words) or \
                     any(w.lower() in lower for w, _e in words):
@@ -102,6 +117,8 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
             if not re.search(r"(?<!\d\s)(?<!\d)" + re.escape(raw), text):
                 continue  # said only right after a number: a month or a unit ("8 Ekim", "17 Ekim'de"), no one
             pts += sum(e for _w, e in words)
+            if LOWER_NAMES and len(words) >= 2 and words[-1][0].lower() in _TITLES_AFTER:
+                pts = max(pts, 2)  # (brief33) a title after the name: "Hakan Bey", "Ayşe Hanım"
             if re.search(re.escape(raw) + r"['’]s\b", text):
                 pts = max(pts, 1)  # "Leila's cakes": a belonging the cues do not list
             got = seen.setdefault(name, {"name": name, "turns": [], "authors": set(), "points": 0, "strong": False,
@@ -114,19 +131,49 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
             got["strong"] = got["strong"] or pts >= 2
             got["days"].append((day, mid, text))
     out: list[dict[str, Any]] = []
-    for name, got in _merged(seen).items():
+    merged = _merged(seen)
+    # (brief33) the cues the capitalised reader lacks, in any case: "his name is Marcus", "he bought" after the name
+    said = brief_talkedcues.name_cues([t for _i, _a, t, _d in turns if _i in worth],
+                                      {w.lower() for n in merged for w in n.split()}) if LOWER_NAMES else {}
+    for name, got in merged.items():
         n = len(got["turns"])
+        # (brief33) the lower-case cues ("jo from work", "ray's 60th", "nan") and those above
+        bonus = max([cued.get(name.lower(), 0)] + [said.get(w.lower(), 0) for w in name.split()])
+        if bonus:
+            got["points"] = max(got["points"], bonus)
+            got["strong"] = got["strong"] or bonus >= 2
         if not (n >= TURNS_MIN and (got["points"] >= EVIDENCE_MIN or (len(got["authors"]) >= 2 and got["points"] >= 1))
                 or (n >= 2 and got["strong"] and got["points"] >= EVIDENCE_MIN)):
             continue
         days = sorted(got["days"])
         out.append({"name": name, "turns": sorted(got["turns"]), "first": days[0][0] or None,
+                    "label": brief_talkedcues.label([t for _d, _m, t in days], name) if name.lower() in cued else "",
                     "authors": sorted(got["authors"]),
                     "last": days[-1][0] or None,
-                    "news": next(((mid, text) for _d, mid, text in reversed(days) if mid not in unquoted
+                    "news": next(((mid, original.get(mid, text)) for _d, mid, text in reversed(days) if mid not in unquoted
                                   and not brief_dates.says_a_date(text)), None)})
     out.sort(key=lambda o: (-len(o["turns"]), o["name"]))
     return out
+
+
+# (brief33) a case ending of place after an apostrophe, Turkish: locative "'da / 'de / 'ta / 'te" (and what follows
+# it: "Kaş'tayız", we are in Kaş) and ablative "'dan / 'den / 'tan / 'ten"; a person takes "'la", "'ın", "'e" …
+_PLACE_ENDING = re.compile(r"(?<![\w'’-])([A-ZÀ-ÖØ-Þİ][\w-]*)['’](?:d|t)[ae]", re.UNICODE)
+
+
+_TITLES_AFTER = frozenset("bey hanım hanim efendi".split())  # (brief33) Turkish titles follow the name
+
+
+def _places(turns: list[tuple[int, str, str, str]]) -> set[str]:
+    """The lower-cased capitalised words the turns say with an ending of place (``_PLACE_ENDING``)."""
+    return {m.group(1).lower() for _i, _a, text, _d in turns for m in _PLACE_ENDING.finditer(text)}
+
+
+def _opener_glued(raw: str, found: dict[str, int], inside: set[str]) -> bool:
+    """Whether ``raw`` is a sentence's first word glued to a name the text also holds alone ("Evet Burak", "Burak"):
+    its first word never capitalised inside a sentence, its other words a name of their own in ``found``."""
+    words = raw.split()
+    return len(words) >= 2 and words[0].lower() not in inside and " ".join(words[1:]) in found
 
 
 def _merged(seen: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -162,7 +209,8 @@ def lines(store: Store, known: Collection[str], room: int, unquoted: Collection[
         span = lo if lo == hi else f"{lo} – {hi}"
         first = p["turns"][0]
         n = len(p["turns"])
-        line = f"{p['name']}: named in {n} turns ({span}; first #{first})"
+        said_as = f" ({p['label']})" if p.get("label") else ""  # (brief33) "Ray (uncle)", "Jo (from work)"
+        line = f"{p['name']}{said_as}: named in {n} turns ({span}; first #{first})"
         if p["news"] is None:
             out.append((line, {"named_in": n, "first": first, "talked_about": p["name"]}))
             continue

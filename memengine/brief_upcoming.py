@@ -569,7 +569,9 @@ verzet verplaatst verschoven uitgesteld gewijzigd veranderd omgeboekt
 reporté reportée reportés reportées avancé avancée avancés avancées déplacé déplacée déplacés déplacées
 przełożona przeniesiony przeniesiona przeniesione przeniesiono przesunięta przełożył przełożyła przełożyli przełożone przełożony przesunął przesunęła przesunięte przesunięty zmieniłam
 zmieniłem zmienili zmienione zmieniony zmiana zamiast
-""".split())
+ertelendi erteledi ertelediler ertelendik ertelemiş ertelenmiş değişti değiştirdik değiştirdi değiştirildi değişmiş
+kaydırdık kaydırdı kaydırıldı oldu yerine
+""".split())  # (brief33) Turkish: "nişanı bir hafta erteledi, 20 Haziran Cumartesi oldu" (put off a week; it is now …)
 _MORE_INSTEAD = re.compile(r"\bi\s+(?:stället|stallet|stedet|steden)\b|\bin\s+plaats\s+(?:daarvan|van)\b|"
                            r"\bal\s+posto\b", re.IGNORECASE)
 

@@ -77,11 +77,13 @@ månad år timme timmar minut minuter
 mandag tirsdag onsdag torsdag fredag lørdag søndag i dag i morgen i går aften nat uge måned time timer
 poniedziałek wtorek środa czwartek piątek sobota niedziela dzisiaj dziś jutro wczoraj rano wieczór noc dzień
 tydzień miesiąc rok godzina godziny minuta minut
+pazartesi salı çarşamba perşembe cuma cumartesi pazar bugün yarın dün akşam sabah gece hafta ay yıl gün
 """.split()) | frozenset(w for w in MONTH_OF if len(w) >= 4) | frozenset(
     # the short forms chats write ("nov 14 in austin"), but not "jan" / "mar" / "may" (a name, "sea", a verb)
     "feb apr jun jul aug sep sept oct nov dec".split()) | frozenset(
     # (round 14) and the weekdays' ("Fri 20 Nov", "Tue 24 Nov at 2 pm"), but not "mon", "sat", "sun" (words)
     "tue tues wed thu thur thurs fri".split())
+# (brief33: Turkish's too, whose months brief_dates reads now: "Cuma" named a moving day's topic)
 # ...the calendar words of the other languages the brief reads dates in (round 8: an Italian family chat's
 # topics were named "dicembre", "giorno", "stasera" and "oggi nebbia fitta": when, not what), and (round 9) of
 # Swedish, Danish / Norwegian and Polish, whose chats a brief meets too ("lördag" named a team's topic)

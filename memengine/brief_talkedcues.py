@@ -1,0 +1,167 @@
+"""(brief33) People a chat talks about whose names are NOT capitalised, or not always.
+
+brief_talkedabout (brief32) read a person from a capitalised word with evidence around it, and a word the turns also
+wrote in lower case was never a name (a sentence's first word: "Tamam", "Shall"). Chats written by other people broke
+that on every person the lead's blind chats talked about: terse writers write names in lower case ("gareth put me on
+the rota", "bev says the cake will be lemon", "uncle ray's party moved"), half the time ("his name is Marcus
+apparently" … "marcus is actually really nice?? he bought a round"), or name people by what they are to them ("nan's
+90th", "your nan", "jo from work", "my uncle ray"). Read here, by the words around the word and no list of names:
+
+* a word written in lower case is a name when a cue says so in some turn (:func:`lower_names`): a relation or role
+  right before it ("uncle ray", "auntie bev", "my boss gareth": 2 points), "from work / school / uni" right after
+  it ("jo from work": 2), a person's belonging or age after its "'s" ("ray's 60th", "nan's fave": 1), a verb only
+  people do after it ("bev says", "priya asked": 1), or it is a kinship word said as a name ("nan", "gran": 2, in
+  every turn); and it is never written after an article or a determiner ("the van", "a bed", "this gig"), never a
+  stop word, a role, a day or a month, never an author's word;
+* a capitalised word written in lower case too is a name when it is capitalised INSIDE a sentence at least once
+  ("his name is Marcus apparently"): :func:`mid_capitalised`; a sentence's first word ("Tamam", "Hahaha") is not.
+
+brief_talkedabout then reads those turns with the name capitalised (:func:`recased`), so its evidence cues, counts and
+thresholds apply unchanged. The cues are English (and the kinship words of the brief's other languages).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+
+from memengine import brief_namedpeople, summarize
+
+# kinship words said as a name ("poor nan", "nan's 90th", "tell grandad"): a person in every turn
+KIN_NAMES = frozenset("""nan nana nanna nanny gran granny grandma grandmother grandpa grandad granddad grandpa gramps
+grandmom grandmum oma opa omi opi mamie papi papy mémé pépé abuela abuelo abuelita abuelito yaya nonna nonno
+babcia dziadek babcią babci dziadka dziadkiem babaanne anneanne dede""".split())
+# relations and roles said right before a person's name ("uncle ray", "auntie bev", "my boss gareth", "cousin jo")
+_BEFORE = brief_namedpeople._ROLES | frozenset("""auntie aunty uncle bro sis bestie mate pal bf gf hubby wifey fiance
+step-mum stepmum stepdad step-dad cuz""".split())
+# what a person's "'s" is followed by: brief_namedpeople's belongings, and a party, a birthday's age ("ray's 60th")
+_BELONGS = brief_namedpeople._BELONGINGS | frozenset("""party fave favourite favorite place bday do leaving hen stag
+funeral surgery operation op new""".split())
+_AGE = re.compile(r"^\d{1,3}(?:st|nd|rd|th)$")
+# a verb only people do right after the name ("bev says", "priya asked", "gareth put me on the rota")
+_VERBS = brief_namedpeople._HUMAN_VERBS | frozenset("""posted messaged rang phoned texted replied reckons thinks
+says asked told wants put gave invited""".split())
+_FROM = frozenset("work school uni college office gym church football class choir".split())
+# an article or determiner before a word: no name ("the van", "a bed", "this gig", "every sunday")
+_DETERMINERS = frozenset("a an the this that these those some any every each no another".split())
+_PRONOUNS = frozenset("he she him his her hers".split())  # a person's pronoun soon after the name ("he bought")
+PRONOUN_WORDS = 8  # ...within this many words
+_CALLED = frozenset("called named".split())  # "his name is Marcus", "a guy called Marcus"
+_WORD = re.compile(r"[^\W_][\w'’-]*")
+_SENT_OPEN = re.compile(r"(?:^|[.!?:;\n])[\s\"'“‘(¡¿-]*$")
+
+
+def _tokens(text: str) -> list[tuple[str, str, int]]:
+    """(word as written, lower-cased word without "'s", start) of each word of ``text``."""
+    return [(m.group(), m.group().lower().removesuffix("'s").removesuffix("’s"), m.start())
+            for m in _WORD.finditer(text)]
+
+
+def lower_names(texts: Iterable[str], exclude: Collection[str]) -> dict[str, int]:
+    """Each word the texts write in lower case that a cue names as a person (see the module docstring), with the
+    points the cues gave it; none of ``exclude`` (authors' words, names the People section has)."""
+    points: dict[str, int] = {}
+    barred: set[str] = set()
+    for text in texts:
+        toks = _tokens(text)
+        for k, (word, low, _at) in enumerate(toks):
+            if not word[:1].islower():
+                continue
+            if k and toks[k - 1][1] in _DETERMINERS and _adjacent(text, toks, k - 1):
+                barred.add(low)
+                continue
+            if _can_name(low, exclude):
+                got = _cue(text, toks, k)
+                if got:
+                    points[low] = points.get(low, 0) + got
+    return {w: p for w, p in points.items() if w not in barred}
+
+
+def name_cues(texts: Iterable[str], names: Collection[str]) -> dict[str, int]:
+    """The points :func:`_cue` gives each of ``names`` (lower-cased) in the texts, written in any case; with a
+    naming ("his name is Marcus", "a guy called Marcus": 2) and a person's pronoun soon after it ("marcus is
+    actually really nice?? he bought a round": 1 a turn)."""
+    points: dict[str, int] = {}
+    for text in texts:
+        toks = _tokens(text)
+        for k, (_word, low, _at) in enumerate(toks):
+            if low not in names:
+                continue
+            got = _cue(text, toks, k)
+            before = [t[1] for t in toks[max(0, k - 2):k]]
+            if before[-1:] and before[-1] in _CALLED or before == ["name", "is"]:
+                got = max(got, 2)
+            elif any(t[1] in _PRONOUNS for t in toks[k + 1:k + 1 + PRONOUN_WORDS]):
+                got = max(got, 1)
+            if got:
+                points[low] = points.get(low, 0) + got
+    return points
+
+
+def _adjacent(text: str, toks: list[tuple[str, str, int]], k: int) -> bool:
+    """Whether word ``k`` and the next one stand side by side (spaces only between: not "Mum: nan's", where the
+    author's name ends a turn's prefix)."""
+    end = toks[k][2] + len(toks[k][0])
+    return k + 1 < len(toks) and not text[end:toks[k + 1][2]].strip()
+
+
+def _cue(text: str, toks: list[tuple[str, str, int]], k: int) -> int:
+    """The points the words around word ``k`` give it as a person's name (the module docstring's cues)."""
+    word, low, _at = toks[k]
+    prev = toks[k - 1][1] if k and _adjacent(text, toks, k - 1) else ""
+    nxt = toks[k + 1][1] if _adjacent(text, toks, k) else ""
+    nxt_raw = toks[k + 1][0].lower() if nxt else ""
+    possessive = word.lower().endswith(("'s", "’s"))
+    if low in KIN_NAMES:
+        return 2
+    if prev in _BEFORE and low not in brief_namedpeople._HUMAN_VERBS:
+        return 2
+    if nxt == "from" and k + 2 < len(toks) and toks[k + 2][1] in _FROM:
+        return 2
+    if possessive and (nxt in _BELONGS or _AGE.match(nxt_raw)):
+        return 1
+    if not possessive and nxt in _VERBS:
+        return 1
+    return 0
+
+
+def _can_name(low: str, exclude: Collection[str]) -> bool:
+    """Whether the lower-cased word ``low`` may be a person's name at all."""
+    return len(low) >= 2 and low not in exclude and low not in summarize.STOPWORDS \
+        and (low in KIN_NAMES or low not in _BEFORE) and low not in brief_namedpeople._CALENDAR \
+        and low not in brief_namedpeople._TITLES and low not in _VERBS and "'" not in low and "’" not in low
+
+
+def mid_capitalised(texts: Iterable[str]) -> set[str]:
+    """The lower-cased words the texts capitalise inside a sentence at least once ("his name is Marcus")."""
+    out: set[str] = set()
+    for text in texts:
+        for word, low, at in _tokens(text):
+            if word[:1].isupper() and not _SENT_OPEN.search(text[max(0, at - 4):at]):
+                out.add(low)
+    return out
+
+
+def recased(text: str, names: Collection[str]) -> str:
+    """``text`` with each lower-case word of ``names`` capitalised ("bev says" -> "Bev says"), so the capitalised
+    readers (brief_namedpeople._mentions) see it as a name."""
+    if not names:
+        return text
+    return _WORD.sub(lambda m: m.group()[:1].upper() + m.group()[1:] if m.group()[:1].islower() and m.group().lower()
+                     .removesuffix("'s").removesuffix("’s") in names else m.group(), text)
+
+
+def label(texts: Iterable[str], name: str) -> str:
+    """What the turns call ``name`` right before it, when they always do the same ("uncle" of "uncle ray", "auntie"
+    of "auntie bev"), or "" — shown after the name: ``ray (uncle)``."""
+    said: set[str] = set()
+    low_name = name.lower()
+    for text in texts:
+        toks = _tokens(text)
+        for k, (_w, low, _at) in enumerate(toks):
+            if low == low_name and k and toks[k - 1][1] in _BEFORE and _adjacent(text, toks, k - 1):
+                said.add(toks[k - 1][1])
+            elif low == low_name and k + 2 < len(toks) and toks[k + 1][1] == "from" and toks[k + 2][1] in _FROM \
+                    and _adjacent(text, toks, k):
+                said.add(f"from {toks[k + 2][1]}")
+    return next(iter(said)) if len(said) == 1 else ""
