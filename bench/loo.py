@@ -225,6 +225,10 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "an agent's note restated as a change, above the older (notes_newer)": (D, replace(D, notes_newer=False)),
     # round 38 (memengine/recall/past.py): a question about the past of a fact, the older version above the newer
     "a question about the past: the older version first (past)": (D, replace(D, past=False)),
+    # round 41 (memengine/recall/state_words.py, chain.py): a note matching only a question's "now" / "still" gets no
+    # keyword score; a past question asking the first version or the one before a value: along the chain of versions
+    "a question's time/state words read as intent (state_words)": (D, replace(D, state_words=False)),
+    "history along the chain of versions (chain)": (D, replace(D, chain=False)),
     # round 34 (memengine/recall/keyword_floor.py): a keyword side that matched only words most rows hold, left out
     "keyword side at FTS5's idf floor left out of fusion (kw_floor)": (D, replace(D, kw_floor=False)),
     # round 33 (memengine/recall/bridge.py): question words bridged to the store's words the model's table holds alike

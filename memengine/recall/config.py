@@ -237,6 +237,12 @@ NOTES_LINKS = True
 # Round 38 (recall39, memengine/recall/past.py): a question asking for the past of a fact ("before pnpm", "used to",
 # "früher", "antes", "avant", "in March") admits retired versions and puts the version a result replaced above it.
 PAST = True
+# Round 41 (recall41, memengine/recall/state_words.py): a question's words about time and state ("now", "these days",
+# "still", "jetzt", "ahora", "maintenant") are intent, not content: a note matching only them gets no keyword score.
+STATE_WORDS = True
+# Round 41 (recall41, memengine/recall/chain.py): a question about the past pointing at the FIRST version, or at the one
+# before a value it names, answered along the whole chain of versions (round 38 stepped back one).
+CHAIN = True
 # Round 25 ("switch", renamed.py): the broader change lexicon the facts engine reads (fact_change_words: "résilié",
 # "cancelei", "passati"), and "what" questions asking no value, whose update must say the change beside the old name.
 # Held-out 22: recall@5 0.734 -> 0.747, newer above older 23/42 -> 24/42, traps moved 0; held-outs 13-19 unchanged,
@@ -298,7 +304,7 @@ W_BRIDGE = 0.3
 # from one retrieval per question and these fields).
 RETRIEVAL_FIELDS = ("fts_weights", "drop_person_terms", "max_df", "df_column", "w_phrase", "context_vectors",
                     "context_mix", "query_adapter", "w_instances", "word_parts", "absent",
-                    "word_endings", "bridge", "bridge_floor", "w_bridge")
+                    "word_endings", "bridge", "bridge_floor", "w_bridge", "state_words")
 
 
 @dataclass
@@ -406,6 +412,10 @@ class RecallConfig:
     notes_links: bool = NOTES_LINKS
     # A question asking for the past: retired versions admitted, the older version above the newer (past.py).
     past: bool = PAST
+    # A note matching only the question's time/state words ("now", "still", "im Moment"): no keyword score.
+    state_words: bool = STATE_WORDS
+    # A past question asking the first version or the one before a value named: along the whole chain (chain.py).
+    chain: bool = CHAIN
     # The answers of the first answer_seeds hits' questions, right after them below the first answer_keep (answers.py).
     answer_seeds: int = ANSWER_SEEDS
     answer_keep: int = ANSWER_KEEP

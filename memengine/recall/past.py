@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 from memengine.db import select_in
+from memengine.recall.chain import walk_back
 from memengine.records import MEMORY_COLUMNS, Memory
 from memengine.supersession import _MAY_UPDATE_EDGE, links
 
@@ -87,7 +88,7 @@ def _said(m: Memory) -> str:
     return m.event_at or m.valid_from or m.created_at
 
 
-def older_first(conn: Any, results: list[Memory], month: int | None = None) -> list[Memory]:
+def older_first(conn: Any, results: list[Memory], month: int | None = None, query: str | None = None) -> list[Memory]:
     """``results`` with, above each result holding a newer version, the version it replaced (fetched when not among
     them), each older version marked with what replaced it. ``month``: the question names one ("in March"): step
     back further while the version is dated after that month (the version then current). The list grows by at most
@@ -101,7 +102,7 @@ def older_first(conn: Any, results: list[Memory], month: int | None = None) -> l
             if n in by_id and (m.id, "may_update") not in older.get(n, []):
                 older.setdefault(n, []).append((m.id, "may_update"))
     if not older:
-        return told(conn, results)
+        return told(conn, walk_back(conn, results, query) if query is not None and month is None else results)
     # one more step back for a month named (a chain 18 -> 20 -> 22 asked "in March")
     if month is not None:
         more = _older_links(conn, sorted({o for olds in older.values() for o, _ in olds} - set(older)))
@@ -141,6 +142,8 @@ def older_first(conn: Any, results: list[Memory], month: int | None = None) -> l
             old.score = newer.score  # (ranked above it: its score says so)
         out.insert(out.index(newer), old)
         moved.add(old.id)
+    if query is not None and month is None:  # further back along the chain: "before OpenTable", "originally"
+        out = walk_back(conn, out, query)
     return told(conn, out)
 
 

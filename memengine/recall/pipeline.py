@@ -38,6 +38,7 @@ from memengine.recall.past import asks_past, asks_when, older_first, told
 from memengine.recall.people import People
 from memengine.recall.priors import asks_for_many, cover_sessions
 from memengine.recall.registry import lookup
+from memengine.recall.state_words import state_gated, state_terms
 from memengine.records import Candidate, Memory, RecallResult
 from memengine.storebase import one_size_read
 from memengine.supersession import outdated_marked, versions_marked
@@ -160,6 +161,7 @@ class _Run:
     kw_ahead: bool = False  # kw_later only filters what the worker reads ahead (``_keyword_prefetch``)
     phrase: dict[int, float] = field(default_factory=dict)
     pruned: list[str] = field(default_factory=list)  # frequent words left out of the keyword query
+    state: set[str] = field(default_factory=set)  # its words about time / state ("now", "still"): state_words.py
     qvec: Any = None  # the query vector at stored precision
     combined: dict[int, float] = field(default_factory=dict)  # vector score of every kNN hit
     ranked: list[int] = field(default_factory=list)  # kNN hits that pass the filter, best first
@@ -286,6 +288,8 @@ class Recall(KeywordSearch, People):
             run.kw = dict(run.kw_future.result())
         if run.kw_later is not None:  # (no query vector after all)
             run.kw = dict(run.kw_later())
+        if run.state and run.kw:  # a note matching only the question's "now" / "still" gets no keyword score
+            run.kw = state_gated(self.conn, run.query, run.state, run.kw)
         parts_on, instances_on = run.cfg.word_parts and not run.raw, run.cfg.w_instances > 0
         absent_on = bool(run.cfg.absent) and run.qvec is not None and not run.raw
         endings_on = bool(run.cfg.word_endings) and not run.raw
@@ -357,6 +361,8 @@ class Recall(KeywordSearch, People):
             kept = [t for t in terms if shares[t] <= run.cfg.max_df] or [min(terms, key=lambda t: shares[t])]
             run.pruned = [t for t in terms if t not in kept]
             terms = kept
+        if run.cfg.state_words and run.strategy == "hybrid":  # "now", "these days", "still", "jetzt", "ahora": intent, not content (round 41)
+            run.state = state_terms(run.query, terms)
         return terms
 
     def _keyword_side(self, run: _Run) -> None:
@@ -593,7 +599,7 @@ class Recall(KeywordSearch, People):
         if run.strategy == "hybrid" and run.cfg.past:  # a question about the past: the older version above the newer
             past_asked, month = asks_past(run.query)  # (round 38; recall() admitted the retired versions)
             if past_asked:
-                results = older_first(self.conn, results, month)[:max(run.k, len(results))]
+                results = older_first(self.conn, results, month, run.query if run.cfg.chain else None)[:max(run.k, len(results))]
             elif asks_when(run.query):  # (and "when did X change": a retired version returned says what replaced it)
                 results = told(self.conn, results)
         mark_weak(results, query_terms(run.query), vs if run.qvec is not None else None)
