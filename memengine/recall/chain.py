@@ -184,7 +184,8 @@ def walk_back(conn: Any, results: list[Memory], query: str) -> list[Memory]:
         target.possibly_outdated, target.possibly_outdated_by = True, sorted(
             {*(target.possibly_outdated_by or []), later.id})
     out = [m for m in results if m.id != target.id]
-    if target.score is None or (results[top].score is not None and target.score < results[top].score):
-        target.score = results[top].score  # (ranked above it: its score says so)
+    above = results[top].score
+    if target.score is None or (above is not None and target.score < above):
+        target.score = above  # (ranked above it: its score says so)
     out.insert(top, target)
     return out
