@@ -6,6 +6,8 @@ shared machine falls on both alike. Prints the mean and p95 per side, for the pa
 
     .venv/bin/python bench/recall_notes.py --data bench/data/recall_heldout36 --reuse /tmp/notes36   # build first
     .venv/bin/python bench/recall38_cost.py --reuse /tmp/notes36 [--data bench/data/recall_heldout36] [--rounds 3]
+    .venv/bin/python bench/recall38_cost.py --reuse /tmp/notes37 --data bench/data/recall_heldout37 \
+        --off state_words --off chain                   # round 41: other steps off instead of ``past``
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reuse", type=Path, required=True, help="the stores bench/recall_notes.py built")
     ap.add_argument("--data", type=Path, default=REPO / "bench" / "data" / "recall_heldout36")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--off", action="append", metavar="FIELD", help="the switches turned off (default: past)")
     args = ap.parse_args(argv)
-    on, off = RecallConfig(), replace(RecallConfig(), past=False)
+    switched = args.off or ["past"]
+    on, off = RecallConfig(), replace(RecallConfig(), **{f: False for f in switched})
     times: dict[tuple[str, bool], list[float]] = {}
     questions = load_questions(args.data)
     for user in users_of(args.data):
@@ -49,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
                     store.recall(q["question"], k=10, touch=False, config=cfg)
                     times.setdefault((kind, flag), []).append((time.process_time() - t0) * 1000)
         store.close()
-    print(f"{args.data.name}: warm recall CPU per question (ms), {args.rounds} rounds, past on / off alternating")
+    print(f"{args.data.name}: warm recall CPU per question (ms), {args.rounds} rounds, {'+'.join(switched)} on / off "
+          "alternating")
     print("| questions | n | on mean | off mean | on p95 | off p95 |")
     print("|---|---|---|---|---|---|")
     for kind in sorted({k for k, _ in times}):
