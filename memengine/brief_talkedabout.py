@@ -73,11 +73,14 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
     for _i, _a, text, _d in turns:
         lower.update(w.lower() for w in _LOWER.findall(text))
     cued: dict[str, int] = {}
+    english = False
     original = {i: t for i, _a, t, _d in turns}  # (news is quoted as written, not as recased below)
     if LOWER_NAMES:  # (brief33) names written in lower case, or not always capitalised (brief_talkedcues)
         texts = [t for _i, _a, t, _d in turns]
-        cued = brief_talkedcues.lower_names(texts, author_words)
-        mixed = (lower & brief_talkedcues.mid_capitalised(texts)) - author_words
+        english = summarize.detect_language(texts) in ("english", None)  # (the cues are English words)
+        cued = brief_talkedcues.lower_names(texts, author_words, english)
+        mixed = {w for w in lower & brief_talkedcues.mid_capitalised(texts) - brief_talkedcues.determined(texts)
+                 if brief_talkedcues.can_name(w, author_words)} if english else set()
         lower -= set(cued) | mixed
         turns = [(i, a, brief_talkedcues.recased(t, set(cued) | mixed), d) for i, a, t, d in turns]
     # (cost) only the turns holding a capitalised word that two turns or more hold, never in lower case nor an author's,
@@ -134,7 +137,7 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
     merged = _merged(seen)
     # (brief33) the cues the capitalised reader lacks, in any case: "his name is Marcus", "he bought" after the name
     said = brief_talkedcues.name_cues([t for _i, _a, t, _d in turns if _i in worth],
-                                      {w.lower() for n in merged for w in n.split()}) if LOWER_NAMES else {}
+                                      {w.lower() for n in merged for w in n.split()}) if LOWER_NAMES and english else {}
     for name, got in merged.items():
         n = len(got["turns"])
         # (brief33) the lower-case cues ("jo from work", "ray's 60th", "nan") and those above

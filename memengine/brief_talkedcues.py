@@ -41,11 +41,13 @@ _AGE = re.compile(r"^\d{1,3}(?:st|nd|rd|th)$")
 # a verb only people do right after the name ("bev says", "priya asked", "gareth put me on the rota")
 _VERBS = brief_namedpeople._HUMAN_VERBS | frozenset("""posted messaged rang phoned texted replied reckons thinks
 says asked told wants put gave invited""".split())
+# a relation said right before a name with no possessive ("uncle ray", "auntie bev", "cousin jo"); any other role
+# needs one before it ("my boss gareth", "her sister Jo": not "grandpa sleeps", "landlord asap")
+_PREFIXES = frozenset("uncle auntie aunty aunt cousin cuz bro sis".split())
+_POSSESSIVES = frozenset("my your his her our their".split())
 _FROM = frozenset("work school uni college office gym church football class choir".split())
 # an article or determiner before a word: no name ("the van", "a bed", "this gig", "every sunday")
 _DETERMINERS = frozenset("a an the this that these those some any every each no another".split())
-_PRONOUNS = frozenset("he she him his her hers".split())  # a person's pronoun soon after the name ("he bought")
-PRONOUN_WORDS = 8  # ...within this many words
 _CALLED = frozenset("called named".split())  # "his name is Marcus", "a guy called Marcus"
 _WORD = re.compile(r"[^\W_][\w'’-]*")
 _SENT_OPEN = re.compile(r"(?:^|[.!?:;\n])[\s\"'“‘(¡¿-]*$")
@@ -57,9 +59,10 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
             for m in _WORD.finditer(text)]
 
 
-def lower_names(texts: Iterable[str], exclude: Collection[str]) -> dict[str, int]:
+def lower_names(texts: Iterable[str], exclude: Collection[str], english: bool = True) -> dict[str, int]:
     """Each word the texts write in lower case that a cue names as a person (see the module docstring), with the
-    points the cues gave it; none of ``exclude`` (authors' words, names the People section has)."""
+    points the cues gave it; none of ``exclude`` (authors' words, names the People section has). Not ``english``:
+    the kinship words only ("Mamie", "Papi": the other cues are English words; "den", "prima", "son" are not names)."""
     points: dict[str, int] = {}
     barred: set[str] = set()
     for text in texts:
@@ -70,7 +73,7 @@ def lower_names(texts: Iterable[str], exclude: Collection[str]) -> dict[str, int
             if k and toks[k - 1][1] in _DETERMINERS and _adjacent(text, toks, k - 1):
                 barred.add(low)
                 continue
-            if _can_name(low, exclude):
+            if can_name(low, exclude) and (english or low in KIN_NAMES):
                 got = _cue(text, toks, k)
                 if got:
                     points[low] = points.get(low, 0) + got
@@ -78,24 +81,37 @@ def lower_names(texts: Iterable[str], exclude: Collection[str]) -> dict[str, int
 
 
 def name_cues(texts: Iterable[str], names: Collection[str]) -> dict[str, int]:
-    """The points :func:`_cue` gives each of ``names`` (lower-cased) in the texts, written in any case; with a
-    naming ("his name is Marcus", "a guy called Marcus": 2) and a person's pronoun soon after it ("marcus is
-    actually really nice?? he bought a round": 1 a turn)."""
+    """The points :func:`_cue` gives each of ``names`` (lower-cased) in the texts, written in any case, with a
+    naming ("his name is Marcus", "a guy called Marcus": 2); none for a word the texts also say after an article
+    ("the hospital rang": a thing). (A pronoun after the name was measured as a cue and dropped: "… the Harlow
+    extension, worried about light to her kitchen" gave a house a People line.)"""
     points: dict[str, int] = {}
+    barred: set[str] = set()
     for text in texts:
         toks = _tokens(text)
         for k, (_word, low, _at) in enumerate(toks):
             if low not in names:
                 continue
+            if k and toks[k - 1][1] in _DETERMINERS and _adjacent(text, toks, k - 1):
+                barred.add(low)
+                continue
             got = _cue(text, toks, k)
             before = [t[1] for t in toks[max(0, k - 2):k]]
             if before[-1:] and before[-1] in _CALLED or before == ["name", "is"]:
                 got = max(got, 2)
-            elif any(t[1] in _PRONOUNS for t in toks[k + 1:k + 1 + PRONOUN_WORDS]):
-                got = max(got, 1)
             if got:
                 points[low] = points.get(low, 0) + got
-    return points
+    return {w: p for w, p in points.items() if w not in barred}
+
+
+def determined(texts: Iterable[str]) -> set[str]:
+    """The lower-cased words the texts say right after an article or a determiner ("the hospital", "a flat")."""
+    out: set[str] = set()
+    for text in texts:
+        toks = _tokens(text)
+        out.update(toks[k][1] for k in range(1, len(toks))
+                   if toks[k - 1][1] in _DETERMINERS and _adjacent(text, toks, k - 1))
+    return out
 
 
 def _adjacent(text: str, toks: list[tuple[str, str, int]], k: int) -> bool:
@@ -114,19 +130,21 @@ def _cue(text: str, toks: list[tuple[str, str, int]], k: int) -> int:
     possessive = word.lower().endswith(("'s", "’s"))
     if low in KIN_NAMES:
         return 2
-    if prev in _BEFORE and low not in brief_namedpeople._HUMAN_VERBS:
+    owner = toks[k - 2][1] if k >= 2 and _adjacent(text, toks, k - 2) else ""
+    if (prev in _PREFIXES or prev in _BEFORE and owner in _POSSESSIVES) and low not in _VERBS:
         return 2
     if nxt == "from" and k + 2 < len(toks) and toks[k + 2][1] in _FROM:
         return 2
     if possessive and (nxt in _BELONGS or _AGE.match(nxt_raw)):
         return 1
-    if not possessive and nxt in _VERBS:
-        return 1
+    if not possessive and nxt in _VERBS and (not prev or prev in summarize.STOPWORDS):
+        return 1  # ("bev says", "what priya posted"; not "the planning officer says": a compound's head)
     return 0
 
 
-def _can_name(low: str, exclude: Collection[str]) -> bool:
-    """Whether the lower-cased word ``low`` may be a person's name at all."""
+def can_name(low: str, exclude: Collection[str]) -> bool:
+    """Whether the lower-cased word ``low`` may be a person's name at all (no stop word, role, verb of people, day,
+    month or title; none of ``exclude``)."""
     return len(low) >= 2 and low not in exclude and low not in summarize.STOPWORDS \
         and (low in KIN_NAMES or low not in _BEFORE) and low not in brief_namedpeople._CALENDAR \
         and low not in brief_namedpeople._TITLES and low not in _VERBS and "'" not in low and "’" not in low
@@ -159,7 +177,8 @@ def label(texts: Iterable[str], name: str) -> str:
     for text in texts:
         toks = _tokens(text)
         for k, (_w, low, _at) in enumerate(toks):
-            if low == low_name and k and toks[k - 1][1] in _BEFORE and _adjacent(text, toks, k - 1):
+            if low == low_name and k and toks[k - 1][1] in _BEFORE and _adjacent(text, toks, k - 1) and \
+                    _cue(text, toks, k) == 2:
                 said.add(toks[k - 1][1])
             elif low == low_name and k + 2 < len(toks) and toks[k + 1][1] == "from" and toks[k + 2][1] in _FROM \
                     and _adjacent(text, toks, k):

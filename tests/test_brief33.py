@@ -136,3 +136,22 @@ def test_off_switch_and_turkish_places_and_glued_openers(db_path: Path, monkeypa
         assert [p["name"] for p in got] == ["Evet Burak", "Kaş"]
     finally:
         store.close()
+
+
+def test_things_and_places_said_like_people_get_no_line(db_path: Path) -> None:
+    """Found on held-outs 10–14 while building: "the hospital rang" (a thing: said after an article), "Harlow …
+    worried about light to her kitchen" (a pronoun is no evidence), "grandpa sleeps" (a kinship word before a verb is
+    no name), "the planning officer says" (a compound's head), "And" capitalised inside a sentence (a stop word)."""
+    store = core.MemoryStore(db_path)
+    try:
+        _chat(store, [(0, "Mum", "the hospital rang: the operation moves to Thu 3 Dec"),
+                      (1, "Jo", "and near the hospital too. And parking"),
+                      (2, "Mum", "Harrogate District Hospital will write with a date"),
+                      (3, "Ana", "neighbour objected to the Harlow extension, worried about light to her kitchen"),
+                      (4, "Ben", "Harlow: the planning officer says the decision is Thu 10 Dec"),
+                      (5, "Ana", "Harlow drawings updated, she is happy"),
+                      (6, "Jo", "grandpa sleeps all afternoon"), (7, "Mum", "grandpa sleeps better now"),
+                      (8, "Ben", "grandpa sleeps, he says hi")], datetime(2026, 10, 1, 9), "fam")
+        assert brief_talkedabout.talked_about(store, {"mum", "jo", "ana", "ben"}) == []
+    finally:
+        store.close()
