@@ -155,7 +155,25 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
                     "last": days[-1][0] or None,
                     "news": next(((mid, original.get(mid, text)) for _d, mid, text in reversed(days) if mid not in unquoted
                                   and not brief_dates.says_a_date(text)), None)})
+    if LOWER_NAMES and english:  # (brief33) people named only by a relation: "my boss", "the landlord"
+        out += _relations(turns, author_words | {o["label"] for o in out if o.get("label")} | {
+            w.lower() for o in out for w in o["name"].split()}, original, unquoted)
     out.sort(key=lambda o: (-len(o["turns"]), o["name"]))
+    return out
+
+
+def _relations(turns: list[tuple[int, str, str, str]], taken: set[str], original: dict[int, str],
+               unquoted: Collection[int]) -> list[dict[str, Any]]:
+    """(brief33) ``brief_talkedcues.relations`` as :func:`talked_about`'s entries: named ``boss`` with the label
+    ``dan's`` when every "my boss" is dan's."""
+    day_of = {i: d for i, _a, _t, d in turns}
+    out = []
+    for role, (ids, authors, owner) in brief_talkedcues.relations([(i, a, t) for i, a, t, _d in turns], taken).items():
+        days = sorted((day_of[i], i) for i in ids)
+        out.append({"name": role, "turns": sorted(ids), "first": days[0][0] or None, "last": days[-1][0] or None,
+                    "label": f"{owner}'s" if owner else "", "authors": sorted(authors),
+                    "news": next(((i, original[i]) for _d, i in reversed(days) if i not in unquoted
+                                  and not brief_dates.says_a_date(original[i])), None)})
     return out
 
 

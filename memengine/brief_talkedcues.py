@@ -184,3 +184,45 @@ def label(texts: Iterable[str], name: str) -> str:
                     and _adjacent(text, toks, k):
                 said.add(f"from {toks[k + 2][1]}")
     return next(iter(said)) if len(said) == 1 else ""
+
+
+# (brief33) a person named only by what they are to someone: "my boss wants me in on sat", "your boss is a nightmare",
+# "the landlord says …" — a role after a possessive or "the", not followed by a name; one role, one person
+RELATIONS = frozenset("""boss manager colleague coworker co-worker supervisor uncle aunt auntie aunty cousin sister
+brother mum mom mam dad girlfriend boyfriend partner husband wife fiance fiancé fiancee fiancée landlord landlady
+neighbour neighbor flatmate housemate roommate gp doctor dentist therapist physio teacher tutor coach stepmum stepdad
+bf gf""".split())
+_OWNERS = _POSSESSIVES | {"the"}
+RELATION_TURNS = 3  # turns naming the relation (fewer: a passing mention)
+
+
+def relations(turns: Iterable[tuple[int, str, str]], taken: Collection[str]
+              ) -> dict[str, tuple[list[int], set[str], str]]:
+    """Each role of :data:`RELATIONS` the turns (id, author, text) say after a possessive or "the" and before no name,
+    in RELATION_TURNS turns or more: ``{role: (turn ids, lower-cased authors, owner)}`` (``owner``: the author whose
+    "my X" it is, when every "my" is theirs, else ""); none of ``taken`` (authors' words, the roles that name a
+    person already: "uncle" of "uncle ray")."""
+    ids: dict[str, list[int]] = {}
+    who: dict[str, set[str]] = {}
+    mine: dict[str, set[str]] = {}
+    for mid, author, text in turns:
+        toks = _tokens(text)
+        for k in range(1, len(toks)):
+            low = toks[k][1]
+            if low not in RELATIONS or low in taken or toks[k - 1][1] not in _OWNERS or \
+                    not _adjacent(text, toks, k - 1):
+                continue
+            nxt = toks[k + 1][0] if _adjacent(text, toks, k) else ""
+            if nxt[:1].isupper() and nxt.lower() not in summarize.STOPWORDS:
+                continue  # "my boss Karen": the name's line
+            if mid not in ids.setdefault(low, []):
+                ids[low].append(mid)
+                who.setdefault(low, set()).add(author.lower())
+            if toks[k - 1][1] == "my":
+                mine.setdefault(low, set()).add(author)
+    out = {}
+    for role, said in ids.items():
+        if len(said) >= RELATION_TURNS:
+            owners = mine.get(role, set())
+            out[role] = (said, who[role], next(iter(owners)) if len(owners) == 1 else "")
+    return out

@@ -155,3 +155,21 @@ def test_things_and_places_said_like_people_get_no_line(db_path: Path) -> None:
         assert brief_talkedabout.talked_about(store, {"mum", "jo", "ana", "ben"}) == []
     finally:
         store.close()
+
+
+def test_a_person_named_only_by_a_relation_gets_a_line(db_path: Path) -> None:
+    """"my boss" (three turns, every "my" dan's) is a person: ``boss (dan's)``; "my boss Karen" is Karen's (not
+    counted), "the bosses" a plural (not counted), "my sister" said twice is a passing mention."""
+    store = core.MemoryStore(db_path)
+    try:
+        _chat(store, [(0, "dan", "my boss wants me in on sat again"), (1, "kez", "tell your boss no"),
+                      (2, "dan", "my sister is visiting"), (30, "dan", "my boss put me on the rota. im going to scream"),
+                      (31, "kez", "the bosses are all mad"), (40, "dan", "my sister says hi"),
+                      (50, "dan", "my boss Karen says ok")], datetime(2026, 5, 5, 8), "dan")
+        got = brief_talkedabout.talked_about(store, {"dan", "kez"})
+        assert [(p["name"], p["turns"], p["label"]) for p in got] == [("boss", [1, 2, 4], "dan's")]
+        lines = brief_talkedabout.lines(store, {"dan", "kez"}, 3)
+        assert lines[0][0] == ("boss (dan's): named in 3 turns (2026-05-05 – 2026-05-06; first #1) — said #4 "
+                               "\"my boss put me on the rota. im going to scream\"")
+    finally:
+        store.close()
