@@ -131,7 +131,8 @@ def _cue(text: str, toks: list[tuple[str, str, int]], k: int) -> int:
     if low in KIN_NAMES:
         return 2
     owner = toks[k - 2][1] if k >= 2 and _adjacent(text, toks, k - 2) else ""
-    if (prev in _PREFIXES or prev in _BEFORE and owner in _POSSESSIVES) and low not in _VERBS:
+    of_role = prev and toks[k - 1][0].lower().endswith(("'s", "’s"))  # "my mum's knee": the role's belonging
+    if (prev in _PREFIXES or prev in _BEFORE and owner in _POSSESSIVES) and low not in _VERBS and not of_role:
         return 2
     if nxt == "from" and k + 2 < len(toks) and toks[k + 2][1] in _FROM:
         return 2

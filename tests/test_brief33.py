@@ -85,6 +85,9 @@ def test_lower_case_cues() -> None:
     assert brief_talkedcues.label(texts, "ray") == "uncle"
     assert brief_talkedcues.label(texts, "nan") == ""
     assert brief_talkedcues.recased("bev says, ask bev's mum", {"bev"}) == "Bev says, ask Bev's mum"
+    # a role's belonging is no name ("my mum's knee"); a role with a possessive before a name is ("my boss gareth")
+    assert brief_talkedcues.lower_names(["a: my mum's knee is bad", "c: my boss gareth is off"], {"a", "c"}) == {
+        "gareth": 2}
 
 
 _MATES = [
