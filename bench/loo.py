@@ -239,6 +239,10 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     **{f"thin turns lowered (w_thin {w})": (replace(D, w_thin=w), replace(D, w_thin=0.0)) for w in (0.1, 0.25, 0.5)},
     # round 37 (memengine/recall/twoask.py): a question asking two things, its second turn looked for
     **{f"two asks: the second turn ({m})": (replace(D, two_asks=m), replace(D, two_asks="")) for m in ("burst", "next")},
+    # round 40 (memengine/recall/asked_words.py): the question's frame words ("how much", another language's function
+    # and question words) searched by no keyword
+    **{f"asked words: the question's frame left out of the keyword side ({m})": (
+        replace(D, asked_words=m), replace(D, asked_words="")) for m in ("lang", "all")},
 }
 
 

@@ -13,6 +13,7 @@ imported into its own store as ``mem.py import`` does, turn-level scoring).
     python bench/recall40.py heldout --reuse /tmp/recall40/h37                 # held-out 37, this tree
     python bench/recall40.py heldout --reuse /tmp/recall40/h37 --misses
     python bench/recall40.py heldout --resolve DRAFT.json --reuse DIR          # authoring: texts -> refs, flags
+    python bench/recall40.py cost --reuse /tmp/recall40 [--db BIG.db]          # warm CPU per recall, asked_words on / off
 """
 
 from __future__ import annotations
@@ -36,11 +37,71 @@ def heldout(argv: list[str]) -> int:
     return recall32.heldout(argv, DATA, QUESTIONS, CHATS, __doc__)
 
 
+def cost(argv: list[str]) -> int:
+    """Warm CPU per recall with asked_words.py on and off, alternating question by question: over the chat stores of
+    held-outs 37, 35 and 30 (``--reuse DIR``: DIR/h37, h35, h30, as ``heldout`` builds them; their questions in French,
+    German, Polish, Portuguese, Spanish and English), and over a large store (``--db``: e.g. LoCoMo turns copied to
+    100k, bench/scale.py) with the LoCoMo dev questions."""
+    import argparse
+    import os
+    import statistics
+    import time
+    from dataclasses import replace
+
+    from bench import realchat
+    from bench.common import DEFAULT_LOCOMO, load_locomo, percentile
+    from embedder import get_embedder
+    from memory_core import MemoryStore, RecallConfig
+
+    ap = argparse.ArgumentParser(prog="recall40.py cost")
+    ap.add_argument("--reuse", required=True, metavar="DIR")
+    ap.add_argument("--db", help="a large store (its LoCoMo dev questions asked of it)")
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args(argv)
+    on, off = replace(RecallConfig(), asked_words="lang"), replace(RecallConfig(), asked_words="")
+    emb = get_embedder()
+    label = "chats (held-outs 37, 35, 30)"
+    groups: dict[str, list[tuple[object, str]]] = {label: []}
+    for name, sub in (("realchat_heldout37", "h37"), ("realchat_heldout35", "h35"), ("realchat_heldout30", "h30")):
+        qs = realchat.load_questions(HERE / "bench" / "data" / f"{name}.jsonl")
+        stores = realchat.build_chat_stores(qs, HERE / "bench" / "data" / name, Path(args.reuse) / sub, emb,
+                                            reuse=True)
+        groups[label] += [(stores[q.file], q.question) for q in qs]
+    big = None
+    if args.db:
+        big = MemoryStore(Path(args.db), keyword_index=True)
+        big.warm_up()
+        convs, _ = load_locomo(DEFAULT_LOCOMO)
+        big_label = f"{big.conn.execute('SELECT count(*) FROM memories').fetchone()[0]} memories, LoCoMo questions"
+        groups[big_label] = [(big, q.question) for c in convs for q in c.questions][: args.queries]
+    for name, asks in groups.items():
+        for st, q in asks:  # warm: every query vector and page read once
+            for cfg in (on, off):
+                st.recall(q, k=10, touch=False, config=cfg)  # type: ignore[attr-defined]
+        cpu: dict[str, list[float]] = {"off": [], "on": []}
+        for _ in range(args.rounds):
+            for st, q in asks:
+                for side, cfg in (("off", off), ("on", on)):
+                    t0 = time.process_time()
+                    st.recall(q, k=10, touch=False, config=cfg)  # type: ignore[attr-defined]
+                    cpu[side].append((time.process_time() - t0) * 1000)
+        print(f"{name}: {len(asks)} questions x {args.rounds}, load {os.getloadavg()[0]:.1f}")
+        for side in ("off", "on"):
+            print(f"  asked_words {side}: CPU ms p50 {statistics.median(cpu[side]):.2f} "
+                  f"mean {statistics.fmean(cpu[side]):.2f} p95 {percentile(cpu[side], 95):.2f}")
+    if big is not None:
+        big.close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``heldout ...``."""
+    """``heldout ...`` or ``cost ...``."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["heldout"]:
         return heldout(args[1:])
+    if args[:1] == ["cost"]:
+        return cost(args[1:])
     print(__doc__)
     return 2
 

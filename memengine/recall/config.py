@@ -294,6 +294,11 @@ W_NEWNAME = 1.0
 # bench/README.md, "Round 33". On by default since the lead's blind chat sets (never shown to anyone tuning): r@5
 # 0.618 / 0.780 / 0.661 -> 0.618 / 0.780 / 0.696, r@10 0.687 -> 0.724 on the first, nothing lost (session 15); the
 # exact-order tests of other steps pin bridge="" to test their step alone.
+# Round 40 (memengine/recall/asked_words.py): the question's frame words left out of the keyword side's words: "lang"
+# in a question clearly in another language than English, its function and question words ("quand", "est", "de";
+# "wann", "ist"), an elided article's word searched bare ("l'anniversaire"); "all" also "much" / "many" after "how"
+# (LoCoMo r@5 -0.0002: measured, not shipped); '' = off.
+ASKED_WORDS = "lang"
 BRIDGE = "all"
 BRIDGE_FLOOR = 0.45
 W_BRIDGE = 0.3
@@ -304,7 +309,8 @@ W_BRIDGE = 0.3
 # from one retrieval per question and these fields).
 RETRIEVAL_FIELDS = ("fts_weights", "drop_person_terms", "max_df", "df_column", "w_phrase", "context_vectors",
                     "context_mix", "query_adapter", "w_instances", "word_parts", "absent",
-                    "word_endings", "bridge", "bridge_floor", "w_bridge", "state_words")
+                    "word_endings", "bridge", "bridge_floor", "w_bridge", "state_words",
+                    "asked_words")
 
 
 @dataclass
@@ -435,6 +441,9 @@ class RecallConfig:
     bridge: str = BRIDGE
     bridge_floor: float = BRIDGE_FLOOR
     w_bridge: float = W_BRIDGE
+    # The question's frame words searched by no keyword (asked_words.py, round 40): "lang" another language's
+    # function and question words, "all" "how much / many" too; '' = off.
+    asked_words: str = ASKED_WORDS
 
 
 # The keyword/vector weights of a model other than the one the constants were tuned with, by its model id's

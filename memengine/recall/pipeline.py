@@ -351,6 +351,10 @@ class Recall(KeywordSearch, People):
     def _keyword_terms(self, run: _Run) -> list[str]:
         """The query's content words the keyword side searches for (``run.pruned``: those left out)."""
         terms = query_terms(run.query)
+        if run.cfg.asked_words and terms:  # "how much", "quand", "est", "de": the question's frame (round 40)
+            from memengine.recall.asked_words import content_terms
+
+            terms = content_terms(run.query, terms, run.cfg.asked_words)
         if run.people and run.cfg.drop_person_terms:
             # a name alone must not swamp the keyword score: it is handled by the person prior
             name_words = {w for key in run.people for w in key.split()}
