@@ -6,7 +6,8 @@ CSV, a WeChat CSV (MemoTrace), a Threema messages.txt, an Element JSON room, an 
 and signal-export's HTML of N messages each; and round 23's: a Zoom saved chat, a Snapchat chat_history.json, a Facebook
 chat's pages (message_N.html, 10,000 messages a page as Meta writes them), an imessage-exporter page, a Word document
 of N paragraphs; and round 24's: a Gmail Takeout mbox, LinkedIn's messages.csv, Discord's data package, Tinder's
-data.json, Hinge's matches.json, Mattermost's bulk export, Reddit's messages.csv; each at two sizes
+data.json, Hinge's matches.json, Mattermost's bulk export, Reddit's messages.csv; and round 28's: DeepSeek's
+conversations.json, Grok's prod-grok-backend.json, Le Chat's chat files, Rocket.Chat's room files; each at two sizes
 (the second twice the first: linear means the CPU time doubles, not quadruples; streamed means the peak RSS stays
 flat).
 
@@ -579,6 +580,69 @@ def zulip_tar(path: Path, messages: int) -> Path:
     return path
 
 
+def deepseek_json(path: Path, messages: int) -> Path:
+    """DeepSeek's conversations.json: conversations of 20 nodes (a prompt, then an answer with its reasoning)."""
+    rng = random.Random(43)
+    path.parent.mkdir(parents=True)
+    convs = []
+    for c in range(0, messages, 20):
+        mapping: dict[str, object] = {"root": {"id": "root", "parent": None, "children": ["1"], "message": None}}
+        for i in range(1, min(20, messages - c) + 1):
+            ask = i % 2 == 1
+            frags = [{"type": "REQUEST", "content": _sentence(rng)}] if ask else [
+                {"type": "THINK", "content": _sentence(rng)}, {"type": "RESPONSE", "content": _sentence(rng)}]
+            when = datetime(2025, 1, 1, tzinfo=timezone(timedelta(hours=8))) + timedelta(seconds=(c + i) * 60)
+            mapping[str(i)] = {"id": str(i), "parent": str(i - 1) if i > 1 else "root",
+                               "children": [str(i + 1)] if i < min(20, messages - c) else [],
+                               "message": {"files": [], "model": "deepseek-chat", "inserted_at": when.isoformat(),
+                                           "fragments": frags}}
+        convs.append({"id": f"c{c}", "title": f"chat {c}", "inserted_at": "2025-01-01T00:00:00+08:00",
+                      "mapping": mapping})
+    path.write_text(json.dumps(convs), encoding="utf-8")
+    return path
+
+
+def grok_json(path: Path, messages: int) -> Path:
+    """Grok's prod-grok-backend.json: conversations of 20 responses, times as MongoDB's $date."""
+    rng = random.Random(44)
+    path.parent.mkdir(parents=True)
+    convs = [{"conversation": {"id": f"c{c}", "title": f"chat {c}"}, "responses": [
+        {"response": {"_id": f"r{c + i}", "message": _sentence(rng), "sender": "human" if i % 2 == 0 else "assistant",
+                      "create_time": {"$date": {"$numberLong": str(1_735_689_600_000 + (c + i) * 60_000)}}}}
+        for i in range(min(20, messages - c))]} for c in range(0, messages, 20)]
+    path.write_text(json.dumps({"conversations": convs, "projects": []}), encoding="utf-8")
+    return path
+
+
+def lechat_folder(folder: Path, messages: int) -> Path:
+    """Le Chat's export: a chat-<id>.json of 50 messages per chat."""
+    rng = random.Random(45)
+    folder.mkdir(parents=True)
+    for c in range(0, messages, 50):
+        cid = f"{c:08x}-0000-4000-8000-000000000000"
+        msgs = [{"id": f"m{c + i}", "chatId": cid, "role": "user" if i % 2 == 0 else "assistant",
+                 "content": _sentence(rng), "createdAt": f"{datetime(2025, 1, 1) + timedelta(seconds=(c + i) * 60):%Y-%m-%dT%H:%M:%S}.000Z"}
+                for i in range(min(50, messages - c))]
+        (folder / f"chat-{cid}.json").write_text(json.dumps(msgs), encoding="utf-8")
+    return folder
+
+
+def rocketchat_folder(folder: Path, messages: int) -> Path:
+    """Rocket.Chat's "Export my data" (JSON): 10 room files, a message per line, 1 in 25 a service line."""
+    rng = random.Random(46)
+    folder.mkdir(parents=True)
+    rooms: list[list[str]] = [[] for _ in range(10)]
+    for i in range(messages):
+        msg: dict[str, object] = {"msg": _sentence(rng), "username": f"user.{i % 12}",
+                                  "ts": f"{datetime(2024, 1, 1) + timedelta(seconds=i * 60):%Y-%m-%dT%H:%M:%S}.000Z"}
+        if i % 25 == 0:
+            msg["type"] = "uj"
+        rooms[i % 10].append(json.dumps(msg))
+    for r, lines in enumerate(rooms):
+        (folder / f"room-{r}.json").write_text("\n".join(lines), encoding="utf-8")
+    return folder
+
+
 def run(path: Path) -> dict[str, float]:
     out = subprocess.run([sys.executable, "-c", _CHILD, str(REPO), str(path)], capture_output=True, text=True,
                          timeout=3600, check=True)
@@ -621,7 +685,13 @@ def main() -> None:
                                 ("Reddit messages.csv", lambda d, k: reddit_csv(d / f"reddit{k}" / "messages.csv", k)),
                                 ("Apple Mail .emlx store", lambda d, k: apple_mail_emlx(d / f"Mail{k}", k)),
                                 ("Gemini Apps activity JSON", lambda d, k: gemini_json(d / f"gemini{k}", k)),
-                                ("Zulip export .tar.gz", lambda d, k: zulip_tar(d / f"zulip-export-{k}.tar.gz", k))):
+                                ("Zulip export .tar.gz", lambda d, k: zulip_tar(d / f"zulip-export-{k}.tar.gz", k)),
+                                ("DeepSeek conversations.json", lambda d, k: deepseek_json(d / f"ds{k}" /
+                                                                                           "conversations.json", k)),
+                                ("Grok prod-grok-backend.json", lambda d, k: grok_json(d / f"grok{k}" /
+                                                                                       "prod-grok-backend.json", k)),
+                                ("Le Chat export folder", lambda d, k: lechat_folder(d / f"lechat{k}", k)),
+                                ("Rocket.Chat export folder", lambda d, k: rocketchat_folder(d / f"rc{k}", k))):
                 if args.only and args.only.lower() not in label.lower():
                     continue
                 path = make(Path(tmp), n)

@@ -75,7 +75,9 @@ def mail_folder(folder: Path) -> bool:
     (Thunderbird's "Mail/Local Folders/Inbox", Apple's "Name.mbox/mbox", a folder of .eml)."""
     from importers import mail
 
-    entries = islice((p for pattern in ("*", "*/*", "*/*/*") for p in folder.glob(pattern)), 5000)
+    # (and Thunderbird's folder of profiles: Profiles/<profile>/Mail/Local Folders/Inbox, ImapMail/<server>/INBOX)
+    entries = islice((p for pattern in ("*", "*/*", "*/*/*", "Profiles/*/Mail/*/*", "Profiles/*/ImapMail/*/*")
+                      for p in folder.glob(pattern)), 5000)
     for p in entries:
         if any(part.startswith(".") for part in p.relative_to(folder).parts):
             continue

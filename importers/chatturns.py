@@ -152,7 +152,7 @@ def fix_mojibake(text: str) -> str:
 def stream_json(raw: IO[bytes], where: str, is_list: Callable[[str], bool]) -> Iterator[tuple[str, str, Any]]:
     """Events of a chat export: ``("value", prefix, scalar)`` for each scalar outside the lists wanted,
     ``("open", prefix, None)`` where an object outside them opens, ``("item", list prefix, object)`` for each
-    object of a list whose prefix ``is_list`` accepts (built one at a time), and ``("notlist", prefix, None)``
+    object of a list whose prefix ``is_list`` accepts (built one at a time; "" is the file's own list), and ``("notlist", prefix, None)``
     where such a key holds something else. Nesting past ``MAX_JSON_DEPTH`` is refused (ijson's prefixes cost the
     depth on each event: bounded by that cap)."""
     fh = _json_stream(raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw),  # type: ignore[arg-type,type-var]
@@ -173,7 +173,7 @@ def stream_json(raw: IO[bytes], where: str, is_list: Callable[[str], bool]) -> I
                 yield "item", prefix, builder.value
                 builder = None
             continue
-        if event == "start_map" and prefix.endswith(".item") and is_list(prefix[:-5]):
+        if event == "start_map" and (prefix.endswith(".item") and is_list(prefix[:-5]) or prefix == "item" and is_list("")):
             builder = ijson.ObjectBuilder()
             builder.event(event, value)
             base = depth - 1

@@ -30,6 +30,7 @@ from importers import (
     claude_code,
     codepages,
     dayone,
+    deepseek,
     docx,
     html_notes,
     jex,
@@ -61,7 +62,9 @@ def _unknown(reason: str, what: str | None) -> str:
 
 
 def _json_kind(head: str) -> str | None:
-    """chatgpt/claude from the keys visible in the first bytes of a JSON export."""
+    """chatgpt/claude/deepseek from the keys visible in the first bytes of a JSON export."""
+    if deepseek.is_head(head):
+        return "deepseek"  # (its nodes' "mapping" is ChatGPT's word too: asked first, by DeepSeek's own keys)
     if re.search(r'"mapping"\s*:', head) or re.search(r'"current_node"\s*:', head):
         return "chatgpt"
     if re.search(r'"chat_messages"\s*:', head) or (re.search(r'"uuid"\s*:', head) and '"sender"' in head):

@@ -28,6 +28,7 @@ from typing import IO, Any
 from importers import ImportFormatError, ImportReport, Record, emlx
 from importers._zips import ZIP_OPEN_ERRORS, is_junk_member
 from importers.chatturns import SYSTEM, Turn, Turns
+from importers.mail_sent import is_sent
 from importers.mail_text import body, header_text
 
 NAME = "mail"
@@ -253,7 +254,7 @@ def _message(data: bytes, where: str, line: int, turns: Turns, report: ImportRep
         metadata["message_id"] = msgid
     if labels:
         metadata["labels"] = labels
-    if any(lb.lower() == "sent" for lb in labels):
+    if any(lb.lower() == "sent" for lb in labels) or is_sent(where):  # Gmail's label; a sent mailbox's name
         metadata["from_me"] = True
     if files:
         metadata["attachments"] = files[:50]

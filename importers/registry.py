@@ -95,6 +95,12 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("gemini", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.gemini"),
     ParserSpec("zulip", (".json", ".zip", ".gz", ".tar"), one_per_file=False, conversational=True,
                module="importers.zulip"),
+    # round 28: DeepSeek's and Grok's exports, Mistral Le Chat's, Rocket.Chat's "Export my data" (JSON)
+    ParserSpec("deepseek", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.deepseek"),
+    ParserSpec("grok", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.grok"),
+    ParserSpec("lechat", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.lechat"),
+    ParserSpec("rocketchat", (".json", ".zip"), one_per_file=False, conversational=True,
+               module="importers.rocketchat"),
 )}
 NAMES = tuple(PARSERS)
 
