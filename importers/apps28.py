@@ -15,6 +15,8 @@ from importers.apps23 import head_text
 from importers.grok import FILE as GROK_FILE
 
 _GROK_HEAD_RE = re.compile(r'^\s*\{\s*"conversations"\s*:\s*\[\s*(?:\]|\{\s*"(?:conversation|responses)"\s*:)')
+# (Hangouts.json starts with "conversations": [{"conversation": too: Grok's responses hold a "response" each)
+_GROK_RESPONSE_RE = re.compile(r'"responses"\s*:\s*\[\s*\{\s*"response"\s*:\s*\{')
 _ZIP_ERRORS = (OSError, zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError)
 _LOOKED_AT = 5  # a folder's or zip's first room files looked at
 
@@ -26,7 +28,7 @@ def head_app(path: Path, body: str) -> str | None:
     head = body.lstrip("\ufeff")
     if path.name.lower() == GROK_FILE and head.lstrip().startswith("{"):
         return "grok"  # (by its name: a damaged one is refused by the reader saying why)
-    if _GROK_HEAD_RE.match(head) and re.search(r'"responses"\s*:\s*\[', head) and re.search(r'"sender"\s*:', head):
+    if _GROK_HEAD_RE.match(head) and _GROK_RESPONSE_RE.search(head) and re.search(r'"sender"\s*:', head):
         return "grok"
     if lechat.is_head(path.name, head):
         return "lechat"
