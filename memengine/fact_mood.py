@@ -233,6 +233,17 @@ _IT_SI = re.compile(r"(?:^|[\s,;:])(?:il|lo|gli|l'|un)\s*[^\W\d_][\w']*(?:\s+[\w
                     r"(?:[\w']+\s+){0,2}si\s+[^\W\d_]")
 
 
+# English "may" / "might" before a verb, written in lower case (the month is "May"), not after a word that names
+# a time ("in may", "since may" in a chat written all in lower case): "… and may swap the Yaris for it" (facts36)
+_MAY = re.compile(r"(?<!\bin )(?<!\bsince )(?<!\bfrom )(?<!\buntil )(?<!\btill )(?<!\bby )(?<!\bof )"
+                  r"(?<!\bmid )(?<!\bearly )(?<!\blate )(?<!\bend )(?<!\blast )(?<!\bnext )(?<!\bthis )(?<!\bin mid )"
+                  r"\bmay\s+(?:not\s+|well\s+|also\s+|still\s+)?(?!\d)[a-z]{2,}\b(?!\s+\d)")
+# a note labelled a plan or an idea ("Plan for Q3: move the banking to Tide", "Idea: …"): what is planned, not what
+# holds (facts36); not a plan's name ("Plan: Grow" names no verb after it: the plan a shop is on)
+_PLAN_LABEL = re.compile(r"^(?:plans?|planned|ideas?|proposal|to\s+consider|plano|planung|vorhaben|idee|projet|"
+                         r"proyecto)(?:\s+(?:for|fur|pour|para|per)\s+[^:]{1,30})?\s*:\s*(?=(?-i:[a-z]))", re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)  # (a write compares its new fact with ~20 candidates: read its mood once)
 def unasserted(text: str) -> str:
     """"question", "hypothesis", "plan", "opinion", "anecdote" or "todo" when ``text`` does not assert a current fact, else ""."""
@@ -243,9 +254,13 @@ def unasserted(text: str) -> str:
     if "sí" in stripped.lower() or " si " in f" {low} " and (guess_lang(stripped) == "it" or _IT_SI.search(low)):
         # "sí": yes, not "if"; Italian "si" is a pronoun ("il mercato si sposta al giovedì"): its "if" is "se"
         low = re.sub(r"(?<!\w)si(?!\w)", "", low)
-    if _HYPOTHESIS_RE.search(low) or _SE_FIRST.match(low) and not _SE_REFLEXIVE.match(stripped.lower()):
+    if " falls " in f" {low} " and guess_lang(stripped) != "de":
+        low = re.sub(r"(?<!\w)falls(?!\w)", "", low)  # German "if"; English "the falls team", "it falls on"
+    if _HYPOTHESIS_RE.search(low) or _SE_FIRST.match(low) and not _SE_REFLEXIVE.match(stripped.lower()) \
+            or _MAY.search(stripped):
         return "hypothesis"
-    if _PLAN_RE.search(low) and not _PLAN_NOUN.search(low) or _INTENT_RE.search(low) and _LATER_RE.search(low):
+    if _PLAN_LABEL.match(stripped) or _PLAN_RE.search(low) and not _PLAN_NOUN.search(low) \
+            or _INTENT_RE.search(low) and _LATER_RE.search(low):
         return "plan"
     if _OPINION_RE.search(low) and not _NOW_RE.search(low):
         return "opinion"

@@ -476,6 +476,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         fact_as_role,
         fact_cue,
         fact_diet,
+        fact_ended,
         fact_frame,
         fact_hired,
         fact_instead,
@@ -510,6 +511,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_migrated.left_for(old_text, said_text) or fact_relocated.moved(old_text, said_text) \
         or fact_quit.gave_up(old_text, said_text) or fact_own.on_own_account(old_text, said_text) \
         or fact_instead.replaced(old_text, said_text) or fact_named_switch.switched(old_text, said_text) \
+        or fact_ended.ended(old_text, said_text) \
         or fact_diet.turned(old_text, said_text) \
         or _dose(old_text, said_text) or fact_hired.hired(old_text, said_text) or _crossed(old_text, said_text) \
         or fact_as_role.role_now(old_text, said_text)

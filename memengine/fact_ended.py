@@ -1,0 +1,243 @@
+"""The older's value ended by a verb, or its thing redone in another, a new value named (facts36).
+
+An agent notes a change by what happened to the old value, not by "now" or "moved to": "The HP printer died; a
+Brother HL-L5100 replaced it", "Trello boards archived; projects are tracked in Linear", "Petra retired at Easter;
+the books are done by Jon Mbeki", "Bought a Framework 13 to replace the ThinkPad", "Opened a Monzo account and
+closed the Nationwide one", "Stopped seeing Dr Ferris, now works with Dr Oyelaran". And by redoing the older's thing
+in another: "Rebuilt the agency site in Astro" after "The agency's own site runs on Hugo", "Transferred all the
+domains to Cloudflare Registrar" after "Domain names are registered with Namecheap", "Upgraded to an iPhone 15"
+after "User's phone is an iPhone 12 mini".
+
+:func:`ended` reads two shapes, each with its evidence that the two are one slot:
+
+- **ended**: a verb of ending (died, retired, stopped, closed, cancelled, archived, sold, stolen, gave up, replaced,
+  to replace …) takes, within a few words, a word of the older's value (never of its subject: "Replaced the oil
+  boiler" says nothing of "The boiler is serviced by Hartwell"), the head of what it takes being that word or a
+  name ("the spare pine chairs" are not "an old pine table"); and the rest of the newer names a name or a code the
+  older does not ("a Brother HL-L5100"), or, for "replaced / swapped X with / for Y", what Y names.
+- **redone**: a verb of redoing (rebuilt, rewrote, migrated, transferred, ported, upgraded …) whose object names
+  nothing but words of the older's subject ("the agency site", "all the domains"), or no object at all with a
+  destination of the older's product line ("to an iPhone 15"), then "to / in / on / onto / into" a name the older
+  does not hold, the older's own value a name.
+
+Guards: the newer is asserted (memengine/fact_mood.py), adds nothing ("also", "a second", "another"), opens with no
+scope or occasion, says no while ("this week", "until", "meanwhile", "for three days", "on leave"), and what
+ended is no one's own ("Ines's phone", "the TV's soundbar": another thing's). Pure: no SQL, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memengine import fact_left_clause, fact_mood, fact_person, facts
+from memengine.fact_align import same_word
+from memengine.fact_cue_lexicon import ADDITIVE, TITLES
+from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold_text
+from memengine.fact_types import Verdict
+
+__all__ = ["REASON", "REDONE", "ended"]
+
+REASON = "the older's value ended, another named"
+REDONE = "the older's thing redone in another"
+
+_WORD = re.compile(r"[^\W_]+(?:[-+.][^\W_]+)*\+?")
+# a verb that ends what it takes (object next): "closed the Nationwide one", "to replace the ThinkPad"
+_END_OBJ = re.compile(
+    r"\b(?:replaced|replace|replacing|swapped|swap|sold|selling|closed|cancell?ed|stopped|quit|dropped|ditched|"
+    r"retired|archived|scrapped|dumped|binned|ended|terminated|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|"
+    r"got\s+rid\s+of|left|fired|sacked)\s+(?:seeing\s+|using\s+|going\s+to\s+|with\s+)?(?P<x>[^,;.:()]+)")
+# a verb that says what comes before it ended (subject before): "The HP printer died", "Petra retired"
+_END_SUBJ = re.compile(
+    r"(?P<x>[^,;.:()]+?)\s+(?:(?:was|were|got|has\s+been|have\s+been|is|are)\s+)?(?:died|retired|stopped|closed|"
+    r"closed\s+down|shut\s+down|broke|broke\s+down|stolen|sold|archived|scrapped|folded|went\s+bust|went\s+under|"
+    r"packed\s+up|cancell?ed|discontinued|left)\b")
+# "… with / for / by Y" after "replaced / swapped X": what came in X's place
+_WITH = re.compile(r"\b(?:replaced|replace|swapped|swap)\s+[^,;.:()]+?\s+(?:with|for|by)\s+(?P<y>[^,;.:()]+)")
+# a verb of redoing a thing in another ("rebuilt the site in Astro", "transferred the domains to Cloudflare"); not a
+# move of a whole thing ("migrated the analytics server to Rocky Linux 9" is true of every fact of the server)
+_REDONE = re.compile(
+    r"\b(?:rebuilt|rebuild|rewrote|rewritten|rewrite|redid|redone|transferred|transfer|ported|upgraded|upgrade|"
+    r"downgraded|relaunched)\b(?P<x>(?:\s+[^,;.:()\s]+){0,4}?)\s+"
+    r"(?:to|into|onto|in|on|over\s+to)\s+(?P<y>[^,;.:()]+)")
+# an older that tells a change itself, its verb first ("Rebuilt the menu page in plain HTML"): an event, not a value
+_TOLD = re.compile(r"^(?:rebuilt|rewrote|redid|transferred|ported|upgraded|downgraded|relaunched|migrated|moved|"
+                   r"switched|swapped|replaced|bought|sold|got|opened|closed|cancell?ed|stopped|started)\b")
+_UPGRADE = frozenset("upgraded upgrade downgraded".split())
+# a while said: a pause or a stand-in, not an end ("for three days", "this week", "meanwhile", "on leave")
+_WHILE = re.compile(r"\b(?:until|till|meanwhile|for\s+now|for\s+the\s+(?:week|month|day|summer|winter)|"
+                    r"for\s+(?:a|one|two|three|four|five|six|\d+)\s+(?:day|days|week|weeks|month|months|night|nights)|"
+                    r"this\s+(?:week|weekend|month)|next\s+(?:week|weekend|month|monday|tuesday|wednesday|thursday|"
+                    r"friday|saturday|sunday)|on\s+leave|covering|covers|temporarily|trial|trialling|trialing|"
+                    r"for\s+a\s+while|while)\b")
+_DETS = frozenset("the a an my our his her their its old all every".split())
+_NO_HEAD = frozenset("one ones".split())
+_THEIRS = frozenset("his her hers their theirs".split())
+_OWNERS = frozenset("user users we i".split())  # whom an agent's notes are about: no third person
+_ADD = ADDITIVE | {"second", "extra", "spare"}
+
+
+def _keys(text: str) -> list[str]:
+    return [fold_text(w) for w in _WORD.findall(text)]
+
+
+def _content(keys: list[str]) -> list[str]:
+    return [k for k in keys if k not in STOPWORDS and k not in _DETS and len(k) > 1]
+
+
+@lru_cache(maxsize=4096)
+def _older(old: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The older's subject words, its value words (after the subject, not its verb) and its value names."""
+    f = facts.analyse(old)
+    subject = frozenset(p for w in f.words[:f.subject_end] for p in w.key.split())
+    value = frozenset(p for i, w in enumerate(f.words) if i >= f.subject_end and i != f.predicate
+                      for p in w.key.split() if p not in subject)
+    names = frozenset(fold_text(w) for i, w in enumerate(_WORD.findall(old))
+                      if i > 0 and (w[:1].isupper() or any(c.isdigit() for c in w) or w[:1].islower()
+                                    and any(c.isupper() for c in w[1:]))) - subject
+    return subject, value, names | {n for n in fact_left_clause._values(old)}
+
+
+def _named_new(text: str, old_keys: set[str]) -> list[str]:
+    """The names or codes of ``text`` that the older does not say (past the newer's first word)."""
+    out = []
+    for i, w in enumerate(_WORD.findall(text)):
+        k = fold_text(w)
+        if k in old_keys or k in STOPWORDS or k in MONTHS or k in WEEKDAYS or k.rstrip("s") in WEEKDAYS \
+                or k in TITLES:
+            continue
+        if i > 0 and w[:1].isupper() or any(c.isdigit() for c in w) or w[:1].islower() and any(
+                c.isupper() for c in w[1:]):
+            out.append(k)
+    return out
+
+
+def _span(x: str) -> list[str]:
+    """The content words of what a verb takes, up to the first word that starts another phrase."""
+    words = _keys(x)
+    out: list[str] = []
+    for k in words:
+        if k in ("and", "with", "for", "to", "by", "at", "in", "on", "from", "because", "since", "so", "then", "now",
+                 "last", "this", "after", "before", "over", "into", "onto", "und", "y", "et"):
+            break
+        out.append(k)
+    return [k for k in out if k not in _DETS and k not in STOPWORDS or k in _NO_HEAD]
+
+
+def ended(old: str, new: str) -> Verdict | None:
+    """A ``slot`` verdict when ``new`` says the older's value ended and names another, or redid the older's thing
+    in another (see the module docstring), else None."""
+    if fact_mood.unasserted(new):
+        return None
+    ln = fold_text(new)
+    keys = _keys(new)
+    if set(keys) & _ADD or _WHILE.search(ln) or _possessed(old, new):
+        return None
+    old_keys = set(_keys(old))
+    if _THEIRS & set(keys) - old_keys:
+        return None  # another person's ("Edith upgraded her phone", "Dev sold his bike")
+    lo = fold_text(old)
+    if any(re.search(rf"\b{re.escape(n)}(?:'s|’s|s')", lo) for n in fact_person.subject_person(new)):
+        return None  # the newer's person is whose the older's is ("Obi Okafor, Emeka's brother, …" / "Emeka left …")
+    if _THEIRS & old_keys and fact_person.subject_person(old) - set(keys) - _OWNERS:
+        return None  # a person's own thing the newer does not name ("Greta keeps her bakery rota in Trello")
+    subject, value, names = _older(old)
+    if set(_keys(old)) & _ADD or _END_OBJ.match(lo) or _TOLD.match(lo):
+        return None  # a second one ("Dev bought a Brompton too"), or the older itself a change told ("Rebuilt …")
+    return _ended(new, ln, subject, value, names, old_keys) or _redone(new, ln, subject, names, old_keys)
+
+
+def _possessed(old: str, new: str) -> bool:
+    """Whether the newer names a possessor ("Ines's phone", "the TV's soundbar") the older does not name."""
+    lo = fold_text(old)
+    return any(fold_text(m.group(1)) not in lo for m in re.finditer(r"([^\W_]+)(?:'s|’s)\s+\w", new))
+
+
+def _caps(new: str, span_text: str, names: frozenset[str]) -> list[str]:
+    """The words of ``span_text`` written as names in ``new`` (capitalised, a code, "iPhone"; first in the sentence,
+    one of the older's ``names``)."""
+    out = []
+    for w in _WORD.findall(span_text):
+        for m in re.finditer(rf"(?<![\w]){re.escape(w)}(?![\w])", new, re.IGNORECASE):
+            t = m.group(0)
+            if (m.start() > 0 or fold_text(t) in names) and (t[:1].isupper() or any(c.isdigit() for c in t) or t[:1].islower()
+                                  and any(c.isupper() for c in t[1:])):
+                out.append(fold_text(t))
+                break
+    return out
+
+
+def _hit(new: str, x: str, span: list[str], value: frozenset[str], names: frozenset[str], subject: frozenset[str],
+         old_keys: set[str], named_only: bool) -> str:
+    """The older's value word that ``span`` (the words of ``x``) names as what ended: a name run of the older's
+    value, every name in it the older's ("Harbour Surgery" is not "Harbour Lettings"; a title is no name), or,
+    with no name in it, its head a value word and every word the older's ("the wooden stick"; not "the spare
+    pine chairs" of "an old pine table")."""
+    caps = [k for k in _caps(new, x, names) if k in span and k not in TITLES]
+    if caps:
+        if not all(k in old_keys for k in caps):
+            return ""
+        hit = next((k for k in caps if k in names and not k.isdigit()), "")
+        return hit
+    if named_only or not span:
+        return ""
+    head = span[-1] if span[-1] not in _NO_HEAD else (span[-2] if len(span) > 1 else "")
+    words = [k for k in span if k not in _NO_HEAD]
+    if head and not any(same_word(head, s) for s in subject) and any(same_word(head, v) for v in value) \
+            and all(any(same_word(k, o) for o in old_keys) for k in words):
+        return head
+    return ""
+
+
+def _ended(new: str, ln: str, subject: frozenset[str], value: frozenset[str], names: frozenset[str],
+           old_keys: set[str]) -> Verdict | None:
+    for rx in (_END_OBJ, _END_SUBJ):
+        for m in rx.finditer(ln):
+            x = m.group("x")
+            if rx is _END_SUBJ:
+                x = re.split(r"\b(?:and|then|so|und|y|et)\b|[,;:]", x)[-1]
+                span = _content(_keys(x))[-3:]
+                after = ln[m.end():m.end() + 12]
+                if after.strip() and not re.match(r"\s*(?:[,;.:()]|at|in|on|from|down|last|this|after|so|and|"
+                                                  r"over|during|because|since|$)", after):
+                    continue  # (a verb that takes an object here: "closed the Nationwide one" is read above)
+            else:
+                span = _span(x)
+            hit = _hit(new, x, span, value, names, subject, old_keys, named_only=rx is _END_SUBJ)
+            if not hit:
+                continue
+            came = _named_new(new, old_keys | set(span))
+            w = _WITH.search(ln)
+            if not came and w is not None:
+                came = [k for k in _span(w.group("y")) if k not in old_keys][:2]
+            if came:
+                return Verdict("slot", f"{REASON}: {hit} -> {came[0]}", 0.8)
+    return None
+
+
+def _redone(new: str, ln: str, subject: frozenset[str], names: frozenset[str],
+            old_keys: set[str]) -> Verdict | None:
+    if not names:
+        return None
+    for m in _REDONE.finditer(ln):
+        verb = m.group(0).split()[0]
+        obj = _content(_keys(m.group("x")))
+        y = _keys(m.group("y"))[:4]
+        came = _named_new(new[m.start("y"):m.start("y") + len(m.group("y"))], old_keys)[:3]
+        if not came or set(y) & names:
+            continue  # (the older's own value is where it went: "… to Greta's own Namecheap account")
+        if obj:
+            if not all(any(same_word(k, s) for s in subject | (set(_content(_keys(old_keys_text(old_keys)))) - names))
+                       for k in obj) or not any(any(same_word(k, s) for s in subject) for k in obj) \
+                    or verb in _UPGRADE and not (set(y) & names):
+                continue  # (the older's thing, nothing of its own; an upgrade keeps its product line)
+        elif not (verb in _UPGRADE and set(y) & names):
+            continue  # ("upgraded to an iPhone 15": the older's product line, another model)
+        return Verdict("slot", f"{REDONE}: {came[0]} ({verb})", 0.8)
+    return None
+
+
+def old_keys_text(old_keys: set[str]) -> str:
+    """The older's words as one text (for :func:`_content`)."""
+    return " ".join(sorted(old_keys))
+
