@@ -33,7 +33,7 @@ from functools import lru_cache
 from memengine import fact_left_clause, fact_mood, fact_person, facts
 from memengine.fact_align import same_word
 from memengine.fact_cue_lexicon import ADDITIVE, TITLES
-from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold_text
+from memengine.fact_lexicon import LANG_AUX, LANG_COPULA, MONTHS, STOPWORDS, WEEKDAYS, fold_text
 from memengine.fact_types import Verdict
 
 __all__ = ["REASON", "REDONE", "ended"]
@@ -63,6 +63,17 @@ _REDONE = re.compile(
 # an older that tells a change itself, its verb first ("Rebuilt the menu page in plain HTML"): an event, not a value
 _TOLD = re.compile(r"^(?:rebuilt|rewrote|redid|transferred|ported|upgraded|downgraded|relaunched|migrated|moved|"
                    r"switched|swapped|replaced|bought|sold|got|opened|closed|cancell?ed|stopped|started)\b")
+# what tells a past that no longer holds, as fact_mood's anecdote does ("used to", "years ago")
+_TOLD_BACK = re.compile(r"\b(?:used\s+to|years\s+ago|back\s+in|when\s+i\s+was|as\s+a\s+(?:kid|child)|growing\s+up|"
+                        r"at\s+the\s+time|once)\b")
+# words a thing's subject may hold beside its name that name no other thing of it ("the Holloway Bakes client site" is
+# "Holloway Bakes"; "the Holloway Bakes theme" and "… contact" are things of their own)
+_THING = frozenset("site sites website websites app apps project projects service services system systems repo repos "
+                   "codebase client clients own names name".split())
+# the verbs that tell what a thing is built, run, kept or registered with (where the older's thing ends)
+_FRAME = frozenset("runs run uses use used built written made hosted registered managed based powered sent served lives "
+                   "live sits kept held done still also now".split())
+_LINKS = frozenset().union(*LANG_COPULA.values(), *LANG_AUX.values())
 _UPGRADE = frozenset("upgraded upgrade downgraded".split())
 # a while said: a pause or a stand-in, not an end ("for three days", "this week", "meanwhile", "on leave")
 _WHILE = re.compile(r"\b(?:until|till|meanwhile|for\s+now|for\s+the\s+(?:week|month|day|summer|winter)|"
@@ -127,9 +138,10 @@ def _span(x: str) -> list[str]:
 def ended(old: str, new: str) -> Verdict | None:
     """A ``slot`` verdict when ``new`` says the older's value ended and names another, or redid the older's thing
     in another (see the module docstring), else None."""
-    if fact_mood.unasserted(new):
-        return None
     ln = fold_text(new)
+    mood = fact_mood.unasserted(new)
+    if mood and not (mood == "anecdote" and not _TOLD_BACK.search(ln)):
+        return None  # (a change told with its day is no anecdote: "Upgraded to an iPhone 15 last weekend")
     keys = _keys(new)
     if set(keys) & _ADD or _WHILE.search(ln) or _possessed(old, new):
         return None
@@ -144,7 +156,7 @@ def ended(old: str, new: str) -> Verdict | None:
     subject, value, names = _older(old)
     if set(_keys(old)) & _ADD or _END_OBJ.match(lo) or _TOLD.match(lo):
         return None  # a second one ("Dev bought a Brompton too"), or the older itself a change told ("Rebuilt …")
-    return _ended(new, ln, subject, value, names, old_keys) or _redone(new, ln, subject, names, old_keys)
+    return _ended(new, ln, subject, value, names, old_keys) or _redone(new, ln, subject, names, old_keys, _keys(old))
 
 
 def _possessed(old: str, new: str) -> bool:
@@ -215,29 +227,43 @@ def _ended(new: str, ln: str, subject: frozenset[str], value: frozenset[str], na
     return None
 
 
+def _line(y: list[str], names: frozenset[str]) -> bool:
+    """Whether the destination ``y`` names the older's product line: a name of it with a letter ("iPhone", "Node";
+    not a number alone, "8" of "via Roma 8")."""
+    return any(k in names and any(c.isalpha() for c in k) for k in y)
+
+
+def _thing_words(keys: list[str]) -> set[str]:
+    """The older's content words before its verb: the thing it is about ("holloway bakes theme" of "The Holloway
+    Bakes theme still uses Bootstrap 4")."""
+    out: set[str] = set()
+    for k in keys:
+        if k in _LINKS or k in _FRAME:
+            break
+        if k not in STOPWORDS and k not in _DETS and len(k) > 1:
+            out.add(k)
+    return out
+
+
 def _redone(new: str, ln: str, subject: frozenset[str], names: frozenset[str],
-            old_keys: set[str]) -> Verdict | None:
+            old_keys: set[str], old_keys_list: list[str]) -> Verdict | None:
     if not names:
         return None
     for m in _REDONE.finditer(ln):
         verb = m.group(0).split()[0]
         obj = _content(_keys(m.group("x")))
         y = _keys(m.group("y"))[:4]
-        came = _named_new(new[m.start("y"):m.start("y") + len(m.group("y"))], old_keys)[:3]
-        if not came or set(y) & names:
+        came = [k for k in _named_new(new, old_keys) if k in y][:3]
+        if not came or set(y) & names and verb not in _UPGRADE:
             continue  # (the older's own value is where it went: "… to Greta's own Namecheap account")
         if obj:
-            if not all(any(same_word(k, s) for s in subject | (set(_content(_keys(old_keys_text(old_keys)))) - names))
-                       for k in obj) or not any(any(same_word(k, s) for s in subject) for k in obj) \
-                    or verb in _UPGRADE and not (set(y) & names):
-                continue  # (the older's thing, nothing of its own; an upgrade keeps its product line)
-        elif not (verb in _UPGRADE and set(y) & names):
+            if not all(any(same_word(k, s) for s in subject | (old_keys - names)) for k in obj) \
+                    or not any(any(same_word(k, s) for s in subject) for k in obj) \
+                    or any(not any(same_word(s, k) for k in obj) for s in _thing_words(old_keys_list) - _THING) \
+                    or verb in _UPGRADE and not _line(y, names):
+                continue  # (the older's thing, all of it, nothing of its own; an upgrade keeps its product line)
+        elif not (verb in _UPGRADE and _line(y, names)):
             continue  # ("upgraded to an iPhone 15": the older's product line, another model)
         return Verdict("slot", f"{REDONE}: {came[0]} ({verb})", 0.8)
     return None
-
-
-def old_keys_text(old_keys: set[str]) -> str:
-    """The older's words as one text (for :func:`_content`)."""
-    return " ".join(sorted(old_keys))
 

@@ -104,6 +104,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_crossed,
         fact_effective,
         fact_elliptic,
+        fact_ended,
         fact_hired,
         fact_kept,
         fact_kind,
@@ -212,7 +213,10 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
                 aside[int(row[0])] = fact_shared.shared_words(old_text, new_text)
             continue
         # (a person's slot read by a rule of its own, memengine/fact_person.py: named by the person and the slot)
-        framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE, *fact_person.PERSON_REASONS))
+        # (or the older's whole thing named as redone in another, memengine/fact_ended.py: "Rebuilt the agency site in
+        # Astro" names the site, which most of the agent's notes name too)
+        framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE, *fact_person.PERSON_REASONS,
+                                            fact_ended.REDONE))
         # a role of its own: a new role, a person who moved, was taken on elsewhere (memengine/fact_hired.py) or went
         # over to another provider (memengine/fact_provider.py), the older's value said left for another in the newer's
         # own words ("cancelled the gym membership at A and joined the climbing wall at B": two jobs' words, one
@@ -224,7 +228,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         # night at 02:00": a day for a time of day is the restriction, not another attribute
         # (nor is it when the newer names the older's value as what it switched away from or apart from the change:
         # memengine/fact_named_switch.py, fact_left_clause.py)
-        restricts = verdict.reason.startswith((fact_only.REASON, fact_named_switch.REASON, fact_left_clause.REASON))
+        restricts = verdict.reason.startswith((fact_only.REASON, fact_named_switch.REASON, fact_left_clause.REASON,
+                                               fact_ended.REASON, fact_ended.REDONE))
         if verdict.kind != "relative" and (not restricts and fact_kind.another_attribute(old_text, attr_new, known) and (
                 attr_said == attr_new or fact_kind.another_attribute(old_text, attr_said, known))
                 or not own_role and _another_role(old_text, new_text, said_text)
