@@ -573,10 +573,13 @@ def vetoed(old_text: str, new_text: str) -> str:
     relative's fact and the person's own: "Lukas' Eltern wohnen in Bonn" / "Katrin und Lukas sind nach Sülz gezogen"),
     or the newer is the other leg of a journey (memengine/fact_legs.py: "Flight back from Lagos on 3 January"
     after "Flight to Lagos on 18 December"), or the two say the same of two things a qualifier names
-    (memengine/fact_qualifier.py: "... for project Apollo uses port 8001" / "... for project Zeus ...")."""
+    (memengine/fact_qualifier.py: "... for project Apollo uses port 8001" / "... for project Zeus ..."), or the
+    newer's note label names another thing of the older's kind (memengine/fact_label_thing.py: "New guest wifi: …" /
+    "The home wifi is called …")."""
     from memengine import (
         fact_full_name,
         fact_instance,
+        fact_label_thing,
         fact_legs,
         fact_occasion,
         fact_owner,
@@ -592,7 +595,8 @@ def vetoed(old_text: str, new_text: str) -> str:
         or fact_occasion.older_one_off(old_text, new_text) or fact_instance.another_instance(old_text, new_text) \
         or fact_relocated.another_mover(old_text, new_text) or fact_legs.another_leg(old_text, new_text) \
         or ("another named thing in the subject's qualifier (memengine/fact_qualifier.py)"
-            if fact_qualifier.another_qualified(old_text, new_text) else "")
+            if fact_qualifier.another_qualified(old_text, new_text) else "") \
+        or fact_label_thing.another_labelled(old_text, new_text)
 
 
 def _one_owner(decisions: list[Decision]) -> list[Decision]:
