@@ -53,13 +53,13 @@ _END_SUBJ = re.compile(
     r"closed\s+down|shut\s+down|broke|broke\s+down|stolen|sold|archived|scrapped|folded|went\s+bust|went\s+under|"
     r"packed\s+up|cancell?ed|discontinued|left)\b")
 # "… with / for / by Y" after "replaced / swapped X": what came in X's place
-_WITH = re.compile(r"\b(?:replaced|replace|swapped|swap)\s+[^,;.:()]+?\s+(?:with|for|by)\s+(?P<y>[^,;.:()]+)")
+_WITH = re.compile(r"\b(?:replaced|replace|swapped|swap)\s+[^,;.:()]+?\s+(?:with|for|by)\s+(?P<y>(?:[^,;.:()]|\.(?=\w))+)")
 # a verb of redoing a thing in another ("rebuilt the site in Astro", "transferred the domains to Cloudflare"); not a
 # move of a whole thing ("migrated the analytics server to Rocky Linux 9" is true of every fact of the server)
 _REDONE = re.compile(
     r"\b(?:rebuilt|rebuild|rewrote|rewritten|rewrite|redid|redone|transferred|transfer|ported|upgraded|upgrade|"
     r"downgraded|relaunched)\b(?P<x>(?:\s+[^,;.:()\s]+){0,4}?)\s+"
-    r"(?:to|into|onto|in|on|over\s+to)\s+(?P<y>[^,;.:()]+)")
+    r"(?:to|into|onto|in|on|over\s+to)\s+(?P<y>(?:[^,;.:()]|\.(?=\w))+)")
 # an older that tells a change itself, its verb first ("Rebuilt the menu page in plain HTML"): an event, not a value
 _TOLD = re.compile(r"^(?:rebuilt|rewrote|redid|transferred|ported|upgraded|downgraded|relaunched|migrated|moved|"
                    r"switched|swapped|replaced|bought|sold|got|opened|closed|cancell?ed|stopped|started)\b")
@@ -102,7 +102,8 @@ def _older(old: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     f = facts.analyse(old)
     subject = frozenset(p for w in f.words[:f.subject_end] for p in w.key.split())
     value = frozenset(p for i, w in enumerate(f.words) if i >= f.subject_end and i != f.predicate
-                      for p in w.key.split() if p not in subject)
+                      for p in w.key.split() if p not in subject) | frozenset(
+        k for k in _content(_keys(old))[1:] if k not in subject and not any(same_word(k, s) for s in subject))
     names = frozenset(fold_text(w) for i, w in enumerate(_WORD.findall(old))
                       if i > 0 and (w[:1].isupper() or any(c.isdigit() for c in w) or w[:1].islower()
                                     and any(c.isupper() for c in w[1:]))) - subject
@@ -233,15 +234,15 @@ def _line(y: list[str], names: frozenset[str]) -> bool:
     return any(k in names and any(c.isalpha() for c in k) for k in y)
 
 
-def _thing_words(keys: list[str]) -> set[str]:
-    """The older's content words before its verb: the thing it is about ("holloway bakes theme" of "The Holloway
-    Bakes theme still uses Bootstrap 4")."""
-    out: set[str] = set()
+def _thing_words(keys: list[str]) -> list[str]:
+    """The older's content words before its verb, in order: the thing it is about ("holloway bakes theme" of "The
+    Holloway Bakes theme still uses Bootstrap 4"; its head last)."""
+    out: list[str] = []
     for k in keys:
         if k in _LINKS or k in _FRAME:
             break
         if k not in STOPWORDS and k not in _DETS and len(k) > 1:
-            out.add(k)
+            out.append(k)
     return out
 
 
@@ -256,10 +257,10 @@ def _redone(new: str, ln: str, subject: frozenset[str], names: frozenset[str],
         came = [k for k in _named_new(new, old_keys) if k in y][:3]
         if not came or set(y) & names and verb not in _UPGRADE:
             continue  # (the older's own value is where it went: "… to Greta's own Namecheap account")
+        thing = [k for k in _thing_words(old_keys_list) if k not in _THING]
         if obj:
             if not all(any(same_word(k, s) for s in subject | (old_keys - names)) for k in obj) \
-                    or not any(any(same_word(k, s) for s in subject) for k in obj) \
-                    or any(not any(same_word(s, k) for k in obj) for s in _thing_words(old_keys_list) - _THING) \
+                    or not thing or not any(same_word(thing[-1], k) for k in obj) \
                     or verb in _UPGRADE and not _line(y, names):
                 continue  # (the older's thing, all of it, nothing of its own; an upgrade keeps its product line)
         elif not (verb in _UPGRADE and _line(y, names)):

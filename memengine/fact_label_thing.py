@@ -28,10 +28,16 @@ _NOT_THING = frozenset("new neu neue neuer neues nuevo nueva nouveau nouvelle no
 _LINKS = frozenset().union(*LANG_COPULA.values(), *LANG_AUX.values())
 
 
-def _before(words: list[str], head: str) -> str:
-    """The word right before the first word of ``words`` that is ``head``, or ""."""
+def _phrase(words: list[str], head: str) -> list[str]:
+    """The words right before the first word of ``words`` that is ``head``, back to a stop word (at most three):
+    the head's modifiers ("front door" of "The front door code …"; none of "responsabile del frontend")."""
     at = next((i for i, k in enumerate(words) if same_word(k, head)), -1)
-    return words[at - 1] if at > 0 else ""
+    out: list[str] = []
+    for k in reversed(words[max(0, at - 3):max(0, at)]):
+        if k in STOPWORDS or k in _NOT_THING or k == "s":
+            break
+        out.insert(0, k)
+    return out
 
 
 def another_labelled(old: str, new: str) -> str:
@@ -47,10 +53,11 @@ def another_labelled(old: str, new: str) -> str:
         return ""
     head = label[-1]
     old_words = [fold_text(w) for w in _WORD.findall(old)]
-    mine, theirs = _before(label, head), _before(old_words, head)
-    if not mine or not theirs or theirs in STOPWORDS or theirs in _NOT_THING or re.search(
-            rf"\b{re.escape(theirs)}(?:'s|’s)", old, re.IGNORECASE):
-        return ""  # (the older's word before it a possessor is whose, not which: "The repository's default branch")
-    if any(same_word(mine, k) for k in old_words) or any(same_word(theirs, k) for k in label):
+    theirs_all = _phrase(old_words, head)
+    if re.search(rf"(?:'s|’s)\s+(?:\w+\s+){{0,2}}{re.escape(head)}", old, re.IGNORECASE):
+        return ""  # (a possessor before the older's head is whose, not which: "The repository's default branch")
+    mine = [k for k in label[:-1] if not any(same_word(k, o) for o in old_words)]
+    theirs = [k for k in theirs_all if not any(same_word(k, n) for n in label)]
+    if not mine or not theirs:
         return ""
-    return f"another {head} named by the note's label: {mine} / {theirs}"
+    return f"another {head} named by the note's label: {' '.join(mine)} / {' '.join(theirs)}"

@@ -213,16 +213,17 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
                 aside[int(row[0])] = fact_shared.shared_words(old_text, new_text)
             continue
         # (a person's slot read by a rule of its own, memengine/fact_person.py: named by the person and the slot)
-        # (or the older's whole thing named as redone in another, memengine/fact_ended.py: "Rebuilt the agency site in
-        # Astro" names the site, which most of the agent's notes name too)
+        # (or the older's value named as ended, its whole thing named as redone in another, memengine/fact_ended.py:
+        # "Rebuilt the agency site in Astro" names the site, which most of the agent's notes name too)
         framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE, *fact_person.PERSON_REASONS,
-                                            fact_ended.REDONE))
+                                            fact_ended.REDONE, fact_ended.REASON))
         # a role of its own: a new role, a person who moved, was taken on elsewhere (memengine/fact_hired.py) or went
         # over to another provider (memengine/fact_provider.py), the older's value said left for another in the newer's
         # own words ("cancelled the gym membership at A and joined the climbing wall at B": two jobs' words, one
         # value left; not a value the alias path wrote into the newer)
         own_role = verdict.reason.startswith((fact_promoted.ROLE, fact_relocated.REASON, fact_hired.REASON,
-                                              fact_provider.REASON, fact_crossed.REASON, fact_as_role.REASON)) \
+                                              fact_provider.REASON, fact_crossed.REASON, fact_as_role.REASON,
+                                              fact_ended.REASON)) \
             or verdict.reason.startswith(fact_migrated.REASON) and fact_migrated.left_for(old_text, said_text) is not None
         # a rule restricted to fewer days (memengine/fact_only.py) names its days in place of the older's "every
         # night at 02:00": a day for a time of day is the restriction, not another attribute
