@@ -184,11 +184,33 @@ class Writes(StoreBase):
         with write_tx(self.conn):
             res = self._store_locked(m, values, vec, dedup and ref is None, now)
             res.links = self.add_links(res.id, links)
-            explicit = [int(o) for o in supersede if int(o) != res.id]
+            explicit = self._with_current_versions([int(o) for o in supersede if int(o) != res.id], res.id)
             for old in explicit:
                 supersession.explicit(self.conn, res.id, old, values["valid_from"], now)
             res.supersedes = sorted(set(res.supersedes) | set(explicit))
+            if explicit:  # what it now supersedes it no longer contradicts nor may update
+                res.contradicts = [i for i in res.contradicts if i not in explicit]
+                res.may_update = [i for i in res.may_update if i not in explicit]
         return res
+
+    def _with_current_versions(self, ids: list[int], new_id: int) -> list[int]:
+        """``ids`` and, for each one already superseded, the current versions of its fact (followed along
+        ``superseded_by``): correcting #4 after #8 replaced it corrects #8 too (users29: an agent keeps the id it
+        saw days ago; ``--supersede 4`` alone left #8 and the correction both current, a fork)."""
+        out = list(dict.fromkeys(ids))
+        todo, seen = list(out), set(out) | {new_id}
+        while todo and len(seen) < 200:
+            cur = todo.pop()
+            for later in supersession.links(self.conn, cur)["superseded_by"]:
+                if later in seen:
+                    continue
+                seen.add(later)
+                todo.append(later)
+                row = self.conn.execute("SELECT valid_to IS NULL AND status != 'deleted' FROM memories WHERE id = ?",
+                                        (later,)).fetchone()
+                if row and row[0]:
+                    out.append(later)
+        return out
 
     def _raise(self, mid: int, m: NewMemory) -> dict[str, Any]:
         """A re-stored memory keeps the higher importance and a pin it is given; returns what changed."""
