@@ -43,9 +43,11 @@ def db_error(exc: BaseException, path: Path | str | None) -> MemError | None:
     None means it is not a file problem (a bug, or a bad query): the caller re-raises.
     """
     kind = dbfile.classify(exc)
+    p = Path(path) if path is not None else default_db_path()
+    if kind is None and dbfile.damaged_under_extension(exc, p, raw_connect):
+        kind = "damaged"
     if kind is None:
         return None
-    p = Path(path) if path is not None else default_db_path()
     folder = _READ_ONLY_FOLDERS.get(str(p.resolve().parent))
     if kind == "read_only" and folder == "disk_full":
         kind = "disk_full"  # opened read-only because the disk was full: that is what to fix

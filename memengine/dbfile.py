@@ -75,6 +75,34 @@ def classify(exc: BaseException) -> str | None:
     return None
 
 
+# sqlite-vec reports a page of its own tables it cannot read as a plain SQL error (SQLITE_ERROR), not as
+# SQLITE_CORRUPT: "chunks iter error", "could not open vectors blob for chunk 1", "vectors blob read error for 1",
+# "Could not fetch vector data for 17, opening blob failed" (users29: one zeroed page; exit 70 "a bug")
+_VEC_STORAGE_WORDS = ("blob", "chunk", "vector data")
+
+
+def damaged_under_extension(exc: BaseException, path: Path | None, connect: Callable[[str, bool], Any]) -> bool:
+    """Whether an error ``classify`` does not know is an extension's way of meeting a damaged file.
+
+    Only an error that reads like sqlite-vec's storage errors, on a file whose ``PRAGMA quick_check`` fails
+    (run on a read-only connection, on this failure path only): a bug in a healthy file stays a bug.
+    """
+    msg = str(exc).lower()
+    if path is None or classify(exc) is not None or not any(w in msg for w in _VEC_STORAGE_WORDS):
+        return False
+    try:
+        conn = open_read_only(path, connect)
+    except Exception:  # cannot even be opened read-only: not for this check to say
+        return False
+    try:
+        row = conn.execute("PRAGMA quick_check(1)").fetchone()
+        return row is None or str(row[0]) != "ok"
+    except Exception as check:  # the check itself fails on the damaged pages
+        return classify(check) == "damaged"
+    finally:
+        conn.close()
+
+
 def _free_bytes(path: Path) -> int | None:
     folder = path.parent if path.parent.exists() else Path(".")
     import shutil  # (here: a cold call that reads no free space skips shutil's imports)
