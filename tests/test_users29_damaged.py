@@ -57,3 +57,24 @@ def test_the_same_error_on_a_healthy_file_stays_a_bug(tmp_path: Path) -> None:
     _zero_root_page(db, "vec_memories_chunks")
     assert dbfile.damaged_under_extension(exc, db, raw_connect) is True
     assert dbfile.damaged_under_extension(driver.OperationalError("no such column: x"), db, raw_connect) is False
+
+
+@pytest.mark.parametrize("damage", ["truncate", "zero_vector_page"])
+def test_doctor_on_a_damaged_file_says_what_it_found_not_to_run_doctor(tmp_path: Path, damage: str) -> None:
+    db = tmp_path / "m.db"
+    for text in ("Oscar prefers morning meetings", "The office wifi password is tiger-43"):
+        assert run_cli_subprocess("--db", str(db), "store", text, env=HASH).returncode == 0
+    if damage == "truncate":
+        size = db.stat().st_size
+        with open(db, "r+b") as fh:
+            fh.truncate(size // 2)
+    else:
+        _zero_root_page(db, "vec_memories_vector_chunks00")
+    proc = run_cli_subprocess("--db", str(db), "doctor", env=HASH)
+    assert proc.returncode == 8, proc.stdout + proc.stderr
+    out = json.loads(proc.stdout)
+    message = out["error"]["message"]
+    assert out["error"]["code"] == "damaged" and out["data"]["ok"] is False
+    assert "run `mem.py doctor`" not in message and "\n" not in message
+    assert "doctor found: " in message and "`mem.py doctor --recover NEW.db` to salvage what can be read" in message
+    assert out["data"]["problems"]
