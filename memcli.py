@@ -431,30 +431,30 @@ def doctor(fix: bool, recover_to: str | None, full: bool) -> None:
     try:
         s = c.store(fast_start=True)
         report = s.doctor(fix=fix, full=full)
-    except (core.DamagedFile, core.NewerSchema, core.IOFailure, core.ReadOnly) as exc:
-        failed = exc
-    except core.sqlite3.DatabaseError as exc:  # (users29) a file that opens may fail at a page the check reads
-        failed = core.db_error(exc, c.path)
+    except (core.DamagedFile, core.NewerSchema, core.IOFailure, core.ReadOnly) as opened:
+        failed = opened
+    except core.sqlite3.DatabaseError as raw:  # (users29) a file that opens may fail at a page the check reads
+        failed = core.db_error(raw, c.path)
         if not isinstance(failed, core.DamagedFile):
             raise
     if failed is not None:
-        exc = failed
+        err = failed
         report = core.diagnose_file(c.path)
         from memengine.backup import last_backup
 
         report["last_backup"] = last_backup(c.path)  # (what `mem.py restore --list` would offer first)
-        problem, status = exc.message, exc.exit_code
-        if exc.code == "damaged":  # (users29) not "run `mem.py doctor` to see how" to someone who just ran it
+        problem, status = err.message, err.exit_code
+        if err.code == "damaged":  # (users29) not "run `mem.py doctor` to see how" to someone who just ran it
             found = " ".join("; ".join(report.get("problems") or []).split()) or "SQLite finds it damaged"
             problem = problem.replace("run `mem.py doctor` to see how, ", f"doctor found: {found}; ")
-        report.update(ok=False, error={"code": exc.code, "message": problem})
+        report.update(ok=False, error={"code": err.code, "message": problem})
 
         def damaged() -> None:
             for key, value in report.items():
                 click.echo(f"{key:24} {value}")
             click.secho(f"PROBLEMS FOUND: {problem}", fg="red", err=True)
 
-        emit(report, damaged, failed=(exc.code, problem))
+        emit(report, damaged, failed=(err.code, problem))
         sys.exit(status)
 
     def human() -> None:
