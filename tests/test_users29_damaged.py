@@ -10,7 +10,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli_subprocess
 
 HASH = {"MEM_EMBEDDER": "hash"}
@@ -47,7 +46,8 @@ def test_a_zeroed_vector_page_is_damage_not_a_bug(tmp_path: Path, table: str) ->
 
 def test_the_same_error_on_a_healthy_file_stays_a_bug(tmp_path: Path) -> None:
     from memengine import dbfile
-    from memengine.db import raw_connect, sqlite3 as driver
+    from memengine.db import raw_connect
+    from memengine.db import sqlite3 as driver
 
     db = tmp_path / "m.db"
     proc = run_cli_subprocess("--db", str(db), "store", "Oscar prefers morning meetings", env=HASH)
