@@ -229,6 +229,8 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     # keyword score; a past question asking the first version or the one before a value: along the chain of versions
     "a question's time/state words read as intent (state_words)": (D, replace(D, state_words=False)),
     "history along the chain of versions (chain)": (D, replace(D, chain=False)),
+    "a note's link to a later one not honoured when asked what only the older says (subject_kept)": (
+        D, replace(D, subject_kept=False)),
     # round 34 (memengine/recall/keyword_floor.py): a keyword side that matched only words most rows hold, left out
     "keyword side at FTS5's idf floor left out of fusion (kw_floor)": (D, replace(D, kw_floor=False)),
     # round 33 (memengine/recall/bridge.py): question words bridged to the store's words the model's table holds alike

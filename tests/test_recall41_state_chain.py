@@ -128,3 +128,36 @@ def test_history_two_steps_back_is_walked_along_the_chain(tmp_path: Path) -> Non
     now = store.recall("which booking system do we use now?", k=4, touch=False, config=cfg).results
     assert now[0].id == ids[3] and ids[0] not in [m.id for m in now]  # a current question: untouched
     store.close()
+
+
+def _link(s: Any, newer: int, older: int) -> None:
+    """A may_update link as the store's middle band writes it (test_recall36_notes' helper)."""
+    from memengine import fact_slot, facts, supersession
+
+    s.conn.execute("BEGIN IMMEDIATE")
+    supersession.apply(s.conn, [supersession.Decision(
+        newer, older, "2026-11-26T10:00:00Z", facts.Verdict(fact_slot.MAY_UPDATE, "test", 0.9), maybe=True)],
+        "2026-11-26T10:00:00Z")
+    s.conn.execute("COMMIT")
+
+
+def test_a_later_note_changing_another_part_of_a_note_stays_under_it_when_asked_that_part(tmp_path: Path) -> None:
+    from memory_core import MemoryStore
+
+    store = MemoryStore(tmp_path / "notes.db")
+    try:
+        board = store.store("Kassenwart ist Bernd Hofer, Schriftführerin ist Lena Graf.", source="agent").id
+        store.store("Die Probe ist dienstags um 19:30 im Gemeindesaal.", source="agent")
+        treasurer = store.store("Kassenwartin: Petra Lindner, ab April.", source="agent", dedup=False).id
+        _link(store, treasurer, board)
+        asked = store.recall("Wer ist Schriftführerin?", k=3, touch=False).results
+        assert asked[0].id == board and not asked[0].possibly_outdated  # the part asked did not change
+        off = store.recall("Wer ist Schriftführerin?", k=3, touch=False,
+                           config=replace(RecallConfig(), subject_kept=False)).results
+        assert [m.id for m in off][:2] == [treasurer, board] and off[1].possibly_outdated_by == [treasurer]
+        # asked about the part that changed: the link is honoured, the later note above the older
+        now = store.recall("Wer ist Kassenwart?", k=3, touch=False).results
+        ids = [m.id for m in now]
+        assert ids.index(treasurer) < ids.index(board) and now[ids.index(board)].possibly_outdated_by == [treasurer]
+    finally:
+        store.close()

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from memengine.db import select_in
+from memengine.recall.state_words import ALONE_WORDS
 from memengine.records import MEMORY_COLUMNS, Memory
 from memengine.supersession import _MAY_UPDATE_EDGE
 from memengine.text import STOPWORDS
@@ -46,6 +48,8 @@ _FUNCTION = frozenset("""
     el la los las un una unos unas lo le les del al que y o en con por para se era eran fue fueron estaba
     tenía teníamos
     le la les un une des du de au aux et ou en à avec pour par était étaient a ont avait
+    wer wie was wo wann welche welcher welches welchen viel viele quién quien qué cuál cual cuánto cuánta cuántos
+    cuántas dónde donde cuándo qui quoi quel quelle quels quelles où quand combien
 """.split())
 _TOKEN = re.compile(r"\w+(?:[.,]\w+)*", re.UNICODE)
 MAX_STEPS = 4  # link reads back and forth from the first linked result (a chain of up to ~5 versions)
@@ -71,6 +75,18 @@ def which_back(query: str) -> tuple[str, set[str]] | None:
     if _FIRST.search(query):
         return "first", set()
     return None
+
+
+def asks_about(question: str) -> Callable[[str], bool]:
+    """Whether a text says a word the question asks about: one of its words (folded, an ending apart) that is no
+    function word, question word or time/state word ("now", "jetzt": state_words.py) of the languages read."""
+    asks = {w for w in _words(question) if w not in STOPWORDS and w not in _FUNCTION and w not in ALONE_WORDS
+            and len(w) >= 3}
+
+    def says(text: str) -> bool:
+        held = _words(text)
+        return any(_same(w, held) for w in asks)
+    return says
 
 
 def _said(m: Memory) -> str:
@@ -126,11 +142,10 @@ def walk_back(conn: Any, results: list[Memory], query: str) -> list[Memory]:
     asked = which_back(query)
     if asked is None or not results:
         return results
-    asks = {w for w in _words(query) if w not in STOPWORDS and w not in _FUNCTION and len(w) >= 3}
+    says = asks_about(query)
 
     def about(m: Memory) -> bool:  # a version of what the question asks about says one of its words
-        held = _words(m.content)
-        return any(_same(w, held) for w in asks)
+        return says(m.content)
     head = next((m for m in results[:5] if (m.superseded_by or m.possibly_outdated_by or m.possibly_outdated)
                  and about(m)), None)
     if head is None:

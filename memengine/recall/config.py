@@ -243,6 +243,9 @@ STATE_WORDS = True
 # Round 41 (recall41, memengine/recall/chain.py): a question about the past pointing at the FIRST version, or at the one
 # before a value it names, answered along the whole chain of versions (round 38 stepped back one).
 CHAIN = True
+# Round 41 (memengine/recall/notes_links.py): the store's link from an older note to a later one not honoured for a
+# question whose words the older says and the later does not (the later changed another part of the older note).
+SUBJECT_KEPT = True
 # Round 25 ("switch", renamed.py): the broader change lexicon the facts engine reads (fact_change_words: "résilié",
 # "cancelei", "passati"), and "what" questions asking no value, whose update must say the change beside the old name.
 # Held-out 22: recall@5 0.734 -> 0.747, newer above older 23/42 -> 24/42, traps moved 0; held-outs 13-19 unchanged,
@@ -422,6 +425,8 @@ class RecallConfig:
     state_words: bool = STATE_WORDS
     # A past question asking the first version or the one before a value named: along the whole chain (chain.py).
     chain: bool = CHAIN
+    # A note's link to a later note not honoured when the question asks what only the older one says (notes_links.py).
+    subject_kept: bool = SUBJECT_KEPT
     # The answers of the first answer_seeds hits' questions, right after them below the first answer_keep (answers.py).
     answer_seeds: int = ANSWER_SEEDS
     answer_keep: int = ANSWER_KEEP

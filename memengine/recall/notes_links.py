@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from memengine.recall.chain import asks_about
 from memengine.records import Memory
 
 
@@ -45,15 +46,23 @@ def _note(m: Memory) -> bool:
             and not source.startswith("shared:"))
 
 
-def link_keeper(vectors: Callable[[list[int]], dict[int, Any]] | None) -> Callable[[Memory, Memory], bool]:
+def link_keeper(vectors: Callable[[list[int]], dict[int, Any]] | None,
+                question: str | None = None) -> Callable[[Memory, Memory], bool]:
     """``honour(older, later)`` for supersession.outdated_marked: the store's link between two notes of one source
     honoured only when they share a content-word stem or their vectors are close (``vectors``: the store's
-    lookup; None — no query vector — reads the words alone)."""
+    lookup; None — no query vector — reads the words alone). ``question`` (round 41): nor when the older note says
+    a word the question asks about and the later says none (chain.asks_about): the later changed another part of
+    it ("Kassenwart ist Bernd Hofer, Schriftführerin ist Lena Graf" / "neue Kassenwartin ist Petra Lindner",
+    asked "Wer ist Schriftführerin?")."""
     from memengine.recall.notes import SAME_COS, _cos
+
+    about = asks_about(question) if question else None
 
     def honour(old: Memory, new: Memory) -> bool:
         if not (_note(old) and _note(new)) or old.source != new.source:
             return True
+        if about is not None and about(old.content) and not about(new.content):
+            return False
         if _stems(old.content) & _stems(new.content):
             return True
         return vectors is not None and _cos(vectors([old.id, new.id]), old.id, new.id) >= SAME_COS

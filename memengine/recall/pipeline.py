@@ -591,7 +591,8 @@ class Recall(KeywordSearch, People):
         if run.strategy == "hybrid" and run.cfg.notes_links and any(m.thread is None for m in results):
             from memengine.recall.notes_links import link_keeper  # (round 36: two notes' links vetted)
 
-            keep = link_keeper(self.vectors if run.qvec is not None else None)
+            keep = link_keeper(self.vectors if run.qvec is not None else None,
+                               run.query if run.cfg.subject_kept else None)
         marked = outdated_marked(self.conn, results, keep)
         results = marked[:run.k]
         # the older a newer at the cut marks stays right under it (one more than k: outdated_marked never drops

@@ -29,7 +29,7 @@ from memengine.db import select_in
 from memengine.text import query_terms, quote_fts
 
 # words that say "the current state" on their own, whatever surrounds them
-_ALONE = frozenset("""
+ALONE_WORDS = frozenset("""
     now currently presently nowadays anymore latest newest current still
     jetzt nun aktuell aktuelle aktuellen aktuellste aktuellsten derzeit zurzeit momentan inzwischen mittlerweile
     neuerdings heutzutage noch neueste neuesten
@@ -63,7 +63,7 @@ _WORD = re.compile(r"[\w][\w'’]*", re.UNICODE)
 def state_terms(query: str, terms: list[str]) -> set[str]:
     """The words of ``terms`` (the question's content words, lower case) that say only "now / still / latest" in
     ``query``: intent, not a subject to match."""
-    said = {t for t in terms if t in _ALONE}
+    said = {t for t in terms if t in ALONE_WORDS}
     for m in _PHRASES.finditer(query):
         said.update(w.lower() for w in _WORD.findall(m.group(0)))
     return said & set(terms)
