@@ -25,7 +25,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from memengine.db import select_in
 from memengine.text import query_terms, quote_fts
 
 # words that say "the current state" on their own, whatever surrounds them
@@ -73,11 +72,14 @@ def state_gated(conn: Any, query: str, said: set[str], kw: dict[int, float]) -> 
     """``kw`` (id -> bm25 of the question's words) less the notes that hold none of the question's OTHER words:
     a note matching only "now" / "still" / "jetzt" is no keyword match (one FTS5 read over ``kw``'s ids). The
     question's other words are all its content words, names too ("Femke … for now" still matches "how does Femke get
-    to the studio now?"); none left: ``kw`` as it is."""
+    to the studio now?"); none left: ``kw`` as it is. (An FTS5 read of the question's other words over the span
+    of ``kw``'s ids, only for a question holding a time/state word.)"""
     other = [t for t in query_terms(query) if t not in said]
     if not other or not kw:
         return kw
     match = " OR ".join(quote_fts(t) for t in other)
-    held = {int(r[0]) for r in select_in(
-        conn, "SELECT rowid FROM memories_fts WHERE rowid IN ({ids}) AND memories_fts MATCH ?", list(kw), [match])}
+    # (one MATCH over the ids' rowid span, then kept in Python: "rowid IN (…) AND MATCH" runs FTS5 once per id,
+    # 2.4 ms against 0.11 for 30 candidates of a 28-note store)
+    held = {int(r[0]) for r in conn.execute(
+        "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? AND rowid BETWEEN ? AND ?", (match, min(kw), max(kw)))}
     return {i: s for i, s in kw.items() if i in held}
