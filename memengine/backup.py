@@ -25,19 +25,20 @@ from memengine.errors import MemError, UserError
 from memengine.privfile import fsync_path
 
 KIND = "backup"  # the name's last part: <name>.<time>.backup.db
+PRE_MIGRATE = "pre-migrate"  # the file as an older mem left it, kept before this one migrated it (never pruned)
 DEFAULT_KEEP = 7  # copies of this kind kept by a backup with no destination
 STALE_DAYS = 7  # doctor says so when the newest backup is older than this
 
 
-def default_dest(db: Path, now: datetime) -> Path:
-    """``backups/<name>.<UTC time>.backup.db`` (``-2``, ``-3`` ... when that second is taken)."""
+def default_dest(db: Path, now: datetime, kind: str = KIND) -> Path:
+    """``backups/<name>.<UTC time>.<kind>.db`` (``-2``, ``-3`` ... when that second is taken)."""
     folder = backup_dir(db)
     stamp = now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S")
-    dest = folder / f"{db.name}.{stamp}.{KIND}.db"
+    dest = folder / f"{db.name}.{stamp}.{kind}.db"
     n = 1
     while dest.exists():
         n += 1
-        dest = folder / f"{db.name}.{stamp}-{n}.{KIND}.db"
+        dest = folder / f"{db.name}.{stamp}-{n}.{kind}.db"
     return dest
 
 
@@ -77,6 +78,30 @@ def write_checked(conn: Any, db: Path, dest: Path) -> dict[str, Any]:
                 os.unlink(f"{tmp}{suffix}")
     return {"path": str(dest), "size_bytes": dest.stat().st_size, "memories": info["memories"],
             "active": info["active"], "integrity": "ok", "seconds": round(time.monotonic() - started, 3)}
+
+
+def before_upgrade(conn: Any, pending: list[str]) -> None:
+    """Keep the file as an older mem left it before this one migrates it: ``backups/<name>.<time>.pre-migrate.db``
+    (checked like any backup), and say so on stderr (users29: ten migrations rewrote an old store in place with
+    no copy and no word). Called by :func:`memengine.migrations.migrate` inside the first migration's write
+    transaction: a second connection copies the last committed state, which nobody can change meanwhile. A store
+    with no memories is migrated without a copy. A copy that cannot be written stops the upgrade (nothing migrated)."""
+    import sys
+
+    from memengine.db import conn_path, connect
+
+    db = conn_path(conn)
+    if db is None or not conn.execute("SELECT EXISTS (SELECT 1 FROM memories)").fetchone()[0]:
+        return
+    dest = default_dest(db, datetime.now(timezone.utc), PRE_MIGRATE)
+    reader = connect(db)
+    try:
+        write_checked(reader, db, dest)
+    finally:
+        reader.close()
+    print(f"mem: {db} was written by an older mem: upgrading it ({len(pending)} migration"
+          f"{'s' if len(pending) != 1 else ''}, {pending[0]}{' … ' + pending[-1] if len(pending) > 1 else ''}); "
+          f"the file as it was is kept in {dest}", file=sys.stderr)
 
 
 def prune(db: Path, keep: int) -> tuple[list[str], list[str]]:

@@ -258,8 +258,13 @@ MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
 ]
 
 
-def migrate(conn: Any, upto: str | None = None) -> list[str]:
-    """Apply pending migrations (through ``upto`` only, if given: for tests); return the names applied."""
+def migrate(conn: Any, upto: str | None = None,
+            before_upgrade: Callable[[Any, list[str]], None] | None = None) -> list[str]:
+    """Apply pending migrations (through ``upto`` only, if given: for tests); return the names applied.
+
+    ``before_upgrade(conn, pending)``: called once before the first migration of a file that had some already
+    (an upgrade, not a new file), inside that migration's write transaction and only if no other process
+    migrated it meanwhile — the moment to keep a copy of the file as it was (memengine.backup.before_upgrade)."""
     known = {name for name, _ in MIGRATIONS}
     has_table = conn.execute("SELECT 1 FROM sqlite_master WHERE name = '_mem_migrations'").fetchone()
     if not has_table:  # (only a new file; a read-only one fails here with ReadOnly, as it should)
@@ -277,6 +282,10 @@ def migrate(conn: Any, upto: str | None = None) -> list[str]:
             with write_tx(conn):
                 # re-check inside the lock: another process may have migrated meanwhile
                 if not conn.execute("SELECT 1 FROM _mem_migrations WHERE name = ?", (name,)).fetchone():
+                    if before_upgrade is not None and has_table and done and not applied:
+                        now_done = {r[0] for r in conn.execute("SELECT name FROM _mem_migrations")}
+                        if now_done == done:  # (else another process upgraded first, and kept the copy)
+                            before_upgrade(conn, [n for n, _ in MIGRATIONS if n not in done])
                     fn(conn)
                     conn.execute("INSERT INTO _mem_migrations(name, applied_at) VALUES (?, ?)",
                                  (name, to_iso(utcnow())))

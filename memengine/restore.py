@@ -47,7 +47,7 @@ from memengine.privfile import fsync_path
 
 BUSY_SECONDS = 60.0  # how long the copy waits for the write lock (other writers' transactions) before `busy`
 STEP_PAGES = 1024  # pages copied per step of the backup API (the lock is held from the first step to the commit)
-KINDS = ("consolidate", "backup", "pre-restore", "damaged")  # the backups mem writes into backups/ (by their name)
+KINDS = ("consolidate", "backup", "pre-restore", "damaged", "pre-migrate")  # the backups mem writes into backups/ (by their name)
 # What reading a damaged file raises: SQLite's own errors, or a text value a spoilt page no longer holds as UTF-8
 # (the driver decodes it; a damaged sqlite_master row gives a UnicodeDecodeError, not a DatabaseError)
 UNREADABLE = (sqlite3.DatabaseError, UnicodeDecodeError)

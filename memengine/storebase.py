@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from memengine import signplane
+from memengine.backup import before_upgrade
 from memengine.db import connect, db_error, default_db_path, select_in, sqlite3
 from memengine.decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)
 from memengine.errors import MemError, ModelMismatch, NotFound, UserError
@@ -94,7 +95,7 @@ class StoreBase:
         self.path = Path(path) if path is not None else default_db_path()
         self.conn = connect(self.path)
         try:
-            if migrate(self.conn):
+            if migrate(self.conn, before_upgrade=before_upgrade):
                 # A connection that ran migrations re-prepared every later statement (SQLite
                 # 3.50 / sqlean, from m009 on; the schema cookie does not move): each live
                 # store() compiled its INSERT with every trigger program, ~3 ms. A new
