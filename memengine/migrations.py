@@ -276,7 +276,7 @@ def migrate(conn: Any, upto: str | None = None,
         path = conn_path(conn)
         raise NewerSchema(f"{path}: written by a newer mem (unknown migrations: {', '.join(newer)}); "
                           "upgrade mem to use it — this version could misread it")
-    applied = []
+    applied: list[str] = []
     for name, fn in MIGRATIONS:
         if name not in done:
             with write_tx(conn):
