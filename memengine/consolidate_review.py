@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from memengine import supersession
 from memengine.db import write_tx
 from memengine.edges import add_edges
 from memengine.errors import NotFound, UserError
@@ -38,6 +39,7 @@ def resolve_contradiction(store: MemoryStore, cid: int, keep: int, now: datetime
         add_edges(store.conn, [(keep, other, "supersedes", 1.0)], now_iso)
         store.conn.execute("UPDATE contradictions SET status = 'resolved', kept_id = ?, resolved_at = ? WHERE id = ?",
                            (keep, now_iso, cid))
+        supersession.settle_open(store.conn, other, now_iso)  # (its other open ones: moot once it is history)
     return {"id": cid, "kept": keep, "superseded": other, "status": "resolved"}
 
 

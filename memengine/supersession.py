@@ -629,6 +629,7 @@ def apply(conn: Any, decisions: list[Decision], now: str) -> None:
             continue
         conn.execute("UPDATE memories SET valid_to = ?, updated_at = ? WHERE id = ? AND valid_to IS NULL",
                      (d.at, now, d.loser))
+        settle_open(conn, d.loser, now)
         add_edges(conn, [(d.winner, d.loser, "supersedes", 1.0)], now)
         conn.execute(
             """INSERT INTO contradictions(memory_a, memory_b, kind, reason, confidence, status, kept_id,
@@ -636,6 +637,14 @@ def apply(conn: Any, decisions: list[Decision], now: str) -> None:
                ON CONFLICT(memory_a, memory_b) DO UPDATE SET status = 'superseded', kept_id = excluded.kept_id,
                    resolved_at = excluded.resolved_at""",
             (a, b, d.verdict.kind, d.verdict.reason, d.verdict.confidence, d.winner, now, now))
+
+
+def settle_open(conn: Any, mid: int, now: str) -> None:
+    """The open contradictions of ``mid``, now history, are settled (``superseded``, no side kept): what it said
+    is no longer current, and the newer version is compared with the other side on its own (users29: a pair stayed
+    open in ``contradictions`` and ``stats`` after a third memory replaced one side)."""
+    conn.execute("UPDATE contradictions SET status = 'superseded', resolved_at = ? WHERE status = 'open' AND "
+                 "(memory_a = ? OR memory_b = ?)", (now, mid, mid))
 
 
 def explicit(conn: Any, new_id: int, old_id: int, at: str, now: str) -> None:
