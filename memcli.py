@@ -201,6 +201,8 @@ def _memory_table(results: list[core.Memory], explain: bool = False) -> Any:
             text = cell(f"[superseded {m.valid_to[:10]}{' by ' + by if by else ''}]") + " " + text
         elif m.possibly_outdated:
             text = cell("[maybe outdated by " + " ".join(f"#{i}" for i in m.possibly_outdated_by or []) + "]") + " " + text
+        if m.contradicts:
+            text = cell("[disagrees with " + " ".join(f"#{i}" for i in m.contradicts) + "]") + " " + text
         row = [str(m.id), f"{m.score:.3f}" if m.score is not None else "", m.memory_type, when, text]
         if explain:
             row.append(cell(_explain_line(m.explain or {})))

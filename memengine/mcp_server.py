@@ -64,7 +64,7 @@ ToolFn = Callable[..., Awaitable[Result]]
 LEAN_FIELDS = ("id", "content", "memory_type", "score", "weak", "source", "importance", "event_at", "tags")
 LEAN_IF_SET = ("author", "thread", "valid_to")  # only when not null
 LEAN_IF_PRESENT = ("superseded_by", "supersedes", "possibly_outdated", "possibly_outdated_by", "may_update", "shared",
-                   "context", "explain")  # added by an option
+                   "contradicts", "context", "explain")  # added by an option
 
 INSTRUCTIONS = """Long-term memory that survives sessions (one local SQLite file).
 Store a fact, procedure or event right after you learn it (store); recall before you answer

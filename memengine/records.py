@@ -54,6 +54,8 @@ class Memory:
     possibly_outdated: bool | None = None
     possibly_outdated_by: list[int] | None = None
     may_update: list[int] | None = None
+    # current memories an open contradiction pairs it with (two sources disagreeing: ask); set by recall
+    contradicts: list[int] | None = None
 
     @classmethod
     def from_row(cls, row: Any) -> Memory:
@@ -79,7 +81,7 @@ class Memory:
 
 
 _DERIVED = ("score", "explain", "weak", "superseded_by", "supersedes", "possibly_outdated", "possibly_outdated_by",
-            "may_update")  # Memory fields that are not columns
+            "may_update", "contradicts")  # Memory fields that are not columns
 _FIELD_NAMES = tuple(f.name for f in fields(Memory))
 
 

@@ -32,6 +32,7 @@ from memengine.recall.config import (
     RecallConfig,
     config_for,
 )
+from memengine.recall.contradicted import contradictions_marked
 from memengine.recall.keyword import KeywordSearch
 from memengine.recall.keyword_floor import says_nothing
 from memengine.recall.past import asks_past, asks_when, older_first, told
@@ -262,6 +263,7 @@ class Recall(KeywordSearch, People):
         results = self._rank(run, explain)
         if history or as_of is not None:
             results = versions_marked(self.conn, results)
+        results = contradictions_marked(self.conn, results)  # (users29) two sources disagreeing: the agent asks
         warnings = self.touch_if_writable([m.id for m in results]) if touch and results else []
         if (self._reindex_pending or self._stored_bare) and run.qvec is not None:
             # (a model change half done, or memories stored in degraded mode: say so, every time)
