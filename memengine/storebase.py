@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from memengine import signplane
-from memengine.backup import before_upgrade
 from memengine.db import connect, db_error, default_db_path, select_in, sqlite3
 from memengine.decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)
 from memengine.errors import MemError, ModelMismatch, NotFound, UserError
@@ -82,6 +81,14 @@ def one_size_read(method: Callable[Concatenate[_S, _P], _R]) -> Callable[Concate
     return wrapper
 
 
+def _keep_before_upgrade(conn: Any, pending: list[str]) -> None:
+    """The file as an older mem left it, kept before migrating (memengine.backup.before_upgrade; imported only
+    on an upgrade: a cold call imports none of the backup machinery)."""
+    from memengine.backup import before_upgrade
+
+    before_upgrade(conn, pending)
+
+
 class StoreBase:
     """State and shared reads of one memory file (see the module docstring)."""
 
@@ -95,7 +102,7 @@ class StoreBase:
         self.path = Path(path) if path is not None else default_db_path()
         self.conn = connect(self.path)
         try:
-            if migrate(self.conn, before_upgrade=before_upgrade):
+            if migrate(self.conn, before_upgrade=_keep_before_upgrade):
                 # A connection that ran migrations re-prepared every later statement (SQLite
                 # 3.50 / sqlean, from m009 on; the schema cookie does not move): each live
                 # store() compiled its INSERT with every trigger program, ~3 ms. A new
