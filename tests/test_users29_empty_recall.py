@@ -32,3 +32,11 @@ def test_once_something_is_stored_recall_uses_the_model_again(tmp_path: Path) ->
     out = json.loads(proc.stdout)
     assert proc.returncode == 0 and out["data"]["degraded"] == "no-vectors"
     assert [r["content"] for r in out["data"]["results"]] == ["Ana booked the train to Leeds"]
+
+
+def test_an_empty_store_still_checks_filters_and_raw_syntax(tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    for args in (["recall", "NEAR(", "--raw"], ["recall", "trip", "--type", "nonsense"]):
+        proc = run_cli_subprocess("--db", db, *args, env=MISSING)
+        assert proc.returncode in (1, 2), proc.stdout + proc.stderr
+        assert json.loads(proc.stdout)["error"]["code"] in ("invalid_input", "usage")

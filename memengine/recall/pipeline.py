@@ -242,9 +242,12 @@ class Recall(KeywordSearch, People):
             raise UserError("query is empty")
         if k < 1:
             raise UserError("-k must be at least 1")
-        if not self.conn.execute("SELECT EXISTS (SELECT 1 FROM memories)").fetchone()[0]:
+        if not raw and not self.conn.execute("SELECT EXISTS (SELECT 1 FROM memories)").fetchone()[0]:
             # (users29) nothing stored yet: the answer is empty without loading (or, on a first run, preparing) the
-            # model — the first recall after install spent ~3.8 CPU-s to say count 0
+            # model — the first recall after install spent ~3.8 CPU-s to say count 0. The filters are still checked
+            # (an unknown type is an error), and --raw queries still reach SQLite's FTS syntax check.
+            self.filter_sql(types, sources, tags, since, until, include_archived, shared=shared, summaries=summaries,
+                            history=history, as_of=as_of)
             return RecallResult(query=query, strategy=strategy, results=[], took_ms=(time.perf_counter() - t0) * 1000)
         cfg = config or (config_for(getattr(self.embedder, "model_id", None)) if strategy == "hybrid"
                          else RecallConfig())
