@@ -157,7 +157,7 @@ def ended(old: str, new: str) -> Verdict | None:
     subject, value, names = _older(old)
     if set(_keys(old)) & _ADD or _END_OBJ.match(lo) or _TOLD.match(lo):
         return None  # a second one ("Dev bought a Brompton too"), or the older itself a change told ("Rebuilt …")
-    return _ended(new, ln, subject, value, names, old_keys) or _redone(new, ln, subject, names, old_keys, _keys(old))
+    return _ended(old, new, ln, subject, value, names, old_keys) or _redone(new, ln, subject, names, old_keys, _keys(old))
 
 
 def _possessed(old: str, new: str) -> bool:
@@ -181,7 +181,7 @@ def _caps(new: str, span_text: str, names: frozenset[str]) -> list[str]:
 
 
 def _hit(new: str, x: str, span: list[str], value: frozenset[str], names: frozenset[str], subject: frozenset[str],
-         old_keys: set[str], named_only: bool) -> str:
+         old_keys: set[str], named_only: bool, old: str = "") -> str:
     """The older's value word that ``span`` (the words of ``x``) names as what ended: a name run of the older's
     value, every name in it the older's ("Harbour Surgery" is not "Harbour Lettings"; a title is no name), or,
     with no name in it, its head a value word and every word the older's ("the wooden stick"; not "the spare
@@ -191,7 +191,7 @@ def _hit(new: str, x: str, span: list[str], value: frozenset[str], names: frozen
         if not all(k in old_keys for k in caps):
             return ""
         hit = next((k for k in caps if k in names and not k.isdigit()), "")
-        return hit
+        return hit or _numbered(span, caps, names, old)
     if named_only or not span:
         return ""
     head = span[-1] if span[-1] not in _NO_HEAD else (span[-2] if len(span) > 1 else "")
@@ -202,7 +202,18 @@ def _hit(new: str, x: str, span: list[str], value: frozenset[str], names: frozen
     return ""
 
 
-def _ended(new: str, ln: str, subject: frozenset[str], value: frozenset[str], names: frozenset[str],
+def _numbered(span: list[str], caps: list[str], names: frozenset[str], old: str) -> str:
+    """A number the older's value holds, said after the word the older says it after ("plot 14" of "The allotment
+    is plot 14 at Meadow Lane"; not the "14" of "Brooks Ghost 14"), or ""."""
+    old_list = _keys(old)
+    for k in caps:
+        if k.isdigit() and k in names and k in span and span.index(k) > 0 and k in old_list \
+                and old_list.index(k) > 0 and old_list[old_list.index(k) - 1] == span[span.index(k) - 1]:
+            return k
+    return ""
+
+
+def _ended(old: str, new: str, ln: str, subject: frozenset[str], value: frozenset[str], names: frozenset[str],
            old_keys: set[str]) -> Verdict | None:
     for rx in (_END_OBJ, _END_SUBJ):
         for m in rx.finditer(ln):
@@ -216,7 +227,7 @@ def _ended(new: str, ln: str, subject: frozenset[str], value: frozenset[str], na
                     continue  # (a verb that takes an object here: "closed the Nationwide one" is read above)
             else:
                 span = _span(x)
-            hit = _hit(new, x, span, value, names, subject, old_keys, named_only=rx is _END_SUBJ)
+            hit = _hit(new, x, span, value, names, subject, old_keys, named_only=rx is _END_SUBJ, old=old)
             if not hit:
                 continue
             came = _named_new(new, old_keys | set(span))

@@ -3,8 +3,11 @@ welcome-2024" is no new password of "The home wifi is called Larchwood, password
 
 An agent opens a note with what it is about and a colon ("New wifi password: …", "Guest wifi: …", "Office printer:
 …"). The label is the newer's subject: when its head word is a word of the older, and right before it each says a word
-the other does not ("guest wifi" / "home wifi"), the two are two things of a kind. The head alone ("New wifi password: tidal-heron-77" after "The home wifi …, password mossy-fern-42") says the same
-thing. :func:`another_labelled` is a veto of memengine/supersession.py's ``vetoed``: whichever path read an update.
+the other does not ("guest wifi" / "home wifi"), the two are two things of a kind; a label opening with "new" none of
+whose words the older says ("New guest wifi: …" / "User's password manager is 1Password") is a new thing of its own,
+whatever its value's words share ("password"). The head alone ("New wifi password: tidal-heron-77" after "The home
+wifi …, password mossy-fern-42") says the same thing. :func:`another_labelled` is a veto of
+memengine/supersession.py's ``vetoed``: whichever path read an update.
 
 Labels of one word ("Internet: …", "Update: …"), a sentence before a colon ("Tom has a new number: …") and a possessor
 before the older's head ("The repository's default branch" / "default git branch: main": whose, not which) are left
@@ -25,6 +28,7 @@ _WORD = re.compile(r"[^\W_]+(?:[-+.][^\W_]+)*")
 # words of a label that name no thing ("New wifi password", "Our new …")
 _NOT_THING = frozenset("new neu neue neuer neues nuevo nueva nouveau nouvelle novo nova nuovo nuova our my the a an "
                        "current latest updated".split())
+_NEW = frozenset("new neu neue neuer neues nuevo nueva nouveau nouvelle novo nova nuovo nuova".split())
 _LINKS = frozenset().union(*LANG_COPULA.values(), *LANG_AUX.values())
 
 
@@ -53,6 +57,8 @@ def another_labelled(old: str, new: str) -> str:
         return ""
     head = label[-1]
     old_words = [fold_text(w) for w in _WORD.findall(old)]
+    if raw[0] in _NEW and not any(same_word(k, o) for k in label for o in old_words):
+        return f"the note's new {' '.join(label)} is another thing"  # ("New guest wifi: …" / "… password manager …")
     theirs_all = _phrase(old_words, head)
     if re.search(rf"(?:'s|’s)\s+(?:\w+\s+){{0,2}}{re.escape(head)}", old, re.IGNORECASE):
         return ""  # (a possessor before the older's head is whose, not which: "The repository's default branch")

@@ -174,7 +174,24 @@ def other_person(old: str, new: str) -> str:
         return ""
     if a & _keys(new) or b & _keys(old):
         return ""
+    if any(_inflected(x, y) for x in a for y in b):
+        return ""  # one noun in two forms, capitalised as a sentence's first word ("Invoices …" / "Invoicing …")
     return f"another person: {sorted(b)} / {sorted(a)}"
+
+
+_ENDINGS = ("es", "ing", "ed", "ion", "ions")  # (not "s" alone: "Andre" / "Andres" are two people)
+
+
+def _inflected(x: str, y: str) -> bool:
+    """Whether two folded words are one stem of at least five letters with two English endings ("invoices" /
+    "invoicing", "updates" / "updated"); never two names ("Daniel" / "Daniela", "Marta" / "Martin")."""
+    for e in _ENDINGS:
+        for f in _ENDINGS:
+            if e != f and x.endswith(e) and y.endswith(f):
+                sx, sy = x[:len(x) - len(e)], y[:len(y) - len(f)]
+                if sx == sy and len(sx) >= 5:
+                    return True
+    return False
 
 
 def relative_of(old: str, new: str) -> str:

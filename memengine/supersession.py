@@ -100,6 +100,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     such decision, the earliest later fact.
     """
     from memengine import (
+        fact_after_event,
         fact_as_role,
         fact_crossed,
         fact_effective,
@@ -188,6 +189,13 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         else:
             verdict = rules(old_text, kept_fact, kept_said, sim, cos) or fact_slot.decide(old_text, kept_new, cos,
                                                                                           embed, model_id)
+            # the state said after the event that brought it ("The flat was sold in May; the landlord is now …",
+            # memengine/fact_after_event.py), read alone when the whole decided nothing
+            state = fact_after_event.state_after(kept_said, old_text) if verdict is None or verdict.kind == fact_slot.MAY_UPDATE \
+                else ""
+            if state:
+                verdict = rules(old_text, facts.analyse(state), state, sim, cos) \
+                    or fact_slot.decide(old_text, state, cos, embed, model_id) or verdict
             eff_said = fact_effective.without(old_text, kept_said)
             if (verdict is None or verdict.kind == fact_slot.MAY_UPDATE) and eff_said != kept_said:
                 eff_new = fact_effective.without(old_text, kept_new)
@@ -487,6 +495,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         fact_hired,
         fact_instead,
         fact_joined,
+        fact_label_value,
         fact_meant,
         fact_migrated,
         fact_named_switch,
@@ -517,7 +526,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         or fact_migrated.left_for(old_text, said_text) or fact_relocated.moved(old_text, said_text) \
         or fact_quit.gave_up(old_text, said_text) or fact_own.on_own_account(old_text, said_text) \
         or fact_instead.replaced(old_text, said_text) or fact_named_switch.switched(old_text, said_text) \
-        or fact_ended.ended(old_text, said_text) \
+        or fact_ended.ended(old_text, said_text) or fact_label_value.labelled(old_text, said_text) \
         or fact_diet.turned(old_text, said_text) \
         or _dose(old_text, said_text) or fact_hired.hired(old_text, said_text) or _crossed(old_text, said_text) \
         or fact_as_role.role_now(old_text, said_text)
