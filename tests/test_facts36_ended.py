@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from memengine import fact_ended, fact_label_thing, fact_mood, fact_person, supersession
+from memengine import (
+    fact_after_event,
+    fact_ended,
+    fact_label_thing,
+    fact_label_value,
+    fact_mood,
+    fact_person,
+    supersession,
+)
 
 
 @pytest.mark.parametrize(("old", "new", "why"), [
@@ -134,3 +142,69 @@ def test_moods_of_a_plan(text: str, mood: str) -> None:
 ])
 def test_a_past_verb_opening_a_note_is_no_name(text: str, names: frozenset[str]) -> None:
     assert fact_person.subject_names(text) == names
+
+
+@pytest.mark.parametrize(("new", "old", "state"), [
+    ("The office was sold last year; the landlord is now Grange Estates", "We rent the office from Mr Hale",
+     "The landlord is now Grange Estates"),
+    ("With the merger, the payroll provider is Sage", "The payroll provider is Moorepay", "The payroll provider is Sage"),
+    ("Ruth was promoted to lead; the new on-call engineer is Sami", "The on-call engineer is Ruth",
+     "The new on-call engineer is Sami"),
+    # no event before it, a task passed from one person to another (fact_handover's own), one clause only
+    ("Ruth is on holiday, Sami covers on-call", "The on-call engineer is Ruth", ""),
+    ("Ruth left, so now Sami is our on-call engineer", "The on-call engineer is Ruth", ""),
+    ("The landlord is now Grange Estates", "We rent the office from Mr Hale", ""),
+    # the older is someone else's: whose landlord the event told, the clause alone no longer says
+    ("The office was sold last year; the landlord is now Grange Estates", "Nora's landlord is Mr Hale", ""),
+])
+def test_the_state_after_the_event(new: str, old: str, state: str) -> None:
+    assert fact_after_event.state_after(new, old) == state
+
+
+@pytest.mark.parametrize(("old", "new", "why"), [
+    ("User's VPN is NordVPN", "VPN: Mullvad these days",
+     "the older's slot as a note's label, another value: nordvpn -> mullvad"),
+    ("The office's accountant is Sara Lind", "Accountant: Tomas Berg from March",
+     "the older's slot as a note's label, another value: sara -> tomas"),
+])
+def test_the_older_slot_as_a_label(old: str, new: str, why: str) -> None:
+    got = fact_label_value.labelled(old, new)
+    assert got is not None and got.reason == why
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("User's VPN is NordVPN", "VPN for work: Mullvad"),
+    ("User's VPN is NordVPN", "Also a second VPN: Mullvad"),
+    ("User's VPN is NordVPN", "VPN: NordVPN, renewed for two years"),
+    ("The office wifi is called Heron", "New staff wifi: Heron-Staff"),
+])
+def test_a_label_of_another_slot_or_the_same_value(old: str, new: str) -> None:
+    assert fact_label_value.labelled(old, new) is None
+
+
+def test_a_new_label_the_older_says_nothing_of() -> None:
+    assert fact_label_thing.another_labelled("User's VPN is NordVPN", "New office printer: Canon, toner T09") \
+        == "the note's new office printer is another thing"
+    assert fact_label_thing.another_labelled("The office printer is an HP", "New office printer: Canon") == ""
+
+
+@pytest.mark.parametrize(("old", "new", "why"), [
+    ("Receipts are scanned with Dext", "Receipt scanning moved to Hubdoc", ""),
+    ("Invoices are sent from Sage", "Invoicing moved to Xero this spring", ""),
+    ("Daniel works at Ocado", "Daniela works at Tesco now", "another person: ['daniela'] / ['daniel']"),
+])
+def test_one_noun_in_two_forms_is_no_two_people(old: str, new: str, why: str) -> None:
+    assert fact_person.other_person(old, new) == why
+
+
+@pytest.mark.parametrize(("old", "new", "why"), [
+    ("The allotment is bed 7 at Cowley Road", "Gave up bed 7 and took on bed 12 at Cowley Road",
+     "the older's value ended, another named: 7 -> 12"),
+])
+def test_a_number_after_the_older_word(old: str, new: str, why: str) -> None:
+    got = fact_ended.ended(old, new)
+    assert got is not None and got.reason == why
+
+
+def test_a_number_after_another_word_is_no_end() -> None:
+    assert fact_ended.ended("User runs in Saucony Ride 7 shoes", "Gave up bed 7 and took on bed 12") is None
