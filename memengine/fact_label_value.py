@@ -45,7 +45,8 @@ def labelled(old: str, new: str) -> Verdict | None:
     value = {fold_text(w) for w in _WORD.findall(m.group(2))}
     came = [k for k in fact_ended._named_new(new, set(old_keys)) if k in value and k not in label]
     _subject, _value, names = fact_ended._older(old)
-    gone = [n for n in names if any(c.isalpha() for c in n) and n not in keys and n not in thing]
+    gone = [n for n in dict.fromkeys(old_keys) if n in names and any(c.isalpha() for c in n) and n not in keys
+            and n not in thing]  # (in the older's order: one reason under every hash seed)
     if not came or not gone:
         return None
     return Verdict("slot", f"{REASON}: {gone[0]} -> {came[0]}", 0.8)
