@@ -83,6 +83,7 @@ _WHILE = re.compile(r"\b(?:until|till|meanwhile|for\s+now|for\s+the\s+(?:week|mo
                     r"for\s+a\s+while|while)\b")
 _DETS = frozenset("the a an my our his her their its old all every".split())
 _NO_HEAD = frozenset("one ones".split())
+_COUNT = frozenset("one two three four five some several few couple single".split())
 _THEIRS = frozenset("his her hers their theirs".split())
 _OWNERS = frozenset("user users we i".split())  # whom an agent's notes are about: no third person
 _ADD = ADDITIVE | {"second", "extra", "spare"}
@@ -227,6 +228,8 @@ def _ended(old: str, new: str, ln: str, subject: frozenset[str], value: frozense
                     continue  # (a verb that takes an object here: "closed the Nationwide one" is read above)
             else:
                 span = _span(x)
+                if span and (span[0] in _COUNT or span[0].isdigit()):
+                    continue  # one of it, not the value: "I swapped one night with Jo" is a one-off exchange
             hit = _hit(new, x, span, value, names, subject, old_keys, named_only=rx is _END_SUBJ, old=old)
             if not hit:
                 continue

@@ -208,3 +208,8 @@ def test_a_number_after_the_older_word(old: str, new: str, why: str) -> None:
 
 def test_a_number_after_another_word_is_no_end() -> None:
     assert fact_ended.ended("User runs in Saucony Ride 7 shoes", "Gave up bed 7 and took on bed 12") is None
+
+
+def test_one_of_the_value_swapped_is_no_end() -> None:
+    assert fact_ended.ended("I'm on the late shift, 2pm to 10pm", "I swapped one late shift with Ravi, so friday I'm on "
+                            "the early") is None
