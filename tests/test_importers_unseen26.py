@@ -225,3 +225,74 @@ def test_damaged_exports_are_refused_in_one_line(rel: str, message: str, tmp_pat
 def test_fuzzed_copies_are_read_or_refused_in_one_line(rel: str, keep: int, tmp_path: Path) -> None:
     read, refused = fuzzed_outcomes(FIX / rel, tmp_path, seed=26, keep=keep)
     assert read + refused == 16 and read >= 1  # every case one or the other; no other exception
+
+
+# --- written after the parsers (not held-out): the other forms each reader takes, and more damage ----------------------
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_deepseek_older_form_with_role_and_content(tmp_path: Path) -> None:
+    import json
+
+    conv = {"id": "o1", "title": "Old form", "inserted_at": "2024-12-01T09:00:00+08:00", "mapping": {
+        "root": {"id": "root", "parent": None, "children": ["1"], "message": None},
+        "1": {"id": "1", "parent": "root", "children": ["2"],
+              "message": {"role": "USER", "content": "Qu'est-ce qu'un 饺子 ?", "inserted_at": "2024-12-01T09:00:00+08:00"}},
+        "2": {"id": "2", "parent": "1", "children": [],
+              "message": {"role": "ASSISTANT", "content": "Un ravioli chinois.", "inserted_at": "2024-12-01T09:00:05+08:00"}}}}
+    recs, rep = parsed(_write(tmp_path / "conversations.json", json.dumps([conv])), "deepseek")
+    assert turns(recs) == [("User: Qu'est-ce qu'un 饺子 ?", "2024-12-01T09:00:00+08:00"),
+                           ("DeepSeek: Un ravioli chinois.", "2024-12-01T09:00:05+08:00")]
+    assert counts(rep) == (2, 0, 0)
+
+
+def test_grok_other_senders_are_service_lines(tmp_path: Path) -> None:
+    import json
+
+    data = {"conversations": [{"conversation": {"id": "x", "title": "T"}, "responses": [
+        {"response": {"_id": "1", "message": "You are Grok.", "sender": "system", "create_time": 1740816000}},
+        {"response": {"_id": "2", "message": "Hola", "sender": "human", "create_time": "2025-03-01T08:00:01Z"}}]}]}
+    recs, rep = parsed(_write(tmp_path / "prod-grok-backend.json", json.dumps(data)), "grok")
+    assert turns(recs) == [("User: Hola", "2025-03-01T08:00:01+00:00")] and counts(rep) == (2, 1, 0)
+
+
+def test_lechat_content_chunks_when_content_is_empty(tmp_path: Path) -> None:
+    import json
+
+    msgs = [{"id": "a", "chatId": "c-1", "role": "user", "content": "Salut", "createdAt": "2025-01-01T10:00:00Z"},
+            {"id": "b", "chatId": "c-1", "role": "assistant", "content": None, "createdAt": "2025-01-01T10:00:02Z",
+             "contentChunks": [{"type": "text", "text": "Bonjour "}, {"type": "tool_call", "name": "web"},
+                               {"type": "text", "text": "!"}]}]
+    recs, _ = parsed(_write(tmp_path / "chat-0a1b2c3d-0000-4000-8000-000000000000.json", json.dumps(msgs)), "lechat")
+    assert [r.content for r in recs] == ["User: Salut", "Le Chat: Bonjour !"] and {r.thread for r in recs} == {"Salut"}
+
+
+def test_outlook_eml_folder_named_sent_items_is_the_owners(tmp_path: Path) -> None:
+    eml = ("From: Rui Costa <rui@example.org>\nTo: Ana <ana@example.org>\nSubject: Horta\n"
+           "Date: Sat, 4 May 2024 10:00:00 +0100\nMessage-ID: <h1@example.org>\n\nAs alfaces já nasceram.\n")
+    mine = parsed(_write(tmp_path / "Sent Items" / "horta.eml", eml), "mail")[0]
+    theirs = parsed(_write(tmp_path / "Inbox" / "horta.eml", eml), "mail")[0]
+    assert [r.metadata.get("from_me") for r in mine + theirs] == [True, None]
+
+
+@pytest.mark.parametrize(("name", "text", "message"), [
+    ("conversations.json", '[{"id": "1", "title": "t", "inserted_at": "2025-01-01T00:00:00+08:00", '
+                           '"mapping": {"root": {"id": "root", "children": ["1"]}, "1": {"id": "1", "children": [], '
+                           '"message": {"inserted_at": "2025-01-01T00:00:00+08:00", "fragments": "REQUEST"}}}}]',
+     '"fragments" is not a list'),
+    ("conversations.json", '[{"id": "1", "title": "t", "inserted_at": "2025-01-01T00:00:00+08:00", "mapping": []}]',
+     '"mapping" is not an object'),
+    ("chat-0a1b2c3d-0000-4000-8000-000000000000.json", '[{"role": "user", "content": "x", "createdAt": "2025-01-01T00:00:00Z", '
+     '"chatId": "c"}, "oops"]', "message 2: not an object"),
+    ("general.json", '{"msg": "a", "username": "b", "ts": "2024-01-01T00:00:00Z"}\n["a list"]\n',
+     "general.json:2: not a JSON object (a list)"),
+    ("prod-grok-backend.json", '{"conversations": {"a": 1}}', '"conversations" is not a list'),
+])
+def test_more_damage_is_refused_in_one_line(name: str, text: str, message: str, tmp_path: Path) -> None:
+    path = _write(tmp_path / "in" / name, text)
+    assert_import_refused(path, tmp_path, message)
