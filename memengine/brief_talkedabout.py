@@ -78,9 +78,14 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
     if LOWER_NAMES:  # (brief33) names written in lower case, or not always capitalised (brief_talkedcues)
         texts = [t for _i, _a, t, _d in turns]
         english = summarize.detect_language(texts) in ("english", None)  # (the cues are English words)
-        cued = brief_talkedcues.lower_names(texts, author_words, english)
+        # only the turns of authors who write in lower case: who capitalises writes a word in lower case because it
+        # is one (LoCoMo's speakers: "my friends look", "customers love it" were people)
+        writers = brief_talkedcues.lower_writers([(a, t) for _i, a, t, _d in turns])
+        theirs = [t for _i, a, t, _d in turns if a.lower() in writers]
+        cued = brief_talkedcues.lower_names(theirs, author_words, english)
+        others_lower = {w.lower() for _i, a, t, _d in turns if a.lower() not in writers for w in _LOWER.findall(t)}
         mixed = {w for w in lower & brief_talkedcues.mid_capitalised(texts) - brief_talkedcues.determined(texts)
-                 if brief_talkedcues.can_name(w, author_words)} if english else set()
+                 - others_lower if brief_talkedcues.can_name(w, author_words)} if english and theirs else set()
         lower -= set(cued) | mixed
         turns = [(i, a, brief_talkedcues.recased(t, set(cued) | mixed), d) for i, a, t, d in turns]
     # (cost) only the turns holding a capitalised word that two turns or more hold, never in lower case nor an author's,
@@ -103,12 +108,14 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
     worth = set().union(*(ids for w, ids in holders.items() if len(ids) >= 2 and w in inside)) if holders else set()
     seen: dict[str, dict[str, Any]] = {}
     places = _places(turns) if LOWER_NAMES else set()
+    openers: set[str] = set()  # (brief33) the first words of those glued spans, never a name alone ("Wow" of "Wow Mel")
     for mid, author, text, day in turns:
         if mid not in worth:
             continue
         found = brief_namedpeople._mentions(text)
         for raw, pts in found.items():
             if LOWER_NAMES and _opener_glued(raw, found, inside):
+                openers.add(raw.split()[0].lower())
                 continue  # (brief33) "Evet Burak" of "Evet Burak'la": a sentence's first word glued to a name
             words = [_name_of(w) for w in raw.split()]
             if any(w.lower() in places for w, _e in words):
@@ -139,6 +146,8 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
     said = brief_talkedcues.name_cues([t for _i, _a, t, _d in turns if _i in worth],
                                       {w.lower() for n in merged for w in n.split()}) if LOWER_NAMES and english else {}
     for name, got in merged.items():
+        if name.lower() in openers:
+            continue
         n = len(got["turns"])
         # (brief33) the lower-case cues ("jo from work", "ray's 60th", "nan") and those above
         bonus = max([cued.get(name.lower(), 0)] + [said.get(w.lower(), 0) for w in name.split()])

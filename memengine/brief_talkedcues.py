@@ -41,6 +41,10 @@ _AGE = re.compile(r"^\d{1,3}(?:st|nd|rd|th)$")
 # a verb only people do right after the name ("bev says", "priya asked", "gareth put me on the rota")
 _VERBS = brief_namedpeople._HUMAN_VERBS | frozenset("""posted messaged rang phoned texted replied reckons thinks
 says asked told wants put gave invited""".split())
+# (roles said of several people are no cue: "my friends look", "my teammates come" — LoCoMo's speakers)
+_SINGLE = frozenset(r for r in _BEFORE if not (r.endswith("s") and (r[:-1] in _BEFORE or r[:-2] in _BEFORE))
+                    and r not in ("parents", "kids", "children", "friends", "grandparents", "in-laws"))
+LOWER_WRITER_SHARE = 0.3  # an author whose turns start in lower case this often writes names in lower case too
 # a relation said right before a name with no possessive ("uncle ray", "auntie bev", "cousin jo"); any other role
 # needs one before it ("my boss gareth", "her sister Jo": not "grandpa sleeps", "landlord asap")
 _PREFIXES = frozenset("uncle auntie aunty aunt cousin cuz bro sis".split())
@@ -57,6 +61,20 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
     """(word as written, lower-cased word without "'s", start) of each word of ``text``."""
     return [(m.group(), m.group().lower().removesuffix("'s").removesuffix("’s"), m.start())
             for m in _WORD.finditer(text)]
+
+
+def lower_writers(turns: Iterable[tuple[str, str]]) -> set[str]:
+    """The authors (lower-cased) of (author, text) turns who start LOWER_WRITER_SHARE of their turns or more in lower
+    case ("u seen what priya posted"): they write names in lower case too. Writers who capitalise (LoCoMo's speakers)
+    write a word in lower case because it is one ("my friends look", "customers love it")."""
+    starts: dict[str, list[int]] = {}
+    for author, text in turns:
+        at = text.lower().find(author.lower() + ": ", 0, 80)  # ("dan: …", "[6:46 pm on 23 July, 2023] Gina: …")
+        body = text[at + len(author) + 2:] if at >= 0 else text
+        first = next((ch for ch in body if ch.isalpha()), "")
+        if first:
+            starts.setdefault(author.lower(), []).append(first.islower())
+    return {a for a, s in starts.items() if sum(s) >= LOWER_WRITER_SHARE * len(s)}
 
 
 def lower_names(texts: Iterable[str], exclude: Collection[str], english: bool = True) -> dict[str, int]:
@@ -132,7 +150,7 @@ def _cue(text: str, toks: list[tuple[str, str, int]], k: int) -> int:
         return 2
     owner = toks[k - 2][1] if k >= 2 and _adjacent(text, toks, k - 2) else ""
     of_role = prev and toks[k - 1][0].lower().endswith(("'s", "’s"))  # "my mum's knee": the role's belonging
-    if (prev in _PREFIXES or prev in _BEFORE and owner in _POSSESSIVES) and low not in _VERBS and not of_role:
+    if (prev in _PREFIXES or prev in _SINGLE and owner in _POSSESSIVES) and low not in _VERBS and not of_role:
         return 2
     if nxt == "from" and k + 2 < len(toks) and toks[k + 2][1] in _FROM:
         return 2

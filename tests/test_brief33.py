@@ -176,3 +176,24 @@ def test_a_person_named_only_by_a_relation_gets_a_line(db_path: Path) -> None:
                                "\"my boss put me on the rota. im going to scream\"")
     finally:
         store.close()
+
+
+def test_writers_who_capitalise_write_no_names_in_lower_case(db_path: Path) -> None:
+    """LoCoMo's speakers capitalise ("[6:46 pm on 23 July, 2023] Gina: …"): a word they write in lower case is one
+    ("my friends look", "customers love it"), so only the turns of writers who start their turns in lower case are
+    read for lower-case names (found on LoCoMo: "Customers", "Look (friends)", "Come (teammates)" had lines)."""
+    assert brief_talkedcues.lower_writers([("Gina", "[6:46 pm on 23 July, 2023] Gina: That's the spirit!"),
+                                           ("Jon", "[6:46 pm on 23 July, 2023] Jon: thanks, Gina!"),
+                                           ("Jon", "[6:47 pm on 23 July, 2023] Jon: Ah ha ha")]) == {"jon"}
+    store = core.MemoryStore(db_path)
+    try:
+        _chat(store, [(0, "Gina", "You look great. My friends look up to you"),
+                      (1, "Mel", "Thanks Gina! The Customers love the new studio, my friends come every week"),
+                      (2, "Gina", "That matters. Max loves the studio too"),
+                      (3, "Mel", "Indeed. customers say the studio is cosy"),
+                      (4, "Gina", "Yes, my friends look happy and Max says hi"),
+                      (5, "Mel", "Max says hi back!")], datetime(2023, 7, 23, 18), "loco")
+        got = brief_talkedabout.talked_about(store, {"gina", "mel"})
+        assert [p["name"] for p in got] == ["Max"]
+    finally:
+        store.close()
