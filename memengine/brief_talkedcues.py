@@ -53,6 +53,11 @@ _FROM = frozenset("work school uni college office gym church football class choi
 # an article or determiner before a word: no name ("the van", "a bed", "this gig", "every sunday")
 _DETERMINERS = frozenset("a an the this that these those some any every each no another".split())
 _CALLED = frozenset("called named".split())  # "his name is Marcus", "a guy called Marcus"
+# a common noun for "some person" is no name even with a person's verb after it ("guy said the damp…", "damp guy
+# coming thu", "hyperoptic guy here": the lead's blind chats gave "Guy" a People line)
+_PERSON_NOUNS = frozenset("""guy guys bloke blokes chap chaps dude dudes fella fellas fellow lad lads lass lady ladies
+man men woman women kid kids girl girls boy boys baby person people someone somebody everyone everybody anyone
+nobody folks""".split())
 _WORD = re.compile(r"[^\W_][\w'’-]*")
 _SENT_OPEN = re.compile(r"(?:^|[.!?:;\n])[\s\"'“‘(¡¿-]*$")
 
@@ -163,10 +168,11 @@ def _cue(text: str, toks: list[tuple[str, str, int]], k: int) -> int:
 
 def can_name(low: str, exclude: Collection[str]) -> bool:
     """Whether the lower-cased word ``low`` may be a person's name at all (no stop word, role, verb of people, day,
-    month or title; none of ``exclude``)."""
+    month, title or common noun for a person; none of ``exclude``)."""
     return len(low) >= 2 and low not in exclude and low not in summarize.STOPWORDS \
         and (low in KIN_NAMES or low not in _BEFORE) and low not in brief_namedpeople._CALENDAR \
-        and low not in brief_namedpeople._TITLES and low not in _VERBS and "'" not in low and "’" not in low
+        and low not in brief_namedpeople._TITLES and low not in _VERBS and low not in _PERSON_NOUNS \
+        and "'" not in low and "’" not in low
 
 
 def mid_capitalised(texts: Iterable[str]) -> set[str]:

@@ -88,6 +88,10 @@ def test_lower_case_cues() -> None:
     # a role's belonging is no name ("my mum's knee"); a role with a possessive before a name is ("my boss gareth")
     assert brief_talkedcues.lower_names(["a: my mum's knee is bad", "c: my boss gareth is off"], {"a", "c"}) == {
         "gareth": 2}
+    # a common noun for a person is no name, whatever verb follows it ("guy said", "<thing> guy here, he needs")
+    assert brief_talkedcues.lower_names(["a: inspection done, guy said the damp needs reporting",
+                                         "b: broadband guy here, he needs to drill", "a: the kid asked for you",
+                                         "b: lady says the shop shuts at 5"], {"a", "b"}) == {}
 
 
 _MATES = [
