@@ -4,10 +4,13 @@ name made from its first prompt when the export keeps no title."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 from importers import ImportFormatError
+from importers._tree import Tree
 from importers.chatturns import epoch, iso_date
 
 TITLE_CHARS = 60  # a chat named by its first prompt: cut at a word before this many characters
@@ -40,3 +43,20 @@ def title_of(prompt: str) -> str:
     cut = first[:TITLE_CHARS]
     space = cut.rfind(" ")
     return (cut[:space] if space > TITLE_CHARS // 2 else cut).rstrip(" ,;:") + "…"
+
+
+def json_sources(path: Path, wanted: Callable[[str], bool], missing: str) -> Iterator[tuple[IO[bytes], str]]:
+    """(open stream, where) of the export's JSON file: ``path`` itself when it is a .json file, else each member of
+    the folder or zip whose file name ``wanted`` accepts (lower-cased); none: ImportFormatError(``missing``). The
+    stream is closed when the caller moves on."""
+    if path.is_file() and path.suffix.lower() == ".json":
+        with path.open("rb") as raw:
+            yield raw, str(path)
+        return
+    tree = Tree(path)
+    names = [n for n in tree.names if wanted(n.rsplit("/", 1)[-1].lower())]
+    if not names:
+        raise ImportFormatError(missing, str(path))
+    for name in names:
+        with tree.open(name) as raw:
+            yield raw, tree.where(name)

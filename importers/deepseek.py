@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from importers import ImportFormatError, ImportReport, Record
-from importers._aichat import any_time
-from importers._tree import Tree
+from importers._aichat import any_time, json_sources
 from importers.chatturns import Turn, Turns, json_errors_where, stream_json, text_of
 
 NAME = "deepseek"
@@ -37,17 +36,9 @@ def is_head(head: str) -> bool:
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
     """Records of conversations.json, its folder or the export's zip; bad input: a one-line ImportFormatError."""
     turns = Turns(NAME, report)
-    if path.is_file() and path.suffix.lower() == ".json":
-        with path.open("rb") as raw:
-            yield from _records(raw, str(path), turns)
-        return
-    tree = Tree(path)
-    names = [n for n in tree.names if FILE_RE.fullmatch(n.rsplit("/", 1)[-1].lower())]
-    if not names:
-        raise ImportFormatError("no conversations.json of a DeepSeek export", str(path))
-    for name in names:
-        with tree.open(name) as raw:
-            yield from _records(raw, tree.where(name), turns)
+    missing = "no conversations.json of a DeepSeek export"
+    for raw, where in json_sources(path, lambda name: bool(FILE_RE.fullmatch(name)), missing):
+        yield from _records(raw, where, turns)
 
 
 def _records(raw: IO[bytes], where: str, turns: Turns) -> Iterator[Record]:

@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from importers import ImportFormatError, ImportReport, Record
-from importers._aichat import any_time
-from importers._tree import Tree
+from importers._aichat import any_time, json_sources
 from importers.chatturns import SYSTEM, Turn, Turns, json_errors_where, stream_json, text_of
 
 NAME = "grok"
@@ -24,17 +23,8 @@ _ASSISTANT = ("assistant", "grok", "model")
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
     """Records of prod-grok-backend.json, its folder or the export's zip; bad input: a one-line ImportFormatError."""
     turns = Turns(NAME, report)
-    if path.is_file() and path.suffix.lower() == ".json":
-        with path.open("rb") as raw:
-            yield from _records(raw, str(path), turns)
-        return
-    tree = Tree(path)
-    names = [n for n in tree.names if n.rsplit("/", 1)[-1].lower() == FILE]
-    if not names:
-        raise ImportFormatError(f"no {FILE} of a Grok export", str(path))
-    for name in names:
-        with tree.open(name) as raw:
-            yield from _records(raw, tree.where(name), turns)
+    for raw, where in json_sources(path, lambda name: name == FILE, f"no {FILE} of a Grok export"):
+        yield from _records(raw, where, turns)
 
 
 def _records(raw: IO[bytes], where: str, turns: Turns) -> Iterator[Record]:
