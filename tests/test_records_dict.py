@@ -23,11 +23,11 @@ def _memory(**over: object) -> Memory:
 def test_to_dict_is_asdict_without_the_unset_derived_fields() -> None:
     plain = _memory()
     derived = ("score", "explain", "weak", "superseded_by", "supersedes", "possibly_outdated", "possibly_outdated_by",
-               "may_update")
+               "may_update", "contradicts")
     assert plain.to_dict() == {k: v for k, v in asdict(plain).items() if k not in derived}
     assert list(plain.to_dict()) == [k for k in asdict(plain) if k not in derived]
     ranked = _memory(score=1.25, weak=False, superseded_by=[9], supersedes=[], possibly_outdated=True,
-                     possibly_outdated_by=[8], may_update=[],
+                     possibly_outdated_by=[8], may_update=[], contradicts=[11],
                      explain={"priors": {"person": 0.2}, "weights": {"keyword": 0.5}, "cosine": None})
     assert ranked.to_dict() == asdict(ranked)
     assert list(ranked.to_dict()) == list(asdict(ranked))
