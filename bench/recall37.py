@@ -41,13 +41,10 @@ def cost(argv: list[str]) -> int:
     held-outs 35, 30 and 31 (``--reuse DIR``: DIR/h35, h30, h31, as ``heldout`` builds them), and over a large store
     (``--db``: e.g. LoCoMo turns copied to 100k, bench/scale.py) with the LoCoMo dev questions."""
     import argparse
-    import os
-    import statistics
-    import time
     from dataclasses import replace
 
     from bench import realchat
-    from bench.common import DEFAULT_LOCOMO, load_locomo, percentile
+    from bench.common import DEFAULT_LOCOMO, load_locomo
     from embedder import get_embedder
     from memory_core import MemoryStore, RecallConfig
 
@@ -73,24 +70,37 @@ def cost(argv: list[str]) -> int:
         convs, _ = load_locomo(DEFAULT_LOCOMO)
         label = f"{big.conn.execute('SELECT count(*) FROM memories').fetchone()[0]} memories, LoCoMo questions"
         groups[label] = [(big, q.question) for c in convs for q in c.questions][: args.queries]
+    on_off_cpu(groups, on, off, args.rounds, "thin")
+    if big is not None:
+        big.close()
+    return 0
+
+
+def on_off_cpu(groups: dict[str, list[tuple[object, str]]], on: object, off: object, rounds: int,
+               what: str) -> None:
+    """Print each group's process CPU per warm recall with a switch on and off, alternating question by question
+    (every question recalled once both ways first: its vector and pages warm). Round 40 times its switch with it."""
+    import os
+    import statistics
+    import time
+
+    from bench.common import percentile
+
     for label, asks in groups.items():
-        for st, q in asks:  # warm: every query vector and page read once
+        for st, q in asks:
             for cfg in (on, off):
                 st.recall(q, k=10, touch=False, config=cfg)  # type: ignore[attr-defined]
         cpu: dict[str, list[float]] = {"off": [], "on": []}
-        for _ in range(args.rounds):
+        for _ in range(rounds):
             for st, q in asks:
                 for name, cfg in (("off", off), ("on", on)):
                     t0 = time.process_time()
                     st.recall(q, k=10, touch=False, config=cfg)  # type: ignore[attr-defined]
                     cpu[name].append((time.process_time() - t0) * 1000)
-        print(f"{label}: {len(asks)} questions x {args.rounds}, load {os.getloadavg()[0]:.1f}")
+        print(f"{label}: {len(asks)} questions x {rounds}, load {os.getloadavg()[0]:.1f}")
         for name in ("off", "on"):
-            print(f"  thin {name}: CPU ms p50 {statistics.median(cpu[name]):.2f} mean {statistics.fmean(cpu[name]):.2f}"
+            print(f"  {what} {name}: CPU ms p50 {statistics.median(cpu[name]):.2f} mean {statistics.fmean(cpu[name]):.2f}"
                   f" p95 {percentile(cpu[name], 95):.2f}")
-    if big is not None:
-        big.close()
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,13 +43,11 @@ def cost(argv: list[str]) -> int:
     German, Polish, Portuguese, Spanish and English), and over a large store (``--db``: e.g. LoCoMo turns copied to
     100k, bench/scale.py) with the LoCoMo dev questions."""
     import argparse
-    import os
-    import statistics
-    import time
     from dataclasses import replace
 
     from bench import realchat
-    from bench.common import DEFAULT_LOCOMO, load_locomo, percentile
+    from bench.common import DEFAULT_LOCOMO, load_locomo
+    from bench.recall37 import on_off_cpu
     from embedder import get_embedder
     from memory_core import MemoryStore, RecallConfig
 
@@ -75,21 +73,7 @@ def cost(argv: list[str]) -> int:
         convs, _ = load_locomo(DEFAULT_LOCOMO)
         big_label = f"{big.conn.execute('SELECT count(*) FROM memories').fetchone()[0]} memories, LoCoMo questions"
         groups[big_label] = [(big, q.question) for c in convs for q in c.questions][: args.queries]
-    for name, asks in groups.items():
-        for st, q in asks:  # warm: every query vector and page read once
-            for cfg in (on, off):
-                st.recall(q, k=10, touch=False, config=cfg)  # type: ignore[attr-defined]
-        cpu: dict[str, list[float]] = {"off": [], "on": []}
-        for _ in range(args.rounds):
-            for st, q in asks:
-                for side, cfg in (("off", off), ("on", on)):
-                    t0 = time.process_time()
-                    st.recall(q, k=10, touch=False, config=cfg)  # type: ignore[attr-defined]
-                    cpu[side].append((time.process_time() - t0) * 1000)
-        print(f"{name}: {len(asks)} questions x {args.rounds}, load {os.getloadavg()[0]:.1f}")
-        for side in ("off", "on"):
-            print(f"  asked_words {side}: CPU ms p50 {statistics.median(cpu[side]):.2f} "
-                  f"mean {statistics.fmean(cpu[side]):.2f} p95 {percentile(cpu[side], 95):.2f}")
+    on_off_cpu(groups, on, off, args.rounds, "asked_words")
     if big is not None:
         big.close()
     return 0
