@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memengine import storeid, supersession, timeparse
+from memengine import storeid, supersession, timeparse, write_warm
 from memengine.cleantext import MAX_TAG_CHARS, check_text
 from memengine.context import bracket_batch, refresh_context
 from memengine.db import select_in, write_tx
@@ -181,6 +181,8 @@ class Writes(StoreBase):
                 return res
         vecs = self.embed_or_none([m.content])
         vec = vecs[0] if vecs is not None else None
+        if supersede or (dedup and m.thread is None and supersession.is_fact(m.memory_type, m.thread)):
+            write_warm.warm()  # the fact decisions' imports, not under the write lock (memengine/write_warm.py)
         with write_tx(self.conn):
             res = self._store_locked(m, values, vec, dedup and ref is None, now)
             res.links = self.add_links(res.id, links)
