@@ -47,8 +47,15 @@ class ParserSpec:
     def parse(self, path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         """The module's records, each within the store's size limit (:func:`within_cap`)."""
         records = importlib.import_module(self.module).parse(Path(path), report, **options)
+        read = 0
         for rec in records:
+            read += 1
             yield from within_cap(rec, report)
+        if not read and report.messages_seen and report.skipped_empty == report.messages_seen and not report.warnings:
+            # every message of no words: another app's export read as this one's (DeepSeek's conversations.json
+            # forced as ChatGPT's) would otherwise end as "0 memories" and no word of why
+            report.warn(f"{report.messages_seen} messages read as {self.name}'s, none with words: nothing imported; "
+                        f"is it really a {self.name} export?")
 
     def __call__(self, path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         return self.parse(path, report, **options)
@@ -77,7 +84,7 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("signal", (".md", ".html"), one_per_file=False, conversational=True, module="importers.signal"),
     ParserSpec("skype", (".json", ".tar"), one_per_file=False, conversational=True, module="importers.skype"),
     ParserSpec("viber", (".csv", ".zip"), one_per_file=False, conversational=True, module="importers.viber"),
-    ParserSpec("wechat", (".csv", ".txt"), one_per_file=False, conversational=True, module="importers.wechat"),
+    ParserSpec("wechat", (".csv", ".txt", ".html"), one_per_file=False, conversational=True, module="importers.wechat"),
     ParserSpec("threema", (".txt", ".zip"), one_per_file=False, conversational=True, module="importers.threema"),
     ParserSpec("matrix", (".json", ".txt"), one_per_file=False, conversational=True, module="importers.matrix"),
     ParserSpec("twitter", (".js", ".zip"), one_per_file=False, conversational=True, module="importers.twitter"),
@@ -99,8 +106,14 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("deepseek", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.deepseek"),
     ParserSpec("grok", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.grok"),
     ParserSpec("lechat", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.lechat"),
-    ParserSpec("rocketchat", (".json", ".zip"), one_per_file=False, conversational=True,
+    ParserSpec("rocketchat", (".json", ".html", ".zip"), one_per_file=False, conversational=True,
                module="importers.rocketchat"),
+    # round 29: Character.AI's chats, Microsoft Copilot's activity history, Perplexity's threads (and, above,
+    # MemoTrace's WeChat pages and Rocket.Chat's HTML export)
+    ParserSpec("characterai", (".json", ".zip"), one_per_file=False, conversational=True,
+               module="importers.characterai"),
+    ParserSpec("copilot", (".csv", ".zip"), one_per_file=False, conversational=True, module="importers.copilot"),
+    ParserSpec("perplexity", (".md",), one_per_file=False, conversational=True, module="importers.perplexity"),
 )}
 NAMES = tuple(PARSERS)
 

@@ -42,26 +42,39 @@ def _head(fh: IO[bytes]) -> str:
 
 
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
-    """Records of a room file, a folder or the zip of them; bad input: a one-line ImportFormatError."""
+    """Records of a room file (JSON lines, or the HTML form: :mod:`importers.rocketchat_html`), a folder or the zip
+    of them; bad input: a one-line ImportFormatError."""
+    from importers import rocketchat_html
+
     turns = Turns(NAME, report)
-    if path.is_file() and path.suffix.lower() == ".json":
+    if path.is_file() and path.suffix.lower() in (".json", ".html", ".htm"):
         with path.open("rb") as fh:
-            yield from _room(fh, path.stem, str(path), turns)
+            if path.suffix.lower() == ".json":
+                yield from _room(fh, path.stem, str(path), turns)
+            else:
+                yield from rocketchat_html.room(fh, path.stem, str(path), turns)
+        if not report.messages_seen:
+            raise ImportFormatError("no message in this Rocket.Chat room", str(path))
         return
     tree = Tree(path)
     rooms = []
-    for name in (n for n in tree.names if n.lower().endswith(".json")):
+    for name in (n for n in tree.names if n.lower().endswith((".json", ".html", ".htm"))):
+        page = not name.lower().endswith(".json")
         with tree.open(name) as fh:
-            if is_room_head(_head(fh)):
+            if rocketchat_html.is_room_head(_head(fh)) if page else is_room_head(_head(fh)):
                 rooms.append(name)
-            else:
+            elif not page:
                 report.warn(f"{tree.where(name)}: no Rocket.Chat room (its first line holds no msg, username, ts); "
                             "left out")
     if not rooms:
-        raise ImportFormatError("no room file (.json, a message per line) of a Rocket.Chat export", str(path))
+        raise ImportFormatError("no room file (.json, a message per line, or .html) of a Rocket.Chat export",
+                                str(path))
     for name in rooms:
         with tree.open(name) as fh:
-            yield from _room(fh, Path(name).stem, tree.where(name), turns)
+            if name.lower().endswith(".json"):
+                yield from _room(fh, Path(name).stem, tree.where(name), turns)
+            else:
+                yield from rocketchat_html.room(fh, Path(name).stem, tree.where(name), turns)
 
 
 def _room(fh: IO[bytes], room: str, where: str, turns: Turns) -> Iterator[Record]:

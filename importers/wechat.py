@@ -10,6 +10,8 @@
 * TXT (<chat>.txt): "2024-04-02 19:30:12 李娜" then the words, a blank line between messages; the phone's wall
   time (naive); "[图片]" and the like are media.
 
+* HTML (<chat>.html): the page's message list, read by :mod:`importers.wechat_html`.
+
 Columns are found by the header's names (an exporter's version that moves them is read the same). A chat written
 as CSV and TXT side by side is read once, from its CSV. The chat is named by the file."""
 
@@ -52,7 +54,7 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
     if path.is_dir():
         files = chat_files(path)
         if not files:
-            raise ImportFormatError("folder holds no WeChat chat as MemoTrace writes it (<chat>.csv, <chat>.txt)",
+            raise ImportFormatError("folder holds no WeChat chat as MemoTrace writes it (<chat>.csv, .html, .txt)",
                                     str(path))
         for p in files:
             yield from _file(p, turns)
@@ -63,12 +65,17 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
 
 
 def chat_files(folder: Path) -> list[Path]:
-    """The chats below ``folder``: in each folder its CSVs, else its TXTs (the same chat in both is read once)."""
+    """The chats below ``folder``: in each folder its CSVs, else its web pages, else its TXTs (the same chat in two
+    forms is read once)."""
     out: list[Path] = []
-    for d in sorted({p.parent for p in folder.rglob("*") if p.suffix.lower() in (".csv", ".txt") and p.is_file()}):
+    from importers.wechat_html import is_page
+
+    for d in sorted({p.parent for p in folder.rglob("*") if p.suffix.lower() in (".csv", ".txt", ".html")
+                     and p.is_file()}):
         if any(part.startswith(".") for part in d.relative_to(folder).parts):
             continue
         found = [p for p in sorted(d.iterdir()) if p.is_file() and p.suffix.lower() == ".csv" and _head_is(p, "csv")]
+        found = found or [p for p in sorted(d.iterdir()) if p.is_file() and p.suffix.lower() == ".html" and is_page(p)]
         out += found or [p for p in sorted(d.iterdir()) if p.is_file() and p.suffix.lower() == ".txt" and _head_is(p, "txt")]
     return out
 
@@ -83,6 +90,11 @@ def _head_is(path: Path, kind: str) -> bool:
 
 
 def _file(path: Path, turns: Turns) -> Iterator[Record]:
+    if path.suffix.lower() in (".html", ".htm"):
+        from importers import wechat_html
+
+        yield from wechat_html.records(path, turns)
+        return
     if path.suffix.lower() == ".csv" or _head_is(path, "csv"):
         yield from _csv(path, turns)
     else:
