@@ -54,8 +54,8 @@ class ParserSpec:
         if not read and report.messages_seen and report.skipped_empty == report.messages_seen and not report.warnings:
             # every message of no words: another app's export read as this one's (DeepSeek's conversations.json
             # forced as ChatGPT's) would otherwise end as "0 memories" and no word of why
-            report.warn(f"{report.messages_seen} messages read as {self.name}'s, none with words: nothing imported; "
-                        f"is it really a {self.name} export?")
+            report.warn(f"{report.messages_seen} messages read as {self.name}'s, none with words: nothing imported "
+                        f"(if this is not a {self.name} export, import it without naming its format)")
 
     def __call__(self, path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
         return self.parse(path, report, **options)
