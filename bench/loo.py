@@ -239,6 +239,8 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     # round 37 (memengine/recall/thin.py): a chat turn of next to no words of its own, sharing none with the question,
     # lowered by a share of the spread of the first step_depth scores
     **{f"thin turns lowered (w_thin {w})": (replace(D, w_thin=w), replace(D, w_thin=0.0)) for w in (0.1, 0.25, 0.5)},
+    # round 43: a turn of fewer than three content words (not two) counted thin, at the shipped weight
+    **{f"thin turns: fewer than {n} content words (w_thin 0.25)": (replace(D, thin_words=n), D) for n in (3,)},
     # round 37 (memengine/recall/twoask.py): a question asking two things, its second turn looked for
     **{f"two asks: the second turn ({m})": (replace(D, two_asks=m), replace(D, two_asks="")) for m in ("burst", "next")},
     # round 40 (memengine/recall/asked_words.py): the question's frame words ("how much", another language's function

@@ -287,6 +287,7 @@ TWO_ASKS = ""
 # (unseen) r@5 / r@10: 35 0.704 -> 0.715 / 0.793 -> 0.789, 30 0.435 -> 0.448 / 0.565 -> 0.604, 31 0.727 / 0.857 ->
 # 0.896, 33 0.987 / 0.994 unchanged (bench/README.md, "Round 37").
 W_THIN = 0.25
+THIN_WORDS = 2  # fewer content words than this make a turn thin (thin.THIN_WORDS; round 43 measured 3)
 W_NEWNAME = 1.0
 # Round 33 (memengine/recall/bridge.py): the question's content words bridged to the store's words the model's own word
 # table holds as alike ("loo" -> toilet, "thesis" -> dissertation, "truck" -> pickup): those neighbours at least
@@ -442,6 +443,7 @@ class RecallConfig:
     two_asks: str = TWO_ASKS
     # A chat turn of next to no words of its own, sharing none with the question, lowered (thin.py, round 37); 0 = off.
     w_thin: float = W_THIN
+    thin_words: int = THIN_WORDS
     # Question words bridged to the store's words said otherwise (bridge.py, round 33); '' = off.
     bridge: str = BRIDGE
     bridge_floor: float = BRIDGE_FLOOR

@@ -526,7 +526,7 @@ class Recall(KeywordSearch, People):
         if run.strategy == "hybrid" and run.cfg.w_thin > 0:  # a turn saying next to nothing below those saying
             from memengine.recall.thin import thin_below  # something (round 37; imported here: off by default)
 
-            scored = thin_below(scored, k, run.query, run.cfg.w_thin)
+            scored = thin_below(scored, k, run.query, run.cfg.w_thin, run.cfg.thin_words)
         if cover:
             scored = cover_sessions(scored, k, run.cfg.session_coverage, explain)
         if run.strategy == "hybrid" and run.cfg.newname and run.cfg.w_newname > 0:  # a turn first saying a name,

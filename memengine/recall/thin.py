@@ -41,10 +41,10 @@ def names_inside(text: str) -> bool:
     return any(w[0].isupper() and not w.isupper() for w in words[1:])
 
 
-def is_thin(c: Candidate, asked: frozenset[str]) -> bool:
-    """Whether chat turn ``c`` says next to nothing of its own: fewer than THIN_WORDS content words, no digit, and
+def is_thin(c: Candidate, asked: frozenset[str], words: int = THIN_WORDS) -> bool:
+    """Whether chat turn ``c`` says next to nothing of its own: fewer than ``words`` content words, no digit, and
     no content-word stem of the question (``asked``: updates.stems of it)."""
-    if c.thread is None or is_episode(c) or answer_share(c, THIN_WORDS) >= 1.0:
+    if c.thread is None or is_episode(c) or answer_share(c, words) >= 1.0:
         return False
     text = bare_text(c.content, c.author)
     if names_inside(text):
@@ -52,9 +52,10 @@ def is_thin(c: Candidate, asked: frozenset[str]) -> bool:
     return not (asked & stems(text))
 
 
-def thin_below(ranked: list[Candidate], depth: int, query: str, weight: float) -> list[Candidate]:
-    """``ranked`` with each thin turn (:func:`is_thin`) of its first ``depth`` lowered by ``weight`` x the spread of
-    those scores, re-sorted (ties by id, as fusion's order)."""
+def thin_below(ranked: list[Candidate], depth: int, query: str, weight: float,
+               words: int = THIN_WORDS) -> list[Candidate]:
+    """``ranked`` with each thin turn (:func:`is_thin`, fewer than ``words`` content words) of its first ``depth``
+    lowered by ``weight`` x the spread of those scores, re-sorted (ties by id, as fusion's order)."""
     if weight <= 0 or len(ranked) < 2:
         return ranked
     head, tail = ranked[:depth], ranked[depth:]
@@ -62,7 +63,7 @@ def thin_below(ranked: list[Candidate], depth: int, query: str, weight: float) -
     if spread <= 0:
         return ranked
     asked = stems(query)
-    thin = [c for c in head if is_thin(c, asked)]
+    thin = [c for c in head if is_thin(c, asked, words)]
     if not thin:
         return ranked
     if ANSWERS_KEPT:
