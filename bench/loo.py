@@ -243,6 +243,12 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     **{f"thin turns: fewer than {n} content words (w_thin 0.25)": (replace(D, thin_words=n), D) for n in (3,)},
     # round 37 (memengine/recall/twoask.py): a question asking two things, its second turn looked for
     **{f"two asks: the second turn ({m})": (replace(D, two_asks=m), replace(D, two_asks="")) for m in ("burst", "next")},
+    # round 42 (memengine/recall/few_scores.py): a side with only a few scores keeps their ratio to the best (or a
+    # floor above 0 for its lowest) instead of min-max's 0 for the lowest
+    **{f"few scores: keyword side (kw_few {m})": (replace(D, kw_few=m), replace(D, kw_few=""))
+       for m in ("ratio:3", "ratio:5", "ratio:10", "ratio:20", "ratio:1000", "floor:0.25:10", "floor:0.5:20", "floor:0.25:1000")},
+    **{f"few scores: both sides (kw_few/vec_few {m})": (replace(D, kw_few=m, vec_few=m), replace(D, kw_few="", vec_few=""))
+       for m in ("ratio:5", "ratio:20")},
     # round 40 (memengine/recall/asked_words.py): the question's frame words ("how much", another language's function
     # and question words) searched by no keyword
     **{f"asked words: the question's frame left out of the keyword side ({m})": (

@@ -32,6 +32,13 @@ W_VECTOR = 0.5  # weight of the normalised cosine similarity
 # folds chose min-max): the 0.006 they gave LoCoMo dev in-sample did not carry to held-out chats.
 NORMALISE = "minmax"  # or "zscore" (z_scale · z-score shifted to 0)
 Z_MIN_SCORES = 20  # fewer scores than this: min-max (a standard deviation of a handful says little)
+# Round 42 (memengine/recall/few_scores.py): a side with only a few scores keeps their ratio to the best instead of
+# min-max's 0 for the lowest ("ratio:N": fewer than N scores; "floor:F:N"; "" = off). Keyword side "ratio:5": the
+# agent-note dev sets (held-outs 29-37, 467 questions) top-1 325 -> 329 (6 won, 2 lost), LoCoMo and real chats
+# identical; N >= 10 gained one more note question and lost real-chat / LoCoMo r@5 (bench/recall42_few.py,
+# bench/loo.py --only "few scores"). The vector side (every note has a cosine) changed nothing: off.
+KW_FEW = "ratio:5"
+VEC_FEW = ""
 Z_SCALE = 0.15  # candidates span ~4.6 (bm25) and ~5.7 (cosine) standard deviations on LoCoMo: 0.7 / 0.86
 W_STRENGTH = 0.02  # mild prior: decayed strength
 W_IMPORTANCE = 0.02  # mild prior: stated importance
@@ -354,6 +361,9 @@ class RecallConfig:
     # How each retriever's scores are put on one scale before the weighted sum (see NORMALISE).
     normalise: str = NORMALISE
     z_scale: float = Z_SCALE
+    # A side with only a few scores: their ratio to the best, not min-max (few_scores.py); "" = off.
+    kw_few: str = KW_FEW
+    vec_few: str = VEC_FEW
     # An import's episode memory in the top k gives its place to its best-scored member
     # message (memengine/recall/episodes.py); False returns episodes as they are.
     resolve_episodes: bool = RESOLVE_EPISODES

@@ -23,6 +23,7 @@ from memengine.recall.config import (
     Z_SCALE,
     RecallConfig,
 )
+from memengine.recall.few_scores import few_scale
 from memengine.recall.priors import TIME_WORD_RE, asks_amount, asks_when, in_spans, replies
 from memengine.recall.replypair import pair_words, short_reply_weight
 from memengine.records import Candidate
@@ -114,8 +115,12 @@ class Fusion:
         self.rows, self.kw, self.vs, self.explain, self.cfg = rows, kw, vs, explain, cfg
         self.phrase = phrase
         self.phrase_top = max(phrase.values(), default=0.0) if phrase else 0.0
-        self.kn = normalise_scores(kw, cfg.normalise, cfg.z_scale)
-        self.vn = normalise_scores(vs, cfg.normalise, cfg.z_scale)
+        def scale(d: dict[int, float]) -> dict[int, float]:
+            return normalise_scores(d, cfg.normalise, cfg.z_scale)
+
+        # a side with only a few scores may keep their ratio to the best (few_scores.py, round 42)
+        self.kn = few_scale(kw, cfg.kw_few, scale) if cfg.kw_few else scale(kw)
+        self.vn = few_scale(vs, cfg.vec_few, scale) if cfg.vec_few else scale(vs)
         self.hybrid = hybrid = strategy == "hybrid"
         self.when_q = asks_when(query, cfg.time_words) if hybrid else False
         self.other_time = cfg.time_words == "all"

@@ -177,6 +177,12 @@ class _Run:
 SAID_EARLIER_READS = 8
 
 
+def ran_strategy(asked: str, had_vector: bool) -> str:
+    """The strategy a recall reports: the one that ran. A hybrid or vector recall with no query vector (no model,
+    a model that failed, MEM_EMBEDDER=none) found by keywords only and says "keyword" (users29: it said "hybrid")."""
+    return "keyword" if asked in ("hybrid", "vector") and not had_vector else asked
+
+
 def step_depth(k: int, cfg: RecallConfig) -> int:
     """How deep the steps after fusion rank for a recall of ``k``: ``cfg.step_depth``, or ``k`` when larger."""
     return max(k, cfg.step_depth)
@@ -281,8 +287,9 @@ class Recall(KeywordSearch, People):
             if note:
                 warnings = [*warnings, note]
         took = (time.perf_counter() - t0) * 1000
-        return RecallResult(query=query, strategy=strategy, results=results,
-                            degraded=run.degraded or self._degraded_tag(), took_ms=took, pruned_terms=run.pruned,
+        degraded = run.degraded or self._degraded_tag()
+        return RecallResult(query=query, strategy=ran_strategy(strategy, run.qvec is not None),
+                            results=results, degraded=degraded, took_ms=took, pruned_terms=run.pruned,
                             warnings=warnings)
 
     def _retrieve(self, run: _Run) -> None:
