@@ -56,7 +56,8 @@ NOTES = ["Warehouse: Unit 4, Leith Walk.",
 
 def test_a_store_gives_the_lower_of_two_hits_its_share_of_the_top(store) -> None:  # type: ignore[no-untyped-def]
     ids = [store.store(t).id for t in NOTES]
-    shipped = store.recall("where is the warehouse?", k=5, touch=False, explain=True)
+    shipped = store.recall("where is the warehouse?", k=5, touch=False, explain=True,
+                           config=replace(RecallConfig(), kw_few="ratio:5"))
     kw = {m.id: m.explain for m in shipped.results if m.explain and m.explain["keyword_bm25"] is not None}
     assert set(kw) == {ids[0], ids[1]}
     top, low = sorted(kw.values(), key=lambda e: -e["keyword_bm25"])

@@ -37,7 +37,7 @@ Z_MIN_SCORES = 20  # fewer scores than this: min-max (a standard deviation of a 
 # agent-note dev sets (held-outs 29-37, 467 questions) top-1 325 -> 329 (6 won, 2 lost), LoCoMo and real chats
 # identical; N >= 10 gained one more note question and lost real-chat / LoCoMo r@5 (bench/recall42_few.py,
 # bench/loo.py --only "few scores"). The vector side (every note has a cosine) changed nothing: off.
-KW_FEW = "ratio:5"
+KW_FEW = ""  # (off in the first landing: tests on two-row stores, where bm25 sits at FTS5's idf floor, moved)
 VEC_FEW = ""
 Z_SCALE = 0.15  # candidates span ~4.6 (bm25) and ~5.7 (cosine) standard deviations on LoCoMo: 0.7 / 0.86
 W_STRENGTH = 0.02  # mild prior: decayed strength
