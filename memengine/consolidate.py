@@ -43,6 +43,7 @@ from memengine import (
     graph_rank,
     memorymd,
     summarize,
+    write_turns,
 )
 from memengine.chat_episodes import PRELOAD_MIN
 from memengine.clustering import BATCH_MAX, MIN_CLUSTER_SIZE, ClusterSteps
@@ -723,7 +724,8 @@ def run(store: MemoryStore, *, phases: Sequence[str] = ALL_PHASES, now: datetime
     try:
         if dry_run:
             return _dry_run(store, phases, now, md, summarizer, progress)
-        return _run(store, phases, now, md, summarizer, keep_backups, progress, write_files=True)
+        with write_turns.yielding(store.conn):  # an agent's store waiting for the lock goes first (users30 #2)
+            return _run(store, phases, now, md, summarizer, keep_backups, progress, write_files=True)
     finally:
         lock.release()
 

@@ -7,11 +7,11 @@ import os
 import sqlite3 as _std_sqlite3
 import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from memengine import dbfile, walbound
+from memengine import dbfile, walbound, write_turns
 from memengine.errors import KIND_ERRORS, Busy, IOFailure, MemError, MissingDependency, UserError
 
 try:  # an SQLite that can load extensions (this machine's stdlib sqlite3 cannot)
@@ -292,36 +292,59 @@ def write_tx(conn: Any) -> Iterator[Any]:
 
     A deferred BEGIN that reads and then writes fails at once under a concurrent
     writer whatever busy_timeout says; IMMEDIATE takes the write lock up front.
+    A writer that finds the lock taken holds its turn while it waits, and a job that writes back to back
+    (``write_turns.yielding``: consolidate) lets it in after its next commit (memengine/write_turns.py).
     """
+    with ExitStack() as turn:
+        _begin(conn, turn)
+        try:
+            yield conn
+        except BaseException as exc:
+            # After a full disk or an I/O error SQLite has already rolled back: a second
+            # ROLLBACK would fail with "cannot rollback" and hide the real cause.
+            _rollback(conn)
+            if isinstance(exc, sqlite3.DatabaseError):
+                err = db_error(exc, conn_path(conn))
+                if err is not None:
+                    raise err from exc
+            raise
+        else:
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.DatabaseError as exc:
+                _rollback(conn)
+                raise _tx_error(conn, exc, "commit failed") from exc
+    walbound.after_commit(conn)  # a log past its bound is emptied (memengine/walbound.py); never raises
+    if write_turns.is_yielding(conn):
+        write_turns.after_commit(conn, conn_path(conn))  # the writers kept waiting go first; never raises
+
+
+def _begin(conn: Any, turn: ExitStack) -> None:
+    """``BEGIN IMMEDIATE``: tried once without waiting; if the lock is taken, the writer takes its turn
+    (``turn`` holds it until the transaction ends), then waits busy_timeout and retries until
+    :data:`BUSY_RETRY_SECONDS` have passed."""
+    timeout = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        return
+    except sqlite3.DatabaseError as exc:
+        if not is_busy(exc):
+            raise _tx_error(conn, exc, "database is busy") from exc
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {timeout}")
+    turn.enter_context(write_turns.waiting(conn_path(conn)))
     deadline = time.monotonic() + BUSY_RETRY_SECONDS
     delay = 0.01
     while True:
         try:
             conn.execute("BEGIN IMMEDIATE")
-            break
+            return
         except sqlite3.DatabaseError as exc:
             if not is_busy(exc) or time.monotonic() > deadline:
                 raise _tx_error(conn, exc, "database is busy") from exc
             time.sleep(delay * (1 + _jitter()))
             delay = min(delay * 2, 0.5)
-    try:
-        yield conn
-    except BaseException as exc:
-        # After a full disk or an I/O error SQLite has already rolled back: a second
-        # ROLLBACK would fail with "cannot rollback" and hide the real cause.
-        _rollback(conn)
-        if isinstance(exc, sqlite3.DatabaseError):
-            err = db_error(exc, conn_path(conn))
-            if err is not None:
-                raise err from exc
-        raise
-    else:
-        try:
-            conn.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            _rollback(conn)
-            raise _tx_error(conn, exc, "commit failed") from exc
-        walbound.after_commit(conn)  # a log past its bound is emptied (memengine/walbound.py); never raises
 
 
 @contextmanager
