@@ -42,6 +42,7 @@ import numpy as np
 from memengine import (
     brief_dates,
     brief_declined,
+    brief_heading,
     brief_keyfacts,
     brief_moves,
     brief_outdated,
@@ -763,8 +764,9 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         if k[0] not in self.stop:  # the parts of a cluster share its language ("peuvent varier" is no name)
             # (a small group too short to tell its own language reads the pool's stop words too)
             self.stop[k[0]] = summarize.stopwords_for(texts[:50], self.language[0])
-        name = topic_people.without_people(lambda: self._named(k, texts, label), self.every, self.exclude,
-                                           self.language[0])
+        name = brief_heading.widened(topic_people.without_people(  # (brief34) one word: the phrase it is said in
+            lambda: self._named(k, texts, label), self.every, self.exclude, self.language[0]),
+            texts, self.stop[k[0]], self.exclude, self.taken_words)
         if name not in (MIXED, topic_names.UNTITLED):
             self.taken.add(name.lower())
             self.taken_words |= topic_names.content_words(name, self.stop[k[0]])

@@ -79,6 +79,8 @@ _ISO = re.compile(r"\b(?P<y>(?:19|20)\d\d)-(?P<mn>[01]\d)-(?P<d>[0-3]\d)\b")
 _ORDINAL_DAY = re.compile(
     r"\b(?:(?:on|by|until|till|from|for|before|after|to|now)\s+the|(?P<wd>(?:mon|tues|wednes|thurs|fri|satur|sun)day"
     r"|mon|tues?|weds?|thu|thur|thurs|fri|sat|sun)\.?,?"
+    # (brief34) a chat's word between the weekday and its day: "moved to the sunday btw, 14th"
+    r"(?:\s+(?:btw|then|instead|now|again)\.?,?)?"
     r"(?:\s+the)?)\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)\b(?:\s+(?:of\s+)?(?P<next>[^\W\d_]+))?", re.IGNORECASE)
 # ...and "the 9th" with no preposition ("we said January, let's do the 9th"): a day only when what was said
 # before places it (its month in this turn or the few before, or the same day with its month)
@@ -609,7 +611,9 @@ _OTHER_DAY = re.compile(
     r"|(?P<ger>am|bis\s+zum|zum|vom|ab\s+dem|den|til\s+den|innen\s+den|fra\s+den|senest\s+den|till\s+den)"
     r"|(?P<rom>le|au|jusqu['’]au|du|el|hasta\s+el|desde\s+el|para\s+el|el\s+d[ií]a|dia|no\s+dia|at[ée]\s+(?:o\s+)?"
     r"dia|il|entro\s+il|dal|fino\s+al)"
-    r"|(?P<nl>op\s+de|tot\s+de|de))\s+(?P<d>[0-3]?\d)(?P<suf>\.|:[ea]|er|e|ste|de|º|ª|-го)?(?![.,:/\-–]?\d|-[^\W\d_])",
+    r"|(?P<nl>op\s+de|tot\s+de|de)"
+    # (brief34) Italian's elided article: "domenica, l'8", "entro l'11"
+    rf"|(?P<el>(?:(?:{_WD_ALT}),?\s+|entro\s+)?l['’](?=(?:1|8|11)(?!\d))))(?:\s+|(?<=['’]))(?P<d>[0-3]?\d)(?P<suf>\.|:[ea]|er|e|ste|de|º|ª|-го)?(?![.,:/\-–]?\d|-[^\W\d_])",
     re.IGNORECASE)
 _OTHER_DEADLINE = re.compile(r"^(?:bis|til|innen|senest|till|jusqu|hasta|até|ate|entro|fino|tot)", re.IGNORECASE)
 _STREET = frozenset("rue av ave via vía rua calle str gate vej väg weg".split())

@@ -23,7 +23,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from memengine import brief_dates, brief_upcoming
+from memengine import brief_asked, brief_dates, brief_upcoming
 from memengine.brief_pool import Store
 
 DECLINED = True  # the switch (off: the base brief)
@@ -49,7 +49,8 @@ def settle(store: Store, found: list[Any], days_of: brief_upcoming.PlanDays, now
     for n, f in enumerate(found):
         row, days = f[0], list(f[2])
         if n < ASKED and len(row) > 6 and row[6]:
-            refused = _declined(store, row, days, days_of)
+            # (brief34) and a day proposed in a question another member answered no (memengine/brief_asked.py)
+            refused = _declined(store, row, days, days_of) | brief_asked.refused(store, row, days, days_of)
             days = [d for d in days if d not in refused]
         ahead = [d for d in days if d >= today]
         if not ahead:

@@ -94,6 +94,7 @@ def test_consolidate_and_brief_name_a_mixed_chat_by_its_subjects(
     labels = [str(r[0]) for r in store.conn.execute("SELECT label FROM clusters WHERE status = 'active'")]
     brief = graph_rank.brief(store, 2000, now=datetime(2026, 9, 19))
     names = labels + [t["name"] for t in brief["topics"]]
-    assert good <= {t["name"] for t in brief["topics"]}, names
+    # (brief34: a one-word name is widened to the phrase a turn says it in: "boiler pump" names the boiler's topic)
+    assert all(any(g == t["name"] or t["name"].startswith(g + " ") for t in brief["topics"]) for g in good), names
     for word in bad:
         assert not any(word in n.lower().split() for n in names), (word, names)
