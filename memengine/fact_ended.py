@@ -46,12 +46,22 @@ _WORD = re.compile(r"[^\W_]+(?:[-+.][^\W_]+)*\+?")
 _END_OBJ = re.compile(
     r"\b(?:replaced|replace|replacing|swapped|swap|sold|selling|closed|cancell?ed|stopped|quit|dropped|ditched|"
     r"retired|archived|scrapped|dumped|binned|ended|terminated|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|"
-    r"got\s+rid\s+of|left|fired|sacked)\s+(?:seeing\s+|using\s+|going\s+to\s+|with\s+)?(?P<x>[^,;.:()]+)")
+    r"got\s+rid\s+of|left|fired|sacked|"
+    # a provider or a place left, said by where one is no longer (facts37): "done with Mailchimp", "we're off
+    # Vodafone", "moved off GoCardless", "moved out of Brook Street", "lost the Pixel on the train"
+    r"(?:done|finished|through)\s+with|(?:(?:we're|we\s+are|i'm|i\s+am|moved|came|got|switched)\s+)?off|"
+    r"moved\s+out\s+of|moved\s+away\s+from|lost|wrote\s+off|crashed|totalled)\s+"
+    r"(?:seeing\s+|using\s+|going\s+to\s+|with\s+)?(?P<x>[^,;.:()]+)")
 # a verb that says what comes before it ended (subject before): "The HP printer died", "Petra retired"
 _END_SUBJ = re.compile(
-    r"(?P<x>[^,;.:()]+?)\s+(?:(?:was|were|got|has\s+been|have\s+been|is|are)\s+)?(?:died|retired|stopped|closed|"
+    r"(?P<x>[^,;.:()]+?)\s+(?:(?:was|were|got|has\s+been|have\s+been|is|are)\s+)?"
+    # (a mishap before the end, facts37: "got dropped and broke", "failed its MOT and was scrapped")
+    r"(?:(?:dropped|knocked\s+over|run\s+over|damaged|flooded|failed\s+(?:its|the|an?)\s+[^\W\d_]+)\s+and\s+"
+    r"(?:was\s+|were\s+|got\s+)?)?"
+    r"(?:died|retired|stopped|closed|"
     r"closed\s+down|shut\s+down|broke|broke\s+down|stolen|sold|archived|scrapped|folded|went\s+bust|went\s+under|"
-    r"packed\s+up|cancell?ed|discontinued|left)\b")
+    r"packed\s+up|cancell?ed|discontinued|left|nicked|pinched|lost|written\s+off|totalled|wrecked|smashed|"
+    r"stepped\s+down|resigned|went\s+freelance|moved\s+on)\b")
 # "… with / for / by Y" after "replaced / swapped X": what came in X's place
 _WITH = re.compile(r"\b(?:replaced|replace|swapped|swap)\s+[^,;.:()]+?\s+(?:with|for|by)\s+(?P<y>(?:[^,;.:()]|\.(?=\w))+)")
 # a verb of redoing a thing in another ("rebuilt the site in Astro", "transferred the domains to Cloudflare"); not a
@@ -82,6 +92,8 @@ _WHILE = re.compile(r"\b(?:until|till|meanwhile|for\s+now|for\s+the\s+(?:week|mo
                     r"friday|saturday|sunday)|on\s+leave|covering|covers|temporarily|trial|trialling|trialing|"
                     r"for\s+a\s+while|while)\b")
 _DETS = frozenset("the a an my our his her their its old all every".split())
+# an older that says its value stays as it is: an exception noted beside a change (facts37)
+_STAYS = re.compile(r"\b(?:still|stays|stay|remains|remain|kept)\b")
 _NO_HEAD = frozenset("one ones".split())
 _COUNT = frozenset("one two three four five some several few couple single".split())
 _THEIRS = frozenset("his her hers their theirs".split())
@@ -156,6 +168,8 @@ def ended(old: str, new: str) -> Verdict | None:
     if _THEIRS & old_keys and fact_person.subject_person(old) - set(keys) - _OWNERS:
         return None  # a person's own thing the newer does not name ("Greta keeps her bakery rota in Trello")
     subject, value, names = _older(old)
+    if _STAYS.search(lo) and not subject <= set(keys):
+        return None  # (the older an exception that stays, its thing not named: "The bar account stays with the Co-op")
     if set(_keys(old)) & _ADD or _END_OBJ.match(lo) or _TOLD.match(lo):
         return None  # a second one ("Dev bought a Brompton too"), or the older itself a change told ("Rebuilt …")
     return _ended(old, new, ln, subject, value, names, old_keys) or _redone(new, ln, subject, names, old_keys, _keys(old))
@@ -231,8 +245,8 @@ def _ended(old: str, new: str, ln: str, subject: frozenset[str], value: frozense
                 if span and (span[0] in _COUNT or span[0].isdigit()):
                     continue  # one of it, not the value: "I swapped one night with Jo" is a one-off exchange
             hit = _hit(new, x, span, value, names, subject, old_keys, named_only=rx is _END_SUBJ, old=old)
-            if not hit:
-                continue
+            if not hit or re.search(rf"\b{re.escape(hit)}(?:'s|’s|s')", x):
+                continue  # (or the value named as whose: "Lost my Pixel's charger" is the charger, facts37)
             came = _named_new(new, old_keys | set(span))
             w = _WITH.search(ln)
             if not came and w is not None:

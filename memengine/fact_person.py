@@ -91,6 +91,11 @@ def _keys(text: str) -> set[str]:
     return out
 
 
+# a sentence's first word that says how a thing ended, never whom it is about (facts37): "Done with Mailchimp, …",
+# "We're off Vodafone, …", "Split up with Tom …", "Finished with PayPal; …"
+_NOT_WHOM = frozenset("done finished through off we're we’re i'm i’m we've i've split broke lost".split())
+
+
 @lru_cache(maxsize=4096)
 def _subject(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The names (folded) said in the subject of ``text``, and those of them said as a possessor ("Priya's",
@@ -113,7 +118,7 @@ def _subject(text: str) -> tuple[frozenset[str], frozenset[str]]:
         if cap and i > 0 and (prev in _NOUN_ARTICLES or prev in POSSESSIVES and not kin_of or prev in _PREPOSITIONS):
             # "Die Musikschule", "Meine Zahnärztin", "Seit Januar": a noun, not whom the sentence is about
             return (frozenset(names), frozenset(owners)) if _subject_person(words, i) else none
-        if i == 0 and cap and (k in NOW_WORDS or k in CHANGE_WORDS or len(words) > 1 and (
+        if i == 0 and cap and (k in NOW_WORDS or k in CHANGE_WORDS or k in _NOT_WHOM or len(words) > 1 and (
                 _key(words[1]) in _OBJECT or len(k) > 4 and k.endswith("ed") and _key(words[1]) in _EN_OBJECT
                 and guess_lang(text) == "en")):
             return none  # "Compré un Toyota", "Ahora trabaja en …", "Opened a Monzo account": a verb or an adverb

@@ -102,6 +102,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
     from memengine import (
         fact_after_event,
         fact_as_role,
+        fact_breakup,
         fact_crossed,
         fact_effective,
         fact_elliptic,
@@ -128,6 +129,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_stated,
         fact_swap,
         fact_undone,
+        fact_wordform,
         facts,
     )
 
@@ -185,7 +187,10 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         if sim is not None and sim < floor:  # (far in meaning: only a new value in shorthand, word for word)
             verdict = fact_swap.detect(old_text, kept_new) or _relative(old_text, said_text) \
                 or fact_relocated.moved(old_text, said_text) or _crossed(old_text, said_text) \
-                or fact_as_role.role_now(old_text, said_text)
+                or fact_as_role.role_now(old_text, said_text) \
+                or fact_breakup.ended(old_text, said_text) or fact_wordform.moved(old_text, said_text)
+            # (a relationship's end, the older's slot in another word form: word for word, both, and far in meaning:
+            # "Split up with Tom in the summer; …" / "User's partner is Tom" are 0.42 apart)
         else:
             verdict = rules(old_text, kept_fact, kept_said, sim, cos) or fact_slot.decide(old_text, kept_new, cos,
                                                                                           embed, model_id)
@@ -213,7 +218,12 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             verdict = _undone(old_text, said_text, verdict, cos is not None and cos >= floor)
         if verdict is None:
             continue
-        if vetoed(old_text, new_text):
+        # (a relationship's end names whose relationship it is itself, memengine/fact_breakup.py: the owner and the
+        # partner are two people by the vetoes' reading, "Ana's boyfriend is Pete" / "Ana and Pete split up")
+        # (nor is an activity said as a noun first in the sentence a person, memengine/fact_wordform.py: "Delivery now
+        # goes through Evri" / "Orders are delivered by DPD" are no two people)
+        veto = "" if verdict.reason.startswith(fact_breakup.REASON) else vetoed(old_text, new_text)
+        if veto and not (verdict.reason.startswith(fact_wordform.REASON) and veto.startswith("another person")):
             # (a relative's fact set aside by whose it is, memengine/fact_person.relative_of, still counts for
             # ``_one_subject`` as the other-attribute olders do: the person's name alone named it)
             if floor > 0 and fact_person.relative_of(old_text, new_text) \
@@ -224,21 +234,21 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         # (or the older's value named as ended, its whole thing named as redone in another, memengine/fact_ended.py:
         # "Rebuilt the agency site in Astro" names the site, which most of the agent's notes name too)
         framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE, *fact_person.PERSON_REASONS,
-                                            fact_ended.REDONE, fact_ended.REASON))
+                                            fact_ended.REDONE, fact_ended.REASON, fact_breakup.REASON, fact_wordform.REASON))
         # a role of its own: a new role, a person who moved, was taken on elsewhere (memengine/fact_hired.py) or went
         # over to another provider (memengine/fact_provider.py), the older's value said left for another in the newer's
         # own words ("cancelled the gym membership at A and joined the climbing wall at B": two jobs' words, one
         # value left; not a value the alias path wrote into the newer)
         own_role = verdict.reason.startswith((fact_promoted.ROLE, fact_relocated.REASON, fact_hired.REASON,
                                               fact_provider.REASON, fact_crossed.REASON, fact_as_role.REASON,
-                                              fact_ended.REASON)) \
+                                              fact_ended.REASON, fact_breakup.REASON, fact_wordform.REASON)) \
             or verdict.reason.startswith(fact_migrated.REASON) and fact_migrated.left_for(old_text, said_text) is not None
         # a rule restricted to fewer days (memengine/fact_only.py) names its days in place of the older's "every
         # night at 02:00": a day for a time of day is the restriction, not another attribute
         # (nor is it when the newer names the older's value as what it switched away from or apart from the change:
         # memengine/fact_named_switch.py, fact_left_clause.py)
         restricts = verdict.reason.startswith((fact_only.REASON, fact_named_switch.REASON, fact_left_clause.REASON,
-                                               fact_ended.REASON, fact_ended.REDONE))
+                                               fact_ended.REASON, fact_ended.REDONE, fact_breakup.REASON, fact_wordform.REASON))
         if verdict.kind != "relative" and (not restricts and fact_kind.another_attribute(old_text, attr_new, known) and (
                 attr_said == attr_new or fact_kind.another_attribute(old_text, attr_said, known))
                 or not own_role and _another_role(old_text, new_text, said_text)
@@ -276,7 +286,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         out.append(Decision(old_id, new_id, old_time, verdict))
     out, maybe = _one_switch(new_id, said_text, out, maybe, candidates)
     out, maybe = _one_subject(out, maybe, evidence, aside)
-    sure = _one_owner(out)
+    sure = _one_relationship(_one_owner(out))
     # a fact the new one surely updates, or that surely updates it, is not also "maybe"
     decided = {d.loser for d in sure} | {d.winner for d in sure}
     return _one_unit(sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided])
@@ -347,6 +357,17 @@ def _one_subject(sure: list[Decision], maybe: list[Decision], evidence: dict[int
     def kept(ds: list[Decision]) -> list[Decision]:
         return [d for d in ds if not any(counts[w] >= ONE_SUBJECT_MIN for w in alone(d))]
     return kept(sure), kept(maybe)
+
+
+def _one_relationship(decisions: list[Decision]) -> list[Decision]:
+    """A write that ends a relationship (memengine/fact_breakup.py) retires no other older by a change cue alone: the
+    "now" of "Morag and Kenny broke up; she's with Alasdair now" names the new partner, not a new value of "Morag is
+    secretary of the regional association"."""
+    from memengine import fact_breakup
+
+    if not any(d.verdict.reason.startswith(fact_breakup.REASON) for d in decisions):
+        return decisions
+    return [d for d in decisions if d.verdict.kind != "cue"]
 
 
 def _one_unit(decisions: list[Decision]) -> list[Decision]:
@@ -488,6 +509,7 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
     role at the same organisation (memengine/fact_promoted.py: "Marcus is now a senior data engineer at Spotify")."""
     from memengine import (
         fact_as_role,
+        fact_breakup,
         fact_cue,
         fact_diet,
         fact_ended,
@@ -508,12 +530,16 @@ def rules(old_text: str, fact: facts.Fact, said_text: str, sim: float | None, co
         fact_reorg,
         fact_swap,
         fact_venue,
+        fact_wordform,
         facts,
     )
 
     new_text = fact.text
-    # (a provider switch first: read by whose provider it is, not by the one word the frame rules find shared)
-    return _provider(old_text, said_text) or facts.compare(old_text, fact, similarity=sim) \
+    # (a provider switch first: read by whose provider it is, not by the one word the frame rules find shared;
+    # a relationship's end, memengine/fact_breakup.py, by whose it is too; the older's slot in another word form,
+    # memengine/fact_wordform.py: "recorded in …" / "Recording now happens at …")
+    return _provider(old_text, said_text) or fact_breakup.ended(old_text, said_text) \
+        or fact_wordform.moved(old_text, said_text) or facts.compare(old_text, fact, similarity=sim) \
         or facts.restated(old_text, fact) \
         or fact_cue.detect(old_text, fact, cos) or fact_swap.detect(old_text, new_text) \
         or (fact_swap.detect(old_text, said_text) if said_text != new_text else None) \
