@@ -13,6 +13,8 @@ turn-level scoring).
     python bench/recall43.py heldout --reuse /tmp/recall43/h38                 # held-out 38, this tree
     python bench/recall43.py heldout --reuse /tmp/recall43/h38 --misses
     python bench/recall43.py heldout --resolve DRAFT.json --reuse DIR          # authoring: texts -> refs, flags
+    python bench/recall43.py cost --reuse /tmp/recall43                        # warm CPU, thin_words 3 / 2
+    python bench/recall43_bursts.py --reuse DIR --chats DIR                    # the round's five re-rankings
 """
 
 from __future__ import annotations
@@ -36,11 +38,41 @@ def heldout(argv: list[str]) -> int:
     return recall32.heldout(argv, DATA, QUESTIONS, CHATS, __doc__)
 
 
+def cost(argv: list[str]) -> int:
+    """Warm CPU per recall with thin.py's threshold at 3 and at 2 (the default), alternating question by question
+    over the chat stores of held-outs 37, 35 and 30 (``--reuse DIR``: DIR/h37, h35, h30 as ``heldout`` builds them)."""
+    import argparse
+    from dataclasses import replace
+
+    from bench import realchat
+    from bench.recall37 import on_off_cpu
+    from embedder import get_embedder
+    from memory_core import RecallConfig
+
+    ap = argparse.ArgumentParser(prog="recall43.py cost")
+    ap.add_argument("--reuse", required=True, metavar="DIR")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args(argv)
+    on, off = replace(RecallConfig(), thin_words=3), RecallConfig()
+    emb = get_embedder()
+    label = "chats (held-outs 37, 35, 30)"
+    groups: dict[str, list[tuple[object, str]]] = {label: []}
+    for name, sub in (("realchat_heldout37", "h37"), ("realchat_heldout35", "h35"), ("realchat_heldout30", "h30")):
+        qs = realchat.load_questions(HERE / "bench" / "data" / f"{name}.jsonl")
+        stores = realchat.build_chat_stores(qs, HERE / "bench" / "data" / name, Path(args.reuse) / sub, emb,
+                                            reuse=True)
+        groups[label] += [(stores[q.file], q.question) for q in qs]
+    on_off_cpu(groups, on, off, args.rounds, "thin_words 3")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``heldout ...``."""
+    """``heldout ...`` or ``cost ...``."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["heldout"]:
         return heldout(args[1:])
+    if args[:1] == ["cost"]:
+        return cost(args[1:])
     print(__doc__)
     return 2
 
