@@ -203,6 +203,40 @@ FAMILIES: dict[str, dict[str, Rerank]] = {
 }
 
 
+def counts(data: list[Row]) -> list[list[Any]]:
+    """Per set, where the evidence outside the first five sits and how often a top-three hit's burst-mate (outside
+    the first five) is evidence, by a feature of the mate: the counts the families were built on."""
+    from memengine.brief_reactions import content_words
+
+    out = []
+    for s in dict.fromkeys(d["item"].set for d in data):
+        ds = [d for d in data if d["item"].set == s]
+        missed = in_burst = 0
+        feats: dict[str, list[int]] = {k: [0, 0] for k in ("any", "next, other author", "digit",
+                                                           "a question word the hit lacks", "reply to a hit that asks")}
+        for d in ds:
+            ev, top5 = set(d["item"].evidence), [r["ref"] for r in d["rows"][:5]]
+            for e in ev - set(top5):
+                missed += 1
+                in_burst += any(m["ref"] == e for r in d["rows"][:5] for m in d["mates"].get(r["id"], []))
+            for r in d["rows"][:3]:
+                for m in d["mates"].get(r["id"], []):
+                    if m["ref"] in top5 or m["ref"].startswith("episode"):
+                        continue
+                    nxt = m["pos"] == r["pos"] + 1 and m["author"] != r["author"]
+                    got = {"any": True, "next, other author": nxt, "digit": bool(re.search(r"\d", m["text"])),
+                           "a question word the hit lacks": bool((d["stems"] - r["stems"]) & m["stems"]),
+                           "reply to a hit that asks": nxt and bool(_ASKS.search(r["text"]))}
+                    for k, on in got.items():
+                        if on:
+                            feats[k][0] += m["ref"] in ev
+                            feats[k][1] += 1
+        fifth = sum(d["rows"][4]["ref"] in d["item"].evidence for d in ds if len(d["rows"]) > 4) / len(ds)
+        two = sum(1 for d in ds for r in d["rows"][:5] if r["thread"] and content_words(r["text"], 5) == 2)
+        out.append([s, f"{in_burst}/{missed}", *(f"{a}/{b}" for a, b in feats.values()), f"{fifth:.3f}", two])
+    return out
+
+
 def scores(data: list[Row], f: Rerank | None) -> dict[str, dict[str, float]]:
     """Per question key: the metrics of ``f``'s list (the engine's for None)."""
     return {d["item"].key: _score([r["ref"] for r in (f(d, list(d["rows"])) if f else d["rows"])][:10],
@@ -269,6 +303,11 @@ def main(argv: list[str] | None = None) -> int:
                  for s in loo.SETS]
         loo_rows.append([fam, *(f"{g:+.3f}" for g in gains), f"{on}/{len(chosen)}",
                          ", ".join(sorted({v for v in chosen.values() if v != 'off*'})) or "—"])
+    print(md_table(["set", "evidence outside the first five: in a top-five hit's burst", "burst-mates of the first "
+                    "three: evidence / all", "next turn, other author", "holding a digit", "a question word the hit "
+                    "lacks", "the reply to a hit that asks", "the fifth place: evidence rate",
+                    "first-five places of two content words"], counts(data)))
+    print()
     print(md_table(head, rows))
     print()
     print(md_table(["family", *(f"{s} LOO r@5 gain" for s in loo.SETS), "folds choosing a variant", "chosen"],
