@@ -89,6 +89,9 @@ def segment(times: list[datetime | None], vecs: Any | None) -> list[tuple[int, i
     return out
 
 
+SHIFT_CHUNK = 2048  # positions estimated at a time by _maybe_shift (its float64 arrays stay ~6 MB each)
+
+
 def _maybe_shift(vecs: Any) -> Any:
     """Per position i, whether the topic-shift test at i can pass, from all windows at once.
 
@@ -96,6 +99,9 @@ def _maybe_shift(vecs: Any) -> Any:
     so its windows are always the full [i-W, i) and [i, i+W). Their cosine is estimated here in
     float64 from prefix sums (off by < 1e-9); only points within SHIFT_MARGIN of the threshold or
     below it get segment()'s exact float32 test, so the boundaries are the ones it always found.
+    The positions go :data:`SHIFT_CHUNK` at a time, each chunk's prefix sums taken over its own rows and
+    windows: over a whole 100k-message chat at once the float64 copies were ~1.2 GB, the peak of its import
+    (users30 #3).
     """
     import numpy as np
 
@@ -104,14 +110,18 @@ def _maybe_shift(vecs: Any) -> Any:
     maybe = np.ones(n + 1, dtype=bool)
     if n < 2 * w or EPISODE_MIN_FOR_SHIFT <= w:  # (shorter left windows: test every point exactly)
         return maybe
-    c = np.zeros((n + 1, vecs.shape[1]), dtype=np.float64)
-    np.cumsum(np.asarray(vecs, dtype=np.float64), axis=0, out=c[1:])
-    i = np.arange(w, n - w + 1)
-    left, right = c[i] - c[i - w], c[i + w] - c[i]  # window sums: the 1/W of the means cancels in a cosine
-    nl, nr = np.linalg.norm(left, axis=1), np.linalg.norm(right, axis=1)
-    ok = (nl > 1e-6) & (nr > 1e-6)
-    cos = np.einsum("ij,ij->i", left, right) / np.where(ok, nl * nr, 1.0)
-    maybe[i] = ~ok | (cos < TOPIC_SHIFT_COSINE + SHIFT_MARGIN)
+    for a in range(w, n - w + 1, SHIFT_CHUNK):
+        b = min(a + SHIFT_CHUNK, n - w + 1)  # positions [a, b): rows [a - w, b - 1 + w) are read
+        rows = vecs[a - w: b - 1 + w]
+        c = np.zeros((len(rows) + 1, rows.shape[1]), dtype=np.float64)
+        np.cumsum(rows, axis=0, dtype=np.float64, out=c[1:])
+        m = b - a  # position a + k is row w + k of the chunk: its windows are rows [k, k + w) and [k + w, k + 2w)
+        # window sums: the 1/W of the means cancels in a cosine
+        left, right = c[w: w + m] - c[:m], c[2 * w: 2 * w + m] - c[w: w + m]
+        nl, nr = np.linalg.norm(left, axis=1), np.linalg.norm(right, axis=1)
+        ok = (nl > 1e-6) & (nr > 1e-6)
+        cos = np.einsum("ij,ij->i", left, right) / np.where(ok, nl * nr, 1.0)
+        maybe[a:b] = ~ok | (cos < TOPIC_SHIFT_COSINE + SHIFT_MARGIN)
     return maybe
 
 
