@@ -11,7 +11,7 @@ import pytest
 from conftest import run_cli_subprocess
 
 from memengine.recall.config import RecallConfig
-from memengine.recall.few_scores import few_scale, parse_few
+from memengine.recall.few_scores import all_notes, few_scale, parse_few
 from memengine.recall.fusion import normalise_scores
 from memengine.recall.pipeline import ran_strategy
 
@@ -56,8 +56,7 @@ NOTES = ["Warehouse: Unit 4, Leith Walk.",
 
 def test_a_store_gives_the_lower_of_two_hits_its_share_of_the_top(store) -> None:  # type: ignore[no-untyped-def]
     ids = [store.store(t).id for t in NOTES]
-    shipped = store.recall("where is the warehouse?", k=5, touch=False, explain=True,
-                           config=replace(RecallConfig(), kw_few="ratio:5"))
+    shipped = store.recall("where is the warehouse?", k=5, touch=False, explain=True)
     kw = {m.id: m.explain for m in shipped.results if m.explain and m.explain["keyword_bm25"] is not None}
     assert set(kw) == {ids[0], ids[1]}
     top, low = sorted(kw.values(), key=lambda e: -e["keyword_bm25"])
@@ -68,6 +67,21 @@ def test_a_store_gives_the_lower_of_two_hits_its_share_of_the_top(store) -> None
                           config=replace(RecallConfig(), kw_few=""))  # round 41's min-max: the lower hit at 0
     norms = sorted(m.explain["keyword_norm"] for m in before.results if m.id in kw and m.explain)
     assert norms == [0.0, 1.0]
+
+
+def test_bm25_at_the_idf_floor_and_chat_turns_stay_min_max(store) -> None:  # type: ignore[no-untyped-def]
+    # two floor-level bm25 (a word held by half of the rows or more): their ratio says nothing
+    floor = {1: 2.1e-6, 2: 1.7e-6}
+    assert few_scale(floor, "ratio:20", _minmax, 1e-3) == {1: 1.0, 2: 0.0}
+    assert few_scale({1: 0.8, 2: 2.1e-6}, "ratio:20", _minmax, 1e-3) == {1: 1.0, 2: pytest.approx(2.6e-6, rel=0.01)}
+    from memengine.records import NewMemory
+
+    note = store.store("The warehouse moved to Gorgie Road").id
+    turn = store.store_many([NewMemory(content="Ana: the warehouse is in Leith", memory_type="episodic",
+                                       source="chat", ref="t/0", author="Ana", thread="t", position=0)]).ids[0]
+    rows = store._candidates([note, turn])
+    assert all_notes({note: 1.0}, rows) and not all_notes({note: 1.0, turn: 0.5}, rows)
+    assert not all_notes({99: 1.0}, rows)  # not among the candidates: nothing known, min-max
 
 
 def test_ran_strategy_names_what_ran() -> None:

@@ -23,7 +23,8 @@ from memengine.recall.config import (
     Z_SCALE,
     RecallConfig,
 )
-from memengine.recall.few_scores import few_scale
+from memengine.recall.few_scores import all_notes, few_scale
+from memengine.recall.keyword_floor import NO_IDF_SCORE
 from memengine.recall.priors import TIME_WORD_RE, asks_amount, asks_when, in_spans, replies
 from memengine.recall.replypair import pair_words, short_reply_weight
 from memengine.records import Candidate
@@ -119,8 +120,9 @@ class Fusion:
             return normalise_scores(d, cfg.normalise, cfg.z_scale)
 
         # a side with only a few scores may keep their ratio to the best (few_scores.py, round 42)
-        self.kn = few_scale(kw, cfg.kw_few, scale) if cfg.kw_few else scale(kw)
-        self.vn = few_scale(vs, cfg.vec_few, scale) if cfg.vec_few else scale(vs)
+        self.kn = (few_scale(kw, cfg.kw_few, scale, NO_IDF_SCORE) if cfg.kw_few and all_notes(kw, rows)
+                   else scale(kw))
+        self.vn = few_scale(vs, cfg.vec_few, scale) if cfg.vec_few and all_notes(vs, rows) else scale(vs)
         self.hybrid = hybrid = strategy == "hybrid"
         self.when_q = asks_when(query, cfg.time_words) if hybrid else False
         self.other_time = cfg.time_words == "all"
