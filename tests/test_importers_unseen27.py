@@ -265,3 +265,62 @@ def test_damaged_exports_are_refused_in_one_line(rel: str, message: str, tmp_pat
 def test_fuzzed_copies_are_read_or_refused_in_one_line(rel: str, keep: int, tmp_path: Path) -> None:
     read, refused = fuzzed_outcomes(FIX / rel, tmp_path, seed=27, keep=keep)
     assert read + refused == 16 and read >= 1  # every case one or the other; no other exception
+
+
+# --- VK (VKontakte)'s data archive: written after the first five layouts were built, before any VK reader (held-out
+# for it). Pages in Windows-1251, messages/<peer>/messages<N>.html, the newest page and message first; "Вы" is the
+# owner; the times are the wall time the archive writes (no zone said: kept naive) -------------------------------------
+
+VK_IVAN = [
+    ("Вы: Привет! Когда увидимся?", "2024-03-12T21:30:45"),
+    ("Иван Петров: Давай в субботу в кафе «Пушкин» в 19:00.", "2024-03-12T21:35:10"),
+    ("Вы: Отлично, до встречи!", "2024-03-12T21:40:00"),
+    ("Иван Петров: Посмотри маршрут", "2024-03-14T09:15:02"),
+    ("Вы: В 8 утра, я заеду за тобой.\nВозьми зонт.", "2024-03-14T09:15:40"),
+]
+VK_GROUP = [
+    ("Сергей Ким: Билеты купил, вылет 10 мая.", "2024-04-02T23:59:59"),
+    ("Вы: Кто берёт палатку?", "2024-04-03T20:01:10"),
+    ("Ольга Смирнова: Я возьму горелку и котелок & чай", "2024-04-03T20:05:00"),
+]
+
+
+def test_vk_archive_folder() -> None:
+    recs, rep = parsed(FIX / "vk" / "Archive", "vk")
+    check_chat_shape(recs, "vk")
+    assert turns(recs) == VK_IVAN + VK_GROUP
+    assert [r.thread for r in recs] == ["Иван Петров"] * 5 + ["Поход на Эльбрус"] * 3
+    assert [bool(r.metadata.get("from_me")) for r in recs] == [True, False, True, False, True, False, True, False]
+    assert [r.metadata.get("edited") for r in recs][4] is True  # "(ред.)": edited, no word of the message
+    assert recs[3].metadata.get("attachments") == ["Ссылка"]
+    assert counts(rep) == (9, 0, 1)  # a photo alone: media
+
+
+def test_vk_one_page() -> None:
+    recs, rep = parsed(FIX / "vk" / "Archive" / "messages" / "2000000001" / "messages0.html", "vk")
+    assert turns(recs) == VK_GROUP and counts(rep) == (3, 0, 0)
+
+
+def test_vk_archive_zip() -> None:
+    recs, rep = parsed(FIX / "vk-zip" / "Archive.zip", "vk")
+    assert turns(recs) == [("Вы: Which platform?", "2024-05-05T11:58:00"),
+                           ("Anna Ivanova: See you at the station at noon.", "2024-05-05T12:00:05")]
+    assert {r.thread for r in recs} == {"Anna Ivanova"} and counts(rep) == (2, 0, 0)
+
+
+def test_vk_imports_by_cli(tmp_path: Path) -> None:
+    assert_imports_by_cli(tmp_path / "m.db", {FIX / "vk" / "Archive": ("vk", 8), FIX / "vk-zip" / "Archive.zip": ("vk", 2)})
+
+
+@pytest.mark.parametrize(("rel", "message"), [
+    ("vk_cut/messages/123456789/messages0.html", "cut"),
+    ("vk_bad_date/messages/123456789/messages0.html", '"32 мар 2024 в 21:30:45" is no date'),
+])
+def test_vk_damaged_pages_are_refused_in_one_line(rel: str, message: str, tmp_path: Path) -> None:
+    assert_import_refused(BAD / rel, tmp_path, message)
+
+
+def test_vk_fuzzed_pages_are_read_or_refused_in_one_line(tmp_path: Path) -> None:
+    read, refused = fuzzed_outcomes(FIX / "vk" / "Archive" / "messages" / "123456789" / "messages0.html", tmp_path,
+                                    seed=27, keep=3)
+    assert read + refused == 16 and read >= 1
