@@ -1,7 +1,8 @@
 """Rocket.Chat's "Export my data" asked in HTML (My Account > Preferences > My Data): a file per room named by the
 room, ``<meta http-equiv="content-type" content="text/html; charset=utf-8">`` and then per message
 ``<p><strong>username</strong> (Thu, 02 May 2024 09:00:00 GMT):<br/>`` on one line, the words on the next lines and
-``</p>``; an attachment as ``<br/><a href="./assets/name" target="_blank">name</a>`` before the ``</p>``. Read by
+``</p>``; an attachment as ``<br/><a href="./assets/<id>-name">description</a>`` before the ``</p>`` (an image's
+``<img src="./assets/…"/>`` before it). Read by
 lines (a room streamed), the words as a browser shows them (HTML escapes read; line breaks kept as written).
 
 The date is JavaScript's ``toUTCString()``: UTC, to the second. The HTML form keeps no message type: the server's
@@ -27,7 +28,7 @@ _START_RE = re.compile(r"^(?:\s*<meta http-equiv=\"content-type\"[^>]*>)?\s*<p><
                        r"<br/>\s*$", re.IGNORECASE)
 _HEAD_RE = re.compile(r"^\s*<meta http-equiv=\"content-type\" content=\"text/html; charset=utf-8\">\s*"
                       r"(?:<p><strong>[^<\n]*</strong> \([^()\n]{3,80}\):<br/>\s*(?:\n|$)|$)", re.IGNORECASE)
-_FILE_RE = re.compile(r'<br/><a href="\./assets/([^"]*)"[^>]*>(.*?)</a>', re.DOTALL)
+_FILE_RE = re.compile(r'(?:<img src="\./assets/[^"]*"\s*/?>)?<br/><a href="\./assets/([^"]*)"[^>]*>(.*?)</a>', re.DOTALL)
 _SERVICE_RE = re.compile(r"^(?:user |has )?(?:joined|left) (?:the|this) (?:channel|team|room|group)\.?$|"
                          r"^(?:room name changed to|room topic changed to|room announcement changed to)\b",
                          re.IGNORECASE)
@@ -83,7 +84,7 @@ def _message(cur: tuple[str, str, int], body: list[str], name: str, where: str, 
     text = "\n".join(body)
     if text.endswith("</p>"):
         text = text[:-4]
-    files = [html.unescape(f) for f, _d in _FILE_RE.findall(text)]
+    files = [html.unescape(d.strip() or f) for f, d in _FILE_RE.findall(text)]  # its description, else its file
     first = _FILE_RE.search(text)
     if first is not None:
         text = text[:first.start()]

@@ -131,9 +131,15 @@ class _Literal:
 
     def __init__(self, text: str, start: int, where: str) -> None:
         self.text, self.pos, self.where, self.last = text, start, where, start
+        self._counted = (0, 1)  # (a position, its line): lines are counted on from the last one asked
 
     def line_at(self, pos: int) -> int:
-        return self.text.count("\n", 0, pos) + 1
+        at, line = self._counted
+        if pos < at:
+            at, line = 0, 1
+        line += self.text.count("\n", at, pos)
+        self._counted = (pos, line)
+        return line
 
     def fail(self, what: str) -> ImportFormatError:
         if self.pos >= len(self.text):
