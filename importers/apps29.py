@@ -1,5 +1,5 @@
 """Which of round 29's exports a path is, for :mod:`importers.apps` (and so :mod:`importers.detect`): MemoTrace's
-WeChat web pages, Rocket.Chat's export in HTML, Character.AI chats (JSON), Microsoft Copilot's activity history
+WeChat web pages, Rocket.Chat's export in HTML, VK's archive, Character.AI chats (JSON), Microsoft Copilot's activity history
 (CSV) and Perplexity threads (Markdown). By names and first bytes; nothing is parsed here. Each answer is a parser's
 name (:mod:`importers.registry`) or None."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
-from importers import characterai, copilot, perplexity, rocketchat_html, wechat_html
+from importers import characterai, copilot, perplexity, rocketchat_html, vk, wechat_html
 from importers.apps23 import head_text
 
 _ZIP_ERRORS = (OSError, zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError)
@@ -21,6 +21,8 @@ def head_app(path: Path, body: str) -> str | None:
     if suffix in (".html", ".htm"):
         if rocketchat_html.is_room_head(body):
             return "rocketchat"
+        if vk.is_page_head(body):
+            return "vk"
         if wechat_html.is_page_head(body) or wechat_html.is_page(path):
             return "wechat"
         return None
@@ -45,6 +47,8 @@ def folder_app(folder: Path) -> str | None:
     pages = [p for p in files if p.suffix.lower() in (".html", ".htm")][:_LOOKED_AT]
     if pages and all(rocketchat_html.is_room_head(head_text(p)) for p in pages):
         return "rocketchat"
+    if _vk_folder(folder, files, subs):
+        return "vk"
     chats = [*subs, *(s for d in subs if d.name == "聊天记录" for s in sorted(d.iterdir()) if s.is_dir())]
     memo = [s / f"{s.name}.html" for s in chats[:50]] + pages
     if any(p.is_file() and wechat_html.is_page(p) for p in memo[:60]):
@@ -58,6 +62,17 @@ def folder_app(folder: Path) -> str | None:
     return None
 
 
+def _vk_folder(folder: Path, files: list[Path], subs: list[Path]) -> bool:
+    """VK's archive (its messages/ folder), that folder, or a peer's folder of messages<N>.html pages."""
+    msgs = folder / "messages" if (folder / "messages").is_dir() else folder
+    if (msgs / "index-messages.html").is_file():
+        return True
+    peers = [p for p in (sorted(msgs.iterdir()) if msgs != folder else subs) if p.is_dir() and
+             p.name.lstrip("-").isdigit()][:_LOOKED_AT] if msgs.is_dir() else []
+    pages = [p / "messages0.html" for p in peers] + [p for p in files if vk.PAGE_RE.fullmatch(p.name)][:_LOOKED_AT]
+    return any(p.is_file() and vk.is_page_head(head_text(p)) for p in pages)
+
+
 def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | None:
     """A zip of Rocket.Chat's HTML rooms, of Copilot's history (its CSV in ``Copilot/``), of Character.AI chats."""
     heads: dict[str, str] = {}
@@ -69,6 +84,9 @@ def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | No
         return heads[name]
 
     try:
+        if any(vk.MEMBER_RE.search(n) for n in names[:5000]) and any(
+                vk.is_page_head(head(n)) for n in [n for n in names if vk.MEMBER_RE.search(n)][:_LOOKED_AT]):
+            return "vk"
         pages = [n for n, b in zip(names, bases, strict=True) if b.endswith((".html", ".htm"))][:_LOOKED_AT]
         if pages and all(rocketchat_html.is_room_head(head(n)) for n in pages):
             return "rocketchat"

@@ -114,6 +114,7 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
                module="importers.characterai"),
     ParserSpec("copilot", (".csv", ".zip"), one_per_file=False, conversational=True, module="importers.copilot"),
     ParserSpec("perplexity", (".md",), one_per_file=False, conversational=True, module="importers.perplexity"),
+    ParserSpec("vk", (".html", ".zip"), one_per_file=False, conversational=True, module="importers.vk"),
 )}
 NAMES = tuple(PARSERS)
 
