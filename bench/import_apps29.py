@@ -2,7 +2,7 @@
 parse, the registry's parser as ``mem.py import`` calls it, no store): MemoTrace's WeChat pages (10 chats of
 ``const chatMessages = [...]``, 1 in 10 a photo), Rocket.Chat's HTML export (10 rooms, 1 in 25 a join), Character.AI
 chat files (200 turns each, newest first, 1 in 5 with two candidates), Copilot's activity CSV (one file) and
-Perplexity threads (10 questions a thread, with footnotes); each at two sizes (linear: the CPU time doubles;
+Perplexity threads (10 questions a thread, with footnotes) and VK's archive (10 chats, pages of 50 in Windows-1251); each at two sizes (linear: the CPU time doubles;
 streamed or a file at a time: the peak RSS stays flat, or grows with the largest single file).
 
 Usage::
@@ -108,6 +108,32 @@ def perplexity_threads(folder: Path, messages: int) -> Path:
     return folder
 
 
+def vk_archive(folder: Path, messages: int) -> Path:
+    """VK's archive: 10 chats, pages of 50 messages in Windows-1251, newest first, 1 in 10 a photo alone."""
+    rng = random.Random(52)
+    months = ("янв", "фев", "мар", "апр", "мая", "июн", "июл", "авг", "сен", "окт", "ноя", "дек")
+    per = -(-messages // 10)
+    for c in range(10):
+        msgs = []
+        for i in range(c * per, min(messages, (c + 1) * per)):
+            t = T0 + timedelta(seconds=i * 60)
+            who = "Вы" if i % 2 else f'<a href="https://vk.com/id{c}">Имя {c}</a>'
+            body = "" if i % 10 == 0 else _sentence(rng)
+            kl = '<div class="attachment"><div class="attachment__description">Фотография</div></div>' if i % 10 == 0 else ""
+            msgs.append(f'<div class="item"><div class="item__main"><div class="message" data-id="{i}">\n'
+                        f'<div class="message__header">{who}, {t.day} {months[t.month - 1]} {t.year} в '
+                        f'{t.hour}:{t.minute:02d}:{t.second:02d}</div>\n<div>{body}<div class="kludges">{kl}</div></div>'
+                        "\n</div></div></div>\n")
+        msgs.reverse()
+        d = folder / "messages" / str(100 + c)
+        d.mkdir(parents=True)
+        for p in range(0, len(msgs), 50):
+            (d / f"messages{p}.html").write_bytes(
+                ('<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1251"></head><body>'
+                 f'<div class="ui_crumb" >Чат {c}</div>' + "".join(msgs[p:p + 50]) + "</body></html>").encode("cp1251"))
+    return folder
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--messages", type=int, default=100_000)
@@ -123,7 +149,8 @@ def main() -> None:
                                 ("Character.AI chat files", lambda d, k: characterai_files(d / f"cai{k}", k)),
                                 ("Copilot activity CSV", lambda d, k: copilot_csv(
                                     d / f"cop{k}" / "Copilot Activity History.csv", k)),
-                                ("Perplexity threads", lambda d, k: perplexity_threads(d / f"pplx{k}", k))):
+                                ("Perplexity threads", lambda d, k: perplexity_threads(d / f"pplx{k}", k)),
+                                ("VK archive pages", lambda d, k: vk_archive(d / f"vk{k}", k))):
                 if args.only and args.only.lower() not in label.lower():
                     continue
                 path = make(Path(tmp), n)
