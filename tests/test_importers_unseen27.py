@@ -324,3 +324,47 @@ def test_vk_fuzzed_pages_are_read_or_refused_in_one_line(tmp_path: Path) -> None
     read, refused = fuzzed_outcomes(FIX / "vk" / "Archive" / "messages" / "123456789" / "messages0.html", tmp_path,
                                     seed=27, keep=3)
     assert read + refused == 16 and read >= 1
+
+
+# --- written after the parsers (not held-out): the survey's finding, and other forms the readers take ------------------
+
+
+def test_deepseek_forced_as_chatgpt_says_nothing_was_imported() -> None:
+    from importers import ImportReport
+    from importers.registry import PARSERS
+
+    path = FIX.parent / "unseen26" / "deepseek" / "conversations.json"
+    rep = ImportReport(str(path), "chatgpt")
+    assert list(PARSERS["chatgpt"].parse(path, rep)) == []
+    assert rep.messages_seen == rep.skipped_empty == 8  # (DeepSeek keeps its words where ChatGPT's reader finds none)
+    assert rep.warnings == [f"{path}: 8 messages read as chatgpt's, none with words: nothing imported (if this is not "
+                            "a chatgpt export, import it without naming its format)"]
+
+
+def test_perplexity_forced_on_a_note_is_refused(tmp_path: Path) -> None:
+    from importers import ImportFormatError, ImportReport
+    from importers.registry import PARSERS
+
+    note = tmp_path / "note.md"
+    note.write_text("# Boiler\n\nService in May.\n", encoding="utf-8")
+    with pytest.raises(ImportFormatError, match="no Perplexity logo"):
+        list(PARSERS["perplexity"].parse(note, ImportReport(str(note), "perplexity")))
+
+
+def test_copilot_columns_found_by_meaning(tmp_path: Path) -> None:
+    path = tmp_path / "copilot-history.csv"
+    path.write_text("Role,Content,Title,Timestamp\r\nhuman,Oi,Saudação,2024-12-01T10:00:00-03:00\r\n"
+                    "AI,Olá! Como posso ajudar?,Saudação,2024-12-01T10:00:02-03:00\r\n", encoding="utf-8")
+    recs, rep = parsed(path, "copilot")
+    assert turns(recs) == [("User: Oi", "2024-12-01T10:00:00-03:00"),
+                           ("Copilot: Olá! Como posso ajudar?", "2024-12-01T10:00:02-03:00")]
+    assert {r.thread for r in recs} == {"Saudação"} and counts(rep) == (2, 0, 0)
+
+
+def test_rocketchat_html_image_attachment(tmp_path: Path) -> None:
+    path = tmp_path / "general.html"
+    path.write_text('<meta http-equiv="content-type" content="text/html; charset=utf-8"><p><strong>ana</strong> '
+                    '(Thu, 02 May 2024 09:00:00 GMT):<br/>\nlook\n<img src="./assets/ab12-cat.png"/><br/>'
+                    '<a href="./assets/ab12-cat.png">my cat</a></p>', encoding="utf-8")
+    recs, _ = parsed(path, "rocketchat")
+    assert [(r.content, r.metadata.get("attachments")) for r in recs] == [("ana: look", ["my cat"])]
