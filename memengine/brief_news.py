@@ -78,9 +78,13 @@ def when(value: object) -> datetime | None:
 
 
 def name_pattern(name: str) -> re.Pattern[str]:
-    """A chat member's name as a word of a turn: the whole name or its first word (3+ letters), as written."""
+    """A chat member's name as a word of a turn: the whole name or its first word (3+ letters), as written, or
+    (brief34) as its owner: "Tom's op", and in lower case "tom's knee op went fine" (a chat written in lower case names
+    its members so; a name alone in lower case may be a word, "will", "mark", which the possessive rules out)."""
     words = [re.escape(name)] + [re.escape(w) for w in name.split()[:1] if len(w) >= 3 and w != name]
-    return re.compile(rf"(?<![\w@])(?:{'|'.join(words)})(?![\w'’])")
+    lower = [w.lower() for w in words if w.lower() != w]
+    owner = rf"|(?:{'|'.join(lower)})(?=['’]s(?![\w'’]))" if lower else ""
+    return re.compile(rf"(?<![\w@])(?:(?:{'|'.join(words)})(?=['’]s(?![\w'’])|(?![\w'’])){owner})")
 
 
 def news(rows: Sequence[Sequence[object]], texts: Sequence[str], name_of: Mapping[str, str],

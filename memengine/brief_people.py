@@ -157,6 +157,8 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
         told, answers = brief_news.news([rows[i] for i in order], [texts[i] for i in order], name_of,
                                [quotable[i] for i in order])
         skip = {w.lower() for name in here for w in name.split()}
+        about_others = {k for who, lst in told.items() for k, _n in lst
+                        if who != name_of.get(str(rows[order[k]][1]), str(rows[order[k]][1]))}
         quoted = _Quotes([texts[i] for i in order])
         ordered = [texts[i] for i in order]
         for name, names in here.items():
@@ -176,7 +178,8 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
                     break
             past = ""
             if pick is None:  # else their newest turn that says enough, no dated plan, no answer to someone's news
-                mine = [i for i in newest if rows[i][1] in names and pos[i] not in answers
+                # (brief34) nor news they told about another member ("tom's op went fine": Tom's, not the teller's)
+                mine = [i for i in newest if rows[i][1] in names and pos[i] not in answers and pos[i] not in about_others
                         and int(rows[i][0]) not in unquoted][:STATE_TRIES]
                 pick = next(((i, "") for i in mine if quotable[i] and not _ENDS_ASKING.search(texts[i])
                              and not brief_dates.says_a_date(texts[i])), None)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import memory_core as core
-from memengine import brief_asked, brief_dates, brief_heading, consolidate, graph_rank, summarize
+from memengine import brief_asked, brief_dates, brief_heading, brief_news, consolidate, graph_rank, summarize
 
 
 def _chat(store: core.MemoryStore, turns: list[tuple[float, str, str]], start: datetime, thread: str) -> None:
@@ -156,3 +156,26 @@ def test_shorthand_days_of_a_move() -> None:
     assert brief_dates.named_days("Allora trasloco spostato a domenica, l'8", date(2026, 2, 19)) == [date(2026, 3, 8)]
     assert brief_dates.named_days("consegna entro l'11", date(2026, 2, 19)) == [date(2026, 3, 11)]
     assert brief_dates.named_days("l'80 per cento", date(2026, 2, 19)) == []
+
+
+_OP = [(0, "Kim", "anyone up for the pub later"), (0.1, "Rob", "can't, rota"),
+       (24, "Kim", "fyi rob's shoulder op is on monday, I'm driving him"), (24.2, "Rob", "yeah should be fine"),
+       (72, "Kim", "rob's op went fine, he's in a sling for three weeks"), (72.1, "Ada", "get well soon rob!!"),
+       (72.2, "Rob", "cheers all, the drugs are good"),
+       (80, "Ada", "my new flat has a balcony, moving in on the 1st")]
+
+
+def test_news_told_about_a_member_in_lower_case_is_theirs(db_path: Path) -> None:
+    """"rob's op went fine" told by Kim, answered by Ada and by Rob: Rob's news (his line quotes it, said by Kim), not
+    Kim's; a member's name in lower case counts as its owner ("rob's"), not as a word alone ("will", "mark")."""
+    store = core.MemoryStore(db_path)
+    try:
+        _chat(store, _OP, datetime(2026, 9, 1, 19), "g")
+        people = {i["text"].split(":")[0]: i["text"] for i in
+                  graph_rank.brief(store, 1500, now=datetime(2026, 9, 5, 9))["sections"]["people"]}
+    finally:
+        store.close()
+    assert 'said by Kim #5 "rob\'s op went fine' in people["Rob"], people
+    assert "op went fine" not in people["Kim"], people
+    pattern = brief_news.name_pattern("Will")
+    assert pattern.search("will's bike") and pattern.search("Will said") and not pattern.search("I will go")
