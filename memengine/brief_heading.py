@@ -30,6 +30,7 @@ WIDEN = True  # the switch (off: the base brief)
 MIN_HELD = 2  # members that must say the phrase word for word
 MAX_WORDS = 5  # words of a widened name
 MAX_LINES = 200  # lines read per topic (the lines that say the word; a large cluster at 100k)
+MAX_TEXTS = 400  # members a phrase is counted in
 # Prepositions that join a noun to its complement, in the languages the brief reads (not "on" / "at" / "am" / "dal":
 # "the gig on friday", "am Samstag" name a time, brief_dates tells those; these stay for places and owners)
 _PREPS: frozenset[str] = frozenset("""of for in at to from with about
@@ -75,7 +76,7 @@ def widened(name: str, texts: Sequence[str], stop: frozenset[str], people: Set[s
     if not cands:
         return name
     freq = _line_freq(lines)
-    lowered = [t.lower() for t in texts]
+    lowered = [t.lower() for t in texts[:MAX_TEXTS]]
     best: tuple[tuple[bool, int, int, int, int], str] | None = None
     for low, (first, phrase) in cands.items():
         said = _WORD.findall(phrase)
@@ -85,8 +86,8 @@ def widened(name: str, texts: Sequence[str], stop: frozenset[str], people: Set[s
         rx = re.compile(rf"(?<![^\W_]){re.escape(low)}(?![^\W_])")
         held = sum(1 for t in lowered if low in t and rx.search(t))
         # said once: each added word (but an owner's name, "Dad's") is one the topic's lines say twice
-        if held < MIN_HELD and any(freq.get(fold(w), 0) < 2 for w in said
-                                   if fold(w) != key and not w.lower().endswith(("'s", "’s"))):
+        if held < MIN_HELD and any(freq.get(fold(w), 0) < 2 for w in said if fold(w) != key and _content(w, stop)
+                                   and not w.lower().endswith(("'s", "’s"))):
             continue
         if brief_dates.says_a_date(phrase) or not name_shaped(phrase, texts, stop):
             continue
