@@ -87,6 +87,13 @@ def name_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w@])(?:(?:{'|'.join(words)})(?=['’]s(?![\w'’])|(?![\w'’])){owner})")
 
 
+def owns(name: str, text: str) -> bool:
+    """(brief34) Whether ``text`` names member ``name`` as an owner, in any case: "tom's op went fine", "Ana's new job"
+    (news about them, whoever told it; "Paket für Jonas" names him, and may be the teller's own news)."""
+    first = name.split()[0] if name.split() else name
+    return re.search(rf"(?<![\w@]){re.escape(first)}['’]s(?![\w'’])", text, re.IGNORECASE) is not None
+
+
 def news(rows: Sequence[Sequence[object]], texts: Sequence[str], name_of: Mapping[str, str],
          candidate: Sequence[bool]) -> tuple[dict[str, list[tuple[int, int]]], set[int]]:
     """Per member (display name), the news turns about them as (index, support), oldest first: support is the number

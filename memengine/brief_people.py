@@ -157,10 +157,11 @@ def _states(conn: Any, authors: Mapping[str, list[str]], today: date | None = No
         told, answers = brief_news.news([rows[i] for i in order], [texts[i] for i in order], name_of,
                                [quotable[i] for i in order])
         skip = {w.lower() for name in here for w in name.split()}
-        about_others = {k for who, lst in told.items() for k, _n in lst
-                        if who != name_of.get(str(rows[order[k]][1]), str(rows[order[k]][1]))}
-        quoted = _Quotes([texts[i] for i in order])
         ordered = [texts[i] for i in order]
+        about_others = {k for who, lst in told.items() for k, _n in lst
+                        if who != name_of.get(str(rows[order[k]][1]), str(rows[order[k]][1]))
+                        and brief_news.owns(who, ordered[k])}
+        quoted = _Quotes([texts[i] for i in order])
         for name, names in here.items():
             pick: tuple[int, str] | None = None
             # their newest news that about as many answered as their most answered (NEWS_SHARE of it), whoever told it,
