@@ -57,6 +57,7 @@ def widened(name: str, texts: Sequence[str], stop: frozenset[str], people: Set[s
     low_word = words[0].lower()
     lines: list[str] = []
     seen: set[str] = set()
+    texts = texts[:MAX_TEXTS]  # (a large cluster at 100k: its first members say what it is about)
     for t in texts:
         if low_word[:-1] not in t.lower():
             continue
@@ -76,8 +77,8 @@ def widened(name: str, texts: Sequence[str], stop: frozenset[str], people: Set[s
     if not cands:
         return name
     freq = _line_freq(lines)
-    lowered = [t.lower() for t in texts[:MAX_TEXTS]]
-    best: tuple[tuple[bool, int, int, int, int], str] | None = None
+    lowered = [t.lower() for t in texts]
+    scored: list[tuple[tuple[bool, int, int, int, int], str]] = []
     for low, (first, phrase) in cands.items():
         said = _WORD.findall(phrase)
         added = [fold(w) for w in said if fold(w) != key]
@@ -89,12 +90,12 @@ def widened(name: str, texts: Sequence[str], stop: frozenset[str], people: Set[s
         if held < MIN_HELD and any(freq.get(fold(w), 0) < 2 for w in said if fold(w) != key and _content(w, stop)
                                    and not w.lower().endswith(("'s", "’s"))):
             continue
-        if brief_dates.says_a_date(phrase) or not name_shaped(phrase, texts, stop):
-            continue
-        score = (held >= MIN_HELD, sum(freq.get(w, 0) for w in added), held, -len(said), -first)
-        if best is None or score > best[0]:
-            best = (score, phrase)
-    return best[1] if best is not None else name
+        scored.append(((held >= MIN_HELD, sum(freq.get(w, 0) for w in added), held, -len(said), -first), phrase))
+    # the best first; its shape asked only then (a judge reads the members' words)
+    for _score, phrase in sorted(scored, reverse=True):
+        if not brief_dates.says_a_date(phrase) and name_shaped(phrase, texts, stop):
+            return phrase
+    return name
 
 
 def _proper(word: str, lines: Sequence[str]) -> bool:
