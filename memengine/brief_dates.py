@@ -613,7 +613,7 @@ _OTHER_DAY = re.compile(
     r"dia|il|entro\s+il|dal|fino\s+al)"
     r"|(?P<nl>op\s+de|tot\s+de|de)"
     # (brief34) Italian's elided article: "domenica, l'8", "entro l'11"
-    rf"|(?P<el>(?:(?:{_WD_ALT}),?\s+|entro\s+)?l['’](?=(?:1|8|11)(?!\d))))(?:\s+|(?<=['’]))(?P<d>[0-3]?\d)(?P<suf>\.|:[ea]|er|e|ste|de|º|ª|-го)?(?![.,:/\-–]?\d|-[^\W\d_])",
+    r"|(?P<el>l['’](?=(?:1|8|11)(?!\d))))(?:\s+|(?<=['’]))(?P<d>[0-3]?\d)(?P<suf>\.|:[ea]|er|e|ste|de|º|ª|-го)?(?![.,:/\-–]?\d|-[^\W\d_])",
     re.IGNORECASE)
 _OTHER_DEADLINE = re.compile(r"^(?:bis|til|innen|senest|till|jusqu|hasta|até|ate|entro|fino|tot)", re.IGNORECASE)
 _STREET = frozenset("rue av ave via vía rua calle str gate vej väg weg".split())
