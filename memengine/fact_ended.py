@@ -93,6 +93,8 @@ _WHILE = re.compile(r"\b(?:until|till|meanwhile|for\s+now|for\s+the\s+(?:week|mo
                     r"for\s+a\s+while|while)\b")
 _DETS = frozenset("the a an my our his her their its old all every".split())
 # an older that says its value stays as it is: an exception noted beside a change (facts37)
+# where one is no longer, said of oneself: "done with Mailchimp", "we're off Vodafone", "moved out of Brook Street"
+_LEFT_OFF = re.compile(r"\b(?:(?:done|finished|through)\s+with|off|moved\s+(?:out\s+of|away\s+from))\b")
 _STAYS = re.compile(r"\b(?:still|stays|stay|remains|remain|kept)\b")
 _NO_HEAD = frozenset("one ones".split())
 _COUNT = frozenset("one two three four five some several few couple single".split())
@@ -165,6 +167,9 @@ def ended(old: str, new: str) -> Verdict | None:
     lo = fold_text(old)
     if any(re.search(rf"\b{re.escape(n)}(?:'s|’s|s')", lo) for n in fact_person.subject_person(new)):
         return None  # the newer's person is whose the older's is ("Obi Okafor, Emeka's brother, …" / "Emeka left …")
+    if _LEFT_OFF.search(ln) and any(fold_text(m.group(1)) not in keys and fold_text(m.group(1)) not in _OWNERS
+                                    for m in re.finditer(r"\b([A-Z][^\W_]*)(?:'s|’s)\s", old)):
+        return None  # ("done with BT" is the user's own: not "Maya's mum is done with BT", facts37)
     if _THEIRS & old_keys and fact_person.subject_person(old) - set(keys) - _OWNERS:
         return None  # a person's own thing the newer does not name ("Greta keeps her bakery rota in Trello")
     subject, value, names = _older(old)

@@ -136,8 +136,8 @@ def left_value(old: str, new: str) -> str:
 def switched(old: str, new: str) -> Verdict | None:
     """A verdict when ``new`` names a value of ``old`` as what it switched away from and says a value of its own
     in its place, the two one slot (see the module docstring), else None."""
-    if fact_mood.unasserted(new):
-        return None
+    if fact_mood.unasserted(new) or fact_mood.unasserted(old) == "hypothesis":
+        return None  # (nor is an older that only weighs leaving a value of it: "Thinking of leaving EDF …", facts37)
     ln, lo = fold_text(new), fold_text(old)
     got = _left(ln)
     if got is None or _OPENS_SCOPE.match(ln.lstrip()):

@@ -56,8 +56,17 @@ _ARTICLES = _set("the a an", "le la les l un une", "el la los las", "der die das
 _WORD = re.compile(r"[^\W\d_][\w'-]*|\d+")
 
 
+# the holder said last, after a passive verb (facts37): "The rota is managed by Priya", "… are led by Mr Hughes"
+_BY_HOLDER = re.compile(r"\b(?:is|are|was|were)\s+(?:[a-z]+\s+)?[a-z]+(?:ed|en|d|t)\s+by\s+"
+                        r"(?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*[.!]?$")
+
+
 def _holder(old: str) -> list[str]:
-    """The name the older starts with ("Priya", "Herr Kaya", "A Luana"), folded; [] when it does not."""
+    """The name the older starts with ("Priya", "Herr Kaya", "A Luana"), or the one a passive verb ends it with
+    ("The rota is managed by Priya"), folded; [] when neither."""
+    m = _BY_HOLDER.search(old.strip())
+    if m is not None:
+        return [fold(w) for w in _WORD.findall(m.group("name"))]
     out: list[str] = []
     for w in _WORD.findall(old):
         k = fold(w)

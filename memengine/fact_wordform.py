@@ -98,7 +98,7 @@ def moved(old: str, new: str) -> Verdict | None:
     nouns = [w for w in subject if _form(w, verb) or _form(w, head)]
     if len(nouns) != 1:
         return None
-    rest = [w for w in subject if w != nouns[0] and w not in _DETS and w not in STOPWORDS]
+    rest = [w for w in subject if w != nouns[0] and w not in _DETS]  # ("the big orders": "big" narrows it too)
     if any(w.endswith(("'s", "’s")) or not any(same_word(w, o) for o in old_words) for w in rest):
         return None  # another thing's or another thing: "Rhona's printing", "Delivery of the new sofa"
     came = _new_value(new, old_words, len(subject), lower=not any(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from memengine import fact_breakup, fact_ended, fact_person, fact_wordform, supersession
+from memengine import fact_breakup, fact_ended, fact_named_switch, fact_passed, fact_person, fact_wordform, supersession
 
 
 def _plan(old: str, new: str, sim: float | None = None) -> list[tuple[int, int, bool]]:
@@ -108,3 +108,38 @@ def test_a_break_up_retires_no_other_fact_by_its_now() -> None:
     got = supersession.plan(2, "Morag and Kenny broke up; she's with Alasdair now", "2026-02-01T00:00:00", cands,
                             new_source="agent")
     assert [(d.winner, d.loser, d.maybe) for d in got] == [(2, 1, False)]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The volunteers are coordinated by Helen", "Helen handed the volunteers over to Raj"),
+    ("The rota is managed by Priya", "Priya handed the rota to Dan"),
+    ("Choir rehearsals are led by Mr Hughes", "Mr Hughes passed the choir rehearsals on to Ms Ortiz"),
+])
+def test_a_task_passed_on_by_its_holder_said_last(old: str, new: str) -> None:
+    got = fact_passed.passed_on(old, new)
+    assert got is not None and got.reason.startswith("handed over")
+    assert _plan(old, new) == [(2, 1, False)]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The rota is managed by Priya", "Priya handed the keys to Dan"),
+    ("The rota is managed by Priya", "Sam handed the rota to Dan"),
+])
+def test_another_thing_or_giver_passes_nothing(old: str, new: str) -> None:
+    assert fact_passed.passed_on(old, new) is None
+
+
+def test_an_older_weighing_a_switch_names_no_value_left() -> None:
+    assert fact_named_switch.switched("Rhona is thinking of leaving Vodafone for Three",
+                                      "We're off Vodafone, ported to Three") is None
+    assert _plan("Thinking of leaving EDF for Octopus", "We're off EDF, switched to Octopus") == []
+
+
+def test_a_persons_thing_the_newer_does_not_name_is_not_ended() -> None:
+    assert fact_ended.ended("Maya's mum is done with BT", "Done with BT, broadband comes from Zen now") is None
+    assert fact_ended.ended("User's broadband is with BT", "Done with BT, broadband comes from Zen now") is not None
+
+
+def test_a_narrower_word_form_subject_is_another_thing() -> None:
+    assert fact_wordform.moved("Orders are shipped with Royal Mail", "Shipping of the big orders goes through DPD") is None
+    assert fact_wordform.moved("Orders are shipped with Royal Mail", "Shipping of the orders goes through DPD") is not None
