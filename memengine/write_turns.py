@@ -55,7 +55,10 @@ def waiting(db: Path | None) -> Iterator[None]:
         yield
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH)  # (held exclusive only for an instant, by a job looking for waiters)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)  # (held exclusive only for an instant, by a job looking for waiters)
+        except OSError:  # a file system without flock (some network mounts: ENOLCK): SQLite's own waiting
+            pass
         yield
     finally:
         os.close(fd)  # (closing releases the lock)
@@ -95,11 +98,13 @@ def after_commit(conn: Any, db: Path | None) -> None:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody holds it shared: nobody waits
                 fcntl.flock(fd, fcntl.LOCK_UN)
                 break
-            except OSError:
+            except BlockingIOError:
                 waited = True
-                if time.monotonic() - t0 > MAX_YIELD_SECONDS:
-                    break
-                time.sleep(POLL_SECONDS)
+            except OSError:  # no flock here (ENOLCK): nobody can hold a turn either
+                break
+            if time.monotonic() - t0 > MAX_YIELD_SECONDS:
+                break
+            time.sleep(POLL_SECONDS)
         if waited:
             STATS["yields"] += 1
             STATS["seconds"] += time.monotonic() - t0

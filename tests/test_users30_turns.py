@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import ROOT, run_cli_subprocess
 
 # Writes back to back (a 20 ms transaction, then at once the next) until memory ``content`` exists or process
@@ -147,3 +148,36 @@ def test_a_killed_waiter_frees_its_turn(tmp_path: Path) -> None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free once the process is gone
     finally:
         os.close(fd)
+
+
+def test_a_file_system_without_flock_leaves_sqlites_own_waiting(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """flock failing with ENOLCK (some network mounts): writes go on, and a yielding job never waits for a turn."""
+    import errno
+    import fcntl
+
+    import memengine.consolidate as cons
+    import memengine.write_turns as turns
+    import memory_core as core
+
+    s = core.MemoryStore(tmp_path / "m.db")
+    s.store("garden note: we planted tomatoes", "episodic", dedup=False)
+    turns.turns_path(s.path).touch()  # (a turns file from an earlier wait: a yielding job opens it after each commit)
+
+    class NoFlock:
+        LOCK_SH, LOCK_EX, LOCK_NB, LOCK_UN = fcntl.LOCK_SH, fcntl.LOCK_EX, fcntl.LOCK_NB, fcntl.LOCK_UN
+
+        @staticmethod
+        def flock(fd: int, op: int) -> None:
+            raise OSError(errno.ENOLCK, "No locks available")
+
+    sleeps: list[float] = []
+    monkeypatch.setattr(turns, "fcntl", NoFlock)  # (write_turns' own: consolidate's job lock still works)
+    monkeypatch.setattr(turns.time, "sleep", sleeps.append)
+    with turns.waiting(s.path):  # a waiter's turn: taken as far as it can be, no error
+        pass
+    before = dict(turns.STATS)
+    cons.run(s, keep_backups=0)
+    assert sleeps == [] and turns.STATS == before  # no commit waited for a turn nobody can hold
+    assert s.store("Dana lands at 7pm on Friday", "semantic").id > 1
+    s.close()
