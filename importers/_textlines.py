@@ -18,6 +18,20 @@ from importers.recode import utf16_codec
 MAX_LINE_CHARS = 1_000_000  # one physical line of a text export; longer: its message is refused
 
 
+def capped_lines(fh: IO[bytes], where: str, cap: int = MAX_LINE_CHARS) -> Iterator[tuple[int, bytes]]:
+    """Each raw line of ``fh`` (bytes, its end kept) with its number from 1; a line past ``cap`` bytes is refused
+    by its number, so a file of one huge line is never read whole."""
+    lineno = 0
+    while True:
+        raw = fh.readline(cap + 1)
+        if not raw:
+            return
+        lineno += 1
+        if len(raw) > cap and not raw.endswith(b"\n"):
+            raise ImportFormatError(f"line longer than {cap} bytes", where, lineno)
+        yield lineno, raw
+
+
 def looks_binary(data: bytes) -> bool:
     """True when a byte string is plainly not text (NULs without a UTF-16 BOM)."""
     head = data[:8192]

@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from importers import ImportFormatError, ImportReport, Record
 from importers._aichat import any_time
-from importers._textlines import MAX_LINE_CHARS
+from importers._textlines import capped_lines
 from importers._tree import Tree
 from importers.chatturns import SYSTEM, Turn, Turns, text_of
 
@@ -79,14 +79,7 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
 
 def _room(fh: IO[bytes], room: str, where: str, turns: Turns) -> Iterator[Record]:
     """A room's messages, a line at a time (a line past MAX_LINE_CHARS bytes refused by its number)."""
-    lineno = 0
-    while True:
-        raw = fh.readline(MAX_LINE_CHARS + 1)
-        if not raw:
-            return
-        lineno += 1
-        if len(raw) > MAX_LINE_CHARS and not raw.endswith(b"\n"):
-            raise ImportFormatError(f"line longer than {MAX_LINE_CHARS} bytes", where, lineno)
+    for lineno, raw in capped_lines(fh, where):
         text = raw.decode("utf-8", "replace").lstrip("\ufeff").strip()
         if not text:
             continue

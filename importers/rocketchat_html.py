@@ -20,7 +20,7 @@ from email.utils import parsedate_to_datetime
 from typing import IO, Any
 
 from importers import ImportFormatError, Record
-from importers._textlines import MAX_LINE_CHARS
+from importers._textlines import capped_lines
 from importers.chatturns import SYSTEM, Turn, Turns
 
 META = '<meta http-equiv="content-type" content="text/html; charset=utf-8">'
@@ -44,14 +44,7 @@ def room(fh: IO[bytes], name: str, where: str, turns: Turns) -> Iterator[Record]
     """A room's messages, a line at a time (a line past MAX_LINE_CHARS bytes refused by its number)."""
     cur: tuple[str, str, int] | None = None
     body: list[str] = []
-    lineno = 0
-    while True:
-        raw = fh.readline(MAX_LINE_CHARS + 1)
-        if not raw:
-            break
-        lineno += 1
-        if len(raw) > MAX_LINE_CHARS and not raw.endswith(b"\n"):
-            raise ImportFormatError(f"line longer than {MAX_LINE_CHARS} bytes", where, lineno)
+    for lineno, raw in capped_lines(fh, where):
         try:
             text = raw.decode("utf-8").rstrip("\r\n")
         except UnicodeDecodeError as exc:
