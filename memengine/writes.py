@@ -181,7 +181,7 @@ class Writes(StoreBase):
                 return res
         vecs = self.embed_or_none([m.content])
         vec = vecs[0] if vecs is not None else None
-        if supersede or (dedup and m.thread is None and supersession.is_fact(m.memory_type, m.thread)):
+        if supersede or (dedup and ref is None and supersession.is_fact(m.memory_type, m.thread)):
             write_warm.warm()  # the fact decisions' imports, not under the write lock (memengine/write_warm.py)
         with write_tx(self.conn):
             res = self._store_locked(m, values, vec, dedup and ref is None, now)

@@ -57,10 +57,11 @@ def parse_few(mode: str) -> tuple[str, float, int]:
     raise ValueError(f"unknown few-scores mode {mode!r} (ratio:N or floor:F:N)")
 
 
-def few_scale(d: dict[int, float], mode: str, otherwise: Scale, min_top: float = 0.0) -> dict[int, float]:
-    """One retriever's scores on fusion's scale: by ``mode`` when it holds fewer scores than the mode's N and its
-    best is at least ``min_top``, else ``otherwise`` (fusion's normalisation). Equal scores all get 1, as in
-    min-max: found beats not found.
+def few_scale(d: dict[int, float], mode: str, otherwise: Scale, min_top: float = 0.0,
+              only_if: Callable[[], bool] | None = None) -> dict[int, float]:
+    """One retriever's scores on fusion's scale: by ``mode`` when it holds fewer scores than the mode's N, its
+    best is at least ``min_top`` and ``only_if()`` holds (asked last: fusion's :func:`all_notes` reads every hit),
+    else ``otherwise`` (fusion's normalisation). Equal scores all get 1, as in min-max: found beats not found.
 
     ``min_top`` for bm25 is keyword_floor.NO_IDF_SCORE: a word held by half of the rows or more scores FTS5's idf
     floor (~1e-6), and the ratio of two such scores says nothing (in a store of two chat turns both holding
@@ -69,7 +70,7 @@ def few_scale(d: dict[int, float], mode: str, otherwise: Scale, min_top: float =
     if not kind or not d or len(d) >= below:
         return otherwise(d)
     hi = max(d.values())
-    if hi < min_top:
+    if hi < min_top or (only_if is not None and not only_if()):
         return otherwise(d)
     if kind == "ratio":
         if hi <= 1e-12:  # nothing positive: no ratio to keep

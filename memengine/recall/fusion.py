@@ -120,9 +120,9 @@ class Fusion:
             return normalise_scores(d, cfg.normalise, cfg.z_scale)
 
         # a side with only a few scores may keep their ratio to the best (few_scores.py, round 42)
-        self.kn = (few_scale(kw, cfg.kw_few, scale, NO_IDF_SCORE) if cfg.kw_few and all_notes(kw, rows)
-                   else scale(kw))
-        self.vn = few_scale(vs, cfg.vec_few, scale) if cfg.vec_few and all_notes(vs, rows) else scale(vs)
+        # (the notes test last: a long list of hits is min-max's whatever it holds, and is not read twice)
+        self.kn = few_scale(kw, cfg.kw_few, scale, NO_IDF_SCORE, lambda: all_notes(kw, rows))
+        self.vn = few_scale(vs, cfg.vec_few, scale, only_if=lambda: all_notes(vs, rows))
         self.hybrid = hybrid = strategy == "hybrid"
         self.when_q = asks_when(query, cfg.time_words) if hybrid else False
         self.other_time = cfg.time_words == "all"
