@@ -30,6 +30,7 @@ import argparse
 import json
 import statistics
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,13 @@ def grids() -> dict[str, dict[str, RecallConfig]]:
     label marked ``*``; ``off`` when neither is the default)."""
     out = {name: dict(grid) for name, grid in loo.GRIDS.items()}
     d = RecallConfig()
+    # round 44: a little of the turn's own cosine back in its vector score, finer than loo.py's 0.5 (a scratch count
+    # of the vector side alone ranked evidence higher at 0.75 on four of the six sets)
+    out["context_mix (fine)"] = {f"{w}{'*' if w == d.context_mix else ''}": replace(d, context_mix=w)
+                                 for w in (0.7, 0.8, 0.9, 1.0)}
+    # the length prior past loo.py's 0.2 (the pooled objective still rose at its end)
+    out["w_length (fine)"] = {f"{w}{'*' if w == d.w_length else ''}": replace(d, w_length=w)
+                              for w in (0.1, 0.15, 0.2, 0.25, 0.3, 0.4)}
     for name, (on, off) in loo.ABLATIONS.items():
         # the baseline is the default; a switch between two non-defaults (units vs forms) is measured against off
         out[name] = {("on*" if on == d else "on"): on, ("off" if on == d else "off*"): off}
