@@ -235,6 +235,11 @@ SUCCEEDED = True
 # Round 30 (memengine/recall/notes.py): an agent's own notes (no thread) — a later note of the same source saying a
 # top note's subject again as a change goes above it. Figures: bench/README.md, "Round 30".
 NOTES_NEWER = True
+# Round 45 (recall45, notes.py): a later note naming a top note's subject again (two of its rare stems) with no word of
+# change, its vector at least NOTES_SAME_COS close to the older's, is read as its newer version too ("Physio moved the
+# knee sessions to once a month" / "Knee physio discharged Noor: no more appointments"); 0 = off (a change word or a
+# value said anew were needed). Chosen by leaving each agent-note dev set out (bench/recall45_same.py).
+NOTES_SAME_COS = 0.65
 # Round 34 (memengine/recall/keyword_floor.py): a keyword side of notes whose every match is a word held by more than
 # half of the rows (FTS5's idf floor: the user's name in a store of notes about them) is left out of fusion.
 KW_FLOOR = True
@@ -426,6 +431,8 @@ class RecallConfig:
     succeeded: bool = SUCCEEDED
     # A later note restating a top note's subject as a change goes above it, the older marked (notes.py, round 30).
     notes_newer: bool = NOTES_NEWER
+    # ... and one saying the subject again with no change word, its vector at least this close (round 45); 0 = off.
+    notes_same_cos: float = NOTES_SAME_COS
     # A keyword side of notes that matched only words most rows hold is left out of fusion (keyword_floor.py, round 34).
     kw_floor: bool = KW_FLOOR
     # The store's may_update link between two notes sharing no word of a subject, vectors apart, not honoured (round 36).

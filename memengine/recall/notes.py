@@ -121,14 +121,15 @@ def _other_people(a: str, b: str) -> bool:
     """Whether the two notes are about two people: each names someone in its subject whom the other never says
     ("Oscar prefers morning meetings" / "Ana prefers written summaries …": the demo's store, where one shared word
     and close vectors had marked Oscar's note outdated by Ana's; lead, session 15)."""
-    from memengine.fact_lexicon import fold
-    from memengine.fact_person import subject_names
+    from memengine.fact_person import other_person, subject_names
 
     na, nb = subject_names(a) - _ROLES, subject_names(b) - _ROLES
     if not na or not nb:
         return False
-    wa, wb = set(_WORD.findall(fold(a))), set(_WORD.findall(fold(b)))
-    if na & wb or nb & wa:
+    # (round 45: as the facts engine reads two subjects — a name said by the other as a plural or genitive too, one
+    # noun in two forms: "Glaze buckets are kept on the metal shelf" / "Glazes now live in the new cupboard" are one
+    # thing, not two people; the exact words alone read them as two)
+    if not other_person(a, b):
         return False
     # a name both say past their first word is the thing they share ("Élodie prend du Levothyrox 75 µg" / "Dr
     # Benali a augmenté le Levothyrox à 88 µg": her dose, changed by her doctor): one subject
@@ -151,12 +152,13 @@ def _name_stems(text: str) -> frozenset[str]:
 
 def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
                       vectors: Callable[[list[int]], dict[int, Any]] | None = None,
-                      ) -> tuple[list[Candidate], dict[int, list[int]]]:
+                      same_cos: float = 0.0) -> tuple[list[Candidate], dict[int, list[int]]]:
     """``ranked`` (best first) with each later note that restates a top note's subject as a change moved just
     above it (see the module's text), and ``{older id: [newer ids]}`` (the older ones to mark). Costs nothing
     on a store of chat turns (no note among the top hits); on notes, the change lexicon of each candidate first
     (~2 us a text), the stems of the candidates only when a later one says a change (both kept per text per
-    process)."""
+    process). ``same_cos`` (round 45; 0 = off): a later note sharing ``SUBJECT_STEMS`` rare stems with a top note
+    and no change word is its newer version too when their vectors are at least this close."""
     if k < 2 or (query and asks_first(query)):  # ("what was the first dentist date?": the older is asked)
         return ranked, {}
     top = ranked[:k]
@@ -198,7 +200,10 @@ def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
                 if vecs is None:
                     vecs = vectors([c.id for c in top])
                 cos = _cos(vecs, a.id, b.id)
-                said_it = cos >= RESTATE_COS or (said_change[b.id] and cos >= SAME_COS)
+                # (round 45: the subject said again in two rare words, the vectors close, no change word: "Physio
+                # moved the knee sessions to once a month" / "Knee physio discharged Noor: no more appointments")
+                said_it = cos >= RESTATE_COS or (said_change[b.id] and cos >= SAME_COS) or (
+                    0 < same_cos <= cos and rare >= SUBJECT_STEMS)
             if not said_it or fact_mood.unasserted(b.content) or _other_people(a.content, b.content):
                 continue
             marks.setdefault(a.id, []).append(b.id)

@@ -29,7 +29,10 @@ zmienione zmieniony odwołany odwołana odwołane nowy nowa nowe
 # Their function words of four letters or more (stems are a word's first four letters: updates.stems), which
 # memengine.text's stop words do not hold: "fortsatt" (still), "hver" (every), "etter" (after), "naar" (to) said by
 # two notes of two subjects are no subject they share ("vakthelg fortsatt hver fjerde helg" / "Librela hver femte
-# uke nå, ikke hver fjerde"). Ordinals and "week" too: a value's words.
+# uke nå, ikke hver fjerde"). Ordinals and "week" too: a value's words. Round 45: those of Italian, French, Spanish,
+# Portuguese and German too, whose notes shared "dalle … alle" of two times as a subject ("Il check-in è dalle 15
+# alle 19" / "La colazione si serve dalle 8 alle 10"); words that are English words as well ("pour", "come", "dove",
+# "plus") left out.
 FUNCTION = frozenset("""
 etter efter fortsatt fortsat fortfarande fremdeles hver hvert hvor varje ikke inte også eller mellom mellem under
 over innen inden inom fordi eftersom siden alltid altid aldri aldrig igjen igen bare bara kanskje måske
@@ -41,6 +44,19 @@ vanaf deze haar zijn hebben heeft hadden wordt worden werd zullen kunnen moet mo
 tweede derde vierde vijfde week weken keer
 jest było będzie oraz także jeszcze nadal wciąż zawsze nigdy przez przed jego który która które każdy każda każde
 bardzo tylko
+""".split()) | frozenset("""
+dalla dalle dallo dagli della delle dello degli nella nelle nello negli sulla sulle sullo sugli alla alle allo agli
+sempre anche ancora dopo prima durante senza sono essere stato stata hanno molto ogni tutti tutte tutto questo
+questa questi queste quello quella quelli quelle loro perché quando mentre oppure però quindi circa fino verso
+dans avec sans sous chez vers entre depuis pendant avant après toujours encore aussi très moins tous toutes tout
+cette cela ceci leur leurs sont était étaient avait avoir être comme quand donc puis chaque même
+para como desde hasta sobre antes después siempre todavía también más menos todos todas todo este esta estos
+estas aquel está están estaba tiene tienen cada mismo pero porque cuando donde
+depois ainda também muito mais menos isso esse essa seus suas estão tinha mesmo pela pelo pelas pelos numa dessa
+desse nessa nesse
+über nicht sind waren haben hatte wird werden wurde seine ihre ihren ihrem einen einem einer eine diese dieser
+dieses noch immer schon auch sehr mehr weniger allen jeden jede jeder jedes wenn weil dass aber seit während
+zwischen gegen ohne durch
 """.split())
 
 _WORD = re.compile(r"[^\W\d_]+")

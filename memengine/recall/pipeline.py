@@ -591,7 +591,8 @@ class Recall(KeywordSearch, People):
         if run.strategy == "hybrid" and run.cfg.notes_newer:  # an agent's note restated as a change (round 30)
             from memengine.recall.notes import newer_notes_first
 
-            scored, later = newer_notes_first(scored, k, run.query, self.vectors if run.qvec is not None else None)
+            scored, later = newer_notes_first(scored, k, run.query, self.vectors if run.qvec is not None else None,
+                                              same_cos=run.cfg.notes_same_cos)
             _marked_later(outdated, later)
         whole = self.rows([c.id for c in scored[:k]])
         results = []
