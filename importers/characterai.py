@@ -1,4 +1,4 @@
-"""Character.AI chats, as the browser tools that save them write them (Character.AI itself offers no chat export):
+"""Character.AI chats, as the browser tools that save them write them, and as its own account export holds them:
 
 * a chat of its chat API ("neo"): ``{"chat": {"chat_id", "character_name", …}, "turns": [{"turn_key": {"turn_id"},
   "create_time", "state", "author": {"name", "is_human"}, "candidates": [{"candidate_id", "raw_content"}],
@@ -7,6 +7,11 @@
   (``state`` STATE_DELETED) is a service line. Times ISO 8601 (UTC).
 * the older history API's, as the CAI Tools extension saves it: ``{"histories": [{"external_id", "msgs": [{"text",
   "src__name", "src__is_human", "image_rel_path"}]}]}``: no time per message, so the records are undated.
+* the account's own export (Settings, "Export data"): ``{"user", "characters", "personas", "chats": [{"chat_id",
+  "character_name", "messages": [{"id", "author", "is_human", "text", "create_time"}]}]}`` — written from memory
+  of what the export holds, not from one at hand (tests/fixtures/unseen28/README.md): a chat's messages may also
+  be the chat API's ``turns``, a message's words ``raw_content`` or ``content``, its author an object. An account
+  export with no chats (its characters and personas only) is refused saying so.
 
 A file may hold one chat, a list of them, or the histories. The person's turns keep the person's name and are the
 owner's (``from_me``); the character's keep its name, which names the chat. A turn with no words but an image is
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +36,9 @@ _NEO_RE = re.compile(r'"(?:turn_key|primary_candidate_id)"\s*:')
 _OLD_RE = re.compile(r'"src__(?:is_human|name)"\s*:')
 _TURNS_RE = re.compile(r'"turns"\s*:')
 _HISTORIES_RE = re.compile(r'^\s*\{\s*"histories"\s*:')
+_CHATS_RE = re.compile(r'"chats"\s*:')
+_ACCOUNT_RES = (re.compile(r'"characters"\s*:'), re.compile(r'"personas"\s*:'))
+_CHAT_KEYS_RE = re.compile(r'"(?:character_name|is_human)"\s*:')
 
 
 def is_head(head: str) -> bool:
@@ -40,6 +49,9 @@ def is_head(head: str) -> bool:
         return False
     if _TURNS_RE.search(head) and (_NEO_RE.search(head) or re.search(r'"character_id"\s*:', head)):
         return True
+    if head.lstrip().startswith("{") and (all(r.search(head) for r in _ACCOUNT_RES) or (
+            _CHATS_RE.search(head) and _CHAT_KEYS_RE.search(head))):
+        return True  # the account's own export
     return bool(_OLD_RE.search(head) and (_HISTORIES_RE.match(head) or re.search(r'"msgs"\s*:', head)))
 
 
@@ -64,6 +76,10 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
 
 
 def _file(data: Any, where: str, turns: Turns) -> Iterator[Record]:
+    if isinstance(data, dict) and not {"turns", "histories"} & data.keys() and (
+            "chats" in data or {"characters", "personas"} <= data.keys()):
+        yield from _account(data, where, turns)
+        return
     chats = data if isinstance(data, list) else [data]
     for n, chat in enumerate(chats, start=1):
         what = f"chat {n}" if isinstance(data, list) else "the chat"
@@ -151,3 +167,57 @@ def _histories(histories: Any, where: str, turns: Turns) -> Iterator[Record]:
                                     ref=f"{NAME}:{hid}:{uid}" if hid and uid else None))
             if rec is not None:
                 yield rec
+
+
+def _account(data: dict[str, Any], where: str, turns: Turns) -> Iterator[Record]:
+    """The chats of the account's own export."""
+    if "chats" not in data:
+        held = ", ".join(k for k in ("user", "characters", "personas", "voices") if k in data)
+        raise ImportFormatError(f"a Character.AI account export with no chats (only its {held}): nothing to import",
+                                where)
+    chats = data["chats"]
+    if not isinstance(chats, list):
+        raise ImportFormatError('"chats" is not a list', where)
+    for n, chat in enumerate(chats, start=1):
+        what = f"chat {n}"
+        if not isinstance(chat, dict):
+            raise ImportFormatError(f"{what}: not an object", where)
+        if "turns" in chat and "messages" not in chat:
+            yield from _neo(chat, what, where, turns)
+            continue
+        msgs = chat.get("messages")
+        if not isinstance(msgs, list):
+            raise ImportFormatError(f'{what}: "messages" is not a list', where)
+        yield from _account_chat(chat, msgs, what, where, turns)
+
+
+def _account_chat(chat: dict[str, Any], msgs: list[Any], what: str, where: str, turns: Turns) -> Iterator[Record]:
+    read: list[tuple[datetime | None, int, dict[str, Any], str, bool]] = []
+    for i, msg in enumerate(msgs, start=1):
+        if not isinstance(msg, dict):
+            raise ImportFormatError(f"{what}, message {i}: not an object", where)
+        author = msg.get("author")
+        human = bool(msg.get("is_human") or (isinstance(author, dict) and author.get("is_human")))
+        name = text_of(author.get("name") if isinstance(author, dict) else author).strip()
+        stamp = next((msg[k] for k in ("create_time", "created_at", "timestamp") if msg.get(k) is not None), None)
+        try:
+            when = any_time(stamp, f"{what}, message {i}", where) if stamp is not None else None
+        except ImportFormatError:
+            raise ImportFormatError(f'{what}, message {i}: "{str(stamp)[:40]}" is no date', where) from None
+        read.append((when, i, msg, name, human))
+    if all(r[0] is not None for r in read):
+        read.sort(key=lambda r: (r[0], r[1]))  # (a newest-first list read in time order)
+    character = text_of(chat.get("character_name")).strip() or next(
+        (name for _w, _i, _m, name, human in read if not human and name), "") or "Character.AI"
+    cid = text_of(chat.get("chat_id") or chat.get("external_id")).strip()
+    for when, _i, msg, name, human in read:
+        metadata: dict[str, Any] = {"chat_id": cid} if cid else {}
+        if human:
+            metadata["from_me"] = True
+        text = _shown(msg) if isinstance(msg.get("candidates"), list) else text_of(
+            msg.get("text") or msg.get("raw_content") or msg.get("content"))
+        mid = text_of(msg.get("id") or msg.get("turn_id") or msg.get("uuid")).strip()
+        rec = turns.record(Turn(thread=character, author=name or ("User" if human else character), when=when,
+                                text=text, metadata=metadata, ref=f"{NAME}:{cid}:{mid}" if cid and mid else None))
+        if rec is not None:
+            yield rec

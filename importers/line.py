@@ -38,8 +38,9 @@ _CHAT_RES = (
 # a day line: year first ("2024/03/13(Wed)", "2024.03.13 Wednesday") or last ("Wed, 03/13/2024", "20/03/2024")
 _YMD_RE = re.compile(r"(?<!\d)(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})(?!\d)")
 _XXY_RE = re.compile(r"(?<!\d)(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?!\d)")
-# the time of a message: "15:00", "3:05 PM", "03:05PM", "午後3:05", "오후 3:05"
-_TIME_RE = re.compile(r"^(?:(午前|午後|AM|PM|오전|오후|上午|下午)\s?)?(\d{1,2}):(\d{2})(?::\d{2})?(?:\s?([AaPp])\.?[Mm]\.?)?$")
+# the time of a message: "15:00", "15.00", "3:05 PM", "03:05PM", "午後3:05", "오후 3:05"
+# (a dot in locales that write times so: Indonesian "15.00", Finnish, Danish)
+_TIME_RE = re.compile(r"^(?:(午前|午後|AM|PM|오전|오후|上午|下午)\s?)?(\d{1,2})[:.](\d{2})(?:[:.]\d{2})?(?:\s?([AaPp])\.?[Mm]\.?)?$")
 _PM = {"午後", "PM", "오후", "下午"}
 _MEDIA_RE = re.compile(r"^\[[^\[\]\n]{1,40}\]$")
 _CALL_RE = re.compile(r"^☎")

@@ -10,7 +10,8 @@
 * TXT (<chat>.txt): "2024-04-02 19:30:12 李娜" then the words, a blank line between messages; the phone's wall
   time (naive); "[图片]" and the like are media.
 
-* HTML (<chat>.html): the page's message list, read by :mod:`importers.wechat_html`.
+* HTML (<chat>.html): the page's message list, read by :mod:`importers.wechat_html`; a page of WechatExporter
+  (iOS; its messages as HTML, no script) by :mod:`importers.wechat_exporter`.
 
 Columns are found by the header's names (an exporter's version that moves them is read the same). A chat written
 as CSV and TXT side by side is read once, from its CSV. The chat is named by the file."""
@@ -68,6 +69,7 @@ def chat_files(folder: Path) -> list[Path]:
     """The chats below ``folder``: in each folder its CSVs, else its web pages, else its TXTs (the same chat in two
     forms is read once)."""
     out: list[Path] = []
+    from importers import wechat_exporter
     from importers.wechat_html import is_page
 
     for d in sorted({p.parent for p in folder.rglob("*") if p.suffix.lower() in (".csv", ".txt", ".html")
@@ -75,7 +77,8 @@ def chat_files(folder: Path) -> list[Path]:
         if any(part.startswith(".") for part in d.relative_to(folder).parts):
             continue
         found = [p for p in sorted(d.iterdir()) if p.is_file() and p.suffix.lower() == ".csv" and _head_is(p, "csv")]
-        found = found or [p for p in sorted(d.iterdir()) if p.is_file() and p.suffix.lower() == ".html" and is_page(p)]
+        found = found or [p for p in sorted(d.iterdir()) if p.is_file() and p.suffix.lower() == ".html" and (
+            is_page(p) or wechat_exporter.is_page(p))]
         out += found or [p for p in sorted(d.iterdir()) if p.is_file() and p.suffix.lower() == ".txt" and _head_is(p, "txt")]
     return out
 
@@ -91,9 +94,12 @@ def _head_is(path: Path, kind: str) -> bool:
 
 def _file(path: Path, turns: Turns) -> Iterator[Record]:
     if path.suffix.lower() in (".html", ".htm"):
-        from importers import wechat_html
+        from importers import wechat_exporter, wechat_html
 
-        yield from wechat_html.records(path, turns)
+        if not wechat_html.is_page(path) and wechat_exporter.is_page(path):
+            yield from wechat_exporter.records(path, turns)  # WechatExporter's (iOS) page
+        else:
+            yield from wechat_html.records(path, turns)  # MemoTrace's
         return
     if path.suffix.lower() == ".csv" or _head_is(path, "csv"):
         yield from _csv(path, turns)

@@ -110,7 +110,7 @@ class InternalError(MemError):
 
 EXIT_CODES = {"ok": 0, "invalid_input": 1, "usage": 2, "not_found": 3, "busy": 4, "model_mismatch": 5, "locked": 6,
               bootstrap.CODE_MISSING: bootstrap.EXIT_MISSING, "damaged": 8, "read_only": 9, "disk_full": 10,
-              "newer_schema": 11, "io_error": 12, "internal": 70, "aborted": 130, "interrupted": 130,
+              "newer_schema": 11, "io_error": 12, "nothing_to_import": 13, "internal": 70, "aborted": 130, "interrupted": 130,
               "problems_found": 1}  # (the last: `doctor` found indexes out of step; its report in data)
 KIND_ERRORS: dict[str, type[MemError]] = {
     "damaged": DamagedFile, "read_only": ReadOnly, "disk_full": DiskFull, "busy": Busy, "io_error": IOFailure,

@@ -130,8 +130,11 @@ def test_a_file_of_the_wrong_shape_says_nothing_was_found(tmp_path: Path, capsys
     md = tmp_path / "notes.md"
     md.write_text("")
     status, env = run(capsys, "import", "markdown", str(md))
-    assert status == 0 and env["data"]["warnings"] == [
-        f"{md}: nothing to import (0 messages found): is it really a markdown export?"]
+    assert env["data"]["warnings"] == [f"{md}: nothing to import (0 messages found): is it really a markdown export?"]
+    # (layouts30) and the exit code says it: 13, nothing_to_import, nothing written
+    assert status == 13 and env["error"] == {"code": "nothing_to_import", "message": (
+        f"{md}: nothing to import: no message nor note found as markdown; if this is not a markdown export, import "
+        "it without naming its format; nothing was written")}
 
 
 def test_fuzzed_recall_queries_raise_only_documented_errors(store: core.MemoryStore) -> None:

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,28 @@ class ImportInterrupted(core.MemError):
 
     code = "interrupted"
     exit_code = 130
+
+
+NOTHING_TO_IMPORT = "nothing_to_import"  # README's exit 13: the file held nothing to keep; nothing was written
+_SKIPS = (("skipped_system", "service lines"), ("skipped_media", "files without words"), ("skipped_empty", "empty"),
+          ("skipped_tool", "tool output"), ("skipped_malformed", "malformed"), ("skipped_oversized", "too long"))
+
+
+def nothing_imported(what: str, fmt: str, summaries: Sequence[Any], forced: bool) -> tuple[str, str] | None:
+    """(code, one-line message) when ``summaries`` read no record at all — none added, none already stored, no
+    summary replaced — else None. A re-import of the same file (every record a duplicate) imported what it holds:
+    not this. Said by the exit code (13) so an agent need not read the counts to know nothing landed."""
+    if any(x.memories_added or x.skipped_duplicates or getattr(x, "summaries_replaced", 0) for x in summaries):
+        return None
+    seen = sum(x.messages_seen for x in summaries)
+    skips = [f"{n} {label}" for key, label in _SKIPS if (n := sum(getattr(x, key) for x in summaries))]
+    if seen:
+        said = f"{seen} message{'' if seen == 1 else 's'} read as {fmt}, none to keep"
+        said += f" ({', '.join(skips)})" if skips else ""
+    else:
+        said = f"no message nor note found as {fmt}"
+    hint = f"; if this is not a {fmt} export, import it without naming its format" if forced else ""
+    return NOTHING_TO_IMPORT, f"{what}: nothing to import: {said}{hint}; nothing was written"
 
 
 def _how_far(advance: Advance, path: Path) -> tuple[str, str]:
@@ -125,7 +148,7 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
                                                       progress=advance, date_order=date_order,
                                                       all_branches=all_branches or None,
                                                       include_tools=include_tools or None, thread=thread)
-            _emit_folder(p, "mixed", summaries, s)
+            _emit_folder(p, "mixed", summaries, s, forced=False)
             return
     if p.is_dir():  # a folder of one-chat (WhatsApp) or one-contact (vCard) files: each is imported
         if fmt in ingest.FOLDER_SUFFIXES:
@@ -142,13 +165,14 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
         with progress_bar(None, f"importing {p.name}", progress_mode) as advance, _said_if_cut_short(advance, p):
             summaries = ingest.import_folder(s, p, folder_fmt, dry_run=dry_run, episodes=not no_episodes,
                                              progress=advance, date_order=date_order, thread=thread)
-        _emit_folder(p, folder_fmt, summaries, s)
+        _emit_folder(p, folder_fmt, summaries, s, forced=fmt is not None)
         return
     with progress_bar(None, f"importing {p.name}", progress_mode) as advance, _said_if_cut_short(advance, p):
         summary = ingest.import_path(s, p, fmt, dry_run=dry_run, episodes=not no_episodes, progress=advance,
                                      set_total=advance.set_total, date_order=date_order, all_branches=all_branches or None,
                                      include_tools=include_tools or None, thread=thread)
     data = summary.to_dict()
+    nothing = nothing_imported(str(p), summary.format, [summary], forced=fmt is not None)
 
     def human() -> None:
         click.echo(ingest.summary_line(summary))
@@ -156,12 +180,16 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
             click.secho(f"  warning: {w}", fg="yellow", err=True)
         if len(summary.warnings) > 20:
             click.secho(f"  … {len(summary.warnings) - 20} more warnings (use --json to see all)", fg="yellow", err=True)
+        if nothing:
+            click.secho(nothing[1], fg="red", err=True)
 
-    emit(data, human, [degraded_warning(summary.degraded, s.degraded_reason)])
+    emit(data, human, [degraded_warning(summary.degraded, s.degraded_reason)], failed=nothing)
+    if nothing:
+        sys.exit(core.EXIT_CODES[NOTHING_TO_IMPORT])
 
 
-def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
-    """A folder import's result: each file's summary, and the totals."""
+def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any, forced: bool) -> None:
+    """A folder import's result: each file's summary, and the totals (exit 13 when no file held a record)."""
     from memengine import ingest
 
     totals = {key: sum(getattr(x, key) for x in summaries)
@@ -169,6 +197,7 @@ def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
     data = {"folder": str(folder), "format": fmt, "files": [x.to_dict() for x in summaries], **totals,
             "dry_run": bool(summaries and summaries[0].dry_run)}
     warnings = [w if w.startswith(x.file) else f"{x.file}: {w}" for x in summaries for w in x.warnings]
+    nothing = nothing_imported(str(folder), fmt, summaries, forced)
 
     def human() -> None:
         for x in summaries:
@@ -181,6 +210,10 @@ def _emit_folder(folder: Path, fmt: str, summaries: list[Any], s: Any) -> None:
             click.secho(f"  warning: {w}", fg="yellow", err=True)
         if len(warnings) > 20:
             click.secho(f"  … {len(warnings) - 20} more warnings (use --json to see all)", fg="yellow", err=True)
+        if nothing:
+            click.secho(nothing[1], fg="red", err=True)
 
     degraded = next((x.degraded for x in summaries if x.degraded), None)
-    emit(data, human, [degraded_warning(degraded, s.degraded_reason)])
+    emit(data, human, [degraded_warning(degraded, s.degraded_reason)], failed=nothing)
+    if nothing:
+        sys.exit(core.EXIT_CODES[NOTHING_TO_IMPORT])

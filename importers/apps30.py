@@ -1,0 +1,43 @@
+"""Which of round 30's exports a path is, for :mod:`importers.apps` (and so :mod:`importers.detect`): WeChat chats as
+WechatExporter (iOS) writes them as web pages — a page, an account's folder of pages, or the folder above the
+accounts. By names and first bytes; nothing is parsed here. (Character.AI's account export is told by
+:func:`importers.characterai.is_head`, which round 29's detection asks.) Each answer is a parser's name or None."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from importers import wechat_exporter
+
+_LOOKED_AT = 5  # pages of a folder looked at
+_DIRS_LOOKED_AT = 20  # folders looked into, two levels down at most (WechatExporter/<account>/<chat>.html)
+
+
+def head_app(path: Path, body: str) -> str | None:
+    """The app of a file by its name and first bytes (``body``: as text)."""
+    if path.suffix.lower() in (".html", ".htm") and wechat_exporter.is_page_head(body):
+        return "wechat"
+    return None
+
+
+def folder_app(folder: Path) -> str | None:
+    """A folder of WechatExporter's chat pages, or one or two levels above them (its output folder, an account's)."""
+    level = [folder]
+    looked = 0
+    for _depth in range(3):
+        below: list[Path] = []
+        for d in level:
+            looked += 1
+            if looked > _DIRS_LOOKED_AT:
+                return None
+            try:
+                entries = sorted(p for p in d.iterdir() if not p.name.startswith("."))
+            except OSError:
+                continue
+            pages = [p for p in entries if p.suffix.lower() in (".html", ".htm") and p.name.lower() != "index.html"
+                     and p.is_file()][:_LOOKED_AT]
+            if pages and any(wechat_exporter.is_page(p) for p in pages):
+                return "wechat"
+            below += [p for p in entries if p.is_dir() and not p.name.endswith("_files")]
+        level = below
+    return None
