@@ -15,7 +15,7 @@ left short; ``close_all`` (consolidate's ``episodes`` phase) closes every thread
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +41,11 @@ PRELOAD_MIN = 5000  # open messages from which close_all reads all vectors in on
 DERIVED_BATCH = 64  # episodes per write transaction when their vectors are derived (no model call)
 
 
+_OPEN_WHERE = """m.thread = ? AND m.source = ? AND m.level = 0 AND m.status = 'active'
+             AND json_extract(m.metadata, '$.kind') IS NOT 'episode'
+             AND NOT EXISTS (SELECT 1 FROM associations a WHERE a.source_id = m.id AND a.edge_type = 'part_of')"""
+
+
 def _open_rows(store: MemoryStore, source: str, thread: str, live: bool = False) -> list[tuple[Any, ...]]:
     """A thread's stored messages not yet in an episode: (id, content, event_at, author, ref, position).
 
@@ -48,12 +53,16 @@ def _open_rows(store: MemoryStore, source: str, thread: str, live: bool = False)
     when = "coalesce(m.event_at, m.created_at)" if live else "m.event_at"
     return store.conn.execute(
         f"""SELECT m.id, m.content, {when}, m.author, m.ref, m.position FROM memories m
-           WHERE m.thread = ? AND m.source = ? AND m.level = 0 AND m.status = 'active'
-             AND json_extract(m.metadata, '$.kind') IS NOT 'episode'
-             AND NOT EXISTS (SELECT 1 FROM associations a WHERE a.source_id = m.id AND a.edge_type = 'part_of')
+           WHERE {_OPEN_WHERE}
            ORDER BY {when}, m.position, m.id""",
         (thread, source),
     ).fetchall()
+
+
+def open_count(store: MemoryStore, source: str, thread: str) -> int:
+    """How many of a thread's messages ``build_episodes`` will look at (an import's progress total)."""
+    return int(store.conn.execute(f"SELECT count(*) FROM memories m WHERE {_OPEN_WHERE}",
+                                  (thread, source)).fetchone()[0])
 
 
 def segment(times: list[datetime | None], vecs: Any | None) -> list[tuple[int, int]]:
@@ -126,17 +135,19 @@ def _maybe_shift(vecs: Any) -> Any:
 
 
 def build_episodes(store: MemoryStore, source: str, thread: str, open_tail_at: datetime | None = None,
-                   preloaded: Mapping[int, Any] | None = None) -> int:
+                   preloaded: Mapping[int, Any] | None = None, progress: Callable[[int], None] | None = None) -> int:
     """Group a thread's messages not yet in an episode into episodes; return how many were made.
 
     ``open_tail_at`` (a live thread, at that time): the last stretch is left open, unless it is
     full (EPISODE_MAX messages) or its last message is at least EPISODE_GAP older.
-    ``preloaded``: stored vectors already read (close_all's one scan); the others are read here."""
-    return _build(store, source, thread, open_tail_at, preloaded)[0]
+    ``preloaded``: stored vectors already read (close_all's one scan); the others are read here.
+    ``progress``: called with how many messages each written batch of episodes grouped (an import's bar)."""
+    return _build(store, source, thread, open_tail_at, preloaded, progress=progress)[0]
 
 
 def _build(store: MemoryStore, source: str, thread: str, open_tail_at: datetime | None,
-           preloaded: Mapping[int, Any] | None, sink: dict[int, bytes] | None = None) -> tuple[int, list[int] | None]:
+           preloaded: Mapping[int, Any] | None, sink: dict[int, bytes] | None = None,
+           progress: Callable[[int], None] | None = None) -> tuple[int, list[int] | None]:
     """build_episodes, and the ids of the messages left open if segmenting them again would make
     no episode at any time (only single-message stretches: see memengine/episode_marks.py), else None.
     ``sink``: receives episode id -> the vector blob stored for it, when it was derived (no model)."""
@@ -210,6 +221,8 @@ def _build(store: MemoryStore, source: str, thread: str, open_tail_at: datetime 
             if sink is not None and derived_of is not None:
                 sink[eid] = vec_blob(derived_of[i])  # the very bytes _write_vector stored
         add_edges(store.conn, edges, now)  # one statement run for the batch: the same rows, in the same order
+        if progress is not None:
+            progress(sum(len(groups[index[it.ref or ""]]) for it, _ in pairs))
 
     fresh = [it for i, it in enumerate(items) if i not in episode_ids]
     existing = [i for i in range(len(items)) if i in episode_ids]

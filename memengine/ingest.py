@@ -38,6 +38,7 @@ from memengine.chat_episodes import (  # noqa: F401  (re-exported: the import's 
     TOPIC_WINDOW,
     _open_rows,
     build_episodes,
+    open_count,
     segment,
 )
 from memengine.db import write_tx
@@ -168,10 +169,16 @@ def import_path(
     dry_run: bool = False,
     episodes: bool = True,
     progress: Callable[[int], None] | None = None,
-    set_total: Callable[[int], None] | None = None,
+    set_total: Callable[[int, int], None] | None = None,
+    add_total: Callable[[int], None] | None = None,
+    phase: Callable[[str], None] | None = None,
     **options: Any,
 ) -> ImportSummary:
-    """Import a chat export, notes folder or contacts file into ``store``."""
+    """Import a chat export, notes folder or contacts file into ``store``.
+
+    Progress: ``set_total(messages, later)`` once pass 1 has counted them (``later``: the grouping's steps,
+    one per message, as guessed then); ``phase("messages")`` / ``phase("episodes")`` as each starts;
+    ``add_total(delta)`` when the grouping turns out longer or shorter; ``progress(n)`` for each step."""
     if not path.exists():
         raise UserError(f"{path}: no such file or directory")
     fmt = fmt or detect_format(path)
@@ -209,8 +216,11 @@ def import_path(
         if episodes and PARSERS[fmt].conversational:
             summary.episodes = _dry_run_episodes(store, path, fmt, options)
         return summary
+    grouping = episodes and PARSERS[fmt].conversational
     if set_total:
-        set_total(count)
+        set_total(count, count if grouping else 0)  # each message is written, then grouped into an episode
+    if phase:
+        phase("messages")
 
     # Pass 2: stream into the store.
     report2 = ImportReport(file=str(path), format=fmt)
@@ -249,11 +259,34 @@ def import_path(
     summary.degraded = stats.degraded
     summary.links = _write_links(store, pending_links)
     _keep_date_orders(store, {t: o for t, o in report2.date_orders.items() if t in threads})
-    if episodes and PARSERS[fmt].conversational:
+    if grouping:
+        if phase:
+            phase("episodes")
         # (Not `WHERE id IN (<every new id>)`: past 32766 ids SQLite refuses the statement.)
+        waiting = {t: open_count(store, fmt, t) for t in sorted(threads)} if progress else {}
+        if add_total:
+            add_total(sum(waiting.values()) - count)
         for thread in sorted(threads):
-            summary.episodes += build_episodes(store, fmt, thread)
+            summary.episodes += _grouped(store, fmt, thread, progress, waiting.get(thread, 0))
     return summary
+
+
+def _grouped(store: MemoryStore, fmt: str, thread: str, progress: Callable[[int], None] | None, waiting: int) -> int:
+    """build_episodes for one thread, its progress reaching ``waiting`` (the messages it looked at) at the end,
+    whether grouped or left alone."""
+    if progress is None:
+        return build_episodes(store, fmt, thread)
+    said = 0
+
+    def step(n: int) -> None:
+        nonlocal said
+        said += n
+        progress(n)
+
+    made = build_episodes(store, fmt, thread, progress=step)
+    if waiting > said:
+        progress(waiting - said)
+    return made
 
 
 DATE_ORDER_KEY = "date_order:"  # _mem_meta key prefix: + thread -> the date order its importer decided
@@ -366,16 +399,20 @@ def detect_folder(folder: Path) -> str | None:
 
 
 def import_folder(store: MemoryStore, folder: Path, fmt: str, *, dry_run: bool = False, episodes: bool = True,
-                  progress: Callable[[int], None] | None = None, **options: Any) -> list[ImportSummary]:
+                  progress: Callable[[int], None] | None = None, set_total: Callable[[int, int], None] | None = None,
+                  add_total: Callable[[int], None] | None = None, phase: Callable[[str], None] | None = None,
+                  **options: Any) -> list[ImportSummary]:
     """Every ``fmt`` export directly in ``folder``, each file its own chat (WhatsApp: thread
     named after the file). Every file is parsed first: one that cannot be read fails the
-    whole import, naming it, before anything is written."""
+    whole import, naming it, before anything is written. Progress as :func:`import_path`'s, over every file."""
     if options.get("thread"):
         raise UserError("--thread names one chat: import the files of a folder one by one to name them")
     files = folder_files(folder, fmt)
-    for f in files:
-        _parse_all(f, fmt, options, store)
-    return [import_path(store, f, fmt, dry_run=dry_run, episodes=episodes, progress=progress, **options)
+    count = sum(_parse_all(f, fmt, options, store)[1] for f in files)
+    if set_total and not dry_run:  # users31: a folder's progress had no total, no ETA and no last line
+        set_total(count, count if episodes and PARSERS[fmt].conversational else 0)
+    return [import_path(store, f, fmt, dry_run=dry_run, episodes=episodes, progress=progress, add_total=add_total,
+                        phase=phase, **options)
             for f in files]
 
 

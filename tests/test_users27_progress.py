@@ -30,9 +30,10 @@ def test_json_progress_names_the_total_from_the_start_and_ends_at_it(tmp_path: P
     assert json.loads(proc.stdout)["data"]["memories_added"] == 700
     lines = [json.loads(line) for line in proc.stderr.splitlines() if line.strip()]
     assert lines, proc.stderr
-    assert all(set(x) == {"progress", "done", "total", "elapsed_s", "eta_s"} for x in lines)
-    assert lines[0]["done"] == 0 and lines[0]["total"] == 700  # the count of pass 1, before a row is written
-    assert lines[-1]["done"] == 700 and lines[-1]["total"] == 700 and lines[-1]["eta_s"] == 0.0
+    assert all(set(x) == {"progress", "phase", "done", "total", "elapsed_s", "eta_s"} for x in lines)
+    # the count of pass 1, before a row is written: each message written, then grouped (users31: both phases)
+    assert lines[0]["done"] == 0 and lines[0]["total"] == 1400 and lines[0]["phase"] == "messages"
+    assert lines[-1]["done"] == 1400 and lines[-1]["total"] == 1400 and lines[-1]["eta_s"] == 0.0
     done = [x["done"] for x in lines]
     assert done == sorted(done) and all(x["progress"] == "importing WhatsApp Chat with Ana.txt" for x in lines)
 
@@ -68,4 +69,4 @@ def test_the_bar_on_a_terminal_shows_the_total(tmp_path: Path) -> None:
     out = proc.stdout.read() if proc.stdout else b""
     assert proc.wait() == 0, out
     shown = re.findall(rb"\d+/(\d+|\?)", seen)  # "0/?" while pass 1 parses, then the count
-    assert shown and shown[-1] == b"300", seen[-400:]
+    assert shown and shown[-1] == b"600", seen[-400:]  # 300 written, then 300 grouped into episodes

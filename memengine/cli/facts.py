@@ -19,8 +19,8 @@ from memengine.records import StoreResult
 def store_json(res: StoreResult) -> dict[str, Any]:
     """The JSON of a store (also ``update``): what was written, merged, superseded, raised."""
     data: dict[str, Any] = {"id": res.id, "deduplicated": res.deduplicated, "supersedes": res.supersedes}
-    if res.superseded_by is not None:
-        data["superseded_by"] = res.superseded_by
+    if res.superseded_by is not None:  # a list, as in recall, get and export (users31: was a bare number)
+        data["superseded_by"] = [res.superseded_by]
     if res.contradicts:
         data["contradicts"] = res.contradicts
     if res.may_update:

@@ -164,12 +164,15 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
     if folder_fmt is not None:
         with progress_bar(None, f"importing {p.name}", progress_mode) as advance, _said_if_cut_short(advance, p):
             summaries = ingest.import_folder(s, p, folder_fmt, dry_run=dry_run, episodes=not no_episodes,
-                                             progress=advance, date_order=date_order, thread=thread)
+                                             progress=advance, set_total=advance.set_total,
+                                             add_total=advance.add_total, phase=advance.start_phase,
+                                             date_order=date_order, thread=thread)
         _emit_folder(p, folder_fmt, summaries, s, forced=fmt is not None)
         return
     with progress_bar(None, f"importing {p.name}", progress_mode) as advance, _said_if_cut_short(advance, p):
         summary = ingest.import_path(s, p, fmt, dry_run=dry_run, episodes=not no_episodes, progress=advance,
-                                     set_total=advance.set_total, date_order=date_order, all_branches=all_branches or None,
+                                     set_total=advance.set_total, add_total=advance.add_total,
+                                     phase=advance.start_phase, date_order=date_order, all_branches=all_branches or None,
                                      include_tools=include_tools or None, thread=thread)
     data = summary.to_dict()
     nothing = nothing_imported(str(p), summary.format, [summary], forced=fmt is not None)

@@ -1,0 +1,90 @@
+"""users31 findings 1–3: the JSON a user reads is one shape everywhere, and an import's progress covers the whole
+command. Real subprocesses of ``mem.py`` (JSON through a pipe), fresh stores under tmp_path, the hash embedder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import run_cli_subprocess
+
+HASH = {"MEM_EMBEDDER": "hash"}
+
+
+def _ok(db: Path, *args: str) -> dict[str, Any]:
+    proc = run_cli_subprocess("--db", str(db), *args, env=HASH)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["ok"] is True
+    return dict(out["data"])
+
+
+def test_a_fact_stored_as_older_says_superseded_by_as_a_list(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    new = _ok(db, "store", "The office wifi password is tiger-43")["id"]
+    old = _ok(db, "store", "The office wifi password is tiger-41", "--at", "2024-01-01")
+    assert old["superseded_by"] == [new]  # was the bare number 1, where recall / get / SKILL say [1]
+    got = _ok(db, "get", str(old["id"]))
+    assert got["superseded_by"] == old["superseded_by"]  # the same field, the same shape
+    hist = _ok(db, "recall", "office wifi password", "--history")
+    assert [r["superseded_by"] for r in hist["results"] if r["id"] == old["id"]] == [[new]]
+
+
+def _chat(path: Path, n: int, who: tuple[str, str], topic: str) -> Path:
+    lines = [f"{1 + i // 600 % 28:02d}/03/2021, {i // 60 % 10 + 10:02d}:{i % 60:02d} - {who[i % 2]}: "
+             f"{topic} note {i} for {who[(i + 1) % 2]}" for i in range(n)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _lines(stderr: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in stderr.splitlines() if line.strip()]
+
+
+def test_progress_covers_the_episodes_and_ends_when_the_import_does(tmp_path: Path) -> None:
+    chat = _chat(tmp_path / "WhatsApp Chat with Ana.txt", 600, ("Ana", "Bruno"), "garden")
+    proc = run_cli_subprocess("--db", str(tmp_path / "m.db"), "import", str(chat), "--progress", "json", env=HASH)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)["data"]
+    assert data["memories_added"] == 600 and data["episodes"] > 0
+    lines = _lines(proc.stderr)
+    phases = [x["phase"] for x in lines]
+    assert phases[0] == "messages" and phases[-1] == "episodes"
+    assert phases == sorted(phases, key=["messages", "episodes"].index)  # messages, then episodes, never back
+    assert all(x["total"] == 1200 for x in lines)  # 600 written, then 600 grouped: known from the start
+    done = [x["done"] for x in lines]
+    assert done == sorted(done)
+    first_grouping = next(x for x in lines if x["phase"] == "episodes")
+    assert first_grouping["done"] == 600 and first_grouping["eta_s"] != 0.0  # before: "done, eta 0" here
+    assert lines[-1]["done"] == 1200 and lines[-1]["eta_s"] == 0.0
+    assert [x for x in lines if x["eta_s"] == 0.0] == lines[-1:]  # "eta 0" is said once: at the end
+
+
+def test_a_re_import_corrects_the_total_and_still_ends_at_it(tmp_path: Path) -> None:
+    chat = _chat(tmp_path / "WhatsApp Chat with Ana.txt", 300, ("Ana", "Bruno"), "garden")
+    db = tmp_path / "m.db"
+    _ok(db, "import", str(chat))
+    proc = run_cli_subprocess("--db", str(db), "import", str(chat), "--progress", "json", env=HASH)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["data"]["skipped_duplicates"] == 300
+    lines = _lines(proc.stderr)
+    assert lines[0]["total"] == 600  # the guess: nothing is known yet about what is already grouped
+    assert lines[-1]["done"] == lines[-1]["total"] == 300 and lines[-1]["eta_s"] == 0.0  # nothing left to group
+
+
+def test_a_folder_import_has_a_total_an_eta_and_a_last_line(tmp_path: Path) -> None:
+    folder = tmp_path / "chats"
+    folder.mkdir()
+    _chat(folder / "WhatsApp Chat with Ana.txt", 1500, ("Ana", "Bruno"), "garden")
+    _chat(folder / "WhatsApp Chat with Carla.txt", 1300, ("Carla", "Bruno"), "kitchen tiles")
+    proc = run_cli_subprocess("--db", str(tmp_path / "m.db"), "import", str(folder), "--progress", "json", env=HASH)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)["data"]
+    assert data["memories_added"] == 2800
+    lines = _lines(proc.stderr)
+    # before: "total": null and "eta_s": null on every line, and the last line said 2048 of an unknown total
+    assert lines[0]["total"] == 5600 and all(x["total"] == 5600 for x in lines)
+    assert any(x["eta_s"] for x in lines)
+    assert lines[-1]["done"] == 5600 and lines[-1]["eta_s"] == 0.0
+    assert [x["phase"] for x in lines].count("episodes") >= 2  # each file's grouping is followed
