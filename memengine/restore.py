@@ -316,17 +316,23 @@ def _move_aside(db: Path, dest: Path) -> list[str]:
     return moved
 
 
-def restore(db: Path, backup: Path, dry_run: bool = False, now: datetime | None = None) -> tuple[dict[str, Any], list[str]]:
+def restore(db: Path, backup: Path, dry_run: bool = False, now: datetime | None = None,
+            new_folder: bool = False) -> tuple[dict[str, Any], list[str]]:
     """Restore ``backup`` into the memory file ``db`` (see the module docstring); (report, warnings).
 
-    ``dry_run`` checks the backup and reports what would change; nothing is written."""
+    ``dry_run`` checks the backup and reports what would change; nothing is written. ``new_folder``: ``db`` is
+    the default file, whose folder is made on first use as every command makes it (users31: a restore on a
+    new machine, before any other command, was refused with "check --db" — a flag the user never gave)."""
     from filelock import FileLock, Timeout
 
     now = now or datetime.now(timezone.utc)
     started = time.monotonic()
     db = Path(db)
     if not db.parent.is_dir():
-        raise UserError(f"{db}: folder {db.parent} does not exist (check --db)")
+        if not new_folder:
+            raise UserError(f"{db}: folder {db.parent} does not exist (check --db)")
+        if not dry_run:
+            db.parent.mkdir(parents=True, exist_ok=True)
     current = _current(db)
     incoming = describe_file(backup, check=dry_run)  # (a real run checks the copy it restores: _prepare)
     warnings = []

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import run_cli_subprocess
 
 HASH = {"MEM_EMBEDDER": "hash"}
@@ -128,3 +130,29 @@ def test_an_unknown_embedder_name_is_refused_not_read_as_the_default(tmp_path: P
     assert _ok(db, "recall", "Oscar")["count"] == 1  # the right name still works
     proc = run_cli_subprocess("--db", str(db), "stats", env={"MEM_EMBEDDER": " HASH "})
     assert proc.returncode == 0, proc.stdout  # case and spaces: the same name
+
+
+def test_a_backup_restores_on_a_new_machine_before_any_other_command(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEM_DB", raising=False)  # each machine's default file, in its own data folder
+    old_home, new_home = tmp_path / "laptop", tmp_path / "desktop"
+    old_env = {**HASH, "XDG_DATA_HOME": str(old_home), "HOME": str(old_home)}
+    new_env = {**HASH, "XDG_DATA_HOME": str(new_home), "HOME": str(new_home)}
+    proc = run_cli_subprocess("store", "Oscar prefers morning meetings", env=old_env)
+    assert proc.returncode == 0, proc.stdout
+    made = json.loads(run_cli_subprocess("backup", env=old_env).stdout)["data"]["path"]
+    carried = tmp_path / "usb"
+    carried.mkdir()
+    (carried / Path(made).name).write_bytes(Path(made).read_bytes())
+    dry = run_cli_subprocess("restore", Path(made).name, "--from", str(carried), "--dry-run", env=new_env)
+    assert dry.returncode == 0, dry.stdout  # was exit 1: "folder … does not exist (check --db)", no --db given
+    assert json.loads(dry.stdout)["data"]["mode"] == "new" and not new_home.exists()  # a dry run makes nothing
+    proc = run_cli_subprocess("restore", Path(made).name, "--from", str(carried), env=new_env)
+    assert proc.returncode == 0, proc.stdout
+    assert json.loads(proc.stdout)["data"]["memories_after"] == 1
+    recall = json.loads(run_cli_subprocess("recall", "Oscar", env=new_env).stdout)["data"]
+    assert [r["content"] for r in recall["results"]] == ["Oscar prefers morning meetings"]
+    # an explicit --db under a missing folder is still refused (a typo, more likely than a wish)
+    typo = run_cli_subprocess("--db", str(tmp_path / "nope" / "m.db"), "restore", Path(made).name, "--from",
+                              str(carried), env=new_env)
+    assert typo.returncode == 1 and "check --db" in json.loads(typo.stdout)["error"]["message"]

@@ -50,7 +50,7 @@ def restore_store(target: str | None, list_only: bool, dry_run: bool, source: st
         return
     assert target is not None
     backup = engine.resolve_backup(db, target, folder)
-    report, warnings = engine.restore(db, backup, dry_run=dry_run)
+    report, warnings = engine.restore(db, backup, dry_run=dry_run, new_folder=current_ctx().db is None)
 
     def human() -> None:
         before = "no file" if report["memories_before"] is None else f"{report['memories_before']:,} memories " \
