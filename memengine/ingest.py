@@ -182,6 +182,8 @@ def import_path(
     if not path.exists():
         raise UserError(f"{path}: no such file or directory")
     fmt = fmt or detect_format(path)
+    if phase and not dry_run:
+        phase("messages")  # (a folder's next file, after the last one's episodes)
     if fmt == "jsonl":
         if dry_run:  # every line checked as the store will check it; nothing written
             here, items = jsonl_import.count_new(store, path)
@@ -219,8 +221,6 @@ def import_path(
     grouping = episodes and PARSERS[fmt].conversational
     if set_total:
         set_total(count, count if grouping else 0)  # each message is written, then grouped into an episode
-    if phase:
-        phase("messages")
 
     # Pass 2: stream into the store.
     report2 = ImportReport(file=str(path), format=fmt)

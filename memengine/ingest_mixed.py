@@ -97,16 +97,20 @@ def zip_plan(path: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
 
 def import_mixed(store: MemoryStore, parts: list[tuple[Path, str]], warnings: list[str], *, dry_run: bool = False,
                  episodes: bool = True, progress: Callable[[int], None] | None = None,
-                 **options: Any) -> list[ImportSummary]:
+                 set_total: Callable[[int, int], None] | None = None, add_total: Callable[[int], None] | None = None,
+                 phase: Callable[[str], None] | None = None, **options: Any) -> list[ImportSummary]:
     """Import every part of a mixed folder (:func:`mixed_plan`), each as its own kind; all are
-    parsed first, so a broken one fails the import before anything is written."""
+    parsed first, so a broken one fails the import before anything is written. Progress as
+    ingest.import_path's, over every part (their first pass's counts give the total)."""
     if options.get("thread") and sum(fmt == "whatsapp" for _, fmt in parts) != 1:
         raise UserError("--thread names one chat: import the files of a folder one by one to name them")
     chat_options = {k: v for k, v in options.items() if v is not None}
-    for path, fmt in parts:
-        _parse_all(path, fmt, _for(fmt, chat_options), store)
+    counts = [_parse_all(path, fmt, _for(fmt, chat_options), store)[1] for path, fmt in parts]
+    if set_total and not dry_run:
+        grouped = sum(n for n, (_, fmt) in zip(counts, parts) if episodes and fmt in PARSERS and PARSERS[fmt].conversational)
+        set_total(sum(counts), grouped)
     summaries = [import_path(store, path, fmt, dry_run=dry_run, episodes=episodes, progress=progress,
-                             **_for(fmt, chat_options)) for path, fmt in parts]
+                             add_total=add_total, phase=phase, **_for(fmt, chat_options)) for path, fmt in parts]
     if summaries and warnings:
         summaries[0].warnings.extend(warnings)
     return summaries

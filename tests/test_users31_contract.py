@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import run_cli_subprocess
 
 HASH = {"MEM_EMBEDDER": "hash"}
@@ -60,7 +59,7 @@ def test_progress_covers_the_episodes_and_ends_when_the_import_does(tmp_path: Pa
     first_grouping = next(x for x in lines if x["phase"] == "episodes")
     assert first_grouping["done"] == 600 and first_grouping["eta_s"] != 0.0  # before: "done, eta 0" here
     assert lines[-1]["done"] == 1200 and lines[-1]["eta_s"] == 0.0
-    assert [x for x in lines if x["eta_s"] == 0.0] == lines[-1:]  # "eta 0" is said once: at the end
+    assert [x for x in lines if x["done"] == x["total"]] == lines[-1:]  # "all done" is said once: at the end
 
 
 def test_a_re_import_corrects_the_total_and_still_ends_at_it(tmp_path: Path) -> None:
@@ -156,3 +155,19 @@ def test_a_backup_restores_on_a_new_machine_before_any_other_command(tmp_path: P
     typo = run_cli_subprocess("--db", str(tmp_path / "nope" / "m.db"), "restore", Path(made).name, "--from",
                               str(carried), env=new_env)
     assert typo.returncode == 1 and "check --db" in json.loads(typo.stdout)["error"]["message"]
+
+
+def test_a_mixed_folder_import_has_a_total_and_ends_at_it(tmp_path: Path) -> None:
+    folder = tmp_path / "history"
+    folder.mkdir()
+    _chat(folder / "WhatsApp Chat with Ana.txt", 900, ("Ana", "Bruno"), "garden")
+    (folder / "contacts.vcf").write_text("BEGIN:VCARD\nVERSION:3.0\nFN:Ana García\nTEL:+34600123456\nEND:VCARD\n",
+                                         encoding="utf-8")
+    proc = run_cli_subprocess("--db", str(tmp_path / "m.db"), "import", str(folder), "--progress", "json", env=HASH)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)["data"]
+    assert data["format"] == "mixed" and data["memories_added"] == 901
+    lines = _lines(proc.stderr)
+    assert lines[0]["total"] == 1801  # a contact card, then 900 messages written and grouped
+    assert lines[-1]["done"] == lines[-1]["total"] and lines[-1]["eta_s"] == 0.0
+    assert [x["done"] for x in lines] == sorted(x["done"] for x in lines)

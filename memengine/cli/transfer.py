@@ -145,7 +145,9 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
             s = current_ctx().store(fast_start=False)
             with progress_bar(None, f"importing {p.name}", progress_mode) as advance, _said_if_cut_short(advance, p):
                 summaries = ingest_mixed.import_mixed(s, *plan, dry_run=dry_run, episodes=not no_episodes,
-                                                      progress=advance, date_order=date_order,
+                                                      progress=advance, set_total=advance.set_total,
+                                                      add_total=advance.add_total, phase=advance.start_phase,
+                                                      date_order=date_order,
                                                       all_branches=all_branches or None,
                                                       include_tools=include_tools or None, thread=thread)
             _emit_folder(p, "mixed", summaries, s, forced=False)
