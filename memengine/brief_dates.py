@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 
+from memengine import brief_thingmonth
 from memengine.text import STOPWORDS as TEXT_STOPWORDS
 from memengine.timeparse import WEEKDAYS
 
@@ -313,7 +314,7 @@ _DEADLINE = frozenset(("by", "before", "until", "till"))  # "by the 1st": the ne
 
 
 def _placed(day: int, text: str, at: int, written: date, own: list[date], context_of: ContextOf,
-            deadline: bool = False, before_only: bool = False) -> date | None:
+            deadline: bool = False, before_only: bool = False, depth: int = 0) -> date | None:
     """The day a bare "the ``day``th" of ``text`` (at ``at``) means, from what was said around it:
 
     1. the same day with its month, in this text or an earlier turn ("we now play Friday 18
@@ -324,8 +325,12 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
     2. else a month named before it in this text, or in the last MONTH_TURNS turns ("we said
        January, let's do the 9th"; "Christmas at ours?" ... "we arrive on the 24th") unless it is
        a deadline ("by the 1st", said after "the December gig": the next 1st).
+    3. (brief35) else the month an earlier turn about the same thing booked it for ("tap from gatwick, 14 june" ...
+       "tap changed the flight to the 15th": 15 June; memengine/brief_thingmonth.py), unless a deadline.
     None: nothing placed it (the caller takes the next such day). ``before_only``: a month named after
-    it in the text does not place it (a bare "the 9th" then needs what was said before)."""
+    it in the text does not place it (a bare "the 9th" then needs what was said before). (brief35) A range said
+    with one month ("4-5 july") holds its first day for step 1; a day said again (round 10) is placed as its first
+    saying was, with that turn's own earlier turns (``depth``: once)."""
     for d in own:
         if d.day == day:
             return d
@@ -334,11 +339,12 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
         if _MAYBE.search(ctx_text):
             found: list[date] = []
             _explicit(ctx_text, ctx_written, found, [])
+            _range_starts(ctx_text, found)  # (brief35) "its now 4-5 july" ... "i'm at a wedding on the 4th"
             for d in found:
                 if d.day == day:
                     return d
     if not deadline:  # (round 10) the same day said by its number alone a few days before: the day it meant then
-        for ctx_text, ctx_written in context:
+        for i, (ctx_text, ctx_written) in enumerate(context):
             if (written - ctx_written).days > REPEAT_DAYS:
                 break
             m = re.search(rf"\bthe\s+0?{day}(?:st|nd|rd|th)\b(?:\s+(?:of\s+)?(?P<next>[^\W\d_]+))?", ctx_text,
@@ -346,8 +352,12 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
             if m is not None and (m.group("next") or "").lower() not in MONTH_OF \
                     and (m.group("next") or "").lower() not in _NOT_A_DAY:
                 said = _months(ctx_text[:m.start()])
-                got = _in_year(said[-1], day, ctx_written) if said else \
-                    _next_day_of_month(day, ctx_written - timedelta(days=1))
+                got = _in_year(said[-1], day, ctx_written) if said else None
+                if got is None and not said and not depth:  # (brief35) placed as that turn placed it: "stick with the 27th"
+                    got = _placed(day, ctx_text, m.start(), ctx_written, [], brief_thingmonth.rest(context, i + 1),
+                                  before_only=True, depth=depth + 1)
+                if got is None and not said:
+                    got = _next_day_of_month(day, ctx_written - timedelta(days=1))
                 if got is not None:
                     return got
     months = _months(text[:at]) or ([] if before_only else _months(text[at:]))
@@ -363,7 +373,19 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
             return _in_year(months[-1], day, written)
         except ValueError:
             return None
-    return None
+    if deadline:
+        return None
+    return brief_thingmonth.placed(day, text, written, brief_thingmonth.older(context), _booked_days, _months, _in_year)
+
+
+def _booked_days(text: str, written: date) -> list[date]:
+    """(brief35) The days ``text`` names with their month (and a range's first day): what a turn booked."""
+    if not _MAYBE.search(text):
+        return []
+    found: list[date] = []
+    _explicit(text, written, found, [])
+    _range_starts(text, found)
+    return found
 
 
 def named_days(text: str, written: date, context: ContextOf = (), order: str | None = None) -> list[date]:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from memengine import brief_dates, brief_months
+from memengine import brief_dates, brief_months, brief_thingmonth
 from memengine.brief_pool import FADED, Store, similarities
 from memengine.timeparse import to_iso
 
@@ -34,6 +34,7 @@ RESTATED_COS = 0.85  # ...or naming the same day this close: the same plan said 
 FOUND_MAX = 200  # plans looked at, soonest first
 CONTEXT_TURNS = 40  # a day named by its number alone is placed by this many earlier turns of its chat...
 CONTEXT_DAYS = 45  # ...written at most this many days before it (memengine/brief_dates.py, _placed)
+THING_TURNS = 200  # (brief35) the thing a bare day is about, this many turns back (brief_thingmonth)
 EVENT_SHARE = 0.1  # a word in at most this share of the plans looked at (or EVENT_MIN) names an event
 EVENT_MIN = 3  # (round 10: 2 before; a plan proposed, confirmed and moved is said three times: "Kroen" of all three)
 ANSWERING = frozenset(("assistant", "ai", "bot", "system"))  # the roles that answer, in a conversation export
@@ -102,17 +103,25 @@ class PlanDays:
         return got if got in ("dmy", "mdy") else None
 
     def _context(self, mid: int, written: date) -> list[tuple[str, date]]:
-        """The earlier turns of memory ``mid``'s chat, newest first (none for a note)."""
+        """The earlier turns of memory ``mid``'s chat, newest first (none for a note); (brief35) with ``further``, what
+        reads up to THING_TURNS turns of the last ``brief_thingmonth.THING_DAYS`` (a booking made months ahead)."""
         conn = self.store.conn
         row = conn.execute("SELECT thread, position FROM memories WHERE id = ?", (mid,)).fetchone()
         if row is None or row[0] is None or row[1] is None:
             return []
+        out = brief_thingmonth.Turns(self._turns(row[0], row[1], written, CONTEXT_TURNS, CONTEXT_DAYS))
+        out.further = functools.cache(lambda: self._turns(row[0], row[1], written, THING_TURNS,
+                                                          brief_thingmonth.THING_DAYS))
+        return out
+
+    def _turns(self, thread: str, position: int, written: date, limit: int, days: int) -> list[tuple[str, date]]:
+        """At most ``limit`` turns of ``thread`` before ``position``, newest first, written at most ``days`` before."""
         out: list[tuple[str, date]] = []
-        for content, when in conn.execute(
+        for content, when in self.store.conn.execute(
                 """SELECT content, coalesce(event_at, created_at) FROM memories WHERE thread = ? AND position < ?
-                   AND status != 'deleted' ORDER BY position DESC LIMIT ?""", (row[0], row[1], CONTEXT_TURNS)):
+                   AND status != 'deleted' ORDER BY position DESC LIMIT ?""", (thread, position, limit)):
             day = _written(when)
-            if day is None or (written - day).days > CONTEXT_DAYS:
+            if day is None or (written - day).days > days:
                 break
             out.append((str(content)[:600], day))
         return out

@@ -1,0 +1,84 @@
+"""Brief, round 35 (brief35): a day said by its number alone takes its month from what the chat said about the thing.
+
+"tap changed the flight to the 15th", written on 30 April, of a flight booked "14 june": 15 June, not 15 May;
+"ANA moved our outbound to the 3rd", written in April of a flight booked in January "for october": 3 October;
+"i'm at a wedding on the 4th" right after "its now 4-5 july": 4 July; "stick with the 27th" after "kitchen now starts
+the 27th" (of a refit set for "6th july"): 27 July."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+import memory_core as core
+from memengine import brief_dates, brief_thingmonth, graph_rank
+
+
+def _ctx(*turns: tuple[str, str]) -> list[tuple[str, date]]:
+    return [(t, date.fromisoformat(d)) for t, d in turns]
+
+
+_FLIGHT = _ctx(("Ana: GP says yes with assistance booked", "2026-04-18"),
+               ("Rui: i'll book it. tap from gatwick, 14 june", "2026-04-18"))
+_KITCHEN = _ctx(("Cerys: do it. I'm done with that oven", "2026-02-20"),
+                ("Dan: kitchen quote from Hollis Fitters came in, £6,200 all in. they can start 6th july", "2026-02-20"))
+
+
+def test_a_bare_day_takes_the_month_of_the_thing_booked() -> None:
+    """The flight's month, the kitchen's month (a bare "the 27th" with no preposition too), a range's first day."""
+    assert brief_dates.plan_days("Rui: tap changed the flight to the 15th, same time", date(2026, 4, 30),
+                                 _FLIGHT) == [date(2026, 6, 15)]
+    assert brief_dates.plan_days("Dan: Hollis rang, kitchen now starts the 27th not the 6th", date(2026, 6, 3),
+                                 _KITCHEN) == [date(2026, 7, 27)]
+    cava = _ctx(("Priya: fine by me", "2026-05-21"), ("Niamh: cava moved us, its now 4-5 july not june", "2026-05-21"))
+    assert brief_dates.plan_days("Callum: i'm at a wedding on the 4th", date(2026, 5, 21), cava) == [date(2026, 7, 4)]
+    tokyo = _ctx(("Cerys: £780 each", "2026-01-08"),
+                 ("Cerys: tokyo!!! flights booked for october, ANA from heathrow", "2026-01-08"))
+    assert brief_dates.plan_days("Cerys: email from ANA: they've moved our outbound to the 3rd", date(2026, 4, 14),
+                                 tokyo) == [date(2026, 10, 3)]
+
+
+def test_a_day_said_again_is_placed_as_it_was_first() -> None:
+    """"stick with the 27th", said right after "kitchen now starts the 27th": the 27th that turn meant (July's)."""
+    ctx = _ctx(("Cerys: shall we just push it to after tokyo?", "2026-06-03"),
+               ("Dan: Hollis rang, kitchen now starts the 27th not the 6th", "2026-06-03")) + _KITCHEN
+    assert brief_dates.plan_days("Dan: no, stick with the 27th", date(2026, 6, 3), ctx) == [date(2026, 7, 27)]
+
+
+def test_what_the_thing_rule_leaves_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No word shared with the booking, a deadline ("by the 1st"), a booking whose month is gone by, and the switch
+    off: the next such day, as before."""
+    assert brief_dates.plan_days("Ana: dentist moved to the 15th", date(2026, 4, 30), _FLIGHT) == [date(2026, 5, 15)]
+    assert brief_dates.plan_days("Rui: pay the tap flight by the 1st", date(2026, 4, 30), _FLIGHT) == [date(2026, 5, 1)]
+    past = _ctx(("Rui: tap from gatwick, 14 april", "2026-03-01"))
+    assert brief_dates.plan_days("Rui: tap changed the flight to the 15th", date(2026, 4, 30), past) == \
+        [date(2026, 5, 15)]
+    monkeypatch.setattr(brief_thingmonth, "THING_MONTH", False)
+    assert brief_dates.plan_days("Rui: tap changed the flight to the 15th, same time", date(2026, 4, 30),
+                                 _FLIGHT) == [date(2026, 5, 15)]
+
+
+def test_thing_words() -> None:
+    """The words that may name the thing: no stop word, word of change or time, month, or author prefix."""
+    assert brief_thingmonth.thing_words("Rui: tap changed the flight to the 15th, same time") == {"tap", "flight"}
+    assert brief_thingmonth.thing_words("Ana: moved it to next week instead") == frozenset()
+
+
+def test_coming_up_reads_the_flight_in_june_from_a_real_store(db_path: Path) -> None:
+    """Through the brief on a real store (turns more than CONTEXT_DAYS apart: the booking three months before)."""
+    turns = [(date(2026, 1, 8), "Cerys", "tokyo!!! flights booked for october. ANA from heathrow"),
+             (date(2026, 1, 8), "Dan", "actual tokyo"),
+             (date(2026, 3, 30), "Cerys", "Bex's hen do is booked, Bath spa day sat 16th may"),
+             (date(2026, 4, 14), "Cerys", "email from ANA: they've moved our outbound to the 3rd, same time")]
+    store = core.MemoryStore(db_path)
+    try:
+        for k, (day, author, text) in enumerate(turns):
+            store.store(f"{author}: {text}", "episodic", source="whatsapp", thread="cd", position=k, author=author,
+                        event_at=datetime(day.year, day.month, day.day, 20) + timedelta(minutes=k))
+        coming = [i["text"] for i in graph_rank.brief(store, 1500, now=datetime(2026, 4, 15, 9))["sections"]["upcoming"]]
+    finally:
+        store.close()
+    outbound = [t for t in coming if "outbound" in t]
+    assert outbound and "→ 2026-10-03" in outbound[0], coming
