@@ -45,6 +45,7 @@ from memengine import (
     brief_heading,
     brief_keyfacts,
     brief_moves,
+    brief_opener,
     brief_outdated,
     brief_people,
     brief_pool,
@@ -715,11 +716,9 @@ def _no_tiny(store: Store, pool: list[tuple[int, str, str | None, str, int | Non
 class _Shells(dict[tuple[int | None, int], Topic]):
     """A Topic per (cluster, part) of the pool, named when first asked for (memengine.topic_names).
 
-    A cluster shown whole takes the label consolidate gave it (named from all its members, and
-    what ``clusters``/``browse`` show); a part of a large cluster, or a cluster whose label is
-    an older keyword list, is named from the pool's members of it. No two topics share a name
-    while another good name is left.
-    """
+    A cluster shown whole takes the label consolidate gave it (named from all its members, and what ``clusters``/
+    ``browse`` show); a part of a large cluster, or a cluster whose label is an older keyword list, is named from the
+    pool's members of it. No two topics share a name while another good name is left."""
 
     def __init__(self, store: Store, pool: list[tuple[int, str, str | None, str, int | None, float]],
                  key: list[tuple[int | None, int]], named: Set[str] = frozenset()) -> None:
@@ -732,6 +731,7 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         self.parts = parts
         whole = [c for c, n in parts.items() if c is not None and n == 1]
         self.labels: dict[int, tuple[str | None, int]] = {}
+        self.conn = store.conn  # (brief35) a topic of no shared word is named by its exchange's opening line
         for chunk in range(0, len(whole), 500):
             part = whole[chunk: chunk + 500]
             self.labels.update((int(r[0]), (r[1], int(r[2] or 0))) for r in store.conn.execute(
@@ -766,7 +766,8 @@ class _Shells(dict[tuple[int | None, int], Topic]):
             self.stop[k[0]] = summarize.stopwords_for(texts[:50], self.language[0])
         name = brief_heading.widened(topic_people.without_people(  # (brief34) one word: the phrase it is said in
             lambda: self._named(k, texts, label), self.every, self.exclude, self.language[0]),
-            texts, self.stop[k[0]], self.exclude, self.taken_words)
+            texts, self.stop[k[0]], self.exclude, self.taken_words,
+            None if k[0] is None or self.parts[k[0]] > 1 else brief_heading.member_reader(self.conn, k[0]))
         if name not in (MIXED, topic_names.UNTITLED):
             self.taken.add(name.lower())
             self.taken_words |= topic_names.content_words(name, self.stop[k[0]])
@@ -781,7 +782,7 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         scored down by the other groups that say it), if one is free of the names given, else the label."""
         stop = self.stop[k[0]]
         exclude = self.exclude | self.common
-        fit = bool(label) and ", " not in str(label) and str(label).lower() not in self.taken
+        fit = bool(label) and label != MIXED and ", " not in str(label) and str(label).lower() not in self.taken
         if fit and not topic_names.names_nobody(str(label), exclude, stop):
             if not topic_names.content_words(str(label), stop) & self.taken_words:
                 return str(label)
@@ -797,4 +798,7 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         got = topic_names.name(texts, stop, exclude if fit else self.exclude, self.rarity, self.taken, self.inflected)
         # (brief30) the memories in no topic, shown as one group, are many subjects: named only by what a share of them
         # say (split in parts, each part is a subject of its own: named as a topic is)
-        return got if k[0] is not None or self.parts[None] > 1 or topic_names.held_by_share(got, texts, stop) else MIXED
+        if k[0] is not None:  # (brief35) no word shared: what the exchange's opening line names, if one does
+            return (brief_opener.opener_name([*brief_opener.episode_of(self.conn, k[0]), *texts], stop, self.exclude,
+                                             self.rarity, self.taken) or got) if got == MIXED else got
+        return got if self.parts[None] > 1 or topic_names.held_by_share(got, texts, stop) else MIXED

@@ -20,7 +20,8 @@ words the topic's own lines say most; then the one said most; then the shorter. 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence, Set
+import sqlite3
+from collections.abc import Callable, Sequence, Set
 
 from memengine import brief_dates
 from memengine.topic_subject import DETERMINERS, name_shaped
@@ -46,10 +47,21 @@ _JOINED = re.compile(r"[ \t]+")
 _ELIDED = re.compile(r"(?:l|d|dell|dall|all|nell|sull|un|qu|c|j|m|n|s|t)['’](?=[^\W\d_]{2})", re.IGNORECASE)
 
 
-def widened(name: str, texts: Sequence[str], stop: frozenset[str], people: Set[str], taken_words: Set[str]) -> str:
+def widened(name: str, texts: Sequence[str], stop: frozenset[str], people: Set[str], taken_words: Set[str],
+            more: Callable[[], Sequence[str]] | None = None) -> str:
     """``name`` (a topic's one-word name) widened to the noun phrase its members say it in, or ``name`` (the module
     docstring). ``stop``: the group's stop words; ``people``: lower-cased people's names (no compound of a name, only
-    its possessive or a complement); ``taken_words``: the folded content words of the names other topics have."""
+    its possessive or a complement); ``taken_words``: the folded content words of the names other topics have.
+    ``more``: (brief35) what reads all the topic's stored members, asked when ``texts`` (the brief's pool of it,
+    often without the episode that says the phrase again) widen nothing: "seat" of "a shower seat" in the sisters'
+    chat."""
+    got = _widened(name, texts, stop, people, taken_words)
+    if got == name and more is not None and WIDEN and len(_WORD.findall(name)) == 1:
+        got = _widened(name, more(), stop, people, taken_words)
+    return got
+
+
+def _widened(name: str, texts: Sequence[str], stop: frozenset[str], people: Set[str], taken_words: Set[str]) -> str:
     words = _WORD.findall(name)
     if not WIDEN or len(words) != 1 or len(texts) < MIN_HELD:
         return name
@@ -196,3 +208,15 @@ def _phrases(body: str, key: str, stop: frozenset[str], people: Set[str]) -> lis
                     continue
                 out.append(body[spans[a][0]: spans[b][1]])
     return out
+
+
+def members_of(conn: sqlite3.Connection, cluster: int) -> list[str]:
+    """(brief35) The texts of cluster ``cluster``'s live members, oldest first (at most MAX_TEXTS)."""
+    return [str(r[0]) for r in conn.execute(
+        """SELECT m.content FROM cluster_members cm JOIN memories m ON m.id = cm.memory_id WHERE cm.cluster_id = ?
+           AND m.status != 'deleted' ORDER BY m.id LIMIT ?""", (cluster, MAX_TEXTS))]
+
+
+def member_reader(conn: sqlite3.Connection, cluster: int) -> Callable[[], list[str]]:
+    """What reads :func:`members_of` ``cluster`` when asked (widened's ``more``)."""
+    return lambda: members_of(conn, cluster)
