@@ -375,7 +375,7 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
             return None
     if deadline:
         return None
-    return brief_thingmonth.placed(day, text, written, brief_thingmonth.older(context), _booked_days, _months, _in_year)
+    return brief_thingmonth.placed(day, text, written, context, _booked_days, _months, _in_year)
 
 
 def _booked_days(text: str, written: date) -> list[date]:

@@ -46,6 +46,7 @@ class Turns(list[tuple[str, date]]):
     to THING_DAYS back, of which these are the first (memengine/brief_upcoming.py's ``PlanDays._context``)."""
 
     further: Callable[[], Sequence[tuple[str, date]]] | None = None
+    booked_by: str | None = None  # the earlier turn that placed a bare day of the text these turns are before
 
 
 def older(context: Sequence[tuple[str, date]]) -> Sequence[tuple[str, date]]:
@@ -85,13 +86,14 @@ def placed(day: int, text: str, written: date, context: Sequence[tuple[str, date
            in_year: Callable[[int, int, date], date | None]) -> date | None:
     """The ``day``-th in the month the chat booked the thing of ``text`` for (see the module docstring), or None.
 
-    ``context``: earlier turns of the chat, newest first (text, day written); ``days_of(text, written)``: the days a
+    ``context``: earlier turns of the chat, newest first (text, day written; a :class:`Turns` reads its further
+    turns, and is told the turn that placed the day: ``booked_by``); ``days_of(text, written)``: the days a
     turn names with their month; ``months_of(text)``: the months it names; ``in_year(month, day, written)``: the
     day/month nearest ``written``."""
     words = thing_words(text) if THING_MONTH else frozenset()
     if not words:
         return None
-    for ctx_text, ctx_written in context:
+    for ctx_text, ctx_written in older(context):
         if (written - ctx_written).days > THING_DAYS:
             break
         if not words & thing_words(ctx_text):
@@ -107,6 +109,8 @@ def placed(day: int, text: str, written: date, context: Sequence[tuple[str, date
         for m in months:
             got = in_year(m, day, ctx_written) if day <= 31 else None
             if got is not None and got >= written:
+                if isinstance(context, Turns):
+                    context.booked_by = ctx_text
                 return got
         if months:
             return None  # the thing's booking is found and its days do not fit this one: no guess from it

@@ -62,6 +62,7 @@ class PlanDays:
         self.cache: dict[int, list[date]] = {}
         self.orders: dict[str, str] | None = None  # thread -> its importer's date order, read at the first "/"
         self.unavailable: dict[int, frozenset[date]] = {}  # (round 18) the days each plan calls unavailable
+        self.booked_by: dict[int, str] = {}  # (brief35) the earlier turn whose booking placed a plan's bare day
 
     def of(self, mid: int, content: str, when: str | None) -> list[date]:
         """The days memory ``mid`` (``content``, dated ``when``) planned, sorted."""
@@ -71,9 +72,11 @@ class PlanDays:
             text = str(content)[:600]
             if written is None or not brief_dates.maybe_dated(text):
                 got = []  # (most chat turns: no digit, no day word)
-            else:  # the earlier turns are read only if a day is named by its number alone
-                got = brief_dates.plan_days(text, written, lambda: self._context(mid, written),
-                                            self._order(mid) if "/" in text else None)
+            else:  # the earlier turns are read only if a day is named by its number alone (once)
+                turns = functools.cache(lambda: self._context(mid, written))
+                got = brief_dates.plan_days(text, written, turns, self._order(mid) if "/" in text else None)
+                if turns.cache_info().currsize and getattr(turns(), "booked_by", None) is not None:
+                    self.booked_by[mid] = str(turns().booked_by)  # type: ignore[attr-defined]
                 if got and _REFUSAL_MAY.search(text):  # (round 16) "le 12 ne marche pas, vendredi 11 ?" plans the 11th
                     got = _less_refused(got, text, written, lambda: self._context(mid, written))
                 if got and _UNAVAILABLE_MAY.search(text):  # (round 18) "el 14 está completo, nos dan el 16": the 16th
@@ -229,6 +232,8 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]], days_of
             ((sim >= MOVED_COS) & ((cue[None, :] & subject) | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS))))
             | (event & cue[None, :] & other_days))) | (took_back & (subject | cue[None, :])) | (turned_down & other_days))
         by_newer |= newer & _replaced_unsaid(found, days, written, subject, days_of)
+        if days_of is not None and days_of.booked_by:  # (brief35) "tap changed the flight to the 15th" moves the
+            by_newer |= newer & _rebooked(found, days, cue, days_of.booked_by)  # booking that gave the 15th its month
         # (round 10) one change moves one plan: of the older plans a newer one would move, only those of the day
         # nearest its own ("Spårvägen moved the match: now Sunday 22 November" moves the league match of the 21st,
         # not the cup's "first match" on 12 December, which names "match" too)
@@ -386,6 +391,22 @@ def unavailable_days(text: str, written: date, context: Any = ()) -> set[date]:
     taken", "el 14 está completo", "am 14. ist alles ausgebucht") and does not plan again in another clause."""
     gone, again = _unavailable(text, written, context)
     return set(gone - again)
+
+
+def _rebooked(found: list[tuple[Any, date, list[date]]], days: list[frozenset[date]], cue: Any,
+              booked_by: dict[int, str]) -> Any:
+    """(n, n) bool (brief35): plan i moved by plan j, which says a change and whose day by its number alone took its
+    month from i's booking (brief_thingmonth: "tap from gatwick, 14 june" ... "tap changed the flight to the 15th")."""
+    n = len(found)
+    out = np.zeros((n, n), dtype=bool)
+    texts = [str(f[0][1])[:600] for f in found]
+    for j, f in enumerate(found):
+        source = booked_by.get(int(f[0][0]))
+        if source is None or not cue[j]:
+            continue
+        for i in range(n):
+            out[i, j] = i != j and texts[i] == source and days[i] != days[j]
+    return out
 
 
 def _replaced_unsaid(found: list[tuple[Any, date, list[date]]], days: list[frozenset[date]], written: Any,

@@ -82,3 +82,25 @@ def test_coming_up_reads_the_flight_in_june_from_a_real_store(db_path: Path) -> 
         store.close()
     outbound = [t for t in coming if "outbound" in t]
     assert outbound and "→ 2026-10-03" in outbound[0], coming
+
+
+def test_the_booking_a_change_gave_its_month_leaves_coming_up(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"tap changed the flight to the 15th" moves "tap from gatwick, 14 june" (the turn that gave the 15th its month):
+    Coming up shows the 15 June line only; with the thing rule off, both lines (the 15th read as 15 May)."""
+    turns = [(datetime(2026, 4, 18, 14, 30), "Ana", "dad wants to go to Porto for tia Lurdes's 80th"),
+             (datetime(2026, 4, 18, 14, 35), "Rui", "i'll book it. tap from gatwick, 14 june"),
+             (datetime(2026, 4, 30, 8, 15), "Rui", "tap changed the flight to the 15th, same time"),
+             (datetime(2026, 4, 30, 8, 16), "Ana", "fine")]
+    store = core.MemoryStore(db_path)
+    try:
+        for k, (at, author, text) in enumerate(turns):
+            store.store(f"{author}: {text}", "episodic", source="whatsapp", thread="sibs", position=k, author=author,
+                        event_at=at)
+        now = datetime(2026, 5, 13, 9)
+        coming = [i["text"] for i in graph_rank.brief(store, 1500, now=now)["sections"]["upcoming"]]
+        monkeypatch.setattr(brief_thingmonth, "THING_MONTH", False)
+        base = [i["text"] for i in graph_rank.brief(store, 1500, now=now)["sections"]["upcoming"]]
+    finally:
+        store.close()
+    assert len(coming) == 1 and "the 15th" in coming[0] and "→ 2026-06-15" in coming[0], coming
+    assert any("14 june" in t for t in base) and any("→ 2026-05-15" in t for t in base), base
