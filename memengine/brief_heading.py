@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence, Set
 
 from memengine import brief_dates
 from memengine.topic_subject import DETERMINERS, name_shaped
-from memengine.topic_words import _WORD, FUNCTION, GENERIC, fold, is_filler, is_title, weak
+from memengine.topic_words import _WORD, ENDEARMENTS, FUNCTION, GENERIC, fold, is_filler, is_title, weak
 
 WIDEN = True  # the switch (off: the base brief)
 MIN_HELD = 2  # members that must say the phrase word for word
@@ -139,7 +139,7 @@ def _content(word: str, stop: frozenset[str]) -> bool:
     generic noun, nor a number."""
     low = word.lower()
     return len(low) >= 2 and low not in stop and low not in FUNCTION and low not in DETERMINERS and low not in _PREPS \
-        and not is_filler(low) and not is_title(low) and not weak(word) \
+        and not is_filler(low) and not is_title(low) and not weak(word) and low not in ENDEARMENTS \
         and fold(word) not in GENERIC and low not in GENERIC and not any(ch.isdigit() for ch in low)
 
 

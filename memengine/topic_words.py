@@ -33,7 +33,8 @@ hoi doei dank bedankt
 # Endearments name no topic (round 8: a couple's "poor baby" named one; "baby" itself stays a word: a baby is
 # due). Names only: recall's reading of a reaction (brief_reactions.content_words) is left as it was.
 ENDEARMENTS: frozenset[str] = frozenset("""babe hun hon sweetie sweetheart darling cutie bestie tesoro amore amor
-schatz liebling chérie chéri querida querido schat lieverd""".split())
+schatz liebling chérie chéri querida querido schat lieverd
+lads fellas folks peeps chaps""".split())  # (brief35) a group called to: "right lads rehearsal thursday?"
 # Titles and honorifics: a title names nobody alone ("Mrs", from "Mrs. Nguyen"), so it is no content
 # word of a name (nor of a turn: "merci Madame Dubois" only thanks someone). Not the ones that are common
 # words too ("Miss" a verb, "Pan" a pan, "Don", "Dame").
@@ -116,6 +117,8 @@ er var har havde skal skulle kan kunne vil ville må måtte siger sagde synes tr
 laver lavede holder holdt skriver skrev ringer ringede ringet bestilt bestilte betalt betalte købt købte
 bekræftet fundet gemt tegnet klar god godt gode fint perfekt søde stolt passer
 """.split())
+# (brief35) the words that join amounts and items ("120 plus drinks tab", "£5 per head"): no end of a name
+WEAK = WEAK | frozenset("plus minus per via including excluding".split())
 # Nouns so general that alone they name no subject ("thing", "course", "stuff", "people"): never a
 # one-word name; inside a longer run they stay ("golf course", "people ops").
 GENERIC: frozenset[str] = frozenset("""
