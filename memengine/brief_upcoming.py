@@ -234,6 +234,7 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]], days_of
         by_newer |= newer & _replaced_unsaid(found, days, written, subject, days_of)
         if days_of is not None and days_of.booked_by:  # (brief35) "tap changed the flight to the 15th" moves the
             by_newer |= newer & _rebooked(found, days, cue, days_of.booked_by)  # booking that gave the 15th its month
+        by_newer |= newer & replaces & other_days & _instead_nearby(found, written)
         # (round 10) one change moves one plan: of the older plans a newer one would move, only those of the day
         # nearest its own ("Spårvägen moved the match: now Sunday 22 November" moves the league match of the 21st,
         # not the cup's "first match" on 12 December, which names "match" too)
@@ -391,6 +392,27 @@ def unavailable_days(text: str, written: date, context: Any = ()) -> set[date]:
     taken", "el 14 está completo", "am 14. ist alles ausgebucht") and does not plan again in another clause."""
     gone, again = _unavailable(text, written, context)
     return set(gone - again)
+
+
+EXCHANGE_TURNS = 4  # (brief35) "... instead" moves a plan this many memories before it, written the same day
+_INSTEAD = re.compile(r"\b(?:instead|invece|stattdessen|plutôt|à\s+la\s+place|en\s+su\s+lugar|en\s+vez|em\s+vez|"
+                      r"in\s+plaats\s+daarvan|istället|i\s+stället|i\s+stedet)\b", re.IGNORECASE)
+
+
+def _instead_nearby(found: list[tuple[Any, date, list[date]]], written: Any) -> Any:
+    """(n, n) bool (brief35): plan j says "instead" and plan i was said in the same exchange, at most EXCHANGE_TURNS
+    memories before it on the same day ("cava moved us, its now 4-5 july" / "i'm at a wedding on the 4th" / "asked
+    them, we got 11-12 july instead"): the other day is instead of i's, whatever words they share. Of several, the
+    caller keeps the one of the day nearest j's."""
+    n = len(found)
+    out = np.zeros((n, n), dtype=bool)
+    ids = [int(f[0][0]) for f in found]
+    for j, f in enumerate(found):
+        if not _INSTEAD.search(str(f[0][1])[:600]):
+            continue
+        for i in range(n):
+            out[i, j] = 0 < ids[j] - ids[i] <= EXCHANGE_TURNS and written[i] == written[j]
+    return out
 
 
 def _rebooked(found: list[tuple[Any, date, list[date]]], days: list[frozenset[date]], cue: Any,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import memory_core as core
-from memengine import brief_dates, brief_thingmonth, graph_rank
+from memengine import brief_dates, brief_thingmonth, brief_upcoming, graph_rank
 
 
 def _ctx(*turns: tuple[str, str]) -> list[tuple[str, date]]:
@@ -104,3 +104,28 @@ def test_the_booking_a_change_gave_its_month_leaves_coming_up(db_path: Path, mon
         store.close()
     assert len(coming) == 1 and "the 15th" in coming[0] and "→ 2026-06-15" in coming[0], coming
     assert any("14 june" in t for t in base) and any("→ 2026-05-15" in t for t in base), base
+
+
+def test_instead_in_the_same_exchange_moves_the_plan_before_it(db_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    """"cava moved us, its now 4-5 july" / "i'm at a wedding on the 4th" / "we got 11-12 july instead": Coming up
+    keeps the wedding and the 12th, not the 5th; a plan days before "instead" stays; EXCHANGE_TURNS 0: all three."""
+    turns = [(datetime(2026, 5, 21, 19, 10), "Niamh", "cava moved us, its now 4-5 july not june"),
+             (datetime(2026, 5, 21, 19, 11), "Priya", "fine by me"),
+             (datetime(2026, 5, 21, 19, 13), "Callum", "i'm at a wedding on the 4th"),
+             (datetime(2026, 5, 21, 19, 20), "Niamh", "asked them, we got 11-12 july instead"),
+             (datetime(2026, 5, 21, 19, 21), "Callum", "sound")]
+    store = core.MemoryStore(db_path)
+    try:
+        for k, (at, author, text) in enumerate(turns):
+            store.store(f"{author}: {text}", "episodic", source="whatsapp", thread="band", position=k, author=author,
+                        event_at=at)
+        now = datetime(2026, 5, 22, 9)
+        coming = [i["text"] for i in graph_rank.brief(store, 1500, now=now)["sections"]["upcoming"]]
+        monkeypatch.setattr(brief_upcoming, "EXCHANGE_TURNS", 0)
+        base = [i["text"] for i in graph_rank.brief(store, 1500, now=now)["sections"]["upcoming"]]
+    finally:
+        store.close()
+    assert not any("4-5 july" in t for t in coming), coming
+    assert any("11-12 july instead" in t for t in coming) and any("wedding on the 4th" in t for t in coming), coming
+    assert any("4-5 july" in t for t in base), base
