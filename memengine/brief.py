@@ -404,8 +404,8 @@ def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, 
         found, declined = brief_declined.settle(store, found, days_of, now)
         moved = sorted(set(moved) | set(declined))
     shown.update(moved)
-    if moved_out is not None:  # (only those a later memory calls off or moves: an older plan brief_upcoming drops
-        moved_out.update(moved)  # may be restated by a newer one, and quoted as its author's news still: held-out 17)
+    if moved_out is not None:  # (those a later memory calls off or moves, and (brief35) those a newer plan moved: one
+        moved_out.update([*moved, *days_of.moved])  # it only restates may be quoted as its author's news: held-out 17)
     # ...or a later turn of its chat updates ("he offered 2100 a month, move in from November 15" / "Kowalczyk
     # agreed: 2050 a month"), by recall's rule on turns of one subject (memengine/brief_outdated.py)
     shown.update(brief_outdated.outdated(store, [int(f[0][0]) for f in found[:UPCOMING_ASKED]]))

@@ -63,6 +63,7 @@ class PlanDays:
         self.orders: dict[str, str] | None = None  # thread -> its importer's date order, read at the first "/"
         self.unavailable: dict[int, frozenset[date]] = {}  # (round 18) the days each plan calls unavailable
         self.booked_by: dict[int, str] = {}  # (brief35) the earlier turn whose booking placed a plan's bare day
+        self.moved: set[int] = set()  # (brief35) the plans a newer one moved (not those it restates): no one's news
 
     def of(self, mid: int, content: str, when: str | None) -> list[date]:
         """The days memory ``mid`` (``content``, dated ``when``) planned, sorted."""
@@ -256,6 +257,8 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]], days_of
             ahead = [d for d in left if d >= f[1]]
             kept.append((f[0], ahead[0], left) if old and ahead else f)
         kept.sort(key=lambda f: (f[1], -int(f[0][0])))
+        if days_of is not None:
+            days_of.moved.update(int(f[0][0]) for f, g in zip(found, by_newer.any(axis=1)) if g)
         return kept, [int(f[0][0]) for f, g in zip(found, gone) if g]
     return found, []
 
