@@ -10,14 +10,18 @@ thing was booked for; the brief read it in the month of the message (the next su
 month, a month named in this text or the turns right before it) found nothing: the newest earlier turn of the chat,
 within THING_DAYS, that shares a word naming the thing with this text (``thing_words``: not a stop word, a word of
 change or time, a month or weekday) and names a day or month still ahead when it was written (a booking for later)
-gives its month, if the day in that month is not before the text was written. Nothing else is guessed: no shared
-word, or no month ahead, and the caller keeps its own reading.
+gives its month, if the day in that month is not before the text was written, and only when the text says a change
+("changed", "moved", "now", "instead": fact_cue_lexicon's words): a bare day moves a booked thing; "interview on the
+17th" said beside a job that starts in May is March's 17th. Nothing else is guessed: no change, no shared word, or no
+month ahead, and the caller keeps its own reading.
 
-Imports only memengine.text (brief_dates imports this module; the day readers are passed in).
+Imports memengine.text, and when asked stopword_lists and fact_cue_lexicon (brief_dates imports this module; the day
+readers are passed in).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -36,6 +40,9 @@ day days week weeks weekend month months year today tomorrow tonight morning eve
 monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
 january february march april may june july august september october november december
 jan feb mar apr jun jul aug sep sept oct nov dec
+lundi mardi mercredi jeudi vendredi samedi dimanche montag dienstag mittwoch donnerstag freitag samstag sonntag
+lunes martes miércoles jueves viernes sábado domingo lunedì martedì mercoledì giovedì venerdì sabato domenica
+segunda terça quarta quinta sexta maandag dinsdag woensdag donderdag vrijdag zaterdag zondag
 booked book booking got get going gonna want said says told tell think know yes yeah yep nope okay fine sure cool
 lol haha omg ugh wow nice great good thanks thank please pls sorry
 """.split())
@@ -64,6 +71,33 @@ def rest(context: Sequence[tuple[str, date]], start: int) -> Sequence[tuple[str,
     return out
 
 
+@functools.cache
+def _stop() -> frozenset[str]:
+    """English stop words and those of every language the stop-word lists hold ("pour", "und"): a thing's word is
+    none of them, whatever the chat's language."""
+    from memengine import stopword_lists
+
+    return STOPWORDS.union(*stopword_lists._language_lists().values())
+
+
+@functools.cache
+def _change_words() -> frozenset[str]:
+    """The single words of change and of "now" (memengine/fact_cue_lexicon.py: "moved", "changed", "instead",
+    "verschoben", "adesso"), folded as fact_lexicon folds."""
+    from memengine.fact_cue_lexicon import CHANGE_NOUNS, CHANGE_VERBS, MOTION_VERBS, NOW_PHRASES
+
+    return frozenset(CHANGE_VERBS | MOTION_VERBS | CHANGE_NOUNS | {p for p in NOW_PHRASES if " " not in p}) \
+        | {"instead", "now", "pushed", "rebooked", "rescheduled"}
+
+
+def says_change(text: str) -> bool:
+    """Whether ``text`` says that something changed ("tap changed the flight", "kitchen now starts", "moved our
+    outbound"): a bare day is read in the month of a booking only when the text moves that booking."""
+    from memengine.fact_lexicon import fold
+
+    return any(fold(w) in _change_words() or w.lower() in _change_words() for w in _WORD.findall(text[:600]))
+
+
 def thing_words(text: str) -> frozenset[str]:
     """The words of ``text`` that may name what it is about ("tap", "flight", "kitchen", "Hollis"): three letters or
     more, lower-cased without a possessive or a plural "s"; no stop word, word of change or time, or author prefix."""
@@ -71,7 +105,7 @@ def thing_words(text: str) -> frozenset[str]:
     out = set()
     for w in _WORD.findall(body):
         low = w.lower().replace("’", "'").removesuffix("'s")
-        if len(low) < 3 or low in STOPWORDS or low in _NOT_THING:
+        if len(low) < 3 or low in _stop() or low in _NOT_THING:
             continue
         if low.endswith("s") and not low.endswith("ss") and len(low) > 3:
             low = low[:-1]
@@ -90,7 +124,7 @@ def placed(day: int, text: str, written: date, context: Sequence[tuple[str, date
     turns, and is told the turn that placed the day: ``booked_by``); ``days_of(text, written)``: the days a
     turn names with their month; ``months_of(text)``: the months it names; ``in_year(month, day, written)``: the
     day/month nearest ``written``."""
-    words = thing_words(text) if THING_MONTH else frozenset()
+    words = thing_words(text) if THING_MONTH and says_change(text) else frozenset()
     if not words:
         return None
     for ctx_text, ctx_written in older(context):

@@ -55,6 +55,10 @@ def test_what_the_thing_rule_leaves_alone(monkeypatch: pytest.MonkeyPatch) -> No
     past = _ctx(("Rui: tap from gatwick, 14 april", "2026-03-01"))
     assert brief_dates.plan_days("Rui: tap changed the flight to the 15th", date(2026, 4, 30), past) == \
         [date(2026, 5, 15)]
+    # no change said: the day is not the booking's ("interview on the 17th" beside a job that starts in May)
+    job = _ctx(("Hannah: if I get the physio job at Leeds General I start in May", "2026-03-01"))
+    assert brief_dates.plan_days("Hannah: applied for the physio job at Leeds General, interview on the 17th",
+                                 date(2026, 3, 3), job) == [date(2026, 3, 17)]
     monkeypatch.setattr(brief_thingmonth, "THING_MONTH", False)
     assert brief_dates.plan_days("Rui: tap changed the flight to the 15th, same time", date(2026, 4, 30),
                                  _FLIGHT) == [date(2026, 5, 15)]
@@ -64,6 +68,7 @@ def test_thing_words() -> None:
     """The words that may name the thing: no stop word, word of change or time, month, or author prefix."""
     assert brief_thingmonth.thing_words("Rui: tap changed the flight to the 15th, same time") == {"tap", "flight"}
     assert brief_thingmonth.thing_words("Ana: moved it to next week instead") == frozenset()
+    assert brief_thingmonth.thing_words("Sarah: pour mon anniv, samedi 24") == {"anniv"}
 
 
 def test_coming_up_reads_the_flight_in_june_from_a_real_store(db_path: Path) -> None:
