@@ -235,7 +235,14 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]], days_of
         by_newer |= newer & _replaced_unsaid(found, days, written, subject, days_of)
         if days_of is not None and days_of.booked_by:  # (brief35) "tap changed the flight to the 15th" moves the
             by_newer |= newer & _rebooked(found, days, cue, days_of.booked_by)  # booking that gave the 15th its month
-        by_newer |= newer & replaces & other_days & _instead_nearby(found, written)
+        # (brief35) "... instead" moves the one plan of its exchange whose day is nearest its own, if no rule above
+        # paired it ("the 14th is taken, Luca has people over — Saturday 16th instead?" moves the dinner, not the plumber)
+        instead = newer & replaces & other_days & _instead_nearby(found, written)
+        for said in np.nonzero(instead.any(axis=0) & ~by_newer.any(axis=0))[0]:
+            olds = np.nonzero(instead[:, said])[0]
+            dist = np.abs(day[olds] - day[said])
+            if (dist == dist.min()).sum() == 1:
+                by_newer[olds[dist.argmin()], said] = True
         # (round 10) one change moves one plan: of the older plans a newer one would move, only those of the day
         # nearest its own ("Spårvägen moved the match: now Sunday 22 November" moves the league match of the 21st,
         # not the cup's "first match" on 12 December, which names "match" too)
@@ -406,7 +413,7 @@ def _instead_nearby(found: list[tuple[Any, date, list[date]]], written: Any) -> 
     """(n, n) bool (brief35): plan j says "instead" and plan i was said in the same exchange, at most EXCHANGE_TURNS
     memories before it on the same day ("cava moved us, its now 4-5 july" / "i'm at a wedding on the 4th" / "asked
     them, we got 11-12 july instead"): the other day is instead of i's, whatever words they share. Of several, the
-    caller keeps the one of the day nearest j's."""
+    caller takes the one of the day nearest j's (none on a tie)."""
     n = len(found)
     out = np.zeros((n, n), dtype=bool)
     ids = [int(f[0][0]) for f in found]
