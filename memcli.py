@@ -310,13 +310,15 @@ def get(memory_id: int) -> None:
     m = next(v for v in versions if v.id == memory_id)
     data = m.to_dict()
     if len(versions) > 1:  # the whole chain, newest first
-        data["versions"] = [{"id": v.id, "content": v.content, "valid_from": v.valid_from, "valid_to": v.valid_to}
+        data["versions"] = [{"id": v.id, "content": v.content, "valid_from": v.valid_from, "valid_to": v.valid_to,
+                             **({"status": v.status} if v.status != "active" else {})}  # forgotten: not current
                             for v in versions]
 
     def human() -> None:
         _show_memory(m)
         for v in data.get("versions", []):
-            mark = "current" if v["valid_to"] is None else f"until {v['valid_to']}"
+            mark = "forgotten" if v.get("status") == "deleted" else v.get("status") or (
+                "current" if v["valid_to"] is None else f"until {v['valid_to']}")
             click.echo(f"{'*' if v['id'] == m.id else ' '} #{v['id']} ({mark}) {one_line(v['content'], 80)}")
 
     emit(data, human)
@@ -331,8 +333,17 @@ def forget(memory_id: int) -> None:
     Example:
       mem.py forget 42 && mem.py restore 42
     """
-    m = current_ctx().store().forget(memory_id)
-    emit({"id": m.id, "status": m.status}, lambda: click.echo(f"forgot #{m.id} (restore with: mem.py restore {m.id})"))
+    m, back = current_ctx().store().forget_versions(memory_id)
+    data: dict[str, Any] = {"id": m.id, "status": m.status}
+    if back:  # the older versions of a fact it had replaced: the answer again (users31)
+        data["current_again"] = back
+
+    def human() -> None:
+        click.echo(f"forgot #{m.id} (restore with: mem.py restore {m.id})")
+        if back:
+            click.echo("current again: " + " ".join(f"#{i}" for i in back) + f" (#{m.id} had replaced them)")
+
+    emit(data, human)
 
 
 @cli.command()

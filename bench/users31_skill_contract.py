@@ -228,7 +228,9 @@ def _errors(c: Contract) -> None:
     c.error("usage (no such command)", ("nonsense",), 2)
     c.error("usage (bad --importance)", ("store", "x", "--importance", "7"), 2)
     c.error("not found (get 424242)", ("get", "424242"), 3)
-    c.error("embedding model changed", ("recall", "gateway"), 5, env={"MEM_EMBEDDER": "fake"})
+    other = "onnx" if c.env.get("MEM_EMBEDDER") == "hash" else "hash"
+    c.error("embedding model changed", ("recall", "gateway"), 5, env={"MEM_EMBEDDER": other})
+    c.error("bad input (MEM_EMBEDDER no embedder's name)", ("recall", "gateway"), 1, env={"MEM_EMBEDDER": "fake"})
     bad = c.folder / "damaged.db"
     bad.write_bytes(c.db.read_bytes()[:4096] + b"\0" * 8192)
     c.error("damaged file", ("recall", "gateway"), 8, db=bad)
@@ -238,6 +240,20 @@ def _errors(c: Contract) -> None:
     with sqlite3.connect(newer) as conn:
         conn.execute("INSERT INTO _mem_migrations(name, applied_at) VALUES ('m999_future', '2099-01-01')")
     c.error("written by a newer mem", ("stats",), 11, db=newer)
+    sick = c.folder / "sick.db"  # a problem doctor finds (and --fix repairs): the sign plane out of step
+    shutil.copy(c.db, sick)
+    with sqlite3.connect(sick) as conn:
+        conn.execute("DELETE FROM sign_memories")
+    rc, reply, _ = c.run("doctor", db=sick)
+    c.check("exit 1 doctor problems_found, the report still in data",
+            rc == 1 and (reply.get("error") or {}).get("code") == "problems_found" and "problems" in (reply.get("data") or {}),
+            reply)
+    c.data("doctor", "--fix", db=sick)
+    c.data("doctor", db=sick)
+    from filelock import FileLock
+
+    with FileLock(f"{c.db}.consolidate.lock"):  # a nightly consolidate already running
+        c.error("another job holds the lock (a second consolidate)", ("consolidate",), 6)
     ro = c.folder / "ro"
     ro.mkdir(exist_ok=True)
     shutil.copy(c.db, ro / "m.db")

@@ -543,17 +543,37 @@ class Writes(StoreBase):
         rows = {int(r[0]): Memory.from_row(r) for r in select_in(
             self.conn, f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({{ids}})", order)}
         out = [rows[i] for i in order if i in rows]
+        gone = {v.id for v in out if v.status == "deleted"}
         for v in out:
             one = supersession.links(self.conn, v.id)
-            v.supersedes, v.superseded_by = one["supersedes"], one["superseded_by"]
+            # a forgotten version replaces nothing any more (memengine/forget_versions.py)
+            v.supersedes, v.superseded_by = one["supersedes"], [i for i in one["superseded_by"] if i not in gone]
         return out
 
     def forget(self, mid: int) -> Memory:
         """Soft delete: hidden from recall, kept in the file, restorable."""
-        return self._set_status(mid, "deleted", ("active", "archived"))
+        return self.forget_versions(mid)[0]
+
+    def forget_versions(self, mid: int) -> tuple[Memory, list[int]]:
+        """``forget``, and the ids of the older versions of a fact it had replaced that are current again
+        (memengine/forget_versions.py: a wrong new value forgotten leaves the old one as the answer)."""
+        from memengine import forget_versions
+
+        back: list[int] = []
+        with write_tx(self.conn):
+            row = self.conn.execute("SELECT status FROM memories WHERE id = ?", (mid,)).fetchone()
+            if row is None:
+                raise NotFound(f"no memory with id {mid}")
+            if row[0] in ("active", "archived"):
+                now = to_iso(utcnow()) or ""
+                self.conn.execute("UPDATE memories SET status = 'deleted', updated_at = ? WHERE id = ?", (now, mid))
+                back = forget_versions.reinstate(self.conn, mid, now)
+        return self.get(mid), back
 
     def restore(self, mid: int) -> Memory:
-        """Bring back a forgotten or archived memory."""
+        """Bring back a forgotten or archived memory (a fact replaces again what it had replaced)."""
+        from memengine import forget_versions
+
         with write_tx(self.conn):
             row = self.conn.execute("SELECT status FROM memories WHERE id = ?", (mid,)).fetchone()
             if row is None:
@@ -565,6 +585,8 @@ class Writes(StoreBase):
                    strength = max(strength, 0.5), decay_ref_at = ? WHERE id = ?""",
                 (now, now, mid),
             )
+            if row[0] == "deleted":
+                forget_versions.replace_again(self.conn, mid, now or "")
         return self.get(mid)
 
     EXPORT_KEYS = ("content", "memory_type", "source", "ref", "importance", "event_at", "created_at",
