@@ -120,7 +120,8 @@ IMPORT_FORMATS = IMPORTERS  # importers/registry.py lists them once
 @click.option("--progress", "progress_mode", type=click.Choice(["auto", "json", "none"]), default="auto",
               show_default=True,
               help="auto: a bar with the total and an ETA on a terminal, nothing when piped; json: JSON lines "
-                   "on stderr ({\"progress\", \"done\", \"total\", \"elapsed_s\", \"eta_s\"}), for agents.")
+                   "on stderr ({\"progress\", \"phase\", \"done\", \"total\", \"elapsed_s\", \"eta_s\"}: done/total count "
+                   "the messages written, then grouped into episodes), for agents.")
 def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all_branches: bool,
                include_tools: bool, thread: str | None,
                no_episodes: bool, progress_mode: str) -> None:
