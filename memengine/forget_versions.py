@@ -19,7 +19,11 @@ from memengine import supersession
 
 def reinstate(conn: sqlite3.Connection, mid: int, now: str) -> list[int]:
     """``mid`` is being forgotten: the versions it replaced that no other memory still standing replaces
-    become current again (``valid_to`` cleared). Returns their ids."""
+    become current again (``valid_to`` cleared). Returns their ids. A forgotten version that was itself
+    history brings nothing back: what replaced it replaces the older ones too."""
+    row = conn.execute("SELECT valid_to FROM memories WHERE id = ?", (mid,)).fetchone()
+    if row is None or row[0] is not None:
+        return []
     ids = [int(r[0]) for r in conn.execute(
         """SELECT m.id FROM associations a JOIN memories m ON m.id = a.target_id
            WHERE a.source_id = ? AND a.edge_type = 'supersedes' AND m.valid_to IS NOT NULL

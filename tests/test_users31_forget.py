@@ -67,3 +67,15 @@ def test_forgetting_a_plain_memory_says_nothing_more(tmp_path: Path) -> None:
     mid = _ok(db, "store", "We had pizza at the offsite")["id"]
     assert _ok(db, "forget", str(mid)) == {"id": mid, "status": "deleted"}
     assert _ok(db, "forget", str(mid)) == {"id": mid, "status": "deleted"}  # twice: nothing changes
+
+
+def test_forgetting_a_middle_version_brings_nothing_back(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    first = _ok(db, "store", "The staging database is db-stage-3")["id"]
+    second = _ok(db, "store", "The staging database is db-stage-4")["id"]
+    third = _ok(db, "store", "The staging database is db-stage-5")["id"]
+    assert _ok(db, "forget", str(second)) == {"id": second, "status": "deleted"}  # history already: db-stage-5 stands
+    assert _found(db, "staging database") == [third]
+    assert _ok(db, "get", str(first))["valid_to"] is not None
+    assert _ok(db, "restore", str(second))["status"] == "active"
+    assert _found(db, "staging database") == [third]  # restoring history changes nothing current
