@@ -206,3 +206,67 @@ def test_damaged_exports_are_refused_in_one_line(rel: str, message: str, tmp_pat
 def test_fuzzed_copies_are_read_or_refused_in_one_line(rel: str, tmp_path: Path) -> None:
     read, refused = fuzzed_outcomes(FIX / rel, tmp_path, seed=28, keep=1)
     assert read + refused == 16 and read >= 1  # every case one or the other; no other exception
+
+
+# --- iMazing's message export (CSV): written after the first readers of this round were built, before any iMazing
+# reader (held-out for it). A CSV per conversation, a row per message; "Outgoing" rows are the owner's ("me": iMazing
+# writes no name for them); times are the computer's wall time (no zone: kept naive) ------------------------------------
+
+ANA = [
+    ("Ana Souza: Are we still on for Friday?", "2024-03-13T15:02:11"),
+    ("me: Yes, 8pm at the tasca.\nI booked for four.", "2024-03-13T15:03:40"),
+    ("Ana Souza: Perfeito! Levo o vinho & a sobremesa.", "2024-03-13T15:05:30"),
+    ("me: Ótimo, até sexta 🍷", "2024-03-13T15:08:15"),
+]
+FAMILIA = [
+    ("Mãe: Almoço de domingo cá em casa, às 13h.", "2024-05-01T09:01:12"),
+    ("Rui: Eu levo o bolo de bolacha.", "2024-05-01T09:03:00"),
+    ("me: Conta comigo, levo as bebidas.", "2024-05-01T09:04:30"),
+]
+
+
+def test_imazing_imessage_csv() -> None:
+    recs, rep = parsed(FIX / "imazing" / "Ana Souza.csv", "imazing")
+    check_chat_shape(recs, "imazing")
+    assert turns(recs) == ANA
+    assert {r.thread for r in recs} == {"Ana Souza"}
+    assert [bool(r.metadata.get("from_me")) for r in recs] == [False, True, False, True]
+    assert recs[2].metadata.get("quote") == "Yes, 8pm at the tasca." and recs[2].metadata.get("edited") is True
+    assert counts(rep) == (6, 1, 1) and rep.warnings == []  # the renaming: system; a photo alone: media
+
+
+def test_imazing_whatsapp_group_csv() -> None:
+    recs, rep = parsed(FIX / "imazing" / "WhatsApp - Família Costa.csv", "imazing")
+    assert turns(recs) == FAMILIA
+    assert {r.thread for r in recs} == {"Família Costa"}
+    assert [bool(r.metadata.get("from_me")) for r in recs] == [False, False, True]
+    assert counts(rep) == (5, 1, 1)  # the encryption notice: system; a voice message: media
+
+
+def test_imazing_folder_and_sms() -> None:
+    recs, rep = parsed(FIX / "imazing", "imazing")
+    assert sorted(turns(recs)) == sorted(ANA + FAMILIA) and counts(rep) == (11, 2, 2)
+    recs, rep = parsed(FIX / "imazing-sms" / "+1 (415) 555-0134.csv", "imazing")
+    assert turns(recs) == [
+        ("+14155550134: Your table for 2 at Nopa is confirmed for 8:15pm. Reply C to cancel.", "2024-07-04T18:30:00"),
+        ("me: Thanks! Can we sit outside?", "2024-07-04T18:31:10")]
+    assert {r.thread for r in recs} == {"+1 (415) 555-0134"} and counts(rep) == (2, 0, 0)
+
+
+def test_imazing_imports_by_cli(tmp_path: Path) -> None:
+    assert_imports_by_cli(tmp_path / "m.db", {FIX / "imazing": ("imazing", 7),
+                                              FIX / "imazing-sms" / "+1 (415) 555-0134.csv": ("imazing", 2)})
+
+
+@pytest.mark.parametrize(("rel", "message"), [
+    ("imazing_bad_date/Ana Souza.csv", 'Ana Souza.csv:6: "2024-02-30 15:05:30" is no date'),
+    ("imazing_cut/Ana Souza.csv", "inside a quoted field"),
+    ("imazing_header_only/Ana Souza.csv", "no message"),
+])
+def test_imazing_damaged_files_are_refused_in_one_line(rel: str, message: str, tmp_path: Path) -> None:
+    assert_import_refused(BAD / rel, tmp_path, message)
+
+
+def test_imazing_fuzzed_copies_are_read_or_refused_in_one_line(tmp_path: Path) -> None:
+    read, refused = fuzzed_outcomes(FIX / "imazing" / "Ana Souza.csv", tmp_path, seed=28, keep=1)
+    assert read + refused == 16 and read >= 1
