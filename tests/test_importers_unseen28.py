@@ -270,3 +270,11 @@ def test_imazing_damaged_files_are_refused_in_one_line(rel: str, message: str, t
 def test_imazing_fuzzed_copies_are_read_or_refused_in_one_line(tmp_path: Path) -> None:
     read, refused = fuzzed_outcomes(FIX / "imazing" / "Ana Souza.csv", tmp_path, seed=28, keep=1)
     assert read + refused == 16 and read >= 1
+
+
+# --- written after the parsers (not held-out) ----------------------------------------------------------------------
+
+
+def test_wechatexporter_index_page_imports_the_account() -> None:
+    recs, rep = parsed(ACC / "index.html", "wechat")
+    assert sorted(turns(recs)) == sorted(LI + GROUP) and counts(rep) == (14, 2, 3)
