@@ -278,3 +278,30 @@ def test_imazing_fuzzed_copies_are_read_or_refused_in_one_line(tmp_path: Path) -
 def test_wechatexporter_index_page_imports_the_account() -> None:
     recs, rep = parsed(ACC / "index.html", "wechat")
     assert sorted(turns(recs)) == sorted(LI + GROUP) and counts(rep) == (14, 2, 3)
+
+
+# The lead's probe (session 20): a short US Android chat ("2/3/26, 8:12 AM", nothing over 12) was read day first.
+# Android writes the phone's short date and time as CLDR patterns them: unpadded M/d/yy with upper-case AM/PM is en_US
+# (en_PH too, month first as well); the unpadded day-first English locales (en_AU, en_NZ, en_SG) and es_US write
+# lower-case "am"/"a.m."; en_IN and en_GB pad the day. So an ambiguous unpadded date with upper-case AM/PM is read month
+# first on either platform, and one with lower-case am/pm keeps the day-first default (iOS en_AU too). From what this
+# author knows of CLDR, not from exports at hand.
+@pytest.mark.parametrize(("lines", "order", "first"), [
+    ("2/3/26, 8:12\u202fAM - Ellie: Lunch at noon?\n2/3/26, 8:14\u202fAM - Sam: Yes, the deli\n"
+     "2/4/26, 9:01\u202fPM - Ellie: Thanks!\n", "mdy", "2026-02-03T08:12:00"),
+    ("3/2/26, 8:12\u202fam - Ellie: Lunch at noon?\n3/2/26, 8:14\u202fam - Sam: Yes, the deli\n"
+     "4/2/26, 9:01\u202fpm - Ellie: Thanks!\n", "dmy", "2026-02-03T08:12:00"),
+    ("[3/2/26, 8:12:05\u202fam] Ellie: Lunch at noon?\n[3/2/26, 8:14:00\u202fam] Sam: Yes, the deli\n", "dmy",
+     "2026-02-03T08:12:05"),
+    ("[2/3/26, 8:12:05\u202fAM] Ellie: Lunch at noon?\n[2/3/26, 8:14:00\u202fAM] Sam: Yes, the deli\n", "mdy",
+     "2026-02-03T08:12:05"),
+])
+def test_an_ambiguous_unpadded_date_is_month_first_only_beside_upper_case_am_pm(
+        lines: str, order: str, first: str, tmp_path: Path) -> None:
+    from importers import ImportReport, whatsapp
+
+    path = tmp_path / "WhatsApp Chat with Ellie.txt"
+    path.write_text(lines, encoding="utf-8")
+    rep = ImportReport(str(path), "whatsapp")
+    recs = list(whatsapp.parse(path, rep))
+    assert rep.variant["date_order"] == order and recs[0].event_at.isoformat() == first, rep.variant
