@@ -244,6 +244,10 @@ NOTES_NEWER = True
 # knee sessions to once a month" / "Knee physio discharged Noor: no more appointments"); 0 = off (a change word or a
 # value said anew were needed). Chosen by leaving each agent-note dev set out (bench/recall45_same.py).
 NOTES_SAME_COS = 0.65
+# Round 45 (notes_recent.py): among the first k candidates, all an agent's notes, each nudged by its place in date
+# order ("GATE:W": the newest +W; gate "now" a question wanting the current state, "all" any not about the past);
+# '' = off.
+NOTES_RECENT = ""
 # Round 34 (memengine/recall/keyword_floor.py): a keyword side of notes whose every match is a word held by more than
 # half of the rows (FTS5's idf floor: the user's name in a store of notes about them) is left out of fusion.
 KW_FLOOR = True
@@ -441,6 +445,8 @@ class RecallConfig:
     notes_newer: bool = NOTES_NEWER
     # ... and one saying the subject again with no change word, its vector at least this close (round 45); 0 = off.
     notes_same_cos: float = NOTES_SAME_COS
+    # Notes scored alike: the later a little higher under a question for the present (notes_recent.py); '' = off.
+    notes_recent: str = NOTES_RECENT
     # A keyword side of notes that matched only words most rows hold is left out of fusion (keyword_floor.py, round 34).
     kw_floor: bool = KW_FLOOR
     # The store's may_update link between two notes sharing no word of a subject, vectors apart, not honoured (round 36).
