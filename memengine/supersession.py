@@ -125,10 +125,12 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_relocated,
         fact_reorg,
         fact_shared,
+        fact_shift,
         fact_slot,
         fact_stated,
         fact_swap,
         fact_undone,
+        fact_vacated,
         fact_wordform,
         facts,
     )
@@ -206,6 +208,12 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
                 eff_new = fact_effective.without(old_text, kept_new)
                 verdict = rules(old_text, facts.analyse(eff_new), eff_said, sim, cos) \
                     or fact_slot.decide(old_text, eff_new, cos, embed, model_id) or verdict
+        if verdict is None or verdict.kind == fact_slot.MAY_UPDATE:
+            # the older's value said ended by an event in any clause, another value named (memengine/fact_vacated.py:
+            # "The WD drive failed, so backups go to …"): read after the learned decision, whose band it makes sure
+            # (or a shift in time said anywhere, the older's slot said again with another value, memengine/fact_shift.py:
+            # "Society meetings are on the last Thursday of the month from now on")
+            verdict = fact_vacated.vacated(old_text, kept_said) or fact_shift.shifted(old_text, kept_said) or verdict
         if verdict is None and cos is not None and (sim is None or sim >= floor):
             # the same slot named in other words ("pg pool max" / "Postgres connection pool size", "he" /
             # "Tom", "la BDD" / "la base de données"): asked again with the newer in the older's words
@@ -234,21 +242,24 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         # (or the older's value named as ended, its whole thing named as redone in another, memengine/fact_ended.py:
         # "Rebuilt the agency site in Astro" names the site, which most of the agent's notes name too)
         framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE, *fact_person.PERSON_REASONS,
-                                            fact_ended.REDONE, fact_ended.REASON, fact_breakup.REASON, fact_wordform.REASON))
+                                            fact_ended.REDONE, fact_ended.REASON, fact_breakup.REASON, fact_wordform.REASON,
+                                            fact_vacated.REASON))
         # a role of its own: a new role, a person who moved, was taken on elsewhere (memengine/fact_hired.py) or went
         # over to another provider (memengine/fact_provider.py), the older's value said left for another in the newer's
         # own words ("cancelled the gym membership at A and joined the climbing wall at B": two jobs' words, one
         # value left; not a value the alias path wrote into the newer)
         own_role = verdict.reason.startswith((fact_promoted.ROLE, fact_relocated.REASON, fact_hired.REASON,
                                               fact_provider.REASON, fact_crossed.REASON, fact_as_role.REASON,
-                                              fact_ended.REASON, fact_breakup.REASON, fact_wordform.REASON)) \
+                                              fact_ended.REASON, fact_breakup.REASON, fact_wordform.REASON,
+                                              fact_vacated.REASON)) \
             or verdict.reason.startswith(fact_migrated.REASON) and fact_migrated.left_for(old_text, said_text) is not None
         # a rule restricted to fewer days (memengine/fact_only.py) names its days in place of the older's "every
         # night at 02:00": a day for a time of day is the restriction, not another attribute
         # (nor is it when the newer names the older's value as what it switched away from or apart from the change:
         # memengine/fact_named_switch.py, fact_left_clause.py)
         restricts = verdict.reason.startswith((fact_only.REASON, fact_named_switch.REASON, fact_left_clause.REASON,
-                                               fact_ended.REASON, fact_ended.REDONE, fact_breakup.REASON, fact_wordform.REASON))
+                                               fact_ended.REASON, fact_ended.REDONE, fact_breakup.REASON, fact_wordform.REASON,
+                                               fact_vacated.REASON))
         if verdict.kind != "relative" and (not restricts and fact_kind.another_attribute(old_text, attr_new, known) and (
                 attr_said == attr_new or fact_kind.another_attribute(old_text, attr_said, known))
                 or not own_role and _another_role(old_text, new_text, said_text)
@@ -611,9 +622,11 @@ def vetoed(old_text: str, new_text: str) -> str:
     after "Flight to Lagos on 18 December"), or the two say the same of two things a qualifier names
     (memengine/fact_qualifier.py: "... for project Apollo uses port 8001" / "... for project Zeus ..."), or the
     newer's note label names another thing of the older's kind (memengine/fact_label_thing.py: "New guest wifi: …" /
-    "The home wifi is called …")."""
+    "The home wifi is called …"), or the newer helped a person the older does not name (memengine/fact_helped.py:
+    "Helped Dev set up plot 9" is Dev's plot)."""
     from memengine import (
         fact_full_name,
+        fact_helped,
         fact_instance,
         fact_label_thing,
         fact_legs,
@@ -632,7 +645,7 @@ def vetoed(old_text: str, new_text: str) -> str:
         or fact_relocated.another_mover(old_text, new_text) or fact_legs.another_leg(old_text, new_text) \
         or ("another named thing in the subject's qualifier (memengine/fact_qualifier.py)"
             if fact_qualifier.another_qualified(old_text, new_text) else "") \
-        or fact_label_thing.another_labelled(old_text, new_text)
+        or fact_label_thing.another_labelled(old_text, new_text) or fact_helped.helped_other(old_text, new_text)
 
 
 def _one_owner(decisions: list[Decision]) -> list[Decision]:

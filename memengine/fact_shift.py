@@ -1,0 +1,126 @@
+"""A shift in time said anywhere, the older's slot said again with another value (facts38): "Society meetings are on
+the last Thursday of the month from now on" after "Allotment society meets on the first Tuesday of the month",
+"Ordering seeds from Real Seeds this year instead" after "Seed orders go to Kings Seeds".
+
+The rules before this one read "now" where a sentence shape puts it ("X is now Y", "now at …"); a change said by
+when it starts to hold comes at the end, the start, or between ("from now on", "instead", "this year", "as of
+March", "these days", "going forward"). This reading needs no sentence shape:
+
+- **a shift marker** (:data:`_SHIFT`) anywhere in the newer;
+- **the older's slot said again**: once values are masked (names, codes, numbers, clock times, days, months,
+  ordinals), the words the older has left (its frame: "society meets month", "seed orders go") are said by the newer,
+  at least two of them and at least half, in any word form ("meetings" / "meets", "ordering" / "orders"); and the
+  newer adds no content word of its own (a qualifier says another thing: "Junior choir practice");
+- **another value of the older's kind**: the older's value of one kind (a name, a number, a time, a day, an
+  ordinal) is not said by the newer (or only as what was left: "instead of X", "not X"), and the newer says another
+  value of that kind.
+
+Guards: the newer is asserted (memengine/fact_mood.py), says no while ("this week", "until", "on holiday"), adds
+nothing ("also", "a second"), names no possessor the older does not. Pure: no SQL, no model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memengine import fact_mood
+from memengine.fact_align import same_word
+from memengine.fact_cue_lexicon import TITLES
+from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold_text
+from memengine.fact_types import Verdict
+
+__all__ = ["REASON", "shifted"]
+
+REASON = "a shift in time, the older's slot said again with another value"
+
+_SHIFT = re.compile(
+    r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on|henceforth|instead|these\s+days|nowadays|"
+    r"as\s+(?:of|from)\s+\w+|from\s+(?:this|next)\s+(?:month|year|term|season|week|spring|summer|autumn|winter)|"
+    r"starting\s+(?:from\s+)?(?:this|next|today|tomorrow|\w+day|\w+ber|january|february|march|april|may|june|july|"
+    r"august)|this\s+(?:year|season|term)(?!'s|’s)|from\s+(?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)|no\s+longer|any\s*more)\b")
+_WHILE = re.compile(r"\b(?:today|tonight|tomorrow|this\s+(?:week|weekend|morning|afternoon|evening|month)|"
+                    r"next\s+week|for\s+(?:now|the\s+(?:week|day|weekend|time\s+being)|a\s+(?:week|while|bit|few)|"
+                    r"\w+\s+(?:days|weeks))|until|till|meanwhile|temporarily|on\s+(?:holiday|leave)|off\s+sick|while|"
+                    r"in\s+the\s+meantime|one-off|just\s+once)\b")
+_ADD = frozenset("also too another second extra spare additional".split())
+_MARKER_WORDS = frozenset("from now on going forward here henceforth instead these days nowadays as of starting this "
+                          "next year season term month week no longer any anymore more".split())
+_ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth last".split())
+_AUX = frozenset("are is was were has have had been being get gets got does did done".split())
+_LEFT = re.compile(r"\b(?:instead\s+of|rather\s+than|not|from|off|left|dropped|ditched)\s+(?:the\s+)?$")
+_WORD = re.compile(r"[^\W_]+(?:[:.'’][^\W_]+)*")
+_TIME = re.compile(r"^\d{1,2}(?:[:.]\d\d)?(?:am|pm)?$|^\d{1,2}(?:am|pm)$")
+
+
+def _kind(word: str, first: bool) -> str:
+    """The kind of value ``word`` is ("" for none): a clock time, a day, a month, an ordinal, a number, a name."""
+    k = fold_text(word)
+    if k in WEEKDAYS or k.removesuffix("s") in WEEKDAYS:
+        return "day"
+    if k in MONTHS:
+        return "month"
+    if k in _ORDINALS:
+        return "ordinal"
+    if re.search(r"\d(?::\d\d)?(?:am|pm)$", k) or re.match(r"^\d{1,2}[:.]\d\d$", k):
+        return "time"
+    if k.replace(".", "").replace(",", "").isdigit():
+        return "number"
+    if k in TITLES or k in STOPWORDS:
+        return ""
+    if not first and word[:1].isupper() or any(c.isdigit() for c in word) or word[:1].islower() and any(
+            c.isupper() for c in word[1:]):
+        return "name"
+    return ""
+
+
+def _read(text: str) -> tuple[list[str], dict[str, set[str]]]:
+    """The frame (content words left once values are masked) and the values by kind of ``text``."""
+    frame: list[str] = []
+    values: dict[str, set[str]] = {}
+    for i, w in enumerate(_WORD.findall(text)):
+        kind = _kind(w, i == 0)
+        k = fold_text(w)
+        if kind:
+            values.setdefault(kind, set()).add(k)
+        elif k not in STOPWORDS and k not in _AUX and len(k) > 2 and k not in ("user", "users"):
+            frame.append(k.removesuffix("'s").removesuffix("’s"))
+    return frame, values
+
+
+def _said_left(new: str, value: str) -> bool:
+    """Whether the newer says ``value`` only as what was left ("instead of the Google Form", "not 0192")."""
+    ln = fold_text(new)
+    for m in re.finditer(rf"(?<![\w]){re.escape(value)}(?![\w])", ln):
+        if not _LEFT.search(ln[max(0, m.start() - 20):m.start()]):
+            return False
+    return True
+
+
+def shifted(old: str, new: str) -> Verdict | None:
+    """A ``slot`` verdict when ``new`` says a shift in time, the older's slot and another value of the older's kind
+    (see the module docstring), else None."""
+    ln = fold_text(new)
+    marker = _SHIFT.search(ln)
+    if marker is None or _WHILE.search(ln) or fact_mood.unasserted(new):
+        return None
+    old_frame, old_values = _read(old)
+    new_frame, new_values = _read(new)
+    if set(new_frame) & _ADD or set(old_frame) & _ADD:
+        return None
+    owners = {fold_text(m.group(1)) for m in re.finditer(r"([^\W_]+)(?:'s|’s)\s+\w", old)}
+    if any(fold_text(m.group(1)) not in owners for m in re.finditer(r"([^\W_]+)(?:'s|’s)\s+\w", new)):
+        return None  # a possessor of its own ("Ciaran's galleries …", "Emma's son is in fifth grade this year")
+    new_frame = [k for k in new_frame if k not in _MARKER_WORDS]
+    shared = [k for k in dict.fromkeys(old_frame) if any(same_word(k, n) for n in new_frame)]
+    if len(shared) < 2 or 2 * len(shared) < len(set(old_frame)):
+        return None
+    own = [n for n in dict.fromkeys(new_frame) if not any(same_word(n, k) for k in old_frame)]
+    if own:
+        return None
+    for kind, olds in old_values.items():
+        news = new_values.get(kind, set()) - olds
+        # (a word of the older's value said again is its kind's word: "Kings Seeds" / "Real Seeds")
+        if news and any(o not in new_values.get(kind, set()) or _said_left(new, o) for o in olds):
+            return Verdict("slot", f"{REASON}: {marker.group(0)!r}, {sorted(olds)[0]} -> {sorted(news)[0]}", 0.8)
+    return None

@@ -1,0 +1,211 @@
+"""The older's value vacated by an event, and the slot filled anew (facts38): "The WD drive failed, so backups go to
+an 8TB Samsung T9", "Let the Aviva policy lapse; kit is covered by Photoguard", "Gave up plot 14 and took over plot
+22", "Mrs Okafor handed the treasurer's role to Dev Patel".
+
+The rules before this one read a change by the shape of its sentence ("switched from X to Y", "X retired, so now Y
+…"), each a shape someone wrote: a change told as *what happened to the old value* comes in any order and any verb.
+This reading needs three things and no sentence shape:
+
+- **the older's value named**: a word of the older's value (a name, a code, a number said after one of the older's
+  own words: "plot 14" of "Allotment plot number is 14"), not as whose ("Jen's van"), in a clause of the newer;
+- **an event that ends it in that clause**: a verb of the class that ends a thing's holding of a role (it failed,
+  lapsed, expired, closed, was sold, handed over, retired, gave up, died, broke, wore out, was removed, was dropped
+  …), in any inflection; the class is the English verbs of ending, leaving and disposing, written from the language,
+  not from a sample (:data:`_END`);
+- **a new value**: the newer names a name, a code or a number the older does not, outside the value it ended.
+
+Guards: the newer is asserted (memengine/fact_mood.py), adds nothing ("also", "a second", "spare"), says no while
+("this week", "until", "on holiday", "for now"), and names no possessor the older does not ("Jen's RAC cover
+lapsed"). Pure: no SQL, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memengine import fact_left_clause, fact_mood, facts
+from memengine.fact_align import same_word
+from memengine.fact_cue_lexicon import TITLES
+from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold_text
+from memengine.fact_types import Verdict
+
+__all__ = ["REASON", "vacated"]
+
+REASON = "the older's value vacated by an event, the slot filled anew"
+
+_WORD = re.compile(r"[^\W_]+(?:[-+.][^\W_]+)*\+?")
+
+
+def _forms(base: str) -> set[str]:
+    """The past and the -ing form of a regular English verb (a final e, y or consonant handled): the base and -s
+    forms are left out, most of them nouns too ("the end", "a bus stop", "a fire drill")."""
+    if base.endswith("e"):
+        return {base + "d", base[:-1] + "ing"}
+    if base.endswith("y") and base[-2:-1] not in "aeiou":
+        return {base[:-1] + "ied", base + "ing"}
+    return {base + "ed", base + "ing", base + base[-1] + "ed", base + base[-1] + "ing"}
+
+
+# The verbs that end a thing's holding of a role, English: failing, lapsing, closing, leaving, disposing, handing on.
+# Written from the language's verbs of ending (regular ones inflected by _forms; irregular pasts listed), and
+# phrasal ones whose particle makes the ending ("gave up", "wore out", "packed in").
+_REGULAR = ("fail lapse expire end stop close cancel terminate retire resign die crack remove drop ditch dump scrap "
+            "bin discontinue decommission axe sunset delete uninstall unsubscribe quit finish fire sack "
+            "cease abandon shutter dissolve liquidate collapse vacate surrender retract withdraw revoke")
+_IRREGULAR = "sold selling left leaving broke broken lost losing stole stolen quit quitting"
+_PHRASAL = (r"gave\s+up|give\s+up|given\s+up|giving\s+up|handed(?:\s+(?:over|on|back))?|hand(?:s|ing)?\s+over|"
+            r"passed\s+(?:on|over)|stepped\s+down|stood\s+down|step(?:s|ping)?\s+down|wore\s+out|worn\s+out|"
+            r"packed\s+(?:in|up)|went\s+(?:bust|under|out\s+of\s+business)|shut\s+(?:down|up)?|closed\s+down|"
+            r"ran\s+out|run\s+out|written\s+off|wrote\s+off|traded\s+(?:in|away)|trade\s+in|let\s+(?:\S+\s+){0,4}"
+            r"(?:lapse|go|expire)|got\s+rid\s+of|paid\s+off|switched\s+off|turned\s+off|moved\s+(?:away|out|on)|"
+            r"lost\s+the\s+contract|pulled\s+out")
+_END = re.compile(r"\b(?:" + _PHRASAL + "|" + "|".join(sorted({f for b in _REGULAR.split() for f in _forms(b)}
+                                                               | set(_IRREGULAR.split()), key=lambda w: (-len(w), w)))
+                  + r")\b")
+# a while: the value is away for a time, not ended ("Kofi is on holiday, so Hamza does the deliveries next week")
+_WHILE = re.compile(r"\b(?:today|tonight|tomorrow|this\s+(?:week|weekend|morning|afternoon|evening)|next\s+week|"
+                    r"for\s+(?:now|the\s+(?:week|day|weekend|time\s+being)|a\s+(?:week|while|bit|few)|\w+\s+(?:days|weeks))|"
+                    r"until|till|meanwhile|temporarily|on\s+(?:holiday|leave|paternity|maternity)|off\s+sick|"
+                    r"while|in\s+the\s+meantime)\b")
+_ADD = frozenset("also too another second extra spare additional".split())
+# an older that is no state of a slot: one more of a kind ("Bought a second Podmic", "two spare Michelins"), an
+# exception that stays ("The primary down the road still uses SIMS"), or an event told ("Transferred the domain …",
+# "Asked Triodos about …"): its value ended elsewhere says nothing of it
+_NOT_STATE = _ADD | frozenset("still two three several spare".split())
+_TOLD = re.compile(r"^(?:[a-z]+ed|(?:re)?(?:bought|sold|got|made|took|gave|went|left|met|sent|built|lent|lost|found|"
+                   r"put|brought|paid|spent|won|ran|began|wrote|did|kept|held|told|said|set|cut|shut|hung|drew|"
+                   r"chose|threw|fed|led|dug|sat|stood|spoke|broke|stole))\b")
+_THEIRS = frozenset("his her their hers theirs".split())
+
+
+def _keys(text: str) -> list[str]:
+    return [fold_text(w) for w in _WORD.findall(text)]
+
+
+def _named(word: str, first: bool) -> bool:
+    """Whether ``word`` is written as a name or a code (capitalised past the first word, a digit, "iPhone")."""
+    return not first and word[:1].isupper() or any(c.isdigit() for c in word) or word[:1].islower() and any(
+        c.isupper() for c in word[1:])
+
+
+@lru_cache(maxsize=4096)
+def _older(old: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The older's value names (past its subject), its numbers with the word said before each, and its keys."""
+    f = facts.analyse(old)
+    subject = {p for w in f.words[:f.subject_end] for p in w.key.split()}
+    subject |= {fold_text(m.group(1)) for m in re.finditer(r"([^\W_]+)(?:'s|’s)\s", old)}  # whose: no value
+    words = _WORD.findall(old)
+    keys = [fold_text(w) for w in words]
+    names: set[str] = set(fact_left_clause._values(old)) - subject
+    numbers: set[str] = set()
+    for i, (w, k) in enumerate(zip(words, keys)):
+        if k in STOPWORDS or k in TITLES or k in WEEKDAYS or k.removesuffix("s") in WEEKDAYS or k in MONTHS \
+                or any(same_word(k, s) for s in subject):
+            continue
+        if k.isdigit():
+            before = [b for b in keys[:i] if b not in STOPWORDS and not b.isdigit()]
+            numbers.update(f"{b} {k}" for b in before)  # ("plot 14" of "Allotment plot number is 14")
+        elif _named(w, i == 0) and len(k) > 1:
+            names.add(k)
+    return frozenset(names), frozenset(numbers), frozenset(keys)
+
+
+def _hits(clause: str, names: frozenset[str], numbers: frozenset[str], old_keys: frozenset[str]) -> list[str]:
+    """The older's value words ``clause`` names, not as whose ("Jen's", "Kofi's brother"), each in a run of names
+    the older says all of ("Harbour Surgery" is not "Harbour Lettings", "Scottish Canals" not "Canal Wharf")."""
+    words = _WORD.findall(clause)
+    run: list[str] = []
+    for i, w in enumerate(words + [""]):
+        if w and _named(w, i == 0) and not w.isdigit():
+            run.append(fold_text(w))
+            continue
+        if any(k in names for k in run) and not all(k in names or k in TITLES for k in run):
+            return []
+        run = []
+    keys = [fold_text(w) for w in words]
+    out = []
+    for i, k in enumerate(keys):
+        nxt = clause[clause.find(words[i]) + len(words[i]):][:2]
+        if nxt[:2] in ("'s", "’s") or nxt[:1] in ("'", "’") and k.endswith("s"):
+            continue
+        if k in names and _named(words[i], False):  # (written as a name here too: not "the wharf" of "Canal Wharf")
+            out.append(k)
+        elif k.isdigit() and i > 0 and any(f"{b} {k}" in numbers or any(same_word(b, n.split()[0]) and n.split()[1] == k
+                                                                       for n in numbers) for b in keys[max(0, i - 2):i]):
+            out.append(k)
+    return out
+
+
+# the new value said to hold a role by a copula: "Chloe is our dog walker now"
+_ROLE = re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:our|my|the|his|her|their)\s+((?:[a-z][\w-]*\s*){1,3})")
+
+
+def _another_role(new: str, came: str, old_keys: frozenset[str]) -> bool:
+    """Whether the newer says its new value holds a role the older does not name ("Emma left for college, so Chloe is
+    our dog walker now" after "Our babysitter is Emma": another role filled, the babysitter's not said)."""
+    for clause in fact_left_clause.clauses(new):
+        if came not in _keys(clause):
+            continue
+        for m in _ROLE.finditer(clause):
+            role = [k for k in _keys(m.group(1)) if k not in STOPWORDS and k not in ("now", "these", "days")]
+            if role and not any(same_word(k, o) for k in role for o in old_keys):
+                return True
+    return False
+
+
+def _new_value(text: str, old_keys: frozenset[str], ended: set[str]) -> str:
+    """A name, a code or a number ``text`` says that the older does not, outside what it ended, or ""."""
+    for i, w in enumerate(_WORD.findall(text)):
+        k = fold_text(w)
+        if k in old_keys or k in ended or k in STOPWORDS or k in MONTHS or k in WEEKDAYS or k in TITLES \
+                or k.rstrip("s") in WEEKDAYS:
+            continue
+        if _named(w, i == 0):
+            return k
+    return ""
+
+
+def vacated(old: str, new: str) -> Verdict | None:
+    """A ``slot`` verdict when a clause of ``new`` names the older's value with an event that ends it and the newer
+    names a new value (see the module docstring), else None."""
+    ln = fold_text(new)
+    if fact_mood.unasserted(new) in ("plan", "question", "hypothesis", "request", "wish"):
+        return None
+    keys = set(_keys(new))
+    if keys & _ADD or "as well" in ln or _WHILE.search(ln):
+        return None
+    names, numbers, old_keys = _older(old)
+    if not names and not numbers:
+        return None
+    lo = fold_text(old)
+    if old_keys & _NOT_STATE or _TOLD.match(lo) or fact_mood.unasserted(old) in ("plan", "question", "hypothesis"):
+        return None
+    if any(fold_text(m.group(1)) not in keys | {"user", "users"} for m in re.finditer(r"\b([A-Z][^\W_]*)(?:'s|’s)\s", old)):
+        return None  # the older is someone else's the newer does not name ("Jen's breakdown cover is with the AA")
+    if _THEIRS & keys - old_keys and not any(fold_text(m.group(1)) in keys
+                                             for m in re.finditer(r"([^\W_]+)(?:'s|’s)\s", old)):
+        return None  # another person's ("Jen let her RAC cover lapse"; not the older's own "Aoife sold her R6")
+    if any(fold_text(m.group(1)) not in lo for m in re.finditer(r"([^\W_]+)(?:'s|’s)\s+\w", new)
+           if fold_text(m.group(1)) not in names):
+        return None  # a possessor the older does not name ("Jen's breakdown cover lapsed")
+    for clause in fact_left_clause.clauses(new, reasons=True):
+        parts = re.split(r"\s+and\s+", clause)
+        for i, part in enumerate(parts):
+            m = _END.search(fold_text(part))
+            if m is None:
+                continue
+            hit = _hits(part, names, numbers, old_keys)
+            if not hit and i > 0 and not _new_value(part, frozenset(), set()):
+                # (an ending verb with no value of its own ends the one before "and": "The Canon kept jamming and
+                # finally failed"; not "Let the RAC cover lapse and joined the AA", whose AA is what came)
+                hit = _hits(parts[i - 1], names, numbers, old_keys)
+            if hit:
+                break
+        else:
+            continue
+        came = _new_value(new, old_keys, set(hit))
+        if came and not _another_role(new, came, old_keys):
+            return Verdict("slot", f"{REASON}: {hit[0]} ({m.group(0)}) -> {came}", 0.8)
+    return None
+
