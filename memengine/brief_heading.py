@@ -110,6 +110,21 @@ def _widened(name: str, texts: Sequence[str], stop: frozenset[str], people: Set[
     return name
 
 
+_NUMBERS = frozenset("one two three four five six seven eight nine ten eleven twelve".split())
+
+
+def _ends_phrase(i: int, toks: Sequence[str], low: Sequence[str], stop: frozenset[str],
+                 joined: Callable[[int], bool]) -> bool:
+    """(brief35) Whether the word at ``i`` may end a noun phrase: the line ends or breaks after it, or a stop word,
+    preposition or determiner follows ("the knee op is on tues"); a content word or a number after it makes it a verb
+    or an adjective said of the thing ("my car fits four", "el vocho suena raro")."""
+    if i + 1 >= len(toks) or not joined(i):
+        return True
+    nxt = low[i + 1]
+    return not any(ch.isdigit() for ch in nxt) and nxt not in _NUMBERS and (nxt in stop or nxt in FUNCTION or nxt in _PREPS
+                                                   or nxt in DETERMINERS)
+
+
 def _proper(word: str, lines: Sequence[str]) -> bool:
     """Whether ``word`` is an acronym, or written capitalised inside a sentence of ``lines`` (a proper name)."""
     if word.isupper() and len(word) > 1:
@@ -190,8 +205,9 @@ def _phrases(body: str, key: str, stop: frozenset[str], people: Set[str]) -> lis
         if hyphen(i):
             continue  # a piece of a longer word ("bike-shed")
         rights = [(i, False)]
-        if joined(i) and noun(i + 1):
-            rights.append((i + 1, False))  # "knee op"
+        if joined(i) and noun(i + 1) and _ends_phrase(i + 1, toks, low, stop, joined) \
+                and (t.isupper() or not toks[i + 1].isupper()):
+            rights.append((i + 1, False))  # "knee op" (not "car fits four", "vocho suena raro", "regner SÅ")
         # a complement: preposition (+ determiner) + one or two content words ("cottage in Coniston")
         k = i + 1
         if joined(i) and k < len(toks) and low[k] in _PREPS:

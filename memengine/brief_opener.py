@@ -19,7 +19,7 @@ import re
 import sqlite3
 from collections.abc import Callable, Sequence
 
-from memengine import topic_names
+from memengine import brief_greetings, topic_names
 
 OPENER = True  # the switch (off: "mixed subjects", as before brief35)
 OPENER_LINES = 4  # lines read from the start of the exchange
@@ -116,6 +116,8 @@ def opener_name(texts: Sequence[str], stop: frozenset[str], exclude: set[str],
     if not OPENER:
         return None
     for body in lines_in_order(texts)[:OPENER_LINES]:
+        if brief_greetings.has_opener(body):  # "Guten Morgen, ..." names nothing
+            body = brief_greetings.without_greetings(body)
         cands = []
         for tier, phrase in _phrases(body, stop, exclude):
             key = tuple(topic_names.fold(w) for w in topic_names._WORD.findall(phrase))

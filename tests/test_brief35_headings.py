@@ -95,3 +95,24 @@ def test_joining_words_and_a_group_called_to_end_no_name() -> None:
             "Niamh: right lads rehearsal thursday?\nCallum: cant do thurs"]
     assert topic_names.name(lads, _stop(lads), {"niamh", "callum"}, lambda _k: 1.0) == "rehearsal"
     assert brief_heading.widened("rehearsal", lads, _stop(lads), {"niamh", "callum"}, frozenset()) == "rehearsal"
+
+
+def test_a_verb_or_a_shout_after_the_word_is_no_compound() -> None:
+    """"my car fits four", "el vocho suena raro", "det regner SÅ meget": the word stays; "tom's knee op is on tues"
+    still widens; a greeting opening an exchange names nothing ("Guten Morgen")."""
+    def w(name: str, texts: list[str], people: set[str] | None = None) -> str:
+        return brief_heading.widened(name, texts, summarize.stopwords_for(texts, None), people or set(), frozenset())
+
+    car = ["Kofi: I can drive, my car fits four and the bags", "Kofi: I can drive, my car fits four\nMo: ok",
+           "Mo: the car is blue"]
+    assert w("car", car) == "car"
+    vocho = ["R: el vocho suena raro desde el viernes", "R: lo llevo al taller, el vocho suena raro cuando frena",
+             "R: el vocho suena raro\nX: ok"]
+    assert w("vocho", vocho) == "vocho"
+    assert w("regner", ["Sofie: det regner SÅ meget", "Sofie: det regner SÅ meget\nAnders: ja"]) == "regner"
+    knee = ["Mel: tom's knee op is on tues 22nd", "Mel: tom's knee op is on tues 22nd\nTom: ok", "Tom: knee is bad"]
+    assert w("knee", knee, {"tom", "mel"}) == "tom's knee"
+    morgen = ["Jonas: Guten Morgen! Störung im ganzen Block, Techniker kommt heute", "Lena: danke"]
+    got = brief_opener.opener_name(morgen, summarize.stopwords_for(morgen, "german"), {"jonas", "lena"},
+                                   lambda _k: 1.0, set())
+    assert got is not None and "Morgen" not in got, got
