@@ -800,5 +800,5 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         # say (split in parts, each part is a subject of its own: named as a topic is)
         if k[0] is not None:  # (brief35) no word shared: what the exchange's opening line names, if one does
             return (brief_opener.opener_name([*brief_opener.episode_of(self.conn, k[0]), *texts], stop, self.exclude,
-                                             self.rarity, self.taken) or got) if got == MIXED else got
+                                             self.rarity, self.taken, self.taken_words) or got) if got == MIXED else got
         return got if self.parts[None] > 1 or topic_names.held_by_share(got, texts, stop) else MIXED

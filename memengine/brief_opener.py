@@ -111,7 +111,8 @@ def episode_of(conn: sqlite3.Connection, cluster: int) -> list[str]:
 
 
 def opener_name(texts: Sequence[str], stop: frozenset[str], exclude: set[str],
-                rarity: Callable[[tuple[str, ...]], float], taken: set[str] | None) -> str | None:
+                rarity: Callable[[tuple[str, ...]], float], taken: set[str] | None,
+                taken_words: frozenset[str] = frozenset()) -> str | None:
     """The name of the first of the group's opening lines that names something (module docstring), or None."""
     if not OPENER:
         return None
@@ -125,6 +126,10 @@ def opener_name(texts: Sequence[str], stop: frozenset[str], exclude: set[str],
                 continue
             if tier < 2 and not topic_names.name_shaped(phrase, [body], stop):
                 continue
+            if tier == 0 and not (phrase[:1].isupper() and not body.startswith(phrase)):
+                continue  # one word said once: only a name written capitalised inside the line ("Lacuna")
+            if taken_words and {topic_names.fold(w) for w in topic_names._WORD.findall(phrase)} & taken_words:
+                continue  # a word of another topic's name: the two headings would not tell their topics apart
             cands.append((-tier, -rarity(key), phrase))
         if cands:
             return min(cands)[2]

@@ -63,7 +63,8 @@ class PlanDays:
         self.orders: dict[str, str] | None = None  # thread -> its importer's date order, read at the first "/"
         self.unavailable: dict[int, frozenset[date]] = {}  # (round 18) the days each plan calls unavailable
         self.booked_by: dict[int, str] = {}  # (brief35) the earlier turn whose booking placed a plan's bare day
-        self.moved: set[int] = set()  # (brief35) the plans a newer one moved (not those it restates): no one's news
+        self.moved: set[int] = set()  # (brief35) plans moved by a rebooking or an "instead": no one's news (not
+        # those the older rules drop: a restated plan may still be its author's news, held-out 17)
 
     def of(self, mid: int, content: str, when: str | None) -> list[date]:
         """The days memory ``mid`` (``content``, dated ``when``) planned, sorted."""
@@ -233,16 +234,18 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]], days_of
             ((sim >= MOVED_COS) & ((cue[None, :] & subject) | ((day[None, :] == day[:, None]) & (sim >= RESTATED_COS))))
             | (event & cue[None, :] & other_days))) | (took_back & (subject | cue[None, :])) | (turned_down & other_days))
         by_newer |= newer & _replaced_unsaid(found, days, written, subject, days_of)
+        ours = np.zeros_like(by_newer)  # (brief35) the moves of the two rules below: no one's news either
         if days_of is not None and days_of.booked_by:  # (brief35) "tap changed the flight to the 15th" moves the
-            by_newer |= newer & _rebooked(found, days, cue, days_of.booked_by)  # booking that gave the 15th its month
+            ours |= newer & _rebooked(found, days, cue, days_of.booked_by)  # booking that gave the 15th its month
         # (brief35) "... instead" moves the one plan of its exchange whose day is nearest its own, if no rule above
         # paired it ("the 14th is taken, Luca has people over — Saturday 16th instead?" moves the dinner, not the plumber)
         instead = newer & replaces & other_days & _instead_nearby(found, written)
-        for said in np.nonzero(instead.any(axis=0) & ~by_newer.any(axis=0))[0]:
+        for said in np.nonzero(instead.any(axis=0) & ~by_newer.any(axis=0) & ~ours.any(axis=0))[0]:
             olds = np.nonzero(instead[:, said])[0]
             dist = np.abs(day[olds] - day[said])
             if (dist == dist.min()).sum() == 1:
-                by_newer[olds[dist.argmin()], said] = True
+                ours[olds[dist.argmin()], said] = True
+        by_newer |= ours
         # (round 10) one change moves one plan: of the older plans a newer one would move, only those of the day
         # nearest its own ("Spårvägen moved the match: now Sunday 22 November" moves the league match of the 21st,
         # not the cup's "first match" on 12 December, which names "match" too)
@@ -265,7 +268,7 @@ def _drop_moved(store: Store, found: list[tuple[Any, date, list[date]]], days_of
             kept.append((f[0], ahead[0], left) if old and ahead else f)
         kept.sort(key=lambda f: (f[1], -int(f[0][0])))
         if days_of is not None:
-            days_of.moved.update(int(f[0][0]) for f, g in zip(found, by_newer.any(axis=1)) if g)
+            days_of.moved.update(int(f[0][0]) for f, g in zip(found, ours.any(axis=1)) if g)
         return kept, [int(f[0][0]) for f, g in zip(found, gone) if g]
     return found, []
 
