@@ -33,8 +33,7 @@ hoi doei dank bedankt
 # Endearments name no topic (round 8: a couple's "poor baby" named one; "baby" itself stays a word: a baby is
 # due). Names only: recall's reading of a reaction (brief_reactions.content_words) is left as it was.
 ENDEARMENTS: frozenset[str] = frozenset("""babe hun hon sweetie sweetheart darling cutie bestie tesoro amore amor
-schatz liebling chérie chéri querida querido schat lieverd
-lads fellas folks peeps chaps""".split())  # (brief35) a group called to: "right lads rehearsal thursday?"
+schatz liebling chérie chéri querida querido schat lieverd""".split())
 # Titles and honorifics: a title names nobody alone ("Mrs", from "Mrs. Nguyen"), so it is no content
 # word of a name (nor of a turn: "merci Madame Dubois" only thanks someone). Not the ones that are common
 # words too ("Miss" a verb, "Pan" a pan, "Don", "Dame").
