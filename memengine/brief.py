@@ -767,7 +767,8 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         name = brief_heading.widened(topic_people.without_people(  # (brief34) one word: the phrase it is said in
             lambda: self._named(k, texts, label), self.every, self.exclude, self.language[0]),
             texts, self.stop[k[0]], self.exclude, self.taken_words,
-            None if k[0] is None or self.parts[k[0]] > 1 else brief_heading.member_reader(self.conn, k[0]))
+            None if k[0] is None or self.parts[k[0]] > 1 or size > brief_opener.EXCHANGE_MAX
+            else brief_heading.member_reader(self.conn, k[0]))
         if name not in (MIXED, topic_names.UNTITLED):
             self.taken.add(name.lower())
             self.taken_words |= topic_names.content_words(name, self.stop[k[0]])
@@ -798,7 +799,7 @@ class _Shells(dict[tuple[int | None, int], Topic]):
         got = topic_names.name(texts, stop, exclude if fit else self.exclude, self.rarity, self.taken, self.inflected)
         # (brief30) the memories in no topic, shown as one group, are many subjects: named only by what a share of them
         # say (split in parts, each part is a subject of its own: named as a topic is)
-        if k[0] is not None:  # (brief35) no word shared: what the exchange's opening line names, if one does
-            return (brief_opener.opener_name([*brief_opener.episode_of(self.conn, k[0]), *texts], stop, self.exclude,
-                                             self.rarity, self.taken, self.taken_words) or got) if got == MIXED else got
+        if k[0] is not None:  # (brief35) no word shared: what a short exchange's opening line names (brief_opener)
+            return brief_opener.renamed(got, self.labels.get(k[0], (None, 0))[1], self.conn, k[0], texts, stop,
+                                        self.exclude, self.rarity, self.taken, self.taken_words)
         return got if self.parts[None] > 1 or topic_names.held_by_share(got, texts, stop) else MIXED

@@ -23,6 +23,8 @@ from memengine import brief_greetings, topic_names
 
 OPENER = True  # the switch (off: "mixed subjects", as before brief35)
 OPENER_LINES = 4  # lines read from the start of the exchange
+EXCHANGE_MAX = 30  # members of a topic read this way (and widened from its stored members): a chat's short exchange;
+# a topic of hundreds of turns at 100k is many exchanges ("Hey Mel", "closer to your dream"), and reading it costs
 _LABEL = re.compile(r"^\s*(?:[^\s:]+\s+){0,3}[^\s:]+:\s+")  # "Niamh: " before a chat line
 
 
@@ -71,7 +73,8 @@ def _phrases(body: str, stop: frozenset[str], exclude: set[str]) -> list[tuple[i
                 j += 2  # "Old Man of Coniston"
             else:
                 break
-        if j > i and toks[i][0][:1].isupper() and toks[i][0].lower() not in exclude:
+        if j > i and toks[i][0][:1].isupper() and not any(
+                t[0].lower() in exclude or topic_names.is_filler(t[0].lower()) for t in toks[i: j + 1]):
             out.append((3, body[toks[i][1]: toks[j][2]]))
             i = j + 1
             continue
@@ -134,3 +137,13 @@ def opener_name(texts: Sequence[str], stop: frozenset[str], exclude: set[str],
         if cands:
             return min(cands)[2]
     return None
+
+
+def renamed(got: str, size: int, conn: sqlite3.Connection, cluster: int, texts: Sequence[str], stop: frozenset[str],
+            exclude: set[str], rarity: Callable[[tuple[str, ...]], float], taken: set[str] | None,
+            taken_words: frozenset[str]) -> str:
+    """``got`` (a topic's name), or when it is "mixed subjects" and the topic a short exchange (``size`` members at
+    most EXCHANGE_MAX), what the exchange's opening line names (the episode quoting it read first), if one does."""
+    if got != topic_names.MIXED or size > EXCHANGE_MAX:
+        return got
+    return opener_name([*episode_of(conn, cluster), *texts], stop, exclude, rarity, taken, taken_words) or got
