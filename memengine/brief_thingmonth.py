@@ -31,6 +31,7 @@ from memengine.text import STOPWORDS
 THING_MONTH = True  # off: a bare day no nearer rule placed is the next such day, as before brief35
 THING_DAYS = 300  # an earlier turn about the thing, at most this many days before: bookings are made months ahead
 
+_OTHER_DAY = re.compile(r"\bthe\s+([0-3]?\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_][\w'’&-]*[^\W_]|[^\W\d_]{2,}")
 _AUTHOR = re.compile(r"^[^\n:]{1,40}:\s", re.MULTILINE)  # "Rui: " before a chat turn's text (each line of an episode)
 # words that say a change, a time, a reaction or a calendar place: they name no thing ("moved", "now", "same", "time")
@@ -45,6 +46,7 @@ lunes martes miércoles jueves viernes sábado domingo lunedì martedì mercoled
 segunda terça quarta quinta sexta maandag dinsdag woensdag donderdag vrijdag zaterdag zondag
 booked book booking got get going gonna want said says told tell think know yes yeah yep nope okay fine sure cool
 lol haha omg ugh wow nice great good thanks thank please pls sorry
+news bad worse worst sad happy glad part update fyi btw heads
 """.split())
 
 
@@ -127,6 +129,14 @@ def placed(day: int, text: str, written: date, context: Sequence[tuple[str, date
     words = thing_words(text) if THING_MONTH and says_change(text) else frozenset()
     if not words:
         return None
+    # the day it replaces, said in this text by its number ("away on the 14th ... the 21st instead"), as an earlier
+    # turn placed it ("14th march"): the new day is in that month (the lead's house-share chat, 29 Nov 2026)
+    others = {int(m.group(1)) for m in _OTHER_DAY.finditer(text)} - {day}
+    for ctx_text, ctx_written in (context if others else ()):
+        for d in days_of(ctx_text, ctx_written):
+            if d.day in others:
+                got = in_year(d.month, day, written) if day <= 31 else None
+                return got if got is not None and got >= written else None
     for ctx_text, ctx_written in older(context):
         if (written - ctx_written).days > THING_DAYS:
             break

@@ -137,3 +137,17 @@ def test_instead_in_the_same_exchange_moves_the_plan_before_it(db_path: Path, mo
     assert any("11-12 july instead" in t for t in coming) and any("wedding on the 4th" in t for t in coming), coming
     assert any("4-5 july" in t for t in base), base
     assert people and not any("4-5 july" in ln for ln in people), people  # a moved plan is no one's news
+
+
+def test_the_day_replaced_gives_the_month_not_a_turn_sharing_bad_news() -> None:
+    """The lead's blind house-share chat: "bad news part 2, half my friends are away on the 14th. can we do the party
+    on the 21st instead", said on 6 March after "yes!! 14th march" and Beth's "bad news. ... moving out end of april":
+    the 21st is March's (the month of the 14th it replaces), not April's ("bad news" names no thing)."""
+    ctx = _ctx(("Beth: bad news. i got the job in manchester. i'll be moving out end of april", "2026-03-04"),
+               ("Jun: yes!! 14th march. small thing tho", "2026-02-22"),
+               ("Ana: jun your birthday is the 14th right? party here on the saturday?", "2026-02-22"))
+    text = "Jun: bad news part 2, half my friends are away on the 14th. can we do the party on the 21st instead"
+    assert date(2026, 3, 21) in brief_dates.plan_days(text, date(2026, 3, 6), ctx)
+    assert date(2026, 4, 21) not in brief_dates.named_days(text, date(2026, 3, 6), ctx)
+    assert "news" not in brief_thingmonth.thing_words(text) and "bad" not in brief_thingmonth.thing_words(text)
+
