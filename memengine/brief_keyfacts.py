@@ -127,7 +127,7 @@ def may_update(a: Any, b: Any, cosine: float) -> bool:
 
 def outdated_links(conn: Any) -> dict[int, list[int]]:
     """Every current fact a later current fact probably updates, by the may_update links write-time
-    supersession stored (``supersession.probably_outdated``'s middle band), with the later ids: what the
+    supersession stored (``versions.probably_outdated``'s middle band), with the later ids: what the
     brief leaves out, showing the later one instead; the links it does not trust are left out first.
 
     A link says the newer fact is close to the older and may change its value; the brief hides the older
@@ -144,7 +144,7 @@ def outdated_links(conn: Any) -> dict[int, list[int]]:
     "Rolled back from Expo SDK 51 to SDK 50: the maps module crashes on 51", whose subject with "Upgraded
     to Expo SDK 51" is Expo and the SDK): a revert or a settled value is the current state of its subject.
     """
-    from memengine.supersession import link_score, probably_outdated
+    from memengine.versions import link_score, probably_outdated
 
     linked = probably_outdated(conn)
     if not linked:

@@ -437,7 +437,7 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
     for m in results:
         if m.weak and walk.path.get(m.id, [{"id": m.id}])[0]["id"] in strong:
             m.weak = False
-    from memengine.supersession import outdated_marked, versions_marked
+    from memengine.versions import outdated_marked, versions_marked
 
     results = outdated_marked(store.conn, results)  # a probable update (may_update) ranks above what it updates
     if history or as_of is not None:  # superseded versions marked, each after what replaced it

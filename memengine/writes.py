@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memengine import storeid, supersession, timeparse, write_warm
+from memengine import storeid, supersession, timeparse, versions, write_warm
 from memengine.cleantext import MAX_TAG_CHARS, check_text
 from memengine.context import bracket_batch, refresh_context
 from memengine.db import select_in, write_tx
@@ -203,7 +203,7 @@ class Writes(StoreBase):
         todo, seen = list(out), set(out) | {new_id}
         while todo and len(seen) < 200:
             cur = todo.pop()
-            for later in supersession.links(self.conn, cur)["superseded_by"]:
+            for later in versions.links(self.conn, cur)["superseded_by"]:
                 if later in seen:
                     continue
                 seen.add(later)
@@ -539,13 +539,13 @@ class Writes(StoreBase):
     def versions(self, mid: int) -> list[Memory]:
         """Every version of the fact ``mid`` belongs to, newest first, each marked."""
         self.get(mid)
-        order = supersession.chain(self.conn, mid)
+        order = versions.chain(self.conn, mid)
         rows = {int(r[0]): Memory.from_row(r) for r in select_in(
             self.conn, f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({{ids}})", order)}
         out = [rows[i] for i in order if i in rows]
         gone = {v.id for v in out if v.status == "deleted"}
         for v in out:
-            one = supersession.links(self.conn, v.id)
+            one = versions.links(self.conn, v.id)
             # a forgotten version replaces nothing any more (memengine/forget_versions.py)
             v.supersedes, v.superseded_by = one["supersedes"], [i for i in one["superseded_by"] if i not in gone]
         return out
@@ -639,7 +639,7 @@ class Writes(StoreBase):
         Without them a store moved by export and import came back with every replaced fact current again
         (users25: "the wifi password is lion-12" answered beside "… tiger-43") and its links gone. What
         consolidate derives (semantic, temporal, episode edges) is left out: it derives them again."""
-        from memengine.supersession import link_score
+        from memengine.versions import link_score
 
         out: dict[int, dict[str, Any]] = {}
         kinds = ("supersedes", "contradicts", *self.EXPORT_LINK_TYPES)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import memory_core as core
-from memengine import fact_change_words, fact_mood, fact_slot, facts, graph_rank, supersession
+from memengine import fact_change_words, fact_mood, fact_slot, facts, graph_rank, supersession, versions
 from memengine.fact_slot_weights import WEIGHTS
 
 
@@ -33,7 +33,7 @@ def test_the_link_is_a_contradicts_edge_with_the_score_and_both_stay_current(sto
     assert tuple(row[:4]) == (new, old, "contradicts", 0.81)
     assert json.loads(row[4]) == {"may_update": 0.81}
     assert [r[0] for r in store.conn.execute("SELECT valid_to FROM memories ORDER BY id")] == [None, None]
-    assert supersession.probably_outdated(store.conn) == {old: [new]}
+    assert versions.probably_outdated(store.conn) == {old: [new]}
 
 
 def test_recall_ranks_the_newer_first_and_marks_the_older(store: core.MemoryStore) -> None:
@@ -71,7 +71,7 @@ def test_a_superseded_or_deleted_newer_marks_nothing(store: core.MemoryStore) ->
     store.conn.commit()
     res = store.recall("dog walker Jess", k=5).results
     assert [m.id for m in res] == [old] and res[0].possibly_outdated is None
-    assert supersession.probably_outdated(store.conn) == {}
+    assert versions.probably_outdated(store.conn) == {}
 
 
 def test_brief_shows_only_the_newer_and_says_what_it_may_replace(store: core.MemoryStore) -> None:

@@ -4,7 +4,7 @@ The middle band (memengine/fact_slot.py) links a write to each near fact it scor
 notes about one person are all near each other: "Rafa and Inês are moving from Porto to Lisbon" was linked to
 the new job in Lisbon, the partner and her dog, and a December flight. Recall then ranked the move above the
 dog's name and the flight's day, and the brief hid the job. Now recall marks only the later fact's strongest
-link (supersession._strongest, the brief's own rule), and the brief's chain rule reads a chain's subject from
+link (versions._strongest, the brief's own rule), and the brief's chain rule reads a chain's subject from
 its rare words, not from the name every note says (brief_keyfacts.outdated_links).
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import memory_core as core
-from memengine import fact_slot, facts, graph_rank, supersession
+from memengine import fact_slot, facts, graph_rank, supersession, versions
 
 
 def _link(s: core.MemoryStore, newer: int, older: int, p: float, kind: str = "maybe") -> None:
@@ -40,7 +40,7 @@ def test_recall_marks_only_the_strongest_link_of_a_later_fact(store: core.Memory
     res = store.recall("Kaya Pay payments company", k=1, strategy="keyword").results
     assert [m.id for m in res] == [move, job] and res[1].possibly_outdated_by == [move]
     # every link is kept in the file: only what recall marks changed
-    assert supersession.probably_outdated(store.conn) == {dog: [move], flight: [move], job: [move]}
+    assert versions.probably_outdated(store.conn) == {dog: [move], flight: [move], job: [move]}
 
 
 def test_a_later_fact_that_superseded_one_outright_marks_nothing_else(store: core.MemoryStore) -> None:

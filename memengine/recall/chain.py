@@ -28,8 +28,8 @@ from typing import Any
 from memengine.db import select_in
 from memengine.recall.state_words import ALONE_WORDS
 from memengine.records import MEMORY_COLUMNS, Memory
-from memengine.supersession import _MAY_UPDATE_EDGE
 from memengine.text import STOPWORDS
+from memengine.versions import MAY_UPDATE_EDGE
 
 # the first version: words that say it (the question already reads as one about the past: past.asks_past)
 _FIRST = re.compile(
@@ -124,7 +124,7 @@ def _links(conn: Any, results: list[Memory], start: Memory) -> tuple[dict[int, d
         found: set[int] = set()
         for side in ("source_id", "target_id"):  # (newer -> older: both ways along the chain)
             for a, b, kind in select_in(conn, f"SELECT source_id, target_id, edge_type FROM associations WHERE {side} "
-                                        f"IN ({{ids}}) AND (edge_type = 'supersedes' OR ({_MAY_UPDATE_EDGE}))", frontier):
+                                        f"IN ({{ids}}) AND (edge_type = 'supersedes' OR ({MAY_UPDATE_EDGE}))", frontier):
                 add(int(a), int(b), kind == "supersedes")
                 found |= {int(a), int(b)}
         for mid in frontier:

@@ -2,7 +2,7 @@
 
 When a note is stored, the facts engine links it ``may_update`` to a near older fact it probably updates
 (memengine/supersession.py, the learned decision's middle band), and recall ranks the newer just above the older
-and returns the older ``possibly_outdated`` (supersession.outdated_marked). In an agent's store of notes about one
+and returns the older ``possibly_outdated`` (versions.outdated_marked). In an agent's store of notes about one
 family, one project or one account, most notes are near each other, and 11 of the 17 links the store made on
 held-out 34 join two subjects that share only the people they are about: Tom's new day shifts → the school pick-up
 rota, "Grace wants reminders the evening before" → "Grace wants to organise a lunch for Peter's 75th", "Switched to
@@ -48,7 +48,7 @@ def _note(m: Memory) -> bool:
 
 def link_keeper(vectors: Callable[[list[int]], dict[int, Any]] | None,
                 question: str | None = None) -> Callable[[Memory, Memory], bool]:
-    """``honour(older, later)`` for supersession.outdated_marked: the store's link between two notes of one source
+    """``honour(older, later)`` for versions.outdated_marked: the store's link between two notes of one source
     honoured only when they share a content-word stem or their vectors are close (``vectors``: the store's
     lookup; None — no query vector — reads the words alone). ``question`` (round 41): nor when the older note says
     a word the question asks about and the later says none (chain.asks_about): the later changed another part of

@@ -23,7 +23,7 @@ from typing import Any
 from memengine.db import select_in
 from memengine.recall.chain import walk_back
 from memengine.records import MEMORY_COLUMNS, Memory
-from memengine.supersession import _MAY_UPDATE_EDGE, links
+from memengine.versions import MAY_UPDATE_EDGE, links
 
 MONTHS = {name: i + 1 for i, names in enumerate((
     "january januar enero janvier", "february februar febrero février", "march märz marzo mars",
@@ -78,7 +78,7 @@ def _older_links(conn: Any, ids: list[int]) -> dict[int, list[tuple[int, str]]]:
     for src, dst, kind in select_in(
             conn, "SELECT source_id, target_id, CASE WHEN edge_type = 'supersedes' THEN 'supersedes' "
             f"ELSE 'may_update' END FROM associations WHERE source_id IN ({{ids}}) AND (edge_type = 'supersedes' "
-            f"OR ({_MAY_UPDATE_EDGE})) ORDER BY source_id, target_id", ids):
+            f"OR ({MAY_UPDATE_EDGE})) ORDER BY source_id, target_id", ids):
         out.setdefault(int(src), []).append((int(dst), str(kind)))
     return out
 

@@ -42,10 +42,10 @@ from memengine.recall.registry import lookup
 from memengine.recall.state_words import state_gated, state_terms
 from memengine.records import Candidate, Memory, RecallResult
 from memengine.storebase import one_size_read
-from memengine.supersession import outdated_marked, versions_marked
 from memengine.text import fts_query, query_terms, quote_fts
 from memengine.timeparse import to_iso, utcnow
 from memengine.vectors import as_stored
+from memengine.versions import outdated_marked, versions_marked
 
 # The steps of a recall, imported by its first call (``_load_steps``), not with the store: `store`, `stats`,
 # `get` and every other command that never recalls skip ~17 modules (~7 ms of a cold call's CPU). The names
