@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, Record
+from importers._common import head_matches
 from importers._htmlchat import BREAK, ClassTree, feed_file, words
 from importers.chatturns import MEDIA, SYSTEM, Turn, Turns
 
@@ -51,11 +52,7 @@ def is_page_head(head: str) -> bool:
 
 def is_page(path: Path) -> bool:
     """Whether ``path`` is a chat page of WechatExporter (by its first ``SNIFF_BYTES``)."""
-    try:
-        with path.open("rb") as fh:
-            return is_page_head(fh.read(SNIFF_BYTES).decode("utf-8", "replace"))
-    except OSError:
-        return False
+    return head_matches(path, lambda head: is_page_head(head.decode("utf-8", "replace")), SNIFF_BYTES)
 
 
 class _Page(ClassTree):

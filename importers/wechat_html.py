@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, Record
+from importers._common import head_matches
 from importers.chatturns import MEDIA, SYSTEM, Turn, Turns, epoch, text_of
 
 MARK_RE = re.compile(r"\bchatMessages\s*=\s*\[")
@@ -45,11 +46,7 @@ def is_page_head(head: str) -> bool:
 
 def is_page(path: Path) -> bool:
     """Whether ``path`` is a web page holding MemoTrace's message list in its first ``SNIFF_BYTES``."""
-    try:
-        with path.open("rb") as fh:
-            return is_page_head(fh.read(SNIFF_BYTES).decode("utf-8", "replace"))
-    except OSError:
-        return False
+    return head_matches(path, lambda head: is_page_head(head.decode("utf-8", "replace")), SNIFF_BYTES)
 
 
 def records(path: Path, turns: Turns) -> Iterator[Record]:

@@ -28,6 +28,7 @@ from memengine.fact_align import same_word
 from memengine.fact_cue_lexicon import TITLES
 from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold_text
 from memengine.fact_types import Verdict
+from memengine.fact_vacated import ADDING, written_as_name
 
 __all__ = ["REASON", "shifted"]
 
@@ -43,7 +44,6 @@ _WHILE = re.compile(r"\b(?:today|tonight|tomorrow|this\s+(?:week|weekend|morning
                     r"next\s+week|for\s+(?:now|the\s+(?:week|day|weekend|time\s+being)|a\s+(?:week|while|bit|few)|"
                     r"\w+\s+(?:days|weeks))|until|till|meanwhile|temporarily|on\s+(?:holiday|leave)|off\s+sick|while|"
                     r"in\s+the\s+meantime|one-off|just\s+once)\b")
-_ADD = frozenset("also too another second extra spare additional".split())
 _MARKER_WORDS = frozenset("from now on going forward here henceforth instead these days nowadays as of starting this "
                           "next year season term month week no longer any anymore more".split())
 _ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth last".split())
@@ -68,10 +68,7 @@ def _kind(word: str, first: bool) -> str:
         return "number"
     if k in TITLES or k in STOPWORDS:
         return ""
-    if not first and word[:1].isupper() or any(c.isdigit() for c in word) or word[:1].islower() and any(
-            c.isupper() for c in word[1:]):
-        return "name"
-    return ""
+    return "name" if written_as_name(word, first) else ""
 
 
 def _read(text: str) -> tuple[list[str], dict[str, set[str]]]:
@@ -106,7 +103,7 @@ def shifted(old: str, new: str) -> Verdict | None:
         return None
     old_frame, old_values = _read(old)
     new_frame, new_values = _read(new)
-    if set(new_frame) & _ADD or set(old_frame) & _ADD:
+    if set(new_frame) & ADDING or set(old_frame) & ADDING:
         return None
     owners = {fold_text(m.group(1)) for m in re.finditer(r"([^\W_]+)(?:'s|’s)\s+\w", old)}
     if any(fold_text(m.group(1)) not in owners for m in re.finditer(r"([^\W_]+)(?:'s|’s)\s+\w", new)):

@@ -30,7 +30,7 @@ from memengine.fact_cue_lexicon import TITLES
 from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold_text
 from memengine.fact_types import Verdict
 
-__all__ = ["REASON", "vacated"]
+__all__ = ["ADDING", "REASON", "vacated", "written_as_name"]
 
 REASON = "the older's value vacated by an event, the slot filled anew"
 
@@ -68,11 +68,11 @@ _WHILE = re.compile(r"\b(?:today|tonight|tomorrow|this\s+(?:week|weekend|morning
                     r"for\s+(?:now|the\s+(?:week|day|weekend|time\s+being)|a\s+(?:week|while|bit|few)|\w+\s+(?:days|weeks))|"
                     r"until|till|meanwhile|temporarily|on\s+(?:holiday|leave|paternity|maternity)|off\s+sick|"
                     r"while|in\s+the\s+meantime)\b")
-_ADD = frozenset("also too another second extra spare additional".split())
+ADDING = frozenset("also too another second extra spare additional".split())  # one more, not instead (fact_shift too)
 # an older that is no state of a slot: one more of a kind ("Bought a second Podmic", "two spare Michelins"), an
 # exception that stays ("The primary down the road still uses SIMS"), or an event told ("Transferred the domain …",
 # "Asked Triodos about …"): its value ended elsewhere says nothing of it
-_NOT_STATE = _ADD | frozenset("still two three several spare".split())
+_NOT_STATE = ADDING | frozenset("still two three several spare".split())
 _TOLD = re.compile(r"^(?:[a-z]+ed|(?:re)?(?:bought|sold|got|made|took|gave|went|left|met|sent|built|lent|lost|found|"
                    r"put|brought|paid|spent|won|ran|began|wrote|did|kept|held|told|said|set|cut|shut|hung|drew|"
                    r"chose|threw|fed|led|dug|sat|stood|spoke|broke|stole))\b")
@@ -83,7 +83,7 @@ def _keys(text: str) -> list[str]:
     return [fold_text(w) for w in _WORD.findall(text)]
 
 
-def _named(word: str, first: bool) -> bool:
+def written_as_name(word: str, first: bool) -> bool:
     """Whether ``word`` is written as a name or a code (capitalised past the first word, a digit, "iPhone")."""
     return not first and word[:1].isupper() or any(c.isdigit() for c in word) or word[:1].islower() and any(
         c.isupper() for c in word[1:])
@@ -106,7 +106,7 @@ def _older(old: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         if k.isdigit():
             before = [b for b in keys[:i] if b not in STOPWORDS and not b.isdigit()]
             numbers.update(f"{b} {k}" for b in before)  # ("plot 14" of "Allotment plot number is 14")
-        elif _named(w, i == 0) and len(k) > 1:
+        elif written_as_name(w, i == 0) and len(k) > 1:
             names.add(k)
     return frozenset(names), frozenset(numbers), frozenset(keys)
 
@@ -117,7 +117,7 @@ def _hits(clause: str, names: frozenset[str], numbers: frozenset[str], old_keys:
     words = _WORD.findall(clause)
     run: list[str] = []
     for i, w in enumerate(words + [""]):
-        if w and _named(w, i == 0) and not w.isdigit():
+        if w and written_as_name(w, i == 0) and not w.isdigit():
             run.append(fold_text(w))
             continue
         if any(k in names for k in run) and not all(k in names or k in TITLES for k in run):
@@ -129,7 +129,7 @@ def _hits(clause: str, names: frozenset[str], numbers: frozenset[str], old_keys:
         nxt = clause[clause.find(words[i]) + len(words[i]):][:2]
         if nxt[:2] in ("'s", "’s") or nxt[:1] in ("'", "’") and k.endswith("s"):
             continue
-        if k in names and _named(words[i], False):  # (written as a name here too: not "the wharf" of "Canal Wharf")
+        if k in names and written_as_name(words[i], False):  # (written as a name here too: not "the wharf" of "Canal Wharf")
             out.append(k)
         elif k.isdigit() and i > 0 and any(f"{b} {k}" in numbers or any(same_word(b, n.split()[0]) and n.split()[1] == k
                                                                        for n in numbers) for b in keys[max(0, i - 2):i]):
@@ -161,7 +161,7 @@ def _new_value(text: str, old_keys: frozenset[str], ended: set[str]) -> str:
         if k in old_keys or k in ended or k in STOPWORDS or k in MONTHS or k in WEEKDAYS or k in TITLES \
                 or k.rstrip("s") in WEEKDAYS:
             continue
-        if _named(w, i == 0):
+        if written_as_name(w, i == 0):
             return k
     return ""
 
@@ -173,7 +173,7 @@ def vacated(old: str, new: str) -> Verdict | None:
     if fact_mood.unasserted(new) in ("plan", "question", "hypothesis", "request", "wish"):
         return None
     keys = set(_keys(new))
-    if keys & _ADD or "as well" in ln or _WHILE.search(ln):
+    if keys & ADDING or "as well" in ln or _WHILE.search(ln):
         return None
     names, numbers, old_keys = _older(old)
     if not names and not numbers:

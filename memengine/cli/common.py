@@ -294,12 +294,10 @@ def progress_bar(total: int | None, label: str, mode: str = "auto") -> Iterator[
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    def shown(text: str) -> str:  # the description is read as markup: "Chat [2024] {old}.txt" must show as named
-        return escape(text)
-
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console(stderr=True), transient=True) as prog:
-        task = prog.add_task(shown(label), total=total)
+        # the description is read as markup: "Chat [2024] {old}.txt" must show as named
+        task = prog.add_task(escape(label), total=total)
 
         def add(delta: int) -> None:
             now = prog.tasks[0].total
@@ -307,7 +305,7 @@ def progress_bar(total: int | None, label: str, mode: str = "auto") -> Iterator[
                 prog.update(task, total=max(prog.tasks[0].completed, now + delta))
 
         yield Advance(lambda n: prog.advance(task, n), lambda n: prog.update(task, total=n),
-                      lambda name: prog.update(task, description=shown(label + PHASE_WORDS.get(name, f" ({name})"))),
+                      lambda name: prog.update(task, description=escape(label + PHASE_WORDS.get(name, f" ({name})"))),
                       add)
 
 
