@@ -253,6 +253,11 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     # and question words) searched by no keyword
     **{f"asked words: the question's frame left out of the keyword side ({m})": (
         replace(D, asked_words=m), replace(D, asked_words="")) for m in ("lang", "all")},
+    # round 45 (memengine/recall/notes.py, notes_recent.py): an agent's later note saying a top note's subject again
+    # with no change word, vectors close; notes scored alike nudged by date (chats: untouched by construction)
+    "a note's subject said again, vectors close (notes_same_cos)": (D, replace(D, notes_same_cos=0.0)),
+    **{f"notes nudged by date (notes_recent {m})": (replace(D, notes_recent=m), replace(D, notes_recent=""))
+       for m in ("now:0.05", "all:0.05")},
 }
 
 

@@ -16,6 +16,7 @@ German. Scored as every held-out chat set is (``bench/recall_round12.py``: each 
     python bench/recall44.py heldout --reuse /tmp/recall44/h39                 # held-out 39, this tree
     python bench/recall44.py heldout --reuse /tmp/recall44/h39 --misses
     python bench/recall44.py heldout --resolve DRAFT.json --reuse DIR          # authoring: texts -> refs, flags
+    python bench/recall44.py cost --reuse /tmp/r44/pool                        # warm CPU, round 44's settings / 43's
 """
 
 from __future__ import annotations
@@ -40,11 +41,44 @@ def heldout(argv: list[str]) -> int:
     return recall32.heldout(argv, DATA, QUESTIONS, CHATS, __doc__)
 
 
+def cost(argv: list[str]) -> int:
+    """Warm CPU per recall with round 44's settings (thin.py at three words, the chat length prior 0.15) and round
+    43's (two words, one length prior), alternating question by question over the chat stores of held-outs 37, 35,
+    30 and 38 (``--reuse DIR``: DIR/base-hNN, as bench/recall44_pool.py builds them)."""
+    import argparse
+    from dataclasses import replace
+
+    from bench import realchat
+    from bench.recall37 import on_off_cpu
+    from embedder import get_embedder
+    from memory_core import RecallConfig
+
+    ap = argparse.ArgumentParser(prog="recall44.py cost")
+    ap.add_argument("--reuse", required=True, metavar="DIR")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args(argv)
+    now = RecallConfig()
+    before = replace(now, thin_words=2, w_length_thread=None)
+    emb = get_embedder()
+    label = "chats (held-outs 37, 35, 30, 38)"
+    groups: dict[str, list[tuple[object, str]]] = {label: []}
+    for n in ("37", "35", "30", "38"):
+        name = f"realchat_heldout{n}"
+        qs = realchat.load_questions(HERE / "bench" / "data" / f"{name}.jsonl")
+        stores = realchat.build_chat_stores(qs, HERE / "bench" / "data" / name, Path(args.reuse) / f"base-h{n}", emb,
+                                            reuse=True)
+        groups[label] += [(stores[q.file], q.question) for q in qs]
+    on_off_cpu(groups, now, before, args.rounds, "round 44 (off = round 43's settings)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``heldout ...``."""
+    """``heldout ...`` or ``cost ...``."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["heldout"]:
         return heldout(args[1:])
+    if args[:1] == ["cost"]:
+        return cost(args[1:])
     print(__doc__)
     return 2
 

@@ -101,6 +101,11 @@ def grids() -> dict[str, dict[str, RecallConfig]]:
     # the length prior past loo.py's 0.2 (the pooled objective still rose at its end)
     out["w_length (fine)"] = {f"{w}{'*' if w == d.w_length else ''}": replace(d, w_length=w)
                               for w in (0.1, 0.15, 0.2, 0.25, 0.3, 0.4)}
+    # round 44's choices together: thin.py at three content words, and the length prior of chat turns alone
+    thin = f"thin {d.thin_words}"
+    out["round 44: thin words x chat length prior"] = {
+        **{f"{thin}*": d, f"thin {5 - d.thin_words}": replace(d, thin_words=5 - d.thin_words)},
+        **{f"thin {n} len {w}": replace(d, thin_words=n, w_length_thread=w) for n in (2, 3) for w in (0.15, 0.2)}}
     for name, (on, off) in loo.ABLATIONS.items():
         # the baseline is the default; a switch between two non-defaults (units vs forms) is measured against off
         out[name] = {("on*" if on == d else "on"): on, ("off" if on == d else "off*"): off}
@@ -139,6 +144,21 @@ def print_report(r: dict[str, Any]) -> None:
         print(md_table(["set", "default r@5", "held-out r@5", "delta", "paired se", "chosen"], rows))
 
 
+def before_after(items: list[loo.Item], scorer: loo.Scorer) -> int:
+    """Each set's figures with round 43's settings (thin.py at two words, one length prior for all) and now."""
+    d = RecallConfig()
+    runs = {"before (round 43)": replace(d, thin_words=2, w_length_thread=None), "now": d}
+    got = {lab: scorer.scores(cfg) for lab, cfg in runs.items()}
+    rows = []
+    for s in sorted({it.set for it in items}, key=lambda s: (s.startswith("h"), s)):
+        sub = [it for it in items if it.set == s]
+        a, b = (loo.set_metrics(sub, got[lab]) for lab in runs)
+        rows.append([s, len(sub), *(f"{a[m]:.3f} → {b[m]:.3f}" for m in ("recall@5", "recall@10", "mrr",
+                                                                         "multi_all@10"))])
+    print(md_table(["set", "n", "recall@5", "recall@10", "MRR", "multi-hop all@10"], rows))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Every grid's pooled leave-one-set-out and leave-one-chat-out figures."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -146,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sets", default=",".join(POOLED), help="held-out sets pooled (default: %(default)s)")
     ap.add_argument("--only", default="", help="comma list of grid / switch names (default: all)")
     ap.add_argument("--json", metavar="OUT", help="every grid's report as JSON")
+    ap.add_argument("--table", action="store_true",
+                    help="only each set's r@5 / r@10 / MRR / multi-hop all@10 before round 44 and now")
     args = ap.parse_args(argv)
     from embedder import get_embedder
 
@@ -153,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     items = loo.load_items(DEFAULT_LOCOMO, DEFAULT_DATA, DEFAULT_QUESTIONS, reuse / "loo")
     items += heldout_items([s for s in args.sets.split(",") if s], reuse, loo.QueryCache(get_embedder()))
     scorer = loo.Scorer(items, reuse / "pool-cache.json")
+    if args.table:
+        return before_after(items, scorer)
     wanted = [w for w in args.only.split(",") if w]
     reports = []
     for name, grid in grids().items():

@@ -16,6 +16,8 @@ the other, one noun in two forms: notes._other_people), each with the chosen val
 
     .venv/bin/python bench/recall45_same.py --reuse /tmp/same45              # stores kept in DIR
     .venv/bin/python bench/recall45_same.py --reuse /tmp/same45 --changes    # each question whose top-1 moved
+    .venv/bin/python bench/recall45_same.py --reuse /tmp/same45 --field notes_recent \
+        --values "" now:0.02 now:0.05 now:0.1 all:0.02 all:0.05 all:0.1       # another field's grid, the first "off"
 """
 
 from __future__ import annotations
@@ -39,8 +41,10 @@ SETS = ("recall_heldout29", "recall_heldout29/after", "recall_heldout32", "recal
 VALUES = (0.0, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
 
 
-def _label(v: float) -> str:
-    return "off" if v == 0 else f"{v:.2f}"
+def _label(v: Any) -> str:
+    if isinstance(v, float):
+        return "off" if v == 0 else f"{v:.2f}"
+    return str(v) or "off"
 
 
 def _exact_people(a: str, b: str) -> bool:
@@ -70,13 +74,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--changes", action="store_true", help="print each question whose top-1 moved against off")
     ap.add_argument("--people", action="store_true", help="also the two-people test before / after round 45")
     ap.add_argument("--sets", nargs="*", default=list(SETS), help="the sets (folders under bench/data)")
+    ap.add_argument("--field", default="notes_same_cos", help="the RecallConfig field of the grid")
+    ap.add_argument("--values", nargs="*", help="its values (text; the first is the one labelled off)")
     args = ap.parse_args(argv)
     base = RecallConfig()
-    grid = [_label(v) for v in VALUES]
-    variants: dict[str, tuple[RecallConfig, Any]] = {_label(v): (replace(base, notes_same_cos=v), None)
-                                                     for v in VALUES}
+    values: list[Any] = list(VALUES) if args.values is None else list(args.values)
+    grid = [_label(v) for v in values]
+    grid[0] = "off"
+    variants: dict[str, tuple[RecallConfig, Any]] = {g: (replace(base, **{args.field: v}), None)
+                                                     for g, v in zip(grid, values, strict=True)}
     if args.people:
-        variants["people exact, off"] = (replace(base, notes_same_cos=0.0), _exact_people)
+        variants["people exact, off"] = (replace(base, **{args.field: values[0]}), _exact_people)
     scores: dict[str, dict[str, tuple[float, float]]] = {}
     rows_of: dict[tuple[str, str], list[dict[str, Any]]] = {}
     keep = notes._other_people

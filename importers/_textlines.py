@@ -8,6 +8,7 @@ import codecs
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 from importers import ImportFormatError, codepages
@@ -226,3 +227,19 @@ def decodes_as(opener: Callable[[], IO[bytes]], codec: str) -> bool:
     except (UnicodeDecodeError, ValueError):
         return False
     return True
+
+
+def read_utf8(path: Path, cap: int, what: str, advice: str) -> str:
+    """The whole of ``path`` as UTF-8 text (a BOM dropped), for a reader that needs a file at once: past ``cap`` bytes
+    "<what> larger than <cap> bytes", undecodable "not UTF-8 text (<why>)<advice>" at the line of the first bad byte
+    (each reader keeps its own words: a page, a thread; "export the chat again")."""
+    where = str(path)
+    with path.open("rb") as fh:
+        data = fh.read(cap + 1)
+    if len(data) > cap:
+        raise ImportFormatError(f"{what} larger than {cap} bytes", where)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ImportFormatError(f"not UTF-8 text ({exc.reason}){advice}", where,
+                                data[: exc.start].count(b"\n") + 1) from None

@@ -21,15 +21,15 @@ chat file is one chat (capped as every JSON file is)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from importers import ImportFormatError, ImportReport, Record
 from importers._aichat import any_time
 from importers._tree import MAX_JSON_FILE_BYTES, Tree, load_json
-from importers.chatturns import MEDIA, SYSTEM, Turn, Turns, file_reader, text_of
+from importers.chatturns import MEDIA, SYSTEM, Turn, Turns, file_reader, json_errors_where, stream_json, text_of
 
 NAME = "characterai"
 _NEO_RE = re.compile(r'"(?:turn_key|primary_candidate_id)"\s*:')
@@ -43,34 +43,54 @@ _CHAT_KEYS_RE = re.compile(r'"(?:character_name|is_human)"\s*:')
 
 def is_head(head: str) -> bool:
     """Whether a JSON file's first bytes are a Character.AI chat: turns with the chat API's keys, a ``chat`` whose
-    ``character_id`` goes with ``turns``, or the older histories' ``msgs`` with their ``src__`` keys."""
+    ``character_id`` goes with ``turns``, the older histories' ``msgs`` with their ``src__`` keys, or the account's
+    own export."""
     head = head.lstrip("\ufeff")
     if not head.lstrip().startswith(("{", "[")):
         return False
     if _TURNS_RE.search(head) and (_NEO_RE.search(head) or re.search(r'"character_id"\s*:', head)):
         return True
-    if head.lstrip().startswith("{") and (all(r.search(head) for r in _ACCOUNT_RES) or (
-            _CHATS_RE.search(head) and _CHAT_KEYS_RE.search(head))):
-        return True  # the account's own export
+    if is_account_head(head):
+        return True
     return bool(_OLD_RE.search(head) and (_HISTORIES_RE.match(head) or re.search(r'"msgs"\s*:', head)))
 
 
+def is_account_head(head: str) -> bool:
+    """Whether a JSON file's first bytes are the account's own export (its characters and personas, or chats)."""
+    head = head.lstrip("\ufeff").lstrip()
+    return head.startswith("{") and not _HISTORIES_RE.match(head) and (
+        all(r.search(head) for r in _ACCOUNT_RES) or bool(_CHATS_RE.search(head) and _CHAT_KEYS_RE.search(head)))
+
+
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
-    """Records of a chat file, or of every chat file in a folder or zip; bad input: a one-line ImportFormatError."""
+    """Records of a chat file, or of every chat file in a folder or zip; bad input: a one-line ImportFormatError.
+    The account's export is streamed a chat at a time (one file may hold every chat of years); a chat file is
+    loaded whole."""
     turns = Turns(NAME, report)
     if path.is_file() and path.suffix.lower() == ".json":
-        yield from _file(load_json(file_reader(path, MAX_JSON_FILE_BYTES)(), str(path)), str(path), turns)
+        with path.open("rb") as fh:
+            head = fh.read(16384).decode("utf-8", "replace")
+        if is_account_head(head):
+            with path.open("rb") as raw:
+                yield from _account_stream(raw, str(path), turns)
+        else:
+            yield from _file(load_json(file_reader(path, MAX_JSON_FILE_BYTES)(), str(path)), str(path), turns)
     else:
         tree = Tree(path)
-        names = []
+        names: list[tuple[str, bool]] = []
         for name in (n for n in tree.names if n.lower().endswith(".json")):
             with tree.open(name) as fh:
-                if is_head(fh.read(16384).decode("utf-8", "replace")):
-                    names.append(name)
+                head = fh.read(16384).decode("utf-8", "replace")
+            if is_head(head):
+                names.append((name, is_account_head(head)))
         if not names:
             raise ImportFormatError("no chat file (.json) of Character.AI", str(path))
-        for name in names:
-            yield from _file(tree.json(name), tree.where(name), turns)
+        for name, account in names:
+            if account:
+                with tree.open(name) as raw:
+                    yield from _account_stream(raw, tree.where(name), turns)
+            else:
+                yield from _file(tree.json(name), tree.where(name), turns)
     if not report.messages_seen:
         raise ImportFormatError("no message of a Character.AI chat (no turns, no msgs)", str(path))
 
@@ -170,25 +190,49 @@ def _histories(histories: Any, where: str, turns: Turns) -> Iterator[Record]:
 
 
 def _account(data: dict[str, Any], where: str, turns: Turns) -> Iterator[Record]:
-    """The chats of the account's own export."""
+    """The chats of the account's own export, loaded whole."""
     if "chats" not in data:
-        held = ", ".join(k for k in ("user", "characters", "personas", "voices") if k in data)
-        raise ImportFormatError(f"a Character.AI account export with no chats (only its {held}): nothing to import",
-                                where)
+        raise _no_chats(data.keys(), where)
     chats = data["chats"]
     if not isinstance(chats, list):
         raise ImportFormatError('"chats" is not a list', where)
     for n, chat in enumerate(chats, start=1):
-        what = f"chat {n}"
-        if not isinstance(chat, dict):
-            raise ImportFormatError(f"{what}: not an object", where)
-        if "turns" in chat and "messages" not in chat:
-            yield from _neo(chat, what, where, turns)
-            continue
-        msgs = chat.get("messages")
-        if not isinstance(msgs, list):
-            raise ImportFormatError(f'{what}: "messages" is not a list', where)
-        yield from _account_chat(chat, msgs, what, where, turns)
+        yield from _account_item(chat, f"chat {n}", where, turns)
+
+
+def _account_stream(raw: IO[bytes], where: str, turns: Turns) -> Iterator[Record]:
+    """The chats of the account's own export, read a chat at a time."""
+    keys: set[str] = set()
+    n = 0
+    with json_errors_where(where):
+        for kind, prefix, value in stream_json(raw, where, lambda p: p == "chats"):
+            keys.add(prefix.split(".", 1)[0])
+            if kind == "notlist" and prefix == "chats":
+                raise ImportFormatError('"chats" is not a list', where)
+            if kind == "item":  # (the only list asked for: "chats.item")
+                n += 1
+                keys.add("chats")
+                yield from _account_item(value, f"chat {n}", where, turns)
+    if "chats" not in keys:
+        raise _no_chats(keys, where)
+
+
+def _no_chats(keys: Iterable[str], where: str) -> ImportFormatError:
+    held = ", ".join(k for k in ("user", "characters", "personas", "voices") if k in set(keys)) or "account"
+    return ImportFormatError(f"a Character.AI account export with no chats (only its {held}): nothing to import",
+                             where)
+
+
+def _account_item(chat: Any, what: str, where: str, turns: Turns) -> Iterator[Record]:
+    if not isinstance(chat, dict):
+        raise ImportFormatError(f"{what}: not an object", where)
+    if "turns" in chat and "messages" not in chat:
+        yield from _neo(chat, what, where, turns)
+        return
+    msgs = chat.get("messages")
+    if not isinstance(msgs, list):
+        raise ImportFormatError(f'{what}: "messages" is not a list', where)
+    yield from _account_chat(chat, msgs, what, where, turns)
 
 
 def _account_chat(chat: dict[str, Any], msgs: list[Any], what: str, where: str, turns: Turns) -> Iterator[Record]:

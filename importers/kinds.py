@@ -16,11 +16,11 @@ EXPECTED = ("expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export (
             "export), "
             "contacts (.vcf), JSON lines (.jsonl) or a chat of Telegram, Slack, Discord (DiscordChatExporter), Messenger, "
             "Instagram, iMessage (imessage-exporter), LINE, KakaoTalk, SMS Backup & Restore, Google Chat or Hangouts "
-            "(Takeout), Signal Desktop (signal-export), Skype, Viber (its CSV), WeChat (MemoTrace's CSV, TXT or web page), Threema, "
+            "(Takeout), Signal Desktop (signal-export), Skype, Viber (its CSV), WeChat (MemoTrace's CSV, TXT or web page, WechatExporter's pages), Threema, "
             "Element (Matrix, JSON or text), X/Twitter DMs (the archive), Google Voice (Takeout), Zoom (meeting_saved_chat.txt) "
             "Snapchat (chat_history.json), LinkedIn or Reddit (messages.csv), Discord's data package, Tinder (data.json), Hinge "
             "(matches.json), Mattermost (bulk export), Zulip (its export, .tar.gz) or Teams (free, its zip); Gemini Apps "
-            "(Takeout's My Activity in JSON); DeepSeek, Grok or Le Chat (their export), Rocket.Chat (Export my data, JSON or HTML); Character.AI chats (JSON), Microsoft Copilot's activity history (CSV), Perplexity threads (Markdown), VK (its archive); email (.mbox, .eml, .emlx: Gmail's Takeout, Thunderbird, Apple Mail); a Word "
+            "(Takeout's My Activity in JSON); DeepSeek, Grok or Le Chat (their export), Rocket.Chat (Export my data, JSON or HTML); Character.AI chats (JSON, its account export too), Microsoft Copilot's activity history (CSV), Perplexity threads (Markdown), VK (its archive), iMazing's message CSVs; email (.mbox, .eml, .emlx: Gmail's Takeout, Thunderbird, Apple Mail); a Word "
             "document (.docx) as a note")
 
 _MAGIC = (

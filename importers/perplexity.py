@@ -16,6 +16,7 @@ from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
 from importers._aichat import title_of
+from importers._textlines import read_utf8
 from importers.chatturns import Turn, Turns
 
 NAME = "perplexity"
@@ -61,15 +62,7 @@ def threads(folder: Path) -> list[Path]:
 
 def _thread(path: Path, turns: Turns) -> Iterator[Record]:
     where = str(path)
-    with path.open("rb") as fh:
-        data = fh.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise ImportFormatError(f"file larger than {MAX_BYTES} bytes", where)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ImportFormatError(f"not UTF-8 text ({exc.reason}); export the thread again", where, line) from None
+    text = read_utf8(path, MAX_BYTES, "file", "; export the thread again")
     if not is_head(text):  # a note's headings are no questions: only Perplexity's own export is read as one
         raise ImportFormatError("no Perplexity logo at the top: not a thread exported from Perplexity", where, 1)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")

@@ -115,6 +115,8 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("copilot", (".csv", ".zip"), one_per_file=False, conversational=True, module="importers.copilot"),
     ParserSpec("perplexity", (".md",), one_per_file=False, conversational=True, module="importers.perplexity"),
     ParserSpec("vk", (".html", ".zip"), one_per_file=False, conversational=True, module="importers.vk"),
+    # round 30: iMazing's message CSVs (an iPhone's iMessage, SMS, WhatsApp); (WechatExporter's pages are wechat's)
+    ParserSpec("imazing", (".csv",), one_per_file=False, conversational=True, module="importers.imazing"),
 )}
 NAMES = tuple(PARSERS)
 

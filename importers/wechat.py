@@ -52,6 +52,11 @@ def is_txt_head(head: str) -> bool:
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
     """Records of a MemoTrace CSV or TXT, or of every chat in a folder; bad input: a one-line ImportFormatError."""
     turns = Turns(NAME, report)
+    if path.is_file() and path.name.lower() == "index.html":
+        from importers import wechat_exporter
+
+        if wechat_exporter.is_account_index(path):
+            path = path.parent  # WechatExporter's list of an account's chats: the chats it lists
     if path.is_dir():
         files = chat_files(path)
         if not files:

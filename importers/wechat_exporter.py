@@ -23,7 +23,7 @@ from typing import Any
 
 from importers import ImportFormatError, Record
 from importers._common import head_matches
-from importers._htmlchat import BREAK, ClassTree, feed_file, words
+from importers._htmlchat import BREAK, VOID, ClassTree, feed_file, words
 from importers.chatturns import MEDIA, SYSTEM, Turn, Turns
 
 # a message's div: "msg" and a side among its classes; the page's time format near it
@@ -55,6 +55,18 @@ def is_page(path: Path) -> bool:
     return head_matches(path, lambda head: is_page_head(head.decode("utf-8", "replace")), SNIFF_BYTES)
 
 
+def is_account_index(path: Path) -> bool:
+    """Whether ``path`` is the ``index.html`` of an account's folder of WechatExporter pages (it lists the chats:
+    importing it imports them)."""
+    if path.name.lower() != "index.html":
+        return False
+    try:
+        pages = sorted(p for p in path.parent.iterdir() if p.suffix.lower() in (".html", ".htm") and p != path)
+    except OSError:
+        return False
+    return any(is_page(p) for p in pages[:5])
+
+
 class _Page(ClassTree):
     """Each message div as a dict of its pieces (name, time, words), its side, type, files and link."""
 
@@ -65,6 +77,7 @@ class _Page(ClassTree):
         self.title: list[str] = []
         self.in_title = False
         self.pre = 0
+        self.fields: list[str] = []  # the part of the message each element open inside it is in (innermost last)
 
     def opened(self, tag: str, attrs: dict[str, str], classes: frozenset[str]) -> None:
         if tag == "title" and self.msg is None:
@@ -77,9 +90,12 @@ class _Page(ClassTree):
                         "type": attrs.get("data-type", "").strip(), "line": self.getpos()[0],
                         "alt": ""}
             self.depth = len(self.stack)
+            self.fields = []
             return
         if self.msg is None:
             return
+        if tag not in VOID:
+            self.fields.append(_field_of(lowered, self.fields[-1] if self.fields else "rest"))
         if tag == "pre":
             self.pre += 1
         elif tag == "br":
@@ -103,7 +119,11 @@ class _Page(ClassTree):
         if tag == "div" and len(self.stack) == self.depth:
             self.out.append(self.msg)
             self.msg = None
-        elif tag in ("p", "div", "li", "pre") and self._field() == "body":
+            return
+        field = self._field()
+        if tag not in VOID and self.fields:
+            self.fields.pop()
+        if tag in ("p", "div", "li", "pre") and field == "body":
             self._piece(BREAK)
 
     def text(self, data: str) -> None:
@@ -113,19 +133,22 @@ class _Page(ClassTree):
             self._piece(data.replace("\n", BREAK) if self.pre else data)
 
     def _field(self) -> str:
-        """The part of the message the innermost classed element open inside it names (the page's own wrappers
-        outside the message, a "content" among them, say nothing)."""
-        for _tag, classes in reversed(self.stack[self.depth + 1:]):
-            lowered = {c.lower() for c in classes}
-            for f, names in (("rest", _REST_CLASSES), ("name", _NAME_CLASSES), ("time", _TIME_CLASSES),
-                             ("body", _BODY_CLASSES)):
-                if lowered.intersection(names):
-                    return f
-        return "rest"
+        """The part of the message the text here is in: named by the innermost classed element open inside the
+        message (the page's own wrappers outside it, a "content" among them, say nothing)."""
+        return self.fields[-1] if self.fields else "rest"
 
     def _piece(self, data: str) -> None:
         assert self.msg is not None
         self.msg[self._field()].append(data)
+
+
+def _field_of(classes: frozenset[str], outer: str) -> str:
+    """The part of a message an element of ``classes`` holds: the one its classes name, else its parent's."""
+    for f, names in (("rest", _REST_CLASSES), ("name", _NAME_CLASSES), ("time", _TIME_CLASSES),
+                     ("body", _BODY_CLASSES)):
+        if classes.intersection(names):
+            return f
+    return outer
 
 
 def records(path: Path, turns: Turns) -> Iterator[Record]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from importers import ImportFormatError, Record
 from importers._common import head_matches
+from importers._textlines import read_utf8
 from importers.chatturns import MEDIA, SYSTEM, Turn, Turns, epoch, text_of
 
 MARK_RE = re.compile(r"\bchatMessages\s*=\s*\[")
@@ -52,15 +53,7 @@ def is_page(path: Path) -> bool:
 def records(path: Path, turns: Turns) -> Iterator[Record]:
     """The records of one MemoTrace page."""
     where = str(path)
-    with path.open("rb") as fh:
-        data = fh.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise ImportFormatError(f"page larger than {MAX_BYTES} bytes", where)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ImportFormatError(f"not UTF-8 text ({exc.reason}), though MemoTrace writes UTF-8; export the chat again",
-                                where, data[: exc.start].count(b"\n") + 1) from None
+    text = read_utf8(path, MAX_BYTES, "page", ", though MemoTrace writes UTF-8; export the chat again")
     m = MARK_RE.search(text)
     if m is None:
         raise ImportFormatError("no MemoTrace message list (const chatMessages = [ … ]) in this page", where)

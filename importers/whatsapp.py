@@ -265,6 +265,7 @@ class _DateStats:
         # What US English iOS never writes: a 4-digit year last ("3/11/2026") or a 12-hour marker other than
         # AM/PM ("م", "오후"); either rules out its month-first default.
         self.not_us = False
+        self.lower_marker = False  # a marker other than upper-case AM/PM ("am", "a.m."): en_AU, en_IN, es_US write them
         self.seconds = False
         self.dot_time = False
 
@@ -302,6 +303,7 @@ class _DateStats:
         if e.marker not in _PLAIN_MARKERS:  # AM/PM need no evidence: the others' order is followed
             self.markers.add(e.date, e.marker, int(e.time[:2]) if e.time[1:2].isdigit() else int(e.time[:1]))
         self.not_us = self.not_us or len(f[2]) == 4 or e.marker not in _PLAIN_MARKERS
+        self.lower_marker = self.lower_marker or bool(e.marker) and e.marker not in ("AM", "PM")
         if not self.padded:
             self.padded = (len(f[0]) == 2 and f[0][0] == "0") or (len(f[1]) == 2 and f[1][0] == "0")
         self.seconds = self.seconds or e.time.count(":") + e.time.count(".") == 2
@@ -332,10 +334,13 @@ class _DateStats:
         if dmy != mdy:
             return ("dmy", "fewer backward jumps") if dmy < mdy else ("mdy", "fewer backward jumps")
         sep = re.search(r"[./-]", self.first_date)
-        # US English iOS writes a 12-hour clock; a file with no AM/PM at all is a 24-hour locale
-        # (es, it, de … write the same unpadded "3/11/26"), so it keeps the day-first default.
-        if sep and sep.group() == "/" and not self.padded and not self.not_us and self.twelve and ios:
-            return "mdy", "ambiguous: unpadded US-style iOS date"
+        # US English writes unpadded "3/11/26" with a 12-hour clock in upper-case AM/PM, on iOS and Android alike (the
+        # phone's short date, CLDR's patterns). A file with no AM/PM at all is a 24-hour locale (es, it, de … write the
+        # same unpadded date): day first. Lower-case "am"/"a.m." beside an unpadded date is en_AU's, en_NZ's, en_SG's,
+        # es_US's, all day first; en_IN and en_GB pad the day. (layouts30: the Android half and the lower-case
+        # exception, written from what this author knows of CLDR's patterns, not from exports at hand.)
+        if sep and sep.group() == "/" and not self.padded and not self.not_us and self.twelve and not self.lower_marker:
+            return "mdy", f"ambiguous: unpadded US-style {'iOS ' if ios else ''}date with upper-case AM/PM"
         return "dmy", DEFAULTED + " to day first"
 
     def calendar(self, order: str, today: datetime) -> tuple[str, str]:

@@ -206,3 +206,102 @@ def test_damaged_exports_are_refused_in_one_line(rel: str, message: str, tmp_pat
 def test_fuzzed_copies_are_read_or_refused_in_one_line(rel: str, tmp_path: Path) -> None:
     read, refused = fuzzed_outcomes(FIX / rel, tmp_path, seed=28, keep=1)
     assert read + refused == 16 and read >= 1  # every case one or the other; no other exception
+
+
+# --- iMazing's message export (CSV): written after the first readers of this round were built, before any iMazing
+# reader (held-out for it). A CSV per conversation, a row per message; "Outgoing" rows are the owner's ("me": iMazing
+# writes no name for them); times are the computer's wall time (no zone: kept naive) ------------------------------------
+
+ANA = [
+    ("Ana Souza: Are we still on for Friday?", "2024-03-13T15:02:11"),
+    ("me: Yes, 8pm at the tasca.\nI booked for four.", "2024-03-13T15:03:40"),
+    ("Ana Souza: Perfeito! Levo o vinho & a sobremesa.", "2024-03-13T15:05:30"),
+    ("me: Ótimo, até sexta 🍷", "2024-03-13T15:08:15"),
+]
+FAMILIA = [
+    ("Mãe: Almoço de domingo cá em casa, às 13h.", "2024-05-01T09:01:12"),
+    ("Rui: Eu levo o bolo de bolacha.", "2024-05-01T09:03:00"),
+    ("me: Conta comigo, levo as bebidas.", "2024-05-01T09:04:30"),
+]
+
+
+def test_imazing_imessage_csv() -> None:
+    recs, rep = parsed(FIX / "imazing" / "Ana Souza.csv", "imazing")
+    check_chat_shape(recs, "imazing")
+    assert turns(recs) == ANA
+    assert {r.thread for r in recs} == {"Ana Souza"}
+    assert [bool(r.metadata.get("from_me")) for r in recs] == [False, True, False, True]
+    assert recs[2].metadata.get("quote") == "Yes, 8pm at the tasca." and recs[2].metadata.get("edited") is True
+    assert counts(rep) == (6, 1, 1) and rep.warnings == []  # the renaming: system; a photo alone: media
+
+
+def test_imazing_whatsapp_group_csv() -> None:
+    recs, rep = parsed(FIX / "imazing" / "WhatsApp - Família Costa.csv", "imazing")
+    assert turns(recs) == FAMILIA
+    assert {r.thread for r in recs} == {"Família Costa"}
+    assert [bool(r.metadata.get("from_me")) for r in recs] == [False, False, True]
+    assert counts(rep) == (5, 1, 1)  # the encryption notice: system; a voice message: media
+
+
+def test_imazing_folder_and_sms() -> None:
+    recs, rep = parsed(FIX / "imazing", "imazing")
+    assert sorted(turns(recs)) == sorted(ANA + FAMILIA) and counts(rep) == (11, 2, 2)
+    recs, rep = parsed(FIX / "imazing-sms" / "+1 (415) 555-0134.csv", "imazing")
+    assert turns(recs) == [
+        ("+14155550134: Your table for 2 at Nopa is confirmed for 8:15pm. Reply C to cancel.", "2024-07-04T18:30:00"),
+        ("me: Thanks! Can we sit outside?", "2024-07-04T18:31:10")]
+    assert {r.thread for r in recs} == {"+1 (415) 555-0134"} and counts(rep) == (2, 0, 0)
+
+
+def test_imazing_imports_by_cli(tmp_path: Path) -> None:
+    assert_imports_by_cli(tmp_path / "m.db", {FIX / "imazing": ("imazing", 7),
+                                              FIX / "imazing-sms" / "+1 (415) 555-0134.csv": ("imazing", 2)})
+
+
+@pytest.mark.parametrize(("rel", "message"), [
+    ("imazing_bad_date/Ana Souza.csv", 'Ana Souza.csv:6: "2024-02-30 15:05:30" is no date'),
+    ("imazing_cut/Ana Souza.csv", "inside a quoted field"),
+    ("imazing_header_only/Ana Souza.csv", "no message"),
+])
+def test_imazing_damaged_files_are_refused_in_one_line(rel: str, message: str, tmp_path: Path) -> None:
+    assert_import_refused(BAD / rel, tmp_path, message)
+
+
+def test_imazing_fuzzed_copies_are_read_or_refused_in_one_line(tmp_path: Path) -> None:
+    read, refused = fuzzed_outcomes(FIX / "imazing" / "Ana Souza.csv", tmp_path, seed=28, keep=1)
+    assert read + refused == 16 and read >= 1
+
+
+# --- written after the parsers (not held-out) ----------------------------------------------------------------------
+
+
+def test_wechatexporter_index_page_imports_the_account() -> None:
+    recs, rep = parsed(ACC / "index.html", "wechat")
+    assert sorted(turns(recs)) == sorted(LI + GROUP) and counts(rep) == (14, 2, 3)
+
+
+# The lead's probe (session 20): a short US Android chat ("2/3/26, 8:12 AM", nothing over 12) was read day first.
+# Android writes the phone's short date and time as CLDR patterns them: unpadded M/d/yy with upper-case AM/PM is en_US
+# (en_PH too, month first as well); the unpadded day-first English locales (en_AU, en_NZ, en_SG) and es_US write
+# lower-case "am"/"a.m."; en_IN and en_GB pad the day. So an ambiguous unpadded date with upper-case AM/PM is read month
+# first on either platform, and one with lower-case am/pm keeps the day-first default (iOS en_AU too). From what this
+# author knows of CLDR, not from exports at hand.
+@pytest.mark.parametrize(("lines", "order", "first"), [
+    ("2/3/26, 8:12\u202fAM - Ellie: Lunch at noon?\n2/3/26, 8:14\u202fAM - Sam: Yes, the deli\n"
+     "2/4/26, 9:01\u202fPM - Ellie: Thanks!\n", "mdy", "2026-02-03T08:12:00"),
+    ("3/2/26, 8:12\u202fam - Ellie: Lunch at noon?\n3/2/26, 8:14\u202fam - Sam: Yes, the deli\n"
+     "4/2/26, 9:01\u202fpm - Ellie: Thanks!\n", "dmy", "2026-02-03T08:12:00"),
+    ("[3/2/26, 8:12:05\u202fam] Ellie: Lunch at noon?\n[3/2/26, 8:14:00\u202fam] Sam: Yes, the deli\n", "dmy",
+     "2026-02-03T08:12:05"),
+    ("[2/3/26, 8:12:05\u202fAM] Ellie: Lunch at noon?\n[2/3/26, 8:14:00\u202fAM] Sam: Yes, the deli\n", "mdy",
+     "2026-02-03T08:12:05"),
+])
+def test_an_ambiguous_unpadded_date_is_month_first_only_beside_upper_case_am_pm(
+        lines: str, order: str, first: str, tmp_path: Path) -> None:
+    from importers import ImportReport, whatsapp
+
+    path = tmp_path / "WhatsApp Chat with Ellie.txt"
+    path.write_text(lines, encoding="utf-8")
+    rep = ImportReport(str(path), "whatsapp")
+    recs = list(whatsapp.parse(path, rep))
+    assert rep.variant["date_order"] == order and recs[0].event_at.isoformat() == first, rep.variant

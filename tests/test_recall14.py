@@ -77,7 +77,8 @@ def test_in_a_real_store_only_turns_naming_someone_get_the_bonus(store: MemorySt
     from memengine.recall import pipeline
 
     ids = chat(store, LINES)
-    cfg = replace(RecallConfig(), absent="words:who:named", w_absent=5.0, bridge="")  # (the bonus alone)
+    cfg = replace(RecallConfig(), absent="words:who:named", w_absent=5.0, bridge="",  # (the bonus alone;
+                  w_length_thread=None, thin_words=2)  # the chat length prior and thin.py as this test was written)
     q = "what's the dog sitter's name?"
     off = [m.id for m in store.recall(q, k=len(ids), touch=False, config=replace(cfg, absent="")).results]
     # the model's cosine to the absent words: 0.9 for every candidate but the first turn (0.0, the lowest, which
@@ -94,7 +95,8 @@ def test_in_a_real_store_only_turns_naming_someone_get_the_bonus(store: MemorySt
 
 def test_a_question_with_no_absent_word_or_asking_no_name_ranks_as_with_the_step_off(store: MemoryStore) -> None:
     ids = chat(store, LINES)
-    cfg = replace(RecallConfig(), absent="words:who:named", w_absent=5.0, bridge="")  # (the bonus alone)
+    cfg = replace(RecallConfig(), absent="words:who:named", w_absent=5.0, bridge="",  # (the bonus alone;
+                  w_length_thread=None, thin_words=2)  # the chat length prior and thin.py as this test was written)
     for q in ("who will feed the pup?", "how much does the dog sitter cost?"):
         assert ([m.id for m in store.recall(q, k=len(ids), touch=False, config=cfg).results]
                 == [m.id for m in store.recall(q, k=len(ids), touch=False, config=replace(cfg, absent="")).results])

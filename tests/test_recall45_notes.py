@@ -76,3 +76,41 @@ def test_one_noun_in_two_forms_is_not_two_people() -> None:
                              "Glazes now live in the new cupboard under the stairs.")
     assert _other_people("Oscar prefers morning meetings.", "Ana prefers written summaries of meetings.")
     assert not _other_people("Oscar prefers morning meetings.", "Oscar's meetings now start at ten; Ana agrees.")
+
+
+def test_notes_recent_reads_its_spec_and_refuses_the_rest() -> None:
+    from memengine.recall.notes_recent import parse_recent, wants_now
+
+    assert parse_recent("") == ("", 0.0)
+    assert parse_recent("now:0.05") == ("now", 0.05)
+    assert parse_recent("all:0.1") == ("all", 0.1)
+    for bad in ("now", "soon:0.1", "now:x", "all:0", "all:2"):
+        with pytest.raises(ValueError, match="notes_recent"):
+            parse_recent(bad)
+    assert wants_now("who covers the workshop at the moment?") and wants_now("Dove si fanno le riunioni adesso?")
+    assert not wants_now("who covers the workshop?")
+
+
+def _cand(i: int, day: str, score: float, thread: str | None = None):  # type: ignore[no-untyped-def]
+    from memengine.records import Candidate
+
+    c = Candidate((i, f"note {i}", None, thread, None, day, "{}", 1.0, 0.5, "agent"))
+    c.score = score
+    return c
+
+
+def test_notes_recent_nudges_the_later_of_alike_notes_only_when_asked_for_now() -> None:
+    from memengine.recall.notes_recent import later_nudged
+
+    def ranked(query: str, spec: str, thread: str | None = None) -> list[int]:
+        cands = [_cand(1, "2026-01-05", 1.10, thread), _cand(2, "2026-03-01", 1.08, thread),
+                 _cand(3, "2026-02-01", 0.70, thread)]
+        return [c.id for c in later_nudged(cands, 3, query, spec)]
+
+    assert ranked("who covers the workshop now?", "now:0.05") == [2, 1, 3]  # 1.08 + 0.05 over 1.10 + 0
+    assert ranked("who covers the workshop now?", "now:0.01") == [1, 2, 3]  # a clear lead stays
+    assert ranked("who covers the workshop?", "now:0.05") == [1, 2, 3]  # not asked for now
+    assert ranked("who covers the workshop?", "all:0.05") == [2, 1, 3]
+    assert ranked("who covered the workshop before Dev?", "all:0.05") == [1, 2, 3]  # the past is asked
+    assert ranked("who covers the workshop now?", "") == [1, 2, 3]  # off
+    assert ranked("who covers the workshop now?", "now:0.05", thread="chat-1") == [1, 2, 3]  # chat turns: never

@@ -6,9 +6,10 @@ import math
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from memengine.recall.config import W_LENGTH_THREAD
 from memengine.recall.replypair import SHORT_REPLY_WORDS, is_short_answer, pair_words, short_reply_weight
 from memengine.records import Candidate
-from memory_core import W_LENGTH, W_REPLY, MemoryStore, NewMemory, RecallConfig
+from memory_core import W_REPLY, MemoryStore, NewMemory, RecallConfig
 
 MARATHON = [
     ("Ana", "I signed up for a marathon!!"),
@@ -80,11 +81,11 @@ def test_pair_length_gives_a_short_reply_its_questions_words(store: MemoryStore)
     res = store.recall("Évora october", k=8, touch=False, explain=True,
                        config=replace(RecallConfig(), pair_length=True)).results
     got = next(r for r in res if r.id == answer).explain["priors"]["length"]
-    want = W_LENGTH * math.log1p(6 + 3) / math.log1p(20)
+    want = W_LENGTH_THREAD * math.log1p(6 + 3) / math.log1p(20)  # a chat turn's length prior (round 44)
     assert round(want, 4) == got
     off = store.recall("Évora october", k=8, touch=False, explain=True).results
     assert next(r for r in off if r.id == answer).explain["priors"]["length"] == round(
-        W_LENGTH * math.log1p(6) / math.log1p(20), 4)
+        W_LENGTH_THREAD * math.log1p(6) / math.log1p(20), 4)
 
 
 def test_the_lazy_top_k_is_exact_with_short_replies(store: MemoryStore) -> None:

@@ -50,6 +50,10 @@ W_PERSON = 0.3
 # sets (bench/loo.py, 26 Nov 2026: chosen in 28/28 folds, held-out r@5 +0.001 LoCoMo, +0.005 real chats)
 W_TIME = 0.1
 W_LENGTH = 0.1  # length prior: one-word turns must not win on a single shared word
+# the length prior's weight for a chat turn (a memory in a thread); None: ``W_LENGTH``. 0.15 since round 44, chosen
+# apart from notes (their w_length untouched) by leave-one-SET-out over the two dev sets and the held-out chats
+# 30/35/37/38 pooled (bench/recall44_pool.py): a turn of a few words holds the answer less often in chats than dev said
+W_LENGTH_THREAD: float | None = 0.15
 MAX_DF = 0.0  # drop query terms found in more than this share of memories (0 = keep all); see RecallConfig.max_df
 W_DATE = 0.0  # prior for memories dated inside a calendar period the query names ("in May 2023"); see RecallConfig.w_date
 W_PHRASE = 0.0  # phrase bonus for consecutive query words; off: +0.008 r@5 in the tuning script but -0.003 in the engine (LoCoMo dev)
@@ -240,6 +244,10 @@ NOTES_NEWER = True
 # knee sessions to once a month" / "Knee physio discharged Noor: no more appointments"); 0 = off (a change word or a
 # value said anew were needed). Chosen by leaving each agent-note dev set out (bench/recall45_same.py).
 NOTES_SAME_COS = 0.65
+# Round 45 (notes_recent.py): among the first k candidates, all an agent's notes, each nudged by its place in date
+# order ("GATE:W": the newest +W; gate "now" a question wanting the current state, "all" any not about the past);
+# '' = off.
+NOTES_RECENT = ""
 # Round 34 (memengine/recall/keyword_floor.py): a keyword side of notes whose every match is a word held by more than
 # half of the rows (FTS5's idf floor: the user's name in a store of notes about them) is left out of fusion.
 KW_FLOOR = True
@@ -299,7 +307,10 @@ TWO_ASKS = ""
 # (unseen) r@5 / r@10: 35 0.704 -> 0.715 / 0.793 -> 0.789, 30 0.435 -> 0.448 / 0.565 -> 0.604, 31 0.727 / 0.857 ->
 # 0.896, 33 0.987 / 0.994 unchanged (bench/README.md, "Round 37").
 W_THIN = 0.25
-THIN_WORDS = 2  # fewer content words than this make a turn thin (thin.THIN_WORDS; round 43 measured 3)
+# fewer content words than this make a chat turn thin (thin.THIN_WORDS is 2); 3 since round 44: chosen by
+# leave-one-SET-out over the two dev sets and held-outs 30/35/37/38 pooled (bench/recall44_pool.py; with the chat
+# length prior below, pooled r@5 objective 0.6592 -> 0.6708, LOSO gain +0.010, no set's r@5 lower in-sample)
+THIN_WORDS = 3
 W_NEWNAME = 1.0
 # Round 33 (memengine/recall/bridge.py): the question's content words bridged to the store's words the model's own word
 # table holds as alike ("loo" -> toilet, "thesis" -> dissertation, "truck" -> pickup): those neighbours at least
@@ -338,6 +349,7 @@ class RecallConfig:
     w_person: float = W_PERSON
     w_time: float = W_TIME
     w_length: float = W_LENGTH
+    w_length_thread: float | None = W_LENGTH_THREAD  # the length prior of a chat turn; None: w_length
     fts_weights: tuple[float, ...] = FTS_WEIGHTS
     context_vectors: bool = True
     drop_person_terms: bool = True
@@ -433,6 +445,8 @@ class RecallConfig:
     notes_newer: bool = NOTES_NEWER
     # ... and one saying the subject again with no change word, its vector at least this close (round 45); 0 = off.
     notes_same_cos: float = NOTES_SAME_COS
+    # Notes scored alike: the later a little higher under a question for the present (notes_recent.py); '' = off.
+    notes_recent: str = NOTES_RECENT
     # A keyword side of notes that matched only words most rows hold is left out of fusion (keyword_floor.py, round 34).
     kw_floor: bool = KW_FLOOR
     # The store's may_update link between two notes sharing no word of a subject, vectors apart, not honoured (round 36).

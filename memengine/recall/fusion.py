@@ -138,8 +138,8 @@ class Fusion:
             if cfg.peaked:
                 wk, wv = peaked_weights(kw, vs, wk, wv, cfg.peaked)
             self.bases = {mid: wk * self.kn.get(mid, 0.0) + wv * self.vn.get(mid, 0.0) for mid in rows}
-        self.weights = ((cfg.w_person, cfg.w_time, cfg.w_date, cfg.w_phrase, cfg.w_length, cfg.w_amount, cfg.w_reply)
-                        if hybrid else ())
+        self.weights = ((cfg.w_person, cfg.w_time, cfg.w_date, cfg.w_phrase, max(cfg.w_length, cfg.w_length_thread or 0.0),
+                         cfg.w_amount, cfg.w_reply) if hybrid else ())
         # the largest sum of priors any candidate can get for this query (a prior whose
         # condition the query does not meet is 0 for all: no names, not a "when" question...)
         self.applies = (bool(self.names), self.when_q, bool(self.spans), bool(phrase), True, self.amount_q)
@@ -215,11 +215,13 @@ class Fusion:
             if self.phrase and self.phrase_top > 0 and mid in self.phrase:
                 # scaled by the best phrase match, not min-max: most candidates have none
                 priors["phrase"] = cfg.w_phrase * self.phrase[mid] / self.phrase_top
-            if cfg.w_length:
+            # a chat turn's own weight (round 44), a note's w_length
+            w_len = cfg.w_length if cfg.w_length_thread is None or m.thread is None else cfg.w_length_thread
+            if w_len:
                 q = self.replies.get(mid) if cfg.pair_length else None
                 words = (pair_words(m, self.rows[q], LENGTH_FULL_WORDS) if q is not None
                          else count_words(bare, LENGTH_FULL_WORDS))
-                priors["length"] = cfg.w_length * min(1.0, math.log1p(words) / math.log1p(LENGTH_FULL_WORDS))
+                priors["length"] = w_len * min(1.0, math.log1p(words) / math.log1p(LENGTH_FULL_WORDS))
         priors["strength"] = W_STRENGTH * m.strength
         priors["importance"] = W_IMPORTANCE * m.importance
         return priors

@@ -588,6 +588,10 @@ class Recall(KeywordSearch, People):
                 scored, k, run.query, lambda seeds, n: mentions_after(self.conn, seeds, n, run.where, run.args),
                 lambda turns, span: self._next_turns(turns, span, run), said_before_in(self.conn))
             _marked_later(outdated, later)
+        if run.strategy == "hybrid" and run.cfg.notes_recent:  # notes scored alike: the later first (round 45)
+            from memengine.recall.notes_recent import later_nudged
+
+            scored = later_nudged(scored, k, run.query, run.cfg.notes_recent)
         if run.strategy == "hybrid" and run.cfg.notes_newer:  # an agent's note restated as a change (round 30)
             from memengine.recall.notes import newer_notes_first
 
