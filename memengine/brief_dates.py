@@ -375,7 +375,29 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
             return None
     if deadline:
         return None
-    return brief_thingmonth.placed(day, text, written, context, _booked_days, _months, _in_year)
+    got = brief_thingmonth.placed(day, text, written, context, _booked_days, _months, _in_year, at, is_calendar)
+    if got is None and not depth:  # (brief36) 4. the month the same exchange's bare days were read in
+        got = brief_thingmonth.exchange_month(day, text, written, context, _bare_placed, _in_year, text[:at],
+                                              _NEGATION.match(text) is not None)
+    return got
+
+
+def _bare_placed(text: str, written: date, context: Context) -> list[date]:
+    """(brief36) The days "the Nth" of ``text`` means that a rule placed (:func:`_placed`, once deep; none guessed)."""
+    out: list[date] = []
+    for m in _BARE_ORDINAL.finditer(text) if _MAYBE.search(text) else ():
+        if (m.group("next") or "").lower() not in MONTH_OF:
+            d = _placed(int(m.group("d")), text, m.start(), written, [], context, before_only=True, depth=1)
+            if d is not None:
+                out.append(d)
+    return out
+
+
+@functools.cache
+def is_calendar(word: str) -> bool:
+    """(brief36) Whether a lower-cased word names a month or a weekday, in any language read here ("march", "tues",
+    "samstag"): brief_thingmonth's things are none of them."""
+    return word in MONTH_OF or word in _WEEKDAY_OF or _EN_WEEKDAY.fullmatch(word) is not None
 
 
 def _booked_days(text: str, written: date) -> list[date]:
@@ -527,6 +549,7 @@ _WEEKDAY_OF: dict[str, int] = {w: i for i, words in enumerate((
     "sonntag dimanche domingo domenica zondag søndag sondag söndag")) for w in words.split()}
 _WD_ALT = "|".join(sorted(_WEEKDAY_OF, key=len, reverse=True))
 _EN_WD = "(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_EN_WEEKDAY = re.compile(rf"{_EN_WD}|mon|tues?|weds?|thu|thur|thurs|fri|sat|sun")  # (is_calendar)
 # words that date the number right after them (a day's prepositions, "Termin", weekdays; for a dotted date not the
 # English prepositions: "grew by 1.5", "from 1.5 to 2.5" are decimals); not a colon ("VERSION:2.1", "score: 2.5")
 _CUE_WORDS = (r"due|deadline|am|bis(?:\s+zum)?|zum|vom|ab|ab\s+dem|den|der|termin|frist|abgabe|datum|le|au|"

@@ -34,20 +34,20 @@ THING_DAYS = 300  # an earlier turn about the thing, at most this many days befo
 _OTHER_DAY = re.compile(r"\bthe\s+([0-3]?\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_][\w'’&-]*[^\W_]|[^\W\d_]{2,}")
 _AUTHOR = re.compile(r"^[^\n:]{1,40}:\s", re.MULTILINE)  # "Rui: " before a chat turn's text (each line of an episode)
-# words that say a change, a time, a reaction or a calendar place: they name no thing ("moved", "now", "same", "time")
+# words that say a change, a time, a reaction: they name no thing ("moved", "now", "same", "time"); the names of months
+# and weekdays are the caller's (``calendar``: memengine/brief_dates.py holds them)
 _NOT_THING = frozenset("""
 now same time times still just moved move moving changed change changes instead again back new old also then when
 day days week weeks weekend month months year today tomorrow tonight morning evening night afternoon next last this
-monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
-january february march april may june july august september october november december
-jan feb mar apr jun jul aug sep sept oct nov dec
-lundi mardi mercredi jeudi vendredi samedi dimanche montag dienstag mittwoch donnerstag freitag samstag sonntag
-lunes martes miércoles jueves viernes sábado domingo lunedì martedì mercoledì giovedì venerdì sabato domenica
-segunda terça quarta quinta sexta maandag dinsdag woensdag donderdag vrijdag zaterdag zondag
 booked book booking got get going gonna want said says told tell think know yes yeah yep nope okay fine sure cool
 lol haha omg ugh wow nice great good thanks thank please pls sorry
-news bad worse worst sad happy glad part update fyi btw heads
 """.split())
+# (brief36) the sentence a day is said in: what it names is the thing the day is of ("bad news part 2, half my friends
+# are away on the 14th. can we do the party on the 21st instead": the 21st is the party's)
+_SENTENCE_END = re.compile(r"[.!?;]+(?=\s)|\n")
+EXCHANGE = True  # off: a bare day of a change no rule placed is the next such day (before brief36)
+EXCHANGE_TURNS = 6  # (brief36) the turns right before a change whose bare days, as placed there, give its month...
+EXCHANGE_DAYS = 1  # ...written at most this many days before it (brief_dates.MONTH_TURNS / MONTH_DAYS alike)
 
 
 class Turns(list[tuple[str, date]]):
@@ -100,14 +100,15 @@ def says_change(text: str) -> bool:
     return any(fold(w) in _change_words() or w.lower() in _change_words() for w in _WORD.findall(text[:600]))
 
 
-def thing_words(text: str) -> frozenset[str]:
+def thing_words(text: str, calendar: Callable[[str], bool] = lambda w: False) -> frozenset[str]:
     """The words of ``text`` that may name what it is about ("tap", "flight", "kitchen", "Hollis"): three letters or
-    more, lower-cased without a possessive or a plural "s"; no stop word, word of change or time, or author prefix."""
+    more, lower-cased without a possessive or a plural "s"; no stop word, word of change or time, author prefix, or
+    word ``calendar`` says is a month's or weekday's name."""
     body = _AUTHOR.sub("", text[:600])
     out = set()
     for w in _WORD.findall(body):
         low = w.lower().replace("’", "'").removesuffix("'s")
-        if len(low) < 3 or low in _stop() or low in _NOT_THING:
+        if len(low) < 3 or low in _stop() or low in _NOT_THING or calendar(low):
             continue
         if low.endswith("s") and not low.endswith("ss") and len(low) > 3:
             low = low[:-1]
@@ -117,16 +118,32 @@ def thing_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def sentence_at(text: str, at: int) -> str:
+    """(brief36) The sentence of ``text`` that holds position ``at`` (sentences end at ". ", "! ", "? ", "; " or a
+    line's end; commas do not end one: "Hollis rang, they're running late, kitchen now starts the 27th")."""
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.end() > at:
+            return text[start: m.start()]
+        start = m.end()
+    return text[start:]
+
+
 def placed(day: int, text: str, written: date, context: Sequence[tuple[str, date]],
            days_of: Callable[[str, date], list[date]], months_of: Callable[[str], list[int]],
-           in_year: Callable[[int, int, date], date | None]) -> date | None:
+           in_year: Callable[[int, int, date], date | None], at: int | None = None,
+           calendar: Callable[[str], bool] = lambda w: False) -> date | None:
     """The ``day``-th in the month the chat booked the thing of ``text`` for (see the module docstring), or None.
 
     ``context``: earlier turns of the chat, newest first (text, day written; a :class:`Turns` reads its further
     turns, and is told the turn that placed the day: ``booked_by``); ``days_of(text, written)``: the days a
     turn names with their month; ``months_of(text)``: the months it names; ``in_year(month, day, written)``: the
-    day/month nearest ``written``."""
-    words = thing_words(text) if THING_MONTH and says_change(text) else frozenset()
+    day/month nearest ``written``; ``at``: where the day is said (its sentence names the thing: ``sentence_at``, else
+    the whole text); ``calendar(word)``: a month's or weekday's name (no thing)."""
+    if not (THING_MONTH and says_change(text)):
+        return None
+    words = (thing_words(sentence_at(text, at), calendar) if at is not None else frozenset()) \
+        or thing_words(text, calendar)
     if not words:
         return None
     # the day it replaces, said in this text by its number ("away on the 14th ... the 21st instead"), as an earlier
@@ -140,7 +157,7 @@ def placed(day: int, text: str, written: date, context: Sequence[tuple[str, date
     for ctx_text, ctx_written in older(context):
         if (written - ctx_written).days > THING_DAYS:
             break
-        if not words & thing_words(ctx_text):
+        if not words & thing_words(ctx_text, calendar):
             continue
         # the months this turn books ahead: its days after the day it was written, else the months it names ahead
         ahead = sorted({d.month: d for d in days_of(ctx_text, ctx_written) if d > ctx_written}.values())
@@ -158,4 +175,33 @@ def placed(day: int, text: str, written: date, context: Sequence[tuple[str, date
                 return got
         if months:
             return None  # the thing's booking is found and its days do not fit this one: no guess from it
+    return None
+
+
+def exchange_month(day: int, text: str, written: date, context: Sequence[tuple[str, date]],
+                   days_placed: Callable[[str, date, Sequence[tuple[str, date]]], list[date]],
+                   in_year: Callable[[int, int, date], date | None], before: str = "", negation: bool = False
+                   ) -> date | None:
+    """(brief36) The ``day``-th in the month the same exchange's bare days were read in, for a change no nearer rule
+    placed: "I'll change the ryokan in Kyoto, need it from the 8th now not the 6th", ten minutes after "ANA moved our
+    outbound to the 3rd" (placed in October by the flight's booking), is 8 October, not 8 May; the ryokan was never
+    booked by name. A person reads a change said in the middle of one talk in the month the talk is about.
+
+    ``before``: this text up to the day (its own bare days count first: "moved our outbound to the 3rd ... return still
+    the 17th"); then the EXCHANGE_TURNS turns of ``context`` (newest first) written within EXCHANGE_DAYS.
+    ``days_placed(text, written, its_context)``: the bare days a turn names that a rule placed (none guessed). Only
+    a day still ahead when its turn was written counts, and only a text that says a change (or ``negation``: the text
+    is the part of one that a negation holds, "not the 6th", read alone to tell the day it takes back)."""
+    if not (EXCHANGE and (negation or says_change(text))):
+        return None
+    turns: list[tuple[str, date, Sequence[tuple[str, date]]]] = [(before, written, context)] if before else []
+    for i, (ctx_text, ctx_written) in enumerate(context[:EXCHANGE_TURNS]):
+        if (written - ctx_written).days > EXCHANGE_DAYS:
+            break
+        turns.append((ctx_text, ctx_written, rest(context, i + 1)))
+    for ctx_text, ctx_written, ctx_context in turns:
+        for d in days_placed(ctx_text, ctx_written, ctx_context):
+            got = in_year(d.month, day, written) if d > ctx_written and day <= 31 else None
+            if got is not None and got >= written:
+                return got
     return None

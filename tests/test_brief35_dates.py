@@ -68,7 +68,7 @@ def test_thing_words() -> None:
     """The words that may name the thing: no stop word, word of change or time, month, or author prefix."""
     assert brief_thingmonth.thing_words("Rui: tap changed the flight to the 15th, same time") == {"tap", "flight"}
     assert brief_thingmonth.thing_words("Ana: moved it to next week instead") == frozenset()
-    assert brief_thingmonth.thing_words("Sarah: pour mon anniv, samedi 24") == {"anniv"}
+    assert brief_thingmonth.thing_words("Sarah: pour mon anniv, samedi 24", brief_dates.is_calendar) == {"anniv"}
 
 
 def test_coming_up_reads_the_flight_in_june_from_a_real_store(db_path: Path) -> None:
@@ -149,5 +149,6 @@ def test_the_day_replaced_gives_the_month_not_a_turn_sharing_bad_news() -> None:
     text = "Jun: bad news part 2, half my friends are away on the 14th. can we do the party on the 21st instead"
     assert date(2026, 3, 21) in brief_dates.plan_days(text, date(2026, 3, 6), ctx)
     assert date(2026, 4, 21) not in brief_dates.named_days(text, date(2026, 3, 6), ctx)
-    assert "news" not in brief_thingmonth.thing_words(text) and "bad" not in brief_thingmonth.thing_words(text)
+    # (brief36) the thing is named in the day's own sentence: the party, not "bad news" (no word list of its own)
+    assert brief_thingmonth.thing_words(brief_thingmonth.sentence_at(text, text.index("the 21st"))) == {"party"}
 
