@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Set
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from itertools import chain
@@ -42,24 +42,22 @@ import numpy as np
 from memengine import (
     brief_dates,
     brief_declined,
-    brief_heading,
     brief_keyfacts,
     brief_moves,
-    brief_opener,
+    brief_naming,
     brief_outdated,
     brief_people,
     brief_pool,
     brief_reactions,
     brief_smalltalk,
     brief_upcoming,
-    summarize,
     topic_names,
-    topic_people,
 )
 from memengine.brief_keyfacts import KEY_FACT_IMPORTANCE, SAME_SITTING_HOURS, UPDATE_COS  # noqa: F401 (re-exported)
 from memengine.brief_keyfacts import fold_updates as _fold_updates
 from memengine.brief_keyfacts import key_fact_rows as _key_fact_rows
 from memengine.brief_keyfacts import may_update as _may_update  # noqa: F401 (re-exported)
+from memengine.brief_naming import COMMON_NAME_MIN, COMMON_NAME_SHARE  # noqa: F401 (re-exported)
 from memengine.brief_people import PEOPLE_CONTACTS, PEOPLE_MAX, STATE_SEP, people_lines  # noqa: F401 (re-exported)
 from memengine.brief_pool import LIVE as _LIVE
 from memengine.brief_pool import (  # noqa: F401 (re-exported: POOL_*, similarities)
@@ -98,8 +96,6 @@ UPCOMING_ASKED = 40  # the soonest plans asked whether a later turn of their cha
 NEW_FACT_MIN_WORDS = 6  # a new "fact" of fewer words is a heading or a stub ("Clippings > Author")
 RECENT_DAYS = 7  # "recently": superseded or stored within this many days of now
 CONTRADICTIONS_MAX = 5
-NAME_SOURCE_CHARS = 400  # a topic name is taken from the first this-many characters of its members
-LANGUAGE_SAMPLE = 300  # (brief26) members of the pool read to tell its language
 MIXED = topic_names.MIXED  # the name of a group whose members share no word run
 
 PER_TOPIC_MAX = 3  # representatives shown per topic
@@ -107,8 +103,6 @@ END_SHARE = 0.02  # the topics stop when less than this share of the budget is l
 LAST_QUANTILE = 0.0  # ...then, budget still left, any line above this quantile of the informative ones, whatever its part
 LEFTOVER_PER_TOPIC_MAX = 6  # ...or up to this many, when budget is left once every part has its PER_TOPIC_MAX
 TOPIC_MIN_MEMBERS = 3  # a cluster of fewer members is no topic: its memories show with those in no topic
-COMMON_NAME_SHARE = 0.25  # (brief27) a word said in more than this share of the pool names no topic...
-COMMON_NAME_MIN = 20  # ...in a pool of at least this many memories (the user's name in an assistant's notes)
 SMALL_TALK_OUT = True  # nor is a cluster of chat turns that names nothing (brief_smalltalk)
 PART_SIZE = 20  # a cluster with more candidates than this is shown as parts of about this size
 DUPLICATE_COS = 0.92  # a candidate this close to a chosen memory says the same thing: never chosen
@@ -253,6 +247,9 @@ class _Budget:
         return n
 
 
+TALKED_NAME_NO_TOPIC = False  # (brief36) a talked-about person's name heads no topic (off: as before)
+
+
 def select(store: Store, budget: int, now: datetime, count: Callable[[str], int], how: str,
            params: Mapping[str, float] | None = None, ranked_ids: list[int] | None = None) -> Selection:
     """The session-start selection within ``budget`` tokens (see the module docstring).
@@ -362,6 +359,8 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     share = SHARE_PEOPLE + (SHARE_PEOPLE_FADED if any(why.get("faded") for _, why in people) else 0.0)
     for line, why in people:
         named.update(w.lower() for w in str(why.get("name", "")).split())
+        if TALKED_NAME_NO_TOPIC:  # (brief36) and the people the chat talks about: "tom", one of two candidates for a room
+            named.update(w.lower() for w in str(why.get("talked_about", "")).split())
         plain = line.split(brief_people.STATE_SEP, 1)[0]
         if not add("people", share, Item("people", plain, 0, None, why=why), not sections["people"]):
             break
@@ -713,93 +712,9 @@ def _no_tiny(store: Store, pool: list[tuple[int, str, str | None, str, int | Non
     return [(p[0], p[1], p[2], p[3], None, 0.0) if p[4] in small else p for p in pool]
 
 
-class _Shells(dict[tuple[int | None, int], Topic]):
-    """A Topic per (cluster, part) of the pool, named when first asked for (memengine.topic_names).
+class _Shells(brief_naming.Shells[Topic]):
+    """A Topic per (cluster, part) of the pool, named when first asked for (memengine/brief_naming.py)."""
 
-    A cluster shown whole takes the label consolidate gave it (named from all its members, and what ``clusters``/
-    ``browse`` show); a part of a large cluster, or a cluster whose label is an older keyword list, is named from the
-    pool's members of it. No two topics share a name while another good name is left."""
+    def make(self, k: tuple[int | None, int], name: str, size: int, parts: int) -> Topic:
+        return Topic(k[0], k[1], name, size, parts=parts)
 
-    def __init__(self, store: Store, pool: list[tuple[int, str, str | None, str, int | None, float]],
-                 key: list[tuple[int | None, int]], named: Set[str] = frozenset()) -> None:
-        super().__init__()
-        self.members: dict[tuple[int | None, int], list[str]] = {}
-        for p, k in zip(pool, key):
-            # a name comes from what the members begin with (a pasted log can run to megabytes)
-            self.members.setdefault(k, []).append(p[1][:NAME_SOURCE_CHARS])
-        parts = Counter(k[0] for k in self.members)
-        self.parts = parts
-        whole = [c for c, n in parts.items() if c is not None and n == 1]
-        self.labels: dict[int, tuple[str | None, int]] = {}
-        self.conn = store.conn  # (brief35) a topic of no shared word is named by its exchange's opening line
-        for chunk in range(0, len(whole), 500):
-            part = whole[chunk: chunk + 500]
-            self.labels.update((int(r[0]), (r[1], int(r[2] or 0))) for r in store.conn.execute(
-                f"SELECT id, label, member_count FROM clusters WHERE id IN ({','.join('?' * len(part))})", part))
-        # people (authors, contacts, aliases: known_people's lower-cased keys) and chat roles name no topic
-        names = set(store.known_people()) | summarize.ROLE_AUTHORS
-        self.exclude = names | {w for a in names for w in a.split()} | named
-        # (brief30) and the people the groups' texts name (a title, "X and I", a turn calling them), in a declining
-        # language the forms of the people's names ("Aniu" of Ania): memengine/topic_people.py, asked of a name chosen
-        self.every = [t for ts in self.members.values() for t in ts]
-        self.language: list[str | None] = [summarize.detect_language(self.every[:LANGUAGE_SAMPLE])]
-        self.inflected = self.language[0] in topic_people.INFLECTED
-        fold = topic_names.fold
-        self.word_df: Counter[str] = Counter(chain.from_iterable(
-            {fold(w) for w in _WORD.findall(t)} for texts in self.members.values() for t in texts))
-        self.rarity = topic_names.idf(lambda w: self.word_df[w], sum(len(t) for t in self.members.values()))
-        self.stop: dict[int | None, frozenset[str]] = {}
-        self.taken: set[str] = set()
-        # (brief27) names are chosen together: in how many groups several members say each word (``_named``); and the
-        # words of a large share of the pool (the user's own name in an assistant's notes) name no topic at all
-        self._saying: Counter[str] | None = None  # (read when a label overlaps a name given: rare)
-        self.taken_words: frozenset[str] = frozenset()  # the content words of the names given
-        n_texts = sum(len(t) for t in self.members.values())
-        self.common = {w for w, n in self.word_df.items() if n > COMMON_NAME_SHARE * n_texts} \
-            if n_texts >= COMMON_NAME_MIN else set()
-
-    def __missing__(self, k: tuple[int | None, int]) -> Topic:
-        texts = self.members[k]
-        label, size = self.labels.get(k[0], (None, 0)) if k[0] is not None else (None, 0)
-        if k[0] not in self.stop:  # the parts of a cluster share its language ("peuvent varier" is no name)
-            # (a small group too short to tell its own language reads the pool's stop words too)
-            self.stop[k[0]] = summarize.stopwords_for(texts[:50], self.language[0])
-        name = brief_heading.widened(topic_people.without_people(  # (brief34) one word: the phrase it is said in
-            lambda: self._named(k, texts, label), self.every, self.exclude, self.language[0]),
-            texts, self.stop[k[0]], self.exclude, self.taken_words,
-            None if k[0] is None or self.parts[k[0]] > 1 or size > brief_opener.EXCHANGE_MAX
-            else brief_heading.member_reader(self.conn, k[0]))
-        if name not in (MIXED, topic_names.UNTITLED):
-            self.taken.add(name.lower())
-            self.taken_words |= topic_names.content_words(name, self.stop[k[0]])
-        topic = Topic(k[0], k[1], name, max(size, len(texts)), parts=self.parts[k[0]])
-        self[k] = topic
-        return topic
-
-    def _named(self, k: tuple[int | None, int], texts: list[str], label: str | None) -> str:
-        """(brief27) A group's name, chosen with the names already given: consolidate's label for the whole cluster,
-        unless it names only a person or the user (``names_nobody``), or shares a word with a name given ("Lisbon
-        trip" beside "camping trip"): then the run that tells this group apart from the others (``topic_names.apart``:
-        scored down by the other groups that say it), if one is free of the names given, else the label."""
-        stop = self.stop[k[0]]
-        exclude = self.exclude | self.common
-        fit = bool(label) and label != MIXED and ", " not in str(label) and str(label).lower() not in self.taken
-        if fit and not topic_names.names_nobody(str(label), exclude, stop):
-            if not topic_names.content_words(str(label), stop) & self.taken_words:
-                return str(label)
-            if self._saying is None:
-                self._saying = topic_names.groups_saying(self.members.values())
-            other = topic_names.name(texts, stop, exclude, topic_names.apart(
-                self.rarity, self._saying, topic_names.said_twice(texts)), self.taken, self.inflected)
-            if other in (MIXED, topic_names.UNTITLED) or topic_names.content_words(other, stop) & self.taken_words:
-                return str(label)  # no better name: the stored one ("Ship Inn", the party's new venue)
-            return other
-        # a label naming only a person or the user is named anew without the store's common words; a group with no
-        # label (a part of a large cluster, the memories in no topic) as before
-        got = topic_names.name(texts, stop, exclude if fit else self.exclude, self.rarity, self.taken, self.inflected)
-        # (brief30) the memories in no topic, shown as one group, are many subjects: named only by what a share of them
-        # say (split in parts, each part is a subject of its own: named as a topic is)
-        if k[0] is not None:  # (brief35) no word shared: what a short exchange's opening line names (brief_opener)
-            return brief_opener.renamed(got, self.labels.get(k[0], (None, 0))[1], self.conn, k[0], texts, stop,
-                                        self.exclude, self.rarity, self.taken, self.taken_words)
-        return got if self.parts[None] > 1 or topic_names.held_by_share(got, texts, stop) else MIXED

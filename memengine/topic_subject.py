@@ -28,6 +28,21 @@ de het een mijn jouw zijn haar ons onze hun deze dit
 en ett et ei den det min mitt mit mina mine din ditt dit dina dine sitt sit sina sine vår vårt våra våre vores jeres deres ert era
 mój moja moje mojego nasz nasza nasze twój twoja ten tego tej
 """.split())
+# (brief36) The languages whose noun phrases put the noun right after its determiner and the words that describe it
+# after the noun ("el piso está libre", "la van sai caro", "no pasa nada"): there, a word two places after a
+# determiner is an adjective or a verb said of the noun, not the noun, and a determiner is one of the language's own
+# (the union above holds Dutch "de" and English "no": a Spanish preposition and a negation). Each language's
+# articles and possessives (closed classes, whole): Italian and Portuguese have theirs in full here ("la", "i", "o").
+HEAD_FIRST: dict[str, frozenset[str]] = {lang: frozenset(words.split()) for lang, words in {
+    "spanish": "el la los las un una unos unas mi mis tu tus su sus nuestro nuestra nuestros nuestras este esta "
+               "estos estas ese esa esos esas aquel aquella",
+    "portuguese": "o a os as um uma uns umas meu minha meus minhas teu tua teus tuas seu sua seus suas nosso nossa "
+                  "nossos nossas esse essa esses essas este esta estes estas aquele aquela",
+    "french": "le la les l un une des du mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs ce cet "
+              "cette ces",
+    "italian": "il lo la i gli le l un uno una mio mia miei mie tuo tua tuoi tue suo sua suoi sue nostro nostra "
+               "nostri nostre questo questa questi queste quel quella quei quelle",
+}.items()}
 # Words after which "the X" is a place or direction said of something else, not an argument: "on the left",
 # "put it in the calendar". English and the commonest of the other languages ("dans le", "auf der", "en el").
 PLACE_PREPOSITIONS: frozenset[str] = frozenset("""
@@ -68,6 +83,9 @@ class _SubjectJudge:
         self.texts = texts
         self.stop = stop  # the group's stop words: its language's closed classes (every language's when None)
         self.classes = topic_shape.closed(stop)
+        # (brief36) a group read in one head-first language: its own determiners, right before the noun
+        own = [lang for lang in self.classes.languages if lang != "english"]
+        self.head_first = HEAD_FIRST.get(own[0]) if len(own) == 1 and HEAD_FIRST_JUDGE else None
         self._lower: list[str] | None = None  # (lower-cased once: a group tries up to five names)
         self._split: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
         self._capitalised: bool | None = None
@@ -365,13 +383,13 @@ class _SubjectJudge:
         adjunct: set[str] = set()
         for body, spans, low, i in self.occurrences(words[0]):  # (brief21: the places greeting() read)
             line = _line_at(body, spans[i][0])
-            det = _determiner_before(body, spans, low, i)
+            det = _determiner_before(body, spans, low, i, self.head_first)
             if det >= 1 and low[det - 1] in PLACE_PREPOSITIONS or \
                     i and low[i - 1] in topic_shape.FUSED_PLACE and low[i - 1] in self.classes.fused and \
                     low[i - 1] not in DETERMINERS and \
                     not body[spans[i - 1][1]: spans[i][0]].strip():
                 adjunct.add(line)  # "in the calendar", "on the far left", "im Hof" ("in dem Hof"), "al mare"
-            elif det >= 0 or _heads_phrase(body, spans, low, i):
+            elif det >= 0 or _heads_phrase(body, spans, low, i, self.head_first):
                 heads.add(line)  # "the new deploy days", "our flat", "the calendar is full"
         return len(heads - adjunct) > len(adjunct) and not (words[0].islower() and self.exclaimed(words[0]))
 
@@ -412,12 +430,17 @@ def name_shaped(phrase: str, texts: Sequence[str], stop: frozenset[str] | None =
     return _SubjectJudge(texts, stop).subject(phrase)
 
 
+HEAD_FIRST_JUDGE = False  # (brief36) off: every group judged by every language's determiners, two words apart
 _BETWEEN = 2  # words that may stand between a determiner and the word its phrase is about ("the new deploy")
 
 
-def _determiner_before(body: str, spans: list[tuple[int, int]], low: list[str], i: int) -> int:
+def _determiner_before(body: str, spans: list[tuple[int, int]], low: list[str], i: int,
+                       head_first: frozenset[str] | None = None) -> int:
     """The index of the determiner whose noun phrase the word at ``i`` is in (at most _BETWEEN content words
-    between them, in one clause: no punctuation), or -1."""
+    between them, in one clause: no punctuation), or -1. ``head_first``: (brief36) the determiners of a head-first
+    language (:data:`HEAD_FIRST`): one of them right before the word, or -1."""
+    if head_first is not None:
+        return i - 1 if i and low[i - 1] in head_first and not body[spans[i - 1][1]: spans[i][0]].strip() else -1
     for j in range(i - 1, max(-1, i - _BETWEEN - 2), -1):
         if body[spans[j][1]: spans[j + 1][0]].strip():
             return -1  # punctuation: another clause or list item
@@ -437,13 +460,15 @@ def _line_at(body: str, at: int) -> str:
     return (rest if sep and len(head) <= 40 and start + len(head) < at else line).strip()
 
 
-def _heads_phrase(body: str, spans: list[tuple[int, int]], low: list[str], i: int) -> bool:
+def _heads_phrase(body: str, spans: list[tuple[int, int]], low: list[str], i: int,
+                  head_first: frozenset[str] | None = None) -> bool:
     """Whether the word at ``i`` heads a noun phrase that is an argument: right after a determiner, a possessive
     or a number (not after a place preposition and its article: "on the left"), right before a copula, or written
     capitalised inside a sentence."""
     start = spans[i][0]
     word = body[start: spans[i][1]]
-    if i >= 2 and low[i - 1] in DETERMINERS and low[i - 2] in PLACE_PREPOSITIONS:
+    dets = DETERMINERS if head_first is None else head_first  # (brief36: a head-first language's own)
+    if i >= 2 and low[i - 1] in dets and low[i - 2] in PLACE_PREPOSITIONS:
         return False  # "on the left is Marco": where, not what
     if i and word[:1].isupper() and not _SENTENCE_END.search(body[:start]) and not (
             word.isupper() and any(body[a:b].isupper() for a, b in spans[i - 1: i + 2] if (a, b) != spans[i])):
@@ -460,7 +485,7 @@ def _heads_phrase(body: str, spans: list[tuple[int, int]], low: list[str], i: in
         prev.replace("'", "").replace("’", "") not in CONTRACTIONS
     if possessor or any(ch.isdigit() for ch in prev) or prev in _NUMBER_WORDS:
         return True  # "Mum's birthday", "2 tickets", "three rooms"
-    return prev in DETERMINERS
+    return prev in dets
 
 
 def used_as_subject(word: str, texts: Sequence[str]) -> bool:

@@ -17,6 +17,7 @@ from memengine import (
     brief,
     brief_keyfacts,
     brief_namedpeople,
+    brief_naming,
     consolidate,
     graph_rank,
     summarize,
@@ -153,7 +154,7 @@ def test_a_word_said_in_most_of_a_notes_store_names_no_topic(store: core.MemoryS
     assert "brigitte" in shells.common
     # the stored label "Brigitte" names nobody but the user: the group is named anew, by what its members share
     assert shells._named((None, 0), mill, "Brigitte") == "Moulin Girard"
-    monkeypatch.setattr(brief, "COMMON_NAME_MIN", 10**6)  # (a small pool: no word is common, the label stays)
+    monkeypatch.setattr(brief_naming, "COMMON_NAME_MIN", 10**6)  # (a small pool: no word is common, the label stays)
     shells = brief._Shells(store, pool, key)
     shells.stop[None] = summarize.stopwords_for(mill)
     assert not shells.common and shells._named((None, 0), mill, "Brigitte") == "Brigitte"
