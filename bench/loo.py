@@ -223,6 +223,8 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "a name succeeded after news of the old one (succeeded)": (D, replace(D, succeeded=False)),
     # round 30 (memengine/recall/notes.py): an agent's own note restating a top note's subject as a change
     "an agent's note restated as a change, above the older (notes_newer)": (D, replace(D, notes_newer=False)),
+    # round 47 (memengine/recall/notes_head.py): a later note's subject read outside its reason / purpose clauses
+    "a later note's subject read outside its reason clauses (notes_head)": (D, replace(D, notes_head=False)),
     # round 38 (memengine/recall/past.py): a question about the past of a fact, the older version above the newer
     "a question about the past: the older version first (past)": (D, replace(D, past=False)),
     # round 41 (memengine/recall/state_words.py, chain.py): a note matching only a question's "now" / "still" gets no

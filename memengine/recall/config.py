@@ -248,6 +248,11 @@ NOTES_SAME_COS = 0.65
 # order ("GATE:W": the newest +W; gate "now" a question wanting the current state, "all" any not about the past);
 # '' = off.
 NOTES_RECENT = ""
+# Round 47 (recall47, memengine/recall/notes_head.py): a later note's subject read from its head, not its reason /
+# purpose clauses ("… switched delivery to Wednesdays to match the evening session" is no newer version of the
+# evening session's note), in notes.newer_notes_first and the store's links (notes_links). Kept by leaving each
+# agent-note dev set out (bench/recall47_head.py): 9 of 10 folds choose it.
+NOTES_HEAD = True
 # Round 34 (memengine/recall/keyword_floor.py): a keyword side of notes whose every match is a word held by more than
 # half of the rows (FTS5's idf floor: the user's name in a store of notes about them) is left out of fusion.
 KW_FLOOR = True
@@ -447,6 +452,8 @@ class RecallConfig:
     notes_same_cos: float = NOTES_SAME_COS
     # Notes scored alike: the later a little higher under a question for the present (notes_recent.py); '' = off.
     notes_recent: str = NOTES_RECENT
+    # A later note's subject read outside its reason / purpose clauses (notes_head.py, round 47).
+    notes_head: bool = NOTES_HEAD
     # A keyword side of notes that matched only words most rows hold is left out of fusion (keyword_floor.py, round 34).
     kw_floor: bool = KW_FLOOR
     # The store's may_update link between two notes sharing no word of a subject, vectors apart, not honoured (round 36).

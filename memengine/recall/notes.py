@@ -152,13 +152,16 @@ def _name_stems(text: str) -> frozenset[str]:
 
 def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
                       vectors: Callable[[list[int]], dict[int, Any]] | None = None,
-                      same_cos: float = 0.0) -> tuple[list[Candidate], dict[int, list[int]]]:
+                      same_cos: float = 0.0, heads: bool = False) -> tuple[list[Candidate], dict[int, list[int]]]:
     """``ranked`` (best first) with each later note that restates a top note's subject as a change moved just
     above it (see the module's text), and ``{older id: [newer ids]}`` (the older ones to mark). Costs nothing
     on a store of chat turns (no note among the top hits); on notes, the change lexicon of each candidate first
     (~2 us a text), the stems of the candidates only when a later one says a change (both kept per text per
     process). ``same_cos`` (round 45; 0 = off): a later note sharing ``SUBJECT_STEMS`` rare stems with a top note
-    and no change word is its newer version too when their vectors are at least this close."""
+    and no change word is its newer version too when their vectors are at least this close. ``heads`` (round 47):
+    a note's subject is read from its head only, not its reason / purpose clauses (notes_head.head_and_tail):
+    "Lowther Dairy switched delivery to Wednesdays to match the evening session" is no newer version of the
+    evening session's note."""
     if k < 2 or (query and asks_first(query)):  # ("what was the first dentist date?": the older is asked)
         return ranked, {}
     top = ranked[:k]
@@ -177,7 +180,12 @@ def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
              and (vectors is not None or said_change[c.id] or may_hold_value(c.content))]
     if not later or not any(_later(a, b) for a in seeds for b in later):
         return ranked, {}
-    said = {c.id: subject_stems(without_function_words(c.content)) for c in top}
+    if heads:
+        from memengine.recall.notes_head import head_and_tail
+
+        said = {c.id: subject_stems(without_function_words(head_and_tail(c.content)[0])) for c in top}
+    else:
+        said = {c.id: subject_stems(without_function_words(c.content)) for c in top}
     df = Counter(s for stems in said.values() for s in stems)
     vecs: dict[int, Any] | None = None
     marks: dict[int, list[int]] = {}

@@ -46,14 +46,27 @@ def _note(m: Memory) -> bool:
             and not source.startswith("shared:"))
 
 
+def _only_as_reason(old: str, new: str) -> bool:
+    """Whether ``new`` says words of ``old`` in its reason / purpose clauses and none in its head."""
+    from memengine.recall.notes_head import head_and_tail
+
+    head, tail = head_and_tail(new)
+    if not tail:
+        return False
+    said = _stems(old)
+    return bool(said & _stems(tail)) and not (said & _stems(head))
+
+
 def link_keeper(vectors: Callable[[list[int]], dict[int, Any]] | None,
-                question: str | None = None) -> Callable[[Memory, Memory], bool]:
+                question: str | None = None, heads: bool = False) -> Callable[[Memory, Memory], bool]:
     """``honour(older, later)`` for versions.outdated_marked: the store's link between two notes of one source
     honoured only when they share a content-word stem or their vectors are close (``vectors``: the store's
     lookup; None — no query vector — reads the words alone). ``question`` (round 41): nor when the older note says
     a word the question asks about and the later says none (chain.asks_about): the later changed another part of
     it ("Kassenwart ist Bernd Hofer, Schriftführerin ist Lena Graf" / "neue Kassenwartin ist Petra Lindner",
-    asked "Wer ist Schriftführerin?")."""
+    asked "Wer ist Schriftführerin?"). ``heads`` (round 47): nor when the later says the older's words only in its
+    reason / purpose clauses (notes_head.head_and_tail): "Moved the savings transfer to the 3rd so that the rent
+    clears first" changes no rent note."""
     from memengine.recall.notes import SAME_COS, _cos
 
     about = asks_about(question) if question else None
@@ -62,6 +75,8 @@ def link_keeper(vectors: Callable[[list[int]], dict[int, Any]] | None,
         if not (_note(old) and _note(new)) or old.source != new.source:
             return True
         if about is not None and about(old.content) and not about(new.content):
+            return False
+        if heads and _only_as_reason(old.content, new.content):
             return False
         if _stems(old.content) & _stems(new.content):
             return True

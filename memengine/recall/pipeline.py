@@ -596,7 +596,7 @@ class Recall(KeywordSearch, People):
             from memengine.recall.notes import newer_notes_first
 
             scored, later = newer_notes_first(scored, k, run.query, self.vectors if run.qvec is not None else None,
-                                              same_cos=run.cfg.notes_same_cos)
+                                              same_cos=run.cfg.notes_same_cos, heads=run.cfg.notes_head)
             _marked_later(outdated, later)
         whole = self.rows([c.id for c in scored[:k]])
         results = []
@@ -613,7 +613,7 @@ class Recall(KeywordSearch, People):
             from memengine.recall.notes_links import link_keeper  # (round 36: two notes' links vetted)
 
             keep = link_keeper(self.vectors if run.qvec is not None else None,
-                               run.query if run.cfg.subject_kept else None)
+                               run.query if run.cfg.subject_kept else None, heads=run.cfg.notes_head)
         marked = outdated_marked(self.conn, results, keep)
         results = marked[:run.k]
         # the older a newer at the cut marks stays right under it (one more than k: outdated_marked never drops
