@@ -6,7 +6,8 @@ and Messenger's end-to-end encrypted chats as messenger.com downloads them (``pa
 Facebook writes each UTF-8 byte of a text as its own ``\\u00XX`` escape ("Ã©" for "é"): read back as UTF-8. A
 chat's files hold its newest messages first (message_1.json the newest): the chat is read oldest first, the
 records of a chat in time order. An unsent message, a call, a member added or leaving, a rename, Instagram's
-"Reacted ❤️ to your message" are system lines; photos, videos, stickers, files without words are media;
+"Reacted ❤️ to your message" (in any language: told by the reaction it repeats, made the same second) are system
+lines; photos, videos, stickers, files without words are media;
 reactions and a shared link stay in metadata. Times are ``timestamp_ms``, UTC instants.
 """
 
@@ -38,7 +39,17 @@ _SYSTEM_RE = re.compile(
     r".{1,120} (?:added|removed) .{1,200} (?:to|from) the group\.|.{1,120} left the group\.|"
     r".{1,120} (?:named the group|changed the group photo|set (?:the|your|his|her|their) nickname|"
     r"created the group|unsent a message|changed the theme|set the emoji)[^\n]{0,200}|"
-    r".{1,120} (?:called you|missed your call|started a video chat|joined the video chat)\.?)$")
+    r".{1,120} (?:called you|missed your call|started a video chat|joined the video chat)\.?|"
+    # Instagram's reaction notices in the app's other languages (round 31)
+    r"Reagiu .{1,40} (?:à|a) sua mensagem|Reagiu .{1,40} (?:à|a) tua mensagem|Reaccionó .{1,40} a tu mensaje|"
+    r"A réagi .{1,40} à votre message|Hat (?:mit )?.{1,40} auf deine Nachricht reagiert|"
+    r"Ha reagito (?:con )?.{1,40} al tuo messaggio|Heeft .{1,40} op je bericht gereageerd|"
+    r"Mesajına .{1,40} (?:ile )?tepki verdi|Zareagował[ao]? .{1,40} na twoją wiadomość|"
+    r"Curtiu uma mensagem|Le gustó un mensaje|A aimé un message|Hat eine Nachricht geliked|Ha messo \"Mi piace\" a un messaggio)$")
+# A reaction told again as a message of its own (Instagram: "Reacted ❤️ to your message", in the app's language): the
+# reactor's short message holding the emoji they reacted with, sent the second their reaction was made.
+_NOTICE_MAX_CHARS = 80
+_VARIATION = str.maketrans("", "", "\ufe0f\ufe0e")
 
 Reader = Callable[[], bytes]
 
@@ -107,6 +118,8 @@ def _load(where: str, read: Reader) -> dict[str, Any]:
                                 getattr(exc, "lineno", None)) from None
     except RecursionError:
         raise ImportFormatError("JSON nested too deep", where) from None
+    if isinstance(value, dict) and "messages" in value and not isinstance(value["messages"], list):
+        raise ImportFormatError(f'"messages" is not a list but {type(value["messages"]).__name__}', where)
     if not isinstance(value, dict) or not isinstance(value.get("messages"), list):
         raise ImportFormatError('not a Messenger chat (no "messages" list)', where)
     return value
@@ -144,10 +157,37 @@ def _chat(files: list[tuple[str, Reader]], turns: Turns) -> Iterator[Record]:
             timed.append((when, -order, msg))
             order += 1
     timed.sort(key=lambda t: (t[0], t[1]))  # newest first in the files: the later in file order, the older
+    reacted = _reactions_made(msg for _, _, msg in timed)
     for when, _, msg in timed:
+        if reacted and _is_reaction_notice(msg, when, reacted):
+            turns.skip(SYSTEM)
+            continue
         rec = _message(msg, title or "Messenger chat", when, turns)
         if rec is not None:
             yield rec
+
+
+def _reactions_made(messages: Iterator[dict[str, Any]]) -> set[tuple[str, str, int]]:
+    """(actor, emoji, second) of every reaction in a chat that says when it was made."""
+    made = set()
+    for msg in messages:
+        fix = (lambda s: s) if msg.get("_utf8") else fix_mojibake
+        for r in listed(msg.get("reactions")):
+            if isinstance(r, dict) and isinstance(r.get("timestamp"), int) and r.get("reaction"):
+                ts = r["timestamp"] // 1000 if r["timestamp"] > 10**11 else r["timestamp"]  # seconds or milliseconds
+                made.add((fix(text_of(r.get("actor"))), fix(text_of(r["reaction"])).translate(_VARIATION), ts))
+    return made
+
+
+def _is_reaction_notice(msg: dict[str, Any], when: datetime, reacted: set[tuple[str, str, int]]) -> bool:
+    """Whether ``msg`` is a reaction told as a message (see _NOTICE_MAX_CHARS), in any language."""
+    fix = (lambda s: s) if msg.get("_utf8") else fix_mojibake
+    content = fix(text_of(msg.get("content"))).translate(_VARIATION)
+    if not content or len(content) > _NOTICE_MAX_CHARS:
+        return False
+    actor, second = fix(text_of(msg.get("sender_name"))), int(when.timestamp())
+    return any((actor, emoji, t) in reacted for t in (second - 1, second, second + 1)
+               for emoji in {e for a, e, _ in reacted if a == actor} if emoji in content)
 
 
 def _normal(msg: dict[str, Any]) -> dict[str, Any]:

@@ -81,7 +81,7 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("sms", (".xml",), one_per_file=True, conversational=True, module="importers.sms"),
     ParserSpec("googlechat", (".json", ".zip"), one_per_file=False, conversational=True,
                module="importers.googlechat"),
-    ParserSpec("signal", (".md", ".html"), one_per_file=False, conversational=True, module="importers.signal"),
+    ParserSpec("signal", (".md", ".html", ".json"), one_per_file=False, conversational=True, module="importers.signal"),
     ParserSpec("skype", (".json", ".tar"), one_per_file=False, conversational=True, module="importers.skype"),
     ParserSpec("viber", (".csv", ".zip"), one_per_file=False, conversational=True, module="importers.viber"),
     ParserSpec("wechat", (".csv", ".txt", ".html"), one_per_file=False, conversational=True, module="importers.wechat"),

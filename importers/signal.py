@@ -2,8 +2,9 @@
 chat.md", its media beside it), each message "[2024-03-13 19:02] Name: text" ("Me" for the owner, as written),
 its next lines continuing it. In a message, "> " lines first are the message it quotes, "![name](./media/…)" lines
 are attachments (media) and "(- Name: ❤️, Me: 👍 -)" its reactions: all three go to metadata. Times are the
-computer's wall time (naive). The chat is the folder's name. A chat written as a web page only (index.html) is read
-by :mod:`importers.signal_html`; where both are, the markdown.
+computer's wall time (naive). The chat is the folder's name. A chat written as JSON only (data.json) is read by
+:mod:`importers.signal_json`, as a web page only (index.html) by :mod:`importers.signal_html`; where several are,
+the markdown, then the JSON.
 
 Signal's own backup (signal-*.backup) is encrypted with the phone's passphrase: refused by detection
 (:mod:`importers.kinds`)."""
@@ -16,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, signal_html
+from importers import ImportFormatError, ImportReport, Record, signal_html, signal_json
 from importers._textlines import iter_lines
 from importers.chatturns import Turn, Turns
 
@@ -33,13 +34,18 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
     if path.is_dir():
         chats = chat_files(path)
         if not chats:
-            raise ImportFormatError("folder holds no chat.md (nor index.html) of signal-export", str(path))
+            raise ImportFormatError("folder holds no chat.md (nor data.json, index.html) of signal-export", str(path))
         for p in chats:
             yield from parse(p, report)
         return
     where = str(path)
     thread = path.parent.name if path.name == "chat.md" else path.stem
     turns = Turns(NAME, report)
+    if path.suffix.lower() == ".json":  # its JSON (signal_json)
+        yield from signal_json.records(path, turns)
+        if not report.messages_seen:
+            raise ImportFormatError("no Signal message in this file", where, 1)
+        return
     if path.suffix.lower() in (".html", ".htm"):  # its web page (signal_html)
         yield from signal_html.parse_page(path, turns)
         if not report.messages_seen:
@@ -66,12 +72,26 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
 
 
 def chat_files(folder: Path) -> list[Path]:
-    """signal-export's chats below ``folder``: each chat's chat.md, else its web page (index.html)."""
+    """signal-export's chats below ``folder``: each chat's chat.md, else its JSON (data.json), else its web page
+    (index.html)."""
     out = {p.parent: p for p in folder.rglob("chat.md") if is_chat(p)}
+    for data in folder.rglob(signal_json.NAME):
+        if data.parent not in out and is_json(data):
+            out[data.parent] = data
     for page in folder.rglob("*.htm*"):
         if page.parent not in out and is_page(page):
             out[page.parent] = page
     return [out[d] for d in sorted(out, key=lambda d: d.as_posix())]
+
+
+def is_json(path: Path) -> bool:
+    """Whether ``path`` is a chat's data.json of signal-export (:mod:`importers.signal_json`)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return signal_json.is_head(head)
 
 
 def is_page(path: Path) -> bool:

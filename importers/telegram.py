@@ -5,7 +5,8 @@
 A message's text is a string or a list of strings and entity objects (``{"type": "bold", "text": ...}``): their
 words joined, a ``text_link`` followed by where it points. Service messages (joins, invitations, pins, calls,
 renames) are counted as system lines and left out; a photo, sticker, voice note, location or file without words
-as media. A reply links to the message it answers; a forward keeps who it came from in metadata.
+as media. A reply links to the message it answers; a forward keeps who it came from in metadata. In a forum, a
+message's topic (its reply chain up to the topic's creation; its name as it was then) goes to ``metadata["topic"]``.
 
 Times: ``date`` is the exporting computer's wall time; ``date_unixtime`` (since 2022) the instant: kept together
 as an aware time in the zone the export was written in. Refs are ``telegram:<chat id>:<message id>``, stable
@@ -194,10 +195,12 @@ def _json_records(opener: Opener, where: str, turns: Turns) -> Iterator[Record]:
     header: dict[str, Any] = {}
     chat = ""
     chat_id = ""
+    forum = _Forum()  # a forum's topics (none in other chats)
     with json_errors_where(where), opener() as raw:
         for kind, prefix, value in stream_json(raw, where, lambda p: p in _CHAT_LISTS):
             if kind == "open" and prefix in _CHAT_PREFIXES:
                 header = {}
+                forum = _Forum()
             elif kind == "value":
                 parent, _, key = prefix.rpartition(".")
                 if key in ("name", "type", "id") and parent in _CHAT_PREFIXES:
@@ -207,7 +210,7 @@ def _json_records(opener: Opener, where: str, turns: Turns) -> Iterator[Record]:
             elif kind == "item":
                 chat = _chat_name(header)
                 chat_id = text_of(header.get("id")) or chat
-                rec = _message(value, chat, chat_id, where, turns)
+                rec = _message(value, chat, chat_id, where, turns, forum)
                 if rec is not None:
                     yield rec
     if not turns.report.messages_seen and not header and not chat:
@@ -222,18 +225,49 @@ def _chat_name(header: dict[str, Any]) -> str:
     return _UNNAMED.get(kind) or (f"Telegram chat {header['id']}" if header.get("id") is not None else "Telegram chat")
 
 
-def _message(msg: Any, chat: str, chat_id: str, where: str, turns: Turns) -> Record | None:
+class _Forum:
+    """A forum's topics as its messages go by: which topic each message is in, and each topic's name now."""
+
+    def __init__(self) -> None:
+        self.root: dict[int, int] = {}  # message id -> the id of its topic's creation
+        self.name: dict[int, str] = {}  # a topic's creation id -> its name now
+
+    def topic(self, msg: dict[str, Any]) -> str | None:
+        """The name of the topic ``msg`` is in, at its time: a topic's creation starts one, a message replying to a
+        message in a topic is in it, a rename (itself in the topic) renames it from then on. None outside a forum."""
+        mid, reply = msg.get("id"), msg.get("reply_to_message_id")
+        if not isinstance(mid, int) or isinstance(mid, bool):
+            return None
+        action = msg.get("action") if msg.get("type") == "service" else None
+        if action == "topic_created" and msg.get("title"):
+            self.root[mid] = mid
+            self.name[mid] = text_of(msg["title"])
+            return self.name[mid]
+        root = self.root.get(reply) if isinstance(reply, int) and not isinstance(reply, bool) else None
+        if root is None:
+            return None
+        self.root[mid] = root
+        if action == "topic_edit" and msg.get("new_title"):
+            self.name[root] = text_of(msg["new_title"])
+        return self.name[root]
+
+
+def _message(msg: Any, chat: str, chat_id: str, where: str, turns: Turns,
+             forum: _Forum | None = None) -> Record | None:
     if not isinstance(msg, dict):
         turns.report.skipped_malformed += 1
         turns.report.warn(f"chat {chat!r}: a message that is {type(msg).__name__}, not an object; skipped")
         return None
     mid = text_of(msg.get("id"))
     what = f"chat {chat!r}, message {mid or '?'}"
+    topic = forum.topic(msg) if forum is not None and (forum.root or msg.get("action") == "topic_created") else None
     if msg.get("type") == "service":
         turns.skip(SYSTEM)
         return None
     when = _when(msg, f'{what}: "date"', where)
     meta: dict[str, Any] = {}
+    if topic:
+        meta["topic"] = topic
     media = _media(msg)
     if media:
         meta["media"] = media

@@ -11,7 +11,7 @@ reader finds each part by its meaning — a class naming the name (``nickname``,
 (WeChat's message type) says a photo (3), voice (34), video (43) or sticker (47) when the bubble has no words. A shared
 link is its title and description, the link in ``metadata["url"]``. The chat is named by the page's title, else its
 file. A page cut inside a message, not UTF-8, or with a time that is no time: a one-line error naming the file and
-the line."""
+the line. A page that loads its messages asynchronously (a frame and scripts) is read through :mod:`importers.wechat_async`."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, Record
+from importers import ImportFormatError, Record, wechat_async
 from importers._common import head_matches
 from importers._htmlchat import BREAK, VOID, ClassTree, feed_file, words
 from importers.chatturns import MEDIA, SYSTEM, Turn, Turns
@@ -45,8 +45,8 @@ _TITLE_SUFFIX_RE = re.compile(r"\s*[-–|]\s*WechatExporter\s*$", re.IGNORECASE)
 def is_page_head(head: str) -> bool:
     """Whether a page's first bytes are WechatExporter's chat: message divs with a side, and its time stamps (or its
     generator's name with a message div)."""
-    if not _MSG_DIV_RE.search(head):
-        return False
+    if not _MSG_DIV_RE.search(head):  # (or, loading its messages asynchronously, its own scripts: wechat_async)
+        return bool(_GENERATOR_RE.search(head) and wechat_async.OWN_SCRIPT_RE.search(head))
     return bool(_GENERATOR_RE.search(head) or _STAMP_RE.search(head))
 
 
@@ -78,10 +78,14 @@ class _Page(ClassTree):
         self.in_title = False
         self.pre = 0
         self.fields: list[str] = []  # the part of the message each element open inside it is in (innermost last)
+        self.scripts: list[str] = []  # the scripts the page loads (its messages, loaded asynchronously)
 
     def opened(self, tag: str, attrs: dict[str, str], classes: frozenset[str]) -> None:
         if tag == "title" and self.msg is None:
             self.in_title = True
+            return
+        if tag == "script" and attrs.get("src") and self.msg is None:
+            self.scripts.append(attrs["src"])
             return
         lowered = frozenset(c.lower() for c in classes)
         if tag == "div" and "msg" in lowered and self.msg is None and lowered & {"left", "right", "notice"}:
@@ -156,15 +160,30 @@ def records(path: Path, turns: Turns) -> Iterator[Record]:
     where = str(path)
     page = _Page()
     thread = ""
+    seen = 0
     for msg in feed_file(path, page):
         if not thread:
             thread = _TITLE_SUFFIX_RE.sub("", words(page.title)) or path.stem
+        seen += 1
         rec = _message(msg, thread, turns, where)
         if rec is not None:
             yield rec
     if page.msg is not None:
         raise ImportFormatError("page cut inside a message (its end is missing); export the chat again", where,
                                 page.msg["line"])
+    if not seen:  # its messages loaded asynchronously, from its own scripts
+        thread = _TITLE_SUFFIX_RE.sub("", words(page.title)) or path.stem
+        for script in wechat_async.own_scripts(path, page.scripts):
+            part = _Page()
+            for html in wechat_async.message_html(script, where):
+                part.feed(html.replace(BREAK, ""))
+                for msg in part.out:
+                    rec = _message(msg, thread, turns, where)
+                    if rec is not None:
+                        yield rec
+                part.out.clear()
+            if part.msg is not None:
+                raise ImportFormatError(f"script {script.name} cut inside a message; export the chat again", where)
 
 
 def _message(msg: dict[str, Any], thread: str, turns: Turns, where: str) -> Record | None:

@@ -30,6 +30,17 @@ _THREAD_PREFIX_RE = re.compile(
 )
 
 
+# "WhatsApp-chatt med Erik" (Swedish), "Czat WhatsApp z Kasią", "Đoạn chat WhatsApp với Minh": the app's name, at
+# most two words for "chat" around it, a word for "with", the name. The "with" word is required here: without it the
+# first word of a name ("WhatsApp Ana Silva") would be taken for "chat".
+_WITH_WORDS = (r"with|mit|con|avec|met|com|di|med|z|ze|ile|s|sa|с|со|do|dengan|với|bersama|na|ve|cu|με|עם|مع|با|"
+               r"s uživatelem|с контактом|so|ar|su|kun|me|až|kwa|za")
+_CHAT_WORDS = (r"chat\w*|czat\w*|чат\w*|keskustelu\w*|beszélgetés\w*|sohbet\w*|gesprek\w*|συνομιλία|konverzac\w*|"
+               r"razgovor\w*|разговор\w*|переписка|conversa\w*|conversation|discussion|samtal\w*|samtale\w*")
+_ANY_CHAT_WORD_RE = re.compile(
+    rf"^(?:[^\W\d_][\w'’]*\s+){{0,2}}whats\s?app(?:[\s_-]+(?:{_CHAT_WORDS}))?\s+(?:{_WITH_WORDS})\s+(?P<name>.+)$",
+    re.IGNORECASE,
+)
 # "Ayşe ile WhatsApp Sohbeti" (Turkish: "chat with Ayşe on WhatsApp"): the person comes first.
 _NAME_FIRST_RE = re.compile(r"^(?P<name>.+?)\s+(?:ile)\s+whats\s?app(?:[\s_-]+\S+)?$", re.IGNORECASE)
 
@@ -41,7 +52,7 @@ def thread_name(name: str) -> str:
     # "WhatsApp Chat with Ana (1).txt": a browser's second download of the same chat. The
     # chat name is part of every message's ref, so the copy must name the same chat.
     stem = re.sub(r"\s?\(\d{1,3}\)$", "", stem).strip() or stem
-    for rx in (_NAME_FIRST_RE, _THREAD_PREFIX_RE, _THREAD_RE):
+    for rx in (_NAME_FIRST_RE, _THREAD_PREFIX_RE, _ANY_CHAT_WORD_RE, _THREAD_RE):
         m = rx.match(stem)
         if m and m.group("name").strip():
             return m.group("name").strip()

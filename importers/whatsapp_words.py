@@ -265,7 +265,22 @@ _ATTACHED_RE = re.compile(r"<(?:(?:attached|adjunto|anexado|angehängt|anhang|al
                           r"(?P<file>[^<>]+?)>", re.IGNORECASE)
 _FILE_ATTACHED_RE = re.compile(
     r"^(?P<file>\S.*?\.[A-Za-z0-9]{2,5}) \((?:file attached|bestand bijgevoegd|soubor byl přiložen|файл добавлен|"
-    r"archivo adjunto|datei angehängt|fichier joint|file allegato|arquivo anexado|ファイル添付)\)$",
+    r"archivo adjunto|datei angehängt|fichier joint|file allegato|arquivo anexado|ファイル添付|"
+    # round 31: the words of more of Android's languages
+    r"файл прикрепл[её]н|прикреплённый файл|קובץ מצורף|ملف مرفق|الملف مرفق|فایل پیوست(?: شد)?|dosya ekli|"
+    r"dosya eklendi|załączony plik|plik załączony|συνημμένο αρχείο|tệp đính kèm|file terlampir|berkas terlampir|"
+    r"fil bifogad|bifogad fil|vedhæftet fil|fil vedlagt|vedlagt fil|liitetty tiedosto|csatolt fájl|fișier atașat|"
+    r"fitxer adjunt|ficheiro anexado|fail dilampirkan|फ़ाइल संलग्न|फ़ाइल अटैच की गई|ไฟล์แนบ|첨부 파일|첨부파일|"
+    r"附件|已附加文件|附加檔案|прикріплений файл|файл прикріплено|приложен файл|priložený súbor|"
+    r"priložena datoteka|pievienots fails|pridėtas failas|lisatud fail|přiložený soubor)\)$",
+    re.IGNORECASE,
+)
+# The same notice in a language none of those words is of: a file WhatsApp named itself ("IMG-20240312-WA0003.jpg",
+# "PTT-…-WA0001.opus") or a contact card ("Мама.vcf"), then a few words of letters in parentheses. A person's own
+# "report.pdf (the final one)" names no such file and stays words.
+_OWN_FILE_ATTACHED_RE = re.compile(
+    r"^(?P<file>(?:[A-Z]{3}-\d{8}-WA\d{4,}\.[A-Za-z0-9]{2,5}|\S[^()\n]{0,80}\.vcf)) "
+    r"\((?:[^\W\d_][^\W\d_'’.\u05f3\u05f4]*[.]?\s?){1,4}\)$",
     re.IGNORECASE,
 )
 # "<This message was edited>" and its translations: a short "<...>" closing a message whose words
@@ -404,7 +419,7 @@ def _media_line(raw_line: str, clean_line: str) -> list[str] | None:
         if inner in _MEDIA_BRACKET or (few and "<" not in inner and _MEDIA_STEM_RE.search(inner)) \
                 or (len(inner.split()) <= 7 and "<" not in inner and _OMITTED_ANYWHERE.search(inner)):
             return [text[1:-1].strip()]
-    m = _FILE_ATTACHED_RE.match(text)
+    m = _FILE_ATTACHED_RE.match(text) or _OWN_FILE_ATTACHED_RE.match(text)
     if m:
         return [m.group("file")]
     m = _ATTACHED_RE.search(text)

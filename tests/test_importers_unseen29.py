@@ -29,7 +29,6 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-
 from importer_cli import (
     assert_import_refused,
     assert_imports_by_cli,
