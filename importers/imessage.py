@@ -88,7 +88,7 @@ def _message(head: tuple[int, datetime, int], block: list[str], thread: str, tur
     sender, words, media, tapbacks = lines[0].strip(), [], [], []
     in_tapbacks = False
     for text in lines[1:]:
-        if text.strip() == "Tapbacks:":
+        if text.strip() in ("Tapbacks:", "Reactions:"):  # (imessage-exporter 1.x: "Reactions:", then "Loved by Me")
             in_tapbacks = True
         elif in_tapbacks and text.startswith((" ", "\t")) and text.strip():
             tapbacks.append(text.strip())

@@ -51,37 +51,26 @@ def message_html(script: Path, page: str) -> Iterator[str]:
             yield literal
 
 
+# A script's tokens that matter: a string literal (a line at most), a line comment, a bracket; a quote no literal
+# closes on its line is a string cut.
+_TOKEN_RE = re.compile(r"""(?P<s>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|//[^\n]*|(?P<o>[\[{(])|(?P<c>[\]})])|(?P<cut>["'])""")
+
+
 def _literals(text: str, name: str, page: str) -> Iterator[str]:
     """The string literals of a script, decoded; a string or bracket open at the end: the script is cut."""
     depth = 0
-    i, n = 0, len(text)
-    line = 1
-    while i < n:
-        ch = text[i]
-        if ch == "\n":
-            line += 1
-        elif ch in "\"'":
-            end = i + 1
-            while end < n and text[end] != ch:
-                if text[end] == "\n" and text[end - 1] != "\\":
-                    break  # a JS string does not run over a line end
-                end += 2 if text[end] == "\\" else 1
-            if end >= n or text[end] != ch:
-                raise ImportFormatError(f"script {name} cut inside a message (a string left open at line {line}); "
-                                        "export the chat again", page)
-            yield _decode(text[i:end + 1], ch)
-            line += text.count("\n", i, end)
-            i = end + 1
-            continue
-        elif ch == "/" and text[i + 1:i + 2] == "/":
-            nl = text.find("\n", i)
-            i = n if nl < 0 else nl
-            continue
-        elif ch in _OPEN:
+    for m in _TOKEN_RE.finditer(text):
+        if m.group("s") is not None:
+            literal = m.group("s")
+            yield _decode(literal, literal[0])
+        elif m.group("o") is not None:
             depth += 1
-        elif ch in _CLOSE:
+        elif m.group("c") is not None:
             depth -= 1
-        i += 1
+        elif m.group("cut") is not None:
+            line = text.count("\n", 0, m.start()) + 1
+            raise ImportFormatError(f"script {name} cut inside a message (a string left open at line {line}); "
+                                    "export the chat again", page)
     if depth > 0:
         raise ImportFormatError(f"script {name} cut inside its messages (a bracket left open); export the chat again",
                                 page)

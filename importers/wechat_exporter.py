@@ -175,13 +175,11 @@ def records(path: Path, turns: Turns) -> Iterator[Record]:
         thread = _TITLE_SUFFIX_RE.sub("", words(page.title)) or path.stem
         for script in wechat_async.own_scripts(path, page.scripts):
             part = _Page()
-            for html in wechat_async.message_html(script, where):
-                part.feed(html.replace(BREAK, ""))
-                for msg in part.out:
-                    rec = _message(msg, thread, turns, where)
-                    if rec is not None:
-                        yield rec
-                part.out.clear()
+            part.feed("".join(html.replace(BREAK, "") for html in wechat_async.message_html(script, where)))
+            for msg in part.out:  # (a script's messages fed at once: a parser's feed costs per call)
+                rec = _message(msg, thread, turns, where)
+                if rec is not None:
+                    yield rec
             if part.msg is not None:
                 raise ImportFormatError(f"script {script.name} cut inside a message; export the chat again", where)
 

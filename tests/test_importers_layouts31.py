@@ -140,3 +140,12 @@ def test_wechatexporter_async_single_quoted_scripts_and_outside_scripts(tmp_path
                          ["../res/other.js", "Li_files/Data/msg-1.js"])
     recs, _ = parsed(page, "wechat")
     assert turns(recs) == [("Li: It's 8 o'clock", "2024-05-18T20:10:00"), ('Wei: say "hi"', "2024-05-18T20:11:00")]
+
+
+def test_imessage_exporter_1x_reactions_are_no_words(tmp_path: Path) -> None:
+    chat = tmp_path / "+15558675309.txt"
+    chat.write_text("May 17, 2022  5:29:42 PM\n+15558675309\nDinner at 8?\n\nReactions:\n    Loved by Me\n\n"
+                    "May 17, 2022  5:30:01 PM\nMe\nYes!\n\n")
+    recs, _ = parsed(chat, "imessage")
+    assert turns(recs) == [("+15558675309: Dinner at 8?", "2022-05-17T17:29:42"), ("Me: Yes!", "2022-05-17T17:30:01")]
+    assert recs[0].metadata["tapbacks"] == ["Loved by Me"]
