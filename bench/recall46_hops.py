@@ -12,6 +12,10 @@ default engine's top 10 is read; each evidence turn outside it is classed by:
   word with the question, else nothing;
 * its rank in the top 50.
 
+Then the case for promoting a burst-mate, even with a perfect multi-hop detector: for every question, the next turn by
+another author after each of the first three hits (outside the top 10): how often it is evidence, against how often
+the 10th place it would take is — over all questions and over the multi-hop ones alone (an oracle gate).
+
     python bench/recall46_hops.py --reuse /tmp/r46/pool [--sets 30,35,37,38,39] [--list]
 """
 
@@ -57,7 +61,7 @@ class Turns:
         for ref, thread, pos, at, content, author in rows:
             st = stems(bare_text(content, author))
             session = ref.split("/")[1].split(":")[0] if ref.count("/") == 1 and ":" in ref else (at or "")[:10]
-            self.by_ref[ref] = (thread, pos or 0, session, st, content)
+            self.by_ref[ref] = (thread, pos or 0, session, st, content, author)
             df.update(st)
         self.share = {w: n / max(1, len(rows)) for w, n in df.items()}
 
@@ -70,7 +74,7 @@ def classify(it: loo.Item, top: list[str], wide: list[str], turns: Turns) -> lis
     for e in it.evidence:
         if e in top or e not in turns.by_ref:
             continue
-        th, pos, sess, st, content = turns.by_ref[e]
+        th, pos, sess, st, content, _ = turns.by_ref[e]
         tops = [turns.by_ref[t] for t in top if t in turns.by_ref]
         if any(t[0] == th and t[1] == pos - 1 for t in tops):
             where = "reply of a top-10 turn"
@@ -99,6 +103,30 @@ def classify(it: loo.Item, top: list[str], wide: list[str], turns: Turns) -> lis
     return out
 
 
+def burst_precision(rows: list[tuple[str, bool, list[str], list[dict[str, Any]]]]) -> list[list[Any]]:
+    """Per set group and gate: questions with a candidate, the share of first candidates that are evidence, and the
+    share of 10th places that are. ``rows``: (set, multi-hop, evidence, the top 30 with thread/position/author)."""
+    out = []
+    for group in ("LoCoMo", "real-chat dev", "held-outs"):
+        for gate in ("every question", "multi-hop only (oracle)"):
+            n = hit = tenth = 0
+            for s, multi, ev, top in rows:
+                g = "LoCoMo" if s == "locomo" else "real-chat dev" if s == "realchat" else "held-outs"
+                if g != group or (gate != "every question" and not multi) or len(top) < 10:
+                    continue
+                first10 = {t["ref"] for t in top[:10]}
+                cand = next((c["ref"] for h in top[:3] for c in top[10:] if h["thread"] is not None
+                             and c["thread"] == h["thread"] and c["pos"] == h["pos"] + 1
+                             and c["author"] != h["author"] and c["ref"] not in first10), None)
+                if cand is None:
+                    continue
+                n += 1
+                hit += cand in ev
+                tenth += top[9]["ref"] in ev
+            out.append([group, gate, n, f"{hit / max(1, n):.3f}", f"{tenth / max(1, n):.3f}"])
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Tables of the missed multi-hop evidence turns by case, place and words."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -114,15 +142,23 @@ def main(argv: list[str] | None = None) -> int:
     cfg = RecallConfig()
     turns: dict[int, Turns] = {}
     rows = []
-    n_multi = collections.Counter()
+    bursts = []
+    n_multi: collections.Counter[str] = collections.Counter()
     for it in items:
+        if id(it.store) not in turns:
+            turns[id(it.store)] = Turns(it.store)
+        tt = turns[id(it.store)]
+        top10 = [m.ref or "" for m in it.store.recall(it.question, k=10, touch=False, config=cfg).results]
+        wide = top10 + [r for r in (m.ref or "" for m in it.store.recall(it.question, k=50, touch=False,
+                                                                            config=cfg).results) if r not in top10]
+        bursts.append((it.set, it.multi, it.evidence,
+                       [{"ref": r, "thread": tt.by_ref[r][0] if r in tt.by_ref else None,
+                         "pos": tt.by_ref[r][1] if r in tt.by_ref else 0,
+                         "author": tt.by_ref[r][5] if r in tt.by_ref else None} for r in wide[:30]]))
         if not it.multi:
             continue
         n_multi[it.set] += 1
-        if id(it.store) not in turns:
-            turns[id(it.store)] = Turns(it.store)
-        wide = [m.ref or "" for m in it.store.recall(it.question, k=50, touch=False, config=cfg).results]
-        rows += classify(it, wide[:10], wide, turns[id(it.store)])
+        rows += classify(it, top10, wide, tt)
     print(f"multi-hop questions: {dict(n_multi)}; evidence turns outside the top 10: {len(rows)}\n")
     for field in ("case", "where", "words"):
         tab = collections.Counter((r["set"] == "locomo", r["case"], r[field]) for r in rows)
@@ -136,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     cross = collections.Counter((r["case"], r["where"], r["words"]) for r in rows)
     print()
     print(md_table(["case", "where", "words", "n"], [[*k, v] for k, v in cross.most_common(20)]))
+    print("\nThe next turn by another author after a first-three hit, outside the top 10: evidence how often?\n")
+    print(md_table(["sets", "questions", "with a candidate", "candidate is evidence", "10th place is evidence"],
+                   burst_precision(bursts)))
     if args.list:
         for r in rows:
             print(f"{r['key']} [{r['case']}; {r['where']}; {r['words']} {r['shared']}; rank {r['rank']}] "
