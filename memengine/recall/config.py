@@ -179,7 +179,10 @@ STEP_DEPTH = 15
 # reads too ("Quand…", "ne zaman"; "19 Haziran'a", "kesäkuussa", "vendredi"); "en" reads English alone. Off:
 # the real chats' French "Quand ai-je…" questions ask when a conversation took place, which its stamp says, and
 # lost one (-0.005 r@5 in-sample, 0/27 folds chose it; held-out 16 r@10 +0.014; bench/README.md, "Round 18").
-TIME_WORDS = "en"
+# Round 46 (priors.WHEN_CLAUSE_RE): ":clause" — a later clause asking when ("How did Eoin get there, and when did he
+# arrive?") is a "when" question too. Chosen by leave-one-SET-out over seven pooled sets (bench/recall46_pool.py: LOSO
+# +0.0011, every fold; r@5 +1 question on held-outs 35 and 39, r@10 -1 on 35, LoCoMo and the real-chat dev set unmoved).
+TIME_WORDS = "en:clause"
 # Round 18: for a question asking an amount ("much": how much, combien, wie viel, cuánto, ne kadar...; "all":
 # how many too), a turn whose own text holds a digit gains W_AMOUNT: the one answer shape no language hides (an
 # English question of a Turkish chat shares no word with "kişi başı 1.200 TL"). Leave-one-out +0 on both dev

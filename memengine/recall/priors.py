@@ -45,9 +45,19 @@ _NOT_PLURAL = frozenset("is was has does this his yes its us as always perhaps v
                         "gas bus news".split())
 
 
+# Round 46: "when" asked by the second clause of a two-part question ("How did Eoin get to Newcastle, and when did he
+# arrive?", "Where is Marco's new job and when does he start?"): WHEN_RE reads only the question's head
+WHEN_CLAUSE_RE = re.compile(
+    r"(?:,|\b(?:and|und|et|e|y|en|och|og))\s+(?:when|by when|from when|since when|what (?:date|time|year|month|day)|"
+    r"which (?:date|year|month|day)|wann|bis wann|ab wann|quand|quando|cuándo|wanneer|när|når)\b", re.I)
+
+
 def asks_when(question: str, time_words: str) -> bool:
-    """Whether a question asks when: English (WHEN_RE), and with ``time_words`` "all" the other languages too."""
-    return bool(WHEN_RE.search(question) or (time_words == "all" and WHEN_OTHER_RE.search(question)))
+    """Whether a question asks when: English (WHEN_RE), with ``time_words`` "all" the other languages too, and with a
+    ":clause" suffix ("en:clause") also when a later clause asks it (WHEN_CLAUSE_RE)."""
+    lang, _, clause = time_words.partition(":")
+    return bool(WHEN_RE.search(question) or (lang == "all" and WHEN_OTHER_RE.search(question))
+                or (clause == "clause" and WHEN_CLAUSE_RE.search(question)))
 
 
 def asks_amount(question: str, amount: str) -> bool:
