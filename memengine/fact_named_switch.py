@@ -78,6 +78,7 @@ _LEFT = tuple(re.compile(p) for p in (
 ))
 # the from-marker needs a switch said ("moved", "switched", "umgestellt"): "pulled from Docker Hub" is no switch
 _FROM_AT = 0
+_WHEN_FROM = frozenset("now today tomorrow next then monday tonight jetzt heute morgen nu vandaag morgen".split())
 _VON_AT = 1
 _VERB_DE_AT = 2
 _SWITCH_VERBS = frozenset(
@@ -115,6 +116,10 @@ def _left(ln: str) -> tuple[str, tuple[str, ...]] | None:
                 continue  # "still from Origin": what stays, not what was left
             span = _content(_WORD.findall(m.group("x")))
             span = [w for w in span if w not in CHANGE_WORDS]
+            if i in (_FROM_AT, _VON_AT) and span and (dated(span[0]) or span[0].isdigit() or span[0] in _WHEN_FROM) \
+                    and (not ln[:m.start()].strip(" ,;:-") or span[0] in _WHEN_FROM):
+                continue  # "From September Tom works …", "from now on": when, not what was left (facts39; "moved
+                # from Wednesday to Monday" inside the sentence is a day left)
             if i == len(_LEFT) - 1:
                 span = span[-_TAKEN:]
             if re.search(r"\w(?:'s|’s|s')(?:\s|$)", m.group("x")):

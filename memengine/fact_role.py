@@ -81,6 +81,11 @@ def _name_like(raw: str, n: int, toks: list[str]) -> bool:
     return raw.isupper() and len(raw) > 1 or any(ch.isupper() for ch in raw[1:]) or nxt[:1].isdigit()
 
 
+# when a thing was done, never the job a name does ("Migrated the books … over the weekend", facts39)
+_WHEN = _set("weekend weekends morning evening afternoon night holidays holiday", "wochenende", "week-end",
+             "finde", "weekend")
+
+
 def _bare(token: str) -> str:
     """``token`` folded, without an elided article or a possessive "'s" ("l'audit" -> "audit", "app's" -> "app")."""
     return _POSSESSIVE_S.sub("", _ELIDED.sub("", fold(token)))
@@ -114,7 +119,8 @@ def _read(text: str) -> tuple[frozenset[Phrase], frozenset[Phrase], frozenset[Ph
     purpose: set[Phrase] = set()
 
     def content(k: int) -> bool:
-        return k < len(toks) and k not in names and not _skip(folded[k]) and folded[k] not in periods
+        return k < len(toks) and k not in names and not _skip(folded[k]) and folded[k] not in periods \
+            and folded[k] not in _WHEN
 
     def run(k: int) -> Phrase:
         """The content words from ``k`` on (at most :data:`_RUN`), up to a name, a function word or a value: () when a
@@ -187,8 +193,16 @@ def roles(text: str) -> frozenset[Phrase]:
 
 
 def _one(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` are one word: inflected alike, or of two genders ("jefe" / "jefa", "amigo" / "amiga")."""
-    return same_word(a, b) or len(a) > 3 and len(a) == len(b) and a[:-1] == b[:-1] and a[-1] in "aeo" and b[-1] in "aeo"
+    """Whether ``a`` and ``b`` are one word: inflected alike, of two genders ("jefe" / "jefa", "amigo" / "amiga"), or
+    one the head of the other's compound ("books" / "bookkeeping", "Miete" / "Mietvertrag": facts39)."""
+    return same_word(a, b) or len(a) > 3 and len(a) == len(b) and a[:-1] == b[:-1] and a[-1] in "aeo" and b[-1] in "aeo" \
+        or _compound(a, b) or _compound(b, a)
+
+
+def _compound(a: str, b: str) -> bool:
+    """Whether ``b`` is a compound opening with ``a`` (a plural's -s dropped): "book" + "keeping"."""
+    head = a[:-1] if a.endswith("s") and len(a) > 4 else a
+    return len(head) >= 4 and b.startswith(head) and len(b) - len(head) >= 4 and b[len(head):].isalpha()
 
 
 def _said(phrase: Phrase, words: list[str]) -> bool:

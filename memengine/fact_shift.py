@@ -30,7 +30,7 @@ from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold_text
 from memengine.fact_types import Verdict
 from memengine.fact_vacated import ADDING, written_as_name
 
-__all__ = ["REASON", "shifted"]
+__all__ = ["REASON", "WHILE", "shifted"]
 
 REASON = "a shift in time, the older's slot said again with another value"
 
@@ -39,13 +39,26 @@ _SHIFT = re.compile(
     r"as\s+(?:of|from)\s+\w+|from\s+(?:this|next)\s+(?:month|year|term|season|week|spring|summer|autumn|winter)|"
     r"starting\s+(?:from\s+)?(?:this|next|today|tomorrow|\w+day|\w+ber|january|february|march|april|may|june|july|"
     r"august)|this\s+(?:year|season|term)(?!'s|’s)|from\s+(?:january|february|march|april|may|june|july|august|"
-    r"september|october|november|december)|no\s+longer|any\s*more)\b")
+    r"september|october|november|december)|no\s+longer|any\s*more|"
+    # a bare "now" in the languages the engine reads (facts39): the frame said again and no word of its own still needed
+    r"now|ahora|jetzt|nun|maintenant|desormais|agora|adesso|ora|nu|voortaan|tegenwoordig)\b")
+_BARE_NOW = re.compile(r"\b(?:now|ahora|jetzt|nun|maintenant|desormais|agora|adesso|ora|nu|voortaan|tegenwoordig)\b")
 _WHILE = re.compile(r"\b(?:today|tonight|tomorrow|this\s+(?:week|weekend|morning|afternoon|evening|month)|"
                     r"next\s+week|for\s+(?:now|the\s+(?:week|day|weekend|time\s+being)|a\s+(?:week|while|bit|few)|"
                     r"\w+\s+(?:days|weeks))|until|till|meanwhile|temporarily|on\s+(?:holiday|leave)|off\s+sick|while|"
                     r"in\s+the\s+meantime|one-off|just\s+once)\b")
+WHILE = _WHILE  # (a while: memengine/fact_cause.py reads it too)
 _MARKER_WORDS = frozenset("from now on going forward here henceforth instead these days nowadays as of starting this "
-                          "next year season term month week no longer any anymore more".split())
+                          "next year season term month week no longer any anymore more ahora jetzt nun maintenant "
+                          "desormais agora adesso ora voortaan tegenwoordig".split())
+# a word naming an occurrence of the older's activity, not a thing of its own ("Running club sessions are Tuesdays
+# now" / "Running club trains on Wednesday evenings", facts39)
+_OCCURRENCE = frozenset("""session sessions meeting meetings class classes lesson lessons practice practices training
+    trainings rehearsal rehearsals sesion sesiones clase clases reunion reuniones entrenamiento entrenamientos ensayo
+    ensayos sitzung sitzungen termin termine probe proben kurs kurse treffen seance seances cours entrainement
+    entrainements repetition repetitions sessione sessioni lezione lezioni riunione riunioni allenamento allenamenti
+    sessao sessoes aula aulas reuniao reunioes treino treinos ensaio ensaios sessie sessies les lessen repetitie
+    repetities bijeenkomst bijeenkomsten vergadering vergaderingen""".split())
 _ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth last".split())
 _AUX = frozenset("are is was were has have had been being get gets got does did done".split())
 _LEFT = re.compile(r"\b(?:instead\s+of|rather\s+than|not|from|off|left|dropped|ditched)\s+(?:the\s+)?$")
@@ -101,6 +114,8 @@ def shifted(old: str, new: str) -> Verdict | None:
     marker = _SHIFT.search(ln)
     if marker is None or _WHILE.search(ln) or fact_mood.unasserted(new):
         return None
+    if _BARE_NOW.fullmatch(marker.group(0)) and _BARE_NOW.search(fold_text(old)):
+        return None  # (the older says "now" too: "Als Datenbank nutzt der Webserver jetzt …", no shift between them)
     old_frame, old_values = _read(old)
     new_frame, new_values = _read(new)
     if set(new_frame) & ADDING or set(old_frame) & ADDING:
@@ -112,7 +127,7 @@ def shifted(old: str, new: str) -> Verdict | None:
     shared = [k for k in dict.fromkeys(old_frame) if any(same_word(k, n) for n in new_frame)]
     if len(shared) < 2 or 2 * len(shared) < len(set(old_frame)):
         return None
-    own = [n for n in dict.fromkeys(new_frame) if not any(same_word(n, k) for k in old_frame)]
+    own = [n for n in dict.fromkeys(new_frame) if not any(same_word(n, k) for k in old_frame) and n not in _OCCURRENCE]
     if own:
         return None
     for kind, olds in old_values.items():

@@ -359,6 +359,8 @@ def detect(old: str, new: str) -> Verdict | None:
     changed = [g for g in gn if not all(any(_same_value(x, y) for y in go[g]) for x in gn[g])]
     if not changed:
         return None  # the same values: a restatement
+    if "amount" in changed and (_counted(old) and _priced(new) or _counted(new) and _priced(old)):
+        return None  # a count of people for a price ("28 Mitglieder" / "Mitgliedsbeitrag … 10 €", facts39)
     corrected = bool(rn.negated) and rn.negated <= ro.values
     said = bool(rn.keys & CHANGE) or rn.started or corrected
     if not said:
@@ -382,6 +384,23 @@ def detect(old: str, new: str) -> Verdict | None:
         # (the last: one clock time for one, said to be new: "because of the strike, 9:40 now")
         return Verdict("swap", f"{REASON}: {what}", 0.7)
     return None
+
+
+_NUMBER_WORD = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)(?![\w.,:/])\s*([^\W\d_]*)")
+
+
+def _priced(text: str) -> bool:
+    """Whether ``text`` says an amount of money (a currency sign or word beside a number)."""
+    low = _low(text)
+    return any(c in low for c in "£€$") or any(w in _CURRENCY for w in re.findall(r"[^\W\d_]+", low))
+
+
+def _counted(text: str) -> bool:
+    """Whether every number ``text`` says counts a noun ("28 Mitglieder: 9 Sopran, 7 Alt"), no money among them."""
+    got = [(n, w) for n, w in _NUMBER_WORD.findall(_low(text))]
+    return bool(got) and not _priced(text) and all(
+        len(w) > 2 and w not in STOPWORDS and w not in _TIME_WORDS and w not in _CURRENCY and w not in _MONTHS
+        for _, w in got)
 
 
 def _same_value(x: float | str, y: float | str) -> bool:

@@ -60,7 +60,22 @@ _PHRASAL = (r"gave\s+up|give\s+up|given\s+up|giving\s+up|handed(?:\s+(?:over|on|
             r"ran\s+out|run\s+out|written\s+off|wrote\s+off|traded\s+(?:in|away)|trade\s+in|let\s+(?:\S+\s+){0,4}"
             r"(?:lapse|go|expire)|got\s+rid\s+of|paid\s+off|switched\s+off|turned\s+off|moved\s+(?:away|out|on)|"
             r"lost\s+the\s+contract|pulled\s+out")
-_END = re.compile(r"\b(?:" + _PHRASAL + "|" + "|".join(sorted({f for b in _REGULAR.split() for f in _forms(b)}
+# the same class in the other languages the engine reads (folded: accents off), written from each language's verbs of
+# retiring, leaving, closing, failing, selling, dying, cancelling and expiring (facts39: "Ramón se jubiló, ahora …")
+_OTHER = (r"(?:se\s+)?jubil(?:o|ado|ada|aron)|(?:se\s+)?retir(?:o|ado|ada)|dej(?:o|ado|ada|amos|aron)|"
+          r"cerr(?:o|ado|ada|aron)|quebr(?:o|ado)|vendi(?:o|mos|do|da)|muri(?:o)|fallecio|renuncio|dimitio|"
+          r"se\s+(?:fue|marcho)|cancel(?:o|ado|ada|amos)|caduc(?:o|ado|ada)|se\s+(?:rompio|estropeo)|"
+          r"(?:se\s+)?aposent(?:ou|ado|ada)|saiu|fech(?:ou|ado|ada)|faliu|vendeu|morreu|faleceu|cancelou|"
+          r"pediu\s+demissao|se\s+demitiu|expirou|"
+          r"(?:a\s+)?pris\s+sa\s+retraite|retraite[e]?|est\s+partie?|a\s+ferme|fermee?|a\s+fait\s+faillite|"
+          r"vendue?s?|decedee?|a\s+demissionne|demissionnee?|resiliee?|a\s+quitte|quittee?|a\s+arrete|"
+          r"in\s+(?:rente|pension|den\s+ruhestand)|aufgehort|hort\s+auf|gekundigt|geschlossen|pleite|insolvent|"
+          r"verkauft|gestorben|abgelaufen|aufgegeben|abgeschafft|eingestellt|ausgeschieden|"
+          r"andat[oa]\s+in\s+pensione|in\s+pensione|ha\s+chiuso|chius[oa]|fallit[oa]|vendut[oa]|mort[oa]|"
+          r"(?:si\s+e\s+)?dimess[oa]|ha\s+smesso|smesso|ha\s+lasciato|scadut[oa]|disdett[oa]|"
+          r"met\s+pensioen|gestopt|opgezegd|gesloten|failliet|verkocht|overleden|vertrokken|weggegaan|"
+          r"verlopen|opgeheven")
+_END = re.compile(r"\b(?:" + _OTHER + "|" + _PHRASAL + "|" + "|".join(sorted({f for b in _REGULAR.split() for f in _forms(b)}
                                                                | set(_IRREGULAR.split()), key=lambda w: (-len(w), w)))
                   + r")\b")
 # a while: the value is away for a time, not ended ("Kofi is on holiday, so Hamza does the deliveries next week")
@@ -89,6 +104,9 @@ def written_as_name(word: str, first: bool) -> bool:
         c.isupper() for c in word[1:])
 
 
+_USER_IS = re.compile(r"^(?i:the\s+)?(?i:user)(?:'s\s+name)?\s+is\s+([A-Z][^\W\d_]*(?:\s+[A-Z][^\W\d_]*)*)")
+
+
 @lru_cache(maxsize=4096)
 def _older(old: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """The older's value names (past its subject), its numbers with the word said before each, and its keys."""
@@ -97,6 +115,10 @@ def _older(old: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     subject |= {fold_text(m.group(1)) for m in re.finditer(r"([^\W_]+)(?:'s|’s)\s", old)}  # whose: no value
     words = _WORD.findall(old)
     keys = [fold_text(w) for w in words]
+    # whom the store is about, introduced ("The user is Rohan Mehta, a PhD student …"): no value a move of theirs
+    # ends ("Rohan has moved out of Leith", facts39)
+    subject |= {fold_text(w) for m in _USER_IS.finditer(old) for w in m.group(1).split()}
+    subject |= _subject_names(old, subject)
     names: set[str] = set(fact_left_clause._values(old)) - subject
     numbers: set[str] = set()
     for i, (w, k) in enumerate(zip(words, keys)):
@@ -109,6 +131,48 @@ def _older(old: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         elif written_as_name(w, i == 0) and len(k) > 1:
             names.add(k)
     return frozenset(names), frozenset(numbers), frozenset(keys)
+
+
+_WHOSE = frozenset("van von vom de di da du des del do of".split())
+_ARTICLES = frozenset("the a an his her their my our its la el los las le les il lo un una une der die das den dem "
+                      "ein eine einen de het een o os as um uma".split())
+
+
+def _subject_names(old: str, subject: set[str]) -> set[str]:
+    """The names that carry on the older's subject phrase: a title's name ("Herr Vogel"), whose it is ("De huisarts
+    van Sanne", "Le médecin de Paul"): the person the older is about, no value an event of theirs ends (facts39)."""
+    words = _WORD.findall(old)
+    out: set[str] = set()
+    last = max((i for i, w in enumerate(words) if fold_text(w) in subject), default=-1)
+    if last < 0:
+        return out
+    i = last + 1
+    if i < len(words) and fold_text(words[i]) in _WHOSE and i + 1 < len(words) and words[i + 1][:1].isupper():
+        i += 1
+    while i < len(words) and words[i][:1].isupper():
+        out.add(fold_text(words[i]))
+        i += 1
+    return out
+
+
+def _other_object(part: str, m: re.Match[str], hit: list[str]) -> bool:
+    """Whether the ending verb matched at ``m`` (in the folded ``part``) has a named object of its own that is no
+    word of ``hit``, right after it or right before it (verb-final), an article between at most: the verb ends that
+    thing, not the older's value ("Andrés ha vendido la Vespa" names Andrés, who sold nothing of the older's)."""
+    low = fold_text(part)
+    if len(low) != len(part):
+        return False
+    after = _WORD.findall(part[m.end():])[:3]
+    before = _WORD.findall(part[:m.start()])[-3:]
+    runs: list[list[str]] = []
+    if after:
+        k = 1 if fold_text(after[0]) in _ARTICLES else 0
+        runs.append([w for w in after[k:k + 2] if w[:1].isupper()][:1] if k < len(after) else [])
+    if before and not hit[0] == fold_text(before[-1]):
+        # (verb-final: "den Golf verkauft"; not the subject right before an intransitive: "Ramón se jubiló")
+        if len(before) >= 2 and fold_text(before[-2]) in _ARTICLES and before[-1][:1].isupper():
+            runs.append([before[-1]])
+    return any(r and not any(fold_text(w) in hit for w in r) for r in runs)
 
 
 def _hits(clause: str, names: frozenset[str], numbers: frozenset[str], old_keys: frozenset[str]) -> list[str]:
@@ -155,15 +219,30 @@ def _another_role(new: str, came: str, old_keys: frozenset[str]) -> bool:
 
 
 def _new_value(text: str, old_keys: frozenset[str], ended: set[str]) -> str:
-    """A name, a code or a number ``text`` says that the older does not, outside what it ended, or ""."""
-    for i, w in enumerate(_WORD.findall(text)):
+    """A name, a code or a number ``text`` says that the older does not, outside what it ended (nor in the ended
+    one's run of names: "Trude Haugland has left" names no Haugland who came, facts39), or ""."""
+    words = _WORD.findall(text)
+    runs: list[int] = []  # each word's run of names (consecutive words written as names), by its first word
+    for i, w in enumerate(words):
+        runs.append(runs[-1] if i and words[i - 1][:1].isupper() and w[:1].isupper() else i)
+    gone = {runs[i] for i, w in enumerate(words) if fold_text(w) in ended}
+    for i, w in enumerate(words):
         k = fold_text(w)
         if k in old_keys or k in ended or k in STOPWORDS or k in MONTHS or k in WEEKDAYS or k in TITLES \
-                or k.rstrip("s") in WEEKDAYS:
+                or k.rstrip("s") in WEEKDAYS or runs[i] in gone:
             continue
         if written_as_name(w, i == 0):
             return k
+    # a brand written in lower case, where a move puts it ("Ported my number to giffgaff", facts39)
+    for m in _MOVED_TO.finditer(fold_text(text)):
+        k = m.group(1)
+        if k not in old_keys and k not in ended and k not in STOPWORDS and len(k) > 2:
+            return k
     return ""
+
+
+_MOVED_TO = re.compile(r"\b(?:ported|moved|switched|transferred|changed|went\s+over|migrated)\b(?:\s+[^\W\d_]+){0,3}?"
+                       r"\s+(?:to|into|onto|over\s+to)\s+([^\W\d_][\w-]*)")
 
 
 def vacated(old: str, new: str) -> Verdict | None:
@@ -196,6 +275,8 @@ def vacated(old: str, new: str) -> Verdict | None:
             if m is None:
                 continue
             hit = _hits(part, names, numbers, old_keys)
+            if hit and _other_object(part, m, hit):
+                continue  # the verb ends another thing ("Andrés ha vendido la Vespa", "Jonas hat den Golf verkauft")
             if not hit and i > 0 and not _new_value(part, frozenset(), set()):
                 # (an ending verb with no value of its own ends the one before "and": "The Canon kept jamming and
                 # finally failed"; not "Let the RAC cover lapse and joined the AA", whose AA is what came)

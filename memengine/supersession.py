@@ -96,6 +96,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_after_event,
         fact_as_role,
         fact_breakup,
+        fact_cause,
         fact_crossed,
         fact_effective,
         fact_elliptic,
@@ -201,6 +202,15 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
                 eff_new = fact_effective.without(old_text, kept_new)
                 verdict = rules(old_text, facts.analyse(eff_new), eff_said, sim, cos) \
                     or fact_slot.decide(old_text, eff_new, cos, embed, model_id) or verdict
+            # the state said before the clause that tells why ("House lager is 5.10 a pint after the duty rise", "…
+            # Tuesdays now, the track wasn't free on Wednesdays": memengine/fact_cause.py), read alone by the rules and
+            # fact_shift when the whole decided nothing or only "probably"; a sure verdict only (no learned one)
+            before = fact_cause.state_before(kept_said) if (verdict is None or verdict.kind == fact_slot.MAY_UPDATE) \
+                and not fact_cause.one_time(old_text, kept_said) else ""
+            if before:
+                cut = rules(old_text, facts.analyse(before), before, sim, cos) or fact_shift.shifted(old_text, before)
+                if cut is not None and cut.kind != fact_slot.MAY_UPDATE:
+                    verdict = cut
         if verdict is None or verdict.kind == fact_slot.MAY_UPDATE:
             # the older's value said ended by an event in any clause, another value named (memengine/fact_vacated.py:
             # "The WD drive failed, so backups go to …"): read after the learned decision, whose band it makes sure
@@ -616,10 +626,12 @@ def vetoed(old_text: str, new_text: str) -> str:
     (memengine/fact_qualifier.py: "... for project Apollo uses port 8001" / "... for project Zeus ..."), or the
     newer's note label names another thing of the older's kind (memengine/fact_label_thing.py: "New guest wifi: …" /
     "The home wifi is called …"), or the newer helped a person the older does not name (memengine/fact_helped.py:
-    "Helped Dev set up plot 9" is Dev's plot)."""
+    "Helped Dev set up plot 9" is Dev's plot), or the two name two things of one kind by two labels
+    (memengine/fact_identifier.py: "Rent for Flat A goes up …" / "Flat B … rent £875")."""
     from memengine import (
         fact_full_name,
         fact_helped,
+        fact_identifier,
         fact_instance,
         fact_label_thing,
         fact_legs,
@@ -638,7 +650,8 @@ def vetoed(old_text: str, new_text: str) -> str:
         or fact_relocated.another_mover(old_text, new_text) or fact_legs.another_leg(old_text, new_text) \
         or ("another named thing in the subject's qualifier (memengine/fact_qualifier.py)"
             if fact_qualifier.another_qualified(old_text, new_text) else "") \
-        or fact_label_thing.another_labelled(old_text, new_text) or fact_helped.helped_other(old_text, new_text)
+        or fact_label_thing.another_labelled(old_text, new_text) or fact_helped.helped_other(old_text, new_text) \
+        or fact_identifier.another_thing(old_text, new_text)
 
 
 def _one_owner(decisions: list[Decision]) -> list[Decision]:
