@@ -181,7 +181,15 @@ def other_person(old: str, new: str) -> str:
         return ""
     if any(_inflected(x, y) for x in a for y in b):
         return ""  # one noun in two forms, capitalised as a sentence's first word ("Invoices …" / "Invoicing …")
+    if any(_compound(x, y) or _compound(y, x) for x in a for y in b):
+        return ""  # a compound and its head or its first part ("Imkervereniging" / "Vereniging", "Honingprijs" / "Honing")
     return f"another person: {sorted(b)} / {sorted(a)}"
+
+
+def _compound(x: str, y: str) -> bool:
+    """Whether the folded ``y`` is a compound of ``x`` (at least five letters) and at least four more letters: a Dutch
+    or German noun capitalised as a sentence's first word, never two people's names (facts39)."""
+    return len(x) >= 5 and len(y) >= len(x) + 4 and (y.startswith(x) or y.endswith(x))
 
 
 _ENDINGS = ("es", "ing", "ed", "ion", "ions")  # (not "s" alone: "Andre" / "Andres" are two people)

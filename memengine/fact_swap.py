@@ -66,6 +66,9 @@ CHANGE = _set(
     "adesso ora ormai invece aumentato aumentata aumentati salito salita sceso scesa alzato alzati rimandata "
     "rimandato rimandato rinviato rinviata anticipato anticipata spostato spostata sposta spostano cambiato "
     "slittato slittata slitta slittano",
+    # Dutch (facts39: a honey price "verhoogd naar 9,50" was read in no language's words)
+    "nu voortaan tegenwoordig inmiddels verhoogd verlaagd gestegen gedaald duurder goedkoper verschoven verplaatst "
+    "veranderd gewijzigd verzet uitgesteld vervroegd",
 )
 # An amount that rose or fell, or a date put off / brought forward: what a fragment with no subject needs.
 _AMOUNT_MOVED = _set(
@@ -359,8 +362,9 @@ def detect(old: str, new: str) -> Verdict | None:
     changed = [g for g in gn if not all(any(_same_value(x, y) for y in go[g]) for x in gn[g])]
     if not changed:
         return None  # the same values: a restatement
-    if "amount" in changed and (_counted(old) and _priced(new) or _counted(new) and _priced(old)):
-        return None  # a count of people for a price ("28 Mitglieder" / "Mitgliedsbeitrag … 10 €", facts39)
+    if "amount" in changed and _counted(old) and _priced(new):
+        return None  # a count of people for a price ("28 Mitglieder" / "Mitgliedsbeitrag … 10 €", facts39; not the
+        # other way: "subiu pra 119 esse mês" is a price said without its currency)
     corrected = bool(rn.negated) and rn.negated <= ro.values
     said = bool(rn.keys & CHANGE) or rn.started or corrected
     if not said:

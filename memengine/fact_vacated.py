@@ -61,20 +61,23 @@ _PHRASAL = (r"gave\s+up|give\s+up|given\s+up|giving\s+up|handed(?:\s+(?:over|on|
             r"(?:lapse|go|expire)|got\s+rid\s+of|paid\s+off|switched\s+off|turned\s+off|moved\s+(?:away|out|on)|"
             r"lost\s+the\s+contract|pulled\s+out")
 # the same class in the other languages the engine reads (folded: accents off), written from each language's verbs of
-# retiring, leaving, closing, failing, selling, dying, cancelling and expiring (facts39: "Ramón se jubiló, ahora …")
-_OTHER = (r"(?:se\s+)?jubil(?:o|ado|ada|aron)|(?:se\s+)?retir(?:o|ado|ada)|dej(?:o|ado|ada|amos|aron)|"
-          r"cerr(?:o|ado|ada|aron)|quebr(?:o|ado)|vendi(?:o|mos|do|da)|muri(?:o)|fallecio|renuncio|dimitio|"
-          r"se\s+(?:fue|marcho)|cancel(?:o|ado|ada|amos)|caduc(?:o|ado|ada)|se\s+(?:rompio|estropeo)|"
-          r"(?:se\s+)?aposent(?:ou|ado|ada)|saiu|fech(?:ou|ado|ada)|faliu|vendeu|morreu|faleceu|cancelou|"
+# retiring, leaving, closing, failing, selling, dying, cancelling and expiring (facts39: "Ramón se jubiló, ahora …"); in a
+# past tense or with its auxiliary, never the bare adjective of a state ("ferme à 19h", "è chiuso il lunedì", "está
+# cerrado", "ist montags geschlossen", "is gesloten": opening hours, not an ending)
+_OTHER = (r"(?:se\s+)?jubil(?:o|ado|ada|aron)|(?:se\s+)?retir(?:o|aron)|dej(?:o|amos|aron)|"
+          r"cerr(?:o|aron)|quebr(?:o|aron)|vendi(?:o|mos|eron)|muri(?:o)|fallecio|renuncio|dimitio|"
+          r"se\s+(?:fue|marcho)|cancel(?:o|amos|aron)|caduc(?:o)|se\s+(?:rompio|estropeo)|"
+          r"(?:se\s+)?aposentou|saiu|fech(?:ou|aram)|faliu|vendeu|morreu|faleceu|cancelou|"
           r"pediu\s+demissao|se\s+demitiu|expirou|"
-          r"(?:a\s+)?pris\s+sa\s+retraite|retraite[e]?|est\s+partie?|a\s+ferme|fermee?|a\s+fait\s+faillite|"
-          r"vendue?s?|decedee?|a\s+demissionne|demissionnee?|resiliee?|a\s+quitte|quittee?|a\s+arrete|"
-          r"in\s+(?:rente|pension|den\s+ruhestand)|aufgehort|hort\s+auf|gekundigt|geschlossen|pleite|insolvent|"
-          r"verkauft|gestorben|abgelaufen|aufgegeben|abgeschafft|eingestellt|ausgeschieden|"
-          r"andat[oa]\s+in\s+pensione|in\s+pensione|ha\s+chiuso|chius[oa]|fallit[oa]|vendut[oa]|mort[oa]|"
-          r"(?:si\s+e\s+)?dimess[oa]|ha\s+smesso|smesso|ha\s+lasciato|scadut[oa]|disdett[oa]|"
-          r"met\s+pensioen|gestopt|opgezegd|gesloten|failliet|verkocht|overleden|vertrokken|weggegaan|"
-          r"verlopen|opgeheven")
+          r"(?:a\s+)?pris\s+sa\s+retraite|est\s+a\s+la\s+retraite|est\s+partie?|a\s+ferme|a\s+fait\s+faillite|"
+          r"a\s+vendu|est\s+decedee?|a\s+demissionne|a\s+resilie|a\s+quitte|a\s+arrete|"
+          r"in\s+(?:rente|pension|den\s+ruhestand)|aufgehort|hort\s+auf|gekundigt|zugemacht|pleite|insolvent|"
+          r"verkauft|gestorben|abgelaufen|aufgegeben|abgeschafft|ausgeschieden|"
+          r"andat[oa]\s+in\s+pensione|in\s+pensione|ha\s+chiuso|fallit[oa]|ha\s+venduto|e\s+mort[oa]|"
+          r"(?:si\s+e\s+)?dimess[oa]|ha\s+smesso|ha\s+lasciato|e\s+scadut[oa]|ha\s+disdetto|"
+          r"met\s+pensioen|gestopt|opgezegd|failliet|verkocht|overleden|vertrokken|weggegaan|"
+          r"is\s+verlopen|opgeheven")
+_OTHER_RE = re.compile(_OTHER)
 _END = re.compile(r"\b(?:" + _OTHER + "|" + _PHRASAL + "|" + "|".join(sorted({f for b in _REGULAR.split() for f in _forms(b)}
                                                                | set(_IRREGULAR.split()), key=lambda w: (-len(w), w)))
                   + r")\b")
@@ -168,6 +171,10 @@ def _other_object(part: str, m: re.Match[str], hit: list[str]) -> bool:
     if after:
         k = 1 if fold_text(after[0]) in _ARTICLES else 0
         runs.append([w for w in after[k:k + 2] if w[:1].isupper()][:1] if k < len(after) else [])
+    if after and _OTHER_RE.fullmatch(m.group(0)) and fold_text(after[0]) in _ARTICLES and any(
+            fold_text(w) in hit for w in _WORD.findall(part[:m.start()])):
+        return True  # (a verb of another language with its object after it: "Élodie a arrêté la course", "Pau dejó la
+        # natación": the activity ended, not its subject; English keeps "Trude has left the clinic" as her role's end)
     if before and not hit[0] == fold_text(before[-1]):
         # (verb-final: "den Golf verkauft"; not the subject right before an intransitive: "Ramón se jubiló")
         if len(before) >= 2 and fold_text(before[-2]) in _ARTICLES and before[-1][:1].isupper():
@@ -201,8 +208,10 @@ def _hits(clause: str, names: frozenset[str], numbers: frozenset[str], old_keys:
     return out
 
 
-# the new value said to hold a role by a copula: "Chloe is our dog walker now"
-_ROLE = re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:our|my|the|his|her|their)\s+((?:[a-z][\w-]*\s*){1,3})")
+# the new value said to hold a role by a copula: "Chloe is our dog walker now", "o Rui é o nosso fisioterapeuta"
+_ROLE = re.compile(r"\b(?:is|are|e|es|est|ist|son|sont|sind|zijn)\s+(?:(?:now|agora|ahora|jetzt|maintenant|ora|nu)\s+)?"
+                   r"(?:our|my|the|his|her|their|o\s+nosso|a\s+nossa|o\s+meu|a\s+minha|nuestro|nuestra|notre|mon|ma|"
+                   r"unser|unsere|mein|meine|il\s+nostro|la\s+nostra|il\s+mio|la\s+mia|onze|mijn)\s+((?:[a-z][\w-]*\s*){1,3})")
 
 
 def _another_role(new: str, came: str, old_keys: frozenset[str]) -> bool:
@@ -211,7 +220,7 @@ def _another_role(new: str, came: str, old_keys: frozenset[str]) -> bool:
     for clause in fact_left_clause.clauses(new):
         if came not in _keys(clause):
             continue
-        for m in _ROLE.finditer(clause):
+        for m in _ROLE.finditer(fold_text(clause)):
             role = [k for k in _keys(m.group(1)) if k not in STOPWORDS and k not in ("now", "these", "days")]
             if role and not any(same_word(k, o) for k in role for o in old_keys):
                 return True

@@ -60,6 +60,12 @@ def test_changes_said_with_their_reason_or_in_other_languages_retire(old: str, n
      "Rohan has moved out of Leith: he now shares a flat in Marchmont with Mei, who got a post at the hospital."),
     # both say "now": no shift between them
     ("Als Datenbank nutzt der Webserver jetzt PostgreSQL 16", "Als Cache nutzt der Webserver jetzt Redis"),
+    # fact_pairwise's look-alikes: opening hours are no ending, one more is no change, two kinds changed with a bare
+    # "now" are another thing's, another role filled
+    ("Mon vétérinaire est le docteur Roux.", "Le cabinet du docteur Roux ferme à 19h."),
+    ("Nina uses Notion for notes", "Nina now also uses Obsidian for notes"),
+    ("The Kubernetes cluster has 6 nodes", "the Kafka cluster has 9 nodes now"),
+    ("O Pedro é o nosso treinador", "O Pedro saiu, e agora o Rui é o nosso fisioterapeuta"),
 ])
 def test_look_alikes_stay(old: str, new: str) -> None:
     assert _plan(old, new, 0.8) == []
@@ -81,9 +87,29 @@ def test_a_count_of_members_is_no_price() -> None:
     assert fact_swap.detect("Der Chor hat 28 Mitglieder: 9 Sopran, 7 Alt, 5 Tenor, 7 Bass.",
                             "Mitgliedsbeitrag ab Mai 10 € im Monat.") is None
     assert fact_swap.detect("Netflix costs 12.99 a month", "went up to 14.99 this month ugh") is not None
+    assert fact_swap.detect("A academia custa 99 reais por mês", "subiu pra 119 esse mês") is not None
 
 
 def test_a_bare_now_is_a_shift_when_only_the_newer_says_it() -> None:
     got = fact_shift.shifted("Running club trains on Wednesday evenings", "Running club sessions are Tuesdays now")
     assert got is not None and "wednesday -> tuesdays" in got.reason
     assert fact_shift.shifted("Der Webserver nutzt jetzt PostgreSQL 16", "Der Webserver nutzt jetzt MariaDB") is None
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # Dutch: a compound and its head are one subject, ordinals and a place in lower case are values
+    ("Imkervereniging vergadert de eerste maandag van de maand in het dorpshuis.",
+     "Vereniging vergadert voortaan op de tweede dinsdag van de maand, in de kantine van de tennisclub."),
+    ("Honing kost 8 euro per pot.", "Honing kost voortaan 9,50 euro per pot."),
+    ("De zangvereniging repeteert op de eerste woensdag van de maand in de kerk.",
+     "Vereniging repeteert voortaan op de laatste woensdag van de maand."),
+])
+def test_dutch_changes_retire(old: str, new: str) -> None:
+    assert _plan(old, new, 0.8) == [(2, 1, False)]
+
+
+def test_a_compound_and_its_head_are_no_two_people() -> None:
+    from memengine import fact_person
+
+    assert fact_person.other_person("Imkervereniging vergadert in het dorpshuis", "Vereniging vergadert in de kantine") == ""
+    assert fact_person.other_person("Pablo ha empezado a fumar", "Javier ha dejado de fumar") != ""
