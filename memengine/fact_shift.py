@@ -146,7 +146,7 @@ def shifted(old: str, new: str) -> Verdict | None:
         return None  # (the older says "now" too: "Als Datenbank nutzt der Webserver jetzt …", no shift between them)
     old_frame, old_values = _read(old)
     new_frame, new_values = _read(new)
-    if set(new_frame) & ADDING or set(old_frame) & ADDING or set(_WORD.findall(ln)) & ADDING:
+    if set(new_frame) & ADDING or set(old_frame) & ADDING or set(_WORD.findall(ln)) & ADDING - _ORDINALS:
         return None  # (one more: "Nina now also uses Obsidian", whose "also" is no frame word)
     owners = {fold_text(m.group(1)) for m in re.finditer(r"([^\W_]+)(?:'s|’s)\s+\w", old)}
     if any(fold_text(m.group(1)) not in owners for m in re.finditer(r"([^\W_]+)(?:'s|’s)\s+\w", new)):

@@ -90,6 +90,12 @@ def test_a_count_of_members_is_no_price() -> None:
     assert fact_swap.detect("A academia custa 99 reais por mês", "subiu pra 119 esse mês") is not None
 
 
+def test_an_ordinal_is_no_one_more() -> None:
+    got = fact_shift.shifted("Book club meetings are held on the first Monday of the month",
+                             "Book club meets on the second Thursday of the month from March")
+    assert got is not None and "first -> second" in got.reason
+
+
 def test_a_bare_now_is_a_shift_when_only_the_newer_says_it() -> None:
     got = fact_shift.shifted("Running club trains on Wednesday evenings", "Running club sessions are Tuesdays now")
     assert got is not None and "wednesday -> tuesdays" in got.reason
