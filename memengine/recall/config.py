@@ -256,6 +256,10 @@ NOTES_RECENT = ""
 # evening session's note), in notes.newer_notes_first and the store's links (notes_links). Kept by leaving each
 # agent-note dev set out (bench/recall47_head.py): 9 of 10 folds choose it.
 NOTES_HEAD = True
+# Round 47 (recall47, memengine/recall/notes_sure.py): a note result is weak when its cosine + 0.2 x its raw bm25 x
+# the share of the question's words it says is under this (0 = confidence.py's rule for notes too). Chosen by leaving each agent-note dev set out
+# (bench/recall47_sure.py --choose).
+NOTES_WEAK = 0.5
 # Round 34 (memengine/recall/keyword_floor.py): a keyword side of notes whose every match is a word held by more than
 # half of the rows (FTS5's idf floor: the user's name in a store of notes about them) is left out of fusion.
 KW_FLOOR = True
@@ -457,6 +461,8 @@ class RecallConfig:
     notes_recent: str = NOTES_RECENT
     # A later note's subject read outside its reason / purpose clauses (notes_head.py, round 47).
     notes_head: bool = NOTES_HEAD
+    # A note result weak when cosine + 0.2 x bm25 x word share is under this; 0 = confidence.py's rule (notes_sure.py).
+    notes_weak: float = NOTES_WEAK
     # A keyword side of notes that matched only words most rows hold is left out of fusion (keyword_floor.py, round 34).
     kw_floor: bool = KW_FLOOR
     # The store's may_update link between two notes sharing no word of a subject, vectors apart, not honoured (round 36).

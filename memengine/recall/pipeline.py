@@ -628,7 +628,12 @@ class Recall(KeywordSearch, People):
                 results = older_first(self.conn, results, month, run.query if run.cfg.chain else None)[:max(run.k, len(results))]
             elif asks_when(run.query):  # (and "when did X change": a retired version returned says what replaced it)
                 results = told(self.conn, results)
-        mark_weak(results, query_terms(run.query), vs if run.qvec is not None else None)
+        terms = query_terms(run.query)
+        mark_weak(results, terms, vs if run.qvec is not None else None)
+        if run.strategy == "hybrid" and run.cfg.notes_weak and run.qvec is not None and results:
+            from memengine.recall.notes_sure import mark_weak_notes  # (round 47: notes' weak by cosine and bm25)
+
+            mark_weak_notes(results, terms, vs, kw, run.cfg.notes_weak)
         return results
 
     def _next_turns(self, seeds: list[Candidate], span: int, run: _Run) -> dict[int, list[Candidate]]:
