@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 import memory_core as core
-from memengine.recall.config import RecallConfig
 from memengine.recall.confidence import coverage, is_weak
+from memengine.recall.config import RecallConfig
 from memengine.recall.notes_sure import BM25_WEIGHT, FLOOR, mark_weak_notes, sure
 
 
