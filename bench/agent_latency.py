@@ -27,7 +27,8 @@ turns, facts that supersede) over MCP and ``--cold-runs`` cold ``mem.py store`` 
 
 ``--base DIR`` (a checkout of an older tree, e.g. ``git worktree add /tmp/mem-base main``) compares
 the warm paths of both trees instead, alternating call by call on the same store (the only
-comparison that survives a shared host's load), with each server's CPU time per call (all its
+comparison that survives a shared host's load), and ``store.recall`` in a process of each tree (the in-process
+column; ``--no-inprocess`` skips it), with each server's CPU time per call (all its
 threads) and the p50 / p95 / p99 of the CPU its calling thread (the one that runs the call: the MCP
 server's event loop, the socket server's accepting thread) used per call, which a busy host
 inflates far less than wall time (Linux ``schedstat``; it includes the reinforcement an MCP recall
@@ -230,7 +231,8 @@ def _children_cpu_ms() -> float:
     return (r.ru_utime + r.ru_stime) * 1000
 
 
-def ab_rounds(db: Path, queries: list[str], env: dict[str, str], trees: dict[str, Path], cold_runs: int) -> list[str]:
+def ab_rounds(db: Path, queries: list[str], env: dict[str, str], trees: dict[str, Path], cold_runs: int,
+              inprocess: bool = True) -> list[str]:
     """Each warm path of two trees (a base checkout and this one), call by call in alternation
     (base, this, this, base, ...), on one store: wall p50/p95 and the server's CPU per call, which
     a busy host inflates far less than wall time. Rows of a markdown table."""
@@ -244,7 +246,7 @@ def ab_rounds(db: Path, queries: list[str], env: dict[str, str], trees: dict[str
             if src.exists():
                 shutil.copyfile(src, f"{dbs[k]}{suffix}")
     try:
-        return _ab_rounds(dbs, queries, env, trees, cold_runs, rows)
+        return _ab_rounds(dbs, queries, env, trees, cold_runs, rows, inprocess)
     finally:
         for k in trees:
             for suffix in ("", "-wal", "-shm"):
@@ -268,8 +270,62 @@ async def open_servers(stack: Any, trees: dict[str, Path], dbs: dict[str, Path],
     return sessions, pids
 
 
+# One tree's warm store in a process of its own (``store.recall``, k=10, no touch, as in_process() runs it): a query
+# a line on stdin, "wall_ms cpu_ms" a line on stdout (CPU: the whole process, every thread, during the call).
+INPROCESS_WORKER = """
+import os, sys, time
+sys.path.insert(0, os.getcwd())
+import memory_core as core
+store = core.MemoryStore(sys.argv[1], fast_start=False)
+store.warm_up()
+print("ready", flush=True)
+for line in sys.stdin:
+    q = line.rstrip("\\n")
+    c0, t0 = time.process_time(), time.perf_counter()
+    store.recall(q, k=10, touch=False)
+    print(f"{(time.perf_counter() - t0) * 1000} {(time.process_time() - c0) * 1000}", flush=True)
+store.close()
+"""
+
+
+def inprocess_ab(dbs: dict[str, Path], queries: list[str], env: dict[str, str], trees: dict[str, Path]
+                 ) -> dict[str, tuple[list[float], list[float]]]:
+    """Each tree's ``store.recall`` on a warm store in a process of its own (the in-process column, the floor both
+    warm paths stand on), call by call in alternation as the servers are: (wall ms, CPU ms) per call, by tree."""
+    procs = {k: subprocess.Popen([sys.executable, "-c", INPROCESS_WORKER, str(dbs[k])], cwd=str(t), text=True,
+                                 env={**env, "OPENBLAS_NUM_THREADS": "1"}, stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE) for k, t in trees.items()}
+    out: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in trees}
+    try:
+        for k, p in procs.items():
+            assert p.stdout is not None and p.stdout.readline().strip() == "ready", f"in-process worker of {k}"
+
+        def ask(k: str, q: str) -> tuple[float, float]:
+            p = procs[k]
+            assert p.stdin is not None and p.stdout is not None
+            p.stdin.write(" ".join(q.split()) + "\n")
+            p.stdin.flush()
+            wall, cpu = p.stdout.readline().split()
+            return float(wall), float(cpu)
+
+        for q in queries[:3]:  # warms the caches, as the servers' first calls do
+            for k in trees:
+                ask(k, q)
+        for i, q in enumerate(queries):
+            for k in (list(trees) if i % 2 == 0 else list(trees)[::-1]):
+                wall, cpu = ask(k, q)
+                out[k][0].append(wall)
+                out[k][1].append(cpu)
+    finally:
+        for p in procs.values():
+            if p.stdin is not None:
+                p.stdin.close()
+            p.wait(timeout=60)
+    return out
+
+
 def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], trees: dict[str, Path],
-               cold_runs: int, rows: list[str]) -> list[str]:
+               cold_runs: int, rows: list[str], inprocess: bool = True) -> list[str]:
     import importlib.util
     from contextlib import AsyncExitStack
 
@@ -364,6 +420,7 @@ def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], tr
             return out, {k: (_cpu_ms(pids[k]) - c0[k]) / len(queries) for k in trees}
 
     mcp, mcp_cpu = anyio.run(mcp_ab)
+    floor = inprocess_ab(dbs, queries, env, trees) if inprocess else {}
 
     def pair(ms: list[float]) -> str:
         d = stats_ms(ms)
@@ -379,7 +436,8 @@ def _ab_rounds(dbs: dict[str, Path], queries: list[str], env: dict[str, str], tr
           f"same order: {ids} / {len(base_replies)}")
     for k, t in trees.items():
         rows.append(f"| {k} ({t}) | {pair(mcp[k])} | {mcp_cpu[k]:.1f} | {pair(mcp_thread[k])} | {pair(sock[k])} | "
-                    f"{sock_cpu[k]:.1f} | {pair(sock_thread[k])} | {pair(whole[k])} | {whole_cpu[k]:.1f} |")
+                    f"{sock_cpu[k]:.1f} | {pair(sock_thread[k])} | {pair(whole[k])} | {whole_cpu[k]:.1f} | "
+                    + (f"{pair(floor[k][0])} | {sum(floor[k][1]) / len(floor[k][1]):.1f} |" if k in floor else "- | - |"))
     return rows
 
 
@@ -454,11 +512,12 @@ def measure(args: argparse.Namespace, real: Any, directory: Path, runtime: Path)
         print(f"load average at start {os.getloadavg()[0]:.2f}")
         print("| tree | MCP recall p50 / p95 / p99 ms | MCP server CPU ms/call | its calling thread CPU p50 / p95 / p99 ms "
               "| socket round trip p50 / p95 / p99 ms | socket server CPU ms/call | its calling thread CPU p50 / p95 / p99 "
-              "ms | handed-over process p50 / p95 / p99 ms | its CPU ms/call |")
-        print("|---|---|---|---|---|---|---|---|---|")
+              "ms | handed-over process p50 / p95 / p99 ms | its CPU ms/call | in-process store.recall p50 / p95 / p99 ms "
+              "| its CPU ms/call (all threads) |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for label, db, queries in stores:
             log(f"{label}: base and this tree, alternating ...")
-            for row in ab_rounds(db, queries[: args.runs], env, trees, args.cold_runs):
+            for row in ab_rounds(db, queries[: args.runs], env, trees, args.cold_runs, not args.no_inprocess):
                 print(row.replace("| base", f"| {label}: base", 1).replace("| this", f"| {label}: this", 1))
         for label, db, queries in stores if args.store_calls > 0 else []:
             from bench.store_latency import store_ab

@@ -1,4 +1,6 @@
-"""Every field and exit code SKILL.md documents, checked against what the CLI does (users31).
+"""Every field and exit code SKILL.md documents, checked against what the CLI does (users31; users32: the MCP
+server's tools, their lean and full recall results and error codes, a forgotten value's history, a JSON-lines
+import's progress, an error naming the file).
 
 An agent reads only SKILL.md: this runs its commands through the real CLI (JSON through a pipe, a fresh store in
 a temporary folder) and checks each field it names and each exit code it lists. One line per check: ``ok`` or
@@ -266,6 +268,109 @@ def _errors(c: Contract) -> None:
     os.chmod(ro, 0o755)
 
 
+def _wrong_then_forgotten(c: Contract) -> None:
+    """users32: SKILL's "wrong: `mem.py forget ID` (… the value it had replaced is current again: `current_again`)",
+    and what recall says of that value afterwards."""
+    right = c.data("store", "The door code of the lab is 4471")
+    wrong = c.data("store", "The door code of the lab is 9012")
+    c.check("a misheard new value supersedes the right one", wrong.get("supersedes") == [right.get("id")], wrong)
+    gone = c.data("forget", str(wrong.get("id")))
+    c.check('forget the wrong one: "current_again": [right]', gone.get("current_again") == [right.get("id")], gone)
+    hist = c.data("recall", "door code of the lab", "--history")
+    mine = [r for r in hist.get("results", []) if r.get("id") == right.get("id")]
+    c.check("recall --history: the current value names no forgotten id in superseded_by",
+            bool(mine) and wrong.get("id") not in (mine[0].get("superseded_by") or []), mine[:1])
+
+
+def _progress_and_names(c: Contract) -> None:
+    """users32: a JSON-lines import's progress (SKILL: `done` and `total`, the last line `done` = `total`) and an
+    error's message naming the file (SKILL's last line)."""
+    export = c.folder / "all.jsonl"
+    export.write_text("".join(json.dumps({"content": f"Server {i} patched on Tuesday", "source": "ops"}) + "\n"
+                              for i in range(300)), encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(REPO / "mem.py"), "--db", str(c.folder / "moved.db"), "import", str(export),
+                           "--progress", "json"], capture_output=True, text=True, cwd=str(c.folder), env=c.env, timeout=300)
+    lines = [json.loads(x) for x in proc.stderr.splitlines() if x.startswith("{")]
+    c.check("import jsonl --progress json: a total on every line", proc.returncode == 0 and bool(lines)
+            and all(x.get("total") == 300 for x in lines), lines[:2])
+    c.check("import jsonl --progress json: the last line done = total, eta 0",
+            bool(lines) and lines[-1].get("done") == lines[-1].get("total") and lines[-1].get("eta_s") == 0, lines[-1:])
+    for args in (("get", "424242"), ("forget", "9999"), ("link", "1", "9999")):
+        rc, reply, _ = c.run(*args)
+        message = str((reply.get("error") or {}).get("message", ""))
+        c.check(f"exit 3 {' '.join(args)}: the message names the file", rc == 3 and str(c.db) in message, reply)
+
+
+MCP_TOOLS = {"store", "recall", "get", "forget", "restore", "update", "pin", "unpin", "brief", "surface", "link", "stats"}
+MCP_LEAN = {"id", "content", "memory_type", "score", "weak", "source", "importance", "event_at", "tags"}
+MCP_LEAN_IF_SET = {"author", "thread", "status", "valid_to", "pinned"}
+MCP_ERROR_CODES = {"not_found", "invalid_input", "usage", "busy", "model_mismatch", "locked"}
+
+
+def _mcp(c: Contract) -> None:
+    """users32: SKILL's MCP promises (`mem mcp`: recall results carry only the lean fields, `full: true` every field)
+    and the server's instructions (errors carry a code), through the SDK's stdio client as a host runs it."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(command=sys.executable, args=[str(REPO / "mem.py"), "--db", str(c.db), "mcp",
+                                                                  "--no-socket"], env=c.env, cwd=str(c.folder))
+
+    async def session() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        async with Client(params, read_timeout_seconds=300) as client:
+            out["tools"] = {t.name: t for t in (await client.list_tools()).tools}
+
+            async def call(name: str, args: dict[str, Any]) -> tuple[bool, Any, str]:
+                r = await client.call_tool(name, args)
+                text = r.content[0].text if r.content else ""  # type: ignore[union-attr]
+                return bool(r.is_error), r.structured_content, text
+
+            out["store"] = await call("store", {"content": "Mira's standup moved to 9:30", "tags": ["team"]})
+            out["again"] = await call("store", {"content": "Mira's standup moved to 9:30"})
+            out["recall"] = await call("recall", {"query": "when is Mira's standup", "k": 5})
+            out["full"] = await call("recall", {"query": "when is Mira's standup", "k": 5, "full": True})
+            out["missing"] = await call("get", {"id": 987654})
+            out["bad_k"] = await call("recall", {"query": "x", "k": 0})
+            out["brief"] = await call("brief", {"budget": 500})
+        return out
+
+    got = anyio.run(session)
+    c.check("mcp: the tools SKILL and `mem mcp --help` name", set(got["tools"]) == MCP_TOOLS, sorted(got["tools"]))
+    err, st, text = got["store"]
+    c.check("mcp store: id, deduplicated, supersedes (a list)", not err and isinstance(st, dict)
+            and {"id", "deduplicated", "supersedes"} <= set(st) and isinstance(st["supersedes"], list), st)
+    err2, again, _ = got["again"]
+    c.check("mcp store again: same id, deduplicated true", not err2 and again.get("id") == st.get("id")
+            and again.get("deduplicated") is True, again)
+    c.check("mcp: the text block is the structured content as JSON", json.loads(text) == st, text[:200])
+    err, rec, _ = got["recall"]
+    results = (rec or {}).get("results") or []
+    c.check("mcp recall: query, strategy, count, results", not err and {"query", "strategy", "count", "results"} <= set(rec or {}),
+            rec)
+    extra = [sorted(set(r) - MCP_LEAN - MCP_LEAN_IF_SET) for r in results]
+    c.check("mcp recall: each result has the lean fields and no other", bool(results)
+            and all(MCP_LEAN <= set(r) for r in results) and not any(extra), extra or results[:1])
+    c.check("mcp recall: weak is a bool", bool(results) and all(isinstance(r.get("weak"), bool) for r in results), results[:1])
+    _, full, _ = got["full"]
+    cli = c.data("recall", "when is Mira's standup", "-k", "5", "--no-touch")
+    fr, cr = (full or {}).get("results") or [{}], cli.get("results") or [{}]
+    c.check("mcp recall full: every field the CLI's JSON has", set(fr[0]) == set(cr[0]), sorted(set(cr[0]) ^ set(fr[0])))
+    err, body, _ = got["missing"]
+    error = (body or {}).get("error") or {}
+    c.check("mcp get of no such id: an error with code not_found, exit_code 3, the file named",
+            err and error.get("code") == "not_found" and error.get("exit_code") == 3 and str(c.db) in str(error.get("message")),
+            body)
+    err, body, _ = got["bad_k"]
+    c.check("mcp recall k=0: a usage error", err and ((body or {}).get("error") or {}).get("code") == "usage", body)
+    for name in ("missing", "bad_k"):
+        code = ((got[name][1] or {}).get("error") or {}).get("code")
+        c.check(f"mcp {name}: the error code is one the server's instructions list", code in MCP_ERROR_CODES, code)
+    err, brief, _ = got["brief"]
+    c.check("mcp brief: text and sections", not err and isinstance((brief or {}).get("text"), str)
+            and isinstance((brief or {}).get("sections"), dict), brief)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", action="store_true", help="the real model (default: MEM_EMBEDDER=hash)")
@@ -278,7 +383,8 @@ def main() -> int:
     if not args.model:
         env["MEM_EMBEDDER"] = "hash"
     c = Contract(folder, env)
-    steps: list[Callable[[Contract], None]] = [_envelope, _store, _facts, _recall, _session, _backups, _errors]
+    steps: list[Callable[[Contract], None]] = [_envelope, _store, _facts, _recall, _session, _backups, _errors,
+                                               _wrong_then_forgotten, _progress_and_names, _mcp]
     for step in steps:
         step(c)
     failed = [r for r in c.results if not r["ok"]]

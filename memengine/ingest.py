@@ -190,7 +190,8 @@ def import_path(
             added = _count_new_refs(store, items)
             return ImportSummary(file=str(path), format="jsonl", messages_seen=len(items) + here,
                                  memories_added=added, skipped_duplicates=len(items) + here - added, dry_run=True)
-        stats, replaced = jsonl_import.import_file(store, path, progress=progress)
+        lines = None if set_total is None else (lambda n: set_total(n, 0))  # (no later phase: no episodes)
+        stats, replaced = jsonl_import.import_file(store, path, progress=progress, set_total=lines)
         return ImportSummary(file=str(path), format="jsonl", messages_seen=stats.seen, memories_added=stats.added,
                              skipped_duplicates=stats.duplicates, degraded=stats.degraded,
                              summaries_replaced=replaced,

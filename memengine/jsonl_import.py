@@ -309,20 +309,42 @@ def _settle_summaries(store: MemoryStore, origins: Origins) -> int:
 
 
 def import_file(store: MemoryStore, path: Path, batch_size: int = 256,
-                progress: Callable[[int], None] | None = None) -> tuple[BatchStats, int]:
+                progress: Callable[[int], None] | None = None,
+                set_total: Callable[[int], None] | None = None) -> tuple[BatchStats, int]:
     """Import one JSON object per line (the ``export`` format): every line is checked before anything is
     written (the file is read twice, a line at a time, so its size does not matter). Returns the batch
-    stats and how many summaries imported before a newer export replaced (archived)."""
+    stats and how many summaries imported before a newer export replaced (archived).
+
+    Progress: ``set_total(lines)`` once the first pass has counted them; ``progress(n)`` as lines are written,
+    and as lines already in the store are passed over, so that the count ends at the total."""
     origins = Origins(storeid.get(store.conn))
+    lines = 0
     for _ in jsonl_items(store, path, origins=origins):
-        pass
+        lines += 1
+    if set_total is not None:  # users32: the JSON-lines import's progress had no total, no ETA
+        set_total(lines)
     _judge(store, origins)
-    here = [0]
-    stats = store.store_many(jsonl_items(store, path, here, origins), batch_size=batch_size, progress=progress)
+    here = [0, 0]  # lines already in the store, and how many of them progress was told of
+    items = jsonl_items(store, path, here, origins)
+    stats = store.store_many(items if progress is None else _passed_over(items, here, progress),
+                             batch_size=batch_size, progress=progress)
+    if progress is not None and here[0] > here[1]:
+        progress(here[0] - here[1])
     stats.seen += here[0]
     stats.duplicates += here[0]
     _restore_relations(store, origins)
     return stats, _settle_summaries(store, origins)
+
+
+def _passed_over(items: Iterator[NewMemory], here: list[int], progress: Callable[[int], None]
+                 ) -> Iterator[NewMemory]:
+    """``items``, saying as progress the lines ``jsonl_items`` passed over (already here: ``here[0]``) since the
+    last item; ``here[1]`` keeps how many were said."""
+    for item in items:
+        if here[0] > here[1]:
+            progress(here[0] - here[1])
+            here[1] = here[0]
+        yield item
 
 
 def import_jsonl(store: MemoryStore, path: Path, batch_size: int = 256,

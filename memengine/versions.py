@@ -53,10 +53,20 @@ def chain(conn: Any, mid: int, limit: int = 50) -> list[int]:
 
 def versions_marked(conn: Any, results: list[Memory]) -> list[Memory]:
     """Mark each result's ``supersedes`` / ``superseded_by`` and put every superseded
-    version right after the result that replaced it (chains read newest first)."""
+    version right after the result that replaced it (chains read newest first).
+
+    A forgotten version replaces nothing any more (memengine/forget_versions.py; ``get``'s versions say the
+    same): it is left out of ``superseded_by`` (users32: a current fact said ``superseded_by: [the forgotten]``)."""
     for m in results:
         one = links(conn, m.id)
         m.supersedes, m.superseded_by = one["supersedes"], one["superseded_by"]
+    named = sorted({i for m in results for i in m.superseded_by or []})
+    if named:
+        gone = {int(r[0]) for r in select_in(conn, "SELECT id FROM memories WHERE status = 'deleted' AND id IN ({ids})",
+                                              named)}
+        if gone:
+            for m in results:
+                m.superseded_by = [i for i in m.superseded_by or [] if i not in gone]
     by_id = {m.id: m for m in results}
     placed: set[int] = set()
     out: list[Memory] = []

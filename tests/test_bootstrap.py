@@ -72,7 +72,7 @@ def test_reexec_in_the_folders_venv_gives_the_real_answer(bare_python: Path, tmp
     assert _data(direct.stdout) == via_bare  # no output change
     missing = _run(bare_python, folder, ["get", "99", "--json"], env)
     assert missing.returncode == 3  # exit codes preserved
-    assert _data(missing.stdout)["error"] == {"code": "not_found", "message": "no memory with id 99"}
+    assert _data(missing.stdout)["error"] == {"code": "not_found", "message": f"no memory with id 99 in {tmp_path / 'm.db'} (another store? --db or MEM_DB names it)"}
 
 
 def test_without_a_venv_one_line_names_the_fix(bare_python: Path, tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ through a real process where the boundary is the point (``run_cli_subprocess``).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 
 import click
@@ -59,7 +60,7 @@ def test_plain_output_for_people_and_errors_on_stderr() -> None:
     proc = run_cli("recall", "Oscar", "--plain")
     assert proc.returncode == 0 and "Oscar prefers morning meetings" in proc.stdout and "┃" in proc.stdout
     bad = run_cli("get", "9", "--plain")
-    assert bad.returncode == 3 and bad.stdout == "" and bad.stderr.strip() == "error: no memory with id 9"
+    assert bad.returncode == 3 and bad.stdout == "" and bad.stderr.strip() == f"error: no memory with id 9 in {os.environ['MEM_DB']} (another store? --db or MEM_DB names it)"
 
 
 MARKUP_TEXT = "Ana sent [shared image: a cat on a sofa], said [bold]hi[/bold] [/] and {braces}"

@@ -102,7 +102,7 @@ def test_tools_store_recall_and_coded_errors(tmp_path: Path, runtime_dir: Path) 
     assert {new_id, 1} <= {r["id"] for r in out["history"]["results"]}
     assert out["pin"]["id"] == new_id
     assert {"update", "pin", "unpin"} <= set(tools)
-    assert out["not_found"] == {"code": "not_found", "message": "no memory with id 99", "exit_code": 3}
+    assert out["not_found"] == {"code": "not_found", "message": f"no memory with id 99 in {db} (another store? --db or MEM_DB names it)", "exit_code": 3}
     assert out["bad_k"]["code"] == "usage" and "k" in out["bad_k"]["message"]  # the SDK's schema check
     assert out["bad_strategy"]["code"] == "usage" and out["bad_strategy"]["exit_code"] == 2  # the CLI's
     assert out["bad_date"]["code"] == "invalid_input" and out["bad_date"]["exit_code"] == 1
