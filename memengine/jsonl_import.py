@@ -264,6 +264,11 @@ def _restore_relations(store: MemoryStore, origins: Origins) -> int:
             if kind != "supersedes":
                 written += add_edges(c, [(a, b, kind, weight)], now)
                 continue
+            if c.execute("SELECT 1 FROM memories WHERE id = ? AND status = 'deleted'", (a,)).fetchone() is not None:
+                # (users32) a forgotten version replaces nothing (memengine/forget_versions.py): the link is kept, as
+                # forget keeps it (`restore` then replaces again), and what it had replaced stays current, as it was
+                written += add_edges(c, [(a, b, kind, weight)], now)
+                continue
             if c.execute("SELECT 1 FROM memories WHERE id = ? AND valid_to IS NULL", (b,)).fetchone() is None:
                 continue  # already history here (this import's earlier run, or this store's own say)
             at = origins.valid_to.get(dst) or now
