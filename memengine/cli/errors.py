@@ -17,9 +17,10 @@ EXIT_USAGE = 2
 
 def error_of(exc: BaseException, db: Path | None) -> tuple[str, str, int]:
     """(code, one-line message, exit code) of a failure: the CLI's documented codes."""
-    if isinstance(exc, core.NotFound) and db is not None:
+    if isinstance(exc, core.NotFound) and db is not None and exc.message.startswith("no "):
         # users32: "no memory with id 9" named no file, and an agent with two stores could not tell a wrong id
-        # from a wrong file (SKILL.md: every error's message names the file and what to do)
+        # from a wrong file (SKILL.md: every error's message names the file and what to do); a refusal that
+        # already says what to do ("only history edges … name one with --type") is left as it is
         where = os.path.abspath(db)  # (a relative --db names no file once the agent's directory changed)
         if " in this store" in exc.message:
             return exc.code, exc.message.replace(" in this store", f" in {where}", 1), exc.exit_code
