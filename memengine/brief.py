@@ -247,7 +247,7 @@ class _Budget:
         return n
 
 
-TALKED_NAME_NO_TOPIC = False  # (brief36) a talked-about person's name heads no topic (off: as before)
+TALKED_NAME_NO_TOPIC = True  # (brief36) a talked-about person's name heads no topic (off: as before)
 
 
 def select(store: Store, budget: int, now: datetime, count: Callable[[str], int], how: str,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
-from memengine import brief_namedpeople, summarize
+from memengine import brief_namedpeople, summarize, topic_words
 
 # kinship words said as a name ("poor nan", "nan's 90th", "tell grandad"): a person in every turn
 KIN_NAMES = frozenset("""nan nana nanna nanny gran granny grandma grandmother grandpa grandad granddad grandpa gramps
@@ -168,8 +168,9 @@ def _cue(text: str, toks: list[tuple[str, str, int]], k: int) -> int:
 
 def can_name(low: str, exclude: Collection[str]) -> bool:
     """Whether the lower-cased word ``low`` may be a person's name at all (no stop word, role, verb of people, day,
-    month, title or common noun for a person; none of ``exclude``)."""
-    return len(low) >= 2 and low not in exclude and low not in summarize.STOPWORDS \
+    month, title or common noun for a person; none of ``exclude``); (brief36) no chat filler either ("sorry sent
+    now", "sorry only just seeing this": the lead's blind hen-do chat listed "Sorry" as a person talked about)."""
+    return len(low) >= 2 and low not in exclude and low not in summarize.STOPWORDS and not topic_words.is_filler(low) \
         and (low in KIN_NAMES or low not in _BEFORE) and low not in brief_namedpeople._CALENDAR \
         and low not in brief_namedpeople._TITLES and low not in _VERBS and low not in _PERSON_NOUNS \
         and "'" not in low and "’" not in low

@@ -257,6 +257,15 @@ ci si lhe
 io lui lei noi voi eu ele ela nós eles elas você vocês él ella nosotros ellos ellas usted ustedes
 ik jij hij wij jag hon vi jeg ty wy oni
 """.split())
+# (brief36) The cues a verb follows in one language that are other words in another, read only in a group of that
+# language: Spanish "he"/"has" (haber: "he mirado hoteles") and "no" ("no pasa nada"), and the object clitics of the
+# Romance languages ("me pasas 105", "te llamo", "ti chiamo"), which English writes after its verbs ("call me").
+LANGUAGE_CUES: dict[str, frozenset[str]] = {lang: frozenset(words.split()) for lang, words in {
+    "spanish": "he has hemos no me te se nos os le les",
+    "portuguese": "me te se nos lhes",
+    "french": "je tu il elle on nous vous ils elles me te se",
+    "italian": "mi ti vi",
+}.items()}
 # Adjectives of praise or complaint the members' small talk says of a day, a place, a meal ("bella giornata", "que
 # dia lindo", "mooi weer"): written in lower case in a name they make it an evaluation, not a subject (English's are
 # topic_names.WEAK already). A name written capitalised keeps them ("Bella Vista", "Casa Linda").
@@ -388,7 +397,8 @@ def after_cues(lowered: Sequence[str]) -> frozenset[str]:
     return frozenset(m.group(1) for text in lowered for m in rx.finditer(text))
 
 
-def verbs_in(lowered: Sequence[str], words: Sequence[str], after: frozenset[str] | None = None) -> frozenset[str]:
+def verbs_in(lowered: Sequence[str], words: Sequence[str], after: frozenset[str] | None = None,
+             cues: frozenset[str] = VERB_CUES) -> frozenset[str]:
     """Those of ``words`` (lower-cased) the lower-cased texts write as a verb: right after an auxiliary, a negation
     or a clitic or subject pronoun of a language the brief reads ("ha chiamato", "non dice", "ela diz"). Evidence
     from the store's own text, not an ending: "mercato", "sábado", "avvocato" end as participles do. ``after``:
@@ -399,13 +409,13 @@ def verbs_in(lowered: Sequence[str], words: Sequence[str], after: frozenset[str]
         return frozenset()
     if after is not None:
         return frozenset(w for w in asked if w in after)
-    return frozenset(w for w in asked if _after_a_cue(lowered, w))
+    return frozenset(w for w in asked if _after_a_cue(lowered, w, cues))
 
 
 _BEFORE = re.compile(r"(?<![\w'’])([\w'’]+)\s+$")  # the word before a place and the whitespace after it
 
 
-def _after_a_cue(lowered: Sequence[str], word: str) -> bool:
+def _after_a_cue(lowered: Sequence[str], word: str, cues: frozenset[str] = VERB_CUES) -> bool:
     """Whether ``word`` stands right after a verb cue, whitespace between, in a lower-cased text (as
     :func:`after_cues` reads it: the cue a whole word, the word all of the word-run after it)."""
     rx: re.Pattern[str] | None = None
@@ -416,7 +426,7 @@ def _after_a_cue(lowered: Sequence[str], word: str) -> bool:
             rx = re.compile(r"(?<![\w'’])" + re.escape(word) + r"(?![\w'’])")
         for m in rx.finditer(text):
             before = _BEFORE.search(text, max(0, m.start() - 40), m.start())
-            if before is not None and before.group(1) in VERB_CUES:
+            if before is not None and before.group(1) in cues:
                 return True
     return False
 

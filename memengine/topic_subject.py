@@ -86,6 +86,9 @@ class _SubjectJudge:
         # (brief36) a group read in one head-first language: its own determiners, right before the noun
         own = [lang for lang in self.classes.languages if lang != "english"]
         self.head_first = HEAD_FIRST.get(own[0]) if len(own) == 1 and HEAD_FIRST_JUDGE else None
+        # ...and the words a verb follows in it (Spanish "he mirado", "no pasa", "me pasas": topic_shape.LANGUAGE_CUES)
+        self.verb_cues = topic_shape.VERB_CUES | topic_shape.LANGUAGE_CUES.get(own[0], frozenset()) \
+            if len(own) == 1 and HEAD_FIRST_JUDGE else topic_shape.VERB_CUES
         self._lower: list[str] | None = None  # (lower-cased once: a group tries up to five names)
         self._split: dict[str, tuple[str, list[tuple[int, int]], list[str]]] = {}
         self._capitalised: bool | None = None
@@ -239,7 +242,7 @@ class _SubjectJudge:
         # (brief21: each word's verdict kept, a group tries up to five names)
         new = [w for w in lower if w not in self._verbs]
         if new:
-            found = topic_shape.verbs_in(self._lower, new)
+            found = topic_shape.verbs_in(self._lower, new, cues=self.verb_cues)
             self._verbs.update((w, w in found) for w in new)
         verbs = {w for w in lower if self._verbs[w]}
         if not topic_shape.phrase_shaped(phrase, self.capitalised(), DETERMINERS,
@@ -430,7 +433,7 @@ def name_shaped(phrase: str, texts: Sequence[str], stop: frozenset[str] | None =
     return _SubjectJudge(texts, stop).subject(phrase)
 
 
-HEAD_FIRST_JUDGE = False  # (brief36) off: every group judged by every language's determiners, two words apart
+HEAD_FIRST_JUDGE = True  # (brief36) off: every group judged by every language's determiners, two words apart
 _BETWEEN = 2  # words that may stand between a determiner and the word its phrase is about ("the new deploy")
 
 
