@@ -33,9 +33,15 @@ def grids() -> dict[str, dict[str, RecallConfig]]:
     d = RecallConfig()
     lang = d.time_words.partition(":")[0]
     return {
-        # "when" asked by a question's later clause gets the time prior too (priors.WHEN_CLAUSE_RE)
+        # "when" asked by a question's later clause gets the time prior too (priors.WHEN_CLAUSE_RE; on since round 46:
+        # the other variant is the rule before it, "when" read at the question's head only)
         "when in a later clause (time_words :clause)": {
-            f"{d.time_words}*": d, f"{lang}:clause": replace(d, time_words=f"{lang}:clause")},
+            f"{d.time_words}*": d, lang: replace(d, time_words=lang)},
+        # an English "when" question over a chat in another language: the turns' time words in every language read
+        # (calendar_words.py), the questions' "when" still English only (round 18's "all" tied the two together)
+        "time words of any language in the turns, English questions (time_words en+)": {
+            f"{d.time_words}*": d, "en+:clause": replace(d, time_words="en+:clause"),
+            "all:clause": replace(d, time_words="all:clause")},
     }
 
 

@@ -12,8 +12,8 @@ from memengine.recall.priors import asks_when
 from memory_core import MemoryStore, NewMemory, RecallConfig
 
 
-def test_default_reads_a_later_clause() -> None:
-    assert RecallConfig().time_words == "en:clause"
+def test_default_reads_a_later_clause_and_any_language_in_the_turns() -> None:
+    assert RecallConfig().time_words == "en+:clause"
 
 
 @pytest.mark.parametrize("question", [
@@ -57,9 +57,28 @@ def test_the_turn_saying_a_day_gains_the_time_prior(tmp_path: Path) -> None:
                           NewMemory(content=other, author="Marco", thread="fam")])
         q = "Where is Marco's new job in Torino and when does he start?"
         now = _time_prior(store, q, RecallConfig())
-        before = _time_prior(store, q, replace(RecallConfig(), time_words="en"))
+        before = _time_prior(store, q, replace(RecallConfig(), time_words="en+"))
         assert before[day] == 0.0 and before[other] == 0.0
         assert now[day] > 0.0  # the turn saying a day ("1st of april") gains once the clause asks when
         assert now[other] == 0.0
+    finally:
+        store.close()
+
+
+def test_an_english_when_question_reads_a_portuguese_month(tmp_path: Path) -> None:
+    store = MemoryStore(str(tmp_path / "m.db"))
+    try:
+        day = "Bia: minha mãe vem em dezembro, chega no T2 de manhã"
+        other = "Bia: minha mãe quer ver Dublin e Galway"
+        store.store_many([NewMemory(content=day, author="Bia", thread="dub"),
+                          NewMemory(content=other, author="Bia", thread="dub")])
+        q = "When does Bia's mum land in Dublin?"
+        now = _time_prior(store, q, RecallConfig())
+        english = _time_prior(store, q, replace(RecallConfig(), time_words="en:clause"))
+        assert now[day] > 0.0 and now[other] == 0.0  # "dezembro" read as a month
+        assert english[day] == 0.0  # the English-only table reads no Portuguese month
+        # the question side stays English: a Portuguese "quando" question is no "when" question under en+
+        assert not asks_when("quando chega a mãe da Bia?", "en+:clause")
+        assert asks_when("quando chega a mãe da Bia?", "all:clause")
     finally:
         store.close()

@@ -125,7 +125,7 @@ class Fusion:
         self.vn = few_scale(vs, cfg.vec_few, scale, only_if=lambda: all_notes(vs, rows))
         self.hybrid = hybrid = strategy == "hybrid"
         self.when_q = asks_when(query, cfg.time_words) if hybrid else False
-        self.other_time = cfg.time_words.partition(":")[0] == "all"
+        self.other_time = cfg.time_words.partition(":")[0] in ("all", "en+")  # (en+: English questions, any turn)
         self.amount_q = hybrid and bool(cfg.w_amount) and asks_amount(query, cfg.amount)
         self.names = {n.lower() for n in (people or {}).values()} | set(people or {})
         self.spans = timeparse.query_dates(query) if hybrid and cfg.w_date else []

@@ -54,7 +54,8 @@ WHEN_CLAUSE_RE = re.compile(
 
 def asks_when(question: str, time_words: str) -> bool:
     """Whether a question asks when: English (WHEN_RE), with ``time_words`` "all" the other languages too, and with a
-    ":clause" suffix ("en:clause") also when a later clause asks it (WHEN_CLAUSE_RE)."""
+    ":clause" suffix ("en:clause") also when a later clause asks it (WHEN_CLAUSE_RE). ("en+" reads English questions
+    as "en" does; the fusion then reads the other languages' time words in the turns.)"""
     lang, _, clause = time_words.partition(":")
     return bool(WHEN_RE.search(question) or (lang == "all" and WHEN_OTHER_RE.search(question))
                 or (clause == "clause" and WHEN_CLAUSE_RE.search(question)))
