@@ -56,7 +56,7 @@ def cost(argv: list[str]) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args(argv)
     now = RecallConfig()
-    before = replace(now, thin_words=2, w_length_thread=None, time_words=now.time_words.partition(":")[0])
+    before = replace(now, thin_words=2, w_length_thread=None, time_words="en")
     emb = get_embedder()
     label = "chats (held-outs 37, 35, 30, 38, 39)"
     groups: dict[str, list[tuple[object, str]]] = {label: []}
