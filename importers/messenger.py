@@ -167,27 +167,27 @@ def _chat(files: list[tuple[str, Reader]], turns: Turns) -> Iterator[Record]:
             yield rec
 
 
-def _reactions_made(messages: Iterator[dict[str, Any]]) -> set[tuple[str, str, int]]:
-    """(actor, emoji, second) of every reaction in a chat that says when it was made."""
-    made = set()
+def _reactions_made(messages: Iterator[dict[str, Any]]) -> dict[tuple[str, int], set[str]]:
+    """(actor, second) -> the emoji they reacted with then, of every reaction in a chat that says when it was made."""
+    made: dict[tuple[str, int], set[str]] = {}
     for msg in messages:
         fix = (lambda s: s) if msg.get("_utf8") else fix_mojibake
         for r in listed(msg.get("reactions")):
             if isinstance(r, dict) and isinstance(r.get("timestamp"), int) and r.get("reaction"):
                 ts = r["timestamp"] // 1000 if r["timestamp"] > 10**11 else r["timestamp"]  # seconds or milliseconds
-                made.add((fix(text_of(r.get("actor"))), fix(text_of(r["reaction"])).translate(_VARIATION), ts))
+                made.setdefault((fix(text_of(r.get("actor"))), ts), set()).add(
+                    fix(text_of(r["reaction"])).translate(_VARIATION))
     return made
 
 
-def _is_reaction_notice(msg: dict[str, Any], when: datetime, reacted: set[tuple[str, str, int]]) -> bool:
+def _is_reaction_notice(msg: dict[str, Any], when: datetime, reacted: dict[tuple[str, int], set[str]]) -> bool:
     """Whether ``msg`` is a reaction told as a message (see _NOTICE_MAX_CHARS), in any language."""
     fix = (lambda s: s) if msg.get("_utf8") else fix_mojibake
     content = fix(text_of(msg.get("content"))).translate(_VARIATION)
     if not content or len(content) > _NOTICE_MAX_CHARS:
         return False
     actor, second = fix(text_of(msg.get("sender_name"))), int(when.timestamp())
-    return any((actor, emoji, t) in reacted for t in (second - 1, second, second + 1)
-               for emoji in {e for a, e, _ in reacted if a == actor} if emoji in content)
+    return any(emoji in content for t in (second - 1, second, second + 1) for emoji in reacted.get((actor, t), ()))
 
 
 def _normal(msg: dict[str, Any]) -> dict[str, Any]:
