@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record, signal_html, signal_json
+from importers._common import head_matches
 from importers._textlines import iter_lines
 from importers.chatturns import Turn, Turns
 
@@ -86,22 +87,12 @@ def chat_files(folder: Path) -> list[Path]:
 
 def is_json(path: Path) -> bool:
     """Whether ``path`` is a chat's data.json of signal-export (:mod:`importers.signal_json`)."""
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(4096).decode("utf-8", "replace")
-    except OSError:
-        return False
-    return signal_json.is_head(head)
+    return head_matches(path, lambda head: signal_json.is_head(head.decode("utf-8", "replace")), 4096)
 
 
 def is_page(path: Path) -> bool:
     """Whether ``path`` is a chat page of signal-export (:mod:`importers.signal_html`)."""
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(65536).decode("utf-8", "replace")
-    except OSError:
-        return False
-    return signal_html.is_page_head(head)
+    return head_matches(path, lambda head: signal_html.is_page_head(head.decode("utf-8", "replace")), 65536)
 
 
 def is_chat(path: Path) -> bool:
