@@ -36,7 +36,7 @@ def _stems(text: str) -> frozenset[str]:
     return subject_stems(without_function_words(text))
 
 
-def _note(m: Memory) -> bool:
+def note_memory(m: Memory) -> bool:
     """A memory stored as a note (notes.is_note's reading on a whole memory): no thread, no episode, no summary,
     not received from another store."""
     from memengine.recall.notes import SUMMARY_SOURCE
@@ -72,7 +72,7 @@ def link_keeper(vectors: Callable[[list[int]], dict[int, Any]] | None,
     about = asks_about(question) if question else None
 
     def honour(old: Memory, new: Memory) -> bool:
-        if not (_note(old) and _note(new)) or old.source != new.source:
+        if not (note_memory(old) and note_memory(new)) or old.source != new.source:
             return True
         if about is not None and about(old.content) and not about(new.content):
             return False

@@ -11,7 +11,7 @@ said by the note), and together better still.
 Raw bm25 alone would also vouch for an off-topic question sharing one word with a note ("What is the API rate limit
 of the billing service?" / "Bill Turner moves to …": bm25 2.2 in a store of 25 notes), so it counts in the share of
 the question's words the note says (confidence.coverage). A note result (no thread, no episode, no summary, not
-shared: notes_links._note) is ``weak`` when ``cosine + BM25_WEIGHT * bm25 * coverage < floor``
+shared: notes_links.note_memory) is ``weak`` when ``cosine + BM25_WEIGHT * bm25 * coverage < floor``
 (``RecallConfig.notes_weak``); chat turns keep confidence.py's rule, and so does every result of a recall with no
 query vector. ``BM25_WEIGHT`` and the floor were chosen by leaving each agent-note dev set out
 (bench/recall47_sure.py --choose): on the other sets, the pair whose flag has the largest share of wrong first hits
@@ -40,10 +40,10 @@ def mark_weak_notes(results: Sequence[Any], terms: Sequence[str], cosines: Mappi
     """Set ``weak`` on each note result that has a cosine: :func:`sure` under ``floor`` (``terms``: the question's
     content words, as confidence.mark_weak reads them; other results keep theirs)."""
     from memengine.recall.confidence import coverage
-    from memengine.recall.notes_links import _note
+    from memengine.recall.notes_links import note_memory
 
     for m in results:
         cos = cosines.get(m.id)
-        if cos is not None and _note(m):
+        if cos is not None and note_memory(m):
             bm = bm25.get(m.id, 0.0)
             m.weak = sure(cos, bm, coverage(terms, m.content) if bm else 0.0) < floor
