@@ -17,7 +17,15 @@ import ijson
 
 from importers import ImportFormatError
 from importers._textlines import looks_binary
-from importers._zips import ZIP_ERRORS, ZIP_OPEN_ERRORS, _Limited, check_member_name, is_junk_member, is_zip
+from importers._zips import (
+    ZIP_ERRORS,
+    ZIP_OPEN_ERRORS,
+    _Limited,
+    check_member_name,
+    folder_zips,
+    is_junk_member,
+    is_zip,
+)
 from importers.recode import Recoded, utf16_codec
 
 DEFAULT_MAX_JSON_BYTES = 8 * 1024 * 1024 * 1024
@@ -174,21 +182,33 @@ def json_sources(path: Path, accept: Callable[[str], bool]) -> list[tuple[Path, 
     if path.is_dir():
         found = sorted(p for p in path.iterdir() if p.is_file() and accept(p.name))
         if not found:
+            # the export's zip left in the folder (Downloads/): its members, zip by zip
+            inner = [s for z in folder_zips(path) if is_zip(z) for s in _zip_sources(z, accept, str(z), quiet=True)]
+            if inner:
+                return inner
             raise ImportFormatError("directory holds no matching .json export file", file)
         return [(p, None) for p in found]
     if is_zip(path):
-        try:
-            with zipfile.ZipFile(path) as zf:
-                names = [i.filename for i in zf.infolist()]
-        except ZIP_OPEN_ERRORS as exc:
-            raise ImportFormatError(f"malformed zip archive ({exc})", file) from None
-        for name in names:
-            check_member_name(name, file)
-        members = sorted(n for n in names if not is_junk_member(n) and accept(n.rsplit("/", 1)[-1]))
-        if not members:
-            raise ImportFormatError("zip holds no matching .json export file", file)
-        return [(path, m) for m in members]
+        return _zip_sources(path, accept, file)
     return [(path, None)]
+
+
+def _zip_sources(path: Path, accept: Callable[[str], bool], file: str,
+                 quiet: bool = False) -> list[tuple[Path, str | None]]:
+    """The accepted members of a zip; ``quiet``: none (no error) when it holds none or is no zip."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = [i.filename for i in zf.infolist()]
+    except ZIP_OPEN_ERRORS as exc:
+        if quiet:
+            return []
+        raise ImportFormatError(f"malformed zip archive ({exc})", file) from None
+    for name in names:
+        check_member_name(name, file)
+    members = sorted(n for n in names if not is_junk_member(n) and accept(n.rsplit("/", 1)[-1]))
+    if not members and not quiet:
+        raise ImportFormatError("zip holds no matching .json export file", file)
+    return [(path, m) for m in members]
 
 
 def unread_files(path: Path, read: list[tuple[Path, str | None]]) -> list[str]:

@@ -149,6 +149,28 @@ def is_zip(path: Path) -> bool:
     return head.startswith(b"PK\x03\x04") or path.suffix.lower() == ".zip"
 
 
+MAX_FOLDER_ZIPS = 10  # zips looked at in a folder that holds an export's zip (a Downloads folder)
+
+
+def folder_zips(folder: Path) -> list[Path]:
+    """The .zip files a folder holds at its top, or, when it holds only one folder (``Downloads/``), at that
+    folder's top: where an export's zip is left when the folder holding it is imported. Hidden names are skipped;
+    none when there are more than MAX_FOLDER_ZIPS (a folder of archives is no export)."""
+    for _depth in range(2):
+        try:
+            entries = sorted(p for p in folder.iterdir() if not p.name.startswith(("." , "__MACOSX")))
+        except OSError:
+            return []
+        zips = [p for p in entries if p.suffix.lower() == ".zip" and p.is_file()]
+        if zips:
+            return zips if len(zips) <= MAX_FOLDER_ZIPS else []
+        dirs = [p for p in entries if p.is_dir()]
+        if len(dirs) != 1 or len(entries) != 1:
+            return []
+        folder = dirs[0]
+    return []
+
+
 def open_members(
     path: Path | IO[bytes],
     archive: str,

@@ -10,7 +10,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from importers import apps23, apps24, apps25, apps28, apps29, apps30, apps31
+from importers import apps23, apps24, apps25, apps28, apps29, apps30, apps31, apps32
 
 _TELEGRAM_TYPES = r'"type"\s*:\s*"(?:personal_chat|bot_chat|private_group|private_supergroup|public_supergroup|' \
                   r'private_channel|public_channel|saved_messages|replies)"'
@@ -85,7 +85,8 @@ def folder_app(folder: Path) -> str | None:
     if {"channels.json", "users.json"} <= names:
         return "slack"
     app = apps24.folder_app(folder) or apps25.folder_app(folder) or apps28.folder_app(folder) or \
-        apps29.folder_app(folder) or apps30.folder_app(folder) or apps31.folder_app(folder)
+        apps29.folder_app(folder) or apps30.folder_app(folder) or apps31.folder_app(folder) or \
+        apps32.folder_app(folder)
     # (Discord's package, …, Rocket.Chat's, WechatExporter's pages, signal-export's JSON)
     if app:
         return app
@@ -234,7 +235,7 @@ def head_app(path: Path, head: str) -> str | None:
     body = head.lstrip("\ufeff")
     found = apps23.head_app(path, body) or apps24.head_app(path, body) or apps25.head_app(path, body) or \
         apps28.head_app(path, body) or apps29.head_app(path, body) or apps30.head_app(path, body) or \
-        apps31.head_app(path, body)
+        apps31.head_app(path, body) or apps32.head_app(path, body)
     if found:
         return found
     if suffix == ".js" or body.startswith("window.YTD."):

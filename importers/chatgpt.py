@@ -464,6 +464,25 @@ def malformed(conv: Any) -> str | None:
     return None
 
 
+def _other_branches(mapping: dict[str, Any], on: set[str]) -> int:
+    """How many messages with words lie off the kept branch: the user's and the assistant's turns of the other
+    branches (hidden, system and tool nodes are not counted: they would not be imported on the branch either)."""
+    count = 0
+    for key, node in mapping.items():
+        msg = node.get("message") if key not in on else None
+        if not isinstance(msg, dict) or not isinstance(msg.get("content") or {}, dict):
+            continue
+        role = (msg.get("author") or {}).get("role")
+        ctype = (msg.get("content") or {}).get("content_type", "text")
+        if role not in ("user", "assistant") or (msg.get("recipient") or "all") != "all" or ctype in _HIDDEN_TYPES \
+                or ctype in _TOOL_TYPES or (msg.get("metadata") or {}).get("is_visually_hidden_from_conversation"):
+            continue
+        text, images, _ = _message_text(msg)
+        if text.strip() or images:
+            count += 1
+    return count
+
+
 def _first_time(mapping: dict[str, Any], keys: list[str]) -> datetime | None:
     """The time of the first message on ``keys`` that has one."""
     for key in keys:
@@ -492,6 +511,10 @@ def _conversation(conv: dict[str, Any], where: str, report: ImportReport, all_br
     if all_branches:
         on = set(active)
         ordered += [(k, True) for k in _tree_order(mapping) if k not in on]
+    else:
+        left = _other_branches(mapping, set(active))
+        if left:  # an edited prompt's first version, a regenerated answer: not imported, but never silently
+            report.variant["other_branches"] = report.variant.get("other_branches", 0) + left
     position = 0
     tasks: dict[str, dict[str, str]] = {}  # the scheduled tasks set so far, by id ("" = the last one)
     canvas_name = ""  # the canvas document edits apply to (the last one written)

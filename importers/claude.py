@@ -461,6 +461,9 @@ def _conversation(conv: dict[str, Any], report: ImportReport, include_tools: boo
     indexed.sort(key=sort_key)
     alt = _off_branch(indexed, conv.get("current_leaf_message_uuid"))
     if alt and not all_branches:
+        # an edited question's first version and its answers, a retried answer: not imported, but counted
+        left = sum(1 for m in indexed if id(m) in alt)
+        report.variant["other_branches"] = report.variant.get("other_branches", 0) + left
         indexed = [m for m in indexed if id(m) not in alt]
     position = 0
     written: dict[str, tuple[str, str]] = {}  # the documents written so far, by key ("" = the last one)
@@ -557,6 +560,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     limit = int(options.get("max_member_bytes") or DEFAULT_MAX_JSON_BYTES)
     report.variant.setdefault("empty_conversations", 0)
     count = projects = 0
+    first_why = ""  # why the first malformed entry was skipped: the refusal says it
     # Claude Code's sessions (a session file, or a folder of them: ~/.claude/projects/<project>/)
     sessions = [path] if claude_code.is_session(path) else sorted(
         p for p in path.rglob("*.jsonl") if claude_code.is_session(p)) if path.is_dir() else []
@@ -604,6 +608,7 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
                     why = f"unexpected shape ({type(exc).__name__}: {exc})"
             if why is not None:
                 report.skipped_malformed += 1
+                first_why = first_why or why
                 report.warn(f"{describe(conv, ('uuid', 'id'), ('name', 'title'))} skipped: {why}")
                 continue
             count += 1
@@ -618,7 +623,8 @@ def parse(path: Path, report: ImportReport, **options: Any) -> Iterator[Record]:
     if remembered:
         report.variant["memories"] = remembered
     if not count and not projects and not remembered:
-        what = f"{report.skipped_malformed} malformed entries, " if report.skipped_malformed else ""
+        what = f"{report.skipped_malformed} malformed entries, the first: {first_why}; " \
+            if report.skipped_malformed else ""
         raise ImportFormatError(f"no Claude conversation found ({what}expected a list of conversations, "
                                 "each with 'uuid' and 'chat_messages')", str(path))
     report.variant["conversations"] = count

@@ -27,6 +27,7 @@ from importers import (
     apps,
     apps23,
     apps25,
+    apps32,
     claude_code,
     codepages,
     dayone,
@@ -49,6 +50,7 @@ from importers import (
 )
 from importers._common import ZIP_OPEN_ERRORS, is_junk_member
 from importers._textlines import damaged_text
+from importers._zips import folder_zips
 from importers.keep import is_keep_path
 from importers.recode import utf16_codec
 from importers.registry import NAMES, PARSERS, Parser
@@ -175,6 +177,22 @@ def _html_notes_zip(zf: zipfile.ZipFile, names: list[str]) -> bool:
     return False
 
 
+_FOLDER_ZIP_KINDS = ("chatgpt", "claude")  # exports whose parsers read the zip a folder holds (json_sources)
+
+
+def _folder_zip_kind(folder: Path) -> str | None:
+    """The export a folder holds as its zip (a Downloads folder): the kind every zip in it is, when that is
+    ChatGPT's or Claude's."""
+    kinds_found: set[str] = set()
+    for z in folder_zips(folder):
+        try:
+            kinds_found.add(_zip_kind(z))
+        except ImportFormatError:
+            return None
+    kind = kinds_found.pop() if len(kinds_found) == 1 else None
+    return kind if kind in _FOLDER_ZIP_KINDS else None
+
+
 def _zip_kind(path: Path) -> str:
     try:
         with zipfile.ZipFile(path) as zf:
@@ -242,6 +260,12 @@ def detect(path: Path | str) -> str:
         app = apps.deep_folder_app(path)  # Facebook's or Instagram's download: its chats lie deep below it
         if app:
             return app
+        kind = apps32.folder_export(path) or _folder_zip_kind(path)  # only chat.html, vCards, the export's zip
+        if kind:
+            return kind
+        for p in files:  # an export's own file, empty: said as such, not as "no conversations*.json"
+            if p.stat().st_size == 0:
+                raise ImportFormatError(f"empty file ({_TRIED})", str(p))
         raise ImportFormatError(_unknown("directory holds no conversations*.json nor notes", kinds.folder_kind(path, deep=True)),
                                 file)
     with path.open("rb") as fh:

@@ -483,7 +483,11 @@ def _parse_text(text: str, file: Path, root: Path, rel: str, report: ImportRepor
                 )
             )
             targets.append([m.group(2) for m in _WIKILINK_RE.finditer(piece)] + note_targets + ref_pages)
-    if not records and front and not (dendron and set(front) <= note_layouts.DENDRON_KEYS and not front.get("desc")) \
+    # a Dendron note of only its ids and times (the vault's root), told by its vault or, a vault imported
+    # without the workspace's dendron.yml, by those keys themselves
+    bookkeeping = set(front) <= note_layouts.DENDRON_KEYS and not front.get("desc") and (
+        dendron or {"id", "created", "updated"} <= set(front)) if front else False
+    if not records and front and not bookkeeping \
             and not note_layouts.is_excalidraw(front):
         # A note that is only front matter still says something (dates, places, people); a Dendron note
         # of only its ids and times (the vault's root) and a drawing of no words do not.

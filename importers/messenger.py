@@ -46,6 +46,12 @@ _SYSTEM_RE = re.compile(
     r"Ha reagito (?:con )?.{1,40} al tuo messaggio|Heeft .{1,40} op je bericht gereageerd|"
     r"Mesajına .{1,40} (?:ile )?tepki verdi|Zareagował[ao]? .{1,40} na twoją wiadomość|"
     r"Curtiu uma mensagem|Le gustó un mensaje|A aimé un message|Hat eine Nachricht geliked|Ha messo \"Mi piace\" a un messaggio)$")
+# Instagram's and Messenger's words for a share or file sent without words ("ana.silva sent an attachment.", "You
+# sent an attachment."), in English and (a guess at their wording) the languages round 31 read reactions in
+_ATTACHMENT_RE = re.compile(
+    r"^.{1,120} (?:sent an attachment|enviou um anexo|envió un archivo adjunto|a envoyé une pièce jointe|"
+    r"hat einen Anhang gesendet|ha inviato un allegato|heeft een bijlage gestuurd|bir ek gönderdi|"
+    r"wysłał\w? załącznik)\.?$")
 # A reaction told again as a message of its own (Instagram: "Reacted ❤️ to your message", in the app's language): the
 # reactor's short message holding the emoji they reacted with, sent the second their reaction was made.
 _NOTICE_MAX_CHARS = 80
@@ -204,10 +210,17 @@ def _message(msg: dict[str, Any], title: str, when: datetime, turns: Turns) -> R
         turns.skip(SYSTEM)
         return None
     meta: dict[str, Any] = {}
+    share = msg.get("share")
+    if _ATTACHMENT_RE.match(content.strip()):
+        # the app's words for a share ("ana.silva sent an attachment."), no words of the sender: the shared
+        # post's own text when it has one, else the share is media (its link kept all the same)
+        words = fix(text_of(share.get("share_text"))).strip() if isinstance(share, dict) else ""
+        content = words
+        if not words and not any(msg.get(key) for key in _MEDIA_KEYS):
+            meta["media"] = ["share"]
     media = [key for key in _MEDIA_KEYS if msg.get(key)]
     if media:
         meta["media"] = media
-    share = msg.get("share")
     if isinstance(share, dict) and share.get("link"):
         meta["link"] = fix(text_of(share["link"]))
     reactions = [{"reaction": fix(text_of(r.get("reaction"))), "actor": fix(text_of(r.get("actor")))}
