@@ -45,6 +45,7 @@ from importers import (
     simplenote,
     standardnotes,
     tiddlywiki,
+    vcf_csv,
     vcf_forms,
     whatsapp,
 )
@@ -306,6 +307,8 @@ def detect(path: Path | str) -> str:
         return "vcf"  # (a calendar named .vcf is said to be one below, by kinds.text_kind)
     if vcf_forms.form_of(stripped[:4096]):
         return "vcf"  # a jCard (JSON) or xCard (XML) address book
+    if suffix == ".csv" and vcf_csv.is_head(stripped[:4096]):
+        return "vcf"  # Google's or Outlook's contacts CSV
     app = apps.head_app(path, text)  # Viber, WeChat, Threema, Element, X's DMs, Google Voice, signal-export's pages
     if app:
         return app

@@ -26,7 +26,7 @@ from typing import IO, Any
 
 import vobject
 
-from importers import ImportFormatError, ImportReport, Record, vcf_charsets, vcf_forms, vcf_reach
+from importers import ImportFormatError, ImportReport, Record, vcf_charsets, vcf_csv, vcf_forms, vcf_reach
 from importers._common import (
     is_zip,
     iter_lines,
@@ -600,7 +600,8 @@ def _sources(path: Path, stack: ExitStack) -> list[tuple[str, str, Callable[[], 
                 return path.open("rb")
             except OSError as exc:
                 raise ImportFormatError(f"cannot read file ({exc.strerror})", file) from None
-        return [(file, path.name, vcf_forms.as_vcard(open_file, file) or open_file)]  # jCard, xCard: as .vcf
+        # jCard, xCard, a contacts CSV (Google's, Outlook's): as the .vcf they stand for
+        return [(file, path.name, vcf_forms.as_vcard(open_file, file) or vcf_csv.as_vcard(open_file, file) or open_file)]
     def cards(members: list[zipfile.ZipInfo]) -> list[zipfile.ZipInfo]:
         return [i for i in members if i.filename.lower().endswith(".vcf")]
 

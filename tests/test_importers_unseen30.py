@@ -278,6 +278,30 @@ def test_vcards(name: str) -> None:
     assert all(r.memory_type == "semantic" for r in recs)
 
 
+def test_google_contacts_csv_reads_as_its_vcards() -> None:
+    # (written after the base run: main refused this file in one line, "a contacts table (CSV: export the contacts
+    # as vCard …)", acceptable then; importers/vcf_csv.py reads it since)
+    recs, _ = parsed(VCF / "google-contacts.csv", "vcf")
+    assert [(r.content, r.tags) for r in recs] == [
+        ("Contact: Inês Carvalho — phone +351 914 777 888 (cell); email ines.c@example.pt (home); "
+         "org Padaria Central; note Makes the birthday cakes", []),
+        ("Contact: Tiago Rocha — phone +351 936 111 222 (cell); phone +351 21 555 0000 (home); birthday 1990-02-03; "
+         "nickname Tito", ["Family"])]
+    assert recs[1].aliases["Tito"] == "Tiago Rocha" and recs[1].aliases["+351936111222"] == "Tiago Rocha"
+
+
+def test_outlook_contacts_csv_in_its_code_page(tmp_path: Path) -> None:
+    path = tmp_path / "contacts.CSV"
+    path.write_bytes(('"First Name","Middle Name","Last Name","Title","Suffix","E-mail Address","Home Phone",'
+                      '"Business Phone","Mobile Phone","Company","Job Title","Notes","Categories"\r\n'
+                      '"Jürgen","","Müller","","","j.mueller@example.de","","+49 30 1234567","+49 170 9876543",'
+                      '"Müller & Söhne GmbH","Inhaber","Kommt dienstags","Lieferanten"\r\n').encode("cp1252"))
+    recs, _ = parsed(path, "vcf")
+    assert [(r.content, r.tags) for r in recs] == [
+        ("Contact: Jürgen Müller — phone +49 30 1234567 (work); phone +49 170 9876543 (cell); "
+         "email j.mueller@example.de; org Müller & Söhne GmbH; title Inhaber; note Kommt dienstags", ["Lieferanten"])]
+
+
 def test_a_cut_vcard_keeps_the_cards_before_it_and_says_so() -> None:
     recs, rep = parsed(BAD / "vcf-cut" / "contacts.vcf", "vcf")
     assert recs[0].content == "Contact: Rosa Pinto — phone +351 911 999 000 (cell)"

@@ -327,7 +327,6 @@ NOT_EXPORT = {
     "captions.vtt": "subtitles of a video (WebVTT)",
     "server.log": "a program's log",
     "calls-20240313150000.xml": "an SMS Backup & Restore call log (not an export mem reads)",
-    "contacts.csv": "a contacts table (CSV: export the contacts as vCard, .vcf, to import them)",
     "Budget.numbers": "an Apple Pages, Numbers or Keynote document",
     "signal-2024-03-13-15-00-00.backup": "an encrypted Signal backup (not an export mem reads)",
 }
@@ -344,7 +343,20 @@ def test_a_file_that_is_no_export_says_what_it_is(name: str) -> None:
 
 def test_every_unseen7_non_export_has_a_case() -> None:
     assert sorted(p.name for p in (FIX / "notexport").iterdir()) == sorted([*NOT_EXPORT, *READ_SINCE_21,
-                                                                            "Telegram copy.txt"])
+                                                                            "Telegram copy.txt", "contacts.csv"])
+
+
+def test_google_contacts_csv_is_read_since_round_32() -> None:
+    """Refused here (a contacts table) until round layouts32 (importers/vcf_csv.py): Google's older CSV layout."""
+    from importers import ImportReport
+    from importers.registry import PARSERS
+
+    path = FIX / "notexport" / "contacts.csv"
+    assert detect(path) == "vcf"
+    recs = list(PARSERS["vcf"].parse(path, ImportReport(str(path), "vcf")))
+    assert [r.content for r in recs] == [
+        "Contact: Ana Sousa — phone +351 912 000 111 (cell); email ana@example.pt (home); birthday 1988-03-04",
+        "Contact: Oscar Lima — phone +351 912 000 222 (work); note Plumber"]
 
 
 @pytest.mark.parametrize("name", sorted(READ_SINCE_21))
