@@ -1,6 +1,6 @@
 """Which of round 32's exports a path is, for :mod:`importers.apps` and :mod:`importers.detect`: sigtop's text
 export of Signal Desktop (a chat's .txt, or a folder of them), and the folders that hold an export as it was left
-— only ChatGPT's chat.html, one card a file of vCards. By names and first bytes; nothing is parsed here. Each answer
+— only ChatGPT's chat.html. By names and first bytes; nothing is parsed here. Each answer
 is a parser's name or None."""
 
 from __future__ import annotations
@@ -50,12 +50,9 @@ def folder_app(folder: Path) -> str | None:
 
 
 def folder_export(folder: Path) -> str | None:
-    """A folder holding only ChatGPT's viewer page (chat.html), or only vCards (one card a file)."""
-    files = [p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")]
+    """A folder holding ChatGPT's viewer page (chat.html) and no conversations*.json. (A folder of vCards, one card
+    a file, is the CLI's to import file by file: memengine.ingest.detect_folder.)"""
     page = folder / "chat.html"
     if page.is_file() and head_matches(page, lambda head: b"var jsonData = " in head, 4 * 1024 * 1024):
         return "chatgpt"
-    cards = [p for p in folder.rglob("*.vcf") if p.is_file()]
-    if cards and all(p.suffix.lower() in (".vcf", ".jpg", ".jpeg", ".png") for p in files):
-        return "vcf"
     return None

@@ -588,12 +588,6 @@ def _sources(path: Path, stack: ExitStack) -> list[tuple[str, str, Callable[[], 
     """(display name, thread, opener) of each .vcf to read: the file, or a zip's .vcf members
     (Google Takeout: Takeout/Contacts/<label>/<label>.vcf)."""
     file = str(path)
-    if path.is_dir():  # a folder of cards, one a file (a phone's or a CardDAV client's export): each .vcf below it
-        files = sorted(p for p in path.rglob("*") if p.suffix.lower() == ".vcf" and p.is_file()
-                       and not any(part.startswith(".") for part in p.relative_to(path).parts))
-        if not files:
-            raise ImportFormatError("folder holds no .vcf file", file)
-        return [source for card in files for source in _sources(card, stack)]
     if not is_zip(path):
         def open_file() -> IO[bytes]:
             try:

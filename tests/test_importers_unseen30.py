@@ -15,9 +15,9 @@ Decisions:
   imported; the messages of the other branches (an edited prompt's first version, a regenerated answer) are not,
   but are counted in ``report.variant["other_branches"]`` (shown in the import's summary): never lost silently;
   ``--all-branches`` keeps them, marked;
-* a folder holding only an export's zip, or only ChatGPT's chat.html, is that export;
+* a folder holding only an export's zip, or only ChatGPT's chat.html, is that export; a folder of vCards, one card
+  a file, is imported file by file (as the CLI did already);
 * a Dendron root note (only its front matter's bookkeeping: id, title, desc, created, updated) holds no words;
-* a folder of vCards, one card a file, is contacts;
 * sigtop's text: "From:" the sender (the owner "You", as written), "Sent:" with its offset; an attachment alone
   is media, a reaction no words;
 * Instagram's "ana.silva sent an attachment." is no words of hers: a shared post's text is kept (its link in the
@@ -265,9 +265,9 @@ CARDS = {
     "outlook-21.vcf": ["Contact: Jürgen Müller — phone +49 30 1234567 (work); phone +49 170 9876543 (cell); "
                        "email j.mueller@example.de; org Müller & Söhne GmbH; address Hauptstraße 5, Berlin, 10115, "
                        "Deutschland"],
-    "v40-folder": ["Contact: Ana Lima — phone +351-912-000-333 (cell); email ana.lima@example.org (work); "
-                   "birthday 15 April",
-                   "Contact: Carlos Neves — phone +351 22 111 2222 (home); nickname Carlitos"],
+    "v40-folder/Ana Lima.vcf": ["Contact: Ana Lima — phone +351-912-000-333 (cell); email ana.lima@example.org (work); "
+                                "birthday 15 April"],
+    "v40-folder/Carlos Neves.vcf": ["Contact: Carlos Neves — phone +351 22 111 2222 (home); nickname Carlitos"],
 }
 
 
@@ -338,10 +338,18 @@ def test_each_layout_imports_by_cli(tmp_path: Path) -> None:
         GPT / "export-2023-branches": ("chatgpt", 4),
         GPT / "downloads-folder": ("chatgpt", 2),
         CLA / "zip-2025": ("claude", 2),
-        VCF / "v40-folder": ("vcf", 2),
         FIX / "sigtop": ("signal", 3),
     })
     assert outs[0]["data"]["variant"]["other_branches"] == 4
+
+
+def test_a_folder_of_vcards_one_a_file_imports_file_by_file(tmp_path: Path) -> None:
+    from conftest import run_cli
+    from importer_cli import one_envelope
+
+    out = one_envelope(run_cli("--db", str(tmp_path / "m.db"), "import", str(VCF / "v40-folder")))
+    assert out["ok"] and out["data"]["format"] == "vcf" and out["data"]["memories_added"] == 2
+    assert [f["file"].rsplit("/", 1)[-1] for f in out["data"]["files"]] == ["Ana Lima.vcf", "Carlos Neves.vcf"]
 
 
 # --- damaged -----------------------------------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
     "chatgpt": {"path": CHATGPT, "format": "chatgpt", "messages_seen": 12, "memories_added": 8, "skipped_system": 3,
                 "skipped_tool": 1,
                 "skipped_media": 0, "skipped_empty": 0, "episodes": 2, "links": 0, "aliases": 0,
-                "variant": {"layout": "file", "conversations": 2, "all_branches": False}},
+                "variant": {"layout": "file", "conversations": 2, "all_branches": False, "other_branches": 2}},
     "claude": {"path": CLAUDE, "format": "claude", "messages_seen": 4, "memories_added": 3, "skipped_system": 0,
                "skipped_media": 1, "skipped_empty": 1, "episodes": 1, "links": 0, "aliases": 0,
                "variant": {"empty_conversations": 1, "conversations": 2}},
