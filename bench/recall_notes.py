@@ -52,7 +52,7 @@ USERS = {"maya": "Maya, a Seattle engineer (en)", "ken": "Ken, a Leeds baker (en
          "lucia": "Lucía in Berlin (es/de/en)", "hattie": "Hattie, a retired teacher in Norwich (en)"}
 KINDS = ("changed", "person", "other_words", "trap", "decision", "procedure", "lang", "crosslang", "plain", "past",
          "detail", "when", "current", "now", "history2", "shared", "oneword", "mention", "de", "es", "fr", "it", "nl",
-         "pt", "sv")
+         "pt", "sv", "pl", "tr", "id")
 
 
 def load_notes(user: str, data: Path = DATA) -> list[dict[str, Any]]:
