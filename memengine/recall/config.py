@@ -91,6 +91,9 @@ PAIR_LENGTH = False
 # real chats it costs what it gives LoCoMo (all-evidence@10 +0.004 LoCoMo, -0.010 real chats;
 # recall@10 +0.002 / -0.008); every leave-one-out fold chose off. 0.9 was the LoCoMo-only choice.
 SESSION_COVERAGE = 1.0
+# Round 48 (spread.py): list questions' results spread over bursts, not only days; off until bench/recall48_pool.py
+# keeps it.
+LIST_SPREAD = ""
 COVER_FROM = 5
 COVER_POOL = 30
 # Episodes (an import's conversation stretches) are retrieval units whose place in the
@@ -390,6 +393,11 @@ class RecallConfig:
     # Per result already shown from the same session, for questions asking for several things
     # (see SESSION_COVERAGE); 1.0 = off.
     session_coverage: float = SESSION_COVERAGE
+    # Round 48: a question asking for a list, ranks after "start" refilled across bursts, "factor:start:gap[:pool]"
+    # (memengine/recall/spread.py); "" = off.
+    list_spread: str = LIST_SPREAD
+    # ... and the person prior × this for a list question (only while list_spread is on; 1.0 = as any question).
+    list_person: float = 1.0
     # How each retriever's scores are put on one scale before the weighted sum (see NORMALISE).
     normalise: str = NORMALISE
     z_scale: float = Z_SCALE

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -515,10 +515,17 @@ class Recall(KeywordSearch, People):
                 and any(c._meta_raw and '"episode"' in c._meta_raw for c in rows.values()) else None)
         want = k + 5 if more else k  # an episode whose best member is shown already leaves a gap
         expanding = run.strategy == "hybrid" and (run.cfg.w_coverage > 0 or run.cfg.w_hop > 0)
-        if cover or expanding:
-            want = max(want, COVER_POOL if cover else 0, EXPAND_POOL if expanding else 0)
+        spread = False
+        if run.strategy == "hybrid" and run.cfg.list_spread:  # a list question (round 48; off by default)
+            from memengine.recall.spread import asks_list
+
+            spread = asks_list(run.query)
+        if cover or expanding or spread:
+            want = max(want, COVER_POOL if cover or spread else 0, EXPAND_POOL if expanding else 0)
         fuse_cfg = self._vocab_weights(run) if run.strategy == "hybrid" and run.cfg.kw_cover > 0 and run.kw \
             and not run.raw else run.cfg  # (round 26: the keyword weight a question's words can earn; vocab_cover.py)
+        if spread and run.cfg.list_person != 1.0:  # (round 48: a list question's person, their own turns)
+            fuse_cfg = replace(fuse_cfg, w_person=fuse_cfg.w_person * run.cfg.list_person)
         kw = run.kw
         if run.strategy == "hybrid" and run.cfg.kw_floor and says_nothing(kw, rows):  # (round 34: only words most
             kw = {}  # notes hold, the user's name in a store of notes about them: min-max gave them full weight)
@@ -536,6 +543,11 @@ class Recall(KeywordSearch, People):
             scored = thin_below(scored, k, run.query, run.cfg.w_thin, run.cfg.thin_words)
         if cover:
             scored = cover_sessions(scored, k, run.cfg.session_coverage, explain)
+        if spread:
+            from memengine.recall.spread import spread_bursts
+
+            scored = spread_bursts(scored, k, run.query, run.cfg.list_spread,
+                                   self.vectors if run.qvec is not None else None)
         if run.strategy == "hybrid" and run.cfg.newname and run.cfg.w_newname > 0:  # a turn first saying a name,
             # for a question asking which one (round 32; imported here: off by default)
             from memengine.recall.newname import new_names_first

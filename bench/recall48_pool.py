@@ -1,0 +1,114 @@
+"""Issue 19, round 48: round 44's pooled protocol over EIGHT sets (LoCoMo dev, real-chat dev, held-outs 30, 35, 37,
+38, 39 and 40 — held-out 40, read by round 46, joins the pool; held-out 41 stays out, scored once at the end by
+bench/recall48.py) for this round's switch: list questions' results spread over bursts (``list_spread``,
+memengine/recall/spread.py). Each set's r@5 / r@10 / MRR / multi-hop all@10 per variant, then leave-one-set-out and
+leave-one-chat-out as ``bench/recall44_pool.py`` scores them (objective: the mean over sets of each set's r@5), and the
+same choice made on r@10 and on multi-hop all@10 (the ranks a spread from rank 6 can move).
+
+    python bench/recall48_pool.py --reuse /tmp/r48/pool
+    python bench/recall48_pool.py --reuse /tmp/r48/pool --only burst
+
+``DIR/loo`` holds the dev stores, ``DIR/base-hNN`` each held-out's, ``DIR/pool48-cache.json`` the per-question scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE))
+
+from bench import loo  # noqa: E402
+from bench.common import DEFAULT_LOCOMO, log, md_table  # noqa: E402
+from bench.realchat import DEFAULT_DATA, DEFAULT_QUESTIONS  # noqa: E402
+from bench.recall44_pool import heldout_items, print_report, report  # noqa: E402
+from memory_core import RecallConfig  # noqa: E402
+
+POOLED = ("30", "35", "37", "38", "39", "40")
+
+
+def grids() -> dict[str, dict[str, RecallConfig]]:
+    """This round's switches, each against the default (its label marked ``*``)."""
+    d = RecallConfig()
+    spread = {"off*": d}
+    for f in (0.9, 0.8, 0.6):
+        for start in (2, 5):
+            for gap in (0, 60):
+                spread[f"{f}:{start}:{gap}"] = replace(d, list_spread=f"{f}:{start}:{gap}")
+    like = {"off*": d}
+    for f in (0.9, 0.8, 0.6):
+        for start in (2, 5):
+            for tau in (0.8, 0.65):
+                like[f"{f}:{start}:c{tau}"] = replace(d, list_spread=f"{f}:{start}:c{tau}")
+    # the person prior scaled for a list question alone (a spread that changes nothing: factor 1)
+    person = {"off*": d, **{f"x{m}": replace(d, list_spread="1:9:0", list_person=m) for m in (0.5, 1.5, 2.0, 3.0)}}
+    return {"list questions spread over bursts (list_spread factor:start:gap)": spread,
+            "list questions spread over what they say (list_spread factor:start:c<cosine>)": like,
+            "a list question's person prior (list_person, the person's own turns)": person}
+
+
+def by_metric(items: list[loo.Item], variants: dict[str, Any], metric: str) -> tuple[float, dict[str, float]]:
+    """Leave-one-set-out on ``metric`` (every set weighs the same): each set scored with the variant that is best on
+    the other sets; the mean gain over the default and each set's delta."""
+    sets = sorted({it.set for it in items})
+    multi = metric == "all@10"
+
+    def val(sc: Any, s: str) -> float:
+        sub = [it for it in items if it.set == s and (it.multi or not multi)]
+        return statistics.fmean(sc[it.key][metric] for it in sub) if sub else 0.0
+
+    default = next(lab for lab in variants if lab.endswith("*"))
+    per: dict[str, float] = {}
+    for s in sets:
+        others = [o for o in sets if o != s]
+        best = max(variants, key=lambda lab: (statistics.fmean(val(variants[lab], o) for o in others),
+                                              lab == default))
+        per[s] = val(variants[best], s) - val(variants[default], s)
+    return statistics.fmean(per.values()), per
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Per-set figures of every variant, and the pooled leave-one-set-out report."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reuse", required=True, metavar="DIR")
+    ap.add_argument("--sets", default=",".join(POOLED), help="held-out sets pooled (default: %(default)s)")
+    ap.add_argument("--only", default="", help="comma list of switch names (substrings; default: all)")
+    args = ap.parse_args(argv)
+    from embedder import get_embedder
+
+    reuse = Path(args.reuse)
+    items = loo.load_items(DEFAULT_LOCOMO, DEFAULT_DATA, DEFAULT_QUESTIONS, reuse / "loo")
+    items += heldout_items([s for s in args.sets.split(",") if s], reuse, loo.QueryCache(get_embedder()))
+    scorer = loo.Scorer(items, reuse / "pool48-cache.json")
+    sets = sorted({it.set for it in items}, key=lambda s: (s.startswith("h"), s))
+    wanted = [w for w in args.only.split(",") if w]
+    for name, grid in grids().items():
+        if wanted and not any(w in name for w in wanted):
+            continue
+        log(f"{name}: {len(grid)} variants")
+        variants = {lab: scorer.scores(cfg) for lab, cfg in grid.items()}
+        rows = []
+        for s in sets:
+            sub = [it for it in items if it.set == s]
+            for lab, sc in variants.items():
+                m = loo.set_metrics(sub, sc)
+                rows.append([s, lab, len(sub), *(f"{m[k]:.3f}" for k in ("recall@5", "recall@10", "mrr",
+                                                                           "multi_all@10"))])
+        print(f"\n## {name}\n")
+        print(md_table(["set", "variant", "n", "recall@5", "recall@10", "MRR", "multi-hop all@10"], rows))
+        print_report(report(items, name, variants))
+        for metric in ("recall@10", "all@10"):
+            gain, per = by_metric(items, variants, metric)
+            print(f"\nleave-one-set-out on {metric}{' (multi-hop)' if metric == 'all@10' else ''}: mean gain "
+                  f"{gain:+.4f}; " + ", ".join(f"{s} {d:+.3f}" for s, d in per.items()))
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
