@@ -92,9 +92,30 @@ FTS_COLUMNS = ("content", "tags", "date_terms", "context", "context_far")  # mem
 FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"  # memories_fts's tokenizer (schema.sql)
 
 
+# fts_tokens' answers, per process: FTS_TOKENIZER is fixed, so a word's tokens are too (users33: a warm recall at
+# 100k stemmed ~10 words ~3 times through the scratch table, ~100 statements of FTS5's own each time)
+_TOKENS: dict[str, tuple[str, ...]] = {}
+TOKENS_KEPT = 50_000  # words kept at most (then the cache starts again)
+
+
 def fts_tokens(conn: Any, words: list[str]) -> list[tuple[str, ...]]:
     """Each word as ``memories_fts`` indexes it (split and stemmed by FTS5 itself, through a
-    scratch table with the same tokenizer): "running" -> ("run",), "e-mail" -> ("e", "mail")."""
+    scratch table with the same tokenizer): "running" -> ("run",), "e-mail" -> ("e", "mail").
+    Words seen before in this process are answered from memory."""
+    todo = [w for w in dict.fromkeys(words) if w not in _TOKENS]
+    if todo:
+        if len(_TOKENS) + len(todo) > TOKENS_KEPT:
+            _TOKENS.clear()
+        _TOKENS.update(zip(todo, _fts_tokens(conn, todo)))
+        got = [_TOKENS.get(w) for w in words]
+        if any(g is None for g in got):  # (a cache cleared meanwhile by another thread: ask FTS5 for them all)
+            return _fts_tokens(conn, words)
+        return got  # type: ignore[return-value]
+    return [_TOKENS[w] for w in words]
+
+
+def _fts_tokens(conn: Any, words: list[str]) -> list[tuple[str, ...]]:
+    """:func:`fts_tokens` through FTS5's scratch table."""
     conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_stemmer USING fts5(t, tokenize='{FTS_TOKENIZER}')")
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mem_stems USING fts5vocab(temp, mem_stemmer, instance)")
     conn.executemany("INSERT INTO temp.mem_stemmer(rowid, t) VALUES (?, ?)", list(enumerate(words)))

@@ -63,6 +63,14 @@ class KeywordSearch(StoreBase):
             return self._keyword(match, where, args, limit, weights, words=words)  # (widens, or FTS5)
         return finish
 
+    def _holding(self, words: list[str], ids: list[int]) -> set[int] | None:
+        """The ``ids`` holding any of ``words`` in any indexed column, from the warm in-process keyword index; None
+        where FTS5 must answer (no index, or inside a transaction: the index would take in uncommitted rows)."""
+        index = self._keyword_index
+        if index is None or self.conn.in_transaction:
+            return None
+        return index.holding(self.conn, words, ids)
+
     def _keyword(self, match: str, where: str, args: list[Any], limit: int,
                  weights: tuple[float, ...] = FTS_WEIGHTS, conn: Any = None,
                  words: list[str] | None = None) -> list[tuple[int, float]]:

@@ -305,7 +305,7 @@ class Recall(KeywordSearch, People):
         if run.kw_later is not None:  # (no query vector after all)
             run.kw = dict(run.kw_later())
         if run.state and run.kw:  # a note matching only the question's "now" / "still" gets no keyword score
-            run.kw = state_gated(self.conn, run.query, run.state, run.kw)
+            run.kw = state_gated(self.conn, run.query, run.state, run.kw, self._holding)
         parts_on, instances_on = run.cfg.word_parts and not run.raw, run.cfg.w_instances > 0
         absent_on = bool(run.cfg.absent) and run.qvec is not None and not run.raw
         endings_on = bool(run.cfg.word_endings) and not run.raw

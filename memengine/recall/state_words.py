@@ -23,6 +23,7 @@ Scandinavian languages, Polish), written from the languages, not from a sample.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from memengine.text import query_terms, quote_fts
@@ -68,15 +69,21 @@ def state_terms(query: str, terms: list[str]) -> set[str]:
     return said & set(terms)
 
 
-def state_gated(conn: Any, query: str, said: set[str], kw: dict[int, float]) -> dict[int, float]:
+def state_gated(conn: Any, query: str, said: set[str], kw: dict[int, float],
+                holding: Callable[[list[str], list[int]], set[int] | None] | None = None) -> dict[int, float]:
     """``kw`` (id -> bm25 of the question's words) less the notes that hold none of the question's OTHER words:
     a note matching only "now" / "still" / "jetzt" is no keyword match (one FTS5 read over ``kw``'s ids). The
     question's other words are all its content words, names too ("Femke … for now" still matches "how does Femke get
     to the studio now?"); none left: ``kw`` as it is. (An FTS5 read of the question's other words over the span
-    of ``kw``'s ids, only for a question holding a time/state word.)"""
+    of ``kw``'s ids, only for a question holding a time/state word.) ``holding(words, ids)``: the ids holding any
+    of the words, or None (the warm in-process keyword index, keyword_index.KeywordIndex.holding: the same rows
+    as the FTS5 read, ~25 ms less at 100k)."""
     other = [t for t in query_terms(query) if t not in said]
     if not other or not kw:
         return kw
+    held = holding(other, list(kw)) if holding is not None else None
+    if held is not None:
+        return {i: s for i, s in kw.items() if i in held}
     match = " OR ".join(quote_fts(t) for t in other)
     # (one MATCH over the ids' rowid span, then kept in Python: "rowid IN (…) AND MATCH" runs FTS5 once per id,
     # 2.4 ms against 0.11 for 30 candidates of a 28-note store)
