@@ -3,7 +3,7 @@ others (a fresh subprocess per parse, the registry's parser as ``mem.py import``
 export (10 chats, 1 in 10 a photo, 1 in 25 with a reaction), a ChatGPT conversations.json with branches (40 turns a
 conversation, every 5th prompt edited and every 7th answer regenerated: streamed by ijson, the other branches
 counted), a Claude conversations.json with an edited question every 10 turns, an Instagram download whose 1 in 10
-messages is "sent an attachment.", and a folder of vCards one a file; each at two sizes (linear: the CPU time doubles).
+messages is "sent an attachment.", and Google Contacts' CSV; each at two sizes (linear: the CPU time doubles).
 ``--repo`` measures another tree (the base) on the same generated files.
 
 Usage::
@@ -134,14 +134,15 @@ def instagram_attachments(folder: Path, messages: int) -> Path:
     return folder
 
 
-def vcard_folder(folder: Path, messages: int) -> Path:
-    """A folder of vCard 4.0 files, one card a file (a tenth of ``messages`` cards: contacts are fewer than chats)."""
-    folder.mkdir(parents=True)
+def contacts_csv(path: Path, messages: int) -> Path:
+    """Google Contacts' CSV (2024 layout), a tenth of ``messages`` rows (contacts are fewer than messages)."""
+    rows = ["First Name,Middle Name,Last Name,Nickname,Organization Name,Birthday,Notes,Labels,"
+            "E-mail 1 - Label,E-mail 1 - Value,Phone 1 - Label,Phone 1 - Value,Phone 2 - Label,Phone 2 - Value"]
     for i in range(max(1, messages // 10)):
-        (folder / f"Person {i}.vcf").write_text(
-            f"BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Person {i}\r\nN:{i};Person;;;\r\n"
-            f"TEL;TYPE=cell:+351 91{i:07d}\r\nEMAIL:p{i}@example.org\r\nEND:VCARD\r\n", encoding="utf-8")
-    return folder
+        rows.append(f"Person,,{i},P{i},,,Met at the market,* myContacts ::: Friends,* Home,p{i}@example.org,"
+                    f"Mobile,+351 91{i:07d},Work,+351 21{i:07d}")
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
 
 
 def _made(folder: Path) -> Path:
@@ -167,7 +168,7 @@ def main() -> None:
                                 ("Claude with branches", lambda d, k: claude_branches(_made(d / f"claude{k}") /
                                                                                       "conversations.json", k)),
                                 ("Instagram attachments", lambda d, k: instagram_attachments(d / f"iga{k}", k)),
-                                ("vCard folder", lambda d, k: vcard_folder(d / f"cards{k}", k))):
+                                ("Google contacts CSV", lambda d, k: contacts_csv(d / f"contacts{k}.csv", k))):
                 if args.only and args.only.lower() not in label.lower():
                     continue
                 path = make(Path(tmp), n)
