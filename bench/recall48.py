@@ -14,6 +14,7 @@ does, turn-level scoring).
     python bench/recall48.py heldout --reuse /tmp/recall48/h41 --misses
     python bench/recall48.py heldout --resolve DRAFT.json --reuse DIR          # authoring: texts -> refs, flags
     python bench/recall48.py lists ROWS.json [ROWS2.json]                      # a saved run's list questions
+    python bench/recall48.py cost --reuse /tmp/r48/pool [--config ordinal=0.2:10]  # warm CPU: a switch on vs off
 """
 
 from __future__ import annotations
@@ -59,11 +60,45 @@ def lists(argv: list[str]) -> int:
     return 0
 
 
+def cost(argv: list[str]) -> int:
+    """Warm CPU per recall with this round's switches (``--config FIELD=VALUE``, repeatable) on and off, alternating
+    question by question over the chat stores of held-outs 30, 35, 37, 38, 39 and 40 (``--reuse DIR``: DIR/base-hNN,
+    as bench/recall48_pool.py builds them)."""
+    import argparse
+    from dataclasses import replace
+
+    from bench import realchat
+    from bench.recall37 import on_off_cpu
+    from embedder import get_embedder
+    from memory_core import RecallConfig
+
+    ap = argparse.ArgumentParser(prog="recall48.py cost")
+    ap.add_argument("--reuse", required=True, metavar="DIR")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE")
+    args = ap.parse_args(argv)
+    off = RecallConfig()
+    on = replace(off, **dict(c.split("=", 1) for c in args.config))
+    emb = get_embedder()
+    label = "chats (held-outs 30, 35, 37, 38, 39, 40)"
+    groups: dict[str, list[tuple[object, str]]] = {label: []}
+    for n in ("30", "35", "37", "38", "39", "40"):
+        name = f"realchat_heldout{n}"
+        qs = realchat.load_questions(HERE / "bench" / "data" / f"{name}.jsonl")
+        stores = realchat.build_chat_stores(qs, HERE / "bench" / "data" / name, Path(args.reuse) / f"base-h{n}", emb,
+                                            reuse=True)
+        groups[label] += [(stores[q.file], q.question) for q in qs]
+    on_off_cpu(groups, on, off, args.rounds, " ".join(args.config) or "default")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``heldout ...`` or ``lists ROWS.json ...``."""
+    """``heldout ...``, ``lists ROWS.json ...`` or ``cost ...``."""
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["heldout"]:
         return heldout(args[1:])
+    if args[:1] == ["cost"]:
+        return cost(args[1:])
     if args[:1] == ["lists"] and len(args) > 1:
         return lists(args[1:])
     print(__doc__)

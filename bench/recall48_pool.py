@@ -1,12 +1,14 @@
 """Issue 19, round 48: round 44's pooled protocol over EIGHT sets (LoCoMo dev, real-chat dev, held-outs 30, 35, 37,
 38, 39 and 40 — held-out 40, read by round 46, joins the pool; held-out 41 stays out, scored once at the end by
-bench/recall48.py) for this round's switch: list questions' results spread over bursts (``list_spread``,
-memengine/recall/spread.py). Each set's r@5 / r@10 / MRR / multi-hop all@10 per variant, then leave-one-set-out and
-leave-one-chat-out as ``bench/recall44_pool.py`` scores them (objective: the mean over sets of each set's r@5), and the
-same choice made on r@10 and on multi-hop all@10 (the ranks a spread from rank 6 can move).
+bench/recall48.py) for this round's switches: list questions' results spread over bursts or by what they say
+(``list_spread``, memengine/recall/spread.py), a list question's person prior (``list_person``), and a question's
+ordinal nudging the top toward the end of time it names (``ordinal``, memengine/recall/ordinal.py). Each set's r@5 /
+r@10 / MRR / multi-hop all@10 per variant, then leave-one-set-out and leave-one-chat-out as ``bench/recall44_pool.py``
+scores them (objective: the mean over sets of each set's r@5), and the same choice made on r@10 and on multi-hop
+all@10 (the ranks a spread from rank 6 can move).
 
     python bench/recall48_pool.py --reuse /tmp/r48/pool
-    python bench/recall48_pool.py --reuse /tmp/r48/pool --only burst
+    python bench/recall48_pool.py --reuse /tmp/r48/pool --only ordinal
 
 ``DIR/loo`` holds the dev stores, ``DIR/base-hNN`` each held-out's, ``DIR/pool48-cache.json`` the per-question scores.
 """
@@ -47,7 +49,13 @@ def grids() -> dict[str, dict[str, RecallConfig]]:
                 like[f"{f}:{start}:c{tau}"] = replace(d, list_spread=f"{f}:{start}:c{tau}")
     # the person prior scaled for a list question alone (a spread that changes nothing: factor 1)
     person = {"off*": d, **{f"x{m}": replace(d, list_spread="1:9:0", list_person=m) for m in (0.5, 1.5, 2.0, 3.0)}}
-    return {"list questions spread over bursts (list_spread factor:start:gap)": spread,
+    ordinal = {"off*": d}
+    for w in (0.1, 0.2, 0.4, 0.8):
+        for depth in (10, 30):
+            ordinal[f"{w}:{depth}"] = replace(d, ordinal=f"{w}:{depth}")
+        ordinal[f"{w}:10:early"] = replace(d, ordinal=f"{w}:10:early")
+    return {"a question's ordinal, the end of time it names (ordinal w:depth[:ends])": ordinal,
+            "list questions spread over bursts (list_spread factor:start:gap)": spread,
             "list questions spread over what they say (list_spread factor:start:c<cosine>)": like,
             "a list question's person prior (list_person, the person's own turns)": person}
 

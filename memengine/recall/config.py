@@ -94,6 +94,8 @@ SESSION_COVERAGE = 1.0
 # Round 48 (spread.py): list questions' results spread over bursts, not only days; off until bench/recall48_pool.py
 # keeps it.
 LIST_SPREAD = ""
+# Round 48 (ordinal.py): "the first …" favours the earliest of the top candidates, "the latest …" the latest.
+ORDINAL = ""
 COVER_FROM = 5
 COVER_POOL = 30
 # Episodes (an import's conversation stretches) are retrieval units whose place in the
@@ -398,6 +400,9 @@ class RecallConfig:
     list_spread: str = LIST_SPREAD
     # ... and the person prior × this for a list question (only while list_spread is on; 1.0 = as any question).
     list_person: float = 1.0
+    # Round 48: a question's ordinal ("the first", "the latest") nudges the top "depth" toward that end of time,
+    # "w:depth[:early|late]" (memengine/recall/ordinal.py); "" = off.
+    ordinal: str = ORDINAL
     # How each retriever's scores are put on one scale before the weighted sum (see NORMALISE).
     normalise: str = NORMALISE
     z_scale: float = Z_SCALE

@@ -537,6 +537,10 @@ class Recall(KeywordSearch, People):
                 match, run.where, run.args, limit, run.cfg.fts_weights)), self._content_shares)
         if members:
             scored = resolve_episodes(scored, len(scored), members)
+        if run.strategy == "hybrid" and run.cfg.ordinal:  # "the first …": the earliest end of the chat's time
+            from memengine.recall.ordinal import ordinal_nudge  # (round 48; imported here: off by default)
+
+            scored = ordinal_nudge(scored, run.query, run.cfg.ordinal)
         if run.strategy == "hybrid" and run.cfg.w_thin > 0:  # a turn saying next to nothing below those saying
             from memengine.recall.thin import thin_below  # something (round 37; imported here: off by default)
 

@@ -7,7 +7,8 @@ multiplied by ``factor`` per result already shown from its burst — the turns o
 shown one (``gap`` 0: the same thread and day, ``priors.cover_sessions``' unit). ``asks_list`` reads the question:
 English by ``priors.asks_for_many``, the other languages by a plural question word.
 
-Off by default (``RecallConfig.list_spread`` ""); bench/recall48_pool.py measures it by leaving a set out.
+Off by default (``RecallConfig.list_spread`` ""): over eight sets pooled, leaving a set out, it lifts LoCoMo's list
+questions and costs the real-chat dev set as much (bench/README.md, "Round 48").
 """
 
 from __future__ import annotations
