@@ -268,6 +268,10 @@ NOTES_HEAD = True
 # the share of the question's words it says is under this (0 = confidence.py's rule for notes too). Chosen by leaving each agent-note dev set out
 # (bench/recall47_sure.py --choose).
 NOTES_WEAK = 0.5
+# Round 49 (recall49, memengine/recall/notes_kind.py): asked when, a later note holding no time is not moved above a
+# note holding one as its newer version (it changed the note's other part). bench/recall49_grid.py: dev 516 -> 517
+# top-1 (the lead's agent32), no question lower; held-out 40 +1.
+NOTES_WHEN = True
 # Round 34 (memengine/recall/keyword_floor.py): a keyword side of notes whose every match is a word held by more than
 # half of the rows (FTS5's idf floor: the user's name in a store of notes about them) is left out of fusion.
 KW_FLOOR = True
@@ -479,6 +483,8 @@ class RecallConfig:
     notes_head: bool = NOTES_HEAD
     # A note result weak when cosine + 0.2 x bm25 x word share is under this; 0 = confidence.py's rule (notes_sure.py).
     notes_weak: float = NOTES_WEAK
+    # Asked when: a later note holding no time is no newer version above one holding a time (notes_kind.py).
+    notes_when: bool = NOTES_WHEN
     # A keyword side of notes that matched only words most rows hold is left out of fusion (keyword_floor.py, round 34).
     kw_floor: bool = KW_FLOOR
     # The store's may_update link between two notes sharing no word of a subject, vectors apart, not honoured (round 36).

@@ -152,7 +152,8 @@ def _name_stems(text: str) -> frozenset[str]:
 
 def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
                       vectors: Callable[[list[int]], dict[int, Any]] | None = None,
-                      same_cos: float = 0.0, heads: bool = False) -> tuple[list[Candidate], dict[int, list[int]]]:
+                      same_cos: float = 0.0, heads: bool = False,
+                      when: bool = False) -> tuple[list[Candidate], dict[int, list[int]]]:
     """``ranked`` (best first) with each later note that restates a top note's subject as a change moved just
     above it (see the module's text), and ``{older id: [newer ids]}`` (the older ones to mark). Costs nothing
     on a store of chat turns (no note among the top hits); on notes, the change lexicon of each candidate first
@@ -161,7 +162,8 @@ def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
     and no change word is its newer version too when their vectors are at least this close. ``heads`` (round 47):
     a note's subject is read from its head only, not its reason / purpose clauses (notes_head.head_and_tail):
     "Lowther Dairy switched delivery to Wednesdays to match the evening session" is no newer version of the
-    evening session's note."""
+    evening session's note. ``when`` (round 49, notes_kind.py): asked when, a later note holding no time is no newer
+    version of one holding a time (it changed the note's other part: "… quem dirige a obra agora é o filho")."""
     if k < 2 or (query and asks_first(query)):  # ("what was the first dentist date?": the older is asked)
         return ranked, {}
     top = ranked[:k]
@@ -187,12 +189,19 @@ def newer_notes_first(ranked: list[Candidate], k: int, query: str = "",
     else:
         said = {c.id: subject_stems(without_function_words(c.content)) for c in top}
     df = Counter(s for stems in said.values() for s in stems)
+    timed = None
+    if when and query:
+        from memengine.recall.notes_kind import asks_time, holds_time
+
+        timed = holds_time if asks_time(query) else None
     vecs: dict[int, Any] | None = None
     marks: dict[int, list[int]] = {}
     for a in seeds:
         for b in later:
             if b.id == a.id or b.source != a.source or b.author != a.author or not _later(a, b):
                 continue
+            if timed is not None and timed(a.content) and not timed(b.content):
+                continue  # (round 49: asked when, the later holds no time: notes_kind.py)
             shared = (said[a.id] & said[b.id]) - change_stems(b.content)
             if said_change[b.id] and (extra := words_of_change(b.content)):
                 shared -= stems(" ".join(extra))

@@ -612,7 +612,8 @@ class Recall(KeywordSearch, People):
             from memengine.recall.notes import newer_notes_first
 
             scored, later = newer_notes_first(scored, k, run.query, self.vectors if run.qvec is not None else None,
-                                              same_cos=run.cfg.notes_same_cos, heads=run.cfg.notes_head)
+                                              same_cos=run.cfg.notes_same_cos, heads=run.cfg.notes_head,
+                                              when=run.cfg.notes_when)
             _marked_later(outdated, later)
         whole = self.rows([c.id for c in scored[:k]])
         results = []
