@@ -144,6 +144,10 @@ def _lines_with_offsets(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+# (users33 #4: each malformed-marker error says what to do, as every error does)
+_ONE_BLOCK = ": delete one of the two blocks (mem rewrites the one left)"
+
+
 def _find_block(text: str) -> tuple[int, int] | None:
     """Character span of the managed block (begin line start, end line content end).
 
@@ -160,19 +164,24 @@ def _find_block(text: str) -> tuple[int, int] | None:
             marker = END
         if marker == BEGIN:
             if found is not None:
-                raise ManagedBlockError(f"line {number}: second {BEGIN} marker (a managed block already ends earlier)")
+                raise ManagedBlockError(f"line {number}: second {BEGIN} marker (a managed block already ends earlier)"
+                                        f"{_ONE_BLOCK}")
             if begin_at is not None:
-                raise ManagedBlockError(f"line {number}: second {BEGIN} marker (first one at line {begin_at[0]})")
+                raise ManagedBlockError(f"line {number}: second {BEGIN} marker (first one at line {begin_at[0]})"
+                                        f"{_ONE_BLOCK}")
             begin_at = (number, start)
         elif marker == END:
             if begin_at is None:
                 if found is not None:
-                    raise ManagedBlockError(f"line {number}: second {END} marker (the managed block already ended)")
-                raise ManagedBlockError(f"line {number}: {END} marker without a preceding {BEGIN}")
+                    raise ManagedBlockError(f"line {number}: second {END} marker (the managed block already ended): "
+                                            "delete that line")
+                raise ManagedBlockError(f"line {number}: {END} marker without a preceding {BEGIN}: put {BEGIN} back "
+                                        f"where the block starts, or delete that line")
             found = (begin_at[1], content_end)
             begin_at = None
     if begin_at is not None:
-        raise ManagedBlockError(f"line {begin_at[0]}: {BEGIN} marker without a matching {END}")
+        raise ManagedBlockError(f"line {begin_at[0]}: {BEGIN} marker without a matching {END}: put {END} back after "
+                                f"the block's last line, or delete the block (mem writes a new one)")
     return found
 
 

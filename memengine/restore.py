@@ -176,7 +176,7 @@ def resolve_backup(db: Path, name: str, folder: Path | None = None) -> Path:
         raise UserError(f"{p}: is a folder, not a backup file")
     if db.exists() and p.resolve() == db.resolve():
         raise UserError(f"{p}: is the memory file itself, not a backup of it")
-    return p
+    return Path(os.path.abspath(p))  # (users33 #3: the reply's restored_from names it from anywhere, not from where mem ran)
 
 
 # --------------------------------------------------------------------------- the restore

@@ -15,6 +15,7 @@ from typing import Any
 
 from memengine.db import select_in
 from memengine.records import MEMORY_COLUMNS, Memory
+from memengine.versions_living import forgotten_among, living
 
 # The middle band (memengine/fact_slot.py): a ``contradicts`` edge from the probable update to the fact it
 # probably updates, whose metadata holds this key (the learned score). Both stay current; recall marks the
@@ -56,17 +57,18 @@ def versions_marked(conn: Any, results: list[Memory]) -> list[Memory]:
     version right after the result that replaced it (chains read newest first).
 
     A forgotten version replaces nothing any more (memengine/forget_versions.py; ``get``'s versions say the
-    same): it is left out of ``superseded_by`` (users32: a current fact said ``superseded_by: [the forgotten]``)."""
+    same): it is left out of ``superseded_by`` (users32: a current fact said ``superseded_by: [the forgotten]``),
+    and a forgotten version in the middle of a chain is looked through: what replaced it replaces the one before
+    it (users33, memengine/versions_living.py)."""
     for m in results:
         one = links(conn, m.id)
         m.supersedes, m.superseded_by = one["supersedes"], one["superseded_by"]
-    named = sorted({i for m in results for i in m.superseded_by or []})
-    if named:
-        gone = {int(r[0]) for r in select_in(conn, "SELECT id FROM memories WHERE status = 'deleted' AND id IN ({ids})",
-                                              named)}
-        if gone:
-            for m in results:
-                m.superseded_by = [i for i in m.superseded_by or [] if i not in gone]
+    gone = forgotten_among(conn, {i for m in results for i in [*(m.superseded_by or []), *(m.supersedes or [])]})
+    if gone:
+        for m in results:
+            if gone & {*(m.superseded_by or []), *(m.supersedes or [])}:
+                m.superseded_by = living(conn, m.superseded_by or [], "superseded_by")
+                m.supersedes = living(conn, m.supersedes or [], "supersedes")
     by_id = {m.id: m for m in results}
     placed: set[int] = set()
     out: list[Memory] = []

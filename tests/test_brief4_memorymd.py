@@ -89,7 +89,7 @@ def test_a_second_block_is_refused_and_nothing_is_written(tmp_path: Path) -> Non
     text = f"a\n{OLD}\nb\n{OLD}\n"
     md.write_text(text)
     with pytest.raises(ManagedBlockError, match=r"^line 8: second <!-- mem:begin --> marker \(a managed block "
-                                                r"already ends earlier\)$"):
+                                                r"already ends earlier\): delete one of the two blocks"):
         write_managed_block(md, NEW, previous=digest(OLD))
     assert md.read_text() == text and sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md"]
 
@@ -152,5 +152,6 @@ def test_consolidate_refuses_a_second_block_by_its_line(facts: core.MemoryStore,
     md.write_text(text)
     with pytest.raises(UserError) as err:
         cons.run(facts, now=NOW, keep_backups=0, memory_md=md, phases=["write"])
-    assert str(err.value) == f"{md}: line 7: second {BEGIN} marker (a managed block already ends earlier)"
+    assert str(err.value) == (f"{md}: line 7: second {BEGIN} marker (a managed block already ends earlier): delete one "
+                              "of the two blocks (mem rewrites the one left)")
     assert md.read_text() == text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ def _list(db: Any, source: Path | None) -> None:
 def restore_store(target: str | None, list_only: bool, dry_run: bool, source: str | None = None) -> None:
     """``restore --list [--from DIR]`` or ``restore BACKUP [--from DIR] [--dry-run]`` on the invocation's file."""
     db = current_ctx().path
-    folder = Path(source).expanduser() if source else None
+    folder = Path(os.path.abspath(Path(source).expanduser())) if source else None  # (users33 #3: absolute in every reply)
     if list_only:
         if target is not None:
             raise UserError("--list takes no backup file (restore one with: mem.py restore BACKUP)")

@@ -24,6 +24,7 @@ from memengine.db import select_in
 from memengine.recall.chain import walk_back
 from memengine.records import MEMORY_COLUMNS, Memory
 from memengine.versions import MAY_UPDATE_EDGE, links
+from memengine.versions_living import living  # (users33: a forgotten version between is looked through)
 
 MONTHS = {name: i + 1 for i, names in enumerate((
     "january januar enero janvier", "february februar febrero février", "march märz marzo mars",
@@ -152,5 +153,5 @@ def told(conn: Any, results: list[Memory]) -> list[Memory]:
     with no newer version beside it too: an agent reading an old value must be told it is old."""
     for m in results:
         if m.valid_to is not None and not m.superseded_by:
-            m.superseded_by = links(conn, m.id)["superseded_by"] or None
+            m.superseded_by = living(conn, links(conn, m.id)["superseded_by"], "superseded_by") or None
     return results
