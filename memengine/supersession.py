@@ -300,10 +300,26 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         out.append(Decision(old_id, new_id, old_time, verdict))
     out, maybe = _one_switch(new_id, said_text, out, maybe, candidates)
     out, maybe = _one_subject(out, maybe, evidence, aside)
-    sure = _one_relationship(_one_owner(out))
+    sure = _one_slot(new_id, _one_relationship(_one_owner(out)), candidates, cosines, embed)
     # a fact the new one surely updates, or that surely updates it, is not also "maybe"
     decided = {d.loser for d in sure} | {d.winner for d in sure}
     return _one_unit(sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided])
+
+
+def _one_slot(new_id: int, sure: list[Decision], candidates: list[tuple[Any, float | None]],
+              cosines: dict[int, float] | None, embed: Callable[[list[str]], Any] | None) -> list[Decision]:
+    """The decisions, less the retirements of olders saying another thing than the nearest one the write retires
+    (memengine/fact_one_slot.py: "The build server moved to Amsterdam" retires where it is hosted, not what it
+    runs); those olders stay as they were."""
+    from memengine import fact_one_slot
+
+    mine = [d for d in sure if d.winner == new_id and not d.open and not d.maybe]
+    if len(mine) < 2:
+        return sure
+    texts = {int(row[0]): str(row[1]) for row, _ in candidates}
+    cos = {int(row[0]): sim if sim is not None else (cosines or {}).get(int(row[0])) for row, sim in candidates}
+    apart = fact_one_slot.apart([d.loser for d in mine], cos, texts, embed)
+    return [d for d in sure if not (d in mine and d.loser in apart)]
 
 
 def _one_switch(new_id: int, said_text: str, sure: list[Decision], maybe: list[Decision],
