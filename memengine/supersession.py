@@ -300,10 +300,12 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         out.append(Decision(old_id, new_id, old_time, verdict))
     out, maybe = _one_switch(new_id, said_text, out, maybe, candidates)
     out, maybe = _one_subject(out, maybe, evidence, aside)
-    sure = _one_slot(new_id, _one_relationship(_one_owner(out)), candidates, cosines, embed)
+    sure = _one_relationship(_one_owner(out))
     # a fact the new one surely updates, or that surely updates it, is not also "maybe"
     decided = {d.loser for d in sure} | {d.winner for d in sure}
-    return _one_unit(sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner) not in decided])
+    # (one slot last: what _one_unit set aside as nobody's to tell is not handed to the nearest)
+    return _one_slot(new_id, _one_unit(sure + [d for d in maybe if (d.loser if d.winner == new_id else d.winner)
+                                                not in decided]), candidates, cosines, embed)
 
 
 def _one_slot(new_id: int, sure: list[Decision], candidates: list[tuple[Any, float | None]],
