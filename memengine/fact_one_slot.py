@@ -10,7 +10,7 @@ olders themselves, not from any word: two olders whose cosine with each other is
 things. The write retires the older nearest it in meaning and those saying the nearest one's slot; the others stay
 as they were (memengine/supersession.py), so no statement is hidden on a guess: a wrong retirement hides a true
 fact, a missed one leaves an older beside the newer. Measured over every crowded fact set pooled
-(bench/fact_stage.py: writes retiring a fact not theirs 99 -> 65, updates retired 727 -> 729; the constant chosen
+(bench/fact_stage.py: writes retiring a fact not theirs 99 -> 64, updates retired 727 -> 726; the constant chosen
 leaving one set out, bench/README.md).
 """
 
