@@ -93,6 +93,7 @@ _BARE_ORDINAL = re.compile(r"\bthe\s+(?P<d>[0-3]?\d)(?:st|nd|rd|th)\b(?:\s+(?:of
                            re.IGNORECASE)
 _NOT_A_DAY = frozenset("each every the working business day week month year time floor place century anniversary "
                        "birthday grade row attempt round edition best worst most biggest largest highest lowest one ones times".split())
+_SENTENCE_OPEN = re.compile(r"(?:^|[.!?:;\n(\"“]|\s[-–—])\s*$")  # (brief37) what stands before a sentence's first word
 _RELATIVE = re.compile(
     r"\b(?:(?P<tomorrow>(?:the\s+day\s+after\s+)?tomorrow)"
     r"|(?:on|by|next|this|coming|until|till)\s+(?P<wd>(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
@@ -441,8 +442,10 @@ def named_days(text: str, written: date, context: ContextOf = (), order: str | N
             d = _placed(int(m.group("d")), text, m.start(), written, own, context,
                         m.group().split(None, 1)[0].lower() in _DEADLINE)
             if d is None:
-                d = _next_day_of_month(int(m.group("d")), written,
-                                       None if wd is None else [w[:3] for w in WEEKDAYS].index(wd[:3].lower()))
+                wd_at = None if wd is None else [w[:3] for w in WEEKDAYS].index(wd[:3].lower())
+                d = None if wd_at is None else brief_thingmonth.beside_booked(  # (brief37) "Sunday the 15th"
+                    int(m.group("d")), wd_at, written, context() if callable(context) else context, _booked_days)
+                d = d or _next_day_of_month(int(m.group("d")), written, wd_at)
             if d is not None:
                 out.append(d)
                 taken.append((m.start(), m.end()))
@@ -454,10 +457,13 @@ def named_days(text: str, written: date, context: ContextOf = (), order: str | N
                 out.append(d)
                 taken.append((m.start(), m.end()))
     _other_days(text, written, out, taken, own, named, context)
+    titled = _titled_tomorrow(text)
     for m in _RELATIVE.finditer(text):
         if not free(m) or _dated_weekday(text, m.end(), taken):
             continue
         if m.group("tomorrow"):
+            if titled and m.group("tomorrow")[:1].isupper():
+                continue  # (brief37) a title's word: "Tomorrow, and Tomorrow, and Tomorrow" (a novel)
             out.append(written + timedelta(days=2 if m.group("tomorrow").lower().startswith("the") else 1))
         else:
             wd = WEEKDAYS.index(m.group("wd").lower())
@@ -509,6 +515,15 @@ def _range_starts(text: str, out: list[date]) -> None:
         last = next((d for d in out if d.day == d2 and d.month == month), None)
         if last is not None and date(last.year, month, d1) not in out:
             out.append(date(last.year, month, d1))
+
+
+def _titled_tomorrow(text: str) -> bool:
+    """(brief37) Whether ``text`` writes "Tomorrow" capitalised inside a sentence: a name's word (a book, a song:
+    "we're reading Tomorrow, and Tomorrow, and Tomorrow"), and then no capitalised "Tomorrow" of it is a day."""
+    if "Tomorrow" not in text:
+        return False
+    return any(not _SENTENCE_OPEN.search(text[max(0, m.start() - 6): m.start()])
+               for m in re.finditer(r"\bTomorrow\b", text))
 
 
 def _dated_weekday(text: str, end: int, taken: list[tuple[int, int]]) -> bool:
@@ -589,6 +604,9 @@ def _other_days(text: str, written: date, out: list[date], taken: list[tuple[int
         first = m.group().split(None, 1)[0]
         wd = _WEEKDAY_OF.get(m.group("wd").lower()) if m.group("wd") else None
         d = _placed(day, text, m.start(), written, own, context, _OTHER_DEADLINE.match(first) is not None)
+        if d is None and wd is not None:  # (brief37) "domingo 15" beside a day booked: that day's month
+            d = brief_thingmonth.beside_booked(day, wd, written, context() if callable(context) else context,
+                                               _booked_days)
         if d is None:
             d = _next_day_of_month(day, written, wd)
         if d is not None:

@@ -15,7 +15,7 @@ from collections.abc import Set
 from itertools import chain
 from typing import TypeVar
 
-from memengine import brief_heading, brief_opener, summarize, topic_names, topic_people
+from memengine import brief_heading, brief_headphrase, brief_opener, summarize, topic_names, topic_people
 from memengine.brief_pool import Store
 from memengine.brief_text import WORD as _WORD
 
@@ -39,9 +39,12 @@ class Shells(dict[tuple[int | None, int], T]):
                  key: list[tuple[int | None, int]], named: Set[str] = frozenset()) -> None:
         super().__init__()
         self.members: dict[tuple[int | None, int], list[str]] = {}
+        self.chat: set[tuple[int | None, int]] = set()  # (brief37) the groups holding a chat's turns (a thread)
         for p, k in zip(pool, key):
             # a name comes from what the members begin with (a pasted log can run to megabytes)
             self.members.setdefault(k, []).append(p[1][:NAME_SOURCE_CHARS])
+            if p[3].split("/", 1)[-1]:
+                self.chat.add(k)
         parts = Counter(k[0] for k in self.members)
         self.parts = parts
         whole = [c for c, n in parts.items() if c is not None and n == 1]
@@ -79,11 +82,15 @@ class Shells(dict[tuple[int | None, int], T]):
         if k[0] not in self.stop:  # the parts of a cluster share its language ("peuvent varier" is no name)
             # (a small group too short to tell its own language reads the pool's stop words too)
             self.stop[k[0]] = summarize.stopwords_for(texts[:50], self.language[0])
-        name = brief_heading.widened(topic_people.without_people(  # (brief34) one word: the phrase it is said in
-            lambda: self._named(k, texts, label), self.every, self.exclude, self.language[0]),
-            texts, self.stop[k[0]], self.exclude, self.taken_words,
-            None if k[0] is None or self.parts[k[0]] > 1 or size > brief_opener.EXCHANGE_MAX
-            else brief_heading.member_reader(self.conn, k[0]))
+        name = topic_people.without_people(lambda: self._named(k, texts, label), self.every, self.exclude,
+                                           self.language[0])
+        more = None if k[0] is None or self.parts[k[0]] > 1 or size > brief_opener.EXCHANGE_MAX \
+            else brief_heading.member_reader(self.conn, k[0])
+        if k[0] is not None and k in self.chat:  # (brief37) a heading said in one turn only, quoted: named anew
+            name = brief_headphrase.renamed(name, texts, self.stop[k[0]], self.exclude, self.rarity, self.taken,
+                                            self.inflected, self.taken_words, more)
+        name = brief_heading.widened(name,  # (brief34) one word: the phrase it is said in
+            texts, self.stop[k[0]], self.exclude, self.taken_words, more)
         if name not in (MIXED, topic_names.UNTITLED):
             self.taken.add(name.lower())
             self.taken_words |= topic_names.content_words(name, self.stop[k[0]])

@@ -115,8 +115,9 @@ def episode_of(conn: sqlite3.Connection, cluster: int) -> list[str]:
 
 def opener_name(texts: Sequence[str], stop: frozenset[str], exclude: set[str],
                 rarity: Callable[[tuple[str, ...]], float], taken: set[str] | None,
-                taken_words: frozenset[str] = frozenset()) -> str | None:
-    """The name of the first of the group's opening lines that names something (module docstring), or None."""
+                taken_words: frozenset[str] = frozenset(), min_tier: int = 0) -> str | None:
+    """The name of the first of the group's opening lines that names something (module docstring), or None.
+    ``min_tier``: (brief37) the lowest tier of ``_phrases`` taken (1: no one capitalised word said once)."""
     if not OPENER:
         return None
     for body in lines_in_order(texts)[:OPENER_LINES]:
@@ -124,6 +125,8 @@ def opener_name(texts: Sequence[str], stop: frozenset[str], exclude: set[str],
             body = brief_greetings.without_greetings(body)
         cands = []
         for tier, phrase in _phrases(body, stop, exclude):
+            if tier < min_tier:
+                continue
             key = tuple(topic_names.fold(w) for w in topic_names._WORD.findall(phrase))
             if not key or (taken is not None and phrase.lower() in taken):
                 continue

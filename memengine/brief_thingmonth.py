@@ -205,3 +205,34 @@ def exchange_month(day: int, text: str, written: date, context: Sequence[tuple[s
             if got is not None and got >= written:
                 return got
     return None
+
+
+BESIDE = True  # (brief37) off: a day said with its weekday no rule placed is the next such day, as before
+BESIDE_DAYS = 3  # a day said with its weekday is read beside a booked day at most this many days from it
+
+
+def beside_booked(day: int, weekday: int, written: date, context: Sequence[tuple[str, date]],
+                  days_of: Callable[[str, date], list[date]]) -> date | None:
+    """(brief37) The ``day``-th said with its weekday ("domingo 15", "Sunday the 15th") that no nearer rule placed,
+    in the month of a day an earlier turn booked (said with its month, still ahead when written, within THING_DAYS):
+    when that month's ``day``-th falls on the weekday said and lies at most BESIDE_DAYS from the booked day. A lunch
+    "el sábado 14 de marzo", moved in February to "domingo 15", is 15 March, not the next Sunday the 15th (15
+    February): a day moved is said beside the day it moves, and its weekday tells which month's. Newest turn first;
+    None when no booked day fits (the caller takes the next such day)."""
+    if not BESIDE or not 1 <= day <= 31:
+        return None
+    for ctx_text, ctx_written in older(context):
+        if (written - ctx_written).days > THING_DAYS:
+            break
+        for booked in days_of(ctx_text, ctx_written):
+            if booked <= written:
+                continue
+            for y, m in ((booked.year, booked.month - 1), (booked.year, booked.month), (booked.year, booked.month + 1)):
+                y, m = (y - 1, 12) if m == 0 else (y + 1, 1) if m == 13 else (y, m)
+                try:
+                    got = date(y, m, day)
+                except ValueError:
+                    continue
+                if got > written and got.weekday() == weekday and abs((got - booked).days) <= BESIDE_DAYS:
+                    return got
+    return None

