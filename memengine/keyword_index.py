@@ -659,6 +659,18 @@ class KeywordIndex:
         keep = final != 0  # (a row scores 0 only through a column weighing 0: not a match, as in the full search)
         return _best(rows[keep], final[keep], k)
 
+    def _ready(self, conn: Any, words: Sequence[str]) -> tuple[_Base, list[tuple[str, ...]]] | None:
+        """The synced base and the FTS5 stems of ``words``, or None when this index cannot answer exactly (not built
+        yet, or a word FTS5 would run as a phrase: more than one stem). Called under ``self._lock``."""
+        if not self._sync(conn):
+            return None
+        stems = self._stem(conn, words)
+        if any(len(s) != 1 for s in stems):
+            return None
+        base = self._base
+        assert base is not None
+        return base, stems
+
     def search(self, conn: Any, words: Sequence[str], k: int) -> list[tuple[int, float]] | None:
         """(row id, bm25) of the ``k`` best rows for the OR of ``words``, best first.
 
@@ -666,13 +678,10 @@ class KeywordIndex:
         run as a phrase); the caller then asks FTS5. Scores are FTS5's ``-bm25()``.
         """
         with self._lock:
-            if not self._sync(conn):
+            ready = self._ready(conn, words)
+            if ready is None:
                 return None
-            stems = self._stem(conn, words)
-            if any(len(s) != 1 for s in stems):
-                return None
-            base = self._base
-            assert base is not None
+            base, stems = ready
             # One buffer kept across searches and reset only where a search wrote, and the
             # matched rows taken from the postings: a fresh N-element array and a scan of it
             # cost O(rows in the store) a query (~3 ms at 1M), this O(postings read). Same
@@ -708,13 +717,10 @@ class KeywordIndex:
         doclists, ~25 ms at 100k; here a lookup in the postings). ``None`` when the index cannot answer exactly
         (not built yet, or a word FTS5 would run as a phrase)."""
         with self._lock:
-            if not self._sync(conn):
+            ready = self._ready(conn, words)
+            if ready is None:
                 return None
-            stems = self._stem(conn, words)
-            if any(len(s) != 1 for s in stems):
-                return None
-            base = self._base
-            assert base is not None
+            base, stems = ready
             want = np.fromiter(ids, dtype=np.int64, count=len(ids))
             hit = np.zeros(len(want), dtype=bool)
             for (stem,) in dict.fromkeys(stems):
