@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
@@ -45,11 +47,15 @@ def grids() -> dict[str, dict[str, RecallConfig]]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Per-set figures of every variant, and the pooled leave-one-set-out report."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def run(argv: list[str] | None, doc: str | None, pooled: Sequence[str],
+        grid_of: Callable[[], dict[str, dict[str, RecallConfig]]], cache_name: str,
+        after: Callable[[list[loo.Item], dict[str, Any]], None] | None = None) -> int:
+    """Per-set figures of every variant of ``grid_of()``, and the pooled leave-one-set-out report, over LoCoMo dev,
+    real-chat dev and the held-outs ``pooled`` (per-question scores cached in DIR/``cache_name``); ``after`` prints
+    more of each switch from its items and variants (bench/recall48_pool.py: the same choice on other metrics)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reuse", required=True, metavar="DIR")
-    ap.add_argument("--sets", default=",".join(POOLED), help="held-out sets pooled (default: %(default)s)")
+    ap.add_argument("--sets", default=",".join(pooled), help="held-out sets pooled (default: %(default)s)")
     ap.add_argument("--only", default="", help="comma list of switch names (substrings; default: all)")
     args = ap.parse_args(argv)
     from embedder import get_embedder
@@ -57,10 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     reuse = Path(args.reuse)
     items = loo.load_items(DEFAULT_LOCOMO, DEFAULT_DATA, DEFAULT_QUESTIONS, reuse / "loo")
     items += heldout_items([s for s in args.sets.split(",") if s], reuse, loo.QueryCache(get_embedder()))
-    scorer = loo.Scorer(items, reuse / "pool46-cache.json")
+    scorer = loo.Scorer(items, reuse / cache_name)
     sets = sorted({it.set for it in items}, key=lambda s: (s.startswith("h"), s))
     wanted = [w for w in args.only.split(",") if w]
-    for name, grid in grids().items():
+    for name, grid in grid_of().items():
         if wanted and not any(w in name for w in wanted):
             continue
         log(f"{name}: {len(grid)} variants")
@@ -75,9 +81,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n## {name}\n")
         print(md_table(["set", "variant", "n", "recall@5", "recall@10", "MRR", "multi-hop all@10"], rows))
         print_report(report(items, name, variants))
+        if after is not None:
+            after(items, variants)
         sys.stdout.flush()
     return 0
 
+
+def main(argv: list[str] | None = None) -> int:
+    """Per-set figures of every variant, and the pooled leave-one-set-out report."""
+    return run(argv, __doc__, POOLED, grids, "pool46-cache.json")
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -15,7 +15,6 @@ all@10 (the ranks a spread from rank 6 can move).
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from dataclasses import replace
@@ -25,10 +24,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 
-from bench import loo  # noqa: E402
-from bench.common import DEFAULT_LOCOMO, log, md_table  # noqa: E402
-from bench.realchat import DEFAULT_DATA, DEFAULT_QUESTIONS  # noqa: E402
-from bench.recall44_pool import heldout_items, print_report, report  # noqa: E402
+from bench import loo, recall46_pool  # noqa: E402
 from memory_core import RecallConfig  # noqa: E402
 
 POOLED = ("30", "35", "37", "38", "39", "40")
@@ -80,43 +76,16 @@ def by_metric(items: list[loo.Item], variants: dict[str, Any], metric: str) -> t
     return statistics.fmean(per.values()), per
 
 
+def _other_metrics(items: list[loo.Item], variants: dict[str, Any]) -> None:
+    for metric in ("recall@10", "all@10"):
+        gain, per = by_metric(items, variants, metric)
+        print(f"\nleave-one-set-out on {metric}{' (multi-hop)' if metric == 'all@10' else ''}: mean gain "
+              f"{gain:+.4f}; " + ", ".join(f"{s} {d:+.3f}" for s, d in per.items()))
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Per-set figures of every variant, and the pooled leave-one-set-out report."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--reuse", required=True, metavar="DIR")
-    ap.add_argument("--sets", default=",".join(POOLED), help="held-out sets pooled (default: %(default)s)")
-    ap.add_argument("--only", default="", help="comma list of switch names (substrings; default: all)")
-    args = ap.parse_args(argv)
-    from embedder import get_embedder
-
-    reuse = Path(args.reuse)
-    items = loo.load_items(DEFAULT_LOCOMO, DEFAULT_DATA, DEFAULT_QUESTIONS, reuse / "loo")
-    items += heldout_items([s for s in args.sets.split(",") if s], reuse, loo.QueryCache(get_embedder()))
-    scorer = loo.Scorer(items, reuse / "pool48-cache.json")
-    sets = sorted({it.set for it in items}, key=lambda s: (s.startswith("h"), s))
-    wanted = [w for w in args.only.split(",") if w]
-    for name, grid in grids().items():
-        if wanted and not any(w in name for w in wanted):
-            continue
-        log(f"{name}: {len(grid)} variants")
-        variants = {lab: scorer.scores(cfg) for lab, cfg in grid.items()}
-        rows = []
-        for s in sets:
-            sub = [it for it in items if it.set == s]
-            for lab, sc in variants.items():
-                m = loo.set_metrics(sub, sc)
-                rows.append([s, lab, len(sub), *(f"{m[k]:.3f}" for k in ("recall@5", "recall@10", "mrr",
-                                                                           "multi_all@10"))])
-        print(f"\n## {name}\n")
-        print(md_table(["set", "variant", "n", "recall@5", "recall@10", "MRR", "multi-hop all@10"], rows))
-        print_report(report(items, name, variants))
-        for metric in ("recall@10", "all@10"):
-            gain, per = by_metric(items, variants, metric)
-            print(f"\nleave-one-set-out on {metric}{' (multi-hop)' if metric == 'all@10' else ''}: mean gain "
-                  f"{gain:+.4f}; " + ", ".join(f"{s} {d:+.3f}" for s, d in per.items()))
-        sys.stdout.flush()
-    return 0
-
+    """Per-set figures of every variant, the pooled leave-one-set-out report, and the choice on r@10 and all@10."""
+    return recall46_pool.run(argv, __doc__, POOLED, grids, "pool48-cache.json", after=_other_metrics)
 
 if __name__ == "__main__":
     raise SystemExit(main())
