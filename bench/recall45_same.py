@@ -67,6 +67,30 @@ def choose(scores: dict[str, dict[str, tuple[float, float]]], train: list[str], 
                                     round(sum(scores[s][v][1] for s in train) / len(train), 9), -grid.index(v)))
 
 
+def print_loo(scores: dict[str, dict[str, tuple[float, float]]], sets: list[str], grid: list[str]) -> None:
+    """Leave one set out: each set scored with the value :func:`choose` picks on the others, against ``off``."""
+    print("\nleave one set out (top-1 of the set left out):")
+    off_sum = loo_sum = 0.0
+    for s in sets:
+        pick = choose(scores, [t for t in sets if t != s], grid)
+        off, got = scores[s]["off"][0], scores[s][pick][0]
+        off_sum, loo_sum = off_sum + off, loo_sum + got
+        print(f"  {s}: chose {pick}: {off:.3f} -> {got:.3f}")
+    print(f"  mean: off {off_sum / len(sets):.4f}, LOO {loo_sum / len(sets):.4f}")
+
+
+def print_rank_changes(rows_of: dict[tuple[str, str], list[dict[str, Any]]], sets: list[str],
+                       labels: list[str]) -> None:
+    """Each question whose rank moved under a value of ``labels`` against ``off``."""
+    for label in labels:
+        for s in sets:
+            before = {r["id"]: r for r in rows_of[s, "off"]}
+            for r in rows_of[s, label]:
+                b = before[r["id"]]
+                if b["rank"] != r["rank"]:
+                    print(f"  {label}: {r['id']} rank {b['rank']} -> {r['rank']} {b['top'][:3]} -> {r['top'][:3]}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Score every value on every set, then the leave-one-set-out choice."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -107,14 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {s} | " + " | ".join(f"{t:.3f} / {r:.3f}" for t, r in scores[s].values()) + " |")
     print("| mean top-1 | " + " | ".join(f"{sum(scores[s][v][0] for s in args.sets) / len(args.sets):.4f}"
                                         for v in variants) + " |")
-    print("\nleave one set out (top-1 of the set left out):")
-    off_sum = loo_sum = 0.0
-    for s in args.sets:
-        pick = choose(scores, [t for t in args.sets if t != s], grid)
-        off, got = scores[s]["off"][0], scores[s][pick][0]
-        off_sum, loo_sum = off_sum + off, loo_sum + got
-        print(f"  {s}: chose {pick}: {off:.3f} -> {got:.3f}")
-    print(f"  mean: off {off_sum / len(args.sets):.4f}, LOO {loo_sum / len(args.sets):.4f}")
+    print_loo(scores, args.sets, grid)
     if args.changes:
         for label in variants:
             if label == "off":

@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.recall45_same import choose  # noqa: E402
+from bench.recall45_same import print_loo, print_rank_changes  # noqa: E402
 from bench.recall49_crosslang import DEV  # noqa: E402
 from bench.recall_notes import load_questions, run  # noqa: E402
 from memengine.recall.config import RecallConfig  # noqa: E402
@@ -65,22 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {args.kind} top-1 | " + " | ".join(
             str(sum(r["top1"] for s in args.sets for r in rows_of[s, v] if args.kind in kinds[r["id"]]))
             for v in grid) + " |")
-    print("\nleave one set out (top-1 of the set left out):")
-    off_sum = loo_sum = 0.0
-    for s in args.sets:
-        pick = choose(scores, [t for t in args.sets if t != s], grid)
-        off, got = scores[s]["off"][0], scores[s][pick][0]
-        off_sum, loo_sum = off_sum + off, loo_sum + got
-        print(f"  {s}: chose {pick}: {off:.3f} -> {got:.3f}")
-    print(f"  mean: off {off_sum / len(args.sets):.4f}, LOO {loo_sum / len(args.sets):.4f}")
+    print_loo(scores, args.sets, grid)
     if args.changes:
-        for label in grid[1:]:
-            for s in args.sets:
-                before = {r["id"]: r for r in rows_of[s, "off"]}
-                for r in rows_of[s, label]:
-                    b = before[r["id"]]
-                    if b["rank"] != r["rank"]:
-                        print(f"  {label}: {r['id']} rank {b['rank']} -> {r['rank']} {b['top'][:3]} -> {r['top'][:3]}")
+        print_rank_changes(rows_of, args.sets, grid[1:])
     return 0
 
 
