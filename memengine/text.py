@@ -107,11 +107,10 @@ def fts_tokens(conn: Any, words: list[str]) -> list[tuple[str, ...]]:
         if len(_TOKENS) + len(todo) > TOKENS_KEPT:
             _TOKENS.clear()
         _TOKENS.update(zip(todo, _fts_tokens(conn, todo)))
-        got = [_TOKENS.get(w) for w in words]
-        if any(g is None for g in got):  # (a cache cleared meanwhile by another thread: ask FTS5 for them all)
-            return _fts_tokens(conn, words)
-        return got  # type: ignore[return-value]
-    return [_TOKENS[w] for w in words]
+    got = [_TOKENS.get(w) for w in words]
+    if any(g is None for g in got):  # (a cache cleared meanwhile by another thread: ask FTS5 for them all)
+        return _fts_tokens(conn, words)
+    return got  # type: ignore[return-value]
 
 
 def _fts_tokens(conn: Any, words: list[str]) -> list[tuple[str, ...]]:

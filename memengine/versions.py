@@ -67,8 +67,8 @@ def versions_marked(conn: Any, results: list[Memory]) -> list[Memory]:
     if gone:
         for m in results:
             if gone & {*(m.superseded_by or []), *(m.supersedes or [])}:
-                m.superseded_by = living(conn, m.superseded_by or [], "superseded_by")
-                m.supersedes = living(conn, m.supersedes or [], "supersedes")
+                m.superseded_by = living(conn, m.superseded_by or [], "superseded_by", gone)
+                m.supersedes = living(conn, m.supersedes or [], "supersedes", gone)
     by_id = {m.id: m for m in results}
     placed: set[int] = set()
     out: list[Memory] = []
