@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from typing import IO
 
-from importers import ImportFormatError
+from importers import ImportFormatError, codepages
 
 MAX_CSV_BYTES = 64 * 1024 * 1024  # an address book of tens of thousands of rows; past it, not contacts
 _MULTI = " ::: "  # Google's separator of several values (labels, e-mails) in one cell
@@ -113,11 +113,12 @@ def _card(row: dict[str, str]) -> list[str]:
 
 
 def _decoded(data: bytes) -> str:
-    """Google writes UTF-8 (with a BOM at times), Outlook the computer's code page (Windows-1252 in the West)."""
+    """Google writes UTF-8 (with a BOM at times), Outlook the computer's code page (Windows-1252 in the West, 1251 in
+    Russia …: the one :func:`importers.codepages.guess` reads the first bytes as)."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+        return data.decode(codepages.guess(data)[0], errors="replace")
 
 
 def as_vcard(opener: Callable[[], IO[bytes]], where: str) -> Callable[[], IO[bytes]] | None:
