@@ -28,6 +28,7 @@ from memengine.cli.common import (  # noqa: E402
     ROW_ID,
     Ctx,
     LazyGroup,
+    at_kind,
     cell,
     console,
     current_ctx,
@@ -157,7 +158,7 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
     res = s.store(content, memory_type, source=source, importance=importance, tags=list(tags), metadata=metadata,
                   event_at=event_at, ref=ref, author=author, thread=thread, pinned=pin, truncate=truncate,
                   dedup=not no_dedup, links=[(t, link_type, link_weight) for t in link_ids],
-                  supersede=supersede_ids)
+                  supersede=supersede_ids, time_kind=at_kind(at))
     from memengine.cli.facts import store_human, store_json
 
     data = store_json(res)

@@ -7,7 +7,8 @@
 -- Timestamps are ISO-8601 text 'YYYY-MM-DDTHH:MM:SS'. created_at / updated_at /
 -- last_accessed_at / valid_* are UTC. event_at is the wall-clock time the thing
 -- happened as the source gave it (a chat export's local time stays local), so that
--- "what happened on 12 March" matches what the user saw.
+-- "what happened on 12 March" matches what the user saw; time_kind (m016) says which:
+-- 'utc', 'floating' (a wall clock, no zone) or 'day'.
 
 CREATE TABLE memories (
     -- explicit integer primary key: the external-content FTS and vec0 tables are keyed by it
@@ -40,7 +41,10 @@ CREATE TABLE memories (
     tags             TEXT    NOT NULL DEFAULT '',  -- space separated, lower case
     date_terms       TEXT    NOT NULL DEFAULT '',  -- resolved dates, keyword-indexed ("2024-03-12 march 12 tuesday")
     context          TEXT    NOT NULL DEFAULT '',  -- unused since m010 (always ''): see memories_text
-    context_far      TEXT    NOT NULL DEFAULT ''   -- unused since m010 (always '')
+    context_far      TEXT    NOT NULL DEFAULT '',  -- unused since m010 (always '')
+    time_kind        TEXT    NOT NULL DEFAULT 'utc' CHECK (time_kind IN ('utc', 'floating', 'day'))
+                                                   -- what event_at holds (m016, memengine/timekind.py): a UTC
+                                                   -- moment, a zone-less chat's wall clock as written, or a bare day
 );
 
 CREATE UNIQUE INDEX memories_source_ref ON memories(source, ref) WHERE ref IS NOT NULL;

@@ -68,6 +68,9 @@ class Record:
     supersedes: list[str] = field(default_factory=list)
     valid_to: datetime | None = None
     edges: list[tuple[str, str, float]] = field(default_factory=list)
+    # JSON lines only: what ``event_at`` is when not a UTC moment ("floating": a chat's wall clock, "day"), as
+    # mem.py export writes it (memengine/timekind.py); other parsers say it by ``event_at`` being naive
+    time_kind: str | None = None
 
 
 @dataclass

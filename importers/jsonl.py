@@ -31,7 +31,9 @@ RELATION_KEYS = ("valid_to", "supersedes", "links")
 LINK_TYPES = ("explicit", "causal", "may_update", "contradicts")  # (the last two: users26, what two facts say of
 # each other: a probable update, an open contradiction with its "kind" and "reason")
 MAX_JSONL_LINE_CHARS = 16_000_000  # a 1 MB memory JSON-escaped, with its metadata, fits many times over
-_ALLOWED = set(EXPORT_KEYS) | set(IGNORED_KEYS) | set(RELATION_KEYS) | {"origin"}
+_ALLOWED = set(EXPORT_KEYS) | set(IGNORED_KEYS) | set(RELATION_KEYS) | {"origin", "time_kind"}
+# ``time_kind``: written only when event_at is not a UTC moment ("floating", "day": memengine/timekind.py)
+TIME_KINDS = ("utc", "floating", "day")
 # ``origin``: the exporting store's id and the memory's id there (an export names each memory so)
 ORIGIN_RE = re.compile(r"[0-9a-f]{16}:[0-9]{1,18}")
 
@@ -75,6 +77,9 @@ def _fields(obj: Any, file: str, no: int) -> Record:
     if origin is not None and not (isinstance(origin, str) and ORIGIN_RE.fullmatch(origin)):
         raise ImportFormatError("field 'origin' must be '<16 hex digits>:<memory id>', as mem.py export writes it",
                                 file, no)
+    time_kind = obj.get("time_kind")
+    if time_kind is not None and time_kind not in TIME_KINDS:
+        raise ImportFormatError(f"field 'time_kind' must be one of {', '.join(TIME_KINDS)}", file, no)
     supersedes, valid_to, edges = _relations(obj, file, no)
     # A stable ref makes export -> import -> import idempotent even for hand-stored memories.
     ref = obj.get("ref") or f"hash:{content_hash(content)[:24]}"
@@ -86,7 +91,7 @@ def _fields(obj: Any, file: str, no: int) -> Record:
         importance=float(obj["importance"]) if obj.get("importance") is not None else None,
         pinned=bool(obj.get("pinned", False)), level=int(obj.get("level") or 0),
         status=obj.get("status") or "active", created_at=created_at, origin=origin,
-        supersedes=supersedes, valid_to=valid_to, edges=edges,
+        supersedes=supersedes, valid_to=valid_to, edges=edges, time_kind=time_kind or "utc",
     )
 
 

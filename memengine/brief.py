@@ -51,6 +51,7 @@ from memengine import (
     brief_reactions,
     brief_smalltalk,
     brief_upcoming,
+    timekind,
     topic_names,
 )
 from memengine.brief_keyfacts import KEY_FACT_IMPORTANCE, SAME_SITTING_HOURS, UPDATE_COS  # noqa: F401 (re-exported)
@@ -301,7 +302,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     _upcoming(store, now, shown, add, sections, days, moved)
     planned = set(shown)  # in "Coming up", or moved by a newer plan: not a key fact again
     _superseding(store, now, shown, add, sections, days)
-    today = now.date()
+    today = timekind.today(now)
     # Key facts: pinned first, then important semantic facts (contacts are people, not facts)
     rows = [r for r in _key_fact_rows(conn) if int(r[0]) not in outdated]  # (not what a later fact may update)
     kept: set[int] = set()  # (brief22) shown key facts that plan only days already past: an appointment kept
@@ -334,7 +335,7 @@ def select(store: Store, budget: int, now: datetime, count: Callable[[str], int]
     # fissata per venerdì 9 ottobre", read on the 29th) show after the others; the same facts, the same tokens
     sections["facts"].sort(key=lambda item: item.id in kept)
     for r in conn.execute(
-            f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.importance, m.access_count, m.source
+            f"""SELECT m.id, m.content, {timekind.when_sql('m')}, m.importance, m.access_count, m.source
                 FROM memories m WHERE {_LIVE} AND m.memory_type = 'procedural'
                 ORDER BY m.importance DESC, m.access_count DESC, m.id DESC LIMIT 100"""):
         if int(r[0]) not in shown:
@@ -395,7 +396,7 @@ def _upcoming(store: Store, now: datetime, shown: set[int], add: Callable[[str, 
     """Plans still ahead of ``now``, soonest first, each with its day (memengine/brief_upcoming.py).
 
     The plans a newer one moved or restates join ``shown``: no section shows them (and ``moved_out``, if given)."""
-    today = now.date()
+    today = timekind.today(now)
     found, moved = brief_upcoming.plans(store, now, days_of)
     shown.update(moved)  # an older plan a newer one moved or restates: shown nowhere
     found, moved = brief_moves.settle(store, found, days_of, now)  # (brief28) ...or a later memory calls off or moves
@@ -426,14 +427,14 @@ def _superseding(store: Store, now: datetime, shown: set[int], add: Callable[[st
     since = to_iso(now - timedelta(days=RECENT_DAYS))
     seen: set[int] = set()
     for r in store.conn.execute(
-            f"""SELECT n.id, n.content, coalesce(n.event_at, n.created_at), o.id, o.content, o.valid_to
+            f"""SELECT n.id, n.content, {timekind.when_sql('n')}, o.id, o.content, o.valid_to
                 FROM memories o CROSS JOIN associations e ON e.target_id = o.id CROSS JOIN memories n ON n.id = e.source_id
                 WHERE e.edge_type = 'supersedes' AND o.valid_to >= ? AND {_LIVE.replace('m.', 'n.')}
                 ORDER BY o.valid_to DESC, n.id DESC LIMIT 50""", (since,)):
         if int(r[0]) in seen or int(r[0]) in shown:
             continue
         seen.add(int(r[0]))
-        text = f"{memory_line(r[0], r[1], r[2], 200)}{days.note(int(r[0]), r[1], r[2], now.date())} (replaces #{r[3]}: \"{trim(r[4], 80)}\")"
+        text = f"{memory_line(r[0], r[1], r[2], 200)}{days.note(int(r[0]), r[1], r[2], timekind.today(now))} (replaces #{r[3]}: \"{trim(r[4], 80)}\")"
         add("recent", SHARE_RECENT, Item("recent", text, 0, int(r[0]),
                                          why={"supersedes": int(r[3]), "superseded_at": r[5]}),
             not sections["recent"])
@@ -444,11 +445,11 @@ def _new_facts(store: Store, now: datetime, shown: set[int], add: Callable[[str,
     """Facts and procedures stored in the last RECENT_DAYS days and not shown yet, newest first."""
     since = to_iso(now - timedelta(days=RECENT_DAYS))
     for r in store.conn.execute(
-            f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.created_at, m.source FROM memories m
+            f"""SELECT m.id, m.content, {timekind.when_sql('m')}, m.created_at, m.source FROM memories m
                 WHERE {_LIVE} AND m.created_at >= ? AND m.memory_type IN ('semantic', 'procedural')
                 AND m.source != 'vcf' ORDER BY m.created_at DESC, m.id DESC LIMIT 50""", (since,)):
         if int(r[0]) not in shown and len(_WORD.findall(r[1][:400])) >= NEW_FACT_MIN_WORDS:
-            text = memory_line(r[0], r[1], r[2], source=r[4]) + days.note(int(r[0]), r[1], r[2], now.date())
+            text = memory_line(r[0], r[1], r[2], source=r[4]) + days.note(int(r[0]), r[1], r[2], timekind.today(now))
             add("recent", SHARE_RECENT, Item("recent", text, 0, int(r[0]),
                                              why={"new": True, "stored_at": r[3], **_shared(r[4])}),
                 not sections["recent"])

@@ -24,7 +24,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from memengine import brief_dates, brief_upcoming
+from memengine import brief_dates, brief_upcoming, timekind
 from memengine.brief_pool import Store
 
 ASKED = True  # the switch (off: the base brief)
@@ -103,7 +103,7 @@ def _answer(store: Store, mid: int, author: str, start: datetime) -> bool | None
     if at is None or at[0] is None or at[1] is None:
         return None
     after = conn.execute(
-        """SELECT content, coalesce(event_at, created_at), author FROM memories WHERE thread = ? AND position > ?
+        f"""SELECT content, {timekind.when_sql('')}, author FROM memories WHERE thread = ? AND position > ?
            AND status != 'deleted' ORDER BY position LIMIT ?""", (at[0], at[1], REPLY_TURNS)).fetchall()
     who_asked = author.strip().lower()
     for content, when, who in after:

@@ -23,7 +23,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from memengine import brief_asked, brief_dates, brief_upcoming
+from memengine import brief_asked, brief_dates, brief_upcoming, timekind
 from memengine.brief_pool import Store
 
 DECLINED = True  # the switch (off: the base brief)
@@ -43,7 +43,7 @@ def settle(store: Store, found: list[Any], days_of: brief_upcoming.PlanDays, now
            ) -> tuple[list[Any], list[int]]:
     """``found`` (row, first day ahead, days; ``brief_upcoming.plans``) less the days another member turned down
     and someone replaced by another day (the module docstring); and the ids of the plans left with no day."""
-    today = now.date()
+    today = timekind.today(now)
     out: list[Any] = []
     gone: list[int] = []
     for n, f in enumerate(found):
@@ -75,7 +75,7 @@ def _declined(store: Store, row: Any, days: list[date], days_of: brief_upcoming.
     except ValueError:
         return set()
     after = conn.execute(
-        """SELECT id, content, coalesce(event_at, created_at), author FROM memories WHERE thread = ? AND position > ?
+        f"""SELECT id, content, {timekind.when_sql('')}, author FROM memories WHERE thread = ? AND position > ?
            AND status != 'deleted' ORDER BY position LIMIT ?""",
         (at[0], at[1], REPLY_TURNS + OTHER_TURNS)).fetchall()
     author = str(row[6]).strip().lower()

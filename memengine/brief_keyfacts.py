@@ -9,6 +9,7 @@ import re
 from datetime import datetime
 from typing import Any
 
+from memengine import timekind
 from memengine.brief_pool import LIVE as _LIVE
 from memengine.brief_pool import Store, similarities
 
@@ -27,7 +28,7 @@ def key_fact_rows(conn: Any, limit: int = 200) -> list[Any]:
     Two queries, each a range of the m011 rank index (pinned, importance): one query with
     their OR was a scan of every row.
     """
-    cols = "m.id, m.content, coalesce(m.event_at, m.created_at), m.pinned, m.importance, m.source"
+    cols = f"m.id, m.content, {timekind.when_sql('m')}, m.pinned, m.importance, m.source"
     rows = conn.execute(f"""SELECT {cols} FROM memories m WHERE {_LIVE} AND m.source != 'vcf' AND m.pinned = 1
                             ORDER BY m.importance DESC, m.id DESC LIMIT ?""", (limit,)).fetchall()
     if len(rows) < limit:
@@ -257,7 +258,7 @@ def lesser_updates(store: Store, limit: int = LESSER_MAX) -> set[int]:
     Corolla híbrido". Stricter than the key facts' fold (no cosine alone): nothing says here what the newer may
     replace, so only a rare subject both name, written on another day, or a change the rules read hides the
     older."""
-    cols = "m.id, m.content, coalesce(m.event_at, m.created_at), m.pinned, m.importance, m.source"
+    cols = f"m.id, m.content, {timekind.when_sql('m')}, m.pinned, m.importance, m.source"
     rows = store.conn.execute(
         # (the unary +: the (status, memory_type) index reads the semantic rows only; the rank index walked every
         # chat turn of a 100k store below the importance, +0.14 s of its brief)

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from memengine import brief_dates, brief_outdated, brief_upcoming, topic_people
+from memengine import brief_dates, brief_outdated, brief_upcoming, timekind, topic_people
 from memengine.brief_pool import FADED, Store
 from memengine.timeparse import to_iso
 
@@ -73,9 +73,9 @@ def settle(store: Store, found: list[Found], days_of: brief_upcoming.PlanDays, n
     asked = found[:ASKED]
     if not asked:
         return found, []
-    today = now.date()
+    today = timekind.today(now)
     rows = store.conn.execute(
-        f"""SELECT m.id, m.content, coalesce(m.event_at, m.created_at), m.source, m.source || '/' || coalesce(m.thread, ''),
+        f"""SELECT m.id, m.content, {timekind.when_sql('m')}, m.source, m.source || '/' || coalesce(m.thread, ''),
                    m.thread IS NULL AND m.event_at > m.created_at, m.author, m.thread IS NULL
             FROM memories m WHERE m.event_at >= ? AND {FADED} AND m.source != 'vcf'
             ORDER BY m.event_at DESC LIMIT ?""",

@@ -24,7 +24,7 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
-from memengine import summarize
+from memengine import summarize, timekind
 from memengine.brief_pool import FADED, POOL_MAX, Store
 from memengine.brief_text import one_line
 
@@ -122,7 +122,7 @@ def _named(store: Store, known: set[str], outdated: Collection[int] = (), users_
     # five weeks, and with them every mention of the colleagues and family they named ("Marta ha tenido al bebé");
     # archived is not untrue (a superseded note, with its valid_to, stays out)
     fetched = [r for r in conn.execute(
-        f"""SELECT m.id, CASE WHEN m.author IS NULL THEN m.content END, coalesce(m.event_at, m.created_at),
+        f"""SELECT m.id, CASE WHEN m.author IS NULL THEN m.content END, {timekind.when_sql('m')},
                    m.author IS NULL, m.importance FROM memories m WHERE {FADED} AND m.source != 'vcf'
             ORDER BY m.pinned DESC, m.importance DESC, coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""",
         (SCAN_MAX,)) if r[3]]

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from memengine import timekind
 from memengine.cluster_authors import authors_of, without_speaker
 
 POOL_MAX = 1000  # topic candidates (~0.15 ms of CPU each: information, names, some token counts)
@@ -80,7 +81,7 @@ def _pool(store: Store, ranked_ids: list[int] | None) -> list[tuple[int, str, st
     best_cluster = """(SELECT cm.cluster_id FROM cluster_members cm CROSS JOIN clusters c ON c.id = cm.cluster_id
                        WHERE cm.memory_id = m.id AND c.status = 'active' AND c.level = 1
                        ORDER BY cm.similarity DESC, c.id LIMIT 1)"""
-    cols = f"""m.id, m.content, coalesce(m.event_at, m.created_at), m.source || '/' || coalesce(m.thread, ''),
+    cols = f"""m.id, m.content, {timekind.when_sql('m')}, m.source || '/' || coalesce(m.thread, ''),
                {best_cluster}"""
     if n <= POOL_MAX:
         rows = conn.execute(f"SELECT {cols} FROM memories m WHERE {live} ORDER BY m.id").fetchall()

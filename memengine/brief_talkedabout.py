@@ -22,7 +22,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from memengine import brief_dates, brief_firms, brief_namedpeople, brief_talkedcues, summarize
+from memengine import brief_dates, brief_firms, brief_namedpeople, brief_talkedcues, summarize, timekind
 from memengine.brief_namedpeople import STATE_CHARS, STATE_SEP
 from memengine.brief_pool import FADED, POOL_MAX, Store
 from memengine.brief_text import one_line
@@ -47,7 +47,7 @@ def _turns(store: Store) -> list[tuple[int, str, str, str]]:
     """(id, author, content, day) of the chat turns the brief reads (of the rank index's best POOL_MAX rows, the
     first TURNS_READ turns)."""
     return [(int(r[0]), str(r[1]), str(r[2] or "")[:READ_CHARS], str(r[3] or "")) for r in store.conn.execute(
-        f"""SELECT m.id, m.author, m.content, coalesce(m.event_at, m.created_at) FROM memories m
+        f"""SELECT m.id, m.author, m.content, {timekind.when_sql('m')} FROM memories m
             WHERE {FADED} AND m.source != 'vcf'
             ORDER BY m.pinned DESC, m.importance DESC, coalesce(m.event_at, m.created_at) DESC, m.id DESC LIMIT ?""",
         (POOL_MAX,)) if r[1] is not None][:TURNS_READ]

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from memengine import brief_dates, brief_months, brief_thingmonth
+from memengine import brief_dates, brief_months, brief_thingmonth, timekind
 from memengine.brief_pool import FADED, Store, similarities
 from memengine.timeparse import to_iso
 
@@ -123,7 +123,7 @@ class PlanDays:
         """At most ``limit`` turns of ``thread`` before ``position``, newest first, written at most ``days`` before."""
         out: list[tuple[str, date]] = []
         for content, when in self.store.conn.execute(
-                """SELECT content, coalesce(event_at, created_at) FROM memories WHERE thread = ? AND position < ?
+                f"""SELECT content, {timekind.when_sql('')} FROM memories WHERE thread = ? AND position < ?
                    AND status != 'deleted' ORDER BY position DESC LIMIT ?""", (thread, position, limit)):
             day = _written(when)
             if day is None or (written - day).days > days:
@@ -147,10 +147,10 @@ def plans(store: Store, now: datetime, days_of: PlanDays | None = None
 
     ``row`` is (id, content, date, source, chat key, dated ahead, author). Ties by date go to the newer memory.
     """
-    today = now.date()
+    today = timekind.today(now)
     days_of = days_of or PlanDays(store)
     since = to_iso(now - timedelta(days=LOOKBACK_DAYS))
-    cols = ("m.id, m.content, coalesce(m.event_at, m.created_at), m.source, m.source || '/' || coalesce(m.thread, ''), "
+    cols = (f"m.id, m.content, {timekind.when_sql('m')}, m.source, m.source || '/' || coalesce(m.thread, ''), "
             "m.thread IS NULL AND m.event_at > m.created_at, m.author")
     # (brief27) a plan the nightly decay archived is still ahead: FADED, not LIVE (the unary +: the date / id index,
     # not the status one)

@@ -12,7 +12,7 @@ store itself (``_brief_cache``, migration m014) and gives it back, byte for byte
   reinforcement writes access counts, which the brief reads); ``stats``, ``get`` and ``brief`` do not.
 * **the clock**: the selection is handed a clock (:class:`_Clock`) that notes how it is read. A brief that
   read it otherwise than by its day, by ``now - timedelta`` of whole days (a "since" bound on stored times) or
-  by ``now - <a datetime>`` (an age in days) is not kept. A kept brief holds until the UTC day changes, while no
+  by ``now - <a datetime>`` (an age in days) is not kept. A kept brief holds until the UTC or the user's day changes, while no
   stored time of ``memories`` lies between a bound it used and that bound now (else the rows a ``>=`` or ``<``
   on it selects would differ; one scan when it is read back), and while every age it took stays within the
   same whole number of days (the ages are compared with whole days: graph_rank's 7).
@@ -30,11 +30,12 @@ import math
 import os
 import sqlite3
 import sys
+import time
 from collections.abc import Callable
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
-from memengine import db
+from memengine import db, timekind
 
 # the store's driver (sqlean, whose errors are not the standard module's) and the standard one (a caller's own)
 _ERRORS = (db.sqlite3.Error, sqlite3.Error)
@@ -50,6 +51,9 @@ _TIME_COLUMNS = ("created_at", "updated_at", "event_at", "valid_from", "valid_to
 def enabled() -> bool:
     """Whether briefs are kept (``MEM_BRIEF_CACHE`` unset or not one of 0/no/off/false)."""
     return os.environ.get(ENV, "1").strip().lower() not in ("0", "no", "off", "false")
+
+
+_Day = date  # (inside _Clock, ``date`` names its method)
 
 
 class _Clock(datetime):
@@ -71,13 +75,18 @@ class _Clock(datetime):
         object.__getattribute__(self, "_clock_reads").append(read)
 
     def __getattribute__(self, name: str) -> Any:
-        if not name.startswith(("_clock", "_note")) and name not in ("date", "__class__", "__dict__"):
+        if not name.startswith(("_clock", "_note")) and name not in ("date", "user_date", "__class__", "__dict__"):
             object.__getattribute__(self, "_clock_reads").append(("other", name))
         return super().__getattribute__(name)
 
     def date(self) -> date:  # type: ignore[override]
         self._note("date")
         return object.__getattribute__(self, "_clock_plain").date()  # type: ignore[no-any-return]
+
+    def user_date(self) -> _Day:
+        """The user's day at this clock (memengine.timekind.today reads it so): a read by the day, as ``date``."""
+        self._note("date")
+        return timekind.to_user(object.__getattribute__(self, "_clock_plain")).date()
 
     def __sub__(self, other: Any) -> Any:
         plain = object.__getattribute__(self, "_clock_plain")
@@ -137,6 +146,12 @@ class _Clock(datetime):
 
 def _utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def _day(now: datetime) -> str:
+    """What a kept brief holds for: the UTC day and the user's, in the user's zone (a brief made in Auckland names
+    other days than one made in Lisbon at the same moment: memengine/timekind.py)."""
+    return f"{now.date().isoformat()} {timekind.to_user(now).date().isoformat()} {time.tzname} {time.timezone} {time.altzone}"
 
 
 def _settings() -> dict[str, str]:
@@ -199,7 +214,7 @@ def lookup(conn: Any, budget: int, now: datetime) -> dict[str, Any] | None:
         if entry.get("format") != FORMAT or entry["python"] != sys.version or entry["settings"] != _settings():
             return None
         made = datetime.fromisoformat(entry["made"])
-        if now < made or now.date().isoformat() != entry["day"]:
+        if now < made or _day(now) != entry["day"]:
             return None
         spans = [((now - timedelta(seconds=seconds)).strftime(_ISO), bound) for seconds, bound in entry["since"]]
         if _crossed(conn, [(bound, later) for later, bound in spans if later != bound]):
@@ -240,7 +255,7 @@ def save(conn: Any, budget: int, version: int, clock: _Clock, data: dict[str, An
         return False  # (a bound of whole days moves its day with the clock's: the day check covers it; another not)
     ages = sorted({r[1].isoformat() for r in reads if r[0] == "age"})
     try:
-        text = json.dumps({"format": FORMAT, "made": made.isoformat(), "day": made.date().isoformat(),
+        text = json.dumps({"format": FORMAT, "made": made.isoformat(), "day": _day(made),
                            "since": [[s.total_seconds(), (made - s).strftime(_ISO)] for s in spans], "ages": ages,
                            "python": sys.version, "settings": _settings(), "files": _files(), "data": data},
                           ensure_ascii=False, default=str)

@@ -47,12 +47,12 @@ _OPEN_WHERE = """m.thread = ? AND m.source = ? AND m.level = 0 AND m.status = 'a
 
 
 def _open_rows(store: MemoryStore, source: str, thread: str, live: bool = False) -> list[tuple[Any, ...]]:
-    """A thread's stored messages not yet in an episode: (id, content, event_at, author, ref, position).
+    """A thread's stored messages not yet in an episode: (id, content, event_at, author, ref, position, time_kind).
 
     ``live``: a message stored without ``--at`` happened when it was stored (created_at)."""
     when = "coalesce(m.event_at, m.created_at)" if live else "m.event_at"
     return store.conn.execute(
-        f"""SELECT m.id, m.content, {when}, m.author, m.ref, m.position FROM memories m
+        f"""SELECT m.id, m.content, {when}, m.author, m.ref, m.position, m.time_kind FROM memories m
            WHERE {_OPEN_WHERE}
            ORDER BY {when}, m.position, m.id""",
         (thread, source),
@@ -180,7 +180,7 @@ def _build(store: MemoryStore, source: str, thread: str, open_tail_at: datetime 
         items.append(NewMemory(
             content=text, memory_type="episodic", source=source, ref=f"episode:{members[0][4]}",
             metadata={"kind": "episode", "members": len(members), "span": span, "participants": people},
-            event_at=times[start], thread=thread, author=None,
+            event_at=times[start], thread=thread, author=None, time_kind=members[0][6],  # its first turn's kind
         ))
         groups.append([r[0] for r in members])
     if not items:

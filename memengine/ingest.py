@@ -28,7 +28,7 @@ from typing import Any
 from importers import ImportFormatError, ImportReport, Record
 from importers._common import normalise_phone
 from importers.registry import PARSERS
-from memengine import ingest_rename, jsonl_import
+from memengine import ingest_rename, jsonl_import, timekind
 from memengine.chat_episodes import (  # noqa: F401  (re-exported: the import's episodes)
     EPISODE_GAP,
     EPISODE_MAX,
@@ -117,7 +117,16 @@ def to_new_memory(rec: Record, aliases: dict[str, str]) -> NewMemory:
     return NewMemory(
         content=content, memory_type=rec.memory_type, source=rec.source, ref=rec.ref, tags=rec.tags,
         metadata=meta, event_at=rec.event_at, author=author, thread=rec.thread, position=rec.position,
+        time_kind=_kind_of(rec),
     )
+
+
+def _kind_of(rec: Record) -> str | None:
+    """What a record's time is (memengine/timekind.py): a naive one is the wall clock the export wrote, without
+    a zone (importers.Record), a 'floating' time; an aware one is converted to UTC on the way in."""
+    if rec.time_kind is not None:  # (a JSON line of an export says it)
+        return rec.time_kind
+    return timekind.FLOATING if rec.event_at is not None and rec.event_at.tzinfo is None else None
 
 
 def _parse(path: Path, fmt: str, report: ImportReport, options: dict[str, Any],

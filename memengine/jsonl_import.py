@@ -194,7 +194,7 @@ def jsonl_items(store: MemoryStore, path: Path, here: list[int] | None = None,
                 importance=0.5 if rec.importance is None else rec.importance, tags=rec.tags,
                 metadata=rec.metadata, event_at=rec.event_at, author=rec.author, thread=rec.thread,
                 position=rec.position, pinned=rec.pinned, level=rec.level, status=status,
-                created_at=rec.created_at,
+                created_at=rec.created_at, time_kind=rec.time_kind,
             )
             try:
                 yield store.validate(item)

@@ -713,3 +713,13 @@ CREATE TRIGGER memory_author_threads_faded_au AFTER UPDATE OF author, status, le
             first_at = min(first_at, excluded.first_at), last_at = max(last_at, excluded.last_at);
 END;
 """
+
+
+# m016_time_kind: which kind of time a row's ``event_at`` holds (memengine/timekind.py reads it): 'utc' — a moment in
+# UTC (``store --at "2021-01-01 00:05"``, an export that carries a zone, or no event_at: ``created_at`` is UTC);
+# 'floating' — a wall clock as a zone-less chat export wrote it (WhatsApp's ``1/1/21, 12:05 AM``), read on the user's
+# clock; 'day' — a bare day (``store --at 2025-03-01``). Filled by the migration from each row's source
+# (memengine/migrations.py, _m016_time_kind), then by every write (memengine/writes.py).
+M016_TIME_KIND_SQL = """\
+ALTER TABLE memories ADD COLUMN time_kind TEXT NOT NULL DEFAULT 'utc' CHECK (time_kind IN ('utc', 'floating', 'day'));
+"""

@@ -30,6 +30,7 @@ from memengine.migration_sql import (  # the frozen texts (re-exported: tests an
     M013_CONTRADICTS_SQL,
     M014_BRIEF_CACHE_SQL,
     M015_PEOPLE_FADED_SQL,
+    M016_TIME_KIND_SQL,
 )
 from memengine.paths import data_file
 from memengine.timeparse import to_iso, utcnow
@@ -238,6 +239,26 @@ def _m015_people_faded(conn: Any) -> None:
                     GROUP BY author, coalesce(thread, '')""")
 
 
+# The importers whose every record carries a wall clock without a zone (importers.Record: "naive local"), frozen
+# as m016 found them: their rows' event_at is a floating wall clock. The importers that write either, by layout
+# (Telegram's JSON carries epoch seconds, its HTML does not; Signal, Messenger, Discord, Matrix, WeChat, Markdown),
+# keep 'utc' in a store written before m016: what every reader assumed until then (a re-import writes the kind).
+M016_FLOATING_SOURCES = ("whatsapp", "imazing", "imessage", "kakaotalk", "line", "threema", "viber", "vk", "zoom")
+
+
+def _m016_time_kind(conn: Any) -> None:
+    """What kind of time each row's ``event_at`` holds (M016_TIME_KIND_SQL; memengine/timekind.py), from its source:
+    a zone-less chat importer's rows are 'floating'; any other row whose event_at is a midnight to the second is
+    'day' (``store --at 2025-03-01`` wrote the day as given, a note importer a date without a time; a moment
+    falls on 00:00:00 UTC once in 86,400); every other row stays 'utc'. No trigger reads the column: nothing is
+    re-indexed."""
+    _run(conn, M016_TIME_KIND_SQL)
+    marks = ",".join("?" * len(M016_FLOATING_SOURCES))
+    conn.execute(f"UPDATE memories SET time_kind = 'floating' WHERE event_at IS NOT NULL AND source IN ({marks})",
+                 M016_FLOATING_SOURCES)
+    conn.execute("UPDATE memories SET time_kind = 'day' WHERE time_kind = 'utc' AND event_at LIKE '%T00:00:00'")
+
+
 # Ordered, named, never edited once released; each runs in its own transaction.
 MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m001_initial", _m001_initial),
@@ -255,6 +276,7 @@ MIGRATIONS: list[tuple[str, Callable[[Any], None]]] = [
     ("m013_contradicts", _m013_contradicts),
     ("m014_brief_cache", _m014_brief_cache),
     ("m015_people_faded", _m015_people_faded),
+    ("m016_time_kind", _m016_time_kind),
 ]
 
 

@@ -148,6 +148,7 @@ class NewMemory:
     level: int = 0
     created_at: datetime | None = None  # kept from an export; default: now
     status: str = "active"
+    time_kind: str | None = None  # what a naive event_at is (memengine/timekind.py): default utc, as before m016
 
 
 @dataclass

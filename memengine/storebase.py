@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from memengine import signplane
+from memengine import signplane, timekind
 from memengine.db import connect, db_error, default_db_path, select_in, sqlite3
 from memengine.decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)
 from memengine.errors import MemError, ModelMismatch, NotFound, UserError
@@ -375,12 +375,11 @@ class StoreBase:
         for t in tags or ():
             clauses.append(f"(' ' || {alias}.tags || ' ') LIKE ?")
             args.append(f"% {t.lower().lstrip('#')} %")
-        if since is not None:
-            clauses.append(f"coalesce({alias}.event_at, {alias}.created_at) >= ?")
-            args.append(to_iso(since))
-        if until is not None:
-            clauses.append(f"coalesce({alias}.event_at, {alias}.created_at) <= ?")
-            args.append(to_iso(until))
+        for bound, op in ((since, ">="), (until, "<=")):
+            if bound is not None:  # each row by its kind of time: a chat's wall clock on the user's (timekind)
+                clause, bound_args = timekind.bound_sql(alias, op, bound)
+                clauses.append(clause)
+                args += bound_args
         return " AND ".join(clauses), args
 
     def _vector_count(self) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memengine import storeid, supersession, timeparse, versions, write_warm
+from memengine import storeid, supersession, timekind, timeparse, versions, write_warm
 from memengine.cleantext import MAX_TAG_CHARS, check_text
 from memengine.context import bracket_batch, refresh_context
 from memengine.db import select_in, write_tx
@@ -72,6 +72,8 @@ class Writes(StoreBase):
             raise UserError(f"status must be active, archived or deleted (got {m.status!r})")
         if m.memory_type not in MEMORY_TYPES:
             raise UserError(f"memory_type must be one of {', '.join(MEMORY_TYPES)} (got {m.memory_type!r})")
+        if m.time_kind is not None and m.time_kind not in timekind.KINDS:
+            raise UserError(f"time_kind must be one of {', '.join(timekind.KINDS)} (got {m.time_kind!r})")
         try:
             m.importance = float(m.importance)
         except (TypeError, ValueError) as exc:
@@ -81,7 +83,11 @@ class Writes(StoreBase):
         return m
 
     def _row_values(self, m: NewMemory, now: str) -> dict[str, Any]:
-        date_terms, resolved = timeparse.index_dates(m.content, m.event_at)
+        kind = timekind.written(m.event_at, m.time_kind)
+        anchor = m.event_at  # "tomorrow" and the day's own terms: on the user's clock (a wall clock as written)
+        if anchor is not None and kind == timekind.UTC and not timekind.zone_is_utc():
+            anchor = timekind.to_user(timeparse.from_iso(to_iso(anchor)) or anchor)
+        date_terms, resolved = timeparse.index_dates(m.content, anchor)
         meta = dict(m.metadata or {})
         if resolved:
             meta["resolved_dates"] = resolved
@@ -92,7 +98,7 @@ class Writes(StoreBase):
             "decay_ref_at": now, "status": m.status,
             "valid_from": to_iso(m.event_at) or now, "level": m.level, "author": m.author, "thread": m.thread,
             "position": m.position, "metadata": json.dumps(meta, ensure_ascii=False, default=str),
-            "tags": normalise_tags(m.tags), "date_terms": date_terms,
+            "tags": normalise_tags(m.tags), "date_terms": date_terms, "time_kind": kind,
         }
 
     def _insert(self, values: dict[str, Any], vec: np.ndarray | None) -> int:
@@ -142,6 +148,7 @@ class Writes(StoreBase):
         dedup: bool = True,
         links: Sequence[tuple[int, str, float]] = (),
         supersede: Sequence[int] = (),
+        time_kind: str | None = None,
     ) -> StoreResult:
         """Store one memory; the same fact reinforces instead, an updated fact supersedes.
 
@@ -157,6 +164,7 @@ class Writes(StoreBase):
         Conversation turns and episodes are never merged nor superseded: "ok" said twice is two events.
         ``links``: ``(memory id, edge type, weight)`` edges from the stored (or existing)
         memory, written in the same transaction; a missing id fails before anything is written.
+        ``time_kind``: what a naive ``event_at`` is (memengine/timekind.py: ``day`` for a bare day; default a UTC moment).
         """
         links = self.checked_links(links)
         for old in supersede:
@@ -164,7 +172,7 @@ class Writes(StoreBase):
         m = self._validate(
             NewMemory(content=content, memory_type=memory_type, source=source, ref=ref, importance=importance,
                       tags=tags, metadata=metadata, event_at=event_at, author=author, thread=thread,
-                      position=position, pinned=pinned),
+                      position=position, pinned=pinned, time_kind=time_kind),
             truncate=truncate,
         )
         now = to_iso(utcnow())
@@ -515,7 +523,8 @@ class Writes(StoreBase):
                 )
         return self.get(mid)
 
-    def update(self, mid: int, content: str, event_at: datetime | None = None, truncate: bool = False) -> StoreResult:
+    def update(self, mid: int, content: str, event_at: datetime | None = None, truncate: bool = False,
+               time_kind: str | None = None) -> StoreResult:
         """Correct memory ``mid``: ``content`` is stored (same type, source, tags, importance,
         pin) and supersedes it; the old text stays as history (``recall --history``, ``get``)."""
         old = self.get(mid)
@@ -525,7 +534,7 @@ class Writes(StoreBase):
             raise UserError(f"memory {mid} already says that")
         return self.store(content, old.memory_type, source=old.source, importance=old.importance, tags=old.tags,
                           metadata={"corrects": mid}, event_at=event_at, pinned=bool(old.pinned),
-                          truncate=truncate, supersede=[mid])
+                          truncate=truncate, supersede=[mid], time_kind=time_kind)
 
     def set_pinned(self, mid: int, pinned: bool) -> Memory:
         """Pin (never archived by decay) or unpin a memory."""
@@ -608,7 +617,7 @@ class Writes(StoreBase):
         sid = storeid.ensure(self.conn)
         last = -1
         while True:
-            page = self.conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id > ? {where} ORDER BY id "
+            page = self.conn.execute(f"SELECT {MEMORY_COLUMNS}, time_kind FROM memories WHERE id > ? {where} ORDER BY id "
                                      f"LIMIT {self.EXPORT_PAGE}", (last,)).fetchall()
             shared = self._older_same_text([(int(r["id"]), r["content_hash"]) for r in page if r["ref"] is None])
             edges = self._export_edges([int(r["id"]) for r in page], sid) if sid is not None else {}
@@ -620,6 +629,8 @@ class Writes(StoreBase):
                     # unique too (import skips a second row of one source and ref): a text an older memory
                     # also has (another type, another author's "ok", another day's event) adds its id
                     out["ref"] = f"hash:{r['content_hash'][:24]}" + (f":{r['id']}" if r["id"] in shared else "")
+                if r["time_kind"] != timekind.UTC:  # a chat's wall clock or a bare day: read so again on import
+                    out["time_kind"] = r["time_kind"]
                 if sid is not None:
                     out["origin"] = f"{sid}:{r['id']}"
                 if m.get("valid_to"):  # history: what replaced it is named by the newer line's "supersedes"

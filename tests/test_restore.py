@@ -93,7 +93,7 @@ def test_list_shows_the_backups_newest_first_with_their_counts(tmp_path: Path) -
     assert [i["name"] for i in items] == [second.name, first.name, junk.name]
     assert [i["memories"] for i in items] == [3, 1, None]
     assert items[0]["time"] == "2023-11-15T22:13:20Z" and items[0]["kind"] == "consolidate"
-    assert items[0]["size_bytes"] == second.stat().st_size and items[0]["schema"] == "m015_people_faded"
+    assert items[0]["size_bytes"] == second.stat().st_size and items[0]["schema"] == "m016_time_kind"
     assert "not a readable SQLite database" in items[2]["error"] or "not a mem store" in items[2]["error"]
     assert _restore(tmp_path / "other.db", "--list")[1]["data"]["backups"] == []
 

@@ -19,7 +19,7 @@ def test_blank_db_migrates_to_full_schema(db_path: Path) -> None:
                                          "m005_int8_vectors", "m006_context_far", "m007_people", "m008_counts",
                                          "m009_signplane", "m010_derived_context", "m011_brief",
                                          "m012_people_threads", "m013_contradicts", "m014_brief_cache",
-                                         "m015_people_faded"]
+                                         "m015_people_faded", "m016_time_kind"]
     assert memory_core.migrate(conn) == []  # idempotent
     tables = _names(conn, "table")
     for t in ("memories", "memories_fts", "vec_memories", "vec_contexts", "associations",

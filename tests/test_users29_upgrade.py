@@ -49,8 +49,8 @@ def test_two_processes_open_an_old_store_at_once_one_copy_is_kept(tmp_path: Path
     copies = sorted((tmp_path / "backups").glob("memory.db.*.pre-migrate.db"))
     assert len(copies) == 1
     said = [line for _, err in outs for line in err.splitlines() if "written by an older mem" in line]
-    assert said == [f"mem: {db} was written by an older mem: upgrading it (10 migrations, m006_context_far … "
-                    f"m015_people_faded); the file as it was is kept in {copies[0]}"]
+    assert said == [f"mem: {db} was written by an older mem: upgrading it (11 migrations, m006_context_far … "
+                    f"m016_time_kind); the file as it was is kept in {copies[0]}"]
     assert _names(db) == sorted(name for name, _ in migrations.MIGRATIONS)  # each once (a primary key)
     assert _names(copies[0]) == sorted(name for name, _ in migrations.MIGRATIONS[:5])
     with closing(sqlite3.connect(copies[0])) as c:

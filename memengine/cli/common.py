@@ -331,6 +331,16 @@ def parse_date(value: str | None, field: str) -> Any:
         raise UserError(f"{field}: {value!r} is out of the calendar's range") from exc
 
 
+def at_kind(value: str | None) -> str | None:
+    """What ``--at value`` (already read by :func:`parse_date`) stores: ``day`` for a bare day, ``utc`` for a moment
+    (memengine/timekind.py); None without ``--at``."""
+    if value is None:
+        return None
+    from memengine.cli import dates
+
+    return dates.at_kind(value)
+
+
 class LazyGroup(click.Group):
     """A click group whose extra commands are imported on first use.
 

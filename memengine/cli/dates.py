@@ -74,6 +74,17 @@ def _utc(local: datetime) -> datetime:
     return local.astimezone(timezone.utc).replace(tzinfo=None)
 
 
+def at_kind(value: str) -> str:
+    """What ``--at value`` stores (memengine/timekind.py): ``day`` for a day or a period named alone (its first day,
+    as written), ``utc`` for a moment (converted to UTC by :func:`parse`). Raises as :func:`parse` does."""
+    if period(value) is not None:
+        return "day"
+    when = timeparse.parse_when(value)
+    if when.tzinfo is not None or when.time() != datetime.min.time() or _INSTANT.search(value):
+        return "utc"
+    return "day"
+
+
 def parse(value: str, field: str) -> datetime:
     """``value`` given to the option ``field``, as a naive UTC time (module docstring). Raises
     :class:`timeparse.DateParseError` when it is no date."""

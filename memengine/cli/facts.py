@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from memengine.cli.common import ROW_ID, current_ctx, degraded_warning, emit, parse_date
+from memengine.cli.common import ROW_ID, at_kind, current_ctx, degraded_warning, emit, parse_date
 from memengine.records import StoreResult
 
 
@@ -83,7 +83,7 @@ def update(memory_id: int, content: str, at: str | None, truncate: bool) -> None
     if content == "-":
         content = sys.stdin.read().strip()
     s = current_ctx().store(fast_start=True)
-    res = s.update(memory_id, content, event_at=parse_date(at, "--at"), truncate=truncate)
+    res = s.update(memory_id, content, event_at=parse_date(at, "--at"), truncate=truncate, time_kind=at_kind(at))
     data = store_json(res)
     emit(data, lambda: store_human(res, data), [degraded_warning(res.degraded, s.degraded_reason)])
 

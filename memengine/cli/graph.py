@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from memengine import graph_nav, graph_rank
-from memengine.cli.common import ROW_ID, TopicId, cell, console, current_ctx, emit, one_line
+from memengine.cli.common import ROW_ID, TopicId, cell, console, current_ctx, emit, one_line, parse_date
 from memengine.records import EDGE_TYPES
 
 
@@ -188,7 +188,8 @@ def browse(cluster_id: int | None, limit: int) -> None:
 
 @click.command()
 @click.option("--budget", type=click.IntRange(1, 1_000_000), default=2000, show_default=True, help="Tokens at most.")
-def brief(budget: int) -> None:
+@click.option("--now", "now_text", hidden=True, help="Pretend it is this time, on the user's clock (tests, simulations).")
+def brief(budget: int, now_text: str | None) -> None:
     """A session-start briefing within a token budget, the same selection as MEMORY.md's block:
     key facts, procedures, recently changed, open contradictions, people, then per topic (T12)
     its most informative memories (#123, what `get` takes). With --json, data.chosen says why.
@@ -203,7 +204,10 @@ def brief(budget: int) -> None:
     store = current_ctx().store()
     # (the same brief as the last call's while the store, the clock's day and bounds, the code and the settings
     # are as they were: memengine/briefcache.py)
-    data = briefcache.brief(store.conn, budget, lambda now: graph_rank.brief(store, budget, now=now))
+    if now_text:  # (a pretended clock: made, never kept)
+        data = graph_rank.brief(store, budget, now=parse_date(now_text, "--now"))
+    else:
+        data = briefcache.brief(store.conn, budget, lambda now: graph_rank.brief(store, budget, now=now))
     if not data["chosen"] and not data["warnings"] and not store.stats()["by_status"].get("active"):
         # (users26) an agent's first session: "# Briefing" alone read as a broken command
         data = {**data, "warnings": [EMPTY_STORE]}
