@@ -42,6 +42,7 @@ from importers._common import (
     uncut,
     unread_files,
 )
+from importers.delivered import BROWSER_COPY
 
 TOOL_OUTPUT_CHARS = 500
 
@@ -76,7 +77,7 @@ _OWN_KEYS = frozenset({"mapping", "current_node", "conversation_id"})  # a conve
 
 
 def _accept(name: str) -> bool:
-    return re.fullmatch(r"conversations(?:[-_]\d+)?\.jsonl?", name, re.IGNORECASE) is not None
+    return re.fullmatch(r"conversations(?:[-_]\d+)?" + BROWSER_COPY + r"\.jsonl?", name, re.IGNORECASE) is not None
 
 
 def _accept_page(name: str) -> bool:

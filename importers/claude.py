@@ -50,6 +50,7 @@ from importers._common import (
     uncut,
     unread_files,
 )
+from importers.delivered import BROWSER_COPY
 
 ATTACHMENT_EXCERPT_CHARS = 300  # of an attachment's text, in the metadata
 # Of an attachment's text, in the memory itself: claude.ai turns a long paste into an attachment
@@ -67,7 +68,8 @@ _OWN_KEYS = frozenset({"uuid", "chat_messages"})  # a conversation (or project) 
 
 
 def _accept(name: str) -> bool:
-    return re.fullmatch(r"(?:conversations(?:[-_]\d+)?|projects|memories)\.jsonl?", name, re.IGNORECASE) is not None
+    return re.fullmatch(r"(?:conversations(?:[-_]\d+)?|projects|memories)" + BROWSER_COPY + r"\.jsonl?", name,
+                        re.IGNORECASE) is not None
 
 
 def is_memories(obj: Any) -> bool:
@@ -119,9 +121,12 @@ def _memories(obj: dict[str, Any], project_names: dict[str, str], report: Import
                 found.append((f"Claude memory of project {name}: {body}",
                               {"memory": "project", "project": name, "project_uuid": str(uuid)}))
     report.messages_seen += len(found)
+    if found:  # said in the summary, so nobody takes the import's day for the day Claude learnt it (layouts33)
+        report.variant["memories_undated"] = report.variant.get("memories_undated", 0) + len(found)
     for content, meta in found:
         yield Record(content=content, ref=f"claude:memory:{sha1_hex(content)[:20]}", source="claude",
-                     memory_type="semantic", author="Assistant", thread="memories.json", metadata=meta)
+                     memory_type="semantic", author="Assistant", thread="memories.json",
+                     metadata={**meta, "undated": True})
 
 
 def is_project(obj: Any) -> bool:

@@ -19,9 +19,10 @@ from typing import IO, Any
 from importers import ImportFormatError, ImportReport, Record
 from importers._aichat import any_time, json_sources
 from importers.chatturns import Turn, Turns, json_errors_where, stream_json, text_of
+from importers.delivered import BROWSER_COPY
 
 NAME = "deepseek"
-FILE_RE = re.compile(r"conversations(?:[-_]\d+)?\.json")
+FILE_RE = re.compile(r"conversations(?:[-_]\d+)?" + BROWSER_COPY + r"\.json")
 _USER_TYPES = {"REQUEST"}
 _WORD_TYPES = {"REQUEST", "RESPONSE"}
 

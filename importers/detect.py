@@ -32,6 +32,7 @@ from importers import (
     codepages,
     dayone,
     deepseek,
+    delivered,
     docx,
     html_notes,
     jex,
@@ -81,7 +82,7 @@ def _json_kind(head: str) -> str | None:
 
 # The JSON files of a chat export, the conversations first: an export of no conversation (an empty list)
 # is still told by its projects.json or memories.json.
-_EXPORT_JSON_RE = re.compile(r"conversations(?:[-_]\d+)?\.jsonl?")
+_EXPORT_JSON_RE = re.compile(r"conversations(?:[-_]\d+)?" + delivered.BROWSER_COPY + r"\.jsonl?")
 _SIDE_JSON = ("projects.json", "memories.json")
 
 
@@ -250,6 +251,9 @@ def detect(path: Path | str) -> str:
         app = apps.folder_app(path)  # a chat app's export folder (Slack, Telegram, a Messenger chat)
         if app:
             return app
+        inner = delivered.only_folder(path)
+        if inner is not None and apps.folder_app(inner) == "telegram":
+            return "telegram"  # the folder a Telegram export was saved in: its pages are no notes
         what = kinds.folder_kind(path)
         if what is not None:  # another app's export, whose pages and JSON are no notes
             raise ImportFormatError(_unknown("not an export", what), file)
@@ -267,8 +271,13 @@ def detect(path: Path | str) -> str:
         for p in files:  # an export's own file, empty: said as such, not as "no conversations*.json"
             if p.stat().st_size == 0:
                 raise ImportFormatError(f"empty file ({_TRIED})", str(p))
+        for p, why in delivered.not_here(path, delivered.EXPORT_SUFFIXES):  # the export left in iCloud
+            raise ImportFormatError(f"{why} ({_TRIED})", str(p))
         raise ImportFormatError(_unknown("directory holds no conversations*.json nor notes", kinds.folder_kind(path, deep=True)),
                                 file)
+    what = delivered.os_file(path)  # an iCloud placeholder, a Zone.Identifier, an AppleDouble, a .DS_Store
+    if what:
+        raise ImportFormatError(what, file)
     with path.open("rb") as fh:
         raw = fh.read(64 * 1024)
     if raw.startswith(b"PK\x03\x04"):

@@ -27,9 +27,13 @@ _BLOCKS = {"address", "article", "aside", "blockquote", "dd", "div", "dl", "dt",
 _SKIP = {"head", "script", "style", "template", "noscript", "svg", "object"}
 
 
+TAKEOUT_INDEX = "archive_browser.html"  # Google Takeout's page listing what the archive holds: no note
+
+
 def is_note_page(path: Path) -> bool:
     """True for an ``.html`` file that is a note: no script in its first MB, no ``.json`` twin."""
-    if path.suffix.lower() not in HTML_SUFFIXES or path.name.lower() == "chat.html" or path.with_suffix(".json").exists():
+    if path.suffix.lower() not in HTML_SUFFIXES or path.name.lower() in ("chat.html", TAKEOUT_INDEX) \
+            or path.with_suffix(".json").exists():
         return False
     try:
         with path.open("rb") as fh:

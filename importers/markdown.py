@@ -42,6 +42,7 @@ from importers import (
     Record,
     codepages,
     dayone,
+    delivered,
     docx,
     enex,
     html_notes,
@@ -279,6 +280,9 @@ def _files(path: Path, report: ImportReport | None = None) -> tuple[Path, list[P
             # import for ever (users25: one broken link failed a whole vault's import); a note's name is said
             odd = [f for f in names if not os.path.isfile(os.path.join(dirpath, f))]
             if report is not None:
+                # a note left in iCloud (its placeholder) or copied at 0 bytes: said, not dropped without a word
+                for missing, why in delivered.not_here(Path(dirpath), NOTE_SUFFIXES):
+                    report.warn(f"{missing.relative_to(path).as_posix()}: {why}")
                 for f in odd:
                     if f.lower().endswith(NOTE_SUFFIXES + (".enex", json_canvas.CANVAS_SUFFIX)):
                         report.warn(f"{(Path(dirpath) / f).relative_to(path).as_posix()}: not a readable file "

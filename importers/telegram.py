@@ -102,8 +102,11 @@ def _sources(path: Path) -> tuple[list[tuple[Opener, str]], list[list[tuple[Open
         jsons = sorted(p for p in path.rglob("result.json"))
         if not groups and not jsons:
             raise ImportFormatError("folder holds no result.json nor messages.html of a Telegram export", file)
+        # Telegram Desktop's "Both": a chat's pages beside (or below) the result.json holding it are read once
+        covered = {p.parent for p in jsons}
         return ([(_file_opener(p), str(p)) for p in jsons],
-                [[(_file_opener(p), str(p)) for p in _page_order(pages)] for _, pages in sorted(groups.items())])
+                [[(_file_opener(p), str(p)) for p in _page_order(pages)] for where, pages in sorted(groups.items())
+                 if not covered & {where, *where.parents}])
     if is_zip(path):
         return _zip_sources(path)
     if PAGE_RE.fullmatch(path.name) or path.suffix.lower() in (".html", ".htm"):

@@ -25,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record
+from importers import ImportFormatError, ImportReport, Record, delivered
 from importers._common import normalise_phone
 from importers.registry import PARSERS
 from memengine import ingest_rename, jsonl_import, timekind
@@ -386,7 +386,8 @@ def folder_files(folder: Path, fmt: str) -> list[Path]:
     if suffixes is None:
         raise UserError(f"{folder}: a folder of {fmt} exports cannot be imported file by file "
                         f"(folders: {', '.join(FOLDER_SUFFIXES)}, markdown, chatgpt, claude)")
-    files = _files_with(folder, suffixes)
+    missing = {p for p, _ in delivered.not_here(folder, tuple(suffixes))}  # said by import_folder
+    files = [p for p in _files_with(folder, suffixes) if p not in missing]
     if fmt == "whatsapp":  # unzipped iOS exports: one folder per chat holding _chat.txt
         files += sorted(p / "_chat.txt" for p in folder.iterdir()
                         if p.is_dir() and not p.name.startswith(".") and (p / "_chat.txt").is_file())
@@ -421,9 +422,12 @@ def import_folder(store: MemoryStore, folder: Path, fmt: str, *, dry_run: bool =
     count = sum(_parse_all(f, fmt, options, store)[1] for f in files)
     if set_total and not dry_run:  # users31: a folder's progress had no total, no ETA and no last line
         set_total(count, count if episodes and PARSERS[fmt].conversational else 0)
-    return [import_path(store, f, fmt, dry_run=dry_run, episodes=episodes, progress=progress, add_total=add_total,
-                        phase=phase, **options)
-            for f in files]
+    summaries = [import_path(store, f, fmt, dry_run=dry_run, episodes=episodes, progress=progress,
+                             add_total=add_total, phase=phase, **options)
+                 for f in files]
+    # a chat left in iCloud or copied at 0 bytes is not read: said, never dropped without a word
+    summaries[0].warnings.extend(f"{p}: {why}" for p, why in delivered.not_here(folder, tuple(FOLDER_SUFFIXES[fmt])))
+    return summaries
 
 
 def _count_new(store: MemoryStore, path: Path, fmt: str, options: dict[str, Any]) -> int:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError
+from importers import ImportFormatError, delivered, takeout
 from importers.registry import PARSERS
 from memengine.errors import UserError
 from memengine.ingest import ImportSummary, _parse_all, import_path
@@ -36,6 +36,9 @@ def mixed_plan(folder: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
     from importers import notion
     from importers.detect import detect, other_notes
 
+    takeout_plan = takeout.folder_plan(folder)  # a Google Takeout: each product as what it is
+    if takeout_plan is not None:
+        return _contacts_first(takeout_plan[0]), takeout_plan[1]
     parts: list[tuple[Path, str]] = []
     warnings: list[str] = []
     entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
@@ -46,12 +49,12 @@ def mixed_plan(folder: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
             except ImportFormatError as exc:
                 warnings.append(f"{p}: skipped: {exc.reason.split('; expected ')[0]}")
                 continue
-            inner = zip_plan(p) if kind == "whatsapp" and p.suffix.lower() == ".zip" else None
+            inner = zip_plan(p) if p.suffix.lower() == ".zip" else None
             parts += inner[0] if inner else [(p, kind)]  # a chat zip's contact cards too
             warnings += inner[1] if inner else []
         elif p.is_dir() and (p / "_chat.txt").is_file():  # an unzipped iOS chat
             parts.append((p / "_chat.txt", "whatsapp"))
-    if any(re.fullmatch(r"conversations(?:[-_]\d+)?\.json", p.name.lower()) for p in entries):
+    if any(re.fullmatch(r"conversations(?:[-_]\d+)?" + delivered.BROWSER_COPY + r"\.json", p.name.lower()) for p in entries):
         try:
             parts.append((folder, detect(folder)))
         except ImportFormatError as exc:
@@ -76,11 +79,15 @@ def _contacts_first(parts: list[tuple[Path, str]]) -> list[tuple[Path, str]]:
 
 def zip_plan(path: Path) -> tuple[list[tuple[Path, str]], list[str]] | None:
     """((path, format) parts, warnings) for a WhatsApp zip holding contact cards (.vcf members):
-    the cards as a vCard import, then the chat; None for any other file. Cards that cannot be
+    the cards as a vCard import, then the chat; a Google Takeout's zip of several products
+    (:func:`importers.takeout.zip_plan`); None for any other file. Cards that cannot be
     read leave the chat alone, with a warning naming them."""
     from importers._common import ZIP_OPEN_ERRORS, has_member, is_zip
     from importers.detect import detect
 
+    takeout_plan = takeout.zip_plan(path)  # a Google Takeout's zip: each product as what it is
+    if takeout_plan is not None:
+        return takeout_plan
     try:
         if not (path.is_file() and is_zip(path) and detect(path) == "whatsapp"):
             return None

@@ -32,7 +32,6 @@ from conftest import run_cli
 from importer_cli import (
     assert_import_refused,
     check_chat_shape,
-    counts,
     fuzzed_outcomes,
     one_envelope,
     parsed,
@@ -219,6 +218,7 @@ def test_notes_beside_the_os_files(rel: str, content: str) -> None:
     assert [r.content for r in recs] == [content] and rep.warnings == []
 
 
+@pytest.mark.xfail(strict=True, reason="layouts33's second slice: callout types")
 def test_obsidian_callouts_keep_their_type() -> None:
     recs, _ = parsed(FIX / "notes" / "callouts", "markdown")
     assert [r.content for r in recs] == [
@@ -232,6 +232,7 @@ def test_obsidian_callouts_keep_their_type() -> None:
 SIG = FIX / "sigtop-json" / "messages"
 
 
+@pytest.mark.xfail(strict=True, reason="layouts33's second slice: sigtop's JSON")
 @pytest.mark.parametrize("path", [SIG / "Ana Sousa (+351912345678).json", SIG], ids=["file", "folder"])
 def test_sigtop_json(path: Path) -> None:
     recs, rep = parsed(path, "signal")
@@ -247,10 +248,10 @@ def test_claude_memories_stored_undated_and_said(tmp_path: Path) -> None:
     recs, rep = parsed(FIX / "claude-memories", "claude")
     memory = [r for r in recs if r.memory_type == "semantic"]
     assert [(r.content, r.event_at) for r in memory] == [("Claude memory: Rui rents a flat in Alvalade.", None)]
-    assert any("memories.json" in w and "no date" in w for w in rep.warnings), rep.warnings
+    assert rep.variant["memories_undated"] == 1 and memory[0].metadata["undated"] is True
     code, out = cli_import(FIX / "claude-memories", tmp_path)
     assert code == 0 and out["data"]["memories_added"] == 3
-    assert any("no date" in w for w in warnings_of(out)), out
+    assert out["data"]["variant"]["memories_undated"] == 1, out  # in the summary line too ("memories_undated 1")
 
 
 # --- damaged and OS files alone ------------------------------------------------------------------------------------------
@@ -280,7 +281,8 @@ def test_a_cut_utf16_chat_keeps_what_it_holds_and_says_so() -> None:
 
 
 @pytest.mark.parametrize(("rel", "keep"), [
-    ("sigtop-json/messages/Ana Sousa (+351912345678).json", 2),
+    pytest.param("sigtop-json/messages/Ana Sousa (+351912345678).json", 2,
+                 marks=pytest.mark.xfail(strict=True, reason="layouts33's second slice: sigtop's JSON")),
     ("telegram/both/ChatExport_2024-06-01/result.json", 2),
 ])
 def test_fuzzed_copies_are_read_or_refused_in_one_line(rel: str, keep: int, tmp_path: Path) -> None:
