@@ -94,6 +94,8 @@ SESSION_COVERAGE = 1.0
 # Round 48 (spread.py): list questions' results spread over bursts, not only days; off until bench/recall48_pool.py
 # keeps it.
 LIST_SPREAD = ""
+# Round 50 (list_hop.py): a list question's second hop past the fused top 30; off until bench/recall50_pool.py keeps it.
+LIST_HOP = ""
 # Round 48 (ordinal.py): "the first …" favours the earliest of the top candidates, "the latest …" the latest.
 ORDINAL = ""
 COVER_FROM = 5
@@ -404,6 +406,9 @@ class RecallConfig:
     list_spread: str = LIST_SPREAD
     # ... and the person prior × this for a list question (only while list_spread is on; 1.0 = as any question).
     list_person: float = 1.0
+    # Round 50: a list question's second hop into other sessions over the best "pool" fused candidates,
+    # "w:seeds:pool" (memengine/recall/list_hop.py); "" = off.
+    list_hop: str = LIST_HOP
     # Round 48: a question's ordinal ("the first", "the latest") nudges the top "depth" toward that end of time,
     # "w:depth[:early|late]" (memengine/recall/ordinal.py); "" = off.
     ordinal: str = ORDINAL

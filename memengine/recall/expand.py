@@ -80,9 +80,11 @@ Shares = Callable[[list[str]], tuple[dict[str, float], int]]
 Search = Callable[[str, int], dict[int, float]]  # FTS5 query, limit -> {memory id: bm25, larger is better}
 
 
-def hop_terms(shares_of: Shares, query: str, seeds: list[Candidate], rare_share: float) -> list[str]:
+def hop_terms(shares_of: Shares, query: str, seeds: list[Candidate], rare_share: float,
+              rare_count: int = 0) -> list[str]:
     """Words of the seeds rare in the store's own texts (not context columns) and not in the
-    question, rarest first (at most HOP_TERMS)."""
+    question, rarest first (at most HOP_TERMS); rare: in at most ``rare_share`` of the memories, or in at most
+    ``rare_count`` of them (a chat of 80 turns has no word in 1 % of it but the seed's own)."""
     asked = {_stem(w) for w in _words(query)}
     cands = list(dict.fromkeys(w for c in seeds for w in _words(bare_text(c.content, c.author))
                                if len(w) >= 3 and w not in STOPWORDS and not w.isdigit() and _stem(w) not in asked))
@@ -91,25 +93,26 @@ def hop_terms(shares_of: Shares, query: str, seeds: list[Candidate], rare_share:
     shares, total = shares_of(cands)
     total = max(1, total)
     # in two memories at least (the seed itself and another: else there is nothing to reach)
-    kept = [w for w in cands if 1.5 / total <= shares.get(w, 1.0) <= rare_share]
+    most = max(rare_share, (rare_count + 0.5) / total)
+    kept = [w for w in cands if 1.5 / total <= shares.get(w, 1.0) <= most]
     kept.sort(key=lambda w: (shares[w], cands.index(w)))
     return kept[:HOP_TERMS]
 
 
 def hop_bonus(search: Search, shares_of: Shares, query: str, ranked: list[Candidate], seeds: int, weight: float,
-              rare_share: float, keep: int = 0) -> list[Candidate]:
+              rare_share: float, keep: int = 0, limit: int = EXPAND_POOL * 3, rare_count: int = 0) -> list[Candidate]:
     """Ranks after ``max(seeds, keep)`` re-sorted by score + the second hop's bonus (see the module doc), the
-    rare words read from the first ``seeds``. Scores of the moved candidates become the sum (the order returned
-    is by it)."""
+    rare words read from the first ``seeds``, the best ``limit`` hop hits read. Scores of the moved candidates
+    become the sum (the order returned is by it)."""
     fixed = max(seeds, keep)
     if weight <= 0 or len(ranked) <= fixed:
         return ranked
     first = ranked[:seeds]
-    terms = hop_terms(shares_of, query, first, rare_share)
+    terms = hop_terms(shares_of, query, first, rare_share, rare_count)
     if not terms:
         return ranked
     match = " OR ".join(quote_fts(t) for t in terms)
-    hits = search(match, EXPAND_POOL * 3)
+    hits = search(match, limit)
     if not hits:
         return ranked
     # bm25 from FTS5 is negative-better in SQL, but _keyword returns larger-is-better scores

@@ -515,13 +515,18 @@ class Recall(KeywordSearch, People):
                 and any(c._meta_raw and '"episode"' in c._meta_raw for c in rows.values()) else None)
         want = k + 5 if more else k  # an episode whose best member is shown already leaves a gap
         expanding = run.strategy == "hybrid" and (run.cfg.w_coverage > 0 or run.cfg.w_hop > 0)
-        spread = False
+        spread, spread_pool = False, 0
         if run.strategy == "hybrid" and run.cfg.list_spread:  # a list question (round 48; off by default)
-            from memengine.recall.spread import asks_list
+            from memengine.recall.spread import asks_list, parse
 
             spread = asks_list(run.query)
-        if cover or expanding or spread:
-            want = max(want, COVER_POOL if cover or spread else 0, EXPAND_POOL if expanding else 0)
+            spread_pool = parse(run.cfg.list_spread)[3] if spread else 0  # (round 50: deeper than COVER_POOL)
+        if run.strategy == "hybrid" and run.cfg.list_hop:  # (round 50; imported here: off by default)
+            from memengine.recall.list_hop import pool_of
+
+            spread_pool = max(spread_pool, pool_of(run.cfg.list_hop, run.query))
+        if cover or expanding or spread or spread_pool:
+            want = max(want, COVER_POOL if cover or spread else 0, EXPAND_POOL if expanding else 0, spread_pool)
         fuse_cfg = self._vocab_weights(run) if run.strategy == "hybrid" and run.cfg.kw_cover > 0 and run.kw \
             and not run.raw else run.cfg  # (round 26: the keyword weight a question's words can earn; vocab_cover.py)
         if spread and run.cfg.list_person != 1.0:  # (round 48: a list question's person, their own turns)
@@ -537,6 +542,11 @@ class Recall(KeywordSearch, People):
                 match, run.where, run.args, limit, run.cfg.fts_weights)), self._content_shares)
         if members:
             scored = resolve_episodes(scored, len(scored), members)
+        if run.strategy == "hybrid" and run.cfg.list_hop:  # a list question's hop into other sessions (round 50)
+            from memengine.recall.list_hop import list_hop
+
+            scored = list_hop(scored, run.query, run.cfg.list_hop, lambda match, limit: dict(self._keyword(
+                match, run.where, run.args, limit, run.cfg.fts_weights)), self._content_shares, run.cfg.hop_rare_share)
         if run.strategy == "hybrid" and run.cfg.ordinal:  # "the first …": the earliest end of the chat's time
             from memengine.recall.ordinal import ordinal_nudge  # (round 48; imported here: off by default)
 
