@@ -30,7 +30,7 @@ from memengine.fact_cue_lexicon import TITLES
 from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold_text
 from memengine.fact_types import Verdict
 
-__all__ = ["ADDING", "REASON", "vacated", "written_as_name"]
+__all__ = ["ADDING", "NOT_STATE", "REASON", "another_role", "new_value", "older_values", "vacated", "value_hits", "written_as_name"]
 
 REASON = "the older's value vacated by an event, the slot filled anew"
 
@@ -299,3 +299,10 @@ def vacated(old: str, new: str) -> Verdict | None:
             return Verdict("slot", f"{REASON}: {hit[0]} ({m.group(0)}) -> {came}", 0.8)
     return None
 
+
+# (read by memengine/fact_reason_value.py too: the older's value named beside a new one, with no verb of ending)
+older_values = _older
+value_hits = _hits
+new_value = _new_value
+another_role = _another_role
+NOT_STATE = _NOT_STATE
