@@ -10,6 +10,7 @@ second download as ``name (1).ext``. None of these is the export: beside it they
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -71,29 +72,29 @@ def only_folder(folder: Path) -> Path | None:
     return entries[0] if len(entries) == 1 and entries[0].is_dir() else None
 
 
-def not_here(folder: Path, suffixes: tuple[str, ...], deep: bool = False) -> list[tuple[Path, str]]:
-    """Files of ``folder`` (with ``deep``, below it, outside hidden folders and ``__MACOSX``) that stand for an
-    export file ending in one of ``suffixes`` but do not hold it: (path, why) for iCloud placeholders and 0-byte
-    files, sorted."""
+def not_here(folder: Path, suffixes: tuple[str, ...]) -> list[tuple[Path, str]]:
+    """Files directly in ``folder`` that stand for an export file ending in one of ``suffixes`` but do not hold it:
+    (path, why) for iCloud placeholders and 0-byte files, sorted."""
     found: list[tuple[Path, str]] = []
     try:
-        entries = sorted(folder.rglob("*") if deep else folder.iterdir())
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=lambda e: e.name)
     except OSError:
         return found
-    for p in entries:
-        rel = p.relative_to(folder).parts
-        if any(part.startswith(".") or part == "__MACOSX" for part in rel[:-1]):
-            continue
-        original = icloud_original(p.name)
+    for e in entries:
+        low = e.name.lower()
+        original = icloud_original(e.name)
         if original is not None and original.lower().endswith(suffixes):
-            found.append((p, f"in iCloud, not downloaded (a placeholder of {original!r}): download it and import again"))
-        elif not p.name.startswith(".") and p.name.lower().endswith(suffixes) and _empty(p):
-            found.append((p, "0 bytes (a cloud drive's online-only file copied before it was downloaded?): skipped"))
+            found.append((folder / e.name,
+                          f"in iCloud, not downloaded (a placeholder of {original!r}): download it and import again"))
+        elif low.endswith(suffixes) and not e.name.startswith(".") and _empty(e):
+            found.append((folder / e.name,
+                          "0 bytes (a cloud drive's online-only file copied before it was downloaded?): skipped"))
     return found
 
 
-def _empty(path: Path) -> bool:
+def _empty(entry: os.DirEntry[str]) -> bool:
     try:
-        return path.is_file() and path.stat().st_size == 0
+        return entry.is_file() and entry.stat().st_size == 0
     except OSError:
         return False

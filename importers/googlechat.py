@@ -110,7 +110,7 @@ def _zip_files(path: Path) -> dict[str, tuple[Opener, str]]:
 
 
 def _load(opener: Opener, where: str) -> Any:
-    with opener() as raw:
+    with json_errors_where(where), opener() as raw:  # a damaged zip member: one line naming it (fuzz, layouts33)
         data = raw.read(16 * 1024 * 1024 + 1)
     if len(data) > 16 * 1024 * 1024:
         raise ImportFormatError("file larger than 16 MB (no group_info.json is)", where)

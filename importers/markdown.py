@@ -65,6 +65,7 @@ from importers._common import MAX_LINE_CHARS, decode_text, is_zip, split_lines
 from importers.frontmatter import front_matter as _front_matter
 from importers.frontmatter import front_tags
 from importers.frontmatter import parse_front_matter as parse_front_matter  # re-exported (tests, callers)
+from importers.markdown_markup import callout_types
 from importers.markdown_markup import strip_markup as _strip_markup
 from importers.note_dates import (
     _DATE_RE,
@@ -457,6 +458,7 @@ def _parse_text(text: str, file: Path, root: Path, rel: str, report: ImportRepor
         # a nested Notion page: its parents' titles first; a Dendron note's too, then its own before a heading
         prefix = " > ".join([*parents, *([str(title)] if dendron and path_str else []), str(path_str or title)])
         embeds = [m.group(2) for m in _WIKILINK_RE.finditer(body) if m.group(1)] if "![[" in body else []
+        callouts = [] if plain else callout_types(raw_body)  # Obsidian's [!todo], [!warning]: kept (layouts33)
         for piece in _chunks(body.strip()):
             report.messages_seen += 1  # one per chunk: a memory-sized unit seen
             n = occurrences.get(path_str, 0)
@@ -468,6 +470,8 @@ def _parse_text(text: str, file: Path, root: Path, rel: str, report: ImportRepor
                 metadata["embeds"] = embeds
             if fields:
                 metadata["fields"] = fields
+            if callouts:
+                metadata["callouts"] = callouts
             heading_tags = section_tags.get(section.line - 1, []) if section.heading_line else []
             tags = list(dict.fromkeys(fm_tags + line_tags + heading_tags + _tags(piece)))
             shown, note_targets = markdown_apps.note_links(_display_links(piece), rel)

@@ -38,6 +38,14 @@ def _callout(m: re.Match[str]) -> str:
     return m.group(1) + ("" if rest.strip() else m.group(2).replace("-", " ").capitalize())
 
 
+def callout_types(text: str) -> list[str]:
+    """The types of the Obsidian callouts in ``text`` (``> [!todo]- Title`` -> ``todo``), in order, each once: the
+    text keeps a callout as a quote titled by its title (round 9's decision), the type goes to the metadata."""
+    if "[!" not in text:
+        return []
+    return list(dict.fromkeys(m.group(2).lower() for line in text.split("\n") if (m := _CALLOUT_RE.match(line))))
+
+
 def _mask_code(line: str) -> tuple[str, list[str]]:
     """``line`` with its `code spans` replaced by NUL-numbered placeholders, and the spans."""
     spans: list[str] = []

@@ -4,7 +4,7 @@ its next lines continuing it. In a message, "> " lines first are the message it 
 are attachments (media) and "(- Name: ❤️, Me: 👍 -)" its reactions: all three go to metadata. Times are the
 computer's wall time (naive). The chat is the folder's name. A chat written as JSON only (data.json) is read by
 :mod:`importers.signal_json`, as a web page only (index.html) by :mod:`importers.signal_html`; where several are,
-the markdown, then the JSON. sigtop's text export (a .txt a chat) is read by :mod:`importers.sigtop`.
+the markdown, then the JSON. sigtop's text export (a .txt a chat) is read by :mod:`importers.sigtop`, its JSON by :mod:`importers.sigtop_json`.
 
 Signal's own backup (signal-*.backup) is encrypted with the phone's passphrase: refused by detection
 (:mod:`importers.kinds`)."""
@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, apps32, signal_html, signal_json, sigtop
+from importers import ImportFormatError, ImportReport, Record, apps32, signal_html, signal_json, sigtop, sigtop_json
 from importers._common import head_matches
 from importers._textlines import iter_lines
 from importers.chatturns import Turn, Turns
@@ -44,6 +44,11 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
     turns = Turns(NAME, report)
     if path.suffix.lower() == ".txt" and apps32.is_sigtop(path):  # sigtop's text export (importers.sigtop)
         yield from sigtop.records(path, turns)
+        return
+    if path.suffix.lower() == ".json" and apps32.is_sigtop_json(path):  # sigtop's JSON (importers.sigtop_json)
+        yield from sigtop_json.records(path, turns)
+        if not report.messages_seen:
+            raise ImportFormatError("no Signal message in this sigtop file", where, 1)
         return
     if path.suffix.lower() == ".json":  # its JSON (signal_json)
         yield from signal_json.records(path, turns)
