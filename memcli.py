@@ -334,15 +334,19 @@ def forget(memory_id: int) -> None:
     Example:
       mem.py forget 42 && mem.py restore 42
     """
-    m, back = current_ctx().store().forget_versions(memory_id)
+    m, back, episodes = current_ctx().store().forget_versions(memory_id)
     data: dict[str, Any] = {"id": m.id, "status": m.status}
     if back:  # the older versions of a fact it had replaced: the answer again (users31)
         data["current_again"] = back
+    if episodes:  # a chat turn's episodes hold its words: forgotten with it (users34)
+        data["episodes_forgotten"] = episodes
 
     def human() -> None:
         click.echo(f"forgot #{m.id} (restore with: mem.py restore {m.id})")
         if back:
             click.echo("current again: " + " ".join(f"#{i}" for i in back) + f" (#{m.id} had replaced them)")
+        if episodes:
+            click.echo("forgotten with it: " + " ".join(f"#{i}" for i in episodes) + " (episodes holding its words)")
 
     emit(data, human)
 

@@ -113,6 +113,26 @@ def _free_bytes(path: Path) -> int | None:
         return None
 
 
+def size_limit_reached(path: Path) -> int | None:
+    """This process's file size limit (``ulimit -f``, RLIMIT_FSIZE) in bytes when the file or its write-ahead log
+    has grown to within a megabyte of it; None when there is no limit or it is far."""
+    try:
+        import resource  # (Unix only; here: only a failed write reads it)
+
+        limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    except (ImportError, OSError, ValueError):
+        return None
+    if limit == resource.RLIM_INFINITY or limit < 0:
+        return None
+    for p in (path, side_files(path)[0], Path(str(path) + "-journal")):
+        try:
+            if p.stat().st_size + (1 << 20) >= limit:
+                return int(limit)
+        except OSError:
+            continue
+    return None
+
+
 def _header_ok(path: Path) -> bool | None:
     """True if the file starts like an SQLite database; None if it cannot be read or is empty."""
     try:
@@ -208,6 +228,12 @@ def describe(kind: str, path: Path, exc: BaseException | None = None, backups: P
             return "read_only", (f"{path}: folder {path.parent} is read-only; writes need to create "
                                  f"{path.name}-wal there")
         return "read_only", f"{path}: cannot write{detail}"
+    if kind in ("disk_full", "io_error"):
+        # SQLite reports a write the file size limit refused (EFBIG) as a disk I/O error: the disk is fine (users34)
+        limit = size_limit_reached(path)
+        if limit is not None:
+            return "disk_full", (f"{path}: the file size limit ({limit:,} bytes: ulimit -f) is reached: raise it and "
+                                 "retry; nothing was half-written")
     if kind == "disk_full":
         free = _free_bytes(path)
         room = f" ({free:,} bytes free)" if free is not None else ""

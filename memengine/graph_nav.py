@@ -48,8 +48,11 @@ def structural_context(store: MemoryStore, ids: list[int], max_siblings: int = 5
                 """SELECT cm.memory_id FROM cluster_members cm JOIN memories m ON m.id = cm.memory_id
                    WHERE cm.cluster_id = ? AND cm.memory_id <> ? AND m.status = 'active'
                    ORDER BY coalesce(cm.similarity, 0) DESC, cm.memory_id LIMIT ?""", (row[0], mid, max_siblings))]
+        # a forgotten episode is not shown: its text holds a forgotten turn's words (memengine/forget_episodes.py)
         ep = conn.execute(
-            "SELECT target_id FROM associations WHERE source_id = ? AND edge_type = 'part_of' ORDER BY weight DESC LIMIT 1",
+            """SELECT a.target_id FROM associations a JOIN memories e ON e.id = a.target_id
+               WHERE a.source_id = ? AND a.edge_type = 'part_of' AND e.status != 'deleted'
+               ORDER BY a.weight DESC LIMIT 1""",
             (mid,)).fetchone()
         if ep:
             ctx["episode"] = {"id": ep[0], "summary": _summary(store, ep[0])}

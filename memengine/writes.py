@@ -563,12 +563,14 @@ class Writes(StoreBase):
         """Soft delete: hidden from recall, kept in the file, restorable."""
         return self.forget_versions(mid)[0]
 
-    def forget_versions(self, mid: int) -> tuple[Memory, list[int]]:
-        """``forget``, and the ids of the older versions of a fact it had replaced that are current again
-        (memengine/forget_versions.py: a wrong new value forgotten leaves the old one as the answer)."""
-        from memengine import forget_versions
+    def forget_versions(self, mid: int) -> tuple[Memory, list[int], list[int]]:
+        """``forget``, the ids of the older versions of a fact it had replaced that are current again
+        (memengine/forget_versions.py: a wrong new value forgotten leaves the old one as the answer), and the ids
+        of the episodes forgotten with a chat turn (memengine/forget_episodes.py: its words are in them)."""
+        from memengine import forget_episodes, forget_versions
 
         back: list[int] = []
+        episodes: list[int] = []
         with write_tx(self.conn):
             row = self.conn.execute("SELECT status FROM memories WHERE id = ?", (mid,)).fetchone()
             if row is None:
@@ -577,11 +579,13 @@ class Writes(StoreBase):
                 now = to_iso(utcnow()) or ""
                 self.conn.execute("UPDATE memories SET status = 'deleted', updated_at = ? WHERE id = ?", (now, mid))
                 back = forget_versions.reinstate(self.conn, mid, now)
-        return self.get(mid), back
+                episodes = forget_episodes.hide(self.conn, mid, now)
+        return self.get(mid), back, episodes
 
     def restore(self, mid: int) -> Memory:
-        """Bring back a forgotten or archived memory (a fact replaces again what it had replaced)."""
-        from memengine import forget_versions
+        """Bring back a forgotten or archived memory (a fact replaces again what it had replaced; a chat turn's
+        episodes forgotten with it come back once none of their turns is forgotten)."""
+        from memengine import forget_episodes, forget_versions
 
         with write_tx(self.conn):
             row = self.conn.execute("SELECT status FROM memories WHERE id = ?", (mid,)).fetchone()
@@ -596,6 +600,7 @@ class Writes(StoreBase):
             )
             if row[0] == "deleted":
                 forget_versions.replace_again(self.conn, mid, now or "")
+                forget_episodes.bring_back(self.conn, mid, now or "")
         return self.get(mid)
 
     EXPORT_KEYS = ("content", "memory_type", "source", "ref", "importance", "event_at", "created_at",
