@@ -52,7 +52,7 @@ from memengine.consolidate_jobs import _doc_freq, _subject, _summary_job, _summa
 from memengine.consolidate_review import cluster_tree, list_contradictions, resolve_contradiction
 from memengine.db import write_tx
 from memengine.edges import add_edges
-from memengine.errors import LockedError, UserError
+from memengine.errors import KIND_ERRORS, LockedError, UserError
 from memengine.knn import VectorIndex
 from memengine.knn import normalise as _normalise
 from memengine.links import (
@@ -677,7 +677,8 @@ class Consolidator(ClusterSteps):
         except memorymd.ManagedBlockError as exc:
             raise UserError(f"{path}: {exc}") from None
         except OSError as exc:
-            raise UserError(f"{path}: {memorymd.missing_folder(path) or exc.strerror or exc}") from None
+            kind, message = memorymd.write_failed(path, exc)
+            raise KIND_ERRORS.get(kind, UserError)(message) from None
         out = {"memory_md": str(path), "changed": bool(changed), "block_chars": len(block)}
         if not self.write_files and edited:
             out["edited_block_would_be_saved"] = True

@@ -453,6 +453,22 @@ def missing_folder(path: Path) -> str | None:
     return f"its folder {target.parent} does not exist{via}: create it, or give --memory-md a file in a folder that is there"
 
 
+def write_failed(path: Path, exc: OSError) -> tuple[str, str]:
+    """The kind (``disk_full``, ``read_only``, ``invalid_input``) and one-line message of a MEMORY.md that could not
+    be written. A full disk or a read-only folder is not the user's bad input: the nightly cron's exit code says
+    which (10, 9), as for the memory file itself (users34: a full disk was exit 1 "No space left on device")."""
+    import errno
+
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return "disk_full", (f"{path}: the disk holding it is full: the file is as it was; free some space, then "
+                             f"`mem.py consolidate --phases write --memory-md {path}` writes the block")
+    if exc.errno == errno.EROFS or (exc.errno in (errno.EACCES, errno.EPERM)
+                                    and not os.access(Path(os.path.realpath(path)).parent, os.W_OK)):
+        return "read_only", (f"{path}: its folder cannot be written (consolidate writes a new file beside it and "
+                             "renames it over the old one): the file is as it was")
+    return "invalid_input", f"{path}: {missing_folder(path) or exc.strerror or exc}"
+
+
 def _fsync_dir(directory: Path) -> None:
     """Make the rename durable; not every platform can open a directory."""
     try:
