@@ -40,6 +40,7 @@ from memengine import (
     cluster_names,
     cluster_split,
     decay,
+    forget_episodes,
     graph_rank,
     memorymd,
     summarize,
@@ -328,12 +329,14 @@ class Consolidator(ClusterSteps):
             preloaded = _RowsById(ids, mat)
         sink: dict[int, bytes] = {}
         made = close_all(self.store, self.now, preloaded=preloaded, sink=sink)
-        if made:  # the run's snapshot takes them in: the later phases link and cluster them now, not next run
+        with write_tx(self.conn):  # an episode holding a forgotten turn's words is forgotten with it (users34)
+            hidden = forget_episodes.sweep(self.conn, to_iso(self.now) or "")
+        if made or hidden:  # the run's snapshot takes them in: the later phases link and cluster them now, not next run
             self._max_id = int(self.conn.execute("SELECT coalesce(max(id), 0) FROM memories").fetchone()[0])
             self._invalidate()
             if sink:  # the vectors just stored, as a read would return them (vectors_from_blobs)
                 self._add_vectors(dict(zip(sink, vectors_from_blobs(list(sink.values())))))
-        return {"episodes": made}
+        return {"episodes": made, **({"episodes_forgotten": len(hidden)} if hidden else {})}
 
     # ------------------------------------------------------------ links
 

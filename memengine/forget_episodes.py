@@ -73,3 +73,20 @@ def bring_back(conn: sqlite3.Connection, mid: int, now: str) -> list[int]:
                      (json.dumps(meta, ensure_ascii=False), now, eid))
         out.append(int(eid))
     return out
+
+
+def sweep(conn: sqlite3.Connection, now: str) -> list[int]:
+    """Episodes still readable though a turn of theirs is forgotten (forgotten before users34, or a turn an episode
+    was linked to again after it was forgotten) are forgotten with those turns, as :func:`hide` does at forget time.
+    Returns their ids. Run by consolidate's ``episodes`` phase; reads only the forgotten turns' edges."""
+    rows = conn.execute(
+        """SELECT t.id FROM memories t
+           WHERE t.status = 'deleted' AND EXISTS (
+               SELECT 1 FROM associations a JOIN memories e ON e.id = a.target_id
+               WHERE a.source_id = t.id AND a.edge_type = 'part_of' AND e.status != 'deleted'
+                 AND json_extract(e.metadata, '$.kind') = 'episode')
+           ORDER BY t.id""").fetchall()
+    out: list[int] = []
+    for (mid,) in rows:
+        out += hide(conn, int(mid), now)
+    return out

@@ -105,3 +105,24 @@ def test_restoring_the_turns_brings_their_episode_back_but_not_one_forgotten_on_
     assert _run(db, "forget", str(shellfish))[1]["data"].get("episodes_forgotten") in (None, [])
     assert _run(db, "restore", str(shellfish))[0] == 0
     assert _status(db, late) == "deleted" and _status(db, shellfish) == "active"
+
+
+def test_consolidate_forgets_the_episodes_of_turns_forgotten_before(tmp_path: Path) -> None:
+    """A store whose turns were forgotten by an older mem (the turn's status set, its episode left readable): the
+    night's consolidate forgets the episodes holding them, as forget does now; the others stay."""
+    db, turns, episodes = _imported(tmp_path)
+    shellfish = turns["Ana Souza: I'm allergic to shellfish so no paella night please"]
+    late = next(e for e, m in episodes.items() if shellfish in m)
+    with sqlite3.connect(db) as conn:  # what `forget` did before: the turn alone
+        conn.execute("UPDATE memories SET status = 'deleted' WHERE id = ?", (shellfish,))
+    code, got = _run(db, "recall", "shellfish", "--strategy", "keyword")
+    assert code == 0 and [r["id"] for r in got["data"]["results"]] == [late]
+    code, out = _run(db, "consolidate")
+    assert code == 0 and out["data"]["phases"]["episodes"]["episodes_forgotten"] == 1, out["data"]["phases"]
+    assert _status(db, late) == "deleted" and all(_status(db, e) == "active" for e in episodes if e != late)
+    code, got = _run(db, "recall", "shellfish", "--strategy", "keyword")
+    assert code == 0 and got["data"]["count"] == 0
+    assert _run(db, "restore", str(shellfish))[0] == 0
+    assert _status(db, late) == "active"
+    code, out = _run(db, "consolidate")
+    assert code == 0 and "episodes_forgotten" not in out["data"]["phases"]["episodes"]
