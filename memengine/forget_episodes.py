@@ -4,8 +4,9 @@ An episode (memengine/chat_episodes.py) is a memory of its own whose text is its
 left that text readable through the episode: a person who forgot someone's turns still got their words back from
 a keyword recall, ``recall --context``, ``list`` and ``export`` (users34). An episode holding a turn being forgotten
 is now forgotten with it — a soft delete like the turn's, the turn's id kept in the episode's metadata
-(``forgotten_with``) — and comes back when none of the turns it was forgotten with is forgotten any more. An
-episode forgotten on its own (no ``forgotten_with``) is never brought back by restoring a turn.
+(``forgotten_with``) — and comes back when a turn is restored and none of its turns is forgotten any more. An
+episode forgotten on its own (no ``forgotten_with``) is never brought back by restoring a turn; one holding a turn an
+older mem forgot is forgotten by the night's consolidate (:func:`sweep`).
 
 The episode's other turns stay as they are; they are found on their own, no longer through the episode.
 
