@@ -443,6 +443,10 @@ def doctor(fix: bool, recover_to: str | None, full: bool) -> None:
                 click.echo(f"next: mem.py --db {res['dest']} doctor --fix  (embeds {res['missing_vectors']} vectors)")
 
         warnings = [f"{t}: {why}" for t, why in res["unreadable"].items()]
+        if res["newer_migrations"]:  # (users34) every other command refuses such a file: the copy is a downgrade
+            warnings.append(f"{c.path}: written by a newer mem (unknown migrations: {', '.join(res['newer_migrations'])});"
+                            f" {res['dest']} has this version's schema, without what those migrations added: upgrade "
+                            "mem and recover again to keep it")
         emit(res, told, warnings)
         return
     failed: core.MemError | None = None

@@ -12,7 +12,7 @@ from typing import Any
 from memengine import dbfile, signplane
 from memengine.db import connect, raw_connect, write_tx
 from memengine.errors import UserError
-from memengine.migrations import migrate
+from memengine.migrations import MIGRATIONS, migrate
 from memengine.records import MEMORY_TYPES
 from memengine.store import MemoryStore
 from memengine.vectors import VEC_PARAM
@@ -46,6 +46,9 @@ def recover_file(src: Path | str, dest: Path | str) -> dict[str, Any]:
 
     res = dbfile.recover(src, dest, raw_connect, make_dest, lambda t: t.startswith(_RECOVER_SKIP),
                          raw_rows={"memories": _plausible_memory})
+    # (users34) a file a newer mem wrote is copied into this version's schema: what its newer migrations added is
+    # not in the copy — said, since every other command refuses such a file (exit 11 "upgrade mem")
+    res["newer_migrations"] = _newer_migrations(src)
     res["vectors"] = _recover_vectors(src, dest)
     store = MemoryStore(dest, embedder=None, fast_start=True)
     try:
@@ -55,6 +58,21 @@ def recover_file(src: Path | str, dest: Path | str) -> dict[str, Any]:
     finally:
         store.close()
     return res
+
+
+def _newer_migrations(src: Path) -> list[str]:
+    """The migrations ``src`` had applied that this version does not know (a newer mem wrote it); [] if unreadable."""
+    try:
+        s = dbfile.open_read_only(src, raw_connect)
+    except Exception:
+        return []
+    try:
+        done = {str(r[0]) for r in s.execute("SELECT name FROM _mem_migrations")}
+    except Exception:  # (a damaged file's table may not read: nothing to say then)
+        return []
+    finally:
+        s.close()
+    return sorted(done - {name for name, _ in MIGRATIONS})
 
 
 def _plausible_memory(row: dict[str, Any]) -> bool:
