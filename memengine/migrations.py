@@ -242,7 +242,7 @@ def _m015_people_faded(conn: Any) -> None:
 # The importers whose every record carries a wall clock without a zone (importers.Record: "naive local"), frozen
 # as m016 found them: their rows' event_at is a floating wall clock. The importers that write either, by layout
 # (Telegram's JSON carries epoch seconds, its HTML does not; Signal, Messenger, Discord, Matrix, WeChat, Markdown),
-# keep 'utc' in a store written before m016: what every reader assumed until then (a re-import writes the kind).
+# keep 'utc' in a store written before m016: what every reader assumed until then (only a fresh store re-reads them).
 M016_FLOATING_SOURCES = ("whatsapp", "imazing", "imessage", "kakaotalk", "line", "threema", "viber", "vk", "zoom")
 
 
