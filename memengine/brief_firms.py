@@ -10,6 +10,12 @@ about. Two general signs, in the languages the brief reads:
 * a professional's title before it in some turn ("Dr Morel", "Maître Le Gall", "il notaio Ferraro", "la dottoressa
   Rinaldi", "Reverend Hughes"): said so, a person is met as a service, not talked about as one of the chat's people.
   Courtesy titles (Mr, Mrs, Herr, Madame) are not professional: "Mrs Kowalski keeps asking" stays a person.
+
+(brief38) A firm named with no trade word ("The Velvet Foxes", "Rosalie's", "chez Dufour") is told by how EVERY turn
+says it (:func:`said_as_place`): after an article ("the Velvet Foxes": English and French put none before a person's
+name), as a bare possessive ("book Rosalie's for 8", "Rosalie's on the 16th": the owner's shop, no thing of theirs
+named after it), or after "chez" (at the shop of). One turn saying the name as a person ("Dee needs a socket", "Jess's
+wedding") keeps it a person.
 """
 
 from __future__ import annotations
@@ -52,6 +58,9 @@ notar rechtsanwalt rechtsanwältin anwalt anwältin doktor
 avukat doktor""".split())
 
 _WORD = re.compile(r"[\w&'’.-]+")
+PLACE_SAID = True  # (brief38) the switch of said_as_place in no_person (off: brief37)
+# before a name: an article (English, French) or "chez"; a person's name takes none in these languages
+_PLACE_BEFORE = frozenset("the le la les l' l’ aux au du des chez".split())
 
 
 def firm_name(name: str) -> bool:
@@ -70,6 +79,31 @@ def titled(name: str, texts: Iterable[str]) -> bool:
             if m.group(1).lower().rstrip(".") in OFFICE_TITLES:
                 return True
     return False
+
+
+def said_as_place(name: str, texts: Iterable[str]) -> bool:
+    """(brief38) Whether every place ``texts`` say ``name`` is after an article or "chez", or as a bare possessive
+    (nothing named after its "'s" but a stop word, a number, a participle or the sentence's end): a shop, a venue, a
+    band, not a person (the module docstring). A name said nowhere: False."""
+    pattern = re.compile(r"(?<![\w'’])(?:([\w'’]+)[ \t]+)?" + re.escape(name) + r"(['’]s)?(?![\w'’])([ \t]*)([\w'’]*)")
+    seen = 0
+    for text in texts:
+        for m in pattern.finditer(text):
+            seen += 1
+            before = (m.group(1) or "").lower()
+            if before in _PLACE_BEFORE or before.endswith(("l'", "l’")) and len(before) <= 3:
+                continue
+            if m.group(2):
+                after = m.group(4)
+                if not after or after[0].isdigit() or after.lower() in _AFTER_BARE or after.lower().endswith("ed"):
+                    continue
+            return False
+    return seen > 0
+
+
+# what follows a bare possessive ("Rosalie's for 8", "at Mum's tonight"): prepositions, time words, a verb's forms
+_AFTER_BARE = frozenset("""for on at in to from with by and or but is was are were will has have had booked tonight
+today tomorrow then again instead too later said says""".split())
 
 
 def no_person(name: str, texts: Iterable[str]) -> bool:

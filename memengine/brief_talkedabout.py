@@ -155,6 +155,8 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
         if FIRMS_NO_PERSON and (brief_firms.no_person(name, [t for _d, _m, t in got["days"]]) if OFFICES_NO_PERSON
                                 else brief_firms.firm_name(name)):
             continue  # (brief37) "Fenwick Joinery" (and, OFFICES_NO_PERSON, "Dr Morel"): a firm or an office
+        if FIRMS_NO_PERSON and brief_firms.PLACE_SAID and brief_firms.said_as_place(name, [t for _d, _m, t in got["days"]]):
+            continue  # (brief38) "The Velvet Foxes", "Rosalie's", "chez Dufour": every turn says it as a place
         n = len(got["turns"])
         # (brief33) the lower-case cues ("jo from work", "ray's 60th", "nan") and those above
         bonus = max([cued.get(name.lower(), 0)] + [said.get(w.lower(), 0) for w in name.split()])
