@@ -58,7 +58,7 @@ notar rechtsanwalt rechtsanwältin anwalt anwältin doktor
 avukat doktor""".split())
 
 _WORD = re.compile(r"[\w&'’.-]+")
-PLACE_SAID = True  # (brief38) the switch of said_as_place in no_person (off: brief37)
+PLACE_SAID = False  # (brief38) the switch of said_as_place (on: held-out 30 firms in People 2 -> 0; off: see bench/README.md)
 # before a name: an article (English, French) or "chez"; a person's name takes none in these languages
 _PLACE_BEFORE = frozenset("the le la les l' l’ aux au du des chez".split())
 

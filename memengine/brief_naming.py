@@ -15,7 +15,7 @@ from collections.abc import Set
 from itertools import chain
 from typing import TypeVar
 
-from memengine import brief_heading, brief_headphrase, brief_opener, summarize, topic_names, topic_people
+from memengine import brief_heading, brief_headphrase, brief_opener, summarize, topic_names, topic_people, topic_rank
 from memengine.brief_pool import Store
 from memengine.brief_text import WORD as _WORD
 
@@ -91,6 +91,11 @@ class Shells(dict[tuple[int | None, int], T]):
                                             self.inflected, self.taken_words, more)
         name = brief_heading.widened(name,  # (brief34) one word: the phrase it is said in
             texts, self.stop[k[0]], self.exclude, self.taken_words, more)
+        if topic_rank.RANKED and k[0] is not None:  # (brief38) a learned choice among the candidates (off)
+            if self._saying is None:
+                self._saying = topic_names.groups_saying(self.members.values())
+            name = topic_rank.chosen(name, texts, self.stop[k[0]], self.exclude, self.rarity, self.word_df,
+                                     len(self.every), self._saying, self.taken)
         if name not in (MIXED, topic_names.UNTITLED):
             self.taken.add(name.lower())
             self.taken_words |= topic_names.content_words(name, self.stop[k[0]])

@@ -41,7 +41,9 @@ _FETE = [
 ]
 
 
-def test_a_band_gets_no_people_line_a_friend_does(db_path: Path) -> None:
+def test_a_band_gets_no_people_line_a_friend_does(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Switched on: the band said only after an article has no line; the friend has."""
+    monkeypatch.setattr(brief_firms, "PLACE_SAID", True)
     store = core.MemoryStore(db_path)
     try:
         _chat(store, _FETE, datetime(2026, 4, 18, 11))
@@ -51,8 +53,9 @@ def test_a_band_gets_no_people_line_a_friend_does(db_path: Path) -> None:
         store.close()
 
 
-def test_switch_off_keeps_the_band(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(brief_firms, "PLACE_SAID", False)
+def test_as_landed_the_band_keeps_its_line(db_path: Path) -> None:
+    """As landed (PLACE_SAID off: it gained on no set its author had not read): the band is a person talked about."""
+    assert not brief_firms.PLACE_SAID
     store = core.MemoryStore(db_path)
     try:
         _chat(store, _FETE, datetime(2026, 4, 18, 11))

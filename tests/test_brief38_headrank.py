@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memengine import summarize, topic_names, topic_rank
 
 _TEXTS = [
@@ -43,4 +45,23 @@ def test_best_follows_the_weights_and_skips_names_taken() -> None:
     assert longest is not None and len(longest.split()) == max(len(c.text.split()) for c in cands)
     again = topic_rank.best(cands, {longest.lower()}, words, [0.0] * n, [1.0] * n)
     assert again is not None and again != longest
-    assert topic_rank.best(cands) is None  # no weights shipped: the rules' heading stays
+    assert topic_rank.best(cands, None, ()) is None  # no weights: the rules' heading stays
+
+
+def test_the_rules_heading_stays_within_the_margin() -> None:
+    """``today`` is kept unless the best candidate beats it by more than ``margin``."""
+    cands = _cands(today="surgeon")
+    n = len(topic_rank.FEATURES)
+    words = [0.0] * n
+    words[topic_rank.FEATURES.index("n_words")] = 1.0  # a two-word candidate scores 1 above "surgeon"
+    zero, one = [0.0] * n, [1.0] * n
+    assert topic_rank.best(cands, None, words, zero, one, today="surgeon", margin=5.0) == "surgeon"
+    assert topic_rank.best(cands, None, words, zero, one, today="surgeon", margin=0.5) != "surgeon"
+    # the rules' heading given to another topic already: the best free one
+    assert topic_rank.best(cands, {"surgeon"}, words, zero, one, today="surgeon", margin=5.0) != "surgeon"
+
+
+def test_chosen_is_the_rules_heading_when_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(topic_rank, "RANKED", False)
+    stop = summarize.stopwords_for(_TEXTS)
+    assert topic_rank.chosen("surgeon", _TEXTS, stop, {"owen"}, lambda k: 1.0, {}, 40, {}, set()) == "surgeon"
