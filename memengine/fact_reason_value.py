@@ -88,8 +88,8 @@ def named_old(old: str, new: str) -> list[str]:
 def replaced(old: str, new: str, cos: float | None, min_cosine: float = MIN_COSINE) -> Verdict | None:
     """A ``slot`` verdict when one clause of ``new`` names the older's value and another says a new value in the
     older's slot (see the module docstring), else None. ``cos`` None (a word candidate) passes a floor up to 0.5;
-    on with ``MEM_REASON_VALUE=1`` (off by default: see bench/README.md, facts41)."""
-    if min_cosine > 1 or (cos if cos is not None else 0.5) < min_cosine or os.environ.get("MEM_REASON_VALUE", "0") != "1":
+    off with ``MEM_REASON_VALUE=0``."""
+    if min_cosine > 1 or (cos if cos is not None else 0.5) < min_cosine or os.environ.get("MEM_REASON_VALUE", "1") == "0":
         return None
     if fact_mood.unasserted(new) or fact_cause.one_time(old, new):
         return None

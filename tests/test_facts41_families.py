@@ -13,7 +13,7 @@ from memengine import fact_plain_value, fact_reason_value
 
 @pytest.fixture(autouse=True)
 def switched_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Both readings ship off (bench/README.md, facts41): these tests switch them on."""
+    """Both readings are on by default; a switch left in the environment must not turn them off here."""
     monkeypatch.setenv("MEM_REASON_VALUE", "1")
     monkeypatch.setenv("MEM_PLAIN_VALUE", "1")
 
@@ -59,7 +59,7 @@ def test_the_reason_reading_needs_the_pair_near_and_has_a_switch(monkeypatch: py
     assert fact_reason_value.replaced(old, new, fact_reason_value.MIN_COSINE - 0.01) is None
     assert fact_reason_value.replaced(old, new, None) is not None  # (a word candidate: no cosine to ask)
     assert fact_reason_value.replaced(old, new, 0.9, min_cosine=2.0) is None
-    monkeypatch.delenv("MEM_REASON_VALUE")  # (off by default)
+    monkeypatch.setenv("MEM_REASON_VALUE", "0")
     assert fact_reason_value.replaced(old, new, 0.9) is None
 
 
@@ -98,7 +98,7 @@ def test_the_plain_reading_needs_the_pair_near_and_has_a_switch(monkeypatch: pyt
     assert fact_plain_value.restated("The pool opens at 7am", "The pool opens at 6.30am", fact_plain_value.NEAR - 0.01) is None
     assert fact_plain_value.restated("The pool opens at 7am", "The pool opens at 6.30am", None) is not None
     assert fact_plain_value.frame_gap("The pool opens at 7am", "The pool opens at 6.30am") == (1.0, "time", "7am", "6.30am")
-    monkeypatch.delenv("MEM_PLAIN_VALUE")  # (off by default)
+    monkeypatch.setenv("MEM_PLAIN_VALUE", "0")
     assert fact_plain_value.restated("The pool opens at 7am", "The pool opens at 6.30am", 0.8) is None
 
 
@@ -127,7 +127,7 @@ def test_a_store_retires_the_older_and_not_with_the_switch_off(tmp_path: Path, e
     olders = [old, "The gym closes at 10pm"]
     ids, res = _store(tmp_path / "m.db", emb, olders, write)
     assert res.supersedes == [ids[old]]
-    monkeypatch.delenv(switch)  # (off by default)
+    monkeypatch.setenv(switch, "0")
     _, off = _store(tmp_path / "off.db", emb, olders, write)
     assert not off.supersedes
 
