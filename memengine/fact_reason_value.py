@@ -27,7 +27,7 @@ import re
 from memengine import fact_cause, fact_left_clause, fact_mood, fact_vacated
 from memengine.fact_align import same_word
 from memengine.fact_cue_lexicon import TITLES
-from memengine.fact_lexicon import STOPWORDS, fold_text
+from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold_text
 from memengine.fact_shift import _AUX
 from memengine.fact_types import Verdict
 
@@ -44,11 +44,12 @@ _POSSESSIVE = re.compile(r"([^\W_])(?:'s|’s|'|’)(?=\s)")
 
 
 def _frame(old: str, names: frozenset[str]) -> list[str]:
-    """The older's content words once its values are masked."""
+    """The older's content words once its values are masked (a month or a day is a value: "Voyage au Japon … avril"
+    is no frame word "avril" that "une nuit à Kawaguchiko le 15 avril" would say)."""
     out = []
     for i, w in enumerate(_WORD.findall(old)):
         k = fold_text(w)
-        if k in names or k in STOPWORDS or k in _AUX or k in TITLES or len(k) < 3 or fact_vacated.written_as_name(w, i == 0) \
+        if k in names or k in STOPWORDS or k in _AUX or k in TITLES or k in MONTHS or k in WEEKDAYS or len(k) < 3 or fact_vacated.written_as_name(w, i == 0) \
                 or k.isdigit():
             continue
         out.append(k.removesuffix("'s").removesuffix("’s"))

@@ -49,6 +49,9 @@ def test_look_alikes_beside_the_older_value_are_not_read(new: str) -> None:
     ("The sponsor's newsletter still goes out via Mailchimp", "Done with Mailchimp, newsletters go out via Buttondown"),
     ("Le prove sono il martedì alle 20; il direttore è Paolo Rossi",
      "Paolo Rossi si è trasferito; adesso dirige il coro Giulia Bianchi"),
+    # (a month is no frame word: one night of the trip, not another trip)
+    ("Voyage au Japon du 2 au 20 avril pour Claire et Julien.",
+     "Julien veut voir le mont Fuji : une nuit à Kawaguchiko le 15 avril, hôtel Fuji View."),
 ])
 def test_an_older_that_stays_or_says_two_things_is_not_read(old: str, new: str) -> None:
     assert fact_reason_value.replaced(old, new, 0.7) is None
