@@ -94,8 +94,10 @@ def _label_or_subject(old: str, value: str) -> bool:
 
 def restated(old: str, new: str, cos: float | None, min_share: float = MIN_SHARE) -> Verdict | None:
     """A ``slot`` verdict when ``new`` says the older's frame again with one value apart (see the module docstring),
-    else None. ``cos`` None (a word candidate) is taken as near; off with ``MEM_PLAIN_VALUE=0``."""
-    if min_share > 1 or cos is not None and cos < NEAR or os.environ.get("MEM_PLAIN_VALUE", "1") == "0":
+    else None. ``cos`` None (a word candidate) is taken as near; on with ``MEM_PLAIN_VALUE=1`` (off by default: its share constant failed
+    its leave-one-set-out, and the pairwise bench read three look-alikes as changes: "Debug logging is off in staging",
+    "Ana's flight lands at 15:00", "Anna isst auch keinen Fisch")."""
+    if min_share > 1 or cos is not None and cos < NEAR or os.environ.get("MEM_PLAIN_VALUE", "0") != "1":
         return None
     gap = frame_gap(old, new)
     if gap is None or gap[0] < min_share:
