@@ -63,10 +63,19 @@ def run(argv: list[str] | None, doc: str | None, pooled: Sequence[str],
     reuse = Path(args.reuse)
     items = loo.load_items(DEFAULT_LOCOMO, DEFAULT_DATA, DEFAULT_QUESTIONS, reuse / "loo")
     items += heldout_items([s for s in args.sets.split(",") if s], reuse, loo.QueryCache(get_embedder()))
-    scorer = loo.Scorer(items, reuse / cache_name)
-    sets = sorted({it.set for it in items}, key=lambda s: (s.startswith("h"), s))
-    wanted = [w for w in args.only.split(",") if w]
-    for name, grid in grid_of().items():
+    return print_grids(items, loo.Scorer(items, reuse / cache_name), grid_of(), args.only, after,
+                       later=("h",))
+
+
+def print_grids(items: list[loo.Item], scorer: loo.Scorer, grids_: dict[str, dict[str, RecallConfig]], only: str,
+                after: Callable[[list[loo.Item], dict[str, Any]], None] | None = None,
+                later: tuple[str, ...] = ("h",)) -> int:
+    """For each switch of ``grids_`` (those whose name holds a comma-listed substring of ``only``; all when empty):
+    each set's r@5 / r@10 / MRR / multi-hop all@10 per variant (sets whose name starts with ``later`` last), the
+    pooled leave-one-set-out report, then ``after(items, variants)``."""
+    sets = sorted({it.set for it in items}, key=lambda s: (s.startswith(later), s))
+    wanted = [w for w in only.split(",") if w]
+    for name, grid in grids_.items():
         if wanted and not any(w in name for w in wanted):
             continue
         log(f"{name}: {len(grid)} variants")

@@ -29,9 +29,9 @@ HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 
 from bench import loo  # noqa: E402
-from bench.common import DEFAULT_LOCOMO, log, md_table  # noqa: E402
+from bench.common import DEFAULT_LOCOMO  # noqa: E402
 from bench.realchat import DEFAULT_DATA, DEFAULT_QUESTIONS, build_chat_stores, load_questions  # noqa: E402
-from bench.recall44_pool import print_report, report  # noqa: E402
+from bench.recall46_pool import print_grids  # noqa: E402
 from bench.recall48_pool import by_metric  # noqa: E402
 from memory_core import RecallConfig  # noqa: E402
 
@@ -126,32 +126,17 @@ def main(argv: list[str] | None = None) -> int:
 
     reuse = Path(args.reuse)
     items = pooled_items(reuse, [s for s in args.held.split(",") if s], [c for c in args.lead.split(",") if c])
-    scorer = loo.Scorer(items, reuse / "pool50-cache.json")
-    sets = sorted({it.set for it in items}, key=lambda s: (s.startswith(("h", "c")), s))
-    wanted = [w for w in args.only.split(",") if w]
-    for name, grid in grids().items():
-        if wanted and not any(w in name for w in wanted):
-            continue
-        log(f"{name}: {len(grid)} variants")
-        variants = {lab: scorer.scores(cfg) for lab, cfg in grid.items()}
-        rows = []
-        for s in sets:
-            sub = [it for it in items if it.set == s]
-            for lab, sc in variants.items():
-                m = loo.set_metrics(sub, sc)
-                rows.append([s, lab, len(sub), *(f"{m[k]:.3f}" for k in ("recall@5", "recall@10", "mrr",
-                                                                           "multi_all@10"))])
-        print(f"\n## {name}\n")
-        print(md_table(["set", "variant", "n", "recall@5", "recall@10", "MRR", "multi-hop all@10"], rows))
-        print_report(report(items, name, variants))
+
+    def more(items: list[loo.Item], variants: dict[str, Any]) -> None:
         for metric in ("recall@10", "all@10"):
             gain, per = by_metric(items, variants, metric)
             print(f"\nleave-one-set-out on {metric}{' (multi-hop)' if metric == 'all@10' else ''}: mean gain "
                   f"{gain:+.4f}; " + ", ".join(f"{s} {d:+.3f}" for s, d in per.items()))
         if args.lists:
             list_report(items, variants, asks_list)
-        sys.stdout.flush()
-    return 0
+
+    return print_grids(items, loo.Scorer(items, reuse / "pool50-cache.json"), grids(), args.only, more,
+                       later=("h", "c"))
 
 
 if __name__ == "__main__":
