@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from fact_stage import DEV, SETS, load, load_dev  # noqa: E402
 
+from bench.fact_slot import newton_logit  # noqa: E402
 from memengine import fact_mood, fact_slot, fact_stated, supersession  # noqa: E402
 
 # The trial's features (not shipped: see bench/README.md, facts40): fact_slot's, the pair's place among the
@@ -165,22 +166,7 @@ def fit(rows: list[dict[str, Any]], c: float) -> dict[str, Any]:
     """L2 logistic regression by Newton's method on standardised features; balanced classes."""
     x = np.array([r["x"] for r in rows], dtype=np.float64)
     y = np.array([float(r["label"]) for r in rows])
-    mean, std = x.mean(0), x.std(0)
-    std[std < 1e-9] = 1.0
-    z = np.hstack([np.ones((len(x), 1)), (x - mean) / std])
-    pos = max(1.0, y.sum())
-    sw = np.where(y > 0, len(y) / (2 * pos), len(y) / (2 * max(1.0, len(y) - pos)))
-    w = np.zeros(z.shape[1])
-    reg = np.full(z.shape[1], 1.0 / c)
-    reg[0] = 0.0
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -30, 30)))
-        grad = z.T @ (sw * (p - y)) + reg * w
-        hess = (z * (sw * p * (1 - p))[:, None]).T @ z + np.diag(reg + 1e-9)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
+    w, mean, std = newton_logit(x, y, c)
     model: dict[str, Any] = {"bias": float(w[0]), "coef": [float(v) for v in w[1:]], "mean": [float(v) for v in mean],
                              "std": [float(v) for v in std], "features": list(FEATURES)}
     neg = [score(r["x"], model) for r in rows if not r["label"]]

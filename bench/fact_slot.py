@@ -121,12 +121,9 @@ def readings(r: dict[str, Any]) -> list[tuple[tuple[float, ...], str]]:
     return ([(r["x"], r["b"])] if askable(r) else []) + ([(r["alias_x"], r["alias"])] if alias_askable(r) else [])
 
 
-def fit(rows: list[dict[str, Any]], c: float, mode: str) -> dict[str, Any]:
-    """L2 logistic regression by Newton's method on standardised features; balanced classes."""
-    every = rows  # (the thresholds read every look-alike the decision is asked about, either reading)
-    rows = [r for r in rows if (askable(r) if mode == "residual" else r["veto"] is None)]
-    x = np.array([r["x"] for r in rows], dtype=np.float64)
-    y = np.array([float(r["label"]) for r in rows])
+def newton_logit(x: np.ndarray, y: np.ndarray, c: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """L2 logistic regression (inverse strength ``c``, the bias unpenalised) by Newton's method on standardised
+    features, classes balanced: the weights (bias first) and the features' mean and std (used by bench/fact_nearest.py)."""
     mean, std = x.mean(0), x.std(0)
     std[std < 1e-9] = 1.0
     z = np.hstack([np.ones((len(x), 1)), (x - mean) / std])
@@ -143,6 +140,16 @@ def fit(rows: list[dict[str, Any]], c: float, mode: str) -> dict[str, Any]:
         w -= step
         if np.abs(step).max() < 1e-8:
             break
+    return w, mean, std
+
+
+def fit(rows: list[dict[str, Any]], c: float, mode: str) -> dict[str, Any]:
+    """L2 logistic regression by Newton's method on standardised features; balanced classes."""
+    every = rows  # (the thresholds read every look-alike the decision is asked about, either reading)
+    rows = [r for r in rows if (askable(r) if mode == "residual" else r["veto"] is None)]
+    x = np.array([r["x"] for r in rows], dtype=np.float64)
+    y = np.array([float(r["label"]) for r in rows])
+    w, mean, std = newton_logit(x, y, c)
     model = {"bias": float(w[0]), "coef": [float(v) for v in w[1:]], "mean": [float(v) for v in mean],
              "std": [float(v) for v in std], "features": list(fact_slot.FEATURES), "min_cosine": MIN_COSINE}
     looks_x = [x for r in every if not r["label"] for x in scored(r)]  # (both readings of a look-alike)
