@@ -220,6 +220,8 @@ def _memory_table(results: list[core.Memory], explain: bool = False) -> Any:
 @click.option("--type", "types", multiple=True, type=click.Choice(core.MEMORY_TYPES), help="Only this type (repeatable).")
 @click.option("--source", "sources", multiple=True, help="Only from this source (repeatable).")
 @click.option("--tag", "tags", multiple=True, help="Only with this tag (repeatable).")
+@click.option("--author", "authors", multiple=True,
+              help="Only written by this person (a chat's or mail's author; a first name also finds the full one).")
 @click.option("--since", help="Only memories that happened at or after this date.")
 @click.option("--until", help="Only memories that happened at or before this date.")
 @click.option("--include-archived", is_flag=True, help="Also search archived and superseded memories.")
@@ -232,7 +234,7 @@ def _memory_table(results: list[core.Memory], explain: bool = False) -> Any:
 @click.option("--history", is_flag=True, help="Also superseded versions of facts, each after what replaced it.")
 @click.option("--as-of", "as_of", help="Answer with what was true at this date (superseded later or not).")
 def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: tuple[str, ...], tags: tuple[str, ...],
-           since: str | None, until: str | None, include_archived: bool, raw: bool, explain: bool, no_touch: bool,
+           authors: tuple[str, ...], since: str | None, until: str | None, include_archived: bool, raw: bool, explain: bool, no_touch: bool,
            shared: bool, summaries: bool, with_context: bool, history: bool, as_of: str | None) -> None:
     """Recall the memories most relevant to QUERY.
 
@@ -244,12 +246,13 @@ def recall(query: str, k: int, strategy: str, types: tuple[str, ...], sources: t
       mem.py recall 'gateway NEAR(restart crash)' --raw --explain
       mem.py recall "office wifi password" --history      # the current value, then the older ones
       mem.py recall "where does Keiko live" --as-of 2025-01-01
+      mem.py recall "cabin" --author Ana                  # what Ana said about it
     """
     s = current_ctx().store(fast_start=True)
     data, warnings, res = recall_data(s, query, k=k, strategy=strategy, types=types, sources=sources, tags=tags,
                                       since=since, until=until, include_archived=include_archived, raw=raw,
                                       explain=explain, touch=not no_touch, shared=shared, summaries=summaries,
-                                      with_context=with_context, history=history, as_of=as_of)
+                                      with_context=with_context, history=history, as_of=as_of, authors=authors)
 
     def human() -> None:
         if not res.results:
@@ -594,8 +597,9 @@ def path() -> None:
     Example:
       mem.py path
     """
-    p = current_ctx().db or core.default_db_path()
-    emit({"path": str(p)}, lambda: click.echo(str(p)))
+    # absolute (users35): a relative --db or MEM_DB named the file only from the folder the command ran in
+    p = os.path.abspath(os.path.expanduser(str(current_ctx().db or core.default_db_path())))
+    emit({"path": p}, lambda: click.echo(p))
 
 
 # --------------------------------------------------------------------------- entry point

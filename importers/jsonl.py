@@ -28,8 +28,9 @@ IGNORED_KEYS = ("id", "content_hash", "strength", "access_count", "last_accessed
 # Relations to other lines of the export, by origin (MemoryStore._export_edges writes them): read, and restored once
 # every line is in (memengine/jsonl_import.py). ``valid_to``: when the memory was replaced (history, not current).
 RELATION_KEYS = ("valid_to", "supersedes", "links")
-LINK_TYPES = ("explicit", "causal", "may_update", "contradicts")  # (the last two: users26, what two facts say of
-# each other: a probable update, an open contradiction with its "kind" and "reason")
+LINK_TYPES = ("explicit", "causal", "may_update", "contradicts", "part_of")  # (may_update, contradicts: users26, what
+# two facts say of each other: a probable update, an open contradiction with its "kind" and "reason"; part_of: users35,
+# a chat turn's episode, so that recall answers with the turn and forgetting the turn forgets its episode)
 MAX_JSONL_LINE_CHARS = 16_000_000  # a 1 MB memory JSON-escaped, with its metadata, fits many times over
 _ALLOWED = set(EXPORT_KEYS) | set(IGNORED_KEYS) | set(RELATION_KEYS) | {"origin", "time_kind"}
 # ``time_kind``: written only when event_at is not a UTC moment ("floating", "day": memengine/timekind.py)

@@ -367,7 +367,8 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
            shared: bool = False, summaries: bool = False, seed_k: int | None = None, hops: int = HOPS,
            threshold: float = EDGE_THRESHOLD, decay: float | None = None, fanout_power: float = FANOUT_POWER,
            fanout_cap: int = FANOUT_CAP, inhibition: float = INHIBITION, hubs: bool = False, support: float = SUPPORT,
-           history: bool = False, as_of: datetime | None = None, **unknown: Any) -> RecallResult:
+           history: bool = False, as_of: datetime | None = None, authors: Iterable[str] | None = None,
+           **unknown: Any) -> RecallResult:
     """Graph-aware recall (``graph`` / ``activation`` / ``bridge``), same contract as ``MemoryStore.recall``.
 
     Every filter of hybrid recall applies to the seeds and to the results alike (``summaries``
@@ -386,7 +387,7 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
         raise UserError("-k must be at least 1")
     filters: dict[str, Any] = dict(types=types, sources=sources, tags=tags, since=since, until=until,
                                    include_archived=include_archived, raw=raw, shared=shared, summaries=summaries,
-                                   history=history, as_of=as_of)
+                                   history=history, as_of=as_of, **({"authors": authors} if authors else {}))
     seeds, degraded, strong = _seeds(store, query, max(SEED_K, k) if seed_k is None else seed_k, **filters)
     adj = Adjacency(store, threshold=threshold, fanout_cap=fanout_cap, include_archived=include_archived)
     if strategy == "graph":
@@ -404,7 +405,7 @@ def recall(store: MemoryStore, query: str, k: int = 10, strategy: str = "activat
         for i, bonus in backing.items():  # max-merge still: support is one more way to be reached
             ranked[i] = max(ranked[i], seeds[i] + bonus)
     where, args = store.filter_sql(types, sources, tags, since, until, include_archived, shared=shared,
-                                     summaries=summaries, history=history, as_of=as_of)
+                                     summaries=summaries, history=history, as_of=as_of, authors=authors)
     # questions asking for several things get hybrid's session coverage over the walk's ranking
     cover = strategy != "bridge" and SESSION_COVERAGE < 1.0 and k > COVER_FROM and asks_for_many(query)
     order = _top_allowed(store, ranked, max(k, COVER_POOL) if cover else k, where, args, hubs)

@@ -21,10 +21,11 @@ _STATUS_CLAUSE = "m.status IN ('active', 'archived')"
 def list_memories(store: Any, *, types: Sequence[str] = (), sources: Sequence[str] = (), tags: Sequence[str] = (),
                   since: datetime | None = None, until: datetime | None = None, history: bool = False,
                   archived: bool = False, forgotten: bool = False, limit: int = 20, offset: int = 0,
-                  oldest: bool = False) -> dict[str, Any]:
+                  oldest: bool = False, authors: Sequence[str] = ()) -> dict[str, Any]:
     """One page of memories (``count`` of them, ``total`` matching), most recently stored first (``oldest``: first
     stored first); each as ``get`` shows it, without its version chain."""
-    where, args = store.filter_sql(types, sources, tags, since, until, include_archived=True, history=True)
+    where, args = store.filter_sql(types, sources, tags, since, until, include_archived=True, history=True,
+                                   authors=authors)
     if not where.startswith(_STATUS_CLAUSE):  # (filter_sql builds its status clause first)
         raise AssertionError(f"filter_sql's status clause moved: {where[:60]!r}")
     where = where[len(_STATUS_CLAUSE):]

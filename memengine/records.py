@@ -107,16 +107,18 @@ class Candidate:
     """
 
     __slots__ = ("id", "content", "author", "thread", "position", "event_at", "_meta", "_meta_raw",
-                 "strength", "importance", "source", "score", "explain")
-    # (``source`` last: what import a turn came from, for the updates said across one person's
-    # conversations, memengine/recall/updates.py; a row without it reads as no source)
-    COLUMNS = "id, content, author, thread, position, event_at, metadata, strength, importance, source"
+                 "strength", "importance", "source", "time_kind", "score", "explain")
+    # (``source``: what import a turn came from, for the updates said across one person's
+    # conversations, memengine/recall/updates.py; a row without it reads as no source. ``time_kind`` last
+    # (users35): what event_at holds, so the date prior reads the user's day of a UTC moment; none: as stored)
+    COLUMNS = "id, content, author, thread, position, event_at, metadata, strength, importance, source, time_kind"
 
     def __init__(self, row: Any) -> None:
         row = tuple(row)
         (self.id, self.content, self.author, self.thread, self.position, self.event_at, self._meta_raw,
          self.strength, self.importance) = row[:9]
         self.source: str | None = row[9] if len(row) > 9 else None
+        self.time_kind: str | None = row[10] if len(row) > 10 else None
         self._meta: dict[str, Any] | None = None
         self.score: float | None = None
         self.explain: dict[str, Any] | None = None

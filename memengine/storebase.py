@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from memengine import signplane, timekind
+from memengine.author_filter import author_sql
 from memengine.db import connect, db_error, default_db_path, select_in, sqlite3
 from memengine.decay import REINFORCE_BOOST  # strength regained on access (decay clock restarts)
 from memengine.errors import MemError, ModelMismatch, NotFound, UserError
@@ -341,10 +342,11 @@ class StoreBase:
         summaries: bool = False,
         history: bool = False,
         as_of: datetime | None = None,
+        authors: Iterable[str] | None = None,
     ) -> tuple[str, list[Any]]:
         """The recall filter as SQL over ``alias`` and its arguments: active (or archived too),
         current, raw memories (summaries and partners' copies only when asked), of the given
-        types, sources and tags, dated within since..until. Unknown types are a UserError."""
+        types, sources, tags and authors, dated within since..until. Unknown types are a UserError."""
         clauses = [f"{alias}.status IN ('active', 'archived')" if include_archived else f"{alias}.status = 'active'"]
         args: list[Any] = []
         if as_of is not None:
@@ -372,6 +374,10 @@ class StoreBase:
             sources = list(sources)
             clauses.append(f"{alias}.source IN ({','.join('?' * len(sources))})")
             args += sources
+        if authors:
+            clause, author_args = author_sql(alias, authors)
+            clauses.append(clause)
+            args += author_args
         for t in tags or ():
             clauses.append(f"(' ' || {alias}.tags || ' ') LIKE ?")
             args.append(f"% {t.lower().lstrip('#')} %")

@@ -646,15 +646,19 @@ class Writes(StoreBase):
                 return
             last = int(page[-1]["id"])
 
-    EXPORT_LINK_TYPES = ("explicit", "causal")  # edges a person or an agent made (`link`, `store --link`)
+    # edges a person or an agent made (`link`, `store --link`), and a chat turn's episode (users35: without it a store
+    # moved by export and import answered with whole episodes, and a turn forgotten there left its episode standing,
+    # until the next consolidate relinked them)
+    EXPORT_LINK_TYPES = ("explicit", "causal", "part_of")
 
     def _export_edges(self, ids: list[int], sid: str) -> dict[int, dict[str, Any]]:
         """Per memory of ``ids``: the memories it supersedes (``supersedes``: their origins) and the links it
-        was given by hand (``links``: ``{"to": origin, "type", "weight"}``), as ``import jsonl`` reads them.
+        was given by hand or the episode it is part of (``links``: ``{"to": origin, "type", "weight"}``), as
+        ``import jsonl`` reads them.
 
         Without them a store moved by export and import came back with every replaced fact current again
         (users25: "the wifi password is lion-12" answered beside "… tiger-43") and its links gone. What
-        consolidate derives (semantic, temporal, episode edges) is left out: it derives them again."""
+        consolidate derives again (semantic and temporal edges) is left out."""
         from memengine.versions import link_score
 
         out: dict[int, dict[str, Any]] = {}

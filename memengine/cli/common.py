@@ -168,6 +168,15 @@ def cell(text: str, limit: int | None = None) -> str:
     return escape(one_line(text, limit))
 
 
+def author_warnings(conn: Any, authors: Sequence[str]) -> list[str]:
+    """(An empty answer under ``--author``.) One warning per name no memory was written by: a typo, or notes stored
+    without ``--author``, are not "nothing about it"."""
+    from memengine.author_filter import unknown
+
+    return [f"--author {name!r}: no memory here was written by {name!r} (authors come from imported chats and mail, "
+            "and from `store --author`)" for name in unknown(conn, authors)]
+
+
 def degraded_warning(reason: str | None, why: str | None) -> str | None:
     """The loud line every output carries when vectors are unavailable."""
     if not reason:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from memengine.cli.common import cell, console, current_ctx, emit, parse_date
+from memengine.cli.common import author_warnings, cell, console, current_ctx, emit, parse_date
 from memengine.records import MEMORY_TYPES
 
 
@@ -12,6 +12,8 @@ from memengine.records import MEMORY_TYPES
 @click.option("--type", "types", multiple=True, type=click.Choice(MEMORY_TYPES), help="Only this type (repeatable).")
 @click.option("--tag", "tags", multiple=True, help="Only memories with this tag (repeatable: all of them).")
 @click.option("--source", "sources", multiple=True, help="Only from this source (repeatable).")
+@click.option("--author", "authors", multiple=True,
+              help="Only written by this person (a chat's or mail's author; a first name also finds the full one).")
 @click.option("--since", help="Only memories that happened at or after this date.")
 @click.option("--until", help="Only memories that happened at or before this date (a day given alone: all of it).")
 @click.option("--history", is_flag=True, help="Also facts a newer one replaced (kept as history).")
@@ -21,7 +23,8 @@ from memengine.records import MEMORY_TYPES
               help="Memories per page.")
 @click.option("--offset", type=click.IntRange(0), default=0, show_default=True, help="Skip this many first.")
 @click.option("--oldest", is_flag=True, help="First stored first (default: most recently stored first).")
-def list_cmd(types: tuple[str, ...], tags: tuple[str, ...], sources: tuple[str, ...], since: str | None,
+def list_cmd(types: tuple[str, ...], tags: tuple[str, ...], sources: tuple[str, ...], authors: tuple[str, ...],
+             since: str | None,
              until: str | None, history: bool, archived: bool, forgotten: bool, limit: int, offset: int,
              oldest: bool) -> None:
     """List memories, most recently stored first: current ones by default, a page at a time.
@@ -35,16 +38,19 @@ def list_cmd(types: tuple[str, ...], tags: tuple[str, ...], sources: tuple[str, 
       mem.py list --since "last week" --json
       mem.py list --forgotten            # what mem.py restore ID can bring back
       mem.py list --offset 20            # the next page
+      mem.py list --author "Ana Souza" -n 1000 --json   # everything she wrote (to forget it, say)
     """
     from memengine.listing import list_memories
 
     data = list_memories(current_ctx().store(), types=types, sources=sources, tags=tags,
                          since=parse_date(since, "--since"), until=parse_date(until, "--until"), history=history,
-                         archived=archived, forgotten=forgotten, limit=limit, offset=offset, oldest=oldest)
+                         archived=archived, forgotten=forgotten, limit=limit, offset=offset, oldest=oldest,
+                         authors=authors)
+    warnings = author_warnings(current_ctx().store().conn, authors) if authors and not data["total"] else []
 
     def human() -> None:
         if not data["memories"]:
-            filtered = bool(types or tags or sources or since or until or history or archived or forgotten or offset)
+            filtered = bool(types or tags or sources or authors or since or until or history or archived or forgotten or offset)
             click.echo("no memories match" if filtered else "no memories yet (mem.py store \"...\")")
             return
         from rich.table import Table
@@ -63,4 +69,4 @@ def list_cmd(types: tuple[str, ...], tags: tuple[str, ...], sources: tuple[str, 
         if shown_to < data["total"]:
             click.echo(f"{offset + 1}-{shown_to} of {data['total']} (next: --offset {shown_to})", err=True)
 
-    emit(data, human)
+    emit(data, human, warnings)

@@ -7,21 +7,23 @@ from collections.abc import Sequence
 from typing import Any
 
 import memory_core as core
-from memengine.cli.common import Ctx, degraded_warning, parse_date
+from memengine.cli.common import Ctx, author_warnings, degraded_warning, parse_date
 
 
 def recall_data(s: core.MemoryStore, query: str, k: int = 10, strategy: str = "hybrid", types: Sequence[str] = (),
                 sources: Sequence[str] = (), tags: Sequence[str] = (), since: str | None = None,
                 until: str | None = None, include_archived: bool = False, raw: bool = False, explain: bool = False,
                 touch: bool = True, shared: bool = False, summaries: bool = False, with_context: bool = False,
-                history: bool = False, as_of: str | None = None) -> tuple[dict[str, Any], list[str], Any]:
+                history: bool = False, as_of: str | None = None, authors: Sequence[str] = ()
+                ) -> tuple[dict[str, Any], list[str], Any]:
     """What `recall --json` prints as ``data``, its warnings, and the RecallResult: the one body of
     the CLI command and of the MCP ``recall`` tool (which calls it without the CLI's parser)."""
     later = Ctx.serving.later() if touch and Ctx.serving is not None else None  # a server: after the reply
     res = s.recall(query, k=k, strategy=strategy, types=types or None, sources=sources or None, tags=tags or None,
                    since=parse_date(since, "--since"), until=parse_date(until, "--until"),
                    include_archived=include_archived, raw=raw, touch=touch and later is None, explain=explain,
-                   shared=shared, summaries=summaries, history=history, as_of=parse_date(as_of, "--as-of"))
+                   shared=shared, summaries=summaries, history=history, as_of=parse_date(as_of, "--as-of"),
+                   authors=authors or None)
     if later is not None and res.results:
         ids = [m.id for m in res.results]
         later.append(lambda: s.touch_if_writable(ids))
@@ -39,4 +41,6 @@ def recall_data(s: core.MemoryStore, query: str, k: int = 10, strategy: str = "h
     if res.degraded:
         data["degraded"] = res.degraded
     warnings = [w for w in (degraded_warning(res.degraded, s.degraded_reason), *res.warnings) if w]
+    if authors and not results:
+        warnings += author_warnings(s.conn, authors)
     return data, warnings, res

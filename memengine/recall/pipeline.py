@@ -212,6 +212,7 @@ class Recall(KeywordSearch, People):
         config: RecallConfig | None = None,
         history: bool = False,
         as_of: datetime | None = None,
+        authors: Iterable[str] | None = None,
         **graph_options: Any,
     ) -> RecallResult:
         """Ranked memories for ``query``.
@@ -241,7 +242,8 @@ class Recall(KeywordSearch, People):
                               since=since, until=until, include_archived=include_archived, raw=raw, touch=touch,
                               explain=explain, shared=shared, summaries=summaries,
                               **({"history": True} if history else {}),
-                              **({"as_of": as_of} if as_of is not None else {}), **graph_options)
+                              **({"as_of": as_of} if as_of is not None else {}),
+                              **({"authors": authors} if authors else {}), **graph_options)
         if strategy not in STRATEGIES:
             raise UserError(f"--strategy must be one of {', '.join(ALL_STRATEGIES)} (got {strategy!r})")
         if not query or not query.strip():
@@ -253,7 +255,7 @@ class Recall(KeywordSearch, People):
             # model — the first recall after install spent ~3.8 CPU-s to say count 0. The filters are still checked
             # (an unknown type is an error), and --raw queries still reach SQLite's FTS syntax check.
             self.filter_sql(types, sources, tags, since, until, include_archived, shared=shared, summaries=summaries,
-                            history=history, as_of=as_of)
+                            history=history, as_of=as_of, authors=authors)
             return RecallResult(query=query, strategy=strategy, results=[], took_ms=(time.perf_counter() - t0) * 1000)
         cfg = config or (config_for(getattr(self.embedder, "model_id", None)) if strategy == "hybrid"
                          else RecallConfig())
@@ -261,7 +263,8 @@ class Recall(KeywordSearch, People):
         past = strategy == "hybrid" and cfg.past and not history and as_of is None \
             and (asks_past(query)[0] or asks_when(query))
         where, args = self.filter_sql(types, sources, tags, since, until, include_archived, shared=shared,
-                                        summaries=summaries, history=history or past, as_of=as_of)
+                                        summaries=summaries, history=history or past, as_of=as_of,
+                                        authors=authors)
         people = self.people_in(query) if strategy == "hybrid" else {}
         self._scale_op()
         at_scale = self._at_scale()

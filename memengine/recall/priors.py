@@ -10,7 +10,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from memengine import timeparse
+from memengine import timekind, timeparse
 from memengine.context import CONTEXT_MAX_GAP_HOURS
 from memengine.recall.config import COVER_FROM, COVER_POOL
 from memengine.records import Candidate, Memory
@@ -119,9 +119,13 @@ def cover_sessions(ranked: list[_Ranked], k: int, factor: float, explain: bool) 
     return out
 
 def in_spans(m: Memory | Candidate, spans: list[timeparse.DateSpan]) -> bool:
-    """Whether a memory's event date, or a date resolved in its text, lies in a query's periods."""
+    """Whether a memory's event date, or a date resolved in its text, lies in a query's periods.
+
+    The event's date is the user's day (``TZ``, memengine/timekind.py, as ``--since`` reads it): a UTC moment's
+    converted, a chat's wall clock or a bare day as written; a row of unknown kind (a ``Memory``) as stored."""
     ev = from_iso(m.event_at)
-    if ev is not None and any(s.contains(ev.date()) for s in spans):
+    kind = getattr(m, "time_kind", None)
+    if ev is not None and any(s.contains(timekind.user_day(ev, kind) if kind else ev.date()) for s in spans):
         return True
     for r in m.metadata.get("resolved_dates") or ():
         try:
