@@ -66,13 +66,14 @@ def test_summaries_flag_with_bridge(summarised: dict[str, int]) -> None:
 
 # A value for every recall option that takes one: a new option must be added here to be tested.
 OPTION_VALUES = {"-k": "5", "--strategy": None, "--type": "episodic", "--source": "user", "--tag": "garden",
-                 "--since": "2000-01-01", "--until": "2999-12-31", "--as-of": "2999-12-31"}
+                 "--since": "2000-01-01", "--until": "2999-12-31", "--as-of": "2999-12-31", "--author": "Ana"}
 # What each option guarantees about every result, where it restricts them.
 RESULT_CHECKS = {
     "-k": lambda rs: len(rs) <= 5,
     "--type": lambda rs: all(r["memory_type"] == "episodic" for r in rs),
     "--source": lambda rs: all(r["source"] == "user" for r in rs),
     "--tag": lambda rs: all("garden" in r["tags"] for r in rs),
+    "--author": lambda rs: all(r["author"] == "Ana" or str(r["author"]).startswith("Ana ") for r in rs),
     "--explain": lambda rs: all(r["explain"] for r in rs),
     "--context": lambda rs: all("context" in r for r in rs),
 }
