@@ -74,34 +74,44 @@ def load_round(n: int, dumps: Path) -> list[dict[str, Any]]:
         good = [alts for k, alts in lines if k == "goodname"] or [alts for k, alts in lines if k == "topic"]
         if not good:
             continue
-        text = md.read_text(encoding="utf-8")
-        dump = json.loads(tj.read_text(encoding="utf-8"))
-        members: dict[str, list[str]] = dump["members"]
-        shown: dict[str, str] = {}
-        for m in _HEAD.finditer(text):
-            shown.setdefault(m.group(1), m.group(2))
-        every = [t for ts in members.values() for t in ts]
-        people = {p.lower() for p in _PEOPLE.findall(text)} | {a.lower() for t in every for a in _AUTHOR.findall(t)}
-        exclude = people | {w for p in people for w in p.split()}
-        word_df: dict[str, int] = {}
-        for t in every:
-            for w in {topic_names.fold(w) for w in WORD.findall(t)}:
-                word_df[w] = word_df.get(w, 0) + 1
-        rarity = topic_names.idf(lambda w, df=word_df: df.get(w, 0), len(every))
-        saying = topic_names.groups_saying(members.values())
-        language = summarize.detect_language(every[:300])
-        topics = []
-        for cid, name_today in shown.items():
-            texts = members.get(cid, [])
-            if not texts:
-                continue
-            stop = summarize.stopwords_for(texts[:50], language)
-            cands = topic_rank.candidates(texts, stop, exclude, rarity, word_df, len(every), saying, name_today)
-            alts = {norm(a) for g in good for a in g}
-            topics.append({"cluster": cid, "today": name_today, "cands": [(c.text, c.source, c.x) for c in cands],
-                           "y": [norm(c.text) in alts for c in cands]})
-        out.append({"round": n, "set": name, "good": good, "topics": topics})
+        got = load_set(name, md, tj)
+        alts = {norm(a) for g in good for a in g}
+        for t in got["topics"]:
+            t["y"] = [norm(c[0]) in alts for c in t["cands"]]
+        got.update(round=n, good=good)
+        out.append(got)
     return out
+
+
+def load_set(name: str, md: Path, tj: Path, decided: bool | None = None) -> dict[str, Any]:
+    """A dumped brief's shown topics (``md``, its stored topics ``tj``), each with the candidates topic_rank makes
+    (``decided``: its switch of the deciding lines' head phrases) and their features; no labels yet."""
+    text = md.read_text(encoding="utf-8")
+    dump = json.loads(tj.read_text(encoding="utf-8"))
+    members: dict[str, list[str]] = dump["members"]
+    shown: dict[str, str] = {}
+    for m in _HEAD.finditer(text):
+        shown.setdefault(m.group(1), m.group(2))
+    every = [t for ts in members.values() for t in ts]
+    people = {p.lower() for p in _PEOPLE.findall(text)} | {a.lower() for t in every for a in _AUTHOR.findall(t)}
+    exclude = people | {w for p in people for w in p.split()}
+    word_df: dict[str, int] = {}
+    for t in every:
+        for w in {topic_names.fold(w) for w in WORD.findall(t)}:
+            word_df[w] = word_df.get(w, 0) + 1
+    rarity = topic_names.idf(lambda w, df=word_df: df.get(w, 0), len(every))
+    saying = topic_names.groups_saying(members.values())
+    language = summarize.detect_language(every[:300])
+    topics = []
+    for cid, name_today in shown.items():
+        texts = members.get(cid, [])
+        if not texts:
+            continue
+        stop = summarize.stopwords_for(texts[:50], language)
+        cands = topic_rank.candidates(texts, stop, exclude, rarity, word_df, len(every), saying, name_today,
+                                      decided=decided)
+        topics.append({"cluster": cid, "today": name_today, "cands": [(c.text, c.source, c.x) for c in cands]})
+    return {"set": name, "topics": topics}
 
 
 def fit(topics: Sequence[dict[str, Any]], lam: float, steps: int = 400, lr: float = 0.3
