@@ -3,7 +3,7 @@
     .venv/bin/python bench/fact_families.py --dump /tmp/fam.jsonl     # store every set once (~4 min), keep the pairs
     .venv/bin/python bench/fact_families.py --pairs /tmp/fam.jsonl    # count, score, leave one set out (seconds)
 
-Each set (held-outs 1-18, the lead's facts30-33, crowded dev) is stored as ``bench/fact_crowded.py`` stores it (the
+Each set (held-outs 1-19, the lead's facts30-34, crowded dev) is stored as ``bench/fact_crowded.py`` stores it (the
 older facts first, then every write, one empty store, real int8 MiniLM). For every write, each of its candidates
 (the 10 nearest memories and the word candidates, read just before the write) is kept with its cosine, whether it
 is the write's own older, and whether the write retired it on the tree that dumped. Pure functions then read the
@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 DATA, PROBES = ROOT / "tests" / "data", ROOT / "bench" / "data"
-SETS = [*(DATA / f"fact_crowded_heldout{i}.jsonl" for i in range(1, 19)),
-        *(PROBES / f"lead_probes{19 + i}" / f"facts{30 + i}.jsonl" for i in range(4))]
+SETS = [*(DATA / f"fact_crowded_heldout{i}.jsonl" for i in range(1, 20)),
+        *(PROBES / f"lead_probes{19 + i}" / f"facts{30 + i}.jsonl" for i in range(5))]
 
 
 def dump(out: Path, sets: list[Path]) -> None:
@@ -198,6 +198,10 @@ def main() -> None:
         p["veto"] = bool(supersession.vetoed(p["old"], p["write"]))
     report(pairs, "(a) the older's value in a reason clause", lambda g: lambda p: not p["veto"] and fact_reason_value.replaced(
         p["old"], p["kept"], p["cos"], g) is not None, fact_reason_value.GRID, a.show)
+    from memengine import fact_denied
+
+    report(pairs, "(c) the older's state denied as lasting", lambda g: lambda p: not p["veto"] and fact_denied.denied(
+        p["old"], p["kept"], p["cos"], g) is not None, fact_denied.GRID, a.show)
     report(pairs, "(b) a new value in the older's frame", lambda g: lambda p: not p["veto"] and fact_plain_value.restated(
         p["old"], p["kept"], p["cos"], g) is not None, fact_plain_value.GRID, a.show)
 

@@ -1,7 +1,7 @@
 """Where each missed update dies (facts40): over every crowded fact set pooled, the stage of
 ``supersession.plan`` that lost it.
 
-    .venv/bin/python bench/fact_stage.py                  # held-outs 1-17, facts30/31/32, crowded dev (~3 min)
+    .venv/bin/python bench/fact_stage.py                  # held-outs 1-19, facts30-34, crowded dev (~4 min)
     .venv/bin/python bench/fact_stage.py --show           # and every miss with its stage
     .venv/bin/python bench/fact_stage.py --sets tests/data/fact_crowded_heldout3.jsonl
 
@@ -43,9 +43,8 @@ from memengine import fact_kind, fact_period, fact_slot, supersession  # noqa: E
 from memory_core import MemoryStore  # noqa: E402
 
 DATA, PROBES = ROOT / "tests" / "data", ROOT / "bench" / "data"
-SETS = [*(DATA / f"fact_crowded_heldout{i}.jsonl" for i in range(1, 18)),
-        PROBES / "lead_probes19" / "facts30.jsonl", PROBES / "lead_probes20" / "facts31.jsonl",
-        PROBES / "lead_probes21" / "facts32.jsonl"]
+SETS = [*(DATA / f"fact_crowded_heldout{i}.jsonl" for i in range(1, 20)),
+        *(PROBES / f"lead_probes{19 + i}" / f"facts{30 + i}.jsonl" for i in range(5))]
 DEV = "crowded dev"  # bench/fact_crowded.py's six labelled pair files, as one agent's store
 
 
@@ -203,7 +202,7 @@ def run(name: str, olders: list[tuple[str, str]], writes: list[tuple[str, str | 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sets", nargs="*", help="held-out files (default: held-outs 1-17, facts30-32, crowded dev)")
+    ap.add_argument("--sets", nargs="*", help="held-out files (default: held-outs 1-19, facts30-34, crowded dev)")
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--json", help="write every update's outcome here")
     a = ap.parse_args()

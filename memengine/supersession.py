@@ -98,6 +98,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_breakup,
         fact_cause,
         fact_crossed,
+        fact_denied,
         fact_effective,
         fact_elliptic,
         fact_ended,
@@ -186,7 +187,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             verdict = fact_swap.detect(old_text, kept_new) or _relative(old_text, said_text) \
                 or fact_relocated.moved(old_text, said_text) or _crossed(old_text, said_text) \
                 or fact_as_role.role_now(old_text, said_text) \
-                or fact_breakup.ended(old_text, said_text) or fact_wordform.moved(old_text, said_text)
+                or fact_breakup.ended(old_text, said_text) or fact_wordform.moved(old_text, said_text) \
+                or fact_denied.denied(old_text, kept_said, cos)
             # (a relationship's end, the older's slot in another word form: word for word, both, and far in meaning:
             # "Split up with Tom in the summer; …" / "User's partner is Tom" are 0.42 apart)
         else:
@@ -220,10 +222,11 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             # "Society meetings are on the last Thursday of the month from now on")
             # (or the older's value named beside a new value of its slot, memengine/fact_reason_value.py: "We've gone
             # over to Hempel for antifouling, Jotun's lead times were silly"; or the older's frame said again with one
-            # value apart and no change word, memengine/fact_plain_value.py: "Gate code's 7302")
+            # value apart and no change word, memengine/fact_plain_value.py: "Gate code's 7302"; or the older's state
+            # denied as lasting, memengine/fact_denied.py: "The pool doesn't open till 7 any more")
             verdict = fact_vacated.vacated(old_text, kept_said) or fact_shift.shifted(old_text, kept_said) \
                 or fact_reason_value.replaced(old_text, kept_said, cos) or fact_plain_value.restated(old_text, kept_said, cos) \
-                or verdict
+                or fact_denied.denied(old_text, kept_said, cos) or verdict
         if verdict is None and cos is not None and (sim is None or sim >= floor):
             # the same slot named in other words ("pg pool max" / "Postgres connection pool size", "he" /
             # "Tom", "la BDD" / "la base de données"): asked again with the newer in the older's words
@@ -253,7 +256,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         # "Rebuilt the agency site in Astro" names the site, which most of the agent's notes name too)
         framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE, *fact_person.PERSON_REASONS,
                                             fact_ended.REDONE, fact_ended.REASON, fact_breakup.REASON, fact_wordform.REASON,
-                                            fact_vacated.REASON, fact_reason_value.REASON, fact_plain_value.REASON))
+                                            fact_vacated.REASON, fact_reason_value.REASON, fact_plain_value.REASON,
+                                            fact_denied.REASON))
         # a role of its own: a new role, a person who moved, was taken on elsewhere (memengine/fact_hired.py) or went
         # over to another provider (memengine/fact_provider.py), the older's value said left for another in the newer's
         # own words ("cancelled the gym membership at A and joined the climbing wall at B": two jobs' words, one
@@ -261,7 +265,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         own_role = verdict.reason.startswith((fact_promoted.ROLE, fact_relocated.REASON, fact_hired.REASON,
                                               fact_provider.REASON, fact_crossed.REASON, fact_as_role.REASON,
                                               fact_ended.REASON, fact_breakup.REASON, fact_wordform.REASON,
-                                              fact_vacated.REASON, fact_reason_value.REASON)) \
+                                              fact_vacated.REASON, fact_reason_value.REASON, fact_denied.REASON)) \
             or verdict.reason.startswith(fact_migrated.REASON) and fact_migrated.left_for(old_text, said_text) is not None
         # a rule restricted to fewer days (memengine/fact_only.py) names its days in place of the older's "every
         # night at 02:00": a day for a time of day is the restriction, not another attribute
@@ -269,7 +273,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         # memengine/fact_named_switch.py, fact_left_clause.py)
         restricts = verdict.reason.startswith((fact_only.REASON, fact_named_switch.REASON, fact_left_clause.REASON,
                                                fact_ended.REASON, fact_ended.REDONE, fact_breakup.REASON, fact_wordform.REASON,
-                                               fact_vacated.REASON, fact_reason_value.REASON))
+                                               fact_vacated.REASON, fact_reason_value.REASON, fact_denied.REASON))
         if verdict.kind != "relative" and (not restricts and fact_kind.another_attribute(old_text, attr_new, known) and (
                 attr_said == attr_new or fact_kind.another_attribute(old_text, attr_said, known))
                 or not own_role and _another_role(old_text, new_text, said_text)
