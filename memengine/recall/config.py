@@ -274,6 +274,13 @@ NOTES_WEAK = 0.5
 # note holding one as its newer version (it changed the note's other part). bench/recall49_grid.py: dev 516 -> 517
 # top-1 (the lead's agent32), no question lower; held-out 40 +1.
 NOTES_WHEN = True
+# notes5 (session 24, memengine/recall/notes_now.py): the first hit an agent's note, a note among the first three
+# saying every subject word of the question the first hit says (one of them rare), a value of a kind the first states
+# anew, vectors at least COS close, is read as another version of its slot: "past:COS" puts the EARLIER one first for
+# a question about the past, "now:COS" the later one for any other question, "both:COS" each; '' = off. bench/
+# recall_notes5.py over 15 agent-note dev sets, leave one set out: past 652 -> 655 top-1 (no set lower), now +2 (both
+# wins read before building; held-out 42 one rank lower, none higher): past on, now off.
+NOTES_NOW = "past:0.5"
 # Round 34 (memengine/recall/keyword_floor.py): a keyword side of notes whose every match is a word held by more than
 # half of the rows (FTS5's idf floor: the user's name in a store of notes about them) is left out of fusion.
 KW_FLOOR = True
@@ -490,6 +497,8 @@ class RecallConfig:
     notes_weak: float = NOTES_WEAK
     # Asked when: a later note holding no time is no newer version above one holding a time (notes_kind.py).
     notes_when: bool = NOTES_WHEN
+    # The first hit's other version of one slot, unlinked by the store, above it for a past question (notes_now.py).
+    notes_now: str = NOTES_NOW
     # A keyword side of notes that matched only words most rows hold is left out of fusion (keyword_floor.py, round 34).
     kw_floor: bool = KW_FLOOR
     # The store's may_update link between two notes sharing no word of a subject, vectors apart, not honoured (round 36).

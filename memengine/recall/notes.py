@@ -48,6 +48,8 @@ SUBJECT_STEMS = 2
 # A stem of the slot is said by its versions and little else: the older, the newer and one more (a chain of
 # three: booked, moved, moved again) among the candidates.
 RARE_IN = 3
+# The candidates a subject's rarity is counted over (a recall's step depth, notes_now.py).
+SUBJECT_DEPTH = 15
 # A short note: an agent's note states a fact or two (updates.UPDATE_WORDS' bound on a chat update, in characters).
 NOTE_CHARS = 40 * 12
 

@@ -628,6 +628,12 @@ class Recall(KeywordSearch, People):
                                               same_cos=run.cfg.notes_same_cos, heads=run.cfg.notes_head,
                                               when=run.cfg.notes_when)
             _marked_later(outdated, later)
+        if run.strategy == "hybrid" and run.cfg.notes_now:  # the first hit's later version, unlinked (notes5)
+            from memengine.recall.notes_now import versions_first
+
+            scored, later = versions_first(scored, run.query, self.vectors if run.qvec is not None else None,
+                                      run.cfg.notes_now)
+            _marked_later(outdated, later)
         whole = self.rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:
