@@ -260,6 +260,10 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     "a note's subject said again, vectors close (notes_same_cos)": (D, replace(D, notes_same_cos=0.0)),
     **{f"notes nudged by date (notes_recent {m})": (replace(D, notes_recent=m), replace(D, notes_recent=""))
        for m in ("now:0.05", "all:0.05")},
+    # notes5 (memengine/recall/notes_now.py): two versions of one slot the store did not link, the earlier first for a
+    # past question (on) and the later for the present (off); chats untouched by construction (notes.is_note)
+    **{f"two unlinked versions of a note's slot (notes_now {m})": (replace(D, notes_now=m), replace(D, notes_now=""))
+       for m in ("past:0.5", "both:0.5")},
 }
 
 
