@@ -430,7 +430,10 @@ def _superseding(store: Store, now: datetime, shown: set[int], add: Callable[[st
             f"""SELECT n.id, n.content, {timekind.when_sql('n')}, o.id, o.content, o.valid_to
                 FROM memories o CROSS JOIN associations e ON e.target_id = o.id CROSS JOIN memories n ON n.id = e.source_id
                 WHERE e.edge_type = 'supersedes' AND o.valid_to >= ? AND {_LIVE.replace('m.', 'n.')}
+                  AND o.status != 'deleted'
                 ORDER BY o.valid_to DESC, n.id DESC LIMIT 50""", (since,)):
+        # (users35: a forgotten old value — an old password, a wrong fact — is not quoted; the new one is then a
+        # new fact like any other)
         if int(r[0]) in seen or int(r[0]) in shown:
             continue
         seen.add(int(r[0]))

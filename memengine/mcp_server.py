@@ -248,6 +248,8 @@ def tool_functions(call: Call, choices: Mapping[str, Sequence[str]], update_tool
         types: Annotated[list[str], Field(description=f"Only these types ({', '.join(types_)}).")] = [],  # noqa: B006
         tags: Annotated[list[str], Field(description="Only memories with these tags.")] = [],  # noqa: B006
         sources: Annotated[list[str], Field(description="Only memories from these sources.")] = [],  # noqa: B006
+        authors: Annotated[list[str], Field(description="Only memories written by these people (a chat's or mail's "
+                                            "author; a first name also finds the full name).")] = [],  # noqa: B006
         since: Annotated[str | None, Field(description="Only memories that happened at or after this date (ISO or phrase).")] = None,
         until: Annotated[str | None, Field(description="Only memories that happened at or before this date.")] = None,
         explain: Annotated[bool, Field(description="Attach each result's signals (keyword rank, cosine, priors).")] = False,
@@ -263,7 +265,7 @@ def tool_functions(call: Call, choices: Mapping[str, Sequence[str]], update_tool
         marks a result that matches the query poorly (nothing relevant)."""
         if direct is not None:
             args = {"query": query, "k": k, "strategy": strategy, "types": types, "tags": tags, "sources": sources,
-                    "since": since, "until": until, "explain": explain, "with_context": context,
+                    "authors": authors, "since": since, "until": until, "explain": explain, "with_context": context,
                     "include_archived": include_archived, "history": history, "as_of": as_of}
             later = bool(defer and defer.get("after_reply"))
             code, envelope = await off_loop(lambda: direct("recall", args, later))
@@ -271,7 +273,7 @@ def tool_functions(call: Call, choices: Mapping[str, Sequence[str]], update_tool
                 envelope["data"]["results"] = [lean_result(r) for r in envelope["data"]["results"]]
             return _tool_result(code, envelope)
         argv = ["recall", query, "-k", str(k), "--strategy", strategy]
-        for flag, values in (("--type", types), ("--tag", tags), ("--source", sources)):
+        for flag, values in (("--type", types), ("--tag", tags), ("--source", sources), ("--author", authors)):
             for v in values:
                 argv += [flag, v]
         for name, value in (("--since", since), ("--until", until), ("--as-of", as_of)):
