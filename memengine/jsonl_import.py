@@ -58,8 +58,6 @@ class Origins:
     placed: dict[str, int | tuple[str, str]] = field(default_factory=dict)
     relations: list[tuple[str, str, str, float]] = field(default_factory=list)  # (from, to origin, edge type, weight)
     valid_to: dict[str, str] = field(default_factory=dict)  # origin -> when it was replaced there
-    # (users35) lines another store's export says are forgotten there: (origin, text's hash, time of storing)
-    forgotten: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -217,9 +215,6 @@ def _note_relations(rec: Record, ref: str | None, org: tuple[str, int] | None, o
     origins.relations += [(rec.origin, to, kind, weight) for to, kind, weight in rec.edges]
     if rec.valid_to is not None:
         origins.valid_to[rec.origin] = to_iso(rec.valid_to) or ""
-    if rec.status == "deleted" and ref is not None and org is not None and org[0] != origins.mine \
-            and org[0] not in origins.older and rec.created_at is not None:
-        origins.forgotten.append((rec.origin, content_hash(rec.content), to_iso(rec.created_at) or ""))
 
 
 def _restore_relations(store: MemoryStore, origins: Origins) -> int:
@@ -282,27 +277,6 @@ def _restore_relations(store: MemoryStore, origins: Origins) -> int:
     return written
 
 
-def _settle_forgotten(store: MemoryStore, origins: Origins) -> int:
-    """After the rows are in: a memory the exporting store has forgotten since an earlier import brought it here is
-    forgotten here too (users35: a store moved twice by ``export --include-deleted`` kept active what the user had
-    forgotten on the first machine in between — the re-import passed over every line already here). Only a copy
-    of that very memory: found by the ref it was imported under, with the line's text and time of storing (a memory
-    this store wrote itself, or one edited here, is not touched). A soft delete as ``forget`` does (its episodes and
-    the versions it had replaced follow); ``restore`` undoes it. An older export than one imported before decides
-    nothing. Returns how many were forgotten."""
-    n = 0
-    for origin, digest, created in origins.forgotten:
-        where = origins.placed.get(origin)
-        if not isinstance(where, tuple):
-            continue
-        row = store.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ? AND status != 'deleted' "
-                                 "AND content_hash = ? AND created_at = ?", (*where, digest, created)).fetchone()
-        if row is not None:
-            store.forget_versions(int(row[0]))
-            n += 1
-    return n
-
-
 def _judge(store: MemoryStore, origins: Origins) -> None:
     """After the first pass: which stores' exports are older than one imported here before."""
     for sid, newest in origins.newest.items():
@@ -341,11 +315,10 @@ def _settle_summaries(store: MemoryStore, origins: Origins) -> int:
 
 def import_file(store: MemoryStore, path: Path, batch_size: int = 256,
                 progress: Callable[[int], None] | None = None,
-                set_total: Callable[[int], None] | None = None) -> tuple[BatchStats, int, int]:
+                set_total: Callable[[int], None] | None = None) -> tuple[BatchStats, int]:
     """Import one JSON object per line (the ``export`` format): every line is checked before anything is
     written (the file is read twice, a line at a time, so its size does not matter). Returns the batch
-    stats, how many summaries imported before a newer export replaced (archived), and how many memories imported
-    before were forgotten because the export says its store has forgotten them (:func:`_settle_forgotten`).
+    stats and how many summaries imported before a newer export replaced (archived).
 
     Progress: ``set_total(lines)`` once the first pass has counted them; ``progress(n)`` as lines are written,
     and as lines already in the store are passed over, so that the count ends at the total."""
@@ -365,8 +338,7 @@ def import_file(store: MemoryStore, path: Path, batch_size: int = 256,
     stats.seen += here[0]
     stats.duplicates += here[0]
     _restore_relations(store, origins)
-    forgotten = _settle_forgotten(store, origins)
-    return stats, _settle_summaries(store, origins), forgotten
+    return stats, _settle_summaries(store, origins)
 
 
 def _passed_over(items: Iterator[NewMemory], here: list[int], progress: Callable[[int], None]
