@@ -171,6 +171,12 @@ FOLLOW = "newer"
 # end", "now", "finalement"...). Round 16's held-out chats (bench/data/realchat_heldout15, written before the
 # code): recall@5 0.664 -> 0.703, recall@10 0.773 -> 0.789; round 13's 0.540 -> 0.570; dev sets: no top 10 changes.
 MENTION = "end"
+# Round 51: the turn that closes an exchange about a value ("80 burgers?" / "go for 60" / "ok 60 it is"), placed
+# right after a top hit of the exchange (memengine/recall/closing.py, "seeds:span[:gate[:place]]"); '' = off.
+CLOSING = ""
+# Round 51: question words no memory holds, searched by the indexed words that shorten them (parts.py
+# ``short_forms``: "prefix" / "both"); '' = off.
+SHORT_WORDS = ""
 # A chat turn saying a place changed ("Thanksgiving is at my sister's in Madison now") above the earlier top
 # turn of its thread saying a place, for "where" questions (memengine/recall/moved.py, round 12); '' = off.
 # Round 12's held-out chats: newer above older 14/29 -> 15/29 (recall@5 equal); round 9's chats 11/15 -> 12/15;
@@ -370,7 +376,7 @@ W_BRIDGE = 0.3
 RETRIEVAL_FIELDS = ("fts_weights", "drop_person_terms", "max_df", "df_column", "w_phrase", "context_vectors",
                     "context_mix", "query_adapter", "w_instances", "word_parts", "absent",
                     "word_endings", "bridge", "bridge_floor", "w_bridge", "state_words",
-                    "asked_words")
+                    "asked_words", "short_words")
 
 
 @dataclass
@@ -452,6 +458,9 @@ class RecallConfig:
     follow: str = FOLLOW
     # After each of the first few hits, the next turn of its thread saying one of its rare words (mention.py).
     mention: str = MENTION
+    # After each of the first few hits, the last short turn of its burst saying again a value another person said
+    # there: what the exchange settled (closing.py, round 51); '' = off.
+    closing: str = CLOSING
     # The time prior in the other languages recall reads too ("all"), or English alone ("en").
     time_words: str = TIME_WORDS
     # A number in a turn, for a question asking how much ("much") or how much / many ("all"); '' = off.
@@ -467,6 +476,9 @@ class RecallConfig:
     word_parts: bool = WORD_PARTS
     # Question words searched in the other endings the index holds of them (parts.py ``word_endings``).
     word_endings: str = WORD_ENDINGS
+    # Question words no memory holds searched by the indexed words that shorten them ("ref" of "reference") and,
+    # with "both", the indexed words a short one begins ("inv" -> "invoice") (parts.py ``short_forms``); '' = off.
+    short_words: str = SHORT_WORDS
     # Per-query keyword / vector weights moved towards the list whose best score stands out more (fusion.py
     # ``peaked_weights``, round 19); 0 = off, else the share of the weights' sum that can move.
     peaked: float = 0.0

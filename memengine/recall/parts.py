@@ -151,3 +151,73 @@ def word_endings(conn: Any, terms: Sequence[str], known: Container[str] | None =
         if len(toks) == 1:
             out += [e for e in endings_of(conn, toks[0]) if e not in out]
     return out
+
+
+# ---------------------------------------------------------------- shortened words (round 51)
+# People shorten words in chats: "ref" for "reference", "info", "pics", "hosp", "physio", "approx"; and ask with the
+# short form of what a chat writes out ("the final inv", "gran"). A question word no memory holds is searched by
+# what the index holds of it: ``prefix`` the longest head of three letters or more (at least two letters shorter)
+# that is an indexed word itself ("ref" of "reference", "pic" of "pictures"); ``both`` that, and for a short
+# question word (3-5 letters) no memory holds, the indexed words it begins (an FTS5 prefix query: "inv" ->
+# "invoice"), when they are few. Vocabulary-driven: no list of abbreviations, no language read.
+SHORT_MIN = 3  # "ref", "pic", "inv": shorter heads are most words' beginnings
+# the head drops more letters than an ending has (STEM_CUT: "kost" of "kostar", "dagis" of "dagiset" are other
+# endings of one word, which ``word_endings`` reads): "ref" of "reference" drops 6, "hosp" of "hospital" 4
+SHORT_KEEP = STEM_CUT + 1
+SHORT_WORD = 5  # a question word this long at most may be a short form of an indexed word
+SHORT_TERMS = 4  # ... of at most this many indexed words (more: a common beginning, "con", "pre")
+SHORT_DOCS = 50  # a head or a prefix in more memories than this is no one word's short form
+
+
+def heads_of(conn: Any, word: str, known: Container[str] | None = None) -> list[str]:
+    """The longest head of ``word`` (an index spelling) that is an indexed word in at most ``SHORT_DOCS``
+    memories, as an FTS5 expression; none when no head is held. A head whose rest is a word of ``known`` (the
+    model's words), or one letter on, is a compound's part, not a short form ("new(s)" of "newspaper"): none then.
+    One equality lookup per length tried."""
+    for n in range(len(word) - SHORT_KEEP, SHORT_MIN - 1, -1):
+        docs = _word_docs(conn, word[:n])
+        # (the index holds "news" as its stem "new": the rest is tried one letter on too)
+        if docs and known is not None and any(len(rest) >= 4 and rest in known for rest in (word[n:], word[n + 1:])):
+            return []
+        if docs:
+            return [quote_fts(word[:n])] if docs <= SHORT_DOCS else []
+    return []
+
+
+def longer_of(conn: Any, word: str) -> list[str]:
+    """The indexed words ``word`` begins (other than itself), as one FTS5 prefix expression, when they are at
+    most ``SHORT_TERMS`` in at most ``SHORT_DOCS`` memories; none otherwise. One range read."""
+    if not SHORT_MIN <= len(word) <= SHORT_WORD or not word.isalpha():
+        return []
+    rows = conn.execute("SELECT term, doc FROM temp.mem_vocab_row WHERE term > ? AND term < ? LIMIT ?",
+                        (word, word + "\U0010ffff", SHORT_TERMS + 1)).fetchall()
+    if not rows or len(rows) > SHORT_TERMS or sum(int(d) for _, d in rows) > SHORT_DOCS:
+        return []
+    return [quote_fts(word) + " *"]
+
+
+SHORT_MODES = ("prefix", "both", "model", "modelboth")
+
+
+def short_forms(conn: Any, words: Sequence[str], shares: dict[str, float], mode: str,
+                known: Container[str] | None = None) -> list[str]:
+    """FTS5 expressions for the question's ``words`` (as written, lower case) no memory holds (``shares`` 0 by
+    their own spelling): their heads the index holds (:func:`heads_of`), and with ``mode`` "both" the longer
+    words a short one begins (:func:`longer_of`). "model" / "modelboth": only words of ``known`` (the embedding
+    model's whole words: a word the model reads, so an absent one is said otherwise, not inflected otherwise —
+    the other endings of the words it does not read are ``word_endings``'s). ``known`` also tells a compound's
+    head from a short form (:func:`heads_of`)."""
+    if mode not in SHORT_MODES or (mode.startswith("model") and known is None):
+        return []
+    missing = [w for w in words if len(w) >= SHORT_MIN and w.isalpha() and shares.get(w, 1.0) == 0.0
+               and (not mode.startswith("model") or known is None or w in known)]
+    if not missing:
+        return []
+    _vocab(conn)
+    out: list[str] = []
+    for word in missing:
+        got = heads_of(conn, word, known) if len(word) >= SHORT_MIN + SHORT_KEEP else []
+        if mode.endswith("both") and not got:
+            got = longer_of(conn, word)
+        out += [g for g in got if g not in out]
+    return out

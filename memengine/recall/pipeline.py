@@ -312,9 +312,10 @@ class Recall(KeywordSearch, People):
         parts_on, instances_on = run.cfg.word_parts and not run.raw, run.cfg.w_instances > 0
         absent_on = bool(run.cfg.absent) and run.qvec is not None and not run.raw
         endings_on = bool(run.cfg.word_endings) and not run.raw
+        short_on = bool(run.cfg.short_words) and not run.raw
         bridge_on = bool(run.cfg.bridge) and run.cfg.w_bridge > 0 and not run.raw
         if run.strategy != "hybrid" or not (parts_on or (instances_on and run.kw) or absent_on or endings_on
-                                            or bridge_on):
+                                            or bridge_on or short_on):
             return
         terms = self._keyword_terms(run)  # (once for the steps below)
         if parts_on:
@@ -325,6 +326,17 @@ class Recall(KeywordSearch, People):
             parts = word_parts(self.conn, long, self.doc_shares(long, upto=0)) if long else []
             if parts:
                 for mid, score in self._keyword(" OR ".join(parts), run.where, run.args, run.pool, run.cfg.fts_weights):
+                    run.kw[mid] = run.kw.get(mid, 0.0) + score
+        if short_on and terms:
+            # question words no memory holds, by the indexed words that shorten them (parts.py ``short_forms``):
+            # "ref" of "reference", "inv" -> "invoice"; their bm25 adds to the keyword score as the words' own would
+            from memengine.recall.parts import short_forms
+
+            known = model_words(self.embedder)
+            shorts = short_forms(self.conn, terms, self.doc_shares(terms, upto=0), run.cfg.short_words, known)
+            if shorts:
+                for mid, score in self._keyword(" OR ".join(shorts), run.where, run.args, run.pool,
+                                                run.cfg.fts_weights):
                     run.kw[mid] = run.kw.get(mid, 0.0) + score
         if endings_on:
             # question words in the other endings the index holds of them (parts.py ``word_endings``): inflections
@@ -579,6 +591,11 @@ class Recall(KeywordSearch, People):
         if run.strategy == "hybrid" and run.cfg.mention:  # how a top hit's subject turned out, later in its thread
             scored = next_mention(scored, k, run.query, lambda seeds, span: self._next_turns(seeds, span, run),
                                   self._content_counts, run.cfg.mention)
+        if run.strategy == "hybrid" and run.cfg.closing:  # the turn that closes a top hit's exchange (round 51;
+            from memengine.recall.closing import closing_turns  # imported here: off by default)
+
+            scored = closing_turns(scored, k, run.query, lambda seeds, span: self._turns_after(seeds, span, run),
+                                   run.cfg.closing)
         if run.strategy == "hybrid" and run.cfg.answer_seeds:  # the answer to a top hit's question, in the tail
             # (imported here: the step is off by default, and a cold recall should not load it)
             from memengine.recall.answers import answer_tail
