@@ -23,7 +23,7 @@ _JSON_APPS = (
     ("messenger", (r'"sender_name"', r'"timestamp_ms"')),
     ("messenger", (r'"participants"\s*:', r'"(?:threadName|senderName)"\s*:')),
     # Skype's messages.json: the owner's id, then the conversations and their MessageList
-    ("skype", (r'"userId"\s*:', r'"conversations"\s*:\s*\[')),
+    ("skype", (r'"userId"\s*:', r'"conversations"\s*:\s*[\[{]')),  # ({: damaged, said by the reader)
     # Google Chat's Groups/<space>/messages.json; Hangouts.json of the older Takeout
     ("googlechat", (r'"creator"\s*:', r'"created_date"\s*:')),
     ("googlechat", (r'"conversations"\s*:\s*\[', r'"(?:conversation_id|participant_data|event_type)"\s*:')),
@@ -47,6 +47,8 @@ _TEXT_APPS = (
     ("line", re.compile(r"^\[LINE\] ")),
     # KakaoTalk: its text's header (Korean, English), its CSV's
     ("kakaotalk", re.compile(r"^[^\n]{1,80}님과 카카오톡 대화|^KakaoTalk Chats with |^Talk with [^\n]{1,80}\r?\nDate Saved ?: ")),
+    # any title line (the chat's name alone, as a phone writes it) above KakaoTalk's "Date Saved" line
+    ("kakaotalk", re.compile(r"^[^\n]{1,80}\r?\n(?:Date Saved|저장한 날짜) ?: [^\n]*\d")),
     ("kakaotalk", re.compile(r'^"?Date"?,"?User"?,"?Message"?\r?\n')),
     # SMS Backup & Restore: <smses> after the XML declaration, its comment and its style sheet
     ("sms", re.compile(r"^<\?xml[^>]*\?>\s*(?:<!--.*?-->\s*|<\?xml-stylesheet[^>]*\?>\s*)*<smses[\s>]", re.DOTALL)),
@@ -168,12 +170,30 @@ def app_files(folder: Path, app: str) -> list[Path]:
     """The files of ``folder`` (top level, sorted) that are ``app``'s text exports."""
     out = []
     for p in sorted(folder.iterdir()):
-        if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in (".txt", ".csv", ".json"):
+        if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in (".txt", ".csv", ".json", ".html"):
             with p.open("rb") as fh:
                 head = fh.read(4096).decode("utf-8", "replace")
-            if text_app(head) == app or json_app(head, p) == app:
+            if text_app(head) == app or json_app(head, p) == app or (  # DiscordChatExporter's pages too
+                    app == "discord" and p.suffix.lower() == ".html" and head_app(p, head) == app):
                 out.append(p)
     return out
+
+
+def meta_download(folder: Path) -> bool:
+    """Whether ``folder`` is Instagram's or Facebook's download at its top (its chats in ``messages/inbox/`` or in
+    the download's own ``your_instagram_activity/messages/inbox/<chat>/message_1.json``), asked before notes are
+    looked for: the download's ``start_here.html`` is no note. Looks at fixed places, not through the whole tree
+    (a vault of notes is not walked for it)."""
+    for top in _META_TOPS:
+        for name in ("message_*.json", "message_*.html"):
+            if next(folder.glob(f"{top}messages/inbox/*/{name}"), None) is not None:
+                return True
+    return False
+
+
+# the download's own top folders holding messages/ (2024 on), or none (before): a folder holding a download's folder
+# among notes ("Documents/facebook-x/messages/inbox") is not one, and stays what it was
+_META_TOPS = ("", "your_instagram_activity/", "your_activity_across_facebook/", "this_profile's_activity_across_facebook/")
 
 
 def deep_folder_app(folder: Path) -> str | None:
@@ -229,10 +249,12 @@ def head_app(path: Path, head: str) -> str | None:
     """The app whose export a file is by its name and first bytes (``head`` as text), for the layouts whose first
     line alone is no proof: a Threema messages.txt (WhatsApp's lines look alike), a script of X's archive, a web
     page of Google Voice or signal-export, a CSV of Viber or MemoTrace, MemoTrace's text."""
-    from importers import googlevoice, matrix, signal_html, threema, twitter, viber, wechat
+    from importers import discord_html, googlevoice, matrix, signal_html, threema, twitter, viber, wechat
 
     suffix = path.suffix.lower()
     body = head.lstrip("\ufeff")
+    if suffix in (".html", ".htm") and discord_html.is_page(body):
+        return "discord"  # DiscordChatExporter's web page (its default format)
     found = apps23.head_app(path, body) or apps24.head_app(path, body) or apps25.head_app(path, body) or \
         apps28.head_app(path, body) or apps29.head_app(path, body) or apps30.head_app(path, body) or \
         apps31.head_app(path, body) or apps32.head_app(path, body)

@@ -51,6 +51,11 @@ def folder_app(folder: Path, names: set[str]) -> str | None:
     for rel in (f"json/{snapchat.FILE}", snapchat.FILE):
         if (folder / rel).is_file() and head_text(folder / rel).lstrip("\ufeff \t\r\n").startswith("{"):
             return "snapchat"
+        if (folder / rel).is_file() and (folder / rel).stat().st_size == 0:  # said, not "holds no conversations"
+            from importers import ImportFormatError
+
+            raise ImportFormatError("0 bytes: Snapchat's chat history is empty (a download cut short, or a cloud "
+                                    "drive's file not fetched): download My Data again", str(folder / rel))
     if zoom.FILE in names and zoom.is_chat_head(head_text(folder / zoom.FILE)):
         return "zoom"
     subs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))

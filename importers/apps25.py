@@ -8,12 +8,14 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
-from importers import gemini, zulip
+from importers import gemini, gemini_html, takeout, zulip
 from importers.apps23 import head_text
 
 
 def head_app(path: Path, body: str) -> str | None:
     """The app of a file by its name and first bytes (``body``: as text)."""
+    if path.suffix.lower() in (".html", ".htm"):
+        return "gemini" if gemini_html.is_page(path.name, body) else None  # My Activity in HTML (round layouts34)
     if path.suffix.lower() != ".json":
         return None
     if gemini.is_head(path.name, body) or gemini.is_member(f"{path.parent.name}/{path.name}"):
@@ -46,6 +48,9 @@ def late_folder_app(folder: Path) -> str | None:
         return None
     if folder.name.lower() in ("my activity", *gemini.FOLDERS):
         return "gemini"
+    if takeout.single_kind(folder) == "gemini" and not any(p.suffix.lower() == ".zip" for p in folder.iterdir()):
+        return "gemini"  # Gemini the one product read beside products nothing reads (Google Photos ...); a zip
+        # beside the unzipped Takeout (another part of a split one?) would be left out: the folder stays refused
     root = folder / "Takeout" if (folder / "Takeout").is_dir() else folder
     try:
         others = [p for d in {folder, root} for p in d.iterdir() if not p.name.startswith(".")
@@ -59,6 +64,8 @@ def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | No
     """Zulip's export zipped; a Takeout zip of My Activity holding Gemini's activity in JSON."""
     if zulip.is_export_names(bases):
         return "zulip"
+    if any(gemini.is_member(n) for n in names) and takeout.single_kind_of_names(names) == "gemini":
+        return "gemini"  # Gemini the one product read beside products nothing reads (round layouts34)
     if any(gemini.is_member(n) for n in names) and all(
             "my activity/" in n.lower() or n.lower().endswith("archive_browser.html") for n in names):
         return "gemini"  # a Takeout of My Activity alone; a whole Takeout stays what the other readers make of it

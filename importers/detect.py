@@ -257,6 +257,8 @@ def detect(path: Path | str) -> str:
         what = kinds.folder_kind(path)
         if what is not None:  # another app's export, whose pages and JSON are no notes
             raise ImportFormatError(_unknown("not an export", what), file)
+        if apps.meta_download(path):
+            return "messenger"  # Instagram's or Facebook's download at its top: its start page and README no notes
         if any(any(path.rglob(pattern)) for pattern in ("*.md", "*.markdown", "*.org", "*.tid", "Keep/*.json", "*.enex", "*.docx")) or any(
                 notion.is_database(p) for p in path.rglob("*.csv")):
             return "markdown"  # notes; Google Keep's (Takeout/Keep/*.json) and Evernote's too

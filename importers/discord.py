@@ -1,4 +1,5 @@
-"""DiscordChatExporter's exports of a channel or a DM: JSON (streamed message by message), CSV and plain text.
+"""DiscordChatExporter's exports of a channel or a DM: JSON (streamed message by message), CSV, plain text, and its
+web page (:mod:`importers.discord_html`).
 
 JSON: the author is the server's nickname (as Discord shows it), the time keeps the export's offset, ``<@id>``
 mentions are named from the message's ``mentions``, a reply links to the message it answers (``reference``), an
@@ -56,7 +57,12 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
     turns = Turns(NAME, report)
     with path.open("rb") as fh:
         head = fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head[:1] in (b"{", b"["):
+    if head[:1] == b"<":  # the web page, DiscordChatExporter's default format (round layouts34)
+        from importers import discord_html
+
+        report.variant["layout"] = "html"
+        yield from discord_html.parse(path, turns)
+    elif head[:1] in (b"{", b"["):
         report.variant["layout"] = "json"
         yield from _json(path, turns)
     elif head.startswith(b"=") or path.suffix.lower() == ".txt":

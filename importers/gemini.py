@@ -16,12 +16,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from importers import ImportFormatError, ImportReport, Record, html_notes
+from importers import ImportFormatError, ImportReport, Record, gemini_html, html_notes
 from importers._tree import Tree, load_json
 from importers.chatturns import SYSTEM, Turn, Turns, iso_date, text_of
 
 NAME = "gemini"
 FILE = "myactivity.json"
+PAGE = "myactivity.html"  # the HTML form (Takeout's default): importers.gemini_html
 HEADERS = ("Gemini Apps", "Bard")
 FOLDERS = ("gemini apps", "bard")
 _HEAD_RE = re.compile(r'"header"\s*:\s*"(?:Gemini Apps|Bard)"')
@@ -30,9 +31,9 @@ _HTML_HEAD_RE = re.compile(r"mdl-typography--title\">\s*(?:Gemini Apps|Bard)\s*<
 
 
 def is_member(name: str) -> bool:
-    """Whether a relative name is Gemini's activity file (``…/Gemini Apps/MyActivity.json``)."""
+    """Whether a relative name is Gemini's activity file (``…/Gemini Apps/MyActivity.json``, or its HTML form)."""
     parts = name.lower().replace("\\", "/").split("/")
-    return parts[-1] == FILE and len(parts) >= 2 and parts[-2] in FOLDERS
+    return parts[-1] in (FILE, PAGE) and len(parts) >= 2 and parts[-2] in FOLDERS
 
 
 def is_head(name: str, head: str) -> bool:
@@ -41,27 +42,28 @@ def is_head(name: str, head: str) -> bool:
 
 
 def refused(name: str, head: str) -> str | None:
-    """What a My Activity page in HTML is, said so the owner can export what mem reads; None for any other file."""
-    if name.lower() == "myactivity.html" and _HTML_HEAD_RE.search(head):
-        return ("Google Takeout's Gemini Apps My Activity in HTML (its times are in the exporter's locale and zone: "
-                "export My Activity again choosing JSON)")
+    """What a My Activity page is when no reader takes it: none since round layouts34 reads the HTML form
+    (:mod:`importers.gemini_html`); kept for the callers that ask."""
     return None
 
 
 def find(folder: Path) -> Path | None:
     """Gemini's activity file in a Takeout's folder (its top, "Takeout/", "My Activity/" or "Gemini Apps/"), or None."""
-    for rel in ("Takeout/My Activity", "My Activity", "."):
-        for sub in ("Gemini Apps", "Bard"):
-            p = folder / rel / sub / "MyActivity.json"
-            if p.is_file():
-                return p
-    p = folder / "MyActivity.json"
-    return p if folder.name.lower() in FOLDERS and p.is_file() else None
+    for base in ("MyActivity.json", "MyActivity.html"):  # the JSON first: the exact form
+        for rel in ("Takeout/My Activity", "My Activity", "."):
+            for sub in ("Gemini Apps", "Bard"):
+                p = folder / rel / sub / base
+                if p.is_file():
+                    return p
+        p = folder / base
+        if folder.name.lower() in FOLDERS and p.is_file():
+            return p
+    return None
 
 
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
     """Records of MyActivity.json, its Takeout folder or zip; bad input: a one-line ImportFormatError."""
-    if path.is_file() and path.suffix.lower() == ".json":
+    if path.is_file() and path.suffix.lower() in (".json", ".html", ".htm"):
         data, where = path.read_bytes(), str(path)
     elif path.is_dir() and find(path) is not None:
         found = find(path)
@@ -69,10 +71,13 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
         data, where = found.read_bytes(), str(found)
     else:
         tree = Tree(path)
-        name = next((n for n in tree.names if is_member(n)), None)
-        if name is None:
+        members = sorted((n for n in tree.names if is_member(n)), key=lambda n: not n.lower().endswith(".json"))
+        if not members:
             raise ImportFormatError("no My Activity/Gemini Apps/MyActivity.json of a Google Takeout", str(path))
-        data, where = tree.read(name), tree.where(name)
+        data, where = tree.read(members[0]), tree.where(members[0])
+    if where.lower().endswith((".html", ".htm")):
+        yield from gemini_html.parse_page(data, where, report)
+        return
     entries = load_json(data, where)
     if not isinstance(entries, list):
         raise ImportFormatError("MyActivity.json is not a list of activity entries", where)

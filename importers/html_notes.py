@@ -56,8 +56,14 @@ def is_note_head(head: bytes) -> bool:
         and not _CHAT_PAGE_RE.search(head)
 
 
-# a chat's page is no note: imessage-exporter's (importers.imessage_html); Meta's message_N.html (is_note_page)
-_CHAT_PAGE_RE = re.compile(rb'<div class="message">\s*<div class="(?:sent|received)\b[^"]*">\s*<p>\s*<span class="timestamp">')
+# a chat's page is no note: imessage-exporter's (importers.imessage_html); Meta's message_N.html (is_note_page);
+# DiscordChatExporter's page (its messages' ``chatlog__message-container``); a Google "My Activity" page of a
+# Takeout (``outer-cell`` blocks of ``content-cell``s: Gemini's, YouTube's watch history, Search ...): a list of
+# activity, no note (Takeout's reader names the products nothing reads)
+_CHAT_PAGE_RE = re.compile(rb'<div class="message">\s*<div class="(?:sent|received)\b[^"]*">\s*<p>\s*<span class="timestamp">'
+                           rb"|class=[\"']chatlog__message-container\b"
+                           rb"|<div class=[\"']outer-cell\b[^\"']*[\"'][^<>]*>\s*<div class=[\"'](?:mdl-grid|header-cell|content-cell)"
+                           rb"|<div class=[\"']outer-cell[\"']>")
 _META_CHAT_RE = re.compile(r"message_\d+\.html")
 _META_BLOCK_RE = re.compile(rb'<div class="pam [^"]*\buiBoxWhite\b')
 

@@ -15,20 +15,23 @@ header (a group's member count after its name dropped), a CSV by its file's name
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from importers import ImportFormatError, ImportReport, Record
-from importers._textlines import iter_lines
+from importers._textlines import iter_lines, legacy_codec, windows_1252
 from importers.chatturns import MEDIA, SYSTEM, Turn, Turns
 
 NAME = "kakaotalk"
-HEAD_RE = re.compile(r"^\ufeff?(?:[^\n]{1,80}님과 카카오톡 대화|KakaoTalk Chats with |Talk with [^\n]{1,80}\r?\nDate Saved ?: )")
+HEAD_RE = re.compile(r"^\ufeff?(?:[^\n]{1,80}님과 카카오톡 대화|KakaoTalk Chats with |Talk with [^\n]{1,80}\r?\nDate Saved ?: |"
+                     r"[^\n]{1,80}\r?\n(?:Date Saved|저장한 날짜) ?: [^\n]*\d)")
+_SAVED_RE = re.compile(r"^(?:Date Saved|저장한 날짜) ?: ")
 CSV_HEAD_RE = re.compile(r"^\ufeff?\"?Date\"?,\"?User\"?,\"?Message\"?\r?$")
 _CHAT_RES = (re.compile(r"^(.+?) ?님과 카카오톡 대화$"), re.compile(r"^KakaoTalk Chats with (.+)$"),
              re.compile(r"^Talk with (.+)$"))
@@ -100,14 +103,29 @@ def is_kakaotalk(path: Path) -> bool:
 def _text_records(path: Path, turns: Turns) -> Iterator[Record]:
     where = str(path)
     thread = path.stem
+    first, named = "", None
     day: date | None = None
     cur: tuple[str, datetime, int] | None = None
     body: list[str] = []
-    with path.open("rb") as raw:
+    def opener() -> IO[bytes]:
+        return path.open("rb")
+
+    if not _utf8_head(path):  # the PC's text saved in the Korean Windows code page: read in it, said
+        codec, name = legacy_codec(opener)
+        turns.report.warn(f"not UTF-8 text; read as {name}", 1)
+        read: Callable[[], IO[bytes]] = windows_1252(opener, codec)
+    else:
+        read = opener
+    with read() as raw:
         for ln in iter_lines(raw, where):
             text = ln.text.lstrip("\ufeff") if ln.no == 1 else ln.text
             if ln.no == 1:
-                thread = _chat_name(text.strip()) or thread
+                first = text.strip()
+                named = _chat_name(first)
+                thread = named or _chat_name(thread) or thread
+                continue
+            if ln.no == 2 and named is None and first and _SAVED_RE.match(text):
+                thread = first  # the chat's name alone above "Date Saved" (a phone's export)
                 continue
             start: tuple[str, datetime] | None = None
             m = _PC_RE.match(text)
@@ -152,6 +170,17 @@ def _text_records(path: Path, turns: Turns) -> Iterator[Record]:
                 body.append(text)
     if cur is not None:
         yield from _message(cur, body, thread, turns)
+
+
+def _utf8_head(path: Path) -> bool:
+    """Whether a file's first 64 KB are UTF-8 (a character cut at their end is no error)."""
+    with path.open("rb") as fh:
+        head = fh.read(1 << 16)
+    try:
+        codecs.getincrementaldecoder("utf-8")("strict").decode(head, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _chat_name(header: str) -> str | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 EXPECTED = ("expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export (conversations.json, "
             "chat.html or the export .zip), notes (.md, .html, .enex, a Notion, Keep, Standard Notes or Day One "
             "export), "
-            "contacts (.vcf), JSON lines (.jsonl) or a chat of Telegram, Slack, Discord (DiscordChatExporter), Messenger, "
+            "contacts (.vcf), JSON lines (.jsonl) or a chat of Telegram, Slack, Discord (DiscordChatExporter: JSON, CSV, text or its web page), Messenger, "
             "Instagram, iMessage (imessage-exporter), LINE, KakaoTalk, SMS Backup & Restore, Google Chat or Hangouts "
             "(Takeout), Signal Desktop (signal-export), Skype, Viber (its CSV), WeChat (MemoTrace's CSV, TXT or web page, WechatExporter's pages), Threema, "
             "Element (Matrix, JSON or text), X/Twitter DMs (the archive), Google Voice (Takeout), Zoom (meeting_saved_chat.txt) "

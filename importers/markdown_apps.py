@@ -333,7 +333,7 @@ def plain_notes(folder: Path) -> list[Path]:
     code page) and none is another export (a WhatsApp chat, a Standard Notes or Simplenote backup);
     else none. Called only for folders holding no other notes: beside Markdown, ``.txt`` files are
     attachments, and beside chats, stray files."""
-    from importers import whatsapp  # the chat sniffer: a folder of chats is no folder of notes
+    from importers import apps, codepages, whatsapp  # the chat sniffers: a folder of chats is no folder of notes
 
     found = sorted(p for p in folder.rglob("*" + PLAIN_SUFFIX) if p.is_file() and not any(
         part.startswith(".") or part.casefold() in TRASH_FOLDERS for part in p.relative_to(folder).parts[:-1])
@@ -342,7 +342,10 @@ def plain_notes(folder: Path) -> list[Path]:
         with file.open("rb") as fh:
             head = fh.read(_PLAIN_SNIFF)
         text = head.decode("utf-16", "replace") if head.startswith((b"\xff\xfe", b"\xfe\xff")) else head.decode("utf-8", "replace")
-        if "\x00" in text or whatsapp.sniff(text.splitlines()[:50]) or standardnotes.is_backup_head(head) or \
+        if "\ufffd" in text and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+            text = head.decode(codepages.guess(head)[0], "replace")  # a chat saved in a code page is still a chat
+        if "\x00" in text or whatsapp.sniff(text.splitlines()[:50]) or apps.text_app(text.lstrip("\ufeff")) or \
+                standardnotes.is_backup_head(head) or \
                 simplenote.is_export_head(head) or dayone.is_export_head(head):
             return []
     return found

@@ -15,8 +15,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from importers import ImportReport, Record
+from importers import ImportReport, Record, takeout
 
+# the readers that read a Google Takeout's product from the Takeout itself (folder or zip)
+_TAKEOUT_KINDS = frozenset({"markdown", "gemini", "googlechat", "googlevoice"})
 MAX_RECORD_BYTES = 998_976  # the store's MAX_CONTENT_BYTES (1,000,000) less room for an alias's "Name: "
 MAX_PARTS = 8  # a message longer than this many parts is refused (a pasted log, not a memory)
 
@@ -51,6 +53,9 @@ class ParserSpec:
         for rec in records:
             read += 1
             yield from within_cap(rec, report)
+        if self.name in _TAKEOUT_KINDS:  # a Takeout read by one reader: the products nothing reads, named
+            for said in takeout.unread_of_one(Path(path)):
+                report.warn(said)
         if not read and report.messages_seen and report.skipped_empty == report.messages_seen and not report.warnings:
             # every message of no words: another app's export read as this one's (DeepSeek's conversations.json
             # forced as ChatGPT's) would otherwise end as "0 memories" and no word of why
@@ -73,7 +78,7 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("telegram", (".json", ".html", ".zip"), one_per_file=False, conversational=True,
                module="importers.telegram"),
     ParserSpec("slack", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.slack"),
-    ParserSpec("discord", (".json", ".csv", ".txt"), one_per_file=True, conversational=True, module="importers.discord"),
+    ParserSpec("discord", (".json", ".csv", ".txt", ".html"), one_per_file=True, conversational=True, module="importers.discord"),
     ParserSpec("messenger", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.messenger"),
     ParserSpec("imessage", (".txt",), one_per_file=True, conversational=True, module="importers.imessage"),
     ParserSpec("line", (".txt",), one_per_file=True, conversational=True, module="importers.line"),
@@ -99,7 +104,7 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("mattermost", (".jsonl", ".zip"), one_per_file=False, conversational=True,
                module="importers.mattermost"),
     ParserSpec("reddit", (".csv", ".zip"), one_per_file=False, conversational=True, module="importers.reddit"),
-    ParserSpec("gemini", (".json", ".zip"), one_per_file=False, conversational=True, module="importers.gemini"),
+    ParserSpec("gemini", (".json", ".html", ".zip"), one_per_file=False, conversational=True, module="importers.gemini"),
     ParserSpec("zulip", (".json", ".zip", ".gz", ".tar"), one_per_file=False, conversational=True,
                module="importers.zulip"),
     # round 28: DeepSeek's and Grok's exports, Mistral Le Chat's, Rocket.Chat's "Export my data" (JSON)

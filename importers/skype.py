@@ -26,7 +26,7 @@ from importers import ImportFormatError, ImportReport, Record
 from importers.chatturns import MEDIA, SYSTEM, Turn, Turns, iso_date, json_errors_where, stream_json, text_of
 
 NAME = "skype"
-HEAD_RES = (re.compile(r'"userId"\s*:'), re.compile(r'"conversations"\s*:\s*\['))
+HEAD_RES = (re.compile(r'"userId"\s*:'), re.compile(r'"conversations"\s*:\s*[\[{]'))  # ({: damaged, said by the reader)
 Opener = Callable[[], AbstractContextManager[IO[bytes]]]
 _LIST = "conversations.item.MessageList"
 _WORDS = {"richtext", "text", "richtext/html"}
@@ -35,6 +35,8 @@ _QUOTE_RE = re.compile(r"<quote\b[^>]*>.*?</quote>", re.DOTALL | re.IGNORECASE)
 _AT_RE = re.compile(r"<at\b[^>]*>(.*?)</at>", re.DOTALL | re.IGNORECASE)
 _EDIT_RE = re.compile(r"<e_m\b[^>]*/?>(?:</e_m>)?", re.IGNORECASE)
 _TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
+# Teams writes its messages as HTML paragraphs (RichText/Html): a paragraph or a line break ends a line
+_LINE_END_RE = re.compile(r"</(?:p|div|li)>\s*(?=<(?:p|div|li|ul|ol)\b)|<br\s*/?>", re.IGNORECASE)
 
 
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
@@ -86,6 +88,8 @@ def _records(opener: Opener, where: str, turns: Turns) -> Iterator[Record]:
     n = 0
     with json_errors_where(where), opener() as raw:
         for kind, prefix, value in stream_json(raw, where, lambda p: p == _LIST):
+            if kind == "open" and prefix == "conversations":
+                raise ImportFormatError('"conversations" is an object, not the list of conversations', where)
             if kind == "open" and prefix == "conversations.item":
                 yield from _flush(pending, turns)
                 pending, conv = [], {}
@@ -157,10 +161,11 @@ def _message(msg: Any, conv: dict[str, str], owner: str, turns: Turns, what: str
 
 
 def skype_text(content: str) -> str:
-    """Skype's HTML-ish content as a reader sees it: a quoted message dropped, mentions as "@Name", tags dropped,
-    entities unescaped."""
+    """Skype's HTML-ish content as a reader sees it: a quoted message dropped, mentions as "@Name", Teams' paragraphs
+    and line breaks as lines, tags dropped, entities unescaped."""
     text = _QUOTE_RE.sub("", content)
     text = _EDIT_RE.sub("", text)
+    text = _LINE_END_RE.sub("\n", text)
     text = _AT_RE.sub(lambda m: "@" + m.group(1), text)
     text = _TAG_RE.sub("", text)
     return html.unescape(text)

@@ -143,8 +143,11 @@ def test_cli_imports_each_new_layout_by_itself(tmp_path: Path) -> None:
 
 # --- refused saying why ---------------------------------------------------------------------------------------------
 
-def test_my_activity_in_html_is_refused_saying_why(tmp_path: Path) -> None:
-    assert_import_refused(FIX / "refused" / "MyActivity.html", tmp_path, "My Activity in HTML")
+def test_my_activity_in_html_is_read_since_round_layouts34() -> None:
+    # refused until round layouts34 ("export My Activity again choosing JSON"); now read (importers.gemini_html):
+    # the time as the page writes it, with its zone's offset (CEST: +02:00); a prompt with no answer is one turn
+    recs, _ = parsed(FIX / "refused" / "MyActivity.html", "gemini")
+    assert turns(recs) == [("User: hello", "2024-04-02T09:31:09+02:00")]
 
 
 # --- bad input: one line naming the file (and the message and field), nothing written -------------------------------

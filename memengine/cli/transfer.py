@@ -136,6 +136,10 @@ def import_cmd(args: tuple[str, ...], dry_run: bool, date_order: str | None, all
     else:
         raise click.UsageError(f"expected [FORMAT] PATH with FORMAT one of {', '.join(IMPORT_FORMATS)}")
     p = Path(target).expanduser()
+    if fmt is None and p.is_dir():
+        from importers.unwrap import unwrap
+
+        p = unwrap(p)  # the folder an export was saved or unzipped into, holding only it: the export
     folder_fmt = None
     if (p.is_dir() and fmt is None) or (p.is_file() and fmt in (None, "whatsapp")):
         from memengine import ingest_mixed
