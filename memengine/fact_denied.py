@@ -129,6 +129,7 @@ def _frame(old: str, names: frozenset[str], numbers: frozenset[str]) -> list[str
                      and k != first and len(k) > 1 and not k.isdigit() and not any(k in n.split() for n in numbers)]
 
 
+_LABEL = re.compile(r"^\s*([^\W\d_][^:;,.]{0,40}?)\s*:\s+\S")
 _AND = frozenset("and et und y e en i".split())
 
 
@@ -170,12 +171,17 @@ def denied(old: str, new: str, cos: float | None, min_share: float = MIN_SHARE) 
         return None
     # the older's weekdays and months are its values too here ("Der Verleih hat montags geöffnet")
     days = {k for k in old_keys if k in WEEKDAYS or k.removesuffix("s") in WEEKDAYS or k in MONTHS}
+    # a label the newer opens with names the subject of every clause after it ("Pulizie: la signora Carla non può
+    # più, …"): its words are the denying clause's too
+    label = _LABEL.match(new)
+    head = _keys(label.group(1)) if label else []
     for c in fact_left_clause.clauses(new):
         if not lasting_negation(c) or _foreign_name(c, old):
             continue
         said = _keys(_TILL.sub(" ", c))
         if _new_words(said, old_keys) > MAX_NEW:
             continue
+        said += head
         share = sum(any(same_word(k, f) for k in said) for f in frame) / len(frame)
         valued = bool(fact_vacated.value_hits(c, names, numbers, old_keys)) or any(
             k in days or k.removesuffix("s") in days for k in said)

@@ -29,6 +29,7 @@ from memengine.fact_align import same_word
 from memengine.fact_cue_lexicon import TITLES
 from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold_text
 from memengine.fact_shift import _AUX
+from memengine.fact_tokens import guess_lang
 from memengine.fact_types import Verdict
 
 __all__ = ["GRID", "MIN_COSINE", "REASON", "named_old", "replaced"]
@@ -77,6 +78,16 @@ def _reason_hits(clause: str, frame: list[str], names: frozenset[str], numbers: 
     return hit
 
 
+# languages writing a thing's kind as the last part of one word ("Ersatzteile" is a kind of "Teile", facts42)
+_COMPOUNDING = frozenset({"de", "nl"})
+
+
+def _head(a: str, b: str) -> bool:
+    """Whether one word is the other's compound head ("teile" / "ersatzteile", "fietsen" / "bakfietsen")."""
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 4 and len(long) > len(short) and long.endswith(short)
+
+
 def named_old(old: str, new: str) -> list[str]:
     """The older's value words that some clause of ``new`` names (memengine/fact_vacated.py's reading), or []."""
     names, numbers, old_keys = fact_vacated.older_values(old)
@@ -115,6 +126,7 @@ def replaced(old: str, new: str, cos: float | None, min_cosine: float = MIN_COSI
         return None  # (the older adds one or says it stays: "Bought a second Podmic", "… still goes out via Mailchimp";
         # or says two things, one of which the newer moves: "Le prove sono il martedì; il direttore è Paolo Rossi")
     hits = [_reason_hits(c, frame, names, numbers, old_keys) for c in parts]
+    compound = guess_lang(old) in _COMPOUNDING
     if not any(hits):
         return None
     gone = {k for h in hits for k in h}
@@ -132,7 +144,7 @@ def replaced(old: str, new: str, cos: float | None, min_cosine: float = MIN_COSI
         said = [fold_text(w) for w in _WORD.findall(_POSSESSIVE.sub(r"\1", c))]
         # (a word right after the new value is its name's, no word of the slot: "those are GitHub secrets now")
         said = [k for i, k in enumerate(said) if not (i and said[i - 1] == came)]
-        if not any(same_word(k, f) for k in said for f in frame):
+        if not any(same_word(k, f) or compound and _head(k, f) for k in said for f in frame):
             continue  # (the clause says nothing of the older's slot: "We hired a Luton for the Scotland run")
         if fact_vacated.another_role(new, came, old_keys):
             continue

@@ -111,6 +111,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_moved_to,
         fact_name_kind,
         fact_named_switch,
+        fact_note_parts,
         fact_note_label,
         fact_only,
         fact_period,
@@ -226,7 +227,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             # denied as lasting, memengine/fact_denied.py: "The pool doesn't open till 7 any more")
             verdict = fact_vacated.vacated(old_text, kept_said) or fact_shift.shifted(old_text, kept_said) \
                 or fact_reason_value.replaced(old_text, kept_said, cos) or fact_plain_value.restated(old_text, kept_said, cos) \
-                or fact_denied.denied(old_text, kept_said, cos) or verdict
+                or fact_denied.denied(old_text, kept_said, cos) or fact_note_parts.one_part(old_text, kept_said, cos) \
+                or verdict
         if verdict is None and cos is not None and (sim is None or sim >= floor):
             # the same slot named in other words ("pg pool max" / "Postgres connection pool size", "he" /
             # "Tom", "la BDD" / "la base de données"): asked again with the newer in the older's words

@@ -110,3 +110,44 @@ def test_a_store_keeps_the_older_beside_a_one_time_negation(tmp_path: Path, emb:
     ids, res = _store(tmp_path / "m.db", emb, [old, "The gym closes at 10pm"],
                       "The sauna won't open at all this Sunday, the heater is being serviced")
     assert ids[old] not in (res.supersedes or [])
+
+
+def test_a_label_the_newer_opens_with_names_the_denied_slot() -> None:
+    old = "Le pulizie della scala le fa la signora Anna"
+    assert fact_denied.denied(old, "Pulizie della scala: la signora Anna non può più, le fa l'impresa Lindo", 0.6) is not None
+    assert fact_denied.denied(old, "Giardino: la signora Anna non può più venire", 0.6) is None  # another label
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    # (one statement of a note of several changed: read alone, the rest untouched makes it a link, not a retirement)
+    ("Druckerpapier bestellen wir bei Büroring, Kundennummer 5521.",
+     "Papier kommt jetzt von Lyreco, Büroring hatte zu lange Lieferzeiten."),
+    ("The caretaker is Bogdan, he comes on Mondays.", "Bogdan no longer does the caretaking, we use Estates Direct"),
+])
+def test_one_statement_of_a_note_is_read_alone(old: str, new: str) -> None:
+    from memengine import fact_note_parts
+
+    got = fact_note_parts.one_part(old, new, 0.6)
+    assert got is not None and got.reason.startswith(fact_note_parts.REASONS)
+
+
+def test_one_statement_reading_needs_several_and_has_a_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    from memengine import fact_note_parts
+
+    assert fact_note_parts.one_part("The caretaker is Bogdan", "Bogdan no longer does the caretaking", 0.6) is None
+    assert fact_note_parts.one_part("The caretaker is Bogdan, he comes on Mondays.",
+                                    "Bogdan is on holiday this week, Estates Direct cover", 0.6) is None  # a while
+    monkeypatch.setenv("MEM_NOTE_PARTS", "0")
+    assert fact_note_parts.one_part("The caretaker is Bogdan, he comes on Mondays.",
+                                    "Bogdan no longer does the caretaking, we use Estates Direct", 0.6) is None
+
+
+def test_a_german_compound_is_read_by_its_head() -> None:
+    from memengine import fact_reason_value
+
+    old = "Druckerpapier bestellen wir bei Büroring"
+    assert fact_reason_value.replaced(old, "Papier kommt jetzt von Lyreco, Büroring hatte zu lange Lieferzeiten", 0.6) \
+        is not None
+    # (English writes no compound as one word: "paper" is no head of "newspaper")
+    assert fact_reason_value.replaced("The newspaper is delivered by Hollis", "Paper comes from Smith now, Hollis "
+                                      "kept being late", 0.6) is None
