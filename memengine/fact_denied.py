@@ -163,6 +163,8 @@ def denied(old: str, new: str, cos: float | None, min_share: float = MIN_SHARE) 
         return None
     if len(fact_left_clause.clauses(old)) > 1 or _two_states(old):
         return None
+    if lasting_negation(old):
+        return None  # (an older that says a state ended holds nothing to deny: its "any more" is no frame word)
     names, numbers, old_keys = fact_vacated.older_values(old)
     if old_keys & fact_vacated.NOT_STATE:
         return None
@@ -173,7 +175,7 @@ def denied(old: str, new: str, cos: float | None, min_share: float = MIN_SHARE) 
     days = {k for k in old_keys if k in WEEKDAYS or k.removesuffix("s") in WEEKDAYS or k in MONTHS}
     # a label the newer opens with names the subject of every clause after it ("Pulizie: la signora Carla non può
     # più, …"): its words are the denying clause's too
-    label = _LABEL.match(new)
+    label = _LABEL.match(new) if os.environ.get("MEM_NOTE_PARTS", "1") != "0" else None  # (fact_note_parts' switch)
     head = _keys(label.group(1)) if label else []
     for c in fact_left_clause.clauses(new):
         if not lasting_negation(c) or _foreign_name(c, old):

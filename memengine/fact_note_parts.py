@@ -19,15 +19,21 @@ import os
 from memengine import fact_denied, fact_left_clause, fact_reason_value
 from memengine.fact_types import Verdict
 
-__all__ = ["REASONS", "one_part"]
+__all__ = ["REASONS", "on", "one_part"]
 
 REASONS = (fact_reason_value.REASON, fact_denied.REASON)
+
+
+def on() -> bool:
+    """Whether this reading (and the compound heads and a leading label it brings to fact_reason_value and
+    fact_denied) is on: ``MEM_NOTE_PARTS``, default on."""
+    return os.environ.get("MEM_NOTE_PARTS", "1") != "0"
 
 
 def one_part(old: str, new: str, cos: float | None) -> Verdict | None:
     """The first reading (fact_reason_value, fact_denied) of one statement of a several-statement ``old`` by
     ``new``, else None."""
-    if os.environ.get("MEM_NOTE_PARTS", "1") == "0":
+    if not on():
         return None
     parts = [p.strip(" .;") for p in fact_left_clause.clauses(old)]
     if len(parts) < 2:

@@ -126,7 +126,8 @@ def replaced(old: str, new: str, cos: float | None, min_cosine: float = MIN_COSI
         return None  # (the older adds one or says it stays: "Bought a second Podmic", "… still goes out via Mailchimp";
         # or says two things, one of which the newer moves: "Le prove sono il martedì; il direttore è Paolo Rossi")
     hits = [_reason_hits(c, frame, names, numbers, old_keys) for c in parts]
-    compound = guess_lang(old) in _COMPOUNDING
+    # (with memengine/fact_note_parts.py's switch, MEM_NOTE_PARTS)
+    compound = guess_lang(old) in _COMPOUNDING and os.environ.get("MEM_NOTE_PARTS", "1") != "0"
     if not any(hits):
         return None
     gone = {k for h in hits for k in h}

@@ -69,6 +69,10 @@ def test_an_older_of_two_states_and_its_owner_alone_are_not_read() -> None:
                               "The hygienist doesn't work Tuesdays any more", 0.6) is not None
 
 
+def test_an_older_that_is_itself_a_denial_is_not_denied_again() -> None:
+    assert fact_denied.denied("Marta doesn't coach Ben any more", "Ben doesn't ride the 12 bus any more", 0.6) is None
+
+
 def test_the_share_constant_and_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     old, new = "The library opens at 9am", "The library doesn't open till 10 any more"
     assert fact_denied.denied(old, new, None) is not None  # (a word candidate: no cosine asked)
