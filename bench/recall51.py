@@ -14,6 +14,7 @@ turn(s)), 29 asking with the full word of something the chat shortens (``"abbrev
     python bench/recall51.py heldout --reuse /tmp/r51/h43 [--json OUT] [--config FIELD=VALUE]   # held-out 43
     python bench/recall51.py heldout --resolve DRAFT.json --reuse DIR          # authoring: texts -> refs, flags
     python bench/recall51.py kinds ROWS.json [ROWS2.json]                      # decided / shortened / rest, apart
+    python bench/recall51.py cost --store BIG.db [--config FIELD=VALUE] [--rounds 3]  # warm CPU, on / off alternated
 """
 
 from __future__ import annotations
@@ -64,9 +65,36 @@ def kinds(argv: list[str], questions: Path = QUESTIONS) -> int:
     return 0
 
 
+def cost(argv: list[str]) -> int:
+    """Warm CPU per recall with this round's switches (``--config FIELD=VALUE``) on and off, alternating question by
+    question, over a big store (``--store``: a copy of the 100k scale store) asked the questions of held-outs 42 and 43
+    (words the store mostly does not hold: the shortened-word step's worst case) and LoCoMo-like ones of its own."""
+    import argparse
+    from dataclasses import replace
+
+    from bench.recall37 import on_off_cpu
+    from memory_core import MemoryStore, RecallConfig
+
+    ap = argparse.ArgumentParser(prog="recall51.py cost")
+    ap.add_argument("--store", required=True, metavar="DB")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE")
+    args = ap.parse_args(argv)
+    off = RecallConfig()
+    on = replace(off, **dict(c.split("=", 1) for c in args.config))
+    store = MemoryStore(args.store)
+    qs = [json.loads(line)["question"] for path in (QUESTIONS, QUESTIONS.with_name("realchat_heldout42.jsonl"))
+          for line in path.read_text(encoding="utf-8").splitlines()]
+    on_off_cpu({"100k store, held-out 42 + 43 questions": [(store, q) for q in qs]}, on, off, args.rounds,
+               " ".join(args.config) or "default")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``heldout ...`` or ``kinds ROWS.json ...``."""
+    """``heldout ...``, ``kinds ROWS.json ...`` or ``cost ...``."""
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["cost"]:
+        return cost(args[1:])
     if args[:1] == ["heldout"]:
         return heldout(args[1:])
     if args[:1] == ["kinds"] and len(args) > 1:

@@ -1,6 +1,6 @@
 """Round 51 of issue 19: held-out 43 well formed; the turn that closes an exchange about a value
 (memengine/recall/closing.py) read and placed; question words no memory holds searched by the indexed words that
-shorten them (parts.py ``short_forms``) — through real stores, both switches off by default."""
+shorten them (parts.py ``short_forms``) — through real stores, ``closing`` off by default, ``short_words`` "prefix"."""
 
 from __future__ import annotations
 
@@ -102,21 +102,42 @@ def test_through_a_store_both_off_by_default_and_each_does_what_it_says(tmp_path
     store = MemoryStore(str(tmp_path / "m.db"))
     ingest.import_path(store, path)
     d = RecallConfig()
-    assert d.closing == "" and d.short_words == ""
+    assert d.closing == "" and d.short_words == "prefix"
 
     def top(q: str, cfg: RecallConfig, k: int = 5) -> list[str]:
         return [r.content for r in store.recall(q, k=k, touch=False, config=cfg).results]
 
     # "reference" is in no memory: "ref" is the head the index holds (6 letters shorter)
-    q = "what reference goes on the transfer?"
-    assert top(q, d) == top(q, replace(d, short_words=""))
-    for mode in ("prefix", "both", "model"):
-        assert any("ref ASH22" in t for t in top(q, replace(d, short_words=mode), k=1)), mode
+    import memengine.recall.parts as parts
+
+    real, said = parts.short_forms, []
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        said.append(real(*args, **kwargs))
+        return said[-1]
+
+    q = "what was the reference?"
+    off = replace(d, short_words="")
+    parts.short_forms = spy
+    try:
+        top(q, off)
+        assert said == []  # (off: never asked)
+        for mode in ("prefix", "both"):
+            assert any("ref ASH22" in t for t in top(q, replace(d, short_words=mode), k=1)), mode
+        top(q, replace(d, short_words="model"))  # (the fake embedder has no vocabulary: "model" reads no word)
+        top("how much was the deposit?", d)  # every word held: nothing searched
+        assert said == [['"ref"'], ['"ref"'], [], []]
+    finally:
+        parts.short_forms = real
+    # "new" (the index's stem of "new tiles") heads "newspaper", whose rest is a word: a compound, no short form
+    assert parts.heads_of(store.conn, "newspaper") == ['"new"']
+    assert parts.heads_of(store.conn, "newspaper", {"paper"}) == []
+    assert parts.heads_of(store.conn, "reference", {"paper"}) == ['"ref"']
     # "inv" is no head of anything held; "both" reads it as the beginning of "invoice"
     q2 = "how much was the final inv"
-    assert not any("invoice attached" in t for t in top(q2, d, k=3))
+    assert not any("invoice attached" in t for t in top(q2, off, k=3))
     assert any("invoice attached" in t for t in top(q2, replace(d, short_words="both"), k=3))
-    assert top(q2, replace(d, short_words="prefix"), k=3) == top(q2, d, k=3)
+    assert top(q2, replace(d, short_words="prefix"), k=3) == top(q2, off, k=3)
     # the pizza exchange: its opening ranks first; the closing "ok veggie it is" comes right after it
     q3 = "which pizza did we order tonight?"
     on = top(q3, replace(d, closing="1:6:agree"), k=10)

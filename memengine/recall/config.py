@@ -175,8 +175,10 @@ MENTION = "end"
 # right after a top hit of the exchange (memengine/recall/closing.py, "seeds:span[:gate[:place]]"); '' = off.
 CLOSING = ""
 # Round 51: question words no memory holds, searched by the indexed words that shorten them (parts.py
-# ``short_forms``: "prefix" / "both"); '' = off.
-SHORT_WORDS = ""
+# ``short_forms``: "prefix" / "both" / "model"); '' = off. "prefix" chosen leaving one of 13 pooled sets out
+# (bench/recall51_pool.py): r@5 +0.0035, r@10 +0.0024, multi-hop +0.0000; chosen in 12 of 13 folds; one question
+# lost on held-out 37 and one r@10 on held-out 40; warm CPU at 100k unchanged (bench/recall51.py cost).
+SHORT_WORDS = "prefix"
 # A chat turn saying a place changed ("Thanksgiving is at my sister's in Madison now") above the earlier top
 # turn of its thread saying a place, for "where" questions (memengine/recall/moved.py, round 12); '' = off.
 # Round 12's held-out chats: newer above older 14/29 -> 15/29 (recall@5 equal); round 9's chats 11/15 -> 12/15;

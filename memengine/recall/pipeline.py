@@ -332,8 +332,9 @@ class Recall(KeywordSearch, People):
             # "ref" of "reference", "inv" -> "invoice"; their bm25 adds to the keyword score as the words' own would
             from memengine.recall.parts import short_forms
 
-            known = model_words(self.embedder)
-            shorts = short_forms(self.conn, terms, self.doc_shares(terms, upto=0), run.cfg.short_words, known)
+            held = self.doc_shares(terms, upto=0)  # (whether each is held at all: one posting read, cached)
+            shorts = short_forms(self.conn, terms, held, run.cfg.short_words, model_words(self.embedder)) \
+                if any(held.get(t, 1.0) == 0.0 for t in terms) else []
             if shorts:
                 for mid, score in self._keyword(" OR ".join(shorts), run.where, run.args, run.pool,
                                                 run.cfg.fts_weights):
