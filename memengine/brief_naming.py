@@ -95,7 +95,7 @@ class Shells(dict[tuple[int | None, int], T]):
             if self._saying is None:
                 self._saying = topic_names.groups_saying(self.members.values())
             name = topic_rank.chosen(name, texts, self.stop[k[0]], self.exclude, self.rarity, self.word_df,
-                                     len(self.every), self._saying, self.taken)
+                                     len(self.every), self._saying, self.taken, more)
         if name not in (MIXED, topic_names.UNTITLED):
             self.taken.add(name.lower())
             self.taken_words |= topic_names.content_words(name, self.stop[k[0]])

@@ -89,14 +89,15 @@ def _central(folded: Sequence[set[str]], content: Callable[[str], bool]) -> int:
 def candidates(texts: Sequence[str], stop: frozenset[str], exclude: set[str],
                rarity: Callable[[tuple[str, ...]], float], store_df: Mapping[str, int], n_store: int,
                saying: Mapping[str, int] | None = None, today: str | None = None,
-               decided: bool | None = None) -> list[Candidate]:
+               decided: bool | None = None, more: Callable[[], Sequence[str]] | None = None) -> list[Candidate]:
     """Every heading the engine can give the topic of member ``texts`` (the module docstring), with features.
 
     ``stop``: the group's stop words; ``exclude``: lower-cased people's names; ``rarity``: a run's idf in the store;
     ``store_df``: members of the whole store saying each folded word (``n_store`` members); ``saying``: in how many
     groups of the store two members say each folded word (topic_names.groups_saying); ``today``: the heading the
     rules give (a candidate too, marked by a feature: the ranker learns when to leave it); ``decided``: offer the
-    deciding lines' head phrases (default :data:`DECIDED`)."""
+    deciding lines' head phrases (default :data:`DECIDED`); ``more``: what reads the topic's stored members (the
+    brief's pool of a topic often lacks its episodes, where the deciding lines are read)."""
     texts = list(texts[:MAX_TEXTS])
     if not texts:
         return []
@@ -133,7 +134,8 @@ def candidates(texts: Sequence[str], stop: frozenset[str], exclude: set[str],
                 for phrase in brief_heading._phrases(body, key, stop, exclude):
                     out.setdefault(phrase.lower(), Candidate(phrase, "phrase"))
     if DECIDED if decided is None else decided:
-        for phrase in topic_decided.candidates(texts, stop, exclude):
+        stored = [t for t in (more() if more is not None else []) if "\n" in t.strip()]
+        for phrase in topic_decided.candidates(list(dict.fromkeys(list(texts) + stored)), stop, exclude):
             out.setdefault(phrase.lower(), Candidate(phrase, "decided"))
     folded = [_tokens(t) for t in texts]
     sets = [set(f) for f in folded]
@@ -256,12 +258,12 @@ def best(cands: Sequence[Candidate], taken: set[str] | None = None,
 
 def chosen(name: str, texts: Sequence[str], stop: frozenset[str], exclude: set[str],
            rarity: Callable[[tuple[str, ...]], float], store_df: Mapping[str, int], n_store: int,
-           saying: Mapping[str, int], taken: set[str]) -> str:
+           saying: Mapping[str, int], taken: set[str], more: Callable[[], Sequence[str]] | None = None) -> str:
     """(RANKED) The heading the ranker picks for a topic the rules named ``name``, or ``name`` (switch off, no
     candidate, or none beating it by :data:`MARGIN`)."""
     if not RANKED or not WEIGHTS:
         return name
-    cands = candidates(texts, stop, exclude, rarity, store_df, n_store, saying, name)
+    cands = candidates(texts, stop, exclude, rarity, store_df, n_store, saying, name, more=more)
     got = best(cands, taken, today=name if name not in (topic_names.MIXED, topic_names.UNTITLED) else None,
                margin=MARGIN)
     return got or name

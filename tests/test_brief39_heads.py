@@ -42,6 +42,15 @@ def test_ranker_offers_them_only_when_asked() -> None:
     assert all(c.x[topic_rank.FEATURES.index("decided")] == 0.0 for c in off.values())
 
 
+def test_ranker_reads_the_stored_episodes_when_the_pool_lacks_them() -> None:
+    stop = summarize.stopwords_for(ES)
+    turns = [ES[0], ES[1], ES[3]]  # the brief's pool: the turns, no episode
+    args = (turns, stop, PEOPLE, lambda k: 1.0, {}, len(turns), {}, None)
+    assert "Cambiado al domingo 15" not in {c.text for c in topic_rank.candidates(*args, decided=True)}
+    got = {c.text for c in topic_rank.candidates(*args, decided=True, more=lambda: ES)}
+    assert "Cambiado al domingo 15" in got
+
+
 def test_judge_credits_a_phrase_more_than_a_keyword() -> None:
     label = ["music: Calvin's DJ set"]
     stop = brief_heads.stop_for([label])
