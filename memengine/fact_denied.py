@@ -29,7 +29,7 @@ import re
 
 from memengine import fact_cause, fact_left_clause, fact_mood, fact_reason_value, fact_vacated
 from memengine.fact_align import same_word
-from memengine.fact_cue_lexicon import NOW_PHRASES
+from memengine.fact_cue_lexicon import KIN, NOW_PHRASES
 from memengine.fact_lexicon import MONTHS, NEGATIONS, STOPWORDS, WEEKDAYS, fold_text
 from memengine.fact_tokens import guess_lang
 from memengine.fact_types import Verdict
@@ -114,6 +114,13 @@ def _foreign_name(clause: str, old: str) -> bool:
     return False
 
 
+def _other_kin(clause: str, old: str) -> bool:
+    """Whether ``clause`` names a relation the older does not ("my roommate is no longer vegetarian" after "I'm
+    vegetarian": the roommate's state, memengine/fact_cue_lexicon.KIN)."""
+    said = [fold_text(w) for w in _WORD.findall(old)]
+    return any(k in KIN and not any(same_word(k, s) for s in said) for k in _keys(clause))
+
+
 def _frame(old: str, names: frozenset[str], numbers: frozenset[str]) -> list[str]:
     """The older's frame (memengine/fact_reason_value.py's: values masked), less a name it opens with, whose the fact
     is ("Hugo a sa mutuelle chez …", "Glass jars come from Wilco Glass": the slot is not named by its owner); a
@@ -178,7 +185,7 @@ def denied(old: str, new: str, cos: float | None, min_share: float = MIN_SHARE) 
     label = _LABEL.match(new) if os.environ.get("MEM_NOTE_PARTS", "1") != "0" else None  # (fact_note_parts' switch)
     head = _keys(label.group(1)) if label else []
     for c in fact_left_clause.clauses(new):
-        if not lasting_negation(c) or _foreign_name(c, old):
+        if not lasting_negation(c) or _foreign_name(c, old) or _other_kin(c, old):
             continue
         said = _keys(_TILL.sub(" ", c))
         if _new_words(said, old_keys) > MAX_NEW:

@@ -52,6 +52,7 @@ def test_the_older_state_denied_is_read(old: str, new: str) -> None:
 @pytest.mark.parametrize("new", [
     "No market this Wednesday, the square is being resurfaced",  # a negation for one time
     "The market in Hove no longer opens on Wednesdays",  # someone else's: a name the older does not say
+    "My sister's market no longer opens on Wednesdays",  # someone else's: a relation the older does not say
     "The flower stall no longer comes to the Wednesday market",  # another thing denied: words of its own
     "The market might not open on Wednesdays any more",  # not asserted
     "The Wednesday market is also on Saturdays now",  # one more
