@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
@@ -43,18 +45,28 @@ def heldout(argv: list[str]) -> int:
 def lists(argv: list[str], questions: Path = QUESTIONS) -> int:
     """The list questions, the "first / last" ones and the rest of one or more saved runs (``heldout --json``):
     n, r@5, r@10, all@10 and MRR of each subset."""
+    return subset_table(argv, questions, lambda rows, meta: (
+        ("list", [r for r in rows if meta[r["id"]].get("list")]),
+        ("first / last", [r for r in rows if meta[r["id"]].get("ordinal")]),
+        ("multi-hop", [r for r in rows if meta[r["id"]].get("category") == "multi-hop"]),
+        ("not list", [r for r in rows if not meta[r["id"]].get("list")]),
+        ("all", rows)))
+
+
+Rows = list[dict[str, Any]]
+
+
+def subset_table(paths: list[str], questions: Path,
+                 subsets: Callable[[Rows, dict[str, dict[str, Any]]], Sequence[tuple[str, Rows]]]) -> int:
+    """Print n, r@5, r@10, all@10 and MRR of each labelled subset of one or more saved runs (``heldout --json``):
+    ``subsets(rows, meta)`` picks them, ``meta`` being each question's line of ``questions`` by id."""
     from bench.common import md_table
 
     meta = {r["id"]: r for r in map(json.loads, questions.read_text(encoding="utf-8").splitlines())}
     out = []
-    for path in argv:
+    for path in paths:
         rows = json.loads(Path(path).read_text())["rows"]
-        subsets = (("list", [r for r in rows if meta[r["id"]].get("list")]),
-                   ("first / last", [r for r in rows if meta[r["id"]].get("ordinal")]),
-                   ("multi-hop", [r for r in rows if meta[r["id"]].get("category") == "multi-hop"]),
-                   ("not list", [r for r in rows if not meta[r["id"]].get("list")]),
-                   ("all", rows))
-        for label, sub in subsets:
+        for label, sub in subsets(rows, meta):
             n = max(len(sub), 1)
             out.append([Path(path).name, label, len(sub),
                         *(f"{sum(r[k] for r in sub) / n:.3f}" for k in ("recall@5", "recall@10", "all@10", "mrr"))])

@@ -44,25 +44,15 @@ def heldout(argv: list[str]) -> int:
 def kinds(argv: list[str], questions: Path = QUESTIONS) -> int:
     """The "what was finally decided" questions, the shortened-word ones and the rest of one or more saved runs
     (``heldout --json``): n, r@5, r@10, all@10 and MRR of each subset."""
-    from bench.common import md_table
+    from bench.recall50 import subset_table
 
-    meta = {r["id"]: r for r in map(json.loads, questions.read_text(encoding="utf-8").splitlines())}
-    out = []
-    for path in argv:
-        rows = json.loads(Path(path).read_text())["rows"]
-        subsets = (("decided after a change", [r for r in rows if meta[r["id"]].get("decided")]),
-                   ("full word, chat shortens", [r for r in rows if meta[r["id"]].get("abbrev") == "full"]),
-                   ("short word, chat has it full", [r for r in rows if meta[r["id"]].get("abbrev") == "short"]),
-                   ("multi-hop", [r for r in rows if meta[r["id"]].get("category") == "multi-hop"]),
-                   ("the rest", [r for r in rows if not meta[r["id"]].get("decided")
-                                 and not meta[r["id"]].get("abbrev")]),
-                   ("all", rows))
-        for label, sub in subsets:
-            n = max(len(sub), 1)
-            out.append([Path(path).name, label, len(sub),
-                        *(f"{sum(r[k] for r in sub) / n:.3f}" for k in ("recall@5", "recall@10", "all@10", "mrr"))])
-    print(md_table(["run", "questions", "n", "recall@5", "recall@10", "all@10", "MRR"], out))
-    return 0
+    return subset_table(argv, questions, lambda rows, meta: (
+        ("decided after a change", [r for r in rows if meta[r["id"]].get("decided")]),
+        ("full word, chat shortens", [r for r in rows if meta[r["id"]].get("abbrev") == "full"]),
+        ("short word, chat has it full", [r for r in rows if meta[r["id"]].get("abbrev") == "short"]),
+        ("multi-hop", [r for r in rows if meta[r["id"]].get("category") == "multi-hop"]),
+        ("the rest", [r for r in rows if not meta[r["id"]].get("decided") and not meta[r["id"]].get("abbrev")]),
+        ("all", rows)))
 
 
 def cost(argv: list[str]) -> int:

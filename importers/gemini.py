@@ -18,7 +18,7 @@ from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record, gemini_html, html_notes
 from importers._tree import Tree, load_json
-from importers.chatturns import SYSTEM, Turn, Turns, iso_date, text_of
+from importers.chatturns import SYSTEM, Turns, iso_date, text_of
 
 NAME = "gemini"
 FILE = "myactivity.json"
@@ -99,14 +99,7 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
             continue
         read.append((when.astimezone(timezone.utc), -n, prompt, _answer(entry.get("safeHtmlItem"), what, where)))
     read.sort()  # time order; the file is newest first, so one instant's entries keep theirs reversed
-    for when, _, prompt, answer in read:
-        thread = f"Gemini Apps {when.date().isoformat()}"
-        rec = turns.record(Turn(thread=thread, author="User", when=when, text=prompt, metadata={"from_me": True}))
-        if rec is not None:
-            yield rec
-        rec = turns.record(Turn(thread=thread, author="Gemini", when=when, text=answer))
-        if rec is not None:
-            yield rec
+    yield from gemini_html.emit(turns, read)
 
 
 def _answer(items: Any, what: str, where: str) -> str:

@@ -132,6 +132,12 @@ def parse_page(data: bytes, where: str, report: ImportReport) -> Iterator[Record
         report.warn(f"{unzoned} times with a zone that names no single offset: kept as written, without one")
     read.sort(key=lambda r: (r[0].replace(tzinfo=None) if r[0].tzinfo is None else
                              r[0].astimezone(timezone.utc).replace(tzinfo=None), r[1]))
+    yield from emit(turns, read)
+
+
+def emit(turns: Turns, read: list[tuple[datetime, int, str, str]]) -> Iterator[Record]:
+    """The records of Gemini prompts read in time order (``read``: when, a tie-break, the prompt, the answer): the
+    user's prompt and Gemini's answer as two turns of that day's thread. Shared with the JSON reader (gemini.py)."""
     for when, _, prompt, answer in read:
         thread = f"Gemini Apps {when.date().isoformat()}"
         rec = turns.record(Turn(thread=thread, author="User", when=when, text=prompt, metadata={"from_me": True}))
