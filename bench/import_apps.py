@@ -27,8 +27,10 @@ import random
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -648,6 +650,39 @@ def run(path: Path) -> dict[str, float]:
                          timeout=3600, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
+
+
+def time_exports(description: str, exports: Sequence[tuple[str, Callable[[Path, int], Path]]],
+                 run_one: Callable[[Path], dict[str, Any]], header: str,
+                 row: Callable[[dict[str, Any]], str]) -> None:
+    """The command line the per-round import benches share (``--messages``, ``--rounds``, ``--only``, ``--repo``):
+    each export made at half and at full size, parsed by ``run_one`` (the least CPU of ``--rounds``), one table row
+    each — ``header`` the table's first two lines after "| export | messages ", ``row(best)`` the cells after them. An
+    export the measured tree refuses (the base, for a layout it cannot read) gets a "refused" row saying why."""
+    global REPO
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--messages", type=int, default=100_000)
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--only", default="", help="run the exports whose label holds this text")
+    ap.add_argument("--repo", default="", help="measure this tree's importers (e.g. the base) instead of this one")
+    args = ap.parse_args()
+    if args.repo:
+        REPO = Path(args.repo).resolve()
+    print(header)
+    blanks = header.splitlines()[0].count("|") - 5
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (args.messages // 2, args.messages):
+            for label, make in exports:
+                if args.only and args.only.lower() not in label.lower():
+                    continue
+                path = make(Path(tmp), n)
+                try:
+                    best = min((run_one(path) for _ in range(args.rounds)), key=lambda r: r["cpu"])
+                except Exception as exc:  # the base refuses some of these: said in the table
+                    said = str(exc).splitlines()[0][:60]
+                    print(f"| {label} | {n} | refused | {said} |" + " |" * blanks, flush=True)
+                    continue
+                print(f"| {label} | {n} | {row(best)} |", flush=True)
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -13,11 +13,9 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
-import tempfile
 import zipfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -115,33 +113,14 @@ def chatgpt_two_downloads(folder: Path, messages: int) -> Path:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--messages", type=int, default=100_000)
-    ap.add_argument("--rounds", type=int, default=1)
-    ap.add_argument("--only", default="", help="run the exports whose label holds this text")
-    ap.add_argument("--repo", default="", help="measure this tree's importers (e.g. the base) instead of this one")
-    args = ap.parse_args()
-    if args.repo:
-        import_apps.REPO = Path(args.repo).resolve()
-    print("| export | messages | records | CPU s | records / CPU s | peak RSS MB |")
-    print("|---|---:|---:|---:|---:|---:|")
-    with tempfile.TemporaryDirectory() as tmp:
-        for n in (args.messages // 2, args.messages):
-            for label, make in (("sigtop JSON", lambda d, k: sigtop_json(d / f"sigtop{k}", k)),
-                                ("WhatsApp zip with a 2 GB video", lambda d, k: whatsapp_zip_big_video(
-                                    d / f"WhatsApp Chat - Ana {k}.zip", k)),
-                                ("Telegram Both, the folder above", lambda d, k: telegram_both(d / f"tg{k}", k)),
-                                ("ChatGPT two downloads", lambda d, k: chatgpt_two_downloads(d / f"gpt{k}", k))):
-                if args.only and args.only.lower() not in label.lower():
-                    continue
-                path = make(Path(tmp), n)
-                try:
-                    best = min((run(path) for _ in range(args.rounds)), key=lambda r: r["cpu"])
-                except Exception as exc:  # the base refuses some of these: said in the table
-                    print(f"| {label} | {n} | refused | {str(exc).splitlines()[0][:60]} | | |", flush=True)
-                    continue
-                print(f"| {label} | {n} | {best['records']} | {best['cpu']:.2f} | {best['records'] / best['cpu']:.0f} "
-                      f"| {best['rss_mb']} |", flush=True)
+    import_apps.time_exports(
+        __doc__.split("\n\n")[0],
+        (("sigtop JSON", lambda d, k: sigtop_json(d / f"sigtop{k}", k)),
+         ("WhatsApp zip with a 2 GB video", lambda d, k: whatsapp_zip_big_video(d / f"WhatsApp Chat - Ana {k}.zip", k)),
+         ("Telegram Both, the folder above", lambda d, k: telegram_both(d / f"tg{k}", k)),
+         ("ChatGPT two downloads", lambda d, k: chatgpt_two_downloads(d / f"gpt{k}", k))),
+        run, "| export | messages | records | CPU s | records / CPU s | peak RSS MB |\n|---|---:|---:|---:|---:|---:|",
+        lambda best: f"{best['records']} | {best['cpu']:.2f} | {best['records'] / best['cpu']:.0f} | {best['rss_mb']}")
 
 
 if __name__ == "__main__":

@@ -12,12 +12,10 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import subprocess
 import sys
-import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -170,38 +168,18 @@ def instagram_beside_notes(folder: Path, messages: int) -> Path:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--messages", type=int, default=100_000)
-    ap.add_argument("--rounds", type=int, default=1)
-    ap.add_argument("--only", default="", help="run the exports whose label holds this text")
-    ap.add_argument("--repo", default="", help="measure this tree's importers (e.g. the base) instead of this one")
-    args = ap.parse_args()
-    if args.repo:
-        import_apps.REPO = Path(args.repo).resolve()
-    print("| export | messages | kind | records | CPU s (of it detection) | records / CPU s | peak RSS MB |")
-    print("|---|---:|---|---:|---:|---:|---:|")
-    with tempfile.TemporaryDirectory() as tmp:
-        for n in (args.messages // 2, args.messages):
-            for label, make in (("Gemini My Activity HTML", lambda d, k: gemini_html(d / f"gem{k}", k)),
-                                ("DiscordChatExporter page", lambda d, k: dce_html(d / f"Guild - general [{k}].html", k)),
-                                ("Teams messages.json", lambda d, k: teams_json(d / f"teams{k}", k)),
-                                ("KakaoTalk PC text CP949", lambda d, k: kakaotalk_cp949(
-                                    d / f"KakaoTalk_{k}.txt", k)),
-                                ("ChatGPT export (ijson)", lambda d, k: chatgpt_branches(d / f"conversations{k}.json",
-                                                                                         k)),
-                                ("Instagram download beside notes", lambda d, k: instagram_beside_notes(
-                                    d / f"ig{k}", k))):
-                if args.only and args.only.lower() not in label.lower():
-                    continue
-                path = make(Path(tmp), n)
-                try:
-                    best = min((run(path) for _ in range(args.rounds)), key=lambda r: r["cpu"])
-                except Exception as exc:  # the base refuses some of these: said in the table
-                    said = str(exc).splitlines()[0][:60]
-                    print(f"| {label} | {n} | refused | {said} | | | |", flush=True)
-                    continue
-                print(f"| {label} | {n} | {best['kind']} | {best['records']} | {best['cpu']:.2f} ({best['detect']:.2f}) "
-                      f"| {best['records'] / best['cpu']:.0f} | {best['rss_mb']} |", flush=True)
+    import_apps.time_exports(
+        __doc__.split("\n\n")[0],
+        (("Gemini My Activity HTML", lambda d, k: gemini_html(d / f"gem{k}", k)),
+         ("DiscordChatExporter page", lambda d, k: dce_html(d / f"Guild - general [{k}].html", k)),
+         ("Teams messages.json", lambda d, k: teams_json(d / f"teams{k}", k)),
+         ("KakaoTalk PC text CP949", lambda d, k: kakaotalk_cp949(d / f"KakaoTalk_{k}.txt", k)),
+         ("ChatGPT export (ijson)", lambda d, k: chatgpt_branches(d / f"conversations{k}.json", k)),
+         ("Instagram download beside notes", lambda d, k: instagram_beside_notes(d / f"ig{k}", k))),
+        run, "| export | messages | kind | records | CPU s (of it detection) | records / CPU s | peak RSS MB |\n"
+             "|---|---:|---|---:|---:|---:|---:|",
+        lambda best: f"{best['kind']} | {best['records']} | {best['cpu']:.2f} ({best['detect']:.2f}) "
+                     f"| {best['records'] / best['cpu']:.0f} | {best['rss_mb']}")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,32 @@ from bench.recall_notes import load_questions, run  # noqa: E402
 from memengine.recall.config import RecallConfig  # noqa: E402
 
 
+def run_grid(sets: list[str], field: str, values: list[Any], reuse: Path
+             ) -> tuple[list[str], dict[str, dict[str, tuple[float, float]]], dict[tuple[str, str], list[dict[str, Any]]]]:
+    """Recall every note set (folders under bench/data, stores kept in ``reuse``) with ``field`` set to each of
+    ``values`` (the first is "off") and print each set's top-1 / r@5 per value; returns the value labels, those
+    scores by set and label, and each run's per-question rows (for the leave-one-set-out and the rank changes)."""
+    grid = ["off", *[repr(v) for v in values[1:]]]
+    scores: dict[str, dict[str, tuple[float, float]]] = {}
+    rows_of: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for s in sets:
+        data = REPO / "bench" / "data" / s
+        d = reuse / s.replace("/", "_")
+        d.mkdir(parents=True, exist_ok=True)
+        scores[s] = {}
+        for label, v in zip(grid, values, strict=True):
+            rows, _ = run(d, True, replace(RecallConfig(), **{field: v}), data=data)
+            rows_of[s, label] = rows
+            n = len(rows) or 1
+            scores[s][label] = (sum(r["top1"] for r in rows) / n, sum(r["r5"] for r in rows) / n)
+    print(f"{field}: top-1 / r@5")
+    print("| set | " + " | ".join(grid) + " |")
+    print("|---|" + "---|" * len(grid))
+    for s in sets:
+        print(f"| {s} | " + " | ".join(f"{t:.3f} / {r:.3f}" for t, r in scores[s].values()) + " |")
+    return grid, scores, rows_of
+
+
 def main(argv: list[str] | None = None) -> int:
     """Score every value on every set, then the leave-one-set-out choice."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -37,26 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kind", help="also the top-1 of the questions of this kind (e.g. crosslang)")
     args = ap.parse_args(argv)
     values: list[Any] = [ast.literal_eval(v) for v in args.values]
-    grid = ["off", *[repr(v) for v in values[1:]]]
-    scores: dict[str, dict[str, tuple[float, float]]] = {}
-    rows_of: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    kinds: dict[str, list[str]] = {}
-    for s in args.sets:
-        data = REPO / "bench" / "data" / s
-        kinds.update({q["id"]: q.get("kinds", []) for q in load_questions(data)})
-        d = Path(args.reuse) / s.replace("/", "_")
-        d.mkdir(parents=True, exist_ok=True)
-        scores[s] = {}
-        for label, v in zip(grid, values, strict=True):
-            rows, _ = run(d, True, replace(RecallConfig(), **{args.field: v}), data=data)
-            rows_of[s, label] = rows
-            n = len(rows) or 1
-            scores[s][label] = (sum(r["top1"] for r in rows) / n, sum(r["r5"] for r in rows) / n)
-    print(f"{args.field}: top-1 / r@5")
-    print("| set | " + " | ".join(grid) + " |")
-    print("|---|" + "---|" * len(grid))
-    for s in args.sets:
-        print(f"| {s} | " + " | ".join(f"{t:.3f} / {r:.3f}" for t, r in scores[s].values()) + " |")
+    grid, scores, rows_of = run_grid(args.sets, args.field, values, Path(args.reuse))
+    kinds = {q["id"]: q.get("kinds", []) for s in args.sets for q in load_questions(REPO / "bench" / "data" / s)}
     print("| mean top-1 | " + " | ".join(f"{sum(scores[s][v][0] for s in args.sets) / len(args.sets):.4f}"
                                         for v in grid) + " |")
     print("| questions top-1 | " + " | ".join(str(sum(r["top1"] for s in args.sets for r in rows_of[s, v]))

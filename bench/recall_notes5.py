@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import argparse
 import ast
-import json
 import sys
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +25,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.recall45_same import print_loo  # noqa: E402
+from bench.recall45_same import print_loo, print_rank_changes  # noqa: E402
+from bench.recall49_grid import run_grid  # noqa: E402
 from bench.recall_notes import load_notes, load_questions, run, users_of  # noqa: E402
 from memengine.recall.config import RecallConfig  # noqa: E402
 
@@ -100,37 +99,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {c}: {n}  {dict(per[c])}")
         return 0
     values: list[Any] = [ast.literal_eval(v) for v in args.values]
-    grid = ["off", *[repr(v) for v in values[1:]]]
-    scores: dict[str, dict[str, tuple[float, float]]] = {}
-    rows_of: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for s in args.sets:
-        data = REPO / "bench" / "data" / s
-        d = Path(args.reuse) / s.replace("/", "_")
-        d.mkdir(parents=True, exist_ok=True)
-        scores[s] = {}
-        for label, v in zip(grid, values, strict=True):
-            rows, _ = run(d, True, replace(RecallConfig(), **{args.field: v}), data=data)
-            rows_of[s, label] = rows
-            n = len(rows) or 1
-            scores[s][label] = (sum(r["top1"] for r in rows) / n, sum(r["r5"] for r in rows) / n)
-    print(f"{args.field}: top-1 / r@5")
-    print("| set | " + " | ".join(grid) + " |")
-    print("|---|" + "---|" * len(grid))
-    for s in args.sets:
-        print(f"| {s} | " + " | ".join(f"{t:.3f} / {r:.3f}" for t, r in scores[s].values()) + " |")
+    grid, scores, rows_of = run_grid(args.sets, args.field, values, Path(args.reuse))
     n_all = {lab: sum(sum(r["top1"] for r in rows_of[s, lab]) for s in args.sets) for lab in grid}
     print("| questions top-1 | " + " | ".join(str(n_all[lab]) for lab in grid) + " |")
     if len(args.sets) > 1:
         print_loo(scores, args.sets, grid)
     if args.changes:
-        for lab in grid[1:]:
-            for s in args.sets:
-                before = {r["id"]: r for r in rows_of[s, "off"]}
-                for r in rows_of[s, lab]:
-                    b = before[r["id"]]
-                    if b["rank"] != r["rank"]:
-                        print(f"  {lab}: {r['id']} rank {b['rank']} -> {r['rank']} {b['top'][:3]} -> {r['top'][:3]}")
-    json.dumps(scores)
+        print_rank_changes(rows_of, args.sets, grid[1:])
     return 0
 
 
