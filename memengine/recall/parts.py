@@ -156,7 +156,7 @@ def word_endings(conn: Any, terms: Sequence[str], known: Container[str] | None =
 # ---------------------------------------------------------------- shortened words (round 51)
 # People shorten words in chats: "ref" for "reference", "info", "pics", "hosp", "physio", "approx"; and ask with the
 # short form of what a chat writes out ("the final inv", "gran"). A question word no memory holds is searched by
-# what the index holds of it: ``prefix`` the longest head of three letters or more (at least two letters shorter)
+# what the index holds of it: ``prefix`` the longest head of three letters or more (at least four letters shorter)
 # that is an indexed word itself ("ref" of "reference", "pic" of "pictures"); ``both`` that, and for a short
 # question word (3-5 letters) no memory holds, the indexed words it begins (an FTS5 prefix query: "inv" ->
 # "invoice"), when they are few. Vocabulary-driven: no list of abbreviations, no language read.
