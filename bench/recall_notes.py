@@ -51,7 +51,7 @@ DATA = REPO / "bench" / "data" / "recall_heldout29"
 USERS = {"maya": "Maya, a Seattle engineer (en)", "ken": "Ken, a Leeds baker (en)",
          "lucia": "Lucía in Berlin (es/de/en)", "hattie": "Hattie, a retired teacher in Norwich (en)"}
 KINDS = ("changed", "person", "other_words", "trap", "decision", "procedure", "lang", "crosslang", "plain", "past",
-         "detail", "when", "current", "now", "history2", "shared", "oneword", "mention", "de", "es", "fr", "it", "nl",
+         "detail", "when", "current", "now", "history2", "shared", "oneword", "mention", "unchanged", "frame", "de", "es", "fr", "it", "nl",
          "pt", "sv", "pl", "tr", "id")
 
 
