@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from importers import ImportFormatError
 
@@ -84,28 +84,33 @@ class ClassTree(HTMLParser):
 def feed_file(path: Path, parser: ClassTree, max_bytes: int = 256 * 1024 * 1024) -> Iterator[Any]:
     """Feed ``path`` (UTF-8) to ``parser`` in chunks, yielding what it put in ``out`` after each; a file that is no
     UTF-8 or past ``max_bytes`` is a one-line error."""
+    with path.open("rb") as fh:
+        yield from feed_stream(fh, str(path), parser, max_bytes)
+
+
+def feed_stream(fh: IO[bytes], where: str, parser: ClassTree, max_bytes: int = 256 * 1024 * 1024) -> Iterator[Any]:
+    """:func:`feed_file` of an open binary stream (a zip's member), named ``where`` in errors."""
     import codecs
 
     decoder = codecs.getincrementaldecoder("utf-8-sig")("strict")
     read = 0
-    with path.open("rb") as fh:
-        while True:
-            chunk = fh.read(CHUNK)
-            read += len(chunk)
-            if read > max_bytes:
-                raise ImportFormatError(f"page larger than {max_bytes} bytes", str(path))
-            try:
-                text = decoder.decode(chunk, final=not chunk)
-            except UnicodeDecodeError as exc:
-                raise ImportFormatError(f"not UTF-8 text ({exc.reason})", str(path), parser.getpos()[0]) from None
-            if text:
-                parser.feed(text.replace(BREAK, ""))  # a NUL of the page is no line break
-            if not chunk:
-                parser.close()
-            yield from parser.out
-            parser.out.clear()
-            if not chunk:
-                return
+    while True:
+        chunk = fh.read(CHUNK)
+        read += len(chunk)
+        if read > max_bytes:
+            raise ImportFormatError(f"page larger than {max_bytes} bytes", where)
+        try:
+            text = decoder.decode(chunk, final=not chunk)
+        except UnicodeDecodeError as exc:
+            raise ImportFormatError(f"not UTF-8 text ({exc.reason})", where, parser.getpos()[0]) from None
+        if text:
+            parser.feed(text.replace(BREAK, ""))  # a NUL of the page is no line break
+        if not chunk:
+            parser.close()
+        yield from parser.out
+        parser.out.clear()
+        if not chunk:
+            return
 
 
 def words(pieces: list[str]) -> str:
@@ -120,3 +125,55 @@ def words(pieces: list[str]) -> str:
 
 
 BREAK = "\x00"  # a line break the page asked for (<br>, a paragraph's end), kept apart from source line ends
+
+
+def text_chunks(fh: IO[bytes], where: str) -> Iterator[str]:
+    """A page's text a chunk at a time, decoded as :func:`importers._common.decode_text` decodes a whole file (UTF-8
+    with or without its BOM, UTF-16 with a BOM; binary data or an undecodable byte: the same one-line errors, the
+    byte's line named)."""
+    import codecs
+
+    from importers._textlines import looks_binary
+
+    first = fh.read(CHUNK)
+    utf16 = first.startswith((b"\xff\xfe", b"\xfe\xff"))
+    if utf16:
+        decoder = codecs.getincrementaldecoder("utf-16")("strict")
+    elif looks_binary(first):
+        raise ImportFormatError("binary data, not a text export", where)
+    else:
+        decoder = codecs.getincrementaldecoder("utf-8-sig")("strict")
+    chunk, lines = first, 1
+    while True:
+        try:
+            text = decoder.decode(chunk, final=not chunk)
+        except UnicodeDecodeError as exc:
+            if utf16:
+                raise ImportFormatError(f"invalid UTF-16 text ({exc.reason})", where) from None
+            at = max(0, min(len(chunk) - 1, exc.start - (len(exc.object) - len(chunk))))
+            raise ImportFormatError(f"not UTF-8 or UTF-16 text (undecodable byte 0x{chunk[at]:02x}); re-export as "
+                                    "UTF-8", where, lines + chunk[:at].count(b"\n")) from None
+        if text:
+            yield text
+        if not chunk:
+            return
+        lines += chunk.count(b"\n")
+        chunk = fh.read(CHUNK)
+
+
+TAG_CHARS = 1024  # an element's opening tag is shorter than this: where a block's start is looked for again
+
+
+def split_blocks(chunks: Iterator[str], start_re: re.Pattern[str]) -> Iterator[tuple[bool, str]]:
+    """A page's text cut where ``start_re`` matches (the opening tag of a message's block), a piece at a time:
+    ``(False, the text before the first block)`` — the whole text when no block starts — then ``(True, a block)``
+    from one start to the next, the last to the page's end. Only one block is held at a time."""
+    buf, pos, started = "", 0, False
+    for chunk in chunks:
+        buf += chunk
+        while (m := start_re.search(buf, pos)) is not None:
+            yield started, buf[:m.start()]
+            started = True
+            buf, pos = buf[m.start():], m.end() - m.start()
+        pos = max(pos, len(buf) - TAG_CHARS)  # no start in what is read: look again only where one could end
+    yield started, buf

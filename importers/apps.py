@@ -10,7 +10,7 @@ import re
 import zipfile
 from pathlib import Path
 
-from importers import apps23, apps24, apps25, apps28, apps29, apps30, apps31, apps32
+from importers import apps23, apps24, apps25, apps28, apps29, apps30, apps31, apps32, apps35
 
 _TELEGRAM_TYPES = r'"type"\s*:\s*"(?:personal_chat|bot_chat|private_group|private_supergroup|public_supergroup|' \
                   r'private_channel|public_channel|saved_messages|replies)"'
@@ -88,7 +88,7 @@ def folder_app(folder: Path) -> str | None:
         return "slack"
     app = apps24.folder_app(folder) or apps25.folder_app(folder) or apps28.folder_app(folder) or \
         apps29.folder_app(folder) or apps30.folder_app(folder) or apps31.folder_app(folder) or \
-        apps32.folder_app(folder)
+        apps32.folder_app(folder) or apps35.folder_app(folder)
     # (Discord's package, …, Rocket.Chat's, WechatExporter's pages, signal-export's JSON)
     if app:
         return app
@@ -217,7 +217,8 @@ def zip_app(zf: zipfile.ZipFile, names: list[str], bases: list[str]) -> str | No
     if any(_TAKEOUT_RE.search(n) for n in names):
         return "googlechat"
     app = round22_zip_app(zf, names, bases) or apps23.zip_app(zf, names, bases) or apps24.zip_app(zf, names, bases) or \
-        apps25.zip_app(zf, names, bases) or apps28.zip_app(zf, names, bases) or apps29.zip_app(zf, names, bases)
+        apps25.zip_app(zf, names, bases) or apps28.zip_app(zf, names, bases) or apps29.zip_app(zf, names, bases) or \
+        apps35.zip_app(zf, names, bases)
     if app:
         return app
     for name, base in zip(names, bases, strict=True):
@@ -257,7 +258,7 @@ def head_app(path: Path, head: str) -> str | None:
         return "discord"  # DiscordChatExporter's web page (its default format)
     found = apps23.head_app(path, body) or apps24.head_app(path, body) or apps25.head_app(path, body) or \
         apps28.head_app(path, body) or apps29.head_app(path, body) or apps30.head_app(path, body) or \
-        apps31.head_app(path, body) or apps32.head_app(path, body)
+        apps31.head_app(path, body) or apps32.head_app(path, body) or apps35.head_app(path, body)
     if found:
         return found
     if suffix == ".js" or body.startswith("window.YTD."):

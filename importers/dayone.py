@@ -20,6 +20,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from importers import ImportFormatError, ImportReport, Record, written_dates
 from importers._common import head_matches, iso_time, sha1_hex, split_lines
@@ -60,6 +61,18 @@ def _place(entry: dict[str, Any]) -> str:
     return ", ".join(dict.fromkeys(p for p in parts if p))
 
 
+def _local(when: datetime | None, zone: Any) -> datetime | None:
+    """``when`` (UTC, as Day One writes it) on the clock of the entry's own ``timeZone`` ("America/New_York"): the
+    same moment, with the offset the writer lived in — an entry written at 21:05 in Boston is of the 11th, not the
+    12th it is in UTC. A zone this machine does not know leaves the time in UTC."""
+    if when is None or when.tzinfo is None or not isinstance(zone, str) or not 0 < len(zone) <= 64:
+        return when
+    try:
+        return when.astimezone(ZoneInfo(zone.strip()))
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # "GMT+0100", a name no tz database holds, a bad path
+        return when
+
+
 def _entry(entry: dict[str, Any], journal: str, rel: str, position: int) -> Record | None:
     """One entry's record, or None when it holds no words (pictures only, or nothing)."""
     text = _ESCAPE_RE.sub(r"\1", _MOMENT_RE.sub("", str(entry.get("text") or ""))).strip()
@@ -80,7 +93,7 @@ def _entry(entry: dict[str, Any], journal: str, rel: str, position: int) -> Reco
         metadata["time_zone"] = entry["timeZone"]
     tags = [str(t).strip() for t in entry.get("tags") or [] if str(t).strip()]
     return Record(content=f"{title}: {body}" if body else title, ref=f"markdown:dayone:{uuid}", source="markdown", memory_type="episodic",
-                  event_at=iso_time(entry.get("creationDate")), thread=rel, position=position, tags=tags,
+                  event_at=_local(iso_time(entry.get("creationDate")), entry.get("timeZone")), thread=rel, position=position, tags=tags,
                   metadata=metadata, line=1)
 
 

@@ -21,9 +21,10 @@ import re
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from importers import ImportFormatError, Record, html_notes
-from importers._common import decode_text
+from importers._htmlchat import split_blocks, text_chunks
 from importers.chatturns import MEDIA, SYSTEM, Turn, Turns
 
 NAME = "discord"
@@ -78,50 +79,68 @@ def _words(inner: str) -> str:
 
 
 def parse(path: Path, turns: Turns) -> Iterator[Record]:
-    """Records of one DiscordChatExporter page; a page with no chat log: a one-line ImportFormatError."""
+    """Records of one DiscordChatExporter page, read a message at a time (:func:`importers._htmlchat.split_blocks`:
+    the page is never all in memory); a page with no chat log: a one-line ImportFormatError."""
     where = str(path)
-    page = decode_text(path.read_bytes(), where)
-    entries = [html.unescape(_TAGS_RE.sub("", e)).strip() for e in _ENTRY_RE.findall(page)]
-    if not entries and not _CONTAINER_RE.search(page):
+    state: dict[str, Any] = {"author": "", "group": False, "thread": "", "cid": "", "i": 0}
+    pending: str | None = None
+    tail = ""  # the page's last characters: does it end as a page does?
+    with path.open("rb") as fh:
+        for is_block, text in split_blocks(text_chunks(fh, where), _CONTAINER_RE):
+            tail = (tail + text[-4096:])[-4096:]
+            if not is_block:  # the preamble: guild, channel; a group may open before the first message
+                entries = [html.unescape(_TAGS_RE.sub("", e)).strip() for e in _ENTRY_RE.findall(text)]
+                state["entries"] = bool(entries)
+                guild = entries[0] if entries else ""
+                channel = entries[1].rsplit(" / ", 1)[-1].strip() if len(entries) > 1 else ""
+                state["thread"] = channel or guild or "Discord" if guild in ("", "Direct Messages") else \
+                    (f"{guild} / #{channel}" if channel else guild)
+                m = _NAME_ID_RE.search(path.stem)
+                state["cid"] = m.group(1) if m else state["thread"]
+                state["group"] = bool(_GROUP_RE.search(text))
+                continue
+            if pending is not None:
+                yield from _message(pending, False, False, state, turns, where)
+            pending = text
+    if pending is None and not state.get("entries"):
         raise ImportFormatError("no DiscordChatExporter chat log in this page", where)
-    guild = entries[0] if entries else ""
-    channel = entries[1].rsplit(" / ", 1)[-1].strip() if len(entries) > 1 else ""
-    thread = channel or guild or "Discord" if guild in ("", "Direct Messages") else \
-        (f"{guild} / #{channel}" if channel else guild)
-    m = _NAME_ID_RE.search(path.stem)
-    cid = m.group(1) if m else thread
-    starts = [(c.start(), c.end()) for c in _CONTAINER_RE.finditer(page)]
-    cut = "</html>" not in page[-4096:].lower()
-    author = ""
-    for i, (start, end) in enumerate(starts):
-        block_end = starts[i + 1][0] if i + 1 < len(starts) else len(page)
-        block = page[start:block_end]
-        if _GROUP_RE.search(page, starts[i - 1][1] if i else 0, start):
-            author = ""  # a new group: its first message names its author
-        named = _AUTHOR_RE.search(block)
-        if named:
-            author = html.unescape(_TAGS_RE.sub("", named.group(1))).strip()
-        mid = _ID_RE.search(page, start, end)
-        content = _CONTENT_RE.search(block)
-        inner, closed = _inner_div(block, content.end()) if content else ("", True)
-        if cut and i == len(starts) - 1 and (content is None or not closed or block_end == len(page)):
-            turns.report.warn(f"{where}: the page is cut short (it ends inside a message): its whole messages read, "
-                              "the last one left out")
-            break
-        if _SYSTEM_RE.search(block):
-            turns.skip(SYSTEM)
-            continue
-        stamp = _STAMP_RE.search(block)
-        when = _when(stamp.group(1) or stamp.group(2)) if stamp else None
-        if when is None:
-            raise ImportFormatError(f"message {mid.group(1) if mid else i + 1}: no time of DiscordChatExporter's "
-                                    f"forms ({(stamp.group(1) or stamp.group(2))[:40] if stamp else 'none'!r})", where)
-        words = _words(inner)
-        if not words:
-            turns.skip(MEDIA if _MEDIA_RE.search(block) else SYSTEM)
-            continue
-        meta = {"edited": True} if _EDITED_RE.search(inner) else {}
-        rec = turns.record(Turn(thread=thread, author=author or "Unknown", when=when, text=words, metadata=meta,
-                                ref=f"{NAME}:{cid}:{mid.group(1)}" if mid else None))
-        if rec is not None:
-            yield rec
+    if pending is not None:
+        yield from _message(pending, True, "</html>" not in tail.lower(), state, turns, where)
+
+
+def _message(block: str, last: bool, cut: bool, state: dict[str, Any], turns: Turns, where: str) -> Iterator[Record]:
+    """The record of one message's block (from its container's opening tag to the next one's), if any."""
+    i = state["i"]
+    state["i"] = i + 1
+    tag_end = _CONTAINER_RE.match(block)
+    end = tag_end.end() if tag_end else 0
+    if state["group"]:
+        state["author"] = ""  # a new group: its first message names its author
+    state["group"] = bool(_GROUP_RE.search(block, end))  # a group opening before the next message
+    named = _AUTHOR_RE.search(block)
+    if named:
+        state["author"] = html.unescape(_TAGS_RE.sub("", named.group(1))).strip()
+    mid = _ID_RE.search(block, 0, end)
+    content = _CONTENT_RE.search(block)
+    inner, closed = _inner_div(block, content.end()) if content else ("", True)
+    if cut and last:  # (the last message of a page cut short is cut too)
+        turns.report.warn(f"{where}: the page is cut short (it ends inside a message): its whole messages read, "
+                          "the last one left out")
+        return
+    if _SYSTEM_RE.search(block):
+        turns.skip(SYSTEM)
+        return
+    stamp = _STAMP_RE.search(block)
+    when = _when(stamp.group(1) or stamp.group(2)) if stamp else None
+    if when is None:
+        raise ImportFormatError(f"message {mid.group(1) if mid else i + 1}: no time of DiscordChatExporter's "
+                                f"forms ({(stamp.group(1) or stamp.group(2))[:40] if stamp else 'none'!r})", where)
+    words = _words(inner)
+    if not words:
+        turns.skip(MEDIA if _MEDIA_RE.search(block) else SYSTEM)
+        return
+    meta = {"edited": True} if _EDITED_RE.search(inner) else {}
+    rec = turns.record(Turn(thread=state["thread"], author=state["author"] or "Unknown", when=when, text=words,
+                            metadata=meta, ref=f"{NAME}:{state['cid']}:{mid.group(1)}" if mid else None))
+    if rec is not None:
+        yield rec

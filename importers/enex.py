@@ -235,6 +235,10 @@ class _Notes:
             report.skipped_empty += 1
             return
         created = _when(str(note.get("created") or "")) or _when(str(note.get("updated") or ""))
+        if created is None:  # the note's own date, never the import's: said when the export gives none
+            given = str(note.get("created") or note.get("updated") or "").strip()
+            report.warn(f"{self.rel}: note {title!r} " + (f"has an unreadable date {given[:40]!r}" if given else
+                        "has no <created> nor <updated> date") + "; kept undated", note["line"])
         # A re-export lists the notebook's notes in another order: the ref is the note's own (its
         # creation and title), numbered when two notes share both.
         key = f"{note.get('created') or ''}|{title}"

@@ -63,21 +63,24 @@ def find(folder: Path) -> Path | None:
 
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
     """Records of MyActivity.json, its Takeout folder or zip; bad input: a one-line ImportFormatError."""
-    if path.is_file() and path.suffix.lower() in (".json", ".html", ".htm"):
-        data, where = path.read_bytes(), str(path)
-    elif path.is_dir() and find(path) is not None:
-        found = find(path)
-        assert found is not None
-        data, where = found.read_bytes(), str(found)
+    file = path if path.is_file() and path.suffix.lower() in (".json", ".html", ".htm") else \
+        find(path) if path.is_dir() else None
+    if file is not None:
+        where = str(file)
+        if where.lower().endswith((".html", ".htm")):  # the page is read a block at a time
+            yield from gemini_html.parse_page(lambda: file.open("rb"), where, report)
+            return
+        data = file.read_bytes()
     else:
         tree = Tree(path)
         members = sorted((n for n in tree.names if is_member(n)), key=lambda n: not n.lower().endswith(".json"))
         if not members:
             raise ImportFormatError("no My Activity/Gemini Apps/MyActivity.json of a Google Takeout", str(path))
-        data, where = tree.read(members[0]), tree.where(members[0])
-    if where.lower().endswith((".html", ".htm")):
-        yield from gemini_html.parse_page(data, where, report)
-        return
+        where = tree.where(members[0])
+        if where.lower().endswith((".html", ".htm")):
+            yield from gemini_html.parse_page(lambda: tree.open(members[0]), where, report)
+            return
+        data = tree.read(members[0])
     entries = load_json(data, where)
     if not isinstance(entries, list):
         raise ImportFormatError("MyActivity.json is not a list of activity entries", where)

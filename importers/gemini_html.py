@@ -15,12 +15,16 @@ day (as the page writes it) are one chat, "Gemini Apps 2024-03-12", as the JSON 
 
 from __future__ import annotations
 
+import codecs
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from datetime import datetime, timedelta, timezone
+from typing import IO
 
 from importers import ImportFormatError, ImportReport, Record, codepages, html_notes
+from importers._htmlchat import CHUNK, split_blocks
 from importers.chatturns import SYSTEM, Turn, Turns
 
 NAME = "gemini"
@@ -44,6 +48,7 @@ _FORMATS = ("%b %d, %Y, %I:%M:%S %p", "%d %b %Y, %H:%M:%S", "%d.%m.%Y, %H:%M:%S"
             "%B %d, %Y, %I:%M:%S %p")
 
 
+Opener = Callable[[], AbstractContextManager[IO[bytes]]]  # opens the page as a binary stream
 _MY_ACTIVITY_RE = re.compile(r"<title>\s*My Activity\s*</title>|mdl-typography--title", re.IGNORECASE)
 
 
@@ -72,43 +77,59 @@ def when_of(text: str) -> tuple[datetime, bool] | None:
     return None
 
 
-def _decode(data: bytes, report: ImportReport, where: str) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        codec, name = codepages.guess(data)
-        report.warn(f"not UTF-8 text (undecodable byte 0x{data[exc.start]:02x}); read as {name}",
-                    data[:exc.start].count(b"\n") + 1)
-        return data.decode(codec, "replace")
+class _NotUtf8(Exception):
+    """A page that is no UTF-8: the undecodable byte and its line (read again in its code page)."""
+
+    def __init__(self, byte: int, line: int) -> None:
+        super().__init__(byte, line)
+        self.byte, self.line = byte, line
 
 
-def _entries(page: str) -> Iterator[tuple[str, list[str]]]:
-    """(header, the segments of the first content cell, split at ``<br>``) of each activity block."""
-    starts = [m.start() for m in _BLOCK_RE.finditer(page)]
-    for i, start in enumerate(starts):
-        block = page[start:starts[i + 1] if i + 1 < len(starts) else len(page)]
-        title = _TITLE_RE.search(block)
-        header = html.unescape(_TAGS_RE.sub("", title.group(1))).strip() if title else ""
-        cells = [(m.group(1), m.end()) for m in _CELL_RE.finditer(block)]
-        body = next(((k, end) for k, (cls, end) in enumerate(cells)
-                     if "body-1" in cls and "text-right" not in cls), None)
-        if body is None:
-            yield header, []
-            continue
-        k, end = body
-        stop = cells[k + 1][1] if k + 1 < len(cells) else len(block)  # the next cell's start (its tag's end)
-        cell = block[end:block.rfind("<div", end, stop) if k + 1 < len(cells) else stop]
-        cell = re.sub(r"(?:\s*</div>)+\s*$", "", cell)
-        yield header, _BR_RE.split(cell)
+def _chunks(open_it: Opener, codec: str | None) -> Iterator[str]:
+    """The page's text a chunk at a time: UTF-8 (its BOM dropped), else (``codec``) the code page it is in."""
+    decoder = codecs.getincrementaldecoder(codec or "utf-8-sig")("replace" if codec else "strict")
+    lines = 1
+    with open_it() as fh:
+        while True:
+            chunk = fh.read(CHUNK)
+            try:
+                text = decoder.decode(chunk, final=not chunk)
+            except UnicodeDecodeError as exc:
+                at = max(0, min(len(chunk) - 1, exc.start - (len(exc.object) - len(chunk))))
+                raise _NotUtf8(chunk[at], lines + chunk[:at].count(b"\n")) from None
+            if text:
+                yield text
+            if not chunk:
+                return
+            lines += chunk.count(b"\n")
 
 
-def parse_page(data: bytes, where: str, report: ImportReport) -> Iterator[Record]:
-    """Records of a My Activity page's bytes; a page with no Gemini activity: a one-line ImportFormatError."""
-    page = _decode(data, report, where)
-    turns = Turns(NAME, report)
+def _entry(block: str) -> tuple[str, list[str]]:
+    """(header, the segments of the first content cell, split at ``<br>``) of one activity block."""
+    title = _TITLE_RE.search(block)
+    header = html.unescape(_TAGS_RE.sub("", title.group(1))).strip() if title else ""
+    cells = [(m.group(1), m.end()) for m in _CELL_RE.finditer(block)]
+    body = next(((k, end) for k, (cls, end) in enumerate(cells)
+                 if "body-1" in cls and "text-right" not in cls), None)
+    if body is None:
+        return header, []
+    k, end = body
+    stop = cells[k + 1][1] if k + 1 < len(cells) else len(block)  # the next cell's start (its tag's end)
+    cell = block[end:block.rfind("<div", end, stop) if k + 1 < len(cells) else stop]
+    cell = re.sub(r"(?:\s*</div>)+\s*$", "", cell)
+    return header, _BR_RE.split(cell)
+
+
+def _read(open_it: Opener, where: str, codec: str | None) -> tuple[list[tuple[datetime, int, str, str]], int, int, int]:
+    """(the prompts read, activities of Gemini seen, times of no single offset, system lines) of the page, a
+    block at a time (:func:`importers._htmlchat.split_blocks`)."""
     read: list[tuple[datetime, int, str, str]] = []
-    seen = unzoned = 0
-    for n, (header, segments) in enumerate(_entries(page), start=1):
+    seen = unzoned = system = n = 0
+    for is_block, block in split_blocks(_chunks(open_it, codec), _BLOCK_RE):
+        if not is_block:
+            continue
+        n += 1
+        header, segments = _entry(block)
         if header not in ("Gemini Apps", "Bard"):
             continue
         seen += 1
@@ -120,11 +141,27 @@ def parse_page(data: bytes, where: str, report: ImportReport) -> Iterator[Record
         when, zoned = at[1]
         unzoned += not zoned
         if not _PROMPTED_RE.match(words.replace("\xa0", " ")):
-            turns.skip(SYSTEM)
+            system += 1
             continue
         prompt = _PROMPTED_RE.sub("", words.replace("\xa0", " "), count=1).strip()
         answer = "\n".join(html_notes.to_lines("<br>".join(segments[at[0] + 1:]), ""))
         read.append((when, -n, prompt, answer))
+    return read, seen, unzoned, system
+
+
+def parse_page(open_it: Opener, where: str, report: ImportReport) -> Iterator[Record]:
+    """Records of a My Activity page (``open_it`` opens it as bytes), read a block at a time; a page with no Gemini
+    activity: a one-line ImportFormatError."""
+    try:
+        read, seen, unzoned, system = _read(open_it, where, None)
+    except _NotUtf8 as bad:  # a page re-saved in a code page: read again in it, said
+        with open_it() as fh:
+            codec, name = codepages.guess(fh.read(codepages.SAMPLE_BYTES))
+        report.warn(f"not UTF-8 text (undecodable byte 0x{bad.byte:02x}); read as {name}", bad.line)
+        read, seen, unzoned, system = _read(open_it, where, codec)
+    turns = Turns(NAME, report)
+    for _ in range(system):
+        turns.skip(SYSTEM)
     if not seen:
         raise ImportFormatError("no Gemini Apps activity in this My Activity page (an empty or another product's page)",
                                 where)

@@ -17,10 +17,10 @@ EXPECTED = ("expected a WhatsApp chat (.txt, .zip), a ChatGPT or Claude export (
             "contacts (.vcf), JSON lines (.jsonl) or a chat of Telegram, Slack, Discord (DiscordChatExporter: JSON, CSV, text or its web page), Messenger, "
             "Instagram, iMessage (imessage-exporter), LINE, KakaoTalk, SMS Backup & Restore, Google Chat or Hangouts "
             "(Takeout), Signal Desktop (signal-export), Skype, Viber (its CSV), WeChat (MemoTrace's CSV, TXT or web page, WechatExporter's pages), Threema, "
-            "Element (Matrix, JSON or text), X/Twitter DMs (the archive), Google Voice (Takeout), Zoom (meeting_saved_chat.txt) "
+            "Element (Matrix, JSON, text or its HTML export), X/Twitter DMs (the archive), Google Voice (Takeout), Zoom (meeting_saved_chat.txt) "
             "Snapchat (chat_history.json), LinkedIn or Reddit (messages.csv), Discord's data package, Tinder (data.json), Hinge "
             "(matches.json), Mattermost (bulk export), Zulip (its export, .tar.gz) or Teams (free, its zip); Gemini Apps "
-            "(Takeout's My Activity in JSON); DeepSeek, Grok or Le Chat (their export), Rocket.Chat (Export my data, JSON or HTML); Character.AI chats (JSON, its account export too), Microsoft Copilot's activity history (CSV), Perplexity threads (Markdown), VK (its archive), iMazing's message CSVs; email (.mbox, .eml, .emlx: Gmail's Takeout, Thunderbird, Apple Mail); a Word "
+            "(Takeout's My Activity in JSON); DeepSeek, Grok or Le Chat (their export), Rocket.Chat (Export my data, JSON or HTML); Character.AI chats (JSON, its account export too), Microsoft Copilot's activity history (CSV), Perplexity threads (Markdown), VK (its archive), iMazing's message CSVs; the journals of Daylio (its CSV) and Diaro (its backup); email (.mbox, .eml, .emlx: Gmail's Takeout, Thunderbird, Apple Mail); a Word "
             "document (.docx) as a note")
 
 _MAGIC = (
@@ -56,6 +56,9 @@ def binary_kind(head: bytes, path: Path) -> str | None:
         return "an Outlook message (.msg: save it as .eml, or drag it out of the new Outlook, to import it)"
     if head.startswith(b"\xe4\x52\x5c\x7b\x8c\xd8\xa7\x4d"):
         return "a OneNote section (.one: export its pages as .docx or PDF; a .docx imports as a note)"
+    if head.startswith(b"MSCF") and name.endswith(".onepkg"):  # a cabinet of .one sections
+        return "a OneNote notebook package (.onepkg: no readable export; export its pages as .docx or PDF, a .docx " \
+               "imports as a note)"
     if re.search(r"\.crypt\d+$", name):
         return "an encrypted WhatsApp backup (export a chat from the app: More > Export chat)"
     if re.fullmatch(r"signal-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\.backup", name):

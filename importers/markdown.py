@@ -60,6 +60,7 @@ from importers import (
     simplenote,
     standardnotes,
     tiddlywiki,
+    vault_templates,
 )
 from importers._common import MAX_LINE_CHARS, decode_text, is_zip, split_lines
 from importers.frontmatter import front_matter as _front_matter
@@ -272,9 +273,15 @@ def _note_key(name: str) -> str:
 def _files(path: Path, report: ImportReport | None = None) -> tuple[Path, list[Path]]:
     if path.is_dir():
         found: list[Path] = []
+        templates = {path.joinpath(*t.split("/")) for t in vault_templates.template_folders(path)}
         for dirpath, dirnames, filenames in os.walk(path):
             # Hidden directories (.obsidian, .git, .trash) hold app state, not notes; a trash folder old ones
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d.casefold() not in note_layouts.TRASH_FOLDERS)
+            for d in [d for d in dirnames if Path(dirpath, d) in templates]:  # the vault's templates: no notes, said
+                dirnames.remove(d)
+                if report is not None:
+                    report.warn(f"{Path(dirpath, d).relative_to(path).as_posix()}/: the vault's templates folder "
+                                "(Obsidian's settings name it); its templates are not notes, left out")
             keep_dir = Path(dirpath).name.lower() == "keep"  # Google Takeout's Keep notes, as JSON
             names = [f for f in sorted(filenames) if not f.startswith(".")]
             # a link to a moved file, a cloud placeholder, a pipe: nothing to read, and a pipe would block the
@@ -406,6 +413,9 @@ def _parse_text(text: str, file: Path, root: Path, rel: str, report: ImportRepor
         front = markdown_apps.notion_properties(lines)
     stem = logseq.page_name(stem) if graph else stem
     if file.parent.suffix.lower() == ".textbundle" and file_stem.lower() == "text":
+        if markdown_apps.bundle_trashed(file):  # Bear's backup holds its trash: no note
+            report.skipped_system += 1
+            return [], [], rel
         stem = file.parent.stem  # Bear's "Trip notes.textbundle/text.markdown" is the note "Trip notes"
     stem, zettel_date, name_tags = name_parts(stem)  # a Zettelkasten id, a Denote name
     file_date = (note_layouts.daily_date(root, rel) or _file_date(stem)) if zettel_date is None else None

@@ -160,9 +160,8 @@ def notion_properties(lines: list[str]) -> dict[str, Any]:
 _BEAR_TAG_RE = re.compile(r"(?<!\S)#([^\s#][^#\n]{0,60}?[^\s#])#(?!\w)")
 
 
-def bundle_date(file: Path) -> datetime | None:
-    """When Bear made a TextBundle's note (``text.markdown`` beside an ``info.json`` whose "net.shinyfrog.bear"
-    holds its creationDate: Bear 2's backups and exports), else None."""
+def _bear_info(file: Path) -> dict[str, Any] | None:
+    """The "net.shinyfrog.bear" object of a TextBundle's ``info.json`` (Bear 2's backups and exports), else None."""
     info = file.parent / "info.json"
     if file.parent.suffix.lower() not in (".textbundle", ".textpack") or not info.is_file():
         return None
@@ -171,7 +170,21 @@ def bundle_date(file: Path) -> datetime | None:
     except (OSError, ValueError, RecursionError):
         return None  # an unreadable info.json dates nothing; the note is read all the same
     bear = data.get("net.shinyfrog.bear") if isinstance(data, dict) else None
-    return iso_time(bear.get("creationDate")) if isinstance(bear, dict) else None
+    return bear if isinstance(bear, dict) else None
+
+
+def bundle_date(file: Path) -> datetime | None:
+    """When Bear made a TextBundle's note (``text.markdown`` beside an ``info.json`` whose "net.shinyfrog.bear"
+    holds its creationDate: Bear 2's backups and exports), else None."""
+    bear = _bear_info(file)
+    return iso_time(bear.get("creationDate")) if bear else None
+
+
+def bundle_trashed(file: Path) -> bool:
+    """True when a TextBundle's note is in Bear's trash (its info.json says ``"trashed": 1``: a Bear 2 backup
+    holds the trash too): no note, as a trashed Keep or Standard Notes note is none."""
+    bear = _bear_info(file)
+    return bear is not None and bear.get("trashed") in (1, True, "1")
 
 
 def bear_tags(text: str) -> tuple[list[tuple[int, str]], str]:

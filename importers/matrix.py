@@ -8,7 +8,7 @@ goes to metadata; an edit (``m.relates_to`` of rel_type m.replace) is a turn of 
 events name the senders (their display name at that time; a sender never named keeps their Matrix id); they,
 reactions, redacted messages, topics and the room's state are service lines, and so are encrypted events the export
 could not decrypt (said once in a warning). Times are instants (UTC). Element's HTML and plain-text exports are
-refused by detection (:mod:`importers.kinds`): the JSON is the exact form."""
+read by :mod:`importers.matrix_text` and :mod:`importers.matrix_html`."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from importers import ImportFormatError, ImportReport, Record
+from importers._common import head_matches
 from importers.chatturns import MEDIA, SYSTEM, Turn, Turns, epoch, json_errors_where, stream_json, text_of
 
 NAME = "matrix"
@@ -34,11 +35,25 @@ def is_export_head(head: str) -> bool:
     return all(k.search(head) for k in KEYS_RE)
 
 
+def _is_html_export(path: Path) -> bool:
+    """Whether ``path`` is Element's HTML export: a page of it, the folder holding its pages, or its zip."""
+    from importers import apps35
+
+    if path.is_dir():
+        return bool(apps35.element_pages(path))
+    if path.suffix.lower() in (".html", ".htm"):
+        return head_matches(path, lambda h: apps35.is_element_page(h.decode("utf-8", "replace")), 1 << 17)
+    return path.suffix.lower() == ".zip"
+
+
 def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]:
     """Records of one Element JSON export (or its plain text: :mod:`importers.matrix_text`), or of each in a folder;
     bad input: a one-line ImportFormatError."""
-    from importers import matrix_text
+    from importers import matrix_html, matrix_text
 
+    if _is_html_export(path):  # Element's HTML export (a page, its folder, its zip): importers.matrix_html
+        yield from matrix_html.parse(path, report)
+        return
     if path.is_file() and matrix_text.is_export_name(path):
         yield from matrix_text.parse(path, report)
         return

@@ -122,6 +122,9 @@ PARSERS: dict[str, ParserSpec] = {p.name: p for p in (
     ParserSpec("vk", (".html", ".zip"), one_per_file=False, conversational=True, module="importers.vk"),
     # round 30: iMazing's message CSVs (an iPhone's iMessage, SMS, WhatsApp); (WechatExporter's pages are wechat's)
     ParserSpec("imazing", (".csv",), one_per_file=False, conversational=True, module="importers.imazing"),
+    # round 35: the journals of Daylio (its CSV) and Diaro (its backup); (Element's HTML export is matrix's)
+    ParserSpec("daylio", (".csv",), one_per_file=True, conversational=False, module="importers.daylio"),
+    ParserSpec("diaro", (".xml", ".zip"), one_per_file=False, conversational=False, module="importers.diaro"),
 )}
 NAMES = tuple(PARSERS)
 

@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from importers import ImportFormatError, ImportReport, Record
+from importers import ImportFormatError, ImportReport, Record, apps35
 from importers._zips import (
     DEFAULT_MAX_MEMBER_BYTES,
     ZIP_OPEN_ERRORS,
@@ -66,6 +66,13 @@ def parse(path: Path, report: ImportReport, **_options: Any) -> Iterator[Record]
 
         report.variant["layout"] = "copied text"
         yield from telegram_copy.records(path, turns)
+        return
+    if path.is_dir() and (files := apps35.telegram_copies(path)):  # a folder of chats copied as text: each read
+        from importers import telegram_copy
+
+        report.variant["layout"] = "copied text"
+        for file in files:
+            yield from telegram_copy.records(file, turns)
         return
     copies = _zipped_copies(path) if path.is_file() and is_zip(path) else []
     if copies:  # a zip of chats copied as text (nothing else of an export in it)

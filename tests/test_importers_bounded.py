@@ -133,7 +133,7 @@ def test_formats_are_listed_once() -> None:
                      "imessage", "line", "kakaotalk", "sms", "googlechat", "signal", "skype", "viber", "wechat", "threema",
                      "matrix", "twitter", "googlevoice", "zoom", "snapchat", "mail", "linkedin", "tinder", "hinge",
                      "mattermost", "reddit", "gemini", "zulip", "deepseek", "grok", "lechat", "rocketchat",
-                     "characterai", "copilot", "perplexity", "vk", "imazing")
+                     "characterai", "copilot", "perplexity", "vk", "imazing", "daylio", "diaro")
 
 
 def test_vcard_with_a_photo_past_the_cap_keeps_the_contact(tmp_path: Path) -> None:

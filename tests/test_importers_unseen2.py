@@ -551,7 +551,7 @@ def test_cli_mixed_folder_skips_a_stray_text_loudly_and_fails_whole_on_a_broken_
     warnings = [w for f in out["data"]["files"] for w in f["warnings"]]
     assert warnings == [f"{folder / 'readme.txt'}: skipped: unrecognised format (tried whatsapp, chatgpt, claude, "
                         "markdown, vcf, jsonl, telegram, slack, discord, messenger, imessage, line, kakaotalk, sms, "
-                        "googlechat, signal, skype, viber, wechat, threema, matrix, twitter, googlevoice, zoom, snapchat, mail, linkedin, tinder, hinge, mattermost, reddit, gemini, zulip, deepseek, grok, lechat, rocketchat, characterai, copilot, perplexity, vk, imazing): plain text with no chat header (`mem.py import markdown FILE` reads "
+                        "googlechat, signal, skype, viber, wechat, threema, matrix, twitter, googlevoice, zoom, snapchat, mail, linkedin, tinder, hinge, mattermost, reddit, gemini, zulip, deepseek, grok, lechat, rocketchat, characterai, copilot, perplexity, vk, imazing, daylio, diaro): plain text with no chat header (`mem.py import markdown FILE` reads "
                         "it as a note)"]
     assert out["data"]["memories_added"] == 4
     bad = _zip(folder / "WhatsApp Chat with Bad.zip", {"_chat.txt": b"hello\nthis is no chat\n"})

@@ -37,9 +37,6 @@ from importer_cli import (
 )
 from importer_cli import one_envelope as _envelope
 
-from importers import ImportFormatError
-from importers.detect import detect
-
 FIX = Path(__file__).parent / "fixtures" / "unseen22"
 
 
@@ -217,13 +214,12 @@ def test_element_json_export_rtl_room_and_folder() -> None:
     assert rep.warnings == []
 
 
-def test_element_html_export_is_refused_saying_why() -> None:
-    """Decision: Element's web page of a room is left to its JSON export (the same room, exact and with ids):
-    refused in one line that says what to export instead."""
-    with pytest.raises(ImportFormatError) as err:
-        detect(MX / "matrix - Equipa Lisboa - Chat Export - 2024-03-14T18-31-00.000Z.html")
-    said = str(err.value)
-    assert "an Element (Matrix) room exported as HTML" in said and "JSON" in said and "\n" not in said
+def test_element_html_export_is_read() -> None:
+    """Decision (round layouts35, was: refused, its JSON asked): Element's web page of a room is read by
+    importers/matrix_html.py; this page's tile has no timestamp: its words kept undated, said."""
+    recs, rep = parsed(MX / "matrix - Equipa Lisboa - Chat Export - 2024-03-14T18-31-00.000Z.html", "matrix")
+    assert turns(recs) == [("Ana Sousa: Olá a todos! Reunião com o empreiteiro quinta às 15h", "")]
+    assert {r.thread for r in recs} == {"Equipa Lisboa"} and len(rep.warnings) == 1 and "no time" in rep.warnings[0]
 
 
 # --- X / Twitter DMs (account archive) -----------------------------------------------------------------------------

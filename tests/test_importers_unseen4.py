@@ -383,7 +383,7 @@ def test_a_file_that_is_no_export_says_what_it_is_and_what_was_expected(name: st
     assert proc.returncode == 1 and out["error"]["code"] == "invalid_input", out
     message = out["error"]["message"]
     # "PATH: <what failed> (tried whatsapp, …): <what the file is>; expected …"
-    assert message.startswith(f"{path}: ") and f"imazing): {what}; {EXPECTED}" in message, message
+    assert message.startswith(f"{path}: ") and f"diaro): {what}; {EXPECTED}" in message, message
     assert "\n" not in message and "Traceback" not in proc.stderr
     assert not db.exists() or _count(db) == 0
 

@@ -451,7 +451,7 @@ def test_another_apps_export_says_which_it_is(name: str, tmp_path: Path) -> None
     out = _envelope(proc)
     assert proc.returncode == 1 and out["error"]["code"] == "invalid_input", out
     message = out["error"]["message"]
-    assert message.startswith(f"{path}: ") and f"imazing): {what}{OTHER}; {EXPECTED}" in message, message
+    assert message.startswith(f"{path}: ") and f"diaro): {what}{OTHER}; {EXPECTED}" in message, message
     assert "\n" not in message and "Traceback" not in proc.stderr
     assert not db.exists() or _count(db) == 0
 
