@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from importers import ImportFormatError, ImportReport, Record
 from importers._common import DEFAULT_MAX_MEMBER_BYTES, ZIP_ERRORS, is_junk_member, open_zip
@@ -57,8 +57,7 @@ def _rows(stream: IO[bytes], where: str) -> Iterator[tuple[str, dict[str, str], 
     try:
         while chunk := stream.read(1 << 16):
             parser.feed(chunk)
-            for item in parser.read_events():
-                event, elem = item[0], item[1]
+            for event, elem in cast(Iterator[tuple[str, Any]], parser.read_events()):
                 if not isinstance(elem, ET.Element):
                     continue
                 if event == "start" and elem.tag == "table":
