@@ -168,12 +168,12 @@ def split_blocks(chunks: Iterator[str], start_re: re.Pattern[str]) -> Iterator[t
     """A page's text cut where ``start_re`` matches (the opening tag of a message's block), a piece at a time:
     ``(False, the text before the first block)`` — the whole text when no block starts — then ``(True, a block)``
     from one start to the next, the last to the page's end. Only one block is held at a time."""
-    buf, pos, started = "", 0, False
+    buf, pos, started, start = "", 0, False, 0  # start: where the block being read starts in buf
     for chunk in chunks:
-        buf += chunk
+        buf, pos, start = buf[start:] + chunk, pos - start, 0  # (trimmed once a chunk, not once a block)
         while (m := start_re.search(buf, pos)) is not None:
-            yield started, buf[:m.start()]
+            yield started, buf[start:m.start()]
             started = True
-            buf, pos = buf[m.start():], m.end() - m.start()
+            start, pos = m.start(), m.end()
         pos = max(pos, len(buf) - TAG_CHARS)  # no start in what is read: look again only where one could end
-    yield started, buf
+    yield started, buf[start:]

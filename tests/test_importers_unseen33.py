@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from importer_cli import one_envelope, turns
+from importer_cli import fuzzed_outcomes, one_envelope, turns
 
 from importers import ImportReport, Record
 from importers.detect import detect
@@ -258,3 +258,12 @@ def test_an_empty_vault_is_refused_naming_it(tmp_path: Path) -> None:
     path = BAD / "empty-vault"
     code, out = cli_import(path, tmp_path)
     assert code in (1, 13) and not out["ok"] and str(path) in out["error"]["message"], out
+
+
+# --- fuzz of the new readers (added after the base run) ----------------------------------------------------------------
+
+@pytest.mark.parametrize("rel", ["daylio/daylio_export_2024_03_14.csv", "diaro/Diaro_20240315.zip",
+                                 f"element/unzipped/{EL}/messages.html", f"element/{EL}.zip"])
+def test_fuzzed_copies_of_the_new_readers_files_are_read_or_refused_in_one_line(rel: str, tmp_path: Path) -> None:
+    read, refused = fuzzed_outcomes(FIX / rel, tmp_path, seed=33, keep=1)
+    assert read + refused == 16 and read >= 1
