@@ -35,7 +35,13 @@ recall50_pool.LEAD.update(LEAD)
 def grids() -> dict[str, dict[str, RecallConfig]]:
     """This round's switches, each against the default (its label marked ``*``)."""
     d = RecallConfig()
-    return {"default": {"off*": d}}
+    partner = {"off*": d}
+    # (a post-hoc simulation over the same fifteen sets' top 30 chose the region first: seeds 3, a seed of at most
+    # 10-12 words, the next 4 turns by others within a day; these are its neighbours, each way)
+    for spec in ("3:10:4:24", "3:12:4:24", "3:8:4:24", "3:15:4:24", "3:20:4:24", "3:999:4:24", "1:10:4:24",
+                 "2:10:4:24", "5:10:4:24", "3:10:1:24", "3:10:2:24", "3:10:6:24", "3:10:4:6", "3:10:4:72"):
+        partner[spec] = replace(d, partner=spec)
+    return {"the reply a short top hit invited, at the tenth place (partner seeds:words:others:hours)": partner}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -174,6 +174,11 @@ MENTION = "end"
 # Round 51: the turn that closes an exchange about a value ("80 burgers?" / "go for 60" / "ok 60 it is"), placed
 # right after a top hit of the exchange (memengine/recall/closing.py, "seeds:span[:gate[:place]]"); '' = off.
 CLOSING = ""
+# Round 52: the reply a short top hit invited, given the tenth place (memengine/recall/partner.py,
+# "seeds:words:others:hours"); '' = off. "3:10:4:24" chosen leaving one of 15 pooled sets out
+# (bench/recall52_pool.py): r@5 unchanged by construction, r@10 +0.0059 (chosen in 14 of 15 folds; 29 questions
+# up, 13 down), multi-hop completions +16 / -9 (all@10 by set mean -0.0086: chat21's one question of seven).
+PARTNER = "3:10:4:24"
 # Round 51: question words no memory holds, searched by the indexed words that shorten them (parts.py
 # ``short_forms``: "prefix" / "both" / "model"); '' = off. "prefix" chosen leaving one of 13 pooled sets out
 # (bench/recall51_pool.py): r@5 +0.0035, r@10 +0.0024, multi-hop +0.0000; chosen in 12 of 13 folds; one question
@@ -463,6 +468,9 @@ class RecallConfig:
     # After each of the first few hits, the last short turn of its burst saying again a value another person said
     # there: what the exchange settled (closing.py, round 51); '' = off.
     closing: str = CLOSING
+    # The first reply by another person to one of the first few hits that is a short chat turn, at the tenth
+    # place when the top 10 lacks it (partner.py, round 52); '' = off.
+    partner: str = PARTNER
     # The time prior in the other languages recall reads too ("all"), or English alone ("en").
     time_words: str = TIME_WORDS
     # A number in a turn, for a question asking how much ("much") or how much / many ("all"); '' = off.

@@ -652,6 +652,11 @@ class Recall(KeywordSearch, People):
             scored, later = versions_first(scored, run.query, self.vectors if run.qvec is not None else None,
                                       run.cfg.notes_now)
             _marked_later(outdated, later)
+        if run.strategy == "hybrid" and run.cfg.partner:  # the reply a short top hit invited, 10th (round 52)
+            from memengine.recall.partner import partner_slot
+
+            scored = partner_slot(scored, run.query, lambda seeds, span: self._turns_after(seeds, span, run),
+                                  run.cfg.partner)
         whole = self.rows([c.id for c in scored[:k]])
         results = []
         for c in scored[:k]:
