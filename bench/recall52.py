@@ -16,6 +16,7 @@ reply (45) r@5 0.693 / all@10 0.689, another day (11) 0.773 / 0.727, lists (14) 
     python bench/recall52.py heldout --reuse /tmp/r52/h44 [--json OUT] [--config FIELD=VALUE]   # held-out 44
     python bench/recall52.py heldout --resolve DRAFT.json --reuse DIR          # authoring: texts -> refs, flags
     python bench/recall52.py kinds ROWS.json [ROWS2.json]                      # by hop kind, lists, the rest
+    python bench/recall52.py cost --store BIG.db [--rounds 3]                  # warm CPU, partner on / off alternated
 """
 
 from __future__ import annotations
@@ -55,9 +56,44 @@ def kinds(argv: list[str], questions: Path = QUESTIONS) -> int:
         ("all", rows)))
 
 
+def cost(argv: list[str]) -> int:
+    """Warm CPU per recall with the partner step on (the default) and off, alternating question by question, over a
+    big store (``--store``: a copy of the 100k scale store) asked the questions of held-outs 43 and 44."""
+    import argparse
+    import json
+    from dataclasses import replace
+
+    from bench.recall37 import on_off_cpu
+    from memory_core import MemoryStore, RecallConfig
+
+    ap = argparse.ArgumentParser(prog="recall52.py cost")
+    ap.add_argument("--store", required=True, metavar="DB")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--chats", metavar="DIR", help="also held-out 44's own chat stores (``heldout --reuse DIR``)")
+    args = ap.parse_args(argv)
+    on = RecallConfig()
+    off = replace(on, partner="")
+    store = MemoryStore(args.store)
+    qs = [json.loads(line)["question"] for path in (QUESTIONS, QUESTIONS.with_name("realchat_heldout43.jsonl"))
+          for line in path.read_text(encoding="utf-8").splitlines()]
+    groups = {"100k store, held-out 43 + 44 questions": [(store, q) for q in qs]}
+    if args.chats:  # (where the step fires: short chat turns at the top)
+        from bench import realchat
+        from embedder import get_embedder
+
+        emb = get_embedder()
+        rows = [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines()]
+        chats = {f: realchat.build_chat_store(DATA, f, Path(args.chats), emb, reuse=True) for f in CHATS}
+        groups["held-out 44's chat stores"] = [(chats[r["file"]], r["question"]) for r in rows]
+    on_off_cpu(groups, on, off, args.rounds, f"partner {on.partner}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``heldout ...`` or ``kinds ROWS.json ...``."""
+    """``heldout ...``, ``kinds ROWS.json ...`` or ``cost ...``."""
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["cost"]:
+        return cost(args[1:])
     if args[:1] == ["heldout"]:
         return heldout(args[1:])
     if args[:1] == ["kinds"] and len(args) > 1:
