@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 DATA, PROBES = ROOT / "tests" / "data", ROOT / "bench" / "data"
-SETS = [*(DATA / f"fact_crowded_heldout{i}.jsonl" for i in range(1, 20)),
-        *(PROBES / f"lead_probes{19 + i}" / f"facts{30 + i}.jsonl" for i in range(5))]
+SETS = [*(DATA / f"fact_crowded_heldout{i}.jsonl" for i in range(1, 21)),
+        *(PROBES / f"lead_probes{19 + i}" / f"facts{30 + i}.jsonl" for i in range(6))]
 
 
 def dump(out: Path, sets: list[Path]) -> None:

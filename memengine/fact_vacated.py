@@ -30,7 +30,7 @@ from memengine.fact_cue_lexicon import TITLES
 from memengine.fact_lexicon import MONTHS, STOPWORDS, WEEKDAYS, fold_text
 from memengine.fact_types import Verdict
 
-__all__ = ["ADDING", "NOT_STATE", "REASON", "another_role", "new_value", "older_values", "vacated", "value_hits", "written_as_name"]
+__all__ = ["ADDING", "NOT_STATE", "REASON", "another_role", "ending", "new_value", "older_values", "vacated", "value_hits", "written_as_name"]
 
 REASON = "the older's value vacated by an event, the slot filled anew"
 
@@ -170,7 +170,9 @@ def _other_object(part: str, m: re.Match[str], hit: list[str]) -> bool:
     runs: list[list[str]] = []
     if after:
         k = 1 if fold_text(after[0]) in _ARTICLES else 0
-        runs.append([w for w in after[k:k + 2] if w[:1].isupper()][:1] if k < len(after) else [])
+        # (a month or a weekday after the verb is when it ended, no object: "Mrs Patel retired in July")
+        runs.append([w for w in after[k:k + 2] if w[:1].isupper() and fold_text(w) not in MONTHS
+                     and fold_text(w).removesuffix("s") not in WEEKDAYS][:1] if k < len(after) else [])
     if after and _OTHER_RE.fullmatch(m.group(0)) and fold_text(after[0]) in _ARTICLES and any(
             fold_text(w) in hit for w in _WORD.findall(part[:m.start()])):
         return True  # (a verb of another language with its object after it: "Élodie a arrêté la course", "Pau dejó la
@@ -298,6 +300,11 @@ def vacated(old: str, new: str) -> Verdict | None:
         if came and not _another_role(new, came, old_keys):
             return Verdict("slot", f"{REASON}: {hit[0]} ({m.group(0)}) -> {came}", 0.8)
     return None
+
+
+def ending(low: str) -> bool:
+    """Whether the folded ``low`` holds a verb that ends a thing's holding of a role (memengine/fact_one_off.py)."""
+    return _END.search(low) is not None
 
 
 # (read by memengine/fact_reason_value.py too: the older's value named beside a new one, with no verb of ending)

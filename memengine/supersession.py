@@ -113,6 +113,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_named_switch,
         fact_note_label,
         fact_note_parts,
+        fact_one_off,
         fact_only,
         fact_period,
         fact_person,
@@ -241,6 +242,8 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             verdict = _undone(old_text, said_text, verdict, cos is not None and cos >= floor)
         if verdict is None:
             continue
+        if fact_one_off.one_off(old_text, said_text):
+            continue  # one occurrence told ("cancelled this Tuesday", memengine/fact_one_off.py): the older stands
         # (a relationship's end names whose relationship it is itself, memengine/fact_breakup.py: the owner and the
         # partner are two people by the vetoes' reading, "Ana's boyfriend is Pete" / "Ana and Pete split up")
         # (nor is an activity said as a noun first in the sentence a person, memengine/fact_wordform.py: "Delivery now
@@ -283,9 +286,14 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             # another attribute of the older's thing ("… tem 32 GB de RAM" / "… roda Java 11"): kept, unmarked
             # (a value moved by a relative word is a difference, of its own kind: "um zwei Wochen verschoben");
             # still counted by ``_one_subject``: a word it was named by alone is whom the facts are about as before
-            if floor > 0 and _unnamed(old_text, new_text, said_text, verdict, owner) is not None:
-                aside[int(row[0])] = fact_shared.shared_words(old_text, new_text)
-            continue
+            # (but the older's holder said ended, the slot filled anew, whatever the newer's frame word, facts43:
+            # "Mrs Patel retired in July; Sam goes to the nursery on Mill Lane now", memengine/fact_vacated.py)
+            ended = None if restricts else fact_vacated.vacated(old_text, kept_said)
+            if ended is None:
+                if floor > 0 and _unnamed(old_text, new_text, said_text, verdict, owner) is not None:
+                    aside[int(row[0])] = fact_shared.shared_words(old_text, new_text)
+                continue
+            verdict, framed = ended, True
         if floor > 0 and not framed:  # (a fragment names no subject by its shape: its own guards decide)
             verdict = _unnamed(old_text, new_text, said_text, verdict, owner)
             if verdict is None:
