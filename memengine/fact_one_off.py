@@ -31,7 +31,7 @@ from memengine.fact_lexicon import SHORT_WEEKDAYS, WEEKDAYS, fold, fold_text
 __all__ = ["LASTING", "one_off", "stand_in"]
 
 _DAYS = "|".join(sorted({re.escape(fold(w)) for w in (*WEEKDAYS, *SHORT_WEEKDAYS)} | {
-    "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag"}, key=len, reverse=True))
+    "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag"}, key=lambda w: (-len(w), w)))
 # A day said back from today, in seven languages (folded): the day something happened, once.
 _PAST = re.compile(
     rf"(?<![\w'-])(?:yesterday|last\s+(?:night|week|weekend|time|(?:{_DAYS}))|the\s+other\s+day|earlier\s+today|"
@@ -69,7 +69,7 @@ LASTING = frozenset(p for p in NOW_PHRASES if p not in {
     "ab heute"}) | frozenset(("nu", "voortaan", "tegenwoordig", "niet meer", "geen meer", "vanaf nu", "since",
                                 "seit", "depuis", "desde", "sinds", "from now", "permanently", "for good"))
 _LASTING = re.compile(r"(?<![\w'-])(?:" + "|".join(sorted((re.escape(p).replace(r"\ ", r"\s+(?:\w+\s+)?")
-                                                            for p in LASTING), key=len, reverse=True)) + r")(?![\w-])")
+                                                            for p in LASTING), key=lambda w: (-len(w), w))) + r")(?![\w-])")
 
 
 def _anchors(low: str, pattern: re.Pattern[str]) -> set[str]:
