@@ -386,8 +386,17 @@ def restore(target: str | None, list_backups: bool, source: str | None, dry_run:
     if dry_run:
         raise click.UsageError("--dry-run is for a backup file, not a memory id.")
     memory_id = ROW_ID.convert(int(target), None, click.get_current_context())
-    m = current_ctx().store().restore(memory_id)
-    emit({"id": m.id, "status": m.status}, lambda: click.echo(f"restored #{m.id}"))
+    m, episodes = current_ctx().store().restore_episodes(memory_id)
+    data: dict[str, Any] = {"id": m.id, "status": m.status}
+    if episodes:  # a chat turn's episodes forgotten with it, back with it (users36), as forget names them
+        data["episodes_restored"] = episodes
+
+    def human() -> None:
+        click.echo(f"restored #{m.id}")
+        if episodes:
+            click.echo("back with it: " + " ".join(f"#{i}" for i in episodes) + " (episodes holding its words)")
+
+    emit(data, human)
 
 
 # --------------------------------------------------------------------------- maintenance

@@ -53,7 +53,7 @@ from memengine.consolidate_jobs import _doc_freq, _subject, _summary_job, _summa
 from memengine.consolidate_review import cluster_tree, list_contradictions, resolve_contradiction
 from memengine.db import write_tx
 from memengine.edges import add_edges
-from memengine.errors import KIND_ERRORS, LockedError, UserError
+from memengine.errors import KIND_ERRORS, LockedError, MemError, UserError
 from memengine.knn import VectorIndex
 from memengine.knn import normalise as _normalise
 from memengine.links import (
@@ -137,6 +137,7 @@ class Report:
     backup_note: str | None = None  # why there is no backup this time
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    failed: MemError | None = None  # the write phase's error, raised by the caller once the report is out (not in to_dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -216,6 +217,7 @@ class Consolidator(ClusterSteps):
         # only there, so a run whose destructive phases have nothing to do writes no copy at all
         self.before_destroy = before_destroy or (lambda: None)
         self.warnings: list[str] = []
+        self.failed: MemError | None = None  # (phase_write) MEMORY.md not written: said after the report
         self._index: VectorIndex | None = None
         self._index_stale = False  # statuses or memberships may have changed: check the raw set again
         # every raw vector read in this run (ids sorted, unit rows): the store's vector table is scanned
@@ -678,10 +680,10 @@ class Consolidator(ClusterSteps):
                     self.warnings.append(f"{path}: the managed block has been edited; a real run saves the file as "
                                          f"{path.name}.edited-<time> and replaces the block (keep notes outside it)")
         except memorymd.ManagedBlockError as exc:
-            raise UserError(f"{path}: {exc}") from None
+            return self._write_failed(path, UserError(f"{path}: {exc}"))
         except OSError as exc:
             kind, message = memorymd.write_failed(path, exc)
-            raise KIND_ERRORS.get(kind, UserError)(message) from None
+            return self._write_failed(path, KIND_ERRORS.get(kind, UserError)(message))
         out = {"memory_md": str(path), "changed": bool(changed), "block_chars": len(block)}
         if not self.write_files and edited:
             out["edited_block_would_be_saved"] = True
@@ -690,6 +692,13 @@ class Consolidator(ClusterSteps):
             self.warnings.append(f"{path}: the managed block had been edited; the file as it was is saved in "
                                  f"{saved[0]} (edits inside the block are replaced: keep notes outside it)")
         return out
+
+    def _write_failed(self, path: Path, exc: MemError) -> dict[str, Any]:
+        """MEMORY.md could not be written: the run's report still goes out, with the error, and the caller exits
+        with its code (users36: raised here, the error was all a cron's log showed, though every other phase had
+        run and committed)."""
+        self.failed = exc
+        return {"memory_md": str(path), "changed": False, "failed": exc.message}
 
 
 # --------------------------------------------------------------------------- entry points
@@ -768,6 +777,7 @@ def _run(store: MemoryStore, phases: Sequence[str], now: datetime, md: Path | No
         else:
             prune_backups(store, keep_backups)
     report.warnings = job.warnings
+    report.failed = job.failed
     report.seconds = time.perf_counter() - t0
     return report
 

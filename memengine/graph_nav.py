@@ -90,7 +90,7 @@ def link(store: MemoryStore, a: int, b: int, edge_type: str = "explicit", weight
     if a == b:
         raise UserError("cannot link a memory to itself")
     links = store.checked_links([(b, edge_type, weight)], options=("--type", "--weight"))
-    store.get(a)  # NotFound if either is missing
+    store.not_forgotten(a)  # NotFound if either is missing, UserError if either is forgotten
     with write_tx(store.conn):
         store.add_links(a, links)
     return {"source_id": a, "target_id": b, "edge_type": edge_type, "weight": weight}

@@ -200,11 +200,11 @@ def import_path(
             return ImportSummary(file=str(path), format="jsonl", messages_seen=len(items) + here,
                                  memories_added=added, skipped_duplicates=len(items) + here - added, dry_run=True)
         lines = None if set_total is None else (lambda n: set_total(n, 0))  # (no later phase: no episodes)
-        stats, replaced = jsonl_import.import_file(store, path, progress=progress, set_total=lines)
+        stats, replaced, moved = jsonl_import.import_file(store, path, progress=progress, set_total=lines)
         return ImportSummary(file=str(path), format="jsonl", messages_seen=stats.seen, memories_added=stats.added,
                              skipped_duplicates=stats.duplicates, degraded=stats.degraded,
                              summaries_replaced=replaced,
-                             warnings=[] if stats.seen else [_NOTHING.format(path=path, fmt="JSON lines")])
+                             warnings=moved if stats.seen else [_NOTHING.format(path=path, fmt="JSON lines")])
     # Pass 1: parse everything, write nothing. Bad input fails here, before any row lands.
     sample: list[Record] = []
     report, count = _parse_all(path, fmt, options, store, sample)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from importers import ImportFormatError, ImportReport, Record, jsonl
-from memengine import storeid
+from memengine import status_travel, storeid
 from memengine.db import write_tx
 from memengine.errors import UserError
 from memengine.records import BatchStats, NewMemory
@@ -58,6 +58,7 @@ class Origins:
     placed: dict[str, int | tuple[str, str]] = field(default_factory=dict)
     relations: list[tuple[str, str, str, float]] = field(default_factory=list)  # (from, to origin, edge type, weight)
     valid_to: dict[str, str] = field(default_factory=dict)  # origin -> when it was replaced there
+    moves: dict[str, status_travel.Move] = field(default_factory=dict)  # origin -> its last forget / restore there
 
 
 def _one_line(exc: BaseException) -> str:
@@ -215,6 +216,9 @@ def _note_relations(rec: Record, ref: str | None, org: tuple[str, int] | None, o
     origins.relations += [(rec.origin, to, kind, weight) for to, kind, weight in rec.edges]
     if rec.valid_to is not None:
         origins.valid_to[rec.origin] = to_iso(rec.valid_to) or ""
+    move = status_travel.carried(rec.status, rec.metadata)
+    if move is not None:
+        origins.moves[rec.origin] = move
 
 
 def _restore_relations(store: MemoryStore, origins: Origins) -> int:
@@ -230,20 +234,7 @@ def _restore_relations(store: MemoryStore, origins: Origins) -> int:
     if not origins.relations:
         return 0
     c = store.conn
-    ids: dict[str, int] = {}
-
-    def local(origin: str) -> int | None:
-        if origin not in ids:
-            where = origins.placed.get(origin)
-            if isinstance(where, int):
-                ids[origin] = where
-            elif where is not None:
-                row = c.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", where).fetchone()
-                ids[origin] = int(row[0]) if row is not None else 0
-            else:
-                ids[origin] = 0
-        return ids[origin] or None
-
+    local = _locator(store, origins)
     now = to_iso(utcnow()) or ""
     written = 0
     verdict = Verdict("correction", "replaced in the store this was exported from", 1.0)
@@ -275,6 +266,43 @@ def _restore_relations(store: MemoryStore, origins: Origins) -> int:
             supersession.apply(c, [supersession.Decision(a, b, at, verdict)], now)
             written += 1
     return written
+
+
+def _locator(store: MemoryStore, origins: Origins) -> Callable[[str], int | None]:
+    """Where a line's memory is here, by its origin (None: not placed): the ref it was imported under, or this
+    store's own id."""
+    ids: dict[str, int] = {}
+
+    def local(origin: str) -> int | None:
+        if origin not in ids:
+            where = origins.placed.get(origin)
+            if isinstance(where, int):
+                ids[origin] = where
+            elif where is not None:
+                row = store.conn.execute("SELECT id FROM memories WHERE source = ? AND ref = ?", where).fetchone()
+                ids[origin] = int(row[0]) if row is not None else 0
+            else:
+                ids[origin] = 0
+        return ids[origin] or None
+
+    return local
+
+
+def _settle_moves(store: MemoryStore, origins: Origins) -> list[str]:
+    """After the rows are in: the forgets and restores the lines carry, where later than this store's own
+    (memengine/status_travel.py). Returns a warning line per kind of change made (the import's reply says them)."""
+    local = _locator(store, origins)
+    moves = {mid: move for origin, move in origins.moves.items() if (mid := local(origin)) is not None}
+    forgotten, restored = status_travel.settle(
+        store.conn, moves, lambda mid, at: store.forget_versions(mid, at), lambda mid, at: store.restore_episodes(mid, at))
+    out = []
+    if forgotten:
+        out.append("forgotten here as the export says (forgotten there later than any restore here): "
+                   + " ".join(f"#{i}" for i in forgotten))
+    if restored:
+        out.append("restored here as the export says (restored there later than the forget here): "
+                   + " ".join(f"#{i}" for i in restored))
+    return out
 
 
 def _judge(store: MemoryStore, origins: Origins) -> None:
@@ -315,10 +343,11 @@ def _settle_summaries(store: MemoryStore, origins: Origins) -> int:
 
 def import_file(store: MemoryStore, path: Path, batch_size: int = 256,
                 progress: Callable[[int], None] | None = None,
-                set_total: Callable[[int], None] | None = None) -> tuple[BatchStats, int]:
+                set_total: Callable[[int], None] | None = None) -> tuple[BatchStats, int, list[str]]:
     """Import one JSON object per line (the ``export`` format): every line is checked before anything is
     written (the file is read twice, a line at a time, so its size does not matter). Returns the batch
-    stats and how many summaries imported before a newer export replaced (archived).
+    stats, how many summaries imported before a newer export replaced (archived), and a warning line per kind of
+    forget or restore the file carried that changed a memory here (:func:`_settle_moves`).
 
     Progress: ``set_total(lines)`` once the first pass has counted them; ``progress(n)`` as lines are written,
     and as lines already in the store are passed over, so that the count ends at the total."""
@@ -338,7 +367,7 @@ def import_file(store: MemoryStore, path: Path, batch_size: int = 256,
     stats.seen += here[0]
     stats.duplicates += here[0]
     _restore_relations(store, origins)
-    return stats, _settle_summaries(store, origins)
+    return stats, _settle_summaries(store, origins), _settle_moves(store, origins)
 
 
 def _passed_over(items: Iterator[NewMemory], here: list[int], progress: Callable[[int], None]

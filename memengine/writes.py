@@ -168,7 +168,7 @@ class Writes(StoreBase):
         """
         links = self.checked_links(links)
         for old in supersede:
-            self.get(int(old))  # NotFound before anything is written
+            self.not_forgotten(int(old))  # NotFound, or forgotten: refused before anything is written
         m = self._validate(
             NewMemory(content=content, memory_type=memory_type, source=source, ref=ref, importance=importance,
                       tags=tags, metadata=metadata, event_at=event_at, author=author, thread=thread,
@@ -238,14 +238,14 @@ class Writes(StoreBase):
     def checked_links(self, links: Sequence[tuple[int, str, float]],
                       options: tuple[str, str] = ("--link-type", "--link-weight")) -> list[tuple[int, str, float]]:
         """``(target id, edge type, weight)`` links validated: known types, weights in [0, 1],
-        existing targets (NotFound); ``options`` name the type and weight in error messages."""
+        existing targets (NotFound) not forgotten (:meth:`not_forgotten`); ``options`` name the type and weight in error messages."""
         out = []
         for target, edge_type, weight in links:
             if edge_type not in EDGE_TYPES:
                 raise UserError(f"{options[0]} must be one of {', '.join(EDGE_TYPES)} (got {edge_type!r})")
             if not 0.0 <= weight <= 1.0:
                 raise UserError(f"{options[1]} must be between 0 and 1 (got {weight})")
-            self.get(int(target))  # NotFound before anything is written
+            self.not_forgotten(int(target))  # NotFound, or forgotten: refused before anything is written
             out.append((int(target), edge_type, float(weight)))
         return out
 
@@ -527,17 +527,29 @@ class Writes(StoreBase):
                time_kind: str | None = None) -> StoreResult:
         """Correct memory ``mid``: ``content`` is stored (same type, source, tags, importance,
         pin) and supersedes it; the old text stays as history (``recall --history``, ``get``)."""
-        old = self.get(mid)
-        if old.status == "deleted":
-            raise UserError(f"memory {mid} is forgotten: restore it first (mem.py restore {mid})")
+        old = self.not_forgotten(mid)
         if content_hash(content) == old.content_hash:
             raise UserError(f"memory {mid} already says that")
         return self.store(content, old.memory_type, source=old.source, importance=old.importance, tags=old.tags,
                           metadata={"corrects": mid}, event_at=event_at, pinned=bool(old.pinned),
                           truncate=truncate, supersede=[mid], time_kind=time_kind)
 
+    def not_forgotten(self, mid: int) -> Memory:
+        """Memory ``mid``, which a write is about to give something (a pin, a link, a replacement, a correction):
+        NotFound when there is none, UserError when it is forgotten.
+
+        One contract for every write naming a forgotten id (users36; `update` alone refused before, and `pin` of a
+        forgotten memory answered ``pinned: true`` to an agent believing it kept it): `restore` first. Taking from a
+        forgotten memory (`unpin`, `unlink`, `forget` again) stays allowed."""
+        m = self.get(mid)
+        if m.status == "deleted":
+            raise UserError(f"memory {mid} is forgotten: restore it first (mem.py restore {mid})")
+        return m
+
     def set_pinned(self, mid: int, pinned: bool) -> Memory:
-        """Pin (never archived by decay) or unpin a memory."""
+        """Pin (never archived by decay) or unpin a memory; a forgotten one is not pinned (:meth:`not_forgotten`)."""
+        if pinned:
+            self.not_forgotten(mid)
         with write_tx(self.conn):
             cur = self.conn.execute("UPDATE memories SET pinned = ?, updated_at = ? WHERE id = ?",
                                     (int(pinned), to_iso(utcnow()), mid))
@@ -563,11 +575,15 @@ class Writes(StoreBase):
         """Soft delete: hidden from recall, kept in the file, restorable."""
         return self.forget_versions(mid)[0]
 
-    def forget_versions(self, mid: int) -> tuple[Memory, list[int], list[int]]:
+    def forget_versions(self, mid: int, at: str | None = None) -> tuple[Memory, list[int], list[int]]:
         """``forget``, the ids of the older versions of a fact it had replaced that are current again
         (memengine/forget_versions.py: a wrong new value forgotten leaves the old one as the answer), and the ids
-        of the episodes forgotten with a chat turn (memengine/forget_episodes.py: its words are in them)."""
+        of the episodes forgotten with a chat turn (memengine/forget_episodes.py: its words are in them).
+
+        The memory's metadata keeps when (``forgotten_at``: now, or ``at``, the time an imported export carried), so
+        that the forget travels to another store and a later restore there wins (memengine/status_travel.py)."""
         from memengine import forget_episodes, forget_versions
+        from memengine.status_travel import FORGOTTEN_AT
 
         back: list[int] = []
         episodes: list[int] = []
@@ -577,16 +593,25 @@ class Writes(StoreBase):
                 raise NotFound(f"no memory with id {mid}")
             if row[0] in ("active", "archived"):
                 now = to_iso(utcnow()) or ""
-                self.conn.execute("UPDATE memories SET status = 'deleted', updated_at = ? WHERE id = ?", (now, mid))
+                self.conn.execute("UPDATE memories SET status = 'deleted', updated_at = ?, metadata = json_set(metadata, "
+                                  f"'$.{FORGOTTEN_AT}', ?) WHERE id = ?", (now, at or now, mid))
                 back = forget_versions.reinstate(self.conn, mid, now)
                 episodes = forget_episodes.hide(self.conn, mid, now)
         return self.get(mid), back, episodes
 
     def restore(self, mid: int) -> Memory:
-        """Bring back a forgotten or archived memory (a fact replaces again what it had replaced; a chat turn's
-        episodes forgotten with it come back once none of their turns is forgotten)."""
-        from memengine import forget_episodes, forget_versions
+        """Bring back a forgotten or archived memory (:meth:`restore_episodes`)."""
+        return self.restore_episodes(mid)[0]
 
+    def restore_episodes(self, mid: int, at: str | None = None) -> tuple[Memory, list[int]]:
+        """Bring back a forgotten or archived memory (a fact replaces again what it had replaced; a chat turn's
+        episodes forgotten with it come back once none of their turns is forgotten: their ids are returned, as
+        ``forget`` names them). A forgotten one keeps when it was restored (``restored_at``: now, or ``at``, carried
+        by an imported export), so that the restore travels as a forget does (memengine/status_travel.py)."""
+        from memengine import forget_episodes, forget_versions
+        from memengine.status_travel import RESTORED_AT
+
+        episodes: list[int] = []
         with write_tx(self.conn):
             row = self.conn.execute("SELECT status FROM memories WHERE id = ?", (mid,)).fetchone()
             if row is None:
@@ -599,9 +624,11 @@ class Writes(StoreBase):
                 (now, now, mid),
             )
             if row[0] == "deleted":
+                self.conn.execute(f"UPDATE memories SET metadata = json_set(metadata, '$.{RESTORED_AT}', ?) WHERE id = ?",
+                                  (at or now, mid))
                 forget_versions.replace_again(self.conn, mid, now or "")
-                forget_episodes.bring_back(self.conn, mid, now or "")
-        return self.get(mid)
+                episodes = forget_episodes.bring_back(self.conn, mid, now or "")
+        return self.get(mid), episodes
 
     EXPORT_KEYS = ("content", "memory_type", "source", "ref", "importance", "event_at", "created_at",
                    "tags", "metadata", "author", "thread", "position", "status", "pinned", "level")

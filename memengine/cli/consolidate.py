@@ -70,7 +70,21 @@ def consolidate(dry_run: bool, phases: str | None, memory_md: str | None, summar
             click.echo(f"  backup      {data['backup_note']}")
         click.echo(f"  total       {data['seconds']:.2f} s")
 
-    emit(data, human, report.warnings)
+    if report.failed is None:
+        emit(data, human, report.warnings)
+        return
+    # (users36) MEMORY.md failed after every other phase ran and committed: the report goes out with the error (a
+    # cron's log shows what was done and what failed), and the exit code is the error's own (1 for an edited block)
+    ran = [name for name in data["phases"] if name != "write"]
+    message = report.failed.message + (f" (the other phases ran and are kept: {', '.join(ran)}; see data.phases)"
+                                       if ran else "")
+
+    def human_failed() -> None:
+        human()
+        click.secho(f"error: {message}", fg="red", err=True)
+
+    emit(data, human_failed, report.warnings, failed=(report.failed.code, message))
+    sys.exit(report.failed.exit_code)
 
 
 def _tree(nodes: list[dict[str, Any]]) -> Any:
