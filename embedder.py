@@ -310,6 +310,8 @@ def default_model_path() -> Path:
 class OnnxEmbedder:
     """MiniLM sentence embeddings through onnxruntime, loaded on first use."""
 
+    max_tokens = MAX_TOKENS - 2  # the text's word pieces the model reads ([CLS] and [SEP] take two of its 256)
+
     def __init__(
         self,
         model_path: Path | None = None,

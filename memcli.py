@@ -168,7 +168,12 @@ def store(content: str, memory_type: str, importance: float, source: str, tags: 
         # (at the message's own time: a backfill with --at in the past closes nothing early)
         if made := close_thread(s, source, thread, at=event_at):
             data["episodes"] = made
-    emit(data, lambda: store_human(res, data), [degraded_warning(res.degraded, s.degraded_reason)])
+    warnings = [degraded_warning(res.degraded, s.degraded_reason)]
+    if not res.deduplicated and len(content) > 250:  # (users36) a note past the model's window says so
+        from memengine.long_note import window_warning
+
+        warnings.append(window_warning(s.embedder, content))
+    emit(data, lambda: store_human(res, data), warnings)
 
 
 def _explain_line(ex: dict[str, Any]) -> str:

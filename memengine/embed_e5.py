@@ -96,6 +96,8 @@ def engine_paths(man: E5Manifest) -> tuple[Path, Path, bool]:
 class E5Embedder:
     """multilingual-e5-small sentence embeddings (the ``Embedder`` shape, plus ``embed_query``), loaded on first use."""
 
+    max_tokens = MAX_TOKENS - 6  # the text's tokens the model reads (about: "passage: " and the specials take the rest)
+
     def __init__(self, cache_dir: Path | None = None) -> None:
         from memengine.modelfiles import _file_sha256, default_cache_dir
 

@@ -291,17 +291,17 @@ def tool_functions(call: Call, choices: Mapping[str, Sequence[str]], update_tool
         return result
 
     @tool(read_only)
-    async def get(id: Annotated[int, Field(description="The memory id.")]) -> Result:
+    async def get(id: Annotated[int, Field(ge=1, description="The memory id.")]) -> Result:
         """One memory by id, with all its fields."""
         return await run(["get", str(id)])
 
     @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
-    async def forget(id: Annotated[int, Field(description="The memory id.")]) -> Result:
+    async def forget(id: Annotated[int, Field(ge=1, description="The memory id.")]) -> Result:
         """Forget a wrong or outdated memory (soft delete: kept in the file, undone by restore)."""
         return await run(["forget", str(id)])
 
     @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
-    async def restore(id: Annotated[int, Field(description="The memory id.")]) -> Result:
+    async def restore(id: Annotated[int, Field(ge=1, description="The memory id.")]) -> Result:
         """Restore a forgotten or archived memory."""
         return await run(["restore", str(id)])
 
@@ -321,8 +321,8 @@ def tool_functions(call: Call, choices: Mapping[str, Sequence[str]], update_tool
 
     @tool(writes)
     async def link(
-        source_id: Annotated[int, Field(description="The memory the edge starts from (e.g. the cause).")],
-        target_id: Annotated[int, Field(description="The memory it points to.")],
+        source_id: Annotated[int, Field(ge=1, description="The memory the edge starts from (e.g. the cause).")],
+        target_id: Annotated[int, Field(ge=1, description="The memory it points to.")],
         type: Annotated[str, _enum(edges, "causal: source caused or explains target; explicit: any other relation.")] = "explicit",
         weight: Annotated[float, Field(ge=0, le=1, description="Strength of the relation.")] = 0.8,
     ) -> Result:
@@ -337,7 +337,7 @@ def tool_functions(call: Call, choices: Mapping[str, Sequence[str]], update_tool
     if update_tools:
         @tool(writes)
         async def update(
-            id: Annotated[int, Field(description="The memory whose fact changed.")],
+            id: Annotated[int, Field(ge=1, description="The memory whose fact changed.")],
             content: Annotated[str, Field(description="The new version of the fact.", min_length=1)],
             at: Annotated[str | None, Field(description="When the new version became true (default: now).")] = None,
         ) -> Result:
@@ -345,12 +345,12 @@ def tool_functions(call: Call, choices: Mapping[str, Sequence[str]], update_tool
             return await run(["update", str(id), "-", *(["--at", at] if at is not None else [])], content)
 
         @tool(writes)
-        async def pin(id: Annotated[int, Field(description="The memory id.")]) -> Result:
+        async def pin(id: Annotated[int, Field(ge=1, description="The memory id.")]) -> Result:
             """Pin a memory: never archived, always in the brief."""
             return await run(["pin", str(id)])
 
         @tool(writes)
-        async def unpin(id: Annotated[int, Field(description="The memory id.")]) -> Result:
+        async def unpin(id: Annotated[int, Field(ge=1, description="The memory id.")]) -> Result:
             """Unpin a memory."""
             return await run(["unpin", str(id)])
 

@@ -3,6 +3,7 @@ server's ``recall`` tool, which calls it without the CLI's parser (memengine/cli
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,4 +44,8 @@ def recall_data(s: core.MemoryStore, query: str, k: int = 10, strategy: str = "h
     warnings = [w for w in (degraded_warning(res.degraded, s.degraded_reason), *res.warnings) if w]
     if authors and not results:
         warnings += author_warnings(s.conn, authors)
+    if not results and not s.conn.execute("SELECT EXISTS (SELECT 1 FROM memories)").fetchone()[0]:
+        # (users36) a mistyped --db / MEM_DB makes a new empty store: "count 0" alone read as "nothing known"
+        warnings.append(f"{os.path.abspath(s.path)}: no memories in this store yet (another store? --db or MEM_DB names the file; "
+                        "mem.py store or mem.py import fills it)")
     return data, warnings, res
