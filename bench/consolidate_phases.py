@@ -42,7 +42,8 @@ RUNS = (("first", timedelta(0)), ("rerun", timedelta(0)), ("night", timedelta(da
 FINGERPRINTS = {
     "memories": "SELECT id, content, content_hash, memory_type, source, ref, importance, strength, base_strength, "
                 "access_count, pinned, event_at, valid_from, valid_to, status, level, author, thread, position, "
-                "metadata, tags, date_terms, context, context_far FROM memories ORDER BY id",
+                "json_remove(metadata, '$.forgotten_at', '$.restored_at'), tags, date_terms, context, context_far "
+                "FROM memories ORDER BY id",  # (users36: a forget's and a restore's wall clock, in metadata)
     "edges": "SELECT id, source_id, target_id, edge_type, weight, last_used_at, metadata FROM associations ORDER BY id",
     "vectors": "SELECT memory_id, embedding FROM vec_memories ORDER BY memory_id",
     "clusters": "SELECT id, level, parent_id, summary_memory_id, centroid, member_count, label, status FROM clusters "

@@ -137,7 +137,6 @@ class Report:
     backup_note: str | None = None  # why there is no backup this time
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    failed: MemError | None = None  # the write phase's error, raised by the caller once the report is out (not in to_dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -694,9 +693,8 @@ class Consolidator(ClusterSteps):
         return out
 
     def _write_failed(self, path: Path, exc: MemError) -> dict[str, Any]:
-        """MEMORY.md could not be written: the run's report still goes out, with the error, and the caller exits
-        with its code (users36: raised here, the error was all a cron's log showed, though every other phase had
-        run and committed)."""
+        """MEMORY.md could not be written: the error is kept and raised once the run's report is made (users36: raised
+        here, the error was all a cron's log showed, though every other phase had run and committed)."""
         self.failed = exc
         return {"memory_md": str(path), "changed": False, "failed": exc.message}
 
@@ -777,8 +775,12 @@ def _run(store: MemoryStore, phases: Sequence[str], now: datetime, md: Path | No
         else:
             prune_backups(store, keep_backups)
     report.warnings = job.warnings
-    report.failed = job.failed
     report.seconds = time.perf_counter() - t0
+    if job.failed is not None:
+        # (users36) MEMORY.md failed after the other phases ran and committed: raised as before, the report with it
+        # (``exc.report``), so the CLI can say what was done as well as what failed
+        setattr(job.failed, "report", report)  # noqa: B010 - an attribute of this one error, not of MemError
+        raise job.failed
     return report
 
 

@@ -14,6 +14,7 @@ import click
 
 from memengine import consolidate as cons
 from memengine.cli.common import ROW_ID, TopicId, cell, console, current_ctx, emit, parse_date
+from memengine.errors import MemError
 
 
 def _phase_line(name: str, counts: dict[str, Any]) -> str:
@@ -55,8 +56,17 @@ def consolidate(dry_run: bool, phases: str | None, memory_md: str | None, summar
         if notes is not None:
             notes.print(f"[dim]{phase}…[/dim]")
 
-    report = cons.run(s, phases=selected, now=now, dry_run=dry_run, memory_md=Path(memory_md) if memory_md else None,
-                      summarizer=cmd, keep_backups=keep_backups, progress=progress)
+    failed: MemError | None = None
+    try:
+        report = cons.run(s, phases=selected, now=now, dry_run=dry_run,
+                          memory_md=Path(memory_md) if memory_md else None, summarizer=cmd, keep_backups=keep_backups,
+                          progress=progress)
+    except MemError as exc:
+        # (users36) MEMORY.md failed after every other phase ran and committed: the report goes out with the error
+        # (a cron's log shows what was done and what failed); the exit code is the error's (1 for an edited block)
+        if getattr(exc, "report", None) is None:
+            raise
+        failed, report = exc, exc.report  # type: ignore[attr-defined]
     data = report.to_dict()
 
     def human() -> None:
@@ -70,21 +80,19 @@ def consolidate(dry_run: bool, phases: str | None, memory_md: str | None, summar
             click.echo(f"  backup      {data['backup_note']}")
         click.echo(f"  total       {data['seconds']:.2f} s")
 
-    if report.failed is None:
+    if failed is None:
         emit(data, human, report.warnings)
         return
-    # (users36) MEMORY.md failed after every other phase ran and committed: the report goes out with the error (a
-    # cron's log shows what was done and what failed), and the exit code is the error's own (1 for an edited block)
     ran = [name for name in data["phases"] if name != "write"]
-    message = report.failed.message + (f" (the other phases ran and are kept: {', '.join(ran)}; see data.phases)"
-                                       if ran else "")
+    said = [f"MEMORY.md was not written; the other phases ran and are kept: {', '.join(ran)} (see data.phases)"] \
+        if ran else []
 
     def human_failed() -> None:
         human()
-        click.secho(f"error: {message}", fg="red", err=True)
+        click.secho(f"error: {failed.message}", fg="red", err=True)
 
-    emit(data, human_failed, report.warnings, failed=(report.failed.code, message))
-    sys.exit(report.failed.exit_code)
+    emit(data, human_failed, [*report.warnings, *said], failed=(failed.code, failed.message))
+    sys.exit(failed.exit_code)
 
 
 def _tree(nodes: list[dict[str, Any]]) -> Any:
