@@ -25,8 +25,6 @@ ELEMENT_PAGE_RE = re.compile(r"messages\d*\.html", re.IGNORECASE)
 def telegram_copies(folder: Path) -> list[Path]:
     """The chats copied out of Telegram Desktop as text (``Name, [12.03.2024 21:05]`` first) that make up
     ``folder`` — every visible file a ``.txt`` of that kind and no folder beside them — sorted; else none."""
-    from importers.telegram_copy import HEADER_RE
-
     try:
         entries = [p for p in folder.iterdir() if not (p.name.startswith(".") or p.name == "__MACOSX"
                                                        or p.name.lower().endswith(delivered.ZONE_SUFFIX))]
@@ -34,6 +32,7 @@ def telegram_copies(folder: Path) -> list[Path]:
         return []
     if not entries or len(entries) > _COPIES_LOOKED_AT or any(p.suffix.lower() != ".txt" or not p.is_file() for p in entries):
         return []
+    from importers.telegram_copy import HEADER_RE  # (only for a folder of nothing but .txt files)
 
     def copied(head: bytes) -> bool:
         first = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n").split("\n", 1)[0].rstrip("\r")

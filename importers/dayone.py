@@ -5,8 +5,8 @@ a folder, ``{"metadata": {"version": "1.0"}, "entries": [...]}``; an entry has a
 pictures as ``![](dayone-moment://<id>)``, ``tags``, ``starred``, a ``location``.
 
 An entry is one episodic memory (a journal says what happened): "Title: text" when its first line is
-a heading, else "Journal: text", dated by its creation, tagged by its tags; the place it was written
-ends it (``[place: Casa da Ana, Lisbon]``). Pictures are media, not text: an entry of pictures only
+a heading, else "Journal: text", dated by its creation (on its own ``timeZone``'s clock), tagged by its tags; the
+place it was written ends it (``[place: Casa da Ana, Lisbon]``). Pictures are media, not text: an entry of pictures only
 is counted in ``skipped_media``.
 
 Its older plain-text export (``Journal.txt``: tab-indented Date/Location/Weather/Tags fields heading each

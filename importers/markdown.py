@@ -274,6 +274,7 @@ def _files(path: Path, report: ImportReport | None = None) -> tuple[Path, list[P
     if path.is_dir():
         found: list[Path] = []
         templates = {path.joinpath(*t.split("/")) for t in vault_templates.template_folders(path)}
+        template_notes = {path.joinpath(*t.split("/")) for t in vault_templates.template_files(path)}
         for dirpath, dirnames, filenames in os.walk(path):
             # Hidden directories (.obsidian, .git, .trash) hold app state, not notes; a trash folder old ones
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d.casefold() not in note_layouts.TRASH_FOLDERS)
@@ -284,6 +285,11 @@ def _files(path: Path, report: ImportReport | None = None) -> tuple[Path, list[P
                                 "(Obsidian's settings name it); its templates are not notes, left out")
             keep_dir = Path(dirpath).name.lower() == "keep"  # Google Takeout's Keep notes, as JSON
             names = [f for f in sorted(filenames) if not f.startswith(".")]
+            for f in [f for f in names if Path(dirpath, f) in template_notes]:  # the daily note's template: no note
+                names.remove(f)
+                if report is not None:
+                    report.warn(f"{Path(dirpath, f).relative_to(path).as_posix()}: the daily note's template "
+                                "(Obsidian's settings name it); not a note, left out")
             # a link to a moved file, a cloud placeholder, a pipe: nothing to read, and a pipe would block the
             # import for ever (users25: one broken link failed a whole vault's import); a note's name is said
             odd = [f for f in names if not os.path.isfile(os.path.join(dirpath, f))]

@@ -3,7 +3,8 @@
 (``.obsidian/plugins/templater-obsidian/data.json``: ``{"templates_folder": "…"}``) keep there the notes
 new notes are made from — full of ``{{date}}`` / ``<% tp.date.now() %>`` placeholders, dated nothing. Imported,
 a template is a note of blank headings and empty to-dos dated the day of the import; so the folder is left out
-of a vault's import, and said (:func:`template_folders`)."""
+of a vault's import, and said (:func:`template_folders`), and so is the daily note's own template where the Daily notes
+plugin names one outside it (``.obsidian/daily-notes.json``: ``{"template": "Meta/Daily"}``, :func:`template_files`)."""
 
 from __future__ import annotations
 
@@ -30,3 +31,20 @@ def template_folders(root: Path) -> list[str]:
             if folder and folder not in found and ".." not in folder.split("/"):
                 found.append(folder)
     return found
+
+
+def template_files(root: Path) -> list[str]:
+    """The vault-relative ``.md`` files (POSIX) that ``root``'s Daily notes settings name as the daily note's
+    template; none when it names none."""
+    config = root / ".obsidian" / "daily-notes.json"
+    try:
+        data = json.loads(config.read_bytes()[:MAX_CONFIG_BYTES]) if config.is_file() else None
+    except (OSError, ValueError, RecursionError):
+        return []
+    name = data.get("template") if isinstance(data, dict) else None
+    if not isinstance(name, str):
+        return []
+    name = name.replace("\\", "/").strip().strip("/")
+    if not name or ".." in name.split("/"):
+        return []
+    return [name if name.lower().endswith(".md") else f"{name}.md"]
