@@ -348,6 +348,13 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
             for d in found:
                 if d.day == day:
                     return d
+    if WEEKDAY_MONTH:  # (brief40) "sun 18th" a day before: the 18th its weekday put in the next month
+        for ctx_text, ctx_written in context:
+            if (written - ctx_written).days > REPEAT_DAYS:
+                break
+            for d in _weekday_placed(ctx_text, ctx_written):
+                if d.day == day:
+                    return d
     if not deadline:  # (round 10) the same day said by its number alone a few days before: the day it meant then
         for i, (ctx_text, ctx_written) in enumerate(context):
             if (written - ctx_written).days > REPEAT_DAYS:
@@ -380,11 +387,59 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
             return None
     if deadline:
         return None
+    if WEEKDAY_MONTH:  # (brief40) "they can do sun 25th" ... "back on the 22nd": the month those weekdays put it in
+        got = _weekday_month(day, text[:at], written, context)
+        if got is not None:
+            return got
     got = brief_thingmonth.placed(day, text, written, context, _booked_days, _months, _in_year, at, is_calendar)
     if got is None and not depth:  # (brief36) 4. the month the same exchange's bare days were read in
         got = brief_thingmonth.exchange_month(day, text, written, context, _bare_placed, _in_year, text[:at],
                                               _NEGATION.match(text) is not None)
     return got
+
+
+# (brief40) a day said with its weekday ("sun 18th", "domingo 15") is read in the month where that weekday falls
+# ("sun 18th" said 3 September is 18 October), and a person reads a bare "the 18th" or "the 22nd" said a turn or a day
+# later in that month too; on, a weekday's day places a bare day as a day said with its month does (steps 1 and 2 of
+# _placed), a month only for a day still ahead
+WEEKDAY_MONTH = True
+
+
+def _weekday_placed(text: str, written: date) -> list[date]:
+    """(brief40) The days ``text`` says with their weekday and no month ("sun 18th", "Sunday the 18th", "domingo
+    15"), each in the first month after ``written`` where it falls on that weekday."""
+    if not _MAYBE.search(text):
+        return []
+    out: list[date] = []
+    for m in _ORDINAL_DAY.finditer(text):
+        after = (m.group("next") or "").lower()
+        if m.group("wd") and after not in MONTH_OF and after not in _NOT_A_DAY:
+            wd_at = [w[:3] for w in WEEKDAYS].index(m.group("wd")[:3].lower())
+            d = _next_day_of_month(int(m.group("d")), written, wd_at)
+            if d is not None and d.weekday() == wd_at:
+                out.append(d)
+    for m in _OTHER_DAY.finditer(text):
+        wd = _WEEKDAY_OF.get(m.group("wd").lower()) if m.group("wd") else None
+        nxt = _NEXT_WORD.match(text, m.end())
+        word = (nxt.group(1) or "").lower() if nxt else ""
+        if wd is not None and word not in MONTH_OF and len(word) < 5 and not _AMOUNT_AFTER.match(text, m.end()):
+            d = _next_day_of_month(int(m.group("d")), written, wd)
+            if d is not None and d.weekday() == wd:
+                out.append(d)
+    return out
+
+
+def _weekday_month(day: int, before: str, written: date, context: Context) -> date | None:
+    """(brief40) The ``day``-th in the month of the newest day said with its weekday, in ``before`` (this text up to
+    the day) or the MONTH_TURNS turns of ``context`` written within MONTH_DAYS, when that day is still ahead."""
+    for ctx_text, ctx_written in [(before, written)] + list(context[:MONTH_TURNS]):
+        if (written - ctx_written).days > MONTH_DAYS:
+            break
+        placed = _weekday_placed(ctx_text, ctx_written)
+        if placed:
+            got = _in_year(placed[-1].month, day, written)
+            return got if got is not None and got >= written else None
+    return None
 
 
 def _bare_placed(text: str, written: date, context: Context) -> list[date]:

@@ -22,7 +22,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from memengine import brief_dates, brief_firms, brief_namedpeople, brief_talkedcues, summarize, timekind
+from memengine import brief_dates, brief_firms, brief_namedpeople, brief_places, brief_talkedcues, summarize, timekind
 from memengine.brief_namedpeople import STATE_CHARS, STATE_SEP
 from memengine.brief_pool import FADED, POOL_MAX, Store
 from memengine.brief_text import one_line
@@ -157,6 +157,9 @@ def talked_about(store: Store, known: Collection[str], unquoted: Collection[int]
             continue  # (brief37) "Fenwick Joinery" (and, OFFICES_NO_PERSON, "Dr Morel"): a firm or an office
         if FIRMS_NO_PERSON and brief_firms.PLACE_SAID and brief_firms.said_as_place(name, [t for _d, _m, t in got["days"]]):
             continue  # (brief38) "The Velvet Foxes", "Rosalie's", "chez Dufour": every turn says it as a place
+        if FIRMS_NO_PERSON and brief_places.PLACES_NO_PERSON and \
+                brief_places.said_as_place(name, [t for _d, _m, t in got["days"]]):
+            continue  # (brief40) "Anchor have us down", "at Greystones", "the Plough": a place's frames, no person's
         n = len(got["turns"])
         # (brief33) the lower-case cues ("jo from work", "ray's 60th", "nan") and those above
         bonus = max([cued.get(name.lower(), 0)] + [said.get(w.lower(), 0) for w in name.split()])
