@@ -48,6 +48,7 @@ dear love ciao hola gracias merci danke bedankt obrigado obrigada grazie hallo h
 _AT_SOMEONE = frozenset("""look looked looking looks laugh laughed laughing shout shouted shouting yell yelled yelling
 mad angry cross annoyed furious smile smiled smiling stare stared staring wave waved waving glare glared aim aimed
 point pointed pointing throw threw swear swore snap snapped go went have had""".split())
+_ADVERBS = frozenset("always never just still now already also then usually often".split())  # "Harvex always do"
 _ARTICLE = frozenset("the".split())
 _PLURALISH = re.compile(r"^[a-z]{2,}[^su'’]s$")  # "herons", "sets": a plural noun a "they" may stand for
 _JOIN = frozenset("and & y e et und en og och or".split())  # another name joined to it: "Marcus and Dee have"
@@ -77,10 +78,14 @@ def frame(name: str, text: str, m: re.Match[str]) -> str:
         return "person"  # a title or a role beside it ("my cousin Jo", "Dr Morel", "Bea is my neighbour")
     if after and (after[0][0] in brief_namedpeople._BELONGINGS if owner else after[0][0] in _PERSON_VERBS):
         return "person"  # "Marcus's wife", "Bea said"
-    at = next((i for i, (w, _a, _b) in enumerate(after[:PRONOUN_WORDS]) if w in _HE_SHE or w in _THEY), -1)
-    pron = after[at][0] if at >= 0 else ""
-    if pron in _THEY and any(_PLURALISH.match(w) or text[a:a + 1].isupper() for w, a, _b in after[:at]):
-        pron = ""  # "Tariq painted the herons, they look incredible": the plural or the other name is "they'
+    # the first pronoun of the third person after it, before another name ("Mitre rang. Jonah says he'll …": his)
+    start = m.end()
+    at = next((i for i, (w, a, _b) in enumerate(after[:PRONOUN_WORDS])
+               if w in _HE_SHE or w in _THEY or text[start + a:start + a + 1].isupper() and w != "i"
+               and not (i and after[i - 1][0] in _AT)), -1)  # (a place's name: "… Autos in Bow, try them")
+    pron = after[at][0] if at >= 0 and (after[at][0] in _HE_SHE or after[at][0] in _THEY) else ""
+    if pron in _THEY and any(_PLURALISH.match(w) for w, _a, _b in after[:at]):
+        pron = ""  # "Tariq painted the herons, they look incredible": the plural is "they"
     if pron in _HE_SHE:
         return "person"
     joined = prev in _JOIN or bool(after) and after[0][0] in _JOIN
@@ -88,7 +93,8 @@ def frame(name: str, text: str, m: re.Match[str]) -> str:
         return "place"
     if prev in _ARTICLE and not owner:  # "the Plough", "the Tellwright driver": a person's name takes no article
         return "place"
-    if not owner and after and after[0][0] in _PLURAL and not joined:
+    verb = after[1][0] if len(after) >= 2 and after[0][0] in _ADVERBS else after[0][0] if after else ""
+    if not owner and verb in _PLURAL and not joined:
         return "place"
     if pron in _THEY and not joined:
         return "place"
