@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import memory_core as core
-from memengine import brief_firms, brief_talkedabout
+from memengine import brief_firms, brief_places, brief_talkedabout
 
 
 def _chat(store: core.MemoryStore, turns: list[tuple[str, str]], start: datetime) -> None:
@@ -53,12 +53,16 @@ def test_a_band_gets_no_people_line_a_friend_does(db_path: Path, monkeypatch: py
         store.close()
 
 
-def test_as_landed_the_band_keeps_its_line(db_path: Path) -> None:
-    """As landed (PLACE_SAID off: it gained on no set its author had not read): the band is a person talked about."""
+def test_as_landed_the_band_keeps_its_line(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As landed (PLACE_SAID off: it gained on no set its author had not read): the band is a person talked about,
+    unless brief40's place frames ("The Velvet Foxes have pulled out": a plural verb after it) read it as no person."""
     assert not brief_firms.PLACE_SAID
     store = core.MemoryStore(db_path)
     try:
         _chat(store, _FETE, datetime(2026, 4, 18, 11))
+        names = [p["name"] for p in brief_talkedabout.talked_about(store, {"lucy", "tom", "helen"})]
+        assert names == ["Dee"]
+        monkeypatch.setattr(brief_places, "PLACES_NO_PERSON", False)
         names = [p["name"] for p in brief_talkedabout.talked_about(store, {"lucy", "tom", "helen"})]
         assert names == ["Dee", "Velvet Foxes"]
     finally:
