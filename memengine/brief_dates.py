@@ -319,7 +319,7 @@ _DEADLINE = frozenset(("by", "before", "until", "till"))  # "by the 1st": the ne
 
 
 def _placed(day: int, text: str, at: int, written: date, own: list[date], context_of: ContextOf,
-            deadline: bool = False, before_only: bool = False, depth: int = 0) -> date | None:
+            deadline: bool = False, before_only: bool = False, depth: int = 0, weekday: bool = False) -> date | None:
     """The day a bare "the ``day``th" of ``text`` (at ``at``) means, from what was said around it:
 
     1. the same day with its month, in this text or an earlier turn ("we now play Friday 18
@@ -348,7 +348,7 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
             for d in found:
                 if d.day == day:
                     return d
-    if WEEKDAY_MONTH:  # (brief40) "sun 18th" a day before: the 18th its weekday put in the next month
+    if WEEKDAY_MONTH and not weekday:  # (brief40) "sun 18th" a day before: the 18th its weekday put in the next month
         for ctx_text, ctx_written in context:
             if (written - ctx_written).days > REPEAT_DAYS:
                 break
@@ -387,7 +387,7 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
             return None
     if deadline:
         return None
-    if WEEKDAY_MONTH:  # (brief40) "they can do sun 25th" ... "back on the 22nd": the month those weekdays put it in
+    if WEEKDAY_MONTH and not weekday:  # (brief40) "they can do sun 25th" ... "back on the 22nd": that weekday's month
         got = _weekday_month(day, text[:at], written, context)
         if got is not None:
             return got
@@ -401,7 +401,8 @@ def _placed(day: int, text: str, at: int, written: date, own: list[date], contex
 # (brief40) a day said with its weekday ("sun 18th", "domingo 15") is read in the month where that weekday falls
 # ("sun 18th" said 3 September is 18 October), and a person reads a bare "the 18th" or "the 22nd" said a turn or a day
 # later in that month too; on, a weekday's day places a bare day as a day said with its month does (steps 1 and 2 of
-# _placed), a month only for a day still ahead
+# _placed), a month only for a day still ahead; a day said with its own weekday is left to that weekday ("domingo 15"
+# a day after "¿la pasamos al domingo 15?" is read beside the booked day, brief_thingmonth.beside_booked)
 WEEKDAY_MONTH = True
 
 
@@ -495,7 +496,7 @@ def named_days(text: str, written: date, context: ContextOf = (), order: str | N
         if free(m) and int(m.group("d")) not in named:  # "Christmas ... on the 25th": the holiday's day
             wd = m.group("wd")
             d = _placed(int(m.group("d")), text, m.start(), written, own, context,
-                        m.group().split(None, 1)[0].lower() in _DEADLINE)
+                        m.group().split(None, 1)[0].lower() in _DEADLINE, weekday=wd is not None)
             if d is None:
                 wd_at = None if wd is None else [w[:3] for w in WEEKDAYS].index(wd[:3].lower())
                 d = None if wd_at is None else brief_thingmonth.beside_booked(  # (brief37) "Sunday the 15th"
@@ -658,7 +659,8 @@ def _other_days(text: str, written: date, out: list[date], taken: list[tuple[int
             continue
         first = m.group().split(None, 1)[0]
         wd = _WEEKDAY_OF.get(m.group("wd").lower()) if m.group("wd") else None
-        d = _placed(day, text, m.start(), written, own, context, _OTHER_DEADLINE.match(first) is not None)
+        d = _placed(day, text, m.start(), written, own, context, _OTHER_DEADLINE.match(first) is not None,
+                    weekday=wd is not None)
         if d is None and wd is not None:  # (brief37) "domingo 15" beside a day booked: that day's month
             d = brief_thingmonth.beside_booked(day, wd, written, context() if callable(context) else context,
                                                _booked_days)
