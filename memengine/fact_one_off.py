@@ -27,8 +27,9 @@ from functools import lru_cache
 from memengine import fact_occasion
 from memengine.fact_cue_lexicon import NOW_PHRASES
 from memengine.fact_lexicon import SHORT_WEEKDAYS, WEEKDAYS, fold, fold_text
+from memengine.fact_types import Verdict
 
-__all__ = ["LASTING", "one_off", "stand_in"]
+__all__ = ["LASTING", "STAND_IN", "one_off", "stand_in", "stood_in"]
 
 _DAYS = "|".join(sorted({re.escape(fold(w)) for w in (*WEEKDAYS, *SHORT_WEEKDAYS)} | {
     "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag"}, key=lambda w: (-len(w), w)))
@@ -133,3 +134,31 @@ def stand_in(old: str, new: str) -> bool:
     leave", "covering for"): the current holder for now, a probable update at most."""
     ln = fold_text(new.replace("’", "'"))
     return fact_occasion.one_off(old, new) in ("stand-in", "until") or bool(_BACK.search(ln.replace("'", " ")))
+
+
+STAND_IN = "a stand-in holds the older's slot for a while"
+# an absence said of the older's holder ("on maternity leave", "off sick", "away", "in Elternzeit", "de baja")
+_AWAY = re.compile(r"(?<![\w'-])(?:on\s+(?:\w+\s+)?leave|off\s+sick|away|on\s+holiday|in\s+hospital|"
+                   r"in\s+(?:elternzeit|mutterschutz|urlaub)|krank|de\s+baja|de\s+vacaciones|en\s+conge|"
+                   r"in\s+(?:maternita|ferie|malattia)|met\s+(?:verlof|zwangerschapsverlof|vakantie)|ziek|"
+                   r"de\s+licenca|de\s+ferias)(?![\w-])")
+
+
+def stood_in(old: str, new: str) -> Verdict | None:
+    """A probable update when ``new`` says the older's holder (a value word of the older) is away for a while and
+    names another holding the slot till they are back ("Carys is on leave, Jodie is lead nurse until she's back"):
+    the stand-in is the current holder, the older comes back (never a sure retirement)."""
+    from memengine import fact_vacated
+
+    if not stand_in(old, new):
+        return None
+    names, numbers, keys = fact_vacated.older_values(old)
+    if not names:
+        return None
+    for clause in re.split(r"[;,.]|\s+(?:and|so|but)\s+", new):
+        hit = fact_vacated.value_hits(clause, names, numbers, keys)
+        if hit and _AWAY.search(fold_text(clause)):
+            came = fact_vacated.new_value(new, keys, set(hit))
+            if came and not fact_vacated.another_role(new, came, keys):
+                return Verdict("may_update", f"{STAND_IN}: {hit[0]} -> {came}", 0.6)
+    return None

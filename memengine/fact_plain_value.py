@@ -31,7 +31,7 @@ from memengine import fact_cause, fact_mood, fact_shift, fact_vacated, facts
 from memengine.fact_lexicon import fold_text
 from memengine.fact_types import Verdict
 
-__all__ = ["GRID", "MIN_SHARE", "REASON", "frame_gap", "restated"]
+__all__ = ["GRID", "MIN_SHARE", "REASON", "frame_gap", "label_or_subject", "restated"]
 
 REASON = "the older's frame said again with one value apart"
 
@@ -47,9 +47,10 @@ NEAR = 0.55
 _WORD = re.compile(r"[^\W_]+(?:[:.'’][^\W_]+)*")
 
 
-def frame_gap(old: str, new: str) -> tuple[float, str, str, str] | None:
+def frame_gap(old: str, new: str, min_shared: int = 2) -> tuple[float, str, str, str] | None:
     """(share of the older's frame said, the kind apart, the older's value, the newer's) when ``new`` says the
-    older's frame and one kind of value apart (no guard of mood or time), else None."""
+    older's frame (``min_shared`` of its words at least) and one kind of value apart (no guard of mood or time),
+    else None."""
     old_frame, old_values = fact_shift._read(old)
     new_frame, new_values = fact_shift._read(new)
     if not old_frame or not new_frame:
@@ -57,7 +58,7 @@ def frame_gap(old: str, new: str) -> tuple[float, str, str, str] | None:
     if any(not any(fact_shift._one(n, k) for k in old_frame) for n in new_frame):
         return None  # a word of its own: another thing ("Reception at the Otley practice opens at 8.30am")
     shared = [k for k in dict.fromkeys(old_frame) if any(fact_shift._one(k, n) for n in new_frame)]
-    if len(shared) < 2:
+    if len(shared) < min_shared:
         return None
     if set(new_values) - set(old_values):
         return None  # a kind of value the older has not ("Soundcheck at Cambridge Folk Festival is at 2pm")
@@ -80,7 +81,7 @@ def _one_span(text: str, values: set[str]) -> bool:
     return bool(at) and at[-1] - at[0] == len(at) - 1
 
 
-def _label_or_subject(old: str, value: str) -> bool:
+def label_or_subject(old: str, value: str) -> bool:
     """Whether the older's ``value`` labels its subject or is said before the first word of its frame."""
     f = facts.analyse(old)
     if any(value in fold_text(i) for i in f.identifiers) or not f.exclusive:
@@ -112,6 +113,6 @@ def restated(old: str, new: str, cos: float | None, min_share: float = MIN_SHARE
            if m.start() > 0):
         return None  # a possessor of its own ("Dr Osei's clinic opens at 8am"; not the subject's "Diesel's £1.41")
     _, kind, was, now = gap
-    if _label_or_subject(old, was):
+    if label_or_subject(old, was):
         return None
     return Verdict("slot", f"{REASON}: {kind} {was} -> {now}", 0.8)

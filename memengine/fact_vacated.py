@@ -59,7 +59,8 @@ _PHRASAL = (r"gave\s+up|give\s+up|given\s+up|giving\s+up|handed(?:\s+(?:over|on|
             r"packed\s+(?:in|up)|went\s+(?:bust|under|out\s+of\s+business)|shut\s+(?:down|up)?|closed\s+down|"
             r"ran\s+out|run\s+out|written\s+off|wrote\s+off|traded\s+(?:in|away)|trade\s+in|let\s+(?:\S+\s+){0,4}"
             r"(?:lapse|go|expire)|got\s+rid\s+of|paid\s+off|switched\s+off|turned\s+off|moved\s+(?:away|out|on)|"
-            r"lost\s+the\s+contract|pulled\s+out")
+            r"lost\s+the\s+contract|pulled\s+out|(?:moved|went|gone)\s+to\s+(?:a|an|another)\s+(?:new\s+)?(?:firm|job|practice|"
+            r"company|school|club|team|agency|clinic|post|role)\b")
 # the same class in the other languages the engine reads (folded: accents off), written from each language's verbs of
 # retiring, leaving, closing, failing, selling, dying, cancelling and expiring (facts39: "Ramón se jubiló, ahora …"); in a
 # past tense or with its auxiliary, never the bare adjective of a state ("ferme à 19h", "è chiuso il lunedì", "está
@@ -158,6 +159,9 @@ def _subject_names(old: str, subject: set[str]) -> set[str]:
     return out
 
 
+_WHERE = frozenset("in at near from during after before since until".split())  # (no object follows these)
+
+
 def _other_object(part: str, m: re.Match[str], hit: list[str]) -> bool:
     """Whether the ending verb matched at ``m`` (in the folded ``part``) has a named object of its own that is no
     word of ``hit``, right after it or right before it (verb-final), an article between at most: the verb ends that
@@ -170,9 +174,11 @@ def _other_object(part: str, m: re.Match[str], hit: list[str]) -> bool:
     runs: list[list[str]] = []
     if after:
         k = 1 if fold_text(after[0]) in _ARTICLES else 0
-        # (a month or a weekday after the verb is when it ended, no object: "Mrs Patel retired in July")
+        # (a month or a weekday after the verb is when it ended, a preposition's noun where: no object, "Mrs Patel
+        # retired in July", "Megan moved to a firm in Bristol")
         runs.append([w for w in after[k:k + 2] if w[:1].isupper() and fold_text(w) not in MONTHS
-                     and fold_text(w).removesuffix("s") not in WEEKDAYS][:1] if k < len(after) else [])
+                     and fold_text(w).removesuffix("s") not in WEEKDAYS][:1]
+                    if k < len(after) and fold_text(after[0]) not in _WHERE else [])
     if after and _OTHER_RE.fullmatch(m.group(0)) and fold_text(after[0]) in _ARTICLES and any(
             fold_text(w) in hit for w in _WORD.findall(part[:m.start()])):
         return True  # (a verb of another language with its object after it: "Élodie a arrêté la course", "Pau dejó la

@@ -128,6 +128,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         fact_slot,
         fact_stated,
         fact_swap,
+        fact_terse,
         fact_undone,
         fact_vacated,
         fact_wordform,
@@ -190,7 +191,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
                 or fact_relocated.moved(old_text, said_text) or _crossed(old_text, said_text) \
                 or fact_as_role.role_now(old_text, said_text) \
                 or fact_breakup.ended(old_text, said_text) or fact_wordform.moved(old_text, said_text) \
-                or fact_denied.denied(old_text, kept_said, cos)
+                or fact_denied.denied(old_text, kept_said, cos) or fact_one_off.stood_in(old_text, said_text)
             # (a relationship's end, the older's slot in another word form: word for word, both, and far in meaning:
             # "Split up with Tom in the summer; …" / "User's partner is Tom" are 0.42 apart)
         else:
@@ -224,12 +225,14 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
             # "Society meetings are on the last Thursday of the month from now on")
             # (or the older's value named beside a new value of its slot, memengine/fact_reason_value.py: "We've gone
             # over to Hempel for antifouling, Jotun's lead times were silly"; or the older's frame said again with one
-            # value apart and no change word, memengine/fact_plain_value.py: "Gate code's 7302"; or the older's state
+            # value apart and no change word, memengine/fact_plain_value.py: "Gate code's 7302", or as a terse label,
+            # memengine/fact_terse.py: "Back door alarm: 9052"; a stand-in, at most probable: fact_one_off.stood_in;
+            # or the older's state
             # denied as lasting, memengine/fact_denied.py: "The pool doesn't open till 7 any more")
             verdict = fact_vacated.vacated(old_text, kept_said) or fact_shift.shifted(old_text, kept_said) \
                 or fact_reason_value.replaced(old_text, kept_said, cos) or fact_plain_value.restated(old_text, kept_said, cos) \
                 or fact_denied.denied(old_text, kept_said, cos) or fact_note_parts.one_part(old_text, kept_said, cos) \
-                or verdict
+                or fact_terse.terse(old_text, kept_said) or fact_one_off.stood_in(old_text, said_text) or verdict
         if verdict is None and cos is not None and (sim is None or sim >= floor):
             # the same slot named in other words ("pg pool max" / "Postgres connection pool size", "he" /
             # "Tom", "la BDD" / "la base de données"): asked again with the newer in the older's words
@@ -262,7 +265,7 @@ def plan(new_id: int, new_text: str, new_time: str, candidates: list[tuple[Any, 
         framed = verdict.reason.startswith((fact_promoted.FRAME, fact_promoted.ROLE, *fact_person.PERSON_REASONS,
                                             fact_ended.REDONE, fact_ended.REASON, fact_breakup.REASON, fact_wordform.REASON,
                                             fact_vacated.REASON, fact_reason_value.REASON, fact_plain_value.REASON,
-                                            fact_denied.REASON))
+                                            fact_denied.REASON, fact_terse.REASON))
         # a role of its own: a new role, a person who moved, was taken on elsewhere (memengine/fact_hired.py) or went
         # over to another provider (memengine/fact_provider.py), the older's value said left for another in the newer's
         # own words ("cancelled the gym membership at A and joined the climbing wall at B": two jobs' words, one

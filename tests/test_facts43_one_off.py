@@ -102,3 +102,39 @@ def test_a_store_retires_the_ended_holder_when_the_frame_word_changes(tmp_path: 
     ids, (res,) = _store(tmp_path / "m.db", emb, [old, "The car is insured with Direct Line"],
                          ["Mr Fenwick retired in June; Ella goes to the Kumon centre on Hill Street now"])
     assert res.supersedes == [ids[old]]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The garage door code is 3391", "Garage door: 7720"),
+    ("A large oat latte costs £3.60", "Large oat latte: £3.85"),
+    ("The club's kit is made by Kappa", "Club kit: Macron"),
+    ("El gimnasio abre a las 7", "Gimnasio: abre a las 8"),
+    ("Le code du portail est 4512", "Code portail : 7781"),
+])
+def test_a_terse_label_with_a_new_value_is_read(old: str, new: str) -> None:
+    from memengine import fact_terse
+
+    got = fact_terse.terse(old, new)
+    assert got is not None and got.kind == "slot" and got.reason.startswith(fact_terse.REASON)
+
+
+@pytest.mark.parametrize("new", [
+    "Shed door: 7720",  # another door: a word of its own
+    "Garage door: 3391",  # the older's value said again
+    "Jen's garage door: 7720",  # someone else's
+    "Garage door might be: 7720",  # not asserted
+    "Garage door code today: 7720",  # one time
+    "The garage door code is 7720 and the shed's is 1180",  # no label shape
+])
+def test_look_alikes_of_a_terse_label_are_not_read(new: str) -> None:
+    from memengine import fact_terse
+
+    assert fact_terse.terse("The garage door code is 3391", new) is None
+
+
+def test_a_stand_in_is_a_probable_update_only() -> None:
+    old = "The head gardener is Malik Osei"
+    got = fact_one_off.stood_in(old, "Malik is on paternity leave, Jo Brandt is head gardener until he's back")
+    assert got is not None and got.kind == "may_update"
+    assert fact_one_off.stood_in(old, "Malik is on paternity leave") is None  # nobody holds the slot instead
+    assert fact_one_off.stood_in(old, "Jo Brandt is head gardener now") is None  # no absence: not a stand-in
