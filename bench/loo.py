@@ -264,6 +264,10 @@ ABLATIONS: dict[str, tuple[RecallConfig, RecallConfig]] = {
     # past question (on) and the later for the present (off); chats untouched by construction (notes.is_note)
     **{f"two unlinked versions of a note's slot (notes_now {m})": (replace(D, notes_now=m), replace(D, notes_now=""))
        for m in ("past:0.5", "both:0.5")},
+    # notes6 (memengine/recall/notes_about.py): a first note naming the asked thing only aside (a reason clause, an
+    # "unchanged" remark) below the note about it; chats untouched by construction (a result with a thread is no note)
+    "the note about the thing above one naming it aside (notes_about)": (
+        replace(D, notes_about=True), replace(D, notes_about=False)),
 }
 
 

@@ -294,6 +294,12 @@ NOTES_WHEN = True
 # recall_notes5.py over 15 agent-note dev sets, leave one set out: past 652 -> 655 top-1 (no set lower), now +2 (both
 # wins read before building; held-out 42 one rank lower, none higher): past on, now off.
 NOTES_NOW = "past:0.5"
+# notes6 (session 25, memengine/recall/notes_about.py): a first hit, an agent's note, that names the question's subject
+# only in a reason / time-reason clause ("since …" before no date, "now that", "seit", …) or in a later clause giving no
+# value ("…; the ten-visit card is unchanged") goes below the first note of the first three that answers about it.
+# bench/recall_notes6.py over 17 agent-note dev sets (1,007 q), leaving one set out: top-1 729 -> 731 (mean of the sets
+# 0.7492 -> 0.7524; +3 -1, held-out 34 +1 -1); held-out 42's gain (q42-n19, "since") unread before building.
+NOTES_ABOUT = True
 # Round 34 (memengine/recall/keyword_floor.py): a keyword side of notes whose every match is a word held by more than
 # half of the rows (FTS5's idf floor: the user's name in a store of notes about them) is left out of fusion.
 KW_FLOOR = True
@@ -521,6 +527,8 @@ class RecallConfig:
     notes_when: bool = NOTES_WHEN
     # The first hit's other version of one slot, unlinked by the store, above it for a past question (notes_now.py).
     notes_now: str = NOTES_NOW
+    # A first note naming the asked thing only aside (a reason clause, an "unchanged" remark) below one about it.
+    notes_about: bool = NOTES_ABOUT
     # A keyword side of notes that matched only words most rows hold is left out of fusion (keyword_floor.py, round 34).
     kw_floor: bool = KW_FLOOR
     # The store's may_update link between two notes sharing no word of a subject, vectors apart, not honoured (round 36).

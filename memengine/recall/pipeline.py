@@ -674,6 +674,10 @@ class Recall(KeywordSearch, People):
             keep = link_keeper(self.vectors if run.qvec is not None else None,
                                run.query if run.cfg.subject_kept else None, heads=run.cfg.notes_head)
         marked = outdated_marked(self.conn, results, keep)
+        if run.strategy == "hybrid" and run.cfg.notes_about:  # the note about the thing, not one naming it aside (notes6)
+            from memengine.recall.notes_about import about_first
+
+            marked = about_first(marked, run.query)
         results = marked[:run.k]
         # the older a newer at the cut marks stays right under it (one more than k: outdated_marked never drops
         # it for the newer); the list for k is still the head of the list for any larger k
