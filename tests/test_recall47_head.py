@@ -40,7 +40,9 @@ def store(db_path, real):  # type: ignore[no-untyped-def]
 
 def _first(store, notes: list[str], question: str, head: bool):  # type: ignore[no-untyped-def]
     ids = [store.store(t, event_at=datetime(2026, 3, 1 + i)).id for i, t in enumerate([notes[0], *FILLER, notes[1]])]
-    res = store.recall(question, k=5, touch=False, config=replace(RecallConfig(), notes_head=head)).results
+    # (off: notes6's notes_about off too, which reads the reason clause on its own)
+    cfg = replace(RecallConfig(), notes_head=head, notes_about=head and RecallConfig().notes_about)
+    res = store.recall(question, k=5, touch=False, config=cfg).results
     return ids, res
 
 

@@ -54,7 +54,7 @@ odkąd
 """
 _SINCE_RE = re.compile(r"(?<![\w'’])(" + "|".join(sorted(
     {w.strip().replace(" ", r"\s+") for w in _SINCE.replace("\n", "").split("|") if w.strip()}
-    | set(_SINCE_AMBIGUOUS), key=len, reverse=True)) + r")(?![\w'’])", re.IGNORECASE)
+    | set(_SINCE_AMBIGUOUS), key=lambda w: (-len(w), w))) + r")(?![\w'’])", re.IGNORECASE)  # (no hash order)
 _CLAUSE = re.compile(r"[.;!?]+(?:\s|$)|\n")
 _WORD = re.compile(r"[^\W_]+")
 
