@@ -108,7 +108,7 @@ def one_off(old: str, new: str) -> str:
 
 # A move of the slot to a new value ("moved the team chat to Mattermost", "upgraded to an iPhone 15")
 _MOVED_TO = re.compile(r"(?<![\w'-])(?:moved|switched|transferred|changed|migrated|ported|upgraded|downgraded|"
-                       r"went\s+over|took\s+over|handed\s+over|replaced)(?![\w-])")
+                       r"went\s+over|took\s+over|handed\s+over|replaced|traded|swapped|exchanged)(?![\w-])")
 
 
 def _change_told(old: str, new: str) -> bool:

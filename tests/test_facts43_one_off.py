@@ -43,6 +43,7 @@ def test_a_change_told_with_its_day_is_no_one_off(new: str) -> None:
 def test_an_ending_said_of_the_older_value_is_a_change_and_of_its_subject_an_occurrence() -> None:
     old = "Our accountant is Ruth Okoye"
     assert fact_one_off.one_off(old, "Ruth Okoye retired at Christmas; our books are with Dana Pell now") == ""
+    assert fact_one_off.one_off("I ride a red Vespa", "Swapped the Vespa for an e-bike last week") == ""
     assert fact_one_off.one_off("The quiz night is on Thursdays at the Swan",
                                 "The quiz night was cancelled at Christmas") == "holiday"
 
