@@ -167,6 +167,16 @@ def instagram_beside_notes(folder: Path, messages: int) -> Path:
     return folder
 
 
+TABLE_HEAD = ("| export | messages | kind | records | CPU s (of it detection) | records / CPU s | peak RSS MB |\n"
+              "|---|---:|---|---:|---:|---:|---:|")
+
+
+def table_row(best: dict[str, float]) -> str:
+    """A timed export's row after its messages column (the best of its runs: records, CPU, detection, memory)."""
+    return (f"{best['kind']} | {best['records']} | {best['cpu']:.2f} ({best['detect']:.2f}) "
+            f"| {best['records'] / best['cpu']:.0f} | {best['rss_mb']}")
+
+
 def main() -> None:
     import_apps.time_exports(
         __doc__.split("\n\n")[0],
@@ -176,10 +186,7 @@ def main() -> None:
          ("KakaoTalk PC text CP949", lambda d, k: kakaotalk_cp949(d / f"KakaoTalk_{k}.txt", k)),
          ("ChatGPT export (ijson)", lambda d, k: chatgpt_branches(d / f"conversations{k}.json", k)),
          ("Instagram download beside notes", lambda d, k: instagram_beside_notes(d / f"ig{k}", k))),
-        run, "| export | messages | kind | records | CPU s (of it detection) | records / CPU s | peak RSS MB |\n"
-             "|---|---:|---|---:|---:|---:|---:|",
-        lambda best: f"{best['kind']} | {best['records']} | {best['cpu']:.2f} ({best['detect']:.2f}) "
-                     f"| {best['records'] / best['cpu']:.0f} | {best['rss_mb']}")
+        run, TABLE_HEAD, table_row)
 
 
 if __name__ == "__main__":

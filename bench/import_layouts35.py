@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import import_apps  # noqa: E402
 from import_apps import _sentence  # noqa: E402
 from import_apps32 import chatgpt_branches  # noqa: E402
-from import_layouts34 import dce_html, gemini_html, run  # noqa: E402
+from import_layouts34 import TABLE_HEAD, dce_html, gemini_html, run, table_row  # noqa: E402
 
 T0 = datetime(2024, 1, 1)
 EL = "matrix - Bench Room - Chat Export - 2024-12-01T10-00-00.000Z"
@@ -97,10 +97,7 @@ def main() -> None:
          ("Diaro backup", lambda d, k: diaro_zip(d / f"Diaro_{k}.zip", k)),
          ("Telegram copied folder", lambda d, k: telegram_copies(d / f"tg{k}", k)),
          ("ChatGPT export (ijson)", lambda d, k: chatgpt_branches(d / f"conversations{k}.json", k))),
-        run, "| export | messages | kind | records | CPU s (of it detection) | records / CPU s | peak RSS MB |\n"
-             "|---|---:|---|---:|---:|---:|---:|",
-        lambda best: f"{best['kind']} | {best['records']} | {best['cpu']:.2f} ({best['detect']:.2f}) "
-                     f"| {best['records'] / best['cpu']:.0f} | {best['rss_mb']}")
+        run, TABLE_HEAD, table_row)
 
 
 if __name__ == "__main__":

@@ -56,6 +56,31 @@ def classify(q: dict[str, Any], row: dict[str, Any], linked: dict[str, Any]) -> 
     return "other" if first else "none"
 
 
+def print_miss(r: dict[str, Any], q: dict[str, Any], c: str, texts: dict[tuple[str, str], str]) -> None:
+    """One miss of class ``c``: the question, its first three hits (E evidence, O outdated) and the evidence they lack."""
+    print(f"{r['id']} [{c}] rank {r['rank']} kinds {q.get('kinds')}: {q['question']}")
+    for n in r["top"][:3]:
+        mark = "E" if n in q["evidence"] else "O" if n in q.get("outdated", []) else " "
+        print(f"   {mark} {n} {texts.get((q['user'], n), '?')[:150]}")
+    for n in q["evidence"]:
+        if n not in r["top"][:3]:
+            print(f"   want {n} {texts.get((q['user'], n), '?')[:150]}")
+
+
+def grid_report(sets: list[str], field: str, value_texts: list[str], reuse: Path, changes: bool) -> int:
+    """A RecallConfig field's grid over ``sets`` (values as literals, the first 'off'): top-1 per value, leave one
+    set out, and with ``changes`` each question whose rank moved."""
+    values: list[Any] = [ast.literal_eval(v) for v in value_texts]
+    grid, scores, rows_of = run_grid(sets, field, values, reuse)
+    n_all = {lab: sum(sum(r["top1"] for r in rows_of[s, lab]) for s in sets) for lab in grid}
+    print("| questions top-1 | " + " | ".join(str(n_all[lab]) for lab in grid) + " |")
+    if len(sets) > 1:
+        print_loo(scores, sets, grid)
+    if changes:
+        print_rank_changes(rows_of, sets, grid[1:])
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """The classes of main's misses (``--classes``) or a field's grid with leave-one-set-out."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -87,26 +112,12 @@ def main(argv: list[str] | None = None) -> int:
                 counts[c] += 1
                 per.setdefault(c, Counter())[s] += 1
                 if args.show is not None and args.show in c:
-                    print(f"{r['id']} [{c}] rank {r['rank']} kinds {q.get('kinds')}: {q['question']}")
-                    for n in r["top"][:3]:
-                        mark = "E" if n in q["evidence"] else "O" if n in q.get("outdated", []) else " "
-                        print(f"   {mark} {n} {texts.get((q['user'], n), '?')[:150]}")
-                    for n in q["evidence"]:
-                        if n not in r["top"][:3]:
-                            print(f"   want {n} {texts.get((q['user'], n), '?')[:150]}")
+                    print_miss(r, q, c, texts)
         print(f"{total} questions, {sum(counts.values())} not top-1")
         for c, n in counts.most_common():
             print(f"  {c}: {n}  {dict(per[c])}")
         return 0
-    values: list[Any] = [ast.literal_eval(v) for v in args.values]
-    grid, scores, rows_of = run_grid(args.sets, args.field, values, Path(args.reuse))
-    n_all = {lab: sum(sum(r["top1"] for r in rows_of[s, lab]) for s in args.sets) for lab in grid}
-    print("| questions top-1 | " + " | ".join(str(n_all[lab]) for lab in grid) + " |")
-    if len(args.sets) > 1:
-        print_loo(scores, args.sets, grid)
-    if args.changes:
-        print_rank_changes(rows_of, args.sets, grid[1:])
-    return 0
+    return grid_report(args.sets, args.field, args.values, Path(args.reuse), args.changes)
 
 
 if __name__ == "__main__":

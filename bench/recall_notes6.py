@@ -29,10 +29,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.recall45_same import print_loo, print_rank_changes  # noqa: E402
-from bench.recall49_grid import run_grid  # noqa: E402
 from bench.recall_notes import load_questions, run  # noqa: E402
-from bench.recall_notes5 import DEV, classify, texts_of  # noqa: E402
+from bench.recall_notes5 import DEV, classify, grid_report, print_miss, texts_of  # noqa: E402
 from memengine.recall.config import RecallConfig  # noqa: E402
 
 DEV6 = (*DEV, "recall_heldout42", "lead_probes24/agent35")
@@ -86,26 +84,12 @@ def main(argv: list[str] | None = None) -> int:
                 counts[c] += 1
                 per.setdefault(c, Counter())[s] += 1
                 if args.show is not None and args.show in c:
-                    print(f"{r['id']} [{c}] rank {r['rank']} kinds {q.get('kinds')}: {q['question']}")
-                    for n in r["top"][:3]:
-                        mark = "E" if n in q["evidence"] else "O" if n in q.get("outdated", []) else " "
-                        print(f"   {mark} {n} {texts.get((q['user'], n), '?')[:150]}")
-                    for n in q["evidence"]:
-                        if n not in r["top"][:3]:
-                            print(f"   want {n} {texts.get((q['user'], n), '?')[:150]}")
+                    print_miss(r, q, c, texts)
         print(f"{total} questions, {sum(counts.values())} not top-1")
         for c, n in sorted(counts.items()):
             print(f"  {c}: {n}  {dict(per[c])}")
         return 0
-    values: list[Any] = [ast.literal_eval(v) for v in args.values]
-    grid, scores, rows_of = run_grid(args.sets, args.field, values, Path(args.reuse))
-    n_all = {lab: sum(sum(r["top1"] for r in rows_of[s, lab]) for s in args.sets) for lab in grid}
-    print("| questions top-1 | " + " | ".join(str(n_all[lab]) for lab in grid) + " |")
-    if len(args.sets) > 1:
-        print_loo(scores, args.sets, grid)
-    if args.changes:
-        print_rank_changes(rows_of, args.sets, grid[1:])
-    return 0
+    return grid_report(args.sets, args.field, args.values, Path(args.reuse), args.changes)
 
 
 if __name__ == "__main__":
